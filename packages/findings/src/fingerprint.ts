@@ -1,0 +1,61 @@
+import { createHash } from 'node:crypto';
+import { Finding } from './model';
+import { normalizePath } from './normalize';
+
+/**
+ * Bulwark's stable fingerprint. Line numbers never enter it, so code added above a finding does not
+ * change it. The parts, joined and hashed with SHA-256:
+ *
+ * - dependency findings (a library is set): tool, rule, first vulnerability id, library name and
+ *   version, normalized file path (the manifest or image layer that pulled the library in);
+ * - web findings (endpoints, no file): tool, rule, normalized title, the sorted distinct endpoint URLs
+ *   without query string;
+ * - code, config and secret findings: tool, rule, normalized file path, normalized snippet (or the
+ *   normalized title and description when the report has no snippet), and an ordinal: among the
+ *   findings of one report with the same parts, the rank of this finding's start line among their
+ *   distinct start lines. Identical code at two places in one file therefore stays two findings,
+ *   while the same record written twice (same line) merges; shifting all lines keeps the ranks.
+ */
+export function computeFingerprints(findings: Finding[]): void {
+  const groups = new Map<string, Finding[]>();
+  for (const f of findings) {
+    const base = baseKey(f);
+    if (f.library || f.filePath === undefined) {
+      f.fingerprint = hash(base);
+      continue;
+    }
+    let g = groups.get(base);
+    if (!g) groups.set(base, (g = []));
+    g.push(f);
+  }
+  for (const [base, g] of groups) {
+    const lines = [...new Set(g.map((f) => f.startLine ?? 0))].sort((a, b) => a - b);
+    for (const f of g) f.fingerprint = hash(`${base}\u0000${lines.indexOf(f.startLine ?? 0)}`);
+  }
+}
+
+function baseKey(f: Finding): string {
+  const rule = f.ruleId ?? '';
+  if (f.library) {
+    return ['dep', f.tool, rule, f.vulnerabilityIds[0] ?? '', f.library.name, f.library.version ?? '', path(f)].join('\u0000');
+  }
+  if (f.filePath === undefined) {
+    const urls = [...new Set(f.endpoints.map((e) => e.url.replace(/[?#].*$/, '')))].sort();
+    return ['web', f.tool, rule, text(f.title), ...urls].join('\u0000');
+  }
+  const locator = f.snippet ? text(f.snippet) : `${text(f.title)}\u0000${text(f.description ?? '')}`;
+  return ['code', f.tool, rule, path(f), locator].join('\u0000');
+}
+
+function path(f: Finding): string {
+  return f.filePath ? normalizePath(f.filePath) : '';
+}
+
+/** Whitespace-insensitive, and digits masked: messages often quote line or column numbers. */
+function text(s: string): string {
+  return s.replace(/\s+/g, ' ').trim().toLowerCase().replace(/\d+/g, '#');
+}
+
+function hash(s: string): string {
+  return createHash('sha256').update(s).digest('hex');
+}

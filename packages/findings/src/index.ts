@@ -1,0 +1,19 @@
+export * from './model';
+export { ReportParseError } from './errors';
+export { parseReport, ParseOptions } from './parse';
+export { mergeDuplicates } from './merge';
+export { computeFingerprints } from './fingerprint';
+export { FORMATS, formatById } from './formats';
+export { sniffKind, detectFormats } from './detect';
+export { parseCvss, severityOf, severityOfScore } from './normalize';
+export type { Format } from './parsers/common';
+
+import { mergeDuplicates } from './merge';
+import { parseReport, ParseOptions } from './parse';
+import { Finding } from './model';
+
+/** What one import of a report yields: its findings with true duplicates merged. */
+export function importReport(input: string | Buffer, options: ParseOptions = {}): { format: string; findings: Finding[] } {
+  const r = parseReport(input, options);
+  return { format: r.format, findings: mergeDuplicates(r.findings) };
+}

@@ -1,0 +1,28 @@
+import { Finding } from './model';
+import { uniq } from './normalize';
+
+/**
+ * Merges findings of one report that share a fingerprint: true duplicates, such as the same result
+ * written twice or a secret seen in several commits at the same place. The first finding is kept and
+ * takes over the others' endpoints, ids and occurrence counts. The issues service uses this same
+ * function on every import.
+ */
+export function mergeDuplicates(findings: Iterable<Finding>): Finding[] {
+  const byFingerprint = new Map<string, Finding>();
+  for (const f of findings) {
+    const kept = byFingerprint.get(f.fingerprint);
+    if (!kept) {
+      byFingerprint.set(f.fingerprint, f);
+      continue;
+    }
+    kept.occurrences += f.occurrences;
+    if (f.endpoints.length) {
+      const seen = new Set(kept.endpoints.map((e) => `${e.method ?? ''} ${e.url} ${e.parameter ?? ''}`));
+      for (const e of f.endpoints) if (!seen.has(`${e.method ?? ''} ${e.url} ${e.parameter ?? ''}`)) kept.endpoints.push(e);
+    }
+    kept.cwes = uniq([...kept.cwes, ...f.cwes]);
+    kept.vulnerabilityIds = uniq([...kept.vulnerabilityIds, ...f.vulnerabilityIds]);
+    kept.references = uniq([...kept.references, ...f.references]);
+  }
+  return [...byFingerprint.values()];
+}

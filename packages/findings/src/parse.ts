@@ -1,0 +1,92 @@
+import { InputError, ReportParseError } from './errors';
+import { computeFingerprints } from './fingerprint';
+import { formatById } from './formats';
+import { detectFormats, DocumentKind, sniffKind } from './detect';
+import { CsvDocument, readCsv } from './io/csv';
+import { DEFAULT_JSON_LIMITS, JsonLimits, readJson } from './io/json';
+import { BufferSource, ByteSource, FileSource } from './io/source';
+import { readXml, XmlElement } from './io/xml';
+import { ParseResult } from './model';
+import { Format, ParseContext } from './parsers/common';
+
+export interface ParseOptions {
+  /** A format id; the content must match it. Without it the format is detected from the content. */
+  format?: string;
+  /** Name used in errors when parsing a buffer. */
+  name?: string;
+  jsonLimits?: JsonLimits;
+}
+
+function readDocument(kind: DocumentKind, source: ByteSource, limits: JsonLimits): unknown {
+  if (kind === 'json') return readJson(source, limits);
+  if (kind === 'xml') return readXml(source);
+  return readCsv(source);
+}
+
+function runParser(format: Format, doc: unknown, ctx: ParseContext) {
+  if (format.kind === 'json') return [...format.parse(doc, ctx)];
+  if (format.kind === 'xml') return [...format.parse(doc as XmlElement, ctx)];
+  return [...format.parse((doc as CsvDocument).rows, ctx)];
+}
+
+/**
+ * Reads one report (a file path, or the bytes of one) into normalized findings with fingerprints.
+ * Duplicates inside the report are kept; `mergeDuplicates` merges them.
+ */
+export function parseReport(input: string | Buffer, options: ParseOptions = {}): ParseResult {
+  const file = typeof input === 'string' ? input : options.name ?? '<input>';
+  const declared = options.format === undefined ? undefined : formatById(options.format);
+  if (options.format !== undefined && !declared) {
+    throw new ReportParseError(file, undefined, `unknown format id "${options.format}" (run "bulwark formats" for the list)`);
+  }
+  let source: ByteSource;
+  try {
+    source = typeof input === 'string' ? new FileSource(input) : new BufferSource(input);
+  } catch (e) {
+    throw new ReportParseError(file, declared?.id, `cannot read file: ${(e as Error).message}`);
+  }
+  let stage: string | undefined = declared?.id;
+  try {
+    const empty = (): ParseResult => ({ format: declared!.id, findings: [], components: [] });
+    const head = source.read(0, 4096);
+    const kind = sniffKind(head);
+    if (!kind) {
+      if (head.toString('utf8').replace(/^\uFEFF/, '').trim() === '' && source.size <= head.length) {
+        if (declared?.acceptsEmpty) return empty();
+        throw new InputError(declared ? 'empty file, but this format always writes a document' : 'empty file: there is no content to detect a format from');
+      }
+      throw new InputError('unrecognized content: not JSON, XML or CSV');
+    }
+    const doc = readDocument(kind, source, options.jsonLimits ?? DEFAULT_JSON_LIMITS);
+    if (doc === null) {
+      if (declared?.acceptsEmpty) return empty();
+      throw new InputError('the document is JSON null: no findings, and nothing to tell the tool by; declare the format to accept it');
+    }
+    const detected = detectFormats(kind, doc);
+    let format: Format;
+    if (declared) {
+      if (!detected.includes(declared)) {
+        const other = detected[0] ? `; it looks like "${detected[0].id}"` : '';
+        throw new InputError(`content does not match the declared format (${declared.title})${other}`);
+      }
+      format = declared;
+    } else {
+      if (!detected[0]) throw new InputError(`unrecognized ${kind.toUpperCase()} report: no known format matches its structure`);
+      format = detected[0];
+    }
+    stage = format.id;
+    const ctx = new ParseContext(format.id);
+    const findings = runParser(format, doc, ctx);
+    computeFingerprints(findings);
+    return { format: format.id, findings, components: ctx.components };
+  } catch (e) {
+    if (e instanceof ReportParseError) throw e;
+    if (e instanceof InputError) throw new ReportParseError(file, stage, e.message);
+    if (e instanceof RangeError && /call stack|memory|Invalid string length|Array buffer allocation/i.test(e.message)) {
+      throw new ReportParseError(file, stage, `input too large or too deeply nested: ${e.message}`);
+    }
+    throw new ReportParseError(file, stage, `invalid report: ${(e as Error).message}`);
+  } finally {
+    source.close();
+  }
+}

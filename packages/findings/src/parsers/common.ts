@@ -1,0 +1,63 @@
+import { Component, Finding, FindingInit } from '../model';
+import { isArrayLike, LazyArray } from '../io/json';
+import { XmlElement } from '../io/xml';
+import { newFinding } from '../normalize';
+
+/** What a parser gets besides the document. */
+export class ParseContext {
+  readonly components: Component[] = [];
+  constructor(readonly format: string) {}
+  finding(init: FindingInit): Finding {
+    return newFinding(this.format, init);
+  }
+}
+
+interface FormatBase {
+  id: string;
+  /** Tool and report flavour, for `bulwark formats` and the README. */
+  title: string;
+  /** The tool may write nothing (0 bytes) or JSON `null` when it found nothing. */
+  acceptsEmpty?: boolean;
+}
+
+export interface JsonFormat extends FormatBase {
+  kind: 'json';
+  detect(doc: unknown): boolean;
+  parse(doc: unknown, ctx: ParseContext): Iterable<Finding>;
+}
+
+export interface XmlFormat extends FormatBase {
+  kind: 'xml';
+  detect(root: XmlElement): boolean;
+  parse(root: XmlElement, ctx: ParseContext): Iterable<Finding>;
+}
+
+export interface CsvFormat extends FormatBase {
+  kind: 'csv';
+  detect(header: string[]): boolean;
+  parse(rows: Record<string, string>[], ctx: ParseContext): Iterable<Finding>;
+}
+
+export type Format = JsonFormat | XmlFormat | CsvFormat;
+
+/** Iterates an array whether it is in memory or left in the file; anything else yields nothing. */
+export function* each(v: unknown): Generator<unknown> {
+  if (isArrayLike(v)) yield* v as Iterable<unknown>;
+}
+
+export function first(v: unknown): unknown {
+  if (Array.isArray(v)) return v[0];
+  if (v instanceof LazyArray) for (const x of v) return x;
+  return undefined;
+}
+
+export function hasKeys(v: unknown, ...keys: string[]): boolean {
+  return v !== null && typeof v === 'object' && !Array.isArray(v) && keys.every((k) => k in (v as object));
+}
+
+/** True for an array whose first element satisfies `test`, and for an empty array only if `empty`. */
+export function isArrayLikeOf(doc: unknown, test: (first: unknown) => boolean, empty = false): boolean {
+  if (!isArrayLike(doc)) return false;
+  const f = first(doc);
+  return f === undefined ? empty : test(f);
+}
