@@ -6,8 +6,8 @@ import { normalizePath } from './normalize';
  * Bulwark's stable fingerprint. Line numbers never enter it, so code added above a finding does not
  * change it. The parts, joined and hashed with SHA-256:
  *
- * - dependency findings (a library is set): tool, rule, first vulnerability id, library name and
- *   version, normalized file path (the manifest or image layer that pulled the library in);
+ * - dependency findings (a library is set): tool, rule (or, without one, the first vulnerability id),
+ *   library name and version, normalized file path (the manifest, lock file or package path);
  * - web findings (endpoints, no file): tool, rule, normalized title, the sorted distinct endpoint URLs
  *   without query string;
  * - code, config and secret findings: tool, rule, normalized file path, normalized snippet (or the
@@ -37,7 +37,7 @@ export function computeFingerprints(findings: Finding[]): void {
 function baseKey(f: Finding): string {
   const rule = f.ruleId ?? '';
   if (f.library) {
-    return ['dep', f.tool, rule, f.vulnerabilityIds[0] ?? '', f.library.name, f.library.version ?? '', path(f)].join('\u0000');
+    return ['dep', f.tool, rule || (f.vulnerabilityIds[0] ?? ''), f.library.name, f.library.version ?? '', path(f)].join('\u0000');
   }
   if (f.filePath === undefined) {
     const urls = [...new Set(f.endpoints.map((e) => e.url.replace(/[?#].*$/, '')))].sort();

@@ -1,0 +1,173 @@
+import { Component, Finding, FindingInit, Severity } from '../model';
+import { XmlElement, child, childText, path } from '../io/xml';
+import { addCvss, arr, cwes, num, obj, severityOf, str, vulnIds } from '../normalize';
+import { each, hasKeys, JsonFormat, ParseContext, XmlFormat } from './common';
+
+type Obj = Record<string, unknown>;
+
+/**
+ * CycloneDX 1.2–1.6, JSON and XML. XML is first mapped onto the JSON shape (including the 1.0
+ * vulnerability extension of CycloneDX 1.2/1.3, whose vulnerabilities point at a component with `ref`),
+ * so both share one mapping. One finding per (vulnerability, affected component).
+ */
+
+/** CVSS vectors in CycloneDX usually lack the version prefix; the rating method names it. */
+const METHOD_PREFIX: Record<string, string> = { CVSSv2: '', CVSSv3: 'CVSS:3.0/', CVSSv31: 'CVSS:3.1/', CVSSv4: 'CVSS:4.0/' };
+const METHOD_RANK = ['CVSSv4', 'CVSSv31', 'CVSSv3', 'CVSSv2'];
+
+function withPrefix(vector: string, method: string | undefined): string {
+  if (/^CVSS:/.test(vector) || !method || !(method in METHOD_PREFIX)) return vector;
+  return METHOD_PREFIX[method] + vector.replace(/^\(|\)$/g, '');
+}
+
+function fromPurl(ref: string): Component {
+  const m = /^pkg:[^/]+\/(?:.*\/)?([^/@?#]+)(?:@([^?#]+))?/.exec(ref);
+  return m ? { name: decodeURIComponent(m[1]), version: m[2] ? decodeURIComponent(m[2]) : undefined, purl: ref } : { name: ref };
+}
+
+function collectComponents(list: unknown, out: Map<string, Component>, ctx: ParseContext): void {
+  for (const c of each(list)) {
+    const o = obj(c);
+    const name = str(o.name);
+    if (name) {
+      const comp: Component = { name, version: str(o.version), purl: str(o.purl), type: str(o.type) };
+      ctx.components.push(comp);
+      const ref = str(o['bom-ref']) ?? str(o.purl);
+      if (ref) out.set(ref, comp);
+    }
+    collectComponents(o.components, out, ctx);
+  }
+}
+
+function severityOfRatings(ratings: Obj[]): { severity?: Severity; raw?: string } {
+  const ranked = [...ratings].sort((a, b) => rank(a) - rank(b));
+  for (const r of ranked) {
+    const word = str(r.severity);
+    if (word && severityOf(word) && word.toLowerCase() !== 'unknown') return { severity: severityOf(word), raw: word };
+    const score = num(r.score);
+    if (score !== undefined && severityOf(score)) return { severity: severityOf(score), raw: String(score) };
+  }
+  return {};
+}
+
+function rank(r: Obj): number {
+  const i = METHOD_RANK.indexOf(str(r.method) ?? '');
+  return i < 0 ? METHOD_RANK.length : i;
+}
+
+function* parseBom(bom: Obj, ctx: ParseContext): Generator<Finding> {
+  const byRef = new Map<string, Component>();
+  const meta = obj(obj(bom.metadata).component);
+  if (str(meta.name)) {
+    const ref = str(meta['bom-ref']);
+    if (ref) byRef.set(ref, { name: String(meta.name), version: str(meta.version), purl: str(meta.purl) });
+  }
+  collectComponents(bom.components, byRef, ctx);
+  for (const x of each(bom.vulnerabilities)) {
+    const v = obj(x);
+    const id = str(v.id) ?? 'unknown';
+    const ratings = arr(v.ratings).map(obj);
+    const { severity, raw } = severityOfRatings(ratings);
+    const analysis = obj(v.analysis);
+    const refs = arr(v.affects).map((a) => str(obj(a).ref)).filter((r): r is string => !!r);
+    const targets = refs.length ? refs : [undefined];
+    for (const ref of targets) {
+      const comp = ref ? byRef.get(ref) ?? byRef.get(ref.replace(/^urn:cdx:[^#]*#/, '')) ?? fromPurl(ref.replace(/^urn:cdx:[^#]*#/, '')) : undefined;
+      const init: FindingInit = {
+        tool: str(obj(arr(v.tools)[0]).name) ?? str(obj(v.source).name) ?? 'cyclonedx',
+        toolCategory: 'sca',
+        ruleId: id,
+        title: comp ? `${comp.name}${comp.version ? `:${comp.version}` : ''} | ${id}` : id,
+        description: [str(v.description), str(v.detail)].filter(Boolean).join('\n\n') || undefined,
+        severity: severity ?? 'info',
+        toolSeverity: raw,
+        cwes: cwes(v.cwes),
+        vulnerabilityIds: vulnIds([id, ...arr(v.references).map((r) => obj(r).id)]),
+        references: [str(obj(v.source).url), ...arr(v.advisories).map((a) => str(obj(a).url))].filter((u): u is string => !!u),
+        mitigation: str(v.recommendation),
+        library: comp ? { name: comp.name, version: comp.version, purl: comp.purl } : undefined,
+        detectedAt: str(v.published) ?? str(v.created),
+      };
+      for (const r of [...ratings].sort((a, b) => rank(a) - rank(b))) {
+        const vector = str(r.vector);
+        if (vector) addCvss(init, withPrefix(vector, str(r.method)), /^CVSS/.test(str(r.method) ?? '') ? r.score : undefined);
+      }
+      if (str(analysis.state)) {
+        init.suppression = { state: String(analysis.state), source: 'vex', justification: str(analysis.justification) ?? str(analysis.detail) };
+      }
+      yield ctx.finding(init);
+    }
+  }
+}
+
+export const cyclonedxJson: JsonFormat = {
+  id: 'cyclonedx-json',
+  title: 'CycloneDX JSON 1.2–1.6 (SBOM components, vulnerabilities, VEX)',
+  kind: 'json',
+  detect: (doc) => str(obj(doc).bomFormat) === 'CycloneDX' || (hasKeys(doc, 'specVersion') && (hasKeys(doc, 'components') || hasKeys(doc, 'vulnerabilities'))),
+  parse: (doc, ctx) => parseBom(obj(doc), ctx),
+};
+
+function xmlComponent(el: XmlElement): Obj {
+  return {
+    'bom-ref': el.attrs['bom-ref'],
+    type: el.attrs.type,
+    name: childText(el, 'name'),
+    group: childText(el, 'group'),
+    version: childText(el, 'version'),
+    purl: childText(el, 'purl'),
+    components: path(el, 'components', 'component').map(xmlComponent),
+  };
+}
+
+function xmlVulnerability(el: XmlElement, ownerRef?: string): Obj {
+  const ratings = path(el, 'ratings', 'rating').map((r) => ({
+    // 1.4+: <score>9.8</score>; the 1.0 extension: <score><base>9.8</base>...</score>.
+    score: childText(child(r, 'score'), 'base') ?? childText(r, 'score'),
+    severity: childText(r, 'severity'),
+    method: childText(r, 'method'),
+    vector: childText(r, 'vector'),
+  }));
+  const ref = el.attrs.ref ?? ownerRef;
+  const affects = path(el, 'affects', 'target').map((t) => ({ ref: childText(t, 'ref') }));
+  const analysis = child(el, 'analysis');
+  return {
+    id: childText(el, 'id'),
+    source: { name: child(el, 'source')?.attrs.name ?? childText(child(el, 'source'), 'name'), url: childText(child(el, 'source'), 'url') },
+    references: path(el, 'references', 'reference').map((r) => ({ id: childText(r, 'id') })),
+    ratings,
+    cwes: path(el, 'cwes', 'cwe').map((c) => c.text),
+    description: childText(el, 'description'),
+    detail: childText(el, 'detail'),
+    recommendation: childText(el, 'recommendation') ?? path(el, 'recommendations', 'recommendation').map((r) => r.text).join('\n'),
+    advisories: path(el, 'advisories', 'advisory').map((a) => ({ url: childText(a, 'url') ?? a.text })),
+    affects: affects.length ? affects : ref ? [{ ref }] : [],
+    analysis: analysis ? { state: childText(analysis, 'state'), justification: childText(analysis, 'justification') } : undefined,
+    published: childText(el, 'published'),
+  };
+}
+
+function xmlToBom(root: XmlElement): Obj {
+  const components = path(root, 'components', 'component');
+  // The 1.0 extension may also nest vulnerabilities inside the component they affect.
+  const nested: Obj[] = [];
+  const walk = (c: XmlElement): void => {
+    for (const v of path(c, 'vulnerabilities', 'vulnerability')) nested.push(xmlVulnerability(v, c.attrs['bom-ref'] ?? childText(c, 'purl')));
+    path(c, 'components', 'component').forEach(walk);
+  };
+  components.forEach(walk);
+  const meta = child(child(root, 'metadata'), 'component');
+  return {
+    metadata: meta ? { component: xmlComponent(meta) } : {},
+    components: components.map(xmlComponent),
+    vulnerabilities: [...path(root, 'vulnerabilities', 'vulnerability').map((v) => xmlVulnerability(v)), ...nested],
+  };
+}
+
+export const cyclonedxXml: XmlFormat = {
+  id: 'cyclonedx-xml',
+  title: 'CycloneDX XML 1.0–1.6 (SBOM components, vulnerabilities, VEX)',
+  kind: 'xml',
+  detect: (root) => root.name === 'bom' && /cyclonedx\.org\/schema\/bom/.test(root.attrs.xmlns ?? ''),
+  parse: (root, ctx) => parseBom(xmlToBom(root), ctx),
+};
