@@ -1,0 +1,52 @@
+import { createGrpcClient, createLogger, listen, ModuleDefinition, SERVICE_NAMES } from '@bulwark/platform';
+import { ROUTES } from '@bulwark/contracts';
+import { identityV1 } from '@bulwark/proto';
+import { Authenticator } from './auth/authenticator';
+import { readGatewayConfig } from './config';
+import { createGatewayApp } from './http/app';
+
+const VERSION = '0.1.0';
+
+export const gatewayModule: ModuleDefinition = {
+  name: 'gateway',
+  dependsOn: [...SERVICE_NAMES],
+  async start(ctx) {
+    const config = readGatewayConfig(ctx.env);
+    const log = createLogger('gateway');
+    const internalAuth = ctx.internalAuth('gateway');
+    const identity = createGrpcClient(identityV1.IdentityServiceService, 'identity', ctx.peer('identity').grpcAddress, internalAuth);
+    const upstreams = Object.fromEntries(SERVICE_NAMES.map((s) => [s, ctx.peer(s).httpUrl]));
+    const app = createGatewayApp({
+      config,
+      routes: ROUTES,
+      upstreams,
+      authenticator: new Authenticator(identity.client, ctx.cache, config.AUTH_CACHE_SECONDS),
+      internalAuth,
+      perIp: ctx.cache.rateLimiter({ keyPrefix: 'rl-ip', points: config.RATE_LIMIT_PER_IP_PER_MINUTE, windowSeconds: 60 }),
+      perToken: ctx.cache.rateLimiter({ keyPrefix: 'rl-token', points: config.RATE_LIMIT_PER_TOKEN_PER_MINUTE, windowSeconds: 60 }),
+      readiness: async () => {
+        await ctx.cache.ping();
+        const checks: Record<string, string> = { cache: ctx.cache.kind };
+        await Promise.all(
+          SERVICE_NAMES.map(async (s) => {
+            const res = await fetch(`${upstreams[s]}/readyz`, { signal: AbortSignal.timeout(2000) });
+            if (!res.ok) throw new Error(`${s} is not ready`);
+            checks[s] = 'ready';
+          }),
+        );
+        return checks;
+      },
+      version: VERSION,
+      log,
+    });
+    const server = await listen(app, config.GATEWAY_HOST, config.PORT);
+    log.info('gateway listening', { url: server.url, api: `${server.url}/api/v1`, swagger: `${server.url}/api/v1/swagger/index.html` });
+    return {
+      httpUrl: server.url,
+      stop: async () => {
+        await server.close();
+        identity.close();
+      },
+    };
+  },
+};

@@ -1,0 +1,80 @@
+import { OpenAPIRegistry, OpenApiGeneratorV31, RouteConfig } from '@asteasolutions/zod-to-openapi';
+import type { RouteSpec } from '@bulwark/platform';
+import { errorBody } from './common';
+import { PERMISSION_LETTERS } from './permissions';
+
+const CONVENTIONS = `
+Conventions of every service:
+
+- **Authentication**: every /api/v1 route except \`POST /auth/login\`, \`GET /ldap/allowed\`, \`GET /sso/allowed\` and this documentation needs \`Authorization: Bearer <token>\`: a login JWT (9 h by default) or an API token. Missing, malformed, expired or revoked: 401. Authenticated without the route's permission (\`x-permission\` on each operation): 403.
+- **Permissions**: a role maps permission keys to letters: ${Object.entries(PERMISSION_LETTERS)
+  .map(([l, m]) => `\`${l}\` ${m}`)
+  .join(', ')}.
+- **Success**: 200 with the resource as JSON; a created resource includes its \`id\` (projects also their \`code\`). Ids of records are strings; times are ISO 8601 UTC.
+- **Lists**: \`{ "items": [...], "total": N, "page": P, "limit": L }\`; \`page\` from 1, \`limit\` default 50, maximum 1000 (above: 400). Unknown query parameters: 400 naming them.
+- **Bulk operations** take \`{ "ids": [...] }\` (projects: \`{ "codes": [...] }\`) and answer per id what was done.
+- **Errors**: \`{ "error": { "code", "message", "details": [ { "field", "problem" } ] } }\`: 400 invalid input (naming every bad field), 401, 403, 404 unknown id, 409 conflict, 410 removed endpoint, 413 body too large, 429 rate limited (with Retry-After), 500 without internals.
+- **Request id**: \`X-Request-Id\` is accepted or generated, returned, and carried through every service, gRPC call and event.
+`;
+
+const ERROR_RESPONSES: Record<number, string> = {
+  400: 'Invalid input; details name every bad field',
+  401: 'Missing, invalid, expired or revoked token',
+  403: 'Insufficient rights',
+  404: 'Unknown id',
+  409: 'Conflict with the current state',
+  413: 'Request body too large',
+  429: 'Rate limited; see Retry-After',
+};
+
+export function buildOpenApiDocument(routes: RouteSpec[], version: string): Record<string, unknown> {
+  const registry = new OpenAPIRegistry();
+  const bearer = registry.registerComponent('securitySchemes', 'bearer', {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'A login JWT from POST /api/v1/auth/login or an API token from POST /api/v1/token',
+  });
+  registry.register('Error', errorBody);
+
+  for (const route of routes) {
+    const errors = Object.fromEntries(
+      Object.entries(ERROR_RESPONSES)
+        .filter(([status]) => (route.access.kind === 'public' ? status !== '401' && status !== '403' : true))
+        .map(([status, description]) => [status, { description, content: { 'application/json': { schema: errorBody } } }]),
+    );
+    const config: RouteConfig = {
+      method: route.method,
+      path: route.path,
+      operationId: route.operationId,
+      summary: route.summary,
+      description: route.description,
+      tags: [route.tag],
+      security: route.access.kind === 'public' ? [] : [{ [bearer.name]: [] }],
+      request: {
+        params: route.request?.params,
+        query: route.request?.query,
+        body: route.request?.body ? { content: { 'application/json': { schema: route.request.body } }, required: true } : undefined,
+      },
+      responses: route.gone
+        ? { 410: { description: route.gone, content: { 'application/json': { schema: errorBody } } } }
+        : {
+            200: {
+              description: 'Success',
+              ...(route.response ? { content: { 'application/json': { schema: route.response } } } : {}),
+            },
+            ...errors,
+          },
+      ...(route.gone ? { deprecated: true } : {}),
+      ...(route.access.kind === 'permission' ? { 'x-permission': { key: route.access.key, letter: route.access.letter } } : {}),
+    };
+    registry.registerPath(config);
+  }
+
+  const generator = new OpenApiGeneratorV31(registry.definitions);
+  return generator.generateDocument({
+    openapi: '3.1.0',
+    info: { title: 'Bulwark API', version, description: `Application security orchestration.\n${CONVENTIONS}` },
+    servers: [{ url: '/' }],
+  }) as unknown as Record<string, unknown>;
+}
+

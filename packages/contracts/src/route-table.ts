@@ -1,0 +1,10 @@
+import type { RouteSpec } from '@bulwark/platform';
+import { gatewayRoutes } from './routes/gateway';
+import { identityRoutes } from './routes/identity';
+
+/** The one route table: every /api/v1 path, its owner and the permission it needs. */
+export const ROUTES: RouteSpec[] = [...gatewayRoutes, ...identityRoutes];
+
+export function routesOf(service: string): RouteSpec[] {
+  return ROUTES.filter((r) => r.service === service);
+}

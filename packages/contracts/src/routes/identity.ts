@@ -1,0 +1,277 @@
+import type { RouteSpec } from '@bulwark/platform';
+import { z } from '../zod';
+import { bulkResult, idsBody, isoDateTime, listOf, pageQuery, queryBool } from '../common';
+import { ALL_LETTERS } from '../permissions';
+
+const service = 'identity';
+const perm = (key: string, letter: 'r' | 'w' | 'x' | 'd') => ({ kind: 'permission' as const, key, letter });
+
+const password = z.string().min(1).max(1024);
+
+export const loginBody = z
+  .object({
+    username: z.string().min(1).max(255),
+    password: z.union([password, z.object({ value: password }).strict()]).openapi({
+      description: 'A string, or since release 1.5 the object form { "value": "<password>" }',
+    }),
+  })
+  .strict()
+  .openapi('LoginRequest');
+
+export const loginResponse = z
+  .object({
+    access_token: z.string(),
+    token_type: z.literal('Bearer'),
+    expires_at: isoDateTime,
+    need_password_change: z.boolean(),
+  })
+  .openapi('LoginResponse');
+
+export const tokenBody = z
+  .object({
+    name: z.string().trim().min(1).max(255),
+    expires_at: isoDateTime.openapi({ description: 'ISO 8601 UTC date-time in the future' }),
+  })
+  .strict()
+  .openapi('TokenRequest');
+
+export const tokenView = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    user_id: z.string(),
+    expires_at: isoDateTime,
+    created_at: isoDateTime,
+    last_used_at: isoDateTime.nullable(),
+    revoked_at: isoDateTime.nullable(),
+  })
+  .openapi('Token');
+
+export const tokenCreated = z
+  .object({ id: z.string(), name: z.string(), token: z.string().openapi({ description: 'Shown once; only its hash is stored' }), expires_at: isoDateTime })
+  .openapi('TokenCreated');
+
+const letter = z.enum(ALL_LETTERS as ['r', 'w', 'x', 'd']);
+const roleCode = z
+  .string()
+  .min(1)
+  .max(64)
+  .regex(/^[A-Za-z0-9_.-]+$/, 'may contain only letters, digits, "_", "." and "-"');
+const systemScope = z
+  .string()
+  .regex(/^project:[A-Za-z0-9_.-]+$/, 'must be "project:<project_code>"')
+  .openapi({ description: 'A project the role is limited to, as "project:<project_code>"' });
+
+const roleFields = {
+  role_name: z.string().trim().min(1).max(255),
+  roles: z.record(z.string(), z.array(letter)).openapi({ description: 'Permission key -> letters (r, w, x, d)', example: { 'administration.users': ['r', 'w'] } }),
+  description: z.string().max(4000).optional(),
+  domain_group: z.array(z.string().min(1).max(512)).max(100).optional().openapi({ description: 'Directory (LDAP) groups bound to the role' }),
+  system_scopes: z.array(systemScope).max(1000).optional().openapi({
+    description: 'Project scoping. A role with no "project:" scopes applies to every project; otherwise only to the listed ones.',
+  }),
+};
+
+export const roleCreateBody = z.object({ role_code: roleCode, ...roleFields }).strict().openapi('RoleCreate');
+export const roleUpdateBody = z
+  .object({
+    role_name: roleFields.role_name.optional(),
+    roles: roleFields.roles.optional(),
+    description: roleFields.description,
+    domain_group: roleFields.domain_group,
+    system_scopes: roleFields.system_scopes,
+  })
+  .strict()
+  .openapi('RoleUpdate');
+
+export const roleView = z
+  .object({
+    id: z.string(),
+    role_code: z.string(),
+    role_name: z.string(),
+    roles: z.record(z.string(), z.array(letter)),
+    description: z.string(),
+    domain_group: z.array(z.string()),
+    system_scopes: z.array(z.string()),
+    builtin: z.boolean(),
+    users_count: z.number().int(),
+    created_at: isoDateTime,
+    updated_at: isoDateTime,
+  })
+  .openapi('Role');
+
+const username = z
+  .string()
+  .min(1)
+  .max(128)
+  .regex(/^[A-Za-z0-9_.@-]+$/, 'may contain only letters, digits and "_", ".", "@", "-"');
+
+export const userCreateBody = z
+  .object({
+    username,
+    password: z.string().max(1024).optional().openapi({ description: 'Required unless active_directory is true' }),
+    password_confirmation: z.string().max(1024).optional(),
+    display_name: z.string().max(255).optional(),
+    email: z.email().max(320).optional(),
+    need_password_change: z.boolean().optional(),
+    active_directory: z.boolean().optional(),
+    roles: z.array(z.string().min(1)).max(100).optional().openapi({ description: 'Role codes' }),
+  })
+  .strict()
+  .openapi('UserCreate');
+
+export const userUpdateBody = z
+  .object({
+    password: z.string().max(1024).optional(),
+    password_confirmation: z.string().max(1024).optional(),
+    display_name: z.string().max(255).optional(),
+    email: z.email().max(320).nullable().optional(),
+    need_password_change: z.boolean().optional(),
+    active_directory: z.boolean().optional(),
+    roles: z.array(z.string().min(1)).max(100).optional(),
+  })
+  .strict()
+  .openapi('UserUpdate');
+
+export const passwordChangeBody = z
+  .object({ current_password: z.string().min(1).max(1024), password: z.string().max(1024), password_confirmation: z.string().max(1024) })
+  .strict()
+  .openapi('PasswordChange');
+
+export const userView = z
+  .object({
+    id: z.string(),
+    username: z.string(),
+    display_name: z.string(),
+    email: z.string().nullable(),
+    need_password_change: z.boolean(),
+    active_directory: z.boolean(),
+    roles: z.array(z.string()),
+    created_at: isoDateTime,
+    updated_at: isoDateTime,
+    deleted_at: isoDateTime.nullable(),
+  })
+  .openapi('User');
+
+const byUserId = z.object({ user_id: z.string().min(1) });
+const byRoleCode = z.object({ role_code: z.string().min(1) });
+
+export const identityRoutes: RouteSpec[] = [
+  {
+    operationId: 'login', method: 'post', path: '/api/v1/auth/login', service, tag: 'Authentication', access: { kind: 'public' },
+    summary: 'Log in with username and password; returns a JWT valid for 9 hours by default',
+    description: 'Failed attempts are throttled per user and per IP (429 with Retry-After). Directory users cannot log in with a local password.',
+    request: { body: loginBody }, response: loginResponse,
+  },
+  {
+    operationId: 'me', method: 'get', path: '/api/v1/auth/me', service, tag: 'Authentication', access: { kind: 'authenticated' },
+    summary: 'The caller: user, roles, effective permissions and project scope',
+    response: z.object({ user: userView, permissions: z.record(z.string(), z.array(letter)), projects: z.array(z.string()).nullable() }).openapi('Me'),
+  },
+  {
+    operationId: 'changeOwnPassword', method: 'put', path: '/api/v1/auth/password', service, tag: 'Authentication', access: { kind: 'authenticated' },
+    summary: 'Change the caller\u2019s own password (clears need_password_change)', request: { body: passwordChangeBody }, response: userView,
+  },
+  {
+    operationId: 'ldapAllowed', method: 'get', path: '/api/v1/ldap/allowed', service, tag: 'Authentication', access: { kind: 'public' },
+    summary: 'Whether LDAP login is configured (public: the login page asks before anyone logs in)',
+    response: z.object({ allowed: z.boolean() }).openapi('LdapAllowed'),
+  },
+  {
+    operationId: 'ssoAllowed', method: 'get', path: '/api/v1/sso/allowed', service, tag: 'Authentication', access: { kind: 'public' },
+    summary: 'Whether single sign-on is configured (public, as for LDAP)',
+    response: z.object({ allowed: z.boolean() }).openapi('SsoAllowed'),
+  },
+  {
+    operationId: 'createToken', method: 'post', path: '/api/v1/token', service, tag: 'API tokens', access: { kind: 'authenticated' },
+    summary: 'Create a long-lived API token for the caller; the token is shown once',
+    request: { body: tokenBody }, response: tokenCreated,
+  },
+  {
+    operationId: 'listTokens', method: 'get', path: '/api/v1/tokens', service, tag: 'API tokens', access: { kind: 'authenticated' },
+    summary: 'The caller\u2019s API tokens, without secrets',
+    request: { query: z.object({ ...pageQuery, 'filter[include_revoked]': queryBool.optional() }).strict() }, response: listOf(tokenView, 'TokenList'),
+  },
+  {
+    operationId: 'revokeTokens', method: 'delete', path: '/api/v1/tokens', service, tag: 'API tokens', access: { kind: 'authenticated' },
+    summary: 'Revoke API tokens by id: the caller\u2019s own, or anyone\u2019s with administration.users:d. Refused at once everywhere.',
+    request: { body: idsBody }, response: bulkResult,
+  },
+  {
+    operationId: 'createRole', method: 'post', path: '/api/v1/role', service, tag: 'Roles', access: perm('administration.roles', 'w'),
+    summary: 'Create a role', request: { body: roleCreateBody }, response: roleView,
+  },
+  {
+    operationId: 'listRoles', method: 'get', path: '/api/v1/roles', service, tag: 'Roles', access: perm('administration.roles', 'r'),
+    summary: 'List roles',
+    request: { query: z.object({ ...pageQuery, 'search[id]': z.string().max(255).optional(), 'search[name]': z.string().max(255).optional() }).strict() },
+    response: listOf(roleView, 'RoleList'),
+  },
+  {
+    operationId: 'getRole', method: 'get', path: '/api/v1/role/{role_code}', service, tag: 'Roles', access: perm('administration.roles', 'r'),
+    summary: 'Get a role by code', request: { params: byRoleCode }, response: roleView,
+  },
+  {
+    operationId: 'updateRole', method: 'put', path: '/api/v1/role/{role_code}', service, tag: 'Roles', access: perm('administration.roles', 'w'),
+    summary: 'Update a role (the built-in admin role cannot be changed)', request: { params: byRoleCode, body: roleUpdateBody }, response: roleView,
+  },
+  {
+    operationId: 'deleteRoles', method: 'delete', path: '/api/v1/roles', service, tag: 'Roles', access: perm('administration.roles', 'd'),
+    summary: 'Delete roles by code. A role still held by users is refused (conflict) unless `detach` is true.',
+    request: { body: z.object({ ids: idsBody.shape.ids, detach: z.boolean().optional() }).strict().openapi('RoleDelete') },
+    response: bulkResult,
+  },
+  {
+    operationId: 'createUser', method: 'post', path: '/api/v1/user', service, tag: 'Users', access: perm('administration.users', 'w'),
+    summary: 'Create a user', request: { body: userCreateBody }, response: userView,
+  },
+  {
+    operationId: 'listUsers', method: 'get', path: '/api/v1/users', service, tag: 'Users', access: perm('administration.users', 'r'),
+    summary: 'List users',
+    request: {
+      query: z
+        .object({
+          ...pageQuery,
+          'filter[deleted_only]': queryBool.optional(),
+          'filter[with_deleted]': queryBool.optional(),
+          'filter[need_password_change]': queryBool.optional(),
+          'filter[role]': z.string().max(64).optional(),
+          'filter[active_directory]': queryBool.optional(),
+          'search[username]': z.string().max(255).optional(),
+          'search[display_name]': z.string().max(255).optional(),
+          'search[email]': z.string().max(255).optional(),
+        })
+        .strict(),
+    },
+    response: listOf(userView, 'UserList'),
+  },
+  {
+    operationId: 'getUser', method: 'get', path: '/api/v1/user/{user_id}', service, tag: 'Users', access: perm('administration.users', 'r'),
+    summary: 'Get a user (also a deleted one)', request: { params: byUserId }, response: userView,
+  },
+  {
+    operationId: 'updateUser', method: 'put', path: '/api/v1/user/{user_id}', service, tag: 'Users', access: perm('administration.users', 'w'),
+    summary: 'Update a user; a new password needs password_confirmation', request: { params: byUserId, body: userUpdateBody }, response: userView,
+  },
+  {
+    operationId: 'deleteUsers', method: 'delete', path: '/api/v1/users', service, tag: 'Users', access: perm('administration.users', 'd'),
+    summary: 'Soft-delete users by id; their tokens stop working at once', request: { body: idsBody }, response: bulkResult,
+  },
+  {
+    operationId: 'restoreUsers', method: 'put', path: '/api/v1/restore-users', service, tag: 'Users', access: perm('administration.users', 'w'),
+    summary: 'Restore soft-deleted users by id', request: { body: idsBody }, response: bulkResult,
+  },
+  {
+    operationId: 'listPermissions', method: 'get', path: '/api/v1/permissions', service, tag: 'Roles', access: { kind: 'authenticated' },
+    summary: 'The permission catalogue: keys and letters',
+    response: z
+      .object({ keys: z.array(z.object({ key: z.string(), description: z.string() })), letters: z.record(z.string(), z.string()) })
+      .openapi('PermissionCatalogue'),
+  },
+  {
+    operationId: 'checkPermission', method: 'get', path: '/api/v1/permissions/check', service, tag: 'Roles', access: { kind: 'authenticated' },
+    summary: 'Whether the caller holds a permission key with a letter',
+    request: { query: z.object({ key: z.string().min(1).max(128), letter }).strict() },
+    response: z.object({ key: z.string(), letter, allowed: z.boolean() }).openapi('PermissionCheck'),
+  },
+];

@@ -1,0 +1,48 @@
+import type { Logger } from '../logging';
+import { runWithContext, requestIdFrom, REQUEST_ID_HEADER } from '../context';
+import type { EventEnvelope, EventHandler } from './types';
+
+export interface RetryPolicy {
+  attempts: number;
+  baseDelayMs: number;
+  maxDelayMs: number;
+}
+
+export const DEFAULT_RETRY: RetryPolicy = { attempts: 8, baseDelayMs: 100, maxDelayMs: 5000 };
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Runs a handler for one event the same way in both bus adapters: inside the event's request
+ * context, retried with backoff; after the last attempt the event is logged as dead-lettered and
+ * skipped, so one poison event cannot stop a consumer group forever.
+ */
+export type DeliveryOutcome = 'handled' | 'dead-lettered' | 'interrupted';
+
+export async function deliver(
+  event: EventEnvelope,
+  handler: EventHandler,
+  log: Logger,
+  group: string,
+  retry: RetryPolicy = DEFAULT_RETRY,
+  stopped: () => boolean = () => false,
+): Promise<DeliveryOutcome> {
+  const requestId = requestIdFrom(event.headers[REQUEST_ID_HEADER]);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await runWithContext({ requestId }, () => handler(event));
+      return 'handled';
+    } catch (err) {
+      // A consumer being stopped keeps the event for its next run instead of giving up on it.
+      if (stopped()) return 'interrupted';
+      if (attempt >= retry.attempts) {
+        log.error('event dead-lettered after failed attempts', {
+          group, eventId: event.id, type: event.type, topic: event.topic, attempts: attempt, error: (err as Error).message, requestId,
+        });
+        return 'dead-lettered';
+      }
+      log.warn('event handler failed; retrying', { group, eventId: event.id, type: event.type, attempt, error: (err as Error).message, requestId });
+      await sleep(Math.min(retry.maxDelayMs, retry.baseDelayMs * 2 ** (attempt - 1)));
+    }
+  }
+}

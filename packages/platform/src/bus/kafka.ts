@@ -1,0 +1,154 @@
+import { Kafka, Consumer, Producer, logLevel, Partitioners, LogEntry, IHeaders } from 'kafkajs';
+import { createLogger } from '../logging';
+import { deliver, RetryPolicy, DEFAULT_RETRY } from './delivery';
+import type { EventBus, EventEnvelope, EventHandler, Subscription, TopicSpec } from './types';
+
+export interface KafkaBusOptions {
+  brokers: string[];
+  clientId: string;
+  topics: TopicSpec[];
+  replicationFactor?: number;
+  retry?: RetryPolicy;
+}
+
+const LEVELS: Record<number, string> = { [logLevel.ERROR]: 'error', [logLevel.WARN]: 'warn', [logLevel.INFO]: 'info', [logLevel.DEBUG]: 'debug' };
+
+function kafkaLogCreator() {
+  const log = createLogger('kafka');
+  return () => ({ level, log: entry }: LogEntry) => {
+    const { message, ...rest } = entry;
+    // kafkajs reports every rebalance at info; keep those at debug so operators see problems, not chatter.
+    log.log(level === logLevel.INFO ? 'debug' : LEVELS[level] ?? 'info', message, rest);
+  };
+}
+
+function headerText(headers: IHeaders | undefined, name: string): string | undefined {
+  const value = headers?.[name];
+  if (value === undefined) return undefined;
+  return Buffer.isBuffer(value) ? value.toString('utf8') : Array.isArray(value) ? String(value[0]) : String(value);
+}
+
+interface RegisteredConsumer {
+  group: string;
+  topics: string[];
+  handler: EventHandler;
+  consumer?: Consumer;
+}
+
+/** Kafka adapter: topics created explicitly from the registry, acks from all replicas, key = aggregate id. */
+export class KafkaBus implements EventBus {
+  readonly kind = 'kafka' as const;
+  private readonly kafka: Kafka;
+  private readonly producer: Producer;
+  private readonly log = createLogger('bus.kafka');
+  private readonly pending: RegisteredConsumer[] = [];
+  private readonly running = new Set<RegisteredConsumer>();
+  private readonly started: Promise<void>;
+  private markStarted!: () => void;
+  private isStarted = false;
+
+  constructor(private readonly opts: KafkaBusOptions) {
+    this.kafka = new Kafka({ clientId: opts.clientId, brokers: opts.brokers, logCreator: kafkaLogCreator, retry: { retries: 8 } });
+    this.producer = this.kafka.producer({ createPartitioner: Partitioners.DefaultPartitioner, allowAutoTopicCreation: false });
+    this.started = new Promise((resolve) => (this.markStarted = resolve));
+  }
+
+  async start(): Promise<void> {
+    const admin = this.kafka.admin();
+    await admin.connect();
+    try {
+      const existing = new Set(await admin.listTopics());
+      const missing = this.opts.topics.filter((t) => !existing.has(t.name));
+      if (missing.length > 0) {
+        await admin.createTopics({
+          waitForLeaders: true,
+          topics: missing.map((t) => ({ topic: t.name, numPartitions: t.partitions, replicationFactor: this.opts.replicationFactor ?? 1 })),
+        });
+      }
+    } finally {
+      await admin.disconnect();
+    }
+    await this.producer.connect();
+    this.isStarted = true;
+    this.markStarted();
+    for (const c of this.pending.splice(0)) await this.run(c);
+  }
+
+  async publish(events: EventEnvelope[]): Promise<void> {
+    await this.started;
+    const byTopic = new Map<string, EventEnvelope[]>();
+    for (const e of events) byTopic.set(e.topic, [...(byTopic.get(e.topic) ?? []), e]);
+    await this.producer.sendBatch({
+      acks: -1,
+      topicMessages: [...byTopic].map(([topic, list]) => ({
+        topic,
+        messages: list.map((e) => ({
+          key: e.key,
+          value: JSON.stringify(e),
+          headers: { 'x-event-id': e.id, 'x-event-type': e.type, ...e.headers },
+        })),
+      })),
+    });
+  }
+
+  async subscribe(group: string, topics: string[], handler: EventHandler): Promise<Subscription> {
+    const reg: RegisteredConsumer = { group, topics, handler };
+    if (this.isStarted) await this.run(reg);
+    else this.pending.push(reg);
+    return {
+      stop: async () => {
+        const i = this.pending.indexOf(reg);
+        if (i >= 0) this.pending.splice(i, 1);
+        await this.stopConsumer(reg);
+      },
+    };
+  }
+
+  private async run(reg: RegisteredConsumer): Promise<void> {
+    const consumer = this.kafka.consumer({ groupId: reg.group, sessionTimeout: 15000, heartbeatInterval: 1000, rebalanceTimeout: 15000, allowAutoTopicCreation: false });
+    reg.consumer = consumer;
+    await consumer.connect();
+    await consumer.subscribe({ topics: reg.topics, fromBeginning: true });
+    let stopping = false;
+    consumer.on(consumer.events.STOP, () => (stopping = true));
+    await consumer.run({
+      eachMessage: async ({ message, topic }) => {
+        if (!message.value) return;
+        let event: EventEnvelope;
+        try {
+          event = JSON.parse(message.value.toString('utf8')) as EventEnvelope;
+        } catch {
+          this.log.error('undecodable message skipped', { topic, offset: message.offset, eventId: headerText(message.headers, 'x-event-id') });
+          return;
+        }
+        const outcome = await deliver(event, reg.handler, this.log, reg.group, this.opts.retry ?? DEFAULT_RETRY, () => stopping || !reg.consumer);
+        // Throwing keeps the offset uncommitted, so the group's next run receives this event again.
+        if (outcome === 'interrupted') throw new Error('consumer stopping');
+      },
+    });
+    this.running.add(reg);
+  }
+
+  private async stopConsumer(reg: RegisteredConsumer): Promise<void> {
+    const consumer = reg.consumer;
+    if (!consumer) return;
+    reg.consumer = undefined;
+    this.running.delete(reg);
+    await consumer.disconnect();
+  }
+
+  async ping(): Promise<void> {
+    const admin = this.kafka.admin();
+    await admin.connect();
+    try {
+      await admin.describeCluster();
+    } finally {
+      await admin.disconnect();
+    }
+  }
+
+  async close(): Promise<void> {
+    for (const reg of [...this.running]) await this.stopConsumer(reg);
+    await this.producer.disconnect();
+  }
+}

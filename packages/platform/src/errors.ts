@@ -1,0 +1,96 @@
+import { status as GrpcStatus } from '@grpc/grpc-js';
+
+/** One problem with one request field, as returned in `error.details`. */
+export interface FieldProblem {
+  field: string;
+  problem: string;
+}
+
+export type ErrorCode =
+  | 'invalid_request'
+  | 'unauthenticated'
+  | 'forbidden'
+  | 'not_found'
+  | 'conflict'
+  | 'gone'
+  | 'payload_too_large'
+  | 'rate_limited'
+  | 'unavailable'
+  | 'internal';
+
+interface CodeMapping {
+  http: number;
+  grpc: GrpcStatus;
+}
+
+const MAPPING: Record<ErrorCode, CodeMapping> = {
+  invalid_request: { http: 400, grpc: GrpcStatus.INVALID_ARGUMENT },
+  unauthenticated: { http: 401, grpc: GrpcStatus.UNAUTHENTICATED },
+  forbidden: { http: 403, grpc: GrpcStatus.PERMISSION_DENIED },
+  not_found: { http: 404, grpc: GrpcStatus.NOT_FOUND },
+  conflict: { http: 409, grpc: GrpcStatus.FAILED_PRECONDITION },
+  gone: { http: 410, grpc: GrpcStatus.UNIMPLEMENTED },
+  payload_too_large: { http: 413, grpc: GrpcStatus.RESOURCE_EXHAUSTED },
+  rate_limited: { http: 429, grpc: GrpcStatus.RESOURCE_EXHAUSTED },
+  unavailable: { http: 503, grpc: GrpcStatus.UNAVAILABLE },
+  internal: { http: 500, grpc: GrpcStatus.INTERNAL },
+};
+
+/**
+ * The one error type of Bulwark. Thrown anywhere, it becomes the same JSON body over HTTP and the
+ * same status over gRPC, so a caller sees the original code and field details across a service hop.
+ */
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  readonly details: FieldProblem[];
+  /** Extra response headers (Retry-After for 429). */
+  readonly headers: Record<string, string>;
+
+  constructor(code: ErrorCode, message: string, details: FieldProblem[] = [], headers: Record<string, string> = {}) {
+    super(message);
+    this.name = 'AppError';
+    this.code = code;
+    this.details = details;
+    this.headers = headers;
+  }
+
+  get httpStatus(): number {
+    return MAPPING[this.code].http;
+  }
+
+  get grpcStatus(): GrpcStatus {
+    return MAPPING[this.code].grpc;
+  }
+
+  toBody(): ErrorBody {
+    return {
+      error: {
+        code: this.code,
+        message: this.message,
+        ...(this.details.length > 0 ? { details: this.details } : {}),
+      },
+    };
+  }
+}
+
+export interface ErrorBody {
+  error: { code: ErrorCode; message: string; details?: FieldProblem[] };
+}
+
+export const invalid = (message: string, details: FieldProblem[] = []) => new AppError('invalid_request', message, details);
+export const invalidField = (field: string, problem: string) =>
+  new AppError('invalid_request', `Invalid ${field}: ${problem}`, [{ field, problem }]);
+export const notFound = (what: string) => new AppError('not_found', `${what} not found`);
+export const conflict = (message: string, details: FieldProblem[] = []) => new AppError('conflict', message, details);
+export const forbidden = (message = 'Insufficient rights') => new AppError('forbidden', message);
+export const unauthenticated = (message = 'Missing or invalid token') => new AppError('unauthenticated', message);
+
+export function isErrorCode(value: unknown): value is ErrorCode {
+  return typeof value === 'string' && value in MAPPING;
+}
+
+/** Anything thrown becomes an AppError; unknown errors become `internal` without leaking their text. */
+export function toAppError(err: unknown): AppError {
+  if (err instanceof AppError) return err;
+  return new AppError('internal', 'Internal server error');
+}

@@ -1,0 +1,242 @@
+import * as grpc from '@grpc/grpc-js';
+import { HealthImplementation } from 'grpc-health-check';
+import CircuitBreaker from 'opossum';
+import { InternalAuth } from '../auth';
+import { runWithContext, requestIdFrom, currentRequestId, REQUEST_ID_HEADER } from '../context';
+import { AppError, isErrorCode, toAppError } from '../errors';
+import { createLogger } from '../logging';
+
+/** The shape ts-proto generates for one method of a service definition. */
+interface MethodDef {
+  path: string;
+  requestStream: boolean;
+  responseStream: boolean;
+  requestSerialize(value: never): Buffer;
+  requestDeserialize(bytes: Buffer): unknown;
+  responseSerialize(value: never): Buffer;
+  responseDeserialize(bytes: Buffer): unknown;
+}
+type ServiceDef = Record<string, MethodDef>;
+
+type Req<M> = M extends { requestDeserialize(b: Buffer): infer R } ? R : never;
+type Res<M> = M extends { responseDeserialize(b: Buffer): infer R } ? R : never;
+
+export interface CallContext {
+  /** The calling service, from its verified internal token. */
+  caller: string;
+  metadata: grpc.Metadata;
+}
+
+export type ServiceImpl<D extends ServiceDef> = {
+  [K in keyof D]: D[K]['responseStream'] extends true
+    ? (req: Req<D[K]>, ctx: CallContext) => AsyncIterable<Res<D[K]>>
+    : (req: Req<D[K]>, ctx: CallContext) => Promise<Res<D[K]>>;
+};
+
+export type ServiceClient<D extends ServiceDef> = {
+  [K in keyof D]: D[K]['responseStream'] extends true
+    ? (req: Req<D[K]>) => AsyncIterable<Res<D[K]>>
+    : (req: Req<D[K]>) => Promise<Res<D[K]>>;
+};
+
+const ERROR_METADATA = 'x-bulwark-error';
+const AUTH_METADATA = 'authorization';
+
+function toServiceError(err: unknown): Partial<grpc.StatusObject> {
+  const appError = toAppError(err);
+  const metadata = new grpc.Metadata();
+  metadata.set(ERROR_METADATA, JSON.stringify(appError.toBody().error));
+  return { code: appError.grpcStatus, details: appError.message, metadata };
+}
+
+function fromServiceError(err: grpc.ServiceError, target: string): AppError {
+  const carried = err.metadata?.get(ERROR_METADATA)?.[0];
+  if (typeof carried === 'string') {
+    try {
+      const body = JSON.parse(carried) as { code: unknown; message: string; details?: [] };
+      if (isErrorCode(body.code)) return new AppError(body.code, body.message, body.details ?? []);
+    } catch {
+      // Not ours: fall through to the status code.
+    }
+  }
+  if (err.code === grpc.status.UNAVAILABLE || err.code === grpc.status.DEADLINE_EXCEEDED) {
+    return new AppError('unavailable', `${target} is unavailable`);
+  }
+  return new AppError('internal', 'Internal server error');
+}
+
+/** A gRPC server whose handlers run with the caller's request id and refuse unauthenticated callers. */
+export class GrpcServer {
+  private readonly server = new grpc.Server();
+  private readonly health = new HealthImplementation({ '': 'SERVING' });
+  private readonly log;
+
+  constructor(private readonly auth: InternalAuth, service: string) {
+    this.log = createLogger(`${service}.grpc`);
+    this.health.addToServer(this.server);
+  }
+
+  add<D extends ServiceDef>(def: D, name: string, impl: ServiceImpl<D>): void {
+    const handlers: grpc.UntypedServiceImplementation = {};
+    for (const [method, md] of Object.entries(def)) {
+      const fn = (impl as Record<string, (req: unknown, ctx: CallContext) => unknown>)[method];
+      handlers[method] = md.responseStream ? this.streamHandler(md.path, fn) : this.unaryHandler(md.path, fn);
+    }
+    // grpc-js refuses a service without methods; such a service is still reported by health.
+    if (Object.keys(def).length > 0) this.server.addService(def as unknown as grpc.ServiceDefinition, handlers);
+    this.health.setStatus(name, 'SERVING');
+  }
+
+  private context(call: { metadata: grpc.Metadata }): { requestId: string; ctx: CallContext } {
+    const requestId = requestIdFrom(call.metadata.get(REQUEST_ID_HEADER)[0]);
+    const bearer = String(call.metadata.get(AUTH_METADATA)[0] ?? '').replace(/^Bearer /, '');
+    const claims = this.auth.verify(bearer || undefined);
+    return { requestId, ctx: { caller: claims.svc, metadata: call.metadata } };
+  }
+
+  private unaryHandler(path: string, fn: (req: unknown, ctx: CallContext) => unknown): grpc.handleUnaryCall<unknown, unknown> {
+    return (call, callback) => {
+      let requestId: string | undefined;
+      void (async () => {
+        const c = this.context(call);
+        requestId = c.requestId;
+        return runWithContext({ requestId }, () => fn(call.request, c.ctx) as Promise<unknown>);
+      })().then(
+        (res) => callback(null, res),
+        (err) => {
+          if (!(err instanceof AppError)) this.log.error('grpc handler failed', { path, error: (err as Error).message, stack: (err as Error).stack, requestId });
+          callback(toServiceError(err));
+        },
+      );
+    };
+  }
+
+  private streamHandler(path: string, fn: (req: unknown, ctx: CallContext) => unknown): grpc.handleServerStreamingCall<unknown, unknown> {
+    return (call) => {
+      void (async () => {
+        const c = this.context(call);
+        await runWithContext({ requestId: c.requestId }, async () => {
+          for await (const item of fn(call.request, c.ctx) as AsyncIterable<unknown>) {
+            if (call.cancelled) return;
+            if (!call.write(item)) await new Promise((resolve) => call.once('drain', resolve));
+          }
+        });
+      })().then(
+        () => call.end(),
+        (err) => {
+          if (!(err instanceof AppError)) this.log.error('grpc stream failed', { path, error: (err as Error).message });
+          call.destroy(Object.assign(new Error((err as Error).message), toServiceError(err)) as unknown as Error);
+        },
+      );
+    };
+  }
+
+  /** Binds host:port (0 picks a free port) and returns the bound port. */
+  listen(host: string, port: number): Promise<number> {
+    return new Promise((resolve, reject) => {
+      this.server.bindAsync(`${host}:${port}`, grpc.ServerCredentials.createInsecure(), (err, bound) => (err ? reject(err) : resolve(bound)));
+    });
+  }
+
+  /** Stops taking calls and lets running ones finish, up to `graceMs`. */
+  async stop(graceMs = 5000): Promise<void> {
+    this.health.setStatus('', 'NOT_SERVING');
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(() => {
+        this.server.forceShutdown();
+        resolve();
+      }, graceMs);
+      this.server.tryShutdown(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+  }
+}
+
+export interface GrpcClientOptions {
+  /** Per-call deadline. */
+  deadlineMs?: number;
+  /** Breaker: share of failures in the rolling window that opens it, and how long it stays open. */
+  errorThresholdPercentage?: number;
+  resetTimeoutMs?: number;
+}
+
+export interface GrpcClientHandle<D extends ServiceDef> {
+  client: ServiceClient<D>;
+  close(): void;
+}
+
+/**
+ * A promise client for one peer: every call carries this service's internal token and the request
+ * id, has a deadline, and goes through one circuit breaker per peer so a dead peer fails fast.
+ * Business errors (not found, invalid, ...) arrive as the peer's AppError and do not trip the breaker.
+ */
+export function createGrpcClient<D extends ServiceDef>(
+  def: D,
+  target: string,
+  address: string,
+  auth: InternalAuth,
+  opts: GrpcClientOptions = {},
+): GrpcClientHandle<D> {
+  const channel = new grpc.Client(address, grpc.credentials.createInsecure());
+  const deadlineMs = opts.deadlineMs ?? 5000;
+  const breaker = new CircuitBreaker((call: () => Promise<unknown>) => call(), {
+    timeout: false,
+    errorThresholdPercentage: opts.errorThresholdPercentage ?? 50,
+    resetTimeout: opts.resetTimeoutMs ?? 5000,
+    volumeThreshold: 5,
+    errorFilter: (err: unknown) => err instanceof AppError && err.code !== 'unavailable' && err.code !== 'internal',
+  });
+  const metadata = () => {
+    const md = new grpc.Metadata();
+    md.set(AUTH_METADATA, `Bearer ${auth.forService()}`);
+    const requestId = currentRequestId();
+    if (requestId) md.set(REQUEST_ID_HEADER, requestId);
+    return md;
+  };
+  const fire = async <T>(call: () => Promise<T>): Promise<T> => {
+    try {
+      return (await breaker.fire(call)) as T;
+    } catch (err) {
+      if (err instanceof AppError) throw err;
+      // opossum rejects with its own error while open.
+      throw new AppError('unavailable', `${target} is unavailable`);
+    }
+  };
+
+  const client: Record<string, unknown> = {};
+  for (const [method, md] of Object.entries(def)) {
+    const serialize = md.requestSerialize as (v: unknown) => Buffer;
+    const deserialize = md.responseDeserialize as (b: Buffer) => unknown;
+    if (md.responseStream) {
+      client[method] = (req: unknown) => {
+        const stream = channel.makeServerStreamRequest(md.path, serialize, deserialize, req, metadata(), {});
+        return (async function* () {
+          try {
+            for await (const item of stream) yield item;
+          } catch (err) {
+            throw fromServiceError(err as grpc.ServiceError, target);
+          }
+        })();
+      };
+    } else {
+      client[method] = (req: unknown) =>
+        fire(
+          () =>
+            new Promise((resolve, reject) => {
+              channel.makeUnaryRequest(md.path, serialize, deserialize, req, metadata(), { deadline: Date.now() + deadlineMs }, (err, res) =>
+                err ? reject(fromServiceError(err, target)) : resolve(res),
+              );
+            }),
+        );
+    }
+  }
+  return {
+    client: client as ServiceClient<D>,
+    close: () => {
+      breaker.shutdown();
+      channel.close();
+    },
+  };
+}

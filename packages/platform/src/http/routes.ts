@@ -1,0 +1,63 @@
+import type { z } from 'zod';
+import type { PermissionLetter, Principal } from '../auth';
+
+export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
+
+export type RouteAccess =
+  | { kind: 'public' }
+  /** Any authenticated caller (e.g. listing one's own tokens). */
+  | { kind: 'authenticated' }
+  | { kind: 'permission'; key: string; letter: PermissionLetter };
+
+/**
+ * One row of the route table: who owns the path, what the caller needs, and the request schemas
+ * that validate it. The gateway enforces `access`; the owning service validates `request`; the
+ * OpenAPI document is generated from both.
+ */
+export interface RouteSpec {
+  operationId: string;
+  method: HttpMethod;
+  /** OpenAPI form, `{param}` for path parameters. */
+  path: string;
+  service: string;
+  access: RouteAccess;
+  summary: string;
+  description?: string;
+  tag: string;
+  request?: {
+    params?: z.ZodObject;
+    query?: z.ZodObject;
+    body?: z.ZodType;
+  };
+  /** Schema of the 200 body, for the OpenAPI document. */
+  response?: z.ZodType;
+  /** Set on endpoints removed from the interface: they answer 410 with this text. */
+  gone?: string;
+}
+
+export function expressPath(openApiPath: string): string {
+  return openApiPath.replace(/\{([A-Za-z0-9_]+)\}/g, ':$1');
+}
+
+export interface HandlerInput<P = Record<string, string>, Q = Record<string, unknown>, B = unknown> {
+  params: P;
+  query: Q;
+  body: B;
+  /** Absent only on public routes. */
+  principal: Principal | undefined;
+  requestId: string;
+  /** The client's address as the gateway saw it. */
+  clientIp: string;
+}
+
+/** A handler result other than a plain 200 JSON body. */
+export class HttpResponse {
+  constructor(
+    readonly status: number,
+    readonly body: unknown,
+    readonly headers: Record<string, string> = {},
+  ) {}
+}
+
+export type RouteHandler = (input: HandlerInput<any, any, any>) => Promise<unknown>;
+export type RouteHandlers = Record<string, RouteHandler>;

@@ -1,0 +1,178 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import express, { ErrorRequestHandler, Request, RequestHandler } from 'express';
+import { CLIENT_IP_HEADER, InternalAuth, INTERNAL_AUTH_HEADER, Principal } from '../auth';
+import { runWithContext, requestIdFrom, REQUEST_ID_HEADER, currentRequestId } from '../context';
+import { AppError, toAppError } from '../errors';
+import { createLogger, Logger } from '../logging';
+import { expressPath, HttpResponse, RouteHandlers, RouteSpec } from './routes';
+import { parseOrThrow } from './validation';
+
+declare module 'express-serve-static-core' {
+  interface Request {
+    requestId: string;
+    principal?: Principal;
+  }
+}
+
+/** Gives every request an id (the caller's when it is sane) and runs the rest inside its context. */
+export function requestContext(): RequestHandler {
+  return (req, res, next) => {
+    const requestId = requestIdFrom(req.header(REQUEST_ID_HEADER));
+    req.requestId = requestId;
+    res.setHeader(REQUEST_ID_HEADER, requestId);
+    runWithContext({ requestId }, next);
+  };
+}
+
+export function accessLog(log: Logger): RequestHandler {
+  return (req, res, next) => {
+    const started = process.hrtime.bigint();
+    res.on('finish', () => {
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      log.log(res.statusCode >= 500 ? 'error' : 'info', 'http request', {
+        method: req.method,
+        path: req.path,
+        status: res.statusCode,
+        durationMs: Math.round(ms * 10) / 10,
+        requestId: req.requestId,
+        user: req.principal?.username,
+      });
+    });
+    next();
+  };
+}
+
+export function sendError(res: express.Response, err: AppError): void {
+  for (const [k, v] of Object.entries(err.headers)) res.setHeader(k, v);
+  res.status(err.httpStatus).json(err.toBody());
+}
+
+/** Maps anything thrown to the one error body; internals are logged, never sent. */
+export function errorHandler(log: Logger): ErrorRequestHandler {
+  return (err, req, res, _next) => {
+    let appError: AppError;
+    const e = err as { type?: string; status?: number; message?: string };
+    if (e?.type === 'entity.too.large') appError = new AppError('payload_too_large', 'Request body is too large');
+    else if (e?.type === 'entity.parse.failed') appError = new AppError('invalid_request', 'Request body is not valid JSON', [{ field: 'body', problem: 'is not valid JSON' }]);
+    else if (e?.type === 'encoding.unsupported' || e?.type === 'charset.unsupported') appError = new AppError('invalid_request', 'Unsupported body encoding');
+    else appError = toAppError(err);
+    if (appError.code === 'internal') {
+      log.error('request failed', { error: (err as Error)?.message, stack: (err as Error)?.stack, method: req.method, path: req.path, requestId: currentRequestId() });
+    }
+    if (res.headersSent) return;
+    sendError(res, appError);
+  };
+}
+
+export function notFoundHandler(): RequestHandler {
+  return (req, res) => sendError(res, new AppError('not_found', `No route for ${req.method} ${req.path}`));
+}
+
+/** `/healthz` says the process is alive; `/readyz` checks what it depends on. */
+export function healthRoutes(readiness: () => Promise<Record<string, string>>): express.Router {
+  const router = express.Router();
+  router.get('/healthz', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+  router.get('/readyz', async (_req, res) => {
+    try {
+      res.json({ status: 'ready', checks: await readiness() });
+    } catch (err) {
+      res.status(503).json({ status: 'not_ready', error: (err as Error).message });
+    }
+  });
+  return router;
+}
+
+export interface ServiceAppOptions {
+  service: string;
+  routes: RouteSpec[];
+  handlers: RouteHandlers;
+  internalAuth: InternalAuth;
+  readiness: () => Promise<Record<string, string>>;
+  bodyLimitBytes: number;
+}
+
+/**
+ * The HTTP side of a service: it answers only requests the gateway vouched for, validates each with
+ * its route's schemas, and calls the handler with typed input.
+ */
+export function createServiceApp(opts: ServiceAppOptions): express.Express {
+  const log = createLogger(`${opts.service}.http`);
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('query parser', 'simple');
+  app.use(requestContext());
+  app.use(healthRoutes(opts.readiness));
+  app.use(accessLog(log));
+  app.use((req, _res, next) => {
+    const claims = opts.internalAuth.verify(req.header(INTERNAL_AUTH_HEADER));
+    req.principal = claims.principal;
+    next();
+  });
+  app.use(express.json({ limit: opts.bodyLimitBytes, strict: false }));
+
+  const router = express.Router();
+  for (const route of opts.routes) {
+    if (route.service !== opts.service || route.gone) continue;
+    const handler = opts.handlers[route.operationId];
+    if (!handler) throw new Error(`${opts.service}: no handler for ${route.operationId}`);
+    router[route.method](expressPath(route.path), async (req: Request, res, next) => {
+      try {
+        const params = route.request?.params ? parseOrThrow(route.request.params, req.params, 'params') : req.params;
+        const query = route.request?.query ? parseOrThrow(route.request.query, req.query, 'query') : {};
+        const rawBody = req.body === undefined ? {} : req.body;
+        const body = route.request?.body ? parseOrThrow(route.request.body, rawBody, 'body') : undefined;
+        const clientIp = req.header(CLIENT_IP_HEADER) ?? req.socket.remoteAddress ?? 'unknown';
+        const result = await handler({ params, query, body, principal: req.principal, requestId: req.requestId, clientIp });
+        if (result instanceof HttpResponse) {
+          res.status(result.status).set(result.headers);
+          if (Buffer.isBuffer(result.body) || typeof result.body === 'string') res.send(result.body);
+          else res.json(result.body);
+        } else {
+          res.status(200).json(result);
+        }
+      } catch (err) {
+        next(err);
+      }
+    });
+  }
+  app.use(router);
+  app.use(notFoundHandler());
+  app.use(errorHandler(log));
+  return app;
+}
+
+export interface RunningHttpServer {
+  port: number;
+  url: string;
+  close(graceMs?: number): Promise<void>;
+}
+
+/** Listens and returns a close that stops accepting, lets in-flight requests finish, then cuts the rest. */
+export function listen(app: express.Express, host: string, port: number): Promise<RunningHttpServer> {
+  const server = http.createServer(app);
+  server.keepAliveTimeout = 65000;
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      const bound = (server.address() as AddressInfo).port;
+      resolve({
+        port: bound,
+        url: `http://${host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host}:${bound}`,
+        close: (graceMs = 10000) =>
+          new Promise<void>((done) => {
+            const timer = setTimeout(() => {
+              server.closeAllConnections();
+            }, graceMs);
+            server.close(() => {
+              clearTimeout(timer);
+              done();
+            });
+            server.closeIdleConnections();
+          }),
+      });
+    });
+  });
+}

@@ -1,0 +1,153 @@
+import path from 'node:path';
+import { z } from 'zod';
+import {
+  Cache, ConfigError, createLogger, env, EventBus, InProcessBus, InternalAuth, KafkaBus, loadConfig, loadOrCreateSecret,
+  ModuleContext, ModuleDefinition, openCache, SERVICE_NAMES, ServiceName, StartedModule,
+} from '@bulwark/platform';
+import { TOPIC_SPECS } from '@bulwark/contracts';
+import { gatewayModule } from '@bulwark/gateway';
+import { identityModule } from '@bulwark/identity';
+import { catalogModule } from '@bulwark/catalog';
+import { scanningModule } from '@bulwark/scanning';
+import { issuesModule } from '@bulwark/issues';
+import { reportingModule } from '@bulwark/reporting';
+import { notificationsModule } from '@bulwark/notifications';
+
+/** Every module this binary can run, in no particular order: `dependsOn` decides the start order. */
+export const MODULES: ModuleDefinition[] = [identityModule, catalogModule, scanningModule, issuesModule, reportingModule, notificationsModule, gatewayModule];
+
+const runtimeSchema = z.object({
+  /** `all` (one process, embedded defaults) or a comma-separated list of module names. */
+  TARGET: z.string().default('all'),
+  BULWARK_DATA_DIR: z.string().default('./data'),
+  /** Shared by every process of a deployment: signs the tokens services trust. */
+  BULWARK_INTERNAL_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  BULWARK_BIND_HOST: z.string().default('127.0.0.1'),
+  KAFKA_BROKERS: env.list(),
+  KAFKA_CLIENT_ID: z.string().default('bulwark'),
+  KAFKA_REPLICATION_FACTOR: env.int(1, 1),
+  REDIS_URL: env.url(),
+  SHUTDOWN_TIMEOUT_MS: env.int(20000, 1000),
+});
+
+/** Fixed ports of the scaled mode, so peers find each other without configuration on one host. */
+const DEFAULT_PORTS: Record<ServiceName, { http: number; grpc: number }> = {
+  identity: { http: 7101, grpc: 7201 },
+  catalog: { http: 7102, grpc: 7202 },
+  scanning: { http: 7103, grpc: 7203 },
+  issues: { http: 7104, grpc: 7204 },
+  reporting: { http: 7105, grpc: 7205 },
+  notifications: { http: 7106, grpc: 7206 },
+};
+
+export interface Runtime {
+  modules: Map<string, StartedModule>;
+  bus: EventBus;
+  cache: Cache;
+  stop(): Promise<void>;
+}
+
+function selectModules(target: string): ModuleDefinition[] {
+  if (target === 'all') return MODULES;
+  const names = target.split(',').map((s) => s.trim()).filter(Boolean);
+  const unknown = names.filter((n) => !MODULES.some((m) => m.name === n));
+  if (unknown.length > 0 || names.length === 0) {
+    throw new ConfigError([`TARGET: unknown module(s) ${unknown.join(', ') || '(none)'}; use "all" or a list of ${MODULES.map((m) => m.name).join(', ')}`]);
+  }
+  return MODULES.filter((m) => names.includes(m.name));
+}
+
+/** Dependencies first; a module whose dependency runs elsewhere simply reaches it over the network. */
+function startOrder(selected: ModuleDefinition[]): ModuleDefinition[] {
+  const order: ModuleDefinition[] = [];
+  const visit = (m: ModuleDefinition) => {
+    if (order.includes(m)) return;
+    for (const dep of m.dependsOn) {
+      const d = selected.find((s) => s.name === dep);
+      if (d) visit(d);
+    }
+    order.push(m);
+  };
+  selected.forEach(visit);
+  return order;
+}
+
+export async function startRuntime(environment: NodeJS.ProcessEnv = process.env): Promise<Runtime> {
+  const log = createLogger('runtime');
+  const cfg = loadConfig(runtimeSchema, environment);
+  const selected = selectModules(cfg.TARGET);
+  const singleProcess = cfg.TARGET === 'all';
+  const dataDir = path.resolve(cfg.BULWARK_DATA_DIR);
+
+  if (!singleProcess) {
+    const problems: string[] = [];
+    if (cfg.KAFKA_BROKERS.length === 0) problems.push('KAFKA_BROKERS: required when TARGET is not "all" (processes share events through Kafka)');
+    if (!cfg.REDIS_URL) problems.push('REDIS_URL: required when TARGET is not "all" (gateways share rate limits and revocations through Redis)');
+    if (!cfg.BULWARK_INTERNAL_SECRET) problems.push('BULWARK_INTERNAL_SECRET: required when TARGET is not "all" (every process must share it)');
+    for (const m of selected) {
+      const key = `${m.name.toUpperCase()}_DATABASE_URL`;
+      if ((SERVICE_NAMES as string[]).includes(m.name) && !environment[key]) problems.push(`${key}: required when ${m.name} runs as its own process`);
+    }
+    if (problems.length > 0) throw new ConfigError(problems);
+  }
+
+  const secret = cfg.BULWARK_INTERNAL_SECRET ?? loadOrCreateSecret(dataDir, 'internal');
+  const bus: EventBus =
+    cfg.KAFKA_BROKERS.length > 0
+      ? new KafkaBus({ brokers: cfg.KAFKA_BROKERS, clientId: cfg.KAFKA_CLIENT_ID, topics: TOPIC_SPECS, replicationFactor: cfg.KAFKA_REPLICATION_FACTOR })
+      : new InProcessBus();
+  const cache = await openCache(cfg.REDIS_URL);
+  const started = new Map<string, StartedModule>();
+
+  const ctx: ModuleContext = {
+    singleProcess,
+    dataDir,
+    bindHost: cfg.BULWARK_BIND_HOST,
+    bus,
+    cache,
+    env: environment,
+    internalAuth: (self) => new InternalAuth(secret, self),
+    listenPort(module, kind) {
+      const configured = environment[`${module.toUpperCase()}_${kind.toUpperCase()}_PORT`];
+      if (configured) return Number(configured);
+      const defaults = DEFAULT_PORTS[module as ServiceName];
+      return singleProcess || !defaults ? 0 : defaults[kind];
+    },
+    peer(service) {
+      const local = started.get(service);
+      if (local?.httpUrl && local.grpcAddress) return { httpUrl: local.httpUrl, grpcAddress: local.grpcAddress };
+      const upper = service.toUpperCase();
+      const defaults = DEFAULT_PORTS[service];
+      return {
+        httpUrl: environment[`${upper}_HTTP_URL`] ?? `http://127.0.0.1:${defaults.http}`,
+        grpcAddress: environment[`${upper}_GRPC_ADDR`] ?? `127.0.0.1:${defaults.grpc}`,
+      };
+    },
+  };
+
+  const order = startOrder(selected);
+  const stopAll = async () => {
+    for (const name of [...started.keys()].reverse()) {
+      try {
+        await started.get(name)!.stop();
+      } catch (err) {
+        log.error('module failed to stop cleanly', { module: name, error: (err as Error).message });
+      }
+    }
+    started.clear();
+    await bus.close().catch(() => undefined);
+    await cache.close().catch(() => undefined);
+  };
+
+  try {
+    for (const m of order) {
+      started.set(m.name, await m.start(ctx));
+    }
+    await bus.start();
+  } catch (err) {
+    await stopAll();
+    throw err;
+  }
+  log.info('bulwark started', { target: cfg.TARGET, modules: order.map((m) => m.name), bus: bus.kind, cache: cache.kind, dataDir: singleProcess ? dataDir : undefined });
+  return { modules: started, bus, cache, stop: stopAll };
+}

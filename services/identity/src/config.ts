@@ -1,0 +1,22 @@
+import { z } from 'zod';
+import { env, loadConfig } from '@bulwark/platform';
+
+export const identityConfigSchema = z.object({
+  IDENTITY_DATABASE_URL: env.url(),
+  /** Signs login JWTs. Generated into the data directory in the single-process mode. */
+  IDENTITY_JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  LOGIN_TOKEN_TTL_HOURS: z.coerce.number().positive().max(24 * 30).default(9),
+  PASSWORD_MIN_LENGTH: env.int(12, 8),
+  /** Failed logins allowed per username, and per client IP, within the window. */
+  LOGIN_MAX_FAILURES_PER_USER: env.int(5, 1),
+  LOGIN_MAX_FAILURES_PER_IP: env.int(30, 1),
+  LOGIN_FAILURE_WINDOW_SECONDS: env.int(900, 1),
+  /** Password of the first `admin` user; generated and logged once when absent. */
+  BULWARK_ADMIN_PASSWORD: z.string().optional(),
+  LDAP_URL: z.string().optional(),
+  SSO_ISSUER_URL: z.string().optional(),
+});
+
+export type IdentityConfig = z.infer<typeof identityConfigSchema>;
+
+export const readIdentityConfig = (e: NodeJS.ProcessEnv) => loadConfig(identityConfigSchema, e);

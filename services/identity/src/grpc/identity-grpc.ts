@@ -1,0 +1,21 @@
+import type { ServiceImpl } from '@bulwark/platform';
+import { identityV1 } from '@bulwark/proto';
+import type { Accounts } from '../accounts';
+
+export function identityGrpc(accounts: Accounts): ServiceImpl<typeof identityV1.IdentityServiceService> {
+  return {
+    async authenticate(req) {
+      const { principal, expiresAt } = await accounts.authenticate(req.token);
+      return {
+        userId: principal.userId,
+        username: principal.username,
+        permissions: Object.entries(principal.permissions).map(([key, letters]) => ({ key, letters })),
+        allProjects: principal.projects === null,
+        projects: principal.projects ?? [],
+        tokenKind: principal.tokenKind,
+        tokenId: principal.tokenId,
+        expiresAt,
+      };
+    },
+  };
+}

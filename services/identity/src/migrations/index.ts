@@ -1,0 +1,51 @@
+import type { Migration } from '@bulwark/platform';
+
+export const migrations: Migration[] = [
+  {
+    name: '0001_users_roles_tokens',
+    async up(db) {
+      await db.schema.createTable('roles', (t) => {
+        t.text('code').primary();
+        t.text('name').notNullable();
+        t.jsonb('permissions').notNullable().defaultTo('{}');
+        t.text('description').notNullable().defaultTo('');
+        t.jsonb('domain_group').notNullable().defaultTo('[]');
+        t.jsonb('system_scopes').notNullable().defaultTo('[]');
+        t.boolean('builtin').notNullable().defaultTo(false);
+        t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
+        t.timestamp('updated_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
+      });
+      await db.schema.createTable('users', (t) => {
+        t.uuid('id').primary();
+        t.text('username').notNullable();
+        t.text('password_hash');
+        t.text('display_name').notNullable().defaultTo('');
+        t.text('email');
+        t.boolean('need_password_change').notNullable().defaultTo(false);
+        t.boolean('active_directory').notNullable().defaultTo(false);
+        // Login JWTs issued before this moment are refused (password change, deletion).
+        t.timestamp('sessions_valid_after', { useTz: true }).notNullable().defaultTo(db.fn.now());
+        t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
+        t.timestamp('updated_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
+        t.timestamp('deleted_at', { useTz: true });
+      });
+      await db.raw('create unique index users_username_unique on users (lower(username))');
+      await db.schema.createTable('user_roles', (t) => {
+        t.uuid('user_id').notNullable().references('users.id').onDelete('CASCADE');
+        t.text('role_code').notNullable().references('roles.code').onDelete('CASCADE');
+        t.primary(['user_id', 'role_code']);
+      });
+      await db.schema.createTable('api_tokens', (t) => {
+        t.uuid('id').primary();
+        t.uuid('user_id').notNullable().references('users.id').onDelete('CASCADE');
+        t.text('name').notNullable();
+        t.text('token_hash').notNullable().unique();
+        t.timestamp('expires_at', { useTz: true }).notNullable();
+        t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
+        t.timestamp('last_used_at', { useTz: true });
+        t.timestamp('revoked_at', { useTz: true });
+      });
+      await db.raw('create index api_tokens_user on api_tokens (user_id, created_at)');
+    },
+  },
+];

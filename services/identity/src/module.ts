@@ -1,0 +1,26 @@
+import { loadOrCreateSecret, ModuleDefinition, requireSetting, ServiceHost } from '@bulwark/platform';
+import { routesOf } from '@bulwark/contracts';
+import { identityV1 } from '@bulwark/proto';
+import { Accounts } from './accounts';
+import { readIdentityConfig } from './config';
+import { SessionTokens } from './domain/sessions';
+import { identityGrpc } from './grpc/identity-grpc';
+import { identityHandlers } from './http/handlers';
+import { migrations } from './migrations';
+
+export const identityModule: ModuleDefinition = {
+  name: 'identity',
+  dependsOn: [],
+  async start(ctx) {
+    const config = readIdentityConfig(ctx.env);
+    const host = await ServiceHost.open(ctx, { name: 'identity', migrations, databaseUrl: config.IDENTITY_DATABASE_URL });
+    // Replicas must share the signing secret; only the single-process mode may generate its own.
+    const jwtSecret = ctx.singleProcess
+      ? config.IDENTITY_JWT_SECRET ?? loadOrCreateSecret(ctx.dataDir, 'identity-jwt')
+      : requireSetting(config.IDENTITY_JWT_SECRET, 'IDENTITY_JWT_SECRET', 'when identity runs as its own process');
+    const accounts = new Accounts(host, ctx.cache, config, new SessionTokens(jwtSecret, config.LOGIN_TOKEN_TTL_HOURS), host.log);
+    await accounts.bootstrap();
+    host.grpc.add(identityV1.IdentityServiceService, 'bulwark.identity.v1.IdentityService', identityGrpc(accounts));
+    return host.serve(routesOf('identity'), identityHandlers(accounts, config));
+  },
+};

@@ -1,0 +1,118 @@
+import type { PermissionLetter, Queryable } from '@bulwark/platform';
+import { escapeLike, iso, json } from './rows';
+
+export interface RoleRecord {
+  code: string;
+  name: string;
+  permissions: Record<string, PermissionLetter[]>;
+  description: string;
+  domainGroup: string[];
+  systemScopes: string[];
+  builtin: boolean;
+  usersCount: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+interface RoleRow {
+  code: string;
+  name: string;
+  permissions: unknown;
+  description: string;
+  domain_group: unknown;
+  system_scopes: unknown;
+  builtin: boolean;
+  users_count?: string | number;
+  created_at: Date;
+  updated_at: Date;
+}
+
+function toRecord(r: RoleRow): RoleRecord {
+  return {
+    code: r.code,
+    name: r.name,
+    permissions: json(r.permissions),
+    description: r.description,
+    domainGroup: json(r.domain_group),
+    systemScopes: json(r.system_scopes),
+    builtin: r.builtin,
+    usersCount: Number(r.users_count ?? 0),
+    createdAt: iso(r.created_at)!,
+    updatedAt: iso(r.updated_at)!,
+  };
+}
+
+function withCounts(db: Queryable) {
+  return db('roles')
+    .select('roles.*', db.raw('(select count(*) from user_roles ur join users u on u.id = ur.user_id where ur.role_code = roles.code and u.deleted_at is null) as users_count'));
+}
+
+export interface RoleWrite {
+  name: string;
+  permissions: Record<string, PermissionLetter[]>;
+  description: string;
+  domainGroup: string[];
+  systemScopes: string[];
+}
+
+export const roleStore = {
+  async get(db: Queryable, code: string): Promise<RoleRecord | undefined> {
+    const row = await withCounts(db).where('roles.code', code).first();
+    return row ? toRecord(row) : undefined;
+  },
+
+  async existing(db: Queryable, codes: string[]): Promise<Set<string>> {
+    if (codes.length === 0) return new Set();
+    const rows: { code: string }[] = await db('roles').whereIn('code', codes).select('code');
+    return new Set(rows.map((r) => r.code));
+  },
+
+  async list(db: Queryable, q: { page: number; limit: number; searchId?: string; searchName?: string }): Promise<{ items: RoleRecord[]; total: number }> {
+    const base = db('roles').where((w) => {
+      if (q.searchId) w.whereILike('code', `%${escapeLike(q.searchId)}%`);
+      if (q.searchName) w.whereILike('name', `%${escapeLike(q.searchName)}%`);
+    });
+    const [{ count }] = await base.clone().count<{ count: string }[]>({ count: '*' });
+    const rows = await withCounts(db)
+      .whereIn('roles.code', base.clone().select('code'))
+      .orderBy('roles.code')
+      .limit(q.limit)
+      .offset((q.page - 1) * q.limit);
+    return { items: rows.map(toRecord), total: Number(count) };
+  },
+
+  async insert(db: Queryable, code: string, w: RoleWrite, builtin = false): Promise<void> {
+    await db('roles').insert({
+      code,
+      name: w.name,
+      permissions: JSON.stringify(w.permissions),
+      description: w.description,
+      domain_group: JSON.stringify(w.domainGroup),
+      system_scopes: JSON.stringify(w.systemScopes),
+      builtin,
+    });
+  },
+
+  async update(db: Queryable, code: string, w: RoleWrite): Promise<void> {
+    await db('roles')
+      .where({ code })
+      .update({
+        name: w.name,
+        permissions: JSON.stringify(w.permissions),
+        description: w.description,
+        domain_group: JSON.stringify(w.domainGroup),
+        system_scopes: JSON.stringify(w.systemScopes),
+        updated_at: db.fn.now(),
+      });
+  },
+
+  async holders(db: Queryable, code: string): Promise<number> {
+    const [{ count }] = await db('user_roles').where({ role_code: code }).count<{ count: string }[]>({ count: '*' });
+    return Number(count);
+  },
+
+  async delete(db: Queryable, code: string): Promise<void> {
+    await db('user_roles').where({ role_code: code }).delete();
+    await db('roles').where({ code }).delete();
+  },
+};

@@ -1,0 +1,136 @@
+import type { Queryable } from '@bulwark/platform';
+import { escapeLike, iso } from './rows';
+
+export interface UserRecord {
+  id: string;
+  username: string;
+  passwordHash: string | null;
+  displayName: string;
+  email: string | null;
+  needPasswordChange: boolean;
+  activeDirectory: boolean;
+  roles: string[];
+  sessionsValidAfter: string;
+  createdAt: string;
+  updatedAt: string;
+  deletedAt: string | null;
+}
+
+interface UserRow {
+  id: string;
+  username: string;
+  password_hash: string | null;
+  display_name: string;
+  email: string | null;
+  need_password_change: boolean;
+  active_directory: boolean;
+  sessions_valid_after: Date;
+  created_at: Date;
+  updated_at: Date;
+  deleted_at: Date | null;
+}
+
+export interface UserQuery {
+  page: number;
+  limit: number;
+  deletedOnly?: boolean;
+  withDeleted?: boolean;
+  needPasswordChange?: boolean;
+  activeDirectory?: boolean;
+  role?: string;
+  searchUsername?: string;
+  searchDisplayName?: string;
+  searchEmail?: string;
+}
+
+async function attachRoles(db: Queryable, rows: UserRow[]): Promise<UserRecord[]> {
+  const links: { user_id: string; role_code: string }[] = rows.length
+    ? await db('user_roles').whereIn('user_id', rows.map((r) => r.id)).orderBy('role_code')
+    : [];
+  return rows.map((r) => ({
+    id: r.id,
+    username: r.username,
+    passwordHash: r.password_hash,
+    displayName: r.display_name,
+    email: r.email,
+    needPasswordChange: r.need_password_change,
+    activeDirectory: r.active_directory,
+    roles: links.filter((l) => l.user_id === r.id).map((l) => l.role_code),
+    sessionsValidAfter: iso(r.sessions_valid_after)!,
+    createdAt: iso(r.created_at)!,
+    updatedAt: iso(r.updated_at)!,
+    deletedAt: iso(r.deleted_at),
+  }));
+}
+
+export interface UserWrite {
+  passwordHash?: string | null;
+  displayName?: string;
+  email?: string | null;
+  needPasswordChange?: boolean;
+  activeDirectory?: boolean;
+  /** Refuse login JWTs issued before now. */
+  endSessions?: boolean;
+}
+
+export const userStore = {
+  async get(db: Queryable, id: string): Promise<UserRecord | undefined> {
+    const row = await db('users').where({ id }).first();
+    return row ? (await attachRoles(db, [row]))[0] : undefined;
+  },
+
+  async byUsername(db: Queryable, username: string): Promise<UserRecord | undefined> {
+    const row = await db('users').whereRaw('lower(username) = lower(?)', [username]).first();
+    return row ? (await attachRoles(db, [row]))[0] : undefined;
+  },
+
+  async list(db: Queryable, q: UserQuery): Promise<{ items: UserRecord[]; total: number }> {
+    const base = db('users').where((w) => {
+      if (q.deletedOnly) w.whereNotNull('deleted_at');
+      else if (!q.withDeleted) w.whereNull('deleted_at');
+      if (q.needPasswordChange !== undefined) w.where('need_password_change', q.needPasswordChange);
+      if (q.activeDirectory !== undefined) w.where('active_directory', q.activeDirectory);
+      if (q.role) w.whereExists(db('user_roles').whereRaw('user_roles.user_id = users.id').andWhere('role_code', q.role));
+      if (q.searchUsername) w.whereILike('username', `%${escapeLike(q.searchUsername)}%`);
+      if (q.searchDisplayName) w.whereILike('display_name', `%${escapeLike(q.searchDisplayName)}%`);
+      if (q.searchEmail) w.whereILike('email', `%${escapeLike(q.searchEmail)}%`);
+    });
+    const [{ count }] = await base.clone().count<{ count: string }[]>({ count: '*' });
+    const rows = await base.clone().orderBy('username').limit(q.limit).offset((q.page - 1) * q.limit);
+    return { items: await attachRoles(db, rows), total: Number(count) };
+  },
+
+  async insert(db: Queryable, id: string, username: string, w: UserWrite): Promise<void> {
+    await db('users').insert({
+      id,
+      username,
+      password_hash: w.passwordHash ?? null,
+      display_name: w.displayName ?? '',
+      email: w.email ?? null,
+      need_password_change: w.needPasswordChange ?? false,
+      active_directory: w.activeDirectory ?? false,
+    });
+  },
+
+  async update(db: Queryable, id: string, w: UserWrite): Promise<void> {
+    const patch: Record<string, unknown> = { updated_at: db.fn.now() };
+    if (w.passwordHash !== undefined) patch.password_hash = w.passwordHash;
+    if (w.displayName !== undefined) patch.display_name = w.displayName;
+    if (w.email !== undefined) patch.email = w.email;
+    if (w.needPasswordChange !== undefined) patch.need_password_change = w.needPasswordChange;
+    if (w.activeDirectory !== undefined) patch.active_directory = w.activeDirectory;
+    if (w.endSessions) patch.sessions_valid_after = db.fn.now();
+    await db('users').where({ id }).update(patch);
+  },
+
+  async setRoles(db: Queryable, id: string, roles: string[]): Promise<void> {
+    await db('user_roles').where({ user_id: id }).delete();
+    if (roles.length > 0) await db('user_roles').insert(roles.map((role_code) => ({ user_id: id, role_code })));
+  },
+
+  async setDeleted(db: Queryable, id: string, deleted: boolean): Promise<void> {
+    await db('users')
+      .where({ id })
+      .update(deleted ? { deleted_at: db.fn.now(), sessions_valid_after: db.fn.now(), updated_at: db.fn.now() } : { deleted_at: null, updated_at: db.fn.now() });
+  },
+};
