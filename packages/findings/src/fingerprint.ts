@@ -6,12 +6,16 @@ import { normalizePath } from './normalize';
  * Bulwark's stable fingerprint. Line numbers never enter it, so code added above a finding does not
  * change it. The parts, joined and hashed with SHA-256:
  *
- * - dependency findings (a library is set): tool, rule (or, without one, the first vulnerability id),
- *   library name and version, normalized file path (the manifest, lock file or package path);
- * - web findings (endpoints, no file): tool, rule, normalized title, the sorted distinct endpoint URLs
- *   without query string;
- * - code, config and secret findings: tool, rule, normalized file path, normalized snippet (or the
- *   normalized title and description when the report has no snippet), and an ordinal: among the
+ * - dependency findings (a library is set): tool, rule and first vulnerability id (or the tool's own
+ *   advisory identity, `locator`, where a format has one), library name and version, normalized file
+ *   path (the manifest, lock file or package path);
+ * - web findings (endpoints, no file): tool, rule, `locator` (ZAP: risk and confidence, which ZAP
+ *   itself keeps apart), normalized title, the sorted distinct host names of
+ *   the endpoints: the same issue on further URLs, ports or schemes of a host merges into one finding,
+ *   which keeps every URL among its endpoints;
+ * - code, config and secret findings: tool, rule, normalized file path, the tool's line-independent
+ *   result identity where it has one (`locator`), else the normalized snippet, else the normalized
+ *   title and description, and an ordinal: among the
  *   findings of one report with the same parts, the rank of this finding's start line among their
  *   distinct start lines. Identical code at two places in one file therefore stays two findings,
  *   while the same record written twice (same line) merges; shifting all lines keeps the ranks.
@@ -37,14 +41,23 @@ export function computeFingerprints(findings: Finding[]): void {
 function baseKey(f: Finding): string {
   const rule = f.ruleId ?? '';
   if (f.library) {
-    return ['dep', f.tool, rule || (f.vulnerabilityIds[0] ?? ''), f.library.name, f.library.version ?? '', path(f)].join('\u0000');
+    const advisory = f.locator ?? `${rule}\u0000${f.vulnerabilityIds[0] ?? ''}`;
+    return ['dep', f.tool, advisory, f.library.name, f.library.version ?? '', path(f)].join('\u0000');
   }
   if (f.filePath === undefined) {
-    const urls = [...new Set(f.endpoints.map((e) => e.url.replace(/[?#].*$/, '')))].sort();
-    return ['web', f.tool, rule, text(f.title), ...urls].join('\u0000');
+    const hosts = [...new Set(f.endpoints.map((e) => host(e.url)))].sort();
+    return ['web', f.tool, rule, f.locator ?? '', text(f.title), ...hosts].join('\u0000');
   }
-  const locator = f.snippet ? text(f.snippet) : `${text(f.title)}\u0000${text(f.description ?? '')}`;
+  const locator = f.locator ?? (f.snippet ? text(f.snippet) : `${text(f.title)}\u0000${text(f.description ?? '')}`);
   return ['code', f.tool, rule, path(f), locator].join('\u0000');
+}
+
+function host(url: string): string {
+  try {
+    return new URL(url).hostname.toLowerCase();
+  } catch {
+    return url.replace(/^[a-z]+:\/\//i, '').replace(/[:/?#].*$/, '').toLowerCase();
+  }
 }
 
 function path(f: Finding): string {

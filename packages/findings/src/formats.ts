@@ -1,30 +1,55 @@
 import { bandit } from './parsers/bandit';
+import { checkmarxJson } from './parsers/checkmarx-json';
+import { checkmarxOne } from './parsers/checkmarx-one';
+import { checkmarxXml } from './parsers/checkmarx-xml';
+import { checkov } from './parsers/checkov';
 import { Format } from './parsers/common';
 import { cyclonedxJson, cyclonedxXml } from './parsers/cyclonedx';
+import { dependencyCheck } from './parsers/dependency-check';
+import { eslint } from './parsers/eslint';
+import { genericCsv, genericJson } from './parsers/generic';
 import { gitleaks } from './parsers/gitleaks';
 import { grype } from './parsers/grype';
+import { kics } from './parsers/kics';
 import { npmAudit } from './parsers/npm-audit';
+import { nuclei } from './parsers/nuclei';
 import { osvScanner } from './parsers/osv-scanner';
 import { retirejs } from './parsers/retirejs';
 import { sarif } from './parsers/sarif';
 import { semgrep } from './parsers/semgrep';
 import { snyk } from './parsers/snyk';
+import { sonarqube } from './parsers/sonarqube';
 import { trivy } from './parsers/trivy';
+import { trufflehog } from './parsers/trufflehog';
+import { zap } from './parsers/zap';
 
 /** Every format, in detection order: formats with distinctive markers come before looser ones. */
 export const FORMATS: readonly Format[] = [
   sarif,
   cyclonedxJson,
-  cyclonedxXml,
   bandit,
   semgrep,
-  gitleaks,
   trivy,
   grype,
   npmAudit,
   snyk,
   osvScanner,
   retirejs,
+  checkmarxJson,
+  checkmarxOne,
+  sonarqube,
+  checkov,
+  kics,
+  nuclei,
+  trufflehog,
+  gitleaks,
+  eslint,
+  genericJson,
+  cyclonedxXml,
+  zap,
+  dependencyCheck,
+  checkmarxXml,
+  genericCsv,
 ];
 
 export function formatById(id: string): Format | undefined {

@@ -44,6 +44,12 @@ export interface Finding {
   startLine?: number;
   endLine?: number;
   snippet?: string;
+  /**
+   * The tool's own identity of a result where it has one that does not depend on line numbers
+   * (Checkmarx SimilarityId, a Retire.js advisory); the fingerprint uses it instead of the snippet
+   * or vulnerability id. See fingerprint.ts.
+   */
+  locator?: string;
 
   /** DAST: one entry per affected request. */
   endpoints: { url: string; method?: string; parameter?: string }[];

@@ -20,8 +20,10 @@ function* parse(doc: unknown, ctx: ParseContext): Generator<Finding> {
         yield ctx.finding({
           tool: 'retire.js',
           toolCategory: 'sca',
-          // Retire.js advisories have no id of their own: the summary and first link identify one.
-          ruleId: `${summary} ${info[0] ?? ''}`.trim(),
+          ruleId: summary,
+          // Retire.js advisories have no id of their own: the summary and first link identify one,
+          // even where it lists two CVEs fixed by the same change.
+          locator: `${summary} ${info[0] ?? ''}`.trim(),
           title: `${summary} (${component}, ${version ?? '?'})`,
           description: `${component} ${version ?? ''} is vulnerable${str(v.below) ? ` below ${String(v.below)}` : ''}${str(v.atOrAbove) ? ` at or above ${String(v.atOrAbove)}` : ''}.`,
           severity: severityOf(sev) ?? 'medium',

@@ -1,0 +1,176 @@
+import { expect } from 'chai';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { cwes as toCwes } from '../src/normalize';
+import { Finding, importReport, parseReport, ReportParseError } from '../src';
+
+/** The shared corpus lives beside the repository: repoRoot/../shared/corpus. */
+export const CORPUS = path.resolve(__dirname, '..', '..', '..', '..', 'shared', 'corpus');
+const DD = path.join(CORPUS, 'defectdojo');
+
+interface Entry {
+  parser: string;
+  file: string;
+  expected_findings: number | null;
+  expected_findings_by_option?: Record<string, number>;
+  first_finding?: Record<string, unknown>;
+  expect_error?: { message?: string; message_contains?: string[] };
+}
+
+/** DefectDojo parser name → the Bulwark format ids its files may be. */
+const FORMAT_OF: Record<string, string[]> = {
+  sarif: ['sarif'],
+  semgrep: ['semgrep'],
+  trivy: ['trivy'],
+  gitleaks: ['gitleaks'],
+  bandit: ['bandit'],
+  zap: ['zap'],
+  npm_audit: ['npm-audit'],
+  npm_audit_7_plus: ['npm-audit'],
+  dependency_check: ['dependency-check'],
+  cyclonedx: ['cyclonedx-json', 'cyclonedx-xml'],
+  generic: ['generic-json', 'generic-csv'],
+  snyk: ['snyk'],
+  sonarqube: ['sonarqube'],
+  checkmarx_one: ['checkmarx-one'],
+  checkmarx: ['checkmarx-json', 'checkmarx-xml'],
+  osv_scanner: ['osv-scanner'],
+  eslint: ['eslint'],
+  retirejs: ['retirejs'],
+  trufflehog: ['trufflehog'],
+  nuclei: ['nuclei'],
+  anchore_grype: ['grype'],
+  kics: ['kics'],
+  checkov: ['checkov'],
+};
+
+/**
+ * Where Bulwark deliberately differs from DefectDojo's count. Every entry is also in the README's
+ * agreement table, with the same reason.
+ */
+const DEVIATIONS: Record<string, { count?: number; error?: RegExp; reason: string }> = {
+  'sarif/bash-report.sarif': {
+    count: 12,
+    reason: '27 results are 12 distinct ones written up to 4 times (same rule, file, line, snippet); Bulwark merges exact duplicates',
+  },
+  'sarif/gitleaks_7.5.0.sarif': {
+    count: 4,
+    reason: 'the same secret at the same file and line in two commits is one finding, as for the native gitleaks report of this scan (4)',
+  },
+  'sonarqube/sonar-4-findings-3-to-aggregate.html': {
+    error: /unrecognized content|DOCTYPE/,
+    reason: 'sonar-report HTML is a rendering for people; Bulwark reads the SonarQube API or sonar-report JSON instead',
+  },
+};
+
+/** For files whose DefectDojo count depends on an option, Bulwark matches the detailed mode: it never aggregates distinct results. */
+function expectedCount(e: Entry): number | null {
+  const byOption = e.expected_findings_by_option;
+  const detailed = byOption && Object.entries(byOption).find(([k]) => /^detailed/.test(k));
+  return detailed ? detailed[1] : e.expected_findings;
+}
+
+const entries: Entry[] = JSON.parse(fs.readFileSync(path.join(DD, 'expected.json'), 'utf8'));
+
+/** A declared format only where the content cannot tell (0 bytes, JSON null): a scanner that found nothing may write that. */
+function declaredFormat(e: Entry): string | undefined {
+  const file = path.join(DD, e.file);
+  const text = fs.readFileSync(file, 'utf8').trim();
+  return text === '' || text === 'null' ? FORMAT_OF[e.parser][0] : undefined;
+}
+
+function compareFirst(f: Finding, expected: Record<string, unknown>, file: string): void {
+  const where = `${file} first finding`;
+  if ('severity' in expected) expect(f.severity, `${where} severity`).to.equal(String(expected.severity).toLowerCase());
+  if ('file_path' in expected) expect(f.filePath, `${where} file path`).to.equal(expected.file_path);
+  if ('line' in expected) {
+    expect(f.startLine, `${where} line`).to.equal(expected.line === null ? undefined : Number(expected.line));
+  }
+  if ('cwe' in expected) {
+    const want = toCwes(expected.cwe);
+    // DefectDojo writes 0 for "no CWE".
+    if (want.length === 0) expect(f.cwes, `${where} cwe`).to.be.empty;
+    else expect(f.cwes[0], `${where} cwe`).to.equal(want[0]);
+  }
+  if ('cwes' in expected) expect([...f.cwes].sort(), `${where} cwes`).to.deep.equal(toCwes(expected.cwes).sort());
+  if ('cwe_one_of' in expected) expect(toCwes(expected.cwe_one_of), `${where} cwe`).to.include(f.cwes[0]);
+  if ('vulnerability_ids' in expected) {
+    const ids = (expected.vulnerability_ids as string[] | null) ?? [];
+    if (ids.length === 0) expect(f.vulnerabilityIds, `${where} vulnerability ids`).to.be.empty;
+    for (const id of ids) expect(f.vulnerabilityIds, `${where} vulnerability ids`).to.include(id);
+  }
+  if ('vulnerability_ids_first' in expected) expect(f.vulnerabilityIds[0], `${where} first id`).to.equal(expected.vulnerability_ids_first);
+  if ('cve' in expected && expected.cve === null) {
+    expect(f.vulnerabilityIds.filter((id) => id.startsWith('CVE-')), `${where} CVE`).to.be.empty;
+  }
+}
+
+const counted = entries.filter((e) => expectedCount(e) !== null);
+const agreed: string[] = [];
+
+describe('DefectDojo corpus', function () {
+  after(function () {
+    const rate = (100 * agreed.length) / counted.length;
+    // The README's agreement rate is this line.
+    console.log(`      corpus agreement: ${agreed.length}/${counted.length} files (${rate.toFixed(1)}%) agree without deviation`);
+  });
+
+  describe('counts and first findings', function () {
+    for (const e of counted) {
+      it(`${e.file}`, function () {
+        const file = path.join(DD, e.file);
+        const deviation = DEVIATIONS[e.file];
+        if (deviation?.error) {
+          expect(() => parseReport(file)).to.throw(ReportParseError, deviation.error);
+          return;
+        }
+        const { format, findings } = importReport(file, { format: declaredFormat(e) });
+        expect(FORMAT_OF[e.parser], `${e.file} detected format`).to.include(format);
+        const want = deviation?.count ?? expectedCount(e);
+        expect(findings.length, `${e.file} count`).to.equal(want);
+        if (e.first_finding && findings.length) compareFirst(findings[0], e.first_finding, e.file);
+        if (!deviation) agreed.push(e.file);
+      });
+    }
+  });
+
+  describe('files that must be rejected', function () {
+    for (const e of entries.filter((x) => x.expect_error)) {
+      it(`${e.file}`, function () {
+        const file = path.join(DD, e.file);
+        let error: unknown;
+        try {
+          parseReport(file);
+        } catch (err) {
+          error = err;
+        }
+        expect(error).to.be.instanceOf(ReportParseError);
+        const err = error as ReportParseError;
+        expect(err.file).to.equal(file);
+        for (const part of e.expect_error!.message_contains ?? []) expect(err.message).to.include(part);
+      });
+    }
+  });
+
+  describe('files used only for import deduplication parse', function () {
+    for (const e of entries.filter((x) => expectedCount(x) === null && !x.expect_error)) {
+      it(`${e.file}`, function () {
+        const { findings } = importReport(path.join(DD, e.file));
+        expect(findings.length).to.be.greaterThan(0);
+      });
+    }
+  });
+
+  describe('summary', function () {
+    it('detects the format of every non-empty corpus file from its content alone', function () {
+      for (const e of counted.filter((x) => !declaredFormat(x) && !DEVIATIONS[x.file]?.error)) {
+        expect(FORMAT_OF[e.parser], e.file).to.include(parseReport(path.join(DD, e.file)).format);
+      }
+    });
+
+    it('agrees with at least 95% of the counted files, and deviates only on listed files', function () {
+      for (const file of Object.keys(DEVIATIONS)) expect(counted.map((e) => e.file)).to.include(file);
+      expect(agreed.length / counted.length).to.be.at.least(0.95);
+    });
+  });
+});
