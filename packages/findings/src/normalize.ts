@@ -1,4 +1,5 @@
 import { fromVector } from 'ae-cvss-calculator';
+import { LazyArray } from './io/json';
 import { Cvss, Finding, FindingInit, Severity } from './model';
 
 /** Shared helpers that turn a tool's values into the model's. */
@@ -72,15 +73,17 @@ export function line(v: unknown): number | undefined {
 }
 
 export function obj(v: unknown): Record<string, unknown> {
-  return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
+  return isObj(v) ? v : {};
 }
 
 export function isObj(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
+  return v !== null && typeof v === 'object' && !Array.isArray(v) && !(v instanceof LazyArray);
 }
 
+/** A small array; one left on disk (see io/json.ts) is read in. Use `each` for arrays that may be large. */
 export function arr(v: unknown): unknown[] {
-  return Array.isArray(v) ? v : [];
+  if (Array.isArray(v)) return v;
+  return v instanceof LazyArray ? [...v] : [];
 }
 
 /** CWE ids from numbers, "CWE-79", "CWE-79: ...", "external/cwe/cwe-079", or lists of those. */

@@ -17,6 +17,8 @@ export interface JsonLimits {
   maxStringBytes: number;
   /** The skeleton is held in memory whole; beyond this the report is refused. */
   maxSkeletonBytes: number;
+  /** Bytes read from the file at a time. */
+  chunkBytes: number;
 }
 
 export const DEFAULT_JSON_LIMITS: JsonLimits = {
@@ -24,9 +26,8 @@ export const DEFAULT_JSON_LIMITS: JsonLimits = {
   maxDepth: 128,
   maxStringBytes: 16 << 20,
   maxSkeletonBytes: 64 << 20,
+  chunkBytes: 1 << 22,
 };
-
-const CHUNK = 1 << 22;
 const LAZY_KEY = '\u0000bulwark-lazy';
 
 interface ScanHandler {
@@ -175,9 +176,9 @@ class JsonScanner {
   }
 }
 
-function scanRange(source: ByteSource, start: number, end: number, scanner: JsonScanner): void {
-  for (let pos = start; pos < end; pos += CHUNK) {
-    const buf = source.read(pos, Math.min(CHUNK, end - pos));
+function scanRange(source: ByteSource, start: number, end: number, scanner: JsonScanner, chunk: number): void {
+  for (let pos = start; pos < end; pos += chunk) {
+    const buf = source.read(pos, Math.min(chunk, end - pos));
     scanner.feed(buf, 0, buf.length, pos);
   }
   scanner.finish(end);
@@ -218,8 +219,9 @@ export class LazyArray {
     );
     // Elements may span chunks: bytes of an unfinished element are kept in `pending`.
     let carryFrom = this.start;
-    for (chunkPos = this.start; chunkPos < this.end; chunkPos += CHUNK) {
-      chunk = this.source.read(chunkPos, Math.min(CHUNK, this.end - chunkPos));
+    const size = this.limits.chunkBytes;
+    for (chunkPos = this.start; chunkPos < this.end; chunkPos += size) {
+      chunk = this.source.read(chunkPos, Math.min(size, this.end - chunkPos));
       scanner.feed(chunk, 0, chunk.length, chunkPos);
       if (chunkPos + chunk.length >= this.end) scanner.finish(this.end);
       for (const [s, e] of ready) {
@@ -283,7 +285,7 @@ export function readJson(source: ByteSource, limits: JsonLimits = DEFAULT_JSON_L
     },
     limits,
   );
-  scanRange(source, bom, source.size, scanner);
+  scanRange(source, bom, source.size, scanner, limits.chunkBytes);
 
   if (tops.length === 0) throw new InputError('no JSON value in input');
   if (tops.length > 1) return new LazyArray(source, bom, source.size, limits);
@@ -302,7 +304,7 @@ export function readJson(source: ByteSource, limits: JsonLimits = DEFAULT_JSON_L
     if (size > limits.maxSkeletonBytes) {
       throw new InputError(`JSON document outside its large arrays exceeds ${limits.maxSkeletonBytes >> 20} MiB`);
     }
-    parts.push(source.read(pos, s - pos).toString('utf8'), `{"${LAZY_KEY}":${i}}`);
+    parts.push(source.read(pos, s - pos).toString('utf8'), `{${JSON.stringify(LAZY_KEY)}:${i}}`);
     pos = e;
   });
   parts.push(source.read(pos, end - pos).toString('utf8'));

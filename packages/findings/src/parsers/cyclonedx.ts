@@ -69,10 +69,15 @@ function* parseBom(bom: Obj, ctx: ParseContext): Generator<Finding> {
     const ratings = arr(v.ratings).map(obj);
     const { severity, raw } = severityOfRatings(ratings);
     const analysis = obj(v.analysis);
-    const refs = arr(v.affects).map((a) => str(obj(a).ref)).filter((r): r is string => !!r);
-    const targets = refs.length ? refs : [undefined];
-    for (const ref of targets) {
-      const comp = ref ? byRef.get(ref) ?? byRef.get(ref.replace(/^urn:cdx:[^#]*#/, '')) ?? fromPurl(ref.replace(/^urn:cdx:[^#]*#/, '')) : undefined;
+    const affects = arr(v.affects).map(obj).filter((a) => str(a.ref));
+    const targets = affects.length ? affects : [undefined];
+    for (const target of targets) {
+      const ref = target && String(target.ref);
+      // VEX documents state versions (or ranges) per affected product; each statement is its own finding.
+      const versions = arr(target?.versions).map((x) => str(obj(x).version) ?? str(obj(x).range)).filter(Boolean).join(', ');
+      const local = ref?.replace(/^urn:cdx:[^#]*#/, '');
+      const found = ref ? byRef.get(ref) ?? byRef.get(local!) ?? fromPurl(local!) : undefined;
+      const comp = found && versions && !found.version ? { ...found, version: versions } : found;
       const init: FindingInit = {
         tool: str(obj(arr(v.tools)[0]).name) ?? str(obj(v.source).name) ?? 'cyclonedx',
         toolCategory: 'sca',
@@ -86,6 +91,8 @@ function* parseBom(bom: Obj, ctx: ParseContext): Generator<Finding> {
         references: [str(obj(v.source).url), ...arr(v.advisories).map((a) => str(obj(a).url))].filter((u): u is string => !!u),
         mitigation: str(v.recommendation),
         library: comp ? { name: comp.name, version: comp.version, purl: comp.purl } : undefined,
+        // A BOM-link names the document the component is described in.
+        filePath: ref?.startsWith('urn:cdx:') ? ref.replace(/#.*$/, '') : undefined,
         detectedAt: str(v.published) ?? str(v.created),
       };
       for (const r of [...ratings].sort((a, b) => rank(a) - rank(b))) {

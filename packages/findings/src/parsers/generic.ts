@@ -1,4 +1,5 @@
 import { InputError } from '../errors';
+import { isArrayLike } from '../io/json';
 import { Finding, FindingInit, SEVERITIES, Severity, ToolCategory } from '../model';
 import { addCvss, arr, cwes, isObj, line, num, obj, severityOf, str, vulnIds } from '../normalize';
 import { categoryOfTool } from './category';
@@ -71,7 +72,7 @@ export const genericJson: JsonFormat = {
   id: 'generic-json',
   title: 'Bulwark generic findings JSON ({"findings": [...]}, DefectDojo-compatible fields)',
   kind: 'json',
-  detect: (doc) => hasKeys(doc, 'findings') && Array.isArray(obj(doc).findings) && Object.keys(obj(doc)).every((k) => ['findings', 'tool', 'name', 'type', 'version'].includes(k)),
+  detect: (doc) => hasKeys(doc, 'findings') && isArrayLike(obj(doc).findings) && Object.keys(obj(doc)).every((k) => ['findings', 'tool', 'name', 'type', 'version'].includes(k)),
   parse: parseJson,
 };
 

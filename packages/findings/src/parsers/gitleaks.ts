@@ -1,5 +1,5 @@
 import { Finding } from '../model';
-import { line, obj, str } from '../normalize';
+import { arr, line, obj, str } from '../normalize';
 import { each, hasKeys, isArrayLikeOf, JsonFormat, ParseContext } from './common';
 
 /** Gitleaks v8 writes RuleID/File/StartLine; v7 and older write rule/file/lineNumber/offender. */
@@ -11,7 +11,7 @@ function* parse(doc: unknown, ctx: ParseContext): Generator<Finding> {
     const description = str(o.Description);
     const file = str(v8 ? o.File : o.file);
     const commit = str(v8 ? o.Commit : o.commit);
-    const tags = v8 ? (Array.isArray(o.Tags) ? o.Tags.map(String) : []) : (str(o.tags) ?? '').split(',').map((t) => t.trim()).filter(Boolean);
+    const tags = v8 ? arr(o.Tags).map(String) : (str(o.tags) ?? '').split(',').map((t) => t.trim()).filter(Boolean);
     yield ctx.finding({
       tool: 'gitleaks',
       toolCategory: 'secrets',

@@ -1,12 +1,13 @@
 import { Finding, FindingInit } from '../model';
 import { addCvss, arr, cwes, obj, severityOf, str, vulnIds } from '../normalize';
+import { isArrayLike } from '../io/json';
 import { each, hasKeys, isArrayLikeOf, JsonFormat, ParseContext } from './common';
 
 /** Keys changed from camelCase (templateID, matcher_name) to kebab-case (template-id, matcher-name). */
 const pick = (o: Record<string, unknown>, ...keys: string[]): unknown => keys.map((k) => o[k]).find((v) => v !== undefined);
 
 function list(v: unknown): string[] {
-  if (Array.isArray(v)) return v.map(String);
+  if (isArrayLike(v)) return arr(v).map(String);
   return typeof v === 'string' ? v.split(/[,\n]/).map((s) => s.replace(/^\s*-\s*/, '').trim()).filter(Boolean) : [];
 }
 

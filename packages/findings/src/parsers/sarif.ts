@@ -11,9 +11,15 @@ interface Run {
   tool: string;
   rules: Map<string, Obj>;
   byIndex: Obj[];
-  artifacts: unknown[];
+  /** Read in only when a result names its file by index alone. */
+  artifacts: () => unknown[];
   detectedAt?: string;
   ruleLevels: Map<string, string>;
+}
+
+function lazily<T>(make: () => T): () => T {
+  let value: T | undefined;
+  return () => (value ??= make());
 }
 
 /** SARIF 2.1.0 keeps rules in tool.driver / tool.extensions; 2.0.0 drafts in run.resources.rules (a map). */
@@ -43,7 +49,7 @@ function readRun(run: Obj): Run {
     tool: str(driver.name) ?? str(driver.fullName) ?? 'sarif',
     rules,
     byIndex,
-    artifacts: Array.isArray(run.artifacts) ? run.artifacts : Array.isArray(run.files) ? run.files : [],
+    artifacts: lazily(() => arr(run.artifacts ?? run.files)),
     detectedAt: str(invocation.startTimeUtc) ?? str(invocation.endTimeUtc),
     ruleLevels,
   };
@@ -178,7 +184,7 @@ function* parse(doc: unknown, ctx: ParseContext): Generator<Finding> {
         const phys = obj(obj(l).physicalLocation);
         const art = obj(phys.artifactLocation ?? phys.fileLocation);
         const index = num(art.index);
-        const uri = str(art.uri) ?? (index !== undefined ? str(obj(obj(run.artifacts[index]).location).uri) : undefined);
+        const uri = str(art.uri) ?? (index !== undefined ? str(obj(obj(run.artifacts()[index]).location).uri) : undefined);
         const region = obj(phys.region);
         yield ctx.finding({
           ...base,

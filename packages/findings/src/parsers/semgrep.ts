@@ -1,5 +1,5 @@
 import { Finding, Severity } from '../model';
-import { cwes, line, obj, severityOf, shorten, str, uniq } from '../normalize';
+import { arr, cwes, line, obj, severityOf, shorten, str, uniq } from '../normalize';
 import { each, hasKeys, JsonFormat, ParseContext } from './common';
 
 /** Semgrep's own scale: ERROR, WARNING, INFO correspond to High, Medium, Low in Semgrep's platform. */
@@ -23,7 +23,7 @@ function* parse(doc: unknown, ctx: ParseContext): Generator<Finding> {
       toolSeverity: sev,
       confidence: str(meta.confidence),
       cwes: cwes(meta.cwe),
-      references: uniq([...(Array.isArray(meta.references) ? meta.references.map(String) : []), ...(str(meta['source-rule-url']) ? [String(meta['source-rule-url'])] : [])]),
+      references: uniq([...arr(meta.references).map(String), ...(str(meta['source-rule-url']) ? [String(meta['source-rule-url'])] : [])]),
       mitigation: str(extra.fix),
       filePath: str(o.path),
       startLine: line(obj(o.start).line),

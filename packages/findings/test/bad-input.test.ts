@@ -1,0 +1,88 @@
+import { expect } from 'chai';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { parseReport, ReportParseError } from '../src';
+import { CORPUS } from './corpus.test';
+
+function rejects(input: string | Buffer, pattern: RegExp, format?: string): ReportParseError {
+  let error: unknown;
+  try {
+    parseReport(typeof input === 'string' ? Buffer.from(input) : input, { name: 'report', format });
+  } catch (e) {
+    error = e;
+  }
+  expect(error, 'an error').to.be.instanceOf(ReportParseError);
+  const err = error as ReportParseError;
+  expect(err.message).to.match(pattern);
+  expect(err.file).to.equal('report');
+  expect(err.message.split('\n')).to.have.length(1);
+  return err;
+}
+
+const sarif = fs.readFileSync(path.join(CORPUS, 'defectdojo', 'sarif', 'flawfinder.sarif'));
+
+describe('bad input', function () {
+  it('refuses truncated JSON and names the format it was detected as', function () {
+    rejects(sarif.subarray(0, 5000), /truncated JSON/);
+  });
+
+  it('refuses invalid JSON', function () {
+    rejects('{"runs": [1, 2,, 3], "version": "2.1.0"}', /invalid JSON/);
+    rejects('{"a": 1}}', /invalid JSON|unbalanced/);
+  });
+
+  it('refuses truncated and invalid XML', function () {
+    const zap = fs.readFileSync(path.join(CORPUS, 'defectdojo', 'zap', 'dvwa_baseline_dojo.xml'));
+    rejects(zap.subarray(0, 3000), /invalid XML/);
+    rejects('<OWASPZAPReport><site></OWASPZAPReport>', /invalid XML/);
+  });
+
+  it('refuses content it cannot recognize', function () {
+    rejects('{"hello": "world"}', /unrecognized JSON report/);
+    rejects('<html><body>hi</body></html>', /unrecognized XML report/);
+    rejects(Buffer.from([0x00, 0x01, 0x02, 0xff, 0xfe]), /unrecognized content/);
+    rejects('just some words', /unrecognized content/);
+  });
+
+  it('refuses a DOCTYPE, external entities and entity expansion without expanding anything', function () {
+    rejects('<?xml version="1.0"?><!DOCTYPE r [<!ENTITY x SYSTEM "file:///etc/passwd">]><OWASPZAPReport>&x;</OWASPZAPReport>', /DOCTYPE is refused/);
+    const laughs = '<!DOCTYPE l [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;"><!ENTITY c "&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;">]><bom xmlns="http://cyclonedx.org/schema/bom/1.4">&c;</bom>';
+    rejects(laughs, /DOCTYPE is refused/);
+    rejects('<OWASPZAPReport>&undefined;</OWASPZAPReport>', /invalid XML/);
+  });
+
+  it('refuses huge single values without holding them', function () {
+    const big = Buffer.alloc(17 << 20, 0x61);
+    rejects(Buffer.concat([Buffer.from('{"runs": [], "version": "2.1.0", "x": "'), big, Buffer.from('"}')]), /longer than 16 MiB/);
+    rejects(Buffer.concat([Buffer.from('<OWASPZAPReport><site>'), big, Buffer.from('</site></OWASPZAPReport>')]), /longer than 16 MiB/);
+  });
+
+  it('refuses deeply nested JSON and XML', function () {
+    rejects('['.repeat(100_000) + ']'.repeat(100_000), /nested deeper than 128/);
+    rejects('<a>'.repeat(10_000) + '</a>'.repeat(10_000), /nested deeper than 128/);
+  });
+
+  it('refuses a 0-byte file unless the declared format may be empty', function () {
+    rejects('', /empty file/);
+    rejects('  \n', /empty file/);
+    rejects('', /empty file/, 'sarif');
+    expect(parseReport(Buffer.alloc(0), { format: 'nuclei' }).findings).to.have.length(0);
+    rejects('null', /JSON null/);
+    expect(parseReport(Buffer.from('null'), { format: 'trivy' }).findings).to.have.length(0);
+  });
+
+  it('refuses a report of another tool than the one declared', function () {
+    const semgrep = fs.readFileSync(path.join(CORPUS, 'defectdojo', 'semgrep', 'one_finding.json'));
+    const err = rejects(semgrep, /does not match the declared format.*looks like "semgrep"/, 'trivy');
+    expect(err.format).to.equal('trivy');
+    rejects(semgrep, /unknown format id "nope"/, 'nope');
+  });
+
+  it('reports missing required fields of the generic format', function () {
+    rejects('{"findings": [{"title": "x"}]}', /finding #1: required fields are missing: description, severity/);
+  });
+
+  it('reports a file that cannot be read', function () {
+    expect(() => parseReport(path.join(CORPUS, 'no-such-file.json'))).to.throw(ReportParseError, /cannot read file/);
+  });
+});
