@@ -27,6 +27,8 @@ const runtimeSchema = z.object({
   KAFKA_CLIENT_ID: z.string().default('bulwark'),
   KAFKA_REPLICATION_FACTOR: env.int(1, 1),
   REDIS_URL: env.url(),
+  /** Key prefix in Redis, so several deployments can share one server. */
+  REDIS_PREFIX: z.string().default('bulwark:'),
   SHUTDOWN_TIMEOUT_MS: env.int(20000, 1000),
 });
 
@@ -96,7 +98,7 @@ export async function startRuntime(environment: NodeJS.ProcessEnv = process.env)
     cfg.KAFKA_BROKERS.length > 0
       ? new KafkaBus({ brokers: cfg.KAFKA_BROKERS, clientId: cfg.KAFKA_CLIENT_ID, topics: TOPIC_SPECS, replicationFactor: cfg.KAFKA_REPLICATION_FACTOR })
       : new InProcessBus();
-  const cache = await openCache(cfg.REDIS_URL);
+  const cache = await openCache(cfg.REDIS_URL, cfg.REDIS_PREFIX);
   const started = new Map<string, StartedModule>();
 
   const ctx: ModuleContext = {

@@ -139,6 +139,6 @@ export class RedisCache implements Cache {
   }
 }
 
-export async function openCache(redisUrl: string | undefined): Promise<Cache> {
-  return redisUrl ? RedisCache.connect(redisUrl) : new MemoryCache();
+export async function openCache(redisUrl: string | undefined, prefix?: string): Promise<Cache> {
+  return redisUrl ? RedisCache.connect(redisUrl, prefix) : new MemoryCache();
 }

@@ -1,0 +1,57 @@
+import { expect } from 'chai';
+import { ROUTES } from '@bulwark/contracts';
+import type { RouteSpec } from '@bulwark/platform';
+import { SystemUnderTest, uniqueSuffix } from '@bulwark/testkit';
+
+const PASSWORD = 'walk-password-1234';
+
+function concretePath(route: RouteSpec): string {
+  return route.path.replace(/\{[^}]+\}/g, 'walk-probe');
+}
+
+/**
+ * Walks the whole route table with three callers: nobody (401), a user whose role grants nothing
+ * (403 where a permission is needed), and the admin (never 401 or 403). A route added to the table
+ * is walked without touching this test.
+ */
+export function authorizationWalk(t: SystemUnderTest): void {
+  let nobody: ReturnType<SystemUnderTest['anon']['as']>;
+  const routes = ROUTES.filter((r) => r.service !== 'gateway');
+
+  before(async () => {
+    const username = `norights_${uniqueSuffix()}`;
+    const role = `empty_${uniqueSuffix()}`;
+    expect((await t.admin.post('/api/v1/role', { role_code: role, role_name: 'No rights', roles: {} })).status).to.equal(200);
+    expect((await t.admin.post('/api/v1/user', { username, password: PASSWORD, password_confirmation: PASSWORD, roles: [role] })).status).to.equal(200);
+    nobody = t.anon.as(await t.anon.login(username, PASSWORD));
+  });
+
+  it('covers every route of the table', () => {
+    expect(routes.length).to.be.greaterThan(20);
+  });
+
+  for (const route of routes) {
+    const label = `${route.method.toUpperCase()} ${route.path} (${route.access.kind === 'permission' ? `${route.access.key}:${route.access.letter}` : route.access.kind})`;
+    it(label, async () => {
+      const path = concretePath(route);
+      const send = (api: typeof t.anon) => api.request(route.method.toUpperCase(), path, route.method === 'get' ? undefined : {});
+      if (route.gone) {
+        expect((await send(t.anon)).status).to.equal(410);
+        return;
+      }
+      const anon = await send(t.anon);
+      if (route.access.kind === 'public') expect(anon.status).to.not.be.oneOf([401, 403]);
+      else expect(anon.status, 'unauthenticated caller').to.equal(401);
+
+      const weak = await send(nobody);
+      if (route.access.kind === 'permission') {
+        expect(weak.status, 'caller without rights').to.equal(403);
+        expect(weak.body.error.message).to.contain(route.access.key);
+      } else expect(weak.status, 'authenticated caller').to.not.be.oneOf([401, 403]);
+
+      const admin = await send(t.admin);
+      expect(admin.status, `admin: ${JSON.stringify(admin.body)}`).to.not.be.oneOf([401, 403]);
+      expect(admin.status, `admin: ${JSON.stringify(admin.body)}`).to.be.below(500);
+    });
+  }
+}

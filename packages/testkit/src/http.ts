@@ -1,0 +1,54 @@
+export interface ApiResponse<T = any> {
+  status: number;
+  body: T;
+  headers: Headers;
+}
+
+/** A small client for the gateway: JSON in, JSON out, never throws on an HTTP status. */
+export class Api {
+  constructor(readonly baseUrl: string, private readonly token?: string, private readonly extraHeaders: Record<string, string> = {}) {}
+
+  as(token: string | undefined): Api {
+    return new Api(this.baseUrl, token, this.extraHeaders);
+  }
+
+  withHeaders(headers: Record<string, string>): Api {
+    return new Api(this.baseUrl, this.token, { ...this.extraHeaders, ...headers });
+  }
+
+  async request<T = any>(method: string, path: string, body?: unknown, rawBody?: string): Promise<ApiResponse<T>> {
+    const headers: Record<string, string> = { ...this.extraHeaders };
+    if (this.token) headers.authorization = `Bearer ${this.token}`;
+    let payload: string | undefined = rawBody;
+    if (body !== undefined) payload = JSON.stringify(body);
+    if (payload !== undefined) headers['content-type'] ??= 'application/json';
+    const res = await fetch(this.baseUrl + path, { method, headers, body: payload });
+    const text = await res.text();
+    let parsed: unknown = text;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      // Non-JSON bodies (HTML, files) stay text.
+    }
+    return { status: res.status, body: parsed as T, headers: res.headers };
+  }
+
+  get<T = any>(path: string) {
+    return this.request<T>('GET', path);
+  }
+  post<T = any>(path: string, body?: unknown) {
+    return this.request<T>('POST', path, body ?? {});
+  }
+  put<T = any>(path: string, body?: unknown) {
+    return this.request<T>('PUT', path, body ?? {});
+  }
+  delete<T = any>(path: string, body?: unknown) {
+    return this.request<T>('DELETE', path, body);
+  }
+
+  async login(username: string, password: string): Promise<string> {
+    const res = await this.post('/api/v1/auth/login', { username, password });
+    if (res.status !== 200) throw new Error(`login as ${username} failed: ${res.status} ${JSON.stringify(res.body)}`);
+    return res.body.access_token as string;
+  }
+}

@@ -1,0 +1,5 @@
+export * from './infra';
+export * from './http';
+export * from './system';
+export * from './suite';
+export * from './databases';

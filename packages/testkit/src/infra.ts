@@ -1,0 +1,67 @@
+import { randomBytes } from 'node:crypto';
+import knex from 'knex';
+
+/**
+ * Real servers for tests come from the environment (`deploy/local/infra.sh env` prints it). Without
+ * them a suite is skipped with a message saying so, except in CI, where a missing or unreachable
+ * server fails the suite: CI must never pass by skipping.
+ */
+export interface Infra {
+  pgUrl?: string;
+  redisUrl?: string;
+  kafkaBrokers?: string[];
+}
+
+export function infra(): Infra {
+  return {
+    pgUrl: process.env.BULWARK_TEST_PG_URL || undefined,
+    redisUrl: process.env.BULWARK_TEST_REDIS_URL || undefined,
+    kafkaBrokers: process.env.BULWARK_TEST_KAFKA_BROKERS ? process.env.BULWARK_TEST_KAFKA_BROKERS.split(',') : undefined,
+  };
+}
+
+export const inCI = () => process.env.CI === 'true' || process.env.CI === '1';
+
+export type InfraNeed = 'postgres' | 'redis' | 'kafka';
+
+const VARS: Record<InfraNeed, keyof Infra> = { postgres: 'pgUrl', redis: 'redisUrl', kafka: 'kafkaBrokers' };
+const ENV_NAMES: Record<InfraNeed, string> = { postgres: 'BULWARK_TEST_PG_URL', redis: 'BULWARK_TEST_REDIS_URL', kafka: 'BULWARK_TEST_KAFKA_BROKERS' };
+
+/** Call in a `before` hook: skips the suite (locally) or fails it (CI) when a needed server is not configured. */
+export function requireInfra(ctx: Mocha.Context, ...needs: InfraNeed[]): Required<Infra> {
+  const i = infra();
+  const missing = needs.filter((n) => !i[VARS[n]]);
+  if (missing.length > 0) {
+    const message = `needs ${missing.map((m) => `${m} (${ENV_NAMES[m]})`).join(', ')}: start them with "bash deploy/local/infra.sh start"`;
+    if (inCI()) throw new Error(`CI configured no ${message}`);
+    console.log(`      [left out] ${ctx.test?.parent?.fullTitle() ?? 'suite'}: ${message}`);
+    ctx.skip();
+  }
+  return i as Required<Infra>;
+}
+
+export const uniqueSuffix = () => `${Date.now().toString(36)}${randomBytes(3).toString('hex')}`;
+
+/** A fresh database on the real PostgreSQL server; `drop` removes it. */
+export async function createTestDatabase(adminUrl: string, prefix: string): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `${prefix}_${uniqueSuffix()}`.toLowerCase().replace(/[^a-z0-9_]/g, '_');
+  const admin = knex({ client: 'pg', connection: adminUrl, pool: { min: 0, max: 1 } });
+  try {
+    await admin.raw('create database ??', [name]);
+  } finally {
+    await admin.destroy();
+  }
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      const a = knex({ client: 'pg', connection: adminUrl, pool: { min: 0, max: 1 } });
+      try {
+        await a.raw('drop database if exists ?? with (force)', [name]);
+      } finally {
+        await a.destroy();
+      }
+    },
+  };
+}

@@ -1,0 +1,56 @@
+import { Api } from './http';
+import { requireInfra } from './infra';
+import { ADMIN_PASSWORD, Mode, RunningSystem, startAllMode, startScaledMode } from './system';
+
+/** What an HTTP suite gets: the running system and an admin client, both set once its `before` ran. */
+export interface SystemUnderTest {
+  readonly mode: Mode;
+  readonly sys: RunningSystem;
+  /** The gateway, logged in as the built-in admin. */
+  readonly admin: Api;
+  /** The gateway, anonymous. */
+  readonly anon: Api;
+}
+
+export type HttpSuite = (t: SystemUnderTest) => void;
+
+const MODES: { mode: Mode; label: string; start: (ctx: Mocha.Context) => Promise<RunningSystem> }[] = [
+  { mode: 'all', label: 'TARGET=all: one process, embedded PostgreSQL, in-process bus, memory cache', start: () => startAllMode() },
+  {
+    mode: 'scaled',
+    label: 'scaled: identity, services and two gateways as separate processes on PostgreSQL, Kafka and Redis',
+    start: async (ctx) => startScaledMode(requireInfra(ctx, 'postgres', 'kafka', 'redis')),
+  },
+];
+
+/** Runs the same HTTP suites once per run mode, each mode on one freshly started system. */
+export function describeSystem(suites: Record<string, HttpSuite>): void {
+  for (const m of MODES) {
+    describe(`through the gateway [${m.label}]`, function () {
+      let sys: RunningSystem | undefined;
+      let admin: Api | undefined;
+      const t: SystemUnderTest = {
+        mode: m.mode,
+        get sys() {
+          return sys!;
+        },
+        get admin() {
+          return admin!;
+        },
+        get anon() {
+          return sys!.api;
+        },
+      };
+      before(async function () {
+        this.timeout(180000);
+        sys = await m.start(this);
+        admin = sys.api.as(await sys.api.login('admin', ADMIN_PASSWORD));
+      });
+      after(async function () {
+        this.timeout(60000);
+        await sys?.stop();
+      });
+      for (const [name, suite] of Object.entries(suites)) describe(name, () => suite(t));
+    });
+  }
+}

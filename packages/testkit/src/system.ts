@@ -1,0 +1,166 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { startRuntime } from '@bulwark/runtime';
+import { SERVICE_NAMES } from '@bulwark/platform';
+import { Api } from './http';
+import { createTestDatabase, Infra, uniqueSuffix } from './infra';
+
+export const ADMIN_PASSWORD = 'admin-password-for-tests';
+
+export type Mode = 'all' | 'scaled';
+
+export interface RunningSystem {
+  mode: Mode;
+  /** The gateway (the first one when several run). */
+  api: Api;
+  /** Every gateway of the system: several in the scaled mode, to show they agree. */
+  gateways: Api[];
+  stop(): Promise<void>;
+}
+
+/** Limits the HTTP suites rely on: low enough to reach per token, high enough per IP for the whole run. */
+export const TEST_LIMITS = { RATE_LIMIT_PER_TOKEN_PER_MINUTE: '300', RATE_LIMIT_PER_IP_PER_MINUTE: '1000000' };
+
+const REPO_ROOT = path.resolve(__dirname, '../../..');
+const MAIN = path.join(REPO_ROOT, 'packages/runtime/dist/main.js');
+
+/** The single-process mode, in this test process, on embedded defaults in a fresh data directory. */
+export async function startAllMode(extraEnv: Record<string, string> = {}): Promise<RunningSystem> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bulwark-test-'));
+  const runtime = await startRuntime({ TARGET: 'all', BULWARK_DATA_DIR: dataDir, PORT: '0', BULWARK_ADMIN_PASSWORD: ADMIN_PASSWORD, ...TEST_LIMITS, ...extraEnv });
+  const url = runtime.modules.get('gateway')!.httpUrl!;
+  return {
+    mode: 'all',
+    api: new Api(url),
+    gateways: [new Api(url)],
+    async stop() {
+      await runtime.stop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const port = (srv.address() as net.AddressInfo).port;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+interface Child {
+  name: string;
+  proc: ChildProcess;
+  logFile: string;
+}
+
+function startProcess(name: string, env: Record<string, string>, logDir: string): Child {
+  const logFile = path.join(logDir, `${name}.log`);
+  const out = fs.openSync(logFile, 'a');
+  const proc = spawn(process.execPath, [MAIN], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', out, out] });
+  fs.closeSync(out);
+  return { name, proc, logFile };
+}
+
+async function stopProcess(child: Child, signal: NodeJS.Signals = 'SIGTERM', graceMs = 20000): Promise<number | null> {
+  if (child.proc.exitCode !== null || child.proc.signalCode !== null) return child.proc.exitCode;
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => child.proc.kill('SIGKILL'), graceMs);
+    child.proc.once('exit', (code) => {
+      clearTimeout(timer);
+      resolve(code);
+    });
+    child.proc.kill(signal);
+  });
+}
+
+async function waitReady(url: string, children: Child[], timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const dead = children.find((c) => c.proc.exitCode !== null);
+    if (dead) throw new Error(`${dead.name} exited with ${dead.proc.exitCode}:\n${tail(dead.logFile)}`);
+    try {
+      const res = await fetch(`${url}/readyz`, { signal: AbortSignal.timeout(2000) });
+      if (res.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`system not ready after ${timeoutMs} ms:\n${children.map((c) => `--- ${c.name}\n${tail(c.logFile)}`).join('\n')}`);
+}
+
+function tail(file: string, lines = 30): string {
+  try {
+    return fs.readFileSync(file, 'utf8').trim().split('\n').slice(-lines).join('\n');
+  } catch {
+    return '(no log)';
+  }
+}
+
+/**
+ * The scaled mode: the gateway, identity, and the other five services as three separate processes
+ * of the built binary, each service on its own database of the real PostgreSQL server, sharing the
+ * real Kafka broker and Redis.
+ */
+export async function startScaledMode(i: Required<Infra>): Promise<RunningSystem & { children: Child[]; env: Record<string, string> }> {
+  const run = uniqueSuffix();
+  const logDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bulwark-scaled-'));
+  const dbs = await Promise.all(SERVICE_NAMES.map((s) => createTestDatabase(i.pgUrl, `bw_${s}`)));
+  const env: Record<string, string> = {
+    KAFKA_BROKERS: i.kafkaBrokers.join(','),
+    KAFKA_CLIENT_ID: `bulwark-test-${run}`,
+    REDIS_URL: i.redisUrl,
+    REDIS_PREFIX: `bulwark-test-${run}:`,
+    BULWARK_INTERNAL_SECRET: randomBytes(32).toString('hex'),
+    IDENTITY_JWT_SECRET: randomBytes(32).toString('hex'),
+    BULWARK_ADMIN_PASSWORD: ADMIN_PASSWORD,
+    BULWARK_DATA_DIR: logDir,
+    LOG_LEVEL: 'info',
+    ...TEST_LIMITS,
+  };
+  for (const [idx, s] of SERVICE_NAMES.entries()) {
+    const upper = s.toUpperCase();
+    const [http, grpc] = [await freePort(), await freePort()];
+    env[`${upper}_DATABASE_URL`] = dbs[idx].url;
+    env[`${upper}_HTTP_PORT`] = String(http);
+    env[`${upper}_GRPC_PORT`] = String(grpc);
+    env[`${upper}_HTTP_URL`] = `http://127.0.0.1:${http}`;
+    env[`${upper}_GRPC_ADDR`] = `127.0.0.1:${grpc}`;
+  }
+  const gatewayPorts = [await freePort(), await freePort()];
+  const children = [
+    startProcess('identity', { ...env, TARGET: 'identity' }, logDir),
+    startProcess('services', { ...env, TARGET: SERVICE_NAMES.filter((s) => s !== 'identity').join(',') }, logDir),
+    ...gatewayPorts.map((port, n) => startProcess(`gateway-${n + 1}`, { ...env, TARGET: 'gateway', PORT: String(port) }, logDir)),
+  ];
+  const urls = gatewayPorts.map((port) => `http://127.0.0.1:${port}`);
+  try {
+    for (const url of urls) await waitReady(url, children, 120000);
+  } catch (err) {
+    await Promise.all(children.map((c) => stopProcess(c, 'SIGKILL')));
+    await Promise.all(dbs.map((d) => d.drop()));
+    throw err;
+  }
+  return {
+    mode: 'scaled',
+    api: new Api(urls[0]),
+    gateways: urls.map((u) => new Api(u)),
+    children,
+    env,
+    async stop() {
+      const codes = await Promise.all([...children].reverse().map((c) => stopProcess(c)));
+      await Promise.all(dbs.map((d) => d.drop().catch(() => undefined)));
+      const bad = codes.filter((c) => c !== 0 && c !== null);
+      if (bad.length > 0) throw new Error(`a process did not shut down cleanly (exit codes ${codes.join(', ')}); logs in ${logDir}`);
+      fs.rmSync(logDir, { recursive: true, force: true });
+    },
+  };
+}

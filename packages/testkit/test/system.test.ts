@@ -1,0 +1,11 @@
+import { describeSystem } from '../src';
+import { identitySuite } from '../../../services/identity/test/identity.suite';
+import { gatewaySuite } from '../../../gateway/test/gateway.suite';
+import { authorizationWalk } from '../../../gateway/test/authorization-walk.suite';
+
+// Every HTTP suite, run once per run mode against one started system.
+describeSystem({
+  'gateway behaviour': gatewaySuite,
+  'identity service': identitySuite,
+  'authorization walk over the route table': authorizationWalk,
+});

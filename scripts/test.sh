@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Builds everything and runs every test suite once. Real PostgreSQL, Redis and Kafka come from
+# BULWARK_TEST_* variables when set (CI), else from deploy/local/infra.sh, which this script starts
+# and stops again. Where they cannot run, the suites that need them are left out and listed as
+# "[left out]"; under CI=true that is a failure instead.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+npm run build
+
+started_infra=0
+if [ -z "${BULWARK_TEST_PG_URL:-}${BULWARK_TEST_REDIS_URL:-}${BULWARK_TEST_KAFKA_BROKERS:-}" ]; then
+  if bash deploy/local/infra.sh start; then
+    started_infra=1
+    eval "$(bash deploy/local/infra.sh env)"
+  elif [ "${CI:-}" = "true" ]; then
+    echo "test: the real servers did not start; CI runs every suite, so this is a failure" >&2
+    exit 1
+  else
+    echo "test: PostgreSQL, Redis and Kafka could not be started on this machine:"
+    echo "test: the suites that need them are left out; each prints a [left out] line below."
+  fi
+fi
+
+stop_infra() {
+  if [ "$started_infra" = 1 ] && [ "${BULWARK_KEEP_INFRA:-}" != 1 ]; then bash deploy/local/infra.sh stop || true; fi
+}
+trap stop_infra EXIT
+
+LOG_LEVEL="${LOG_LEVEL:-warn}" npx mocha --config .mocharc.js
