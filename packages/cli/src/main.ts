@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { Finding, FORMATS, importReport, ReportParseError, SEVERITIES } from '@bulwark/findings';
+import { countReport, Finding, FORMATS, importReport, ReportParseError, SEVERITIES } from '@bulwark/findings';
 
 const USAGE = `usage:
   bulwark parse <file> [--format <id>] [--json] [--count]
@@ -60,11 +60,12 @@ function summary(file: string, format: string, findings: Finding[]): string {
 
 function parseCommand(args: string[]): void {
   const opts = parseArgs(args);
-  const { format, findings } = importReport(opts.file, { format: opts.format });
   if (opts.count) {
-    process.stdout.write(`${findings.length}\n`);
+    // Streams: the same count as importReport gives, without keeping every finding in memory.
+    process.stdout.write(`${countReport(opts.file, { format: opts.format }).count}\n`);
     return;
   }
+  const { format, findings } = importReport(opts.file, { format: opts.format });
   if (opts.json) {
     writeLines(findings.map((f) => JSON.stringify(f)));
     // The summary goes to stderr so that stdout stays valid JSON lines.

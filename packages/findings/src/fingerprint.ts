@@ -23,19 +23,27 @@ import { normalizePath } from './normalize';
 export function computeFingerprints(findings: Finding[]): void {
   const groups = new Map<string, Finding[]>();
   for (const f of findings) {
-    const base = baseKey(f);
-    if (f.library || f.filePath === undefined) {
-      f.fingerprint = hash(base);
+    const { key, byLine } = fingerprintBase(f);
+    if (!byLine) {
+      f.fingerprint = hash(key);
       continue;
     }
-    let g = groups.get(base);
-    if (!g) groups.set(base, (g = []));
+    let g = groups.get(key);
+    if (!g) groups.set(key, (g = []));
     g.push(f);
   }
-  for (const [base, g] of groups) {
+  for (const [key, g] of groups) {
     const lines = [...new Set(g.map((f) => f.startLine ?? 0))].sort((a, b) => a - b);
-    for (const f of g) f.fingerprint = hash(`${base}\u0000${lines.indexOf(f.startLine ?? 0)}`);
+    for (const f of g) f.fingerprint = hash(`${key}\u0000${lines.indexOf(f.startLine ?? 0)}`);
   }
+}
+
+/**
+ * The parts of the fingerprint before the ordinal. With `byLine`, findings with the same key are told
+ * apart by the rank of their start line, so distinct (key, start line) pairs are distinct fingerprints.
+ */
+export function fingerprintBase(f: Finding): { key: string; byLine: boolean } {
+  return { key: baseKey(f), byLine: !f.library && f.filePath !== undefined };
 }
 
 function baseKey(f: Finding): string {

@@ -1,8 +1,8 @@
 export * from './model';
 export { ReportParseError } from './errors';
-export { parseReport, ParseOptions } from './parse';
-export { mergeDuplicates } from './merge';
-export { computeFingerprints } from './fingerprint';
+export { countReport, parseReport, ParseOptions } from './parse';
+export { countDistinct, mergeDuplicates } from './merge';
+export { computeFingerprints, fingerprintBase } from './fingerprint';
 export { FORMATS, formatById } from './formats';
 export { sniffKind, detectFormats } from './detect';
 export { parseCvss, severityOf, severityOfScore } from './normalize';

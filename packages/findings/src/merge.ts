@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+import { fingerprintBase } from './fingerprint';
 import { Finding } from './model';
 import { uniq } from './normalize';
 
@@ -25,4 +27,19 @@ export function mergeDuplicates(findings: Iterable<Finding>): Finding[] {
     kept.references = uniq([...kept.references, ...f.references]);
   }
   return [...byFingerprint.values()];
+}
+
+/**
+ * How many findings `mergeDuplicates` would leave, without keeping the findings: only a digest per
+ * distinct fingerprint is held. Distinct fingerprints are distinct base keys, and for findings told
+ * apart by line, distinct (base key, start line) pairs; see fingerprint.ts.
+ */
+export function countDistinct(findings: Iterable<Finding>): number {
+  const seen = new Set<string>();
+  for (const f of findings) {
+    const { key, byLine } = fingerprintBase(f);
+    const digest = createHash('sha1').update(key).digest('base64');
+    seen.add(byLine ? `${digest}:${f.startLine ?? 0}` : digest);
+  }
+  return seen.size;
 }

@@ -6,7 +6,8 @@ import { CsvDocument, readCsv } from './io/csv';
 import { DEFAULT_JSON_LIMITS, JsonLimits, readJson } from './io/json';
 import { BufferSource, ByteSource, FileSource } from './io/source';
 import { readXml, XmlElement } from './io/xml';
-import { ParseResult } from './model';
+import { Finding, ParseResult } from './model';
+import { countDistinct } from './merge';
 import { Format, ParseContext } from './parsers/common';
 
 export interface ParseOptions {
@@ -23,10 +24,10 @@ function readDocument(kind: DocumentKind, source: ByteSource, limits: JsonLimits
   return readCsv(source);
 }
 
-function runParser(format: Format, doc: unknown, ctx: ParseContext) {
-  if (format.kind === 'json') return [...format.parse(doc, ctx)];
-  if (format.kind === 'xml') return [...format.parse(doc as XmlElement, ctx)];
-  return [...format.parse((doc as CsvDocument).rows, ctx)];
+function runParser(format: Format, doc: unknown, ctx: ParseContext): Iterable<Finding> {
+  if (format.kind === 'json') return format.parse(doc, ctx);
+  if (format.kind === 'xml') return format.parse(doc as XmlElement, ctx);
+  return format.parse((doc as CsvDocument).rows, ctx);
 }
 
 /**
@@ -34,6 +35,20 @@ function runParser(format: Format, doc: unknown, ctx: ParseContext) {
  * Duplicates inside the report are kept; `mergeDuplicates` merges them.
  */
 export function parseReport(input: string | Buffer, options: ParseOptions = {}): ParseResult {
+  return readReport(input, options, (format, found, ctx) => {
+    const findings = [...found];
+    computeFingerprints(findings);
+    return { format, findings, components: ctx.components };
+  });
+}
+
+/** The number of findings one import of the report yields (`mergeDuplicates`), read as a stream. */
+export function countReport(input: string | Buffer, options: ParseOptions = {}): { format: string; count: number } {
+  return readReport(input, options, (format, found) => ({ format, count: countDistinct(found) }));
+}
+
+/** Opens, detects and parses; `consume` runs while the file is open, and its errors are reported like parse errors. */
+function readReport<T>(input: string | Buffer, options: ParseOptions, consume: (format: string, findings: Iterable<Finding>, ctx: ParseContext) => T): T {
   const file = typeof input === 'string' ? input : options.name ?? '<input>';
   const declared = options.format === undefined ? undefined : formatById(options.format);
   if (options.format !== undefined && !declared) {
@@ -47,7 +62,7 @@ export function parseReport(input: string | Buffer, options: ParseOptions = {}):
   }
   let stage: string | undefined = declared?.id;
   try {
-    const empty = (): ParseResult => ({ format: declared!.id, findings: [], components: [] });
+    const empty = (): T => consume(declared!.id, [], new ParseContext(declared!.id));
     const head = source.read(0, 4096);
     const kind = sniffKind(head);
     if (!kind) {
@@ -76,9 +91,7 @@ export function parseReport(input: string | Buffer, options: ParseOptions = {}):
     }
     stage = format.id;
     const ctx = new ParseContext(format.id);
-    const findings = runParser(format, doc, ctx);
-    computeFingerprints(findings);
-    return { format: format.id, findings, components: ctx.components };
+    return consume(format.id, runParser(format, doc, ctx), ctx);
   } catch (e) {
     if (e instanceof ReportParseError) throw e;
     if (e instanceof InputError) throw new ReportParseError(file, stage, e.message);

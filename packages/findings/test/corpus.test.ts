@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { cwes as toCwes } from '../src/normalize';
-import { Finding, importReport, parseReport, ReportParseError } from '../src';
+import { countReport, Finding, importReport, parseReport, ReportParseError } from '../src';
 
 /** The shared corpus lives beside the repository: repoRoot/../shared/corpus. */
 export const CORPUS = path.resolve(__dirname, '..', '..', '..', '..', 'shared', 'corpus');
@@ -128,6 +128,7 @@ describe('DefectDojo corpus', function () {
         expect(FORMAT_OF[e.parser], `${e.file} detected format`).to.include(format);
         const want = deviation?.count ?? expectedCount(e);
         expect(findings.length, `${e.file} count`).to.equal(want);
+        expect(countReport(file, { format: declaredFormat(e) }).count, `${e.file} streamed count`).to.equal(want);
         if (e.first_finding && findings.length) compareFirst(findings[0], e.first_finding, e.file);
         if (!deviation) agreed.push(e.file);
       });

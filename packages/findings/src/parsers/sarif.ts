@@ -1,5 +1,5 @@
-import { Finding, FindingInit, Severity, Suppression } from '../model';
-import { arr, cwes, isObj, line, obj, severityOf, severityOfScore, shorten, str, num, vulnIds } from '../normalize';
+import { Finding, FindingInit, Severity, Suppression, ToolCategory } from '../model';
+import { arr, cwes, isObj, line, num, obj, severityOf, severityOfScore, shorten, str, uniq, vulnIds } from '../normalize';
 import { categoryOfTool } from './category';
 import { each, hasKeys, JsonFormat, ParseContext } from './common';
 
@@ -15,6 +15,8 @@ interface Run {
   artifacts: () => unknown[];
   detectedAt?: string;
   ruleLevels: Map<string, string>;
+  ruleInfo: Map<Obj, RuleInfo>;
+  category: ToolCategory;
 }
 
 function lazily<T>(make: () => T): () => T {
@@ -52,6 +54,8 @@ function readRun(run: Obj): Run {
     artifacts: lazily(() => arr(run.artifacts ?? run.files)),
     detectedAt: str(invocation.startTimeUtc) ?? str(invocation.endTimeUtc),
     ruleLevels,
+    ruleInfo: new Map(),
+    category: categoryOfTool(str(driver.name) ?? str(driver.fullName) ?? ''),
   };
 }
 
@@ -95,15 +99,40 @@ function severity(result: Obj, rule: Obj | undefined, run: Run): { severity: Sev
   return { severity: 'medium' };
 }
 
-function ruleCwes(rule: Obj | undefined, result: Obj): number[] {
-  const ruleProps = obj(rule?.properties);
-  const related = arr(rule?.relationships)
+interface RuleInfo {
+  id?: string;
+  cwes: number[];
+  tags: string[];
+  vulnerabilityIds: string[];
+  references: string[];
+  description?: string;
+  mitigation?: string;
+}
+
+const NO_RULE: RuleInfo = { cwes: [], tags: [], vulnerabilityIds: [], references: [] };
+
+/** What a finding takes from its rule, worked out once per rule rather than once per result. */
+function ruleInfo(run: Run, rule: Obj | undefined): RuleInfo {
+  if (!rule) return NO_RULE;
+  let info = run.ruleInfo.get(rule);
+  if (info) return info;
+  const ruleProps = obj(rule.properties);
+  const related = arr(rule.relationships)
     .map((r) => obj(obj(r).target))
     .filter((t) => /cwe/i.test(str(obj(t.toolComponent).name) ?? '') || /^cwe/i.test(str(t.id) ?? ''))
     .map((t) => t.id);
-  const taxa = arr(result.taxa).map((t) => obj(t).id).filter((id) => /cwe/i.test(String(id)));
-  const tags = arr(ruleProps.tags).filter((t) => typeof t === 'string' && /cwe/i.test(t));
-  return cwes(related, ruleProps.cwe, obj(result.properties).cwe, taxa, tags);
+  const tags = arr(ruleProps.tags).filter((t): t is string => typeof t === 'string');
+  info = {
+    id: str(rule.id),
+    cwes: cwes(related, ruleProps.cwe, tags.filter((t) => /cwe/i.test(t))),
+    tags,
+    vulnerabilityIds: vulnIds([], str(rule.id), str(rule.name), str(obj(rule.shortDescription).text)),
+    references: [str(rule.helpUri)].filter((u): u is string => !!u),
+    description: str(obj(rule.fullDescription).text),
+    mitigation: str(obj(rule.help).text),
+  };
+  run.ruleInfo.set(rule, info);
+  return info;
 }
 
 function fingerprints(result: Obj): Record<string, string> {
@@ -132,7 +161,7 @@ function suppression(result: Obj): Suppression | undefined {
 
 /** Dependency scanners writing SARIF name the package in properties or in the message text. */
 function library(props: Obj, message: string): FindingInit['library'] {
-  const name = str(props.component) ?? str(props.PkgName) ?? /^Package: (.+)$/m.exec(message)?.[1];
+  const name = str(props.component) ?? str(props.PkgName) ?? (message.includes('Package: ') ? /^Package: (.+)$/m.exec(message)?.[1] : undefined);
   if (!name) return undefined;
   return {
     name,
@@ -155,19 +184,21 @@ function* parse(doc: unknown, ctx: ParseContext): Generator<Finding> {
       const { severity: sev, raw } = severity(result, rule, run);
       const props = obj(result.properties);
       const lib = library(props, message);
+      const info = ruleInfo(run, rule);
+      const resultCwes = cwes(obj(result.properties).cwe, arr(result.taxa).map((t) => obj(t).id).filter((id) => /cwe/i.test(String(id))));
       const base: FindingInit = {
         tool: run.tool,
-        toolCategory: lib ? 'sca' : categoryOfTool(run.tool),
+        toolCategory: lib ? 'sca' : run.category,
         ruleId,
-        title: shorten(message.split('\n')[0] || message),
-        description: [message, str(obj(rule?.fullDescription).text)].filter(Boolean).join('\n\n'),
+        title: shorten(message.split('\n', 1)[0] || message),
+        description: info.description ? `${message}\n\n${info.description}` : message,
         severity: sev,
         toolSeverity: raw,
-        tags: arr(obj(rule?.properties).tags).filter((t): t is string => typeof t === 'string'),
-        cwes: ruleCwes(rule, result),
-        vulnerabilityIds: vulnIds([], ruleId, str(rule?.name), str(obj(rule?.shortDescription).text)),
-        references: [str(rule?.helpUri)].filter((u): u is string => !!u),
-        mitigation: str(obj(rule?.help).text),
+        tags: info.tags,
+        cwes: resultCwes.length ? uniq([...info.cwes, ...resultCwes]) : info.cwes,
+        vulnerabilityIds: ruleId === info.id ? info.vulnerabilityIds : vulnIds([], ruleId, str(rule?.name), str(obj(rule?.shortDescription).text)),
+        references: info.references,
+        mitigation: info.mitigation,
         library: lib,
         toolFingerprints: fingerprints(result),
         suppression: suppression(result),
@@ -186,15 +217,13 @@ function* parse(doc: unknown, ctx: ParseContext): Generator<Finding> {
         const index = num(art.index);
         const uri = str(art.uri) ?? (index !== undefined ? str(obj(obj(run.artifacts()[index]).location).uri) : undefined);
         const region = obj(phys.region);
-        yield ctx.finding({
-          ...base,
-          tags: [...base.tags!],
-          cwes: [...base.cwes!],
-          filePath: uri,
-          startLine: line(region.startLine),
-          endLine: line(region.endLine) ?? line(region.startLine),
-          snippet: str(obj(region.snippet).text),
-        });
+        // Lists are shared between the findings of one result: nothing mutates them in place.
+        const f: FindingInit = locations.length === 1 ? base : { ...base };
+        f.filePath = uri;
+        f.startLine = line(region.startLine);
+        f.endLine = line(region.endLine) ?? f.startLine;
+        f.snippet = str(obj(region.snippet).text);
+        yield ctx.finding(f);
       }
     }
   }

@@ -1,5 +1,5 @@
 import { Finding, FindingInit } from '../model';
-import { addCvss, arr, cwes, isObj, line, num, obj, severityOf, str, vulnIds } from '../normalize';
+import { addCvss, arr, cwes, isObj, line, num, obj, severityOf, str, uniq, vulnIds } from '../normalize';
 import { each, hasKeys, isArrayLikeOf, JsonFormat, ParseContext } from './common';
 
 /** VEX-like statuses that mean the package is not (or no longer) vulnerable. */
@@ -45,7 +45,7 @@ function vulnerability(ctx: ParseContext, target: Record<string, unknown>, v: Re
   };
   // Prefer the source Trivy took the severity from, then NVD, then any.
   const cvss = obj(v.CVSS);
-  const sources = [str(v.SeveritySource), 'nvd', ...Object.keys(cvss)].filter((s): s is string => !!s && isObj(cvss[s]));
+  const sources = uniq([str(v.SeveritySource), 'nvd', ...Object.keys(cvss)].filter((s): s is string => !!s && isObj(cvss[s])));
   for (const s of sources) {
     const c = obj(cvss[s]);
     addCvss(init, c.V40Vector);

@@ -1,0 +1,117 @@
+#!/usr/bin/env node
+// Writes the two benchmark reports into a directory (default: a new temp dir) and prints its path:
+//   sarif-100k.sarif  SARIF 2.1.0, 100,000 results over 300 rules and 4,000 files, with fingerprints
+//   trivy-100k.json   Trivy SchemaVersion 2, 100,000 vulnerabilities over 40 targets
+// Usage: node bench/generate.js [dir] [count]
+'use strict';
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const crypto = require('node:crypto');
+
+const dir = process.argv[2] || fs.mkdtempSync(path.join(os.tmpdir(), 'bulwark-bench-'));
+const count = Number(process.argv[3] || 100000);
+fs.mkdirSync(dir, { recursive: true });
+
+// mulberry32 with a fixed seed keeps runs comparable.
+let seed = 42;
+const rand = (n) => {
+  seed = (seed + 0x6d2b79f5) | 0;
+  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+  return ((t ^ (t >>> 14)) >>> 0) % n;
+};
+const hex = (s, n) => crypto.createHash('sha256').update(String(s)).digest('hex').slice(0, n);
+const levels = ['error', 'warning', 'note'];
+
+/** Streams the document in pieces so that the generator itself stays small. */
+function writer(file) {
+  const fd = fs.openSync(file, 'w');
+  let buf = '';
+  return {
+    write(s) {
+      buf += s;
+      if (buf.length > 1 << 20) {
+        fs.writeSync(fd, buf);
+        buf = '';
+      }
+    },
+    close() {
+      fs.writeSync(fd, buf);
+      fs.closeSync(fd);
+    },
+  };
+}
+
+function sarif(file) {
+  const rules = Array.from({ length: 300 }, (_, i) => ({
+    id: `js/rule-${i}`,
+    name: `Rule${i}`,
+    shortDescription: { text: `Potential problem number ${i}` },
+    fullDescription: { text: `A longer explanation of problem ${i}, why it matters and how it is usually exploited.` },
+    defaultConfiguration: { level: levels[i % 3] },
+    helpUri: `https://example.com/rules/${i}`,
+    properties: { tags: ['security', `external/cwe/cwe-${(i % 90) + 20}`], 'security-severity': String(((i % 90) / 10 + 1).toFixed(1)), precision: 'high' },
+  }));
+  const w = writer(file);
+  w.write(`{"$schema":"https://json.schemastore.org/sarif-2.1.0.json","version":"2.1.0","runs":[{"tool":{"driver":{"name":"CodeQL","semanticVersion":"2.15.0","rules":${JSON.stringify(rules)}}},"results":[`);
+  for (let i = 0; i < count; i++) {
+    const rule = rand(300);
+    const fileNo = rand(4000);
+    const line = 1 + rand(2000);
+    const result = {
+      ruleId: `js/rule-${rule}`,
+      ruleIndex: rule,
+      level: levels[rule % 3],
+      message: { text: `Value from [user input](1) flows to a sensitive sink in call number ${i % 97}.` },
+      locations: [{ physicalLocation: { artifactLocation: { uri: `src/module${fileNo % 200}/file${fileNo}.js`, uriBaseId: '%SRCROOT%' }, region: { startLine: line, startColumn: 5 + rand(40), endColumn: 60, snippet: { text: `  const v${i % 50} = sink(input${rand(500)});` } } } }],
+      partialFingerprints: { primaryLocationLineHash: `${hex(`${i}`, 16)}:1`, primaryLocationStartColumnFingerprint: String(rand(40)) },
+      relatedLocations: [{ id: 1, physicalLocation: { artifactLocation: { uri: `src/module${fileNo % 200}/file${fileNo}.js` }, region: { startLine: Math.max(1, line - 3) } }, message: { text: 'user input' } }],
+    };
+    w.write((i ? ',' : '') + JSON.stringify(result));
+  }
+  w.write(']}]}');
+  w.close();
+}
+
+function trivy(file) {
+  const sev = ['CRITICAL', 'HIGH', 'MEDIUM', 'LOW', 'UNKNOWN'];
+  const w = writer(file);
+  w.write('{"SchemaVersion":2,"ArtifactName":"registry.example.com/app:1.0","ArtifactType":"container_image","Metadata":{"OS":{"Family":"debian","Name":"12.1"}},"Results":[');
+  const targets = 40;
+  const per = Math.ceil(count / targets);
+  let n = 0;
+  for (let t = 0; t < targets && n < count; t++) {
+    w.write(`${t ? ',' : ''}{"Target":"app/lib${t}/package-lock.json","Class":"lang-pkgs","Type":"npm","Vulnerabilities":[`);
+    for (let j = 0; j < per && n < count; j++, n++) {
+      const pkg = `pkg-${rand(3000)}`;
+      const v = {
+        VulnerabilityID: `CVE-20${10 + rand(14)}-${10000 + n}`,
+        PkgID: `${pkg}@1.${rand(20)}.${rand(10)}`,
+        PkgName: pkg,
+        PkgPath: `app/lib${t}/node_modules/${pkg}/package.json`,
+        InstalledVersion: `1.${rand(20)}.${rand(10)}`,
+        FixedVersion: `2.${rand(5)}.0`,
+        Status: 'fixed',
+        SeveritySource: 'ghsa',
+        PrimaryURL: `https://avd.aquasec.com/nvd/cve-${n}`,
+        Title: `${pkg}: prototype pollution in merge function ${n % 113}`,
+        Description: `A flaw was found in ${pkg}. A crafted payload passed to the merge function can modify the prototype of Object, which may lead to denial of service or code execution in applications that use it.`,
+        Severity: sev[rand(5)],
+        CweIDs: [`CWE-${1 + rand(1000)}`],
+        CVSS: { ghsa: { V3Vector: 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:N/I:N/A:H', V3Score: 7.5 }, nvd: { V2Vector: 'AV:N/AC:L/Au:N/C:N/I:N/A:P', V3Vector: 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:N/I:N/A:H', V2Score: 5, V3Score: 7.5 } },
+        References: [`https://github.com/advisories/GHSA-${hex(n, 4)}-${hex(n + 1, 4)}-${hex(n + 2, 4)}`, `https://nvd.nist.gov/vuln/detail/CVE-${n}`],
+        PublishedDate: '2023-01-01T00:00:00Z',
+        LastModifiedDate: '2023-06-01T00:00:00Z',
+      };
+      w.write((j ? ',' : '') + JSON.stringify(v));
+    }
+    w.write(']}');
+  }
+  w.write(']}');
+  w.close();
+}
+
+sarif(path.join(dir, 'sarif-100k.sarif'));
+trivy(path.join(dir, 'trivy-100k.json'));
+console.log(dir);
