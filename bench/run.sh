@@ -16,11 +16,13 @@ measure() { # label, command...
   rss=$(echo "$out" | awk -F': ' '/Maximum resident set size/ {printf "%.0f", $2/1024}')
   local findings
   findings=$(head -c 40 "$dir/stdout" | tr -d '\n')
-  printf '| %-32s | %8s | %10s | %9s | %12s |\n' "$label" "$(du -m "$file" | cut -f1) MB" "$findings" "${secs}s" "$rss MB"
+  local rate
+  rate=$(awk -v n="$findings" -v s="$secs" 'BEGIN { printf "%.0f", n / s }')
+  printf '| %-40s | %8s | %10s | %9s | %10s | %12s |\n' "$label" "$(du -m "$file" | cut -f1) MB" "$findings" "${secs}s" "$rate" "$rss MB"
 }
 
-printf '| %-32s | %8s | %10s | %9s | %12s |\n' 'run' 'file' 'findings' 'time' 'peak RSS'
-printf '|%s|%s|%s|%s|%s|\n' '----------------------------------' '----------' '------------' '-----------' '--------------'
+printf '| %-40s | %8s | %10s | %9s | %10s | %12s |\n' 'run' 'file' 'findings' 'time' 'per second' 'peak RSS'
+printf '|%s|%s|%s|%s|%s|%s|\n' '------------------------------------------' '----------' '------------' '-----------' '------------' '--------------'
 for file in "$dir/sarif-100k.sarif" "$dir/trivy-100k.json"; do
   name=$(basename "$file")
   measure "bulwark parse --count $name" node packages/cli/dist/main.js parse "$file" --count
