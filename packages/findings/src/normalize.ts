@@ -107,6 +107,11 @@ export function cwes(...values: unknown[]): number[] {
 
 const VULN_ID = /\b(CVE-\d{4}-\d{4,}|GHSA(?:-[23456789cfghjmpqrvwx]{4}){3}|RUSTSEC-\d{4}-\d{4}|PYSEC-\d{4}-\d+|GO-\d{4}-\d{4,}|OSV-\d{4}-\d+)\b/gi;
 
+/** CVE-2021-1234 and GHSA-xxxx-xxxx-xxxx, as their databases write them. */
+function canonicalId(id: string): string {
+  return /^ghsa-/i.test(id) ? `GHSA-${id.slice(5).toLowerCase()}` : id.toUpperCase();
+}
+
 /** Vulnerability ids from explicit values (kept as written) and ids found in free text; CVEs first. */
 export function vulnIds(explicit: unknown[], ...texts: unknown[]): string[] {
   const out: string[] = [];
@@ -119,7 +124,7 @@ export function vulnIds(explicit: unknown[], ...texts: unknown[]): string[] {
     if (s) add(s);
   }
   for (const t of texts.flat()) {
-    if (typeof t === 'string') for (const m of t.matchAll(VULN_ID)) add(m[1].toUpperCase());
+    if (typeof t === 'string') for (const m of t.matchAll(VULN_ID)) add(canonicalId(m[1]));
   }
   const isCve = (s: string): boolean => /^CVE-/i.test(s);
   return [...out.filter(isCve), ...out.filter((s) => !isCve(s))];

@@ -72,6 +72,9 @@ function readReport<T>(input: string | Buffer, options: ParseOptions, consume: (
       }
       throw new InputError('unrecognized content: not JSON, XML or CSV');
     }
+    if (kind === 'xml' && /^(\uFEFF)?\s*(<!doctype html|<html[\s>])/i.test(head.toString('utf8'))) {
+      throw new InputError('an HTML page, not a machine-readable report: export the JSON or XML report from the tool');
+    }
     const doc = readDocument(kind, source, options.jsonLimits ?? DEFAULT_JSON_LIMITS);
     if (doc === null) {
       if (declared?.acceptsEmpty) return empty();

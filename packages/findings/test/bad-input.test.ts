@@ -39,7 +39,8 @@ describe('bad input', function () {
 
   it('refuses content it cannot recognize', function () {
     rejects('{"hello": "world"}', /unrecognized JSON report/);
-    rejects('<html><body>hi</body></html>', /unrecognized XML report/);
+    rejects('<html><body>hi</body></html>', /an HTML page/);
+    rejects('<report><item/></report>', /unrecognized XML report/);
     rejects(Buffer.from([0x00, 0x01, 0x02, 0xff, 0xfe]), /unrecognized content/);
     rejects('just some words', /unrecognized content/);
   });

@@ -78,5 +78,8 @@ describe('sarif-sdk and cyclonedx-examples', function () {
     expect(trivy.library).to.include({ name: 'freetype', version: '2.9.1-r2', fixedVersion: '2.9.1-r3' });
     expect(trivy.cvssV3?.vector).to.equal('CVSS:3.1/AV:N/AC:L/PR:N/UI:R/S:U/C:N/I:N/A:H');
     expect(trivy.cvssV2?.score).to.equal(4.3);
+    const [npm] = importReport(path.join(CORPUS, 'defectdojo', 'npm_audit_7_plus', 'one_vuln.json')).findings;
+    expect(npm.vulnerabilityIds).to.deep.equal(['GHSA-gxpj-cx7g-858c', 'GHSA-9vvw-cc9w-f27h']);
+    expect(npm.cvssV3).to.deep.equal({ vector: 'CVSS:3.0/AV:N/AC:L/PR:N/UI:N/S:U/C:N/I:N/A:L', score: 5.3 });
   });
 });
