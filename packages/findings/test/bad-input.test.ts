@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseReport, ReportParseError } from '../src';
-import { CORPUS } from './corpus.test';
+import { CORPUS } from './paths';
 
 function rejects(input: string | Buffer, pattern: RegExp, format?: string): ReportParseError {
   let error: unknown;

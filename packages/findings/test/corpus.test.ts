@@ -3,9 +3,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { cwes as toCwes } from '../src/normalize';
 import { countReport, Finding, importReport, parseReport, ReportParseError } from '../src';
+import { CORPUS } from './paths';
 
-/** The shared corpus lives beside the repository: repoRoot/../shared/corpus. */
-export const CORPUS = path.resolve(__dirname, '..', '..', '..', '..', 'shared', 'corpus');
 const DD = path.join(CORPUS, 'defectdojo');
 
 interface Entry {

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { importReport, parseCvss, parseReport } from '../src';
-import { CORPUS } from './corpus.test';
+import { CORPUS } from './paths';
 
 const dir = (name: string): string[] => fs.readdirSync(path.join(CORPUS, name)).map((f) => path.join(CORPUS, name, f));
 

@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { parseReport } from '../src';
 import { DEFAULT_JSON_LIMITS, LazyArray, readJson } from '../src/io/json';
 import { BufferSource } from '../src/io/source';
-import { CORPUS } from './corpus.test';
+import { CORPUS } from './paths';
 
 /** Tiny arrays and chunks force the streaming path and elements that span chunk boundaries. */
 const tiny = { ...DEFAULT_JSON_LIMITS, lazyArrayBytes: 64, chunkBytes: 7 };
