@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import type { SystemUnderTest } from '@bulwark/testkit';
+import { InternalAuth } from '@bulwark/platform';
+import { Api, SystemUnderTest } from '@bulwark/testkit';
 
 export function gatewaySuite(t: SystemUnderTest): void {
   it('answers /healthz and /readyz with every service ready', async () => {
@@ -48,5 +49,19 @@ export function gatewaySuite(t: SystemUnderTest): void {
   it('never forwards the caller\u2019s forged internal header as authority', async () => {
     const res = await t.anon.withHeaders({ 'x-bulwark-internal': 'forged' }).get('/api/v1/users');
     expect(res.status).to.equal(401);
+  });
+}
+
+export function directAccessSuite(t: SystemUnderTest): void {
+  it('has every service refuse a request that did not come through the gateway', async () => {
+    const forged = new InternalAuth('not-the-deployment-secret-but-long-enough', 'gateway').forService();
+    for (const [service, url] of Object.entries(t.sys.services)) {
+      const direct = new Api(url);
+      expect((await direct.get('/healthz')).status, service).to.equal(200);
+      const bare = await direct.get('/api/v1/users');
+      expect(bare.status, service).to.equal(401);
+      expect(bare.body.error.code).to.equal('unauthenticated');
+      expect((await direct.withHeaders({ 'x-bulwark-internal': forged }).get('/api/v1/users')).status, service).to.equal(401);
+    }
   });
 }

@@ -19,6 +19,8 @@ export interface RunningSystem {
   api: Api;
   /** Every gateway of the system: several in the scaled mode, to show they agree. */
   gateways: Api[];
+  /** Each service's own HTTP address, to show it refuses what did not come through the gateway. */
+  services: Record<string, string>;
   stop(): Promise<void>;
 }
 
@@ -37,6 +39,7 @@ export async function startAllMode(extraEnv: Record<string, string> = {}): Promi
     mode: 'all',
     api: new Api(url),
     gateways: [new Api(url)],
+    services: Object.fromEntries(SERVICE_NAMES.map((s) => [s, runtime.modules.get(s)!.httpUrl!])),
     async stop() {
       await runtime.stop();
       fs.rmSync(dataDir, { recursive: true, force: true });
@@ -153,6 +156,7 @@ export async function startScaledMode(i: Required<Infra>): Promise<RunningSystem
     mode: 'scaled',
     api: new Api(urls[0]),
     gateways: urls.map((u) => new Api(u)),
+    services: Object.fromEntries(SERVICE_NAMES.map((s) => [s, env[`${s.toUpperCase()}_HTTP_URL`]])),
     children,
     env,
     async stop() {

@@ -1,11 +1,12 @@
 import { describeSystem } from '../src';
 import { identitySuite } from '../../../services/identity/test/identity.suite';
-import { gatewaySuite } from '../../../gateway/test/gateway.suite';
+import { directAccessSuite, gatewaySuite } from '../../../gateway/test/gateway.suite';
 import { authorizationWalk } from '../../../gateway/test/authorization-walk.suite';
 
 // Every HTTP suite, run once per run mode against one started system.
 describeSystem({
   'gateway behaviour': gatewaySuite,
+  'services behind the gateway': directAccessSuite,
   'identity service': identitySuite,
   'authorization walk over the route table': authorizationWalk,
 });
