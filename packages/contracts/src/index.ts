@@ -5,3 +5,4 @@ export * from './events';
 export * from './route-table';
 export * from './openapi';
 export * from './routes/identity';
+export * from './tool-types';

@@ -1,0 +1,130 @@
+import { z } from './zod';
+
+/**
+ * The tool-type registry: the one place that says, per tool type, what kind it is, which settings it
+ * needs, what result format it writes and, for CLI tools, how it is run. The catalog lists and
+ * validates from it; the scanning service runs from it.
+ */
+export type ToolKind = 'cli' | 'server' | 'manual';
+export type ToolCategory = 'sast' | 'sca' | 'secrets' | 'iac' | 'dast' | 'container';
+
+/** How a CLI tool is run. Placeholders: {workspace} the checked-out source, {result} the report file, {resultDir} its folder, {rules} shipped rules. */
+export interface CliExecution {
+  binary: string;
+  /** Container image for the Kubernetes runner. */
+  image: string;
+  argv: string[];
+  /** Where the report ends up, relative to {resultDir}; usually {result}'s own name. */
+  resultFile: string;
+  /** Exit codes that still mean "scan finished" (many scanners exit non-zero when they find something). */
+  okExitCodes: number[];
+  /** How to install the binary, said when it is missing. */
+  install: string;
+}
+
+export interface ToolType {
+  id: number;
+  name: string;
+  /** Version of the integration; several integrations of one tool type may exist side by side. */
+  version: string;
+  kind: ToolKind;
+  category: ToolCategory | 'any';
+  /** Result format id of @bulwark/findings; `auto` detects it from the report. */
+  resultFormat: string;
+  description: string;
+  /** Settings this type accepts; `api_token` is required for server tools and ignored otherwise. */
+  settings: z.ZodObject;
+  execution?: CliExecution;
+}
+
+const common = {
+  scan_result_lang: z.string().max(8).optional().openapi({ example: 'EN' }),
+  timeout_seconds: z.number().int().min(10).max(86400).optional().openapi({ description: 'Time limit of one scan' }),
+  max_concurrent_scans: z.number().int().min(1).max(100).optional(),
+  resources: z
+    .object({ cpu: z.string().max(32).optional(), memory: z.string().max(32).optional() })
+    .strict()
+    .optional()
+    .openapi({ description: 'Kubernetes resources of the scan Job, e.g. { "cpu": "1", "memory": "1Gi" }' }),
+};
+
+const cliSettings = z.object({ ...common, extra_args: z.array(z.string().max(512)).max(50).optional() }).strict();
+const serverSettings = z
+  .object({
+    ...common,
+    url: z.url().openapi({ description: 'Address of the remote product' }),
+    auth_method: z.literal('Api Token').default('Api Token'),
+    api_token: z.string().min(1).max(4096).openapi({ description: 'Stored encrypted, never returned' }),
+    project_key: z.string().max(512).optional(),
+  })
+  .strict();
+const manualSettings = z.object({ scan_result_lang: common.scan_result_lang, format: z.string().max(64).optional() }).strict();
+
+export const TOOL_TYPES: ToolType[] = [
+  {
+    id: 1, name: 'Semgrep', version: '1', kind: 'cli', category: 'sast', resultFormat: 'semgrep',
+    description: 'Semgrep with the rules shipped with Bulwark (no rules registry at run time)',
+    settings: cliSettings,
+    execution: {
+      binary: 'semgrep', image: 'semgrep/semgrep:1.100.0',
+      argv: ['scan', '--config', '{rules}/semgrep', '--json', '--output', '{result}', '--metrics=off', '--disable-version-check', '--quiet', '{workspace}'],
+      resultFile: 'semgrep.json', okExitCodes: [0, 1], install: 'pip install semgrep',
+    },
+  },
+  {
+    id: 2, name: 'Gitleaks', version: '8', kind: 'cli', category: 'secrets', resultFormat: 'gitleaks',
+    description: 'Gitleaks secret scanning of the checked-out tree',
+    settings: cliSettings,
+    execution: {
+      binary: 'gitleaks', image: 'zricethezav/gitleaks:v8.21.2',
+      argv: ['detect', '--no-git', '--source', '{workspace}', '--report-format', 'json', '--report-path', '{result}', '--exit-code', '0', '--no-banner'],
+      resultFile: 'gitleaks.json', okExitCodes: [0], install: 'go install github.com/zricethezav/gitleaks/v8@latest',
+    },
+  },
+  {
+    id: 3, name: 'Bandit', version: '1', kind: 'cli', category: 'sast', resultFormat: 'bandit',
+    description: 'Bandit for Python code',
+    settings: cliSettings,
+    execution: {
+      binary: 'bandit', image: 'ghcr.io/pycqa/bandit/bandit:latest',
+      argv: ['-r', '{workspace}', '-f', 'json', '-o', '{result}', '--exit-zero', '-q'],
+      resultFile: 'bandit.json', okExitCodes: [0], install: 'pip install bandit',
+    },
+  },
+  {
+    id: 4, name: 'Checkov', version: '3', kind: 'cli', category: 'iac', resultFormat: 'checkov',
+    description: 'Checkov for infrastructure as code',
+    settings: cliSettings,
+    execution: {
+      binary: 'checkov', image: 'bridgecrew/checkov:3',
+      argv: ['-d', '{workspace}', '-o', 'json', '--output-file-path', '{resultDir}', '--soft-fail', '--skip-download', '--quiet'],
+      resultFile: 'results_json.json', okExitCodes: [0], install: 'pip install checkov',
+    },
+  },
+  {
+    id: 5, name: 'ESLint security', version: '9', kind: 'cli', category: 'sast', resultFormat: 'sarif',
+    description: 'ESLint with eslint-plugin-security, SARIF output',
+    settings: cliSettings,
+    execution: {
+      binary: 'eslint', image: 'node:20-alpine',
+      argv: ['--no-config-lookup', '--config', '{rules}/eslint/eslint.config.cjs', '--format', '@microsoft/eslint-formatter-sarif', '--output-file', '{result}', '{workspace}'],
+      resultFile: 'eslint.sarif', okExitCodes: [0, 1], install: 'npm install (eslint, eslint-plugin-security and @microsoft/eslint-formatter-sarif come with Bulwark)',
+    },
+  },
+  {
+    id: 10, name: 'SonarQube', version: '10', kind: 'server', category: 'sast', resultFormat: 'sonarqube',
+    description: 'A SonarQube server reached by url and api_token', settings: serverSettings,
+  },
+  {
+    id: 11, name: 'Dependency-Track', version: '4', kind: 'server', category: 'sca', resultFormat: 'cyclonedx',
+    description: 'A Dependency-Track server reached by url and api_token', settings: serverSettings,
+  },
+  {
+    id: 20, name: 'Manual', version: '1', kind: 'manual', category: 'any', resultFormat: 'auto',
+    description: 'Results are uploaded (POST /api/v1/check/{check_id}/results); the format is detected or named', settings: manualSettings,
+  },
+];
+
+export function toolType(id: number): ToolType | undefined {
+  return TOOL_TYPES.find((t) => t.id === id);
+}
