@@ -1,0 +1,579 @@
+#!/usr/bin/env bash
+# Local real infrastructure for Bulwark's tests and CI: PostgreSQL 15, Redis and
+# a single-node KRaft Kafka broker, all on 127.0.0.1, data under <repo>/.infra.
+#
+#   infra.sh install   install what is missing (redis-server, Kafka jars)
+#   infra.sh start     install if needed, start all three, wait until they answer
+#   infra.sh stop      stop all three
+#   infra.sh status    one line per server
+#   infra.sh env       export lines for the tests
+#   infra.sh reset     stop, then delete the data (keeps the Kafka jar cache)
+#
+# Environment (all optional): BULWARK_INFRA_DIR (default <repo>/.infra),
+# BULWARK_INFRA_TIMEOUT (seconds to wait for each server, default 90),
+# BULWARK_PG_BIN (default /usr/lib/postgresql/15/bin), KAFKA_HEAP_OPTS.
+set -euo pipefail
+
+SCRIPT_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd -P)"
+ROOT="$(cd "$SCRIPT_DIR/../.." && pwd -P)"
+INFRA="${BULWARK_INFRA_DIR:-$ROOT/.infra}"
+TIMEOUT="${BULWARK_INFRA_TIMEOUT:-90}"
+
+PG_PORT=55432
+REDIS_PORT=56379
+KAFKA_PORT=59092
+KAFKA_CONTROLLER_PORT=59093
+HOST=127.0.0.1
+
+PG_BIN="${BULWARK_PG_BIN:-/usr/lib/postgresql/15/bin}"
+PG_USER=bulwark
+PG_PASSWORD=bulwark
+
+KAFKA_SRC="$SCRIPT_DIR/kafka"
+KAFKA_DIR="$INFRA/kafka"
+KAFKA_LIBS="$KAFKA_DIR/libs"
+KAFKA_HEAP_OPTS="${KAFKA_HEAP_OPTS:--Xms256m -Xmx512m}"
+
+REDIS_DIR="$INFRA/redis"
+
+say() { printf 'infra: %s\n' "$*"; }
+die() { printf 'infra: error: %s\n' "$*" >&2; exit 1; }
+is_root() { [ "$(id -u)" = 0 ]; }
+
+# Prints the last lines of a log file to stderr (for failure messages).
+log_tail() {
+  local f="$1"
+  if [ -s "$f" ]; then
+    printf 'infra: --- last lines of %s ---\n' "$f" >&2
+    tail -n "${2:-40}" "$f" >&2 || true
+    printf 'infra: ---\n' >&2
+  fi
+}
+
+tcp_open() { timeout 2 bash -c "exec 3<>/dev/tcp/$HOST/$1" 2>/dev/null; }
+
+pid_alive() { [ -n "${1:-}" ] && kill -0 "$1" 2>/dev/null; }
+
+# pid from the first line of a pid file if that process is alive and its
+# command line has $2 (a stale file whose pid was reused does not count).
+live_pid() {
+  local file="$1" match="$2" pid
+  [ -f "$file" ] || return 1
+  pid="$(head -n1 "$file" | tr -dc '0-9')"
+  pid_alive "$pid" || return 1
+  local cmdline
+  cmdline="$(tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null)" || return 1
+  [[ "$cmdline" == *"$match"* ]] || return 1
+  echo "$pid"
+}
+
+# Sends SIGTERM, waits up to $3 seconds, then SIGKILL.
+kill_wait() {
+  local pid="$1" name="$2" secs="${3:-30}" i
+  kill -TERM "$pid" 2>/dev/null || return 0
+  for ((i = 0; i < secs * 5; i++)); do
+    pid_alive "$pid" || return 0
+    sleep 0.2
+  done
+  say "$name did not stop in ${secs}s; killing pid $pid"
+  kill -KILL "$pid" 2>/dev/null || true
+}
+
+# Serialises start/stop/reset between concurrent callers. The lock fd (9) is
+# closed for every server we launch so that they do not keep holding it.
+take_lock() {
+  mkdir -p "$INFRA"
+  chmod 755 "$INFRA" 2>/dev/null || true
+  exec 9>"$INFRA/.lock"
+  flock -w 600 9 || die "could not lock $INFRA/.lock"
+}
+
+# ---------------------------------------------------------------- install ---
+
+APT_UPDATED=0
+APT_LOG="$INFRA/apt.log"
+apt_update() {
+  say "apt-get update"
+  apt-get update -q >>"$APT_LOG" 2>&1 || { log_tail "$APT_LOG"; die "apt-get update failed"; }
+  APT_UPDATED=1
+}
+apt_get_install() {
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "$@" >>"$APT_LOG" 2>&1
+}
+apt_install() {
+  is_root || die "missing $*: run 'infra.sh install' as root (or install them yourself)"
+  command -v apt-get >/dev/null || die "missing $*: no apt-get on this machine"
+  mkdir -p "$INFRA"
+  : >"$APT_LOG"
+  local pkg
+  for pkg in "$@"; do
+    if [ "$APT_UPDATED" = 0 ] && ! [[ "$(apt-cache policy "$pkg" 2>/dev/null)" =~ Candidate:\ [0-9] ]]; then
+      apt_update
+    fi
+  done
+  # Never let a package's maintainer script start a system-wide service.
+  local policy=/usr/sbin/policy-rc.d made_policy=0 ok=1
+  if [ ! -e "$policy" ]; then
+    printf '#!/bin/sh\nexit 101\n' >"$policy" && chmod 755 "$policy" && made_policy=1
+  fi
+  say "apt-get install $*"
+  apt_get_install "$@" || ok=0
+  if [ "$ok" = 0 ] && [ "$APT_UPDATED" = 0 ]; then
+    apt_update # the package lists may be stale
+    ok=1
+    apt_get_install "$@" || ok=0
+  fi
+  if [ "$made_policy" = 1 ]; then rm -f "$policy"; fi
+  [ "$ok" = 1 ] || { log_tail "$APT_LOG"; die "apt-get install $* failed"; }
+  rm -f "$APT_LOG"
+}
+
+java_major() {
+  java -version 2>&1 | sed -n 's/.*version "\([0-9]*\)[."].*/\1/p' | head -n1
+}
+
+kafka_libs_stamp() { cksum <"$KAFKA_SRC/pom.xml" | cut -d' ' -f1; }
+
+kafka_libs_ok() {
+  [ -f "$KAFKA_LIBS/.complete" ] && [ "$(cat "$KAFKA_LIBS/.complete")" = "$(kafka_libs_stamp)" ]
+}
+
+install_all() {
+  local missing=()
+  [ -x "$PG_BIN/postgres" ] && [ -x "$PG_BIN/initdb" ] || missing+=(postgresql-15)
+  command -v redis-server >/dev/null && command -v redis-cli >/dev/null || missing+=(redis-server)
+  local jm=""
+  if command -v java >/dev/null; then jm="$(java_major || true)"; fi
+  [ -n "$jm" ] && [ "$jm" -ge 17 ] || missing+=(openjdk-17-jre-headless)
+  if ! kafka_libs_ok; then command -v mvn >/dev/null || missing+=(maven); fi
+  if [ "${#missing[@]}" -gt 0 ]; then apt_install "${missing[@]}"; fi
+
+  if ! kafka_libs_ok; then
+    say "fetching Kafka jars with Maven into ${KAFKA_LIBS#"$ROOT"/}"
+    local tmp="$KAFKA_DIR/libs.tmp.$$"
+    rm -rf "$tmp"
+    mkdir -p "$KAFKA_DIR"
+    if ! mvn -q -B -f "$KAFKA_SRC/pom.xml" dependency:copy-dependencies \
+        -DoutputDirectory="$tmp" -DincludeScope=runtime >"$KAFKA_DIR/mvn.log" 2>&1; then
+      log_tail "$KAFKA_DIR/mvn.log"
+      rm -rf "$tmp"
+      die "kafka: mvn dependency:copy-dependencies failed (see above)"
+    fi
+    ls "$tmp"/kafka_2.13-*.jar >/dev/null 2>&1 || die "kafka: no kafka_2.13 jar after mvn"
+    kafka_libs_stamp >"$tmp/.complete"
+    rm -rf "$KAFKA_LIBS"
+    mv "$tmp" "$KAFKA_LIBS"
+    rm -f "$KAFKA_DIR/mvn.log"
+  fi
+}
+
+# ------------------------------------------------------------- PostgreSQL ---
+
+# As root, PostgreSQL runs as the `postgres` OS user; otherwise as ourselves.
+PG_OS_USER=""
+if is_root; then PG_OS_USER=postgres; fi
+
+as_pg() {
+  if [ -z "$PG_OS_USER" ]; then
+    "$@"
+  elif command -v runuser >/dev/null; then
+    runuser -u "$PG_OS_USER" -- "$@"
+  else
+    su -s /bin/sh "$PG_OS_USER" -c "$(printf '%q ' "$@")"
+  fi
+}
+
+# Where PostgreSQL's data lives: <infra>/pg, unless the postgres OS user cannot
+# reach the repo (e.g. a parent directory is mode 700), then a directory in /tmp.
+PG_FALLBACK="/tmp/bulwark-infra-$(printf '%s' "$INFRA" | cksum | cut -d' ' -f1)/pg"
+pg_base() {
+  local inrepo="$INFRA/pg"
+  if [ -f "$inrepo/data/PG_VERSION" ] || [ -z "$PG_OS_USER" ]; then echo "$inrepo"; return; fi
+  if [ -f "$PG_FALLBACK/data/PG_VERSION" ]; then echo "$PG_FALLBACK"; return; fi
+  mkdir -p "$INFRA"
+  if as_pg test -x "$INFRA" 2>/dev/null && as_pg test -r "$INFRA" 2>/dev/null; then
+    echo "$inrepo"
+  else
+    echo "$PG_FALLBACK"
+  fi
+}
+
+pg_ready() { timeout 5 "$PG_BIN/pg_isready" -q -h "$HOST" -p "$PG_PORT" -t 2 >/dev/null 2>&1; }
+pg_query_ok() {
+  local out
+  out="$(PGPASSWORD="$PG_PASSWORD" PGCONNECT_TIMEOUT=3 timeout 10 "$PG_BIN/psql" -X -Atq -h "$HOST" \
+    -p "$PG_PORT" -U "$PG_USER" -d postgres -c 'select 1' 2>/dev/null)" && [ "$out" = 1 ]
+}
+pg_pid() { live_pid "$1/data/postmaster.pid" "$PG_BIN/postgres"; }
+pg_running_here() { pg_pid "$1" >/dev/null; }
+
+pg_write_conf() {
+  local base="$1"
+  cat >"$base/data/bulwark.conf" <<EOF
+# Written by deploy/local/infra.sh on every start; do not edit.
+listen_addresses = '$HOST'
+port = $PG_PORT
+unix_socket_directories = ''
+max_connections = 300
+fsync = off
+synchronous_commit = off
+full_page_writes = off
+shared_buffers = 128MB
+password_encryption = scram-sha-256
+timezone = 'UTC'
+log_timezone = 'UTC'
+logging_collector = off
+log_min_messages = warning
+log_checkpoints = off
+EOF
+  chown "${PG_OS_USER:-$(id -un)}:" "$base/data/bulwark.conf" 2>/dev/null || true
+  grep -q "^include = 'bulwark.conf'" "$base/data/postgresql.conf" ||
+    printf "\ninclude = 'bulwark.conf'\n" >>"$base/data/postgresql.conf"
+}
+
+pg_init() {
+  local base="$1"
+  say "postgres: initdb in ${base#"$ROOT"/}/data"
+  rm -rf "$base/data"
+  mkdir -p "$base"
+  chmod 755 "$INFRA" "$(dirname "$base")" 2>/dev/null || true
+  if [ -n "$PG_OS_USER" ]; then chown "$PG_OS_USER:" "$base"; fi
+  chmod 700 "$base"
+  local pw="$base/.pwfile"
+  printf '%s\n' "$PG_PASSWORD" >"$pw"
+  if [ -n "$PG_OS_USER" ]; then chown "$PG_OS_USER:" "$pw"; fi
+  chmod 600 "$pw"
+  if ! (cd "$base" && as_pg "$PG_BIN/initdb" -D "$base/data" -U "$PG_USER" --pwfile="$pw" \
+      -E UTF8 --locale=C --auth-host=scram-sha-256 --auth-local=scram-sha-256 \
+      >"$base/initdb.log" 2>&1); then
+    rm -f "$pw"
+    log_tail "$base/initdb.log"
+    die "postgres: initdb failed"
+  fi
+  rm -f "$pw"
+}
+
+pg_start() {
+  if pg_ready && pg_query_ok; then
+    say "postgres: already up on $HOST:$PG_PORT"
+    return
+  fi
+  local base
+  base="$(pg_base)"
+  [ -f "$base/data/PG_VERSION" ] || pg_init "$base"
+  pg_write_conf "$base"
+  local log="$base/postgres.log"
+  if ! pg_running_here "$base"; then
+    # Left by a server that was killed; PostgreSQL would refuse to start if
+    # its pid now belongs to another process.
+    rm -f "$base/data/postmaster.pid"
+    if tcp_open "$PG_PORT"; then
+      die "postgres: port $HOST:$PG_PORT is taken by another process that does not accept bulwark/bulwark"
+    fi
+    (cd "$base" && as_pg "$PG_BIN/pg_ctl" -D "$base/data" -l "$log" -s -w -t "$TIMEOUT" start 9>&-) ||
+      { log_tail "$log"; die "postgres: failed to start on $HOST:$PG_PORT"; }
+  fi
+  local deadline=$((SECONDS + TIMEOUT))
+  until pg_ready && pg_query_ok; do
+    if ((SECONDS >= deadline)); then
+      log_tail "$log"
+      die "postgres: not ready on $HOST:$PG_PORT after ${TIMEOUT}s"
+    fi
+    pg_running_here "$base" || { log_tail "$log"; die "postgres: server exited during startup"; }
+    sleep 0.3
+  done
+  say "postgres: up on $HOST:$PG_PORT (data ${base#"$ROOT"/}/data)"
+}
+
+pg_stop() {
+  local base
+  for base in "$INFRA/pg" "$PG_FALLBACK"; do
+    [ -f "$base/data/PG_VERSION" ] || continue
+    if pg_running_here "$base"; then
+      (cd / && as_pg "$PG_BIN/pg_ctl" -D "$base/data" -s -w -t 60 -m fast stop) ||
+        die "postgres: pg_ctl stop failed"
+      say "postgres: stopped"
+      return
+    fi
+  done
+  say "postgres: not running"
+}
+
+pg_status() {
+  local base
+  base="$(pg_base)"
+  local pid
+  if pid="$(pg_pid "$base")"; then
+    if pg_ready; then
+      say "postgres: up      $HOST:$PG_PORT pid $pid data ${base#"$ROOT"/}/data"
+    else
+      say "postgres: running $HOST:$PG_PORT pid $pid but not accepting connections"
+    fi
+  elif pg_ready; then
+    say "postgres: up      $HOST:$PG_PORT (not started from this checkout)"
+  else
+    say "postgres: down"
+  fi
+}
+
+# ------------------------------------------------------------------ Redis ---
+
+redis_ping() { [ "$(timeout 5 redis-cli -h "$HOST" -p "$REDIS_PORT" ping 2>/dev/null)" = PONG ]; }
+redis_pid() { live_pid "$REDIS_DIR/redis.pid" redis-server; }
+
+redis_start() {
+  if redis_ping; then
+    say "redis: already up on $HOST:$REDIS_PORT"
+    return
+  fi
+  mkdir -p "$REDIS_DIR"
+  local log="$REDIS_DIR/redis.log"
+  if ! redis_pid >/dev/null; then
+    if tcp_open "$REDIS_PORT"; then
+      die "redis: port $HOST:$REDIS_PORT is taken by another process that does not answer PING"
+    fi
+    rm -f "$REDIS_DIR/redis.pid"
+    : >"$log"
+    (cd "$REDIS_DIR" && redis-server --bind "$HOST" --port "$REDIS_PORT" --protected-mode yes \
+        --daemonize yes --pidfile "$REDIS_DIR/redis.pid" --logfile "$log" --dir "$REDIS_DIR" \
+        --save '' --appendonly no --databases 64 9>&-) ||
+      { log_tail "$log"; die "redis: failed to start on $HOST:$REDIS_PORT"; }
+  fi
+  local deadline=$((SECONDS + TIMEOUT))
+  until redis_ping; do
+    if ((SECONDS >= deadline)); then
+      log_tail "$log"
+      die "redis: not ready on $HOST:$REDIS_PORT after ${TIMEOUT}s"
+    fi
+    sleep 0.2
+  done
+  say "redis: up on $HOST:$REDIS_PORT"
+}
+
+redis_stop() {
+  local pid
+  if pid="$(redis_pid)"; then
+    kill_wait "$pid" redis 20
+    rm -f "$REDIS_DIR/redis.pid"
+    say "redis: stopped"
+  else
+    say "redis: not running"
+  fi
+}
+
+redis_status() {
+  local pid
+  if pid="$(redis_pid)"; then
+    if redis_ping; then
+      say "redis:    up      $HOST:$REDIS_PORT pid $pid"
+    else
+      say "redis:    running $HOST:$REDIS_PORT pid $pid but not answering PING"
+    fi
+  elif redis_ping; then
+    say "redis:    up      $HOST:$REDIS_PORT (not started from this checkout)"
+  else
+    say "redis:    down"
+  fi
+}
+
+# ------------------------------------------------------------------ Kafka ---
+
+kafka_pid() { live_pid "$KAFKA_DIR/kafka.pid" kafka.Kafka; }
+
+# A real metadata round trip: BrokerApiVersionsCommand asks the bootstrap
+# server for the cluster's brokers (Metadata) and each broker for its API
+# versions; node 1 is listed only once it is registered and unfenced.
+kafka_api_ok() {
+  local out
+  out="$(timeout 30 java -Xmx128m -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -Djava.net.preferIPv4Stack=true \
+      -Dlog4j2.configurationFile="$KAFKA_SRC/tools-log4j2.properties" \
+      -cp "$KAFKA_LIBS/*" org.apache.kafka.tools.BrokerApiVersionsCommand \
+      --bootstrap-server "$HOST:$KAFKA_PORT" 2>&1)" || return 1
+  [[ "$out" == *"$HOST:$KAFKA_PORT (id: 1 "* ]]
+}
+
+kafka_render_conf() {
+  mkdir -p "$KAFKA_DIR/data" "$KAFKA_DIR/logs"
+  sed -e "s|@BROKER_PORT@|$KAFKA_PORT|g" -e "s|@CONTROLLER_PORT@|$KAFKA_CONTROLLER_PORT|g" \
+      -e "s|@DATA_DIR@|$KAFKA_DIR/data|g" \
+      "$KAFKA_SRC/server.properties" >"$KAFKA_DIR/server.properties"
+}
+
+kafka_format() {
+  [ -f "$KAFKA_DIR/data/meta.properties" ] && return
+  local id
+  [ -s "$KAFKA_DIR/cluster.id" ] ||
+    head -c 16 /dev/urandom | base64 | tr '+/' '-_' | cut -c1-22 >"$KAFKA_DIR/cluster.id"
+  id="$(cat "$KAFKA_DIR/cluster.id")"
+  say "kafka: formatting storage (cluster id $id)"
+  if ! java -Xmx256m -XX:TieredStopAtLevel=1 \
+      -Dlog4j2.configurationFile="$KAFKA_SRC/tools-log4j2.properties" \
+      -cp "$KAFKA_LIBS/*" kafka.tools.StorageTool format --ignore-formatted \
+      -t "$id" -c "$KAFKA_DIR/server.properties" >"$KAFKA_DIR/logs/format.log" 2>&1; then
+    log_tail "$KAFKA_DIR/logs/format.log"
+    die "kafka: storage format failed"
+  fi
+}
+
+# Launches the broker in the background (own session, output to files).
+kafka_launch() {
+  : >"$KAFKA_DIR/logs/kafka.out"
+  # Start each run with a fresh server.log (the previous one is kept once), so
+  # that a failure shows this run's lines.
+  if [ -f "$KAFKA_DIR/logs/server.log" ]; then
+    mv -f "$KAFKA_DIR/logs/server.log" "$KAFKA_DIR/logs/server.log.prev"
+  fi
+  rm -f "$KAFKA_DIR/kafka.pid"
+  # The whole background group gets its own stdio, so that a caller reading our
+  # output through a pipe is not kept waiting by the broker.
+  # shellcheck disable=SC2086,SC2016 # split $KAFKA_HEAP_OPTS; $$ is the inner shell's pid
+  (cd "$KAFKA_DIR" && exec setsid bash -c 'echo $$ >"$0"; exec "$@"' "$KAFKA_DIR/kafka.pid" \
+      java $KAFKA_HEAP_OPTS -XX:+UseG1GC -XX:MaxGCPauseMillis=20 \
+      -XX:InitiatingHeapOccupancyPercent=35 -XX:+ExplicitGCInvokesConcurrent \
+      -XX:+ExitOnOutOfMemoryError -Djava.awt.headless=true -Djava.net.preferIPv4Stack=true \
+      -Dkafka.logs.dir="$KAFKA_DIR/logs" \
+      -Dlog4j2.configurationFile="$KAFKA_SRC/log4j2.properties" \
+      -cp "$KAFKA_LIBS/*" kafka.Kafka "$KAFKA_DIR/server.properties") \
+    </dev/null >>"$KAFKA_DIR/logs/kafka.out" 2>&1 9>&- &
+  local i
+  for ((i = 0; i < 50; i++)); do
+    [ -s "$KAFKA_DIR/kafka.pid" ] && return
+    sleep 0.1
+  done
+  die "kafka: the broker process did not start"
+}
+
+# Starts the broker if needed, without waiting (see kafka_wait).
+kafka_start_bg() {
+  KAFKA_STATE=""
+  if kafka_pid >/dev/null; then
+    KAFKA_STATE=ours
+    return
+  fi
+  if tcp_open "$KAFKA_PORT" || tcp_open "$KAFKA_CONTROLLER_PORT"; then
+    if kafka_api_ok; then
+      KAFKA_STATE=foreign
+      return
+    fi
+    die "kafka: port $HOST:$KAFKA_PORT or $KAFKA_CONTROLLER_PORT is taken by another process"
+  fi
+  kafka_render_conf
+  kafka_format
+  kafka_launch
+  KAFKA_STATE=launched
+}
+
+kafka_wait() {
+  local log="$KAFKA_DIR/logs/server.log" out="$KAFKA_DIR/logs/kafka.out"
+  case "$KAFKA_STATE" in
+    foreign) say "kafka: already up on $HOST:$KAFKA_PORT (not started from this checkout)"; return ;;
+    ours) if tcp_open "$KAFKA_PORT" && kafka_api_ok; then
+            say "kafka: already up on $HOST:$KAFKA_PORT"; return
+          fi ;;
+  esac
+  local deadline=$((SECONDS + TIMEOUT)) pid
+  while :; do
+    if ! pid="$(kafka_pid)"; then
+      log_tail "$out" 20
+      log_tail "$log"
+      die "kafka: broker exited during startup"
+    fi
+    # Cheap check first; the metadata round trip starts a JVM.
+    if tcp_open "$KAFKA_PORT" && kafka_api_ok; then break; fi
+    if ((SECONDS >= deadline)); then
+      log_tail "$out" 20
+      log_tail "$log"
+      die "kafka: broker not ready on $HOST:$KAFKA_PORT after ${TIMEOUT}s (pid $pid)"
+    fi
+    sleep 0.5
+  done
+  say "kafka: up on $HOST:$KAFKA_PORT (controller $HOST:$KAFKA_CONTROLLER_PORT)"
+}
+
+kafka_stop() {
+  local pid
+  if pid="$(kafka_pid)"; then
+    kill_wait "$pid" kafka 60
+    rm -f "$KAFKA_DIR/kafka.pid"
+    say "kafka: stopped"
+  else
+    say "kafka: not running"
+  fi
+}
+
+kafka_status() {
+  local pid
+  if pid="$(kafka_pid)"; then
+    if tcp_open "$KAFKA_PORT"; then
+      say "kafka:    up      $HOST:$KAFKA_PORT pid $pid"
+    else
+      say "kafka:    running pid $pid but $HOST:$KAFKA_PORT not listening"
+    fi
+  elif tcp_open "$KAFKA_PORT"; then
+    say "kafka:    up      $HOST:$KAFKA_PORT (not started from this checkout)"
+  else
+    say "kafka:    down"
+  fi
+}
+
+# ------------------------------------------------------------------- main ---
+
+cmd_env() {
+  cat <<EOF
+export BULWARK_TEST_PG_URL=postgres://$PG_USER:$PG_PASSWORD@$HOST:$PG_PORT/postgres
+export BULWARK_TEST_REDIS_URL=redis://$HOST:$REDIS_PORT
+export BULWARK_TEST_KAFKA_BROKERS=$HOST:$KAFKA_PORT
+EOF
+}
+
+cmd_start() {
+  take_lock
+  install_all
+  # Kafka's JVM is the slowest: launch it first, start the others meanwhile.
+  kafka_start_bg
+  pg_start
+  redis_start
+  kafka_wait
+}
+
+cmd_stop() {
+  take_lock
+  kafka_stop
+  redis_stop
+  pg_stop
+}
+
+cmd_reset() {
+  cmd_stop
+  local p
+  for p in "$INFRA"/* "$INFRA"/.[!.]*; do
+    [ -e "$p" ] || continue
+    case "$p" in
+      "$INFRA/.lock" | "$KAFKA_DIR") ;;
+      *) rm -rf "$p" ;;
+    esac
+  done
+  if [ -d "$KAFKA_DIR" ]; then
+    for p in "$KAFKA_DIR"/* "$KAFKA_DIR"/.[!.]*; do
+      [ -e "$p" ] || continue
+      [ "$p" = "$KAFKA_LIBS" ] || rm -rf "$p"
+    done
+  fi
+  rm -rf "$(dirname "$PG_FALLBACK")"
+  say "reset: deleted data under ${INFRA#"$ROOT"/} (kept the Kafka jars)"
+}
+
+usage() {
+  echo "usage: $0 {install|start|stop|status|env|reset}" >&2
+  exit 2
+}
+
+case "${1:-}" in
+  install) take_lock; install_all; say "install: done" ;;
+  start) cmd_start ;;
+  stop) cmd_stop ;;
+  status) pg_status; redis_status; kafka_status ;;
+  env) cmd_env ;;
+  reset) cmd_reset ;;
+  *) usage ;;
+esac
