@@ -18,3 +18,5 @@ export * from './http/routes';
 export * from './http/server';
 export * from './http/validation';
 export * from './secrets';
+export * from './crypto';
+export * from './db/rows';

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { PermissionLetter, Principal } from '../auth';
+import { AppError } from '../errors';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
@@ -61,3 +62,14 @@ export class HttpResponse {
 
 export type RouteHandler = (input: HandlerInput<any, any, any>) => Promise<unknown>;
 export type RouteHandlers = Record<string, RouteHandler>;
+
+/** The caller of a route that needs one (every route but the public ones). */
+export function requirePrincipal(input: HandlerInput): Principal {
+  if (!input.principal) throw new AppError('unauthenticated', 'Missing or invalid token');
+  return input.principal;
+}
+
+/** The list envelope of every service: `{ items, total, page, limit }`. */
+export function listPage<T, V>(q: { page: number; limit: number }, result: { items: T[]; total: number }, view: (item: T) => V) {
+  return { items: result.items.map(view), total: result.total, page: q.page, limit: q.limit };
+}

@@ -1,20 +1,8 @@
-import { AppError, HandlerInput, Principal, RouteHandlers } from '@bulwark/platform';
+import { listPage, requirePrincipal, RouteHandlers } from '@bulwark/platform';
 import { PERMISSION_KEYS, PERMISSION_LETTERS } from '@bulwark/contracts';
 import type { Accounts } from '../accounts';
 import type { IdentityConfig } from '../config';
 import { roleView, tokenView, userView } from './views';
-
-function caller(input: HandlerInput): Principal {
-  if (!input.principal) throw new AppError('unauthenticated', 'Missing or invalid token');
-  return input.principal;
-}
-
-const page = <T, V>(q: { page: number; limit: number }, r: { items: T[]; total: number }, view: (t: T) => V) => ({
-  items: r.items.map(view),
-  total: r.total,
-  page: q.page,
-  limit: q.limit,
-});
 
 /** HTTP handlers, keyed by the route table's operation ids: they translate, Accounts decides. */
 export function identityHandlers(accounts: Accounts, config: IdentityConfig): RouteHandlers {
@@ -24,20 +12,20 @@ export function identityHandlers(accounts: Accounts, config: IdentityConfig): Ro
       return accounts.login(body.username, password, clientIp);
     },
     me: async (input) => {
-      const me = await accounts.me(caller(input));
+      const me = await accounts.me(requirePrincipal(input));
       return { user: userView(me.user), permissions: me.permissions, projects: me.projects };
     },
     changeOwnPassword: async (input) =>
-      userView(await accounts.changeOwnPassword(caller(input), input.body.current_password, input.body.password, input.body.password_confirmation)),
+      userView(await accounts.changeOwnPassword(requirePrincipal(input), input.body.current_password, input.body.password, input.body.password_confirmation)),
     ldapAllowed: async () => ({ allowed: Boolean(config.LDAP_URL) }),
     ssoAllowed: async () => ({ allowed: Boolean(config.SSO_ISSUER_URL) }),
 
-    createToken: async (input) => accounts.createToken(caller(input), input.body.name, input.body.expires_at),
+    createToken: async (input) => accounts.createToken(requirePrincipal(input), input.body.name, input.body.expires_at),
     listTokens: async (input) => {
       const q = input.query;
-      return page(q, await accounts.listTokens(caller(input), { page: q.page, limit: q.limit, includeRevoked: q['filter[include_revoked]'] ?? false }), tokenView);
+      return listPage(q, await accounts.listTokens(requirePrincipal(input), { page: q.page, limit: q.limit, includeRevoked: q['filter[include_revoked]'] ?? false }), tokenView);
     },
-    revokeTokens: async (input) => ({ results: await accounts.revokeTokens(caller(input), input.body.ids) }),
+    revokeTokens: async (input) => ({ results: await accounts.revokeTokens(requirePrincipal(input), input.body.ids) }),
 
     createRole: async ({ body }) =>
       roleView(
@@ -47,7 +35,7 @@ export function identityHandlers(accounts: Accounts, config: IdentityConfig): Ro
         }),
       ),
     listRoles: async ({ query: q }) =>
-      page(q, await accounts.listRoles({ page: q.page, limit: q.limit, searchId: q['search[id]'], searchName: q['search[name]'] }), roleView),
+      listPage(q, await accounts.listRoles({ page: q.page, limit: q.limit, searchId: q['search[id]'], searchName: q['search[name]'] }), roleView),
     getRole: async ({ params }) => roleView(await accounts.getRole(params.role_code)),
     updateRole: async ({ params, body }) =>
       roleView(
@@ -60,8 +48,8 @@ export function identityHandlers(accounts: Accounts, config: IdentityConfig): Ro
 
     createUser: async ({ body }) => userView(await accounts.createUser(body)),
     listUsers: async ({ query: q }) =>
-      page(
-        q,
+      listPage(
+q,
         await accounts.listUsers({
           page: q.page, limit: q.limit, deletedOnly: q['filter[deleted_only]'], withDeleted: q['filter[with_deleted]'],
           needPasswordChange: q['filter[need_password_change]'], activeDirectory: q['filter[active_directory]'], role: q['filter[role]'],
@@ -70,13 +58,13 @@ export function identityHandlers(accounts: Accounts, config: IdentityConfig): Ro
         userView,
       ),
     getUser: async ({ params }) => userView(await accounts.getUser(params.user_id)),
-    updateUser: async (input) => userView(await accounts.updateUser(caller(input), input.params.user_id, input.body)),
-    deleteUsers: async (input) => ({ results: await accounts.setUsersDeleted(caller(input), input.body.ids, true) }),
-    restoreUsers: async (input) => ({ results: await accounts.setUsersDeleted(caller(input), input.body.ids, false) }),
+    updateUser: async (input) => userView(await accounts.updateUser(requirePrincipal(input), input.params.user_id, input.body)),
+    deleteUsers: async (input) => ({ results: await accounts.setUsersDeleted(requirePrincipal(input), input.body.ids, true) }),
+    restoreUsers: async (input) => ({ results: await accounts.setUsersDeleted(requirePrincipal(input), input.body.ids, false) }),
 
     listPermissions: async () => ({ keys: PERMISSION_KEYS, letters: PERMISSION_LETTERS }),
     checkPermission: async (input) => {
-      const p = caller(input);
+      const p = requirePrincipal(input);
       const { key, letter } = input.query;
       return { key, letter, allowed: p.permissions[key]?.includes(letter) ?? false };
     },

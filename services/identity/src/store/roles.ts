@@ -1,5 +1,4 @@
-import type { PermissionLetter, Queryable } from '@bulwark/platform';
-import { escapeLike, iso, json } from './rows';
+import { PermissionLetter, Queryable, escapeLike, iso, json } from '@bulwark/platform';
 
 export interface RoleRecord {
   code: string;

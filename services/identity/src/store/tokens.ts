@@ -1,5 +1,4 @@
-import type { Queryable } from '@bulwark/platform';
-import { iso } from './rows';
+import { Queryable, iso } from '@bulwark/platform';
 
 export interface TokenRecord {
   id: string;

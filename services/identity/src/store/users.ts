@@ -1,5 +1,4 @@
-import type { Queryable } from '@bulwark/platform';
-import { escapeLike, iso } from './rows';
+import { Queryable, escapeLike, iso } from '@bulwark/platform';
 
 export interface UserRecord {
   id: string;
