@@ -27,3 +27,39 @@ export const IDENTITY_EVENTS = {
   tokenCreated: 'token.created',
   tokenRevoked: 'token.revoked',
 } as const;
+
+/** Event types on the catalog topic; the key is the project code, or the layer, source or tool id. */
+export const CATALOG_EVENTS = {
+  projectCreated: 'project.created',
+  projectUpdated: 'project.updated',
+  projectArchived: 'project.archived',
+  projectUnarchived: 'project.unarchived',
+  projectDeleted: 'project.deleted',
+  projectRestored: 'project.restored',
+  layerCreated: 'layer.created',
+  layerUpdated: 'layer.updated',
+  layerDeleted: 'layer.deleted',
+  sourceCreated: 'source.created',
+  sourceUpdated: 'source.updated',
+  sourceDeleted: 'source.deleted',
+  toolCreated: 'tool.created',
+  toolUpdated: 'tool.updated',
+  toolDeleted: 'tool.deleted',
+  /** Asks every holder of the tool's cached workspaces and data to drop them. */
+  toolCleanedUp: 'tool.cleaned_up',
+} as const;
+
+/**
+ * Event types on the scans topic; the key is the check id, so a check's events keep their order.
+ * `scan.completed` announces findings that the issues service then reads in chunks over gRPC.
+ */
+export const SCAN_EVENTS = {
+  checkCreated: 'check.created',
+  checkUpdated: 'check.updated',
+  checkDeleted: 'check.deleted',
+  scanQueued: 'scan.queued',
+  scanStarted: 'scan.started',
+  scanCompleted: 'scan.completed',
+  scanFailed: 'scan.failed',
+  scanStopped: 'scan.stopped',
+} as const;

@@ -5,4 +5,5 @@ export * from './events';
 export * from './route-table';
 export * from './openapi';
 export * from './routes/identity';
+export * from './routes/catalog';
 export * from './tool-types';

@@ -48,17 +48,32 @@ const common = {
     .openapi({ description: 'Kubernetes resources of the scan Job, e.g. { "cpu": "1", "memory": "1Gi" }' }),
 };
 
-const cliSettings = z.object({ ...common, extra_args: z.array(z.string().max(512)).max(50).optional() }).strict();
+/**
+ * Connection settings of server tools. cli and manual tools accept them, so one payload shape fits
+ * every type, and the catalog drops them: those tools connect to nothing.
+ */
+export const DROPPED_LOCAL_TOOL_SETTINGS = ['url', 'auth_method', 'api_token'] as const;
+const dropped = { description: 'Accepted and dropped: cli and manual tools connect to nothing' };
+const droppedConnection = {
+  url: z.string().max(2048).optional().openapi(dropped),
+  auth_method: z.string().max(64).optional().openapi(dropped),
+  api_token: z.string().max(4096).optional().openapi(dropped),
+};
+
+/** Settings stored encrypted and never returned. */
+export const SECRET_TOOL_SETTINGS = ['api_token'] as const;
+
+const cliSettings = z.object({ ...common, ...droppedConnection, extra_args: z.array(z.string().max(512)).max(50).optional() }).strict();
 const serverSettings = z
   .object({
     ...common,
-    url: z.url().openapi({ description: 'Address of the remote product' }),
+    url: z.url({ protocol: /^https?$/ }).max(2048).openapi({ description: 'Address of the remote product (http or https)' }),
     auth_method: z.literal('Api Token').default('Api Token'),
     api_token: z.string().min(1).max(4096).openapi({ description: 'Stored encrypted, never returned' }),
     project_key: z.string().max(512).optional(),
   })
   .strict();
-const manualSettings = z.object({ scan_result_lang: common.scan_result_lang, format: z.string().max(64).optional() }).strict();
+const manualSettings = z.object({ scan_result_lang: common.scan_result_lang, ...droppedConnection, format: z.string().max(64).optional() }).strict();
 
 export const TOOL_TYPES: ToolType[] = [
   {

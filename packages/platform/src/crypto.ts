@@ -1,4 +1,6 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
+import { ConfigError } from './config';
+import { loadOrCreateSecret } from './secrets';
 
 const FORMAT = 'v1';
 const NONCE_BYTES = 12;
@@ -64,4 +66,26 @@ export class SecretBox {
   isStale(sealed: string): boolean {
     return sealed.split(':')[1] !== this.current.id;
   }
+}
+
+/**
+ * The deployment's SecretBox: `BULWARK_MASTER_KEY` (and `BULWARK_PREVIOUS_MASTER_KEYS` while rotating).
+ * Only the single-process mode may generate its own key into the data directory; processes of a
+ * scaled deployment must share one, so there it is required.
+ */
+export function openSecretBox(ctx: { singleProcess: boolean; dataDir: string; env: NodeJS.ProcessEnv }, service: string): SecretBox {
+  const configured = ctx.env.BULWARK_MASTER_KEY || undefined;
+  if (!configured && !ctx.singleProcess) {
+    throw new ConfigError([`BULWARK_MASTER_KEY: required when ${service} runs as its own process (base64 of 32 bytes)`]);
+  }
+  const current = configured ?? loadOrCreateSecret(ctx.dataDir, 'master-key');
+  const previous = (ctx.env.BULWARK_PREVIOUS_MASTER_KEYS ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  const parse = (text: string, name: string) => {
+    try {
+      return parseMasterKey(text, name);
+    } catch (err) {
+      throw new ConfigError([(err as Error).message]);
+    }
+  };
+  return new SecretBox(parse(current, 'BULWARK_MASTER_KEY'), previous.map((k, i) => parse(k, `BULWARK_PREVIOUS_MASTER_KEYS[${i}]`)));
 }

@@ -3,3 +3,4 @@ export * from './http';
 export * from './system';
 export * from './suite';
 export * from './databases';
+export * from './git-server';

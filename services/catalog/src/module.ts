@@ -1,16 +1,34 @@
-import { ModuleDefinition, ServiceHost } from '@bulwark/platform';
+import { ModuleDefinition, openSecretBox, ServiceHost } from '@bulwark/platform';
 import { routesOf } from '@bulwark/contracts';
 import { catalogV1 } from '@bulwark/proto';
+import { scanningChecksLookup } from './checks-lookup';
 import { readCatalogConfig } from './config';
+import { catalogGrpc } from './grpc/catalog-grpc';
+import { catalogHandlers } from './http/handlers';
 import { migrations } from './migrations';
+import { Projects } from './projects';
+import { Resources } from './resources';
 
 export const catalogModule: ModuleDefinition = {
   name: 'catalog',
   dependsOn: [],
   async start(ctx) {
     const config = readCatalogConfig(ctx.env);
+    const secrets = openSecretBox(ctx, 'catalog');
     const host = await ServiceHost.open(ctx, { name: 'catalog', migrations, databaseUrl: config.CATALOG_DATABASE_URL });
-    host.grpc.add(catalogV1.CatalogServiceService, 'bulwark.catalog.v1.CatalogService', {});
-    return host.serve(routesOf('catalog'), {});
+    const checks = scanningChecksLookup(ctx, host);
+    const projects = new Projects(host, checks, host.log);
+    const resources = new Resources(host, projects, secrets, checks, config, host.log);
+    const resealed = await resources.resealStaleSecrets();
+    if (resealed > 0) host.log.info('sealed secrets again under the current master key', { count: resealed, keyId: secrets.keyId });
+    host.grpc.add(catalogV1.CatalogServiceService, 'bulwark.catalog.v1.CatalogService', catalogGrpc(projects, resources));
+    const started = await host.serve(routesOf('catalog'), catalogHandlers(projects, resources));
+    return {
+      ...started,
+      stop: async () => {
+        checks.close();
+        await started.stop();
+      },
+    };
   },
 };

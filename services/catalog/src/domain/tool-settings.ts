@@ -1,0 +1,39 @@
+import { FieldProblem, problemsOf } from '@bulwark/platform';
+import { DROPPED_LOCAL_TOOL_SETTINGS, SECRET_TOOL_SETTINGS, ToolType } from '@bulwark/contracts';
+
+/** Each setting a type accepts: required when absence does not parse, ignored when the catalog drops it. */
+export function describeToolSettings(type: ToolType) {
+  return Object.entries(type.settings.shape).map(([name, schema]) => {
+    const ignored = type.kind !== 'server' && (DROPPED_LOCAL_TOOL_SETTINGS as readonly string[]).includes(name);
+    return {
+      name,
+      required: !ignored && !(schema as { safeParse(v: unknown): { success: boolean } }).safeParse(undefined).success,
+      secret: (SECRET_TOOL_SETTINGS as readonly string[]).includes(name),
+      ignored,
+      description: (schema as { description?: string }).description ?? '',
+    };
+  });
+}
+
+/**
+ * Settings checked against the tool type's schema. A stored api_token fills in one left out; cli and
+ * manual tools drop the connection settings they accept. The secret comes back apart from the rest.
+ */
+export function resolveToolSettings(
+  type: ToolType,
+  input: Record<string, unknown>,
+  storedToken: string | null,
+): { settings: Record<string, unknown>; apiToken: string | null; problems: FieldProblem[] } {
+  const candidate = { ...input };
+  if (type.kind === 'server' && candidate.api_token === undefined && storedToken) candidate.api_token = storedToken;
+  const parsed = type.settings.safeParse(candidate);
+  if (!parsed.success) {
+    const problems = problemsOf(parsed.error, 'body').map((p) => ({ field: p.field === 'body' ? 'settings' : `settings.${p.field}`, problem: p.problem }));
+    return { settings: {}, apiToken: null, problems };
+  }
+  const settings: Record<string, unknown> = { ...parsed.data };
+  if (type.kind !== 'server') for (const key of DROPPED_LOCAL_TOOL_SETTINGS) delete settings[key];
+  const apiToken = typeof settings.api_token === 'string' ? settings.api_token : null;
+  for (const key of SECRET_TOOL_SETTINGS) delete settings[key];
+  return { settings, apiToken, problems: [] };
+}

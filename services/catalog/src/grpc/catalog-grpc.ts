@@ -1,0 +1,45 @@
+import type { ServiceImpl } from '@bulwark/platform';
+import { toolType } from '@bulwark/contracts';
+import { catalogV1 } from '@bulwark/proto';
+import type { Projects } from '../projects';
+import type { Resources } from '../resources';
+
+/**
+ * The catalog for other services. Callers are services (internal token), not users: no project scope
+ * applies here, and secrets are opened only when asked for.
+ */
+export function catalogGrpc(projects: Projects, resources: Resources): ServiceImpl<typeof catalogV1.CatalogServiceService> {
+  return {
+    async getProject(req) {
+      const p = await projects.projectForService(req.code);
+      return { code: p.code, name: p.name, archived: p.archivedAt !== null, tags: p.tags };
+    },
+    async getLayer(req) {
+      const { layer, project } = await projects.layerForService(req.id);
+      return {
+        id: layer.id, name: layer.name, projectCode: layer.projectCode, layerTypeId: layer.layerTypeId, isTemplate: layer.isTemplate,
+        projectArchived: project.archivedAt !== null,
+      };
+    },
+    async getSource(req) {
+      const { source, connection } = await resources.sourceForService(req.id, req.withSecrets);
+      return {
+        id: source.id, name: source.name, sourceTypeId: source.sourceTypeId, url: source.url, branchName: source.branchName ?? '',
+        authMethod: source.authMethod, login: source.login ?? '', password: connection?.password ?? '', sshPrivateKey: connection?.sshPrivateKey ?? '',
+        accessType: source.access.accessType, projectCodes: source.access.projectCodes,
+      };
+    },
+    async getTool(req) {
+      const { tool, apiToken } = await resources.toolForService(req.id, req.withSecrets);
+      const type = toolType(tool.typeId);
+      return {
+        id: tool.id, name: tool.name, typeId: tool.typeId, typeName: type?.name ?? '', kind: type?.kind ?? '', version: tool.version,
+        settingsJson: JSON.stringify(tool.settings), apiToken: apiToken ?? '', accessType: tool.access.accessType, projectCodes: tool.access.projectCodes,
+      };
+    },
+    async checkUsable(req) {
+      const problems = await resources.checkUsable(req.projectCode, req.sourceId, req.toolId);
+      return { usable: problems.length === 0, problems };
+    },
+  };
+}

@@ -1,0 +1,100 @@
+import { listPage, requirePrincipal, RouteHandlers } from '@bulwark/platform';
+import { TOOL_TYPES } from '@bulwark/contracts';
+import { LAYER_TYPES } from '../domain/layer-types';
+import { SOURCE_TYPES } from '../domain/source-types';
+import { describeToolSettings } from '../domain/tool-settings';
+import type { Projects } from '../projects';
+import type { Resources } from '../resources';
+import { fieldView, layerView, projectView, sourceTypeView, sourceView, toolView } from './views';
+
+/** A fixed registry as one list page. */
+const registryPage = <T, V>(q: { page: number; limit: number }, all: T[], view: (t: T) => V) =>
+  listPage(q, { items: all.slice((q.page - 1) * q.limit, q.page * q.limit), total: all.length }, view);
+
+/** HTTP handlers, keyed by the route table's operation ids: they translate, Projects and Resources decide. */
+export function catalogHandlers(projects: Projects, resources: Resources): RouteHandlers {
+  return {
+    // sources
+    listSourceTypes: async ({ query: q }) => registryPage(q, SOURCE_TYPES, sourceTypeView),
+    createSource: async (input) => sourceView(await resources.createSource(requirePrincipal(input), input.body)),
+    listSources: async (input) => {
+      const q = input.query;
+      return listPage(q, await resources.listSources(requirePrincipal(input), { page: q.page, limit: q.limit, searchName: q['search[name]'], searchSource: q['search[source]'] }), sourceView);
+    },
+    getSource: async (input) => sourceView(await resources.getSource(requirePrincipal(input), input.params.source_id)),
+    updateSource: async (input) => sourceView(await resources.updateSource(requirePrincipal(input), input.params.source_id, input.body)),
+    deleteSources: async (input) => ({ results: await resources.deleteSources(requirePrincipal(input), input.body.ids) }),
+    testSourceConnection: async (input) => resources.testSource(requirePrincipal(input), input.params.type_id, input.body),
+
+    // tools
+    listToolTypes: async ({ query: q }) =>
+      registryPage(q, TOOL_TYPES, (t) => ({
+        id: t.id, name: t.name, version: t.version, kind: t.kind, category: t.category, result_format: t.resultFormat, description: t.description,
+        settings: describeToolSettings(t),
+      })),
+    createTool: async (input) => toolView(await resources.createTool(requirePrincipal(input), input.body)),
+    listTools: async (input) => {
+      const q = input.query;
+      return listPage(
+        q,
+        await resources.listTools(requirePrincipal(input), {
+          page: q.page, limit: q.limit, version: q['filter[version]'], searchName: q['search[name]'], searchType: q['search[type]'],
+          searchUrl: q['search[url]'], searchVersion: q['search[version]'],
+        }),
+        toolView,
+      );
+    },
+    getTool: async (input) => toolView(await resources.getTool(requirePrincipal(input), input.params.tool_id)),
+    updateTool: async (input) => toolView(await resources.updateTool(requirePrincipal(input), input.params.tool_id, input.body)),
+    deleteTools: async (input) => ({ results: await resources.deleteTools(requirePrincipal(input), input.body.ids) }),
+    cleanupTool: async (input) => resources.cleanupTool(requirePrincipal(input), input.params.tool_id),
+
+    // custom fields
+    listFields: async ({ query: q }) => listPage(q, await projects.listFields(q), fieldView),
+    createField: async ({ body }) => fieldView(await projects.createField(body)),
+    getField: async ({ params }) => fieldView(await projects.getField(params.field_id)),
+    updateField: async ({ params, body }) => fieldView(await projects.updateField(params.field_id, body)),
+    deleteFields: async ({ body }) => ({ results: await projects.deleteFields(body.ids) }),
+
+    // projects
+    createProject: async (input) => projectView(await projects.createProject(requirePrincipal(input), input.body)),
+    listProjects: async (input) => {
+      const q = input.query;
+      return listPage(
+        q,
+        await projects.listProjects(requirePrincipal(input), {
+          page: q.page, limit: q.limit, deletedOnly: q['filter[deleted_only]'], withDeleted: q['filter[with_deleted]'], archived: q['filter[archived]'],
+          searchCode: q['search[code]'], searchName: q['search[name]'], searchTag: q['search[tag]'],
+        }),
+        projectView,
+      );
+    },
+    projectFilters: async (input) => projects.filterValues(requirePrincipal(input)),
+    getProject: async (input) => projectView(await projects.getProject(requirePrincipal(input), input.params.project_code)),
+    updateProject: async (input) => projectView(await projects.updateProject(requirePrincipal(input), input.params.project_code, input.body)),
+    deleteProjects: async (input) => ({ results: await projects.setDeleted(requirePrincipal(input), input.body.codes, true) }),
+    restoreProjects: async (input) => ({ results: await projects.setDeleted(requirePrincipal(input), input.body.codes, false) }),
+    archiveProjects: async (input) => ({ results: await projects.setArchived(requirePrincipal(input), input.body.codes, true) }),
+    unarchiveProjects: async (input) => ({ results: await projects.setArchived(requirePrincipal(input), input.body.codes, false) }),
+    listResources: async (input) => {
+      const r = await resources.usable(requirePrincipal(input), input.query['filter[project_access]']);
+      return { sources: r.sources.map(sourceView), tools: r.tools.map(toolView) };
+    },
+
+    // layers
+    listLayerTypes: async ({ query: q }) => registryPage(q, LAYER_TYPES, (t) => t),
+    createLayer: async (input) => layerView(await projects.createLayer(requirePrincipal(input), input.body)),
+    listLayers: async (input) => {
+      const q = input.query;
+      return listPage(
+        q,
+        await projects.listLayers(requirePrincipal(input), { page: q.page, limit: q.limit, projectCode: q['filter[project_code]'], isTemplate: q['filter[is_template]'], searchName: q['search[name]'] }),
+        layerView,
+      );
+    },
+    getLayer: async (input) => layerView(await projects.getLayer(requirePrincipal(input), input.params.layer_id)),
+    updateLayer: async (input) => layerView(await projects.updateLayer(requirePrincipal(input), input.params.layer_id, input.body)),
+    deleteLayers: async (input) => ({ results: await projects.deleteLayers(requirePrincipal(input), input.body.ids) }),
+    instantiateLayer: async (input) => layerView(await projects.instantiateLayer(requirePrincipal(input), input.params.layer_id, input.body)),
+  };
+}

@@ -1,0 +1,73 @@
+import { iso, Queryable } from '@bulwark/platform';
+import type { FieldType } from '../domain/field-values';
+import { countOf } from './rows';
+
+export interface FieldRecord {
+  id: number;
+  name: string;
+  type: FieldType;
+  required: boolean;
+  description: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+interface FieldRow {
+  id: number;
+  name: string;
+  type: FieldType;
+  required: boolean;
+  description: string;
+  created_at: Date;
+  updated_at: Date;
+}
+
+const toRecord = (r: FieldRow): FieldRecord => ({
+  id: r.id,
+  name: r.name,
+  type: r.type,
+  required: r.required,
+  description: r.description,
+  createdAt: iso(r.created_at)!,
+  updatedAt: iso(r.updated_at)!,
+});
+
+export const fieldStore = {
+  async get(db: Queryable, id: number): Promise<FieldRecord | undefined> {
+    const row = await db('fields').where({ id }).first();
+    return row ? toRecord(row) : undefined;
+  },
+
+  async all(db: Queryable): Promise<FieldRecord[]> {
+    return (await db('fields').orderBy('id')).map(toRecord);
+  },
+
+  async list(db: Queryable, q: { page: number; limit: number }): Promise<{ items: FieldRecord[]; total: number }> {
+    const base = db('fields');
+    const total = await countOf(base);
+    const rows = await base.clone().orderBy('id').limit(q.limit).offset((q.page - 1) * q.limit);
+    return { items: rows.map(toRecord), total };
+  },
+
+  async nameTaken(db: Queryable, name: string, except?: number): Promise<boolean> {
+    const q = db('fields').whereRaw('lower(name) = lower(?)', [name]);
+    if (except !== undefined) q.whereNot({ id: except });
+    return Boolean(await q.first('id'));
+  },
+
+  async insert(db: Queryable, w: { name: string; type: FieldType; required: boolean; description: string }): Promise<number> {
+    const [row] = await db('fields').insert(w).returning('id');
+    return typeof row === 'object' ? (row as { id: number }).id : Number(row);
+  },
+
+  async update(db: Queryable, id: number, w: { name: string; required: boolean; description: string }): Promise<void> {
+    await db('fields').where({ id }).update({ ...w, updated_at: db.fn.now() });
+  },
+
+  /** Deletes the field and its values; answers how many projects held a value. */
+  async delete(db: Queryable, id: number): Promise<number> {
+    const holders = await countOf(db('project_field_values').where({ field_id: id }));
+    await db('fields').where({ id }).delete();
+    return holders;
+  },
+};

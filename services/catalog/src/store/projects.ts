@@ -1,0 +1,133 @@
+import { iso, Queryable } from '@bulwark/platform';
+import { countOf, like } from './rows';
+
+export interface ProjectRecord {
+  code: string;
+  name: string;
+  description: string;
+  tags: string[];
+  fieldValues: { fieldId: number; value: string }[];
+  archivedAt: string | null;
+  deletedAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+interface ProjectRow {
+  code: string;
+  name: string;
+  description: string;
+  tags: string[];
+  archived_at: Date | null;
+  deleted_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface ProjectQuery {
+  page: number;
+  limit: number;
+  /** null: every project; otherwise only these codes. */
+  scope: string[] | null;
+  deletedOnly?: boolean;
+  withDeleted?: boolean;
+  archived?: boolean;
+  searchCode?: string;
+  searchName?: string;
+  searchTag?: string;
+}
+
+export interface ProjectWrite {
+  name: string;
+  description: string;
+  tags: string[];
+}
+
+async function attachValues(db: Queryable, rows: ProjectRow[]): Promise<ProjectRecord[]> {
+  const values: { project_code: string; field_id: number; value: string }[] = rows.length
+    ? await db('project_field_values').whereIn('project_code', rows.map((r) => r.code)).orderBy('field_id')
+    : [];
+  return rows.map((r) => ({
+    code: r.code,
+    name: r.name,
+    description: r.description,
+    tags: r.tags,
+    fieldValues: values.filter((v) => v.project_code === r.code).map((v) => ({ fieldId: v.field_id, value: v.value })),
+    archivedAt: iso(r.archived_at),
+    deletedAt: iso(r.deleted_at),
+    createdAt: iso(r.created_at)!,
+    updatedAt: iso(r.updated_at)!,
+  }));
+}
+
+function inScope(db: Queryable, scope: string[] | null) {
+  return db('projects').where((w) => {
+    if (scope) w.whereIn('code', scope);
+  });
+}
+
+export const projectStore = {
+  async get(db: Queryable, code: string): Promise<ProjectRecord | undefined> {
+    const row = await db('projects').where({ code }).first();
+    return row ? (await attachValues(db, [row]))[0] : undefined;
+  },
+
+  /** The project holding a code in any case, deleted ones included: codes are never reused. */
+  async codeTaken(db: Queryable, code: string): Promise<boolean> {
+    return Boolean(await db('projects').whereRaw('lower(code) = lower(?)', [code]).first('code'));
+  },
+
+  /** Of `codes`, those naming a live (not deleted) project. */
+  async live(db: Queryable, codes: string[]): Promise<Set<string>> {
+    if (codes.length === 0) return new Set();
+    const rows: { code: string }[] = await db('projects').whereIn('code', codes).whereNull('deleted_at').select('code');
+    return new Set(rows.map((r) => r.code));
+  },
+
+  async list(db: Queryable, q: ProjectQuery): Promise<{ items: ProjectRecord[]; total: number }> {
+    const base = inScope(db, q.scope).where((w) => {
+      if (q.deletedOnly) w.whereNotNull('deleted_at');
+      else if (!q.withDeleted) w.whereNull('deleted_at');
+      if (q.archived !== undefined) q.archived ? w.whereNotNull('archived_at') : w.whereNull('archived_at');
+      if (q.searchCode) w.whereILike('code', like(q.searchCode));
+      if (q.searchName) w.whereILike('name', like(q.searchName));
+      if (q.searchTag) w.whereRaw(`exists (select 1 from jsonb_array_elements_text(projects.tags) tag where tag ilike ?)`, [like(q.searchTag)]);
+    });
+    const total = await countOf(base);
+    const rows = await base.clone().orderBy('code').limit(q.limit).offset((q.page - 1) * q.limit);
+    return { items: await attachValues(db, rows), total };
+  },
+
+  /** The values the list filters can take among the projects in scope. */
+  async filterValues(db: Queryable, scope: string[] | null): Promise<{ tags: string[]; archived: boolean[]; deleted: boolean[] }> {
+    const tags: { tag: string }[] = await inScope(db, scope).whereNull('deleted_at').select(db.raw('distinct jsonb_array_elements_text(tags) as tag')).orderBy('tag');
+    const states: { archived: boolean; deleted: boolean }[] = await inScope(db, scope)
+      .select(db.raw('distinct archived_at is not null as archived, deleted_at is not null as deleted'));
+    return {
+      tags: tags.map((t) => t.tag),
+      archived: [...new Set(states.map((s) => s.archived))].sort(),
+      deleted: [...new Set(states.map((s) => s.deleted))].sort(),
+    };
+  },
+
+  async insert(db: Queryable, code: string, w: ProjectWrite): Promise<void> {
+    await db('projects').insert({ code, name: w.name, description: w.description, tags: JSON.stringify(w.tags) });
+  },
+
+  async update(db: Queryable, code: string, w: ProjectWrite): Promise<void> {
+    await db('projects').where({ code }).update({ name: w.name, description: w.description, tags: JSON.stringify(w.tags), updated_at: db.fn.now() });
+  },
+
+  async setFieldValues(db: Queryable, code: string, values: { field_id: number; value: string }[]): Promise<void> {
+    await db('project_field_values').where({ project_code: code }).delete();
+    if (values.length > 0) await db('project_field_values').insert(values.map((v) => ({ project_code: code, field_id: v.field_id, value: v.value })));
+  },
+
+  async setArchived(db: Queryable, code: string, archived: boolean): Promise<void> {
+    await db('projects').where({ code }).update({ archived_at: archived ? db.fn.now() : null, updated_at: db.fn.now() });
+  },
+
+  async setDeleted(db: Queryable, code: string, deleted: boolean): Promise<void> {
+    await db('projects').where({ code }).update({ deleted_at: deleted ? db.fn.now() : null, updated_at: db.fn.now() });
+  },
+};
