@@ -124,6 +124,7 @@ export async function startScaledMode(i: Required<Infra>): Promise<RunningSystem
     REDIS_PREFIX: `bulwark-test-${run}:`,
     BULWARK_INTERNAL_SECRET: randomBytes(32).toString('hex'),
     IDENTITY_JWT_SECRET: randomBytes(32).toString('hex'),
+    BULWARK_MASTER_KEY: randomBytes(32).toString('base64'),
     BULWARK_ADMIN_PASSWORD: ADMIN_PASSWORD,
     BULWARK_DATA_DIR: logDir,
     LOG_LEVEL: 'info',

@@ -1,5 +1,6 @@
 import { describeSystem } from '../src';
 import { identitySuite } from '../../../services/identity/test/identity.suite';
+import { catalogSuite } from '../../../services/catalog/test/catalog.suite';
 import { directAccessSuite, gatewaySuite } from '../../../gateway/test/gateway.suite';
 import { authorizationWalk } from '../../../gateway/test/authorization-walk.suite';
 
@@ -8,5 +9,6 @@ describeSystem({
   'gateway behaviour': gatewaySuite,
   'services behind the gateway': directAccessSuite,
   'identity service': identitySuite,
+  'catalog service': catalogSuite,
   'authorization walk over the route table': authorizationWalk,
 });
