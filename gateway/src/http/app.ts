@@ -94,9 +94,10 @@ export function createGatewayApp(deps: GatewayDeps): express.Express {
         }),
       );
     }
+    const limit = route.upload?.maxBytes ?? config.BODY_LIMIT_BYTES;
     handlers.push((req, _res, next) => {
       const length = Number(req.header('content-length') ?? '0');
-      next(length > config.BODY_LIMIT_BYTES ? new AppError('payload_too_large', `Request body is larger than ${config.BODY_LIMIT_BYTES} bytes`) : undefined);
+      next(length > limit ? new AppError('payload_too_large', `Request body is larger than ${limit} bytes`) : undefined);
     });
     handlers.push(proxyFor(route.service));
     router[route.method](expressPath(route.path), ...handlers);

@@ -7,3 +7,4 @@ export * from './openapi';
 export * from './routes/identity';
 export * from './routes/catalog';
 export * from './tool-types';
+export * from './routes/scanning';

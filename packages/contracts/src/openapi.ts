@@ -53,7 +53,11 @@ export function buildOpenApiDocument(routes: RouteSpec[], version: string): Reco
       request: {
         params: route.request?.params,
         query: route.request?.query,
-        body: route.request?.body ? { content: { 'application/json': { schema: route.request.body } }, required: true } : undefined,
+        body: route.upload
+          ? { content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } }, required: true, description: `The file, at most ${route.upload.maxBytes} bytes` }
+          : route.request?.body
+            ? { content: { 'application/json': { schema: route.request.body } }, required: true }
+            : undefined,
       },
       responses: route.gone
         ? { 410: { description: route.gone, content: { 'application/json': { schema: errorBody } } } }

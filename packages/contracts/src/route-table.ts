@@ -2,9 +2,10 @@ import type { RouteSpec } from '@bulwark/platform';
 import { gatewayRoutes } from './routes/gateway';
 import { identityRoutes } from './routes/identity';
 import { catalogRoutes } from './routes/catalog';
+import { scanningRoutes } from './routes/scanning';
 
 /** The one route table: every /api/v1 path, its owner and the permission it needs. */
-export const ROUTES: RouteSpec[] = [...gatewayRoutes, ...identityRoutes, ...catalogRoutes];
+export const ROUTES: RouteSpec[] = [...gatewayRoutes, ...identityRoutes, ...catalogRoutes, ...scanningRoutes];
 
 export function routesOf(service: string): RouteSpec[] {
   return ROUTES.filter((r) => r.service === service);

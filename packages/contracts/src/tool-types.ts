@@ -20,6 +20,8 @@ export interface CliExecution {
   okExitCodes: number[];
   /** How to install the binary, said when it is missing. */
   install: string;
+  /** Environment the tool needs, e.g. to stay offline. */
+  env?: Record<string, string>;
 }
 
 export interface ToolType {

@@ -20,3 +20,5 @@ export * from './http/validation';
 export * from './secrets';
 export * from './crypto';
 export * from './db/rows';
+export * from './process';
+export * from './git';

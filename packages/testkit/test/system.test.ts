@@ -1,6 +1,7 @@
 import { describeSystem } from '../src';
 import { identitySuite } from '../../../services/identity/test/identity.suite';
 import { catalogSuite } from '../../../services/catalog/test/catalog.suite';
+import { scanningSuite } from '../../../services/scanning/test/scanning.suite';
 import { directAccessSuite, gatewaySuite } from '../../../gateway/test/gateway.suite';
 import { authorizationWalk } from '../../../gateway/test/authorization-walk.suite';
 
@@ -10,5 +11,6 @@ describeSystem({
   'services behind the gateway': directAccessSuite,
   'identity service': identitySuite,
   'catalog service': catalogSuite,
+  'scanning service': scanningSuite,
   'authorization walk over the route table': authorizationWalk,
 });

@@ -1,16 +1,49 @@
-import { ModuleDefinition, ServiceHost } from '@bulwark/platform';
+import { createGrpcClient, ModuleDefinition, openSecretBox, ServiceHost } from '@bulwark/platform';
 import { routesOf } from '@bulwark/contracts';
-import { scanningV1 } from '@bulwark/proto';
+import { catalogV1, scanningV1 } from '@bulwark/proto';
+import { CatalogGate } from './catalog-client';
+import { Checks } from './checks';
 import { readScanningConfig } from './config';
+import { scanningGrpc } from './grpc/scanning-grpc';
+import { scanningHandlers } from './http/handlers';
 import { migrations } from './migrations';
+import { LocalProcessRunner } from './runner/local-process';
+import { Scans } from './scans';
+import { ScanWorker } from './scans/scan-worker';
 
 export const scanningModule: ModuleDefinition = {
   name: 'scanning',
-  dependsOn: [],
+  dependsOn: ['catalog'],
   async start(ctx) {
     const config = readScanningConfig(ctx.env);
     const host = await ServiceHost.open(ctx, { name: 'scanning', migrations, databaseUrl: config.SCANNING_DATABASE_URL });
-    host.grpc.add(scanningV1.ScanningServiceService, 'bulwark.scanning.v1.ScanningService', {});
-    return host.serve(routesOf('scanning'), {});
+    const secrets = openSecretBox(ctx, 'scanning');
+    const catalogClient = createGrpcClient(catalogV1.CatalogServiceService, 'catalog', ctx.peer('catalog').grpcAddress, host.auth);
+    const catalog = new CatalogGate(catalogClient.client);
+    const runner = new LocalProcessRunner(config.scannerPath, config.SCAN_OUTPUT_LIMIT_BYTES);
+    const worker = new ScanWorker(host, catalog, runner, {
+      concurrency: config.SCAN_CONCURRENCY,
+      perToolConcurrency: config.SCAN_CONCURRENCY_PER_TOOL,
+      leaseSeconds: config.SCAN_LEASE_SECONDS,
+      maxAttempts: config.SCAN_MAX_ATTEMPTS,
+      pollMs: config.SCAN_POLL_MS,
+      defaultTimeoutSeconds: config.SCAN_TIMEOUT_SECONDS,
+      checkoutTimeoutSeconds: config.SCAN_CHECKOUT_TIMEOUT_SECONDS,
+      workspaceRoot: config.SCAN_WORKSPACE_DIR,
+      rulesDir: config.SCANNER_RULES_DIR,
+    }, host.log);
+    const checks = new Checks(host, catalog, secrets);
+    const scans = new Scans(host, catalog, checks, worker);
+    host.grpc.add(scanningV1.ScanningServiceService, 'bulwark.scanning.v1.ScanningService', scanningGrpc(host.db));
+    const started = await host.serve(routesOf('scanning'), scanningHandlers(checks, scans, host.db));
+    worker.start();
+    return {
+      ...started,
+      stop: async () => {
+        await worker.stop();
+        catalogClient.close();
+        await started.stop();
+      },
+    };
   },
 };

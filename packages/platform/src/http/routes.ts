@@ -34,6 +34,8 @@ export interface RouteSpec {
   response?: z.ZodType;
   /** Set on endpoints removed from the interface: they answer 410 with this text. */
   gone?: string;
+  /** The body is a file of any content type, handed to the handler as a Buffer, up to `maxBytes`. */
+  upload?: { maxBytes: number };
 }
 
 export function expressPath(openApiPath: string): string {

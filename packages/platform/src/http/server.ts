@@ -111,19 +111,20 @@ export function createServiceApp(opts: ServiceAppOptions): express.Express {
     req.principal = claims.principal;
     next();
   });
-  app.use(express.json({ limit: opts.bodyLimitBytes, strict: false }));
+  const json = express.json({ limit: opts.bodyLimitBytes, strict: false });
 
   const router = express.Router();
   for (const route of opts.routes) {
     if (route.service !== opts.service || route.gone) continue;
     const handler = opts.handlers[route.operationId];
     if (!handler) throw new Error(`${opts.service}: no handler for ${route.operationId}`);
-    router[route.method](expressPath(route.path), async (req: Request, res, next) => {
+    const bodyParser = route.upload ? express.raw({ type: () => true, limit: route.upload.maxBytes }) : json;
+    router[route.method](expressPath(route.path), bodyParser, async (req: Request, res, next) => {
       try {
         const params = route.request?.params ? parseOrThrow(route.request.params, req.params, 'params') : req.params;
         const query = route.request?.query ? parseOrThrow(route.request.query, req.query, 'query') : {};
         const rawBody = req.body === undefined ? {} : req.body;
-        const body = route.request?.body ? parseOrThrow(route.request.body, rawBody, 'body') : undefined;
+        const body = route.upload ? (Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0)) : route.request?.body ? parseOrThrow(route.request.body, rawBody, 'body') : undefined;
         const clientIp = req.header(CLIENT_IP_HEADER) ?? req.socket.remoteAddress ?? 'unknown';
         const result = await handler({ params, query, body, principal: req.principal, requestId: req.requestId, clientIp });
         if (result instanceof HttpResponse) {

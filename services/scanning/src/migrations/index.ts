@@ -1,4 +1,84 @@
 import type { Migration } from '@bulwark/platform';
 
-/** The scanning schema; until the service is built its database holds only the platform tables. */
-export const migrations: Migration[] = [];
+export const migrations: Migration[] = [
+  {
+    name: '0001_checks_and_scans',
+    async up(db) {
+      await db.schema.createTable('check_groups', (t) => {
+        t.uuid('id').primary();
+        t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
+      });
+      await db.schema.createTable('checks', (t) => {
+        t.uuid('id').primary();
+        t.uuid('group_id').references('check_groups.id').onDelete('SET NULL');
+        t.uuid('layer_id').notNullable();
+        t.text('project_code').notNullable();
+        t.uuid('security_tool_id').notNullable();
+        t.uuid('scan_source_id').notNullable();
+        // Non-secret tool settings; a check-level api_token is sealed apart.
+        t.jsonb('tool_settings').notNullable().defaultTo('{}');
+        t.text('tool_token_sealed');
+        t.jsonb('source_auth').notNullable().defaultTo('{}');
+        t.jsonb('run_scan_task').notNullable().defaultTo('{"type":"manual"}');
+        t.text('tag_name');
+        t.text('commit');
+        t.jsonb('comparison').notNullable().defaultTo('{"mode":"previous"}');
+        t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
+        t.timestamp('updated_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
+      });
+      await db.raw('create index checks_group on checks (group_id) where group_id is not null');
+      await db.raw('create index checks_layer on checks (layer_id)');
+      await db.raw('create index checks_source on checks (scan_source_id)');
+      await db.raw('create index checks_tool on checks (security_tool_id)');
+
+      await db.schema.createTable('scans', (t) => {
+        t.uuid('id').primary();
+        t.uuid('check_id').notNullable();
+        t.uuid('layer_id').notNullable();
+        t.text('project_code').notNullable();
+        t.uuid('security_tool_id').notNullable();
+        t.integer('tool_type_id').notNullable();
+        // scan: run by a runner; upload: a report sent through the API.
+        t.text('kind').notNullable();
+        t.text('state').notNullable();
+        t.integer('progress').notNullable().defaultTo(0);
+        t.text('stage');
+        t.text('error');
+        t.text('requested_by');
+        t.integer('attempts').notNullable().defaultTo(0);
+        t.text('lease_owner');
+        t.timestamp('lease_until', { useTz: true });
+        t.boolean('stop_requested').notNullable().defaultTo(false);
+        t.integer('findings_count');
+        t.jsonb('severity_counts');
+        t.text('report_format');
+        t.jsonb('quality_gate');
+        t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
+        t.timestamp('updated_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
+        t.timestamp('started_at', { useTz: true });
+        t.timestamp('finished_at', { useTz: true });
+      });
+      await db.raw(`create index scans_queue on scans (created_at) where state = 'queued'`);
+      await db.raw(`create index scans_inflight on scans (check_id) where state in ('queued', 'running', 'parsing')`);
+      await db.raw('create index scans_check on scans (check_id, created_at desc)');
+
+      // The raw report as the scanner wrote it (gzip), kept for download and re-parsing.
+      await db.schema.createTable('scan_reports', (t) => {
+        t.uuid('scan_id').primary().references('scans.id').onDelete('CASCADE');
+        t.text('file_name').notNullable();
+        t.text('content_type').notNullable();
+        t.bigInteger('size').notNullable();
+        t.binary('gzip').notNullable();
+      });
+      // Normalized findings, handed to the issues service in chunks by sequence number.
+      await db.schema.createTable('scan_findings', (t) => {
+        t.uuid('scan_id').notNullable().references('scans.id').onDelete('CASCADE');
+        t.integer('seq').notNullable();
+        t.text('fingerprint').notNullable();
+        t.text('severity').notNullable();
+        t.jsonb('finding').notNullable();
+        t.primary(['scan_id', 'seq']);
+      });
+    },
+  },
+];

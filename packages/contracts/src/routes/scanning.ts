@@ -1,0 +1,244 @@
+import type { RouteSpec } from '@bulwark/platform';
+import { z } from '../zod';
+import { bulkResult, idsBody, isoDateTime, listOf, pageQuery } from '../common';
+
+const service = 'scanning';
+const perm = (key: string, letter: 'r' | 'w' | 'x' | 'd') => ({ kind: 'permission' as const, key, letter });
+const checks = (letter: 'r' | 'w' | 'x' | 'd') => perm('scanning.checks', letter);
+const results = (letter: 'r' | 'w' | 'x' | 'd') => perm('scanning.scan_results', letter);
+
+export const UPLOAD_MAX_BYTES = 100 * 1024 * 1024;
+
+export const tagInfo = z
+  .object({
+    tag_name: z.string().trim().min(1).max(255).openapi({ description: 'Branch, tag or image name, by source type' }),
+    commit: z.string().regex(/^[0-9a-fA-F]{7,64}$/, 'must be a commit hash').optional(),
+  })
+  .strict()
+  .openapi('TagInfo');
+
+const toolSettings = z
+  .object({
+    scan_result_lang: z.string().max(8).optional(),
+    url: z.string().max(2048).optional(),
+    auth_method: z.string().max(64).optional(),
+    api_token: z.string().max(4096).optional().openapi({ description: 'Stored encrypted, never returned; absent on update keeps the stored one' }),
+    extra_args: z.array(z.string().max(512)).max(50).optional(),
+    timeout_seconds: z.number().int().min(10).max(86400).optional(),
+  })
+  .strict()
+  .openapi('CheckToolSettings', { description: 'Tool connection settings of the check; they override the tool\u2019s own' });
+
+const sourceAuth = z
+  .object({ url: z.string().max(2048).optional(), auth_method: z.string().max(64).optional(), branch_name: z.string().max(255).optional() })
+  .strict()
+  .openapi('CheckSourceAuth', { description: 'Source parameters of the check: branch_name is used when the check has no tag' });
+
+const runScanTask = z.object({ type: z.enum(['manual']).openapi({ description: 'How scans start: manual (through the API)' }) }).strict();
+
+/** The earlier interface named tool_settings tool_auth and the layer pipeline_id; both are mapped. */
+function mapLegacyCheckFields(raw: unknown): unknown {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return raw;
+  const body = { ...(raw as Record<string, unknown>) };
+  if ('tool_auth' in body && !('tool_settings' in body)) {
+    body.tool_settings = body.tool_auth;
+    delete body.tool_auth;
+  }
+  if ('pipeline_id' in body && !('layer_id' in body)) {
+    body.layer_id = body.pipeline_id;
+    delete body.pipeline_id;
+  }
+  return body;
+}
+
+const checkFields = {
+  layer_id: z.uuid().openapi({ description: 'Layer; the earlier interface\u2019s pipeline_id is accepted instead' }),
+  security_tool_id: z.uuid(),
+  tool_settings: toolSettings.optional().openapi({ description: 'The earlier interface\u2019s tool_auth is accepted instead' }),
+  scan_source_id: z.uuid(),
+  source_auth: sourceAuth.optional(),
+  run_scan_task: runScanTask.optional(),
+  project_code: z.string().min(1).max(64).optional().openapi({ description: 'Earlier interface: must be the layer\u2019s project' }),
+};
+
+export const checkCreateBody = z
+  .preprocess(
+    mapLegacyCheckFields,
+    z
+      .object({
+        ...checkFields,
+        tags: z.array(tagInfo).max(100).optional().openapi({ description: 'More than one tag creates a group: one check per tag' }),
+        check_group_id: z
+          .never({ error: 'is never accepted on creation; group membership changes only through PUT /check/{check_id}' })
+          .optional()
+          .openapi({ type: 'null', description: 'Never accepted on creation (400)' }),
+      })
+      .strict(),
+  )
+  .openapi('CheckCreate');
+
+export const groupedCheck = z.object({ check_id: z.uuid().optional(), taginfo: tagInfo }).strict().openapi('GroupedCheck');
+
+export const checkUpdateBody = z
+  .preprocess(
+    mapLegacyCheckFields,
+    z
+      .object({
+        layer_id: checkFields.layer_id.optional(),
+        security_tool_id: checkFields.security_tool_id.optional(),
+        tool_settings: checkFields.tool_settings,
+        scan_source_id: checkFields.scan_source_id.optional(),
+        source_auth: checkFields.source_auth,
+        run_scan_task: checkFields.run_scan_task,
+        project_code: checkFields.project_code,
+        grouped_checks: z.array(groupedCheck).max(100).optional().openapi({ description: 'Group membership: rules 4 to 9 of the guide' }),
+      })
+      .strict(),
+  )
+  .openapi('CheckUpdate');
+
+export const scanStates = ['queued', 'running', 'parsing', 'completed', 'failed', 'stopped'] as const;
+
+export const scanResultView = z
+  .object({
+    id: z.string(),
+    scan_result_id: z.string(),
+    check_id: z.string(),
+    layer_id: z.string(),
+    project_code: z.string(),
+    security_tool_id: z.string(),
+    kind: z.enum(['scan', 'upload']),
+    state: z.enum(scanStates),
+    progress: z.number().int().openapi({ description: 'Percent, 0 to 100' }),
+    stage: z.string().nullable().openapi({ description: 'What the scan does now: checkout, scan, parse, ...' }),
+    error: z.string().nullable(),
+    findings_count: z.number().int().nullable(),
+    severity_counts: z.record(z.string(), z.number().int()).nullable(),
+    report_format: z.string().nullable(),
+    quality_gate: z.unknown().nullable(),
+    created_at: isoDateTime,
+    updated_at: isoDateTime,
+    started_at: isoDateTime.nullable(),
+    finished_at: isoDateTime.nullable(),
+  })
+  .openapi('ScanResult');
+
+export const checkView = z
+  .object({
+    id: z.string(),
+    group_id: z.string().nullable(),
+    layer_id: z.string(),
+    project_code: z.string(),
+    security_tool_id: z.string(),
+    tool_settings: z.record(z.string(), z.unknown()).openapi({ description: 'Without api_token; api_token_set says whether one is stored' }),
+    scan_source_id: z.string(),
+    source_auth: z.record(z.string(), z.unknown()),
+    run_scan_task: z.record(z.string(), z.unknown()),
+    taginfo: tagInfo.nullable(),
+    grouped_checks: z.array(z.object({ check_id: z.string(), taginfo: tagInfo.nullable() })).optional().openapi({ description: 'Present when the check has a group_id: every check of the group, this one included' }),
+    comparison: z.record(z.string(), z.unknown()),
+    last_scan: scanResultView.nullable(),
+    created_at: isoDateTime,
+    updated_at: isoDateTime,
+  })
+  .openapi('Check');
+
+const byCheck = z.object({ check_id: z.uuid() });
+const byGroup = z.object({ group_id: z.uuid() });
+const byLayer = z.object({ layer_id: z.uuid() });
+const byResult = z.object({ result_id: z.uuid() });
+
+const runResponse = z.object({ scan_result_id: z.string(), state: z.enum(scanStates) }).openapi('RunResponse');
+
+export const scanningRoutes: RouteSpec[] = [
+  {
+    operationId: 'createCheck', method: 'post', path: '/api/v1/check', service, tag: 'Checks', access: checks('w'),
+    summary: 'Create a check; more than one tag creates a group of checks, one per tag',
+    description: 'The tool and source must be usable in the layer\u2019s project (access types), and the project not archived (409). check_group_id is never accepted.',
+    request: { body: checkCreateBody }, response: checkView,
+  },
+  {
+    operationId: 'listChecks', method: 'get', path: '/api/v1/checks', service, tag: 'Checks', access: checks('r'),
+    summary: 'List checks of the caller\u2019s projects',
+    request: {
+      query: z.object({ ...pageQuery, 'filter[layer_id]': z.uuid().optional(), 'filter[project_code]': z.string().max(64).optional(), 'filter[group_id]': z.uuid().optional() }).strict(),
+    },
+    response: listOf(checkView, 'CheckList'),
+  },
+  {
+    operationId: 'getCheck', method: 'get', path: '/api/v1/check/{check_id}', service, tag: 'Checks', access: checks('r'),
+    summary: 'A check with its group (grouped_checks) and last scan', request: { params: byCheck }, response: checkView,
+  },
+  {
+    operationId: 'updateCheck', method: 'put', path: '/api/v1/check/{check_id}', service, tag: 'Checks', access: checks('w'),
+    summary: 'Update a check and, through grouped_checks, its group (rules 4 to 9 of the guide)',
+    description: 'Without grouped_checks only this check changes. With grouped_checks and no group: more than one element creates a group this check joins; one or none changes only this check. With a group: every listed check gets the common parameters and its own tag, elements without check_id become new checks, group checks not listed leave the group; a group left with fewer than two checks is dissolved.',
+    request: { params: byCheck, body: checkUpdateBody }, response: checkView,
+  },
+  {
+    operationId: 'deleteChecks', method: 'delete', path: '/api/v1/checks', service, tag: 'Checks', access: checks('d'),
+    summary: 'Delete checks by id (a check with a scan in flight: conflict)', request: { body: idsBody }, response: bulkResult,
+  },
+  {
+    operationId: 'deleteCheckGroup', method: 'delete', path: '/api/v1/check-group/{group_id}', service, tag: 'Checks', access: checks('d'),
+    summary: 'Delete a check group and all its checks', request: { params: byGroup },
+    response: z.object({ group_id: z.string(), deleted_check_ids: z.array(z.string()) }).openapi('CheckGroupDeleted'),
+  },
+  { operationId: 'removedCreateCheckGroup', method: 'post', path: '/api/v1/check-group', service, tag: 'Checks', access: checks('w'), summary: 'Removed in release 1.5', gone: 'Removed in release 1.5: create a group with POST /api/v1/check and several tags' },
+  { operationId: 'removedGetCheckGroup', method: 'get', path: '/api/v1/check-group/{group_id}', service, tag: 'Checks', access: checks('r'), summary: 'Removed in release 1.5', gone: 'Removed in release 1.5: GET /api/v1/check/{check_id} lists grouped_checks' },
+  { operationId: 'removedUpdateCheckGroup', method: 'put', path: '/api/v1/checks-group/{group_id}', service, tag: 'Checks', access: checks('w'), summary: 'Removed in release 1.5', gone: 'Removed in release 1.5: change a group through PUT /api/v1/check/{check_id} with grouped_checks' },
+  {
+    operationId: 'runCheck', method: 'post', path: '/api/v1/check/{check_id}/run', service, tag: 'Scans', access: checks('x'),
+    summary: 'Queue a scan of the check',
+    description: 'A check with a scan already queued, running or parsing answers 409 naming that scan.',
+    request: { params: byCheck }, response: runResponse,
+  },
+  {
+    operationId: 'runLayer', method: 'post', path: '/api/v1/layer/{layer_id}/run', service, tag: 'Scans', access: checks('x'),
+    summary: 'Queue a scan of every check of the layer (no body)',
+    description: 'Checks that already have a scan in flight keep it and are listed with its id and state.',
+    request: { params: byLayer },
+    response: z.object({ scan_results: z.array(z.object({ check_id: z.string(), scan_result_id: z.string(), state: z.enum(scanStates) })) }).openapi('LayerRunResponse'),
+  },
+  {
+    operationId: 'stopCheck', method: 'post', path: '/api/v1/check/{check_id}/stop', service, tag: 'Scans', access: checks('x'),
+    summary: 'Stop the check\u2019s queued or running scan: the scanner is killed and its workspace removed',
+    request: { params: byCheck }, response: runResponse,
+  },
+  {
+    operationId: 'listScanResults', method: 'get', path: '/api/v1/scan-results', service, tag: 'Scan results', access: results('r'),
+    summary: 'Scan results, newest first',
+    request: {
+      query: z
+        .object({
+          ...pageQuery,
+          'filter[check_id]': z.uuid().optional(),
+          'filter[layer_id]': z.uuid().optional(),
+          'filter[project_code]': z.string().max(64).optional(),
+          'filter[state]': z.enum(scanStates).optional(),
+          'filter[created_at_start]': isoDateTime.optional(),
+          'filter[created_at_end]': isoDateTime.optional(),
+          'filter[updated_at_start]': isoDateTime.optional(),
+          'filter[updated_at_end]': isoDateTime.optional(),
+        })
+        .strict(),
+    },
+    response: listOf(scanResultView, 'ScanResultList'),
+  },
+  {
+    operationId: 'getScanResult', method: 'get', path: '/api/v1/scan-result/{result_id}', service, tag: 'Scan results', access: results('r'),
+    summary: 'One scan result: state, progress, times, error, findings_count, quality_gate', request: { params: byResult }, response: scanResultView,
+  },
+  {
+    operationId: 'downloadScanReport', method: 'get', path: '/api/v1/scan-result/{result_id}/report', service, tag: 'Scan results', access: results('r'),
+    summary: 'The raw report as the scanner wrote it (or as it was uploaded)', request: { params: byResult },
+  },
+  {
+    operationId: 'uploadCheckResults', method: 'post', path: '/api/v1/check/{check_id}/results', service, tag: 'Scan results', access: results('w'),
+    summary: 'Upload a scanner report for a check; it is processed like a scan',
+    description: `The request body is the report itself (any content type, at most ${UPLOAD_MAX_BYTES / 1024 / 1024} MiB; 413 above). The format is detected from the content or named by ?format=<id> (see bulwark formats). An unparseable report answers 400 with the parser\u2019s message and leaves no scan result. Any check accepts uploads; for checks of a Manual tool it is the only way in.`,
+    request: { params: byCheck, query: z.object({ format: z.string().max(64).optional(), file_name: z.string().max(255).optional() }).strict() },
+    upload: { maxBytes: UPLOAD_MAX_BYTES },
+    response: runResponse,
+  },
+];

@@ -1,0 +1,26 @@
+import { expect } from 'chai';
+import { buildOpenApiDocument, isPermissionKey, ROUTES } from '../src';
+
+describe('the route table', () => {
+  it('has one operation id and one route per method and path', () => {
+    const ids = ROUTES.map((r) => r.operationId);
+    expect(new Set(ids).size).to.equal(ids.length);
+    const keys = ROUTES.map((r) => `${r.method} ${r.path}`);
+    expect(new Set(keys).size).to.equal(keys.length);
+  });
+
+  it('names only permission keys of the catalogue', () => {
+    const unknown = ROUTES.flatMap((r) => (r.access.kind === 'permission' && !isPermissionKey(r.access.key) ? [`${r.operationId}: ${r.access.key}`] : []));
+    expect(unknown).to.deep.equal([]);
+  });
+
+  it('keeps every path under /api/v1', () => {
+    expect(ROUTES.filter((r) => !r.path.startsWith('/api/v1/')).map((r) => r.path)).to.deep.equal([]);
+  });
+
+  it('generates an OpenAPI 3.1 document with every route', () => {
+    const doc = buildOpenApiDocument(ROUTES, 'test') as { openapi: string; paths: Record<string, Record<string, unknown>> };
+    expect(doc.openapi).to.equal('3.1.0');
+    for (const r of ROUTES) expect(doc.paths[r.path]?.[r.method], `${r.method} ${r.path}`).to.be.an('object');
+  });
+});

@@ -1,0 +1,38 @@
+import { AppError, canSeeProject, FieldProblem, invalid, Principal, ServiceClient } from '@bulwark/platform';
+import type { catalogV1 } from '@bulwark/proto';
+
+export type CatalogClient = ServiceClient<typeof catalogV1.CatalogServiceService>;
+
+/**
+ * What scanning asks the catalog, with its answers mapped to this API's errors: a layer the caller
+ * may not see is reported as unknown, like a missing one (no leaking of other projects).
+ */
+export class CatalogGate {
+  constructor(private readonly catalog: CatalogClient) {}
+
+  async layerFor(principal: Principal, layerId: string, field = 'layer_id'): Promise<catalogV1.Layer> {
+    const layer = await this.catalog.getLayer({ id: layerId }).catch((err: unknown) => {
+      if (err instanceof AppError && err.code === 'not_found') return undefined;
+      throw err;
+    });
+    if (!layer || !canSeeProject(principal, layer.projectCode)) throw invalid(`Unknown ${field}`, [{ field, problem: 'is not a known layer' }]);
+    return layer;
+  }
+
+  /** Refuses checks whose tool or source may not be used in the project, naming the fields. */
+  async assertUsable(projectCode: string, sourceId: string, toolId: string): Promise<void> {
+    const res = await this.catalog.checkUsable({ projectCode, sourceId, toolId });
+    if (!res.usable) {
+      const details: FieldProblem[] = res.problems.map((p) => ({ field: p.field, problem: p.problem }));
+      throw invalid(`The check cannot use these: ${details.map((d) => `${d.field} ${d.problem}`).join('; ')}`, details);
+    }
+  }
+
+  tool(id: string, withSecrets = false): Promise<catalogV1.Tool> {
+    return this.catalog.getTool({ id, withSecrets });
+  }
+
+  source(id: string, withSecrets = false): Promise<catalogV1.Source> {
+    return this.catalog.getSource({ id, withSecrets });
+  }
+}

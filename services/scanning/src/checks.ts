@@ -1,0 +1,207 @@
+import { randomUUID } from 'node:crypto';
+import {
+  AppError, canSeeProject, conflict, enqueueEvents, invalid, notFound, Principal, Queryable, SecretBox, ServiceHost, Trx,
+} from '@bulwark/platform';
+import { SCAN_EVENTS, TOPICS } from '@bulwark/contracts';
+import { CatalogGate } from './catalog-client';
+import { GroupedCheckInput, PlanError, planCheckCreate, planCheckUpdate, TagInfo } from './domain/check-plan';
+import { CheckRecord, CheckSettings, checkStore, Comparison } from './store/checks';
+import { scanStore } from './store/scans';
+
+export interface CheckInput {
+  layer_id?: string;
+  security_tool_id?: string;
+  tool_settings?: Record<string, unknown> & { api_token?: string };
+  scan_source_id?: string;
+  source_auth?: Record<string, unknown>;
+  run_scan_task?: Record<string, unknown>;
+  project_code?: string;
+  tags?: TagInfo[];
+  grouped_checks?: GroupedCheckInput[];
+}
+
+type BulkStatus = { id: string; status: 'deleted' | 'not_found' | 'conflict'; message?: string };
+
+function planned<T>(fn: () => T): T {
+  try {
+    return fn();
+  } catch (err) {
+    if (err instanceof PlanError) throw invalid(`Invalid checks: ${err.message}`, err.problems);
+    throw err;
+  }
+}
+
+/** Checks and check groups: the guide's rules, applied in one transaction with their events. */
+export class Checks {
+  constructor(
+    private readonly host: ServiceHost,
+    private readonly catalog: CatalogGate,
+    private readonly secrets: SecretBox,
+  ) {}
+
+  private get db() {
+    return this.host.db;
+  }
+
+  private events(trx: Trx, type: string, checks: { id: string }[], extra: Record<string, unknown> = {}) {
+    return enqueueEvents(trx, checks.map((c) => ({ topic: TOPICS.scans, type, key: c.id, payload: { check_id: c.id, ...extra } })));
+  }
+
+  /** A check the caller may see, or 404. */
+  async visible(principal: Principal, id: string, db: Queryable = this.db): Promise<CheckRecord> {
+    const check = await checkStore.get(db, id);
+    if (!check || !canSeeProject(principal, check.projectCode)) throw notFound(`Check ${id}`);
+    return check;
+  }
+
+  /** Resolves and validates the settings a check would have after this request. */
+  private async settingsFor(principal: Principal, input: CheckInput, current?: CheckRecord): Promise<CheckSettings> {
+    const layerId = input.layer_id ?? current?.layerId;
+    const toolId = input.security_tool_id ?? current?.securityToolId;
+    const sourceId = input.scan_source_id ?? current?.scanSourceId;
+    const missing = [
+      ['layer_id', layerId],
+      ['security_tool_id', toolId],
+      ['scan_source_id', sourceId],
+    ].filter(([, v]) => !v);
+    if (missing.length > 0) throw invalid(`Missing ${missing.map(([f]) => f).join(', ')}`, missing.map(([f]) => ({ field: f as string, problem: 'is required' })));
+    const layer = await this.catalog.layerFor(principal, layerId!);
+    if (input.project_code !== undefined && input.project_code !== layer.projectCode) {
+      throw invalid('Invalid project_code: not the layer\u2019s project', [{ field: 'project_code', problem: `the layer belongs to project ${layer.projectCode}` }]);
+    }
+    if (layer.projectArchived) throw conflict(`Project ${layer.projectCode} is archived: its checks cannot change`);
+    await this.catalog.assertUsable(layer.projectCode, sourceId!, toolId!);
+    const { api_token: token, ...toolSettings } = input.tool_settings ?? current?.toolSettings ?? {};
+    return {
+      layerId: layer.id,
+      projectCode: layer.projectCode,
+      securityToolId: toolId!,
+      scanSourceId: sourceId!,
+      toolSettings,
+      // A new token replaces the stored one; no token in the request keeps it.
+      toolTokenSealed: typeof token === 'string' && token.length > 0 ? this.secrets.seal(token) : undefined,
+      sourceAuth: input.source_auth ?? current?.sourceAuth ?? {},
+      runScanTask: input.run_scan_task ?? current?.runScanTask ?? { type: 'manual' },
+    };
+  }
+
+  async create(principal: Principal, input: CheckInput): Promise<CheckRecord> {
+    const plan = planned(() => planCheckCreate(input.tags));
+    const settings = await this.settingsFor(principal, input);
+    const id = await this.host.transaction(async (trx) => {
+      const groupId = plan.group ? randomUUID() : null;
+      if (groupId) await checkStore.createGroup(trx, groupId);
+      const ids = plan.tags.map(() => randomUUID());
+      for (const [i, tag] of plan.tags.entries()) await checkStore.insert(trx, ids[i], groupId, settings, tag ?? null);
+      await this.events(trx, SCAN_EVENTS.checkCreated, ids.map((x) => ({ id: x })), { layer_id: settings.layerId, group_id: groupId });
+      return ids[0];
+    });
+    return (await checkStore.get(this.db, id))!;
+  }
+
+  async update(principal: Principal, id: string, input: CheckInput): Promise<CheckRecord> {
+    const current = await this.visible(principal, id);
+    const settings = await this.settingsFor(principal, input, current);
+    await this.host.transaction(async (trx) => {
+      const path = (await checkStore.getForUpdate(trx, id))!;
+      const members = path.groupId ? (await checkStore.groupMembers(trx, path.groupId)).map((c) => c.id) : [];
+      const plan = planned(() => planCheckUpdate({ id: path.id, groupId: path.groupId }, members, input.grouped_checks));
+      let groupId = path.groupId;
+      if (plan.group === 'create') {
+        groupId = randomUUID();
+        await checkStore.createGroup(trx, groupId);
+      }
+      for (const u of plan.update) {
+        await checkStore.update(trx, u.checkId, settings, u.tag);
+        if (plan.group === 'create') await checkStore.setGroup(trx, [u.checkId], groupId);
+      }
+      const created = plan.create.map(() => randomUUID());
+      for (const [i, tag] of plan.create.entries()) await checkStore.insert(trx, created[i], plan.group === 'dissolve' ? null : groupId, settings, tag);
+      await checkStore.setGroup(trx, plan.detach, null);
+      if (plan.group === 'dissolve' && groupId) {
+        await checkStore.setGroup(trx, plan.update.map((u) => u.checkId), null);
+        await trx('check_groups').where({ id: groupId }).delete();
+      }
+      await this.events(trx, SCAN_EVENTS.checkUpdated, [...plan.update.map((u) => ({ id: u.checkId })), ...plan.detach.map((x) => ({ id: x }))]);
+      await this.events(trx, SCAN_EVENTS.checkCreated, created.map((x) => ({ id: x })), { layer_id: settings.layerId, group_id: groupId });
+    });
+    return (await checkStore.get(this.db, id))!;
+  }
+
+  async groupOf(check: CheckRecord): Promise<CheckRecord[] | undefined> {
+    return check.groupId ? checkStore.groupMembers(this.db, check.groupId) : undefined;
+  }
+
+  async deleteGroup(principal: Principal, groupId: string): Promise<string[]> {
+    return this.host.transaction(async (trx) => {
+      const members = await checkStore.groupMembers(trx, groupId);
+      if (!(await checkStore.groupExists(trx, groupId)) || members.some((c) => !canSeeProject(principal, c.projectCode))) {
+        throw notFound(`Check group ${groupId}`);
+      }
+      const busy = await scanStore.inFlightFor(trx, members.map((c) => c.id));
+      if (busy.length > 0) throw conflict(`Checks of the group have scans in flight: ${busy.map((s) => s.checkId).join(', ')}; stop them first`);
+      const deleted = await checkStore.deleteGroup(trx, groupId);
+      await this.events(trx, SCAN_EVENTS.checkDeleted, deleted.map((x) => ({ id: x })), { group_id: groupId });
+      return deleted;
+    });
+  }
+
+  async delete(principal: Principal, ids: string[]): Promise<BulkStatus[]> {
+    return this.host.transaction(async (trx) => {
+      const results: BulkStatus[] = [];
+      for (const id of ids) {
+        const check = await checkStore.get(trx, id).catch(() => undefined);
+        if (!check || !canSeeProject(principal, check.projectCode)) {
+          results.push({ id, status: 'not_found' });
+          continue;
+        }
+        if ((await scanStore.inFlightFor(trx, [id])).length > 0) {
+          results.push({ id, status: 'conflict', message: 'a scan is in flight; stop it first' });
+          continue;
+        }
+        await trx('checks').where({ id }).delete();
+        if (check.groupId) {
+          const left = await checkStore.groupMembers(trx, check.groupId);
+          if (left.length < 2) {
+            await checkStore.setGroup(trx, left.map((c) => c.id), null);
+            await trx('check_groups').where({ id: check.groupId }).delete();
+          }
+        }
+        await this.events(trx, SCAN_EVENTS.checkDeleted, [check], { group_id: check.groupId });
+        results.push({ id, status: 'deleted' });
+      }
+      return results;
+    });
+  }
+
+  async setComparison(principal: Principal, id: string, comparison: Comparison): Promise<CheckRecord> {
+    const check = await this.visible(principal, id);
+    const referenced = comparison.mode === 'baseline' ? [comparison.baseline_scan_result_id] : comparison.mode === 'pair' ? comparison.scan_result_ids : [];
+    for (const [i, scanId] of referenced.entries()) {
+      const scan = await scanStore.get(this.db, scanId);
+      if (!scan || scan.checkId !== check.id) {
+        const field = comparison.mode === 'baseline' ? 'baseline_scan_result_id' : `scan_result_ids[${i}]`;
+        throw invalid(`Invalid ${field}: not a scan result of this check`, [{ field, problem: 'is not a scan result of this check' }]);
+      }
+    }
+    await this.host.transaction(async (trx) => {
+      await checkStore.setComparison(trx, id, comparison);
+      await this.events(trx, SCAN_EVENTS.checkUpdated, [check], { comparison });
+    });
+    return (await checkStore.get(this.db, id))!;
+  }
+
+  list(principal: Principal, q: { page: number; limit: number; layerId?: string; projectCode?: string; groupId?: string }) {
+    return checkStore.list(this.db, { ...q, projects: principal.projects });
+  }
+
+  /** A stored check-level token, opened for a scan. */
+  toolToken(check: CheckRecord): string | undefined {
+    if (!check.toolTokenSealed) return undefined;
+    try {
+      return this.secrets.open(check.toolTokenSealed);
+    } catch {
+      throw new AppError('internal', 'The check\u2019s stored token cannot be opened with the current master key');
+    }
+  }
+}

@@ -1,0 +1,58 @@
+import { HttpResponse, listPage, requirePrincipal, RouteHandlers } from '@bulwark/platform';
+import type { Checks } from '../checks';
+import type { Scans } from '../scans';
+import { CheckRecord } from '../store/checks';
+import { scanStore } from '../store/scans';
+import { checkView, scanView } from './views';
+
+/** HTTP handlers, keyed by the route table's operation ids: they translate, Checks and Scans decide. */
+export function scanningHandlers(checks: Checks, scans: Scans, db: Parameters<typeof scanStore.latestFor>[0]): RouteHandlers {
+  const full = async (check: CheckRecord) => {
+    const [group, latest] = await Promise.all([checks.groupOf(check), scanStore.latestFor(db, [check.id])]);
+    return checkView(check, group, latest.get(check.id));
+  };
+  return {
+    createCheck: async (input) => full(await checks.create(requirePrincipal(input), input.body)),
+    getCheck: async (input) => full(await checks.visible(requirePrincipal(input), input.params.check_id)),
+    updateCheck: async (input) => full(await checks.update(requirePrincipal(input), input.params.check_id, input.body)),
+    listChecks: async (input) => {
+      const q = input.query;
+      const page = await checks.list(requirePrincipal(input), { page: q.page, limit: q.limit, layerId: q['filter[layer_id]'], projectCode: q['filter[project_code]'], groupId: q['filter[group_id]'] });
+      const latest = await scanStore.latestFor(db, page.items.map((c) => c.id));
+      return listPage(q, page, (c) => checkView(c, undefined, latest.get(c.id)));
+    },
+    deleteChecks: async (input) => ({ results: await checks.delete(requirePrincipal(input), input.body.ids) }),
+    deleteCheckGroup: async (input) => ({ group_id: input.params.group_id, deleted_check_ids: await checks.deleteGroup(requirePrincipal(input), input.params.group_id) }),
+
+    runCheck: async (input) => {
+      const scan = await scans.runCheck(requirePrincipal(input), input.params.check_id);
+      return { scan_result_id: scan.id, state: scan.state };
+    },
+    runLayer: async (input) => ({ scan_results: await scans.runLayer(requirePrincipal(input), input.params.layer_id) }),
+    stopCheck: async (input) => {
+      const scan = await scans.stopCheck(requirePrincipal(input), input.params.check_id);
+      return { scan_result_id: scan.id, state: scan.state };
+    },
+    uploadCheckResults: async (input) => {
+      const scan = await scans.upload(requirePrincipal(input), input.params.check_id, input.body, input.query);
+      return { scan_result_id: scan.id, state: scan.state };
+    },
+
+    listScanResults: async (input) => {
+      const q = input.query;
+      return listPage(
+        q,
+        await scans.list(requirePrincipal(input), {
+          page: q.page, limit: q.limit, checkId: q['filter[check_id]'], layerId: q['filter[layer_id]'], projectCode: q['filter[project_code]'], state: q['filter[state]'],
+          createdFrom: q['filter[created_at_start]'], createdTo: q['filter[created_at_end]'], updatedFrom: q['filter[updated_at_start]'], updatedTo: q['filter[updated_at_end]'],
+        }),
+        scanView,
+      );
+    },
+    getScanResult: async (input) => scanView(await scans.get(requirePrincipal(input), input.params.result_id)),
+    downloadScanReport: async (input) => {
+      const report = await scans.report(requirePrincipal(input), input.params.result_id);
+      return new HttpResponse(200, report.bytes, { 'content-type': report.contentType, 'content-disposition': `attachment; filename="${report.fileName.replace(/[^A-Za-z0-9._-]/g, '_')}"` });
+    },
+  };
+}

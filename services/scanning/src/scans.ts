@@ -1,0 +1,149 @@
+import { randomUUID } from 'node:crypto';
+import { AppError, canSeeProject, conflict, invalid, notFound, Principal, ServiceHost } from '@bulwark/platform';
+import { ReportParseError } from '@bulwark/findings';
+import { SCAN_EVENTS, toolType } from '@bulwark/contracts';
+import type { CatalogGate } from './catalog-client';
+import type { Checks } from './checks';
+import { contentTypeOf, severityCounts } from './domain/report';
+import { CheckRecord, checkStore } from './store/checks';
+import { findingStore } from './store/findings';
+import { ScanQuery, ScanRecord, scanStore } from './store/scans';
+import { importScanReport } from './scans/report-import';
+import { scanEvent, ScanWorker } from './scans/scan-worker';
+
+/** Running, stopping, uploading and reading scans. */
+export class Scans {
+  constructor(
+    private readonly host: ServiceHost,
+    private readonly catalog: CatalogGate,
+    private readonly checks: Checks,
+    private readonly worker: ScanWorker,
+  ) {}
+
+  private get db() {
+    return this.host.db;
+  }
+
+  private async assertRunnable(principal: Principal, check: CheckRecord): Promise<number> {
+    const layer = await this.catalog.layerFor(principal, check.layerId);
+    if (layer.projectArchived) throw conflict(`Project ${check.projectCode} is archived: no scans`);
+    const tool = await this.catalog.tool(check.securityToolId);
+    return tool.typeId;
+  }
+
+  /** Queues a scan; a check whose scan is still in flight answers 409 naming it. */
+  private async queue(principal: Principal, check: CheckRecord): Promise<ScanRecord> {
+    const typeId = await this.assertRunnable(principal, check);
+    const type = toolType(typeId);
+    if (!type?.execution) {
+      throw conflict(`The check\u2019s tool (${type?.name ?? typeId}) is not run by Bulwark: upload its reports to POST /api/v1/check/${check.id}/results`);
+    }
+    const scan = await this.host.transaction(async (trx) => {
+      await trx('checks').where({ id: check.id }).forUpdate().first();
+      const inflight = await scanStore.inFlightFor(trx, [check.id]);
+      if (inflight.length > 0) throw conflict(`Check ${check.id} already has scan ${inflight[0].id} ${inflight[0].state}`, [{ field: 'check_id', problem: `scan ${inflight[0].id} is ${inflight[0].state}` }]);
+      const id = randomUUID();
+      await scanStore.insert(trx, {
+        id, checkId: check.id, layerId: check.layerId, projectCode: check.projectCode, securityToolId: check.securityToolId,
+        toolTypeId: typeId, kind: 'scan', state: 'queued', requestedBy: principal.username,
+      });
+      const created = (await scanStore.get(trx, id))!;
+      await scanEvent(trx, SCAN_EVENTS.scanQueued, created, { requested_by: principal.username });
+      return created;
+    });
+    this.worker.nudge();
+    return scan;
+  }
+
+  async runCheck(principal: Principal, checkId: string): Promise<ScanRecord> {
+    return this.queue(principal, await this.checks.visible(principal, checkId));
+  }
+
+  async runLayer(principal: Principal, layerId: string): Promise<{ check_id: string; scan_result_id: string; state: string }[]> {
+    const layer = await this.catalog.layerFor(principal, layerId);
+    if (layer.projectArchived) throw conflict(`Project ${layer.projectCode} is archived: no scans`);
+    const results = [];
+    for (const check of await checkStore.byLayer(this.db, layerId)) {
+      const inflight = await scanStore.inFlightFor(this.db, [check.id]);
+      const type = toolType((await this.catalog.tool(check.securityToolId)).typeId);
+      if (inflight.length > 0) results.push({ check_id: check.id, scan_result_id: inflight[0].id, state: inflight[0].state });
+      else if (type?.execution) {
+        const scan = await this.queue(principal, check);
+        results.push({ check_id: check.id, scan_result_id: scan.id, state: scan.state });
+      }
+    }
+    return results;
+  }
+
+  /** Stops the check's queued or running scan; the runner kills the scanner where it runs. */
+  async stopCheck(principal: Principal, checkId: string): Promise<ScanRecord> {
+    const check = await this.checks.visible(principal, checkId);
+    const [scan] = await scanStore.inFlightFor(this.db, [check.id]);
+    if (!scan) throw conflict(`Check ${checkId} has no scan queued or running`);
+    await this.host.transaction(async (trx) => {
+      await scanStore.requestStop(trx, scan.id);
+      if (await scanStore.finish(trx, scan.id, ['queued'], 'stopped', { error: null })) await scanEvent(trx, SCAN_EVENTS.scanStopped, scan, { by: principal.username });
+    });
+    // Here: abort now. Elsewhere: that replica sees stop_requested at its next heartbeat.
+    this.worker.abortLocal(scan.id);
+    return this.waitForStop(scan.id);
+  }
+
+  private async waitForStop(scanId: string): Promise<ScanRecord> {
+    const deadline = Date.now() + 15000;
+    for (;;) {
+      const scan = (await scanStore.get(this.db, scanId))!;
+      if (!['queued', 'running', 'parsing'].includes(scan.state) || Date.now() > deadline) return scan;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+
+  /** An uploaded report becomes a completed scan result at once, or a 400 and nothing at all. */
+  async upload(principal: Principal, checkId: string, body: Buffer, q: { format?: string; file_name?: string }): Promise<ScanRecord> {
+    const check = await this.checks.visible(principal, checkId);
+    const typeId = await this.assertRunnable(principal, check);
+    if (body.length === 0) throw invalid('The request body is empty: send the report file as the body', [{ field: 'body', problem: 'is empty' }]);
+    const declared = q.format ?? (toolType(typeId)?.resultFormat === 'auto' ? undefined : toolType(typeId)?.resultFormat);
+    let imported;
+    try {
+      imported = importScanReport(body, { format: declared, name: q.file_name ?? 'upload' });
+    } catch (err) {
+      if (err instanceof ReportParseError) throw invalid(err.message, [{ field: q.format ? 'format' : 'body', problem: err.reason }]);
+      throw err;
+    }
+    const counts = severityCounts(imported.findings);
+    const id = randomUUID();
+    const scan = await this.host.transaction(async (trx) => {
+      const inflight = await scanStore.inFlightFor(trx, [check.id]);
+      if (inflight.length > 0) throw conflict(`Check ${check.id} has scan ${inflight[0].id} ${inflight[0].state}; wait for it or stop it`);
+      await scanStore.insert(trx, {
+        id, checkId: check.id, layerId: check.layerId, projectCode: check.projectCode, securityToolId: check.securityToolId,
+        toolTypeId: typeId, kind: 'upload', state: 'parsing', requestedBy: principal.username,
+      });
+      await findingStore.saveReport(trx, id, q.file_name ?? `upload.${imported.format}`, contentTypeOf(imported.format), body);
+      await findingStore.insertAll(trx, id, imported.findings);
+      await scanStore.finish(trx, id, ['parsing'], 'completed', { findingsCount: imported.findings.length, severityCounts: counts, reportFormat: imported.format, error: null });
+      const created = (await scanStore.get(trx, id))!;
+      await scanEvent(trx, SCAN_EVENTS.scanCompleted, created, { findings_count: imported.findings.length, severity_counts: counts, tool_id: check.securityToolId, uploaded: true });
+      return created;
+    });
+    return scan;
+  }
+
+  async get(principal: Principal, id: string): Promise<ScanRecord> {
+    const scan = await scanStore.get(this.db, id).catch(() => undefined);
+    if (!scan || !canSeeProject(principal, scan.projectCode)) throw notFound(`Scan result ${id}`);
+    return scan;
+  }
+
+  list(principal: Principal, q: Omit<ScanQuery, 'projects'>) {
+    return scanStore.list(this.db, { ...q, projects: principal.projects });
+  }
+
+  async report(principal: Principal, id: string) {
+    const scan = await this.get(principal, id);
+    const report = await findingStore.report(this.db, scan.id);
+    if (!report) throw new AppError('not_found', `Scan result ${id} has no report${scan.state === 'failed' ? ' (it failed)' : ' yet'}`);
+    return report;
+  }
+}

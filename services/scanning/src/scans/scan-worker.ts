@@ -1,0 +1,235 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { randomUUID } from 'node:crypto';
+import {
+  enqueueEvents, GitCheckoutError, gitCheckout, Logger, runWithContext, ServiceHost, Trx,
+} from '@bulwark/platform';
+import { ReportParseError } from '@bulwark/findings';
+import { SCAN_EVENTS, TOPICS, toolType } from '@bulwark/contracts';
+import type { CatalogGate } from '../catalog-client';
+import { contentTypeOf, severityCounts } from '../domain/report';
+import { checkStore } from '../store/checks';
+import { findingStore } from '../store/findings';
+import { ScanRecord, scanStore, ScanState } from '../store/scans';
+import { ScanRunError, ScanRunner } from '../runner/scan-runner';
+import { importScanReport } from './report-import';
+
+export interface ScanWorkerOptions {
+  concurrency: number;
+  perToolConcurrency: number;
+  leaseSeconds: number;
+  maxAttempts: number;
+  pollMs: number;
+  defaultTimeoutSeconds: number;
+  checkoutTimeoutSeconds: number;
+  workspaceRoot: string;
+  rulesDir: string;
+}
+
+class Stopped extends Error {}
+
+const SHUTDOWN = 'shutdown';
+
+export function scanEvent(trx: Trx, type: string, scan: Pick<ScanRecord, 'id' | 'checkId' | 'layerId' | 'projectCode'>, extra: Record<string, unknown> = {}) {
+  return enqueueEvents(trx, [
+    { topic: TOPICS.scans, type, key: scan.checkId, payload: { scan_result_id: scan.id, check_id: scan.checkId, layer_id: scan.layerId, project_code: scan.projectCode, ...extra } },
+  ]);
+}
+
+/**
+ * Takes queued scans from the scanning database and runs them: checkout, scanner, parse, store,
+ * announce. Claims are leased: a worker that dies stops renewing, and the reaper of any replica
+ * requeues (or, after the last attempt, fails) its scans, so none stays `running` forever.
+ */
+export class ScanWorker {
+  readonly owner = `${os.hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  private readonly active = new Map<string, AbortController>();
+  private running = false;
+  private loop: Promise<void> | undefined;
+  private reaper: NodeJS.Timeout | undefined;
+  private wake: (() => void) | undefined;
+
+  constructor(
+    private readonly host: ServiceHost,
+    private readonly catalog: CatalogGate,
+    private readonly runner: ScanRunner,
+    private readonly opts: ScanWorkerOptions,
+    private readonly log: Logger,
+  ) {}
+
+  start(): void {
+    fs.mkdirSync(this.opts.workspaceRoot, { recursive: true, mode: 0o700 });
+    this.running = true;
+    this.loop = this.claimLoop();
+    this.reaper = setInterval(() => void this.reap().catch((err) => this.log.warn('reaper failed', { error: (err as Error).message })), Math.max(1000, (this.opts.leaseSeconds * 1000) / 2));
+  }
+
+  /** Wakes the claim loop (a scan was just queued). */
+  nudge(): void {
+    this.wake?.();
+  }
+
+  /** Stops a scan this process runs; true when it was here. */
+  abortLocal(scanId: string): boolean {
+    const ctl = this.active.get(scanId);
+    ctl?.abort();
+    return Boolean(ctl);
+  }
+
+  private async claimLoop(): Promise<void> {
+    while (this.running) {
+      let claimed: ScanRecord | undefined;
+      if (this.active.size < this.opts.concurrency) {
+        try {
+          const busy = await scanStore.busyTools(this.host.db, this.opts.perToolConcurrency);
+          claimed = await scanStore.claim(this.host.db, this.owner, this.opts.leaseSeconds, busy);
+        } catch (err) {
+          this.log.warn('claiming a scan failed', { error: (err as Error).message });
+        }
+      }
+      if (claimed) {
+        const scan = claimed;
+        const ctl = new AbortController();
+        this.active.set(scan.id, ctl);
+        void runWithContext({ requestId: `scan-${scan.id}` }, () => this.execute(scan, ctl)).finally(() => {
+          this.active.delete(scan.id);
+          this.nudge();
+        });
+        continue;
+      }
+      await new Promise<void>((resolve) => {
+        const t = setTimeout(resolve, this.opts.pollMs);
+        this.wake = () => {
+          clearTimeout(t);
+          resolve();
+        };
+      });
+      this.wake = undefined;
+    }
+  }
+
+  private async progress(scan: ScanRecord, ctl: AbortController, progress: number, stage: string, state?: ScanState): Promise<void> {
+    const beat = await scanStore.heartbeat(this.host.db, scan.id, this.owner, this.opts.leaseSeconds, { progress, stage, state });
+    if (!beat.owned || beat.stopRequested) {
+      ctl.abort();
+      throw new Stopped();
+    }
+  }
+
+  private async execute(scan: ScanRecord, ctl: AbortController): Promise<void> {
+    const workspace = fs.mkdtempSync(path.join(this.opts.workspaceRoot, `scan-${scan.id}-`));
+    const heartbeat = setInterval(() => {
+      void scanStore
+        .heartbeat(this.host.db, scan.id, this.owner, this.opts.leaseSeconds)
+        .then((beat) => {
+          if (!beat.owned || beat.stopRequested) ctl.abort();
+        })
+        .catch(() => undefined);
+    }, Math.max(500, (this.opts.leaseSeconds * 1000) / 3));
+    try {
+      await this.host.transaction((trx) => scanEvent(trx, SCAN_EVENTS.scanStarted, scan, { attempt: scan.attempts }));
+      const check = await checkStore.get(this.host.db, scan.checkId);
+      if (!check) throw new ScanRunError('The check was deleted');
+      const tool = await this.catalog.tool(check.securityToolId);
+      const type = toolType(tool.typeId);
+      if (!type?.execution) throw new ScanRunError(`Tool type ${tool.typeName || tool.typeId} is not run by Bulwark: upload its reports to POST /api/v1/check/${check.id}/results`);
+
+      await this.progress(scan, ctl, 5, 'checkout');
+      const source = await this.catalog.source(check.scanSourceId, true);
+      const src = path.join(workspace, 'src');
+      const out = path.join(workspace, 'out');
+      fs.mkdirSync(out, { mode: 0o700 });
+      await gitCheckout(
+        { url: source.url, authMethod: source.authMethod, login: source.login, password: source.password, sshPrivateKey: source.sshPrivateKey },
+        { name: check.tag?.tag_name ?? (check.sourceAuth.branch_name as string | undefined) ?? (source.branchName || undefined), commit: check.tag?.commit },
+        src,
+        { timeoutMs: this.opts.checkoutTimeoutSeconds * 1000, signal: ctl.signal },
+      );
+
+      await this.progress(scan, ctl, 20, 'scan');
+      const settings = { ...JSON.parse(tool.settingsJson || '{}'), ...check.toolSettings } as { timeout_seconds?: number; extra_args?: string[]; resources?: { cpu?: string; memory?: string } };
+      const outcome = await this.runner.run(
+        {
+          scanId: scan.id, tool: type, workspace: src, resultDir: out, rulesDir: this.opts.rulesDir,
+          timeoutMs: (settings.timeout_seconds ?? this.opts.defaultTimeoutSeconds) * 1000, extraArgs: settings.extra_args ?? [], resources: settings.resources,
+        },
+        ctl.signal,
+      );
+
+      await this.progress(scan, ctl, 70, 'parse', 'parsing');
+      const imported = importScanReport(outcome.reportPath, { format: type.resultFormat, workspace: src });
+      const bytes = fs.readFileSync(outcome.reportPath);
+      const counts = severityCounts(imported.findings);
+      const done = await this.host.transaction(async (trx) => {
+        await findingStore.saveReport(trx, scan.id, path.basename(outcome.reportPath), contentTypeOf(imported.format), bytes);
+        await findingStore.insertAll(trx, scan.id, imported.findings);
+        const finished = await scanStore.finish(trx, scan.id, ['parsing'], 'completed', { findingsCount: imported.findings.length, severityCounts: counts, reportFormat: imported.format, error: null });
+        if (finished) await scanEvent(trx, SCAN_EVENTS.scanCompleted, scan, { findings_count: imported.findings.length, severity_counts: counts, tool_id: check.securityToolId });
+        return finished;
+      });
+      this.log.info('scan completed', { scanId: scan.id, checkId: scan.checkId, findings: imported.findings.length, stored: done });
+    } catch (err) {
+      await this.fail(scan, ctl, err);
+    } finally {
+      clearInterval(heartbeat);
+      fs.rmSync(workspace, { recursive: true, force: true });
+    }
+  }
+
+  private async fail(scan: ScanRecord, ctl: AbortController, err: unknown): Promise<void> {
+    if (ctl.signal.reason === SHUTDOWN) {
+      await this.host.transaction(async (trx) => {
+        if (await scanStore.release(trx, scan.id, this.owner)) await scanEvent(trx, SCAN_EVENTS.scanQueued, scan, { reason: 'service shutting down' });
+      });
+      this.log.info('scan handed back to the queue at shutdown', { scanId: scan.id });
+      return;
+    }
+    const current = await scanStore.get(this.host.db, scan.id);
+    if (ctl.signal.aborted || err instanceof Stopped || current?.stopRequested) {
+      await this.host.transaction(async (trx) => {
+        if (await scanStore.finish(trx, scan.id, ['running', 'parsing'], 'stopped', { error: null })) await scanEvent(trx, SCAN_EVENTS.scanStopped, scan);
+      });
+      this.log.info('scan stopped', { scanId: scan.id });
+      return;
+    }
+    const known = err instanceof ScanRunError || err instanceof GitCheckoutError || err instanceof ReportParseError;
+    const message = err instanceof GitCheckoutError ? `Checkout failed: ${err.message}` : known ? (err as Error).message : 'Internal error while scanning';
+    if (!known) this.log.error('scan failed unexpectedly', { scanId: scan.id, error: (err as Error).message, stack: (err as Error).stack });
+    else this.log.warn('scan failed', { scanId: scan.id, error: message });
+    await this.host.transaction(async (trx) => {
+      if (await scanStore.finish(trx, scan.id, ['running', 'parsing'], 'failed', { error: message })) await scanEvent(trx, SCAN_EVENTS.scanFailed, scan, { error: message });
+    });
+  }
+
+  /** Requeues scans whose worker vanished, or fails them after the last attempt. */
+  async reap(): Promise<void> {
+    for (const scan of await scanStore.expiredLeases(this.host.db)) {
+      if (this.active.has(scan.id)) continue;
+      await this.host.transaction(async (trx) => {
+        if (scan.attempts < this.opts.maxAttempts && !scan.stopRequested) {
+          if (await scanStore.requeue(trx, scan.id)) {
+            this.log.warn('scan requeued: its worker stopped renewing the lease', { scanId: scan.id, attempts: scan.attempts });
+            await scanEvent(trx, SCAN_EVENTS.scanQueued, scan, { reason: 'worker lost' });
+          }
+        } else if (await scanStore.finish(trx, scan.id, ['running', 'parsing'], scan.stopRequested ? 'stopped' : 'failed', { error: scan.stopRequested ? null : `The worker running this scan stopped responding (after ${scan.attempts} attempt(s))` })) {
+          await scanEvent(trx, scan.stopRequested ? SCAN_EVENTS.scanStopped : SCAN_EVENTS.scanFailed, scan, { reason: 'worker lost' });
+        }
+      });
+    }
+  }
+
+  /** Stops claiming, stops what runs here (their leases end, so another replica can take them over). */
+  async stop(): Promise<void> {
+    this.running = false;
+    this.nudge();
+    if (this.reaper) clearInterval(this.reaper);
+    await this.loop;
+    for (const [id, ctl] of this.active) {
+      this.log.info('releasing a running scan at shutdown', { scanId: id });
+      ctl.abort(SHUTDOWN);
+    }
+    const deadline = Date.now() + 10000;
+    while (this.active.size > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+  }
+}

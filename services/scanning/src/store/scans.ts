@@ -1,0 +1,264 @@
+import { iso, json, Queryable } from '@bulwark/platform';
+
+export type ScanState = 'queued' | 'running' | 'parsing' | 'completed' | 'failed' | 'stopped';
+export const IN_FLIGHT: ScanState[] = ['queued', 'running', 'parsing'];
+
+export interface ScanRecord {
+  id: string;
+  checkId: string;
+  layerId: string;
+  projectCode: string;
+  securityToolId: string;
+  toolTypeId: number;
+  kind: 'scan' | 'upload';
+  state: ScanState;
+  progress: number;
+  stage: string | null;
+  error: string | null;
+  requestedBy: string | null;
+  attempts: number;
+  leaseOwner: string | null;
+  stopRequested: boolean;
+  findingsCount: number | null;
+  severityCounts: Record<string, number> | null;
+  reportFormat: string | null;
+  qualityGate: unknown;
+  createdAt: string;
+  updatedAt: string;
+  startedAt: string | null;
+  finishedAt: string | null;
+}
+
+interface ScanRow {
+  id: string;
+  check_id: string;
+  layer_id: string;
+  project_code: string;
+  security_tool_id: string;
+  tool_type_id: number;
+  kind: 'scan' | 'upload';
+  state: ScanState;
+  progress: number;
+  stage: string | null;
+  error: string | null;
+  requested_by: string | null;
+  attempts: number;
+  lease_owner: string | null;
+  stop_requested: boolean;
+  findings_count: number | null;
+  severity_counts: unknown;
+  report_format: string | null;
+  quality_gate: unknown;
+  created_at: Date;
+  updated_at: Date;
+  started_at: Date | null;
+  finished_at: Date | null;
+}
+
+const toRecord = (r: ScanRow): ScanRecord => ({
+  id: r.id,
+  checkId: r.check_id,
+  layerId: r.layer_id,
+  projectCode: r.project_code,
+  securityToolId: r.security_tool_id,
+  toolTypeId: r.tool_type_id,
+  kind: r.kind,
+  state: r.state,
+  progress: r.progress,
+  stage: r.stage,
+  error: r.error,
+  requestedBy: r.requested_by,
+  attempts: r.attempts,
+  leaseOwner: r.lease_owner,
+  stopRequested: r.stop_requested,
+  findingsCount: r.findings_count,
+  severityCounts: r.severity_counts === null ? null : json(r.severity_counts),
+  reportFormat: r.report_format,
+  qualityGate: r.quality_gate === null ? null : json(r.quality_gate),
+  createdAt: iso(r.created_at)!,
+  updatedAt: iso(r.updated_at)!,
+  startedAt: iso(r.started_at),
+  finishedAt: iso(r.finished_at),
+});
+
+export interface NewScan {
+  id: string;
+  checkId: string;
+  layerId: string;
+  projectCode: string;
+  securityToolId: string;
+  toolTypeId: number;
+  kind: 'scan' | 'upload';
+  state: ScanState;
+  requestedBy: string | null;
+}
+
+export interface ScanQuery {
+  page: number;
+  limit: number;
+  checkId?: string;
+  checkIds?: string[];
+  layerId?: string;
+  projectCode?: string;
+  state?: ScanState;
+  createdFrom?: string;
+  createdTo?: string;
+  updatedFrom?: string;
+  updatedTo?: string;
+  projects: string[] | null;
+}
+
+export const scanStore = {
+  async insert(db: Queryable, s: NewScan): Promise<void> {
+    await db('scans').insert({
+      id: s.id, check_id: s.checkId, layer_id: s.layerId, project_code: s.projectCode, security_tool_id: s.securityToolId,
+      tool_type_id: s.toolTypeId, kind: s.kind, state: s.state, requested_by: s.requestedBy,
+    });
+  },
+
+  async get(db: Queryable, id: string): Promise<ScanRecord | undefined> {
+    const row = await db('scans').where({ id }).first();
+    return row ? toRecord(row) : undefined;
+  },
+
+  async inFlightFor(db: Queryable, checkIds: string[]): Promise<ScanRecord[]> {
+    if (checkIds.length === 0) return [];
+    const rows = await db('scans').whereIn('check_id', checkIds).whereIn('state', IN_FLIGHT);
+    return rows.map(toRecord);
+  },
+
+  async latestFor(db: Queryable, checkIds: string[]): Promise<Map<string, ScanRecord>> {
+    if (checkIds.length === 0) return new Map();
+    const rows: ScanRow[] = await db('scans')
+      .distinctOn('check_id')
+      .whereIn('check_id', checkIds)
+      .orderBy([{ column: 'check_id' }, { column: 'created_at', order: 'desc' }]);
+    return new Map(rows.map((r) => [r.check_id, toRecord(r)]));
+  },
+
+  async list(db: Queryable, q: ScanQuery): Promise<{ items: ScanRecord[]; total: number }> {
+    const base = db('scans').where((w) => {
+      if (q.checkId) w.where('check_id', q.checkId);
+      if (q.checkIds) w.whereIn('check_id', q.checkIds);
+      if (q.layerId) w.where('layer_id', q.layerId);
+      if (q.projectCode) w.where('project_code', q.projectCode);
+      if (q.state) w.where('state', q.state);
+      if (q.createdFrom) w.where('created_at', '>=', q.createdFrom);
+      if (q.createdTo) w.where('created_at', '<=', q.createdTo);
+      if (q.updatedFrom) w.where('updated_at', '>=', q.updatedFrom);
+      if (q.updatedTo) w.where('updated_at', '<=', q.updatedTo);
+      if (q.projects) w.whereIn('project_code', q.projects);
+    });
+    const [{ count }] = await base.clone().count<{ count: string }[]>({ count: '*' });
+    const rows = await base.clone().orderBy('created_at', 'desc').orderBy('id').limit(q.limit).offset((q.page - 1) * q.limit);
+    return { items: rows.map(toRecord), total: Number(count) };
+  },
+
+  /**
+   * Claims the oldest queued scan whose tool is under its concurrency limit, with a lease. SKIP LOCKED
+   * lets several workers (and processes) claim in parallel without taking the same scan.
+   */
+  async claim(db: Queryable, owner: string, leaseSeconds: number, busyTools: string[]): Promise<ScanRecord | undefined> {
+    const rows: ScanRow[] = await db('scans')
+      .whereIn(
+        'id',
+        db('scans')
+          .select('id')
+          .where({ state: 'queued', kind: 'scan', stop_requested: false })
+          .whereNotIn('security_tool_id', busyTools.length > 0 ? busyTools : ['00000000-0000-0000-0000-000000000000'])
+          .orderBy('created_at')
+          .limit(1)
+          .forUpdate()
+          .skipLocked(),
+      )
+      .update({
+        state: 'running',
+        stage: 'starting',
+        lease_owner: owner,
+        lease_until: db.raw(`now() + (? * interval '1 second')`, [leaseSeconds]),
+        attempts: db.raw('attempts + 1'),
+        started_at: db.fn.now(),
+        updated_at: db.fn.now(),
+      })
+      .returning('*');
+    return rows[0] ? toRecord(rows[0]) : undefined;
+  },
+
+  /** Extends the lease and records progress; false when the scan is no longer this worker's. */
+  async heartbeat(db: Queryable, id: string, owner: string, leaseSeconds: number, progress?: { progress: number; stage: string; state?: ScanState }): Promise<{ owned: boolean; stopRequested: boolean }> {
+    const rows: { stop_requested: boolean }[] = await db('scans')
+      .where({ id, lease_owner: owner })
+      .whereIn('state', ['running', 'parsing'])
+      .update({
+        lease_until: db.raw(`now() + (? * interval '1 second')`, [leaseSeconds]),
+        updated_at: db.fn.now(),
+        ...(progress ? { progress: progress.progress, stage: progress.stage, ...(progress.state ? { state: progress.state } : {}) } : {}),
+      })
+      .returning('stop_requested');
+    return { owned: rows.length > 0, stopRequested: rows[0]?.stop_requested ?? false };
+  },
+
+  /** Moves a scan to a final state; only from a state in `from`, so a late writer cannot undo a stop. */
+  async finish(
+    db: Queryable,
+    id: string,
+    from: ScanState[],
+    to: 'completed' | 'failed' | 'stopped',
+    fields: { error?: string | null; findingsCount?: number; severityCounts?: Record<string, number>; reportFormat?: string | null; progress?: number } = {},
+  ): Promise<boolean> {
+    const n = await db('scans')
+      .where({ id })
+      .whereIn('state', from)
+      .update({
+        state: to,
+        stage: null,
+        lease_owner: null,
+        lease_until: null,
+        finished_at: db.fn.now(),
+        updated_at: db.fn.now(),
+        progress: fields.progress ?? (to === 'completed' ? 100 : db.raw('progress')),
+        ...(fields.error !== undefined ? { error: fields.error } : {}),
+        ...(fields.findingsCount !== undefined ? { findings_count: fields.findingsCount } : {}),
+        ...(fields.severityCounts !== undefined ? { severity_counts: JSON.stringify(fields.severityCounts) } : {}),
+        ...(fields.reportFormat !== undefined ? { report_format: fields.reportFormat } : {}),
+      });
+    return n > 0;
+  },
+
+  async requestStop(db: Queryable, id: string): Promise<void> {
+    await db('scans').where({ id }).update({ stop_requested: true, updated_at: db.fn.now() });
+  },
+
+  /** Scans whose worker stopped renewing its lease (crash, kill): requeued while attempts remain, else failed. */
+  async expiredLeases(db: Queryable): Promise<ScanRecord[]> {
+    const rows = await db('scans').whereIn('state', ['running', 'parsing']).where('lease_until', '<', db.fn.now());
+    return rows.map(toRecord);
+  },
+
+  async requeue(db: Queryable, id: string): Promise<boolean> {
+    const n = await db('scans')
+      .where({ id })
+      .whereIn('state', ['running', 'parsing'])
+      .where('lease_until', '<', db.fn.now())
+      .update({ state: 'queued', stage: null, progress: 0, lease_owner: null, lease_until: null, started_at: null, updated_at: db.fn.now() });
+    return n > 0;
+  },
+
+  /** Hands a scan this worker holds back to the queue (graceful shutdown). */
+  async release(db: Queryable, id: string, owner: string): Promise<boolean> {
+    const n = await db('scans')
+      .where({ id, lease_owner: owner })
+      .whereIn('state', ['running', 'parsing'])
+      .update({ state: 'queued', stage: null, progress: 0, lease_owner: null, lease_until: null, started_at: null, attempts: db.raw('greatest(attempts - 1, 0)'), updated_at: db.fn.now() });
+    return n > 0;
+  },
+
+  async busyTools(db: Queryable, limitPerTool: number): Promise<string[]> {
+    const rows: { security_tool_id: string }[] = await db('scans')
+      .select('security_tool_id')
+      .whereIn('state', ['running', 'parsing'])
+      .groupBy('security_tool_id')
+      .havingRaw('count(*) >= ?', [limitPerTool]);
+    return rows.map((r) => r.security_tool_id);
+  },
+};

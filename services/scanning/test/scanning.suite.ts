@@ -1,0 +1,257 @@
+import { expect } from 'chai';
+import { GitServer, startGitServer, SystemUnderTest, uniqueSuffix } from '@bulwark/testkit';
+
+export const MANUAL_TOOL_TYPE = 20;
+export const SEMGREP_TOOL_TYPE = 1;
+
+/** A project with a layer, an anonymous Git source and tools, made through the API. */
+export async function scanSetup(t: SystemUnderTest, git: GitServer, repo: string, toolTypes: number[]) {
+  const code = `p-${uniqueSuffix()}`;
+  const ok = (res: { status: number; body: any }) => {
+    expect(res.status, JSON.stringify(res.body)).to.equal(200);
+    return res.body;
+  };
+  ok(await t.admin.post('/api/v1/project', { code, name: `Project ${code}`, description: 'scanning tests', tags: ['test'] }));
+  const layer = ok(await t.admin.post('/api/v1/layer', { name: 'code', description: 'source code', project_code: code, layer_type_id: 1, is_template: false }));
+  const source = ok(
+    await t.admin.post('/api/v1/source', {
+      name: `repo ${code}`, description: 'fixture', source_type_id: 1, settings: { url: git.urlOf(repo), branch_name: 'main', auth_method: 'Anonymous' },
+    }),
+  );
+  const tools: string[] = [];
+  for (const typeId of toolTypes) tools.push(ok(await t.admin.post('/api/v1/tool', { description: `tool ${typeId}`, type_id: typeId, settings: { scan_result_lang: 'EN' } })).id);
+  return { code, layerId: layer.id as string, sourceId: source.id as string, tools };
+}
+
+const SEMGREP_REPORT = JSON.stringify({
+  version: '1.100.0',
+  errors: [],
+  paths: { scanned: ['app.py'] },
+  results: [
+    {
+      check_id: 'python.lang.security.dangerous-subprocess', path: 'app.py',
+      start: { line: 4, col: 1, offset: 40 }, end: { line: 4, col: 30, offset: 69 },
+      extra: { message: 'subprocess call with shell=True', severity: 'ERROR', lines: 'subprocess.call(cmd, shell=True)', metadata: { cwe: ['CWE-78: OS Command Injection'] } },
+    },
+    {
+      check_id: 'python.lang.security.eval', path: 'app.py',
+      start: { line: 9, col: 1, offset: 90 }, end: { line: 9, col: 12, offset: 101 },
+      extra: { message: 'eval of input', severity: 'WARNING', lines: 'eval(data)', metadata: { cwe: ['CWE-95'] } },
+    },
+  ],
+});
+
+export function scanningSuite(t: SystemUnderTest): void {
+  let git: GitServer;
+  let env: Awaited<ReturnType<typeof scanSetup>>;
+  let manualTool: string;
+  let cliTool: string;
+
+  before(async () => {
+    git = await startGitServer();
+    git.addRepository('app', { 'app.py': 'import subprocess\n\ndef run(cmd):\n    subprocess.call(cmd, shell=True)\n' }, { branches: ['dev', 'release'] });
+    env = await scanSetup(t, git, 'app', [MANUAL_TOOL_TYPE, SEMGREP_TOOL_TYPE]);
+    [manualTool, cliTool] = env.tools;
+  });
+  after(async () => git?.close());
+
+  const body = (extra: Record<string, unknown> = {}) => ({
+    layer_id: env.layerId,
+    security_tool_id: manualTool,
+    tool_settings: { scan_result_lang: 'EN' },
+    scan_source_id: env.sourceId,
+    source_auth: { branch_name: 'main' },
+    run_scan_task: { type: 'manual' },
+    ...extra,
+  });
+  const create = async (extra: Record<string, unknown> = {}) => {
+    const res = await t.admin.post('/api/v1/check', body(extra));
+    expect(res.status, JSON.stringify(res.body)).to.equal(200);
+    return res.body;
+  };
+  const field = (res: { status: number; body: any }, status: number, name: string) => {
+    expect(res.status, JSON.stringify(res.body)).to.equal(status);
+    expect(res.body.error.details.map((d: { field: string }) => d.field)).to.include(name);
+  };
+
+  describe('checks and groups (rules of the guide)', () => {
+    it('rule 1: several tags create a group, one check per tag; GET lists grouped_checks, not grouped_branches', async () => {
+      const created = await create({ tags: [{ tag_name: 'main' }, { tag_name: 'dev', commit: 'abcdef1' }] });
+      expect(created.group_id).to.be.a('string');
+      const got = (await t.admin.get(`/api/v1/check/${created.id}`)).body;
+      expect(got).not.to.have.property('grouped_branches');
+      expect(got.grouped_checks).to.have.length(2);
+      expect(got.grouped_checks.map((g: any) => g.taginfo)).to.deep.include.members([{ tag_name: 'main' }, { tag_name: 'dev', commit: 'abcdef1' }]);
+      expect(got.grouped_checks.map((g: any) => g.check_id)).to.include(created.id);
+      const other = got.grouped_checks.find((g: any) => g.check_id !== created.id).check_id;
+      const sibling = (await t.admin.get(`/api/v1/check/${other}`)).body;
+      expect(sibling.group_id).to.equal(created.group_id);
+      expect(sibling.scan_source_id).to.equal(created.scan_source_id);
+    });
+
+    it('rule 2: one tag or none creates no group', async () => {
+      for (const extra of [{ tags: [{ tag_name: 'main' }] }, {}]) {
+        const created = await create(extra);
+        expect(created.group_id).to.equal(null);
+        expect(created).not.to.have.property('grouped_checks');
+      }
+    });
+
+    it('never accepts check_group_id on creation, and names bad fields', async () => {
+      field(await t.admin.post('/api/v1/check', body({ check_group_id: '00000000-0000-0000-0000-000000000000' })), 400, 'check_group_id');
+      field(await t.admin.post('/api/v1/check', body({ tags: [{ tag_name: 'x' }, { tag_name: 'x' }] })), 400, 'tags[1].tag_name');
+      field(await t.admin.post('/api/v1/check', body({ layer_id: '00000000-0000-0000-0000-000000000000' })), 400, 'layer_id');
+      field(await t.admin.post('/api/v1/check', body({ security_tool_id: 'not-a-uuid' })), 400, 'security_tool_id');
+      field(await t.admin.post('/api/v1/check', body({ scan_source_id: '00000000-0000-0000-0000-000000000000' })), 400, 'scan_source_id');
+    });
+
+    it('accepts the earlier payload: tool_auth, pipeline_id and project_code', async () => {
+      const { tool_settings: toolSettings, layer_id: layerId, ...rest } = body();
+      const res = await t.admin.post('/api/v1/check', { ...rest, tool_auth: toolSettings, pipeline_id: layerId, project_code: env.code });
+      expect(res.status, JSON.stringify(res.body)).to.equal(200);
+      expect(res.body.layer_id).to.equal(env.layerId);
+      expect(res.body.tool_settings.scan_result_lang).to.equal('EN');
+      field(await t.admin.post('/api/v1/check', { ...rest, tool_auth: toolSettings, pipeline_id: layerId, project_code: 'another-project' }), 400, 'project_code');
+    });
+
+    it('keeps a check api_token secret: stored, never returned', async () => {
+      const created = await create({ tool_settings: { scan_result_lang: 'EN', api_token: 'tok-very-secret-123' } });
+      expect(created.tool_settings.api_token_set).to.equal(true);
+      expect(JSON.stringify((await t.admin.get(`/api/v1/check/${created.id}`)).body)).not.to.contain('tok-very-secret-123');
+      const kept = await t.admin.put(`/api/v1/check/${created.id}`, { tool_settings: { scan_result_lang: 'RU' } });
+      expect(kept.body.tool_settings).to.deep.include({ scan_result_lang: 'RU', api_token_set: true });
+    });
+
+    it('rule 4: PUT without grouped_checks changes only the path check, even in a group', async () => {
+      const created = await create({ tags: [{ tag_name: 'main' }, { tag_name: 'dev' }] });
+      const res = await t.admin.put(`/api/v1/check/${created.id}`, { source_auth: { branch_name: 'release' } });
+      expect(res.status).to.equal(200);
+      expect(res.body.source_auth.branch_name).to.equal('release');
+      const other = res.body.grouped_checks.find((g: any) => g.check_id !== created.id).check_id;
+      expect((await t.admin.get(`/api/v1/check/${other}`)).body.source_auth.branch_name).to.equal('main');
+    });
+
+    it('rule 5: PUT with several grouped_checks and no group creates a group the path check joins', async () => {
+      const single = await create({ tags: [{ tag_name: 'main' }] });
+      const res = await t.admin.put(`/api/v1/check/${single.id}`, { grouped_checks: [{ check_id: single.id, taginfo: { tag_name: 'main' } }, { taginfo: { tag_name: 'dev' } }] });
+      expect(res.status, JSON.stringify(res.body)).to.equal(200);
+      expect(res.body.group_id).to.be.a('string');
+      expect(res.body.grouped_checks.map((g: any) => g.taginfo.tag_name).sort()).to.deep.equal(['dev', 'main']);
+    });
+
+    it('rule 6: PUT with one grouped_checks element and no group changes only the path check', async () => {
+      const single = await create({ tags: [{ tag_name: 'main' }] });
+      const res = await t.admin.put(`/api/v1/check/${single.id}`, { grouped_checks: [{ taginfo: { tag_name: 'release' } }] });
+      expect(res.body.group_id).to.equal(null);
+      expect(res.body.taginfo).to.deep.equal({ tag_name: 'release' });
+    });
+
+    it('rules 7, 8, 9: in a group, common parameters go to all, tags per element, new elements join, absent checks leave', async () => {
+      const created = await create({ tags: [{ tag_name: 'a' }, { tag_name: 'b' }, { tag_name: 'c' }] });
+      const members = (await t.admin.get(`/api/v1/check/${created.id}`)).body.grouped_checks as { check_id: string; taginfo: { tag_name: string } }[];
+      const byTag = Object.fromEntries(members.map((m) => [m.taginfo.tag_name, m.check_id]));
+      const res = await t.admin.put(`/api/v1/check/${byTag.a}`, {
+        source_auth: { branch_name: 'release' },
+        grouped_checks: [{ check_id: byTag.a, taginfo: { tag_name: 'a2' } }, { check_id: byTag.b, taginfo: { tag_name: 'b' } }, { taginfo: { tag_name: 'x' } }],
+      });
+      expect(res.status, JSON.stringify(res.body)).to.equal(200);
+      const tags = res.body.grouped_checks.map((g: any) => g.taginfo.tag_name).sort();
+      expect(tags).to.deep.equal(['a2', 'b', 'x']);
+      for (const g of res.body.grouped_checks) expect((await t.admin.get(`/api/v1/check/${g.check_id}`)).body.source_auth.branch_name).to.equal('release');
+      const left = (await t.admin.get(`/api/v1/check/${byTag.c}`)).body;
+      expect(left.group_id).to.equal(null);
+      expect(left.source_auth.branch_name).to.equal('main');
+    });
+
+    it('refuses a grouped_checks element naming a check outside the group', async () => {
+      const a = await create({ tags: [{ tag_name: 'a' }, { tag_name: 'b' }] });
+      const stranger = await create();
+      field(await t.admin.put(`/api/v1/check/${a.id}`, { grouped_checks: [{ check_id: stranger.id, taginfo: { tag_name: 'z' } }, { taginfo: { tag_name: 'y' } }] }), 400, 'grouped_checks[0].check_id');
+    });
+
+    it('DELETE /check-group/{id} deletes the group and all its checks; the removed group endpoints answer 410', async () => {
+      const created = await create({ tags: [{ tag_name: 'a' }, { tag_name: 'b' }] });
+      const del = await t.admin.delete(`/api/v1/check-group/${created.group_id}`);
+      expect(del.status).to.equal(200);
+      expect(del.body.deleted_check_ids).to.have.length(2);
+      expect((await t.admin.get(`/api/v1/check/${created.id}`)).status).to.equal(404);
+      expect((await t.admin.delete(`/api/v1/check-group/${created.group_id}`)).status).to.equal(404);
+      expect((await t.admin.post('/api/v1/check-group', {})).status).to.equal(410);
+      expect((await t.admin.get(`/api/v1/check-group/${created.group_id}`)).status).to.equal(410);
+      expect((await t.admin.put(`/api/v1/checks-group/${created.group_id}`, {})).status).to.equal(410);
+    });
+  });
+
+  describe('uploads and scan results', () => {
+    it('turns an uploaded report into a completed scan result with findings and a downloadable report', async () => {
+      const check = await create();
+      const res = await t.admin.withHeaders({ 'content-type': 'application/json' }).request('POST', `/api/v1/check/${check.id}/results?file_name=semgrep.json`, undefined, SEMGREP_REPORT);
+      expect(res.status, JSON.stringify(res.body)).to.equal(200);
+      expect(res.body.state).to.equal('completed');
+      const result = (await t.admin.get(`/api/v1/scan-result/${res.body.scan_result_id}`)).body;
+      expect(result).to.include({ state: 'completed', findings_count: 2, report_format: 'semgrep', kind: 'upload', check_id: check.id, progress: 100 });
+      expect(result.severity_counts.high).to.equal(1);
+      const report = await t.admin.get(`/api/v1/scan-result/${result.id}/report`);
+      expect(report.status).to.equal(200);
+      expect(report.body.results).to.have.length(2);
+      const listed = await t.admin.get(`/api/v1/scan-results?filter[check_id]=${check.id}`);
+      expect(listed.body.items.map((i: any) => i.id)).to.deep.equal([result.id]);
+      expect((await t.admin.get(`/api/v1/check/${check.id}`)).body.last_scan.id).to.equal(result.id);
+    });
+
+    it('answers 400 with the parser\u2019s message for an unparseable report and keeps nothing', async () => {
+      const check = await create();
+      const bad = await t.admin.request('POST', `/api/v1/check/${check.id}/results`, undefined, '{"results": [ {"check_id": ');
+      expect(bad.status, JSON.stringify(bad.body)).to.equal(400);
+      expect(bad.body.error.message).to.match(/JSON|truncated|invalid/i);
+      const wrong = await t.admin.request('POST', `/api/v1/check/${check.id}/results?format=gitleaks`, undefined, SEMGREP_REPORT);
+      field(wrong, 400, 'format');
+      expect((await t.admin.get(`/api/v1/scan-results?filter[check_id]=${check.id}`)).body.total).to.equal(0);
+    });
+
+    it('refuses to run a check whose tool is uploaded, not run (409)', async () => {
+      const check = await create();
+      const res = await t.admin.post(`/api/v1/check/${check.id}/run`);
+      expect(res.status).to.equal(409);
+      expect(res.body.error.message).to.contain('/results');
+    });
+
+    it('answers 404 for unknown scan results and checks, 409 to stop a check with nothing running', async () => {
+      expect((await t.admin.get('/api/v1/scan-result/00000000-0000-0000-0000-000000000000')).status).to.equal(404);
+      expect((await t.admin.post('/api/v1/check/00000000-0000-0000-0000-000000000000/run')).status).to.equal(404);
+      const check = await create();
+      expect((await t.admin.post(`/api/v1/check/${check.id}/stop`)).status).to.equal(409);
+    });
+
+    it('keeps an archived project read-only: no new checks, no scans, no uploads', async () => {
+      const check = await create();
+      expect((await t.admin.put('/api/v1/projects/archive', { codes: [env.code] })).status).to.equal(200);
+      try {
+        expect((await t.admin.post('/api/v1/check', body())).status).to.equal(409);
+        expect((await t.admin.request('POST', `/api/v1/check/${check.id}/results`, undefined, SEMGREP_REPORT)).status).to.equal(409);
+        expect((await t.admin.post(`/api/v1/layer/${env.layerId}/run`)).status).to.equal(409);
+      } finally {
+        expect((await t.admin.put('/api/v1/projects/unarchive', { codes: [env.code] })).status).to.equal(200);
+      }
+    });
+
+    it('queues the layer\u2019s CLI checks with POST /layer/{id}/run and takes each scan to a final state', async () => {
+      const check = await create({ security_tool_id: cliTool });
+      const layerRun = await t.admin.post(`/api/v1/layer/${env.layerId}/run`);
+      expect(layerRun.status, JSON.stringify(layerRun.body)).to.equal(200);
+      const mine = layerRun.body.scan_results.find((r: any) => r.check_id === check.id);
+      expect(mine.scan_result_id).to.be.a('string');
+      let result: any;
+      for (let i = 0; i < 600; i++) {
+        result = (await t.admin.get(`/api/v1/scan-result/${mine.scan_result_id}`)).body;
+        if (['completed', 'failed', 'stopped'].includes(result.state)) break;
+        await new Promise((r) => setTimeout(r, 200));
+      }
+      expect(result.state).to.be.oneOf(['completed', 'failed']);
+      // Without Semgrep on this machine the scan says which binary is missing and how to install it.
+      if (result.state === 'failed') expect(result.error).to.match(/semgrep/).and.to.match(/install/);
+      expect(result.started_at).to.be.a('string');
+      expect(result.finished_at).to.be.a('string');
+    });
+  });
+}
