@@ -1,12 +1,50 @@
-import type { Db, ServiceImpl } from '@bulwark/platform';
+import { AppError, Db, notFound, ServiceImpl } from '@bulwark/platform';
 import type { scanningV1 } from '@bulwark/proto';
 import { checkStore } from '../store/checks';
+import { findingStore } from '../store/findings';
+import { scanStore } from '../store/scans';
+
+const DEFAULT_CHUNK = 500;
+const MAX_CHUNK = 5000;
 
 export function scanningGrpc(db: Db): ServiceImpl<typeof scanningV1.ScanningServiceService> {
+  const scanOrThrow = async (id: string) => {
+    const scan = await scanStore.get(db, id).catch(() => undefined);
+    if (!scan) throw notFound(`Scan result ${id}`);
+    return scan;
+  };
   return {
     async checksUsing(req) {
       const found = await checkStore.using(db, { sourceIds: req.sourceIds, toolIds: req.toolIds, layerIds: req.layerIds });
       return { checks: found.map((c) => ({ id: c.id, layerId: c.layerId, scanSourceId: c.scanSourceId, securityToolId: c.securityToolId })) };
+    },
+
+    async *streamFindings(req) {
+      const scan = await scanOrThrow(req.scanResultId);
+      if (scan.state !== 'completed') throw new AppError('conflict', `Scan result ${scan.id} is ${scan.state}, not completed`);
+      const size = Math.min(MAX_CHUNK, req.chunkSize > 0 ? req.chunkSize : DEFAULT_CHUNK);
+      let after = req.afterSeq;
+      for (;;) {
+        const rows = await findingStore.chunk(db, scan.id, after, size);
+        if (rows.length === 0) return;
+        after = rows[rows.length - 1].seq;
+        yield { lastSeq: after, findingsJson: rows.map((r) => JSON.stringify(r.finding)) };
+        if (rows.length < size) return;
+      }
+    },
+
+    async getScan(req) {
+      const s = await scanOrThrow(req.scanResultId);
+      return {
+        id: s.id, checkId: s.checkId, layerId: s.layerId, projectCode: s.projectCode, securityToolId: s.securityToolId, toolTypeId: s.toolTypeId,
+        kind: s.kind, state: s.state, findingsCount: s.findingsCount ?? 0, createdAt: s.createdAt, finishedAt: s.finishedAt ?? '',
+      };
+    },
+
+    async setQualityGate(req) {
+      await scanOrThrow(req.scanResultId);
+      await scanStore.setQualityGate(db, req.scanResultId, JSON.parse(req.qualityGateJson));
+      return {};
     },
   };
 }

@@ -10,7 +10,7 @@ export const findingStore = {
     for (let i = 0; i < findings.length; i += BATCH) {
       const rows = findings.slice(i, i + BATCH).map((f, j) => ({
         scan_id: scanId,
-        seq: i + j,
+        seq: i + j + 1,
         fingerprint: f.fingerprint,
         severity: f.severity,
         finding: JSON.stringify(f),

@@ -225,6 +225,10 @@ export const scanStore = {
     return n > 0;
   },
 
+  async setQualityGate(db: Queryable, id: string, verdict: unknown): Promise<void> {
+    await db('scans').where({ id }).update({ quality_gate: JSON.stringify(verdict), updated_at: db.fn.now() });
+  },
+
   async requestStop(db: Queryable, id: string): Promise<void> {
     await db('scans').where({ id }).update({ stop_requested: true, updated_at: db.fn.now() });
   },
