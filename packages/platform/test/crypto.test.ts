@@ -1,6 +1,10 @@
 import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { expect } from 'chai';
-import { parseMasterKey, SecretBox } from '../src/crypto';
+import { ConfigError } from '../src/config';
+import { openSecretBox, parseMasterKey, SecretBox } from '../src/crypto';
 
 describe('SecretBox (AES-256-GCM secrets at rest)', () => {
   const key = randomBytes(32);
@@ -42,5 +46,21 @@ describe('SecretBox (AES-256-GCM secrets at rest)', () => {
     expect(parseMasterKey(key.toString('base64url'), 'K').equals(key)).to.equal(true);
     expect(() => parseMasterKey(randomBytes(16).toString('base64'), 'BULWARK_MASTER_KEY')).to.throw(/BULWARK_MASTER_KEY must be base64 of 32/);
     expect(() => new SecretBox(randomBytes(31))).to.throw(/32 bytes/);
+  });
+
+  it('takes the master key from BULWARK_MASTER_KEY, requires it for a service on its own, and generates one only in one process', () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'secret-box-'));
+    try {
+      const configured = key.toString('base64');
+      const sealed = openSecretBox({ singleProcess: false, dataDir, env: { BULWARK_MASTER_KEY: configured } }, 'catalog').seal('s');
+      expect(new SecretBox(key).open(sealed)).to.equal('s');
+      expect(() => openSecretBox({ singleProcess: false, dataDir, env: {} }, 'catalog')).to.throw(ConfigError, /BULWARK_MASTER_KEY: required when catalog runs as its own process/);
+      expect(() => openSecretBox({ singleProcess: true, dataDir, env: { BULWARK_MASTER_KEY: 'c2hvcnQ=' } }, 'catalog')).to.throw(ConfigError, /BULWARK_MASTER_KEY must be base64 of 32/);
+      const first = openSecretBox({ singleProcess: true, dataDir, env: {} }, 'catalog');
+      expect(fs.statSync(path.join(dataDir, 'secrets', 'master-key')).mode & 0o777).to.equal(0o600);
+      expect(openSecretBox({ singleProcess: true, dataDir, env: {} }, 'catalog').open(first.seal('again'))).to.equal('again');
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });

@@ -12,12 +12,11 @@ import { Access, AccessType, changeableBy, resolveAccess, usableIn, visibleTo } 
 import { probeGit, ProbeResult } from './domain/git-probe';
 import { hostOf, resolveConnection, SourceConnection, SourceSettingsInput, sourceType, SourceType } from './domain/source-types';
 import { resolveToolSettings } from './domain/tool-settings';
-import { isUuid, Projects } from './projects';
+import { BulkStatus, isUuid, Projects } from './projects';
 import { projectStore } from './store/projects';
 import { sealedStore } from './store/sealed';
 import { SourceRecord, sourceStore } from './store/sources';
 import { ToolRecord, toolStore } from './store/tools';
-import type { BulkStatus } from './projects';
 
 type Kind = 'source' | 'tool';
 interface AccessInput {

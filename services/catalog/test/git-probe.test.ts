@@ -1,4 +1,8 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
 import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
 import { expect } from 'chai';
 import { GitServer, startGitServer } from '@bulwark/testkit';
 import { probeGit } from '../src/domain/git-probe';
@@ -94,6 +98,21 @@ describe('git connection probe against real git servers', function () {
   it('says a web page or a missing repository is not a Git repository', async () => {
     expect((await probeGit('http', anonymous(open.notARepositoryUrl), LIMIT_MS)).message).to.match(/^Not a Git repository/);
     expect((await probeGit('http', anonymous(open.urlOf('missing')), LIMIT_MS)).message).to.match(/^Not a Git repository/);
+  });
+
+  it('runs ssh with the private key from a private file and says when the host is unreachable', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'probe-key-'));
+    try {
+      execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-f', path.join(dir, 'id')]);
+      const key = fs.readFileSync(path.join(dir, 'id'), 'utf8');
+      const conn: SourceConnection = { url: `ssh://git@127.0.0.1:${await closedPort()}/app.git`, branchName: null, authMethod: 'SSH key', login: null, password: null, sshPrivateKey: key };
+      const r = await probeGit('ssh', conn, LIMIT_MS);
+      expect(r.ok).to.equal(false);
+      expect(r.message).to.match(/^Host unreachable: could not connect to 127\.0\.0\.1/);
+      expect(r.message).not.to.contain('PRIVATE KEY');
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('refuses transports other than http(s) and ssh, and credentials inside the URL', () => {

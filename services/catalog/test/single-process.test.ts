@@ -1,9 +1,13 @@
 import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
 import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
 import { expect } from 'chai';
-import { AppError, createGrpcClient, GrpcClientHandle, InternalAuth } from '@bulwark/platform';
+import { AppError, createGrpcClient, GrpcClientHandle, InternalAuth, openDatabase, parseMasterKey, SecretBox } from '@bulwark/platform';
 import { catalogV1 } from '@bulwark/proto';
 import { ADMIN_PASSWORD, Api, RunningSystem, startAllMode, uniqueSuffix } from '@bulwark/testkit';
+import { migrations } from '../src/migrations';
 
 async function freePort(): Promise<number> {
   const srv = net.createServer();
@@ -13,11 +17,15 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-/** The catalog's gRPC API as another service calls it: secrets only on request, usability per project. */
-describe('catalog gRPC API for other services', function () {
+/**
+ * The catalog in a single-process system whose data directory the test owns: the gRPC API as another
+ * service calls it, tool cleanup on disk, and secrets sealed at rest under the generated master key.
+ */
+describe('catalog in a single-process system', function () {
   this.timeout(120000);
   const secret = randomBytes(32).toString('hex');
-  let sys: RunningSystem;
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'catalog-process-'));
+  let sys: RunningSystem | undefined;
   let admin: Api;
   let grpc: GrpcClientHandle<typeof catalogV1.CatalogServiceService>;
   const password = `grpc-pw-${uniqueSuffix()}`;
@@ -29,8 +37,8 @@ describe('catalog gRPC API for other services', function () {
 
   before(async () => {
     const port = await freePort();
-    sys = await startAllMode({ BULWARK_INTERNAL_SECRET: secret, CATALOG_GRPC_PORT: String(port) });
-    admin = sys.api.as(await sys.api.login('admin', ADMIN_PASSWORD));
+    sys = await startAllMode({ BULWARK_INTERNAL_SECRET: secret, CATALOG_GRPC_PORT: String(port), BULWARK_DATA_DIR: dataDir });
+    admin = sys!.api.as(await sys!.api.login('admin', ADMIN_PASSWORD));
     grpc = createGrpcClient(catalogV1.CatalogServiceService, 'catalog', `127.0.0.1:${port}`, new InternalAuth(secret, 'scanning'));
     for (const code of [mine, other]) expect((await admin.post('/api/v1/project', { code, name: code, tags: ['t'] })).status).to.equal(200);
     const source = await admin.post('/api/v1/source', {
@@ -45,6 +53,7 @@ describe('catalog gRPC API for other services', function () {
   after(async () => {
     grpc?.close();
     await sys?.stop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
   it('opens source and tool secrets only when asked', async () => {
@@ -76,5 +85,36 @@ describe('catalog gRPC API for other services', function () {
     expect(archived.problems[0]).to.include({ field: 'layer_id' });
     expect(archived.problems[0].problem).to.match(/archived/);
     expect((await grpc.client.getLayer({ id: layerId })).projectArchived).to.equal(true);
+  });
+
+  it('drops a tool\u2019s cached data on cleanup and answers what was removed', async () => {
+    const cache = path.join(dataDir, 'tool-cache', toolId);
+    fs.mkdirSync(path.join(cache, 'rules'), { recursive: true });
+    fs.writeFileSync(path.join(cache, 'db.bin'), Buffer.alloc(1000));
+    fs.writeFileSync(path.join(cache, 'rules', 'a.yml'), 'x'.repeat(24));
+    const res = await admin.post(`/api/v1/tool/${toolId}/cleanup`);
+    expect(res.status).to.equal(200);
+    expect(res.body.removed).to.deep.equal({ files: 2, bytes: 1024 });
+    expect(fs.existsSync(cache)).to.equal(false);
+  });
+
+  it('stores secrets sealed under the generated master key, kept owner-only in the data directory', async () => {
+    const keyFile = path.join(dataDir, 'secrets', 'master-key');
+    expect(fs.statSync(keyFile).mode & 0o777).to.equal(0o600);
+    await sys!.stop();
+    sys = undefined;
+    const db = await openDatabase({ service: 'catalog', dataDir, migrations });
+    try {
+      const row = await db('sources').where({ id: sourceId }).first('password_sealed');
+      const tool = await db('tools').where({ id: toolId }).first('api_token_sealed', 'settings');
+      expect(row.password_sealed).to.match(/^v1:[0-9a-f]{8}:/);
+      expect(row.password_sealed).not.to.contain(password);
+      expect(JSON.stringify(tool)).not.to.contain(token);
+      const box = new SecretBox(parseMasterKey(fs.readFileSync(keyFile, 'utf8'), 'master-key'));
+      expect(box.open(row.password_sealed)).to.equal(password);
+      expect(box.open(tool.api_token_sealed)).to.equal(token);
+    } finally {
+      await db.destroy();
+    }
   });
 });
