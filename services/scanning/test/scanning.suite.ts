@@ -23,6 +23,18 @@ export async function scanSetup(t: SystemUnderTest, git: GitServer, repo: string
   return { code, layerId: layer.id as string, sourceId: source.id as string, tools };
 }
 
+function semgrepReport(results: { rule: string; line: number; code: string }[]): string {
+  return JSON.stringify({
+    version: '1.100.0',
+    errors: [],
+    paths: { scanned: ['app.py'] },
+    results: results.map((r) => ({
+      check_id: r.rule, path: 'app.py', start: { line: r.line, col: 1, offset: 0 }, end: { line: r.line, col: 20, offset: 20 },
+      extra: { message: `finding ${r.rule}`, severity: 'ERROR', lines: r.code, metadata: {} },
+    })),
+  });
+}
+
 const SEMGREP_REPORT = JSON.stringify({
   version: '1.100.0',
   errors: [],
@@ -197,6 +209,44 @@ export function scanningSuite(t: SystemUnderTest): void {
       const listed = await t.admin.get(`/api/v1/scan-results?filter[check_id]=${check.id}`);
       expect(listed.body.items.map((i: any) => i.id)).to.deep.equal([result.id]);
       expect((await t.admin.get(`/api/v1/check/${check.id}`)).body.last_scan.id).to.equal(result.id);
+    });
+
+    it('follows the check\u2019s comparison mode in its statistics (previous, baseline, pair)', async () => {
+      const check = await create();
+      const upload = async (report: string) => {
+        const res = await t.admin.request('POST', `/api/v1/check/${check.id}/results`, undefined, report);
+        expect(res.status, JSON.stringify(res.body)).to.equal(200);
+        return res.body.scan_result_id as string;
+      };
+      const x = { rule: 'r.x', line: 3, code: 'x()' };
+      const y = { rule: 'r.y', line: 5, code: 'y()' };
+      const z = { rule: 'r.z', line: 7, code: 'z()' };
+      const a = await upload(semgrepReport([x, y]));
+      const b = await upload(semgrepReport([x, z]));
+      const c = await upload(semgrepReport([x, y]));
+
+      const first = (await t.admin.get(`/api/v1/scan-result/${a}/stats/issues`)).body;
+      expect(first).to.deep.include({ compared_with: null, comparison_mode: 'previous' });
+      expect(first.new.count).to.equal(2);
+      const prev = (await t.admin.get(`/api/v1/scan-result/${c}/stats/issues`)).body;
+      expect(prev.compared_with).to.equal(b);
+      expect([prev.new.count, prev.fixed.count, prev.unchanged.count]).to.deep.equal([1, 1, 1]);
+
+      expect((await t.admin.put(`/api/v1/check/${check.id}/comparison`, { mode: 'baseline', baseline_scan_result_id: a })).status).to.equal(200);
+      const base = (await t.admin.get(`/api/v1/scan-result/${c}/stats/issues`)).body;
+      expect(base.compared_with).to.equal(a);
+      expect([base.new.count, base.fixed.count, base.unchanged.count]).to.deep.equal([0, 0, 2]);
+
+      const set = await t.admin.put(`/api/v1/check/${check.id}/comparison`, { mode: 'pair', scan_result_ids: [a, b] });
+      expect(set.body.comparison).to.deep.equal({ mode: 'pair', scan_result_ids: [a, b] });
+      expect((await t.admin.get(`/api/v1/scan-result/${b}/stats/issues`)).body.compared_with).to.equal(a);
+      field(await t.admin.put(`/api/v1/check/${check.id}/comparison`, { mode: 'baseline', baseline_scan_result_id: '00000000-0000-0000-0000-000000000000' }), 400, 'baseline_scan_result_id');
+      field(await t.admin.put(`/api/v1/check/${check.id}/comparison`, { mode: 'sideways' }), 400, 'mode');
+
+      const compared = (await t.admin.get(`/api/v1/scan-results/stats/compare?first=${a}&second=${b}`)).body;
+      expect([compared.only_in_first.count, compared.only_in_second.count, compared.in_both.count]).to.deep.equal([1, 1, 1]);
+      const history = (await t.admin.get(`/api/v1/scan-results/stats/${check.id}`)).body;
+      expect(history.items.map((i: any) => i.scan_result_id)).to.deep.equal([c, b, a]);
     });
 
     it('answers 400 with the parser\u2019s message for an unparseable report and keeps nothing', async () => {

@@ -148,6 +148,18 @@ const byGroup = z.object({ group_id: z.uuid() });
 const byLayer = z.object({ layer_id: z.uuid() });
 const byResult = z.object({ result_id: z.uuid() });
 
+const breakdown = z.object({ count: z.number().int(), by_severity: z.record(z.string(), z.number().int()) }).openapi('SeverityBreakdown');
+
+export const comparisonBody = z
+  .discriminatedUnion('mode', [
+    z.object({ mode: z.literal('previous') }).strict(),
+    z.object({ mode: z.literal('baseline'), baseline_scan_result_id: z.uuid() }).strict(),
+    z.object({ mode: z.literal('pair'), scan_result_ids: z.tuple([z.uuid(), z.uuid()]) }).strict(),
+  ])
+  .openapi('Comparison', {
+    description: 'previous: each result with the one before it; baseline: every result with one chosen result; pair: two chosen results with each other',
+  });
+
 const runResponse = z.object({ scan_result_id: z.string(), state: z.enum(scanStates) }).openapi('RunResponse');
 
 export const scanningRoutes: RouteSpec[] = [
@@ -204,6 +216,44 @@ export const scanningRoutes: RouteSpec[] = [
     operationId: 'stopCheck', method: 'post', path: '/api/v1/check/{check_id}/stop', service, tag: 'Scans', access: checks('x'),
     summary: 'Stop the check\u2019s queued or running scan: the scanner is killed and its workspace removed',
     request: { params: byCheck }, response: runResponse,
+  },
+  {
+    operationId: 'setCheckComparison', method: 'put', path: '/api/v1/check/{check_id}/comparison', service, tag: 'Checks', access: checks('w'),
+    summary: 'Set the incremental comparison mode of the check; the statistics follow it',
+    request: { params: byCheck, body: comparisonBody }, response: checkView,
+  },
+  {
+    operationId: 'scanResultIssueStats', method: 'get', path: '/api/v1/scan-result/{result_id}/stats/issues', service, tag: 'Scan results', access: results('r'),
+    summary: 'Findings of a completed result by severity, and new / unchanged / fixed against the result its check’s comparison mode names',
+    request: { params: byResult },
+    response: z
+      .object({ scan_result_id: z.string(), compared_with: z.string().nullable(), comparison_mode: z.string(), total: breakdown, new: breakdown, unchanged: breakdown, fixed: breakdown })
+      .openapi('ScanResultIssueStats'),
+  },
+  {
+    operationId: 'compareScanResults', method: 'get', path: '/api/v1/scan-results/stats/compare', service, tag: 'Scan results', access: results('r'),
+    summary: 'Two completed results side by side: what only the first has, only the second, and both',
+    request: { query: z.object({ first: z.uuid(), second: z.uuid() }).strict() },
+    response: z
+      .object({
+        first: z.object({ scan_result_id: z.string(), created_at: isoDateTime, total: breakdown }),
+        second: z.object({ scan_result_id: z.string(), created_at: isoDateTime, total: breakdown }),
+        only_in_first: breakdown,
+        only_in_second: breakdown,
+        in_both: breakdown,
+      })
+      .openapi('ScanResultComparison'),
+  },
+  {
+    operationId: 'checkScanHistory', method: 'get', path: '/api/v1/scan-results/stats/{check_id}', service, tag: 'Scan results', access: results('r'),
+    summary: 'The completed results of a check, newest first, with counts and new / fixed against their comparison base',
+    request: { params: byCheck, query: z.object({ page: pageQuery.page, limit: pageQuery.limit.default(20) }).strict() },
+    response: z
+      .object({
+        items: z.array(z.object({ scan_result_id: z.string(), created_at: isoDateTime, finished_at: isoDateTime.nullable(), findings_count: z.number().int().nullable(), severity_counts: z.record(z.string(), z.number().int()).nullable(), compared_with: z.string().nullable(), new: z.number().int(), fixed: z.number().int(), unchanged: z.number().int() })),
+        total: z.number().int(), page: z.number().int(), limit: z.number().int(),
+      })
+      .openapi('CheckScanHistory'),
   },
   {
     operationId: 'listScanResults', method: 'get', path: '/api/v1/scan-results', service, tag: 'Scan results', access: results('r'),

@@ -1,12 +1,13 @@
 import { HttpResponse, listPage, requirePrincipal, RouteHandlers } from '@bulwark/platform';
 import type { Checks } from '../checks';
+import type { ScanStats } from '../scan-stats';
 import type { Scans } from '../scans';
 import { CheckRecord } from '../store/checks';
 import { scanStore } from '../store/scans';
 import { checkView, scanView } from './views';
 
 /** HTTP handlers, keyed by the route table's operation ids: they translate, Checks and Scans decide. */
-export function scanningHandlers(checks: Checks, scans: Scans, db: Parameters<typeof scanStore.latestFor>[0]): RouteHandlers {
+export function scanningHandlers(checks: Checks, scans: Scans, stats: ScanStats, db: Parameters<typeof scanStore.latestFor>[0]): RouteHandlers {
   const full = async (check: CheckRecord) => {
     const [group, latest] = await Promise.all([checks.groupOf(check), scanStore.latestFor(db, [check.id])]);
     return checkView(check, group, latest.get(check.id));
@@ -49,6 +50,10 @@ export function scanningHandlers(checks: Checks, scans: Scans, db: Parameters<ty
         scanView,
       );
     },
+    setCheckComparison: async (input) => full(await checks.setComparison(requirePrincipal(input), input.params.check_id, input.body)),
+    scanResultIssueStats: async (input) => stats.forResult(requirePrincipal(input), input.params.result_id),
+    compareScanResults: async (input) => stats.compare(requirePrincipal(input), input.query.first, input.query.second),
+    checkScanHistory: async (input) => stats.history(requirePrincipal(input), input.params.check_id, input.query),
     getScanResult: async (input) => scanView(await scans.get(requirePrincipal(input), input.params.result_id)),
     downloadScanReport: async (input) => {
       const report = await scans.report(requirePrincipal(input), input.params.result_id);

@@ -81,4 +81,11 @@ export const migrations: Migration[] = [
       });
     },
   },
+  {
+    name: '0002_finding_match_index',
+    async up(db) {
+      // Comparisons of two scans match findings by fingerprint.
+      await db.raw('create index scan_findings_match on scan_findings (scan_id, fingerprint)');
+    },
+  },
 ];

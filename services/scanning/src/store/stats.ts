@@ -1,0 +1,44 @@
+import type { Queryable } from '@bulwark/platform';
+import { SEVERITIES } from '@bulwark/findings';
+
+export interface SeverityBreakdown {
+  count: number;
+  by_severity: Record<string, number>;
+}
+
+function breakdown(rows: { severity: string; n: string | number }[]): SeverityBreakdown {
+  const by = Object.fromEntries(SEVERITIES.map((s) => [s, 0])) as Record<string, number>;
+  for (const r of rows) by[r.severity] = Number(r.n);
+  return { count: Object.values(by).reduce((a, b) => a + b, 0), by_severity: by };
+}
+
+/** Findings of `scan` that `other` does not have (by fingerprint), per severity. */
+async function onlyIn(db: Queryable, scan: string, other: string): Promise<SeverityBreakdown> {
+  const rows = await db('scan_findings as a')
+    .select('a.severity')
+    .count({ n: '*' })
+    .where('a.scan_id', scan)
+    .whereNotExists(db('scan_findings as b').select(db.raw('1')).where('b.scan_id', other).whereRaw('b.fingerprint = a.fingerprint'))
+    .groupBy('a.severity');
+  return breakdown(rows as { severity: string; n: string }[]);
+}
+
+export const statsStore = {
+  async totals(db: Queryable, scan: string): Promise<SeverityBreakdown> {
+    const rows = await db('scan_findings').select('severity').count({ n: '*' }).where('scan_id', scan).groupBy('severity');
+    return breakdown(rows as { severity: string; n: string }[]);
+  },
+
+  /** new = only in `scan`, fixed = only in `base`, unchanged = in both. */
+  async versus(db: Queryable, scan: string, base: string): Promise<{ new: SeverityBreakdown; fixed: SeverityBreakdown; unchanged: SeverityBreakdown }> {
+    const [added, fixed, total] = await Promise.all([onlyIn(db, scan, base), onlyIn(db, base, scan), this.totals(db, scan)]);
+    const unchanged = Object.fromEntries(Object.entries(total.by_severity).map(([s, n]) => [s, n - (added.by_severity[s] ?? 0)]));
+    return { new: added, fixed, unchanged: { count: total.count - added.count, by_severity: unchanged } };
+  },
+
+  /** The completed result of the same check just before `scan`. */
+  async previous(db: Queryable, checkId: string, createdAt: string): Promise<{ id: string; createdAt: string } | undefined> {
+    const row = await db('scans').where({ check_id: checkId, state: 'completed' }).where('created_at', '<', createdAt).orderBy('created_at', 'desc').first();
+    return row ? { id: row.id, createdAt: new Date(row.created_at).toISOString() } : undefined;
+  },
+};
