@@ -98,7 +98,7 @@ describe('catalog in a single-process system', function () {
     expect(fs.existsSync(cache)).to.equal(false);
   });
 
-  it('stores secrets sealed under the generated master key, kept owner-only in the data directory', async () => {
+  it('stores secrets sealed under the generated master key (owner-only file), and published its events without secrets', async () => {
     const keyFile = path.join(dataDir, 'secrets', 'master-key');
     expect(fs.statSync(keyFile).mode & 0o777).to.equal(0o600);
     await sys!.stop();
@@ -113,6 +113,13 @@ describe('catalog in a single-process system', function () {
       const box = new SecretBox(parseMasterKey(fs.readFileSync(keyFile, 'utf8'), 'master-key'));
       expect(box.open(row.password_sealed)).to.equal(password);
       expect(box.open(tool.api_token_sealed)).to.equal(token);
+      const events: { type: string; key: string; topic: string; payload: unknown; published_at: Date | null }[] = await db('bulwark_outbox').orderBy('seq');
+      const seen = events.map((e) => `${e.type} ${e.key}`);
+      for (const e of [`project.created ${mine}`, `source.created ${sourceId}`, `tool.created ${toolId}`, `layer.created ${layerId}`, `project.archived ${mine}`, `tool.cleaned_up ${toolId}`]) {
+        expect(seen).to.include(e);
+      }
+      expect(events.every((e) => e.topic === 'bulwark.catalog.v1' && e.published_at !== null)).to.equal(true);
+      expect(JSON.stringify(events.map((e) => e.payload))).not.to.contain(password).and.not.to.contain(token);
     } finally {
       await db.destroy();
     }
