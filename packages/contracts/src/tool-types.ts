@@ -20,7 +20,10 @@ export interface CliExecution {
   okExitCodes: number[];
   /** How to install the binary, said when it is missing. */
   install: string;
-  /** Environment the tool needs, e.g. to stay offline. */
+  /**
+   * Environment the tool needs, e.g. switches that keep it offline; added to the runner's own minimal
+   * environment (PATH, HOME, LANG), so nothing else of the server's environment reaches the tool.
+   */
   env?: Record<string, string>;
 }
 
@@ -83,9 +86,11 @@ export const TOOL_TYPES: ToolType[] = [
     description: 'Semgrep with the rules shipped with Bulwark (no rules registry at run time)',
     settings: cliSettings,
     execution: {
-      binary: 'semgrep', image: 'semgrep/semgrep:1.100.0',
-      argv: ['scan', '--config', '{rules}/semgrep', '--json', '--output', '{result}', '--metrics=off', '--disable-version-check', '--quiet', '{workspace}'],
-      resultFile: 'semgrep.json', okExitCodes: [0, 1], install: 'pip install semgrep',
+      binary: 'semgrep', image: 'semgrep/semgrep:1.180.0',
+      // --no-rewrite-rule-ids: otherwise Semgrep prefixes every rule id with the rules folder's own
+      // path (e.g. "srv.bulwark.rules.semgrep.python-eval"), so ids would change with the install place.
+      argv: ['scan', '--config', '{rules}/semgrep', '--no-rewrite-rule-ids', '--json', '--output', '{result}', '--metrics=off', '--disable-version-check', '--quiet', '{workspace}'],
+      resultFile: 'semgrep.json', okExitCodes: [0, 1], install: 'pip install semgrep==1.180.0 (deploy/local/scanners.sh install)',
     },
   },
   {
@@ -93,9 +98,9 @@ export const TOOL_TYPES: ToolType[] = [
     description: 'Gitleaks secret scanning of the checked-out tree',
     settings: cliSettings,
     execution: {
-      binary: 'gitleaks', image: 'zricethezav/gitleaks:v8.21.2',
+      binary: 'gitleaks', image: 'zricethezav/gitleaks:v8.30.1',
       argv: ['detect', '--no-git', '--source', '{workspace}', '--report-format', 'json', '--report-path', '{result}', '--exit-code', '0', '--no-banner'],
-      resultFile: 'gitleaks.json', okExitCodes: [0], install: 'go install github.com/zricethezav/gitleaks/v8@latest',
+      resultFile: 'gitleaks.json', okExitCodes: [0], install: 'go install github.com/zricethezav/gitleaks/v8@v8.30.1 (deploy/local/scanners.sh install)',
     },
   },
   {
@@ -105,7 +110,7 @@ export const TOOL_TYPES: ToolType[] = [
     execution: {
       binary: 'bandit', image: 'ghcr.io/pycqa/bandit/bandit:latest',
       argv: ['-r', '{workspace}', '-f', 'json', '-o', '{result}', '--exit-zero', '-q'],
-      resultFile: 'bandit.json', okExitCodes: [0], install: 'pip install bandit',
+      resultFile: 'bandit.json', okExitCodes: [0], install: 'pip install bandit==1.9.4 (deploy/local/scanners.sh install)',
     },
   },
   {
@@ -113,9 +118,12 @@ export const TOOL_TYPES: ToolType[] = [
     description: 'Checkov for infrastructure as code',
     settings: cliSettings,
     execution: {
-      binary: 'checkov', image: 'bridgecrew/checkov:3',
-      argv: ['-d', '{workspace}', '-o', 'json', '--output-file-path', '{resultDir}', '--soft-fail', '--skip-download', '--quiet'],
-      resultFile: 'results_json.json', okExitCodes: [0], install: 'pip install checkov',
+      binary: 'checkov', image: 'bridgecrew/checkov:3.3.30',
+      argv: ['-d', '{workspace}', '-o', 'json', '--output-file-path', '{resultDir}', '--soft-fail', '--skip-download', '--skip-results-upload', '--quiet'],
+      resultFile: 'results_json.json', okExitCodes: [0], install: 'pip install checkov==3.3.30 (deploy/local/scanners.sh install)',
+      // Without these Checkov asks PyPI for a newer version at start-up and may fetch the platform's
+      // policy mapping: scans must reach nothing.
+      env: { CKV_SKIP_PACKAGE_UPDATE_CHECK: 'true', BC_SKIP_MAPPING: 'TRUE' },
     },
   },
   {
@@ -124,7 +132,11 @@ export const TOOL_TYPES: ToolType[] = [
     settings: cliSettings,
     execution: {
       binary: 'eslint', image: 'node:20-alpine',
-      argv: ['--no-config-lookup', '--config', '{rules}/eslint/eslint.config.cjs', '--format', '@microsoft/eslint-formatter-sarif', '--output-file', '{result}', '{workspace}'],
+      // The formatter is named by path: ESLint resolves a formatter package name from its working
+      // directory, the scanned workspace, where @microsoft/eslint-formatter-sarif is not installed.
+      // --no-error-on-unmatched-pattern: a repository without JavaScript is a scan with no findings,
+      // not an error (exit 2, no report).
+      argv: ['--no-config-lookup', '--config', '{rules}/eslint/eslint.config.cjs', '--format', '{rules}/eslint/sarif-formatter.cjs', '--no-error-on-unmatched-pattern', '--output-file', '{result}', '{workspace}'],
       resultFile: 'eslint.sarif', okExitCodes: [0, 1], install: 'npm install (eslint, eslint-plugin-security and @microsoft/eslint-formatter-sarif come with Bulwark)',
     },
   },
