@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
+import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -68,6 +69,20 @@ describe('git connection probe against real git servers', function () {
     expect(r.ok).to.equal(false);
     expect(r.message).to.match(/^Authentication refused/);
     expect(r.message).not.to.contain('not-the-password');
+  });
+
+  it('gives the credentials only to the source\u2019s own host, not to a host it redirects to', async () => {
+    const redirect = http.createServer((req, res) => res.writeHead(302, { location: `${locked.urlOf('secret')}${req.url!.replace(/^\/moved\.git/, '')}` }).end());
+    await new Promise<void>((r) => redirect.listen(0, '127.0.0.1', r));
+    try {
+      const before = locked.requests.filter((q) => q.user).length;
+      const r = await probeGit('http', withLogin(`http://127.0.0.1:${(redirect.address() as net.AddressInfo).port}/moved.git`, 'alice', 'wonderland-42'), LIMIT_MS);
+      expect(r.ok).to.equal(false);
+      expect(r.message).to.match(/^Authentication refused/);
+      expect(locked.requests.filter((q) => q.user).length).to.equal(before);
+    } finally {
+      redirect.close();
+    }
   });
 
   it('says anonymous access was refused by a protected repository', async () => {

@@ -15,8 +15,13 @@ const MAX_STDOUT = 8 * 1024 * 1024;
 const MAX_STDERR = 64 * 1024;
 const MAX_BRANCHES = 200;
 
-// Prints the credentials git asks for from this process's environment: they never reach argv or a file.
+// Prints the credentials git asks for from this process's environment: they never reach argv or a
+// file. It answers only prompts for the source's own host, so a redirect elsewhere gets nothing.
 const ASKPASS = `#!/bin/sh
+case "$1" in
+  *"//$BULWARK_GIT_HOST'"*|*"@$BULWARK_GIT_HOST'"*) ;;
+  *) exit 1 ;;
+esac
 case "$1" in
   Username*) printf '%s\\n' "$BULWARK_GIT_USERNAME" ;;
   *) printf '%s\\n' "$BULWARK_GIT_PASSWORD" ;;
@@ -122,7 +127,9 @@ export async function probeGit(transport: GitTransport, conn: SourceConnection, 
       if (conn.authMethod === 'Login/Password') {
         const askpass = path.join(dir, 'askpass.sh');
         fs.writeFileSync(askpass, ASKPASS, { mode: 0o700 });
-        Object.assign(env, { GIT_ASKPASS: askpass, BULWARK_GIT_USERNAME: conn.login ?? '', BULWARK_GIT_PASSWORD: conn.password ?? '' });
+        Object.assign(env, {
+          GIT_ASKPASS: askpass, BULWARK_GIT_HOST: new URL(conn.url).host, BULWARK_GIT_USERNAME: conn.login ?? '', BULWARK_GIT_PASSWORD: conn.password ?? '',
+        });
       }
     } else {
       const key = path.join(dir, 'id');
