@@ -80,6 +80,8 @@ export type FindingInit = Pick<Finding, 'tool' | 'toolCategory' | 'title' | 'sev
 
 export interface Component {
   name: string;
+  /** Namespace of the name where the ecosystem has one (Maven group, npm scope, Composer vendor). */
+  group?: string;
   version?: string;
   purl?: string;
   type?: string;

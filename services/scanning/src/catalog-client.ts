@@ -28,6 +28,10 @@ export class CatalogGate {
     }
   }
 
+  project(code: string): Promise<catalogV1.Project> {
+    return this.catalog.getProject({ code });
+  }
+
   tool(id: string, withSecrets = false): Promise<catalogV1.Tool> {
     return this.catalog.getTool({ id, withSecrets });
   }

@@ -8,6 +8,7 @@ import { scanningGrpc } from './grpc/scanning-grpc';
 import { scanningHandlers } from './http/handlers';
 import { migrations } from './migrations';
 import { LocalProcessRunner } from './runner/local-process';
+import { Sboms } from './sboms';
 import { ScanStats } from './scan-stats';
 import { Scans } from './scans';
 import { ScanWorker } from './scans/scan-worker';
@@ -36,7 +37,7 @@ export const scanningModule: ModuleDefinition = {
     const checks = new Checks(host, catalog, secrets);
     const scans = new Scans(host, catalog, checks, worker);
     host.grpc.add(scanningV1.ScanningServiceService, 'bulwark.scanning.v1.ScanningService', scanningGrpc(host.db));
-    const started = await host.serve(routesOf('scanning'), scanningHandlers(checks, scans, new ScanStats(host.db, checks), host.db));
+    const started = await host.serve(routesOf('scanning'), scanningHandlers(checks, scans, new ScanStats(host.db, checks), new Sboms(host, catalog), host.db));
     worker.start();
     return {
       ...started,

@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { expect } from 'chai';
 import { GitServer, startGitServer, SystemUnderTest, uniqueSuffix } from '@bulwark/testkit';
 
@@ -247,6 +249,24 @@ export function scanningSuite(t: SystemUnderTest): void {
       expect([compared.only_in_first.count, compared.only_in_second.count, compared.in_both.count]).to.deep.equal([1, 1, 1]);
       const history = (await t.admin.get(`/api/v1/scan-results/stats/${check.id}`)).body;
       expect(history.items.map((i: any) => i.scan_result_id)).to.deep.equal([c, b, a]);
+    });
+
+    it('takes a CycloneDX SBOM for a layer and lists its components as dependencies', async () => {
+      const sbom = fs.readFileSync(path.resolve(__dirname, '../../../../shared/corpus/cyclonedx-examples/SBOM__laravel-7.12.0__bom.1.4.json'));
+      const expected = JSON.parse(sbom.toString('utf8')).components.length as number;
+      const up = await t.admin.request('POST', `/api/v1/layer/${env.layerId}/sbom?file_name=bom.json`, undefined, sbom.toString('utf8'));
+      expect(up.status, JSON.stringify(up.body)).to.equal(200);
+      expect(up.body).to.include({ layer_id: env.layerId, project_code: env.code, format: 'cyclonedx-json', components_count: expected });
+      const listed = await t.admin.get(`/api/v1/sboms?filter[project_code]=${env.code}`);
+      expect(listed.body.items.map((i: any) => i.id)).to.include(up.body.id);
+      const deps = await t.admin.get(`/api/v1/dependencies?filter[layer_id]=${env.layerId}&limit=1000`);
+      expect(deps.body.total).to.equal(expected);
+      const laravel = await t.admin.get(`/api/v1/dependencies?filter[layer_id]=${env.layerId}&search[name]=laravel/framework`);
+      expect(laravel.body.items[0]).to.include({ name: 'laravel/framework', project_code: env.code });
+      const filters = await t.admin.get(`/api/v1/dependencies/filter?filter[layer_ids]=${env.layerId}`);
+      expect(filters.body.types).to.include('library');
+      expect(filters.body.layer_ids).to.deep.equal([env.layerId]);
+      field(await t.admin.request('POST', `/api/v1/layer/${env.layerId}/sbom`, undefined, SEMGREP_REPORT), 400, 'body');
     });
 
     it('answers 400 with the parser\u2019s message for an unparseable report and keeps nothing', async () => {

@@ -5,6 +5,7 @@ import { bulkResult, idsBody, isoDateTime, listOf, pageQuery } from '../common';
 const service = 'scanning';
 const perm = (key: string, letter: 'r' | 'w' | 'x' | 'd') => ({ kind: 'permission' as const, key, letter });
 const checks = (letter: 'r' | 'w' | 'x' | 'd') => perm('scanning.checks', letter);
+const dependencies = (letter: 'r' | 'w' | 'x' | 'd') => perm('scanning.dependencies', letter);
 const results = (letter: 'r' | 'w' | 'x' | 'd') => perm('scanning.scan_results', letter);
 
 export const UPLOAD_MAX_BYTES = 100 * 1024 * 1024;
@@ -292,3 +293,57 @@ export const scanningRoutes: RouteSpec[] = [
     response: runResponse,
   },
 ];
+
+export const sbomView = z
+  .object({
+    id: z.string(), layer_id: z.string(), project_code: z.string(), project_name: z.string(), format: z.string(), file_name: z.string(),
+    components_count: z.number().int(), vulnerabilities_count: z.number().int(), uploaded_by: z.string().nullable(), created_at: isoDateTime,
+  })
+  .openapi('Sbom');
+
+export const dependencyView = z
+  .object({
+    name: z.string(), version: z.string().nullable(), type: z.string().nullable(), purl: z.string().nullable(),
+    layer_id: z.string(), project_code: z.string(), project_name: z.string(), sbom_id: z.string(),
+  })
+  .openapi('Dependency');
+
+scanningRoutes.push(
+  {
+    operationId: 'uploadLayerSbom', method: 'post', path: '/api/v1/layer/{layer_id}/sbom', service, tag: 'Dependencies', access: dependencies('w'),
+    summary: 'Upload a CycloneDX SBOM (JSON or XML) for a layer: its components become the layer\u2019s dependency list',
+    description: 'The body is the SBOM file. Vulnerabilities and VEX statements inside it are counted here; import them as findings with POST /api/v1/check/{check_id}/results.',
+    request: { params: byLayer, query: z.object({ file_name: z.string().max(255).optional() }).strict() },
+    upload: { maxBytes: UPLOAD_MAX_BYTES },
+    response: sbomView,
+  },
+  {
+    operationId: 'listSboms', method: 'get', path: '/api/v1/sboms', service, tag: 'Dependencies', access: dependencies('r'),
+    summary: 'Uploaded SBOMs, newest first',
+    request: { query: z.object({ ...pageQuery, 'filter[project_code]': z.string().max(64).optional(), search: z.string().max(255).optional() }).strict() },
+    response: listOf(sbomView, 'SbomList'),
+  },
+  {
+    operationId: 'listDependencies', method: 'get', path: '/api/v1/dependencies', service, tag: 'Dependencies', access: dependencies('r'),
+    summary: 'Components of each layer\u2019s latest SBOM',
+    request: {
+      query: z
+        .object({
+          ...pageQuery,
+          'filter[layer_id]': z.uuid().optional(),
+          'search[name]': z.string().max(255).optional(),
+          'search[project_name]': z.string().max(255).optional(),
+          'search[type]': z.string().max(64).optional(),
+          'search[version]': z.string().max(128).optional(),
+        })
+        .strict(),
+    },
+    response: listOf(dependencyView, 'DependencyList'),
+  },
+  {
+    operationId: 'dependencyFilters', method: 'get', path: '/api/v1/dependencies/filter', service, tag: 'Dependencies', access: dependencies('r'),
+    summary: 'Values the dependency filters can take',
+    request: { query: z.object({ 'filter[layer_ids]': z.union([z.uuid(), z.array(z.uuid())]).optional().openapi({ description: 'One or several layer ids (repeat the parameter)' }) }).strict() },
+    response: z.object({ types: z.array(z.string()), project_names: z.array(z.string()), layer_ids: z.array(z.string()) }).openapi('DependencyFilters'),
+  },
+);

@@ -30,7 +30,7 @@ function collectComponents(list: unknown, out: Map<string, Component>, ctx: Pars
     const o = obj(c);
     const name = str(o.name);
     if (name) {
-      const comp: Component = { name, version: str(o.version), purl: str(o.purl), type: str(o.type) };
+      const comp: Component = { name, group: str(o.group), version: str(o.version), purl: str(o.purl), type: str(o.type) };
       ctx.components.push(comp);
       const ref = str(o['bom-ref']) ?? str(o.purl);
       if (ref) out.set(ref, comp);

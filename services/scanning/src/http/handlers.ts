@@ -1,13 +1,23 @@
 import { HttpResponse, listPage, requirePrincipal, RouteHandlers } from '@bulwark/platform';
 import type { Checks } from '../checks';
 import type { ScanStats } from '../scan-stats';
+import type { Sboms } from '../sboms';
+import { sbomStore, SbomRecord, DependencyRecord } from '../store/sboms';
 import type { Scans } from '../scans';
 import { CheckRecord } from '../store/checks';
 import { scanStore } from '../store/scans';
 import { checkView, scanView } from './views';
 
 /** HTTP handlers, keyed by the route table's operation ids: they translate, Checks and Scans decide. */
-export function scanningHandlers(checks: Checks, scans: Scans, stats: ScanStats, db: Parameters<typeof scanStore.latestFor>[0]): RouteHandlers {
+const sbomView = (s: SbomRecord) => ({
+  id: s.id, layer_id: s.layerId, project_code: s.projectCode, project_name: s.projectName, format: s.format, file_name: s.fileName,
+  components_count: s.componentsCount, vulnerabilities_count: s.vulnerabilitiesCount, uploaded_by: s.uploadedBy, created_at: s.createdAt,
+});
+const dependencyView = (d: DependencyRecord) => ({
+  name: d.name, version: d.version, type: d.type, purl: d.purl, layer_id: d.layerId, project_code: d.projectCode, project_name: d.projectName, sbom_id: d.sbomId,
+});
+
+export function scanningHandlers(checks: Checks, scans: Scans, stats: ScanStats, sboms: Sboms, db: Parameters<typeof scanStore.latestFor>[0]): RouteHandlers {
   const full = async (check: CheckRecord) => {
     const [group, latest] = await Promise.all([checks.groupOf(check), scanStore.latestFor(db, [check.id])]);
     return checkView(check, group, latest.get(check.id));
@@ -54,6 +64,26 @@ export function scanningHandlers(checks: Checks, scans: Scans, stats: ScanStats,
     scanResultIssueStats: async (input) => stats.forResult(requirePrincipal(input), input.params.result_id),
     compareScanResults: async (input) => stats.compare(requirePrincipal(input), input.query.first, input.query.second),
     checkScanHistory: async (input) => stats.history(requirePrincipal(input), input.params.check_id, input.query),
+    uploadLayerSbom: async (input) => sbomView(await sboms.upload(requirePrincipal(input), input.params.layer_id, input.body, input.query.file_name)),
+    listSboms: async (input) => {
+      const q = input.query;
+      return listPage(q, await sbomStore.list(db, { page: q.page, limit: q.limit, projectCode: q['filter[project_code]'], search: q.search, projects: requirePrincipal(input).projects }), sbomView);
+    },
+    listDependencies: async (input) => {
+      const q = input.query;
+      return listPage(
+        q,
+        await sbomStore.dependencies(db, {
+          page: q.page, limit: q.limit, layerId: q['filter[layer_id]'], name: q['search[name]'], projectName: q['search[project_name]'],
+          type: q['search[type]'], version: q['search[version]'], projects: requirePrincipal(input).projects,
+        }),
+        dependencyView,
+      );
+    },
+    dependencyFilters: async (input) => {
+      const layers = input.query['filter[layer_ids]'];
+      return sbomStore.filterValues(db, { layerIds: layers === undefined ? undefined : [layers].flat(), projects: requirePrincipal(input).projects });
+    },
     getScanResult: async (input) => scanView(await scans.get(requirePrincipal(input), input.params.result_id)),
     downloadScanReport: async (input) => {
       const report = await scans.report(requirePrincipal(input), input.params.result_id);

@@ -88,4 +88,35 @@ export const migrations: Migration[] = [
       await db.raw('create index scan_findings_match on scan_findings (scan_id, fingerprint)');
     },
   },
+  {
+    name: '0003_sboms',
+    async up(db) {
+      await db.schema.createTable('sboms', (t) => {
+        t.uuid('id').primary();
+        t.uuid('layer_id').notNullable();
+        t.text('project_code').notNullable();
+        t.text('project_name').notNullable();
+        t.text('format').notNullable();
+        t.text('file_name').notNullable();
+        t.integer('components_count').notNullable();
+        t.integer('vulnerabilities_count').notNullable();
+        t.text('uploaded_by');
+        t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
+      });
+      await db.raw('create index sboms_layer on sboms (layer_id, created_at desc)');
+      // The components of each layer's latest SBOM: an upload replaces the layer's list.
+      await db.schema.createTable('dependencies', (t) => {
+        t.bigIncrements('id').primary();
+        t.uuid('sbom_id').notNullable().references('sboms.id').onDelete('CASCADE');
+        t.uuid('layer_id').notNullable();
+        t.text('project_code').notNullable();
+        t.text('project_name').notNullable();
+        t.text('name').notNullable();
+        t.text('version');
+        t.text('type');
+        t.text('purl');
+      });
+      await db.raw('create index dependencies_layer on dependencies (layer_id, name)');
+    },
+  },
 ];
