@@ -25,6 +25,15 @@ export const scanningConfigSchema = z.object({
   /** Folders holding scanner binaries, searched before PATH (colon-separated). */
   SCANNER_PATH: z.string().optional(),
   SCANNER_RULES_DIR: z.string().default(path.resolve(__dirname, '..', 'rules')),
+  /** Kubernetes runner: unset namespace = the context's (in-cluster: the pod's); unset URL = in-cluster or kubeconfig. */
+  SCAN_K8S_NAMESPACE: z.string().regex(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/).max(63).optional(),
+  SCAN_K8S_API_URL: env.url(),
+  SCAN_K8S_TOKEN: z.string().optional(),
+  SCAN_K8S_CA_FILE: z.string().optional(),
+  /** Image of the init container that clones the source inside the scan's pod (needs sh, git, ssh). */
+  SCAN_K8S_GIT_IMAGE: z.string().min(1).default('alpine/git:latest'),
+  SCAN_K8S_TTL_SECONDS: env.int(600, 0),
+  SCAN_K8S_POLL_MS: env.int(2000, 50),
 });
 
 export type ScanningConfig = z.infer<typeof scanningConfigSchema>;

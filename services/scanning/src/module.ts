@@ -7,11 +7,13 @@ import { readScanningConfig } from './config';
 import { scanningGrpc } from './grpc/scanning-grpc';
 import { scanningHandlers } from './http/handlers';
 import { migrations } from './migrations';
+import { KubernetesJobRunner } from './runner/kubernetes-job';
 import { LocalProcessRunner } from './runner/local-process';
 import { Sboms } from './sboms';
 import { ScanStats } from './scan-stats';
 import { Scans } from './scans';
 import { ScanWorker } from './scans/scan-worker';
+import { scanStore } from './store/scans';
 
 export const scanningModule: ModuleDefinition = {
   name: 'scanning',
@@ -22,7 +24,13 @@ export const scanningModule: ModuleDefinition = {
     const secrets = openSecretBox(ctx, 'scanning');
     const catalogClient = createGrpcClient(catalogV1.CatalogServiceService, 'catalog', ctx.peer('catalog').grpcAddress, host.auth);
     const catalog = new CatalogGate(catalogClient.client);
-    const runner = new LocalProcessRunner(config.scannerPath, config.SCAN_OUTPUT_LIMIT_BYTES);
+    const runner =
+      config.SCAN_RUNNER === 'kubernetes'
+        ? new KubernetesJobRunner({
+          namespace: config.SCAN_K8S_NAMESPACE, apiUrl: config.SCAN_K8S_API_URL, token: config.SCAN_K8S_TOKEN, caFile: config.SCAN_K8S_CA_FILE,
+          gitImage: config.SCAN_K8S_GIT_IMAGE, ttlSecondsAfterFinished: config.SCAN_K8S_TTL_SECONDS, pollMs: config.SCAN_K8S_POLL_MS, rulesDir: config.SCANNER_RULES_DIR,
+        }, host.log)
+        : new LocalProcessRunner(config.scannerPath, config.SCAN_OUTPUT_LIMIT_BYTES);
     const worker = new ScanWorker(host, catalog, runner, {
       concurrency: config.SCAN_CONCURRENCY,
       perToolConcurrency: config.SCAN_CONCURRENCY_PER_TOOL,
@@ -38,6 +46,10 @@ export const scanningModule: ModuleDefinition = {
     const scans = new Scans(host, catalog, checks, worker);
     host.grpc.add(scanningV1.ScanningServiceService, 'bulwark.scanning.v1.ScanningService', scanningGrpc(host.db));
     const started = await host.serve(routesOf('scanning'), scanningHandlers(checks, scans, new ScanStats(host.db, checks), new Sboms(host, catalog), host.db));
+    if (runner instanceof KubernetesJobRunner) {
+      // In the background: an unreachable cluster must not keep the API down; runs retry on their own.
+      void runner.reconcile((ids) => scanStore.inFlightIds(host.db, ids)).catch((err) => host.log.warn('reconciling kubernetes scan jobs failed', { error: (err as Error).message }));
+    }
     worker.start();
     return {
       ...started,

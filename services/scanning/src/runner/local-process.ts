@@ -11,6 +11,7 @@ const tail = (text: string, n = 2000) => (text.length > n ? `…${text.slice(-n)
  */
 export class LocalProcessRunner implements ScanRunner {
   readonly kind = 'local' as const;
+  readonly needsLocalCheckout = true;
 
   constructor(private readonly scannerPath: string[], private readonly outputLimitBytes: number) {}
 

@@ -12,6 +12,20 @@ export interface ScanJob {
   timeoutMs: number;
   extraArgs: string[];
   resources?: { cpu?: string; memory?: string };
+  /** What to check out, for runners that check the source out themselves (`needsLocalCheckout` false). */
+  checkout?: ScanCheckout;
+}
+
+/** A source checkout: the repository, the branch or tag (and commit on it), and its credentials. */
+export interface ScanCheckout {
+  url: string;
+  ref?: string;
+  commit?: string;
+  authMethod: string;
+  login?: string;
+  password?: string;
+  sshPrivateKey?: string;
+  timeoutSeconds: number;
 }
 
 export interface ScanRunOutcome {
@@ -24,9 +38,17 @@ export interface ScanRunOutcome {
 /** A failure with a message fit for the scan result (no secrets, no internals). */
 export class ScanRunError extends Error {}
 
+/**
+ * The abort reason of a scan handed back because this process shuts down: a runner whose work
+ * outlives the process (a Kubernetes Job) leaves it running for the worker that claims the scan next.
+ */
+export const SHUTDOWN = 'shutdown';
+
 /** Where scanners run: a local child process (default) or a Kubernetes Job. */
 export interface ScanRunner {
   readonly kind: 'local' | 'kubernetes';
+  /** True when the worker checks the source out into `workspace` first; false when the runner uses `checkout`. */
+  readonly needsLocalCheckout: boolean;
   run(job: ScanJob, signal: AbortSignal): Promise<ScanRunOutcome>;
 }
 

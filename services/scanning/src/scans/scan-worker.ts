@@ -12,7 +12,7 @@ import { contentTypeOf, severityCounts } from '../domain/report';
 import { checkStore } from '../store/checks';
 import { findingStore } from '../store/findings';
 import { ScanRecord, scanStore, ScanState } from '../store/scans';
-import { ScanRunError, ScanRunner } from '../runner/scan-runner';
+import { ScanCheckout, ScanRunError, ScanRunner, SHUTDOWN } from '../runner/scan-runner';
 import { importScanReport } from './report-import';
 
 export interface ScanWorkerOptions {
@@ -28,8 +28,6 @@ export interface ScanWorkerOptions {
 }
 
 class Stopped extends Error {}
-
-const SHUTDOWN = 'shutdown';
 
 export function scanEvent(trx: Trx, type: string, scan: Pick<ScanRecord, 'id' | 'checkId' | 'layerId' | 'projectCode'>, extra: Record<string, unknown> = {}) {
   return enqueueEvents(trx, [
@@ -140,12 +138,17 @@ export class ScanWorker {
       const src = path.join(workspace, 'src');
       const out = path.join(workspace, 'out');
       fs.mkdirSync(out, { mode: 0o700 });
-      await gitCheckout(
-        { url: source.url, authMethod: source.authMethod, login: source.login, password: source.password, sshPrivateKey: source.sshPrivateKey },
-        { name: check.tag?.tag_name ?? (check.sourceAuth.branch_name as string | undefined) ?? (source.branchName || undefined), commit: check.tag?.commit },
-        src,
-        { timeoutMs: this.opts.checkoutTimeoutSeconds * 1000, signal: ctl.signal },
-      );
+      const checkout: ScanCheckout = {
+        url: source.url, authMethod: source.authMethod, login: source.login, password: source.password, sshPrivateKey: source.sshPrivateKey,
+        ref: check.tag?.tag_name ?? (check.sourceAuth.branch_name as string | undefined) ?? (source.branchName || undefined), commit: check.tag?.commit,
+        timeoutSeconds: this.opts.checkoutTimeoutSeconds,
+      };
+      if (this.runner.needsLocalCheckout) {
+        await gitCheckout(checkout, { name: checkout.ref, commit: checkout.commit }, src, { timeoutMs: checkout.timeoutSeconds * 1000, signal: ctl.signal });
+      } else {
+        // The runner checks out for itself; the empty folder keeps the report's paths relative to it.
+        fs.mkdirSync(src, { mode: 0o700 });
+      }
 
       await this.progress(scan, ctl, 20, 'scan');
       const settings = { ...JSON.parse(tool.settingsJson || '{}'), ...check.toolSettings } as { timeout_seconds?: number; extra_args?: string[]; resources?: { cpu?: string; memory?: string } };
@@ -153,6 +156,7 @@ export class ScanWorker {
         {
           scanId: scan.id, tool: type, workspace: src, resultDir: out, rulesDir: this.opts.rulesDir,
           timeoutMs: (settings.timeout_seconds ?? this.opts.defaultTimeoutSeconds) * 1000, extraArgs: settings.extra_args ?? [], resources: settings.resources,
+          checkout: this.runner.needsLocalCheckout ? undefined : checkout,
         },
         ctl.signal,
       );

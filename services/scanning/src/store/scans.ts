@@ -127,6 +127,13 @@ export const scanStore = {
     return rows.map(toRecord);
   },
 
+  /** Which of these scans are still queued or running. */
+  async inFlightIds(db: Queryable, ids: string[]): Promise<Set<string>> {
+    if (ids.length === 0) return new Set();
+    const rows: { id: string }[] = await db('scans').select('id').whereIn('id', ids).whereIn('state', IN_FLIGHT);
+    return new Set(rows.map((r) => r.id));
+  },
+
   async latestFor(db: Queryable, checkIds: string[]): Promise<Map<string, ScanRecord>> {
     if (checkIds.length === 0) return new Map();
     const rows: ScanRow[] = await db('scans')
