@@ -319,6 +319,23 @@ export function catalogSuite(t: SystemUnderTest): void {
       }
     });
 
+    it('defines, renames and deletes custom fields, naming bad input', async () => {
+      const name = `cost centre ${uniqueSuffix()}`;
+      const created = expectOk(await admin.post('/api/v1/field', { name, type: 'text', description: 'billing' }));
+      expect(created).to.include({ name, type: 'text', required: false });
+      expectField(await admin.post('/api/v1/field', { name: name.toUpperCase(), type: 'url' }), 409, 'name');
+      expectField(await admin.post('/api/v1/field', { name: 'x', type: 'number' }), 400, 'type');
+      expectField(await admin.put(`/api/v1/field/${created.id}`, { type: 'url' }), 400, 'type');
+      expectField(await admin.get('/api/v1/field/abc'), 400, 'field_id');
+      expect(expectOk(await admin.put(`/api/v1/field/${created.id}`, { name: `${name} 2` })).name).to.equal(`${name} 2`);
+      expect(expectOk(await admin.get('/api/v1/fields?limit=1000')).items.map((f: { id: number }) => f.id)).to.include(created.id);
+      expect(expectOk(await admin.delete('/api/v1/fields', { ids: [created.id, 999999] })).results).to.deep.equal([
+        { id: String(created.id), status: 'deleted' },
+        { id: '999999', status: 'not_found' },
+      ]);
+      expect((await admin.get(`/api/v1/field/${created.id}`)).status).to.equal(404);
+    });
+
     it('creates a project with tags and valid field values, and refuses a duplicate code in any case', async () => {
       const c = code('Shop');
       const values = [
@@ -388,9 +405,12 @@ export function catalogSuite(t: SystemUnderTest): void {
       expect(expectOk(await admin.get(`/api/v1/projects?search[code]=${c}`)).total).to.equal(1);
     });
 
-    it('makes an archived project read-only until it is unarchived', async () => {
+    it('makes an archived project read-only until it is unarchived: no changes, layers, checks or scans', async () => {
       const c = await makeProject();
       const layer = await makeLayer(c);
+      const source = expectOk(await admin.post('/api/v1/source', httpSource({}, { url: appRepo, auth_method: 'Anonymous', login: undefined, password: undefined }))).id;
+      const tool = expectOk(await admin.post('/api/v1/tool', { type_id: 1, settings: {} })).id;
+      const check = expectOk(await admin.post('/api/v1/check', { layer_id: layer, security_tool_id: tool, scan_source_id: source, run_scan_task: { type: 'manual' } })).id;
       expect(expectOk(await admin.put('/api/v1/projects/archive', { codes: [c] })).results).to.deep.equal([{ id: c, status: 'archived' }]);
       expect(expectOk(await admin.put('/api/v1/projects/archive', { codes: [c] })).results[0].status).to.equal('unchanged');
       expect(expectOk(await admin.get(`/api/v1/project/${c}`)).archived).to.equal(true);
@@ -398,6 +418,9 @@ export function catalogSuite(t: SystemUnderTest): void {
       expect((await admin.post('/api/v1/layer', { name: 'l', project_code: c, layer_type_id: 1 })).status).to.equal(409);
       expect((await admin.put(`/api/v1/layer/${layer}`, { name: 'renamed' })).status).to.equal(409);
       expect(expectOk(await admin.delete('/api/v1/layers', { ids: [layer] })).results[0].status).to.equal('conflict');
+      expect((await admin.post('/api/v1/check', { layer_id: layer, security_tool_id: tool, scan_source_id: source })).status).to.equal(409);
+      expect((await admin.post(`/api/v1/check/${check}/run`)).status).to.equal(409);
+      expect((await admin.post(`/api/v1/layer/${layer}/run`)).status).to.equal(409);
       expect(expectOk(await admin.get(`/api/v1/projects?filter[archived]=true&search[code]=${c}`)).total).to.equal(1);
       expect(expectOk(await admin.put('/api/v1/projects/unarchive', { codes: [c] })).results).to.deep.equal([{ id: c, status: 'unarchived' }]);
       await makeLayer(c);
