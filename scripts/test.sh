@@ -22,6 +22,18 @@ if [ -z "${BULWARK_TEST_PG_URL:-}${BULWARK_TEST_REDIS_URL:-}${BULWARK_TEST_KAFKA
   fi
 fi
 
+# Real scanners for the end-to-end scan suites (installed once into .infra/scanners).
+if [ -z "${SCANNER_PATH:-}" ]; then
+  if bash deploy/local/scanners.sh install; then
+    eval "$(bash deploy/local/scanners.sh env)"
+  elif [ "${CI:-}" = "true" ]; then
+    echo "test: the scanners did not install; CI runs every suite, so this is a failure" >&2
+    exit 1
+  else
+    echo "test: the scanners could not be installed here: the real-scanner suites are left out ([left out] below)."
+  fi
+fi
+
 stop_infra() {
   if [ "$started_infra" = 1 ] && [ "${BULWARK_KEEP_INFRA:-}" != 1 ]; then bash deploy/local/infra.sh stop || true; fi
 }

@@ -99,7 +99,7 @@ export const TOOL_TYPES: ToolType[] = [
     settings: cliSettings,
     execution: {
       binary: 'gitleaks', image: 'zricethezav/gitleaks:v8.30.1',
-      argv: ['detect', '--no-git', '--source', '{workspace}', '--report-format', 'json', '--report-path', '{result}', '--exit-code', '0', '--no-banner'],
+      argv: ['detect', '--no-git', '--source', '{workspace}', '--report-format', 'json', '--report-path', '{result}', '--exit-code', '0', '--no-banner', '--redact'],
       resultFile: 'gitleaks.json', okExitCodes: [0], install: 'go install github.com/zricethezav/gitleaks/v8@v8.30.1 (deploy/local/scanners.sh install)',
     },
   },

@@ -8,6 +8,8 @@ export interface ProcessOptions {
   outputLimitBytes?: number;
   /** Aborting kills the process group at once (stop requests). */
   signal?: AbortSignal;
+  /** Told the child's pid (= its process group id) once it runs, e.g. to record it for a later cleanup. */
+  onSpawn?: (pid: number) => void;
 }
 
 export interface ProcessResult {
@@ -30,6 +32,7 @@ export function runProcess(binary: string, argv: string[], opts: ProcessOptions)
   const limit = opts.outputLimitBytes ?? 1024 * 1024;
   return new Promise((resolve) => {
     const child = spawn(binary, argv, { env: opts.env, cwd: opts.cwd, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    if (child.pid) opts.onSpawn?.(child.pid);
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     let outBytes = 0;

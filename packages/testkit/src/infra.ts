@@ -10,6 +10,8 @@ export interface Infra {
   pgUrl?: string;
   redisUrl?: string;
   kafkaBrokers?: string[];
+  /** Folders with the real scanner binaries (`deploy/local/scanners.sh env`). */
+  scannerPath?: string;
 }
 
 export function infra(): Infra {
@@ -17,22 +19,29 @@ export function infra(): Infra {
     pgUrl: process.env.BULWARK_TEST_PG_URL || undefined,
     redisUrl: process.env.BULWARK_TEST_REDIS_URL || undefined,
     kafkaBrokers: process.env.BULWARK_TEST_KAFKA_BROKERS ? process.env.BULWARK_TEST_KAFKA_BROKERS.split(',') : undefined,
+    scannerPath: process.env.SCANNER_PATH || undefined,
   };
 }
 
 export const inCI = () => process.env.CI === 'true' || process.env.CI === '1';
 
-export type InfraNeed = 'postgres' | 'redis' | 'kafka';
+export type InfraNeed = 'postgres' | 'redis' | 'kafka' | 'scanners';
 
-const VARS: Record<InfraNeed, keyof Infra> = { postgres: 'pgUrl', redis: 'redisUrl', kafka: 'kafkaBrokers' };
-const ENV_NAMES: Record<InfraNeed, string> = { postgres: 'BULWARK_TEST_PG_URL', redis: 'BULWARK_TEST_REDIS_URL', kafka: 'BULWARK_TEST_KAFKA_BROKERS' };
+const VARS: Record<InfraNeed, keyof Infra> = { postgres: 'pgUrl', redis: 'redisUrl', kafka: 'kafkaBrokers', scanners: 'scannerPath' };
+const ENV_NAMES: Record<InfraNeed, string> = {
+  postgres: 'BULWARK_TEST_PG_URL', redis: 'BULWARK_TEST_REDIS_URL', kafka: 'BULWARK_TEST_KAFKA_BROKERS', scanners: 'SCANNER_PATH',
+};
+const HOW: Record<InfraNeed, string> = {
+  postgres: 'bash deploy/local/infra.sh start', redis: 'bash deploy/local/infra.sh start', kafka: 'bash deploy/local/infra.sh start',
+  scanners: 'bash deploy/local/scanners.sh install',
+};
 
 /** Call in a `before` hook: skips the suite (locally) or fails it (CI) when a needed server is not configured. */
 export function requireInfra(ctx: Mocha.Context, ...needs: InfraNeed[]): Required<Infra> {
   const i = infra();
   const missing = needs.filter((n) => !i[VARS[n]]);
   if (missing.length > 0) {
-    const message = `needs ${missing.map((m) => `${m} (${ENV_NAMES[m]})`).join(', ')}: start them with "bash deploy/local/infra.sh start"`;
+    const message = `needs ${missing.map((m) => `${m} (${ENV_NAMES[m]})`).join(', ')}: ${[...new Set(missing.map((m) => HOW[m]))].map((h) => `"${h}"`).join(' and ')}`;
     if (inCI()) throw new Error(`CI configured no ${message}`);
     console.log(`      [left out] ${ctx.test?.parent?.fullTitle() ?? 'suite'}: ${message}`);
     ctx.skip();

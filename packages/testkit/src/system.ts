@@ -21,11 +21,18 @@ export interface RunningSystem {
   gateways: Api[];
   /** Each service's own HTTP address, to show it refuses what did not come through the gateway. */
   services: Record<string, string>;
+  /** Scaled mode: SIGKILLs a process ('identity', 'services', 'gateway-1', ...) and starts it again, ready. */
+  crashAndRestart?(name: string): Promise<void>;
   stop(): Promise<void>;
 }
 
 /** Limits the HTTP suites rely on: low enough to reach per token, high enough per IP for the whole run. */
 export const TEST_LIMITS = { RATE_LIMIT_PER_TOKEN_PER_MINUTE: '300', RATE_LIMIT_PER_IP_PER_MINUTE: '1000000' };
+
+/** Settings every test system shares: real scanners when installed, short scan leases so a lost worker shows quickly. */
+function testSettings(): Record<string, string> {
+  return { ...TEST_LIMITS, SCAN_LEASE_SECONDS: '5', SCAN_POLL_MS: '200', ...(process.env.SCANNER_PATH ? { SCANNER_PATH: process.env.SCANNER_PATH } : {}) };
+}
 
 const REPO_ROOT = path.resolve(__dirname, '../../..');
 const MAIN = path.join(REPO_ROOT, 'packages/runtime/dist/main.js');
@@ -33,7 +40,7 @@ const MAIN = path.join(REPO_ROOT, 'packages/runtime/dist/main.js');
 /** The single-process mode, in this test process, on embedded defaults in a fresh data directory. */
 export async function startAllMode(extraEnv: Record<string, string> = {}): Promise<RunningSystem> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bulwark-test-'));
-  const runtime = await startRuntime({ TARGET: 'all', BULWARK_DATA_DIR: dataDir, PORT: '0', BULWARK_ADMIN_PASSWORD: ADMIN_PASSWORD, ...TEST_LIMITS, ...extraEnv });
+  const runtime = await startRuntime({ TARGET: 'all', BULWARK_DATA_DIR: dataDir, PORT: '0', BULWARK_ADMIN_PASSWORD: ADMIN_PASSWORD, ...testSettings(), ...extraEnv });
   const url = runtime.modules.get('gateway')!.httpUrl!;
   return {
     mode: 'all',
@@ -128,7 +135,7 @@ export async function startScaledMode(i: Required<Infra>): Promise<RunningSystem
     BULWARK_ADMIN_PASSWORD: ADMIN_PASSWORD,
     BULWARK_DATA_DIR: logDir,
     LOG_LEVEL: 'info',
-    ...TEST_LIMITS,
+    ...testSettings(),
   };
   for (const [idx, s] of SERVICE_NAMES.entries()) {
     const upper = s.toUpperCase();
@@ -140,11 +147,12 @@ export async function startScaledMode(i: Required<Infra>): Promise<RunningSystem
     env[`${upper}_GRPC_ADDR`] = `127.0.0.1:${grpc}`;
   }
   const gatewayPorts = [await freePort(), await freePort()];
-  const children = [
-    startProcess('identity', { ...env, TARGET: 'identity' }, logDir),
-    startProcess('services', { ...env, TARGET: SERVICE_NAMES.filter((s) => s !== 'identity').join(',') }, logDir),
-    ...gatewayPorts.map((port, n) => startProcess(`gateway-${n + 1}`, { ...env, TARGET: 'gateway', PORT: String(port) }, logDir)),
-  ];
+  const specs: Record<string, Record<string, string>> = {
+    identity: { ...env, TARGET: 'identity' },
+    services: { ...env, TARGET: SERVICE_NAMES.filter((s) => s !== 'identity').join(',') },
+    ...Object.fromEntries(gatewayPorts.map((port, n) => [`gateway-${n + 1}`, { ...env, TARGET: 'gateway', PORT: String(port) }])),
+  };
+  const children = Object.entries(specs).map(([name, spec]) => startProcess(name, spec, logDir));
   const urls = gatewayPorts.map((port) => `http://127.0.0.1:${port}`);
   try {
     for (const url of urls) await waitReady(url, children, 120000);
@@ -160,6 +168,13 @@ export async function startScaledMode(i: Required<Infra>): Promise<RunningSystem
     services: Object.fromEntries(SERVICE_NAMES.map((s) => [s, env[`${s.toUpperCase()}_HTTP_URL`]])),
     children,
     env,
+    async crashAndRestart(name: string) {
+      const i = children.findIndex((c) => c.name === name);
+      if (i < 0) throw new Error(`no process ${name}`);
+      await stopProcess(children[i], 'SIGKILL');
+      children[i] = startProcess(name, specs[name], logDir);
+      for (const url of urls) await waitReady(url, children, 120000);
+    },
     async stop() {
       const codes = await Promise.all([...children].reverse().map((c) => stopProcess(c)));
       await Promise.all(dbs.map((d) => d.drop().catch(() => undefined)));

@@ -2,6 +2,8 @@ import { describeSystem } from '../src';
 import { identitySuite } from '../../../services/identity/test/identity.suite';
 import { catalogSuite } from '../../../services/catalog/test/catalog.suite';
 import { scanningSuite } from '../../../services/scanning/test/scanning.suite';
+import { scannersSuite } from '../../../services/scanning/test/scanners.suite';
+import { issuesSuite } from '../../../services/issues/test/issues.suite';
 import { directAccessSuite, gatewaySuite } from '../../../gateway/test/gateway.suite';
 import { authorizationWalk } from '../../../gateway/test/authorization-walk.suite';
 
@@ -12,5 +14,7 @@ describeSystem({
   'identity service': identitySuite,
   'catalog service': catalogSuite,
   'scanning service': scanningSuite,
+  'real scanners end to end': scannersSuite,
+  'issues service': issuesSuite,
   'authorization walk over the route table': authorizationWalk,
 });

@@ -281,6 +281,12 @@ export const scanningRoutes: RouteSpec[] = [
     summary: 'One scan result: state, progress, times, error, findings_count, quality_gate', request: { params: byResult }, response: scanResultView,
   },
   {
+    operationId: 'listScanFindings', method: 'get', path: '/api/v1/scan-result/{result_id}/findings', service, tag: 'Scan results', access: results('r'),
+    summary: 'The normalized findings of a completed result, in report order (the issues service deduplicates them across scans)',
+    request: { params: byResult, query: z.object({ ...pageQuery, 'filter[severity]': z.enum(['critical', 'high', 'medium', 'low', 'info']).optional() }).strict() },
+    response: listOf(z.record(z.string(), z.unknown()).openapi('Finding', { description: 'The @bulwark/findings model' }), 'FindingList'),
+  },
+  {
     operationId: 'downloadScanReport', method: 'get', path: '/api/v1/scan-result/{result_id}/report', service, tag: 'Scan results', access: results('r'),
     summary: 'The raw report as the scanner wrote it (or as it was uploaded)', request: { params: byResult },
   },

@@ -39,5 +39,7 @@ export const checkov: JsonFormat = {
   title: 'Checkov JSON (checkov -o json)',
   kind: 'json',
   detect: (doc) => isReport(doc) || isArrayLikeOf(doc, isReport),
+  // With nothing to check Checkov writes only its summary, or an empty list.
+  isEmptyReport: (doc) => (Array.isArray(doc) && doc.length === 0) || (hasKeys(doc, 'passed', 'failed', 'resource_count') && !('results' in (doc as object))),
   parse,
 };

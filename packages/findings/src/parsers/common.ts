@@ -18,6 +18,11 @@ interface FormatBase {
   title: string;
   /** The tool may write nothing (0 bytes) or JSON `null` when it found nothing. */
   acceptsEmpty?: boolean;
+  /**
+   * What the tool writes when it found nothing, where that document carries no marker of the tool
+   * (Gitleaks `[]`, Checkov's bare summary). Accepted only when the format is declared.
+   */
+  isEmptyReport?(doc: unknown): boolean;
 }
 
 export interface JsonFormat extends FormatBase {

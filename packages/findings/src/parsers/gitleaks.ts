@@ -36,6 +36,7 @@ export const gitleaks: JsonFormat = {
   title: 'Gitleaks JSON (v7 and v8 report)',
   kind: 'json',
   acceptsEmpty: true,
+  isEmptyReport: (doc) => Array.isArray(doc) && doc.length === 0,
   detect: (doc) => isArrayLikeOf(doc, (f) => hasKeys(f, 'RuleID', 'File', 'Secret') || hasKeys(f, 'rule', 'file', 'offender')),
   parse,
 };

@@ -1,12 +1,21 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { Finding, SEVERITIES, Severity } from '@bulwark/findings';
 
-/** Paths inside the scan's workspace become repository-relative, as people read them. */
+/**
+ * Paths inside the scan's workspace become repository-relative, as people read them, whatever form
+ * the scanner wrote: absolute, `file://` URIs (SARIF), `./x`, or rooted at the scan folder (`/x`).
+ */
 export function relativeToWorkspace(findings: Finding[], workspace: string): void {
   const root = workspace.endsWith(path.sep) ? workspace : workspace + path.sep;
   for (const f of findings) {
-    if (f.filePath?.startsWith(root)) f.filePath = f.filePath.slice(root.length);
-    else if (f.filePath?.startsWith('./')) f.filePath = f.filePath.slice(2);
+    let p = f.filePath;
+    if (!p) continue;
+    if (p.startsWith('file://')) p = decodeURIComponent(p.slice('file://'.length));
+    if (p.startsWith(root)) p = p.slice(root.length);
+    else if (p.startsWith('./')) p = p.slice(2);
+    else if (p.startsWith('/') && fs.existsSync(path.join(workspace, p))) p = p.slice(1);
+    f.filePath = p;
   }
 }
 

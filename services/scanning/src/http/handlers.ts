@@ -5,6 +5,7 @@ import type { Sboms } from '../sboms';
 import { sbomStore, SbomRecord, DependencyRecord } from '../store/sboms';
 import type { Scans } from '../scans';
 import { CheckRecord } from '../store/checks';
+import { findingStore } from '../store/findings';
 import { scanStore } from '../store/scans';
 import { checkView, scanView } from './views';
 
@@ -83,6 +84,11 @@ export function scanningHandlers(checks: Checks, scans: Scans, stats: ScanStats,
     dependencyFilters: async (input) => {
       const layers = input.query['filter[layer_ids]'];
       return sbomStore.filterValues(db, { layerIds: layers === undefined ? undefined : [layers].flat(), projects: requirePrincipal(input).projects });
+    },
+    listScanFindings: async (input) => {
+      const q = input.query;
+      const scan = await scans.get(requirePrincipal(input), input.params.result_id);
+      return listPage(q, await findingStore.page(db, scan.id, { page: q.page, limit: q.limit, severity: q['filter[severity]'] }), (f) => f);
     },
     getScanResult: async (input) => scanView(await scans.get(requirePrincipal(input), input.params.result_id)),
     downloadScanReport: async (input) => {

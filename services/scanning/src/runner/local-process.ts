@@ -3,6 +3,8 @@ import path from 'node:path';
 import { runProcess } from '@bulwark/platform';
 import { ScanJob, ScanRunError, ScanRunner, ScanRunOutcome, toolArgv } from './scan-runner';
 
+export const PGID_FILE = '.scanner-pgid';
+
 const tail = (text: string, n = 2000) => (text.length > n ? `…${text.slice(-n)}` : text);
 
 /**
@@ -40,7 +42,11 @@ export class LocalProcessRunner implements ScanRunner {
       ...(exec.env ?? {}),
     };
     const argv = toolArgv(job, { workspace: job.workspace, resultDir: job.resultDir, rulesDir: job.rulesDir });
-    const res = await runProcess(binary, argv, { env, cwd: job.workspace, timeoutMs: job.timeoutMs, signal, outputLimitBytes: this.outputLimitBytes });
+    const res = await runProcess(binary, argv, {
+      env, cwd: job.workspace, timeoutMs: job.timeoutMs, signal, outputLimitBytes: this.outputLimitBytes,
+      // Recorded so that a restarted service can kill scanners its dead predecessor left behind.
+      onSpawn: (pid) => fs.writeFileSync(path.join(job.scanDir, PGID_FILE), String(pid)),
+    });
     const log = tail(`${res.stdout}\n${res.stderr}`.trim());
     if (res.aborted) throw new ScanRunError('Scan stopped');
     if (res.timedOut) throw new ScanRunError(`${job.tool.name} did not finish within ${Math.round(job.timeoutMs / 1000)} s and was killed`);

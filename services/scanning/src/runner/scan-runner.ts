@@ -4,6 +4,8 @@ import type { ToolType } from '@bulwark/contracts';
 export interface ScanJob {
   scanId: string;
   tool: ToolType;
+  /** The scan's private folder (holds workspace and results); removed by the worker afterwards. */
+  scanDir: string;
   /** The checked-out source. */
   workspace: string;
   /** Where the tool writes its report (`resultFile` inside it). */

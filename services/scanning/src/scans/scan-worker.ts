@@ -12,6 +12,7 @@ import { contentTypeOf, severityCounts } from '../domain/report';
 import { checkStore } from '../store/checks';
 import { findingStore } from '../store/findings';
 import { ScanRecord, scanStore, ScanState } from '../store/scans';
+import { PGID_FILE } from '../runner/local-process';
 import { ScanCheckout, ScanRunError, ScanRunner, SHUTDOWN } from '../runner/scan-runner';
 import { importScanReport } from './report-import';
 
@@ -28,6 +29,17 @@ export interface ScanWorkerOptions {
 }
 
 class Stopped extends Error {}
+
+const OWNER_FILE = '.worker-pid';
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
 
 export function scanEvent(trx: Trx, type: string, scan: Pick<ScanRecord, 'id' | 'checkId' | 'layerId' | 'projectCode'>, extra: Record<string, unknown> = {}) {
   return enqueueEvents(trx, [
@@ -58,6 +70,7 @@ export class ScanWorker {
 
   start(): void {
     fs.mkdirSync(this.opts.workspaceRoot, { recursive: true, mode: 0o700 });
+    this.killOrphans();
     this.running = true;
     this.loop = this.claimLoop();
     this.reaper = setInterval(() => void this.reap().catch((err) => this.log.warn('reaper failed', { error: (err as Error).message })), Math.max(1000, (this.opts.leaseSeconds * 1000) / 2));
@@ -117,6 +130,7 @@ export class ScanWorker {
 
   private async execute(scan: ScanRecord, ctl: AbortController): Promise<void> {
     const workspace = fs.mkdtempSync(path.join(this.opts.workspaceRoot, `scan-${scan.id}-`));
+    fs.writeFileSync(path.join(workspace, OWNER_FILE), String(process.pid));
     const heartbeat = setInterval(() => {
       void scanStore
         .heartbeat(this.host.db, scan.id, this.owner, this.opts.leaseSeconds)
@@ -154,7 +168,7 @@ export class ScanWorker {
       const settings = { ...JSON.parse(tool.settingsJson || '{}'), ...check.toolSettings } as { timeout_seconds?: number; extra_args?: string[]; resources?: { cpu?: string; memory?: string } };
       const outcome = await this.runner.run(
         {
-          scanId: scan.id, tool: type, workspace: src, resultDir: out, rulesDir: this.opts.rulesDir,
+          scanId: scan.id, tool: type, scanDir: workspace, workspace: src, resultDir: out, rulesDir: this.opts.rulesDir,
           timeoutMs: (settings.timeout_seconds ?? this.opts.defaultTimeoutSeconds) * 1000, extraArgs: settings.extra_args ?? [], resources: settings.resources,
           checkout: this.runner.needsLocalCheckout ? undefined : checkout,
         },
@@ -204,6 +218,30 @@ export class ScanWorker {
     await this.host.transaction(async (trx) => {
       if (await scanStore.finish(trx, scan.id, ['running', 'parsing'], 'failed', { error: message })) await scanEvent(trx, SCAN_EVENTS.scanFailed, scan, { error: message });
     });
+  }
+
+  /**
+   * Scanners of a worker process that died (SIGKILL, crash) keep running in their own process group:
+   * kill those groups and remove their folders. Folders of live workers (other replicas) are left alone.
+   */
+  private killOrphans(): void {
+    for (const dir of fs.readdirSync(this.opts.workspaceRoot)) {
+      if (!dir.startsWith('scan-')) continue;
+      const full = path.join(this.opts.workspaceRoot, dir);
+      const read = (file: string) => Number(fs.readFileSync(path.join(full, file), 'utf8').trim());
+      try {
+        if (alive(read(OWNER_FILE))) continue;
+      } catch {
+        // No owner recorded: a folder left half-made; remove it.
+      }
+      try {
+        process.kill(-read(PGID_FILE), 'SIGKILL');
+        this.log.warn('killed a scanner left running by a dead worker', { folder: dir });
+      } catch {
+        // No scanner recorded, or it is gone already.
+      }
+      fs.rmSync(full, { recursive: true, force: true });
+    }
   }
 
   /** Requeues scans whose worker vanished, or fails them after the last attempt. */

@@ -25,6 +25,14 @@ export const findingStore = {
     return rows.map((r) => ({ seq: r.seq, finding: (typeof r.finding === 'string' ? JSON.parse(r.finding) : r.finding) as Finding }));
   },
 
+  async page(db: Queryable, scanId: string, q: { page: number; limit: number; severity?: string }): Promise<{ items: Finding[]; total: number }> {
+    const base = db('scan_findings').where('scan_id', scanId);
+    if (q.severity) base.where('severity', q.severity);
+    const [{ count }] = await base.clone().count<{ count: string }[]>({ count: '*' });
+    const rows: { finding: unknown }[] = await base.clone().orderBy('seq').limit(q.limit).offset((q.page - 1) * q.limit);
+    return { items: rows.map((r) => (typeof r.finding === 'string' ? JSON.parse(r.finding) : r.finding) as Finding), total: Number(count) };
+  },
+
   async saveReport(db: Queryable, scanId: string, fileName: string, contentType: string, bytes: Buffer): Promise<void> {
     await db('scan_reports').insert({ scan_id: scanId, file_name: fileName, content_type: contentType, size: bytes.length, gzip: gzipSync(bytes) });
   },
