@@ -19,6 +19,16 @@ export type BulkStatus = {
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const isUuid = (value: string) => UUID.test(value);
 
+/** A concurrent insert of the same unique key loses at the database: it answers the same 409 as the check before it. */
+async function uniquely<T>(work: Promise<T>, onTaken: () => Error): Promise<T> {
+  try {
+    return await work;
+  } catch (err) {
+    if ((err as { code?: string }).code === '23505') throw onTaken();
+    throw err;
+  }
+}
+
 const projectEvent = (p: ProjectRecord) => ({ code: p.code, name: p.name, tags: p.tags, archived: p.archivedAt !== null });
 const layerEvent = (l: LayerRecord) => ({
   id: l.id, project_code: l.projectCode, name: l.name, layer_type_id: l.layerTypeId, is_template: l.isTemplate, template_id: l.templateId,
@@ -68,8 +78,9 @@ export class Projects {
 
   async createField(w: { name: string; type: FieldType; required?: boolean; description?: string }) {
     return this.host.transaction(async (trx) => {
-      if (await fieldStore.nameTaken(trx, w.name)) throw conflict(`Field ${w.name} already exists`, [{ field: 'name', problem: 'already exists' }]);
-      const id = await fieldStore.insert(trx, { name: w.name, type: w.type, required: w.required ?? false, description: w.description ?? '' });
+      const taken = () => conflict(`Field ${w.name} already exists`, [{ field: 'name', problem: 'already exists' }]);
+      if (await fieldStore.nameTaken(trx, w.name)) throw taken();
+      const id = await uniquely(fieldStore.insert(trx, { name: w.name, type: w.type, required: w.required ?? false, description: w.description ?? '' }), taken);
       return (await fieldStore.get(trx, id))!;
     });
   }
@@ -110,8 +121,9 @@ export class Projects {
     const values = w.field_values ?? [];
     return this.host.transaction(async (trx) => {
       await this.checkFieldValues(trx, values);
-      if (await projectStore.codeTaken(trx, w.code)) throw conflict(`Project ${w.code} already exists`, [{ field: 'code', problem: 'already exists (codes are never reused)' }]);
-      await projectStore.insert(trx, w.code, { name: w.name, description: w.description ?? '', tags: [...new Set(w.tags ?? [])] });
+      const taken = () => conflict(`Project ${w.code} already exists`, [{ field: 'code', problem: 'already exists (codes are never reused)' }]);
+      if (await projectStore.codeTaken(trx, w.code)) throw taken();
+      await uniquely(projectStore.insert(trx, w.code, { name: w.name, description: w.description ?? '', tags: [...new Set(w.tags ?? [])] }), taken);
       await projectStore.setFieldValues(trx, w.code, values);
       const project = (await projectStore.get(trx, w.code))!;
       await this.event(trx, CATALOG_EVENTS.projectCreated, w.code, projectEvent(project));

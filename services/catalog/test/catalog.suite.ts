@@ -353,6 +353,13 @@ export function catalogSuite(t: SystemUnderTest): void {
       expectField(await admin.post('/api/v1/project', { code: '-bad code', name: 'x' }), 400, 'code');
     });
 
+    it('lets one of several concurrent creates of a code win; the others get 409', async () => {
+      const c = code('race');
+      const statuses = (await Promise.all([0, 1, 2, 3].map((i) => admin.post('/api/v1/project', { code: i % 2 ? c : c.toUpperCase(), name: 'Race' })))).map((r) => r.status);
+      expect(statuses.filter((s) => s === 200)).to.have.length(1);
+      expect(statuses.filter((s) => s === 409)).to.have.length(3);
+    });
+
     it('validates every field value against its type, naming the field', async () => {
       const bad = await admin.post('/api/v1/project', {
         code: code('bad'), name: 'x',
