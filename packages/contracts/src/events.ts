@@ -63,3 +63,18 @@ export const SCAN_EVENTS = {
   scanFailed: 'scan.failed',
   scanStopped: 'scan.stopped',
 } as const;
+
+/**
+ * Event types on the issues topic. Issue events are keyed by issue id; a scan's ingestion summary and
+ * its quality-gate verdict by scan result id. Ingestion publishes one summary per scan, not one event
+ * per issue, so a scan of 100,000 findings is one event.
+ */
+export const ISSUE_EVENTS = {
+  /** { scan_result_id, check_id, layer_id, project_code, created, updated, reopened, fixed } */
+  issuesIngested: 'issues.ingested',
+  issueUpdated: 'issue.updated',
+  issueStatusChanged: 'issue.status_changed',
+  issuesDeleted: 'issues.deleted',
+  /** { scan_result_id, layer_id, project_code, verdict: { status, locked, conditions } } */
+  qualityGateEvaluated: 'quality_gate.evaluated',
+} as const;

@@ -8,3 +8,4 @@ export * from './routes/identity';
 export * from './routes/catalog';
 export * from './tool-types';
 export * from './routes/scanning';
+export * from './routes/issues';

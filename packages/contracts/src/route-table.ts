@@ -3,9 +3,10 @@ import { gatewayRoutes } from './routes/gateway';
 import { identityRoutes } from './routes/identity';
 import { catalogRoutes } from './routes/catalog';
 import { scanningRoutes } from './routes/scanning';
+import { issuesRoutes } from './routes/issues';
 
 /** The one route table: every /api/v1 path, its owner and the permission it needs. */
-export const ROUTES: RouteSpec[] = [...gatewayRoutes, ...identityRoutes, ...catalogRoutes, ...scanningRoutes];
+export const ROUTES: RouteSpec[] = [...gatewayRoutes, ...identityRoutes, ...catalogRoutes, ...scanningRoutes, ...issuesRoutes];
 
 export function routesOf(service: string): RouteSpec[] {
   return ROUTES.filter((r) => r.service === service);

@@ -1,16 +1,38 @@
-import { ModuleDefinition, ServiceHost } from '@bulwark/platform';
-import { routesOf } from '@bulwark/contracts';
-import { issuesV1 } from '@bulwark/proto';
+import { createGrpcClient, ModuleDefinition, ServiceHost } from '@bulwark/platform';
+import { routesOf, TOPICS } from '@bulwark/contracts';
+import { catalogV1, issuesV1, scanningV1 } from '@bulwark/proto';
 import { readIssuesConfig } from './config';
+import { issuesHandlers } from './http/handlers';
+import { Ingestion } from './ingestion';
+import { Issues } from './issues';
 import { migrations } from './migrations';
+import { QualityGates } from './quality-gates';
+import { SecurityRules } from './security-rules';
 
 export const issuesModule: ModuleDefinition = {
   name: 'issues',
-  dependsOn: [],
+  dependsOn: ['catalog', 'scanning'],
   async start(ctx) {
     const config = readIssuesConfig(ctx.env);
     const host = await ServiceHost.open(ctx, { name: 'issues', migrations, databaseUrl: config.ISSUES_DATABASE_URL });
+    const scanning = createGrpcClient(scanningV1.ScanningServiceService, 'scanning', ctx.peer('scanning').grpcAddress, host.auth);
+    const catalog = createGrpcClient(catalogV1.CatalogServiceService, 'catalog', ctx.peer('catalog').grpcAddress, host.auth);
+    const gates = new QualityGates(host.db, scanning.client, catalog.client);
+    const rules = new SecurityRules(host.db, host.log, config.ISSUES_RULE_EXPIRY_POLL_MS);
+    const issues = new Issues(host.db, () => host.relay.nudge());
+    const ingestion = new Ingestion(scanning.client, catalog.client, gates, host.log, config.ISSUES_INGEST_CHUNK);
     host.grpc.add(issuesV1.IssuesServiceService, 'bulwark.issues.v1.IssuesService', {});
-    return host.serve(routesOf('issues'), {});
+    await host.consume('ingestion', [TOPICS.scans], (event, trx) => ingestion.handle(event, trx));
+    const started = await host.serve(routesOf('issues'), issuesHandlers(host.db, issues, rules, gates));
+    rules.start();
+    return {
+      ...started,
+      stop: async () => {
+        await rules.stop();
+        await started.stop();
+        scanning.close();
+        catalog.close();
+      },
+    };
   },
 };

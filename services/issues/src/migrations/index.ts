@@ -1,4 +1,185 @@
 import type { Migration } from '@bulwark/platform';
+import { DEFAULT_STATUSES, DEFAULT_TRANSITIONS } from '../domain/statuses';
 
-/** The issues schema; until the service is built its database holds only the platform tables. */
-export const migrations: Migration[] = [];
+export const migrations: Migration[] = [
+  {
+    name: '0001_issues',
+    async up(db) {
+      await db.schema.createTable('statuses', (t) => {
+        t.integer('id').primary();
+        t.text('name_en').notNullable();
+        t.text('name_ru').notNullable();
+        t.boolean('builtin').notNullable().defaultTo(false);
+      });
+      await db('statuses').insert(DEFAULT_STATUSES.map((s) => ({ id: s.id, name_en: s.nameEn, name_ru: s.nameRu, builtin: true })));
+      await db.schema.createTable('status_transitions', (t) => {
+        t.uuid('id').primary().defaultTo(db.raw('gen_random_uuid()'));
+        t.integer('from_status').notNullable().references('statuses.id');
+        t.integer('to_status').notNullable().references('statuses.id');
+        t.unique(['from_status', 'to_status']);
+      });
+      await db('status_transitions').insert(DEFAULT_TRANSITIONS.map(([from, to]) => ({ from_status: from, to_status: to })));
+
+      await db.schema.createTable('issues', (t) => {
+        t.uuid('id').primary();
+        t.text('project_code').notNullable();
+        // '' for project-scoped deduplication, the layer id for layer-scoped rules.
+        t.text('scope_id').notNullable();
+        t.text('match_key').notNullable();
+        t.text('layer_id').notNullable();
+        t.text('check_id').notNullable();
+        t.text('scan_id').notNullable();
+        t.text('first_scan_id').notNullable();
+        t.text('tool_id').notNullable();
+        t.text('tool_name').notNullable();
+        // The scanner's own name as the report writes it (tool_name is the tool registered in the catalog).
+        t.text('scanner').notNullable();
+        t.text('category').notNullable();
+        t.text('title').notNullable();
+        t.text('description');
+        t.text('severity').notNullable();
+        // 5 critical .. 1 info: sorts and compares without a lookup.
+        t.smallint('severity_rank').notNullable();
+        t.text('rule_id');
+        t.integer('status_id').notNullable();
+        t.text('assignee');
+        t.text('cve');
+        t.specificType('vulnerability_ids', 'text[]').notNullable();
+        t.specificType('cwes', 'integer[]').notNullable();
+        t.text('lib_name');
+        t.text('lib_version');
+        t.text('file_path');
+        t.integer('start_line');
+        t.double('cvss_v2');
+        t.double('cvss_v3');
+        t.double('cvss_v4');
+        t.double('cvss_unknown');
+        t.double('cvss_max');
+        t.double('epss');
+        t.boolean('known_exploited').notNullable().defaultTo(false);
+        t.text('fingerprint').notNullable();
+        t.integer('occurrences').notNullable();
+        t.integer('detections').notNullable().defaultTo(1);
+        t.jsonb('suppression');
+        t.uuid('security_rule_id');
+        t.uuid('duplicate_of');
+        t.timestamp('first_detected_at', { useTz: true }).notNullable();
+        t.timestamp('last_detected_at', { useTz: true }).notNullable();
+        t.timestamp('updated_at', { useTz: true }).notNullable();
+      });
+      await db.raw('create unique index issues_identity on issues (project_code, scope_id, match_key)');
+      // Listing: default order (newest detection) per project, keyset on (last_detected_at, id).
+      await db.raw('create index issues_project_recent on issues (project_code, last_detected_at desc, id desc)');
+      await db.raw('create index issues_recent on issues (last_detected_at desc, id desc)');
+      await db.raw('create index issues_project_status_sev on issues (project_code, status_id, severity_rank)');
+      await db.raw('create index issues_check_status on issues (check_id, status_id)');
+      await db.raw('create index issues_layer_status on issues (layer_id, status_id)');
+      await db.raw('create index issues_tool on issues (tool_name, project_code)');
+      await db.raw('create index issues_cve on issues (cve) where cve is not null');
+      await db.raw('create index issues_lib on issues (lib_name) where lib_name is not null');
+      await db.raw('create index issues_assignee on issues (assignee) where assignee is not null');
+      await db.raw('create index issues_cwes on issues using gin (cwes)');
+      await db.raw('create index issues_rule on issues (security_rule_id) where security_rule_id is not null');
+      await db.raw('create index issues_duplicate on issues (duplicate_of) where duplicate_of is not null');
+
+      await db.schema.createTable('issue_history', (t) => {
+        t.bigIncrements('id');
+        t.uuid('issue_id').notNullable().references('issues.id').onDelete('CASCADE');
+        t.timestamp('at', { useTz: true }).notNullable().defaultTo(db.fn.now());
+        // user, scan, security_rule or system.
+        t.text('actor_kind').notNullable();
+        t.text('actor').notNullable();
+        t.text('field').notNullable();
+        t.text('old_value');
+        t.text('new_value');
+        t.text('comment');
+      });
+      await db.raw('create index issue_history_issue on issue_history (issue_id, at desc, id desc)');
+      await db.schema.createTable('issue_comments', (t) => {
+        t.uuid('id').primary();
+        t.uuid('issue_id').notNullable().references('issues.id').onDelete('CASCADE');
+        t.text('author').notNullable();
+        t.text('message').notNullable();
+        t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
+      });
+      await db.raw('create index issue_comments_issue on issue_comments (issue_id, created_at)');
+      // One row per scan result ingested: a scan processed again changes nothing.
+      await db.schema.createTable('ingested_scans', (t) => {
+        t.text('scan_id').primary();
+        t.text('check_id').notNullable();
+        t.text('layer_id').notNullable();
+        t.text('project_code').notNullable();
+        t.integer('findings').notNullable();
+        t.jsonb('summary').notNullable();
+        t.jsonb('quality_gate');
+        t.timestamp('ingested_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
+      });
+
+      await db.schema.createTable('dedup_rules', (t) => {
+        t.uuid('id').primary();
+        t.text('name').notNullable();
+        t.text('tool_name');
+        t.specificType('fields', 'text[]').notNullable();
+        t.text('scope').notNullable();
+        t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
+        t.timestamp('updated_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
+      });
+      await db.raw("create unique index dedup_rules_tool on dedup_rules (coalesce(lower(tool_name), ''))");
+
+      await db.schema.createTable('security_rules', (t) => {
+        t.uuid('id').primary();
+        t.text('name').notNullable();
+        t.jsonb('rule_params').notNullable();
+        t.integer('suppressing_status').notNullable().references('statuses.id');
+        t.integer('expiry_status').notNullable().references('statuses.id');
+        t.timestamp('expires_at', { useTz: true });
+        t.boolean('expired').notNullable().defaultTo(false);
+        t.text('author').notNullable();
+        t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
+        t.timestamp('updated_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
+      });
+      await db.raw('create index security_rules_due on security_rules (expires_at) where not expired and expires_at is not null');
+
+      await db.schema.createTable('quality_gates', (t) => {
+        t.uuid('id').primary();
+        t.text('name').notNullable();
+        t.text('author').notNullable();
+        t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
+        t.timestamp('updated_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
+      });
+      await db.schema.createTable('gate_conditions', (t) => {
+        t.uuid('id').primary();
+        t.uuid('quality_gate_id').notNullable().references('quality_gates.id').onDelete('CASCADE');
+        t.text('condition_type').notNullable();
+        t.text('condition_value').notNullable();
+        t.text('operator').notNullable();
+        t.integer('value').notNullable();
+        t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
+      });
+      await db.schema.createTable('gate_links', (t) => {
+        t.text('layer_id').notNullable();
+        t.uuid('quality_gate_id').notNullable().references('quality_gates.id').onDelete('CASCADE');
+        t.text('project_code').notNullable();
+        t.text('action').notNullable();
+        t.primary(['layer_id', 'quality_gate_id']);
+      });
+      await db.schema.createTable('layer_gate_state', (t) => {
+        t.text('layer_id').primary();
+        t.boolean('locked').notNullable();
+        t.text('scan_id').notNullable();
+        t.jsonb('verdict').notNullable();
+        t.timestamp('updated_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
+      });
+      await db.schema.createTable('policies', (t) => {
+        t.uuid('id').primary();
+        t.text('name').notNullable();
+        t.text('description').notNullable().defaultTo('');
+        t.text('author').notNullable();
+        t.specificType('project_tags', 'text[]').notNullable();
+        t.jsonb('quality_gates').notNullable().defaultTo('[]');
+        t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
+        t.timestamp('updated_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
+      });
+    },
+  },
+];

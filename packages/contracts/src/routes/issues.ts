@@ -1,0 +1,384 @@
+import type { RouteSpec } from '@bulwark/platform';
+import { z } from '../zod';
+import { bulkResult, idsBody, isoDateTime, listOf, pageQuery, queryBool } from '../common';
+
+const service = 'issues';
+const perm = (key: string, letter: 'r' | 'w' | 'x' | 'd') => ({ kind: 'permission' as const, key, letter });
+const issuesP = (l: 'r' | 'w' | 'x' | 'd') => perm('issues.issues', l);
+const statusesP = (l: 'r' | 'w' | 'x' | 'd') => perm('issues.statuses', l);
+const dedupP = (l: 'r' | 'w' | 'x' | 'd') => perm('issues.deduplicate_rules', l);
+const rulesP = (l: 'r' | 'w' | 'x' | 'd') => perm('issues.security_rules', l);
+const gatesP = (l: 'r' | 'w' | 'x' | 'd') => perm('issues.quality_gates', l);
+const policiesP = (l: 'r' | 'w' | 'x' | 'd') => perm('issues.policies', l);
+
+/** Repeated query keys arrive as arrays: a multi-valued filter takes one value or a list. */
+const multi = <T extends z.ZodType>(item: T) =>
+  z
+    .union([item, z.array(item).max(1000)])
+    .transform((v) => (Array.isArray(v) ? v : [v]) as z.infer<T>[])
+    .optional();
+const text = z.string().min(1).max(255);
+const search = z.string().min(1).max(255).optional();
+const num = z.coerce.number().min(0).max(100).optional();
+const byId = z.object({ id: z.uuid() });
+
+export const ISSUE_SEVERITIES = ['critical', 'high', 'medium', 'low', 'info'] as const;
+export const ISSUE_SORTS = ['last_detected_at', 'first_detected_at', 'severity', 'cvss', 'status'] as const;
+export const GATE_CONDITION_TYPES = ['severity', 'cvss', 'new_issues', 'category', 'cwe', 'total'] as const;
+export const GATE_OPERATORS = ['not_greater_than', 'less_than', 'not_less_than', 'greater_than', 'equal', 'not_equal'] as const;
+export const GATE_ACTIONS = ['lock', 'inform'] as const;
+export const DEDUP_FIELDS = ['tool_fingerprint', 'fingerprint', 'rule_id', 'file_path', 'title', 'cve', 'cwe', 'lib_name', 'lib_version'] as const;
+export const DEDUP_SCOPES = ['project', 'layer'] as const;
+
+/** The filter[...] and search[...] keys of issue queries (GET /issues, /issues/count, /issues/filter). */
+export const issueFilterQuery = {
+  'filter[tool]': multi(text).openapi({ description: 'Tool name (URL-encoded), exact; repeat for several' }),
+  'filter[tool_name]': multi(text).openapi({ description: 'Same as filter[tool]' }),
+  'filter[tool_id]': multi(z.string().min(1).max(64)),
+  'filter[project_code]': multi(z.string().min(1).max(64)),
+  'filter[layer]': multi(z.string().min(1).max(64)).openapi({ description: 'Layer id' }),
+  'filter[check]': multi(z.string().min(1).max(64)).openapi({ description: 'Check id that last detected the issue' }),
+  'filter[scan]': multi(z.string().min(1).max(64)).openapi({ description: 'Scan result id that last detected the issue' }),
+  'filter[status]': multi(z.coerce.number().int().min(1)).openapi({ description: 'Status id' }),
+  'filter[severity]': multi(z.enum(ISSUE_SEVERITIES)),
+  'filter[assignee]': multi(text),
+  'filter[category]': multi(text).openapi({ description: 'Issue category: sast, sca, secrets, iac, dast, container' }),
+  'filter[cve]': multi(text),
+  'filter[cwe]': multi(z.coerce.number().int().min(1)),
+  'filter[lib_name]': multi(text),
+  'filter[exploitability]': multi(z.enum(['known_exploited', 'epss', 'none'])).openapi({ description: 'known_exploited (KEV), epss (has an EPSS score), none (neither)' }),
+  'filter[detected_at_start]': isoDateTime.optional().openapi({ description: 'First detected at or after' }),
+  'filter[detected_at_end]': isoDateTime.optional(),
+  'filter[last_detected_at_start]': isoDateTime.optional(),
+  'filter[last_detected_at_end]': isoDateTime.optional(),
+  'filter[cvss_v2_min]': num, 'filter[cvss_v2_max]': num,
+  'filter[cvss_v3_min]': num, 'filter[cvss_v3_max]': num,
+  'filter[cvss_v4_min]': num, 'filter[cvss_v4_max]': num,
+  'filter[cvss_unknown_min]': num, 'filter[cvss_unknown_max]': num,
+  'filter[cvss_min]': num.openapi({ description: 'Highest score of any version' }), 'filter[cvss_max]': num,
+  'filter[epss_min]': z.coerce.number().min(0).max(1).optional(),
+  'filter[comment_message]': search.openapi({ description: 'Issues with a comment containing this text' }),
+  'filter[exclude_duplicates]': queryBool.optional().openapi({ description: 'Leave out issues linked as duplicates of another' }),
+  'filter[duplicate_of]': z.uuid().optional(),
+  filter_inversion: queryBool.optional().openapi({ description: 'Negate every filter[...] given (project scope and search[...] stay as they are)' }),
+  'search[title]': search,
+  'search[file_path]': search,
+  'search[lib_name]': search,
+  'search[cve]': search,
+  'search[assignee]': search,
+  'search[rule_id]': search,
+};
+
+export const issueView = z
+  .object({
+    id: z.string(), project_code: z.string(), layer_id: z.string(), check_id: z.string(), scan_result_id: z.string(),
+    tool_id: z.string(), tool_name: z.string(), category: z.string(), title: z.string(), description: z.string().nullable(),
+    severity: z.enum(ISSUE_SEVERITIES), rule_id: z.string().nullable(), status_id: z.number().int(), status: z.string(),
+    assignee: z.string().nullable(), cve: z.string().nullable(), vulnerability_ids: z.array(z.string()), cwes: z.array(z.number().int()),
+    lib_name: z.string().nullable(), lib_version: z.string().nullable(), file_path: z.string().nullable(), start_line: z.number().int().nullable(),
+    cvss_v2: z.number().nullable(), cvss_v3: z.number().nullable(), cvss_v4: z.number().nullable(), cvss_unknown: z.number().nullable(),
+    epss: z.number().nullable(), known_exploited: z.boolean(), fingerprint: z.string(), occurrences: z.number().int(), detections: z.number().int(),
+    first_detected_at: isoDateTime, last_detected_at: isoDateTime, first_scan_result_id: z.string(),
+    suppression: z.unknown().nullable(), security_rule_id: z.string().nullable(), duplicate_of: z.string().nullable(), updated_at: isoDateTime,
+  })
+  .openapi('Issue');
+
+const issueList = z
+  .object({ items: z.array(issueView), total: z.number().int(), page: z.number().int(), limit: z.number().int(), next_cursor: z.string().nullable() })
+  .openapi('IssueList');
+
+export const statusView = z.object({ id: z.number().int(), name: z.string(), name_en: z.string(), name_ru: z.string(), builtin: z.boolean() }).openapi('IssueStatus');
+export const transitionView = z.object({ id: z.string(), from_status_id: z.number().int(), to_status_id: z.number().int() }).openapi('IssueStatusTransition');
+
+const ruleParams = z
+  .object({
+    instrument_type: z.string().max(64).optional().openapi({ description: 'Tool category: sast, sca, secrets, iac, dast, container' }),
+    tool_type_name: z.string().max(255).optional().openapi({ description: 'Tool name (case-insensitive)' }),
+    category: z.string().max(64).optional().openapi({ description: 'Issue category' }),
+    cve: z.string().max(64).optional(),
+    cwe: z.union([z.string().max(16), z.number().int()]).optional().openapi({ description: '79 or CWE-79' }),
+    active_for_all: z.boolean().optional().openapi({ description: 'true: every project; false: only project_codes' }),
+    project_codes: z.array(z.string().min(1).max(64)).max(1000).optional(),
+  })
+  .strict();
+
+const securityRuleBody = z
+  .object({
+    name: z.string().trim().min(1).max(255),
+    rule_params: ruleParams,
+    suppressing_status: z.number().int().min(1),
+    expiry_status: z.number().int().min(1),
+    expires_at: isoDateTime.nullable().optional().openapi({ description: 'When the rule expires: its issues move to expiry_status' }),
+  })
+  .strict();
+
+const securityRuleView = z
+  .object({ id: z.string(), name: z.string(), rule_params: z.record(z.string(), z.unknown()), suppressing_status: z.number().int(), expiry_status: z.number().int(), expires_at: isoDateTime.nullable(), expired: z.boolean(), author: z.string(), created_at: isoDateTime, updated_at: isoDateTime })
+  .openapi('SecurityRule');
+
+const ruleFilterQuery = {
+  'filter[suppressing_status]': multi(z.coerce.number().int()),
+  'filter[expiry_status]': multi(z.coerce.number().int()),
+  'filter[expired]': queryBool.optional(),
+  'filter[instrument_type]': multi(text),
+  'filter[tool_type_name]': multi(text),
+  'filter[cve]': multi(text),
+  'filter[cwe]': multi(text),
+  'search[name]': search,
+  'search[author]': search,
+};
+
+const dedupRuleBody = z
+  .object({
+    name: z.string().trim().min(1).max(255),
+    tool_name: z.string().min(1).max(255).nullable().optional().openapi({ description: 'Tool the rule applies to (case-insensitive); absent or null: every tool without its own rule' }),
+    fields: z.array(z.enum(DEDUP_FIELDS)).min(1).max(DEDUP_FIELDS.length).openapi({ description: 'Fields whose values together identify an issue' }),
+    scope: z.enum(DEDUP_SCOPES).optional().openapi({ description: 'project (default): one issue per project; layer: one per layer' }),
+  })
+  .strict();
+const dedupRuleView = z.object({ id: z.string(), name: z.string(), tool_name: z.string().nullable(), fields: z.array(z.string()), scope: z.enum(DEDUP_SCOPES), created_at: isoDateTime, updated_at: isoDateTime }).openapi('DeduplicateRule');
+
+const conditionBody = z
+  .object({
+    quality_gate_id: z.uuid(),
+    condition_type: z.enum(GATE_CONDITION_TYPES),
+    condition_value: z.string().max(255).optional().openapi({ description: 'severity: a severity; cvss: the score threshold; new_issues: a severity or empty (any); category: a category; cwe: 79 or CWE-79; total: empty' }),
+    operator: z.enum(GATE_OPERATORS),
+    value: z.union([z.string().regex(/^\d+$/, 'must be a whole number'), z.number().int().min(0)]).transform((v) => Number(v)).openapi({ description: 'The number the measured count is compared with' }),
+  })
+  .strict();
+const conditionView = z.object({ id: z.string(), quality_gate_id: z.string(), condition_type: z.string(), condition_value: z.string(), operator: z.string(), value: z.string() }).openapi('GateCondition');
+const gateView = z
+  .object({ id: z.string(), name: z.string(), author: z.string(), conditions: z.array(conditionView), layers: z.array(z.object({ layer_id: z.string(), action: z.string() })), created_at: isoDateTime, updated_at: isoDateTime })
+  .openapi('QualityGate');
+const gateLink = z.object({ quality_gate_id: z.uuid(), action: z.enum(GATE_ACTIONS) }).strict();
+
+const policyBody = z
+  .object({
+    name: z.string().trim().min(1).max(255),
+    description: z.string().max(4000).optional(),
+    project_tags: z.array(z.string().min(1).max(64)).max(100).openapi({ description: 'Projects carrying any of these tags get the policy' }),
+    quality_gates: z.array(gateLink).max(100).optional(),
+  })
+  .strict();
+const policyView = z
+  .object({ id: z.string(), name: z.string(), description: z.string(), author: z.string(), project_tags: z.array(z.string()), quality_gates: z.array(z.object({ quality_gate_id: z.string(), action: z.string() })), created_at: isoDateTime, updated_at: isoDateTime })
+  .openapi('Policy');
+
+const changeResult = z
+  .object({ results: z.array(z.object({ id: z.string(), status: z.enum(['changed', 'unchanged', 'not_found', 'conflict']), message: z.string().optional() })) })
+  .openapi('IssueChangeResult');
+
+export const issuesRoutes: RouteSpec[] = [
+  // ---- issues
+  {
+    operationId: 'listIssues', method: 'get', path: '/api/v1/issues', service, tag: 'Issues', access: issuesP('r'),
+    summary: 'A filtered, sorted page of the caller\u2019s issues',
+    description: 'Unknown parameters answer 400 naming them. sort: last_detected_at (default), first_detected_at, severity, cvss or status, "-" prefix for descending (default -last_detected_at). cursor (the next_cursor of the previous page) pages by keyset instead of page, which stays fast on deep pages.',
+    request: { query: z.object({ ...pageQuery, sort: z.string().regex(/^-?(last_detected_at|first_detected_at|severity|cvss|status)$/, 'must be one of last_detected_at, first_detected_at, severity, cvss, status, with an optional "-"').optional(), cursor: z.string().max(512).optional(), ...issueFilterQuery }).strict() },
+    response: issueList,
+  },
+  {
+    operationId: 'countIssues', method: 'get', path: '/api/v1/issues/count', service, tag: 'Issues', access: issuesP('r'),
+    summary: 'How many issues match the filters', request: { query: z.object(issueFilterQuery).strict() }, response: z.object({ count: z.number().int() }).openapi('IssueCount'),
+  },
+  {
+    operationId: 'issueFilterValues', method: 'get', path: '/api/v1/issues/filter', service, tag: 'Issues', access: issuesP('r'),
+    summary: 'Values available for each filter among the issues that match the given filters',
+    request: { query: z.object(issueFilterQuery).strict() }, response: z.record(z.string(), z.unknown()),
+  },
+  {
+    operationId: 'issueBasicFilter', method: 'get', path: '/api/v1/issues/basic-filter', service, tag: 'Issues', access: issuesP('r'),
+    summary: 'Statuses, severities, tools and projects of the caller\u2019s issues; detection date range with filter[need_detected_at]',
+    request: { query: z.object({ 'filter[need_detected_at]': queryBool.optional(), 'filter[project_code]': multi(z.string().min(1).max(64)) }).strict() }, response: z.record(z.string(), z.unknown()),
+  },
+  {
+    operationId: 'issueCvssSeverities', method: 'get', path: '/api/v1/issues/cvss-severities', service, tag: 'Issues', access: issuesP('r'),
+    summary: 'The CVSS qualitative scale (score ranges per severity) and how many of the caller\u2019s issues fall in each',
+    request: { query: z.object({ 'filter[project_code]': multi(z.string().min(1).max(64)) }).strict() }, response: z.record(z.string(), z.unknown()),
+  },
+  {
+    operationId: 'deleteIssues', method: 'delete', path: '/api/v1/issues', service, tag: 'Issues', access: issuesP('d'),
+    summary: 'Delete issues by id (a later scan that finds them again creates them anew)', request: { body: idsBody }, response: bulkResult,
+  },
+  {
+    operationId: 'changeIssuesStatus', method: 'put', path: '/api/v1/issues/status', service, tag: 'Issues', access: issuesP('w'),
+    summary: 'Change the status of several issues, with a comment; each change must be an allowed transition',
+    request: { body: z.object({ ids: z.array(z.uuid()).min(1).max(1000), status_id: z.number().int().min(1), comment: z.string().max(4000).optional() }).strict() },
+    response: changeResult,
+  },
+  {
+    operationId: 'getIssue', method: 'get', path: '/api/v1/issue/{id}', service, tag: 'Issues', access: issuesP('r'),
+    summary: 'One issue', request: { params: byId }, response: issueView,
+  },
+  {
+    operationId: 'updateIssue', method: 'put', path: '/api/v1/issue/{id}', service, tag: 'Issues', access: issuesP('w'),
+    summary: 'Assign an issue (assignee null unassigns) and/or change its status, with a comment',
+    description: 'A status change not allowed by a transition answers 409 naming the allowed target statuses.',
+    request: { params: byId, body: z.object({ assignee: z.string().min(1).max(255).nullable().optional(), status_id: z.number().int().min(1).optional(), comment: z.string().max(4000).optional() }).strict() },
+    response: issueView,
+  },
+  {
+    operationId: 'issueHistory', method: 'get', path: '/api/v1/issue/{id}/history', service, tag: 'Issues', access: issuesP('r'),
+    summary: 'Who or what changed what and when, from which value to which, with comment; newest first',
+    description: 'responsible_user_values: user names who acted; responsible_group_values: kinds of actor (user, scan, security_rule, system).',
+    request: { params: byId, query: z.object({ ...pageQuery, responsible_user_values: multi(text), responsible_group_values: multi(z.enum(['user', 'scan', 'security_rule', 'system'])) }).strict() },
+    response: listOf(z.object({ id: z.string(), at: isoDateTime, actor_kind: z.string(), actor: z.string(), field: z.string(), old_value: z.string().nullable(), new_value: z.string().nullable(), comment: z.string().nullable() }), 'IssueHistory'),
+  },
+  {
+    operationId: 'addIssueComment', method: 'post', path: '/api/v1/issue/{id}/comment', service, tag: 'Issues', access: issuesP('w'),
+    summary: 'Comment on an issue', request: { params: byId, body: z.object({ message: z.string().trim().min(1).max(4000) }).strict() },
+    response: z.object({ id: z.string(), issue_id: z.string(), author: z.string(), message: z.string(), created_at: isoDateTime }).openapi('IssueComment'),
+  },
+  {
+    operationId: 'listIssueComments', method: 'get', path: '/api/v1/issue/{id}/comments', service, tag: 'Issues', access: issuesP('r'),
+    summary: 'Comments of an issue, oldest first', request: { params: byId, query: z.object(pageQuery).strict() }, response: z.record(z.string(), z.unknown()),
+  },
+  {
+    operationId: 'similarIssues', method: 'get', path: '/api/v1/issue/{id}/similar', service, tag: 'Issues', access: issuesP('r'),
+    summary: 'Issues of the same project from other findings that look like the same problem: same CVE and package, or same CWE, file and line',
+    request: { params: byId }, response: z.object({ items: z.array(issueView) }),
+  },
+  {
+    operationId: 'linkDuplicates', method: 'post', path: '/api/v1/issue/{id}/duplicates', service, tag: 'Issues', access: issuesP('w'),
+    summary: 'Link issues as duplicates of this main issue (ids) or unlink them (unlink: true)',
+    request: { params: byId, body: z.object({ ids: z.array(z.uuid()).min(1).max(1000), unlink: z.boolean().optional() }).strict() }, response: changeResult,
+  },
+  // ---- statuses and transitions
+  {
+    operationId: 'listStatuses', method: 'get', path: '/api/v1/issues/statuses', service, tag: 'Issue statuses', access: statusesP('r'),
+    summary: 'Issue statuses with English and Russian names',
+    request: { query: z.object({ 'filter[id]': multi(z.coerce.number().int()), 'search[name]': search, filter_inversion: queryBool.optional(), lang: z.enum(['en', 'ru']).optional() }).strict() },
+    response: z.object({ items: z.array(statusView) }),
+  },
+  {
+    operationId: 'listTransitions', method: 'get', path: '/api/v1/issues/statuses/transitions', service, tag: 'Issue statuses', access: statusesP('r'),
+    summary: 'Allowed manual status changes', request: { query: z.object({ 'filter[from_status_id]': multi(z.coerce.number().int()) }).strict() },
+    response: z.object({ items: z.array(transitionView) }),
+  },
+  {
+    operationId: 'createTransition', method: 'post', path: '/api/v1/issues/statuses/transition', service, tag: 'Issue statuses', access: statusesP('w'),
+    summary: 'Allow a manual change from one status to another (409 when it exists)',
+    request: { body: z.object({ from_status_id: z.number().int().min(1), to_status_id: z.number().int().min(1) }).strict() }, response: transitionView,
+  },
+  {
+    operationId: 'deleteTransitions', method: 'delete', path: '/api/v1/issues/statuses/transitions', service, tag: 'Issue statuses', access: statusesP('d'),
+    summary: 'Delete transitions by id', request: { body: idsBody }, response: bulkResult,
+  },
+  { operationId: 'removedDeleteTransition', method: 'delete', path: '/api/v1/issues/statuses/transitions/{id}', service, tag: 'Issue statuses', access: statusesP('d'), summary: 'Removed in release 1.5', gone: 'Removed in release 1.5: use DELETE /api/v1/issues/statuses/transitions with { ids }' },
+  // ---- deduplication rules
+  {
+    operationId: 'listDedupRules', method: 'get', path: '/api/v1/deduplicate-rules', service, tag: 'Deduplication', access: dedupP('r'),
+    summary: 'Deduplication rules', request: { query: z.object({ ...pageQuery, 'search[name]': search }).strict() }, response: listOf(dedupRuleView, 'DeduplicateRuleList'),
+  },
+  {
+    operationId: 'createDedupRule', method: 'post', path: '/api/v1/deduplicate-rule', service, tag: 'Deduplication', access: dedupP('w'),
+    summary: 'Create a deduplication rule (one per tool, one default); it applies to findings ingested afterwards', request: { body: dedupRuleBody }, response: dedupRuleView,
+  },
+  {
+    operationId: 'updateDedupRule', method: 'put', path: '/api/v1/deduplicate-rule/{id}', service, tag: 'Deduplication', access: dedupP('w'),
+    summary: 'Update a deduplication rule', request: { params: byId, body: dedupRuleBody }, response: dedupRuleView,
+  },
+  {
+    operationId: 'deleteDedupRules', method: 'delete', path: '/api/v1/deduplicate-rules', service, tag: 'Deduplication', access: dedupP('d'),
+    summary: 'Delete deduplication rules by id', request: { body: idsBody }, response: bulkResult,
+  },
+  { operationId: 'removedDeleteDedupRule', method: 'delete', path: '/api/v1/deduplicate-rule/{id}', service, tag: 'Deduplication', access: dedupP('d'), summary: 'Removed in release 1.5', gone: 'Removed in release 1.5: use DELETE /api/v1/deduplicate-rules with { ids }' },
+  // ---- security rules
+  {
+    operationId: 'createSecurityRule', method: 'post', path: '/api/v1/security-rule', service, tag: 'Security rules', access: rulesP('w'),
+    summary: 'Create a security rule: matching open issues (now and at later ingestions) get suppressing_status; at expires_at they move to expiry_status',
+    request: { body: securityRuleBody }, response: securityRuleView,
+  },
+  {
+    operationId: 'listSecurityRules', method: 'get', path: '/api/v1/security-rules', service, tag: 'Security rules', access: rulesP('r'),
+    summary: 'Security rules', request: { query: z.object({ ...pageQuery, ...ruleFilterQuery }).strict() }, response: listOf(securityRuleView, 'SecurityRuleList'),
+  },
+  {
+    operationId: 'securityRuleFilterValues', method: 'get', path: '/api/v1/security-rules/filter', service, tag: 'Security rules', access: rulesP('r'),
+    summary: 'Values available for each security-rule filter', request: { query: z.object(ruleFilterQuery).strict() }, response: z.record(z.string(), z.unknown()),
+  },
+  {
+    operationId: 'getSecurityRule', method: 'get', path: '/api/v1/security-rule/{id}', service, tag: 'Security rules', access: rulesP('r'),
+    summary: 'One security rule', request: { params: byId }, response: securityRuleView,
+  },
+  {
+    operationId: 'updateSecurityRule', method: 'put', path: '/api/v1/security-rule/{id}', service, tag: 'Security rules', access: rulesP('w'),
+    summary: 'Update a security rule (it applies again to matching open issues)', request: { params: byId, body: securityRuleBody }, response: securityRuleView,
+  },
+  {
+    operationId: 'deleteSecurityRules', method: 'delete', path: '/api/v1/security-rules', service, tag: 'Security rules', access: rulesP('d'),
+    summary: 'Delete security rules by id (suppressed issues keep their status)', request: { body: idsBody }, response: bulkResult,
+  },
+  { operationId: 'removedDeleteSecurityRule', method: 'delete', path: '/api/v1/security-rule/{id}', service, tag: 'Security rules', access: rulesP('d'), summary: 'Removed in release 1.5', gone: 'Removed in release 1.5: use DELETE /api/v1/security-rules with { ids }' },
+  // ---- quality gates
+  {
+    operationId: 'createQualityGate', method: 'post', path: '/api/v1/quality-gate', service, tag: 'Quality gates', access: gatesP('w'),
+    summary: 'Create a quality gate', request: { body: z.object({ name: z.string().trim().min(1).max(255) }).strict() }, response: gateView,
+  },
+  {
+    operationId: 'listQualityGates', method: 'get', path: '/api/v1/quality-gates', service, tag: 'Quality gates', access: gatesP('r'),
+    summary: 'Quality gates with conditions and linked layers',
+    description: 'search[project_name] matches the project code of the layers a gate is linked to.',
+    request: { query: z.object({ ...pageQuery, 'search[author]': search, 'search[name]': search, 'search[project_name]': search }).strict() }, response: listOf(gateView, 'QualityGateList'),
+  },
+  {
+    operationId: 'getQualityGate', method: 'get', path: '/api/v1/quality-gate/{id}', service, tag: 'Quality gates', access: gatesP('r'),
+    summary: 'One quality gate', request: { params: byId }, response: gateView,
+  },
+  {
+    operationId: 'updateQualityGate', method: 'put', path: '/api/v1/quality-gate/{id}', service, tag: 'Quality gates', access: gatesP('w'),
+    summary: 'Rename a quality gate', request: { params: byId, body: z.object({ name: z.string().trim().min(1).max(255) }).strict() }, response: gateView,
+  },
+  {
+    operationId: 'deleteQualityGates', method: 'delete', path: '/api/v1/quality-gates', service, tag: 'Quality gates', access: gatesP('d'),
+    summary: 'Delete quality gates by id, with their conditions and links', request: { body: idsBody }, response: bulkResult,
+  },
+  {
+    operationId: 'createCondition', method: 'post', path: '/api/v1/condition', service, tag: 'Quality gates', access: gatesP('w'),
+    summary: 'Add a condition to a quality gate', description: 'Passes when measured OPERATOR value holds; measured counts the layer\u2019s open issues (not fixed, suppressed, false positive or risk accepted; no duplicates).',
+    request: { body: conditionBody }, response: conditionView,
+  },
+  {
+    operationId: 'updateCondition', method: 'put', path: '/api/v1/condition/{id}', service, tag: 'Quality gates', access: gatesP('w'),
+    summary: 'Update a condition', request: { params: byId, body: conditionBody }, response: conditionView,
+  },
+  {
+    operationId: 'deleteConditions', method: 'delete', path: '/api/v1/conditions', service, tag: 'Quality gates', access: gatesP('d'),
+    summary: 'Delete conditions by id', request: { body: idsBody }, response: bulkResult,
+  },
+  {
+    operationId: 'linkGatesToLayer', method: 'post', path: '/api/v1/quality-gate/link-layer', service, tag: 'Quality gates', access: gatesP('w'),
+    summary: 'Set the gates of a layer (replaces its links); action lock blocks on failure, inform only reports',
+    request: { body: z.object({ layer_id: z.uuid(), quality_gates: z.array(gateLink).max(100) }).strict() }, response: z.record(z.string(), z.unknown()),
+  },
+  {
+    operationId: 'linkGateToPipe', method: 'post', path: '/api/v1/quality-gate/link-pipe', service, tag: 'Quality gates', access: gatesP('w'),
+    summary: 'Earlier interface: link one gate to a layer (adds or changes that one link)',
+    request: { body: z.object({ layer_id: z.uuid(), quality_gate_id: z.uuid(), action: z.enum(GATE_ACTIONS) }).strict() }, response: z.record(z.string(), z.unknown()),
+  },
+  {
+    operationId: 'layerGateState', method: 'get', path: '/api/v1/quality-gate/layer/{layer_id}', service, tag: 'Quality gates', access: gatesP('r'),
+    summary: 'The gates linked to a layer, whether it is locked, and the last verdict (for CI pipelines)',
+    request: { params: z.object({ layer_id: z.uuid() }) }, response: z.record(z.string(), z.unknown()),
+  },
+  // ---- policies
+  {
+    operationId: 'createPolicy', method: 'post', path: '/api/v1/policy', service, tag: 'Policies', access: policiesP('w'),
+    summary: 'Create a policy: quality gates applied to every layer of the projects carrying one of its tags', request: { body: policyBody }, response: policyView,
+  },
+  {
+    operationId: 'listPolicies', method: 'get', path: '/api/v1/policies', service, tag: 'Policies', access: policiesP('r'),
+    summary: 'Policies', description: 'search[project_name] matches a project tag of the policy.',
+    request: { query: z.object({ ...pageQuery, 'search[author]': search, 'search[name]': search, 'search[project_name]': search }).strict() }, response: listOf(policyView, 'PolicyList'),
+  },
+  {
+    operationId: 'updatePolicy', method: 'put', path: '/api/v1/policy/{id}', service, tag: 'Policies', access: policiesP('w'),
+    summary: 'Update a policy', request: { params: byId, body: policyBody }, response: policyView,
+  },
+  {
+    operationId: 'deletePolicies', method: 'delete', path: '/api/v1/policies', service, tag: 'Policies', access: policiesP('d'),
+    summary: 'Delete policies by id', request: { body: idsBody }, response: bulkResult,
+  },
+  { operationId: 'removedDeletePolicy', method: 'delete', path: '/api/v1/policy/{id}', service, tag: 'Policies', access: policiesP('d'), summary: 'Removed in release 1.5', gone: 'Removed in release 1.5: use DELETE /api/v1/policies with { ids }' },
+];

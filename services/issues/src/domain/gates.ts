@@ -1,0 +1,93 @@
+export type Operator = 'not_greater_than' | 'less_than' | 'not_less_than' | 'greater_than' | 'equal' | 'not_equal';
+export type ConditionType = 'severity' | 'cvss' | 'new_issues' | 'category' | 'cwe' | 'total';
+
+export interface GateCondition {
+  id: string;
+  qualityGateId: string;
+  conditionType: ConditionType;
+  conditionValue: string;
+  operator: Operator;
+  value: number;
+}
+
+/** What a layer's open issues add up to after a scan (see IssueStore.layerCounts). */
+export interface IssueCounts {
+  total: number;
+  bySeverity: Record<string, number>;
+  newBySeverity: Record<string, number>;
+  byCategory: Record<string, number>;
+  byCwe: Record<string, number>;
+  /** Highest CVSS score (one decimal, as text) -> issues. */
+  byCvss: Record<string, number>;
+}
+
+export function compare(measured: number, operator: Operator, value: number): boolean {
+  switch (operator) {
+    case 'not_greater_than': return measured <= value;
+    case 'less_than': return measured < value;
+    case 'not_less_than': return measured >= value;
+    case 'greater_than': return measured > value;
+    case 'equal': return measured === value;
+    case 'not_equal': return measured !== value;
+  }
+}
+
+const sum = (r: Record<string, number>) => Object.values(r).reduce((a, b) => a + b, 0);
+
+/** The number a condition compares: how many counted issues it concerns. */
+export function measure(c: Pick<GateCondition, 'conditionType' | 'conditionValue'>, counts: IssueCounts): number {
+  const v = c.conditionValue.trim().toLowerCase();
+  switch (c.conditionType) {
+    case 'severity': return counts.bySeverity[v] ?? 0;
+    case 'new_issues': return v === '' || v === 'any' ? sum(counts.newBySeverity) : counts.newBySeverity[v] ?? 0;
+    case 'category': return counts.byCategory[v] ?? 0;
+    case 'cwe': return counts.byCwe[v.replace(/^cwe-/, '')] ?? 0;
+    case 'total': return counts.total;
+    case 'cvss': {
+      const threshold = Number(v);
+      return Object.entries(counts.byCvss).reduce((n, [score, k]) => (Number(score) >= threshold ? n + k : n), 0);
+    }
+  }
+}
+
+export interface ConditionVerdict {
+  condition_id: string;
+  quality_gate_id: string;
+  condition_type: ConditionType;
+  condition_value: string;
+  operator: Operator;
+  value: number;
+  measured: number;
+  passed: boolean;
+}
+
+/** Every condition with what was measured and whether it holds; a gate passes when all hold. */
+export function evaluateGate(conditions: GateCondition[], counts: IssueCounts): { passed: boolean; conditions: ConditionVerdict[] } {
+  const out = conditions.map((c) => {
+    const measured = measure(c, counts);
+    return {
+      condition_id: c.id, quality_gate_id: c.qualityGateId, condition_type: c.conditionType, condition_value: c.conditionValue,
+      operator: c.operator, value: c.value, measured, passed: compare(measured, c.operator, c.value),
+    };
+  });
+  return { passed: out.every((c) => c.passed), conditions: out };
+}
+
+export interface LinkedGate {
+  id: string;
+  name: string;
+  action: 'lock' | 'inform';
+  conditions: GateCondition[];
+}
+
+/** The layer's verdict: failed when a `lock` gate fails; `inform` gates only report. */
+export function layerVerdict(gates: LinkedGate[], counts: IssueCounts) {
+  const results = gates.map((g) => ({ gate: g, ...evaluateGate(g.conditions, counts) }));
+  const failed = results.some((r) => r.gate.action === 'lock' && !r.passed);
+  return {
+    status: failed ? ('failed' as const) : ('passed' as const),
+    locked: failed,
+    gates: results.map((r) => ({ quality_gate_id: r.gate.id, name: r.gate.name, action: r.gate.action, status: r.passed ? 'passed' : 'failed' })),
+    conditions: results.flatMap((r) => r.conditions.map((c) => ({ ...c, quality_gate_name: r.gate.name, action: r.gate.action }))),
+  };
+}

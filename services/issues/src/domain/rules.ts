@@ -1,0 +1,42 @@
+/** The attributes of an issue a security rule looks at. */
+export interface RuleSubject {
+  projectCode: string;
+  /** The tool's name in the catalog, and the scanner's name in the report: either matches. */
+  toolName: string;
+  scanner: string;
+  category: string;
+  cves: string[];
+  cwes: number[];
+}
+
+export interface RuleParams {
+  instrument_type?: string;
+  tool_type_name?: string;
+  category?: string;
+  cve?: string;
+  cwe?: string | number;
+  active_for_all?: boolean;
+  project_codes?: string[];
+}
+
+export function cweNumber(cwe: string | number | undefined): number | undefined {
+  if (cwe === undefined || cwe === '') return undefined;
+  const n = Number(String(cwe).replace(/^cwe-/i, ''));
+  return Number.isInteger(n) && n > 0 ? n : undefined;
+}
+
+/**
+ * Whether a rule covers an issue: every parameter given must match (text without case); a rule
+ * not active_for_all covers only its project_codes. A rule with no parameter covers nothing.
+ */
+export function ruleMatches(p: RuleParams, s: RuleSubject): boolean {
+  const eq = (a: string | undefined, b: string) => a === undefined || a === '' || a.toLowerCase() === b.toLowerCase();
+  const any = [p.instrument_type, p.tool_type_name, p.category, p.cve, cweNumber(p.cwe)].some((v) => v !== undefined && v !== '');
+  if (!any) return false;
+  if (p.active_for_all === false && !(p.project_codes ?? []).includes(s.projectCode)) return false;
+  if (!eq(p.instrument_type, s.category) || !(eq(p.tool_type_name, s.toolName) || eq(p.tool_type_name, s.scanner)) || !eq(p.category, s.category)) return false;
+  if (p.cve && !s.cves.some((c) => c.toLowerCase() === p.cve!.toLowerCase())) return false;
+  const cwe = cweNumber(p.cwe);
+  if (cwe !== undefined && !s.cwes.includes(cwe)) return false;
+  return true;
+}

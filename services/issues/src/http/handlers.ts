@@ -1,0 +1,111 @@
+import { conflict, Db, listPage, notFound, requirePrincipal, RouteHandlers } from '@bulwark/platform';
+import type { DedupRule } from '../domain/match-key';
+import type { Issues } from '../issues';
+import type { QualityGates } from '../quality-gates';
+import type { SecurityRules } from '../security-rules';
+import { conditionView, gateStore, policyStore, policyView } from '../store/gates';
+import type { SortKey } from '../store/issues';
+import { securityRuleStore, securityRuleView } from '../store/security-rules';
+import { dedupRuleStore, dedupRuleView, statusStore } from '../store/settings';
+import { issueFilter, issueView } from './views';
+
+type Q = Record<string, any>;
+
+const ruleQuery = (q: Q) => ({
+  suppressingStatus: q['filter[suppressing_status]'], expiryStatus: q['filter[expiry_status]'], expired: q['filter[expired]'], instrumentType: q['filter[instrument_type]'],
+  toolTypeName: q['filter[tool_type_name]'], cve: q['filter[cve]'], cwe: q['filter[cwe]'], name: q['search[name]'], author: q['search[author]'],
+});
+
+const dedupInput = (b: Q) => ({ name: b.name as string, tool_name: (b.tool_name ?? null) as string | null, fields: b.fields as DedupRule['fields'], scope: (b.scope ?? 'project') as string });
+const conditionInput = (b: Q) => ({ qualityGateId: b.quality_gate_id, conditionType: b.condition_type, conditionValue: b.condition_value ?? '', operator: b.operator, value: b.value });
+const statusView = (s: { id: number; name_en: string; name_ru: string; builtin: boolean }, lang?: string) => ({ id: s.id, name: lang === 'ru' ? s.name_ru : s.name_en, name_en: s.name_en, name_ru: s.name_ru, builtin: s.builtin });
+const transitionView = (t: { id: string; from_status: number; to_status: number }) => ({ id: t.id, from_status_id: t.from_status, to_status_id: t.to_status });
+
+/** HTTP handlers, keyed by the route table's operation ids: they translate, the services decide. */
+export function issuesHandlers(db: Db, issues: Issues, rules: SecurityRules, gates: QualityGates): RouteHandlers {
+  const bulk = (ids: string[], done: string[], okStatus: 'deleted') => ids.map((id) => ({ id, status: done.includes(id) ? okStatus : ('not_found' as const) }));
+  return {
+    listIssues: async (input) => {
+      const q = input.query;
+      const sort = (q.sort ?? '-last_detected_at') as string;
+      const [page, total] = await issues.list(issueFilter(requirePrincipal(input), q), { page: q.page, limit: q.limit, sort: sort.replace(/^-/, '') as SortKey, desc: sort.startsWith('-'), cursor: q.cursor });
+      const names = await issues.statusNames();
+      return { ...listPage(q, { items: page.items, total }, (r) => issueView(r, names)), next_cursor: page.nextCursor };
+    },
+    countIssues: async (input) => ({ count: await issues.count(issueFilter(requirePrincipal(input), input.query)) }),
+    issueFilterValues: async (input) => issues.filterValues(issueFilter(requirePrincipal(input), input.query)),
+    issueBasicFilter: async (input) => issues.basicFilter(issueFilter(requirePrincipal(input), input.query), input.query['filter[need_detected_at]'] ?? false),
+    issueCvssSeverities: async (input) => issues.cvssSeverities(issueFilter(requirePrincipal(input), input.query)),
+    deleteIssues: async (input) => ({ results: await issues.delete(requirePrincipal(input), input.body.ids) }),
+    changeIssuesStatus: async (input) => ({ results: await issues.changeMany(requirePrincipal(input), input.body.ids, input.body.status_id, input.body.comment) }),
+    getIssue: async (input) => issueView(await issues.visible(requirePrincipal(input), input.params.id), await issues.statusNames()),
+    updateIssue: async (input) => issueView(await issues.update(requirePrincipal(input), input.params.id, input.body), await issues.statusNames()),
+    issueHistory: async (input) => {
+      const q = input.query;
+      return listPage(q, await issues.history(requirePrincipal(input), input.params.id, { page: q.page, limit: q.limit, users: q.responsible_user_values, kinds: q.responsible_group_values }), (h) => h);
+    },
+    addIssueComment: async (input) => issues.comment(requirePrincipal(input), input.params.id, input.body.message),
+    listIssueComments: async (input) => listPage(input.query, await issues.comments(requirePrincipal(input), input.params.id, input.query), (c) => c),
+    similarIssues: async (input) => {
+      const names = await issues.statusNames();
+      return { items: (await issues.similar(requirePrincipal(input), input.params.id)).map((r) => issueView(r, names)) };
+    },
+    linkDuplicates: async (input) => ({ results: await issues.linkDuplicates(requirePrincipal(input), input.params.id, input.body.ids, input.body.unlink ?? false) }),
+
+    listStatuses: async ({ query: q }) => ({ items: (await statusStore.list(db, { ids: q['filter[id]'], name: q['search[name]'], invert: q.filter_inversion })).map((s) => statusView(s, q.lang)) }),
+    listTransitions: async ({ query: q }) => ({ items: (await statusStore.transitions(db, q['filter[from_status_id]'])).map(transitionView) }),
+    createTransition: async ({ body }) => transitionView(await issues.addTransition(body.from_status_id, body.to_status_id)),
+    deleteTransitions: async ({ body }) => ({ results: bulk(body.ids, await statusStore.deleteTransitions(db, body.ids), 'deleted') }),
+
+    listDedupRules: async ({ query: q }) => listPage(q, await dedupRuleStore.list(db, { page: q.page, limit: q.limit, name: q['search[name]'] }), dedupRuleView),
+    createDedupRule: async ({ body }) => dedupRuleView(await dedupRuleStore.insert(db, dedupInput(body)).catch(uniqueTool)),
+    updateDedupRule: async ({ params, body }) => {
+      const row = await dedupRuleStore.update(db, params.id, dedupInput(body)).catch(uniqueTool);
+      if (!row) throw notFound(`Deduplication rule ${params.id}`);
+      return dedupRuleView(row);
+    },
+    deleteDedupRules: async ({ body }) => ({ results: bulk(body.ids, await dedupRuleStore.delete(db, body.ids), 'deleted') }),
+
+    createSecurityRule: async (input) => securityRuleView(await rules.create(requirePrincipal(input), input.body)),
+    listSecurityRules: async ({ query: q }) => listPage(q, await securityRuleStore.list(db, { page: q.page, limit: q.limit, ...ruleQuery(q) }), securityRuleView),
+    securityRuleFilterValues: async ({ query: q }) => securityRuleStore.filterValues(db, ruleQuery(q)),
+    getSecurityRule: async ({ params }) => securityRuleView(await rules.get(params.id)),
+    updateSecurityRule: async ({ params, body }) => securityRuleView(await rules.update(params.id, body)),
+    deleteSecurityRules: async ({ body }) => ({ results: bulk(body.ids, await securityRuleStore.delete(db, body.ids), 'deleted') }),
+
+    createQualityGate: async (input) => gates.view(await gates.create(requirePrincipal(input), input.body.name)),
+    listQualityGates: async ({ query: q }) => {
+      const page = await gateStore.list(db, { page: q.page, limit: q.limit, author: q['search[author]'], name: q['search[name]'], project: q['search[project_name]'] });
+      return { items: await Promise.all(page.items.map((g) => gates.view(g))), total: page.total, page: q.page, limit: q.limit };
+    },
+    getQualityGate: async ({ params }) => gates.view(await gates.get(params.id)),
+    updateQualityGate: async ({ params, body }) => gates.view(await gates.rename(params.id, body.name)),
+    deleteQualityGates: async ({ body }) => ({ results: bulk(body.ids, await gateStore.delete(db, body.ids), 'deleted') }),
+    createCondition: async ({ body }) => conditionView(await gates.addCondition(conditionInput(body))),
+    updateCondition: async ({ params, body }) => conditionView(await gates.updateCondition(params.id, conditionInput(body))),
+    deleteConditions: async ({ body }) => ({ results: bulk(body.ids, await gateStore.deleteConditions(db, body.ids), 'deleted') }),
+    linkGatesToLayer: async (input) => gates.link(requirePrincipal(input), input.body.layer_id, input.body.quality_gates, true),
+    linkGateToPipe: async (input) => gates.link(requirePrincipal(input), input.body.layer_id, [{ quality_gate_id: input.body.quality_gate_id, action: input.body.action }], false),
+    layerGateState: async (input) => gates.layerState(requirePrincipal(input), input.params.layer_id),
+
+    createPolicy: async (input) => {
+      const b = input.body;
+      await gates.assertGates(b.quality_gates ?? []);
+      return policyView(await policyStore.insert(db, { name: b.name, description: b.description ?? '', author: requirePrincipal(input).username, project_tags: b.project_tags, quality_gates: b.quality_gates ?? [] }));
+    },
+    listPolicies: async ({ query: q }) => listPage(q, await policyStore.list(db, { page: q.page, limit: q.limit, author: q['search[author]'], name: q['search[name]'], project: q['search[project_name]'] }), policyView),
+    updatePolicy: async ({ params, body: b }) => {
+      await gates.assertGates(b.quality_gates ?? []);
+      const row = await policyStore.update(db, params.id, { name: b.name, description: b.description ?? '', project_tags: b.project_tags, quality_gates: b.quality_gates ?? [] });
+      if (!row) throw notFound(`Policy ${params.id}`);
+      return policyView(row);
+    },
+    deletePolicies: async ({ body }) => ({ results: bulk(body.ids, await policyStore.delete(db, body.ids), 'deleted') }),
+  };
+}
+
+/** One rule per tool (and one default): a second answers 409. */
+function uniqueTool(err: { code?: string }): never {
+  if (err.code === '23505') throw conflict('A deduplication rule for this tool (or the default rule) exists');
+  throw err;
+}

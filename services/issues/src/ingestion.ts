@@ -1,0 +1,158 @@
+import { randomUUID } from 'node:crypto';
+import type { Finding } from '@bulwark/findings';
+import { enqueueEvents, EventEnvelope, Logger, ServiceClient, Trx } from '@bulwark/platform';
+import { ISSUE_EVENTS, SCAN_EVENTS, TOPICS } from '@bulwark/contracts';
+import type { catalogV1, scanningV1 } from '@bulwark/proto';
+import { matchKey, ruleFor, scopeOf } from './domain/match-key';
+import { ruleMatches } from './domain/rules';
+import { OPEN_STATUSES, STATUS, statusOnDetection } from './domain/statuses';
+import type { QualityGates } from './quality-gates';
+import { HistoryEntry, historyStore } from './store/history';
+import { Detection, issueStore, NewIssue, SEVERITY_RANK } from './store/issues';
+import { SecurityRuleRow, securityRuleStore } from './store/security-rules';
+import { dedupRuleStore, ingestedStore } from './store/settings';
+
+export type ScanningClient = ServiceClient<typeof scanningV1.ScanningServiceService>;
+export type CatalogClient = ServiceClient<typeof catalogV1.CatalogServiceService>;
+
+export interface ScanCompleted {
+  scan_result_id: string;
+  check_id: string;
+  layer_id: string;
+  project_code: string;
+  findings_count: number;
+  tool_id: string;
+  uploaded?: boolean;
+}
+
+export interface IngestSummary {
+  findings: number;
+  created: number;
+  updated: number;
+  reopened: number;
+  fixed: number;
+}
+
+const score = (c?: { score?: number }) => (c?.score === undefined ? null : c.score);
+
+/**
+ * Turns a completed scan's findings into issues. It runs as the effect of one idempotent consumer,
+ * so the whole scan commits at once with the inbox record: a crash anywhere leaves nothing behind
+ * and the redelivered event starts over, ending with exactly the issue set of an uninterrupted run.
+ */
+export class Ingestion {
+  constructor(
+    private readonly scanning: ScanningClient,
+    private readonly catalog: CatalogClient,
+    private readonly gates: QualityGates,
+    private readonly log: Logger,
+    private readonly chunkSize: number,
+  ) {}
+
+  async handle(event: EventEnvelope, trx: Trx): Promise<void> {
+    if (event.type !== SCAN_EVENTS.scanCompleted) return;
+    const scan = event.payload as ScanCompleted;
+    const started = Date.now();
+    const summary = await this.ingest(trx, scan);
+    if (!summary) return;
+    const verdict = await this.gates.evaluateAfterScan(trx, scan);
+    await ingestedStore.finish(trx, scan.scan_result_id, summary.findings, summary, verdict);
+    await enqueueEvents(trx, [
+      { topic: TOPICS.issues, type: ISSUE_EVENTS.issuesIngested, key: scan.scan_result_id, payload: { scan_result_id: scan.scan_result_id, check_id: scan.check_id, layer_id: scan.layer_id, project_code: scan.project_code, ...summary } },
+    ]);
+    this.log.info('scan ingested', { scanId: scan.scan_result_id, ...summary, ms: Date.now() - started });
+  }
+
+  /** The issue changes of one scan; undefined when the scan was ingested before (nothing changes). */
+  async ingest(trx: Trx, scan: ScanCompleted): Promise<IngestSummary | undefined> {
+    if (!(await ingestedStore.claim(trx, { scan_id: scan.scan_result_id, check_id: scan.check_id, layer_id: scan.layer_id, project_code: scan.project_code }))) return undefined;
+    const tool = scan.tool_id ? await this.catalog.getTool({ id: scan.tool_id, withSecrets: false }).catch(() => undefined) : undefined;
+    const dedupRules = await dedupRuleStore.all(trx);
+    const rules = await securityRuleStore.active(trx);
+    const at = new Date().toISOString();
+    const summary: IngestSummary = { findings: 0, created: 0, updated: 0, reopened: 0, fixed: 0 };
+    const ctx = { scan, at, toolName: tool?.name ?? '', dedupRules, rules };
+    for await (const chunk of this.scanning.streamFindings({ scanResultId: scan.scan_result_id, afterSeq: 0, chunkSize: this.chunkSize })) {
+      const findings = chunk.findingsJson.map((j) => JSON.parse(j) as Finding);
+      summary.findings += findings.length;
+      await this.upsertChunk(trx, ctx, findings, summary);
+    }
+    const fixed = await issueStore.markFixed(trx, scan.check_id, scan.scan_result_id, OPEN_STATUSES, STATUS.fixed, at);
+    summary.fixed = fixed.length;
+    await historyStore.add(trx, fixed.map((f) => ({ issue_id: f.id, actor_kind: 'scan', actor: scan.scan_result_id, field: 'status', old_value: String(f.old), new_value: String(STATUS.fixed), comment: 'Not found by a complete scan of the check that found it', at })));
+    return summary;
+  }
+
+  private async upsertChunk(
+    trx: Trx,
+    ctx: { scan: ScanCompleted; at: string; toolName: string; dedupRules: Awaited<ReturnType<typeof dedupRuleStore.all>>; rules: SecurityRuleRow[] },
+    findings: Finding[],
+    summary: IngestSummary,
+  ): Promise<void> {
+    const { scan, at } = ctx;
+    // Two findings a rule gives the same identity are one issue: the first stands, occurrences add up.
+    const byKey = new Map<string, { finding: Finding; scope: string; key: string; occurrences: number }>();
+    for (const f of findings) {
+      const rule = ruleFor(ctx.dedupRules, [ctx.toolName, f.tool]);
+      const scope = scopeOf(rule, scan.layer_id);
+      const key = matchKey(f, rule);
+      const id = `${scope}\u0000${key}`;
+      const seen = byKey.get(id);
+      if (seen) seen.occurrences += f.occurrences ?? 1;
+      else byKey.set(id, { finding: f, scope, key, occurrences: f.occurrences ?? 1 });
+    }
+    const existing = await issueStore.byKeys(trx, scan.project_code, [...byKey.values()]);
+    const inserts: NewIssue[] = [];
+    const detections: Detection[] = [];
+    const history: HistoryEntry[] = [];
+    for (const [id, m] of byKey) {
+      const f = m.finding;
+      const current = existing.get(id);
+      const cves = f.vulnerabilityIds ?? [];
+      if (!current) {
+        let status = statusOnDetection(undefined, f.suppression);
+        const issueId = randomUUID();
+        let ruleId: string | null = null;
+        if (status === STATUS.new) {
+          const rule = ctx.rules.find((r) => ruleMatches(r.rule_params, { projectCode: scan.project_code, toolName: ctx.toolName, scanner: f.tool, category: f.toolCategory, cves, cwes: f.cwes ?? [] }));
+          if (rule) {
+            status = rule.suppressing_status;
+            ruleId = rule.id;
+            history.push({ issue_id: issueId, actor_kind: 'security_rule', actor: rule.name, field: 'status', old_value: String(STATUS.new), new_value: String(status), comment: `Security rule ${rule.name}`, at });
+          }
+        } else {
+          history.push({ issue_id: issueId, actor_kind: 'scan', actor: scan.scan_result_id, field: 'status', old_value: null, new_value: String(status), comment: `Report suppression: ${f.suppression?.state}`, at });
+        }
+        const cvss = [score(f.cvssV2), score(f.cvssV3), score(f.cvssV4), f.cvssScore ?? null].filter((s): s is number => s !== null);
+        inserts.push({
+          id: issueId, project_code: scan.project_code, scope_id: m.scope, match_key: m.key, layer_id: scan.layer_id, check_id: scan.check_id,
+          scan_id: scan.scan_result_id, first_scan_id: scan.scan_result_id, tool_id: scan.tool_id ?? '', tool_name: ctx.toolName || f.tool, scanner: f.tool,
+          category: f.toolCategory, title: f.title, description: f.description ?? null, severity: f.severity, severity_rank: SEVERITY_RANK[f.severity] ?? 1,
+          rule_id: f.ruleId ?? null, status_id: status, cve: cves.find((v) => v.startsWith('CVE-')) ?? null, vulnerability_ids: cves, cwes: f.cwes ?? [],
+          lib_name: f.library?.name ?? null, lib_version: f.library?.version ?? null, file_path: f.filePath ?? null, start_line: f.startLine ?? null,
+          cvss_v2: score(f.cvssV2), cvss_v3: score(f.cvssV3), cvss_v4: score(f.cvssV4), cvss_unknown: f.cvssScore ?? null,
+          cvss_max: cvss.length ? Math.max(...cvss) : null, epss: f.epss?.score ?? null, known_exploited: f.knownExploited ?? false,
+          fingerprint: f.fingerprint, occurrences: m.occurrences, suppression: f.suppression ?? null, security_rule_id: ruleId,
+          first_detected_at: at, last_detected_at: at, updated_at: at,
+        });
+        summary.created++;
+        continue;
+      }
+      const newScan = current.scan_id !== scan.scan_result_id;
+      const status = newScan ? statusOnDetection(current.status_id, f.suppression) : current.status_id;
+      if (status !== current.status_id) {
+        history.push({ issue_id: current.id, actor_kind: 'scan', actor: scan.scan_result_id, field: 'status', old_value: String(current.status_id), new_value: String(status), comment: status === STATUS.reopen ? 'Detected again after it was fixed' : `Report suppression: ${f.suppression?.state}`, at });
+        if (status === STATUS.reopen) summary.reopened++;
+      }
+      detections.push({
+        id: current.id, scan_id: scan.scan_result_id, check_id: scan.check_id, layer_id: scan.layer_id, new_scan: newScan, occurrences: m.occurrences,
+        status_id: status, severity: f.severity, severity_rank: SEVERITY_RANK[f.severity] ?? 1, start_line: f.startLine ?? null,
+        suppression: f.suppression ?? null, security_rule_id: status === current.status_id ? current.security_rule_id : null,
+      });
+      summary.updated++;
+    }
+    await issueStore.insertMany(trx, inserts);
+    await issueStore.detectMany(trx, at, detections);
+    await historyStore.add(trx, history);
+  }
+}

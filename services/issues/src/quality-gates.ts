@@ -1,0 +1,119 @@
+import { AppError, canSeeProject, Db, enqueueEvents, invalid, notFound, Principal, Trx } from '@bulwark/platform';
+import { ISSUE_EVENTS, TOPICS } from '@bulwark/contracts';
+import { GateCondition, LinkedGate, layerVerdict } from './domain/gates';
+import type { CatalogClient, ScanCompleted, ScanningClient } from './ingestion';
+import { issueStore } from './store/issues';
+import { conditionView, GateRow, gateStore, policyStore } from './store/gates';
+
+type ConditionInput = Omit<GateCondition, 'id'>;
+
+/** Quality gates, their conditions and links, and the verdict after each scan. */
+export class QualityGates {
+  constructor(private readonly db: Db, private readonly scanning: ScanningClient, private readonly catalog: CatalogClient) {}
+
+  async view(gate: GateRow) {
+    const [conditions, links] = await Promise.all([gateStore.conditionsOf(this.db, [gate.id]), gateStore.linksOf(this.db, [gate.id])]);
+    return {
+      id: gate.id, name: gate.name, author: gate.author, conditions: conditions.map(conditionView),
+      layers: links.map((l) => ({ layer_id: l.layer_id, action: l.action })), created_at: new Date(gate.created_at).toISOString(), updated_at: new Date(gate.updated_at).toISOString(),
+    };
+  }
+
+  create(principal: Principal, name: string) {
+    return gateStore.insert(this.db, name, principal.username);
+  }
+
+  async get(id: string): Promise<GateRow> {
+    const gate = await gateStore.get(this.db, id);
+    if (!gate) throw notFound(`Quality gate ${id}`);
+    return gate;
+  }
+
+  async rename(id: string, name: string): Promise<GateRow> {
+    const gate = await gateStore.rename(this.db, id, name);
+    if (!gate) throw notFound(`Quality gate ${id}`);
+    return gate;
+  }
+
+  private async gateField(id: string): Promise<void> {
+    if (!(await gateStore.get(this.db, id))) throw invalid('Unknown quality_gate_id', [{ field: 'quality_gate_id', problem: 'is not a known quality gate' }]);
+  }
+
+  async addCondition(c: ConditionInput): Promise<GateCondition> {
+    await this.gateField(c.qualityGateId);
+    return gateStore.addCondition(this.db, c);
+  }
+
+  async updateCondition(id: string, c: ConditionInput): Promise<GateCondition> {
+    await this.gateField(c.qualityGateId);
+    const updated = await gateStore.updateCondition(this.db, id, c);
+    if (!updated) throw notFound(`Condition ${id}`);
+    return updated;
+  }
+
+  /** The layer as the caller may see it; unknown and invisible layers are named in a 400 alike. */
+  private async layer(principal: Principal, layerId: string) {
+    const layer = await this.catalog.getLayer({ id: layerId }).catch((err: unknown) => {
+      if (err instanceof AppError && err.code === 'not_found') return undefined;
+      throw err;
+    });
+    if (!layer || !canSeeProject(principal, layer.projectCode)) throw invalid('Unknown layer_id', [{ field: 'layer_id', problem: 'is not a known layer' }]);
+    return layer;
+  }
+
+  /** Refuses links to gates that do not exist, naming the element. */
+  async assertGates(links: { quality_gate_id: string }[], field = 'quality_gates'): Promise<void> {
+    for (const [i, l] of links.entries()) {
+      if (!(await gateStore.get(this.db, l.quality_gate_id))) throw invalid(`Unknown ${field}[${i}].quality_gate_id`, [{ field: `${field}[${i}].quality_gate_id`, problem: 'is not a known quality gate' }]);
+    }
+  }
+
+  async link(principal: Principal, layerId: string, links: { quality_gate_id: string; action: string }[], replace: boolean) {
+    const layer = await this.layer(principal, layerId);
+    if (replace) await this.assertGates(links);
+    else await this.gateField(links[0].quality_gate_id);
+    await this.db.transaction((trx) => gateStore.setLinks(trx, layerId, layer.projectCode, links, replace));
+    return this.layerState(principal, layerId);
+  }
+
+  async layerState(principal: Principal, layerId: string) {
+    await this.layer(principal, layerId);
+    const gates = await gateStore.linkedTo(this.db, layerId);
+    const state = await gateStore.layerState(this.db, layerId);
+    return {
+      layer_id: layerId,
+      quality_gates: gates.map((g) => ({ quality_gate_id: g.id, name: g.name, action: g.action })),
+      locked: state?.locked ?? false,
+      last_scan_result_id: state?.scan_id ?? null,
+      last_verdict: state?.verdict ?? null,
+    };
+  }
+
+  /** The gates of a layer: its own links, then those of policies matching its project's tags. */
+  private async gatesFor(trx: Trx, layerId: string, projectCode: string): Promise<LinkedGate[]> {
+    const direct = await gateStore.linkedTo(trx, layerId);
+    const project = await this.catalog.getProject({ code: projectCode }).catch(() => undefined);
+    const policies = project ? await policyStore.forTags(trx, project.tags) : [];
+    const fromPolicies = policies.flatMap((p) => p.quality_gates).filter((l) => !direct.some((d) => d.id === l.quality_gate_id));
+    const unique = fromPolicies.filter((l, i) => fromPolicies.findIndex((x) => x.quality_gate_id === l.quality_gate_id) === i);
+    return [...direct, ...(await gateStore.withConditions(trx, unique))];
+  }
+
+  /**
+   * Evaluates the layer's gates after a scan's ingestion (in its transaction), stores the verdict on
+   * the scan result and publishes it; null when the layer has no gate.
+   */
+  async evaluateAfterScan(trx: Trx, scan: ScanCompleted) {
+    const gates = await this.gatesFor(trx, scan.layer_id, scan.project_code);
+    if (gates.length === 0) return null;
+    const counts = await issueStore.layerCounts(trx, scan.layer_id, scan.scan_result_id);
+    const verdict = { ...layerVerdict(gates, counts), scan_result_id: scan.scan_result_id, layer_id: scan.layer_id, evaluated_at: new Date().toISOString() };
+    await gateStore.setLayerState(trx, scan.layer_id, scan.scan_result_id, verdict.locked, verdict);
+    // Setting the same verdict again is harmless, so a retried ingestion may repeat this call.
+    await this.scanning.setQualityGate({ scanResultId: scan.scan_result_id, qualityGateJson: JSON.stringify(verdict) });
+    await enqueueEvents(trx, [
+      { topic: TOPICS.issues, type: ISSUE_EVENTS.qualityGateEvaluated, key: scan.scan_result_id, payload: { scan_result_id: scan.scan_result_id, layer_id: scan.layer_id, project_code: scan.project_code, verdict } },
+    ]);
+    return verdict;
+  }
+}

@@ -1,0 +1,107 @@
+import { Db, invalid, Logger, notFound, Principal, Trx } from '@bulwark/platform';
+import { cweNumber, RuleParams } from './domain/rules';
+import { OPEN_STATUSES } from './domain/statuses';
+import { historyStore } from './store/history';
+import { issueStore } from './store/issues';
+import { SecurityRuleRow, securityRuleStore } from './store/security-rules';
+import { statusStore } from './store/settings';
+
+export interface SecurityRuleInput {
+  name: string;
+  rule_params: RuleParams;
+  suppressing_status: number;
+  expiry_status: number;
+  expires_at?: string | null;
+}
+
+/** Security rules: they suppress matching issues now and at later ingestions, until they expire. */
+export class SecurityRules {
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
+
+  constructor(private readonly db: Db, private readonly log: Logger, private readonly pollMs: number) {}
+
+  private async validate(input: SecurityRuleInput): Promise<void> {
+    const known = new Set((await statusStore.list(this.db)).map((s) => s.id));
+    for (const field of ['suppressing_status', 'expiry_status'] as const) {
+      if (!known.has(input[field])) throw invalid(`Unknown ${field}`, [{ field, problem: 'is not a known status id' }]);
+    }
+    const p = input.rule_params;
+    if (p.cwe !== undefined && cweNumber(p.cwe) === undefined) throw invalid('Invalid rule_params.cwe', [{ field: 'rule_params.cwe', problem: 'must be a CWE number such as 79 or CWE-79' }]);
+    if (![p.instrument_type, p.tool_type_name, p.category, p.cve, p.cwe].some((v) => v !== undefined && v !== '')) {
+      throw invalid('A rule needs at least one parameter', [{ field: 'rule_params', problem: 'needs instrument_type, tool_type_name, category, cve or cwe' }]);
+    }
+    if (p.active_for_all === false && !(p.project_codes ?? []).length) throw invalid('Invalid rule_params.project_codes', [{ field: 'rule_params.project_codes', problem: 'is required when active_for_all is false' }]);
+  }
+
+  /** Gives the rule's open matching issues its suppressing status, each change in their history. */
+  private async apply(trx: Trx, rule: SecurityRuleRow): Promise<number> {
+    const p = rule.rule_params;
+    const covered = await issueStore.coveredByRule(
+      trx,
+      { instrumentType: p.instrument_type || undefined, toolName: p.tool_type_name || undefined, category: p.category || undefined, cve: p.cve || undefined, cwe: cweNumber(p.cwe), projectCodes: p.active_for_all === false ? p.project_codes ?? [] : undefined },
+      OPEN_STATUSES.filter((s) => s !== rule.suppressing_status),
+    );
+    const at = new Date().toISOString();
+    await issueStore.setStatusMany(trx, covered.map((i) => i.id), rule.suppressing_status, rule.id, at);
+    await historyStore.add(trx, covered.map((i) => ({ issue_id: i.id, actor_kind: 'security_rule', actor: rule.name, field: 'status', old_value: String(i.status_id), new_value: String(rule.suppressing_status), comment: `Security rule ${rule.name}`, at })));
+    return covered.length;
+  }
+
+  async create(principal: Principal, input: SecurityRuleInput): Promise<SecurityRuleRow> {
+    await this.validate(input);
+    return this.db.transaction(async (trx) => {
+      const rule = await securityRuleStore.insert(trx, { name: input.name, rule_params: input.rule_params, suppressing_status: input.suppressing_status, expiry_status: input.expiry_status, expires_at: input.expires_at ?? null, author: principal.username });
+      if (!rule.expires_at || new Date(rule.expires_at) > new Date()) await this.apply(trx, rule);
+      return rule;
+    });
+  }
+
+  async update(id: string, input: SecurityRuleInput): Promise<SecurityRuleRow> {
+    await this.validate(input);
+    return this.db.transaction(async (trx) => {
+      const rule = await securityRuleStore.update(trx, id, { name: input.name, rule_params: input.rule_params, suppressing_status: input.suppressing_status, expiry_status: input.expiry_status, expires_at: input.expires_at ?? null });
+      if (!rule) throw notFound(`Security rule ${id}`);
+      if (!rule.expires_at || new Date(rule.expires_at) > new Date()) await this.apply(trx, rule);
+      return rule;
+    });
+  }
+
+  async get(id: string): Promise<SecurityRuleRow> {
+    const rule = await securityRuleStore.get(this.db, id);
+    if (!rule) throw notFound(`Security rule ${id}`);
+    return rule;
+  }
+
+  /** Expires the rules whose time has come: issues they still hold move to their expiry status. */
+  async expireDue(now = new Date()): Promise<number> {
+    return this.db.transaction(async (trx) => {
+      const due = await securityRuleStore.due(trx, now.toISOString(), 100);
+      const at = now.toISOString();
+      for (const rule of due) {
+        const held = await issueStore.bySecurityRule(trx, rule.id, rule.suppressing_status);
+        await issueStore.setStatusMany(trx, held.map((i) => i.id), rule.expiry_status, null, at);
+        await historyStore.add(trx, held.map((i) => ({ issue_id: i.id, actor_kind: 'security_rule', actor: rule.name, field: 'status', old_value: String(i.status_id), new_value: String(rule.expiry_status), comment: `Security rule ${rule.name} expired`, at })));
+        await securityRuleStore.markExpired(trx, rule.id);
+      }
+      return due.length;
+    });
+  }
+
+  start(): void {
+    this.timer = setInterval(() => {
+      if (this.running) return;
+      this.running = this.expireDue()
+        .then(() => undefined)
+        .catch((err: Error) => {
+          this.log.warn('security rule expiry failed; will retry', { error: err.message });
+        })
+        .finally(() => (this.running = undefined));
+    }, this.pollMs);
+  }
+
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    await this.running;
+  }
+}

@@ -1,0 +1,348 @@
+import type { Knex } from 'knex';
+import { escapeLike, iso, json, Queryable } from '@bulwark/platform';
+import { NOT_COUNTED_STATUSES } from '../domain/statuses';
+import type { IssueCounts } from '../domain/gates';
+
+/** Arrays travel as one JSON parameter: the same SQL then runs on pg and PGlite alike. */
+const J = (v: unknown) => JSON.stringify(v);
+const TEXTS = 'array(select jsonb_array_elements_text(?::jsonb))';
+const INTS = 'array(select (jsonb_array_elements_text(?::jsonb))::int)';
+
+export const SEVERITY_RANK: Record<string, number> = { critical: 5, high: 4, medium: 3, low: 2, info: 1 };
+
+export interface IssueRow {
+  id: string;
+  project_code: string;
+  scope_id: string;
+  match_key: string;
+  layer_id: string;
+  check_id: string;
+  scan_id: string;
+  first_scan_id: string;
+  tool_id: string;
+  tool_name: string;
+  scanner: string;
+  category: string;
+  title: string;
+  description: string | null;
+  severity: string;
+  severity_rank: number;
+  rule_id: string | null;
+  status_id: number;
+  assignee: string | null;
+  cve: string | null;
+  vulnerability_ids: string[];
+  cwes: number[];
+  lib_name: string | null;
+  lib_version: string | null;
+  file_path: string | null;
+  start_line: number | null;
+  cvss_v2: number | null;
+  cvss_v3: number | null;
+  cvss_v4: number | null;
+  cvss_unknown: number | null;
+  cvss_max: number | null;
+  epss: number | null;
+  known_exploited: boolean;
+  fingerprint: string;
+  occurrences: number;
+  detections: number;
+  suppression: unknown;
+  security_rule_id: string | null;
+  duplicate_of: string | null;
+  first_detected_at: Date | string;
+  last_detected_at: Date | string;
+  updated_at: Date | string;
+}
+
+const RECORD_COLUMNS = `id uuid, project_code text, scope_id text, match_key text, layer_id text, check_id text, scan_id text, first_scan_id text,
+  tool_id text, tool_name text, scanner text, category text, title text, description text, severity text, severity_rank smallint, rule_id text,
+  status_id int, cve text, vulnerability_ids text[], cwes int[], lib_name text, lib_version text, file_path text, start_line int,
+  cvss_v2 float8, cvss_v3 float8, cvss_v4 float8, cvss_unknown float8, cvss_max float8, epss float8, known_exploited boolean, fingerprint text,
+  occurrences int, suppression jsonb, security_rule_id uuid, first_detected_at timestamptz, last_detected_at timestamptz, updated_at timestamptz`;
+const INSERT_COLUMNS = RECORD_COLUMNS.split(',').map((c) => c.trim().split(/\s+/)[0]).join(', ');
+
+export type NewIssue = Omit<IssueRow, 'assignee' | 'detections' | 'duplicate_of' | 'first_detected_at' | 'last_detected_at' | 'updated_at'> & { first_detected_at: string; last_detected_at: string; updated_at: string };
+
+export interface Detection {
+  id: string;
+  scan_id: string;
+  check_id: string;
+  layer_id: string;
+  /** Detections count scans: a second finding of the same scan adds occurrences only. */
+  new_scan: boolean;
+  occurrences: number;
+  status_id: number;
+  severity: string;
+  severity_rank: number;
+  start_line: number | null;
+  suppression: unknown;
+  security_rule_id: string | null;
+}
+
+export interface IssueFilter {
+  projects: string[] | null;
+  tools?: string[];
+  scanners?: string[];
+  toolIds?: string[];
+  projectCodes?: string[];
+  layers?: string[];
+  checks?: string[];
+  scans?: string[];
+  statuses?: number[];
+  severities?: string[];
+  assignees?: string[];
+  categories?: string[];
+  cves?: string[];
+  cwes?: number[];
+  libNames?: string[];
+  exploitability?: ('known_exploited' | 'epss' | 'none')[];
+  detectedFrom?: string;
+  detectedTo?: string;
+  lastDetectedFrom?: string;
+  lastDetectedTo?: string;
+  cvss?: { column: 'cvss_v2' | 'cvss_v3' | 'cvss_v4' | 'cvss_unknown' | 'cvss_max'; min?: number; max?: number }[];
+  epssMin?: number;
+  commentMessage?: string;
+  excludeDuplicates?: boolean;
+  duplicateOf?: string;
+  invert?: boolean;
+  search?: Partial<Record<'title' | 'file_path' | 'lib_name' | 'cve' | 'assignee' | 'rule_id', string>>;
+}
+
+export type SortKey = 'last_detected_at' | 'first_detected_at' | 'severity' | 'cvss' | 'status';
+const SORT_COLUMN: Record<SortKey, string> = {
+  last_detected_at: 'last_detected_at', first_detected_at: 'first_detected_at', severity: 'severity_rank', cvss: 'coalesce(cvss_max, -1)', status: 'status_id',
+};
+
+/** The filter's conditions; filter_inversion negates each filter (a NULL attribute counts as not matching). */
+function applyFilter(q: Knex.QueryBuilder, f: IssueFilter): Knex.QueryBuilder {
+  if (f.projects !== null) q.whereRaw(`issues.project_code = any(${TEXTS})`, [J(f.projects)]);
+  const conds: [string, unknown[]][] = [];
+  const inTexts = (col: string, v?: string[]) => v?.length && conds.push([`${col} = any(${TEXTS})`, [J(v)]]);
+  inTexts('issues.tool_name', f.tools);
+  inTexts('issues.scanner', f.scanners);
+  inTexts('issues.tool_id', f.toolIds);
+  inTexts('issues.project_code', f.projectCodes);
+  inTexts('issues.layer_id', f.layers);
+  inTexts('issues.check_id', f.checks);
+  inTexts('issues.scan_id', f.scans);
+  inTexts('issues.severity', f.severities);
+  inTexts('issues.assignee', f.assignees);
+  inTexts('issues.category', f.categories);
+  inTexts('issues.lib_name', f.libNames);
+  if (f.statuses?.length) conds.push([`issues.status_id = any(${INTS})`, [J(f.statuses)]]);
+  if (f.cves?.length) conds.push([`issues.vulnerability_ids && ${TEXTS}`, [J(f.cves)]]);
+  if (f.cwes?.length) conds.push([`issues.cwes && ${INTS}`, [J(f.cwes)]]);
+  if (f.exploitability?.length) {
+    const parts = f.exploitability.map((e) => (e === 'known_exploited' ? 'issues.known_exploited' : e === 'epss' ? 'issues.epss is not null' : '(not issues.known_exploited and issues.epss is null)'));
+    conds.push([`(${parts.join(' or ')})`, []]);
+  }
+  if (f.detectedFrom) conds.push(['issues.first_detected_at >= ?', [f.detectedFrom]]);
+  if (f.detectedTo) conds.push(['issues.first_detected_at <= ?', [f.detectedTo]]);
+  if (f.lastDetectedFrom) conds.push(['issues.last_detected_at >= ?', [f.lastDetectedFrom]]);
+  if (f.lastDetectedTo) conds.push(['issues.last_detected_at <= ?', [f.lastDetectedTo]]);
+  for (const r of f.cvss ?? []) {
+    if (r.min !== undefined) conds.push([`issues.${r.column} >= ?`, [r.min]]);
+    if (r.max !== undefined) conds.push([`issues.${r.column} <= ?`, [r.max]]);
+  }
+  if (f.epssMin !== undefined) conds.push(['issues.epss >= ?', [f.epssMin]]);
+  if (f.commentMessage) conds.push(["exists (select 1 from issue_comments c where c.issue_id = issues.id and c.message ilike ? escape '\\')", [`%${escapeLike(f.commentMessage)}%`]]);
+  if (f.excludeDuplicates) conds.push(['issues.duplicate_of is null', []]);
+  if (f.duplicateOf) conds.push(['issues.duplicate_of = ?', [f.duplicateOf]]);
+  for (const [sql, bindings] of conds) q.whereRaw(f.invert ? `not coalesce((${sql}), false)` : sql, bindings as Knex.RawBinding[]);
+  for (const [field, text] of Object.entries(f.search ?? {})) {
+    if (text) q.whereRaw(`issues.${field} ilike ? escape '\\'`, [`%${escapeLike(text)}%`]);
+  }
+  return q;
+}
+
+function encodeCursor(values: unknown[]): string {
+  return Buffer.from(JSON.stringify(values)).toString('base64url');
+}
+
+function decodeCursor(cursor: string): [unknown, string] | undefined {
+  try {
+    const v = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    return Array.isArray(v) && v.length === 2 && typeof v[1] === 'string' ? [v[0], v[1]] : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export const issueStore = {
+  /** The issues of a project with these identities (scope, key), locked for the ingestion that updates them. */
+  async byKeys(db: Queryable, projectCode: string, keys: { scope: string; key: string }[]): Promise<Map<string, Pick<IssueRow, 'id' | 'status_id' | 'scan_id' | 'security_rule_id'>>> {
+    const out = new Map<string, Pick<IssueRow, 'id' | 'status_id' | 'scan_id' | 'security_rule_id'>>();
+    if (keys.length === 0) return out;
+    const rows: (Pick<IssueRow, 'id' | 'status_id' | 'scan_id' | 'security_rule_id' | 'scope_id' | 'match_key'>)[] = await db('issues')
+      .select('id', 'status_id', 'scan_id', 'security_rule_id', 'scope_id', 'match_key')
+      .where('project_code', projectCode)
+      .whereRaw(`match_key = any(${TEXTS})`, [J([...new Set(keys.map((k) => k.key))])])
+      .forUpdate();
+    for (const r of rows) out.set(`${r.scope_id}\u0000${r.match_key}`, r);
+    return out;
+  },
+
+  async insertMany(db: Queryable, rows: NewIssue[]): Promise<void> {
+    if (rows.length === 0) return;
+    await db.raw(`insert into issues (${INSERT_COLUMNS}) select ${INSERT_COLUMNS} from jsonb_to_recordset(?::jsonb) as v(${RECORD_COLUMNS})`, [J(rows)]);
+  },
+
+  /** Records a scan's detection of existing issues, all in one statement. */
+  async detectMany(db: Queryable, at: string, rows: Detection[]): Promise<void> {
+    if (rows.length === 0) return;
+    await db.raw(
+      `update issues i set scan_id = v.scan_id, check_id = v.check_id, layer_id = v.layer_id, last_detected_at = ?, updated_at = ?,
+         detections = i.detections + case when v.new_scan then 1 else 0 end,
+         occurrences = case when v.new_scan then v.occurrences else i.occurrences + v.occurrences end,
+         status_id = v.status_id, severity = v.severity, severity_rank = v.severity_rank, start_line = v.start_line,
+         suppression = v.suppression, security_rule_id = v.security_rule_id
+       from jsonb_to_recordset(?::jsonb) as v(id uuid, scan_id text, check_id text, layer_id text, new_scan boolean, occurrences int, status_id int,
+         severity text, severity_rank smallint, start_line int, suppression jsonb, security_rule_id uuid)
+       where i.id = v.id`,
+      [at, at, J(rows)],
+    );
+  },
+
+  /** Open issues that the check found before but its complete scan `scanId` did not: they are fixed. */
+  async markFixed(db: Queryable, checkId: string, scanId: string, openStatuses: number[], fixed: number, at: string): Promise<{ id: string; old: number }[]> {
+    const rows: { id: string; old: number }[] = (
+      await db.raw(
+        `with gone as (select id, status_id from issues where check_id = ? and scan_id <> ? and status_id = any(${INTS}) for update)
+         update issues i set status_id = ?, updated_at = ? from gone where i.id = gone.id returning i.id, gone.status_id as old`,
+        [checkId, scanId, J(openStatuses), fixed, at],
+      )
+    ).rows;
+    return rows;
+  },
+
+  async get(db: Queryable, id: string): Promise<IssueRow | undefined> {
+    return db('issues').where({ id }).first();
+  },
+
+  async getMany(db: Queryable, ids: string[]): Promise<IssueRow[]> {
+    if (ids.length === 0) return [];
+    return db('issues').whereRaw(`id = any(array(select (jsonb_array_elements_text(?::jsonb))::uuid))`, [J(ids)]).forUpdate();
+  },
+
+  async update(db: Queryable, id: string, patch: Partial<Pick<IssueRow, 'status_id' | 'assignee' | 'security_rule_id' | 'duplicate_of'>>, at: string): Promise<void> {
+    await db('issues').where({ id }).update({ ...patch, updated_at: at });
+  },
+
+  async deleteMany(db: Queryable, ids: string[]): Promise<string[]> {
+    if (ids.length === 0) return [];
+    return (await db.raw(`delete from issues where id = any(array(select (jsonb_array_elements_text(?::jsonb))::uuid)) returning id`, [J(ids)])).rows.map((r: { id: string }) => r.id);
+  },
+
+  /**
+   * A page in the given order. With a cursor the page starts after the cursor's row (keyset: no
+   * offset to skip, so deep pages cost what the first one does); without one, page/limit apply.
+   */
+  async list(db: Queryable, f: IssueFilter, o: { page: number; limit: number; sort: SortKey; desc: boolean; cursor?: string }): Promise<{ items: IssueRow[]; nextCursor: string | null }> {
+    const col = SORT_COLUMN[o.sort];
+    const dir = o.desc ? 'desc' : 'asc';
+    const q = applyFilter(db('issues').select('issues.*', db.raw(`${col} as sort_value`)), f);
+    const after = o.cursor ? decodeCursor(o.cursor) : undefined;
+    if (after) q.whereRaw(`(${col}, issues.id) ${o.desc ? '<' : '>'} (?, ?::uuid)`, [after[0] as Knex.Value, after[1]]);
+    else q.offset((o.page - 1) * o.limit);
+    const rows: (IssueRow & { sort_value: unknown })[] = await q.orderByRaw(`${col} ${dir}, issues.id ${dir}`).limit(o.limit);
+    const last = rows[rows.length - 1];
+    const sortValue = (v: unknown) => (v instanceof Date ? v.toISOString() : v);
+    return { items: rows, nextCursor: rows.length === o.limit && last ? encodeCursor([sortValue(last.sort_value), last.id]) : null };
+  },
+
+  async count(db: Queryable, f: IssueFilter): Promise<number> {
+    const row = await applyFilter(db('issues').count<{ n: string }[]>({ n: '*' }), f).first();
+    return Number(row?.n ?? 0);
+  },
+
+  /** Distinct values of a column among the matching issues (at most 1000 per column). */
+  async distinct(db: Queryable, f: IssueFilter, column: string, unnest = false): Promise<unknown[]> {
+    const expr = unnest ? `unnest(issues.${column})` : `issues.${column}`;
+    const rows: { v: unknown }[] = await db
+      .select('v')
+      .from(applyFilter(db('issues').select(db.raw(`${expr} as v`)), f).as('x'))
+      .whereNotNull('v')
+      .groupBy('v')
+      .orderBy('v')
+      .limit(1000);
+    return rows.map((r) => r.v);
+  },
+
+  async detectedRange(db: Queryable, f: IssueFilter): Promise<{ min: string | null; max: string | null }> {
+    const row = await applyFilter(db('issues').min({ min: 'first_detected_at' }).max({ max: 'last_detected_at' }), f).first();
+    return { min: iso(row?.min), max: iso(row?.max) };
+  },
+
+  async cvssBuckets(db: Queryable, f: IssueFilter): Promise<Record<string, number>> {
+    const rows: { bucket: string; n: string }[] = await applyFilter(
+      db('issues').select(db.raw(`case when cvss_max is null then 'unknown' when cvss_max = 0 then 'none' when cvss_max < 4 then 'low' when cvss_max < 7 then 'medium' when cvss_max < 9 then 'high' else 'critical' end as bucket`)).count({ n: '*' }).groupBy('bucket'),
+      f,
+    );
+    return Object.fromEntries(rows.map((r) => [r.bucket, Number(r.n)]));
+  },
+
+  /** What the layer's counted issues (open, not duplicates) add up to, for its quality gates. */
+  async layerCounts(db: Queryable, layerId: string, scanId: string): Promise<IssueCounts> {
+    const base = () => db('issues').where('layer_id', layerId).whereNull('duplicate_of').whereRaw(`not (status_id = any(${INTS}))`, [J(NOT_COUNTED_STATUSES)]);
+    const groups: { severity: string; category: string; cvss: number | null; is_new: boolean; n: string }[] = await base()
+      .select('severity', 'category', db.raw('round(cvss_max::numeric, 1)::float8 as cvss'), db.raw('(first_scan_id = ?) as is_new', [scanId]))
+      .count({ n: '*' })
+      .groupByRaw('1, 2, 3, 4');
+    const cwes: { cwe: number; n: string }[] = await base().select(db.raw('unnest(cwes) as cwe')).count({ n: '*' }).groupBy('cwe');
+    const counts: IssueCounts = { total: 0, bySeverity: {}, newBySeverity: {}, byCategory: {}, byCwe: {}, byCvss: {} };
+    const add = (r: Record<string, number>, k: string, n: number) => (r[k] = (r[k] ?? 0) + n);
+    for (const g of groups) {
+      const n = Number(g.n);
+      counts.total += n;
+      add(counts.bySeverity, g.severity, n);
+      if (g.is_new) add(counts.newBySeverity, g.severity, n);
+      add(counts.byCategory, g.category.toLowerCase(), n);
+      if (g.cvss !== null) add(counts.byCvss, Number(g.cvss).toFixed(1), n);
+    }
+    for (const c of cwes) add(counts.byCwe, String(c.cwe), Number(c.n));
+    return counts;
+  },
+
+  /** Issues of the same project that look like the same problem: same CVE and package, or same CWE, file and line. */
+  async similar(db: Queryable, issue: IssueRow): Promise<IssueRow[]> {
+    return db('issues')
+      .where('project_code', issue.project_code)
+      .whereNot('id', issue.id)
+      .where((w) => {
+        if (issue.cve && issue.lib_name) w.orWhere({ cve: issue.cve, lib_name: issue.lib_name });
+        if (issue.cwes.length && issue.file_path && issue.start_line !== null) {
+          w.orWhere((x) => x.whereRaw(`cwes && ${INTS}`, [J(issue.cwes)]).andWhere({ file_path: issue.file_path, start_line: issue.start_line }));
+        }
+        if (!(issue.cve && issue.lib_name) && !(issue.cwes.length && issue.file_path && issue.start_line !== null)) w.whereRaw('false');
+      })
+      .orderBy('first_detected_at')
+      .limit(100);
+  },
+
+  /** Open issues a security rule covers, by the rule's parameters in SQL (the same rules as ruleMatches). */
+  async coveredByRule(db: Queryable, p: { instrumentType?: string; toolName?: string; category?: string; cve?: string; cwe?: number; projectCodes?: string[] }, statuses: number[]): Promise<Pick<IssueRow, 'id' | 'status_id'>[]> {
+    const q = db('issues').select('id', 'status_id').whereRaw(`status_id = any(${INTS})`, [J(statuses)]).forUpdate();
+    if (p.instrumentType) q.whereRaw('lower(category) = lower(?)', [p.instrumentType]);
+    if (p.category) q.whereRaw('lower(category) = lower(?)', [p.category]);
+    if (p.toolName) q.whereRaw('(lower(tool_name) = lower(?) or lower(scanner) = lower(?))', [p.toolName, p.toolName]);
+    if (p.cve) q.whereRaw(`upper(?) = any(vulnerability_ids)`, [p.cve]);
+    if (p.cwe !== undefined) q.whereRaw(`cwes @> ${INTS}`, [J([p.cwe])]);
+    if (p.projectCodes) q.whereRaw(`project_code = any(${TEXTS})`, [J(p.projectCodes)]);
+    return q;
+  },
+
+  async bySecurityRule(db: Queryable, ruleId: string, status: number): Promise<Pick<IssueRow, 'id' | 'status_id'>[]> {
+    return db('issues').select('id', 'status_id').where({ security_rule_id: ruleId, status_id: status }).forUpdate();
+  },
+
+  async setStatusMany(db: Queryable, ids: string[], status: number, ruleId: string | null, at: string): Promise<void> {
+    if (ids.length === 0) return;
+    await db.raw(`update issues set status_id = ?, security_rule_id = ?, updated_at = ? where id = any(array(select (jsonb_array_elements_text(?::jsonb))::uuid))`, [status, ruleId, at, J(ids)]);
+  },
+};
+
+export function suppressionOf(row: IssueRow): unknown {
+  return row.suppression === null ? null : json(row.suppression);
+}

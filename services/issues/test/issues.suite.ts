@@ -1,0 +1,351 @@
+import { expect } from 'chai';
+import { GitServer, startGitServer, SystemUnderTest } from '@bulwark/testkit';
+import { MANUAL_TOOL_TYPE, scanSetup } from '../../scanning/test/scanning.suite';
+
+interface SemgrepResult {
+  rule: string;
+  line: number;
+  code: string;
+  severity?: 'ERROR' | 'WARNING' | 'INFO';
+  cwe?: string;
+  path?: string;
+}
+
+/** A Semgrep JSON report, the way `semgrep --json` writes it. */
+export function semgrepReport(results: SemgrepResult[]): string {
+  return JSON.stringify({
+    version: '1.100.0',
+    errors: [],
+    paths: { scanned: ['app.py'] },
+    results: results.map((r) => ({
+      check_id: r.rule, path: r.path ?? 'app.py',
+      start: { line: r.line, col: 1, offset: r.line * 10 }, end: { line: r.line, col: 30, offset: r.line * 10 + 29 },
+      extra: { message: `${r.rule} finding`, severity: r.severity ?? 'ERROR', lines: r.code, metadata: { cwe: [r.cwe ?? 'CWE-78: OS Command Injection'] } },
+    })),
+  });
+}
+
+const SHELL: SemgrepResult = { rule: 'python.lang.security.dangerous-subprocess', line: 4, code: 'subprocess.call(cmd, shell=True)', severity: 'ERROR', cwe: 'CWE-78: OS Command Injection' };
+const EVAL: SemgrepResult = { rule: 'python.lang.security.eval', line: 9, code: 'eval(data)', severity: 'WARNING', cwe: 'CWE-95' };
+/** The same findings in another file: issues are deduplicated per project, so each test keeps to its own files. */
+const inFile = (path: string, ...results: SemgrepResult[]) => results.map((r) => ({ ...r, path }));
+
+export function issuesSuite(t: SystemUnderTest): void {
+  let git: GitServer;
+  let env: Awaited<ReturnType<typeof scanSetup>>;
+
+  const ok = (res: { status: number; body: any }) => {
+    expect(res.status, JSON.stringify(res.body)).to.equal(200);
+    return res.body;
+  };
+  const newCheck = async (layerId = env.layerId) =>
+    ok(await t.admin.post('/api/v1/check', { layer_id: layerId, security_tool_id: env.tools[0], scan_source_id: env.sourceId, source_auth: { branch_name: 'main' }, run_scan_task: { type: 'manual' } })).id as string;
+  const issuesOf = async (query: string) => ok(await t.admin.get(`/api/v1/issues?limit=1000&${query}`));
+
+  /** Uploads a report and waits until the issues service has ingested it (asynchronously, through the bus). */
+  const upload = async (checkId: string, results: SemgrepResult[]) => {
+    const scan = ok(await t.admin.withHeaders({ 'content-type': 'application/json' }).request('POST', `/api/v1/check/${checkId}/results`, undefined, semgrepReport(results)));
+    const deadline = Date.now() + 30000;
+    for (;;) {
+      const count = ok(await t.admin.get(`/api/v1/issues/count?filter[scan]=${scan.scan_result_id}`)).count;
+      if (count === results.length) return scan.scan_result_id as string;
+      if (Date.now() > deadline) throw new Error(`scan ${scan.scan_result_id} not ingested: ${count} of ${results.length} issues`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  };
+  const waitFor = async (what: string, probe: () => Promise<boolean>, ms = 30000) => {
+    const deadline = Date.now() + ms;
+    while (!(await probe())) {
+      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  };
+
+  before(async function () {
+    this.timeout(60000);
+    git = await startGitServer();
+    git.addRepository('app', { 'app.py': 'import subprocess\n' });
+    env = await scanSetup(t, git, 'app', [MANUAL_TOOL_TYPE]);
+  });
+  after(async () => git?.close());
+
+  describe('ingestion, deduplication and automatic transitions', () => {
+    it('turns findings into issues once: the same report again adds no duplicate; a missing finding is Fixed, back again it is Reopen; a line shift keeps the issue', async function () {
+      this.timeout(120000);
+      const check = await newCheck();
+      const [SHELL_, EVAL_] = inFile('ingest.py', SHELL, EVAL);
+      const first = await upload(check, [SHELL_, EVAL_]);
+      let items = (await issuesOf(`filter[check]=${check}`)).items;
+      expect(items).to.have.length(2);
+      const shell = items.find((i: any) => i.rule_id === SHELL.rule);
+      const evalIssue = items.find((i: any) => i.rule_id === EVAL.rule);
+      expect(shell).to.include({ status_id: 1, status: 'New', severity: 'high', project_code: env.code, layer_id: env.layerId, check_id: check, scan_result_id: first, start_line: 4, detections: 1, category: 'sast' });
+      expect(shell.cwes).to.deep.equal([78]);
+      expect(shell.first_detected_at).to.equal(shell.last_detected_at);
+
+      const again = await upload(check, [SHELL_, EVAL_]);
+      items = (await issuesOf(`filter[check]=${check}`)).items;
+      expect(items.map((i: any) => i.id).sort()).to.deep.equal([shell.id, evalIssue.id].sort());
+      const shellAgain = items.find((i: any) => i.id === shell.id);
+      expect(shellAgain).to.include({ detections: 2, scan_result_id: again, first_detected_at: shell.first_detected_at, first_scan_result_id: first });
+
+      await upload(check, [SHELL_]);
+      expect(ok(await t.admin.get(`/api/v1/issue/${evalIssue.id}`))).to.include({ status_id: 4, status: 'Fixed' });
+      const fixedHistory = ok(await t.admin.get(`/api/v1/issue/${evalIssue.id}/history`)).items;
+      expect(fixedHistory[0]).to.include({ actor_kind: 'scan', field: 'status', old_value: '1', new_value: '4' });
+
+      await upload(check, [SHELL_, EVAL_]);
+      expect(ok(await t.admin.get(`/api/v1/issue/${evalIssue.id}`))).to.include({ status_id: 8, status: 'Reopen' });
+
+      const shifted = await upload(check, [{ ...SHELL_, line: 14 }, { ...EVAL_, line: 19 }]);
+      items = (await issuesOf(`filter[check]=${check}`)).items;
+      expect(items).to.have.length(2);
+      expect(items.find((i: any) => i.id === shell.id)).to.include({ start_line: 14, scan_result_id: shifted });
+    });
+
+    it('maps a report suppression (SARIF) to a status', async function () {
+      this.timeout(60000);
+      const check = await newCheck();
+      const sarif = JSON.stringify({
+        version: '2.1.0', $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
+        runs: [{
+          tool: { driver: { name: 'CodeQL', rules: [{ id: 'py/sql-injection' }] } },
+          results: [{
+            ruleId: 'py/sql-injection', level: 'error', message: { text: 'SQL built from user input' },
+            locations: [{ physicalLocation: { artifactLocation: { uri: 'db.py' }, region: { startLine: 3, snippet: { text: 'cur.execute(q % x)' } } } }],
+            suppressions: [{ kind: 'inSource', justification: 'reviewed' }],
+          }],
+        }],
+      });
+      const scan = ok(await t.admin.withHeaders({ 'content-type': 'application/json' }).request('POST', `/api/v1/check/${check}/results`, undefined, sarif));
+      await waitFor('the SARIF issue', async () => ok(await t.admin.get(`/api/v1/issues/count?filter[scan]=${scan.scan_result_id}`)).count === 1);
+      const [issue] = (await issuesOf(`filter[scan]=${scan.scan_result_id}`)).items;
+      expect(issue).to.include({ status_id: 7, status: 'Suppressed', tool_name: issue.tool_name });
+      expect(issue.suppression).to.include({ source: 'sarif' });
+    });
+  });
+
+  describe('queries', () => {
+    let check: string;
+    before(async function () {
+      this.timeout(60000);
+      check = await newCheck();
+      await upload(check, inFile('query.py', SHELL, EVAL, { rule: 'python.flask.debug', line: 20, code: 'app.run(debug=True)', severity: 'INFO', cwe: 'CWE-489' }));
+    });
+
+    it('filters, searches, inverts, sorts and pages; unknown filters answer 400 naming them', async () => {
+      expect((await issuesOf(`filter[check]=${check}&filter[severity]=high`)).items.map((i: any) => i.rule_id)).to.deep.equal([SHELL.rule]);
+      expect((await issuesOf(`filter[check]=${check}&filter[severity]=high&filter[severity]=medium`)).total).to.equal(2);
+      expect((await issuesOf(`filter[check]=${check}&filter[cwe]=95`)).items.map((i: any) => i.rule_id)).to.deep.equal([EVAL.rule]);
+      expect((await issuesOf(`filter[check]=${check}&search[title]=FLASK.DEBUG`)).total).to.equal(1);
+      expect((await issuesOf(`filter[project_code]=${env.code}&filter[check]=${check}&filter[status]=1&filter[category]=sast`)).total).to.equal(3);
+      const tool = (await issuesOf(`filter[check]=${check}`)).items[0].tool_name;
+      expect((await issuesOf(`filter[check]=${check}&filter[tool]=${encodeURIComponent(tool)}`)).total).to.equal(3);
+      // filter_inversion negates each filter: not this check's high ones.
+      const inverted = await issuesOf(`filter[severity]=high&filter_inversion=true&filter[project_code]=nope`);
+      expect(inverted.items.every((i: any) => i.severity !== 'high')).to.equal(true);
+      const bySeverity = (await issuesOf(`filter[check]=${check}&sort=-severity`)).items.map((i: any) => i.severity);
+      expect(bySeverity).to.deep.equal(['high', 'medium', 'low']);
+      const p1 = ok(await t.admin.get(`/api/v1/issues?filter[check]=${check}&sort=severity&limit=2`));
+      expect(p1).to.include({ total: 3, page: 1, limit: 2 });
+      const p2 = ok(await t.admin.get(`/api/v1/issues?filter[check]=${check}&sort=severity&limit=2&cursor=${p1.next_cursor}`));
+      expect([...p1.items, ...p2.items].map((i: any) => i.severity)).to.deep.equal(['low', 'medium', 'high']);
+      expect(ok(await t.admin.get(`/api/v1/issues?filter[check]=${check}&sort=severity&limit=2&page=2`)).items.map((i: any) => i.severity)).to.deep.equal(['high']);
+
+      const bad = await t.admin.get('/api/v1/issues?filter[bogus]=1&filter[severity]=urgent');
+      expect(bad.status).to.equal(400);
+      expect(bad.body.error.details.map((d: any) => d.field)).to.include.members(['filter[bogus]', 'filter[severity]']);
+      expect((await t.admin.get('/api/v1/issues?limit=1001')).status).to.equal(400);
+    });
+
+    it('counts, lists filter values, basic filter and the CVSS scale', async () => {
+      expect(ok(await t.admin.get(`/api/v1/issues/count?filter[check]=${check}&filter[severity]=low`))).to.deep.equal({ count: 1 });
+      const values = ok(await t.admin.get(`/api/v1/issues/filter?filter[check]=${check}`));
+      expect(values.severity).to.have.members(['high', 'medium', 'low']);
+      expect(values.cwe).to.have.members([78, 95, 489]);
+      expect(values.status).to.deep.equal([{ id: 1, name: 'New' }]);
+      const basic = ok(await t.admin.get(`/api/v1/issues/basic-filter?filter[need_detected_at]=true&filter[project_code]=${env.code}`));
+      expect(basic.detected_at.min).to.be.a('string');
+      expect(ok(await t.admin.get('/api/v1/issues/basic-filter'))).not.to.have.property('detected_at');
+      const scale = ok(await t.admin.get('/api/v1/issues/cvss-severities')).items;
+      expect(scale.find((s: any) => s.severity === 'critical')).to.include({ min: 9, max: 10 });
+    });
+
+    it('hides issues outside the caller\u2019s projects', async () => {
+      const role = `issues-scope-${Date.now()}`;
+      ok(await t.admin.post('/api/v1/role', { role_code: role, role_name: role, roles: { 'issues.issues': ['r'] }, system_scopes: ['project:someone-else'] }));
+      const username = `u${Date.now()}`;
+      ok(await t.admin.post('/api/v1/user', { username, password: 'a-long-password-1', password_confirmation: 'a-long-password-1', display_name: 'x', email: `${username}@example.com`, need_password_change: false, active_directory: false, roles: [role] }));
+      const scoped = t.anon.as(await t.anon.login(username, 'a-long-password-1'));
+      const mine = (await issuesOf(`filter[check]=${check}`)).items[0];
+      expect((await scoped.get(`/api/v1/issues?filter[check]=${check}`)).body.total).to.equal(0);
+      expect((await scoped.get(`/api/v1/issue/${mine.id}`)).status).to.equal(404);
+    });
+  });
+
+  describe('statuses, transitions, assignee, comments, history, deletion', () => {
+    let check: string;
+    let ids: string[];
+    before(async function () {
+      this.timeout(60000);
+      check = await newCheck();
+      await upload(check, inFile('status.py', SHELL, EVAL));
+      ids = (await issuesOf(`filter[check]=${check}`)).items.map((i: any) => i.id);
+    });
+
+    it('lists the statuses in English and Russian and the transitions', async () => {
+      const statuses = ok(await t.admin.get('/api/v1/issues/statuses')).items;
+      expect(statuses.map((s: any) => [s.id, s.name_en])).to.deep.equal([[1, 'New'], [2, 'Confirmed'], [3, 'In progress'], [4, 'Fixed'], [5, 'False positive'], [6, 'Risk accepted'], [7, 'Suppressed'], [8, 'Reopen']]);
+      expect(statuses[7].name_ru).to.equal('Переоткрыта');
+      expect(ok(await t.admin.get('/api/v1/issues/statuses?filter[id]=8&filter_inversion=true')).items.map((s: any) => s.id)).not.to.include(8);
+      expect(ok(await t.admin.get('/api/v1/issues/statuses?lang=ru&filter[id]=1')).items[0].name).to.equal('Новая');
+    });
+
+    it('changes a status only along a transition (409 names the allowed targets), with comment and history', async () => {
+      const refused = await t.admin.put(`/api/v1/issue/${ids[0]}`, { status_id: 8 });
+      expect(refused.status).to.equal(409);
+      expect(refused.body.error.message).to.contain('Confirmed (2)');
+      const created = ok(await t.admin.post('/api/v1/issues/statuses/transition', { from_status_id: 1, to_status_id: 8 }));
+      expect((await t.admin.post('/api/v1/issues/statuses/transition', { from_status_id: 1, to_status_id: 8 })).status).to.equal(409);
+      ok(await t.admin.put(`/api/v1/issue/${ids[0]}`, { status_id: 8, comment: 'back to the queue' }));
+      expect(ok(await t.admin.delete('/api/v1/issues/statuses/transitions', { ids: [created.id] })).results).to.deep.equal([{ id: created.id, status: 'deleted' }]);
+      expect((await t.admin.put(`/api/v1/issue/${ids[1]}`, { status_id: 8 })).status).to.equal(409);
+
+      const updated = ok(await t.admin.put(`/api/v1/issue/${ids[0]}`, { assignee: 'alice', status_id: 3, comment: 'on it' }));
+      expect(updated).to.include({ assignee: 'alice', status_id: 3 });
+      expect((await issuesOf(`filter[check]=${check}&filter[assignee]=alice`)).total).to.equal(1);
+      const history = ok(await t.admin.get(`/api/v1/issue/${ids[0]}/history?responsible_user_values=admin`)).items;
+      expect(history.map((h: any) => [h.field, h.old_value, h.new_value, h.comment])).to.deep.equal([
+        ['assignee', null, 'alice', 'on it'], ['status', '8', '3', 'on it'], ['status', '1', '8', 'back to the queue'],
+      ]);
+      expect(ok(await t.admin.get(`/api/v1/issue/${ids[0]}/history?responsible_group_values=scan`)).total).to.equal(0);
+    });
+
+    it('changes statuses in bulk with a comment, keeps comments, deletes issues in bulk', async () => {
+      const bulk = ok(await t.admin.put('/api/v1/issues/status', { ids: [...ids, '00000000-0000-0000-0000-000000000000'], status_id: 5, comment: 'not reachable' }));
+      expect(bulk.results.map((r: any) => r.status)).to.deep.equal(['conflict', 'changed', 'not_found']);
+      expect(bulk.results[0].message).to.contain('allowed targets');
+      ok(await t.admin.post(`/api/v1/issue/${ids[1]}/comment`, { message: 'checked with the team' }));
+      expect(ok(await t.admin.get(`/api/v1/issue/${ids[1]}/comments`)).items[0]).to.include({ author: 'admin', message: 'checked with the team' });
+      expect((await issuesOf(`filter[check]=${check}&filter[comment_message]=WITH THE`)).total).to.equal(1);
+      const del = ok(await t.admin.delete('/api/v1/issues', { ids: [ids[1], 'x'] }));
+      expect(del.results).to.deep.equal([{ id: ids[1], status: 'deleted' }, { id: 'x', status: 'not_found' }]);
+      expect((await t.admin.get(`/api/v1/issue/${ids[1]}`)).status).to.equal(404);
+    });
+  });
+
+  describe('security rules', () => {
+    it('suppresses matching issues now and at ingestion, in their history, and moves them to the expiry status when the rule expires', async function () {
+      this.timeout(90000);
+      const check = await newCheck();
+      await upload(check, inFile('rule.py', SHELL));
+      const cwe = 4000 + Math.floor(Math.random() * 1000);
+      const expiresAt = new Date(Date.now() + 8000).toISOString();
+      const rule = ok(await t.admin.post('/api/v1/security-rule', {
+        name: `accept CWE-78 ${cwe}`, rule_params: { cwe: 'CWE-78', active_for_all: false, project_codes: [env.code] }, suppressing_status: 6, expiry_status: 2, expires_at: expiresAt,
+      }));
+      const [existing] = (await issuesOf(`filter[check]=${check}`)).items;
+      expect(existing).to.include({ status_id: 6, security_rule_id: rule.id });
+      const history = ok(await t.admin.get(`/api/v1/issue/${existing.id}/history`)).items;
+      expect(history[0]).to.include({ actor_kind: 'security_rule', actor: rule.name, old_value: '1', new_value: '6' });
+
+      const other = await newCheck();
+      await upload(other, inFile('rule2.py', SHELL, EVAL));
+      const fresh = (await issuesOf(`filter[check]=${other}`)).items;
+      expect(fresh.find((i: any) => i.rule_id === SHELL.rule)).to.include({ status_id: 6 });
+      expect(fresh.find((i: any) => i.rule_id === EVAL.rule)).to.include({ status_id: 1 });
+
+      expect(ok(await t.admin.get(`/api/v1/security-rules?search[name]=${encodeURIComponent(rule.name)}`)).items.map((r: any) => r.id)).to.deep.equal([rule.id]);
+      expect(ok(await t.admin.get('/api/v1/security-rules/filter')).suppressing_status).to.include(6);
+      expect((await t.admin.post('/api/v1/security-rule', { name: 'x', rule_params: {}, suppressing_status: 7, expiry_status: 1 })).status).to.equal(400);
+      expect((await t.admin.post('/api/v1/security-rule', { name: 'x', rule_params: { cve: 'CVE-1' }, suppressing_status: 99, expiry_status: 1 })).body.error.details[0].field).to.equal('suppressing_status');
+
+      await waitFor('the rule to expire', async () => ok(await t.admin.get(`/api/v1/issue/${existing.id}`)).status_id === 2, 40000);
+      const after = ok(await t.admin.get(`/api/v1/issue/${existing.id}/history`)).items[0];
+      expect(after).to.include({ actor_kind: 'security_rule', actor: rule.name, old_value: '6', new_value: '2' });
+      expect(ok(await t.admin.get(`/api/v1/security-rule/${rule.id}`)).expired).to.equal(true);
+      expect(ok(await t.admin.delete('/api/v1/security-rules', { ids: [rule.id] })).results[0].status).to.equal('deleted');
+    });
+  });
+
+  describe('quality gates', () => {
+    it('evaluates the layer\u2019s gates after each scan: the verdict with measured conditions is on the scan result; lock fails and locks, a passing scan unlocks', async function () {
+      this.timeout(90000);
+      const layer = ok(await t.admin.post('/api/v1/layer', { name: 'gated', description: 'gates', project_code: env.code, layer_type_id: 1, is_template: false }));
+      const check = await newCheck(layer.id);
+      const gate = ok(await t.admin.post('/api/v1/quality-gate', { name: `no highs ${layer.id}` }));
+      const cond = ok(await t.admin.post('/api/v1/condition', { quality_gate_id: gate.id, condition_type: 'severity', condition_value: 'high', operator: 'not_greater_than', value: '0' }));
+      const info = ok(await t.admin.post('/api/v1/quality-gate', { name: `few mediums ${layer.id}` }));
+      ok(await t.admin.post('/api/v1/condition', { quality_gate_id: info.id, condition_type: 'cwe', condition_value: 'CWE-95', operator: 'less_than', value: 1 }));
+      expect((await t.admin.post('/api/v1/condition', { quality_gate_id: gate.id, condition_type: 'severity', condition_value: 'high', operator: 'about', value: '0' })).status).to.equal(400);
+      const linked = ok(await t.admin.post('/api/v1/quality-gate/link-layer', { layer_id: layer.id, quality_gates: [{ quality_gate_id: gate.id, action: 'lock' }] }));
+      expect(linked.quality_gates).to.deep.equal([{ quality_gate_id: gate.id, name: gate.name, action: 'lock' }]);
+      ok(await t.admin.post('/api/v1/quality-gate/link-pipe', { layer_id: layer.id, quality_gate_id: info.id, action: 'inform' }));
+
+      const failing = await upload(check, inFile('gate.py', SHELL, EVAL));
+      let result: any;
+      await waitFor('the verdict', async () => (result = ok(await t.admin.get(`/api/v1/scan-result/${failing}`))).quality_gate !== null);
+      expect(result.quality_gate.status).to.equal('failed');
+      expect(result.quality_gate.locked).to.equal(true);
+      const high = result.quality_gate.conditions.find((c: any) => c.condition_id === cond.id);
+      expect(high).to.include({ condition_type: 'severity', operator: 'not_greater_than', value: 0, measured: 1, passed: false, action: 'lock' });
+      expect(result.quality_gate.conditions.find((c: any) => c.quality_gate_id === info.id)).to.include({ measured: 1, passed: false, action: 'inform' });
+      expect(ok(await t.admin.get(`/api/v1/quality-gate/layer/${layer.id}`))).to.include({ locked: true, last_scan_result_id: failing });
+
+      // The high issue is accepted as a risk: it no longer counts, and the next scan passes.
+      const [highIssue] = (await issuesOf(`filter[layer]=${layer.id}&filter[severity]=high`)).items;
+      ok(await t.admin.put(`/api/v1/issue/${highIssue.id}`, { status_id: 6, comment: 'accepted' }));
+      const passing = await upload(check, inFile('gate.py', SHELL, EVAL));
+      await waitFor('the second verdict', async () => (result = ok(await t.admin.get(`/api/v1/scan-result/${passing}`))).quality_gate !== null);
+      expect(result.quality_gate).to.include({ status: 'passed', locked: false });
+      expect(ok(await t.admin.get(`/api/v1/quality-gate/layer/${layer.id}`)).locked).to.equal(false);
+
+      const listed = ok(await t.admin.get(`/api/v1/quality-gates?search[name]=${encodeURIComponent(gate.name)}&search[project_name]=${env.code}`));
+      expect(listed.items.map((g: any) => g.id)).to.deep.equal([gate.id]);
+      expect(listed.items[0].conditions).to.have.length(1);
+      expect(ok(await t.admin.delete('/api/v1/quality-gates', { ids: [gate.id, info.id] })).results.map((r: any) => r.status)).to.deep.equal(['deleted', 'deleted']);
+    });
+
+    it('applies the gates of a policy to the projects carrying its tags', async function () {
+      this.timeout(60000);
+      const gate = ok(await t.admin.post('/api/v1/quality-gate', { name: 'policy gate' }));
+      ok(await t.admin.post('/api/v1/condition', { quality_gate_id: gate.id, condition_type: 'total', operator: 'not_greater_than', value: 0 }));
+      const policy = ok(await t.admin.post('/api/v1/policy', { name: `strict ${env.code}`, project_tags: ['test'], quality_gates: [{ quality_gate_id: gate.id, action: 'lock' }] }));
+      const check = await newCheck();
+      const scan = await upload(check, [{ ...SHELL, path: 'policy.py' }]);
+      let result: any;
+      await waitFor('the policy verdict', async () => (result = ok(await t.admin.get(`/api/v1/scan-result/${scan}`))).quality_gate !== null);
+      expect(result.quality_gate.status).to.equal('failed');
+      expect(result.quality_gate.gates.map((g: any) => g.quality_gate_id)).to.include(gate.id);
+      expect(ok(await t.admin.get(`/api/v1/policies?search[name]=${encodeURIComponent(policy.name)}`)).total).to.equal(1);
+      expect(ok(await t.admin.delete('/api/v1/policies', { ids: [policy.id] })).results[0].status).to.equal('deleted');
+      ok(await t.admin.delete('/api/v1/quality-gates', { ids: [gate.id] }));
+    });
+  });
+
+  describe('deduplication rules and similar issues', () => {
+    it('configures which fields identify an issue per tool, and links similar issues as duplicates', async function () {
+      this.timeout(60000);
+      const rule = ok(await t.admin.post('/api/v1/deduplicate-rule', { name: `by rule and file ${Date.now()}`, tool_name: 'Semgrep', fields: ['rule_id', 'file_path'], scope: 'layer' }));
+      expect((await t.admin.post('/api/v1/deduplicate-rule', { name: 'again', tool_name: 'semgrep', fields: ['rule_id'] })).status).to.equal(409);
+      const check = await newCheck();
+      // Two different snippets of one rule in one file are one issue under this rule.
+      const scan = ok(await t.admin.withHeaders({ 'content-type': 'application/json' }).request('POST', `/api/v1/check/${check}/results`, undefined, semgrepReport([{ ...SHELL, path: 'dedup.py' }, { ...SHELL, path: 'dedup.py', line: 30, code: 'os.system(cmd)' }])));
+      await waitFor('the deduplicated issue', async () => ok(await t.admin.get(`/api/v1/issues/count?filter[scan]=${scan.scan_result_id}`)).count === 1);
+      const [issue] = (await issuesOf(`filter[scan]=${scan.scan_result_id}`)).items;
+      expect(issue.occurrences).to.equal(2);
+      expect(ok(await t.admin.get(`/api/v1/deduplicate-rules?search[name]=${encodeURIComponent(rule.name)}`)).total).to.equal(1);
+      ok(await t.admin.put(`/api/v1/deduplicate-rule/${rule.id}`, { name: rule.name, tool_name: 'Semgrep', fields: ['fingerprint'] }));
+      expect(ok(await t.admin.delete('/api/v1/deduplicate-rules', { ids: [rule.id] })).results[0].status).to.equal('deleted');
+
+      const twin = await newCheck();
+      await upload(twin, [{ ...SHELL, rule: 'another.tool.rule', path: 'dedup.py', line: 4 }]);
+      const [twinIssue] = (await issuesOf(`filter[check]=${twin}`)).items;
+      const similar = ok(await t.admin.get(`/api/v1/issue/${issue.id}/similar`)).items.map((i: any) => i.id);
+      expect(similar).to.include(twinIssue.id);
+      expect(ok(await t.admin.post(`/api/v1/issue/${issue.id}/duplicates`, { ids: [twinIssue.id] })).results).to.deep.equal([{ id: twinIssue.id, status: 'changed' }]);
+      expect((await issuesOf(`filter[check]=${twin}&filter[exclude_duplicates]=true`)).total).to.equal(0);
+      expect((await issuesOf(`filter[duplicate_of]=${issue.id}`)).items.map((i: any) => i.id)).to.deep.equal([twinIssue.id]);
+    });
+  });
+}
