@@ -27,7 +27,9 @@ export const scanningConfigSchema = z.object({
   SCANNER_RULES_DIR: z.string().default(path.resolve(__dirname, '..', 'rules')),
   /** Kubernetes runner: unset namespace = the context's (in-cluster: the pod's); unset URL = in-cluster or kubeconfig. */
   SCAN_K8S_NAMESPACE: z.string().regex(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/).max(63).optional(),
-  SCAN_K8S_API_URL: env.url(),
+  SCAN_K8S_API_URL: env.url().refine((u) => !u || u.startsWith('https://') || /^http:\/\/(127\.0\.0\.1|localhost|\[::1\])(:\d+)?(\/|$)/.test(u), {
+    message: 'https, or plain http to a loopback address only (kubectl proxy)',
+  }),
   SCAN_K8S_TOKEN: z.string().optional(),
   SCAN_K8S_CA_FILE: z.string().optional(),
   /** Image of the init container that clones the source inside the scan's pod (needs sh, git, ssh). */

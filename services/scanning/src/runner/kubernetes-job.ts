@@ -133,7 +133,7 @@ function apiMessage(err: unknown): string {
   const message = (body as { message?: unknown } | undefined)?.message;
   if (typeof message === 'string') return message;
   const code = statusCode(err);
-  return code ? `HTTP ${code}` : (err as { code?: string }).code ?? 'the API server could not be reached';
+  return code ? `HTTP ${code}` : (err as Error).message || 'the API server could not be reached';
 }
 
 /** Splits the scanner's log into the tool's output (kept as a tail) and the report frame. */
@@ -222,7 +222,9 @@ export class KubernetesJobRunner implements ScanRunner {
       const kc = new k8s.KubeConfig();
       if (this.config.apiUrl) {
         kc.loadFromOptions({
-          clusters: [{ name: 'bulwark', server: this.config.apiUrl, caFile: this.config.caFile, skipTLSVerify: false }],
+          // Plain http (allowed by the config to loopback only, e.g. kubectl proxy) has no TLS to verify;
+          // the client refuses http unless told so.
+          clusters: [{ name: 'bulwark', server: this.config.apiUrl, caFile: this.config.caFile, skipTLSVerify: this.config.apiUrl.startsWith('http:') }],
           users: [{ name: 'bulwark', token: this.config.token }],
           contexts: [{ name: 'bulwark', cluster: 'bulwark', user: 'bulwark', namespace: this.config.namespace }],
           currentContext: 'bulwark',
@@ -551,12 +553,13 @@ export class KubernetesJobRunner implements ScanRunner {
         }
         await sleep(this.config.pollMs, signal);
       }
+      if (!collector.frame && streamed) {
+        let timer: NodeJS.Timeout | undefined;
+        await Promise.race([streamed.ended, new Promise((r) => (timer = setTimeout(r, 5000)))]);
+        clearTimeout(timer);
+      }
       let frame = collector.frame;
       let output = collector.log;
-      if (!frame && streamed) {
-        await Promise.race([streamed.ended, new Promise((r) => setTimeout(r, 5000))]);
-        frame = collector.frame;
-      }
       if (!frame) {
         // The follow stream was cut or never opened: the whole log once, now that the pod has ended.
         const once = new LogCollector(run.marker);
