@@ -525,7 +525,7 @@ describe('Kubernetes Job runner against a Kubernetes API double', function () {
     fs.mkdirSync(path.join(root, 'src'));
     fs.mkdirSync(path.join(root, 'out'));
     return {
-      scanId, tool: toolType(2)!, workspace: path.join(root, 'src'), resultDir: path.join(root, 'out'), rulesDir: RULES_DIR,
+      scanId, tool: toolType(2)!, scanDir: root, workspace: path.join(root, 'src'), resultDir: path.join(root, 'out'), rulesDir: RULES_DIR,
       timeoutMs: 300_000, extraArgs: ['--max-target-megabytes', '5'], resources: { cpu: '500m', memory: '768Mi' }, checkout: { ...credentials }, ...over,
     };
   };

@@ -103,6 +103,8 @@ export function labelValue(text: string): string {
   return text.toLowerCase().replace(/[^a-z0-9._-]+/g, '-').slice(0, 63).replace(/^[^a-z0-9]+|[^a-z0-9]+$/g, '') || 'unknown';
 }
 
+const sameData = (a: Record<string, string>, b: Record<string, string>) =>
+  Object.keys(a).length === Object.keys(b).length && Object.entries(a).every(([k, v]) => b[k] === v);
 const tail = (text: string, n = 2000) => (text.length > n ? `…${text.slice(-n)}` : text);
 const sleep = (ms: number, signal: AbortSignal) =>
   new Promise<void>((resolve) => {
@@ -275,7 +277,7 @@ export class KubernetesJobRunner implements ScanRunner {
     }
     try {
       if (!existing) await core.createNamespacedConfigMap({ namespace, body, fieldValidation: 'Strict' });
-      else if (JSON.stringify(existing.data ?? {}) !== JSON.stringify(data)) {
+      else if (!sameData(existing.data ?? {}, data)) {
         body.metadata!.resourceVersion = existing.metadata?.resourceVersion;
         await core.replaceNamespacedConfigMap({ name: RULES_CONFIG_MAP, namespace, body, fieldValidation: 'Strict' });
       }
