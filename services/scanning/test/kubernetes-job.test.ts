@@ -70,6 +70,8 @@ class KubeApiDouble {
   forbidden: string[] = [];
   /** Run the pod's command lines on this machine instead of simulating them. */
   localShell = false;
+  /** RBAC without the right to create Secrets. */
+  forbidSecrets = false;
   /** Follow streams end at once, as when a connection drops. */
   cutFollow = false;
   /** Holds stand-in tool binaries for localShell. */
@@ -441,6 +443,7 @@ class KubeApiDouble {
         }
       }
       if ((r = m(/^\/api\/v1\/namespaces\/([^/]+)\/secrets$/)) && req.method === 'POST') {
+        if (this.forbidSecrets) throw new ApiError(403, 'Forbidden', `secrets is forbidden: User "system:serviceaccount:bulwark:scanning" cannot create resource "secrets" in API group "" in the namespace "${r[1]}"`);
         this.validateSecret(record.body);
         if (this.secrets.has(record.body.metadata.name)) throw new ApiError(409, 'AlreadyExists', `secrets "${record.body.metadata.name}" already exists`);
         const owner = record.body.metadata.ownerReferences?.[0];
@@ -697,6 +700,15 @@ describe('Kubernetes Job runner against a Kubernetes API double', function () {
     api.behaviours.set(silent, { outcome: 'succeed', exitCode: 0, report: undefined });
     const missing = await runner.run(scanJob(silent), new AbortController().signal).then(() => undefined, (e) => e);
     expect(missing.message).to.equal('Gitleaks finished without writing its report (gitleaks.json)');
+  });
+
+  it('a refused checkout Secret fails the scan and removes the Job that would wait for it', async () => {
+    api.forbidSecrets = true;
+    const scanId = randomUUID();
+    const err = await runner.run(scanJob(scanId), new AbortController().signal).then(() => undefined, (e) => e);
+    expect(err).to.be.instanceOf(ScanRunError);
+    expect(err.message).to.match(/^Kubernetes refused the scan's checkout Secret: secrets is forbidden/);
+    expect(api.requests.find((r) => r.method === 'DELETE' && r.path.endsWith(`/jobs/${jobName(scanId)}`))?.query.propagationPolicy).to.equal('Foreground');
   });
 
   it('stop deletes the Job with Foreground propagation', async () => {

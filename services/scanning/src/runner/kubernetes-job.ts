@@ -490,7 +490,13 @@ export class KubernetesJobRunner implements ScanRunner {
     run.marker = created.metadata?.annotations?.[MARKER_ANNOTATION] ?? run.marker;
     const finished = Boolean(created.status?.succeeded || created.status?.failed);
     try {
-      if (!finished) await this.createSecret(job, run, created);
+      if (!finished) {
+        // Without its Secret the pod would wait for it until the deadline.
+        await this.createSecret(job, run, created).catch(async (err) => {
+          await this.deleteJob(run.name).catch(() => undefined);
+          throw err;
+        });
+      }
       return await this.follow(job, run, signal);
     } finally {
       if (signal.reason !== SHUTDOWN) await this.deleteSecret(run.secretName);
