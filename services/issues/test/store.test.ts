@@ -1,0 +1,99 @@
+import { randomUUID } from 'node:crypto';
+import { expect } from 'chai';
+import { DATABASE_BACKENDS, TestDatabase } from '@bulwark/testkit';
+import { STATUS } from '../src/domain/statuses';
+import { migrations } from '../src/migrations';
+import { historyStore } from '../src/store/history';
+import { issueStore, NewIssue } from '../src/store/issues';
+import { ingestedStore } from '../src/store/settings';
+
+const at = '2026-01-01T00:00:00.000Z';
+
+function issue(project: string, n: number, over: Partial<NewIssue> = {}): NewIssue {
+  return {
+    id: randomUUID(), project_code: project, scope_id: '', match_key: `k${n}`, layer_id: 'L1', check_id: 'C1', scan_id: 'S1', first_scan_id: 'S1', tool_id: 'T1',
+    tool_name: 'Semgrep', scanner: 'semgrep', category: 'sast', title: `Issue ${n}`, description: null, severity: n % 2 ? 'high' : 'low', severity_rank: n % 2 ? 4 : 2,
+    rule_id: 'r', status_id: STATUS.new, cve: n === 1 ? 'CVE-2024-1' : null, vulnerability_ids: n === 1 ? ['CVE-2024-1'] : [], cwes: [n], lib_name: null, lib_version: null,
+    file_path: 'a.py', start_line: n, cvss_v2: null, cvss_v3: n === 1 ? 9.8 : null, cvss_v4: null, cvss_unknown: null, cvss_max: n === 1 ? 9.8 : null, epss: null,
+    known_exploited: false, fingerprint: `fp${n}`, occurrences: 1, suppression: null, security_rule_id: null, first_detected_at: at, last_detected_at: at, updated_at: at, ...over,
+  };
+}
+
+for (const backend of DATABASE_BACKENDS) {
+  describe(`issues stores on ${backend.name}`, function () {
+    let t: TestDatabase;
+    before(async function () {
+      t = await backend.open(this, 'issues', migrations);
+    });
+    after(async () => t?.close());
+
+    it('inserts in bulk, finds by identity, records detections and marks the undetected fixed', async () => {
+      const p = `p-${randomUUID().slice(0, 8)}`;
+      const rows = [1, 2, 3].map((n) => issue(p, n));
+      await t.db.transaction(async (trx) => {
+        await issueStore.insertMany(trx, rows);
+        const found = await issueStore.byKeys(trx, p, [{ scope: '', key: 'k1' }, { scope: '', key: 'k3' }, { scope: '', key: 'nope' }]);
+        expect([...found.values()].map((r) => r.id).sort()).to.deep.equal([rows[0].id, rows[2].id].sort());
+        await issueStore.detectMany(trx, '2026-01-02T00:00:00.000Z', [
+          { id: rows[0].id, scan_id: 'S2', check_id: 'C1', layer_id: 'L1', new_scan: true, occurrences: 3, status_id: STATUS.new, severity: 'critical', severity_rank: 5, start_line: 11, suppression: null, security_rule_id: null },
+        ]);
+        const fixed = await issueStore.markFixed(trx, 'C1', 'S2', [STATUS.new], STATUS.fixed, at);
+        expect(fixed.map((f) => f.id).sort()).to.deep.equal([rows[1].id, rows[2].id].sort());
+      });
+      const first = (await issueStore.get(t.db, rows[0].id))!;
+      expect(first).to.include({ scan_id: 'S2', detections: 2, occurrences: 3, severity: 'critical', start_line: 11, status_id: STATUS.new });
+      expect(first.vulnerability_ids).to.deep.equal(['CVE-2024-1']);
+      expect(first.cwes).to.deep.equal([1]);
+      expect((await issueStore.get(t.db, rows[1].id))!.status_id).to.equal(STATUS.fixed);
+    });
+
+    it('filters, inverts, counts and pages by keyset as by offset', async () => {
+      const p = `p-${randomUUID().slice(0, 8)}`;
+      await issueStore.insertMany(t.db, [1, 2, 3, 4, 5].map((n) => issue(p, n, { last_detected_at: `2026-01-0${n}T00:00:00.000Z` })));
+      const base = { projects: [p] };
+      expect(await issueStore.count(t.db, { ...base, severities: ['high'] })).to.equal(3);
+      expect(await issueStore.count(t.db, { ...base, severities: ['high'], invert: true })).to.equal(2);
+      expect(await issueStore.count(t.db, { ...base, cves: ['CVE-2024-1'], invert: true })).to.equal(4);
+      expect(await issueStore.count(t.db, { ...base, cwes: [2, 3] })).to.equal(2);
+      expect(await issueStore.count(t.db, { ...base, cvss: [{ column: 'cvss_v3', min: 9 }] })).to.equal(1);
+      expect(await issueStore.count(t.db, { ...base, search: { title: 'ISSUE 4' } })).to.equal(1);
+      expect(await issueStore.count(t.db, { projects: [] })).to.equal(0);
+      const o = { limit: 2, sort: 'last_detected_at' as const, desc: true };
+      const p1 = await issueStore.list(t.db, base, { ...o, page: 1 });
+      const p2 = await issueStore.list(t.db, base, { ...o, page: 1, cursor: p1.nextCursor! });
+      const byOffset = await issueStore.list(t.db, base, { ...o, page: 2 });
+      expect(p2.items.map((r) => r.title)).to.deep.equal(byOffset.items.map((r) => r.title));
+      expect([...p1.items, ...p2.items].map((r) => r.title)).to.deep.equal(['Issue 5', 'Issue 4', 'Issue 3', 'Issue 2']);
+      expect(await issueStore.distinct(t.db, base, 'cwes', true)).to.deep.equal([1, 2, 3, 4, 5]);
+    });
+
+    it('adds up a layer\u2019s counted issues for its gates and finds the issues a rule covers', async () => {
+      const p = `p-${randomUUID().slice(0, 8)}`;
+      const layer = randomUUID();
+      await issueStore.insertMany(t.db, [
+        issue(p, 1, { layer_id: layer, first_scan_id: 'NEW' }), issue(p, 2, { layer_id: layer }), issue(p, 3, { layer_id: layer, status_id: STATUS.falsePositive }),
+      ]);
+      const counts = await issueStore.layerCounts(t.db, layer, 'NEW');
+      expect(counts).to.deep.include({ total: 2, bySeverity: { high: 1, low: 1 }, newBySeverity: { high: 1 }, byCategory: { sast: 2 }, byCvss: { '9.8': 1 } });
+      expect(counts.byCwe).to.deep.equal({ '1': 1, '2': 1 });
+      const covered = await t.db.transaction((trx) => issueStore.coveredByRule(trx, { cve: 'cve-2024-1', projectCodes: [p] }, [STATUS.new]));
+      expect(covered).to.have.length(1);
+    });
+
+    it('claims a scan once and keeps history in order', async () => {
+      const scan = { scan_id: randomUUID(), check_id: 'C', layer_id: 'L', project_code: 'p' };
+      expect(await ingestedStore.claim(t.db, scan)).to.equal(true);
+      expect(await ingestedStore.claim(t.db, scan)).to.equal(false);
+      const p = `p-${randomUUID().slice(0, 8)}`;
+      const row = issue(p, 1);
+      await issueStore.insertMany(t.db, [row]);
+      await historyStore.add(t.db, [
+        { issue_id: row.id, actor_kind: 'scan', actor: 'S1', field: 'status', old_value: '1', new_value: '4', comment: null, at: '2026-01-01T00:00:00Z' },
+        { issue_id: row.id, actor_kind: 'user', actor: 'alice', field: 'status', old_value: '4', new_value: '8', comment: 'again', at: '2026-01-02T00:00:00Z' },
+      ]);
+      const h = await historyStore.list(t.db, row.id, { page: 1, limit: 10 });
+      expect(h.items.map((e) => e.actor)).to.deep.equal(['alice', 'S1']);
+      expect((await historyStore.list(t.db, row.id, { page: 1, limit: 10, users: ['alice'] })).total).to.equal(1);
+    });
+  });
+}
