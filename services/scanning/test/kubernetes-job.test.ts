@@ -22,7 +22,8 @@ import { ScanCheckout, ScanJob, ScanRunError, SHUTDOWN, toolArgv } from '../src/
  * then succeeded with the report in its log, or failed, as each test asks.
  */
 
-type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
+/** API objects as the double stores them: plain JSON, checked by decode() rather than by types. */
+type Json = any;
 
 interface Behaviour {
   outcome: 'succeed' | 'fail' | 'hang';
