@@ -28,29 +28,35 @@ export function describeSystem(suites: Record<string, HttpSuite>): void {
   for (const m of MODES) {
     describe(`through the gateway [${m.label}]`, function () {
       let sys: RunningSystem | undefined;
-      let admin: Api | undefined;
-      const t: SystemUnderTest = {
-        mode: m.mode,
-        get sys() {
-          return sys!;
-        },
-        get admin() {
-          return admin!;
-        },
-        get anon() {
-          return sys!.api;
-        },
-      };
       before(async function () {
         this.timeout(180000);
         sys = await m.start(this);
-        admin = sys.api.as(await sys.api.login('admin', ADMIN_PASSWORD));
       });
       after(async function () {
         this.timeout(60000);
         await sys?.stop();
       });
-      for (const [name, suite] of Object.entries(suites)) describe(name, () => suite(t));
+      for (const [name, suite] of Object.entries(suites)) {
+        describe(name, () => {
+          // Each suite logs in on its own, so per-token rate limits of one suite do not reach the next.
+          let admin: Api | undefined;
+          before(async () => {
+            admin = sys!.api.as(await sys!.api.login('admin', ADMIN_PASSWORD));
+          });
+          suite({
+            mode: m.mode,
+            get sys() {
+              return sys!;
+            },
+            get admin() {
+              return admin!;
+            },
+            get anon() {
+              return sys!.api;
+            },
+          });
+        });
+      }
     });
   }
 }

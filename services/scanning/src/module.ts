@@ -1,8 +1,9 @@
 import { createGrpcClient, ModuleDefinition, openSecretBox, ServiceHost } from '@bulwark/platform';
-import { routesOf } from '@bulwark/contracts';
+import { routesOf, TOPICS } from '@bulwark/contracts';
 import { catalogV1, scanningV1 } from '@bulwark/proto';
 import { CatalogGate } from './catalog-client';
 import { Checks } from './checks';
+import { copyTemplateChecks } from './events/layer-templates';
 import { readScanningConfig } from './config';
 import { scanningGrpc } from './grpc/scanning-grpc';
 import { scanningHandlers } from './http/handlers';
@@ -44,6 +45,7 @@ export const scanningModule: ModuleDefinition = {
     }, host.log);
     const checks = new Checks(host, catalog, secrets);
     const scans = new Scans(host, catalog, checks, worker);
+    await host.consume('layer-templates', [TOPICS.catalog], copyTemplateChecks(catalog, host.log));
     host.grpc.add(scanningV1.ScanningServiceService, 'bulwark.scanning.v1.ScanningService', scanningGrpc(host.db));
     const started = await host.serve(routesOf('scanning'), scanningHandlers(checks, scans, new ScanStats(host.db, checks), new Sboms(host, catalog), host.db));
     if (runner instanceof KubernetesJobRunner) {

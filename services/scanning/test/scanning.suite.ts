@@ -196,6 +196,28 @@ export function scanningSuite(t: SystemUnderTest): void {
     });
   });
 
+  describe('template layers', () => {
+    it('copies a template layer\u2019s checks, groups included, into the layer instantiated from it', async () => {
+      const template = await t.admin.post('/api/v1/layer', { name: 'template', description: 'tpl', project_code: env.code, layer_type_id: 1, is_template: true });
+      expect(template.status, JSON.stringify(template.body)).to.equal(200);
+      const grouped = await t.admin.post('/api/v1/check', { ...body(), layer_id: template.body.id, tags: [{ tag_name: 'main' }, { tag_name: 'dev' }] });
+      expect(grouped.status, JSON.stringify(grouped.body)).to.equal(200);
+      const other = `p-${uniqueSuffix()}`;
+      expect((await t.admin.post('/api/v1/project', { code: other, name: other, description: '', tags: [] })).status).to.equal(200);
+      const made = await t.admin.post(`/api/v1/layer/${template.body.id}/instantiate`, { project_code: other });
+      expect(made.status, JSON.stringify(made.body)).to.equal(200);
+      let copies: any[] = [];
+      for (let i = 0; i < 150 && copies.length < 2; i++) {
+        copies = (await t.admin.get(`/api/v1/checks?filter[layer_id]=${made.body.id}`)).body.items;
+        if (copies.length < 2) await new Promise((r) => setTimeout(r, 200));
+      }
+      expect(copies).to.have.length(2);
+      expect(copies.map((c) => c.taginfo.tag_name).sort()).to.deep.equal(['dev', 'main']);
+      expect(copies[0].group_id).to.be.a('string').and.to.equal(copies[1].group_id).and.not.to.equal(grouped.body.group_id);
+      expect(copies.every((c) => c.project_code === other)).to.equal(true);
+    });
+  });
+
   describe('uploads and scan results', () => {
     it('turns an uploaded report into a completed scan result with findings and a downloadable report', async () => {
       const check = await create();

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { Writable } from 'node:stream';
 import { GitCheckoutError, gitHost, Logger } from '@bulwark/platform';
 import type * as K8s from '@kubernetes/client-node' with { 'resolution-mode': 'import' };
-import { ScanCheckout, ScanJob, ScanRunError, ScanRunner, ScanRunOutcome, SHUTDOWN, toolArgv } from './scan-runner';
+import { ScanCheckout, ScanJob, ScanRunError, ScanRunner, ScanRunOutcome, handsOn, toolArgv } from './scan-runner';
 
 export interface KubernetesRunnerConfig {
   /** Unset: the namespace of the kubeconfig context (in-cluster: the pod's own), else `default`. */
@@ -499,7 +499,7 @@ export class KubernetesJobRunner implements ScanRunner {
       }
       return await this.follow(job, run, signal);
     } finally {
-      if (signal.reason !== SHUTDOWN) await this.deleteSecret(run.secretName);
+      if (!handsOn(signal)) await this.deleteSecret(run.secretName);
     }
   }
 
@@ -515,7 +515,7 @@ export class KubernetesJobRunner implements ScanRunner {
     try {
       for (;;) {
         if (signal.aborted) {
-          if (signal.reason !== SHUTDOWN) {
+          if (!handsOn(signal)) {
             await this.deleteJob(run.name);
             this.log.info('scan job deleted on stop', { scanId: job.scanId, job: run.name });
           }

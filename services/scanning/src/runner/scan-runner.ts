@@ -46,6 +46,12 @@ export class ScanRunError extends Error {}
  */
 export const SHUTDOWN = 'shutdown';
 
+/** The abort reason of a scan whose lease another worker took over: its work is left to that worker. */
+export const LEASE_LOST = 'lease-lost';
+
+/** Whether an abort hands the scan on (shutdown, lease lost) rather than stopping it. */
+export const handsOn = (signal: AbortSignal) => signal.reason === SHUTDOWN || signal.reason === LEASE_LOST;
+
 /** Where scanners run: a local child process (default) or a Kubernetes Job. */
 export interface ScanRunner {
   readonly kind: 'local' | 'kubernetes';

@@ -13,7 +13,7 @@ import { checkStore } from '../store/checks';
 import { findingStore } from '../store/findings';
 import { ScanRecord, scanStore, ScanState } from '../store/scans';
 import { PGID_FILE } from '../runner/local-process';
-import { ScanCheckout, ScanRunError, ScanRunner, SHUTDOWN } from '../runner/scan-runner';
+import { LEASE_LOST, ScanCheckout, ScanRunError, ScanRunner, SHUTDOWN } from '../runner/scan-runner';
 import { importScanReport } from './report-import';
 
 export interface ScanWorkerOptions {
@@ -123,7 +123,7 @@ export class ScanWorker {
   private async progress(scan: ScanRecord, ctl: AbortController, progress: number, stage: string, state?: ScanState): Promise<void> {
     const beat = await scanStore.heartbeat(this.host.db, scan.id, this.owner, this.opts.leaseSeconds, { progress, stage, state });
     if (!beat.owned || beat.stopRequested) {
-      ctl.abort();
+      ctl.abort(beat.owned ? undefined : LEASE_LOST);
       throw new Stopped();
     }
   }
@@ -135,7 +135,7 @@ export class ScanWorker {
       void scanStore
         .heartbeat(this.host.db, scan.id, this.owner, this.opts.leaseSeconds)
         .then((beat) => {
-          if (!beat.owned || beat.stopRequested) ctl.abort();
+          if (!beat.owned || beat.stopRequested) ctl.abort(beat.owned ? undefined : LEASE_LOST);
         })
         .catch(() => undefined);
     }, Math.max(500, (this.opts.leaseSeconds * 1000) / 3));
@@ -182,7 +182,7 @@ export class ScanWorker {
       const done = await this.host.transaction(async (trx) => {
         await findingStore.saveReport(trx, scan.id, path.basename(outcome.reportPath), contentTypeOf(imported.format), bytes);
         await findingStore.insertAll(trx, scan.id, imported.findings);
-        const finished = await scanStore.finish(trx, scan.id, ['parsing'], 'completed', { findingsCount: imported.findings.length, severityCounts: counts, reportFormat: imported.format, error: null });
+        const finished = await scanStore.finish(trx, scan.id, ['parsing'], 'completed', { findingsCount: imported.findings.length, severityCounts: counts, reportFormat: imported.format, error: null }, this.owner);
         if (finished) await scanEvent(trx, SCAN_EVENTS.scanCompleted, scan, { findings_count: imported.findings.length, severity_counts: counts, tool_id: check.securityToolId });
         return finished;
       });
@@ -196,6 +196,10 @@ export class ScanWorker {
   }
 
   private async fail(scan: ScanRecord, ctl: AbortController, err: unknown): Promise<void> {
+    if (ctl.signal.reason === LEASE_LOST) {
+      this.log.warn('scan abandoned: its lease was taken over', { scanId: scan.id });
+      return;
+    }
     if (ctl.signal.reason === SHUTDOWN) {
       await this.host.transaction(async (trx) => {
         if (await scanStore.release(trx, scan.id, this.owner)) await scanEvent(trx, SCAN_EVENTS.scanQueued, scan, { reason: 'service shutting down' });
@@ -206,7 +210,7 @@ export class ScanWorker {
     const current = await scanStore.get(this.host.db, scan.id);
     if (ctl.signal.aborted || err instanceof Stopped || current?.stopRequested) {
       await this.host.transaction(async (trx) => {
-        if (await scanStore.finish(trx, scan.id, ['running', 'parsing'], 'stopped', { error: null })) await scanEvent(trx, SCAN_EVENTS.scanStopped, scan);
+        if (await scanStore.finish(trx, scan.id, ['running', 'parsing'], 'stopped', { error: null }, this.owner)) await scanEvent(trx, SCAN_EVENTS.scanStopped, scan);
       });
       this.log.info('scan stopped', { scanId: scan.id });
       return;
@@ -216,7 +220,7 @@ export class ScanWorker {
     if (!known) this.log.error('scan failed unexpectedly', { scanId: scan.id, error: (err as Error).message, stack: (err as Error).stack });
     else this.log.warn('scan failed', { scanId: scan.id, error: message });
     await this.host.transaction(async (trx) => {
-      if (await scanStore.finish(trx, scan.id, ['running', 'parsing'], 'failed', { error: message })) await scanEvent(trx, SCAN_EVENTS.scanFailed, scan, { error: message });
+      if (await scanStore.finish(trx, scan.id, ['running', 'parsing'], 'failed', { error: message }, this.owner)) await scanEvent(trx, SCAN_EVENTS.scanFailed, scan, { error: message });
     });
   }
 

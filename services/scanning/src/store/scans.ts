@@ -212,9 +212,14 @@ export const scanStore = {
     from: ScanState[],
     to: 'completed' | 'failed' | 'stopped',
     fields: { error?: string | null; findingsCount?: number; severityCounts?: Record<string, number>; reportFormat?: string | null; progress?: number } = {},
+    /** A worker finishes only a scan it still holds. */
+    owner?: string,
   ): Promise<boolean> {
     const n = await db('scans')
       .where({ id })
+      .where((w) => {
+        if (owner) w.where('lease_owner', owner);
+      })
       .whereIn('state', from)
       .update({
         state: to,
