@@ -11,13 +11,25 @@ export interface GitConnection {
   sshPrivateKey?: string;
 }
 
-// Prints the credentials git asks for from the child's environment: they never reach argv or a file.
+// Prints the credentials git asks for from the child's environment: they never reach argv or a
+// file. It answers only prompts for the source's own host, so a redirect elsewhere gets nothing.
 const ASKPASS = `#!/bin/sh
+case "$1" in
+  *"//$BULWARK_GIT_HOST'"*|*"@$BULWARK_GIT_HOST'"*) ;;
+  *) exit 1 ;;
+esac
 case "$1" in
   Username*) printf '%s\\n' "$BULWARK_GIT_USERNAME" ;;
   *) printf '%s\\n' "$BULWARK_GIT_PASSWORD" ;;
 esac
 `;
+
+const SCP_LIKE = /^[A-Za-z0-9][A-Za-z0-9._-]*@[A-Za-z0-9][A-Za-z0-9.-]*:[^\s:][^\s]*$/;
+
+/** Whether a Git URL is SSH (`ssh://` or scp-like `git@host:path`) rather than HTTP(S). */
+export function isSshUrl(url: string): boolean {
+  return url.startsWith('ssh://') || SCP_LIKE.test(url);
+}
 
 /**
  * A private temporary folder with what git needs to reach a repository: credentials through an
@@ -29,11 +41,11 @@ export class GitSession {
   readonly env: NodeJS.ProcessEnv;
   readonly config: string[];
 
-  constructor(readonly conn: GitConnection, timeoutSeconds: number) {
+  constructor(readonly conn: GitConnection, timeoutSeconds: number, transport: 'http' | 'ssh' = isSshUrl(conn.url) ? 'ssh' : 'http') {
     this.dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bulwark-git-'));
     fs.chmodSync(this.dir, 0o700);
     this.env = { PATH: process.env.PATH, HOME: this.dir, LC_ALL: 'C', GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null', GIT_TERMINAL_PROMPT: '0' };
-    const ssh = /^ssh:\/\//.test(conn.url) || /^[^/:@]+@[^/:]+:/.test(conn.url);
+    const ssh = transport === 'ssh';
     const allowed = ssh ? ['ssh'] : ['http', 'https'];
     this.config = ['-c', 'credential.helper=', '-c', 'protocol.allow=never', ...allowed.flatMap((p) => ['-c', `protocol.${p}.allow=always`])];
     if (!ssh) {
@@ -41,7 +53,7 @@ export class GitSession {
       if (conn.authMethod === 'Login/Password') {
         const askpass = path.join(this.dir, 'askpass.sh');
         fs.writeFileSync(askpass, ASKPASS, { mode: 0o700 });
-        Object.assign(this.env, { GIT_ASKPASS: askpass, BULWARK_GIT_USERNAME: conn.login ?? '', BULWARK_GIT_PASSWORD: conn.password ?? '' });
+        Object.assign(this.env, { GIT_ASKPASS: askpass, BULWARK_GIT_HOST: gitHost(conn.url), BULWARK_GIT_USERNAME: conn.login ?? '', BULWARK_GIT_PASSWORD: conn.password ?? '' });
       }
     } else if (conn.sshPrivateKey) {
       const key = path.join(this.dir, 'id');
@@ -62,14 +74,13 @@ export class GitSession {
   }
 }
 
-/** The host part of a Git URL, for messages (never the credentials). */
+/** The host part of a Git URL (never its credentials): for messages and the askpass host check. */
 export function gitHost(url: string): string {
-  const scp = /^[^/:@]+@([^/:]+):/.exec(url);
-  if (scp) return scp[1];
+  if (SCP_LIKE.test(url)) return url.slice(url.indexOf('@') + 1, url.indexOf(':', url.indexOf('@')));
   try {
     return new URL(url).host;
   } catch {
-    return 'the repository host';
+    return url;
   }
 }
 

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import {
-  enqueueEvents, FieldProblem, forbidden, hasPermission, invalid, invalidField, Logger, notFound, Principal, Queryable, SecretBox,
+  enqueueEvents, FieldProblem, forbidden, gitHost, hasPermission, invalid, invalidField, Logger, notFound, Principal, Queryable, SecretBox,
   ServiceHost, Trx,
 } from '@bulwark/platform';
 import { CATALOG_EVENTS, TOOL_TYPES, toolType, ToolType, TOPICS } from '@bulwark/contracts';
@@ -10,7 +10,7 @@ import { ChecksLookup, usedByMessage } from './checks-lookup';
 import type { CatalogConfig } from './config';
 import { Access, AccessType, changeableBy, resolveAccess, usableIn, visibleTo } from './domain/access';
 import { probeGit, ProbeResult } from './domain/git-probe';
-import { hostOf, resolveConnection, SourceConnection, SourceSettingsInput, sourceType, SourceType } from './domain/source-types';
+import { resolveConnection, SourceConnection, SourceSettingsInput, sourceType, SourceType } from './domain/source-types';
 import { resolveToolSettings } from './domain/tool-settings';
 import { BulkStatus, isUuid, Projects } from './projects';
 import { projectStore } from './store/projects';
@@ -155,7 +155,7 @@ export class Resources {
     if (!type) throw notFound(`Source type ${typeId}`);
     const stored = w.source_id ? this.connectionOf(await this.visibleSource(this.db, p, w.source_id)) : undefined;
     // Stored secrets go only where they already went: never to another host named in the request.
-    if (stored && hostOf(stored.url) !== hostOf(w.settings.url)) {
+    if (stored && gitHost(stored.url) !== gitHost(w.settings.url)) {
       throw invalidField('settings.url', `must point at the host of source ${w.source_id} to use its stored secrets`);
     }
     const secretsOnly = stored ? { ...stored, url: w.settings.url, branchName: w.settings.branch_name ?? null } : undefined;

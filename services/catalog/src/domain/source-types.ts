@@ -1,4 +1,4 @@
-import type { FieldProblem } from '@bulwark/platform';
+import { FieldProblem, isSshUrl } from '@bulwark/platform';
 
 export type SourceAuthMethod = 'Login/Password' | 'Anonymous' | 'SSH key';
 export type GitTransport = 'http' | 'ssh';
@@ -67,15 +67,13 @@ export interface SourceSettingsInput {
   ssh_private_key?: string;
 }
 
-const SCP_LIKE = /^[A-Za-z0-9][A-Za-z0-9._-]*@[A-Za-z0-9][A-Za-z0-9.-]*:[^\s:][^\s]*$/;
-
 /**
  * Only the transports a type names: http(s) or ssh. Anything else (file://, ext::, git://, local
  * paths) is refused, so a connection test cannot be turned against the server itself.
  */
 export function urlProblem(transport: GitTransport, value: string): string | undefined {
   if (transport === 'ssh') {
-    if (SCP_LIKE.test(value)) return undefined;
+    if (isSshUrl(value) && !value.startsWith('ssh://')) return undefined;
     let parsed: URL;
     try {
       parsed = new URL(value);
@@ -97,16 +95,6 @@ export function urlProblem(transport: GitTransport, value: string): string | und
   return undefined;
 }
 
-/** The host a URL points at, for messages. */
-export function hostOf(value: string): string {
-  const scp = SCP_LIKE.exec(value) ? value.slice(value.indexOf('@') + 1, value.indexOf(':', value.indexOf('@'))) : undefined;
-  if (scp) return scp;
-  try {
-    return new URL(value).host;
-  } catch {
-    return value;
-  }
-}
 
 /**
  * The connection a write asks for: the given settings over the stored ones (a secret left out keeps
