@@ -81,17 +81,7 @@ const toRecord = (r: ScanRow): ScanRecord => ({
   finishedAt: iso(r.finished_at),
 });
 
-export interface NewScan {
-  id: string;
-  checkId: string;
-  layerId: string;
-  projectCode: string;
-  securityToolId: string;
-  toolTypeId: number;
-  kind: 'scan' | 'upload';
-  state: ScanState;
-  requestedBy: string | null;
-}
+export type NewScan = Pick<ScanRecord, 'id' | 'checkId' | 'layerId' | 'projectCode' | 'securityToolId' | 'toolTypeId' | 'kind' | 'state' | 'requestedBy'>;
 
 export interface ScanQuery {
   page: number;
