@@ -3,7 +3,7 @@ import type { Finding } from '@bulwark/findings';
 import { AppError, enqueueEvents, EventEnvelope, Logger, ServiceClient, Trx } from '@bulwark/platform';
 import { ISSUE_EVENTS, SCAN_EVENTS, TOPICS } from '@bulwark/contracts';
 import type { catalogV1, scanningV1 } from '@bulwark/proto';
-import { matchKey, ruleFor, scopeOf } from './domain/match-key';
+import { DedupRule, matchKey, ruleFor, scopeOf } from './domain/match-key';
 import { ruleMatches } from './domain/rules';
 import { OPEN_STATUSES, STATUS, statusOnDetection } from './domain/statuses';
 import type { QualityGates } from './quality-gates';
@@ -31,6 +31,19 @@ export interface IngestSummary {
   updated: number;
   reopened: number;
   fixed: number;
+}
+
+type Existing = { id: string; status_id: number; scan_id: string; security_rule_id: string | null };
+type Keyed = { finding: Finding; scope: string; key: string; occurrences: number };
+interface ChunkContext {
+  scan: ScanCompleted;
+  at: string;
+  toolName: string;
+  dedupRules: DedupRule[];
+  rules: SecurityRuleRow[];
+  written: Map<string, Existing>;
+  /** False when the project had no issue before this scan. */
+  lookUp: boolean;
 }
 
 const score = (c?: { score?: number }) => (c?.score === undefined ? null : c.score);
@@ -80,37 +93,50 @@ export class Ingestion {
     const rules = await securityRuleStore.active(trx);
     const at = new Date().toISOString();
     const summary: IngestSummary = { findings: 0, created: 0, updated: 0, reopened: 0, fixed: 0 };
-    const ctx = { scan, at, toolName: tool?.name ?? '', dedupRules, rules };
+    // Issues this scan wrote, by identity; when the project had none before, nothing else can match.
+    const written = new Map<string, Existing>();
+    const ctx: ChunkContext = { scan, at, toolName: tool?.name ?? '', dedupRules, rules, written, lookUp: await issueStore.anyInProject(trx, scan.project_code) };
+    // The next chunk is read and keyed while the database writes the previous one.
+    let pending: Promise<void> = Promise.resolve();
     for await (const chunk of this.scanning.streamFindings({ scanResultId: scan.scan_result_id, afterSeq: 0, chunkSize: this.chunkSize })) {
       const findings = chunk.findingsJson.map((j) => JSON.parse(j) as Finding);
       summary.findings += findings.length;
-      await this.upsertChunk(trx, ctx, findings, summary);
+      const keyed = this.keyed(ctx, findings);
+      await pending;
+      pending = this.upsertChunk(trx, ctx, keyed, summary);
+      // Handled here so a failure waits for the await below instead of crashing the process.
+      pending.catch(() => undefined);
     }
+    await pending;
     const fixed = await issueStore.markFixed(trx, scan.check_id, scan.scan_result_id, OPEN_STATUSES, STATUS.fixed, at);
     summary.fixed = fixed.length;
     await historyStore.add(trx, fixed.map((f) => ({ issue_id: f.id, actor_kind: 'scan', actor: scan.scan_result_id, field: 'status', old_value: String(f.old), new_value: String(STATUS.fixed), comment: 'Not found by a complete scan of the check that found it', at })));
     return summary;
   }
 
-  private async upsertChunk(
-    trx: Trx,
-    ctx: { scan: ScanCompleted; at: string; toolName: string; dedupRules: Awaited<ReturnType<typeof dedupRuleStore.all>>; rules: SecurityRuleRow[] },
-    findings: Finding[],
-    summary: IngestSummary,
-  ): Promise<void> {
-    const { scan, at } = ctx;
-    // Two findings a rule gives the same identity are one issue: the first stands, occurrences add up.
-    const byKey = new Map<string, { finding: Finding; scope: string; key: string; occurrences: number }>();
+  /** The chunk's findings by identity: two findings a rule gives the same identity are one issue (occurrences add up). */
+  private keyed(ctx: ChunkContext, findings: Finding[]): Map<string, Keyed> {
+    const byKey = new Map<string, Keyed>();
     for (const f of findings) {
       const rule = ruleFor(ctx.dedupRules, [ctx.toolName, f.tool]);
-      const scope = scopeOf(rule, scan.layer_id);
+      const scope = scopeOf(rule, ctx.scan.layer_id);
       const key = matchKey(f, rule);
       const id = `${scope}\u0000${key}`;
       const seen = byKey.get(id);
       if (seen) seen.occurrences += f.occurrences ?? 1;
       else byKey.set(id, { finding: f, scope, key, occurrences: f.occurrences ?? 1 });
     }
-    const existing = await issueStore.byKeys(trx, scan.project_code, [...byKey.values()]);
+    return byKey;
+  }
+
+  private async upsertChunk(trx: Trx, ctx: ChunkContext, byKey: Map<string, Keyed>, summary: IngestSummary): Promise<void> {
+    const { scan, at } = ctx;
+    const unknown = [...byKey].filter(([id]) => !ctx.written.has(id)).map(([, m]) => m);
+    const existing = ctx.lookUp && unknown.length ? await issueStore.byKeys(trx, scan.project_code, unknown) : new Map<string, Existing>();
+    for (const id of byKey.keys()) {
+      const e = ctx.written.get(id);
+      if (e) existing.set(id, e);
+    }
     const inserts: NewIssue[] = [];
     const detections: Detection[] = [];
     const history: HistoryEntry[] = [];
@@ -144,6 +170,7 @@ export class Ingestion {
           fingerprint: f.fingerprint, occurrences: m.occurrences, suppression: f.suppression ?? null, security_rule_id: ruleId,
           first_detected_at: at, last_detected_at: at, updated_at: at,
         });
+        ctx.written.set(id, { id: issueId, status_id: status, scan_id: scan.scan_result_id, security_rule_id: ruleId });
         summary.created++;
         continue;
       }
@@ -158,6 +185,7 @@ export class Ingestion {
         status_id: status, severity: f.severity, severity_rank: SEVERITY_RANK[f.severity] ?? 1, start_line: f.startLine ?? null,
         suppression: f.suppression ?? null, security_rule_id: status === current.status_id ? current.security_rule_id : null,
       });
+      ctx.written.set(id, { id: current.id, status_id: status, scan_id: scan.scan_result_id, security_rule_id: status === current.status_id ? current.security_rule_id : null });
       summary.updated++;
     }
     await issueStore.insertMany(trx, inserts);

@@ -174,7 +174,7 @@ export const issuesRoutes: RouteSpec[] = [
   {
     operationId: 'listIssues', method: 'get', path: '/api/v1/issues', service, tag: 'Issues', access: issuesP('r'),
     summary: 'A filtered, sorted page of the caller\u2019s issues',
-    description: 'Unknown parameters answer 400 naming them. sort: last_detected_at (default), first_detected_at, severity, cvss or status, "-" prefix for descending (default -last_detected_at). cursor (the next_cursor of the previous page) pages by keyset instead of page, which stays fast on deep pages.',
+    description: 'Unknown parameters answer 400 naming them. sort: first_detected_at, last_detected_at, severity, cvss or status, "-" prefix for descending (default -first_detected_at: newest issues first). cursor (the next_cursor of the previous page) pages by keyset instead of page, which stays fast on deep pages.',
     request: { query: z.object({ ...pageQuery, sort: z.string().regex(/^-?(last_detected_at|first_detected_at|severity|cvss|status)$/, 'must be one of last_detected_at, first_detected_at, severity, cvss, status, with an optional "-"').optional(), cursor: z.string().max(512).optional(), ...issueFilterQuery }).strict() },
     response: issueList,
   },

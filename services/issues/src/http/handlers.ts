@@ -27,7 +27,7 @@ export function issuesHandlers(db: Db, issues: Issues, rules: SecurityRules, gat
   return {
     listIssues: async (input) => {
       const q = input.query;
-      const sort = (q.sort ?? '-last_detected_at') as string;
+      const sort = (q.sort ?? '-first_detected_at') as string;
       const [page, total] = await issues.list(issueFilter(requirePrincipal(input), q), { page: q.page, limit: q.limit, sort: sort.replace(/^-/, '') as SortKey, desc: sort.startsWith('-'), cursor: q.cursor });
       const names = await issues.statusNames();
       return { ...listPage(q, { items: page.items, total }, (r) => issueView(r, names)), next_cursor: page.nextCursor };

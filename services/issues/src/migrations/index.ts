@@ -182,4 +182,16 @@ export const migrations: Migration[] = [
       });
     },
   },
+  {
+    name: '0002_issues_hot_detections',
+    async up(db) {
+      // A scan that sees an issue again changes only columns outside every index, and pages keep
+      // room for the new row version: re-detection is a HOT update that touches no index.
+      await db.raw('alter table issues set (fillfactor = 70)');
+      await db.raw('drop index issues_project_recent');
+      await db.raw('drop index issues_recent');
+      await db.raw('create index issues_project_first on issues (project_code, first_detected_at desc, id desc)');
+      await db.raw('create index issues_first on issues (first_detected_at desc, id desc)');
+    },
+  },
 ];

@@ -1,0 +1,138 @@
+/**
+ * Issues service benchmark on a real PostgreSQL (BULWARK_TEST_PG_URL): ingestion of a 100,000-finding
+ * scan (new, then unchanged), then list and count queries with 1,000,000 issues stored, with their
+ * query plans. Run: `npx tsx bench/issues/bench.ts` after `eval "$(bash deploy/local/infra.sh env)"`.
+ */
+import { createHash, randomUUID } from 'node:crypto';
+import type { Finding } from '@bulwark/findings';
+import { createLogger, openDatabase } from '@bulwark/platform';
+import { SCAN_EVENTS } from '@bulwark/contracts';
+import { Ingestion, ScanCompleted } from '../../services/issues/src/ingestion';
+import { migrations } from '../../services/issues/src/migrations';
+import { QualityGates } from '../../services/issues/src/quality-gates';
+import { IssueFilter, issueStore, SortKey } from '../../services/issues/src/store/issues';
+
+const FINDINGS = Number(process.env.BENCH_FINDINGS ?? 100_000);
+const TOTAL_ISSUES = Number(process.env.BENCH_TOTAL_ISSUES ?? 1_000_000);
+const RUNS = 40;
+const SEVERITIES = ['critical', 'high', 'medium', 'low', 'info'] as const;
+
+function finding(i: number): Finding {
+  const rule = `rule.${i % 300}`;
+  const file = `src/module${i % 4000}/file${i % 97}.py`;
+  return {
+    tool: 'Semgrep', toolCategory: 'sast', format: 'semgrep', ruleId: rule, title: `Problem of ${rule}`, description: `Description of ${rule} in ${file}`,
+    severity: SEVERITIES[i % 5], tags: [], cwes: [79 + (i % 40)], vulnerabilityIds: i % 10 === 0 ? [`CVE-2025-${10000 + (i % 5000)}`] : [], references: [],
+    endpoints: [], toolFingerprints: {}, fingerprint: createHash('sha256').update(`f${i}`).digest('hex'), occurrences: 1, filePath: file, startLine: 1 + (i % 500),
+    snippet: `call_${i}(x)`, cvssV3: i % 3 === 0 ? { vector: 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:H', score: (i % 100) / 10 } : undefined,
+  };
+}
+
+const findings = Array.from({ length: FINDINGS }, (_, i) => finding(i));
+
+/** StreamFindings as the scanning service serves it: JSON per finding, in chunks. */
+const scanning = {
+  async getScan(req: { scanResultId: string }) {
+    return { id: req.scanResultId, state: 'completed' };
+  },
+  async *streamFindings(req: { chunkSize: number }) {
+    for (let i = 0; i < findings.length; i += req.chunkSize) {
+      const chunk = findings.slice(i, i + req.chunkSize);
+      yield { lastSeq: i + chunk.length, findingsJson: chunk.map((f) => JSON.stringify(f)) };
+    }
+  },
+  async setQualityGate() {
+    return {};
+  },
+};
+const catalog = {
+  async getTool() {
+    return { id: 't', name: 'Semgrep' };
+  },
+  async getProject() {
+    return { code: 'bench', tags: [] };
+  },
+};
+
+const p95 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.ceil(xs.length * 0.95) - 1];
+
+async function main() {
+  const base = process.env.BULWARK_TEST_PG_URL;
+  if (!base) throw new Error('BULWARK_TEST_PG_URL is not set: eval "$(bash deploy/local/infra.sh env)"');
+  const url = new URL(base);
+  url.pathname = `/bulwark_bench_issues_${Date.now()}`;
+  const db = await openDatabase({ service: 'issues-bench', url: url.toString(), dataDir: '/tmp', migrations });
+  const log = createLogger('bench');
+  const gates = new QualityGates(db, scanning as never, catalog as never);
+  const ingestion = new Ingestion(scanning as never, catalog as never, gates, log, 2000);
+  const scan = (id: string): ScanCompleted => ({ scan_result_id: id, check_id: 'check-1', layer_id: 'layer-1', project_code: 'bench', findings_count: FINDINGS, tool_id: 't' });
+  const ingest = async (label: string, id: string) => {
+    const started = process.hrtime.bigint();
+    await db.transaction((trx) => ingestion.handle({ id: randomUUID(), type: SCAN_EVENTS.scanCompleted, topic: 't', key: 'check-1', occurredAt: '', payload: scan(id), headers: {} }, trx));
+    const s = Number(process.hrtime.bigint() - started) / 1e9;
+    console.log(`| ${label} | ${FINDINGS} | ${s.toFixed(2)} s | ${Math.round(FINDINGS / s)} |`);
+  };
+  console.log('| ingestion | findings | time | findings/s |\n|---|---|---|---|');
+  await ingest('new scan into an empty project', randomUUID());
+  await ingest('the same findings again (all unchanged)', randomUUID());
+
+  // Fill up to the target with issues of 99 other projects, written directly (the ingestion path is measured above).
+  const missing = TOTAL_ISSUES - FINDINGS;
+  const fillStart = Date.now();
+  await db.raw(
+    `insert into issues (id, project_code, scope_id, match_key, layer_id, check_id, scan_id, first_scan_id, tool_id, tool_name, scanner, category, title, severity, severity_rank,
+       rule_id, status_id, cve, vulnerability_ids, cwes, file_path, start_line, cvss_v3, cvss_max, fingerprint, occurrences, first_detected_at, last_detected_at, updated_at)
+     select gen_random_uuid(), 'proj-' || (g % 99), '', md5(g::text), 'layer-' || (g % 300), 'check-' || (g % 1000), 'scan-' || (g % 5000), 'scan-' || (g % 5000), 't',
+       (array['Semgrep','Trivy','Gitleaks','Bandit'])[1 + g % 4], 'scanner', (array['sast','sca','secrets','iac'])[1 + g % 4], 'Problem ' || (g % 300),
+       (array['critical','high','medium','low','info'])[1 + g % 5], 5 - g % 5, 'rule.' || (g % 300), (array[1,1,1,2,3,4,5,8])[1 + g % 8],
+       case when g % 10 = 0 then 'CVE-2025-' || (g % 5000) end, case when g % 10 = 0 then array['CVE-2025-' || (g % 5000)] else '{}' end, array[79 + g % 40],
+       'src/f' || (g % 4000) || '.py', g % 500, case when g % 3 = 0 then (g % 100) / 10.0 end, case when g % 3 = 0 then (g % 100) / 10.0 end, md5(g::text), 1,
+       now() - (g || ' seconds')::interval, now() - ((g % 86400) || ' seconds')::interval, now()
+     from generate_series(1, ?) g`,
+    [missing],
+  );
+  await db.raw('analyze issues');
+  console.log(`\nfilled ${missing} more issues in ${((Date.now() - fillStart) / 1000).toFixed(1)} s; ${(await db('issues').count({ n: '*' }))[0].n} stored\n`);
+
+  const filters: [string, IssueFilter][] = [
+    ['one filter: severity=high', { projects: null, severities: ['high'] }],
+    ['three filters: project, severity, status', { projects: null, projectCodes: ['proj-7'], severities: ['high', 'critical'], statuses: [1, 8] }],
+    ['three filters, caller limited to 3 projects', { projects: ['proj-1', 'proj-2', 'proj-3'], severities: ['high'], statuses: [1], categories: ['sast'] }],
+  ];
+  const order = { sort: 'last_detected_at' as SortKey, desc: true, limit: 50 };
+  console.log('| query | first page p95 | deep page (page 200, keyset) p95 | deep page (page 200, offset) p95 | count p95 | rows |\n|---|---|---|---|---|---|');
+  const plans: string[] = [];
+  for (const [label, f] of filters) {
+    // The cursor of page 200, found once by walking (what a client paging with next_cursor holds).
+    let cursor: string | undefined;
+    for (let page = 1; page < 200; page++) cursor = (await issueStore.list(db, f, { ...order, page: 1, cursor })).nextCursor ?? undefined;
+    const time = async (fn: () => Promise<unknown>) => {
+      const xs: number[] = [];
+      for (let i = 0; i < RUNS; i++) {
+        const t0 = process.hrtime.bigint();
+        await fn();
+        xs.push(Number(process.hrtime.bigint() - t0) / 1e6);
+      }
+      return `${p95(xs).toFixed(1)} ms`;
+    };
+    const first = await time(() => issueStore.list(db, f, { ...order, page: 1 }));
+    const deep = await time(() => issueStore.list(db, f, { ...order, page: 1, cursor }));
+    const offset = await time(() => issueStore.list(db, f, { ...order, page: 200 }));
+    const count = await time(() => issueStore.count(db, f));
+    console.log(`| ${label} | ${first} | ${deep} | ${offset} | ${count} | ${await issueStore.count(db, f)} |`);
+    const explain = async (q: { toSQL(): { sql: string; bindings: readonly unknown[] } }) => {
+      const { sql, bindings } = q.toSQL();
+      return (await db.raw(`explain (analyze, costs off, timing on, summary on) ${sql}`, bindings as never)).rows.map((r: Record<string, string>) => r['QUERY PLAN']).join('\n');
+    };
+    plans.push(`-- ${label}: first page\n${await explain(issueStore.listQuery(db, f, { ...order, page: 1 }))}`);
+    plans.push(`-- ${label}: deep page by keyset\n${await explain(issueStore.listQuery(db, f, { ...order, page: 1, cursor }))}`);
+    plans.push(`-- ${label}: count\n${await explain(issueStore.countQuery(db, f))}`);
+  }
+  console.log(`\n${plans.join('\n\n')}`);
+  await db.destroy();
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
