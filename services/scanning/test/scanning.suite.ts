@@ -230,6 +230,11 @@ export function scanningSuite(t: SystemUnderTest): void {
       const report = await t.admin.get(`/api/v1/scan-result/${result.id}/report`);
       expect(report.status).to.equal(200);
       expect(report.body.results).to.have.length(2);
+      const filters = (await t.admin.get(`/api/v1/scan-results/filter?filter[checks]=${check.id}`)).body;
+      expect(filters.checks).to.deep.equal([{ check_id: check.id, count: 1 }]);
+      expect(filters.states).to.deep.equal([{ state: 'completed', count: 1 }]);
+      expect(filters.kinds).to.deep.equal(['upload']);
+      expect(filters.created_at.min).to.equal(result.created_at);
       const listed = await t.admin.get(`/api/v1/scan-results?filter[check_id]=${check.id}`);
       expect(listed.body.items.map((i: any) => i.id)).to.deep.equal([result.id]);
       expect((await t.admin.get(`/api/v1/check/${check.id}`)).body.last_scan.id).to.equal(result.id);

@@ -277,6 +277,31 @@ export const scanningRoutes: RouteSpec[] = [
     response: listOf(scanResultView, 'ScanResultList'),
   },
   {
+    operationId: 'scanResultFilters', method: 'get', path: '/api/v1/scan-results/filter', service, tag: 'Scan results', access: results('r'),
+    summary: 'Values the scan-result filters can take (checks, states, projects, layers, kinds, date range), within the given filters',
+    request: {
+      query: z
+        .object({
+          'filter[checks]': z.union([z.uuid(), z.array(z.uuid())]).optional().openapi({ description: 'One or several check ids (repeat the parameter)' }),
+          'filter[created_at_start]': isoDateTime.optional(),
+          'filter[created_at_end]': isoDateTime.optional(),
+          'filter[updated_at_start]': isoDateTime.optional(),
+          'filter[updated_at_end]': isoDateTime.optional(),
+        })
+        .strict(),
+    },
+    response: z
+      .object({
+        checks: z.array(z.object({ check_id: z.string(), count: z.number().int() })),
+        states: z.array(z.object({ state: z.string(), count: z.number().int() })),
+        project_codes: z.array(z.string()),
+        layer_ids: z.array(z.string()),
+        kinds: z.array(z.string()),
+        created_at: z.object({ min: isoDateTime.nullable(), max: isoDateTime.nullable() }),
+      })
+      .openapi('ScanResultFilters'),
+  },
+  {
     operationId: 'getScanResult', method: 'get', path: '/api/v1/scan-result/{result_id}', service, tag: 'Scan results', access: results('r'),
     summary: 'One scan result: state, progress, times, error, findings_count, quality_gate', request: { params: byResult }, response: scanResultView,
   },

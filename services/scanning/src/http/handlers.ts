@@ -90,6 +90,14 @@ export function scanningHandlers(checks: Checks, scans: Scans, stats: ScanStats,
       const scan = await scans.get(requirePrincipal(input), input.params.result_id);
       return listPage(q, await findingStore.page(db, scan.id, { page: q.page, limit: q.limit, severity: q['filter[severity]'] }), (f) => f);
     },
+    scanResultFilters: async (input) => {
+      const q = input.query;
+      const checks = q['filter[checks]'];
+      return scanStore.filterValues(db, {
+        checkIds: checks === undefined ? undefined : [checks].flat(), createdFrom: q['filter[created_at_start]'], createdTo: q['filter[created_at_end]'],
+        updatedFrom: q['filter[updated_at_start]'], updatedTo: q['filter[updated_at_end]'], projects: requirePrincipal(input).projects,
+      });
+    },
     getScanResult: async (input) => scanView(await scans.get(requirePrincipal(input), input.params.result_id)),
     downloadScanReport: async (input) => {
       const report = await scans.report(requirePrincipal(input), input.params.result_id);

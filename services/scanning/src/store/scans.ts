@@ -151,6 +151,34 @@ export const scanStore = {
     return { items: rows.map(toRecord), total: Number(count) };
   },
 
+  /** Distinct values of the filterable columns among the scans matching `q`. */
+  async filterValues(db: Queryable, q: { checkIds?: string[]; createdFrom?: string; createdTo?: string; updatedFrom?: string; updatedTo?: string; projects: string[] | null }) {
+    const scoped = () =>
+      db('scans').where((w) => {
+        if (q.checkIds?.length) w.whereIn('check_id', q.checkIds);
+        if (q.createdFrom) w.where('created_at', '>=', q.createdFrom);
+        if (q.createdTo) w.where('created_at', '<=', q.createdTo);
+        if (q.updatedFrom) w.where('updated_at', '>=', q.updatedFrom);
+        if (q.updatedTo) w.where('updated_at', '<=', q.updatedTo);
+        if (q.projects) w.whereIn('project_code', q.projects);
+      });
+    const counted = async (column: string) =>
+      ((await scoped().select(column).count({ n: '*' }).groupBy(column).orderBy(column).limit(1000)) as Record<string, string>[]).map((r) => ({ value: r[column], count: Number(r.n) }));
+    const distinct = async (column: string) => (await scoped().distinct(column).orderBy(column).limit(1000)).map((r: Record<string, string>) => r[column]);
+    const [checks, states, projects, layers, kinds, range] = await Promise.all([
+      counted('check_id'), counted('state'), distinct('project_code'), distinct('layer_id'), distinct('kind'),
+      scoped().min({ min: 'created_at' }).max({ max: 'created_at' }).first(),
+    ]);
+    return {
+      checks: checks.map((c) => ({ check_id: c.value, count: c.count })),
+      states: states.map((c) => ({ state: c.value, count: c.count })),
+      project_codes: projects,
+      layer_ids: layers,
+      kinds,
+      created_at: { min: iso(range?.min), max: iso(range?.max) },
+    };
+  },
+
   /**
    * Claims the oldest queued scan whose tool is under its concurrency limit, with a lease. SKIP LOCKED
    * lets several workers (and processes) claim in parallel without taking the same scan.
