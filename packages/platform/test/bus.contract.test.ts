@@ -165,3 +165,26 @@ for (const adapter of ADAPTERS) {
     });
   });
 }
+
+describe('Kafka bus namespaces (real broker)', function () {
+  it('keeps deployments with different namespaces apart on one cluster', async function () {
+    const i = requireInfra(this, 'kafka');
+    const topic = `test.${uniqueSuffix()}.shared`;
+    const make = (namespace: string) => new KafkaBus({ brokers: i.kafkaBrokers, clientId: `ns-${uniqueSuffix()}`, topics: [{ name: topic, partitions: 1 }], namespace });
+    const [a, b] = [make(`a${uniqueSuffix()}.`), make(`b${uniqueSuffix()}.`)];
+    const seenA: string[] = [];
+    const seenB: string[] = [];
+    const subs = [await a.subscribe('g', [topic], async (e) => void seenA.push(e.id)), await b.subscribe('g', [topic], async (e) => void seenB.push(e.id))];
+    await Promise.all([a.start(), b.start()]);
+    const event = (id: string): EventEnvelope => ({ id, type: 't', topic, key: 'k', occurredAt: new Date().toISOString(), payload: {}, headers: {} });
+    const [idA, idB] = [randomUUID(), randomUUID()];
+    await a.publish([event(idA)]);
+    await b.publish([event(idB)]);
+    await waitFor('both deliveries', () => seenA.length > 0 && seenB.length > 0);
+    await new Promise((r) => setTimeout(r, 500));
+    for (const s of subs) await s.stop();
+    await Promise.all([a.close(), b.close()]);
+    expect(seenA).to.deep.equal([idA]);
+    expect(seenB).to.deep.equal([idB]);
+  });
+});

@@ -26,6 +26,8 @@ const runtimeSchema = z.object({
   KAFKA_BROKERS: env.list(),
   KAFKA_CLIENT_ID: z.string().default('bulwark'),
   KAFKA_REPLICATION_FACTOR: env.int(1, 1),
+  /** Prefix of this deployment's topics and consumer groups, for clusters shared by several deployments. */
+  KAFKA_NAMESPACE: z.string().regex(/^[A-Za-z0-9._-]*$/, 'may contain only letters, digits, ".", "_" and "-"').default(''),
   REDIS_URL: env.url(),
   /** Key prefix in Redis, so several deployments can share one server. */
   REDIS_PREFIX: z.string().default('bulwark:'),
@@ -96,7 +98,7 @@ export async function startRuntime(environment: NodeJS.ProcessEnv = process.env)
   const secret = cfg.BULWARK_INTERNAL_SECRET ?? loadOrCreateSecret(dataDir, 'internal');
   const bus: EventBus =
     cfg.KAFKA_BROKERS.length > 0
-      ? new KafkaBus({ brokers: cfg.KAFKA_BROKERS, clientId: cfg.KAFKA_CLIENT_ID, topics: TOPIC_SPECS, replicationFactor: cfg.KAFKA_REPLICATION_FACTOR })
+      ? new KafkaBus({ brokers: cfg.KAFKA_BROKERS, clientId: cfg.KAFKA_CLIENT_ID, topics: TOPIC_SPECS, replicationFactor: cfg.KAFKA_REPLICATION_FACTOR, namespace: cfg.KAFKA_NAMESPACE })
       : new InProcessBus();
   const cache = await openCache(cfg.REDIS_URL, cfg.REDIS_PREFIX);
   const started = new Map<string, StartedModule>();

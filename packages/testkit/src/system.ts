@@ -127,6 +127,7 @@ export async function startScaledMode(i: Required<Infra>): Promise<RunningSystem
   const env: Record<string, string> = {
     KAFKA_BROKERS: i.kafkaBrokers.join(','),
     KAFKA_CLIENT_ID: `bulwark-test-${run}`,
+    KAFKA_NAMESPACE: `test-${run}.`,
     REDIS_URL: i.redisUrl,
     REDIS_PREFIX: `bulwark-test-${run}:`,
     BULWARK_INTERNAL_SECRET: randomBytes(32).toString('hex'),

@@ -8,6 +8,11 @@ export interface KafkaBusOptions {
   clientId: string;
   topics: TopicSpec[];
   replicationFactor?: number;
+  /**
+   * Prefix of every topic and consumer group of this deployment, so several deployments (staging,
+   * production, test runs) can share one cluster without reading each other's events.
+   */
+  namespace?: string;
   retry?: RetryPolicy;
 }
 
@@ -58,11 +63,11 @@ export class KafkaBus implements EventBus {
     await admin.connect();
     try {
       const existing = new Set(await admin.listTopics());
-      const missing = this.opts.topics.filter((t) => !existing.has(t.name));
+      const missing = this.opts.topics.filter((t) => !existing.has(this.physical(t.name)));
       if (missing.length > 0) {
         await admin.createTopics({
           waitForLeaders: true,
-          topics: missing.map((t) => ({ topic: t.name, numPartitions: t.partitions, replicationFactor: this.opts.replicationFactor ?? 1 })),
+          topics: missing.map((t) => ({ topic: this.physical(t.name), numPartitions: t.partitions, replicationFactor: this.opts.replicationFactor ?? 1 })),
         });
       }
     } finally {
@@ -74,6 +79,10 @@ export class KafkaBus implements EventBus {
     for (const c of this.pending.splice(0)) await this.run(c);
   }
 
+  private physical(name: string): string {
+    return `${this.opts.namespace ?? ''}${name}`;
+  }
+
   async publish(events: EventEnvelope[]): Promise<void> {
     await this.started;
     const byTopic = new Map<string, EventEnvelope[]>();
@@ -81,7 +90,7 @@ export class KafkaBus implements EventBus {
     await this.producer.sendBatch({
       acks: -1,
       topicMessages: [...byTopic].map(([topic, list]) => ({
-        topic,
+        topic: this.physical(topic),
         messages: list.map((e) => ({
           key: e.key,
           value: JSON.stringify(e),
@@ -105,10 +114,10 @@ export class KafkaBus implements EventBus {
   }
 
   private async run(reg: RegisteredConsumer): Promise<void> {
-    const consumer = this.kafka.consumer({ groupId: reg.group, sessionTimeout: 15000, heartbeatInterval: 1000, rebalanceTimeout: 15000, allowAutoTopicCreation: false });
+    const consumer = this.kafka.consumer({ groupId: this.physical(reg.group), sessionTimeout: 15000, heartbeatInterval: 1000, rebalanceTimeout: 15000, allowAutoTopicCreation: false });
     reg.consumer = consumer;
     await consumer.connect();
-    await consumer.subscribe({ topics: reg.topics, fromBeginning: true });
+    await consumer.subscribe({ topics: reg.topics.map((t) => this.physical(t)), fromBeginning: true });
     let stopping = false;
     consumer.on(consumer.events.STOP, () => (stopping = true));
     await consumer.run({
