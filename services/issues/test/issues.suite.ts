@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import knex from 'knex';
 import { GitServer, startGitServer, SystemUnderTest } from '@bulwark/testkit';
 import { MANUAL_TOOL_TYPE, scanSetup } from '../../scanning/test/scanning.suite';
 
@@ -348,4 +349,56 @@ export function issuesSuite(t: SystemUnderTest): void {
       expect((await issuesOf(`filter[duplicate_of]=${issue.id}`)).items.map((i: any) => i.id)).to.deep.equal([twinIssue.id]);
     });
   });
+
+  // Only the scaled mode has a process to kill apart from the test itself: the one holding the issues service.
+  if (t.mode === 'scaled') {
+    describe('crash during ingestion', () => {
+      const N = 100_000;
+      // Snippets are normalized with digits masked: distinct findings need distinct letters.
+      const letters = (n: number) => n.toString(26).replace(/[0-9]/g, (d) => 'qrstuvwxyz'[Number(d)]);
+      const big = semgrepReport(Array.from({ length: N }, (_, i) => ({ rule: `bench.rule.${i % 300}`, line: 1 + (i % 500), code: `call_${letters(i)}(x)`, severity: (['ERROR', 'WARNING', 'INFO'] as const)[i % 3], path: `src/m${i % 4000}.py` })));
+      const issuesDb = () => knex({ client: 'pg', connection: (t.sys as unknown as { env: Record<string, string> }).env.ISSUES_DATABASE_URL, pool: { min: 0, max: 2 } });
+      const snapshot = (db: ReturnType<typeof issuesDb>, project: string) =>
+        db('issues').where('project_code', project).orderBy('fingerprint').select('match_key', 'fingerprint', 'rule_id', 'file_path', 'start_line', 'severity', 'status_id', 'occurrences', 'detections');
+      const bigUpload = async (checkId: string) =>
+        ok(await t.admin.withHeaders({ 'content-type': 'application/json' }).request('POST', `/api/v1/check/${checkId}/results?file_name=big.json`, undefined, big)).scan_result_id as string;
+      // Polled once a second (the gateway rate-limits a token; a 429 is one more wait).
+      const ingested = async (scanId: string) => {
+        const deadline = Date.now() + 300000;
+        for (;;) {
+          const res = await t.admin.get(`/api/v1/issues/count?filter[scan]=${scanId}`);
+          if (res.status === 200 && res.body.count === N) return;
+          if (res.status !== 200 && res.status !== 429) throw new Error(`count answered ${res.status}: ${JSON.stringify(res.body)}`);
+          if (Date.now() > deadline) throw new Error(`scan ${scanId} not ingested after the crash`);
+          await new Promise((r) => setTimeout(r, 1000));
+        }
+      };
+
+      it('SIGKILL in the middle of ingesting 100,000 findings, then a restart, ends with exactly the issues of an uninterrupted run', async function () {
+        this.timeout(900000);
+        const db = issuesDb();
+        try {
+          const crashed = await scanSetup(t, git, 'app', [MANUAL_TOOL_TYPE]);
+          const plain = await scanSetup(t, git, 'app', [MANUAL_TOOL_TYPE]);
+          const checkOf = async (e: typeof crashed) =>
+            ok(await t.admin.post('/api/v1/check', { layer_id: e.layerId, security_tool_id: e.tools[0], scan_source_id: e.sourceId, source_auth: { branch_name: 'main' }, run_scan_task: { type: 'manual' } })).id as string;
+
+          const scanId = await bigUpload(await checkOf(crashed));
+          // The ingestion is under way once a transaction of the issues database holds written rows.
+          await waitFor('the ingestion to write', async () => (await db.raw("select count(*)::int as n from pg_stat_activity where datname = current_database() and backend_xid is not null and xact_start < now() - interval '1 second' and pid <> pg_backend_pid()")).rows[0].n > 0, 120000);
+          expect((await db('issues').where('project_code', crashed.code).count({ n: '*' }))[0].n).to.equal('0');
+          await t.sys.crashAndRestart!('services');
+          await ingested(scanId);
+
+          await ingested(await bigUpload(await checkOf(plain)));
+          const [a, b] = [await snapshot(db, crashed.code), await snapshot(db, plain.code)];
+          expect(a).to.have.length(N);
+          expect(a).to.deep.equal(b);
+          expect((await db('ingested_scans').where('scan_id', scanId).count({ n: '*' }))[0].n).to.equal('1');
+        } finally {
+          await db.destroy();
+        }
+      });
+    });
+  }
 }

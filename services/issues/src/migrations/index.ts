@@ -194,4 +194,11 @@ export const migrations: Migration[] = [
       await db.raw('create index issues_first on issues (first_detected_at desc, id desc)');
     },
   },
+  {
+    name: '0003_issues_count_index',
+    async up(db) {
+      // Counts by severity and status over every project read this index alone (index-only scan).
+      await db.raw('create index issues_rank_status on issues (severity_rank, status_id, project_code)');
+    },
+  },
 ];

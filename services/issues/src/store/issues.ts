@@ -115,25 +115,32 @@ const SORT_COLUMN: Record<SortKey, string> = {
   last_detected_at: 'last_detected_at', first_detected_at: 'first_detected_at', severity: 'severity_rank', cvss: 'coalesce(cvss_max, -1)', status: 'status_id',
 };
 
+/** `(?, ?, ...)` for a list: the values reach the planner, which then knows how selective they are. */
+const inList = (values: readonly unknown[]) => `(${values.map(() => '?').join(', ')})`;
+
 /** The filter's conditions; filter_inversion negates each filter (a NULL attribute counts as not matching). */
 function applyFilter(q: Knex.QueryBuilder, f: IssueFilter): Knex.QueryBuilder {
-  if (f.projects !== null) q.whereRaw(`issues.project_code = any(${TEXTS})`, [J(f.projects)]);
+  if (f.projects !== null) {
+    if (f.projects.length === 0) q.whereRaw('false');
+    else q.whereRaw(`issues.project_code in ${inList(f.projects)}`, f.projects);
+  }
   const conds: [string, unknown[]][] = [];
-  const inTexts = (col: string, v?: string[]) => v?.length && conds.push([`${col} = any(${TEXTS})`, [J(v)]]);
-  inTexts('issues.tool_name', f.tools);
-  inTexts('issues.scanner', f.scanners);
-  inTexts('issues.tool_id', f.toolIds);
-  inTexts('issues.project_code', f.projectCodes);
-  inTexts('issues.layer_id', f.layers);
-  inTexts('issues.check_id', f.checks);
-  inTexts('issues.scan_id', f.scans);
-  inTexts('issues.severity', f.severities);
-  inTexts('issues.assignee', f.assignees);
-  inTexts('issues.category', f.categories);
-  inTexts('issues.lib_name', f.libNames);
-  if (f.statuses?.length) conds.push([`issues.status_id = any(${INTS})`, [J(f.statuses)]]);
-  if (f.cves?.length) conds.push([`issues.vulnerability_ids && ${TEXTS}`, [J(f.cves)]]);
-  if (f.cwes?.length) conds.push([`issues.cwes && ${INTS}`, [J(f.cwes)]]);
+  const oneOf = (col: string, v?: readonly (string | number)[]) => v?.length && conds.push([`${col} in ${inList(v)}`, [...v]]);
+  oneOf('issues.tool_name', f.tools);
+  oneOf('issues.scanner', f.scanners);
+  oneOf('issues.tool_id', f.toolIds);
+  oneOf('issues.project_code', f.projectCodes);
+  oneOf('issues.layer_id', f.layers);
+  oneOf('issues.check_id', f.checks);
+  oneOf('issues.scan_id', f.scans);
+  // By rank, so the (project, status, rank) and (rank, status, project) indexes serve it.
+  oneOf('issues.severity_rank', f.severities?.map((v) => SEVERITY_RANK[v] ?? 0));
+  oneOf('issues.assignee', f.assignees);
+  oneOf('issues.category', f.categories);
+  oneOf('issues.lib_name', f.libNames);
+  oneOf('issues.status_id', f.statuses);
+  if (f.cves?.length) conds.push([`issues.vulnerability_ids && array[${f.cves.map(() => '?').join(', ')}]::text[]`, [...f.cves]]);
+  if (f.cwes?.length) conds.push([`issues.cwes && array[${f.cwes.map(() => '?').join(', ')}]::int[]`, [...f.cwes]]);
   if (f.exploitability?.length) {
     const parts = f.exploitability.map((e) => (e === 'known_exploited' ? 'issues.known_exploited' : e === 'epss' ? 'issues.epss is not null' : '(not issues.known_exploited and issues.epss is null)'));
     conds.push([`(${parts.join(' or ')})`, []]);
