@@ -4,6 +4,7 @@
  * query plans. Run: `npx tsx bench/issues/bench.ts` after `eval "$(bash deploy/local/infra.sh env)"`.
  */
 import { createHash, randomUUID } from 'node:crypto';
+import knex from 'knex';
 import type { Finding } from '@bulwark/findings';
 import { createLogger, openDatabase } from '@bulwark/platform';
 import { SCAN_EVENTS } from '@bulwark/contracts';
@@ -64,7 +65,7 @@ async function main() {
   const db = await openDatabase({ service: 'issues-bench', url: url.toString(), dataDir: '/tmp', migrations });
   const log = createLogger('bench');
   const gates = new QualityGates(db, scanning as never, catalog as never);
-  const ingestion = new Ingestion(scanning as never, catalog as never, gates, log, 2000);
+  const ingestion = new Ingestion(scanning as never, catalog as never, gates, log, Number(process.env.ISSUES_INGEST_CHUNK ?? 2000));
   const scan = (id: string): ScanCompleted => ({ scan_result_id: id, check_id: 'check-1', layer_id: 'layer-1', project_code: 'bench', findings_count: FINDINGS, tool_id: 't' });
   const ingest = async (label: string, id: string) => {
     const started = process.hrtime.bigint();
@@ -131,6 +132,9 @@ async function main() {
   }
   console.log(`\n${plans.join('\n\n')}`);
   await db.destroy();
+  const admin = knex({ client: 'pg', connection: base });
+  await admin.raw('drop database ??', [url.pathname.slice(1)]);
+  await admin.destroy();
 }
 
 main().catch((err) => {
