@@ -5,8 +5,10 @@ type Q = Record<string, any>;
 
 /** The filter[...] / search[...] query of issue routes as the store's filter, within the caller's projects. */
 export function issueFilter(principal: Principal, q: Q): IssueFilter {
-  const cvss = (['v2', 'v3', 'v4', 'unknown'] as const).map((v) => ({ column: `cvss_${v}` as const, min: q[`filter[cvss_${v}_min]`], max: q[`filter[cvss_${v}_max]`] }));
-  cvss.push({ column: 'cvss_max' as never, min: q['filter[cvss_min]'], max: q['filter[cvss_max]'] });
+  const cvss: NonNullable<IssueFilter['cvss']> = [
+    ...(['v2', 'v3', 'v4', 'unknown'] as const).map((v) => ({ column: `cvss_${v}` as const, min: q[`filter[cvss_${v}_min]`], max: q[`filter[cvss_${v}_max]`] })),
+    { column: 'cvss_max', min: q['filter[cvss_min]'], max: q['filter[cvss_max]'] },
+  ];
   return {
     projects: principal.projects,
     tools: q['filter[tool]'], scanners: q['filter[tool_name]'], toolIds: q['filter[tool_id]'], projectCodes: q['filter[project_code]'],

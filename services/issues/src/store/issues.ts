@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { escapeLike, iso, json, Queryable } from '@bulwark/platform';
+import { escapeLike, iso, Queryable } from '@bulwark/platform';
 import { NOT_COUNTED_STATUSES } from '../domain/statuses';
 import type { IssueCounts } from '../domain/gates';
 
@@ -367,7 +367,3 @@ export const issueStore = {
     await db.raw(`update issues set status_id = ?, security_rule_id = ?, updated_at = ? where id = any(array(select (jsonb_array_elements_text(?::jsonb))::uuid))`, [status, ruleId, at, J(ids)]);
   },
 };
-
-export function suppressionOf(row: IssueRow): unknown {
-  return row.suppression === null ? null : json(row.suppression);
-}

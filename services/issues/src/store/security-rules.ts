@@ -35,7 +35,7 @@ function filtered(db: Queryable, q: SecurityRuleQuery) {
   if (q.expiryStatus?.length) base.whereIn('expiry_status', q.expiryStatus);
   if (q.expired !== undefined) base.where('expired', q.expired);
   const param = (key: string, values?: string[]) => {
-    if (values?.length) base.whereIn(db.raw(`lower(rule_params->>'${key}')`) as never, values.map((v) => v.toLowerCase()));
+    if (values?.length) base.whereRaw(`lower(rule_params->>'${key}') in (${values.map(() => '?').join(', ')})`, values.map((v) => v.toLowerCase()));
   };
   param('instrument_type', q.instrumentType);
   param('tool_type_name', q.toolTypeName);
