@@ -56,3 +56,6 @@ export const errorBody = z
     }),
   })
   .openapi('Error');
+
+/** A route's access: the permission key and letter it needs. */
+export const perm = (key: string, letter: 'r' | 'w' | 'x' | 'd') => ({ kind: 'permission' as const, key, letter });

@@ -1,9 +1,8 @@
 import type { RouteSpec } from '@bulwark/platform';
 import { z } from '../zod';
-import { bulkResult, idsBody, isoDateTime, listOf, pageQuery, queryBool } from '../common';
+import { bulkResult, idsBody, isoDateTime, listOf, pageQuery, queryBool, perm } from '../common';
 
 const service = 'catalog';
-const perm = (key: string, letter: 'r' | 'w' | 'x' | 'd') => ({ kind: 'permission' as const, key, letter });
 
 const SCOPE_NOTE =
   'A caller whose roles are limited to some projects gets 404 for anything outside them, as if it did not exist.';

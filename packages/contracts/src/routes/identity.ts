@@ -1,10 +1,9 @@
 import type { RouteSpec } from '@bulwark/platform';
 import { z } from '../zod';
-import { bulkResult, idsBody, isoDateTime, listOf, pageQuery, queryBool } from '../common';
+import { bulkResult, idsBody, isoDateTime, listOf, pageQuery, queryBool, perm } from '../common';
 import { ALL_LETTERS } from '../permissions';
 
 const service = 'identity';
-const perm = (key: string, letter: 'r' | 'w' | 'x' | 'd') => ({ kind: 'permission' as const, key, letter });
 
 const password = z.string().min(1).max(1024);
 

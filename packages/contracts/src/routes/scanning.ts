@@ -1,9 +1,8 @@
 import type { RouteSpec } from '@bulwark/platform';
 import { z } from '../zod';
-import { bulkResult, idsBody, isoDateTime, listOf, pageQuery } from '../common';
+import { bulkResult, idsBody, isoDateTime, listOf, pageQuery, perm } from '../common';
 
 const service = 'scanning';
-const perm = (key: string, letter: 'r' | 'w' | 'x' | 'd') => ({ kind: 'permission' as const, key, letter });
 const checks = (letter: 'r' | 'w' | 'x' | 'd') => perm('scanning.checks', letter);
 const dependencies = (letter: 'r' | 'w' | 'x' | 'd') => perm('scanning.dependencies', letter);
 const results = (letter: 'r' | 'w' | 'x' | 'd') => perm('scanning.scan_results', letter);
