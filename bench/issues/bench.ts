@@ -102,7 +102,7 @@ async function main() {
     ['three filters, caller limited to 3 projects', { projects: ['proj-1', 'proj-2', 'proj-3'], severities: ['high'], statuses: [1], categories: ['sast'] }],
   ];
   const order = { sort: 'first_detected_at' as SortKey, desc: true, limit: 50 };
-  console.log('| query | first page p95 | deep page (page 200, keyset) p95 | deep page (page 200, offset) p95 | count p95 | rows |\n|---|---|---|---|---|---|');
+  console.log('| query | first page p95 | deep page (page 200, keyset) p95 | deep page (page 200, offset) p95 | count p95 | page + total (as GET /issues) p95 | rows |\n|---|---|---|---|---|---|---|');
   const plans: string[] = [];
   for (const [label, f] of filters) {
     // The cursor of page 200, found once by walking (what a client paging with next_cursor holds).
@@ -121,7 +121,8 @@ async function main() {
     const deep = await time(() => issueStore.list(db, f, { ...order, page: 1, cursor }));
     const offset = await time(() => issueStore.list(db, f, { ...order, page: 200 }));
     const count = await time(() => issueStore.count(db, f));
-    console.log(`| ${label} | ${first} | ${deep} | ${offset} | ${count} | ${await issueStore.count(db, f)} |`);
+    const endpoint = await time(() => Promise.all([issueStore.list(db, f, { ...order, page: 1 }), issueStore.count(db, f)]));
+    console.log(`| ${label} | ${first} | ${deep} | ${offset} | ${count} | ${endpoint} | ${await issueStore.count(db, f)} |`);
     const explain = async (q: { toSQL(): { sql: string; bindings: readonly unknown[] } }) => {
       const { sql, bindings } = q.toSQL();
       return (await db.raw(`explain (analyze, costs off, timing on, summary on) ${sql}`, bindings as never)).rows.map((r: Record<string, string>) => r['QUERY PLAN']).join('\n');
