@@ -23,7 +23,7 @@ const num = z.coerce.number().min(0).max(100).optional();
 const byId = z.object({ id: z.uuid() });
 
 export const ISSUE_SEVERITIES = ['critical', 'high', 'medium', 'low', 'info'] as const;
-export const ISSUE_SORTS = ['last_detected_at', 'first_detected_at', 'severity', 'cvss', 'status'] as const;
+export const ISSUE_SORTS = ['first_detected_at', 'last_detected_at', 'severity', 'cvss', 'status'] as const;
 export const GATE_CONDITION_TYPES = ['severity', 'cvss', 'new_issues', 'category', 'cwe', 'total'] as const;
 export const GATE_OPERATORS = ['not_greater_than', 'less_than', 'not_less_than', 'greater_than', 'equal', 'not_equal'] as const;
 export const GATE_ACTIONS = ['lock', 'inform'] as const;
@@ -175,7 +175,7 @@ export const issuesRoutes: RouteSpec[] = [
     operationId: 'listIssues', method: 'get', path: '/api/v1/issues', service, tag: 'Issues', access: issuesP('r'),
     summary: 'A filtered, sorted page of the caller\u2019s issues',
     description: 'Unknown parameters answer 400 naming them. sort: first_detected_at, last_detected_at, severity, cvss or status, "-" prefix for descending (default -first_detected_at: newest issues first). cursor (the next_cursor of the previous page) pages by keyset instead of page, which stays fast on deep pages.',
-    request: { query: z.object({ ...pageQuery, sort: z.string().regex(/^-?(last_detected_at|first_detected_at|severity|cvss|status)$/, 'must be one of last_detected_at, first_detected_at, severity, cvss, status, with an optional "-"').optional(), cursor: z.string().max(512).optional(), ...issueFilterQuery }).strict() },
+    request: { query: z.object({ ...pageQuery, sort: z.string().regex(new RegExp(`^-?(${ISSUE_SORTS.join('|')})$`), `must be one of ${ISSUE_SORTS.join(', ')}, with an optional "-"`).optional(), cursor: z.string().max(512).optional(), ...issueFilterQuery }).strict() },
     response: issueList,
   },
   {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { escapeLike, iso, json, Queryable } from '@bulwark/platform';
+import { escapeLike, iso, Queryable } from '@bulwark/platform';
 import type { DedupRule } from '../domain/match-key';
 
 export interface StatusRow { id: number; name_en: string; name_ru: string; builtin: boolean }
@@ -79,10 +79,5 @@ export const ingestedStore = {
 
   async finish(db: Queryable, scanId: string, findings: number, summary: unknown, qualityGate: unknown): Promise<void> {
     await db('ingested_scans').where({ scan_id: scanId }).update({ findings, summary: JSON.stringify(summary), quality_gate: qualityGate === null ? null : JSON.stringify(qualityGate) });
-  },
-
-  async get(db: Queryable, scanId: string) {
-    const row = await db('ingested_scans').where({ scan_id: scanId }).first();
-    return row ? { ...row, summary: json(row.summary), quality_gate: row.quality_gate === null ? null : json(row.quality_gate) } : undefined;
   },
 };
