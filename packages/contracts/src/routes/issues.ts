@@ -1,9 +1,8 @@
 import type { RouteSpec } from '@bulwark/platform';
 import { z } from '../zod';
-import { bulkResult, idsBody, isoDateTime, listOf, pageQuery, queryBool } from '../common';
+import { bulkResult, idsBody, isoDateTime, listOf, pageQuery, queryBool, perm } from '../common';
 
 const service = 'issues';
-const perm = (key: string, letter: 'r' | 'w' | 'x' | 'd') => ({ kind: 'permission' as const, key, letter });
 const issuesP = (l: 'r' | 'w' | 'x' | 'd') => perm('issues.issues', l);
 const statusesP = (l: 'r' | 'w' | 'x' | 'd') => perm('issues.statuses', l);
 const dedupP = (l: 'r' | 'w' | 'x' | 'd') => perm('issues.deduplicate_rules', l);
