@@ -54,7 +54,7 @@ export async function startAllMode(extraEnv: Record<string, string> = {}): Promi
   };
 }
 
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const srv = net.createServer();
     srv.once('error', reject);

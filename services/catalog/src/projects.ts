@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import {
-  canSeeProject, conflict, enqueueEvents, forbidden, invalid, invalidField, Logger, notFound, Principal, Queryable, ServiceHost, Trx,
+  canSeeProject, conflict, enqueueEvents, forbidden, invalid, invalidField, isUuid, Logger, notFound, Principal, Queryable, ServiceHost, Trx,
 } from '@bulwark/platform';
 import { CATALOG_EVENTS, TOPICS } from '@bulwark/contracts';
 import { ChecksLookup, usedByMessage } from './checks-lookup';
@@ -16,8 +16,6 @@ export type BulkStatus = {
   message?: string;
 };
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-export const isUuid = (value: string) => UUID.test(value);
 
 /** A concurrent insert of the same unique key loses at the database: it answers the same 409 as the check before it. */
 async function uniquely<T>(work: Promise<T>, onTaken: () => Error): Promise<T> {

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import {
-  enqueueEvents, FieldProblem, forbidden, gitHost, hasPermission, invalid, invalidField, Logger, notFound, Principal, Queryable, SecretBox,
+  enqueueEvents, FieldProblem, forbidden, gitHost, hasPermission, invalid, invalidField, isUuid, Logger, notFound, Principal, Queryable, SecretBox,
   ServiceHost, Trx,
 } from '@bulwark/platform';
 import { CATALOG_EVENTS, TOOL_TYPES, toolType, ToolType, TOPICS } from '@bulwark/contracts';
@@ -12,7 +12,7 @@ import { Access, AccessType, changeableBy, resolveAccess, usableIn, visibleTo } 
 import { probeGit, ProbeResult } from './domain/git-probe';
 import { resolveConnection, SourceConnection, SourceSettingsInput, sourceType, SourceType } from './domain/source-types';
 import { resolveToolSettings } from './domain/tool-settings';
-import { BulkStatus, isUuid, Projects } from './projects';
+import { BulkStatus, Projects } from './projects';
 import { projectStore } from './store/projects';
 import { sealedStore } from './store/sealed';
 import { SourceRecord, sourceStore } from './store/sources';

@@ -1,8 +1,7 @@
 import fs from 'node:fs';
-import net from 'node:net';
 import { expect } from 'chai';
 import { captureLogLines } from '@bulwark/platform';
-import { ADMIN_PASSWORD, Api, ApiResponse, GitServer, startGitServer, SystemUnderTest, uniqueSuffix } from '@bulwark/testkit';
+import { ADMIN_PASSWORD, Api, ApiResponse, GitServer, startGitServer, SystemUnderTest, uniqueSuffix, freePort } from '@bulwark/testkit';
 
 const PASSWORD = 'catalog-user-password-1';
 const GIT_USER = 'ci-bot';
@@ -28,14 +27,6 @@ function expectField(res: ApiResponse, status: number, field: string): void {
 function expectOk(res: ApiResponse): any {
   expect(res.status, JSON.stringify(res.body)).to.equal(200);
   return res.body;
-}
-
-async function closedPort(): Promise<number> {
-  const srv = net.createServer();
-  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
-  const port = (srv.address() as net.AddressInfo).port;
-  await new Promise<void>((r) => srv.close(() => r()));
-  return port;
 }
 
 /**
@@ -238,7 +229,7 @@ export function catalogSuite(t: SystemUnderTest): void {
     });
 
     it('says the host is unreachable when nothing listens on the port', async () => {
-      const r = expectOk(await test({ url: `http://127.0.0.1:${await closedPort()}/app.git` }));
+      const r = expectOk(await test({ url: `http://127.0.0.1:${await freePort()}/app.git` }));
       expect(r.ok).to.equal(false);
       expect(r.message).to.match(/^Host unreachable/);
     });

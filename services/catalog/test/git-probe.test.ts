@@ -5,7 +5,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
-import { GitServer, startGitServer } from '@bulwark/testkit';
+import { GitServer, startGitServer, freePort } from '@bulwark/testkit';
 import { probeGit } from '../src/domain/git-probe';
 import { resolveConnection, SourceConnection, sourceType } from '../src/domain/source-types';
 
@@ -17,14 +17,6 @@ const anonymous = (url: string, branchName: string | null = null): SourceConnect
   url, branchName, authMethod: 'Anonymous', login: null, password: null, sshPrivateKey: null,
 });
 const withLogin = (url: string, login: string, password: string): SourceConnection => ({ ...anonymous(url), authMethod: 'Login/Password', login, password });
-
-async function closedPort(): Promise<number> {
-  const srv = net.createServer();
-  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
-  const port = (srv.address() as net.AddressInfo).port;
-  await new Promise<void>((r) => srv.close(() => r()));
-  return port;
-}
 
 describe('git connection probe against real git servers', function () {
   this.timeout(60000);
@@ -99,7 +91,7 @@ describe('git connection probe against real git servers', function () {
   });
 
   it('says the host is unreachable when nothing listens on the port', async () => {
-    const r = await probeGit('http', anonymous(`http://127.0.0.1:${await closedPort()}/app.git`), LIMIT_MS);
+    const r = await probeGit('http', anonymous(`http://127.0.0.1:${await freePort()}/app.git`), LIMIT_MS);
     expect(r.ok).to.equal(false);
     expect(r.message).to.match(/^Host unreachable: could not connect/);
   });
@@ -120,7 +112,7 @@ describe('git connection probe against real git servers', function () {
     try {
       execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-f', path.join(dir, 'id')]);
       const key = fs.readFileSync(path.join(dir, 'id'), 'utf8');
-      const conn: SourceConnection = { url: `ssh://git@127.0.0.1:${await closedPort()}/app.git`, branchName: null, authMethod: 'SSH key', login: null, password: null, sshPrivateKey: key };
+      const conn: SourceConnection = { url: `ssh://git@127.0.0.1:${await freePort()}/app.git`, branchName: null, authMethod: 'SSH key', login: null, password: null, sshPrivateKey: key };
       const r = await probeGit('ssh', conn, LIMIT_MS);
       expect(r.ok).to.equal(false);
       expect(r.message).to.match(/^Host unreachable: could not connect to 127\.0\.0\.1/);

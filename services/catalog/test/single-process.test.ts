@@ -1,21 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 import { AppError, createGrpcClient, GrpcClientHandle, InternalAuth, openDatabase, parseMasterKey, SecretBox } from '@bulwark/platform';
 import { catalogV1 } from '@bulwark/proto';
-import { ADMIN_PASSWORD, Api, RunningSystem, startAllMode, uniqueSuffix } from '@bulwark/testkit';
+import { ADMIN_PASSWORD, Api, RunningSystem, startAllMode, uniqueSuffix, freePort } from '@bulwark/testkit';
 import { migrations } from '../src/migrations';
-
-async function freePort(): Promise<number> {
-  const srv = net.createServer();
-  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
-  const port = (srv.address() as net.AddressInfo).port;
-  await new Promise<void>((r) => srv.close(() => r()));
-  return port;
-}
 
 /**
  * The catalog in a single-process system whose data directory the test owns: the gRPC API as another

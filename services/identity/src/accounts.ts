@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import {
-  AppError, AUTH_EPOCH_KEY, Cache, conflict, enqueueEvents, FieldProblem, hasPermission, invalid, Logger,
+  AppError, AUTH_EPOCH_KEY, Cache, conflict, enqueueEvents, FieldProblem, hasPermission, invalid, isUuid, Logger,
   notFound, Principal, Queryable, RateLimiter, ServiceHost, Trx, unauthenticated,
 } from '@bulwark/platform';
 import { IDENTITY_EVENTS, isPermissionKey, TOPICS } from '@bulwark/contracts';
@@ -121,8 +121,7 @@ export class Accounts {
   }
 
   private async principalOf(user: UserRecord, tokenKind: 'login' | 'api', tokenId: string): Promise<Principal> {
-    const roles = await Promise.all(user.roles.map((code) => roleStore.get(this.db, code)));
-    const rights = effectiveRights(roles.filter((r) => r !== undefined).map((r) => ({ code: r.code, permissions: r.permissions, systemScopes: r.systemScopes })));
+    const rights = effectiveRights(await roleStore.grants(this.db, user.roles));
     return { userId: user.id, username: user.username, permissions: rights.permissions, projects: rights.projects, tokenKind, tokenId };
   }
 
@@ -349,9 +348,4 @@ export class Accounts {
   listUsers(q: Parameters<typeof userStore.list>[1]) {
     return userStore.list(this.db, q);
   }
-}
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-function isUuid(value: string): boolean {
-  return UUID.test(value);
 }

@@ -1,4 +1,4 @@
-import { canSeeProject, conflict, Db, enqueueEvents, invalid, notFound, Principal, Trx } from '@bulwark/platform';
+import { canSeeProject, conflict, Db, enqueueEvents, invalid, notFound, Principal, Trx, isUuid } from '@bulwark/platform';
 import { ISSUE_EVENTS, TOPICS } from '@bulwark/contracts';
 import { allowedTargets, isAllowedTransition } from './domain/statuses';
 import { commentStore, historyStore } from './store/history';
@@ -142,7 +142,7 @@ export class Issues {
 
   async delete(principal: Principal, ids: string[]) {
     return this.tx(async (trx) => {
-      const visible = (await issueStore.getMany(trx, ids.filter((id) => /^[0-9a-f-]{36}$/i.test(id)))).filter((i) => canSeeProject(principal, i.project_code));
+      const visible = (await issueStore.getMany(trx, ids.filter(isUuid))).filter((i) => canSeeProject(principal, i.project_code));
       const deleted = new Set(await issueStore.deleteMany(trx, visible.map((i) => i.id)));
       if (deleted.size) await enqueueEvents(trx, [{ topic: TOPICS.issues, type: ISSUE_EVENTS.issuesDeleted, key: [...deleted][0], payload: { ids: [...deleted], by: principal.username } }]);
       return ids.map((id) => ({ id, status: deleted.has(id) ? ('deleted' as const) : ('not_found' as const) }));

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import {
-  AppError, canSeeProject, conflict, enqueueEvents, invalid, notFound, Principal, Queryable, SecretBox, ServiceHost, Trx,
+  AppError, canSeeProject, conflict, enqueueEvents, invalid, isUuid, notFound, Principal, Queryable, SecretBox, ServiceHost, Trx,
 } from '@bulwark/platform';
 import { SCAN_EVENTS, TOPICS } from '@bulwark/contracts';
 import { CatalogGate } from './catalog-client';
@@ -150,7 +150,7 @@ export class Checks {
     return this.host.transaction(async (trx) => {
       const results: BulkStatus[] = [];
       for (const id of ids) {
-        const check = await checkStore.get(trx, id).catch(() => undefined);
+        const check = isUuid(id) ? await checkStore.get(trx, id) : undefined;
         if (!check || !canSeeProject(principal, check.projectCode)) {
           results.push({ id, status: 'not_found' });
           continue;

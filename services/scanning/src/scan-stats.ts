@@ -1,6 +1,7 @@
-import { canSeeProject, invalid, notFound, Principal, Queryable } from '@bulwark/platform';
+import { canSeeProject, invalid, isUuid, notFound, Principal, Queryable } from '@bulwark/platform';
 import type { Checks } from './checks';
 import { comparisonBase } from './domain/comparison';
+import type { CheckRecord } from './store/checks';
 import { scanStore, ScanRecord } from './store/scans';
 import { statsStore } from './store/stats';
 
@@ -9,7 +10,7 @@ export class ScanStats {
   constructor(private readonly db: Queryable, private readonly checks: Checks) {}
 
   private async completed(principal: Principal, id: string, field = 'result_id'): Promise<ScanRecord> {
-    const scan = await scanStore.get(this.db, id).catch(() => undefined);
+    const scan = isUuid(id) ? await scanStore.get(this.db, id) : undefined;
     if (!scan || !canSeeProject(principal, scan.projectCode)) throw notFound(`Scan result ${id}`);
     if (scan.state !== 'completed') throw invalid(`Scan result ${id} is ${scan.state}: only completed results have statistics`, [{ field, problem: `is ${scan.state}` }]);
     return scan;
@@ -17,7 +18,10 @@ export class ScanStats {
 
   async forResult(principal: Principal, resultId: string) {
     const scan = await this.completed(principal, resultId);
-    const check = await this.checks.visible(principal, scan.checkId);
+    return this.statsOf(scan, await this.checks.visible(principal, scan.checkId));
+  }
+
+  private async statsOf(scan: ScanRecord, check: CheckRecord) {
     const previous = await statsStore.previous(this.db, scan.checkId, scan.createdAt);
     const base = comparisonBase(check.comparison, { id: scan.id, createdAt: scan.createdAt }, previous);
     const totals = await statsStore.totals(this.db, scan.id);
@@ -28,11 +32,11 @@ export class ScanStats {
   }
 
   async history(principal: Principal, checkId: string, q: { page: number; limit: number }) {
-    await this.checks.visible(principal, checkId);
+    const check = await this.checks.visible(principal, checkId);
     const page = await scanStore.list(this.db, { page: q.page, limit: q.limit, checkId, state: 'completed', projects: principal.projects });
     const items = [];
     for (const s of page.items) {
-      const stats = await this.forResult(principal, s.id);
+      const stats = await this.statsOf(s, check);
       items.push({ scan_result_id: s.id, created_at: s.createdAt, finished_at: s.finishedAt, findings_count: s.findingsCount, severity_counts: s.severityCounts, compared_with: stats.compared_with, new: stats.new.count, fixed: stats.fixed.count, unchanged: stats.unchanged.count });
     }
     return { items, total: page.total, page: q.page, limit: q.limit };

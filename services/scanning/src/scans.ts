@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { AppError, canSeeProject, conflict, invalid, notFound, Principal, ServiceHost } from '@bulwark/platform';
+import { AppError, canSeeProject, conflict, invalid, isUuid, notFound, Principal, ServiceHost } from '@bulwark/platform';
 import { ReportParseError } from '@bulwark/findings';
 import { SCAN_EVENTS, toolType } from '@bulwark/contracts';
 import type { CatalogGate } from './catalog-client';
@@ -32,8 +32,8 @@ export class Scans {
   }
 
   /** Queues a scan; a check whose scan is still in flight answers 409 naming it. */
-  private async queue(principal: Principal, check: CheckRecord): Promise<ScanRecord> {
-    const typeId = await this.assertRunnable(principal, check);
+  /** Queues a scan of a check whose layer and tool type the caller has resolved. */
+  private async queue(principal: Principal, check: CheckRecord, typeId: number): Promise<ScanRecord> {
     const type = toolType(typeId);
     if (!type?.execution) {
       throw conflict(`The check\u2019s tool (${type?.name ?? typeId}) is not run by Bulwark: upload its reports to POST /api/v1/check/${check.id}/results`);
@@ -56,24 +56,36 @@ export class Scans {
   }
 
   async runCheck(principal: Principal, checkId: string): Promise<ScanRecord> {
-    return this.queue(principal, await this.checks.visible(principal, checkId));
+    const check = await this.checks.visible(principal, checkId);
+    return this.queue(principal, check, await this.assertRunnable(principal, check));
   }
 
   async runLayer(principal: Principal, layerId: string): Promise<{ check_id: string; scan_result_id: string; state: string }[]> {
     const layer = await this.catalog.layerFor(principal, layerId);
     if (layer.projectArchived) throw conflict(`Project ${layer.projectCode} is archived: no scans`);
+    const checks = await checkStore.byLayer(this.db, layerId);
+    const inflight = new Map((await scanStore.inFlightFor(this.db, checks.map((c) => c.id))).map((s) => [s.checkId, s]));
+    // One catalog lookup per tool, not per check.
+    const typeIds = new Map<string, number>();
+    for (const toolId of new Set(checks.map((c) => c.securityToolId))) typeIds.set(toolId, (await this.catalog.tool(toolId)).typeId);
     const results = [];
-    for (const check of await checkStore.byLayer(this.db, layerId)) {
-      const inflight = await scanStore.inFlightFor(this.db, [check.id]);
-      const type = toolType((await this.catalog.tool(check.securityToolId)).typeId);
-      if (inflight.length > 0) results.push({ check_id: check.id, scan_result_id: inflight[0].id, state: inflight[0].state });
-      else if (type?.execution) {
-        const scan = await this.queue(principal, check);
-        results.push({ check_id: check.id, scan_result_id: scan.id, state: scan.state });
+    for (const check of checks) {
+      const typeId = typeIds.get(check.securityToolId)!;
+      let scan = inflight.get(check.id);
+      if (!scan && toolType(typeId)?.execution) {
+        try {
+          scan = await this.queue(principal, check, typeId);
+        } catch (err) {
+          // Queued by someone else since the batch read: report that scan.
+          if (!(err instanceof AppError && err.code === 'conflict')) throw err;
+          [scan] = await scanStore.inFlightFor(this.db, [check.id]);
+        }
       }
+      if (scan) results.push({ check_id: check.id, scan_result_id: scan.id, state: scan.state });
     }
     return results;
   }
+
 
   /** Stops the check's queued or running scan; the runner kills the scanner where it runs. */
   async stopCheck(principal: Principal, checkId: string): Promise<ScanRecord> {
@@ -131,7 +143,7 @@ export class Scans {
   }
 
   async get(principal: Principal, id: string): Promise<ScanRecord> {
-    const scan = await scanStore.get(this.db, id).catch(() => undefined);
+    const scan = isUuid(id) ? await scanStore.get(this.db, id) : undefined;
     if (!scan || !canSeeProject(principal, scan.projectCode)) throw notFound(`Scan result ${id}`);
     return scan;
   }

@@ -183,6 +183,14 @@ export function scanningSuite(t: SystemUnderTest): void {
       field(await t.admin.put(`/api/v1/check/${a.id}`, { grouped_checks: [{ check_id: stranger.id, taginfo: { tag_name: 'z' } }, { taginfo: { tag_name: 'y' } }] }), 400, 'grouped_checks[0].check_id');
     });
 
+    it('deletes checks in bulk, answering per id (an id that is no UUID is simply not found)', async () => {
+      const a = await create();
+      const res = await t.admin.delete('/api/v1/checks', { ids: ['not-a-uuid', a.id, '00000000-0000-0000-0000-000000000000'] });
+      expect(res.status, JSON.stringify(res.body)).to.equal(200);
+      expect(res.body.results.map((r: any) => r.status)).to.deep.equal(['not_found', 'deleted', 'not_found']);
+      expect((await t.admin.get(`/api/v1/check/${a.id}`)).status).to.equal(404);
+    });
+
     it('DELETE /check-group/{id} deletes the group and all its checks; the removed group endpoints answer 410', async () => {
       const created = await create({ tags: [{ tag_name: 'a' }, { tag_name: 'b' }] });
       const del = await t.admin.delete(`/api/v1/check-group/${created.group_id}`);

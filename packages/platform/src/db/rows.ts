@@ -12,3 +12,13 @@ export function json<T>(value: unknown): T {
 export function escapeLike(text: string): string {
   return text.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * Whether a text is a UUID. Checked before an id reaches a uuid column: PostgreSQL refuses the cast,
+ * and a refused statement inside a transaction aborts the whole transaction.
+ */
+export function isUuid(value: string): boolean {
+  return UUID.test(value);
+}

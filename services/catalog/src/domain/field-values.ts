@@ -1,4 +1,4 @@
-import type { FieldProblem } from '@bulwark/platform';
+import { FieldProblem, isUuid } from '@bulwark/platform';
 
 export type FieldType = 'text' | 'datetime' | 'uuid' | 'url';
 
@@ -10,7 +10,6 @@ export interface FieldDefinition {
 }
 
 const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function typeProblem(type: FieldType, value: string): string | undefined {
   switch (type) {
@@ -19,7 +18,7 @@ function typeProblem(type: FieldType, value: string): string | undefined {
     case 'datetime':
       return ISO_DATE_TIME.test(value) && !Number.isNaN(Date.parse(value)) ? undefined : 'must be an ISO 8601 date-time with a time zone, e.g. 2026-04-02T10:00:00Z';
     case 'uuid':
-      return UUID.test(value) ? undefined : 'must be a UUID';
+      return isUuid(value) ? undefined : 'must be a UUID';
     case 'url':
       try {
         const u = new URL(value);

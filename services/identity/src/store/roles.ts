@@ -60,6 +60,13 @@ export const roleStore = {
     return row ? toRecord(row) : undefined;
   },
 
+  /** Grants of several roles in one query (authentication needs no holder counts). */
+  async grants(db: Queryable, codes: string[]): Promise<Pick<RoleRecord, 'code' | 'permissions' | 'systemScopes'>[]> {
+    if (codes.length === 0) return [];
+    const rows: Pick<RoleRow, 'code' | 'permissions' | 'system_scopes'>[] = await db('roles').whereIn('code', codes).select('code', 'permissions', 'system_scopes');
+    return rows.map((r) => ({ code: r.code, permissions: json(r.permissions), systemScopes: json(r.system_scopes) }));
+  },
+
   async existing(db: Queryable, codes: string[]): Promise<Set<string>> {
     if (codes.length === 0) return new Set();
     const rows: { code: string }[] = await db('roles').whereIn('code', codes).select('code');

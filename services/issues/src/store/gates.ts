@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { escapeLike, iso, json, Queryable } from '@bulwark/platform';
+import { escapeLike, iso, json, Queryable, isUuid } from '@bulwark/platform';
 import type { GateCondition, LinkedGate } from '../domain/gates';
 
 export interface GateRow { id: string; name: string; author: string; created_at: Date; updated_at: Date }
@@ -11,7 +11,6 @@ const toCondition = (r: ConditionRow): GateCondition => ({
   operator: r.operator as GateCondition['operator'], value: r.value,
 });
 export const conditionView = (c: GateCondition) => ({ id: c.id, quality_gate_id: c.qualityGateId, condition_type: c.conditionType, condition_value: c.conditionValue, operator: c.operator, value: String(c.value) });
-const uuidsOf = (ids: string[]) => ids.filter((id) => /^[0-9a-f-]{36}$/i.test(id));
 
 export const gateStore = {
   async insert(db: Queryable, name: string, author: string): Promise<GateRow> {
@@ -39,7 +38,7 @@ export const gateStore = {
   },
 
   async delete(db: Queryable, ids: string[]): Promise<string[]> {
-    const uuids = uuidsOf(ids);
+    const uuids = ids.filter(isUuid);
     if (uuids.length === 0) return [];
     return (await db('quality_gates').whereIn('id', uuids).delete().returning('id')).map((r: { id: string }) => r.id);
   },
@@ -70,7 +69,7 @@ export const gateStore = {
   },
 
   async deleteConditions(db: Queryable, ids: string[]): Promise<string[]> {
-    const uuids = uuidsOf(ids);
+    const uuids = ids.filter(isUuid);
     if (uuids.length === 0) return [];
     return (await db('gate_conditions').whereIn('id', uuids).delete().returning('id')).map((r: { id: string }) => r.id);
   },
@@ -152,7 +151,7 @@ export const policyStore = {
   },
 
   async delete(db: Queryable, ids: string[]): Promise<string[]> {
-    const uuids = uuidsOf(ids);
+    const uuids = ids.filter(isUuid);
     if (uuids.length === 0) return [];
     return (await db('policies').whereIn('id', uuids).delete().returning('id')).map((r: { id: string }) => r.id);
   },

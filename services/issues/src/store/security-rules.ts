@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { escapeLike, iso, json, Queryable } from '@bulwark/platform';
+import { escapeLike, iso, json, Queryable, isUuid } from '@bulwark/platform';
 import type { RuleParams } from '../domain/rules';
 
 export interface SecurityRuleRow {
@@ -90,7 +90,7 @@ export const securityRuleStore = {
   },
 
   async delete(db: Queryable, ids: string[]): Promise<string[]> {
-    const uuids = ids.filter((id) => /^[0-9a-f-]{36}$/i.test(id));
+    const uuids = ids.filter(isUuid);
     if (uuids.length === 0) return [];
     return (await db('security_rules').whereIn('id', uuids).delete().returning('id')).map((r: { id: string }) => r.id);
   },

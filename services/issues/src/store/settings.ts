@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { escapeLike, iso, Queryable } from '@bulwark/platform';
+import { escapeLike, iso, Queryable, isUuid } from '@bulwark/platform';
 import type { DedupRule } from '../domain/match-key';
 
 export interface StatusRow { id: number; name_en: string; name_ru: string; builtin: boolean }
@@ -25,7 +25,7 @@ export const statusStore = {
   },
 
   async deleteTransitions(db: Queryable, ids: string[]): Promise<string[]> {
-    const uuids = ids.filter((id) => /^[0-9a-f-]{36}$/i.test(id));
+    const uuids = ids.filter(isUuid);
     if (uuids.length === 0) return [];
     return (await db('status_transitions').whereIn('id', uuids).delete().returning('id')).map((r: { id: string }) => r.id);
   },
@@ -62,7 +62,7 @@ export const dedupRuleStore = {
   },
 
   async delete(db: Queryable, ids: string[]): Promise<string[]> {
-    const uuids = ids.filter((id) => /^[0-9a-f-]{36}$/i.test(id));
+    const uuids = ids.filter(isUuid);
     if (uuids.length === 0) return [];
     return (await db('dedup_rules').whereIn('id', uuids).delete().returning('id')).map((r: { id: string }) => r.id);
   },

@@ -1,4 +1,4 @@
-import { AppError, Db, notFound, ServiceImpl } from '@bulwark/platform';
+import { AppError, Db, isUuid, notFound, ServiceImpl } from '@bulwark/platform';
 import type { scanningV1 } from '@bulwark/proto';
 import { checkStore } from '../store/checks';
 import { findingStore } from '../store/findings';
@@ -9,7 +9,7 @@ const MAX_CHUNK = 5000;
 
 export function scanningGrpc(db: Db): ServiceImpl<typeof scanningV1.ScanningServiceService> {
   const scanOrThrow = async (id: string) => {
-    const scan = await scanStore.get(db, id).catch(() => undefined);
+    const scan = isUuid(id) ? await scanStore.get(db, id) : undefined;
     if (!scan) throw notFound(`Scan result ${id}`);
     return scan;
   };
