@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { enqueueEvents, InProcessBus, OutboxRelay } from '@bulwark/platform';
+import { enqueueEvents, InProcessBus, OutboxRelay, pgArray, unnestRows } from '@bulwark/platform';
 import { DATABASE_BACKENDS, TestDatabase } from '@bulwark/testkit';
 
 for (const backend of DATABASE_BACKENDS) {
@@ -32,6 +32,32 @@ for (const backend of DATABASE_BACKENDS) {
       expect(flushed.published_at).to.be.instanceOf(Date);
       await t.db.transaction((trx) => enqueueEvents(trx, [{ topic: 'nowhere', type: 'x', key: 'k', payload: { a: 3 } }]));
       expect(await second.publishBatch()).to.equal(1);
+    });
+
+    it('carries rows as typed arrays (unnestRows) without changing a value', async () => {
+      const awkward = ['', 'NULL', 'null', 'a,b', '{x}', 'say "hi"', 'back\\slash\\', 'tab\tnew\nline', ' padded ', 'ünïcödé 🚀', "it's"];
+      const rows = awkward.map((text, i) => ({
+        id: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
+        text,
+        maybe: i % 3 === 0 ? null : text,
+        n: i - 5,
+        score: i % 2 ? i / 3 : null,
+        flag: i % 2 === 0,
+        at: new Date(Date.UTC(2026, 0, 1 + i)).toISOString(),
+        tags: i % 4 === 0 ? [] : [text, null, 'x'],
+        cwes: i % 5 === 0 ? [] : [79, i],
+        doc: i % 3 === 0 ? null : { text, list: [1, 'two', null], nested: { ok: true } },
+        // The same in every row: these travel once, as scalars.
+        batch: 'batch "1"',
+        none: null,
+      }));
+      const { sql, bindings } = unnestRows(rows, { id: 'uuid', text: 'text', maybe: 'text', n: 'int', score: 'float8', flag: 'boolean', at: 'timestamptz', tags: 'text[]', cwes: 'int[]', doc: 'jsonb', batch: 'text', none: 'int' });
+      const back = (await t.db.raw(`select id, text, maybe, n, score, flag, at, tags, cwes, doc, batch, none from ${sql} order by n`, bindings)).rows;
+      expect(back.map((r: Record<string, unknown>) => ({ ...r, at: new Date(r.at as string).toISOString() }))).to.deep.equal(rows);
+      const one = unnestRows([{ a: 1, b: 'x' }, { a: 1, b: 'x' }], { a: 'int', b: 'text' });
+      expect((await t.db.raw(`select a, b from ${one.sql}`, one.bindings)).rows).to.deep.equal([{ a: 1, b: 'x' }, { a: 1, b: 'x' }]);
+      expect((await t.db.raw('select cardinality(?::text[]) as n', [pgArray(awkward)])).rows[0].n).to.equal(awkward.length);
+      expect((await t.db.raw(`select count(*)::int as n from ${unnestRows([], { id: 'uuid' }).sql}`, unnestRows([], { id: 'uuid' }).bindings)).rows[0].n).to.equal(0);
     });
   });
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { escapeLike, iso, json, Queryable, isUuid } from '@bulwark/platform';
+import { escapeLike, iso, isUuid, json, pgArray, Queryable } from '@bulwark/platform';
 import type { GateCondition, LinkedGate } from '../domain/gates';
 
 export interface GateRow { id: string; name: string; author: string; created_at: Date; updated_at: Date }
@@ -121,7 +121,7 @@ const fromPolicy = (r: PolicyRow): PolicyRow => ({ ...r, quality_gates: json(r.q
 export const policyStore = {
   async insert(db: Queryable, p: Pick<PolicyRow, 'name' | 'description' | 'author' | 'project_tags' | 'quality_gates'>): Promise<PolicyRow> {
     const [row] = await db('policies')
-      .insert({ id: randomUUID(), ...p, project_tags: db.raw('array(select jsonb_array_elements_text(?::jsonb))', [JSON.stringify(p.project_tags)]), quality_gates: JSON.stringify(p.quality_gates) })
+      .insert({ id: randomUUID(), ...p, project_tags: db.raw('?::text[]', [pgArray(p.project_tags)]), quality_gates: JSON.stringify(p.quality_gates) })
       .returning('*');
     return fromPolicy(row);
   },
@@ -129,7 +129,7 @@ export const policyStore = {
   async update(db: Queryable, id: string, p: Pick<PolicyRow, 'name' | 'description' | 'project_tags' | 'quality_gates'>): Promise<PolicyRow | undefined> {
     const [row] = await db('policies')
       .where({ id })
-      .update({ ...p, project_tags: db.raw('array(select jsonb_array_elements_text(?::jsonb))', [JSON.stringify(p.project_tags)]), quality_gates: JSON.stringify(p.quality_gates), updated_at: db.fn.now() })
+      .update({ ...p, project_tags: db.raw('?::text[]', [pgArray(p.project_tags)]), quality_gates: JSON.stringify(p.quality_gates), updated_at: db.fn.now() })
       .returning('*');
     return row ? fromPolicy(row) : undefined;
   },
@@ -147,7 +147,7 @@ export const policyStore = {
   /** Policies that apply to a project with these tags. */
   async forTags(db: Queryable, tags: string[]): Promise<PolicyRow[]> {
     if (tags.length === 0) return [];
-    return (await db('policies').whereRaw('project_tags && array(select jsonb_array_elements_text(?::jsonb))', [JSON.stringify(tags)])).map(fromPolicy);
+    return (await db('policies').whereRaw('project_tags && ?::text[]', [pgArray(tags)])).map(fromPolicy);
   },
 
   async delete(db: Queryable, ids: string[]): Promise<string[]> {

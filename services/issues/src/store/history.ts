@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { iso, Queryable } from '@bulwark/platform';
+import { iso, Queryable, unnestRows } from '@bulwark/platform';
 
 export type ActorKind = 'user' | 'scan' | 'security_rule' | 'system';
 
@@ -19,11 +19,11 @@ const BATCH = 2000;
 export const historyStore = {
   async add(db: Queryable, entries: HistoryEntry[]): Promise<void> {
     for (let i = 0; i < entries.length; i += BATCH) {
+      const v = unnestRows(entries.slice(i, i + BATCH), { issue_id: 'uuid', actor_kind: 'text', actor: 'text', field: 'text', old_value: 'text', new_value: 'text', comment: 'text', at: 'timestamptz' });
       await db.raw(
         `insert into issue_history (issue_id, actor_kind, actor, field, old_value, new_value, comment, at)
-         select issue_id, actor_kind, actor, field, old_value, new_value, comment, coalesce(at, now())
-         from jsonb_to_recordset(?::jsonb) as v(issue_id uuid, actor_kind text, actor text, field text, old_value text, new_value text, comment text, at timestamptz)`,
-        [JSON.stringify(entries.slice(i, i + BATCH))],
+         select issue_id, actor_kind, actor, field, old_value, new_value, comment, coalesce(at, now()) from ${v.sql}`,
+        v.bindings,
       );
     }
   },

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { escapeLike, iso, Queryable, isUuid } from '@bulwark/platform';
+import { escapeLike, iso, isUuid, pgArray, Queryable } from '@bulwark/platform';
 import type { DedupRule } from '../domain/match-key';
 
 export interface StatusRow { id: number; name_en: string; name_ru: string; builtin: boolean }
@@ -52,12 +52,12 @@ export const dedupRuleStore = {
   },
 
   async insert(db: Queryable, r: { name: string; tool_name: string | null; fields: string[]; scope: string }): Promise<DedupRuleRow> {
-    const [row] = await db('dedup_rules').insert({ id: randomUUID(), ...r, fields: db.raw('array(select jsonb_array_elements_text(?::jsonb))', [JSON.stringify(r.fields)]) }).returning('*');
+    const [row] = await db('dedup_rules').insert({ id: randomUUID(), ...r, fields: db.raw('?::text[]', [pgArray(r.fields)]) }).returning('*');
     return row;
   },
 
   async update(db: Queryable, id: string, r: { name: string; tool_name: string | null; fields: string[]; scope: string }): Promise<DedupRuleRow | undefined> {
-    const [row] = await db('dedup_rules').where({ id }).update({ ...r, fields: db.raw('array(select jsonb_array_elements_text(?::jsonb))', [JSON.stringify(r.fields)]), updated_at: db.fn.now() }).returning('*');
+    const [row] = await db('dedup_rules').where({ id }).update({ ...r, fields: db.raw('?::text[]', [pgArray(r.fields)]), updated_at: db.fn.now() }).returning('*');
     return row;
   },
 
