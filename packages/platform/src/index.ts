@@ -22,3 +22,4 @@ export * from './crypto';
 export * from './db/rows';
 export * from './process';
 export * from './git';
+export * from './periodic';

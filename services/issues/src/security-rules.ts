@@ -1,4 +1,4 @@
-import { Db, invalid, Logger, notFound, Principal, Trx } from '@bulwark/platform';
+import { Db, invalid, Logger, notFound, PeriodicTask, Principal, Trx } from '@bulwark/platform';
 import { cweNumber, RuleParams } from './domain/rules';
 import { OPEN_STATUSES } from './domain/statuses';
 import { historyStore } from './store/history';
@@ -16,10 +16,11 @@ export interface SecurityRuleInput {
 
 /** Security rules: they suppress matching issues now and at later ingestions, until they expire. */
 export class SecurityRules {
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<void> | undefined;
+  private readonly expiry: PeriodicTask;
 
-  constructor(private readonly db: Db, private readonly log: Logger, private readonly pollMs: number) {}
+  constructor(private readonly db: Db, log: Logger, pollMs: number) {
+    this.expiry = new PeriodicTask('security rule expiry', pollMs, () => this.expireDue(), log);
+  }
 
   private async validate(input: SecurityRuleInput): Promise<void> {
     const known = new Set((await statusStore.list(this.db)).map((s) => s.id));
@@ -89,19 +90,10 @@ export class SecurityRules {
   }
 
   start(): void {
-    this.timer = setInterval(() => {
-      if (this.running) return;
-      this.running = this.expireDue()
-        .then(() => undefined)
-        .catch((err: Error) => {
-          this.log.warn('security rule expiry failed; will retry', { error: err.message });
-        })
-        .finally(() => (this.running = undefined));
-    }, this.pollMs);
+    this.expiry.start();
   }
 
-  async stop(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    await this.running;
+  stop(): Promise<void> {
+    return this.expiry.stop();
   }
 }
