@@ -11,7 +11,8 @@ import { SCAN_EVENTS } from '@bulwark/contracts';
 import { Ingestion, ScanCompleted } from '../../services/issues/src/ingestion';
 import { migrations } from '../../services/issues/src/migrations';
 import { QualityGates } from '../../services/issues/src/quality-gates';
-import { IssueFilter, issueStore, SortKey } from '../../services/issues/src/store/issues';
+import { issueStore, SortKey } from '../../services/issues/src/store/issues';
+import { fillIssues, p95, QUERIES, settle } from './dataset';
 
 const FINDINGS = Number(process.env.BENCH_FINDINGS ?? 100_000);
 const TOTAL_ISSUES = Number(process.env.BENCH_TOTAL_ISSUES ?? 1_000_000);
@@ -55,7 +56,6 @@ const catalog = {
   },
 };
 
-const p95 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.ceil(xs.length * 0.95) - 1];
 
 async function main() {
   const base = process.env.BULWARK_TEST_PG_URL;
@@ -80,27 +80,12 @@ async function main() {
   // Fill up to the target with issues of 99 other projects, written directly (the ingestion path is measured above).
   const missing = TOTAL_ISSUES - FINDINGS;
   const fillStart = Date.now();
-  await db.raw(
-    `insert into issues (id, project_code, scope_id, match_key, layer_id, check_id, scan_id, first_scan_id, tool_id, tool_name, scanner, category, title, severity, severity_rank,
-       rule_id, status_id, cve, vulnerability_ids, cwes, file_path, start_line, cvss_v3, cvss_max, fingerprint, occurrences, first_detected_at, last_detected_at, updated_at)
-     select gen_random_uuid(), 'proj-' || (g % 99), '', md5(g::text), 'layer-' || (g % 300), 'check-' || (g % 1000), 'scan-' || (g % 5000), 'scan-' || (g % 5000), 't',
-       (array['Semgrep','Trivy','Gitleaks','Bandit'])[1 + g % 4], 'scanner', (array['sast','sca','secrets','iac'])[1 + g % 4], 'Problem ' || (g % 300),
-       (array['critical','high','medium','low','info'])[1 + g % 5], 5 - g % 5, 'rule.' || (g % 300), (array[1,1,1,2,3,4,5,8])[1 + g % 8],
-       case when g % 10 = 0 then 'CVE-2025-' || (g % 5000) end, case when g % 10 = 0 then array['CVE-2025-' || (g % 5000)] else '{}' end, array[79 + g % 40],
-       'src/f' || (g % 4000) || '.py', g % 500, case when g % 3 = 0 then (g % 100) / 10.0 end, case when g % 3 = 0 then (g % 100) / 10.0 end, md5(g::text), 1,
-       now() - (g || ' seconds')::interval, now() - ((g % 86400) || ' seconds')::interval, now()
-     from generate_series(1, ?) g`,
-    [missing],
-  );
-  // What autovacuum does after a bulk load: statistics and the visibility map (index-only scans).
-  await db.raw('vacuum analyze issues');
-  console.log(`\nfilled ${missing} more issues in ${((Date.now() - fillStart) / 1000).toFixed(1)} s; ${(await db('issues').count({ n: '*' }))[0].n} stored\n`);
+  await fillIssues(db, missing);
+  await settle(db);
+  const groups = (await db('issue_counts').count({ n: '*' }))[0].n;
+  console.log(`\nfilled ${missing} more issues in ${((Date.now() - fillStart) / 1000).toFixed(1)} s; ${(await db('issues').count({ n: '*' }))[0].n} stored in ${groups} count groups\n`);
 
-  const filters: [string, IssueFilter][] = [
-    ['one filter: severity=high', { projects: null, severities: ['high'] }],
-    ['three filters: project, severity, status', { projects: null, projectCodes: ['proj-7'], severities: ['high', 'critical'], statuses: [1, 8] }],
-    ['three filters, caller limited to 3 projects', { projects: ['proj-1', 'proj-2', 'proj-3'], severities: ['high'], statuses: [1], categories: ['sast'] }],
-  ];
+  const filters = QUERIES.map((q) => [q.label, q.filter] as const);
   const order = { sort: 'first_detected_at' as SortKey, desc: true, limit: 50 };
   console.log('| query | first page p95 | deep page (page 200, keyset) p95 | deep page (page 200, offset) p95 | count p95 | page + total (as GET /issues) p95 | rows |\n|---|---|---|---|---|---|---|');
   const plans: string[] = [];

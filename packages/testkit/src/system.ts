@@ -120,7 +120,7 @@ function tail(file: string, lines = 30): string {
  * of the built binary, each service on its own database of the real PostgreSQL server, sharing the
  * real Kafka broker and Redis.
  */
-export async function startScaledMode(i: Required<Infra>): Promise<RunningSystem & { children: Child[]; env: Record<string, string> }> {
+export async function startScaledMode(i: Required<Infra>, extraEnv: Record<string, string> = {}): Promise<RunningSystem & { children: Child[]; env: Record<string, string> }> {
   const run = uniqueSuffix();
   const logDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bulwark-scaled-'));
   const dbs = await Promise.all(SERVICE_NAMES.map((s) => createTestDatabase(i.pgUrl, `bw_${s}`)));
@@ -137,6 +137,7 @@ export async function startScaledMode(i: Required<Infra>): Promise<RunningSystem
     BULWARK_DATA_DIR: logDir,
     LOG_LEVEL: 'info',
     ...testSettings(),
+    ...extraEnv,
   };
   for (const [idx, s] of SERVICE_NAMES.entries()) {
     const upper = s.toUpperCase();

@@ -35,6 +35,10 @@ export class Issues {
     return issueStore.count(this.db, filter);
   }
 
+  compactCounts(): Promise<void> {
+    return issueStore.compactCounts(this.db);
+  }
+
   /** Values each filter can take among the matching issues. */
   async filterValues(filter: IssueFilter) {
     const names = await this.statusNames();

@@ -1,4 +1,4 @@
-import { createGrpcClient, ModuleDefinition, ServiceHost } from '@bulwark/platform';
+import { createGrpcClient, ModuleDefinition, PeriodicTask, ServiceHost } from '@bulwark/platform';
 import { routesOf, TOPICS } from '@bulwark/contracts';
 import { catalogV1, issuesV1, scanningV1 } from '@bulwark/proto';
 import { readIssuesConfig } from './config';
@@ -20,15 +20,18 @@ export const issuesModule: ModuleDefinition = {
     const gates = new QualityGates(host.db, scanning.client, catalog.client);
     const rules = new SecurityRules(host.db, host.log, config.ISSUES_RULE_EXPIRY_POLL_MS);
     const issues = new Issues(host.db, () => host.relay.nudge());
+    const compaction = new PeriodicTask('issue count compaction', config.ISSUES_COUNT_COMPACT_MS, () => issues.compactCounts(), host.log);
     const ingestion = new Ingestion(scanning.client, catalog.client, gates, host.log, config.ISSUES_INGEST_CHUNK);
     host.grpc.add(issuesV1.IssuesServiceService, 'bulwark.issues.v1.IssuesService', {});
     await host.consume('ingestion', [TOPICS.scans], (event, trx) => ingestion.handle(event, trx));
     const started = await host.serve(routesOf('issues'), issuesHandlers(host.db, issues, rules, gates));
     rules.start();
+    compaction.start();
     return {
       ...started,
       stop: async () => {
         await rules.stop();
+        await compaction.stop();
         await started.stop();
         scanning.close();
         catalog.close();

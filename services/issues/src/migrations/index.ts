@@ -201,4 +201,40 @@ export const migrations: Migration[] = [
       await db.raw('create index issues_rank_status on issues (severity_rank, status_id, project_code)');
     },
   },
+  {
+    name: '0004_issue_counts',
+    async up(db) {
+      // Exact counts without counting rows: every write to issues appends the change of each group's
+      // count (statement triggers over the changed rows), so a count over these dimensions sums a few
+      // thousand rows instead of visiting every matching issue. Rows are only appended, so concurrent
+      // ingestions never wait on each other here; compaction folds them into one row per group.
+      await db.schema.createTable('issue_counts', (t) => {
+        t.text('project_code').notNullable();
+        t.text('tool_name').notNullable();
+        t.text('scanner').notNullable();
+        t.text('tool_id').notNullable();
+        t.text('category').notNullable();
+        t.smallint('severity_rank').notNullable();
+        t.integer('status_id').notNullable();
+        t.bigInteger('n').notNullable();
+      });
+      await db.raw('create index issue_counts_project on issue_counts (project_code)');
+      const dims = 'project_code, tool_name, scanner, tool_id, category, severity_rank, status_id';
+      const trigger = async (event: 'insert' | 'update' | 'delete', body: string) => {
+        await db.raw(`create function issue_counts_after_${event}() returns trigger language plpgsql as $$
+          begin
+            insert into issue_counts (${dims}, n) ${body};
+            return null;
+          end $$`);
+        const tables = event === 'insert' ? 'new table as new_issues' : event === 'delete' ? 'old table as old_issues' : 'old table as old_issues new table as new_issues';
+        await db.raw(`create trigger issues_counted_${event} after ${event} on issues referencing ${tables} for each statement execute function issue_counts_after_${event}()`);
+      };
+      await trigger('insert', `select ${dims}, count(*) from new_issues group by ${dims}`);
+      await trigger('delete', `select ${dims}, -count(*) from old_issues group by ${dims}`);
+      await trigger('update', `select ${dims}, sum(n) from (select ${dims}, -1 as n from old_issues union all select ${dims}, 1 from new_issues) d group by ${dims} having sum(n) <> 0`);
+      await db.raw(`insert into issue_counts (${dims}, n) select ${dims}, count(*) from issues group by ${dims}`);
+      // Counts by severity and status over every project now read issue_counts.
+      await db.raw('drop index issues_rank_status');
+    },
+  },
 ];

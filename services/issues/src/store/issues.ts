@@ -1,12 +1,7 @@
 import type { Knex } from 'knex';
-import { escapeLike, iso, Queryable } from '@bulwark/platform';
+import { escapeLike, iso, pgArray, Queryable, unnestRows } from '@bulwark/platform';
 import { NOT_COUNTED_STATUSES } from '../domain/statuses';
 import type { IssueCounts } from '../domain/gates';
-
-/** Arrays travel as one JSON parameter: the same SQL then runs on pg and PGlite alike. */
-const J = (v: unknown) => JSON.stringify(v);
-const TEXTS = 'array(select jsonb_array_elements_text(?::jsonb))';
-const INTS = 'array(select (jsonb_array_elements_text(?::jsonb))::int)';
 
 export const SEVERITY_RANK: Record<string, number> = { critical: 5, high: 4, medium: 3, low: 2, info: 1 };
 
@@ -55,12 +50,21 @@ export interface IssueRow {
   updated_at: Date | string;
 }
 
-const RECORD_COLUMNS = `id uuid, project_code text, scope_id text, match_key text, layer_id text, check_id text, scan_id text, first_scan_id text,
-  tool_id text, tool_name text, scanner text, category text, title text, description text, severity text, severity_rank smallint, rule_id text,
-  status_id int, cve text, vulnerability_ids text[], cwes int[], lib_name text, lib_version text, file_path text, start_line int,
-  cvss_v2 float8, cvss_v3 float8, cvss_v4 float8, cvss_unknown float8, cvss_max float8, epss float8, known_exploited boolean, fingerprint text,
-  occurrences int, suppression jsonb, security_rule_id uuid, first_detected_at timestamptz, last_detected_at timestamptz, updated_at timestamptz`;
-const INSERT_COLUMNS = RECORD_COLUMNS.split(',').map((c) => c.trim().split(/\s+/)[0]).join(', ');
+/** What ingestion writes of a new issue, with the SQL type of each column. */
+const NEW_ISSUE_COLUMNS = {
+  id: 'uuid', project_code: 'text', scope_id: 'text', match_key: 'text', layer_id: 'text', check_id: 'text', scan_id: 'text', first_scan_id: 'text',
+  tool_id: 'text', tool_name: 'text', scanner: 'text', category: 'text', title: 'text', description: 'text', severity: 'text', severity_rank: 'smallint',
+  rule_id: 'text', status_id: 'int', cve: 'text', vulnerability_ids: 'text[]', cwes: 'int[]', lib_name: 'text', lib_version: 'text', file_path: 'text',
+  start_line: 'int', cvss_v2: 'float8', cvss_v3: 'float8', cvss_v4: 'float8', cvss_unknown: 'float8', cvss_max: 'float8', epss: 'float8',
+  known_exploited: 'boolean', fingerprint: 'text', occurrences: 'int', suppression: 'jsonb', security_rule_id: 'uuid', first_detected_at: 'timestamptz',
+  last_detected_at: 'timestamptz', updated_at: 'timestamptz',
+} as const;
+const INSERT_COLUMNS = Object.keys(NEW_ISSUE_COLUMNS).join(', ');
+
+const DETECTION_COLUMNS = {
+  id: 'uuid', scan_id: 'text', check_id: 'text', layer_id: 'text', new_scan: 'boolean', occurrences: 'int', status_id: 'int', severity: 'text',
+  severity_rank: 'smallint', start_line: 'int', suppression: 'jsonb', security_rule_id: 'uuid',
+} as const;
 
 export type NewIssue = Omit<IssueRow, 'assignee' | 'detections' | 'duplicate_of' | 'first_detected_at' | 'last_detected_at' | 'updated_at'> & { first_detected_at: string; last_detected_at: string; updated_at: string };
 
@@ -164,6 +168,14 @@ function applyFilter(q: Knex.QueryBuilder, f: IssueFilter): Knex.QueryBuilder {
   return q;
 }
 
+/** The filters issue_counts answers: each one's condition is on a column that table keeps. */
+const COUNTED_FILTERS = new Set(['projects', 'tools', 'scanners', 'toolIds', 'projectCodes', 'severities', 'statuses', 'categories', 'invert']);
+const unset = (v: unknown) => v === undefined || v === false || (Array.isArray(v) && v.length === 0) || (typeof v === 'object' && v !== null && !Array.isArray(v) && Object.values(v).every((x) => !x));
+const countedByGroups = (f: IssueFilter) => Object.entries(f).every(([k, v]) => COUNTED_FILTERS.has(k) || unset(v));
+const COUNT_GROUP_COLUMNS = ['project_code', 'tool_name', 'scanner', 'tool_id', 'category', 'severity_rank', 'status_id'];
+const COUNT_GROUP = COUNT_GROUP_COLUMNS.join(', ');
+const groupOf = (alias: string) => `(${COUNT_GROUP_COLUMNS.map((c) => `${alias}.${c}`).join(', ')})`;
+
 function encodeCursor(values: unknown[]): string {
   return Buffer.from(JSON.stringify(values)).toString('base64url');
 }
@@ -182,14 +194,16 @@ export const issueStore = {
   async byKeys(db: Queryable, projectCode: string, keys: { scope: string; key: string }[]): Promise<Map<string, Pick<IssueRow, 'id' | 'status_id' | 'scan_id' | 'security_rule_id'>>> {
     const out = new Map<string, Pick<IssueRow, 'id' | 'status_id' | 'scan_id' | 'security_rule_id'>>();
     if (keys.length === 0) return out;
-    // A join on the identities looks each one up in the identity index.
+    // One identity-index probe per key (the lateral `limit 1` keeps it a nested loop): a join the
+    // planner costs from stale statistics, mid-ingestion, would rather scan the project's issues.
+    const k = unnestRows(keys, { scope: 'text', key: 'text' }, 'k');
     const rows: (Pick<IssueRow, 'id' | 'status_id' | 'scan_id' | 'security_rule_id' | 'scope_id' | 'match_key'>)[] = (
       await db.raw(
-        `select i.id, i.status_id, i.scan_id, i.security_rule_id, i.scope_id, i.match_key
-         from jsonb_to_recordset(?::jsonb) as k(scope text, key text)
-         join issues i on i.project_code = ? and i.scope_id = k.scope and i.match_key = k.key
-         for update of i`,
-        [J(keys.map((k) => ({ scope: k.scope, key: k.key }))), projectCode],
+        `select i.* from ${k.sql} cross join lateral (
+           select id, status_id, scan_id, security_rule_id, scope_id, match_key from issues
+           where project_code = ? and scope_id = k.scope and match_key = k.key limit 1 for update
+         ) i`,
+        [...k.bindings, projectCode],
       )
     ).rows;
     for (const r of rows) out.set(`${r.scope_id}\u0000${r.match_key}`, r);
@@ -202,22 +216,26 @@ export const issueStore = {
 
   async insertMany(db: Queryable, rows: NewIssue[]): Promise<void> {
     if (rows.length === 0) return;
-    await db.raw(`insert into issues (${INSERT_COLUMNS}) select ${INSERT_COLUMNS} from jsonb_to_recordset(?::jsonb) as v(${RECORD_COLUMNS})`, [J(rows)]);
+    const v = unnestRows(rows, NEW_ISSUE_COLUMNS);
+    await db.raw(`insert into issues (${INSERT_COLUMNS}) select ${INSERT_COLUMNS} from ${v.sql}`, v.bindings);
   },
 
-  /** Records a scan's detection of existing issues, all in one statement. */
+  /**
+   * Records a scan's detection of existing issues, all in one statement. The `any` condition lets
+   * the planner find the batch's rows by primary key whatever its statistics say about the table.
+   */
   async detectMany(db: Queryable, at: string, rows: Detection[]): Promise<void> {
     if (rows.length === 0) return;
+    const v = unnestRows(rows, DETECTION_COLUMNS);
     await db.raw(
       `update issues i set scan_id = v.scan_id, check_id = v.check_id, layer_id = v.layer_id, last_detected_at = ?, updated_at = ?,
          detections = i.detections + case when v.new_scan then 1 else 0 end,
          occurrences = case when v.new_scan then v.occurrences else i.occurrences + v.occurrences end,
          status_id = v.status_id, severity = v.severity, severity_rank = v.severity_rank, start_line = v.start_line,
          suppression = v.suppression, security_rule_id = v.security_rule_id
-       from jsonb_to_recordset(?::jsonb) as v(id uuid, scan_id text, check_id text, layer_id text, new_scan boolean, occurrences int, status_id int,
-         severity text, severity_rank smallint, start_line int, suppression jsonb, security_rule_id uuid)
-       where i.id = v.id`,
-      [at, at, J(rows)],
+       from ${v.sql}
+       where i.id = v.id and i.id = any(?::uuid[])`,
+      [at, at, ...v.bindings, pgArray(rows.map((r) => r.id))],
     );
   },
 
@@ -225,9 +243,9 @@ export const issueStore = {
   async markFixed(db: Queryable, checkId: string, scanId: string, openStatuses: number[], fixed: number, at: string): Promise<{ id: string; old: number }[]> {
     const rows: { id: string; old: number }[] = (
       await db.raw(
-        `with gone as (select id, status_id from issues where check_id = ? and scan_id <> ? and status_id = any(${INTS}) for update)
+        `with gone as (select id, status_id from issues where check_id = ? and scan_id <> ? and status_id = any(?::int[]) for update)
          update issues i set status_id = ?, updated_at = ? from gone where i.id = gone.id returning i.id, gone.status_id as old`,
-        [checkId, scanId, J(openStatuses), fixed, at],
+        [checkId, scanId, pgArray(openStatuses), fixed, at],
       )
     ).rows;
     return rows;
@@ -239,7 +257,7 @@ export const issueStore = {
 
   async getMany(db: Queryable, ids: string[]): Promise<IssueRow[]> {
     if (ids.length === 0) return [];
-    return db('issues').whereRaw(`id = any(array(select (jsonb_array_elements_text(?::jsonb))::uuid))`, [J(ids)]).forUpdate();
+    return db('issues').whereRaw('id = any(?::uuid[])', [pgArray(ids)]).forUpdate();
   },
 
   async update(db: Queryable, id: string, patch: Partial<Pick<IssueRow, 'status_id' | 'assignee' | 'security_rule_id' | 'duplicate_of'>>, at: string): Promise<void> {
@@ -248,7 +266,7 @@ export const issueStore = {
 
   async deleteMany(db: Queryable, ids: string[]): Promise<string[]> {
     if (ids.length === 0) return [];
-    return (await db.raw(`delete from issues where id = any(array(select (jsonb_array_elements_text(?::jsonb))::uuid)) returning id`, [J(ids)])).rows.map((r: { id: string }) => r.id);
+    return (await db.raw('delete from issues where id = any(?::uuid[]) returning id', [pgArray(ids)])).rows.map((r: { id: string }) => r.id);
   },
 
   /** The statement of a page (also what the benchmark explains). */
@@ -273,8 +291,22 @@ export const issueStore = {
     return { items: rows, nextCursor: rows.length === o.limit && last ? encodeCursor([sortValue(last.sort_value), last.id]) : null };
   },
 
+  /**
+   * The statement of a count. Filters on the dimensions of issue_counts sum its group counts under
+   * the name `issues` (the very same conditions, so the same semantics); any other filter counts rows.
+   */
   countQuery(db: Queryable, f: IssueFilter): Knex.QueryBuilder {
+    if (countedByGroups(f)) return applyFilter(db({ issues: 'issue_counts' }).select(db.raw('coalesce(sum(n), 0) as n')), f);
     return applyFilter(db('issues').count<{ n: string }[]>({ n: '*' }), f);
+  },
+
+  /** Folds the appended count changes into one row per group (concurrent writers keep appending). */
+  async compactCounts(db: Queryable): Promise<void> {
+    await db.raw(
+      `with split as (select ${COUNT_GROUP} from issue_counts group by ${COUNT_GROUP} having count(*) > 1),
+       gone as (delete from issue_counts c using split s where ${groupOf('c')} = ${groupOf('s')} returning c.*)
+       insert into issue_counts (${COUNT_GROUP}, n) select ${COUNT_GROUP}, sum(n) from gone group by ${COUNT_GROUP} having sum(n) <> 0`,
+    );
   },
 
   async count(db: Queryable, f: IssueFilter): Promise<number> {
@@ -310,7 +342,7 @@ export const issueStore = {
 
   /** What the layer's counted issues (open, not duplicates) add up to, for its quality gates. */
   async layerCounts(db: Queryable, layerId: string, scanId: string): Promise<IssueCounts> {
-    const base = () => db('issues').where('layer_id', layerId).whereNull('duplicate_of').whereRaw(`not (status_id = any(${INTS}))`, [J(NOT_COUNTED_STATUSES)]);
+    const base = () => db('issues').where('layer_id', layerId).whereNull('duplicate_of').whereRaw('not (status_id = any(?::int[]))', [pgArray(NOT_COUNTED_STATUSES)]);
     const groups: { severity: string; category: string; cvss: number | null; is_new: boolean; n: string }[] = await base()
       .select('severity', 'category', db.raw('round(cvss_max::numeric, 1)::float8 as cvss'), db.raw('(first_scan_id = ?) as is_new', [scanId]))
       .count({ n: '*' })
@@ -338,7 +370,7 @@ export const issueStore = {
       .where((w) => {
         if (issue.cve && issue.lib_name) w.orWhere({ cve: issue.cve, lib_name: issue.lib_name });
         if (issue.cwes.length && issue.file_path && issue.start_line !== null) {
-          w.orWhere((x) => x.whereRaw(`cwes && ${INTS}`, [J(issue.cwes)]).andWhere({ file_path: issue.file_path, start_line: issue.start_line }));
+          w.orWhere((x) => x.whereRaw('cwes && ?::int[]', [pgArray(issue.cwes)]).andWhere({ file_path: issue.file_path, start_line: issue.start_line }));
         }
         if (!(issue.cve && issue.lib_name) && !(issue.cwes.length && issue.file_path && issue.start_line !== null)) w.whereRaw('false');
       })
@@ -348,13 +380,13 @@ export const issueStore = {
 
   /** Open issues a security rule covers, by the rule's parameters in SQL (the same rules as ruleMatches). */
   async coveredByRule(db: Queryable, p: { instrumentType?: string; toolName?: string; category?: string; cve?: string; cwe?: number; projectCodes?: string[] }, statuses: number[]): Promise<Pick<IssueRow, 'id' | 'status_id'>[]> {
-    const q = db('issues').select('id', 'status_id').whereRaw(`status_id = any(${INTS})`, [J(statuses)]).forUpdate();
+    const q = db('issues').select('id', 'status_id').whereRaw('status_id = any(?::int[])', [pgArray(statuses)]).forUpdate();
     if (p.instrumentType) q.whereRaw('lower(category) = lower(?)', [p.instrumentType]);
     if (p.category) q.whereRaw('lower(category) = lower(?)', [p.category]);
     if (p.toolName) q.whereRaw('(lower(tool_name) = lower(?) or lower(scanner) = lower(?))', [p.toolName, p.toolName]);
     if (p.cve) q.whereRaw(`upper(?) = any(vulnerability_ids)`, [p.cve]);
-    if (p.cwe !== undefined) q.whereRaw(`cwes @> ${INTS}`, [J([p.cwe])]);
-    if (p.projectCodes) q.whereRaw(`project_code = any(${TEXTS})`, [J(p.projectCodes)]);
+    if (p.cwe !== undefined) q.whereRaw('cwes @> ?::int[]', [pgArray([p.cwe])]);
+    if (p.projectCodes) q.whereRaw('project_code = any(?::text[])', [pgArray(p.projectCodes)]);
     return q;
   },
 
@@ -364,6 +396,6 @@ export const issueStore = {
 
   async setStatusMany(db: Queryable, ids: string[], status: number, ruleId: string | null, at: string): Promise<void> {
     if (ids.length === 0) return;
-    await db.raw(`update issues set status_id = ?, security_rule_id = ?, updated_at = ? where id = any(array(select (jsonb_array_elements_text(?::jsonb))::uuid))`, [status, ruleId, at, J(ids)]);
+    await db.raw(`update issues set status_id = ?, security_rule_id = ?, updated_at = ? where id = any(?::uuid[])`, [status, ruleId, at, pgArray(ids)]);
   },
 };
