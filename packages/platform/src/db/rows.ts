@@ -70,7 +70,7 @@ export function unnestRows<T extends object>(rows: readonly T[], columns: Column
   const scalars: Scalar[] = [];
   const params: string[] = [];
   const select = cols.map(([name, type], i) => {
-    const first = value(rows[0], name);
+    const first = constant[i] ? value(rows[0], name) : undefined;
     if (constant[i] && isScalar(first)) {
       scalars.push(first ?? null);
       return `?::${type} as ${name}`;
