@@ -2,6 +2,7 @@ import { createGrpcClient, ModuleDefinition, PeriodicTask, ServiceHost } from '@
 import { routesOf, TOPICS } from '@bulwark/contracts';
 import { catalogV1, issuesV1, scanningV1 } from '@bulwark/proto';
 import { readIssuesConfig } from './config';
+import { issuesGrpc } from './grpc/issues-grpc';
 import { issuesHandlers } from './http/handlers';
 import { Ingestion } from './ingestion';
 import { Issues } from './issues';
@@ -22,7 +23,7 @@ export const issuesModule: ModuleDefinition = {
     const issues = new Issues(host.db, () => host.relay.nudge());
     const compaction = new PeriodicTask('issue count compaction', config.ISSUES_COUNT_COMPACT_MS, () => issues.compactCounts(), host.log);
     const ingestion = new Ingestion(scanning.client, catalog.client, gates, host.log, config.ISSUES_INGEST_CHUNK);
-    host.grpc.add(issuesV1.IssuesServiceService, 'bulwark.issues.v1.IssuesService', {});
+    host.grpc.add(issuesV1.IssuesServiceService, 'bulwark.issues.v1.IssuesService', issuesGrpc(host.db));
     await host.consume('ingestion', [TOPICS.scans], (event, trx) => ingestion.handle(event, trx));
     const started = await host.serve(routesOf('issues'), issuesHandlers(host.db, issues, rules, gates));
     rules.start();

@@ -362,6 +362,21 @@ export const issueStore = {
     return counts;
   },
 
+  /** Issue counts of a report's scope by project, tool, category, severity and status (duplicates left out). */
+  async summarize(db: Queryable, f: IssueFilter): Promise<{ project_code: string; tool_name: string; category: string; severity: string; status_id: number; n: string }[]> {
+    return applyFilter(db('issues').select('project_code', 'tool_name', 'category', 'severity', 'status_id').count({ n: '*' }), { ...f, excludeDuplicates: true })
+      .groupBy('project_code', 'tool_name', 'category', 'severity', 'status_id')
+      .orderBy(['project_code', 'tool_name', 'category', 'severity', 'status_id']);
+  },
+
+  /** A report's open issues, most severe first, then highest CVSS, then newest (duplicates left out). */
+  async topOpen(db: Queryable, f: IssueFilter, limit: number): Promise<IssueRow[]> {
+    return applyFilter(db('issues').select('issues.*'), { ...f, excludeDuplicates: true })
+      .whereRaw('not (issues.status_id = any(?::int[]))', [pgArray(NOT_COUNTED_STATUSES)])
+      .orderByRaw('severity_rank desc, cvss_max desc nulls last, first_detected_at desc, id')
+      .limit(limit);
+  },
+
   /** Issues of the same project that look like the same problem: same CVE and package, or same CWE, file and line. */
   async similar(db: Queryable, issue: IssueRow): Promise<IssueRow[]> {
     return db('issues')

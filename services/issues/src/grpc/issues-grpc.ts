@@ -1,0 +1,46 @@
+import { Db, iso, ServiceImpl } from '@bulwark/platform';
+import type { issuesV1 } from '@bulwark/proto';
+import { NOT_COUNTED_STATUSES } from '../domain/statuses';
+import { IssueFilter, issueStore } from '../store/issues';
+import { statusStore } from '../store/settings';
+
+const MAX_TOP = 10_000;
+
+/** The store's filter of a report scope: its projects and its period of first detection. */
+function scopeFilter(scope: issuesV1.IssueScope | undefined): IssueFilter {
+  return {
+    projects: scope?.allProjects ? null : scope?.projectCodes ?? [],
+    detectedFrom: scope?.detectedFrom || undefined,
+    detectedTo: scope?.detectedTo || undefined,
+  };
+}
+
+export function issuesGrpc(db: Db): ServiceImpl<typeof issuesV1.IssuesServiceService> {
+  return {
+    async summarizeIssues(scope) {
+      const [groups, statuses] = await Promise.all([issueStore.summarize(db, scopeFilter(scope)), statusStore.list(db)]);
+      return {
+        groups: groups.map((g) => ({
+          projectCode: g.project_code, toolName: g.tool_name, category: g.category, severity: g.severity, statusId: g.status_id,
+          open: !NOT_COUNTED_STATUSES.includes(g.status_id), count: Number(g.n),
+        })),
+        statuses: statuses.map((s) => ({ id: s.id, name: s.name_en })),
+      };
+    },
+
+    async topIssues(req) {
+      const limit = Math.min(MAX_TOP, Math.max(0, req.limit));
+      const [rows, statuses] = await Promise.all([issueStore.topOpen(db, scopeFilter(req.scope), limit), statusStore.list(db)]);
+      const names = new Map(statuses.map((s) => [s.id, s.name_en]));
+      return {
+        issuesJson: rows.map((r) =>
+          JSON.stringify({
+            id: r.id, project_code: r.project_code, tool_name: r.tool_name, category: r.category, title: r.title, severity: r.severity,
+            status: names.get(r.status_id) ?? String(r.status_id), cve: r.cve, cwes: r.cwes, file_path: r.file_path, start_line: r.start_line,
+            lib_name: r.lib_name, lib_version: r.lib_version, cvss: r.cvss_max, first_detected_at: iso(r.first_detected_at), last_detected_at: iso(r.last_detected_at),
+          }),
+        ),
+      };
+    },
+  };
+}
