@@ -78,3 +78,11 @@ export const ISSUE_EVENTS = {
   /** { scan_result_id, layer_id, project_code, verdict: { status, locked, conditions } } */
   qualityGateEvaluated: 'quality_gate.evaluated',
 } as const;
+
+/** Event types on the reports topic, keyed by report id. */
+export const REPORT_EVENTS = {
+  /** { id, name, type, author, project_codes } */
+  reportReady: 'report.ready',
+  /** { id, name, type, author, error } */
+  reportFailed: 'report.failed',
+} as const;

@@ -9,3 +9,4 @@ export * from './routes/catalog';
 export * from './tool-types';
 export * from './routes/scanning';
 export * from './routes/issues';
+export * from './routes/reporting';

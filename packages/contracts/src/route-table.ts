@@ -4,9 +4,10 @@ import { identityRoutes } from './routes/identity';
 import { catalogRoutes } from './routes/catalog';
 import { scanningRoutes } from './routes/scanning';
 import { issuesRoutes } from './routes/issues';
+import { reportingRoutes } from './routes/reporting';
 
 /** The one route table: every /api/v1 path, its owner and the permission it needs. */
-export const ROUTES: RouteSpec[] = [...gatewayRoutes, ...identityRoutes, ...catalogRoutes, ...scanningRoutes, ...issuesRoutes];
+export const ROUTES: RouteSpec[] = [...gatewayRoutes, ...identityRoutes, ...catalogRoutes, ...scanningRoutes, ...issuesRoutes, ...reportingRoutes];
 
 export function routesOf(service: string): RouteSpec[] {
   return ROUTES.filter((r) => r.service === service);

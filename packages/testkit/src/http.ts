@@ -33,6 +33,12 @@ export class Api {
     return { status: res.status, body: parsed as T, headers: res.headers };
   }
 
+  /** A GET whose body is a file: the bytes as they came. */
+  async download(path: string): Promise<{ status: number; headers: Headers; body: Buffer }> {
+    const res = await fetch(this.baseUrl + path, { headers: { ...this.extraHeaders, ...(this.token ? { authorization: `Bearer ${this.token}` } : {}) } });
+    return { status: res.status, headers: res.headers, body: Buffer.from(await res.arrayBuffer()) };
+  }
+
   get<T = any>(path: string) {
     return this.request<T>('GET', path);
   }

@@ -4,6 +4,7 @@ import { catalogSuite } from '../../../services/catalog/test/catalog.suite';
 import { scanningSuite } from '../../../services/scanning/test/scanning.suite';
 import { scannersSuite } from '../../../services/scanning/test/scanners.suite';
 import { issuesSuite } from '../../../services/issues/test/issues.suite';
+import { reportingSuite } from '../../../services/reporting/test/reporting.suite';
 import { directAccessSuite, gatewaySuite } from '../../../gateway/test/gateway.suite';
 import { authorizationWalk } from '../../../gateway/test/authorization-walk.suite';
 
@@ -16,5 +17,6 @@ describeSystem({
   'scanning service': scanningSuite,
   'real scanners end to end': scannersSuite,
   'issues service': issuesSuite,
+  'reporting service': reportingSuite,
   'authorization walk over the route table': authorizationWalk,
 });

@@ -1,0 +1,90 @@
+import type { RouteSpec } from '@bulwark/platform';
+import { z } from '../zod';
+import { bulkResult, idsBody, isoDateTime, listOf, pageQuery, perm } from '../common';
+
+const service = 'reporting';
+const reportsP = (l: 'r' | 'w' | 'x' | 'd') => perm('reporting.reports', l);
+const byId = z.object({ id: z.uuid() });
+
+export const REPORT_TYPES = ['summary'] as const;
+export const REPORT_PERIODS = ['all', 'day', 'week', 'month', 'quarter', 'year'] as const;
+export const REPORT_FORMATS = ['html', 'csv', 'json', 'pdf', 'docx'] as const;
+export const REPORT_STATES = ['queued', 'running', 'ready', 'failed'] as const;
+
+const projectCodes = z.array(z.string().min(1).max(64)).max(1000);
+const reportFilter = z
+  .object({
+    period: z.enum(REPORT_PERIODS).default('all').openapi({ description: 'Issues first detected in this period before the report was created; all: any time' }),
+    project_code: projectCodes.default([]).openapi({ description: 'Projects to report on; empty: every project the caller may see' }),
+  })
+  .strict();
+
+const reportView = z
+  .object({
+    id: z.string(), name: z.string(), type: z.enum(REPORT_TYPES),
+    filter: z.object({ period: z.enum(REPORT_PERIODS), project_code: z.array(z.string()) }),
+    state: z.enum(REPORT_STATES).openapi({ description: 'queued, running (see progress), ready (downloadable) or failed (see error)' }),
+    progress: z.number().int().min(0).max(100), error: z.string().nullable(), author: z.string(),
+    created_at: isoDateTime, started_at: isoDateTime.nullable(), finished_at: isoDateTime.nullable(),
+    formats: z.array(z.enum(REPORT_FORMATS)).openapi({ description: 'Formats it can be downloaded in (once ready)' }),
+  })
+  .openapi('Report');
+
+const formatQuery = z.enum(REPORT_FORMATS).openapi({ description: 'html, csv (the listed open issues), json (the whole report), pdf or docx' });
+
+export const reportingRoutes: RouteSpec[] = [
+  {
+    // Before /report/{id}/download: the literal path must win over the parameter.
+    operationId: 'downloadSummaryReport', method: 'get', path: '/api/v1/report/summary/download', service, tag: 'Reports', access: reportsP('x'),
+    summary: 'Earlier interface: a summary report generated on the spot and downloaded',
+    description: 'filter[created_at_start] and filter[created_at_end] bound the issues\u2019 first detection. The report is not stored.',
+    request: {
+      query: z
+        .object({
+          format: formatQuery.default('pdf'),
+          'filter[project_code]': z.union([z.string().min(1).max(64), projectCodes]).optional(),
+          'filter[created_at_start]': isoDateTime.optional(),
+          'filter[created_at_end]': isoDateTime.optional(),
+        })
+        .strict(),
+    },
+  },
+  {
+    operationId: 'createReport', method: 'post', path: '/api/v1/report', service, tag: 'Reports', access: reportsP('x'),
+    summary: 'Create a report; it is generated asynchronously (state queued, running, then ready or failed)',
+    description: 'type summary: issue counts by severity, status, project and tool, and the open issues, most severe first (at most REPORTING_TOP_ISSUES). Issues linked as duplicates are left out. The report is frozen when generated: every format shows the same data.',
+    request: {
+      body: z
+        .object({ name: z.string().trim().min(1).max(255), type: z.enum(REPORT_TYPES), filter: reportFilter.default({ period: 'all', project_code: [] }) })
+        .strict(),
+    },
+    response: reportView,
+  },
+  {
+    operationId: 'listReports', method: 'get', path: '/api/v1/reports', service, tag: 'Reports', access: reportsP('r'),
+    summary: 'Reports the caller may see (those whose projects are all within the caller\u2019s), newest first',
+    request: {
+      query: z.object({ ...pageQuery, 'search[name]': z.string().min(1).max(255).optional(), 'filter[state]': z.enum(REPORT_STATES).optional(), 'filter[type]': z.enum(REPORT_TYPES).optional() }).strict(),
+    },
+    response: listOf(reportView, 'ReportList'),
+  },
+  {
+    operationId: 'getReport', method: 'get', path: '/api/v1/report/{id}', service, tag: 'Reports', access: reportsP('r'),
+    summary: 'One report: state, progress, error', request: { params: byId }, response: reportView,
+  },
+  {
+    operationId: 'updateReport', method: 'put', path: '/api/v1/report/{id}', service, tag: 'Reports', access: reportsP('w'),
+    summary: 'Rename a report (its content stays as generated)',
+    request: { params: byId, body: z.object({ data: z.object({ name: z.string().trim().min(1).max(255) }).strict() }).strict() },
+    response: reportView,
+  },
+  {
+    operationId: 'deleteReports', method: 'delete', path: '/api/v1/reports', service, tag: 'Reports', access: reportsP('d'),
+    summary: 'Delete reports by id', request: { body: idsBody }, response: bulkResult,
+  },
+  {
+    operationId: 'downloadReport', method: 'get', path: '/api/v1/report/{id}/download', service, tag: 'Reports', access: reportsP('r'),
+    summary: 'The report file in a format; 409 until the report is ready',
+    request: { params: byId, query: z.object({ format: formatQuery }).strict() },
+  },
+];

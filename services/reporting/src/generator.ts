@@ -1,0 +1,97 @@
+import { Db, enqueueEvents, Logger, ServiceClient } from '@bulwark/platform';
+import { REPORT_EVENTS, TOPICS } from '@bulwark/contracts';
+import type { issuesV1 } from '@bulwark/proto';
+import { periodStart } from './domain/period';
+import type { ReportIssue, ReportSnapshot } from './domain/snapshot';
+import { buildSnapshot } from './domain/summary';
+import { ReportRow, reportStore } from './store/reports';
+
+export type IssuesClient = ServiceClient<typeof issuesV1.IssuesServiceService>;
+
+/** A report's subject: its projects and the period of first detection it covers. */
+export interface ReportSubject {
+  id: string;
+  name: string;
+  type: string;
+  author: string;
+  period: string;
+  allProjects: boolean;
+  projectCodes: string[];
+  createdAt: Date;
+  /** An explicit start (the earlier interface's created_at range) instead of the period's. */
+  from?: Date | null;
+}
+
+/** Gathers a report's data from the issues service and freezes it as a snapshot. */
+export async function collectSnapshot(issues: IssuesClient, s: ReportSubject, topLimit: number, progress: (percent: number) => Promise<void> = async () => undefined): Promise<ReportSnapshot> {
+  const from = s.from !== undefined ? s.from : periodStart(s.period, s.createdAt);
+  const scope = { allProjects: s.allProjects, projectCodes: s.projectCodes, detectedFrom: from?.toISOString() ?? '', detectedTo: s.createdAt.toISOString() };
+  const summary = await issues.summarizeIssues(scope);
+  await progress(40);
+  const top = await issues.topIssues({ scope, limit: topLimit });
+  await progress(80);
+  return buildSnapshot(
+    {
+      id: s.id, name: s.name, type: s.type, author: s.author, created_at: s.createdAt.toISOString(), generated_at: new Date().toISOString(), period: s.period,
+      from: from?.toISOString() ?? null, to: s.createdAt.toISOString(), project_codes: s.projectCodes,
+    },
+    summary.groups.map((g) => ({ ...g, count: Number(g.count) })),
+    summary.statuses,
+    top.issuesJson.map((j) => JSON.parse(j) as ReportIssue),
+    topLimit,
+  );
+}
+
+const MAX_ATTEMPTS = 3;
+const RETRY_DELAY_SECONDS = 10;
+
+/**
+ * Generates queued reports. A report is claimed under a lease; a process that dies mid-way leaves
+ * it to be taken over when the lease runs out, and a failing attempt is retried, later each time, up to three attempts.
+ */
+export class ReportGenerator {
+  constructor(
+    private readonly db: Db,
+    private readonly issues: IssuesClient,
+    private readonly log: Logger,
+    private readonly opts: { leaseSeconds: number; topIssues: number },
+  ) {}
+
+  /** Generates waiting reports one after another until none is left. */
+  async drain(): Promise<void> {
+    for (let report = await reportStore.claim(this.db, this.opts.leaseSeconds); report; report = await reportStore.claim(this.db, this.opts.leaseSeconds)) {
+      await this.generate(report);
+    }
+  }
+
+  private async generate(r: ReportRow): Promise<void> {
+    const started = Date.now();
+    const subject: ReportSubject = { id: r.id, name: r.name, type: r.type, author: r.author, period: r.period, allProjects: r.all_projects, projectCodes: r.project_codes, createdAt: new Date(r.created_at) };
+    try {
+      const snapshot = await collectSnapshot(this.issues, subject, this.opts.topIssues, async (percent) => {
+        if (!(await reportStore.progress(this.db, r.id, r.attempts, percent, this.opts.leaseSeconds))) throw new LeaseLost();
+      });
+      await this.db.transaction(async (trx) => {
+        if (!(await reportStore.finish(trx, r.id, r.attempts, { snapshot }))) return;
+        await enqueueEvents(trx, [{ topic: TOPICS.reports, type: REPORT_EVENTS.reportReady, key: r.id, payload: { id: r.id, name: r.name, type: r.type, author: r.author, project_codes: r.project_codes } }]);
+      });
+      this.log.info('report generated', { reportId: r.id, issues: snapshot.totals.issues, ms: Date.now() - started });
+    } catch (err) {
+      if (err instanceof LeaseLost) return;
+      const error = (err as Error).message;
+      if (r.attempts < MAX_ATTEMPTS) {
+        this.log.warn('report generation failed; will retry', { reportId: r.id, attempt: r.attempts, error });
+        await reportStore.requeue(this.db, r.id, r.attempts, RETRY_DELAY_SECONDS * r.attempts);
+        return;
+      }
+      this.log.error('report generation failed', { reportId: r.id, attempt: r.attempts, error });
+      await this.db.transaction(async (trx) => {
+        if (!(await reportStore.finish(trx, r.id, r.attempts, { error }))) return;
+        await enqueueEvents(trx, [{ topic: TOPICS.reports, type: REPORT_EVENTS.reportFailed, key: r.id, payload: { id: r.id, name: r.name, type: r.type, author: r.author, error } }]);
+      });
+    }
+  }
+}
+
+/** Another process took the report over (this one was too slow to renew its lease). */
+class LeaseLost extends Error {}

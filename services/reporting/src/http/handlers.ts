@@ -1,0 +1,24 @@
+import { listPage, requirePrincipal, RouteHandlers } from '@bulwark/platform';
+import { reportView, Reports } from '../reports';
+
+/** HTTP handlers, keyed by the route table's operation ids: they translate, Reports decides. */
+export function reportingHandlers(reports: Reports): RouteHandlers {
+  return {
+    createReport: async (input) => reports.create(requirePrincipal(input), input.body),
+    listReports: async (input) => {
+      const q = input.query;
+      return listPage(q, await reports.list(requirePrincipal(input), { page: q.page, limit: q.limit, name: q['search[name]'], state: q['filter[state]'], type: q['filter[type]'] }), reportView);
+    },
+    getReport: async (input) => reportView(await reports.get(requirePrincipal(input), input.params.id)),
+    updateReport: async (input) => reports.rename(requirePrincipal(input), input.params.id, input.body.data.name),
+    deleteReports: async (input) => ({ results: await reports.delete(requirePrincipal(input), input.body.ids) }),
+    downloadReport: async (input) => reports.download(requirePrincipal(input), input.params.id, input.query.format),
+    downloadSummaryReport: async (input) => {
+      const q = input.query;
+      const codes = q['filter[project_code]'];
+      return reports.summaryNow(requirePrincipal(input), {
+        format: q.format, projectCodes: codes === undefined ? [] : Array.isArray(codes) ? codes : [codes], from: q['filter[created_at_start]'], to: q['filter[created_at_end]'],
+      });
+    },
+  };
+}

@@ -1,0 +1,94 @@
+/** An editable Word document of the report, A4 landscape like the PDF so the top issues fit. */
+import {
+  AlignmentType, Document, Footer, HeadingLevel, Packer, PageNumber, PageOrientation, Paragraph, ShadingType,
+  Table, TableCell, TableRow, TextRun, WidthType,
+} from 'docx';
+import { ReportSnapshot } from '../domain/snapshot';
+import { buildReportView, ReportColumn, ReportField, ReportTable, SEVERITY_COLORS, severityOfLabel } from './report-view';
+
+/** Page measures are in twips (1/1440 inch). */
+const A4_SHORT_SIDE = 11906;
+const A4_LONG_SIDE = 16838;
+const PAGE_MARGIN = 1440;
+const CONTENT_WIDTH = A4_LONG_SIDE - 2 * PAGE_MARGIN;
+/** Twips per unit of column weight, as in the PDF: tables with few columns stay narrow. */
+const WEIGHT_UNIT = 56 * 20;
+/** Font sizes are in half-points. */
+const TABLE_FONT_SIZE = 18;
+const MUTED_COLOR = '4B5563';
+const HEADER_FILL = 'F3F4F6';
+
+const fieldParagraph = (field: ReportField, size?: number): Paragraph => new Paragraph({
+  children: [new TextRun({ text: `${field.label}: `, bold: true, color: MUTED_COLOR, size }), new TextRun({ text: field.value, size })],
+});
+
+function tableCell(text: string, column: ReportColumn, header: boolean): TableCell {
+  const severity = !header && column.severity ? severityOfLabel(text) : undefined;
+  return new TableCell({
+    shading: header ? { type: ShadingType.CLEAR, fill: HEADER_FILL, color: 'auto' } : undefined,
+    children: [new Paragraph({
+      alignment: column.align === 'right' ? AlignmentType.RIGHT : AlignmentType.LEFT,
+      children: [new TextRun({
+        text,
+        size: TABLE_FONT_SIZE,
+        bold: header || severity !== undefined,
+        color: severity ? SEVERITY_COLORS[severity].slice(1).toUpperCase() : undefined,
+      })],
+    })],
+  });
+}
+
+function tableBlock(table: ReportTable): (Paragraph | Table)[] {
+  const heading = new Paragraph({ text: table.title, heading: HeadingLevel.HEADING_2 });
+  if (table.rows.length === 0) return [heading, new Paragraph({ children: [new TextRun({ text: table.emptyText, color: MUTED_COLOR })] })];
+  const totalWeight = table.columns.reduce((sum, column) => sum + column.weight, 0);
+  const tableWidth = Math.min(CONTENT_WIDTH, totalWeight * WEIGHT_UNIT);
+  const columnWidths = table.columns.map((column) => Math.floor((tableWidth * column.weight) / totalWeight));
+  const body = new Table({
+    width: { size: columnWidths.reduce((sum, columnWidth) => sum + columnWidth, 0), type: WidthType.DXA },
+    columnWidths,
+    rows: [
+      // Repeated at the top of every page the table runs onto.
+      new TableRow({ tableHeader: true, children: table.columns.map((column) => tableCell(column.label, column, true)) }),
+      ...table.rows.map((row) => new TableRow({
+        cantSplit: true,
+        children: row.map((text, index) => tableCell(text, table.columns[index]!, false)),
+      })),
+    ],
+  });
+  const note = table.note === null ? [] : [new Paragraph({ children: [new TextRun({ text: table.note, color: MUTED_COLOR })] })];
+  return [heading, body, ...note];
+}
+
+export function renderDocx(snapshot: ReportSnapshot): Promise<Buffer> {
+  const view = buildReportView(snapshot);
+  const document = new Document({
+    title: view.title,
+    creator: snapshot.report.author,
+    sections: [{
+      properties: {
+        page: {
+          // docx takes the portrait measures and swaps them for landscape.
+          size: { width: A4_SHORT_SIDE, height: A4_LONG_SIDE, orientation: PageOrientation.LANDSCAPE },
+          margin: { top: PAGE_MARGIN, right: PAGE_MARGIN, bottom: PAGE_MARGIN, left: PAGE_MARGIN },
+        },
+      },
+      footers: {
+        default: new Footer({
+          children: [new Paragraph({
+            alignment: AlignmentType.RIGHT,
+            children: [new TextRun({ children: ['Page ', PageNumber.CURRENT, ' of ', PageNumber.TOTAL_PAGES], size: 16, color: MUTED_COLOR })],
+          })],
+        }),
+      },
+      children: [
+        new Paragraph({ text: view.title, heading: HeadingLevel.TITLE }),
+        ...view.details.map((detail) => fieldParagraph(detail)),
+        new Paragraph({ children: [] }),
+        ...view.totals.map((total) => fieldParagraph(total, 28)),
+        ...view.tables.flatMap(tableBlock),
+      ],
+    }],
+  });
+  return Packer.toBuffer(document);
+}

@@ -1,0 +1,104 @@
+import { randomUUID } from 'node:crypto';
+import { AppError, conflict, Db, HttpResponse, invalid, notFound, Principal, ServiceClient } from '@bulwark/platform';
+import { REPORT_FORMATS } from '@bulwark/contracts';
+import type { catalogV1 } from '@bulwark/proto';
+import { collectSnapshot, IssuesClient } from './generator';
+import type { ReportSnapshot } from './domain/snapshot';
+import { renderReport, ReportFormat, reportFileType } from './render';
+import { ReportRow, reportStore } from './store/reports';
+
+export type CatalogClient = ServiceClient<typeof catalogV1.CatalogServiceService>;
+
+export function reportView(r: ReportRow) {
+  return {
+    id: r.id, name: r.name, type: r.type, filter: { period: r.period, project_code: r.all_projects ? [] : r.project_codes }, state: r.state, progress: r.progress,
+    error: r.error, author: r.author, created_at: r.created_at, started_at: r.started_at, finished_at: r.finished_at, formats: r.state === 'ready' ? [...REPORT_FORMATS] : [],
+  };
+}
+
+const safeFileName = (name: string) => name.replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 100) || 'report';
+
+function fileResponse(name: string, file: { body: Buffer; contentType: string; extension: string }): HttpResponse {
+  return new HttpResponse(200, file.body, { 'content-type': file.contentType, 'content-disposition': `attachment; filename="${safeFileName(name)}.${file.extension}"` });
+}
+
+/** Reports on behalf of a caller: a report covers only projects the caller may see. */
+export class Reports {
+  constructor(
+    private readonly db: Db,
+    private readonly issues: IssuesClient,
+    private readonly catalog: CatalogClient,
+    private readonly topIssues: number,
+  ) {}
+
+  /** The projects a report of `requested` covers for this caller; refuses codes it may not see or that do not exist. */
+  private async scope(principal: Principal, requested: string[], field: string): Promise<{ allProjects: boolean; projectCodes: string[] }> {
+    const codes = [...new Set(requested)];
+    if (codes.length === 0) return principal.projects === null ? { allProjects: true, projectCodes: [] } : { allProjects: false, projectCodes: [...principal.projects] };
+    const problems: string[] = [];
+    for (const code of codes) {
+      const visible = principal.projects === null || principal.projects.includes(code);
+      const exists = visible && (await this.catalog.getProject({ code }).then(() => true, (err: unknown) => {
+        if (err instanceof AppError && err.code === 'not_found') return false;
+        throw err;
+      }));
+      if (!exists) problems.push(code);
+    }
+    if (problems.length) throw invalid(`Unknown project ${problems.join(', ')}`, [{ field, problem: `has no project ${problems.join(', ')} that you can see` }]);
+    return { allProjects: false, projectCodes: codes };
+  }
+
+  async create(principal: Principal, body: { name: string; type: string; filter: { period: string; project_code: string[] } }) {
+    const scope = await this.scope(principal, body.filter.project_code, 'filter.project_code');
+    const row = await reportStore.insert(this.db, {
+      id: randomUUID(), name: body.name, type: body.type, period: body.filter.period, project_codes: scope.projectCodes, all_projects: scope.allProjects,
+      author: principal.username, created_at: new Date().toISOString(),
+    });
+    return reportView(row);
+  }
+
+  async get(principal: Principal, id: string): Promise<ReportRow> {
+    const row = await reportStore.get(this.db, id, principal.projects);
+    if (!row) throw notFound(`Report ${id}`);
+    return row;
+  }
+
+  list(principal: Principal, q: { page: number; limit: number; name?: string; state?: string; type?: string }) {
+    return reportStore.list(this.db, principal.projects, q);
+  }
+
+  async rename(principal: Principal, id: string, name: string) {
+    await this.get(principal, id);
+    await reportStore.rename(this.db, id, name);
+    return reportView(await this.get(principal, id));
+  }
+
+  async delete(principal: Principal, ids: string[]) {
+    const deleted = await reportStore.deleteMany(this.db, ids, principal.projects);
+    return ids.map((id) => ({ id, status: deleted.includes(id) ? ('deleted' as const) : ('not_found' as const) }));
+  }
+
+  /** The report file; each format is rendered at its first download and kept. */
+  async download(principal: Principal, id: string, format: ReportFormat): Promise<HttpResponse> {
+    const row = await this.get(principal, id);
+    if (row.state !== 'ready') throw conflict(`Report ${id} is ${row.state}, not ready`);
+    const kept = await reportStore.file(this.db, id, format);
+    if (kept) return fileResponse(row.name, { body: kept, ...reportFileType(format) });
+    const snapshot = (await reportStore.snapshot(this.db, id)) as ReportSnapshot;
+    const file = await renderReport(snapshot, format);
+    await reportStore.saveFile(this.db, id, format, file.body);
+    return fileResponse(row.name, file);
+  }
+
+  /** The earlier interface: a summary generated on the spot, bounded by first detection, not stored. */
+  async summaryNow(principal: Principal, q: { format: ReportFormat; projectCodes: string[]; from?: string; to?: string }): Promise<HttpResponse> {
+    const scope = await this.scope(principal, q.projectCodes, 'filter[project_code]');
+    const to = q.to ? new Date(q.to) : new Date();
+    const snapshot = await collectSnapshot(
+      this.issues,
+      { id: randomUUID(), name: 'Summary', type: 'summary', author: principal.username, period: q.from ? 'custom' : 'all', ...scope, createdAt: to, from: q.from ? new Date(q.from) : null },
+      this.topIssues,
+    );
+    return fileResponse('summary', await renderReport(snapshot, q.format));
+  }
+}

