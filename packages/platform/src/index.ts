@@ -23,3 +23,4 @@ export * from './db/rows';
 export * from './process';
 export * from './git';
 export * from './periodic';
+export * from './csv';

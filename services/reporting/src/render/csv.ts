@@ -2,9 +2,8 @@
  * The top issues as RFC 4180 CSV, one row per issue, for spreadsheets and scripts. Values stay
  * machine-readable (ISO timestamps, bare numbers) rather than formatted for reading.
  */
+import { CsvValue, csvRecord } from '@bulwark/platform';
 import { ReportIssue, ReportSnapshot } from '../domain/snapshot';
-
-type CsvValue = string | number | null;
 
 const COLUMNS: { header: string; value: (issue: ReportIssue) => CsvValue }[] = [
   { header: 'id', value: (issue) => issue.id },
@@ -24,21 +23,6 @@ const COLUMNS: { header: string; value: (issue: ReportIssue) => CsvValue }[] = [
   { header: 'first_detected_at', value: (issue) => issue.first_detected_at },
   { header: 'last_detected_at', value: (issue) => issue.last_detected_at },
 ];
-
-/** Spreadsheets run a cell starting with one of these as a formula; scanner output is attacker-controlled. */
-const FORMULA_START = /^[=+\-@\t\r]/;
-const NEEDS_QUOTES = /[",\r\n]/;
-
-function csvField(value: CsvValue): string {
-  if (value === null) return '';
-  if (typeof value === 'number') return String(value);
-  const text = FORMULA_START.test(value) ? `'${value}` : value;
-  return NEEDS_QUOTES.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
-}
-
-function csvRecord(values: CsvValue[]): string {
-  return `${values.map(csvField).join(',')}\r\n`;
-}
 
 export function renderCsv(snapshot: ReportSnapshot): Buffer {
   const header = csvRecord(COLUMNS.map((column) => column.header));
