@@ -53,7 +53,7 @@ export const reportStore = {
     if (q.state) base.where('state', q.state);
     if (q.type) base.where('type', q.type);
     const [{ n }] = await base.clone().count({ n: '*' });
-    const rows = await base.select(COLUMNS).orderBy('created_at', 'desc').orderBy('id', 'desc').offset((q.page - 1) * q.limit).limit(q.limit);
+    const rows: Record<string, unknown>[] = await base.select(COLUMNS).orderBy('created_at', 'desc').orderBy('id', 'desc').offset((q.page - 1) * q.limit).limit(q.limit);
     return { items: rows.map(fromRow), total: Number(n) };
   },
 
