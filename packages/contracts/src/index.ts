@@ -10,3 +10,4 @@ export * from './tool-types';
 export * from './routes/scanning';
 export * from './routes/issues';
 export * from './routes/reporting';
+export * from './routes/notifications';

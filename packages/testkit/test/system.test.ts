@@ -5,6 +5,7 @@ import { scanningSuite } from '../../../services/scanning/test/scanning.suite';
 import { scannersSuite } from '../../../services/scanning/test/scanners.suite';
 import { issuesSuite } from '../../../services/issues/test/issues.suite';
 import { reportingSuite } from '../../../services/reporting/test/reporting.suite';
+import { notificationsSuite } from '../../../services/notifications/test/notifications.suite';
 import { directAccessSuite, gatewaySuite } from '../../../gateway/test/gateway.suite';
 import { authorizationWalk } from '../../../gateway/test/authorization-walk.suite';
 
@@ -18,5 +19,6 @@ describeSystem({
   'real scanners end to end': scannersSuite,
   'issues service': issuesSuite,
   'reporting service': reportingSuite,
+  'notifications service': notificationsSuite,
   'authorization walk over the route table': authorizationWalk,
 });

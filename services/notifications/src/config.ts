@@ -3,6 +3,12 @@ import { env, loadConfig } from '@bulwark/platform';
 
 export const notificationsConfigSchema = z.object({
   NOTIFICATIONS_DATABASE_URL: env.url(),
+  /** How often due webhook deliveries are looked for. */
+  NOTIFY_POLL_MS: env.int(500, 50),
+  /** Attempts of a delivery before it is given up (1 s doubling to 10 min between them). */
+  NOTIFY_MAX_ATTEMPTS: env.int(8, 1),
+  /** Deliveries one process takes at a time. */
+  NOTIFY_BATCH: env.int(20, 1),
 });
 
 export const readNotificationsConfig = (e: NodeJS.ProcessEnv) => loadConfig(notificationsConfigSchema, e);

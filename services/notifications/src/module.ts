@@ -1,8 +1,11 @@
-import { ModuleDefinition, ServiceHost } from '@bulwark/platform';
-import { routesOf } from '@bulwark/contracts';
+import { ModuleDefinition, openSecretBox, PeriodicTask, ServiceHost } from '@bulwark/platform';
+import { routesOf, TOPICS } from '@bulwark/contracts';
 import { notificationsV1 } from '@bulwark/proto';
 import { readNotificationsConfig } from './config';
+import { notificationsHandlers } from './http/handlers';
 import { migrations } from './migrations';
+import { Notifiers } from './notifiers';
+import { DeliveryWorker, recordSecurityEvent } from './security-events';
 
 export const notificationsModule: ModuleDefinition = {
   name: 'notifications',
@@ -10,7 +13,19 @@ export const notificationsModule: ModuleDefinition = {
   async start(ctx) {
     const config = readNotificationsConfig(ctx.env);
     const host = await ServiceHost.open(ctx, { name: 'notifications', migrations, databaseUrl: config.NOTIFICATIONS_DATABASE_URL });
+    const secrets = openSecretBox(ctx, 'notifications');
+    const worker = new DeliveryWorker(host.db, ctx.cache, secrets, host.log, { batch: config.NOTIFY_BATCH, maxAttempts: config.NOTIFY_MAX_ATTEMPTS });
+    const delivery = new PeriodicTask('webhook delivery', config.NOTIFY_POLL_MS, () => worker.drain(), host.log);
     host.grpc.add(notificationsV1.NotificationsServiceService, 'bulwark.notifications.v1.NotificationsService', {});
-    return host.serve(routesOf('notifications'), {});
+    await host.consume('security-events', [TOPICS.scans, TOPICS.issues, TOPICS.reports], recordSecurityEvent);
+    const started = await host.serve(routesOf('notifications'), notificationsHandlers(host.db, new Notifiers(host.db, secrets)));
+    delivery.start();
+    return {
+      ...started,
+      stop: async () => {
+        await delivery.stop();
+        await started.stop();
+      },
+    };
   },
 };

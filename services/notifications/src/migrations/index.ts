@@ -1,4 +1,55 @@
 import type { Migration } from '@bulwark/platform';
 
-/** The notifications schema; until the service is built its database holds only the platform tables. */
-export const migrations: Migration[] = [];
+export const migrations: Migration[] = [
+  {
+    name: '0001_notifications',
+    async up(db) {
+      await db.schema.createTable('notifiers', (t) => {
+        t.uuid('id').primary();
+        t.text('name').notNullable();
+        t.integer('type_id').notNullable();
+        t.text('url').notNullable();
+        t.integer('rate_limit').notNullable();
+        t.integer('timeout_seconds').notNullable();
+        t.text('auth_header_name');
+        // Sealed with the master key (SecretBox): never stored or returned in clear.
+        t.text('auth_header_value_sealed');
+        // Empty: every notifiable event type.
+        t.specificType('events', 'text[]').notNullable();
+        // With all_projects: every project; otherwise these.
+        t.specificType('project_codes', 'text[]').notNullable();
+        t.boolean('all_projects').notNullable();
+        t.boolean('active').notNullable();
+        t.text('author').notNullable();
+        t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
+        t.timestamp('updated_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
+      });
+      // The events log; the id is the bus event's, so a redelivered event is recorded once.
+      await db.schema.createTable('security_events', (t) => {
+        t.uuid('id').primary();
+        t.text('type').notNullable();
+        t.text('project_code');
+        t.text('message').notNullable();
+        t.text('message_ru').notNullable();
+        t.jsonb('data').notNullable();
+        t.timestamp('occurred_at', { useTz: true }).notNullable();
+      });
+      await db.raw('create index security_events_recent on security_events (occurred_at desc, id desc)');
+      await db.raw('create index security_events_project on security_events (project_code, occurred_at desc)');
+      await db.schema.createTable('deliveries', (t) => {
+        t.uuid('id').primary();
+        t.uuid('notifier_id').notNullable().references('notifiers.id').onDelete('CASCADE');
+        t.uuid('event_id').notNullable().references('security_events.id').onDelete('CASCADE');
+        // pending, delivered, failed.
+        t.text('state').notNullable();
+        t.integer('attempts').notNullable().defaultTo(0);
+        t.timestamp('next_attempt_at', { useTz: true }).notNullable();
+        t.integer('last_status');
+        t.text('last_error');
+        t.timestamp('delivered_at', { useTz: true });
+        t.unique(['notifier_id', 'event_id']);
+      });
+      await db.raw("create index deliveries_due on deliveries (next_attempt_at) where state = 'pending'");
+    },
+  },
+];

@@ -1,0 +1,114 @@
+import type { RouteSpec } from '@bulwark/platform';
+import { z } from '../zod';
+import { bulkResult, idsBody, isoDateTime, listOf, pageQuery, perm } from '../common';
+import { ISSUE_EVENTS, REPORT_EVENTS, SCAN_EVENTS } from '../events';
+
+const service = 'notifications';
+const notifiersP = (l: 'r' | 'w' | 'x' | 'd') => perm('notifications.notifiers', l);
+const eventsP = (l: 'r' | 'w' | 'x' | 'd') => perm('notifications.events', l);
+const byId = z.object({ id: z.uuid() });
+
+/** The one notifier type so far. */
+export const WEBHOOK_NOTIFIER_TYPE = 1;
+
+/** The security events a notifier can receive (and the events log records). */
+export const NOTIFIABLE_EVENTS = [
+  SCAN_EVENTS.scanCompleted, SCAN_EVENTS.scanFailed, ISSUE_EVENTS.issuesIngested, ISSUE_EVENTS.qualityGateEvaluated, ISSUE_EVENTS.issueStatusChanged,
+  REPORT_EVENTS.reportReady, REPORT_EVENTS.reportFailed,
+] as const;
+
+const webhookSettings = z
+  .object({
+    url: z.url({ protocol: /^https?$/ }).max(2048).openapi({ description: 'Target address (http or https); events are POSTed to it as JSON' }),
+    rate_limit: z.number().int().min(1).max(100).default(5).openapi({ description: 'Requests per second at most (1-100)' }),
+    auth_header_name: z.string().regex(/^[A-Za-z0-9-]{1,64}$/, 'must be an HTTP header name').optional().openapi({ description: 'Token authentication: the header carrying the token' }),
+    auth_header_value: z.string().min(1).max(4096).optional().openapi({ description: 'The token; sealed at rest and never returned (kept when an update leaves it out)', writeOnly: true }),
+    timeout_seconds: z.number().int().min(1).max(60).default(10),
+  })
+  .strict();
+
+const notifierBody = z
+  .object({
+    name: z.string().trim().min(1).max(255),
+    type_id: z.literal(WEBHOOK_NOTIFIER_TYPE).default(WEBHOOK_NOTIFIER_TYPE).openapi({ description: '1: webhook' }),
+    settings: webhookSettings,
+    events: z.array(z.enum(NOTIFIABLE_EVENTS)).max(NOTIFIABLE_EVENTS.length).default([]).openapi({ description: 'Event types to send; empty: all' }),
+    project_codes: z.array(z.string().min(1).max(64)).max(1000).default([]).openapi({ description: 'Projects whose events are sent; empty: all the author may see' }),
+    active: z.boolean().default(true),
+  })
+  .strict();
+
+const notifierView = z
+  .object({
+    id: z.string(), name: z.string(), type_id: z.number().int(), active: z.boolean(), events: z.array(z.string()), project_codes: z.array(z.string()),
+    settings: z.object({ url: z.string(), rate_limit: z.number().int(), auth_header_name: z.string().nullable(), auth_header_set: z.boolean(), timeout_seconds: z.number().int() }),
+    author: z.string(), created_at: isoDateTime, updated_at: isoDateTime,
+    deliveries: z.object({ pending: z.number().int(), delivered: z.number().int(), failed: z.number().int(), last_error: z.string().nullable() }),
+  })
+  .openapi('Notifier');
+
+const testResult = z
+  .object({ delivered: z.boolean(), status: z.number().int().nullable(), error: z.string().nullable(), duration_ms: z.number().int() })
+  .openapi('NotifierTestResult');
+
+const eventView = z
+  .object({
+    id: z.string(), type: z.string(), project_code: z.string().nullable(), message: z.string(), message_ru: z.string(), occurred_at: isoDateTime,
+    data: z.record(z.string(), z.unknown()),
+  })
+  .openapi('SecurityEvent');
+
+const eventQuery = {
+  'search[message]': z.string().min(1).max(255).optional(),
+  'search[message_ru]': z.string().min(1).max(255).optional(),
+  'filter[type]': z.enum(NOTIFIABLE_EVENTS).optional(),
+  'filter[project_code]': z.string().min(1).max(64).optional(),
+};
+
+export const notificationsRoutes: RouteSpec[] = [
+  {
+    operationId: 'createNotifier', method: 'post', path: '/api/v1/notifier', service, tag: 'Notifiers', access: notifiersP('w'),
+    summary: 'Create a webhook notifier',
+    description: 'Each event is POSTed as JSON { id, type, occurred_at, project_code, message, message_ru, data } with headers X-Bulwark-Event and X-Bulwark-Delivery (the same on a retry) and the token header when set. A non-2xx answer or no answer within timeout_seconds is retried with growing delays (1 s doubling to 10 min) up to NOTIFY_MAX_ATTEMPTS; deliveries of one notifier are spread to rate_limit per second.',
+    request: { body: notifierBody }, response: notifierView,
+  },
+  {
+    operationId: 'listNotifiers', method: 'get', path: '/api/v1/notifiers', service, tag: 'Notifiers', access: notifiersP('r'),
+    summary: 'Notifiers, by name', request: { query: z.object({ ...pageQuery, 'search[name]': z.string().min(1).max(255).optional() }).strict() }, response: listOf(notifierView, 'NotifierList'),
+  },
+  {
+    operationId: 'getNotifier', method: 'get', path: '/api/v1/notifier/{id}', service, tag: 'Notifiers', access: notifiersP('r'),
+    summary: 'One notifier with its delivery counts', request: { params: byId }, response: notifierView,
+  },
+  {
+    operationId: 'updateNotifier', method: 'put', path: '/api/v1/notifier/{id}', service, tag: 'Notifiers', access: notifiersP('w'),
+    summary: 'Replace a notifier\u2019s settings (a token left out is kept)', request: { params: byId, body: notifierBody }, response: notifierView,
+  },
+  {
+    operationId: 'deleteNotifiers', method: 'delete', path: '/api/v1/notifiers', service, tag: 'Notifiers', access: notifiersP('d'),
+    summary: 'Delete notifiers by id (their pending deliveries are dropped)', request: { body: idsBody }, response: bulkResult,
+  },
+  {
+    operationId: 'testNotifier', method: 'post', path: '/api/v1/notifier/{id}/test', service, tag: 'Notifiers', access: notifiersP('x'),
+    summary: 'Send a notifier.test event to a saved notifier now and say how it went', request: { params: byId }, response: testResult,
+  },
+  {
+    operationId: 'testNotifierType', method: 'post', path: '/api/v1/notifier-type/{id}/test', service, tag: 'Notifiers', access: notifiersP('x'),
+    summary: 'Send a notifier.test event with settings not saved yet (id 1: webhook)',
+    request: { params: z.object({ id: z.coerce.number().int().pipe(z.literal(WEBHOOK_NOTIFIER_TYPE)) }), body: z.object({ settings: webhookSettings }).strict() },
+    response: testResult,
+  },
+  {
+    operationId: 'eventTemplate', method: 'get', path: '/api/v1/event-template', service, tag: 'Events', access: eventsP('r'),
+    summary: 'The events a notifier can send: type, description and an example body',
+    response: z.object({ items: z.array(z.object({ type: z.string(), description: z.string(), example: z.record(z.string(), z.unknown()) })) }),
+  },
+  {
+    operationId: 'listEvents', method: 'get', path: '/api/v1/events', service, tag: 'Events', access: eventsP('r'),
+    summary: 'Security events, newest first, within the caller\u2019s projects', request: { query: z.object({ ...pageQuery, ...eventQuery }).strict() }, response: listOf(eventView, 'SecurityEventList'),
+  },
+  {
+    operationId: 'eventsCsv', method: 'get', path: '/api/v1/events/csv', service, tag: 'Events', access: eventsP('r'),
+    summary: 'The same events as CSV (at most 100,000 rows)', request: { query: z.object(eventQuery).strict() },
+  },
+];

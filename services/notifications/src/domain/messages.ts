@@ -1,0 +1,66 @@
+import { ISSUE_EVENTS, REPORT_EVENTS, SCAN_EVENTS } from '@bulwark/contracts';
+
+type Payload = Record<string, any>;
+
+interface EventKind {
+  description: string;
+  example: Payload;
+  /** The event's message, in English and in Russian (the events log searches both). */
+  message(p: Payload): [string, string];
+}
+
+const n = (v: unknown) => Number(v ?? 0);
+
+/** What each notifiable event says, and an example of its data. */
+export const EVENT_KINDS: Record<string, EventKind> = {
+  [SCAN_EVENTS.scanCompleted]: {
+    description: 'A scan or an upload completed; its findings are being turned into issues',
+    example: { scan_result_id: '0d6c…', check_id: '5a1e…', layer_id: '77b0…', project_code: 'shop', findings_count: 12, tool_id: '91c3…' },
+    message: (p) => [`Scan ${p.scan_result_id} of project ${p.project_code} completed with ${n(p.findings_count)} findings`, `Сканирование ${p.scan_result_id} проекта ${p.project_code} завершено, находок: ${n(p.findings_count)}`],
+  },
+  [SCAN_EVENTS.scanFailed]: {
+    description: 'A scan failed (scanner error, time limit, lost worker)',
+    example: { scan_result_id: '0d6c…', check_id: '5a1e…', layer_id: '77b0…', project_code: 'shop', error: 'semgrep exited with code 2' },
+    message: (p) => [`Scan ${p.scan_result_id} of project ${p.project_code} failed: ${p.error ?? p.reason ?? 'unknown error'}`, `Сканирование ${p.scan_result_id} проекта ${p.project_code} не удалось: ${p.error ?? p.reason ?? 'неизвестная ошибка'}`],
+  },
+  [ISSUE_EVENTS.issuesIngested]: {
+    description: 'A completed scan\u2019s findings became issues: how many are new, seen again, reopened and fixed',
+    example: { scan_result_id: '0d6c…', check_id: '5a1e…', layer_id: '77b0…', project_code: 'shop', findings: 12, created: 3, updated: 9, reopened: 1, fixed: 2 },
+    message: (p) => [
+      `Project ${p.project_code}: ${n(p.created)} new, ${n(p.reopened)} reopened and ${n(p.fixed)} fixed issues after scan ${p.scan_result_id}`,
+      `Проект ${p.project_code}: новых уязвимостей ${n(p.created)}, переоткрытых ${n(p.reopened)}, исправленных ${n(p.fixed)} после сканирования ${p.scan_result_id}`,
+    ],
+  },
+  [ISSUE_EVENTS.qualityGateEvaluated]: {
+    description: 'The quality gates of a layer were evaluated after a scan: passed or failed, with each condition',
+    example: { scan_result_id: '0d6c…', layer_id: '77b0…', project_code: 'shop', verdict: { status: 'failed', locked: true, conditions: [] } },
+    message: (p) => [
+      `Quality gate ${p.verdict?.status ?? 'evaluated'} for layer ${p.layer_id} of project ${p.project_code} (scan ${p.scan_result_id})`,
+      `Критерий качества ${p.verdict?.status === 'passed' ? 'пройден' : p.verdict?.status === 'failed' ? 'не пройден' : 'проверен'} для слоя ${p.layer_id} проекта ${p.project_code} (сканирование ${p.scan_result_id})`,
+    ],
+  },
+  [ISSUE_EVENTS.issueStatusChanged]: {
+    description: 'Someone changed an issue\u2019s status',
+    example: { issue_id: 'c2f0…', project_code: 'shop', from_status_id: 1, to_status_id: 5, by: 'alice', comment: 'test code' },
+    message: (p) => [
+      `Issue ${p.issue_id} of project ${p.project_code}: status ${p.from_status_id} → ${p.to_status_id} by ${p.by}`,
+      `Уязвимость ${p.issue_id} проекта ${p.project_code}: статус ${p.from_status_id} → ${p.to_status_id}, изменил ${p.by}`,
+    ],
+  },
+  [REPORT_EVENTS.reportReady]: {
+    description: 'A report is generated and can be downloaded',
+    example: { id: '4b9a…', name: 'Weekly summary', type: 'summary', author: 'alice', project_codes: ['shop'] },
+    message: (p) => [`Report "${p.name}" (${p.id}) is ready`, `Отчёт «${p.name}» (${p.id}) готов`],
+  },
+  [REPORT_EVENTS.reportFailed]: {
+    description: 'A report could not be generated',
+    example: { id: '4b9a…', name: 'Weekly summary', type: 'summary', author: 'alice', error: 'issues service unavailable' },
+    message: (p) => [`Report "${p.name}" (${p.id}) failed: ${p.error}`, `Отчёт «${p.name}» (${p.id}) не сформирован: ${p.error}`],
+  },
+};
+
+/** The project an event concerns: its project_code, or a report's only project. */
+export function projectOf(p: Payload): string | null {
+  if (typeof p.project_code === 'string') return p.project_code;
+  return Array.isArray(p.project_codes) && p.project_codes.length === 1 ? String(p.project_codes[0]) : null;
+}

@@ -1,0 +1,33 @@
+import { csvRecord, HttpResponse, listPage, requirePrincipal, RouteHandlers, Db } from '@bulwark/platform';
+import { EVENT_KINDS } from '../domain/messages';
+import type { Notifiers } from '../notifiers';
+import { EventQuery, eventStore, SecurityEventRow } from '../store/events';
+
+type Q = Record<string, any>;
+
+const eventQuery = (q: Q): EventQuery => ({ message: q['search[message]'], messageRu: q['search[message_ru]'], type: q['filter[type]'], projectCode: q['filter[project_code]'] });
+const CSV_MAX_ROWS = 100_000;
+const CSV_COLUMNS: (keyof SecurityEventRow)[] = ['occurred_at', 'type', 'project_code', 'message', 'message_ru', 'id'];
+
+/** HTTP handlers, keyed by the route table's operation ids: they translate, the services decide. */
+export function notificationsHandlers(db: Db, notifiers: Notifiers): RouteHandlers {
+  return {
+    createNotifier: async (input) => notifiers.create(requirePrincipal(input), input.body),
+    listNotifiers: async (input) => notifiers.list(requirePrincipal(input), { page: input.query.page, limit: input.query.limit, name: input.query['search[name]'] }),
+    getNotifier: async (input) => notifiers.show(requirePrincipal(input), input.params.id),
+    updateNotifier: async (input) => notifiers.update(requirePrincipal(input), input.params.id, input.body),
+    deleteNotifiers: async (input) => ({ results: await notifiers.delete(requirePrincipal(input), input.body.ids) }),
+    testNotifier: async (input) => notifiers.test(requirePrincipal(input), input.params.id),
+    testNotifierType: async (input) => notifiers.testSettings(requirePrincipal(input), input.body.settings),
+    eventTemplate: async () => ({ items: Object.entries(EVENT_KINDS).map(([type, k]) => ({ type, description: k.description, example: k.example })) }),
+    listEvents: async (input) => {
+      const q = input.query;
+      return listPage(q, await eventStore.list(db, requirePrincipal(input).projects, { ...eventQuery(q), page: q.page, limit: q.limit }), (e) => e);
+    },
+    eventsCsv: async (input) => {
+      const rows = await eventStore.newest(db, requirePrincipal(input).projects, eventQuery(input.query), CSV_MAX_ROWS);
+      const body = csvRecord(CSV_COLUMNS) + rows.map((r) => csvRecord(CSV_COLUMNS.map((c) => (r[c] as string | null) ?? null))).join('');
+      return new HttpResponse(200, Buffer.from(body, 'utf8'), { 'content-type': 'text/csv; charset=utf-8', 'content-disposition': 'attachment; filename="events.csv"' });
+    },
+  };
+}

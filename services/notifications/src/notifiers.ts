@@ -1,0 +1,108 @@
+import { randomUUID } from 'node:crypto';
+import { Db, invalid, notFound, Principal, SecretBox } from '@bulwark/platform';
+import { NotifierInput, NotifierRow, notifierStore } from './store/notifiers';
+import { callWebhook, WebhookResult } from './webhook';
+
+export interface WebhookSettings {
+  url: string;
+  rate_limit: number;
+  auth_header_name?: string;
+  auth_header_value?: string;
+  timeout_seconds: number;
+}
+
+export interface NotifierBody {
+  name: string;
+  type_id: number;
+  settings: WebhookSettings;
+  events: string[];
+  project_codes: string[];
+  active: boolean;
+}
+
+type Stats = { pending: number; delivered: number; failed: number; last_error: string | null };
+
+export function notifierView(n: NotifierRow, stats: Stats = { pending: 0, delivered: 0, failed: 0, last_error: null }) {
+  return {
+    id: n.id, name: n.name, type_id: n.type_id, active: n.active, events: n.events, project_codes: n.all_projects ? [] : n.project_codes,
+    settings: { url: n.url, rate_limit: n.rate_limit, auth_header_name: n.auth_header_name, auth_header_set: n.auth_header_value_sealed !== null, timeout_seconds: n.timeout_seconds },
+    author: n.author, created_at: n.created_at, updated_at: n.updated_at, deliveries: stats,
+  };
+}
+
+/** The test event a notifier gets from the test endpoints. */
+const testBody = (by: string) => ({
+  id: randomUUID(), type: 'notifier.test', occurred_at: new Date().toISOString(), project_code: null,
+  message: `Test event sent by ${by}`, message_ru: `Проверочное событие от ${by}`, data: {},
+});
+
+/** Webhook notifiers on behalf of a caller: one manages notifiers whose projects are all its own. */
+export class Notifiers {
+  constructor(private readonly db: Db, private readonly secrets: SecretBox) {}
+
+  private scope(principal: Principal, codes: string[]): { all_projects: boolean; project_codes: string[] } {
+    const unique = [...new Set(codes)];
+    if (unique.length === 0) return principal.projects === null ? { all_projects: true, project_codes: [] } : { all_projects: false, project_codes: [...principal.projects] };
+    const outside = principal.projects === null ? [] : unique.filter((c) => !principal.projects!.includes(c));
+    if (outside.length) throw invalid(`Unknown project ${outside.join(', ')}`, [{ field: 'project_codes', problem: `has no project ${outside.join(', ')} that you can see` }]);
+    return { all_projects: false, project_codes: unique };
+  }
+
+  private input(principal: Principal, body: NotifierBody, current?: NotifierRow): NotifierInput {
+    const s = body.settings;
+    if (s.auth_header_value && !s.auth_header_name) throw invalid('A token needs its header', [{ field: 'settings.auth_header_name', problem: 'is required with settings.auth_header_value' }]);
+    // A token left out of an update is kept, unless the header it went with is dropped.
+    const sealed = s.auth_header_value ? this.secrets.seal(s.auth_header_value) : s.auth_header_name ? current?.auth_header_value_sealed ?? null : null;
+    return {
+      name: body.name, type_id: body.type_id, url: s.url, rate_limit: s.rate_limit, timeout_seconds: s.timeout_seconds, auth_header_name: s.auth_header_name ?? null,
+      auth_header_value_sealed: sealed, events: [...new Set(body.events)], active: body.active, ...this.scope(principal, body.project_codes),
+    };
+  }
+
+  private async view(n: NotifierRow) {
+    return notifierView(n, (await notifierStore.deliveryStats(this.db, [n.id])).get(n.id));
+  }
+
+  async create(principal: Principal, body: NotifierBody) {
+    return this.view(await notifierStore.insert(this.db, randomUUID(), principal.username, this.input(principal, body)));
+  }
+
+  async get(principal: Principal, id: string): Promise<NotifierRow> {
+    const n = await notifierStore.get(this.db, id, principal.projects);
+    if (!n) throw notFound(`Notifier ${id}`);
+    return n;
+  }
+
+  async show(principal: Principal, id: string) {
+    return this.view(await this.get(principal, id));
+  }
+
+  async list(principal: Principal, q: { page: number; limit: number; name?: string }) {
+    const page = await notifierStore.list(this.db, principal.projects, q);
+    const stats = await notifierStore.deliveryStats(this.db, page.items.map((n) => n.id));
+    return { items: page.items.map((n) => notifierView(n, stats.get(n.id))), total: page.total, page: q.page, limit: q.limit };
+  }
+
+  async update(principal: Principal, id: string, body: NotifierBody) {
+    const current = await this.get(principal, id);
+    await notifierStore.update(this.db, id, this.input(principal, body, current));
+    return this.view(await this.get(principal, id));
+  }
+
+  async delete(principal: Principal, ids: string[]) {
+    const deleted = await notifierStore.deleteMany(this.db, ids, principal.projects);
+    return ids.map((id) => ({ id, status: deleted.includes(id) ? ('deleted' as const) : ('not_found' as const) }));
+  }
+
+  async test(principal: Principal, id: string): Promise<WebhookResult> {
+    const n = await this.get(principal, id);
+    const target = { url: n.url, timeoutSeconds: n.timeout_seconds, authHeaderName: n.auth_header_name, authHeaderValue: n.auth_header_value_sealed ? this.secrets.open(n.auth_header_value_sealed) : null };
+    const body = testBody(principal.username);
+    return callWebhook(target, body, body.id);
+  }
+
+  testSettings(principal: Principal, s: WebhookSettings): Promise<WebhookResult> {
+    const body = testBody(principal.username);
+    return callWebhook({ url: s.url, timeoutSeconds: s.timeout_seconds, authHeaderName: s.auth_header_name ?? null, authHeaderValue: s.auth_header_value ?? null }, body, body.id);
+  }
+}

@@ -1,0 +1,80 @@
+import { AppError, Cache, Db, EventEnvelope, Logger, RateLimiter, SecretBox, Trx } from '@bulwark/platform';
+import { EVENT_KINDS, projectOf } from './domain/messages';
+import { deliveryStore, DueDelivery } from './store/deliveries';
+import { eventStore, SecurityEventRow } from './store/events';
+import { notifierStore } from './store/notifiers';
+import { callWebhook } from './webhook';
+
+/**
+ * Records each security event of the bus once, in the events log, with a pending delivery for each
+ * notifier that wants it, in the consumer's transaction (a crash redelivers, the inbox dedupes).
+ */
+export async function recordSecurityEvent(event: EventEnvelope, trx: Trx): Promise<void> {
+  const kind = EVENT_KINDS[event.type];
+  if (!kind) return;
+  const data = event.payload as Record<string, unknown>;
+  const [message, messageRu] = kind.message(data);
+  const row: SecurityEventRow = { id: event.id, type: event.type, project_code: projectOf(data), message, message_ru: messageRu, data, occurred_at: event.occurredAt || new Date().toISOString() };
+  if (!(await eventStore.record(trx, row))) return;
+  await deliveryStore.enqueue(trx, row.id, await notifierStore.subscribed(trx, row.type, row.project_code));
+}
+
+/** How long a delivery waits after its n-th failed attempt: 1 s, doubling, at most 10 minutes. */
+export const retryDelaySeconds = (attempt: number) => Math.min(600, 2 ** (attempt - 1));
+
+/**
+ * Sends pending deliveries: at most each notifier's rate per second (shared by every process
+ * through the cache), retried with growing delays, given up after `maxAttempts`.
+ */
+export class DeliveryWorker {
+  private readonly limiters = new Map<number, RateLimiter>();
+
+  constructor(
+    private readonly db: Db,
+    private readonly cache: Cache,
+    private readonly secrets: SecretBox,
+    private readonly log: Logger,
+    private readonly opts: { batch: number; maxAttempts: number },
+  ) {}
+
+  private limiter(perSecond: number): RateLimiter {
+    let l = this.limiters.get(perSecond);
+    if (!l) this.limiters.set(perSecond, (l = this.cache.rateLimiter({ keyPrefix: `notify-rate-${perSecond}`, points: perSecond, windowSeconds: 1 })));
+    return l;
+  }
+
+  /** Sends what is due until nothing is. */
+  async drain(): Promise<void> {
+    for (let due = await deliveryStore.claim(this.db, this.opts.batch, 120); due.length; due = await deliveryStore.claim(this.db, this.opts.batch, 120)) {
+      await Promise.all(due.map((d) => this.send(d)));
+    }
+  }
+
+  private async send(d: DueDelivery): Promise<void> {
+    const [notifier, event] = await Promise.all([notifierStore.get(this.db, d.notifier_id, null), eventStore.get(this.db, d.event_id)]);
+    if (!notifier || !event) return;
+    if (!notifier.active) {
+      await deliveryStore.attemptFailed(this.db, d.id, null, 'notifier is inactive', null);
+      return;
+    }
+    try {
+      await this.limiter(notifier.rate_limit).consume(notifier.id);
+    } catch (err) {
+      if (!(err instanceof AppError) || err.code !== 'rate_limited') throw err;
+      await deliveryStore.postpone(this.db, d.id, Number(err.headers['Retry-After'] ?? 1) * 1000);
+      return;
+    }
+    const result = await callWebhook(
+      { url: notifier.url, timeoutSeconds: notifier.timeout_seconds, authHeaderName: notifier.auth_header_name, authHeaderValue: notifier.auth_header_value_sealed ? this.secrets.open(notifier.auth_header_value_sealed) : null },
+      { id: event.id, type: event.type, occurred_at: event.occurred_at, project_code: event.project_code, message: event.message, message_ru: event.message_ru, data: event.data },
+      d.id,
+    );
+    if (result.delivered) {
+      await deliveryStore.delivered(this.db, d.id, result.status!);
+      return;
+    }
+    const giveUp = d.attempts >= this.opts.maxAttempts;
+    await deliveryStore.attemptFailed(this.db, d.id, result.status, result.error ?? 'failed', giveUp ? null : retryDelaySeconds(d.attempts));
+    this.log.warn(giveUp ? 'webhook delivery given up' : 'webhook delivery failed; will retry', { notifierId: notifier.id, deliveryId: d.id, attempt: d.attempts, status: result.status, error: result.error });
+  }
+}

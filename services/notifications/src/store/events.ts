@@ -1,0 +1,56 @@
+import type { Knex } from 'knex';
+import { escapeLike, iso, json, pgArray, Queryable } from '@bulwark/platform';
+
+export interface SecurityEventRow {
+  id: string;
+  type: string;
+  project_code: string | null;
+  message: string;
+  message_ru: string;
+  data: Record<string, unknown>;
+  occurred_at: string;
+}
+
+export interface EventQuery {
+  message?: string;
+  messageRu?: string;
+  type?: string;
+  projectCode?: string;
+}
+
+const fromRow = (r: Record<string, unknown>): SecurityEventRow => ({ ...(r as unknown as SecurityEventRow), data: json(r.data), occurred_at: iso(r.occurred_at as Date)! });
+
+function filtered(db: Queryable, projects: string[] | null, q: EventQuery): Knex.QueryBuilder {
+  const base = db('security_events');
+  // Events of no single project (a report over several) are for callers who see every project.
+  if (projects !== null) base.whereRaw('project_code = any(?::text[])', [pgArray(projects)]);
+  if (q.message) base.whereRaw("message ilike ? escape '\\'", [`%${escapeLike(q.message)}%`]);
+  if (q.messageRu) base.whereRaw("message_ru ilike ? escape '\\'", [`%${escapeLike(q.messageRu)}%`]);
+  if (q.type) base.where('type', q.type);
+  if (q.projectCode) base.where('project_code', q.projectCode);
+  return base;
+}
+
+export const eventStore = {
+  /** Records an event once (a redelivered bus event has the same id); false when it was there already. */
+  async record(db: Queryable, e: SecurityEventRow): Promise<boolean> {
+    const rows = await db('security_events').insert({ ...e, data: JSON.stringify(e.data) }).onConflict('id').ignore().returning('id');
+    return rows.length > 0;
+  },
+
+  async get(db: Queryable, id: string): Promise<SecurityEventRow | undefined> {
+    const row = await db('security_events').where({ id }).first();
+    return row ? fromRow(row) : undefined;
+  },
+
+  async list(db: Queryable, projects: string[] | null, q: EventQuery & { page: number; limit: number }) {
+    const base = filtered(db, projects, q);
+    const [{ n }] = await base.clone().count({ n: '*' });
+    const rows: Record<string, unknown>[] = await base.select('*').orderBy('occurred_at', 'desc').orderBy('id', 'desc').offset((q.page - 1) * q.limit).limit(q.limit);
+    return { items: rows.map(fromRow), total: Number(n) };
+  },
+
+  async newest(db: Queryable, projects: string[] | null, q: EventQuery, limit: number): Promise<SecurityEventRow[]> {
+    return (await filtered(db, projects, q).select('*').orderBy('occurred_at', 'desc').orderBy('id', 'desc').limit(limit)).map(fromRow);
+  },
+};

@@ -1,0 +1,28 @@
+import { expect } from 'chai';
+import { NOTIFIABLE_EVENTS } from '@bulwark/contracts';
+import { EVENT_KINDS, projectOf } from '../src/domain/messages';
+import { retryDelaySeconds } from '../src/security-events';
+
+describe('notifications domain', () => {
+  it('describes every notifiable event, with messages in English and Russian from its example', () => {
+    expect(Object.keys(EVENT_KINDS)).to.have.members([...NOTIFIABLE_EVENTS]);
+    for (const [type, kind] of Object.entries(EVENT_KINDS)) {
+      const [en, ru] = kind.message(kind.example);
+      expect(en, type).to.be.a('string').and.not.contain('undefined');
+      expect(ru, type).to.be.a('string').and.not.contain('undefined');
+      expect(ru, type).to.match(/[а-яё]/i);
+    }
+    expect(EVENT_KINDS['issues.ingested'].message({ project_code: 'shop', created: 3, reopened: 1, fixed: 2, scan_result_id: 's' })[0]).to.equal('Project shop: 3 new, 1 reopened and 2 fixed issues after scan s');
+  });
+
+  it('finds the project of an event, or none for a report of several', () => {
+    expect(projectOf({ project_code: 'a' })).to.equal('a');
+    expect(projectOf({ project_codes: ['b'] })).to.equal('b');
+    expect(projectOf({ project_codes: ['a', 'b'] })).to.equal(null);
+    expect(projectOf({})).to.equal(null);
+  });
+
+  it('waits 1 s after a failed attempt, doubling up to 10 minutes', () => {
+    expect([1, 2, 3, 4, 10, 11, 30].map(retryDelaySeconds)).to.deep.equal([1, 2, 4, 8, 512, 600, 600]);
+  });
+});

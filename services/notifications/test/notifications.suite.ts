@@ -1,0 +1,157 @@
+import { randomUUID } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { expect } from 'chai';
+import { freePort, GitServer, startGitServer, SystemUnderTest } from '@bulwark/testkit';
+import { MANUAL_TOOL_TYPE, scanSetup } from '../../scanning/test/scanning.suite';
+import { semgrepReport } from '../../issues/test/issues.suite';
+
+interface Received {
+  path: string;
+  headers: http.IncomingHttpHeaders;
+  body: any;
+}
+
+/** A webhook endpoint that records what it receives and answers a path with the statuses it is given, then 200. */
+async function startReceiver() {
+  const received: Received[] = [];
+  const statuses = new Map<string, number[]>();
+  const server = http.createServer((req, res) => {
+    let text = '';
+    req.on('data', (c) => (text += c));
+    req.on('end', () => {
+      const path = req.url ?? '';
+      received.push({ path, headers: req.headers, body: JSON.parse(text) });
+      res.writeHead(statuses.get(path)?.shift() ?? 200).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
+    received,
+    failNext: (path: string, ...codes: number[]) => statuses.set(path, codes),
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+export function notificationsSuite(t: SystemUnderTest): void {
+  let git: GitServer;
+  let receiver: Awaited<ReturnType<typeof startReceiver>>;
+  let env: Awaited<ReturnType<typeof scanSetup>>;
+
+  const ok = (res: { status: number; body: any }) => {
+    expect(res.status, JSON.stringify(res.body)).to.equal(200);
+    return res.body;
+  };
+  const refused = (res: { status: number; body: any }, field: string) => {
+    expect(res.status, JSON.stringify(res.body)).to.equal(400);
+    expect(res.body.error.details.map((d: { field: string }) => d.field)).to.include(field);
+  };
+  const waitFor = async <T>(what: string, probe: () => T | undefined, ms = 30000): Promise<T> => {
+    const deadline = Date.now() + ms;
+    for (;;) {
+      const found = probe();
+      if (found !== undefined) return found;
+      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  };
+  /** Uploads a one-finding report to a new check; returns the scan result id. */
+  const uploadScan = async (file: string) => {
+    const check = ok(await t.admin.post('/api/v1/check', { layer_id: env.layerId, security_tool_id: env.tools[0], scan_source_id: env.sourceId, source_auth: { branch_name: 'main' }, run_scan_task: { type: 'manual' } })).id;
+    const report = semgrepReport([{ rule: 'python.lang.security.eval', line: 3, code: 'eval(x)', path: file }]);
+    return ok(await t.admin.withHeaders({ 'content-type': 'application/json' }).request('POST', `/api/v1/check/${check}/results`, undefined, report)).scan_result_id as string;
+  };
+  const webhook = (over: Record<string, unknown> = {}) => ({
+    name: `hook ${randomUUID().slice(0, 8)}`, settings: { url: receiver.url, rate_limit: 50, auth_header_name: 'X-Token', auth_header_value: 'token-never-shown-7f3a' },
+    events: ['scan.completed', 'issues.ingested'], project_codes: [env.code], ...over,
+  });
+
+  before(async function () {
+    this.timeout(60000);
+    git = await startGitServer();
+    git.addRepository('app', { 'app.py': 'x = 1\n' });
+    env = await scanSetup(t, git, 'app', [MANUAL_TOOL_TYPE]);
+    receiver = await startReceiver();
+  });
+  after(async () => {
+    await receiver?.close();
+    await git?.close();
+  });
+
+  it('sends a scan\u2019s security events to a webhook with its token, and keeps them in the events log', async function () {
+    this.timeout(60000);
+    const created = ok(await t.admin.post('/api/v1/notifier', webhook()));
+    expect(created.settings).to.include({ url: receiver.url, rate_limit: 50, auth_header_name: 'X-Token', auth_header_set: true });
+    expect(JSON.stringify(created)).not.to.contain('token-never-shown-7f3a');
+    const scanId = await uploadScan('events.py');
+    const completed = await waitFor('scan.completed', () => receiver.received.find((r) => r.body.type === 'scan.completed' && r.body.data.scan_result_id === scanId));
+    const ingested = await waitFor('issues.ingested', () => receiver.received.find((r) => r.body.type === 'issues.ingested' && r.body.data.scan_result_id === scanId));
+    expect(completed.headers['x-token']).to.equal('token-never-shown-7f3a');
+    expect(completed.headers['x-bulwark-event']).to.equal('scan.completed');
+    expect(completed.body).to.include({ project_code: env.code });
+    expect(completed.body.message).to.contain(scanId);
+    expect(ingested.body.data).to.include({ created: 1 });
+    expect(ingested.body.message_ru).to.contain(`Проект ${env.code}`);
+
+    const log = ok(await t.admin.get(`/api/v1/events?filter[project_code]=${env.code}`));
+    expect(log.items.map((e: any) => e.type)).to.include.members(['scan.completed', 'issues.ingested']);
+    expect(ok(await t.admin.get(`/api/v1/events?filter[project_code]=${env.code}&search[message_ru]=${encodeURIComponent('новых уязвимостей 1')}`)).total).to.equal(1);
+    const csv = await t.admin.download(`/api/v1/events/csv?filter[project_code]=${env.code}&filter[type]=scan.completed`);
+    expect(csv.headers.get('content-type')).to.match(/^text\/csv/);
+    const lines = csv.body.toString('utf8').trimEnd().split('\r\n');
+    expect(lines[0]).to.equal('occurred_at,type,project_code,message,message_ru,id');
+    expect(lines).to.have.length(2);
+    // Marked delivered right after the receiver answered.
+    const deadline = Date.now() + 10000;
+    let deliveries = ok(await t.admin.get(`/api/v1/notifier/${created.id}`)).deliveries;
+    while (deliveries.delivered < 2 && Date.now() < deadline) deliveries = ok(await t.admin.get(`/api/v1/notifier/${created.id}`)).deliveries;
+    expect(deliveries).to.include({ delivered: 2, failed: 0, pending: 0 });
+  });
+
+  it('retries a webhook that fails, with the same delivery id, until it answers 2xx', async function () {
+    this.timeout(60000);
+    ok(await t.admin.post('/api/v1/notifier', webhook({ events: ['scan.completed'], settings: { url: `${receiver.url}/flaky` } })));
+    receiver.failNext('/hook/flaky', 500, 503);
+    const scanId = await uploadScan('retry.py');
+    const attempts = await waitFor('three attempts', () => {
+      const mine = receiver.received.filter((r) => r.path === '/hook/flaky' && r.body.data.scan_result_id === scanId);
+      return mine.length >= 3 ? mine : undefined;
+    });
+    expect(new Set(attempts.map((a) => a.headers['x-bulwark-delivery'])).size).to.equal(1);
+    expect(attempts.map((a) => a.body.id)).to.deep.equal([attempts[0].body.id, attempts[0].body.id, attempts[0].body.id]);
+  });
+
+  it('tests a notifier and unsaved settings, keeps a token an update leaves out, and refuses bad input naming the field', async function () {
+    this.timeout(30000);
+    const n = ok(await t.admin.post('/api/v1/notifier', webhook({ events: [] })));
+    const before = receiver.received.length;
+    expect(ok(await t.admin.post(`/api/v1/notifier/${n.id}/test`))).to.include({ delivered: true, status: 200, error: null });
+    const test = receiver.received[before];
+    expect(test.body.type).to.equal('notifier.test');
+    expect(test.headers['x-token']).to.equal('token-never-shown-7f3a');
+
+    const { auth_header_value: _dropped, ...settings } = webhook().settings;
+    const updated = ok(await t.admin.put(`/api/v1/notifier/${n.id}`, { ...webhook(), name: 'renamed', settings }));
+    expect(updated).to.include({ name: 'renamed' });
+    expect(updated.settings.auth_header_set).to.equal(true);
+    ok(await t.admin.post(`/api/v1/notifier/${n.id}/test`));
+    expect(receiver.received[receiver.received.length - 1].headers['x-token']).to.equal('token-never-shown-7f3a');
+
+    const closed = `http://127.0.0.1:${await freePort()}/nobody`;
+    const failed = ok(await t.admin.post('/api/v1/notifier-type/1/test', { settings: { url: closed } }));
+    expect(failed).to.include({ delivered: false, status: null });
+    expect(failed.error).to.match(/ECONNREFUSED/);
+
+    refused(await t.admin.post('/api/v1/notifier', webhook({ settings: { url: 'ftp://example.com/x' } })), 'settings.url');
+    refused(await t.admin.post('/api/v1/notifier', webhook({ settings: { url: receiver.url, rate_limit: 0 } })), 'settings.rate_limit');
+    refused(await t.admin.post('/api/v1/notifier', webhook({ settings: { url: receiver.url, auth_header_value: 'orphan' } })), 'settings.auth_header_name');
+    refused(await t.admin.post('/api/v1/notifier', webhook({ events: ['nothing.happened'] })), 'events[0]');
+    expect((await t.admin.post('/api/v1/notifier-type/2/test', { settings: { url: receiver.url } })).status).to.equal(400);
+
+    const templates = ok(await t.admin.get('/api/v1/event-template')).items;
+    expect(templates.map((e: any) => e.type)).to.have.members(['scan.completed', 'scan.failed', 'issues.ingested', 'quality_gate.evaluated', 'issue.status_changed', 'report.ready', 'report.failed']);
+    expect(ok(await t.admin.delete('/api/v1/notifiers', { ids: [n.id, randomUUID()] })).results.map((r: any) => r.status)).to.deep.equal(['deleted', 'not_found']);
+    expect((await t.admin.get(`/api/v1/notifier/${n.id}`)).status).to.equal(404);
+  });
+}
