@@ -9,6 +9,8 @@ export const notificationsConfigSchema = z.object({
   NOTIFY_MAX_ATTEMPTS: env.int(8, 1),
   /** Deliveries one process takes at a time. */
   NOTIFY_BATCH: env.int(20, 1),
+  /** Refuse webhook targets on this host, link-local (cloud metadata) or multicast addresses. */
+  NOTIFY_BLOCK_LOCAL_TARGETS: env.bool(true),
 });
 
 export const readNotificationsConfig = (e: NodeJS.ProcessEnv) => loadConfig(notificationsConfigSchema, e);

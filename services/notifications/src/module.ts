@@ -6,6 +6,7 @@ import { notificationsHandlers } from './http/handlers';
 import { migrations } from './migrations';
 import { Notifiers } from './notifiers';
 import { DeliveryWorker, recordSecurityEvent } from './security-events';
+import { WebhookClient } from './webhook';
 
 export const notificationsModule: ModuleDefinition = {
   name: 'notifications',
@@ -14,17 +15,19 @@ export const notificationsModule: ModuleDefinition = {
     const config = readNotificationsConfig(ctx.env);
     const host = await ServiceHost.open(ctx, { name: 'notifications', migrations, databaseUrl: config.NOTIFICATIONS_DATABASE_URL });
     const secrets = openSecretBox(ctx, 'notifications');
-    const worker = new DeliveryWorker(host.db, ctx.cache, secrets, host.log, { batch: config.NOTIFY_BATCH, maxAttempts: config.NOTIFY_MAX_ATTEMPTS });
+    const webhooks = new WebhookClient(config.NOTIFY_BLOCK_LOCAL_TARGETS);
+    const worker = new DeliveryWorker(host.db, ctx.cache, secrets, webhooks, host.log, { batch: config.NOTIFY_BATCH, maxAttempts: config.NOTIFY_MAX_ATTEMPTS });
     const delivery = new PeriodicTask('webhook delivery', config.NOTIFY_POLL_MS, () => worker.drain(), host.log);
     host.grpc.add(notificationsV1.NotificationsServiceService, 'bulwark.notifications.v1.NotificationsService', {});
     await host.consume('security-events', [TOPICS.scans, TOPICS.issues, TOPICS.reports], recordSecurityEvent);
-    const started = await host.serve(routesOf('notifications'), notificationsHandlers(host.db, new Notifiers(host.db, secrets)));
+    const started = await host.serve(routesOf('notifications'), notificationsHandlers(host.db, new Notifiers(host.db, secrets, webhooks)));
     delivery.start();
     return {
       ...started,
       stop: async () => {
         await delivery.stop();
         await started.stop();
+        await webhooks.close();
       },
     };
   },

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Db, invalid, notFound, Principal, SecretBox } from '@bulwark/platform';
 import { NotifierInput, NotifierRow, notifierStore } from './store/notifiers';
-import { callWebhook, WebhookResult } from './webhook';
+import { WebhookClient, WebhookResult } from './webhook';
 
 export interface WebhookSettings {
   url: string;
@@ -38,7 +38,11 @@ const testBody = (by: string) => ({
 
 /** Webhook notifiers on behalf of a caller: one manages notifiers whose projects are all its own. */
 export class Notifiers {
-  constructor(private readonly db: Db, private readonly secrets: SecretBox) {}
+  constructor(
+    private readonly db: Db,
+    private readonly secrets: SecretBox,
+    private readonly webhooks: WebhookClient,
+  ) {}
 
   private scope(principal: Principal, codes: string[]): { all_projects: boolean; project_codes: string[] } {
     const unique = [...new Set(codes)];
@@ -98,11 +102,11 @@ export class Notifiers {
     const n = await this.get(principal, id);
     const target = { url: n.url, timeoutSeconds: n.timeout_seconds, authHeaderName: n.auth_header_name, authHeaderValue: n.auth_header_value_sealed ? this.secrets.open(n.auth_header_value_sealed) : null };
     const body = testBody(principal.username);
-    return callWebhook(target, body, body.id);
+    return this.webhooks.call(target, body, body.id);
   }
 
   testSettings(principal: Principal, s: WebhookSettings): Promise<WebhookResult> {
     const body = testBody(principal.username);
-    return callWebhook({ url: s.url, timeoutSeconds: s.timeout_seconds, authHeaderName: s.auth_header_name ?? null, authHeaderValue: s.auth_header_value ?? null }, body, body.id);
+    return this.webhooks.call({ url: s.url, timeoutSeconds: s.timeout_seconds, authHeaderName: s.auth_header_name ?? null, authHeaderValue: s.auth_header_value ?? null }, body, body.id);
   }
 }

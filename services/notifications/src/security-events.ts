@@ -3,7 +3,7 @@ import { EVENT_KINDS, projectOf } from './domain/messages';
 import { deliveryStore, DueDelivery } from './store/deliveries';
 import { eventStore, SecurityEventRow } from './store/events';
 import { notifierStore } from './store/notifiers';
-import { callWebhook } from './webhook';
+import type { WebhookClient } from './webhook';
 
 /**
  * Records each security event of the bus once, in the events log, with a pending delivery for each
@@ -33,6 +33,7 @@ export class DeliveryWorker {
     private readonly db: Db,
     private readonly cache: Cache,
     private readonly secrets: SecretBox,
+    private readonly webhooks: WebhookClient,
     private readonly log: Logger,
     private readonly opts: { batch: number; maxAttempts: number },
   ) {}
@@ -64,7 +65,7 @@ export class DeliveryWorker {
       await deliveryStore.postpone(this.db, d.id, Number(err.headers['Retry-After'] ?? 1) * 1000);
       return;
     }
-    const result = await callWebhook(
+    const result = await this.webhooks.call(
       { url: notifier.url, timeoutSeconds: notifier.timeout_seconds, authHeaderName: notifier.auth_header_name, authHeaderValue: notifier.auth_header_value_sealed ? this.secrets.open(notifier.auth_header_value_sealed) : null },
       { id: event.id, type: event.type, occurred_at: event.occurred_at, project_code: event.project_code, message: event.message, message_ru: event.message_ru, data: event.data },
       d.id,
@@ -73,7 +74,7 @@ export class DeliveryWorker {
       await deliveryStore.delivered(this.db, d.id, result.status!);
       return;
     }
-    const giveUp = d.attempts >= this.opts.maxAttempts;
+    const giveUp = result.permanent === true || d.attempts >= this.opts.maxAttempts;
     await deliveryStore.attemptFailed(this.db, d.id, result.status, result.error ?? 'failed', giveUp ? null : retryDelaySeconds(d.attempts));
     this.log.warn(giveUp ? 'webhook delivery given up' : 'webhook delivery failed; will retry', { notifierId: notifier.id, deliveryId: d.id, attempt: d.attempts, status: result.status, error: result.error });
   }
