@@ -1,0 +1,92 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { expect } from 'chai';
+import { createLogger, EventEnvelope, MemoryCache, SecretBox } from '@bulwark/platform';
+import { DATABASE_BACKENDS, TestDatabase } from '@bulwark/testkit';
+import { migrations } from '../src/migrations';
+import { DeliveryWorker, recordSecurityEvent } from '../src/security-events';
+import { notifierStore } from '../src/store/notifiers';
+import { WebhookClient } from '../src/webhook';
+
+for (const backend of DATABASE_BACKENDS) {
+  describe(`webhook deliveries on ${backend.name}`, function () {
+    let t: TestDatabase;
+    let server: http.Server;
+    let url: string;
+    const received: { path: string; body: any }[] = [];
+    const secrets = new SecretBox(randomBytes(32));
+    const webhooks = new WebhookClient(false);
+
+    before(async function () {
+      t = await backend.open(this, 'notifications', migrations);
+      server = http.createServer((req, res) => {
+        let text = '';
+        req.on('data', (c) => (text += c));
+        req.on('end', () => {
+          received.push({ path: req.url ?? '', body: JSON.parse(text) });
+          res.writeHead(req.url?.endsWith('/down') ? 500 : 200).end();
+        });
+      });
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    });
+    after(async () => {
+      await webhooks.close();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await t?.close();
+    });
+
+    const notifier = (path: string, over: Partial<Parameters<typeof notifierStore.insert>[3]> = {}) =>
+      notifierStore.insert(t.db, randomUUID(), 'admin', {
+        name: path, type_id: 1, url: `${url}${path}`, rate_limit: 100, timeout_seconds: 5, auth_header_name: null, auth_header_value_sealed: null,
+        events: [], project_codes: [], all_projects: true, active: true, ...over,
+      });
+    const event = (project: string, type = 'scan.completed'): EventEnvelope => ({
+      id: randomUUID(), type, topic: 'bulwark.scans.v1', key: 'k', occurredAt: new Date().toISOString(), headers: {},
+      payload: { scan_result_id: randomUUID(), project_code: project, findings_count: 1 },
+    });
+    const record = (e: EventEnvelope) => t.db.transaction((trx) => recordSecurityEvent(e, trx));
+    const states = async (notifierId: string) =>
+      (await t.db('deliveries').where({ notifier_id: notifierId }).select('state', 'attempts')).map((d: { state: string; attempts: number }) => `${d.state}/${d.attempts}`).sort();
+
+    it('records an event once, with one delivery for each notifier that wants its type and project', async () => {
+      const project = `p-${randomUUID().slice(0, 6)}`;
+      const all = await notifier('/all');
+      const mine = await notifier('/mine', { all_projects: false, project_codes: [project], events: ['scan.completed'] });
+      const otherProject = await notifier('/other', { all_projects: false, project_codes: ['elsewhere'] });
+      const otherType = await notifier('/type', { events: ['report.ready'] });
+      const inactive = await notifier('/off', { active: false });
+      const e = event(project);
+      await record(e);
+      await record(e);
+      await record(event(project, 'check.created'));
+      expect(await t.db('security_events').where({ id: e.id }).count({ n: '*' }).then((r) => Number(r[0].n))).to.equal(1);
+      expect(await states(all.id)).to.deep.equal(['pending/0']);
+      expect(await states(mine.id)).to.deep.equal(['pending/0']);
+      expect(await states(otherProject.id)).to.deep.equal([]);
+      expect(await states(otherType.id)).to.deep.equal([]);
+      expect(await states(inactive.id)).to.deep.equal([]);
+      await t.db('notifiers').whereIn('id', [all.id, mine.id]).delete();
+    });
+
+    it('holds a notifier to its rate: what is over it waits, without counting an attempt', async () => {
+      const slow = await notifier('/slow', { rate_limit: 2 });
+      const project = `p-${randomUUID().slice(0, 6)}`;
+      for (let i = 0; i < 5; i++) await record(event(project));
+      await new DeliveryWorker(t.db, new MemoryCache(), secrets, webhooks, createLogger('test'), { batch: 20, maxAttempts: 3 }).drain();
+      expect(received.filter((r) => r.path === '/slow')).to.have.length(2);
+      expect(await states(slow.id)).to.deep.equal(['delivered/1', 'delivered/1', 'pending/0', 'pending/0', 'pending/0']);
+      await t.db('notifiers').where({ id: slow.id }).delete();
+    });
+
+    it('gives a delivery up after its last attempt', async () => {
+      const down = await notifier('/down');
+      await record(event(`p-${randomUUID().slice(0, 6)}`));
+      await new DeliveryWorker(t.db, new MemoryCache(), secrets, webhooks, createLogger('test'), { batch: 20, maxAttempts: 1 }).drain();
+      expect(await states(down.id)).to.deep.equal(['failed/1']);
+      const row = await t.db('deliveries').where({ notifier_id: down.id }).first();
+      expect(row).to.include({ last_status: 500, last_error: 'HTTP 500' });
+    });
+  });
+}
