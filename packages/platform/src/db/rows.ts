@@ -1,3 +1,5 @@
+import type { Knex } from 'knex';
+
 /** Timestamps come back as Date from pg and PGlite alike; the API speaks ISO 8601 UTC. */
 export function iso(value: Date | string | null | undefined): string | null {
   if (value === null || value === undefined) return null;
@@ -83,4 +85,14 @@ export function unnestRows<T extends object>(rows: readonly T[], columns: Column
   });
   const names = params.map((_, i) => `c${i}`).join(', ');
   return { sql: `(select ${select.join(', ')} from unnest(${params.join(', ')}) as u(${names})) as ${alias}`, bindings: [...scalars, ...arrays] };
+}
+
+/**
+ * Narrows a query to the records a caller may see among those that cover several projects (columns
+ * `project_codes` and `all_projects`): every one of their projects must be the caller's, and one of
+ * all projects only callers who see every project may see. `null`: every project.
+ */
+export function withinProjects(q: Knex.QueryBuilder, projects: string[] | null): Knex.QueryBuilder {
+  if (projects === null) return q;
+  return q.where('all_projects', false).whereRaw('project_codes <@ ?::text[]', [pgArray(projects)]);
 }

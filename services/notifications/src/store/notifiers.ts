@@ -1,5 +1,4 @@
-import type { Knex } from 'knex';
-import { escapeLike, iso, isUuid, pgArray, Queryable } from '@bulwark/platform';
+import { escapeLike, iso, isUuid, pgArray, Queryable, withinProjects } from '@bulwark/platform';
 
 export interface NotifierRow {
   id: string;
@@ -29,12 +28,6 @@ const arrays = (db: Queryable, r: Partial<NotifierInput>) => ({
   ...(r.project_codes ? { project_codes: db.raw('?::text[]', [pgArray(r.project_codes)]) } : {}),
 });
 
-/** Notifiers a caller manages: those whose projects all lie within the caller's (every one for `null`). */
-function visibleTo(q: Knex.QueryBuilder, projects: string[] | null): Knex.QueryBuilder {
-  if (projects === null) return q;
-  return q.where('all_projects', false).whereRaw('project_codes <@ ?::text[]', [pgArray(projects)]);
-}
-
 export const notifierStore = {
   async insert(db: Queryable, id: string, author: string, r: NotifierInput): Promise<NotifierRow> {
     const [row] = await db('notifiers').insert({ id, author, ...arrays(db, r) }).returning('*');
@@ -47,12 +40,12 @@ export const notifierStore = {
 
   async get(db: Queryable, id: string, projects: string[] | null): Promise<NotifierRow | undefined> {
     if (!isUuid(id)) return undefined;
-    const row = await visibleTo(db('notifiers').where({ id }), projects).first();
+    const row = await withinProjects(db('notifiers').where({ id }), projects).first();
     return row ? fromRow(row) : undefined;
   },
 
   async list(db: Queryable, projects: string[] | null, q: { page: number; limit: number; name?: string }) {
-    const base = visibleTo(db('notifiers'), projects);
+    const base = withinProjects(db('notifiers'), projects);
     if (q.name) base.whereRaw("name ilike ? escape '\\'", [`%${escapeLike(q.name)}%`]);
     const [{ n }] = await base.clone().count({ n: '*' });
     const rows: Record<string, unknown>[] = await base.select('*').orderBy('name').orderBy('id').offset((q.page - 1) * q.limit).limit(q.limit);
@@ -62,7 +55,7 @@ export const notifierStore = {
   async deleteMany(db: Queryable, ids: string[], projects: string[] | null): Promise<string[]> {
     const valid = ids.filter(isUuid);
     if (valid.length === 0) return [];
-    const rows: { id: string }[] = await visibleTo(db('notifiers').whereRaw('id = any(?::uuid[])', [pgArray(valid)]), projects).delete().returning('id');
+    const rows: { id: string }[] = await withinProjects(db('notifiers').whereRaw('id = any(?::uuid[])', [pgArray(valid)]), projects).delete().returning('id');
     return rows.map((r) => r.id);
   },
 

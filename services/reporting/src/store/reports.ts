@@ -1,5 +1,4 @@
-import type { Knex } from 'knex';
-import { escapeLike, iso, isUuid, json, pgArray, Queryable } from '@bulwark/platform';
+import { escapeLike, iso, isUuid, json, pgArray, Queryable, withinProjects } from '@bulwark/platform';
 import type { ReportSnapshot } from '../domain/snapshot';
 
 export interface ReportRow {
@@ -29,12 +28,6 @@ const fromRow = (r: Record<string, unknown>): ReportRow => ({
   finished_at: iso(r.finished_at as Date | null),
 });
 
-/** Reports a caller sees: those whose projects all lie within the caller's (every report for `null`). */
-function visibleTo(q: Knex.QueryBuilder, projects: string[] | null): Knex.QueryBuilder {
-  if (projects === null) return q;
-  return q.where('all_projects', false).whereRaw('project_codes <@ ?::text[]', [pgArray(projects)]);
-}
-
 export const reportStore = {
   async insert(db: Queryable, r: Pick<ReportRow, 'id' | 'name' | 'type' | 'period' | 'project_codes' | 'all_projects' | 'author' | 'created_at'>): Promise<ReportRow> {
     const [row] = await db('reports').insert({ ...r, project_codes: db.raw('?::text[]', [pgArray(r.project_codes)]), state: 'queued' }).returning(COLUMNS);
@@ -43,12 +36,12 @@ export const reportStore = {
 
   async get(db: Queryable, id: string, projects: string[] | null): Promise<ReportRow | undefined> {
     if (!isUuid(id)) return undefined;
-    const row = await visibleTo(db('reports').select(COLUMNS).where({ id }), projects).first();
+    const row = await withinProjects(db('reports').select(COLUMNS).where({ id }), projects).first();
     return row ? fromRow(row) : undefined;
   },
 
   async list(db: Queryable, projects: string[] | null, q: { page: number; limit: number; name?: string; state?: string; type?: string }) {
-    const base = visibleTo(db('reports'), projects);
+    const base = withinProjects(db('reports'), projects);
     if (q.name) base.whereRaw("name ilike ? escape '\\'", [`%${escapeLike(q.name)}%`]);
     if (q.state) base.where('state', q.state);
     if (q.type) base.where('type', q.type);
@@ -64,7 +57,7 @@ export const reportStore = {
   async deleteMany(db: Queryable, ids: string[], projects: string[] | null): Promise<string[]> {
     const valid = ids.filter(isUuid);
     if (valid.length === 0) return [];
-    const rows: { id: string }[] = await visibleTo(db('reports').whereRaw('id = any(?::uuid[])', [pgArray(valid)]), projects).delete().returning('id');
+    const rows: { id: string }[] = await withinProjects(db('reports').whereRaw('id = any(?::uuid[])', [pgArray(valid)]), projects).delete().returning('id');
     return rows.map((r) => r.id);
   },
 
