@@ -6,6 +6,7 @@ import { notificationsHandlers } from './http/handlers';
 import { migrations } from './migrations';
 import { Notifiers } from './notifiers';
 import { DeliveryWorker, recordSecurityEvent } from './security-events';
+import { eventStore } from './store/events';
 import { WebhookClient } from './webhook';
 
 export const notificationsModule: ModuleDefinition = {
@@ -18,14 +19,17 @@ export const notificationsModule: ModuleDefinition = {
     const webhooks = new WebhookClient(config.NOTIFY_BLOCK_LOCAL_TARGETS);
     const worker = new DeliveryWorker(host.db, ctx.cache, secrets, webhooks, host.log, { batch: config.NOTIFY_BATCH, maxAttempts: config.NOTIFY_MAX_ATTEMPTS });
     const delivery = new PeriodicTask('webhook delivery', config.NOTIFY_POLL_MS, () => worker.drain(), host.log);
+    const retention = new PeriodicTask('events retention', 3_600_000, () => eventStore.purge(host.db, config.NOTIFY_EVENTS_RETENTION_DAYS), host.log);
     host.grpc.add(notificationsV1.NotificationsServiceService, 'bulwark.notifications.v1.NotificationsService', {});
     await host.consume('security-events', [TOPICS.scans, TOPICS.issues, TOPICS.reports], recordSecurityEvent);
     const started = await host.serve(routesOf('notifications'), notificationsHandlers(host.db, new Notifiers(host.db, secrets, webhooks)));
     delivery.start();
+    retention.start();
     return {
       ...started,
       stop: async () => {
         await delivery.stop();
+        await retention.stop();
         await started.stop();
         await webhooks.close();
       },

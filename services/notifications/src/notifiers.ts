@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Db, invalid, notFound, Principal, SecretBox } from '@bulwark/platform';
 import { NotifierInput, NotifierRow, notifierStore } from './store/notifiers';
-import { WebhookClient, WebhookResult } from './webhook';
+import { WebhookClient, WebhookResult, WebhookTarget } from './webhook';
 
 export interface WebhookSettings {
   url: string;
@@ -9,6 +9,7 @@ export interface WebhookSettings {
   auth_header_name?: string;
   auth_header_value?: string;
   timeout_seconds: number;
+  signing_secret?: string;
 }
 
 export interface NotifierBody {
@@ -25,9 +26,18 @@ type Stats = { pending: number; delivered: number; failed: number; last_error: s
 export function notifierView(n: NotifierRow, stats: Stats = { pending: 0, delivered: 0, failed: 0, last_error: null }) {
   return {
     id: n.id, name: n.name, type_id: n.type_id, active: n.active, events: n.events, project_codes: n.all_projects ? [] : n.project_codes,
-    settings: { url: n.url, rate_limit: n.rate_limit, auth_header_name: n.auth_header_name, auth_header_set: n.auth_header_value_sealed !== null, timeout_seconds: n.timeout_seconds },
+    settings: {
+      url: n.url, rate_limit: n.rate_limit, auth_header_name: n.auth_header_name, auth_header_set: n.auth_header_value_sealed !== null, timeout_seconds: n.timeout_seconds,
+      signing_secret_set: n.signing_secret_sealed !== null,
+    },
     author: n.author, created_at: n.created_at, updated_at: n.updated_at, deliveries: stats,
   };
+}
+
+/** Where and how a saved notifier is called, its secrets opened. */
+export function webhookTarget(n: NotifierRow, secrets: SecretBox): WebhookTarget {
+  const open = (sealed: string | null) => (sealed ? secrets.open(sealed) : null);
+  return { url: n.url, timeoutSeconds: n.timeout_seconds, authHeaderName: n.auth_header_name, authHeaderValue: open(n.auth_header_value_sealed), signingSecret: open(n.signing_secret_sealed) };
 }
 
 /** The test event a notifier gets from the test endpoints. */
@@ -59,7 +69,9 @@ export class Notifiers {
     const sealed = s.auth_header_value ? this.secrets.seal(s.auth_header_value) : s.auth_header_name ? current?.auth_header_value_sealed ?? null : null;
     return {
       name: body.name, type_id: body.type_id, url: s.url, rate_limit: s.rate_limit, timeout_seconds: s.timeout_seconds, auth_header_name: s.auth_header_name ?? null,
-      auth_header_value_sealed: sealed, events: [...new Set(body.events)], active: body.active, ...this.scope(principal, body.project_codes),
+      auth_header_value_sealed: sealed,
+      signing_secret_sealed: s.signing_secret ? this.secrets.seal(s.signing_secret) : current?.signing_secret_sealed ?? null,
+      events: [...new Set(body.events)], active: body.active, ...this.scope(principal, body.project_codes),
     };
   }
 
@@ -100,13 +112,12 @@ export class Notifiers {
 
   async test(principal: Principal, id: string): Promise<WebhookResult> {
     const n = await this.get(principal, id);
-    const target = { url: n.url, timeoutSeconds: n.timeout_seconds, authHeaderName: n.auth_header_name, authHeaderValue: n.auth_header_value_sealed ? this.secrets.open(n.auth_header_value_sealed) : null };
     const body = testBody(principal.username);
-    return this.webhooks.call(target, body, body.id);
+    return this.webhooks.call(webhookTarget(n, this.secrets), body, body.id);
   }
 
   testSettings(principal: Principal, s: WebhookSettings): Promise<WebhookResult> {
     const body = testBody(principal.username);
-    return this.webhooks.call({ url: s.url, timeoutSeconds: s.timeout_seconds, authHeaderName: s.auth_header_name ?? null, authHeaderValue: s.auth_header_value ?? null }, body, body.id);
+    return this.webhooks.call({ url: s.url, timeoutSeconds: s.timeout_seconds, authHeaderName: s.auth_header_name ?? null, authHeaderValue: s.auth_header_value ?? null, signingSecret: s.signing_secret ?? null }, body, body.id);
   }
 }

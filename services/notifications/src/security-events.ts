@@ -3,6 +3,7 @@ import { EVENT_KINDS, projectOf } from './domain/messages';
 import { deliveryStore, DueDelivery } from './store/deliveries';
 import { eventStore, SecurityEventRow } from './store/events';
 import { notifierStore } from './store/notifiers';
+import { webhookTarget } from './notifiers';
 import type { WebhookClient } from './webhook';
 
 /**
@@ -66,7 +67,7 @@ export class DeliveryWorker {
       return;
     }
     const result = await this.webhooks.call(
-      { url: notifier.url, timeoutSeconds: notifier.timeout_seconds, authHeaderName: notifier.auth_header_name, authHeaderValue: notifier.auth_header_value_sealed ? this.secrets.open(notifier.auth_header_value_sealed) : null },
+      webhookTarget(notifier, this.secrets),
       { id: event.id, type: event.type, occurred_at: event.occurred_at, project_code: event.project_code, message: event.message, message_ru: event.message_ru, data: event.data },
       d.id,
     );

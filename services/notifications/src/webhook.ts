@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import dns from 'node:dns';
 import { isIP, LookupFunction } from 'node:net';
 import { Agent, fetch } from 'undici';
@@ -9,6 +10,7 @@ export interface WebhookTarget {
   timeoutSeconds: number;
   authHeaderName: string | null;
   authHeaderValue: string | null;
+  signingSecret?: string | null;
 }
 
 export interface WebhookResult {
@@ -64,8 +66,10 @@ export class WebhookClient {
     if (this.blockLocalTargets && isIP(host) && isBlockedAddress(host)) return { delivered: false, status: null, error: blocked(host).message, duration_ms: 0, permanent: true };
     const headers: Record<string, string> = { 'content-type': 'application/json', 'user-agent': 'Bulwark-Webhook/1', 'x-bulwark-event': body.type, 'x-bulwark-delivery': deliveryId };
     if (target.authHeaderName && target.authHeaderValue) headers[target.authHeaderName.toLowerCase()] = target.authHeaderValue;
+    const text = JSON.stringify(body);
+    if (target.signingSecret) headers['x-bulwark-signature'] = `sha256=${createHmac('sha256', target.signingSecret).update(text).digest('hex')}`;
     try {
-      const res = await fetch(target.url, { method: 'POST', headers, body: JSON.stringify(body), redirect: 'manual', dispatcher: this.agent, signal: AbortSignal.timeout(target.timeoutSeconds * 1000) });
+      const res = await fetch(target.url, { method: 'POST', headers, body: text, redirect: 'manual', dispatcher: this.agent, signal: AbortSignal.timeout(target.timeoutSeconds * 1000) });
       await res.body?.cancel();
       const delivered = res.status >= 200 && res.status < 300;
       return { delivered, status: res.status, error: delivered ? null : `HTTP ${res.status}`, duration_ms: Date.now() - started };

@@ -6,6 +6,7 @@ import { createLogger, EventEnvelope, MemoryCache, SecretBox } from '@bulwark/pl
 import { DATABASE_BACKENDS, TestDatabase } from '@bulwark/testkit';
 import { migrations } from '../src/migrations';
 import { DeliveryWorker, recordSecurityEvent } from '../src/security-events';
+import { eventStore } from '../src/store/events';
 import { notifierStore } from '../src/store/notifiers';
 import { WebhookClient } from '../src/webhook';
 
@@ -39,7 +40,7 @@ for (const backend of DATABASE_BACKENDS) {
 
     const notifier = (path: string, over: Partial<Parameters<typeof notifierStore.insert>[3]> = {}) =>
       notifierStore.insert(t.db, randomUUID(), 'admin', {
-        name: path, type_id: 1, url: `${url}${path}`, rate_limit: 100, timeout_seconds: 5, auth_header_name: null, auth_header_value_sealed: null,
+        name: path, type_id: 1, url: `${url}${path}`, rate_limit: 100, timeout_seconds: 5, auth_header_name: null, auth_header_value_sealed: null, signing_secret_sealed: null,
         events: [], project_codes: [], all_projects: true, active: true, ...over,
       });
     const event = (project: string, type = 'scan.completed'): EventEnvelope => ({
@@ -78,6 +79,22 @@ for (const backend of DATABASE_BACKENDS) {
       expect(received.filter((r) => r.path === '/slow')).to.have.length(2);
       expect(await states(slow.id)).to.deep.equal(['delivered/1', 'delivered/1', 'pending/0', 'pending/0', 'pending/0']);
       await t.db('notifiers').where({ id: slow.id }).delete();
+    });
+
+    it('drops events past their retention, except one still being delivered', async () => {
+      const project = `p-${randomUUID().slice(0, 6)}`;
+      const old = { ...event(project), occurredAt: new Date(Date.now() - 200 * 86_400_000).toISOString() };
+      const recent = event(project);
+      await record(old);
+      await record(recent);
+      const pendingOld = { ...event(project), occurredAt: old.occurredAt };
+      const waiting = await notifier('/waiting', { all_projects: false, project_codes: [project] });
+      await record(pendingOld);
+      expect(await eventStore.purge(t.db, 90)).to.be.at.least(1);
+      expect(await eventStore.get(t.db, old.id)).to.equal(undefined);
+      expect(await eventStore.get(t.db, recent.id)).to.include({ id: recent.id });
+      expect(await eventStore.get(t.db, pendingOld.id)).to.include({ id: pendingOld.id });
+      await t.db('notifiers').where({ id: waiting.id }).delete();
     });
 
     it('gives a delivery up after its last attempt', async () => {

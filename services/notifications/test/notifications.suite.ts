@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHmac, randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
@@ -9,6 +9,7 @@ import { semgrepReport } from '../../issues/test/issues.suite';
 interface Received {
   path: string;
   headers: http.IncomingHttpHeaders;
+  raw: string;
   body: any;
 }
 
@@ -21,7 +22,7 @@ async function startReceiver() {
     req.on('data', (c) => (text += c));
     req.on('end', () => {
       const path = req.url ?? '';
-      received.push({ path, headers: req.headers, body: JSON.parse(text) });
+      received.push({ path, headers: req.headers, raw: text, body: JSON.parse(text) });
       res.writeHead(statuses.get(path)?.shift() ?? 200).end();
     });
   });
@@ -63,7 +64,8 @@ export function notificationsSuite(t: SystemUnderTest): void {
     return ok(await t.admin.withHeaders({ 'content-type': 'application/json' }).request('POST', `/api/v1/check/${check}/results`, undefined, report)).scan_result_id as string;
   };
   const webhook = (over: Record<string, unknown> = {}) => ({
-    name: `hook ${randomUUID().slice(0, 8)}`, settings: { url: receiver.url, rate_limit: 50, auth_header_name: 'X-Token', auth_header_value: 'token-never-shown-7f3a' },
+    name: `hook ${randomUUID().slice(0, 8)}`,
+    settings: { url: receiver.url, rate_limit: 50, auth_header_name: 'X-Token', auth_header_value: 'token-never-shown-7f3a', signing_secret: 'signing-secret-never-shown' },
     events: ['scan.completed', 'issues.ingested'], project_codes: [env.code], ...over,
   });
 
@@ -82,13 +84,14 @@ export function notificationsSuite(t: SystemUnderTest): void {
   it('sends a scan\u2019s security events to a webhook with its token, and keeps them in the events log', async function () {
     this.timeout(60000);
     const created = ok(await t.admin.post('/api/v1/notifier', webhook()));
-    expect(created.settings).to.include({ url: receiver.url, rate_limit: 50, auth_header_name: 'X-Token', auth_header_set: true });
-    expect(JSON.stringify(created)).not.to.contain('token-never-shown-7f3a');
+    expect(created.settings).to.include({ url: receiver.url, rate_limit: 50, auth_header_name: 'X-Token', auth_header_set: true, signing_secret_set: true });
+    expect(JSON.stringify(created)).not.to.contain('token-never-shown-7f3a').and.not.to.contain('signing-secret-never-shown');
     const scanId = await uploadScan('events.py');
     const completed = await waitFor('scan.completed', () => receiver.received.find((r) => r.body.type === 'scan.completed' && r.body.data.scan_result_id === scanId));
     const ingested = await waitFor('issues.ingested', () => receiver.received.find((r) => r.body.type === 'issues.ingested' && r.body.data.scan_result_id === scanId));
     expect(completed.headers['x-token']).to.equal('token-never-shown-7f3a');
     expect(completed.headers['x-bulwark-event']).to.equal('scan.completed');
+    expect(completed.headers['x-bulwark-signature']).to.equal(`sha256=${createHmac('sha256', 'signing-secret-never-shown').update(completed.raw).digest('hex')}`);
     expect(completed.body).to.include({ project_code: env.code });
     expect(completed.body.message).to.contain(scanId);
     expect(ingested.body.data).to.include({ created: 1 });

@@ -24,6 +24,10 @@ const webhookSettings = z
     auth_header_name: z.string().regex(/^[A-Za-z0-9-]{1,64}$/, 'must be an HTTP header name').optional().openapi({ description: 'Token authentication: the header carrying the token' }),
     auth_header_value: z.string().min(1).max(4096).optional().openapi({ description: 'The token; sealed at rest and never returned (kept when an update leaves it out)', writeOnly: true }),
     timeout_seconds: z.number().int().min(1).max(60).default(10),
+    signing_secret: z.string().min(16).max(256).optional().openapi({
+      description: 'When set, X-Bulwark-Signature: sha256=<hex HMAC-SHA256 of the raw body with this secret> lets the receiver check the sender; sealed at rest, never returned, kept when an update leaves it out',
+      writeOnly: true,
+    }),
   })
   .strict();
 
@@ -41,7 +45,7 @@ const notifierBody = z
 const notifierView = z
   .object({
     id: z.string(), name: z.string(), type_id: z.number().int(), active: z.boolean(), events: z.array(z.string()), project_codes: z.array(z.string()),
-    settings: z.object({ url: z.string(), rate_limit: z.number().int(), auth_header_name: z.string().nullable(), auth_header_set: z.boolean(), timeout_seconds: z.number().int() }),
+    settings: z.object({ url: z.string(), rate_limit: z.number().int(), auth_header_name: z.string().nullable(), auth_header_set: z.boolean(), timeout_seconds: z.number().int(), signing_secret_set: z.boolean() }),
     author: z.string(), created_at: isoDateTime, updated_at: isoDateTime,
     deliveries: z.object({ pending: z.number().int(), delivered: z.number().int(), failed: z.number().int(), last_error: z.string().nullable() }),
   })
@@ -69,7 +73,7 @@ export const notificationsRoutes: RouteSpec[] = [
   {
     operationId: 'createNotifier', method: 'post', path: '/api/v1/notifier', service, tag: 'Notifiers', access: notifiersP('w'),
     summary: 'Create a webhook notifier',
-    description: 'Each event is POSTed as JSON { id, type, occurred_at, project_code, message, message_ru, data } with headers X-Bulwark-Event and X-Bulwark-Delivery (the same on a retry) and the token header when set. A non-2xx answer or no answer within timeout_seconds is retried with growing delays (1 s doubling to 10 min) up to NOTIFY_MAX_ATTEMPTS; deliveries of one notifier are spread to rate_limit per second.',
+    description: 'Each event is POSTed as JSON { id, type, occurred_at, project_code, message, message_ru, data } with headers X-Bulwark-Event and X-Bulwark-Delivery (the same on a retry), the token header and X-Bulwark-Signature when set. A non-2xx answer or no answer within timeout_seconds is retried with growing delays (1 s doubling to 10 min) up to NOTIFY_MAX_ATTEMPTS; deliveries of one notifier are spread to rate_limit per second.',
     request: { body: notifierBody }, response: notifierView,
   },
   {

@@ -52,4 +52,11 @@ export const migrations: Migration[] = [
       await db.raw("create index deliveries_due on deliveries (next_attempt_at) where state = 'pending'");
     },
   },
+  {
+    name: '0002_webhook_signing',
+    async up(db) {
+      // Sealed with the master key, like the token.
+      await db.schema.alterTable('notifiers', (t) => t.text('signing_secret_sealed'));
+    },
+  },
 ];

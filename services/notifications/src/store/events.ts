@@ -38,6 +38,18 @@ export const eventStore = {
     return rows.length > 0;
   },
 
+  /** Drops events older than `days`, with their deliveries, except those still being delivered. */
+  async purge(db: Queryable, days: number): Promise<number> {
+    const { rows } = await db.raw(
+      `with gone as (
+         delete from security_events e where e.occurred_at < now() - make_interval(days => ?)
+         and not exists (select 1 from deliveries d where d.event_id = e.id and d.state = 'pending') returning 1
+       ) select count(*)::int as n from gone`,
+      [days],
+    );
+    return rows[0].n;
+  },
+
   async get(db: Queryable, id: string): Promise<SecurityEventRow | undefined> {
     const row = await db('security_events').where({ id }).first();
     return row ? fromRow(row) : undefined;

@@ -9,6 +9,7 @@ export interface NotifierRow {
   timeout_seconds: number;
   auth_header_name: string | null;
   auth_header_value_sealed: string | null;
+  signing_secret_sealed: string | null;
   events: string[];
   project_codes: string[];
   all_projects: boolean;
