@@ -6,6 +6,13 @@ export const queryBool = z
   .transform((v) => v === 'true' || v === '1')
   .openapi({ type: 'boolean' });
 
+/** Repeated query keys arrive as arrays: a multi-valued filter takes one value or a list, and reads as a list. */
+export const multi = <T extends z.ZodType>(item: T) =>
+  z
+    .union([item, z.array(item).max(1000)])
+    .transform((v) => (Array.isArray(v) ? v : [v]) as z.infer<T>[])
+    .optional();
+
 export const pageQuery = {
   page: z.coerce.number().int().min(1).default(1).openapi({ description: 'Page number, from 1', example: 1 }),
   limit: z.coerce

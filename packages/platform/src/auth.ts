@@ -23,6 +23,17 @@ export function canSeeProject(p: Principal, projectCode: string): boolean {
   return p.projects === null || p.projects.includes(projectCode);
 }
 
+/**
+ * The projects a record of several projects (a report, a notifier) covers when a caller asks for
+ * `requested`: those (and `outside`, the ones the caller may not see), or with none asked for, every
+ * project the caller sees (all of them for an unrestricted caller).
+ */
+export function requestedProjects(p: Principal, requested: string[]): { allProjects: boolean; projectCodes: string[]; outside: string[] } {
+  const codes = [...new Set(requested)];
+  if (codes.length === 0) return p.projects === null ? { allProjects: true, projectCodes: [], outside: [] } : { allProjects: false, projectCodes: [...p.projects], outside: [] };
+  return { allProjects: false, projectCodes: codes, outside: codes.filter((c) => !canSeeProject(p, c)) };
+}
+
 interface InternalClaims {
   /** The calling service (gateway for user requests). */
   svc: string;

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Db, invalid, notFound, Principal, SecretBox } from '@bulwark/platform';
+import { Db, invalid, notFound, Principal, requestedProjects, SecretBox } from '@bulwark/platform';
 import { NotifierInput, NotifierRow, notifierStore } from './store/notifiers';
 import { WebhookClient, WebhookResult, WebhookTarget } from './webhook';
 
@@ -55,11 +55,9 @@ export class Notifiers {
   ) {}
 
   private scope(principal: Principal, codes: string[]): { all_projects: boolean; project_codes: string[] } {
-    const unique = [...new Set(codes)];
-    if (unique.length === 0) return principal.projects === null ? { all_projects: true, project_codes: [] } : { all_projects: false, project_codes: [...principal.projects] };
-    const outside = principal.projects === null ? [] : unique.filter((c) => !principal.projects!.includes(c));
+    const { allProjects, projectCodes, outside } = requestedProjects(principal, codes);
     if (outside.length) throw invalid(`Unknown project ${outside.join(', ')}`, [{ field: 'project_codes', problem: `has no project ${outside.join(', ')} that you can see` }]);
-    return { all_projects: false, project_codes: unique };
+    return { all_projects: allProjects, project_codes: projectCodes };
   }
 
   private input(principal: Principal, body: NotifierBody, current?: NotifierRow): NotifierInput {

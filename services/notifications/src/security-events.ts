@@ -2,7 +2,7 @@ import { AppError, Cache, Db, EventEnvelope, Logger, RateLimiter, SecretBox, Trx
 import { EVENT_KINDS, projectOf } from './domain/messages';
 import { deliveryStore, DueDelivery } from './store/deliveries';
 import { eventStore, SecurityEventRow } from './store/events';
-import { notifierStore } from './store/notifiers';
+import { NotifierRow, notifierStore } from './store/notifiers';
 import { webhookTarget } from './notifiers';
 import type { WebhookClient } from './webhook';
 
@@ -48,12 +48,14 @@ export class DeliveryWorker {
   /** Sends what is due until nothing is. */
   async drain(): Promise<void> {
     for (let due = await deliveryStore.claim(this.db, this.opts.batch, 120); due.length; due = await deliveryStore.claim(this.db, this.opts.batch, 120)) {
-      await Promise.all(due.map((d) => this.send(d)));
+      // The batch's notifiers and events in two queries, not two per delivery.
+      const [notifiers, events] = await Promise.all([notifierStore.getMany(this.db, due.map((d) => d.notifier_id)), eventStore.getMany(this.db, due.map((d) => d.event_id))]);
+      await Promise.all(due.map((d) => this.send(d, notifiers.get(d.notifier_id), events.get(d.event_id))));
     }
   }
 
-  private async send(d: DueDelivery): Promise<void> {
-    const [notifier, event] = await Promise.all([notifierStore.get(this.db, d.notifier_id, null), eventStore.get(this.db, d.event_id)]);
+  private async send(d: DueDelivery, notifier: NotifierRow | undefined, event: SecurityEventRow | undefined): Promise<void> {
+    // Deleted since the claim: the cascade took the delivery too.
     if (!notifier || !event) return;
     if (!notifier.active) {
       await deliveryStore.attemptFailed(this.db, d.id, null, 'notifier is inactive', null);

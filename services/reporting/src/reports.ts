@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { AppError, conflict, Db, HttpResponse, invalid, notFound, Principal, ServiceClient } from '@bulwark/platform';
+import { AppError, conflict, Db, HttpResponse, invalid, notFound, Principal, requestedProjects, ServiceClient } from '@bulwark/platform';
 import { REPORT_FORMATS } from '@bulwark/contracts';
 import type { catalogV1 } from '@bulwark/proto';
 import { collectSnapshot, IssuesClient } from './generator';
@@ -33,19 +33,21 @@ export class Reports {
 
   /** The projects a report of `requested` covers for this caller; refuses codes it may not see or that do not exist. */
   private async scope(principal: Principal, requested: string[], field: string): Promise<{ allProjects: boolean; projectCodes: string[] }> {
-    const codes = [...new Set(requested)];
-    if (codes.length === 0) return principal.projects === null ? { allProjects: true, projectCodes: [] } : { allProjects: false, projectCodes: [...principal.projects] };
-    const problems: string[] = [];
-    for (const code of codes) {
-      const visible = principal.projects === null || principal.projects.includes(code);
-      const exists = visible && (await this.catalog.getProject({ code }).then(() => true, (err: unknown) => {
-        if (err instanceof AppError && err.code === 'not_found') return false;
-        throw err;
-      }));
-      if (!exists) problems.push(code);
-    }
+    const { allProjects, projectCodes, outside } = requestedProjects(principal, requested);
+    const exists = (code: string) =>
+      this.catalog.getProject({ code }).then(
+        () => true,
+        (err: unknown) => {
+          if (err instanceof AppError && err.code === 'not_found') return false;
+          throw err;
+        },
+      );
+    // Codes asked for are checked against the catalog (a typo must not make an empty report).
+    const visible = requested.length === 0 ? [] : projectCodes.filter((c) => !outside.includes(c));
+    const found = await Promise.all(visible.map(exists));
+    const problems = [...outside, ...visible.filter((_, i) => !found[i])];
     if (problems.length) throw invalid(`Unknown project ${problems.join(', ')}`, [{ field, problem: `has no project ${problems.join(', ')} that you can see` }]);
-    return { allProjects: false, projectCodes: codes };
+    return { allProjects, projectCodes };
   }
 
   async create(principal: Principal, body: { name: string; type: string; filter: { period: string; project_code: string[] } }) {

@@ -1,6 +1,6 @@
 import type { RouteSpec } from '@bulwark/platform';
 import { z } from '../zod';
-import { bulkResult, idsBody, isoDateTime, listOf, pageQuery, queryBool, perm } from '../common';
+import { bulkResult, idsBody, isoDateTime, listOf, multi, pageQuery, queryBool, perm } from '../common';
 
 const service = 'issues';
 const issuesP = (l: 'r' | 'w' | 'x' | 'd') => perm('issues.issues', l);
@@ -10,12 +10,6 @@ const rulesP = (l: 'r' | 'w' | 'x' | 'd') => perm('issues.security_rules', l);
 const gatesP = (l: 'r' | 'w' | 'x' | 'd') => perm('issues.quality_gates', l);
 const policiesP = (l: 'r' | 'w' | 'x' | 'd') => perm('issues.policies', l);
 
-/** Repeated query keys arrive as arrays: a multi-valued filter takes one value or a list. */
-const multi = <T extends z.ZodType>(item: T) =>
-  z
-    .union([item, z.array(item).max(1000)])
-    .transform((v) => (Array.isArray(v) ? v : [v]) as z.infer<T>[])
-    .optional();
 const text = z.string().min(1).max(255);
 const search = z.string().min(1).max(255).optional();
 const num = z.coerce.number().min(0).max(100).optional();

@@ -1,6 +1,6 @@
 import type { RouteSpec } from '@bulwark/platform';
 import { z } from '../zod';
-import { bulkResult, idsBody, isoDateTime, listOf, pageQuery, perm } from '../common';
+import { bulkResult, idsBody, isoDateTime, listOf, multi, pageQuery, perm } from '../common';
 
 const service = 'reporting';
 const reportsP = (l: 'r' | 'w' | 'x' | 'd') => perm('reporting.reports', l);
@@ -42,7 +42,7 @@ export const reportingRoutes: RouteSpec[] = [
       query: z
         .object({
           format: formatQuery.default('pdf'),
-          'filter[project_code]': z.union([z.string().min(1).max(64), projectCodes]).optional(),
+          'filter[project_code]': multi(z.string().min(1).max(64)),
           'filter[created_at_start]': isoDateTime.optional(),
           'filter[created_at_end]': isoDateTime.optional(),
         })

@@ -50,10 +50,11 @@ export const eventStore = {
     return rows[0].n;
   },
 
-  async get(db: Queryable, id: string): Promise<SecurityEventRow | undefined> {
-    const row = await db('security_events').where({ id }).first();
-    return row ? fromRow(row) : undefined;
+  async getMany(db: Queryable, ids: string[]): Promise<Map<string, SecurityEventRow>> {
+    const rows: Record<string, unknown>[] = ids.length ? await db('security_events').whereRaw('id = any(?::uuid[])', [pgArray([...new Set(ids)])]) : [];
+    return new Map(rows.map((r) => [r.id as string, fromRow(r)]));
   },
+
 
   async list(db: Queryable, projects: string[] | null, q: EventQuery & { page: number; limit: number }) {
     const base = filtered(db, projects, q);

@@ -45,6 +45,11 @@ export const notifierStore = {
     return row ? fromRow(row) : undefined;
   },
 
+  async getMany(db: Queryable, ids: string[]): Promise<Map<string, NotifierRow>> {
+    const rows: Record<string, unknown>[] = ids.length ? await db('notifiers').whereRaw('id = any(?::uuid[])', [pgArray([...new Set(ids)])]) : [];
+    return new Map(rows.map((r) => [r.id as string, fromRow(r)]));
+  },
+
   async list(db: Queryable, projects: string[] | null, q: { page: number; limit: number; name?: string }) {
     const base = withinProjects(db('notifiers'), projects);
     if (q.name) base.whereRaw("name ilike ? escape '\\'", [`%${escapeLike(q.name)}%`]);

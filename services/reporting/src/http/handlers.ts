@@ -15,10 +15,7 @@ export function reportingHandlers(reports: Reports): RouteHandlers {
     downloadReport: async (input) => reports.download(requirePrincipal(input), input.params.id, input.query.format),
     downloadSummaryReport: async (input) => {
       const q = input.query;
-      const codes = q['filter[project_code]'];
-      return reports.summaryNow(requirePrincipal(input), {
-        format: q.format, projectCodes: codes === undefined ? [] : Array.isArray(codes) ? codes : [codes], from: q['filter[created_at_start]'], to: q['filter[created_at_end]'],
-      });
+      return reports.summaryNow(requirePrincipal(input), { format: q.format, projectCodes: q['filter[project_code]'] ?? [], from: q['filter[created_at_start]'], to: q['filter[created_at_end]'] });
     },
   };
 }
