@@ -66,7 +66,7 @@ export async function freePort(): Promise<number> {
   });
 }
 
-interface Child {
+export interface Child {
   name: string;
   proc: ChildProcess;
   logFile: string;
@@ -121,7 +121,20 @@ function tail(file: string, lines = 30): string {
  * of the built binary, each service on its own database of the real PostgreSQL server, sharing the
  * real Kafka broker and Redis.
  */
-export async function startScaledMode(i: Required<Infra>, extraEnv: Record<string, string> = {}): Promise<RunningSystem & { children: Child[]; env: Record<string, string> }> {
+export interface ScaledSystem extends RunningSystem {
+  children: Child[];
+  env: Record<string, string>;
+  /** Stops a process (SIGTERM, or SIGKILL for a crash) and leaves it down. */
+  stopOne(name: string, signal?: NodeJS.Signals): Promise<void>;
+  /** Starts a stopped process again and waits until each of its services is ready. */
+  startOne(name: string): Promise<void>;
+}
+
+/**
+ * The scaled mode (see below). `ownProcess` names services that run in a process of their own
+ * (named after the service) instead of the shared one, so a test can take one of them down alone.
+ */
+export async function startScaledMode(i: Required<Infra>, extraEnv: Record<string, string> = {}, opts: { ownProcess?: string[] } = {}): Promise<ScaledSystem> {
   const run = uniqueSuffix();
   const logDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bulwark-scaled-'));
   const dbs = await Promise.all(SERVICE_NAMES.map((s) => createTestDatabase(i.pgUrl, `bw_${s}`)));
@@ -149,10 +162,12 @@ export async function startScaledMode(i: Required<Infra>, extraEnv: Record<strin
     env[`${upper}_HTTP_URL`] = `http://127.0.0.1:${http}`;
     env[`${upper}_GRPC_ADDR`] = `127.0.0.1:${grpc}`;
   }
+  const own = opts.ownProcess ?? [];
   const gatewayPorts = [await freePort(), await freePort()];
   const specs: Record<string, Record<string, string>> = {
     identity: { ...env, TARGET: 'identity' },
-    services: { ...env, TARGET: SERVICE_NAMES.filter((s) => s !== 'identity').join(',') },
+    services: { ...env, TARGET: SERVICE_NAMES.filter((s) => s !== 'identity' && !own.includes(s)).join(',') },
+    ...Object.fromEntries(own.map((s) => [s, { ...env, TARGET: s }])),
     ...Object.fromEntries(gatewayPorts.map((port, n) => [`gateway-${n + 1}`, { ...env, TARGET: 'gateway', PORT: String(port) }])),
   };
   const children = Object.entries(specs).map(([name, spec]) => startProcess(name, spec, logDir));
@@ -177,6 +192,17 @@ export async function startScaledMode(i: Required<Infra>, extraEnv: Record<strin
       await stopProcess(children[i], 'SIGKILL');
       children[i] = startProcess(name, specs[name], logDir);
       for (const url of urls) await waitReady(url, children, 120000);
+    },
+    async stopOne(name: string, signal: NodeJS.Signals = 'SIGTERM') {
+      const child = children.find((c) => c.name === name);
+      if (!child) throw new Error(`no process ${name}`);
+      await stopProcess(child, signal);
+    },
+    async startOne(name: string) {
+      const i = children.findIndex((c) => c.name === name);
+      if (i < 0) throw new Error(`no process ${name}`);
+      children[i] = startProcess(name, specs[name], logDir);
+      for (const service of specs[name].TARGET.split(',')) await waitReady(env[`${service.toUpperCase()}_HTTP_URL`], children, 120000);
     },
     async stop() {
       const codes = await Promise.all([...children].reverse().map((c) => stopProcess(c)));
