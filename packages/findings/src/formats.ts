@@ -1,4 +1,6 @@
+import { acunetix360, acunetixXml } from './parsers/acunetix';
 import { bandit } from './parsers/bandit';
+import { burp } from './parsers/burp';
 import { checkmarxJson } from './parsers/checkmarx-json';
 import { checkmarxOne } from './parsers/checkmarx-one';
 import { checkmarxXml } from './parsers/checkmarx-xml';
@@ -11,6 +13,7 @@ import { genericCsv, genericJson } from './parsers/generic';
 import { gitleaks } from './parsers/gitleaks';
 import { grype } from './parsers/grype';
 import { kics } from './parsers/kics';
+import { niktoJson, niktoXml } from './parsers/nikto';
 import { npmAudit } from './parsers/npm-audit';
 import { nuclei } from './parsers/nuclei';
 import { osvScanner } from './parsers/osv-scanner';
@@ -44,11 +47,16 @@ export const FORMATS: readonly Format[] = [
   trufflehog,
   gitleaks,
   eslint,
+  acunetix360,
+  niktoJson,
   genericJson,
   cyclonedxXml,
   zap,
   dependencyCheck,
   checkmarxXml,
+  burp,
+  niktoXml,
+  acunetixXml,
   genericCsv,
 ];
 

@@ -41,6 +41,10 @@ const FORMAT_OF: Record<string, string[]> = {
   anchore_grype: ['grype'],
   kics: ['kics'],
   checkov: ['checkov'],
+  // DAST and infrastructure scanners, XML/CSV/archive formats
+  acunetix: ['acunetix-xml', 'acunetix360'],
+  burp: ['burp'],
+  nikto: ['nikto-xml', 'nikto-json'],
 };
 
 /**
