@@ -22,8 +22,10 @@ import { sarif } from './parsers/sarif';
 import { semgrep } from './parsers/semgrep';
 import { snyk } from './parsers/snyk';
 import { sonarqube } from './parsers/sonarqube';
+import { spotbugs } from './parsers/spotbugs';
 import { trivy } from './parsers/trivy';
 import { trufflehog } from './parsers/trufflehog';
+import { veracodeJson, veracodeXml } from './parsers/veracode';
 import { zap } from './parsers/zap';
 
 /** Every format, in detection order: formats with distinctive markers come before looser ones. */
@@ -49,6 +51,7 @@ export const FORMATS: readonly Format[] = [
   eslint,
   acunetix360,
   niktoJson,
+  veracodeJson,
   genericJson,
   cyclonedxXml,
   zap,
@@ -57,6 +60,8 @@ export const FORMATS: readonly Format[] = [
   burp,
   niktoXml,
   acunetixXml,
+  spotbugs,
+  veracodeXml,
   genericCsv,
 ];
 

@@ -45,6 +45,8 @@ const FORMAT_OF: Record<string, string[]> = {
   acunetix: ['acunetix-xml', 'acunetix360'],
   burp: ['burp'],
   nikto: ['nikto-xml', 'nikto-json'],
+  spotbugs: ['spotbugs'],
+  veracode: ['veracode-xml', 'veracode-json'],
 };
 
 /**
