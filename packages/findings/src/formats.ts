@@ -15,6 +15,7 @@ import { grype } from './parsers/grype';
 import { kics } from './parsers/kics';
 import { niktoJson, niktoXml } from './parsers/nikto';
 import { npmAudit } from './parsers/npm-audit';
+import { openvasCsv, openvasXml } from './parsers/openvas';
 import { nuclei } from './parsers/nuclei';
 import { osvScanner } from './parsers/osv-scanner';
 import { retirejs } from './parsers/retirejs';
@@ -22,6 +23,7 @@ import { sarif } from './parsers/sarif';
 import { semgrep } from './parsers/semgrep';
 import { snyk } from './parsers/snyk';
 import { sonarqube } from './parsers/sonarqube';
+import { nessusXml, tenableCsv } from './parsers/tenable';
 import { spotbugs } from './parsers/spotbugs';
 import { trivy } from './parsers/trivy';
 import { trufflehog } from './parsers/trufflehog';
@@ -62,6 +64,10 @@ export const FORMATS: readonly Format[] = [
   acunetixXml,
   spotbugs,
   veracodeXml,
+  openvasXml,
+  nessusXml,
+  openvasCsv,
+  tenableCsv,
   genericCsv,
 ];
 

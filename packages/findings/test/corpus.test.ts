@@ -47,6 +47,8 @@ const FORMAT_OF: Record<string, string[]> = {
   nikto: ['nikto-xml', 'nikto-json'],
   spotbugs: ['spotbugs'],
   veracode: ['veracode-xml', 'veracode-json'],
+  openvas: ['openvas-xml', 'openvas-csv'],
+  tenable: ['nessus', 'tenable-csv'],
 };
 
 /**
