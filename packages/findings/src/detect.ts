@@ -15,6 +15,8 @@ export function sniffKind(head: Buffer): DocumentKind | undefined {
   if (c === 0x7b || c === 0x5b) return 'json';
   if (c === 0x3c) return 'xml';
   const text = head.subarray(i, i + 8).toString('utf8');
+  // A quoted first cell followed by a separator is a CSV header (Qualys quotes every cell), not a JSON string.
+  if (c === 0x22 && /^"(?:[^"\\\r\n]|\\.)*"[ \t]*[,;\t]/.test(head.subarray(i).toString('utf8'))) return 'csv';
   if (/^(null|true|false|"|-?\d)/.test(text)) return 'json';
   const firstLine = head.subarray(i).toString('utf8').split(/\r?\n/)[0];
   if (/[,;\t]/.test(firstLine) && !/[\u0000-\u0008]/.test(firstLine)) return 'csv';

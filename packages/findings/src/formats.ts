@@ -18,6 +18,7 @@ import { npmAudit } from './parsers/npm-audit';
 import { openvasCsv, openvasXml } from './parsers/openvas';
 import { nuclei } from './parsers/nuclei';
 import { osvScanner } from './parsers/osv-scanner';
+import { qualysCsv, qualysXml } from './parsers/qualys';
 import { retirejs } from './parsers/retirejs';
 import { sarif } from './parsers/sarif';
 import { semgrep } from './parsers/semgrep';
@@ -66,8 +67,10 @@ export const FORMATS: readonly Format[] = [
   veracodeXml,
   openvasXml,
   nessusXml,
+  qualysXml,
   openvasCsv,
   tenableCsv,
+  qualysCsv,
   genericCsv,
 ];
 

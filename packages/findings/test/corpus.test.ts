@@ -49,6 +49,7 @@ const FORMAT_OF: Record<string, string[]> = {
   veracode: ['veracode-xml', 'veracode-json'],
   openvas: ['openvas-xml', 'openvas-csv'],
   tenable: ['nessus', 'tenable-csv'],
+  qualys: ['qualys-csv', 'qualys-xml'],
 };
 
 /**
@@ -67,6 +68,10 @@ const DEVIATIONS: Record<string, { count?: number; error?: RegExp; reason: strin
   'sonarqube/sonar-4-findings-3-to-aggregate.html': {
     error: /an HTML page, not a machine-readable report/,
     reason: 'sonar-report HTML is a rendering for people; Bulwark reads the SonarQube API or sonar-report JSON instead',
+  },
+  'qualys/Qualys_Sample_Report.csv': {
+    count: 6,
+    reason: 'one finding per QID and host, as for Nessus and OpenVAS: QID 105971 on four hosts is four findings; DefectDojo merges a QID across hosts',
   },
 };
 
