@@ -9,6 +9,7 @@ import { Format } from './parsers/common';
 import { cyclonedxJson, cyclonedxXml } from './parsers/cyclonedx';
 import { dependencyCheck } from './parsers/dependency-check';
 import { eslint } from './parsers/eslint';
+import { fortifyXml } from './parsers/fortify';
 import { genericCsv, genericJson } from './parsers/generic';
 import { gitleaks } from './parsers/gitleaks';
 import { grype } from './parsers/grype';
@@ -68,6 +69,7 @@ export const FORMATS: readonly Format[] = [
   openvasXml,
   nessusXml,
   qualysXml,
+  fortifyXml,
   openvasCsv,
   tenableCsv,
   qualysCsv,

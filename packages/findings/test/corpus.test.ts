@@ -50,6 +50,7 @@ const FORMAT_OF: Record<string, string[]> = {
   openvas: ['openvas-xml', 'openvas-csv'],
   tenable: ['nessus', 'tenable-csv'],
   qualys: ['qualys-csv', 'qualys-xml'],
+  fortify: ['fortify-xml', 'fortify-fpr'],
 };
 
 /**
