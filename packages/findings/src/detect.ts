@@ -1,13 +1,15 @@
 import { InputError } from './errors';
 import { CsvDocument } from './io/csv';
 import { XmlElement } from './io/xml';
+import { isZip, ZipArchive } from './io/zip';
 import { Format } from './parsers/common';
 import { FORMATS } from './formats';
 
-export type DocumentKind = 'json' | 'xml' | 'csv';
+export type DocumentKind = 'json' | 'xml' | 'csv' | 'zip';
 
-/** The kind of document from its first bytes (after a BOM and whitespace). */
+/** The kind of document from its first bytes (a zip signature; else after a BOM and whitespace). */
 export function sniffKind(head: Buffer): DocumentKind | undefined {
+  if (isZip(head)) return 'zip';
   let i = head.length >= 3 && head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf ? 3 : 0;
   while (i < head.length && (head[i] === 0x20 || head[i] === 0x0a || head[i] === 0x0d || head[i] === 0x09)) i++;
   if (i >= head.length) return undefined;
@@ -30,6 +32,7 @@ export function detectFormats(kind: DocumentKind, doc: unknown): Format[] {
       if (f.kind !== kind) return false;
       if (f.kind === 'json') return f.detect(doc);
       if (f.kind === 'xml') return f.detect(doc as XmlElement);
+      if (f.kind === 'zip') return f.detect(doc as ZipArchive);
       return f.detect((doc as CsvDocument).header);
     } catch (e) {
       if (e instanceof InputError) throw e;

@@ -1,5 +1,6 @@
 import { acunetix360, acunetixXml } from './parsers/acunetix';
 import { bandit } from './parsers/bandit';
+import { blackduckCsv, blackduckZip } from './parsers/blackduck';
 import { burp } from './parsers/burp';
 import { checkmarxJson } from './parsers/checkmarx-json';
 import { checkmarxOne } from './parsers/checkmarx-one';
@@ -9,7 +10,7 @@ import { Format } from './parsers/common';
 import { cyclonedxJson, cyclonedxXml } from './parsers/cyclonedx';
 import { dependencyCheck } from './parsers/dependency-check';
 import { eslint } from './parsers/eslint';
-import { fortifyXml } from './parsers/fortify';
+import { fortifyFpr, fortifyFvdl, fortifyXml } from './parsers/fortify';
 import { genericCsv, genericJson } from './parsers/generic';
 import { gitleaks } from './parsers/gitleaks';
 import { grype } from './parsers/grype';
@@ -70,10 +71,14 @@ export const FORMATS: readonly Format[] = [
   nessusXml,
   qualysXml,
   fortifyXml,
+  fortifyFvdl,
   openvasCsv,
   tenableCsv,
   qualysCsv,
+  blackduckCsv,
   genericCsv,
+  fortifyFpr,
+  blackduckZip,
 ];
 
 export function formatById(id: string): Format | undefined {
