@@ -83,6 +83,7 @@ export const acunetixXml: XmlFormat = {
   title: 'Acunetix XML export (ScanGroup)',
   kind: 'xml',
   detect: (root) => root.name === 'ScanGroup' && path(root, 'Scan').length > 0,
+  isEmptyReport: (doc) => (doc as XmlElement).name === 'ScanGroup',
   parse: parseXml,
 };
 

@@ -82,5 +82,7 @@ export const niktoJson: JsonFormat = {
   title: 'Nikto JSON report',
   kind: 'json',
   detect: (doc) => (Array.isArray(doc) ? doc.length > 0 && doc.every(isNiktoHost) : isNiktoHost(doc)),
+  // Nikto 2.5 writes `[]` for a scan of no reachable host.
+  isEmptyReport: (doc) => Array.isArray(doc) && doc.length === 0,
   parse: parseJson,
 };

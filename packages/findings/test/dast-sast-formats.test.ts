@@ -1,0 +1,83 @@
+import { expect } from 'chai';
+import { parseReport } from '../src';
+
+/** Reports of Burp, Nikto, Acunetix, OpenVAS, Nessus, Qualys, Fortify, SpotBugs, Veracode and Black Duck beyond the corpus. */
+function parse(text: string, format?: string) {
+  return parseReport(Buffer.from(text), { name: 'report', format });
+}
+
+describe('DAST, infrastructure and SAST formats', function () {
+  describe('reports of scans that found nothing', function () {
+    const empty: [string, string, boolean][] = [
+      ['burp', '<?xml version="1.0"?><issues burpVersion="2024.1" exportTime="x"></issues>', true],
+      ['burp', '<issues/>', false],
+      ['nikto-xml', '<niktoscan><niktoscan version="2.5.0"><scandetails targetip="10.0.0.1" sitename="http://a/"><statistics/></scandetails></niktoscan></niktoscan>', true],
+      ['nikto-json', '{"host":"a","ip":"10.0.0.1","port":"80","banner":"","vulnerabilities":[]}', true],
+      ['nikto-json', '[]', false],
+      ['acunetix-xml', '<ScanGroup ExportedOn="x"><Scan><StartURL>http://a</StartURL><ReportItems/></Scan></ScanGroup>', true],
+      ['acunetix-xml', '<ScanGroup/>', false],
+      ['acunetix360', '{"Generated":"x","Target":{"Url":"http://a/"},"Vulnerabilities":[]}', true],
+      ['spotbugs', '<BugCollection version="4.8.0"><Project/></BugCollection>', true],
+      ['veracode-xml', '<detailedreport xmlns="https://www.veracode.com/schema/reports/export/1.0" app_id="1"/>', true],
+      ['veracode-json', '{"_links":{},"page":{"size":20,"total_elements":0}}', false],
+      ['veracode-json', '{"findings":[]}', false],
+      ['openvas-xml', '<report id="1" format_id="a994b278"><report id="1"><results max="-1" start="1"/></report></report>', true],
+      ['openvas-csv', 'IP,Hostname,Port,Port Protocol,CVSS,Severity,NVT Name,Summary,NVT OID,CVEs\n', true],
+      ['nessus', '<NessusClientData_v2><Report name="scan"/></NessusClientData_v2>', true],
+      ['tenable-csv', 'Plugin ID,CVE,CVSS,Risk,Host,Protocol,Port,Name\n', true],
+      ['qualys-csv', 'IP,DNS,QID,Title,Severity,Port,Protocol\n', true],
+      ['qualys-xml', '<ASSET_DATA_REPORT><HEADER/></ASSET_DATA_REPORT>', true],
+      ['fortify-xml', '<ReportDefinition type="standard"><ReportSection/></ReportDefinition>', true],
+      ['fortify-fvdl', '<FVDL version="1.12"><Vulnerabilities/></FVDL>', true],
+      ['blackduck-csv', 'Project id,Version id,Project name,Version,Vulnerability id,Description,Security Risk\n', true],
+    ];
+    for (const [format, text, detectable] of empty) {
+      it(`${format}: ${detectable ? 'detected, and ' : ''}read as no findings when declared (${text.slice(0, 40)}…)`, function () {
+        expect(parse(text, format).findings).to.deep.equal([]);
+        if (detectable) expect(parse(text).format).to.equal(format);
+      });
+    }
+  });
+
+  describe('missing optional fields', function () {
+    it('Burp: an issue without request, classifications or background', function () {
+      const [f] = parse('<issues burpVersion="1"><issue><type>1</type><name>X</name><host>https://a.example</host><path>/p</path><severity>Low</severity></issue></issues>').findings;
+      expect(f).to.include({ title: 'X', severity: 'low' });
+      expect(f.endpoints).to.deep.equal([{ url: 'https://a.example/p', method: undefined }]);
+      expect(f.cwes).to.deep.equal([]);
+    });
+
+    it('Nessus: an item without risk_factor, CVEs or vectors takes its severity level; a host without properties its name', function () {
+      const [f] = parse('<NessusClientData_v2><Report><ReportHost name="10.0.0.5"><ReportItem port="0" protocol="tcp" severity="4" pluginID="1" pluginName="P"/></ReportHost></Report></NessusClientData_v2>').findings;
+      expect(f).to.include({ title: 'P', severity: 'critical' });
+      expect(f.endpoints[0].url).to.equal('tcp://10.0.0.5');
+    });
+
+    it('Nessus CSV: a Tenable.sc export without CVE or vector columns', function () {
+      const [f] = parse('Plugin,Plugin Name,Severity,IP Address,Port,Protocol\n19506,Scan Information,Info,10.0.0.1,0,TCP\n').findings;
+      expect(f).to.include({ severity: 'info', ruleId: '19506' });
+    });
+
+    it('SpotBugs: a bug without source lines or a pattern, located nowhere', function () {
+      const [f] = parse('<BugCollection><BugInstance type="DM_DEFAULT_ENCODING" priority="3"><ShortMessage>Default encoding</ShortMessage></BugInstance></BugCollection>').findings;
+      expect(f).to.include({ title: 'Default encoding', severity: 'low' });
+      expect(f.filePath).to.equal(undefined);
+    });
+
+    it('OpenVAS: a result without threat word, refs or tags takes its score', function () {
+      const [f] = parse('<report format_id="x"><report><results><result><host>10.0.0.9</host><port>general/tcp</port><nvt oid="1.2"><name>N</name></nvt><severity>7.5</severity></result></results></report></report>').findings;
+      expect(f).to.include({ title: 'N', severity: 'high' });
+      expect(f.endpoints[0].url).to.equal('tcp://10.0.0.9');
+    });
+
+    it('Veracode JSON: a finding without status or CWE is kept', function () {
+      const [f] = parse('{"findings":[{"scan_type":"STATIC","finding_details":{"severity":4,"file_path":"a.java","file_line_number":3,"finding_category":{"name":"SQL Injection"}}}]}').findings;
+      expect(f).to.include({ title: 'SQL Injection', severity: 'high', filePath: 'a.java', startLine: 3 });
+    });
+
+    it('Acunetix 360: a vulnerability without classification or request', function () {
+      const [f] = parse('{"Generated":"x","Target":{"Url":"http://a/"},"Vulnerabilities":[{"Name":"N","Severity":"BestPractice","Url":"http://a/x"}]}').findings;
+      expect(f).to.include({ title: 'N', severity: 'info' });
+    });
+  });
+});
