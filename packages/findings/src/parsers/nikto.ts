@@ -1,6 +1,6 @@
 import { Finding, Severity } from '../model';
 import { childText, path, XmlElement } from '../io/xml';
-import { arr, isObj, obj, str } from '../normalize';
+import { arr, isObj, obj, shorten, str } from '../normalize';
 import { JsonFormat, ParseContext, XmlFormat } from './common';
 import { siteUrl } from './network';
 
@@ -13,19 +13,14 @@ function severity(osvdb: string | undefined): Severity {
   return osvdb && osvdb !== '0' ? 'medium' : 'info';
 }
 
-/** The title is the message's first sentence; the full message stays the identity and description. */
-function firstSentence(msg: string): string {
-  const m = /^(.*?[.?])\s/.exec(msg);
-  return (m ? m[1] : msg).slice(0, 900);
-}
-
 function finding(ctx: ParseContext, msg: string, id: string | undefined, osvdb: string | undefined, url: string | undefined, method: string | undefined, references: string[]): Finding {
   const sev = severity(osvdb);
   return ctx.finding({
     tool: 'nikto',
     toolCategory: 'dast',
     ruleId: id,
-    title: firstSentence(msg),
+    // The whole message: its first sentence alone is often no title ("/public/: This might be interesting.").
+    title: shorten(msg.trim()),
     description: msg,
     severity: sev,
     vulnerabilityIds: osvdb && osvdb !== '0' ? [`OSVDB-${osvdb}`] : [],

@@ -20,6 +20,12 @@ function cvssCell(init: FindingInit, cell: string | undefined, prefix: string): 
   addCvss(init, vector, m[1]);
 }
 
+/** The base cell with the temporal metrics of "7.4 (E:U/RL:U/RC:C)" appended to its vector. */
+function withTemporal(base: string | undefined, temporal: string | undefined): string | undefined {
+  const t = /\(([^)]*)\)/.exec(temporal ?? '')?.[1];
+  return base && t ? base.replace(/\)\s*$/, `/${t})`) : base;
+}
+
 /**
  * Qualys VM CSV: the scan/host detection report (`IP`, `QID`, `Title`, `Severity` 1–5, ...) and the
  * monthly PCI report (`IP`, `QID`, `VULN TITLE`, `SEVERITY` as a word). One finding per QID and host:
@@ -52,7 +58,7 @@ function* parseCsv(rows: Record<string, string>[], ctx: ParseContext): Generator
       suppression: fixed ? { state: 'fixed', source: 'tool' } : falsePositive ? { state: 'false_positive', source: 'tool' } : undefined,
       detectedAt: isoDate(row['Last Detected'] ?? row['LAST SCAN'], row['LAST SCAN'] ? 'dmy' : 'mdy'),
     };
-    cvssCell(init, row['CVSS3 Base'] ?? row['CVSS3.1 Base'], 'CVSS:3.0/');
+    cvssCell(init, withTemporal(row['CVSS3 Base'] ?? row['CVSS3.1 Base'], row['CVSS3 Temporal'] ?? row['CVSS3.1 Temporal']), 'CVSS:3.0/');
     cvssCell(init, row['CVSS Base'] ?? row.CVSS_BASE, '');
     yield ctx.finding(init);
   }

@@ -120,11 +120,13 @@ function* parseJson(doc: unknown, ctx: ParseContext): Generator<Finding> {
     if (scanType === 'SCA') {
       const cve = obj(details.cve);
       const id = str(cve.name);
-      const name = str(details.component_filename) ?? 'unknown';
+      const version = str(details.version);
+      // The file name carries the version ("spring-boot-autoconfigure-2.5.14.jar"); the component is without it.
+      const name = (version ? str(details.component_filename)?.replace(`-${version}`, '') : str(details.component_filename)) ?? 'unknown';
       base.title = str(cwe.name) ?? `${name} - ${id ?? 'vulnerability'}`;
       base.ruleId = id;
       base.vulnerabilityIds = vulnIds([id]);
-      base.library = { name, version: str(details.version) };
+      base.library = { name, version };
       base.filePath = str(obj(arr(details.component_path)[0]).path);
       base.references = [str(cve.href)].filter((u): u is string => !!u);
       base.locator = undefined;
