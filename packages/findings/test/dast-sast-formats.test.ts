@@ -53,6 +53,13 @@ describe('DAST, infrastructure and SAST formats', function () {
       expect(f.endpoints[0].url).to.equal('tcp://10.0.0.5');
     });
 
+    it('Nessus: compliance checks of one audit plugin are findings of their own; passed checks none', function () {
+      const item = (name: string, result: string, sev: string): string =>
+        `<ReportItem port="0" protocol="tcp" severity="${sev}" pluginID="21156" pluginName="Unix Compliance Checks" pluginFamily="Policy Compliance"><cm:compliance-check-name>${name}</cm:compliance-check-name><cm:compliance-result>${result}</cm:compliance-result></ReportItem>`;
+      const doc = `<NessusClientData_v2 xmlns:cm="http://www.nessus.org/cm"><Report><ReportHost name="h">${item('1.1 tmp is a partition', 'FAILED', '3')}${item('1.2 noexec on tmp', 'FAILED', '3')}${item('1.3 nodev on tmp', 'PASSED', '0')}</ReportHost></Report></NessusClientData_v2>`;
+      expect(parseReport(Buffer.from(doc)).findings.map((f) => f.title)).to.deep.equal(['1.1 tmp is a partition', '1.2 noexec on tmp']);
+    });
+
     it('Nessus CSV: a Tenable.sc export without CVE or vector columns', function () {
       const [f] = parse('Plugin,Plugin Name,Severity,IP Address,Port,Protocol\n19506,Scan Information,Info,10.0.0.1,0,TCP\n').findings;
       expect(f).to.include({ severity: 'info', ruleId: '19506' });
@@ -68,6 +75,13 @@ describe('DAST, infrastructure and SAST formats', function () {
       const [f] = parse('<report format_id="x"><report><results><result><host>10.0.0.9</host><port>general/tcp</port><nvt oid="1.2"><name>N</name></nvt><severity>7.5</severity></result></results></report></report>').findings;
       expect(f).to.include({ title: 'N', severity: 'high' });
       expect(f.endpoints[0].url).to.equal('tcp://10.0.0.9');
+    });
+
+    it('OpenVAS: a GMP get_reports response wraps the report', function () {
+      const gmp = '<get_reports_response status="200"><report id="1" format_id="x"><report id="1"><results><result><host>10.0.0.2</host><port>22/tcp</port><threat>Medium</threat><nvt oid="1.3"><name>SSH</name></nvt></result></results></report></report></get_reports_response>';
+      const { format, findings } = parse(gmp);
+      expect(format).to.equal('openvas-xml');
+      expect(findings[0].endpoints[0].url).to.equal('tcp://10.0.0.2:22');
     });
 
     it('Veracode JSON: a finding without status or CWE is kept', function () {

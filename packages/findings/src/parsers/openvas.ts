@@ -34,8 +34,14 @@ function tags(text: string | undefined): Record<string, string> {
   return out;
 }
 
+/** The report element: the document root, or inside a GMP `<get_reports_response>`. */
+function reportOf(root: XmlElement): XmlElement {
+  return root.name === 'get_reports_response' ? child(root, 'report') ?? root : root;
+}
+
 function* parseXml(root: XmlElement, ctx: ParseContext): Generator<Finding> {
-  const inner = child(root, 'report') ?? root;
+  const report = reportOf(root);
+  const inner = child(report, 'report') ?? report;
   for (const result of path(inner, 'results', 'result')) {
     const nvt = child(result, 'nvt');
     const hostEl = child(result, 'host');
@@ -101,7 +107,11 @@ export const openvasXml: XmlFormat = {
   id: 'openvas-xml',
   title: 'Greenbone / OpenVAS XML report',
   kind: 'xml',
-  detect: (root) => root.name === 'report' && (!!child(root, 'report') || !!child(root, 'results')) && (!!child(child(root, 'report') ?? root, 'results') || !!child(child(root, 'report') ?? root, 'gmp') || 'format_id' in root.attrs),
+  detect: (doc) => {
+    const root = reportOf(doc);
+    const inner = child(root, 'report') ?? root;
+    return root.name === 'report' && (!!child(inner, 'results') || !!child(inner, 'gmp') || 'format_id' in root.attrs);
+  },
   parse: parseXml,
 };
 

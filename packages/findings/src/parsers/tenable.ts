@@ -39,6 +39,9 @@ function* parseXml(root: XmlElement, ctx: ParseContext): Generator<Finding> {
     const name = props['host-ip'] ?? host.attrs.name ?? props['host-fqdn'] ?? 'unknown';
     for (const item of children(host, 'ReportItem')) {
       const text = (n: string): string | undefined => childText(item, n);
+      // Compliance audits share one plugin for every check: the check is the finding, and a passed check none.
+      const check = text('compliance-check-name');
+      if (check && /^passed$/i.test(text('compliance-result') ?? '')) continue;
       const severity = nessusSeverity(text('risk_factor'), item.attrs.severity) ?? 'info';
       const port = item.attrs.port;
       const isWeb = /^https?:\/\//i.test(name);
@@ -46,8 +49,8 @@ function* parseXml(root: XmlElement, ctx: ParseContext): Generator<Finding> {
         tool: 'nessus',
         toolCategory: 'dast',
         ruleId: item.attrs.pluginID,
-        title: item.attrs.pluginName ?? text('plugin_name') ?? 'Nessus plugin',
-        description: [text('synopsis'), text('description'), text('plugin_output') && `Plugin output:\n${text('plugin_output')}`].filter(Boolean).join('\n\n') || undefined,
+        title: check ?? item.attrs.pluginName ?? text('plugin_name') ?? 'Nessus plugin',
+        description: [text('synopsis'), text('description'), text('compliance-actual-value') && `Actual value: ${text('compliance-actual-value')}`, text('plugin_output') && `Plugin output:\n${text('plugin_output')}`].filter(Boolean).join('\n\n') || undefined,
         severity,
         toolSeverity: text('risk_factor') ?? item.attrs.severity,
         cwes: cwes(children(item, 'cwe').map((c) => c.text)),
