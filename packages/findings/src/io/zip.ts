@@ -64,10 +64,10 @@ export class ZipArchive {
     this.names = names;
   }
 
-  /** The entry with that name (or, with `anyFolder`, that base name in any folder); undefined if absent. */
-  find(name: string, anyFolder = false): string | undefined {
+  /** The entry with that name, compared ignoring case; undefined if absent. */
+  find(name: string): string | undefined {
     const lower = name.toLowerCase();
-    return this.names.find((n) => n.toLowerCase() === lower || (anyFolder && n.toLowerCase().endsWith(`/${lower}`)));
+    return this.names.find((n) => n.toLowerCase() === lower);
   }
 
   /** Inflates one entry (checked by the constructor). */

@@ -2,7 +2,8 @@ import { Finding, FindingInit } from '../model';
 import { child, childText, path, XmlElement } from '../io/xml';
 import { addCvss, arr, cwes, isObj, obj, severityOf, str, vulnIds } from '../normalize';
 import { JsonFormat, ParseContext, XmlFormat } from './common';
-import { htmlLinks, htmlText, isoDate, siteUrl } from './network';
+import { siteUrl } from './locations';
+import { htmlLinks, htmlText, isoDate } from './text';
 
 /** Acunetix words beyond the shared scale: Invicti's "BestPractice" is advice, not a flaw. */
 function acunetixSeverity(word: string | undefined): FindingInit['severity'] {

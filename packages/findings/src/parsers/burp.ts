@@ -2,7 +2,8 @@ import { Finding } from '../model';
 import { childText, path, XmlElement } from '../io/xml';
 import { cwes, severityOf } from '../normalize';
 import { ParseContext, XmlFormat } from './common';
-import { htmlLinks, htmlText, siteUrl } from './network';
+import { siteUrl } from './locations';
+import { htmlLinks, htmlText } from './text';
 
 /**
  * Burp Suite "Report issues" XML export (root `<issues>`). One record per issue and location; records

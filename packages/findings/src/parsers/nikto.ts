@@ -2,7 +2,7 @@ import { Finding, Severity } from '../model';
 import { childText, path, XmlElement } from '../io/xml';
 import { arr, isObj, obj, shorten, str } from '../normalize';
 import { JsonFormat, ParseContext, XmlFormat } from './common';
-import { siteUrl } from './network';
+import { siteUrl } from './locations';
 
 /**
  * Nikto XML (`-Format xml`, nxmlversion 1.1 and 1.2) and JSON (`-Format json`). Nikto assigns no

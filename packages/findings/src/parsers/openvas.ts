@@ -2,7 +2,7 @@ import { Finding, FindingInit, Severity } from '../model';
 import { child, childText, path, XmlElement } from '../io/xml';
 import { addCvss, num, severityOf, severityOfScore, vulnIds } from '../normalize';
 import { CsvFormat, ParseContext, XmlFormat } from './common';
-import { serviceUrl } from './network';
+import { serviceUrl } from './locations';
 
 /**
  * Greenbone / OpenVAS results, XML (GMP `get_reports` export, `<report>` with nested `<report>`)

@@ -2,7 +2,8 @@ import { Finding, FindingInit, Severity } from '../model';
 import { child, childText, path, XmlElement } from '../io/xml';
 import { addCvss, severityOf, vulnIds } from '../normalize';
 import { CsvFormat, ParseContext, XmlFormat } from './common';
-import { htmlText, isoDate, serviceUrl } from './network';
+import { serviceUrl } from './locations';
+import { htmlText, isoDate } from './text';
 
 /** Qualys severity levels 1–5 (minimal, medium, serious, critical, urgent). */
 const LEVEL: Record<string, Severity> = { '1': 'info', '2': 'low', '3': 'medium', '4': 'high', '5': 'critical' };

@@ -2,7 +2,7 @@ import { Finding, Severity } from '../model';
 import { childText, path, XmlElement } from '../io/xml';
 import { cwes, line } from '../normalize';
 import { ParseContext, XmlFormat } from './common';
-import { htmlText } from './network';
+import { htmlText } from './text';
 
 /** SpotBugs `priority`: 1 high, 2 normal, 3 low, 4–5 experimental and ignorable. */
 const PRIORITY: Record<string, Severity> = { '1': 'high', '2': 'medium', '3': 'low', '4': 'info', '5': 'info' };

@@ -2,7 +2,7 @@ import { Finding, FindingInit, Severity } from '../model';
 import { childText, children, path, XmlElement } from '../io/xml';
 import { addCvss, cwes, severityOf, vulnIds } from '../normalize';
 import { CsvFormat, ParseContext, XmlFormat } from './common';
-import { serviceUrl } from './network';
+import { serviceUrl } from './locations';
 
 /** Nessus severity numbers 0–4: informational, low, medium, high, critical. */
 const LEVEL: Severity[] = ['info', 'low', 'medium', 'high', 'critical'];

@@ -2,7 +2,7 @@ import { Finding, FindingInit, Severity } from '../model';
 import { path, XmlElement } from '../io/xml';
 import { addCvss, arr, cwes, isObj, line, num, obj, str, vulnIds } from '../normalize';
 import { each, JsonFormat, ParseContext, XmlFormat } from './common';
-import { htmlText } from './network';
+import { htmlText } from './text';
 
 /** Veracode severity 0–5: informational, very low, low, medium, high, very high. */
 const SEVERITY: Severity[] = ['info', 'info', 'low', 'medium', 'high', 'critical'];

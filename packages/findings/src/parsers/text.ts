@@ -1,20 +1,4 @@
-/** Endpoint URLs for findings located at a host and port (network scanners) or a site and path (DAST). */
-
-/** `tcp://host:port` for a network service, `host` alone when the report names no port. */
-export function serviceUrl(host: string, port?: string | number, protocol?: string): string {
-  const p = port === undefined ? '' : String(port).trim();
-  const scheme = (protocol ?? 'tcp').trim().toLowerCase() || 'tcp';
-  return p && p !== '0' && p !== 'general' ? `${scheme}://${host}:${p}` : `${scheme}://${host}`;
-}
-
-/** Joins a site (with or without scheme) and a path; a path that is already a URL wins. */
-export function siteUrl(site: string | undefined, path?: string): string | undefined {
-  if (path && /^[a-z][a-z0-9+.-]*:\/\//i.test(path)) return path;
-  if (!site) return path || undefined;
-  const base = /^[a-z][a-z0-9+.-]*:\/\//i.test(site) ? site : `http://${site}`;
-  if (!path) return base;
-  return `${base.replace(/\/+$/, '')}/${path.replace(/^\/+/, '')}`;
-}
+/** Text helpers for the HTML fragments and local date formats that DAST and network scanners write. */
 
 /** Dates as Acunetix and Qualys write them, day or month first, into ISO 8601 (no time zone). */
 export function isoDate(text: string | undefined, order: 'dmy' | 'mdy'): string | undefined {
