@@ -39,6 +39,23 @@ describe('DAST, infrastructure and SAST formats', function () {
     }
   });
 
+  describe('reports whose finding arrays are over 1 MiB (left on disk and read lazily)', function () {
+    const pad = 'x'.repeat(200);
+    it('Nikto JSON', function () {
+      const vulns = Array.from({ length: 6000 }, (_, i) => ({ id: String(i), OSVDB: '0', method: 'GET', url: `/p${i}`, msg: `Check ${i} ${pad}` }));
+      const { format, findings } = parse(JSON.stringify({ host: 'a', ip: '10.0.0.1', port: '80', banner: '', vulnerabilities: vulns }));
+      expect(format).to.equal('nikto-json');
+      expect(findings).to.have.length(6000);
+    });
+
+    it('Veracode JSON and Acunetix 360', function () {
+      const findings = Array.from({ length: 6000 }, (_, i) => ({ issue_id: i, scan_type: 'STATIC', description: pad, finding_status: { status: 'OPEN' }, finding_details: { severity: 3, file_path: `f${i}.java`, file_line_number: 1 } }));
+      expect(parse(JSON.stringify({ _embedded: { findings } })).format).to.equal('veracode-json');
+      const vulns = Array.from({ length: 6000 }, (_, i) => ({ Name: `N${i}`, Severity: 'Low', Url: `http://a/${i}`, Description: pad }));
+      expect(parse(JSON.stringify({ Generated: 'x', Target: { Url: 'http://a/' }, Vulnerabilities: vulns })).findings).to.have.length(6000);
+    });
+  });
+
   describe('missing optional fields', function () {
     it('Burp: an issue without request, classifications or background', function () {
       const [f] = parse('<issues burpVersion="1"><issue><type>1</type><name>X</name><host>https://a.example</host><path>/p</path><severity>Low</severity></issue></issues>').findings;

@@ -1,7 +1,8 @@
 import { Finding, FindingInit } from '../model';
+import { isArrayLike } from '../io/json';
 import { child, childText, path, XmlElement } from '../io/xml';
 import { addCvss, arr, cwes, isObj, obj, severityOf, str, vulnIds } from '../normalize';
-import { JsonFormat, ParseContext, XmlFormat } from './common';
+import { each, JsonFormat, ParseContext, XmlFormat } from './common';
 import { siteUrl } from './locations';
 import { htmlLinks, htmlText, isoDate } from './text';
 
@@ -47,7 +48,7 @@ const SUPPRESSED_STATES = /falsepositive|acceptedrisk|ignored/i;
 
 /** Acunetix 360 / Invicti (Netsparker) JSON: `{Generated, Target, Vulnerabilities}`. */
 function* parseJson(doc: unknown, ctx: ParseContext): Generator<Finding> {
-  for (const v of arr(obj(doc).Vulnerabilities)) {
+  for (const v of each(obj(doc).Vulnerabilities)) {
     const vuln = obj(v);
     const cls = obj(vuln.Classification);
     const word = str(vuln.Severity);
@@ -92,6 +93,6 @@ export const acunetix360: JsonFormat = {
   id: 'acunetix360',
   title: 'Acunetix 360 / Invicti JSON report',
   kind: 'json',
-  detect: (doc) => isObj(doc) && Array.isArray(doc.Vulnerabilities) && isObj(doc.Target) && 'Generated' in doc,
+  detect: (doc) => isObj(doc) && isArrayLike(doc.Vulnerabilities) && isObj(doc.Target) && 'Generated' in doc,
   parse: parseJson,
 };

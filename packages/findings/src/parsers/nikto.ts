@@ -1,7 +1,8 @@
 import { Finding, Severity } from '../model';
 import { childText, path, XmlElement } from '../io/xml';
-import { arr, isObj, obj, shorten, str } from '../normalize';
-import { JsonFormat, ParseContext, XmlFormat } from './common';
+import { isArrayLike } from '../io/json';
+import { isObj, obj, shorten, str } from '../normalize';
+import { each, first, isArrayLikeOf, JsonFormat, ParseContext, XmlFormat } from './common';
 import { siteUrl } from './locations';
 
 /**
@@ -44,13 +45,13 @@ function* parseXml(root: XmlElement, ctx: ParseContext): Generator<Finding> {
 }
 
 function* parseJson(doc: unknown, ctx: ParseContext): Generator<Finding> {
-  for (const host of Array.isArray(doc) ? doc : [doc]) {
+  for (const host of isArrayLike(doc) ? each(doc) : [doc]) {
     const h = obj(host);
     const name = str(h.host) ?? str(h.ip);
     const port = str(h.port);
     const scheme = port === '443' || port === '8443' ? 'https' : 'http';
     const site = name ? `${scheme}://${name}${port && port !== '80' && port !== '443' ? `:${port}` : ''}` : undefined;
-    for (const v of arr(h.vulnerabilities)) {
+    for (const v of each(h.vulnerabilities)) {
       const vuln = obj(v);
       const refs = str(vuln.references);
       yield finding(ctx, str(vuln.msg) ?? 'Nikto finding', str(vuln.id), str(vuln.OSVDB), siteUrl(site, str(vuln.url)), str(vuln.method), refs ? [refs] : []);
@@ -59,8 +60,8 @@ function* parseJson(doc: unknown, ctx: ParseContext): Generator<Finding> {
 }
 
 function isNiktoHost(v: unknown): boolean {
-  if (!isObj(v) || !Array.isArray(v.vulnerabilities) || !('host' in v || 'ip' in v)) return false;
-  const firstVuln = v.vulnerabilities[0];
+  if (!isObj(v) || !isArrayLike(v.vulnerabilities) || !('host' in v || 'ip' in v)) return false;
+  const firstVuln = first(v.vulnerabilities);
   return firstVuln === undefined ? 'banner' in v && 'port' in v : isObj(firstVuln) && 'msg' in firstVuln && ('OSVDB' in firstVuln || 'id' in firstVuln);
 }
 
@@ -76,7 +77,7 @@ export const niktoJson: JsonFormat = {
   id: 'nikto-json',
   title: 'Nikto JSON report',
   kind: 'json',
-  detect: (doc) => (Array.isArray(doc) ? doc.length > 0 && doc.every(isNiktoHost) : isNiktoHost(doc)),
+  detect: (doc) => (isArrayLike(doc) ? isArrayLikeOf(doc, isNiktoHost) : isNiktoHost(doc)),
   // Nikto 2.5 writes `[]` for a scan of no reachable host.
   isEmptyReport: (doc) => Array.isArray(doc) && doc.length === 0,
   parse: parseJson,

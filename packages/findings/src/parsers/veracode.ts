@@ -1,7 +1,7 @@
 import { Finding, FindingInit, Severity } from '../model';
 import { path, XmlElement } from '../io/xml';
 import { addCvss, arr, cwes, isObj, line, num, obj, str, vulnIds } from '../normalize';
-import { each, JsonFormat, ParseContext, XmlFormat } from './common';
+import { each, isArrayLikeOf, JsonFormat, ParseContext, XmlFormat } from './common';
 import { htmlText } from './text';
 
 /** Veracode severity 0–5: informational, very low, low, medium, high, very high. */
@@ -161,10 +161,7 @@ export const veracodeJson: JsonFormat = {
   id: 'veracode-json',
   title: 'Veracode REST API findings JSON',
   kind: 'json',
-  detect: (doc) => {
-    const list = isObj(doc) ? doc.findings ?? obj(doc._embedded).findings : undefined;
-    return Array.isArray(list) && list.length > 0 && isVeracodeFinding(list[0]);
-  },
+  detect: (doc) => isObj(doc) && isArrayLikeOf(doc.findings ?? obj(doc._embedded).findings, isVeracodeFinding),
   // The API's page without findings: HAL links and paging, no `_embedded`.
   isEmptyReport: (doc) => isObj(doc) && ((Array.isArray(doc.findings) && doc.findings.length === 0) || ('page' in doc && '_links' in doc && !('_embedded' in doc)) || (Array.isArray(obj(doc._embedded).findings) && arr(obj(doc._embedded).findings).length === 0)),
   parse: parseJson,
