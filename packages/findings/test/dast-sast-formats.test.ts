@@ -1,5 +1,7 @@
 import { expect } from 'chai';
 import { parseReport } from '../src';
+import { serviceUrl, siteUrl } from '../src/parsers/locations';
+import { htmlLinks, htmlText, isoDate } from '../src/parsers/text';
 
 /** Reports of Burp, Nikto, Acunetix, OpenVAS, Nessus, Qualys, Fortify, SpotBugs, Veracode and Black Duck beyond the corpus. */
 function parse(text: string, format?: string) {
@@ -109,6 +111,30 @@ describe('DAST, infrastructure and SAST formats', function () {
     it('Acunetix 360: a vulnerability without classification or request', function () {
       const [f] = parse('{"Generated":"x","Target":{"Url":"http://a/"},"Vulnerabilities":[{"Name":"N","Severity":"BestPractice","Url":"http://a/x"}]}').findings;
       expect(f).to.include({ title: 'N', severity: 'info' });
+    });
+  });
+
+  describe('shared helpers', function () {
+    it('writes service and site URLs', function () {
+      expect(serviceUrl('10.0.0.1', '443', 'TCP')).to.equal('tcp://10.0.0.1:443');
+      expect(serviceUrl('h', '0')).to.equal('tcp://h');
+      expect(siteUrl('www.example.com', '/a')).to.equal('http://www.example.com/a');
+      expect(siteUrl('https://e.example/', 'x/y')).to.equal('https://e.example/x/y');
+      expect(siteUrl('https://e.example', 'http://other.example/z')).to.equal('http://other.example/z');
+    });
+
+    it('reads day-first and month-first dates, with 12-hour times', function () {
+      expect(isoDate('24/09/2018, 18:09:55', 'dmy')).to.equal('2018-09-24T18:09:55');
+      expect(isoDate('16/06/2021 12:30 PM', 'dmy')).to.equal('2021-06-16T12:30:00');
+      expect(isoDate('05/25/2021 07:36:58', 'mdy')).to.equal('2021-05-25T07:36:58');
+      expect(isoDate('4/29/14', 'mdy')).to.equal('2014-04-29');
+      expect(isoDate('yesterday', 'mdy')).to.equal(undefined);
+    });
+
+    it('turns HTML fragments into text and links', function () {
+      expect(htmlText('<p>a &amp; b</p><ul><li>c</li></ul>')).to.equal('a & b\nc');
+      expect(htmlLinks('<a href="https://x.example/1">x</a> <a href=\'https://x.example/2\'>y</a>')).to.deep.equal(['https://x.example/1', 'https://x.example/2']);
+      expect(htmlLinks('see https://x.example/3.')).to.deep.equal(['https://x.example/3']);
     });
   });
 });

@@ -36,6 +36,7 @@ export function htmlText(html: string | undefined): string | undefined {
 export function htmlLinks(html: string | undefined): string[] {
   if (!html) return [];
   const hrefs = [...html.matchAll(/href\s*=\s*["']([^"']+)["']/gi)].map((m) => m[1]);
-  const links = hrefs.length ? hrefs : [...html.matchAll(/https?:\/\/[^\s<>"')]+/g)].map((m) => m[0]);
+  // A bare URL ends before the punctuation of the sentence around it.
+  const links = hrefs.length ? hrefs : [...html.matchAll(/https?:\/\/[^\s<>"')]+/g)].map((m) => m[0].replace(/[.,;:!?]+$/, ''));
   return [...new Set(links)];
 }
