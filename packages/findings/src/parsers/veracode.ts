@@ -103,7 +103,9 @@ function* parseJson(doc: unknown, ctx: ParseContext): Generator<Finding> {
     const cwe = obj(details.cwe);
     const category = obj(details.finding_category);
     const tags = f.violates_policy === true ? ['policy-violation'] : [];
-    const suppressed = str(status.resolution) && /MITIGATED|POTENTIAL_FALSE_POSITIVE/i.test(str(status.resolution)!) && /APPROVED/i.test(str(status.resolution_status) ?? '');
+    // A mitigation or false positive counts once Veracode's reviewer approved it.
+    const resolution = str(status.resolution);
+    const approved = resolution && /MITIGATED|POTENTIAL_FALSE_POSITIVE/i.test(resolution) && /APPROVED/i.test(str(status.resolution_status) ?? '') ? resolution : undefined;
     const base: FindingInit = {
       tool: 'veracode',
       toolCategory: scanType === 'SCA' ? 'sca' : scanType === 'STATIC' ? 'sast' : 'dast',
@@ -114,7 +116,7 @@ function* parseJson(doc: unknown, ctx: ParseContext): Generator<Finding> {
       cwes: cwes(cwe.id),
       tags,
       locator: str(f.issue_id) ? `issue:${str(f.issue_id)}` : undefined,
-      suppression: suppressed ? { state: str(status.resolution)!.toLowerCase(), source: 'tool' } : undefined,
+      suppression: approved ? { state: approved.toLowerCase(), source: 'tool' } : undefined,
       detectedAt: str(status.first_found_date),
     };
     if (scanType === 'SCA') {
