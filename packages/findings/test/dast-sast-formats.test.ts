@@ -103,6 +103,21 @@ describe('DAST, infrastructure and SAST formats', function () {
       expect(findings[0].endpoints[0].url).to.equal('tcp://10.0.0.2:22');
     });
 
+    it('Qualys asset data report: host detections joined with the glossary', function () {
+      const doc = `<ASSET_DATA_REPORT><HOST_LIST><HOST><IP>10.0.0.3</IP><DNS>web1</DNS><VULN_INFO_LIST>
+        <VULN_INFO><QID id="qid_38170">38170</QID><TYPE>Vuln</TYPE><PORT>443</PORT><PROTOCOL>tcp</PROTOCOL><VULN_STATUS>Active</VULN_STATUS></VULN_INFO>
+        <VULN_INFO><QID id="qid_38170">38170</QID><TYPE>Vuln</TYPE><PORT>8443</PORT><PROTOCOL>tcp</PROTOCOL><VULN_STATUS>Fixed</VULN_STATUS></VULN_INFO>
+        </VULN_INFO_LIST></HOST></HOST_LIST><GLOSSARY><VULN_DETAILS_LIST><VULN_DETAILS id="qid_38170"><QID>38170</QID><TITLE>SSL Certificate - Subject Common Name Does Not Match</TITLE><SEVERITY>2</SEVERITY>
+        <CVE_ID_LIST><CVE_ID><ID>CVE-2020-0001</ID></CVE_ID></CVE_ID_LIST></VULN_DETAILS></VULN_DETAILS_LIST></GLOSSARY></ASSET_DATA_REPORT>`;
+      const { format, findings } = parse(doc);
+      expect(format).to.equal('qualys-xml');
+      expect(findings.map((f) => [f.title, f.severity, f.endpoints[0].url, f.suppression?.state])).to.deep.equal([
+        ['QID-38170 | SSL Certificate - Subject Common Name Does Not Match', 'low', 'tcp://web1:443', undefined],
+        ['QID-38170 | SSL Certificate - Subject Common Name Does Not Match', 'low', 'tcp://web1:8443', 'fixed'],
+      ]);
+      expect(findings[0].vulnerabilityIds).to.deep.equal(['CVE-2020-0001']);
+    });
+
     it('Veracode JSON: a finding without status or CWE is kept', function () {
       const [f] = parse('{"findings":[{"scan_type":"STATIC","finding_details":{"severity":4,"file_path":"a.java","file_line_number":3,"finding_category":{"name":"SQL Injection"}}}]}').findings;
       expect(f).to.include({ title: 'SQL Injection', severity: 'high', filePath: 'a.java', startLine: 3 });
