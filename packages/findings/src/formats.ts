@@ -1,4 +1,7 @@
+import { acunetix360, acunetixXml } from './parsers/acunetix';
 import { bandit } from './parsers/bandit';
+import { blackduckCsv, blackduckZip } from './parsers/blackduck';
+import { burp } from './parsers/burp';
 import { checkmarxJson } from './parsers/checkmarx-json';
 import { checkmarxOne } from './parsers/checkmarx-one';
 import { checkmarxXml } from './parsers/checkmarx-xml';
@@ -7,20 +10,27 @@ import { Format } from './parsers/common';
 import { cyclonedxJson, cyclonedxXml } from './parsers/cyclonedx';
 import { dependencyCheck } from './parsers/dependency-check';
 import { eslint } from './parsers/eslint';
+import { fortifyFpr, fortifyFvdl, fortifyXml } from './parsers/fortify';
 import { genericCsv, genericJson } from './parsers/generic';
 import { gitleaks } from './parsers/gitleaks';
 import { grype } from './parsers/grype';
 import { kics } from './parsers/kics';
+import { niktoJson, niktoXml } from './parsers/nikto';
 import { npmAudit } from './parsers/npm-audit';
+import { openvasCsv, openvasXml } from './parsers/openvas';
 import { nuclei } from './parsers/nuclei';
 import { osvScanner } from './parsers/osv-scanner';
+import { qualysCsv, qualysXml } from './parsers/qualys';
 import { retirejs } from './parsers/retirejs';
 import { sarif } from './parsers/sarif';
 import { semgrep } from './parsers/semgrep';
 import { snyk } from './parsers/snyk';
 import { sonarqube } from './parsers/sonarqube';
+import { nessusXml, tenableCsv } from './parsers/tenable';
+import { spotbugs } from './parsers/spotbugs';
 import { trivy } from './parsers/trivy';
 import { trufflehog } from './parsers/trufflehog';
+import { veracodeJson, veracodeXml } from './parsers/veracode';
 import { zap } from './parsers/zap';
 
 /** Every format, in detection order: formats with distinctive markers come before looser ones. */
@@ -44,12 +54,31 @@ export const FORMATS: readonly Format[] = [
   trufflehog,
   gitleaks,
   eslint,
+  acunetix360,
+  niktoJson,
+  veracodeJson,
   genericJson,
   cyclonedxXml,
   zap,
   dependencyCheck,
   checkmarxXml,
+  burp,
+  niktoXml,
+  acunetixXml,
+  spotbugs,
+  veracodeXml,
+  openvasXml,
+  nessusXml,
+  qualysXml,
+  fortifyXml,
+  fortifyFvdl,
+  openvasCsv,
+  tenableCsv,
+  qualysCsv,
+  blackduckCsv,
   genericCsv,
+  fortifyFpr,
+  blackduckZip,
 ];
 
 export function formatById(id: string): Format | undefined {
