@@ -1,4 +1,5 @@
 import { bandit } from './parsers/bandit';
+import { brakeman } from './parsers/brakeman';
 import { checkmarxJson } from './parsers/checkmarx-json';
 import { checkmarxOne } from './parsers/checkmarx-one';
 import { checkmarxXml } from './parsers/checkmarx-xml';
@@ -10,6 +11,7 @@ import { eslint } from './parsers/eslint';
 import { genericCsv, genericJson } from './parsers/generic';
 import { gitleaks } from './parsers/gitleaks';
 import { grype } from './parsers/grype';
+import { horusec } from './parsers/horusec';
 import { kics } from './parsers/kics';
 import { npmAudit } from './parsers/npm-audit';
 import { nuclei } from './parsers/nuclei';
@@ -44,6 +46,8 @@ export const FORMATS: readonly Format[] = [
   trufflehog,
   gitleaks,
   eslint,
+  brakeman,
+  horusec,
   genericJson,
   cyclonedxXml,
   zap,
