@@ -9,6 +9,8 @@ import { cyclonedxJson, cyclonedxXml } from './parsers/cyclonedx';
 import { dependencyCheck } from './parsers/dependency-check';
 import { eslint } from './parsers/eslint';
 import { genericCsv, genericJson } from './parsers/generic';
+import { gitlabDependencyScanning } from './parsers/gitlab-dep-scan';
+import { gitlabSast } from './parsers/gitlab-sast';
 import { gitleaks } from './parsers/gitleaks';
 import { grype } from './parsers/grype';
 import { horusec } from './parsers/horusec';
@@ -48,6 +50,8 @@ export const FORMATS: readonly Format[] = [
   eslint,
   brakeman,
   horusec,
+  gitlabSast,
+  gitlabDependencyScanning,
   genericJson,
   cyclonedxXml,
   zap,

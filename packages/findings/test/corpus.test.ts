@@ -43,6 +43,8 @@ const FORMAT_OF: Record<string, string[]> = {
   checkov: ['checkov'],
   brakeman: ['brakeman'],
   horusec: ['horusec'],
+  gitlab_sast: ['gitlab-sast'],
+  gitlab_dep_scan: ['gitlab-dependency-scanning'],
 };
 
 /**
