@@ -9,6 +9,7 @@ import { cyclonedxJson, cyclonedxXml } from './parsers/cyclonedx';
 import { dependencyCheck } from './parsers/dependency-check';
 import { eslint } from './parsers/eslint';
 import { genericCsv, genericJson } from './parsers/generic';
+import { githubVulnerability } from './parsers/github-vulnerability';
 import { gitlabDependencyScanning } from './parsers/gitlab-dep-scan';
 import { gitlabSast } from './parsers/gitlab-sast';
 import { gitleaks } from './parsers/gitleaks';
@@ -52,6 +53,7 @@ export const FORMATS: readonly Format[] = [
   horusec,
   gitlabSast,
   gitlabDependencyScanning,
+  githubVulnerability,
   genericJson,
   cyclonedxXml,
   zap,

@@ -45,6 +45,7 @@ const FORMAT_OF: Record<string, string[]> = {
   horusec: ['horusec'],
   gitlab_sast: ['gitlab-sast'],
   gitlab_dep_scan: ['gitlab-dependency-scanning'],
+  github_vulnerability: ['github-vulnerability'],
 };
 
 /**
