@@ -15,6 +15,7 @@ import { gitlabSast } from './parsers/gitlab-sast';
 import { gitleaks } from './parsers/gitleaks';
 import { grype } from './parsers/grype';
 import { horusec } from './parsers/horusec';
+import { jfrogXrayUnified } from './parsers/jfrog-xray';
 import { kics } from './parsers/kics';
 import { npmAudit } from './parsers/npm-audit';
 import { nuclei } from './parsers/nuclei';
@@ -54,6 +55,7 @@ export const FORMATS: readonly Format[] = [
   gitlabSast,
   gitlabDependencyScanning,
   githubVulnerability,
+  jfrogXrayUnified,
   genericJson,
   cyclonedxXml,
   zap,

@@ -46,6 +46,7 @@ const FORMAT_OF: Record<string, string[]> = {
   gitlab_sast: ['gitlab-sast'],
   gitlab_dep_scan: ['gitlab-dependency-scanning'],
   github_vulnerability: ['github-vulnerability'],
+  jfrog_xray_unified: ['jfrog-xray-unified'],
 };
 
 /**
