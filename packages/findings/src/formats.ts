@@ -17,6 +17,7 @@ import { grype } from './parsers/grype';
 import { horusec } from './parsers/horusec';
 import { jfrogXrayUnified } from './parsers/jfrog-xray';
 import { kics } from './parsers/kics';
+import { mend } from './parsers/mend';
 import { npmAudit } from './parsers/npm-audit';
 import { nuclei } from './parsers/nuclei';
 import { osvScanner } from './parsers/osv-scanner';
@@ -56,6 +57,7 @@ export const FORMATS: readonly Format[] = [
   gitlabDependencyScanning,
   githubVulnerability,
   jfrogXrayUnified,
+  mend,
   genericJson,
   cyclonedxXml,
   zap,

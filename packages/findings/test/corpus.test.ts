@@ -47,6 +47,7 @@ const FORMAT_OF: Record<string, string[]> = {
   gitlab_dep_scan: ['gitlab-dependency-scanning'],
   github_vulnerability: ['github-vulnerability'],
   jfrog_xray_unified: ['jfrog-xray-unified'],
+  mend: ['mend'],
 };
 
 /**
