@@ -18,6 +18,7 @@ import { horusec } from './parsers/horusec';
 import { jfrogXrayUnified } from './parsers/jfrog-xray';
 import { kics } from './parsers/kics';
 import { mend } from './parsers/mend';
+import { mobsf, mobsfscan } from './parsers/mobsf';
 import { npmAudit } from './parsers/npm-audit';
 import { nuclei } from './parsers/nuclei';
 import { osvScanner } from './parsers/osv-scanner';
@@ -58,6 +59,8 @@ export const FORMATS: readonly Format[] = [
   githubVulnerability,
   jfrogXrayUnified,
   mend,
+  mobsf,
+  mobsfscan,
   genericJson,
   cyclonedxXml,
   zap,

@@ -48,6 +48,7 @@ const FORMAT_OF: Record<string, string[]> = {
   github_vulnerability: ['github-vulnerability'],
   jfrog_xray_unified: ['jfrog-xray-unified'],
   mend: ['mend'],
+  mobsf: ['mobsf', 'mobsfscan'],
 };
 
 /**
