@@ -27,6 +27,7 @@ import { sarif } from './parsers/sarif';
 import { semgrep } from './parsers/semgrep';
 import { snyk } from './parsers/snyk';
 import { sonarqube } from './parsers/sonarqube';
+import { tfsec } from './parsers/tfsec';
 import { trivy } from './parsers/trivy';
 import { trufflehog } from './parsers/trufflehog';
 import { zap } from './parsers/zap';
@@ -61,6 +62,7 @@ export const FORMATS: readonly Format[] = [
   mend,
   mobsf,
   mobsfscan,
+  tfsec,
   genericJson,
   cyclonedxXml,
   zap,

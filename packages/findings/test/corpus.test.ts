@@ -49,6 +49,7 @@ const FORMAT_OF: Record<string, string[]> = {
   jfrog_xray_unified: ['jfrog-xray-unified'],
   mend: ['mend'],
   mobsf: ['mobsf', 'mobsfscan'],
+  tfsec: ['tfsec'],
 };
 
 /**
