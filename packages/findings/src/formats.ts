@@ -1,3 +1,4 @@
+import { awsSecurityHub } from './parsers/aws-security-hub';
 import { bandit } from './parsers/bandit';
 import { brakeman } from './parsers/brakeman';
 import { checkmarxJson } from './parsers/checkmarx-json';
@@ -22,6 +23,7 @@ import { mobsf, mobsfscan } from './parsers/mobsf';
 import { npmAudit } from './parsers/npm-audit';
 import { nuclei } from './parsers/nuclei';
 import { osvScanner } from './parsers/osv-scanner';
+import { prowler, prowlerCsv } from './parsers/prowler';
 import { retirejs } from './parsers/retirejs';
 import { sarif } from './parsers/sarif';
 import { semgrep } from './parsers/semgrep';
@@ -30,6 +32,7 @@ import { sonarqube } from './parsers/sonarqube';
 import { tfsec } from './parsers/tfsec';
 import { trivy } from './parsers/trivy';
 import { trufflehog } from './parsers/trufflehog';
+import { wiz } from './parsers/wiz';
 import { zap } from './parsers/zap';
 
 /** Every format, in detection order: formats with distinctive markers come before looser ones. */
@@ -63,11 +66,15 @@ export const FORMATS: readonly Format[] = [
   mobsf,
   mobsfscan,
   tfsec,
+  awsSecurityHub,
+  prowler,
   genericJson,
   cyclonedxXml,
   zap,
   dependencyCheck,
   checkmarxXml,
+  prowlerCsv,
+  wiz,
   genericCsv,
 ];
 

@@ -50,6 +50,9 @@ const FORMAT_OF: Record<string, string[]> = {
   mend: ['mend'],
   mobsf: ['mobsf', 'mobsfscan'],
   tfsec: ['tfsec'],
+  awssecurityhub: ['aws-security-hub'],
+  prowler: ['prowler', 'prowler-csv'],
+  wiz: ['wiz'],
 };
 
 /**
@@ -68,6 +71,10 @@ const DEVIATIONS: Record<string, { count?: number; error?: RegExp; reason: strin
   'horusec/version_2.6.3.json': {
     count: 266,
     reason: 'Horusec wrote one Bandit result twice (same file, line, code, details and vulnHash); Bulwark merges exact duplicates',
+  },
+  'wiz/resolved_findings.csv': {
+    count: 2,
+    reason: 'two rows carry one Wiz Issue ID (one issue written twice, differing in title suffix and resolution); the issue id is Wiz\u2019s identity of an issue, so Bulwark merges them',
   },
   'sonarqube/sonar-4-findings-3-to-aggregate.html': {
     error: /an HTML page, not a machine-readable report/,
