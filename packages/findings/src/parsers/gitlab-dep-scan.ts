@@ -1,7 +1,7 @@
 import { Finding } from '../model';
 import { obj, str } from '../normalize';
 import { JsonFormat, ParseContext } from './common';
-import { gitlabCommon, gitlabReportType, gitlabScanner, gitlabVulnerabilities } from './gitlab';
+import { gitlabCommon, gitlabReportType, gitlabScanner, gitlabVulnerabilities, isEmptyGitlabReport } from './gitlab';
 
 /** GitLab dependency scanning and container scanning reports: both name a package and its version. */
 function* parse(doc: unknown, ctx: ParseContext): Generator<Finding> {
@@ -26,5 +26,6 @@ export const gitlabDependencyScanning: JsonFormat = {
   title: 'GitLab dependency scanning and container scanning report JSON (schema 2.x–15.x)',
   kind: 'json',
   detect: (doc) => ['dependency_scanning', 'container_scanning'].includes(gitlabReportType(doc) ?? ''),
+  isEmptyReport: isEmptyGitlabReport,
   parse,
 };

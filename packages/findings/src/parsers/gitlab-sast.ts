@@ -1,7 +1,7 @@
 import { Finding } from '../model';
 import { line, obj, str } from '../normalize';
 import { JsonFormat, ParseContext } from './common';
-import { gitlabCommon, gitlabReportType, gitlabScanner, gitlabVulnerabilities } from './gitlab';
+import { gitlabCommon, gitlabReportType, gitlabScanner, gitlabVulnerabilities, isEmptyGitlabReport } from './gitlab';
 
 /** GitLab SAST and secret detection reports: both locate a finding in a file. */
 function* parse(doc: unknown, ctx: ParseContext): Generator<Finding> {
@@ -27,5 +27,6 @@ export const gitlabSast: JsonFormat = {
   title: 'GitLab SAST and secret detection report JSON (gl-sast-report.json, schema 2.x–15.x)',
   kind: 'json',
   detect: (doc) => ['sast', 'secret_detection'].includes(gitlabReportType(doc) ?? ''),
+  isEmptyReport: isEmptyGitlabReport,
   parse,
 };

@@ -24,6 +24,11 @@ export function gitlabReportType(doc: unknown): GitlabReportType | undefined {
   return undefined;
 }
 
+/** A report without vulnerabilities and without `scan` (schema 2.x) names no type: accepted when the format is declared. */
+export function isEmptyGitlabReport(doc: unknown): boolean {
+  return hasKeys(doc, 'version', 'vulnerabilities') && first(obj(doc).vulnerabilities) === undefined;
+}
+
 /** The fields every GitLab vulnerability maps the same way. */
 export function gitlabCommon(v: Record<string, unknown>, scanner: string): Omit<FindingInit, 'toolCategory'> {
   const identifiers = arr(v.identifiers).map(obj);

@@ -2,11 +2,14 @@ import { Finding } from '../model';
 import { arr, line, obj, severityOf, str } from '../normalize';
 import { each, first, hasKeys, JsonFormat, ParseContext } from './common';
 
+/** tfsec 1.x writes the status as a number, older versions as a word. */
+const STATUS_CODES: Record<number, string> = { 0: 'failed', 1: 'passed', 2: 'ignored' };
+
 /** `tfsec --format json`: current rule ids (aws-vpc-...) and legacy ones (AWS050, GEN003). */
 function* parse(doc: unknown, ctx: ParseContext): Generator<Finding> {
   for (const r of each(obj(doc).results)) {
     const x = obj(r);
-    const status = str(x.status)?.toLowerCase();
+    const status = typeof x.status === 'number' ? STATUS_CODES[x.status] : str(x.status)?.toLowerCase();
     // `--include-passed` writes passed checks too.
     if (status === 'passed' || x.passed === true) continue;
     const location = obj(x.location);
