@@ -8,7 +8,7 @@ import { each, first, hasKeys, isArrayLikeOf, JsonFormat, ParseContext } from '.
  * `vulnerabilities`) and the Platform API 3.0 findings (`response`).
  */
 
-/** Platform statuses of findings whose library is gone from the project: nothing is left to fix. */
+/** Platform statuses of findings that are closed: the library left the project, or the finding was resolved. */
 const CLOSED = new Set(['LIBRARY_REMOVED', 'RESOLVED']);
 
 function finding(ctx: ParseContext, v: Record<string, unknown>, lib: Record<string, unknown>): Finding {
@@ -63,7 +63,7 @@ function platformFinding(ctx: ParseContext, r: Record<string, unknown>): Finding
     library: { name: str(component.artifactId) ?? name, version: str(component.version) },
     // The API names no file; the library file (jar, dll) is where it was found.
     filePath: name,
-    suppression: status === 'IGNORED' ? { state: 'ignored', source: 'tool', justification: str(obj(info.comment).comment) } : undefined,
+    suppression: status === 'IGNORED' ? { state: 'ignored', source: 'tool' } : undefined,
     detectedAt: str(info.detectedAt),
   };
   addCvss(init, r.scoreMetadataVector, vuln.score);
