@@ -137,4 +137,34 @@ describe('report variants beyond the corpus', function () {
     expect(r.findings).to.have.length(1);
     expect(r.findings[0]).to.include({ ruleId: 'aws-s3-block-public-acls', filePath: 'main.tf', severity: 'high' });
   });
+
+  it('reads MobSF 4.x dictionary sections (manifest, code, certificate and network findings)', function () {
+    const r = parse({
+      md5: 'x',
+      app_name: 'App',
+      package_name: 'com.example',
+      permissions: {},
+      manifest_analysis: { manifest_findings: [{ rule: 'app_is_debuggable', title: 'Debug Enabled For App<br>[android:debuggable=true]', severity: 'high', description: 'd', name: 'n' }], manifest_summary: {} },
+      code_analysis: { findings: { android_logging: { files: { 'a/B.java': '3,7' }, metadata: { description: 'The App logs information.', severity: 'info', cwe: 'CWE-532: Insertion' } } }, summary: {} },
+      certificate_analysis: { certificate_findings: [['warning', 'Signed with SHA1withRSA', 'Certificate algorithm vulnerable to hash collision']], certificate_info: 'i' },
+      network_security: { network_findings: [{ scope: ['*'], description: 'Base config is insecurely configured to permit clear text traffic', severity: 'high' }] },
+      android_api: { api_ipc: { files: {}, metadata: { description: 'Inter Process Communication', severity: 'info' } } },
+    });
+    expect(r.format).to.equal('mobsf');
+    expect(r.findings.map((f) => [f.ruleId, f.severity])).to.deep.equal([
+      ['code:android_logging', 'info'],
+      ['manifest:app_is_debuggable', 'high'],
+      ['certificate:Certificate algorithm vulnerable to hash collision', 'medium'],
+      ['network:Base config is insecurely configured to permit clear text traffic', 'high'],
+    ]);
+    expect(r.findings[0].cwes).to.deep.equal([532]);
+    expect(r.findings[1].title).to.equal('Debug Enabled For App [android:debuggable=true]');
+  });
+
+  it('keeps Brakeman\u2019s ignored warnings, suppressed', function () {
+    const warning = { warning_type: 'SQL Injection', check_name: 'SQL', message: 'Possible SQL injection', file: 'app/models/user.rb', line: 4, fingerprint: 'f1', confidence: 'High', code: 'User.where("id = #{params[:id]}")' };
+    const r = parse({ scan_info: { brakeman_version: '6.1.2' }, warnings: [], ignored_warnings: [{ ...warning, note: 'false positive' }] });
+    expect(r.findings).to.have.length(1);
+    expect(r.findings[0].suppression).to.deep.equal({ state: 'ignored', source: 'tool', justification: 'false positive' });
+  });
 });
