@@ -61,8 +61,9 @@ export class EgressProxy {
       server.listen(0, '127.0.0.1', resolve);
     });
     const proxy = new EgressProxy(server, policy, (server.address() as net.AddressInfo).port);
-    server.on('request', (req, res) => void proxy.forward(req, res));
-    server.on('connect', (req, socket: net.Socket, head: Buffer) => void proxy.tunnel(req, socket, head));
+    // A request this proxy cannot handle ends its connection, never the process.
+    server.on('request', (req, res) => void proxy.forward(req, res).catch(() => res.destroy()));
+    server.on('connect', (req, socket: net.Socket, head: Buffer) => void proxy.tunnel(req, socket, head).catch(() => socket.destroy()));
     server.on('clientError', (_err, socket) => socket.destroy());
     return proxy;
   }
