@@ -148,6 +148,7 @@ export function notificationsSuite(t: SystemUnderTest): void {
       for (const host of [`127.0.0.1:${await freePort()}`, new URL(refusedReceiver.url).host, '169.254.169.254']) {
         const failed = ok(await t.admin.post('/api/v1/notifier-type/1/test', { settings: { url: `http://${host}/nobody` } }));
         expect(failed, host).to.include({ delivered: false, status: null, error: `Host unreachable: could not connect to ${host}` });
+        expect(failed, host).to.have.all.keys('delivered', 'status', 'error', 'duration_ms');
       }
       expect(refusedReceiver.received).to.deep.equal([]);
     } finally {
