@@ -15,7 +15,6 @@ export interface EgressOutcome {
 export interface EgressSession {
   /** `http://<user>:<secret>@127.0.0.1:<port>`: hand it over in a child's environment, never its argv. */
   readonly proxyUrl: string;
-  readonly host: string;
   readonly port: number;
   /** `Basic <...>`, the Proxy-Authorization value of this session. */
   readonly authorization: string;
@@ -77,7 +76,6 @@ export class EgressProxy {
     this.sessions.set(authorization, state);
     return {
       proxyUrl: `http://${user}:${secret}@127.0.0.1:${this.port}`,
-      host: '127.0.0.1',
       port: this.port,
       authorization,
       outcome: state.outcome,
