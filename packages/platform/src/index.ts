@@ -22,5 +22,8 @@ export * from './crypto';
 export * from './db/rows';
 export * from './process';
 export * from './git';
+export * from './outbound/policy';
+export * from './outbound/egress-proxy';
+export * from './outbound/dispatcher';
 export * from './periodic';
 export * from './csv';
