@@ -33,6 +33,8 @@ export function checkExtraArgs(allow: ExtraArgsAllowList, args: readonly string[
     const shape = Object.prototype.hasOwnProperty.call(allow, flag) ? allow[flag] : undefined;
     if (shape === undefined) {
       problems.push({ index: i, problem: `is not an allowed argument (${allowed})` });
+      // The refused flag's own value is not named a second time.
+      if (arg.startsWith('-') && flag === arg && eq < 0 && args[i + 1] !== undefined && !args[i + 1].startsWith('-')) i++;
       continue;
     }
     if (shape === true) {
