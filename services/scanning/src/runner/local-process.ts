@@ -16,6 +16,35 @@ const LIMIT_SIGNALS: Record<number, string> = {
   25: 'file size limit reached (SCAN_SANDBOX_MAX_FILE_MB)',
 };
 
+/**
+ * Removes symbolic links of the checkout that leave it or lead nowhere: scanners read through links
+ * and quote what they read in reports (a link to a secret file would leak it, with or without the
+ * sandbox), and a dangling link makes ESLint fail the whole scan.
+ */
+export function removeEscapingLinks(workspace: string): number {
+  const root = fs.realpathSync(workspace);
+  let removed = 0;
+  const walk = (dir: string) => {
+    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+      const full = path.join(dir, entry.name);
+      if (entry.isSymbolicLink()) {
+        let target: string | undefined;
+        try {
+          target = fs.realpathSync(full);
+        } catch {
+          // dangling
+        }
+        if (target === undefined || !(target === root || target.startsWith(`${root}${path.sep}`))) {
+          fs.unlinkSync(full);
+          removed++;
+        }
+      } else if (entry.isDirectory() && !(dir === workspace && entry.name === '.git')) walk(full);
+    }
+  };
+  walk(workspace);
+  return removed;
+}
+
 const tail = (text: string, n = 2000) => (text.length > n ? `…${text.slice(-n)}` : text);
 
 /**
@@ -57,6 +86,7 @@ export class LocalProcessRunner implements ScanRunner {
     const binary = this.find(exec.binary);
     if (!binary) throw new ScanRunError(`Scanner binary "${exec.binary}" was not found on this server; install it (${exec.install}) or add its folder to SCANNER_PATH`);
     const argv = toolArgv(job, { workspace: job.workspace, resultDir: job.resultDir, rulesDir: job.rulesDir });
+    removeEscapingLinks(job.workspace);
     this.sandbox.prepare([job.workspace, job.resultDir]);
     const plan = this.sandbox.plan({
       binary, argv,

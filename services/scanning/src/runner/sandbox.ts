@@ -129,7 +129,7 @@ export class ScannerSandbox {
     private readonly tools: { bwrap: string; prlimit: string; setpriv: string } | undefined,
   ) {}
 
-  /** Finds the sandbox's programs and starts one sandboxed `true` to prove it works on this host. */
+  /** Finds the sandbox's programs and proves it works on this host: a sandboxed shell writes a file into a result folder. */
   static async open(settings: SandboxSettings, probeRoot: string): Promise<ScannerSandbox> {
     if (settings.mode === 'none') return new ScannerSandbox(settings, undefined, undefined);
     const exposed = settings.readOnlyPaths.find((p) => settings.hiddenPaths.some((h) => inside(p, h) || inside(h, p)));
