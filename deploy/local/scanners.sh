@@ -5,7 +5,8 @@
 #   Gitleaks                  Go module proxy, go install     .infra/scanners/go/bin (linked from .infra/scanners/bin)
 #   ESLint (+ security plugin, SARIF formatter)  npm, a dependency of services/scanning  node_modules/.bin
 # and the scanner sandbox the local runner needs (SCAN_SANDBOX=bwrap, the default): bubblewrap and
-# util-linux's prlimit and setpriv, from the system's packages (apt-get, as root).
+# util-linux's prlimit and setpriv, from the system's packages (apt-get, as root); skipped when
+# SCAN_SANDBOX=none is set.
 #
 #   deploy/local/scanners.sh install    install what is missing (idempotent)
 #   deploy/local/scanners.sh env        print `export SCANNER_PATH=...` for the scanning service
@@ -93,6 +94,10 @@ install_eslint() {
 }
 
 install_sandbox() {
+  if [ "${SCAN_SANDBOX:-bwrap}" = none ]; then
+    say "SCAN_SANDBOX=none: no scanner sandbox installed (scanners will run unconfined)"
+    return
+  fi
   if ! command -v bwrap >/dev/null; then
     if command -v apt-get >/dev/null && [ "$(id -u)" = 0 ]; then
       say "apt-get install bubblewrap (the scanner sandbox)"
