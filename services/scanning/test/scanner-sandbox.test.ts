@@ -6,6 +6,7 @@ import { expect } from 'chai';
 import { runProcess } from '@bulwark/platform';
 import { TOOL_TYPES } from '@bulwark/contracts';
 import { inCI } from '@bulwark/testkit';
+import { readScanningConfig } from '../src/config';
 import { LocalProcessRunner } from '../src/runner/local-process';
 import { SandboxLimits, SandboxSettings, ScannerSandbox } from '../src/runner/sandbox';
 import { ScanJob } from '../src/runner/scan-runner';
@@ -184,5 +185,14 @@ describe('scanner sandbox (bubblewrap)', function () {
     const plan = none.plan({ binary: '/bin/true', argv: [], env: { PATH: '/usr/bin' }, cwd: workspace, readOnly: [workspace], writable: [resultDir] });
     expect(plan.binary).to.equal('/bin/true');
     expect(sandbox.plan({ binary: '/bin/true', argv: [], env: {}, cwd: workspace, readOnly: [], writable: [] }).argv).to.include.members(['--die-with-parent', '--new-session', '--clearenv']);
+  });
+
+  it('is configured through the service\'s schema: bwrap by default, limits in MB, a wrong value refused', () => {
+    const config = readScanningConfig({ SCANNER_PATH: path.dirname(process.execPath) });
+    expect(config.sandbox).to.include({ mode: 'bwrap', uid: 65534, gid: 65534 });
+    expect(config.sandbox.limits.memoryBytes).to.equal(8192 * 1024 * 1024);
+    expect(config.sandbox.readOnlyPaths).to.include(path.resolve(__dirname, '..', 'rules'));
+    expect(readScanningConfig({ SCAN_SANDBOX: 'none', SCAN_SANDBOX_MEMORY_MB: '4096' }).sandbox).to.deep.include({ mode: 'none' });
+    expect(() => readScanningConfig({ SCAN_SANDBOX: 'off' })).to.throw(/SCAN_SANDBOX/);
   });
 });
