@@ -4,6 +4,9 @@
 #   Semgrep, Bandit, Checkov  PyPI, one Python venv          .infra/scanners/venv (linked from .infra/scanners/bin)
 #   Gitleaks                  Go module proxy, go install     .infra/scanners/go/bin (linked from .infra/scanners/bin)
 #   ESLint (+ security plugin, SARIF formatter)  npm, a dependency of services/scanning  node_modules/.bin
+# and the scanner sandbox the local runner needs (SCAN_SANDBOX=bwrap, the default): bubblewrap and
+# util-linux's prlimit and setpriv, from the system's packages (apt-get, as root); skipped when
+# SCAN_SANDBOX=none is set.
 #
 #   deploy/local/scanners.sh install    install what is missing (idempotent)
 #   deploy/local/scanners.sh env        print `export SCANNER_PATH=...` for the scanning service
@@ -90,8 +93,31 @@ install_eslint() {
   say "eslint $(node -p "require('$ROOT/node_modules/eslint/package.json').version") present (from npm ci)"
 }
 
+install_sandbox() {
+  if [ "${SCAN_SANDBOX:-bwrap}" = none ]; then
+    say "SCAN_SANDBOX=none: no scanner sandbox installed (scanners will run unconfined)"
+    return
+  fi
+  if ! command -v bwrap >/dev/null; then
+    if command -v apt-get >/dev/null && [ "$(id -u)" = 0 ]; then
+      say "apt-get install bubblewrap (the scanner sandbox)"
+      DEBIAN_FRONTEND=noninteractive apt-get install -y -qq bubblewrap >/dev/null \
+        || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq bubblewrap >/dev/null; } \
+        || die "apt-get could not install bubblewrap"
+    else
+      die "bubblewrap (bwrap) is needed for the scanner sandbox: install it with the system's package manager (Debian/Ubuntu: apt-get install bubblewrap, as root), or run scanners unconfined with SCAN_SANDBOX=none"
+    fi
+  fi
+  command -v prlimit >/dev/null && command -v setpriv >/dev/null || die "prlimit and setpriv (util-linux) are needed for the scanner sandbox"
+  # The same namespaces the scanning service asks for; a container without them fails here, not at the first scan.
+  bwrap --unshare-net --unshare-pid --ro-bind /usr /usr --symlink usr/bin /bin --symlink usr/lib /lib --symlink usr/lib64 /lib64 --proc /proc --dev /dev /bin/true 2>/dev/null \
+    || die "bwrap is installed but cannot create namespaces here (a container needs them allowed), or set SCAN_SANDBOX=none"
+  say "bubblewrap $(bwrap --version | awk '{ print $2 }') present"
+}
+
 cmd_install() {
   local start=$SECONDS
+  install_sandbox
   install_python
   install_gitleaks
   install_eslint
@@ -111,6 +137,8 @@ cmd_versions() {
   say "gitleaks ${v:-missing} (pinned $GITLEAKS_VERSION)"
   v=""; [ -f "$ROOT/node_modules/eslint/package.json" ] && v="$(node -p "require('$ROOT/node_modules/eslint/package.json').version")"
   say "eslint ${v:-missing} (services/scanning dependency)"
+  v=""; command -v bwrap >/dev/null && v="$(bwrap --version | awk '{ print $2 }')"
+  say "bubblewrap ${v:-missing} (scanner sandbox, system package)"
 }
 
 case "${1:-}" in

@@ -6,6 +6,7 @@ export * from './route-table';
 export * from './openapi';
 export * from './routes/identity';
 export * from './routes/catalog';
+export * from './scanner-args';
 export * from './tool-types';
 export * from './routes/scanning';
 export * from './routes/issues';

@@ -1,4 +1,5 @@
 import { z } from './zod';
+import { checkExtraArgs, describeExtraArgs, ExtraArgsAllowList, POSITIVE_INT, RELATIVE_GLOB } from './scanner-args';
 
 /**
  * The tool-type registry: the one place that says, per tool type, what kind it is, which settings it
@@ -25,6 +26,13 @@ export interface CliExecution {
    * environment (PATH, HOME, LANG), so nothing else of the server's environment reaches the tool.
    */
   env?: Record<string, string>;
+  /**
+   * The tool's working directory: the checked-out source (default), or the empty result folder for a
+   * tool that would read its configuration from its working directory.
+   */
+  workingDir?: 'workspace' | 'resultDir';
+  /** The `extra_args` a tool's settings may add (`settings.extra_args`, checked again before a run). */
+  extraArgs: ExtraArgsAllowList;
 }
 
 export interface ToolType {
@@ -68,7 +76,61 @@ const droppedConnection = {
 /** Settings stored encrypted and never returned. */
 export const SECRET_TOOL_SETTINGS = ['api_token'] as const;
 
-const cliSettings = z.object({ ...common, ...droppedConnection, extra_args: z.array(z.string().max(512)).max(50).optional() }).strict();
+/** Settings of a CLI tool: `extra_args` only from the tool type's allow-list, each refused one named. */
+const cliSettings = (allow: ExtraArgsAllowList) =>
+  z
+    .object({
+      ...common,
+      ...droppedConnection,
+      extra_args: z
+        .array(z.string().max(512))
+        .max(50)
+        .superRefine((args, ctx) => {
+          for (const p of checkExtraArgs(allow, args)) ctx.addIssue({ code: 'custom', path: [p.index], message: p.problem });
+        })
+        .optional()
+        .openapi({ description: `Arguments added to the tool's command line, from this list only: ${describeExtraArgs(allow) || 'none'}` }),
+    })
+    .strict();
+
+const SEMGREP_ARGS: ExtraArgsAllowList = {
+  '--severity': /^(INFO|WARNING|ERROR)$/,
+  '--exclude': RELATIVE_GLOB,
+  '--include': RELATIVE_GLOB,
+  '--exclude-rule': /^[\w.-]{1,200}$/,
+  '--timeout': /^\d{1,5}$/,
+  '--timeout-threshold': /^\d{1,3}$/,
+  '--max-target-bytes': POSITIVE_INT,
+  '--max-memory': POSITIVE_INT,
+};
+const GITLEAKS_ARGS: ExtraArgsAllowList = {
+  '--enable-rule': /^[\w.-]{1,200}$/,
+  '--max-target-megabytes': POSITIVE_INT,
+  '--max-decode-depth': /^\d{1,2}$/,
+  '--log-level': /^(trace|debug|info|warn|error|fatal)$/,
+};
+const BANDIT_IDS = /^B\d{3}(,B\d{3})*$/;
+const BANDIT_ARGS: ExtraArgsAllowList = {
+  '--severity-level': /^(all|low|medium|high)$/,
+  '--confidence-level': /^(all|low|medium|high)$/,
+  '--skip': BANDIT_IDS, '-s': BANDIT_IDS,
+  '--tests': BANDIT_IDS, '-t': BANDIT_IDS,
+  '--exclude': RELATIVE_GLOB, '-x': RELATIVE_GLOB,
+  '--ignore-nosec': true,
+};
+const CHECKOV_IDS = /^[A-Z][A-Z0-9_]{1,40}(,[A-Z][A-Z0-9_]{1,40})*$/;
+const CHECKOV_FRAMEWORKS = /^[a-z][a-z0-9_]{1,40}(,[a-z][a-z0-9_]{1,40})*$/;
+const CHECKOV_ARGS: ExtraArgsAllowList = {
+  '--check': CHECKOV_IDS,
+  '--skip-check': CHECKOV_IDS,
+  '--framework': CHECKOV_FRAMEWORKS,
+  '--skip-framework': CHECKOV_FRAMEWORKS,
+  '--skip-path': RELATIVE_GLOB,
+};
+const ESLINT_ARGS: ExtraArgsAllowList = {
+  '--ignore-pattern': RELATIVE_GLOB,
+  '--quiet': true,
+};
 const serverSettings = z
   .object({
     ...common,
@@ -84,52 +146,64 @@ export const TOOL_TYPES: ToolType[] = [
   {
     id: 1, name: 'Semgrep', version: '1', kind: 'cli', category: 'sast', resultFormat: 'semgrep',
     description: 'Semgrep with the rules shipped with Bulwark (no rules registry at run time)',
-    settings: cliSettings,
+    settings: cliSettings(SEMGREP_ARGS),
     execution: {
       binary: 'semgrep', image: 'semgrep/semgrep:1.180.0',
       // --no-rewrite-rule-ids: otherwise Semgrep prefixes every rule id with the rules folder's own
       // path (e.g. "srv.bulwark.rules.semgrep.python-eval"), so ids would change with the install place.
       argv: ['scan', '--config', '{rules}/semgrep', '--no-rewrite-rule-ids', '--json', '--output', '{result}', '--metrics=off', '--disable-version-check', '--quiet', '{workspace}'],
       resultFile: 'semgrep.json', okExitCodes: [0, 1], install: 'pip install semgrep==1.180.0 (deploy/local/scanners.sh install)',
+      extraArgs: SEMGREP_ARGS,
     },
   },
   {
     id: 2, name: 'Gitleaks', version: '8', kind: 'cli', category: 'secrets', resultFormat: 'gitleaks',
     description: 'Gitleaks secret scanning of the checked-out tree',
-    settings: cliSettings,
+    settings: cliSettings(GITLEAKS_ARGS),
     execution: {
       binary: 'gitleaks', image: 'zricethezav/gitleaks:v8.30.1',
-      argv: ['detect', '--no-git', '--source', '{workspace}', '--report-format', 'json', '--report-path', '{result}', '--exit-code', '0', '--no-banner', '--redact'],
+      // --config: otherwise Gitleaks loads the scanned source's own .gitleaks.toml, which could turn
+      // rules off or extend from any file; the shipped one is Gitleaks' default rules.
+      argv: ['detect', '--no-git', '--config', '{rules}/gitleaks/gitleaks.toml', '--source', '{workspace}', '--report-format', 'json', '--report-path', '{result}', '--exit-code', '0', '--no-banner', '--redact'],
       resultFile: 'gitleaks.json', okExitCodes: [0], install: 'go install github.com/zricethezav/gitleaks/v8@v8.30.1 (deploy/local/scanners.sh install)',
+      extraArgs: GITLEAKS_ARGS,
     },
   },
   {
     id: 3, name: 'Bandit', version: '1', kind: 'cli', category: 'sast', resultFormat: 'bandit',
     description: 'Bandit for Python code',
-    settings: cliSettings,
+    settings: cliSettings(BANDIT_ARGS),
     execution: {
       binary: 'bandit', image: 'ghcr.io/pycqa/bandit/bandit:latest',
-      argv: ['-r', '{workspace}', '-f', 'json', '-o', '{result}', '--exit-zero', '-q'],
+      // --ini: otherwise Bandit reads a .bandit file found anywhere in the source (skips, targets, profile).
+      argv: ['--ini', '{rules}/bandit/bandit.ini', '-r', '{workspace}', '-f', 'json', '-o', '{result}', '--exit-zero', '-q'],
       resultFile: 'bandit.json', okExitCodes: [0], install: 'pip install bandit==1.9.4 (deploy/local/scanners.sh install)',
+      extraArgs: BANDIT_ARGS,
     },
   },
   {
     id: 4, name: 'Checkov', version: '3', kind: 'cli', category: 'iac', resultFormat: 'checkov',
     description: 'Checkov for infrastructure as code',
-    settings: cliSettings,
+    settings: cliSettings(CHECKOV_ARGS),
     execution: {
       binary: 'checkov', image: 'bridgecrew/checkov:3.3.30',
-      argv: ['-d', '{workspace}', '-o', 'json', '--output-file-path', '{resultDir}', '--soft-fail', '--skip-download', '--skip-results-upload', '--quiet'],
+      // Checkov reads .checkov.yaml from the folder after a separate `-d`/`--directory` argument, from its
+      // working directory and from HOME; such a file can name external checks, Python it imports. So the
+      // folder is given as one `--directory=` argument, which that lookup does not see, and Checkov runs
+      // in the empty result folder.
+      argv: ['--directory={workspace}', '-o', 'json', '--output-file-path', '{resultDir}', '--soft-fail', '--skip-download', '--skip-results-upload', '--quiet'],
       resultFile: 'results_json.json', okExitCodes: [0], install: 'pip install checkov==3.3.30 (deploy/local/scanners.sh install)',
+      extraArgs: CHECKOV_ARGS,
       // Without these Checkov asks PyPI for a newer version at start-up and may fetch the platform's
       // policy mapping: scans must reach nothing.
       env: { CKV_SKIP_PACKAGE_UPDATE_CHECK: 'true', BC_SKIP_MAPPING: 'TRUE' },
+      workingDir: 'resultDir',
     },
   },
   {
     id: 5, name: 'ESLint security', version: '9', kind: 'cli', category: 'sast', resultFormat: 'sarif',
     description: 'ESLint with eslint-plugin-security, SARIF output',
-    settings: cliSettings,
+    settings: cliSettings(ESLINT_ARGS),
     execution: {
       binary: 'eslint', image: 'node:20-alpine',
       // The formatter is named by path: ESLint resolves a formatter package name from its working
@@ -138,6 +212,7 @@ export const TOOL_TYPES: ToolType[] = [
       // not an error (exit 2, no report).
       argv: ['--no-config-lookup', '--config', '{rules}/eslint/eslint.config.cjs', '--format', '{rules}/eslint/sarif-formatter.cjs', '--no-error-on-unmatched-pattern', '--output-file', '{result}', '{workspace}'],
       resultFile: 'eslint.sarif', okExitCodes: [0, 1], install: 'npm install (eslint, eslint-plugin-security and @microsoft/eslint-formatter-sarif come with Bulwark)',
+      extraArgs: ESLINT_ARGS,
     },
   },
   {

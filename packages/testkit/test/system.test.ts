@@ -3,6 +3,7 @@ import { identitySuite } from '../../../services/identity/test/identity.suite';
 import { catalogSuite } from '../../../services/catalog/test/catalog.suite';
 import { scanningSuite } from '../../../services/scanning/test/scanning.suite';
 import { scannersSuite } from '../../../services/scanning/test/scanners.suite';
+import { hostileRepositorySuite } from '../../../services/scanning/test/hostile-repository.suite';
 import { issuesSuite } from '../../../services/issues/test/issues.suite';
 import { reportingSuite } from '../../../services/reporting/test/reporting.suite';
 import { notificationsSuite } from '../../../services/notifications/test/notifications.suite';
@@ -17,6 +18,7 @@ describeSystem({
   'catalog service': catalogSuite,
   'scanning service': scanningSuite,
   'real scanners end to end': scannersSuite,
+  'hostile repository scanned by every CLI tool': hostileRepositorySuite,
   'issues service': issuesSuite,
   'reporting service': reportingSuite,
   'notifications service': notificationsSuite,

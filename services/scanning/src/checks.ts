@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import {
   AppError, canSeeProject, conflict, enqueueEvents, invalid, isUuid, notFound, Principal, Queryable, SecretBox, ServiceHost, Trx,
 } from '@bulwark/platform';
-import { SCAN_EVENTS, TOPICS } from '@bulwark/contracts';
+import { checkExtraArgs, SCAN_EVENTS, toolType, TOPICS } from '@bulwark/contracts';
 import { CatalogGate } from './catalog-client';
 import { GroupedCheckInput, PlanError, planCheckCreate, planCheckUpdate, TagInfo } from './domain/check-plan';
 import { CheckRecord, CheckSettings, checkStore, Comparison } from './store/checks';
@@ -72,6 +72,7 @@ export class Checks {
     if (layer.projectArchived) throw conflict(`Project ${layer.projectCode} is archived: its checks cannot change`);
     await this.catalog.assertUsable(layer.projectCode, sourceId!, toolId!);
     const { api_token: token, ...toolSettings } = input.tool_settings ?? current?.toolSettings ?? {};
+    if (Array.isArray(toolSettings.extra_args)) await this.assertExtraArgs(toolId!, toolSettings.extra_args as string[]);
     return {
       layerId: layer.id,
       projectCode: layer.projectCode,
@@ -83,6 +84,14 @@ export class Checks {
       sourceAuth: input.source_auth ?? current?.sourceAuth ?? {},
       runScanTask: input.run_scan_task ?? current?.runScanTask ?? { type: 'manual' },
     };
+  }
+
+  /** A check's `extra_args` override the tool's: the tool type's allow-list applies to them as well. */
+  private async assertExtraArgs(toolId: string, args: string[]): Promise<void> {
+    const execution = toolType((await this.catalog.tool(toolId)).typeId)?.execution;
+    if (!execution) return;
+    const problems = checkExtraArgs(execution.extraArgs, args).map((p) => ({ field: `tool_settings.extra_args[${p.index}]`, problem: p.problem }));
+    if (problems.length > 0) throw invalid(`Invalid tool_settings: ${problems.map((p) => `${p.field} ${p.problem}`).join('; ')}`, problems);
   }
 
   async create(principal: Principal, input: CheckInput): Promise<CheckRecord> {

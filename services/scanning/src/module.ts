@@ -1,4 +1,5 @@
-import { createGrpcClient, EgressProxy, ModuleDefinition, openSecretBox, readOutboundPolicy, ServiceHost } from '@bulwark/platform';
+import path from 'node:path';
+import { createGrpcClient, EgressProxy, Logger, ModuleDefinition, openSecretBox, readOutboundPolicy, ServiceHost } from '@bulwark/platform';
 import { routesOf, TOPICS } from '@bulwark/contracts';
 import { catalogV1, scanningV1 } from '@bulwark/proto';
 import { CatalogGate } from './catalog-client';
@@ -10,11 +11,20 @@ import { scanningHandlers } from './http/handlers';
 import { migrations } from './migrations';
 import { KubernetesJobRunner } from './runner/kubernetes-job';
 import { LocalProcessRunner } from './runner/local-process';
+import { ScannerSandbox } from './runner/sandbox';
 import { Sboms } from './sboms';
 import { ScanStats } from './scan-stats';
 import { Scans } from './scans';
 import { ScanWorker } from './scans/scan-worker';
 import { scanStore } from './store/scans';
+
+/** The local runner's scanner sandbox, probed once: a scan fails with the reason when it does not work. */
+async function openSandbox(config: ReturnType<typeof readScanningConfig>, dataDir: string, log: Logger): Promise<ScannerSandbox> {
+  const sandbox = await ScannerSandbox.open({ ...config.sandbox, hiddenPaths: [path.resolve(dataDir)] }, config.SCAN_WORKSPACE_DIR);
+  if (!sandbox.enabled) log.warn('SCAN_SANDBOX=none: scanners run without the sandbox, with this service\'s file system, network and user; scanned repositories are untrusted code');
+  else if (sandbox.problem) log.error('the scanner sandbox does not work: every local scan will fail until it does', { problem: sandbox.problem });
+  return sandbox;
+}
 
 export const scanningModule: ModuleDefinition = {
   name: 'scanning',
@@ -31,7 +41,7 @@ export const scanningModule: ModuleDefinition = {
           namespace: config.SCAN_K8S_NAMESPACE, apiUrl: config.SCAN_K8S_API_URL, token: config.SCAN_K8S_TOKEN, caFile: config.SCAN_K8S_CA_FILE,
           gitImage: config.SCAN_K8S_GIT_IMAGE, ttlSecondsAfterFinished: config.SCAN_K8S_TTL_SECONDS, pollMs: config.SCAN_K8S_POLL_MS, rulesDir: config.SCANNER_RULES_DIR,
         }, host.log)
-        : new LocalProcessRunner(config.scannerPath, config.SCAN_OUTPUT_LIMIT_BYTES);
+        : new LocalProcessRunner(config.scannerPath, config.SCAN_OUTPUT_LIMIT_BYTES, await openSandbox(config, ctx.dataDir, host.log));
     const egress = await EgressProxy.start(readOutboundPolicy(ctx.env));
     const worker = new ScanWorker(host, catalog, runner, {
       egress,

@@ -638,6 +638,10 @@ describe('Kubernetes Job runner against a Kubernetes API double', function () {
     expect(scanner.command.slice(3)).to.deep.equal(['bulwark-scan', 'gitleaks', ...toolArgv(job, { workspace: job.workspace, resultDir: job.resultDir, rulesDir: '/bulwark/rules' })]);
     expect(scanner.command).to.include.members(['--source', job.workspace, '--report-path', `${job.resultDir}/gitleaks.json`, '--max-target-megabytes']);
     expect(scanner.volumeMounts.map((m: Json) => m.mountPath)).to.include.members([job.workspace, job.resultDir, '/bulwark/rules']);
+    // The scanned code cannot change the source or reach the node: read-only source, bounded scratch, no host namespaces.
+    expect(scanner.volumeMounts.find((m: Json) => m.mountPath === job.workspace).readOnly).to.equal(true);
+    expect(pod.volumes.filter((v: Json) => ['results', 'scratch'].includes(v.name)).map((v: Json) => v.emptyDir.sizeLimit)).to.deep.equal(['1Gi', '1Gi']);
+    expect(pod).to.include({ enableServiceLinks: false }).and.not.have.any.keys('hostNetwork', 'hostPID', 'hostIPC', 'serviceAccountName');
     const secretName = `bulwark-scan-${job.scanId}-git`;
     const byName = Object.fromEntries(checkout.env.map((e: Json) => [e.name, e]));
     for (const [envName, key] of [['BULWARK_GIT_URL', 'url'], ['BULWARK_GIT_USERNAME', 'username'], ['BULWARK_GIT_PASSWORD', 'password']]) {
@@ -652,6 +656,35 @@ describe('Kubernetes Job runner against a Kubernetes API double', function () {
     expect(secret.metadata.ownerReferences).to.have.length(1);
     expect(secret.metadata.ownerReferences[0]).to.include({ kind: 'Job', name: `bulwark-scan-${job.scanId}` });
     expect(Buffer.from(secret.data.password, 'base64').toString()).to.equal(credentials.password);
+  });
+
+  it('refuses extra_args outside the tool type\'s allow-list before anything is created', async () => {
+    let failure: Error | undefined;
+    await runner.run(scanJob(randomUUID(), { extraArgs: ['--max-target-megabytes', '5', '--config', '/bulwark/source/.gitleaks.toml'] }), new AbortController().signal).catch((err: Error) => (failure = err));
+    expect(failure).to.be.instanceOf(ScanRunError);
+    expect(failure!.message).to.contain('extra_args[2]');
+    expect(created()).to.deep.equal([]);
+    expect(api.secrets.size).to.equal(0);
+  });
+
+  it('deploy/kubernetes/scanner-networkpolicy.yaml is a valid NetworkPolicy that selects the scan pods and lets out only DNS and the clone', async () => {
+    const k8s = await import('@kubernetes/client-node');
+    const file = path.resolve(__dirname, '../../../deploy/kubernetes/scanner-networkpolicy.yaml');
+    const policy = k8s.loadYaml<Json>(fs.readFileSync(file, 'utf8'));
+    const problems: string[] = [];
+    api.decode(policy, 'V1NetworkPolicy', '', problems);
+    expect(problems).to.deep.equal([]);
+    await runner.run(scanJob(), new AbortController().signal);
+    const podLabels = created()[0].body.spec.template.metadata.labels as Record<string, string>;
+    const selector = policy.spec.podSelector;
+    for (const [key, value] of Object.entries(selector.matchLabels)) expect(podLabels[key], key).to.equal(value);
+    for (const e of selector.matchExpressions) expect(podLabels, e.key).to.have.property(e.key);
+    expect(policy.spec.policyTypes).to.have.members(['Ingress', 'Egress']);
+    expect(policy.spec.ingress).to.deep.equal([]);
+    const ports = policy.spec.egress.flatMap((rule: Json) => rule.ports.map((p: Json) => p.port));
+    expect([...new Set(ports)]).to.have.members([53, 443, 22]);
+    const blocks = policy.spec.egress.flatMap((rule: Json) => rule.to.filter((to: Json) => to.ipBlock).map((to: Json) => to.ipBlock));
+    for (const block of blocks) expect(block.except).to.include.members(['169.254.0.0/16', '127.0.0.0/8']);
   });
 
   it('adopts the Job of a scan handed back at shutdown: the second create gets 409 and follows the same Job', async () => {

@@ -33,6 +33,7 @@ const SCRATCH_MOUNT = '/bulwark/scratch';
 const GIT_HOME = '/bulwark/git-home';
 const USER_ID = 10001;
 const DEFAULT_RESOURCES = { cpu: '1', memory: '1Gi' };
+const SCRATCH_SIZE_LIMIT = '1Gi';
 const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 
 /**
@@ -404,8 +405,9 @@ export class KubernetesJobRunner implements ScanRunner {
                 ],
                 securityContext: containerSecurity,
                 resources: { requests: resources, limits: resources },
+                // The tool reads the source and writes only its report and scratch files.
                 volumeMounts: [
-                  { name: 'source', mountPath: job.workspace },
+                  { name: 'source', mountPath: job.workspace, readOnly: true },
                   { name: 'results', mountPath: job.resultDir },
                   { name: 'scratch', mountPath: SCRATCH_MOUNT },
                   { name: 'rules', mountPath: RULES_MOUNT, readOnly: true },
@@ -414,8 +416,9 @@ export class KubernetesJobRunner implements ScanRunner {
             ],
             volumes: [
               { name: 'source', emptyDir: {} },
-              { name: 'results', emptyDir: {} },
-              { name: 'scratch', emptyDir: {} },
+              // Bounded like the local sandbox's file size limit: a tool cannot fill the node's disk.
+              { name: 'results', emptyDir: { sizeLimit: SCRATCH_SIZE_LIMIT } },
+              { name: 'scratch', emptyDir: { sizeLimit: SCRATCH_SIZE_LIMIT } },
               { name: 'git-home', emptyDir: { medium: 'Memory', sizeLimit: '16Mi' } },
               { name: 'rules', configMap: { name: RULES_CONFIG_MAP, items: rules } },
             ],

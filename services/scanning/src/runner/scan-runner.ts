@@ -1,4 +1,4 @@
-import type { ToolType } from '@bulwark/contracts';
+import { checkExtraArgs, ToolType } from '@bulwark/contracts';
 
 /** One scan for a runner: which tool, on what, where the report goes, and its limits. */
 export interface ScanJob {
@@ -60,9 +60,16 @@ export interface ScanRunner {
   run(job: ScanJob, signal: AbortSignal): Promise<ScanRunOutcome>;
 }
 
-/** The tool's argv with its placeholders filled in. */
+/**
+ * The tool's argv with its placeholders filled in. The settings' `extra_args` are checked against the
+ * tool type's allow-list once more here, for settings stored before the list existed or written past the API.
+ */
 export function toolArgv(job: ScanJob, paths: { workspace: string; resultDir: string; rulesDir: string }): string[] {
   const exec = job.tool.execution!;
+  const refused = checkExtraArgs(exec.extraArgs, job.extraArgs);
+  if (refused.length > 0) {
+    throw new ScanRunError(`The tool settings' extra_args are not allowed for ${job.tool.name}: ${refused.map((p) => `extra_args[${p.index}] ${p.problem}`).join('; ')}`);
+  }
   const result = `${paths.resultDir}/${exec.resultFile}`;
   const fill = (a: string) =>
     a.replaceAll('{workspace}', paths.workspace).replaceAll('{resultDir}', paths.resultDir).replaceAll('{result}', result).replaceAll('{rules}', paths.rulesDir);
