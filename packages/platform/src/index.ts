@@ -23,4 +23,5 @@ export * from './db/rows';
 export * from './process';
 export * from './git';
 export * from './periodic';
+export * from './last-resort';
 export * from './csv';
