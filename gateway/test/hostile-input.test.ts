@@ -239,5 +239,13 @@ describe('hostile input through the gateway [TARGET=all, the built binary in its
       refused(await admin.get(`${list}&sort=-first_detected_at&cursor=${first.next_cursor}`), 'cursor');
       refused(await admin.get(`${list}&sort=-severity&cursor=${first.next_cursor}`), 'cursor');
     });
+
+    it('ingests an uploaded report whose findings hold NUL characters, with U+FFFD in their place', async () => {
+      const upload = await admin.withHeaders({ 'content-type': 'application/json' }).request('POST', `/api/v1/check/${checkId}/results`, undefined, sarifReport(0, 'nul\u0000here').toString());
+      const scan = ok(upload).scan_result_id as string;
+      await ingested(scan);
+      const titles = ok(await admin.get(`/api/v1/issues?filter[scan]=${scan}`)).items.map((i: { title: string }) => i.title);
+      expect(titles).to.have.members(['finding 1 nul\ufffdhere', 'finding 2 nul\ufffdhere']);
+    });
   });
 });
