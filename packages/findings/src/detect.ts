@@ -1,13 +1,15 @@
 import { InputError } from './errors';
 import { CsvDocument } from './io/csv';
 import { XmlElement } from './io/xml';
+import { isZip, ZipArchive } from './io/zip';
 import { Format } from './parsers/common';
 import { FORMATS } from './formats';
 
-export type DocumentKind = 'json' | 'xml' | 'csv';
+export type DocumentKind = 'json' | 'xml' | 'csv' | 'zip';
 
-/** The kind of document from its first bytes (after a BOM and whitespace). */
+/** The kind of document from its first bytes (a zip signature; else after a BOM and whitespace). */
 export function sniffKind(head: Buffer): DocumentKind | undefined {
+  if (isZip(head)) return 'zip';
   let i = head.length >= 3 && head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf ? 3 : 0;
   while (i < head.length && (head[i] === 0x20 || head[i] === 0x0a || head[i] === 0x0d || head[i] === 0x09)) i++;
   if (i >= head.length) return undefined;
@@ -15,6 +17,8 @@ export function sniffKind(head: Buffer): DocumentKind | undefined {
   if (c === 0x7b || c === 0x5b) return 'json';
   if (c === 0x3c) return 'xml';
   const text = head.subarray(i, i + 8).toString('utf8');
+  // A quoted first cell followed by a separator is a CSV header (Qualys quotes every cell), not a JSON string.
+  if (c === 0x22 && /^"(?:[^"\\\r\n]|\\.)*"[ \t]*[,;\t]/.test(head.subarray(i).toString('utf8'))) return 'csv';
   if (/^(null|true|false|"|-?\d)/.test(text)) return 'json';
   const firstLine = head.subarray(i).toString('utf8').split(/\r?\n/)[0];
   if (/[,;\t]/.test(firstLine) && !/[\u0000-\u0008]/.test(firstLine)) return 'csv';
@@ -28,6 +32,7 @@ export function detectFormats(kind: DocumentKind, doc: unknown): Format[] {
       if (f.kind !== kind) return false;
       if (f.kind === 'json') return f.detect(doc);
       if (f.kind === 'xml') return f.detect(doc as XmlElement);
+      if (f.kind === 'zip') return f.detect(doc as ZipArchive);
       return f.detect((doc as CsvDocument).header);
     } catch (e) {
       if (e instanceof InputError) throw e;

@@ -9,6 +9,9 @@ import { normalizePath } from './normalize';
  * - dependency findings (a library is set): tool, rule and first vulnerability id (or the tool's own
  *   advisory identity, `locator`, where a format has one), library name and version, normalized file
  *   path (the manifest, lock file or package path);
+ * - cloud findings (a resource, no file or library): tool, rule, resource id, and the tool's identity
+ *   of the finding (`locator`: Security Hub `Id`, Wiz issue id) where it has one, else the normalized
+ *   title; a dependency finding on a resource (Inspector, Wiz) adds the resource id to its parts;
  * - web findings (endpoints, no file): tool, rule, `locator` (ZAP: risk and confidence, which ZAP
  *   itself keeps apart), normalized title, the sorted distinct host names of
  *   the endpoints: the same issue on further URLs, ports or schemes of a host merges into one finding,
@@ -50,7 +53,13 @@ function baseKey(f: Finding): string {
   const rule = f.ruleId ?? '';
   if (f.library) {
     const advisory = f.locator ?? `${rule}\u0000${f.vulnerabilityIds[0] ?? ''}`;
-    return ['dep', f.tool, advisory, f.library.name, f.library.version ?? '', path(f)].join('\u0000');
+    const parts = ['dep', f.tool, advisory, f.library.name, f.library.version ?? '', path(f)];
+    // The same package on two hosts or images is two findings.
+    if (f.resource) parts.push(f.resource.id);
+    return parts.join('\u0000');
+  }
+  if (f.filePath === undefined && f.resource) {
+    return ['cloud', f.tool, rule, f.resource.id, f.locator ?? text(f.title)].join('\u0000');
   }
   if (f.filePath === undefined) {
     const hosts = [...new Set(f.endpoints.map((e) => host(e.url)))].sort();

@@ -1,4 +1,9 @@
+import { acunetix360, acunetixXml } from './parsers/acunetix';
 import { bandit } from './parsers/bandit';
+import { blackduckCsv, blackduckZip } from './parsers/blackduck';
+import { burp } from './parsers/burp';
+import { awsSecurityHub } from './parsers/aws-security-hub';
+import { brakeman } from './parsers/brakeman';
 import { checkmarxJson } from './parsers/checkmarx-json';
 import { checkmarxOne } from './parsers/checkmarx-one';
 import { checkmarxXml } from './parsers/checkmarx-xml';
@@ -7,20 +12,37 @@ import { Format } from './parsers/common';
 import { cyclonedxJson, cyclonedxXml } from './parsers/cyclonedx';
 import { dependencyCheck } from './parsers/dependency-check';
 import { eslint } from './parsers/eslint';
+import { fortifyFpr, fortifyFvdl, fortifyXml } from './parsers/fortify';
 import { genericCsv, genericJson } from './parsers/generic';
+import { githubVulnerability } from './parsers/github-vulnerability';
+import { gitlabDependencyScanning } from './parsers/gitlab-dep-scan';
+import { gitlabSast } from './parsers/gitlab-sast';
 import { gitleaks } from './parsers/gitleaks';
 import { grype } from './parsers/grype';
+import { horusec } from './parsers/horusec';
+import { jfrogXrayUnified } from './parsers/jfrog-xray';
 import { kics } from './parsers/kics';
+import { niktoJson, niktoXml } from './parsers/nikto';
+import { mend } from './parsers/mend';
+import { mobsf, mobsfscan } from './parsers/mobsf';
 import { npmAudit } from './parsers/npm-audit';
+import { openvasCsv, openvasXml } from './parsers/openvas';
 import { nuclei } from './parsers/nuclei';
 import { osvScanner } from './parsers/osv-scanner';
+import { qualysCsv, qualysXml } from './parsers/qualys';
+import { prowler, prowlerCsv } from './parsers/prowler';
 import { retirejs } from './parsers/retirejs';
 import { sarif } from './parsers/sarif';
 import { semgrep } from './parsers/semgrep';
 import { snyk } from './parsers/snyk';
 import { sonarqube } from './parsers/sonarqube';
+import { nessusXml, tenableCsv } from './parsers/tenable';
+import { spotbugs } from './parsers/spotbugs';
 import { trivy } from './parsers/trivy';
 import { trufflehog } from './parsers/trufflehog';
+import { veracodeJson, veracodeXml } from './parsers/veracode';
+import { tfsec } from './parsers/tfsec';
+import { wiz } from './parsers/wiz';
 import { zap } from './parsers/zap';
 
 /** Every format, in detection order: formats with distinctive markers come before looser ones. */
@@ -44,12 +66,45 @@ export const FORMATS: readonly Format[] = [
   trufflehog,
   gitleaks,
   eslint,
+  acunetix360,
+  niktoJson,
+  veracodeJson,
+  brakeman,
+  horusec,
+  gitlabSast,
+  gitlabDependencyScanning,
+  githubVulnerability,
+  jfrogXrayUnified,
+  mend,
+  mobsf,
+  mobsfscan,
+  tfsec,
+  awsSecurityHub,
+  prowler,
   genericJson,
   cyclonedxXml,
   zap,
   dependencyCheck,
   checkmarxXml,
+  burp,
+  niktoXml,
+  acunetixXml,
+  spotbugs,
+  veracodeXml,
+  openvasXml,
+  nessusXml,
+  qualysXml,
+  fortifyXml,
+  fortifyFvdl,
+  openvasCsv,
+  tenableCsv,
+  qualysCsv,
+  blackduckCsv,
+  prowlerCsv,
+  wiz,
   genericCsv,
+  fortifyFpr,
+  blackduckZip,
 ];
 
 export function formatById(id: string): Format | undefined {

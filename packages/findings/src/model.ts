@@ -13,6 +13,16 @@ export interface Suppression {
   justification?: string;
 }
 
+export interface CloudResource {
+  /** The provider's identity of the resource: an ARN, a Kubernetes object path, an asset id. */
+  id: string;
+  type?: string;
+  name?: string;
+  region?: string;
+  /** AWS account, Azure subscription, GCP project. */
+  account?: string;
+}
+
 export interface Cvss {
   vector: string;
   score?: number;
@@ -53,6 +63,9 @@ export interface Finding {
 
   /** DAST: one entry per affected request. */
   endpoints: { url: string; method?: string; parameter?: string }[];
+
+  /** Cloud, cluster and host findings: the resource the finding is about (ARN, Kubernetes object, asset). */
+  resource?: CloudResource;
 
   cvssV2?: Cvss;
   cvssV3?: Cvss;

@@ -6,6 +6,7 @@ import { CsvDocument, readCsv } from './io/csv';
 import { DEFAULT_JSON_LIMITS, JsonLimits, readJson } from './io/json';
 import { BufferSource, ByteSource, FileSource } from './io/source';
 import { readXml, XmlElement } from './io/xml';
+import { ZipArchive } from './io/zip';
 import { Finding, ParseResult } from './model';
 import { countDistinct } from './merge';
 import { Format, ParseContext } from './parsers/common';
@@ -21,12 +22,14 @@ export interface ParseOptions {
 function readDocument(kind: DocumentKind, source: ByteSource, limits: JsonLimits): unknown {
   if (kind === 'json') return readJson(source, limits);
   if (kind === 'xml') return readXml(source);
+  if (kind === 'zip') return new ZipArchive(source);
   return readCsv(source);
 }
 
 function runParser(format: Format, doc: unknown, ctx: ParseContext): Iterable<Finding> {
   if (format.kind === 'json') return format.parse(doc, ctx);
   if (format.kind === 'xml') return format.parse(doc as XmlElement, ctx);
+  if (format.kind === 'zip') return format.parse(doc as ZipArchive, ctx);
   return format.parse((doc as CsvDocument).rows, ctx);
 }
 
@@ -83,7 +86,7 @@ function readReport<T>(input: string | Buffer, options: ParseOptions, consume: (
         if (declared?.acceptsEmpty) return empty();
         throw new InputError(declared ? 'empty file, but this format always writes a document' : 'empty file: there is no content to detect a format from');
       }
-      throw new InputError('unrecognized content: not JSON, XML or CSV');
+      throw new InputError('unrecognized content: not JSON, XML, CSV or a zip archive');
     }
     if (kind === 'xml' && /^(\uFEFF)?\s*(<!doctype html|<html[\s>])/i.test(head.toString('utf8'))) {
       throw new InputError('an HTML page, not a machine-readable report: export the JSON or XML report from the tool');

@@ -55,11 +55,19 @@ describe('bad input', function () {
     rejects('just some words', /unrecognized content/);
   });
 
-  it('refuses a DOCTYPE, external entities and entity expansion without expanding anything', function () {
+  it('refuses a DOCTYPE that declares entities, external entities and entity expansion without expanding anything', function () {
     rejects('<?xml version="1.0"?><!DOCTYPE r [<!ENTITY x SYSTEM "file:///etc/passwd">]><OWASPZAPReport>&x;</OWASPZAPReport>', /DOCTYPE is refused/);
     const laughs = '<!DOCTYPE l [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;"><!ENTITY c "&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;">]><bom xmlns="http://cyclonedx.org/schema/bom/1.4">&c;</bom>';
     rejects(laughs, /DOCTYPE is refused/);
     rejects('<OWASPZAPReport>&undefined;</OWASPZAPReport>', /invalid XML/);
+  });
+
+  it('reads a DOCTYPE that only names a DTD or declares elements (Burp, Nikto), loading nothing', function () {
+    const burp = '<?xml version="1.0"?><!DOCTYPE issues [<!ELEMENT issues (issue*)><!ATTLIST issues burpVersion CDATA "">]><issues burpVersion="1"/>';
+    expect(parseReport(Buffer.from(burp)).format).to.equal('burp');
+    const nikto = '<?xml version="1.0" ?><!DOCTYPE niktoscan SYSTEM "file:///etc/passwd"><niktoscan/>';
+    expect(parseReport(Buffer.from(nikto)).findings).to.deep.equal([]);
+    rejects('<!DOCTYPE issues [<!ELEMENT issues ANY>]><issues burpVersion="1">&x;</issues>', /invalid XML/);
   });
 
   it('refuses huge single values without holding them', function () {

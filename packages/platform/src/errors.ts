@@ -81,6 +81,15 @@ export const invalid = (message: string, details: FieldProblem[] = []) => new Ap
 export const invalidField = (field: string, problem: string) =>
   new AppError('invalid_request', `Invalid ${field}: ${problem}`, [{ field, problem }]);
 export const notFound = (what: string) => new AppError('not_found', `${what} not found`);
+
+/**
+ * For `.catch` on a peer's call: its "not found" answer becomes undefined, every other failure is
+ * thrown on, so "it does not exist" is never confused with "it could not be asked".
+ */
+export function unlessNotFound(err: unknown): undefined {
+  if (err instanceof AppError && err.code === 'not_found') return undefined;
+  throw err;
+}
 export const conflict = (message: string, details: FieldProblem[] = []) => new AppError('conflict', message, details);
 export const forbidden = (message = 'Insufficient rights') => new AppError('forbidden', message);
 export const unauthenticated = (message = 'Missing or invalid token') => new AppError('unauthenticated', message);

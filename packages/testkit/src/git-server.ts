@@ -53,10 +53,12 @@ export function createBareRepository(bareDir: string, content: RepositoryContent
 export interface GitServerOptions {
   /** Basic authentication required for every request; anonymous when absent. */
   auth?: { username: string; password: string };
+  /** Address to listen on (127.0.0.1 unless given): another loopback address stands for a host the outbound policy refuses. */
+  host?: string;
 }
 
 export interface GitServer {
-  /** http://127.0.0.1:<port> */
+  /** http://<host>:<port> */
   baseUrl: string;
   /** Folder the served repositories live in (`<name>.git`). */
   root: string;
@@ -103,7 +105,7 @@ function relayCgi(child: ReturnType<typeof spawn>, res: http.ServerResponse): vo
 }
 
 /**
- * A real Git smart-HTTP server on 127.0.0.1 (a free port): `git http-backend` run as CGI behind a
+ * A real Git smart-HTTP server on 127.0.0.1 or `opts.host` (a free port): `git http-backend` run as CGI behind a
  * small Node front, with optional Basic authentication. For tests of anything that talks to Git.
  */
 export async function startGitServer(opts: GitServerOptions = {}): Promise<GitServer> {
@@ -147,8 +149,9 @@ export async function startGitServer(opts: GitServerOptions = {}): Promise<GitSe
       if (!res.headersSent) res.writeHead(500).end();
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const host = opts.host ?? '127.0.0.1';
+  await new Promise<void>((resolve) => server.listen(0, host, resolve));
+  const baseUrl = `http://${host}:${(server.address() as AddressInfo).port}`;
   const urlOf = (name: string) => `${baseUrl}/${name}.git`;
 
   return {

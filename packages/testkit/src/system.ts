@@ -31,8 +31,8 @@ export const TEST_LIMITS = { RATE_LIMIT_PER_TOKEN_PER_MINUTE: '300', RATE_LIMIT_
 
 /** Settings every test system shares: real scanners when installed, short scan leases so a lost worker shows quickly. */
 function testSettings(): Record<string, string> {
-  // The tests' webhook receivers listen on this host.
-  return { ...TEST_LIMITS, SCAN_LEASE_SECONDS: '5', SCAN_POLL_MS: '200', NOTIFY_BLOCK_LOCAL_TARGETS: 'false', ...(process.env.SCANNER_PATH ? { SCANNER_PATH: process.env.SCANNER_PATH } : {}) };
+  // The tests' Git servers and webhook receivers listen on 127.0.0.1: the one address of this host the tests open.
+  return { ...TEST_LIMITS, SCAN_LEASE_SECONDS: '5', SCAN_POLL_MS: '200', OUTBOUND_ALLOW_CIDRS: '127.0.0.1/32', ...(process.env.SCANNER_PATH ? { SCANNER_PATH: process.env.SCANNER_PATH } : {}) };
 }
 
 const REPO_ROOT = path.resolve(__dirname, '../../..');
@@ -66,7 +66,7 @@ export async function freePort(): Promise<number> {
   });
 }
 
-interface Child {
+export interface Child {
   name: string;
   proc: ChildProcess;
   logFile: string;
@@ -151,7 +151,20 @@ export async function startAllModeProcess(extraEnv: Record<string, string> = {})
  * of the built binary, each service on its own database of the real PostgreSQL server, sharing the
  * real Kafka broker and Redis.
  */
-export async function startScaledMode(i: Required<Infra>, extraEnv: Record<string, string> = {}): Promise<RunningSystem & { children: Child[]; env: Record<string, string> }> {
+export interface ScaledSystem extends RunningSystem {
+  children: Child[];
+  env: Record<string, string>;
+  /** Stops a process (SIGTERM, or SIGKILL for a crash) and leaves it down. */
+  stopOne(name: string, signal?: NodeJS.Signals): Promise<void>;
+  /** Starts a stopped process again and waits until each of its services is ready. */
+  startOne(name: string): Promise<void>;
+}
+
+/**
+ * The scaled mode (see below). `ownProcess` names services that run in a process of their own
+ * (named after the service) instead of the shared one, so a test can take one of them down alone.
+ */
+export async function startScaledMode(i: Required<Infra>, extraEnv: Record<string, string> = {}, opts: { ownProcess?: string[] } = {}): Promise<ScaledSystem> {
   const run = uniqueSuffix();
   const logDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bulwark-scaled-'));
   const dbs = await Promise.all(SERVICE_NAMES.map((s) => createTestDatabase(i.pgUrl, `bw_${s}`)));
@@ -179,10 +192,12 @@ export async function startScaledMode(i: Required<Infra>, extraEnv: Record<strin
     env[`${upper}_HTTP_URL`] = `http://127.0.0.1:${http}`;
     env[`${upper}_GRPC_ADDR`] = `127.0.0.1:${grpc}`;
   }
+  const own = opts.ownProcess ?? [];
   const gatewayPorts = [await freePort(), await freePort()];
   const specs: Record<string, Record<string, string>> = {
     identity: { ...env, TARGET: 'identity' },
-    services: { ...env, TARGET: SERVICE_NAMES.filter((s) => s !== 'identity').join(',') },
+    services: { ...env, TARGET: SERVICE_NAMES.filter((s) => s !== 'identity' && !own.includes(s)).join(',') },
+    ...Object.fromEntries(own.map((s) => [s, { ...env, TARGET: s }])),
     ...Object.fromEntries(gatewayPorts.map((port, n) => [`gateway-${n + 1}`, { ...env, TARGET: 'gateway', PORT: String(port) }])),
   };
   const children = Object.entries(specs).map(([name, spec]) => startProcess(name, spec, logDir));
@@ -207,6 +222,17 @@ export async function startScaledMode(i: Required<Infra>, extraEnv: Record<strin
       await stopProcess(children[i], 'SIGKILL');
       children[i] = startProcess(name, specs[name], logDir);
       for (const url of urls) await waitReady(url, children, 120000);
+    },
+    async stopOne(name: string, signal: NodeJS.Signals = 'SIGTERM') {
+      const child = children.find((c) => c.name === name);
+      if (!child) throw new Error(`no process ${name}`);
+      await stopProcess(child, signal);
+    },
+    async startOne(name: string) {
+      const i = children.findIndex((c) => c.name === name);
+      if (i < 0) throw new Error(`no process ${name}`);
+      children[i] = startProcess(name, specs[name], logDir);
+      for (const service of specs[name].TARGET.split(',')) await waitReady(env[`${service.toUpperCase()}_HTTP_URL`], children, 120000);
     },
     async stop() {
       const codes = await Promise.all([...children].reverse().map((c) => stopProcess(c)));

@@ -1,4 +1,4 @@
-import { ModuleDefinition, openSecretBox, ServiceHost } from '@bulwark/platform';
+import { EgressProxy, ModuleDefinition, openSecretBox, readOutboundPolicy, ServiceHost } from '@bulwark/platform';
 import { routesOf } from '@bulwark/contracts';
 import { catalogV1 } from '@bulwark/proto';
 import { scanningChecksLookup } from './checks-lookup';
@@ -18,7 +18,8 @@ export const catalogModule: ModuleDefinition = {
     const host = await ServiceHost.open(ctx, { name: 'catalog', migrations, databaseUrl: config.CATALOG_DATABASE_URL });
     const checks = scanningChecksLookup(ctx, host);
     const projects = new Projects(host, checks, host.log);
-    const resources = new Resources(host, projects, secrets, checks, config, host.log);
+    const egress = await EgressProxy.start(readOutboundPolicy(ctx.env));
+    const resources = new Resources(host, projects, secrets, checks, egress, config, host.log);
     const resealed = await resources.resealStaleSecrets();
     if (resealed > 0) host.log.info('sealed secrets again under the current master key', { count: resealed, keyId: secrets.keyId });
     host.grpc.add(catalogV1.CatalogServiceService, 'bulwark.catalog.v1.CatalogService', catalogGrpc(projects, resources));
@@ -28,6 +29,7 @@ export const catalogModule: ModuleDefinition = {
       stop: async () => {
         checks.close();
         await started.stop();
+        await egress.close();
       },
     };
   },

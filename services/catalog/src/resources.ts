@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import {
-  enqueueEvents, FieldProblem, forbidden, gitHost, hasPermission, invalid, invalidField, isUuid, Logger, notFound, Principal, Queryable, SecretBox,
+  EgressProxy, enqueueEvents, FieldProblem, forbidden, gitHost, hasPermission, invalid, invalidField, isUuid, Logger, notFound, Principal, Queryable, SecretBox,
   ServiceHost, Trx,
 } from '@bulwark/platform';
 import { CATALOG_EVENTS, TOOL_TYPES, toolType, ToolType, TOPICS } from '@bulwark/contracts';
@@ -46,6 +46,7 @@ export class Resources {
     private readonly projects: Projects,
     private readonly secrets: SecretBox,
     private readonly checks: ChecksLookup,
+    private readonly egress: EgressProxy,
     private readonly config: CatalogConfig,
     private readonly log: Logger,
   ) {}
@@ -161,7 +162,7 @@ export class Resources {
     const secretsOnly = stored ? { ...stored, url: w.settings.url, branchName: w.settings.branch_name ?? null } : undefined;
     const { connection, problems } = resolveConnection(type, w.settings, secretsOnly);
     throwProblems(problems);
-    const result = await probeGit(type.transport, connection, this.config.CATALOG_GIT_TEST_TIMEOUT_SECONDS * 1000);
+    const result = await probeGit(type.transport, connection, this.config.CATALOG_GIT_TEST_TIMEOUT_SECONDS * 1000, this.egress);
     this.log.info('source connection tested', { sourceTypeId: typeId, ok: result.ok, message: result.message, by: p.username });
     return result;
   }

@@ -234,6 +234,20 @@ export function catalogSuite(t: SystemUnderTest): void {
       expect(r.message).to.match(/^Host unreachable/);
     });
 
+    it('answers a refused address (a real Git server on 127.0.0.2, cloud metadata) like a closed port, and nothing reaches the server', async () => {
+      const refused = await startGitServer({ host: '127.0.0.2' });
+      try {
+        refused.addRepository('app', { 'README.md': '# app\n' });
+        const closed = `127.0.0.1:${await freePort()}`;
+        for (const [url, host] of [[refused.urlOf('app'), new URL(refused.baseUrl).host], ['http://169.254.169.254/', '169.254.169.254'], [`http://${closed}/app.git`, closed]]) {
+          expect(expectOk(await test({ url })), url).to.include({ ok: false, message: `Host unreachable: could not connect to ${host}` });
+        }
+        expect(refused.requests).to.deep.equal([]);
+      } finally {
+        await refused.close();
+      }
+    });
+
     it('says a URL that is not a repository is not a Git repository', async () => {
       const r = expectOk(await test({ url: open.notARepositoryUrl }));
       expect(r.ok).to.equal(false);

@@ -23,6 +23,8 @@ type BulkStatus = { id: string; status: 'deleted' | 'revoked' | 'restored' | 'no
  * Identity's use cases. Each change runs in one transaction together with its outbox events, then
  * moves the auth epoch so cached authentications are re-checked everywhere.
  */
+const lastAdminConflict = () => conflict('This change would leave no administrator who can log in; make another user an administrator first');
+
 export class Accounts {
   private readonly userFailures: RateLimiter;
   private readonly ipFailures: RateLimiter;
@@ -315,13 +317,21 @@ export class Accounts {
     if (roles && principal.userId === id && user.roles.includes(ADMIN_ROLE) && !roles.includes(ADMIN_ROLE)) {
       throw conflict('You cannot remove the admin role from yourself');
     }
+    if (principal.userId === id && directory && !user.activeDirectory && !this.directoryLogin) {
+      throw conflict('You cannot make yourself a directory user while no directory login is configured: you could not log in again', [
+        { field: 'active_directory', problem: 'no directory login is configured (LDAP_URL)' },
+      ]);
+    }
     return this.change(async (trx) => {
       await this.checkRolesExist(trx, roles);
+      await userStore.lockAdministrators(trx, ADMIN_ROLE);
+      const adminsBefore = await userStore.countWorkingAdmins(trx, ADMIN_ROLE, this.directoryLogin);
       await userStore.update(trx, id, {
         passwordHash, displayName: input.display_name, email: input.email, needPasswordChange: input.need_password_change,
         activeDirectory: input.active_directory, endSessions: passwordHash !== undefined,
       });
       if (roles) await userStore.setRoles(trx, id, roles);
+      if (adminsBefore > 0 && (await userStore.countWorkingAdmins(trx, ADMIN_ROLE, this.directoryLogin)) === 0) throw lastAdminConflict();
       await this.event(trx, IDENTITY_EVENTS.userUpdated, id, { id, fields: Object.keys(input).filter((k) => k !== 'password_confirmation') });
       return (await userStore.get(trx, id))!;
     });
@@ -329,12 +339,14 @@ export class Accounts {
 
   async setUsersDeleted(principal: Principal, ids: string[], deleted: boolean): Promise<BulkStatus[]> {
     return this.change(async (trx) => {
+      if (deleted) await userStore.lockAdministrators(trx, ADMIN_ROLE);
       const results: BulkStatus[] = [];
       for (const id of ids) {
         const user = isUuid(id) ? await userStore.get(trx, id) : undefined;
         if (!user) results.push({ id, status: 'not_found' });
         else if (deleted && id === principal.userId) results.push({ id, status: 'conflict', message: 'you cannot delete yourself' });
         else if (Boolean(user.deletedAt) === deleted) results.push({ id, status: 'unchanged' });
+        else if (deleted && (await this.isLastWorkingAdmin(trx, id))) results.push({ id, status: 'conflict', message: lastAdminConflict().message });
         else {
           await userStore.setDeleted(trx, id, deleted);
           await this.event(trx, deleted ? IDENTITY_EVENTS.userDeleted : IDENTITY_EVENTS.userRestored, id, { id, username: user.username });
@@ -343,6 +355,17 @@ export class Accounts {
       }
       return results;
     });
+  }
+
+  /** Whether directory users can log in here; until then a directory flag is a way to lock a user out. */
+  private get directoryLogin(): boolean {
+    return Boolean(this.config.LDAP_URL);
+  }
+
+  /** Whether deleting this user would leave no administrator who can log in. */
+  private async isLastWorkingAdmin(trx: Trx, id: string): Promise<boolean> {
+    const all = await userStore.countWorkingAdmins(trx, ADMIN_ROLE, this.directoryLogin);
+    return all > 0 && (await userStore.countWorkingAdmins(trx, ADMIN_ROLE, this.directoryLogin, id)) === 0;
   }
 
   listUsers(q: Parameters<typeof userStore.list>[1]) {

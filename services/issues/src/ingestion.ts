@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Finding } from '@bulwark/findings';
-import { AppError, enqueueEvents, EventEnvelope, Logger, ServiceClient, Trx } from '@bulwark/platform';
+import { enqueueEvents, EventEnvelope, Logger, ServiceClient, Trx, unlessNotFound } from '@bulwark/platform';
 import { ISSUE_EVENTS, SCAN_EVENTS, TOPICS } from '@bulwark/contracts';
 import type { catalogV1, scanningV1 } from '@bulwark/proto';
 import { DedupRule, matchKey, ruleFor, scopeOf } from './domain/match-key';
@@ -79,16 +79,15 @@ export class Ingestion {
   /** The issue changes of one scan; undefined when the scan was ingested before (nothing changes). */
   async ingest(trx: Trx, scan: ScanCompleted): Promise<IngestSummary | undefined> {
     // A scan result deleted since (or announced by another installation sharing the bus) has nothing to read.
-    const known = await this.scanning.getScan({ scanResultId: scan.scan_result_id }).catch((err: unknown) => {
-      if (err instanceof AppError && err.code === 'not_found') return undefined;
-      throw err;
-    });
+    const known = await this.scanning.getScan({ scanResultId: scan.scan_result_id }).catch(unlessNotFound);
     if (!known || known.state !== 'completed') {
       this.log.warn('scan.completed for an unknown or incomplete scan result skipped', { scanId: scan.scan_result_id, state: known?.state });
       return undefined;
     }
     if (!(await ingestedStore.claim(trx, { scan_id: scan.scan_result_id, check_id: scan.check_id, layer_id: scan.layer_id, project_code: scan.project_code }))) return undefined;
-    const tool = scan.tool_id ? await this.catalog.getTool({ id: scan.tool_id, withSecrets: false }).catch(() => undefined) : undefined;
+    // The tool's name picks the deduplication rule, so match keys depend on it: a catalog that cannot
+    // answer fails the ingestion (the event is redelivered) instead of keying with another rule.
+    const tool = scan.tool_id ? await this.catalog.getTool({ id: scan.tool_id, withSecrets: false }).catch(unlessNotFound) : undefined;
     const dedupRules = await dedupRuleStore.all(trx);
     const rules = await securityRuleStore.active(trx);
     const at = new Date().toISOString();

@@ -1,4 +1,4 @@
-import { AppError, canSeeProject, Db, enqueueEvents, invalid, notFound, Principal, Trx } from '@bulwark/platform';
+import { canSeeProject, Db, enqueueEvents, invalid, notFound, Principal, Trx, unlessNotFound } from '@bulwark/platform';
 import { ISSUE_EVENTS, TOPICS } from '@bulwark/contracts';
 import { GateCondition, LinkedGate, layerVerdict } from './domain/gates';
 import type { CatalogClient, ScanCompleted, ScanningClient } from './ingestion';
@@ -53,10 +53,7 @@ export class QualityGates {
 
   /** The layer as the caller may see it; unknown and invisible layers are named in a 400 alike. */
   private async layer(principal: Principal, layerId: string) {
-    const layer = await this.catalog.getLayer({ id: layerId }).catch((err: unknown) => {
-      if (err instanceof AppError && err.code === 'not_found') return undefined;
-      throw err;
-    });
+    const layer = await this.catalog.getLayer({ id: layerId }).catch(unlessNotFound);
     if (!layer || !canSeeProject(principal, layer.projectCode)) throw invalid('Unknown layer_id', [{ field: 'layer_id', problem: 'is not a known layer' }]);
     return layer;
   }
@@ -92,7 +89,9 @@ export class QualityGates {
   /** The gates of a layer: its own links, then those of policies matching its project's tags. */
   private async gatesFor(trx: Trx, layerId: string, projectCode: string): Promise<LinkedGate[]> {
     const direct = await gateStore.linkedTo(trx, layerId);
-    const project = await this.catalog.getProject({ code: projectCode }).catch(() => undefined);
+    // Policies may hold a lock gate: a catalog that cannot answer fails the evaluation (and the
+    // ingestion with it, to be retried), never a verdict without them.
+    const project = await this.catalog.getProject({ code: projectCode }).catch(unlessNotFound);
     const policies = project ? await policyStore.forTags(trx, project.tags) : [];
     const fromPolicies = policies.flatMap((p) => p.quality_gates).filter((l) => !direct.some((d) => d.id === l.quality_gate_id));
     const unique = fromPolicies.filter((l, i) => fromPolicies.findIndex((x) => x.quality_gate_id === l.quality_gate_id) === i);

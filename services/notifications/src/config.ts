@@ -9,8 +9,6 @@ export const notificationsConfigSchema = z.object({
   NOTIFY_MAX_ATTEMPTS: env.int(8, 1),
   /** Deliveries one process takes at a time. */
   NOTIFY_BATCH: env.int(20, 1),
-  /** Refuse webhook targets on this host, link-local (cloud metadata) or multicast addresses. */
-  NOTIFY_BLOCK_LOCAL_TARGETS: env.bool(true),
   /** Days the events log keeps an event (one still being delivered stays until it is done). */
   NOTIFY_EVENTS_RETENTION_DAYS: env.int(90, 1),
 });

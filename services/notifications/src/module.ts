@@ -1,4 +1,4 @@
-import { ModuleDefinition, openSecretBox, PeriodicTask, ServiceHost } from '@bulwark/platform';
+import { ModuleDefinition, openSecretBox, PeriodicTask, readOutboundPolicy, ServiceHost } from '@bulwark/platform';
 import { routesOf, TOPICS } from '@bulwark/contracts';
 import { notificationsV1 } from '@bulwark/proto';
 import { readNotificationsConfig } from './config';
@@ -16,7 +16,7 @@ export const notificationsModule: ModuleDefinition = {
     const config = readNotificationsConfig(ctx.env);
     const host = await ServiceHost.open(ctx, { name: 'notifications', migrations, databaseUrl: config.NOTIFICATIONS_DATABASE_URL });
     const secrets = openSecretBox(ctx, 'notifications');
-    const webhooks = new WebhookClient(config.NOTIFY_BLOCK_LOCAL_TARGETS);
+    const webhooks = new WebhookClient(readOutboundPolicy(ctx.env));
     const worker = new DeliveryWorker(host.db, ctx.cache, secrets, webhooks, host.log, { batch: config.NOTIFY_BATCH, maxAttempts: config.NOTIFY_MAX_ATTEMPTS });
     const delivery = new PeriodicTask('webhook delivery', config.NOTIFY_POLL_MS, () => worker.drain(), host.log);
     const retention = new PeriodicTask('events retention', 3_600_000, () => eventStore.purge(host.db, config.NOTIFY_EVENTS_RETENTION_DAYS), host.log);

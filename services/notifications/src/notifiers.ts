@@ -3,6 +3,11 @@ import { Db, invalid, notFound, Principal, requestedProjects, SecretBox } from '
 import { NotifierInput, NotifierRow, notifierStore } from './store/notifiers';
 import { WebhookClient, WebhookResult, WebhookTarget } from './webhook';
 
+type TestAnswer = Pick<WebhookResult, 'delivered' | 'status' | 'error' | 'duration_ms'>;
+
+/** What a notifier test answers: not whether the address was refused, which would tell it from a closed port. */
+const testAnswer = (r: WebhookResult): TestAnswer => ({ delivered: r.delivered, status: r.status, error: r.error, duration_ms: r.duration_ms });
+
 export interface WebhookSettings {
   url: string;
   rate_limit: number;
@@ -108,14 +113,14 @@ export class Notifiers {
     return ids.map((id) => ({ id, status: deleted.includes(id) ? ('deleted' as const) : ('not_found' as const) }));
   }
 
-  async test(principal: Principal, id: string): Promise<WebhookResult> {
+  async test(principal: Principal, id: string): Promise<TestAnswer> {
     const n = await this.get(principal, id);
     const body = testBody(principal.username);
-    return this.webhooks.call(webhookTarget(n, this.secrets), body, body.id);
+    return testAnswer(await this.webhooks.call(webhookTarget(n, this.secrets), body, body.id));
   }
 
-  testSettings(principal: Principal, s: WebhookSettings): Promise<WebhookResult> {
+  async testSettings(principal: Principal, s: WebhookSettings): Promise<TestAnswer> {
     const body = testBody(principal.username);
-    return this.webhooks.call({ url: s.url, timeoutSeconds: s.timeout_seconds, authHeaderName: s.auth_header_name ?? null, authHeaderValue: s.auth_header_value ?? null, signingSecret: s.signing_secret ?? null }, body, body.id);
+    return testAnswer(await this.webhooks.call({ url: s.url, timeoutSeconds: s.timeout_seconds, authHeaderName: s.auth_header_name ?? null, authHeaderValue: s.auth_header_value ?? null, signingSecret: s.signing_secret ?? null }, body, body.id));
   }
 }

@@ -1,8 +1,6 @@
 import { createHmac } from 'node:crypto';
-import dns from 'node:dns';
-import { isIP, LookupFunction } from 'node:net';
+import { OUTBOUND_REFUSED, outboundDispatcher, OutboundPolicy, unreachableMessage } from '@bulwark/platform';
 import { Agent, fetch } from 'undici';
-import { isBlockedAddress } from './domain/target-guard';
 
 /** Where and how a webhook is called. */
 export interface WebhookTarget {
@@ -18,7 +16,7 @@ export interface WebhookResult {
   status: number | null;
   error: string | null;
   duration_ms: number;
-  /** The target can never be reached (a refused address): retrying is pointless. */
+  /** The outbound policy refuses the target's address: retrying is pointless. */
   permanent?: boolean;
 }
 
@@ -33,26 +31,15 @@ export interface WebhookBody {
   data: Record<string, unknown>;
 }
 
-const BLOCKED = 'EBLOCKEDTARGET';
-const blocked = (address: string) => Object.assign(new Error(`target address ${address} is not allowed (NOTIFY_BLOCK_LOCAL_TARGETS)`), { code: BLOCKED });
+// Failures to connect answer like a refused address: the test of a notifier must not tell them apart.
+const NOT_CONNECTED = ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH'];
 
-/** Resolves as the system does, then refuses blocked addresses: checked when connecting, so a DNS answer cannot change in between. */
-const guardedLookup: LookupFunction = (hostname, options, callback) => {
-  dns.lookup(hostname, options, (err, address, family) => {
-    if (err) return callback(err, address as string, family);
-    const all = Array.isArray(address) ? address.map((a) => a.address) : [address];
-    const refused = all.find(isBlockedAddress);
-    if (refused) return callback(blocked(refused) as NodeJS.ErrnoException, '', 0);
-    callback(null, address as string, family);
-  });
-};
-
-/** Calls webhooks; with `blockLocalTargets`, never this host, link-local or metadata addresses. */
+/** Calls webhooks, only at addresses the outbound policy allows (checked as each connection is made). */
 export class WebhookClient {
   private readonly agent: Agent;
 
-  constructor(private readonly blockLocalTargets: boolean) {
-    this.agent = new Agent(blockLocalTargets ? { connect: { lookup: guardedLookup } } : {});
+  constructor(policy: OutboundPolicy) {
+    this.agent = outboundDispatcher(policy);
   }
 
   /**
@@ -61,9 +48,6 @@ export class WebhookClient {
    */
   async call(target: WebhookTarget, body: WebhookBody, deliveryId: string): Promise<WebhookResult> {
     const started = Date.now();
-    // An address literal is connected to without a lookup, so it is checked here.
-    const host = new URL(target.url).hostname.replace(/^\[|\]$/g, '');
-    if (this.blockLocalTargets && isIP(host) && isBlockedAddress(host)) return { delivered: false, status: null, error: blocked(host).message, duration_ms: 0, permanent: true };
     const headers: Record<string, string> = { 'content-type': 'application/json', 'user-agent': 'Bulwark-Webhook/1', 'x-bulwark-event': body.type, 'x-bulwark-delivery': deliveryId };
     if (target.authHeaderName && target.authHeaderValue) headers[target.authHeaderName.toLowerCase()] = target.authHeaderValue;
     const text = JSON.stringify(body);
@@ -75,7 +59,10 @@ export class WebhookClient {
       return { delivered, status: res.status, error: delivered ? null : `HTTP ${res.status}`, duration_ms: Date.now() - started };
     } catch (err) {
       const e = err as Error & { cause?: { code?: string; message?: string } };
-      if (e.cause?.code === BLOCKED) return { delivered: false, status: null, error: e.cause.message ?? BLOCKED, duration_ms: Date.now() - started, permanent: true };
+      const code = e.cause?.code ?? '';
+      if (code === OUTBOUND_REFUSED || NOT_CONNECTED.includes(code)) {
+        return { delivered: false, status: null, error: unreachableMessage(new URL(target.url).host), duration_ms: Date.now() - started, ...(code === OUTBOUND_REFUSED ? { permanent: true } : {}) };
+      }
       const reason = e.name === 'TimeoutError' ? `no answer within ${target.timeoutSeconds} s` : e.cause?.code ?? e.cause?.message ?? e.message;
       return { delivered: false, status: null, error: reason, duration_ms: Date.now() - started };
     }

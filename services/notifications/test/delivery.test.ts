@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
-import { createLogger, EventEnvelope, MemoryCache, SecretBox } from '@bulwark/platform';
+import { createLogger, EventEnvelope, MemoryCache, OutboundPolicy, SecretBox } from '@bulwark/platform';
 import { DATABASE_BACKENDS, TestDatabase } from '@bulwark/testkit';
 import { migrations } from '../src/migrations';
 import { DeliveryWorker, recordSecurityEvent } from '../src/security-events';
@@ -17,7 +17,7 @@ for (const backend of DATABASE_BACKENDS) {
     let url: string;
     const received: { path: string; body: any }[] = [];
     const secrets = new SecretBox(randomBytes(32));
-    const webhooks = new WebhookClient(false);
+    const webhooks = new WebhookClient(new OutboundPolicy({ allow: ['127.0.0.1/32'] }));
 
     before(async function () {
       t = await backend.open(this, 'notifications', migrations);

@@ -14,7 +14,7 @@ interface Received {
 }
 
 /** A webhook endpoint that records what it receives and answers a path with the statuses it is given, then 200. */
-async function startReceiver() {
+async function startReceiver(host = '127.0.0.1') {
   const received: Received[] = [];
   const statuses = new Map<string, number[]>();
   const server = http.createServer((req, res) => {
@@ -26,9 +26,9 @@ async function startReceiver() {
       res.writeHead(statuses.get(path)?.shift() ?? 200).end();
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(0, host, resolve));
   return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
+    url: `http://${host}:${(server.address() as AddressInfo).port}/hook`,
     received,
     failNext: (path: string, ...codes: number[]) => statuses.set(path, codes),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
@@ -141,10 +141,19 @@ export function notificationsSuite(t: SystemUnderTest): void {
     ok(await t.admin.post(`/api/v1/notifier/${n.id}/test`));
     expect(receiver.received[receiver.received.length - 1].headers['x-token']).to.equal('token-never-shown-7f3a');
 
-    const closed = `http://127.0.0.1:${await freePort()}/nobody`;
-    const failed = ok(await t.admin.post('/api/v1/notifier-type/1/test', { settings: { url: closed } }));
-    expect(failed).to.include({ delivered: false, status: null });
-    expect(failed.error).to.match(/ECONNREFUSED/);
+    // A closed port, and a listening receiver and cloud metadata at addresses the outbound policy
+    // refuses (the tests open 127.0.0.1 only), answer alike; the refused receiver gets nothing.
+    const refusedReceiver = await startReceiver('127.0.0.2');
+    try {
+      for (const host of [`127.0.0.1:${await freePort()}`, new URL(refusedReceiver.url).host, '169.254.169.254']) {
+        const failed = ok(await t.admin.post('/api/v1/notifier-type/1/test', { settings: { url: `http://${host}/nobody` } }));
+        expect(failed, host).to.include({ delivered: false, status: null, error: `Host unreachable: could not connect to ${host}` });
+        expect(failed, host).to.have.all.keys('delivered', 'status', 'error', 'duration_ms');
+      }
+      expect(refusedReceiver.received).to.deep.equal([]);
+    } finally {
+      await refusedReceiver.close();
+    }
 
     refused(await t.admin.post('/api/v1/notifier', webhook({ settings: { url: 'ftp://example.com/x' } })), 'settings.url');
     refused(await t.admin.post('/api/v1/notifier', webhook({ settings: { url: receiver.url, rate_limit: 0 } })), 'settings.rate_limit');

@@ -1,4 +1,4 @@
-import { AppError, canSeeProject, FieldProblem, invalid, Principal, ServiceClient } from '@bulwark/platform';
+import { canSeeProject, FieldProblem, invalid, Principal, ServiceClient, unlessNotFound } from '@bulwark/platform';
 import type { catalogV1 } from '@bulwark/proto';
 
 export type CatalogClient = ServiceClient<typeof catalogV1.CatalogServiceService>;
@@ -11,10 +11,7 @@ export class CatalogGate {
   constructor(private readonly catalog: CatalogClient) {}
 
   async layerFor(principal: Principal, layerId: string, field = 'layer_id'): Promise<catalogV1.Layer> {
-    const layer = await this.catalog.getLayer({ id: layerId }).catch((err: unknown) => {
-      if (err instanceof AppError && err.code === 'not_found') return undefined;
-      throw err;
-    });
+    const layer = await this.catalog.getLayer({ id: layerId }).catch(unlessNotFound);
     if (!layer || !canSeeProject(principal, layer.projectCode)) throw invalid(`Unknown ${field}`, [{ field, problem: 'is not a known layer' }]);
     return layer;
   }

@@ -1,4 +1,4 @@
-import { createGrpcClient, ModuleDefinition, openSecretBox, ServiceHost } from '@bulwark/platform';
+import { createGrpcClient, EgressProxy, ModuleDefinition, openSecretBox, readOutboundPolicy, ServiceHost } from '@bulwark/platform';
 import { routesOf, TOPICS } from '@bulwark/contracts';
 import { catalogV1, scanningV1 } from '@bulwark/proto';
 import { CatalogGate } from './catalog-client';
@@ -32,7 +32,9 @@ export const scanningModule: ModuleDefinition = {
           gitImage: config.SCAN_K8S_GIT_IMAGE, ttlSecondsAfterFinished: config.SCAN_K8S_TTL_SECONDS, pollMs: config.SCAN_K8S_POLL_MS, rulesDir: config.SCANNER_RULES_DIR,
         }, host.log)
         : new LocalProcessRunner(config.scannerPath, config.SCAN_OUTPUT_LIMIT_BYTES);
+    const egress = await EgressProxy.start(readOutboundPolicy(ctx.env));
     const worker = new ScanWorker(host, catalog, runner, {
+      egress,
       concurrency: config.SCAN_CONCURRENCY,
       perToolConcurrency: config.SCAN_CONCURRENCY_PER_TOOL,
       leaseSeconds: config.SCAN_LEASE_SECONDS,
@@ -59,6 +61,7 @@ export const scanningModule: ModuleDefinition = {
         await worker.stop();
         catalogClient.close();
         await started.stop();
+        await egress.close();
       },
     };
   },

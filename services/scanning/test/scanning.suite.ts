@@ -358,5 +358,26 @@ export function scanningSuite(t: SystemUnderTest): void {
       expect(result.started_at).to.be.a('string');
       expect(result.finished_at).to.be.a('string');
     });
+
+    it('fails the checkout of a source at an address the outbound policy refuses, with the one neutral message', async () => {
+      const refused = await startGitServer({ host: '127.0.0.2' });
+      try {
+        refused.addRepository('app', { 'app.py': 'print(1)\n' });
+        const setup = await scanSetup(t, refused, 'app', [SEMGREP_TOOL_TYPE]);
+        const check = await create({ layer_id: setup.layerId, scan_source_id: setup.sourceId, security_tool_id: setup.tools[0] });
+        const run = await t.admin.post(`/api/v1/layer/${setup.layerId}/run`);
+        expect(run.status, JSON.stringify(run.body)).to.equal(200);
+        const id = run.body.scan_results.find((r: any) => r.check_id === check.id).scan_result_id;
+        let result: any;
+        for (let i = 0; i < 600 && !['completed', 'failed', 'stopped'].includes(result?.state); i++) {
+          if (i > 0) await new Promise((r) => setTimeout(r, 200));
+          result = (await t.admin.get(`/api/v1/scan-result/${id}`)).body;
+        }
+        expect(result).to.include({ state: 'failed', error: `Checkout failed: Host unreachable: could not connect to ${new URL(refused.baseUrl).host}` });
+        expect(refused.requests).to.deep.equal([]);
+      } finally {
+        await refused.close();
+      }
+    });
   });
 }

@@ -73,7 +73,7 @@ export const notificationsRoutes: RouteSpec[] = [
   {
     operationId: 'createNotifier', method: 'post', path: '/api/v1/notifier', service, tag: 'Notifiers', access: notifiersP('w'),
     summary: 'Create a webhook notifier',
-    description: 'Each event is POSTed as JSON { id, type, occurred_at, project_code, message, message_ru, data } with headers X-Bulwark-Event and X-Bulwark-Delivery (the same on a retry), the token header and X-Bulwark-Signature when set. A non-2xx answer or no answer within timeout_seconds is retried with growing delays (1 s doubling to 10 min) up to NOTIFY_MAX_ATTEMPTS; deliveries of one notifier are spread to rate_limit per second.',
+    description: 'Each event is POSTed as JSON { id, type, occurred_at, project_code, message, message_ru, data } with headers X-Bulwark-Event and X-Bulwark-Delivery (the same on a retry), the token header and X-Bulwark-Signature when set. A non-2xx answer or no answer within timeout_seconds is retried with growing delays (1 s doubling to 10 min) up to NOTIFY_MAX_ATTEMPTS; a target the outbound policy refuses is not retried; deliveries of one notifier are spread to rate_limit per second.',
     request: { body: notifierBody }, response: notifierView,
   },
   {

@@ -13,9 +13,11 @@ export const MAX_CSV_BYTES = 256 << 20;
 export function readCsv(source: ByteSource): CsvDocument {
   if (source.size > MAX_CSV_BYTES) throw new InputError(`CSV larger than ${MAX_CSV_BYTES >> 20} MiB`);
   let records: string[][];
+  const bytes = source.read(0, source.size);
   try {
-    records = parse(source.read(0, source.size), {
+    records = parse(bytes, {
       bom: true,
+      delimiter: delimiterOf(bytes),
       relax_column_count: true,
       skip_empty_lines: true,
       max_record_size: 16 << 20,
@@ -27,4 +29,18 @@ export function readCsv(source: ByteSource): CsvDocument {
   const header = records[0].map((h) => h.trim());
   const rows = records.slice(1).map((r) => Object.fromEntries(header.map((h, i) => [h, r[i] ?? ''])));
   return { header, rows };
+}
+
+const DELIMITERS = [',', ';', '\t'];
+
+/** The separator the header line uses most outside quotes (Prowler writes `;`); a comma on a tie. */
+function delimiterOf(bytes: Buffer): string {
+  const counts = new Map(DELIMITERS.map((d) => [d, 0]));
+  let quoted = false;
+  for (const c of bytes.subarray(0, 1 << 16).toString('utf8')) {
+    if (c === '"') quoted = !quoted;
+    else if (!quoted && (c === '\n' || c === '\r')) break;
+    else if (!quoted && counts.has(c)) counts.set(c, counts.get(c)! + 1);
+  }
+  return DELIMITERS.reduce((best, d) => (counts.get(d)! > counts.get(best)! ? d : best));
 }

@@ -27,17 +27,21 @@ function localName(name: string): string {
 }
 
 /**
- * Parses XML into a tree. A DOCTYPE is refused outright: reports never need one, and refusing it
- * rules out external entities and entity expansion. Only the five predefined entities and character
- * references are decoded; saxes rejects any other entity reference.
+ * Parses XML into a tree. A DOCTYPE that declares entities is refused, and no DTD is ever loaded,
+ * which rules out external entities and entity expansion. Only the five predefined entities and
+ * character references are decoded; saxes rejects any other entity reference.
  */
 export function readXml(source: ByteSource, limits: XmlLimits = DEFAULT_XML_LIMITS): XmlElement {
   const parser = new SaxesParser({ xmlns: false, position: true });
   const stack: XmlElement[] = [];
   let root: XmlElement | undefined;
   let count = 0;
-  parser.on('doctype', () => {
-    throw new InputError('XML with a DOCTYPE is refused (no DTDs or entity declarations are processed)');
+  // Burp, Nikto and Qualys write a DOCTYPE naming a DTD or declaring elements; that is harmless, as
+  // saxes never loads a DTD. Entity declarations are refused: no entity is ever expanded.
+  parser.on('doctype', (doctype) => {
+    if (/<!ENTITY/i.test(doctype)) {
+      throw new InputError('XML DOCTYPE is refused: it declares entities (no entity is expanded, no DTD loaded)');
+    }
   });
   parser.on('opentag', (tag) => {
     if (stack.length >= limits.maxDepth) throw new InputError(`XML nested deeper than ${limits.maxDepth} levels`);

@@ -1,6 +1,7 @@
 import { Component, Finding, FindingInit } from '../model';
 import { isArrayLike, LazyArray } from '../io/json';
 import { XmlElement } from '../io/xml';
+import { ZipArchive } from '../io/zip';
 import { newFinding } from '../normalize';
 
 /** What a parser gets besides the document. */
@@ -43,7 +44,14 @@ export interface CsvFormat extends FormatBase {
   parse(rows: Record<string, string>[], ctx: ParseContext): Iterable<Finding>;
 }
 
-export type Format = JsonFormat | XmlFormat | CsvFormat;
+/** A report the tool writes as a zip archive; detected by the names of its entries. */
+export interface ZipFormat extends FormatBase {
+  kind: 'zip';
+  detect(archive: ZipArchive): boolean;
+  parse(archive: ZipArchive, ctx: ParseContext): Iterable<Finding>;
+}
+
+export type Format = JsonFormat | XmlFormat | CsvFormat | ZipFormat;
 
 /** Iterates an array whether it is in memory or left in the file; anything else yields nothing. */
 export function* each(v: unknown): Generator<unknown> {

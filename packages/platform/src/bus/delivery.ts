@@ -1,4 +1,4 @@
-import { errorMessage } from '../errors';
+import { AppError, errorMessage } from '../errors';
 import type { Logger } from '../logging';
 import { runWithContext, requestIdFrom, REQUEST_ID_HEADER } from '../context';
 import type { EventEnvelope, EventHandler } from './types';
@@ -11,15 +11,18 @@ export interface RetryPolicy {
 
 export const DEFAULT_RETRY: RetryPolicy = { attempts: 8, baseDelayMs: 100, maxDelayMs: 5000 };
 
+const isUnavailable = (err: unknown) => err instanceof AppError && err.code === 'unavailable';
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export type DeliveryOutcome = 'handled' | 'dead-lettered' | 'interrupted';
 
 /**
  * Runs a handler for one event the same way in both bus adapters: inside the event's request
- * context, retried with backoff; after the last attempt the event is logged as dead-lettered and
- * skipped, so one poison event cannot stop a consumer group forever.
+ * context, retried with backoff; after the last attempt that failed for the event's own sake (not a
+ * peer being unavailable) the event is logged as dead-lettered and skipped, so one poison event
+ * cannot stop a consumer group forever.
  */
-export type DeliveryOutcome = 'handled' | 'dead-lettered' | 'interrupted';
-
 export async function deliver(
   event: EventEnvelope,
   handler: EventHandler,
@@ -30,6 +33,7 @@ export async function deliver(
 ): Promise<DeliveryOutcome> {
   // A foreign message on a shared broker may lack headers: it still gets a request id, not a TypeError.
   const requestId = requestIdFrom(event.headers?.[REQUEST_ID_HEADER]);
+  let unavailableAttempts = 0;
   for (let attempt = 1; ; attempt++) {
     try {
       await runWithContext({ requestId }, () => handler(event));
@@ -37,7 +41,10 @@ export async function deliver(
     } catch (err) {
       // A consumer being stopped keeps the event for its next run instead of giving up on it.
       if (stopped()) return 'interrupted';
-      if (attempt >= retry.attempts) {
+      // A peer that cannot answer says nothing about the event: waiting for it out-lasts any outage,
+      // where dead-lettering would drop the event for good. Only failures of the event itself count.
+      if (isUnavailable(err)) unavailableAttempts++;
+      if (attempt - unavailableAttempts >= retry.attempts) {
         log.error('event dead-lettered after failed attempts', {
           group, eventId: event.id, type: event.type, topic: event.topic, attempts: attempt, error: errorMessage(err), requestId,
         });

@@ -1,4 +1,4 @@
-import { GitSession, gitHost } from '@bulwark/platform';
+import { EgressProxy, GitSession, gitHost, unreachableMessage } from '@bulwark/platform';
 import { GitTransport, SourceConnection } from './source-types';
 
 export interface ProbeResult {
@@ -26,17 +26,14 @@ export function parseLsRemote(stdout: string): { defaultBranch?: string; branche
 /** One clear message per kind of failure; git's own words only where they help and hold no secret. */
 export function explainFailure(stderr: string, host: string, anonymous: boolean): string {
   const has = (re: RegExp) => re.test(stderr);
-  if (has(/Could not resolve host|Could not resolve hostname|Name or service not known|Temporary failure in name resolution/i)) {
-    return `Host unreachable: ${host} could not be resolved`;
-  }
   if (has(/Authentication failed|could not read Username|could not read Password|returned error: 40[13]|HTTP 40[13]|Permission denied \(|Permission denied, please try again/i)) {
     return anonymous
       ? `Authentication refused: the repository at ${host} does not allow anonymous access`
       : `Authentication refused: the repository at ${host} did not accept the credentials`;
   }
-  if (has(/Connection refused|Failed to connect|Couldn't connect|No route to host|Network is unreachable|Connection timed out|Operation timed out|Connection reset|Connection closed by/i)) {
-    return `Host unreachable: could not connect to ${host}`;
-  }
+  // Names are resolved and connections opened by the egress proxy; what is left here is a host that
+  // accepted the connection and then dropped it.
+  if (has(/Connection reset|Connection closed by/i)) return unreachableMessage(host);
   if (has(/SSL|certificate|TLS/)) return `TLS error talking to ${host}: the certificate or protocol was refused`;
   if (has(/not found|does not appear to be a git repository|not valid: is this a git repository|returned error: 404|dumb http transport|unexpected content-type|not a git repository/i)) {
     return `Not a Git repository: ${host} answered, but not as a Git repository at this URL`;
@@ -49,18 +46,21 @@ export function explainFailure(stderr: string, host: string, anonymous: boolean)
  * Contacts the repository with `git ls-remote` as a connection test. Credentials travel only through
  * the environment of the child (askpass) or a key file in a private temporary folder; user and
  * system git configuration are ignored; only the type's transports are allowed, also on redirects.
+ * Every connection passes the outbound policy (through `egress`); a host that was not reached gets
+ * one answer, whether its address is refused, nothing listens or a firewall drops the connection, so
+ * the test cannot be used to scan ports.
  */
-export async function probeGit(transport: GitTransport, conn: SourceConnection, timeoutMs: number): Promise<ProbeResult> {
+export async function probeGit(transport: GitTransport, conn: SourceConnection, timeoutMs: number, egress: EgressProxy): Promise<ProbeResult> {
   const seconds = Math.max(1, Math.ceil(timeoutMs / 1000));
   const session = new GitSession(
     { url: conn.url, authMethod: conn.authMethod, login: conn.login ?? undefined, password: conn.password ?? undefined, sshPrivateKey: conn.sshPrivateKey ?? undefined },
-    seconds,
-    transport,
+    { timeoutSeconds: seconds, transport, egress },
   );
   try {
     const host = gitHost(conn.url);
     const run = await session.run(['ls-remote', '--symref', conn.url], { timeoutMs });
     if (run.spawnError) return { ok: false, message: `Git is not available on the server: ${run.spawnError.message}` };
+    if (run.code !== 0 && session.unreachable) return { ok: false, message: unreachableMessage(host) };
     if (run.timedOut) return { ok: false, message: `Host unreachable: ${host} did not answer within ${seconds} s (timed out)` };
     if (run.code !== 0) return { ok: false, message: explainFailure(run.stderr, host, conn.authMethod === 'Anonymous') };
     const { defaultBranch, branches } = parseLsRemote(run.stdout);

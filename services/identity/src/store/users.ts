@@ -127,6 +127,31 @@ export const userStore = {
     if (roles.length > 0) await db('user_roles').insert(roles.map((role_code) => ({ user_id: id, role_code })));
   },
 
+  /**
+   * Serializes changes that could remove an administrator: each such transaction locks the admin
+   * role's row first, so two concurrent changes cannot each remove "another" admin and leave none.
+   */
+  async lockAdministrators(db: Queryable, adminRole: string): Promise<void> {
+    await db('roles').where({ code: adminRole }).forUpdate().select('code');
+  },
+
+  /**
+   * Users who can still administer Bulwark: not deleted, holding the admin role, and able to log in
+   * (a local password, or a directory account while directory login is configured).
+   */
+  async countWorkingAdmins(db: Queryable, adminRole: string, directoryLogin: boolean, exceptUserId?: string): Promise<number> {
+    const [{ count }] = await db('users')
+      .whereNull('deleted_at')
+      .modify((q) => (exceptUserId ? q.whereNot('id', exceptUserId) : q))
+      .whereExists(db('user_roles').whereRaw('user_roles.user_id = users.id').andWhere('role_code', adminRole))
+      .where((w) => {
+        w.where((local) => local.where('active_directory', false).whereNotNull('password_hash'));
+        if (directoryLogin) w.orWhere('active_directory', true);
+      })
+      .count<{ count: string }[]>({ count: '*' });
+    return Number(count);
+  },
+
   async setDeleted(db: Queryable, id: string, deleted: boolean): Promise<void> {
     await db('users')
       .where({ id })

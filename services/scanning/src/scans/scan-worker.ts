@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import {
-  enqueueEvents, GitCheckoutError, gitCheckout, Logger, runWithContext, ServiceHost, Trx,
+  EgressProxy, enqueueEvents, GitCheckoutError, gitCheckout, Logger, runWithContext, ServiceHost, Trx,
 } from '@bulwark/platform';
 import { ReportParseError } from '@bulwark/findings';
 import { SCAN_EVENTS, TOPICS, toolType } from '@bulwark/contracts';
@@ -17,6 +17,8 @@ import { LEASE_LOST, ScanCheckout, ScanRunError, ScanRunner, SHUTDOWN } from '..
 import { importScanReport } from './report-import';
 
 export interface ScanWorkerOptions {
+  /** Checkouts connect through it: the outbound policy decides where. */
+  egress: EgressProxy;
   concurrency: number;
   perToolConcurrency: number;
   leaseSeconds: number;
@@ -158,7 +160,7 @@ export class ScanWorker {
         timeoutSeconds: this.opts.checkoutTimeoutSeconds,
       };
       if (this.runner.needsLocalCheckout) {
-        await gitCheckout(checkout, { name: checkout.ref, commit: checkout.commit }, src, { timeoutMs: checkout.timeoutSeconds * 1000, signal: ctl.signal });
+        await gitCheckout(checkout, { name: checkout.ref, commit: checkout.commit }, src, { timeoutMs: checkout.timeoutSeconds * 1000, signal: ctl.signal, egress: this.opts.egress });
       } else {
         // The runner checks out for itself; the empty folder keeps the report's paths relative to it.
         fs.mkdirSync(src, { mode: 0o700 });

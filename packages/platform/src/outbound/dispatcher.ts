@@ -1,0 +1,20 @@
+import { isIP } from 'node:net';
+import { Agent, buildConnector } from 'undici';
+import { OutboundPolicy, OutboundRefusedError } from './policy';
+
+/**
+ * An undici dispatcher whose every connection passes the outbound policy: names are resolved and
+ * checked by the connection's own lookup (so a later DNS answer cannot slip in between), address
+ * literals, which Node connects to without a lookup, are checked here. For any HTTP call to an
+ * address a user gave (webhooks, server tools such as SonarQube or Dependency-Track).
+ */
+export function outboundDispatcher(policy: OutboundPolicy): Agent {
+  const connect = buildConnector({ lookup: policy.lookup });
+  return new Agent({
+    connect: (options, callback) => {
+      const host = options.hostname.replace(/^\[|\]$/g, '');
+      if (isIP(host) && !policy.allowsAddress(host)) return callback(new OutboundRefusedError(options.hostname), null);
+      return connect(options, callback);
+    },
+  });
+}

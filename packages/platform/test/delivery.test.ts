@@ -1,0 +1,38 @@
+import { expect } from 'chai';
+import { AppError, createLogger, deliver, EventEnvelope } from '../src';
+
+const event: EventEnvelope = { id: 'e1', topic: 't', type: 'x.happened', key: 'k', payload: {}, headers: {}, occurredAt: new Date().toISOString() };
+const fast = { attempts: 3, baseDelayMs: 1, maxDelayMs: 2 };
+const log = createLogger('delivery-test');
+
+describe('event delivery retries', () => {
+  it('keeps retrying while a peer is unavailable, beyond the attempts a failing event gets', async () => {
+    let calls = 0;
+    const outcome = await deliver(event, async () => {
+      calls++;
+      if (calls <= 20) throw new AppError('unavailable', 'catalog is unavailable');
+    }, log, 'g', fast);
+    expect(outcome).to.equal('handled');
+    expect(calls).to.equal(21);
+  });
+
+  it('dead-letters an event that fails for its own sake after the last attempt', async () => {
+    let calls = 0;
+    const outcome = await deliver(event, async () => {
+      calls++;
+      throw new Error('cannot handle this event');
+    }, log, 'g', fast);
+    expect(outcome).to.equal('dead-lettered');
+    expect(calls).to.equal(3);
+  });
+
+  it('counts only the event\'s own failures when both kinds occur', async () => {
+    let calls = 0;
+    const outcome = await deliver(event, async () => {
+      calls++;
+      throw calls % 2 ? new AppError('unavailable', 'down') : new Error('bad event');
+    }, log, 'g', fast);
+    expect(outcome).to.equal('dead-lettered');
+    expect(calls).to.equal(6);
+  });
+});

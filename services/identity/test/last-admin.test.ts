@@ -1,0 +1,66 @@
+import { expect } from 'chai';
+import { ADMIN_PASSWORD, Api, RunningSystem, startAllMode } from '@bulwark/testkit';
+
+const PASSWORD = 'correct-horse-battery';
+
+// A system of its own: these tests need the built-in admin to be the only administrator, which the
+// shared suites cannot promise.
+describe('identity: no change locks out the last administrator who can log in [TARGET=all]', function () {
+  this.timeout(120000);
+  let sys: RunningSystem;
+  let admin: Api;
+  let adminId: string;
+  let operator: Api;
+
+  before(async () => {
+    sys = await startAllMode();
+    admin = sys.api.as(await sys.api.login('admin', ADMIN_PASSWORD));
+    adminId = (await admin.get('/api/v1/auth/me')).body.user.id;
+    // A user manager who is not an administrator: the one who could remove the last admin.
+    const role = await admin.post('/api/v1/role', { role_code: 'user_managers', role_name: 'User managers', roles: { 'administration.users': ['r', 'w', 'd'] } });
+    expect(role.status, JSON.stringify(role.body)).to.equal(200);
+    const user = await admin.post('/api/v1/user', { username: 'operator', password: PASSWORD, password_confirmation: PASSWORD, roles: ['user_managers'] });
+    expect(user.status, JSON.stringify(user.body)).to.equal(200);
+    operator = sys.api.as(await sys.api.login('operator', PASSWORD));
+  });
+
+  after(async () => sys?.stop());
+
+  const adminCanLogIn = async () => (await sys.api.post('/api/v1/auth/login', { username: 'admin', password: ADMIN_PASSWORD })).status;
+
+  it('refuses to make oneself a directory user while no directory login is configured (409 naming active_directory)', async () => {
+    const res = await admin.put(`/api/v1/user/${adminId}`, { active_directory: true });
+    expect(res.status, JSON.stringify(res.body)).to.equal(409);
+    expect(res.body.error.details.map((d: { field: string }) => d.field)).to.include('active_directory');
+    expect((await admin.get('/api/v1/auth/me')).status).to.equal(200);
+    expect(await adminCanLogIn()).to.equal(200);
+  });
+
+  it('refuses to turn the last administrator into a directory user or take the admin role away', async () => {
+    const directory = await operator.put(`/api/v1/user/${adminId}`, { active_directory: true });
+    expect(directory.status, JSON.stringify(directory.body)).to.equal(409);
+    expect(directory.body.error.message).to.match(/no administrator who can log in/);
+    const roles = await operator.put(`/api/v1/user/${adminId}`, { roles: [] });
+    expect(roles.status, JSON.stringify(roles.body)).to.equal(409);
+    const me = await admin.get('/api/v1/auth/me');
+    expect(me.body.user.roles ?? me.body.roles ?? []).to.satisfy((r: unknown) => JSON.stringify(r).includes('admin'));
+    expect(await adminCanLogIn()).to.equal(200);
+  });
+
+  it('refuses to delete the last administrator, and allows it once another one can log in', async () => {
+    const refused = await operator.delete('/api/v1/users', { ids: [adminId] });
+    expect(refused.status).to.equal(200);
+    expect(refused.body.results).to.deep.equal([{ id: adminId, status: 'conflict', message: refused.body.results[0].message }]);
+    expect(refused.body.results[0].message).to.match(/no administrator who can log in/);
+    expect(await adminCanLogIn()).to.equal(200);
+
+    const second = await admin.post('/api/v1/user', { username: 'second_admin', password: PASSWORD, password_confirmation: PASSWORD, roles: ['admin'] });
+    expect(second.status, JSON.stringify(second.body)).to.equal(200);
+    const deleted = await operator.delete('/api/v1/users', { ids: [adminId, second.body.id] });
+    expect(deleted.body.results.map((r: { status: string }) => r.status)).to.deep.equal(['deleted', 'conflict']);
+    const secondAdmin = sys.api.as(await sys.api.login('second_admin', PASSWORD));
+    expect((await secondAdmin.get('/api/v1/users')).status).to.equal(200);
+    const restored = await secondAdmin.put('/api/v1/restore-users', { ids: [adminId] });
+    expect(restored.body.results[0].status).to.equal('restored');
+  });
+});

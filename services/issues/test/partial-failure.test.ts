@@ -1,0 +1,42 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { expect } from 'chai';
+import { AppError, createGrpcClient, Db, InternalAuth } from '@bulwark/platform';
+import { catalogV1, scanningV1 } from '@bulwark/proto';
+import { DATABASE_BACKENDS, freePort, TestDatabase } from '@bulwark/testkit';
+import { migrations } from '../src/migrations';
+import type { ScanCompleted } from '../src/ingestion';
+import { QualityGates } from '../src/quality-gates';
+
+// The catalog and scanning are real gRPC clients aimed at a port where nothing listens: the failure
+// a real outage gives, not a stand-in for it.
+describe('quality gates while the catalog is down (PGlite)', function () {
+  let t: TestDatabase;
+  let closeClients: () => void;
+  let gates: QualityGates;
+
+  before(async function () {
+    t = await DATABASE_BACKENDS[0].open(this, 'issues', migrations);
+    const auth = new InternalAuth(randomBytes(32).toString('hex'), 'issues');
+    const address = `127.0.0.1:${await freePort()}`;
+    const catalog = createGrpcClient(catalogV1.CatalogServiceService, 'catalog', address, auth, { deadlineMs: 1000 });
+    const scanning = createGrpcClient(scanningV1.ScanningServiceService, 'scanning', address, auth, { deadlineMs: 1000 });
+    closeClients = () => [catalog, scanning].forEach((c) => c.close());
+    gates = new QualityGates(t.db as Db, scanning.client, catalog.client);
+  });
+  after(async () => {
+    closeClients?.();
+    await t?.close();
+  });
+
+  it('fails the evaluation instead of passing without the policies of the project (which may hold a lock gate)', async () => {
+    const scan: ScanCompleted = { scan_result_id: randomUUID(), check_id: randomUUID(), layer_id: randomUUID(), project_code: 'payments', findings_count: 0, tool_id: randomUUID() };
+    let error: unknown;
+    try {
+      await t.db.transaction((trx) => gates.evaluateAfterScan(trx, scan));
+    } catch (err) {
+      error = err;
+    }
+    expect(error, 'evaluation must not succeed').to.be.instanceOf(AppError);
+    expect((error as AppError).code).to.equal('unavailable');
+  });
+});
