@@ -41,11 +41,12 @@ export function forward(upstream: Upstream, limitBytes: number): RequestHandler 
     headers[REQUEST_ID_HEADER] = req.requestId;
     headers[CLIENT_IP_HEADER] = req.ip ?? 'unknown';
 
-    let refused = false;
+    // Refused (body too large) or abandoned (client gone): the upstream is cut on purpose, not failing.
+    let cut = false;
     const proxied = http.request({ protocol: base.protocol, hostname: base.hostname, port: base.port, method: req.method, path: req.originalUrl, headers });
     proxied.setTimeout(upstream.timeoutMs, () => proxied.destroy(new Error(`no answer within ${upstream.timeoutMs} ms`)));
     proxied.on('error', (err) => {
-      if (refused) return;
+      if (cut) return;
       upstream.log.error('upstream failed', { service: upstream.service, error: errorMessage(err), requestId: req.requestId });
       if (!res.headersSent) sendError(res, new AppError('unavailable', `The ${upstream.service} service is unavailable`));
       else res.destroy();
@@ -55,29 +56,34 @@ export function forward(upstream: Upstream, limitBytes: number): RequestHandler 
       answer.pipe(res);
       answer.on('error', () => res.destroy());
     });
+    const abandon = () => {
+      cut = true;
+      proxied.destroy();
+    };
     res.on('close', () => {
-      if (!res.writableFinished) proxied.destroy();
+      if (!res.writableFinished) abandon();
     });
 
     let received = 0;
     req.on('data', (chunk: Buffer) => {
-      if (refused) return;
+      if (cut) return;
       received += chunk.length;
       if (received > limitBytes) {
-        refused = true;
-        proxied.destroy();
+        abandon();
         // What is still coming is read and dropped until the answer is out, then the connection ends.
         req.resume();
-        res.setHeader('connection', 'close');
-        if (!res.headersSent) sendError(res, tooLarge(limitBytes));
+        if (!res.headersSent) {
+          res.setHeader('connection', 'close');
+          sendError(res, tooLarge(limitBytes));
+        }
         return;
       }
       if (!proxied.write(chunk)) req.pause();
     });
     proxied.on('drain', () => req.resume());
     req.on('end', () => {
-      if (!refused) proxied.end();
+      if (!cut) proxied.end();
     });
-    req.on('error', () => proxied.destroy());
+    req.on('error', abandon);
   };
 }
