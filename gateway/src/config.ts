@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { env, loadConfig } from '@bulwark/platform';
+import { bodyLimitSetting, env, loadConfig } from '@bulwark/platform';
 
 export const gatewayConfigSchema = z.object({
   PORT: env.port(8080),
@@ -7,7 +7,7 @@ export const gatewayConfigSchema = z.object({
   GATEWAY_HOST: z.string().default('127.0.0.1'),
   /** Express "trust proxy": set when a load balancer in front sets X-Forwarded-For. */
   GATEWAY_TRUST_PROXY: z.string().optional(),
-  BODY_LIMIT_BYTES: env.int(1024 * 1024, 1024),
+  BODY_LIMIT_BYTES: bodyLimitSetting(),
   RATE_LIMIT_PER_IP_PER_MINUTE: env.int(1200, 1),
   RATE_LIMIT_PER_TOKEN_PER_MINUTE: env.int(1200, 1),
   /** How long a token's verified rights may be reused; any identity change ends it sooner. */

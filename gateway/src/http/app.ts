@@ -1,13 +1,12 @@
-import type { ClientRequest, IncomingMessage } from 'node:http';
 import express, { NextFunction, Request, Response } from 'express';
-import { createProxyMiddleware } from 'http-proxy-middleware';
 import {
-  accessLog, AppError, CLIENT_IP_HEADER, errorHandler, expressPath, forbidden, hasPermission, healthRoutes, INTERNAL_AUTH_HEADER,
-  InternalAuth, Logger, notFoundHandler, RateLimiter, REQUEST_ID_HEADER, requestContext, RouteSpec, sendError,
+  accessLog, AppError, errorHandler, expressPath, forbidden, hasPermission, healthRoutes, InternalAuth, Logger, notFoundHandler,
+  RateLimiter, requestContext, RouteSpec, sendError,
 } from '@bulwark/platform';
 import { Authenticator } from '../auth/authenticator';
 import type { GatewayConfig } from '../config';
 import { docsRouter } from './docs';
+import { forward, Upstream } from './forward';
 
 export interface GatewayDeps {
   config: GatewayConfig;
@@ -43,34 +42,10 @@ export function createGatewayApp(deps: GatewayDeps): express.Express {
   app.use('/api', wrap(async (req) => deps.perIp.consume(req.ip ?? 'unknown')));
   app.use(docsRouter(deps.version));
 
-  const proxies = new Map<string, express.RequestHandler>();
-  const proxyFor = (service: string) => {
-    let proxy = proxies.get(service);
-    if (!proxy) {
-      const target = deps.upstreams[service];
-      if (!target) throw new Error(`gateway: no upstream for service ${service}`);
-      proxy = createProxyMiddleware<Request, Response>({
-        target,
-        changeOrigin: false,
-        proxyTimeout: config.UPSTREAM_TIMEOUT_MS,
-        on: {
-          proxyReq: (proxyReq: ClientRequest, req: Request) => {
-            proxyReq.setHeader(INTERNAL_AUTH_HEADER, req.principal ? deps.internalAuth.forPrincipal(req.principal) : deps.internalAuth.forService());
-            proxyReq.setHeader(REQUEST_ID_HEADER, req.requestId);
-            proxyReq.setHeader(CLIENT_IP_HEADER, req.ip ?? 'unknown');
-            // The caller's credentials stop here: services trust only the internal token.
-            proxyReq.removeHeader('authorization');
-          },
-          error: (err: Error, req: IncomingMessage, res) => {
-            log.error('upstream failed', { service, error: err.message, requestId: (req as Request).requestId });
-            if ('headersSent' in res && !res.headersSent) sendError(res as Response, new AppError('unavailable', `The ${service} service is unavailable`));
-            else res.destroy();
-          },
-        },
-      });
-      proxies.set(service, proxy);
-    }
-    return proxy;
+  const upstreamOf = (service: string): Upstream => {
+    const url = deps.upstreams[service];
+    if (!url) throw new Error(`gateway: no upstream for service ${service}`);
+    return { service, url, internalAuth: deps.internalAuth, timeoutMs: config.UPSTREAM_TIMEOUT_MS, log };
   };
 
   const router = express.Router();
@@ -94,12 +69,7 @@ export function createGatewayApp(deps: GatewayDeps): express.Express {
         }),
       );
     }
-    const limit = route.upload?.maxBytes ?? config.BODY_LIMIT_BYTES;
-    handlers.push((req, _res, next) => {
-      const length = Number(req.header('content-length') ?? '0');
-      next(length > limit ? new AppError('payload_too_large', `Request body is larger than ${limit} bytes`) : undefined);
-    });
-    handlers.push(proxyFor(route.service));
+    handlers.push(forward(upstreamOf(route.service), route.upload?.maxBytes ?? config.BODY_LIMIT_BYTES));
     router[route.method](expressPath(route.path), ...handlers);
   }
   app.use(router);

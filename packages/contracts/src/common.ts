@@ -13,8 +13,17 @@ export const multi = <T extends z.ZodType>(item: T) =>
     .transform((v) => (Array.isArray(v) ? v : [v]) as z.infer<T>[])
     .optional();
 
+/** The largest value of a PostgreSQL integer column, which holds every whole number of the API. */
+export const INT4_MAX = 2_147_483_647;
+
+/** A whole number from `min` up to what an integer column holds: beyond, the store would fail, not refuse. */
+export const int4 = (min: number) => z.number().int().min(min).max(INT4_MAX, `must be at most ${INT4_MAX}`);
+
+/** The same, read from a query string. */
+export const queryInt4 = (min: number) => z.coerce.number().int().min(min).max(INT4_MAX, `must be at most ${INT4_MAX}`);
+
 export const pageQuery = {
-  page: z.coerce.number().int().min(1).default(1).openapi({ description: 'Page number, from 1', example: 1 }),
+  page: queryInt4(1).default(1).openapi({ description: 'Page number, from 1', example: 1 }),
   limit: z.coerce
     .number()
     .int()
@@ -35,7 +44,23 @@ export function listOf<T extends z.ZodType>(item: T, name: string) {
     .openapi(name);
 }
 
-export const isoDateTime = z.iso.datetime({ offset: true }).openapi({ example: '2026-12-31T23:59:59Z' });
+const FIRST_INSTANT = Date.parse('0001-01-01T00:00:00Z');
+const LAST_INSTANT = Date.parse('9999-12-31T23:59:59.999Z');
+const OFFSET_HOURS = /([+-])(\d{2}):\d{2}$/;
+
+/**
+ * An ISO 8601 date-time with offset that PostgreSQL's timestamptz and JavaScript's Date both read:
+ * offsets within ±15:59 and instants in the years 0001 to 9999. (Malformed text is left to the
+ * format check, so it gets one problem, not three.)
+ */
+export const isoDateTime = z.iso
+  .datetime({ offset: true })
+  .refine((v) => Number(OFFSET_HOURS.exec(v)?.[2] ?? 0) <= 15, 'must have a time-zone offset between -15:59 and +15:59')
+  .refine((v) => {
+    const at = Date.parse(v);
+    return Number.isNaN(at) || (at >= FIRST_INSTANT && at <= LAST_INSTANT);
+  }, 'must be in the years 0001 to 9999 (UTC)')
+  .openapi({ example: '2026-12-31T23:59:59Z' });
 
 export const idsBody = z
   .object({ ids: z.array(z.string().min(1)).min(1).max(1000) })

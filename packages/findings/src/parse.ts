@@ -34,14 +34,27 @@ function runParser(format: Format, doc: unknown, ctx: ParseContext): Iterable<Fi
 }
 
 /**
+ * A report is anyone's text, and the stores (PostgreSQL text and jsonb) cannot hold U+0000: each one
+ * in a finding or component becomes U+FFFD, which shows that something unreadable was there.
+ */
+function withoutNul<T>(value: T): T {
+  if (typeof value === 'string') return (value.includes('\u0000') ? value.replace(/\u0000/g, '\ufffd') : value) as T;
+  if (Array.isArray(value)) return value.map(withoutNul) as T;
+  if (typeof value === 'object' && value !== null) {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [withoutNul(k), withoutNul(v)])) as T;
+  }
+  return value;
+}
+
+/**
  * Reads one report (a file path, or the bytes of one) into normalized findings with fingerprints.
  * Duplicates inside the report are kept; `mergeDuplicates` merges them.
  */
 export function parseReport(input: string | Buffer, options: ParseOptions = {}): ParseResult {
   return readReport(input, options, (format, found, ctx) => {
-    const findings = [...found];
+    const findings = [...found].map(withoutNul);
     computeFingerprints(findings);
-    return { format, findings, components: ctx.components };
+    return { format, findings, components: ctx.components.map(withoutNul) };
   });
 }
 

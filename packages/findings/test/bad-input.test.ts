@@ -26,6 +26,16 @@ describe('bad input', function () {
     rejects(sarif.subarray(0, 5000), /truncated JSON/);
   });
 
+  it('turns the NUL character, which no store can hold, into U+FFFD in every field of a finding', function () {
+    const doc = {
+      version: '2.1.0',
+      runs: [{ tool: { driver: { name: 'to\u0000ol', rules: [] } }, results: [{ ruleId: 'r\u0000', level: 'error', message: { text: 'a\u0000b' }, locations: [{ physicalLocation: { artifactLocation: { uri: 'src/a\u0000.py' }, region: { startLine: 1 } } }] }] }],
+    };
+    const [finding] = parseReport(Buffer.from(JSON.stringify(doc)), { name: 'report' }).findings;
+    expect(JSON.stringify(finding)).not.to.contain('\\u0000');
+    expect(finding).to.include({ tool: 'to\ufffdol', ruleId: 'r\ufffd', title: 'a\ufffdb', filePath: 'src/a\ufffd.py' });
+  });
+
   it('refuses invalid JSON', function () {
     rejects('{"runs": [1, 2,, 3], "version": "2.1.0"}', /invalid JSON/);
     rejects('{"a": 1}}', /invalid JSON|unbalanced/);

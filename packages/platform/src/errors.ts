@@ -98,6 +98,16 @@ export function isErrorCode(value: unknown): value is ErrorCode {
   return typeof value === 'string' && value in MAPPING;
 }
 
+/** The text of anything thrown, for a log line: `throw undefined` or a string must not make the logging throw. */
+export function errorMessage(err: unknown): string {
+  if (err instanceof Error) return err.message;
+  try {
+    return String(err);
+  } catch {
+    return 'unprintable error';
+  }
+}
+
 /** Anything thrown becomes an AppError; unknown errors become `internal` without leaking their text. */
 export function toAppError(err: unknown): AppError {
   if (err instanceof AppError) return err;

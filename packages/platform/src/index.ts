@@ -26,4 +26,5 @@ export * from './outbound/policy';
 export * from './outbound/egress-proxy';
 export * from './outbound/dispatcher';
 export * from './periodic';
+export * from './last-resort';
 export * from './csv';

@@ -1,3 +1,4 @@
+import { errorMessage } from './errors';
 import type { Logger } from './logging';
 
 /**
@@ -18,10 +19,12 @@ export class PeriodicTask {
   start(): void {
     this.timer = setInterval(() => {
       if (this.running) return;
-      this.running = this.run()
+      // Started inside a promise, so a run that throws before its first await is caught like any other.
+      this.running = Promise.resolve()
+        .then(() => this.run())
         .then(() => undefined)
-        .catch((err: Error) => {
-          this.log.warn(`${this.name} failed; will retry`, { error: err.message });
+        .catch((err: unknown) => {
+          this.log.warn(`${this.name} failed; will retry`, { error: errorMessage(err) });
         })
         .finally(() => (this.running = undefined));
     }, this.everyMs);

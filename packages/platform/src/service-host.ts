@@ -1,10 +1,12 @@
+import { z } from 'zod';
 import { InternalAuth } from './auth';
+import { loadConfig } from './config';
 import { handleOnce } from './bus/inbox';
 import { OutboxRelay } from './bus/outbox';
 import type { EventEnvelope, Subscription } from './bus/types';
 import { Db, Migration, openDatabase, pingDatabase, Trx } from './db/database';
 import { GrpcServer } from './grpc/grpc';
-import { createServiceApp, listen, RunningHttpServer } from './http/server';
+import { bodyLimitSetting, createServiceApp, listen, RunningHttpServer } from './http/server';
 import type { RouteHandlers, RouteSpec } from './http/routes';
 import { createLogger, Logger } from './logging';
 import type { ModuleContext, ServiceName, StartedModule } from './module';
@@ -14,8 +16,9 @@ export interface ServiceHostOptions {
   migrations: Migration[];
   /** Real PostgreSQL URL; absent = embedded PostgreSQL under the data directory. */
   databaseUrl?: string;
-  bodyLimitBytes?: number;
 }
+
+const hostConfigSchema = z.object({ BODY_LIMIT_BYTES: bodyLimitSetting() });
 
 /**
  * The parts every service has, wired once: its own database with outbox and inbox, the relay, a gRPC
@@ -29,7 +32,7 @@ export class ServiceHost {
   readonly log: Logger;
   private readonly subscriptions: Subscription[] = [];
 
-  private constructor(readonly ctx: ModuleContext, readonly name: ServiceName, readonly db: Db, private readonly opts: ServiceHostOptions) {
+  private constructor(readonly ctx: ModuleContext, readonly name: ServiceName, readonly db: Db) {
     this.log = createLogger(name);
     this.auth = ctx.internalAuth(name);
     this.grpc = new GrpcServer(this.auth, name);
@@ -38,7 +41,7 @@ export class ServiceHost {
 
   static async open(ctx: ModuleContext, opts: ServiceHostOptions): Promise<ServiceHost> {
     const db = await openDatabase({ service: opts.name, url: opts.databaseUrl, dataDir: ctx.dataDir, migrations: opts.migrations });
-    return new ServiceHost(ctx, opts.name, db, opts);
+    return new ServiceHost(ctx, opts.name, db);
   }
 
   /** Runs `effect` once per event id, in one transaction with the inbox record. */
@@ -66,7 +69,7 @@ export class ServiceHost {
       handlers,
       internalAuth: this.auth,
       readiness: ready,
-      bodyLimitBytes: this.opts.bodyLimitBytes ?? 1024 * 1024,
+      bodyLimitBytes: loadConfig(hostConfigSchema, this.ctx.env).BODY_LIMIT_BYTES,
     });
     const grpcPort = await this.grpc.listen(this.ctx.bindHost, this.ctx.listenPort(this.name, 'grpc'));
     const http: RunningHttpServer = await listen(app, this.ctx.bindHost, this.ctx.listenPort(this.name, 'http'));

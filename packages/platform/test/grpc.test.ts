@@ -18,6 +18,8 @@ describe('gRPC helpers over a real loopback connection', function () {
         if (req.token === 'missing') throw new AppError('not_found', 'No such token');
         if (req.token === 'slow') await new Promise((r) => setTimeout(r, 500));
         if (req.token === 'boom') throw new Error('database password is hunter2');
+        if (req.token.startsWith('unknown:')) throw new AppError('invalid_request', `Unknown project ${req.token.slice(8)}`, [{ field: 'project_code', problem: `has no project ${req.token.slice(8)}` }]);
+        if (req.token === 'throws-undefined') throw undefined;
         return { userId: 'u1', username: 'alice', permissions: [{ key: 'k', letters: ['r'] }], allProjects: true, projects: [], tokenKind: 'api', tokenId: 't', expiresAt: '' };
       },
     });
@@ -45,6 +47,27 @@ describe('gRPC helpers over a real loopback connection', function () {
     expect((notFound as AppError).message).to.equal('No such token');
     expect((internal as AppError).code).to.equal('internal');
     expect((internal as AppError).message).not.to.contain('hunter2');
+  });
+
+  it('carries an error whose text is not ASCII (accents, CJK, emoji) unchanged, and the server keeps serving', async () => {
+    const { client, close } = createGrpcClient(def, 'identity', address, new InternalAuth(SECRET, 'gateway'));
+    for (const code of ['\u00e9', '\u65e5\u672c', '\ud83d\ude00']) {
+      const err = await client.authenticate({ token: `unknown:${code}` }).catch((e: unknown) => e);
+      expect(err).to.be.instanceOf(AppError);
+      expect((err as AppError).code).to.equal('invalid_request');
+      expect((err as AppError).message).to.equal(`Unknown project ${code}`);
+      expect((err as AppError).details).to.deep.equal([{ field: 'project_code', problem: `has no project ${code}` }]);
+    }
+    expect((await client.authenticate({ token: 'ok' })).username).to.equal('alice');
+    close();
+  });
+
+  it('answers internal, without crashing, for a handler that throws something that is not an Error', async () => {
+    const { client, close } = createGrpcClient(def, 'identity', address, new InternalAuth(SECRET, 'gateway'));
+    const err = await client.authenticate({ token: 'throws-undefined' }).catch((e: unknown) => e);
+    expect((err as AppError).code).to.equal('internal');
+    expect((await client.authenticate({ token: 'ok' })).username).to.equal('alice');
+    close();
   });
 
   it('refuses a caller that cannot show a token signed with the internal secret', async () => {

@@ -1,31 +1,33 @@
 #!/usr/bin/env node
-import { ConfigError, createLogger } from '@bulwark/platform';
-import { startRuntime } from './runtime';
+import { ConfigError, createLogger, installLastResortHandlers } from '@bulwark/platform';
+import { Runtime, startRuntime } from './runtime';
 
 const log = createLogger('main');
 
 async function main(): Promise<void> {
-  const runtime = await startRuntime();
+  let runtime: Runtime | undefined;
   let stopping = false;
-  const shutdown = (signal: string) => {
+  const shutdown = (reason: string, exitCode: number) => {
     if (stopping) return;
     stopping = true;
-    log.info('shutting down', { signal });
+    log.info('shutting down', { reason });
     const force = setTimeout(() => {
       log.error('shutdown timed out; exiting');
       process.exit(1);
     }, Number(process.env.SHUTDOWN_TIMEOUT_MS ?? 20000));
     force.unref();
-    runtime.stop().then(
-      () => process.exit(0),
+    (runtime ? runtime.stop() : Promise.resolve()).then(
+      () => process.exit(exitCode),
       (err) => {
         log.error('shutdown failed', { error: (err as Error).message });
         process.exit(1);
       },
     );
   };
-  process.on('SIGTERM', () => shutdown('SIGTERM'));
-  process.on('SIGINT', () => shutdown('SIGINT'));
+  installLastResortHandlers(log, (reason) => shutdown(reason, 1));
+  runtime = await startRuntime();
+  process.on('SIGTERM', () => shutdown('SIGTERM', 0));
+  process.on('SIGINT', () => shutdown('SIGINT', 0));
 }
 
 main().catch((err) => {

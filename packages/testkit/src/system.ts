@@ -117,6 +117,36 @@ function tail(file: string, lines = 30): string {
 }
 
 /**
+ * The single-process mode as it ships: the built binary with TARGET=all in its own process, on
+ * embedded defaults in a fresh data directory. Unlike `startAllMode`, a crash ends that process, not
+ * the tests, and `alive()` tells whether it still runs.
+ */
+export async function startAllModeProcess(extraEnv: Record<string, string> = {}): Promise<RunningSystem & { alive(): boolean }> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bulwark-all-'));
+  const port = await freePort();
+  const child = startProcess('all', { TARGET: 'all', BULWARK_DATA_DIR: dataDir, PORT: String(port), BULWARK_ADMIN_PASSWORD: ADMIN_PASSWORD, LOG_LEVEL: 'info', ...testSettings(), ...extraEnv }, dataDir);
+  const url = `http://127.0.0.1:${port}`;
+  try {
+    await waitReady(url, [child], 180000);
+  } catch (err) {
+    await stopProcess(child, 'SIGKILL');
+    throw err;
+  }
+  return {
+    mode: 'all',
+    api: new Api(url),
+    gateways: [new Api(url)],
+    services: {},
+    alive: () => child.proc.exitCode === null && child.proc.signalCode === null,
+    async stop() {
+      const code = await stopProcess(child);
+      if (code !== 0 && code !== null) throw new Error(`the process did not shut down cleanly (exit code ${code}):\n${tail(child.logFile)}`);
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
  * The scaled mode: the gateway, identity, and the other five services as three separate processes
  * of the built binary, each service on its own database of the real PostgreSQL server, sharing the
  * real Kafka broker and Redis.

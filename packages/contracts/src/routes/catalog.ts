@@ -1,6 +1,6 @@
 import type { RouteSpec } from '@bulwark/platform';
 import { z } from '../zod';
-import { bulkResult, idsBody, isoDateTime, listOf, pageQuery, queryBool, perm } from '../common';
+import { bulkResult, idsBody, int4, isoDateTime, listOf, pageQuery, queryBool, queryInt4, perm } from '../common';
 
 const service = 'catalog';
 
@@ -59,7 +59,7 @@ export const sourceSettings = z
   .openapi('SourceSettings');
 
 export const sourceCreateBody = z
-  .object({ name, description: description.optional(), source_type_id: z.number().int().positive(), settings: sourceSettings, ...accessFields })
+  .object({ name, description: description.optional(), source_type_id: int4(1), settings: sourceSettings, ...accessFields })
   .strict()
   .openapi('SourceCreate');
 
@@ -67,7 +67,7 @@ export const sourceUpdateBody = z
   .object({
     name: name.optional(),
     description: description.optional(),
-    source_type_id: z.number().int().positive().optional(),
+    source_type_id: int4(1).optional(),
     settings: sourceSettings.partial().optional().openapi({ description: 'Changed settings only; a secret left out keeps the stored one' }),
     ...accessFields,
   })
@@ -124,7 +124,7 @@ export const toolCreateBody = z
   .object({
     name: name.optional().openapi({ description: 'Defaults to the tool type\u2019s name and version' }),
     description: description.optional(),
-    type_id: z.number().int().positive(),
+    type_id: int4(1),
     version: z.string().trim().min(1).max(64).optional().openapi({ description: 'Version of this integration; defaults to the type\u2019s version' }),
     settings: z.record(z.string(), z.unknown()).openapi({ description: 'Validated per tool type (GET /api/v1/tool-types)' }),
     ...accessFields,
@@ -203,7 +203,7 @@ export const fieldView = z
   })
   .openapi('Field');
 
-const fieldValue = z.object({ field_id: z.number().int().positive(), value: z.string().max(4000) }).strict();
+const fieldValue = z.object({ field_id: int4(1), value: z.string().max(4000) }).strict();
 const tags = z.array(z.string().trim().min(1).max(64)).max(100);
 
 export const projectCreateBody = z
@@ -251,14 +251,14 @@ export const layerCreateBody = z
     name,
     description: description.optional(),
     project_code: projectCode,
-    layer_type_id: z.number().int().positive(),
+    layer_type_id: int4(1),
     is_template: z.boolean().optional(),
   })
   .strict()
   .openapi('LayerCreate');
 
 export const layerUpdateBody = z
-  .object({ name: name.optional(), description: description.optional(), layer_type_id: z.number().int().positive().optional(), is_template: z.boolean().optional() })
+  .object({ name: name.optional(), description: description.optional(), layer_type_id: int4(1).optional(), is_template: z.boolean().optional() })
   .strict()
   .openapi('LayerUpdate', { description: 'A layer stays in its project' });
 
@@ -324,7 +324,7 @@ export const catalogRoutes: RouteSpec[] = [
     summary: 'Test a connection: contacts the repository (git ls-remote) with a time limit',
     description:
       'Answers 200 with ok false and a message for a refused authentication, an unknown branch, an unreachable host or a time-out, and a URL that is not a Git repository. A host not reached (an address the outbound policy refuses, an unknown name, a closed or filtered port) always answers "Host unreachable: could not connect to <host>". Only http(s) and ssh URLs are accepted (400 otherwise).',
-    request: { params: z.object({ type_id: z.coerce.number().int().positive() }), body: sourceTestBody }, response: sourceTestResult,
+    request: { params: z.object({ type_id: queryInt4(1) }), body: sourceTestBody }, response: sourceTestResult,
   },
   {
     operationId: 'deleteSourceRemoved', method: 'delete', path: '/api/v1/source/{source_id}', service, tag: 'Sources', access: perm('catalog.sources', 'd'),
@@ -398,17 +398,17 @@ export const catalogRoutes: RouteSpec[] = [
   },
   {
     operationId: 'getField', method: 'get', path: '/api/v1/field/{field_id}', service, tag: 'Projects', access: perm('catalog.projects', 'r'),
-    summary: 'Get a custom field', request: { params: z.object({ field_id: z.coerce.number().int().positive() }) }, response: fieldView,
+    summary: 'Get a custom field', request: { params: z.object({ field_id: queryInt4(1) }) }, response: fieldView,
   },
   {
     operationId: 'updateField', method: 'put', path: '/api/v1/field/{field_id}', service, tag: 'Projects', access: perm('catalog.projects', 'w'),
     summary: 'Rename a custom field or change its required flag',
-    request: { params: z.object({ field_id: z.coerce.number().int().positive() }), body: fieldUpdateBody }, response: fieldView,
+    request: { params: z.object({ field_id: queryInt4(1) }), body: fieldUpdateBody }, response: fieldView,
   },
   {
     operationId: 'deleteFields', method: 'delete', path: '/api/v1/fields', service, tag: 'Projects', access: perm('catalog.projects', 'd'),
     summary: 'Delete custom fields by id, with their values in every project',
-    request: { body: z.object({ ids: z.array(z.number().int().positive()).min(1).max(1000) }).strict().openapi('FieldIdsBody') },
+    request: { body: z.object({ ids: z.array(int4(1)).min(1).max(1000) }).strict().openapi('FieldIdsBody') },
     response: bulkResult,
   },
   // projects

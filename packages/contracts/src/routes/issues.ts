@@ -1,6 +1,6 @@
 import type { RouteSpec } from '@bulwark/platform';
 import { z } from '../zod';
-import { bulkResult, idsBody, isoDateTime, listOf, multi, pageQuery, queryBool, perm } from '../common';
+import { bulkResult, idsBody, int4, isoDateTime, listOf, multi, pageQuery, queryBool, queryInt4, perm } from '../common';
 
 const service = 'issues';
 const issuesP = (l: 'r' | 'w' | 'x' | 'd') => perm('issues.issues', l);
@@ -32,12 +32,12 @@ export const issueFilterQuery = {
   'filter[layer]': multi(z.string().min(1).max(64)).openapi({ description: 'Layer id' }),
   'filter[check]': multi(z.string().min(1).max(64)).openapi({ description: 'Check id that last detected the issue' }),
   'filter[scan]': multi(z.string().min(1).max(64)).openapi({ description: 'Scan result id that last detected the issue' }),
-  'filter[status]': multi(z.coerce.number().int().min(1)).openapi({ description: 'Status id' }),
+  'filter[status]': multi(queryInt4(1)).openapi({ description: 'Status id' }),
   'filter[severity]': multi(z.enum(ISSUE_SEVERITIES)),
   'filter[assignee]': multi(text),
   'filter[category]': multi(text).openapi({ description: 'Issue category: sast, sca, secrets, iac, dast, container' }),
   'filter[cve]': multi(text),
-  'filter[cwe]': multi(z.coerce.number().int().min(1)),
+  'filter[cwe]': multi(queryInt4(1)),
   'filter[lib_name]': multi(text),
   'filter[exploitability]': multi(z.enum(['known_exploited', 'epss', 'none'])).openapi({ description: 'known_exploited (KEV), epss (has an EPSS score), none (neither)' }),
   'filter[detected_at_start]': isoDateTime.optional().openapi({ description: 'First detected at or after' }),
@@ -99,8 +99,8 @@ const securityRuleBody = z
   .object({
     name: z.string().trim().min(1).max(255),
     rule_params: ruleParams,
-    suppressing_status: z.number().int().min(1),
-    expiry_status: z.number().int().min(1),
+    suppressing_status: int4(1),
+    expiry_status: int4(1),
     expires_at: isoDateTime.nullable().optional().openapi({ description: 'When the rule expires: its issues move to expiry_status' }),
   })
   .strict();
@@ -110,8 +110,8 @@ const securityRuleView = z
   .openapi('SecurityRule');
 
 const ruleFilterQuery = {
-  'filter[suppressing_status]': multi(z.coerce.number().int()),
-  'filter[expiry_status]': multi(z.coerce.number().int()),
+  'filter[suppressing_status]': multi(queryInt4(1)),
+  'filter[expiry_status]': multi(queryInt4(1)),
   'filter[expired]': queryBool.optional(),
   'filter[instrument_type]': multi(text),
   'filter[tool_type_name]': multi(text),
@@ -137,7 +137,7 @@ const conditionBody = z
     condition_type: z.enum(GATE_CONDITION_TYPES),
     condition_value: z.string().max(255).optional().openapi({ description: 'severity: a severity; cvss: the score threshold; new_issues: a severity or empty (any); category: a category; cwe: 79 or CWE-79; total: empty' }),
     operator: z.enum(GATE_OPERATORS),
-    value: z.union([z.string().regex(/^\d+$/, 'must be a whole number'), z.number().int().min(0)]).transform((v) => Number(v)).openapi({ description: 'The number the measured count is compared with' }),
+    value: z.union([z.string().regex(/^\d+$/, 'must be a whole number'), z.number().int().min(0)]).transform((v) => Number(v)).pipe(int4(0)).openapi({ description: 'The number the measured count is compared with' }),
   })
   .strict();
 const conditionView = z.object({ id: z.string(), quality_gate_id: z.string(), condition_type: z.string(), condition_value: z.string(), operator: z.string(), value: z.string() }).openapi('GateCondition');
@@ -197,7 +197,7 @@ export const issuesRoutes: RouteSpec[] = [
   {
     operationId: 'changeIssuesStatus', method: 'put', path: '/api/v1/issues/status', service, tag: 'Issues', access: issuesP('w'),
     summary: 'Change the status of several issues, with a comment; each change must be an allowed transition',
-    request: { body: z.object({ ids: z.array(z.uuid()).min(1).max(1000), status_id: z.number().int().min(1), comment: z.string().max(4000).optional() }).strict() },
+    request: { body: z.object({ ids: z.array(z.uuid()).min(1).max(1000), status_id: int4(1), comment: z.string().max(4000).optional() }).strict() },
     response: changeResult,
   },
   {
@@ -208,7 +208,7 @@ export const issuesRoutes: RouteSpec[] = [
     operationId: 'updateIssue', method: 'put', path: '/api/v1/issue/{id}', service, tag: 'Issues', access: issuesP('w'),
     summary: 'Assign an issue (assignee null unassigns) and/or change its status, with a comment',
     description: 'A status change not allowed by a transition answers 409 naming the allowed target statuses.',
-    request: { params: byId, body: z.object({ assignee: z.string().min(1).max(255).nullable().optional(), status_id: z.number().int().min(1).optional(), comment: z.string().max(4000).optional() }).strict() },
+    request: { params: byId, body: z.object({ assignee: z.string().min(1).max(255).nullable().optional(), status_id: int4(1).optional(), comment: z.string().max(4000).optional() }).strict() },
     response: issueView,
   },
   {
@@ -241,18 +241,18 @@ export const issuesRoutes: RouteSpec[] = [
   {
     operationId: 'listStatuses', method: 'get', path: '/api/v1/issues/statuses', service, tag: 'Issue statuses', access: statusesP('r'),
     summary: 'Issue statuses with English and Russian names',
-    request: { query: z.object({ 'filter[id]': multi(z.coerce.number().int()), 'search[name]': search, filter_inversion: queryBool.optional(), lang: z.enum(['en', 'ru']).optional() }).strict() },
+    request: { query: z.object({ 'filter[id]': multi(queryInt4(1)), 'search[name]': search, filter_inversion: queryBool.optional(), lang: z.enum(['en', 'ru']).optional() }).strict() },
     response: z.object({ items: z.array(statusView) }),
   },
   {
     operationId: 'listTransitions', method: 'get', path: '/api/v1/issues/statuses/transitions', service, tag: 'Issue statuses', access: statusesP('r'),
-    summary: 'Allowed manual status changes', request: { query: z.object({ 'filter[from_status_id]': multi(z.coerce.number().int()) }).strict() },
+    summary: 'Allowed manual status changes', request: { query: z.object({ 'filter[from_status_id]': multi(queryInt4(1)) }).strict() },
     response: z.object({ items: z.array(transitionView) }),
   },
   {
     operationId: 'createTransition', method: 'post', path: '/api/v1/issues/statuses/transition', service, tag: 'Issue statuses', access: statusesP('w'),
     summary: 'Allow a manual change from one status to another (409 when it exists)',
-    request: { body: z.object({ from_status_id: z.number().int().min(1), to_status_id: z.number().int().min(1) }).strict() }, response: transitionView,
+    request: { body: z.object({ from_status_id: int4(1), to_status_id: int4(1) }).strict() }, response: transitionView,
   },
   {
     operationId: 'deleteTransitions', method: 'delete', path: '/api/v1/issues/statuses/transitions', service, tag: 'Issue statuses', access: statusesP('d'),

@@ -1,4 +1,4 @@
-import { AppError } from '../errors';
+import { AppError, errorMessage } from '../errors';
 import type { Logger } from '../logging';
 import { runWithContext, requestIdFrom, REQUEST_ID_HEADER } from '../context';
 import type { EventEnvelope, EventHandler } from './types';
@@ -31,7 +31,8 @@ export async function deliver(
   retry: RetryPolicy = DEFAULT_RETRY,
   stopped: () => boolean = () => false,
 ): Promise<DeliveryOutcome> {
-  const requestId = requestIdFrom(event.headers[REQUEST_ID_HEADER]);
+  // A foreign message on a shared broker may lack headers: it still gets a request id, not a TypeError.
+  const requestId = requestIdFrom(event.headers?.[REQUEST_ID_HEADER]);
   let unavailableAttempts = 0;
   for (let attempt = 1; ; attempt++) {
     try {
@@ -45,11 +46,11 @@ export async function deliver(
       if (isUnavailable(err)) unavailableAttempts++;
       if (attempt - unavailableAttempts >= retry.attempts) {
         log.error('event dead-lettered after failed attempts', {
-          group, eventId: event.id, type: event.type, topic: event.topic, attempts: attempt, error: (err as Error).message, requestId,
+          group, eventId: event.id, type: event.type, topic: event.topic, attempts: attempt, error: errorMessage(err), requestId,
         });
         return 'dead-lettered';
       }
-      log.warn('event handler failed; retrying', { group, eventId: event.id, type: event.type, attempt, error: (err as Error).message, requestId });
+      log.warn('event handler failed; retrying', { group, eventId: event.id, type: event.type, attempt, error: errorMessage(err), requestId });
       await sleep(Math.min(retry.maxDelayMs, retry.baseDelayMs * 2 ** (attempt - 1)));
     }
   }

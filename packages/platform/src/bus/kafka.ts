@@ -123,10 +123,14 @@ export class KafkaBus implements EventBus {
     await consumer.run({
       eachMessage: async ({ message, topic }) => {
         if (!message.value) return;
-        let event: EventEnvelope;
+        let event: EventEnvelope | undefined;
         try {
           event = JSON.parse(message.value.toString('utf8')) as EventEnvelope;
         } catch {
+          event = undefined;
+        }
+        // Valid JSON that is not an envelope (null, a number) is as undecodable as broken JSON.
+        if (typeof event !== 'object' || event === null) {
           this.log.error('undecodable message skipped', { topic, offset: message.offset, eventId: headerText(message.headers, 'x-event-id') });
           return;
         }

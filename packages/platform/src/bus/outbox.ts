@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { currentRequestId, REQUEST_ID_HEADER } from '../context';
 import type { Db, Queryable } from '../db/database';
+import { errorMessage } from '../errors';
 import { createLogger } from '../logging';
 import type { EventBus, EventEnvelope } from './types';
 
@@ -122,7 +123,7 @@ export class OutboxRelay {
       while (!this.stopped && (await this.publishBatch()) === (this.opts.batchSize ?? 200));
       await this.cleanup();
     } catch (err) {
-      this.log.warn('outbox publish pass failed; will retry', { error: (err as Error).message });
+      this.log.warn('outbox publish pass failed; will retry', { error: errorMessage(err) });
     }
   }
 
@@ -178,7 +179,7 @@ export class OutboxRelay {
         'outbox flush',
       );
     } catch (err) {
-      this.log.warn('outbox not fully flushed at stop; the next start publishes the rest', { error: (err as Error).message });
+      this.log.warn('outbox not fully flushed at stop; the next start publishes the rest', { error: errorMessage(err) });
     }
     await this.db('bulwark_outbox_lease').where({ id: 1, holder: this.holder }).update({ holder: null, until: null }).catch(() => undefined);
   }

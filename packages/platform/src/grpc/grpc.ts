@@ -3,7 +3,7 @@ import { HealthImplementation } from 'grpc-health-check';
 import CircuitBreaker from 'opossum';
 import { InternalAuth } from '../auth';
 import { runWithContext, requestIdFrom, currentRequestId, REQUEST_ID_HEADER } from '../context';
-import { AppError, isErrorCode, toAppError } from '../errors';
+import { AppError, errorMessage, isErrorCode, toAppError } from '../errors';
 import { createLogger } from '../logging';
 
 /** The shape ts-proto generates for one method of a service definition. */
@@ -39,21 +39,28 @@ export type ServiceClient<D extends ServiceDef> = {
     : (req: Req<D[K]>) => Promise<Res<D[K]>>;
 };
 
-const ERROR_METADATA = 'x-bulwark-error';
+// Error bodies carry caller text (a project code, a name): a `-bin` key takes any bytes, where a
+// plain key refuses anything outside printable ASCII (and grpc-js throws, from inside a callback).
+const ERROR_METADATA = 'x-bulwark-error-bin';
 const AUTH_METADATA = 'authorization';
+
+/** Printable ASCII for the status text: every other UTF-16 unit (lone surrogates too) as \uXXXX. */
+function asciiOnly(text: string): string {
+  return text.replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
 
 function toServiceError(err: unknown): Partial<grpc.StatusObject> {
   const appError = toAppError(err);
   const metadata = new grpc.Metadata();
-  metadata.set(ERROR_METADATA, JSON.stringify(appError.toBody().error));
-  return { code: appError.grpcStatus, details: appError.message, metadata };
+  metadata.set(ERROR_METADATA, Buffer.from(JSON.stringify(appError.toBody().error), 'utf8'));
+  return { code: appError.grpcStatus, details: asciiOnly(appError.message), metadata };
 }
 
 function fromServiceError(err: grpc.ServiceError, target: string): AppError {
   const carried = err.metadata?.get(ERROR_METADATA)?.[0];
-  if (typeof carried === 'string') {
+  if (Buffer.isBuffer(carried)) {
     try {
-      const body = JSON.parse(carried) as { code: unknown; message: string; details?: [] };
+      const body = JSON.parse(carried.toString('utf8')) as { code: unknown; message: string; details?: [] };
       if (isErrorCode(body.code)) return new AppError(body.code, body.message, body.details ?? []);
     } catch {
       // Not ours: fall through to the status code.
@@ -101,34 +108,47 @@ export class GrpcServer {
         const c = this.context(call);
         requestId = c.requestId;
         return runWithContext({ requestId }, () => fn(call.request, c.ctx) as Promise<unknown>);
-      })().then(
-        (res) => callback(null, res),
-        (err) => {
-          if (!(err instanceof AppError)) this.log.error('grpc handler failed', { path, error: (err as Error).message, stack: (err as Error).stack, requestId });
-          callback(toServiceError(err));
-        },
-      );
+      })()
+        .then(
+          (res) => callback(null, res),
+          (err) => {
+            this.logFailure('grpc handler failed', path, err, requestId);
+            callback(toServiceError(err));
+          },
+        )
+        // The answer itself failed (a closed call): nothing is left to tell the caller, only the log.
+        .catch((err) => this.log.error('grpc answer failed', { path, error: errorMessage(err), requestId }));
     };
   }
 
   private streamHandler(path: string, fn: (req: unknown, ctx: CallContext) => unknown): grpc.handleServerStreamingCall<unknown, unknown> {
     return (call) => {
+      let requestId: string | undefined;
       void (async () => {
         const c = this.context(call);
-        await runWithContext({ requestId: c.requestId }, async () => {
+        requestId = c.requestId;
+        await runWithContext({ requestId }, async () => {
           for await (const item of fn(call.request, c.ctx) as AsyncIterable<unknown>) {
             if (call.cancelled) return;
             if (!call.write(item)) await new Promise((resolve) => call.once('drain', resolve));
           }
         });
-      })().then(
-        () => call.end(),
-        (err) => {
-          if (!(err instanceof AppError)) this.log.error('grpc stream failed', { path, error: (err as Error).message });
-          call.destroy(Object.assign(new Error((err as Error).message), toServiceError(err)) as unknown as Error);
-        },
-      );
+      })()
+        .then(
+          () => call.end(),
+          (err) => {
+            this.logFailure('grpc stream failed', path, err, requestId);
+            call.destroy(Object.assign(new Error(errorMessage(err)), toServiceError(err)) as unknown as Error);
+          },
+        )
+        .catch((err) => this.log.error('grpc stream end failed', { path, error: errorMessage(err), requestId }));
     };
+  }
+
+  /** Business errors are the caller's to read; anything else is a fault worth a log line. */
+  private logFailure(message: string, path: string, err: unknown, requestId: string | undefined): void {
+    if (err instanceof AppError) return;
+    this.log.error(message, { path, error: errorMessage(err), stack: err instanceof Error ? err.stack : undefined, requestId });
   }
 
   /** Binds host:port (0 picks a free port) and returns the bound port. */

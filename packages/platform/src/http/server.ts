@@ -3,7 +3,8 @@ import type { AddressInfo } from 'node:net';
 import express, { ErrorRequestHandler, Request, RequestHandler } from 'express';
 import { CLIENT_IP_HEADER, InternalAuth, INTERNAL_AUTH_HEADER, Principal } from '../auth';
 import { runWithContext, requestIdFrom, REQUEST_ID_HEADER, currentRequestId } from '../context';
-import { AppError, toAppError } from '../errors';
+import { AppError, errorMessage, toAppError } from '../errors';
+import { env } from '../config';
 import { createLogger, Logger } from '../logging';
 import { expressPath, HttpResponse, RouteHandlers, RouteSpec } from './routes';
 import { parseOrThrow } from './validation';
@@ -58,7 +59,7 @@ export function errorHandler(log: Logger): ErrorRequestHandler {
     else if (e?.type === 'encoding.unsupported' || e?.type === 'charset.unsupported') appError = new AppError('invalid_request', 'Unsupported body encoding');
     else appError = toAppError(err);
     if (appError.code === 'internal') {
-      log.error('request failed', { error: (err as Error)?.message, stack: (err as Error)?.stack, method: req.method, path: req.path, requestId: currentRequestId() });
+      log.error('request failed', { error: errorMessage(err), stack: err instanceof Error ? err.stack : undefined, method: req.method, path: req.path, requestId: currentRequestId() });
     }
     if (res.headersSent) return;
     sendError(res, appError);
@@ -79,11 +80,14 @@ export function healthRoutes(readiness: () => Promise<Record<string, string>>): 
     try {
       res.json({ status: 'ready', checks: await readiness() });
     } catch (err) {
-      res.status(503).json({ status: 'not_ready', error: (err as Error).message });
+      res.status(503).json({ status: 'not_ready', error: errorMessage(err) });
     }
   });
   return router;
 }
+
+/** BODY_LIMIT_BYTES, read by the gateway and by every service, so both ends refuse the same bodies. */
+export const bodyLimitSetting = () => env.int(1024 * 1024, 1024);
 
 export interface ServiceAppOptions {
   service: string;

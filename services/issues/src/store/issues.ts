@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { escapeLike, iso, pgArray, Queryable, unnestRows } from '@bulwark/platform';
+import { decodeCursor, encodeCursor, SortKey } from '../domain/cursor';
 import { NOT_COUNTED_STATUSES } from '../domain/statuses';
 import type { IssueCounts } from '../domain/gates';
 
@@ -114,7 +115,7 @@ export interface IssueFilter {
   search?: Partial<Record<'title' | 'file_path' | 'lib_name' | 'cve' | 'assignee' | 'rule_id', string>>;
 }
 
-export type SortKey = 'last_detected_at' | 'first_detected_at' | 'severity' | 'cvss' | 'status';
+export type { SortKey };
 const SORT_COLUMN: Record<SortKey, string> = {
   last_detected_at: 'last_detected_at', first_detected_at: 'first_detected_at', severity: 'severity_rank', cvss: 'coalesce(cvss_max, -1)', status: 'status_id',
 };
@@ -175,19 +176,6 @@ const countedByGroups = (f: IssueFilter) => Object.entries(f).every(([k, v]) => 
 const COUNT_GROUP_COLUMNS = ['project_code', 'tool_name', 'scanner', 'tool_id', 'category', 'severity_rank', 'status_id'];
 const COUNT_GROUP = COUNT_GROUP_COLUMNS.join(', ');
 const groupOf = (alias: string) => `(${COUNT_GROUP_COLUMNS.map((c) => `${alias}.${c}`).join(', ')})`;
-
-function encodeCursor(values: unknown[]): string {
-  return Buffer.from(JSON.stringify(values)).toString('base64url');
-}
-
-function decodeCursor(cursor: string): [unknown, string] | undefined {
-  try {
-    const v = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    return Array.isArray(v) && v.length === 2 && typeof v[1] === 'string' ? [v[0], v[1]] : undefined;
-  } catch {
-    return undefined;
-  }
-}
 
 export const issueStore = {
   /** The issues of a project with these identities (scope, key), locked for the ingestion that updates them. */
@@ -274,8 +262,8 @@ export const issueStore = {
     const col = SORT_COLUMN[o.sort];
     const dir = o.desc ? 'desc' : 'asc';
     const q = applyFilter(db('issues').select('issues.*', db.raw(`${col} as sort_value`)), f);
-    const after = o.cursor ? decodeCursor(o.cursor) : undefined;
-    if (after) q.whereRaw(`(${col}, issues.id) ${o.desc ? '<' : '>'} (?, ?::uuid)`, [after[0] as Knex.Value, after[1]]);
+    const after = o.cursor ? decodeCursor(o.cursor, o.sort, o.desc) : undefined;
+    if (after) q.whereRaw(`(${col}, issues.id) ${o.desc ? '<' : '>'} (?, ?::uuid)`, [after.value, after.id]);
     else q.offset((o.page - 1) * o.limit);
     return q.orderByRaw(`${col} ${dir}, issues.id ${dir}`).limit(o.limit);
   },
@@ -287,8 +275,8 @@ export const issueStore = {
   async list(db: Queryable, f: IssueFilter, o: { page: number; limit: number; sort: SortKey; desc: boolean; cursor?: string }): Promise<{ items: IssueRow[]; nextCursor: string | null }> {
     const rows: (IssueRow & { sort_value: unknown })[] = await issueStore.listQuery(db, f, o);
     const last = rows[rows.length - 1];
-    const sortValue = (v: unknown) => (v instanceof Date ? v.toISOString() : v);
-    return { items: rows, nextCursor: rows.length === o.limit && last ? encodeCursor([sortValue(last.sort_value), last.id]) : null };
+    const sortValue = (v: unknown) => (v instanceof Date ? v.toISOString() : (v as number));
+    return { items: rows, nextCursor: rows.length === o.limit && last ? encodeCursor({ sort: o.sort, desc: o.desc, value: sortValue(last.sort_value), id: last.id }) : null };
   },
 
   /**

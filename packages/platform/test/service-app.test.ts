@@ -1,0 +1,77 @@
+import http from 'node:http';
+import { expect } from 'chai';
+import { z } from 'zod';
+import { createServiceApp, InternalAuth, INTERNAL_AUTH_HEADER, listen, RouteSpec, RunningHttpServer } from '@bulwark/platform';
+
+const SECRET = 'a-test-secret-of-at-least-thirty-two-chars';
+const BODY_LIMIT = 2048;
+const UPLOAD_LIMIT = 4096;
+
+const routes: RouteSpec[] = [
+  {
+    operationId: 'echo', method: 'post', path: '/echo/{name}', service: 'demo', tag: 'Demo', summary: 'Echo', access: { kind: 'authenticated' },
+    request: { params: z.object({ name: z.string() }), query: z.object({ q: z.string().optional() }).strict(), body: z.object({ text: z.string(), tags: z.array(z.string()).optional() }).strict() },
+  },
+  { operationId: 'upload', method: 'post', path: '/upload', service: 'demo', tag: 'Demo', summary: 'Upload', access: { kind: 'authenticated' }, upload: { maxBytes: UPLOAD_LIMIT } },
+];
+
+/** Sends `chunks` with chunked transfer encoding (no Content-Length), as a client streaming a body does. */
+function postChunked(url: string, token: string, chunks: Buffer[]): Promise<{ status: number; body: any }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(url, { method: 'POST', headers: { 'content-type': 'application/json', [INTERNAL_AUTH_HEADER]: token } }, (res) => {
+      const parts: Buffer[] = [];
+      res.on('data', (d: Buffer) => parts.push(d));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(Buffer.concat(parts).toString('utf8')) }));
+    });
+    // The server may stop reading once it has refused the body; the answer is what counts.
+    req.on('error', (err) => (req.writableEnded ? undefined : reject(err)));
+    for (const c of chunks) req.write(c);
+    req.end();
+  });
+}
+
+describe('a service HTTP app', () => {
+  let server: RunningHttpServer;
+  const token = new InternalAuth(SECRET, 'gateway').forService();
+
+  before(async () => {
+    const app = createServiceApp({
+      service: 'demo', routes, internalAuth: new InternalAuth(SECRET, 'demo'), readiness: async () => ({}), bodyLimitBytes: BODY_LIMIT,
+      handlers: { echo: async (input) => ({ params: input.params, body: input.body }), upload: async (input) => ({ bytes: (input.body as Buffer).length }) },
+    });
+    server = await listen(app, '127.0.0.1', 0);
+  });
+  after(async () => server.close(1000));
+
+  it('refuses a chunked JSON body over its own limit with 413 in the error model', async () => {
+    const res = await postChunked(`${server.url}/echo/a`, token, [Buffer.from('{"text":"'), Buffer.alloc(BODY_LIMIT, 'x'), Buffer.from('"}')]);
+    expect(res.status).to.equal(413);
+    expect(res.body.error.code).to.equal('payload_too_large');
+  });
+
+  it('refuses a chunked upload over the route\u2019s maxBytes with 413, and takes one within it', async () => {
+    const over = await postChunked(`${server.url}/upload`, token, [Buffer.alloc(UPLOAD_LIMIT), Buffer.alloc(1)]);
+    expect(over.status).to.equal(413);
+    expect(over.body.error.code).to.equal('payload_too_large');
+    const within = await postChunked(`${server.url}/upload`, token, [Buffer.alloc(UPLOAD_LIMIT / 2), Buffer.alloc(UPLOAD_LIMIT / 2)]);
+    expect(within).to.deep.equal({ status: 200, body: { bytes: UPLOAD_LIMIT } });
+  });
+
+  it('refuses the NUL character in a body string, an array item, a key, a query value and a path parameter, naming each field', async () => {
+    const send = async (path: string, body: unknown) => postChunked(`${server.url}${path}`, token, [Buffer.from(JSON.stringify(body))]);
+    const cases: [string, unknown, string][] = [
+      ['/echo/a', { text: 'a\u0000b' }, 'text'],
+      ['/echo/a', { text: 'ok', tags: ['fine', '\u0000'] }, 'tags[1]'],
+      ['/echo/a', { text: 'ok', ['x\u0000']: 1 }, 'body'],
+      ['/echo/a?q=%00', { text: 'ok' }, 'q'],
+      ['/echo/a%00b', { text: 'ok' }, 'name'],
+    ];
+    for (const [path, body, field] of cases) {
+      const res = await send(path, body);
+      expect(res.status, `${path} ${JSON.stringify(body)}`).to.equal(400);
+      expect(res.body.error.code).to.equal('invalid_request');
+      expect(res.body.error.details).to.deep.equal([{ field, problem: field === 'body' ? 'has a key with the NUL character (U+0000)' : 'must not contain the NUL character (U+0000)' }]);
+    }
+    expect(await send('/echo/a', { text: 'ok' })).to.deep.equal({ status: 200, body: { params: { name: 'a' }, body: { text: 'ok' } } });
+  });
+});
