@@ -6,7 +6,7 @@ import {
 import { Authenticator } from '../auth/authenticator';
 import type { GatewayConfig } from '../config';
 import { docsRouter } from './docs';
-import { forward, Upstream } from './forward';
+import { bodyLimit, proxyTo } from './forward';
 
 export interface GatewayDeps {
   config: GatewayConfig;
@@ -42,10 +42,16 @@ export function createGatewayApp(deps: GatewayDeps): express.Express {
   app.use('/api', wrap(async (req) => deps.perIp.consume(req.ip ?? 'unknown')));
   app.use(docsRouter(deps.version));
 
-  const upstreamOf = (service: string): Upstream => {
-    const url = deps.upstreams[service];
-    if (!url) throw new Error(`gateway: no upstream for service ${service}`);
-    return { service, url, internalAuth: deps.internalAuth, timeoutMs: config.UPSTREAM_TIMEOUT_MS, log };
+  const proxies = new Map<string, express.RequestHandler>();
+  const proxyFor = (service: string) => {
+    let proxy = proxies.get(service);
+    if (!proxy) {
+      const url = deps.upstreams[service];
+      if (!url) throw new Error(`gateway: no upstream for service ${service}`);
+      proxy = proxyTo({ service, url, internalAuth: deps.internalAuth, timeoutMs: config.UPSTREAM_TIMEOUT_MS, log });
+      proxies.set(service, proxy);
+    }
+    return proxy;
   };
 
   const router = express.Router();
@@ -69,7 +75,7 @@ export function createGatewayApp(deps: GatewayDeps): express.Express {
         }),
       );
     }
-    handlers.push(forward(upstreamOf(route.service), route.upload?.maxBytes ?? config.BODY_LIMIT_BYTES));
+    handlers.push(bodyLimit(route.upload?.maxBytes ?? config.BODY_LIMIT_BYTES), proxyFor(route.service));
     router[route.method](expressPath(route.path), ...handlers);
   }
   app.use(router);
