@@ -2,6 +2,7 @@ import { OpenAPIRegistry, OpenApiGeneratorV31, RouteConfig } from '@asteasolutio
 import type { RouteSpec } from '@bulwark/platform';
 import { errorBody } from './common';
 import { PERMISSION_LETTERS } from './permissions';
+import { z } from './zod';
 
 const CONVENTIONS = `
 Conventions of every service:
@@ -27,6 +28,13 @@ const ERROR_RESPONSES: Record<number, string> = {
   429: 'Rate limited; see Retry-After',
 };
 
+/** The route's path parameters; a route without a schema for them (a removed one) declares each as a string. */
+function pathParameters(route: RouteSpec): z.ZodObject | undefined {
+  if (route.request?.params) return route.request.params;
+  const names = [...route.path.matchAll(/\{([A-Za-z0-9_]+)\}/g)].map((m) => m[1]);
+  return names.length > 0 ? z.object(Object.fromEntries(names.map((name) => [name, z.string()]))) : undefined;
+}
+
 export function buildOpenApiDocument(routes: RouteSpec[], version: string): Record<string, unknown> {
   const registry = new OpenAPIRegistry();
   const bearer = registry.registerComponent('securitySchemes', 'bearer', {
@@ -51,7 +59,7 @@ export function buildOpenApiDocument(routes: RouteSpec[], version: string): Reco
       tags: [route.tag],
       security: route.access.kind === 'public' ? [] : [{ [bearer.name]: [] }],
       request: {
-        params: route.request?.params,
+        params: pathParameters(route),
         query: route.request?.query,
         body: route.upload
           ? { content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } }, required: true, description: `The file, at most ${route.upload.maxBytes} bytes` }
