@@ -74,16 +74,19 @@ own_user_id=$(curl -sf "$base/api/v1/auth/me" -H "Authorization: Bearer $token" 
 curl -sf "$base/api/v1/swagger/doc.json" >"$REPORT_DIR/openapi.json"
 "$venv/bin/openapi-spec-validator" "$REPORT_DIR/openapi.json"
 
-rm -f "$REPORT_DIR"/report.json "$REPORT_DIR"/junit.xml "$REPORT_DIR"/tally.json
+# schemathesis keeps the failures it found under .schemathesis/ of its working directory (for
+# `st replay`): that is the report directory, emptied first so that a run depends on its seed alone.
+rm -rf "$REPORT_DIR"/report.json "$REPORT_DIR"/junit.xml "$REPORT_DIR"/tally.json "$REPORT_DIR"/.schemathesis
+hooks_dir="$PWD/fuzz"
 st_status=0
-PYTHONPATH="$PWD/fuzz" SCHEMATHESIS_HOOKS=hooks FUZZ_OWN_USER_ID="$own_user_id" FUZZ_TALLY_FILE="$REPORT_DIR/tally.json" \
+(cd "$REPORT_DIR" && PYTHONPATH="$hooks_dir" SCHEMATHESIS_HOOKS=hooks FUZZ_OWN_USER_ID="$own_user_id" FUZZ_TALLY_FILE="$REPORT_DIR/tally.json" \
   "$venv/bin/st" run "$base/api/v1/swagger/doc.json" \
   --header "Authorization: Bearer $token" \
   --checks not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance \
   --max-examples "$MAX_EXAMPLES" --seed "$SEED" --workers 2 --request-timeout 30 \
   --generation-database none \
   --report json,junit --report-json-path "$REPORT_DIR/report.json" --report-junit-path "$REPORT_DIR/junit.xml" \
-  --no-color "$@" || st_status=$?
+  --no-color "$@") || st_status=$?
 
 alive=yes
 kill -0 "$server_pid" 2>/dev/null && healthy || alive=no
