@@ -103,9 +103,11 @@ failures = {f"{f['code']} {f['title']}": f["count"] for f in report.get("failure
 non_conforming = sum(n for kind, n in failures.items() if not kind.startswith("ST101 "))
 print(f"fuzz: seed {seed}, max examples {max_examples}: {report.get('operations', {}).get('tested', 0)} operations, "
       f"{tally.get('requests', 0)} requests, {tally.get('by_status_class', {}).get('5xx', 0)} responses 5xx, "
-      f"{non_conforming} non-conforming, process alive: {alive}")
+      f"{non_conforming} non-conforming, {sum(e['count'] for e in report.get('errors', []))} errors, process alive: {alive}")
 for kind, n in failures.items():
     print(f"fuzz: {kind}: {n}")
+for error in report.get("errors", []):
+    print(f"fuzz: error {error['title']}: {error['count']}")
 for label, sample in sorted(tally.get("server_errors", {}).items()):
     curl = sample["curl"] if len(sample["curl"]) <= 400 else sample["curl"][:400] + " ... (whole request in tally.json)"
     print(f"fuzz: {sample['count']} x {sample['status']} from {label}: {curl}")
