@@ -7,6 +7,7 @@ import { Authenticator } from '../auth/authenticator';
 import type { GatewayConfig } from '../config';
 import { docsRouter } from './docs';
 import { bodyLimit, proxyTo } from './forward';
+import { methodNotAllowed } from './method-not-allowed';
 
 export interface GatewayDeps {
   config: GatewayConfig;
@@ -27,7 +28,7 @@ const wrap = (fn: (req: Request, res: Response) => Promise<void>) => (req: Reque
 };
 
 /**
- * Every /api/v1 request passes, in order: request id, per-IP rate limit, the route table (404/410),
+ * Every /api/v1 request passes, in order: request id, per-IP rate limit, the route table (404/405/410),
  * authentication (401), per-token rate limit, the route's permission (403), the body size limit
  * (413), and is then proxied to its service with an internal token that vouches for the caller.
  */
@@ -79,6 +80,7 @@ export function createGatewayApp(deps: GatewayDeps): express.Express {
     router[route.method](expressPath(route.path), ...handlers);
   }
   app.use(router);
+  app.use(methodNotAllowed(deps.routes));
   app.use(notFoundHandler());
   app.use(errorHandler(log));
   return app;

@@ -2,6 +2,7 @@ import { OpenAPIRegistry, OpenApiGeneratorV31, RouteConfig } from '@asteasolutio
 import type { RouteSpec } from '@bulwark/platform';
 import { errorBody } from './common';
 import { PERMISSION_LETTERS } from './permissions';
+import { z } from './zod';
 
 const CONVENTIONS = `
 Conventions of every service:
@@ -13,7 +14,7 @@ Conventions of every service:
 - **Success**: 200 with the resource as JSON; a created resource includes its \`id\` (projects also their \`code\`). Ids of records are strings; times are ISO 8601 UTC.
 - **Lists**: \`{ "items": [...], "total": N, "page": P, "limit": L }\`; \`page\` from 1, \`limit\` default 50, maximum 1000 (above: 400). Unknown query parameters: 400 naming them.
 - **Bulk operations** take \`{ "ids": [...] }\` (projects: \`{ "codes": [...] }\`) and answer per id what was done.
-- **Errors**: \`{ "error": { "code", "message", "details": [ { "field", "problem" } ] } }\`: 400 invalid input (naming every bad field), 401, 403, 404 unknown id, 409 conflict, 410 removed endpoint, 413 body too large, 429 rate limited (with Retry-After), 500 without internals.
+- **Errors**: \`{ "error": { "code", "message", "details": [ { "field", "problem" } ] } }\`: 400 invalid input (naming every bad field), 401, 403, 404 unknown id, 405 known path with another method (with \`Allow\`), 409 conflict, 410 removed endpoint, 413 body too large, 429 rate limited (with Retry-After), 431 request line and headers above 16 KiB, 500 without internals.
 - **Request id**: \`X-Request-Id\` is accepted or generated, returned, and carried through every service, gRPC call and event.
 `;
 
@@ -25,7 +26,15 @@ const ERROR_RESPONSES: Record<number, string> = {
   409: 'Conflict with the current state',
   413: 'Request body too large',
   429: 'Rate limited; see Retry-After',
+  431: 'Request line and headers too large (above 16 KiB, e.g. a very long query string)',
 };
+
+/** The route's path parameters; a route without a schema for them (a removed one) declares each as a string. */
+function pathParameters(route: RouteSpec): z.ZodObject | undefined {
+  if (route.request?.params) return route.request.params;
+  const names = [...route.path.matchAll(/\{([A-Za-z0-9_]+)\}/g)].map((m) => m[1]);
+  return names.length > 0 ? z.object(Object.fromEntries(names.map((name) => [name, z.string()]))) : undefined;
+}
 
 export function buildOpenApiDocument(routes: RouteSpec[], version: string): Record<string, unknown> {
   const registry = new OpenAPIRegistry();
@@ -37,10 +46,9 @@ export function buildOpenApiDocument(routes: RouteSpec[], version: string): Reco
   registry.register('Error', errorBody);
 
   for (const route of routes) {
+    const common = Object.entries(ERROR_RESPONSES).filter(([status]) => (route.access.kind === 'public' ? status !== '401' && status !== '403' : true));
     const errors = Object.fromEntries(
-      Object.entries(ERROR_RESPONSES)
-        .filter(([status]) => (route.access.kind === 'public' ? status !== '401' && status !== '403' : true))
-        .map(([status, description]) => [status, { description, content: { 'application/json': { schema: errorBody } } }]),
+      [...common, ...Object.entries(route.errors ?? {})].map(([status, description]) => [status, { description, content: { 'application/json': { schema: errorBody } } }]),
     );
     const config: RouteConfig = {
       method: route.method,
@@ -51,7 +59,7 @@ export function buildOpenApiDocument(routes: RouteSpec[], version: string): Reco
       tags: [route.tag],
       security: route.access.kind === 'public' ? [] : [{ [bearer.name]: [] }],
       request: {
-        params: route.request?.params,
+        params: pathParameters(route),
         query: route.request?.query,
         body: route.upload
           ? { content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } }, required: true, description: `The file, at most ${route.upload.maxBytes} bytes` }

@@ -23,4 +23,14 @@ describe('the route table', () => {
     expect(doc.openapi).to.equal('3.1.0');
     for (const r of ROUTES) expect(doc.paths[r.path]?.[r.method], `${r.method} ${r.path}`).to.be.an('object');
   });
+
+  it('declares every path parameter of every operation, removed ones included', () => {
+    const doc = buildOpenApiDocument(ROUTES, 'test') as { paths: Record<string, Record<string, { parameters?: { name: string; in: string; required?: boolean }[] }>> };
+    const undeclared = ROUTES.flatMap((r) => {
+      const declared = (doc.paths[r.path][r.method].parameters ?? []).filter((p) => p.in === 'path' && p.required).map((p) => p.name);
+      const inPath = [...r.path.matchAll(/\{([A-Za-z0-9_]+)\}/g)].map((m) => m[1]);
+      return inPath.filter((name) => !declared.includes(name)).map((name) => `${r.method} ${r.path}: ${name}`);
+    });
+    expect(undeclared).to.deep.equal([]);
+  });
 });

@@ -11,9 +11,11 @@ export type ErrorCode =
   | 'unauthenticated'
   | 'forbidden'
   | 'not_found'
+  | 'method_not_allowed'
   | 'conflict'
   | 'gone'
   | 'payload_too_large'
+  | 'headers_too_large'
   | 'rate_limited'
   | 'unavailable'
   | 'internal';
@@ -28,9 +30,11 @@ const MAPPING: Record<ErrorCode, CodeMapping> = {
   unauthenticated: { http: 401, grpc: GrpcStatus.UNAUTHENTICATED },
   forbidden: { http: 403, grpc: GrpcStatus.PERMISSION_DENIED },
   not_found: { http: 404, grpc: GrpcStatus.NOT_FOUND },
+  method_not_allowed: { http: 405, grpc: GrpcStatus.UNIMPLEMENTED },
   conflict: { http: 409, grpc: GrpcStatus.FAILED_PRECONDITION },
   gone: { http: 410, grpc: GrpcStatus.UNIMPLEMENTED },
   payload_too_large: { http: 413, grpc: GrpcStatus.RESOURCE_EXHAUSTED },
+  headers_too_large: { http: 431, grpc: GrpcStatus.RESOURCE_EXHAUSTED },
   rate_limited: { http: 429, grpc: GrpcStatus.RESOURCE_EXHAUSTED },
   unavailable: { http: 503, grpc: GrpcStatus.UNAVAILABLE },
   internal: { http: 500, grpc: GrpcStatus.INTERNAL },

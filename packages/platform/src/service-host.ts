@@ -6,7 +6,7 @@ import { OutboxRelay } from './bus/outbox';
 import type { EventEnvelope, Subscription } from './bus/types';
 import { Db, Migration, openDatabase, pingDatabase, Trx } from './db/database';
 import { GrpcServer } from './grpc/grpc';
-import { bodyLimitSetting, createServiceApp, listen, RunningHttpServer } from './http/server';
+import { bodyLimitSetting, createServiceApp, listen, RunningHttpServer, SERVICE_MAX_HEADER_BYTES } from './http/server';
 import type { RouteHandlers, RouteSpec } from './http/routes';
 import { createLogger, Logger } from './logging';
 import type { ModuleContext, ServiceName, StartedModule } from './module';
@@ -72,7 +72,7 @@ export class ServiceHost {
       bodyLimitBytes: loadConfig(hostConfigSchema, this.ctx.env).BODY_LIMIT_BYTES,
     });
     const grpcPort = await this.grpc.listen(this.ctx.bindHost, this.ctx.listenPort(this.name, 'grpc'));
-    const http: RunningHttpServer = await listen(app, this.ctx.bindHost, this.ctx.listenPort(this.name, 'http'));
+    const http: RunningHttpServer = await listen(app, this.ctx.bindHost, this.ctx.listenPort(this.name, 'http'), { maxHeaderBytes: SERVICE_MAX_HEADER_BYTES });
     this.relay.start();
     const grpcHost = this.ctx.bindHost === '0.0.0.0' ? '127.0.0.1' : this.ctx.bindHost;
     this.log.info('service started', { http: http.url, grpc: `${grpcHost}:${grpcPort}` });

@@ -322,6 +322,19 @@ export function issuesSuite(t: SystemUnderTest): void {
       expect(ok(await t.admin.delete('/api/v1/policies', { ids: [policy.id] })).results[0].status).to.equal('deleted');
       ok(await t.admin.delete('/api/v1/quality-gates', { ids: [gate.id] }));
     });
+
+    it('refuses a gate listed twice in one set of links with 400 naming the repeat (it was a 500)', async () => {
+      const gate = ok(await t.admin.post('/api/v1/quality-gate', { name: `twice ${env.layerId}` }));
+      const twice = [{ quality_gate_id: gate.id, action: 'lock' }, { quality_gate_id: gate.id, action: 'inform' }];
+      const linked = await t.admin.post('/api/v1/quality-gate/link-layer', { layer_id: env.layerId, quality_gates: twice });
+      expect(linked.status).to.equal(400);
+      expect(linked.body.error.details).to.deep.equal([{ field: 'quality_gates[1].quality_gate_id', problem: 'repeats a quality gate listed before' }]);
+      const policy = await t.admin.post('/api/v1/policy', { name: `twice ${env.code}`, project_tags: ['test'], quality_gates: twice });
+      expect(policy.status).to.equal(400);
+      expect(policy.body.error.details[0].field).to.equal('quality_gates[1].quality_gate_id');
+      expect(ok(await t.admin.get(`/api/v1/quality-gate/layer/${env.layerId}`)).quality_gates).to.deep.equal([]);
+      ok(await t.admin.delete('/api/v1/quality-gates', { ids: [gate.id] }));
+    });
   });
 
   describe('deduplication rules and similar issues', () => {

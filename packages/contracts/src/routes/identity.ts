@@ -160,7 +160,7 @@ export const identityRoutes: RouteSpec[] = [
     operationId: 'login', method: 'post', path: '/api/v1/auth/login', service, tag: 'Authentication', access: { kind: 'public' },
     summary: 'Log in with username and password; returns a JWT valid for 9 hours by default',
     description: 'Failed attempts are throttled per user and per IP (429 with Retry-After). Directory users cannot log in with a local password.',
-    request: { body: loginBody }, response: loginResponse,
+    request: { body: loginBody }, response: loginResponse, errors: { 401: 'Wrong username or password, or the user cannot log in locally' },
   },
   {
     operationId: 'me', method: 'get', path: '/api/v1/auth/me', service, tag: 'Authentication', access: { kind: 'authenticated' },

@@ -145,13 +145,24 @@ const gateView = z
   .object({ id: z.string(), name: z.string(), author: z.string(), conditions: z.array(conditionView), layers: z.array(z.object({ layer_id: z.string(), action: z.string() })), created_at: isoDateTime, updated_at: isoDateTime })
   .openapi('QualityGate');
 const gateLink = z.object({ quality_gate_id: z.uuid(), action: z.enum(GATE_ACTIONS) }).strict();
+/** A layer or policy links a gate once, with one action: a repeated gate is refused, never merged. */
+const gateLinks = z
+  .array(gateLink)
+  .max(100)
+  .superRefine((links, ctx) => {
+    links.forEach((link, i) => {
+      if (links.findIndex((l) => l.quality_gate_id === link.quality_gate_id) < i) {
+        ctx.addIssue({ code: 'custom', path: [i, 'quality_gate_id'], message: 'repeats a quality gate listed before' });
+      }
+    });
+  });
 
 const policyBody = z
   .object({
     name: z.string().trim().min(1).max(255),
     description: z.string().max(4000).optional(),
     project_tags: z.array(z.string().min(1).max(64)).max(100).openapi({ description: 'Projects carrying any of these tags get the policy' }),
-    quality_gates: z.array(gateLink).max(100).optional(),
+    quality_gates: gateLinks.optional(),
   })
   .strict();
 const policyView = z
@@ -343,7 +354,7 @@ export const issuesRoutes: RouteSpec[] = [
   {
     operationId: 'linkGatesToLayer', method: 'post', path: '/api/v1/quality-gate/link-layer', service, tag: 'Quality gates', access: gatesP('w'),
     summary: 'Set the gates of a layer (replaces its links); action lock blocks on failure, inform only reports',
-    request: { body: z.object({ layer_id: z.uuid(), quality_gates: z.array(gateLink).max(100) }).strict() }, response: z.record(z.string(), z.unknown()),
+    request: { body: z.object({ layer_id: z.uuid(), quality_gates: gateLinks }).strict() }, response: z.record(z.string(), z.unknown()),
   },
   {
     operationId: 'linkGateToPipe', method: 'post', path: '/api/v1/quality-gate/link-pipe', service, tag: 'Quality gates', access: gatesP('w'),

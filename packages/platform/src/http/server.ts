@@ -1,5 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import express, { ErrorRequestHandler, Request, RequestHandler } from 'express';
 import { CLIENT_IP_HEADER, InternalAuth, INTERNAL_AUTH_HEADER, Principal } from '../auth';
 import { runWithContext, requestIdFrom, REQUEST_ID_HEADER, currentRequestId } from '../context';
@@ -155,10 +156,35 @@ export interface RunningHttpServer {
   close(graceMs?: number): Promise<void>;
 }
 
+/**
+ * Largest request line and headers a service accepts: above Node's 16 KiB, which the gateway keeps,
+ * because the gateway adds its internal headers to every request it accepted. The gateway's limit
+ * is then the only one a caller meets.
+ */
+export const SERVICE_MAX_HEADER_BYTES = 64 * 1024;
+
+/** What Node would answer a request it cannot parse, in the error shape instead of an empty body. */
+function answerUnparsable(err: NodeJS.ErrnoException, socket: Duplex): void {
+  if (err.code === 'ECONNRESET' || !socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const error =
+    err.code === 'HPE_HEADER_OVERFLOW'
+      ? new AppError('headers_too_large', 'Request line and headers are too large (a query string this long cannot be taken)')
+      : new AppError('invalid_request', 'Malformed HTTP request');
+  const body = JSON.stringify(error.toBody());
+  socket.end(
+    `HTTP/1.1 ${error.httpStatus} ${http.STATUS_CODES[error.httpStatus]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
+}
+
 /** Listens and returns a close that stops accepting, lets in-flight requests finish, then cuts the rest. */
-export function listen(app: express.Express, host: string, port: number): Promise<RunningHttpServer> {
-  const server = http.createServer(app);
+export function listen(app: express.Express, host: string, port: number, options: { maxHeaderBytes?: number } = {}): Promise<RunningHttpServer> {
+  const server = http.createServer({ maxHeaderSize: options.maxHeaderBytes }, app);
   server.keepAliveTimeout = 65000;
+  server.on('clientError', answerUnparsable);
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {

@@ -1,0 +1,119 @@
+#!/usr/bin/env bash
+# Fuzzes the whole HTTP API with schemathesis against the OpenAPI document Bulwark serves.
+#
+# Starts Bulwark (TARGET=all, embedded defaults, fresh data directory), logs in as admin and runs
+# every operation of the served document with a fixed seed and a bounded number of examples.
+# Fails when any response has status 5xx, when a response does not conform to the document (status
+# code, content type, schema), or when the process is not alive and answering /healthz at the end.
+#
+#   bash fuzz/run.sh                       # after npm install; builds first
+#   FUZZ_MAX_EXAMPLES=50 FUZZ_SEED=7 bash fuzz/run.sh
+#   bash fuzz/run.sh --include-path-regex '^/api/v1/issues'    # extra arguments go to `st run`
+#
+# Reports (JSON, JUnit, and a tally of the responses) land in FUZZ_REPORT_DIR (default
+# .fuzz-report/, ignored by git). No example database is kept, so a run depends on its seed alone.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+# Pinned from PyPI; openapi-spec-validator checks the served document before any request is fuzzed.
+REQUIREMENTS="schemathesis==4.32.5 openapi-spec-validator==0.9.0"
+SEED="${FUZZ_SEED:-20261122}"
+MAX_EXAMPLES="${FUZZ_MAX_EXAMPLES:-25}"
+REPORT_DIR="$(mkdir -p "${FUZZ_REPORT_DIR:-.fuzz-report}" && cd "${FUZZ_REPORT_DIR:-.fuzz-report}" && pwd)"
+venv="${XDG_CACHE_HOME:-$HOME/.cache}/bulwark/schemathesis"
+
+# Installed once per set of pins, outside the clone; the stamp records what the venv holds.
+if [ "$(cat "$venv/.requirements" 2>/dev/null)" != "$REQUIREMENTS" ]; then
+  echo "fuzz: installing $REQUIREMENTS into $venv"
+  rm -rf "$venv"
+  python3 -m venv "$venv"
+  # shellcheck disable=SC2086 # one argument per requirement
+  "$venv/bin/pip" install --quiet --disable-pip-version-check $REQUIREMENTS
+  echo "$REQUIREMENTS" >"$venv/.requirements"
+fi
+
+if [ "${FUZZ_SKIP_BUILD:-}" != 1 ]; then npm run build; fi
+
+data_dir=$(mktemp -d /tmp/bulwark-fuzz-XXXXXX)
+server_pid=
+stop_server() {
+  if [ -n "$server_pid" ] && kill -0 "$server_pid" 2>/dev/null; then
+    kill "$server_pid"
+    wait "$server_pid" 2>/dev/null || true
+  fi
+  rm -rf "$data_dir"
+}
+trap stop_server EXIT
+trap 'exit 130' INT TERM
+
+port=$("$venv/bin/python" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+base="http://127.0.0.1:$port"
+admin_password="fuzz-$(od -An -N12 -tx1 /dev/urandom | tr -d ' \n')"
+
+# Rate limits high enough that the fuzzer tests the API rather than the limiter (429 stays documented).
+BULWARK_DATA_DIR="$data_dir" PORT="$port" BULWARK_ADMIN_PASSWORD="$admin_password" \
+  RATE_LIMIT_PER_IP_PER_MINUTE=1000000 RATE_LIMIT_PER_TOKEN_PER_MINUTE=1000000 LOG_LEVEL="${LOG_LEVEL:-error}" \
+  node packages/runtime/dist/main.js >"$REPORT_DIR/server.log" 2>&1 &
+server_pid=$!
+
+healthy() { curl -sf --max-time 5 "$base/healthz" >/dev/null; }
+# Six embedded databases start one after another: allow for a loaded machine.
+for _ in $(seq 1 300); do
+  healthy && break
+  kill -0 "$server_pid" 2>/dev/null || { echo "fuzz: Bulwark exited during start; see $REPORT_DIR/server.log" >&2; exit 1; }
+  sleep 1
+done
+healthy || { echo "fuzz: Bulwark did not answer /healthz within 300 s" >&2; exit 1; }
+
+login=$(curl -sf -X POST "$base/api/v1/auth/login" -H 'Content-Type: application/json' \
+  -d "{\"username\":\"admin\",\"password\":\"$admin_password\"}")
+token=$("$venv/bin/python" -c 'import json, sys; print(json.load(sys.stdin)["access_token"])' <<<"$login")
+own_user_id=$(curl -sf "$base/api/v1/auth/me" -H "Authorization: Bearer $token" |
+  "$venv/bin/python" -c 'import json, sys; print(json.load(sys.stdin)["user"]["id"])')
+
+curl -sf "$base/api/v1/swagger/doc.json" >"$REPORT_DIR/openapi.json"
+"$venv/bin/openapi-spec-validator" "$REPORT_DIR/openapi.json"
+
+# schemathesis keeps the failures it found under .schemathesis/ of its working directory (for
+# `st replay`): that is the report directory, emptied first so that a run depends on its seed alone.
+rm -rf "$REPORT_DIR"/report.json "$REPORT_DIR"/junit.xml "$REPORT_DIR"/tally.json "$REPORT_DIR"/.schemathesis
+hooks_dir="$PWD/fuzz"
+st_status=0
+(cd "$REPORT_DIR" && PYTHONPATH="$hooks_dir" SCHEMATHESIS_HOOKS=hooks FUZZ_OWN_USER_ID="$own_user_id" FUZZ_TALLY_FILE="$REPORT_DIR/tally.json" \
+  "$venv/bin/st" run "$base/api/v1/swagger/doc.json" \
+  --header "Authorization: Bearer $token" \
+  --checks not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance \
+  --max-examples "$MAX_EXAMPLES" --seed "$SEED" --workers 2 --request-timeout 30 \
+  --generation-database none \
+  --report json,junit --report-json-path "$REPORT_DIR/report.json" --report-junit-path "$REPORT_DIR/junit.xml" \
+  --no-color "$@") || st_status=$?
+
+alive=yes
+kill -0 "$server_pid" 2>/dev/null && healthy || alive=no
+
+"$venv/bin/python" - "$REPORT_DIR" "$SEED" "$MAX_EXAMPLES" "$alive" <<'PY'
+import json, os, sys
+report_dir, seed, max_examples, alive = sys.argv[1:]
+def load(name):
+    path = os.path.join(report_dir, name)
+    return json.load(open(path)) if os.path.exists(path) else {}
+report, tally = load("report.json"), load("tally.json")
+# schemathesis groups failures by kind; "count" is the number of distinct failures of that kind.
+failures = {f"{f['code']} {f['title']}": f["count"] for f in report.get("failures", [])}
+non_conforming = sum(n for kind, n in failures.items() if not kind.startswith("ST101 "))
+print(f"fuzz: seed {seed}, max examples {max_examples}: {report.get('operations', {}).get('tested', 0)} operations, "
+      f"{tally.get('requests', 0)} requests, {tally.get('by_status_class', {}).get('5xx', 0)} responses 5xx, "
+      f"{non_conforming} non-conforming, {sum(e['count'] for e in report.get('errors', []))} errors, process alive: {alive}")
+for kind, n in failures.items():
+    print(f"fuzz: {kind}: {n}")
+for error in report.get("errors", []):
+    print(f"fuzz: error {error['title']}: {error['count']}")
+for label, sample in sorted(tally.get("server_errors", {}).items()):
+    curl = sample["curl"] if len(sample["curl"]) <= 400 else sample["curl"][:400] + " ... (whole request in tally.json)"
+    print(f"fuzz: {sample['count']} x {sample['status']} from {label}: {curl}")
+PY
+
+status=0
+[ "$st_status" = 0 ] || { echo "fuzz: schemathesis reported failures (exit $st_status); reports in $REPORT_DIR" >&2; status=1; }
+[ "$alive" = yes ] || { echo "fuzz: Bulwark is not alive and answering /healthz after the run; see $REPORT_DIR/server.log" >&2; status=1; }
+exit "$status"
