@@ -24,3 +24,6 @@ export * from './process';
 export * from './git';
 export * from './periodic';
 export * from './csv';
+export * from './observability/metrics';
+export * from './observability/tracing';
+export * from './observability/http';

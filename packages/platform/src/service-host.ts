@@ -7,6 +7,7 @@ import { GrpcServer } from './grpc/grpc';
 import { createServiceApp, listen, RunningHttpServer } from './http/server';
 import type { RouteHandlers, RouteSpec } from './http/routes';
 import { createLogger, Logger } from './logging';
+import { observeServiceStores } from './observability/service-metrics';
 import type { ModuleContext, ServiceName, StartedModule } from './module';
 
 export interface ServiceHostOptions {
@@ -67,7 +68,9 @@ export class ServiceHost {
       internalAuth: this.auth,
       readiness: ready,
       bodyLimitBytes: this.opts.bodyLimitBytes ?? 1024 * 1024,
+      exposeMetrics: this.ctx.metricsOnHttpPorts,
     });
+    const unobserve = observeServiceStores(this.name, this.db);
     const grpcPort = await this.grpc.listen(this.ctx.bindHost, this.ctx.listenPort(this.name, 'grpc'));
     const http: RunningHttpServer = await listen(app, this.ctx.bindHost, this.ctx.listenPort(this.name, 'http'));
     this.relay.start();
@@ -82,6 +85,7 @@ export class ServiceHost {
         await this.grpc.stop();
         for (const s of this.subscriptions.splice(0)) await s.stop();
         await this.relay.stop();
+        unobserve();
         await this.db.destroy();
         this.log.info('service stopped');
       },

@@ -2,7 +2,14 @@ import { createHmac } from 'node:crypto';
 import dns from 'node:dns';
 import { isIP, LookupFunction } from 'node:net';
 import { Agent, fetch } from 'undici';
+import { counter } from '@bulwark/platform';
 import { isBlockedAddress } from './domain/target-guard';
+
+const webhookDeliveries = counter(
+  'bulwark_webhook_deliveries_total',
+  'Webhook calls by outcome: delivered (2xx), failed (another answer or none), refused (an address the policy blocks)',
+  ['outcome'],
+);
 
 /** Where and how a webhook is called. */
 export interface WebhookTarget {
@@ -60,6 +67,12 @@ export class WebhookClient {
    * token header never reaches an address the notifier was not configured with.
    */
   async call(target: WebhookTarget, body: WebhookBody, deliveryId: string): Promise<WebhookResult> {
+    const result = await this.post(target, body, deliveryId);
+    webhookDeliveries.inc({ outcome: result.delivered ? 'delivered' : result.permanent ? 'refused' : 'failed' });
+    return result;
+  }
+
+  private async post(target: WebhookTarget, body: WebhookBody, deliveryId: string): Promise<WebhookResult> {
     const started = Date.now();
     // An address literal is connected to without a lookup, so it is checked here.
     const host = new URL(target.url).hostname.replace(/^\[|\]$/g, '');
