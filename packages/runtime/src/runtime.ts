@@ -102,12 +102,12 @@ export async function startRuntime(environment: NodeJS.ProcessEnv = process.env)
   }
 
   const secret = cfg.BULWARK_INTERNAL_SECRET ?? loadOrCreateSecret(dataDir, 'internal');
-  const tracing = startTracing(cfg);
   const bus: EventBus =
     cfg.KAFKA_BROKERS.length > 0
       ? new KafkaBus({ brokers: cfg.KAFKA_BROKERS, clientId: cfg.KAFKA_CLIENT_ID, topics: TOPIC_SPECS, replicationFactor: cfg.KAFKA_REPLICATION_FACTOR, namespace: cfg.KAFKA_NAMESPACE })
       : new InProcessBus();
   const cache = await openCache(cfg.REDIS_URL, cfg.REDIS_PREFIX);
+  const tracing = startTracing(cfg);
   const started = new Map<string, StartedModule>();
 
   const ctx: ModuleContext = {

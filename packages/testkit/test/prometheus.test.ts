@@ -125,6 +125,7 @@ describe('metrics scraped by a real Prometheus [scaled mode: separate processes 
     // Read at scrape time from each service's database, and the process metrics of every process.
     expect(await query('bulwark_outbox_backlog')).to.have.length.of.at.least(6);
     expect(await query('bulwark_db_pool_connections{state="used"}')).to.have.length.of.at.least(6);
+    expect(await query('bulwark_scan_queue_depth'), 'the scanning process counts its queue').to.not.be.empty;
     expect(await query('process_cpu_seconds_total')).to.have.length(targets.length);
   });
 });

@@ -1,7 +1,7 @@
 import type { Db } from '../db/database';
 import { dbPoolConnections, dbPoolMax, dbPoolPendingAcquires, onScrape, outboxBacklog, outboxOldestAge } from './metrics';
 
-/** What knex's pool (tarn) tells about itself; the embedded database's client has no such pool. */
+/** What knex's pool (tarn) tells about itself (the embedded database's pool holds one connection). */
 interface PoolNumbers {
   max: number;
   numUsed(): number;
