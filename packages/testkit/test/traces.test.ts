@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import path from 'node:path';
 import { expect } from 'chai';
 import { captureLogLines } from '@bulwark/platform';
-import { Api, ADMIN_PASSWORD, freePort, GitServer, RunningSystem, startAllMode, startGitServer, SystemUnderTest } from '../src';
+import { Api, ADMIN_PASSWORD, freePort, GitServer, requireInfra, RunningSystem, startAllMode, startGitServer, SystemUnderTest } from '../src';
 import { MANUAL_TOOL_TYPE, scanSetup } from '../../../services/scanning/test/scanning.suite';
 import { semgrepReport } from '../../../services/issues/test/issues.suite';
 
@@ -17,7 +18,8 @@ interface OtlpSpan {
   attributes: { key: string; value: { stringValue?: string; intValue?: string | number } }[];
 }
 
-const SPAN_KIND = { SERVER: 2, CLIENT: 3, CONSUMER: 5 };
+const SPAN_KIND = { INTERNAL: 1, SERVER: 2, CLIENT: 3, CONSUMER: 5 };
+const GITLEAKS_TOOL_TYPE = 2;
 
 /** A real OTLP/HTTP receiver on loopback: it keeps every span of every JSON export it is sent. */
 async function startOtlpReceiver(): Promise<{ url: string; spans: OtlpSpan[]; requests: number; close(): Promise<void> }> {
@@ -59,6 +61,59 @@ describe('traces over OTLP and metrics on METRICS_PORT [TARGET=all]', function (
   let metricsPort: number;
   const t = {} as { admin: Api };
 
+  /** A traceparent of the caller's own (sampled) span, so the test knows the trace to look for. */
+  const callerTrace = () => ({ traceId: randomBytes(16).toString('hex'), callerSpanId: randomBytes(8).toString('hex') });
+  const newCheck = async (env: Awaited<ReturnType<typeof scanSetup>>) => {
+    const check = await t.admin.post('/api/v1/check', { layer_id: env.layerId, security_tool_id: env.tools[0], scan_source_id: env.sourceId, source_auth: { branch_name: 'main' }, run_scan_task: { type: 'manual' } });
+    expect(check.status, JSON.stringify(check.body)).to.equal(200);
+    return check.body.id as string;
+  };
+  const waitIngested = async (scanId: string, issues: (n: number) => boolean) => {
+    const deadline = Date.now() + 240000;
+    while (!issues((await t.admin.get(`/api/v1/issues/count?filter[scan]=${scanId}`)).body.count)) {
+      if (Date.now() > deadline) throw new Error(`scan ${scanId} was not ingested`);
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  };
+
+  /**
+   * Waits for the scanning server span of the ingestion's StreamFindings call in the trace, then
+   * walks up from it: each hop's span must be the child of the one before. Returns the spans from
+   * that gRPC server span up to the span the ingestion's consumer span hangs from.
+   */
+  const ingestionChain = async (traceId: string) => {
+    const inTrace = () => receiver.spans.filter((s) => s.traceId === traceId);
+    const streamServer = () => inTrace().find((s) => s.kind === SPAN_KIND.SERVER && s.name.endsWith('/StreamFindings'));
+    const deadline = Date.now() + 30000;
+    while (!streamServer()) {
+      if (Date.now() > deadline) throw new Error(`spans of the ingestion never arrived: ${JSON.stringify(inTrace().map((s) => s.name))}`);
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    const byId = new Map(inTrace().map((s) => [s.spanId, s]));
+    const parentOf = (s: OtlpSpan) => {
+      const parent = byId.get(s.parentSpanId ?? '');
+      expect(parent, `parent of ${s.name} (${attr(s, 'bulwark.component')}) is in the trace`).to.not.equal(undefined);
+      return parent!;
+    };
+    const grpcServer = streamServer()!;
+    expect(attr(grpcServer, 'bulwark.component')).to.equal('scanning');
+    const grpcClient = parentOf(grpcServer);
+    expect([grpcClient.kind, grpcClient.name, attr(grpcClient, 'bulwark.component')]).to.deep.equal([SPAN_KIND.CLIENT, grpcServer.name, 'issues']);
+    const consumer = parentOf(grpcClient);
+    expect([consumer.kind, attr(consumer, 'messaging.consumer.group.name'), attr(consumer, 'bulwark.event.type')]).to.deep.equal([SPAN_KIND.CONSUMER, 'issues.ingestion', 'scan.completed']);
+    return { consumer, parentOf };
+  };
+
+  /** The scanning HTTP span and the gateway's above it, the gateway's a child of the caller's span. */
+  const expectRequestSpans = (scanningHttp: OtlpSpan, parentOf: (s: OtlpSpan) => OtlpSpan, route: string, callerSpanId: string) => {
+    expect([scanningHttp.kind, scanningHttp.name, attr(scanningHttp, 'bulwark.component')]).to.deep.equal([SPAN_KIND.SERVER, route, 'scanning']);
+    const gatewayHttp = parentOf(scanningHttp);
+    expect([gatewayHttp.kind, gatewayHttp.name, attr(gatewayHttp, 'bulwark.component'), attr(gatewayHttp, 'http.response.status_code')]).to.deep.equal([
+      SPAN_KIND.SERVER, route, 'gateway', '200',
+    ]);
+    expect(gatewayHttp.parentSpanId, 'the gateway continues the caller\u2019s trace').to.equal(callerSpanId);
+  };
+
   before(async function () {
     this.timeout(180000);
     receiver = await startOtlpReceiver();
@@ -79,12 +134,8 @@ describe('traces over OTLP and metrics on METRICS_PORT [TARGET=all]', function (
   it('follows an upload in one trace: gateway, scanning over HTTP, the bus to issues, and the gRPC calls of its ingestion; logs carry the trace id', async function () {
     this.timeout(120000);
     const env = await scanSetup({ admin: t.admin, sys } as unknown as SystemUnderTest, git, 'app', [MANUAL_TOOL_TYPE]);
-    const check = await t.admin.post('/api/v1/check', { layer_id: env.layerId, security_tool_id: env.tools[0], scan_source_id: env.sourceId, source_auth: { branch_name: 'main' }, run_scan_task: { type: 'manual' } });
-    expect(check.status).to.equal(200);
-
-    // The caller starts the trace: its span is the root, sampled.
-    const traceId = randomBytes(16).toString('hex');
-    const callerSpanId = randomBytes(8).toString('hex');
+    const checkId = await newCheck(env);
+    const { traceId, callerSpanId } = callerTrace();
     const logs: string[] = [];
     const stopCapture = captureLogLines((line) => logs.push(line));
     let scanId: string;
@@ -92,47 +143,16 @@ describe('traces over OTLP and metrics on METRICS_PORT [TARGET=all]', function (
       const report = semgrepReport([{ rule: 'python.lang.security.eval', line: 3, code: 'eval(data)', path: 'traced.py' }]);
       const upload = await t.admin
         .withHeaders({ 'content-type': 'application/json', traceparent: `00-${traceId}-${callerSpanId}-01` })
-        .request('POST', `/api/v1/check/${check.body.id}/results`, undefined, report);
+        .request('POST', `/api/v1/check/${checkId}/results`, undefined, report);
       expect(upload.status, JSON.stringify(upload.body)).to.equal(200);
       scanId = upload.body.scan_result_id;
-      const deadline = Date.now() + 60000;
-      while ((await t.admin.get(`/api/v1/issues/count?filter[scan]=${scanId}`)).body.count !== 1) {
-        if (Date.now() > deadline) throw new Error('the upload was not ingested');
-        await new Promise((r) => setTimeout(r, 250));
-      }
+      await waitIngested(scanId, (n) => n === 1);
     } finally {
       stopCapture();
     }
 
-    const inTrace = () => receiver.spans.filter((s) => s.traceId === traceId);
-    const streamServer = () => inTrace().find((s) => s.kind === SPAN_KIND.SERVER && s.name.endsWith('/StreamFindings'));
-    const deadline = Date.now() + 30000;
-    while (!streamServer()) {
-      if (Date.now() > deadline) throw new Error(`spans of the ingestion never arrived: ${JSON.stringify(inTrace().map((s) => s.name))}`);
-      await new Promise((r) => setTimeout(r, 250));
-    }
-    const spans = inTrace();
-    const byId = new Map(spans.map((s) => [s.spanId, s]));
-    const parentOf = (s: OtlpSpan) => {
-      const parent = byId.get(s.parentSpanId ?? '');
-      expect(parent, `parent of ${s.name} (${attr(s, 'bulwark.component')}) is in the trace`).to.not.equal(undefined);
-      return parent!;
-    };
-
-    // From the end of the chain back to the caller: each hop's span is the child of the one before.
-    const grpcServer = streamServer()!;
-    expect(attr(grpcServer, 'bulwark.component')).to.equal('scanning');
-    const grpcClient = parentOf(grpcServer);
-    expect([grpcClient.kind, grpcClient.name, attr(grpcClient, 'bulwark.component')]).to.deep.equal([SPAN_KIND.CLIENT, grpcServer.name, 'issues']);
-    const consumer = parentOf(grpcClient);
-    expect([consumer.kind, attr(consumer, 'messaging.consumer.group.name'), attr(consumer, 'bulwark.event.type')]).to.deep.equal([SPAN_KIND.CONSUMER, 'issues.ingestion', 'scan.completed']);
-    const scanningHttp = parentOf(consumer);
-    expect([scanningHttp.kind, scanningHttp.name, attr(scanningHttp, 'bulwark.component')]).to.deep.equal([SPAN_KIND.SERVER, 'POST /api/v1/check/{check_id}/results', 'scanning']);
-    const gatewayHttp = parentOf(scanningHttp);
-    expect([gatewayHttp.kind, gatewayHttp.name, attr(gatewayHttp, 'bulwark.component'), attr(gatewayHttp, 'http.response.status_code')]).to.deep.equal([
-      SPAN_KIND.SERVER, 'POST /api/v1/check/{check_id}/results', 'gateway', '200',
-    ]);
-    expect(gatewayHttp.parentSpanId, 'the gateway continues the caller\u2019s trace').to.equal(callerSpanId);
+    const { consumer, parentOf } = await ingestionChain(traceId);
+    expectRequestSpans(parentOf(consumer), parentOf, 'POST /api/v1/check/{check_id}/results', callerSpanId);
 
     const ingested = logs.map((l) => JSON.parse(l) as Record<string, unknown>).find((l) => l.message === 'scan ingested' && l.scanId === scanId);
     expect(ingested?.traceId, 'the ingestion\u2019s log line names the trace').to.equal(traceId);
@@ -142,5 +162,22 @@ describe('traces over OTLP and metrics on METRICS_PORT [TARGET=all]', function (
     const text = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
     const findings = /^bulwark_ingested_findings_total (\d+)/m.exec(text);
     expect(Number(findings?.[1])).to.be.at.least(1);
+  });
+
+  it('follows a check run in one trace: the request, the queued scan\u2019s run by a worker, and its ingestion', async function () {
+    this.timeout(300000);
+    requireInfra(this, 'scanners');
+    git.addRepository('secrets', path.resolve(__dirname, '../../../services/scanning/test/fixtures/secrets-app'));
+    const env = await scanSetup({ admin: t.admin, sys } as unknown as SystemUnderTest, git, 'secrets', [GITLEAKS_TOOL_TYPE]);
+    const checkId = await newCheck(env);
+    const { traceId, callerSpanId } = callerTrace();
+    const run = await t.admin.withHeaders({ traceparent: `00-${traceId}-${callerSpanId}-01` }).post(`/api/v1/check/${checkId}/run`);
+    expect(run.status, JSON.stringify(run.body)).to.equal(200);
+    await waitIngested(run.body.scan_result_id, (n) => n > 0);
+
+    const { consumer, parentOf } = await ingestionChain(traceId);
+    const scanRun = parentOf(consumer);
+    expect([scanRun.kind, scanRun.name, attr(scanRun, 'bulwark.tool_type'), attr(scanRun, 'bulwark.scan.end')]).to.deep.equal([SPAN_KIND.INTERNAL, 'scan run', 'Gitleaks', 'completed']);
+    expectRequestSpans(parentOf(scanRun), parentOf, 'POST /api/v1/check/{check_id}/run', callerSpanId);
   });
 });

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import {
-  enqueueEvents, GitCheckoutError, gitCheckout, Logger, runWithContext, ServiceHost, SpanKind, startSpan, Trx,
+  enqueueEvents, extractTrace, GitCheckoutError, gitCheckout, Logger, runWithContext, ServiceHost, SpanKind, startSpan, Trx,
 } from '@bulwark/platform';
 import { ReportParseError } from '@bulwark/findings';
 import { SCAN_EVENTS, TOPICS, toolType } from '@bulwark/contracts';
@@ -105,8 +105,13 @@ export class ScanWorker {
         const ctl = new AbortController();
         this.active.set(scan.id, ctl);
         const started = process.hrtime.bigint();
-        // The run's own trace: the events it publishes carry it to their consumers.
-        const span = startSpan('scan run', { kind: SpanKind.INTERNAL, component: 'scanning', attributes: { 'bulwark.tool_type': toolType(scan.toolTypeId)?.name ?? 'unknown' } });
+        // A child of the request that queued the scan; the events the run publishes carry it on.
+        const span = startSpan('scan run', {
+          kind: SpanKind.INTERNAL,
+          component: 'scanning',
+          parent: scan.traceparent ? extractTrace({ traceparent: scan.traceparent }) : undefined,
+          attributes: { 'bulwark.tool_type': toolType(scan.toolTypeId)?.name ?? 'unknown' },
+        });
         void runWithContext({ requestId: `scan-${scan.id}`, span }, () => this.execute(scan, ctl))
           .then((end) => {
             observeScanRun(scan.toolTypeId, end, Number(process.hrtime.bigint() - started) / 1e9);
