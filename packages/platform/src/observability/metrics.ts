@@ -120,8 +120,6 @@ export const dbPoolMax = new client.Gauge({
   registers: [metricsRegistry],
 });
 
-export type { Counter, Gauge, Histogram } from 'prom-client';
-
 /** Metrics a service defines for itself (at module level, so once per process), in the process registry. */
 export function counter<L extends string>(name: string, help: string, labelNames: readonly L[] = []): client.Counter<L> {
   return new client.Counter({ name, help, labelNames, registers: [metricsRegistry] });
