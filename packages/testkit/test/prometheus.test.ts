@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
-import { ADMIN_PASSWORD, freePort, inCI, requireInfra, ScaledSystem, startScaledMode } from '../src';
+import { ADMIN_PASSWORD, freePort, inCI, requireInfra, ScaledSystem, startScaledMode } from '@bulwark/testkit';
 
 /** The prometheus binary on PATH (Debian's package, installed by `deploy/local/infra.sh install`). */
 function prometheusBinary(): string | undefined {

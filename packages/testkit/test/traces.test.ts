@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { expect } from 'chai';
 import { captureLogLines } from '@bulwark/platform';
-import { Api, ADMIN_PASSWORD, freePort, GitServer, requireInfra, RunningSystem, startAllMode, startGitServer, SystemUnderTest } from '../src';
+import { Api, ADMIN_PASSWORD, freePort, GitServer, requireInfra, RunningSystem, startAllMode, startGitServer, SystemUnderTest } from '@bulwark/testkit';
 import { MANUAL_TOOL_TYPE, scanSetup } from '../../../services/scanning/test/scanning.suite';
 import { semgrepReport } from '../../../services/issues/test/issues.suite';
 
@@ -60,6 +60,7 @@ describe('traces over OTLP and metrics on METRICS_PORT [TARGET=all]', function (
   let git: GitServer;
   let metricsPort: number;
   const t = {} as { admin: Api };
+  const underTest = (): SystemUnderTest => ({ mode: 'all', sys, admin: t.admin, anon: sys.api });
 
   /** A traceparent of the caller's own (sampled) span, so the test knows the trace to look for. */
   const callerTrace = () => ({ traceId: randomBytes(16).toString('hex'), callerSpanId: randomBytes(8).toString('hex') });
@@ -76,43 +77,36 @@ describe('traces over OTLP and metrics on METRICS_PORT [TARGET=all]', function (
     }
   };
 
+  /** What the test checks of a span: its kind, its component, and its name (a consumer's: the event type). */
+  const summary = (s: OtlpSpan) => [s.kind, attr(s, 'bulwark.component'), s.kind === SPAN_KIND.CONSUMER ? attr(s, 'bulwark.event.type') : s.name];
+
   /**
-   * Waits for the scanning server span of the ingestion's StreamFindings call in the trace, then
-   * walks up from it: each hop's span must be the child of the one before. Returns the spans from
-   * that gRPC server span up to the span the ingestion's consumer span hangs from.
+   * The spans from the scanning server span of the ingestion's StreamFindings call up, parent by
+   * parent, to the one whose parent is the caller's span. Spans arrive in batches in any order, so
+   * this waits until the chain links up.
    */
-  const ingestionChain = async (traceId: string) => {
-    const inTrace = () => receiver.spans.filter((s) => s.traceId === traceId);
-    const streamServer = () => inTrace().find((s) => s.kind === SPAN_KIND.SERVER && s.name.endsWith('/StreamFindings'));
+  const chainToCaller = async (traceId: string, callerSpanId: string): Promise<OtlpSpan[]> => {
     const deadline = Date.now() + 30000;
-    while (!streamServer()) {
-      if (Date.now() > deadline) throw new Error(`spans of the ingestion never arrived: ${JSON.stringify(inTrace().map((s) => s.name))}`);
+    for (;;) {
+      const spans = receiver.spans.filter((s) => s.traceId === traceId);
+      const byId = new Map(spans.map((s) => [s.spanId, s]));
+      const chain: OtlpSpan[] = [];
+      for (let s = spans.find((x) => x.kind === SPAN_KIND.SERVER && x.name.endsWith('/StreamFindings')); s; s = byId.get(s.parentSpanId ?? '')) {
+        chain.push(s);
+        if (s.parentSpanId === callerSpanId) return chain;
+      }
+      if (Date.now() > deadline) throw new Error(`the trace never linked up to the caller: ${JSON.stringify(chain.map(summary))} of ${JSON.stringify(spans.map(summary))}`);
       await new Promise((r) => setTimeout(r, 250));
     }
-    const byId = new Map(inTrace().map((s) => [s.spanId, s]));
-    const parentOf = (s: OtlpSpan) => {
-      const parent = byId.get(s.parentSpanId ?? '');
-      expect(parent, `parent of ${s.name} (${attr(s, 'bulwark.component')}) is in the trace`).to.not.equal(undefined);
-      return parent!;
-    };
-    const grpcServer = streamServer()!;
-    expect(attr(grpcServer, 'bulwark.component')).to.equal('scanning');
-    const grpcClient = parentOf(grpcServer);
-    expect([grpcClient.kind, grpcClient.name, attr(grpcClient, 'bulwark.component')]).to.deep.equal([SPAN_KIND.CLIENT, grpcServer.name, 'issues']);
-    const consumer = parentOf(grpcClient);
-    expect([consumer.kind, attr(consumer, 'messaging.consumer.group.name'), attr(consumer, 'bulwark.event.type')]).to.deep.equal([SPAN_KIND.CONSUMER, 'issues.ingestion', 'scan.completed']);
-    return { consumer, parentOf };
   };
 
-  /** The scanning HTTP span and the gateway's above it, the gateway's a child of the caller's span. */
-  const expectRequestSpans = (scanningHttp: OtlpSpan, parentOf: (s: OtlpSpan) => OtlpSpan, route: string, callerSpanId: string) => {
-    expect([scanningHttp.kind, scanningHttp.name, attr(scanningHttp, 'bulwark.component')]).to.deep.equal([SPAN_KIND.SERVER, route, 'scanning']);
-    const gatewayHttp = parentOf(scanningHttp);
-    expect([gatewayHttp.kind, gatewayHttp.name, attr(gatewayHttp, 'bulwark.component'), attr(gatewayHttp, 'http.response.status_code')]).to.deep.equal([
-      SPAN_KIND.SERVER, route, 'gateway', '200',
-    ]);
-    expect(gatewayHttp.parentSpanId, 'the gateway continues the caller\u2019s trace').to.equal(callerSpanId);
-  };
+  const STREAM_FINDINGS = '/bulwark.scanning.v1.ScanningService/StreamFindings';
+  /** The ingestion's part of every chain, bottom-up: the gRPC hop, then the bus hop. */
+  const INGESTION = [
+    [SPAN_KIND.SERVER, 'scanning', STREAM_FINDINGS],
+    [SPAN_KIND.CLIENT, 'issues', STREAM_FINDINGS],
+    [SPAN_KIND.CONSUMER, 'issues.ingestion', 'scan.completed'],
+  ];
 
   before(async function () {
     this.timeout(180000);
@@ -133,7 +127,7 @@ describe('traces over OTLP and metrics on METRICS_PORT [TARGET=all]', function (
 
   it('follows an upload in one trace: gateway, scanning over HTTP, the bus to issues, and the gRPC calls of its ingestion; logs carry the trace id', async function () {
     this.timeout(120000);
-    const env = await scanSetup({ admin: t.admin, sys } as unknown as SystemUnderTest, git, 'app', [MANUAL_TOOL_TYPE]);
+    const env = await scanSetup(underTest(), git, 'app', [MANUAL_TOOL_TYPE]);
     const checkId = await newCheck(env);
     const { traceId, callerSpanId } = callerTrace();
     const logs: string[] = [];
@@ -151,8 +145,12 @@ describe('traces over OTLP and metrics on METRICS_PORT [TARGET=all]', function (
       stopCapture();
     }
 
-    const { consumer, parentOf } = await ingestionChain(traceId);
-    expectRequestSpans(parentOf(consumer), parentOf, 'POST /api/v1/check/{check_id}/results', callerSpanId);
+    const route = 'POST /api/v1/check/{check_id}/results';
+    expect((await chainToCaller(traceId, callerSpanId)).map(summary)).to.deep.equal([
+      ...INGESTION,
+      [SPAN_KIND.SERVER, 'scanning', route],
+      [SPAN_KIND.SERVER, 'gateway', route],
+    ]);
 
     const ingested = logs.map((l) => JSON.parse(l) as Record<string, unknown>).find((l) => l.message === 'scan ingested' && l.scanId === scanId);
     expect(ingested?.traceId, 'the ingestion\u2019s log line names the trace').to.equal(traceId);
@@ -168,16 +166,24 @@ describe('traces over OTLP and metrics on METRICS_PORT [TARGET=all]', function (
     this.timeout(300000);
     requireInfra(this, 'scanners');
     git.addRepository('secrets', path.resolve(__dirname, '../../../services/scanning/test/fixtures/secrets-app'));
-    const env = await scanSetup({ admin: t.admin, sys } as unknown as SystemUnderTest, git, 'secrets', [GITLEAKS_TOOL_TYPE]);
+    const env = await scanSetup(underTest(), git, 'secrets', [GITLEAKS_TOOL_TYPE]);
     const checkId = await newCheck(env);
     const { traceId, callerSpanId } = callerTrace();
     const run = await t.admin.withHeaders({ traceparent: `00-${traceId}-${callerSpanId}-01` }).post(`/api/v1/check/${checkId}/run`);
     expect(run.status, JSON.stringify(run.body)).to.equal(200);
     await waitIngested(run.body.scan_result_id, (n) => n > 0);
 
-    const { consumer, parentOf } = await ingestionChain(traceId);
-    const scanRun = parentOf(consumer);
-    expect([scanRun.kind, scanRun.name, attr(scanRun, 'bulwark.tool_type'), attr(scanRun, 'bulwark.scan.end')]).to.deep.equal([SPAN_KIND.INTERNAL, 'scan run', 'Gitleaks', 'completed']);
-    expectRequestSpans(parentOf(scanRun), parentOf, 'POST /api/v1/check/{check_id}/run', callerSpanId);
+    const route = 'POST /api/v1/check/{check_id}/run';
+    const chain = await chainToCaller(traceId, callerSpanId);
+    expect(chain.map(summary)).to.deep.equal([
+      ...INGESTION,
+      [SPAN_KIND.INTERNAL, 'scanning', 'scan run'],
+      [SPAN_KIND.SERVER, 'scanning', route],
+      [SPAN_KIND.SERVER, 'gateway', route],
+    ]);
+    expect([attr(chain[3], 'bulwark.tool_type'), attr(chain[3], 'bulwark.scan.end')]).to.deep.equal(['Gitleaks', 'completed']);
+
+    const text = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
+    expect(text).to.match(/^bulwark_scan_duration_seconds_count\{tool_type="Gitleaks",state="completed"\} [1-9]/m);
   });
 });
