@@ -2,7 +2,7 @@
 # Local real infrastructure for Bulwark's tests and CI: PostgreSQL 15, Redis and
 # a single-node KRaft Kafka broker, all on 127.0.0.1, data under <repo>/.infra.
 #
-#   infra.sh install   install what is missing (redis-server, Kafka jars)
+#   infra.sh install   install what is missing (redis-server, Kafka jars, prometheus for the metrics test)
 #   infra.sh start     install if needed, start all three, wait until they answer
 #   infra.sh stop      stop all three
 #   infra.sh status    one line per server
@@ -142,6 +142,8 @@ install_all() {
   local missing=()
   [ -x "$PG_BIN/postgres" ] && [ -x "$PG_BIN/initdb" ] || missing+=(postgresql-15)
   command -v redis-server >/dev/null && command -v redis-cli >/dev/null || missing+=(redis-server)
+  # Not a server of the tests' environment: the metrics test starts its own Prometheus when present.
+  command -v prometheus >/dev/null || missing+=(prometheus)
   local jm=""
   if command -v java >/dev/null; then jm="$(java_major || true)"; fi
   [ -n "$jm" ] && [ "$jm" -ge 17 ] || missing+=(openjdk-17-jre-headless)

@@ -38,6 +38,7 @@ export const gatewayModule: ModuleDefinition = {
       },
       version: VERSION,
       log,
+      exposeMetrics: ctx.metricsOnHttpPorts,
     });
     const server = await listen(app, config.GATEWAY_HOST, config.PORT);
     log.info('gateway listening', { url: server.url, api: `${server.url}/api/v1`, swagger: `${server.url}/api/v1/swagger/index.html` });

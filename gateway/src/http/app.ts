@@ -1,7 +1,7 @@
 import express, { NextFunction, Request, Response } from 'express';
 import {
   accessLog, AppError, errorHandler, expressPath, forbidden, hasPermission, healthRoutes, InternalAuth, Logger, notFoundHandler,
-  RateLimiter, requestContext, RouteSpec, sendError,
+  observeHttp, RateLimiter, requestContext, RouteSpec, sendError,
 } from '@bulwark/platform';
 import { Authenticator } from '../auth/authenticator';
 import type { GatewayConfig } from '../config';
@@ -21,6 +21,8 @@ export interface GatewayDeps {
   readiness: () => Promise<Record<string, string>>;
   version: string;
   log: Logger;
+  /** Answer `/metrics` on the gateway's port (false when METRICS_PORT serves it elsewhere). */
+  exposeMetrics: boolean;
 }
 
 const wrap = (fn: (req: Request, res: Response) => Promise<void>) => (req: Request, res: Response, next: NextFunction) => {
@@ -37,6 +39,7 @@ export function createGatewayApp(deps: GatewayDeps): express.Express {
   const app = express();
   app.disable('x-powered-by');
   if (config.GATEWAY_TRUST_PROXY) app.set('trust proxy', config.GATEWAY_TRUST_PROXY);
+  app.use(observeHttp('gateway', deps.routes, { exposeMetrics: deps.exposeMetrics }));
   app.use(requestContext());
   app.use(healthRoutes(deps.readiness));
   app.use(accessLog(log));

@@ -51,7 +51,7 @@ const AUDIENCE = 'bulwark-services';
 export class InternalAuth {
   private cached: { token: string; until: number } | undefined;
 
-  constructor(private readonly secret: string, private readonly self: string, private readonly ttlSeconds = 60) {
+  constructor(private readonly secret: string, readonly self: string, private readonly ttlSeconds = 60) {
     if (secret.length < 32) throw new Error('the internal secret must be at least 32 characters');
   }
 

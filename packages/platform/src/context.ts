@@ -1,9 +1,12 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
+import type { Span } from '@opentelemetry/api';
 
 /** What travels with one unit of work (an HTTP request, a gRPC call, a consumed event). */
 export interface WorkContext {
   requestId: string;
+  /** This unit of work's trace span: the parent of what it calls or publishes. */
+  span?: Span;
 }
 
 const storage = new AsyncLocalStorage<WorkContext>();
@@ -18,6 +21,10 @@ export function currentContext(): WorkContext | undefined {
 
 export function currentRequestId(): string | undefined {
   return storage.getStore()?.requestId;
+}
+
+export function currentSpan(): Span | undefined {
+  return storage.getStore()?.span;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;

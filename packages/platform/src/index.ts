@@ -28,3 +28,6 @@ export * from './outbound/dispatcher';
 export * from './periodic';
 export * from './last-resort';
 export * from './csv';
+export * from './observability/metrics';
+export * from './observability/tracing';
+export * from './observability/http';

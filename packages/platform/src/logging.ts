@@ -1,23 +1,26 @@
 import { Writable } from 'node:stream';
 import winston from 'winston';
-import { currentRequestId } from './context';
+import { currentContext } from './context';
+import { traceIdOf } from './observability/tracing';
 
 export type Logger = winston.Logger;
 
-const addRequestId = winston.format((info) => {
-  const requestId = currentRequestId();
-  if (requestId && info.requestId === undefined) info.requestId = requestId;
+const addWorkIds = winston.format((info) => {
+  const ctx = currentContext();
+  if (ctx?.requestId && info.requestId === undefined) info.requestId = ctx.requestId;
+  const traceId = traceIdOf(ctx?.span);
+  if (traceId && info.traceId === undefined) info.traceId = traceId;
   return info;
 });
 
 let root: winston.Logger | undefined;
 
-/** The process logger: JSON lines on stdout, each carrying the current request id. */
+/** The process logger: JSON lines on stdout, each carrying the current request id and trace id. */
 export function rootLogger(): winston.Logger {
   if (!root) {
     root = winston.createLogger({
       level: process.env.LOG_LEVEL ?? 'info',
-      format: winston.format.combine(winston.format.timestamp(), addRequestId(), winston.format.errors({ stack: true }), winston.format.json()),
+      format: winston.format.combine(winston.format.timestamp(), addWorkIds(), winston.format.errors({ stack: true }), winston.format.json()),
       transports: [new winston.transports.Console()],
     });
   }

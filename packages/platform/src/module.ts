@@ -15,6 +15,8 @@ export interface ModuleContext {
   readonly bus: EventBus;
   readonly cache: Cache;
   readonly env: NodeJS.ProcessEnv;
+  /** True when `/metrics` is answered on each HTTP port; false when the process serves it on METRICS_PORT. */
+  readonly metricsOnHttpPorts: boolean;
   internalAuth(self: string): InternalAuth;
   /** Port this module should listen on for `kind` (0 = any free port). */
   listenPort(module: string, kind: 'http' | 'grpc'): number;

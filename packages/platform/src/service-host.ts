@@ -9,6 +9,7 @@ import { GrpcServer } from './grpc/grpc';
 import { bodyLimitSetting, createServiceApp, listen, RunningHttpServer, SERVICE_MAX_HEADER_BYTES } from './http/server';
 import type { RouteHandlers, RouteSpec } from './http/routes';
 import { createLogger, Logger } from './logging';
+import { observeServiceStores } from './observability/service-metrics';
 import type { ModuleContext, ServiceName, StartedModule } from './module';
 
 export interface ServiceHostOptions {
@@ -70,7 +71,9 @@ export class ServiceHost {
       internalAuth: this.auth,
       readiness: ready,
       bodyLimitBytes: loadConfig(hostConfigSchema, this.ctx.env).BODY_LIMIT_BYTES,
+      exposeMetrics: this.ctx.metricsOnHttpPorts,
     });
+    const unobserve = observeServiceStores(this.name, this.db);
     const grpcPort = await this.grpc.listen(this.ctx.bindHost, this.ctx.listenPort(this.name, 'grpc'));
     const http: RunningHttpServer = await listen(app, this.ctx.bindHost, this.ctx.listenPort(this.name, 'http'), { maxHeaderBytes: SERVICE_MAX_HEADER_BYTES });
     this.relay.start();
@@ -85,6 +88,7 @@ export class ServiceHost {
         await this.grpc.stop();
         for (const s of this.subscriptions.splice(0)) await s.stop();
         await this.relay.stop();
+        unobserve();
         await this.db.destroy();
         this.log.info('service stopped');
       },

@@ -1,6 +1,9 @@
 import { expect } from 'chai';
 import { identityV1 } from '@bulwark/proto';
-import { AppError, createGrpcClient, currentRequestId, GrpcServer, InternalAuth, runWithContext } from '@bulwark/platform';
+import {
+  AppError, createGrpcClient, currentRequestId, currentSpan, grpcClientHandled, grpcServerHandled, GrpcServer, InternalAuth, runWithContext, SpanKind, startSpan,
+  traceIdOf,
+} from '@bulwark/platform';
 
 const SECRET = 'a-test-secret-of-at-least-thirty-two-chars';
 const def = identityV1.IdentityServiceService;
@@ -9,12 +12,14 @@ describe('gRPC helpers over a real loopback connection', function () {
   let server: GrpcServer;
   let address: string;
   const seen: { caller: string; requestId: string | undefined; token: string }[] = [];
+  const traceIds: (string | undefined)[] = [];
 
   before(async () => {
     server = new GrpcServer(new InternalAuth(SECRET, 'identity'), 'identity');
     server.add(def, 'bulwark.identity.v1.IdentityService', {
       async authenticate(req, ctx) {
         seen.push({ caller: ctx.caller, requestId: currentRequestId(), token: req.token });
+        traceIds.push(traceIdOf(currentSpan()));
         if (req.token === 'missing') throw new AppError('not_found', 'No such token');
         if (req.token === 'slow') await new Promise((r) => setTimeout(r, 500));
         if (req.token === 'boom') throw new Error('database password is hunter2');
@@ -35,6 +40,20 @@ describe('gRPC helpers over a real loopback connection', function () {
     expect(res.username).to.equal('alice');
     expect(res.permissions).to.deep.equal([{ key: 'k', letters: ['r'] }]);
     expect(seen.at(-1)).to.deep.equal({ caller: 'gateway', requestId: 'req-123', token: 'ok' });
+  });
+
+  it('carries the caller\u2019s trace context in the metadata, and counts calls on both sides by method and status code', async () => {
+    const count = async (metric: typeof grpcServerHandled, code: string) =>
+      (await metric.get()).values.filter((v) => v.labels.method === 'bulwark.identity.v1.IdentityService/Authenticate' && v.labels.code === code).reduce((n, v) => n + v.value, 0);
+    const before = { serverOk: await count(grpcServerHandled, 'OK'), clientNotFound: await count(grpcClientHandled, 'NOT_FOUND') };
+    const { client, close } = createGrpcClient(def, 'identity', address, new InternalAuth(SECRET, 'gateway'));
+    const caller = startSpan('caller', { kind: SpanKind.INTERNAL, component: 'test' });
+    await runWithContext({ requestId: 'req-traced', span: caller }, () => client.authenticate({ token: 'ok' }));
+    await client.authenticate({ token: 'missing' }).catch(() => undefined);
+    close();
+    expect(traceIds.at(-2)).to.match(/^[0-9a-f]{32}$/).and.equal(traceIdOf(caller));
+    expect(await count(grpcServerHandled, 'OK')).to.equal(before.serverOk + 1);
+    expect(await count(grpcClientHandled, 'NOT_FOUND')).to.equal(before.clientNotFound + 1);
   });
 
   it('turns a service AppError back into the same AppError, and hides internal errors', async () => {

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import {
   Cache, ConfigError, createLogger, env, EventBus, InProcessBus, InternalAuth, KafkaBus, loadConfig, loadOrCreateSecret,
-  ModuleContext, ModuleDefinition, openCache, SERVICE_NAMES, ServiceName, StartedModule,
+  ModuleContext, ModuleDefinition, openCache, SERVICE_NAMES, ServiceName, StartedModule, startTracing, tracingConfigSchema,
 } from '@bulwark/platform';
 import { TOPIC_SPECS } from '@bulwark/contracts';
 import { gatewayModule } from '@bulwark/gateway';
@@ -12,6 +12,7 @@ import { scanningModule } from '@bulwark/scanning';
 import { issuesModule } from '@bulwark/issues';
 import { reportingModule } from '@bulwark/reporting';
 import { notificationsModule } from '@bulwark/notifications';
+import { MetricsServer, serveMetrics } from './metrics-server';
 
 /** Every module this binary can run, in no particular order: `dependsOn` decides the start order. */
 export const MODULES: ModuleDefinition[] = [identityModule, catalogModule, scanningModule, issuesModule, reportingModule, notificationsModule, gatewayModule];
@@ -32,7 +33,12 @@ const runtimeSchema = z.object({
   /** Key prefix in Redis, so several deployments can share one server. */
   REDIS_PREFIX: z.string().default('bulwark:'),
   SHUTDOWN_TIMEOUT_MS: env.int(20000, 1000),
-});
+  /**
+   * A port of its own for `/metrics` (one per process, never the gateway's public port); unset =
+   * `/metrics` is answered on every HTTP port of the process, next to `/healthz`.
+   */
+  METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
+}).extend(tracingConfigSchema.shape);
 
 /** Fixed ports of the scaled mode, so peers find each other without configuration on one host. */
 const DEFAULT_PORTS: Record<ServiceName, { http: number; grpc: number }> = {
@@ -101,6 +107,7 @@ export async function startRuntime(environment: NodeJS.ProcessEnv = process.env)
       ? new KafkaBus({ brokers: cfg.KAFKA_BROKERS, clientId: cfg.KAFKA_CLIENT_ID, topics: TOPIC_SPECS, replicationFactor: cfg.KAFKA_REPLICATION_FACTOR, namespace: cfg.KAFKA_NAMESPACE })
       : new InProcessBus();
   const cache = await openCache(cfg.REDIS_URL, cfg.REDIS_PREFIX);
+  const tracing = startTracing(cfg);
   const started = new Map<string, StartedModule>();
 
   const ctx: ModuleContext = {
@@ -110,6 +117,7 @@ export async function startRuntime(environment: NodeJS.ProcessEnv = process.env)
     bus,
     cache,
     env: environment,
+    metricsOnHttpPorts: cfg.METRICS_PORT === undefined,
     internalAuth: (self) => new InternalAuth(secret, self),
     listenPort(module, kind) {
       const configured = environment[`${module.toUpperCase()}_${kind.toUpperCase()}_PORT`];
@@ -130,7 +138,9 @@ export async function startRuntime(environment: NodeJS.ProcessEnv = process.env)
   };
 
   const order = startOrder(selected);
+  let metricsServer: MetricsServer | undefined;
   const stopAll = async () => {
+    await metricsServer?.close();
     for (const name of [...started.keys()].reverse()) {
       try {
         await started.get(name)!.stop();
@@ -141,6 +151,7 @@ export async function startRuntime(environment: NodeJS.ProcessEnv = process.env)
     started.clear();
     await bus.close().catch(() => undefined);
     await cache.close().catch(() => undefined);
+    await tracing.stop().catch((err: Error) => log.warn('flushing trace spans failed', { error: err.message }));
   };
 
   try {
@@ -148,10 +159,11 @@ export async function startRuntime(environment: NodeJS.ProcessEnv = process.env)
       started.set(m.name, await m.start(ctx));
     }
     await bus.start();
+    if (cfg.METRICS_PORT !== undefined) metricsServer = await serveMetrics(cfg.BULWARK_BIND_HOST, cfg.METRICS_PORT);
   } catch (err) {
     await stopAll();
     throw err;
   }
-  log.info('bulwark started', { target: cfg.TARGET, modules: order.map((m) => m.name), bus: bus.kind, cache: cache.kind, dataDir: singleProcess ? dataDir : undefined });
+  log.info('bulwark started', { target: cfg.TARGET, modules: order.map((m) => m.name), bus: bus.kind, cache: cache.kind, dataDir: singleProcess ? dataDir : undefined, tracesTo: tracing.endpoint, metricsPort: cfg.METRICS_PORT });
   return { modules: started, bus, cache, stop: stopAll };
 }

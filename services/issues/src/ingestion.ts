@@ -5,6 +5,7 @@ import { ISSUE_EVENTS, SCAN_EVENTS, TOPICS } from '@bulwark/contracts';
 import type { catalogV1, scanningV1 } from '@bulwark/proto';
 import { DedupRule, matchKey, ruleFor, scopeOf } from './domain/match-key';
 import { ruleMatches } from './domain/rules';
+import { countIngestion } from './ingestion-metrics';
 import { OPEN_STATUSES, STATUS, statusOnDetection } from './domain/statuses';
 import type { QualityGates } from './quality-gates';
 import { HistoryEntry, historyStore } from './store/history';
@@ -73,6 +74,7 @@ export class Ingestion {
     await enqueueEvents(trx, [
       { topic: TOPICS.issues, type: ISSUE_EVENTS.issuesIngested, key: scan.scan_result_id, payload: { scan_result_id: scan.scan_result_id, check_id: scan.check_id, layer_id: scan.layer_id, project_code: scan.project_code, ...summary } },
     ]);
+    countIngestion(trx, summary.findings, (Date.now() - started) / 1000);
     this.log.info('scan ingested', { scanId: scan.scan_result_id, ...summary, ms: Date.now() - started });
   }
 

@@ -1,6 +1,12 @@
 import { createHmac } from 'node:crypto';
-import { OUTBOUND_REFUSED, outboundDispatcher, OutboundPolicy, unreachableMessage } from '@bulwark/platform';
+import { counter, OUTBOUND_REFUSED, outboundDispatcher, OutboundPolicy, unreachableMessage } from '@bulwark/platform';
 import { Agent, fetch } from 'undici';
+
+const webhookDeliveries = counter(
+  'bulwark_webhook_deliveries_total',
+  'Webhook calls by outcome: delivered (2xx), failed (another answer or none), refused (an address the policy blocks)',
+  ['outcome'],
+);
 
 /** Where and how a webhook is called. */
 export interface WebhookTarget {
@@ -47,6 +53,12 @@ export class WebhookClient {
    * token header never reaches an address the notifier was not configured with.
    */
   async call(target: WebhookTarget, body: WebhookBody, deliveryId: string): Promise<WebhookResult> {
+    const result = await this.post(target, body, deliveryId);
+    webhookDeliveries.inc({ outcome: result.delivered ? 'delivered' : result.permanent ? 'refused' : 'failed' });
+    return result;
+  }
+
+  private async post(target: WebhookTarget, body: WebhookBody, deliveryId: string): Promise<WebhookResult> {
     const started = Date.now();
     const headers: Record<string, string> = { 'content-type': 'application/json', 'user-agent': 'Bulwark-Webhook/1', 'x-bulwark-event': body.type, 'x-bulwark-delivery': deliveryId };
     if (target.authHeaderName && target.authHeaderValue) headers[target.authHeaderName.toLowerCase()] = target.authHeaderValue;

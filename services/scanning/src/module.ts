@@ -13,6 +13,7 @@ import { KubernetesJobRunner } from './runner/kubernetes-job';
 import { LocalProcessRunner } from './runner/local-process';
 import { ScannerSandbox } from './runner/sandbox';
 import { Sboms } from './sboms';
+import { observeScanQueue } from './scan-metrics';
 import { ScanStats } from './scan-stats';
 import { Scans } from './scans';
 import { ScanWorker } from './scans/scan-worker';
@@ -65,9 +66,11 @@ export const scanningModule: ModuleDefinition = {
       void runner.reconcile((ids) => scanStore.inFlightIds(host.db, ids)).catch((err) => host.log.warn('reconciling kubernetes scan jobs failed', { error: (err as Error).message }));
     }
     worker.start();
+    const unobserveQueue = observeScanQueue(host.db);
     return {
       ...started,
       stop: async () => {
+        unobserveQueue();
         await worker.stop();
         catalogClient.close();
         await started.stop();

@@ -1,6 +1,8 @@
 import { AppError, errorMessage } from '../errors';
 import type { Logger } from '../logging';
 import { runWithContext, requestIdFrom, REQUEST_ID_HEADER } from '../context';
+import { busEventDuration, busEventsHandled } from '../observability/metrics';
+import { extractTrace, Span, SpanKind, SpanStatusCode, startSpan } from '../observability/tracing';
 import type { EventEnvelope, EventHandler } from './types';
 
 export interface RetryPolicy {
@@ -19,9 +21,10 @@ export type DeliveryOutcome = 'handled' | 'dead-lettered' | 'interrupted';
 
 /**
  * Runs a handler for one event the same way in both bus adapters: inside the event's request
- * context, retried with backoff; after the last attempt that failed for the event's own sake (not a
- * peer being unavailable) the event is logged as dead-lettered and skipped, so one poison event
- * cannot stop a consumer group forever.
+ * context and a consumer span whose parent is the span that enqueued the event, retried with
+ * backoff; after the last attempt that failed for the event's own sake (not a peer being
+ * unavailable) the event is logged as dead-lettered and skipped, so one poison event cannot stop a
+ * consumer group forever.
  */
 export async function deliver(
   event: EventEnvelope,
@@ -31,12 +34,37 @@ export async function deliver(
   retry: RetryPolicy = DEFAULT_RETRY,
   stopped: () => boolean = () => false,
 ): Promise<DeliveryOutcome> {
+  const started = process.hrtime.bigint();
+  const span = startSpan(`${event.topic} process`, {
+    kind: SpanKind.CONSUMER,
+    component: group,
+    parent: extractTrace(event.headers),
+    attributes: { 'messaging.destination.name': event.topic, 'messaging.consumer.group.name': group, 'messaging.message.id': event.id, 'bulwark.event.type': event.type },
+  });
+  const outcome = await deliverWithRetries(event, handler, log, group, retry, stopped, span);
+  busEventsHandled.inc({ topic: event.topic, group, outcome });
+  busEventDuration.observe({ topic: event.topic, group }, Number(process.hrtime.bigint() - started) / 1e9);
+  span.setAttribute('bulwark.delivery.outcome', outcome);
+  if (outcome === 'dead-lettered') span.setStatus({ code: SpanStatusCode.ERROR });
+  span.end();
+  return outcome;
+}
+
+async function deliverWithRetries(
+  event: EventEnvelope,
+  handler: EventHandler,
+  log: Logger,
+  group: string,
+  retry: RetryPolicy,
+  stopped: () => boolean,
+  span: Span,
+): Promise<DeliveryOutcome> {
   // A foreign message on a shared broker may lack headers: it still gets a request id, not a TypeError.
   const requestId = requestIdFrom(event.headers?.[REQUEST_ID_HEADER]);
   let unavailableAttempts = 0;
   for (let attempt = 1; ; attempt++) {
     try {
-      await runWithContext({ requestId }, () => handler(event));
+      await runWithContext({ requestId, span }, () => handler(event));
       return 'handled';
     } catch (err) {
       // A consumer being stopped keeps the event for its next run instead of giving up on it.

@@ -1,5 +1,6 @@
 import { Kafka, Consumer, Producer, logLevel, Partitioners, LogEntry, IHeaders } from 'kafkajs';
 import { createLogger } from '../logging';
+import { kafkaConsumerLag } from '../observability/metrics';
 import { deliver, RetryPolicy, DEFAULT_RETRY } from './delivery';
 import type { EventBus, EventEnvelope, EventHandler, Subscription, TopicSpec } from './types';
 
@@ -120,6 +121,10 @@ export class KafkaBus implements EventBus {
     await consumer.subscribe({ topics: reg.topics.map((t) => this.physical(t)), fromBeginning: true });
     let stopping = false;
     consumer.on(consumer.events.STOP, () => (stopping = true));
+    // Reported by kafkajs after each batch from the fetch it already made: lag at no extra request.
+    consumer.on(consumer.events.END_BATCH_PROCESS, ({ payload }) => {
+      kafkaConsumerLag.set({ topic: payload.topic.slice((this.opts.namespace ?? '').length), group: reg.group, partition: String(payload.partition) }, Number(payload.offsetLag));
+    });
     await consumer.run({
       eachMessage: async ({ message, topic }) => {
         if (!message.value) return;

@@ -3,6 +3,8 @@ import { currentRequestId, REQUEST_ID_HEADER } from '../context';
 import type { Db, Queryable } from '../db/database';
 import { errorMessage } from '../errors';
 import { createLogger } from '../logging';
+import { outboxPublished } from '../observability/metrics';
+import { traceHeaders } from '../observability/tracing';
 import type { EventBus, EventEnvelope } from './types';
 
 export interface NewEvent<P = unknown> {
@@ -25,18 +27,20 @@ interface OutboxRow {
 
 /**
  * Writes events in the caller's transaction: they exist exactly when the change that caused them is
- * committed. The relay publishes them afterwards.
+ * committed. The relay publishes them afterwards. The request id and trace context travel in the
+ * headers, so the consumer's work joins the trace of the work that caused the event.
  */
 export async function enqueueEvents(trx: Queryable, events: NewEvent[]): Promise<string[]> {
   if (events.length === 0) return [];
   const requestId = currentRequestId();
+  const headers = JSON.stringify({ ...(requestId ? { [REQUEST_ID_HEADER]: requestId } : {}), ...traceHeaders() });
   const rows = events.map((e) => ({
     id: randomUUID(),
     topic: e.topic,
     key: e.key,
     type: e.type,
     payload: JSON.stringify(e.payload),
-    headers: JSON.stringify(requestId ? { [REQUEST_ID_HEADER]: requestId } : {}),
+    headers,
   }));
   await trx('bulwark_outbox').insert(rows);
   return rows.map((r) => r.id);
@@ -149,6 +153,7 @@ export class OutboxRelay {
     await this.db('bulwark_outbox')
       .whereIn('seq', rows.map((r) => r.seq))
       .update({ published_at: this.db.fn.now() });
+    outboxPublished.inc({ service: this.opts.service }, rows.length);
     return rows.length;
   }
 

@@ -5,6 +5,8 @@ import { InternalAuth } from '../auth';
 import { runWithContext, requestIdFrom, currentRequestId, REQUEST_ID_HEADER } from '../context';
 import { AppError, errorMessage, isErrorCode, toAppError } from '../errors';
 import { createLogger } from '../logging';
+import { grpcClientDuration, grpcClientHandled, grpcServerDuration, grpcServerHandled } from '../observability/metrics';
+import { extractTrace, injectTrace, Span, SpanKind, SpanStatusCode, startSpan } from '../observability/tracing';
 
 /** The shape ts-proto generates for one method of a service definition. */
 interface MethodDef {
@@ -72,13 +74,47 @@ function fromServiceError(err: grpc.ServiceError, target: string): AppError {
   return new AppError('internal', 'Internal server error');
 }
 
+const codeName = (code: grpc.status) => grpc.status[code] ?? String(code);
+
+/** Metadata as the propagator reads it: the first value of each key. */
+function metadataCarrier(md: grpc.Metadata): Record<string, string> {
+  const carrier: Record<string, string> = {};
+  for (const [key, values] of Object.entries(md.getMap())) carrier[key] = String(values);
+  return carrier;
+}
+
+/** The span and timer of one gRPC call, on either side; `end` records it once with its status code. */
+function observedCall(side: 'server' | 'client', method: string, span: Span, target = ''): { span: Span; end(code: grpc.status): void } {
+  const started = process.hrtime.bigint();
+  let ended = false;
+  return {
+    span,
+    end(code) {
+      if (ended) return;
+      ended = true;
+      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+      const name = codeName(code);
+      if (side === 'server') {
+        grpcServerHandled.inc({ method, code: name });
+        grpcServerDuration.observe({ method, code: name }, seconds);
+      } else {
+        grpcClientHandled.inc({ target, method, code: name });
+        grpcClientDuration.observe({ target, method, code: name }, seconds);
+      }
+      span.setAttribute('rpc.grpc.status_code', code);
+      if (code !== grpc.status.OK) span.setStatus({ code: SpanStatusCode.ERROR });
+      span.end();
+    },
+  };
+}
+
 /** A gRPC server whose handlers run with the caller's request id and refuse unauthenticated callers. */
 export class GrpcServer {
   private readonly server = new grpc.Server();
   private readonly health = new HealthImplementation({ '': 'SERVING' });
   private readonly log;
 
-  constructor(private readonly auth: InternalAuth, service: string) {
+  constructor(private readonly auth: InternalAuth, private readonly service: string) {
     this.log = createLogger(`${service}.grpc`);
     this.health.addToServer(this.server);
   }
@@ -101,19 +137,36 @@ export class GrpcServer {
     return { requestId, ctx: { caller: claims.svc, metadata: call.metadata } };
   }
 
+  /** A server span for the call, child of the caller's span carried in the metadata. */
+  private observe(call: { metadata: grpc.Metadata }, path: string) {
+    const span = startSpan(path, {
+      kind: SpanKind.SERVER,
+      component: this.service,
+      parent: extractTrace(metadataCarrier(call.metadata)),
+      attributes: { 'rpc.system': 'grpc', 'rpc.method': path },
+    });
+    return observedCall('server', path.replace(/^\//, ''), span);
+  }
+
   private unaryHandler(path: string, fn: (req: unknown, ctx: CallContext) => unknown): grpc.handleUnaryCall<unknown, unknown> {
     return (call, callback) => {
       let requestId: string | undefined;
+      const observed = this.observe(call, path);
       void (async () => {
         const c = this.context(call);
         requestId = c.requestId;
-        return runWithContext({ requestId }, () => fn(call.request, c.ctx) as Promise<unknown>);
+        return runWithContext({ requestId, span: observed.span }, () => fn(call.request, c.ctx) as Promise<unknown>);
       })()
         .then(
-          (res) => callback(null, res),
+          (res) => {
+            observed.end(grpc.status.OK);
+            callback(null, res);
+          },
           (err) => {
             this.logFailure('grpc handler failed', path, err, requestId);
-            callback(toServiceError(err));
+            const serviceError = toServiceError(err);
+            observed.end(serviceError.code ?? grpc.status.UNKNOWN);
+            callback(serviceError);
           },
         )
         // The answer itself failed (a closed call): nothing is left to tell the caller, only the log.
@@ -123,11 +176,12 @@ export class GrpcServer {
 
   private streamHandler(path: string, fn: (req: unknown, ctx: CallContext) => unknown): grpc.handleServerStreamingCall<unknown, unknown> {
     return (call) => {
+      const observed = this.observe(call, path);
       let requestId: string | undefined;
       void (async () => {
         const c = this.context(call);
         requestId = c.requestId;
-        await runWithContext({ requestId }, async () => {
+        await runWithContext({ requestId, span: observed.span }, async () => {
           for await (const item of fn(call.request, c.ctx) as AsyncIterable<unknown>) {
             if (call.cancelled) return;
             if (!call.write(item)) await new Promise((resolve) => call.once('drain', resolve));
@@ -135,10 +189,15 @@ export class GrpcServer {
         });
       })()
         .then(
-          () => call.end(),
+          () => {
+            observed.end(call.cancelled ? grpc.status.CANCELLED : grpc.status.OK);
+            call.end();
+          },
           (err) => {
             this.logFailure('grpc stream failed', path, err, requestId);
-            call.destroy(Object.assign(new Error(errorMessage(err)), toServiceError(err)) as unknown as Error);
+            const serviceError = toServiceError(err);
+            observed.end(serviceError.code ?? grpc.status.UNKNOWN);
+            call.destroy(Object.assign(new Error(errorMessage(err)), serviceError) as unknown as Error);
           },
         )
         .catch((err) => this.log.error('grpc stream end failed', { path, error: errorMessage(err), requestId }));
@@ -208,13 +267,18 @@ export function createGrpcClient<D extends ServiceDef>(
     volumeThreshold: 5,
     errorFilter: (err: unknown) => err instanceof AppError && err.code !== 'unavailable' && err.code !== 'internal',
   });
-  const metadata = () => {
+  const metadata = (span: Span) => {
     const md = new grpc.Metadata();
     md.set(AUTH_METADATA, `Bearer ${auth.forService()}`);
     const requestId = currentRequestId();
     if (requestId) md.set(REQUEST_ID_HEADER, requestId);
+    const trace: Record<string, string> = {};
+    injectTrace(span, trace);
+    for (const [key, value] of Object.entries(trace)) md.set(key, value);
     return md;
   };
+  const observe = (path: string) =>
+    observedCall('client', path.replace(/^\//, ''), startSpan(path, { kind: SpanKind.CLIENT, component: auth.self, attributes: { 'rpc.system': 'grpc', 'rpc.method': path, 'server.address': target } }), target);
   const fire = async <T>(call: () => Promise<T>): Promise<T> => {
     try {
       return (await breaker.fire(call)) as T;
@@ -231,25 +295,38 @@ export function createGrpcClient<D extends ServiceDef>(
     const deserialize = md.responseDeserialize as (b: Buffer) => unknown;
     if (md.responseStream) {
       client[method] = (req: unknown) => {
-        const stream = channel.makeServerStreamRequest(md.path, serialize, deserialize, req, metadata(), {});
+        const observed = observe(md.path);
+        const stream = channel.makeServerStreamRequest(md.path, serialize, deserialize, req, metadata(observed.span), {});
         return (async function* () {
+          // A consumer that stops reading early leaves the call cancelled.
+          let code = grpc.status.CANCELLED;
           try {
             for await (const item of stream) yield item;
+            code = grpc.status.OK;
           } catch (err) {
+            code = (err as grpc.ServiceError).code ?? grpc.status.UNKNOWN;
             throw fromServiceError(err as grpc.ServiceError, target);
+          } finally {
+            observed.end(code);
           }
         })();
       };
     } else {
-      client[method] = (req: unknown) =>
-        fire(
+      client[method] = (req: unknown) => {
+        const observed = observe(md.path);
+        // Stays UNAVAILABLE when the open breaker refuses the call before it is made.
+        let code = grpc.status.UNAVAILABLE;
+        return fire(
           () =>
             new Promise((resolve, reject) => {
-              channel.makeUnaryRequest(md.path, serialize, deserialize, req, metadata(), { deadline: Date.now() + deadlineMs }, (err, res) =>
-                err ? reject(fromServiceError(err, target)) : resolve(res),
-              );
+              channel.makeUnaryRequest(md.path, serialize, deserialize, req, metadata(observed.span), { deadline: Date.now() + deadlineMs }, (err, res) => {
+                code = err ? err.code : grpc.status.OK;
+                if (err) reject(fromServiceError(err, target));
+                else resolve(res);
+              });
             }),
-        );
+        ).finally(() => observed.end(code));
+      };
     }
   }
   return {

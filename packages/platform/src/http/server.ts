@@ -9,6 +9,7 @@ import { env } from '../config';
 import { createLogger, Logger } from '../logging';
 import { expressPath, HttpResponse, RouteHandlers, RouteSpec } from './routes';
 import { parseOrThrow } from './validation';
+import { observeHttp } from '../observability/http';
 
 declare module 'express-serve-static-core' {
   interface Request {
@@ -17,13 +18,16 @@ declare module 'express-serve-static-core' {
   }
 }
 
-/** Gives every request an id (the caller's when it is sane) and runs the rest inside its context. */
+/**
+ * Gives every request an id (the caller's when it is sane) and runs the rest inside its context,
+ * with the span observeHttp started for it.
+ */
 export function requestContext(): RequestHandler {
   return (req, res, next) => {
     const requestId = requestIdFrom(req.header(REQUEST_ID_HEADER));
     req.requestId = requestId;
     res.setHeader(REQUEST_ID_HEADER, requestId);
-    runWithContext({ requestId }, next);
+    runWithContext({ requestId, span: req.span }, next);
   };
 }
 
@@ -97,6 +101,8 @@ export interface ServiceAppOptions {
   internalAuth: InternalAuth;
   readiness: () => Promise<Record<string, string>>;
   bodyLimitBytes: number;
+  /** Answer `/metrics` on this app's port (see ModuleContext.metricsOnHttpPorts). */
+  exposeMetrics: boolean;
 }
 
 /**
@@ -108,6 +114,7 @@ export function createServiceApp(opts: ServiceAppOptions): express.Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('query parser', 'simple');
+  app.use(observeHttp(opts.service, opts.routes.filter((r) => r.service === opts.service), { exposeMetrics: opts.exposeMetrics }));
   app.use(requestContext());
   app.use(healthRoutes(opts.readiness));
   app.use(accessLog(log));

@@ -119,4 +119,11 @@ export const migrations: Migration[] = [
       await db.raw('create index dependencies_layer on dependencies (layer_id, name)');
     },
   },
+  {
+    name: '0004_scan_traceparent',
+    async up(db) {
+      // A queued scan runs later in a worker: this keeps it in the trace of the request that queued it.
+      await db.schema.alterTable('scans', (t) => t.text('traceparent'));
+    },
+  },
 ];

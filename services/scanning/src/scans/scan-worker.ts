@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import {
-  EgressProxy, enqueueEvents, GitCheckoutError, gitCheckout, Logger, runWithContext, ServiceHost, Trx,
+  EgressProxy, enqueueEvents, extractTrace, GitCheckoutError, gitCheckout, Logger, runWithContext, ServiceHost, SpanKind, startSpan, Trx,
 } from '@bulwark/platform';
 import { ReportParseError } from '@bulwark/findings';
 import { SCAN_EVENTS, TOPICS, toolType } from '@bulwark/contracts';
@@ -15,6 +15,7 @@ import { ScanRecord, scanStore, ScanState } from '../store/scans';
 import { PGID_FILE } from '../runner/local-process';
 import { LEASE_LOST, ScanCheckout, ScanRunError, ScanRunner, SHUTDOWN } from '../runner/scan-runner';
 import { importScanReport } from './report-import';
+import { observeScanRun, ScanRunEnd } from '../scan-metrics';
 
 export interface ScanWorkerOptions {
   /** Checkouts connect through it: the outbound policy decides where. */
@@ -105,10 +106,24 @@ export class ScanWorker {
         const scan = claimed;
         const ctl = new AbortController();
         this.active.set(scan.id, ctl);
-        void runWithContext({ requestId: `scan-${scan.id}` }, () => this.execute(scan, ctl)).finally(() => {
-          this.active.delete(scan.id);
-          this.nudge();
+        const started = process.hrtime.bigint();
+        // A child of the request that queued the scan; the events the run publishes carry it on.
+        const span = startSpan('scan run', {
+          kind: SpanKind.INTERNAL,
+          component: 'scanning',
+          parent: scan.traceparent ? extractTrace({ traceparent: scan.traceparent }) : undefined,
+          attributes: { 'bulwark.tool_type': toolType(scan.toolTypeId)?.name ?? 'unknown' },
         });
+        void runWithContext({ requestId: `scan-${scan.id}`, span }, () => this.execute(scan, ctl))
+          .then((end) => {
+            observeScanRun(scan.toolTypeId, end, Number(process.hrtime.bigint() - started) / 1e9);
+            span.setAttribute('bulwark.scan.end', end);
+          })
+          .finally(() => {
+            span.end();
+            this.active.delete(scan.id);
+            this.nudge();
+          });
         continue;
       }
       await new Promise<void>((resolve) => {
@@ -130,7 +145,7 @@ export class ScanWorker {
     }
   }
 
-  private async execute(scan: ScanRecord, ctl: AbortController): Promise<void> {
+  private async execute(scan: ScanRecord, ctl: AbortController): Promise<ScanRunEnd> {
     const workspace = fs.mkdtempSync(path.join(this.opts.workspaceRoot, `scan-${scan.id}-`));
     fs.writeFileSync(path.join(workspace, OWNER_FILE), String(process.pid));
     const heartbeat = setInterval(() => {
@@ -189,25 +204,26 @@ export class ScanWorker {
         return finished;
       });
       this.log.info('scan completed', { scanId: scan.id, checkId: scan.checkId, findings: imported.findings.length, stored: done });
+      return done ? 'completed' : 'abandoned';
     } catch (err) {
-      await this.fail(scan, ctl, err);
+      return await this.fail(scan, ctl, err);
     } finally {
       clearInterval(heartbeat);
       fs.rmSync(workspace, { recursive: true, force: true });
     }
   }
 
-  private async fail(scan: ScanRecord, ctl: AbortController, err: unknown): Promise<void> {
+  private async fail(scan: ScanRecord, ctl: AbortController, err: unknown): Promise<ScanRunEnd> {
     if (ctl.signal.reason === LEASE_LOST) {
       this.log.warn('scan abandoned: its lease was taken over', { scanId: scan.id });
-      return;
+      return 'abandoned';
     }
     if (ctl.signal.reason === SHUTDOWN) {
       await this.host.transaction(async (trx) => {
         if (await scanStore.release(trx, scan.id, this.owner)) await scanEvent(trx, SCAN_EVENTS.scanQueued, scan, { reason: 'service shutting down' });
       });
       this.log.info('scan handed back to the queue at shutdown', { scanId: scan.id });
-      return;
+      return 'requeued';
     }
     const current = await scanStore.get(this.host.db, scan.id);
     if (ctl.signal.aborted || err instanceof Stopped || current?.stopRequested) {
@@ -215,7 +231,7 @@ export class ScanWorker {
         if (await scanStore.finish(trx, scan.id, ['running', 'parsing'], 'stopped', { error: null }, this.owner)) await scanEvent(trx, SCAN_EVENTS.scanStopped, scan);
       });
       this.log.info('scan stopped', { scanId: scan.id });
-      return;
+      return 'stopped';
     }
     const known = err instanceof ScanRunError || err instanceof GitCheckoutError || err instanceof ReportParseError;
     const message = err instanceof GitCheckoutError ? `Checkout failed: ${err.message}` : known ? (err as Error).message : 'Internal error while scanning';
@@ -224,6 +240,7 @@ export class ScanWorker {
     await this.host.transaction(async (trx) => {
       if (await scanStore.finish(trx, scan.id, ['running', 'parsing'], 'failed', { error: message }, this.owner)) await scanEvent(trx, SCAN_EVENTS.scanFailed, scan, { error: message });
     });
+    return 'failed';
   }
 
   /**

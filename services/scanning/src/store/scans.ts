@@ -1,4 +1,4 @@
-import { iso, json, Queryable } from '@bulwark/platform';
+import { iso, json, Queryable, traceHeaders } from '@bulwark/platform';
 
 export type ScanState = 'queued' | 'running' | 'parsing' | 'completed' | 'failed' | 'stopped';
 export const IN_FLIGHT: ScanState[] = ['queued', 'running', 'parsing'];
@@ -27,6 +27,8 @@ export interface ScanRecord {
   updatedAt: string;
   startedAt: string | null;
   finishedAt: string | null;
+  /** W3C traceparent of the work that queued the scan: the scan's run continues that trace. */
+  traceparent: string | null;
 }
 
 interface ScanRow {
@@ -53,6 +55,7 @@ interface ScanRow {
   updated_at: Date;
   started_at: Date | null;
   finished_at: Date | null;
+  traceparent: string | null;
 }
 
 const toRecord = (r: ScanRow): ScanRecord => ({
@@ -79,6 +82,7 @@ const toRecord = (r: ScanRow): ScanRecord => ({
   updatedAt: iso(r.updated_at)!,
   startedAt: iso(r.started_at),
   finishedAt: iso(r.finished_at),
+  traceparent: r.traceparent,
 });
 
 export type NewScan = Pick<ScanRecord, 'id' | 'checkId' | 'layerId' | 'projectCode' | 'securityToolId' | 'toolTypeId' | 'kind' | 'state' | 'requestedBy'>;
@@ -102,7 +106,7 @@ export const scanStore = {
   async insert(db: Queryable, s: NewScan): Promise<void> {
     await db('scans').insert({
       id: s.id, check_id: s.checkId, layer_id: s.layerId, project_code: s.projectCode, security_tool_id: s.securityToolId,
-      tool_type_id: s.toolTypeId, kind: s.kind, state: s.state, requested_by: s.requestedBy,
+      tool_type_id: s.toolTypeId, kind: s.kind, state: s.state, requested_by: s.requestedBy, traceparent: traceHeaders().traceparent ?? null,
     });
   },
 

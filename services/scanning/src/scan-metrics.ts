@@ -1,0 +1,28 @@
+import { Db, gauge, histogram, onScrape } from '@bulwark/platform';
+import { toolType } from '@bulwark/contracts';
+
+const queueDepth = gauge('bulwark_scan_queue_depth', 'Scans waiting for a worker (read at scrape time; every replica reports the same queue)');
+const running = gauge('bulwark_scans_running', 'Scans being run or parsed by any worker (read at scrape time)');
+const duration = histogram(
+  'bulwark_scan_duration_seconds',
+  'Time from a worker claiming a scan to its end, by tool type and how it ended',
+  [1, 5, 15, 30, 60, 120, 300, 600, 1200, 1800, 3600, 7200],
+  ['tool_type', 'state'],
+);
+
+/** How a worker's run of a scan ended: a final state, or the scan left for another worker. */
+export type ScanRunEnd = 'completed' | 'failed' | 'stopped' | 'requeued' | 'abandoned';
+
+export function observeScanRun(toolTypeId: number, end: ScanRunEnd, seconds: number): void {
+  duration.observe({ tool_type: toolType(toolTypeId)?.name ?? 'unknown', state: end }, seconds);
+}
+
+/** Counts the queue at each scrape (two partial indexes make it cheap); returns the stop function. */
+export function observeScanQueue(db: Db): () => void {
+  return onScrape(async () => {
+    const rows: { state: string; count: number }[] = await db('scans').whereIn('state', ['queued', 'running', 'parsing']).select('state').count<{ state: string; count: number }[]>({ count: '*' }).groupBy('state');
+    const count = (...states: string[]) => rows.filter((r) => states.includes(r.state)).reduce((n, r) => n + Number(r.count), 0);
+    queueDepth.set(count('queued'));
+    running.set(count('running', 'parsing'));
+  });
+}
