@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { spawn } from 'node:child_process';
 
 export interface ProcessOptions {
@@ -78,4 +80,18 @@ export function runProcess(binary: string, argv: string[], opts: ProcessOptions)
     child.on('error', (e: NodeJS.ErrnoException) => done(null, e));
     child.on('close', (code) => done(code));
   });
+}
+
+/** The first executable file `name` in `dirs`, in order; undefined when none holds one. */
+export function findExecutable(dirs: readonly string[], name: string): string | undefined {
+  for (const dir of dirs) {
+    const candidate = path.join(dir, name);
+    try {
+      fs.accessSync(candidate, fs.constants.X_OK);
+      return candidate;
+    } catch {
+      // not here
+    }
+  }
+  return undefined;
 }

@@ -5,22 +5,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 import { GitServer, requireInfra, startGitServer, SystemUnderTest } from '@bulwark/testkit';
-import { FIXTURES, HOSTILE_RULE, markersIn, writeHostileRepository } from './hostile-repository';
+import { HOSTILE_RULE, markersIn, writeHostileRepository } from './hostile-repository';
+import { EXPECTED, FINAL, TOOL_TYPE, waitFor } from './scanners.suite';
 import { scanSetup } from './scanning.suite';
-
-const EXPECTED = JSON.parse(fs.readFileSync(path.join(FIXTURES, 'expected.json'), 'utf8')) as Record<string, { findings: { rule: string; file: string; line: number }[] }>;
-const TOOL_TYPE: Record<string, number> = { semgrep: 1, gitleaks: 2, bandit: 3, checkov: 4, eslint: 5 };
-const FINAL = ['completed', 'failed', 'stopped'];
-
-async function waitFor<T>(what: string, get: () => Promise<T>, done: (v: T) => boolean, timeoutMs = 300000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await get();
-    if (done(v)) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(v)}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
 
 /**
  * Every shipped CLI tool type, through the gateway with the default runner and sandbox, on a hostile

@@ -5,17 +5,18 @@ import { expect } from 'chai';
 import { GitServer, requireInfra, startGitServer, SystemUnderTest } from '@bulwark/testkit';
 import { scanSetup } from './scanning.suite';
 
-interface Expected {
+export interface Expected {
   fixture: string;
   findings: { rule: string; file: string; line: number }[];
 }
 
 const FIXTURES = path.resolve(__dirname, 'fixtures');
-const EXPECTED = JSON.parse(fs.readFileSync(path.join(FIXTURES, 'expected.json'), 'utf8')) as Record<string, Expected>;
-const TOOL_TYPE: Record<string, number> = { semgrep: 1, gitleaks: 2, bandit: 3, checkov: 4, eslint: 5 };
-const FINAL = ['completed', 'failed', 'stopped'];
+/** Each shipped tool's findings on the fixture repositories, recorded from real runs. */
+export const EXPECTED = JSON.parse(fs.readFileSync(path.join(FIXTURES, 'expected.json'), 'utf8')) as Record<string, Expected>;
+export const TOOL_TYPE: Record<string, number> = { semgrep: 1, gitleaks: 2, bandit: 3, checkov: 4, eslint: 5 };
+export const FINAL = ['completed', 'failed', 'stopped'];
 
-async function waitFor<T>(what: string, get: () => Promise<T>, done: (v: T) => boolean, timeoutMs = 240000): Promise<T> {
+export async function waitFor<T>(what: string, get: () => Promise<T>, done: (v: T) => boolean, timeoutMs = 300000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const v = await get();

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { runProcess } from '@bulwark/platform';
+import { findExecutable, runProcess } from '@bulwark/platform';
 import { ScannerSandbox } from './sandbox';
 import { ScanJob, ScanRunError, ScanRunner, ScanRunOutcome, toolArgv } from './scan-runner';
 
@@ -63,19 +63,6 @@ export class LocalProcessRunner implements ScanRunner {
     this.toolPath = [...new Set([...scannerPath, path.dirname(process.execPath), ...SYSTEM_PATH])];
   }
 
-  private find(binary: string): string | undefined {
-    for (const dir of this.toolPath) {
-      const candidate = path.join(dir, binary);
-      try {
-        fs.accessSync(candidate, fs.constants.X_OK);
-        return candidate;
-      } catch {
-        // not here
-      }
-    }
-    return undefined;
-  }
-
   async run(job: ScanJob, signal: AbortSignal): Promise<ScanRunOutcome> {
     const exec = job.tool.execution!;
     if (this.sandbox.problem) {
@@ -83,7 +70,7 @@ export class LocalProcessRunner implements ScanRunner {
         `The scanner sandbox does not work on this server (${this.sandbox.problem}): install bubblewrap (deploy/local/scanners.sh install), or set SCAN_SANDBOX=none to run scanners without it`,
       );
     }
-    const binary = this.find(exec.binary);
+    const binary = findExecutable(this.toolPath, exec.binary);
     if (!binary) throw new ScanRunError(`Scanner binary "${exec.binary}" was not found on this server; install it (${exec.install}) or add its folder to SCANNER_PATH`);
     const argv = toolArgv(job, { workspace: job.workspace, resultDir: job.resultDir, rulesDir: job.rulesDir });
     removeEscapingLinks(job.workspace);

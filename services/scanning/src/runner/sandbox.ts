@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { runProcess } from '@bulwark/platform';
+import { findExecutable, runProcess } from '@bulwark/platform';
 
 /** Per-process limits of a sandboxed tool (setrlimit, through prlimit). */
 export interface SandboxLimits {
@@ -63,19 +63,6 @@ export const SANDBOX_HOME = '/tmp/home';
 
 const inside = (child: string, parent: string) => child === parent || child.startsWith(parent.endsWith('/') ? parent : `${parent}/`);
 
-function findSystemBinary(name: string): string | undefined {
-  for (const dir of SYSTEM_DIRS) {
-    const candidate = path.join(dir, name);
-    try {
-      fs.accessSync(candidate, fs.constants.X_OK);
-      return candidate;
-    } catch {
-      // not here
-    }
-  }
-  return undefined;
-}
-
 /** The install prefix of a scanner folder: a venv's bin lives in the venv, npm's .bin in node_modules. */
 export function installPrefixOf(scannerDir: string): string | undefined {
   let real: string;
@@ -134,7 +121,7 @@ export class ScannerSandbox {
     if (settings.mode === 'none') return new ScannerSandbox(settings, undefined, undefined);
     const exposed = settings.readOnlyPaths.find((p) => settings.hiddenPaths.some((h) => inside(p, h) || inside(h, p)));
     if (exposed) return new ScannerSandbox(settings, `the sandbox would make ${exposed} visible, which holds or lies in the data directory`, undefined);
-    const [bwrap, prlimit, setpriv] = ['bwrap', 'prlimit', 'setpriv'].map(findSystemBinary);
+    const [bwrap, prlimit, setpriv] = ['bwrap', 'prlimit', 'setpriv'].map((name) => findExecutable(SYSTEM_DIRS, name));
     if (!bwrap || !prlimit || !setpriv) {
       const missing = [!bwrap && 'bwrap (bubblewrap)', !prlimit && 'prlimit (util-linux)', !setpriv && 'setpriv (util-linux)'].filter(Boolean).join(', ');
       return new ScannerSandbox(settings, `${missing} not installed`, undefined);
