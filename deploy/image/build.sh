@@ -89,9 +89,22 @@ fi
 secret=()
 ca="${BULWARK_BUILD_CA_FILE:-${NODE_EXTRA_CA_CERTS:-}}"
 [ -n "$ca" ] && [ -s "$ca" ] && secret=(--secret "id=build-ca,src=$ca")
+# A clean checkout of a commit this image was built from needs no build at all (buildah's layer cache
+# still copies every layer with the vfs driver, minutes for nothing).
+source_key=""
+if git -C "$ROOT" rev-parse --git-dir >/dev/null 2>&1 && [ -z "$(git -C "$ROOT" status --porcelain 2>/dev/null)" ]; then
+  source_key="$(git -C "$ROOT" rev-parse 'HEAD^{tree}')-$(bh inspect --type image --format '{{.FromImageID}}' "$BASE_IMAGE")"
+fi
+label=org.bulwark.source-key
+if [ -n "$source_key" ] && [ "$(bh inspect --type image --format "{{index .OCIv1.Config.Labels \"$label\"}}" "$IMAGE" 2>/dev/null)" = "$source_key" ]; then
+  say "$IMAGE is up to date with this commit"
+  exit 0
+fi
 say "buildah bud $IMAGE"
 start=$(date +%s)
 bh bud --quiet --layers --isolation chroot --format oci "${secret[@]}" \
-  --build-arg "NODE_BASE=$BASE_IMAGE" \
+  --build-arg "NODE_BASE=$BASE_IMAGE" --label "$label=${source_key:-uncommitted}" \
   -f "$SCRIPT_DIR/Containerfile" -t "$IMAGE" "$ROOT" >/dev/null
 say "built $IMAGE in $(( $(date +%s) - start )) s"
+# Earlier builds' untagged stages: only a rebuild of this very source would reuse them (see above).
+bh rmi --prune >/dev/null 2>&1 || true
