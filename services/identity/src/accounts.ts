@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import {
   AppError, AUTH_EPOCH_KEY, Cache, conflict, enqueueEvents, FieldProblem, hasPermission, invalid, isUuid, Logger,
-  notFound, Principal, Queryable, RateLimiter, ServiceHost, Trx, unauthenticated,
+  notFound, Principal, Queryable, RateLimiter, serializeAcrossReplicas, ServiceHost, Trx, unauthenticated,
 } from '@bulwark/platform';
 import { IDENTITY_EVENTS, isPermissionKey, TOPICS } from '@bulwark/contracts';
 import type { IdentityConfig } from './config';
@@ -61,6 +61,7 @@ export class Accounts {
   /** The built-in admin role and, on first start, the `admin` user. */
   async bootstrap(): Promise<void> {
     await this.change(async (trx) => {
+      await serializeAcrossReplicas(trx, 'identity.bootstrap');
       if (!(await roleStore.get(trx, ADMIN_ROLE))) {
         await roleStore.insert(trx, ADMIN_ROLE, { name: 'Administrator', permissions: {}, description: 'Holds every permission', domainGroup: [], systemScopes: [] }, true);
       }

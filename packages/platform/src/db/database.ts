@@ -62,6 +62,33 @@ async function ensurePostgresDatabase(url: string): Promise<void> {
   }
 }
 
+/**
+ * Any fixed number: advisory locks are per database, and each service owns its database. Replicas that
+ * start together would otherwise race on knex's migration tables (its own lock fails instead of waiting).
+ */
+const MIGRATION_LOCK_KEY = 7_318_290_451;
+
+/**
+ * Runs `work` while holding a transaction-level advisory lock on its own connection, so one replica
+ * migrates and the others wait, then find nothing left to apply. The lock ends with the transaction,
+ * or with the connection if the process dies.
+ */
+async function withMigrationLock<T>(url: string, log: ReturnType<typeof createLogger>, work: () => Promise<T>): Promise<T> {
+  const lockDb = knex({ client: 'pg', connection: url, pool: { min: 0, max: 1 } });
+  try {
+    return await lockDb.transaction(async (trx) => {
+      const got = await trx.raw('select pg_try_advisory_xact_lock(?) as ok', [MIGRATION_LOCK_KEY]);
+      if (!got.rows[0].ok) {
+        log.info('waiting for another process to finish migrating');
+        await trx.raw('select pg_advisory_xact_lock(?)', [MIGRATION_LOCK_KEY]);
+      }
+      return work();
+    });
+  } finally {
+    await lockDb.destroy();
+  }
+}
+
 export async function openDatabase(opts: DatabaseOptions): Promise<Db> {
   const log = createLogger(`${opts.service}.db`);
   let db: Db;
@@ -73,12 +100,24 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Db> {
     fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
     db = knex({ client: ClientPgLite as unknown as typeof knex.Client, connection: { connectionString: `file://${dir}` } as Knex.StaticConnectionConfig });
   }
-  const [, applied] = await db.migrate.latest({
-    migrationSource: new ListMigrationSource([...platformMigrations, ...opts.migrations]),
-    tableName: 'knex_migrations',
-  });
+  const migrate = () =>
+    db.migrate.latest({
+      migrationSource: new ListMigrationSource([...platformMigrations, ...opts.migrations]),
+      tableName: 'knex_migrations',
+    });
+  // An embedded database belongs to one process; a server's may be opened by several replicas at once.
+  const [, applied] = opts.url ? await withMigrationLock(opts.url, log, migrate) : await migrate();
   log.info('database ready', { embedded: !opts.url, migrationsApplied: applied.length });
   return db;
+}
+
+/**
+ * Makes the rest of `trx` run in one process at a time across every replica on this database (a
+ * transaction-level advisory lock, released at commit): for start-up work such as seeding, where
+ * two replicas starting together would both find nothing and both insert.
+ */
+export async function serializeAcrossReplicas(trx: Trx, name: string): Promise<void> {
+  await trx.raw('select pg_advisory_xact_lock(hashtext(?))', [name]);
 }
 
 export async function pingDatabase(db: Db): Promise<void> {
