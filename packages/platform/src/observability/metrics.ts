@@ -120,17 +120,25 @@ export const dbPoolMax = new client.Gauge({
   registers: [metricsRegistry],
 });
 
-/** Metrics a service defines for itself (at module level, so once per process), in the process registry. */
+/**
+ * Metrics a service defines for itself (at module level, so once per process), in the process
+ * registry. A module may still be loaded twice in one process (a test importing its source while the
+ * runtime loads its build): both then share the metric registered first under that name.
+ */
+function registered<M>(name: string, create: () => M): M {
+  return (metricsRegistry.getSingleMetric(name) as M | undefined) ?? create();
+}
+
 export function counter<L extends string>(name: string, help: string, labelNames: readonly L[] = []): client.Counter<L> {
-  return new client.Counter({ name, help, labelNames, registers: [metricsRegistry] });
+  return registered(name, () => new client.Counter({ name, help, labelNames, registers: [metricsRegistry] }));
 }
 
 export function gauge<L extends string>(name: string, help: string, labelNames: readonly L[] = []): client.Gauge<L> {
-  return new client.Gauge({ name, help, labelNames, registers: [metricsRegistry] });
+  return registered(name, () => new client.Gauge({ name, help, labelNames, registers: [metricsRegistry] }));
 }
 
 export function histogram<L extends string>(name: string, help: string, buckets: number[], labelNames: readonly L[] = []): client.Histogram<L> {
-  return new client.Histogram({ name, help, buckets, labelNames, registers: [metricsRegistry] });
+  return registered(name, () => new client.Histogram({ name, help, buckets, labelNames, registers: [metricsRegistry] }));
 }
 
 type ScrapeHook = () => Promise<void> | void;
