@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Builds everything and runs every test suite once. Real PostgreSQL, Redis and Kafka come from
+# Builds everything and runs every test suite once: the chart validation, the image build and test,
+# the API fuzzing and the mocha suites. Real PostgreSQL, Redis and Kafka come from
 # BULWARK_TEST_* variables when set (CI), else from deploy/local/infra.sh, which this script starts
 # and stops again. Where they cannot run, the suites that need them are left out and listed as
 # "[left out]"; under CI=true that is a failure instead.
@@ -39,4 +40,27 @@ stop_infra() {
 }
 trap stop_infra EXIT
 
-LOG_LEVEL="${LOG_LEVEL:-warn}" npx mocha --config .mocharc.js
+# The checks beyond mocha: each runs, a failure is remembered, and the run fails at the end.
+failed=()
+# The Helm chart lints, renders and validates offline (README "Deploy").
+bash deploy/helm/validate.sh || failed+=("chart validation")
+# The image builds from this tree and its entrypoint answers /healthz; it needs root (debootstrap,
+# buildah's vfs storage), so elsewhere it is left out, except in CI.
+if [ "$(id -u)" = 0 ]; then
+  { bash deploy/image/build.sh && bash deploy/image/test.sh; } || failed+=("image")
+elif [ "${CI:-}" = "true" ]; then
+  failed+=("image (needs root)")
+else
+  echo "test: [left out] image build and test: they need root (debootstrap, buildah)"
+fi
+# Fuzzing of every operation against the OpenAPI document Bulwark serves (README "Fuzzing").
+FUZZ_SKIP_BUILD=1 bash fuzz/run.sh || failed+=("fuzzing")
+
+# Mocha last, so its summary closes the output.
+mocha_status=0
+LOG_LEVEL="${LOG_LEVEL:-warn}" npx mocha --config .mocharc.js || mocha_status=$?
+if [ "${#failed[@]}" -gt 0 ]; then
+  echo "test: failed besides mocha: ${failed[*]}" >&2
+  exit 1
+fi
+exit "$mocha_status"
