@@ -1,12 +1,11 @@
 import { ChildProcess, spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 import knex from 'knex';
 import { SERVICE_NAMES } from '@bulwark/platform';
-import { createTestDatabase, freePort, requireInfra, uniqueSuffix } from '@bulwark/testkit';
+import { createTestDatabase, freePort, requireInfra, scaledEnv } from '@bulwark/testkit';
 
 const MAIN = path.resolve(__dirname, '../dist/main.js');
 
@@ -62,23 +61,9 @@ describe('two replicas starting together on one PostgreSQL server', function () 
   before(async function () {
     const i = requireInfra(this, 'postgres', 'redis', 'kafka');
     this.timeout(240000);
-    const run = uniqueSuffix();
     logDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bulwark-concurrent-'));
     dbs.push(...(await Promise.all(SERVICE_NAMES.map((s) => createTestDatabase(i.pgUrl, `cc_${s}`)))));
-    const shared: Record<string, string> = {
-      PATH: process.env.PATH ?? '',
-      TARGET: SERVICE_NAMES.join(','),
-      KAFKA_BROKERS: i.kafkaBrokers.join(','),
-      KAFKA_NAMESPACE: `test-${run}.`,
-      REDIS_URL: i.redisUrl,
-      REDIS_PREFIX: `bulwark-test-${run}:`,
-      BULWARK_INTERNAL_SECRET: randomBytes(32).toString('hex'),
-      IDENTITY_JWT_SECRET: randomBytes(32).toString('hex'),
-      BULWARK_MASTER_KEY: randomBytes(32).toString('base64'),
-      BULWARK_ADMIN_PASSWORD: 'admin-password-for-tests',
-      BULWARK_DATA_DIR: logDir,
-      LOG_LEVEL: 'info',
-    };
+    const shared: Record<string, string> = { ...scaledEnv(i, logDir), PATH: process.env.PATH ?? '', TARGET: SERVICE_NAMES.join(',') };
     SERVICE_NAMES.forEach((s, n) => (shared[`${s.toUpperCase()}_DATABASE_URL`] = dbs[n].url));
     for (const name of ['a', 'b']) {
       const env = { ...shared };

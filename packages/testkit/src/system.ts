@@ -151,6 +151,28 @@ export async function startAllModeProcess(extraEnv: Record<string, string> = {})
  * of the built binary, each service on its own database of the real PostgreSQL server, sharing the
  * real Kafka broker and Redis.
  */
+/**
+ * What every process of one scaled deployment shares: this run's Kafka namespace and Redis prefix,
+ * its secrets, the admin password and the test settings. Database URLs and ports are the caller's.
+ */
+export function scaledEnv(i: Required<Infra>, dataDir: string): Record<string, string> {
+  const run = uniqueSuffix();
+  return {
+    KAFKA_BROKERS: i.kafkaBrokers.join(','),
+    KAFKA_CLIENT_ID: `bulwark-test-${run}`,
+    KAFKA_NAMESPACE: `test-${run}.`,
+    REDIS_URL: i.redisUrl,
+    REDIS_PREFIX: `bulwark-test-${run}:`,
+    BULWARK_INTERNAL_SECRET: randomBytes(32).toString('hex'),
+    IDENTITY_JWT_SECRET: randomBytes(32).toString('hex'),
+    BULWARK_MASTER_KEY: randomBytes(32).toString('base64'),
+    BULWARK_ADMIN_PASSWORD: ADMIN_PASSWORD,
+    BULWARK_DATA_DIR: dataDir,
+    LOG_LEVEL: 'info',
+    ...testSettings(),
+  };
+}
+
 export interface ScaledSystem extends RunningSystem {
   children: Child[];
   env: Record<string, string>;
@@ -165,24 +187,9 @@ export interface ScaledSystem extends RunningSystem {
  * (named after the service) instead of the shared one, so a test can take one of them down alone.
  */
 export async function startScaledMode(i: Required<Infra>, extraEnv: Record<string, string> = {}, opts: { ownProcess?: string[] } = {}): Promise<ScaledSystem> {
-  const run = uniqueSuffix();
   const logDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bulwark-scaled-'));
   const dbs = await Promise.all(SERVICE_NAMES.map((s) => createTestDatabase(i.pgUrl, `bw_${s}`)));
-  const env: Record<string, string> = {
-    KAFKA_BROKERS: i.kafkaBrokers.join(','),
-    KAFKA_CLIENT_ID: `bulwark-test-${run}`,
-    KAFKA_NAMESPACE: `test-${run}.`,
-    REDIS_URL: i.redisUrl,
-    REDIS_PREFIX: `bulwark-test-${run}:`,
-    BULWARK_INTERNAL_SECRET: randomBytes(32).toString('hex'),
-    IDENTITY_JWT_SECRET: randomBytes(32).toString('hex'),
-    BULWARK_MASTER_KEY: randomBytes(32).toString('base64'),
-    BULWARK_ADMIN_PASSWORD: ADMIN_PASSWORD,
-    BULWARK_DATA_DIR: logDir,
-    LOG_LEVEL: 'info',
-    ...testSettings(),
-    ...extraEnv,
-  };
+  const env: Record<string, string> = { ...scaledEnv(i, logDir), ...extraEnv };
   for (const [idx, s] of SERVICE_NAMES.entries()) {
     const upper = s.toUpperCase();
     const [http, grpc] = [await freePort(), await freePort()];

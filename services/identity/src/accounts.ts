@@ -326,13 +326,13 @@ export class Accounts {
     return this.change(async (trx) => {
       await this.checkRolesExist(trx, roles);
       await userStore.lockAdministrators(trx, ADMIN_ROLE);
-      const adminsBefore = await userStore.countWorkingAdmins(trx, ADMIN_ROLE, this.directoryLogin);
+      const adminsBefore = await this.workingAdmins(trx);
       await userStore.update(trx, id, {
         passwordHash, displayName: input.display_name, email: input.email, needPasswordChange: input.need_password_change,
         activeDirectory: input.active_directory, endSessions: passwordHash !== undefined,
       });
       if (roles) await userStore.setRoles(trx, id, roles);
-      if (adminsBefore > 0 && (await userStore.countWorkingAdmins(trx, ADMIN_ROLE, this.directoryLogin)) === 0) throw lastAdminConflict();
+      if (adminsBefore.size > 0 && (await this.workingAdmins(trx)).size === 0) throw lastAdminConflict();
       await this.event(trx, IDENTITY_EVENTS.userUpdated, id, { id, fields: Object.keys(input).filter((k) => k !== 'password_confirmation') });
       return (await userStore.get(trx, id))!;
     });
@@ -341,14 +341,17 @@ export class Accounts {
   async setUsersDeleted(principal: Principal, ids: string[], deleted: boolean): Promise<BulkStatus[]> {
     return this.change(async (trx) => {
       if (deleted) await userStore.lockAdministrators(trx, ADMIN_ROLE);
+      // Read once; the deletions below take their ids out, so the last one left is refused.
+      const admins = deleted ? await this.workingAdmins(trx) : new Set<string>();
       const results: BulkStatus[] = [];
       for (const id of ids) {
         const user = isUuid(id) ? await userStore.get(trx, id) : undefined;
         if (!user) results.push({ id, status: 'not_found' });
         else if (deleted && id === principal.userId) results.push({ id, status: 'conflict', message: 'you cannot delete yourself' });
         else if (Boolean(user.deletedAt) === deleted) results.push({ id, status: 'unchanged' });
-        else if (deleted && (await this.isLastWorkingAdmin(trx, id))) results.push({ id, status: 'conflict', message: lastAdminConflict().message });
+        else if (deleted && admins.has(id) && admins.size === 1) results.push({ id, status: 'conflict', message: lastAdminConflict().message });
         else {
+          admins.delete(id);
           await userStore.setDeleted(trx, id, deleted);
           await this.event(trx, deleted ? IDENTITY_EVENTS.userDeleted : IDENTITY_EVENTS.userRestored, id, { id, username: user.username });
           results.push({ id, status: deleted ? 'deleted' : 'restored' });
@@ -363,10 +366,8 @@ export class Accounts {
     return Boolean(this.config.LDAP_URL);
   }
 
-  /** Whether deleting this user would leave no administrator who can log in. */
-  private async isLastWorkingAdmin(trx: Trx, id: string): Promise<boolean> {
-    const all = await userStore.countWorkingAdmins(trx, ADMIN_ROLE, this.directoryLogin);
-    return all > 0 && (await userStore.countWorkingAdmins(trx, ADMIN_ROLE, this.directoryLogin, id)) === 0;
+  private workingAdmins(db: Queryable): Promise<Set<string>> {
+    return userStore.workingAdminIds(db, ADMIN_ROLE, this.directoryLogin);
   }
 
   listUsers(q: Parameters<typeof userStore.list>[1]) {

@@ -139,17 +139,16 @@ export const userStore = {
    * Users who can still administer Bulwark: not deleted, holding the admin role, and able to log in
    * (a local password, or a directory account while directory login is configured).
    */
-  async countWorkingAdmins(db: Queryable, adminRole: string, directoryLogin: boolean, exceptUserId?: string): Promise<number> {
-    const [{ count }] = await db('users')
+  async workingAdminIds(db: Queryable, adminRole: string, directoryLogin: boolean): Promise<Set<string>> {
+    const rows: { id: string }[] = await db('users')
       .whereNull('deleted_at')
-      .modify((q) => (exceptUserId ? q.whereNot('id', exceptUserId) : q))
       .whereExists(db('user_roles').whereRaw('user_roles.user_id = users.id').andWhere('role_code', adminRole))
       .where((w) => {
         w.where((local) => local.where('active_directory', false).whereNotNull('password_hash'));
         if (directoryLogin) w.orWhere('active_directory', true);
       })
-      .count<{ count: string }[]>({ count: '*' });
-    return Number(count);
+      .select('id');
+    return new Set(rows.map((r) => r.id));
   },
 
   async setDeleted(db: Queryable, id: string, deleted: boolean): Promise<void> {

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import {
-  EgressProxy, enqueueEvents, extractTrace, GitCheckoutError, gitCheckout, Logger, runWithContext, ServiceHost, SpanKind, startSpan, Trx,
+  EgressProxy, enqueueEvents, errorMessage, extractTrace, GitCheckoutError, gitCheckout, Logger, runWithContext, ServiceHost, SpanKind, startSpan, Trx,
 } from '@bulwark/platform';
 import { ReportParseError } from '@bulwark/findings';
 import { SCAN_EVENTS, TOPICS, toolType } from '@bulwark/contracts';
@@ -115,10 +115,15 @@ export class ScanWorker {
           attributes: { 'bulwark.tool_type': toolType(scan.toolTypeId)?.name ?? 'unknown' },
         });
         void runWithContext({ requestId: `scan-${scan.id}`, span }, () => this.execute(scan, ctl))
-          .then((end) => {
-            observeScanRun(scan.toolTypeId, end, Number(process.hrtime.bigint() - started) / 1e9);
-            span.setAttribute('bulwark.scan.end', end);
-          })
+          .then(
+            (end) => {
+              observeScanRun(scan.toolTypeId, end, Number(process.hrtime.bigint() - started) / 1e9);
+              span.setAttribute('bulwark.scan.end', end);
+            },
+            // execute() ends every scan it can; what escapes it (the workspace cannot be made, the
+            // database is gone) leaves the lease to run out, and the scan is claimed again.
+            (err) => this.log.error('scan run failed outside its own error handling', { scanId: scan.id, error: errorMessage(err) }),
+          )
           .finally(() => {
             span.end();
             this.active.delete(scan.id);
