@@ -36,7 +36,7 @@ if [ -z "${SCANNER_PATH:-}" ]; then
 fi
 
 stop_infra() {
-  if [ "$started_infra" = 1 ] && [ "${BULWARK_KEEP_INFRA:-}" != 1 ]; then bash deploy/local/infra.sh stop || true; fi
+  if [ "$started_infra" = 1 ] && [ "${BULWARK_KEEP_INFRA:-}" != 1 ]; then bash deploy/local/infra.sh stop >.infra/stop.log 2>&1 || true; fi
 }
 trap stop_infra EXIT
 
