@@ -196,11 +196,6 @@ export function addCvss(f: Partial<Finding>, vector: unknown, fallbackScore?: un
   }
 }
 
-/** The best CVSS score a finding carries: v4, then v3, then v2, then a bare score. */
-export function bestScore(f: Partial<Finding>): number | undefined {
-  return f.cvssV4?.score ?? f.cvssV3?.score ?? f.cvssV2?.score ?? f.cvssScore;
-}
-
 /** Path as the fingerprint sees it: forward slashes, no scheme, no leading "./". */
 export function normalizePath(p: string): string {
   let s = p.trim().replace(/\\/g, '/');
@@ -229,12 +224,6 @@ export function newFinding(format: string, init: FindingInit): Finding {
   f.fingerprint ??= '';
   f.occurrences ??= 1;
   return f;
-}
-
-/** Removes keys whose value is undefined, so JSON output and deep equality stay clean. */
-export function compact<T extends object>(o: T): T {
-  for (const k of Object.keys(o) as (keyof T)[]) if (o[k] === undefined) delete o[k];
-  return o;
 }
 
 export function uniq<T>(xs: T[]): T[] {

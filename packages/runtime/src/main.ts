@@ -3,6 +3,8 @@ import { ConfigError, createLogger, installLastResortHandlers } from '@bulwark/p
 import { Runtime, startRuntime } from './runtime';
 
 const log = createLogger('main');
+/** Until the runtime has read its configuration (a start that fails early). */
+const DEFAULT_SHUTDOWN_TIMEOUT_MS = 20000;
 
 async function main(): Promise<void> {
   let runtime: Runtime | undefined;
@@ -14,7 +16,7 @@ async function main(): Promise<void> {
     const force = setTimeout(() => {
       log.error('shutdown timed out; exiting');
       process.exit(1);
-    }, Number(process.env.SHUTDOWN_TIMEOUT_MS ?? 20000));
+    }, runtime?.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS);
     force.unref();
     (runtime ? runtime.stop() : Promise.resolve()).then(
       () => process.exit(exitCode),

@@ -54,6 +54,8 @@ export interface Runtime {
   modules: Map<string, StartedModule>;
   bus: EventBus;
   cache: Cache;
+  /** How long a graceful stop may take before the process exits anyway (SHUTDOWN_TIMEOUT_MS). */
+  shutdownTimeoutMs: number;
   stop(): Promise<void>;
 }
 
@@ -165,5 +167,5 @@ export async function startRuntime(environment: NodeJS.ProcessEnv = process.env)
     throw err;
   }
   log.info('bulwark started', { target: cfg.TARGET, modules: order.map((m) => m.name), bus: bus.kind, cache: cache.kind, dataDir: singleProcess ? dataDir : undefined, tracesTo: tracing.endpoint, metricsPort: cfg.METRICS_PORT });
-  return { modules: started, bus, cache, stop: stopAll };
+  return { modules: started, bus, cache, shutdownTimeoutMs: cfg.SHUTDOWN_TIMEOUT_MS, stop: stopAll };
 }

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import {
-  EgressProxy, enqueueEvents, errorMessage, extractTrace, GitCheckoutError, gitCheckout, Logger, runWithContext, ServiceHost, SpanKind, startSpan, Trx,
+  EgressProxy, enqueueEvents, errorMessage, extractTrace, GitCheckoutError, gitCheckout, Logger, PeriodicTask, runWithContext, ServiceHost, SpanKind, startSpan, Trx,
 } from '@bulwark/platform';
 import { ReportParseError } from '@bulwark/findings';
 import { SCAN_EVENTS, TOPICS, toolType } from '@bulwark/contracts';
@@ -60,7 +60,7 @@ export class ScanWorker {
   private readonly active = new Map<string, AbortController>();
   private running = false;
   private loop: Promise<void> | undefined;
-  private reaper: NodeJS.Timeout | undefined;
+  private reaper: PeriodicTask | undefined;
   private wake: (() => void) | undefined;
 
   constructor(
@@ -76,7 +76,8 @@ export class ScanWorker {
     this.killOrphans();
     this.running = true;
     this.loop = this.claimLoop();
-    this.reaper = setInterval(() => void this.reap().catch((err) => this.log.warn('reaper failed', { error: (err as Error).message })), Math.max(1000, (this.opts.leaseSeconds * 1000) / 2));
+    this.reaper = new PeriodicTask('scan reaper', Math.max(1000, (this.opts.leaseSeconds * 1000) / 2), () => this.reap(), this.log);
+    this.reaper.start();
   }
 
   /** Wakes the claim loop (a scan was just queued). */
@@ -293,7 +294,7 @@ export class ScanWorker {
   async stop(): Promise<void> {
     this.running = false;
     this.nudge();
-    if (this.reaper) clearInterval(this.reaper);
+    await this.reaper?.stop();
     await this.loop;
     for (const [id, ctl] of this.active) {
       this.log.info('releasing a running scan at shutdown', { scanId: id });
