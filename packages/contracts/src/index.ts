@@ -7,6 +7,7 @@ export * from './openapi';
 export * from './routes/identity';
 export * from './routes/catalog';
 export * from './scanner-args';
+export * from './webhook-secret';
 export * from './tool-types';
 export * from './routes/scanning';
 export * from './routes/issues';

@@ -22,7 +22,7 @@ export const notificationsModule: ModuleDefinition = {
     const retention = new PeriodicTask('events retention', 3_600_000, () => eventStore.purge(host.db, config.NOTIFY_EVENTS_RETENTION_DAYS), host.log);
     host.grpc.add(notificationsV1.NotificationsServiceService, 'bulwark.notifications.v1.NotificationsService', {});
     await host.consume('security-events', [TOPICS.scans, TOPICS.issues, TOPICS.reports], recordSecurityEvent);
-    const started = await host.serve(routesOf('notifications'), notificationsHandlers(host.db, new Notifiers(host.db, secrets, webhooks)));
+    const started = await host.serve(routesOf('notifications'), notificationsHandlers(host.db, new Notifiers(host.db, secrets, webhooks, config.NOTIFY_SECRET_ROTATION_HOURS)));
     delivery.start();
     retention.start();
     return {

@@ -33,16 +33,23 @@ export function notifierView(n: NotifierRow, stats: Stats = { pending: 0, delive
     id: n.id, name: n.name, type_id: n.type_id, active: n.active, events: n.events, project_codes: n.all_projects ? [] : n.project_codes,
     settings: {
       url: n.url, rate_limit: n.rate_limit, auth_header_name: n.auth_header_name, auth_header_set: n.auth_header_value_sealed !== null, timeout_seconds: n.timeout_seconds,
-      signing_secret_set: n.signing_secret_sealed !== null,
+      signing_secret_set: n.signing_secret_sealed !== null, previous_signing_secret_expires_at: previousSecretUntil(n),
     },
     author: n.author, created_at: n.created_at, updated_at: n.updated_at, deliveries: stats,
   };
 }
 
+/** Until when a replaced signing secret still signs; null when there is none or it has expired. */
+function previousSecretUntil(n: NotifierRow): string | null {
+  const until = n.previous_signing_secret_expires_at;
+  return n.previous_signing_secret_sealed && until && Date.parse(until) > Date.now() ? until : null;
+}
+
 /** Where and how a saved notifier is called, its secrets opened. */
 export function webhookTarget(n: NotifierRow, secrets: SecretBox): WebhookTarget {
   const open = (sealed: string | null) => (sealed ? secrets.open(sealed) : null);
-  return { url: n.url, timeoutSeconds: n.timeout_seconds, authHeaderName: n.auth_header_name, authHeaderValue: open(n.auth_header_value_sealed), signingSecret: open(n.signing_secret_sealed) };
+  const signing = [open(n.signing_secret_sealed), previousSecretUntil(n) ? open(n.previous_signing_secret_sealed) : null];
+  return { url: n.url, timeoutSeconds: n.timeout_seconds, authHeaderName: n.auth_header_name, authHeaderValue: open(n.auth_header_value_sealed), signingSecrets: signing.filter((x): x is string => x !== null) };
 }
 
 /** The test event a notifier gets from the test endpoints. */
@@ -57,6 +64,7 @@ export class Notifiers {
     private readonly db: Db,
     private readonly secrets: SecretBox,
     private readonly webhooks: WebhookClient,
+    private readonly secretRotationHours: number,
   ) {}
 
   private scope(principal: Principal, codes: string[]): { all_projects: boolean; project_codes: string[] } {
@@ -73,8 +81,29 @@ export class Notifiers {
     return {
       name: body.name, type_id: body.type_id, url: s.url, rate_limit: s.rate_limit, timeout_seconds: s.timeout_seconds, auth_header_name: s.auth_header_name ?? null,
       auth_header_value_sealed: sealed,
-      signing_secret_sealed: s.signing_secret ? this.secrets.seal(s.signing_secret) : current?.signing_secret_sealed ?? null,
+      ...this.signing(s.signing_secret, current),
       events: [...new Set(body.events)], active: body.active, ...this.scope(principal, body.project_codes),
+    };
+  }
+
+  /**
+   * A new signing secret replaces the current one, which keeps signing beside it for the rotation
+   * window; a secret left out of an update, or given again unchanged, keeps what is there.
+   */
+  private signing(secret: string | undefined, current?: NotifierRow): Pick<NotifierInput, 'signing_secret_sealed' | 'previous_signing_secret_sealed' | 'previous_signing_secret_expires_at'> {
+    const kept = {
+      signing_secret_sealed: current?.signing_secret_sealed ?? null,
+      previous_signing_secret_sealed: current?.previous_signing_secret_sealed ?? null,
+      previous_signing_secret_expires_at: current?.previous_signing_secret_expires_at ?? null,
+    };
+    if (!secret) return kept;
+    const replaced = kept.signing_secret_sealed;
+    if (replaced && this.secrets.open(replaced) === secret) return kept;
+    const rotating = replaced !== null && this.secretRotationHours > 0;
+    return {
+      signing_secret_sealed: this.secrets.seal(secret),
+      previous_signing_secret_sealed: rotating ? replaced : null,
+      previous_signing_secret_expires_at: rotating ? new Date(Date.now() + this.secretRotationHours * 3_600_000).toISOString() : null,
     };
   }
 
@@ -121,6 +150,6 @@ export class Notifiers {
 
   async testSettings(principal: Principal, s: WebhookSettings): Promise<TestAnswer> {
     const body = testBody(principal.username);
-    return testAnswer(await this.webhooks.call({ url: s.url, timeoutSeconds: s.timeout_seconds, authHeaderName: s.auth_header_name ?? null, authHeaderValue: s.auth_header_value ?? null, signingSecret: s.signing_secret ?? null }, body, body.id));
+    return testAnswer(await this.webhooks.call({ url: s.url, timeoutSeconds: s.timeout_seconds, authHeaderName: s.auth_header_name ?? null, authHeaderValue: s.auth_header_value ?? null, signingSecrets: s.signing_secret ? [s.signing_secret] : [] }, body, body.id));
   }
 }

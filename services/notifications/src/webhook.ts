@@ -1,6 +1,6 @@
-import { createHmac } from 'node:crypto';
 import { counter, OUTBOUND_REFUSED, outboundDispatcher, OutboundPolicy, unreachableMessage } from '@bulwark/platform';
 import { Agent, fetch } from 'undici';
+import { legacySignature, standardSignature } from './domain/signatures';
 
 const webhookDeliveries = counter(
   'bulwark_webhook_deliveries_total',
@@ -14,7 +14,8 @@ export interface WebhookTarget {
   timeoutSeconds: number;
   authHeaderName: string | null;
   authHeaderValue: string | null;
-  signingSecret?: string | null;
+  /** The current secret first, then one being rotated out (both sign until the old one expires). */
+  signingSecrets: string[];
 }
 
 export interface WebhookResult {
@@ -60,10 +61,20 @@ export class WebhookClient {
 
   private async post(target: WebhookTarget, body: WebhookBody, deliveryId: string): Promise<WebhookResult> {
     const started = Date.now();
-    const headers: Record<string, string> = { 'content-type': 'application/json', 'user-agent': 'Bulwark-Webhook/1', 'x-bulwark-event': body.type, 'x-bulwark-delivery': deliveryId };
-    if (target.authHeaderName && target.authHeaderValue) headers[target.authHeaderName.toLowerCase()] = target.authHeaderValue;
     const text = JSON.stringify(body);
-    if (target.signingSecret) headers['x-bulwark-signature'] = `sha256=${createHmac('sha256', target.signingSecret).update(text).digest('hex')}`;
+    // Standard Webhooks headers; webhook-id is the delivery's, the same on every retry, so receivers can dedupe.
+    const timestamp = Math.floor(Date.now() / 1000);
+    const headers: Record<string, string> = {
+      'content-type': 'application/json', 'user-agent': 'Bulwark-Webhook/1',
+      'webhook-id': deliveryId, 'webhook-timestamp': String(timestamp),
+      'x-bulwark-event': body.type, 'x-bulwark-delivery': deliveryId,
+    };
+    if (target.authHeaderName && target.authHeaderValue) headers[target.authHeaderName.toLowerCase()] = target.authHeaderValue;
+    const [current] = target.signingSecrets;
+    if (current) {
+      headers['webhook-signature'] = standardSignature(target.signingSecrets, deliveryId, timestamp, text);
+      headers['x-bulwark-signature'] = legacySignature(current, text);
+    }
     try {
       const res = await fetch(target.url, { method: 'POST', headers, body: text, redirect: 'manual', dispatcher: this.agent, signal: AbortSignal.timeout(target.timeoutSeconds * 1000) });
       await res.body?.cancel();

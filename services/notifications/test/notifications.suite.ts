@@ -1,7 +1,8 @@
-import { createHmac, randomUUID } from 'node:crypto';
+import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
+import { Webhook, WebhookVerificationError } from 'standardwebhooks';
 import { freePort, GitServer, startGitServer, SystemUnderTest } from '@bulwark/testkit';
 import { MANUAL_TOOL_TYPE, scanSetup } from '../../scanning/test/scanning.suite';
 import { semgrepReport } from '../../issues/test/issues.suite';
@@ -110,6 +111,59 @@ export function notificationsSuite(t: SystemUnderTest): void {
     let deliveries = ok(await t.admin.get(`/api/v1/notifier/${created.id}`)).deliveries;
     while (deliveries.delivered < 2 && Date.now() < deadline) deliveries = ok(await t.admin.get(`/api/v1/notifier/${created.id}`)).deliveries;
     expect(deliveries).to.include({ delivered: 2, failed: 0, pending: 0 });
+  });
+
+  it('signs calls as Standard Webhooks, verified by the reference library, and keeps an old secret signing while it is rotated out', async function () {
+    this.timeout(60000);
+    const first = `whsec_${randomBytes(32).toString('base64')}`;
+    const second = `whsec_${randomBytes(32).toString('base64')}`;
+    const path = `/std-${randomUUID().slice(0, 8)}`;
+    const created = ok(await t.admin.post('/api/v1/notifier', webhook({ events: ['scan.completed'], settings: { url: `${receiver.url}${path}`, signing_secret: first } })));
+    expect(created.settings.previous_signing_secret_expires_at).to.equal(null);
+    const delivered = async () => {
+      const scanId = await uploadScan(`std-${randomUUID().slice(0, 8)}.py`);
+      return waitFor('scan.completed', () => receiver.received.find((r) => r.path === `/hook${path}` && r.body.data.scan_result_id === scanId));
+    };
+    const verifies = (secret: string, r: Received) => {
+      try {
+        new Webhook(secret).verify(r.raw, r.headers as Record<string, string>);
+        return true;
+      } catch (err) {
+        if (err instanceof WebhookVerificationError) return false;
+        throw err;
+      }
+    };
+
+    const before = await delivered();
+    expect(before.headers['webhook-id']).to.equal(before.headers['x-bulwark-delivery']);
+    expect(verifies(first, before)).to.equal(true);
+    expect(verifies(second, before)).to.equal(false);
+    // A body changed on the way no longer verifies.
+    expect(verifies(first, { ...before, raw: before.raw.replace('scan.completed', 'scan.failed') })).to.equal(false);
+
+    const rotated = ok(await t.admin.put(`/api/v1/notifier/${created.id}`, webhook({ events: ['scan.completed'], settings: { url: `${receiver.url}${path}`, signing_secret: second } })));
+    expect(Date.parse(rotated.settings.previous_signing_secret_expires_at)).to.be.greaterThan(Date.now());
+    expect(JSON.stringify(rotated)).not.to.contain(first.slice(6)).and.not.to.contain(second.slice(6));
+    const during = await delivered();
+    expect(String(during.headers['webhook-signature']).split(' ')).to.have.length(2);
+    expect(verifies(second, during)).to.equal(true);
+    expect(verifies(first, during)).to.equal(true);
+
+    // The same secret given again is no rotation: the old one keeps its expiry.
+    const again = ok(await t.admin.put(`/api/v1/notifier/${created.id}`, webhook({ events: ['scan.completed'], settings: { url: `${receiver.url}${path}`, signing_secret: second } })));
+    expect(again.settings.previous_signing_secret_expires_at).to.equal(rotated.settings.previous_signing_secret_expires_at);
+
+    // A secret of the releases before: raw key bytes for the reference library, and the legacy header.
+    const legacy = await t.admin.post('/api/v1/notifier', webhook({ events: ['scan.completed'], settings: { url: `${receiver.url}${path}-raw`, signing_secret: 'signing-secret-never-shown' } }));
+    const scanId = await uploadScan(`raw-${randomUUID().slice(0, 8)}.py`);
+    const raw = await waitFor('scan.completed', () => receiver.received.find((r) => r.path === `/hook${path}-raw` && r.body.data.scan_result_id === scanId));
+    expect(ok(legacy).settings.signing_secret_set).to.equal(true);
+    new Webhook(Buffer.from('signing-secret-never-shown'), { format: 'raw' }).verify(raw.raw, raw.headers as Record<string, string>);
+    expect(raw.headers['x-bulwark-signature']).to.equal(`sha256=${createHmac('sha256', 'signing-secret-never-shown').update(raw.raw).digest('hex')}`);
+
+    for (const bad of ['whsec_not base64 at all!', `whsec_${Buffer.alloc(8).toString('base64')}`]) {
+      refused(await t.admin.post('/api/v1/notifier', webhook({ settings: { url: receiver.url, signing_secret: bad } })), 'settings.signing_secret');
+    }
   });
 
   it('retries a webhook that fails, with the same delivery id, until it answers 2xx', async function () {

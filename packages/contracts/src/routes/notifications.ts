@@ -2,6 +2,7 @@ import type { RouteSpec } from '@bulwark/platform';
 import { z } from '../zod';
 import { bulkResult, idsBody, isoDateTime, listOf, pageQuery, perm } from '../common';
 import { ISSUE_EVENTS, REPORT_EVENTS, SCAN_EVENTS } from '../events';
+import { standardSecretProblem } from '../webhook-secret';
 
 const service = 'notifications';
 const notifiersP = (l: 'r' | 'w' | 'x' | 'd') => perm('notifications.notifiers', l);
@@ -24,8 +25,21 @@ const webhookSettings = z
     auth_header_name: z.string().regex(/^[A-Za-z0-9-]{1,64}$/, 'must be an HTTP header name').optional().openapi({ description: 'Token authentication: the header carrying the token' }),
     auth_header_value: z.string().min(1).max(4096).optional().openapi({ description: 'The token; sealed at rest and never returned (kept when an update leaves it out)', writeOnly: true }),
     timeout_seconds: z.number().int().min(1).max(60).default(10),
-    signing_secret: z.string().min(16).max(256).optional().openapi({
-      description: 'When set, X-Bulwark-Signature: sha256=<hex HMAC-SHA256 of the raw body with this secret> lets the receiver check the sender; sealed at rest, never returned, kept when an update leaves it out',
+    signing_secret: z
+      .string()
+      .min(16)
+      .max(256)
+      .superRefine((secret, ctx) => {
+        const problem = standardSecretProblem(secret);
+        if (problem) ctx.addIssue({ code: 'custom', message: problem });
+      })
+      .optional()
+      .openapi({
+        description:
+          'Signs every call with Standard Webhooks headers (webhook-id, webhook-timestamp, webhook-signature: v1,<base64 HMAC-SHA256 of "id.timestamp.body">). ' +
+          'Preferably whsec_ followed by base64 of 24-64 random bytes; any other text of 16+ characters is used as raw key bytes. ' +
+          'A new secret replaces the old one, which keeps signing beside it for NOTIFY_SECRET_ROTATION_HOURS. Also sent: X-Bulwark-Signature: sha256=<hex HMAC-SHA256 of the body> (legacy). ' +
+          'Sealed at rest, never returned, kept when an update leaves it out',
       writeOnly: true,
     }),
   })
@@ -45,7 +59,9 @@ const notifierBody = z
 const notifierView = z
   .object({
     id: z.string(), name: z.string(), type_id: z.number().int(), active: z.boolean(), events: z.array(z.string()), project_codes: z.array(z.string()),
-    settings: z.object({ url: z.string(), rate_limit: z.number().int(), auth_header_name: z.string().nullable(), auth_header_set: z.boolean(), timeout_seconds: z.number().int(), signing_secret_set: z.boolean() }),
+    settings: z.object({ url: z.string(), rate_limit: z.number().int(), auth_header_name: z.string().nullable(), auth_header_set: z.boolean(), timeout_seconds: z.number().int(), signing_secret_set: z.boolean(),
+      previous_signing_secret_expires_at: isoDateTime.nullable().openapi({ description: 'Until when the replaced signing secret still signs beside the current one' }),
+    }),
     author: z.string(), created_at: isoDateTime, updated_at: isoDateTime,
     deliveries: z.object({ pending: z.number().int(), delivered: z.number().int(), failed: z.number().int(), last_error: z.string().nullable() }),
   })

@@ -59,4 +59,14 @@ export const migrations: Migration[] = [
       await db.schema.alterTable('notifiers', (t) => t.text('signing_secret_sealed'));
     },
   },
+  {
+    name: '0003_signing_secret_rotation',
+    async up(db) {
+      // A replaced secret keeps signing (a second signature) until it expires, so receivers can switch over.
+      await db.schema.alterTable('notifiers', (t) => {
+        t.text('previous_signing_secret_sealed');
+        t.timestamp('previous_signing_secret_expires_at', { useTz: true });
+      });
+    },
+  },
 ];

@@ -10,6 +10,8 @@ export interface NotifierRow {
   auth_header_name: string | null;
   auth_header_value_sealed: string | null;
   signing_secret_sealed: string | null;
+  previous_signing_secret_sealed: string | null;
+  previous_signing_secret_expires_at: string | null;
   events: string[];
   project_codes: string[];
   all_projects: boolean;
@@ -21,7 +23,11 @@ export interface NotifierRow {
 
 export type NotifierInput = Omit<NotifierRow, 'id' | 'author' | 'created_at' | 'updated_at'>;
 
-const fromRow = (r: Record<string, unknown>): NotifierRow => ({ ...(r as unknown as NotifierRow), created_at: iso(r.created_at as Date)!, updated_at: iso(r.updated_at as Date)! });
+const fromRow = (r: Record<string, unknown>): NotifierRow => ({
+  ...(r as unknown as NotifierRow),
+  previous_signing_secret_expires_at: iso(r.previous_signing_secret_expires_at as Date | null) ?? null,
+  created_at: iso(r.created_at as Date)!, updated_at: iso(r.updated_at as Date)!,
+});
 
 const arrays = (db: Queryable, r: Partial<NotifierInput>) => ({
   ...r,
