@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Starts the image built by build.sh through its own entrypoint (buildah run, chroot isolation, the
 # host's network) and checks: GET /healthz and /readyz answer 200, the process runs as the image's
-# non-root user, the final stage holds no build tools or dev dependencies, and SIGTERM to PID 1 (tini)
+# non-root user, the final stage holds no build tools or dev dependencies, the CLI runs as `bulwark`, and SIGTERM to PID 1 (tini)
 # ends it cleanly (exit 0) within the shutdown time.
 set -euo pipefail
 
@@ -35,6 +35,11 @@ done
 [ -x "$mnt/usr/local/bin/node" ] && [ -f "$mnt/app/packages/runtime/dist/main.js" ] && [ -d "$mnt/app/services/scanning/rules" ] \
   || die "the image lacks node, the runtime or the scanner rules"
 bh unmount "$ctr" >/dev/null
+
+# The CLI the CI examples (docs/ci) run from this image.
+cli="$(bh run --isolation chroot "$ctr" -- bulwark formats 2>&1)" || die "bulwark (the CLI) does not run in the image: $cli"
+grep -q '^sarif ' <<<"$cli" || die "bulwark formats does not list sarif: $cli"
+say "ok: the CLI runs as bulwark"
 
 user="$(bh inspect --type image --format '{{.OCIv1.Config.User}}' "$IMAGE")"
 mapfile -t entrypoint < <(bh inspect --type image --format '{{range .OCIv1.Config.Entrypoint}}{{println .}}{{end}}' "$IMAGE" | sed '/^$/d')

@@ -1,12 +1,20 @@
 #!/usr/bin/env node
 import { countReport, Finding, FORMATS, importReport, ReportParseError, SEVERITIES } from '@bulwark/findings';
+import { issuesCommand } from './commands/issues';
+import { gateCommand, runCommand, uploadCommand } from './commands/pipeline';
+import { CliError, EXIT, usageError } from './errors';
 
 const USAGE = `usage:
+  bulwark upload --check <id> <report> [--format <id>] [--wait] [--fail-on-gate] [--stop-on-cancel] [--timeout <s>]
+  bulwark run (--check <id> | --layer <id>) [--wait] [--fail-on-gate] [--stop-on-cancel] [--timeout <s>]
+  bulwark gate --scan-result <id> [--timeout <s>]
+  bulwark issues --project <code> [--severity <s>]... [--status <id>]... [--layer <id>] [--scan <id>] [--format json|csv|markdown] [--max <n>]
   bulwark parse <file> [--format <id>] [--json] [--count]
-  bulwark formats`;
+  bulwark formats
 
-/** Exit codes: 0 success, 1 internal error, 2 bad usage or input that cannot be parsed. */
-class UsageError extends Error {}
+The API commands read BULWARK_URL and BULWARK_TOKEN (or --url, --token).
+Exit codes: 0 done (gate passed), 1 quality gate failed, 2 usage or input error (a refused token too),
+3 server or network error (a scan that failed or was stopped too), 130 interrupted.`;
 
 interface ParseArgs {
   file: string;
@@ -24,12 +32,12 @@ function parseArgs(args: string[]): ParseArgs {
     else if (a === '--count') out.count = true;
     else if (a === '--format' || a.startsWith('--format=')) {
       const value = a === '--format' ? args[++i] : a.slice('--format='.length);
-      if (!value) throw new UsageError('--format needs a format id (see "bulwark formats")');
+      if (!value) throw usageError('--format needs a format id (see "bulwark formats")');
       out.format = value;
-    } else if (a.startsWith('--')) throw new UsageError(`unknown option ${a}`);
+    } else if (a.startsWith('--')) throw usageError(`unknown option ${a}`);
     else rest.push(a);
   }
-  if (rest.length !== 1) throw new UsageError('parse needs exactly one file');
+  if (rest.length !== 1) throw usageError('parse needs exactly one file');
   out.file = rest[0];
   return out;
 }
@@ -76,25 +84,36 @@ function parseCommand(args: string[]): void {
   process.stdout.write(`${summary(opts.file, format, findings)}\n`);
 }
 
-function main(argv: string[]): number {
+const API_COMMANDS: Record<string, (args: string[], env: NodeJS.ProcessEnv) => Promise<number>> = {
+  upload: uploadCommand,
+  run: runCommand,
+  gate: gateCommand,
+  issues: issuesCommand,
+};
+
+async function main(argv: string[]): Promise<number> {
   const [command, ...args] = argv;
+  const api = command !== undefined && Object.hasOwn(API_COMMANDS, command) ? API_COMMANDS[command] : undefined;
   try {
+    if (api) return await api(args, process.env);
     if (command === 'parse') parseCommand(args);
     else if (command === 'formats') writeLines(FORMATS.map((f) => `${f.id.padEnd(18)} ${f.title}`));
     else if (command === '--help' || command === '-h' || command === 'help') process.stdout.write(`${USAGE}\n`);
-    else throw new UsageError(command ? `unknown command "${command}"` : 'missing command');
-    return 0;
+    else throw usageError(command ? `unknown command "${command}"` : 'missing command');
+    return EXIT.ok;
   } catch (e) {
-    if (e instanceof UsageError) {
-      process.stderr.write(`bulwark: ${e.message}\n${USAGE}\n`);
-      return 2;
+    if (e instanceof CliError) {
+      // Usage is printed for a mistyped command line, not for an API command the server refused.
+      process.stderr.write(`bulwark: ${e.message}\n${e.exitCode === EXIT.usage && !api ? `${USAGE}\n` : ''}`);
+      return e.exitCode;
     }
     if (e instanceof ReportParseError) {
       process.stderr.write(`bulwark: cannot parse ${e.file} (format: ${e.format ?? 'not detected'}): ${e.reason}\n`);
-      return 2;
+      return EXIT.usage;
     }
+    // A fault of the CLI itself: not a gate verdict, so never exit 1.
     process.stderr.write(`bulwark: internal error: ${(e as Error).stack ?? String(e)}\n`);
-    return 1;
+    return EXIT.server;
   }
 }
 
@@ -103,4 +122,4 @@ process.stdout.on('error', (e: NodeJS.ErrnoException) => {
   if (e.code === 'EPIPE') process.exit(0);
   throw e;
 });
-process.exitCode = main(process.argv.slice(2));
+void main(process.argv.slice(2)).then((code) => (process.exitCode = code));

@@ -9,6 +9,7 @@ import { reportingSuite } from '../../../services/reporting/test/reporting.suite
 import { notificationsSuite } from '../../../services/notifications/test/notifications.suite';
 import { directAccessSuite, gatewaySuite } from '../../../gateway/test/gateway.suite';
 import { authorizationWalk } from '../../../gateway/test/authorization-walk.suite';
+import { cliPipelineSuite } from '../../cli/test/pipeline.suite';
 
 // Every HTTP suite, run once per run mode against one started system.
 describeSystem({
@@ -22,5 +23,6 @@ describeSystem({
   'issues service': issuesSuite,
   'reporting service': reportingSuite,
   'notifications service': notificationsSuite,
+  'the CLI in CI pipelines': cliPipelineSuite,
   'authorization walk over the route table': authorizationWalk,
 });

@@ -99,6 +99,25 @@ export const checkUpdateBody = z
 
 export const scanStates = ['queued', 'running', 'parsing', 'completed', 'failed', 'stopped'] as const;
 
+/** The verdict the issues service stores on a scan result once its findings are ingested. */
+export const qualityGateVerdictView = z
+  .object({
+    status: z.enum(['passed', 'failed']),
+    locked: z.boolean().openapi({ description: 'A gate linked with action lock failed' }),
+    gates: z.array(z.object({ quality_gate_id: z.string(), name: z.string(), action: z.enum(['lock', 'inform']), status: z.enum(['passed', 'failed']) })),
+    conditions: z.array(
+      z.object({
+        condition_id: z.string(), quality_gate_id: z.string(), quality_gate_name: z.string(), action: z.enum(['lock', 'inform']),
+        condition_type: z.string(), condition_value: z.string(), operator: z.string(), value: z.number(), measured: z.number(), passed: z.boolean(),
+      }),
+    ),
+    scan_result_id: z.string(),
+    layer_id: z.string(),
+    evaluated_at: isoDateTime,
+  })
+  .openapi('QualityGateVerdict');
+export type QualityGateVerdict = z.infer<typeof qualityGateVerdictView>;
+
 export const scanResultView = z
   .object({
     id: z.string(),
@@ -115,7 +134,7 @@ export const scanResultView = z
     findings_count: z.number().int().nullable(),
     severity_counts: z.record(z.string(), z.number().int()).nullable(),
     report_format: z.string().nullable(),
-    quality_gate: z.unknown().nullable(),
+    quality_gate: qualityGateVerdictView.nullable().openapi({ description: 'Set once the findings are ingested; null before' }),
     created_at: isoDateTime,
     updated_at: isoDateTime,
     started_at: isoDateTime.nullable(),

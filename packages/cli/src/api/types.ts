@@ -1,0 +1,29 @@
+import type { QualityGateVerdict, scanResultView, z } from '@bulwark/contracts';
+
+// The API's shapes, as the route table declares them.
+export type ScanResult = z.infer<typeof scanResultView>;
+export type { QualityGateVerdict };
+
+export interface RunResponse {
+  scan_result_id: string;
+  state: ScanResult['state'];
+}
+
+export interface LayerRunResponse {
+  scan_results: { check_id: string; scan_result_id: string; state: ScanResult['state'] }[];
+}
+
+interface Breakdown {
+  count: number;
+  by_severity: Record<string, number>;
+}
+
+export interface ScanIssueStats {
+  scan_result_id: string;
+  compared_with: string | null;
+  comparison_mode: string;
+  total: Breakdown;
+  new: Breakdown;
+  unchanged: Breakdown;
+  fixed: Breakdown;
+}

@@ -1,0 +1,143 @@
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { expect } from 'chai';
+import { parse as parseYaml } from 'yaml';
+import type { SystemUnderTest } from '@bulwark/testkit';
+
+const ROOT = path.resolve(__dirname, '..', '..', '..');
+const CLI = path.join(ROOT, 'packages', 'cli', 'dist', 'main.js');
+const MANUAL_TOOL_TYPE = 20;
+
+/** Semgrep's SARIF as `semgrep scan --sarif` writes it, with the given eval() lines. */
+function semgrepSarif(lines: number[]): string {
+  const rule = 'python.lang.security.audit.eval-detected';
+  return JSON.stringify({
+    version: '2.1.0',
+    $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
+    runs: [
+      {
+        tool: { driver: { name: 'Semgrep OSS', semanticVersion: '1.100.0', rules: [{ id: rule, name: rule, shortDescription: { text: 'eval detected' }, defaultConfiguration: { level: 'error' }, properties: { tags: ['CWE-95'], 'security-severity': '7.5' } }] } },
+        results: lines.map((line) => ({
+          ruleId: rule, level: 'error', message: { text: 'Detected eval' },
+          locations: [{ physicalLocation: { artifactLocation: { uri: 'app.py', uriBaseId: '%SRCROOT%' }, region: { startLine: line, snippet: { text: `eval(x${line})` } } } }],
+        })),
+      },
+    ],
+  });
+}
+
+/** The `bulwark …` command lines of a CI example, in the order its jobs run them. */
+function exampleCommands(file: string): string[] {
+  const doc = parseYaml(fs.readFileSync(path.join(ROOT, 'docs', 'ci', file), 'utf8')) as Record<string, any>;
+  const lines: string[] = [];
+  const jobs = doc.jobs ? Object.values(doc.jobs as Record<string, any>) : Object.values(doc).filter((v) => v && typeof v === 'object' && !Array.isArray(v));
+  for (const job of jobs) {
+    const steps: string[] = job.steps ? job.steps.map((s: { run?: string }) => s.run).filter(Boolean) : [...(job.script ?? []), ...(job.after_script ?? [])];
+    lines.push(...steps.filter((l) => /^bulwark /.test(l)));
+  }
+  return lines;
+}
+
+/** Runs one command line of an example in a shell, with `bulwark` on PATH as the image has it. */
+function runLine(line: string, cwd: string, env: Record<string, string>) {
+  const bin = path.join(cwd, 'bin');
+  fs.mkdirSync(bin, { recursive: true });
+  if (!fs.existsSync(path.join(bin, 'bulwark'))) fs.symlinkSync(CLI, path.join(bin, 'bulwark'));
+  const r = spawnSync('bash', ['-c', line], { cwd, encoding: 'utf8', env: { PATH: `${bin}:${process.env.PATH}`, HOME: cwd, ...env }, timeout: 300_000 });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+function cli(args: string[], env: Record<string, string>) {
+  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', env: { PATH: process.env.PATH ?? '', ...env }, timeout: 300_000 });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+export function cliPipelineSuite(t: SystemUnderTest): void {
+  let env: Record<string, string>;
+  let work: string;
+  let checkId: string;
+  let code: string;
+  const ok = (res: { status: number; body: any }) => {
+    expect(res.status, JSON.stringify(res.body)).to.equal(200);
+    return res.body;
+  };
+
+  before(async function () {
+    this.timeout(60_000);
+    code = `cli-${Math.random().toString(36).slice(2, 8)}`;
+    work = fs.mkdtempSync(path.join(os.tmpdir(), 'bulwark-ci-'));
+    ok(await t.admin.post('/api/v1/project', { code, name: `CI ${code}`, description: 'pipeline', tags: ['ci'] }));
+    const layer = ok(await t.admin.post('/api/v1/layer', { name: 'code', description: 'source', project_code: code, layer_type_id: 1, is_template: false }));
+    const source = ok(await t.admin.post('/api/v1/source', { name: `repo ${code}`, description: 'ci', source_type_id: 1, settings: { url: 'https://git.example.com/app.git', branch_name: 'main', auth_method: 'Anonymous' } }));
+    const tool = ok(await t.admin.post('/api/v1/tool', { description: 'Semgrep from CI', type_id: MANUAL_TOOL_TYPE, settings: { scan_result_lang: 'EN' } }));
+    checkId = ok(await t.admin.post('/api/v1/check', { layer_id: layer.id, security_tool_id: tool.id, scan_source_id: source.id, source_auth: { branch_name: 'main' }, run_scan_task: { type: 'manual' } })).id;
+    const gate = ok(await t.admin.post('/api/v1/quality-gate', { name: `no high ${code}` }));
+    ok(await t.admin.post('/api/v1/condition', { quality_gate_id: gate.id, condition_type: 'severity', condition_value: 'high', operator: 'not_greater_than', value: 0 }));
+    ok(await t.admin.post('/api/v1/quality-gate/link-layer', { layer_id: layer.id, quality_gates: [{ quality_gate_id: gate.id, action: 'lock' }] }));
+    const token = ok(await t.admin.post('/api/v1/token', { name: `ci ${code}`, expires_at: new Date(Date.now() + 86_400_000).toISOString() })).token as string;
+    env = { BULWARK_URL: t.admin.baseUrl, BULWARK_TOKEN: token, BULWARK_CHECK_ID: checkId, BULWARK_PROJECT: code };
+  });
+  after(() => fs.rmSync(work, { recursive: true, force: true }));
+
+  for (const example of ['github-actions.yml', 'gitlab-ci.yml']) {
+    it(`runs the ${example} example: a failing gate fails the job, a clean report passes it`, async function () {
+      this.timeout(240_000);
+      const [upload, ...rest] = exampleCommands(example);
+      expect(upload).to.match(/^bulwark upload /);
+
+      fs.writeFileSync(path.join(work, 'semgrep.sarif'), semgrepSarif([3, 9]));
+      const failing = runLine(upload, work, env);
+      expect(failing.code, failing.stderr).to.equal(1);
+      expect(failing.stdout).to.match(/2 findings \(high 2\)/);
+      expect(failing.stdout).to.contain('quality gate: failed (the layer is locked)');
+      expect(failing.stdout).to.match(/FAIL {2}severity high not_greater_than 0: measured \d+/);
+
+      for (const line of rest) {
+        const r = runLine(line, work, env);
+        expect(r.code, r.stderr).to.equal(0);
+      }
+      if (rest.length) expect(fs.readFileSync(path.join(work, 'bulwark.md'), 'utf8')).to.contain('| high | Detected eval | app.py:3 |');
+
+      fs.writeFileSync(path.join(work, 'semgrep.sarif'), semgrepSarif([]));
+      const passing = runLine(upload, work, env);
+      expect(passing.code, passing.stderr + passing.stdout).to.equal(0);
+      expect(passing.stdout).to.match(/new 0, unchanged 0, fixed 2 \(high 2\)/);
+      expect(passing.stdout).to.contain('quality gate: passed');
+      expect(passing.stdout).to.match(/pass {2}severity high not_greater_than 0: measured 0/);
+    });
+  }
+
+  it('reads a verdict again, lists issues as CSV and JSON, and answers with documented exit codes', async function () {
+    this.timeout(120_000);
+    const report = path.join(work, 'one.sarif');
+    fs.writeFileSync(report, semgrepSarif([42]));
+    const uploaded = cli(['upload', '--check', checkId, report, '--wait'], env);
+    // --wait without --fail-on-gate reports the failed gate but does not fail.
+    expect(uploaded.code, uploaded.stderr).to.equal(0);
+    const scanId = /scan ([0-9a-f-]{36}) \(/.exec(uploaded.stdout)![1];
+    const gate = cli(['gate', '--scan-result', scanId], env);
+    expect(gate.code).to.equal(1);
+    expect(gate.stdout).to.contain('quality gate: failed');
+
+    const csv = cli(['issues', '--project', code, '--format', 'csv', '--severity', 'high'], env);
+    expect(csv.code, csv.stderr).to.equal(0);
+    const rows = csv.stdout.trimEnd().split('\r\n');
+    expect(rows[0]).to.match(/^id,severity,status,title,/);
+    expect(rows.slice(1).some((r) => r.includes('app.py'))).to.equal(true);
+    const json = JSON.parse(cli(['issues', '--project', code, '--max', '1'], env).stdout);
+    expect(json).to.have.length(1);
+
+    expect(cli(['upload', '--check', checkId, report], { ...env, BULWARK_TOKEN: 'not-a-token' }).code).to.equal(2);
+    expect(cli(['upload', '--check', checkId, report], { BULWARK_URL: env.BULWARK_URL }).code).to.equal(2);
+    expect(cli(['upload', '--check', '00000000-0000-4000-8000-000000000000', report], env).code).to.equal(2);
+    expect(cli(['upload', '--check', checkId, path.join(work, 'missing.sarif')], env).code).to.equal(2);
+    const garbage = path.join(work, 'garbage.txt');
+    fs.writeFileSync(garbage, 'not a report');
+    const refused = cli(['upload', '--check', checkId, garbage], env);
+    expect(refused.code).to.equal(2);
+    expect(refused.stderr).to.match(/^bulwark: POST \/api\/v1\/check\/[0-9a-f-]+\/results \(garbage\.txt\): /);
+    expect(cli(['upload', '--check', checkId, report], { ...env, BULWARK_URL: 'http://127.0.0.1:9' }).code).to.equal(3);
+  });
+}
