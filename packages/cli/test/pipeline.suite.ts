@@ -128,6 +128,9 @@ export function cliPipelineSuite(t: SystemUnderTest): void {
     expect(rows.slice(1).some((r) => r.includes('app.py'))).to.equal(true);
     const json = JSON.parse(cli(['issues', '--project', code, '--max', '1'], env).stdout);
     expect(json).to.have.length(1);
+    const sarif = JSON.parse(cli(['issues', '--project', code, '--format', 'sarif'], env).stdout);
+    expect(sarif.version).to.equal('2.1.0');
+    expect(sarif.runs[0].results.map((r: { locations: { physicalLocation: { region: { startLine: number } } }[] }) => r.locations[0].physicalLocation.region.startLine)).to.include(42);
 
     expect(cli(['upload', '--check', checkId, report], { ...env, BULWARK_TOKEN: 'not-a-token' }).code).to.equal(2);
     expect(cli(['upload', '--check', checkId, report], { BULWARK_URL: env.BULWARK_URL }).code).to.equal(2);

@@ -1,5 +1,8 @@
 import { expect } from 'chai';
+import Ajv from 'ajv-draft-04';
+import addFormats from 'ajv-formats';
 import knex from 'knex';
+import sarifSchema from '@microsoft/jest-sarif/lib/schemas/sarif-2.1.0-rtm.5.json';
 import { GitServer, startGitServer, SystemUnderTest } from '@bulwark/testkit';
 import { MANUAL_TOOL_TYPE, scanSetup } from '../../scanning/test/scanning.suite';
 
@@ -181,6 +184,52 @@ export function issuesSuite(t: SystemUnderTest): void {
       const mine = (await issuesOf(`filter[check]=${check}`)).items[0];
       expect((await scoped.get(`/api/v1/issues?filter[check]=${check}`)).body.total).to.equal(0);
       expect((await scoped.get(`/api/v1/issue/${mine.id}`)).status).to.equal(404);
+    });
+  });
+
+  describe('exports', () => {
+    it('exports issues as SARIF 2.1.0 that the official schema accepts: rules with CWE tags and severity, fingerprints, suppressions for decided statuses', async function () {
+      this.timeout(60000);
+      const check = await newCheck();
+      const scanId = await upload(check, inFile('export.py', SHELL, EVAL, { ...EVAL, line: 30, code: 'eval(other)' }));
+      const mine = (await issuesOf(`filter[scan]=${scanId}`)).items as any[];
+      const falsePositive = mine.find((i) => i.start_line === 30);
+      ok(await t.admin.put(`/api/v1/issue/${falsePositive.id}`, { status_id: 5, comment: 'test code' }));
+
+      const res = await t.admin.download(`/api/v1/issues/export?format=sarif&filter[scan]=${scanId}`);
+      expect(res.status).to.equal(200);
+      expect(res.headers.get('content-type')).to.match(/^application\/sarif\+json/);
+      const log = JSON.parse(res.body.toString('utf8'));
+      // unicodeRegExp off: a pattern of the official schema (language) is only valid as a non-unicode RegExp.
+      const ajv = new Ajv({ strict: false, allErrors: true, unicodeRegExp: false });
+      addFormats(ajv);
+      const validate = ajv.compile(sarifSchema);
+      expect(validate(log), JSON.stringify(validate.errors)).to.equal(true);
+
+      expect(log.version).to.equal('2.1.0');
+      expect(log.runs).to.have.length(1);
+      const [run] = log.runs;
+      expect(run.tool.driver.name).to.equal(mine[0].tool_name);
+      expect(run.results).to.have.length(3);
+      const rule = run.tool.driver.rules.find((r: any) => r.id === SHELL.rule);
+      expect(rule.properties.tags).to.include('external/cwe/cwe-78');
+      expect(Number(rule.properties['security-severity'])).to.be.greaterThan(0);
+      for (const r of run.results) {
+        expect(run.tool.driver.rules[r.ruleIndex].id).to.equal(r.ruleId);
+        const issue = mine.find((i) => i.id === r.properties['bulwark/issue_id']);
+        expect(r.partialFingerprints['bulwark/v1']).to.equal(issue.fingerprint);
+        expect(r.locations[0].physicalLocation).to.deep.equal({ artifactLocation: { uri: 'export.py' }, region: { startLine: issue.start_line } });
+      }
+      const suppressed = run.results.filter((r: any) => r.suppressions);
+      expect(suppressed.map((r: any) => r.properties['bulwark/issue_id'])).to.deep.equal([falsePositive.id]);
+      expect(suppressed[0].suppressions).to.deep.equal([{ kind: 'external', status: 'accepted', justification: 'False positive' }]);
+
+      // Nothing matched: still a valid log, with no run.
+      const none = JSON.parse((await t.admin.download(`/api/v1/issues/export?filter[scan]=00000000-0000-4000-8000-000000000000`)).body.toString('utf8'));
+      expect(validate(none)).to.equal(true);
+      expect(none.runs).to.deep.equal([]);
+      expect((await t.admin.get('/api/v1/issues/export?format=csv')).status).to.equal(400);
+      expect((await t.admin.get('/api/v1/issues/export?filter_inversion=true')).status).to.equal(400);
     });
   });
 

@@ -36,11 +36,16 @@ export class ApiClient {
   constructor(private readonly config: ApiConfig) {}
 
   get<T>(pathAndQuery: string): Promise<T> {
-    return this.request<T>('GET', pathAndQuery);
+    return this.request('GET', pathAndQuery).then((text) => (text ? JSON.parse(text) : undefined) as T);
+  }
+
+  /** A file the API produces (an export), as its text. */
+  text(pathAndQuery: string): Promise<string> {
+    return this.request('GET', pathAndQuery);
   }
 
   post<T>(pathAndQuery: string, body?: unknown): Promise<T> {
-    return this.request<T>('POST', pathAndQuery, body === undefined ? undefined : { type: 'application/json', data: JSON.stringify(body) });
+    return this.request('POST', pathAndQuery, body === undefined ? undefined : { type: 'application/json', data: JSON.stringify(body) }).then((text) => (text ? JSON.parse(text) : undefined) as T);
   }
 
   /** Streams a file as the request body: a report of hundreds of megabytes is never held in memory. */
@@ -52,10 +57,11 @@ export class ApiClient {
       throw usageError(`cannot read ${file}`);
     }
     const stream = Readable.toWeb(fs.createReadStream(file)) as ReadableStream<Uint8Array>;
-    return this.request<T>('POST', pathAndQuery, { type: 'application/octet-stream', data: stream, length: size }, path.basename(file));
+    return this.request('POST', pathAndQuery, { type: 'application/octet-stream', data: stream, length: size }, path.basename(file)).then((text) => JSON.parse(text) as T);
   }
 
-  private async request<T>(method: string, pathAndQuery: string, body?: { type: string; data: string | ReadableStream<Uint8Array>; length?: number }, what?: string): Promise<T> {
+  /** The answer's text; an error status becomes the matching CliError. */
+  private async request(method: string, pathAndQuery: string, body?: { type: string; data: string | ReadableStream<Uint8Array>; length?: number }, what?: string): Promise<string> {
     const headers: Record<string, string> = { authorization: `Bearer ${this.config.token}`, accept: 'application/json' };
     if (body) headers['content-type'] = body.type;
     if (body?.length !== undefined) headers['content-length'] = String(body.length);
@@ -72,7 +78,7 @@ export class ApiClient {
       throw serverError(`cannot reach ${this.config.url}: ${cause?.code ?? cause?.message ?? (err as Error).message}`);
     }
     const text = await res.text();
-    if (res.ok) return (text ? JSON.parse(text) : undefined) as T;
+    if (res.ok) return text;
     let parsed: ErrorBody = {};
     try {
       parsed = JSON.parse(text) as ErrorBody;

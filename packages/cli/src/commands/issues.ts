@@ -11,7 +11,7 @@ interface IssuePage {
   next_cursor: string | null;
 }
 
-const FORMATS = ['json', 'csv', 'markdown'] as const;
+const FORMATS = ['json', 'csv', 'markdown', 'sarif'] as const;
 type Format = (typeof FORMATS)[number];
 const PAGE = 1000;
 
@@ -35,7 +35,7 @@ function markdown(issues: Issue[], total: number, project: string): string {
   return `${lines.join('\n')}\n`;
 }
 
-/** bulwark issues --project <code> [--severity s]… [--status id]… [--layer id] [--scan id] [--format json|csv|markdown] [--max n] */
+/** bulwark issues --project <code> [--severity s]… [--status id]… [--layer id] [--scan id] [--format json|csv|markdown|sarif] [--max n] */
 export async function issuesCommand(args: string[], env: NodeJS.ProcessEnv): Promise<number> {
   let values;
   try {
@@ -61,6 +61,14 @@ export async function issuesCommand(args: string[], env: NodeJS.ProcessEnv): Pro
   for (const s of values.status ?? []) query.append('filter[status]', s);
   if (values.layer) query.set('filter[layer]', values.layer);
   if (values.scan) query.set('filter[scan]', values.scan);
+  if (values.format === 'sarif') {
+    // The server's export: every matching issue, streamed, one run per tool.
+    query.delete('limit');
+    query.delete('sort');
+    query.set('format', 'sarif');
+    process.stdout.write(await api.text(`/api/v1/issues/export?${query}`));
+    return EXIT.ok;
+  }
   const issues: Issue[] = [];
   let total = 0;
   // Keyset pages: stable while scans keep adding issues.

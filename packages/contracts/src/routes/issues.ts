@@ -183,6 +183,15 @@ export const issuesRoutes: RouteSpec[] = [
     response: issueList,
   },
   {
+    operationId: 'exportIssues', method: 'get', path: '/api/v1/issues/export', service, tag: 'Issues', access: issuesP('r'),
+    summary: 'The caller\u2019s issues that match the filters, as a file in a standard format (streamed)',
+    description:
+      'format=sarif: SARIF 2.1.0, one run per tool; rules carry CWE tags (external/cwe/cwe-N) and security-severity; results carry locations, ' +
+      'partialFingerprints["bulwark/v1"] (Bulwark\u2019s fingerprint) and an accepted external suppression for False positive, Risk accepted and Suppressed. ' +
+      'Every filter of GET /issues applies except filter_inversion.',
+    request: { query: z.object(issueFilterQuery).omit({ filter_inversion: true }).extend({ format: z.enum(['sarif']).default('sarif') }).strict() },
+  },
+  {
     operationId: 'countIssues', method: 'get', path: '/api/v1/issues/count', service, tag: 'Issues', access: issuesP('r'),
     summary: 'How many issues match the filters', request: { query: z.object(issueFilterQuery).strict() }, response: z.object({ count: z.number().int() }).openapi('IssueCount'),
   },

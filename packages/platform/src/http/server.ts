@@ -1,6 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Duplex } from 'node:stream';
+import { Readable, type Duplex } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import express, { ErrorRequestHandler, Request, RequestHandler } from 'express';
 import { CLIENT_IP_HEADER, InternalAuth, INTERNAL_AUTH_HEADER, Principal } from '../auth';
 import { runWithContext, requestIdFrom, REQUEST_ID_HEADER, currentRequestId } from '../context';
@@ -139,7 +140,9 @@ export function createServiceApp(opts: ServiceAppOptions): express.Express {
         const body = route.upload ? (Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0)) : route.request?.body ? parseOrThrow(route.request.body, rawBody, 'body') : undefined;
         const clientIp = req.header(CLIENT_IP_HEADER) ?? req.socket.remoteAddress ?? 'unknown';
         const result = await handler({ params, query, body, principal: req.principal, requestId: req.requestId, clientIp });
-        if (result instanceof HttpResponse) {
+        if (result instanceof HttpResponse && isAsyncIterable(result.body)) {
+          await sendStream(res, result, result.body, log);
+        } else if (result instanceof HttpResponse) {
           res.status(result.status).set(result.headers);
           if (Buffer.isBuffer(result.body) || typeof result.body === 'string') res.send(result.body);
           else res.json(result.body);
@@ -155,6 +158,27 @@ export function createServiceApp(opts: ServiceAppOptions): express.Express {
   app.use(notFoundHandler());
   app.use(errorHandler(log));
   return app;
+}
+
+const isAsyncIterable = (v: unknown): v is AsyncIterable<string | Buffer> => typeof v === 'object' && v !== null && Symbol.asyncIterator in v;
+
+/**
+ * Streams a large body (an export) as it is produced. The first piece is awaited before the status is
+ * sent, so a failure at the start still answers a JSON error; a failure later can only cut the
+ * transfer short, which the client sees as an incomplete response, never as a complete file.
+ */
+async function sendStream(res: express.Response, head: HttpResponse, body: AsyncIterable<string | Buffer>, log: Logger): Promise<void> {
+  const pieces = body[Symbol.asyncIterator]();
+  const first = await pieces.next();
+  res.status(head.status).set(head.headers);
+  async function* rest() {
+    if (!first.done) yield first.value;
+    for (let next = await pieces.next(); !next.done; next = await pieces.next()) yield next.value;
+  }
+  await pipeline(Readable.from(rest()), res).catch((err: unknown) => {
+    log.error('streamed response failed', { error: errorMessage(err), requestId: currentRequestId() });
+    res.destroy();
+  });
 }
 
 export interface RunningHttpServer {

@@ -1,4 +1,5 @@
-import { conflict, Db, listPage, notFound, requirePrincipal, RouteHandlers } from '@bulwark/platform';
+import { conflict, Db, HttpResponse, listPage, notFound, requirePrincipal, RouteHandlers } from '@bulwark/platform';
+import { sarifExport } from '../exports';
 import type { DedupRule } from '../domain/match-key';
 import type { Issues } from '../issues';
 import type { QualityGates } from '../quality-gates';
@@ -32,6 +33,11 @@ export function issuesHandlers(db: Db, issues: Issues, rules: SecurityRules, gat
       const names = await issues.statusNames();
       return { ...listPage(q, { items: page.items, total }, (r) => issueView(r, names)), next_cursor: page.nextCursor };
     },
+    exportIssues: async (input) =>
+      new HttpResponse(200, sarifExport(db, issueFilter(requirePrincipal(input), input.query), await issues.statusNames()), {
+        'content-type': 'application/sarif+json',
+        'content-disposition': 'attachment; filename="issues.sarif"',
+      }),
     countIssues: async (input) => ({ count: await issues.count(issueFilter(requirePrincipal(input), input.query)) }),
     issueFilterValues: async (input) => issues.filterValues(issueFilter(requirePrincipal(input), input.query)),
     issueBasicFilter: async (input) => issues.basicFilter(issueFilter(requirePrincipal(input), input.query), input.query['filter[need_detected_at]'] ?? false),

@@ -1,0 +1,73 @@
+import type { IssueRow } from '../store/issues';
+import { STATUS } from './statuses';
+
+// Issues as SARIF 2.1.0 (OASIS): what code-scanning dashboards and IDEs read.
+
+export const SARIF_SCHEMA = 'https://json.schemastore.org/sarif-2.1.0.json';
+
+/** GitHub's convention for a rule's severity, 0-10, where a score is missing. */
+const SEVERITY_SCORE: Record<string, number> = { critical: 9.5, high: 8.0, medium: 5.5, low: 3.0, info: 0.0 };
+const LEVEL: Record<string, 'error' | 'warning' | 'note'> = { critical: 'error', high: 'error', medium: 'warning', low: 'note', info: 'note' };
+
+/** Statuses that mean "a person decided this is not to be acted on": SARIF suppressions, accepted. */
+const SUPPRESSED: Record<number, string> = {
+  [STATUS.falsePositive]: 'False positive',
+  [STATUS.riskAccepted]: 'Risk accepted',
+  [STATUS.suppressed]: 'Suppressed',
+};
+
+/** The rule id of an issue: the scanner's rule, else its CVE, else its title (SARIF requires one). */
+export const sarifRuleId = (i: IssueRow) => i.rule_id ?? i.cve ?? i.title;
+
+export interface SarifRule {
+  id: string;
+  shortDescription: { text: string };
+  fullDescription?: { text: string };
+  defaultConfiguration: { level: 'error' | 'warning' | 'note' };
+  properties: { tags: string[]; 'security-severity': string; precision?: string };
+}
+
+/** A rule from the first issue of it seen: its title, its CWEs as tags, its highest severity. */
+export function sarifRule(i: IssueRow): SarifRule {
+  const score = i.cvss_max ?? SEVERITY_SCORE[i.severity] ?? 0;
+  return {
+    id: sarifRuleId(i),
+    shortDescription: { text: i.title.slice(0, 1024) },
+    ...(i.description ? { fullDescription: { text: i.description.slice(0, 4096) } } : {}),
+    defaultConfiguration: { level: LEVEL[i.severity] ?? 'warning' },
+    properties: { tags: ['security', i.category, ...i.cwes.map((c) => `external/cwe/cwe-${c}`)], 'security-severity': score.toFixed(1) },
+  };
+}
+
+/** Keeps the higher severity when later issues of a rule are more severe than the first. */
+export function mergeRule(rule: SarifRule, i: IssueRow): void {
+  const score = i.cvss_max ?? SEVERITY_SCORE[i.severity] ?? 0;
+  if (score > Number(rule.properties['security-severity'])) rule.properties['security-severity'] = score.toFixed(1);
+  const level = LEVEL[i.severity] ?? 'warning';
+  const rank = { note: 0, warning: 1, error: 2 };
+  if (rank[level] > rank[rule.defaultConfiguration.level]) rule.defaultConfiguration.level = level;
+  for (const c of i.cwes) if (!rule.properties.tags.includes(`external/cwe/cwe-${c}`)) rule.properties.tags.push(`external/cwe/cwe-${c}`);
+}
+
+/** One result: where, how bad, Bulwark's fingerprint, and a suppression for decided statuses. */
+export function sarifResult(i: IssueRow, ruleIndex: number, statusName: string) {
+  const location = i.file_path
+    ? { physicalLocation: { artifactLocation: { uri: i.file_path }, ...(i.start_line && i.start_line > 0 ? { region: { startLine: i.start_line } } : {}) } }
+    : i.lib_name
+      ? { logicalLocations: [{ name: i.lib_version ? `${i.lib_name}@${i.lib_version}` : i.lib_name, kind: 'package' }] }
+      : undefined;
+  const suppression = SUPPRESSED[i.status_id];
+  return {
+    ruleId: sarifRuleId(i),
+    ruleIndex,
+    level: LEVEL[i.severity] ?? 'warning',
+    message: { text: i.title },
+    ...(location ? { locations: [location] } : {}),
+    partialFingerprints: { 'bulwark/v1': i.fingerprint },
+    ...(suppression ? { suppressions: [{ kind: 'external', status: 'accepted', justification: suppression }] } : {}),
+    properties: {
+      'bulwark/issue_id': i.id, 'bulwark/project_code': i.project_code, 'bulwark/status': statusName, severity: i.severity,
+      ...(i.cve ? { cve: i.cve } : {}), ...(i.cvss_max !== null ? { cvss: i.cvss_max } : {}),
+    },
+  };
+}

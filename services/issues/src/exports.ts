@@ -1,0 +1,37 @@
+import type { Queryable } from '@bulwark/platform';
+import { mergeRule, SARIF_SCHEMA, sarifResult, sarifRule, SarifRule } from './domain/sarif';
+import { IssueFilter, issueStore } from './store/issues';
+
+const PAGE = 1000;
+
+/**
+ * The issues a filter selects as one SARIF 2.1.0 log, produced page by page so that an export of a
+ * million issues never sits in memory: one run per tool, its results first and its rules (collected
+ * on the way) after them, which JSON allows since members are unordered.
+ */
+export async function* sarifExport(db: Queryable, filter: IssueFilter, statusNames: Map<number, string>): AsyncGenerator<string> {
+  const tools = (await issueStore.distinct(db, filter, 'tool_name')) as string[];
+  yield `{"$schema":${JSON.stringify(SARIF_SCHEMA)},"version":"2.1.0","runs":[`;
+  for (const [n, tool] of tools.entries()) {
+    const rules = new Map<string, { index: number; rule: SarifRule }>();
+    yield `${n ? ',' : ''}{"results":[`;
+    let written = 0;
+    for (let cursor: string | undefined; ; ) {
+      const page = await issueStore.list(db, { ...filter, tools: [tool] }, { page: 1, limit: PAGE, sort: 'first_detected_at', desc: false, cursor });
+      const results = page.items.map((issue) => {
+        const rule = sarifRule(issue);
+        let known = rules.get(rule.id);
+        if (known) mergeRule(known.rule, issue);
+        else rules.set(rule.id, (known = { index: rules.size, rule }));
+        return JSON.stringify(sarifResult(issue, known.index, statusNames.get(issue.status_id) ?? String(issue.status_id)));
+      });
+      if (results.length) yield `${written ? ',' : ''}${results.join(',')}`;
+      written += results.length;
+      if (!page.nextCursor) break;
+      cursor = page.nextCursor;
+    }
+    const driver = { name: tool, rules: [...rules.values()].map((r) => r.rule) };
+    yield `],"tool":${JSON.stringify({ driver })},"columnKind":"unicodeCodePoints"}`;
+  }
+  yield ']}\n';
+}
