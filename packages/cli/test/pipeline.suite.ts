@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
+import { SaxesParser } from 'saxes';
 import { parse as parseYaml } from 'yaml';
 import type { SystemUnderTest } from '@bulwark/testkit';
 
@@ -11,7 +12,7 @@ const CLI = path.join(ROOT, 'packages', 'cli', 'dist', 'main.js');
 const MANUAL_TOOL_TYPE = 20;
 
 /** Semgrep's SARIF as `semgrep scan --sarif` writes it, with the given eval() lines. */
-function semgrepSarif(lines: number[]): string {
+function semgrepSarif(lines: number[], file = 'app.py'): string {
   const rule = 'python.lang.security.audit.eval-detected';
   return JSON.stringify({
     version: '2.1.0',
@@ -21,7 +22,7 @@ function semgrepSarif(lines: number[]): string {
         tool: { driver: { name: 'Semgrep OSS', semanticVersion: '1.100.0', rules: [{ id: rule, name: rule, shortDescription: { text: 'eval detected' }, defaultConfiguration: { level: 'error' }, properties: { tags: ['CWE-95'], 'security-severity': '7.5' } }] } },
         results: lines.map((line) => ({
           ruleId: rule, level: 'error', message: { text: 'Detected eval' },
-          locations: [{ physicalLocation: { artifactLocation: { uri: 'app.py', uriBaseId: '%SRCROOT%' }, region: { startLine: line, snippet: { text: `eval(x${line})` } } } }],
+          locations: [{ physicalLocation: { artifactLocation: { uri: file, uriBaseId: '%SRCROOT%' }, region: { startLine: line, snippet: { text: `eval(x${line})` } } } }],
         })),
       },
     ],
@@ -47,6 +48,22 @@ function runLine(line: string, cwd: string, env: Record<string, string>) {
   if (!fs.existsSync(path.join(bin, 'bulwark'))) fs.symlinkSync(CLI, path.join(bin, 'bulwark'));
   const r = spawnSync('bash', ['-c', line], { cwd, encoding: 'utf8', env: { PATH: `${bin}:${process.env.PATH}`, HOME: cwd, ...env }, timeout: 300_000 });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** The elements of an XML document with their attributes and text, in document order; throws when it is not well-formed. */
+function xmlElements(text: string): { name: string; attributes: Record<string, string>; text: string }[] {
+  const parser = new SaxesParser();
+  const out: { name: string; attributes: Record<string, string>; text: string }[] = [];
+  const open: { name: string; attributes: Record<string, string>; text: string }[] = [];
+  parser.on('opentag', (tag) => {
+    const el = { name: tag.name, attributes: tag.attributes as Record<string, string>, text: '' };
+    out.push(el);
+    open.push(el);
+  });
+  parser.on('text', (t) => open.length && (open[open.length - 1].text += t));
+  parser.on('closetag', () => open.pop());
+  parser.write(text).close();
+  return out;
 }
 
 function cli(args: string[], env: Record<string, string>) {
@@ -99,6 +116,7 @@ export function cliPipelineSuite(t: SystemUnderTest): void {
         expect(r.code, r.stderr).to.equal(0);
       }
       if (rest.length) expect(fs.readFileSync(path.join(work, 'bulwark.md'), 'utf8')).to.contain('| high | Detected eval | app.py:3 |');
+      if (upload.includes('--junit')) expect(xmlElements(fs.readFileSync(path.join(work, 'bulwark.xml'), 'utf8'))[0].attributes.failures).to.not.equal('0');
 
       fs.writeFileSync(path.join(work, 'semgrep.sarif'), semgrepSarif([]));
       const passing = runLine(upload, work, env);
@@ -112,20 +130,29 @@ export function cliPipelineSuite(t: SystemUnderTest): void {
   it('reads a verdict again, lists issues as CSV and JSON, and answers with documented exit codes', async function () {
     this.timeout(120_000);
     const report = path.join(work, 'one.sarif');
-    fs.writeFileSync(report, semgrepSarif([42]));
+    fs.writeFileSync(report, semgrepSarif([42], 'new.py'));
     const uploaded = cli(['upload', '--check', checkId, report, '--wait'], env);
     // --wait without --fail-on-gate reports the failed gate but does not fail.
     expect(uploaded.code, uploaded.stderr).to.equal(0);
     const scanId = /scan ([0-9a-f-]{36}) \(/.exec(uploaded.stdout)![1];
-    const gate = cli(['gate', '--scan-result', scanId], env);
+    const junit = path.join(work, 'bulwark.xml');
+    const gate = cli(['gate', '--scan-result', scanId, '--junit', junit], env);
     expect(gate.code).to.equal(1);
     expect(gate.stdout).to.contain('quality gate: failed');
+    const elements = xmlElements(fs.readFileSync(junit, 'utf8'));
+    const cases = elements.filter((e) => e.name === 'testcase');
+    const gateCase = cases.find((c) => c.attributes.classname.startsWith('quality gate.'))!;
+    expect(gateCase.attributes.name).to.equal('severity high not_greater_than 0');
+    const newCase = cases.find((c) => c.attributes.classname.startsWith('new issue.'))!;
+    expect(newCase.attributes).to.include({ name: 'high: Detected eval (new.py:42)', file: 'new.py' });
+    expect(elements.filter((e) => e.name === 'failure').map((f) => f.attributes.type)).to.have.members(['quality-gate', 'high']);
+    expect(elements[0].attributes).to.include({ tests: String(cases.length), failures: '2' });
 
     const csv = cli(['issues', '--project', code, '--format', 'csv', '--severity', 'high'], env);
     expect(csv.code, csv.stderr).to.equal(0);
     const rows = csv.stdout.trimEnd().split('\r\n');
     expect(rows[0]).to.match(/^id,severity,status,title,/);
-    expect(rows.slice(1).some((r) => r.includes('app.py'))).to.equal(true);
+    expect(rows.slice(1).some((r) => r.includes('new.py'))).to.equal(true);
     const json = JSON.parse(cli(['issues', '--project', code, '--max', '1'], env).stdout);
     expect(json).to.have.length(1);
     const sarif = JSON.parse(cli(['issues', '--project', code, '--format', 'sarif'], env).stdout);

@@ -1,8 +1,10 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs, ParseArgsConfig } from 'node:util';
 import { ApiClient, apiConfig } from '../api/client';
 import type { LayerRunResponse, RunResponse, ScanIssueStats, ScanResult } from '../api/types';
 import { CliError, EXIT, usageError } from '../errors';
+import { junitReport } from '../junit';
 import { scanSummary } from '../summary';
 import { waitForScans } from '../wait';
 
@@ -20,6 +22,7 @@ const waiting = {
   'fail-on-gate': { type: 'boolean', default: false },
   'stop-on-cancel': { type: 'boolean', default: false },
   timeout: { type: 'string', default: '3600' },
+  junit: { type: 'string' },
 } as const;
 
 function parse<T extends ParseArgsConfig>(config: T, positionals = 0): ReturnType<typeof parseArgs<T>> {
@@ -49,7 +52,7 @@ interface Started {
  * gate failed, 3 when a scan failed or was stopped. Ctrl-C stops waiting (and, with --stop-on-cancel,
  * the scans too).
  */
-async function settle(api: ApiClient, started: Started[], flags: { 'fail-on-gate': boolean; 'stop-on-cancel': boolean; timeout: string }): Promise<number> {
+async function settle(api: ApiClient, started: Started[], flags: { 'fail-on-gate': boolean; 'stop-on-cancel': boolean; timeout: string; junit?: string }): Promise<number> {
   const cancel = new AbortController();
   const onInterrupt = () => cancel.abort(new CliError('stopped waiting', INTERRUPTED));
   process.once('SIGINT', onInterrupt);
@@ -66,6 +69,7 @@ async function settle(api: ApiClient, started: Started[], flags: { 'fail-on-gate
   } finally {
     process.off('SIGINT', onInterrupt);
   }
+  if (flags.junit) fs.writeFileSync(flags.junit, await junitReport(api, scans));
   let code: number = EXIT.ok;
   for (const scan of scans) {
     const stats = scan.state === 'completed' ? await api.get<ScanIssueStats>(`/api/v1/scan-result/${scan.id}/stats/issues`) : undefined;
@@ -86,7 +90,7 @@ export async function uploadCommand(args: string[], env: NodeJS.ProcessEnv): Pro
   if (values.format) query.set('format', values.format);
   const run = await api.upload<RunResponse>(`/api/v1/check/${encodeURIComponent(values.check)}/results?${query}`, file);
   process.stdout.write(`uploaded ${file}: scan ${run.scan_result_id} (${run.state})\n`);
-  if (!values.wait && !values['fail-on-gate']) return EXIT.ok;
+  if (!values.wait && !values['fail-on-gate'] && !values.junit) return EXIT.ok;
   return settle(api, [{ scanResultId: run.scan_result_id, checkId: values.check }], values);
 }
 
@@ -104,15 +108,15 @@ export async function runCommand(args: string[], env: NodeJS.ProcessEnv): Promis
     started = run.scan_results.map((r) => ({ scanResultId: r.scan_result_id, checkId: r.check_id }));
   }
   for (const s of started) process.stdout.write(`queued scan ${s.scanResultId} of check ${s.checkId}\n`);
-  if (!values.wait && !values['fail-on-gate']) return EXIT.ok;
+  if (!values.wait && !values['fail-on-gate'] && !values.junit) return EXIT.ok;
   return settle(api, started, values);
 }
 
 /** bulwark gate --scan-result <id>: waits for the verdict and exits 1 when it failed. */
 export async function gateCommand(args: string[], env: NodeJS.ProcessEnv): Promise<number> {
-  const { values } = parse({ args, strict: true, options: { ...connection, 'scan-result': { type: 'string' }, timeout: waiting.timeout } });
+  const { values } = parse({ args, strict: true, options: { ...connection, 'scan-result': { type: 'string' }, timeout: waiting.timeout, junit: waiting.junit } });
   if (!values['scan-result']) throw usageError('gate needs --scan-result <scan result id>');
   const api = new ApiClient(apiConfig(values, env));
   const scan = await api.get<ScanResult>(`/api/v1/scan-result/${encodeURIComponent(values['scan-result'])}`);
-  return settle(api, [{ scanResultId: scan.id, checkId: scan.check_id }], { 'fail-on-gate': true, 'stop-on-cancel': false, timeout: values.timeout });
+  return settle(api, [{ scanResultId: scan.id, checkId: scan.check_id }], { 'fail-on-gate': true, 'stop-on-cancel': false, timeout: values.timeout, junit: values.junit });
 }
