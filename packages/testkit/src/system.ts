@@ -57,15 +57,21 @@ export async function startAllMode(extraEnv: Record<string, string> = {}): Promi
   };
 }
 
+/**
+ * A port free now, below Linux's ephemeral range (32768 and up): a port the kernel handed out for
+ * listening is also one it hands out for outgoing connections, and with many processes connecting
+ * to Kafka and PostgreSQL one of them took it before the process meant to listen there started.
+ */
 export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as net.AddressInfo).port;
-      srv.close(() => resolve(port));
+  for (;;) {
+    const port = 20000 + Math.floor(Math.random() * 12768);
+    const free = await new Promise<boolean>((resolve) => {
+      const srv = net.createServer();
+      srv.once('error', () => resolve(false));
+      srv.listen(port, '127.0.0.1', () => srv.close(() => resolve(true)));
     });
-  });
+    if (free) return port;
+  }
 }
 
 export interface Child {
