@@ -120,7 +120,7 @@ describe(`scale-out: two replicas each of scanning and issues, two gateways, Kaf
     expect(ran.every((n) => n > 0), `scan runs per scanning replica: ${ran}`).to.equal(true);
   });
 
-  it(`SIGKILL of the issues replica ingesting ${N.toLocaleString('en')} findings: the other takes over within the session timeout and ends with exactly the issues of an uninterrupted run`, async function () {
+  it(`SIGKILL of the issues replica ingesting ${N.toLocaleString('en')} findings: the other takes it over once the broker notices (a session timeout) and the group rebalances (less than another), and ends with exactly the issues of an uninterrupted run`, async function () {
     this.timeout(900000);
     const big = largeReport(N);
     const [crashed, plain] = [await scanSetup(t, git, 'app', [MANUAL_TOOL_TYPE]), await scanSetup(t, git, 'app', [MANUAL_TOOL_TYPE])];
