@@ -6,6 +6,7 @@ import { expect } from 'chai';
 import {
   Db, enqueueEvents, EventBus, EventEnvelope, handleOnce, InProcessBus, KafkaBus, openDatabase, OutboxRelay, Subscription,
 } from '@bulwark/platform';
+import { Kafka, logLevel } from 'kafkajs';
 import { requireInfra, uniqueSuffix } from '@bulwark/testkit';
 
 async function waitFor(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 60000): Promise<void> {
@@ -186,5 +187,42 @@ describe('Kafka bus namespaces (real broker)', function () {
     await Promise.all([a.close(), b.close()]);
     expect(seenA).to.deep.equal([idA]);
     expect(seenB).to.deep.equal([idB]);
+  });
+});
+
+describe('Kafka bus replicas (real broker)', function () {
+  it('keeps a partition with the replica handling an event for longer than the session timeout: the other never receives it', async function () {
+    this.timeout(120000);
+    const i = requireInfra(this, 'kafka');
+    const topic = `test.${uniqueSuffix()}.slow`;
+    const namespace = `r${uniqueSuffix()}.`;
+    const SESSION_TIMEOUT_MS = 6000;
+    const replicas = [0, 1].map(() => new KafkaBus({ brokers: i.kafkaBrokers, clientId: `replica-${uniqueSuffix()}`, topics: [{ name: topic, partitions: 1 }], namespace, sessionTimeoutMs: SESSION_TIMEOUT_MS }));
+    const deliveries: number[] = [];
+    let done = false;
+    const subs = await Promise.all(replicas.map((bus, n) => bus.subscribe('g', [topic], async () => {
+      deliveries.push(n);
+      await new Promise((r) => setTimeout(r, 1.5 * SESSION_TIMEOUT_MS));
+      done = true;
+    })));
+    await Promise.all(replicas.map((b) => b.start()));
+    const admin = new Kafka({ clientId: `replica-admin-${uniqueSuffix()}`, brokers: i.kafkaBrokers, logLevel: logLevel.NOTHING }).admin();
+    await admin.connect();
+    try {
+      // Both members in before the event: a member joining later would start a rebalance of its own.
+      await waitFor('both replicas in the group', async () => {
+        const [g] = (await admin.describeGroups([`${namespace}g`])).groups;
+        return g.state === 'Stable' && g.members.length === 2;
+      });
+      await replicas[0].publish([{ id: randomUUID(), type: 't', topic, key: 'k', occurredAt: new Date().toISOString(), payload: {}, headers: {} }]);
+      await waitFor('the slow handling to end', () => done);
+      // Long enough for the other replica to receive the event, had the group moved the partition.
+      await new Promise((r) => setTimeout(r, SESSION_TIMEOUT_MS / 2));
+    } finally {
+      await admin.disconnect();
+      for (const s of subs) await s.stop();
+      await Promise.all(replicas.map((b) => b.close()));
+    }
+    expect(deliveries).to.have.length(1);
   });
 });

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import {
-  Cache, ConfigError, createLogger, env, EventBus, InProcessBus, InternalAuth, KafkaBus, loadConfig, loadOrCreateSecret,
+  Cache, ConfigError, createLogger, DEFAULT_SESSION_TIMEOUT_MS, env, EventBus, InProcessBus, InternalAuth, KafkaBus, loadConfig, loadOrCreateSecret,
   ModuleContext, ModuleDefinition, openCache, SERVICE_NAMES, ServiceName, StartedModule, startTracing, tracingConfigSchema,
 } from '@bulwark/platform';
 import { TOPIC_SPECS } from '@bulwark/contracts';
@@ -27,6 +27,10 @@ const runtimeSchema = z.object({
   KAFKA_BROKERS: env.list(),
   KAFKA_CLIENT_ID: z.string().default('bulwark'),
   KAFKA_REPLICATION_FACTOR: env.int(1, 1),
+  /** Partitions of each topic at its creation (unset: each topic's declared count); at most one consumer per partition works. */
+  KAFKA_PARTITIONS: z.coerce.number().int().min(1).optional(),
+  /** A consumer silent for this long loses its partitions to the other replicas; also bounds a rebalance. */
+  KAFKA_SESSION_TIMEOUT_MS: env.int(DEFAULT_SESSION_TIMEOUT_MS, 6000),
   /** Prefix of this deployment's topics and consumer groups, for clusters shared by several deployments. */
   KAFKA_NAMESPACE: z.string().regex(/^[A-Za-z0-9._-]*$/, 'may contain only letters, digits, ".", "_" and "-"').default(''),
   REDIS_URL: env.url(),
@@ -106,7 +110,8 @@ export async function startRuntime(environment: NodeJS.ProcessEnv = process.env)
   const secret = cfg.BULWARK_INTERNAL_SECRET ?? loadOrCreateSecret(dataDir, 'internal');
   const bus: EventBus =
     cfg.KAFKA_BROKERS.length > 0
-      ? new KafkaBus({ brokers: cfg.KAFKA_BROKERS, clientId: cfg.KAFKA_CLIENT_ID, topics: TOPIC_SPECS, replicationFactor: cfg.KAFKA_REPLICATION_FACTOR, namespace: cfg.KAFKA_NAMESPACE })
+      ? new KafkaBus({ brokers: cfg.KAFKA_BROKERS, clientId: cfg.KAFKA_CLIENT_ID, topics: TOPIC_SPECS, replicationFactor: cfg.KAFKA_REPLICATION_FACTOR, namespace: cfg.KAFKA_NAMESPACE,
+        partitions: cfg.KAFKA_PARTITIONS, sessionTimeoutMs: cfg.KAFKA_SESSION_TIMEOUT_MS })
       : new InProcessBus();
   const cache = await openCache(cfg.REDIS_URL, cfg.REDIS_PREFIX);
   const tracing = startTracing(cfg);

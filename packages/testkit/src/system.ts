@@ -4,8 +4,10 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { Kafka, logLevel } from 'kafkajs';
 import { startRuntime } from '@bulwark/runtime';
-import { SERVICE_NAMES } from '@bulwark/platform';
+import { SERVICE_NAMES, ServiceName } from '@bulwark/platform';
+import { Balancer, startBalancer } from './balancer';
 import { Api } from './http';
 import { createTestDatabase, Infra, uniqueSuffix } from './infra';
 
@@ -55,15 +57,21 @@ export async function startAllMode(extraEnv: Record<string, string> = {}): Promi
   };
 }
 
+/**
+ * A port free now, below Linux's ephemeral range (32768 and up): a port the kernel handed out for
+ * listening is also one it hands out for outgoing connections, and with many processes connecting
+ * to Kafka and PostgreSQL one of them took it before the process meant to listen there started.
+ */
 export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as net.AddressInfo).port;
-      srv.close(() => resolve(port));
+  for (;;) {
+    const port = 20000 + Math.floor(Math.random() * 12768);
+    const free = await new Promise<boolean>((resolve) => {
+      const srv = net.createServer();
+      srv.once('error', () => resolve(false));
+      srv.listen(port, '127.0.0.1', () => srv.close(() => resolve(true)));
     });
-  });
+    if (free) return port;
+  }
 }
 
 export interface Child {
@@ -75,7 +83,7 @@ export interface Child {
 function startProcess(name: string, env: Record<string, string>, logDir: string): Child {
   const logFile = path.join(logDir, `${name}.log`);
   const out = fs.openSync(logFile, 'a');
-  const proc = spawn(process.execPath, [MAIN], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', out, out] });
+  const proc = spawn(process.execPath, [MAIN], { env: { PATH: process.env.PATH ?? '', PGAPPNAME: name, ...env }, stdio: ['ignore', out, out] });
   fs.closeSync(out);
   return { name, proc, logFile };
 }
@@ -147,11 +155,6 @@ export async function startAllModeProcess(extraEnv: Record<string, string> = {})
 }
 
 /**
- * The scaled mode: the gateway, identity, and the other five services as three separate processes
- * of the built binary, each service on its own database of the real PostgreSQL server, sharing the
- * real Kafka broker and Redis.
- */
-/**
  * What every process of one scaled deployment shares: this run's Kafka namespace and Redis prefix,
  * its secrets, the admin password and the test settings. Database URLs and ports are the caller's.
  */
@@ -176,24 +179,57 @@ export function scaledEnv(i: Required<Infra>, dataDir: string): Record<string, s
 export interface ScaledSystem extends RunningSystem {
   children: Child[];
   env: Record<string, string>;
+  /** The HTTP address of a process's own (first) module, where its `/metrics` is: a replica's, not its balancer's. */
+  processUrl(name: string): string;
+  /** A consumer group of this deployment as the Kafka broker sees it (group name without the namespace). */
+  consumerGroup(group: string): Promise<{ state: string; members: number }>;
   /** Stops a process (SIGTERM, or SIGKILL for a crash) and leaves it down. */
   stopOne(name: string, signal?: NodeJS.Signals): Promise<void>;
-  /** Starts a stopped process again and waits until each of its services is ready. */
+  /** Starts a stopped process again and waits until each of its modules is ready. */
   startOne(name: string): Promise<void>;
 }
 
+export interface ScaledOptions {
+  /** Services run in a process of their own (named after the service) instead of the shared one, so a test can take one down alone. */
+  ownProcess?: string[];
+  /**
+   * Services run as several processes (`issues-1`, `issues-2`, ...) behind a balancer each for HTTP
+   * and gRPC, the way a Kubernetes Service fronts a Deployment's replicas; the replicas share the
+   * service's database and Kafka consumer groups.
+   */
+  replicas?: Partial<Record<ServiceName, number>>;
+}
+
 /**
- * The scaled mode (see below). `ownProcess` names services that run in a process of their own
- * (named after the service) instead of the shared one, so a test can take one of them down alone.
+ * The scaled mode: the gateway, identity, and the other five services as three separate processes
+ * of the built binary, each service on its own database of the real PostgreSQL server, sharing the
+ * real Kafka broker and Redis. Each process names itself to PostgreSQL (`application_name`), so a
+ * test can tell which one holds a transaction.
  */
-export async function startScaledMode(i: Required<Infra>, extraEnv: Record<string, string> = {}, opts: { ownProcess?: string[] } = {}): Promise<ScaledSystem> {
+export async function startScaledMode(i: Required<Infra>, extraEnv: Record<string, string> = {}, opts: ScaledOptions = {}): Promise<ScaledSystem> {
   const logDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bulwark-scaled-'));
   const dbs = await Promise.all(SERVICE_NAMES.map((s) => createTestDatabase(i.pgUrl, `bw_${s}`)));
   const env: Record<string, string> = { ...scaledEnv(i, logDir), ...extraEnv };
+  const replicated = SERVICE_NAMES.filter((s) => (opts.replicas?.[s] ?? 1) > 1);
+  const replicaSpecs: Record<string, Record<string, string>> = {};
+  const balancers: Balancer[] = [];
   for (const [idx, s] of SERVICE_NAMES.entries()) {
     const upper = s.toUpperCase();
-    const [http, grpc] = [await freePort(), await freePort()];
     env[`${upper}_DATABASE_URL`] = dbs[idx].url;
+    if (replicated.includes(s)) {
+      const ports: [number, number][] = [];
+      for (let n = 1; n <= opts.replicas![s]!; n++) {
+        const [http, grpc] = [await freePort(), await freePort()];
+        ports.push([http, grpc]);
+        replicaSpecs[`${s}-${n}`] = { TARGET: s, [`${upper}_HTTP_PORT`]: String(http), [`${upper}_GRPC_PORT`]: String(grpc) };
+      }
+      const [http, grpc] = [await startBalancer(ports.map(([h]) => `127.0.0.1:${h}`)), await startBalancer(ports.map(([, g]) => `127.0.0.1:${g}`))];
+      balancers.push(http, grpc);
+      env[`${upper}_HTTP_URL`] = `http://${http.address}`;
+      env[`${upper}_GRPC_ADDR`] = grpc.address;
+      continue;
+    }
+    const [http, grpc] = [await freePort(), await freePort()];
     env[`${upper}_HTTP_PORT`] = String(http);
     env[`${upper}_GRPC_PORT`] = String(grpc);
     env[`${upper}_HTTP_URL`] = `http://127.0.0.1:${http}`;
@@ -203,16 +239,25 @@ export async function startScaledMode(i: Required<Infra>, extraEnv: Record<strin
   const gatewayPorts = [await freePort(), await freePort()];
   const specs: Record<string, Record<string, string>> = {
     identity: { ...env, TARGET: 'identity' },
-    services: { ...env, TARGET: SERVICE_NAMES.filter((s) => s !== 'identity' && !own.includes(s)).join(',') },
+    services: { ...env, TARGET: SERVICE_NAMES.filter((s) => s !== 'identity' && !own.includes(s) && !replicated.includes(s)).join(',') },
     ...Object.fromEntries(own.map((s) => [s, { ...env, TARGET: s }])),
+    ...Object.fromEntries(Object.entries(replicaSpecs).map(([name, spec]) => [name, { ...env, ...spec }])),
     ...Object.fromEntries(gatewayPorts.map((port, n) => [`gateway-${n + 1}`, { ...env, TARGET: 'gateway', PORT: String(port) }])),
+  };
+  const ownUrls = (name: string) => {
+    const spec = specs[name];
+    if (!spec) throw new Error(`no process ${name}`);
+    return spec.TARGET.split(',').map((m) => `http://127.0.0.1:${m === 'gateway' ? spec.PORT : spec[`${m.toUpperCase()}_HTTP_PORT`]}`);
   };
   const children = Object.entries(specs).map(([name, spec]) => startProcess(name, spec, logDir));
   const urls = gatewayPorts.map((port) => `http://127.0.0.1:${port}`);
+  const closeBalancers = () => Promise.all(balancers.map((b) => b.close()));
   try {
     for (const url of urls) await waitReady(url, children, 120000);
+    for (const name of Object.keys(replicaSpecs)) for (const url of ownUrls(name)) await waitReady(url, children, 120000);
   } catch (err) {
     await Promise.all(children.map((c) => stopProcess(c, 'SIGKILL')));
+    await closeBalancers();
     await Promise.all(dbs.map((d) => d.drop()));
     throw err;
   }
@@ -223,6 +268,17 @@ export async function startScaledMode(i: Required<Infra>, extraEnv: Record<strin
     services: Object.fromEntries(SERVICE_NAMES.map((s) => [s, env[`${s.toUpperCase()}_HTTP_URL`]])),
     children,
     env,
+    processUrl: (name) => ownUrls(name)[0],
+    async consumerGroup(group: string) {
+      const admin = new Kafka({ clientId: `${env.KAFKA_CLIENT_ID}-test`, brokers: i.kafkaBrokers, logLevel: logLevel.NOTHING }).admin();
+      await admin.connect();
+      try {
+        const [described] = (await admin.describeGroups([`${env.KAFKA_NAMESPACE}${group}`])).groups;
+        return { state: described.state, members: described.members.length };
+      } finally {
+        await admin.disconnect();
+      }
+    },
     async crashAndRestart(name: string) {
       const i = children.findIndex((c) => c.name === name);
       if (i < 0) throw new Error(`no process ${name}`);
@@ -239,10 +295,11 @@ export async function startScaledMode(i: Required<Infra>, extraEnv: Record<strin
       const i = children.findIndex((c) => c.name === name);
       if (i < 0) throw new Error(`no process ${name}`);
       children[i] = startProcess(name, specs[name], logDir);
-      for (const service of specs[name].TARGET.split(',')) await waitReady(env[`${service.toUpperCase()}_HTTP_URL`], children, 120000);
+      for (const url of ownUrls(name)) await waitReady(url, children, 120000);
     },
     async stop() {
       const codes = await Promise.all([...children].reverse().map((c) => stopProcess(c)));
+      await closeBalancers();
       await Promise.all(dbs.map((d) => d.drop().catch(() => undefined)));
       const bad = codes.filter((c) => c !== 0 && c !== null);
       if (bad.length > 0) throw new Error(`a process did not shut down cleanly (exit codes ${codes.join(', ')}); logs in ${logDir}`);

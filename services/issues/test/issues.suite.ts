@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import Ajv from 'ajv-draft-04';
 import addFormats from 'ajv-formats';
-import knex from 'knex';
+import knex, { Knex } from 'knex';
 import sarifSchema from '@microsoft/jest-sarif/lib/schemas/sarif-2.1.0-rtm.5.json';
 import { GitServer, startGitServer, SystemUnderTest } from '@bulwark/testkit';
 import { MANUAL_TOOL_TYPE, scanSetup } from '../../scanning/test/scanning.suite';
@@ -33,6 +33,18 @@ const SHELL: SemgrepResult = { rule: 'python.lang.security.dangerous-subprocess'
 const EVAL: SemgrepResult = { rule: 'python.lang.security.eval', line: 9, code: 'eval(data)', severity: 'WARNING', cwe: 'CWE-95' };
 /** The same findings in another file: issues are deduplicated per project, so each test keeps to its own files. */
 const inFile = (path: string, ...results: SemgrepResult[]) => results.map((r) => ({ ...r, path }));
+
+/** A Semgrep report of `n` distinct findings over 300 rules and 4,000 files, as the crash tests ingest. */
+export function largeReport(n: number): string {
+  // Snippets are normalized with digits masked: distinct findings need distinct letters.
+  const letters = (i: number) => i.toString(26).replace(/[0-9]/g, (d) => 'qrstuvwxyz'[Number(d)]);
+  return semgrepReport(Array.from({ length: n }, (_, i) => ({ rule: `bench.rule.${i % 300}`, line: 1 + (i % 500), code: `call_${letters(i)}(x)`, severity: (['ERROR', 'WARNING', 'INFO'] as const)[i % 3], path: `src/m${i % 4000}.py` })));
+}
+
+/** A project's issues in the issues service's database, in a fixed order: what two runs must agree on. */
+export function issueSnapshot(db: Knex, project: string) {
+  return db('issues').where('project_code', project).orderBy('fingerprint').select('match_key', 'fingerprint', 'rule_id', 'file_path', 'start_line', 'severity', 'status_id', 'occurrences', 'detections');
+}
 
 export function issuesSuite(t: SystemUnderTest): void {
   let git: GitServer;
@@ -416,12 +428,8 @@ export function issuesSuite(t: SystemUnderTest): void {
   if (t.mode === 'scaled') {
     describe('crash during ingestion', () => {
       const N = 100_000;
-      // Snippets are normalized with digits masked: distinct findings need distinct letters.
-      const letters = (n: number) => n.toString(26).replace(/[0-9]/g, (d) => 'qrstuvwxyz'[Number(d)]);
-      const big = semgrepReport(Array.from({ length: N }, (_, i) => ({ rule: `bench.rule.${i % 300}`, line: 1 + (i % 500), code: `call_${letters(i)}(x)`, severity: (['ERROR', 'WARNING', 'INFO'] as const)[i % 3], path: `src/m${i % 4000}.py` })));
+      const big = largeReport(N);
       const issuesDb = () => knex({ client: 'pg', connection: (t.sys as unknown as { env: Record<string, string> }).env.ISSUES_DATABASE_URL, pool: { min: 0, max: 2 } });
-      const snapshot = (db: ReturnType<typeof issuesDb>, project: string) =>
-        db('issues').where('project_code', project).orderBy('fingerprint').select('match_key', 'fingerprint', 'rule_id', 'file_path', 'start_line', 'severity', 'status_id', 'occurrences', 'detections');
       const bigUpload = async (checkId: string) =>
         ok(await t.admin.withHeaders({ 'content-type': 'application/json' }).request('POST', `/api/v1/check/${checkId}/results?file_name=big.json`, undefined, big)).scan_result_id as string;
       // Polled once a second (the gateway rate-limits a token; a 429 is one more wait).
@@ -453,7 +461,7 @@ export function issuesSuite(t: SystemUnderTest): void {
           await ingested(scanId);
 
           await ingested(await bigUpload(await checkOf(plain)));
-          const [a, b] = [await snapshot(db, crashed.code), await snapshot(db, plain.code)];
+          const [a, b] = [await issueSnapshot(db, crashed.code), await issueSnapshot(db, plain.code)];
           expect(a).to.have.length(N);
           expect(a).to.deep.equal(b);
           expect((await db('ingested_scans').where('scan_id', scanId).count({ n: '*' }))[0].n).to.equal('1');

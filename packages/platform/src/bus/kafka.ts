@@ -14,8 +14,18 @@ export interface KafkaBusOptions {
    * production, test runs) can share one cluster without reading each other's events.
    */
   namespace?: string;
+  /** Partitions of each topic this bus creates, instead of the count its declaration gives. */
+  partitions?: number;
+  /**
+   * How long the broker waits for a consumer's heartbeat before it hands the consumer's partitions to
+   * the rest of its group; also the longest a rebalance waits for a member to rejoin.
+   */
+  sessionTimeoutMs?: number;
   retry?: RetryPolicy;
 }
+
+export const DEFAULT_SESSION_TIMEOUT_MS = 15000;
+const HEARTBEAT_INTERVAL_MS = 1000;
 
 const LEVELS: Record<number, string> = { [logLevel.ERROR]: 'error', [logLevel.WARN]: 'warn', [logLevel.INFO]: 'info', [logLevel.DEBUG]: 'debug' };
 
@@ -68,7 +78,7 @@ export class KafkaBus implements EventBus {
       if (missing.length > 0) {
         await admin.createTopics({
           waitForLeaders: true,
-          topics: missing.map((t) => ({ topic: this.physical(t.name), numPartitions: t.partitions, replicationFactor: this.opts.replicationFactor ?? 1 })),
+          topics: missing.map((t) => ({ topic: this.physical(t.name), numPartitions: this.opts.partitions ?? t.partitions, replicationFactor: this.opts.replicationFactor ?? 1 })),
         });
       }
     } finally {
@@ -115,7 +125,8 @@ export class KafkaBus implements EventBus {
   }
 
   private async run(reg: RegisteredConsumer): Promise<void> {
-    const consumer = this.kafka.consumer({ groupId: this.physical(reg.group), sessionTimeout: 15000, heartbeatInterval: 1000, rebalanceTimeout: 15000, allowAutoTopicCreation: false });
+    const sessionTimeout = this.opts.sessionTimeoutMs ?? DEFAULT_SESSION_TIMEOUT_MS;
+    const consumer = this.kafka.consumer({ groupId: this.physical(reg.group), sessionTimeout, heartbeatInterval: HEARTBEAT_INTERVAL_MS, rebalanceTimeout: sessionTimeout, allowAutoTopicCreation: false });
     reg.consumer = consumer;
     await consumer.connect();
     await consumer.subscribe({ topics: reg.topics.map((t) => this.physical(t)), fromBeginning: true });
@@ -126,7 +137,7 @@ export class KafkaBus implements EventBus {
       kafkaConsumerLag.set({ topic: payload.topic.slice((this.opts.namespace ?? '').length), group: reg.group, partition: String(payload.partition) }, Number(payload.offsetLag));
     });
     await consumer.run({
-      eachMessage: async ({ message, topic }) => {
+      eachMessage: async ({ message, topic, heartbeat }) => {
         if (!message.value) return;
         let event: EventEnvelope | undefined;
         try {
@@ -139,7 +150,11 @@ export class KafkaBus implements EventBus {
           this.log.error('undecodable message skipped', { topic, offset: message.offset, eventId: headerText(message.headers, 'x-event-id') });
           return;
         }
-        const outcome = await deliver(event, reg.handler, this.log, reg.group, this.opts.retry ?? DEFAULT_RETRY, () => stopping || !reg.consumer);
+        // kafkajs heartbeats only between messages: one event handled for longer than the session
+        // timeout (a large scan's ingestion) would otherwise cost the member its partitions, and the
+        // group would hand the same event to another replica while this one is still at it.
+        const beat = setInterval(() => heartbeat().catch(() => undefined), HEARTBEAT_INTERVAL_MS);
+        const outcome = await deliver(event, reg.handler, this.log, reg.group, this.opts.retry ?? DEFAULT_RETRY, () => stopping || !reg.consumer).finally(() => clearInterval(beat));
         // Throwing keeps the offset uncommitted, so the group's next run receives this event again.
         if (outcome === 'interrupted') throw new Error('consumer stopping');
       },
