@@ -66,16 +66,18 @@ async function main() {
   const log = createLogger('bench');
   const gates = new QualityGates(db, scanning as never, catalog as never);
   const ingestion = new Ingestion(scanning as never, catalog as never, gates, log, Number(process.env.ISSUES_INGEST_CHUNK ?? 2000));
-  const scan = (id: string): ScanCompleted => ({ scan_result_id: id, check_id: 'check-1', layer_id: 'layer-1', project_code: 'bench', findings_count: FINDINGS, tool_id: 't' });
-  const ingest = async (label: string, id: string) => {
+  const scan = (id: string, digest?: string): ScanCompleted => ({ scan_result_id: id, check_id: 'check-1', layer_id: 'layer-1', project_code: 'bench', findings_count: FINDINGS, tool_id: 't', findings_digest: digest });
+  const ingest = async (label: string, id: string, digest?: string) => {
     const started = process.hrtime.bigint();
-    await db.transaction((trx) => ingestion.handle({ id: randomUUID(), type: SCAN_EVENTS.scanCompleted, topic: 't', key: 'check-1', occurredAt: '', payload: scan(id), headers: {} }, trx));
+    await db.transaction((trx) => ingestion.handle({ id: randomUUID(), type: SCAN_EVENTS.scanCompleted, topic: 't', key: 'check-1', occurredAt: '', payload: scan(id, digest), headers: {} }, trx));
     const s = Number(process.hrtime.bigint() - started) / 1e9;
     console.log(`| ${label} | ${FINDINGS} | ${s.toFixed(2)} s | ${Math.round(FINDINGS / s)} |`);
   };
   console.log('| ingestion | findings | time | findings/s |\n|---|---|---|---|');
-  await ingest('new scan into an empty project', randomUUID());
-  await ingest('the same findings again (all unchanged)', randomUUID());
+  // The scanning service's digest of the findings: equal digests mark an unchanged re-import.
+  await ingest('new scan into an empty project', randomUUID(), 'same-findings');
+  await ingest('the same findings again (all unchanged), re-detected set-wise', randomUUID(), 'same-findings');
+  await ingest('the same findings again without a digest, matched one by one', randomUUID());
 
   // Fill up to the target with issues of 99 other projects, written directly (the ingestion path is measured above).
   const missing = TOTAL_ISSUES - FINDINGS;

@@ -127,9 +127,9 @@ function tail(file: string, lines = 30): string {
 /**
  * The single-process mode as it ships: the built binary with TARGET=all in its own process, on
  * embedded defaults in a fresh data directory. Unlike `startAllMode`, a crash ends that process, not
- * the tests, and `alive()` tells whether it still runs.
+ * the tests, `alive()` tells whether it still runs and `pid` lets a benchmark read its memory.
  */
-export async function startAllModeProcess(extraEnv: Record<string, string> = {}): Promise<RunningSystem & { alive(): boolean }> {
+export async function startAllModeProcess(extraEnv: Record<string, string> = {}): Promise<RunningSystem & { alive(): boolean; pid: number }> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bulwark-all-'));
   const port = await freePort();
   const child = startProcess('all', { TARGET: 'all', BULWARK_DATA_DIR: dataDir, PORT: String(port), BULWARK_ADMIN_PASSWORD: ADMIN_PASSWORD, LOG_LEVEL: 'info', ...testSettings(), ...extraEnv }, dataDir);
@@ -145,6 +145,7 @@ export async function startAllModeProcess(extraEnv: Record<string, string> = {})
     api: new Api(url),
     gateways: [new Api(url)],
     services: {},
+    pid: child.proc.pid!,
     alive: () => child.proc.exitCode === null && child.proc.signalCode === null,
     async stop() {
       const code = await stopProcess(child);

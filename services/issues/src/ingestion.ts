@@ -1,6 +1,6 @@
-import { randomUUID } from 'node:crypto';
-import type { Finding } from '@bulwark/findings';
-import { enqueueEvents, EventEnvelope, Logger, ServiceClient, Trx, unlessNotFound } from '@bulwark/platform';
+import { createHash, randomUUID } from 'node:crypto';
+import type { Finding, Suppression } from '@bulwark/findings';
+import { enqueueEvents, EventEnvelope, json, Logger, ServiceClient, Trx, unlessNotFound } from '@bulwark/platform';
 import { ISSUE_EVENTS, SCAN_EVENTS, TOPICS } from '@bulwark/contracts';
 import type { catalogV1, scanningV1 } from '@bulwark/proto';
 import { DedupRule, matchKey, ruleFor, scopeOf } from './domain/match-key';
@@ -11,7 +11,7 @@ import type { QualityGates } from './quality-gates';
 import { HistoryEntry, historyStore } from './store/history';
 import { Detection, issueStore, NewIssue, SEVERITY_RANK } from './store/issues';
 import { SecurityRuleRow, securityRuleStore } from './store/security-rules';
-import { dedupRuleStore, ingestedStore } from './store/settings';
+import { dedupRuleStore, ingestedStore, UnchangedBasis } from './store/settings';
 
 export type ScanningClient = ServiceClient<typeof scanningV1.ScanningServiceService>;
 export type CatalogClient = ServiceClient<typeof catalogV1.CatalogServiceService>;
@@ -24,6 +24,8 @@ export interface ScanCompleted {
   findings_count: number;
   tool_id: string;
   uploaded?: boolean;
+  /** Digest of the findings as the scanning service hands them over (absent from older events). */
+  findings_digest?: string;
 }
 
 export interface IngestSummary {
@@ -67,10 +69,11 @@ export class Ingestion {
     if (event.type !== SCAN_EVENTS.scanCompleted) return;
     const scan = event.payload as ScanCompleted;
     const started = Date.now();
-    const summary = await this.ingest(trx, scan);
-    if (!summary) return;
+    const ingested = await this.ingest(trx, scan);
+    if (!ingested) return;
+    const { summary, basis } = ingested;
     const verdict = await this.gates.evaluateAfterScan(trx, scan);
-    await ingestedStore.finish(trx, scan.scan_result_id, summary.findings, summary, verdict);
+    await ingestedStore.finish(trx, scan.scan_result_id, summary.findings, summary, verdict, basis);
     await enqueueEvents(trx, [
       { topic: TOPICS.issues, type: ISSUE_EVENTS.issuesIngested, key: scan.scan_result_id, payload: { scan_result_id: scan.scan_result_id, check_id: scan.check_id, layer_id: scan.layer_id, project_code: scan.project_code, ...summary } },
     ]);
@@ -79,7 +82,7 @@ export class Ingestion {
   }
 
   /** The issue changes of one scan; undefined when the scan was ingested before (nothing changes). */
-  async ingest(trx: Trx, scan: ScanCompleted): Promise<IngestSummary | undefined> {
+  async ingest(trx: Trx, scan: ScanCompleted): Promise<{ summary: IngestSummary; basis: UnchangedBasis } | undefined> {
     // A scan result deleted since (or announced by another installation sharing the bus) has nothing to read.
     const known = await this.scanning.getScan({ scanResultId: scan.scan_result_id }).catch(unlessNotFound);
     if (!known || known.state !== 'completed') {
@@ -97,22 +100,62 @@ export class Ingestion {
     // Issues this scan wrote, by identity; when the project had none before, nothing else can match.
     const written = new Map<string, Existing>();
     const ctx: ChunkContext = { scan, at, toolName: tool?.name ?? '', dedupRules, rules, written, lookUp: await issueStore.anyInProject(trx, scan.project_code) };
-    // The next chunk is read and keyed while the database writes the previous one.
-    let pending: Promise<void> = Promise.resolve();
-    for await (const chunk of this.scanning.streamFindings({ scanResultId: scan.scan_result_id, afterSeq: 0, chunkSize: this.chunkSize })) {
-      const findings = chunk.findingsJson.map((j) => JSON.parse(j) as Finding);
-      summary.findings += findings.length;
-      const keyed = this.keyed(ctx, findings);
+    // Findings become match keys through the dedup rules, the tool's name and the layer: with these
+    // unchanged, the same findings give the same keys.
+    const keying = createHash('sha256').update(JSON.stringify([[...dedupRules].map((r) => JSON.stringify(r)).sort(), ctx.toolName, scan.layer_id, scan.project_code])).digest('hex');
+    const redetected = await this.redetectUnchanged(trx, ctx, keying, summary);
+    if (redetected === undefined) {
+      // The next chunk is read and keyed while the database writes the previous one.
+      let pending: Promise<void> = Promise.resolve();
+      for await (const chunk of this.scanning.streamFindings({ scanResultId: scan.scan_result_id, afterSeq: 0, chunkSize: this.chunkSize })) {
+        const findings = chunk.findingsJson.map((j) => JSON.parse(j) as Finding);
+        summary.findings += findings.length;
+        const keyed = this.keyed(ctx, findings);
+        await pending;
+        pending = this.upsertChunk(trx, ctx, keyed, summary);
+        // Handled here so a failure waits for the await below instead of crashing the process.
+        pending.catch(() => undefined);
+      }
       await pending;
-      pending = this.upsertChunk(trx, ctx, keyed, summary);
-      // Handled here so a failure waits for the await below instead of crashing the process.
-      pending.catch(() => undefined);
     }
-    await pending;
     const fixed = await issueStore.markFixed(trx, scan.check_id, scan.scan_result_id, OPEN_STATUSES, STATUS.fixed, at);
     summary.fixed = fixed.length;
     await historyStore.add(trx, fixed.map((f) => ({ issue_id: f.id, actor_kind: 'scan', actor: scan.scan_result_id, field: 'status', old_value: String(f.old), new_value: String(STATUS.fixed), comment: 'Not found by a complete scan of the check that found it', at })));
-    return summary;
+    return { summary, basis: { findings_digest: scan.findings_digest ?? null, keying, issues: redetected ?? ctx.written.size } };
+  }
+
+  /**
+   * An unchanged re-import: the check's previous ingested scan had the same findings, keyed the same
+   * way, and every issue it detected is still last detected by it. Then each finding matches exactly
+   * the issue it matched then, and the whole scan is a set-wise re-detection of those issues with
+   * what the per-finding path would write. Returns how many issues it detected, or undefined when
+   * the scan is not such a re-import (the findings are then read and matched one by one).
+   */
+  private async redetectUnchanged(trx: Trx, ctx: ChunkContext, keying: string, summary: IngestSummary): Promise<number | undefined> {
+    const { scan, at } = ctx;
+    if (!scan.findings_digest) return undefined;
+    const previous = await ingestedStore.previous(trx, scan.check_id, scan.scan_result_id);
+    if (!previous || previous.findings_digest !== scan.findings_digest || previous.keying !== keying || previous.issues === null) return undefined;
+    const issues = await issueStore.detectedBy(trx, previous.scan_id);
+    if (issues.length !== previous.issues) return undefined;
+    const changed: { id: string; status_id: number }[] = [];
+    const history: HistoryEntry[] = [];
+    for (const issue of issues) {
+      // The issue's suppression is the one its last finding carried: the same finding's.
+      const suppression = issue.suppression === null ? undefined : json<Suppression>(issue.suppression);
+      const status = statusOnDetection(issue.status_id, suppression);
+      if (status === issue.status_id) continue;
+      changed.push({ id: issue.id, status_id: status });
+      history.push({ issue_id: issue.id, actor_kind: 'scan', actor: scan.scan_result_id, field: 'status', old_value: String(issue.status_id), new_value: String(status), comment: status === STATUS.reopen ? 'Detected again after it was fixed' : `Report suppression: ${suppression?.state}`, at });
+      if (status === STATUS.reopen) summary.reopened++;
+    }
+    await issueStore.redetect(trx, previous.scan_id, { scan_id: scan.scan_result_id, check_id: scan.check_id, layer_id: scan.layer_id }, at, changed);
+    await historyStore.add(trx, history);
+    summary.findings = scan.findings_count;
+    // As the per-finding path counts: each chunk's distinct keys, all of them existing issues now.
+    summary.updated = previous.summary.created + previous.summary.updated;
+    this.log.info('unchanged re-import: issues re-detected set-wise', { scanId: scan.scan_result_id, previous: previous.scan_id, issues: issues.length });
+    return issues.length;
   }
 
   /** The chunk's findings by identity: two findings a rule gives the same identity are one issue (occurrences add up). */

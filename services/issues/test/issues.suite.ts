@@ -119,6 +119,38 @@ export function issuesSuite(t: SystemUnderTest): void {
       expect(items.find((i: any) => i.id === shell.id)).to.include({ start_line: 14, scan_result_id: shifted });
     });
 
+    it('a re-import of an unchanged report changes nothing but detection times and counts; a Fixed issue is Reopen, a triaged one stays', async function () {
+      this.timeout(120000);
+      const check = await newCheck();
+      const report = inFile('unchanged.py', SHELL, EVAL, { rule: 'python.flask.debug', line: 20, code: 'app.run(debug=True)', severity: 'INFO', cwe: 'CWE-489' });
+      const first = await upload(check, report);
+      const byRule = (items: any[]) => items.sort((a, b) => a.rule_id.localeCompare(b.rule_id));
+      const [fixedOne, triaged] = byRule((await issuesOf(`filter[check]=${check}`)).items);
+      ok(await t.admin.put(`/api/v1/issue/${fixedOne.id}`, { status_id: 4, comment: 'fixed by hand' }));
+      ok(await t.admin.put(`/api/v1/issue/${triaged.id}`, { status_id: 5, comment: 'not reachable' }));
+      const snapshot = async () => {
+        const items = byRule((await issuesOf(`filter[check]=${check}`)).items);
+        return Promise.all(items.map(async (i: any) => ({ issue: i, history: ok(await t.admin.get(`/api/v1/issue/${i.id}/history`)).items })));
+      };
+      const before = await snapshot();
+
+      const again = await upload(check, report);
+      const after = await snapshot();
+      expect(after.map((a) => a.issue.id)).to.deep.equal(before.map((b) => b.issue.id));
+      for (const [k, b] of before.entries()) {
+        const a = after[k];
+        const reopened = b.issue.id === fixedOne.id;
+        expect(a.issue).to.include({ detections: 2, scan_result_id: again, first_scan_result_id: first });
+        expect(Date.parse(a.issue.last_detected_at)).to.be.greaterThan(Date.parse(b.issue.last_detected_at));
+        const same = (i: any) => ({ ...i, detections: undefined, scan_result_id: undefined, last_detected_at: undefined, updated_at: undefined, status_id: undefined, status: undefined });
+        expect(same(a.issue)).to.deep.equal(same(b.issue));
+        expect(a.issue.status_id).to.equal(reopened ? 8 : b.issue.status_id);
+        expect(a.history.slice(reopened ? 1 : 0)).to.deep.equal(b.history);
+        if (reopened) expect(a.history[0]).to.include({ actor_kind: 'scan', actor: again, field: 'status', old_value: '4', new_value: '8', comment: 'Detected again after it was fixed' });
+      }
+      expect(after.find((a) => a.issue.id === triaged.id)!.issue.status_id).to.equal(5);
+    });
+
     it('maps a report suppression (SARIF) to a status', async function () {
       this.timeout(60000);
       const check = await newCheck();

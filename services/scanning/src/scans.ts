@@ -133,10 +133,10 @@ export class Scans {
         toolTypeId: typeId, kind: 'upload', state: 'parsing', requestedBy: principal.username,
       });
       await findingStore.saveReport(trx, id, q.file_name ?? `upload.${imported.format}`, contentTypeOf(imported.format), body);
-      await findingStore.insertAll(trx, id, imported.findings);
+      const digest = await findingStore.insertAll(trx, id, imported.findings);
       await scanStore.finish(trx, id, ['parsing'], 'completed', { findingsCount: imported.findings.length, severityCounts: counts, reportFormat: imported.format, error: null });
       const created = (await scanStore.get(trx, id))!;
-      await scanEvent(trx, SCAN_EVENTS.scanCompleted, created, { findings_count: imported.findings.length, severity_counts: counts, tool_id: check.securityToolId, uploaded: true });
+      await scanEvent(trx, SCAN_EVENTS.scanCompleted, created, { findings_count: imported.findings.length, severity_counts: counts, tool_id: check.securityToolId, uploaded: true, findings_digest: digest });
       return created;
     });
     return scan;

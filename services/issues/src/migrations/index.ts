@@ -237,4 +237,17 @@ export const migrations: Migration[] = [
       await db.raw('drop index issues_rank_status');
     },
   },
+  {
+    name: '0005_ingested_scans_unchanged',
+    async up(db) {
+      // What an unchanged re-import is compared with: the scan's findings digest (from the scanning
+      // service), a digest of what turned them into match keys, and how many issues the scan detected.
+      await db.schema.alterTable('ingested_scans', (t) => {
+        t.text('findings_digest');
+        t.text('keying');
+        t.integer('issues');
+      });
+      await db.raw('create index ingested_scans_check on ingested_scans (check_id, ingested_at)');
+    },
+  },
 ];

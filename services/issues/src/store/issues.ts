@@ -227,6 +227,26 @@ export const issueStore = {
     );
   },
 
+  /** The issues a scan detected last (no later scan detected them), locked for its re-detection. */
+  async detectedBy(db: Queryable, scanId: string): Promise<Pick<IssueRow, 'id' | 'status_id' | 'security_rule_id' | 'suppression'>[]> {
+    return db('issues').where('scan_id', scanId).select('id', 'status_id', 'security_rule_id', 'suppression').forUpdate();
+  },
+
+  /**
+   * A scan detects again every issue that scan `previous` detected last, with the same findings: what
+   * `detectMany` would write for each, set-wise. Occurrences, severity, line and suppression come from
+   * identical findings, so they stay; `changed` are the issues whose status the detection changes.
+   */
+  async redetect(db: Queryable, previous: string, scan: { scan_id: string; check_id: string; layer_id: string }, at: string, changed: { id: string; status_id: number }[]): Promise<void> {
+    const set = `scan_id = ?, check_id = ?, layer_id = ?, last_detected_at = ?, updated_at = ?, detections = i.detections + 1`;
+    const setBindings = [scan.scan_id, scan.check_id, scan.layer_id, at, at];
+    if (changed.length > 0) {
+      const v = unnestRows(changed, { id: 'uuid', status_id: 'int' });
+      await db.raw(`update issues i set ${set}, status_id = v.status_id, security_rule_id = null from ${v.sql} where i.id = v.id and i.id = any(?::uuid[])`, [...setBindings, ...v.bindings, pgArray(changed.map((c) => c.id))]);
+    }
+    await db.raw(`update issues i set ${set} where i.scan_id = ?`, [...setBindings, previous]);
+  },
+
   /** Open issues that the check found before but its complete scan `scanId` did not: they are fixed. */
   async markFixed(db: Queryable, checkId: string, scanId: string, openStatuses: number[], fixed: number, at: string): Promise<{ id: string; old: number }[]> {
     const rows: { id: string; old: number }[] = (

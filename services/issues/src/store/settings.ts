@@ -70,6 +70,13 @@ export const dedupRuleStore = {
 
 export const dedupRuleView = (r: DedupRuleRow) => ({ id: r.id, name: r.name, tool_name: r.tool_name, fields: r.fields, scope: r.scope, created_at: iso(r.created_at)!, updated_at: iso(r.updated_at)! });
 
+/** What makes a later scan of the check an unchanged re-import of this one (null: never). */
+export interface UnchangedBasis {
+  findings_digest: string | null;
+  keying: string;
+  issues: number;
+}
+
 export const ingestedStore = {
   /** Claims a scan for ingestion; false when it was ingested already. */
   async claim(db: Queryable, scan: { scan_id: string; check_id: string; layer_id: string; project_code: string }): Promise<boolean> {
@@ -77,7 +84,14 @@ export const ingestedStore = {
     return rows.length === 1;
   },
 
-  async finish(db: Queryable, scanId: string, findings: number, summary: unknown, qualityGate: unknown): Promise<void> {
-    await db('ingested_scans').where({ scan_id: scanId }).update({ findings, summary: JSON.stringify(summary), quality_gate: qualityGate === null ? null : JSON.stringify(qualityGate) });
+  async finish(db: Queryable, scanId: string, findings: number, summary: unknown, qualityGate: unknown, unchanged: UnchangedBasis): Promise<void> {
+    await db('ingested_scans')
+      .where({ scan_id: scanId })
+      .update({ findings, summary: JSON.stringify(summary), quality_gate: qualityGate === null ? null : JSON.stringify(qualityGate), ...unchanged });
+  },
+
+  /** The check's latest ingestion before `scanId`, with what a re-import is compared with. */
+  async previous(db: Queryable, checkId: string, scanId: string): Promise<(UnchangedBasis & { scan_id: string; summary: { created: number; updated: number } }) | undefined> {
+    return db('ingested_scans').where('check_id', checkId).whereNot('scan_id', scanId).orderBy('ingested_at', 'desc').first('scan_id', 'summary', 'findings_digest', 'keying', 'issues');
   },
 };

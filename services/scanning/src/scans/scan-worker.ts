@@ -204,9 +204,9 @@ export class ScanWorker {
       const counts = severityCounts(imported.findings);
       const done = await this.host.transaction(async (trx) => {
         await findingStore.saveReport(trx, scan.id, path.basename(outcome.reportPath), contentTypeOf(imported.format), bytes);
-        await findingStore.insertAll(trx, scan.id, imported.findings);
+        const digest = await findingStore.insertAll(trx, scan.id, imported.findings);
         const finished = await scanStore.finish(trx, scan.id, ['parsing'], 'completed', { findingsCount: imported.findings.length, severityCounts: counts, reportFormat: imported.format, error: null }, this.owner);
-        if (finished) await scanEvent(trx, SCAN_EVENTS.scanCompleted, scan, { findings_count: imported.findings.length, severity_counts: counts, tool_id: check.securityToolId });
+        if (finished) await scanEvent(trx, SCAN_EVENTS.scanCompleted, scan, { findings_count: imported.findings.length, severity_counts: counts, tool_id: check.securityToolId, findings_digest: digest });
         return finished;
       });
       this.log.info('scan completed', { scanId: scan.id, checkId: scan.checkId, findings: imported.findings.length, stored: done });

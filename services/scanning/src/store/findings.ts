@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import type { Queryable } from '@bulwark/platform';
 import type { Finding } from '@bulwark/findings';
@@ -5,18 +6,21 @@ import type { Finding } from '@bulwark/findings';
 const BATCH = 500;
 
 export const findingStore = {
-  /** Stores a scan's findings in batches (never one row per round trip). */
-  async insertAll(db: Queryable, scanId: string, findings: Finding[]): Promise<void> {
+  /**
+   * Stores a scan's findings in batches (never one row per round trip) and returns the digest of the
+   * stored findings in order: two scans with the same digest hand the issues service the same findings.
+   */
+  async insertAll(db: Queryable, scanId: string, findings: Finding[]): Promise<string> {
+    const digest = createHash('sha256');
     for (let i = 0; i < findings.length; i += BATCH) {
-      const rows = findings.slice(i, i + BATCH).map((f, j) => ({
-        scan_id: scanId,
-        seq: i + j + 1,
-        fingerprint: f.fingerprint,
-        severity: f.severity,
-        finding: JSON.stringify(f),
-      }));
+      const rows = findings.slice(i, i + BATCH).map((f, j) => {
+        const finding = JSON.stringify(f);
+        digest.update(finding).update('\n');
+        return { scan_id: scanId, seq: i + j + 1, fingerprint: f.fingerprint, severity: f.severity, finding };
+      });
       await db('scan_findings').insert(rows);
     }
+    return digest.digest('hex');
   },
 
   /** One chunk of a scan's findings after `afterSeq`, for the hand-over to the issues service. */
