@@ -1,5 +1,8 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { expect } from 'chai';
-import { enqueueEvents, InProcessBus, OutboxRelay, pgArray, unnestRows } from '@bulwark/platform';
+import { enqueueEvents, InProcessBus, Migration, openDatabase, OutboxRelay, pgArray, unnestRows } from '@bulwark/platform';
 import { DATABASE_BACKENDS, TestDatabase } from '@bulwark/testkit';
 
 for (const backend of DATABASE_BACKENDS) {
@@ -61,3 +64,32 @@ for (const backend of DATABASE_BACKENDS) {
     });
   });
 }
+
+describe('embedded databases of one data directory', () => {
+  const counter: Migration[] = [{ name: '0001_counter', up: (db) => db.schema.createTable('counter', (t) => t.integer('n').notNullable()) }];
+  let dataDir: string;
+  before(() => {
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'embedded-clusters-'));
+  });
+  after(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+
+  it('gives each service a cluster of its own, and keeps what was committed across a restart', async () => {
+    const first = await openDatabase({ service: 'first', dataDir, migrations: counter });
+    const second = await openDatabase({ service: 'second', dataDir, migrations: counter });
+    try {
+      await first('counter').insert({ n: 1 });
+      expect(await second('counter').select('n')).to.deep.equal([]);
+    } finally {
+      await first.destroy();
+      await second.destroy();
+    }
+    expect(fs.readdirSync(dataDir).sort()).to.deep.equal(['first', 'second']);
+    const again = await openDatabase({ service: 'first', dataDir, migrations: counter });
+    try {
+      expect(await again('counter').select('n')).to.deep.equal([{ n: 1 }]);
+      expect((await again('knex_migrations').select('name')).map((r: { name: string }) => r.name)).to.deep.equal(['0000_platform_outbox_inbox', '0001_counter']);
+    } finally {
+      await again.destroy();
+    }
+  });
+});

@@ -1,5 +1,7 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
 import knex, { Knex } from 'knex';
 import ClientPgLite from 'knex-pglite';
 import { createLogger } from '../logging';
@@ -89,6 +91,46 @@ async function withMigrationLock<T>(url: string, log: ReturnType<typeof createLo
   }
 }
 
+let clusterTemplate: Promise<string> | undefined;
+
+/**
+ * An empty cluster made once per process. initdb is most of an embedded database's first start (in
+ * WebAssembly, with a PGlite instance of its own: seconds each on a small machine), and every
+ * service's cluster starts out identical, so each is a copy of this one. It lives in the
+ * temporary directory and goes when the process exits; a killed process leaves one 40 MB folder.
+ */
+function emptyCluster(): Promise<string> {
+  clusterTemplate ??= (async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bulwark-pgdata-template-'));
+    process.once('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
+    const pg = new PGlite(`file://${dir}`);
+    await pg.waitReady;
+    // A clean shutdown checkpoints, so the files alone are a consistent cluster to copy.
+    await pg.close();
+    return dir;
+  })().catch((err: unknown) => {
+    clusterTemplate = undefined;
+    throw err;
+  });
+  return clusterTemplate;
+}
+
+/**
+ * Puts a copy of the empty cluster at `dir` unless a cluster (or anything else) is already there.
+ * The copy is made beside it and renamed into place, so a crash never leaves half a cluster where
+ * PGlite would resume.
+ */
+async function provisionCluster(dir: string): Promise<void> {
+  if (fs.existsSync(dir) && fs.readdirSync(dir).length > 0) return;
+  const template = await emptyCluster();
+  const partial = `${dir}.partial`;
+  fs.rmSync(partial, { recursive: true, force: true });
+  fs.cpSync(template, partial, { recursive: true });
+  fs.chmodSync(partial, 0o700);
+  fs.rmSync(dir, { recursive: true, force: true });
+  fs.renameSync(partial, dir);
+}
+
 export async function openDatabase(opts: DatabaseOptions): Promise<Db> {
   const log = createLogger(`${opts.service}.db`);
   let db: Db;
@@ -96,8 +138,11 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Db> {
     await ensurePostgresDatabase(opts.url);
     db = knex({ client: 'pg', connection: opts.url, pool: { min: 0, max: opts.poolMax ?? 10 } });
   } else {
+    // One PGlite per service rather than one shared: PGlite is a single session, and some services'
+    // transactions wait on a call to another service, which on a shared session would wait for them.
     const dir = path.resolve(opts.dataDir, opts.service, 'pgdata');
-    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    fs.mkdirSync(path.dirname(dir), { recursive: true, mode: 0o700 });
+    await provisionCluster(dir);
     db = knex({ client: ClientPgLite as unknown as typeof knex.Client, connection: { connectionString: `file://${dir}` } as Knex.StaticConnectionConfig });
   }
   const migrate = () =>
