@@ -1,5 +1,6 @@
 import { describeSystem } from '../src';
 import { identitySuite } from '../../../services/identity/test/identity.suite';
+import { directorySuite } from '../../../services/identity/test/directory.suite';
 import { catalogSuite } from '../../../services/catalog/test/catalog.suite';
 import { scanningSuite } from '../../../services/scanning/test/scanning.suite';
 import { scannersSuite } from '../../../services/scanning/test/scanners.suite';
@@ -15,6 +16,7 @@ describeSystem({
   'gateway behaviour': gatewaySuite,
   'services behind the gateway': directAccessSuite,
   'identity service': identitySuite,
+  'directory login (LDAP)': directorySuite,
   'catalog service': catalogSuite,
   'scanning service': scanningSuite,
   'real scanners end to end': scannersSuite,

@@ -152,6 +152,76 @@ export const userView = z
   })
   .openapi('User');
 
+// ---- directory (LDAP) settings
+
+const ldapUrl = z
+  .string()
+  .max(2048)
+  .regex(/^ldaps?:\/\/[^\s/?#]+\/?$/i, 'must be ldap://host[:port] or ldaps://host[:port]')
+  .openapi({ example: 'ldaps://dc1.example.com:636' });
+const dn = z.string().trim().min(1).max(1024);
+const ldapFilter = z.string().trim().min(3).max(2048).regex(/^\(.*\)$/s, 'must be an LDAP filter in parentheses');
+const attribute = z.string().trim().min(1).max(128).regex(/^[A-Za-z][A-Za-z0-9-]*$/, 'must be an attribute name');
+
+const ldapFields = {
+  enabled: z.boolean().openapi({ description: 'Whether directory users may log in' }),
+  urls: z.array(ldapUrl).min(1).max(5).openapi({ description: 'Servers, tried in order while one cannot be reached' }),
+  start_tls: z.boolean().openapi({ description: 'Upgrade ldap:// connections with StartTLS (ldaps:// is TLS from the start)' }),
+  verify_certificate: z.boolean().openapi({ description: 'Verify the server certificate and host name (on by default)' }),
+  ca_certificate: z.string().max(65536).regex(/-----BEGIN CERTIFICATE-----/, 'must be PEM certificates').nullable()
+    .openapi({ description: 'PEM bundle of the CAs to trust instead of the system ones' }),
+  bind_dn: dn.openapi({ description: 'Service account that searches the directory' }),
+  bind_password: z.string().min(1).max(1024).openapi({ description: 'Write-only: sealed at rest, never returned' }),
+  user_search_base: dn,
+  user_filter: ldapFilter.refine((f) => f.includes('{username}'), 'must contain {username}').openapi({
+    description: 'Finds the person; {username} is replaced by the escaped login name. E.g. (&(objectClass=person)(sAMAccountName={username}))',
+  }),
+  disabled_filter: ldapFilter.nullable().openapi({
+    description: 'A person matching this filter is refused, e.g. (userAccountControl:1.2.840.113556.1.4.803:=2) for Active Directory, (pwdAccountLockedTime=*) for OpenLDAP',
+  }),
+  group_search_base: dn.nullable().openapi({ description: 'Where groups are searched; null reads no groups' }),
+  group_filter: ldapFilter.openapi({ description: 'What a group is' }),
+  group_member_attribute: attribute.openapi({ description: 'Attribute of a group that holds member DNs (member, uniqueMember)' }),
+  nested_groups: z.enum(['none', 'walk', 'in_chain']).openapi({
+    description: 'none: direct groups only; walk: groups of groups, searched level by level (any server); in_chain: one search with Active Directory\u2019s LDAP_MATCHING_RULE_IN_CHAIN',
+  }),
+  display_name_attribute: attribute,
+  email_attribute: attribute,
+  timeout_seconds: z.number().int().min(1).max(120).openapi({ description: 'Time limit of each connection and operation' }),
+  page_size: z.number().int().min(1).max(5000).openapi({ description: 'Entries per page of a group search' }),
+};
+
+export const ldapSettingsBody = z
+  .object(Object.fromEntries(Object.entries(ldapFields).map(([k, v]) => [k, v.optional()])) as { [K in keyof typeof ldapFields]: z.ZodOptional<(typeof ldapFields)[K]> })
+  .strict()
+  .openapi('LdapSettingsUpdate', { description: 'Fields left out keep their value; bind_password left out keeps the stored one' });
+
+const { bind_password: _writeOnly, ...ldapReadable } = ldapFields;
+export const ldapSettingsView = z
+  .object({
+    ...ldapReadable,
+    bind_dn: dn.nullable(),
+    user_search_base: dn.nullable(),
+    urls: z.array(z.string()),
+    bind_password_set: z.boolean(),
+    complete: z.boolean().openapi({ description: 'Whether every setting a login needs is there' }),
+    updated_at: isoDateTime.nullable(),
+  })
+  .openapi('LdapSettings');
+
+export const ldapTestBody = z
+  .object({ username: z.string().min(1).max(255).optional().openapi({ description: 'Also look this person up with user_filter' }) })
+  .strict()
+  .openapi('LdapTestRequest');
+
+export const ldapTestResult = z
+  .object({
+    ok: z.boolean(),
+    stage: z.enum(['settings', 'connect', 'tls', 'bind', 'search_base', 'user', 'done']).openapi({ description: 'The step that failed, or done' }),
+    message: z.string(),
+  })
+  .openapi('LdapTestResult');
+
 const byUserId = z.object({ user_id: z.string().min(1) });
 const byRoleCode = z.object({ role_code: z.string().min(1) });
 
@@ -173,8 +243,29 @@ export const identityRoutes: RouteSpec[] = [
   },
   {
     operationId: 'ldapAllowed', method: 'get', path: '/api/v1/ldap/allowed', service, tag: 'Authentication', access: { kind: 'public' },
-    summary: 'Whether LDAP login is configured (public: the login page asks before anyone logs in)',
+    summary: 'Whether LDAP login works: enabled, complete settings, and the service account binds (public: the login page asks before anyone logs in)',
     response: z.object({ allowed: z.boolean() }).openapi('LdapAllowed'),
+  },
+  {
+    operationId: 'getLdapSettings', method: 'get', path: '/api/v1/ldap/settings', service, tag: 'Authentication',
+    access: perm('settings.authentication', 'r'),
+    summary: 'Directory (LDAP) login settings; the bind password is never returned, only whether one is set',
+    description: 'Since release 1.5 this operation takes no body parameter `data`; a body sent with it is ignored.',
+    response: ldapSettingsView,
+  },
+  {
+    operationId: 'updateLdapSettings', method: 'put', path: '/api/v1/ldap/settings', service, tag: 'Authentication',
+    access: perm('settings.authentication', 'w'),
+    summary: 'Change directory (LDAP) login settings; fields left out keep their value',
+    description: 'Enabling needs complete settings (urls, bind_dn, bind_password, user_search_base): 400 naming what is missing.',
+    request: { body: ldapSettingsBody }, response: ldapSettingsView,
+  },
+  {
+    operationId: 'testLdap', method: 'post', path: '/api/v1/ldap/test', service, tag: 'Authentication',
+    access: perm('settings.authentication', 'x'),
+    summary: 'Test the saved LDAP settings: connect, TLS, bind as the service account, find the search base (and a person)',
+    description: 'Answers 200 with ok false, the failed stage and a message: unreachable server, TLS failure, bind refused, search base not found, user filter matched nothing.',
+    request: { body: ldapTestBody }, response: ldapTestResult,
   },
   {
     operationId: 'ssoAllowed', method: 'get', path: '/api/v1/sso/allowed', service, tag: 'Authentication', access: { kind: 'public' },

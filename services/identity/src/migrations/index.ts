@@ -48,4 +48,16 @@ export const migrations: Migration[] = [
       await db.raw('create index api_tokens_user on api_tokens (user_id, created_at)');
     },
   },
+  {
+    name: '0002_login_settings',
+    async up(db) {
+      // One row per login method ('ldap', later 'sso'): its settings, and its secret sealed apart.
+      await db.schema.createTable('login_settings', (t) => {
+        t.text('kind').primary();
+        t.jsonb('settings').notNullable().defaultTo('{}');
+        t.text('secret_sealed');
+        t.timestamp('updated_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
+      });
+    },
+  },
 ];
