@@ -157,10 +157,10 @@ export const userView = z
 const ldapUrl = z
   .string()
   .max(2048)
-  .regex(/^ldaps?:\/\/[^\s/?#]+\/?$/i, 'must be ldap://host[:port] or ldaps://host[:port]')
+  .regex(/^ldaps?:\/\/[^\s/?#]+\/?$/, 'must be ldap://host[:port] or ldaps://host[:port]')
   .openapi({ example: 'ldaps://dc1.example.com:636' });
 const dn = z.string().trim().min(1).max(1024);
-const ldapFilter = z.string().trim().min(3).max(2048).regex(/^\(.*\)$/s, 'must be an LDAP filter in parentheses');
+const ldapFilter = z.string().trim().min(3).max(2048).regex(/^\([\s\S]*\)$/, 'must be an LDAP filter in parentheses');
 const attribute = z.string().trim().min(1).max(128).regex(/^[A-Za-z][A-Za-z0-9-]*$/, 'must be an attribute name');
 
 const ldapFields = {
@@ -229,8 +229,9 @@ export const identityRoutes: RouteSpec[] = [
   {
     operationId: 'login', method: 'post', path: '/api/v1/auth/login', service, tag: 'Authentication', access: { kind: 'public' },
     summary: 'Log in with username and password; returns a JWT valid for 9 hours by default',
-    description: 'Failed attempts are throttled per user and per IP (429 with Retry-After). Directory users cannot log in with a local password.',
-    request: { body: loginBody }, response: loginResponse, errors: { 401: 'Wrong username or password, or the user cannot log in locally' },
+    description: 'Failed attempts are throttled per user and per IP (429 with Retry-After). Directory users log in against the directory (LDAP), never with a local password; a name no local user has is asked of the directory when directory login is enabled.',
+    request: { body: loginBody }, response: loginResponse,
+    errors: { 401: 'Wrong username or password, a disabled directory account, or the user cannot log in locally', 503: 'The directory (LDAP) cannot be reached' },
   },
   {
     operationId: 'me', method: 'get', path: '/api/v1/auth/me', service, tag: 'Authentication', access: { kind: 'authenticated' },
