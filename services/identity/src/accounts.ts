@@ -7,6 +7,7 @@ import { IDENTITY_EVENTS, isPermissionKey, TOPICS } from '@bulwark/contracts';
 import type { IdentityConfig } from './config';
 import type { DirectoryLogins } from './directory';
 import { DirectoryPerson, DirectoryRefusal, normalizeDn } from './domain/ldap';
+import type { SsoPerson } from './domain/oidc';
 import { ADMIN_ROLE, effectiveRights } from './domain/permissions';
 import { API_TOKEN_PREFIX, burnPasswordCheck, checkNewPassword, hashApiToken, hashPassword, newApiToken, verifyPassword } from './domain/secrets';
 import { SessionTokens } from './domain/sessions';
@@ -132,20 +133,44 @@ export class Accounts {
   }
 
   /**
-   * Creates the directory user on first login (just in time) and keeps it in step at each login:
-   * display name, e-mail, and the roles bound to directory groups. A role whose domain_group names
-   * one of the person's groups (by DN, or by name when the entry has no "=") is granted; a bound role
-   * whose groups the person left is taken away; roles bound to no group stay as an administrator set them.
+   * The directory side of a login: a role whose domain_group names one of the person's groups (by DN,
+   * or by name when the entry has no "=") is granted; a role bound to groups the person is not in is
+   * taken away; roles bound to no group stay as an administrator set them.
    */
   private async syncDirectoryUser(existing: UserRecord | undefined, username: string, person: DirectoryPerson): Promise<UserRecord> {
+    const groupDns = new Set(person.groups.map((g) => normalizeDn(g.dn)));
+    const groupNames = new Set(person.groups.map((g) => g.name.toLowerCase()));
+    const matches = (entry: string) => (entry.includes('=') ? groupDns.has(normalizeDn(entry)) : groupNames.has(entry.trim().toLowerCase()));
+    const bound = await roleStore.boundToGroups(this.db);
+    const granted = bound.filter((r) => r.domainGroup.some(matches)).map((r) => r.code);
+    return this.syncExternalUser(existing, username, { displayName: person.displayName, email: person.email }, granted, bound.map((r) => r.code));
+  }
+
+  /**
+   * A single sign-on: the user of the provider's person, created just in time and kept in step like a
+   * directory user, with the roles role_mapping grants. A local user of the same name is never taken over.
+   */
+  async ssoLogin(person: SsoPerson, granted: string[], bound: string[]) {
+    const user = await userStore.byUsername(this.db, person.username);
+    if (user?.deletedAt) throw unauthenticated('This user is deleted');
+    if (user && !user.activeDirectory) {
+      throw conflict(`A local user is named ${person.username}; single sign-on does not log into local users`);
+    }
+    const known = await roleStore.existing(this.db, granted);
+    const synced = await this.syncExternalUser(user, person.username, { displayName: person.displayName, email: person.email }, granted.filter((r) => known.has(r)), bound);
+    return this.startSession(synced);
+  }
+
+  /**
+   * Creates an external (directory or single sign-on) user on first login, just in time, and keeps it
+   * in step at each login: display name, e-mail, and of the roles in `bound` exactly those in `granted`.
+   */
+  private async syncExternalUser(
+    existing: UserRecord | undefined, username: string, profile: { displayName: string | null; email: string | null }, granted: string[], bound: string[],
+  ): Promise<UserRecord> {
     return this.change(async (trx) => {
-      const groupDns = new Set(person.groups.map((g) => normalizeDn(g.dn)));
-      const groupNames = new Set(person.groups.map((g) => g.name.toLowerCase()));
-      const matches = (entry: string) => (entry.includes('=') ? groupDns.has(normalizeDn(entry)) : groupNames.has(entry.trim().toLowerCase()));
-      const bound = await roleStore.boundToGroups(trx);
-      const granted = bound.filter((r) => r.domainGroup.some(matches)).map((r) => r.code);
-      const boundCodes = new Set(bound.map((r) => r.code));
-      const fields = { displayName: person.displayName ?? username, email: person.email };
+      const boundCodes = new Set(bound);
+      const fields = { displayName: profile.displayName ?? username, email: profile.email };
       let id = existing?.id;
       if (!id) {
         id = randomUUID();

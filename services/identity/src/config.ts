@@ -20,7 +20,11 @@ export const identityConfigSchema = z.object({
   LDAP_USER_SEARCH_BASE: z.string().optional(),
   LDAP_USER_FILTER: z.string().optional(),
   LDAP_GROUP_SEARCH_BASE: z.string().optional(),
+  /** Seed the single sign-on settings until they are saved through PUT /api/v1/sso/settings. */
   SSO_ISSUER_URL: z.string().optional(),
+  SSO_CLIENT_ID: z.string().optional(),
+  SSO_CLIENT_SECRET: z.string().optional(),
+  SSO_REDIRECT_URI: z.string().optional(),
 });
 
 export type IdentityConfig = z.infer<typeof identityConfigSchema>;

@@ -222,6 +222,50 @@ export const ldapTestResult = z
   })
   .openapi('LdapTestResult');
 
+// ---- single sign-on (OIDC) settings
+
+const httpUrl = z.string().max(2048).regex(/^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/, 'must be an http(s) URL without query or fragment');
+const emailDomain = z.string().min(1).max(253).regex(/^[a-z0-9.-]+\.[a-z]{2,}$/, 'must be a domain such as example.com');
+
+const ssoFields = {
+  enabled: z.boolean().openapi({ description: 'Whether single sign-on is offered' }),
+  issuer: httpUrl.openapi({ description: 'Issuer URL; its /.well-known/openid-configuration is read (discovery)', example: 'https://login.example.com/realms/main' }),
+  client_id: z.string().trim().min(1).max(512),
+  client_secret: z.string().min(1).max(4096).openapi({ description: 'Write-only: sealed at rest, never returned' }),
+  redirect_uri: httpUrl.openapi({
+    description: 'This deployment\u2019s public address of GET /api/v1/sso/callback, as registered at the provider',
+    example: 'https://bulwark.example.com/api/v1/sso/callback',
+  }),
+  scopes: z.array(z.string().regex(/^[\x21\x23-\x5B\x5D-\x7E]+$/, 'must be a scope token')).min(1).max(20).openapi({ description: 'Scopes asked for; openid is always added' }),
+  groups_claim: z.string().trim().min(1).max(128).openapi({ description: 'The claim (of the ID token or userinfo) that lists the person\u2019s groups' }),
+  role_mapping: z.record(z.string().min(1).max(512), z.array(z.string().min(1).max(64)).max(100)).openapi({
+    description: 'Group (a value of groups_claim) -> role codes granted to its members at each single sign-on',
+    example: { 'appsec-admins': ['admin'] },
+  }),
+  allowed_email_domains: z.array(emailDomain).max(100).openapi({ description: 'When not empty, only people whose verified e-mail is in one of these domains may log in' }),
+  allow_insecure_http: z.boolean().openapi({ description: 'Allow an http:// issuer (never in production)' }),
+  ca_certificate: z.string().max(65536).regex(/-----BEGIN CERTIFICATE-----/, 'must be PEM certificates').nullable()
+    .openapi({ description: 'PEM bundle of the CAs to trust for the issuer instead of the system ones' }),
+};
+
+export const ssoSettingsBody = z
+  .object(Object.fromEntries(Object.entries(ssoFields).map(([k, v]) => [k, v.optional()])) as { [K in keyof typeof ssoFields]: z.ZodOptional<(typeof ssoFields)[K]> })
+  .strict()
+  .openapi('SsoSettingsUpdate', { description: 'Fields left out keep their value; client_secret left out keeps the stored one' });
+
+const { client_secret: _ssoWriteOnly, ...ssoReadable } = ssoFields;
+export const ssoSettingsView = z
+  .object({
+    ...ssoReadable,
+    issuer: z.string().nullable(),
+    client_id: z.string().nullable(),
+    redirect_uri: z.string().nullable(),
+    client_secret_set: z.boolean(),
+    complete: z.boolean().openapi({ description: 'Whether every setting a login needs is there' }),
+    updated_at: isoDateTime.nullable(),
+  })
+  .openapi('SsoSettings');
+
 const byUserId = z.object({ user_id: z.string().min(1) });
 const byRoleCode = z.object({ role_code: z.string().min(1) });
 
@@ -269,8 +313,44 @@ export const identityRoutes: RouteSpec[] = [
     request: { body: ldapTestBody }, response: ldapTestResult,
   },
   {
+    operationId: 'getSsoSettings', method: 'get', path: '/api/v1/sso/settings', service, tag: 'Authentication',
+    access: perm('settings.authentication', 'r'),
+    summary: 'Single sign-on (OIDC) settings; the client secret is never returned, only whether one is set',
+    response: ssoSettingsView,
+  },
+  {
+    operationId: 'updateSsoSettings', method: 'put', path: '/api/v1/sso/settings', service, tag: 'Authentication',
+    access: perm('settings.authentication', 'w'),
+    summary: 'Change single sign-on (OIDC) settings; fields left out keep their value',
+    description: 'Enabling needs issuer, client_id, client_secret and redirect_uri (400 naming what is missing); role codes in role_mapping must exist.',
+    request: { body: ssoSettingsBody }, response: ssoSettingsView,
+  },
+  {
+    operationId: 'ssoLogin', method: 'get', path: '/api/v1/sso/login', service, tag: 'Authentication', access: { kind: 'public' },
+    summary: 'Start single sign-on: 302 to the provider (authorization code with PKCE, state and nonce)',
+    description: 'The provider sends the browser back to GET /api/v1/sso/callback, which answers the login JSON. 409 while single sign-on is not enabled; 503 when the provider cannot be reached.',
+    redirect: 'To the provider\u2019s authorization endpoint', errors: { 409: 'Single sign-on is not enabled', 503: 'The provider cannot be reached' },
+  },
+  {
+    operationId: 'ssoCallback', method: 'get', path: '/api/v1/sso/callback', service, tag: 'Authentication', access: { kind: 'public' },
+    summary: 'End of single sign-on: exchanges the code and answers the same JSON as POST /auth/login',
+    description: 'A state that was not issued here, or was used already (each is good for one try within 10 minutes), a replayed code, an ID token of another issuer or with another nonce, and an e-mail outside allowed_email_domains answer 4xx and create nothing.',
+    request: {
+      query: z.object({
+        code: z.string().max(4096).optional(), state: z.string().max(512).optional(), iss: z.string().max(2048).optional(),
+        session_state: z.string().max(512).optional(), error: z.string().max(256).optional(), error_description: z.string().max(2048).optional(),
+        // Providers add parameters of their own (scope, authuser, hd...): they are passed on, not refused.
+      }).catchall(z.string().max(2048)),
+    },
+    response: loginResponse,
+    errors: {
+      401: 'The provider refused, or the answer does not check out', 403: 'The e-mail address is not verified or not in an allowed domain',
+      503: 'The provider cannot be reached',
+    },
+  },
+  {
     operationId: 'ssoAllowed', method: 'get', path: '/api/v1/sso/allowed', service, tag: 'Authentication', access: { kind: 'public' },
-    summary: 'Whether single sign-on is configured (public, as for LDAP)',
+    summary: 'Whether single sign-on works: enabled, complete settings, and the issuer’s discovery document answers (public, as for LDAP)',
     response: z.object({ allowed: z.boolean() }).openapi('SsoAllowed'),
   },
   {

@@ -60,4 +60,17 @@ export const migrations: Migration[] = [
       });
     },
   },
+  {
+    name: '0003_sso_pending',
+    async up(db) {
+      // A single sign-on on its way: the state sent to the provider, with the nonce and PKCE verifier
+      // that check the way back. A row is taken (deleted) by its callback, so each state works once.
+      await db.schema.createTable('sso_pending', (t) => {
+        t.text('state').primary();
+        t.text('nonce').notNullable();
+        t.text('code_verifier').notNullable();
+        t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
+      });
+    },
+  },
 ];
