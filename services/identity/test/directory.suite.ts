@@ -46,6 +46,16 @@ export function directorySuite(t: SystemUnderTest): void {
   });
 
   describe('settings', () => {
+    it('are in the OpenAPI document with their permissions, the bind password write-only', async () => {
+      const doc = (await t.anon.get('/api/v1/swagger/doc.json')).body;
+      const perm = (path: string, method: string) => doc.paths[path][method]['x-permission'];
+      expect(perm('/api/v1/ldap/settings', 'get')).to.deep.equal({ key: 'settings.authentication', letter: 'r' });
+      expect(perm('/api/v1/ldap/settings', 'put')).to.deep.equal({ key: 'settings.authentication', letter: 'w' });
+      expect(perm('/api/v1/ldap/test', 'post')).to.deep.equal({ key: 'settings.authentication', letter: 'x' });
+      expect(doc.components.schemas.LdapSettingsUpdate.properties).to.have.property('bind_password');
+      expect(doc.components.schemas.LdapSettings.properties).not.to.have.property('bind_password');
+    });
+
     it('refuses to enable incomplete settings, naming each missing field', async () => {
       const res = await put({ enabled: true, urls: [ldap.url] });
       expect(res.status, JSON.stringify(res.body)).to.equal(400);

@@ -57,6 +57,14 @@ export function ssoSuite(t: SystemUnderTest): void {
   });
 
   describe('settings', () => {
+    it('are in the OpenAPI document; the login answers a redirect, the callback the login JSON', async () => {
+      const doc = (await t.anon.get('/api/v1/swagger/doc.json')).body;
+      expect(doc.paths['/api/v1/sso/settings'].put['x-permission']).to.deep.equal({ key: 'settings.authentication', letter: 'w' });
+      expect(doc.paths['/api/v1/sso/login'].get.responses).to.have.property('302').and.not.to.have.property('200');
+      expect(doc.paths['/api/v1/sso/callback'].get.responses['200'].content['application/json'].schema.$ref).to.equal('#/components/schemas/LoginResponse');
+      expect(doc.components.schemas.SsoSettings.properties).not.to.have.property('client_secret');
+    });
+
     it('refuses incomplete settings, an http issuer without allow_insecure_http and unknown role codes, naming the field', async () => {
       const fields = async (body: Record<string, unknown>) => {
         const res = await put(body);
