@@ -1,17 +1,20 @@
 #!/usr/bin/env bash
-# Local real infrastructure for Bulwark's tests and CI: PostgreSQL 15, Redis and
-# a single-node KRaft Kafka broker, all on 127.0.0.1, data under <repo>/.infra.
+# Local real infrastructure for Bulwark's tests and CI: PostgreSQL 15, Redis,
+# a single-node KRaft Kafka broker and an OpenLDAP slapd directory, all on
+# 127.0.0.1, data under <repo>/.infra.
 #
-#   infra.sh install   install what is missing (redis-server, Kafka jars, prometheus for the metrics test)
-#   infra.sh start     install if needed, start all three, wait until they answer
-#   infra.sh stop      stop all three
+#   infra.sh install   install what is missing (redis-server, slapd, Kafka jars, prometheus for the metrics test)
+#   infra.sh start     install if needed, start all four, wait until they answer
+#   infra.sh start slapd   the same for slapd alone (likewise stop slapd, status slapd)
+#   infra.sh stop      stop all four
 #   infra.sh status    one line per server
 #   infra.sh env       export lines for the tests
 #   infra.sh reset     stop, then delete the data (keeps the Kafka jar cache)
 #
 # Environment (all optional): BULWARK_INFRA_DIR (default <repo>/.infra),
 # BULWARK_INFRA_TIMEOUT (seconds to wait for each server, default 90),
-# BULWARK_PG_BIN (default /usr/lib/postgresql/15/bin), KAFKA_HEAP_OPTS.
+# BULWARK_PG_BIN (default /usr/lib/postgresql/15/bin), KAFKA_HEAP_OPTS,
+# BULWARK_SLAPD_PORT and BULWARK_SLAPD_TLS_PORT (ldap:// and ldaps://, default 53389 and 53636).
 set -euo pipefail
 
 SCRIPT_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd -P)"
@@ -23,6 +26,8 @@ PG_PORT=55432
 REDIS_PORT=56379
 KAFKA_PORT=59092
 KAFKA_CONTROLLER_PORT=59093
+SLAPD_PORT="${BULWARK_SLAPD_PORT:-53389}"
+SLAPD_TLS_PORT="${BULWARK_SLAPD_TLS_PORT:-53636}"
 HOST=127.0.0.1
 
 PG_BIN="${BULWARK_PG_BIN:-/usr/lib/postgresql/15/bin}"
@@ -35,6 +40,14 @@ KAFKA_LIBS="$KAFKA_DIR/libs"
 KAFKA_HEAP_OPTS="${KAFKA_HEAP_OPTS:--Xms256m -Xmx512m}"
 
 REDIS_DIR="$INFRA/redis"
+
+SLAPD_BIN=/usr/sbin/slapd
+SLAPD_DIR="$INFRA/slapd"
+SLAPD_SUFFIX="dc=bulwark,dc=test"
+SLAPD_SERVICE_DN="cn=bulwark-service,ou=services,$SLAPD_SUFFIX"
+SLAPD_SERVICE_PASSWORD=service-password-for-tests
+# Every person of the test directory has this password.
+SLAPD_USER_PASSWORD=directory-password-for-tests
 
 say() { printf 'infra: %s\n' "$*"; }
 die() { printf 'infra: error: %s\n' "$*" >&2; exit 1; }
@@ -142,6 +155,7 @@ install_all() {
   local missing=()
   [ -x "$PG_BIN/postgres" ] && [ -x "$PG_BIN/initdb" ] || missing+=(postgresql-15)
   command -v redis-server >/dev/null && command -v redis-cli >/dev/null || missing+=(redis-server)
+  slapd_install_missing
   # Not a server of the tests' environment: the metrics test starts its own Prometheus when present.
   command -v prometheus >/dev/null || missing+=(prometheus)
   local jm=""
@@ -518,6 +532,151 @@ kafka_status() {
   fi
 }
 
+# ------------------------------------------------------------------ slapd ---
+
+# An OpenLDAP directory for the directory-login tests, rebuilt from a generated
+# LDIF at every start: people (one disabled), groups, a nested group, a service
+# account that may search, and a TLS certificate made at start (ldaps:// and
+# StartTLS) signed by a CA whose file the tests are given.
+
+slapd_present() { [ -x "$SLAPD_BIN" ] && command -v ldapsearch >/dev/null && command -v slappasswd >/dev/null && command -v openssl >/dev/null; }
+slapd_install() { slapd_present || apt_install slapd ldap-utils openssl; }
+
+slapd_pid() { live_pid "$SLAPD_DIR/slapd.pid" slapd; }
+
+# A real round trip: the service account binds and finds a person.
+slapd_ok() {
+  timeout 5 ldapsearch -x -LLL -H "ldap://$HOST:$SLAPD_PORT" -D "$SLAPD_SERVICE_DN" -w "$SLAPD_SERVICE_PASSWORD" \
+    -b "ou=people,$SLAPD_SUFFIX" '(uid=alice)' dn 2>/dev/null | grep -q '^dn: uid=alice,'
+}
+
+slapd_certs() {
+  local d="$SLAPD_DIR/tls"
+  mkdir -p "$d"
+  openssl req -x509 -newkey rsa:2048 -nodes -days 30 -subj "/CN=Bulwark test CA" \
+    -keyout "$d/ca.key" -out "$d/ca.pem" >/dev/null 2>&1 || die "slapd: could not make the test CA"
+  openssl req -newkey rsa:2048 -nodes -subj "/CN=localhost" -keyout "$d/server.key" -out "$d/server.csr" >/dev/null 2>&1 ||
+    die "slapd: could not make the server key"
+  printf 'subjectAltName=IP:%s,DNS:localhost\nextendedKeyUsage=serverAuth\n' "$HOST" >"$d/server.ext"
+  openssl x509 -req -in "$d/server.csr" -CA "$d/ca.pem" -CAkey "$d/ca.key" -CAcreateserial -days 30 \
+    -extfile "$d/server.ext" -out "$d/server.pem" >/dev/null 2>&1 || die "slapd: could not sign the server certificate"
+  rm -f "$d/ca.key" "$d/ca.srl" "$d/server.csr" "$d/server.ext"
+}
+
+slapd_conf() {
+  cat >"$SLAPD_DIR/slapd.conf" <<EOF
+# Written by deploy/local/infra.sh on every start; do not edit.
+include /etc/ldap/schema/core.schema
+include /etc/ldap/schema/cosine.schema
+include /etc/ldap/schema/inetorgperson.schema
+include /etc/ldap/schema/nis.schema
+modulepath /usr/lib/ldap
+moduleload back_mdb
+moduleload ppolicy
+pidfile $SLAPD_DIR/slapd.pid
+TLSCACertificateFile $SLAPD_DIR/tls/ca.pem
+TLSCertificateFile $SLAPD_DIR/tls/server.pem
+TLSCertificateKeyFile $SLAPD_DIR/tls/server.key
+database mdb
+suffix "$SLAPD_SUFFIX"
+rootdn "cn=admin,$SLAPD_SUFFIX"
+directory $SLAPD_DIR/data
+maxsize 104857600
+index objectClass,uid,cn,mail,member eq
+# Defines pwdAccountLockedTime, which marks the disabled person.
+overlay ppolicy
+access to attrs=userPassword
+  by anonymous auth
+  by * none
+access to *
+  by dn.exact="$SLAPD_SERVICE_DN" read
+  by self read
+  by * none
+EOF
+}
+
+slapd_ldif() {
+  local user_hash service_hash person uid name ou
+  user_hash="$(slappasswd -s "$SLAPD_USER_PASSWORD")"
+  service_hash="$(slappasswd -s "$SLAPD_SERVICE_PASSWORD")"
+  {
+    printf 'dn: %s\nobjectClass: dcObject\nobjectClass: organization\ndc: bulwark\no: Bulwark tests\n\n' "$SLAPD_SUFFIX"
+    for ou in people groups services; do printf 'dn: ou=%s,%s\nobjectClass: organizationalUnit\nou: %s\n\n' "$ou" "$SLAPD_SUFFIX" "$ou"; done
+    printf 'dn: %s\nobjectClass: organizationalRole\nobjectClass: simpleSecurityObject\ncn: bulwark-service\nuserPassword: %s\n\n' \
+      "$SLAPD_SERVICE_DN" "$service_hash"
+    # uid:display name. carol is disabled (pwdAccountLockedTime); dave is in developers only through team-leads.
+    for person in "alice:Alice Admin" "bob:Bob Builder" "carol:Carol Locked" "dave:Dave Lead" "erin:Erin Nogroup"; do
+      uid="${person%%:*}"
+      name="${person#*:}"
+      printf 'dn: uid=%s,ou=people,%s\nobjectClass: inetOrgPerson\nuid: %s\ncn: %s\nsn: %s\ndisplayName: %s\nmail: %s@bulwark.test\nuserPassword: %s\n' \
+        "$uid" "$SLAPD_SUFFIX" "$uid" "$name" "${name#* }" "$name" "$uid" "$user_hash"
+      if [ "$uid" = carol ]; then printf 'pwdAccountLockedTime: 000001010000Z\n'; fi
+      printf '\n'
+    done
+    printf 'dn: cn=security-admins,ou=groups,%s\nobjectClass: groupOfNames\ncn: security-admins\nmember: uid=alice,ou=people,%s\n\n' \
+      "$SLAPD_SUFFIX" "$SLAPD_SUFFIX"
+    printf 'dn: cn=team-leads,ou=groups,%s\nobjectClass: groupOfNames\ncn: team-leads\nmember: uid=dave,ou=people,%s\n\n' \
+      "$SLAPD_SUFFIX" "$SLAPD_SUFFIX"
+    printf 'dn: cn=developers,ou=groups,%s\nobjectClass: groupOfNames\ncn: developers\nmember: uid=bob,ou=people,%s\nmember: uid=carol,ou=people,%s\nmember: cn=team-leads,ou=groups,%s\n\n' \
+      "$SLAPD_SUFFIX" "$SLAPD_SUFFIX" "$SLAPD_SUFFIX" "$SLAPD_SUFFIX"
+  } >"$SLAPD_DIR/directory.ldif"
+}
+
+slapd_start() {
+  if slapd_ok; then
+    say "slapd: already up on $HOST:$SLAPD_PORT"
+    return
+  fi
+  slapd_install
+  local log="$SLAPD_DIR/slapd.log" pid
+  if pid="$(slapd_pid)"; then kill_wait "$pid" slapd 20; fi
+  if tcp_open "$SLAPD_PORT" || tcp_open "$SLAPD_TLS_PORT"; then
+    die "slapd: port $HOST:$SLAPD_PORT or $SLAPD_TLS_PORT is taken by another process"
+  fi
+  rm -rf "$SLAPD_DIR"
+  mkdir -p "$SLAPD_DIR/data"
+  slapd_certs
+  slapd_conf
+  slapd_ldif
+  if ! slapadd -q -f "$SLAPD_DIR/slapd.conf" -l "$SLAPD_DIR/directory.ldif" >"$log" 2>&1; then
+    log_tail "$log"
+    die "slapd: loading the test directory failed"
+  fi
+  # slapd forks into the background itself and writes its pid file.
+  (cd "$SLAPD_DIR" && "$SLAPD_BIN" -f "$SLAPD_DIR/slapd.conf" -h "ldap://$HOST:$SLAPD_PORT/ ldaps://$HOST:$SLAPD_TLS_PORT/" \
+      </dev/null >>"$log" 2>&1 9>&-) || { log_tail "$log"; die "slapd: failed to start"; }
+  local deadline=$((SECONDS + TIMEOUT))
+  until slapd_ok; do
+    if ((SECONDS >= deadline)); then
+      log_tail "$log"
+      die "slapd: not ready on $HOST:$SLAPD_PORT after ${TIMEOUT}s"
+    fi
+    sleep 0.2
+  done
+  say "slapd: up on $HOST:$SLAPD_PORT (ldaps $HOST:$SLAPD_TLS_PORT)"
+}
+
+slapd_stop() {
+  local pid
+  if pid="$(slapd_pid)"; then
+    kill_wait "$pid" slapd 20
+    say "slapd: stopped"
+  else
+    say "slapd: not running"
+  fi
+}
+
+slapd_status() {
+  local pid
+  if pid="$(slapd_pid)"; then
+    if slapd_ok; then say "slapd:    up      $HOST:$SLAPD_PORT pid $pid"; else say "slapd:    running pid $pid but not answering"; fi
+  elif slapd_ok; then
+    say "slapd:    up      $HOST:$SLAPD_PORT (not started from this checkout)"
+  else
+    say "slapd:    down"
+  fi
+}
+
 # ------------------------------------------------------------------- main ---
 
 cmd_env() {
@@ -525,6 +684,13 @@ cmd_env() {
 export BULWARK_TEST_PG_URL=postgres://$PG_USER:$PG_PASSWORD@$HOST:$PG_PORT/postgres
 export BULWARK_TEST_REDIS_URL=redis://$HOST:$REDIS_PORT
 export BULWARK_TEST_KAFKA_BROKERS=$HOST:$KAFKA_PORT
+export BULWARK_TEST_LDAP_URL=ldap://$HOST:$SLAPD_PORT
+export BULWARK_TEST_LDAPS_URL=ldaps://$HOST:$SLAPD_TLS_PORT
+export BULWARK_TEST_LDAP_CA_FILE=$SLAPD_DIR/tls/ca.pem
+export BULWARK_TEST_LDAP_BASE=$SLAPD_SUFFIX
+export BULWARK_TEST_LDAP_BIND_DN=$SLAPD_SERVICE_DN
+export BULWARK_TEST_LDAP_BIND_PASSWORD=$SLAPD_SERVICE_PASSWORD
+export BULWARK_TEST_LDAP_USER_PASSWORD=$SLAPD_USER_PASSWORD
 EOF
 }
 
@@ -535,6 +701,7 @@ cmd_start() {
   kafka_start_bg
   pg_start
   redis_start
+  slapd_start
   kafka_wait
 }
 
@@ -542,6 +709,7 @@ cmd_stop() {
   take_lock
   kafka_stop
   redis_stop
+  slapd_stop
   pg_stop
 }
 
@@ -566,16 +734,21 @@ cmd_reset() {
 }
 
 usage() {
-  echo "usage: $0 {install|start|stop|status|env|reset}" >&2
+  echo "usage: $0 {install|start [slapd]|stop [slapd]|status [slapd]|env|reset}" >&2
   exit 2
 }
 
-case "${1:-}" in
-  install) take_lock; install_all; say "install: done" ;;
-  start) cmd_start ;;
-  stop) cmd_stop ;;
-  status) pg_status; redis_status; kafka_status ;;
-  env) cmd_env ;;
-  reset) cmd_reset ;;
+# `start slapd` and the like act on that server alone (the others may be shared with other checkouts).
+case "${1:-}:${2:-}" in
+  start:slapd) take_lock; slapd_start ;;
+  stop:slapd) take_lock; slapd_stop ;;
+  status:slapd) slapd_status ;;
+  *:?*) usage ;;
+  install:) take_lock; install_all; say "install: done" ;;
+  start:) cmd_start ;;
+  stop:) cmd_stop ;;
+  status:) pg_status; redis_status; slapd_status; kafka_status ;;
+  env:) cmd_env ;;
+  reset:) cmd_reset ;;
   *) usage ;;
 esac

@@ -7,7 +7,7 @@ import { z } from './zod';
 const CONVENTIONS = `
 Conventions of every service:
 
-- **Authentication**: every /api/v1 route except \`POST /auth/login\`, \`GET /ldap/allowed\`, \`GET /sso/allowed\` and this documentation needs \`Authorization: Bearer <token>\`: a login JWT (9 h by default) or an API token. Missing, malformed, expired or revoked: 401. Authenticated without the route's permission (\`x-permission\` on each operation): 403.
+- **Authentication**: every /api/v1 route except \`POST /auth/login\`, \`GET /ldap/allowed\`, \`GET /sso/allowed\`, \`GET /sso/login\`, \`GET /sso/callback\` and this documentation needs \`Authorization: Bearer <token>\`: a login JWT (9 h by default) or an API token. Missing, malformed, expired or revoked: 401. Authenticated without the route's permission (\`x-permission\` on each operation): 403.
 - **Permissions**: a role maps permission keys to letters: ${Object.entries(PERMISSION_LETTERS)
   .map(([l, m]) => `\`${l}\` ${m}`)
   .join(', ')}.
@@ -70,10 +70,9 @@ export function buildOpenApiDocument(routes: RouteSpec[], version: string): Reco
       responses: route.gone
         ? { 410: { description: route.gone, content: { 'application/json': { schema: errorBody } } } }
         : {
-            200: {
-              description: 'Success',
-              ...(route.response ? { content: { 'application/json': { schema: route.response } } } : {}),
-            },
+            ...(route.redirect
+              ? { 302: { description: route.redirect, headers: { Location: { description: 'Where the browser goes next', schema: { type: 'string' as const } } } } }
+              : { 200: { description: 'Success', ...(route.response ? { content: { 'application/json': { schema: route.response } } } : {}) } }),
             ...errors,
           },
       ...(route.gone ? { deprecated: true } : {}),

@@ -4,3 +4,4 @@ export * from './system';
 export * from './suite';
 export * from './databases';
 export * from './git-server';
+export * from './oidc-provider';

@@ -12,6 +12,32 @@ export interface Infra {
   kafkaBrokers?: string[];
   /** Folders with the real scanner binaries (`deploy/local/scanners.sh env`). */
   scannerPath?: string;
+  /** The test directory (slapd) that `deploy/local/infra.sh` starts. */
+  ldap?: LdapServer;
+}
+
+/** The slapd of `deploy/local/infra.sh`: its people all share `userPassword`. */
+export interface LdapServer {
+  url: string;
+  ldapsUrl: string;
+  caFile: string;
+  base: string;
+  bindDn: string;
+  bindPassword: string;
+  userPassword: string;
+}
+
+function ldapServer(e: NodeJS.ProcessEnv): LdapServer | undefined {
+  if (!e.BULWARK_TEST_LDAP_URL) return undefined;
+  return {
+    url: e.BULWARK_TEST_LDAP_URL,
+    ldapsUrl: e.BULWARK_TEST_LDAPS_URL ?? '',
+    caFile: e.BULWARK_TEST_LDAP_CA_FILE ?? '',
+    base: e.BULWARK_TEST_LDAP_BASE ?? '',
+    bindDn: e.BULWARK_TEST_LDAP_BIND_DN ?? '',
+    bindPassword: e.BULWARK_TEST_LDAP_BIND_PASSWORD ?? '',
+    userPassword: e.BULWARK_TEST_LDAP_USER_PASSWORD ?? '',
+  };
 }
 
 export function infra(): Infra {
@@ -20,20 +46,22 @@ export function infra(): Infra {
     redisUrl: process.env.BULWARK_TEST_REDIS_URL || undefined,
     kafkaBrokers: process.env.BULWARK_TEST_KAFKA_BROKERS ? process.env.BULWARK_TEST_KAFKA_BROKERS.split(',') : undefined,
     scannerPath: process.env.SCANNER_PATH || undefined,
+    ldap: ldapServer(process.env),
   };
 }
 
 export const inCI = () => process.env.CI === 'true' || process.env.CI === '1';
 
-export type InfraNeed = 'postgres' | 'redis' | 'kafka' | 'scanners';
+export type InfraNeed = 'postgres' | 'redis' | 'kafka' | 'scanners' | 'ldap';
 
-const VARS: Record<InfraNeed, keyof Infra> = { postgres: 'pgUrl', redis: 'redisUrl', kafka: 'kafkaBrokers', scanners: 'scannerPath' };
+const VARS: Record<InfraNeed, keyof Infra> = { postgres: 'pgUrl', redis: 'redisUrl', kafka: 'kafkaBrokers', scanners: 'scannerPath', ldap: 'ldap' };
 const ENV_NAMES: Record<InfraNeed, string> = {
   postgres: 'BULWARK_TEST_PG_URL', redis: 'BULWARK_TEST_REDIS_URL', kafka: 'BULWARK_TEST_KAFKA_BROKERS', scanners: 'SCANNER_PATH',
+  ldap: 'BULWARK_TEST_LDAP_URL',
 };
 const HOW: Record<InfraNeed, string> = {
   postgres: 'bash deploy/local/infra.sh start', redis: 'bash deploy/local/infra.sh start', kafka: 'bash deploy/local/infra.sh start',
-  scanners: 'bash deploy/local/scanners.sh install',
+  scanners: 'bash deploy/local/scanners.sh install', ldap: 'bash deploy/local/infra.sh start slapd',
 };
 
 /** Call in a `before` hook: skips the suite (locally) or fails it (CI) when a needed server is not configured. */

@@ -1,5 +1,7 @@
 import { describeSystem } from '../src';
 import { identitySuite } from '../../../services/identity/test/identity.suite';
+import { directorySuite } from '../../../services/identity/test/directory.suite';
+import { ssoSuite } from '../../../services/identity/test/sso.suite';
 import { catalogSuite } from '../../../services/catalog/test/catalog.suite';
 import { scanningSuite } from '../../../services/scanning/test/scanning.suite';
 import { scannersSuite } from '../../../services/scanning/test/scanners.suite';
@@ -16,6 +18,8 @@ describeSystem({
   'gateway behaviour': gatewaySuite,
   'services behind the gateway': directAccessSuite,
   'identity service': identitySuite,
+  'directory login (LDAP)': directorySuite,
+  'single sign-on (OIDC)': ssoSuite,
   'catalog service': catalogSuite,
   'scanning service': scanningSuite,
   'real scanners end to end': scannersSuite,

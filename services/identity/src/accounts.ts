@@ -5,6 +5,9 @@ import {
 } from '@bulwark/platform';
 import { IDENTITY_EVENTS, isPermissionKey, TOPICS } from '@bulwark/contracts';
 import type { IdentityConfig } from './config';
+import type { DirectoryLogins } from './directory';
+import { DirectoryPerson, DirectoryRefusal, normalizeDn } from './domain/ldap';
+import type { SsoPerson } from './domain/oidc';
 import { ADMIN_ROLE, effectiveRights } from './domain/permissions';
 import { API_TOKEN_PREFIX, burnPasswordCheck, checkNewPassword, hashApiToken, hashPassword, newApiToken, verifyPassword } from './domain/secrets';
 import { SessionTokens } from './domain/sessions';
@@ -35,6 +38,7 @@ export class Accounts {
     private readonly config: IdentityConfig,
     private readonly sessions: SessionTokens,
     private readonly log: Logger,
+    private readonly directory: DirectoryLogins,
   ) {
     const window = config.LOGIN_FAILURE_WINDOW_SECONDS;
     this.userFailures = cache.rateLimiter({ keyPrefix: 'login-fail-user', points: config.LOGIN_MAX_FAILURES_PER_USER, windowSeconds: window });
@@ -93,17 +97,95 @@ export class Accounts {
       this.log.warn('login refused', { username: userKey, clientIp });
       return new AppError('unauthenticated', message);
     };
-    if (!user || user.deletedAt || !user.passwordHash) {
-      if (user?.activeDirectory && !user.deletedAt) throw await refuse('Directory users cannot log in with a local password');
+    // A directory user, or a name no local user has, is asked of the directory when one is configured;
+    // a directory user is never checked against a local password.
+    if (user?.deletedAt) {
+      await burnPasswordCheck(password);
+      throw await refuse();
+    }
+    if ((!user || user.activeDirectory) && (await this.directory.configured())) {
+      let person: DirectoryPerson;
+      try {
+        person = await this.directory.authenticate(username, password);
+      } catch (err) {
+        if (err instanceof DirectoryRefusal) throw await refuse(err.message);
+        throw err;
+      }
+      const synced = await this.syncDirectoryUser(user, username, person);
+      await this.userFailures.reset(userKey);
+      return this.startSession(synced);
+    }
+    if (!user || !user.passwordHash) {
+      if (user?.activeDirectory) throw await refuse('Directory users cannot log in with a local password');
       await burnPasswordCheck(password);
       throw await refuse();
     }
     if (user.activeDirectory) throw await refuse('Directory users cannot log in with a local password');
     if (!(await verifyPassword(user.passwordHash, password))) throw await refuse();
     await this.userFailures.reset(userKey);
+    return this.startSession(user);
+  }
+
+  private startSession(user: UserRecord) {
     const session = this.sessions.issue(user.id, user.sessionsValidAfter);
-    this.log.info('login', { userId: user.id, username: user.username });
-    return { access_token: session.token, token_type: 'Bearer', expires_at: session.expiresAt, need_password_change: user.needPasswordChange };
+    this.log.info('login', { userId: user.id, username: user.username, directory: user.activeDirectory });
+    return { access_token: session.token, token_type: 'Bearer' as const, expires_at: session.expiresAt, need_password_change: user.needPasswordChange };
+  }
+
+  /**
+   * The directory side of a login: a role whose domain_group names one of the person's groups (by DN,
+   * or by name when the entry has no "=") is granted; a role bound to groups the person is not in is
+   * taken away; roles bound to no group stay as an administrator set them.
+   */
+  private async syncDirectoryUser(existing: UserRecord | undefined, username: string, person: DirectoryPerson): Promise<UserRecord> {
+    const groupDns = new Set(person.groups.map((g) => normalizeDn(g.dn)));
+    const groupNames = new Set(person.groups.map((g) => g.name.toLowerCase()));
+    const matches = (entry: string) => (entry.includes('=') ? groupDns.has(normalizeDn(entry)) : groupNames.has(entry.trim().toLowerCase()));
+    const bound = await roleStore.boundToGroups(this.db);
+    const granted = bound.filter((r) => r.domainGroup.some(matches)).map((r) => r.code);
+    return this.syncExternalUser(existing, username, { displayName: person.displayName, email: person.email }, granted, bound.map((r) => r.code));
+  }
+
+  /**
+   * A single sign-on: the user of the provider's person, created just in time and kept in step like a
+   * directory user, with the roles role_mapping grants. A local user of the same name is never taken over.
+   */
+  async ssoLogin(person: SsoPerson, granted: string[], bound: string[]) {
+    const user = await userStore.byUsername(this.db, person.username);
+    if (user?.deletedAt) throw unauthenticated('This user is deleted');
+    if (user && !user.activeDirectory) {
+      throw conflict(`A local user is named ${person.username}; single sign-on does not log into local users`);
+    }
+    const known = await roleStore.existing(this.db, granted);
+    const synced = await this.syncExternalUser(user, person.username, { displayName: person.displayName, email: person.email }, granted.filter((r) => known.has(r)), bound);
+    return this.startSession(synced);
+  }
+
+  /**
+   * Creates an external (directory or single sign-on) user on first login, just in time, and keeps it
+   * in step at each login: display name, e-mail, and of the roles in `bound` exactly those in `granted`.
+   */
+  private async syncExternalUser(
+    existing: UserRecord | undefined, username: string, profile: { displayName: string | null; email: string | null }, granted: string[], bound: string[],
+  ): Promise<UserRecord> {
+    return this.change(async (trx) => {
+      const boundCodes = new Set(bound);
+      const fields = { displayName: profile.displayName ?? username, email: profile.email };
+      let id = existing?.id;
+      if (!id) {
+        id = randomUUID();
+        await userStore.insert(trx, id, username, { ...fields, passwordHash: null, activeDirectory: true });
+        await userStore.setRoles(trx, id, granted);
+        await this.event(trx, IDENTITY_EVENTS.userCreated, id, { id, username, roles: granted, directory: true });
+      } else {
+        const roles = [...new Set([...existing!.roles.filter((r) => !boundCodes.has(r)), ...granted])].sort();
+        await userStore.update(trx, id, fields);
+        const changedRoles = roles.join() !== [...existing!.roles].sort().join();
+        if (changedRoles) await userStore.setRoles(trx, id, roles);
+        await this.event(trx, IDENTITY_EVENTS.userUpdated, id, { id, fields: ['display_name', 'email', ...(changedRoles ? ['roles'] : [])], directory: true });
+      }
+      return (await userStore.get(trx, id))!;
+    });
   }
 
   /** Resolves a bearer token into the caller's current rights; every failure is the same 401. */
@@ -318,31 +400,34 @@ export class Accounts {
     if (roles && principal.userId === id && user.roles.includes(ADMIN_ROLE) && !roles.includes(ADMIN_ROLE)) {
       throw conflict('You cannot remove the admin role from yourself');
     }
-    if (principal.userId === id && directory && !user.activeDirectory && !this.directoryLogin) {
+    // Read before the transaction: the single-process mode's embedded database has one connection.
+    const directoryLogin = await this.directory.configured();
+    if (principal.userId === id && directory && !user.activeDirectory && !directoryLogin) {
       throw conflict('You cannot make yourself a directory user while no directory login is configured: you could not log in again', [
-        { field: 'active_directory', problem: 'no directory login is configured (LDAP_URL)' },
+        { field: 'active_directory', problem: 'no directory login is configured (PUT /api/v1/ldap/settings)' },
       ]);
     }
     return this.change(async (trx) => {
       await this.checkRolesExist(trx, roles);
       await userStore.lockAdministrators(trx, ADMIN_ROLE);
-      const adminsBefore = await this.workingAdmins(trx);
+      const adminsBefore = await this.workingAdmins(trx, directoryLogin);
       await userStore.update(trx, id, {
         passwordHash, displayName: input.display_name, email: input.email, needPasswordChange: input.need_password_change,
         activeDirectory: input.active_directory, endSessions: passwordHash !== undefined,
       });
       if (roles) await userStore.setRoles(trx, id, roles);
-      if (adminsBefore.size > 0 && (await this.workingAdmins(trx)).size === 0) throw lastAdminConflict();
+      if (adminsBefore.size > 0 && (await this.workingAdmins(trx, directoryLogin)).size === 0) throw lastAdminConflict();
       await this.event(trx, IDENTITY_EVENTS.userUpdated, id, { id, fields: Object.keys(input).filter((k) => k !== 'password_confirmation') });
       return (await userStore.get(trx, id))!;
     });
   }
 
   async setUsersDeleted(principal: Principal, ids: string[], deleted: boolean): Promise<BulkStatus[]> {
+    const directoryLogin = await this.directory.configured();
     return this.change(async (trx) => {
       if (deleted) await userStore.lockAdministrators(trx, ADMIN_ROLE);
       // Read once; the deletions below take their ids out, so the last one left is refused.
-      const admins = deleted ? await this.workingAdmins(trx) : new Set<string>();
+      const admins = deleted ? await this.workingAdmins(trx, directoryLogin) : new Set<string>();
       const results: BulkStatus[] = [];
       for (const id of ids) {
         const user = isUuid(id) ? await userStore.get(trx, id) : undefined;
@@ -361,13 +446,9 @@ export class Accounts {
     });
   }
 
-  /** Whether directory users can log in here; until then a directory flag is a way to lock a user out. */
-  private get directoryLogin(): boolean {
-    return Boolean(this.config.LDAP_URL);
-  }
-
-  private workingAdmins(db: Queryable): Promise<Set<string>> {
-    return userStore.workingAdminIds(db, ADMIN_ROLE, this.directoryLogin);
+  /** `directoryLogin`: whether directory users can log in here; until then a directory flag is a way to lock a user out. */
+  private workingAdmins(db: Queryable, directoryLogin: boolean): Promise<Set<string>> {
+    return userStore.workingAdminIds(db, ADMIN_ROLE, directoryLogin);
   }
 
   listUsers(q: Parameters<typeof userStore.list>[1]) {

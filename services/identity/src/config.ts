@@ -13,8 +13,18 @@ export const identityConfigSchema = z.object({
   LOGIN_FAILURE_WINDOW_SECONDS: env.int(900, 1),
   /** Password of the first `admin` user; generated and logged once when absent. */
   BULWARK_ADMIN_PASSWORD: z.string().optional(),
+  /** Seed the directory settings until they are saved through PUT /api/v1/ldap/settings. LDAP_URL may list several, comma-separated. */
   LDAP_URL: z.string().optional(),
+  LDAP_BIND_DN: z.string().optional(),
+  LDAP_BIND_PASSWORD: z.string().optional(),
+  LDAP_USER_SEARCH_BASE: z.string().optional(),
+  LDAP_USER_FILTER: z.string().optional(),
+  LDAP_GROUP_SEARCH_BASE: z.string().optional(),
+  /** Seed the single sign-on settings until they are saved through PUT /api/v1/sso/settings. */
   SSO_ISSUER_URL: z.string().optional(),
+  SSO_CLIENT_ID: z.string().optional(),
+  SSO_CLIENT_SECRET: z.string().optional(),
+  SSO_REDIRECT_URI: z.string().optional(),
 });
 
 export type IdentityConfig = z.infer<typeof identityConfigSchema>;

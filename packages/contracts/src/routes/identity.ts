@@ -152,6 +152,120 @@ export const userView = z
   })
   .openapi('User');
 
+// ---- directory (LDAP) settings
+
+const ldapUrl = z
+  .string()
+  .max(2048)
+  .regex(/^ldaps?:\/\/[^\s/?#]+\/?$/, 'must be ldap://host[:port] or ldaps://host[:port]')
+  .openapi({ example: 'ldaps://dc1.example.com:636' });
+const dn = z.string().trim().min(1).max(1024);
+const ldapFilter = z.string().trim().min(3).max(2048).regex(/^\([\s\S]*\)$/, 'must be an LDAP filter in parentheses');
+const attribute = z.string().trim().min(1).max(128).regex(/^[A-Za-z][A-Za-z0-9-]*$/, 'must be an attribute name');
+
+const ldapFields = {
+  enabled: z.boolean().openapi({ description: 'Whether directory users may log in' }),
+  urls: z.array(ldapUrl).min(1).max(5).openapi({ description: 'Servers, tried in order while one cannot be reached' }),
+  start_tls: z.boolean().openapi({ description: 'Upgrade ldap:// connections with StartTLS (ldaps:// is TLS from the start)' }),
+  verify_certificate: z.boolean().openapi({ description: 'Verify the server certificate and host name (on by default)' }),
+  ca_certificate: z.string().max(65536).regex(/-----BEGIN CERTIFICATE-----/, 'must be PEM certificates').nullable()
+    .openapi({ description: 'PEM bundle of the CAs to trust instead of the system ones' }),
+  bind_dn: dn.openapi({ description: 'Service account that searches the directory' }),
+  bind_password: z.string().min(1).max(1024).openapi({ description: 'Write-only: sealed at rest, never returned' }),
+  user_search_base: dn,
+  user_filter: ldapFilter.refine((f) => f.includes('{username}'), 'must contain {username}').openapi({
+    description: 'Finds the person; {username} is replaced by the escaped login name. E.g. (&(objectClass=person)(sAMAccountName={username}))',
+  }),
+  disabled_filter: ldapFilter.nullable().openapi({
+    description: 'A person matching this filter is refused, e.g. (userAccountControl:1.2.840.113556.1.4.803:=2) for Active Directory, (pwdAccountLockedTime=*) for OpenLDAP',
+  }),
+  group_search_base: dn.nullable().openapi({ description: 'Where groups are searched; null reads no groups' }),
+  group_filter: ldapFilter.openapi({ description: 'What a group is' }),
+  group_member_attribute: attribute.openapi({ description: 'Attribute of a group that holds member DNs (member, uniqueMember)' }),
+  nested_groups: z.enum(['none', 'walk', 'in_chain']).openapi({
+    description: 'none: direct groups only; walk: groups of groups, searched level by level (any server); in_chain: one search with Active Directory\u2019s LDAP_MATCHING_RULE_IN_CHAIN',
+  }),
+  display_name_attribute: attribute,
+  email_attribute: attribute,
+  timeout_seconds: z.number().int().min(1).max(120).openapi({ description: 'Time limit of each connection and operation' }),
+  page_size: z.number().int().min(1).max(5000).openapi({ description: 'Entries per page of a group search' }),
+};
+
+export const ldapSettingsBody = z
+  .object(Object.fromEntries(Object.entries(ldapFields).map(([k, v]) => [k, v.optional()])) as { [K in keyof typeof ldapFields]: z.ZodOptional<(typeof ldapFields)[K]> })
+  .strict()
+  .openapi('LdapSettingsUpdate', { description: 'Fields left out keep their value; bind_password left out keeps the stored one' });
+
+const { bind_password: _writeOnly, ...ldapReadable } = ldapFields;
+export const ldapSettingsView = z
+  .object({
+    ...ldapReadable,
+    bind_dn: dn.nullable(),
+    user_search_base: dn.nullable(),
+    urls: z.array(z.string()),
+    bind_password_set: z.boolean(),
+    complete: z.boolean().openapi({ description: 'Whether every setting a login needs is there' }),
+    updated_at: isoDateTime.nullable(),
+  })
+  .openapi('LdapSettings');
+
+export const ldapTestBody = z
+  .object({ username: z.string().min(1).max(255).optional().openapi({ description: 'Also look this person up with user_filter' }) })
+  .strict()
+  .openapi('LdapTestRequest');
+
+export const ldapTestResult = z
+  .object({
+    ok: z.boolean(),
+    stage: z.enum(['settings', 'connect', 'tls', 'bind', 'search_base', 'user', 'done']).openapi({ description: 'The step that failed, or done' }),
+    message: z.string(),
+  })
+  .openapi('LdapTestResult');
+
+// ---- single sign-on (OIDC) settings
+
+const httpUrl = z.string().max(2048).regex(/^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/, 'must be an http(s) URL without query or fragment');
+const emailDomain = z.string().min(1).max(253).regex(/^[a-z0-9.-]+\.[a-z]{2,}$/, 'must be a domain such as example.com');
+
+const ssoFields = {
+  enabled: z.boolean().openapi({ description: 'Whether single sign-on is offered' }),
+  issuer: httpUrl.openapi({ description: 'Issuer URL; its /.well-known/openid-configuration is read (discovery)', example: 'https://login.example.com/realms/main' }),
+  client_id: z.string().trim().min(1).max(512),
+  client_secret: z.string().min(1).max(4096).openapi({ description: 'Write-only: sealed at rest, never returned' }),
+  redirect_uri: httpUrl.openapi({
+    description: 'This deployment\u2019s public address of GET /api/v1/sso/callback, as registered at the provider',
+    example: 'https://bulwark.example.com/api/v1/sso/callback',
+  }),
+  scopes: z.array(z.string().regex(/^[\x21\x23-\x5B\x5D-\x7E]+$/, 'must be a scope token')).min(1).max(20).openapi({ description: 'Scopes asked for; openid is always added' }),
+  groups_claim: z.string().trim().min(1).max(128).openapi({ description: 'The claim (of the ID token or userinfo) that lists the person\u2019s groups' }),
+  role_mapping: z.record(z.string().min(1).max(512), z.array(z.string().min(1).max(64)).max(100)).openapi({
+    description: 'Group (a value of groups_claim) -> role codes granted to its members at each single sign-on',
+    example: { 'appsec-admins': ['admin'] },
+  }),
+  allowed_email_domains: z.array(emailDomain).max(100).openapi({ description: 'When not empty, only people whose verified e-mail is in one of these domains may log in' }),
+  allow_insecure_http: z.boolean().openapi({ description: 'Allow an http:// issuer (never in production)' }),
+  ca_certificate: z.string().max(65536).regex(/-----BEGIN CERTIFICATE-----/, 'must be PEM certificates').nullable()
+    .openapi({ description: 'PEM bundle of the CAs to trust for the issuer instead of the system ones' }),
+};
+
+export const ssoSettingsBody = z
+  .object(Object.fromEntries(Object.entries(ssoFields).map(([k, v]) => [k, v.optional()])) as { [K in keyof typeof ssoFields]: z.ZodOptional<(typeof ssoFields)[K]> })
+  .strict()
+  .openapi('SsoSettingsUpdate', { description: 'Fields left out keep their value; client_secret left out keeps the stored one' });
+
+const { client_secret: _ssoWriteOnly, ...ssoReadable } = ssoFields;
+export const ssoSettingsView = z
+  .object({
+    ...ssoReadable,
+    issuer: z.string().nullable(),
+    client_id: z.string().nullable(),
+    redirect_uri: z.string().nullable(),
+    client_secret_set: z.boolean(),
+    complete: z.boolean().openapi({ description: 'Whether every setting a login needs is there' }),
+    updated_at: isoDateTime.nullable(),
+  })
+  .openapi('SsoSettings');
+
 const byUserId = z.object({ user_id: z.string().min(1) });
 const byRoleCode = z.object({ role_code: z.string().min(1) });
 
@@ -159,8 +273,9 @@ export const identityRoutes: RouteSpec[] = [
   {
     operationId: 'login', method: 'post', path: '/api/v1/auth/login', service, tag: 'Authentication', access: { kind: 'public' },
     summary: 'Log in with username and password; returns a JWT valid for 9 hours by default',
-    description: 'Failed attempts are throttled per user and per IP (429 with Retry-After). Directory users cannot log in with a local password.',
-    request: { body: loginBody }, response: loginResponse, errors: { 401: 'Wrong username or password, or the user cannot log in locally' },
+    description: 'Failed attempts are throttled per user and per IP (429 with Retry-After). Directory users log in against the directory (LDAP), never with a local password; a name no local user has is asked of the directory when directory login is enabled.',
+    request: { body: loginBody }, response: loginResponse,
+    errors: { 401: 'Wrong username or password, a disabled directory account, or the user cannot log in locally', 503: 'The directory (LDAP) cannot be reached' },
   },
   {
     operationId: 'me', method: 'get', path: '/api/v1/auth/me', service, tag: 'Authentication', access: { kind: 'authenticated' },
@@ -173,12 +288,69 @@ export const identityRoutes: RouteSpec[] = [
   },
   {
     operationId: 'ldapAllowed', method: 'get', path: '/api/v1/ldap/allowed', service, tag: 'Authentication', access: { kind: 'public' },
-    summary: 'Whether LDAP login is configured (public: the login page asks before anyone logs in)',
+    summary: 'Whether LDAP login works: enabled, complete settings, and the service account binds (public: the login page asks before anyone logs in)',
     response: z.object({ allowed: z.boolean() }).openapi('LdapAllowed'),
   },
   {
+    operationId: 'getLdapSettings', method: 'get', path: '/api/v1/ldap/settings', service, tag: 'Authentication',
+    access: perm('settings.authentication', 'r'),
+    summary: 'Directory (LDAP) login settings; the bind password is never returned, only whether one is set',
+    description: 'Since release 1.5 this operation takes no body parameter `data`; a body sent with it is ignored.',
+    response: ldapSettingsView,
+  },
+  {
+    operationId: 'updateLdapSettings', method: 'put', path: '/api/v1/ldap/settings', service, tag: 'Authentication',
+    access: perm('settings.authentication', 'w'),
+    summary: 'Change directory (LDAP) login settings; fields left out keep their value',
+    description: 'Enabling needs complete settings (urls, bind_dn, bind_password, user_search_base): 400 naming what is missing.',
+    request: { body: ldapSettingsBody }, response: ldapSettingsView,
+  },
+  {
+    operationId: 'testLdap', method: 'post', path: '/api/v1/ldap/test', service, tag: 'Authentication',
+    access: perm('settings.authentication', 'x'),
+    summary: 'Test the saved LDAP settings: connect, TLS, bind as the service account, find the search base (and a person)',
+    description: 'Answers 200 with ok false, the failed stage and a message: unreachable server, TLS failure, bind refused, search base not found, user filter matched nothing.',
+    request: { body: ldapTestBody }, response: ldapTestResult,
+  },
+  {
+    operationId: 'getSsoSettings', method: 'get', path: '/api/v1/sso/settings', service, tag: 'Authentication',
+    access: perm('settings.authentication', 'r'),
+    summary: 'Single sign-on (OIDC) settings; the client secret is never returned, only whether one is set',
+    response: ssoSettingsView,
+  },
+  {
+    operationId: 'updateSsoSettings', method: 'put', path: '/api/v1/sso/settings', service, tag: 'Authentication',
+    access: perm('settings.authentication', 'w'),
+    summary: 'Change single sign-on (OIDC) settings; fields left out keep their value',
+    description: 'Enabling needs issuer, client_id, client_secret and redirect_uri (400 naming what is missing); role codes in role_mapping must exist.',
+    request: { body: ssoSettingsBody }, response: ssoSettingsView,
+  },
+  {
+    operationId: 'ssoLogin', method: 'get', path: '/api/v1/sso/login', service, tag: 'Authentication', access: { kind: 'public' },
+    summary: 'Start single sign-on: 302 to the provider (authorization code with PKCE, state and nonce)',
+    description: 'The provider sends the browser back to GET /api/v1/sso/callback, which answers the login JSON. 409 while single sign-on is not enabled; 503 when the provider cannot be reached.',
+    redirect: 'To the provider\u2019s authorization endpoint', errors: { 409: 'Single sign-on is not enabled', 503: 'The provider cannot be reached' },
+  },
+  {
+    operationId: 'ssoCallback', method: 'get', path: '/api/v1/sso/callback', service, tag: 'Authentication', access: { kind: 'public' },
+    summary: 'End of single sign-on: exchanges the code and answers the same JSON as POST /auth/login',
+    description: 'A state that was not issued here, or was used already (each is good for one try within 10 minutes), a replayed code, an ID token of another issuer or with another nonce, and an e-mail outside allowed_email_domains answer 4xx and create nothing.',
+    request: {
+      query: z.object({
+        code: z.string().max(4096).optional(), state: z.string().max(512).optional(), iss: z.string().max(2048).optional(),
+        session_state: z.string().max(512).optional(), error: z.string().max(256).optional(), error_description: z.string().max(2048).optional(),
+        // Providers add parameters of their own (scope, authuser, hd...): they are passed on, not refused.
+      }).catchall(z.string().max(2048)),
+    },
+    response: loginResponse,
+    errors: {
+      401: 'The provider refused, or the answer does not check out', 403: 'The e-mail address is not verified or not in an allowed domain',
+      503: 'The provider cannot be reached',
+    },
+  },
+  {
     operationId: 'ssoAllowed', method: 'get', path: '/api/v1/sso/allowed', service, tag: 'Authentication', access: { kind: 'public' },
-    summary: 'Whether single sign-on is configured (public, as for LDAP)',
+    summary: 'Whether single sign-on works: enabled, complete settings, and the issuer’s discovery document answers (public, as for LDAP)',
     response: z.object({ allowed: z.boolean() }).openapi('SsoAllowed'),
   },
   {

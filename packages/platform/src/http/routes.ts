@@ -34,6 +34,8 @@ export interface RouteSpec {
   response?: z.ZodType;
   /** Error statuses this route answers beyond the common ones of its access kind, with when (OpenAPI). */
   errors?: Record<number, string>;
+  /** Set on endpoints that answer a redirect (302 with Location) instead of a JSON 200: what it leads to. */
+  redirect?: string;
   /** Set on endpoints removed from the interface: they answer 410 with this text. */
   gone?: string;
   /** The body is a file of any content type, handed to the handler as a Buffer, up to `maxBytes`. */

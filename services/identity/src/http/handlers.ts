@@ -1,11 +1,12 @@
-import { listPage, requirePrincipal, RouteHandlers } from '@bulwark/platform';
+import { HttpResponse, listPage, requirePrincipal, RouteHandlers } from '@bulwark/platform';
 import { PERMISSION_KEYS, PERMISSION_LETTERS } from '@bulwark/contracts';
 import type { Accounts } from '../accounts';
-import type { IdentityConfig } from '../config';
+import type { DirectoryLogins } from '../directory';
+import type { SingleSignOn } from '../sso';
 import { roleView, tokenView, userView } from './views';
 
 /** HTTP handlers, keyed by the route table's operation ids: they translate, Accounts decides. */
-export function identityHandlers(accounts: Accounts, config: IdentityConfig): RouteHandlers {
+export function identityHandlers(accounts: Accounts, directory: DirectoryLogins, sso: SingleSignOn): RouteHandlers {
   return {
     login: async ({ body, clientIp }) => {
       const password = typeof body.password === 'string' ? body.password : body.password.value;
@@ -17,8 +18,18 @@ export function identityHandlers(accounts: Accounts, config: IdentityConfig): Ro
     },
     changeOwnPassword: async (input) =>
       userView(await accounts.changeOwnPassword(requirePrincipal(input), input.body.current_password, input.body.password, input.body.password_confirmation)),
-    ldapAllowed: async () => ({ allowed: Boolean(config.LDAP_URL) }),
-    ssoAllowed: async () => ({ allowed: Boolean(config.SSO_ISSUER_URL) }),
+    ldapAllowed: async () => ({ allowed: await directory.allowed() }),
+    getLdapSettings: async () => directory.getSettings(),
+    updateLdapSettings: async ({ body }) => directory.updateSettings(body),
+    testLdap: async ({ body }) => directory.test(body.username),
+    ssoAllowed: async () => ({ allowed: await sso.allowed() }),
+    getSsoSettings: async () => sso.getSettings(),
+    updateSsoSettings: async ({ body }) => sso.updateSettings(body),
+    ssoLogin: async () => new HttpResponse(302, '', { location: await sso.start(), 'cache-control': 'no-store' }),
+    ssoCallback: async ({ query }) => {
+      const { person, granted, bound } = await sso.finish(query);
+      return accounts.ssoLogin(person, granted, bound);
+    },
 
     createToken: async (input) => accounts.createToken(requirePrincipal(input), input.body.name, input.body.expires_at),
     listTokens: async (input) => {

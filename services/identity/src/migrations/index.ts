@@ -48,4 +48,29 @@ export const migrations: Migration[] = [
       await db.raw('create index api_tokens_user on api_tokens (user_id, created_at)');
     },
   },
+  {
+    name: '0002_login_settings',
+    async up(db) {
+      // One row per login method ('ldap', later 'sso'): its settings, and its secret sealed apart.
+      await db.schema.createTable('login_settings', (t) => {
+        t.text('kind').primary();
+        t.jsonb('settings').notNullable().defaultTo('{}');
+        t.text('secret_sealed');
+        t.timestamp('updated_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
+      });
+    },
+  },
+  {
+    name: '0003_sso_pending',
+    async up(db) {
+      // A single sign-on on its way: the state sent to the provider, with the nonce and PKCE verifier
+      // that check the way back. A row is taken (deleted) by its callback, so each state works once.
+      await db.schema.createTable('sso_pending', (t) => {
+        t.text('state').primary();
+        t.text('nonce').notNullable();
+        t.text('code_verifier').notNullable();
+        t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
+      });
+    },
+  },
 ];

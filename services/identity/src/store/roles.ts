@@ -61,6 +61,12 @@ export const roleStore = {
   },
 
   /** Grants of several roles in one query (authentication needs no holder counts). */
+  /** Roles bound to directory groups: the ones a directory login grants or takes away. */
+  async boundToGroups(db: Queryable): Promise<{ code: string; domainGroup: string[] }[]> {
+    const rows: { code: string; domain_group: unknown }[] = await db('roles').whereRaw("jsonb_array_length(domain_group) > 0").select('code', 'domain_group');
+    return rows.map((r) => ({ code: r.code, domainGroup: json(r.domain_group) }));
+  },
+
   async grants(db: Queryable, codes: string[]): Promise<Pick<RoleRecord, 'code' | 'permissions' | 'systemScopes'>[]> {
     if (codes.length === 0) return [];
     const rows: Pick<RoleRow, 'code' | 'permissions' | 'system_scopes'>[] = await db('roles').whereIn('code', codes).select('code', 'permissions', 'system_scopes');

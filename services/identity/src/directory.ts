@@ -1,0 +1,136 @@
+import { AppError, invalid, Logger, SecretBox, ServiceHost, FieldProblem } from '@bulwark/platform';
+import type { IdentityConfig } from './config';
+import { DirectoryPerson, LDAP_DEFAULTS, LdapDirectory, LdapFailure, LdapSettings } from './domain/ldap';
+import { loginSettingsStore } from './store/login-settings';
+
+export type LdapSettingsPatch = Partial<LdapSettings> & { bind_password?: string };
+
+/** How long a public GET /ldap/allowed answer is reused: the login page must not make every visit a directory bind. */
+const ALLOWED_CACHE_MS = 30_000;
+
+/**
+ * Directory (LDAP) login settings and the directory conversations behind them. The settings live in
+ * identity's database (environment variables seed them until the first PUT); the bind password is
+ * sealed with the master key and never leaves this class but towards the directory.
+ */
+export class DirectoryLogins {
+  private allowedCache: { key: string; at: number; allowed: boolean } | undefined;
+
+  constructor(
+    private readonly host: ServiceHost,
+    private readonly secrets: SecretBox,
+    private readonly ldap: LdapDirectory,
+    private readonly config: IdentityConfig,
+    private readonly log: Logger,
+  ) {}
+
+  /** Settings from the environment, used until settings are saved through the API. */
+  private seeded(): { settings: LdapSettings; password: string | null } {
+    const c = this.config;
+    const urls = (c.LDAP_URL ?? '').split(',').map((u) => u.trim()).filter(Boolean);
+    return {
+      settings: {
+        ...LDAP_DEFAULTS,
+        enabled: urls.length > 0,
+        urls,
+        bind_dn: c.LDAP_BIND_DN ?? null,
+        user_search_base: c.LDAP_USER_SEARCH_BASE ?? null,
+        ...(c.LDAP_USER_FILTER ? { user_filter: c.LDAP_USER_FILTER } : {}),
+        group_search_base: c.LDAP_GROUP_SEARCH_BASE ?? null,
+      },
+      password: c.LDAP_BIND_PASSWORD ?? null,
+    };
+  }
+
+  private async current(): Promise<{ settings: LdapSettings; password: string | null; updatedAt: string | null }> {
+    const stored = await loginSettingsStore.get(this.host.db, 'ldap');
+    if (!stored) return { ...this.seeded(), updatedAt: null };
+    return {
+      settings: { ...LDAP_DEFAULTS, ...(stored.settings as Partial<LdapSettings>) },
+      password: stored.secretSealed ? this.secrets.open(stored.secretSealed) : null,
+      updatedAt: stored.updatedAt,
+    };
+  }
+
+  private static missing(settings: LdapSettings, password: string | null): FieldProblem[] {
+    const problems: FieldProblem[] = [];
+    if (settings.urls.length === 0) problems.push({ field: 'urls', problem: 'is required to enable directory login' });
+    if (!settings.bind_dn) problems.push({ field: 'bind_dn', problem: 'is required to enable directory login' });
+    if (!password) problems.push({ field: 'bind_password', problem: 'is required to enable directory login' });
+    if (!settings.user_search_base) problems.push({ field: 'user_search_base', problem: 'is required to enable directory login' });
+    return problems;
+  }
+
+  private view(c: { settings: LdapSettings; password: string | null; updatedAt: string | null }) {
+    return { ...c.settings, bind_password_set: Boolean(c.password), complete: DirectoryLogins.missing(c.settings, c.password).length === 0, updated_at: c.updatedAt };
+  }
+
+  async getSettings() {
+    return this.view(await this.current());
+  }
+
+  async updateSettings(patch: LdapSettingsPatch) {
+    const { bind_password: newPassword, ...fields } = patch;
+    const before = await this.current();
+    const settings: LdapSettings = { ...before.settings, ...fields };
+    const password = newPassword ?? before.password;
+    if (settings.start_tls && settings.urls.some((u) => u.toLowerCase().startsWith('ldaps:'))) {
+      throw invalid('Invalid start_tls: ldaps:// is TLS from the start', [{ field: 'start_tls', problem: 'cannot be used with ldaps:// urls' }]);
+    }
+    const missing = DirectoryLogins.missing(settings, password);
+    if (settings.enabled && missing.length > 0) throw invalid(`Directory login cannot be enabled: ${missing.map((p) => p.field).join(', ')} missing`, missing);
+    await this.host.transaction((trx) => loginSettingsStore.put(trx, 'ldap', { ...settings }, password ? this.secrets.seal(password) : null));
+    this.log.info('ldap settings changed', { fields: Object.keys(patch), enabled: settings.enabled });
+    return this.getSettings();
+  }
+
+  async test(username?: string): Promise<{ ok: boolean; stage: string; message: string }> {
+    const { settings, password } = await this.current();
+    const missing = DirectoryLogins.missing(settings, password);
+    if (missing.length > 0) return { ok: false, stage: 'settings', message: `Settings are incomplete: ${missing.map((p) => p.field).join(', ')} missing` };
+    try {
+      return { ok: true, ...(await this.ldap.test(settings, password!, username)) };
+    } catch (err) {
+      if (err instanceof LdapFailure) return { ok: false, stage: err.stage, message: err.message };
+      throw err;
+    }
+  }
+
+  /** Whether a directory user could log in now: enabled, complete, and the service account binds. */
+  async allowed(): Promise<boolean> {
+    const { settings, password, updatedAt } = await this.current();
+    if (!(await this.configured())) return false;
+    const key = updatedAt ?? 'seeded';
+    if (this.allowedCache?.key === key && Date.now() - this.allowedCache.at < ALLOWED_CACHE_MS) return this.allowedCache.allowed;
+    const allowed = await this.ldap.open(settings, password!).then(
+      async (client) => {
+        await client.unbind().catch(() => undefined);
+        return true;
+      },
+      (err: LdapFailure) => {
+        this.log.warn('ldap not reachable', { stage: err.stage, message: err.message });
+        return false;
+      },
+    );
+    this.allowedCache = { key, at: Date.now(), allowed };
+    return allowed;
+  }
+
+  /** Enabled with complete settings: directory users can log in (if the server answers). */
+  async configured(): Promise<boolean> {
+    const { settings, password } = await this.current();
+    return settings.enabled && DirectoryLogins.missing(settings, password).length === 0;
+  }
+
+  /** A directory login; a refusal is thrown as DirectoryRefusal, an unusable directory as 503. */
+  async authenticate(username: string, password: string): Promise<DirectoryPerson> {
+    const { settings, password: bindPassword } = await this.current();
+    try {
+      return await this.ldap.authenticate(settings, bindPassword!, username, password);
+    } catch (err) {
+      if (!(err instanceof LdapFailure)) throw err;
+      this.log.warn('directory login failed: directory unusable', { stage: err.stage, message: err.message });
+      throw new AppError('unavailable', 'The directory cannot be reached; try again later');
+    }
+  }
+}
