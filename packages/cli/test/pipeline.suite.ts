@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -41,13 +41,38 @@ function exampleCommands(file: string): string[] {
   return lines;
 }
 
+interface Ran {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * Runs a command without blocking: in the one-process run mode Bulwark answers from this very
+ * process, so a synchronous spawn would wait for a server it keeps from running.
+ */
+function run(command: string, args: string[], options: { cwd?: string; env: Record<string, string> }): Promise<Ran> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c) => (stdout += c));
+    child.stderr.on('data', (c) => (stderr += c));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 300_000);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
 /** Runs one command line of an example in a shell, with `bulwark` on PATH as the image has it. */
-function runLine(line: string, cwd: string, env: Record<string, string>) {
+function runLine(line: string, cwd: string, env: Record<string, string>): Promise<Ran> {
   const bin = path.join(cwd, 'bin');
   fs.mkdirSync(bin, { recursive: true });
   if (!fs.existsSync(path.join(bin, 'bulwark'))) fs.symlinkSync(CLI, path.join(bin, 'bulwark'));
-  const r = spawnSync('bash', ['-c', line], { cwd, encoding: 'utf8', env: { PATH: `${bin}:${process.env.PATH}`, HOME: cwd, ...env }, timeout: 300_000 });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+  return run('bash', ['-c', line], { cwd, env: { PATH: `${bin}:${process.env.PATH}`, HOME: cwd, ...env } });
 }
 
 /** The elements of an XML document with their attributes and text, in document order; throws when it is not well-formed. */
@@ -66,9 +91,8 @@ function xmlElements(text: string): { name: string; attributes: Record<string, s
   return out;
 }
 
-function cli(args: string[], env: Record<string, string>) {
-  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', env: { PATH: process.env.PATH ?? '', ...env }, timeout: 300_000 });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+function cli(args: string[], env: Record<string, string>): Promise<Ran> {
+  return run(process.execPath, [CLI, ...args], { env: { PATH: process.env.PATH ?? '', ...env } });
 }
 
 export function cliPipelineSuite(t: SystemUnderTest): void {
@@ -105,21 +129,21 @@ export function cliPipelineSuite(t: SystemUnderTest): void {
       expect(upload).to.match(/^bulwark upload /);
 
       fs.writeFileSync(path.join(work, 'semgrep.sarif'), semgrepSarif([3, 9]));
-      const failing = runLine(upload, work, env);
+      const failing = await runLine(upload, work, env);
       expect(failing.code, failing.stderr).to.equal(1);
       expect(failing.stdout).to.match(/2 findings \(high 2\)/);
       expect(failing.stdout).to.contain('quality gate: failed (the layer is locked)');
       expect(failing.stdout).to.match(/FAIL {2}severity high not_greater_than 0: measured \d+/);
 
       for (const line of rest) {
-        const r = runLine(line, work, env);
+        const r = await runLine(line, work, env);
         expect(r.code, r.stderr).to.equal(0);
       }
       if (rest.length) expect(fs.readFileSync(path.join(work, 'bulwark.md'), 'utf8')).to.contain('| high | Detected eval | app.py:3 |');
       if (upload.includes('--junit')) expect(xmlElements(fs.readFileSync(path.join(work, 'bulwark.xml'), 'utf8'))[0].attributes.failures).to.not.equal('0');
 
       fs.writeFileSync(path.join(work, 'semgrep.sarif'), semgrepSarif([]));
-      const passing = runLine(upload, work, env);
+      const passing = await runLine(upload, work, env);
       expect(passing.code, passing.stderr + passing.stdout).to.equal(0);
       expect(passing.stdout).to.match(/new 0, unchanged 0, fixed 2 \(high 2\)/);
       expect(passing.stdout).to.contain('quality gate: passed');
@@ -131,12 +155,12 @@ export function cliPipelineSuite(t: SystemUnderTest): void {
     this.timeout(120_000);
     const report = path.join(work, 'one.sarif');
     fs.writeFileSync(report, semgrepSarif([42], 'new.py'));
-    const uploaded = cli(['upload', '--check', checkId, report, '--wait'], env);
+    const uploaded = await cli(['upload', '--check', checkId, report, '--wait'], env);
     // --wait without --fail-on-gate reports the failed gate but does not fail.
     expect(uploaded.code, uploaded.stderr).to.equal(0);
     const scanId = /scan ([0-9a-f-]{36}) \(/.exec(uploaded.stdout)![1];
     const junit = path.join(work, 'bulwark.xml');
-    const gate = cli(['gate', '--scan-result', scanId, '--junit', junit], env);
+    const gate = await cli(['gate', '--scan-result', scanId, '--junit', junit], env);
     expect(gate.code).to.equal(1);
     expect(gate.stdout).to.contain('quality gate: failed');
     const elements = xmlElements(fs.readFileSync(junit, 'utf8'));
@@ -148,26 +172,26 @@ export function cliPipelineSuite(t: SystemUnderTest): void {
     expect(elements.filter((e) => e.name === 'failure').map((f) => f.attributes.type)).to.have.members(['quality-gate', 'high']);
     expect(elements[0].attributes).to.include({ tests: String(cases.length), failures: '2' });
 
-    const csv = cli(['issues', '--project', code, '--format', 'csv', '--severity', 'high'], env);
+    const csv = await cli(['issues', '--project', code, '--format', 'csv', '--severity', 'high'], env);
     expect(csv.code, csv.stderr).to.equal(0);
     const rows = csv.stdout.trimEnd().split('\r\n');
     expect(rows[0]).to.match(/^id,severity,status,title,/);
     expect(rows.slice(1).some((r) => r.includes('new.py'))).to.equal(true);
-    const json = JSON.parse(cli(['issues', '--project', code, '--max', '1'], env).stdout);
+    const json = JSON.parse((await cli(['issues', '--project', code, '--max', '1'], env)).stdout);
     expect(json).to.have.length(1);
-    const sarif = JSON.parse(cli(['issues', '--project', code, '--format', 'sarif'], env).stdout);
+    const sarif = JSON.parse((await cli(['issues', '--project', code, '--format', 'sarif'], env)).stdout);
     expect(sarif.version).to.equal('2.1.0');
     expect(sarif.runs[0].results.map((r: { locations: { physicalLocation: { region: { startLine: number } } }[] }) => r.locations[0].physicalLocation.region.startLine)).to.include(42);
 
-    expect(cli(['upload', '--check', checkId, report], { ...env, BULWARK_TOKEN: 'not-a-token' }).code).to.equal(2);
-    expect(cli(['upload', '--check', checkId, report], { BULWARK_URL: env.BULWARK_URL }).code).to.equal(2);
-    expect(cli(['upload', '--check', '00000000-0000-4000-8000-000000000000', report], env).code).to.equal(2);
-    expect(cli(['upload', '--check', checkId, path.join(work, 'missing.sarif')], env).code).to.equal(2);
+    expect((await cli(['upload', '--check', checkId, report], { ...env, BULWARK_TOKEN: 'not-a-token' })).code).to.equal(2);
+    expect((await cli(['upload', '--check', checkId, report], { BULWARK_URL: env.BULWARK_URL })).code).to.equal(2);
+    expect((await cli(['upload', '--check', '00000000-0000-4000-8000-000000000000', report], env)).code).to.equal(2);
+    expect((await cli(['upload', '--check', checkId, path.join(work, 'missing.sarif')], env)).code).to.equal(2);
     const garbage = path.join(work, 'garbage.txt');
     fs.writeFileSync(garbage, 'not a report');
-    const refused = cli(['upload', '--check', checkId, garbage], env);
+    const refused = await cli(['upload', '--check', checkId, garbage], env);
     expect(refused.code).to.equal(2);
     expect(refused.stderr).to.match(/^bulwark: POST \/api\/v1\/check\/[0-9a-f-]+\/results \(garbage\.txt\): /);
-    expect(cli(['upload', '--check', checkId, report], { ...env, BULWARK_URL: 'http://127.0.0.1:9' }).code).to.equal(3);
+    expect((await cli(['upload', '--check', checkId, report], { ...env, BULWARK_URL: 'http://127.0.0.1:9' })).code).to.equal(3);
   });
 }
