@@ -155,7 +155,7 @@ install_all() {
   local missing=()
   [ -x "$PG_BIN/postgres" ] && [ -x "$PG_BIN/initdb" ] || missing+=(postgresql-15)
   command -v redis-server >/dev/null && command -v redis-cli >/dev/null || missing+=(redis-server)
-  slapd_install_missing
+  slapd_present || missing+=(slapd ldap-utils openssl)
   # Not a server of the tests' environment: the metrics test starts its own Prometheus when present.
   command -v prometheus >/dev/null || missing+=(prometheus)
   local jm=""
