@@ -32,7 +32,8 @@ function postChunked(url: string, token: string, chunks: Buffer[]): Promise<{ st
 
 describe('a service HTTP app', () => {
   let server: RunningHttpServer;
-  const token = new InternalAuth(SECRET, 'gateway').forService();
+  // A token per request: one made when the file loads may have expired by the time a long run reaches these tests.
+  const gateway = new InternalAuth(SECRET, 'gateway');
 
   before(async () => {
     const app = createServiceApp({
@@ -44,21 +45,21 @@ describe('a service HTTP app', () => {
   after(async () => server.close(1000));
 
   it('refuses a chunked JSON body over its own limit with 413 in the error model', async () => {
-    const res = await postChunked(`${server.url}/echo/a`, token, [Buffer.from('{"text":"'), Buffer.alloc(BODY_LIMIT, 'x'), Buffer.from('"}')]);
+    const res = await postChunked(`${server.url}/echo/a`, gateway.forService(), [Buffer.from('{"text":"'), Buffer.alloc(BODY_LIMIT, 'x'), Buffer.from('"}')]);
     expect(res.status).to.equal(413);
     expect(res.body.error.code).to.equal('payload_too_large');
   });
 
   it('refuses a chunked upload over the route\u2019s maxBytes with 413, and takes one within it', async () => {
-    const over = await postChunked(`${server.url}/upload`, token, [Buffer.alloc(UPLOAD_LIMIT), Buffer.alloc(1)]);
+    const over = await postChunked(`${server.url}/upload`, gateway.forService(), [Buffer.alloc(UPLOAD_LIMIT), Buffer.alloc(1)]);
     expect(over.status).to.equal(413);
     expect(over.body.error.code).to.equal('payload_too_large');
-    const within = await postChunked(`${server.url}/upload`, token, [Buffer.alloc(UPLOAD_LIMIT / 2), Buffer.alloc(UPLOAD_LIMIT / 2)]);
+    const within = await postChunked(`${server.url}/upload`, gateway.forService(), [Buffer.alloc(UPLOAD_LIMIT / 2), Buffer.alloc(UPLOAD_LIMIT / 2)]);
     expect(within).to.deep.equal({ status: 200, body: { bytes: UPLOAD_LIMIT } });
   });
 
   it('refuses the NUL character in a body string, an array item, a key, a query value and a path parameter, naming each field', async () => {
-    const send = async (path: string, body: unknown) => postChunked(`${server.url}${path}`, token, [Buffer.from(JSON.stringify(body))]);
+    const send = async (path: string, body: unknown) => postChunked(`${server.url}${path}`, gateway.forService(), [Buffer.from(JSON.stringify(body))]);
     const cases: [string, unknown, string][] = [
       ['/echo/a', { text: 'a\u0000b' }, 'text'],
       ['/echo/a', { text: 'ok', tags: ['fine', '\u0000'] }, 'tags[1]'],
