@@ -1,8 +1,5 @@
 import type { ApiClient } from './api/client';
-import type { ScanResult } from './api/types';
-import type { issueView, z } from '@bulwark/contracts';
-
-type Issue = z.infer<typeof issueView>;
+import { Issue, issueLocation, ScanResult } from './api/types';
 
 /** Characters XML 1.0 cannot carry at all, even escaped; scanner text may hold them. */
 const NOT_XML = /[^\t\n\r\x20-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
@@ -11,16 +8,14 @@ const xml = (text: string | number) => String(text).replace(NOT_XML, '\uFFFD').r
 
 const NEW_ISSUES_MAX = 10_000;
 
-/** The issues this scan found first (first_scan_result_id is the scan), read by keyset pages. */
+/** The issues this scan found first (first_scan_result_id is the scan). */
 async function newIssues(api: ApiClient, scanId: string): Promise<Issue[]> {
   const found: Issue[] = [];
-  const query = new URLSearchParams({ 'filter[scan]': scanId, limit: '1000', sort: '-severity' });
-  for (;;) {
-    const page = await api.get<{ items: Issue[]; next_cursor: string | null }>(`/api/v1/issues?${query}`);
+  for await (const page of api.issues(new URLSearchParams({ 'filter[scan]': scanId, sort: '-severity' }))) {
     found.push(...page.items.filter((i) => i.first_scan_result_id === scanId));
-    if (!page.next_cursor || found.length >= NEW_ISSUES_MAX) return found.slice(0, NEW_ISSUES_MAX);
-    query.set('cursor', page.next_cursor);
+    if (found.length >= NEW_ISSUES_MAX) break;
   }
+  return found.slice(0, NEW_ISSUES_MAX);
 }
 
 /**
@@ -42,7 +37,7 @@ export async function junitReport(api: ApiClient, scans: ScanResult[]): Promise<
     }
     const added = scan.state === 'completed' ? await newIssues(api, scan.id) : [];
     for (const i of added) {
-      const where = i.file_path ? `${i.file_path}${i.start_line ? `:${i.start_line}` : ''}` : i.lib_name ? `${i.lib_name}${i.lib_version ? `@${i.lib_version}` : ''}` : '';
+      const where = issueLocation(i);
       cases.push(
         `<testcase classname="${xml(`new issue.${i.tool_name}`)}" name="${xml(`${i.severity}: ${i.title}${where ? ` (${where})` : ''}`)}"${i.file_path ? ` file="${xml(i.file_path)}"` : ''}>` +
           `<failure type="${xml(i.severity)}" message="${xml(i.title)}">${xml(`${i.rule_id ?? i.cve ?? ''} ${where}\nissue ${i.id}`)}</failure></testcase>`,

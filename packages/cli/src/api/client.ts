@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { serverError, usageError } from '../errors';
+import type { Issue } from './types';
 
 /** Where the API is and who calls it: flags first, then BULWARK_URL and BULWARK_TOKEN. */
 export interface ApiConfig {
@@ -37,6 +38,18 @@ export class ApiClient {
 
   get<T>(pathAndQuery: string): Promise<T> {
     return this.request('GET', pathAndQuery).then((text) => (text ? JSON.parse(text) : undefined) as T);
+  }
+
+  /** Issues matching a query, page after page by keyset (stable while scans add issues). */
+  async *issues(query: URLSearchParams): AsyncGenerator<{ items: Issue[]; total: number }> {
+    const q = new URLSearchParams(query);
+    q.set('limit', '1000');
+    for (;;) {
+      const page = await this.get<{ items: Issue[]; total: number; next_cursor: string | null }>(`/api/v1/issues?${q}`);
+      yield page;
+      if (!page.next_cursor) return;
+      q.set('cursor', page.next_cursor);
+    }
   }
 
   /** A file the API produces (an export), as its text. */

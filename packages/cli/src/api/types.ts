@@ -1,7 +1,8 @@
-import type { QualityGateVerdict, scanResultView, z } from '@bulwark/contracts';
+import type { issueView, QualityGateVerdict, scanResultView, z } from '@bulwark/contracts';
 
 // The API's shapes, as the route table declares them.
 export type ScanResult = z.infer<typeof scanResultView>;
+export type Issue = z.infer<typeof issueView>;
 export type { QualityGateVerdict };
 
 export interface RunResponse {
@@ -26,4 +27,11 @@ export interface ScanIssueStats {
   new: Breakdown;
   unchanged: Breakdown;
   fixed: Breakdown;
+}
+
+/** Where an issue is: file and line for code, package and version for a dependency. */
+export function issueLocation(i: Issue): string {
+  if (i.file_path) return `${i.file_path}${i.start_line ? `:${i.start_line}` : ''}`;
+  if (i.lib_name) return `${i.lib_name}${i.lib_version ? `@${i.lib_version}` : ''}`;
+  return '';
 }

@@ -1,19 +1,11 @@
-import { parseArgs } from 'node:util';
 import { csvRecord } from '@bulwark/platform/csv';
-import type { issueView, z } from '@bulwark/contracts';
 import { ApiClient, apiConfig } from '../api/client';
+import { Issue, issueLocation } from '../api/types';
+import { parseFlags } from '../args';
 import { EXIT, usageError } from '../errors';
-
-type Issue = z.infer<typeof issueView>;
-interface IssuePage {
-  items: Issue[];
-  total: number;
-  next_cursor: string | null;
-}
 
 const FORMATS = ['json', 'csv', 'markdown', 'sarif'] as const;
 type Format = (typeof FORMATS)[number];
-const PAGE = 1000;
 
 const CSV_COLUMNS: (keyof Issue)[] = ['id', 'severity', 'status', 'title', 'tool_name', 'rule_id', 'cve', 'file_path', 'start_line', 'lib_name', 'lib_version', 'cvss_v3', 'first_detected_at', 'last_detected_at', 'project_code', 'layer_id'];
 
@@ -27,8 +19,7 @@ function markdown(issues: Issue[], total: number, project: string): string {
   if (issues.length) {
     lines.push('| severity | title | where | tool | status |', '|---|---|---|---|---|');
     for (const i of issues.slice(0, 50)) {
-      const where = i.file_path ? `${i.file_path}${i.start_line ? `:${i.start_line}` : ''}` : i.lib_name ? `${i.lib_name}${i.lib_version ? `@${i.lib_version}` : ''}` : '';
-      lines.push(`| ${cell(i.severity)} | ${cell(i.title)} | ${cell(where)} | ${cell(i.tool_name)} | ${cell(i.status)} |`);
+      lines.push(`| ${cell(i.severity)} | ${cell(i.title)} | ${cell(issueLocation(i))} | ${cell(i.tool_name)} | ${cell(i.status)} |`);
     }
     if (issues.length > 50) lines.push('', `… and ${issues.length - 50} more.`);
   }
@@ -37,33 +28,27 @@ function markdown(issues: Issue[], total: number, project: string): string {
 
 /** bulwark issues --project <code> [--severity s]… [--status id]… [--layer id] [--scan id] [--format json|csv|markdown|sarif] [--max n] */
 export async function issuesCommand(args: string[], env: NodeJS.ProcessEnv): Promise<number> {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args, strict: true, allowPositionals: false,
-      options: {
-        url: { type: 'string' }, token: { type: 'string' },
-        project: { type: 'string' }, severity: { type: 'string', multiple: true }, status: { type: 'string', multiple: true },
-        layer: { type: 'string' }, scan: { type: 'string' }, format: { type: 'string', default: 'json' }, max: { type: 'string', default: '10000' },
-      },
-    }));
-  } catch (err) {
-    throw usageError((err as Error).message);
-  }
+  const { values } = parseFlags({
+    args, strict: true,
+    options: {
+      url: { type: 'string' }, token: { type: 'string' },
+      project: { type: 'string' }, severity: { type: 'string', multiple: true }, status: { type: 'string', multiple: true },
+      layer: { type: 'string' }, scan: { type: 'string' }, format: { type: 'string', default: 'json' }, max: { type: 'string', default: '10000' },
+    },
+  });
   if (!values.project) throw usageError('issues needs --project <project code>');
   if (!FORMATS.includes(values.format as Format)) throw usageError(`--format must be one of ${FORMATS.join(', ')}`);
   const max = Number(values.max);
   if (!Number.isInteger(max) || max < 1) throw usageError('--max must be a positive whole number');
   const api = new ApiClient(apiConfig(values, env));
 
-  const query = new URLSearchParams({ 'filter[project_code]': values.project, limit: String(Math.min(PAGE, max)), sort: '-severity' });
+  const query = new URLSearchParams({ 'filter[project_code]': values.project, sort: '-severity' });
   for (const s of values.severity ?? []) query.append('filter[severity]', s);
   for (const s of values.status ?? []) query.append('filter[status]', s);
   if (values.layer) query.set('filter[layer]', values.layer);
   if (values.scan) query.set('filter[scan]', values.scan);
   if (values.format === 'sarif') {
     // The server's export: every matching issue, streamed, one run per tool.
-    query.delete('limit');
     query.delete('sort');
     query.set('format', 'sarif');
     process.stdout.write(await api.text(`/api/v1/issues/export?${query}`));
@@ -71,14 +56,10 @@ export async function issuesCommand(args: string[], env: NodeJS.ProcessEnv): Pro
   }
   const issues: Issue[] = [];
   let total = 0;
-  // Keyset pages: stable while scans keep adding issues.
-  for (let cursor: string | null = null; ; ) {
-    if (cursor) query.set('cursor', cursor);
-    const page: IssuePage = await api.get<IssuePage>(`/api/v1/issues?${query}`);
+  for await (const page of api.issues(query)) {
     total = page.total;
     issues.push(...page.items.slice(0, max - issues.length));
-    cursor = page.next_cursor;
-    if (!cursor || issues.length >= max) break;
+    if (issues.length >= max) break;
   }
   const format = values.format as Format;
   if (format === 'json') process.stdout.write(`${JSON.stringify(issues, null, 2)}\n`);

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { parseArgs, ParseArgsConfig } from 'node:util';
 import { ApiClient, apiConfig } from '../api/client';
+import { parseFlags } from '../args';
 import type { LayerRunResponse, RunResponse, ScanIssueStats, ScanResult } from '../api/types';
 import { CliError, EXIT, usageError } from '../errors';
 import { junitReport } from '../junit';
@@ -24,17 +24,6 @@ const waiting = {
   timeout: { type: 'string', default: '3600' },
   junit: { type: 'string' },
 } as const;
-
-function parse<T extends ParseArgsConfig>(config: T, positionals = 0): ReturnType<typeof parseArgs<T>> {
-  let parsed: ReturnType<typeof parseArgs<T>>;
-  try {
-    parsed = parseArgs(config);
-  } catch (err) {
-    throw usageError((err as Error).message);
-  }
-  if (parsed.positionals.length !== positionals) throw usageError(`expected ${positionals} argument(s), got ${parsed.positionals.length}`);
-  return parsed;
-}
 
 function seconds(text: string, flag: string): number {
   const n = Number(text);
@@ -82,7 +71,7 @@ async function settle(api: ApiClient, started: Started[], flags: { 'fail-on-gate
 
 /** bulwark upload --check <id> <report> [--format <id>] [--wait] [--fail-on-gate] */
 export async function uploadCommand(args: string[], env: NodeJS.ProcessEnv): Promise<number> {
-  const { values, positionals } = parse({ args, strict: true, allowPositionals: true, options: { ...connection, ...waiting, check: { type: 'string' }, format: { type: 'string' } } }, 1);
+  const { values, positionals } = parseFlags({ args, strict: true, allowPositionals: true, options: { ...connection, ...waiting, check: { type: 'string' }, format: { type: 'string' } } }, 1);
   if (!values.check) throw usageError('upload needs --check <check id>');
   const api = new ApiClient(apiConfig(values, env));
   const file = positionals[0];
@@ -96,7 +85,7 @@ export async function uploadCommand(args: string[], env: NodeJS.ProcessEnv): Pro
 
 /** bulwark run --check <id> | --layer <id> [--wait] [--fail-on-gate] */
 export async function runCommand(args: string[], env: NodeJS.ProcessEnv): Promise<number> {
-  const { values } = parse({ args, strict: true, options: { ...connection, ...waiting, check: { type: 'string' }, layer: { type: 'string' } } });
+  const { values } = parseFlags({ args, strict: true, options: { ...connection, ...waiting, check: { type: 'string' }, layer: { type: 'string' } } });
   if (Boolean(values.check) === Boolean(values.layer)) throw usageError('run needs either --check <check id> or --layer <layer id>');
   const api = new ApiClient(apiConfig(values, env));
   let started: Started[];
@@ -114,7 +103,7 @@ export async function runCommand(args: string[], env: NodeJS.ProcessEnv): Promis
 
 /** bulwark gate --scan-result <id>: waits for the verdict and exits 1 when it failed. */
 export async function gateCommand(args: string[], env: NodeJS.ProcessEnv): Promise<number> {
-  const { values } = parse({ args, strict: true, options: { ...connection, 'scan-result': { type: 'string' }, timeout: waiting.timeout, junit: waiting.junit } });
+  const { values } = parseFlags({ args, strict: true, options: { ...connection, 'scan-result': { type: 'string' }, timeout: waiting.timeout, junit: waiting.junit } });
   if (!values['scan-result']) throw usageError('gate needs --scan-result <scan result id>');
   const api = new ApiClient(apiConfig(values, env));
   const scan = await api.get<ScanResult>(`/api/v1/scan-result/${encodeURIComponent(values['scan-result'])}`);

@@ -8,6 +8,11 @@ export const SARIF_SCHEMA = 'https://json.schemastore.org/sarif-2.1.0.json';
 /** GitHub's convention for a rule's severity, 0-10, where a score is missing. */
 const SEVERITY_SCORE: Record<string, number> = { critical: 9.5, high: 8.0, medium: 5.5, low: 3.0, info: 0.0 };
 const LEVEL: Record<string, 'error' | 'warning' | 'note'> = { critical: 'error', high: 'error', medium: 'warning', low: 'note', info: 'note' };
+const LEVEL_RANK = { note: 0, warning: 1, error: 2 } as const;
+
+const scoreOf = (i: IssueRow) => i.cvss_max ?? SEVERITY_SCORE[i.severity] ?? 0;
+const levelOf = (i: IssueRow) => LEVEL[i.severity] ?? 'warning';
+const cweTag = (cwe: number) => `external/cwe/cwe-${cwe}`;
 
 /** Statuses that mean "a person decided this is not to be acted on": SARIF suppressions, accepted. */
 const SUPPRESSED: Record<number, string> = {
@@ -29,24 +34,22 @@ export interface SarifRule {
 
 /** A rule from the first issue of it seen: its title, its CWEs as tags, its highest severity. */
 export function sarifRule(i: IssueRow): SarifRule {
-  const score = i.cvss_max ?? SEVERITY_SCORE[i.severity] ?? 0;
   return {
     id: sarifRuleId(i),
     shortDescription: { text: i.title.slice(0, 1024) },
     ...(i.description ? { fullDescription: { text: i.description.slice(0, 4096) } } : {}),
-    defaultConfiguration: { level: LEVEL[i.severity] ?? 'warning' },
-    properties: { tags: ['security', i.category, ...i.cwes.map((c) => `external/cwe/cwe-${c}`)], 'security-severity': score.toFixed(1) },
+    defaultConfiguration: { level: levelOf(i) },
+    properties: { tags: ['security', i.category, ...i.cwes.map(cweTag)], 'security-severity': scoreOf(i).toFixed(1) },
   };
 }
 
 /** Keeps the higher severity when later issues of a rule are more severe than the first. */
 export function mergeRule(rule: SarifRule, i: IssueRow): void {
-  const score = i.cvss_max ?? SEVERITY_SCORE[i.severity] ?? 0;
+  const score = scoreOf(i);
   if (score > Number(rule.properties['security-severity'])) rule.properties['security-severity'] = score.toFixed(1);
-  const level = LEVEL[i.severity] ?? 'warning';
-  const rank = { note: 0, warning: 1, error: 2 };
-  if (rank[level] > rank[rule.defaultConfiguration.level]) rule.defaultConfiguration.level = level;
-  for (const c of i.cwes) if (!rule.properties.tags.includes(`external/cwe/cwe-${c}`)) rule.properties.tags.push(`external/cwe/cwe-${c}`);
+  const level = levelOf(i);
+  if (LEVEL_RANK[level] > LEVEL_RANK[rule.defaultConfiguration.level]) rule.defaultConfiguration.level = level;
+  for (const tag of i.cwes.map(cweTag)) if (!rule.properties.tags.includes(tag)) rule.properties.tags.push(tag);
 }
 
 /** One result: where, how bad, Bulwark's fingerprint, and a suppression for decided statuses. */
@@ -60,7 +63,7 @@ export function sarifResult(i: IssueRow, ruleIndex: number, statusName: string) 
   return {
     ruleId: sarifRuleId(i),
     ruleIndex,
-    level: LEVEL[i.severity] ?? 'warning',
+    level: levelOf(i),
     message: { text: i.title },
     ...(location ? { locations: [location] } : {}),
     partialFingerprints: { 'bulwark/v1': i.fingerprint },
