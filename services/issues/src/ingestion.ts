@@ -136,8 +136,10 @@ export class Ingestion {
     if (!scan.findings_digest) return undefined;
     const previous = await ingestedStore.previous(trx, scan.check_id, scan.scan_result_id);
     if (!previous || previous.findings_digest !== scan.findings_digest || previous.keying !== keying || previous.issues === null) return undefined;
-    const issues = await issueStore.detectedBy(trx, previous.scan_id);
-    if (issues.length !== previous.issues) return undefined;
+    const detected = await issueStore.countDetectedBy(trx, previous.scan_id);
+    if (detected !== previous.issues) return undefined;
+    // Only these can change status; every other issue is re-detected as it is, set-wise.
+    const issues = await issueStore.redetectionCandidates(trx, previous.scan_id, STATUS.fixed);
     const changed: { id: string; status_id: number }[] = [];
     const history: HistoryEntry[] = [];
     for (const issue of issues) {
@@ -154,8 +156,8 @@ export class Ingestion {
     summary.findings = scan.findings_count;
     // As the per-finding path counts: each chunk's distinct keys, all of them existing issues now.
     summary.updated = previous.summary.created + previous.summary.updated;
-    this.log.info('unchanged re-import: issues re-detected set-wise', { scanId: scan.scan_result_id, previous: previous.scan_id, issues: issues.length });
-    return issues.length;
+    this.log.info('unchanged re-import: issues re-detected set-wise', { scanId: scan.scan_result_id, previous: previous.scan_id, issues: detected });
+    return detected;
   }
 
   /** The chunk's findings by identity: two findings a rule gives the same identity are one issue (occurrences add up). */

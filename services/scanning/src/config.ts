@@ -22,6 +22,9 @@ export const scanningConfigSchema = z.object({
   SCAN_TIMEOUT_SECONDS: env.int(1800, 10),
   SCAN_CHECKOUT_TIMEOUT_SECONDS: env.int(300, 5),
   SCAN_OUTPUT_LIMIT_BYTES: env.int(4 * 1024 * 1024, 1024),
+  /** Worker threads parsing reports (uploads and scans' output), and the heap each may use: a report past it is refused with 413. */
+  REPORT_PARSE_THREADS: env.int(Math.max(1, Math.min(4, os.availableParallelism() - 1)), 1),
+  REPORT_PARSE_MEMORY_MB: env.int(4096, 64),
   SCAN_WORKSPACE_DIR: z.string().default(path.join(os.tmpdir(), 'bulwark-scans')),
   /** Folders holding scanner binaries, searched before PATH (colon-separated). */
   SCANNER_PATH: z.string().optional(),

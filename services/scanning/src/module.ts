@@ -16,6 +16,7 @@ import { Sboms } from './sboms';
 import { observeScanQueue } from './scan-metrics';
 import { ScanStats } from './scan-stats';
 import { Scans } from './scans';
+import { ReportParser } from './scans/report-parser';
 import { ScanWorker } from './scans/scan-worker';
 import { scanStore } from './store/scans';
 
@@ -44,7 +45,8 @@ export const scanningModule: ModuleDefinition = {
         }, host.log)
         : new LocalProcessRunner(config.scannerPath, config.SCAN_OUTPUT_LIMIT_BYTES, await openSandbox(config, ctx.dataDir, host.log));
     const egress = await EgressProxy.start(readOutboundPolicy(ctx.env));
-    const worker = new ScanWorker(host, catalog, runner, {
+    const parser = new ReportParser({ threads: config.REPORT_PARSE_THREADS, memoryMb: config.REPORT_PARSE_MEMORY_MB });
+    const worker = new ScanWorker(host, catalog, runner, parser, {
       egress,
       concurrency: config.SCAN_CONCURRENCY,
       perToolConcurrency: config.SCAN_CONCURRENCY_PER_TOOL,
@@ -57,7 +59,7 @@ export const scanningModule: ModuleDefinition = {
       rulesDir: config.SCANNER_RULES_DIR,
     }, host.log);
     const checks = new Checks(host, catalog, secrets);
-    const scans = new Scans(host, catalog, checks, worker);
+    const scans = new Scans(host, catalog, checks, worker, parser);
     await host.consume('layer-templates', [TOPICS.catalog], copyTemplateChecks(catalog, host.log));
     host.grpc.add(scanningV1.ScanningServiceService, 'bulwark.scanning.v1.ScanningService', scanningGrpc(host.db));
     const started = await host.serve(routesOf('scanning'), scanningHandlers(checks, scans, new ScanStats(host.db, checks), new Sboms(host, catalog), host.db));
@@ -74,6 +76,7 @@ export const scanningModule: ModuleDefinition = {
         await worker.stop();
         catalogClient.close();
         await started.stop();
+        await parser.close();
         await egress.close();
       },
     };

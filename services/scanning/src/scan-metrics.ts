@@ -1,4 +1,4 @@
-import { Db, gauge, histogram, onScrape } from '@bulwark/platform';
+import { counter, Db, gauge, histogram, onScrape } from '@bulwark/platform';
 import { toolType } from '@bulwark/contracts';
 
 const queueDepth = gauge('bulwark_scan_queue_depth', 'Scans waiting for a worker (read at scrape time; every replica reports the same queue)');
@@ -9,6 +9,11 @@ const duration = histogram(
   [1, 5, 15, 30, 60, 120, 300, 600, 1200, 1800, 3600, 7200],
   ['tool_type', 'state'],
 );
+const uploads = counter('bulwark_report_uploads_total', 'Uploaded reports stored, by how: parsed, or copied from the check\u2019s scan of the same report', ['how']);
+
+export function countUpload(how: 'parsed' | 'copied'): void {
+  uploads.inc({ how });
+}
 
 /** How a worker's run of a scan ended: a final state, or the scan left for another worker. */
 export type ScanRunEnd = 'completed' | 'failed' | 'stopped' | 'requeued' | 'abandoned';

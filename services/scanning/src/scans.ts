@@ -1,15 +1,24 @@
 import { randomUUID } from 'node:crypto';
 import { AppError, canSeeProject, conflict, invalid, isUuid, notFound, Principal, ServiceHost } from '@bulwark/platform';
-import { ReportParseError } from '@bulwark/findings';
 import { SCAN_EVENTS, toolType } from '@bulwark/contracts';
 import type { CatalogGate } from './catalog-client';
+import { countUpload } from './scan-metrics';
 import type { Checks } from './checks';
-import { contentTypeOf, severityCounts } from './domain/report';
+import { contentTypeOf } from './domain/report';
 import { CheckRecord, checkStore } from './store/checks';
-import { findingStore } from './store/findings';
+import { findingStore, SameImport } from './store/findings';
 import { ScanQuery, ScanRecord, scanStore } from './store/scans';
-import { importScanReport } from './scans/report-import';
+import { importKeyOf, PreparedReport } from './scans/report-import';
+import type { ReportParser } from './scans/report-parser';
 import { scanEvent, ScanWorker } from './scans/scan-worker';
+
+/** An upload's findings: parsed now, or copied from the check's scan of the same report. */
+type UploadContent =
+  | { kind: 'parsed'; report: PreparedReport; importKey: string; fileName: string }
+  | { kind: 'copy'; same: SameImport; fileName: string };
+
+/** The scan an unchanged upload would copy was deleted meanwhile: the upload is parsed instead. */
+class CopySourceGone extends Error {}
 
 /** Running, stopping, uploading and reading scans. */
 export class Scans {
@@ -18,6 +27,7 @@ export class Scans {
     private readonly catalog: CatalogGate,
     private readonly checks: Checks,
     private readonly worker: ScanWorker,
+    private readonly parser: ReportParser,
   ) {}
 
   private get db() {
@@ -110,36 +120,56 @@ export class Scans {
     }
   }
 
-  /** An uploaded report becomes a completed scan result at once, or a 400 and nothing at all. */
+  /**
+   * An uploaded report becomes a completed scan result at once, or a 400 and nothing at all. The same
+   * report uploaded again to the check is not parsed again: its findings are copied in the database.
+   */
   async upload(principal: Principal, checkId: string, body: Buffer, q: { format?: string; file_name?: string }): Promise<ScanRecord> {
     const check = await this.checks.visible(principal, checkId);
     const typeId = await this.assertRunnable(principal, check);
     if (body.length === 0) throw invalid('The request body is empty: send the report file as the body', [{ field: 'body', problem: 'is empty' }]);
     const declared = q.format ?? (toolType(typeId)?.resultFormat === 'auto' ? undefined : toolType(typeId)?.resultFormat);
-    let imported;
-    try {
-      imported = importScanReport(body, { format: declared, name: q.file_name ?? 'upload' });
-    } catch (err) {
-      if (err instanceof ReportParseError) throw invalid(err.message, [{ field: q.format ? 'format' : 'body', problem: err.reason }]);
-      throw err;
+    const importKey = importKeyOf(body, { format: declared, name: q.file_name });
+    const same = await findingStore.sameImport(this.db, check.id, importKey);
+    if (same) {
+      try {
+        const copied = await this.storeUpload(principal, check, typeId, { kind: 'copy', same, fileName: q.file_name ?? `upload.${same.format}` });
+        countUpload('copied');
+        return copied;
+      } catch (err) {
+        if (!(err instanceof CopySourceGone)) throw err;
+      }
     }
-    const counts = severityCounts(imported.findings);
+    const report = await this.parser.prepare({ input: body, format: declared, name: q.file_name ?? 'upload' }, q.format ? 'format' : 'body');
+    const parsed = await this.storeUpload(principal, check, typeId, { kind: 'parsed', report, importKey, fileName: q.file_name ?? `upload.${report.format}` });
+    countUpload('parsed');
+    return parsed;
+  }
+
+  private storeUpload(principal: Principal, check: CheckRecord, typeId: number, upload: UploadContent): Promise<ScanRecord> {
+    const summary = upload.kind === 'copy' ? upload.same : upload.report;
     const id = randomUUID();
-    const scan = await this.host.transaction(async (trx) => {
+    return this.host.transaction(async (trx) => {
       const inflight = await scanStore.inFlightFor(trx, [check.id]);
       if (inflight.length > 0) throw conflict(`Check ${check.id} has scan ${inflight[0].id} ${inflight[0].state}; wait for it or stop it`);
       await scanStore.insert(trx, {
         id, checkId: check.id, layerId: check.layerId, projectCode: check.projectCode, securityToolId: check.securityToolId,
         toolTypeId: typeId, kind: 'upload', state: 'parsing', requestedBy: principal.username,
       });
-      await findingStore.saveReport(trx, id, q.file_name ?? `upload.${imported.format}`, contentTypeOf(imported.format), body);
-      const digest = await findingStore.insertAll(trx, id, imported.findings);
-      await scanStore.finish(trx, id, ['parsing'], 'completed', { findingsCount: imported.findings.length, severityCounts: counts, reportFormat: imported.format, error: null });
+      if (upload.kind === 'copy') {
+        if (!(await findingStore.copyImport(trx, id, upload.same, upload.fileName))) throw new CopySourceGone();
+      } else {
+        await findingStore.insertPrepared(trx, id, upload.report, { fileName: upload.fileName, contentType: contentTypeOf(upload.report.format), importKey: upload.importKey });
+      }
+      await scanStore.finish(trx, id, ['parsing'], 'completed', {
+        findingsCount: summary.findingsCount, severityCounts: summary.severityCounts, reportFormat: summary.format, findingsDigest: summary.digest, error: null,
+      });
       const created = (await scanStore.get(trx, id))!;
-      await scanEvent(trx, SCAN_EVENTS.scanCompleted, created, { findings_count: imported.findings.length, severity_counts: counts, tool_id: check.securityToolId, uploaded: true, findings_digest: digest });
+      await scanEvent(trx, SCAN_EVENTS.scanCompleted, created, {
+        findings_count: summary.findingsCount, severity_counts: summary.severityCounts, tool_id: check.securityToolId, uploaded: true, findings_digest: summary.digest,
+      });
       return created;
     });
-    return scan;
   }
 
   async get(principal: Principal, id: string): Promise<ScanRecord> {

@@ -248,6 +248,38 @@ export function scanningSuite(t: SystemUnderTest): void {
       expect((await t.admin.get(`/api/v1/check/${check.id}`)).body.last_scan.id).to.equal(result.id);
     });
 
+    it('stores the same report uploaded again by copying the first upload\u2019s findings, exactly; another file name or format is parsed', async () => {
+      const check = await create();
+      const uploads = async (how: string) => {
+        const text = await (await fetch(`${t.sys.services.scanning}/metrics`)).text();
+        const line = text.split('\n').find((l) => l.startsWith(`bulwark_report_uploads_total{how="${how}"}`));
+        return line ? Number(line.split(' ').pop()) : 0;
+      };
+      const upload = async (query: string) => {
+        const res = await t.admin.withHeaders({ 'content-type': 'application/json' }).request('POST', `/api/v1/check/${check.id}/results${query}`, undefined, SEMGREP_REPORT);
+        expect(res.status, JSON.stringify(res.body)).to.equal(200);
+        return (await t.admin.get(`/api/v1/scan-result/${res.body.scan_result_id}`)).body;
+      };
+      const findings = async (id: string) => (await t.admin.get(`/api/v1/scan-result/${id}/findings?limit=100`)).body;
+      const [parsedBefore, copiedBefore] = [await uploads('parsed'), await uploads('copied')];
+      const first = await upload('?file_name=semgrep.json');
+      const again = await upload('?file_name=semgrep.json');
+      expect([await uploads('parsed') - parsedBefore, await uploads('copied') - copiedBefore]).to.deep.equal([1, 1]);
+      expect(again.id).to.not.equal(first.id);
+      for (const key of ['state', 'findings_count', 'severity_counts', 'report_format', 'kind']) expect(again[key], key).to.deep.equal(first[key]);
+      expect(await findings(again.id)).to.deep.equal(await findings(first.id));
+      const [a, b] = [await t.admin.get(`/api/v1/scan-result/${first.id}/report`), await t.admin.get(`/api/v1/scan-result/${again.id}/report`)];
+      expect(b.status).to.equal(200);
+      expect(b.body).to.deep.equal(a.body);
+      const stats = (await t.admin.get(`/api/v1/scan-result/${again.id}/stats/issues`)).body;
+      expect([stats.compared_with, stats.new.count, stats.fixed.count, stats.unchanged.count]).to.deep.equal([first.id, 0, 0, 2]);
+
+      // The file name and the declared format are part of what decides the findings: these are parsed.
+      await upload('?file_name=other.json');
+      await upload('?file_name=semgrep.json&format=semgrep');
+      expect(await uploads('parsed') - parsedBefore).to.equal(3);
+    });
+
     it('follows the check\u2019s comparison mode in its statistics (previous, baseline, pair)', async () => {
       const check = await create();
       const upload = async (report: string) => {

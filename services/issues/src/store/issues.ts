@@ -228,8 +228,22 @@ export const issueStore = {
   },
 
   /** The issues a scan detected last (no later scan detected them), locked for its re-detection. */
-  async detectedBy(db: Queryable, scanId: string): Promise<Pick<IssueRow, 'id' | 'status_id' | 'security_rule_id' | 'suppression'>[]> {
-    return db('issues').where('scan_id', scanId).select('id', 'status_id', 'security_rule_id', 'suppression').forUpdate();
+  /** How many issues scan `scanId` detected last. */
+  async countDetectedBy(db: Queryable, scanId: string): Promise<number> {
+    const [{ n }] = await db('issues').where('scan_id', scanId).count<{ n: string }[]>({ n: '*' });
+    return Number(n);
+  },
+
+  /**
+   * The issues last detected by `scanId` whose status a detection may change (see statusOnDetection):
+   * the fixed ones and those whose finding carried a suppression; locked until the re-detection commits.
+   */
+  async redetectionCandidates(db: Queryable, scanId: string, fixed: number): Promise<Pick<IssueRow, 'id' | 'status_id' | 'suppression'>[]> {
+    return db('issues')
+      .where('scan_id', scanId)
+      .andWhere((w) => w.where('status_id', fixed).orWhereNotNull('suppression'))
+      .select('id', 'status_id', 'suppression')
+      .forUpdate();
   },
 
   /**

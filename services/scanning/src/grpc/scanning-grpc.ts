@@ -28,7 +28,7 @@ export function scanningGrpc(db: Db): ServiceImpl<typeof scanningV1.ScanningServ
         const rows = await findingStore.chunk(db, scan.id, after, size);
         if (rows.length === 0) return;
         after = rows[rows.length - 1].seq;
-        yield { lastSeq: after, findingsJson: rows.map((r) => JSON.stringify(r.finding)) };
+        yield { lastSeq: after, findingsJson: rows.map((r) => r.findingJson) };
         if (rows.length < size) return;
       }
     },

@@ -126,4 +126,13 @@ export const migrations: Migration[] = [
       await db.schema.alterTable('scans', (t) => t.text('traceparent'));
     },
   },
+  {
+    name: '0005_unchanged_uploads',
+    async up(db) {
+      // A report uploaded again unchanged is recognised by its import key and its findings are copied,
+      // not parsed again; the copy's digest is the previous scan's.
+      await db.schema.alterTable('scans', (t) => t.text('findings_digest'));
+      await db.schema.alterTable('scan_reports', (t) => t.text('import_key'));
+    },
+  },
 ];

@@ -8,13 +8,13 @@ import {
 import { ReportParseError } from '@bulwark/findings';
 import { SCAN_EVENTS, TOPICS, toolType } from '@bulwark/contracts';
 import type { CatalogGate } from '../catalog-client';
-import { contentTypeOf, severityCounts } from '../domain/report';
+import { contentTypeOf } from '../domain/report';
 import { checkStore } from '../store/checks';
 import { findingStore } from '../store/findings';
 import { ScanRecord, scanStore, ScanState } from '../store/scans';
 import { PGID_FILE } from '../runner/local-process';
 import { LEASE_LOST, ScanCheckout, ScanRunError, ScanRunner, SHUTDOWN } from '../runner/scan-runner';
-import { importScanReport } from './report-import';
+import type { ReportParser } from './report-parser';
 import { observeScanRun, ScanRunEnd } from '../scan-metrics';
 
 export interface ScanWorkerOptions {
@@ -67,6 +67,7 @@ export class ScanWorker {
     private readonly host: ServiceHost,
     private readonly catalog: CatalogGate,
     private readonly runner: ScanRunner,
+    private readonly parser: ReportParser,
     private readonly opts: ScanWorkerOptions,
     private readonly log: Logger,
   ) {}
@@ -199,17 +200,18 @@ export class ScanWorker {
       );
 
       await this.progress(scan, ctl, 70, 'parse', 'parsing');
-      const imported = importScanReport(outcome.reportPath, { format: type.resultFormat, workspace: src });
-      const bytes = fs.readFileSync(outcome.reportPath);
-      const counts = severityCounts(imported.findings);
+      const report = await this.parser.prepare({ input: { path: outcome.reportPath }, format: type.resultFormat, workspace: src }, 'report');
       const done = await this.host.transaction(async (trx) => {
-        await findingStore.saveReport(trx, scan.id, path.basename(outcome.reportPath), contentTypeOf(imported.format), bytes);
-        const digest = await findingStore.insertAll(trx, scan.id, imported.findings);
-        const finished = await scanStore.finish(trx, scan.id, ['parsing'], 'completed', { findingsCount: imported.findings.length, severityCounts: counts, reportFormat: imported.format, error: null }, this.owner);
-        if (finished) await scanEvent(trx, SCAN_EVENTS.scanCompleted, scan, { findings_count: imported.findings.length, severity_counts: counts, tool_id: check.securityToolId, findings_digest: digest });
+        await findingStore.insertPrepared(trx, scan.id, report, { fileName: path.basename(outcome.reportPath), contentType: contentTypeOf(report.format) });
+        const finished = await scanStore.finish(trx, scan.id, ['parsing'], 'completed', {
+          findingsCount: report.findingsCount, severityCounts: report.severityCounts, reportFormat: report.format, findingsDigest: report.digest, error: null,
+        }, this.owner);
+        if (finished) {
+          await scanEvent(trx, SCAN_EVENTS.scanCompleted, scan, { findings_count: report.findingsCount, severity_counts: report.severityCounts, tool_id: check.securityToolId, findings_digest: report.digest });
+        }
         return finished;
       });
-      this.log.info('scan completed', { scanId: scan.id, checkId: scan.checkId, findings: imported.findings.length, stored: done });
+      this.log.info('scan completed', { scanId: scan.id, checkId: scan.checkId, findings: report.findingsCount, stored: done });
       return done ? 'completed' : 'abandoned';
     } catch (err) {
       return await this.fail(scan, ctl, err);

@@ -233,7 +233,7 @@ export const scanStore = {
     id: string,
     from: ScanState[],
     to: 'completed' | 'failed' | 'stopped',
-    fields: { error?: string | null; findingsCount?: number; severityCounts?: Record<string, number>; reportFormat?: string | null; progress?: number } = {},
+    fields: { error?: string | null; findingsCount?: number; severityCounts?: Record<string, number>; reportFormat?: string | null; findingsDigest?: string; progress?: number } = {},
     /** A worker finishes only a scan it still holds. */
     owner?: string,
   ): Promise<boolean> {
@@ -255,6 +255,7 @@ export const scanStore = {
         ...(fields.findingsCount !== undefined ? { findings_count: fields.findingsCount } : {}),
         ...(fields.severityCounts !== undefined ? { severity_counts: JSON.stringify(fields.severityCounts) } : {}),
         ...(fields.reportFormat !== undefined ? { report_format: fields.reportFormat } : {}),
+        ...(fields.findingsDigest !== undefined ? { findings_digest: fields.findingsDigest } : {}),
       });
     return n > 0;
   },
