@@ -42,6 +42,8 @@ trap stop_infra EXIT
 
 # The checks beyond mocha: each runs, a failure is remembered, and the run fails at the end.
 failed=()
+# The tests, fuzz helpers and benchmarks type-check (tsx runs them without checking types).
+npx tsc -p tsconfig.tests.json || failed+=("type-check of tests and benchmarks")
 # The Helm chart lints, renders and validates offline (README "Deploy").
 bash deploy/helm/validate.sh || failed+=("chart validation")
 # The image builds from this tree and its entrypoint answers /healthz; it needs root (debootstrap,

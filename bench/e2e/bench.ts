@@ -88,7 +88,7 @@ async function uploadAndWait(api: Api, token: string, checkId: string, file: str
     body: Readable.toWeb(fs.createReadStream(file)) as ReadableStream,
     duplex: 'half',
   } as RequestInit);
-  const { scan_result_id: id } = ok('upload', { status: res.status, body: await res.json() });
+  const { scan_result_id: id } = ok('upload', { status: res.status, body: await res.json() }) as { scan_result_id: string };
   const upload = Number(process.hrtime.bigint() - started) / 1e9;
   // Distinct findings: the upload merged true duplicates, and each becomes one issue.
   const expected = ok('scan result', await api.get(`/api/v1/scan-result/${id}`)).findings_count;

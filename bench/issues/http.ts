@@ -16,7 +16,7 @@ async function main() {
   const i = infra();
   if (!i.pgUrl || !i.redisUrl || !i.kafkaBrokers) throw new Error('PostgreSQL, Redis and Kafka are needed: eval "$(bash deploy/local/infra.sh env)"');
   // The benchmark client sends some 1,500 requests a minute with one token.
-  const system = await startScaledMode({ ...i, scannerPath: i.scannerPath ?? '' }, { RATE_LIMIT_PER_TOKEN_PER_MINUTE: '1000000', LOG_LEVEL: 'warn' });
+  const system = await startScaledMode({ ...i, pgUrl: i.pgUrl, redisUrl: i.redisUrl, kafkaBrokers: i.kafkaBrokers, scannerPath: i.scannerPath ?? '' }, { RATE_LIMIT_PER_TOKEN_PER_MINUTE: '1000000', LOG_LEVEL: 'warn' });
   try {
     const db = knex({ client: 'pg', connection: system.env.ISSUES_DATABASE_URL });
     const fillStart = Date.now();

@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -60,34 +61,71 @@ for (const backend of DATABASE_BACKENDS) {
       const one = unnestRows([{ a: 1, b: 'x' }, { a: 1, b: 'x' }], { a: 'int', b: 'text' });
       expect((await t.db.raw(`select a, b from ${one.sql}`, one.bindings)).rows).to.deep.equal([{ a: 1, b: 'x' }, { a: 1, b: 'x' }]);
       expect((await t.db.raw('select cardinality(?::text[]) as n', [pgArray(awkward)])).rows[0].n).to.equal(awkward.length);
-      expect((await t.db.raw(`select count(*)::int as n from ${unnestRows([], { id: 'uuid' }).sql}`, unnestRows([], { id: 'uuid' }).bindings)).rows[0].n).to.equal(0);
+      expect((await t.db.raw(`select count(*)::int as n from ${unnestRows<{ id: string }>([], { id: 'uuid' }).sql}`, unnestRows<{ id: string }>([], { id: 'uuid' }).bindings)).rows[0].n).to.equal(0);
     });
   });
 }
 
-describe('embedded databases of one data directory', () => {
+describe('the embedded PostgreSQL server of a data directory', () => {
   const counter: Migration[] = [{ name: '0001_counter', up: (db) => db.schema.createTable('counter', (t) => t.integer('n').notNullable()) }];
   let dataDir: string;
   before(() => {
-    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'embedded-clusters-'));
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'embedded-server-'));
   });
   after(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 
-  it('gives each service a cluster of its own, and keeps what was committed across a restart', async () => {
+  /** Processes of a server whose cluster is under `dir`. */
+  const serversOf = (dir: string) =>
+    fs.readdirSync('/proc').filter((p) => /^\d+$/.test(p)).filter((p) => {
+      try {
+        return fs.readFileSync(`/proc/${p}/cmdline`, 'utf8').includes(path.join(dir, 'postgres', 'cluster'));
+      } catch {
+        return false;
+      }
+    });
+
+  it('gives each service a database of its own on one server, keeps what was committed across a restart, and stops with the last database', async () => {
     const first = await openDatabase({ service: 'first', dataDir, migrations: counter });
     const second = await openDatabase({ service: 'second', dataDir, migrations: counter });
     try {
       await first('counter').insert({ n: 1 });
       expect(await second('counter').select('n')).to.deep.equal([]);
+      expect((await first.raw('select current_database() as db, inet_server_addr() as addr')).rows[0]).to.deep.equal({ db: 'bulwark_first', addr: null });
     } finally {
       await first.destroy();
+      expect(serversOf(dataDir), 'still open: second').to.not.be.empty;
       await second.destroy();
     }
-    expect(fs.readdirSync(dataDir).sort()).to.deep.equal(['first', 'second']);
+    expect(serversOf(dataDir), 'after the last database closed').to.deep.equal([]);
+    expect(fs.readdirSync(dataDir)).to.deep.equal(['postgres']);
+    expect(fs.statSync(path.join(dataDir, 'postgres', 'password')).mode & 0o077).to.equal(0);
     const again = await openDatabase({ service: 'first', dataDir, migrations: counter });
     try {
       expect(await again('counter').select('n')).to.deep.equal([{ n: 1 }]);
       expect((await again('knex_migrations').select('name')).map((r: { name: string }) => r.name)).to.deep.equal(['0000_platform_outbox_inbox', '0001_counter']);
+    } finally {
+      await again.destroy();
+    }
+  });
+
+  it('leaves no server behind when its process is killed, and the next start opens the same data', async () => {
+    // The child logs to stdout too: it says that the row is committed in words no log line uses.
+    const script = `require(${JSON.stringify(require.resolve('@bulwark/platform'))}).openDatabase({ service: 'first', dataDir: ${JSON.stringify(dataDir)},
+      migrations: [{ name: '0001_counter', up: (db) => db.schema.createTable('counter', (t) => t.integer('n').notNullable()) }] })
+      .then(async (db) => { await db('counter').insert({ n: 2 }); process.stdout.write('row-committed\\n'); setInterval(() => undefined, 1000); });`;
+    const child = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+    await new Promise<void>((resolve, reject) => {
+      child.stdout!.on('data', (b: Buffer) => b.toString().includes('row-committed') && resolve());
+      child.once('exit', (code) => reject(new Error(`the child exited with ${code}`)));
+    });
+    expect(serversOf(dataDir)).to.not.be.empty;
+    child.kill('SIGKILL');
+    const deadline = Date.now() + 30000;
+    while (serversOf(dataDir).length > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    expect(serversOf(dataDir), 'the server of the killed process').to.deep.equal([]);
+    const again = await openDatabase({ service: 'first', dataDir, migrations: counter });
+    try {
+      expect((await again('counter').select('n').orderBy('n')).map((r: { n: number }) => r.n)).to.deep.equal([1, 2]);
     } finally {
       await again.destroy();
     }

@@ -37,7 +37,7 @@ describe('a service HTTP app', () => {
 
   before(async () => {
     const app = createServiceApp({
-      service: 'demo', routes, internalAuth: new InternalAuth(SECRET, 'demo'), readiness: async () => ({}), bodyLimitBytes: BODY_LIMIT,
+      service: 'demo', routes, internalAuth: new InternalAuth(SECRET, 'demo'), readiness: async () => ({}), bodyLimitBytes: BODY_LIMIT, exposeMetrics: false,
       handlers: { echo: async (input) => ({ params: input.params, body: input.body }), upload: async (input) => ({ bytes: (input.body as Buffer).length }) },
     });
     server = await listen(app, '127.0.0.1', 0);

@@ -11,7 +11,7 @@ describe('single-process mode restarted on its data directory', function () {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'embedded-restart-'));
   after(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 
-  it('keeps every service its own embedded database, and their data across the restart', async () => {
+  it('keeps every service its own database on the embedded server, and their data across the restart', async () => {
     const code = `restart-${uniqueSuffix()}`;
     const username = `restart-user-${uniqueSuffix()}`;
     const password = 'correct-horse-battery-restart';
@@ -23,7 +23,10 @@ describe('single-process mode restarted on its data directory', function () {
     } finally {
       await first.stop();
     }
-    for (const service of SERVICE_NAMES) expect(fs.existsSync(path.join(dataDir, service, 'pgdata', 'PG_VERSION')), service).to.equal(true);
+    expect(fs.existsSync(path.join(dataDir, 'postgres', 'cluster', 'PG_VERSION'))).to.equal(true);
+    const databases = fs.readdirSync(path.join(dataDir, 'postgres', 'cluster', 'base'));
+    // template0, template1, postgres and one database per service.
+    expect(databases).to.have.length(3 + SERVICE_NAMES.length);
 
     const second = await startAllMode({ BULWARK_DATA_DIR: dataDir });
     try {

@@ -12,7 +12,7 @@ export interface TestDatabase {
 /** The two backends every store runs on: the same migrations and queries on both. */
 export const DATABASE_BACKENDS: { name: string; open(ctx: Mocha.Context, service: string, migrations: Migration[]): Promise<TestDatabase> }[] = [
   {
-    name: 'embedded PostgreSQL (PGlite)',
+    name: 'embedded PostgreSQL (the bundled server of TARGET=all)',
     async open(_ctx, service, migrations) {
       const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'store-test-'));
       const db = await openDatabase({ service, dataDir, migrations });

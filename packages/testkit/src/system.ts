@@ -159,7 +159,7 @@ export async function startAllModeProcess(extraEnv: Record<string, string> = {})
  * What every process of one scaled deployment shares: this run's Kafka namespace and Redis prefix,
  * its secrets, the admin password and the test settings. Database URLs and ports are the caller's.
  */
-export function scaledEnv(i: Required<Infra>, dataDir: string): Record<string, string> {
+export function scaledEnv(i: ScaledInfra, dataDir: string): Record<string, string> {
   const run = uniqueSuffix();
   return {
     KAFKA_BROKERS: i.kafkaBrokers.join(','),
@@ -190,6 +190,9 @@ export interface ScaledSystem extends RunningSystem {
   startOne(name: string): Promise<void>;
 }
 
+/** What the scaled mode runs on: the servers it needs, the directory optional. */
+export type ScaledInfra = Required<Omit<Infra, 'ldap'>> & Pick<Infra, 'ldap'>;
+
 export interface ScaledOptions {
   /** Services run in a process of their own (named after the service) instead of the shared one, so a test can take one down alone. */
   ownProcess?: string[];
@@ -207,7 +210,7 @@ export interface ScaledOptions {
  * real Kafka broker and Redis. Each process names itself to PostgreSQL (`application_name`), so a
  * test can tell which one holds a transaction.
  */
-export async function startScaledMode(i: Required<Infra>, extraEnv: Record<string, string> = {}, opts: ScaledOptions = {}): Promise<ScaledSystem> {
+export async function startScaledMode(i: ScaledInfra, extraEnv: Record<string, string> = {}, opts: ScaledOptions = {}): Promise<ScaledSystem> {
   const logDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bulwark-scaled-'));
   const dbs = await Promise.all(SERVICE_NAMES.map((s) => createTestDatabase(i.pgUrl, `bw_${s}`)));
   const env: Record<string, string> = { ...scaledEnv(i, logDir), ...extraEnv };

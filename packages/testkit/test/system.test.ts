@@ -1,4 +1,4 @@
-import { describeSystem } from '../src';
+import { describeSystem } from '@bulwark/testkit';
 import { identitySuite } from '../../../services/identity/test/identity.suite';
 import { directorySuite } from '../../../services/identity/test/directory.suite';
 import { ssoSuite } from '../../../services/identity/test/sso.suite';

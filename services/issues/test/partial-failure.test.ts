@@ -9,7 +9,7 @@ import { QualityGates } from '../src/quality-gates';
 
 // The catalog and scanning are real gRPC clients aimed at a port where nothing listens: the failure
 // a real outage gives, not a stand-in for it.
-describe('quality gates while the catalog is down (PGlite)', function () {
+describe('quality gates while the catalog is down (embedded PostgreSQL)', function () {
   let t: TestDatabase;
   let closeClients: () => void;
   let gates: QualityGates;

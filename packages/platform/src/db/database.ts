@@ -1,10 +1,6 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
 import knex, { Knex } from 'knex';
-import ClientPgLite from 'knex-pglite';
 import { createLogger } from '../logging';
+import { acquireEmbeddedPostgres } from './embedded-postgres';
 import { platformMigrations } from './platform-migrations';
 
 export type Db = Knex;
@@ -21,9 +17,9 @@ export interface Migration {
 export interface DatabaseOptions {
   /** Owning service; names the embedded data directory and the migration table. */
   service: string;
-  /** A PostgreSQL URL; when absent the service runs on embedded PostgreSQL (PGlite). */
+  /** A PostgreSQL URL; when absent the service's database is on the embedded server of `dataDir` (embedded-postgres.ts). */
   url?: string;
-  /** Where embedded databases live (one folder per service). */
+  /** Where the embedded server keeps its cluster (`<dataDir>/postgres`). */
   dataDir: string;
   migrations: Migration[];
   poolMax?: number;
@@ -91,68 +87,39 @@ async function withMigrationLock<T>(url: string, log: ReturnType<typeof createLo
   }
 }
 
-let clusterTemplate: Promise<string> | undefined;
-
-/**
- * An empty cluster made once per process. initdb is most of an embedded database's first start (in
- * WebAssembly, with a PGlite instance of its own: seconds each on a small machine), and every
- * service's cluster starts out identical, so each is a copy of this one. It lives in the
- * temporary directory and goes when the process exits; a killed process leaves one 40 MB folder.
- */
-function emptyCluster(): Promise<string> {
-  clusterTemplate ??= (async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bulwark-pgdata-template-'));
-    process.once('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
-    const pg = new PGlite(`file://${dir}`);
-    await pg.waitReady;
-    // A clean shutdown checkpoints, so the files alone are a consistent cluster to copy.
-    await pg.close();
-    return dir;
-  })().catch((err: unknown) => {
-    clusterTemplate = undefined;
-    throw err;
-  });
-  return clusterTemplate;
-}
-
-/**
- * Puts a copy of the empty cluster at `dir` unless a cluster (or anything else) is already there.
- * The copy is made beside it and renamed into place, so a crash never leaves half a cluster where
- * PGlite would resume.
- */
-async function provisionCluster(dir: string): Promise<void> {
-  if (fs.existsSync(dir) && fs.readdirSync(dir).length > 0) return;
-  const template = await emptyCluster();
-  const partial = `${dir}.partial`;
-  fs.rmSync(partial, { recursive: true, force: true });
-  fs.cpSync(template, partial, { recursive: true });
-  fs.chmodSync(partial, 0o700);
-  fs.rmSync(dir, { recursive: true, force: true });
-  fs.renameSync(partial, dir);
-}
-
 export async function openDatabase(opts: DatabaseOptions): Promise<Db> {
   const log = createLogger(`${opts.service}.db`);
+  const embedded = opts.url ? undefined : await acquireEmbeddedPostgres(opts.dataDir);
+  const url = opts.url ?? embedded!.url(`bulwark_${opts.service}`);
   let db: Db;
-  if (opts.url) {
-    await ensurePostgresDatabase(opts.url);
-    db = knex({ client: 'pg', connection: opts.url, pool: { min: 0, max: opts.poolMax ?? 10 } });
-  } else {
-    // One PGlite per service rather than one shared: PGlite is a single session, and some services'
-    // transactions wait on a call to another service, which on a shared session would wait for them.
-    const dir = path.resolve(opts.dataDir, opts.service, 'pgdata');
-    fs.mkdirSync(path.dirname(dir), { recursive: true, mode: 0o700 });
-    await provisionCluster(dir);
-    db = knex({ client: ClientPgLite as unknown as typeof knex.Client, connection: { connectionString: `file://${dir}` } as Knex.StaticConnectionConfig });
+  try {
+    await ensurePostgresDatabase(url);
+    db = knex({ client: 'pg', connection: url, pool: { min: 0, max: opts.poolMax ?? 10 } });
+    const migrate = () =>
+      db.migrate.latest({
+        migrationSource: new ListMigrationSource([...platformMigrations, ...opts.migrations]),
+        tableName: 'knex_migrations',
+      });
+    const [, applied] = await withMigrationLock(url, log, migrate);
+    log.info('database ready', { embedded: !opts.url, migrationsApplied: applied.length });
+  } catch (err) {
+    await embedded?.release();
+    throw err;
   }
-  const migrate = () =>
-    db.migrate.latest({
-      migrationSource: new ListMigrationSource([...platformMigrations, ...opts.migrations]),
-      tableName: 'knex_migrations',
-    });
-  // An embedded database belongs to one process; a server's may be opened by several replicas at once.
-  const [, applied] = opts.url ? await withMigrationLock(opts.url, log, migrate) : await migrate();
-  log.info('database ready', { embedded: !opts.url, migrationsApplied: applied.length });
+  if (embedded) {
+    // The embedded server lives as long as a database on it is open: closing the last one stops it.
+    const client = db.client as { destroy(callback?: (err?: unknown) => void): Promise<void> };
+    const destroy = client.destroy.bind(client);
+    let released = false;
+    client.destroy = async (callback) => {
+      await destroy();
+      if (!released) {
+        released = true;
+        await embedded.release();
+      }
+      callback?.();
+    };
+  }
   return db;
 }
 

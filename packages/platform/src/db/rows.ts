@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 
-/** Timestamps come back as Date from pg and PGlite alike; the API speaks ISO 8601 UTC. */
+/** Timestamps come back as Date from pg; the API speaks ISO 8601 UTC. */
 export function iso(value: Date | string | null | undefined): string | null {
   if (value === null || value === undefined) return null;
   return new Date(value).toISOString();
@@ -27,7 +27,7 @@ export function isUuid(value: string): boolean {
 
 /**
  * A PostgreSQL array literal (`{"a","b",NULL}`) of the values, for a `?::text[]`-style parameter:
- * one text parameter carries a whole column, on pg and PGlite alike. Nested arrays become nested
+ * one text parameter carries a whole column. Nested arrays become nested
  * literals (pass them as `text[]` and cast each element), objects become JSON text.
  */
 export function pgArray(values: readonly unknown[]): string {
