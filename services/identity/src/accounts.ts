@@ -6,11 +6,10 @@ import {
 import { IDENTITY_EVENTS, isPermissionKey, TOPICS } from '@bulwark/contracts';
 import type { IdentityConfig } from './config';
 import type { DirectoryLogins } from './directory';
-import { lastAdminMessage } from './groups';
-import { DirectoryPerson, DirectoryRefusal, normalizeDn } from './domain/ldap';
+import { DirectoryPerson, DirectoryRefusal } from './domain/ldap';
 import type { SsoPerson } from './domain/oidc';
-import { claimGroupKeys, groupGrants, ldapGroupKeys } from './domain/groups';
-import { ADMIN_ROLE, effectiveRights } from './domain/permissions';
+import { claimGroupKeys, directoryKey, groupGrants, ldapGroupKeys } from './domain/groups';
+import { ADMIN_ROLE, effectiveRights, LAST_ADMIN_MESSAGE } from './domain/permissions';
 import { API_TOKEN_PREFIX, burnPasswordCheck, checkNewPassword, hashApiToken, hashPassword, newApiToken, verifyPassword } from './domain/secrets';
 import { SessionTokens } from './domain/sessions';
 import { groupStore } from './store/groups';
@@ -29,7 +28,7 @@ type BulkStatus = { id: string; status: 'deleted' | 'revoked' | 'restored' | 'no
  * Identity's use cases. Each change runs in one transaction together with its outbox events, then
  * moves the auth epoch so cached authentications are re-checked everywhere.
  */
-const lastAdminConflict = () => conflict(lastAdminMessage);
+const lastAdminConflict = () => conflict(LAST_ADMIN_MESSAGE);
 
 export class Accounts {
   private readonly userFailures: RateLimiter;
@@ -142,12 +141,11 @@ export class Accounts {
    * kept until the next login: user groups whose domain_group names one of them apply meanwhile.
    */
   private async syncDirectoryUser(existing: UserRecord | undefined, username: string, person: DirectoryPerson): Promise<UserRecord> {
-    const groupDns = new Set(person.groups.map((g) => normalizeDn(g.dn)));
-    const groupNames = new Set(person.groups.map((g) => g.name.toLowerCase()));
-    const matches = (entry: string) => (entry.includes('=') ? groupDns.has(normalizeDn(entry)) : groupNames.has(entry.trim().toLowerCase()));
+    const keys = ldapGroupKeys(person.groups);
+    const held = new Set(keys);
     const bound = await roleStore.boundToGroups(this.db);
-    const granted = bound.filter((r) => r.domainGroup.some(matches)).map((r) => r.code);
-    return this.syncExternalUser(existing, username, { displayName: person.displayName, email: person.email }, granted, bound.map((r) => r.code), ldapGroupKeys(person.groups));
+    const granted = bound.filter((r) => r.domainGroup.some((entry) => held.has(directoryKey(entry)))).map((r) => r.code);
+    return this.syncExternalUser(existing, username, { displayName: person.displayName, email: person.email }, granted, bound.map((r) => r.code), keys);
   }
 
   /**

@@ -3,7 +3,7 @@ import { AUTH_EPOCH_KEY, Cache, conflict, enqueueEvents, FieldProblem, invalid, 
 import { IDENTITY_EVENTS, TOPICS } from '@bulwark/contracts';
 import type { DirectoryLogins } from './directory';
 import { directoryKey } from './domain/groups';
-import { ADMIN_ROLE } from './domain/permissions';
+import { ADMIN_ROLE, LAST_ADMIN_MESSAGE } from './domain/permissions';
 import { GroupRecord, groupStore, GroupWrite } from './store/groups';
 import { roleStore } from './store/roles';
 import { userStore } from './store/users';
@@ -22,8 +22,6 @@ export interface GroupInput {
 
 /** Thrown inside a savepoint to undo one change of a bulk operation that would remove the last admin. */
 class LastAdmin extends Error {}
-
-export const lastAdminMessage = 'This change would leave no administrator who can log in; make another user an administrator first';
 
 const dedupe = (values: string[]) => [...new Set(values)];
 /** The first of each run of values that compare the same. */
@@ -111,10 +109,12 @@ export class UserGroups {
   }
 
   async update(id: string, input: GroupInput): Promise<GroupRecord> {
-    const current = await this.get(id);
+    if (!isUuid(id)) throw notFound(`Group ${id}`);
     // Read before the transaction: the single-process mode's embedded database has one connection.
     const directoryLogin = await this.directory.configured();
     return this.change(async (trx) => {
+      const current = await groupStore.get(trx, id);
+      if (!current) throw notFound(`Group ${id}`);
       const write = await this.checked(trx, {
         name: input.name ?? current.name,
         description: input.description ?? current.description,
@@ -129,7 +129,7 @@ export class UserGroups {
       await userStore.lockAdministrators(trx, ADMIN_ROLE);
       const before = await userStore.workingAdminIds(trx, ADMIN_ROLE, directoryLogin);
       await groupStore.update(trx, id, write);
-      if (before.size > 0 && (await userStore.workingAdminIds(trx, ADMIN_ROLE, directoryLogin)).size === 0) throw conflict(lastAdminMessage);
+      if (before.size > 0 && (await userStore.workingAdminIds(trx, ADMIN_ROLE, directoryLogin)).size === 0) throw conflict(LAST_ADMIN_MESSAGE);
       await this.event(trx, IDENTITY_EVENTS.groupUpdated, id, { id, fields: Object.keys(input) });
       return (await groupStore.get(trx, id))!;
     });
@@ -155,7 +155,7 @@ export class UserGroups {
           });
         } catch (err) {
           if (!(err instanceof LastAdmin)) throw err;
-          results.push({ id, status: 'conflict', message: lastAdminMessage });
+          results.push({ id, status: 'conflict', message: LAST_ADMIN_MESSAGE });
           continue;
         }
         await this.event(trx, IDENTITY_EVENTS.groupDeleted, id, { id, name: group.name });

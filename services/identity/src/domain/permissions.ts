@@ -3,6 +3,8 @@ import { ALL_LETTERS, PERMISSION_KEYS } from '@bulwark/contracts';
 
 export const ADMIN_ROLE = 'admin';
 
+export const LAST_ADMIN_MESSAGE = 'This change would leave no administrator who can log in; make another user an administrator first';
+
 export interface RoleGrant {
   code: string;
   permissions: Record<string, PermissionLetter[]>;
