@@ -339,11 +339,12 @@ export class Accounts {
         else if (role.builtin) results.push({ id: code, status: 'conflict', message: 'built-in role' });
         else {
           const holders = await roleStore.holders(trx, code);
-          if (holders > 0 && !detach) {
-            results.push({ id: code, status: 'conflict', message: `held by ${holders} user(s); send "detach": true to remove it from them` });
+          const groups = await roleStore.groupHolders(trx, code);
+          if ((holders > 0 || groups > 0) && !detach) {
+            results.push({ id: code, status: 'conflict', message: `held by ${holders} user(s) and ${groups} user group(s); send "detach": true to remove it from them` });
           } else {
             await roleStore.delete(trx, code);
-            await this.event(trx, IDENTITY_EVENTS.roleDeleted, code, { role_code: code, detached_users: holders });
+            await this.event(trx, IDENTITY_EVENTS.roleDeleted, code, { role_code: code, detached_users: holders, detached_groups: groups });
             results.push({ id: code, status: 'deleted' });
           }
         }

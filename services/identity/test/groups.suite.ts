@@ -160,6 +160,17 @@ export function groupsSuite(t: SystemUnderTest): void {
       expect((await t.admin.get(`/api/v1/group/${a.id}`)).status).to.equal(404);
       fieldError(await t.admin.delete('/api/v1/groups', { ids: [] }), 400, 'ids');
     });
+
+    it('refuses to delete a role a group holds unless asked to detach it', async () => {
+      const role = `gheld_${sfx}`;
+      ok(await t.admin.post('/api/v1/role', { role_code: role, role_name: 'Held', roles: { 'catalog.projects': ['r'] } }));
+      const group = ok(await createGroup({ name: `Holder ${sfx}`, roles: [role, projectReader] }));
+      const refused = ok(await t.admin.delete('/api/v1/roles', { ids: [role] })).results[0];
+      expect(refused.status).to.equal('conflict');
+      expect(refused.message).to.contain('1 user group(s)');
+      expect(ok(await t.admin.delete('/api/v1/roles', { ids: [role], detach: true })).results[0].status).to.equal('deleted');
+      expect(ok(await t.admin.get(`/api/v1/group/${group.id}`)).roles).to.deep.equal([projectReader]);
+    });
   });
 
   describe('rights through a group', () => {

@@ -453,7 +453,7 @@ export const identityRoutes: RouteSpec[] = [
   },
   {
     operationId: 'deleteRoles', method: 'delete', path: '/api/v1/roles', service, tag: 'Roles', access: perm('administration.roles', 'd'),
-    summary: 'Delete roles by code. A role still held by users is refused (conflict) unless `detach` is true.',
+    summary: 'Delete roles by code. A role still held by users or user groups is refused (conflict) unless `detach` is true.',
     request: { body: z.object({ ids: idsBody.shape.ids, detach: z.boolean().optional() }).strict().openapi('RoleDelete') },
     response: bulkResult,
   },
