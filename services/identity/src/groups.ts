@@ -51,17 +51,16 @@ export class UserGroups {
   /** Checks what the store cannot: users and roles that exist, and admin only where it holds everywhere. */
   private async checked(db: Queryable, w: GroupWrite): Promise<GroupWrite> {
     const problems: FieldProblem[] = [];
+    // Problems name the position in the request, before duplicates are dropped.
     if (w.userIds) {
-      const ids = dedupe(w.userIds);
-      const live = new Set((await Promise.all(ids.filter(isUuid).map((id) => userStore.get(db, id)))).filter((u) => u && !u.deletedAt).map((u) => u!.id));
-      ids.forEach((id, i) => live.has(id) || problems.push({ field: `user_ids[${i}]`, problem: `is not the id of a user: "${id}"` }));
-      w = { ...w, userIds: ids };
+      const live = await userStore.liveIds(db, dedupe(w.userIds).filter(isUuid));
+      w.userIds.forEach((id, i) => live.has(id) || problems.push({ field: `user_ids[${i}]`, problem: `is not the id of a user: "${id}"` }));
+      w = { ...w, userIds: dedupe(w.userIds) };
     }
     if (w.roles) {
-      const codes = dedupe(w.roles);
-      const known = await roleStore.existing(db, codes);
-      codes.forEach((code, i) => known.has(code) || problems.push({ field: `roles[${i}]`, problem: `unknown role code "${code}"` }));
-      w = { ...w, roles: codes };
+      const known = await roleStore.existing(db, dedupe(w.roles));
+      w.roles.forEach((code, i) => known.has(code) || problems.push({ field: `roles[${i}]`, problem: `unknown role code "${code}"` }));
+      w = { ...w, roles: dedupe(w.roles) };
     }
     const roles = w.roles ?? [];
     if (roles.includes(ADMIN_ROLE) && (w.projectTags.length > 0 || w.projectCodes.length > 0)) {

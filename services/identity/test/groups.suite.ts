@@ -113,6 +113,8 @@ export function groupsSuite(t: SystemUnderTest): void {
       fieldError(await createGroup({ name, surprise: 1 }), 400, 'surprise');
       fieldError(await createGroup({ name, user_ids: ['00000000-0000-0000-0000-000000000000'] }), 400, 'user_ids[0]');
       fieldError(await createGroup({ name, user_ids: ['not-a-uuid'] }), 400, 'user_ids[0]');
+      const someone = await newUser();
+      fieldError(await createGroup({ name, user_ids: [someone.id, someone.id, 'not-a-uuid'] }), 400, 'user_ids[2]');
       fieldError(await createGroup({ name, roles: [projectReader, 'no-such-role'] }), 400, 'roles[1]');
       fieldError(await createGroup({ name, project_codes: ['bad code'] }), 400, 'project_codes[0]');
       fieldError(await createGroup({ name, project_tags: [''] }), 400, 'project_tags[0]');

@@ -122,6 +122,13 @@ export const userStore = {
     await db('users').where({ id }).update(patch);
   },
 
+  /** Of these ids (UUIDs), those of users who are not deleted. */
+  async liveIds(db: Queryable, ids: string[]): Promise<Set<string>> {
+    if (ids.length === 0) return new Set();
+    const rows: { id: string }[] = await db('users').whereIn('id', ids).whereNull('deleted_at').select('id');
+    return new Set(rows.map((r) => r.id));
+  },
+
   async setRoles(db: Queryable, id: string, roles: string[]): Promise<void> {
     await db('user_roles').where({ user_id: id }).delete();
     if (roles.length > 0) await db('user_roles').insert(roles.map((role_code) => ({ user_id: id, role_code })));
