@@ -10,12 +10,14 @@ function concretePath(route: RouteSpec): string {
 }
 
 /**
- * Walks the whole route table with three callers: nobody (401), a user whose role grants nothing
- * (403 where a permission is needed), and the admin (never 401 or 403). A route added to the table
- * is walked without touching this test.
+ * Walks the whole route table with four callers: nobody (401), a user whose role grants nothing
+ * (403 where a permission is needed), a user with no role of its own whose user group grants every
+ * permission key (never 401 or 403: rights through a group count like one's own), and the admin
+ * (never 401 or 403). A route added to the table is walked without touching this test.
  */
 export function authorizationWalk(t: SystemUnderTest): void {
   let nobody: ReturnType<SystemUnderTest['anon']['as']>;
+  let throughGroup: ReturnType<SystemUnderTest['anon']['as']>;
   const routes = ROUTES.filter((r) => r.service !== 'gateway');
 
   before(async () => {
@@ -24,6 +26,17 @@ export function authorizationWalk(t: SystemUnderTest): void {
     expect((await t.admin.post('/api/v1/role', { role_code: role, role_name: 'No rights', roles: {} })).status).to.equal(200);
     expect((await t.admin.post('/api/v1/user', { username, password: PASSWORD, password_confirmation: PASSWORD, roles: [role] })).status).to.equal(200);
     nobody = t.anon.as(await t.anon.login(username, PASSWORD));
+
+    const keys: string[] = (await t.admin.get('/api/v1/permissions')).body.keys.map((k: { key: string }) => k.key);
+    const everything = `every_key_${uniqueSuffix()}`;
+    const roleRes = await t.admin.post('/api/v1/role', { role_code: everything, role_name: 'Every key', roles: Object.fromEntries(keys.map((k) => [k, ['r', 'w', 'x', 'd']])) });
+    expect(roleRes.status, JSON.stringify(roleRes.body)).to.equal(200);
+    const member = `grouped_${uniqueSuffix()}`;
+    const userRes = await t.admin.post('/api/v1/user', { username: member, password: PASSWORD, password_confirmation: PASSWORD });
+    expect(userRes.status, JSON.stringify(userRes.body)).to.equal(200);
+    const groupRes = await t.admin.post('/api/v1/group', { name: `Walk ${member}`, user_ids: [userRes.body.id], roles: [everything] });
+    expect(groupRes.status, JSON.stringify(groupRes.body)).to.equal(200);
+    throughGroup = t.anon.as(await t.anon.login(member, PASSWORD));
   });
 
   it('covers every route of the table', () => {
@@ -48,6 +61,9 @@ export function authorizationWalk(t: SystemUnderTest): void {
         expect(weak.status, 'caller without rights').to.equal(403);
         expect(weak.body.error.message).to.contain(route.access.key);
       } else expect(weak.status, 'authenticated caller').to.not.be.oneOf([401, 403]);
+
+      const grouped = await send(throughGroup);
+      expect(grouped.status, `rights through a group: ${JSON.stringify(grouped.body)}`).to.not.be.oneOf([401, 403]);
 
       const admin = await send(t.admin);
       expect(admin.status, `admin: ${JSON.stringify(admin.body)}`).to.not.be.oneOf([401, 403]);

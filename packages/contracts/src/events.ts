@@ -26,6 +26,9 @@ export const IDENTITY_EVENTS = {
   roleDeleted: 'role.deleted',
   tokenCreated: 'token.created',
   tokenRevoked: 'token.revoked',
+  groupCreated: 'group.created',
+  groupUpdated: 'group.updated',
+  groupDeleted: 'group.deleted',
 } as const;
 
 /** Event types on the catalog topic; the key is the project code, or the layer, source or tool id. */

@@ -22,7 +22,7 @@ export const PERMISSION_KEYS: PermissionKey[] = [
   { key: 'administration.users', description: 'Users, their roles, and other users\u2019 API tokens' },
   { key: 'administration.errors_log', description: 'The error log' },
   { key: 'administration.license', description: 'The license' },
-  { key: 'administration.groups', description: 'Groups of projects' },
+  { key: 'administration.groups', description: 'User groups: their members, roles and the projects they cover' },
   { key: 'catalog.sources', description: 'Scan sources and their connection tests' },
   { key: 'catalog.tools', description: 'Security tools and their cleanup' },
   { key: 'catalog.projects', description: 'Projects, custom fields, archiving' },

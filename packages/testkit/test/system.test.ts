@@ -2,6 +2,7 @@ import { describeSystem } from '@bulwark/testkit';
 import { identitySuite } from '../../../services/identity/test/identity.suite';
 import { directorySuite } from '../../../services/identity/test/directory.suite';
 import { ssoSuite } from '../../../services/identity/test/sso.suite';
+import { groupsSuite } from '../../../services/identity/test/groups.suite';
 import { catalogSuite } from '../../../services/catalog/test/catalog.suite';
 import { scanningSuite } from '../../../services/scanning/test/scanning.suite';
 import { scannersSuite } from '../../../services/scanning/test/scanners.suite';
@@ -20,6 +21,7 @@ describeSystem({
   'identity service': identitySuite,
   'directory login (LDAP)': directorySuite,
   'single sign-on (OIDC)': ssoSuite,
+  'user groups': groupsSuite,
   'catalog service': catalogSuite,
   'scanning service': scanningSuite,
   'real scanners end to end': scannersSuite,

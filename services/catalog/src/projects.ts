@@ -282,6 +282,10 @@ export class Projects {
 
   // ---- internal callers (gRPC): services, no project scope
 
+  projectTagsForService(afterCode: string, limit: number): Promise<{ code: string; tags: string[] }[]> {
+    return projectStore.tagsAfter(this.db, afterCode, Math.min(Math.max(limit, 1), 1000));
+  }
+
   async projectForService(code: string): Promise<ProjectRecord> {
     const project = await projectStore.get(this.db, code);
     if (!project || project.deletedAt) throw notFound(`Project ${code}`);

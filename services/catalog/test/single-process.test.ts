@@ -66,6 +66,15 @@ describe('catalog in a single-process system', function () {
     expect((missing as AppError).code).to.equal('not_found');
   });
 
+  it('lists every project’s code and tags a page at a time in code order, deleted projects too', async () => {
+    expect((await grpc.client.listProjectTags({ afterCode: '', limit: 1 })).projects).to.deep.equal([{ code: mine, tags: ['t'] }]);
+    expect((await admin.put(`/api/v1/project/${other}`, { tags: ['u', 'v'] })).status).to.equal(200);
+    expect((await admin.delete('/api/v1/projects', { codes: [other] })).status).to.equal(200);
+    expect((await grpc.client.listProjectTags({ afterCode: mine, limit: 1000 })).projects).to.deep.equal([{ code: other, tags: ['u', 'v'] }]);
+    expect((await grpc.client.listProjectTags({ afterCode: other, limit: 1000 })).projects).to.deep.equal([]);
+    expect((await admin.put('/api/v1/restore-projects', { codes: [other] })).status).to.equal(200);
+  });
+
   it('says whether a project may use a source and a tool, and why not', async () => {
     expect(await grpc.client.checkUsable({ projectCode: mine, sourceId, toolId })).to.deep.equal({ usable: true, problems: [] });
     const elsewhere = await grpc.client.checkUsable({ projectCode: other, sourceId, toolId });

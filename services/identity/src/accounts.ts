@@ -6,11 +6,13 @@ import {
 import { IDENTITY_EVENTS, isPermissionKey, TOPICS } from '@bulwark/contracts';
 import type { IdentityConfig } from './config';
 import type { DirectoryLogins } from './directory';
-import { DirectoryPerson, DirectoryRefusal, normalizeDn } from './domain/ldap';
+import { DirectoryPerson, DirectoryRefusal } from './domain/ldap';
 import type { SsoPerson } from './domain/oidc';
-import { ADMIN_ROLE, effectiveRights } from './domain/permissions';
+import { claimGroupKeys, directoryKey, groupGrants, ldapGroupKeys } from './domain/groups';
+import { ADMIN_ROLE, effectiveRights, LAST_ADMIN_MESSAGE } from './domain/permissions';
 import { API_TOKEN_PREFIX, burnPasswordCheck, checkNewPassword, hashApiToken, hashPassword, newApiToken, verifyPassword } from './domain/secrets';
 import { SessionTokens } from './domain/sessions';
+import { groupStore } from './store/groups';
 import { roleStore, RoleWrite } from './store/roles';
 import { tokenStore } from './store/tokens';
 import { UserRecord, userStore } from './store/users';
@@ -26,7 +28,7 @@ type BulkStatus = { id: string; status: 'deleted' | 'revoked' | 'restored' | 'no
  * Identity's use cases. Each change runs in one transaction together with its outbox events, then
  * moves the auth epoch so cached authentications are re-checked everywhere.
  */
-const lastAdminConflict = () => conflict('This change would leave no administrator who can log in; make another user an administrator first');
+const lastAdminConflict = () => conflict(LAST_ADMIN_MESSAGE);
 
 export class Accounts {
   private readonly userFailures: RateLimiter;
@@ -135,15 +137,15 @@ export class Accounts {
   /**
    * The directory side of a login: a role whose domain_group names one of the person's groups (by DN,
    * or by name when the entry has no "=") is granted; a role bound to groups the person is not in is
-   * taken away; roles bound to no group stay as an administrator set them.
+   * taken away; roles bound to no group stay as an administrator set them. The person's groups are
+   * kept until the next login: user groups whose domain_group names one of them apply meanwhile.
    */
   private async syncDirectoryUser(existing: UserRecord | undefined, username: string, person: DirectoryPerson): Promise<UserRecord> {
-    const groupDns = new Set(person.groups.map((g) => normalizeDn(g.dn)));
-    const groupNames = new Set(person.groups.map((g) => g.name.toLowerCase()));
-    const matches = (entry: string) => (entry.includes('=') ? groupDns.has(normalizeDn(entry)) : groupNames.has(entry.trim().toLowerCase()));
+    const keys = ldapGroupKeys(person.groups);
+    const held = new Set(keys);
     const bound = await roleStore.boundToGroups(this.db);
-    const granted = bound.filter((r) => r.domainGroup.some(matches)).map((r) => r.code);
-    return this.syncExternalUser(existing, username, { displayName: person.displayName, email: person.email }, granted, bound.map((r) => r.code));
+    const granted = bound.filter((r) => r.domainGroup.some((entry) => held.has(directoryKey(entry)))).map((r) => r.code);
+    return this.syncExternalUser(existing, username, { displayName: person.displayName, email: person.email }, granted, bound.map((r) => r.code), keys);
   }
 
   /**
@@ -157,16 +159,20 @@ export class Accounts {
       throw conflict(`A local user is named ${person.username}; single sign-on does not log into local users`);
     }
     const known = await roleStore.existing(this.db, granted);
-    const synced = await this.syncExternalUser(user, person.username, { displayName: person.displayName, email: person.email }, granted.filter((r) => known.has(r)), bound);
+    const synced = await this.syncExternalUser(
+      user, person.username, { displayName: person.displayName, email: person.email }, granted.filter((r) => known.has(r)), bound, claimGroupKeys(person.groups),
+    );
     return this.startSession(synced);
   }
 
   /**
    * Creates an external (directory or single sign-on) user on first login, just in time, and keeps it
-   * in step at each login: display name, e-mail, and of the roles in `bound` exactly those in `granted`.
+   * in step at each login: display name, e-mail, of the roles in `bound` exactly those in `granted`,
+   * and the keys of the person's directory groups, which user groups are matched against.
    */
   private async syncExternalUser(
     existing: UserRecord | undefined, username: string, profile: { displayName: string | null; email: string | null }, granted: string[], bound: string[],
+    directoryGroups: string[],
   ): Promise<UserRecord> {
     return this.change(async (trx) => {
       const boundCodes = new Set(bound);
@@ -184,6 +190,7 @@ export class Accounts {
         if (changedRoles) await userStore.setRoles(trx, id, roles);
         await this.event(trx, IDENTITY_EVENTS.userUpdated, id, { id, fields: ['display_name', 'email', ...(changedRoles ? ['roles'] : [])], directory: true });
       }
+      await groupStore.setDirectoryGroups(trx, id, directoryGroups);
       return (await userStore.get(trx, id))!;
     });
   }
@@ -205,15 +212,25 @@ export class Accounts {
     return { principal: await this.principalOf(user, 'login', claims.jti), expiresAt: claims.expiresAt };
   }
 
+  /**
+   * The caller's rights: its own roles, and the roles of its user groups limited to the projects each
+   * group covers (tags turned into project codes from identity's copy of the catalog's tags). They
+   * end in the one project scope of the principal, which every service applies.
+   */
   private async principalOf(user: UserRecord, tokenKind: 'login' | 'api', tokenId: string): Promise<Principal> {
-    const rights = effectiveRights(await roleStore.grants(this.db, user.roles));
+    const groups = await groupStore.grantsOf(this.db, user.id);
+    const roles = await roleStore.grants(this.db, [...new Set([...user.roles, ...groups.flatMap((g) => g.roles)])]);
+    const tagged = await groupStore.projectsTagged(this.db, groups.flatMap((g) => g.projectTags));
+    const own = new Set(user.roles);
+    const rights = effectiveRights([...roles.filter((r) => own.has(r.code)), ...groupGrants(groups, new Map(roles.map((r) => [r.code, r])), tagged)]);
     return { userId: user.id, username: user.username, permissions: rights.permissions, projects: rights.projects, tokenKind, tokenId };
   }
 
   async me(principal: Principal) {
     const user = await userStore.get(this.db, principal.userId);
     if (!user) throw notFound('User');
-    return { user, permissions: principal.permissions, projects: principal.projects };
+    const groups = (await groupStore.grantsOf(this.db, user.id)).map((g) => ({ id: g.id, name: g.name }));
+    return { user, permissions: principal.permissions, projects: principal.projects, groups };
   }
 
   async changeOwnPassword(principal: Principal, current: string, password: string, confirmation: string): Promise<UserRecord> {
@@ -322,11 +339,12 @@ export class Accounts {
         else if (role.builtin) results.push({ id: code, status: 'conflict', message: 'built-in role' });
         else {
           const holders = await roleStore.holders(trx, code);
-          if (holders > 0 && !detach) {
-            results.push({ id: code, status: 'conflict', message: `held by ${holders} user(s); send "detach": true to remove it from them` });
+          const groups = await roleStore.groupHolders(trx, code);
+          if ((holders > 0 || groups > 0) && !detach) {
+            results.push({ id: code, status: 'conflict', message: `held by ${holders} user(s) and ${groups} user group(s); send "detach": true to remove it from them` });
           } else {
             await roleStore.delete(trx, code);
-            await this.event(trx, IDENTITY_EVENTS.roleDeleted, code, { role_code: code, detached_users: holders });
+            await this.event(trx, IDENTITY_EVENTS.roleDeleted, code, { role_code: code, detached_users: holders, detached_groups: groups });
             results.push({ id: code, status: 'deleted' });
           }
         }
@@ -416,6 +434,8 @@ export class Accounts {
         activeDirectory: input.active_directory, endSessions: passwordHash !== undefined,
       });
       if (roles) await userStore.setRoles(trx, id, roles);
+      // A local user is in no directory group: the ones of its last directory login no longer apply.
+      if (!directory && user.activeDirectory) await groupStore.setDirectoryGroups(trx, id, []);
       if (adminsBefore.size > 0 && (await this.workingAdmins(trx, directoryLogin)).size === 0) throw lastAdminConflict();
       await this.event(trx, IDENTITY_EVENTS.userUpdated, id, { id, fields: Object.keys(input).filter((k) => k !== 'password_confirmation') });
       return (await userStore.get(trx, id))!;

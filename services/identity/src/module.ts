@@ -1,11 +1,13 @@
-import { loadOrCreateSecret, ModuleDefinition, openSecretBox, readOutboundPolicy, requireSetting, ServiceHost } from '@bulwark/platform';
-import { routesOf } from '@bulwark/contracts';
-import { identityV1 } from '@bulwark/proto';
+import { createGrpcClient, loadOrCreateSecret, ModuleDefinition, openSecretBox, PeriodicTask, readOutboundPolicy, requireSetting, ServiceHost } from '@bulwark/platform';
+import { routesOf, TOPICS } from '@bulwark/contracts';
+import { catalogV1, identityV1 } from '@bulwark/proto';
 import { Accounts } from './accounts';
 import { readIdentityConfig } from './config';
 import { DirectoryLogins } from './directory';
 import { LdapDirectory } from './domain/ldap';
 import { OidcClient } from './domain/oidc';
+import { copyProjectTags, keepProjectTags } from './events/project-tags';
+import { UserGroups } from './groups';
 import { SingleSignOn } from './sso';
 import { SessionTokens } from './domain/sessions';
 import { identityGrpc } from './grpc/identity-grpc';
@@ -14,7 +16,8 @@ import { migrations } from './migrations';
 
 export const identityModule: ModuleDefinition = {
   name: 'identity',
-  dependsOn: [],
+  // The catalog's project tags decide which projects a user group covers (see events/project-tags.ts).
+  dependsOn: ['catalog'],
   async start(ctx) {
     const config = readIdentityConfig(ctx.env);
     const host = await ServiceHost.open(ctx, { name: 'identity', migrations, databaseUrl: config.IDENTITY_DATABASE_URL });
@@ -27,8 +30,27 @@ export const identityModule: ModuleDefinition = {
     const directory = new DirectoryLogins(host, secrets, new LdapDirectory(outbound), config, host.log);
     const sso = new SingleSignOn(host, secrets, new OidcClient(outbound), config, host.log);
     const accounts = new Accounts(host, ctx.cache, config, new SessionTokens(jwtSecret, config.LOGIN_TOKEN_TTL_HOURS), host.log, directory);
+    const groups = new UserGroups(host, ctx.cache, directory);
     await accounts.bootstrap();
+    await host.consume('project-tags', [TOPICS.catalog], keepProjectTags(ctx.cache, host.log));
     host.grpc.add(identityV1.IdentityServiceService, 'bulwark.identity.v1.IdentityService', identityGrpc(accounts));
-    return host.serve(routesOf('identity'), identityHandlers(accounts, directory, sso));
+    const started = await host.serve(routesOf('identity'), identityHandlers(accounts, directory, sso, groups));
+
+    // Projects made before identity listened to the catalog's events: copied once, retried until the catalog answers.
+    const catalog = createGrpcClient(catalogV1.CatalogServiceService, 'catalog', ctx.peer('catalog').grpcAddress, host.auth);
+    const copy = copyProjectTags((req) => catalog.client.listProjectTags(req), host.db, ctx.cache, host.log);
+    let copied = false;
+    const copyTask = new PeriodicTask('copying project tags from the catalog', 2000, async () => {
+      if (!copied) copied = await copy();
+    }, host.log);
+    copyTask.start();
+    return {
+      ...started,
+      stop: async () => {
+        await copyTask.stop();
+        catalog.close();
+        await started.stop();
+      },
+    };
   },
 };

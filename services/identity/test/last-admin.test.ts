@@ -63,4 +63,41 @@ describe('identity: no change locks out the last administrator who can log in [T
     const restored = await secondAdmin.put('/api/v1/restore-users', { ids: [adminId] });
     expect(restored.body.results[0].status).to.equal('restored');
   });
+
+  it('counts an administrator through a user group, and refuses removing the last one through groups (409)', async () => {
+    const ok = (res: { status: number; body: any }) => {
+      expect(res.status, JSON.stringify(res.body)).to.equal(200);
+      return res.body;
+    };
+    // The deletion above ended the admin's sessions.
+    admin = sys.api.as(await sys.api.login('admin', ADMIN_PASSWORD));
+    ok(await admin.put('/api/v1/role/user_managers', { roles: { 'administration.users': ['r', 'w', 'd'], 'administration.groups': ['r', 'w', 'd'] } }));
+    const groupAdminId = ok(await admin.post('/api/v1/user', { username: 'group_admin', password: PASSWORD, password_confirmation: PASSWORD })).id;
+    const group = ok(await operator.post('/api/v1/group', { name: 'Administrators', roles: ['admin'], user_ids: [groupAdminId] }));
+    const groupAdmin = sys.api.as(await sys.api.login('group_admin', PASSWORD));
+    expect(ok(await groupAdmin.get('/api/v1/auth/me')).projects).to.equal(null);
+
+    // With group_admin an administrator through the group, the others may go.
+    const second = ok(await admin.get('/api/v1/users?search[username]=second_admin')).items[0];
+    ok(await operator.put(`/api/v1/user/${adminId}`, { roles: [] }));
+    expect(ok(await operator.delete('/api/v1/users', { ids: [second.id] })).results[0].status).to.equal('deleted');
+
+    for (const change of [{ user_ids: [] }, { roles: [] }]) {
+      const refused = await operator.put(`/api/v1/group/${group.id}`, change);
+      expect(refused.status, JSON.stringify(refused.body)).to.equal(409);
+      expect(refused.body.error.message).to.match(/no administrator who can log in/);
+    }
+    const kept = ok(await operator.delete('/api/v1/groups', { ids: [group.id] })).results;
+    expect(kept).to.deep.equal([{ id: group.id, status: 'conflict', message: kept[0].message }]);
+    expect(kept[0].message).to.match(/no administrator who can log in/);
+    expect(ok(await operator.delete('/api/v1/users', { ids: [groupAdminId] })).results[0].status).to.equal('conflict');
+    expect(ok(await operator.get(`/api/v1/group/${group.id}`)).users).to.deep.equal([{ id: groupAdminId, username: 'group_admin' }]);
+    expect((await groupAdmin.get('/api/v1/users')).status).to.equal(200);
+
+    // Once another administrator can log in, the group may go.
+    ok(await groupAdmin.put(`/api/v1/user/${adminId}`, { roles: ['admin'] }));
+    expect(ok(await operator.delete('/api/v1/groups', { ids: [group.id] })).results[0].status).to.equal('deleted');
+    expect((await groupAdmin.get('/api/v1/users')).status).to.equal(403);
+    expect(await adminCanLogIn()).to.equal(200);
+  });
 });

@@ -15,6 +15,7 @@ export function ssoSuite(t: SystemUnderTest): void {
   const nina = `nina${run}`;
   const mallory = `mallory${run}`;
   const pat = `pat${run}`;
+  const gina = `gina${run}`;
 
   const put = (body: Record<string, unknown>) => t.admin.put('/api/v1/sso/settings', body);
   const gateway = () => t.anon.baseUrl;
@@ -37,6 +38,7 @@ export function ssoSuite(t: SystemUnderTest): void {
         [nina]: { email: `${nina}@corp.test`, name: 'Nina New', groups: ['appsec'] },
         [mallory]: { email: `${mallory}@elsewhere.test`, name: 'Mallory', groups: ['appsec'] },
         [pat]: { email: `${pat}@corp.test`, name: 'Pat Local', groups: [] },
+        [gina]: { email: `${gina}@corp.test`, name: 'Gina Group', groups: [`Platform-${run}`] },
       },
       `${gateway()}/api/v1/sso/callback`,
     );
@@ -110,6 +112,28 @@ export function ssoSuite(t: SystemUnderTest): void {
       const me = (await t.anon.as(res.body.access_token).get('/api/v1/auth/me')).body;
       expect(me.user).to.include({ username: olivia, display_name: 'Olivia Owner', email: `${olivia}@corp.test`, active_directory: true });
       expect(me.user.roles).to.deep.equal([appsec]);
+    });
+
+    it('gives the rights of a user group whose domain_group names a group-claim value, on its projects only', async () => {
+      const ok = (res: { status: number; body: any }) => {
+        expect(res.status, JSON.stringify(res.body)).to.equal(200);
+        return res.body;
+      };
+      const [mine, other] = [`sso-a-${run}`, `sso-b-${run}`];
+      for (const code of [mine, other]) ok(await t.admin.post('/api/v1/project', { code, name: code, description: '', tags: [] }));
+      const reader = `sso_reader_${run}`;
+      ok(await t.admin.post('/api/v1/role', { role_code: reader, role_name: 'Reader', roles: { 'catalog.projects': ['r'] } }));
+      const group = ok(await t.admin.post('/api/v1/group', { name: `Platform ${run}`, domain_group: [`platform-${run}`], roles: [reader], project_codes: [mine] }));
+
+      const res = await callback(await provider.signIn(await startLogin(), gina));
+      expect(res.status, JSON.stringify(res.body)).to.equal(200);
+      const api = t.anon.as(res.body.access_token);
+      const me = ok(await api.get('/api/v1/auth/me'));
+      expect(me.user.roles).to.deep.equal([]);
+      expect(me.groups).to.deep.equal([{ id: group.id, name: group.name }]);
+      expect(me.projects).to.deep.equal([mine]);
+      ok(await api.get(`/api/v1/project/${mine}`));
+      expect((await api.get(`/api/v1/project/${other}`)).status).to.equal(404);
     });
 
     it('refuses a replayed callback (state and code used once)', async () => {

@@ -266,6 +266,64 @@ export const ssoSettingsView = z
   })
   .openapi('SsoSettings');
 
+// ---- user groups
+
+const projectTag = z.string().trim().min(1).max(64);
+const groupProjectCode = z
+  .string()
+  .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/, 'must be a project code: 1-64 letters, digits, "_", "." or "-", starting with a letter or digit');
+const directoryEntry = z.string().trim().min(1).max(512);
+
+const groupFields = {
+  name: z.string().trim().min(1).max(255).openapi({ description: 'Unique, in any case' }),
+  description: z.string().max(4000),
+  user_ids: z.array(z.string().min(1).max(64)).max(1000).openapi({ description: 'Users who are members, by id' }),
+  domain_group: z.array(directoryEntry).max(100).openapi({
+    description:
+      'Directory groups whose people are members: LDAP group DNs (an entry with "="), LDAP group names (cn) or OIDC group-claim values (an entry without "="); compared without regard to case. A directory or single sign-on user gets the group through them at each login.',
+    example: ['cn=appsec,ou=groups,dc=example,dc=com', 'appsec-team'],
+  }),
+  roles: z.array(z.string().min(1).max(64)).max(100).openapi({ description: 'Role codes granted to the members, limited to the projects the group covers' }),
+  project_tags: z.array(projectTag).max(100).openapi({ description: 'The group covers every project that has one of these tags (compared without regard to case), now or later' }),
+  project_codes: z.array(groupProjectCode).max(1000).openapi({ description: 'The group also covers these projects. With neither tags nor codes, the group covers every project.' }),
+};
+
+export const groupCreateBody = z
+  .object({
+    name: groupFields.name,
+    description: groupFields.description.optional(),
+    user_ids: groupFields.user_ids.optional(),
+    domain_group: groupFields.domain_group.optional(),
+    roles: groupFields.roles.optional(),
+    project_tags: groupFields.project_tags.optional(),
+    project_codes: groupFields.project_codes.optional(),
+  })
+  .strict()
+  .openapi('GroupCreate');
+
+export const groupUpdateBody = z
+  .object(Object.fromEntries(Object.entries(groupFields).map(([k, v]) => [k, v.optional()])) as { [K in keyof typeof groupFields]: z.ZodOptional<(typeof groupFields)[K]> })
+  .strict()
+  .openapi('GroupUpdate', { description: 'Fields left out keep their value; a list sent replaces the stored one' });
+
+export const groupView = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    description: z.string(),
+    users: z.array(z.object({ id: z.string(), username: z.string() })).openapi({ description: 'Members named directly (deleted users are left out)' }),
+    domain_group: z.array(z.string()),
+    roles: z.array(z.string()),
+    project_tags: z.array(z.string()),
+    project_codes: z.array(z.string()),
+    all_projects: z.boolean().openapi({ description: 'True when the group names neither project tags nor project codes: its roles apply to every project' }),
+    created_at: isoDateTime,
+    updated_at: isoDateTime,
+  })
+  .openapi('Group');
+
+const byGroupId = z.object({ id: z.string().min(1) });
+
 const byUserId = z.object({ user_id: z.string().min(1) });
 const byRoleCode = z.object({ role_code: z.string().min(1) });
 
@@ -279,8 +337,15 @@ export const identityRoutes: RouteSpec[] = [
   },
   {
     operationId: 'me', method: 'get', path: '/api/v1/auth/me', service, tag: 'Authentication', access: { kind: 'authenticated' },
-    summary: 'The caller: user, roles, effective permissions and project scope',
-    response: z.object({ user: userView, permissions: z.record(z.string(), z.array(letter)), projects: z.array(z.string()).nullable() }).openapi('Me'),
+    summary: 'The caller: user, roles, groups, effective permissions and project scope',
+    response: z
+      .object({
+        user: userView,
+        permissions: z.record(z.string(), z.array(letter)),
+        projects: z.array(z.string()).nullable().openapi({ description: 'The projects the caller sees; null: every project' }),
+        groups: z.array(z.object({ id: z.string(), name: z.string() })).openapi({ description: 'User groups the caller is in: named, or through a directory group' }),
+      })
+      .openapi('Me'),
   },
   {
     operationId: 'changeOwnPassword', method: 'put', path: '/api/v1/auth/password', service, tag: 'Authentication', access: { kind: 'authenticated' },
@@ -388,7 +453,7 @@ export const identityRoutes: RouteSpec[] = [
   },
   {
     operationId: 'deleteRoles', method: 'delete', path: '/api/v1/roles', service, tag: 'Roles', access: perm('administration.roles', 'd'),
-    summary: 'Delete roles by code. A role still held by users is refused (conflict) unless `detach` is true.',
+    summary: 'Delete roles by code. A role still held by users or user groups is refused (conflict) unless `detach` is true.',
     request: { body: z.object({ ids: idsBody.shape.ids, detach: z.boolean().optional() }).strict().openapi('RoleDelete') },
     response: bulkResult,
   },
@@ -431,6 +496,44 @@ export const identityRoutes: RouteSpec[] = [
   {
     operationId: 'restoreUsers', method: 'put', path: '/api/v1/restore-users', service, tag: 'Users', access: perm('administration.users', 'w'),
     summary: 'Restore soft-deleted users by id', request: { body: idsBody }, response: bulkResult,
+  },
+  {
+    operationId: 'createGroup', method: 'post', path: '/api/v1/group', service, tag: 'Groups', access: perm('administration.groups', 'w'),
+    summary: 'Create a user group: members (users and directory groups), roles, and the projects it covers',
+    description:
+      'A member holds the group\u2019s roles, each limited to the projects the group covers (project_tags and project_codes; neither: every project), on top of their own roles. The built-in admin role can only be granted by a group that covers every project.',
+    request: { body: groupCreateBody }, response: groupView,
+    errors: { 409: 'A group of that name exists' },
+  },
+  {
+    operationId: 'listGroups', method: 'get', path: '/api/v1/groups', service, tag: 'Groups', access: perm('administration.groups', 'r'),
+    summary: 'List user groups',
+    description: 'search[name] matches part of the name; search[project_tags] matches part of one of the group\u2019s project tags; both without regard to case.',
+    request: {
+      query: z.object({ ...pageQuery, 'search[name]': z.string().max(255).optional(), 'search[project_tags]': z.string().max(255).optional() }).strict(),
+    },
+    response: listOf(groupView, 'GroupList'),
+  },
+  {
+    operationId: 'getGroup', method: 'get', path: '/api/v1/group/{id}', service, tag: 'Groups', access: perm('administration.groups', 'r'),
+    summary: 'Get a user group', request: { params: byGroupId }, response: groupView,
+  },
+  {
+    operationId: 'updateGroup', method: 'put', path: '/api/v1/group/{id}', service, tag: 'Groups', access: perm('administration.groups', 'w'),
+    summary: 'Change a user group; fields left out keep their value',
+    description: 'Refused (409) when it would leave no administrator who can log in.',
+    request: { params: byGroupId, body: groupUpdateBody }, response: groupView,
+    errors: { 409: 'A group of that name exists, or the change would leave no administrator who can log in' },
+  },
+  {
+    operationId: 'deleteGroups', method: 'delete', path: '/api/v1/groups', service, tag: 'Groups', access: perm('administration.groups', 'd'),
+    summary: 'Delete user groups by id; their members lose the rights the groups gave at once',
+    description: 'A group whose removal would leave no administrator who can log in is refused (conflict).',
+    request: { body: idsBody }, response: bulkResult,
+  },
+  {
+    operationId: 'removedDeleteGroup', method: 'delete', path: '/api/v1/group/{id}', service, tag: 'Groups', access: perm('administration.groups', 'd'),
+    summary: 'Removed in release 1.5', gone: 'Removed in release 1.5: use DELETE /api/v1/groups with { "ids": [...] }',
   },
   {
     operationId: 'listPermissions', method: 'get', path: '/api/v1/permissions', service, tag: 'Roles', access: { kind: 'authenticated' },

@@ -234,7 +234,7 @@ export const issuesRoutes: RouteSpec[] = [
   {
     operationId: 'issueHistory', method: 'get', path: '/api/v1/issue/{id}/history', service, tag: 'Issues', access: issuesP('r'),
     summary: 'Who or what changed what and when, from which value to which, with comment; newest first',
-    description: 'responsible_user_values: user names who acted; responsible_group_values: kinds of actor (user, scan, security_rule, system).',
+    description: 'responsible_user_values: user names who acted; responsible_group_values: kinds of actor (user, scan, security_rule, system). These are kinds of actor, not user groups (GET /api/v1/groups): an action of a person is of kind user whichever user groups gave them the right.',
     request: { params: byId, query: z.object({ ...pageQuery, responsible_user_values: multi(text), responsible_group_values: multi(z.enum(['user', 'scan', 'security_rule', 'system'])) }).strict() },
     response: listOf(z.object({ id: z.string(), at: isoDateTime, actor_kind: z.string(), actor: z.string(), field: z.string(), old_value: z.string().nullable(), new_value: z.string().nullable(), comment: z.string().nullable() }), 'IssueHistory'),
   },

@@ -37,6 +37,9 @@ export function catalogGrpc(projects: Projects, resources: Resources): ServiceIm
         settingsJson: JSON.stringify(tool.settings), apiToken: apiToken ?? '', accessType: tool.access.accessType, projectCodes: tool.access.projectCodes,
       };
     },
+    async listProjectTags(req) {
+      return { projects: await projects.projectTagsForService(req.afterCode, req.limit) };
+    },
     async checkUsable(req) {
       const problems = await resources.checkUsable(req.projectCode, req.sourceId, req.toolId);
       return { usable: problems.length === 0, problems };

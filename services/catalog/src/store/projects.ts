@@ -67,6 +67,11 @@ function inScope(db: Queryable, scope: string[] | null) {
 }
 
 export const projectStore = {
+  /** Codes and tags of every project, deleted and archived ones too, a page at a time in code order. */
+  async tagsAfter(db: Queryable, afterCode: string, limit: number): Promise<{ code: string; tags: string[] }[]> {
+    return db('projects').where('code', '>', afterCode).orderBy('code').limit(limit).select('code', 'tags');
+  },
+
   async get(db: Queryable, code: string): Promise<ProjectRecord | undefined> {
     const row = await db('projects').where({ code }).first();
     return row ? (await attachValues(db, [row]))[0] : undefined;

@@ -2,11 +2,12 @@ import { HttpResponse, listPage, requirePrincipal, RouteHandlers } from '@bulwar
 import { PERMISSION_KEYS, PERMISSION_LETTERS } from '@bulwark/contracts';
 import type { Accounts } from '../accounts';
 import type { DirectoryLogins } from '../directory';
+import type { UserGroups } from '../groups';
 import type { SingleSignOn } from '../sso';
-import { roleView, tokenView, userView } from './views';
+import { groupView, roleView, tokenView, userView } from './views';
 
 /** HTTP handlers, keyed by the route table's operation ids: they translate, Accounts decides. */
-export function identityHandlers(accounts: Accounts, directory: DirectoryLogins, sso: SingleSignOn): RouteHandlers {
+export function identityHandlers(accounts: Accounts, directory: DirectoryLogins, sso: SingleSignOn, groups: UserGroups): RouteHandlers {
   return {
     login: async ({ body, clientIp }) => {
       const password = typeof body.password === 'string' ? body.password : body.password.value;
@@ -14,7 +15,7 @@ export function identityHandlers(accounts: Accounts, directory: DirectoryLogins,
     },
     me: async (input) => {
       const me = await accounts.me(requirePrincipal(input));
-      return { user: userView(me.user), permissions: me.permissions, projects: me.projects };
+      return { user: userView(me.user), permissions: me.permissions, projects: me.projects, groups: me.groups };
     },
     changeOwnPassword: async (input) =>
       userView(await accounts.changeOwnPassword(requirePrincipal(input), input.body.current_password, input.body.password, input.body.password_confirmation)),
@@ -72,6 +73,13 @@ q,
     updateUser: async (input) => userView(await accounts.updateUser(requirePrincipal(input), input.params.user_id, input.body)),
     deleteUsers: async (input) => ({ results: await accounts.setUsersDeleted(requirePrincipal(input), input.body.ids, true) }),
     restoreUsers: async (input) => ({ results: await accounts.setUsersDeleted(requirePrincipal(input), input.body.ids, false) }),
+
+    createGroup: async ({ body }) => groupView(await groups.create(body)),
+    listGroups: async ({ query: q }) =>
+      listPage(q, await groups.list({ page: q.page, limit: q.limit, searchName: q['search[name]'], searchProjectTags: q['search[project_tags]'] }), groupView),
+    getGroup: async ({ params }) => groupView(await groups.get(params.id)),
+    updateGroup: async ({ params, body }) => groupView(await groups.update(params.id, body)),
+    deleteGroups: async ({ body }) => ({ results: await groups.delete(body.ids) }),
 
     listPermissions: async () => ({ keys: PERMISSION_KEYS, letters: PERMISSION_LETTERS }),
     checkPermission: async (input) => {

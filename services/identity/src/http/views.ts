@@ -1,3 +1,4 @@
+import type { GroupRecord } from '../store/groups';
 import type { RoleRecord } from '../store/roles';
 import type { TokenRecord } from '../store/tokens';
 import type { UserRecord } from '../store/users';
@@ -38,4 +39,18 @@ export const tokenView = (t: TokenRecord) => ({
   created_at: t.createdAt,
   last_used_at: t.lastUsedAt,
   revoked_at: t.revokedAt,
+});
+
+export const groupView = (g: GroupRecord) => ({
+  id: g.id,
+  name: g.name,
+  description: g.description,
+  users: g.users,
+  domain_group: g.domainGroup,
+  roles: g.roles,
+  project_tags: g.projectTags,
+  project_codes: g.projectCodes,
+  all_projects: g.projectTags.length === 0 && g.projectCodes.length === 0,
+  created_at: g.createdAt,
+  updated_at: g.updatedAt,
 });

@@ -73,4 +73,55 @@ export const migrations: Migration[] = [
       });
     },
   },
+  {
+    name: '0004_user_groups',
+    async up(db) {
+      await db.schema.createTable('user_groups', (t) => {
+        t.uuid('id').primary();
+        t.text('name').notNullable();
+        t.text('description').notNullable().defaultTo('');
+        // As given, for the API; matching uses the lower-case copy in project_tags_lower.
+        t.jsonb('project_tags').notNullable().defaultTo('[]');
+        t.specificType('project_tags_lower', 'text[]').notNullable().defaultTo('{}');
+        t.jsonb('project_codes').notNullable().defaultTo('[]');
+        t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
+        t.timestamp('updated_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
+      });
+      await db.raw('create unique index user_groups_name_unique on user_groups (lower(name))');
+      await db.schema.createTable('user_group_users', (t) => {
+        t.uuid('group_id').notNullable().references('user_groups.id').onDelete('CASCADE');
+        t.uuid('user_id').notNullable().references('users.id').onDelete('CASCADE');
+        t.primary(['group_id', 'user_id']);
+      });
+      await db.raw('create index user_group_users_user on user_group_users (user_id)');
+      await db.schema.createTable('user_group_roles', (t) => {
+        t.uuid('group_id').notNullable().references('user_groups.id').onDelete('CASCADE');
+        t.text('role_code').notNullable().references('roles.code').onDelete('CASCADE');
+        t.primary(['group_id', 'role_code']);
+      });
+      // A group's directory members: `entry` as given, `key` what it is compared by ("dn:" and the
+      // normalized DN for an entry with "=", else "name:" and the lower-case name).
+      await db.schema.createTable('user_group_directory', (t) => {
+        t.uuid('group_id').notNullable().references('user_groups.id').onDelete('CASCADE');
+        t.integer('position').notNullable();
+        t.text('entry').notNullable();
+        t.text('key').notNullable();
+        t.primary(['group_id', 'position']);
+      });
+      await db.raw('create index user_group_directory_key on user_group_directory (key)');
+      // The directory groups (LDAP) or group-claim values (OIDC) a directory or single sign-on user
+      // was in at their last login, keyed as above: what user_group_directory is matched against.
+      await db.schema.createTable('user_directory_groups', (t) => {
+        t.uuid('user_id').notNullable().references('users.id').onDelete('CASCADE');
+        t.text('key').notNullable();
+        t.primary(['user_id', 'key']);
+      });
+      // Identity's copy of the catalog's project tags (lower case), kept from the catalog's project
+      // events: it turns a group's project tags into project codes when a caller is authenticated.
+      await db.schema.createTable('project_tags', (t) => {
+        t.text('code').primary();
+        t.specificType('tags', 'text[]').notNullable().defaultTo('{}');
+      });
+    },
+  },
 ];

@@ -123,8 +123,14 @@ export const roleStore = {
     return Number(count);
   },
 
+  async groupHolders(db: Queryable, code: string): Promise<number> {
+    const [{ count }] = await db('user_group_roles').where({ role_code: code }).count<{ count: string }[]>({ count: '*' });
+    return Number(count);
+  },
+
   async delete(db: Queryable, code: string): Promise<void> {
     await db('user_roles').where({ role_code: code }).delete();
+    await db('user_group_roles').where({ role_code: code }).delete();
     await db('roles').where({ code }).delete();
   },
 };

@@ -122,6 +122,13 @@ export const userStore = {
     await db('users').where({ id }).update(patch);
   },
 
+  /** Of these ids (UUIDs), those of users who are not deleted. */
+  async liveIds(db: Queryable, ids: string[]): Promise<Set<string>> {
+    if (ids.length === 0) return new Set();
+    const rows: { id: string }[] = await db('users').whereIn('id', ids).whereNull('deleted_at').select('id');
+    return new Set(rows.map((r) => r.id));
+  },
+
   async setRoles(db: Queryable, id: string, roles: string[]): Promise<void> {
     await db('user_roles').where({ user_id: id }).delete();
     if (roles.length > 0) await db('user_roles').insert(roles.map((role_code) => ({ user_id: id, role_code })));
@@ -136,13 +143,22 @@ export const userStore = {
   },
 
   /**
-   * Users who can still administer Bulwark: not deleted, holding the admin role, and able to log in
-   * (a local password, or a directory account while directory login is configured).
+   * Users who can still administer Bulwark: not deleted, holding the admin role (their own, or
+   * through a user group they are named in or are in through a directory group of their last login),
+   * and able to log in (a local password, or a directory account while directory login is configured).
    */
   async workingAdminIds(db: Queryable, adminRole: string, directoryLogin: boolean): Promise<Set<string>> {
+    const adminGroups = () => db('user_group_roles').where('role_code', adminRole).select('group_id');
     const rows: { id: string }[] = await db('users')
       .whereNull('deleted_at')
-      .whereExists(db('user_roles').whereRaw('user_roles.user_id = users.id').andWhere('role_code', adminRole))
+      .where((holds) =>
+        holds
+          .whereExists(db('user_roles').whereRaw('user_roles.user_id = users.id').andWhere('role_code', adminRole))
+          .orWhereExists(db('user_group_users as m').whereRaw('m.user_id = users.id').whereIn('m.group_id', adminGroups()))
+          .orWhereExists(
+            db('user_directory_groups as p').join('user_group_directory as d', 'd.key', 'p.key').whereRaw('p.user_id = users.id').whereIn('d.group_id', adminGroups()),
+          ),
+      )
       .where((w) => {
         w.where((local) => local.where('active_directory', false).whereNotNull('password_hash'));
         if (directoryLogin) w.orWhere('active_directory', true);

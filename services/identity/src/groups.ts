@@ -1,0 +1,166 @@
+import { randomUUID } from 'node:crypto';
+import { AUTH_EPOCH_KEY, Cache, conflict, enqueueEvents, FieldProblem, invalid, isUuid, notFound, Queryable, ServiceHost, Trx } from '@bulwark/platform';
+import { IDENTITY_EVENTS, TOPICS } from '@bulwark/contracts';
+import type { DirectoryLogins } from './directory';
+import { directoryKey } from './domain/groups';
+import { ADMIN_ROLE, LAST_ADMIN_MESSAGE } from './domain/permissions';
+import { GroupRecord, groupStore, GroupWrite } from './store/groups';
+import { roleStore } from './store/roles';
+import { userStore } from './store/users';
+
+type BulkStatus = { id: string; status: 'deleted' | 'not_found' | 'conflict'; message?: string };
+
+export interface GroupInput {
+  name?: string;
+  description?: string;
+  user_ids?: string[];
+  domain_group?: string[];
+  roles?: string[];
+  project_tags?: string[];
+  project_codes?: string[];
+}
+
+/** Thrown inside a savepoint to undo one change of a bulk operation that would remove the last admin. */
+class LastAdmin extends Error {}
+
+const dedupe = (values: string[]) => [...new Set(values)];
+/** The first of each run of values that compare the same. */
+const dedupeBy = (values: string[], key: (v: string) => string) => {
+  const seen = new Set<string>();
+  return values.filter((v) => !seen.has(key(v)) && Boolean(seen.add(key(v))));
+};
+
+/**
+ * User groups: members (users named, and directory groups), roles, and the projects the roles are
+ * limited to. Every change commits with its event, then moves the auth epoch, so members' rights
+ * change at once on every gateway. No change may leave no administrator who can log in.
+ */
+export class UserGroups {
+  constructor(private readonly host: ServiceHost, private readonly cache: Cache, private readonly directory: DirectoryLogins) {}
+
+  private async change<T>(work: (trx: Trx) => Promise<T>): Promise<T> {
+    const result = await this.host.transaction(work);
+    await this.cache.incr(AUTH_EPOCH_KEY);
+    return result;
+  }
+
+  private event(trx: Trx, type: string, id: string, payload: Record<string, unknown>) {
+    return enqueueEvents(trx, [{ topic: TOPICS.identity, type, key: id, payload }]);
+  }
+
+  /** Checks what the store cannot: users and roles that exist, and admin only where it holds everywhere. */
+  private async checked(db: Queryable, w: GroupWrite): Promise<GroupWrite> {
+    const problems: FieldProblem[] = [];
+    // Problems name the position in the request, before duplicates are dropped.
+    if (w.userIds) {
+      const live = await userStore.liveIds(db, dedupe(w.userIds).filter(isUuid));
+      w.userIds.forEach((id, i) => live.has(id) || problems.push({ field: `user_ids[${i}]`, problem: `is not the id of a user: "${id}"` }));
+      w = { ...w, userIds: dedupe(w.userIds) };
+    }
+    if (w.roles) {
+      const known = await roleStore.existing(db, dedupe(w.roles));
+      w.roles.forEach((code, i) => known.has(code) || problems.push({ field: `roles[${i}]`, problem: `unknown role code "${code}"` }));
+      w = { ...w, roles: dedupe(w.roles) };
+    }
+    const roles = w.roles ?? [];
+    if (roles.includes(ADMIN_ROLE) && (w.projectTags.length > 0 || w.projectCodes.length > 0)) {
+      problems.push({
+        field: 'roles', problem: 'the built-in admin role holds every permission on every project: a group that grants it must name neither project_tags nor project_codes',
+      });
+    }
+    if (problems.length > 0) throw invalid(`Invalid group: ${problems.map((p) => `${p.field} ${p.problem}`).join('; ')}`, problems);
+    return {
+      ...w,
+      domainGroup: w.domainGroup ? dedupeBy(w.domainGroup.map((e) => e.trim()), directoryKey) : undefined,
+      projectTags: dedupeBy(w.projectTags, (t) => t.toLowerCase()),
+      projectCodes: dedupe(w.projectCodes),
+    };
+  }
+
+  private async nameFree(db: Queryable, name: string, self?: string): Promise<void> {
+    const holder = await groupStore.idByName(db, name);
+    if (holder && holder !== self) throw conflict(`A group named ${name} exists`, [{ field: 'name', problem: 'is taken by another group' }]);
+  }
+
+  async create(input: GroupInput & { name: string }): Promise<GroupRecord> {
+    const w: GroupWrite = {
+      name: input.name, description: input.description ?? '', userIds: input.user_ids ?? [], domainGroup: input.domain_group ?? [], roles: input.roles ?? [],
+      projectTags: input.project_tags ?? [], projectCodes: input.project_codes ?? [],
+    };
+    return this.change(async (trx) => {
+      const write = await this.checked(trx, w);
+      await this.nameFree(trx, write.name);
+      const id = randomUUID();
+      await groupStore.insert(trx, id, write);
+      await this.event(trx, IDENTITY_EVENTS.groupCreated, id, { id, name: write.name });
+      return (await groupStore.get(trx, id))!;
+    });
+  }
+
+  async get(id: string): Promise<GroupRecord> {
+    const group = isUuid(id) ? await groupStore.get(this.host.db, id) : undefined;
+    if (!group) throw notFound(`Group ${id}`);
+    return group;
+  }
+
+  list(q: { page: number; limit: number; searchName?: string; searchProjectTags?: string }) {
+    return groupStore.list(this.host.db, q);
+  }
+
+  async update(id: string, input: GroupInput): Promise<GroupRecord> {
+    if (!isUuid(id)) throw notFound(`Group ${id}`);
+    // Read before the transaction: the single-process mode's embedded database has one connection.
+    const directoryLogin = await this.directory.configured();
+    return this.change(async (trx) => {
+      const current = await groupStore.get(trx, id);
+      if (!current) throw notFound(`Group ${id}`);
+      const write = await this.checked(trx, {
+        name: input.name ?? current.name,
+        description: input.description ?? current.description,
+        projectTags: input.project_tags ?? current.projectTags,
+        projectCodes: input.project_codes ?? current.projectCodes,
+        userIds: input.user_ids,
+        domainGroup: input.domain_group,
+        // Checked against the stored roles too: new project limits must not narrow an admin grant.
+        roles: input.roles ?? current.roles,
+      });
+      await this.nameFree(trx, write.name, id);
+      await userStore.lockAdministrators(trx, ADMIN_ROLE);
+      const before = await userStore.workingAdminIds(trx, ADMIN_ROLE, directoryLogin);
+      await groupStore.update(trx, id, write);
+      if (before.size > 0 && (await userStore.workingAdminIds(trx, ADMIN_ROLE, directoryLogin)).size === 0) throw conflict(LAST_ADMIN_MESSAGE);
+      await this.event(trx, IDENTITY_EVENTS.groupUpdated, id, { id, fields: Object.keys(input) });
+      return (await groupStore.get(trx, id))!;
+    });
+  }
+
+  async delete(ids: string[]): Promise<BulkStatus[]> {
+    const directoryLogin = await this.directory.configured();
+    return this.change(async (trx) => {
+      await userStore.lockAdministrators(trx, ADMIN_ROLE);
+      const adminsAtStart = (await userStore.workingAdminIds(trx, ADMIN_ROLE, directoryLogin)).size;
+      const results: BulkStatus[] = [];
+      for (const id of ids) {
+        const group = isUuid(id) ? await groupStore.get(trx, id) : undefined;
+        if (!group) {
+          results.push({ id, status: 'not_found' });
+          continue;
+        }
+        try {
+          // A savepoint: a deletion that would leave no administrator is undone alone.
+          await trx.transaction(async (sp) => {
+            await groupStore.delete(sp, id);
+            if (adminsAtStart > 0 && (await userStore.workingAdminIds(sp, ADMIN_ROLE, directoryLogin)).size === 0) throw new LastAdmin();
+          });
+        } catch (err) {
+          if (!(err instanceof LastAdmin)) throw err;
+          results.push({ id, status: 'conflict', message: LAST_ADMIN_MESSAGE });
+          continue;
+        }
+        await this.event(trx, IDENTITY_EVENTS.groupDeleted, id, { id, name: group.name });
+        results.push({ id, status: 'deleted' });
+      }
+      return results;
+    });
+  }
+}
