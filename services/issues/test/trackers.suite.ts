@@ -102,6 +102,20 @@ export function trackersSuite(t: SystemUnderTest): void {
       ok(await t.admin.delete('/api/v1/trackers', { ids: [created.id], force: true }));
     });
 
+    it('documents the new routes in the OpenAPI document, with credentials write-only and the ticket on every issue', async () => {
+      const doc = (await t.anon.get('/api/v1/swagger/doc.json')).body;
+      const operations: [string, string][] = [
+        ['/api/v1/tracker', 'post'], ['/api/v1/trackers', 'get'], ['/api/v1/tracker/{id}', 'get'], ['/api/v1/tracker/{id}', 'put'], ['/api/v1/trackers', 'delete'],
+        ['/api/v1/tracker/{id}/sync', 'post'], ['/api/v1/issues/tickets', 'post'], ['/api/v1/issue/{id}/ticket', 'post'], ['/api/v1/issue/{id}/ticket', 'put'], ['/api/v1/issue/{id}/ticket', 'delete'],
+      ];
+      for (const [path, method] of operations) expect(doc.paths[path]?.[method], `${method} ${path}`).to.be.an('object');
+      expect(doc.paths['/api/v1/trackers'].delete['x-permission']).to.deep.equal({ key: 'integrations.trackers', letter: 'd' });
+      expect(doc.paths['/api/v1/tracker/{id}'].delete.responses).to.have.property('410');
+      expect(doc.components.schemas.Tracker.properties).to.not.have.property('credentials');
+      expect(doc.components.schemas.TrackerCredentials.writeOnly).to.equal(true);
+      expect(doc.components.schemas.Issue.properties).to.have.property('ticket');
+    });
+
     it('refuses bad input and hostile addresses with 400 naming the field', async () => {
       const base = { name: 'bad', type: 'redmine', url: 'http://127.0.0.1:9', credentials: { api_key: 'k' } };
       fails(await t.admin.post('/api/v1/tracker', { ...base, credentials: undefined }), 400, 'credentials');
