@@ -218,7 +218,11 @@ export class Trackers {
     await this.db.transaction(async (trx) => {
       const row = await ticketStore.upsert(trx, tracker.id, state);
       await ticketStore.link(trx, [issueId], row.id);
-      if (previous.get(issueId)?.id !== row.id) await this.linkInHistory(trx, principal, [issueId], state, previous);
+      const before = previous.get(issueId);
+      if (before?.id !== row.id) {
+        await this.linkInHistory(trx, principal, [issueId], state, previous);
+        if (before) await ticketStore.dropIfUnlinked(trx, before.id);
+      }
     });
     return ticketView((await ticketStore.ofIssues(this.db, [issueId])).get(issueId)!);
   }
@@ -229,6 +233,7 @@ export class Trackers {
       const current = (await ticketStore.ofIssues(trx, [issueId])).get(issueId);
       if (!current) return { id: issueId, status: 'unchanged' as const, key: null };
       await ticketStore.unlink(trx, issueId);
+      await ticketStore.dropIfUnlinked(trx, current.id);
       await historyStore.add(trx, [{ issue_id: issueId, actor_kind: 'user', actor: principal.username, field: 'ticket', old_value: current.key, new_value: null, comment: current.url, at: new Date().toISOString() }]);
       return { id: issueId, status: 'unlinked' as const, key: current.key };
     });

@@ -222,11 +222,14 @@ export function trackersSuite(t: SystemUnderTest): void {
       expect(ok(await t.admin.get(`/api/v1/issue/${issue.id}`)).ticket).to.equal(null);
       const history = ok(await t.admin.get(`/api/v1/issue/${issue.id}/history`)).items.filter((h: any) => h.field === 'ticket');
       expect(history.map((h: any) => [h.old_value, h.new_value])).to.deep.equal([[key, null], [null, key]]);
-      // Its only ticket is still known to the tracker, so it is in use.
+      expect(history[0]).to.include({ actor_kind: 'user', actor: 'admin' });
+      // Linked again, the tracker is in use; unlinked, its ticket is forgotten and nothing uses it.
+      ok(await t.admin.put(`/api/v1/issue/${issue.id}/ticket`, { tracker_id: tracker.id, key }));
+      expect(ok(await t.admin.get(`/api/v1/tracker/${tracker.id}`)).tickets).to.equal(1);
       expect(ok(await t.admin.delete('/api/v1/trackers', { ids: [tracker.id] })).results[0].status).to.equal('conflict');
-      ok(await t.admin.delete('/api/v1/trackers', { ids: [tracker.id], force: true }));
-      const unused = ok(await t.admin.post('/api/v1/tracker', redmineTracker(r, { projects: [] })));
-      expect(ok(await t.admin.delete('/api/v1/trackers', { ids: [unused.id] })).results).to.deep.equal([{ id: unused.id, status: 'deleted' }]);
+      ok(await t.admin.delete(`/api/v1/issue/${issue.id}/ticket`));
+      expect(ok(await t.admin.get(`/api/v1/tracker/${tracker.id}`)).tickets).to.equal(0);
+      expect(ok(await t.admin.delete('/api/v1/trackers', { ids: [tracker.id] })).results).to.deep.equal([{ id: tracker.id, status: 'deleted' }]);
     });
   });
 

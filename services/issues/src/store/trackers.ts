@@ -160,6 +160,11 @@ export const ticketStore = {
     await db('issue_tickets').where({ issue_id: issueId }).delete();
   },
 
+  /** Forgets a ticket no issue is linked to any more: it is neither synced nor counted as use of its tracker. */
+  async dropIfUnlinked(db: Queryable, ticketId: string): Promise<void> {
+    await db('tracker_tickets').where({ id: ticketId }).whereNotExists(db('issue_tickets').where({ ticket_id: ticketId }).select(db.raw('1'))).delete();
+  },
+
   async linkedIssues(db: Queryable, ticketId: string): Promise<string[]> {
     return (await db('issue_tickets').where({ ticket_id: ticketId }).select('issue_id')).map((r: { issue_id: string }) => r.issue_id);
   },
