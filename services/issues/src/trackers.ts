@@ -103,7 +103,7 @@ export class Trackers {
 
   /** A tracker is in use while a project is mapped to it or an issue is linked to one of its tickets. */
   async delete(principal: Principal, ids: string[], force: boolean) {
-    const result = await this.db.transaction(async (trx) => {
+    return this.db.transaction(async (trx) => {
       const out: { id: string; status: 'deleted' | 'not_found' | 'conflict'; message?: string }[] = [];
       const doomed: string[] = [];
       const counts = await trackerStore.ticketCounts(trx, ids.filter(isUuid));
@@ -127,7 +127,6 @@ export class Trackers {
       await trackerStore.deleteMany(trx, doomed);
       return out;
     });
-    return result;
   }
 
   private port(t: TrackerRow): TrackerPort {
