@@ -694,9 +694,10 @@ slapd_status() {
 # default trackers (Bug, Feature, Support) and statuses (New ... Closed, Rejected), and an API key of
 # its admin made anew at every start (`infra.sh env` exports it).
 
-# thin: the web server Redmine's Gemfile takes when it is installed (Rails finds no other in Debian's bundle).
+# thin: the web server Redmine's Gemfile takes when it is installed (Rails finds no other in Debian's
+# bundle); curl: the readiness check.
 redmine_present() {
-  [ "$(dpkg-query -W -f='${db:Status-Abbrev}\n' redmine redmine-sqlite thin 2>/dev/null | tr -d ' ' | sort -u)" = ii ] &&
+  [ "$(dpkg-query -W -f='${db:Status-Abbrev}\n' redmine redmine-sqlite thin curl 2>/dev/null | tr -d ' ' | sort -u)" = ii ] &&
     command -v ruby >/dev/null
 }
 
@@ -721,14 +722,14 @@ redmine_install() {
   mkdir -p "$INFRA"
   : >"$APT_LOG"
   [[ "$(apt-cache policy redmine 2>/dev/null)" =~ Candidate:\ [0-9] ]] || apt_update
-  say "apt-get install redmine redmine-sqlite thin"
+  say "apt-get install redmine redmine-sqlite thin curl"
   # Never let a package's maintainer script start a system-wide service (thin has one).
   local policy=/usr/sbin/policy-rc.d made_policy=0 ok=1
   if [ ! -e "$policy" ]; then
     printf '#!/bin/sh\nexit 101\n' >"$policy" && chmod 755 "$policy" && made_policy=1
   fi
   # The first configure of redmine fails (see redmine_gem_dirs); it is finished below.
-  apt_get_install redmine redmine-sqlite thin || true
+  apt_get_install redmine redmine-sqlite thin curl || true
   redmine_gem_dirs
   DEBIAN_FRONTEND=noninteractive dpkg --configure -a >>"$APT_LOG" 2>&1 || ok=0
   if [ "$made_policy" = 1 ]; then rm -f "$policy"; fi

@@ -220,7 +220,7 @@ export class Trackers {
       const before = previous.get(issueId);
       if (before?.id !== row.id) {
         await this.linkInHistory(trx, principal, [issueId], state, previous);
-        if (before) await ticketStore.dropIfUnlinked(trx, before.id);
+        if (before) await ticketStore.dropUnlinked(trx, [before.id]);
       }
     });
     return ticketView((await ticketStore.ofIssues(this.db, [issueId])).get(issueId)!);
@@ -232,7 +232,7 @@ export class Trackers {
       const current = (await ticketStore.ofIssues(trx, [issueId])).get(issueId);
       if (!current) return { id: issueId, status: 'unchanged' as const, key: null };
       await ticketStore.unlink(trx, issueId);
-      await ticketStore.dropIfUnlinked(trx, current.id);
+      await ticketStore.dropUnlinked(trx, [current.id]);
       await historyStore.add(trx, [{ issue_id: issueId, actor_kind: 'user', actor: principal.username, field: 'ticket', old_value: current.key, new_value: null, comment: current.url, at: new Date().toISOString() }]);
       return { id: issueId, status: 'unlinked' as const, key: current.key };
     });

@@ -66,11 +66,17 @@ for (const backend of DATABASE_BACKENDS) {
       expect(wins.filter(Boolean)).to.have.length(1);
       await ticketStore.link(t.db, [one.id], ticket.id);
       expect((await trackerStore.ticketCounts(t.db, [tracker.id])).get(tracker.id)).to.equal(1);
-      await ticketStore.dropIfUnlinked(t.db, ticket.id);
+      await ticketStore.dropUnlinked(t.db, [ticket.id]);
       expect(await ticketStore.get(t.db, ticket.id)).to.not.equal(undefined);
       await ticketStore.unlink(t.db, one.id);
-      await ticketStore.dropIfUnlinked(t.db, ticket.id);
+      await ticketStore.dropUnlinked(t.db, [ticket.id]);
       expect(await ticketStore.get(t.db, ticket.id)).to.equal(undefined);
+      // A deleted issue takes its link along; the ticket left without issues goes too.
+      const other = await ticketStore.upsert(t.db, tracker.id, { key: 'SEC-2', url: 'http://jira.example/browse/SEC-2', status: 'To Do', closed: false });
+      await ticketStore.link(t.db, [one.id], other.id);
+      await issueStore.deleteMany(t.db, [one.id]);
+      await ticketStore.dropUnlinked(t.db);
+      expect(await ticketStore.get(t.db, other.id)).to.equal(undefined);
     });
   });
 }

@@ -160,9 +160,14 @@ export const ticketStore = {
     await db('issue_tickets').where({ issue_id: issueId }).delete();
   },
 
-  /** Forgets a ticket no issue is linked to any more: it is neither synced nor counted as use of its tracker. */
-  async dropIfUnlinked(db: Queryable, ticketId: string): Promise<void> {
-    await db('tracker_tickets').where({ id: ticketId }).whereNotExists(db('issue_tickets').where({ ticket_id: ticketId }).select(db.raw('1'))).delete();
+  /**
+   * Forgets tickets no issue is linked to any more (those given, or every one after issues were
+   * deleted): they are neither synced nor counted as use of their tracker.
+   */
+  async dropUnlinked(db: Queryable, ticketIds?: string[]): Promise<void> {
+    const q = db('tracker_tickets as t').whereNotExists(db('issue_tickets as it').whereRaw('it.ticket_id = t.id').select(db.raw('1')));
+    if (ticketIds) q.whereIn('t.id', ticketIds);
+    await q.delete();
   },
 
   async linkedIssues(db: Queryable, ticketId: string): Promise<string[]> {
