@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # Local real infrastructure for Bulwark's tests and CI: PostgreSQL 15, Redis,
-# a single-node KRaft Kafka broker and an OpenLDAP slapd directory, all on
-# 127.0.0.1, data under <repo>/.infra.
+# a single-node KRaft Kafka broker, an OpenLDAP slapd directory and a Redmine
+# task tracker, all on 127.0.0.1, data under <repo>/.infra.
 #
-#   infra.sh install   install what is missing (redis-server, slapd, Kafka jars, prometheus for the metrics test)
-#   infra.sh start     install if needed, start all four, wait until they answer
-#   infra.sh start slapd   the same for slapd alone (likewise stop slapd, status slapd)
-#   infra.sh stop      stop all four
+#   infra.sh install   install what is missing (redis-server, slapd, redmine, Kafka jars, prometheus for the metrics test)
+#   infra.sh start     install if needed, start all five, wait until they answer
+#   infra.sh start slapd   the same for slapd alone (likewise stop slapd, status slapd; and redmine)
+#   infra.sh stop      stop all five
 #   infra.sh status    one line per server
 #   infra.sh env       export lines for the tests
 #   infra.sh reset     stop, then delete the data (keeps the Kafka jar cache)
@@ -14,7 +14,8 @@
 # Environment (all optional): BULWARK_INFRA_DIR (default <repo>/.infra),
 # BULWARK_INFRA_TIMEOUT (seconds to wait for each server, default 90),
 # BULWARK_PG_BIN (default /usr/lib/postgresql/15/bin), KAFKA_HEAP_OPTS,
-# BULWARK_SLAPD_PORT and BULWARK_SLAPD_TLS_PORT (ldap:// and ldaps://, default 53389 and 53636).
+# BULWARK_SLAPD_PORT and BULWARK_SLAPD_TLS_PORT (ldap:// and ldaps://, default 53389 and 53636),
+# BULWARK_REDMINE_PORT (default 53000).
 set -euo pipefail
 
 SCRIPT_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd -P)"
@@ -28,6 +29,7 @@ KAFKA_PORT=59092
 KAFKA_CONTROLLER_PORT=59093
 SLAPD_PORT="${BULWARK_SLAPD_PORT:-53389}"
 SLAPD_TLS_PORT="${BULWARK_SLAPD_TLS_PORT:-53636}"
+REDMINE_PORT="${BULWARK_REDMINE_PORT:-53000}"
 HOST=127.0.0.1
 
 PG_BIN="${BULWARK_PG_BIN:-/usr/lib/postgresql/15/bin}"
@@ -48,6 +50,13 @@ SLAPD_SERVICE_DN="cn=bulwark-service,ou=services,$SLAPD_SUFFIX"
 SLAPD_SERVICE_PASSWORD=service-password-for-tests
 # Every person of the test directory has this password.
 SLAPD_USER_PASSWORD=directory-password-for-tests
+
+REDMINE_HOME=/usr/share/redmine
+REDMINE_DIR="$INFRA/redmine"
+# Debian's Redmine runs one instance per directory under /var/lib/redmine; ours is named after this
+# checkout's infra directory, so two checkouts on one machine keep apart.
+REDMINE_INSTANCE="bulwark-$(printf '%s' "$INFRA" | cksum | cut -d' ' -f1)"
+REDMINE_PROJECT=bulwark-test
 
 say() { printf 'infra: %s\n' "$*"; }
 die() { printf 'infra: error: %s\n' "$*" >&2; exit 1; }
@@ -163,6 +172,7 @@ install_all() {
   [ -n "$jm" ] && [ "$jm" -ge 17 ] || missing+=(openjdk-17-jre-headless)
   if ! kafka_libs_ok; then command -v mvn >/dev/null || missing+=(maven); fi
   if [ "${#missing[@]}" -gt 0 ]; then apt_install "${missing[@]}"; fi
+  redmine_install
 
   if ! kafka_libs_ok; then
     say "fetching Kafka jars with Maven into ${KAFKA_LIBS#"$ROOT"/}"
@@ -677,6 +687,169 @@ slapd_status() {
   fi
 }
 
+# ---------------------------------------------------------------- Redmine ---
+
+# Debian's Redmine (Rails, SQLite) as the task tracker that Bulwark's tracker integration is tested
+# against for real, through its REST API: REST enabled, a project `bulwark-test` with Redmine's
+# default trackers (Bug, Feature, Support) and statuses (New ... Closed, Rejected), and an API key of
+# its admin made anew at every start (`infra.sh env` exports it).
+
+# thin: the web server Redmine's Gemfile takes when it is installed (Rails finds no other in Debian's
+# bundle); curl: the readiness check.
+redmine_present() {
+  [ "$(dpkg-query -W -f='${db:Status-Abbrev}\n' redmine redmine-sqlite thin curl 2>/dev/null | tr -d ' ' | sort -u)" = ii ] &&
+    command -v ruby >/dev/null
+}
+
+# Bookworm's Ruby gem packages install their code under vendor_ruby and only a specification under
+# rubygems-integration; its Bundler takes a gem whose directory there is missing for a deleted one
+# and tries to download it, so redmine's postinst (`bundle install --local`) fails. An empty
+# directory per such gem lets it resolve them (the code still loads from vendor_ruby).
+redmine_gem_dirs() {
+  local d s n
+  for d in /usr/share/rubygems-integration/* /usr/lib/*/rubygems-integration/*; do
+    [ -d "$d/specifications" ] || continue
+    for s in "$d"/specifications/*.gemspec; do
+      n="$(basename "$s" .gemspec)"
+      [ -d "$d/gems/$n" ] || mkdir -p "$d/gems/$n"
+    done
+  done
+}
+
+redmine_install() {
+  redmine_present && return
+  is_root || die "missing redmine: run 'infra.sh install' as root (or install redmine and redmine-sqlite yourself)"
+  mkdir -p "$INFRA"
+  : >"$APT_LOG"
+  [[ "$(apt-cache policy redmine 2>/dev/null)" =~ Candidate:\ [0-9] ]] || apt_update
+  say "apt-get install redmine redmine-sqlite thin curl"
+  # Never let a package's maintainer script start a system-wide service (thin has one).
+  local policy=/usr/sbin/policy-rc.d made_policy=0 ok=1
+  if [ ! -e "$policy" ]; then
+    printf '#!/bin/sh\nexit 101\n' >"$policy" && chmod 755 "$policy" && made_policy=1
+  fi
+  # The first configure of redmine fails (see redmine_gem_dirs); it is finished below.
+  apt_get_install redmine redmine-sqlite thin curl || true
+  redmine_gem_dirs
+  DEBIAN_FRONTEND=noninteractive dpkg --configure -a >>"$APT_LOG" 2>&1 || ok=0
+  if [ "$made_policy" = 1 ]; then rm -f "$policy"; fi
+  [ "$ok" = 1 ] || { log_tail "$APT_LOG"; die "redmine: dpkg --configure failed"; }
+  redmine_present || { log_tail "$APT_LOG"; die "redmine: not installed after apt-get"; }
+  rm -f "$APT_LOG"
+}
+
+redmine_pid() { live_pid "$REDMINE_DIR/server.pid" "$REDMINE_HOME"; }
+redmine_key() { cat "$REDMINE_DIR/api-key" 2>/dev/null; }
+
+# A real round trip: the admin's API key reads the test project.
+redmine_ok() {
+  local key
+  key="$(redmine_key)" || return 1
+  [ -n "$key" ] || return 1
+  curl -fsS -m 5 -H "X-Redmine-API-Key: $key" "http://$HOST:$REDMINE_PORT/projects/$REDMINE_PROJECT.json" 2>/dev/null |
+    grep -q "\"identifier\":\"$REDMINE_PROJECT\""
+}
+
+redmine_rails() {
+  (cd "$REDMINE_HOME" && REDMINE_INSTANCE="$REDMINE_INSTANCE" RAILS_ENV=production REDMINE_LANG=en "$@" 9>&-)
+}
+
+# The instance folder Debian's Redmine reads (config, log, tmp, files) lives under the infra directory.
+redmine_instance() {
+  local inst="$REDMINE_DIR/instance"
+  mkdir -p "$inst/config" "$inst/log" "$inst/tmp/cache" "$inst/files" "$inst/public/plugin_assets" "$inst/db"
+  printf 'production:\n  adapter: sqlite3\n  database: %s\n  timeout: 5000\n' "$inst/db/redmine.sqlite3" >"$inst/config/database.yml"
+  [ -s "$inst/config/secret_key.txt" ] || head -c 48 /dev/urandom | od -An -tx1 | tr -d ' \n' >"$inst/config/secret_key.txt"
+  mkdir -p /var/lib/redmine
+  ln -sfn "$inst" "/var/lib/redmine/$REDMINE_INSTANCE"
+}
+
+# Migrating and seeding takes about a minute: done once per Redmine version into a template
+# database that every start copies.
+redmine_template() {
+  local version tpl="$REDMINE_DIR/template.sqlite3" log="$REDMINE_DIR/setup.log"
+  version="$(dpkg-query -W -f='${Version}' redmine)"
+  if [ -f "$tpl" ] && [ "$(cat "$REDMINE_DIR/template.version" 2>/dev/null)" = "$version" ]; then return; fi
+  say "redmine: building the test database (once per Redmine version)"
+  rm -f "$REDMINE_DIR/instance/db/redmine.sqlite3"
+  : >"$log"
+  redmine_rails bundle exec rake db:migrate >>"$log" 2>&1 || { log_tail "$log"; die "redmine: db:migrate failed"; }
+  redmine_rails bundle exec rake redmine:load_default_data >>"$log" 2>&1 || { log_tail "$log"; die "redmine: loading the default data failed"; }
+  cat >"$REDMINE_DIR/seed.rb" <<RUBY
+# Written by deploy/local/infra.sh; do not edit.
+Setting.rest_api_enabled = '1'
+User.find_by_login('admin').update_columns(must_change_passwd: false)
+project = Project.new(name: 'Bulwark tests', identifier: '$REDMINE_PROJECT', is_public: true)
+project.enabled_module_names = ['issue_tracking']
+project.trackers = Tracker.all
+project.save!
+RUBY
+  redmine_rails bundle exec rails runner "$REDMINE_DIR/seed.rb" >>"$log" 2>&1 || { log_tail "$log"; die "redmine: seeding failed"; }
+  cp "$REDMINE_DIR/instance/db/redmine.sqlite3" "$tpl"
+  printf '%s' "$version" >"$REDMINE_DIR/template.version"
+}
+
+redmine_start() {
+  if redmine_ok; then
+    say "redmine: already up on $HOST:$REDMINE_PORT"
+    return
+  fi
+  redmine_install
+  local pid log="$REDMINE_DIR/server.log" key
+  if pid="$(redmine_pid)"; then kill_wait "$pid" redmine 20; fi
+  if tcp_open "$REDMINE_PORT"; then die "redmine: port $HOST:$REDMINE_PORT is taken by another process"; fi
+  mkdir -p "$REDMINE_DIR"
+  redmine_instance
+  redmine_template
+  cp "$REDMINE_DIR/template.sqlite3" "$REDMINE_DIR/instance/db/redmine.sqlite3"
+  # A fresh admin API key each start, written straight into the copied database (no Rails boot).
+  key="$(head -c 20 /dev/urandom | od -An -tx1 | tr -d ' \n')"
+  ruby -rsqlite3 -e 'db = SQLite3::Database.new(ARGV[0]); now = Time.now.utc.strftime("%Y-%m-%d %H:%M:%S")
+    db.execute("delete from tokens where action = ?", ["api"])
+    db.execute("insert into tokens (user_id, action, value, created_on, updated_on) select id, ?, ?, ?, ? from users where login = ?", ["api", ARGV[1], now, now, "admin"])' \
+    "$REDMINE_DIR/instance/db/redmine.sqlite3" "$key" || die "redmine: could not store the API key"
+  printf '%s\n' "$key" >"$REDMINE_DIR/api-key"
+  chmod 600 "$REDMINE_DIR/api-key"
+  : >"$log"
+  rm -f "$REDMINE_DIR/server.pid" "$REDMINE_DIR/rails.pid"
+  # shellcheck disable=SC2016 # $$ is the inner shell's pid
+  (cd "$REDMINE_HOME" && REDMINE_INSTANCE="$REDMINE_INSTANCE" RAILS_ENV=production exec setsid bash -c 'echo $$ >"$0"; exec "$@"' "$REDMINE_DIR/server.pid" \
+      ruby "$REDMINE_HOME/bin/rails" server -e production -b "$HOST" -p "$REDMINE_PORT" -P "$REDMINE_DIR/rails.pid") \
+    </dev/null >>"$log" 2>&1 9>&- &
+  local deadline=$((SECONDS + TIMEOUT))
+  until redmine_ok; do
+    if ((SECONDS >= deadline)); then
+      log_tail "$log"
+      die "redmine: not ready on $HOST:$REDMINE_PORT after ${TIMEOUT}s"
+    fi
+    if [ -s "$REDMINE_DIR/server.pid" ] && ! redmine_pid >/dev/null; then log_tail "$log"; die "redmine: server exited during startup"; fi
+    sleep 0.5
+  done
+  say "redmine: up on $HOST:$REDMINE_PORT (project $REDMINE_PROJECT)"
+}
+
+redmine_stop() {
+  local pid
+  if pid="$(redmine_pid)"; then
+    kill_wait "$pid" redmine 20
+    rm -f "$REDMINE_DIR/server.pid" "$REDMINE_DIR/rails.pid"
+    say "redmine: stopped"
+  else
+    say "redmine: not running"
+  fi
+}
+
+redmine_status() {
+  local pid
+  if pid="$(redmine_pid)"; then
+    if redmine_ok; then say "redmine:  up      $HOST:$REDMINE_PORT pid $pid"; else say "redmine:  running pid $pid but not answering"; fi
+  elif redmine_ok; then
+    say "redmine:  up      $HOST:$REDMINE_PORT (not started from this checkout)"
+  else
+    say "redmine:  down"
+  fi
+}
+
 # ------------------------------------------------------------------- main ---
 
 cmd_env() {
@@ -692,6 +865,11 @@ export BULWARK_TEST_LDAP_BIND_DN=$SLAPD_SERVICE_DN
 export BULWARK_TEST_LDAP_BIND_PASSWORD=$SLAPD_SERVICE_PASSWORD
 export BULWARK_TEST_LDAP_USER_PASSWORD=$SLAPD_USER_PASSWORD
 EOF
+  # Only once a start has made the API key: without it the tests say the tracker is missing.
+  if [ -s "$REDMINE_DIR/api-key" ]; then
+    printf 'export BULWARK_TEST_REDMINE_URL=http://%s:%s\nexport BULWARK_TEST_REDMINE_API_KEY=%s\nexport BULWARK_TEST_REDMINE_PROJECT=%s\n' \
+      "$HOST" "$REDMINE_PORT" "$(redmine_key)" "$REDMINE_PROJECT"
+  fi
 }
 
 cmd_start() {
@@ -702,6 +880,7 @@ cmd_start() {
   pg_start
   redis_start
   slapd_start
+  redmine_start
   kafka_wait
 }
 
@@ -710,6 +889,7 @@ cmd_stop() {
   kafka_stop
   redis_stop
   slapd_stop
+  redmine_stop
   pg_stop
 }
 
@@ -734,20 +914,23 @@ cmd_reset() {
 }
 
 usage() {
-  echo "usage: $0 {install|start [slapd]|stop [slapd]|status [slapd]|env|reset}" >&2
+  echo "usage: $0 {install|start [slapd|redmine]|stop [slapd|redmine]|status [slapd|redmine]|env|reset}" >&2
   exit 2
 }
 
-# `start slapd` and the like act on that server alone (the others may be shared with other checkouts).
+# `start slapd`, `start redmine` and the like act on that server alone (the others may be shared with other checkouts).
 case "${1:-}:${2:-}" in
   start:slapd) take_lock; slapd_start ;;
   stop:slapd) take_lock; slapd_stop ;;
   status:slapd) slapd_status ;;
+  start:redmine) take_lock; redmine_start ;;
+  stop:redmine) take_lock; redmine_stop ;;
+  status:redmine) redmine_status ;;
   *:?*) usage ;;
   install:) take_lock; install_all; say "install: done" ;;
   start:) cmd_start ;;
   stop:) cmd_stop ;;
-  status:) pg_status; redis_status; slapd_status; kafka_status ;;
+  status:) pg_status; redis_status; slapd_status; redmine_status; kafka_status ;;
   env:) cmd_env ;;
   reset:) cmd_reset ;;
   *) usage ;;

@@ -13,3 +13,4 @@ export * from './routes/scanning';
 export * from './routes/issues';
 export * from './routes/reporting';
 export * from './routes/notifications';
+export * from './routes/trackers';

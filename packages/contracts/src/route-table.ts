@@ -6,9 +6,10 @@ import { scanningRoutes } from './routes/scanning';
 import { issuesRoutes } from './routes/issues';
 import { reportingRoutes } from './routes/reporting';
 import { notificationsRoutes } from './routes/notifications';
+import { trackerRoutes } from './routes/trackers';
 
 /** The one route table: every /api/v1 path, its owner and the permission it needs. */
-export const ROUTES: RouteSpec[] = [...gatewayRoutes, ...identityRoutes, ...catalogRoutes, ...scanningRoutes, ...issuesRoutes, ...reportingRoutes, ...notificationsRoutes];
+export const ROUTES: RouteSpec[] = [...gatewayRoutes, ...identityRoutes, ...catalogRoutes, ...scanningRoutes, ...issuesRoutes, ...trackerRoutes, ...reportingRoutes, ...notificationsRoutes];
 
 export function routesOf(service: string): RouteSpec[] {
   return ROUTES.filter((r) => r.service === service);

@@ -14,6 +14,20 @@ export interface Infra {
   scannerPath?: string;
   /** The test directory (slapd) that `deploy/local/infra.sh` starts. */
   ldap?: LdapServer;
+  /** The Redmine task tracker that `deploy/local/infra.sh` starts. */
+  redmine?: RedmineServer;
+}
+
+/** The Redmine of `deploy/local/infra.sh`: REST API on, an admin API key, a seeded project. */
+export interface RedmineServer {
+  url: string;
+  apiKey: string;
+  project: string;
+}
+
+function redmineServer(e: NodeJS.ProcessEnv): RedmineServer | undefined {
+  if (!e.BULWARK_TEST_REDMINE_URL || !e.BULWARK_TEST_REDMINE_API_KEY) return undefined;
+  return { url: e.BULWARK_TEST_REDMINE_URL, apiKey: e.BULWARK_TEST_REDMINE_API_KEY, project: e.BULWARK_TEST_REDMINE_PROJECT ?? 'bulwark-test' };
 }
 
 /** The slapd of `deploy/local/infra.sh`: its people all share `userPassword`. */
@@ -47,21 +61,22 @@ export function infra(): Infra {
     kafkaBrokers: process.env.BULWARK_TEST_KAFKA_BROKERS ? process.env.BULWARK_TEST_KAFKA_BROKERS.split(',') : undefined,
     scannerPath: process.env.SCANNER_PATH || undefined,
     ldap: ldapServer(process.env),
+    redmine: redmineServer(process.env),
   };
 }
 
 export const inCI = () => process.env.CI === 'true' || process.env.CI === '1';
 
-export type InfraNeed = 'postgres' | 'redis' | 'kafka' | 'scanners' | 'ldap';
+export type InfraNeed = 'postgres' | 'redis' | 'kafka' | 'scanners' | 'ldap' | 'redmine';
 
-const VARS: Record<InfraNeed, keyof Infra> = { postgres: 'pgUrl', redis: 'redisUrl', kafka: 'kafkaBrokers', scanners: 'scannerPath', ldap: 'ldap' };
+const VARS: Record<InfraNeed, keyof Infra> = { postgres: 'pgUrl', redis: 'redisUrl', kafka: 'kafkaBrokers', scanners: 'scannerPath', ldap: 'ldap', redmine: 'redmine' };
 const ENV_NAMES: Record<InfraNeed, string> = {
   postgres: 'BULWARK_TEST_PG_URL', redis: 'BULWARK_TEST_REDIS_URL', kafka: 'BULWARK_TEST_KAFKA_BROKERS', scanners: 'SCANNER_PATH',
-  ldap: 'BULWARK_TEST_LDAP_URL',
+  ldap: 'BULWARK_TEST_LDAP_URL', redmine: 'BULWARK_TEST_REDMINE_URL',
 };
 const HOW: Record<InfraNeed, string> = {
   postgres: 'bash deploy/local/infra.sh start', redis: 'bash deploy/local/infra.sh start', kafka: 'bash deploy/local/infra.sh start',
-  scanners: 'bash deploy/local/scanners.sh install', ldap: 'bash deploy/local/infra.sh start slapd',
+  scanners: 'bash deploy/local/scanners.sh install', ldap: 'bash deploy/local/infra.sh start slapd', redmine: 'bash deploy/local/infra.sh start redmine',
 };
 
 /** Call in a `before` hook: skips the suite (locally) or fails it (CI) when a needed server is not configured. */

@@ -34,7 +34,8 @@ export const TEST_LIMITS = { RATE_LIMIT_PER_TOKEN_PER_MINUTE: '300', RATE_LIMIT_
 /** Settings every test system shares: real scanners when installed, short scan leases so a lost worker shows quickly. */
 function testSettings(): Record<string, string> {
   // The tests' Git servers and webhook receivers listen on 127.0.0.1: the one address of this host the tests open.
-  return { ...TEST_LIMITS, SCAN_LEASE_SECONDS: '5', SCAN_POLL_MS: '200', OUTBOUND_ALLOW_CIDRS: '127.0.0.1/32', ...(process.env.SCANNER_PATH ? { SCANNER_PATH: process.env.SCANNER_PATH } : {}) };
+  // Task trackers are polled every 2 s, so a test sees the schedule move an issue.
+  return { ...TEST_LIMITS, SCAN_LEASE_SECONDS: '5', SCAN_POLL_MS: '200', OUTBOUND_ALLOW_CIDRS: '127.0.0.1/32', TRACKERS_SYNC_MS: '2000', ...(process.env.SCANNER_PATH ? { SCANNER_PATH: process.env.SCANNER_PATH } : {}) };
 }
 
 const REPO_ROOT = path.resolve(__dirname, '../../..');

@@ -8,6 +8,7 @@ import { scanningSuite } from '../../../services/scanning/test/scanning.suite';
 import { scannersSuite } from '../../../services/scanning/test/scanners.suite';
 import { hostileRepositorySuite } from '../../../services/scanning/test/hostile-repository.suite';
 import { issuesSuite } from '../../../services/issues/test/issues.suite';
+import { trackersSuite } from '../../../services/issues/test/trackers.suite';
 import { reportingSuite } from '../../../services/reporting/test/reporting.suite';
 import { notificationsSuite } from '../../../services/notifications/test/notifications.suite';
 import { directAccessSuite, gatewaySuite } from '../../../gateway/test/gateway.suite';
@@ -27,6 +28,7 @@ describeSystem({
   'real scanners end to end': scannersSuite,
   'hostile repository scanned by every CLI tool': hostileRepositorySuite,
   'issues service': issuesSuite,
+  'task trackers (Redmine for real, Jira contract server)': trackersSuite,
   'reporting service': reportingSuite,
   'notifications service': notificationsSuite,
   'the CLI in CI pipelines': cliPipelineSuite,

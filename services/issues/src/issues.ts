@@ -4,6 +4,7 @@ import { allowedTargets, isAllowedTransition } from './domain/statuses';
 import { commentStore, historyStore } from './store/history';
 import { IssueFilter, IssueRow, issueStore, SortKey } from './store/issues';
 import { statusStore } from './store/settings';
+import { ticketStore } from './store/trackers';
 
 type ChangeStatus = 'changed' | 'unchanged' | 'not_found' | 'conflict';
 
@@ -148,6 +149,7 @@ export class Issues {
     return this.tx(async (trx) => {
       const visible = (await issueStore.getMany(trx, ids.filter(isUuid))).filter((i) => canSeeProject(principal, i.project_code));
       const deleted = new Set(await issueStore.deleteMany(trx, visible.map((i) => i.id)));
+      if (deleted.size) await ticketStore.dropUnlinked(trx);
       if (deleted.size) await enqueueEvents(trx, [{ topic: TOPICS.issues, type: ISSUE_EVENTS.issuesDeleted, key: [...deleted][0], payload: { ids: [...deleted], by: principal.username } }]);
       return ids.map((id) => ({ id, status: deleted.has(id) ? ('deleted' as const) : ('not_found' as const) }));
     });

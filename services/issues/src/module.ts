@@ -1,14 +1,17 @@
-import { createGrpcClient, ModuleDefinition, PeriodicTask, ServiceHost } from '@bulwark/platform';
+import { createGrpcClient, ModuleDefinition, openSecretBox, PeriodicTask, readOutboundPolicy, ServiceHost } from '@bulwark/platform';
 import { routesOf, TOPICS } from '@bulwark/contracts';
 import { catalogV1, issuesV1, scanningV1 } from '@bulwark/proto';
 import { readIssuesConfig } from './config';
 import { issuesGrpc } from './grpc/issues-grpc';
 import { issuesHandlers } from './http/handlers';
+import { trackerHandlers } from './http/tracker-handlers';
+import { TrackerHttp } from './integrations/http';
 import { Ingestion } from './ingestion';
 import { Issues } from './issues';
 import { migrations } from './migrations';
 import { QualityGates } from './quality-gates';
 import { SecurityRules } from './security-rules';
+import { Trackers } from './trackers';
 
 export const issuesModule: ModuleDefinition = {
   name: 'issues',
@@ -22,18 +25,27 @@ export const issuesModule: ModuleDefinition = {
     const rules = new SecurityRules(host.db, host.log, config.ISSUES_RULE_EXPIRY_POLL_MS);
     const issues = new Issues(host.db, () => host.relay.nudge());
     const compaction = new PeriodicTask('issue count compaction', config.ISSUES_COUNT_COMPACT_MS, () => issues.compactCounts(), host.log);
+    const trackerHttp = new TrackerHttp(readOutboundPolicy(ctx.env), { timeoutMs: config.TRACKERS_TIMEOUT_SECONDS * 1000, ratePerSecond: config.TRACKERS_RATE_PER_SECOND, attempts: 3 });
+    const trackers = new Trackers(host.db, openSecretBox(ctx, 'issues'), readOutboundPolicy(ctx.env), trackerHttp, host.log, () => host.relay.nudge(), { pushBatch: 20, pushMaxAttempts: config.TRACKERS_PUSH_MAX_ATTEMPTS });
+    const trackerSync = new PeriodicTask('tracker status sync', config.TRACKERS_SYNC_MS, () => trackers.syncAll(), host.log);
+    const trackerPush = new PeriodicTask('tracker status push', config.TRACKERS_PUSH_POLL_MS, () => trackers.drainPushes(), host.log);
     const ingestion = new Ingestion(scanning.client, catalog.client, gates, host.log, config.ISSUES_INGEST_CHUNK);
     host.grpc.add(issuesV1.IssuesServiceService, 'bulwark.issues.v1.IssuesService', issuesGrpc(host.db));
     await host.consume('ingestion', [TOPICS.scans], (event, trx) => ingestion.handle(event, trx));
-    const started = await host.serve(routesOf('issues'), issuesHandlers(host.db, issues, rules, gates));
+    const started = await host.serve(routesOf('issues'), { ...issuesHandlers(host.db, issues, rules, gates, trackers), ...trackerHandlers(trackers) });
     rules.start();
     compaction.start();
+    trackerSync.start();
+    trackerPush.start();
     return {
       ...started,
       stop: async () => {
         await rules.stop();
         await compaction.stop();
+        await trackerSync.stop();
+        await trackerPush.stop();
         await started.stop();
+        await trackerHttp.close();
         scanning.close();
         catalog.close();
       },

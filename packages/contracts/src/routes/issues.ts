@@ -1,5 +1,6 @@
 import type { RouteSpec } from '@bulwark/platform';
 import { z } from '../zod';
+import { ticketView } from './trackers';
 import { bulkResult, idsBody, int4, isoDateTime, listOf, multi, pageQuery, queryBool, queryInt4, perm } from '../common';
 
 const service = 'issues';
@@ -73,6 +74,7 @@ export const issueView = z
     epss: z.number().nullable(), known_exploited: z.boolean(), fingerprint: z.string(), occurrences: z.number().int(), detections: z.number().int(),
     first_detected_at: isoDateTime, last_detected_at: isoDateTime, first_scan_result_id: z.string(),
     suppression: z.unknown().nullable(), security_rule_id: z.string().nullable(), duplicate_of: z.string().nullable(), updated_at: isoDateTime,
+    ticket: ticketView.nullable().openapi({ description: 'The task-tracker ticket the issue is linked to: key, address and the status last read from the tracker' }),
   })
   .openapi('Issue');
 
@@ -234,8 +236,8 @@ export const issuesRoutes: RouteSpec[] = [
   {
     operationId: 'issueHistory', method: 'get', path: '/api/v1/issue/{id}/history', service, tag: 'Issues', access: issuesP('r'),
     summary: 'Who or what changed what and when, from which value to which, with comment; newest first',
-    description: 'responsible_user_values: user names who acted; responsible_group_values: kinds of actor (user, scan, security_rule, system). These are kinds of actor, not user groups (GET /api/v1/groups): an action of a person is of kind user whichever user groups gave them the right.',
-    request: { params: byId, query: z.object({ ...pageQuery, responsible_user_values: multi(text), responsible_group_values: multi(z.enum(['user', 'scan', 'security_rule', 'system'])) }).strict() },
+    description: 'responsible_user_values: user names who acted; responsible_group_values: kinds of actor (user, scan, security_rule, system, tracker: a status read from the linked ticket). These are kinds of actor, not user groups (GET /api/v1/groups): an action of a person is of kind user whichever user groups gave them the right.',
+    request: { params: byId, query: z.object({ ...pageQuery, responsible_user_values: multi(text), responsible_group_values: multi(z.enum(['user', 'scan', 'security_rule', 'system', 'tracker'])) }).strict() },
     response: listOf(z.object({ id: z.string(), at: isoDateTime, actor_kind: z.string(), actor: z.string(), field: z.string(), old_value: z.string().nullable(), new_value: z.string().nullable(), comment: z.string().nullable() }), 'IssueHistory'),
   },
   {

@@ -4,10 +4,12 @@ import type { DedupRule } from '../domain/match-key';
 import type { Issues } from '../issues';
 import type { QualityGates } from '../quality-gates';
 import type { SecurityRules } from '../security-rules';
+import type { Trackers } from '../trackers';
 import { conditionView, gateStore, policyStore, policyView } from '../store/gates';
 import type { SortKey } from '../store/issues';
 import { securityRuleStore, securityRuleView } from '../store/security-rules';
 import { dedupRuleStore, dedupRuleView, statusStore } from '../store/settings';
+import type { IssueRow } from '../store/issues';
 import { issueFilter, issueView } from './views';
 
 type Q = Record<string, any>;
@@ -23,15 +25,20 @@ const statusView = (s: { id: number; name_en: string; name_ru: string; builtin: 
 const transitionView = (t: { id: string; from_status: number; to_status: number }) => ({ id: t.id, from_status_id: t.from_status, to_status_id: t.to_status });
 
 /** HTTP handlers, keyed by the route table's operation ids: they translate, the services decide. */
-export function issuesHandlers(db: Db, issues: Issues, rules: SecurityRules, gates: QualityGates): RouteHandlers {
+export function issuesHandlers(db: Db, issues: Issues, rules: SecurityRules, gates: QualityGates, trackers: Trackers): RouteHandlers {
+  /** Issue views with their tickets, read in one query per page. */
+  const views = async (rows: IssueRow[]) => {
+    const [names, tickets] = await Promise.all([issues.statusNames(), trackers.ticketsOf(rows.map((r) => r.id))]);
+    return rows.map((r) => issueView(r, names, tickets.get(r.id)));
+  };
+  const one = async (row: IssueRow) => (await views([row]))[0];
   const bulk = (ids: string[], done: string[], okStatus: 'deleted') => ids.map((id) => ({ id, status: done.includes(id) ? okStatus : ('not_found' as const) }));
   return {
     listIssues: async (input) => {
       const q = input.query;
       const sort = (q.sort ?? '-first_detected_at') as string;
       const [page, total] = await issues.list(issueFilter(requirePrincipal(input), q), { page: q.page, limit: q.limit, sort: sort.replace(/^-/, '') as SortKey, desc: sort.startsWith('-'), cursor: q.cursor });
-      const names = await issues.statusNames();
-      return { ...listPage(q, { items: page.items, total }, (r) => issueView(r, names)), next_cursor: page.nextCursor };
+      return { items: await views(page.items), total, page: q.page, limit: q.limit, next_cursor: page.nextCursor };
     },
     exportIssues: async (input) =>
       new HttpResponse(200, sarifExport(db, issueFilter(requirePrincipal(input), input.query), await issues.statusNames()), {
@@ -44,18 +51,15 @@ export function issuesHandlers(db: Db, issues: Issues, rules: SecurityRules, gat
     issueCvssSeverities: async (input) => issues.cvssSeverities(issueFilter(requirePrincipal(input), input.query)),
     deleteIssues: async (input) => ({ results: await issues.delete(requirePrincipal(input), input.body.ids) }),
     changeIssuesStatus: async (input) => ({ results: await issues.changeMany(requirePrincipal(input), input.body.ids, input.body.status_id, input.body.comment) }),
-    getIssue: async (input) => issueView(await issues.visible(requirePrincipal(input), input.params.id), await issues.statusNames()),
-    updateIssue: async (input) => issueView(await issues.update(requirePrincipal(input), input.params.id, input.body), await issues.statusNames()),
+    getIssue: async (input) => one(await issues.visible(requirePrincipal(input), input.params.id)),
+    updateIssue: async (input) => one(await issues.update(requirePrincipal(input), input.params.id, input.body)),
     issueHistory: async (input) => {
       const q = input.query;
       return listPage(q, await issues.history(requirePrincipal(input), input.params.id, { page: q.page, limit: q.limit, users: q.responsible_user_values, kinds: q.responsible_group_values }), (h) => h);
     },
     addIssueComment: async (input) => issues.comment(requirePrincipal(input), input.params.id, input.body.message),
     listIssueComments: async (input) => listPage(input.query, await issues.comments(requirePrincipal(input), input.params.id, input.query), (c) => c),
-    similarIssues: async (input) => {
-      const names = await issues.statusNames();
-      return { items: (await issues.similar(requirePrincipal(input), input.params.id)).map((r) => issueView(r, names)) };
-    },
+    similarIssues: async (input) => ({ items: await views(await issues.similar(requirePrincipal(input), input.params.id)) }),
     linkDuplicates: async (input) => ({ results: await issues.linkDuplicates(requirePrincipal(input), input.params.id, input.body.ids, input.body.unlink ?? false) }),
 
     listStatuses: async ({ query: q }) => ({ items: (await statusStore.list(db, { ids: q['filter[id]'], name: q['search[name]'], invert: q.filter_inversion })).map((s) => statusView(s, q.lang)) }),

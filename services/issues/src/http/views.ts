@@ -1,5 +1,6 @@
 import { iso, json, Principal } from '@bulwark/platform';
 import type { IssueFilter, IssueRow } from '../store/issues';
+import { IssueTicket, ticketView } from '../store/trackers';
 
 type Q = Record<string, any>;
 
@@ -24,7 +25,7 @@ export function issueFilter(principal: Principal, q: Q): IssueFilter {
   };
 }
 
-export function issueView(r: IssueRow, statusNames: Map<number, string>) {
+export function issueView(r: IssueRow, statusNames: Map<number, string>, ticket: IssueTicket | undefined) {
   return {
     id: r.id, project_code: r.project_code, layer_id: r.layer_id, check_id: r.check_id, scan_result_id: r.scan_id, tool_id: r.tool_id, tool_name: r.tool_name,
     scanner: r.scanner, category: r.category, title: r.title, description: r.description, severity: r.severity, rule_id: r.rule_id, status_id: r.status_id,
@@ -33,5 +34,6 @@ export function issueView(r: IssueRow, statusNames: Map<number, string>) {
     cvss_unknown: r.cvss_unknown, epss: r.epss, known_exploited: r.known_exploited, fingerprint: r.fingerprint, occurrences: r.occurrences, detections: r.detections,
     first_detected_at: iso(r.first_detected_at)!, last_detected_at: iso(r.last_detected_at)!, first_scan_result_id: r.first_scan_id,
     suppression: r.suppression === null ? null : json(r.suppression), security_rule_id: r.security_rule_id, duplicate_of: r.duplicate_of, updated_at: iso(r.updated_at)!,
+    ticket: ticket ? ticketView(ticket) : null,
   };
 }

@@ -250,4 +250,60 @@ export const migrations: Migration[] = [
       await db.raw('create index ingested_scans_check on ingested_scans (check_id, ingested_at)');
     },
   },
+  {
+    name: '0006_trackers',
+    async up(db) {
+      await db.schema.createTable('trackers', (t) => {
+        t.uuid('id').primary();
+        t.text('name').notNullable();
+        t.text('type').notNullable();
+        t.text('url').notNullable();
+        // Sealed with the master key (AES-256-GCM): never returned, never logged.
+        t.text('credentials_sealed').notNullable();
+        t.jsonb('projects').notNullable();
+        t.jsonb('status_mapping').notNullable();
+        t.jsonb('field_templates').notNullable();
+        t.smallint('jira_api_version').notNullable().defaultTo(3);
+        t.boolean('sync_enabled').notNullable().defaultTo(true);
+        t.timestamp('last_sync_at', { useTz: true });
+        t.text('last_sync_error');
+        t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
+        t.timestamp('updated_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
+      });
+      await db.schema.createTable('tracker_tickets', (t) => {
+        t.uuid('id').primary();
+        t.uuid('tracker_id').notNullable().references('trackers.id').onDelete('CASCADE');
+        t.text('key').notNullable();
+        t.text('url').notNullable();
+        t.text('status');
+        t.boolean('closed').notNullable().defaultTo(false);
+        t.timestamp('synced_at', { useTz: true });
+        t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
+        t.unique(['tracker_id', 'key']);
+      });
+      // An issue has at most one ticket; a ticket may carry several issues (grouped by rule or CVE).
+      await db.schema.createTable('issue_tickets', (t) => {
+        t.uuid('issue_id').primary().references('issues.id').onDelete('CASCADE');
+        t.uuid('ticket_id').notNullable().references('tracker_tickets.id').onDelete('CASCADE');
+        t.timestamp('linked_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
+      });
+      await db.raw('create index issue_tickets_ticket on issue_tickets (ticket_id)');
+      // Status changes of linked issues still to reach their tickets, written in the transaction of
+      // the change; a worker delivers them with retries.
+      await db.schema.createTable('tracker_pushes', (t) => {
+        t.bigIncrements('id');
+        t.uuid('ticket_id').notNullable().references('tracker_tickets.id').onDelete('CASCADE');
+        t.uuid('issue_id').notNullable();
+        t.integer('to_status').notNullable();
+        t.text('actor').notNullable();
+        t.integer('attempts').notNullable().defaultTo(0);
+        t.timestamp('next_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
+        t.timestamp('done_at', { useTz: true });
+        t.text('outcome');
+        t.text('last_error');
+        t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
+      });
+      await db.raw('create index tracker_pushes_due on tracker_pushes (next_at) where done_at is null');
+    },
+  },
 ];

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { iso, Queryable, unnestRows } from '@bulwark/platform';
 
-export type ActorKind = 'user' | 'scan' | 'security_rule' | 'system';
+export type ActorKind = 'user' | 'scan' | 'security_rule' | 'system' | 'tracker';
 
 export interface HistoryEntry {
   issue_id: string;
@@ -17,12 +17,26 @@ export interface HistoryEntry {
 const BATCH = 2000;
 
 export const historyStore = {
+  /**
+   * Records changes. A status change of an issue linked to a ticket also queues its push to the
+   * tracker here, in the same transaction: every path that changes a status (people, scans, rules)
+   * writes history, so none can forget the ticket. Changes read from the tracker are not pushed back.
+   */
   async add(db: Queryable, entries: HistoryEntry[]): Promise<void> {
     for (let i = 0; i < entries.length; i += BATCH) {
       const v = unnestRows(entries.slice(i, i + BATCH), { issue_id: 'uuid', actor_kind: 'text', actor: 'text', field: 'text', old_value: 'text', new_value: 'text', comment: 'text', at: 'timestamptz' });
       await db.raw(
         `insert into issue_history (issue_id, actor_kind, actor, field, old_value, new_value, comment, at)
          select issue_id, actor_kind, actor, field, old_value, new_value, comment, coalesce(at, now()) from ${v.sql}`,
+        v.bindings,
+      );
+    }
+    const pushed = entries.filter((e) => e.field === 'status' && e.actor_kind !== 'tracker' && e.new_value !== null);
+    for (let i = 0; i < pushed.length; i += BATCH) {
+      const v = unnestRows(pushed.slice(i, i + BATCH).map((e) => ({ issue_id: e.issue_id, to_status: Number(e.new_value), actor: e.actor })), { issue_id: 'uuid', to_status: 'int4', actor: 'text' });
+      await db.raw(
+        `insert into tracker_pushes (ticket_id, issue_id, to_status, actor)
+         select it.ticket_id, v.issue_id, v.to_status, v.actor from ${v.sql} join issue_tickets it on it.issue_id = v.issue_id`,
         v.bindings,
       );
     }

@@ -1,0 +1,72 @@
+import type { TrackerCredentials } from '@bulwark/contracts';
+import type { TrackerHttp } from './http';
+import { TicketDraft, TicketState, TrackerError, TrackerPort } from './port';
+
+interface RedmineIssue {
+  id: number;
+  status: { id: number; name: string; is_closed?: boolean };
+}
+interface Named {
+  id: number;
+  name: string;
+  is_closed?: boolean;
+}
+
+/** Redmine through its REST API (JSON): /issues.json, /trackers.json, /issue_statuses.json. */
+export class RedmineTracker implements TrackerPort {
+  private readonly headers: Record<string, string>;
+  private statusList: Named[] | undefined;
+
+  constructor(private readonly http: TrackerHttp, private readonly base: string, credentials: TrackerCredentials) {
+    this.headers = credentials.api_key
+      ? { 'x-redmine-api-key': credentials.api_key }
+      : { authorization: `Basic ${Buffer.from(`${credentials.username}:${credentials.password}`).toString('base64')}` };
+  }
+
+  private call<T>(method: string, path: string, body?: unknown, notFound?: T): Promise<T> {
+    return this.http.json<T>(this.base, method, path, this.headers, body, notFound);
+  }
+
+  private state(issue: RedmineIssue, statuses: Named[]): TicketState {
+    const closed = issue.status.is_closed ?? statuses.find((s) => s.id === issue.status.id)?.is_closed ?? false;
+    return { key: String(issue.id), url: new URL(`issues/${issue.id}`, this.base.endsWith('/') ? this.base : `${this.base}/`).toString(), status: issue.status.name, closed };
+  }
+
+  private async statuses(): Promise<Named[]> {
+    this.statusList ??= (await this.call<{ issue_statuses: Named[] }>('GET', 'issue_statuses.json')).issue_statuses;
+    return this.statusList;
+  }
+
+  async create(d: TicketDraft): Promise<TicketState> {
+    const { trackers } = await this.call<{ trackers: Named[] }>('GET', 'trackers.json');
+    const tracker = trackers.find((t) => t.name.toLowerCase() === d.issueType.toLowerCase());
+    if (!tracker) throw new TrackerError(`Redmine has no tracker named ${d.issueType} (it has ${trackers.map((t) => t.name).join(', ')})`, 422, true);
+    const { issue } = await this.call<{ issue: RedmineIssue }>('POST', 'issues.json', { issue: { project_id: d.project, tracker_id: tracker.id, subject: d.summary, description: d.description } });
+    return this.state(issue, await this.statuses());
+  }
+
+  async get(key: string): Promise<TicketState | undefined> {
+    if (!/^\d+$/.test(key)) return undefined;
+    const found = await this.call<{ issue?: RedmineIssue }>('GET', `issues/${key}.json`, undefined, {});
+    return found.issue ? this.state(found.issue, await this.statuses()) : undefined;
+  }
+
+  async states(keys: string[]): Promise<TicketState[]> {
+    const ids = keys.filter((k) => /^\d+$/.test(k));
+    if (!ids.length) return [];
+    // status_id=* includes closed tickets, which a plain listing leaves out.
+    const { issues } = await this.call<{ issues: RedmineIssue[] }>('GET', `issues.json?issue_id=${ids.join(',')}&status_id=*&limit=${ids.length}`);
+    const statuses = await this.statuses();
+    return issues.map((i) => this.state(i, statuses));
+  }
+
+  async transition(key: string, status: string, comment: string): Promise<boolean> {
+    const target = (await this.statuses()).find((s) => s.name.toLowerCase() === status.toLowerCase());
+    await this.call('PUT', `issues/${key}.json`, { issue: { notes: comment, ...(target ? { status_id: target.id } : {}) } });
+    return target !== undefined;
+  }
+
+  async comment(key: string, text: string): Promise<void> {
+    await this.call('PUT', `issues/${key}.json`, { issue: { notes: text } });
+  }
+}

@@ -1,0 +1,218 @@
+import { randomUUID } from 'node:crypto';
+import { iso, json, pgArray, Queryable } from '@bulwark/platform';
+import type { TrackerType } from '@bulwark/contracts';
+import type { StatusMapping } from '../domain/tickets';
+
+export interface ProjectMapping {
+  project_code: string;
+  tracker_project: string;
+  issue_type: string;
+}
+
+export interface FieldTemplates {
+  summary?: string;
+  description?: string;
+  labels?: string[];
+}
+
+export interface TrackerRow {
+  id: string;
+  name: string;
+  type: TrackerType;
+  url: string;
+  credentials_sealed: string;
+  projects: ProjectMapping[];
+  status_mapping: StatusMapping;
+  field_templates: FieldTemplates;
+  jira_api_version: 2 | 3;
+  sync_enabled: boolean;
+  last_sync_at: Date | null;
+  last_sync_error: string | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export type TrackerInput = Pick<TrackerRow, 'name' | 'type' | 'url' | 'credentials_sealed' | 'projects' | 'status_mapping' | 'field_templates' | 'jira_api_version' | 'sync_enabled'>;
+
+export interface TicketRow {
+  id: string;
+  tracker_id: string;
+  key: string;
+  url: string;
+  status: string | null;
+  closed: boolean;
+  synced_at: Date | null;
+}
+
+/** An issue's ticket, with the type of its tracker. */
+export type IssueTicket = TicketRow & { issue_id: string; tracker_type: TrackerType };
+
+export interface PushRow {
+  id: string;
+  ticket_id: string;
+  issue_id: string;
+  to_status: number;
+  actor: string;
+  attempts: number;
+}
+
+const read = (r: Record<string, unknown>): TrackerRow => ({
+  ...(r as unknown as TrackerRow),
+  projects: json(r.projects) as ProjectMapping[],
+  status_mapping: json(r.status_mapping) as StatusMapping,
+  field_templates: json(r.field_templates) as FieldTemplates,
+  jira_api_version: Number(r.jira_api_version) as 2 | 3,
+});
+
+const write = (t: Partial<TrackerInput>) => ({
+  ...t,
+  ...(t.projects ? { projects: JSON.stringify(t.projects) } : {}),
+  ...(t.status_mapping ? { status_mapping: JSON.stringify(t.status_mapping) } : {}),
+  ...(t.field_templates ? { field_templates: JSON.stringify(t.field_templates) } : {}),
+});
+
+export const trackerStore = {
+  async insert(db: Queryable, t: TrackerInput): Promise<TrackerRow> {
+    const [row] = await db('trackers').insert({ id: randomUUID(), ...write(t) }).returning('*');
+    return read(row);
+  },
+
+  async update(db: Queryable, id: string, t: Partial<TrackerInput>): Promise<TrackerRow | undefined> {
+    const [row] = await db('trackers').where({ id }).update({ ...write(t), updated_at: db.fn.now() }).returning('*');
+    return row ? read(row) : undefined;
+  },
+
+  async get(db: Queryable, id: string): Promise<TrackerRow | undefined> {
+    const row = await db('trackers').where({ id }).first();
+    return row ? read(row) : undefined;
+  },
+
+  async list(db: Queryable, q: { page: number; limit: number; name?: string; types?: string[] }) {
+    const base = db('trackers');
+    if (q.name) base.whereILike('name', `%${q.name.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+    if (q.types?.length) base.whereIn('type', q.types);
+    const [{ n }] = await base.clone().count({ n: '*' });
+    const rows = await base.orderBy([{ column: 'created_at' }, { column: 'id' }]).offset((q.page - 1) * q.limit).limit(q.limit);
+    return { total: Number(n), items: rows.map(read) };
+  },
+
+  async syncable(db: Queryable): Promise<TrackerRow[]> {
+    return (await db('trackers').where({ sync_enabled: true }).orderBy('id')).map(read);
+  },
+
+  async ticketCounts(db: Queryable, ids: string[]): Promise<Map<string, number>> {
+    if (!ids.length) return new Map();
+    const rows = await db('tracker_tickets').whereIn('tracker_id', ids).groupBy('tracker_id').select('tracker_id').count({ n: '*' });
+    return new Map(rows.map((r: Record<string, unknown>) => [r.tracker_id as string, Number(r.n)]));
+  },
+
+  async deleteMany(db: Queryable, ids: string[]): Promise<string[]> {
+    if (!ids.length) return [];
+    return (await db('trackers').whereIn('id', ids).delete().returning('id')).map((r: { id: string }) => r.id);
+  },
+
+  async markSynced(db: Queryable, id: string, error: string | null): Promise<void> {
+    await db('trackers').where({ id }).update({ last_sync_at: db.fn.now(), last_sync_error: error });
+  },
+};
+
+export const ticketStore = {
+  /** The ticket row for a key of a tracker, created when new (a key linked twice is one ticket). */
+  async upsert(db: Queryable, trackerId: string, t: { key: string; url: string; status: string; closed: boolean }): Promise<TicketRow> {
+    const [row] = await db('tracker_tickets')
+      .insert({ id: randomUUID(), tracker_id: trackerId, key: t.key, url: t.url, status: t.status || null, closed: t.closed, synced_at: db.fn.now() })
+      .onConflict(['tracker_id', 'key'])
+      .merge(['url', 'status', 'closed', 'synced_at'])
+      .returning('*');
+    return row;
+  },
+
+  async ofTracker(db: Queryable, trackerId: string): Promise<TicketRow[]> {
+    return db('tracker_tickets').where({ tracker_id: trackerId }).orderBy('key');
+  },
+
+  async get(db: Queryable, id: string): Promise<TicketRow | undefined> {
+    return db('tracker_tickets').where({ id }).first();
+  },
+
+  /**
+   * Records a status read from the tracker. Only the caller whose read changed the stored status
+   * gets true, so concurrent syncs (replicas, schedule and request) move the issues once.
+   */
+  async recordStatus(db: Queryable, id: string, from: string | null, to: { status: string; closed: boolean }): Promise<boolean> {
+    const n = await db('tracker_tickets').where({ id }).andWhereRaw('status is not distinct from ?', [from]).update({ status: to.status, closed: to.closed, synced_at: db.fn.now() });
+    return n > 0;
+  },
+
+  async touch(db: Queryable, ids: string[]): Promise<void> {
+    if (ids.length) await db('tracker_tickets').whereIn('id', ids).update({ synced_at: db.fn.now() });
+  },
+
+  async link(db: Queryable, issueIds: string[], ticketId: string): Promise<void> {
+    if (!issueIds.length) return;
+    await db('issue_tickets')
+      .insert(issueIds.map((issue_id) => ({ issue_id, ticket_id: ticketId })))
+      .onConflict('issue_id')
+      .merge({ ticket_id: ticketId, linked_at: db.fn.now() });
+  },
+
+  async unlink(db: Queryable, issueId: string): Promise<void> {
+    await db('issue_tickets').where({ issue_id: issueId }).delete();
+  },
+
+  /**
+   * Forgets tickets no issue is linked to any more (those given, or every one after issues were
+   * deleted): they are neither synced nor counted as use of their tracker.
+   */
+  async dropUnlinked(db: Queryable, ticketIds?: string[]): Promise<void> {
+    const q = db('tracker_tickets as t').whereNotExists(db('issue_tickets as it').whereRaw('it.ticket_id = t.id').select(db.raw('1')));
+    if (ticketIds) q.whereIn('t.id', ticketIds);
+    await q.delete();
+  },
+
+  async linkedIssues(db: Queryable, ticketId: string): Promise<string[]> {
+    return (await db('issue_tickets').where({ ticket_id: ticketId }).select('issue_id')).map((r: { issue_id: string }) => r.issue_id);
+  },
+
+  /** The tickets of these issues (at most one each), keyed by issue id. */
+  async ofIssues(db: Queryable, issueIds: string[]): Promise<Map<string, IssueTicket>> {
+    if (!issueIds.length) return new Map();
+    const rows = await db('issue_tickets as it')
+      .join('tracker_tickets as t', 't.id', 'it.ticket_id')
+      .join('trackers as tr', 'tr.id', 't.tracker_id')
+      .whereRaw('it.issue_id = any(?::uuid[])', [pgArray(issueIds)])
+      .select('it.issue_id', 't.*', 'tr.type as tracker_type');
+    return new Map(rows.map((r: IssueTicket) => [r.issue_id, r]));
+  },
+
+  /** The issues linked to any ticket of these trackers, for the history of a forced delete. */
+  async linksOfTrackers(db: Queryable, trackerIds: string[]): Promise<{ issue_id: string; key: string }[]> {
+    if (!trackerIds.length) return [];
+    return db('issue_tickets as it').join('tracker_tickets as t', 't.id', 'it.ticket_id').whereIn('t.tracker_id', trackerIds).select('it.issue_id', 't.key');
+  },
+};
+
+export const pushStore = {
+  /** Takes due pushes for `leaseSeconds` (another process skips them meanwhile), oldest first. */
+  async claim(db: Queryable, batch: number, leaseSeconds: number): Promise<PushRow[]> {
+    const { rows } = await db.raw(
+      `update tracker_pushes set next_at = now() + make_interval(secs => ?), attempts = attempts + 1
+       where id in (select id from tracker_pushes where done_at is null and next_at <= now() order by id limit ? for update skip locked)
+       returning id::text, ticket_id, issue_id, to_status, actor, attempts`,
+      [leaseSeconds, batch],
+    );
+    return rows;
+  },
+
+  async done(db: Queryable, id: string, outcome: string): Promise<void> {
+    await db('tracker_pushes').where({ id }).update({ done_at: db.fn.now(), outcome, last_error: null });
+  },
+
+  async failed(db: Queryable, id: string, error: string, retryInSeconds: number | null): Promise<void> {
+    await db('tracker_pushes')
+      .where({ id })
+      .update(retryInSeconds === null ? { done_at: db.fn.now(), outcome: 'gave_up', last_error: error } : { next_at: db.raw('now() + make_interval(secs => ?)', [retryInSeconds]), last_error: error });
+  },
+};
+
+export const ticketView = (t: IssueTicket) => ({ tracker_id: t.tracker_id, tracker_type: t.tracker_type, key: t.key, url: t.url, status: t.status, closed: t.closed, synced_at: iso(t.synced_at) });

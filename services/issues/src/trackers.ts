@@ -1,0 +1,334 @@
+import { canSeeProject, conflict, Db, enqueueEvents, errorMessage, invalid, isUuid, Logger, notFound, OutboundPolicy, OutboundRefusedError, Principal, SecretBox, Trx } from '@bulwark/platform';
+import { ISSUE_EVENTS, TOPICS, TrackerBody, TrackerCredentials } from '@bulwark/contracts';
+import { bulwarkStatusFor, groupForTickets, Grouping, pushBackoffSeconds, pushFor, renderTicket, TicketIssue } from './domain/tickets';
+import { recordIntegrationFailure } from './integrations/failures';
+import type { TrackerHttp } from './integrations/http';
+import { JiraTracker } from './integrations/jira';
+import { TrackerError, TrackerPort } from './integrations/port';
+import { RedmineTracker } from './integrations/redmine';
+import { historyStore } from './store/history';
+import { issueStore } from './store/issues';
+import { statusStore } from './store/settings';
+import { IssueTicket, ProjectMapping, pushStore, ticketStore, TicketRow, ticketView, TrackerInput, TrackerRow, trackerStore } from './store/trackers';
+
+type TicketResult = { id: string; status: 'linked' | 'not_found' | 'conflict' | 'failed'; ticket_key?: string; message?: string };
+
+const SEARCH_CHUNK = 50;
+
+export interface TrackerSettings {
+  pushBatch: number;
+  pushMaxAttempts: number;
+}
+
+/** Task trackers, the tickets of issues, and the status sync both ways. */
+export class Trackers {
+  constructor(
+    private readonly db: Db,
+    private readonly secrets: SecretBox,
+    private readonly policy: OutboundPolicy,
+    private readonly http: TrackerHttp,
+    private readonly log: Logger,
+    private readonly nudge: () => void,
+    private readonly settings: TrackerSettings,
+  ) {}
+
+  // ---- trackers
+
+  async view(t: TrackerRow, tickets?: number) {
+    const count = tickets ?? (await trackerStore.ticketCounts(this.db, [t.id])).get(t.id) ?? 0;
+    return {
+      id: t.id, name: t.name, type: t.type, url: t.url, has_credentials: true, projects: t.projects, status_mapping: t.status_mapping,
+      field_templates: { summary: t.field_templates.summary ?? '', description: t.field_templates.description ?? '', labels: t.field_templates.labels ?? [] },
+      jira_api_version: t.jira_api_version, sync_enabled: t.sync_enabled, tickets: count,
+      last_sync_at: t.last_sync_at ? t.last_sync_at.toISOString() : null, last_sync_error: t.last_sync_error, created_at: t.created_at.toISOString(), updated_at: t.updated_at.toISOString(),
+    };
+  }
+
+  async list(q: { page: number; limit: number; name?: string; types?: string[] }) {
+    const page = await trackerStore.list(this.db, q);
+    const counts = await trackerStore.ticketCounts(this.db, page.items.map((t) => t.id));
+    return { items: await Promise.all(page.items.map((t) => this.view(t, counts.get(t.id) ?? 0))), total: page.total, page: q.page, limit: q.limit };
+  }
+
+  async get(id: string): Promise<TrackerRow> {
+    const t = await trackerStore.get(this.db, id);
+    if (!t) throw notFound(`Tracker ${id}`);
+    return t;
+  }
+
+  /** The address must be one the outbound policy lets Bulwark reach, now as at every later call. */
+  private async checkUrl(url: string): Promise<void> {
+    const host = new URL(url).hostname;
+    try {
+      await this.policy.resolve(host);
+    } catch (err) {
+      const problem = err instanceof OutboundRefusedError ? 'is an address the outbound address policy does not let Bulwark reach' : 'names a host that does not resolve';
+      throw invalid(`Tracker url ${problem}`, [{ field: 'url', problem }]);
+    }
+  }
+
+  private async checkStatuses(b: TrackerBody): Promise<void> {
+    const known = new Set((await statusStore.list(this.db)).map((s) => s.id));
+    const problems = [
+      ...(b.status_mapping?.to_bulwark ?? []).map((m, i) => ({ field: `status_mapping.to_bulwark[${i}].status_id`, id: m.status_id })),
+      ...(b.status_mapping?.to_tracker ?? []).map((m, i) => ({ field: `status_mapping.to_tracker[${i}].status_id`, id: m.status_id })),
+    ].filter((p) => !known.has(p.id));
+    if (problems.length) throw invalid('Unknown Bulwark status in status_mapping', problems.map((p) => ({ field: p.field, problem: 'is not a known status id' })));
+  }
+
+  private input(b: TrackerBody, credentialsSealed: string): TrackerInput {
+    return {
+      name: b.name, type: b.type, url: b.url.replace(/\/+$/, ''), credentials_sealed: credentialsSealed, projects: b.projects ?? [],
+      status_mapping: { to_bulwark: b.status_mapping?.to_bulwark ?? [], to_tracker: b.status_mapping?.to_tracker ?? [] },
+      field_templates: b.field_templates ?? {}, jira_api_version: b.jira_api_version ?? 3, sync_enabled: b.sync_enabled ?? true,
+    };
+  }
+
+  async create(b: TrackerBody): Promise<TrackerRow> {
+    await this.checkUrl(b.url);
+    await this.checkStatuses(b);
+    return trackerStore.insert(this.db, this.input(b, this.secrets.seal(JSON.stringify(b.credentials))));
+  }
+
+  async update(id: string, b: TrackerBody): Promise<TrackerRow> {
+    const current = await this.get(id);
+    if (!b.credentials && b.type !== current.type) throw invalid('A tracker of another type needs its credentials', [{ field: 'credentials', problem: `is required when type changes from ${current.type}` }]);
+    await this.checkUrl(b.url);
+    await this.checkStatuses(b);
+    const sealed = b.credentials ? this.secrets.seal(JSON.stringify(b.credentials)) : current.credentials_sealed;
+    const row = await trackerStore.update(this.db, id, this.input(b, sealed));
+    if (!row) throw notFound(`Tracker ${id}`);
+    return row;
+  }
+
+  /** A tracker is in use while a project is mapped to it or an issue is linked to one of its tickets. */
+  async delete(principal: Principal, ids: string[], force: boolean) {
+    return this.db.transaction(async (trx) => {
+      const out: { id: string; status: 'deleted' | 'not_found' | 'conflict'; message?: string }[] = [];
+      const doomed: string[] = [];
+      const counts = await trackerStore.ticketCounts(trx, ids.filter(isUuid));
+      for (const id of ids) {
+        const t = isUuid(id) ? await trackerStore.get(trx, id) : undefined;
+        if (!t) {
+          out.push({ id, status: 'not_found' });
+          continue;
+        }
+        const tickets = counts.get(id) ?? 0;
+        if (!force && (t.projects.length > 0 || tickets > 0)) {
+          out.push({ id, status: 'conflict', message: `in use: ${t.projects.length} project mapping(s) (${t.projects.map((p) => p.project_code).join(', ') || 'none'}), ${tickets} ticket(s); delete with force to unlink them` });
+          continue;
+        }
+        doomed.push(id);
+        out.push({ id, status: 'deleted' });
+      }
+      const links = await ticketStore.linksOfTrackers(trx, doomed);
+      const at = new Date().toISOString();
+      await historyStore.add(trx, links.map((l) => ({ issue_id: l.issue_id, actor_kind: 'user' as const, actor: principal.username, field: 'ticket', old_value: l.key, new_value: null, comment: 'Tracker deleted', at })));
+      await trackerStore.deleteMany(trx, doomed);
+      return out;
+    });
+  }
+
+  private port(t: TrackerRow): TrackerPort {
+    const credentials = JSON.parse(this.secrets.open(t.credentials_sealed)) as TrackerCredentials;
+    return t.type === 'jira' ? new JiraTracker(this.http, t.url, credentials, t.jira_api_version) : new RedmineTracker(this.http, t.url, credentials);
+  }
+
+  private failure(t: TrackerRow, operation: string, error: unknown, extra: { ticket_key?: string; issue_ids?: string[]; gave_up?: boolean } = {}): void {
+    recordIntegrationFailure(this.log, { tracker_id: t.id, tracker_type: t.type, operation, error, ...extra });
+  }
+
+  // ---- tickets of issues
+
+  private mappingFor(t: TrackerRow, projectCode: string): ProjectMapping | undefined {
+    return t.projects.find((p) => p.project_code === projectCode) ?? t.projects.find((p) => p.project_code === '*');
+  }
+
+  private async visibleIssues(principal: Principal, ids: string[]) {
+    return new Map((await issueStore.getMany(this.db, ids)).filter((i) => canSeeProject(principal, i.project_code)).map((i) => [i.id, i]));
+  }
+
+  private async linkInHistory(trx: Trx, principal: Principal, issueIds: string[], ticket: { key: string; url: string }, previous: Map<string, IssueTicket>) {
+    const at = new Date().toISOString();
+    await historyStore.add(trx, issueIds.map((id) => ({ issue_id: id, actor_kind: 'user' as const, actor: principal.username, field: 'ticket', old_value: previous.get(id)?.key ?? null, new_value: ticket.key, comment: ticket.url, at })));
+  }
+
+  /** Creates tickets for a selection of issues, one per issue or per rule or CVE, and links them. */
+  async createTickets(principal: Principal, trackerId: string, ids: string[], by: Grouping) {
+    const tracker = await this.get(trackerId);
+    const unique = [...new Set(ids)];
+    const issues = await this.visibleIssues(principal, unique);
+    const linked = await ticketStore.ofIssues(this.db, [...issues.keys()]);
+    const results = new Map<string, TicketResult>();
+    const ready: TicketIssue[] = [];
+    for (const id of unique) {
+      const issue = issues.get(id);
+      if (!issue) results.set(id, { id, status: 'not_found' });
+      else if (linked.has(id)) results.set(id, { id, status: 'conflict', ticket_key: linked.get(id)!.key, message: `already linked to ticket ${linked.get(id)!.key}` });
+      else if (!this.mappingFor(tracker, issue.project_code)) results.set(id, { id, status: 'conflict', message: `the tracker maps project ${issue.project_code} to no tracker project` });
+      else ready.push(issue);
+    }
+    const port = this.port(tracker);
+    const tickets: (ReturnType<typeof ticketView> & { issue_ids: string[] })[] = [];
+    for (const group of groupForTickets(ready, by)) {
+      const mapping = this.mappingFor(tracker, group.project_code)!;
+      const issueIds = group.issues.map((i) => i.id);
+      const text = renderTicket(group, tracker.field_templates);
+      try {
+        const state = await port.create({ project: mapping.tracker_project, issueType: mapping.issue_type, summary: text.summary, description: text.description, labels: tracker.field_templates.labels ?? [] });
+        const ticket = await this.db.transaction(async (trx) => {
+          const row = await ticketStore.upsert(trx, tracker.id, state);
+          await ticketStore.link(trx, issueIds, row.id);
+          await this.linkInHistory(trx, principal, issueIds, state, new Map());
+          return row;
+        });
+        tickets.push({ ...ticketView({ ...ticket, issue_id: issueIds[0], tracker_type: tracker.type }), issue_ids: issueIds });
+        for (const id of issueIds) results.set(id, { id, status: 'linked', ticket_key: state.key });
+      } catch (err) {
+        this.failure(tracker, 'create', err, { issue_ids: issueIds });
+        for (const id of issueIds) results.set(id, { id, status: 'failed', message: `the tracker did not accept the ticket: ${errorMessage(err)}` });
+      }
+    }
+    return { results: unique.map((id) => results.get(id)!), tickets };
+  }
+
+  async createTicket(principal: Principal, issueId: string, trackerId: string) {
+    const { results, tickets } = await this.createTickets(principal, trackerId, [issueId], 'issue');
+    const [r] = results;
+    if (r.status === 'not_found') throw notFound(`Issue ${issueId}`);
+    if (r.status !== 'linked') throw conflict(`No ticket created: ${r.message}`);
+    const { issue_ids: _ids, ...ticket } = tickets[0];
+    return ticket;
+  }
+
+  /** Links an issue to a ticket that exists in the tracker (read now, so the link starts with its status). */
+  async linkTicket(principal: Principal, issueId: string, trackerId: string, key: string) {
+    const tracker = await this.get(trackerId);
+    if (!(await this.visibleIssues(principal, [issueId])).has(issueId)) throw notFound(`Issue ${issueId}`);
+    let state;
+    try {
+      state = await this.port(tracker).get(key);
+    } catch (err) {
+      this.failure(tracker, 'link', err, { ticket_key: key, issue_ids: [issueId] });
+      throw conflict(`The tracker could not be read: ${errorMessage(err)}`);
+    }
+    if (!state) throw invalid(`Ticket ${key} not found in the tracker`, [{ field: 'key', problem: 'names no ticket of this tracker' }]);
+    const previous = await ticketStore.ofIssues(this.db, [issueId]);
+    await this.db.transaction(async (trx) => {
+      const row = await ticketStore.upsert(trx, tracker.id, state);
+      await ticketStore.link(trx, [issueId], row.id);
+      const before = previous.get(issueId);
+      if (before?.id !== row.id) {
+        await this.linkInHistory(trx, principal, [issueId], state, previous);
+        if (before) await ticketStore.dropUnlinked(trx, [before.id]);
+      }
+    });
+    return ticketView((await ticketStore.ofIssues(this.db, [issueId])).get(issueId)!);
+  }
+
+  async unlink(principal: Principal, issueId: string) {
+    if (!(await this.visibleIssues(principal, [issueId])).has(issueId)) throw notFound(`Issue ${issueId}`);
+    return this.db.transaction(async (trx) => {
+      const current = (await ticketStore.ofIssues(trx, [issueId])).get(issueId);
+      if (!current) return { id: issueId, status: 'unchanged' as const, key: null };
+      await ticketStore.unlink(trx, issueId);
+      await ticketStore.dropUnlinked(trx, [current.id]);
+      await historyStore.add(trx, [{ issue_id: issueId, actor_kind: 'user', actor: principal.username, field: 'ticket', old_value: current.key, new_value: null, comment: current.url, at: new Date().toISOString() }]);
+      return { id: issueId, status: 'unlinked' as const, key: current.key };
+    });
+  }
+
+  /** The tickets of a page of issues, for their views. */
+  ticketsOf(issueIds: string[]): Promise<Map<string, IssueTicket>> {
+    return ticketStore.ofIssues(this.db, issueIds);
+  }
+
+  // ---- status sync: tracker -> Bulwark
+
+  /** Reads every ticket's status; a changed one moves its linked issues along the mapping, once. */
+  async sync(t: TrackerRow): Promise<{ tickets: number; changed: number; issues_moved: number; error: string | null }> {
+    const tickets = await ticketStore.ofTracker(this.db, t.id);
+    let changed = 0;
+    let moved = 0;
+    let error: string | null = null;
+    try {
+      const port = this.port(t);
+      for (let i = 0; i < tickets.length; i += SEARCH_CHUNK) {
+        const chunk = tickets.slice(i, i + SEARCH_CHUNK);
+        const states = new Map((await port.states(chunk.map((c) => c.key))).map((s) => [s.key, s]));
+        for (const ticket of chunk) {
+          const state = states.get(ticket.key);
+          if (!state || state.status === ticket.status) continue;
+          const n = await this.applyTicketStatus(t, ticket, state);
+          if (n >= 0) changed++;
+          moved += Math.max(n, 0);
+        }
+        await ticketStore.touch(this.db, chunk.map((c) => c.id));
+      }
+    } catch (err) {
+      error = errorMessage(err);
+      this.failure(t, 'sync', err);
+    }
+    await trackerStore.markSynced(this.db, t.id, error);
+    if (moved) this.nudge();
+    return { tickets: tickets.length, changed, issues_moved: moved, error };
+  }
+
+  /** Records the ticket's new status; -1 when another sync recorded it first, else the issues moved. */
+  private async applyTicketStatus(t: TrackerRow, ticket: TicketRow, state: { status: string; closed: boolean }): Promise<number> {
+    return this.db.transaction(async (trx) => {
+      if (!(await ticketStore.recordStatus(trx, ticket.id, ticket.status, state))) return -1;
+      const target = bulwarkStatusFor(t.status_mapping, state.status);
+      if (target === undefined) return 0;
+      const issues = (await issueStore.getMany(trx, await ticketStore.linkedIssues(trx, ticket.id))).filter((i) => i.status_id !== target);
+      const at = new Date().toISOString();
+      const actor = `tracker:${t.name}`;
+      for (const issue of issues) await issueStore.update(trx, issue.id, { status_id: target }, at);
+      await historyStore.add(trx, issues.map((i) => ({ issue_id: i.id, actor_kind: 'tracker' as const, actor, field: 'status', old_value: String(i.status_id), new_value: String(target), comment: `Ticket ${ticket.key} is ${state.status}`, at })));
+      await enqueueEvents(trx, issues.map((i) => ({ topic: TOPICS.issues, type: ISSUE_EVENTS.issueStatusChanged, key: i.id, payload: { issue_id: i.id, project_code: i.project_code, from_status_id: i.status_id, to_status_id: target, by: actor, comment: `Ticket ${ticket.key} is ${state.status}` } })));
+      return issues.length;
+    });
+  }
+
+  async syncOne(id: string) {
+    return this.sync(await this.get(id));
+  }
+
+  /** The schedule's run: every tracker with sync enabled, one after another. */
+  async syncAll(): Promise<void> {
+    for (const t of await trackerStore.syncable(this.db)) await this.sync(t);
+  }
+
+  // ---- status push: Bulwark -> tracker
+
+  /** Delivers due status changes of linked issues to their tickets; a failed one is retried with backoff, then given up. */
+  async drainPushes(): Promise<number> {
+    const pushes = await pushStore.claim(this.db, this.settings.pushBatch, 60);
+    if (!pushes.length) return 0;
+    const names = new Map((await statusStore.list(this.db)).map((s) => [s.id, s.name_en]));
+    for (const p of pushes) {
+      const ticket = await ticketStore.get(this.db, p.ticket_id);
+      const tracker = ticket ? await trackerStore.get(this.db, ticket.tracker_id) : undefined;
+      if (!ticket || !tracker) {
+        await pushStore.done(this.db, p.id, 'ticket_gone');
+        continue;
+      }
+      const action = pushFor(tracker.status_mapping, p.issue_id, names.get(p.to_status) ?? String(p.to_status), p.to_status, p.actor);
+      try {
+        if (action.kind === 'transition') {
+          const moved = await this.port(tracker).transition(ticket.key, action.status, action.comment);
+          await pushStore.done(this.db, p.id, moved ? 'transitioned' : 'commented');
+        } else if (action.kind === 'comment') {
+          await this.port(tracker).comment(ticket.key, action.comment);
+          await pushStore.done(this.db, p.id, 'commented');
+        } else await pushStore.done(this.db, p.id, 'not_mapped');
+      } catch (err) {
+        const permanent = err instanceof TrackerError && err.permanent && err.status !== 429;
+        const giveUp = permanent || p.attempts >= this.settings.pushMaxAttempts;
+        this.failure(tracker, 'push', err, { ticket_key: ticket.key, issue_ids: [p.issue_id], gave_up: giveUp });
+        await pushStore.failed(this.db, p.id, errorMessage(err), giveUp ? null : pushBackoffSeconds(p.attempts));
+      }
+    }
+    return pushes.length;
+  }
+}
