@@ -192,7 +192,7 @@ export interface ScaledSystem extends RunningSystem {
 }
 
 /** What the scaled mode runs on: the servers it needs, the directory optional. */
-export type ScaledInfra = Required<Omit<Infra, 'ldap'>> & Pick<Infra, 'ldap'>;
+export type ScaledInfra = Infra & Required<Pick<Infra, 'pgUrl' | 'redisUrl' | 'kafkaBrokers' | 'scannerPath'>>;
 
 export interface ScaledOptions {
   /** Services run in a process of their own (named after the service) instead of the shared one, so a test can take one down alone. */
