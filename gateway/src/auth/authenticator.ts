@@ -43,6 +43,7 @@ export class Authenticator {
       username: res.username,
       permissions: Object.fromEntries(res.permissions.map((g) => [g.key, g.letters as PermissionLetter[]])),
       projects: res.allProjects ? null : res.projects,
+      scopes: Object.fromEntries(Object.entries(res.scopes).map(([k, v]) => [k, v.allProjects ? null : v.projects])),
       tokenKind: res.tokenKind === 'api' ? 'api' : 'login',
       tokenId: res.tokenId,
     };

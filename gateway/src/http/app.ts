@@ -1,6 +1,6 @@
 import express, { NextFunction, Request, Response } from 'express';
 import {
-  accessLog, AppError, errorHandler, expressPath, forbidden, hasPermission, healthRoutes, InternalAuth, Logger, notFoundHandler,
+  accessLog, AppError, errorHandler, expressPath, forbidden, hasPermission, scopedTo, healthRoutes, InternalAuth, Logger, notFoundHandler,
   observeHttp, RateLimiter, requestContext, RouteSpec, sendError,
 } from '@bulwark/platform';
 import { Authenticator } from '../auth/authenticator';
@@ -73,8 +73,10 @@ export function createGatewayApp(deps: GatewayDeps): express.Express {
           const token = Authenticator.bearerToken(req.header('authorization'));
           req.principal = await deps.authenticator.authenticate(token);
           await deps.perToken.consume(req.principal.tokenId);
-          if (access.kind === 'permission' && !hasPermission(req.principal, access.key, access.letter)) {
-            throw forbidden(`Requires permission ${access.key}:${access.letter}`);
+          if (access.kind === 'permission') {
+            if (!hasPermission(req.principal, access.key, access.letter)) throw forbidden(`Requires permission ${access.key}:${access.letter}`);
+            // Services apply one project list: the projects of the permission this route requires.
+            req.principal = scopedTo(req.principal, access.key, access.letter);
           }
         }),
       );

@@ -11,12 +11,24 @@ export interface Principal {
   permissions: Record<string, PermissionLetter[]>;
   /** `null` means every project; otherwise the project codes the caller may see. */
   projects: string[] | null;
+  /**
+   * `key:letter` -> the projects that permission covers where it differs from `projects` (a role
+   * held through a user group covers the group's projects only). The gateway narrows `projects` to
+   * the scope of the permission a route requires ({@link scopedTo}), so services apply one list.
+   */
+  scopes?: Record<string, string[] | null>;
   tokenKind: 'login' | 'api';
   tokenId: string;
 }
 
 export function hasPermission(p: Principal, key: string, letter: PermissionLetter): boolean {
   return p.permissions[key]?.includes(letter) ?? false;
+}
+
+/** The principal as a route that requires `key:letter` sees it: its projects are that permission's. */
+export function scopedTo(p: Principal, key: string, letter: PermissionLetter): Principal {
+  const scope = p.scopes?.[`${key}:${letter}`];
+  return scope === undefined ? p : { ...p, projects: scope };
 }
 
 export function canSeeProject(p: Principal, projectCode: string): boolean {

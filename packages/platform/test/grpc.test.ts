@@ -25,7 +25,7 @@ describe('gRPC helpers over a real loopback connection', function () {
         if (req.token === 'boom') throw new Error('database password is hunter2');
         if (req.token.startsWith('unknown:')) throw new AppError('invalid_request', `Unknown project ${req.token.slice(8)}`, [{ field: 'project_code', problem: `has no project ${req.token.slice(8)}` }]);
         if (req.token === 'throws-undefined') throw undefined;
-        return { userId: 'u1', username: 'alice', permissions: [{ key: 'k', letters: ['r'] }], allProjects: true, projects: [], tokenKind: 'api', tokenId: 't', expiresAt: '' };
+        return { userId: 'u1', username: 'alice', permissions: [{ key: 'k', letters: ['r'] }], allProjects: true, projects: [], scopes: {}, tokenKind: 'api', tokenId: 't', expiresAt: '' };
       },
     });
     address = `127.0.0.1:${await server.listen('127.0.0.1', 0)}`;

@@ -223,7 +223,7 @@ export class Accounts {
     const tagged = await groupStore.projectsTagged(this.db, groups.flatMap((g) => g.projectTags));
     const own = new Set(user.roles);
     const rights = effectiveRights([...roles.filter((r) => own.has(r.code)), ...groupGrants(groups, new Map(roles.map((r) => [r.code, r])), tagged)]);
-    return { userId: user.id, username: user.username, permissions: rights.permissions, projects: rights.projects, tokenKind, tokenId };
+    return { userId: user.id, username: user.username, permissions: rights.permissions, projects: rights.projects, scopes: rights.scopes, tokenKind, tokenId };
   }
 
   async me(principal: Principal) {

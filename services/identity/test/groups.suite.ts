@@ -218,9 +218,22 @@ export function groupsSuite(t: SystemUnderTest): void {
       expect(await visibleProjects(member.api)).to.deep.equal([projB, projC].sort());
       const everywhere = ok(await createGroup({ name: `Everywhere ${sfx}`, user_ids: [member.id], roles: [layerWriter] }));
       expect(ok(await member.api.get('/api/v1/auth/me')).projects).to.equal(null);
-      expect(await visibleProjects(member.api)).to.deep.equal([projA, projB, projC].sort());
+      // Listing projects takes catalog.projects:r, which only the own role (C) and the first group (B) give.
+      expect(await visibleProjects(member.api)).to.deep.equal([projB, projC].sort());
+      ok(await member.api.post('/api/v1/layer', { name: 'Everywhere, in A', description: '', project_code: projA, layer_type_id: 1, is_template: false }));
       ok(await t.admin.delete('/api/v1/groups', { ids: [everywhere.id, byCode.id] }));
       expect(await visibleProjects(member.api)).to.deep.equal([projC]);
+    });
+
+    it('keeps a group\u2019s role on the group\u2019s projects even when an own role covers every project', async () => {
+      const member = await newUser([projectReader]);
+      const group = ok(await createGroup({ name: `Beside own ${sfx}`, user_ids: [member.id], roles: [layerWriter], project_tags: [tagX] }));
+      expect(ok(await member.api.get('/api/v1/auth/me')).projects).to.equal(null);
+      ok(await member.api.get(`/api/v1/project/${projB}`));
+      ok(await member.api.post('/api/v1/layer', { name: 'Beside own, in A', description: '', project_code: projA, layer_type_id: 1, is_template: false }));
+      const outside = await member.api.post('/api/v1/layer', { name: 'Beside own, in B', description: '', project_code: projB, layer_type_id: 1, is_template: false });
+      expect(outside.status, JSON.stringify(outside.body)).to.be.oneOf([400, 404]);
+      ok(await t.admin.delete('/api/v1/groups', { ids: [group.id] }));
     });
 
     it('keeps GET /issue/{id}/history\u2019s responsible_group_values: kinds of actor, not user groups', async () => {

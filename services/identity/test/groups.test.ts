@@ -44,6 +44,19 @@ describe('identity: rights through user groups', () => {
     });
   }
 
+  it('keeps each permission to the projects of the grants holding it: a group\u2019s role stays on its projects beside an own role on every project', () => {
+    const both = { permissions: { 'catalog.projects': ['r', 'w'] as PermissionLetter[] }, systemScopes: [] };
+    const withBoth = new Map<string, Role>([...roles, ['both', both]]);
+    const rights = effectiveRights([{ code: 'reader', ...reader }, ...groupGrants([group(['writer', 'both'], ['web'])], withBoth, tagged)]);
+    expect(rights.projects).to.equal(null);
+    expect(rights.permissions).to.deep.equal({ 'catalog.projects': ['r', 'w'], 'catalog.layers': ['w'] });
+    // catalog.projects:r comes from the own role too (every project): no narrower scope.
+    expect(rights.scopes).to.deep.equal({ 'catalog.projects:w': ['b'], 'catalog.layers:w': ['b'] });
+    expect(rightsOf([], [group(['reader'], ['pci'])]).scopes, 'one grant: its scope is the principal\u2019s').to.deep.equal({});
+    const two = rightsOf([], [group(['reader'], ['web']), group(['writer'], [], ['x'])]);
+    expect([two.projects, two.scopes]).to.deep.equal([['b', 'x'], { 'catalog.projects:r': ['b'], 'catalog.layers:w': ['x'] }]);
+  });
+
   it('compares directory entries like domain_group: DNs normalized, names and claim values in lower case', () => {
     expect(directoryKey('CN=Developers, OU=Groups,DC=example,DC=com')).to.equal('dn:cn=developers,ou=groups,dc=example,dc=com');
     expect(directoryKey(' AppSec ')).to.equal('name:appsec');

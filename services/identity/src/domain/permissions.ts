@@ -23,27 +23,50 @@ export function adminPermissions(): Record<string, PermissionLetter[]> {
 
 const PROJECT_SCOPE = 'project:';
 
+/** Projects covered: `null` is every project. */
+type Coverage = Set<string> | null;
+
+function cover(into: Coverage | undefined, covered: string[] | null): Coverage {
+  if (covered === null || into === null) return null;
+  const set = into ?? new Set<string>();
+  for (const p of covered) set.add(p);
+  return set;
+}
+
+const listOf = (c: Coverage): string[] | null => (c ? [...c].sort() : null);
+
 /**
  * A user's effective rights: the union of its roles' letters per key, the roles being its own and
  * those of its user groups. Project scope: a grant without `project:` scopes and without a group
- * limit covers every project; otherwise the union of the projects each grant covers.
+ * limit covers every project; otherwise the projects it covers. `projects` is the union over all
+ * grants (what the user may see at all); `scopes` holds, for each permission letter whose grants
+ * cover less than that, the union over the grants holding that letter, so a role from a group
+ * limited to project A gives its letters on A only even when an own role covers every project.
  */
-export function effectiveRights(roles: RoleGrant[]): { permissions: Record<string, PermissionLetter[]>; projects: string[] | null } {
-  const permissions: Record<string, Set<PermissionLetter>> = {};
-  let projects: Set<string> | null = new Set();
+export function effectiveRights(roles: RoleGrant[]): { permissions: Record<string, PermissionLetter[]>; projects: string[] | null; scopes: Record<string, string[] | null> } {
+  const byLetter = new Map<string, Coverage>();
+  let projects: Coverage = new Set();
   for (const role of roles) {
     const grants = role.code === ADMIN_ROLE ? adminPermissions() : role.permissions;
-    for (const [key, letters] of Object.entries(grants)) {
-      permissions[key] ??= new Set();
-      for (const l of letters) permissions[key].add(l);
-    }
     const covered = grantProjects(role);
-    if (covered === null) projects = null;
-    else if (projects) for (const p of covered) projects.add(p);
+    projects = cover(projects, covered);
+    for (const [key, letters] of Object.entries(grants)) {
+      for (const l of letters) byLetter.set(`${key}:${l}`, cover(byLetter.get(`${key}:${l}`), covered));
+    }
+  }
+  const all = listOf(projects);
+  const permissions: Record<string, PermissionLetter[]> = {};
+  const scopes: Record<string, string[] | null> = {};
+  for (const [keyLetter, coverage] of byLetter) {
+    const [key, letter] = keyLetter.split(':') as [string, PermissionLetter];
+    (permissions[key] ??= []).push(letter);
+    const scope = listOf(coverage);
+    if (JSON.stringify(scope) !== JSON.stringify(all)) scopes[keyLetter] = scope;
   }
   return {
-    permissions: Object.fromEntries(Object.entries(permissions).map(([k, v]) => [k, ALL_LETTERS.filter((l) => v.has(l))])),
-    projects: projects ? [...projects].sort() : null,
+    permissions: Object.fromEntries(Object.entries(permissions).map(([k, v]) => [k, ALL_LETTERS.filter((l) => v.includes(l))])),
+    projects: all,
+    scopes,
   };
 }
 

@@ -12,6 +12,7 @@ export function identityGrpc(accounts: Accounts): ServiceImpl<typeof identityV1.
         permissions: Object.entries(principal.permissions).map(([key, letters]) => ({ key, letters })),
         allProjects: principal.projects === null,
         projects: principal.projects ?? [],
+        scopes: Object.fromEntries(Object.entries(principal.scopes ?? {}).map(([k, v]) => [k, { allProjects: v === null, projects: v ?? [] }])),
         tokenKind: principal.tokenKind,
         tokenId: principal.tokenId,
         expiresAt,
