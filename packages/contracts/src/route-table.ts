@@ -1,6 +1,7 @@
 import type { RouteSpec } from '@bulwark/platform';
 import { gatewayRoutes } from './routes/gateway';
 import { identityRoutes } from './routes/identity';
+import { licenseRoutes } from './routes/license';
 import { catalogRoutes } from './routes/catalog';
 import { scanningRoutes } from './routes/scanning';
 import { issuesRoutes } from './routes/issues';
@@ -8,7 +9,7 @@ import { reportingRoutes } from './routes/reporting';
 import { notificationsRoutes } from './routes/notifications';
 
 /** The one route table: every /api/v1 path, its owner and the permission it needs. */
-export const ROUTES: RouteSpec[] = [...gatewayRoutes, ...identityRoutes, ...catalogRoutes, ...scanningRoutes, ...issuesRoutes, ...reportingRoutes, ...notificationsRoutes];
+export const ROUTES: RouteSpec[] = [...gatewayRoutes, ...identityRoutes, ...licenseRoutes, ...catalogRoutes, ...scanningRoutes, ...issuesRoutes, ...reportingRoutes, ...notificationsRoutes];
 
 export function routesOf(service: string): RouteSpec[] {
   return ROUTES.filter((r) => r.service === service);

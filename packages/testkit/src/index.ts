@@ -5,3 +5,4 @@ export * from './suite';
 export * from './databases';
 export * from './git-server';
 export * from './oidc-provider';
+export * from './license';

@@ -1,6 +1,8 @@
-import { loadOrCreateSecret, ModuleDefinition, openSecretBox, readOutboundPolicy, requireSetting, ServiceHost } from '@bulwark/platform';
+import {
+  createGrpcClient, GrpcClientHandle, loadOrCreateSecret, ModuleDefinition, openSecretBox, PeriodicTask, readOutboundPolicy, requireSetting, ServiceHost,
+} from '@bulwark/platform';
 import { routesOf } from '@bulwark/contracts';
-import { identityV1 } from '@bulwark/proto';
+import { catalogV1, identityV1, scanningV1 } from '@bulwark/proto';
 import { Accounts } from './accounts';
 import { readIdentityConfig } from './config';
 import { DirectoryLogins } from './directory';
@@ -10,6 +12,7 @@ import { SingleSignOn } from './sso';
 import { SessionTokens } from './domain/sessions';
 import { identityGrpc } from './grpc/identity-grpc';
 import { identityHandlers } from './http/handlers';
+import { Licensing, readPublicKey, UsageCounts, VENDOR_PUBLIC_KEY } from './license';
 import { migrations } from './migrations';
 
 export const identityModule: ModuleDefinition = {
@@ -28,7 +31,27 @@ export const identityModule: ModuleDefinition = {
     const sso = new SingleSignOn(host, secrets, new OidcClient(outbound), config, host.log);
     const accounts = new Accounts(host, ctx.cache, config, new SessionTokens(jwtSecret, config.LOGIN_TOKEN_TTL_HOURS), host.log, directory);
     await accounts.bootstrap();
-    host.grpc.add(identityV1.IdentityServiceService, 'bulwark.identity.v1.IdentityService', identityGrpc(accounts));
-    return host.serve(routesOf('identity'), identityHandlers(accounts, directory, sso));
+    // Made at first use: catalog and scanning may start after identity (they ask it for the limits).
+    let catalog: GrpcClientHandle<typeof catalogV1.CatalogServiceService> | undefined;
+    let scanning: GrpcClientHandle<typeof scanningV1.ScanningServiceService> | undefined;
+    const counts: UsageCounts = {
+      projects: async () => (await (catalog ??= createGrpcClient(catalogV1.CatalogServiceService, 'catalog', ctx.peer('catalog').grpcAddress, host.auth)).client.countProjects({})).count,
+      scanningProcesses: async () =>
+        (await (scanning ??= createGrpcClient(scanningV1.ScanningServiceService, 'scanning', ctx.peer('scanning').grpcAddress, host.auth)).client.countScansInFlight({})).count,
+    };
+    const licensing = new Licensing(host, readPublicKey(config.LICENSE_PUBLIC_KEY ?? VENDOR_PUBLIC_KEY), counts, config.LICENSE_EXPIRY_NOTICE_DAYS, host.log);
+    const expiry = new PeriodicTask('license expiry check', config.LICENSE_CHECK_INTERVAL_MS, () => licensing.checkExpiry(), host.log);
+    host.grpc.add(identityV1.IdentityServiceService, 'bulwark.identity.v1.IdentityService', identityGrpc(accounts, licensing));
+    const started = await host.serve(routesOf('identity'), identityHandlers(accounts, directory, sso, licensing));
+    expiry.start();
+    return {
+      ...started,
+      stop: async () => {
+        await expiry.stop();
+        await started.stop();
+        catalog?.close();
+        scanning?.close();
+      },
+    };
   },
 };

@@ -2,12 +2,17 @@ import { HttpResponse, listPage, requirePrincipal, RouteHandlers } from '@bulwar
 import { PERMISSION_KEYS, PERMISSION_LETTERS } from '@bulwark/contracts';
 import type { Accounts } from '../accounts';
 import type { DirectoryLogins } from '../directory';
+import type { Licensing } from '../license';
 import type { SingleSignOn } from '../sso';
 import { roleView, tokenView, userView } from './views';
 
 /** HTTP handlers, keyed by the route table's operation ids: they translate, Accounts decides. */
-export function identityHandlers(accounts: Accounts, directory: DirectoryLogins, sso: SingleSignOn): RouteHandlers {
+export function identityHandlers(accounts: Accounts, directory: DirectoryLogins, sso: SingleSignOn, licensing: Licensing): RouteHandlers {
   return {
+    getLicense: async () => licensing.view(),
+    installLicense: async (input) => licensing.install(requirePrincipal(input), input.body.license),
+    licenseStatus: async () => licensing.statusView(),
+    licenseEnvironment: async () => licensing.environment(),
     login: async ({ body, clientIp }) => {
       const password = typeof body.password === 'string' ? body.password : body.password.value;
       return accounts.login(body.username, password, clientIp);
