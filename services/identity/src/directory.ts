@@ -8,7 +8,7 @@ export type LdapSettingsPatch = Partial<LdapSettings> & { bind_password?: string
 /** How long a public GET /ldap/allowed answer is reused: the login page must not make every visit a directory bind. */
 const ALLOWED_CACHE_MS = 30_000;
 
-/** An unreachable directory is recorded in the error log at most this often per process: every login attempt would repeat it. */
+/** The same directory failure is recorded in the error log at most this often per process: every login attempt would repeat it. */
 const RECORD_EVERY_MS = 60_000;
 
 /**
@@ -18,7 +18,8 @@ const RECORD_EVERY_MS = 60_000;
  */
 export class DirectoryLogins {
   private allowedCache: { key: string; at: number; allowed: boolean } | undefined;
-  private lastRecorded = 0;
+  /** When each failure (stage and message) was last recorded. */
+  private readonly lastRecorded = new Map<string, number>();
 
   constructor(
     private readonly host: ServiceHost,
@@ -134,8 +135,9 @@ export class DirectoryLogins {
     } catch (err) {
       if (!(err instanceof LdapFailure)) throw err;
       this.log.warn('directory login failed: directory unusable', { stage: err.stage, message: err.message });
-      if (Date.now() - this.lastRecorded >= RECORD_EVERY_MS) {
-        this.lastRecorded = Date.now();
+      const key = `${err.stage} ${err.message}`;
+      if (Date.now() - (this.lastRecorded.get(key) ?? -Infinity) >= RECORD_EVERY_MS) {
+        this.lastRecorded.set(key, Date.now());
         // The failure's message names the stage and host, never the bind password (LdapFailure's own rule).
         await this.host.recordError({
           code: 'directory.unreachable', level: 'error', route: 'POST /api/v1/auth/login',

@@ -15,7 +15,7 @@ interface Received {
 }
 
 /** A webhook endpoint that records what it receives and answers a path with the statuses it is given, then 200. */
-async function startReceiver(host = '127.0.0.1') {
+export async function startReceiver(host = '127.0.0.1') {
   const received: Received[] = [];
   const statuses = new Map<string, number[]>();
   const server = http.createServer((req, res) => {
