@@ -7,13 +7,12 @@ import { COMMUNITY_LIMITS, LICENSE_EXPIRING_DAYS, LICENSE_LIMIT_MEANINGS } from 
 const service = 'identity';
 const licenseP = (l: 'r' | 'w') => perm('administration.license', l);
 
-const limitsView = z
-  .object({
-    projects: z.number().int().nullable().openapi({ description: LICENSE_LIMIT_MEANINGS.projects }),
-    users: z.number().int().nullable().openapi({ description: LICENSE_LIMIT_MEANINGS.users }),
-    scanning_processes: z.number().int().nullable().openapi({ description: LICENSE_LIMIT_MEANINGS.scanning_processes }),
-  })
-  .openapi('LicenseLimits', { description: 'null: unlimited' });
+const limitsShape = z.object({
+  projects: z.number().int().nullable().openapi({ description: LICENSE_LIMIT_MEANINGS.projects }),
+  users: z.number().int().nullable().openapi({ description: LICENSE_LIMIT_MEANINGS.users }),
+  scanning_processes: z.number().int().nullable().openapi({ description: LICENSE_LIMIT_MEANINGS.scanning_processes }),
+});
+const limitsView = limitsShape.openapi('LicenseLimits', { description: 'null: unlimited' });
 
 const statusView = z
   .object({
@@ -35,7 +34,8 @@ const licenseView = statusView
     issued_at: isoDateTime.nullable(),
     installed_at: isoDateTime.nullable(),
     limits: limitsView.openapi({ description: 'The limits in force now (the community ones without a valid license)' }),
-    license_limits: limitsView.nullable().openapi({ description: 'The limits the installed license grants (also once it has expired)' }),
+    // Inline rather than the registered component: a reference made nullable loses its null in the document.
+    license_limits: limitsShape.nullable().openapi({ description: 'The limits the installed license grants (also once it has expired); null without a license' }),
     features: z.array(z.string()),
   })
   .openapi('License');
