@@ -84,7 +84,10 @@ export async function recordError(trx: Queryable, service: string, e: Operationa
 
 /** Something that records operational errors of one service: the ServiceHost, or a test's stand-in. */
 export interface ErrorRecorder {
-  /** In `trx` when given (recorded exactly when it commits), else on its own. Never throws: a failure to record is logged. */
+  /**
+   * In `trx` when given: recorded exactly when it commits (a failed write fails the transaction like
+   * any other). Without: written at once, and a failure to write it is logged, never thrown.
+   */
   recordError(e: OperationalError, trx?: Queryable): Promise<void>;
 }
 

@@ -63,8 +63,8 @@ export class ServiceHost implements ErrorRecorder {
 
   /**
    * Records an operational error in the error log (see `recordError`): in `trx` when given, so it
-   * exists exactly when the failure it describes is committed; else at once. Never throws: a
-   * database that cannot take the record is logged, and the caller's own failure handling goes on.
+   * exists exactly when the failure it describes is committed; else at once, where a database that
+   * cannot take the record is logged, not thrown, so the caller's own failure handling goes on.
    */
   async recordError(e: OperationalError, trx?: Queryable): Promise<void> {
     if (trx) {
