@@ -4,11 +4,12 @@
 // key only when LICENSE_PUBLIC_KEY is set to its public half (packages/testkit/src/license.ts).
 import fs from 'node:fs';
 import { parseArgs } from 'node:util';
+import { COMMUNITY_LIMITS } from '@bulwark/contracts';
 import { issueTestLicense } from '../packages/testkit/src/license';
 
 const usage = `usage: npx tsx scripts/license.ts --installation <id> [--licensee <name>] [--edition <name>] [--days <n>]
        [--projects <n>] [--users <n>] [--scanning-processes <n>] [--feature <name>]... [--key <private key PEM file>]
-A limit of "unlimited" sets none. Without --key the test vendor key signs.`;
+A limit left out is the community edition's; "unlimited" sets none. Without --key the test vendor key signs.`;
 
 const { values } = parseArgs({
   options: {
@@ -39,7 +40,7 @@ try {
       ...(values.edition ? { edition: values.edition } : {}),
       ...(values.days ? { days: Number(values.days) } : {}),
       ...(values.feature ? { features: values.feature } : {}),
-      limits: { projects: 100, users: 100, scanning_processes: 10, ...given },
+      limits: { ...COMMUNITY_LIMITS, ...given },
     },
     ...(values.key ? [fs.readFileSync(values.key, 'utf8')] : []),
   );

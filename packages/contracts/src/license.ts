@@ -22,7 +22,7 @@ export const LICENSE_LIMIT_MEANINGS: Record<LicenseLimitKey, string> = {
 
 /** The edition without a license (or with an expired one): limits generous enough for a real team. */
 export const COMMUNITY_EDITION = 'community';
-export const COMMUNITY_LIMITS: LicenseLimits = { projects: 100, users: 100, scanning_processes: 10 };
+export const COMMUNITY_LIMITS: LicenseLimits = { projects: 100, users: 100, scanning_processes: 25 };
 
 /** Days before expiry at which the status turns `expiring` and the first security event is sent. */
 export const LICENSE_EXPIRING_DAYS = 30;
