@@ -1,4 +1,5 @@
-import type { TopicSpec } from '@bulwark/platform';
+import { ERROR_LEVELS, ERROR_RECORDED, ERRORS_TOPIC, type ErrorRecordedPayload, type TopicSpec } from '@bulwark/platform';
+import { z } from './zod';
 
 /**
  * Every Kafka topic, declared once. Topics are created explicitly at start; events are keyed by the
@@ -11,6 +12,8 @@ export const TOPICS = {
   issues: 'bulwark.issues.v1',
   reports: 'bulwark.reports.v1',
   notifications: 'bulwark.notifications.v1',
+  /** Operational errors of every service, keyed by the service's name; the error log consumes them. */
+  errors: ERRORS_TOPIC,
 } as const;
 
 export const TOPIC_SPECS: TopicSpec[] = Object.values(TOPICS).map((name) => ({ name, partitions: 3 }));
@@ -29,6 +32,10 @@ export const IDENTITY_EVENTS = {
   groupCreated: 'group.created',
   groupUpdated: 'group.updated',
   groupDeleted: 'group.deleted',
+  /** { license_id, licensee, edition, expires_at, days_left }: the installed license expires soon (sent at each warning threshold). */
+  licenseExpiring: 'license.expiring',
+  /** { license_id, licensee, edition, expires_at }: the installed license has expired; community limits apply. */
+  licenseExpired: 'license.expired',
 } as const;
 
 /** Event types on the catalog topic; the key is the project code, or the layer, source or tool id. */
@@ -89,3 +96,32 @@ export const REPORT_EVENTS = {
   /** { id, name, type, author, error } */
   reportFailed: 'report.failed',
 } as const;
+
+/** Event types on the errors topic. */
+export const ERROR_EVENTS = {
+  errorRecorded: ERROR_RECORDED,
+} as const;
+
+/**
+ * The payload of `error.recorded`, as every service builds it (`ServiceHost.recordError`) and the
+ * error log parses it. The platform declares the type (it records 5xx answers and dead-lettered
+ * events itself); the check below keeps this schema and that type the same.
+ */
+export const errorRecordedPayload = z
+  .object({
+    service: z.string().min(1).max(64),
+    code: z.string().regex(/^[a-z][a-z0-9_]*(\.[a-z0-9_]+)+$/, 'must be dotted lower-case words, area first (http.internal)').max(100),
+    level: z.enum(ERROR_LEVELS),
+    message: z.string().min(1),
+    message_ru: z.string().min(1),
+    subject: z.string().nullable(),
+    route: z.string().nullable(),
+    request_id: z.string().nullable(),
+    details: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])),
+    occurred_at: z.iso.datetime({ offset: true }),
+  })
+  .strict();
+
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const payloadMatches: Same<z.infer<typeof errorRecordedPayload>, ErrorRecordedPayload> = true;
+void payloadMatches;

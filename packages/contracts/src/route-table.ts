@@ -1,6 +1,7 @@
 import type { RouteSpec } from '@bulwark/platform';
 import { gatewayRoutes } from './routes/gateway';
 import { identityRoutes } from './routes/identity';
+import { licenseRoutes } from './routes/license';
 import { catalogRoutes } from './routes/catalog';
 import { scanningRoutes } from './routes/scanning';
 import { issuesRoutes } from './routes/issues';
@@ -9,7 +10,7 @@ import { notificationsRoutes } from './routes/notifications';
 import { trackerRoutes } from './routes/trackers';
 
 /** The one route table: every /api/v1 path, its owner and the permission it needs. */
-export const ROUTES: RouteSpec[] = [...gatewayRoutes, ...identityRoutes, ...catalogRoutes, ...scanningRoutes, ...issuesRoutes, ...trackerRoutes, ...reportingRoutes, ...notificationsRoutes];
+export const ROUTES: RouteSpec[] = [...gatewayRoutes, ...identityRoutes, ...licenseRoutes, ...catalogRoutes, ...scanningRoutes, ...issuesRoutes, ...trackerRoutes, ...reportingRoutes, ...notificationsRoutes];
 
 export function routesOf(service: string): RouteSpec[] {
   return ROUTES.filter((r) => r.service === service);

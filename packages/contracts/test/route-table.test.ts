@@ -14,6 +14,16 @@ describe('the route table', () => {
     expect(unknown).to.deep.equal([]);
   });
 
+  it('serves the guide\u2019s error log and license operations, owned and guarded as documented', () => {
+    const owner = (method: string, path: string) => {
+      const r = ROUTES.find((x) => x.method === method && x.path === path);
+      return r && `${r.service} ${r.access.kind === 'permission' ? `${r.access.key}:${r.access.letter}` : r.access.kind}`;
+    };
+    expect(['/api/v1/errors-log', '/api/v1/errors-log/csv', '/api/v1/errors-log/filters'].map((p) => owner('get', p))).to.deep.equal(Array(3).fill('notifications administration.errors_log:r'));
+    expect(['/api/v1/license', '/api/v1/license/status', '/api/v1/license/environment'].map((p) => owner('get', p))).to.deep.equal(Array(3).fill('identity administration.license:r'));
+    expect(owner('put', '/api/v1/license')).to.equal('identity administration.license:w');
+  });
+
   it('keeps every path under /api/v1', () => {
     expect(ROUTES.filter((r) => !r.path.startsWith('/api/v1/')).map((r) => r.path)).to.deep.equal([]);
   });

@@ -2,6 +2,8 @@ export * from './auth';
 export * from './config';
 export * from './context';
 export * from './errors';
+export * from './errors-log';
+export * from './license-gate';
 export * from './logging';
 export * from './module';
 export * from './service-host';

@@ -2,11 +2,13 @@ import { z } from 'zod';
 import { InternalAuth } from './auth';
 import { loadConfig } from './config';
 import { handleOnce } from './bus/inbox';
+import { AppError, errorMessage } from './errors';
+import { ERROR_RECORDED, ErrorRecorder, OperationalError, recordError } from './errors-log';
 import { OutboxRelay } from './bus/outbox';
 import type { EventEnvelope, Subscription } from './bus/types';
-import { Db, Migration, openDatabase, pingDatabase, Trx } from './db/database';
+import { Db, Migration, openDatabase, pingDatabase, Queryable, Trx } from './db/database';
 import { GrpcServer } from './grpc/grpc';
-import { bodyLimitSetting, createServiceApp, listen, RunningHttpServer, SERVICE_MAX_HEADER_BYTES } from './http/server';
+import { bodyLimitSetting, createServiceApp, listen, RunningHttpServer, ServerErrorAnswer, SERVICE_MAX_HEADER_BYTES } from './http/server';
 import type { RouteHandlers, RouteSpec } from './http/routes';
 import { createLogger, Logger } from './logging';
 import { observeServiceStores } from './observability/service-metrics';
@@ -21,17 +23,22 @@ export interface ServiceHostOptions {
 
 const hostConfigSchema = z.object({ BODY_LIMIT_BYTES: bodyLimitSetting() });
 
+/** A route's 5xx of one code is recorded at most this often per process. */
+const SERVER_ERROR_RECORD_EVERY_MS = 10_000;
+
 /**
  * The parts every service has, wired once: its own database with outbox and inbox, the relay, a gRPC
  * server with health, consumers that handle each event once, and an HTTP app behind the gateway.
  * A service's module.ts adds only what is its own.
  */
-export class ServiceHost {
+export class ServiceHost implements ErrorRecorder {
   readonly grpc: GrpcServer;
   readonly auth: InternalAuth;
   readonly relay: OutboxRelay;
   readonly log: Logger;
   private readonly subscriptions: Subscription[] = [];
+  /** When each route and code's 5xx was last recorded. */
+  private readonly lastServerErrors = new Map<string, number>();
 
   private constructor(readonly ctx: ModuleContext, readonly name: ServiceName, readonly db: Db) {
     this.log = createLogger(name);
@@ -45,10 +52,66 @@ export class ServiceHost {
     return new ServiceHost(ctx, opts.name, db);
   }
 
-  /** Runs `effect` once per event id, in one transaction with the inbox record. */
+  /**
+   * Runs `effect` once per event id, in one transaction with the inbox record. An event given up
+   * after its last attempt is recorded in the error log.
+   */
   async consume(consumer: string, topics: string[], effect: (event: EventEnvelope, trx: Trx) => Promise<void>): Promise<void> {
     const group = `${this.name}.${consumer}`;
-    this.subscriptions.push(await this.ctx.bus.subscribe(group, topics, handleOnce(this.db, group, effect)));
+    this.subscriptions.push(await this.ctx.bus.subscribe(group, topics, handleOnce(this.db, group, effect), { onDeadLetter: (event, err, attempts) => this.deadLettered(group, event, err, attempts) }));
+  }
+
+  /**
+   * Records an operational error in the error log (see `recordError`): in `trx` when given, so it
+   * exists exactly when the failure it describes is committed; else at once, where a database that
+   * cannot take the record is logged, not thrown, so the caller's own failure handling goes on.
+   */
+  async recordError(e: OperationalError, trx?: Queryable): Promise<void> {
+    if (trx) {
+      await recordError(trx, this.name, e);
+      return;
+    }
+    try {
+      await recordError(this.db, this.name, e);
+      this.relay.nudge();
+    } catch (err) {
+      this.log.error('an operational error could not be recorded in the error log', { code: e.code, error: errorMessage(err) });
+    }
+  }
+
+  private async deadLettered(group: string, event: EventEnvelope, err: unknown, attempts: number): Promise<void> {
+    // The error log's own consumer failing must not feed itself an endless chain of records.
+    if (event.type === ERROR_RECORDED) return;
+    // Only an AppError's text is written for callers; anything else may hold SQL or internals.
+    const cause = err instanceof AppError ? err.message : `see the ${this.name} service's log`;
+    await this.recordError({
+      code: 'event.dead_lettered', level: 'critical', subject: event.id,
+      message: `Consumer ${group} gave up event ${event.type} (${event.id}) of ${event.topic} after ${attempts} attempts: ${cause}`,
+      message_ru: `Обработчик ${group} отказался от события ${event.type} (${event.id}) из ${event.topic} после попыток: ${attempts}; причина: ${err instanceof AppError ? err.message : `см. журнал сервиса ${this.name}`}`,
+      details: { group, topic: event.topic, type: event.type, attempts },
+    });
+  }
+
+  private serverError(answer: ServerErrorAnswer): void {
+    // A dependency that is down makes every request of a route fail alike (and some routes are
+    // public): one record per route and code every few seconds tells the administrator as much.
+    const key = `${answer.error.code} ${answer.route}`;
+    const now = Date.now();
+    if (now - (this.lastServerErrors.get(key) ?? -Infinity) < SERVER_ERROR_RECORD_EVERY_MS) return;
+    this.lastServerErrors.set(key, now);
+    const internal = answer.error.code === 'internal';
+    const where = answer.route ?? 'a request';
+    void this.recordError({
+      code: `http.${answer.error.code}`, level: internal ? 'error' : 'warning', route: answer.route, request_id: answer.requestId,
+      // An internal error's text stays in the service's log under the request id; an AppError's is written for callers.
+      message: internal
+        ? `Internal error answering ${where}; the ${this.name} service's log has the details under request id ${answer.requestId ?? 'unknown'}`
+        : `${answer.status} answering ${where}: ${answer.error.message}`,
+      message_ru: internal
+        ? `Внутренняя ошибка при ответе на ${where}; подробности в журнале сервиса ${this.name} по идентификатору запроса ${answer.requestId ?? 'неизвестен'}`
+        : `Ответ ${answer.status} на ${where}: ${answer.error.message}`,
+      details: { status: answer.status },
+    });
   }
 
   /** Commits `work` and wakes the relay for the events it enqueued. */
@@ -72,6 +135,7 @@ export class ServiceHost {
       readiness: ready,
       bodyLimitBytes: loadConfig(hostConfigSchema, this.ctx.env).BODY_LIMIT_BYTES,
       exposeMetrics: this.ctx.metricsOnHttpPorts,
+      onServerError: (answer) => this.serverError(answer),
     });
     const unobserve = observeServiceStores(this.name, this.db);
     const grpcPort = await this.grpc.listen(this.ctx.bindHost, this.ctx.listenPort(this.name, 'grpc'));

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { AppError, createLogger, deliver, EventEnvelope } from '../src';
+import { AppError, createLogger, currentRequestId, deliver, EventEnvelope } from '../src';
 
 const event: EventEnvelope = { id: 'e1', topic: 't', type: 'x.happened', key: 'k', payload: {}, headers: {}, occurredAt: new Date().toISOString() };
 const fast = { attempts: 3, baseDelayMs: 1, maxDelayMs: 2 };
@@ -24,6 +24,20 @@ describe('event delivery retries', () => {
     }, log, 'g', fast);
     expect(outcome).to.equal('dead-lettered');
     expect(calls).to.equal(3);
+  });
+
+  it('tells the dead-letter hook once, with the last error and the attempts, in the event\'s request context', async () => {
+    const told: { id: string; error: string; attempts: number; requestId: string | undefined }[] = [];
+    const withRequest = { ...event, headers: { 'x-request-id': 'req-dead-1' } };
+    const outcome = await deliver(withRequest, async () => {
+      throw new Error('cannot handle this event');
+    }, log, 'g', fast, () => false, async (e, err, attempts) => {
+      told.push({ id: e.id, error: (err as Error).message, attempts, requestId: currentRequestId() });
+    });
+    expect(outcome).to.equal('dead-lettered');
+    expect(told).to.deep.equal([{ id: 'e1', error: 'cannot handle this event', attempts: 3, requestId: 'req-dead-1' }]);
+    // A hook that fails itself changes nothing about the outcome.
+    expect(await deliver(event, async () => Promise.reject(new Error('bad')), log, 'g', fast, () => false, async () => Promise.reject(new Error('hook down')))).to.equal('dead-lettered');
   });
 
   it('counts only the event\'s own failures when both kinds occur', async () => {

@@ -27,6 +27,10 @@ describe('gRPC helpers over a real loopback connection', function () {
         if (req.token === 'throws-undefined') throw undefined;
         return { userId: 'u1', username: 'alice', permissions: [{ key: 'k', letters: ['r'] }], allProjects: true, projects: [], scopes: {}, tokenKind: 'api', tokenId: 't', expiresAt: '' };
       },
+      // Not called here: the service definition has it, so the implementation must too.
+      async getLicenseLimits() {
+        throw new AppError('not_found', 'No license limits in this test');
+      },
     });
     address = `127.0.0.1:${await server.listen('127.0.0.1', 0)}`;
   });

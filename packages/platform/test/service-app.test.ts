@@ -1,7 +1,7 @@
 import http from 'node:http';
 import { expect } from 'chai';
 import { z } from 'zod';
-import { createServiceApp, InternalAuth, INTERNAL_AUTH_HEADER, listen, RouteSpec, RunningHttpServer } from '@bulwark/platform';
+import { AppError, createServiceApp, InternalAuth, INTERNAL_AUTH_HEADER, listen, markRecorded, RouteSpec, RunningHttpServer, ServerErrorAnswer } from '@bulwark/platform';
 
 const SECRET = 'a-test-secret-of-at-least-thirty-two-chars';
 const BODY_LIMIT = 2048;
@@ -13,7 +13,16 @@ const routes: RouteSpec[] = [
     request: { params: z.object({ name: z.string() }), query: z.object({ q: z.string().optional() }).strict(), body: z.object({ text: z.string(), tags: z.array(z.string()).optional() }).strict() },
   },
   { operationId: 'upload', method: 'post', path: '/upload', service: 'demo', tag: 'Demo', summary: 'Upload', access: { kind: 'authenticated' }, upload: { maxBytes: UPLOAD_LIMIT } },
+  { operationId: 'explode', method: 'get', path: '/explode/{how}', service: 'demo', tag: 'Demo', summary: 'Fails', access: { kind: 'authenticated' }, request: { params: z.object({ how: z.string() }) } },
 ];
+
+/** What the `explode` route throws, by its path parameter. */
+function explode(how: string): never {
+  if (how === 'internal') throw new Error('connect to postgres://bulwark:s3cret-password@db failed');
+  if (how === 'unavailable') throw new AppError('unavailable', 'The scanning service is unavailable');
+  if (how === 'recorded') throw markRecorded(new AppError('unavailable', 'The directory cannot be reached'));
+  throw new AppError('conflict', 'not a server error');
+}
 
 /** Sends `chunks` with chunked transfer encoding (no Content-Length), as a client streaming a body does. */
 function postChunked(url: string, token: string, chunks: Buffer[]): Promise<{ status: number; body: any }> {
@@ -32,13 +41,16 @@ function postChunked(url: string, token: string, chunks: Buffer[]): Promise<{ st
 
 describe('a service HTTP app', () => {
   let server: RunningHttpServer;
+  const serverErrors: ServerErrorAnswer[] = [];
   // A token per request: one made when the file loads may have expired by the time a long run reaches these tests.
   const gateway = new InternalAuth(SECRET, 'gateway');
 
   before(async () => {
     const app = createServiceApp({
-      service: 'demo', routes, internalAuth: new InternalAuth(SECRET, 'demo'), readiness: async () => ({}), bodyLimitBytes: BODY_LIMIT, exposeMetrics: false,
-      handlers: { echo: async (input) => ({ params: input.params, body: input.body }), upload: async (input) => ({ bytes: (input.body as Buffer).length }) },
+      service: 'demo', routes, internalAuth: new InternalAuth(SECRET, 'demo'), readiness: async () => ({}), bodyLimitBytes: BODY_LIMIT,
+      exposeMetrics: false,
+      handlers: { echo: async (input) => ({ params: input.params, body: input.body }), upload: async (input) => ({ bytes: (input.body as Buffer).length }), explode: async (input) => explode(input.params.how) },
+      onServerError: (answer) => serverErrors.push(answer),
     });
     server = await listen(app, '127.0.0.1', 0);
   });
@@ -74,5 +86,23 @@ describe('a service HTTP app', () => {
       expect(res.body.error.details).to.deep.equal([{ field, problem: field === 'body' ? 'has a key with the NUL character (U+0000)' : 'must not contain the NUL character (U+0000)' }]);
     }
     expect(await send('/echo/a', { text: 'ok' })).to.deep.equal({ status: 200, body: { params: { name: 'a' }, body: { text: 'ok' } } });
+  });
+
+  it('tells the error log of each 5xx with the route-table path, the code and the request id, never the internal text', async () => {
+    const get = async (how: string, requestId: string) => {
+      const res = await fetch(`${server.url}/explode/${how}`, { headers: { [INTERNAL_AUTH_HEADER]: gateway.forService(), 'x-request-id': requestId } });
+      return { status: res.status, text: await res.text() };
+    };
+    const internal = await get('internal', 'req-internal-1');
+    expect(internal.status).to.equal(500);
+    expect(internal.text).not.to.contain('s3cret-password');
+    expect((await get('unavailable', 'req-unavailable-1')).status).to.equal(503);
+    expect((await get('recorded', 'req-recorded-1')).status).to.equal(503);
+    expect((await get('conflict', 'req-conflict-1')).status).to.equal(409);
+    expect(serverErrors.map((a) => [a.status, a.error.code, a.route, a.requestId])).to.deep.equal([
+      [500, 'internal', 'GET /explode/{how}', 'req-internal-1'],
+      [503, 'unavailable', 'GET /explode/{how}', 'req-unavailable-1'],
+    ]);
+    expect(serverErrors[0].error.message).to.equal('Internal server error');
   });
 });

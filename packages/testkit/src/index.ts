@@ -6,3 +6,4 @@ export * from './databases';
 export * from './git-server';
 export * from './oidc-provider';
 export * from './jira-contract-server';
+export * from './license';

@@ -10,6 +10,7 @@ import { SERVICE_NAMES, ServiceName } from '@bulwark/platform';
 import { Balancer, startBalancer } from './balancer';
 import { Api } from './http';
 import { createTestDatabase, Infra, uniqueSuffix } from './infra';
+import { TEST_LICENSE_PUBLIC_KEY } from './license';
 
 export const ADMIN_PASSWORD = 'admin-password-for-tests';
 
@@ -34,8 +35,13 @@ export const TEST_LIMITS = { RATE_LIMIT_PER_TOKEN_PER_MINUTE: '300', RATE_LIMIT_
 /** Settings every test system shares: real scanners when installed, short scan leases so a lost worker shows quickly. */
 function testSettings(): Record<string, string> {
   // The tests' Git servers and webhook receivers listen on 127.0.0.1: the one address of this host the tests open.
-  // Task trackers are polled every 2 s, so a test sees the schedule move an issue.
-  return { ...TEST_LIMITS, SCAN_LEASE_SECONDS: '5', SCAN_POLL_MS: '200', OUTBOUND_ALLOW_CIDRS: '127.0.0.1/32', TRACKERS_SYNC_MS: '2000', ...(process.env.SCANNER_PATH ? { SCANNER_PATH: process.env.SCANNER_PATH } : {}) };
+  // Task trackers are polled every 2 s, so a test sees the schedule move an issue. Licenses of the tests are signed with the
+  // test vendor key; expiry is checked every second, so a license that expires in a test is noticed at once.
+  return {
+    ...TEST_LIMITS, SCAN_LEASE_SECONDS: '5', SCAN_POLL_MS: '200', OUTBOUND_ALLOW_CIDRS: '127.0.0.1/32', TRACKERS_SYNC_MS: '2000',
+    LICENSE_PUBLIC_KEY: TEST_LICENSE_PUBLIC_KEY, LICENSE_CHECK_INTERVAL_MS: '1000',
+    ...(process.env.SCANNER_PATH ? { SCANNER_PATH: process.env.SCANNER_PATH } : {}),
+  };
 }
 
 const REPO_ROOT = path.resolve(__dirname, '../../..');

@@ -11,6 +11,8 @@ import { issuesSuite } from '../../../services/issues/test/issues.suite';
 import { trackersSuite } from '../../../services/issues/test/trackers.suite';
 import { reportingSuite } from '../../../services/reporting/test/reporting.suite';
 import { notificationsSuite } from '../../../services/notifications/test/notifications.suite';
+import { errorsLogSuite } from '../../../services/notifications/test/errors-log.suite';
+import { licenseSuite } from '../../../services/identity/test/license.suite';
 import { directAccessSuite, gatewaySuite } from '../../../gateway/test/gateway.suite';
 import { authorizationWalk } from '../../../gateway/test/authorization-walk.suite';
 import { cliPipelineSuite } from '../../cli/test/pipeline.suite';
@@ -32,5 +34,7 @@ describeSystem({
   'reporting service': reportingSuite,
   'notifications service': notificationsSuite,
   'the CLI in CI pipelines': cliPipelineSuite,
+  'error log': errorsLogSuite,
+  'license': licenseSuite,
   'authorization walk over the route table': authorizationWalk,
 });

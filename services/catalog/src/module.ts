@@ -1,6 +1,8 @@
-import { EgressProxy, ModuleDefinition, openSecretBox, readOutboundPolicy, ServiceHost } from '@bulwark/platform';
+import {
+  createGrpcClient, EgressProxy, GrpcClientHandle, LicenseGate, limitsFromAnswer, ModuleDefinition, openSecretBox, readOutboundPolicy, ServiceHost,
+} from '@bulwark/platform';
 import { routesOf } from '@bulwark/contracts';
-import { catalogV1 } from '@bulwark/proto';
+import { catalogV1, identityV1 } from '@bulwark/proto';
 import { scanningChecksLookup } from './checks-lookup';
 import { readCatalogConfig } from './config';
 import { catalogGrpc } from './grpc/catalog-grpc';
@@ -17,7 +19,12 @@ export const catalogModule: ModuleDefinition = {
     const secrets = openSecretBox(ctx, 'catalog');
     const host = await ServiceHost.open(ctx, { name: 'catalog', migrations, databaseUrl: config.CATALOG_DATABASE_URL });
     const checks = scanningChecksLookup(ctx, host);
-    const projects = new Projects(host, checks, host.log);
+    // Identity owns the license; the client is made at first use, as identity may start after the catalog.
+    let identity: GrpcClientHandle<typeof identityV1.IdentityServiceService> | undefined;
+    const license = new LicenseGate(async () =>
+      limitsFromAnswer(await (identity ??= createGrpcClient(identityV1.IdentityServiceService, 'identity', ctx.peer('identity').grpcAddress, host.auth)).client.getLicenseLimits({})),
+    );
+    const projects = new Projects(host, checks, license, host.log);
     const egress = await EgressProxy.start(readOutboundPolicy(ctx.env));
     const resources = new Resources(host, projects, secrets, checks, egress, config, host.log);
     const resealed = await resources.resealStaleSecrets();
@@ -28,6 +35,7 @@ export const catalogModule: ModuleDefinition = {
       ...started,
       stop: async () => {
         checks.close();
+        identity?.close();
         await started.stop();
         await egress.close();
       },

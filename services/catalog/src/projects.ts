@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import {
-  canSeeProject, conflict, enqueueEvents, forbidden, invalid, invalidField, isUuid, Logger, notFound, Principal, Queryable, ServiceHost, Trx,
+  canSeeProject, conflict, enqueueEvents, forbidden, invalid, invalidField, isUuid, LicenseGate, LicenseLimitReached, Logger, notFound, Principal, Queryable,
+  serializeAcrossReplicas, ServiceHost, Trx,
 } from '@bulwark/platform';
 import { CATALOG_EVENTS, TOPICS } from '@bulwark/contracts';
 import { ChecksLookup, usedByMessage } from './checks-lookup';
@@ -37,7 +38,23 @@ const layerEvent = (l: LayerRecord) => ({
  * exist for it (404). An archived project is read-only (409), a deleted one is out of use until restored.
  */
 export class Projects {
-  constructor(private readonly host: ServiceHost, private readonly checks: ChecksLookup, private readonly log: Logger) {}
+  constructor(private readonly host: ServiceHost, private readonly checks: ChecksLookup, private readonly license: LicenseGate, private readonly log: Logger) {}
+
+  /**
+   * Refuses one more project over the license's limit (read before the transaction: it asks
+   * identity), counting under a lock so two creations cannot both take the last place.
+   */
+  private async projectLimitReached(trx: Trx, max: number | null): Promise<LicenseLimitReached | undefined> {
+    if (max === null) return undefined;
+    await serializeAcrossReplicas(trx, 'license:projects');
+    try {
+      LicenseGate.ensureRoom('projects', max, await projectStore.countLive(trx));
+      return undefined;
+    } catch (err) {
+      if (err instanceof LicenseLimitReached) return err;
+      throw err;
+    }
+  }
 
   private get db() {
     return this.host.db;
@@ -117,10 +134,13 @@ export class Projects {
   async createProject(p: Principal, w: { code: string; name: string; description?: string; tags?: string[]; field_values?: { field_id: number; value: string }[] }) {
     if (p.projects !== null) throw forbidden('A user limited to some projects cannot create projects');
     const values = w.field_values ?? [];
+    const max = await this.license.limit('projects');
     return this.host.transaction(async (trx) => {
       await this.checkFieldValues(trx, values);
       const taken = () => conflict(`Project ${w.code} already exists`, [{ field: 'code', problem: 'already exists (codes are never reused)' }]);
       if (await projectStore.codeTaken(trx, w.code)) throw taken();
+      const full = await this.projectLimitReached(trx, max);
+      if (full) throw full;
       await uniquely(projectStore.insert(trx, w.code, { name: w.name, description: w.description ?? '', tags: [...new Set(w.tags ?? [])] }), taken);
       await projectStore.setFieldValues(trx, w.code, values);
       const project = (await projectStore.get(trx, w.code))!;
@@ -128,6 +148,10 @@ export class Projects {
       this.log.info('project created', { code: w.code, by: p.username });
       return project;
     });
+  }
+
+  countLive() {
+    return projectStore.countLive(this.db);
   }
 
   getProject(p: Principal, code: string) {
@@ -160,12 +184,16 @@ export class Projects {
   }
 
   async setDeleted(p: Principal, codes: string[], deleted: boolean): Promise<BulkStatus[]> {
+    // A restored project counts again towards the license's limit.
+    const max = deleted ? null : await this.license.limit('projects');
     return this.host.transaction(async (trx) => {
       const results: BulkStatus[] = [];
       for (const code of codes) {
         const project = canSeeProject(p, code) ? await projectStore.get(trx, code) : undefined;
+        const full = project && !deleted && project.deletedAt ? await this.projectLimitReached(trx, max) : undefined;
         if (!project) results.push({ id: code, status: 'not_found' });
         else if (Boolean(project.deletedAt) === deleted) results.push({ id: code, status: 'unchanged' });
+        else if (full) results.push({ id: code, status: 'conflict', message: full.message });
         else {
           await projectStore.setDeleted(trx, code, deleted);
           await this.event(trx, deleted ? CATALOG_EVENTS.projectDeleted : CATALOG_EVENTS.projectRestored, code, projectEvent(project));

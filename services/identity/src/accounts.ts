@@ -10,6 +10,7 @@ import { DirectoryPerson, DirectoryRefusal } from './domain/ldap';
 import type { SsoPerson } from './domain/oidc';
 import { claimGroupKeys, directoryKey, groupGrants, ldapGroupKeys } from './domain/groups';
 import { ADMIN_ROLE, effectiveRights, LAST_ADMIN_MESSAGE } from './domain/permissions';
+import { ensureUserRoom, userLimitReached } from './license';
 import { API_TOKEN_PREFIX, burnPasswordCheck, checkNewPassword, hashApiToken, hashPassword, newApiToken, verifyPassword } from './domain/secrets';
 import { SessionTokens } from './domain/sessions';
 import { groupStore } from './store/groups';
@@ -179,6 +180,7 @@ export class Accounts {
       const fields = { displayName: profile.displayName ?? username, email: profile.email };
       let id = existing?.id;
       if (!id) {
+        await ensureUserRoom(trx);
         id = randomUUID();
         await userStore.insert(trx, id, username, { ...fields, passwordHash: null, activeDirectory: true });
         await userStore.setRoles(trx, id, granted);
@@ -381,6 +383,7 @@ export class Accounts {
       if (await userStore.byUsername(trx, input.username)) {
         throw conflict(`User ${input.username} already exists`, [{ field: 'username', problem: 'already exists' }]);
       }
+      await ensureUserRoom(trx);
       const id = randomUUID();
       await userStore.insert(trx, id, input.username, {
         passwordHash: hash, displayName: input.display_name ?? input.username, email: input.email ?? null,
@@ -456,6 +459,11 @@ export class Accounts {
         else if (Boolean(user.deletedAt) === deleted) results.push({ id, status: 'unchanged' });
         else if (deleted && admins.has(id) && admins.size === 1) results.push({ id, status: 'conflict', message: lastAdminConflict().message });
         else {
+          const full = deleted ? undefined : await userLimitReached(trx);
+          if (full) {
+            results.push({ id, status: 'conflict', message: full.message });
+            continue;
+          }
           admins.delete(id);
           await userStore.setDeleted(trx, id, deleted);
           await this.event(trx, deleted ? IDENTITY_EVENTS.userDeleted : IDENTITY_EVENTS.userRestored, id, { id, username: user.username });

@@ -25,6 +25,16 @@ export const identityConfigSchema = z.object({
   SSO_CLIENT_ID: z.string().optional(),
   SSO_CLIENT_SECRET: z.string().optional(),
   SSO_REDIRECT_URI: z.string().optional(),
+  /** Replaces the built-in vendor key that licenses must be signed with: PEM, or base64 of the DER (SPKI). For tests and a vendor's own key. */
+  LICENSE_PUBLIC_KEY: z.string().optional(),
+  /** How often the license's expiry is checked for notices due. */
+  LICENSE_CHECK_INTERVAL_MS: env.int(3_600_000, 100),
+  /** Days before expiry at which a license.expiring security event is sent, comma-separated. */
+  LICENSE_EXPIRY_NOTICE_DAYS: z
+    .string()
+    .regex(/^\s*\d{1,4}(\s*,\s*\d{1,4})*\s*$/, 'must be whole numbers of days, comma-separated')
+    .default('30,14,7,1')
+    .transform((v) => v.split(',').map((d) => Number(d.trim()))),
 });
 
 export type IdentityConfig = z.infer<typeof identityConfigSchema>;

@@ -1,4 +1,4 @@
-import { AppError, invalid, Logger, SecretBox, ServiceHost, FieldProblem } from '@bulwark/platform';
+import { AppError, invalid, Logger, markRecorded, SecretBox, ServiceHost, FieldProblem } from '@bulwark/platform';
 import type { IdentityConfig } from './config';
 import { DirectoryPerson, LDAP_DEFAULTS, LdapDirectory, LdapFailure, LdapSettings } from './domain/ldap';
 import { loginSettingsStore } from './store/login-settings';
@@ -8,6 +8,9 @@ export type LdapSettingsPatch = Partial<LdapSettings> & { bind_password?: string
 /** How long a public GET /ldap/allowed answer is reused: the login page must not make every visit a directory bind. */
 const ALLOWED_CACHE_MS = 30_000;
 
+/** The same directory failure is recorded in the error log at most this often per process: every login attempt would repeat it. */
+const RECORD_EVERY_MS = 60_000;
+
 /**
  * Directory (LDAP) login settings and the directory conversations behind them. The settings live in
  * identity's database (environment variables seed them until the first PUT); the bind password is
@@ -15,6 +18,8 @@ const ALLOWED_CACHE_MS = 30_000;
  */
 export class DirectoryLogins {
   private allowedCache: { key: string; at: number; allowed: boolean } | undefined;
+  /** When each failure (stage and message) was last recorded. */
+  private readonly lastRecorded = new Map<string, number>();
 
   constructor(
     private readonly host: ServiceHost,
@@ -130,7 +135,18 @@ export class DirectoryLogins {
     } catch (err) {
       if (!(err instanceof LdapFailure)) throw err;
       this.log.warn('directory login failed: directory unusable', { stage: err.stage, message: err.message });
-      throw new AppError('unavailable', 'The directory cannot be reached; try again later');
+      const key = `${err.stage} ${err.message}`;
+      if (Date.now() - (this.lastRecorded.get(key) ?? -Infinity) >= RECORD_EVERY_MS) {
+        this.lastRecorded.set(key, Date.now());
+        // The failure's message names the stage and host, never the bind password (LdapFailure's own rule).
+        await this.host.recordError({
+          code: 'directory.unreachable', level: 'error', route: 'POST /api/v1/auth/login',
+          message: `Directory login failed: the directory cannot be used (stage ${err.stage}): ${err.message}`,
+          message_ru: `Вход через каталог не выполнен: каталог недоступен (этап ${err.stage}): ${err.message}`,
+          details: { stage: err.stage },
+        });
+      }
+      throw markRecorded(new AppError('unavailable', 'The directory cannot be reached; try again later'));
     }
   }
 }

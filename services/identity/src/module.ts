@@ -1,6 +1,8 @@
-import { createGrpcClient, loadOrCreateSecret, ModuleDefinition, openSecretBox, PeriodicTask, readOutboundPolicy, requireSetting, ServiceHost } from '@bulwark/platform';
+import {
+  createGrpcClient, GrpcClientHandle, loadOrCreateSecret, ModuleDefinition, openSecretBox, PeriodicTask, readOutboundPolicy, requireSetting, ServiceHost,
+} from '@bulwark/platform';
 import { routesOf, TOPICS } from '@bulwark/contracts';
-import { catalogV1, identityV1 } from '@bulwark/proto';
+import { catalogV1, identityV1, scanningV1 } from '@bulwark/proto';
 import { Accounts } from './accounts';
 import { readIdentityConfig } from './config';
 import { DirectoryLogins } from './directory';
@@ -12,6 +14,7 @@ import { SingleSignOn } from './sso';
 import { SessionTokens } from './domain/sessions';
 import { identityGrpc } from './grpc/identity-grpc';
 import { identityHandlers } from './http/handlers';
+import { Licensing, readPublicKey, UsageCounts, VENDOR_PUBLIC_KEY } from './license';
 import { migrations } from './migrations';
 
 export const identityModule: ModuleDefinition = {
@@ -33,23 +36,35 @@ export const identityModule: ModuleDefinition = {
     const groups = new UserGroups(host, ctx.cache, directory);
     await accounts.bootstrap();
     await host.consume('project-tags', [TOPICS.catalog], keepProjectTags(ctx.cache, host.log));
-    host.grpc.add(identityV1.IdentityServiceService, 'bulwark.identity.v1.IdentityService', identityGrpc(accounts));
-    const started = await host.serve(routesOf('identity'), identityHandlers(accounts, directory, sso, groups));
+    // Scanning may start after identity (it asks identity for the limits): its client is made at first use.
+    const catalog = createGrpcClient(catalogV1.CatalogServiceService, 'catalog', ctx.peer('catalog').grpcAddress, host.auth);
+    let scanning: GrpcClientHandle<typeof scanningV1.ScanningServiceService> | undefined;
+    const counts: UsageCounts = {
+      projects: async () => (await catalog.client.countProjects({})).count,
+      scanningProcesses: async () =>
+        (await (scanning ??= createGrpcClient(scanningV1.ScanningServiceService, 'scanning', ctx.peer('scanning').grpcAddress, host.auth)).client.countScansInFlight({})).count,
+    };
+    const licensing = new Licensing(host, readPublicKey(config.LICENSE_PUBLIC_KEY ?? VENDOR_PUBLIC_KEY), counts, config.LICENSE_EXPIRY_NOTICE_DAYS, host.log);
+    const expiry = new PeriodicTask('license expiry check', config.LICENSE_CHECK_INTERVAL_MS, () => licensing.checkExpiry(), host.log);
+    host.grpc.add(identityV1.IdentityServiceService, 'bulwark.identity.v1.IdentityService', identityGrpc(accounts, licensing));
+    const started = await host.serve(routesOf('identity'), identityHandlers(accounts, directory, sso, groups, licensing));
 
     // Projects made before identity listened to the catalog's events: copied once, retried until the catalog answers.
-    const catalog = createGrpcClient(catalogV1.CatalogServiceService, 'catalog', ctx.peer('catalog').grpcAddress, host.auth);
     const copy = copyProjectTags((req) => catalog.client.listProjectTags(req), host.db, ctx.cache, host.log);
     let copied = false;
     const copyTask = new PeriodicTask('copying project tags from the catalog', 2000, async () => {
       if (!copied) copied = await copy();
     }, host.log);
     copyTask.start();
+    expiry.start();
     return {
       ...started,
       stop: async () => {
         await copyTask.stop();
-        catalog.close();
+        await expiry.stop();
         await started.stop();
+        catalog.close();
+        scanning?.close();
       },
     };
   },

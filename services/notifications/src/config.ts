@@ -11,6 +11,8 @@ export const notificationsConfigSchema = z.object({
   NOTIFY_BATCH: env.int(20, 1),
   /** Days the events log keeps an event (one still being delivered stays until it is done). */
   NOTIFY_EVENTS_RETENTION_DAYS: env.int(90, 1),
+  /** Days the error log keeps an error. */
+  ERRORS_LOG_RETENTION_DAYS: env.int(90, 1),
   /** Hours a replaced signing secret keeps signing beside the new one (0: replaced at once). */
   NOTIFY_SECRET_ROTATION_HOURS: env.int(24, 0),
 });

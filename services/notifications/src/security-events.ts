@@ -1,4 +1,4 @@
-import { AppError, Cache, Db, EventEnvelope, Logger, RateLimiter, SecretBox, Trx } from '@bulwark/platform';
+import { AppError, Cache, Db, ErrorRecorder, EventEnvelope, Logger, RateLimiter, SecretBox, Trx } from '@bulwark/platform';
 import { EVENT_KINDS, projectOf } from './domain/messages';
 import { deliveryStore, DueDelivery } from './store/deliveries';
 import { eventStore, SecurityEventRow } from './store/events';
@@ -36,6 +36,7 @@ export class DeliveryWorker {
     private readonly secrets: SecretBox,
     private readonly webhooks: WebhookClient,
     private readonly log: Logger,
+    private readonly errors: ErrorRecorder,
     private readonly opts: { batch: number; maxAttempts: number },
   ) {}
 
@@ -78,7 +79,25 @@ export class DeliveryWorker {
       return;
     }
     const giveUp = result.permanent === true || d.attempts >= this.opts.maxAttempts;
-    await deliveryStore.attemptFailed(this.db, d.id, result.status, result.error ?? 'failed', giveUp ? null : retryDelaySeconds(d.attempts));
-    this.log.warn(giveUp ? 'webhook delivery given up' : 'webhook delivery failed; will retry', { notifierId: notifier.id, deliveryId: d.id, attempt: d.attempts, status: result.status, error: result.error });
+    const error = result.error ?? 'failed';
+    if (!giveUp) {
+      await deliveryStore.attemptFailed(this.db, d.id, result.status, error, retryDelaySeconds(d.attempts));
+      this.log.warn('webhook delivery failed; will retry', { notifierId: notifier.id, deliveryId: d.id, attempt: d.attempts, status: result.status, error });
+      return;
+    }
+    // Given up: the delivery's state and its error-log record commit together.
+    await this.db.transaction(async (trx) => {
+      await deliveryStore.attemptFailed(trx, d.id, result.status, error, null);
+      await this.errors.recordError(
+        {
+          code: 'webhook.given_up', level: 'warning', subject: d.id, request_id: null,
+          message: `Webhook notifier "${notifier.name}" gave up delivering ${event.type} (${event.id}) after ${d.attempts} attempt(s): ${error}`,
+          message_ru: `Вебхук «${notifier.name}» прекратил доставку ${event.type} (${event.id}) после попыток: ${d.attempts}; ошибка: ${error}`,
+          details: { notifier_id: notifier.id, event_id: event.id, event_type: event.type, attempts: d.attempts, status: result.status },
+        },
+        trx,
+      );
+    });
+    this.log.warn('webhook delivery given up', { notifierId: notifier.id, deliveryId: d.id, attempt: d.attempts, status: result.status, error });
   }
 }

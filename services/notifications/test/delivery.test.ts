@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
-import { createLogger, EventEnvelope, MemoryCache, OutboundPolicy, SecretBox } from '@bulwark/platform';
+import { createLogger, ErrorRecorder, EventEnvelope, MemoryCache, OperationalError, OutboundPolicy, Queryable, recordError, SecretBox } from '@bulwark/platform';
 import { DATABASE_BACKENDS, TestDatabase } from '@bulwark/testkit';
 import { migrations } from '../src/migrations';
 import { DeliveryWorker, recordSecurityEvent } from '../src/security-events';
@@ -18,6 +18,8 @@ for (const backend of DATABASE_BACKENDS) {
     const received: { path: string; body: any }[] = [];
     const secrets = new SecretBox(randomBytes(32));
     const webhooks = new WebhookClient(new OutboundPolicy({ allow: ['127.0.0.1/32'] }));
+    // What a ServiceHost does: the record goes to this database's outbox, in the given transaction.
+    const errors: ErrorRecorder = { recordError: (e: OperationalError, trx?: Queryable) => recordError(trx ?? t.db, 'notifications', e) };
 
     before(async function () {
       t = await backend.open(this, 'notifications', migrations);
@@ -75,7 +77,7 @@ for (const backend of DATABASE_BACKENDS) {
       const slow = await notifier('/slow', { rate_limit: 2 });
       const project = `p-${randomUUID().slice(0, 6)}`;
       for (let i = 0; i < 5; i++) await record(event(project));
-      await new DeliveryWorker(t.db, new MemoryCache(), secrets, webhooks, createLogger('test'), { batch: 20, maxAttempts: 3 }).drain();
+      await new DeliveryWorker(t.db, new MemoryCache(), secrets, webhooks, createLogger('test'), errors, { batch: 20, maxAttempts: 3 }).drain();
       expect(received.filter((r) => r.path === '/slow')).to.have.length(2);
       expect(await states(slow.id)).to.deep.equal(['delivered/1', 'delivered/1', 'pending/0', 'pending/0', 'pending/0']);
       await t.db('notifiers').where({ id: slow.id }).delete();
@@ -96,13 +98,21 @@ for (const backend of DATABASE_BACKENDS) {
       await t.db('notifiers').where({ id: waiting.id }).delete();
     });
 
-    it('gives a delivery up after its last attempt', async () => {
+    it('gives a delivery up after its last attempt, and records it in the error log through the outbox', async () => {
       const down = await notifier('/down');
-      await record(event(`p-${randomUUID().slice(0, 6)}`));
-      await new DeliveryWorker(t.db, new MemoryCache(), secrets, webhooks, createLogger('test'), { batch: 20, maxAttempts: 1 }).drain();
+      const e = event(`p-${randomUUID().slice(0, 6)}`);
+      await record(e);
+      await new DeliveryWorker(t.db, new MemoryCache(), secrets, webhooks, createLogger('test'), errors, { batch: 20, maxAttempts: 1 }).drain();
       expect(await states(down.id)).to.deep.equal(['failed/1']);
       const row = await t.db('deliveries').where({ notifier_id: down.id }).first();
       expect(row).to.include({ last_status: 500, last_error: 'HTTP 500' });
+      const outbox = await t.db('bulwark_outbox').where({ topic: 'bulwark.errors.v1', type: 'error.recorded' }).select('payload');
+      const records = outbox.map((o: { payload: unknown }) => (typeof o.payload === 'string' ? JSON.parse(o.payload) : o.payload)).filter((p: any) => p.subject === row.id);
+      expect(records).to.have.length(1);
+      expect(records[0]).to.include({ service: 'notifications', code: 'webhook.given_up', level: 'warning' });
+      expect(records[0].details).to.include({ notifier_id: down.id, event_id: e.id, status: 500, attempts: 1 });
+      expect(records[0].message).to.contain('/down').and.to.contain('HTTP 500');
+      expect(records[0].message_ru).to.contain('Вебхук');
     });
   });
 }

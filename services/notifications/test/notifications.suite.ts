@@ -15,7 +15,7 @@ interface Received {
 }
 
 /** A webhook endpoint that records what it receives and answers a path with the statuses it is given, then 200. */
-async function startReceiver(host = '127.0.0.1') {
+export async function startReceiver(host = '127.0.0.1') {
   const received: Received[] = [];
   const statuses = new Map<string, number[]>();
   const server = http.createServer((req, res) => {
@@ -216,7 +216,7 @@ export function notificationsSuite(t: SystemUnderTest): void {
     expect((await t.admin.post('/api/v1/notifier-type/2/test', { settings: { url: receiver.url } })).status).to.equal(400);
 
     const templates = ok(await t.admin.get('/api/v1/event-template')).items;
-    expect(templates.map((e: any) => e.type)).to.have.members(['scan.completed', 'scan.failed', 'issues.ingested', 'quality_gate.evaluated', 'issue.status_changed', 'report.ready', 'report.failed']);
+    expect(templates.map((e: any) => e.type)).to.have.members(['scan.completed', 'scan.failed', 'issues.ingested', 'quality_gate.evaluated', 'issue.status_changed', 'report.ready', 'report.failed', 'license.expiring', 'license.expired']);
     expect(ok(await t.admin.delete('/api/v1/notifiers', { ids: [n.id, randomUUID()] })).results.map((r: any) => r.status)).to.deep.equal(['deleted', 'not_found']);
     expect((await t.admin.get(`/api/v1/notifier/${n.id}`)).status).to.equal(404);
   });

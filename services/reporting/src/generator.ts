@@ -1,4 +1,4 @@
-import { Db, enqueueEvents, Logger, ServiceClient } from '@bulwark/platform';
+import { Db, enqueueEvents, ErrorRecorder, Logger, ServiceClient } from '@bulwark/platform';
 import { REPORT_EVENTS, TOPICS } from '@bulwark/contracts';
 import type { issuesV1 } from '@bulwark/proto';
 import { periodStart } from './domain/period';
@@ -54,6 +54,7 @@ export class ReportGenerator {
     private readonly db: Db,
     private readonly issues: IssuesClient,
     private readonly log: Logger,
+    private readonly errors: ErrorRecorder,
     private readonly opts: { leaseSeconds: number; topIssues: number },
   ) {}
 
@@ -88,6 +89,15 @@ export class ReportGenerator {
       await this.db.transaction(async (trx) => {
         if (!(await reportStore.finish(trx, r.id, r.attempts, { error }))) return;
         await enqueueEvents(trx, [{ topic: TOPICS.reports, type: REPORT_EVENTS.reportFailed, key: r.id, payload: { id: r.id, name: r.name, type: r.type, author: r.author, error } }]);
+        await this.errors.recordError(
+          {
+            code: 'report.failed', level: 'error', subject: r.id, request_id: null,
+            message: `Report "${r.name}" (${r.id}) of ${r.author} could not be generated after ${r.attempts} attempts: ${error}`,
+            message_ru: `Отчёт «${r.name}» (${r.id}) пользователя ${r.author} не сформирован после попыток: ${r.attempts}; ошибка: ${error}`,
+            details: { type: r.type, author: r.author, attempts: r.attempts },
+          },
+          trx,
+        );
       });
     }
   }

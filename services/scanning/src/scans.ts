@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { AppError, canSeeProject, conflict, invalid, isUuid, notFound, Principal, ServiceHost } from '@bulwark/platform';
+import { AppError, canSeeProject, conflict, invalid, isUuid, LicenseGate, LicenseLimitReached, notFound, Principal, serializeAcrossReplicas, ServiceHost } from '@bulwark/platform';
 import { SCAN_EVENTS, toolType } from '@bulwark/contracts';
 import type { CatalogGate } from './catalog-client';
 import { countUpload } from './scan-metrics';
@@ -28,6 +28,7 @@ export class Scans {
     private readonly checks: Checks,
     private readonly worker: ScanWorker,
     private readonly parser: ReportParser,
+    private readonly license: LicenseGate,
   ) {}
 
   private get db() {
@@ -41,17 +42,25 @@ export class Scans {
     return tool.typeId;
   }
 
-  /** Queues a scan; a check whose scan is still in flight answers 409 naming it. */
-  /** Queues a scan of a check whose layer and tool type the caller has resolved. */
-  private async queue(principal: Principal, check: CheckRecord, typeId: number): Promise<ScanRecord> {
+  /**
+   * Queues a scan of a check whose layer and tool type the caller has resolved. A check whose scan
+   * is still in flight answers 409 naming it; so does one more scan in flight than the license allows
+   * (counted under a lock, the limit read before the transaction since it asks identity).
+   */
+  private async queue(principal: Principal, check: CheckRecord, typeId: number, max?: number | null): Promise<ScanRecord> {
     const type = toolType(typeId);
     if (!type?.execution) {
       throw conflict(`The check\u2019s tool (${type?.name ?? typeId}) is not run by Bulwark: upload its reports to POST /api/v1/check/${check.id}/results`);
     }
+    const limit = max !== undefined ? max : await this.license.limit('scanning_processes');
     const scan = await this.host.transaction(async (trx) => {
       await trx('checks').where({ id: check.id }).forUpdate().first();
       const inflight = await scanStore.inFlightFor(trx, [check.id]);
       if (inflight.length > 0) throw conflict(`Check ${check.id} already has scan ${inflight[0].id} ${inflight[0].state}`, [{ field: 'check_id', problem: `scan ${inflight[0].id} is ${inflight[0].state}` }]);
+      if (limit !== null) {
+        await serializeAcrossReplicas(trx, 'license:scanning_processes');
+        LicenseGate.ensureRoom('scanning_processes', limit, await scanStore.countInFlight(trx));
+      }
       const id = randomUUID();
       await scanStore.insert(trx, {
         id, checkId: check.id, layerId: check.layerId, projectCode: check.projectCode, securityToolId: check.securityToolId,
@@ -78,16 +87,20 @@ export class Scans {
     // One catalog lookup per tool, not per check.
     const typeIds = new Map<string, number>();
     for (const toolId of new Set(checks.map((c) => c.securityToolId))) typeIds.set(toolId, (await this.catalog.tool(toolId)).typeId);
+    // A layer whose scans do not all fit under the license's limit queues none of them.
+    const max = await this.license.limit('scanning_processes');
+    const toQueue = checks.filter((c) => !inflight.has(c.id) && toolType(typeIds.get(c.securityToolId)!)?.execution).length;
+    if (toQueue > 0) LicenseGate.ensureRoom('scanning_processes', max, await scanStore.countInFlight(this.db), toQueue);
     const results = [];
     for (const check of checks) {
       const typeId = typeIds.get(check.securityToolId)!;
       let scan = inflight.get(check.id);
       if (!scan && toolType(typeId)?.execution) {
         try {
-          scan = await this.queue(principal, check, typeId);
+          scan = await this.queue(principal, check, typeId, max);
         } catch (err) {
-          // Queued by someone else since the batch read: report that scan.
-          if (!(err instanceof AppError && err.code === 'conflict')) throw err;
+          // Queued by someone else since the batch read: report that scan. A limit reached meanwhile is the answer.
+          if (!(err instanceof AppError && err.code === 'conflict') || err instanceof LicenseLimitReached) throw err;
           [scan] = await scanStore.inFlightFor(this.db, [check.id]);
         }
       }

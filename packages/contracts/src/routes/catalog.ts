@@ -415,8 +415,8 @@ export const catalogRoutes: RouteSpec[] = [
   {
     operationId: 'createProject', method: 'post', path: '/api/v1/project', service, tag: 'Projects', access: perm('catalog.projects', 'w'),
     summary: 'Create a project; its code is unique (also among deleted projects) and cannot change',
-    description: 'A caller limited to some projects cannot create projects (403): a new project would be outside its scope.',
-    request: { body: projectCreateBody }, response: projectView,
+    description: 'A caller limited to some projects cannot create projects (403): a new project would be outside its scope. One project more than the license allows answers 409 naming the limit (GET /api/v1/license).',
+    request: { body: projectCreateBody }, response: projectView, errors: { 503: 'The license limits cannot be read (the identity service does not answer)' },
   },
   {
     operationId: 'listProjects', method: 'get', path: '/api/v1/projects', service, tag: 'Projects', access: perm('catalog.projects', 'r'),
@@ -456,7 +456,8 @@ export const catalogRoutes: RouteSpec[] = [
   },
   {
     operationId: 'restoreProjects', method: 'put', path: '/api/v1/restore-projects', service, tag: 'Projects', access: perm('catalog.projects', 'w'),
-    summary: 'Restore soft-deleted projects by code', request: { body: codesBody }, response: bulkResult,
+    summary: 'Restore soft-deleted projects by code', description: 'A project the license\u2019s projects limit has no room for is a conflict.',
+    request: { body: codesBody }, response: bulkResult, errors: { 503: 'The license limits cannot be read (the identity service does not answer)' },
   },
   {
     operationId: 'archiveProjects', method: 'put', path: '/api/v1/projects/archive', service, tag: 'Projects', access: perm('catalog.projects', 'w'),

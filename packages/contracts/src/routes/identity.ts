@@ -459,7 +459,7 @@ export const identityRoutes: RouteSpec[] = [
   },
   {
     operationId: 'createUser', method: 'post', path: '/api/v1/user', service, tag: 'Users', access: perm('administration.users', 'w'),
-    summary: 'Create a user', request: { body: userCreateBody }, response: userView,
+    summary: 'Create a user', description: 'One user more than the license allows answers 409 naming the limit (GET /api/v1/license).', request: { body: userCreateBody }, response: userView,
   },
   {
     operationId: 'listUsers', method: 'get', path: '/api/v1/users', service, tag: 'Users', access: perm('administration.users', 'r'),
@@ -495,7 +495,7 @@ export const identityRoutes: RouteSpec[] = [
   },
   {
     operationId: 'restoreUsers', method: 'put', path: '/api/v1/restore-users', service, tag: 'Users', access: perm('administration.users', 'w'),
-    summary: 'Restore soft-deleted users by id', request: { body: idsBody }, response: bulkResult,
+    summary: 'Restore soft-deleted users by id', description: 'A user the license\u2019s users limit has no room for is a conflict.', request: { body: idsBody }, response: bulkResult,
   },
   {
     operationId: 'createGroup', method: 'post', path: '/api/v1/group', service, tag: 'Groups', access: perm('administration.groups', 'w'),

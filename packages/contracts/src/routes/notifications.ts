@@ -1,12 +1,14 @@
 import type { RouteSpec } from '@bulwark/platform';
 import { z } from '../zod';
-import { bulkResult, idsBody, isoDateTime, listOf, pageQuery, perm } from '../common';
-import { ISSUE_EVENTS, REPORT_EVENTS, SCAN_EVENTS } from '../events';
+import { ERROR_LEVELS } from '@bulwark/platform';
+import { bulkResult, idsBody, isoDateTime, listOf, multi, pageQuery, perm } from '../common';
+import { IDENTITY_EVENTS, ISSUE_EVENTS, REPORT_EVENTS, SCAN_EVENTS } from '../events';
 import { standardSecretProblem } from '../webhook-secret';
 
 const service = 'notifications';
 const notifiersP = (l: 'r' | 'w' | 'x' | 'd') => perm('notifications.notifiers', l);
 const eventsP = (l: 'r' | 'w' | 'x' | 'd') => perm('notifications.events', l);
+const errorsLogP = (l: 'r' | 'w' | 'x' | 'd') => perm('administration.errors_log', l);
 const byId = z.object({ id: z.uuid() });
 
 /** The one notifier type so far. */
@@ -15,7 +17,7 @@ export const WEBHOOK_NOTIFIER_TYPE = 1;
 /** The security events a notifier can receive (and the events log records). */
 export const NOTIFIABLE_EVENTS = [
   SCAN_EVENTS.scanCompleted, SCAN_EVENTS.scanFailed, ISSUE_EVENTS.issuesIngested, ISSUE_EVENTS.qualityGateEvaluated, ISSUE_EVENTS.issueStatusChanged,
-  REPORT_EVENTS.reportReady, REPORT_EVENTS.reportFailed,
+  REPORT_EVENTS.reportReady, REPORT_EVENTS.reportFailed, IDENTITY_EVENTS.licenseExpiring, IDENTITY_EVENTS.licenseExpired,
 ] as const;
 
 const webhookSettings = z
@@ -85,6 +87,32 @@ const eventQuery = {
   'filter[project_code]': z.string().min(1).max(64).optional(),
 };
 
+const errorView = z
+  .object({
+    id: z.string(),
+    occurred_at: isoDateTime,
+    service: z.string().openapi({ description: 'The service that met the error' }),
+    level: z.enum(ERROR_LEVELS),
+    code: z.string().openapi({ description: 'Dotted, area first: http.internal, http.unavailable, scan.failed, scan.checkout_failed, scan.worker_lost, report.failed, webhook.given_up, directory.unreachable, event.dead_lettered', example: 'scan.checkout_failed' }),
+    message: z.string(),
+    message_ru: z.string(),
+    subject: z.string().nullable().openapi({ description: 'The id of what failed (scan result, report, delivery, event), when there is one' }),
+    route: z.string().nullable().openapi({ description: 'METHOD and route-table path of the request that failed', example: 'GET /api/v1/project/{project_code}' }),
+    request_id: z.string().nullable(),
+    details: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])),
+  })
+  .openapi('ErrorLogEntry');
+
+const errorFilters = {
+  'filter[service]': multi(z.string().min(1).max(64)).openapi({ description: 'One or several services (repeat the parameter)' }),
+  'filter[code]': multi(z.string().min(1).max(100)).openapi({ description: 'One or several codes (repeat the parameter)' }),
+  'filter[level]': multi(z.enum(ERROR_LEVELS)).openapi({ description: 'One or several levels (repeat the parameter)' }),
+  'filter[occurred_at_start]': isoDateTime.optional(),
+  'filter[occurred_at_end]': isoDateTime.optional(),
+  'search[message]': z.string().min(1).max(255).optional().openapi({ description: 'Part of the English message, any case' }),
+  'search[message_ru]': z.string().min(1).max(255).optional().openapi({ description: 'Part of the Russian message, any case' }),
+};
+
 export const notificationsRoutes: RouteSpec[] = [
   {
     operationId: 'createNotifier', method: 'post', path: '/api/v1/notifier', service, tag: 'Notifiers', access: notifiersP('w'),
@@ -130,5 +158,29 @@ export const notificationsRoutes: RouteSpec[] = [
   {
     operationId: 'eventsCsv', method: 'get', path: '/api/v1/events/csv', service, tag: 'Events', access: eventsP('r'),
     summary: 'The same events as CSV (at most 100,000 rows)', request: { query: z.object(eventQuery).strict() },
+  },
+  {
+    operationId: 'listErrors', method: 'get', path: '/api/v1/errors-log', service, tag: 'Error log', access: errorsLogP('r'),
+    summary: 'Operational errors of every service, newest first',
+    description:
+      'What an administrator must see: 5xx answers (route, request id and code, never a stack or a secret), failed scans and checkouts, failed report generations, ' +
+      'webhook deliveries given up, integration failures (directory) and events a consumer gave up. Kept ERRORS_LOG_RETENTION_DAYS days.',
+    request: { query: z.object({ ...pageQuery, ...errorFilters }).strict() }, response: listOf(errorView, 'ErrorLogList'),
+  },
+  {
+    operationId: 'errorsCsv', method: 'get', path: '/api/v1/errors-log/csv', service, tag: 'Error log', access: errorsLogP('r'),
+    summary: 'The same errors as CSV, streamed (cells that a spreadsheet would run as formulas are defused)',
+    request: { query: z.object(errorFilters).strict() },
+  },
+  {
+    operationId: 'errorFilters', method: 'get', path: '/api/v1/errors-log/filters', service, tag: 'Error log', access: errorsLogP('r'),
+    summary: 'The values the error-log filters can take: services, codes and levels present, and the date range, within the given dates',
+    request: { query: z.object({ 'filter[occurred_at_start]': errorFilters['filter[occurred_at_start]'], 'filter[occurred_at_end]': errorFilters['filter[occurred_at_end]'] }).strict() },
+    response: z
+      .object({
+        services: z.array(z.string()), codes: z.array(z.string()), levels: z.array(z.enum(ERROR_LEVELS)),
+        occurred_at: z.object({ first: isoDateTime.nullable(), last: isoDateTime.nullable() }),
+      })
+      .openapi('ErrorLogFilters'),
   },
 ];

@@ -221,13 +221,14 @@ export const scanningRoutes: RouteSpec[] = [
   {
     operationId: 'runCheck', method: 'post', path: '/api/v1/check/{check_id}/run', service, tag: 'Scans', access: checks('x'),
     summary: 'Queue a scan of the check',
-    description: 'A check with a scan already queued, running or parsing answers 409 naming that scan.',
-    request: { params: byCheck }, response: runResponse,
+    description: 'A check with a scan already queued, running or parsing answers 409 naming that scan; so does one scan in flight more than the license\u2019s scanning_processes limit, naming the limit.',
+    request: { params: byCheck }, response: runResponse, errors: { 503: 'The license limits cannot be read (the identity service does not answer)' },
   },
   {
     operationId: 'runLayer', method: 'post', path: '/api/v1/layer/{layer_id}/run', service, tag: 'Scans', access: checks('x'),
     summary: 'Queue a scan of every check of the layer (no body)',
-    description: 'Checks that already have a scan in flight keep it and are listed with its id and state.',
+    description: 'Checks that already have a scan in flight keep it and are listed with its id and state. When the scans to queue do not all fit under the license\u2019s scanning_processes limit, none is queued: 409 naming the limit.',
+    errors: { 503: 'The license limits cannot be read (the identity service does not answer)' },
     request: { params: byLayer },
     response: z.object({ scan_results: z.array(z.object({ check_id: z.string(), scan_result_id: z.string(), state: z.enum(scanStates) })) }).openapi('LayerRunResponse'),
   },

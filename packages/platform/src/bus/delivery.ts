@@ -3,7 +3,7 @@ import type { Logger } from '../logging';
 import { runWithContext, requestIdFrom, REQUEST_ID_HEADER } from '../context';
 import { busEventDuration, busEventsHandled } from '../observability/metrics';
 import { extractTrace, Span, SpanKind, SpanStatusCode, startSpan } from '../observability/tracing';
-import type { EventEnvelope, EventHandler } from './types';
+import type { DeadLetterHandler, EventEnvelope, EventHandler } from './types';
 
 export interface RetryPolicy {
   attempts: number;
@@ -33,6 +33,7 @@ export async function deliver(
   group: string,
   retry: RetryPolicy = DEFAULT_RETRY,
   stopped: () => boolean = () => false,
+  onDeadLetter?: DeadLetterHandler,
 ): Promise<DeliveryOutcome> {
   const started = process.hrtime.bigint();
   const span = startSpan(`${event.topic} process`, {
@@ -41,7 +42,7 @@ export async function deliver(
     parent: extractTrace(event.headers),
     attributes: { 'messaging.destination.name': event.topic, 'messaging.consumer.group.name': group, 'messaging.message.id': event.id, 'bulwark.event.type': event.type },
   });
-  const outcome = await deliverWithRetries(event, handler, log, group, retry, stopped, span);
+  const outcome = await deliverWithRetries(event, handler, log, group, retry, stopped, span, onDeadLetter);
   busEventsHandled.inc({ topic: event.topic, group, outcome });
   busEventDuration.observe({ topic: event.topic, group }, Number(process.hrtime.bigint() - started) / 1e9);
   span.setAttribute('bulwark.delivery.outcome', outcome);
@@ -58,6 +59,7 @@ async function deliverWithRetries(
   retry: RetryPolicy,
   stopped: () => boolean,
   span: Span,
+  onDeadLetter: DeadLetterHandler | undefined,
 ): Promise<DeliveryOutcome> {
   // A foreign message on a shared broker may lack headers: it still gets a request id, not a TypeError.
   const requestId = requestIdFrom(event.headers?.[REQUEST_ID_HEADER]);
@@ -76,6 +78,12 @@ async function deliverWithRetries(
         log.error('event dead-lettered after failed attempts', {
           group, eventId: event.id, type: event.type, topic: event.topic, attempts: attempt, error: errorMessage(err), requestId,
         });
+        // Told inside the event's context, so what it records carries the event's request id.
+        if (onDeadLetter) {
+          await runWithContext({ requestId, span }, () => onDeadLetter(event, err, attempt)).catch((hookErr: unknown) =>
+            log.error('the dead-letter hook failed', { group, eventId: event.id, error: errorMessage(hookErr) }),
+          );
+        }
         return 'dead-lettered';
       }
       log.warn('event handler failed; retrying', { group, eventId: event.id, type: event.type, attempt, error: errorMessage(err), requestId });

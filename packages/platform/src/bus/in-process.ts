@@ -1,6 +1,6 @@
 import { createLogger } from '../logging';
 import { deliver, RetryPolicy, DEFAULT_RETRY } from './delivery';
-import type { EventBus, EventEnvelope, EventHandler, Subscription } from './types';
+import type { DeadLetterHandler, EventBus, EventEnvelope, EventHandler, SubscribeOptions, Subscription } from './types';
 
 interface Pending {
   event: EventEnvelope;
@@ -10,6 +10,7 @@ interface Pending {
 class Group {
   readonly queue: Pending[] = [];
   handler: EventHandler | undefined;
+  onDeadLetter: DeadLetterHandler | undefined;
   private draining = false;
   private current: Promise<void> = Promise.resolve();
 
@@ -32,7 +33,7 @@ class Group {
     const log = createLogger('bus.in-process');
     while (this.handler && this.queue.length > 0) {
       const item = this.queue[0];
-      const outcome = await deliver(item.event, this.handler, log, this.name, this.retry, () => !this.handler);
+      const outcome = await deliver(item.event, this.handler, log, this.name, this.retry, () => !this.handler, this.onDeadLetter);
       if (outcome === 'interrupted') break;
       this.queue.shift();
       item.done();
@@ -79,7 +80,7 @@ export class InProcessBus implements EventBus {
     await Promise.all(waits);
   }
 
-  async subscribe(groupName: string, topics: string[], handler: EventHandler): Promise<Subscription> {
+  async subscribe(groupName: string, topics: string[], handler: EventHandler, options: SubscribeOptions = {}): Promise<Subscription> {
     let group = this.groups.get(groupName);
     if (!group) {
       group = new Group(groupName, new Set(topics), this.retry);
@@ -89,6 +90,7 @@ export class InProcessBus implements EventBus {
       for (const t of topics) group.topics.add(t);
     }
     group.handler = handler;
+    group.onDeadLetter = options.onDeadLetter;
     const g = group;
     let isOpen = false;
     void this.openedPromise.then(() => {

@@ -2,7 +2,7 @@ import { Kafka, Consumer, Producer, logLevel, Partitioners, LogEntry, IHeaders }
 import { createLogger } from '../logging';
 import { kafkaConsumerLag } from '../observability/metrics';
 import { deliver, RetryPolicy, DEFAULT_RETRY } from './delivery';
-import type { EventBus, EventEnvelope, EventHandler, Subscription, TopicSpec } from './types';
+import type { DeadLetterHandler, EventBus, EventEnvelope, EventHandler, SubscribeOptions, Subscription, TopicSpec } from './types';
 
 export interface KafkaBusOptions {
   brokers: string[];
@@ -48,6 +48,7 @@ interface RegisteredConsumer {
   group: string;
   topics: string[];
   handler: EventHandler;
+  onDeadLetter?: DeadLetterHandler;
   consumer?: Consumer;
 }
 
@@ -111,8 +112,8 @@ export class KafkaBus implements EventBus {
     });
   }
 
-  async subscribe(group: string, topics: string[], handler: EventHandler): Promise<Subscription> {
-    const reg: RegisteredConsumer = { group, topics, handler };
+  async subscribe(group: string, topics: string[], handler: EventHandler, options: SubscribeOptions = {}): Promise<Subscription> {
+    const reg: RegisteredConsumer = { group, topics, handler, onDeadLetter: options.onDeadLetter };
     if (this.isStarted) await this.run(reg);
     else this.pending.push(reg);
     return {
@@ -154,7 +155,7 @@ export class KafkaBus implements EventBus {
         // timeout (a large scan's ingestion) would otherwise cost the member its partitions, and the
         // group would hand the same event to another replica while this one is still at it.
         const beat = setInterval(() => heartbeat().catch(() => undefined), HEARTBEAT_INTERVAL_MS);
-        const outcome = await deliver(event, reg.handler, this.log, reg.group, this.opts.retry ?? DEFAULT_RETRY, () => stopping || !reg.consumer).finally(() => clearInterval(beat));
+        const outcome = await deliver(event, reg.handler, this.log, reg.group, this.opts.retry ?? DEFAULT_RETRY, () => stopping || !reg.consumer, reg.onDeadLetter).finally(() => clearInterval(beat));
         // Throwing keeps the offset uncommitted, so the group's next run receives this event again.
         if (outcome === 'interrupted') throw new Error('consumer stopping');
       },

@@ -13,6 +13,13 @@ export interface EventEnvelope<P = unknown> {
 
 export type EventHandler = (event: EventEnvelope) => Promise<void>;
 
+/** Told of an event its consumer gave up after the last attempt: the error is the last attempt's. */
+export type DeadLetterHandler = (event: EventEnvelope, error: unknown, attempts: number) => Promise<void>;
+
+export interface SubscribeOptions {
+  onDeadLetter?: DeadLetterHandler;
+}
+
 export interface Subscription {
   /** Stops consuming after the event in hand; the group keeps its position. */
   stop(): Promise<void>;
@@ -33,7 +40,7 @@ export interface EventBus {
   /** Opens the bus: topics exist, registered consumers begin. Publishing waits for it. */
   start(): Promise<void>;
   publish(events: EventEnvelope[]): Promise<void>;
-  subscribe(group: string, topics: string[], handler: EventHandler): Promise<Subscription>;
+  subscribe(group: string, topics: string[], handler: EventHandler, options?: SubscribeOptions): Promise<Subscription>;
   ping(): Promise<void>;
   close(): Promise<void>;
 }

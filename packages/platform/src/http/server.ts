@@ -6,6 +6,7 @@ import express, { ErrorRequestHandler, Request, RequestHandler } from 'express';
 import { CLIENT_IP_HEADER, InternalAuth, INTERNAL_AUTH_HEADER, Principal } from '../auth';
 import { runWithContext, requestIdFrom, REQUEST_ID_HEADER, currentRequestId } from '../context';
 import { AppError, errorMessage, toAppError } from '../errors';
+import { isRecorded } from '../errors-log';
 import { env } from '../config';
 import { createLogger, Logger } from '../logging';
 import { expressPath, HttpResponse, RouteHandlers, RouteSpec } from './routes';
@@ -55,8 +56,23 @@ export function sendError(res: express.Response, err: AppError): void {
   res.status(err.httpStatus).json(err.toBody());
 }
 
-/** Maps anything thrown to the one error body; internals are logged, never sent. */
-export function errorHandler(log: Logger): ErrorRequestHandler {
+/** A 5xx a service answered, as its error log records it: no message of an internal error, no stack. */
+export interface ServerErrorAnswer {
+  status: number;
+  error: AppError;
+  /** `METHOD /api/v1/path/{param}`: the route table's path, not the request's (ids stay out of the log's filters). */
+  route: string | undefined;
+  requestId: string | undefined;
+}
+
+/** Where the route table's path of the request being answered is kept for the error handler. */
+const ROUTE_LOCAL = 'routeTemplate';
+
+/**
+ * Maps anything thrown to the one error body; internals are logged, never sent. `onServerError`
+ * hears of each 5xx answer (unless its cause was recorded already), for the service's error log.
+ */
+export function errorHandler(log: Logger, onServerError?: (answer: ServerErrorAnswer) => void): ErrorRequestHandler {
   return (err, req, res, _next) => {
     let appError: AppError;
     const e = err as { type?: string; status?: number; message?: string };
@@ -69,6 +85,9 @@ export function errorHandler(log: Logger): ErrorRequestHandler {
     }
     if (res.headersSent) return;
     sendError(res, appError);
+    if (onServerError && appError.httpStatus >= 500 && !isRecorded(err)) {
+      onServerError({ status: appError.httpStatus, error: appError, route: res.locals[ROUTE_LOCAL] as string | undefined, requestId: req.requestId ?? currentRequestId() });
+    }
   };
 }
 
@@ -104,6 +123,8 @@ export interface ServiceAppOptions {
   bodyLimitBytes: number;
   /** Answer `/metrics` on this app's port (see ModuleContext.metricsOnHttpPorts). */
   exposeMetrics: boolean;
+  /** Hears of each 5xx answer (the ServiceHost records it in the error log). */
+  onServerError?: (answer: ServerErrorAnswer) => void;
 }
 
 /**
@@ -133,6 +154,7 @@ export function createServiceApp(opts: ServiceAppOptions): express.Express {
     if (!handler) throw new Error(`${opts.service}: no handler for ${route.operationId}`);
     const bodyParser = route.upload ? express.raw({ type: () => true, limit: route.upload.maxBytes }) : json;
     router[route.method](expressPath(route.path), bodyParser, async (req: Request, res, next) => {
+      res.locals[ROUTE_LOCAL] = `${route.method.toUpperCase()} ${route.path}`;
       try {
         const params = route.request?.params ? parseOrThrow(route.request.params, req.params, 'params') : req.params;
         const query = route.request?.query ? parseOrThrow(route.request.query, req.query, 'query') : {};
@@ -156,7 +178,7 @@ export function createServiceApp(opts: ServiceAppOptions): express.Express {
   }
   app.use(router);
   app.use(notFoundHandler());
-  app.use(errorHandler(log));
+  app.use(errorHandler(log, opts.onServerError));
   return app;
 }
 

@@ -10,6 +10,9 @@ import type { Resources } from '../resources';
  */
 export function catalogGrpc(projects: Projects, resources: Resources): ServiceImpl<typeof catalogV1.CatalogServiceService> {
   return {
+    async countProjects() {
+      return { count: await projects.countLive() };
+    },
     async getProject(req) {
       const p = await projects.projectForService(req.code);
       return { code: p.code, name: p.name, archived: p.archivedAt !== null, tags: p.tags };

@@ -115,6 +115,12 @@ export const projectStore = {
     };
   },
 
+  /** Projects that exist (archived ones included, deleted ones not): what the license's projects limit counts. */
+  async countLive(db: Queryable): Promise<number> {
+    const [{ n }] = await db('projects').whereNull('deleted_at').count({ n: '*' });
+    return Number(n);
+  },
+
   async insert(db: Queryable, code: string, w: ProjectWrite): Promise<void> {
     await db('projects').insert({ code, name: w.name, description: w.description, tags: JSON.stringify(w.tags) });
   },

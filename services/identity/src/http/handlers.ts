@@ -3,12 +3,17 @@ import { PERMISSION_KEYS, PERMISSION_LETTERS } from '@bulwark/contracts';
 import type { Accounts } from '../accounts';
 import type { DirectoryLogins } from '../directory';
 import type { UserGroups } from '../groups';
+import type { Licensing } from '../license';
 import type { SingleSignOn } from '../sso';
 import { groupView, roleView, tokenView, userView } from './views';
 
 /** HTTP handlers, keyed by the route table's operation ids: they translate, Accounts decides. */
-export function identityHandlers(accounts: Accounts, directory: DirectoryLogins, sso: SingleSignOn, groups: UserGroups): RouteHandlers {
+export function identityHandlers(accounts: Accounts, directory: DirectoryLogins, sso: SingleSignOn, groups: UserGroups, licensing: Licensing): RouteHandlers {
   return {
+    getLicense: async () => licensing.view(),
+    installLicense: async (input) => licensing.install(requirePrincipal(input), input.body.license),
+    licenseStatus: async () => licensing.statusView(),
+    licenseEnvironment: async () => licensing.environment(),
     login: async ({ body, clientIp }) => {
       const password = typeof body.password === 'string' ? body.password : body.password.value;
       return accounts.login(body.username, password, clientIp);

@@ -124,4 +124,28 @@ export const migrations: Migration[] = [
       });
     },
   },
+  {
+    name: '0005_license',
+    async up(db) {
+      // This installation's id, made once: licenses are bound to it.
+      await db.schema.createTable('installation', (t) => {
+        t.integer('id').primary();
+        t.uuid('installation_id').notNullable();
+        t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
+      });
+      await db.raw('insert into installation (id, installation_id) values (1, gen_random_uuid()) on conflict do nothing');
+      // The installed license (one row): its text as the vendor signed it, the document read from it,
+      // and which expiry notices were sent for it (a new license starts over).
+      await db.schema.createTable('license', (t) => {
+        t.integer('id').primary();
+        t.text('text').notNullable();
+        t.jsonb('document').notNullable();
+        t.text('installed_by').notNullable();
+        t.timestamp('installed_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
+        // The fewest days left of an expiring notice sent; null: none yet.
+        t.integer('expiring_notice_days');
+        t.boolean('expired_notice_sent').notNullable().defaultTo(false);
+      });
+    },
+  },
 ];

@@ -167,6 +167,12 @@ export const userStore = {
     return new Set(rows.map((r) => r.id));
   },
 
+  /** Users that exist (not deleted): what the license's users limit counts. */
+  async countActive(db: Queryable): Promise<number> {
+    const [{ n }] = await db('users').whereNull('deleted_at').count({ n: '*' });
+    return Number(n);
+  },
+
   async setDeleted(db: Queryable, id: string, deleted: boolean): Promise<void> {
     await db('users')
       .where({ id })

@@ -1,4 +1,4 @@
-import { ISSUE_EVENTS, REPORT_EVENTS, SCAN_EVENTS } from '@bulwark/contracts';
+import { IDENTITY_EVENTS, ISSUE_EVENTS, REPORT_EVENTS, SCAN_EVENTS } from '@bulwark/contracts';
 
 type Payload = Record<string, any>;
 
@@ -56,6 +56,22 @@ export const EVENT_KINDS: Record<string, EventKind> = {
     description: 'A report could not be generated',
     example: { id: '4b9a…', name: 'Weekly summary', type: 'summary', author: 'alice', error: 'issues service unavailable' },
     message: (p) => [`Report "${p.name}" (${p.id}) failed: ${p.error}`, `Отчёт «${p.name}» (${p.id}) не сформирован: ${p.error}`],
+  },
+  [IDENTITY_EVENTS.licenseExpiring]: {
+    description: 'The installed license expires soon (sent 30, 14, 7 and 1 days ahead by default); after expiry the community limits apply',
+    example: { license_id: 'lic-2026-001', licensee: 'Example Bank', edition: 'enterprise', expires_at: '2026-12-31T23:59:59Z', days_left: 14 },
+    message: (p) => [
+      `The ${p.edition} license of ${p.licensee} expires in ${n(p.days_left)} day(s), at ${p.expires_at}; install a new one before then`,
+      `Лицензия ${p.edition} (${p.licensee}) истекает через ${n(p.days_left)} дн., ${p.expires_at}; установите новую до этого срока`,
+    ],
+  },
+  [IDENTITY_EVENTS.licenseExpired]: {
+    description: 'The installed license has expired: the community limits apply until a new one is installed',
+    example: { license_id: 'lic-2026-001', licensee: 'Example Bank', edition: 'enterprise', expires_at: '2026-12-31T23:59:59Z' },
+    message: (p) => [
+      `The ${p.edition} license of ${p.licensee} expired at ${p.expires_at}; the community limits apply until a new license is installed`,
+      `Лицензия ${p.edition} (${p.licensee}) истекла ${p.expires_at}; до установки новой действуют ограничения бесплатной редакции`,
+    ],
   },
 };
 

@@ -1,11 +1,17 @@
 import { csvRecord, HttpResponse, listPage, requirePrincipal, RouteHandlers, Db } from '@bulwark/platform';
 import { EVENT_KINDS } from '../domain/messages';
+import { errorsCsv } from '../error-log';
+import { ErrorQuery, errorStore } from '../store/errors';
 import type { Notifiers } from '../notifiers';
 import { EventQuery, eventStore, SecurityEventRow } from '../store/events';
 
 type Q = Record<string, any>;
 
 const eventQuery = (q: Q): EventQuery => ({ message: q['search[message]'], messageRu: q['search[message_ru]'], type: q['filter[type]'], projectCode: q['filter[project_code]'] });
+const errorQuery = (q: Q): ErrorQuery => ({
+  services: q['filter[service]'], codes: q['filter[code]'], levels: q['filter[level]'], from: q['filter[occurred_at_start]'], to: q['filter[occurred_at_end]'],
+  message: q['search[message]'], messageRu: q['search[message_ru]'],
+});
 const CSV_MAX_ROWS = 100_000;
 const CSV_COLUMNS: (keyof SecurityEventRow)[] = ['occurred_at', 'type', 'project_code', 'message', 'message_ru', 'id'];
 
@@ -29,5 +35,9 @@ export function notificationsHandlers(db: Db, notifiers: Notifiers): RouteHandle
       const body = csvRecord(CSV_COLUMNS) + rows.map((r) => csvRecord(CSV_COLUMNS.map((c) => (r[c] as string | null) ?? null))).join('');
       return new HttpResponse(200, Buffer.from(body, 'utf8'), { 'content-type': 'text/csv; charset=utf-8', 'content-disposition': 'attachment; filename="events.csv"' });
     },
+    listErrors: async ({ query: q }) => listPage(q, await errorStore.list(db, { ...errorQuery(q), page: q.page, limit: q.limit }), (e) => e),
+    errorsCsv: async ({ query }) =>
+      new HttpResponse(200, errorsCsv(db, errorQuery(query)), { 'content-type': 'text/csv; charset=utf-8', 'content-disposition': 'attachment; filename="errors-log.csv"' }),
+    errorFilters: async ({ query: q }) => errorStore.filterValues(db, { from: q['filter[occurred_at_start]'], to: q['filter[occurred_at_end]'] }),
   };
 }

@@ -69,4 +69,27 @@ export const migrations: Migration[] = [
       });
     },
   },
+  {
+    name: '0004_error_log',
+    async up(db) {
+      // The error log of every service; the id is the bus event's, so a redelivered record is kept once.
+      await db.schema.createTable('error_log', (t) => {
+        t.uuid('id').primary();
+        t.timestamp('occurred_at', { useTz: true }).notNullable();
+        t.text('service').notNullable();
+        t.text('level').notNullable();
+        t.text('code').notNullable();
+        t.text('message').notNullable();
+        t.text('message_ru').notNullable();
+        t.text('subject');
+        t.text('route');
+        t.text('request_id');
+        t.jsonb('details').notNullable();
+      });
+      // Newest first, paged and streamed by keyset; retention deletes from the old end.
+      await db.raw('create index error_log_recent on error_log (occurred_at desc, id desc)');
+      await db.raw('create index error_log_service on error_log (service, occurred_at desc)');
+      await db.raw('create index error_log_code on error_log (code, occurred_at desc)');
+    },
+  },
 ];

@@ -41,6 +41,9 @@ export function scanningGrpc(db: Db): ServiceImpl<typeof scanningV1.ScanningServ
       };
     },
 
+    async countScansInFlight() {
+      return { count: await scanStore.countInFlight(db) };
+    },
     async setQualityGate(req) {
       await scanOrThrow(req.scanResultId);
       await scanStore.setQualityGate(db, req.scanResultId, JSON.parse(req.qualityGateJson));

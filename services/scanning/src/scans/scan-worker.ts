@@ -245,8 +245,19 @@ export class ScanWorker {
     const message = err instanceof GitCheckoutError ? `Checkout failed: ${err.message}` : known ? (err as Error).message : 'Internal error while scanning';
     if (!known) this.log.error('scan failed unexpectedly', { scanId: scan.id, error: (err as Error).message, stack: (err as Error).stack });
     else this.log.warn('scan failed', { scanId: scan.id, error: message });
+    const checkout = err instanceof GitCheckoutError;
     await this.host.transaction(async (trx) => {
-      if (await scanStore.finish(trx, scan.id, ['running', 'parsing'], 'failed', { error: message }, this.owner)) await scanEvent(trx, SCAN_EVENTS.scanFailed, scan, { error: message });
+      if (!(await scanStore.finish(trx, scan.id, ['running', 'parsing'], 'failed', { error: message }, this.owner))) return;
+      await scanEvent(trx, SCAN_EVENTS.scanFailed, scan, { error: message });
+      await this.host.recordError(
+        {
+          code: checkout ? 'scan.checkout_failed' : 'scan.failed', level: 'error', subject: scan.id,
+          message: `Scan ${scan.id} of check ${scan.checkId} (project ${scan.projectCode}) failed: ${message}`,
+          message_ru: `Сканирование ${scan.id} проверки ${scan.checkId} (проект ${scan.projectCode}) не удалось: ${checkout ? 'ошибка получения исходного кода' : 'ошибка сканирования'}: ${message}`,
+          details: { check_id: scan.checkId, layer_id: scan.layerId, project_code: scan.projectCode, tool_type_id: scan.toolTypeId },
+        },
+        trx,
+      );
     });
     return 'failed';
   }
@@ -287,6 +298,17 @@ export class ScanWorker {
           }
         } else if (await scanStore.finish(trx, scan.id, ['running', 'parsing'], scan.stopRequested ? 'stopped' : 'failed', { error: scan.stopRequested ? null : `The worker running this scan stopped responding (after ${scan.attempts} attempt(s))` })) {
           await scanEvent(trx, scan.stopRequested ? SCAN_EVENTS.scanStopped : SCAN_EVENTS.scanFailed, scan, { reason: 'worker lost' });
+          if (!scan.stopRequested) {
+            await this.host.recordError(
+              {
+                code: 'scan.worker_lost', level: 'error', subject: scan.id, request_id: null,
+                message: `Scan ${scan.id} of check ${scan.checkId} (project ${scan.projectCode}) failed: its worker stopped responding (after ${scan.attempts} attempt(s))`,
+                message_ru: `Сканирование ${scan.id} проверки ${scan.checkId} (проект ${scan.projectCode}) не удалось: обработчик перестал отвечать (попыток: ${scan.attempts})`,
+                details: { check_id: scan.checkId, layer_id: scan.layerId, project_code: scan.projectCode, attempts: scan.attempts },
+              },
+              trx,
+            );
+          }
         }
       });
     }

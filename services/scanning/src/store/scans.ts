@@ -121,6 +121,12 @@ export const scanStore = {
     return rows.map(toRecord);
   },
 
+  /** Scans in flight across the deployment (queued, running or parsing): what the license's scanning_processes limit counts. */
+  async countInFlight(db: Queryable): Promise<number> {
+    const [{ n }] = await db('scans').whereIn('state', IN_FLIGHT).count({ n: '*' });
+    return Number(n);
+  },
+
   /** Which of these scans are still queued or running. */
   async inFlightIds(db: Queryable, ids: string[]): Promise<Set<string>> {
     if (ids.length === 0) return new Set();

@@ -1,0 +1,75 @@
+import type { RouteSpec } from '@bulwark/platform';
+import { z } from '../zod';
+import { isoDateTime, perm } from '../common';
+import { COMMUNITY_LIMITS, LICENSE_EXPIRING_DAYS, LICENSE_LIMIT_MEANINGS } from '../license';
+
+/** Identity owns the license: it holds the installation id, counts users, and every gateway already asks it about each caller. */
+const service = 'identity';
+const licenseP = (l: 'r' | 'w') => perm('administration.license', l);
+
+const limitsShape = z.object({
+  projects: z.number().int().nullable().openapi({ description: LICENSE_LIMIT_MEANINGS.projects }),
+  users: z.number().int().nullable().openapi({ description: LICENSE_LIMIT_MEANINGS.users }),
+  scanning_processes: z.number().int().nullable().openapi({ description: LICENSE_LIMIT_MEANINGS.scanning_processes }),
+});
+const limitsView = limitsShape.openapi('LicenseLimits', { description: 'null: unlimited' });
+
+const statusView = z
+  .object({
+    status: z.enum(['valid', 'expiring', 'expired', 'community']).openapi({
+      description: `valid; expiring (${LICENSE_EXPIRING_DAYS} days or fewer left); expired (community limits apply again); community (no license installed)`,
+    }),
+    edition: z.string(),
+    days_left: z.number().int().nullable().openapi({ description: 'Whole days until expiry (0 once expired); null without a license' }),
+    expires_at: isoDateTime.nullable(),
+  })
+  .openapi('LicenseStatus');
+
+const licenseView = statusView
+  .extend({
+    installed: z.boolean().openapi({ description: 'Whether a license is installed; false: the community edition' }),
+    id: z.string().nullable(),
+    licensee: z.string().nullable(),
+    installation_id: z.string(),
+    issued_at: isoDateTime.nullable(),
+    installed_at: isoDateTime.nullable(),
+    limits: limitsView.openapi({ description: 'The limits in force now (the community ones without a valid license)' }),
+    // Inline rather than the registered component: a reference made nullable loses its null in the document.
+    license_limits: limitsShape.nullable().openapi({ description: 'The limits the installed license grants (also once it has expired); null without a license' }),
+    features: z.array(z.string()),
+  })
+  .openapi('License');
+
+export const licenseRoutes: RouteSpec[] = [
+  {
+    operationId: 'getLicense', method: 'get', path: '/api/v1/license', service, tag: 'License', access: licenseP('r'),
+    summary: 'The installed license, or the community edition and its limits',
+    description: `Without a license Bulwark is the community edition: ${Object.entries(COMMUNITY_LIMITS).map(([k, v]) => `${v} ${k}`).join(', ')}. Over a limit, creating more answers 409 naming the limit; nothing already stored stops working.`,
+    response: licenseView,
+  },
+  {
+    operationId: 'installLicense', method: 'put', path: '/api/v1/license', service, tag: 'License', access: licenseP('w'),
+    summary: 'Install a license (replaces the installed one)',
+    description: 'The license text is BWL1.<document>.<Ed25519 signature>, as the vendor issues it. A bad signature, an expired license or one for another installation answers 400 and nothing is stored.',
+    request: { body: z.object({ license: z.string().min(1).max(16384).openapi({ description: 'The license text from the vendor' }) }).strict().openapi('LicenseInstall') },
+    response: licenseView,
+  },
+  {
+    operationId: 'licenseStatus', method: 'get', path: '/api/v1/license/status', service, tag: 'License', access: licenseP('r'),
+    summary: 'valid, expiring (with days left), expired or community', response: statusView,
+  },
+  {
+    operationId: 'licenseEnvironment', method: 'get', path: '/api/v1/license/environment', service, tag: 'License', access: licenseP('r'),
+    summary: 'What a vendor needs to issue a license: the installation id, the version, and what is in use against each limit',
+    description: 'A count its service cannot give now is null.',
+    response: z
+      .object({
+        installation_id: z.string(),
+        version: z.string(),
+        edition: z.string(),
+        limits: limitsView,
+        in_use: z.object({ projects: z.number().int().nullable(), users: z.number().int().nullable(), scanning_processes: z.number().int().nullable() }),
+      })
+      .openapi('LicenseEnvironment'),
+  },
+];
