@@ -26,7 +26,7 @@ export const issuesModule: ModuleDefinition = {
     const issues = new Issues(host.db, () => host.relay.nudge());
     const compaction = new PeriodicTask('issue count compaction', config.ISSUES_COUNT_COMPACT_MS, () => issues.compactCounts(), host.log);
     const trackerHttp = new TrackerHttp(readOutboundPolicy(ctx.env), { timeoutMs: config.TRACKERS_TIMEOUT_SECONDS * 1000, ratePerSecond: config.TRACKERS_RATE_PER_SECOND, attempts: 3 });
-    const trackers = new Trackers(host.db, openSecretBox(ctx, 'issues'), readOutboundPolicy(ctx.env), trackerHttp, host.log, () => host.relay.nudge(), { pushBatch: 20, pushMaxAttempts: config.TRACKERS_PUSH_MAX_ATTEMPTS });
+    const trackers = new Trackers(host.db, openSecretBox(ctx, 'issues'), readOutboundPolicy(ctx.env), trackerHttp, host.log, host, () => host.relay.nudge(), { pushBatch: 20, pushMaxAttempts: config.TRACKERS_PUSH_MAX_ATTEMPTS });
     const trackerSync = new PeriodicTask('tracker status sync', config.TRACKERS_SYNC_MS, () => trackers.syncAll(), host.log);
     const trackerPush = new PeriodicTask('tracker status push', config.TRACKERS_PUSH_POLL_MS, () => trackers.drainPushes(), host.log);
     const ingestion = new Ingestion(scanning.client, catalog.client, gates, host.log, config.ISSUES_INGEST_CHUNK);

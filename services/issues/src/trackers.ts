@@ -1,4 +1,4 @@
-import { canSeeProject, conflict, Db, enqueueEvents, errorMessage, invalid, isUuid, Logger, notFound, OutboundPolicy, OutboundRefusedError, Principal, SecretBox, Trx } from '@bulwark/platform';
+import { canSeeProject, conflict, Db, enqueueEvents, ErrorRecorder, errorMessage, invalid, isUuid, Logger, notFound, OutboundPolicy, OutboundRefusedError, Principal, SecretBox, Trx } from '@bulwark/platform';
 import { ISSUE_EVENTS, TOPICS, TrackerBody, TrackerCredentials } from '@bulwark/contracts';
 import { bulwarkStatusFor, groupForTickets, Grouping, pushBackoffSeconds, pushFor, renderTicket, TicketIssue } from './domain/tickets';
 import { recordIntegrationFailure } from './integrations/failures';
@@ -28,6 +28,7 @@ export class Trackers {
     private readonly policy: OutboundPolicy,
     private readonly http: TrackerHttp,
     private readonly log: Logger,
+    private readonly errors: ErrorRecorder,
     private readonly nudge: () => void,
     private readonly settings: TrackerSettings,
   ) {}
@@ -135,7 +136,7 @@ export class Trackers {
   }
 
   private failure(t: TrackerRow, operation: string, error: unknown, extra: { ticket_key?: string; issue_ids?: string[]; gave_up?: boolean } = {}): void {
-    recordIntegrationFailure(this.log, { tracker_id: t.id, tracker_type: t.type, operation, error, ...extra });
+    recordIntegrationFailure(this.log, this.errors, { tracker_id: t.id, tracker_type: t.type, operation, error, ...extra });
   }
 
   // ---- tickets of issues

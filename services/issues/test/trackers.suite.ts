@@ -292,6 +292,15 @@ export function trackersSuite(t: SystemUnderTest): void {
       expect(res.results[0]).to.include({ id: issue.id, status: 'failed' });
       expect(res.results[0].message).to.contain('HTTP 401');
       expect(JSON.stringify(res)).to.not.contain('wrong-token');
+      // The failure reaches the error log (through the issues service's outbox and the bus).
+      let logged: { service: string; level: string; message: string; message_ru: string }[] = [];
+      await waitFor('the failure in the error log', async () => {
+        logged = ok(await t.admin.get(`/api/v1/errors-log?filter[code]=tracker.create_failed&filter[service]=issues&limit=1000`)).items.filter((e: { subject: string }) => e.subject === wrong.id);
+        return logged.length > 0;
+      });
+      expect(logged[0]).to.include({ service: 'issues', level: 'warning' });
+      expect(logged[0].message).to.contain('HTTP 401').and.not.contain('wrong-token');
+      expect(logged[0].message_ru).to.contain('HTTP 401');
       fails(await t.admin.post(`/api/v1/issue/${issue.id}/ticket`, { tracker_id: wrong.id }), 409);
       const sync = ok(await t.admin.post(`/api/v1/tracker/${wrong.id}/sync`));
       expect(sync).to.include({ tickets: 0, error: null });
