@@ -384,6 +384,14 @@ export const identityRoutes: RouteSpec[] = [
     response: ssoSettingsView,
   },
   {
+    operationId: 'getSsoSettingsSecureRemoved', method: 'get', path: '/api/v1/sso/settings/secure', service, tag: 'Authentication', access: perm('settings.authentication', 'r'),
+    summary: 'Removed in release 1.5', gone: 'Removed in release 1.5: secrets are never returned; GET /api/v1/sso/settings shows the settings',
+  },
+  {
+    operationId: 'copilotStatusRemoved', method: 'get', path: '/api/v1/copilot/status', service, tag: 'Authentication', access: { kind: 'authenticated' },
+    summary: 'Removed in release 1.5', gone: 'Removed in release 1.5',
+  },
+  {
     operationId: 'updateSsoSettings', method: 'put', path: '/api/v1/sso/settings', service, tag: 'Authentication',
     access: perm('settings.authentication', 'w'),
     summary: 'Change single sign-on (OIDC) settings; fields left out keep their value',
@@ -434,6 +442,10 @@ export const identityRoutes: RouteSpec[] = [
     request: { body: idsBody }, response: bulkResult,
   },
   {
+    operationId: 'revokeTokenRemoved', method: 'delete', path: '/api/v1/token/{id}', service, tag: 'API tokens', access: { kind: 'authenticated' },
+    summary: 'Removed in release 1.5', gone: 'Removed in release 1.5: use DELETE /api/v1/tokens with { "ids": [...] }',
+  },
+  {
     operationId: 'createRole', method: 'post', path: '/api/v1/role', service, tag: 'Roles', access: perm('administration.roles', 'w'),
     summary: 'Create a role', request: { body: roleCreateBody }, response: roleView,
   },
@@ -446,6 +458,10 @@ export const identityRoutes: RouteSpec[] = [
   {
     operationId: 'getRole', method: 'get', path: '/api/v1/role/{role_code}', service, tag: 'Roles', access: perm('administration.roles', 'r'),
     summary: 'Get a role by code', request: { params: byRoleCode }, response: roleView,
+  },
+  {
+    operationId: 'deleteRoleRemoved', method: 'delete', path: '/api/v1/role/{role_code}', service, tag: 'Roles', access: perm('administration.roles', 'd'),
+    summary: 'Removed in release 1.5', gone: 'Removed in release 1.5: use DELETE /api/v1/roles with { "ids": [...] }',
   },
   {
     operationId: 'updateRole', method: 'put', path: '/api/v1/role/{role_code}', service, tag: 'Roles', access: perm('administration.roles', 'w'),

@@ -129,6 +129,10 @@ export const notificationsRoutes: RouteSpec[] = [
     summary: 'One notifier with its delivery counts', request: { params: byId }, response: notifierView,
   },
   {
+    operationId: 'deleteNotifierRemoved', method: 'delete', path: '/api/v1/notifier/{id}', service, tag: 'Notifiers', access: notifiersP('d'),
+    summary: 'Removed in release 1.5', gone: 'Removed in release 1.5: use DELETE /api/v1/notifiers with { "ids": [...] }',
+  },
+  {
     operationId: 'updateNotifier', method: 'put', path: '/api/v1/notifier/{id}', service, tag: 'Notifiers', access: notifiersP('w'),
     summary: 'Replace a notifier\u2019s settings (a token left out is kept)', request: { params: byId, body: notifierBody }, response: notifierView,
   },

@@ -73,6 +73,10 @@ export const reportingRoutes: RouteSpec[] = [
     summary: 'One report: state, progress, error', request: { params: byId }, response: reportView,
   },
   {
+    operationId: 'deleteReportRemoved', method: 'delete', path: '/api/v1/report/{id}', service, tag: 'Reports', access: reportsP('d'),
+    summary: 'Removed in release 1.5', gone: 'Removed in release 1.5: use DELETE /api/v1/reports with { "ids": [...] }',
+  },
+  {
     operationId: 'updateReport', method: 'put', path: '/api/v1/report/{id}', service, tag: 'Reports', access: reportsP('w'),
     summary: 'Rename a report (its content stays as generated)',
     request: { params: byId, body: z.object({ data: z.object({ name: z.string().trim().min(1).max(255) }).strict() }).strict() },

@@ -218,6 +218,8 @@ export const scanningRoutes: RouteSpec[] = [
   { operationId: 'removedCreateCheckGroup', method: 'post', path: '/api/v1/check-group', service, tag: 'Checks', access: checks('w'), summary: 'Removed in release 1.5', gone: 'Removed in release 1.5: create a group with POST /api/v1/check and several tags' },
   { operationId: 'removedGetCheckGroup', method: 'get', path: '/api/v1/check-group/{group_id}', service, tag: 'Checks', access: checks('r'), summary: 'Removed in release 1.5', gone: 'Removed in release 1.5: GET /api/v1/check/{check_id} lists grouped_checks' },
   { operationId: 'removedUpdateCheckGroup', method: 'put', path: '/api/v1/checks-group/{group_id}', service, tag: 'Checks', access: checks('w'), summary: 'Removed in release 1.5', gone: 'Removed in release 1.5: change a group through PUT /api/v1/check/{check_id} with grouped_checks' },
+  { operationId: 'removedCheckSbom', method: 'post', path: '/api/v1/check/{check_id}/sbom', service, tag: 'Checks', access: checks('w'), summary: 'Removed in release 1.5', gone: 'Removed in release 1.5: upload an SBOM to its layer with POST /api/v1/layer/{layer_id}/sbom' },
+  { operationId: 'removedCheckSecure', method: 'get', path: '/api/v1/check/{check_id}/secure', service, tag: 'Checks', access: checks('r'), summary: 'Removed in release 1.5', gone: 'Removed in release 1.5: secrets are never returned' },
   {
     operationId: 'runCheck', method: 'post', path: '/api/v1/check/{check_id}/run', service, tag: 'Scans', access: checks('x'),
     summary: 'Queue a scan of the check',
