@@ -4,6 +4,7 @@ import { catalogV1, issuesV1, scanningV1 } from '@bulwark/proto';
 import { readIssuesConfig } from './config';
 import { issuesGrpc } from './grpc/issues-grpc';
 import { issuesHandlers } from './http/handlers';
+import { CyclonedxExports } from './exports';
 import { Ingestion } from './ingestion';
 import { Issues } from './issues';
 import { migrations } from './migrations';
@@ -25,7 +26,7 @@ export const issuesModule: ModuleDefinition = {
     const ingestion = new Ingestion(scanning.client, catalog.client, gates, host.log, config.ISSUES_INGEST_CHUNK);
     host.grpc.add(issuesV1.IssuesServiceService, 'bulwark.issues.v1.IssuesService', issuesGrpc(host.db));
     await host.consume('ingestion', [TOPICS.scans], (event, trx) => ingestion.handle(event, trx));
-    const started = await host.serve(routesOf('issues'), issuesHandlers(host.db, issues, rules, gates));
+    const started = await host.serve(routesOf('issues'), issuesHandlers(host.db, issues, rules, gates, new CyclonedxExports(host.db, scanning.client, catalog.client, () => issues.statusNames())));
     rules.start();
     compaction.start();
     return {
