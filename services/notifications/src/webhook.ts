@@ -1,4 +1,5 @@
 import { counter, OUTBOUND_REFUSED, outboundDispatcher, OutboundPolicy, unreachableMessage } from '@bulwark/platform';
+import { WEBHOOK_PAYLOAD_VERSION } from '@bulwark/contracts';
 import { Agent, fetch } from 'undici';
 import { legacySignature, standardSignature } from './domain/signatures';
 
@@ -27,7 +28,7 @@ export interface WebhookResult {
   permanent?: boolean;
 }
 
-/** The JSON body of every webhook call. */
+/** An event as a webhook sends it; the client adds the body layout's version (see the OpenAPI webhooks). */
 export interface WebhookBody {
   id: string;
   type: string;
@@ -61,7 +62,7 @@ export class WebhookClient {
 
   private async post(target: WebhookTarget, body: WebhookBody, deliveryId: string): Promise<WebhookResult> {
     const started = Date.now();
-    const text = JSON.stringify(body);
+    const text = JSON.stringify({ version: WEBHOOK_PAYLOAD_VERSION, ...body });
     // Standard Webhooks headers; webhook-id is the delivery's, the same on every retry, so receivers can dedupe.
     const timestamp = Math.floor(Date.now() / 1000);
     const headers: Record<string, string> = {

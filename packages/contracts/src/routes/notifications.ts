@@ -120,8 +120,15 @@ export const notificationsRoutes: RouteSpec[] = [
   },
   {
     operationId: 'eventTemplate', method: 'get', path: '/api/v1/event-template', service, tag: 'Events', access: eventsP('r'),
-    summary: 'The events a notifier can send: type, description and an example body',
-    response: z.object({ items: z.array(z.object({ type: z.string(), description: z.string(), example: z.record(z.string(), z.unknown()) })) }),
+    summary: 'The events a notifier can send: type, description, an example of its data, and the JSON schema (2020-12) of the whole webhook body of that version',
+    description: 'The same schemas are the OpenAPI document\u2019s webhooks, one per event type (plus notifier.test).',
+    response: z.object({
+      items: z.array(z.object({
+        type: z.string(), description: z.string(), example: z.record(z.string(), z.unknown()),
+        version: z.number().int().openapi({ description: 'The webhook body layout\u2019s version (its version field)' }),
+        schema: z.record(z.string(), z.unknown()).openapi({ description: 'JSON Schema of the webhook body' }),
+      })),
+    }),
   },
   {
     operationId: 'listEvents', method: 'get', path: '/api/v1/events', service, tag: 'Events', access: eventsP('r'),
