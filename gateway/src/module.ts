@@ -1,11 +1,9 @@
 import { createGrpcClient, createLogger, listen, ModuleDefinition, SERVICE_NAMES } from '@bulwark/platform';
-import { ROUTES } from '@bulwark/contracts';
+import { BULWARK_VERSION, ROUTES } from '@bulwark/contracts';
 import { identityV1 } from '@bulwark/proto';
 import { Authenticator } from './auth/authenticator';
 import { readGatewayConfig } from './config';
 import { createGatewayApp } from './http/app';
-
-const VERSION = '0.1.0';
 
 export const gatewayModule: ModuleDefinition = {
   name: 'gateway',
@@ -36,7 +34,7 @@ export const gatewayModule: ModuleDefinition = {
         );
         return checks;
       },
-      version: VERSION,
+      version: BULWARK_VERSION,
       log,
       exposeMetrics: ctx.metricsOnHttpPorts,
     });

@@ -2,6 +2,13 @@ import { ISSUE_EVENTS, REPORT_EVENTS, SCAN_EVENTS } from './events';
 import { GATE_CONDITION_TYPES, GATE_OPERATORS } from './routes/issues';
 import { z } from './zod';
 
+/** Bulwark's version, as the OpenAPI document and CEF lines state it. */
+export const BULWARK_VERSION = '0.1.0';
+
+/** How a webhook notifier writes an event: a JSON body, or one CEF line for SIEMs that ingest CEF over HTTP. */
+export const WEBHOOK_PAYLOAD_FORMATS = ['json', 'cef'] as const;
+export type WebhookPayloadFormat = (typeof WEBHOOK_PAYLOAD_FORMATS)[number];
+
 /**
  * The version of every webhook body's layout (its `version` field). Within a version fields are only
  * added, never removed or retyped, so receivers should ignore fields they do not know; a breaking

@@ -214,6 +214,11 @@ export function notificationsSuite(t: SystemUnderTest): void {
     refused(await t.admin.post('/api/v1/notifier', webhook({ settings: { url: receiver.url, rate_limit: 0 } })), 'settings.rate_limit');
     refused(await t.admin.post('/api/v1/notifier', webhook({ settings: { url: receiver.url, auth_header_value: 'orphan' } })), 'settings.auth_header_name');
     refused(await t.admin.post('/api/v1/notifier', webhook({ events: ['nothing.happened'] })), 'events[0]');
+    refused(await t.admin.post('/api/v1/notifier', webhook({ settings: { url: receiver.url, payload_format: 'xml' } })), 'settings.payload_format');
+    const cef = ok(await t.admin.post('/api/v1/notifier', webhook({ active: false, settings: { url: receiver.url, payload_format: 'cef' } })));
+    expect(cef.settings.payload_format).to.equal('cef');
+    expect(ok(await t.admin.get(`/api/v1/notifier/${n.id}`)).settings.payload_format).to.equal('json');
+    ok(await t.admin.delete('/api/v1/notifiers', { ids: [cef.id] }));
     expect((await t.admin.post('/api/v1/notifier-type/2/test', { settings: { url: receiver.url } })).status).to.equal(400);
 
     const templates = ok(await t.admin.get('/api/v1/event-template')).items;
@@ -221,6 +226,7 @@ export function notificationsSuite(t: SystemUnderTest): void {
     expect(ok(await t.admin.delete('/api/v1/notifiers', { ids: [n.id, randomUUID()] })).results.map((r: any) => r.status)).to.deep.equal(['deleted', 'not_found']);
     expect((await t.admin.get(`/api/v1/notifier/${n.id}`)).status).to.equal(404);
   });
+
   it('sends every body in the layout of its event type\u2019s webhook schema in the served OpenAPI document, with the version GET /event-template shows', async function () {
     this.timeout(60000);
     // Deliveries of this test's own, so it stands alone; those of the tests above are checked as well.

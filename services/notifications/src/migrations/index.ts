@@ -69,4 +69,10 @@ export const migrations: Migration[] = [
       });
     },
   },
+  {
+    name: '0004_payload_format',
+    async up(db) {
+      await db.schema.alterTable('notifiers', (t) => t.text('payload_format').notNullable().defaultTo('json'));
+    },
+  },
 ];
