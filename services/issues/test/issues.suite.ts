@@ -301,6 +301,17 @@ export function issuesSuite(t: SystemUnderTest): void {
       expect(leftPad).to.include({ version: '1.0.0' });
       expect(statement('CVE-2020-0001').affects).to.deep.equal([{ ref: leftPad['bom-ref'] }]);
 
+      // The SBOM needs dependencies; the VEX also shows issues, so it needs issues too.
+      const role = `sbom-only-${Date.now()}`;
+      ok(await t.admin.post('/api/v1/role', { role_code: role, role_name: role, roles: { 'scanning.dependencies': ['r'] } }));
+      const username = `sbom${Date.now()}`;
+      ok(await t.admin.post('/api/v1/user', { username, password: 'a-long-password-1', password_confirmation: 'a-long-password-1', display_name: 'x', email: `${username}@example.com`, need_password_change: false, active_directory: false, roles: [role] }));
+      const sbomReader = t.anon.as(await t.anon.login(username, 'a-long-password-1'));
+      expect((await sbomReader.get(sbomUrl('sbom'))).status).to.equal(200);
+      const noIssues = await sbomReader.get(sbomUrl('vex'));
+      expect(noIssues.status).to.equal(403);
+      expect(noIssues.body.error.message).to.contain('issues.issues');
+
       const badKind = await t.admin.get(`/api/v1/layer/${layer}/sbom?kind=spdx`);
       expect(badKind.status).to.equal(400);
       expect(JSON.stringify(badKind.body)).to.contain('kind');
