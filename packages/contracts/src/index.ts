@@ -11,6 +11,7 @@ export * from './version';
 export * from './routes/catalog';
 export * from './scanner-args';
 export * from './webhook-secret';
+export * from './webhooks';
 export * from './tool-types';
 export * from './routes/scanning';
 export * from './routes/issues';

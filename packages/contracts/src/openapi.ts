@@ -2,6 +2,7 @@ import { OpenAPIRegistry, OpenApiGeneratorV31, RouteConfig } from '@asteasolutio
 import type { RouteSpec } from '@bulwark/platform';
 import { errorBody } from './common';
 import { PERMISSION_LETTERS } from './permissions';
+import { WEBHOOK_EVENT_DATA, webhookBodySchema } from './webhooks';
 import { z } from './zod';
 
 const CONVENTIONS = `
@@ -79,6 +80,25 @@ export function buildOpenApiDocument(routes: RouteSpec[], version: string): Reco
       ...(route.access.kind === 'permission' ? { 'x-permission': { key: route.access.key, letter: route.access.letter } } : {}),
     };
     registry.registerPath(config);
+  }
+
+  // What notifiers send: one webhook per event type, its body's schema with the layout's version.
+  const signatureHeaders = z.object({
+    'webhook-id': z.string().openapi({ description: 'The delivery\u2019s id, the same on every retry (deduplicate on it)' }),
+    'webhook-timestamp': z.string().openapi({ description: 'Unix seconds when this attempt was signed' }),
+    'webhook-signature': z.string().optional().openapi({ description: 'Standard Webhooks: space-separated v1,<base64 HMAC-SHA256 of id.timestamp.body>, one per signing secret' }),
+    'x-bulwark-event': z.string().openapi({ description: 'The event type' }),
+  });
+  for (const [type, kind] of Object.entries(WEBHOOK_EVENT_DATA)) {
+    registry.registerWebhook({
+      method: 'post',
+      path: type,
+      operationId: `webhook_${type.replace(/\W/g, '_')}`,
+      summary: kind.summary,
+      tags: ['Webhooks'],
+      request: { headers: signatureHeaders, body: { content: { 'application/json': { schema: webhookBodySchema(type) } }, required: true } },
+      responses: { 200: { description: 'Any 2xx answer acknowledges the delivery; anything else is retried' } },
+    });
   }
 
   const generator = new OpenApiGeneratorV31(registry.definitions);

@@ -1,2 +1,2 @@
-/** Bulwark's version: in the OpenAPI document and in what a license vendor is shown. */
+/** Bulwark's version: in the OpenAPI document, CEF lines and what a license vendor is shown. */
 export const BULWARK_VERSION = '0.1.0';

@@ -1,5 +1,7 @@
-import type { Queryable } from '@bulwark/platform';
+import { canSeeProject, forbidden, hasPermission, notFound, Principal, Queryable, unlessNotFound } from '@bulwark/platform';
+import { cyclonedxSbom, cyclonedxVex, LayerSbom } from './domain/cyclonedx';
 import { mergeRule, SARIF_SCHEMA, sarifResult, sarifRule, SarifRule } from './domain/sarif';
+import type { CatalogClient, ScanningClient } from './ingestion';
 import { IssueFilter, issueStore } from './store/issues';
 
 const PAGE = 1000;
@@ -34,4 +36,29 @@ export async function* sarifExport(db: Queryable, filter: IssueFilter, statusNam
     yield `],"tool":${JSON.stringify({ driver })},"columnKind":"unicodeCodePoints"}`;
   }
   yield ']}\n';
+}
+
+/** A layer's CycloneDX documents: its SBOM (kept by scanning) and the VEX of its issues. */
+export class CyclonedxExports {
+  constructor(
+    private readonly db: Queryable,
+    private readonly scanning: ScanningClient,
+    private readonly catalog: CatalogClient,
+    private readonly statusNames: () => Promise<Map<number, string>>,
+  ) {}
+
+  async layer(principal: Principal, layerId: string, kind: 'sbom' | 'vex') {
+    // A layer of a project the caller may not see is as unknown as a missing one.
+    const layer = await this.catalog.getLayer({ id: layerId }).catch(unlessNotFound);
+    if (!layer || !canSeeProject(principal, layer.projectCode)) throw notFound(`Layer ${layerId}`);
+    const info = { id: layer.id, name: layer.name, projectCode: layer.projectCode };
+    const sbom: LayerSbom | undefined = await this.scanning.getLayerSbom({ layerId }).catch(unlessNotFound);
+    if (kind === 'sbom') {
+      if (!sbom) throw notFound(`An uploaded SBOM of layer ${layerId}`);
+      return cyclonedxSbom(info, sbom);
+    }
+    if (!hasPermission(principal, 'issues.issues', 'r')) throw forbidden('Requires permission issues.issues:r for kind=vex');
+    const [issues, names] = await Promise.all([issueStore.layerVulnerabilities(this.db, layerId), this.statusNames()]);
+    return cyclonedxVex(info, sbom, issues, names, new Date());
+  }
 }

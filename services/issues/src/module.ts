@@ -6,6 +6,7 @@ import { issuesGrpc } from './grpc/issues-grpc';
 import { issuesHandlers } from './http/handlers';
 import { trackerHandlers } from './http/tracker-handlers';
 import { TrackerHttp } from './integrations/http';
+import { CyclonedxExports } from './exports';
 import { Ingestion } from './ingestion';
 import { Issues } from './issues';
 import { migrations } from './migrations';
@@ -32,7 +33,8 @@ export const issuesModule: ModuleDefinition = {
     const ingestion = new Ingestion(scanning.client, catalog.client, gates, host.log, config.ISSUES_INGEST_CHUNK);
     host.grpc.add(issuesV1.IssuesServiceService, 'bulwark.issues.v1.IssuesService', issuesGrpc(host.db));
     await host.consume('ingestion', [TOPICS.scans], (event, trx) => ingestion.handle(event, trx));
-    const started = await host.serve(routesOf('issues'), { ...issuesHandlers(host.db, issues, rules, gates, trackers), ...trackerHandlers(trackers) });
+    const boms = new CyclonedxExports(host.db, scanning.client, catalog.client, () => issues.statusNames());
+    const started = await host.serve(routesOf('issues'), { ...issuesHandlers(host.db, issues, rules, gates, trackers, boms), ...trackerHandlers(trackers) });
     rules.start();
     compaction.start();
     trackerSync.start();

@@ -3,6 +3,7 @@ import Ajv from 'ajv-draft-04';
 import addFormats from 'ajv-formats';
 import knex, { Knex } from 'knex';
 import sarifSchema from '@microsoft/jest-sarif/lib/schemas/sarif-2.1.0-rtm.5.json';
+import { Spec, Validation } from '@cyclonedx/cyclonedx-library';
 import { GitServer, startGitServer, SystemUnderTest } from '@bulwark/testkit';
 import { MANUAL_TOOL_TYPE, scanSetup } from '../../scanning/test/scanning.suite';
 
@@ -232,6 +233,91 @@ export function issuesSuite(t: SystemUnderTest): void {
   });
 
   describe('exports', () => {
+    it('exports a layer\u2019s dependencies as a CycloneDX 1.6 SBOM and their vulnerabilities as a VEX the CycloneDX library validates, analysis.state from each issue\u2019s status', async function () {
+      this.timeout(90000);
+      const validator = new Validation.JsonStrictValidator(Spec.Version.v1dot6);
+      const layer = ok(await t.admin.post('/api/v1/layer', { name: 'dependencies', description: 'sbom export', project_code: env.code, layer_type_id: 1, is_template: false })).id as string;
+      const sbomUrl = (kind: string) => `/api/v1/layer/${layer}/sbom?format=cyclonedx&kind=${kind}`;
+      expect((await t.admin.get(sbomUrl('sbom'))).status, 'no SBOM uploaded yet').to.equal(404);
+
+      const lib = (name: string, version: string) => ({ type: 'library', 'bom-ref': `${name}@${version}`, name, version, purl: `pkg:npm/${name}@${version}` });
+      const sbomIn = { bomFormat: 'CycloneDX', specVersion: '1.5', version: 1, components: [lib('lodash', '4.17.20'), lib('minimist', '1.2.0'), { type: 'framework', name: 'express', version: '4.17.1' }] };
+      const stored = ok(await t.admin.request('POST', `/api/v1/layer/${layer}/sbom?file_name=bom.json`, undefined, JSON.stringify(sbomIn)));
+
+      // The layer's vulnerabilities come from a scanner report (a CycloneDX BOM with vulnerabilities, as Trivy writes).
+      const vuln = (id: string, ref: string, severity: string, extra: object = {}) => ({ id, ratings: [{ severity, score: 7.5, method: 'CVSSv31' }], affects: [{ ref }], ...extra });
+      const report = {
+        bomFormat: 'CycloneDX', specVersion: '1.5', version: 1,
+        components: [lib('lodash', '4.17.20'), lib('minimist', '1.2.0'), lib('left-pad', '1.0.0')],
+        vulnerabilities: [
+          vuln('CVE-2021-23337', 'lodash@4.17.20', 'high', { cwes: [94] }),
+          vuln('CVE-2020-8203', 'lodash@4.17.20', 'high'),
+          vuln('CVE-2021-44906', 'minimist@1.2.0', 'critical'),
+          vuln('CVE-2020-0001', 'left-pad@1.0.0', 'medium'),
+          vuln('CVE-2022-0002', 'minimist@1.2.0', 'low', { analysis: { state: 'not_affected', justification: 'code_not_reachable' } }),
+          vuln('CVE-2022-0003', 'lodash@4.17.20', 'low'),
+        ],
+      };
+      const check = await newCheck(layer);
+      const scan = ok(await t.admin.withHeaders({ 'content-type': 'application/json' }).request('POST', `/api/v1/check/${check}/results`, undefined, JSON.stringify(report)));
+      await waitFor('the SCA issues', async () => ok(await t.admin.get(`/api/v1/issues/count?filter[scan]=${scan.scan_result_id}`)).count === 6);
+      const issues = (await issuesOf(`filter[scan]=${scan.scan_result_id}`)).items as any[];
+      const byCve = (cve: string) => issues.find((i) => i.cve === cve);
+      const setStatus = async (cve: string, status_id: number) => ok(await t.admin.put(`/api/v1/issue/${byCve(cve).id}`, { status_id, comment: 'triaged' }));
+      await setStatus('CVE-2021-23337', 2);
+      await setStatus('CVE-2020-8203', 5);
+      await setStatus('CVE-2021-44906', 6);
+      await setStatus('CVE-2022-0003', 4);
+
+      const sbomRes = await t.admin.download(sbomUrl('sbom'));
+      expect(sbomRes.status).to.equal(200);
+      expect(sbomRes.headers.get('content-type')).to.match(/^application\/vnd\.cyclonedx\+json/);
+      const sbomText = sbomRes.body.toString('utf8');
+      expect(await validator.validate(sbomText), 'SBOM schema errors').to.equal(null);
+      const sbom = JSON.parse(sbomText);
+      expect(sbom).to.include({ bomFormat: 'CycloneDX', specVersion: '1.6', serialNumber: `urn:uuid:${stored.id}` });
+      expect(sbom.components.map((c: any) => `${c.type} ${c.name}@${c.version}`).sort()).to.deep.equal(['framework express@4.17.1', 'library lodash@4.17.20', 'library minimist@1.2.0']);
+
+      const vexRes = await t.admin.download(sbomUrl('vex'));
+      expect(vexRes.status).to.equal(200);
+      const vexText = vexRes.body.toString('utf8');
+      expect(await validator.validate(vexText), 'VEX schema errors').to.equal(null);
+      const vex = JSON.parse(vexText);
+      const statement = (cve: string) => vex.vulnerabilities.find((v: any) => v.id === cve);
+      expect(vex.vulnerabilities).to.have.length(6);
+      expect(statement('CVE-2021-23337').analysis).to.include({ state: 'exploitable' });
+      expect(statement('CVE-2021-23337').cwes).to.deep.equal([94]);
+      expect(statement('CVE-2020-8203').analysis).to.include({ state: 'false_positive' });
+      expect(statement('CVE-2021-44906').analysis).to.include({ state: 'exploitable' });
+      expect(statement('CVE-2021-44906').analysis.response).to.deep.equal(['will_not_fix']);
+      expect(statement('CVE-2020-0001').analysis).to.include({ state: 'in_triage' });
+      expect(statement('CVE-2022-0002').analysis).to.include({ state: 'not_affected', justification: 'code_not_reachable' });
+      expect(statement('CVE-2022-0003').analysis).to.include({ state: 'resolved' });
+      expect(statement('CVE-2021-23337')['bom-ref']).to.equal(byCve('CVE-2021-23337').id);
+      // In the SBOM, by BOM-Link to its component; not in it, a component of the VEX itself.
+      const lodashRef = sbom.components.find((c: any) => c.name === 'lodash')['bom-ref'];
+      expect(statement('CVE-2021-23337').affects).to.deep.equal([{ ref: `urn:cdx:${stored.id}/1#${encodeURIComponent(lodashRef)}` }]);
+      const leftPad = vex.components.find((c: any) => c.name === 'left-pad');
+      expect(leftPad).to.include({ version: '1.0.0' });
+      expect(statement('CVE-2020-0001').affects).to.deep.equal([{ ref: leftPad['bom-ref'] }]);
+
+      // The SBOM needs dependencies; the VEX also shows issues, so it needs issues too.
+      const role = `sbom-only-${Date.now()}`;
+      ok(await t.admin.post('/api/v1/role', { role_code: role, role_name: role, roles: { 'scanning.dependencies': ['r'] } }));
+      const username = `sbom${Date.now()}`;
+      ok(await t.admin.post('/api/v1/user', { username, password: 'a-long-password-1', password_confirmation: 'a-long-password-1', display_name: 'x', email: `${username}@example.com`, need_password_change: false, active_directory: false, roles: [role] }));
+      const sbomReader = t.anon.as(await t.anon.login(username, 'a-long-password-1'));
+      expect((await sbomReader.get(sbomUrl('sbom'))).status).to.equal(200);
+      const noIssues = await sbomReader.get(sbomUrl('vex'));
+      expect(noIssues.status).to.equal(403);
+      expect(noIssues.body.error.message).to.contain('issues.issues');
+
+      const badKind = await t.admin.get(`/api/v1/layer/${layer}/sbom?kind=spdx`);
+      expect(badKind.status).to.equal(400);
+      expect(JSON.stringify(badKind.body)).to.contain('kind');
+      expect((await t.admin.get('/api/v1/layer/00000000-0000-4000-8000-000000000000/sbom?kind=vex')).status).to.equal(404);
+    });
+
     it('exports issues as SARIF 2.1.0 that the official schema accepts: rules with CWE tags and severity, fingerprints, suppressions for decided statuses', async function () {
       this.timeout(60000);
       const check = await newCheck();

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { WebhookPayloadFormat } from '@bulwark/contracts';
 import { Db, invalid, notFound, Principal, requestedProjects, SecretBox } from '@bulwark/platform';
 import { NotifierInput, NotifierRow, notifierStore } from './store/notifiers';
 import { WebhookClient, WebhookResult, WebhookTarget } from './webhook';
@@ -15,6 +16,7 @@ export interface WebhookSettings {
   auth_header_value?: string;
   timeout_seconds: number;
   signing_secret?: string;
+  payload_format: WebhookPayloadFormat;
 }
 
 export interface NotifierBody {
@@ -32,7 +34,7 @@ export function notifierView(n: NotifierRow, stats: Stats = { pending: 0, delive
   return {
     id: n.id, name: n.name, type_id: n.type_id, active: n.active, events: n.events, project_codes: n.all_projects ? [] : n.project_codes,
     settings: {
-      url: n.url, rate_limit: n.rate_limit, auth_header_name: n.auth_header_name, auth_header_set: n.auth_header_value_sealed !== null, timeout_seconds: n.timeout_seconds,
+      url: n.url, rate_limit: n.rate_limit, auth_header_name: n.auth_header_name, auth_header_set: n.auth_header_value_sealed !== null, timeout_seconds: n.timeout_seconds, payload_format: n.payload_format,
       signing_secret_set: n.signing_secret_sealed !== null, previous_signing_secret_expires_at: previousSecretUntil(n),
     },
     author: n.author, created_at: n.created_at, updated_at: n.updated_at, deliveries: stats,
@@ -49,7 +51,10 @@ function previousSecretUntil(n: NotifierRow): string | null {
 export function webhookTarget(n: NotifierRow, secrets: SecretBox): WebhookTarget {
   const open = (sealed: string | null) => (sealed ? secrets.open(sealed) : null);
   const signing = [open(n.signing_secret_sealed), previousSecretUntil(n) ? open(n.previous_signing_secret_sealed) : null];
-  return { url: n.url, timeoutSeconds: n.timeout_seconds, authHeaderName: n.auth_header_name, authHeaderValue: open(n.auth_header_value_sealed), signingSecrets: signing.filter((x): x is string => x !== null) };
+  return {
+    url: n.url, timeoutSeconds: n.timeout_seconds, authHeaderName: n.auth_header_name, authHeaderValue: open(n.auth_header_value_sealed),
+    signingSecrets: signing.filter((x): x is string => x !== null), payloadFormat: n.payload_format,
+  };
 }
 
 /** The test event a notifier gets from the test endpoints. */
@@ -79,7 +84,7 @@ export class Notifiers {
     // A token left out of an update is kept, unless the header it went with is dropped.
     const sealed = s.auth_header_value ? this.secrets.seal(s.auth_header_value) : s.auth_header_name ? current?.auth_header_value_sealed ?? null : null;
     return {
-      name: body.name, type_id: body.type_id, url: s.url, rate_limit: s.rate_limit, timeout_seconds: s.timeout_seconds, auth_header_name: s.auth_header_name ?? null,
+      name: body.name, type_id: body.type_id, url: s.url, rate_limit: s.rate_limit, timeout_seconds: s.timeout_seconds, payload_format: s.payload_format, auth_header_name: s.auth_header_name ?? null,
       auth_header_value_sealed: sealed,
       ...this.signing(s.signing_secret, current),
       events: [...new Set(body.events)], active: body.active, ...this.scope(principal, body.project_codes),
@@ -150,6 +155,6 @@ export class Notifiers {
 
   async testSettings(principal: Principal, s: WebhookSettings): Promise<TestAnswer> {
     const body = testBody(principal.username);
-    return testAnswer(await this.webhooks.call({ url: s.url, timeoutSeconds: s.timeout_seconds, authHeaderName: s.auth_header_name ?? null, authHeaderValue: s.auth_header_value ?? null, signingSecrets: s.signing_secret ? [s.signing_secret] : [] }, body, body.id));
+    return testAnswer(await this.webhooks.call({ url: s.url, timeoutSeconds: s.timeout_seconds, authHeaderName: s.auth_header_name ?? null, authHeaderValue: s.auth_header_value ?? null, signingSecrets: s.signing_secret ? [s.signing_secret] : [], payloadFormat: s.payload_format }, body, body.id));
   }
 }

@@ -1,5 +1,7 @@
 import { counter, OUTBOUND_REFUSED, outboundDispatcher, OutboundPolicy, unreachableMessage } from '@bulwark/platform';
+import { WEBHOOK_PAYLOAD_VERSION, WebhookPayloadFormat } from '@bulwark/contracts';
 import { Agent, fetch } from 'undici';
+import { cefLine } from './domain/cef';
 import { legacySignature, standardSignature } from './domain/signatures';
 
 const webhookDeliveries = counter(
@@ -16,6 +18,8 @@ export interface WebhookTarget {
   authHeaderValue: string | null;
   /** The current secret first, then one being rotated out (both sign until the old one expires). */
   signingSecrets: string[];
+  /** json: the body below; cef: one CEF line (text/plain), signed the same way. */
+  payloadFormat: WebhookPayloadFormat;
 }
 
 export interface WebhookResult {
@@ -27,7 +31,7 @@ export interface WebhookResult {
   permanent?: boolean;
 }
 
-/** The JSON body of every webhook call. */
+/** An event as a webhook sends it; the client adds the body layout's version (see the OpenAPI webhooks). */
 export interface WebhookBody {
   id: string;
   type: string;
@@ -61,11 +65,12 @@ export class WebhookClient {
 
   private async post(target: WebhookTarget, body: WebhookBody, deliveryId: string): Promise<WebhookResult> {
     const started = Date.now();
-    const text = JSON.stringify(body);
+    const cef = target.payloadFormat === 'cef';
+    const text = cef ? cefLine(body) : JSON.stringify({ version: WEBHOOK_PAYLOAD_VERSION, ...body });
     // Standard Webhooks headers; webhook-id is the delivery's, the same on every retry, so receivers can dedupe.
     const timestamp = Math.floor(Date.now() / 1000);
     const headers: Record<string, string> = {
-      'content-type': 'application/json', 'user-agent': 'Bulwark-Webhook/1',
+      'content-type': cef ? 'text/plain; charset=utf-8' : 'application/json', 'user-agent': 'Bulwark-Webhook/1',
       'webhook-id': deliveryId, 'webhook-timestamp': String(timestamp),
       'x-bulwark-event': body.type, 'x-bulwark-delivery': deliveryId,
     };

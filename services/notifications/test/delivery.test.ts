@@ -42,7 +42,7 @@ for (const backend of DATABASE_BACKENDS) {
 
     const notifier = (path: string, over: Partial<Parameters<typeof notifierStore.insert>[3]> = {}) =>
       notifierStore.insert(t.db, randomUUID(), 'admin', {
-        name: path, type_id: 1, url: `${url}${path}`, rate_limit: 100, timeout_seconds: 5, auth_header_name: null, auth_header_value_sealed: null, signing_secret_sealed: null,
+        name: path, type_id: 1, url: `${url}${path}`, rate_limit: 100, timeout_seconds: 5, payload_format: 'json', auth_header_name: null, auth_header_value_sealed: null, signing_secret_sealed: null,
         events: [], project_codes: [], all_projects: true, active: true, previous_signing_secret_sealed: null, previous_signing_secret_expires_at: null, ...over,
       });
     const event = (project: string, type = 'scan.completed'): EventEnvelope => ({

@@ -2,6 +2,7 @@ import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
+import Ajv2020 from 'ajv/dist/2020';
 import { Webhook, WebhookVerificationError } from 'standardwebhooks';
 import { freePort, GitServer, startGitServer, SystemUnderTest } from '@bulwark/testkit';
 import { MANUAL_TOOL_TYPE, scanSetup } from '../../scanning/test/scanning.suite';
@@ -213,11 +214,53 @@ export function notificationsSuite(t: SystemUnderTest): void {
     refused(await t.admin.post('/api/v1/notifier', webhook({ settings: { url: receiver.url, rate_limit: 0 } })), 'settings.rate_limit');
     refused(await t.admin.post('/api/v1/notifier', webhook({ settings: { url: receiver.url, auth_header_value: 'orphan' } })), 'settings.auth_header_name');
     refused(await t.admin.post('/api/v1/notifier', webhook({ events: ['nothing.happened'] })), 'events[0]');
+    refused(await t.admin.post('/api/v1/notifier', webhook({ settings: { url: receiver.url, payload_format: 'xml' } })), 'settings.payload_format');
+    const cef = ok(await t.admin.post('/api/v1/notifier', webhook({ active: false, settings: { url: receiver.url, payload_format: 'cef' } })));
+    expect(cef.settings.payload_format).to.equal('cef');
+    expect(ok(await t.admin.get(`/api/v1/notifier/${n.id}`)).settings.payload_format).to.equal('json');
+    ok(await t.admin.delete('/api/v1/notifiers', { ids: [cef.id] }));
     expect((await t.admin.post('/api/v1/notifier-type/2/test', { settings: { url: receiver.url } })).status).to.equal(400);
 
     const templates = ok(await t.admin.get('/api/v1/event-template')).items;
     expect(templates.map((e: any) => e.type)).to.have.members(['scan.completed', 'scan.failed', 'issues.ingested', 'quality_gate.evaluated', 'issue.status_changed', 'report.ready', 'report.failed', 'license.expiring', 'license.expired']);
     expect(ok(await t.admin.delete('/api/v1/notifiers', { ids: [n.id, randomUUID()] })).results.map((r: any) => r.status)).to.deep.equal(['deleted', 'not_found']);
     expect((await t.admin.get(`/api/v1/notifier/${n.id}`)).status).to.equal(404);
+  });
+
+  it('sends every body in the layout of its event type\u2019s webhook schema in the served OpenAPI document, with the version GET /event-template shows', async function () {
+    this.timeout(60000);
+    // Deliveries of this test's own, so it stands alone; those of the tests above are checked as well.
+    const hook = ok(await t.admin.post('/api/v1/notifier', webhook({ events: ['scan.completed', 'issues.ingested', 'issue.status_changed'] })));
+    const scanId = await uploadScan('schema.py');
+    await waitFor('issues.ingested', () => receiver.received.find((r) => r.body.type === 'issues.ingested' && r.body.data.scan_result_id === scanId));
+    const issue = ok(await t.admin.get(`/api/v1/issues?filter[scan]=${scanId}`)).items[0];
+    ok(await t.admin.put(`/api/v1/issue/${issue.id}`, { status_id: 2, comment: 'seen' }));
+    await waitFor('issue.status_changed', () => receiver.received.find((r) => r.body.type === 'issue.status_changed' && r.body.data.issue_id === issue.id));
+    ok(await t.admin.post(`/api/v1/notifier/${hook.id}/test`));
+    await waitFor('notifier.test', () => receiver.received.find((r) => r.body.type === 'notifier.test'));
+
+    const document = ok(await t.anon.get('/api/v1/swagger/doc.json'));
+    expect(document.openapi).to.match(/^3\.1\./);
+    const ajv = new Ajv2020({ strict: false, allErrors: true });
+    const validators = new Map<string, ReturnType<typeof ajv.compile>>();
+    for (const [type, item] of Object.entries<any>(document.webhooks)) validators.set(type, ajv.compile(item.post.requestBody.content['application/json'].schema));
+    const template = ok(await t.admin.get('/api/v1/event-template')).items as { type: string; version: number; schema: object }[];
+    for (const item of template) {
+      expect(validators.has(item.type), `${item.type} has a webhook in the OpenAPI document`).to.equal(true);
+      expect(item.schema, item.type).to.have.property('properties');
+    }
+
+    const types = new Set<string>();
+    for (const r of receiver.received) {
+      const validate = validators.get(r.body.type);
+      expect(validate, `a webhook schema for ${r.body.type}`).to.be.a('function');
+      expect(validate!(r.body), `${r.body.type}: ${JSON.stringify(validate!.errors)}`).to.equal(true);
+      expect(r.body.version).to.equal(template[0].version);
+      types.add(r.body.type);
+    }
+    expect([...types]).to.include.members(['scan.completed', 'issues.ingested', 'issue.status_changed', 'notifier.test']);
+    // The schemas can fail: a body missing its data's required field does not validate.
+    const completed = receiver.received.find((r) => r.body.type === 'scan.completed')!.body;
+    expect(validators.get('scan.completed')!({ ...completed, data: { ...completed.data, scan_result_id: undefined } })).to.equal(false);
   });
 }

@@ -20,7 +20,7 @@ describe('webhook targets', () => {
   after(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
   const body = { id: 'e', type: 'notifier.test', occurred_at: new Date().toISOString(), project_code: null, message: 'm', message_ru: 'м', data: {} };
-  const target = (host: string) => ({ url: `http://${host}:${port}/hook`, timeoutSeconds: 5, authHeaderName: null, authHeaderValue: null, signingSecrets: [] });
+  const target = (host: string) => ({ url: `http://${host}:${port}/hook`, timeoutSeconds: 5, authHeaderName: null, authHeaderValue: null, signingSecrets: [], payloadFormat: 'json' as const });
 
   it('does not connect to an address the default policy refuses, by literal or by name, and says retrying is pointless', async () => {
     const guarded = new WebhookClient(new OutboundPolicy());

@@ -194,6 +194,22 @@ export const issuesRoutes: RouteSpec[] = [
     request: { query: z.object(issueFilterQuery).omit({ filter_inversion: true }).extend({ format: z.enum(['sarif']).default('sarif') }).strict() },
   },
   {
+    operationId: 'exportLayerCyclonedx', method: 'get', path: '/api/v1/layer/{layer_id}/sbom', service, tag: 'Dependencies', access: perm('scanning.dependencies', 'r'),
+    summary: 'A layer\u2019s dependencies (kind=sbom) or the status of their vulnerabilities (kind=vex) as a CycloneDX 1.6 JSON document',
+    description:
+      'kind=sbom: the components of the layer\u2019s latest uploaded SBOM (POST /api/v1/layer/{layer_id}/sbom); its serialNumber is urn:uuid:<the SBOM\u2019s id>. ' +
+      'kind=vex (also needs issues.issues:r): one vulnerability per issue of the layer that names a library or a CVE, affecting the SBOM\u2019s component by BOM-Link ' +
+      '(urn:cdx:<SBOM id>/1#<bom-ref>) or a component listed in the VEX when the library is not in the SBOM. analysis.state from the issue\u2019s status: ' +
+      'New, Reopen and custom statuses in_triage; Confirmed exploitable; In progress exploitable with response update; Risk accepted exploitable with response will_not_fix; ' +
+      'Fixed resolved; False positive false_positive; Suppressed not_affected (with the report\u2019s own VEX justification when it had one). ' +
+      'A layer without an uploaded SBOM answers 404 for kind=sbom; its VEX lists the libraries as its own components.',
+    request: {
+      params: z.object({ layer_id: z.uuid() }),
+      query: z.object({ format: z.enum(['cyclonedx']).default('cyclonedx'), kind: z.enum(['sbom', 'vex']).default('sbom') }).strict(),
+    },
+    errors: { 404: 'The layer is unknown to the caller, or (kind=sbom) it has no uploaded SBOM' },
+  },
+  {
     operationId: 'countIssues', method: 'get', path: '/api/v1/issues/count', service, tag: 'Issues', access: issuesP('r'),
     summary: 'How many issues match the filters', request: { query: z.object(issueFilterQuery).strict() }, response: z.object({ count: z.number().int() }).openapi('IssueCount'),
   },

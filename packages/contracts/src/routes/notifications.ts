@@ -4,6 +4,7 @@ import { ERROR_LEVELS } from '@bulwark/platform';
 import { bulkResult, idsBody, isoDateTime, listOf, multi, pageQuery, perm } from '../common';
 import { IDENTITY_EVENTS, ISSUE_EVENTS, REPORT_EVENTS, SCAN_EVENTS } from '../events';
 import { standardSecretProblem } from '../webhook-secret';
+import { WEBHOOK_PAYLOAD_FORMATS } from '../webhooks';
 
 const service = 'notifications';
 const notifiersP = (l: 'r' | 'w' | 'x' | 'd') => perm('notifications.notifiers', l);
@@ -27,6 +28,9 @@ const webhookSettings = z
     auth_header_name: z.string().regex(/^[A-Za-z0-9-]{1,64}$/, 'must be an HTTP header name').optional().openapi({ description: 'Token authentication: the header carrying the token' }),
     auth_header_value: z.string().min(1).max(4096).optional().openapi({ description: 'The token; sealed at rest and never returned (kept when an update leaves it out)', writeOnly: true }),
     timeout_seconds: z.number().int().min(1).max(60).default(10),
+    payload_format: z.enum(WEBHOOK_PAYLOAD_FORMATS).default('json').openapi({
+      description: 'json: the JSON body of the event type\u2019s webhook; cef: one ArcSight CEF line (text/plain; CEF:0|Bulwark|Bulwark|<version>|<event type>|<message>|<severity 0-10>|rt externalId msg cs1 project_code, cs2 payload_version, cs3 data as JSON), signed the same way',
+    }),
     signing_secret: z
       .string()
       .min(16)
@@ -61,7 +65,7 @@ const notifierBody = z
 const notifierView = z
   .object({
     id: z.string(), name: z.string(), type_id: z.number().int(), active: z.boolean(), events: z.array(z.string()), project_codes: z.array(z.string()),
-    settings: z.object({ url: z.string(), rate_limit: z.number().int(), auth_header_name: z.string().nullable(), auth_header_set: z.boolean(), timeout_seconds: z.number().int(), signing_secret_set: z.boolean(),
+    settings: z.object({ url: z.string(), rate_limit: z.number().int(), auth_header_name: z.string().nullable(), auth_header_set: z.boolean(), timeout_seconds: z.number().int(), payload_format: z.enum(WEBHOOK_PAYLOAD_FORMATS), signing_secret_set: z.boolean(),
       previous_signing_secret_expires_at: isoDateTime.nullable().openapi({ description: 'Until when the replaced signing secret still signs beside the current one' }),
     }),
     author: z.string(), created_at: isoDateTime, updated_at: isoDateTime,
@@ -152,8 +156,15 @@ export const notificationsRoutes: RouteSpec[] = [
   },
   {
     operationId: 'eventTemplate', method: 'get', path: '/api/v1/event-template', service, tag: 'Events', access: eventsP('r'),
-    summary: 'The events a notifier can send: type, description and an example body',
-    response: z.object({ items: z.array(z.object({ type: z.string(), description: z.string(), example: z.record(z.string(), z.unknown()) })) }),
+    summary: 'The events a notifier can send: type, description, an example of its data, and the JSON schema (2020-12) of the whole webhook body of that version',
+    description: 'The same schemas are the OpenAPI document\u2019s webhooks, one per event type (plus notifier.test).',
+    response: z.object({
+      items: z.array(z.object({
+        type: z.string(), description: z.string(), example: z.record(z.string(), z.unknown()),
+        version: z.number().int().openapi({ description: 'The webhook body layout\u2019s version (its version field)' }),
+        schema: z.record(z.string(), z.unknown()).openapi({ description: 'JSON Schema of the webhook body' }),
+      })),
+    }),
   },
   {
     operationId: 'listEvents', method: 'get', path: '/api/v1/events', service, tag: 'Events', access: eventsP('r'),

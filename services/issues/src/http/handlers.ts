@@ -1,5 +1,5 @@
 import { conflict, Db, HttpResponse, listPage, notFound, requirePrincipal, RouteHandlers } from '@bulwark/platform';
-import { sarifExport } from '../exports';
+import { CyclonedxExports, sarifExport } from '../exports';
 import type { DedupRule } from '../domain/match-key';
 import type { Issues } from '../issues';
 import type { QualityGates } from '../quality-gates';
@@ -25,7 +25,7 @@ const statusView = (s: { id: number; name_en: string; name_ru: string; builtin: 
 const transitionView = (t: { id: string; from_status: number; to_status: number }) => ({ id: t.id, from_status_id: t.from_status, to_status_id: t.to_status });
 
 /** HTTP handlers, keyed by the route table's operation ids: they translate, the services decide. */
-export function issuesHandlers(db: Db, issues: Issues, rules: SecurityRules, gates: QualityGates, trackers: Trackers): RouteHandlers {
+export function issuesHandlers(db: Db, issues: Issues, rules: SecurityRules, gates: QualityGates, trackers: Trackers, boms: CyclonedxExports): RouteHandlers {
   /** Issue views with their tickets, read in one query per page. */
   const views = async (rows: IssueRow[]) => {
     const [names, tickets] = await Promise.all([issues.statusNames(), trackers.ticketsOf(rows.map((r) => r.id))]);
@@ -44,6 +44,11 @@ export function issuesHandlers(db: Db, issues: Issues, rules: SecurityRules, gat
       new HttpResponse(200, sarifExport(db, issueFilter(requirePrincipal(input), input.query), await issues.statusNames()), {
         'content-type': 'application/sarif+json',
         'content-disposition': 'attachment; filename="issues.sarif"',
+      }),
+    exportLayerCyclonedx: async (input) =>
+      new HttpResponse(200, JSON.stringify(await boms.layer(requirePrincipal(input), input.params.layer_id, input.query.kind)), {
+        'content-type': 'application/vnd.cyclonedx+json; version=1.6',
+        'content-disposition': `attachment; filename="${input.query.kind === 'vex' ? 'vex' : 'sbom'}.cdx.json"`,
       }),
     countIssues: async (input) => ({ count: await issues.count(issueFilter(requirePrincipal(input), input.query)) }),
     issueFilterValues: async (input) => issues.filterValues(issueFilter(requirePrincipal(input), input.query)),

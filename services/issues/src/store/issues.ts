@@ -337,6 +337,17 @@ export const issueStore = {
   },
 
   /** Distinct values of a column among the matching issues (at most 1000 per column). */
+  /** A layer's issues about a dependency (naming a library or a CVE), duplicates left out: what its VEX states. */
+  layerVulnerabilities(db: Queryable, layerId: string): Promise<IssueRow[]> {
+    return db('issues')
+      .where({ layer_id: layerId })
+      .whereNull('duplicate_of')
+      .where((w) => w.whereNotNull('lib_name').orWhereNotNull('cve'))
+      .orderBy('severity_rank', 'desc')
+      .orderBy('first_detected_at')
+      .orderBy('id');
+  },
+
   async distinct(db: Queryable, f: IssueFilter, column: string, unnest = false): Promise<unknown[]> {
     const expr = unnest ? `unnest(issues.${column})` : `issues.${column}`;
     const rows: { v: unknown }[] = await db

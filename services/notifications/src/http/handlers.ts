@@ -1,4 +1,5 @@
 import { csvRecord, HttpResponse, listPage, requirePrincipal, RouteHandlers, Db } from '@bulwark/platform';
+import { WEBHOOK_PAYLOAD_VERSION, webhookJsonSchema } from '@bulwark/contracts';
 import { EVENT_KINDS } from '../domain/messages';
 import { errorsCsv } from '../error-log';
 import { ErrorQuery, errorStore } from '../store/errors';
@@ -25,7 +26,9 @@ export function notificationsHandlers(db: Db, notifiers: Notifiers): RouteHandle
     deleteNotifiers: async (input) => ({ results: await notifiers.delete(requirePrincipal(input), input.body.ids) }),
     testNotifier: async (input) => notifiers.test(requirePrincipal(input), input.params.id),
     testNotifierType: async (input) => notifiers.testSettings(requirePrincipal(input), input.body.settings),
-    eventTemplate: async () => ({ items: Object.entries(EVENT_KINDS).map(([type, k]) => ({ type, description: k.description, example: k.example })) }),
+    eventTemplate: async () => ({
+      items: Object.entries(EVENT_KINDS).map(([type, k]) => ({ type, description: k.description, example: k.example, version: WEBHOOK_PAYLOAD_VERSION, schema: webhookJsonSchema(type) })),
+    }),
     listEvents: async (input) => {
       const q = input.query;
       return listPage(q, await eventStore.list(db, requirePrincipal(input).projects, { ...eventQuery(q), page: q.page, limit: q.limit }), (e) => e);

@@ -92,4 +92,10 @@ export const migrations: Migration[] = [
       await db.raw('create index error_log_code on error_log (code, occurred_at desc)');
     },
   },
+  {
+    name: '0005_payload_format',
+    async up(db) {
+      await db.schema.alterTable('notifiers', (t) => t.text('payload_format').notNullable().defaultTo('json'));
+    },
+  },
 ];

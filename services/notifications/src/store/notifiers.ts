@@ -1,3 +1,4 @@
+import type { WebhookPayloadFormat } from '@bulwark/contracts';
 import { escapeLike, iso, isUuid, pgArray, Queryable, withinProjects } from '@bulwark/platform';
 
 export interface NotifierRow {
@@ -7,6 +8,7 @@ export interface NotifierRow {
   url: string;
   rate_limit: number;
   timeout_seconds: number;
+  payload_format: WebhookPayloadFormat;
   auth_header_name: string | null;
   auth_header_value_sealed: string | null;
   signing_secret_sealed: string | null;

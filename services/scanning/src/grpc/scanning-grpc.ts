@@ -2,6 +2,7 @@ import { AppError, Db, isUuid, notFound, ServiceImpl } from '@bulwark/platform';
 import type { scanningV1 } from '@bulwark/proto';
 import { checkStore } from '../store/checks';
 import { findingStore } from '../store/findings';
+import { sbomStore } from '../store/sboms';
 import { scanStore } from '../store/scans';
 
 const DEFAULT_CHUNK = 500;
@@ -48,6 +49,15 @@ export function scanningGrpc(db: Db): ServiceImpl<typeof scanningV1.ScanningServ
       await scanOrThrow(req.scanResultId);
       await scanStore.setQualityGate(db, req.scanResultId, JSON.parse(req.qualityGateJson));
       return {};
+    },
+
+    async getLayerSbom(req) {
+      const found = isUuid(req.layerId) ? await sbomStore.latestForLayer(db, req.layerId) : undefined;
+      if (!found) throw notFound(`An SBOM of layer ${req.layerId}`);
+      return {
+        sbomId: found.sbom.id, fileName: found.sbom.fileName, createdAt: found.sbom.createdAt,
+        components: found.components.map((c) => ({ name: c.name, version: c.version ?? '', type: c.type ?? '', purl: c.purl ?? '' })),
+      };
     },
   };
 }

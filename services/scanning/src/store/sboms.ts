@@ -69,6 +69,14 @@ export const sbomStore = {
     return row ? toRecord(row) : undefined;
   },
 
+  /** A layer's latest SBOM with every component of it (the layer's dependency list), or undefined without one. */
+  async latestForLayer(db: Queryable, layerId: string): Promise<{ sbom: SbomRecord; components: Pick<DependencyRecord, 'name' | 'version' | 'type' | 'purl'>[] } | undefined> {
+    const row = await db('sboms').where({ layer_id: layerId }).orderBy('created_at', 'desc').orderBy('id').first();
+    if (!row) return undefined;
+    const components = await db('dependencies').where({ layer_id: layerId, sbom_id: row.id }).orderBy('name').orderBy('version').orderBy('id').select('name', 'version', 'type', 'purl');
+    return { sbom: toRecord(row), components };
+  },
+
   async list(db: Queryable, q: { page: number; limit: number; projectCode?: string; search?: string; projects: string[] | null }) {
     const base = db('sboms').where((w) => {
       if (q.projectCode) w.where('project_code', q.projectCode);
