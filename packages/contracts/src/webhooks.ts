@@ -1,4 +1,4 @@
-import { ISSUE_EVENTS, REPORT_EVENTS, SCAN_EVENTS } from './events';
+import { IDENTITY_EVENTS, ISSUE_EVENTS, REPORT_EVENTS, SCAN_EVENTS } from './events';
 import { GATE_CONDITION_TYPES, GATE_OPERATORS } from './routes/issues';
 import { z } from './zod';
 
@@ -18,6 +18,7 @@ export const NOTIFIER_TEST_EVENT = 'notifier.test';
 
 const scanRef = { scan_result_id: z.string(), check_id: z.string(), layer_id: z.string(), project_code: z.string() };
 const count = z.number().int().min(0);
+const licenseRef = { license_id: z.string(), licensee: z.string(), edition: z.string(), expires_at: z.string().openapi({ description: 'ISO 8601 UTC' }) };
 
 const conditionVerdict = z.object({
   condition_id: z.string(), quality_gate_id: z.string(), quality_gate_name: z.string(), action: z.enum(['lock', 'inform']),
@@ -71,6 +72,14 @@ export const WEBHOOK_EVENT_DATA: Record<string, { summary: string; data: z.ZodOb
   [REPORT_EVENTS.reportFailed]: {
     summary: 'A report could not be generated',
     data: z.object({ id: z.string(), name: z.string(), type: z.string(), author: z.string().nullable(), error: z.string() }),
+  },
+  [IDENTITY_EVENTS.licenseExpiring]: {
+    summary: 'The installed license expires soon (sent at each warning threshold); after expiry the community limits apply',
+    data: z.object({ ...licenseRef, days_left: count }),
+  },
+  [IDENTITY_EVENTS.licenseExpired]: {
+    summary: 'The installed license has expired: the community limits apply',
+    data: z.object(licenseRef),
   },
   [NOTIFIER_TEST_EVENT]: {
     summary: 'A notifier test: proves the address, token and signature work',
