@@ -38,12 +38,11 @@ interface GroupRow {
 async function attachMembers(db: Queryable, rows: GroupRow[]): Promise<GroupRecord[]> {
   if (rows.length === 0) return [];
   const ids = rows.map((r) => r.id);
-  const [users, roles, directory] = await Promise.all([
-    db('user_group_users as m').join('users as u', 'u.id', 'm.user_id').whereIn('m.group_id', ids).whereNull('u.deleted_at')
-      .orderBy('u.username').select<{ group_id: string; id: string; username: string }[]>('m.group_id', 'u.id', 'u.username'),
-    db('user_group_roles').whereIn('group_id', ids).orderBy('role_code').select<{ group_id: string; role_code: string }[]>('group_id', 'role_code'),
-    db('user_group_directory').whereIn('group_id', ids).orderBy('position').select<{ group_id: string; entry: string }[]>('group_id', 'entry'),
-  ]);
+  // One after another: `db` may be a transaction, one connection that runs one query at a time.
+  const users = await db('user_group_users as m').join('users as u', 'u.id', 'm.user_id').whereIn('m.group_id', ids).whereNull('u.deleted_at')
+    .orderBy('u.username').select<{ group_id: string; id: string; username: string }[]>('m.group_id', 'u.id', 'u.username');
+  const roles = await db('user_group_roles').whereIn('group_id', ids).orderBy('role_code').select<{ group_id: string; role_code: string }[]>('group_id', 'role_code');
+  const directory = await db('user_group_directory').whereIn('group_id', ids).orderBy('position').select<{ group_id: string; entry: string }[]>('group_id', 'entry');
   return rows.map((r) => ({
     id: r.id,
     name: r.name,

@@ -1,19 +1,8 @@
 import type { Knex } from 'knex';
-import { ErrorDetails, ErrorLevel, escapeLike, iso, json, pgArray, Queryable } from '@bulwark/platform';
+import { ErrorLevel, ErrorRecordedPayload, escapeLike, iso, json, pgArray, Queryable } from '@bulwark/platform';
 
-export interface ErrorLogRow {
-  id: string;
-  occurred_at: string;
-  service: string;
-  level: ErrorLevel;
-  code: string;
-  message: string;
-  message_ru: string;
-  subject: string | null;
-  route: string | null;
-  request_id: string | null;
-  details: ErrorDetails;
-}
+/** A stored record: the event's payload under the bus event's id. */
+export type ErrorLogRow = ErrorRecordedPayload & { id: string };
 
 export interface ErrorQuery {
   services?: string[];
