@@ -103,6 +103,19 @@ kill_wait() {
 
 # Serialises start/stop/reset between concurrent callers. The lock fd (9) is
 # closed for every server we launch so that they do not keep holding it.
+# One status line: up (and whose), running but not answering, or down. $3 finds our process's pid,
+# $4 asks the server itself, so a server started elsewhere on the port still reads as up.
+server_status() {
+  local label="$1" port="$2" pid_of="$3" answers="$4" pid
+  if pid="$("$pid_of")"; then
+    if "$answers"; then say "$label up      $HOST:$port pid $pid"; else say "$label running pid $pid but $HOST:$port not answering"; fi
+  elif "$answers"; then
+    say "$label up      $HOST:$port (not started from this checkout)"
+  else
+    say "$label down"
+  fi
+}
+
 take_lock() {
   mkdir -p "$INFRA"
   chmod 755 "$INFRA" 2>/dev/null || true
@@ -387,20 +400,7 @@ redis_stop() {
   fi
 }
 
-redis_status() {
-  local pid
-  if pid="$(redis_pid)"; then
-    if redis_ping; then
-      say "redis:    up      $HOST:$REDIS_PORT pid $pid"
-    else
-      say "redis:    running $HOST:$REDIS_PORT pid $pid but not answering PING"
-    fi
-  elif redis_ping; then
-    say "redis:    up      $HOST:$REDIS_PORT (not started from this checkout)"
-  else
-    say "redis:    down"
-  fi
-}
+redis_status() { server_status "redis:   " "$REDIS_PORT" redis_pid redis_ping; }
 
 # ------------------------------------------------------------------ Kafka ---
 
@@ -527,20 +527,8 @@ kafka_stop() {
   fi
 }
 
-kafka_status() {
-  local pid
-  if pid="$(kafka_pid)"; then
-    if tcp_open "$KAFKA_PORT"; then
-      say "kafka:    up      $HOST:$KAFKA_PORT pid $pid"
-    else
-      say "kafka:    running pid $pid but $HOST:$KAFKA_PORT not listening"
-    fi
-  elif tcp_open "$KAFKA_PORT"; then
-    say "kafka:    up      $HOST:$KAFKA_PORT (not started from this checkout)"
-  else
-    say "kafka:    down"
-  fi
-}
+kafka_listening() { tcp_open "$KAFKA_PORT"; }
+kafka_status() { server_status "kafka:   " "$KAFKA_PORT" kafka_pid kafka_listening; }
 
 # ------------------------------------------------------------------ slapd ---
 
@@ -676,16 +664,7 @@ slapd_stop() {
   fi
 }
 
-slapd_status() {
-  local pid
-  if pid="$(slapd_pid)"; then
-    if slapd_ok; then say "slapd:    up      $HOST:$SLAPD_PORT pid $pid"; else say "slapd:    running pid $pid but not answering"; fi
-  elif slapd_ok; then
-    say "slapd:    up      $HOST:$SLAPD_PORT (not started from this checkout)"
-  else
-    say "slapd:    down"
-  fi
-}
+slapd_status() { server_status "slapd:   " "$SLAPD_PORT" slapd_pid slapd_ok; }
 
 # ---------------------------------------------------------------- Redmine ---
 
@@ -839,16 +818,7 @@ redmine_stop() {
   fi
 }
 
-redmine_status() {
-  local pid
-  if pid="$(redmine_pid)"; then
-    if redmine_ok; then say "redmine:  up      $HOST:$REDMINE_PORT pid $pid"; else say "redmine:  running pid $pid but not answering"; fi
-  elif redmine_ok; then
-    say "redmine:  up      $HOST:$REDMINE_PORT (not started from this checkout)"
-  else
-    say "redmine:  down"
-  fi
-}
+redmine_status() { server_status "redmine: " "$REDMINE_PORT" redmine_pid redmine_ok; }
 
 # ------------------------------------------------------------------- main ---
 

@@ -73,10 +73,12 @@ export function importKeyOf(bytes: Buffer, opts: { format?: string; name?: strin
 
 /** Parses and serializes a report; a report the parser refuses is an outcome, not an exception (it crosses a thread). */
 export function prepareReport(req: ImportRequest): ImportOutcome {
+  // Read once: the same bytes are parsed and stored. A scanner's file is named by its base name, not its temporary path.
   const bytes = 'path' in req.input ? fs.readFileSync(req.input.path) : Buffer.from(req.input.buffer, req.input.byteOffset, req.input.byteLength);
+  const name = req.name ?? ('path' in req.input ? path.basename(req.input.path) : undefined);
   let imported: { format: string; findings: Finding[] };
   try {
-    imported = importScanReport('path' in req.input ? req.input.path : bytes, { format: req.format, name: req.name, workspace: req.workspace });
+    imported = importScanReport(bytes, { format: req.format, name, workspace: req.workspace });
   } catch (err) {
     if (err instanceof ReportParseError) return { ok: false, message: err.message, reason: err.reason };
     throw err;
