@@ -10,8 +10,10 @@
 #   FUZZ_MAX_EXAMPLES=50 FUZZ_SEED=7 bash fuzz/run.sh
 #   bash fuzz/run.sh --include-path-regex '^/api/v1/issues'    # extra arguments go to `st run`
 #
-# Reports (JSON, JUnit, and a tally of the responses) land in FUZZ_REPORT_DIR (default
-# .fuzz-report/, ignored by git). No example database is kept, so a run depends on its seed alone.
+# Reports (JSON, JUnit, a tally of the responses and schemathesis's console output) land in
+# FUZZ_REPORT_DIR (default .fuzz-report/, ignored by git). The console output is printed only when
+# the run fails: its pytest-style closing line ("2 warnings in 292s") reads to CI as a test runner
+# that ran no test, and the summary line below says what CI needs. No example database is kept, so a run depends on its seed alone.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -86,7 +88,7 @@ st_status=0
   --max-examples "$MAX_EXAMPLES" --seed "$SEED" --workers 2 --request-timeout 30 \
   --generation-database none \
   --report json,junit --report-json-path "$REPORT_DIR/report.json" --report-junit-path "$REPORT_DIR/junit.xml" \
-  --no-color "$@") || st_status=$?
+  --no-color "$@") >"$REPORT_DIR/schemathesis.log" 2>&1 || st_status=$?
 
 alive=yes
 kill -0 "$server_pid" 2>/dev/null && healthy || alive=no
@@ -114,6 +116,10 @@ for label, sample in sorted(tally.get("server_errors", {}).items()):
 PY
 
 status=0
-[ "$st_status" = 0 ] || { echo "fuzz: schemathesis reported failures (exit $st_status); reports in $REPORT_DIR" >&2; status=1; }
+if [ "$st_status" != 0 ]; then
+  cat "$REPORT_DIR/schemathesis.log"
+  echo "fuzz: schemathesis reported failures (exit $st_status); reports in $REPORT_DIR" >&2
+  status=1
+fi
 [ "$alive" = yes ] || { echo "fuzz: Bulwark is not alive and answering /healthz after the run; see $REPORT_DIR/server.log" >&2; status=1; }
 exit "$status"
