@@ -180,6 +180,10 @@ install_all() {
   slapd_present || missing+=(slapd ldap-utils openssl)
   # Not a server of the tests' environment: the metrics test starts its own Prometheus when present.
   command -v prometheus >/dev/null || missing+=(prometheus)
+  # Not servers either: the console's browser tests drive Chromium, the report tests read PDFs with
+  # pdftotext.
+  command -v chromium >/dev/null || missing+=(chromium)
+  command -v pdftotext >/dev/null || missing+=(poppler-utils)
   local jm=""
   if command -v java >/dev/null; then jm="$(java_major || true)"; fi
   [ -n "$jm" ] && [ "$jm" -ge 17 ] || missing+=(openjdk-17-jre-headless)
