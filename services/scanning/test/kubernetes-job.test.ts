@@ -11,7 +11,8 @@ import { GitCheckoutError } from '@bulwark/platform';
 import { startGitServer } from '@bulwark/testkit';
 import { toolType } from '@bulwark/contracts';
 import { readScanningConfig } from '../src/config';
-import { jobName, KubernetesJobRunner, MANAGED_BY, RULES_CONFIG_MAP, SCAN_ID_ANNOTATION } from '../src/runner/kubernetes-job';
+import { KubernetesJobRunner } from '../src/runner/kubernetes-job';
+import { jobName, MANAGED_BY, RULES_CONFIG_MAP, SCAN_ID_ANNOTATION } from '../src/runner/kubernetes/names';
 import { ScanCheckout, ScanJob, ScanRunError, SHUTDOWN, toolArgv } from '../src/runner/scan-runner';
 
 /*

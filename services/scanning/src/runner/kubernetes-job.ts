@@ -1,10 +1,14 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { Writable } from 'node:stream';
-import { GitCheckoutError, gitHost, Logger } from '@bulwark/platform';
+import { GitCheckoutError, Logger } from '@bulwark/platform';
 import type * as K8s from '@kubernetes/client-node' with { 'resolution-mode': 'import' };
-import { ScanCheckout, ScanJob, ScanRunError, ScanRunner, ScanRunOutcome, handsOn, toolArgv } from './scan-runner';
+import { ScanJob, ScanRunError, ScanRunner, ScanRunOutcome, handsOn } from './scan-runner';
+import { apiMessage, statusCode } from './kubernetes/api-errors';
+import { DEFAULT_RESOURCES, ScanJobRun, scanJobSpec } from './kubernetes/job-spec';
+import { LogCollector, tail } from './kubernetes/log-collector';
+import { CHECKOUT_CONTAINER, jobName, labelValue, MANAGED_BY, MARKER_ANNOTATION, RULES_CONFIG_MAP, SCAN_ID_ANNOTATION, SCAN_ID_LABEL, SCANNER_CONTAINER } from './kubernetes/names';
+import { CHECKOUT_FAILURES } from './kubernetes/scripts';
 
 export interface KubernetesRunnerConfig {
   /** Unset: the namespace of the kubeconfig context (in-cluster: the pod's own), else `default`. */
@@ -19,94 +23,8 @@ export interface KubernetesRunnerConfig {
   rulesDir: string;
 }
 
-export const MANAGED_BY = 'app.kubernetes.io/managed-by';
-export const SCAN_ID_LABEL = 'bulwark.io/scan-id';
-export const TOOL_LABEL = 'bulwark.io/tool';
-export const SCAN_ID_ANNOTATION = 'bulwark.io/scan-id';
-/** Per Job, random: the report frame in the log cannot be forged by output the scanned code controls. */
-export const MARKER_ANNOTATION = 'bulwark.io/report-marker';
-export const RULES_CONFIG_MAP = 'bulwark-scanner-rules';
-export const SCANNER_CONTAINER = 'scanner';
-export const CHECKOUT_CONTAINER = 'checkout';
-const RULES_MOUNT = '/bulwark/rules';
-const SCRATCH_MOUNT = '/bulwark/scratch';
-const GIT_HOME = '/bulwark/git-home';
-const USER_ID = 10001;
-const DEFAULT_RESOURCES = { cpu: '1', memory: '1Gi' };
-const SCRATCH_SIZE_LIMIT = '1Gi';
-const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
-
-/**
- * Clones inside the pod, credentials from the environment only (filled from the scan's Secret): the
- * askpass is a credential helper reading variables, the SSH key lands in a memory volume the scanner
- * never mounts. git's own output may echo URLs, so only a failure code reaches the termination message.
- */
-const CHECKOUT_SCRIPT = `set -u
-umask 077
-export HOME=${GIT_HOME} GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null GIT_TERMINAL_PROMPT=0 LC_ALL=C
-fail() { printf '%s' "$1" > /dev/termination-log; exit 1; }
-if [ "$BULWARK_GIT_TRANSPORT" = ssh ]; then
-  set -- -c credential.helper= -c protocol.allow=never -c protocol.ssh.allow=always
-  if [ -n "\${BULWARK_GIT_SSH_KEY:-}" ]; then printf '%s\\n' "$BULWARK_GIT_SSH_KEY" > "$HOME/id"; fi
-  export GIT_SSH_COMMAND="ssh -F /dev/null -i $HOME/id -o BatchMode=yes -o IdentitiesOnly=yes -o StrictHostKeyChecking=accept-new -o UserKnownHostsFile=$HOME/known_hosts -o ConnectTimeout=$BULWARK_GIT_TIMEOUT"
-else
-  set -- -c credential.helper= -c protocol.allow=never -c protocol.http.allow=always -c protocol.https.allow=always -c http.lowSpeedLimit=1 -c "http.lowSpeedTime=$BULWARK_GIT_TIMEOUT"
-  if [ -n "\${BULWARK_GIT_USERNAME+x}" ]; then
-    set -- "$@" -c 'credential.helper=!f() { echo "username=$BULWARK_GIT_USERNAME"; echo "password=$BULWARK_GIT_PASSWORD"; }; f'
-  fi
-fi
-set -- "$@" clone --quiet --single-branch --no-tags
-if [ -z "\${BULWARK_GIT_COMMIT:-}" ]; then set -- "$@" --depth 1; fi
-if [ -n "\${BULWARK_GIT_REF:-}" ]; then set -- "$@" --branch "$BULWARK_GIT_REF"; fi
-if ! timeout "$BULWARK_GIT_TIMEOUT" git "$@" -- "$BULWARK_GIT_URL" "$BULWARK_SOURCE_DIR" 2> "$HOME/err"; then
-  if grep -Eqi "Remote branch .* not found|couldn't find remote ref" "$HOME/err"; then fail ref; fi
-  if grep -Eqi 'Authentication failed|could not read Username|returned error: 40[13]|Permission denied' "$HOME/err"; then fail auth; fi
-  fail clone
-fi
-if [ -n "\${BULWARK_GIT_COMMIT:-}" ]; then
-  git -C "$BULWARK_SOURCE_DIR" checkout --quiet --detach "$BULWARK_GIT_COMMIT" 2> /dev/null || fail commit
-fi
-`;
-
-/**
- * Runs the tool's argv as given ("$@", never parsed by the shell), then prints its exit code and the
- * base64 of its report between the Job's markers: the runner reads the report from the pod log, so
- * nothing but the API server connects the pod and this service. Always exits 0 once the frame is out:
- * whether the exit code is a success is the tool type's decision (okExitCodes), not the Job's.
- */
-const SCANNER_SCRIPT = `mkdir -p "$HOME" "$TMPDIR"
-"$@"
-code=$?
-if [ -f "$BULWARK_RESULT" ]; then
-  printf '\\n%s report %s\\n' "$BULWARK_MARK" "$code"
-  base64 "$BULWARK_RESULT"
-else
-  printf '\\n%s noreport %s\\n' "$BULWARK_MARK" "$code"
-fi
-printf '%s end\\n' "$BULWARK_MARK"
-`;
-
-const CHECKOUT_FAILURES: Record<string, (c: ScanCheckout) => string> = {
-  ref: (c) => `branch or tag "${c.ref}" does not exist in the repository`,
-  auth: (c) => `the repository at ${gitHost(c.url)} refused the credentials`,
-  commit: (c) => `commit ${c.commit} is not on ${c.ref ? `"${c.ref}"` : 'the default branch'}`,
-  clone: (c) => `could not clone the repository at ${gitHost(c.url)}`,
-};
-
-/** `bulwark-scan-<scan id>` when that is a DNS label (scan ids are UUIDs), else a digest of the id. */
-export function jobName(scanId: string): string {
-  const direct = `bulwark-scan-${scanId.toLowerCase()}`;
-  return direct.length <= 63 && DNS_LABEL.test(direct) ? direct : `bulwark-scan-${createHash('sha256').update(scanId).digest('hex').slice(0, 40)}`;
-}
-
-/** A label value (≤ 63 chars, alphanumeric at both ends). */
-export function labelValue(text: string): string {
-  return text.toLowerCase().replace(/[^a-z0-9._-]+/g, '-').slice(0, 63).replace(/^[^a-z0-9]+|[^a-z0-9]+$/g, '') || 'unknown';
-}
-
 const sameData = (a: Record<string, string>, b: Record<string, string>) =>
   Object.keys(a).length === Object.keys(b).length && Object.entries(a).every(([k, v]) => b[k] === v);
-const tail = (text: string, n = 2000) => (text.length > n ? `…${text.slice(-n)}` : text);
 const sleep = (ms: number, signal: AbortSignal) =>
   new Promise<void>((resolve) => {
     const t = setTimeout(done, ms);
@@ -118,89 +36,12 @@ const sleep = (ms: number, signal: AbortSignal) =>
     signal.addEventListener('abort', done, { once: true });
   });
 
-function statusCode(err: unknown): number | undefined {
-  const code = (err as { code?: unknown }).code;
-  return typeof code === 'number' ? code : undefined;
-}
-
-/** The API server's own explanation (a Status' message), never the request or its headers. */
-function apiMessage(err: unknown): string {
-  let body = (err as { body?: unknown }).body;
-  if (typeof body === 'string') {
-    try {
-      body = JSON.parse(body);
-    } catch {
-      // not a Status
-    }
-  }
-  const message = (body as { message?: unknown } | undefined)?.message;
-  if (typeof message === 'string') return message;
-  const code = statusCode(err);
-  return code ? `HTTP ${code}` : (err as Error).message || 'the API server could not be reached';
-}
-
-/** Splits the scanner's log into the tool's output (kept as a tail) and the report frame. */
-class LogCollector extends Writable {
-  private buffered = '';
-  private output = '';
-  private chunks: string[] | undefined;
-  frame: { exitCode: number; report?: Buffer } | undefined;
-  private pending: { exitCode: number; report: boolean } | undefined;
-
-  constructor(private readonly marker: string) {
-    super();
-  }
-
-  override _write(chunk: Buffer, _enc: BufferEncoding, cb: (err?: Error | null) => void): void {
-    this.buffered += chunk.toString('utf8');
-    const lines = this.buffered.split('\n');
-    this.buffered = lines.pop() ?? '';
-    for (const line of lines) this.line(line);
-    cb();
-  }
-
-  override _final(cb: (err?: Error | null) => void): void {
-    if (this.buffered) this.line(this.buffered);
-    this.buffered = '';
-    cb();
-  }
-
-  private line(line: string): void {
-    if (this.pending) {
-      if (line === `${this.marker} end`) {
-        this.frame = { exitCode: this.pending.exitCode, report: this.pending.report ? Buffer.from((this.chunks ?? []).join(''), 'base64') : undefined };
-        this.pending = undefined;
-        this.chunks = undefined;
-      } else if (this.pending.report) this.chunks!.push(line.trim());
-      return;
-    }
-    const start = line.startsWith(`${this.marker} `) ? /^\S+ (report|noreport) (\d+)$/.exec(line) : null;
-    if (start) {
-      this.pending = { exitCode: Number(start[2]), report: start[1] === 'report' };
-      this.chunks = [];
-      return;
-    }
-    this.output = tail(`${this.output}${line}\n`, 8000);
-  }
-
-  get log(): string {
-    return tail(this.output.trim());
-  }
-}
-
 interface Clients {
   k8s: typeof K8s;
   kc: K8s.KubeConfig;
   namespace: string;
   batch: K8s.BatchV1Api;
   core: K8s.CoreV1Api;
-}
-
-interface Running {
-  scanId: string;
-  name: string;
-  secretName: string;
-  marker: string;
 }
 
 /**
@@ -339,97 +180,12 @@ export class KubernetesJobRunner implements ScanRunner {
     }
   }
 
-  jobSpec(job: ScanJob, run: Running, rules: K8s.V1KeyToPath[]): K8s.V1Job {
-    const exec = job.tool.execution!;
-    const checkout = job.checkout!;
-    const deadline = Math.ceil(job.timeoutMs / 1000) + checkout.timeoutSeconds;
-    const labels = { [MANAGED_BY]: 'bulwark', [SCAN_ID_LABEL]: labelValue(job.scanId), [TOOL_LABEL]: labelValue(job.tool.name) };
-    const secretEnv = (envName: string, key: string): K8s.V1EnvVar => ({ name: envName, valueFrom: { secretKeyRef: { name: run.secretName, key } } });
-    const ssh = /^ssh:\/\//.test(checkout.url) || /^[^/:@]+@[^/:]+:/.test(checkout.url);
-    const checkoutEnv: K8s.V1EnvVar[] = [
-      secretEnv('BULWARK_GIT_URL', 'url'),
-      { name: 'BULWARK_GIT_TRANSPORT', value: ssh ? 'ssh' : 'http' },
-      { name: 'BULWARK_GIT_TIMEOUT', value: String(checkout.timeoutSeconds) },
-      { name: 'BULWARK_SOURCE_DIR', value: job.workspace },
-      ...(checkout.ref ? [{ name: 'BULWARK_GIT_REF', value: checkout.ref }] : []),
-      ...(checkout.commit ? [{ name: 'BULWARK_GIT_COMMIT', value: checkout.commit }] : []),
-      ...(!ssh && checkout.authMethod === 'Login/Password' ? [secretEnv('BULWARK_GIT_USERNAME', 'username'), secretEnv('BULWARK_GIT_PASSWORD', 'password')] : []),
-      ...(ssh && checkout.sshPrivateKey ? [secretEnv('BULWARK_GIT_SSH_KEY', 'ssh-private-key')] : []),
-    ];
-    const containerSecurity: K8s.V1SecurityContext = {
-      allowPrivilegeEscalation: false, readOnlyRootFilesystem: true, runAsNonRoot: true, capabilities: { drop: ['ALL'] },
-    };
-    const resources = { ...DEFAULT_RESOURCES, ...Object.fromEntries(Object.entries(job.resources ?? {}).filter(([, v]) => v)) };
-    const argv = toolArgv(job, { workspace: job.workspace, resultDir: job.resultDir, rulesDir: RULES_MOUNT });
-    return {
-      apiVersion: 'batch/v1',
-      kind: 'Job',
-      metadata: { name: run.name, labels, annotations: { [SCAN_ID_ANNOTATION]: job.scanId, [MARKER_ANNOTATION]: run.marker } },
-      spec: {
-        backoffLimit: 0,
-        activeDeadlineSeconds: deadline,
-        ttlSecondsAfterFinished: this.config.ttlSecondsAfterFinished,
-        template: {
-          metadata: { labels },
-          spec: {
-            restartPolicy: 'Never',
-            automountServiceAccountToken: false,
-            enableServiceLinks: false,
-            securityContext: { runAsNonRoot: true, runAsUser: USER_ID, runAsGroup: USER_ID, fsGroup: USER_ID, seccompProfile: { type: 'RuntimeDefault' } },
-            initContainers: [
-              {
-                name: CHECKOUT_CONTAINER,
-                image: this.config.gitImage,
-                command: ['sh', '-c', CHECKOUT_SCRIPT],
-                env: checkoutEnv,
-                securityContext: containerSecurity,
-                resources: { requests: { cpu: '100m', memory: '128Mi' }, limits: { cpu: '1', memory: '512Mi' } },
-                volumeMounts: [{ name: 'source', mountPath: job.workspace }, { name: 'git-home', mountPath: GIT_HOME }],
-              },
-            ],
-            containers: [
-              {
-                name: SCANNER_CONTAINER,
-                image: exec.image,
-                // The source and results sit at the same paths as on this server, so the report's
-                // file paths are made relative to the workspace exactly as with the local runner.
-                command: ['sh', '-c', SCANNER_SCRIPT, 'bulwark-scan', exec.binary, ...argv],
-                workingDir: job.workspace,
-                env: [
-                  ...Object.entries(exec.env ?? {}).map(([name, value]) => ({ name, value })),
-                  { name: 'HOME', value: `${SCRATCH_MOUNT}/home` },
-                  { name: 'TMPDIR', value: `${SCRATCH_MOUNT}/tmp` },
-                  { name: 'LANG', value: 'C.UTF-8' },
-                  { name: 'BULWARK_MARK', value: run.marker },
-                  { name: 'BULWARK_RESULT', value: path.posix.join(job.resultDir, exec.resultFile) },
-                ],
-                securityContext: containerSecurity,
-                resources: { requests: resources, limits: resources },
-                // The tool reads the source and writes only its report and scratch files.
-                volumeMounts: [
-                  { name: 'source', mountPath: job.workspace, readOnly: true },
-                  { name: 'results', mountPath: job.resultDir },
-                  { name: 'scratch', mountPath: SCRATCH_MOUNT },
-                  { name: 'rules', mountPath: RULES_MOUNT, readOnly: true },
-                ],
-              },
-            ],
-            volumes: [
-              { name: 'source', emptyDir: {} },
-              // Bounded like the local sandbox's file size limit: a tool cannot fill the node's disk.
-              { name: 'results', emptyDir: { sizeLimit: SCRATCH_SIZE_LIMIT } },
-              { name: 'scratch', emptyDir: { sizeLimit: SCRATCH_SIZE_LIMIT } },
-              { name: 'git-home', emptyDir: { medium: 'Memory', sizeLimit: '16Mi' } },
-              { name: 'rules', configMap: { name: RULES_CONFIG_MAP, items: rules } },
-            ],
-          },
-        },
-      },
-    };
+  jobSpec(job: ScanJob, run: ScanJobRun, rules: K8s.V1KeyToPath[]): K8s.V1Job {
+    return scanJobSpec(job, run, rules, this.config);
   }
 
   /** Creates the Job, or adopts the one already there for this scan (a Job being deleted is waited out). */
-  private async createOrAdopt(job: ScanJob, run: Running, signal: AbortSignal): Promise<K8s.V1Job> {
+  private async createOrAdopt(job: ScanJob, run: ScanJobRun, signal: AbortSignal): Promise<K8s.V1Job> {
     const { batch, namespace } = await this.clients();
     const rules = await this.rules();
     for (;;) {
@@ -454,7 +210,7 @@ export class KubernetesJobRunner implements ScanRunner {
     }
   }
 
-  private async createSecret(job: ScanJob, run: Running, owner: K8s.V1Job): Promise<void> {
+  private async createSecret(job: ScanJob, run: ScanJobRun, owner: K8s.V1Job): Promise<void> {
     const { core, namespace } = await this.clients();
     const c = job.checkout!;
     const values: Record<string, string | undefined> = { url: c.url, username: c.login, password: c.password, 'ssh-private-key': c.sshPrivateKey };
@@ -481,7 +237,7 @@ export class KubernetesJobRunner implements ScanRunner {
   async run(job: ScanJob, signal: AbortSignal): Promise<ScanRunOutcome> {
     if (!job.checkout) throw new ScanRunError('The Kubernetes runner needs the checkout of the source');
     const name = jobName(job.scanId);
-    const run: Running = { scanId: job.scanId, name, secretName: `${name}-git`, marker: `BULWARK-REPORT-${randomBytes(16).toString('hex')}` };
+    const run: ScanJobRun = { scanId: job.scanId, name, secretName: `${name}-git`, marker: `BULWARK-REPORT-${randomBytes(16).toString('hex')}` };
     let created: K8s.V1Job;
     try {
       created = await this.createOrAdopt(job, run, signal);
@@ -506,7 +262,7 @@ export class KubernetesJobRunner implements ScanRunner {
     }
   }
 
-  private async follow(job: ScanJob, run: Running, signal: AbortSignal): Promise<ScanRunOutcome> {
+  private async follow(job: ScanJob, run: ScanJobRun, signal: AbortSignal): Promise<ScanRunOutcome> {
     const { k8s, kc, batch, core, namespace } = await this.clients();
     const exec = job.tool.execution!;
     const collector = new LogCollector(run.marker);
