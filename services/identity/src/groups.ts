@@ -1,14 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { AUTH_EPOCH_KEY, Cache, conflict, enqueueEvents, FieldProblem, invalid, isUuid, notFound, Queryable, ServiceHost, Trx } from '@bulwark/platform';
-import { IDENTITY_EVENTS, TOPICS } from '@bulwark/contracts';
+import { conflict, FieldProblem, invalid, isUuid, notFound, Queryable, ServiceHost } from '@bulwark/platform';
+import { IDENTITY_EVENTS } from '@bulwark/contracts';
 import type { DirectoryLogins } from './directory';
 import { directoryKey } from './domain/groups';
 import { ADMIN_ROLE, LAST_ADMIN_MESSAGE } from './domain/permissions';
 import { GroupRecord, groupStore, GroupWrite } from './store/groups';
+import { BulkStatus, identityEvent, RightsChanges } from './rights-changes';
 import { roleStore } from './store/roles';
 import { userStore } from './store/users';
 
-type BulkStatus = { id: string; status: 'deleted' | 'not_found' | 'conflict'; message?: string };
 
 export interface GroupInput {
   name?: string;
@@ -36,17 +36,7 @@ const dedupeBy = (values: string[], key: (v: string) => string) => {
  * change at once on every gateway. No change may leave no administrator who can log in.
  */
 export class UserGroups {
-  constructor(private readonly host: ServiceHost, private readonly cache: Cache, private readonly directory: DirectoryLogins) {}
-
-  private async change<T>(work: (trx: Trx) => Promise<T>): Promise<T> {
-    const result = await this.host.transaction(work);
-    await this.cache.incr(AUTH_EPOCH_KEY);
-    return result;
-  }
-
-  private event(trx: Trx, type: string, id: string, payload: Record<string, unknown>) {
-    return enqueueEvents(trx, [{ topic: TOPICS.identity, type, key: id, payload }]);
-  }
+  constructor(private readonly host: ServiceHost, private readonly changes: RightsChanges, private readonly directory: DirectoryLogins) {}
 
   /** Checks what the store cannot: users and roles that exist, and admin only where it holds everywhere. */
   private async checked(db: Queryable, w: GroupWrite): Promise<GroupWrite> {
@@ -87,12 +77,12 @@ export class UserGroups {
       name: input.name, description: input.description ?? '', userIds: input.user_ids ?? [], domainGroup: input.domain_group ?? [], roles: input.roles ?? [],
       projectTags: input.project_tags ?? [], projectCodes: input.project_codes ?? [],
     };
-    return this.change(async (trx) => {
+    return this.changes.commit(async (trx) => {
       const write = await this.checked(trx, w);
       await this.nameFree(trx, write.name);
       const id = randomUUID();
       await groupStore.insert(trx, id, write);
-      await this.event(trx, IDENTITY_EVENTS.groupCreated, id, { id, name: write.name });
+      await identityEvent(trx, IDENTITY_EVENTS.groupCreated, id, { id, name: write.name });
       return (await groupStore.get(trx, id))!;
     });
   }
@@ -111,7 +101,7 @@ export class UserGroups {
     if (!isUuid(id)) throw notFound(`Group ${id}`);
     // Read before the transaction: the single-process mode's embedded database has one connection.
     const directoryLogin = await this.directory.configured();
-    return this.change(async (trx) => {
+    return this.changes.commit(async (trx) => {
       const current = await groupStore.get(trx, id);
       if (!current) throw notFound(`Group ${id}`);
       const write = await this.checked(trx, {
@@ -129,14 +119,14 @@ export class UserGroups {
       const before = await userStore.workingAdminIds(trx, ADMIN_ROLE, directoryLogin);
       await groupStore.update(trx, id, write);
       if (before.size > 0 && (await userStore.workingAdminIds(trx, ADMIN_ROLE, directoryLogin)).size === 0) throw conflict(LAST_ADMIN_MESSAGE);
-      await this.event(trx, IDENTITY_EVENTS.groupUpdated, id, { id, fields: Object.keys(input) });
+      await identityEvent(trx, IDENTITY_EVENTS.groupUpdated, id, { id, fields: Object.keys(input) });
       return (await groupStore.get(trx, id))!;
     });
   }
 
   async delete(ids: string[]): Promise<BulkStatus[]> {
     const directoryLogin = await this.directory.configured();
-    return this.change(async (trx) => {
+    return this.changes.commit(async (trx) => {
       await userStore.lockAdministrators(trx, ADMIN_ROLE);
       const adminsAtStart = (await userStore.workingAdminIds(trx, ADMIN_ROLE, directoryLogin)).size;
       const results: BulkStatus[] = [];
@@ -157,7 +147,7 @@ export class UserGroups {
           results.push({ id, status: 'conflict', message: LAST_ADMIN_MESSAGE });
           continue;
         }
-        await this.event(trx, IDENTITY_EVENTS.groupDeleted, id, { id, name: group.name });
+        await identityEvent(trx, IDENTITY_EVENTS.groupDeleted, id, { id, name: group.name });
         results.push({ id, status: 'deleted' });
       }
       return results;

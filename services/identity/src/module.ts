@@ -3,7 +3,7 @@ import {
 } from '@bulwark/platform';
 import { routesOf, TOPICS } from '@bulwark/contracts';
 import { catalogV1, identityV1, scanningV1 } from '@bulwark/proto';
-import { Accounts } from './accounts';
+import { ApiTokens } from './api-tokens';
 import { readIdentityConfig } from './config';
 import { DirectoryLogins } from './directory';
 import { LdapDirectory } from './domain/ldap';
@@ -11,10 +11,14 @@ import { OidcClient } from './domain/oidc';
 import { copyProjectTags, keepProjectTags } from './events/project-tags';
 import { UserGroups } from './groups';
 import { SingleSignOn } from './sso';
+import { Users } from './users';
 import { SessionTokens } from './domain/sessions';
 import { identityGrpc } from './grpc/identity-grpc';
 import { identityHandlers } from './http/handlers';
 import { Licensing, readPublicKey, UsageCounts, VENDOR_PUBLIC_KEY } from './license';
+import { Logins } from './logins';
+import { RightsChanges } from './rights-changes';
+import { Roles } from './roles';
 import { migrations } from './migrations';
 
 export const identityModule: ModuleDefinition = {
@@ -32,9 +36,11 @@ export const identityModule: ModuleDefinition = {
     const outbound = readOutboundPolicy(ctx.env);
     const directory = new DirectoryLogins(host, secrets, new LdapDirectory(outbound), config, host.log);
     const sso = new SingleSignOn(host, secrets, new OidcClient(outbound), config, host.log);
-    const accounts = new Accounts(host, ctx.cache, config, new SessionTokens(jwtSecret, config.LOGIN_TOKEN_TTL_HOURS), host.log, directory);
-    const groups = new UserGroups(host, ctx.cache, directory);
-    await accounts.bootstrap();
+    const changes = new RightsChanges(host, ctx.cache);
+    const logins = new Logins(host, changes, ctx.cache, config, new SessionTokens(jwtSecret, config.LOGIN_TOKEN_TTL_HOURS), host.log, directory);
+    const users = new Users(host, changes, config, host.log, directory);
+    const groups = new UserGroups(host, changes, directory);
+    await users.bootstrap();
     await host.consume('project-tags', [TOPICS.catalog], keepProjectTags(ctx.cache, host.log));
     // Scanning may start after identity (it asks identity for the limits): its client is made at first use.
     const catalog = createGrpcClient(catalogV1.CatalogServiceService, 'catalog', ctx.peer('catalog').grpcAddress, host.auth);
@@ -46,8 +52,8 @@ export const identityModule: ModuleDefinition = {
     };
     const licensing = new Licensing(host, readPublicKey(config.LICENSE_PUBLIC_KEY ?? VENDOR_PUBLIC_KEY), counts, config.LICENSE_EXPIRY_NOTICE_DAYS, host.log);
     const expiry = new PeriodicTask('license expiry check', config.LICENSE_CHECK_INTERVAL_MS, () => licensing.checkExpiry(), host.log);
-    host.grpc.add(identityV1.IdentityServiceService, 'bulwark.identity.v1.IdentityService', identityGrpc(accounts, licensing));
-    const started = await host.serve(routesOf('identity'), identityHandlers(accounts, directory, sso, groups, licensing));
+    host.grpc.add(identityV1.IdentityServiceService, 'bulwark.identity.v1.IdentityService', identityGrpc(logins, licensing));
+    const started = await host.serve(routesOf('identity'), identityHandlers({ logins, tokens: new ApiTokens(host, changes), roles: new Roles(host, changes), users, groups, directory, sso, licensing }));
 
     // Projects made before identity listened to the catalog's events: copied once, retried until the catalog answers.
     const copy = copyProjectTags((req) => catalog.client.listProjectTags(req), host.db, ctx.cache, host.log);

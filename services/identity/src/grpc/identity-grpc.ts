@@ -1,16 +1,16 @@
 import type { ServiceImpl } from '@bulwark/platform';
 import { identityV1 } from '@bulwark/proto';
-import type { Accounts } from '../accounts';
+import type { Logins } from '../logins';
 import type { Licensing } from '../license';
 
-export function identityGrpc(accounts: Accounts, licensing: Licensing): ServiceImpl<typeof identityV1.IdentityServiceService> {
+export function identityGrpc(logins: Logins, licensing: Licensing): ServiceImpl<typeof identityV1.IdentityServiceService> {
   return {
     async getLicenseLimits() {
       const { limits, status } = await licensing.limits();
       return { status, limits: Object.entries(limits).map(([key, max]) => ({ key, unlimited: max === null, max: max ?? 0 })) };
     },
     async authenticate(req) {
-      const { principal, expiresAt } = await accounts.authenticate(req.token);
+      const { principal, expiresAt } = await logins.authenticate(req.token);
       return {
         userId: principal.userId,
         username: principal.username,

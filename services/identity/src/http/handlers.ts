@@ -1,14 +1,29 @@
 import { HttpResponse, listPage, requirePrincipal, RouteHandlers } from '@bulwark/platform';
 import { PERMISSION_KEYS, PERMISSION_LETTERS } from '@bulwark/contracts';
-import type { Accounts } from '../accounts';
+import type { ApiTokens } from '../api-tokens';
 import type { DirectoryLogins } from '../directory';
 import type { UserGroups } from '../groups';
 import type { Licensing } from '../license';
+import type { Logins } from '../logins';
+import type { Roles } from '../roles';
 import type { SingleSignOn } from '../sso';
+import type { Users } from '../users';
 import { groupView, roleView, tokenView, userView } from './views';
 
-/** HTTP handlers, keyed by the route table's operation ids: they translate, Accounts decides. */
-export function identityHandlers(accounts: Accounts, directory: DirectoryLogins, sso: SingleSignOn, groups: UserGroups, licensing: Licensing): RouteHandlers {
+/** Identity's use cases, one class each, as the composition root wires them. */
+export interface IdentityUseCases {
+  logins: Logins;
+  tokens: ApiTokens;
+  roles: Roles;
+  users: Users;
+  groups: UserGroups;
+  directory: DirectoryLogins;
+  sso: SingleSignOn;
+  licensing: Licensing;
+}
+
+/** HTTP handlers, keyed by the route table's operation ids: they translate, the use cases decide. */
+export function identityHandlers({ logins, tokens, roles, users, groups, directory, sso, licensing }: IdentityUseCases): RouteHandlers {
   return {
     getLicense: async () => licensing.view(),
     installLicense: async (input) => licensing.install(requirePrincipal(input), input.body.license),
@@ -16,14 +31,14 @@ export function identityHandlers(accounts: Accounts, directory: DirectoryLogins,
     licenseEnvironment: async () => licensing.environment(),
     login: async ({ body, clientIp }) => {
       const password = typeof body.password === 'string' ? body.password : body.password.value;
-      return accounts.login(body.username, password, clientIp);
+      return logins.login(body.username, password, clientIp);
     },
     me: async (input) => {
-      const me = await accounts.me(requirePrincipal(input));
+      const me = await logins.me(requirePrincipal(input));
       return { user: userView(me.user), permissions: me.permissions, projects: me.projects, groups: me.groups };
     },
     changeOwnPassword: async (input) =>
-      userView(await accounts.changeOwnPassword(requirePrincipal(input), input.body.current_password, input.body.password, input.body.password_confirmation)),
+      userView(await logins.changeOwnPassword(requirePrincipal(input), input.body.current_password, input.body.password, input.body.password_confirmation)),
     ldapAllowed: async () => ({ allowed: await directory.allowed() }),
     getLdapSettings: async () => directory.getSettings(),
     updateLdapSettings: async ({ body }) => directory.updateSettings(body),
@@ -34,50 +49,50 @@ export function identityHandlers(accounts: Accounts, directory: DirectoryLogins,
     ssoLogin: async () => new HttpResponse(302, '', { location: await sso.start(), 'cache-control': 'no-store' }),
     ssoCallback: async ({ query }) => {
       const { person, granted, bound } = await sso.finish(query);
-      return accounts.ssoLogin(person, granted, bound);
+      return logins.ssoLogin(person, granted, bound);
     },
 
-    createToken: async (input) => accounts.createToken(requirePrincipal(input), input.body.name, input.body.expires_at),
+    createToken: async (input) => tokens.createToken(requirePrincipal(input), input.body.name, input.body.expires_at),
     listTokens: async (input) => {
       const q = input.query;
-      return listPage(q, await accounts.listTokens(requirePrincipal(input), { page: q.page, limit: q.limit, includeRevoked: q['filter[include_revoked]'] ?? false }), tokenView);
+      return listPage(q, await tokens.listTokens(requirePrincipal(input), { page: q.page, limit: q.limit, includeRevoked: q['filter[include_revoked]'] ?? false }), tokenView);
     },
-    revokeTokens: async (input) => ({ results: await accounts.revokeTokens(requirePrincipal(input), input.body.ids) }),
+    revokeTokens: async (input) => ({ results: await tokens.revokeTokens(requirePrincipal(input), input.body.ids) }),
 
     createRole: async ({ body }) =>
       roleView(
-        await accounts.createRole(body.role_code, {
+        await roles.createRole(body.role_code, {
           name: body.role_name, permissions: body.roles, description: body.description ?? '',
           domainGroup: body.domain_group ?? [], systemScopes: body.system_scopes ?? [],
         }),
       ),
     listRoles: async ({ query: q }) =>
-      listPage(q, await accounts.listRoles({ page: q.page, limit: q.limit, searchId: q['search[id]'], searchName: q['search[name]'] }), roleView),
-    getRole: async ({ params }) => roleView(await accounts.getRole(params.role_code)),
+      listPage(q, await roles.listRoles({ page: q.page, limit: q.limit, searchId: q['search[id]'], searchName: q['search[name]'] }), roleView),
+    getRole: async ({ params }) => roleView(await roles.getRole(params.role_code)),
     updateRole: async ({ params, body }) =>
       roleView(
-        await accounts.updateRole(params.role_code, {
+        await roles.updateRole(params.role_code, {
           name: body.role_name, permissions: body.roles, description: body.description,
           domainGroup: body.domain_group, systemScopes: body.system_scopes,
         }),
       ),
-    deleteRoles: async ({ body }) => ({ results: await accounts.deleteRoles(body.ids, body.detach ?? false) }),
+    deleteRoles: async ({ body }) => ({ results: await roles.deleteRoles(body.ids, body.detach ?? false) }),
 
-    createUser: async ({ body }) => userView(await accounts.createUser(body)),
+    createUser: async ({ body }) => userView(await users.createUser(body)),
     listUsers: async ({ query: q }) =>
       listPage(
 q,
-        await accounts.listUsers({
+        await users.listUsers({
           page: q.page, limit: q.limit, deletedOnly: q['filter[deleted_only]'], withDeleted: q['filter[with_deleted]'],
           needPasswordChange: q['filter[need_password_change]'], activeDirectory: q['filter[active_directory]'], role: q['filter[role]'],
           searchUsername: q['search[username]'], searchDisplayName: q['search[display_name]'], searchEmail: q['search[email]'],
         }),
         userView,
       ),
-    getUser: async ({ params }) => userView(await accounts.getUser(params.user_id)),
-    updateUser: async (input) => userView(await accounts.updateUser(requirePrincipal(input), input.params.user_id, input.body)),
-    deleteUsers: async (input) => ({ results: await accounts.setUsersDeleted(requirePrincipal(input), input.body.ids, true) }),
-    restoreUsers: async (input) => ({ results: await accounts.setUsersDeleted(requirePrincipal(input), input.body.ids, false) }),
+    getUser: async ({ params }) => userView(await users.getUser(params.user_id)),
+    updateUser: async (input) => userView(await users.updateUser(requirePrincipal(input), input.params.user_id, input.body)),
+    deleteUsers: async (input) => ({ results: await users.setUsersDeleted(requirePrincipal(input), input.body.ids, true) }),
+    restoreUsers: async (input) => ({ results: await users.setUsersDeleted(requirePrincipal(input), input.body.ids, false) }),
 
     createGroup: async ({ body }) => groupView(await groups.create(body)),
     listGroups: async ({ query: q }) =>

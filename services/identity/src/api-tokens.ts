@@ -1,0 +1,46 @@
+import { randomUUID } from 'node:crypto';
+import { hasPermission, invalid, isUuid, Principal, ServiceHost } from '@bulwark/platform';
+import { IDENTITY_EVENTS } from '@bulwark/contracts';
+import { newApiToken } from './domain/secrets';
+import { BulkStatus, identityEvent, RightsChanges } from './rights-changes';
+import { tokenStore } from './store/tokens';
+
+/** Long-lived API tokens: shown once on creation, kept as a hash, revoked by their owner or a user administrator. */
+export class ApiTokens {
+  constructor(private readonly host: ServiceHost, private readonly changes: RightsChanges) {}
+
+  async createToken(principal: Principal, name: string, expiresAt: string) {
+    if (Date.parse(expiresAt) <= Date.now()) throw invalid('Invalid expires_at: must be in the future', [{ field: 'expires_at', problem: 'must be in the future' }]);
+    const { token, hash } = newApiToken();
+    const id = randomUUID();
+    const expires = new Date(expiresAt).toISOString();
+    await this.changes.commit(async (trx) => {
+      await tokenStore.insert(trx, { id, userId: principal.userId, name, hash, expiresAt: expires });
+      await identityEvent(trx, IDENTITY_EVENTS.tokenCreated, id, { id, user_id: principal.userId, name, expires_at: expires });
+    });
+    return { id, name, token, expires_at: expires };
+  }
+
+  listTokens(principal: Principal, q: { page: number; limit: number; includeRevoked: boolean }) {
+    return tokenStore.listForUser(this.host.db, principal.userId, q);
+  }
+
+  async revokeTokens(principal: Principal, ids: string[]): Promise<BulkStatus[]> {
+    const mayRevokeAny = hasPermission(principal, 'administration.users', 'd');
+    return this.changes.commit(async (trx) => {
+      const found = new Map((await tokenStore.getMany(trx, ids.filter(isUuid))).map((t) => [t.id, t]));
+      const results: BulkStatus[] = [];
+      for (const id of ids) {
+        const t = found.get(id);
+        if (!t || (t.userId !== principal.userId && !mayRevokeAny)) results.push({ id, status: 'not_found' });
+        else if (t.revokedAt) results.push({ id, status: 'unchanged', message: 'already revoked' });
+        else {
+          await tokenStore.revoke(trx, id);
+          await identityEvent(trx, IDENTITY_EVENTS.tokenRevoked, id, { id, user_id: t.userId, by: principal.userId });
+          results.push({ id, status: 'revoked' });
+        }
+      }
+      return results;
+    });
+  }
+}

@@ -1,0 +1,25 @@
+import { AUTH_EPOCH_KEY, Cache, enqueueEvents, ServiceHost, Trx } from '@bulwark/platform';
+import { TOPICS } from '@bulwark/contracts';
+
+/**
+ * One way to change who may do what: the work commits in one transaction with its outbox events,
+ * then the auth epoch moves so that cached authentications are re-checked on every gateway (after
+ * the commit: a re-check must see the new state).
+ */
+export class RightsChanges {
+  constructor(private readonly host: ServiceHost, private readonly cache: Cache) {}
+
+  async commit<T>(work: (trx: Trx) => Promise<T>): Promise<T> {
+    const result = await this.host.transaction(work);
+    await this.cache.incr(AUTH_EPOCH_KEY);
+    return result;
+  }
+}
+
+/** Enqueues one event of identity's topic in the transaction's outbox. */
+export function identityEvent(trx: Trx, type: string, key: string, payload: Record<string, unknown>) {
+  return enqueueEvents(trx, [{ topic: TOPICS.identity, type, key, payload }]);
+}
+
+/** The outcome of one id of a bulk request. */
+export type BulkStatus = { id: string; status: 'deleted' | 'revoked' | 'restored' | 'not_found' | 'conflict' | 'forbidden' | 'unchanged'; message?: string };

@@ -1,0 +1,82 @@
+import { conflict, FieldProblem, invalid, notFound, ServiceHost } from '@bulwark/platform';
+import { IDENTITY_EVENTS, isPermissionKey } from '@bulwark/contracts';
+import { BulkStatus, identityEvent, RightsChanges } from './rights-changes';
+import { roleStore, RoleWrite } from './store/roles';
+
+/** Roles: permission keys with their letters, bound to directory groups; the built-in admin role is fixed. */
+export class Roles {
+  constructor(private readonly host: ServiceHost, private readonly changes: RightsChanges) {}
+
+  private get db() {
+    return this.host.db;
+  }
+
+  private checkRoleContent(roles: Record<string, string[]> | undefined): void {
+    if (!roles) return;
+    const problems: FieldProblem[] = Object.keys(roles)
+      .filter((k) => !isPermissionKey(k))
+      .map((k) => ({ field: `roles.${k}`, problem: 'is not a permission key (see GET /api/v1/permissions)' }));
+    if (problems.length > 0) throw invalid(`Unknown permission keys: ${problems.map((p) => p.field).join(', ')}`, problems);
+  }
+
+  async createRole(code: string, w: RoleWrite) {
+    this.checkRoleContent(w.permissions);
+    return this.changes.commit(async (trx) => {
+      if (await roleStore.get(trx, code)) throw conflict(`Role ${code} already exists`, [{ field: 'role_code', problem: 'already exists' }]);
+      await roleStore.insert(trx, code, w);
+      await identityEvent(trx, IDENTITY_EVENTS.roleCreated, code, { role_code: code });
+      return (await roleStore.get(trx, code))!;
+    });
+  }
+
+  async getRole(code: string) {
+    const role = await roleStore.get(this.db, code);
+    if (!role) throw notFound(`Role ${code}`);
+    return role;
+  }
+
+  async updateRole(code: string, patch: Partial<RoleWrite>) {
+    this.checkRoleContent(patch.permissions);
+    return this.changes.commit(async (trx) => {
+      const role = await roleStore.get(trx, code);
+      if (!role) throw notFound(`Role ${code}`);
+      if (role.builtin) throw conflict(`Role ${code} is built in and cannot be changed`);
+      await roleStore.update(trx, code, {
+        name: patch.name ?? role.name,
+        permissions: patch.permissions ?? role.permissions,
+        description: patch.description ?? role.description,
+        domainGroup: patch.domainGroup ?? role.domainGroup,
+        systemScopes: patch.systemScopes ?? role.systemScopes,
+      });
+      await identityEvent(trx, IDENTITY_EVENTS.roleUpdated, code, { role_code: code });
+      return (await roleStore.get(trx, code))!;
+    });
+  }
+
+  async deleteRoles(codes: string[], detach: boolean): Promise<BulkStatus[]> {
+    return this.changes.commit(async (trx) => {
+      const results: BulkStatus[] = [];
+      for (const code of codes) {
+        const role = await roleStore.get(trx, code);
+        if (!role) results.push({ id: code, status: 'not_found' });
+        else if (role.builtin) results.push({ id: code, status: 'conflict', message: 'built-in role' });
+        else {
+          const holders = await roleStore.holders(trx, code);
+          const groups = await roleStore.groupHolders(trx, code);
+          if ((holders > 0 || groups > 0) && !detach) {
+            results.push({ id: code, status: 'conflict', message: `held by ${holders} user(s) and ${groups} user group(s); send "detach": true to remove it from them` });
+          } else {
+            await roleStore.delete(trx, code);
+            await identityEvent(trx, IDENTITY_EVENTS.roleDeleted, code, { role_code: code, detached_users: holders, detached_groups: groups });
+            results.push({ id: code, status: 'deleted' });
+          }
+        }
+      }
+      return results;
+    });
+  }
+
+  listRoles(q: { page: number; limit: number; searchId?: string; searchName?: string }) {
+    return roleStore.list(this.db, q);
+  }
+}
