@@ -115,5 +115,24 @@ export function errorMessage(err: unknown): string {
 /** Anything thrown becomes an AppError; unknown errors become `internal` without leaking their text. */
 export function toAppError(err: unknown): AppError {
   if (err instanceof AppError) return err;
+  const taken = uniqueKeyTaken(err);
+  if (taken) return taken;
   return new AppError('internal', 'Internal server error');
+}
+
+/** Words of an index expression that name no column: `lower(username::text)` keys `username`. */
+const EXPRESSION_WORDS = new Set(['lower', 'upper', 'coalesce', 'text', 'varchar', 'character', 'varying', 'citext']);
+
+/**
+ * PostgreSQL's unique_violation (23505). A use case checks for the key before it inserts, so this
+ * reaches here only when a concurrent request took the key between the check and the insert: it
+ * answers the check's 409, naming the key's columns, never a 500.
+ */
+function uniqueKeyTaken(err: unknown): AppError | undefined {
+  const e = err as { code?: unknown; detail?: unknown } | null;
+  if (!e || e.code !== '23505') return undefined;
+  const key = typeof e.detail === 'string' ? /^Key \((.+?)\)=\(/.exec(e.detail)?.[1] ?? '' : '';
+  const columns = [...new Set((key.match(/[a-z_][a-z0-9_]*/gi) ?? []).filter((w) => !EXPRESSION_WORDS.has(w.toLowerCase())))];
+  const fields = columns.length > 0 ? columns : ['body'];
+  return new AppError('conflict', `A record with the same ${fields.join(', ')} already exists`, fields.map((field) => ({ field, problem: 'already exists' })));
 }

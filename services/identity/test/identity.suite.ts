@@ -178,6 +178,29 @@ export function identitySuite(t: SystemUnderTest): void {
       expect((await t.admin.get(`/api/v1/role/${name('missing')}`)).status).to.equal(404);
     });
 
+    it('answers concurrent creations of one role, user or group name with one success and 409s, never a 500', async () => {
+      // Each request checks the name before it inserts; the ones that lose the race between the check
+      // and the insert meet the unique index and must answer like the check.
+      const tries = 6;
+      const role = name('race');
+      const user = name('race');
+      const group = name('race');
+      const answers = await Promise.all([
+        ...Array.from({ length: tries }, () => t.admin.post('/api/v1/role', { role_code: role, role_name: 'race', roles: {} })),
+        ...Array.from({ length: tries }, () => t.admin.post('/api/v1/user', { username: user, password: GOOD_PASSWORD, password_confirmation: GOOD_PASSWORD })),
+        ...Array.from({ length: tries }, () => t.admin.post('/api/v1/group', { name: group })),
+      ]);
+      for (let i = 0; i < 3; i++) {
+        const statuses = answers.slice(i * tries, (i + 1) * tries).map((a) => a.status);
+        expect(statuses.filter((s) => s === 200), JSON.stringify(statuses)).to.have.length(1);
+        expect(statuses.filter((s) => s === 409), JSON.stringify(statuses)).to.have.length(tries - 1);
+      }
+      for (const a of answers.filter((x) => x.status === 409)) {
+        expect(a.body.error.code).to.equal('conflict');
+        expect(a.body.error.details).to.be.an('array').that.is.not.empty;
+      }
+    });
+
     it('keeps the built-in admin role unchangeable', async () => {
       expect((await t.admin.put('/api/v1/role/admin', { role_name: 'x' })).status).to.equal(409);
       const del = await t.admin.delete('/api/v1/roles', { ids: ['admin'] });
