@@ -15,6 +15,9 @@ export function escapeLike(text: string): string {
   return text.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
+/** The LIKE/ILIKE pattern of a search: values containing the text, its wildcards taken literally. */
+export const containing = (text: string): string => `%${escapeLike(text)}%`;
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**

@@ -1,5 +1,5 @@
-import { iso, Queryable } from '@bulwark/platform';
-import { countOf, like } from './rows';
+import { containing, iso, Queryable } from '@bulwark/platform';
+import { countOf } from './rows';
 
 export interface LayerRecord {
   id: string;
@@ -60,7 +60,7 @@ export const layerStore = {
       if (q.scope) w.whereIn('project_code', q.scope);
       if (q.projectCode) w.where('project_code', q.projectCode);
       if (q.isTemplate !== undefined) w.where('is_template', q.isTemplate);
-      if (q.searchName) w.whereILike('name', like(q.searchName));
+      if (q.searchName) w.whereILike('name', containing(q.searchName));
     });
     const total = await countOf(base);
     const rows = await base.clone().orderBy([{ column: 'project_code' }, { column: 'name' }, { column: 'id' }]).limit(q.limit).offset((q.page - 1) * q.limit);

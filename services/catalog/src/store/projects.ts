@@ -1,5 +1,5 @@
-import { iso, Queryable } from '@bulwark/platform';
-import { countOf, like } from './rows';
+import { containing, iso, Queryable } from '@bulwark/platform';
+import { countOf } from './rows';
 
 export interface ProjectRecord {
   code: string;
@@ -94,9 +94,9 @@ export const projectStore = {
       if (q.deletedOnly) w.whereNotNull('deleted_at');
       else if (!q.withDeleted) w.whereNull('deleted_at');
       if (q.archived !== undefined) q.archived ? w.whereNotNull('archived_at') : w.whereNull('archived_at');
-      if (q.searchCode) w.whereILike('code', like(q.searchCode));
-      if (q.searchName) w.whereILike('name', like(q.searchName));
-      if (q.searchTag) w.whereRaw(`exists (select 1 from jsonb_array_elements_text(projects.tags) tag where tag ilike ?)`, [like(q.searchTag)]);
+      if (q.searchCode) w.whereILike('code', containing(q.searchCode));
+      if (q.searchName) w.whereILike('name', containing(q.searchName));
+      if (q.searchTag) w.whereRaw(`exists (select 1 from jsonb_array_elements_text(projects.tags) tag where tag ilike ?)`, [containing(q.searchTag)]);
     });
     const total = await countOf(base);
     const rows = await base.clone().orderBy('code').limit(q.limit).offset((q.page - 1) * q.limit);

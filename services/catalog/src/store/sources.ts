@@ -1,8 +1,8 @@
-import { iso, Queryable } from '@bulwark/platform';
+import { containing, iso, Queryable } from '@bulwark/platform';
 import type { Access } from '../domain/access';
 import type { SourceAuthMethod } from '../domain/source-types';
 import { accessLinks, toAccess } from './access-links';
-import { countOf, like } from './rows';
+import { countOf } from './rows';
 
 /** A stored source: secrets only in sealed form. */
 export interface SourceRecord {
@@ -92,8 +92,8 @@ export const sourceStore = {
 
   async list(db: Queryable, q: SourceQuery): Promise<{ items: SourceRecord[]; total: number }> {
     const base = db('sources').where((w) => {
-      if (q.searchName) w.whereILike('name', like(q.searchName));
-      if (q.searchSource) w.whereILike('url', like(q.searchSource));
+      if (q.searchName) w.whereILike('name', containing(q.searchName));
+      if (q.searchSource) w.whereILike('url', containing(q.searchSource));
     });
     accessLinks.whereVisible(db, 'source', base, q.scope);
     if (q.usableIn) accessLinks.whereUsableIn(db, 'source', base, q.usableIn);

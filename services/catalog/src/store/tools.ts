@@ -1,7 +1,7 @@
-import { iso, Queryable } from '@bulwark/platform';
+import { containing, iso, Queryable } from '@bulwark/platform';
 import type { Access } from '../domain/access';
 import { accessLinks, toAccess } from './access-links';
-import { countOf, like } from './rows';
+import { countOf } from './rows';
 
 /** A stored tool: settings without secrets, the api_token only in sealed form. */
 export interface ToolRecord {
@@ -85,9 +85,9 @@ export const toolStore = {
     const base = db('tools').where((w) => {
       if (q.version) w.where('version', q.version);
       if (q.typeIds) w.whereIn('type_id', q.typeIds);
-      if (q.searchName) w.whereILike('name', like(q.searchName));
-      if (q.searchVersion) w.whereILike('version', like(q.searchVersion));
-      if (q.searchUrl) w.whereRaw(`settings->>'url' ilike ?`, [like(q.searchUrl)]);
+      if (q.searchName) w.whereILike('name', containing(q.searchName));
+      if (q.searchVersion) w.whereILike('version', containing(q.searchVersion));
+      if (q.searchUrl) w.whereRaw(`settings->>'url' ilike ?`, [containing(q.searchUrl)]);
     });
     accessLinks.whereVisible(db, 'tool', base, q.scope);
     if (q.usableIn) accessLinks.whereUsableIn(db, 'tool', base, q.usableIn);

@@ -1,4 +1,4 @@
-import { escapeLike, iso, json, pgArray, Queryable } from '@bulwark/platform';
+import { containing, iso, json, pgArray, Queryable } from '@bulwark/platform';
 import { directoryKey } from '../domain/groups';
 
 export interface GroupRecord {
@@ -86,9 +86,9 @@ export const groupStore = {
 
   async list(db: Queryable, q: { page: number; limit: number; searchName?: string; searchProjectTags?: string }): Promise<{ items: GroupRecord[]; total: number }> {
     const base = db('user_groups').where((w) => {
-      if (q.searchName) w.whereILike('name', `%${escapeLike(q.searchName)}%`);
+      if (q.searchName) w.whereILike('name', containing(q.searchName));
       if (q.searchProjectTags) {
-        w.whereRaw('exists (select 1 from jsonb_array_elements_text(user_groups.project_tags) tag where tag ilike ?)', [`%${escapeLike(q.searchProjectTags)}%`]);
+        w.whereRaw('exists (select 1 from jsonb_array_elements_text(user_groups.project_tags) tag where tag ilike ?)', [containing(q.searchProjectTags)]);
       }
     });
     const [{ count }] = await base.clone().count<{ count: string }[]>({ count: '*' });

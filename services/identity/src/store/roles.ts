@@ -1,4 +1,4 @@
-import { PermissionLetter, Queryable, escapeLike, iso, json } from '@bulwark/platform';
+import { PermissionLetter, Queryable, containing, iso, json } from '@bulwark/platform';
 
 export interface RoleRecord {
   code: string;
@@ -81,8 +81,8 @@ export const roleStore = {
 
   async list(db: Queryable, q: { page: number; limit: number; searchId?: string; searchName?: string }): Promise<{ items: RoleRecord[]; total: number }> {
     const base = db('roles').where((w) => {
-      if (q.searchId) w.whereILike('code', `%${escapeLike(q.searchId)}%`);
-      if (q.searchName) w.whereILike('name', `%${escapeLike(q.searchName)}%`);
+      if (q.searchId) w.whereILike('code', containing(q.searchId));
+      if (q.searchName) w.whereILike('name', containing(q.searchName));
     });
     const [{ count }] = await base.clone().count<{ count: string }[]>({ count: '*' });
     const rows = await withCounts(db)

@@ -1,4 +1,4 @@
-import { Queryable, escapeLike, iso } from '@bulwark/platform';
+import { Queryable, containing, iso } from '@bulwark/platform';
 
 export interface UserRecord {
   id: string;
@@ -90,9 +90,9 @@ export const userStore = {
       if (q.needPasswordChange !== undefined) w.where('need_password_change', q.needPasswordChange);
       if (q.activeDirectory !== undefined) w.where('active_directory', q.activeDirectory);
       if (q.role) w.whereExists(db('user_roles').whereRaw('user_roles.user_id = users.id').andWhere('role_code', q.role));
-      if (q.searchUsername) w.whereILike('username', `%${escapeLike(q.searchUsername)}%`);
-      if (q.searchDisplayName) w.whereILike('display_name', `%${escapeLike(q.searchDisplayName)}%`);
-      if (q.searchEmail) w.whereILike('email', `%${escapeLike(q.searchEmail)}%`);
+      if (q.searchUsername) w.whereILike('username', containing(q.searchUsername));
+      if (q.searchDisplayName) w.whereILike('display_name', containing(q.searchDisplayName));
+      if (q.searchEmail) w.whereILike('email', containing(q.searchEmail));
     });
     const [{ count }] = await base.clone().count<{ count: string }[]>({ count: '*' });
     const rows = await base.clone().orderBy('username').limit(q.limit).offset((q.page - 1) * q.limit);

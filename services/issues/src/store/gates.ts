@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { escapeLike, iso, isUuid, json, pgArray, Queryable } from '@bulwark/platform';
+import { containing, iso, isUuid, json, pgArray, Queryable } from '@bulwark/platform';
 import type { GateCondition, LinkedGate } from '../domain/gates';
 
 export interface GateRow { id: string; name: string; author: string; created_at: Date; updated_at: Date }
@@ -29,9 +29,9 @@ export const gateStore = {
 
   async list(db: Queryable, q: { page: number; limit: number; author?: string; name?: string; project?: string }) {
     const base = db('quality_gates');
-    if (q.author) base.whereILike('author', `%${escapeLike(q.author)}%`);
-    if (q.name) base.whereILike('name', `%${escapeLike(q.name)}%`);
-    if (q.project) base.whereExists((e) => e.select(db.raw('1')).from('gate_links').whereRaw('gate_links.quality_gate_id = quality_gates.id').andWhereILike('gate_links.project_code', `%${escapeLike(q.project!)}%`));
+    if (q.author) base.whereILike('author', containing(q.author));
+    if (q.name) base.whereILike('name', containing(q.name));
+    if (q.project) base.whereExists((e) => e.select(db.raw('1')).from('gate_links').whereRaw('gate_links.quality_gate_id = quality_gates.id').andWhereILike('gate_links.project_code', containing(q.project!)));
     const [{ n }] = await base.clone().count({ n: '*' });
     const items: GateRow[] = await base.orderBy('name').orderBy('id').offset((q.page - 1) * q.limit).limit(q.limit);
     return { items, total: Number(n) };
@@ -136,9 +136,9 @@ export const policyStore = {
 
   async list(db: Queryable, q: { page: number; limit: number; author?: string; name?: string; project?: string }) {
     const base = db('policies');
-    if (q.author) base.whereILike('author', `%${escapeLike(q.author)}%`);
-    if (q.name) base.whereILike('name', `%${escapeLike(q.name)}%`);
-    if (q.project) base.whereRaw("exists (select 1 from unnest(project_tags) t where t ilike ? escape '\\')", [`%${escapeLike(q.project)}%`]);
+    if (q.author) base.whereILike('author', containing(q.author));
+    if (q.name) base.whereILike('name', containing(q.name));
+    if (q.project) base.whereRaw("exists (select 1 from unnest(project_tags) t where t ilike ? escape '\\')", [containing(q.project)]);
     const [{ n }] = await base.clone().count({ n: '*' });
     const items = (await base.orderBy('name').orderBy('id').offset((q.page - 1) * q.limit).limit(q.limit)).map(fromPolicy);
     return { items, total: Number(n) };

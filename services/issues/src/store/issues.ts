@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { escapeLike, iso, pgArray, Queryable, unnestRows } from '@bulwark/platform';
+import { containing, iso, pgArray, Queryable, unnestRows } from '@bulwark/platform';
 import { decodeCursor, encodeCursor, SortKey } from '../domain/cursor';
 import { NOT_COUNTED_STATUSES } from '../domain/statuses';
 import type { IssueCounts } from '../domain/gates';
@@ -159,12 +159,12 @@ function applyFilter(q: Knex.QueryBuilder, f: IssueFilter): Knex.QueryBuilder {
     if (r.max !== undefined) conds.push([`issues.${r.column} <= ?`, [r.max]]);
   }
   if (f.epssMin !== undefined) conds.push(['issues.epss >= ?', [f.epssMin]]);
-  if (f.commentMessage) conds.push(["exists (select 1 from issue_comments c where c.issue_id = issues.id and c.message ilike ? escape '\\')", [`%${escapeLike(f.commentMessage)}%`]]);
+  if (f.commentMessage) conds.push(["exists (select 1 from issue_comments c where c.issue_id = issues.id and c.message ilike ? escape '\\')", [containing(f.commentMessage)]]);
   if (f.excludeDuplicates) conds.push(['issues.duplicate_of is null', []]);
   if (f.duplicateOf) conds.push(['issues.duplicate_of = ?', [f.duplicateOf]]);
   for (const [sql, bindings] of conds) q.whereRaw(f.invert ? `not coalesce((${sql}), false)` : sql, bindings as Knex.RawBinding[]);
   for (const [field, text] of Object.entries(f.search ?? {})) {
-    if (text) q.whereRaw(`issues.${field} ilike ? escape '\\'`, [`%${escapeLike(text)}%`]);
+    if (text) q.whereRaw(`issues.${field} ilike ? escape '\\'`, [containing(text)]);
   }
   return q;
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { escapeLike, iso, json, Queryable, isUuid } from '@bulwark/platform';
+import { containing, iso, json, Queryable, isUuid } from '@bulwark/platform';
 import type { RuleParams } from '../domain/rules';
 
 export interface SecurityRuleRow {
@@ -41,8 +41,8 @@ function filtered(db: Queryable, q: SecurityRuleQuery) {
   param('tool_type_name', q.toolTypeName);
   param('cve', q.cve);
   param('cwe', q.cwe);
-  if (q.name) base.whereILike('name', `%${escapeLike(q.name)}%`);
-  if (q.author) base.whereILike('author', `%${escapeLike(q.author)}%`);
+  if (q.name) base.whereILike('name', containing(q.name));
+  if (q.author) base.whereILike('author', containing(q.author));
   return base;
 }
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { escapeLike, iso, isUuid, pgArray, Queryable } from '@bulwark/platform';
+import { containing, iso, isUuid, pgArray, Queryable } from '@bulwark/platform';
 import type { DedupRule } from '../domain/match-key';
 
 export interface StatusRow { id: number; name_en: string; name_ru: string; builtin: boolean }
@@ -9,7 +9,7 @@ export const statusStore = {
   async list(db: Queryable, q: { ids?: number[]; name?: string; invert?: boolean } = {}): Promise<StatusRow[]> {
     const query = db('statuses').orderBy('id');
     if (q.ids?.length) (q.invert ? query.whereNotIn('id', q.ids) : query.whereIn('id', q.ids));
-    if (q.name) query.where((w) => w.whereILike('name_en', `%${escapeLike(q.name!)}%`).orWhereILike('name_ru', `%${escapeLike(q.name!)}%`));
+    if (q.name) query.where((w) => w.whereILike('name_en', containing(q.name!)).orWhereILike('name_ru', containing(q.name!)));
     return query;
   },
 
@@ -41,7 +41,7 @@ export const dedupRuleStore = {
 
   async list(db: Queryable, q: { page: number; limit: number; name?: string }) {
     const base = db('dedup_rules');
-    if (q.name) base.whereILike('name', `%${escapeLike(q.name)}%`);
+    if (q.name) base.whereILike('name', containing(q.name));
     const [{ n }] = await base.clone().count({ n: '*' });
     const items: DedupRuleRow[] = await base.orderBy('name').offset((q.page - 1) * q.limit).limit(q.limit);
     return { items, total: Number(n) };

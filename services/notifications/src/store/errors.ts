@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { ErrorLevel, ErrorRecordedPayload, escapeLike, iso, json, pgArray, Queryable } from '@bulwark/platform';
+import { ErrorLevel, ErrorRecordedPayload, containing, iso, json, pgArray, Queryable } from '@bulwark/platform';
 
 /** A stored record: the event's payload under the bus event's id. */
 export type ErrorLogRow = ErrorRecordedPayload & { id: string };
@@ -29,8 +29,8 @@ function filtered(db: Queryable, q: ErrorQuery): Knex.QueryBuilder {
   if (q.levels?.length) base.whereRaw('level = any(?::text[])', [pgArray(q.levels)]);
   if (q.from) base.where('occurred_at', '>=', q.from);
   if (q.to) base.where('occurred_at', '<=', q.to);
-  if (q.message) base.whereRaw("message ilike ? escape '\\'", [`%${escapeLike(q.message)}%`]);
-  if (q.messageRu) base.whereRaw("message_ru ilike ? escape '\\'", [`%${escapeLike(q.messageRu)}%`]);
+  if (q.message) base.whereRaw("message ilike ? escape '\\'", [containing(q.message)]);
+  if (q.messageRu) base.whereRaw("message_ru ilike ? escape '\\'", [containing(q.messageRu)]);
   return base;
 }
 

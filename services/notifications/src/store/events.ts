@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { escapeLike, iso, json, pgArray, Queryable } from '@bulwark/platform';
+import { containing, iso, json, pgArray, Queryable } from '@bulwark/platform';
 
 export interface SecurityEventRow {
   id: string;
@@ -24,8 +24,8 @@ function filtered(db: Queryable, projects: string[] | null, q: EventQuery): Knex
   const base = db('security_events');
   // Events of no single project (a report over several) are for callers who see every project.
   if (projects !== null) base.whereRaw('project_code = any(?::text[])', [pgArray(projects)]);
-  if (q.message) base.whereRaw("message ilike ? escape '\\'", [`%${escapeLike(q.message)}%`]);
-  if (q.messageRu) base.whereRaw("message_ru ilike ? escape '\\'", [`%${escapeLike(q.messageRu)}%`]);
+  if (q.message) base.whereRaw("message ilike ? escape '\\'", [containing(q.message)]);
+  if (q.messageRu) base.whereRaw("message_ru ilike ? escape '\\'", [containing(q.messageRu)]);
   if (q.type) base.where('type', q.type);
   if (q.projectCode) base.where('project_code', q.projectCode);
   return base;

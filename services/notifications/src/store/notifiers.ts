@@ -1,5 +1,5 @@
 import type { WebhookPayloadFormat } from '@bulwark/contracts';
-import { escapeLike, iso, isUuid, pgArray, Queryable, withinProjects } from '@bulwark/platform';
+import { containing, iso, isUuid, pgArray, Queryable, withinProjects } from '@bulwark/platform';
 
 export interface NotifierRow {
   id: string;
@@ -60,7 +60,7 @@ export const notifierStore = {
 
   async list(db: Queryable, projects: string[] | null, q: { page: number; limit: number; name?: string }) {
     const base = withinProjects(db('notifiers'), projects);
-    if (q.name) base.whereRaw("name ilike ? escape '\\'", [`%${escapeLike(q.name)}%`]);
+    if (q.name) base.whereRaw("name ilike ? escape '\\'", [containing(q.name)]);
     const [{ n }] = await base.clone().count({ n: '*' });
     const rows: Record<string, unknown>[] = await base.select('*').orderBy('name').orderBy('id').offset((q.page - 1) * q.limit).limit(q.limit);
     return { items: rows.map(fromRow), total: Number(n) };

@@ -1,4 +1,4 @@
-import { escapeLike, iso, isUuid, json, pgArray, Queryable, withinProjects } from '@bulwark/platform';
+import { containing, iso, isUuid, json, pgArray, Queryable, withinProjects } from '@bulwark/platform';
 import type { ReportSnapshot } from '../domain/snapshot';
 
 export interface ReportRow {
@@ -42,7 +42,7 @@ export const reportStore = {
 
   async list(db: Queryable, projects: string[] | null, q: { page: number; limit: number; name?: string; state?: string; type?: string }) {
     const base = withinProjects(db('reports'), projects);
-    if (q.name) base.whereRaw("name ilike ? escape '\\'", [`%${escapeLike(q.name)}%`]);
+    if (q.name) base.whereRaw("name ilike ? escape '\\'", [containing(q.name)]);
     if (q.state) base.where('state', q.state);
     if (q.type) base.where('type', q.type);
     const [{ n }] = await base.clone().count({ n: '*' });

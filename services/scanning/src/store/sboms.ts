@@ -1,4 +1,4 @@
-import { escapeLike, iso, Queryable } from '@bulwark/platform';
+import { containing, iso, Queryable } from '@bulwark/platform';
 import type { Component } from '@bulwark/findings';
 
 export interface SbomRecord {
@@ -44,7 +44,7 @@ export interface DependencyRecord {
 }
 
 const BATCH = 500;
-const like = (s: string) => `%${escapeLike(s)}%`;
+const like = (s: string) => containing(s);
 
 export const sbomStore = {
   /** Stores the SBOM and makes its components the layer's dependency list. */
