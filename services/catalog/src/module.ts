@@ -8,6 +8,8 @@ import { readCatalogConfig } from './config';
 import { catalogGrpc } from './grpc/catalog-grpc';
 import { catalogHandlers } from './http/handlers';
 import { migrations } from './migrations';
+import { CustomFields } from './custom-fields';
+import { Layers } from './layers';
 import { Projects } from './projects';
 import { Resources } from './resources';
 
@@ -24,13 +26,15 @@ export const catalogModule: ModuleDefinition = {
     const license = new LicenseGate(async () =>
       limitsFromAnswer(await (identity ??= createGrpcClient(identityV1.IdentityServiceService, 'identity', ctx.peer('identity').grpcAddress, host.auth)).client.getLicenseLimits({})),
     );
-    const projects = new Projects(host, checks, license, host.log);
+    const fields = new CustomFields(host);
+    const projects = new Projects(host, fields, license, host.log);
+    const layers = new Layers(host, projects, checks);
     const egress = await EgressProxy.start(readOutboundPolicy(ctx.env));
     const resources = new Resources(host, projects, secrets, checks, egress, config, host.log);
     const resealed = await resources.resealStaleSecrets();
     if (resealed > 0) host.log.info('sealed secrets again under the current master key', { count: resealed, keyId: secrets.keyId });
-    host.grpc.add(catalogV1.CatalogServiceService, 'bulwark.catalog.v1.CatalogService', catalogGrpc(projects, resources));
-    const started = await host.serve(routesOf('catalog'), catalogHandlers(projects, resources));
+    host.grpc.add(catalogV1.CatalogServiceService, 'bulwark.catalog.v1.CatalogService', catalogGrpc(projects, layers, resources));
+    const started = await host.serve(routesOf('catalog'), catalogHandlers({ fields, projects, layers, resources }));
     return {
       ...started,
       stop: async () => {

@@ -2,17 +2,18 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import {
-  EgressProxy, enqueueEvents, FieldProblem, forbidden, gitHost, hasPermission, invalid, invalidField, isUuid, Logger, notFound, Principal, Queryable, SecretBox,
-  ServiceHost, Trx,
+  EgressProxy, FieldProblem, forbidden, gitHost, hasPermission, invalid, invalidField, isUuid, Logger, notFound, Principal, Queryable, SecretBox,
+  ServiceHost,
 } from '@bulwark/platform';
-import { CATALOG_EVENTS, TOOL_TYPES, toolType, ToolType, TOPICS } from '@bulwark/contracts';
+import { CATALOG_EVENTS, TOOL_TYPES, toolType, ToolType } from '@bulwark/contracts';
 import { ChecksLookup, usedByMessage } from './checks-lookup';
 import type { CatalogConfig } from './config';
 import { Access, AccessType, changeableBy, resolveAccess, usableIn, visibleTo } from './domain/access';
 import { probeGit, ProbeResult } from './domain/git-probe';
 import { resolveConnection, SourceConnection, SourceSettingsInput, sourceType, SourceType } from './domain/source-types';
 import { resolveToolSettings } from './domain/tool-settings';
-import { BulkStatus, Projects } from './projects';
+import { BulkStatus, catalogEvent } from './catalog-writes';
+import type { Projects } from './projects';
 import { projectStore } from './store/projects';
 import { sealedStore } from './store/sealed';
 import { SourceRecord, sourceStore } from './store/sources';
@@ -53,10 +54,6 @@ export class Resources {
 
   private get db() {
     return this.host.db;
-  }
-
-  private event(trx: Trx, type: string, key: string, payload: Record<string, unknown>) {
-    return enqueueEvents(trx, [{ topic: TOPICS.catalog, type, key, payload }]);
   }
 
   /** The access a write asks for; every listed project must be live and visible to the caller. */
@@ -110,7 +107,7 @@ export class Resources {
       const id = randomUUID();
       await sourceStore.insert(trx, id, { name: w.name, description: w.description ?? '', sourceTypeId: type.id, ...this.sealed(connection), access });
       const source = (await sourceStore.get(trx, id))!;
-      await this.event(trx, CATALOG_EVENTS.sourceCreated, id, sourceEvent(source));
+      await catalogEvent(trx, CATALOG_EVENTS.sourceCreated, id, sourceEvent(source));
       this.log.info('source created', { id, name: source.name, sourceTypeId: type.id, authMethod: source.authMethod, by: p.username });
       return source;
     });
@@ -140,7 +137,7 @@ export class Resources {
       const access = await this.access(trx, p, 'source', w, source.access);
       await sourceStore.update(trx, id, { name: w.name ?? source.name, description: w.description ?? source.description, sourceTypeId: type.id, ...this.sealed(connection), access });
       const updated = (await sourceStore.get(trx, id))!;
-      await this.event(trx, CATALOG_EVENTS.sourceUpdated, id, { ...sourceEvent(updated), fields: Object.keys(w) });
+      await catalogEvent(trx, CATALOG_EVENTS.sourceUpdated, id, { ...sourceEvent(updated), fields: Object.keys(w) });
       this.log.info('source updated', { id, fields: Object.keys(w), by: p.username });
       return updated;
     });
@@ -188,7 +185,7 @@ export class Resources {
         apiTokenSealed: apiToken ? this.secrets.seal(apiToken) : null, access,
       });
       const tool = (await toolStore.get(trx, id))!;
-      await this.event(trx, CATALOG_EVENTS.toolCreated, id, toolEvent(tool));
+      await catalogEvent(trx, CATALOG_EVENTS.toolCreated, id, toolEvent(tool));
       this.log.info('tool created', { id, name: tool.name, typeId: type.id, version, by: p.username });
       return tool;
     });
@@ -228,7 +225,7 @@ export class Resources {
         name: w.name ?? tool.name, description: w.description ?? tool.description, typeId: tool.typeId, version: w.version ?? tool.version, settings, apiTokenSealed, access,
       });
       const updated = (await toolStore.get(trx, id))!;
-      await this.event(trx, CATALOG_EVENTS.toolUpdated, id, { ...toolEvent(updated), fields: Object.keys(w) });
+      await catalogEvent(trx, CATALOG_EVENTS.toolUpdated, id, { ...toolEvent(updated), fields: Object.keys(w) });
       this.log.info('tool updated', { id, fields: Object.keys(w), by: p.username });
       return updated;
     });
@@ -260,7 +257,7 @@ export class Resources {
       }
       fs.rmSync(dir, { recursive: true, force: true });
     }
-    await this.host.transaction((trx) => this.event(trx, CATALOG_EVENTS.toolCleanedUp, id, { id, removed }));
+    await this.host.transaction((trx) => catalogEvent(trx, CATALOG_EVENTS.toolCleanedUp, id, { id, removed }));
     this.log.info('tool cleaned up', { id, ...removed, by: p.username });
     return { id, removed, message: `Removed ${removed.files} cached file(s), ${removed.bytes} bytes; scanners were asked to drop the tool's workspaces` };
   }
@@ -280,11 +277,11 @@ export class Resources {
         else if (users.length > 0) results.push({ id, status: 'conflict', message: usedByMessage(users) });
         else if (kind === 'source') {
           await sourceStore.delete(trx, id);
-          await this.event(trx, CATALOG_EVENTS.sourceDeleted, id, sourceEvent(record as SourceRecord));
+          await catalogEvent(trx, CATALOG_EVENTS.sourceDeleted, id, sourceEvent(record as SourceRecord));
           results.push({ id, status: 'deleted' });
         } else {
           await toolStore.delete(trx, id);
-          await this.event(trx, CATALOG_EVENTS.toolDeleted, id, toolEvent(record as ToolRecord));
+          await catalogEvent(trx, CATALOG_EVENTS.toolDeleted, id, toolEvent(record as ToolRecord));
           results.push({ id, status: 'deleted' });
         }
       }

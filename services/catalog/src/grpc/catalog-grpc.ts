@@ -1,6 +1,7 @@
 import type { ServiceImpl } from '@bulwark/platform';
 import { toolType } from '@bulwark/contracts';
 import { catalogV1 } from '@bulwark/proto';
+import type { Layers } from '../layers';
 import type { Projects } from '../projects';
 import type { Resources } from '../resources';
 
@@ -8,7 +9,7 @@ import type { Resources } from '../resources';
  * The catalog for other services. Callers are services (internal token), not users: no project scope
  * applies here, and secrets are opened only when asked for.
  */
-export function catalogGrpc(projects: Projects, resources: Resources): ServiceImpl<typeof catalogV1.CatalogServiceService> {
+export function catalogGrpc(projects: Projects, layers: Layers, resources: Resources): ServiceImpl<typeof catalogV1.CatalogServiceService> {
   return {
     async countProjects() {
       return { count: await projects.countLive() };
@@ -18,7 +19,7 @@ export function catalogGrpc(projects: Projects, resources: Resources): ServiceIm
       return { code: p.code, name: p.name, archived: p.archivedAt !== null, tags: p.tags };
     },
     async getLayer(req) {
-      const { layer, project } = await projects.layerForService(req.id);
+      const { layer, project } = await layers.layerForService(req.id);
       return {
         id: layer.id, name: layer.name, projectCode: layer.projectCode, layerTypeId: layer.layerTypeId, isTemplate: layer.isTemplate,
         projectArchived: project.archivedAt !== null,

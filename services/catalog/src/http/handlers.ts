@@ -3,6 +3,8 @@ import { TOOL_TYPES } from '@bulwark/contracts';
 import { LAYER_TYPES } from '../domain/layer-types';
 import { SOURCE_TYPES } from '../domain/source-types';
 import { describeToolSettings } from '../domain/tool-settings';
+import type { CustomFields } from '../custom-fields';
+import type { Layers } from '../layers';
 import type { Projects } from '../projects';
 import type { Resources } from '../resources';
 import { fieldView, layerView, projectView, sourceTypeView, sourceView, toolView } from './views';
@@ -11,8 +13,16 @@ import { fieldView, layerView, projectView, sourceTypeView, sourceView, toolView
 const registryPage = <T, V>(q: { page: number; limit: number }, all: T[], view: (t: T) => V) =>
   listPage(q, { items: all.slice((q.page - 1) * q.limit, q.page * q.limit), total: all.length }, view);
 
-/** HTTP handlers, keyed by the route table's operation ids: they translate, Projects and Resources decide. */
-export function catalogHandlers(projects: Projects, resources: Resources): RouteHandlers {
+/** The catalog's use cases, as the composition root wires them. */
+export interface CatalogUseCases {
+  fields: CustomFields;
+  projects: Projects;
+  layers: Layers;
+  resources: Resources;
+}
+
+/** HTTP handlers, keyed by the route table's operation ids: they translate, the use cases decide. */
+export function catalogHandlers({ fields, projects, layers, resources }: CatalogUseCases): RouteHandlers {
   return {
     // sources
     listSourceTypes: async ({ query: q }) => registryPage(q, SOURCE_TYPES, sourceTypeView),
@@ -50,11 +60,11 @@ export function catalogHandlers(projects: Projects, resources: Resources): Route
     cleanupTool: async (input) => resources.cleanupTool(requirePrincipal(input), input.params.tool_id),
 
     // custom fields
-    listFields: async ({ query: q }) => listPage(q, await projects.listFields(q), fieldView),
-    createField: async ({ body }) => fieldView(await projects.createField(body)),
-    getField: async ({ params }) => fieldView(await projects.getField(params.field_id)),
-    updateField: async ({ params, body }) => fieldView(await projects.updateField(params.field_id, body)),
-    deleteFields: async ({ body }) => ({ results: await projects.deleteFields(body.ids) }),
+    listFields: async ({ query: q }) => listPage(q, await fields.listFields(q), fieldView),
+    createField: async ({ body }) => fieldView(await fields.createField(body)),
+    getField: async ({ params }) => fieldView(await fields.getField(params.field_id)),
+    updateField: async ({ params, body }) => fieldView(await fields.updateField(params.field_id, body)),
+    deleteFields: async ({ body }) => ({ results: await fields.deleteFields(body.ids) }),
 
     // projects
     createProject: async (input) => projectView(await projects.createProject(requirePrincipal(input), input.body)),
@@ -83,18 +93,18 @@ export function catalogHandlers(projects: Projects, resources: Resources): Route
 
     // layers
     listLayerTypes: async ({ query: q }) => registryPage(q, LAYER_TYPES, (t) => t),
-    createLayer: async (input) => layerView(await projects.createLayer(requirePrincipal(input), input.body)),
+    createLayer: async (input) => layerView(await layers.createLayer(requirePrincipal(input), input.body)),
     listLayers: async (input) => {
       const q = input.query;
       return listPage(
         q,
-        await projects.listLayers(requirePrincipal(input), { page: q.page, limit: q.limit, projectCode: q['filter[project_code]'], isTemplate: q['filter[is_template]'], searchName: q['search[name]'] }),
+        await layers.listLayers(requirePrincipal(input), { page: q.page, limit: q.limit, projectCode: q['filter[project_code]'], isTemplate: q['filter[is_template]'], searchName: q['search[name]'] }),
         layerView,
       );
     },
-    getLayer: async (input) => layerView(await projects.getLayer(requirePrincipal(input), input.params.layer_id)),
-    updateLayer: async (input) => layerView(await projects.updateLayer(requirePrincipal(input), input.params.layer_id, input.body)),
-    deleteLayers: async (input) => ({ results: await projects.deleteLayers(requirePrincipal(input), input.body.ids) }),
-    instantiateLayer: async (input) => layerView(await projects.instantiateLayer(requirePrincipal(input), input.params.layer_id, input.body)),
+    getLayer: async (input) => layerView(await layers.getLayer(requirePrincipal(input), input.params.layer_id)),
+    updateLayer: async (input) => layerView(await layers.updateLayer(requirePrincipal(input), input.params.layer_id, input.body)),
+    deleteLayers: async (input) => ({ results: await layers.deleteLayers(requirePrincipal(input), input.body.ids) }),
+    instantiateLayer: async (input) => layerView(await layers.instantiateLayer(requirePrincipal(input), input.params.layer_id, input.body)),
   };
 }
