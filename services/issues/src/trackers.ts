@@ -9,11 +9,16 @@ import { RedmineTracker } from './integrations/redmine';
 import { historyStore } from './store/history';
 import { issueStore } from './store/issues';
 import { statusStore } from './store/settings';
-import { IssueTicket, ProjectMapping, pushStore, ticketStore, TicketRow, ticketView, TrackerInput, TrackerRow, trackerStore } from './store/trackers';
+import { IssueTicket, ProjectMapping, pushStore, ticketClaimStore, ticketStore, TicketRow, ticketView, TrackerInput, TrackerRow, trackerStore } from './store/trackers';
 
 type TicketResult = { id: string; status: 'linked' | 'not_found' | 'conflict' | 'failed'; ticket_key?: string; message?: string };
 
 const SEARCH_CHUNK = 50;
+/**
+ * A claim on an issue's ticket outlives its request only when that request died between the claim
+ * and its release; past this age another request may take it (far beyond any tracker call's timeout).
+ */
+const TICKET_CLAIM_STALE_SECONDS = 15 * 60;
 
 export interface TrackerSettings {
   pushBatch: number;
@@ -159,12 +164,25 @@ export class Trackers {
     const tracker = await this.get(trackerId);
     const unique = [...new Set(ids)];
     const issues = await this.visibleIssues(principal, unique);
-    const linked = await ticketStore.ofIssues(this.db, [...issues.keys()]);
+    // Claimed before the link is read: a request that made a ticket meanwhile has linked it by now.
+    const claimed = await ticketClaimStore.claim(this.db, [...issues.keys()], TICKET_CLAIM_STALE_SECONDS);
+    try {
+      return await this.createClaimedTickets(principal, tracker, unique, issues, claimed, by);
+    } finally {
+      await ticketClaimStore.release(this.db, [...claimed]);
+    }
+  }
+
+  private async createClaimedTickets(
+    principal: Principal, tracker: TrackerRow, unique: string[], issues: Map<string, TicketIssue>, claimed: Set<string>, by: Grouping,
+  ) {
+    const linked = await ticketStore.ofIssues(this.db, [...claimed]);
     const results = new Map<string, TicketResult>();
     const ready: TicketIssue[] = [];
     for (const id of unique) {
       const issue = issues.get(id);
       if (!issue) results.set(id, { id, status: 'not_found' });
+      else if (!claimed.has(id)) results.set(id, { id, status: 'conflict', message: 'another request is making a ticket for this issue' });
       else if (linked.has(id)) results.set(id, { id, status: 'conflict', ticket_key: linked.get(id)!.key, message: `already linked to ticket ${linked.get(id)!.key}` });
       else if (!this.mappingFor(tracker, issue.project_code)) results.set(id, { id, status: 'conflict', message: `the tracker maps project ${issue.project_code} to no tracker project` });
       else ready.push(issue);

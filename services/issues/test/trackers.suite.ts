@@ -283,6 +283,22 @@ export function trackersSuite(t: SystemUnderTest): void {
       });
     }
 
+    it('makes one ticket when several requests ask for the same issue at once; the others answer 409', async function () {
+      this.timeout(30000);
+      const tracker = ok(await t.admin.post('/api/v1/tracker', jiraTracker(2)));
+      const [issue] = await issuesFrom([{ rule: 'py.jira.race', line: 3, code: 'pickle.loads(x)', path: 'jira-race.py' }]);
+      const answers = await Promise.all(Array.from({ length: 5 }, () => t.admin.post(`/api/v1/issue/${issue.id}/ticket`, { tracker_id: tracker.id })));
+      const statuses = answers.map((a) => a.status);
+      expect(statuses.filter((x) => x === 200), JSON.stringify(statuses)).to.have.length(1);
+      expect(statuses.filter((x) => x === 409), JSON.stringify(statuses)).to.have.length(4);
+      const made = [...jira.issues.values()].filter((record) => JSON.stringify(record).includes(issue.id));
+      expect(made.map((record) => record.key)).to.deep.equal([answers.find((a) => a.status === 200)!.body.key]);
+      // The claims are released: once unlinked, the issue can have a ticket made again.
+      ok(await t.admin.delete(`/api/v1/issue/${issue.id}/ticket`));
+      expect(ok(await t.admin.post(`/api/v1/issue/${issue.id}/ticket`, { tracker_id: tracker.id })).key).to.not.equal(made[0].key);
+      ok(await t.admin.delete('/api/v1/trackers', { ids: [tracker.id], force: true }));
+    });
+
     it('a refusal by Jira answers failed per issue, and the tracker stays usable', async function () {
       this.timeout(30000);
       const wrong = ok(await t.admin.post('/api/v1/tracker', jiraTracker(3, 'wrong-token')));

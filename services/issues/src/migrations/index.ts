@@ -306,4 +306,15 @@ export const migrations: Migration[] = [
       await db.raw('create index tracker_pushes_due on tracker_pushes (next_at) where done_at is null');
     },
   },
+  {
+    name: '0007_ticket_claims',
+    async up(db) {
+      // An issue whose ticket is being made: claimed before the tracker is called, so that a second
+      // request for the same issue cannot make a second ticket meanwhile.
+      await db.schema.createTable('ticket_claims', (t) => {
+        t.uuid('issue_id').primary().references('issues.id').onDelete('CASCADE');
+        t.timestamp('claimed_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
+      });
+    },
+  },
 ];

@@ -216,3 +216,24 @@ export const pushStore = {
 };
 
 export const ticketView = (t: IssueTicket) => ({ tracker_id: t.tracker_id, tracker_type: t.tracker_type, key: t.key, url: t.url, status: t.status, closed: t.closed, synced_at: iso(t.synced_at) });
+
+export const ticketClaimStore = {
+  /**
+   * Claims the issues for making their tickets and answers the ids it claimed: not those another
+   * request holds, unless that claim is older than `staleSeconds` (its request died mid-way).
+   */
+  async claim(db: Queryable, issueIds: string[], staleSeconds: number): Promise<Set<string>> {
+    if (issueIds.length === 0) return new Set();
+    const { rows } = await db.raw<{ rows: { issue_id: string }[] }>(
+      `insert into ticket_claims (issue_id) select unnest(?::uuid[])
+       on conflict (issue_id) do update set claimed_at = now() where ticket_claims.claimed_at < now() - make_interval(secs => ?)
+       returning issue_id`,
+      [pgArray(issueIds), staleSeconds],
+    );
+    return new Set(rows.map((r) => r.issue_id));
+  },
+
+  async release(db: Queryable, issueIds: string[]): Promise<void> {
+    if (issueIds.length > 0) await db('ticket_claims').whereIn('issue_id', issueIds).delete();
+  },
+};
