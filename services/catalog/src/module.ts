@@ -11,7 +11,10 @@ import { migrations } from './migrations';
 import { CustomFields } from './custom-fields';
 import { Layers } from './layers';
 import { Projects } from './projects';
-import { Resources } from './resources';
+import { ResourceAccess } from './resource-access';
+import { resealStaleSecrets } from './sealed-secrets';
+import { Sources } from './sources';
+import { Tools } from './tools';
 
 export const catalogModule: ModuleDefinition = {
   name: 'catalog',
@@ -30,11 +33,13 @@ export const catalogModule: ModuleDefinition = {
     const projects = new Projects(host, fields, license, host.log);
     const layers = new Layers(host, projects, checks);
     const egress = await EgressProxy.start(readOutboundPolicy(ctx.env));
-    const resources = new Resources(host, projects, secrets, checks, egress, config, host.log);
-    const resealed = await resources.resealStaleSecrets();
+    const access = new ResourceAccess(host, projects, checks);
+    const sources = new Sources(host, access, secrets, egress, config, host.log);
+    const tools = new Tools(host, access, secrets, host.log);
+    const resealed = await resealStaleSecrets(host, secrets);
     if (resealed > 0) host.log.info('sealed secrets again under the current master key', { count: resealed, keyId: secrets.keyId });
-    host.grpc.add(catalogV1.CatalogServiceService, 'bulwark.catalog.v1.CatalogService', catalogGrpc(projects, layers, resources));
-    const started = await host.serve(routesOf('catalog'), catalogHandlers({ fields, projects, layers, resources }));
+    host.grpc.add(catalogV1.CatalogServiceService, 'bulwark.catalog.v1.CatalogService', catalogGrpc(projects, layers, sources, tools, access));
+    const started = await host.serve(routesOf('catalog'), catalogHandlers({ fields, projects, layers, sources, tools, access }));
     return {
       ...started,
       stop: async () => {

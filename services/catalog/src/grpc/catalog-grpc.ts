@@ -3,13 +3,15 @@ import { toolType } from '@bulwark/contracts';
 import { catalogV1 } from '@bulwark/proto';
 import type { Layers } from '../layers';
 import type { Projects } from '../projects';
-import type { Resources } from '../resources';
+import type { ResourceAccess } from '../resource-access';
+import type { Sources } from '../sources';
+import type { Tools } from '../tools';
 
 /**
  * The catalog for other services. Callers are services (internal token), not users: no project scope
  * applies here, and secrets are opened only when asked for.
  */
-export function catalogGrpc(projects: Projects, layers: Layers, resources: Resources): ServiceImpl<typeof catalogV1.CatalogServiceService> {
+export function catalogGrpc(projects: Projects, layers: Layers, sources: Sources, tools: Tools, access: ResourceAccess): ServiceImpl<typeof catalogV1.CatalogServiceService> {
   return {
     async countProjects() {
       return { count: await projects.countLive() };
@@ -26,7 +28,7 @@ export function catalogGrpc(projects: Projects, layers: Layers, resources: Resou
       };
     },
     async getSource(req) {
-      const { source, connection } = await resources.sourceForService(req.id, req.withSecrets);
+      const { source, connection } = await sources.sourceForService(req.id, req.withSecrets);
       return {
         id: source.id, name: source.name, sourceTypeId: source.sourceTypeId, url: source.url, branchName: source.branchName ?? '',
         authMethod: source.authMethod, login: source.login ?? '', password: connection?.password ?? '', sshPrivateKey: connection?.sshPrivateKey ?? '',
@@ -34,7 +36,7 @@ export function catalogGrpc(projects: Projects, layers: Layers, resources: Resou
       };
     },
     async getTool(req) {
-      const { tool, apiToken } = await resources.toolForService(req.id, req.withSecrets);
+      const { tool, apiToken } = await tools.toolForService(req.id, req.withSecrets);
       const type = toolType(tool.typeId);
       return {
         id: tool.id, name: tool.name, typeId: tool.typeId, typeName: type?.name ?? '', kind: type?.kind ?? '', version: tool.version,
@@ -45,7 +47,7 @@ export function catalogGrpc(projects: Projects, layers: Layers, resources: Resou
       return { projects: await projects.projectTagsForService(req.afterCode, req.limit) };
     },
     async checkUsable(req) {
-      const problems = await resources.checkUsable(req.projectCode, req.sourceId, req.toolId);
+      const problems = await access.checkUsable(req.projectCode, req.sourceId, req.toolId);
       return { usable: problems.length === 0, problems };
     },
   };

@@ -6,7 +6,9 @@ import { describeToolSettings } from '../domain/tool-settings';
 import type { CustomFields } from '../custom-fields';
 import type { Layers } from '../layers';
 import type { Projects } from '../projects';
-import type { Resources } from '../resources';
+import type { ResourceAccess } from '../resource-access';
+import type { Sources } from '../sources';
+import type { Tools } from '../tools';
 import { fieldView, layerView, projectView, sourceTypeView, sourceView, toolView } from './views';
 
 /** A fixed registry as one list page. */
@@ -18,23 +20,25 @@ export interface CatalogUseCases {
   fields: CustomFields;
   projects: Projects;
   layers: Layers;
-  resources: Resources;
+  sources: Sources;
+  tools: Tools;
+  access: ResourceAccess;
 }
 
 /** HTTP handlers, keyed by the route table's operation ids: they translate, the use cases decide. */
-export function catalogHandlers({ fields, projects, layers, resources }: CatalogUseCases): RouteHandlers {
+export function catalogHandlers({ fields, projects, layers, sources, tools, access }: CatalogUseCases): RouteHandlers {
   return {
     // sources
     listSourceTypes: async ({ query: q }) => registryPage(q, SOURCE_TYPES, sourceTypeView),
-    createSource: async (input) => sourceView(await resources.createSource(requirePrincipal(input), input.body)),
+    createSource: async (input) => sourceView(await sources.createSource(requirePrincipal(input), input.body)),
     listSources: async (input) => {
       const q = input.query;
-      return listPage(q, await resources.listSources(requirePrincipal(input), { page: q.page, limit: q.limit, searchName: q['search[name]'], searchSource: q['search[source]'] }), sourceView);
+      return listPage(q, await sources.listSources(requirePrincipal(input), { page: q.page, limit: q.limit, searchName: q['search[name]'], searchSource: q['search[source]'] }), sourceView);
     },
-    getSource: async (input) => sourceView(await resources.getSource(requirePrincipal(input), input.params.source_id)),
-    updateSource: async (input) => sourceView(await resources.updateSource(requirePrincipal(input), input.params.source_id, input.body)),
-    deleteSources: async (input) => ({ results: await resources.deleteSources(requirePrincipal(input), input.body.ids) }),
-    testSourceConnection: async (input) => resources.testSource(requirePrincipal(input), input.params.type_id, input.body),
+    getSource: async (input) => sourceView(await sources.getSource(requirePrincipal(input), input.params.source_id)),
+    updateSource: async (input) => sourceView(await sources.updateSource(requirePrincipal(input), input.params.source_id, input.body)),
+    deleteSources: async (input) => ({ results: await sources.deleteSources(requirePrincipal(input), input.body.ids) }),
+    testSourceConnection: async (input) => sources.testSource(requirePrincipal(input), input.params.type_id, input.body),
 
     // tools
     listToolTypes: async ({ query: q }) =>
@@ -42,22 +46,22 @@ export function catalogHandlers({ fields, projects, layers, resources }: Catalog
         id: t.id, name: t.name, version: t.version, kind: t.kind, category: t.category, result_format: t.resultFormat, description: t.description,
         settings: describeToolSettings(t),
       })),
-    createTool: async (input) => toolView(await resources.createTool(requirePrincipal(input), input.body)),
+    createTool: async (input) => toolView(await tools.createTool(requirePrincipal(input), input.body)),
     listTools: async (input) => {
       const q = input.query;
       return listPage(
         q,
-        await resources.listTools(requirePrincipal(input), {
+        await tools.listTools(requirePrincipal(input), {
           page: q.page, limit: q.limit, version: q['filter[version]'], searchName: q['search[name]'], searchType: q['search[type]'],
           searchUrl: q['search[url]'], searchVersion: q['search[version]'],
         }),
         toolView,
       );
     },
-    getTool: async (input) => toolView(await resources.getTool(requirePrincipal(input), input.params.tool_id)),
-    updateTool: async (input) => toolView(await resources.updateTool(requirePrincipal(input), input.params.tool_id, input.body)),
-    deleteTools: async (input) => ({ results: await resources.deleteTools(requirePrincipal(input), input.body.ids) }),
-    cleanupTool: async (input) => resources.cleanupTool(requirePrincipal(input), input.params.tool_id),
+    getTool: async (input) => toolView(await tools.getTool(requirePrincipal(input), input.params.tool_id)),
+    updateTool: async (input) => toolView(await tools.updateTool(requirePrincipal(input), input.params.tool_id, input.body)),
+    deleteTools: async (input) => ({ results: await tools.deleteTools(requirePrincipal(input), input.body.ids) }),
+    cleanupTool: async (input) => tools.cleanupTool(requirePrincipal(input), input.params.tool_id),
 
     // custom fields
     listFields: async ({ query: q }) => listPage(q, await fields.listFields(q), fieldView),
@@ -87,7 +91,7 @@ export function catalogHandlers({ fields, projects, layers, resources }: Catalog
     archiveProjects: async (input) => ({ results: await projects.setArchived(requirePrincipal(input), input.body.codes, true) }),
     unarchiveProjects: async (input) => ({ results: await projects.setArchived(requirePrincipal(input), input.body.codes, false) }),
     listResources: async (input) => {
-      const r = await resources.usable(requirePrincipal(input), input.query['filter[project_access]']);
+      const r = await access.usable(requirePrincipal(input), input.query['filter[project_access]']);
       return { sources: r.sources.map(sourceView), tools: r.tools.map(toolView) };
     },
 

@@ -1,0 +1,134 @@
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { invalidField, isUuid, Logger, notFound, Principal, Queryable, SecretBox, ServiceHost } from '@bulwark/platform';
+import { CATALOG_EVENTS, TOOL_TYPES, toolType, ToolType } from '@bulwark/contracts';
+import { BulkStatus, catalogEvent } from './catalog-writes';
+import { visibleTo } from './domain/access';
+import { resolveToolSettings } from './domain/tool-settings';
+import { AccessInput, ResourceAccess, throwProblems } from './resource-access';
+import { ToolRecord, toolStore } from './store/tools';
+
+const toolEvent = (t: ToolRecord) => ({
+  id: t.id, name: t.name, type_id: t.typeId, version: t.version, access_type: t.access.accessType, project_codes: t.access.projectCodes,
+});
+
+/** Security tools checks run: a tool type, its version and settings; an API token is sealed like a source's secrets. */
+export class Tools {
+  constructor(
+    private readonly host: ServiceHost,
+    private readonly access: ResourceAccess,
+    private readonly secrets: SecretBox,
+    private readonly log: Logger,
+  ) {}
+
+  private get db() {
+    return this.host.db;
+  }
+
+  private toolTypeOrThrow(id: number): ToolType {
+    const type = toolType(id);
+    if (!type) throw invalidField('type_id', `unknown tool type ${id} (see GET /api/v1/tool-types)`);
+    return type;
+  }
+
+  async createTool(p: Principal, w: { name?: string; description?: string; type_id: number; version?: string; settings: Record<string, unknown> } & AccessInput) {
+    const type = this.toolTypeOrThrow(w.type_id);
+    const { settings, apiToken, problems } = resolveToolSettings(type, w.settings, null);
+    throwProblems(problems);
+    return this.host.transaction(async (trx) => {
+      const access = await this.access.resolve(trx, p, 'tool', w);
+      const id = randomUUID();
+      const version = w.version ?? type.version;
+      await toolStore.insert(trx, id, {
+        name: w.name ?? `${type.name} ${version}`, description: w.description ?? '', typeId: type.id, version, settings,
+        apiTokenSealed: apiToken ? this.secrets.seal(apiToken) : null, access,
+      });
+      const tool = (await toolStore.get(trx, id))!;
+      await catalogEvent(trx, CATALOG_EVENTS.toolCreated, id, toolEvent(tool));
+      this.log.info('tool created', { id, name: tool.name, typeId: type.id, version, by: p.username });
+      return tool;
+    });
+  }
+
+  private async visibleTool(db: Queryable, p: Principal, id: string): Promise<ToolRecord> {
+    const tool = isUuid(id) ? await toolStore.get(db, id) : undefined;
+    if (!tool || !visibleTo(p, tool.access)) throw notFound(`Tool ${id}`);
+    return tool;
+  }
+
+  getTool(p: Principal, id: string) {
+    return this.visibleTool(this.db, p, id);
+  }
+
+  listTools(p: Principal, q: { page: number; limit: number; version?: string; searchType?: string; searchName?: string; searchUrl?: string; searchVersion?: string }) {
+    const { searchType, ...rest } = q;
+    const typeIds = searchType ? TOOL_TYPES.filter((t) => t.name.toLowerCase().includes(searchType.toLowerCase())).map((t) => t.id) : undefined;
+    return toolStore.list(this.db, { ...rest, typeIds, scope: p.projects });
+  }
+
+  async updateTool(p: Principal, id: string, w: { name?: string; description?: string; version?: string; settings?: Record<string, unknown> } & AccessInput) {
+    return this.host.transaction(async (trx) => {
+      const tool = await this.visibleTool(trx, p, id);
+      this.access.mayChange(p, 'tool', id, tool.access);
+      const type = this.toolTypeOrThrow(tool.typeId);
+      let settings = tool.settings;
+      let apiTokenSealed = tool.apiTokenSealed;
+      if (w.settings) {
+        const resolved = resolveToolSettings(type, w.settings, tool.apiTokenSealed ? this.secrets.open(tool.apiTokenSealed) : null);
+        throwProblems(resolved.problems);
+        settings = resolved.settings;
+        apiTokenSealed = resolved.apiToken ? this.secrets.seal(resolved.apiToken) : null;
+      }
+      const access = await this.access.resolve(trx, p, 'tool', w, tool.access);
+      await toolStore.update(trx, id, {
+        name: w.name ?? tool.name, description: w.description ?? tool.description, typeId: tool.typeId, version: w.version ?? tool.version, settings, apiTokenSealed, access,
+      });
+      const updated = (await toolStore.get(trx, id))!;
+      await catalogEvent(trx, CATALOG_EVENTS.toolUpdated, id, { ...toolEvent(updated), fields: Object.keys(w) });
+      this.log.info('tool updated', { id, fields: Object.keys(w), by: p.username });
+      return updated;
+    });
+  }
+
+  deleteTools(p: Principal, ids: string[]): Promise<BulkStatus[]> {
+    return this.access.deleteUnused(p, ids, {
+      kind: 'tool', get: toolStore.get, remove: toolStore.delete, deleted: (t) => [CATALOG_EVENTS.toolDeleted, toolEvent(t)],
+    });
+  }
+
+  /** Where the catalog keeps a tool's cached data (rule bundles, downloaded databases). */
+  toolCacheDir(id: string): string {
+    return path.join(this.host.ctx.dataDir, 'tool-cache', id);
+  }
+
+  /**
+   * Drops the tool's cached workspaces and data held here, and announces it on the catalog topic so
+   * the scanning service drops the workspaces it keeps for the tool.
+   */
+  async cleanupTool(p: Principal, id: string) {
+    const tool = await this.visibleTool(this.db, p, id);
+    this.access.mayChange(p, 'tool', id, tool.access);
+    const dir = this.toolCacheDir(id);
+    const removed = { files: 0, bytes: 0 };
+    if (fs.existsSync(dir)) {
+      for (const entry of fs.readdirSync(dir, { recursive: true, withFileTypes: true })) {
+        if (!entry.isFile()) continue;
+        removed.files += 1;
+        removed.bytes += fs.statSync(path.join(entry.parentPath, entry.name)).size;
+      }
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+    await this.host.transaction((trx) => catalogEvent(trx, CATALOG_EVENTS.toolCleanedUp, id, { id, removed }));
+    this.log.info('tool cleaned up', { id, ...removed, by: p.username });
+    return { id, removed, message: `Removed ${removed.files} cached file(s), ${removed.bytes} bytes; scanners were asked to drop the tool's workspaces` };
+  }
+
+  // ---- internal callers (gRPC)
+
+  async toolForService(id: string, withSecrets: boolean): Promise<{ tool: ToolRecord; apiToken?: string }> {
+    const tool = isUuid(id) ? await toolStore.get(this.db, id) : undefined;
+    if (!tool) throw notFound(`Tool ${id}`);
+    return { tool, apiToken: withSecrets && tool.apiTokenSealed ? this.secrets.open(tool.apiTokenSealed) : undefined };
+  }
+}
