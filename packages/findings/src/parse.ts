@@ -89,7 +89,7 @@ export function streamImportReport(
         const f = withoutNul(found);
         options.prepare?.(f);
         const { key, byLine } = fingerprintBase(f);
-        yield { f, key, byLine, digest: createHash('sha256').update(key).digest('latin1') };
+        yield { f, key, byLine, digest: createHash('sha256').update(key).digest().toString('latin1') };
       }
     };
     // Pass 1: occurrences per group (by line, or in all) and per start line.
