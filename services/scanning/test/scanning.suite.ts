@@ -246,6 +246,12 @@ export function scanningSuite(t: SystemUnderTest): void {
       const listed = await t.admin.get(`/api/v1/scan-results?filter[check_id]=${check.id}`);
       expect(listed.body.items.map((i: any) => i.id)).to.deep.equal([result.id]);
       expect((await t.admin.get(`/api/v1/check/${check.id}`)).body.last_scan.id).to.equal(result.id);
+      // Every stored finding reaches the issues service (the hand-over reads them by sequence number).
+      const deadline = Date.now() + 60000;
+      while ((await t.admin.get(`/api/v1/issues/count?filter[scan]=${result.id}`)).body.count !== 2) {
+        if (Date.now() > deadline) throw new Error(`the findings of scan ${result.id} did not all become issues`);
+        await new Promise((r) => setTimeout(r, 250));
+      }
     });
 
     it('stores the same report uploaded again by copying the first upload\u2019s findings, exactly; another file name or format is parsed', async () => {

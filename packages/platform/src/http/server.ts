@@ -163,7 +163,8 @@ export function createServiceApp(opts: ServiceAppOptions): express.Express {
         const rawBody = req.body === undefined ? {} : req.body;
         const body = route.upload ? req.uploaded : route.request?.body ? parseOrThrow(route.request.body, rawBody, 'body') : undefined;
         const clientIp = req.header(CLIENT_IP_HEADER) ?? req.socket.remoteAddress ?? 'unknown';
-        const result = await handler({ params, query, body, principal: req.principal, requestId: req.requestId, clientIp });
+        // An upload's file is removed before the answer leaves, whatever the handler did.
+        const result = await handler({ params, query, body, principal: req.principal, requestId: req.requestId, clientIp }).finally(() => removeUpload(req.uploaded));
         if (result instanceof HttpResponse && isAsyncIterable(result.body)) {
           await sendStream(res, result, result.body, log);
         } else if (result instanceof HttpResponse) {
@@ -175,8 +176,6 @@ export function createServiceApp(opts: ServiceAppOptions): express.Express {
         }
       } catch (err) {
         next(err);
-      } finally {
-        await removeUpload(req.uploaded);
       }
     });
   }

@@ -28,7 +28,7 @@ declare module 'express-serve-static-core' {
 const tooLarge = () => new AppError('payload_too_large', 'Request body is too large');
 
 /** Content-Encoding as body-parser undoes it; anything else is refused as express.raw did. */
-function decoderFor(encoding: string): Readable & NodeJS.WritableStream | null | undefined {
+function decoderFor(encoding: string): zlib.Gunzip | zlib.Inflate | zlib.BrotliDecompress | null | undefined {
   switch (encoding) {
     case '':
     case 'identity':
@@ -44,9 +44,9 @@ function decoderFor(encoding: string): Readable & NodeJS.WritableStream | null |
   }
 }
 
-/** Removes an upload's file; a file already gone is fine. */
+/** Removes an upload's file; a file already gone is fine, and a file that cannot be removed is no reason to fail the request. */
 export function removeUpload(file: UploadedFile | undefined): Promise<void> {
-  return file ? fs.promises.rm(file.path, { force: true }) : Promise.resolve();
+  return file ? fs.promises.rm(file.path, { force: true }).catch(() => undefined) : Promise.resolve();
 }
 
 /**
@@ -71,22 +71,33 @@ export function receiveUpload(maxBytes: number): RequestHandler {
     const file = path.join(os.tmpdir(), `bulwark-upload-${randomUUID()}`);
     const out = fs.createWriteStream(file, { flags: 'wx', mode: 0o600 });
     const hash = createHash('sha256');
-    const source: Readable = decoder ? (req.pipe(decoder) as unknown as Readable) : req;
+    const source: Readable = decoder ? req.pipe(decoder) : req;
     let size = 0;
     let settled = false;
+
+    // The file is removed once the stream has closed it (an open still in flight would create it again).
+    const discard = () =>
+      new Promise<void>((resolve) => {
+        if (out.closed) resolve();
+        else out.once('close', () => resolve());
+        out.destroy();
+      }).then(() => fs.promises.rm(file, { force: true }));
 
     const stop = (err: unknown | undefined) => {
       if (settled) return;
       settled = true;
-      if (decoder) req.unpipe(decoder);
+      if (decoder) {
+        req.unpipe(decoder);
+        decoder.destroy();
+      }
       source.removeAllListeners('data');
-      out.destroy();
-      void fs.promises.rm(file, { force: true });
-      if (err === undefined) return; // the client went away: nobody to answer
       // The rest of the body is read and dropped; the connection ends after the answer.
-      req.resume();
-      res.setHeader('connection', 'close');
-      next(err);
+      if (err !== undefined) req.resume();
+      void discard().finally(() => {
+        if (err === undefined) return; // the client went away: nobody to answer
+        res.setHeader('connection', 'close');
+        next(err);
+      });
     };
 
     source.on('data', (chunk: Buffer) => {
@@ -105,10 +116,10 @@ export function receiveUpload(maxBytes: number): RequestHandler {
     source.on('end', () => {
       if (!settled) out.end();
     });
-    // A client that went away is no error to answer; a body that does not decode is the caller's.
+    // A client that went away (the body incomplete) is no error to answer; a body that does not decode is the caller's.
     const undecodable = () => new AppError('invalid_request', 'The request body does not decode as its Content-Encoding says', [{ field: 'body', problem: 'is not validly encoded' }]);
-    req.on('error', (err) => stop(req.destroyed ? undefined : err));
-    if (decoder) source.on('error', () => stop(req.destroyed ? undefined : undecodable()));
+    req.on('error', (err) => stop(req.complete ? err : undefined));
+    if (decoder) source.on('error', () => stop(req.complete || !req.destroyed ? undecodable() : undefined));
     out.on('error', (err) => stop(err));
     out.on('close', () => {
       if (settled) return;

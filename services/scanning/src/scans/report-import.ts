@@ -40,7 +40,7 @@ export interface ImportSummary {
 
 export type ImportOutcome = { ok: true; report: ImportSummary } | { ok: false; message: string; reason: string };
 
-/** Findings on their way from the parsing thread to the store: `json` is a JSON array, `seqs` their positions. */
+/** Findings on their way from the parsing thread to the store: `json` is a JSON array, `seqs` their sequence numbers (from 1). */
 export interface FindingsBatch {
   seqs: number[];
   json: string;
@@ -124,7 +124,8 @@ export function importReportFile(req: ImportRequest, send: (batch: FindingsBatch
         hashes = grown;
       }
       createHash('sha256').update(text).digest().copy(hashes, seq * 32);
-      seqs.push(seq);
+      // Stored sequence numbers start at 1: the hand-over to the issues service reads those after 0.
+      seqs.push(seq + 1);
       json.push(text);
       if (seqs.length >= FINDINGS_BATCH) flush();
     });
