@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { InputError, ReportParseError } from './errors';
 import { computeFingerprints, fingerprintBase, fingerprintOf } from './fingerprint';
 import { formatById } from './formats';
@@ -47,6 +47,16 @@ function withoutNul<T>(value: T): T {
   return value;
 }
 
+/** Whether a value holds U+0000 anywhere (a string, a key, nested): most findings do not, and are then kept as they are. */
+function hasNul(value: unknown): boolean {
+  if (typeof value === 'string') return value.includes('\u0000');
+  if (Array.isArray(value)) return value.some(hasNul);
+  if (typeof value === 'object' && value !== null) {
+    for (const k in value) if (k.includes('\u0000') || hasNul((value as Record<string, unknown>)[k])) return true;
+  }
+  return false;
+}
+
 /**
  * Reads one report (a file path, or the bytes of one) into normalized findings with fingerprints.
  * Duplicates inside the report are kept; `mergeDuplicates` merges them.
@@ -86,10 +96,11 @@ export function streamImportReport(
   return readReport(input, options, (format, parse) => {
     const read = function* () {
       for (const found of parse(new ParseContext(format))) {
-        const f = withoutNul(found);
+        // withoutNul copies every object; a finding without NUL characters is kept as the parser made it.
+        const f = hasNul(found) ? withoutNul(found) : found;
         options.prepare?.(f);
         const { key, byLine } = fingerprintBase(f);
-        yield { f, key, byLine, digest: createHash('sha256').update(key).digest().toString('latin1') };
+        yield { f, key, byLine, digest: hash('sha256', key, 'base64') };
       }
     };
     // Pass 1: occurrences per group (by line, or in all) and per start line.
@@ -133,6 +144,8 @@ export function streamImportReport(
       }
       const first = held.get(f.fingerprint);
       if (!first) {
+        // Merging appends to the kept finding's endpoints: an array of its own, whatever the parser shares.
+        f.endpoints = [...f.endpoints];
         held.set(f.fingerprint, { seq: next++, kept: f, left: occurrences - 1 });
         continue;
       }
