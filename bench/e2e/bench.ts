@@ -17,6 +17,8 @@ import { ADMIN_PASSWORD, Api, infra, startAllModeProcess, startScaledMode, uniqu
 const MODES = (process.env.BENCH_MODES ?? 'scaled,all').split(',');
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const FINDINGS = Number(process.env.BENCH_FINDINGS ?? 100_000);
+// BENCH_OWN_PROCESS=scanning: those services run in a process of their own (scaled mode), so their memory is told apart.
+const OWN_PROCESS = (process.env.BENCH_OWN_PROCESS ?? '').split(',').filter(Boolean);
 const MANUAL_TOOL_TYPE = 20;
 // The client polls a few times a second with one token for minutes. BENCH_CPU_PROF=<dir>: every
 // process of the system writes a CPU profile there when it stops.
@@ -108,9 +110,12 @@ async function uploadAndWait(api: Api, token: string, checkId: string, file: str
 async function benchMode(mode: string, file: string, pgUrl: string): Promise<Run[]> {
   const i = infra();
   const t0 = Date.now();
-  const sys = mode === 'scaled' ? await startScaledMode({ ...i, scannerPath: i.scannerPath ?? '' } as Required<typeof i>, SETTINGS) : await startAllModeProcess(SETTINGS);
+  const sys = mode === 'scaled'
+    ? await startScaledMode({ ...i, scannerPath: i.scannerPath ?? '' } as Required<typeof i>, SETTINGS, { ownProcess: OWN_PROCESS })
+    : await startAllModeProcess(SETTINGS);
   console.log(`${mode}: ready after ${((Date.now() - t0) / 1000).toFixed(1)} s`);
   const pids = 'children' in sys ? sys.children.map((c) => c.proc.pid!) : [sys.pid];
+  const names = 'children' in sys ? sys.children.map((c) => c.name) : ['all'];
   try {
     const token = await sys.api.login('admin', ADMIN_PASSWORD);
     const api = sys.api.as(token);
@@ -121,10 +126,11 @@ async function benchMode(mode: string, file: string, pgUrl: string): Promise<Run
       const newS = await uploadAndWait(api, token, checkId, file);
       const unchangedS = await uploadAndWait(api, token, checkId, file);
       // Growth of the peak over the resident size before this run, summed over the processes.
-      const rssGrowthMb = pids.reduce((sum, p, k) => sum + Math.max(0, memory(p).hwm - before[k]), 0);
+      const growth = pids.map((p, k) => Math.max(0, memory(p).hwm - before[k]));
+      const rssGrowthMb = growth.reduce((sum, g) => sum + g, 0);
       const floorS = await floor(file, pgUrl);
       runs.push({ newS, unchangedS, floorS, rssGrowthMb });
-      console.log(`  run ${n + 1}: new ${newS.toFixed(2)} s, unchanged ${unchangedS.toFixed(2)} s, floor ${floorS.toFixed(2)} s, peak RSS growth ${rssGrowthMb.toFixed(0)} MB`);
+      console.log(`  run ${n + 1}: new ${newS.toFixed(2)} s, unchanged ${unchangedS.toFixed(2)} s, floor ${floorS.toFixed(2)} s, peak RSS growth ${rssGrowthMb.toFixed(0)} MB (${names.map((m, k) => `${m} ${growth[k].toFixed(0)}`).join(', ')})`);
     }
     return runs;
   } finally {

@@ -86,6 +86,11 @@ function text(s: string): string {
   return s.replace(/\s+/g, ' ').trim().toLowerCase().replace(/\d+/g, '#');
 }
 
+/** The fingerprint of a finding from its base key and, for findings told apart by line, its line's rank. */
+export function fingerprintOf(key: string, rank: number | undefined): string {
+  return hash(rank === undefined ? key : `${key}\u0000${rank}`);
+}
+
 function hash(s: string): string {
   return createHash('sha256').update(s).digest('hex');
 }

@@ -1,7 +1,7 @@
 export * from './model';
 export { ReportParseError } from './errors';
-export { countReport, parseReport, ParseOptions } from './parse';
-export { countDistinct, mergeDuplicates } from './merge';
+export { countReport, parseReport, ParseOptions, streamImportReport } from './parse';
+export { countDistinct, mergeDuplicates, mergeInto } from './merge';
 export { computeFingerprints, fingerprintBase } from './fingerprint';
 export { FORMATS, formatById } from './formats';
 export { sniffKind, detectFormats } from './detect';

@@ -13,20 +13,22 @@ export function mergeDuplicates(findings: Iterable<Finding>): Finding[] {
   const byFingerprint = new Map<string, Finding>();
   for (const f of findings) {
     const kept = byFingerprint.get(f.fingerprint);
-    if (!kept) {
-      byFingerprint.set(f.fingerprint, f);
-      continue;
-    }
-    kept.occurrences += f.occurrences;
-    if (f.endpoints.length) {
-      const seen = new Set(kept.endpoints.map((e) => `${e.method ?? ''} ${e.url} ${e.parameter ?? ''}`));
-      for (const e of f.endpoints) if (!seen.has(`${e.method ?? ''} ${e.url} ${e.parameter ?? ''}`)) kept.endpoints.push(e);
-    }
-    kept.cwes = uniq([...kept.cwes, ...f.cwes]);
-    kept.vulnerabilityIds = uniq([...kept.vulnerabilityIds, ...f.vulnerabilityIds]);
-    kept.references = uniq([...kept.references, ...f.references]);
+    if (!kept) byFingerprint.set(f.fingerprint, f);
+    else mergeInto(kept, f);
   }
   return [...byFingerprint.values()];
+}
+
+/** Merges a later duplicate into the finding kept for its fingerprint (see mergeDuplicates). */
+export function mergeInto(kept: Finding, f: Finding): void {
+  kept.occurrences += f.occurrences;
+  if (f.endpoints.length) {
+    const seen = new Set(kept.endpoints.map((e) => `${e.method ?? ''} ${e.url} ${e.parameter ?? ''}`));
+    for (const e of f.endpoints) if (!seen.has(`${e.method ?? ''} ${e.url} ${e.parameter ?? ''}`)) kept.endpoints.push(e);
+  }
+  kept.cwes = uniq([...kept.cwes, ...f.cwes]);
+  kept.vulnerabilityIds = uniq([...kept.vulnerabilityIds, ...f.vulnerabilityIds]);
+  kept.references = uniq([...kept.references, ...f.references]);
 }
 
 /**

@@ -1,5 +1,6 @@
+import { hash } from 'node:crypto';
 import { InputError, ReportParseError } from './errors';
-import { computeFingerprints } from './fingerprint';
+import { computeFingerprints, fingerprintBase, fingerprintOf } from './fingerprint';
 import { formatById } from './formats';
 import { detectFormats, DocumentKind, sniffKind } from './detect';
 import { CsvDocument, readCsv } from './io/csv';
@@ -8,13 +9,13 @@ import { BufferSource, ByteSource, FileSource } from './io/source';
 import { readXml, XmlElement } from './io/xml';
 import { ZipArchive } from './io/zip';
 import { Finding, ParseResult } from './model';
-import { countDistinct } from './merge';
+import { countDistinct, mergeInto } from './merge';
 import { Format, ParseContext } from './parsers/common';
 
 export interface ParseOptions {
   /** A format id; the content must match it. Without it the format is detected from the content. */
   format?: string;
-  /** Name used in errors when parsing a buffer. */
+  /** Name used in errors (default: the file's path, or `<input>` for bytes). */
   name?: string;
   jsonLimits?: JsonLimits;
 }
@@ -46,13 +47,24 @@ function withoutNul<T>(value: T): T {
   return value;
 }
 
+/** Whether a value holds U+0000 anywhere (a string, a key, nested): most findings do not, and are then kept as they are. */
+function hasNul(value: unknown): boolean {
+  if (typeof value === 'string') return value.includes('\u0000');
+  if (Array.isArray(value)) return value.some(hasNul);
+  if (typeof value === 'object' && value !== null) {
+    for (const k in value) if (k.includes('\u0000') || hasNul((value as Record<string, unknown>)[k])) return true;
+  }
+  return false;
+}
+
 /**
  * Reads one report (a file path, or the bytes of one) into normalized findings with fingerprints.
  * Duplicates inside the report are kept; `mergeDuplicates` merges them.
  */
 export function parseReport(input: string | Buffer, options: ParseOptions = {}): ParseResult {
-  return readReport(input, options, (format, found, ctx) => {
-    const findings = [...found].map(withoutNul);
+  return readReport(input, options, (format, parse) => {
+    const ctx = new ParseContext(format);
+    const findings = [...parse(ctx)].map(withoutNul);
     computeFingerprints(findings);
     return { format, findings, components: ctx.components.map(withoutNul) };
   });
@@ -60,12 +72,98 @@ export function parseReport(input: string | Buffer, options: ParseOptions = {}):
 
 /** The number of findings one import of the report yields (`mergeDuplicates`), read as a stream. */
 export function countReport(input: string | Buffer, options: ParseOptions = {}): { format: string; count: number } {
-  return readReport(input, options, (format, found) => ({ format, count: countDistinct(found) }));
+  return readReport(input, options, (format, parse) => ({ format, count: countDistinct(parse(new ParseContext(format))) }));
+}
+
+/** Occurrences of the findings of one fingerprint group: per start line for findings told apart by line. */
+type Occurrences = number | Map<number, number>;
+
+/**
+ * What `importReport` yields, with bounded memory: the report is read twice (a large JSON array
+ * element by element from the file each time, see io/json.ts), and no list of all findings is ever
+ * built. The first pass keeps, per fingerprint base key (as a digest), how often each start line
+ * occurs: that is all a fingerprint's ordinal and the merge of duplicates need. The second pass
+ * fingerprints each finding, hands a finding without duplicates to `emit` at once, and holds one with
+ * duplicates until its last duplicate was merged into it. `seq` is the finding's position in
+ * `importReport`'s result, so findings come in that order except the held ones. `prepare` runs on
+ * each finding before it is fingerprinted (after NUL characters were replaced), in both passes.
+ */
+export function streamImportReport(
+  input: string | Buffer,
+  options: ParseOptions & { prepare?: (f: Finding) => void },
+  emit: (seq: number, finding: Finding) => void,
+): { format: string; count: number } {
+  return readReport(input, options, (format, parse) => {
+    const read = function* () {
+      for (const found of parse(new ParseContext(format))) {
+        // withoutNul copies every object; a finding without NUL characters is kept as the parser made it.
+        const f = hasNul(found) ? withoutNul(found) : found;
+        options.prepare?.(f);
+        const { key, byLine } = fingerprintBase(f);
+        yield { f, key, byLine, digest: hash('sha256', key, 'base64') };
+      }
+    };
+    // Pass 1: occurrences per group (by line, or in all) and per start line.
+    const byLineGroups = new Map<string, Occurrences>();
+    const plainGroups = new Map<string, number>();
+    for (const { f, byLine, digest } of read()) {
+      if (!byLine) {
+        plainGroups.set(digest, (plainGroups.get(digest) ?? 0) + 1);
+        continue;
+      }
+      const line = f.startLine ?? 0;
+      const seen = byLineGroups.get(digest);
+      // One line seen once, the common case, is kept as the line itself (encoded as -line - 1).
+      if (seen === undefined) byLineGroups.set(digest, -line - 1);
+      else if (typeof seen === 'number') byLineGroups.set(digest, new Map(seen === -line - 1 ? [[line, 2]] : [[-seen - 1, 1], [line, 1]]));
+      else seen.set(line, (seen.get(line) ?? 0) + 1);
+    }
+    // The rank of each line among its group's distinct lines.
+    const ranks = new Map<string, Map<number, number>>();
+    for (const [digest, seen] of byLineGroups) {
+      if (typeof seen === 'number') continue;
+      ranks.set(digest, new Map([...seen.keys()].sort((a, b) => a - b).map((line, rank) => [line, rank])));
+    }
+    // Pass 2: fingerprints, duplicates merged into the first of their fingerprint.
+    const held = new Map<string, { seq: number; kept: Finding; left: number }>();
+    let next = 0;
+    for (const { f, key, byLine, digest } of read()) {
+      let occurrences: number;
+      if (!byLine) {
+        f.fingerprint = fingerprintOf(key, undefined);
+        occurrences = plainGroups.get(digest) ?? 1;
+      } else {
+        const line = f.startLine ?? 0;
+        const seen = byLineGroups.get(digest);
+        f.fingerprint = fingerprintOf(key, typeof seen === 'number' || seen === undefined ? 0 : ranks.get(digest)!.get(line)!);
+        occurrences = typeof seen === 'number' || seen === undefined ? 1 : seen.get(line)!;
+      }
+      if (occurrences === 1) {
+        emit(next++, f);
+        continue;
+      }
+      const first = held.get(f.fingerprint);
+      if (!first) {
+        // Merging appends to the kept finding's endpoints: an array of its own, whatever the parser shares.
+        f.endpoints = [...f.endpoints];
+        held.set(f.fingerprint, { seq: next++, kept: f, left: occurrences - 1 });
+        continue;
+      }
+      mergeInto(first.kept, f);
+      if (--first.left === 0) {
+        held.delete(f.fingerprint);
+        emit(first.seq, first.kept);
+      }
+    }
+    // Only if the two passes disagreed (they read the same bytes with the same code): what is held is still complete.
+    for (const { seq, kept } of held.values()) emit(seq, kept);
+    return { format, count: next };
+  });
 }
 
 /** Opens, detects and parses; `consume` runs while the file is open, and its errors are reported like parse errors. */
-function readReport<T>(input: string | Buffer, options: ParseOptions, consume: (format: string, findings: Iterable<Finding>, ctx: ParseContext) => T): T {
-  const file = typeof input === 'string' ? input : options.name ?? '<input>';
+function readReport<T>(input: string | Buffer, options: ParseOptions, consume: (format: string, parse: (ctx: ParseContext) => Iterable<Finding>) => T): T {
+  const file = options.name ?? (typeof input === 'string' ? input : '<input>');
   const declared = options.format === undefined ? undefined : formatById(options.format);
   if (options.format !== undefined && !declared) {
     throw new ReportParseError(file, undefined, `unknown format id "${options.format}" (run "bulwark formats" for the list)`);
@@ -78,7 +176,7 @@ function readReport<T>(input: string | Buffer, options: ParseOptions, consume: (
   }
   let stage: string | undefined = declared?.id;
   try {
-    const empty = (): T => consume(declared!.id, [], new ParseContext(declared!.id));
+    const empty = (): T => consume(declared!.id, () => []);
     const head = source.read(0, 4096);
     const kind = sniffKind(head);
     if (!kind) {
@@ -110,8 +208,7 @@ function readReport<T>(input: string | Buffer, options: ParseOptions, consume: (
       format = detected[0];
     }
     stage = format.id;
-    const ctx = new ParseContext(format.id);
-    return consume(format.id, runParser(format, doc, ctx), ctx);
+    return consume(format.id, (ctx) => runParser(format, doc, ctx));
   } catch (e) {
     if (e instanceof ReportParseError) throw e;
     if (e instanceof InputError) throw new ReportParseError(file, stage, e.message);

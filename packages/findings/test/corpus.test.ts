@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { cwes as toCwes } from '../src/normalize';
-import { countReport, Finding, importReport, parseReport, ReportParseError } from '../src';
+import { countReport, Finding, importReport, parseReport, ReportParseError, streamImportReport } from '../src';
 import { CORPUS } from './paths';
 
 const DD = path.join(CORPUS, 'defectdojo');
@@ -150,6 +150,20 @@ function compareFirst(f: Finding, expected: Record<string, unknown>, file: strin
   }
 }
 
+/**
+ * The findings of `streamImportReport` in their order, read with large JSON arrays left in the file
+ * from 1 KiB on, so the corpus's JSON reports take the path a 100 MB report takes.
+ */
+function streamed(file: string, format?: string): { format: string; findings: Finding[] } {
+  const bySeq: Finding[] = [];
+  const r = streamImportReport(file, { format, jsonLimits: { lazyArrayBytes: 1024, maxDepth: 128, maxStringBytes: 16 << 20, maxSkeletonBytes: 64 << 20, chunkBytes: 4096 } }, (seq, f) => {
+    expect(bySeq[seq], `seq ${seq} emitted once`).to.equal(undefined);
+    bySeq[seq] = f;
+  });
+  expect(bySeq.length).to.equal(r.count);
+  return { format: r.format, findings: bySeq };
+}
+
 const counted = entries.filter((e) => expectedCount(e) !== null);
 const agreed: string[] = [];
 
@@ -174,6 +188,7 @@ describe('DefectDojo corpus', function () {
         const want = deviation?.count ?? expectedCount(e);
         expect(findings.length, `${e.file} count`).to.equal(want);
         expect(countReport(file, { format: declaredFormat(e) }).count, `${e.file} streamed count`).to.equal(want);
+        expect(streamed(file, declaredFormat(e)), `${e.file} streamed import`).to.deep.equal({ format, findings });
         const second = SECOND_SCAN_TYPE[e.file];
         if (e.first_finding && findings.length) {
           compareFirst(findings[0], { ...e.first_finding, ...second?.first }, second ? `${e.file} (as ${second.scanType})` : e.file);
@@ -197,6 +212,7 @@ describe('DefectDojo corpus', function () {
         const err = error as ReportParseError;
         expect(err.file).to.equal(file);
         for (const part of e.expect_error!.message_contains ?? []) expect(err.message).to.include(part);
+        expect(() => streamed(file)).to.throw(ReportParseError, err.reason);
       });
     }
   });
@@ -204,8 +220,9 @@ describe('DefectDojo corpus', function () {
   describe('files used only for import deduplication parse', function () {
     for (const e of entries.filter((x) => expectedCount(x) === null && !x.expect_error)) {
       it(`${e.file}`, function () {
-        const { findings } = importReport(path.join(DD, e.file));
-        expect(findings.length).to.be.greaterThan(0);
+        const imported = importReport(path.join(DD, e.file));
+        expect(imported.findings.length).to.be.greaterThan(0);
+        expect(streamed(path.join(DD, e.file))).to.deep.equal(imported);
       });
     }
   });

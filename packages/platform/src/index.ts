@@ -18,6 +18,7 @@ export * from './cache/cache';
 export * from './grpc/grpc';
 export * from './http/routes';
 export * from './http/server';
+export * from './http/upload';
 export * from './http/validation';
 export * from './secrets';
 export * from './crypto';

@@ -1,7 +1,12 @@
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
 import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import zlib from 'node:zlib';
 import { expect } from 'chai';
 import { z } from 'zod';
-import { AppError, createServiceApp, InternalAuth, INTERNAL_AUTH_HEADER, listen, markRecorded, RouteSpec, RunningHttpServer, ServerErrorAnswer } from '@bulwark/platform';
+import { AppError, createServiceApp, InternalAuth, INTERNAL_AUTH_HEADER, listen, markRecorded, RouteSpec, RunningHttpServer, ServerErrorAnswer, UploadedFile } from '@bulwark/platform';
 
 const SECRET = 'a-test-secret-of-at-least-thirty-two-chars';
 const BODY_LIMIT = 2048;
@@ -25,9 +30,9 @@ function explode(how: string): never {
 }
 
 /** Sends `chunks` with chunked transfer encoding (no Content-Length), as a client streaming a body does. */
-function postChunked(url: string, token: string, chunks: Buffer[]): Promise<{ status: number; body: any }> {
+function postChunked(url: string, token: string, chunks: Buffer[], headers: Record<string, string> = {}): Promise<{ status: number; body: any }> {
   return new Promise((resolve, reject) => {
-    const req = http.request(url, { method: 'POST', headers: { 'content-type': 'application/json', [INTERNAL_AUTH_HEADER]: token } }, (res) => {
+    const req = http.request(url, { method: 'POST', headers: { 'content-type': 'application/json', [INTERNAL_AUTH_HEADER]: token, ...headers } }, (res) => {
       const parts: Buffer[] = [];
       res.on('data', (d: Buffer) => parts.push(d));
       res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(Buffer.concat(parts).toString('utf8')) }));
@@ -44,17 +49,29 @@ describe('a service HTTP app', () => {
   const serverErrors: ServerErrorAnswer[] = [];
   // A token per request: one made when the file loads may have expired by the time a long run reaches these tests.
   const gateway = new InternalAuth(SECRET, 'gateway');
+  // Uploads land in the system's temporary folder: this run's own, so what is left there is this test's.
+  const previousTmp = process.env.TMPDIR;
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'service-app-test-'));
+  const leftovers = () => fs.readdirSync(tmp);
 
   before(async () => {
+    process.env.TMPDIR = tmp;
     const app = createServiceApp({
       service: 'demo', routes, internalAuth: new InternalAuth(SECRET, 'demo'), readiness: async () => ({}), bodyLimitBytes: BODY_LIMIT,
       exposeMetrics: false,
-      handlers: { echo: async (input) => ({ params: input.params, body: input.body }), upload: async (input) => ({ bytes: (input.body as Buffer).length }), explode: async (input) => explode(input.params.how) },
+      handlers: { echo: async (input) => ({ params: input.params, body: input.body }), upload: async (input) => {
+        const file = input.body as UploadedFile;
+        return { bytes: file.size, sha256: file.sha256, sameOnDisk: createHash('sha256').update(fs.readFileSync(file.path)).digest('hex') === file.sha256 };
+      }, explode: async (input) => explode(input.params.how) },
       onServerError: (answer) => serverErrors.push(answer),
     });
     server = await listen(app, '127.0.0.1', 0);
   });
-  after(async () => server.close(1000));
+  after(async () => {
+    await server.close(1000);
+    process.env.TMPDIR = previousTmp;
+    fs.rmSync(tmp, { recursive: true, force: true });
+  });
 
   it('refuses a chunked JSON body over its own limit with 413 in the error model', async () => {
     const res = await postChunked(`${server.url}/echo/a`, gateway.forService(), [Buffer.from('{"text":"'), Buffer.alloc(BODY_LIMIT, 'x'), Buffer.from('"}')]);
@@ -67,7 +84,33 @@ describe('a service HTTP app', () => {
     expect(over.status).to.equal(413);
     expect(over.body.error.code).to.equal('payload_too_large');
     const within = await postChunked(`${server.url}/upload`, gateway.forService(), [Buffer.alloc(UPLOAD_LIMIT / 2), Buffer.alloc(UPLOAD_LIMIT / 2)]);
-    expect(within).to.deep.equal({ status: 200, body: { bytes: UPLOAD_LIMIT } });
+    const sha256 = createHash('sha256').update(Buffer.alloc(UPLOAD_LIMIT)).digest('hex');
+    expect(within).to.deep.equal({ status: 200, body: { bytes: UPLOAD_LIMIT, sha256, sameOnDisk: true } });
+    expect(leftovers(), 'temporary files after the answers').to.deep.equal([]);
+  });
+
+  it('undoes a gzip Content-Encoding before counting and hashing, and refuses an unknown encoding or a body that does not decode with 400', async () => {
+    const text = Buffer.from('{"report":true}');
+    const res = await postChunked(`${server.url}/upload`, gateway.forService(), [zlib.gzipSync(text)], { 'content-encoding': 'gzip' });
+    expect(res).to.deep.equal({ status: 200, body: { bytes: text.length, sha256: createHash('sha256').update(text).digest('hex'), sameOnDisk: true } });
+    expect((await postChunked(`${server.url}/upload`, gateway.forService(), [text], { 'content-encoding': 'compress' })).status).to.equal(400);
+    const bad = await postChunked(`${server.url}/upload`, gateway.forService(), [text], { 'content-encoding': 'gzip' });
+    expect(bad.status).to.equal(400);
+    expect(bad.body.error.details).to.deep.equal([{ field: 'body', problem: 'is not validly encoded' }]);
+    expect(leftovers()).to.deep.equal([]);
+  });
+
+  it('removes the temporary file of an upload whose client goes away mid-body', async () => {
+    const req = http.request(`${server.url}/upload`, { method: 'POST', headers: { [INTERNAL_AUTH_HEADER]: gateway.forService() } });
+    req.on('error', () => undefined);
+    req.write(Buffer.alloc(UPLOAD_LIMIT / 2));
+    // The server has the file open once the first bytes arrived.
+    const deadline = Date.now() + 5000;
+    while (leftovers().length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    expect(leftovers()).to.have.length(1);
+    req.destroy();
+    while (leftovers().length > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    expect(leftovers()).to.deep.equal([]);
   });
 
   it('refuses the NUL character in a body string, an array item, a key, a query value and a path parameter, naming each field', async () => {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { conflict, invalid, Principal, ServiceHost } from '@bulwark/platform';
+import { conflict, invalid, Principal, ServiceHost, UploadedFile } from '@bulwark/platform';
 import { parseReport, ReportParseError } from '@bulwark/findings';
 import type { CatalogGate } from './catalog-client';
 import { sbomStore } from './store/sboms';
@@ -10,13 +10,13 @@ const SBOM_FORMATS = ['cyclonedx-json', 'cyclonedx-xml'];
 export class Sboms {
   constructor(private readonly host: ServiceHost, private readonly catalog: CatalogGate) {}
 
-  async upload(principal: Principal, layerId: string, body: Buffer, fileName: string | undefined) {
+  async upload(principal: Principal, layerId: string, body: UploadedFile, fileName: string | undefined) {
     const layer = await this.catalog.layerFor(principal, layerId);
     if (layer.projectArchived) throw conflict(`Project ${layer.projectCode} is archived`);
-    if (body.length === 0) throw invalid('The request body is empty: send the CycloneDX SBOM as the body', [{ field: 'body', problem: 'is empty' }]);
+    if (body.size === 0) throw invalid('The request body is empty: send the CycloneDX SBOM as the body', [{ field: 'body', problem: 'is empty' }]);
     let parsed;
     try {
-      parsed = parseReport(body, { name: fileName ?? 'sbom' });
+      parsed = parseReport(body.path, { name: fileName ?? 'sbom' });
     } catch (err) {
       if (err instanceof ReportParseError) throw invalid(err.message, [{ field: 'body', problem: err.reason }]);
       throw err;

@@ -1,20 +1,19 @@
 import { randomUUID } from 'node:crypto';
-import { AppError, canSeeProject, conflict, invalid, isUuid, LicenseGate, LicenseLimitReached, notFound, Principal, serializeAcrossReplicas, ServiceHost } from '@bulwark/platform';
+import { AppError, canSeeProject, conflict, invalid, isUuid, LicenseGate, LicenseLimitReached, notFound, Principal, serializeAcrossReplicas, ServiceHost, UploadedFile } from '@bulwark/platform';
 import { SCAN_EVENTS, toolType } from '@bulwark/contracts';
 import type { CatalogGate } from './catalog-client';
 import { countUpload } from './scan-metrics';
 import type { Checks } from './checks';
-import { contentTypeOf } from './domain/report';
 import { CheckRecord, checkStore } from './store/checks';
 import { findingStore, SameImport } from './store/findings';
 import { ScanQuery, ScanRecord, scanStore } from './store/scans';
-import { importKeyOf, PreparedReport } from './scans/report-import';
+import { importKeyOf, ImportSummary } from './scans/report-import';
 import type { ReportParser } from './scans/report-parser';
 import { scanEvent, ScanWorker } from './scans/scan-worker';
 
-/** An upload's findings: parsed now, or copied from the check's scan of the same report. */
+/** An upload's findings: parsed now (streamed from the file into the store), or copied from the check's scan of the same report. */
 type UploadContent =
-  | { kind: 'parsed'; report: PreparedReport; importKey: string; fileName: string }
+  | { kind: 'parse'; file: UploadedFile; format?: string; name: string; field: string; importKey: string; fileName?: string }
   | { kind: 'copy'; same: SameImport; fileName: string };
 
 /** The scan an unchanged upload would copy was deleted meanwhile: the upload is parsed instead. */
@@ -137,12 +136,12 @@ export class Scans {
    * An uploaded report becomes a completed scan result at once, or a 400 and nothing at all. The same
    * report uploaded again to the check is not parsed again: its findings are copied in the database.
    */
-  async upload(principal: Principal, checkId: string, body: Buffer, q: { format?: string; file_name?: string }): Promise<ScanRecord> {
+  async upload(principal: Principal, checkId: string, body: UploadedFile, q: { format?: string; file_name?: string }): Promise<ScanRecord> {
     const check = await this.checks.visible(principal, checkId);
     const typeId = await this.assertRunnable(principal, check);
-    if (body.length === 0) throw invalid('The request body is empty: send the report file as the body', [{ field: 'body', problem: 'is empty' }]);
+    if (body.size === 0) throw invalid('The request body is empty: send the report file as the body', [{ field: 'body', problem: 'is empty' }]);
     const declared = q.format ?? (toolType(typeId)?.resultFormat === 'auto' ? undefined : toolType(typeId)?.resultFormat);
-    const importKey = importKeyOf(body, { format: declared, name: q.file_name });
+    const importKey = importKeyOf(body.sha256, { format: declared, name: q.file_name });
     const same = await findingStore.sameImport(this.db, check.id, importKey);
     if (same) {
       try {
@@ -153,14 +152,14 @@ export class Scans {
         if (!(err instanceof CopySourceGone)) throw err;
       }
     }
-    const report = await this.parser.prepare({ input: body, format: declared, name: q.file_name ?? 'upload' }, q.format ? 'format' : 'body');
-    const parsed = await this.storeUpload(principal, check, typeId, { kind: 'parsed', report, importKey, fileName: q.file_name ?? `upload.${report.format}` });
+    const parsed = await this.storeUpload(principal, check, typeId, {
+      kind: 'parse', file: body, format: declared, name: q.file_name ?? 'upload', field: q.format ? 'format' : 'body', importKey, fileName: q.file_name,
+    });
     countUpload('parsed');
     return parsed;
   }
 
   private storeUpload(principal: Principal, check: CheckRecord, typeId: number, upload: UploadContent): Promise<ScanRecord> {
-    const summary = upload.kind === 'copy' ? upload.same : upload.report;
     const id = randomUUID();
     return this.host.transaction(async (trx) => {
       const inflight = await scanStore.inFlightFor(trx, [check.id]);
@@ -169,10 +168,12 @@ export class Scans {
         id, checkId: check.id, layerId: check.layerId, projectCode: check.projectCode, securityToolId: check.securityToolId,
         toolTypeId: typeId, kind: 'upload', state: 'parsing', requestedBy: principal.username,
       });
+      let summary: Pick<ImportSummary, 'format' | 'findingsCount' | 'severityCounts' | 'digest'>;
       if (upload.kind === 'copy') {
         if (!(await findingStore.copyImport(trx, id, upload.same, upload.fileName))) throw new CopySourceGone();
+        summary = upload.same;
       } else {
-        await findingStore.insertPrepared(trx, id, upload.report, { fileName: upload.fileName, contentType: contentTypeOf(upload.report.format), importKey: upload.importKey });
+        summary = await this.parser.store(trx, id, { path: upload.file.path, format: upload.format, name: upload.name }, upload.field, { fileName: upload.fileName, importKey: upload.importKey });
       }
       await scanStore.finish(trx, id, ['parsing'], 'completed', {
         findingsCount: summary.findingsCount, severityCounts: summary.severityCounts, reportFormat: summary.format, findingsDigest: summary.digest, error: null,

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
@@ -246,6 +247,12 @@ export function scanningSuite(t: SystemUnderTest): void {
       const listed = await t.admin.get(`/api/v1/scan-results?filter[check_id]=${check.id}`);
       expect(listed.body.items.map((i: any) => i.id)).to.deep.equal([result.id]);
       expect((await t.admin.get(`/api/v1/check/${check.id}`)).body.last_scan.id).to.equal(result.id);
+      // Every stored finding reaches the issues service (the hand-over reads them by sequence number).
+      const deadline = Date.now() + 60000;
+      while ((await t.admin.get(`/api/v1/issues/count?filter[scan]=${result.id}`)).body.count !== 2) {
+        if (Date.now() > deadline) throw new Error(`the findings of scan ${result.id} did not all become issues`);
+        await new Promise((r) => setTimeout(r, 250));
+      }
     });
 
     it('stores the same report uploaded again by copying the first upload\u2019s findings, exactly; another file name or format is parsed', async () => {
@@ -278,6 +285,23 @@ export function scanningSuite(t: SystemUnderTest): void {
       await upload('?file_name=other.json');
       await upload('?file_name=semgrep.json&format=semgrep');
       expect(await uploads('parsed') - parsedBefore).to.equal(3);
+    });
+
+    it('keeps a report whose gzip spans several stored rows, and downloads it and its unchanged copy whole', async () => {
+      const check = await create();
+      // 3 MiB of random text compresses to well over the 1 MiB of one stored row.
+      const report = JSON.stringify({ ...JSON.parse(semgrepReport([{ rule: 'r.big', line: 3, code: 'x()' }])), padding: randomBytes(2.25 * 1024 * 1024).toString('base64') });
+      const upload = async () => {
+        const res = await t.admin.withHeaders({ 'content-type': 'application/json' }).request('POST', `/api/v1/check/${check.id}/results?file_name=big.json`, undefined, report);
+        expect(res.status, JSON.stringify(res.body)).to.equal(200);
+        return res.body.scan_result_id as string;
+      };
+      for (const id of [await upload(), await upload()]) {
+        const res = await t.admin.download(`/api/v1/scan-result/${id}/report`);
+        expect(res.status).to.equal(200);
+        expect(res.headers.get('content-disposition')).to.equal('attachment; filename="big.json"');
+        expect(res.body.toString('utf8')).to.equal(report);
+      }
     });
 
     it('follows the check\u2019s comparison mode in its statistics (previous, baseline, pair)', async () => {

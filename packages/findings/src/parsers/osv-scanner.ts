@@ -1,6 +1,6 @@
 import { Finding, FindingInit } from '../model';
 import { addCvss, arr, cwes, obj, severityOf, str, vulnIds } from '../normalize';
-import { each, hasKeys, JsonFormat, ParseContext } from './common';
+import { each, first, hasKeys, JsonFormat, ParseContext } from './common';
 
 /** osv-scanner lists aliases of one vulnerability separately and clusters them in `groups`. */
 function* parse(doc: unknown, ctx: ParseContext): Generator<Finding> {
@@ -48,6 +48,6 @@ export const osvScanner: JsonFormat = {
   title: 'OSV-Scanner JSON (osv-scanner --format json)',
   kind: 'json',
   acceptsEmpty: true,
-  detect: (doc) => hasKeys(doc, 'results') && (hasKeys(doc, 'experimental_config') || hasKeys(obj(arr(obj(doc).results)[0]), 'source', 'packages')),
+  detect: (doc) => hasKeys(doc, 'results') && (hasKeys(doc, 'experimental_config') || hasKeys(obj(first(obj(doc).results)), 'source', 'packages')),
   parse,
 };

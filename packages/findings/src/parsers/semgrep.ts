@@ -1,6 +1,6 @@
 import { Finding, Severity } from '../model';
 import { arr, cwes, line, obj, severityOf, shorten, str, uniq } from '../normalize';
-import { each, hasKeys, JsonFormat, ParseContext } from './common';
+import { each, hasKeys, isArrayLikeOf, JsonFormat, ParseContext } from './common';
 
 /** Semgrep's own scale: ERROR, WARNING, INFO correspond to High, Medium, Low in Semgrep's platform. */
 const SEMGREP_LEVELS: Record<string, Severity> = { ERROR: 'high', WARNING: 'medium', INFO: 'low' };
@@ -44,6 +44,6 @@ export const semgrep: JsonFormat = {
 };
 
 function isSemgrepResults(doc: unknown): boolean {
-  const r = obj(doc).results;
-  return Array.isArray(r) && (r.length === 0 || hasKeys(r[0], 'check_id', 'extra'));
+  // A large `results` array is left in the file (a LazyArray): its first element decides as well.
+  return isArrayLikeOf(obj(doc).results, (first) => hasKeys(first, 'check_id', 'extra'), true);
 }

@@ -38,7 +38,10 @@ export interface RouteSpec {
   redirect?: string;
   /** Set on endpoints removed from the interface: they answer 410 with this text. */
   gone?: string;
-  /** The body is a file of any content type, handed to the handler as a Buffer, up to `maxBytes`. */
+  /**
+   * The body is a file of any content type, up to `maxBytes`: streamed into a temporary file and handed
+   * to the handler as an `UploadedFile` (path, size, sha256), removed once the handler has answered.
+   */
   upload?: { maxBytes: number };
 }
 

@@ -11,6 +11,7 @@ import { env } from '../config';
 import { createLogger, Logger } from '../logging';
 import { expressPath, HttpResponse, RouteHandlers, RouteSpec } from './routes';
 import { parseOrThrow } from './validation';
+import { receiveUpload, removeUpload } from './upload';
 import { observeHttp } from '../observability/http';
 
 declare module 'express-serve-static-core' {
@@ -152,16 +153,18 @@ export function createServiceApp(opts: ServiceAppOptions): express.Express {
     if (route.service !== opts.service || route.gone) continue;
     const handler = opts.handlers[route.operationId];
     if (!handler) throw new Error(`${opts.service}: no handler for ${route.operationId}`);
-    const bodyParser = route.upload ? express.raw({ type: () => true, limit: route.upload.maxBytes }) : json;
+    // An upload streams into a temporary file (never held whole); the file is the handler's body and is removed after it.
+    const bodyParser = route.upload ? receiveUpload(route.upload.maxBytes) : json;
     router[route.method](expressPath(route.path), bodyParser, async (req: Request, res, next) => {
       res.locals[ROUTE_LOCAL] = `${route.method.toUpperCase()} ${route.path}`;
       try {
         const params = route.request?.params ? parseOrThrow(route.request.params, req.params, 'params') : req.params;
         const query = route.request?.query ? parseOrThrow(route.request.query, req.query, 'query') : {};
         const rawBody = req.body === undefined ? {} : req.body;
-        const body = route.upload ? (Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0)) : route.request?.body ? parseOrThrow(route.request.body, rawBody, 'body') : undefined;
+        const body = route.upload ? req.uploaded : route.request?.body ? parseOrThrow(route.request.body, rawBody, 'body') : undefined;
         const clientIp = req.header(CLIENT_IP_HEADER) ?? req.socket.remoteAddress ?? 'unknown';
-        const result = await handler({ params, query, body, principal: req.principal, requestId: req.requestId, clientIp });
+        // An upload's file is removed before the answer leaves, whatever the handler did.
+        const result = await handler({ params, query, body, principal: req.principal, requestId: req.requestId, clientIp }).finally(() => removeUpload(req.uploaded));
         if (result instanceof HttpResponse && isAsyncIterable(result.body)) {
           await sendStream(res, result, result.body, log);
         } else if (result instanceof HttpResponse) {

@@ -135,4 +135,18 @@ export const migrations: Migration[] = [
       await db.schema.alterTable('scan_reports', (t) => t.text('import_key'));
     },
   },
+  {
+    name: '0006_report_chunks',
+    async up(db) {
+      // A report is stored as it streams in: its gzip in rows of about 1 MiB, in order, never one value
+      // built in memory. Reports stored before keep their one `gzip` value (new rows leave it null).
+      await db.schema.createTable('scan_report_chunks', (t) => {
+        t.uuid('scan_id').notNullable().references('scans.id').onDelete('CASCADE');
+        t.integer('seq').notNullable();
+        t.binary('bytes').notNullable();
+        t.primary(['scan_id', 'seq']);
+      });
+      await db.raw('alter table scan_reports alter column gzip drop not null');
+    },
+  },
 ];

@@ -1,40 +1,55 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { constants as zlibConstants, gzipSync } from 'node:zlib';
-import { computeFingerprints, Finding, mergeDuplicates, parseReport, ReportParseError } from '@bulwark/findings';
-import { relativeToWorkspace, severityCounts } from '../domain/report';
+import type { MessagePort } from 'node:worker_threads';
+import { computeFingerprints, Finding, mergeDuplicates, parseReport, ReportParseError, SEVERITIES, Severity, streamImportReport } from '@bulwark/findings';
+import { relativeToWorkspace } from '../domain/report';
 
 /** Findings per stored batch: one INSERT statement each, parsed by PostgreSQL from one JSON array. */
-export const FINDINGS_BATCH = 5000;
+export const FINDINGS_BATCH = 2000;
 
 export interface ImportRequest {
-  /** The report itself, or the path of the file a scanner wrote. */
-  input: Uint8Array | { path: string };
+  /** The file holding the report: an upload's temporary file, or the file a scanner wrote. */
+  path: string;
   format?: string;
+  /** The name errors use (an upload's file name); default the file's base name. */
   name?: string;
   /** The scan's checkout: paths inside it become repository-relative before fingerprinting. */
   workspace?: string;
 }
 
-/** A report made ready for storage: everything CPU-bound is done, what is left is the database's. */
-export interface PreparedReport {
+/** An import as the parsing thread receives it: where to send the batches, and the store's progress. */
+export interface ImportTask extends ImportRequest {
+  port: MessagePort;
+  /** Int32 [0]: batches stored so far; [1]: 1 once the store gave up (the transaction failed). */
+  progress: SharedArrayBuffer;
+}
+
+/** What an import stored besides the findings themselves. */
+export interface ImportSummary {
   format: string;
   findingsCount: number;
   severityCounts: Record<string, number>;
-  /** sha256 of the findings' JSON in order, one per line: equal digests hand the issues service equal findings. */
+  /**
+   * sha256 over the sha256 of each finding's JSON, in order: equal digests hand the issues service
+   * equal findings.
+   */
   digest: string;
-  /** The findings in order as JSON arrays of up to FINDINGS_BATCH each. */
-  batches: string[];
   size: number;
-  gzip: Uint8Array;
 }
 
-export type ImportOutcome = { ok: true; report: PreparedReport } | { ok: false; message: string; reason: string };
+export type ImportOutcome = { ok: true; report: ImportSummary } | { ok: false; message: string; reason: string };
+
+/** Findings on their way from the parsing thread to the store: `json` is a JSON array, `seqs` their sequence numbers (from 1). */
+export interface FindingsBatch {
+  seqs: number[];
+  json: string;
+}
 
 /**
- * One import of a report: parsed, paths made repository-relative before fingerprinting (a fingerprint
- * must not depend on the temporary folder a scan ran in), true duplicates merged.
+ * One import of a report, all at once (tests, tools): parsed, paths made repository-relative before
+ * fingerprinting (a fingerprint must not depend on the temporary folder a scan ran in), true
+ * duplicates merged. The service itself streams (`importReportFile`), with the same result.
  */
 export function importScanReport(input: string | Buffer, opts: { format?: string; name?: string; workspace?: string }): { format: string; findings: Finding[] } {
   const parsed = parseReport(input, { format: opts.format === 'auto' ? undefined : opts.format, name: opts.name });
@@ -60,48 +75,73 @@ function parserBuildId(): string {
 }
 
 /**
- * What decides an upload's findings: the bytes, the declared format and file name, and the parsers'
- * code. Two uploads to one check with the same key yield the same findings.
+ * What decides an upload's findings: the bytes (their sha256, counted as the upload streamed in),
+ * the declared format and file name, and the parsers' code. Two uploads to one check with the same
+ * key yield the same findings.
  */
-export function importKeyOf(bytes: Buffer, opts: { format?: string; name?: string }): string {
+export function importKeyOf(bytesSha256: string, opts: { format?: string; name?: string }): string {
   return createHash('sha256')
     .update(JSON.stringify([parserBuildId(), opts.format ?? null, opts.name ?? null]))
     .update('\0')
-    .update(bytes)
+    .update(bytesSha256)
     .digest('hex');
 }
 
-/** Parses and serializes a report; a report the parser refuses is an outcome, not an exception (it crosses a thread). */
-export function prepareReport(req: ImportRequest): ImportOutcome {
-  // Read once: the same bytes are parsed and stored. A scanner's file is named by its base name, not its temporary path.
-  const bytes = 'path' in req.input ? fs.readFileSync(req.input.path) : Buffer.from(req.input.buffer, req.input.byteOffset, req.input.byteLength);
-  const name = req.name ?? ('path' in req.input ? path.basename(req.input.path) : undefined);
-  let imported: { format: string; findings: Finding[] };
+/**
+ * Parses a report file and hands its findings to `send` in batches of FINDINGS_BATCH, in the order
+ * `importScanReport` returns them (a finding with duplicates later in the report comes once they are
+ * merged, with its own position); neither the report nor all findings are ever in memory. A report
+ * the parser refuses is an outcome, not an exception (it crosses a thread); batches sent before it
+ * was refused are the caller's to discard.
+ */
+export function importReportFile(req: ImportRequest, send: (batch: FindingsBatch) => void): ImportOutcome {
+  const realWorkspace = req.workspace ? fs.realpathSync(req.workspace) : undefined;
+  const prepare = req.workspace
+    ? (f: Finding) => {
+      relativeToWorkspace([f], realWorkspace!);
+      relativeToWorkspace([f], req.workspace!);
+    }
+    : undefined;
+  const counts = Object.fromEntries(SEVERITIES.map((s) => [s, 0])) as Record<Severity, number>;
+  // One sha256 per finding, by position: findings held for their duplicates arrive out of order.
+  let hashes = Buffer.alloc(32 * 1024);
+  let seqs: number[] = [];
+  let json: string[] = [];
+  const flush = () => {
+    if (seqs.length === 0) return;
+    send({ seqs, json: `[${json.join(',')}]` });
+    seqs = [];
+    json = [];
+  };
+  let result: { format: string; count: number };
   try {
-    imported = importScanReport(bytes, { format: req.format, name, workspace: req.workspace });
+    result = streamImportReport(req.path, { format: req.format === 'auto' ? undefined : req.format, name: req.name ?? path.basename(req.path), prepare }, (seq, f) => {
+      const text = JSON.stringify(f);
+      counts[f.severity] += 1;
+      if ((seq + 1) * 32 > hashes.length) {
+        const grown = Buffer.alloc(Math.max(hashes.length * 2, (seq + 1) * 32));
+        hashes.copy(grown);
+        hashes = grown;
+      }
+      createHash('sha256').update(text).digest().copy(hashes, seq * 32);
+      // Stored sequence numbers start at 1: the hand-over to the issues service reads those after 0.
+      seqs.push(seq + 1);
+      json.push(text);
+      if (seqs.length >= FINDINGS_BATCH) flush();
+    });
+    flush();
   } catch (err) {
     if (err instanceof ReportParseError) return { ok: false, message: err.message, reason: err.reason };
     throw err;
   }
-  const digest = createHash('sha256');
-  const batches: string[] = [];
-  const { findings } = imported;
-  for (let i = 0; i < findings.length; i += FINDINGS_BATCH) {
-    const json = findings.slice(i, i + FINDINGS_BATCH).map((f) => JSON.stringify(f));
-    for (const line of json) digest.update(line).update('\n');
-    batches.push(`[${json.join(',')}]`);
-  }
   return {
     ok: true,
     report: {
-      format: imported.format,
-      findingsCount: findings.length,
-      severityCounts: severityCounts(findings),
-      digest: digest.digest('hex'),
-      batches,
-      size: bytes.length,
-      // The fastest level: the stored report is kept for download, and level 6 cost seconds per upload for a few percent.
-      gzip: gzipSync(bytes, { level: zlibConstants.Z_BEST_SPEED }),
+      format: result.format,
+      findingsCount: result.count,
+      severityCounts: counts,
+      digest: createHash('sha256').update(hashes.subarray(0, result.count * 32)).digest('hex'),
+      size: fs.statSync(req.path).size,
     },
   };
 }

@@ -1,12 +1,17 @@
 import path from 'node:path';
+import { MessageChannel } from 'node:worker_threads';
 import { Piscina } from 'piscina';
-import { AppError, invalid } from '@bulwark/platform';
-import type { ImportOutcome, ImportRequest, PreparedReport } from './report-import';
+import { AppError, invalid, Queryable } from '@bulwark/platform';
+import { contentTypeOf } from '../domain/report';
+import { findingStore } from '../store/findings';
+import type { FindingsBatch, ImportOutcome, ImportRequest, ImportSummary, ImportTask } from './report-import';
 
 /**
- * Parses reports in worker threads: a 100 MB report no longer stops the service's event loop for
- * seconds, two uploads parse on two cores, and a report that exhausts a worker's heap ends that
- * worker (answered 413) instead of the process.
+ * Parses reports in worker threads: a 100 MB report does not stop the service's event loop, two
+ * imports parse on two cores, and a report that exhausts a worker's heap ends that worker (answered
+ * 413) instead of the process. The worker reads the report from its file and hands the findings
+ * over in batches as it goes; each is stored before the worker runs more than one batch ahead, so
+ * memory stays bounded whatever the report's size.
  */
 export class ReportParser {
   private readonly pool: Piscina;
@@ -21,19 +26,71 @@ export class ReportParser {
     });
   }
 
-  /** The prepared report, or a 400 naming `field` when the parser refuses it. */
-  async prepare(req: ImportRequest, field: string): Promise<PreparedReport> {
+  /**
+   * Parses the report file into `scanId`'s findings inside the caller's transaction `db`. A report
+   * the parser refuses is a 400 naming `field`; whatever was stored before is the transaction's to
+   * roll back (the caller fails it), so a scan has all its findings or none.
+   */
+  async importInto(db: Queryable, scanId: string, req: ImportRequest, field: string): Promise<ImportSummary> {
+    const { port1, port2 } = new MessageChannel();
+    const progress = new Int32Array(new SharedArrayBuffer(8));
+    let failure: { error: unknown } | undefined;
+    let storing: Promise<void> = Promise.resolve();
+    port1.on('message', (batch: FindingsBatch) => {
+      storing = storing.then(async () => {
+        if (failure) return;
+        try {
+          await findingStore.insertBatch(db, scanId, batch);
+          Atomics.add(progress, 0, 1);
+        } catch (error) {
+          failure = { error };
+          Atomics.store(progress, 1, 1);
+        }
+        Atomics.notify(progress, 0);
+      });
+    });
     let outcome: ImportOutcome;
     try {
-      outcome = (await this.pool.run(req)) as ImportOutcome;
+      const task: ImportTask = { ...req, port: port2, progress: progress.buffer as SharedArrayBuffer };
+      outcome = (await this.pool.run(task, { transferList: [port2] as never })) as ImportOutcome;
     } catch (err) {
+      await storing;
+      if (failure) throw failure.error;
       if ((err as { code?: string }).code === 'ERR_WORKER_OUT_OF_MEMORY') {
         throw new AppError('payload_too_large', 'The report needs more memory to parse than REPORT_PARSE_MEMORY_MB allows', [{ field, problem: 'is too large to parse' }]);
       }
       throw err;
+    } finally {
+      // No statement may run on the transaction after this returns: the last batch is awaited.
+      await storing;
+      port1.close();
     }
+    if (failure) throw failure.error;
     if (!outcome.ok) throw invalid(outcome.message, [{ field, problem: outcome.reason }]);
     return outcome.report;
+  }
+
+  /**
+   * A report file made a scan's findings and stored report inside the caller's transaction: parsed
+   * into the findings while its gzip is stored beside them; the first failure stops the other, and
+   * the transaction rolls back whatever was written.
+   */
+  async store(db: Queryable, scanId: string, req: ImportRequest, field: string, file: { fileName?: string; importKey?: string }): Promise<ImportSummary> {
+    const stop = new AbortController();
+    const [parsed, stored] = await Promise.allSettled([
+      this.importInto(db, scanId, req, field).catch((err: unknown) => {
+        stop.abort();
+        throw err;
+      }),
+      findingStore.insertReportFile(db, scanId, req.path, stop.signal),
+    ]);
+    if (parsed.status === 'rejected') throw parsed.reason;
+    if (stored.status === 'rejected') throw stored.reason;
+    const report = parsed.value;
+    await findingStore.insertReport(db, scanId, {
+      fileName: file.fileName ?? `upload.${report.format}`, contentType: contentTypeOf(report.format), size: report.size, importKey: file.importKey,
+    });
+    return report;
   }
 
   close(): Promise<void> {

@@ -8,9 +8,7 @@ import {
 import { ReportParseError } from '@bulwark/findings';
 import { SCAN_EVENTS, TOPICS, toolType } from '@bulwark/contracts';
 import type { CatalogGate } from '../catalog-client';
-import { contentTypeOf } from '../domain/report';
 import { checkStore } from '../store/checks';
-import { findingStore } from '../store/findings';
 import { ScanRecord, scanStore, ScanState } from '../store/scans';
 import { PGID_FILE } from '../runner/local-process';
 import { LEASE_LOST, ScanCheckout, ScanRunError, ScanRunner, SHUTDOWN } from '../runner/scan-runner';
@@ -200,16 +198,16 @@ export class ScanWorker {
       );
 
       await this.progress(scan, ctl, 70, 'parse', 'parsing');
-      const report = await this.parser.prepare({ input: { path: outcome.reportPath }, format: type.resultFormat, workspace: src }, 'report');
-      const done = await this.host.transaction(async (trx) => {
-        await findingStore.insertPrepared(trx, scan.id, report, { fileName: path.basename(outcome.reportPath), contentType: contentTypeOf(report.format) });
+      const { report, done } = await this.host.transaction(async (trx) => {
+        // Parsed from the scanner's file straight into the store, with its gzip.
+        const report = await this.parser.store(trx, scan.id, { path: outcome.reportPath, format: type.resultFormat, workspace: src }, 'report', { fileName: path.basename(outcome.reportPath) });
         const finished = await scanStore.finish(trx, scan.id, ['parsing'], 'completed', {
           findingsCount: report.findingsCount, severityCounts: report.severityCounts, reportFormat: report.format, findingsDigest: report.digest, error: null,
         }, this.owner);
         if (finished) {
           await scanEvent(trx, SCAN_EVENTS.scanCompleted, scan, { findings_count: report.findingsCount, severity_counts: report.severityCounts, tool_id: check.securityToolId, findings_digest: report.digest });
         }
-        return finished;
+        return { report, done: finished };
       });
       this.log.info('scan completed', { scanId: scan.id, checkId: scan.checkId, findings: report.findingsCount, stored: done });
       return done ? 'completed' : 'abandoned';

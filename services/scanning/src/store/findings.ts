@@ -1,7 +1,10 @@
-import { gunzipSync } from 'node:zlib';
+import fs from 'node:fs';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import zlib from 'node:zlib';
 import type { Queryable } from '@bulwark/platform';
 import type { Finding } from '@bulwark/findings';
-import { FINDINGS_BATCH, PreparedReport } from '../scans/report-import';
+import type { FindingsBatch } from '../scans/report-import';
 
 /** A completed scan of the check whose report had the same import key: its findings can be copied. */
 export interface SameImport {
@@ -12,20 +15,52 @@ export interface SameImport {
   digest: string;
 }
 
+/** Bytes of gzip per stored row of a report (`scan_report_chunks`). */
+const REPORT_CHUNK_BYTES = 1 << 20;
+
 export const findingStore = {
-  /** Stores a prepared report and its findings; each batch is one statement that PostgreSQL parses from one JSON array. */
-  async insertPrepared(db: Queryable, scanId: string, report: PreparedReport, file: { fileName: string; contentType: string; importKey?: string }): Promise<void> {
-    await db('scan_reports').insert({
-      scan_id: scanId, file_name: file.fileName, content_type: file.contentType, size: report.size, gzip: Buffer.from(report.gzip), import_key: file.importKey ?? null,
-    });
-    // Every batch but the last is full, so a batch's first sequence number follows from its index.
-    for (const [i, batch] of report.batches.entries()) {
-      await db.raw(
-        `insert into scan_findings (scan_id, seq, fingerprint, severity, finding)
-         select ?, ? + t.n, t.f->>'fingerprint', t.f->>'severity', t.f from jsonb_array_elements(?::jsonb) with ordinality as t(f, n)`,
-        [scanId, i * FINDINGS_BATCH, batch],
-      );
+  /** Stores one batch of findings: one statement that PostgreSQL parses from one JSON array. */
+  async insertBatch(db: Queryable, scanId: string, batch: FindingsBatch): Promise<void> {
+    await db.raw(
+      `insert into scan_findings (scan_id, seq, fingerprint, severity, finding)
+       select ?, (?::int[])[t.n], t.f->>'fingerprint', t.f->>'severity', t.f from jsonb_array_elements(?::jsonb) with ordinality as t(f, n)`,
+      [scanId, `{${batch.seqs.join(',')}}`, batch.json],
+    );
+  },
+
+  /**
+   * Stores the report file for download as it streams: gzip (the fastest level: the copy is kept for
+   * download, and level 6 cost seconds per upload for a few percent) in rows of about 1 MiB, never the
+   * whole file or its gzip in memory. `signal` stops it early (the import failed).
+   */
+  async insertReportFile(db: Queryable, scanId: string, file: string, signal?: AbortSignal): Promise<void> {
+    const gzip = zlib.createGzip({ level: zlib.constants.Z_BEST_SPEED });
+    const compressing = pipeline(fs.createReadStream(file), gzip, { signal }).catch(() => undefined);
+    let seq = 0;
+    let pending: Buffer[] = [];
+    let size = 0;
+    const store = async () => {
+      await db('scan_report_chunks').insert({ scan_id: scanId, seq: seq++, bytes: Buffer.concat(pending) });
+      pending = [];
+      size = 0;
+    };
+    try {
+      for await (const piece of gzip as AsyncIterable<Buffer>) {
+        pending.push(piece);
+        size += piece.length;
+        if (size >= REPORT_CHUNK_BYTES) await store();
+      }
+      signal?.throwIfAborted();
+      if (size > 0 || seq === 0) await store();
+    } finally {
+      gzip.destroy();
+      await compressing;
     }
+  },
+
+  /** The report's row: what it is called, its type and size, and the import key of an upload. */
+  async insertReport(db: Queryable, scanId: string, file: { fileName: string; contentType: string; size: number; importKey?: string }): Promise<void> {
+    await db('scan_reports').insert({ scan_id: scanId, file_name: file.fileName, content_type: file.contentType, size: file.size, gzip: null, import_key: file.importKey ?? null });
   },
 
   /** The latest completed scan of the check whose report had this import key and whose findings digest is known. */
@@ -53,6 +88,7 @@ export const findingStore = {
        select ?, ?, content_type, size, gzip, import_key from scan_reports where scan_id = ?`,
       [scanId, fileName, from.scanId],
     );
+    await db.raw('insert into scan_report_chunks (scan_id, seq, bytes) select ?, seq, bytes from scan_report_chunks where scan_id = ?', [scanId, from.scanId]);
     await db.raw(
       `insert into scan_findings (scan_id, seq, fingerprint, severity, finding)
        select ?, seq, fingerprint, severity, finding from scan_findings where scan_id = ?`,
@@ -74,9 +110,27 @@ export const findingStore = {
     return { items: rows.map((r) => (typeof r.finding === 'string' ? JSON.parse(r.finding) : r.finding) as Finding), total: Number(count) };
   },
 
-  async report(db: Queryable, scanId: string): Promise<{ fileName: string; contentType: string; bytes: Buffer } | undefined> {
-    const row = await db('scan_reports').where({ scan_id: scanId }).first();
+  /**
+   * The stored report: its name and type, and its bytes as a stream, gunzipped as they are read one
+   * row at a time. Reports stored before the rows existed are one `gzip` value.
+   */
+  async report(db: Queryable, scanId: string): Promise<{ fileName: string; contentType: string; bytes: Readable } | undefined> {
+    const row = await db('scan_reports').where({ scan_id: scanId }).first('file_name', 'content_type', db.raw('gzip is not null as legacy'));
     if (!row) return undefined;
-    return { fileName: row.file_name, contentType: row.content_type, bytes: gunzipSync(Buffer.from(row.gzip)) };
+    async function* gzipped(): AsyncGenerator<Buffer> {
+      if (row.legacy) {
+        const legacy = await db('scan_reports').where({ scan_id: scanId }).first('gzip');
+        yield Buffer.from(legacy.gzip);
+        return;
+      }
+      for (let seq = 0; ; seq++) {
+        const chunk = await db('scan_report_chunks').where({ scan_id: scanId, seq }).first('bytes');
+        if (!chunk) return;
+        yield Buffer.from(chunk.bytes);
+      }
+    }
+    const bytes = zlib.createGunzip();
+    void pipeline(Readable.from(gzipped()), bytes).catch((err) => bytes.destroy(err as Error));
+    return { fileName: row.file_name, contentType: row.content_type, bytes };
   },
 };
