@@ -4,6 +4,8 @@
  * query plans. Run: `npx tsx bench/issues/bench.ts` after `eval "$(bash deploy/local/infra.sh env)"`.
  */
 import { createHash, randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
 import knex from 'knex';
 import type { Finding } from '@bulwark/findings';
 import { createLogger, openDatabase } from '@bulwark/platform';
@@ -57,6 +59,17 @@ const catalog = {
 };
 
 
+/** User + system CPU seconds of a local process (Linux /proc), undefined when it is not visible here. */
+function backendCpu(pid: number): number | undefined {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    // utime and stime, in clock ticks of 1/100 s (USER_HZ on Linux).
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return undefined;
+  }
+}
+
 async function main() {
   const base = process.env.BULWARK_TEST_PG_URL;
   if (!base) throw new Error('BULWARK_TEST_PG_URL is not set: eval "$(bash deploy/local/infra.sh env)"');
@@ -69,16 +82,29 @@ async function main() {
   const scan = (id: string, digest?: string): ScanCompleted => ({ scan_result_id: id, check_id: 'check-1', layer_id: 'layer-1', project_code: 'bench', findings_count: FINDINGS, tool_id: 't', findings_digest: digest });
   const ingest = async (label: string, id: string, digest?: string) => {
     const started = process.hrtime.bigint();
-    await db.transaction((trx) => ingestion.handle({ id: randomUUID(), type: SCAN_EVENTS.scanCompleted, topic: 't', key: 'check-1', occurredAt: '', payload: scan(id, digest), headers: {} }, trx));
+    const cpu = process.cpuUsage();
+    let backend = '';
+    await db.transaction(async (trx) => {
+      // The CPU time of the transaction's PostgreSQL backend, when the server runs on this machine:
+      // on a shared machine CPU seconds say more than wall time.
+      const pid: number = (await trx.raw('select pg_backend_pid() as pid')).rows[0].pid;
+      const before = backendCpu(pid);
+      await ingestion.handle({ id: randomUUID(), type: SCAN_EVENTS.scanCompleted, topic: 't', key: 'check-1', occurredAt: '', payload: scan(id, digest), headers: {} }, trx);
+      const after = backendCpu(pid);
+      backend = before === undefined || after === undefined ? 'n/a' : `${(after - before).toFixed(2)} s`;
+    });
     const s = Number(process.hrtime.bigint() - started) / 1e9;
-    console.log(`| ${label} | ${FINDINGS} | ${s.toFixed(2)} s | ${Math.round(FINDINGS / s)} |`);
+    const used = process.cpuUsage(cpu);
+    console.log(`| ${label} | ${FINDINGS} | ${s.toFixed(2)} s | ${Math.round(FINDINGS / s)} | ${((used.user + used.system) / 1e6).toFixed(2)} s | ${backend} |`);
   };
-  console.log('| ingestion | findings | time | findings/s |\n|---|---|---|---|');
+  console.log(`load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+  console.log('| ingestion | findings | time | findings/s | CPU of this process (the stub included) | CPU of the PostgreSQL backend |\n|---|---|---|---|---|---|');
   // The scanning service's digest of the findings: equal digests mark an unchanged re-import.
   await ingest('new scan into an empty project', randomUUID(), 'same-findings');
   await ingest('the same findings again (all unchanged), re-detected set-wise', randomUUID(), 'same-findings');
   await ingest('the same findings again without a digest, matched one by one', randomUUID());
 
+  if (process.env.BENCH_INGEST_ONLY === '1') return drop(db, base, url);
   // Fill up to the target with issues of 99 other projects, written directly (the ingestion path is measured above).
   const missing = TOTAL_ISSUES - FINDINGS;
   const fillStart = Date.now();
@@ -119,6 +145,10 @@ async function main() {
     plans.push(`-- ${label}: count\n${await explain(issueStore.countQuery(db, f))}`);
   }
   console.log(`\n${plans.join('\n\n')}`);
+  await drop(db, base, url);
+}
+
+async function drop(db: knex.Knex, base: string, url: URL) {
   await db.destroy();
   const admin = knex({ client: 'pg', connection: base });
   await admin.raw('drop database ??', [url.pathname.slice(1)]);

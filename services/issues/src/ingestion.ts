@@ -9,7 +9,7 @@ import { countIngestion } from './ingestion-metrics';
 import { OPEN_STATUSES, STATUS, statusOnDetection } from './domain/statuses';
 import type { QualityGates } from './quality-gates';
 import { HistoryEntry, historyStore } from './store/history';
-import { Detection, issueStore, NewIssue, SEVERITY_RANK } from './store/issues';
+import { Detection, issueStore, NewIssue, runStatement, SEVERITY_RANK } from './store/issues';
 import { SecurityRuleRow, securityRuleStore } from './store/security-rules';
 import { dedupRuleStore, ingestedStore, UnchangedBasis } from './store/settings';
 
@@ -47,6 +47,8 @@ interface ChunkContext {
   written: Map<string, Existing>;
   /** False when the project had no issue before this scan. */
   lookUp: boolean;
+  /** The dedup rule of each scanner name of the report (the catalog's tool name is the same for all). */
+  ruleByScanner: Map<string, DedupRule>;
 }
 
 const score = (c?: { score?: number }) => (c?.score === undefined ? null : c.score);
@@ -99,20 +101,24 @@ export class Ingestion {
     const summary: IngestSummary = { findings: 0, created: 0, updated: 0, reopened: 0, fixed: 0 };
     // Issues this scan wrote, by identity; when the project had none before, nothing else can match.
     const written = new Map<string, Existing>();
-    const ctx: ChunkContext = { scan, at, toolName: tool?.name ?? '', dedupRules, rules, written, lookUp: await issueStore.anyInProject(trx, scan.project_code) };
+    const ctx: ChunkContext = { scan, at, toolName: tool?.name ?? '', dedupRules, rules, written, lookUp: await issueStore.anyInProject(trx, scan.project_code), ruleByScanner: new Map() };
     // Findings become match keys through the dedup rules, the tool's name and the layer: with these
     // unchanged, the same findings give the same keys.
     const keying = createHash('sha256').update(JSON.stringify([[...dedupRules].map((r) => JSON.stringify(r)).sort(), ctx.toolName, scan.layer_id, scan.project_code])).digest('hex');
     const redetected = await this.redetectUnchanged(trx, ctx, keying, summary);
     if (redetected === undefined) {
-      // The next chunk is read and keyed while the database writes the previous one.
+      // The next chunk is read, keyed, matched and encoded while the database writes the previous
+      // one, so the database never waits for this process (the writes stay in chunk order).
       let pending: Promise<void> = Promise.resolve();
       for await (const chunk of this.scanning.streamFindings({ scanResultId: scan.scan_result_id, afterSeq: 0, chunkSize: this.chunkSize })) {
         const findings = chunk.findingsJson.map((j) => JSON.parse(j) as Finding);
         summary.findings += findings.length;
         const keyed = this.keyed(ctx, findings);
+        // A lookup would queue behind the previous chunk's statements on the transaction's connection anyway.
+        if (ctx.lookUp) await pending;
+        const write = await this.planChunk(trx, ctx, keyed, summary);
         await pending;
-        pending = this.upsertChunk(trx, ctx, keyed, summary);
+        pending = write();
         // Handled here so a failure waits for the await below instead of crashing the process.
         pending.catch(() => undefined);
       }
@@ -164,7 +170,8 @@ export class Ingestion {
   private keyed(ctx: ChunkContext, findings: Finding[]): Map<string, Keyed> {
     const byKey = new Map<string, Keyed>();
     for (const f of findings) {
-      const rule = ruleFor(ctx.dedupRules, [ctx.toolName, f.tool]);
+      let rule = ctx.ruleByScanner.get(f.tool);
+      if (!rule) ctx.ruleByScanner.set(f.tool, (rule = ruleFor(ctx.dedupRules, [ctx.toolName, f.tool])));
       const scope = scopeOf(rule, ctx.scan.layer_id);
       const key = matchKey(f, rule);
       const id = `${scope}\u0000${key}`;
@@ -175,7 +182,12 @@ export class Ingestion {
     return byKey;
   }
 
-  private async upsertChunk(trx: Trx, ctx: ChunkContext, byKey: Map<string, Keyed>, summary: IngestSummary): Promise<void> {
+  /**
+   * Matches a chunk's findings with the issues written before (this scan's, from memory; the
+   * project's, locked) and encodes what the chunk writes; the returned function writes it. Chunks
+   * are planned in order, so each sees what the ones before it wrote.
+   */
+  private async planChunk(trx: Trx, ctx: ChunkContext, byKey: Map<string, Keyed>, summary: IngestSummary): Promise<() => Promise<void>> {
     const { scan, at } = ctx;
     const unknown = [...byKey].filter(([id]) => !ctx.written.has(id)).map(([, m]) => m);
     const existing = ctx.lookUp && unknown.length ? await issueStore.byKeys(trx, scan.project_code, unknown) : new Map<string, Existing>();
@@ -234,8 +246,12 @@ export class Ingestion {
       ctx.written.set(id, { id: current.id, status_id: status, scan_id: scan.scan_result_id, security_rule_id: status === current.status_id ? current.security_rule_id : null });
       summary.updated++;
     }
-    await issueStore.insertMany(trx, inserts);
-    await issueStore.detectMany(trx, at, detections);
-    await historyStore.add(trx, history);
+    const insert = issueStore.insertStatement(inserts);
+    const detect = issueStore.detectStatement(at, detections);
+    return async () => {
+      await runStatement(trx, insert);
+      await runStatement(trx, detect);
+      await historyStore.add(trx, history);
+    };
   }
 }

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import * as crypto from 'node:crypto';
 import type { Finding } from '@bulwark/findings';
 
 export type DedupField = 'tool_fingerprint' | 'fingerprint' | 'rule_id' | 'file_path' | 'title' | 'cve' | 'cwe' | 'lib_name' | 'lib_version';
@@ -30,7 +30,10 @@ function toolFingerprint(f: Finding): string | undefined {
 
 function fieldValue(f: Finding, field: DedupField): string {
   switch (field) {
-    case 'tool_fingerprint': return toolFingerprint(f) ? `tfp:${toolFingerprint(f)}` : `fp:${f.fingerprint}`;
+    case 'tool_fingerprint': {
+      const tfp = toolFingerprint(f);
+      return tfp ? `tfp:${tfp}` : `fp:${f.fingerprint}`;
+    }
     case 'fingerprint': return f.fingerprint;
     case 'rule_id': return f.ruleId ?? '';
     case 'file_path': return (f.filePath ?? '').replace(/\\/g, '/').replace(/^\.\//, '');
@@ -47,9 +50,14 @@ function fieldValue(f: Finding, field: DedupField): string {
  * numbers never enter it (neither does Bulwark's fingerprint), so a line shift keeps the issue.
  */
 export function matchKey(f: Finding, rule: DedupRule): string {
-  const parts = [f.tool.toLowerCase(), ...rule.fields.map((field) => `${field}=${fieldValue(f, field)}`)];
-  return createHash('sha256').update(parts.join('\u0000')).digest('hex');
+  let text = f.tool.toLowerCase();
+  for (const field of rule.fields) text += `\u0000${field}=${fieldValue(f, field)}`;
+  return sha256Hex(text);
 }
+
+/** sha256 of a UTF-8 text in hex; the one-shot `crypto.hash` (Node 20.12+) skips a Hash object per key. */
+const oneShot = (crypto as { hash?: (algorithm: string, data: string, encoding: 'hex') => string }).hash;
+const sha256Hex = oneShot ? (text: string) => oneShot('sha256', text, 'hex') : (text: string) => crypto.createHash('sha256').update(text).digest('hex');
 
 /** The scope column: issues of a layer-scoped rule are distinct per layer. */
 export function scopeOf(rule: DedupRule, layerId: string): string {

@@ -177,6 +177,16 @@ const COUNT_GROUP_COLUMNS = ['project_code', 'tool_name', 'scanner', 'tool_id', 
 const COUNT_GROUP = COUNT_GROUP_COLUMNS.join(', ');
 const groupOf = (alias: string) => `(${COUNT_GROUP_COLUMNS.map((c) => `${alias}.${c}`).join(', ')})`;
 
+/** A statement with its parameters, encoded ahead of running it. */
+export interface Statement {
+  sql: string;
+  bindings: readonly (string | number | boolean | null)[];
+}
+
+export async function runStatement(db: Queryable, statement: Statement | undefined): Promise<void> {
+  if (statement) await db.raw(statement.sql, statement.bindings as Knex.RawBinding[]);
+}
+
 export const issueStore = {
   /** The issues of a project with these identities (scope, key), locked for the ingestion that updates them. */
   async byKeys(db: Queryable, projectCode: string, keys: { scope: string; key: string }[]): Promise<Map<string, Pick<IssueRow, 'id' | 'status_id' | 'scan_id' | 'security_rule_id'>>> {
@@ -203,9 +213,14 @@ export const issueStore = {
   },
 
   async insertMany(db: Queryable, rows: NewIssue[]): Promise<void> {
-    if (rows.length === 0) return;
+    await runStatement(db, issueStore.insertStatement(rows));
+  },
+
+  /** The statement of {@link insertMany}, encoded now and run later (ingestion encodes a chunk while the previous one is written). */
+  insertStatement(rows: NewIssue[]): Statement | undefined {
+    if (rows.length === 0) return undefined;
     const v = unnestRows(rows, NEW_ISSUE_COLUMNS);
-    await db.raw(`insert into issues (${INSERT_COLUMNS}) select ${INSERT_COLUMNS} from ${v.sql}`, v.bindings);
+    return { sql: `insert into issues (${INSERT_COLUMNS}) select ${INSERT_COLUMNS} from ${v.sql}`, bindings: v.bindings };
   },
 
   /**
@@ -213,18 +228,23 @@ export const issueStore = {
    * the planner find the batch's rows by primary key whatever its statistics say about the table.
    */
   async detectMany(db: Queryable, at: string, rows: Detection[]): Promise<void> {
-    if (rows.length === 0) return;
+    await runStatement(db, issueStore.detectStatement(at, rows));
+  },
+
+  /** The statement of {@link detectMany}, encoded now and run later. */
+  detectStatement(at: string, rows: Detection[]): Statement | undefined {
+    if (rows.length === 0) return undefined;
     const v = unnestRows(rows, DETECTION_COLUMNS);
-    await db.raw(
-      `update issues i set scan_id = v.scan_id, check_id = v.check_id, layer_id = v.layer_id, last_detected_at = ?, updated_at = ?,
+    return {
+      sql: `update issues i set scan_id = v.scan_id, check_id = v.check_id, layer_id = v.layer_id, last_detected_at = ?, updated_at = ?,
          detections = i.detections + case when v.new_scan then 1 else 0 end,
          occurrences = case when v.new_scan then v.occurrences else i.occurrences + v.occurrences end,
          status_id = v.status_id, severity = v.severity, severity_rank = v.severity_rank, start_line = v.start_line,
          suppression = v.suppression, security_rule_id = v.security_rule_id
        from ${v.sql}
        where i.id = v.id and i.id = any(?::uuid[])`,
-      [at, at, ...v.bindings, pgArray(rows.map((r) => r.id))],
-    );
+      bindings: [at, at, ...v.bindings, pgArray(rows.map((r) => r.id))],
+    };
   },
 
   /** The issues a scan detected last (no later scan detected them), locked for its re-detection. */

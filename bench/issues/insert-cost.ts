@@ -1,0 +1,134 @@
+/**
+ * What writing 100,000 new issues costs PostgreSQL, and where: the same prepared rows inserted into
+ * the `issues` table of a fresh database (the service's migrations) in several ways, each timed in
+ * wall seconds and in CPU seconds of the transaction's backend (read from /proc, so the server must
+ * run on this machine; on a shared machine the CPU figure is the one to compare):
+ *
+ * - `chunked`: what ingestion does, 2,000 rows per `insert … select from unnest(arrays)`;
+ * - `copy+merge`: a COPY of every row into a temporary table, then one `insert … select`;
+ * - `copy+merge without …`: the same with parts of the schema dropped inside the transaction, which
+ *   is rolled back (the cost of each index and of the count trigger, by difference).
+ *
+ * Run: `npx tsx bench/issues/insert-cost.ts` after `eval "$(bash deploy/local/infra.sh env)"`
+ * (BENCH_FINDINGS, BENCH_VARIANTS: a comma-separated subset of the labels' keys below).
+ */
+import { createHash, randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import knex from 'knex';
+import { from as copyFrom } from 'pg-copy-streams';
+import { openDatabase, Trx } from '@bulwark/platform';
+import { migrations } from '../../services/issues/src/migrations';
+import { issueStore, NewIssue } from '../../services/issues/src/store/issues';
+
+const N = Number(process.env.BENCH_FINDINGS ?? 100_000);
+const SEVERITIES = ['critical', 'high', 'medium', 'low', 'info'];
+
+const INDEXES = {
+  identity: ['drop index issues_identity'],
+  pkey: ['alter table issues drop constraint issues_pkey cascade'],
+  first: ['drop index issues_project_first', 'drop index issues_first'],
+  composites: ['drop index issues_project_status_sev', 'drop index issues_check_status', 'drop index issues_layer_status', 'drop index issues_tool'],
+  partial: ['drop index issues_cve', 'drop index issues_lib', 'drop index issues_assignee', 'drop index issues_rule', 'drop index issues_duplicate'],
+  gin: ['drop index issues_cwes'],
+  trigger: ['drop trigger issues_counted_insert on issues'],
+};
+const VARIANTS: Record<string, { label: string; drop?: string[]; chunked?: boolean }> = {
+  chunked: { label: 'chunked (ingestion today): insert … select from unnest, 2,000 rows each', chunked: true },
+  copy: { label: 'copy+merge: COPY into a temporary table, one insert … select' },
+  'no-trigger': { label: 'copy+merge without the count trigger', drop: INDEXES.trigger },
+  'no-gin': { label: 'copy+merge without the GIN index on cwes', drop: INDEXES.gin },
+  'no-pkey': { label: 'copy+merge without the primary key', drop: INDEXES.pkey },
+  'no-identity': { label: 'copy+merge without the identity index', drop: INDEXES.identity },
+  'no-first': { label: 'copy+merge without the two first_detected_at indexes', drop: INDEXES.first },
+  'no-composites': { label: 'copy+merge without the four (project|check|layer|tool, status…) indexes', drop: INDEXES.composites },
+  'no-partial': { label: 'copy+merge without the five partial indexes (all NULL here)', drop: INDEXES.partial },
+  bare: { label: 'copy+merge into the bare heap (no index, no trigger)', drop: Object.values(INDEXES).flat() },
+};
+
+const at = new Date().toISOString();
+const rows: NewIssue[] = Array.from({ length: N }, (_, i) => ({
+  id: randomUUID(), project_code: 'bench', scope_id: '', match_key: createHash('sha256').update(`k${i}`).digest('hex'), layer_id: 'layer-1', check_id: 'check-1',
+  scan_id: 'scan-1', first_scan_id: 'scan-1', tool_id: 't', tool_name: 'Semgrep', scanner: 'Semgrep', category: 'sast', title: `Problem of rule.${i % 300}`,
+  description: `Description of rule.${i % 300} in src/module${i % 4000}/file${i % 97}.py`, severity: SEVERITIES[i % 5], severity_rank: 5 - (i % 5), rule_id: `rule.${i % 300}`,
+  status_id: 1, cve: i % 10 === 0 ? `CVE-2025-${10000 + (i % 5000)}` : null, vulnerability_ids: i % 10 === 0 ? [`CVE-2025-${10000 + (i % 5000)}`] : [], cwes: [79 + (i % 40)],
+  lib_name: null, lib_version: null, file_path: `src/module${i % 4000}/file${i % 97}.py`, start_line: 1 + (i % 500), cvss_v2: null,
+  cvss_v3: i % 3 === 0 ? (i % 100) / 10 : null, cvss_v4: null, cvss_unknown: null, cvss_max: i % 3 === 0 ? (i % 100) / 10 : null, epss: null, known_exploited: false,
+  fingerprint: createHash('sha256').update(`f${i}`).digest('hex'), occurrences: 1, suppression: null, security_rule_id: null, first_detected_at: at, last_detected_at: at, updated_at: at,
+}));
+const COLUMNS = Object.keys(rows[0]) as (keyof NewIssue)[];
+
+/** A value in COPY's text format. */
+function copyText(v: unknown): string {
+  if (v === null || v === undefined) return '\\N';
+  if (Array.isArray(v)) return copyText(`{${v.map((x) => (typeof x === 'number' ? String(x) : `"${String(x).replace(/[\\"]/g, '\\$&')}"`)).join(',')}}`);
+  const s = typeof v === 'object' ? JSON.stringify(v) : String(v);
+  return s.replace(/[\\\n\r\t]/g, (c) => ({ '\\': '\\\\', '\n': '\\n', '\r': '\\r', '\t': '\\t' })[c]!);
+}
+
+/** User + system CPU seconds of a local process (Linux /proc, clock ticks of 1/100 s). */
+function cpu(pid: number): number {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+async function copyAndMerge(trx: Trx, pid: number): Promise<string> {
+  await trx.raw('create temp table stage (like issues including defaults) on commit drop');
+  const c0 = cpu(pid);
+  const connection = await (trx.client as { acquireConnection(): Promise<{ query(stream: unknown): NodeJS.WritableStream }> }).acquireConnection();
+  const lines = function* () {
+    for (let i = 0; i < rows.length; i += 1000) yield rows.slice(i, i + 1000).map((r) => `${COLUMNS.map((c) => copyText(r[c])).join('\t')}\n`).join('');
+  };
+  await pipeline(Readable.from(lines()), connection.query(copyFrom(`copy stage (${COLUMNS.join(', ')}) from stdin`)) as NodeJS.WritableStream);
+  const c1 = cpu(pid);
+  await trx.raw(`insert into issues (${COLUMNS.join(', ')}) select ${COLUMNS.join(', ')} from stage`);
+  return `COPY ${(c1 - c0).toFixed(2)} s, insert ${(cpu(pid) - c1).toFixed(2)} s`;
+}
+
+async function main() {
+  const base = process.env.BULWARK_TEST_PG_URL;
+  if (!base) throw new Error('BULWARK_TEST_PG_URL is not set: eval "$(bash deploy/local/infra.sh env)"');
+  const url = new URL(base);
+  url.pathname = `/bulwark_bench_insert_${Date.now()}`;
+  const db = await openDatabase({ service: 'issues-bench', url: url.toString(), dataDir: '/tmp', migrations });
+  try {
+    console.log(`load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}; ${N} rows`);
+    console.log('| variant | wall | backend CPU | of which |\n|---|---|---|---|');
+    for (const key of (process.env.BENCH_VARIANTS ?? Object.keys(VARIANTS).join(',')).split(',')) {
+      const v = VARIANTS[key];
+      if (!v) throw new Error(`unknown variant ${key}`);
+      await db.raw('truncate issues, issue_counts, issue_history cascade');
+      await db.raw('vacuum analyze issues');
+      const started = process.hrtime.bigint();
+      let line = '';
+      await db
+        .transaction(async (trx) => {
+          const pid: number = (await trx.raw('select pg_backend_pid() as pid')).rows[0].pid;
+          for (const statement of v.drop ?? []) await trx.raw(statement);
+          const c0 = cpu(pid);
+          let parts = '';
+          if (v.chunked) for (let i = 0; i < rows.length; i += 2000) await issueStore.insertMany(trx, rows.slice(i, i + 2000));
+          else parts = await copyAndMerge(trx, pid);
+          line = `| ${v.label} | ${(Number(process.hrtime.bigint() - started) / 1e9).toFixed(2)} s | ${(cpu(pid) - c0).toFixed(2)} s | ${parts} |`;
+          // Every variant starts from the same empty table and the whole schema.
+          throw new Error('rollback');
+        })
+        .catch((err: Error) => {
+          if (err.message !== 'rollback') throw err;
+        });
+      console.log(line);
+    }
+  } finally {
+    await db.destroy();
+    const admin = knex({ client: 'pg', connection: base });
+    await admin.raw('drop database ??', [url.pathname.slice(1)]);
+    await admin.destroy();
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
