@@ -106,6 +106,13 @@ function pdfText(pdf: Buffer): string {
   return execFileSync('pdftotext', ['-layout', '-', '-'], { input: pdf, maxBuffer: 64 * 1024 * 1024 }).toString('utf8');
 }
 
+/** Dark pixels in the top left of page 1 (where the title is), rendered by poppler's pdftoppm. */
+function inkInTitle(pdf: Buffer): number {
+  const pgm = execFileSync('pdftoppm', ['-gray', '-r', '72', '-f', '1', '-l', '1', '-x', '30', '-y', '30', '-W', '300', '-H', '40', '-'], { input: pdf });
+  const header = pgm.toString('latin1').match(/^P5\s+\d+\s+\d+\s+\d+\s/)![0].length;
+  return pgm.subarray(header).filter((value) => value < 128).length;
+}
+
 const CYRILLIC_TITLE = 'Отчёт о безопасности за квартал';
 const CJK_TITLE = '季度安全报告';
 
@@ -304,6 +311,13 @@ describe('report renderers', () => {
       // The column headers are repeated on every page the issue table runs onto.
       expect(text.match(/First detected/g)!.length).to.be.greaterThan(1);
     });
+  });
+
+  it('draws the glyphs of a CJK title, not blanks', async () => {
+    // pdftotext reads a font's character map, which is there even when its glyphs were embedded empty.
+    const blank = inkInTitle(await renderPdf(typed('summary', ''), { compress: true }));
+    const drawn = inkInTitle(await renderPdf(typed('summary', CJK_TITLE), { compress: true }));
+    expect(drawn - blank).to.be.greaterThan(100);
   });
 
   describe('every type in every format', () => {

@@ -16,16 +16,18 @@ function option(chart: ReportChart): echarts.EChartsCoreOption {
   const title = { text: chart.title, left: 0, textStyle: { ...text, fontSize: 13, fontWeight: 'bold' as const } };
   if (chart.kind === 'pie') {
     const series = chart.series[0]!;
+    // The counts go into the legend: labels around the ring would be cut at the chart's edge.
     return {
       animation: false, textStyle: text, title,
+      legend: { orient: 'vertical', left: '55%', top: 'middle', itemWidth: 12, textStyle: text },
       series: [{
-        type: 'pie', radius: ['35%', '65%'], center: ['50%', '56%'], label: { ...text, formatter: '{b}: {c}' },
-        data: chart.categories.map((name, i) => ({ name, value: series.values[i], itemStyle: series.colors ? { color: series.colors[i] } : undefined })).filter((d) => d.value! > 0),
+        type: 'pie', radius: ['30%', '55%'], center: ['30%', '56%'], label: { show: false },
+        data: chart.categories.map((name, i) => ({ name: `${name}: ${series.values[i]}`, value: series.values[i], itemStyle: series.colors ? { color: series.colors[i] } : undefined })),
       }],
     };
   }
   const horizontal = chart.kind === 'hbar';
-  const categoryAxis = { type: 'category' as const, data: chart.categories, axisLabel: { ...text, width: 150, overflow: 'truncate' as const } };
+  const categoryAxis = { type: 'category' as const, data: chart.categories, axisLabel: { ...text, width: 100, overflow: 'truncate' as const } };
   const valueAxis = { type: 'value' as const, minInterval: 1, axisLabel: text };
   return {
     animation: false, textStyle: text, title,
@@ -35,7 +37,7 @@ function option(chart: ReportChart): echarts.EChartsCoreOption {
     yAxis: horizontal ? { ...categoryAxis, inverse: true } : valueAxis,
     series: chart.series.map((s) => ({
       name: s.name, type: chart.kind === 'line' ? 'line' : 'bar', data: s.values.map((value, i) => ({ value, itemStyle: s.colors ? { color: s.colors[i] } : undefined })),
-      itemStyle: s.color ? { color: s.color } : undefined, lineStyle: s.color ? { color: s.color } : undefined, showSymbol: chart.kind === 'line' && s.values.length < 40,
+      barMaxWidth: 18, itemStyle: s.color ? { color: s.color } : undefined, lineStyle: s.color ? { color: s.color } : undefined, showSymbol: chart.kind === 'line' && s.values.length < 40,
     })),
   };
 }

@@ -2,8 +2,8 @@
 /**
  * The fonts a PDF embeds, all shipped inside npm packages (nothing is read outside node_modules,
  * nothing is downloaded): DejaVu Sans covers Latin, Cyrillic, Greek, Arabic and Hebrew as full
- * TrueType files; Noto Sans SC, which Fontsource splits into many small WOFF2 files by Unicode
- * range, covers CJK. Each run of text is drawn in the first font that has its characters.
+ * TrueType files; Noto Sans SC, which Fontsource splits into many small WOFF files by Unicode
+ * range, covers CJK (WOFF, not WOFF2: PDFKit embeds the CFF outlines of the WOFF2 files empty). Each run of text is drawn in the first font that has its characters.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -34,6 +34,15 @@ function load(name: string, path: string): LoadedFont {
   return { name, data, has: (codePoint) => chars.has(codePoint) };
 }
 
+/** A subset whose character map fontkit cannot read (one of Noto Sans SC's) is left out, not fatal. */
+function loadSubset(name: string, path: string): LoadedFont[] {
+  try {
+    return [load(name, path)];
+  } catch {
+    return [];
+  }
+}
+
 interface FontSet {
   regular: LoadedFont;
   bold: LoadedFont;
@@ -48,9 +57,9 @@ function fontSet(): FontSet {
   const dejavu = join(packageDir('dejavu-fonts-ttf'), 'ttf');
   const noto = join(packageDir('@fontsource/noto-sans-sc'), 'files');
   const cjk = readdirSync(noto)
-    .filter((file) => /^noto-sans-sc-\d+-400-normal\.woff2$/.test(file))
+    .filter((file) => /^noto-sans-sc-\d+-400-normal\.woff$/.test(file))
     .sort((a, b) => Number(a.split('-')[3]) - Number(b.split('-')[3]))
-    .map((file) => load(`cjk-${file.split('-')[3]}`, join(noto, file)));
+    .flatMap((file) => loadSubset(`cjk-${file.split('-')[3]}`, join(noto, file)));
   loaded = { regular: load('dejavu', join(dejavu, 'DejaVuSans.ttf')), bold: load('dejavu-bold', join(dejavu, 'DejaVuSans-Bold.ttf')), cjk };
   return loaded;
 }
@@ -61,7 +70,7 @@ export function pdfFonts(): FontFile[] {
   return [set.regular, set.bold, ...set.cjk].map(({ name, data }) => ({ name, data }));
 }
 
-/** Paths of the TrueType files, for rasterizing charts (resvg reads TrueType, not WOFF2). */
+/** Paths of the TrueType files, for rasterizing charts (resvg reads TrueType, not WOFF). */
 export function trueTypeFontPaths(): string[] {
   const dejavu = join(packageDir('dejavu-fonts-ttf'), 'ttf');
   return [join(dejavu, 'DejaVuSans.ttf'), join(dejavu, 'DejaVuSans-Bold.ttf')];

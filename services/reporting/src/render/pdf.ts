@@ -23,8 +23,9 @@ const CELL_PADDING = 4;
 const SECTION_GAP = 16;
 /** Points per unit of column weight; tables with few columns stay narrow instead of spanning the page. */
 const WEIGHT_UNIT = 56;
-const CHART_WIDTH = 370;
-const CHART_HEIGHT = 220;
+const CHART_WIDTH = 245;
+const CHART_HEIGHT = 190;
+const CHART_GAP = 6;
 const TEXT_COLOR = '#111827';
 const MUTED_COLOR = '#4b5563';
 const RULE_COLOR = '#d1d5db';
@@ -61,9 +62,13 @@ function layout(doc: Doc, text: string, width: number, style: Style): Line[] {
     let line: Line = [];
     let used = 0;
     const push = (piece: string) => {
-      const runs = measure(doc, piece, style);
-      line.push(...runs);
-      used += runs.reduce((sum, run) => sum + run.width, 0);
+      for (const run of measure(doc, piece, style)) {
+        const last = line[line.length - 1];
+        // One run per font across pieces, so a right-to-left phrase is shaped and ordered as a whole.
+        if (last && last.font === run.font) line[line.length - 1] = { font: run.font, text: last.text + run.text, width: last.width + run.width };
+        else line.push(run);
+        used += run.width;
+      }
     };
     for (const piece of breakOpportunities(paragraph)) {
       const pieceWidth = textWidth(doc, piece, style);
@@ -94,11 +99,26 @@ function layout(doc: Doc, text: string, width: number, style: Style): Line[] {
   return lines;
 }
 
+const RTL = /[\u0590-\u08ff]/;
+const LTR = /[A-Za-z0-9\u00c0-\u04ff]/;
+
 function drawLine(doc: Doc, line: Line, x: number, y: number, style: Style, color: string): void {
   let left = x;
   doc.fillColor(color);
   for (const run of line) {
-    doc.font(run.font).fontSize(style.size).text(run.text, left, y, { lineBreak: false });
+    doc.font(run.font).fontSize(style.size);
+    if (RTL.test(run.text) && !LTR.test(run.text)) {
+      // fontkit shapes and mirrors each word; the words themselves go right to left here.
+      const words = run.text.trim().split(/\s+/).reverse();
+      const space = doc.widthOfString(' ');
+      let wordLeft = left + run.width - doc.widthOfString(run.text.trim()) - (run.text.length - run.text.trimStart().length) * space;
+      for (const word of words) {
+        doc.text(word, wordLeft, y, { lineBreak: false });
+        wordLeft += doc.widthOfString(word) + space;
+      }
+    } else {
+      doc.text(run.text, left, y, { lineBreak: false });
+    }
     left += run.width;
   }
 }
@@ -156,14 +176,14 @@ function writeHeading(doc: Doc, title: string, keepWith: number): void {
 
 function writeCharts(doc: Doc, view: ReportView): void {
   if (view.charts.length === 0) return;
-  const perRow = Math.max(1, Math.floor(contentWidth(doc) / (CHART_WIDTH + 10)));
+  const perRow = Math.max(1, Math.floor(contentWidth(doc) / (CHART_WIDTH + CHART_GAP)));
   view.charts.forEach((chart, index) => {
     const column = index % perRow;
     if (column === 0) {
-      doc.y += index === 0 ? SECTION_GAP : CHART_HEIGHT + 10;
+      doc.y += index === 0 ? SECTION_GAP : CHART_HEIGHT + CHART_GAP;
       ensureSpace(doc, CHART_HEIGHT);
     }
-    SVGtoPDF(doc, chartSvg(chart, CHART_WIDTH, CHART_HEIGHT), contentLeft(doc) + column * (CHART_WIDTH + 10), doc.y, {
+    SVGtoPDF(doc, chartSvg(chart, CHART_WIDTH, CHART_HEIGHT), contentLeft(doc) + column * (CHART_WIDTH + CHART_GAP), doc.y, {
       width: CHART_WIDTH, height: CHART_HEIGHT, assumePt: true, fontCallback: (_family, bold) => (bold ? BOLD_FONT : REGULAR_FONT),
     });
   });
