@@ -6,6 +6,7 @@ import { renderReport, reportFileType } from '../src/render';
 import { execFileSync } from 'node:child_process';
 import { renderPdf } from '../src/render/pdf';
 import { buildCompliance } from '../src/domain/compliance';
+import { breakOpportunities } from '../src/render/wrap';
 import { contentDisposition } from '../src/reports';
 import { REPORT_TYPES } from '@bulwark/contracts';
 
@@ -266,7 +267,9 @@ describe('report renderers', () => {
       expect(html).to.include(`<td>${CONFIRMED}</td>`);
       expect(html).to.include('<td>src/views/user,profile.tsx:42</td>');
       expect(html).to.include('<td>log4j-core@2.14.1</td>');
-      expect(html).to.include('<td>CWE-79, CWE-89</td>');
+      // Ids keep their hyphens from being line breaks.
+      expect(html).to.include('<td><span class="id">CWE-79</span>, <span class="id">CWE-89</span></td>');
+      expect(html).to.include('<td><span class="id">CVE-2021-44228</span></td>');
       expect(html).to.include('<td class="number">9.8</td>');
       expect(html).to.include('3 of 57 open issues listed');
     });
@@ -355,6 +358,12 @@ describe('report renderers', () => {
     }
   });
 
+  it('wraps after spaces, path separators and CJK characters, never inside an id', () => {
+    expect(breakOpportunities('See CVE-2021-44228 in src/a,b.ts?x=1&y=2')).to.deep.equal(['See ', 'CVE-2021-44228 ', 'in ', 'src/', 'a,', 'b.ts?', 'x=1&', 'y=2']);
+    expect(breakOpportunities('安全 report')).to.deep.equal(['安', '全 ', 'report']);
+    expect(breakOpportunities('')).to.deep.equal([]);
+  });
+
   it('names a download by its report, with an ASCII fallback', () => {
     expect(contentDisposition(CYRILLIC_TITLE, 'pdf')).to.equal(
       `attachment; filename="_ _ _ _ _.pdf"; filename*=UTF-8''${encodeURIComponent(`${CYRILLIC_TITLE}.pdf`)}`,
@@ -376,6 +385,8 @@ describe('report renderers', () => {
       expect(xml).to.include(CONFIRMED);
       expect(xml).to.include('3 of 57 open issues listed');
       expect(xml).to.match(/<w:pgSz [^>]*w:orient="landscape"/);
+      // Word may break at a hyphen: CVE ids get non-breaking ones.
+      expect(xml).to.match(/CVE<\/w:t>\s*<w:noBreakHyphen\/>\s*<w:t[^>]*>2021<\/w:t>\s*<w:noBreakHyphen\/>\s*<w:t[^>]*>44228/);
     });
   });
 });

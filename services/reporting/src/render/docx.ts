@@ -1,9 +1,10 @@
 /** An editable Word document of the report, A4 landscape like the PDF so the top issues fit. */
 import {
-  AlignmentType, Document, Footer, HeadingLevel, ImageRun, Packer, PageNumber, PageOrientation, Paragraph, ShadingType,
+  AlignmentType, Document, Footer, HeadingLevel, ImageRun, NoBreakHyphen, Packer, PageNumber, PageOrientation, Paragraph, ShadingType,
   Table, TableCell, TableRow, TextRun, WidthType,
 } from 'docx';
 import { chartPng, chartSvg } from './charts';
+import { IDENTIFIER } from './wrap';
 import { ReportSnapshot } from '../domain/snapshot';
 import { buildReportView, ReportChart, ReportColumn, ReportEntry, ReportField, ReportTable, SEVERITY_COLORS, severityOfLabel } from './report-view';
 
@@ -28,6 +29,22 @@ const FONTS = { ascii: 'Calibri', hAnsi: 'Calibri', eastAsia: 'Microsoft YaHei',
 
 /** Text in a right-to-left script is marked so, which lets Word order it. */
 const rtl = (text: string) => /[\u0590-\u08ff]/.test(text);
+
+/** The run's text, with the hyphens of CVE and CWE ids made non-breaking so Word keeps each id on one line. */
+function unbrokenIds(text: string): (string | NoBreakHyphen)[] {
+  const parts: (string | NoBreakHyphen)[] = [];
+  let last = 0;
+  for (const match of text.matchAll(IDENTIFIER)) {
+    parts.push(text.slice(last, match.index));
+    match[0].split('-').forEach((piece, index) => {
+      if (index > 0) parts.push(new NoBreakHyphen());
+      parts.push(piece);
+    });
+    last = match.index + match[0].length;
+  }
+  parts.push(text.slice(last));
+  return parts.filter((part) => part !== '');
+}
 
 function chartParagraph(chart: ReportChart): Paragraph {
   const svg = chartSvg(chart, CHART_WIDTH, CHART_HEIGHT);
@@ -64,7 +81,7 @@ function tableCell(text: string, column: ReportColumn, header: boolean): TableCe
     children: [new Paragraph({
       alignment: column.align === 'right' ? AlignmentType.RIGHT : AlignmentType.LEFT,
       children: [new TextRun({
-        text,
+        children: unbrokenIds(text),
         rightToLeft: rtl(text),
         size: TABLE_FONT_SIZE,
         bold: header || severity !== undefined,

@@ -4,6 +4,7 @@
  */
 import { ReportSnapshot, SEVERITIES } from '../domain/snapshot';
 import { chartSvg } from './charts';
+import { IDENTIFIER } from './wrap';
 import { buildReportView, ReportEntry, ReportField, ReportTable, SEVERITY_COLORS, severityOfLabel } from './report-view';
 
 const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
@@ -11,6 +12,11 @@ const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '
 /** Every text from the snapshot goes through here: titles and paths come from scanned code. */
 function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (char) => HTML_ESCAPES[char]!);
+}
+
+/** Escaped cell text whose CVE and CWE ids a browser may not break at their hyphens. */
+function cellHtml(text: string): string {
+  return escapeHtml(text).replace(IDENTIFIER, (id) => `<span class="id">${id}</span>`);
 }
 
 const STYLE = `
@@ -35,6 +41,7 @@ const STYLE = `
   article.issue { border-top: 1px solid #e5e7eb; margin-top: 1.25rem; }
   article.issue p { white-space: pre-wrap; overflow-wrap: break-word; }
   td.severity { font-weight: 600; }
+  span.id { white-space: nowrap; }
 ${SEVERITIES.map((severity) => `  td.${severity} { color: ${SEVERITY_COLORS[severity]}; }`).join('\n')}
   p.empty, p.note { color: #4b5563; margin: .5rem 0; }
   @media print { body { margin: 0; max-width: none; } h2 { break-after: avoid; } tr { break-inside: avoid; } }
@@ -57,7 +64,7 @@ function renderTable(table: ReportTable): string {
       const column = table.columns[index]!;
       const severity = column.severity ? severityOfLabel(text) : undefined;
       if (severity) return `<td class="severity ${severity}">${escapeHtml(text)}</td>`;
-      return `<td${column.align === 'right' ? ' class="number"' : ''}${/[\u0590-\u08ff]/.test(text) ? ' dir="auto"' : ''}>${escapeHtml(text)}</td>`;
+      return `<td${column.align === 'right' ? ' class="number"' : ''}${/[\u0590-\u08ff]/.test(text) ? ' dir="auto"' : ''}>${cellHtml(text)}</td>`;
     });
     return `<tr>${cells.join('')}</tr>`;
   });

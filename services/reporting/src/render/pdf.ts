@@ -190,19 +190,30 @@ function writeCharts(doc: Doc, view: ReportView): void {
   doc.y += CHART_HEIGHT;
 }
 
-function writeRow(doc: Doc, columns: ReportColumn[], widths: number[], cells: string[], header: boolean): void {
+interface LaidOutRow {
+  cells: string[];
+  lines: Line[][];
+  height: number;
+  header: boolean;
+}
+
+/** A row's cells laid out once, to learn its height before deciding on a page break and then to draw it. */
+function layoutRow(doc: Doc, widths: number[], cells: string[], header: boolean): LaidOutRow {
   const style = { size: TABLE_FONT_SIZE, bold: header };
-  const laidOut = cells.map((cell, index) => layout(doc, cell, widths[index]! - 2 * CELL_PADDING, style));
-  const height = Math.max(1, ...laidOut.map((lines) => lines.length)) * lineHeight(style) + 2 * CELL_PADDING - 2;
+  const lines = cells.map((cell, index) => layout(doc, cell, widths[index]! - 2 * CELL_PADDING, style));
+  return { cells, lines, header, height: Math.max(1, ...lines.map((l) => l.length)) * lineHeight(style) + 2 * CELL_PADDING - 2 };
+}
+
+function writeRow(doc: Doc, columns: ReportColumn[], widths: number[], row: LaidOutRow): void {
   const left = contentLeft(doc);
   const tableWidth = widths.reduce((sum, width) => sum + width, 0);
   const y = doc.y;
-  if (header) doc.rect(left, y, tableWidth, height).fill(HEADER_FILL);
+  if (row.header) doc.rect(left, y, tableWidth, row.height).fill(HEADER_FILL);
   let x = left;
-  laidOut.forEach((lines, index) => {
+  row.lines.forEach((lines, index) => {
     const column = columns[index]!;
-    const severity = !header && column.severity ? severityOfLabel(cells[index]!) : undefined;
-    const cellStyle = { size: TABLE_FONT_SIZE, bold: header || severity !== undefined };
+    const severity = !row.header && column.severity ? severityOfLabel(row.cells[index]!) : undefined;
+    const cellStyle = { size: TABLE_FONT_SIZE, bold: row.header || severity !== undefined };
     lines.forEach((line, n) => {
       const inner = widths[index]! - 2 * CELL_PADDING;
       const offset = column.align === 'right' ? inner - lineWidth(line) : 0;
@@ -210,34 +221,29 @@ function writeRow(doc: Doc, columns: ReportColumn[], widths: number[], cells: st
     });
     x += widths[index]!;
   });
-  doc.moveTo(left, y + height).lineTo(left + tableWidth, y + height).lineWidth(0.5).strokeColor(RULE_COLOR).stroke();
-  doc.y = y + height;
-}
-
-function rowHeight(doc: Doc, widths: number[], cells: string[], header: boolean): number {
-  const style = { size: TABLE_FONT_SIZE, bold: header };
-  return Math.max(1, ...cells.map((cell, index) => layout(doc, cell, widths[index]! - 2 * CELL_PADDING, style).length)) * lineHeight(style) + 2 * CELL_PADDING - 2;
+  doc.moveTo(left, y + row.height).lineTo(left + tableWidth, y + row.height).lineWidth(0.5).strokeColor(RULE_COLOR).stroke();
+  doc.y = y + row.height;
 }
 
 function writeTable(doc: Doc, table: ReportTable, heading = true): void {
   const totalWeight = table.columns.reduce((sum, column) => sum + column.weight, 0);
   const tableWidth = Math.min(contentWidth(doc), totalWeight * WEIGHT_UNIT);
   const widths = table.columns.map((column) => (tableWidth * column.weight) / totalWeight);
-  const headerCells = table.columns.map((column) => column.label);
-  const headerHeight = rowHeight(doc, widths, headerCells, true);
-  if (heading) writeHeading(doc, table.title, 2 * headerHeight);
+  const header = layoutRow(doc, widths, table.columns.map((column) => column.label), true);
+  if (heading) writeHeading(doc, table.title, 2 * header.height);
   if (table.rows.length === 0) {
     writeText(doc, table.emptyText, contentLeft(doc), contentWidth(doc), { size: 9, bold: false }, MUTED_COLOR);
     return;
   }
-  ensureSpace(doc, 2 * headerHeight);
-  writeRow(doc, table.columns, widths, headerCells, true);
-  for (const row of table.rows) {
-    if (doc.y + rowHeight(doc, widths, row, false) > contentBottom(doc)) {
+  ensureSpace(doc, 2 * header.height);
+  writeRow(doc, table.columns, widths, header);
+  for (const cells of table.rows) {
+    const row = layoutRow(doc, widths, cells, false);
+    if (doc.y + row.height > contentBottom(doc)) {
       doc.addPage();
-      writeRow(doc, table.columns, widths, headerCells, true);
+      writeRow(doc, table.columns, widths, header);
     }
-    writeRow(doc, table.columns, widths, row, false);
+    writeRow(doc, table.columns, widths, row);
   }
   if (table.note !== null) {
     doc.y += 4;

@@ -10,3 +10,6 @@ const PIECE = new RegExp(`[${CJK}][${SEPARATORS}]*|[^${SEPARATORS}${CJK}]+[${SEP
 export function breakOpportunities(text: string): string[] {
   return (text.match(PIECE) ?? []).filter((piece) => piece.length > 0);
 }
+
+/** Identifiers a line must not break inside, though they have hyphens: CVE, GHSA and CWE ids. */
+export const IDENTIFIER = /\b(?:CVE-\d{4}-\d+|GHSA(?:-[0-9a-z]{4}){3}|CWE-\d+)\b/gi;
