@@ -22,27 +22,40 @@ export const reportQueries = {
   },
 
   /**
-   * Per interval: issues first detected in it, changes to Fixed in it, and issues open at its end
-   * (an issue's status then is its last status change before the end; with none, the status it was
-   * created with is taken as open, which it is unless a rule suppressed it at once).
+   * Per interval: issues first detected in it, changes to Fixed in it, and issues open at its end.
+   * One pass over the scope's issues and status changes: an issue adds one to the open count when
+   * first detected if its first status was open, a change from an open to a closed status takes
+   * one away and the reverse adds one; each event falls in the interval width_bucket finds for it
+   * (0: before the first), and the open count is their running sum.
    */
   async trend(db: Queryable, projects: string[] | null, starts: string[], end: string) {
     const scope = scoped(projects);
+    const closed = pgArray(NOT_COUNTED_STATUSES);
     const { rows } = await db.raw(
-      `with b as (
-         select s as start, lead(s, 1, ?::timestamptz) over (order by s) as stop from unnest(?::timestamptz[]) s
-       ), i as (${scope.sql})
-       select b.start,
-         (select count(*) from i where i.first_detected_at >= b.start and i.first_detected_at < b.stop) as opened,
-         (select count(*) from issue_history h join i on i.id = h.issue_id
-           where h.field = 'status' and h.new_value = ? and h.at >= b.start and h.at < b.stop) as fixed,
-         (select count(*) from i where i.first_detected_at < b.stop and coalesce((
-             select h.new_value::int from issue_history h where h.issue_id = i.id and h.field = 'status' and h.at < b.stop order by h.at desc, h.id desc limit 1
-           ), ?) <> all(?::int[])) as open
-       from b order by b.start`,
-      [end, pgArray(starts), ...scope.bindings, String(STATUS.fixed), STATUS.new, pgArray(NOT_COUNTED_STATUSES)],
+      `with i as (${scope.sql}),
+       ev as (
+         select i.first_detected_at as at, 1 as opened, 0 as fixed,
+           case when coalesce(first.old_value::int, i.status_id) = any(?::int[]) then 0 else 1 end as delta
+         from i left join lateral (
+           select h.old_value from issue_history h where h.issue_id = i.id and h.field = 'status' order by h.at, h.id limit 1
+         ) first on true
+         where i.first_detected_at < ?
+         union all
+         select h.at, 0, (h.new_value = ?)::int,
+           case when (h.old_value::int = any(?::int[])) = (h.new_value::int = any(?::int[])) then 0 when h.new_value::int = any(?::int[]) then -1 else 1 end
+         from issue_history h join i on i.id = h.issue_id
+         where h.field = 'status' and h.at < ?
+       )
+       select width_bucket(ev.at, ?::timestamptz[]) as k, sum(ev.opened) as opened, sum(ev.fixed) as fixed, sum(ev.delta) as delta from ev group by 1 order by 1`,
+      [...scope.bindings, closed, end, String(STATUS.fixed), closed, closed, closed, end, pgArray(starts)],
     );
-    return (rows as { start: Date; opened: string; fixed: string; open: string }[]).map((r) => ({ start: iso(r.start)!, opened: Number(r.opened), fixed: Number(r.fixed), open: Number(r.open) }));
+    const byBucket = new Map((rows as { k: number; opened: string; fixed: string; delta: string }[]).map((r) => [Number(r.k), r]));
+    let open = Number(byBucket.get(0)?.delta ?? 0);
+    return starts.map((start, index) => {
+      const r = byBucket.get(index + 1);
+      open += Number(r?.delta ?? 0);
+      return { start, opened: Number(r?.opened ?? 0), fixed: Number(r?.fixed ?? 0), open };
+    });
   },
 
   /** Issues changed to Fixed within [from, to] and the mean hours from first detection to that change, by severity. */
