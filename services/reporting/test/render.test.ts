@@ -250,6 +250,14 @@ describe('report renderers', () => {
       expect(html).not.to.match(/<script/i);
     });
 
+    it('escapes scanned names inside its charts too', async () => {
+      const hostile = { ...snapshot, top_issues: [issue({ lib_name: '<script>alert(1)</script>', cwes: [79] })] };
+      const text = (await renderReport(hostile, 'html')).body.toString('utf8');
+      expect(text).to.include('Top libraries of open issues');
+      expect(text).to.include('&lt;script&gt;');
+      expect(text).not.to.match(/<script/i);
+    });
+
     it('is one document that loads nothing from elsewhere', () => {
       expect(html.startsWith('<!DOCTYPE html>')).to.equal(true);
       expect(html).to.include('<title>Quarterly security summary</title>');
