@@ -31,8 +31,9 @@ function option(chart: ReportChart): echarts.EChartsCoreOption {
   const valueAxis = { type: 'value' as const, minInterval: 1, axisLabel: text };
   return {
     animation: false, textStyle: text, title,
-    legend: chart.series.length > 1 ? { top: 0, right: 0, textStyle: text } : undefined,
-    grid: { left: 10, right: 20, top: 40, bottom: 10, containLabel: true },
+    // Under the plot: at the top it would run into the title in a narrow chart.
+    legend: chart.series.length > 1 ? { bottom: 0, left: 'center', itemWidth: 14, textStyle: text } : undefined,
+    grid: { left: 10, right: 20, top: 40, bottom: chart.series.length > 1 ? 30 : 10, containLabel: true },
     xAxis: horizontal ? valueAxis : categoryAxis,
     yAxis: horizontal ? { ...categoryAxis, inverse: true } : valueAxis,
     series: chart.series.map((s) => ({

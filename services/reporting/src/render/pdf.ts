@@ -169,7 +169,7 @@ function writeHeading(doc: Doc, title: string, keepWith: number): void {
   doc.y += SECTION_GAP;
   const style = { size: 12, bold: true };
   // A heading is kept with what follows it rather than left alone at a page's foot.
-  ensureSpace(doc, lineHeight(style) + keepWith);
+  ensureSpace(doc, lineHeight(style) + 2 + keepWith);
   writeText(doc, title, contentLeft(doc), contentWidth(doc), style);
   doc.y += 2;
 }
@@ -230,12 +230,15 @@ function writeTable(doc: Doc, table: ReportTable, heading = true): void {
   const tableWidth = Math.min(contentWidth(doc), totalWeight * WEIGHT_UNIT);
   const widths = table.columns.map((column) => (tableWidth * column.weight) / totalWeight);
   const header = layoutRow(doc, widths, table.columns.map((column) => column.label), true);
-  if (heading) writeHeading(doc, table.title, 2 * header.height);
+  const first = table.rows[0] === undefined ? null : layoutRow(doc, widths, table.rows[0], false);
+  // The heading, the column headers and the first row go to a page together.
+  const opening = header.height + (first?.height ?? 0);
+  if (heading) writeHeading(doc, table.title, opening);
   if (table.rows.length === 0) {
     writeText(doc, table.emptyText, contentLeft(doc), contentWidth(doc), { size: 9, bold: false }, MUTED_COLOR);
     return;
   }
-  ensureSpace(doc, 2 * header.height);
+  ensureSpace(doc, opening);
   writeRow(doc, table.columns, widths, header);
   for (const cells of table.rows) {
     const row = layoutRow(doc, widths, cells, false);
