@@ -74,6 +74,7 @@ export class Reports {
     const custom = from !== undefined || to !== undefined;
     const end = to === undefined ? now : rangeEnd(to);
     if (custom && end > now) throw invalid('The range ends in the future', [{ field: 'filter.to', problem: 'must not be after now' }]);
+    if (from !== undefined && new Date(from) > end) throw invalid('The range starts after it ends', [{ field: 'filter.from', problem: 'must not be after to (default: now)' }]);
     const row = await reportStore.insert(this.db, {
       id: randomUUID(), name: body.name, type: body.type, period: custom ? 'custom' : body.filter.period, project_codes: scope.projectCodes, all_projects: scope.allProjects,
       range_from: from === undefined ? null : new Date(from).toISOString(), range_to: custom ? end.toISOString() : null,

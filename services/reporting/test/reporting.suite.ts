@@ -153,6 +153,8 @@ export function reportingSuite(t: SystemUnderTest): void {
     refused(await create({ period: 'week', from: '2025-03-01' }), 400, 'filter.period');
     refused(await create({ from: '2025-03-01', to: '2099-01-01' }), 400, 'filter.to');
     refused(await create({ from: '2025-03-01', until: '2025-03-02' }), 400, 'filter.until');
+    refused(await create({ from: '0000-01-01' }), 400, 'filter.from');
+    refused(await create({ from: new Date(Date.now() + 86_400_000).toISOString() }), 400, 'filter.from');
   });
 
   it('generates every type with a custom range and a non-Latin name, and downloads each format under that name', async function () {

@@ -4,6 +4,7 @@ import { SEVERITIES, Severity, TrendSection } from './snapshot';
 const DAY = 86_400_000;
 /** A period of all time is charted over its last year: older history says little about today. */
 const ALL_TIME_DAYS = 365;
+const MAX_MONTHS = 120;
 
 export interface TrendRange {
   interval: TrendSection['interval'];
@@ -11,7 +12,10 @@ export interface TrendRange {
 }
 
 export function trendRange(from: Date | null, to: Date): TrendRange {
-  const start = from ?? new Date(to.getTime() - ALL_TIME_DAYS * DAY);
+  const earliest = new Date(to);
+  earliest.setUTCMonth(earliest.getUTCMonth() - MAX_MONTHS);
+  // A longer range charts its last ten years, by month: the issues service answers at most 400 intervals.
+  const start = from === null ? new Date(to.getTime() - ALL_TIME_DAYS * DAY) : from < earliest ? earliest : from;
   const days = (to.getTime() - start.getTime()) / DAY;
   const interval = days <= 31 ? 'day' : days <= 190 ? 'week' : 'month';
   const starts: Date[] = [];
