@@ -2,7 +2,9 @@ import { Db, enqueueEvents, ErrorRecorder, Logger, ServiceClient } from '@bulwar
 import { REPORT_EVENTS, TOPICS } from '@bulwark/contracts';
 import type { issuesV1 } from '@bulwark/proto';
 import { periodStart } from './domain/period';
-import type { ReportIssue, ReportSnapshot } from './domain/snapshot';
+import { buildCompliance, isSeverity, remediationOf } from './domain/compliance';
+import type { IssueDetail, ReportIssue, ReportSnapshot } from './domain/snapshot';
+import { buildTrend, trendRange } from './domain/trend';
 import { buildSnapshot } from './domain/summary';
 import { ReportRow, reportStore } from './store/reports';
 
@@ -18,28 +20,64 @@ export interface ReportSubject {
   allProjects: boolean;
   projectCodes: string[];
   createdAt: Date;
-  /** An explicit start (the earlier interface's created_at range) instead of the period's. */
+  /** An explicit start (a custom range, or the earlier interface's created_at range) instead of the period's. */
   from?: Date | null;
+  /** A custom range's end; default: createdAt. */
+  to?: Date | null;
 }
 
 /** Gathers a report's data from the issues service and freezes it as a snapshot. */
 export async function collectSnapshot(issues: IssuesClient, s: ReportSubject, topLimit: number, progress: (percent: number) => Promise<void> = async () => undefined): Promise<ReportSnapshot> {
-  const from = s.from !== undefined ? s.from : periodStart(s.period, s.createdAt);
-  const scope = { allProjects: s.allProjects, projectCodes: s.projectCodes, detectedFrom: from?.toISOString() ?? '', detectedTo: s.createdAt.toISOString() };
+  const to = s.to ?? s.createdAt;
+  const from = s.from !== undefined ? s.from : periodStart(s.period, to);
+  const scope = { allProjects: s.allProjects, projectCodes: s.projectCodes, detectedFrom: from?.toISOString() ?? '', detectedTo: to.toISOString() };
   const summary = await issues.summarizeIssues(scope);
-  await progress(40);
+  await progress(30);
   const top = await issues.topIssues({ scope, limit: topLimit });
-  await progress(80);
-  return buildSnapshot(
+  await progress(60);
+  const snapshot = buildSnapshot(
     {
       id: s.id, name: s.name, type: s.type, author: s.author, created_at: s.createdAt.toISOString(), generated_at: new Date().toISOString(), period: s.period,
-      from: from?.toISOString() ?? null, to: s.createdAt.toISOString(), project_codes: s.projectCodes,
+      from: from?.toISOString() ?? null, to: to.toISOString(), project_codes: s.projectCodes,
     },
     summary.groups.map((g) => ({ ...g, count: Number(g.count) })),
     summary.statuses,
     top.issuesJson.map((j) => JSON.parse(j) as ReportIssue),
     topLimit,
   );
+  if (s.type === 'detailed') snapshot.details = await collectDetails(issues, snapshot.top_issues);
+  if (s.type === 'compliance') {
+    const { counts } = await issues.countByCwes(scope);
+    snapshot.compliance = buildCompliance(counts.map((c) => ({ cwes: c.cwes, severity: isSeverity(c.severity) ? c.severity : 'info', open: c.open, library: c.library, count: Number(c.count) })));
+  }
+  if (s.type === 'trend') {
+    const range = trendRange(from, to);
+    const trend = await issues.issueTrend({ scope: { ...scope, detectedFrom: '', detectedTo: '' }, intervalStarts: range.starts.map((d) => d.toISOString()), end: to.toISOString() });
+    snapshot.trend = buildTrend(range, to, trend.intervals.map((i) => ({ start: i.start, opened: Number(i.opened), fixed: Number(i.fixed), open: Number(i.open) })), trend.fixTimes.map((f) => ({ severity: f.severity, fixed: Number(f.fixed), meanHours: f.meanHours })));
+  }
+  await progress(90);
+  return snapshot;
+}
+
+/** Newest history entries shown per issue of a detailed report. */
+const HISTORY_LIMIT = 20;
+const DETAILS_BATCH = 500;
+
+async function collectDetails(issues: IssuesClient, listed: ReportIssue[]): Promise<Record<string, IssueDetail>> {
+  const ids = listed.map((i) => i.id);
+  const byId = new Map(listed.map((i) => [i.id, i]));
+  const details: Record<string, IssueDetail> = {};
+  for (let i = 0; i < ids.length; i += DETAILS_BATCH) {
+    const batch = await issues.issueDetails({ ids: ids.slice(i, i + DETAILS_BATCH), historyLimit: HISTORY_LIMIT });
+    for (const d of batch.issues) {
+      details[d.id] = {
+        description: d.description || null,
+        remediation: remediationOf(byId.get(d.id)!),
+        history: d.history.map((h) => ({ at: h.at, actor: h.actor, field: h.field, old_value: h.oldValue || null, new_value: h.newValue || null, comment: h.comment || null })),
+      };
+    }
+  }
+  return details;
 }
 
 const MAX_ATTEMPTS = 3;
@@ -67,7 +105,10 @@ export class ReportGenerator {
 
   private async generate(r: ReportRow): Promise<void> {
     const started = Date.now();
-    const subject: ReportSubject = { id: r.id, name: r.name, type: r.type, author: r.author, period: r.period, allProjects: r.all_projects, projectCodes: r.project_codes, createdAt: new Date(r.created_at) };
+    const subject: ReportSubject = {
+      id: r.id, name: r.name, type: r.type, author: r.author, period: r.period, allProjects: r.all_projects, projectCodes: r.project_codes, createdAt: new Date(r.created_at),
+      ...(r.period === 'custom' ? { from: r.range_from === null ? null : new Date(r.range_from), to: r.range_to === null ? null : new Date(r.range_to) } : {}),
+    };
     try {
       const snapshot = await collectSnapshot(this.issues, subject, this.opts.topIssues, async (percent) => {
         if (!(await reportStore.progress(this.db, r.id, r.attempts, percent, this.opts.leaseSeconds))) throw new LeaseLost();

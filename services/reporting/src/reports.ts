@@ -1,25 +1,42 @@
 import { randomUUID } from 'node:crypto';
 import { AppError, conflict, Db, HttpResponse, invalid, notFound, Principal, requestedProjects, ServiceClient } from '@bulwark/platform';
-import { REPORT_FORMATS } from '@bulwark/contracts';
+import { REPORT_FORMATS, REPORT_PERIODS, REPORT_TYPES } from '@bulwark/contracts';
 import type { catalogV1 } from '@bulwark/proto';
 import { collectSnapshot, IssuesClient } from './generator';
 import type { ReportSnapshot } from './domain/snapshot';
 import { renderReport, ReportFormat, reportFileType } from './render';
 import { ReportRow, reportStore } from './store/reports';
 
+type ReportType = (typeof REPORT_TYPES)[number];
+type ReportPeriod = (typeof REPORT_PERIODS)[number];
+
 export type CatalogClient = ServiceClient<typeof catalogV1.CatalogServiceService>;
 
 export function reportView(r: ReportRow) {
   return {
-    id: r.id, name: r.name, type: r.type, filter: { period: r.period, project_code: r.all_projects ? [] : r.project_codes }, state: r.state, progress: r.progress,
+    id: r.id, name: r.name, type: r.type as ReportType, filter: { period: r.period as ReportPeriod, project_code: r.all_projects ? [] : r.project_codes, from: r.range_from, to: r.range_to }, state: r.state, progress: r.progress,
     error: r.error, author: r.author, created_at: r.created_at, started_at: r.started_at, finished_at: r.finished_at, formats: r.state === 'ready' ? [...REPORT_FORMATS] : [],
   };
 }
 
-const safeFileName = (name: string) => name.replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 100) || 'report';
+/**
+ * Content-Disposition keeps the report's own name (RFC 6266: filename* in UTF-8), with an ASCII
+ * filename beside it for clients that read only that. Control and path characters never reach it.
+ */
+export function contentDisposition(name: string, extension: string): string {
+  const clean = name.replace(/[\p{Cc}\p{Cf}\\/:*?"<>|]+/gu, '_').trim().slice(0, 150) || 'report';
+  const ascii = clean.normalize('NFKD').replace(/[^A-Za-z0-9._ -]+/g, '_').replace(/_+/g, '_').trim() || 'report';
+  const encoded = encodeURIComponent(`${clean}.${extension}`).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  return `attachment; filename="${ascii}.${extension}"; filename*=UTF-8''${encoded}`;
+}
 
 function fileResponse(name: string, file: { body: Buffer; contentType: string; extension: string }): HttpResponse {
-  return new HttpResponse(200, file.body, { 'content-type': file.contentType, 'content-disposition': `attachment; filename="${safeFileName(name)}.${file.extension}"` });
+  return new HttpResponse(200, file.body, { 'content-type': file.contentType, 'content-disposition': contentDisposition(name, file.extension) });
+}
+
+/** The end of a custom range: a bare date covers that whole day. */
+function rangeEnd(to: string): Date {
+  return /^\d{4}-\d{2}-\d{2}$/.test(to) ? new Date(Date.parse(`${to}T00:00:00Z`) + 86_400_000 - 1) : new Date(to);
 }
 
 /** Reports on behalf of a caller: a report covers only projects the caller may see. */
@@ -50,11 +67,18 @@ export class Reports {
     return { allProjects, projectCodes };
   }
 
-  async create(principal: Principal, body: { name: string; type: string; filter: { period: string; project_code: string[] } }) {
+  async create(principal: Principal, body: { name: string; type: ReportType; filter: { period: ReportPeriod; project_code: string[]; from?: string; to?: string } }) {
     const scope = await this.scope(principal, body.filter.project_code, 'filter.project_code');
+    const now = new Date();
+    const { from, to } = body.filter;
+    const custom = from !== undefined || to !== undefined;
+    const end = to === undefined ? now : rangeEnd(to);
+    if (custom && end > now) throw invalid('The range ends in the future', [{ field: 'filter.to', problem: 'must not be after now' }]);
+    if (from !== undefined && new Date(from) > end) throw invalid('The range starts after it ends', [{ field: 'filter.from', problem: 'must not be after to (default: now)' }]);
     const row = await reportStore.insert(this.db, {
-      id: randomUUID(), name: body.name, type: body.type, period: body.filter.period, project_codes: scope.projectCodes, all_projects: scope.allProjects,
-      author: principal.username, created_at: new Date().toISOString(),
+      id: randomUUID(), name: body.name, type: body.type, period: custom ? 'custom' : body.filter.period, project_codes: scope.projectCodes, all_projects: scope.allProjects,
+      range_from: from === undefined ? null : new Date(from).toISOString(), range_to: custom ? end.toISOString() : null,
+      author: principal.username, created_at: now.toISOString(),
     });
     return reportView(row);
   }

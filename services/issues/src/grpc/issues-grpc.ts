@@ -1,10 +1,13 @@
-import { Db, iso, ServiceImpl } from '@bulwark/platform';
+import { Db, iso, isUuid, ServiceImpl } from '@bulwark/platform';
 import type { issuesV1 } from '@bulwark/proto';
 import { NOT_COUNTED_STATUSES } from '../domain/statuses';
 import { IssueFilter, issueStore } from '../store/issues';
+import { reportQueries } from '../store/report-queries';
 import { statusStore } from '../store/settings';
 
 const MAX_TOP = 10_000;
+const MAX_DETAILS = 1_000;
+const MAX_INTERVALS = 400;
 
 /** The store's filter of a report scope: its projects and its period of first detection. */
 function scopeFilter(scope: issuesV1.IssueScope | undefined): IssueFilter {
@@ -40,6 +43,34 @@ export function issuesGrpc(db: Db): ServiceImpl<typeof issuesV1.IssuesServiceSer
             lib_name: r.lib_name, lib_version: r.lib_version, cvss: r.cvss_max, first_detected_at: iso(r.first_detected_at), last_detected_at: iso(r.last_detected_at),
           }),
         ),
+      };
+    },
+  
+    async countByCwes(scope) {
+      const f = scopeFilter(scope);
+      const rows = await reportQueries.countByCwes(db, f.projects, f.detectedFrom, f.detectedTo);
+      return { counts: rows.map((r) => ({ cwes: r.cwes, severity: r.severity, open: r.open, library: r.library, count: r.n })) };
+    },
+
+    async issueTrend(req) {
+      const starts = req.intervalStarts.slice(0, MAX_INTERVALS).filter((s) => !Number.isNaN(Date.parse(s)));
+      if (starts.length === 0 || Number.isNaN(Date.parse(req.end))) return { intervals: [], fixTimes: [] };
+      const projects = scopeFilter(req.scope).projects;
+      const [intervals, fixTimes] = [await reportQueries.trend(db, projects, starts, req.end), await reportQueries.fixTimes(db, projects, starts[0]!, req.end)];
+      return { intervals, fixTimes };
+    },
+
+    async issueDetails(req) {
+      const ids = req.ids.filter(isUuid).slice(0, MAX_DETAILS);
+      if (ids.length === 0) return { issues: [] };
+      const [rows, statuses] = [await reportQueries.details(db, ids, Math.min(100, Math.max(0, req.historyLimit))), await statusStore.list(db)];
+      const names = new Map(statuses.map((s) => [String(s.id), s.name_en]));
+      const shown = (field: string, value: string | null) => (value === null ? '' : field === 'status' ? names.get(value) ?? value : value);
+      return {
+        issues: rows.map((r) => ({
+          id: r.id, description: r.description ?? '',
+          history: r.history.map((h) => ({ at: h.at, actor: h.actor, field: h.field, oldValue: shown(h.field, h.old_value), newValue: shown(h.field, h.new_value), comment: h.comment ?? '' })),
+        })),
       };
     },
   };

@@ -30,12 +30,12 @@ export interface ReportSnapshot {
   report: {
     id: string;
     name: string;
-    /** Only `summary` so far. */
+    /** summary, detailed, compliance or trend: which of the optional sections below it has. */
     type: string;
     author: string;
     created_at: string;
     generated_at: string;
-    /** all, day, week, month, quarter or year: issues first detected in that period before created_at. */
+    /** all, day, week, month, quarter, year or custom: issues first detected in that period before created_at. */
     period: string;
     /** Start of the period (null for all) and its end. */
     from: string | null;
@@ -55,4 +55,61 @@ export interface ReportSnapshot {
   /** Open issues, most severe first (then highest CVSS, then newest), at most top_issues_limit. */
   top_issues: ReportIssue[];
   top_issues_limit: number;
+  /** detailed: the listed issues' description, remediation and history, by issue id. */
+  details?: Record<string, IssueDetail>;
+  /** compliance: issues by OWASP Top 10 2021 and CWE Top 25 (2024) category. */
+  compliance?: ComplianceSection;
+  /** trend: issues opened, fixed and open per interval of the period, and the mean time to fix. */
+  trend?: TrendSection;
+}
+
+export interface IssueHistoryItem {
+  at: string;
+  actor: string;
+  field: string;
+  old_value: string | null;
+  new_value: string | null;
+  comment: string | null;
+}
+
+export interface IssueDetail {
+  description: string | null;
+  remediation: string;
+  history: IssueHistoryItem[];
+}
+
+export interface ComplianceCategory {
+  id: string;
+  name: string;
+  /** CWEs of the scope's issues that fall in this category. */
+  cwes: number[];
+  total: number;
+  open: number;
+  open_by_severity: SeverityCounts;
+}
+
+export interface ComplianceSection {
+  owasp_top10_2021: ComplianceCategory[];
+  cwe_top25_2024: ComplianceCategory[];
+  /** Issues with a CWE that no OWASP category maps, and issues with no CWE at all. */
+  unmapped: number;
+  without_cwe: number;
+}
+
+export interface TrendPoint {
+  start: string;
+  end: string;
+  /** Issues first detected within the interval. */
+  opened: number;
+  /** Changes to Fixed within the interval. */
+  fixed: number;
+  /** Issues open at the interval's end. */
+  open: number;
+}
+
+export interface TrendSection {
+  interval: 'day' | 'week' | 'month';
+  points: TrendPoint[];
+  /** Issues fixed within the period and their mean time from first detection to fix, by severity. */
+  fix_times: { severity: Severity; fixed: number; mean_days: number | null }[];
 }

@@ -35,4 +35,14 @@ export const migrations: Migration[] = [
       });
     },
   },
+  {
+    name: '0002_report_range',
+    async up(db) {
+      // A custom period's bounds; null for the named periods, which are counted back from created_at.
+      await db.schema.alterTable('reports', (t) => {
+        t.timestamp('range_from', { useTz: true });
+        t.timestamp('range_to', { useTz: true });
+      });
+    },
+  },
 ];

@@ -1,10 +1,12 @@
 /** An editable Word document of the report, A4 landscape like the PDF so the top issues fit. */
 import {
-  AlignmentType, Document, Footer, HeadingLevel, Packer, PageNumber, PageOrientation, Paragraph, ShadingType,
+  AlignmentType, Document, Footer, HeadingLevel, ImageRun, NoBreakHyphen, Packer, PageNumber, PageOrientation, Paragraph, ShadingType,
   Table, TableCell, TableRow, TextRun, WidthType,
 } from 'docx';
+import { chartPng, chartSvg } from './charts';
+import { IDENTIFIER } from './wrap';
 import { ReportSnapshot } from '../domain/snapshot';
-import { buildReportView, ReportColumn, ReportField, ReportTable, SEVERITY_COLORS, severityOfLabel } from './report-view';
+import { buildReportView, ReportChart, ReportColumn, ReportEntry, ReportField, ReportTable, SEVERITY_COLORS, severityOfLabel } from './report-view';
 
 /** Page measures are in twips (1/1440 inch). */
 const A4_SHORT_SIDE = 11906;
@@ -17,9 +19,59 @@ const WEIGHT_UNIT = 56 * 20;
 const TABLE_FONT_SIZE = 18;
 const MUTED_COLOR = '4B5563';
 const HEADER_FILL = 'F3F4F6';
+const CHART_WIDTH = 440;
+const CHART_HEIGHT = 260;
+/**
+ * Fonts by script: Word takes ascii/hAnsi for Latin, Cyrillic and Greek, eastAsia for CJK and cs
+ * for Arabic and Hebrew, and falls back further itself when a font is missing.
+ */
+const FONTS = { ascii: 'Calibri', hAnsi: 'Calibri', eastAsia: 'Microsoft YaHei', cs: 'Arial' };
+
+/** Text in a right-to-left script is marked so, which lets Word order it. */
+const rtl = (text: string) => /[\u0590-\u08ff]/.test(text);
+
+/** The run's text, with the hyphens of CVE and CWE ids made non-breaking so Word keeps each id on one line. */
+function unbrokenIds(text: string): (string | NoBreakHyphen)[] {
+  const parts: (string | NoBreakHyphen)[] = [];
+  let last = 0;
+  for (const match of text.matchAll(IDENTIFIER)) {
+    parts.push(text.slice(last, match.index));
+    match[0].split('-').forEach((piece, index) => {
+      if (index > 0) parts.push(new NoBreakHyphen());
+      parts.push(piece);
+    });
+    last = match.index + match[0].length;
+  }
+  parts.push(text.slice(last));
+  return parts.filter((part) => part !== '');
+}
+
+function chartParagraph(chart: ReportChart): Paragraph {
+  const svg = chartSvg(chart, CHART_WIDTH, CHART_HEIGHT);
+  return new Paragraph({
+    children: [new ImageRun({
+      type: 'svg', data: Buffer.from(svg, 'utf8'), transformation: { width: CHART_WIDTH, height: CHART_HEIGHT },
+      // Word before 2016 shows no SVG; it shows this PNG instead.
+      fallback: { type: 'png', data: chartPng(svg, 2) },
+      altText: { name: chart.title, title: chart.title, description: chart.title },
+    })],
+  });
+}
+
+function entryBlock(entry: ReportEntry): (Paragraph | Table)[] {
+  return [
+    new Paragraph({ children: [new TextRun({ text: entry.title, rightToLeft: rtl(entry.title) })], heading: HeadingLevel.HEADING_3 }),
+    ...entry.fields.map((field) => fieldParagraph(field, TABLE_FONT_SIZE)),
+    ...entry.paragraphs.flatMap((p) => [
+      new Paragraph({ children: [new TextRun({ text: p.label, bold: true, color: MUTED_COLOR })] }),
+      ...p.value.split(/\r?\n/).map((line) => new Paragraph({ children: [new TextRun({ text: line, rightToLeft: rtl(line) })] })),
+    ]),
+    ...(entry.history ? tableBlock(entry.history) : []),
+  ];
+}
 
 const fieldParagraph = (field: ReportField, size?: number): Paragraph => new Paragraph({
-  children: [new TextRun({ text: `${field.label}: `, bold: true, color: MUTED_COLOR, size }), new TextRun({ text: field.value, size })],
+  children: [new TextRun({ text: `${field.label}: `, bold: true, color: MUTED_COLOR, size }), new TextRun({ text: field.value, size, rightToLeft: rtl(field.value) })],
 });
 
 function tableCell(text: string, column: ReportColumn, header: boolean): TableCell {
@@ -29,7 +81,8 @@ function tableCell(text: string, column: ReportColumn, header: boolean): TableCe
     children: [new Paragraph({
       alignment: column.align === 'right' ? AlignmentType.RIGHT : AlignmentType.LEFT,
       children: [new TextRun({
-        text,
+        children: unbrokenIds(text),
+        rightToLeft: rtl(text),
         size: TABLE_FONT_SIZE,
         bold: header || severity !== undefined,
         color: severity ? SEVERITY_COLORS[severity].slice(1).toUpperCase() : undefined,
@@ -65,6 +118,7 @@ export function renderDocx(snapshot: ReportSnapshot): Promise<Buffer> {
   const document = new Document({
     title: view.title,
     creator: snapshot.report.author,
+    styles: { default: { document: { run: { font: FONTS } } } },
     sections: [{
       properties: {
         page: {
@@ -86,7 +140,9 @@ export function renderDocx(snapshot: ReportSnapshot): Promise<Buffer> {
         ...view.details.map((detail) => fieldParagraph(detail)),
         new Paragraph({ children: [] }),
         ...view.totals.map((total) => fieldParagraph(total, 28)),
+        ...view.charts.map(chartParagraph),
         ...view.tables.flatMap(tableBlock),
+        ...(view.entries.length > 0 ? [new Paragraph({ text: 'Open issues in detail', heading: HeadingLevel.HEADING_2 }), ...view.entries.flatMap(entryBlock)] : []),
       ],
     }],
   });

@@ -1,174 +1,292 @@
+/// <reference path="../types/vendor.d.ts" />
 /**
- * A printable PDF of the report, A4 landscape so the top issues fit in one row each. Only the
- * standard PDF fonts are used: they need no font files, so nothing is read outside node_modules.
+ * A printable PDF of the report, A4 landscape. Text is drawn in fonts embedded from npm packages
+ * (see fonts.ts), so every script prints; long values wrap inside their cells instead of being cut,
+ * and charts are drawn as vectors from their SVG.
  */
 import PDFDocument from 'pdfkit';
+import SVGtoPDF from 'svg-to-pdfkit';
 import { ReportSnapshot } from '../domain/snapshot';
-import { buildReportView, ReportColumn, ReportTable, ReportView, SEVERITY_COLORS, severityOfLabel } from './report-view';
+import { chartSvg } from './charts';
+import { BOLD_FONT, fontRuns, pdfFonts, REGULAR_FONT, TextRun } from './fonts';
+import { buildReportView, ReportColumn, ReportEntry, ReportTable, ReportView, SEVERITY_COLORS, severityOfLabel } from './report-view';
+import { breakOpportunities } from './wrap';
 
 export interface PdfOptions {
-  /** Deflate the page contents; off only to let tests read the text. */
+  /** Deflate the page contents; off only to let tests read the raw page text. */
   compress: boolean;
 }
 
-const REGULAR = 'Helvetica';
-const BOLD = 'Helvetica-Bold';
 const MARGIN = 40;
 const TABLE_FONT_SIZE = 8;
-const ROW_HEIGHT = 15;
 const CELL_PADDING = 4;
 const SECTION_GAP = 16;
 /** Points per unit of column weight; tables with few columns stay narrow instead of spanning the page. */
 const WEIGHT_UNIT = 56;
+const CHART_WIDTH = 245;
+const CHART_HEIGHT = 190;
+const CHART_GAP = 6;
 const TEXT_COLOR = '#111827';
 const MUTED_COLOR = '#4b5563';
 const RULE_COLOR = '#d1d5db';
 const HEADER_FILL = '#f3f4f6';
-const ELLIPSIS = '…';
+
+type Doc = PDFKit.PDFDocument;
+
+interface Style {
+  size: number;
+  bold: boolean;
+}
+
+interface MeasuredRun extends TextRun {
+  width: number;
+}
+
+type Line = MeasuredRun[];
+
+const lineWidth = (line: Line) => line.reduce((sum, run) => sum + run.width, 0);
+
+function measure(doc: Doc, text: string, style: Style): MeasuredRun[] {
+  return fontRuns(text, style.bold).map((run) => ({ ...run, width: doc.font(run.font).fontSize(style.size).widthOfString(run.text) }));
+}
+
+const textWidth = (doc: Doc, text: string, style: Style) => measure(doc, text, style).reduce((sum, run) => sum + run.width, 0);
 
 /**
- * The standard fonts only encode WinAnsi (Latin-1 plus the listed typographic characters, which
- * PDFKit maps); anything else would come out as garbage, so it becomes '?'. Line breaks become
- * spaces because every text written here is a single line.
+ * Lays text out in lines no wider than `width`, breaking only where wrap.ts allows: a CVE id or a
+ * word is moved whole to the next line, and split only when it is wider than a line by itself.
  */
-const OUTSIDE_WIN_ANSI = /[^\x20-\x7E\xA0-\xFFŒœŠšŸŽžƒˆ˜–—‘’‚“”„†‡•…‰‹›€™]/gu;
-
-function toWinAnsi(text: string): string {
-  return text.replace(/[\t\r\n]+/g, ' ').replace(OUTSIDE_WIN_ANSI, '?');
-}
-
-/** Cuts text to the width in the current font, marking the cut with an ellipsis. */
-function fitToWidth(doc: PDFKit.PDFDocument, text: string, width: number, cut: ReportColumn['cut']): string {
-  if (doc.widthOfString(text) <= width) return text;
-  const shortened = (kept: number) => (cut === 'end' ? text.slice(0, kept).trimEnd() + ELLIPSIS : ELLIPSIS + text.slice(text.length - kept).trimStart());
-  let fits = 0;
-  let tooLong = text.length;
-  while (tooLong - fits > 1) {
-    const middle = Math.floor((fits + tooLong) / 2);
-    if (doc.widthOfString(shortened(middle)) <= width) fits = middle;
-    else tooLong = middle;
+function layout(doc: Doc, text: string, width: number, style: Style): Line[] {
+  const lines: Line[] = [];
+  for (const paragraph of text.replace(/\r\n?/g, '\n').split('\n')) {
+    let line: Line = [];
+    let used = 0;
+    const push = (piece: string) => {
+      for (const run of measure(doc, piece, style)) {
+        const last = line[line.length - 1];
+        // One run per font across pieces, so a right-to-left phrase is shaped and ordered as a whole.
+        if (last && last.font === run.font) line[line.length - 1] = { font: run.font, text: last.text + run.text, width: last.width + run.width };
+        else line.push(run);
+        used += run.width;
+      }
+    };
+    for (const piece of breakOpportunities(paragraph)) {
+      const pieceWidth = textWidth(doc, piece, style);
+      if (used + textWidth(doc, piece.trimEnd(), style) <= width) {
+        push(piece);
+        continue;
+      }
+      if (line.length > 0) lines.push(line);
+      line = [];
+      used = 0;
+      if (pieceWidth <= width) {
+        push(piece);
+        continue;
+      }
+      // Wider than a whole line: split between characters, as a last resort.
+      let chunk = '';
+      for (const char of piece) {
+        if (chunk && textWidth(doc, chunk + char, style) > width) {
+          lines.push(measure(doc, chunk, style));
+          chunk = '';
+        }
+        chunk += char;
+      }
+      push(chunk);
+    }
+    lines.push(line);
   }
-  return shortened(fits);
+  return lines;
 }
 
-const contentLeft = (doc: PDFKit.PDFDocument) => doc.page.margins.left;
-const contentWidth = (doc: PDFKit.PDFDocument) => doc.page.width - doc.page.margins.left - doc.page.margins.right;
-const contentBottom = (doc: PDFKit.PDFDocument) => doc.page.height - doc.page.margins.bottom;
+const RTL = /[\u0590-\u08ff]/;
+const LTR = /[A-Za-z0-9\u00c0-\u04ff]/;
 
-function ensureSpace(doc: PDFKit.PDFDocument, height: number): void {
+function drawLine(doc: Doc, line: Line, x: number, y: number, style: Style, color: string): void {
+  let left = x;
+  doc.fillColor(color);
+  for (const run of line) {
+    doc.font(run.font).fontSize(style.size);
+    if (RTL.test(run.text) && !LTR.test(run.text)) {
+      // fontkit shapes and mirrors each word; the words themselves go right to left here.
+      const words = run.text.trim().split(/\s+/).reverse();
+      const space = doc.widthOfString(' ');
+      let wordLeft = left + run.width - doc.widthOfString(run.text.trim()) - (run.text.length - run.text.trimStart().length) * space;
+      for (const word of words) {
+        doc.text(word, wordLeft, y, { lineBreak: false });
+        wordLeft += doc.widthOfString(word) + space;
+      }
+    } else {
+      doc.text(run.text, left, y, { lineBreak: false });
+    }
+    left += run.width;
+  }
+}
+
+const contentLeft = (doc: Doc) => doc.page.margins.left;
+const contentWidth = (doc: Doc) => doc.page.width - doc.page.margins.left - doc.page.margins.right;
+const contentBottom = (doc: Doc) => doc.page.height - doc.page.margins.bottom;
+const lineHeight = (style: Style) => style.size * 1.35;
+
+function ensureSpace(doc: Doc, height: number): void {
   if (doc.y + height > contentBottom(doc)) doc.addPage();
 }
 
-/** One line that never wraps, so it can neither overflow its cell nor start a page by itself. */
-function writeLine(
-  doc: PDFKit.PDFDocument, text: string, x: number, y: number, width: number,
-  { align, cut }: Pick<ReportColumn, 'align' | 'cut'> = { align: 'left', cut: 'end' },
-): void {
-  const fitted = fitToWidth(doc, toWinAnsi(text), width, cut);
-  const left = align === 'right' ? x + width - doc.widthOfString(fitted) : x;
-  doc.text(fitted, left, y, { lineBreak: false });
+/** A paragraph that wraps and runs onto further pages as needed. */
+function writeText(doc: Doc, text: string, x: number, width: number, style: Style, color = TEXT_COLOR): void {
+  for (const line of layout(doc, text, width, style)) {
+    ensureSpace(doc, lineHeight(style));
+    drawLine(doc, line, x, doc.y, style, color);
+    doc.y += lineHeight(style);
+  }
 }
 
-function writeHeader(doc: PDFKit.PDFDocument, view: ReportView): void {
+function writeHeader(doc: Doc, view: ReportView): void {
   const left = contentLeft(doc);
   const width = contentWidth(doc);
   const labelWidth = 80;
-  doc.font(BOLD).fontSize(18).fillColor(TEXT_COLOR).text(toWinAnsi(view.title), left, doc.y, { width });
-  doc.moveDown(0.5);
+  writeText(doc, view.title, left, width, { size: 18, bold: true });
+  doc.y += 6;
   for (const detail of view.details) {
-    doc.fontSize(10);
-    ensureSpace(doc, doc.currentLineHeight(true));
     const y = doc.y;
-    doc.font(BOLD).fillColor(MUTED_COLOR);
-    writeLine(doc, detail.label, left, y, labelWidth);
-    // Values such as a long project list wrap onto further lines instead of being cut.
-    doc.font(REGULAR).fillColor(TEXT_COLOR).text(toWinAnsi(detail.value), left + labelWidth, y, { width: width - labelWidth });
+    writeText(doc, detail.label, left, labelWidth, { size: 10, bold: true }, MUTED_COLOR);
+    doc.y = y;
+    writeText(doc, detail.value, left + labelWidth, width - labelWidth, { size: 10, bold: false });
   }
-  doc.moveDown(1);
-  doc.font(BOLD).fontSize(13).fillColor(TEXT_COLOR);
-  ensureSpace(doc, doc.currentLineHeight(true));
-  const y = doc.y;
+  doc.y += 10;
+  const style = { size: 13, bold: true };
+  ensureSpace(doc, lineHeight(style));
   let x = left;
   for (const total of view.totals) {
-    const text = toWinAnsi(`${total.label}: ${total.value}`);
-    doc.text(text, x, y, { lineBreak: false });
-    x += doc.widthOfString(text) + 30;
+    const runs = measure(doc, `${total.label}: ${total.value}`, style);
+    drawLine(doc, runs, x, doc.y, style, TEXT_COLOR);
+    x += lineWidth(runs) + 30;
   }
-  doc.y = y + doc.currentLineHeight(true);
+  doc.y += lineHeight(style);
 }
 
-function writeRow(doc: PDFKit.PDFDocument, columns: ReportColumn[], widths: number[], cells: string[], header: boolean): void {
+function writeHeading(doc: Doc, title: string, keepWith: number): void {
+  doc.y += SECTION_GAP;
+  const style = { size: 12, bold: true };
+  // A heading is kept with what follows it rather than left alone at a page's foot.
+  ensureSpace(doc, lineHeight(style) + 2 + keepWith);
+  writeText(doc, title, contentLeft(doc), contentWidth(doc), style);
+  doc.y += 2;
+}
+
+function writeCharts(doc: Doc, view: ReportView): void {
+  if (view.charts.length === 0) return;
+  const perRow = Math.max(1, Math.floor(contentWidth(doc) / (CHART_WIDTH + CHART_GAP)));
+  view.charts.forEach((chart, index) => {
+    const column = index % perRow;
+    if (column === 0) {
+      doc.y += index === 0 ? SECTION_GAP : CHART_HEIGHT + CHART_GAP;
+      ensureSpace(doc, CHART_HEIGHT);
+    }
+    SVGtoPDF(doc, chartSvg(chart, CHART_WIDTH, CHART_HEIGHT), contentLeft(doc) + column * (CHART_WIDTH + CHART_GAP), doc.y, {
+      width: CHART_WIDTH, height: CHART_HEIGHT, assumePt: true, fontCallback: (_family, bold) => (bold ? BOLD_FONT : REGULAR_FONT),
+    });
+  });
+  doc.y += CHART_HEIGHT;
+}
+
+interface LaidOutRow {
+  cells: string[];
+  lines: Line[][];
+  height: number;
+  header: boolean;
+}
+
+/** A row's cells laid out once, to learn its height before deciding on a page break and then to draw it. */
+function layoutRow(doc: Doc, widths: number[], cells: string[], header: boolean): LaidOutRow {
+  const style = { size: TABLE_FONT_SIZE, bold: header };
+  const lines = cells.map((cell, index) => layout(doc, cell, widths[index]! - 2 * CELL_PADDING, style));
+  return { cells, lines, header, height: Math.max(1, ...lines.map((l) => l.length)) * lineHeight(style) + 2 * CELL_PADDING - 2 };
+}
+
+function writeRow(doc: Doc, columns: ReportColumn[], widths: number[], row: LaidOutRow): void {
   const left = contentLeft(doc);
-  const y = doc.y;
   const tableWidth = widths.reduce((sum, width) => sum + width, 0);
-  if (header) doc.rect(left, y, tableWidth, ROW_HEIGHT).fill(HEADER_FILL);
-  doc.font(header ? BOLD : REGULAR).fontSize(TABLE_FONT_SIZE);
+  const y = doc.y;
+  if (row.header) doc.rect(left, y, tableWidth, row.height).fill(HEADER_FILL);
   let x = left;
-  cells.forEach((cell, index) => {
+  row.lines.forEach((lines, index) => {
     const column = columns[index]!;
-    const severity = !header && column.severity ? severityOfLabel(cell) : undefined;
-    doc.fillColor(severity ? SEVERITY_COLORS[severity] : TEXT_COLOR);
-    writeLine(doc, cell, x + CELL_PADDING, y + (ROW_HEIGHT - TABLE_FONT_SIZE) / 2, widths[index]! - 2 * CELL_PADDING, column);
+    const severity = !row.header && column.severity ? severityOfLabel(row.cells[index]!) : undefined;
+    const cellStyle = { size: TABLE_FONT_SIZE, bold: row.header || severity !== undefined };
+    lines.forEach((line, n) => {
+      const inner = widths[index]! - 2 * CELL_PADDING;
+      const offset = column.align === 'right' ? inner - lineWidth(line) : 0;
+      drawLine(doc, line, x + CELL_PADDING + offset, y + CELL_PADDING - 1 + n * lineHeight(cellStyle), cellStyle, severity ? SEVERITY_COLORS[severity] : TEXT_COLOR);
+    });
     x += widths[index]!;
   });
-  doc.moveTo(left, y + ROW_HEIGHT).lineTo(left + tableWidth, y + ROW_HEIGHT).lineWidth(0.5).strokeColor(RULE_COLOR).stroke();
-  doc.y = y + ROW_HEIGHT;
+  doc.moveTo(left, y + row.height).lineTo(left + tableWidth, y + row.height).lineWidth(0.5).strokeColor(RULE_COLOR).stroke();
+  doc.y = y + row.height;
 }
 
-function writeTable(doc: PDFKit.PDFDocument, table: ReportTable): void {
-  const left = contentLeft(doc);
+function writeTable(doc: Doc, table: ReportTable, heading = true): void {
   const totalWeight = table.columns.reduce((sum, column) => sum + column.weight, 0);
   const tableWidth = Math.min(contentWidth(doc), totalWeight * WEIGHT_UNIT);
   const widths = table.columns.map((column) => (tableWidth * column.weight) / totalWeight);
-  const headerCells = table.columns.map((column) => column.label);
-
-  doc.y += SECTION_GAP;
-  doc.font(BOLD).fontSize(12);
-  const headingHeight = doc.currentLineHeight(true) + 4;
-  // A heading is kept with its column headers and first row rather than left alone at a page's foot.
-  ensureSpace(doc, headingHeight + 2 * ROW_HEIGHT);
-  doc.fillColor(TEXT_COLOR);
-  writeLine(doc, table.title, left, doc.y, contentWidth(doc));
-  doc.y += headingHeight;
-
+  const header = layoutRow(doc, widths, table.columns.map((column) => column.label), true);
+  const first = table.rows[0] === undefined ? null : layoutRow(doc, widths, table.rows[0], false);
+  // The heading, the column headers and the first row go to a page together.
+  const opening = header.height + (first?.height ?? 0);
+  if (heading) writeHeading(doc, table.title, opening);
   if (table.rows.length === 0) {
-    writeNote(doc, table.emptyText);
+    writeText(doc, table.emptyText, contentLeft(doc), contentWidth(doc), { size: 9, bold: false }, MUTED_COLOR);
     return;
   }
-  writeRow(doc, table.columns, widths, headerCells, true);
-  for (const row of table.rows) {
-    if (doc.y + ROW_HEIGHT > contentBottom(doc)) {
+  ensureSpace(doc, opening);
+  writeRow(doc, table.columns, widths, header);
+  for (const cells of table.rows) {
+    const row = layoutRow(doc, widths, cells, false);
+    if (doc.y + row.height > contentBottom(doc)) {
       doc.addPage();
-      writeRow(doc, table.columns, widths, headerCells, true);
+      writeRow(doc, table.columns, widths, header);
     }
-    writeRow(doc, table.columns, widths, row, false);
+    writeRow(doc, table.columns, widths, row);
   }
   if (table.note !== null) {
     doc.y += 4;
-    writeNote(doc, table.note);
+    writeText(doc, table.note, contentLeft(doc), contentWidth(doc), { size: 9, bold: false }, MUTED_COLOR);
   }
 }
 
-function writeNote(doc: PDFKit.PDFDocument, text: string): void {
-  doc.font(REGULAR).fontSize(9).fillColor(MUTED_COLOR);
-  ensureSpace(doc, doc.currentLineHeight(true));
-  writeLine(doc, text, contentLeft(doc), doc.y, contentWidth(doc));
-  doc.y += doc.currentLineHeight(true);
+function writeEntry(doc: Doc, entry: ReportEntry): void {
+  const left = contentLeft(doc);
+  const width = contentWidth(doc);
+  const labelWidth = 90;
+  writeHeading(doc, entry.title, 40);
+  for (const field of [...entry.fields, ...entry.paragraphs]) {
+    ensureSpace(doc, lineHeight({ size: 9, bold: false }));
+    const y = doc.y;
+    writeText(doc, field.label, left, labelWidth, { size: 9, bold: true }, MUTED_COLOR);
+    const afterLabel = doc.y;
+    doc.y = y;
+    writeText(doc, field.value, left + labelWidth, width - labelWidth, { size: 9, bold: false });
+    doc.y = Math.max(doc.y, afterLabel) + 2;
+  }
+  if (entry.history) {
+    doc.y += 4;
+    writeTable(doc, entry.history, false);
+  }
 }
 
 /** Page numbers go in last, once the page count is known; they sit in the bottom margin. */
-function writeFooters(doc: PDFKit.PDFDocument, title: string): void {
+function writeFooters(doc: Doc, title: string): void {
   const range = doc.bufferedPageRange();
+  const style = { size: 8, bold: false };
   for (let index = range.start; index < range.start + range.count; index++) {
     doc.switchToPage(index);
     const left = contentLeft(doc);
     const width = contentWidth(doc);
     const y = doc.page.height - MARGIN + 14;
-    doc.font(REGULAR).fontSize(8).fillColor(MUTED_COLOR);
-    const pageLabel = `Page ${index + 1} of ${range.count}`;
-    const pageLabelWidth = doc.widthOfString(pageLabel);
-    writeLine(doc, title, left, y, width - pageLabelWidth - 20);
-    writeLine(doc, pageLabel, left, y, width, { align: 'right', cut: 'end' });
+    const pageLabel = measure(doc, `Page ${index + 1} of ${range.count}`, style);
+    const [firstLine] = layout(doc, title, width - lineWidth(pageLabel) - 20, style);
+    drawLine(doc, firstLine ?? [], left, y, style, MUTED_COLOR);
+    drawLine(doc, pageLabel, left + width - lineWidth(pageLabel), y, style, MUTED_COLOR);
   }
 }
 
@@ -180,16 +298,19 @@ export function renderPdf(snapshot: ReportSnapshot, options: PdfOptions): Promis
     margin: MARGIN,
     compress: options.compress,
     bufferPages: true,
-    font: REGULAR,
     info: { Title: view.title, Author: snapshot.report.author },
   });
+  for (const font of pdfFonts()) doc.registerFont(font.name, font.data);
+  doc.font(REGULAR_FONT);
   return new Promise<Buffer>((resolve, reject) => {
     const chunks: Buffer[] = [];
     doc.on('data', (chunk: Buffer) => chunks.push(chunk));
     doc.on('end', () => resolve(Buffer.concat(chunks)));
     doc.on('error', reject);
     writeHeader(doc, view);
+    writeCharts(doc, view);
     for (const table of view.tables) writeTable(doc, table);
+    for (const entry of view.entries) writeEntry(doc, entry);
     writeFooters(doc, view.title);
     doc.end();
   });

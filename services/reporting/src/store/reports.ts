@@ -8,6 +8,8 @@ export interface ReportRow {
   period: string;
   project_codes: string[];
   all_projects: boolean;
+  range_from: string | null;
+  range_to: string | null;
   author: string;
   state: 'queued' | 'running' | 'ready' | 'failed';
   progress: number;
@@ -19,17 +21,19 @@ export interface ReportRow {
 }
 
 /** Every column but the snapshot, which only generation and download read. */
-const COLUMNS = ['id', 'name', 'type', 'period', 'project_codes', 'all_projects', 'author', 'state', 'progress', 'error', 'attempts', 'created_at', 'started_at', 'finished_at'];
+const COLUMNS = ['id', 'name', 'type', 'period', 'project_codes', 'all_projects', 'range_from', 'range_to', 'author', 'state', 'progress', 'error', 'attempts', 'created_at', 'started_at', 'finished_at'];
 
 const fromRow = (r: Record<string, unknown>): ReportRow => ({
   ...(r as unknown as ReportRow),
   created_at: iso(r.created_at as Date)!,
+  range_from: iso(r.range_from as Date | null),
+  range_to: iso(r.range_to as Date | null),
   started_at: iso(r.started_at as Date | null),
   finished_at: iso(r.finished_at as Date | null),
 });
 
 export const reportStore = {
-  async insert(db: Queryable, r: Pick<ReportRow, 'id' | 'name' | 'type' | 'period' | 'project_codes' | 'all_projects' | 'author' | 'created_at'>): Promise<ReportRow> {
+  async insert(db: Queryable, r: Pick<ReportRow, 'id' | 'name' | 'type' | 'period' | 'project_codes' | 'all_projects' | 'range_from' | 'range_to' | 'author' | 'created_at'>): Promise<ReportRow> {
     const [row] = await db('reports').insert({ ...r, project_codes: db.raw('?::text[]', [pgArray(r.project_codes)]), state: 'queued' }).returning(COLUMNS);
     return fromRow(row);
   },
