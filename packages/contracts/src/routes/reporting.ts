@@ -19,7 +19,7 @@ const reportFilter = z
   })
   .strict();
 
-const reportView = z
+export const reportView = z
   .object({
     id: z.string(), name: z.string(), type: z.enum(REPORT_TYPES),
     filter: z.object({ period: z.enum(REPORT_PERIODS), project_code: z.array(z.string()) }),
