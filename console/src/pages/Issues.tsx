@@ -222,7 +222,7 @@ function AddFilter({ onAdd }: { onAdd: (key: string, value: string) => void }) {
   );
   return (
     <form className="inline add-filter" onSubmit={submit} aria-label={t('addFilter')}>
-      <Field id="filter-key" label={t('addFilter')}>
+      <Field id="filter-key" label={t('filterField')}>
         <select id="filter-key" value={key} onChange={(e) => { setKey(e.target.value as FilterKey); setValue(''); }}>
           {FILTERS.map((f) => <option key={f.key} value={f.key}>{t(f.label)}</option>)}
         </select>
