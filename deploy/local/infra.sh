@@ -3,7 +3,7 @@
 # a single-node KRaft Kafka broker, an OpenLDAP slapd directory and a Redmine
 # task tracker, all on 127.0.0.1, data under <repo>/.infra.
 #
-#   infra.sh install   install what is missing (redis-server, slapd, redmine, Kafka jars, prometheus for the metrics test)
+#   infra.sh install   install what is missing (redis-server, slapd, redmine, Kafka jars, prometheus for the metrics test, chromium for the console test)
 #   infra.sh start     install if needed, start all five, wait until they answer
 #   infra.sh start slapd   the same for slapd alone (likewise stop slapd, status slapd; and redmine)
 #   infra.sh stop      stop all five
@@ -180,6 +180,8 @@ install_all() {
   slapd_present || missing+=(slapd ldap-utils openssl)
   # Not a server of the tests' environment: the metrics test starts its own Prometheus when present.
   command -v prometheus >/dev/null || missing+=(prometheus)
+  # Not a server either: the console's end-to-end test drives Debian's Chromium (no browser download).
+  [ -x /usr/bin/chromium ] || missing+=(chromium)
   local jm=""
   if command -v java >/dev/null; then jm="$(java_major || true)"; fi
   [ -n "$jm" ] && [ "$jm" -ge 17 ] || missing+=(openjdk-17-jre-headless)
