@@ -4,7 +4,7 @@ import type { z } from 'zod';
 import type {
   changeResult, checkView, issueHistoryEntry, issueList, issueView, ISSUE_SEVERITIES, ISSUE_SORTS, layerView, loginBody, meResponse,
   passwordChangeBody, projectCreateBody, projectView, reportView, REPORT_FORMATS, REPORT_PERIODS, scanResultView, sessionResponse, statusView,
-  errorBody, layerCreateBody, checkHistory,
+  errorBody, layerCreateBody, checkHistory, checkCreateBody, sourceView, toolView,
 } from '@bulwark/contracts';
 
 export type Issue = z.infer<typeof issueView>;
@@ -23,6 +23,9 @@ export type ProjectCreate = z.input<typeof projectCreateBody>;
 export type Layer = z.infer<typeof layerView>;
 export type LayerCreate = z.input<typeof layerCreateBody>;
 export type Check = z.infer<typeof checkView>;
+export type CheckCreate = z.input<typeof checkCreateBody>;
+export type Source = z.infer<typeof sourceView>;
+export type Tool = z.infer<typeof toolView>;
 export type CheckHistory = z.infer<typeof checkHistory>;
 export type ScanResult = z.infer<typeof scanResultView>;
 export type Report = z.infer<typeof reportView>;

@@ -163,12 +163,21 @@ describe('console end to end (Chromium through Playwright)', function () {
     await page.getByRole('link', { name: 'Issues', exact: true }).waitFor();
   });
 
-  it('shows the project with its layer and check', async () => {
+  it('shows the project with its layer and check, and adds a check from the guide’s fields', async () => {
     await page.getByRole('link', { name: 'Projects' }).click();
     await page.getByRole('link', { name: code }).click();
     await page.getByRole('heading', { name: 'Layers' }).waitFor();
-    await page.getByRole('button', { name: 'Scan history' }).first().waitFor();
+    const history = page.getByRole('button', { name: 'Scan history' });
+    await history.first().waitFor();
+    expect(await history.count()).to.equal(1);
     await expectAccessible(page, 'project');
+    const form = page.getByRole('form', { name: /^New check: / });
+    await form.getByLabel('Tool').selectOption({ index: 1 });
+    await form.getByLabel('Source').selectOption({ index: 1 });
+    expect(await form.getByLabel('Branch').inputValue()).to.equal('main');
+    await form.getByRole('button', { name: 'New check' }).click();
+    await history.nth(1).waitFor();
+    expect((await admin.get(`/api/v1/checks?filter[project_code]=${code}`)).body.total).to.equal(2);
   });
 
   it('creates a report, follows its progress and downloads it', async () => {

@@ -1,11 +1,11 @@
-import { FormEvent, useState } from 'react';
+import { FormEvent, useEffect, useState } from 'react';
 import { api, ApiError } from '../api';
 import { ErrorNote, Field, Loading } from '../components';
 import { useLoad } from '../hooks';
 import { formatDate, useI18n } from '../i18n';
 import { Link, navigate } from '../router';
 import { GateVerdict } from './Dashboard';
-import type { Check, CheckHistory, Layer, LayerCreate, Page, Project, ProjectCreate } from '../types';
+import type { Check, CheckCreate, CheckHistory, Layer, LayerCreate, Page, Project, ProjectCreate, Source, Tool } from '../types';
 
 export function ProjectsPage() {
   const { t } = useI18n();
@@ -134,6 +134,14 @@ function LayerChecks({ layer }: { layer: Layer }) {
   const checks = useLoad(() => api<Page<Check>>('GET', '/checks', undefined, { 'filter[layer_id]': layer.id, limit: 100 }), [layer.id]);
   const [message, setMessage] = useState<string>();
   const [open, setOpen] = useState<string>();
+  const { reload } = checks;
+  const inFlight = checks.data?.items.some((c) => c.last_scan && ['queued', 'running', 'parsing'].includes(c.last_scan.state)) ?? false;
+  // Live progress: the layer's checks are read again while one of them scans, and no longer after.
+  useEffect(() => {
+    if (!inFlight) return undefined;
+    const timer = window.setInterval(reload, 2000);
+    return () => window.clearInterval(timer);
+  }, [inFlight, reload]);
   const run = async (id: string) => {
     try {
       await api('POST', `/check/${id}/run`);
@@ -155,7 +163,11 @@ function LayerChecks({ layer }: { layer: Layer }) {
             {checks.data.items.map((c) => (
               <tr key={c.id}>
                 <td className="mono">{c.taginfo?.tag_name ?? c.id.slice(0, 8)}</td>
-                <td>{c.last_scan ? `${c.last_scan.state} · ${formatDate(lang, c.last_scan.created_at)}` : '—'}</td>
+                <td>
+                  {!c.last_scan ? '—' : c.last_scan.state === 'running'
+                    ? <progress max={100} value={c.last_scan.progress} aria-label={t('scanning', c.last_scan.progress)}>{c.last_scan.progress}%</progress>
+                    : `${c.last_scan.state} · ${formatDate(lang, c.last_scan.created_at)}`}
+                </td>
                 <td>{c.last_scan ? <GateVerdict scan={c.last_scan} /> : '—'}</td>
                 <td className="actions">
                   <button type="button" onClick={() => void run(c.id)}>{t('run')}</button>
@@ -168,6 +180,7 @@ function LayerChecks({ layer }: { layer: Layer }) {
         </table>
       ))}
       <p><Link to={`/issues?filter[layer]=${layer.id}`}>{t('issues')}</Link></p>
+      <NewCheck layer={layer} onCreated={reload} />
     </section>
   );
 }
@@ -189,5 +202,56 @@ function ScanHistory({ checkId }: { checkId: string }) {
         ))}
       </tbody>
     </table>
+  );
+}
+
+/** A check from the guide's fields: the layer, a tool, a source and its branch; scans start by hand (Run). */
+function NewCheck({ layer, onCreated }: { layer: Layer; onCreated: () => void }) {
+  const { t } = useI18n();
+  const tools = useLoad(() => api<Page<Tool>>('GET', '/tools', undefined, { limit: 200 }), []);
+  const sources = useLoad(() => api<Page<Source>>('GET', '/sources', undefined, { limit: 200 }), []);
+  const [tool, setTool] = useState('');
+  const [source, setSource] = useState('');
+  const [branch, setBranch] = useState('');
+  const [problems, setProblems] = useState<Record<string, string>>({});
+  const [error, setError] = useState<Error>();
+  const id = (name: string) => `check-${name}-${layer.id}`;
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    setError(undefined);
+    setProblems({});
+    const body: CheckCreate = {
+      layer_id: layer.id, security_tool_id: tool, scan_source_id: source, run_scan_task: { type: 'manual' },
+      ...(branch.trim() ? { source_auth: { branch_name: branch.trim() } } : {}),
+    };
+    try {
+      await api<Check>('POST', '/check', body);
+      setBranch('');
+      onCreated();
+    } catch (err) {
+      if (err instanceof ApiError) setProblems(err.problems());
+      setError(err as Error);
+    }
+  };
+  return (
+    <form className="inline" onSubmit={submit} aria-label={`${t('newCheck')}: ${layer.name}`}>
+      <Field id={id('tool')} label={t('tool')} problem={problems.security_tool_id}>
+        <select id={id('tool')} required value={tool} onChange={(e) => setTool(e.target.value)}>
+          <option value="" />
+          {tools.data?.items.map((x) => <option key={x.id} value={x.id}>{x.name} ({x.type_name})</option>)}
+        </select>
+      </Field>
+      <Field id={id('source')} label={t('source')} problem={problems.scan_source_id}>
+        <select id={id('source')} required value={source} onChange={(e) => { setSource(e.target.value); setBranch(sources.data?.items.find((x) => x.id === e.target.value)?.settings.branch_name ?? ''); }}>
+          <option value="" />
+          {sources.data?.items.map((x) => <option key={x.id} value={x.id}>{x.name}</option>)}
+        </select>
+      </Field>
+      <Field id={id('branch')} label={t('branch')} problem={problems['source_auth.branch_name']}>
+        <input id={id('branch')} maxLength={255} value={branch} onChange={(e) => setBranch(e.target.value)} />
+      </Field>
+      <button type="submit">{t('newCheck')}</button>
+      {error && <ErrorNote error={error} />}
+    </form>
   );
 }
