@@ -12,7 +12,7 @@ import { ProjectsPage, ProjectPage } from './pages/Projects';
 import { ReportsPage } from './pages/Reports';
 import type { IssueStatus, Me } from './types';
 
-type Phase = { kind: 'checking' } | { kind: 'signed-out' } | { kind: 'password' } | { kind: 'in'; me: Me; statuses: IssueStatus[] };
+type Phase = { kind: 'checking' } | { kind: 'signed-out'; passwordChanged?: boolean } | { kind: 'password' } | { kind: 'in'; me: Me; statuses: IssueStatus[] };
 
 export function App() {
   const [phase, setPhase] = useState<Phase>({ kind: 'checking' });
@@ -40,8 +40,11 @@ export function App() {
   }, []);
 
   if (phase.kind === 'checking') return <Loading />;
-  if (phase.kind === 'signed-out') return <Frame><SignIn onSignedIn={(needsChange) => (needsChange ? setPhase({ kind: 'password' }) : void enter())} /></Frame>;
-  if (phase.kind === 'password') return <Frame><PasswordChangeForm onChanged={() => void enter()} /></Frame>;
+  if (phase.kind === 'signed-out') return <Frame><SignIn passwordChanged={phase.passwordChanged} onSignedIn={(needsChange) => (needsChange ? setPhase({ kind: 'password' }) : void enter())} /></Frame>;
+  if (phase.kind === 'password') return (
+    // A password change ends every session of the user (identity revokes them): sign in again.
+    <Frame><PasswordChangeForm onChanged={() => setPhase({ kind: 'signed-out', passwordChanged: true })} /></Frame>
+  );
   const session: SessionState = { me: phase.me, statuses: phase.statuses, signOut };
   return (
     <SessionContext.Provider value={session}>

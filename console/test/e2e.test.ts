@@ -203,4 +203,30 @@ describe('console end to end (Chromium through Playwright)', function () {
     expect((await context!.cookies()).map((c) => c.name)).not.to.include('bulwark_session');
     expect(problems).to.deep.equal([]);
   });
+
+  it('asks a user whose password must change for a new one before anything else, naming a bad field', async () => {
+    const created = await admin.post('/api/v1/user', { username: 'console-newcomer', password: 'first-Password-1', password_confirmation: 'first-Password-1', need_password_change: true, roles: ['admin'] });
+    expect(created.status, JSON.stringify(created.body)).to.equal(200);
+    await page.goto(`${sys!.api.baseUrl}/`);
+    await page.getByLabel('Username').fill('console-newcomer');
+    await page.getByLabel('Password').fill('first-Password-1');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Change your password' }).waitFor();
+    await expectAccessible(page, 'password change');
+    await page.getByLabel('Current password').fill('first-Password-1');
+    await page.getByLabel('New password', { exact: true }).fill('second-Password-2');
+    await page.getByLabel('Repeat the new password').fill('not-the-same-2');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('does not match password', { exact: true }).waitFor();
+    expect(await page.getByLabel('Repeat the new password').getAttribute('aria-invalid')).to.equal('true');
+    await page.getByLabel('Repeat the new password').fill('second-Password-2');
+    await page.getByRole('button', { name: 'Save' }).click();
+    // The change ends the user's sessions: sign in again with the new password.
+    await page.getByText('Password changed. Sign in with the new one.').waitFor();
+    await page.getByLabel('Username').fill('console-newcomer');
+    await page.getByLabel('Password').fill('second-Password-2');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
+    expect((await sys!.api.post('/api/v1/auth/login', { username: 'console-newcomer', password: 'second-Password-2' })).body.need_password_change).to.equal(false);
+  });
 });

@@ -5,7 +5,7 @@ import { useI18n } from '../i18n';
 import type { LoginRequest, PasswordChange, Session } from '../types';
 
 /** Sign-in for local and directory (LDAP) users alike: the gateway's session login sets the cookies. */
-export function SignIn({ onSignedIn }: { onSignedIn: (needsPasswordChange: boolean) => void }) {
+export function SignIn({ onSignedIn, passwordChanged }: { onSignedIn: (needsPasswordChange: boolean) => void; passwordChanged?: boolean }) {
   const { t } = useI18n();
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
@@ -30,6 +30,7 @@ export function SignIn({ onSignedIn }: { onSignedIn: (needsPasswordChange: boole
   return (
     <form className="card narrow" onSubmit={submit} aria-labelledby="signin-title">
       <h1 id="signin-title" tabIndex={-1}>{t('signIn')}</h1>
+      {passwordChanged && <p role="status">{t('passwordChanged')}</p>}
       <Field id="username" label={t('username')}>
         <input id="username" name="username" autoComplete="username" required value={username} onChange={(e) => setUsername(e.target.value)} />
       </Field>
