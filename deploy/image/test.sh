@@ -33,7 +33,8 @@ for p in usr/local/bin/npm usr/local/lib/node_modules/npm usr/bin/gcc usr/bin/ma
   [ ! -e "$mnt/$p" ] || die "the image holds /$p"
 done
 [ -x "$mnt/usr/local/bin/node" ] && [ -f "$mnt/app/packages/runtime/dist/main.js" ] && [ -d "$mnt/app/services/scanning/rules" ] \
-  || die "the image lacks node, the runtime or the scanner rules"
+  && [ -f "$mnt/app/console/dist/index.html" ] && [ -L "$mnt/app/node_modules/@bulwark/console" ] \
+  || die "the image lacks node, the runtime, the scanner rules or the console"
 bh unmount "$ctr" >/dev/null
 
 # The CLI the CI examples (docs/ci) run from this image.

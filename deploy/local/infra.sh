@@ -3,7 +3,7 @@
 # a single-node KRaft Kafka broker, an OpenLDAP slapd directory and a Redmine
 # task tracker, all on 127.0.0.1, data under <repo>/.infra.
 #
-#   infra.sh install   install what is missing (redis-server, slapd, redmine, Kafka jars, prometheus for the metrics test)
+#   infra.sh install   install what is missing (redis-server, slapd, redmine, Kafka jars, prometheus for the metrics test, chromium for the console test, poppler-utils for the report tests)
 #   infra.sh start     install if needed, start all five, wait until they answer
 #   infra.sh start slapd   the same for slapd alone (likewise stop slapd, status slapd; and redmine)
 #   infra.sh stop      stop all five

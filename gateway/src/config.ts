@@ -13,6 +13,8 @@ export const gatewayConfigSchema = z.object({
   /** How long a token's verified rights may be reused; any identity change ends it sooner. */
   AUTH_CACHE_SECONDS: env.int(30, 0),
   UPSTREAM_TIMEOUT_MS: env.int(120000, 1000),
+  /** The built console (its index.html and assets/); by default the @bulwark/console package's dist. */
+  CONSOLE_DIR: z.string().optional(),
 });
 
 export type GatewayConfig = z.infer<typeof gatewayConfigSchema>;

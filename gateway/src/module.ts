@@ -4,6 +4,7 @@ import { identityV1 } from '@bulwark/proto';
 import { Authenticator } from './auth/authenticator';
 import { readGatewayConfig } from './config';
 import { createGatewayApp } from './http/app';
+import { consoleBuilt, findConsoleDir } from './http/console';
 
 export const gatewayModule: ModuleDefinition = {
   name: 'gateway',
@@ -13,6 +14,8 @@ export const gatewayModule: ModuleDefinition = {
     const log = createLogger('gateway');
     const internalAuth = ctx.internalAuth('gateway');
     const identity = createGrpcClient(identityV1.IdentityServiceService, 'identity', ctx.peer('identity').grpcAddress, internalAuth);
+    const consoleDir = findConsoleDir(config.CONSOLE_DIR);
+    if (!consoleBuilt(consoleDir)) log.warn('console not built: / answers 404', { consoleDir });
     const upstreams = Object.fromEntries(SERVICE_NAMES.map((s) => [s, ctx.peer(s).httpUrl]));
     const app = createGatewayApp({
       config,
@@ -37,9 +40,10 @@ export const gatewayModule: ModuleDefinition = {
       version: BULWARK_VERSION,
       log,
       exposeMetrics: ctx.metricsOnHttpPorts,
+      consoleDir: consoleBuilt(consoleDir) ? consoleDir : undefined,
     });
     const server = await listen(app, config.GATEWAY_HOST, config.PORT);
-    log.info('gateway listening', { url: server.url, api: `${server.url}/api/v1`, swagger: `${server.url}/api/v1/swagger/index.html` });
+    log.info('gateway listening', { url: server.url, api: `${server.url}/api/v1`, swagger: `${server.url}/api/v1/swagger/index.html`, console: `${server.url}/` });
     return {
       httpUrl: server.url,
       stop: async () => {

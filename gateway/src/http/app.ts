@@ -5,6 +5,8 @@ import {
 } from '@bulwark/platform';
 import { Authenticator } from '../auth/authenticator';
 import type { GatewayConfig } from '../config';
+import { sessionRouter, sessionToken } from '../auth/session';
+import { consoleRouter } from './console';
 import { docsRouter } from './docs';
 import { bodyLimit, proxyTo } from './forward';
 import { methodNotAllowed } from './method-not-allowed';
@@ -23,6 +25,8 @@ export interface GatewayDeps {
   log: Logger;
   /** Answer `/metrics` on the gateway's port (false when METRICS_PORT serves it elsewhere). */
   exposeMetrics: boolean;
+  /** The built console's directory, served at `/`; absent when it was not built. */
+  consoleDir?: string;
 }
 
 const wrap = (fn: (req: Request, res: Response) => Promise<void>) => (req: Request, res: Response, next: NextFunction) => {
@@ -45,6 +49,7 @@ export function createGatewayApp(deps: GatewayDeps): express.Express {
   app.use(accessLog(log));
   app.use('/api', wrap(async (req) => deps.perIp.consume(req.ip ?? 'unknown')));
   app.use(docsRouter(deps.version));
+  app.use(sessionRouter({ identityUrl: deps.upstreams.identity, internalAuth: deps.internalAuth, log }));
 
   const proxies = new Map<string, express.RequestHandler>();
   const proxyFor = (service: string) => {
@@ -70,7 +75,7 @@ export function createGatewayApp(deps: GatewayDeps): express.Express {
       const access = route.access;
       handlers.push(
         wrap(async (req) => {
-          const token = Authenticator.bearerToken(req.header('authorization'));
+          const token = sessionToken(req) ?? Authenticator.bearerToken(req.header('authorization'));
           req.principal = await deps.authenticator.authenticate(token);
           await deps.perToken.consume(req.principal.tokenId);
           if (access.kind === 'permission') {
@@ -85,6 +90,7 @@ export function createGatewayApp(deps: GatewayDeps): express.Express {
     router[route.method](expressPath(route.path), ...handlers);
   }
   app.use(router);
+  if (deps.consoleDir) app.use(consoleRouter(deps.consoleDir));
   app.use(methodNotAllowed(deps.routes));
   app.use(notFoundHandler());
   app.use(errorHandler(log));

@@ -74,6 +74,7 @@ export function proxyTo(upstream: Upstream): RequestHandler {
         proxyReq.setHeader(REQUEST_ID_HEADER, req.requestId);
         proxyReq.setHeader(CLIENT_IP_HEADER, req.ip ?? 'unknown');
         proxyReq.removeHeader('authorization');
+        proxyReq.removeHeader('cookie');
         // Attached here, in the tick the proxy pipes the body, so no chunk passes uncounted.
         countBody(req, res, proxyReq);
       },

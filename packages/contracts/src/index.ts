@@ -18,3 +18,4 @@ export * from './routes/issues';
 export * from './routes/reporting';
 export * from './routes/notifications';
 export * from './routes/trackers';
+export * from './routes/gateway';

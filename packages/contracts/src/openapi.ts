@@ -8,7 +8,7 @@ import { z } from './zod';
 const CONVENTIONS = `
 Conventions of every service:
 
-- **Authentication**: every /api/v1 route except \`POST /auth/login\`, \`GET /ldap/allowed\`, \`GET /sso/allowed\`, \`GET /sso/login\`, \`GET /sso/callback\` and this documentation needs \`Authorization: Bearer <token>\`: a login JWT (9 h by default) or an API token. Missing, malformed, expired or revoked: 401. Authenticated without the route's permission (\`x-permission\` on each operation): 403.
+- **Authentication**: every /api/v1 route except \`POST /auth/login\`, \`POST\`/\`DELETE /auth/session\`, \`GET /ldap/allowed\`, \`GET /sso/allowed\`, \`GET /sso/login\`, \`GET /sso/callback\` and this documentation needs \`Authorization: Bearer <token>\`: a login JWT (9 h by default) or an API token; a browser may instead send the session cookie set by \`POST /auth/session\`, with \`X-CSRF-Token\` on unsafe methods (403 without it). Missing, malformed, expired or revoked: 401. Authenticated without the route's permission (\`x-permission\` on each operation): 403.
 - **Permissions**: a role maps permission keys to letters: ${Object.entries(PERMISSION_LETTERS)
   .map(([l, m]) => `\`${l}\` ${m}`)
   .join(', ')}.

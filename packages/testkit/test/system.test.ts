@@ -15,12 +15,14 @@ import { errorsLogSuite } from '../../../services/notifications/test/errors-log.
 import { licenseSuite } from '../../../services/identity/test/license.suite';
 import { directAccessSuite, gatewaySuite } from '../../../gateway/test/gateway.suite';
 import { authorizationWalk } from '../../../gateway/test/authorization-walk.suite';
+import { sessionSuite } from '../../../gateway/test/session.suite';
 import { cliPipelineSuite } from '../../cli/test/pipeline.suite';
 
 // Every HTTP suite, run once per run mode against one started system.
 describeSystem({
   'gateway behaviour': gatewaySuite,
   'services behind the gateway': directAccessSuite,
+  'browser session and console': sessionSuite,
   'identity service': identitySuite,
   'directory login (LDAP)': directorySuite,
   'single sign-on (OIDC)': ssoSuite,

@@ -1,4 +1,23 @@
 import type { RouteSpec } from '@bulwark/platform';
+import { z } from '../zod';
+import { isoDateTime } from '../common';
+import { loginBody } from './identity';
+
+/** The browser session: an HttpOnly cookie holding the login token, and a readable one for CSRF. */
+export const SESSION_COOKIE = 'bulwark_session';
+export const CSRF_COOKIE = 'bulwark_csrf';
+/** Unsafe methods authenticated by the session cookie carry the CSRF cookie's value in this header. */
+export const CSRF_HEADER = 'X-CSRF-Token';
+
+export const sessionResponse = z
+  .object({
+    expires_at: isoDateTime,
+    need_password_change: z.boolean(),
+    csrf_token: z.string().openapi({ description: `The value of the ${CSRF_COOKIE} cookie, to send in ${CSRF_HEADER}` }),
+  })
+  .openapi('Session');
+
+export const signedOutResponse = z.object({ signed_out: z.literal(true) }).openapi('SignedOut');
 
 /** Routes the gateway answers itself. */
 export const gatewayRoutes: RouteSpec[] = [
@@ -9,5 +28,19 @@ export const gatewayRoutes: RouteSpec[] = [
   {
     operationId: 'swaggerUi', method: 'get', path: '/api/v1/swagger/index.html', service: 'gateway', tag: 'Documentation', access: { kind: 'public' },
     summary: 'Interactive API description (Swagger UI)',
+  },
+  {
+    operationId: 'createSession', method: 'post', path: '/api/v1/auth/session', service: 'gateway', tag: 'Authentication', access: { kind: 'public' },
+    summary: 'Log in for a browser: the same login as POST /auth/login, the token set as a cookie instead of returned',
+    description:
+      `Sets ${SESSION_COOKIE} (HttpOnly, SameSite=Strict, Secure over HTTPS), which every route then accepts in place of the Authorization header, ` +
+      `and ${CSRF_COOKIE} (readable by the page): a request with an unsafe method (POST, PUT, PATCH, DELETE) authenticated by the cookie must send its value in ${CSRF_HEADER}, else 403. ` +
+      'A request with an Authorization header is authenticated by that header alone. Local and directory (LDAP) users alike; throttled as POST /auth/login.',
+    request: { body: loginBody }, response: sessionResponse,
+    errors: { 401: 'Wrong username or password, a disabled directory account, or the user cannot log in locally', 503: 'The directory (LDAP) or the identity service cannot be reached' },
+  },
+  {
+    operationId: 'deleteSession', method: 'delete', path: '/api/v1/auth/session', service: 'gateway', tag: 'Authentication', access: { kind: 'public' },
+    summary: 'Log out in this browser: clears the session and CSRF cookies', response: signedOutResponse,
   },
 ];

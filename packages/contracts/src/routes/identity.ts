@@ -327,6 +327,15 @@ const byGroupId = z.object({ id: z.string().min(1) });
 const byUserId = z.object({ user_id: z.string().min(1) });
 const byRoleCode = z.object({ role_code: z.string().min(1) });
 
+export const meResponse = z
+  .object({
+    user: userView,
+    permissions: z.record(z.string(), z.array(letter)),
+    projects: z.array(z.string()).nullable().openapi({ description: 'The projects the caller sees; null: every project' }),
+    groups: z.array(z.object({ id: z.string(), name: z.string() })).openapi({ description: 'User groups the caller is in: named, or through a directory group' }),
+  })
+  .openapi('Me');
+
 export const identityRoutes: RouteSpec[] = [
   {
     operationId: 'login', method: 'post', path: '/api/v1/auth/login', service, tag: 'Authentication', access: { kind: 'public' },
@@ -338,14 +347,7 @@ export const identityRoutes: RouteSpec[] = [
   {
     operationId: 'me', method: 'get', path: '/api/v1/auth/me', service, tag: 'Authentication', access: { kind: 'authenticated' },
     summary: 'The caller: user, roles, groups, effective permissions and project scope',
-    response: z
-      .object({
-        user: userView,
-        permissions: z.record(z.string(), z.array(letter)),
-        projects: z.array(z.string()).nullable().openapi({ description: 'The projects the caller sees; null: every project' }),
-        groups: z.array(z.object({ id: z.string(), name: z.string() })).openapi({ description: 'User groups the caller is in: named, or through a directory group' }),
-      })
-      .openapi('Me'),
+    response: meResponse,
   },
   {
     operationId: 'changeOwnPassword', method: 'put', path: '/api/v1/auth/password', service, tag: 'Authentication', access: { kind: 'authenticated' },

@@ -78,7 +78,7 @@ export const issueView = z
   })
   .openapi('Issue');
 
-const issueList = z
+export const issueList = z
   .object({ items: z.array(issueView), total: z.number().int(), page: z.number().int(), limit: z.number().int(), next_cursor: z.string().nullable() })
   .openapi('IssueList');
 
@@ -171,9 +171,11 @@ const policyView = z
   .object({ id: z.string(), name: z.string(), description: z.string(), author: z.string(), project_tags: z.array(z.string()), quality_gates: z.array(z.object({ quality_gate_id: z.string(), action: z.string() })), created_at: isoDateTime, updated_at: isoDateTime })
   .openapi('Policy');
 
-const changeResult = z
+export const changeResult = z
   .object({ results: z.array(z.object({ id: z.string(), status: z.enum(['changed', 'unchanged', 'not_found', 'conflict']), message: z.string().optional() })) })
   .openapi('IssueChangeResult');
+
+export const issueHistoryEntry = z.object({ id: z.string(), at: isoDateTime, actor_kind: z.string(), actor: z.string(), field: z.string(), old_value: z.string().nullable(), new_value: z.string().nullable(), comment: z.string().nullable() });
 
 export const issuesRoutes: RouteSpec[] = [
   // ---- issues
@@ -254,7 +256,7 @@ export const issuesRoutes: RouteSpec[] = [
     summary: 'Who or what changed what and when, from which value to which, with comment; newest first',
     description: 'responsible_user_values: user names who acted; responsible_group_values: kinds of actor (user, scan, security_rule, system, tracker: a status read from the linked ticket). These are kinds of actor, not user groups (GET /api/v1/groups): an action of a person is of kind user whichever user groups gave them the right.',
     request: { params: byId, query: z.object({ ...pageQuery, responsible_user_values: multi(text), responsible_group_values: multi(z.enum(['user', 'scan', 'security_rule', 'system', 'tracker'])) }).strict() },
-    response: listOf(z.object({ id: z.string(), at: isoDateTime, actor_kind: z.string(), actor: z.string(), field: z.string(), old_value: z.string().nullable(), new_value: z.string().nullable(), comment: z.string().nullable() }), 'IssueHistory'),
+    response: listOf(issueHistoryEntry, 'IssueHistory'),
   },
   {
     operationId: 'addIssueComment', method: 'post', path: '/api/v1/issue/{id}/comment', service, tag: 'Issues', access: issuesP('w'),

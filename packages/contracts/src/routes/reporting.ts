@@ -36,7 +36,7 @@ const reportFilter = z
     }
   });
 
-const reportView = z
+export const reportView = z
   .object({
     id: z.string(), name: z.string(), type: z.enum(REPORT_TYPES),
     filter: z.object({ period: z.enum(REPORT_PERIODS), project_code: z.array(z.string()), from: isoDateTime.nullable(), to: isoDateTime.nullable() }),

@@ -162,6 +162,13 @@ export const checkView = z
   })
   .openapi('Check');
 
+export const checkHistory = z
+  .object({
+    items: z.array(z.object({ scan_result_id: z.string(), created_at: isoDateTime, finished_at: isoDateTime.nullable(), findings_count: z.number().int().nullable(), severity_counts: z.record(z.string(), z.number().int()).nullable(), compared_with: z.string().nullable(), new: z.number().int(), fixed: z.number().int(), unchanged: z.number().int() })),
+    total: z.number().int(), page: z.number().int(), limit: z.number().int(),
+  })
+  .openapi('CheckScanHistory');
+
 const byCheck = z.object({ check_id: z.uuid() });
 const byGroup = z.object({ group_id: z.uuid() });
 const byLayer = z.object({ layer_id: z.uuid() });
@@ -270,12 +277,7 @@ export const scanningRoutes: RouteSpec[] = [
     operationId: 'checkScanHistory', method: 'get', path: '/api/v1/scan-results/stats/{check_id}', service, tag: 'Scan results', access: results('r'),
     summary: 'The completed results of a check, newest first, with counts and new / fixed against their comparison base',
     request: { params: byCheck, query: z.object({ page: pageQuery.page, limit: pageQuery.limit.default(20) }).strict() },
-    response: z
-      .object({
-        items: z.array(z.object({ scan_result_id: z.string(), created_at: isoDateTime, finished_at: isoDateTime.nullable(), findings_count: z.number().int().nullable(), severity_counts: z.record(z.string(), z.number().int()).nullable(), compared_with: z.string().nullable(), new: z.number().int(), fixed: z.number().int(), unchanged: z.number().int() })),
-        total: z.number().int(), page: z.number().int(), limit: z.number().int(),
-      })
-      .openapi('CheckScanHistory'),
+    response: checkHistory,
   },
   {
     operationId: 'listScanResults', method: 'get', path: '/api/v1/scan-results', service, tag: 'Scan results', access: results('r'),

@@ -1,0 +1,16 @@
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { App } from './App';
+import { I18nProvider } from './i18n';
+import { RouterProvider } from './router';
+import './styles.css';
+
+createRoot(document.getElementById('root')!).render(
+  <StrictMode>
+    <I18nProvider>
+      <RouterProvider>
+        <App />
+      </RouterProvider>
+    </I18nProvider>
+  </StrictMode>,
+);

@@ -1,0 +1,108 @@
+import { FormEvent, useState } from 'react';
+import { api } from '../api';
+import { ErrorNote, Field, Loading, SeverityBadge } from '../components';
+import { useLoad } from '../hooks';
+import { formatDate, useI18n } from '../i18n';
+import { Link } from '../router';
+import { statusName, useSession } from '../session';
+import type { ChangeResult, Issue, IssueHistoryEntry, Page } from '../types';
+
+export function IssueDetail({ id }: { id: string }) {
+  const { t, lang } = useI18n();
+  const { statuses } = useSession();
+  const issue = useLoad(() => api<Issue>('GET', `/issue/${id}`), [id]);
+  const history = useLoad(() => api<Page<IssueHistoryEntry>>('GET', `/issue/${id}/history`, undefined, { limit: 100 }), [id]);
+  if (issue.error) return <ErrorNote error={issue.error} />;
+  if (!issue.data) return <Loading />;
+  const i = issue.data;
+  const rows: [string, string][] = [
+    [t('status'), statusName(statuses, i.status_id, lang)],
+    [t('project'), i.project_code],
+    [t('tool'), i.tool_name],
+    [t('category'), i.category],
+    [t('location'), i.file_path ? `${i.file_path}${i.start_line ? `:${i.start_line}` : ''}` : '—'],
+    [t('library'), i.lib_name ? `${i.lib_name} ${i.lib_version ?? ''}` : '—'],
+    [t('cve'), i.vulnerability_ids.join(', ') || i.cve || '—'],
+    [t('cwe'), i.cwes.map((c) => `CWE-${c}`).join(', ') || '—'],
+    [t('rule'), i.rule_id ?? '—'],
+    [t('assignee'), i.assignee ?? '—'],
+    [t('occurrences'), String(i.occurrences)],
+    [t('detections'), String(i.detections)],
+    [t('detected'), formatDate(lang, i.first_detected_at)],
+    [t('lastDetected'), formatDate(lang, i.last_detected_at)],
+  ];
+  return (
+    <article aria-labelledby="issue-title">
+      <p><Link to="/issues">← {t('back')}</Link></p>
+      <h1 id="issue-title" tabIndex={-1}><SeverityBadge severity={i.severity} /> {i.title}</h1>
+      <dl className="facts">
+        {rows.map(([k, v]) => (
+          <div key={k}><dt>{k}</dt><dd>{v}</dd></div>
+        ))}
+      </dl>
+      {i.description && (
+        <section aria-labelledby="desc-title">
+          <h2 id="desc-title">{t('description')}</h2>
+          <p className="prewrap">{i.description}</p>
+        </section>
+      )}
+      <StatusChange id={i.id} onDone={() => { issue.reload(); history.reload(); }} />
+      <section aria-labelledby="history-title">
+        <h2 id="history-title">{t('history')}</h2>
+        {history.error && <ErrorNote error={history.error} />}
+        {history.data && (
+          <table className="grid">
+            <thead><tr><th scope="col">{t('when')}</th><th scope="col">{t('actor')}</th><th scope="col">{t('field')}</th><th scope="col">{t('from')}</th><th scope="col">{t('to')}</th><th scope="col">{t('comment')}</th></tr></thead>
+            <tbody>
+              {history.data.items.map((h) => (
+                <tr key={h.id}>
+                  <td>{formatDate(lang, h.at)}</td><td>{h.actor} ({h.actor_kind})</td><td>{h.field}</td>
+                  <td>{h.old_value ?? '—'}</td><td>{h.new_value ?? '—'}</td><td>{h.comment ?? ''}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </section>
+    </article>
+  );
+}
+
+function StatusChange({ id, onDone }: { id: string; onDone: () => void }) {
+  const { t, lang } = useI18n();
+  const { statuses } = useSession();
+  const [status, setStatus] = useState('');
+  const [comment, setComment] = useState('');
+  const [error, setError] = useState<Error>();
+  const [note, setNote] = useState<string>();
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    setError(undefined);
+    try {
+      const res = await api<ChangeResult>('PUT', '/issues/status', { ids: [id], status_id: Number(status), ...(comment.trim() ? { comment: comment.trim() } : {}) });
+      const r = res.results[0];
+      setNote(r?.message ?? (r ? r.status : undefined));
+      setComment('');
+      onDone();
+    } catch (err) {
+      setError(err as Error);
+    }
+  };
+  return (
+    <form className="card inline" onSubmit={submit} aria-labelledby="change-title">
+      <h2 id="change-title">{t('changeStatus')}</h2>
+      <Field id="detail-status" label={t('newStatus')}>
+        <select id="detail-status" required value={status} onChange={(e) => setStatus(e.target.value)}>
+          <option value="" />
+          {statuses.map((s) => <option key={s.id} value={s.id}>{lang === 'ru' ? s.name_ru : s.name_en}</option>)}
+        </select>
+      </Field>
+      <Field id="detail-comment" label={t('comment')}>
+        <input id="detail-comment" value={comment} maxLength={4000} onChange={(e) => setComment(e.target.value)} />
+      </Field>
+      <button type="submit" className="primary">{t('apply')}</button>
+      {note && <p role="status">{note}</p>}
+      {error && <ErrorNote error={error} />}
+    </form>
+  );
+}

@@ -1,0 +1,280 @@
+import { FormEvent, useEffect, useState } from 'react';
+import type { issueFilterQuery } from '@bulwark/contracts';
+import { api, Query } from '../api';
+import { ErrorNote, Field, Loading, SeverityBadge } from '../components';
+import { useLoad } from '../hooks';
+import { formatDate, MessageKey, useI18n } from '../i18n';
+import { Link, navigate, useLocation } from '../router';
+import { statusName, useSession } from '../session';
+import type { ChangeResult, IssueList, IssueSort, Severity } from '../types';
+
+type FilterKey = keyof typeof issueFilterQuery;
+
+/** The filters offered as chips: every filter and search parameter of GET /issues, with how its value is entered. */
+const FILTERS: { key: FilterKey; label: MessageKey; input: 'severity' | 'status' | 'exploitability' | 'bool' | 'number' | 'date' | 'text' }[] = [
+  { key: 'filter[project_code]', label: 'f_project_code', input: 'text' },
+  { key: 'filter[severity]', label: 'f_severity', input: 'severity' },
+  { key: 'filter[status]', label: 'f_status', input: 'status' },
+  { key: 'filter[tool]', label: 'f_tool', input: 'text' },
+  { key: 'filter[category]', label: 'f_category', input: 'text' },
+  { key: 'filter[cve]', label: 'f_cve', input: 'text' },
+  { key: 'filter[cwe]', label: 'f_cwe', input: 'number' },
+  { key: 'filter[assignee]', label: 'f_assignee', input: 'text' },
+  { key: 'filter[lib_name]', label: 'f_lib_name', input: 'text' },
+  { key: 'filter[layer]', label: 'f_layer', input: 'text' },
+  { key: 'filter[check]', label: 'f_check', input: 'text' },
+  { key: 'filter[scan]', label: 'f_scan', input: 'text' },
+  { key: 'filter[exploitability]', label: 'f_exploitability', input: 'exploitability' },
+  { key: 'filter[cvss_min]', label: 'f_cvss_min', input: 'number' },
+  { key: 'filter[cvss_max]', label: 'f_cvss_max', input: 'number' },
+  { key: 'filter[epss_min]', label: 'f_epss_min', input: 'number' },
+  { key: 'filter[detected_at_start]', label: 'f_detected_at_start', input: 'date' },
+  { key: 'filter[detected_at_end]', label: 'f_detected_at_end', input: 'date' },
+  { key: 'filter[exclude_duplicates]', label: 'f_exclude_duplicates', input: 'bool' },
+  { key: 'filter_inversion', label: 'f_filter_inversion', input: 'bool' },
+  { key: 'filter[comment_message]', label: 'f_comment_message', input: 'text' },
+  { key: 'search[file_path]', label: 'f_search_file_path', input: 'text' },
+  { key: 'search[rule_id]', label: 'f_search_rule_id', input: 'text' },
+  { key: 'search[cve]', label: 'f_search_cve', input: 'text' },
+  { key: 'search[lib_name]', label: 'f_search_lib_name', input: 'text' },
+];
+const FILTER_KEYS = new Set<string>(FILTERS.map((f) => f.key));
+const SEVERITIES = ['critical', 'high', 'medium', 'low', 'info'] as const satisfies readonly Severity[];
+const SORTS: { value: `${'' | '-'}${IssueSort}`; label: MessageKey }[] = [
+  { value: '-first_detected_at', label: 'sortNewest' },
+  { value: 'first_detected_at', label: 'sortOldest' },
+  { value: '-severity', label: 'sortSeverity' },
+  { value: '-cvss', label: 'sortCvss' },
+  { value: '-last_detected_at', label: 'sortLastSeen' },
+  { value: 'status', label: 'sortStatus' },
+];
+const PAGE_SIZE = 50;
+
+/** The API query of the view in the address bar: the same parameter names, so a saved link is a saved view. */
+function apiQuery(search: URLSearchParams): Query {
+  const q: Record<string, string[] | string> = { limit: String(PAGE_SIZE) };
+  for (const [key, value] of search) {
+    if (FILTER_KEYS.has(key)) q[key] = [...((q[key] as string[] | undefined) ?? []), value];
+    else if (key === 'search[title]' || key === 'sort' || key === 'cursor') q[key] = value;
+  }
+  return q;
+}
+
+/** The view's address after a change; a changed filter or sort starts from the first page, as the cursor belongs to the old ordering. */
+function withParams(search: URLSearchParams, change: (p: URLSearchParams) => void): string {
+  const next = new URLSearchParams(search);
+  next.delete('cursor');
+  change(next);
+  const s = next.toString();
+  return `/issues${s ? `?${s}` : ''}`;
+}
+
+export function IssuesPage() {
+  const { t, lang } = useI18n();
+  const { statuses } = useSession();
+  const { search } = useLocation();
+  const query = apiQuery(search);
+  const key = JSON.stringify(query);
+  const list = useLoad(() => api<IssueList>('GET', '/issues', undefined, query), [key]);
+  const [selected, setSelected] = useState<Set<string>>(new Set());
+  useEffect(() => setSelected(new Set()), [key]);
+
+  const label = (k: string, v: string) => {
+    const f = FILTERS.find((x) => x.key === k);
+    const value = f?.input === 'status' ? statusName(statuses, Number(v), lang) : f?.input === 'severity' ? t(`sev_${v as Severity}`) : v;
+    return `${f ? t(f.label) : k}: ${value}`;
+  };
+  const chips = [...search].filter(([k]) => FILTER_KEYS.has(k));
+  const items = list.data?.items ?? [];
+  const allChecked = items.length > 0 && items.every((i) => selected.has(i.id));
+
+  return (
+    <section aria-labelledby="issues-title">
+      <h1 id="issues-title" tabIndex={-1}>{t('issues')}</h1>
+      <div className="toolbar">
+        <SearchBox initial={search.get('search[title]') ?? ''} />
+        <Field id="sort" label={t('sort')}>
+          <select id="sort" value={search.get('sort') ?? '-first_detected_at'} onChange={(e) => navigate(withParams(search, (p) => p.set('sort', e.target.value)))}>
+            {SORTS.map((s) => <option key={s.value} value={s.value}>{t(s.label)}</option>)}
+          </select>
+        </Field>
+      </div>
+      <AddFilter onAdd={(k, v) => navigate(withParams(search, (p) => p.append(k, v)))} />
+      {chips.length > 0 && (
+        <ul className="chips" aria-label={t('filters')}>
+          {chips.map(([k, v], i) => (
+            <li key={`${k}=${v}#${i}`} className="chip">
+              <span>{label(k, v)}</span>
+              <button
+                type="button" aria-label={t('removeFilter', label(k, v))}
+                onClick={() => navigate(withParams(search, (p) => {
+                  const rest = p.getAll(k).filter((x) => x !== v);
+                  p.delete(k);
+                  for (const r of rest) p.append(k, r);
+                }))}
+              >×</button>
+            </li>
+          ))}
+          <li><button type="button" className="link" onClick={() => navigate('/issues')}>{t('clearFilters')}</button></li>
+        </ul>
+      )}
+      <p className="hint">{t('copyLink')}</p>
+      {selected.size > 0 && <BulkStatus ids={[...selected]} onDone={() => list.reload()} />}
+      {list.error && <ErrorNote error={list.error} />}
+      {list.loading && !list.data && <Loading />}
+      {list.data && (
+        <>
+          <p role="status">{t('total', list.data.total)}</p>
+          <table className="grid">
+            <thead>
+              <tr>
+                <th scope="col">
+                  <input
+                    type="checkbox" aria-label={t('selectAll')} checked={allChecked}
+                    onChange={() => setSelected(allChecked ? new Set() : new Set(items.map((i) => i.id)))}
+                  />
+                </th>
+                <th scope="col">{t('severity')}</th>
+                <th scope="col">{t('title')}</th>
+                <th scope="col">{t('status')}</th>
+                <th scope="col">{t('project')}</th>
+                <th scope="col">{t('tool')}</th>
+                <th scope="col">{t('location')}</th>
+                <th scope="col">{t('detected')}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {items.map((issue) => (
+                <tr key={issue.id}>
+                  <td>
+                    <input
+                      type="checkbox" aria-label={t('select', issue.title)} checked={selected.has(issue.id)}
+                      onChange={() => {
+                        const next = new Set(selected);
+                        if (next.has(issue.id)) next.delete(issue.id);
+                        else next.add(issue.id);
+                        setSelected(next);
+                      }}
+                    />
+                  </td>
+                  <td><SeverityBadge severity={issue.severity} /></td>
+                  <td><Link to={`/issues/${issue.id}`}>{issue.title}</Link></td>
+                  <td>{statusName(statuses, issue.status_id, lang)}</td>
+                  <td>{issue.project_code}</td>
+                  <td>{issue.tool_name}</td>
+                  <td className="mono">{issue.file_path ? `${issue.file_path}${issue.start_line ? `:${issue.start_line}` : ''}` : issue.lib_name ? `${issue.lib_name} ${issue.lib_version ?? ''}` : '—'}</td>
+                  <td>{formatDate(lang, issue.first_detected_at)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          <nav className="pager" aria-label={t('nextPage')}>
+            {search.has('cursor') && <button type="button" onClick={() => navigate(withParams(search, (p) => p.delete('cursor')))}>{t('firstPage')}</button>}
+            {list.data.next_cursor && (
+              <button type="button" onClick={() => navigate(withParams(search, (p) => p.set('cursor', list.data!.next_cursor!)))}>
+                {t('nextPage')}
+              </button>
+            )}
+          </nav>
+        </>
+      )}
+    </section>
+  );
+}
+
+function SearchBox({ initial }: { initial: string }) {
+  const { t } = useI18n();
+  const { search } = useLocation();
+  const [value, setValue] = useState(initial);
+  useEffect(() => setValue(initial), [initial]);
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    navigate(withParams(search, (p) => (value.trim() ? p.set('search[title]', value.trim()) : p.delete('search[title]'))));
+  };
+  return (
+    <form role="search" onSubmit={submit} className="inline">
+      <Field id="search" label={t('searchLabel')}>
+        <input id="search" type="search" placeholder={t('search')} value={value} maxLength={255} onChange={(e) => setValue(e.target.value)} />
+      </Field>
+      <button type="submit">{t('searchLabel')}</button>
+    </form>
+  );
+}
+
+function AddFilter({ onAdd }: { onAdd: (key: string, value: string) => void }) {
+  const { t, lang } = useI18n();
+  const { statuses } = useSession();
+  const [key, setKey] = useState<FilterKey>('filter[severity]');
+  const [value, setValue] = useState('');
+  const filter = FILTERS.find((f) => f.key === key)!;
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    const v = filter.input === 'bool' ? 'true' : filter.input === 'date' && value ? new Date(value).toISOString() : value.trim();
+    if (!v) return;
+    onAdd(key, v);
+    setValue('');
+  };
+  const options = (values: [string, string][]) => (
+    <select id="filter-value" required value={value} onChange={(e) => setValue(e.target.value)}>
+      <option value="" />
+      {values.map(([v, l]) => <option key={v} value={v}>{l}</option>)}
+    </select>
+  );
+  return (
+    <form className="inline add-filter" onSubmit={submit} aria-label={t('addFilter')}>
+      <Field id="filter-key" label={t('filterField')}>
+        <select id="filter-key" value={key} onChange={(e) => { setKey(e.target.value as FilterKey); setValue(''); }}>
+          {FILTERS.map((f) => <option key={f.key} value={f.key}>{t(f.label)}</option>)}
+        </select>
+      </Field>
+      {filter.input !== 'bool' && (
+        <Field id="filter-value" label={t('filterValue')}>
+          {filter.input === 'severity' ? options(SEVERITIES.map((s) => [s, t(`sev_${s}`)]))
+            : filter.input === 'status' ? options(statuses.map((s) => [String(s.id), lang === 'ru' ? s.name_ru : s.name_en]))
+            : filter.input === 'exploitability' ? options([['known_exploited', 'KEV'], ['epss', 'EPSS'], ['none', '—']])
+            : <input id="filter-value" required value={value} onChange={(e) => setValue(e.target.value)} type={filter.input === 'number' ? 'number' : filter.input === 'date' ? 'date' : 'text'} step="any" maxLength={255} />}
+        </Field>
+      )}
+      <button type="submit">{t('add')}</button>
+    </form>
+  );
+}
+
+function BulkStatus({ ids, onDone }: { ids: string[]; onDone: () => void }) {
+  const { t, lang } = useI18n();
+  const { statuses } = useSession();
+  const [status, setStatus] = useState('');
+  const [comment, setComment] = useState('');
+  const [outcome, setOutcome] = useState<string>();
+  const [error, setError] = useState<Error>();
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    setError(undefined);
+    try {
+      const res = await api<ChangeResult>('PUT', '/issues/status', { ids, status_id: Number(status), ...(comment.trim() ? { comment: comment.trim() } : {}) });
+      const changed = res.results.filter((r) => r.status === 'changed').length;
+      setOutcome(t('changed', changed, res.results.length - changed));
+      setComment('');
+      onDone();
+    } catch (err) {
+      setError(err as Error);
+    }
+  };
+  return (
+    <form className="bulk card" onSubmit={submit} aria-label={t('changeStatus')}>
+      <strong>{t('selected', ids.length)}</strong>
+      <Field id="bulk-status" label={t('newStatus')}>
+        <select id="bulk-status" required value={status} onChange={(e) => setStatus(e.target.value)}>
+          <option value="" />
+          {statuses.map((s) => <option key={s.id} value={s.id}>{lang === 'ru' ? s.name_ru : s.name_en}</option>)}
+        </select>
+      </Field>
+      <Field id="bulk-comment" label={t('comment')}>
+        <input id="bulk-comment" value={comment} maxLength={4000} onChange={(e) => setComment(e.target.value)} />
+      </Field>
+      <button type="submit" className="primary">{t('apply')}</button>
+      {outcome && <p role="status">{outcome}</p>}
+      {error && <ErrorNote error={error} />}
+    </form>
+  );
+}

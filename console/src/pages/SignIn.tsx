@@ -1,0 +1,85 @@
+import { FormEvent, useState } from 'react';
+import { api, ApiError } from '../api';
+import { Field } from '../components';
+import { useI18n } from '../i18n';
+import type { LoginRequest, PasswordChange, Session } from '../types';
+
+/** Sign-in for local and directory (LDAP) users alike: the gateway's session login sets the cookies. */
+export function SignIn({ onSignedIn, passwordChanged }: { onSignedIn: (needsPasswordChange: boolean) => void; passwordChanged?: boolean }) {
+  const { t } = useI18n();
+  const [username, setUsername] = useState('');
+  const [password, setPassword] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string>();
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    setBusy(true);
+    setError(undefined);
+    try {
+      const body: LoginRequest = { username, password };
+      const session = await api<Session>('POST', '/auth/session', body);
+      onSignedIn(session.need_password_change);
+    } catch (err) {
+      setError(err instanceof Error ? err.message : String(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <form className="card narrow" onSubmit={submit} aria-labelledby="signin-title">
+      <h1 id="signin-title" tabIndex={-1}>{t('signIn')}</h1>
+      {passwordChanged && <p role="status">{t('passwordChanged')}</p>}
+      <Field id="username" label={t('username')}>
+        <input id="username" name="username" autoComplete="username" required value={username} onChange={(e) => setUsername(e.target.value)} />
+      </Field>
+      <Field id="password" label={t('password')}>
+        <input id="password" name="password" type="password" autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.target.value)} />
+      </Field>
+      {error && <p role="alert" className="error">{error}</p>}
+      <p className="hint">{t('directoryHint')}</p>
+      <button type="submit" className="primary" disabled={busy}>{busy ? t('signingIn') : t('signIn')}</button>
+    </form>
+  );
+}
+
+export function PasswordChangeForm({ onChanged }: { onChanged: () => void }) {
+  const { t } = useI18n();
+  const [form, setForm] = useState<PasswordChange>({ current_password: '', password: '', password_confirmation: '' });
+  const [problems, setProblems] = useState<Record<string, string>>({});
+  const [error, setError] = useState<string>();
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    setProblems({});
+    setError(undefined);
+    try {
+      await api('PUT', '/auth/password', form);
+      onChanged();
+    } catch (err) {
+      if (err instanceof ApiError) setProblems(err.problems());
+      setError(err instanceof Error ? err.message : String(err));
+    }
+  };
+  const input = (key: keyof PasswordChange, label: string, autoComplete: string) => (
+    <Field id={key} label={label} problem={problems[key]}>
+      <input
+        id={key} type="password" required autoComplete={autoComplete} value={form[key]}
+        aria-invalid={problems[key] ? true : undefined} aria-describedby={problems[key] ? `${key}-problem` : undefined}
+        onChange={(e) => setForm({ ...form, [key]: e.target.value })}
+      />
+    </Field>
+  );
+  return (
+    <form className="card narrow" onSubmit={submit} aria-labelledby="pw-title">
+      <h1 id="pw-title" tabIndex={-1}>{t('changePassword')}</h1>
+      <p>{t('changePasswordWhy')}</p>
+      {input('current_password', t('currentPassword'), 'current-password')}
+      {input('password', t('newPassword'), 'new-password')}
+      {input('password_confirmation', t('confirmPassword'), 'new-password')}
+      {error && <p role="alert" className="error">{error}</p>}
+      <button type="submit" className="primary">{t('save')}</button>
+    </form>
+  );
+}

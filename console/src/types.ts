@@ -1,0 +1,39 @@
+// API shapes, inferred from the route table's schemas: the console never restates them. Type
+// imports only, so none of the server code reaches the bundle.
+import type { z } from 'zod';
+import type {
+  changeResult, checkView, issueHistoryEntry, issueList, issueView, ISSUE_SEVERITIES, ISSUE_SORTS, layerView, loginBody, meResponse,
+  passwordChangeBody, projectCreateBody, projectView, reportView, REPORT_PERIODS, scanResultView, sessionResponse, statusView,
+  errorBody, layerCreateBody, checkHistory, checkCreateBody, sourceView, toolView,
+} from '@bulwark/contracts';
+
+export type Issue = z.infer<typeof issueView>;
+export type IssueList = z.infer<typeof issueList>;
+export type IssueStatus = z.infer<typeof statusView>;
+export type IssueHistoryEntry = z.infer<typeof issueHistoryEntry>;
+export type ChangeResult = z.infer<typeof changeResult>;
+export type Severity = (typeof ISSUE_SEVERITIES)[number];
+export type IssueSort = (typeof ISSUE_SORTS)[number];
+export type LoginRequest = z.input<typeof loginBody>;
+export type Session = z.infer<typeof sessionResponse>;
+export type Me = z.infer<typeof meResponse>;
+export type PasswordChange = z.infer<typeof passwordChangeBody>;
+export type Project = z.infer<typeof projectView>;
+export type ProjectCreate = z.input<typeof projectCreateBody>;
+export type Layer = z.infer<typeof layerView>;
+export type LayerCreate = z.input<typeof layerCreateBody>;
+export type Check = z.infer<typeof checkView>;
+export type CheckCreate = z.input<typeof checkCreateBody>;
+export type Source = z.infer<typeof sourceView>;
+export type Tool = z.infer<typeof toolView>;
+export type CheckHistory = z.infer<typeof checkHistory>;
+export type ScanResult = z.infer<typeof scanResultView>;
+export type Report = z.infer<typeof reportView>;
+export type ReportPeriod = (typeof REPORT_PERIODS)[number];
+export type ErrorBody = z.infer<typeof errorBody>;
+export interface Page<T> {
+  items: T[];
+  total: number;
+  page: number;
+  limit: number;
+}

@@ -1,0 +1,232 @@
+/// <reference lib="dom" />
+// The functions handed to page.evaluate run in the browser: DOM types for those.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { expect } from 'chai';
+import { BrowserContext, chromium, Page } from 'playwright-core';
+import { Api, ADMIN_PASSWORD, startAllModeProcess, startGitServer, GitServer, RunningSystem, SystemUnderTest } from '@bulwark/testkit';
+import { MANUAL_TOOL_TYPE, scanSetup } from '../../services/scanning/test/scanning.suite';
+import { semgrepReport } from '../../services/issues/test/issues.suite';
+
+/** Debian's Chromium (deploy/local/infra.sh install puts it there in CI); nothing is downloaded. */
+const CHROMIUM = '/usr/bin/chromium';
+const ARTIFACTS = path.resolve(__dirname, '../../.e2e-artifacts');
+const AXE_SOURCE = fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+
+interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: { target: string[] }[];
+}
+
+/** axe-core run in the page (evaluated, not a script tag: the console's CSP refuses inline scripts, as it should). */
+async function expectAccessible(page: Page, what: string): Promise<void> {
+  await page.evaluate(AXE_SOURCE);
+  const violations = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run: (ctx: Document, opts: object) => Promise<{ violations: AxeViolation[] }> } }).axe;
+    return (await axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] } })).violations;
+  });
+  const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(serious.map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`), `axe on ${what}`).to.deep.equal([]);
+}
+
+const shot = (page: Page, name: string) => page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: true });
+
+describe('console end to end (Chromium through Playwright)', function () {
+  let sys: (RunningSystem & { alive(): boolean }) | undefined;
+  let git: GitServer | undefined;
+  let context: BrowserContext | undefined;
+  let page: Page;
+  let admin: Api;
+  let code: string;
+  const problems: string[] = [];
+
+  before(async function () {
+    this.timeout(240000);
+    if (!fs.existsSync(CHROMIUM)) {
+      // CI installs Chromium: its absence there is a broken set-up, not a reason to pass quietly.
+      if (process.env.CI === 'true') throw new Error(`${CHROMIUM} is missing: run deploy/local/infra.sh install`);
+      this.skip();
+    }
+    fs.mkdirSync(ARTIFACTS, { recursive: true });
+    sys = await startAllModeProcess();
+    admin = sys.api.as(await sys.api.login('admin', ADMIN_PASSWORD));
+    // Set-up the console has no page for yet (sources, tools, checks, uploads) goes through the API.
+    git = await startGitServer();
+    git.addRepository('app', { 'app.py': 'import subprocess\n' });
+    const t: SystemUnderTest = { mode: 'all', sys, admin, anon: sys.api };
+    const env = await scanSetup(t, git, 'app', [MANUAL_TOOL_TYPE]);
+    code = env.code;
+    const check = await admin.post('/api/v1/check', { layer_id: env.layerId, security_tool_id: env.tools[0], scan_source_id: env.sourceId, source_auth: { branch_name: 'main' }, run_scan_task: { type: 'manual' } });
+    expect(check.status, JSON.stringify(check.body)).to.equal(200);
+    const report = semgrepReport([
+      { rule: 'python.lang.security.dangerous-subprocess', line: 4, code: 'subprocess.call(cmd, shell=True)', severity: 'ERROR', cwe: 'CWE-78: OS Command Injection' },
+      { rule: 'python.lang.security.eval', line: 9, code: 'eval(data)', severity: 'WARNING', cwe: 'CWE-95' },
+    ]);
+    const upload = await admin.withHeaders({ 'content-type': 'application/json' }).request('POST', `/api/v1/check/${check.body.id}/results`, undefined, report);
+    expect(upload.status, JSON.stringify(upload.body)).to.equal(200);
+    const deadline = Date.now() + 60000;
+    while ((await admin.get(`/api/v1/issues/count?filter[project_code]=${code}`)).body.count !== 2) {
+      if (Date.now() > deadline) throw new Error('the uploaded report was not ingested');
+      await new Promise((r) => setTimeout(r, 250));
+    }
+
+    const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'bulwark-chromium-'));
+    context = await chromium.launchPersistentContext(profile, {
+      executablePath: CHROMIUM,
+      headless: true,
+      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+      acceptDownloads: true,
+      locale: 'en-GB',
+      viewport: { width: 1280, height: 800 },
+    });
+    page = context.pages()[0] ?? (await context.newPage());
+    // Any CSP refusal or script error fails the run at the end: the page must work under its own policy.
+    page.on('console', (m) => {
+      if (m.type() === 'error' && !/status of 401/.test(m.text())) problems.push(`console: ${m.text()}`);
+    });
+    page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+  });
+
+  after(async function () {
+    this.timeout(60000);
+    await context?.close();
+    await git?.close();
+    await sys?.stop();
+  });
+
+  it('signs in by keyboard; the session cookie is HttpOnly and out of the page\u2019s reach', async () => {
+    await page.goto(`${sys!.api.baseUrl}/`);
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    await expectAccessible(page, 'sign in');
+    // The first Tab reaches the skip link, drawn with a visible focus ring.
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.textContent)).to.equal('Skip to content');
+    expect(await page.evaluate(() => getComputedStyle(document.activeElement!).outlineStyle)).not.to.equal('none');
+    await page.getByLabel('Username').focus();
+    await page.keyboard.type('admin');
+    await page.keyboard.press('Tab');
+    await page.keyboard.type(ADMIN_PASSWORD);
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
+    const cookies = await context!.cookies();
+    const session = cookies.find((c) => c.name === 'bulwark_session');
+    expect(session?.httpOnly).to.equal(true);
+    expect(session?.sameSite).to.equal('Strict');
+    expect(await page.evaluate(() => document.cookie)).not.to.contain('bulwark_session');
+    await expectAccessible(page, 'dashboard');
+    await shot(page, 'dashboard');
+  });
+
+  it('lists the uploaded project\u2019s issues with filters as chips, the view in the URL, and triages one with a comment', async () => {
+    await page.getByRole('link', { name: 'Issues', exact: true }).click();
+    await page.getByRole('heading', { name: 'Issues' }).waitFor();
+    await page.getByLabel('Filter', { exact: true }).selectOption('filter[project_code]');
+    await page.getByLabel('Value').fill(code);
+    await page.getByRole('button', { name: 'Add', exact: true }).click();
+    await page.getByText(`Project: ${code}`).waitFor();
+    expect(new URL(page.url()).searchParams.getAll('filter[project_code]')).to.deep.equal([code]);
+    await page.getByRole('status').filter({ hasText: '2 issues' }).waitFor();
+    const rows = page.locator('table.grid tbody tr');
+    expect(await rows.count()).to.equal(2);
+    await expectAccessible(page, 'issues');
+    await shot(page, 'issues');
+
+    // A saved link opens the same view.
+    await page.goto(page.url());
+    await page.getByRole('status').filter({ hasText: '2 issues' }).waitFor();
+
+    const title = (await rows.first().locator('td a').textContent())!;
+    await page.getByLabel(`Select ${title}`).check();
+    await page.getByLabel('New status').selectOption({ label: 'Confirmed' });
+    await page.getByLabel('Comment').fill('seen in review');
+    await page.getByRole('button', { name: 'Apply' }).click();
+    await page.getByText('1 changed, 0 not changed').waitFor();
+    const issues = await admin.get(`/api/v1/issues?filter[project_code]=${code}&filter[status]=2`);
+    expect(issues.body.items.map((i: { title: string }) => i.title)).to.deep.equal([title]);
+
+    await page.getByRole('link', { name: title }).click();
+    await page.getByRole('heading', { name: title }).waitFor();
+    await page.getByRole('cell', { name: 'seen in review' }).waitFor();
+    await expectAccessible(page, 'issue detail');
+    await shot(page, 'issue-detail');
+  });
+
+  it('switches to Russian, with the product\u2019s Russian status names', async () => {
+    await page.getByLabel('Language').selectOption('ru');
+    await page.getByRole('link', { name: 'Уязвимости' }).waitFor();
+    await page.getByText('Подтверждена').first().waitFor();
+    expect(await page.evaluate(() => document.documentElement.lang)).to.equal('ru');
+    await page.getByLabel('Язык').selectOption('en');
+    await page.getByRole('link', { name: 'Issues', exact: true }).waitFor();
+  });
+
+  it('shows the project with its layer and check, and adds a check from the guide’s fields', async () => {
+    await page.getByRole('link', { name: 'Projects' }).click();
+    await page.getByRole('link', { name: code }).click();
+    await page.getByRole('heading', { name: 'Layers' }).waitFor();
+    const history = page.getByRole('button', { name: 'Scan history' });
+    await history.first().waitFor();
+    expect(await history.count()).to.equal(1);
+    await expectAccessible(page, 'project');
+    const form = page.getByRole('form', { name: /^New check: / });
+    await form.getByLabel('Tool').selectOption({ index: 1 });
+    await form.getByLabel('Source').selectOption({ index: 1 });
+    expect(await form.getByLabel('Branch').inputValue()).to.equal('main');
+    await form.getByRole('button', { name: 'New check' }).click();
+    await history.nth(1).waitFor();
+    expect((await admin.get(`/api/v1/checks?filter[project_code]=${code}`)).body.total).to.equal(2);
+  });
+
+  it('creates a report, follows its progress and downloads it', async () => {
+    await page.getByRole('link', { name: 'Reports' }).click();
+    await page.getByRole('heading', { name: 'Reports' }).waitFor();
+    await page.getByLabel('Name').fill('Console e2e report');
+    await page.getByLabel('Project codes (comma separated, empty: all)').fill(code);
+    await page.getByRole('button', { name: 'Create' }).click();
+    const link = page.getByRole('link', { name: 'Download Console e2e report as HTML' });
+    await link.waitFor({ timeout: 60000 });
+    await expectAccessible(page, 'reports');
+    await shot(page, 'reports');
+    const [download] = await Promise.all([page.waitForEvent('download'), link.click()]);
+    const file = path.join(ARTIFACTS, 'report.html');
+    await download.saveAs(file);
+    const html = fs.readFileSync(file, 'utf8');
+    expect(html).to.contain(code);
+  });
+
+  it('signs out: the API then refuses the browser', async () => {
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    expect((await context!.cookies()).map((c) => c.name)).not.to.include('bulwark_session');
+    expect(problems).to.deep.equal([]);
+  });
+
+  it('asks a user whose password must change for a new one before anything else, naming a bad field', async () => {
+    const created = await admin.post('/api/v1/user', { username: 'console-newcomer', password: 'first-Password-1', password_confirmation: 'first-Password-1', need_password_change: true, roles: ['admin'] });
+    expect(created.status, JSON.stringify(created.body)).to.equal(200);
+    await page.goto(`${sys!.api.baseUrl}/`);
+    await page.getByLabel('Username').fill('console-newcomer');
+    await page.getByLabel('Password').fill('first-Password-1');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Change your password' }).waitFor();
+    await expectAccessible(page, 'password change');
+    await page.getByLabel('Current password').fill('first-Password-1');
+    await page.getByLabel('New password', { exact: true }).fill('second-Password-2');
+    await page.getByLabel('Repeat the new password').fill('not-the-same-2');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('does not match password', { exact: true }).waitFor();
+    expect(await page.getByLabel('Repeat the new password').getAttribute('aria-invalid')).to.equal('true');
+    await page.getByLabel('Repeat the new password').fill('second-Password-2');
+    await page.getByRole('button', { name: 'Save' }).click();
+    // The change ends the user's sessions: sign in again with the new password.
+    await page.getByText('Password changed. Sign in with the new one.').waitFor();
+    await page.getByLabel('Username').fill('console-newcomer');
+    await page.getByLabel('Password').fill('second-Password-2');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
+    expect((await sys!.api.post('/api/v1/auth/login', { username: 'console-newcomer', password: 'second-Password-2' })).body.need_password_change).to.equal(false);
+  });
+});

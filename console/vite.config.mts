@@ -1,0 +1,18 @@
+import { defineConfig } from 'vite';
+import react from '@vitejs/plugin-react';
+
+// Built into dist/ with hashed names under assets/ (the gateway caches those as immutable). No
+// inline module preload polyfill and no inlined assets, so the page runs under a CSP without
+// 'unsafe-inline' or data: scripts.
+export default defineConfig({
+  plugins: [react()],
+  base: '/',
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    assetsInlineLimit: 0,
+    modulePreload: { polyfill: false },
+    sourcemap: false,
+  },
+  server: { proxy: { '/api': 'http://127.0.0.1:8080' } },
+});

@@ -1,0 +1,105 @@
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import express, { Request, Response } from 'express';
+import { loginBody, loginResponse, SESSION_COOKIE, CSRF_COOKIE, CSRF_HEADER } from '@bulwark/contracts';
+import { AppError, CLIENT_IP_HEADER, errorMessage, forbidden, INTERNAL_AUTH_HEADER, InternalAuth, Logger, parseOrThrow, REQUEST_ID_HEADER, sendError } from '@bulwark/platform';
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+const MAX_COOKIE_HEADER = 8192;
+
+/** The cookies of a request by name; a malformed pair is skipped, the first of a repeated name wins. */
+export function readCookies(header: string | undefined): Map<string, string> {
+  const out = new Map<string, string>();
+  if (!header || header.length > MAX_COOKIE_HEADER) return out;
+  for (const part of header.split(';')) {
+    const eq = part.indexOf('=');
+    if (eq < 1) continue;
+    const name = part.slice(0, eq).trim();
+    const value = part.slice(eq + 1).trim();
+    if (!out.has(name)) out.set(name, value);
+  }
+  return out;
+}
+
+const sameBytes = (a: string, b: string) => {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+};
+
+/**
+ * The token of a request and how it came: the bearer header as before, else the session cookie. A
+ * cookie is sent by the browser on its own, so an unsafe method it authenticates must also carry the
+ * CSRF cookie's value in the CSRF header (a page of another origin can neither read the one nor set
+ * the other).
+ */
+export function sessionToken(req: Request): string | undefined {
+  if (req.header('authorization') !== undefined) return undefined;
+  const cookies = readCookies(req.header('cookie'));
+  const token = cookies.get(SESSION_COOKIE);
+  if (!token) return undefined;
+  if (!SAFE_METHODS.has(req.method)) {
+    const expected = cookies.get(CSRF_COOKIE);
+    const given = req.header(CSRF_HEADER);
+    if (!expected || !given || !sameBytes(expected, given)) throw forbidden(`A request authenticated by the session cookie needs the ${CSRF_HEADER} header equal to the ${CSRF_COOKIE} cookie`);
+  }
+  return token;
+}
+
+export interface SessionDeps {
+  identityUrl: string;
+  internalAuth: InternalAuth;
+  log: Logger;
+}
+
+/**
+ * POST /api/v1/auth/session logs in through identity's own login (local, directory and its
+ * throttling alike) and keeps the token in an HttpOnly cookie; DELETE ends the session in this
+ * browser. Secure is set when the request came over HTTPS (with GATEWAY_TRUST_PROXY, as a proxy
+ * in front reports it).
+ */
+export function sessionRouter(deps: SessionDeps): express.Router {
+  const router = express.Router();
+  const cookieBase = (req: Request) => ({ sameSite: 'strict' as const, secure: req.secure, path: '/' });
+
+  router.post('/api/v1/auth/session', express.json({ limit: '16kb' }), async (req: Request, res: Response, next) => {
+    try {
+      const body = parseOrThrow(loginBody, req.body ?? {}, 'body');
+      const upstream = await fetch(`${deps.identityUrl}/api/v1/auth/login`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          [INTERNAL_AUTH_HEADER]: deps.internalAuth.forService(),
+          [REQUEST_ID_HEADER]: req.requestId,
+          [CLIENT_IP_HEADER]: req.ip ?? 'unknown',
+        },
+        body: JSON.stringify(body),
+        signal: AbortSignal.timeout(30000),
+      });
+      const answer: unknown = await upstream.json();
+      if (upstream.status !== 200) {
+        const retryAfter = upstream.headers.get('retry-after');
+        if (retryAfter) res.setHeader('retry-after', retryAfter);
+        res.status(upstream.status).json(answer);
+        return;
+      }
+      const login = loginResponse.parse(answer);
+      const expires = new Date(login.expires_at);
+      const csrf = randomBytes(32).toString('base64url');
+      res.cookie(SESSION_COOKIE, login.access_token, { ...cookieBase(req), httpOnly: true, expires });
+      res.cookie(CSRF_COOKIE, csrf, { ...cookieBase(req), httpOnly: false, expires });
+      res.setHeader('cache-control', 'no-store');
+      res.json({ expires_at: login.expires_at, need_password_change: login.need_password_change, csrf_token: csrf });
+    } catch (err) {
+      if (err instanceof AppError) return next(err);
+      deps.log.error('session login failed', { error: errorMessage(err), requestId: req.requestId });
+      sendError(res, new AppError('unavailable', 'The identity service is unavailable'));
+    }
+  });
+
+  router.delete('/api/v1/auth/session', (req, res) => {
+    res.clearCookie(SESSION_COOKIE, { ...cookieBase(req), httpOnly: true });
+    res.clearCookie(CSRF_COOKIE, cookieBase(req));
+    res.json({ signed_out: true });
+  });
+  return router;
+}
