@@ -30,6 +30,8 @@ const en = {
   reports: 'Reports', newReport: 'New report', period: 'Period', projectsOptional: 'Project codes (comma separated, empty: all)',
   state: 'State', progress: 'Progress', download: 'Download', downloadAs: 'Download {0} as {1}',
   p_all: 'All time', p_day: 'Last day', p_week: 'Last week', p_month: 'Last month', p_quarter: 'Last quarter', p_year: 'Last year',
+  p_custom: 'From – to', rangeFrom: 'From', rangeTo: 'To', reportType: 'Type',
+  rt_summary: 'Summary', rt_detailed: 'Detailed', rt_compliance: 'Compliance (OWASP Top 10, CWE Top 25)', rt_trend: 'Trend',
   sev_critical: 'Critical', sev_high: 'High', sev_medium: 'Medium', sev_low: 'Low', sev_info: 'Info',
 };
 
@@ -65,6 +67,8 @@ const ru: Record<Key, string> = {
   reports: 'Отчёты', newReport: 'Новый отчёт', period: 'Период', projectsOptional: 'Коды проектов (через запятую, пусто — все)',
   state: 'Состояние', progress: 'Готовность', download: 'Скачать', downloadAs: 'Скачать {0} в формате {1}',
   p_all: 'За всё время', p_day: 'За день', p_week: 'За неделю', p_month: 'За месяц', p_quarter: 'За квартал', p_year: 'За год',
+  p_custom: 'С – по', rangeFrom: 'С', rangeTo: 'По', reportType: 'Тип',
+  rt_summary: 'Сводный', rt_detailed: 'Подробный', rt_compliance: 'Соответствие (OWASP Top 10, CWE Top 25)', rt_trend: 'Динамика',
   sev_critical: 'Критическая', sev_high: 'Высокая', sev_medium: 'Средняя', sev_low: 'Низкая', sev_info: 'Информационная',
 };
 

@@ -3,7 +3,7 @@
 import type { z } from 'zod';
 import type {
   changeResult, checkView, issueHistoryEntry, issueList, issueView, ISSUE_SEVERITIES, ISSUE_SORTS, layerView, loginBody, meResponse,
-  passwordChangeBody, projectCreateBody, projectView, reportView, REPORT_PERIODS, scanResultView, sessionResponse, statusView,
+  passwordChangeBody, projectCreateBody, projectView, reportView, REPORT_PERIODS, REPORT_TYPES, scanResultView, sessionResponse, statusView,
   errorBody, layerCreateBody, checkHistory, checkCreateBody, sourceView, toolView,
 } from '@bulwark/contracts';
 
@@ -30,6 +30,7 @@ export type CheckHistory = z.infer<typeof checkHistory>;
 export type ScanResult = z.infer<typeof scanResultView>;
 export type Report = z.infer<typeof reportView>;
 export type ReportPeriod = (typeof REPORT_PERIODS)[number];
+export type ReportType = (typeof REPORT_TYPES)[number];
 export type ErrorBody = z.infer<typeof errorBody>;
 export interface Page<T> {
   items: T[];

@@ -3,9 +3,10 @@ import { api, ApiError, downloadUrl } from '../api';
 import { ErrorNote, Field, Loading } from '../components';
 import { useLoad } from '../hooks';
 import { formatDate, useI18n } from '../i18n';
-import type { Page, Report, ReportPeriod } from '../types';
+import type { Page, Report, ReportPeriod, ReportType } from '../types';
 
-const PERIODS = ['all', 'day', 'week', 'month', 'quarter', 'year'] as const satisfies readonly ReportPeriod[];
+const PERIODS = ['all', 'day', 'week', 'month', 'quarter', 'year', 'custom'] as const satisfies readonly ReportPeriod[];
+const TYPES = ['summary', 'detailed', 'compliance', 'trend'] as const satisfies readonly ReportType[];
 
 export function ReportsPage() {
   const { t, lang } = useI18n();
@@ -30,7 +31,7 @@ export function ReportsPage() {
           <tbody>
             {reports.data.items.map((r) => (
               <tr key={r.id}>
-                <td>{r.name}</td>
+                <td>{r.name} <span className="muted">· {t(`rt_${r.type}`)}</span></td>
                 <td>{t(`p_${r.filter.period}`)}{r.filter.project_code.length > 0 ? ` · ${r.filter.project_code.join(', ')}` : ''}</td>
                 <td>
                   {r.state === 'running' ? <progress max={100} value={r.progress} aria-label={`${r.name}: ${t('progress')}`}>{r.progress}%</progress> : r.state}
@@ -54,7 +55,10 @@ export function ReportsPage() {
 function NewReport({ onCreated }: { onCreated: () => void }) {
   const { t } = useI18n();
   const [name, setName] = useState('');
+  const [type, setType] = useState<ReportType>('summary');
   const [period, setPeriod] = useState<ReportPeriod>('all');
+  const [from, setFrom] = useState('');
+  const [to, setTo] = useState('');
   const [projects, setProjects] = useState('');
   const [problems, setProblems] = useState<Record<string, string>>({});
   const [error, setError] = useState<Error>();
@@ -64,7 +68,8 @@ function NewReport({ onCreated }: { onCreated: () => void }) {
     setProblems({});
     try {
       const project_code = projects.split(',').map((p) => p.trim()).filter(Boolean);
-      await api<Report>('POST', '/report', { name, type: 'summary', filter: { period, project_code } });
+      const range = period === 'custom' ? { from, to } : {};
+      await api<Report>('POST', '/report', { name, type, filter: { period, project_code, ...range } });
       setName('');
       onCreated();
     } catch (err) {
@@ -78,11 +83,26 @@ function NewReport({ onCreated }: { onCreated: () => void }) {
       <Field id="report-name" label={t('name')} problem={problems.name}>
         <input id="report-name" required maxLength={255} value={name} onChange={(e) => setName(e.target.value)} />
       </Field>
-      <Field id="report-period" label={t('period')}>
+      <Field id="report-type" label={t('reportType')}>
+        <select id="report-type" value={type} onChange={(e) => setType(e.target.value as ReportType)}>
+          {TYPES.map((x) => <option key={x} value={x}>{t(`rt_${x}`)}</option>)}
+        </select>
+      </Field>
+      <Field id="report-period" label={t('period')} problem={problems['filter.period']}>
         <select id="report-period" value={period} onChange={(e) => setPeriod(e.target.value as ReportPeriod)}>
           {PERIODS.map((p) => <option key={p} value={p}>{t(`p_${p}`)}</option>)}
         </select>
       </Field>
+      {period === 'custom' && (
+        <>
+          <Field id="report-from" label={t('rangeFrom')} problem={problems['filter.from']}>
+            <input id="report-from" type="date" required value={from} onChange={(e) => setFrom(e.target.value)} />
+          </Field>
+          <Field id="report-to" label={t('rangeTo')} problem={problems['filter.to']}>
+            <input id="report-to" type="date" required value={to} onChange={(e) => setTo(e.target.value)} />
+          </Field>
+        </>
+      )}
       <Field id="report-projects" label={t('projectsOptional')}>
         <input id="report-projects" value={projects} onChange={(e) => setProjects(e.target.value)} />
       </Field>
