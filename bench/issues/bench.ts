@@ -6,7 +6,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
-import knex from 'knex';
 import type { Finding } from '@bulwark/findings';
 import { createLogger, openDatabase } from '@bulwark/platform';
 import { SCAN_EVENTS } from '@bulwark/contracts';
@@ -14,7 +13,7 @@ import { Ingestion, ScanCompleted } from '../../services/issues/src/ingestion';
 import { migrations } from '../../services/issues/src/migrations';
 import { QualityGates } from '../../services/issues/src/quality-gates';
 import { issueStore, SortKey } from '../../services/issues/src/store/issues';
-import { fillIssues, p95, QUERIES, settle } from './dataset';
+import { dropDatabase, fillIssues, p95, QUERIES, settle } from './dataset';
 
 const FINDINGS = Number(process.env.BENCH_FINDINGS ?? 100_000);
 const TOTAL_ISSUES = Number(process.env.BENCH_TOTAL_ISSUES ?? 1_000_000);
@@ -104,7 +103,7 @@ async function main() {
   await ingest('the same findings again (all unchanged), re-detected set-wise', randomUUID(), 'same-findings');
   await ingest('the same findings again without a digest, matched one by one', randomUUID());
 
-  if (process.env.BENCH_INGEST_ONLY === '1') return drop(db, base, url);
+  if (process.env.BENCH_INGEST_ONLY === '1') return dropDatabase(db, base, url);
   // Fill up to the target with issues of 99 other projects, written directly (the ingestion path is measured above).
   const missing = TOTAL_ISSUES - FINDINGS;
   const fillStart = Date.now();
@@ -145,14 +144,7 @@ async function main() {
     plans.push(`-- ${label}: count\n${await explain(issueStore.countQuery(db, f))}`);
   }
   console.log(`\n${plans.join('\n\n')}`);
-  await drop(db, base, url);
-}
-
-async function drop(db: knex.Knex, base: string, url: URL) {
-  await db.destroy();
-  const admin = knex({ client: 'pg', connection: base });
-  await admin.raw('drop database ??', [url.pathname.slice(1)]);
-  await admin.destroy();
+  await dropDatabase(db, base, url);
 }
 
 main().catch((err) => {

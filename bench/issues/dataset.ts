@@ -1,5 +1,5 @@
 /** The million-issue data set both issue benchmarks query, and the queries they time. */
-import type { Knex } from 'knex';
+import knex, { Knex } from 'knex';
 import type { IssueFilter } from '../../services/issues/src/store/issues';
 import { issueStore } from '../../services/issues/src/store/issues';
 
@@ -48,3 +48,11 @@ export const QUERIES: { label: string; filter: IssueFilter; query: string }[] = 
     query: 'filter[project_code]=proj-1&filter[project_code]=proj-2&filter[project_code]=proj-3&filter[severity]=high&filter[status]=1&filter[category]=sast',
   },
 ];
+
+/** Closes the benchmark's database and drops it, through a connection to `base` (the server's own database). */
+export async function dropDatabase(db: Knex, base: string, url: URL): Promise<void> {
+  await db.destroy();
+  const admin = knex({ client: 'pg', connection: base });
+  await admin.raw('drop database ??', [url.pathname.slice(1)]);
+  await admin.destroy();
+}

@@ -17,11 +17,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import knex from 'knex';
 import { from as copyFrom } from 'pg-copy-streams';
 import { openDatabase, Trx } from '@bulwark/platform';
 import { migrations } from '../../services/issues/src/migrations';
 import { issueStore, NewIssue } from '../../services/issues/src/store/issues';
+import { dropDatabase } from './dataset';
 
 const N = Number(process.env.BENCH_FINDINGS ?? 100_000);
 const SEVERITIES = ['critical', 'high', 'medium', 'low', 'info'];
@@ -121,10 +121,7 @@ async function main() {
       console.log(line);
     }
   } finally {
-    await db.destroy();
-    const admin = knex({ client: 'pg', connection: base });
-    await admin.raw('drop database ??', [url.pathname.slice(1)]);
-    await admin.destroy();
+    await dropDatabase(db, base, url);
   }
 }
 
