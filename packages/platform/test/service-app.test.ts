@@ -69,7 +69,9 @@ describe('a service HTTP app', () => {
   });
   after(async () => {
     await server.close(1000);
-    process.env.TMPDIR = previousTmp;
+    // Assigning undefined would set the string "undefined", and every later os.tmpdir() would be a relative path.
+    if (previousTmp === undefined) delete process.env.TMPDIR;
+    else process.env.TMPDIR = previousTmp;
     fs.rmSync(tmp, { recursive: true, force: true });
   });
 
