@@ -1,5 +1,5 @@
 import { conflict, invalid, notFound, Queryable, ServiceHost } from '@bulwark/platform';
-import { BulkStatus, uniquely } from './catalog-writes';
+import type { BulkStatus } from './catalog-writes';
 import { fieldValueProblems, FieldType } from './domain/field-values';
 import { fieldStore } from './store/fields';
 
@@ -23,9 +23,8 @@ export class CustomFields {
 
   async createField(w: { name: string; type: FieldType; required?: boolean; description?: string }) {
     return this.host.transaction(async (trx) => {
-      const taken = () => conflict(`Field ${w.name} already exists`, [{ field: 'name', problem: 'already exists' }]);
-      if (await fieldStore.nameTaken(trx, w.name)) throw taken();
-      const id = await uniquely(fieldStore.insert(trx, { name: w.name, type: w.type, required: w.required ?? false, description: w.description ?? '' }), taken);
+      if (await fieldStore.nameTaken(trx, w.name)) throw conflict(`Field ${w.name} already exists`, [{ field: 'name', problem: 'already exists' }]);
+      const id = await fieldStore.insert(trx, { name: w.name, type: w.type, required: w.required ?? false, description: w.description ?? '' });
       return (await fieldStore.get(trx, id))!;
     });
   }

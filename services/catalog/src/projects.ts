@@ -3,7 +3,7 @@ import {
   serializeAcrossReplicas, ServiceHost, Trx,
 } from '@bulwark/platform';
 import { CATALOG_EVENTS } from '@bulwark/contracts';
-import { BulkStatus, catalogEvent, uniquely } from './catalog-writes';
+import { BulkStatus, catalogEvent } from './catalog-writes';
 import type { CustomFields } from './custom-fields';
 import { ProjectQuery, ProjectRecord, projectStore } from './store/projects';
 
@@ -57,11 +57,13 @@ export class Projects {
     const max = await this.license.limit('projects');
     return this.host.transaction(async (trx) => {
       await this.fields.checkFieldValues(trx, values);
-      const taken = () => conflict(`Project ${w.code} already exists`, [{ field: 'code', problem: 'already exists (codes are never reused)' }]);
-      if (await projectStore.codeTaken(trx, w.code)) throw taken();
+      // A concurrent create that passes this check meets the unique index: the platform answers 409 too.
+      if (await projectStore.codeTaken(trx, w.code)) {
+        throw conflict(`Project ${w.code} already exists`, [{ field: 'code', problem: 'already exists (codes are never reused)' }]);
+      }
       const full = await this.projectLimitReached(trx, max);
       if (full) throw full;
-      await uniquely(projectStore.insert(trx, w.code, { name: w.name, description: w.description ?? '', tags: [...new Set(w.tags ?? [])] }), taken);
+      await projectStore.insert(trx, w.code, { name: w.name, description: w.description ?? '', tags: [...new Set(w.tags ?? [])] });
       await projectStore.setFieldValues(trx, w.code, values);
       const project = (await projectStore.get(trx, w.code))!;
       await catalogEvent(trx, CATALOG_EVENTS.projectCreated, w.code, projectEvent(project));
