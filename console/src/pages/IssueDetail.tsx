@@ -1,11 +1,11 @@
-import { FormEvent, useState } from 'react';
 import { api } from '../api';
-import { ErrorNote, Field, Loading, SeverityBadge } from '../components';
+import { ErrorNote, Loading, SeverityBadge } from '../components';
 import { useLoad } from '../hooks';
 import { formatDate, useI18n } from '../i18n';
 import { Link } from '../router';
 import { statusName, useSession } from '../session';
-import type { ChangeResult, Issue, IssueHistoryEntry, Page } from '../types';
+import { StatusChangeForm } from '../status-change';
+import type { Issue, IssueHistoryEntry, Page } from '../types';
 
 export function IssueDetail({ id }: { id: string }) {
   const { t, lang } = useI18n();
@@ -46,7 +46,11 @@ export function IssueDetail({ id }: { id: string }) {
           <p className="prewrap">{i.description}</p>
         </section>
       )}
-      <StatusChange id={i.id} onDone={() => { issue.reload(); history.reload(); }} />
+      <StatusChangeForm
+        ids={[i.id]} idPrefix="detail" className="card inline" heading={<h2>{t('changeStatus')}</h2>}
+        outcome={(res) => res.results[0]?.message ?? res.results[0]?.status}
+        onDone={() => { issue.reload(); history.reload(); }}
+      />
       <section aria-labelledby="history-title">
         <h2 id="history-title">{t('history')}</h2>
         {history.error && <ErrorNote error={history.error} />}
@@ -68,41 +72,3 @@ export function IssueDetail({ id }: { id: string }) {
   );
 }
 
-function StatusChange({ id, onDone }: { id: string; onDone: () => void }) {
-  const { t, lang } = useI18n();
-  const { statuses } = useSession();
-  const [status, setStatus] = useState('');
-  const [comment, setComment] = useState('');
-  const [error, setError] = useState<Error>();
-  const [note, setNote] = useState<string>();
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    setError(undefined);
-    try {
-      const res = await api<ChangeResult>('PUT', '/issues/status', { ids: [id], status_id: Number(status), ...(comment.trim() ? { comment: comment.trim() } : {}) });
-      const r = res.results[0];
-      setNote(r?.message ?? (r ? r.status : undefined));
-      setComment('');
-      onDone();
-    } catch (err) {
-      setError(err as Error);
-    }
-  };
-  return (
-    <form className="card inline" onSubmit={submit} aria-labelledby="change-title">
-      <h2 id="change-title">{t('changeStatus')}</h2>
-      <Field id="detail-status" label={t('newStatus')}>
-        <select id="detail-status" required value={status} onChange={(e) => setStatus(e.target.value)}>
-          <option value="" />
-          {statuses.map((s) => <option key={s.id} value={s.id}>{lang === 'ru' ? s.name_ru : s.name_en}</option>)}
-        </select>
-      </Field>
-      <Field id="detail-comment" label={t('comment')}>
-        <input id="detail-comment" value={comment} maxLength={4000} onChange={(e) => setComment(e.target.value)} />
-      </Field>
-      <button type="submit" className="primary">{t('apply')}</button>
-      {note && <p role="status">{note}</p>}
-      {error && <ErrorNote error={error} />}
-    </form>
-  );
-}

@@ -6,7 +6,8 @@ import { useLoad } from '../hooks';
 import { formatDate, MessageKey, useI18n } from '../i18n';
 import { Link, navigate, useLocation } from '../router';
 import { statusName, useSession } from '../session';
-import type { ChangeResult, IssueList, IssueSort, Severity } from '../types';
+import { StatusChangeForm } from '../status-change';
+import type { IssueList, IssueSort, Severity } from '../types';
 
 type FilterKey = keyof typeof issueFilterQuery;
 
@@ -119,7 +120,16 @@ export function IssuesPage() {
         </ul>
       )}
       <p className="hint">{t('copyLink')}</p>
-      {selected.size > 0 && <BulkStatus ids={[...selected]} onDone={() => list.reload()} />}
+      {selected.size > 0 && (
+        <StatusChangeForm
+          ids={[...selected]} idPrefix="bulk" className="bulk card" heading={<strong>{t('selected', selected.size)}</strong>}
+          outcome={(res) => {
+            const changed = res.results.filter((r) => r.status === 'changed').length;
+            return t('changed', changed, res.results.length - changed);
+          }}
+          onDone={() => list.reload()}
+        />
+      )}
       {list.error && <ErrorNote error={list.error} />}
       {list.loading && !list.data && <Loading />}
       {list.data && (
@@ -240,41 +250,3 @@ function AddFilter({ onAdd }: { onAdd: (key: string, value: string) => void }) {
   );
 }
 
-function BulkStatus({ ids, onDone }: { ids: string[]; onDone: () => void }) {
-  const { t, lang } = useI18n();
-  const { statuses } = useSession();
-  const [status, setStatus] = useState('');
-  const [comment, setComment] = useState('');
-  const [outcome, setOutcome] = useState<string>();
-  const [error, setError] = useState<Error>();
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    setError(undefined);
-    try {
-      const res = await api<ChangeResult>('PUT', '/issues/status', { ids, status_id: Number(status), ...(comment.trim() ? { comment: comment.trim() } : {}) });
-      const changed = res.results.filter((r) => r.status === 'changed').length;
-      setOutcome(t('changed', changed, res.results.length - changed));
-      setComment('');
-      onDone();
-    } catch (err) {
-      setError(err as Error);
-    }
-  };
-  return (
-    <form className="bulk card" onSubmit={submit} aria-label={t('changeStatus')}>
-      <strong>{t('selected', ids.length)}</strong>
-      <Field id="bulk-status" label={t('newStatus')}>
-        <select id="bulk-status" required value={status} onChange={(e) => setStatus(e.target.value)}>
-          <option value="" />
-          {statuses.map((s) => <option key={s.id} value={s.id}>{lang === 'ru' ? s.name_ru : s.name_en}</option>)}
-        </select>
-      </Field>
-      <Field id="bulk-comment" label={t('comment')}>
-        <input id="bulk-comment" value={comment} maxLength={4000} onChange={(e) => setComment(e.target.value)} />
-      </Field>
-      <button type="submit" className="primary">{t('apply')}</button>
-      {outcome && <p role="status">{outcome}</p>}
-      {error && <ErrorNote error={error} />}
-    </form>
-  );
-}
