@@ -1,38 +1,13 @@
 /// <reference lib="dom" />
 // The functions handed to page.evaluate run in the browser: DOM types for those.
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
-import { BrowserContext, chromium, Page } from 'playwright-core';
+import { BrowserContext, Page } from 'playwright-core';
 import { Api, ADMIN_PASSWORD, startAllModeProcess, startGitServer, GitServer, RunningSystem, SystemUnderTest } from '@bulwark/testkit';
 import { MANUAL_TOOL_TYPE, scanSetup } from '../../services/scanning/test/scanning.suite';
 import { semgrepReport } from '../../services/issues/test/issues.suite';
-
-/** Debian's Chromium (deploy/local/infra.sh install puts it there in CI); nothing is downloaded. */
-const CHROMIUM = '/usr/bin/chromium';
-const ARTIFACTS = path.resolve(__dirname, '../../.e2e-artifacts');
-const AXE_SOURCE = fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
-
-interface AxeViolation {
-  id: string;
-  impact: string | null;
-  help: string;
-  nodes: { target: string[] }[];
-}
-
-/** axe-core run in the page (evaluated, not a script tag: the console's CSP refuses inline scripts, as it should). */
-async function expectAccessible(page: Page, what: string): Promise<void> {
-  await page.evaluate(AXE_SOURCE);
-  const violations = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (ctx: Document, opts: object) => Promise<{ violations: AxeViolation[] }> } }).axe;
-    return (await axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] } })).violations;
-  });
-  const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(serious.map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`), `axe on ${what}`).to.deep.equal([]);
-}
-
-const shot = (page: Page, name: string) => page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: true });
+import { ARTIFACTS, expectAccessible, openBrowser, requireChromium, shot } from './browser';
 
 describe('console end to end (Chromium through Playwright)', function () {
   let sys: (RunningSystem & { alive(): boolean }) | undefined;
@@ -45,12 +20,7 @@ describe('console end to end (Chromium through Playwright)', function () {
 
   before(async function () {
     this.timeout(240000);
-    if (!fs.existsSync(CHROMIUM)) {
-      // CI installs Chromium: its absence there is a broken set-up, not a reason to pass quietly.
-      if (process.env.CI === 'true') throw new Error(`${CHROMIUM} is missing: run deploy/local/infra.sh install`);
-      this.skip();
-    }
-    fs.mkdirSync(ARTIFACTS, { recursive: true });
+    requireChromium(this);
     sys = await startAllModeProcess();
     admin = sys.api.as(await sys.api.login('admin', ADMIN_PASSWORD));
     // Set-up the console has no page for yet (sources, tools, checks, uploads) goes through the API.
@@ -73,21 +43,7 @@ describe('console end to end (Chromium through Playwright)', function () {
       await new Promise((r) => setTimeout(r, 250));
     }
 
-    const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'bulwark-chromium-'));
-    context = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-      acceptDownloads: true,
-      locale: 'en-GB',
-      viewport: { width: 1280, height: 800 },
-    });
-    page = context.pages()[0] ?? (await context.newPage());
-    // Any CSP refusal or script error fails the run at the end: the page must work under its own policy.
-    page.on('console', (m) => {
-      if (m.type() === 'error' && !/status of 401/.test(m.text())) problems.push(`console: ${m.text()}`);
-    });
-    page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+    ({ context, page } = await openBrowser(problems));
   });
 
   after(async function () {

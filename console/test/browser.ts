@@ -1,0 +1,71 @@
+/// <reference lib="dom" />
+// The browser side of the console's end-to-end suites: Debian's Chromium driven by Playwright, axe-core, screenshots.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { expect } from 'chai';
+import { BrowserContext, chromium, Page } from 'playwright-core';
+
+/** Debian's Chromium (deploy/local/infra.sh install puts it there in CI); nothing is downloaded. */
+export const CHROMIUM = '/usr/bin/chromium';
+export const ARTIFACTS = path.resolve(__dirname, '../../.e2e-artifacts');
+const AXE_SOURCE = fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+
+interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: { target: string[] }[];
+}
+
+/** axe-core run in the page (evaluated, not a script tag: the console's CSP refuses inline scripts, as it should). */
+export async function expectAccessible(page: Page, what: string): Promise<void> {
+  await page.evaluate(AXE_SOURCE);
+  const violations = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run: (ctx: Document, opts: object) => Promise<{ violations: AxeViolation[] }> } }).axe;
+    return (await axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] } })).violations;
+  });
+  const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(serious.map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`), `axe on ${what}`).to.deep.equal([]);
+}
+
+export const shot = (page: Page, name: string) => page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: true });
+
+/**
+ * A fresh browser profile on one page. Any CSP refusal or script error is pushed to `problems`, which
+ * a suite asserts empty at its end: the page must work under its own policy.
+ */
+export async function openBrowser(problems: string[]): Promise<{ context: BrowserContext; page: Page }> {
+  fs.mkdirSync(ARTIFACTS, { recursive: true });
+  const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'bulwark-chromium-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    acceptDownloads: true,
+    locale: 'en-GB',
+    viewport: { width: 1280, height: 800 },
+  });
+  const page = context.pages()[0] ?? (await context.newPage());
+  page.on('console', (m) => {
+    if (m.type() === 'error' && !/status of 401/.test(m.text())) problems.push(`console: ${m.text()}`);
+  });
+  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+  return { context, page };
+}
+
+/** Skips the suite where Chromium is absent, except in CI, where its absence is a broken set-up rather than a reason to pass quietly. */
+export function requireChromium(ctx: Mocha.Context): void {
+  if (fs.existsSync(CHROMIUM)) return;
+  if (process.env.CI === 'true') throw new Error(`${CHROMIUM} is missing: run deploy/local/infra.sh install`);
+  ctx.skip();
+}
+
+/** Signs in through the form, as a person does, and waits for the dashboard. */
+export async function signIn(page: Page, baseUrl: string, username: string, password: string): Promise<void> {
+  await page.goto(`${baseUrl}/`);
+  await page.getByLabel('Username').fill(username);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
+}
