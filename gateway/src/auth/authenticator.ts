@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
-import { AUTH_EPOCH_KEY, Cache, PermissionLetter, Principal, ServiceClient, unauthenticated } from '@bulwark/platform';
-import type { identityV1 } from '@bulwark/proto';
+import { AUTH_EPOCH_KEY, Cache, IdentityClient, PermissionLetter, Principal, unauthenticated } from '@bulwark/platform';
 
 interface CachedAuth {
   epoch: string;
@@ -17,7 +16,7 @@ const MAX_TOKEN_LENGTH = 4096;
  */
 export class Authenticator {
   constructor(
-    private readonly identity: ServiceClient<typeof identityV1.IdentityServiceService>,
+    private readonly identity: IdentityClient,
     private readonly cache: Cache,
     private readonly cacheSeconds: number,
   ) {}

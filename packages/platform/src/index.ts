@@ -16,6 +16,7 @@ export * from './bus/outbox';
 export * from './bus/inbox';
 export * from './cache/cache';
 export * from './grpc/grpc';
+export * from './grpc/clients';
 export * from './http/routes';
 export * from './http/server';
 export * from './http/upload';

@@ -1,4 +1,8 @@
+import { identityV1 } from '@bulwark/proto';
+import type { InternalAuth } from './auth';
 import { AppError } from './errors';
+import { createGrpcClient, GrpcClientHandle } from './grpc/grpc';
+import type { ModuleContext } from './module';
 
 /** The limits in force: a key's most allowed, null for unlimited. */
 export type LimitsInForce = Record<string, number | null>;
@@ -21,7 +25,16 @@ export class LicenseLimitReached extends AppError {
 export class LicenseGate {
   private cached: { at: number; limits: LimitsInForce } | undefined;
 
-  constructor(private readonly fetch: () => Promise<LimitsInForce>, private readonly ttlMs = 10_000) {}
+  constructor(
+    private readonly fetch: () => Promise<LimitsInForce>,
+    private readonly ttlMs = 10_000,
+    private readonly release: () => void = () => undefined,
+  ) {}
+
+  /** Releases what `fetch` holds (identity's channel). */
+  close(): void {
+    this.release();
+  }
 
   async limit(key: string): Promise<number | null> {
     if (!this.cached || Date.now() - this.cached.at >= this.ttlMs) {
@@ -46,4 +59,17 @@ export class LicenseGate {
 /** Identity's gRPC answer (GetLicenseLimits) as the limits in force. */
 export function limitsFromAnswer(answer: { limits: { key: string; unlimited: boolean; max: number }[] }): LimitsInForce {
   return Object.fromEntries(answer.limits.map((l) => [l.key, l.unlimited ? null : l.max]));
+}
+
+/** The gate of a service that creates licensed things, asking identity; its client is made at first use, as identity may start later. */
+export function identityLicenseGate(ctx: ModuleContext, auth: InternalAuth): LicenseGate {
+  let identity: GrpcClientHandle<typeof identityV1.IdentityServiceService> | undefined;
+  return new LicenseGate(
+    async () => {
+      identity ??= createGrpcClient(identityV1.IdentityServiceService, 'identity', ctx.peer('identity').grpcAddress, auth);
+      return limitsFromAnswer(await identity.client.getLicenseLimits({}));
+    },
+    undefined,
+    () => identity?.close(),
+  );
 }

@@ -1,8 +1,6 @@
-import {
-  createGrpcClient, EgressProxy, GrpcClientHandle, LicenseGate, limitsFromAnswer, ModuleDefinition, openSecretBox, readOutboundPolicy, ServiceHost,
-} from '@bulwark/platform';
+import { EgressProxy, identityLicenseGate, ModuleDefinition, openSecretBox, readOutboundPolicy, ServiceHost } from '@bulwark/platform';
 import { routesOf } from '@bulwark/contracts';
-import { catalogV1, identityV1 } from '@bulwark/proto';
+import { catalogV1 } from '@bulwark/proto';
 import { scanningChecksLookup } from './checks-lookup';
 import { readCatalogConfig } from './config';
 import { catalogGrpc } from './grpc/catalog-grpc';
@@ -24,11 +22,7 @@ export const catalogModule: ModuleDefinition = {
     const secrets = openSecretBox(ctx, 'catalog');
     const host = await ServiceHost.open(ctx, { name: 'catalog', migrations, databaseUrl: config.CATALOG_DATABASE_URL });
     const checks = scanningChecksLookup(ctx, host);
-    // Identity owns the license; the client is made at first use, as identity may start after the catalog.
-    let identity: GrpcClientHandle<typeof identityV1.IdentityServiceService> | undefined;
-    const license = new LicenseGate(async () =>
-      limitsFromAnswer(await (identity ??= createGrpcClient(identityV1.IdentityServiceService, 'identity', ctx.peer('identity').grpcAddress, host.auth)).client.getLicenseLimits({})),
-    );
+    const license = identityLicenseGate(ctx, host.auth);
     const fields = new CustomFields(host);
     const projects = new Projects(host, fields, license, host.log);
     const layers = new Layers(host, projects, checks);
@@ -44,7 +38,7 @@ export const catalogModule: ModuleDefinition = {
       ...started,
       stop: async () => {
         checks.close();
-        identity?.close();
+        license.close();
         await started.stop();
         await egress.close();
       },

@@ -1,7 +1,6 @@
-import { canSeeProject, forbidden, hasPermission, notFound, Principal, Queryable, unlessNotFound } from '@bulwark/platform';
+import { canSeeProject, CatalogClient, forbidden, hasPermission, notFound, Principal, Queryable, ScanningClient, unlessNotFound } from '@bulwark/platform';
 import { cyclonedxSbom, cyclonedxVex, LayerSbom } from './domain/cyclonedx';
 import { mergeRule, SARIF_SCHEMA, sarifResult, sarifRule, SarifRule } from './domain/sarif';
-import type { CatalogClient, ScanningClient } from './ingestion';
 import { IssueFilter, issueStore } from './store/issues';
 
 const PAGE = 1000;

@@ -1,8 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { Finding, Suppression } from '@bulwark/findings';
-import { enqueueEvents, EventEnvelope, json, Logger, ServiceClient, Trx, unlessNotFound } from '@bulwark/platform';
+import { CatalogClient, enqueueEvents, EventEnvelope, json, Logger, ScanningClient, Trx, unlessNotFound } from '@bulwark/platform';
 import { ISSUE_EVENTS, SCAN_EVENTS, TOPICS } from '@bulwark/contracts';
-import type { catalogV1, scanningV1 } from '@bulwark/proto';
 import { DedupRule, matchKey, ruleFor, scopeOf } from './domain/match-key';
 import { ruleMatches } from './domain/rules';
 import { countIngestion } from './ingestion-metrics';
@@ -12,9 +11,6 @@ import { HistoryEntry, historyStore } from './store/history';
 import { Detection, issueStore, NewIssue, runStatement, SEVERITY_RANK } from './store/issues';
 import { SecurityRuleRow, securityRuleStore } from './store/security-rules';
 import { dedupRuleStore, ingestedStore, UnchangedBasis } from './store/settings';
-
-export type ScanningClient = ServiceClient<typeof scanningV1.ScanningServiceService>;
-export type CatalogClient = ServiceClient<typeof catalogV1.CatalogServiceService>;
 
 export interface ScanCompleted {
   scan_result_id: string;

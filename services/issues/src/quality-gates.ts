@@ -1,7 +1,7 @@
-import { canSeeProject, Db, enqueueEvents, invalid, notFound, Principal, Trx, unlessNotFound } from '@bulwark/platform';
+import { canSeeProject, CatalogClient, Db, enqueueEvents, invalid, notFound, Principal, ScanningClient, Trx, unlessNotFound } from '@bulwark/platform';
 import { ISSUE_EVENTS, TOPICS } from '@bulwark/contracts';
 import { GateCondition, LinkedGate, layerVerdict } from './domain/gates';
-import type { CatalogClient, ScanCompleted, ScanningClient } from './ingestion';
+import type { ScanCompleted } from './ingestion';
 import { issueStore } from './store/issues';
 import { conditionView, GateRow, gateStore, policyStore } from './store/gates';
 

@@ -1,14 +1,11 @@
-import { Db, enqueueEvents, ErrorRecorder, Logger, ServiceClient } from '@bulwark/platform';
+import { Db, enqueueEvents, ErrorRecorder, IssuesClient, Logger } from '@bulwark/platform';
 import { REPORT_EVENTS, TOPICS } from '@bulwark/contracts';
-import type { issuesV1 } from '@bulwark/proto';
 import { periodStart } from './domain/period';
 import { buildCompliance, isSeverity, remediationOf } from './domain/compliance';
 import type { IssueDetail, ReportIssue, ReportSnapshot } from './domain/snapshot';
 import { buildTrend, trendRange } from './domain/trend';
 import { buildSnapshot } from './domain/summary';
 import { ReportRow, reportStore } from './store/reports';
-
-export type IssuesClient = ServiceClient<typeof issuesV1.IssuesServiceService>;
 
 /** A report's subject: its projects and the period of first detection it covers. */
 export interface ReportSubject {

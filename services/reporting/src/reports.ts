@@ -1,16 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { AppError, conflict, Db, HttpResponse, invalid, notFound, Principal, requestedProjects, ServiceClient } from '@bulwark/platform';
+import { AppError, CatalogClient, conflict, Db, HttpResponse, invalid, IssuesClient, notFound, Principal, requestedProjects } from '@bulwark/platform';
 import { REPORT_FORMATS, REPORT_PERIODS, REPORT_TYPES } from '@bulwark/contracts';
-import type { catalogV1 } from '@bulwark/proto';
-import { collectSnapshot, IssuesClient } from './generator';
+import { collectSnapshot } from './generator';
 import type { ReportSnapshot } from './domain/snapshot';
 import { renderReport, ReportFormat, reportFileType } from './render';
 import { ReportRow, reportStore } from './store/reports';
 
 type ReportType = (typeof REPORT_TYPES)[number];
 type ReportPeriod = (typeof REPORT_PERIODS)[number];
-
-export type CatalogClient = ServiceClient<typeof catalogV1.CatalogServiceService>;
 
 export function reportView(r: ReportRow) {
   return {

@@ -1,7 +1,5 @@
-import { canSeeProject, FieldProblem, invalid, Principal, ServiceClient, unlessNotFound } from '@bulwark/platform';
+import { canSeeProject, CatalogClient, FieldProblem, invalid, Principal, unlessNotFound } from '@bulwark/platform';
 import type { catalogV1 } from '@bulwark/proto';
-
-export type CatalogClient = ServiceClient<typeof catalogV1.CatalogServiceService>;
 
 /**
  * What scanning asks the catalog, with its answers mapped to this API's errors: a layer the caller

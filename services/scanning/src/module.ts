@@ -1,9 +1,9 @@
 import path from 'node:path';
 import {
-  createGrpcClient, EgressProxy, GrpcClientHandle, LicenseGate, limitsFromAnswer, Logger, ModuleDefinition, openSecretBox, readOutboundPolicy, ServiceHost,
+  createGrpcClient, EgressProxy, identityLicenseGate, Logger, ModuleDefinition, openSecretBox, readOutboundPolicy, ServiceHost,
 } from '@bulwark/platform';
 import { routesOf, TOPICS } from '@bulwark/contracts';
-import { catalogV1, identityV1, scanningV1 } from '@bulwark/proto';
+import { catalogV1, scanningV1 } from '@bulwark/proto';
 import { CatalogGate } from './catalog-client';
 import { Checks } from './checks';
 import { copyTemplateChecks } from './events/layer-templates';
@@ -61,11 +61,7 @@ export const scanningModule: ModuleDefinition = {
       rulesDir: config.SCANNER_RULES_DIR,
     }, host.log);
     const checks = new Checks(host, catalog, secrets);
-    // Identity owns the license; the client is made at first use, as identity may start after scanning.
-    let identity: GrpcClientHandle<typeof identityV1.IdentityServiceService> | undefined;
-    const license = new LicenseGate(async () =>
-      limitsFromAnswer(await (identity ??= createGrpcClient(identityV1.IdentityServiceService, 'identity', ctx.peer('identity').grpcAddress, host.auth)).client.getLicenseLimits({})),
-    );
+    const license = identityLicenseGate(ctx, host.auth);
     const scans = new Scans(host, catalog, checks, worker, parser, license);
     await host.consume('layer-templates', [TOPICS.catalog], copyTemplateChecks(catalog, host.log));
     host.grpc.add(scanningV1.ScanningServiceService, 'bulwark.scanning.v1.ScanningService', scanningGrpc(host.db));
@@ -82,7 +78,7 @@ export const scanningModule: ModuleDefinition = {
         unobserveQueue();
         await worker.stop();
         catalogClient.close();
-        identity?.close();
+        license.close();
         await started.stop();
         await parser.close();
         await egress.close();
