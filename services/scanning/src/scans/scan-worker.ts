@@ -6,9 +6,10 @@ import {
   EgressProxy, enqueueEvents, errorMessage, extractTrace, GitCheckoutError, gitCheckout, Logger, PeriodicTask, runWithContext, ServiceHost, SpanKind, startSpan, Trx,
 } from '@bulwark/platform';
 import { ReportParseError } from '@bulwark/findings';
-import { SCAN_EVENTS, TOPICS, toolType } from '@bulwark/contracts';
+import { SCAN_EVENTS, TOPICS, ToolType, toolType } from '@bulwark/contracts';
+import type { catalogV1 } from '@bulwark/proto';
 import type { CatalogGate } from '../catalog-client';
-import { checkStore } from '../store/checks';
+import { CheckRecord, checkStore } from '../store/checks';
 import { ScanRecord, scanStore, ScanState } from '../store/scans';
 import { PGID_FILE } from '../runner/local-process';
 import { LEASE_LOST, ScanCheckout, ScanRunError, ScanRunner, SHUTDOWN } from '../runner/scan-runner';
@@ -30,6 +31,20 @@ export interface ScanWorkerOptions {
 }
 
 class Stopped extends Error {}
+
+/** What a run scans with: the check, its tool and the tool's type. */
+interface ScanSubject {
+  check: CheckRecord;
+  tool: catalogV1.Tool;
+  type: ToolType;
+}
+
+interface ScanDirs {
+  workspace: string;
+  src: string;
+  out: string;
+  checkout: ScanCheckout;
+}
 
 const OWNER_FILE = '.worker-pid';
 
@@ -150,10 +165,31 @@ export class ScanWorker {
     }
   }
 
+  /** One run: the tool and check, the checkout, the scanner, then its report stored and announced. */
   private async execute(scan: ScanRecord, ctl: AbortController): Promise<ScanRunEnd> {
     const workspace = fs.mkdtempSync(path.join(this.opts.workspaceRoot, `scan-${scan.id}-`));
     fs.writeFileSync(path.join(workspace, OWNER_FILE), String(process.pid));
-    const heartbeat = setInterval(() => {
+    const heartbeat = this.keepLease(scan, ctl);
+    try {
+      await this.host.transaction((trx) => scanEvent(trx, SCAN_EVENTS.scanStarted, scan, { attempt: scan.attempts }));
+      const run = await this.runnable(scan);
+      await this.progress(scan, ctl, 5, 'checkout');
+      const dirs = await this.checkOut(run.check, workspace, ctl);
+      await this.progress(scan, ctl, 20, 'scan');
+      const reportPath = await this.runScanner(scan, run, dirs, ctl);
+      await this.progress(scan, ctl, 70, 'parse', 'parsing');
+      return await this.storeReport(scan, run, reportPath, dirs.src);
+    } catch (err) {
+      return await this.fail(scan, ctl, err);
+    } finally {
+      clearInterval(heartbeat);
+      fs.rmSync(workspace, { recursive: true, force: true });
+    }
+  }
+
+  /** Renews the lease while the run lasts; a lost lease or a stop request aborts the run. */
+  private keepLease(scan: ScanRecord, ctl: AbortController): NodeJS.Timeout {
+    return setInterval(() => {
       void scanStore
         .heartbeat(this.host.db, scan.id, this.owner, this.opts.leaseSeconds)
         .then((beat) => {
@@ -161,62 +197,66 @@ export class ScanWorker {
         })
         .catch(() => undefined);
     }, Math.max(500, (this.opts.leaseSeconds * 1000) / 3));
-    try {
-      await this.host.transaction((trx) => scanEvent(trx, SCAN_EVENTS.scanStarted, scan, { attempt: scan.attempts }));
-      const check = await checkStore.get(this.host.db, scan.checkId);
-      if (!check) throw new ScanRunError('The check was deleted');
-      const tool = await this.catalog.tool(check.securityToolId);
-      const type = toolType(tool.typeId);
-      if (!type?.execution) throw new ScanRunError(`Tool type ${tool.typeName || tool.typeId} is not run by Bulwark: upload its reports to POST /api/v1/check/${check.id}/results`);
+  }
 
-      await this.progress(scan, ctl, 5, 'checkout');
-      const source = await this.catalog.source(check.scanSourceId, true);
-      const src = path.join(workspace, 'src');
-      const out = path.join(workspace, 'out');
-      fs.mkdirSync(out, { mode: 0o700 });
-      const checkout: ScanCheckout = {
-        url: source.url, authMethod: source.authMethod, login: source.login, password: source.password, sshPrivateKey: source.sshPrivateKey,
-        ref: check.tag?.tag_name ?? (check.sourceAuth.branch_name as string | undefined) ?? (source.branchName || undefined), commit: check.tag?.commit,
-        timeoutSeconds: this.opts.checkoutTimeoutSeconds,
-      };
-      if (this.runner.needsLocalCheckout) {
-        await gitCheckout(checkout, { name: checkout.ref, commit: checkout.commit }, src, { timeoutMs: checkout.timeoutSeconds * 1000, signal: ctl.signal, egress: this.opts.egress });
-      } else {
-        // The runner checks out for itself; the empty folder keeps the report's paths relative to it.
-        fs.mkdirSync(src, { mode: 0o700 });
-      }
+  /** The scan's check and tool, refusing a check that is gone and a tool Bulwark does not run. */
+  private async runnable(scan: ScanRecord): Promise<ScanSubject> {
+    const check = await checkStore.get(this.host.db, scan.checkId);
+    if (!check) throw new ScanRunError('The check was deleted');
+    const tool = await this.catalog.tool(check.securityToolId);
+    const type = toolType(tool.typeId);
+    if (!type?.execution) throw new ScanRunError(`Tool type ${tool.typeName || tool.typeId} is not run by Bulwark: upload its reports to POST /api/v1/check/${check.id}/results`);
+    return { check, tool, type };
+  }
 
-      await this.progress(scan, ctl, 20, 'scan');
-      const settings = { ...JSON.parse(tool.settingsJson || '{}'), ...check.toolSettings } as { timeout_seconds?: number; extra_args?: string[]; resources?: { cpu?: string; memory?: string } };
-      const outcome = await this.runner.run(
-        {
-          scanId: scan.id, tool: type, scanDir: workspace, workspace: src, resultDir: out, rulesDir: this.opts.rulesDir,
-          timeoutMs: (settings.timeout_seconds ?? this.opts.defaultTimeoutSeconds) * 1000, extraArgs: settings.extra_args ?? [], resources: settings.resources,
-          checkout: this.runner.needsLocalCheckout ? undefined : checkout,
-        },
-        ctl.signal,
-      );
-
-      await this.progress(scan, ctl, 70, 'parse', 'parsing');
-      const { report, done } = await this.host.transaction(async (trx) => {
-        // Parsed from the scanner's file straight into the store, with its gzip.
-        const report = await this.parser.store(trx, scan.id, { path: outcome.reportPath, format: type.resultFormat, workspace: src }, 'report', { fileName: path.basename(outcome.reportPath) });
-        const finished = await scanStore.finish(trx, scan.id, ['parsing'], 'completed', {
-          findingsCount: report.findingsCount, severityCounts: report.severityCounts, reportFormat: report.format, findingsDigest: report.digest, error: null,
-        }, this.owner);
-        if (finished) {
-          await scanEvent(trx, SCAN_EVENTS.scanCompleted, scan, { findings_count: report.findingsCount, severity_counts: report.severityCounts, tool_id: check.securityToolId, findings_digest: report.digest });
-        }
-        return { report, done: finished };
-      });
-      this.log.info('scan completed', { scanId: scan.id, checkId: scan.checkId, findings: report.findingsCount, stored: done });
-      return done ? 'completed' : 'abandoned';
-    } catch (err) {
-      return await this.fail(scan, ctl, err);
-    } finally {
-      clearInterval(heartbeat);
-      fs.rmSync(workspace, { recursive: true, force: true });
+  /** The workspace's source and output folders, the source checked out here unless the runner does it itself. */
+  private async checkOut(check: CheckRecord, workspace: string, ctl: AbortController): Promise<ScanDirs> {
+    const source = await this.catalog.source(check.scanSourceId, true);
+    const src = path.join(workspace, 'src');
+    const out = path.join(workspace, 'out');
+    fs.mkdirSync(out, { mode: 0o700 });
+    const checkout: ScanCheckout = {
+      url: source.url, authMethod: source.authMethod, login: source.login, password: source.password, sshPrivateKey: source.sshPrivateKey,
+      ref: check.tag?.tag_name ?? (check.sourceAuth.branch_name as string | undefined) ?? (source.branchName || undefined), commit: check.tag?.commit,
+      timeoutSeconds: this.opts.checkoutTimeoutSeconds,
+    };
+    if (this.runner.needsLocalCheckout) {
+      await gitCheckout(checkout, { name: checkout.ref, commit: checkout.commit }, src, { timeoutMs: checkout.timeoutSeconds * 1000, signal: ctl.signal, egress: this.opts.egress });
+    } else {
+      // The runner checks out for itself; the empty folder keeps the report's paths relative to it.
+      fs.mkdirSync(src, { mode: 0o700 });
     }
+    return { workspace, src, out, checkout };
+  }
+
+  /** Runs the scanner with the tool's settings under the check's; answers the path of its report. */
+  private async runScanner(scan: ScanRecord, { tool, type, check }: ScanSubject, dirs: ScanDirs, ctl: AbortController): Promise<string> {
+    const settings = { ...JSON.parse(tool.settingsJson || '{}'), ...check.toolSettings } as { timeout_seconds?: number; extra_args?: string[]; resources?: { cpu?: string; memory?: string } };
+    const outcome = await this.runner.run(
+      {
+        scanId: scan.id, tool: type, scanDir: dirs.workspace, workspace: dirs.src, resultDir: dirs.out, rulesDir: this.opts.rulesDir,
+        timeoutMs: (settings.timeout_seconds ?? this.opts.defaultTimeoutSeconds) * 1000, extraArgs: settings.extra_args ?? [], resources: settings.resources,
+        checkout: this.runner.needsLocalCheckout ? undefined : dirs.checkout,
+      },
+      ctl.signal,
+    );
+    return outcome.reportPath;
+  }
+
+  /** Parses the report into the store with its gzip, completes the scan and announces it, in one transaction. */
+  private async storeReport(scan: ScanRecord, { check, type }: ScanSubject, reportPath: string, src: string): Promise<ScanRunEnd> {
+    const { report, done } = await this.host.transaction(async (trx) => {
+      const report = await this.parser.store(trx, scan.id, { path: reportPath, format: type.resultFormat, workspace: src }, 'report', { fileName: path.basename(reportPath) });
+      const finished = await scanStore.finish(trx, scan.id, ['parsing'], 'completed', {
+        findingsCount: report.findingsCount, severityCounts: report.severityCounts, reportFormat: report.format, findingsDigest: report.digest, error: null,
+      }, this.owner);
+      if (finished) {
+        await scanEvent(trx, SCAN_EVENTS.scanCompleted, scan, { findings_count: report.findingsCount, severity_counts: report.severityCounts, tool_id: check.securityToolId, findings_digest: report.digest });
+      }
+      return { report, done: finished };
+    });
+    this.log.info('scan completed', { scanId: scan.id, checkId: scan.checkId, findings: report.findingsCount, stored: done });
+    return done ? 'completed' : 'abandoned';
   }
 
   private async fail(scan: ScanRecord, ctl: AbortController, err: unknown): Promise<ScanRunEnd> {
