@@ -11,13 +11,13 @@ import { importKeyOf, ImportSummary } from './scans/report-import';
 import type { ReportParser } from './scans/report-parser';
 import { scanEvent, ScanWorker } from './scans/scan-worker';
 
-/** An upload's findings: parsed now (streamed from the file into the store), or copied from the check's scan of the same report. */
+/** An upload's findings: parsed now (streamed from the file into the store), or reused from the check's scan of the same report. */
 type UploadContent =
   | { kind: 'parse'; file: UploadedFile; format?: string; name: string; field: string; importKey: string; fileName?: string }
-  | { kind: 'copy'; same: SameImport; fileName: string };
+  | { kind: 'reuse'; same: SameImport; fileName: string };
 
-/** The scan an unchanged upload would copy was deleted meanwhile: the upload is parsed instead. */
-class CopySourceGone extends Error {}
+/** The scan an unchanged upload would reuse was deleted meanwhile: the upload is parsed instead. */
+class ReuseSourceGone extends Error {}
 
 /** Running, stopping, uploading and reading scans. */
 export class Scans {
@@ -134,7 +134,7 @@ export class Scans {
 
   /**
    * An uploaded report becomes a completed scan result at once, or a 400 and nothing at all. The same
-   * report uploaded again to the check is not parsed again: its findings are copied in the database.
+   * report uploaded again to the check is not parsed again: it reuses the stored findings of the first.
    */
   async upload(principal: Principal, checkId: string, body: UploadedFile, q: { format?: string; file_name?: string }): Promise<ScanRecord> {
     const check = await this.checks.visible(principal, checkId);
@@ -145,11 +145,11 @@ export class Scans {
     const same = await findingStore.sameImport(this.db, check.id, importKey);
     if (same) {
       try {
-        const copied = await this.storeUpload(principal, check, typeId, { kind: 'copy', same, fileName: q.file_name ?? `upload.${same.format}` });
+        const copied = await this.storeUpload(principal, check, typeId, { kind: 'reuse', same, fileName: q.file_name ?? `upload.${same.format}` });
         countUpload('copied');
         return copied;
       } catch (err) {
-        if (!(err instanceof CopySourceGone)) throw err;
+        if (!(err instanceof ReuseSourceGone)) throw err;
       }
     }
     const parsed = await this.storeUpload(principal, check, typeId, {
@@ -169,8 +169,8 @@ export class Scans {
         toolTypeId: typeId, kind: 'upload', state: 'parsing', requestedBy: principal.username,
       });
       let summary: Pick<ImportSummary, 'format' | 'findingsCount' | 'severityCounts' | 'digest'>;
-      if (upload.kind === 'copy') {
-        if (!(await findingStore.copyImport(trx, id, upload.same, upload.fileName))) throw new CopySourceGone();
+      if (upload.kind === 'reuse') {
+        if (!(await findingStore.reuseImport(trx, id, upload.same, upload.fileName))) throw new ReuseSourceGone();
         summary = upload.same;
       } else {
         summary = await this.parser.store(trx, id, { path: upload.file.path, format: upload.format, name: upload.name }, upload.field, { fileName: upload.fileName, importKey: upload.importKey });

@@ -285,6 +285,21 @@ export function scanningSuite(t: SystemUnderTest): void {
       await upload('?file_name=other.json');
       await upload('?file_name=semgrep.json&format=semgrep');
       expect(await uploads('parsed') - parsedBefore).to.equal(3);
+
+      // After another report the issues service matches the reused findings one by one: they reach it
+      // through StreamFindings, and the statistics compare them with the other report's.
+      const other = await t.admin.withHeaders({ 'content-type': 'application/json' }).request('POST', `/api/v1/check/${check.id}/results?file_name=semgrep.json`, undefined, semgrepReport([{ rule: 'r.other', line: 9, code: 'other()' }]));
+      expect(other.status, JSON.stringify(other.body)).to.equal(200);
+      const third = await upload('?file_name=semgrep.json');
+      expect(await uploads('copied') - copiedBefore).to.equal(2);
+      expect(await findings(third.id)).to.deep.equal(await findings(first.id));
+      const versus = (await t.admin.get(`/api/v1/scan-result/${third.id}/stats/issues`)).body;
+      expect([versus.compared_with, versus.new.count, versus.fixed.count, versus.unchanged.count]).to.deep.equal([other.body.scan_result_id, 2, 1, 0]);
+      const deadline = Date.now() + 60000;
+      while ((await t.admin.get(`/api/v1/issues/count?filter[scan]=${third.id}`)).body.count !== 2) {
+        if (Date.now() > deadline) throw new Error(`the reused findings of scan ${third.id} did not all become issues`);
+        await new Promise((r) => setTimeout(r, 250));
+      }
     });
 
     it('keeps a report whose gzip spans several stored rows, and downloads it and its unchanged copy whole', async () => {

@@ -25,8 +25,9 @@ export function scanningGrpc(db: Db): ServiceImpl<typeof scanningV1.ScanningServ
       if (scan.state !== 'completed') throw new AppError('conflict', `Scan result ${scan.id} is ${scan.state}, not completed`);
       const size = Math.min(MAX_CHUNK, req.chunkSize > 0 ? req.chunkSize : DEFAULT_CHUNK);
       let after = req.afterSeq;
+      const holder = await findingStore.holder(db, scan.id);
       for (;;) {
-        const rows = await findingStore.chunk(db, scan.id, after, size);
+        const rows = await findingStore.chunk(db, holder, after, size);
         if (rows.length === 0) return;
         after = rows[rows.length - 1].seq;
         yield { lastSeq: after, findingsJson: rows.map((r) => r.findingJson) };

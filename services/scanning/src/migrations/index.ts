@@ -149,4 +149,14 @@ export const migrations: Migration[] = [
       await db.raw('alter table scan_reports alter column gzip drop not null');
     },
   },
+  {
+    name: '0007_shared_findings',
+    async up(db) {
+      // An unchanged upload stores no findings or report rows of its own: it reads those of the scan
+      // named here (always one that holds its own, so there is no chain). No cascade: deleting that
+      // scan alone is refused while another still reads its rows; deleting both at once is not.
+      await db.schema.alterTable('scans', (t) => t.uuid('findings_of').references('scans.id'));
+      await db.raw('create index scans_findings_of on scans (findings_of) where findings_of is not null');
+    },
+  },
 ];

@@ -6,7 +6,7 @@ import type { Queryable } from '@bulwark/platform';
 import type { Finding } from '@bulwark/findings';
 import type { FindingsBatch } from '../scans/report-import';
 
-/** A completed scan of the check whose report had the same import key: its findings can be copied. */
+/** A completed scan of the check whose report had the same import key: its findings can be reused. */
 export interface SameImport {
   scanId: string;
   format: string;
@@ -77,33 +77,36 @@ export const findingStore = {
   },
 
   /**
-   * Copies a scan's report and findings to another scan inside the database (no parsing, no JSON in
-   * this process). False when the source scan is gone (deleted meanwhile): nothing was copied then.
+   * Makes a scan's findings and report those of another scan with the same import: the new scan
+   * stores only its report row (its own file name) and reads the rest from the scan that holds them,
+   * so an unchanged upload writes no row per finding. False when the source scan is gone (deleted
+   * meanwhile): nothing was written then.
    */
-  async copyImport(db: Queryable, scanId: string, from: SameImport, fileName: string): Promise<boolean> {
-    const source = await db('scans').where({ id: from.scanId }).forShare().first('id');
+  async reuseImport(db: Queryable, scanId: string, from: SameImport, fileName: string): Promise<boolean> {
+    const source: { findings_of: string | null } | undefined = await db('scans').where({ id: from.scanId }).forShare().first('findings_of');
     if (!source) return false;
     await db.raw(
       `insert into scan_reports (scan_id, file_name, content_type, size, gzip, import_key)
        select ?, ?, content_type, size, gzip, import_key from scan_reports where scan_id = ?`,
       [scanId, fileName, from.scanId],
     );
-    await db.raw('insert into scan_report_chunks (scan_id, seq, bytes) select ?, seq, bytes from scan_report_chunks where scan_id = ?', [scanId, from.scanId]);
-    await db.raw(
-      `insert into scan_findings (scan_id, seq, fingerprint, severity, finding)
-       select ?, seq, fingerprint, severity, finding from scan_findings where scan_id = ?`,
-      [scanId, from.scanId],
-    );
+    await db('scans').where({ id: scanId }).update({ findings_of: source.findings_of ?? from.scanId });
     return true;
   },
 
-  /** One chunk of a scan's findings after `afterSeq` as JSON text, for the hand-over to the issues service. */
-  async chunk(db: Queryable, scanId: string, afterSeq: number, limit: number): Promise<{ seq: number; findingJson: string }[]> {
-    return db('scan_findings').select('seq', db.raw('finding::text as "findingJson"')).where('scan_id', scanId).andWhere('seq', '>', afterSeq).orderBy('seq').limit(limit);
+  /** The scan whose `scan_findings` and `scan_report_chunks` rows are this scan's (itself unless it reuses another's). */
+  async holder(db: Queryable, scanId: string): Promise<string> {
+    const row: { findings_of: string | null } | undefined = await db('scans').where({ id: scanId }).first('findings_of');
+    return row?.findings_of ?? scanId;
+  },
+
+  /** One chunk of the findings held by scan `holderId` after `afterSeq` as JSON text, for the hand-over to the issues service. */
+  async chunk(db: Queryable, holderId: string, afterSeq: number, limit: number): Promise<{ seq: number; findingJson: string }[]> {
+    return db('scan_findings').select('seq', db.raw('finding::text as "findingJson"')).where('scan_id', holderId).andWhere('seq', '>', afterSeq).orderBy('seq').limit(limit);
   },
 
   async page(db: Queryable, scanId: string, q: { page: number; limit: number; severity?: string }): Promise<{ items: Finding[]; total: number }> {
-    const base = db('scan_findings').where('scan_id', scanId);
+    const base = db('scan_findings').where('scan_id', await findingStore.holder(db, scanId));
     if (q.severity) base.where('severity', q.severity);
     const [{ count }] = await base.clone().count<{ count: string }[]>({ count: '*' });
     const rows: { finding: unknown }[] = await base.clone().orderBy('seq').limit(q.limit).offset((q.page - 1) * q.limit);
@@ -117,6 +120,7 @@ export const findingStore = {
   async report(db: Queryable, scanId: string): Promise<{ fileName: string; contentType: string; bytes: Readable } | undefined> {
     const row = await db('scan_reports').where({ scan_id: scanId }).first('file_name', 'content_type', db.raw('gzip is not null as legacy'));
     if (!row) return undefined;
+    const holder = await findingStore.holder(db, scanId);
     async function* gzipped(): AsyncGenerator<Buffer> {
       if (row.legacy) {
         const legacy = await db('scan_reports').where({ scan_id: scanId }).first('gzip');
@@ -124,7 +128,7 @@ export const findingStore = {
         return;
       }
       for (let seq = 0; ; seq++) {
-        const chunk = await db('scan_report_chunks').where({ scan_id: scanId, seq }).first('bytes');
+        const chunk = await db('scan_report_chunks').where({ scan_id: holder, seq }).first('bytes');
         if (!chunk) return;
         yield Buffer.from(chunk.bytes);
       }

@@ -1,5 +1,6 @@
 import type { Queryable } from '@bulwark/platform';
 import { SEVERITIES } from '@bulwark/findings';
+import { findingStore } from './findings';
 
 export interface SeverityBreakdown {
   count: number;
@@ -14,6 +15,7 @@ function breakdown(rows: { severity: string; n: string | number }[]): SeverityBr
 
 /** Findings of `scan` that `other` does not have (by fingerprint), per severity. */
 async function onlyIn(db: Queryable, scan: string, other: string): Promise<SeverityBreakdown> {
+  [scan, other] = await Promise.all([findingStore.holder(db, scan), findingStore.holder(db, other)]);
   const rows = await db('scan_findings as a')
     .select('a.severity')
     .count({ n: '*' })
@@ -25,7 +27,7 @@ async function onlyIn(db: Queryable, scan: string, other: string): Promise<Sever
 
 export const statsStore = {
   async totals(db: Queryable, scan: string): Promise<SeverityBreakdown> {
-    const rows = await db('scan_findings').select('severity').count({ n: '*' }).where('scan_id', scan).groupBy('severity');
+    const rows = await db('scan_findings').select('severity').count({ n: '*' }).where('scan_id', await findingStore.holder(db, scan)).groupBy('severity');
     return breakdown(rows as { severity: string; n: string }[]);
   },
 
