@@ -8,6 +8,8 @@ import { renderPdf } from '../src/render/pdf';
 import { buildCompliance } from '../src/domain/compliance';
 import { breakOpportunities } from '../src/render/wrap';
 import { contentDisposition } from '../src/reports';
+import { chartPng } from '../src/render/charts';
+import { woffToSfnt } from '../src/render/woff';
 import { REPORT_TYPES } from '@bulwark/contracts';
 
 const XSS_TITLE = 'Stored XSS: <script>alert(1)</script> & "quotes" in \'comments\'';
@@ -381,6 +383,23 @@ describe('report renderers', () => {
   });
 
   describe('docx', () => {
+    it("draws a chart's CJK and Cyrillic labels in the PNG that Word shows, not blanks", () => {
+      // A missing glyph draws nothing or the same empty box for every character: two different
+      // texts of the same length would then give the same image, byte for byte.
+      const svg = (text: string) => `<svg xmlns="http://www.w3.org/2000/svg" width="200" height="40"><text x="4" y="28" font-family="DejaVu Sans" font-size="20">${text}</text></svg>`;
+      for (const [title, other] of [[CJK_TITLE, '一二三四五六'], ['Отчёт', 'Жизнь']]) {
+        expect(chartPng(svg(title), 1).equals(chartPng(svg(other), 1)), title).to.equal(false);
+      }
+    });
+
+    it('unwraps a WOFF font into the TrueType file resvg reads, and refuses a malformed one', () => {
+      expect(() => woffToSfnt(Buffer.from('wOF2 is another format'))).to.throw('not a WOFF file');
+      const truncated = Buffer.alloc(44);
+      truncated.writeUInt32BE(0x774f4646, 0);
+      truncated.writeUInt16BE(3, 12);
+      expect(() => woffToSfnt(truncated)).to.throw('out of bounds');
+    });
+
     it('is a Word document holding the report', async () => {
       const docx = (await renderReport(snapshot, 'docx')).body;
       expect(docx.subarray(0, 2).toString('latin1')).to.equal('PK');

@@ -5,9 +5,11 @@
  * TrueType files; Noto Sans SC, which Fontsource splits into many small WOFF files by Unicode
  * range, covers CJK (WOFF, not WOFF2: PDFKit embeds the CFF outlines of the WOFF2 files empty). Each run of text is drawn in the first font that has its characters.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import * as fontkit from 'fontkit';
+import { woffToSfnt } from './woff';
 
 export interface FontFile {
   /** The name a PDF document registers the file under. */
@@ -70,10 +72,25 @@ export function pdfFonts(): FontFile[] {
   return [set.regular, set.bold, ...set.cjk].map(({ name, data }) => ({ name, data }));
 }
 
-/** Paths of the TrueType files, for rasterizing charts (resvg reads TrueType, not WOFF). */
+let rasterFonts: string[] | undefined;
+
+/**
+ * Paths of sfnt files for rasterizing charts: DejaVu Sans, and the CJK subsets unwrapped from WOFF
+ * (resvg reads no WOFF) into a folder of this process's own, made at the first chart and removed
+ * when the process exits. resvg falls back glyph by glyph to whichever file has the character.
+ */
 export function trueTypeFontPaths(): string[] {
+  if (rasterFonts) return rasterFonts;
   const dejavu = join(packageDir('dejavu-fonts-ttf'), 'ttf');
-  return [join(dejavu, 'DejaVuSans.ttf'), join(dejavu, 'DejaVuSans-Bold.ttf')];
+  const dir = mkdtempSync(join(tmpdir(), 'bulwark-fonts-'));
+  process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+  const cjk = fontSet().cjk.map(({ name, data }) => {
+    const path = join(dir, `${name}.otf`);
+    writeFileSync(path, woffToSfnt(data), { mode: 0o600 });
+    return path;
+  });
+  rasterFonts = [join(dejavu, 'DejaVuSans.ttf'), join(dejavu, 'DejaVuSans-Bold.ttf'), ...cjk];
+  return rasterFonts;
 }
 
 export const REGULAR_FONT = 'dejavu';
