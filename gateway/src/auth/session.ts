@@ -1,6 +1,7 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import express, { Request, Response } from 'express';
 import { loginBody, loginResponse, SESSION_COOKIE, CSRF_COOKIE, CSRF_HEADER } from '@bulwark/contracts';
+import type { Authenticator } from './authenticator';
 import { AppError, CLIENT_IP_HEADER, errorMessage, forbidden, INTERNAL_AUTH_HEADER, InternalAuth, Logger, parseOrThrow, REQUEST_ID_HEADER, sendError } from '@bulwark/platform';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -47,14 +48,15 @@ export function sessionToken(req: Request): string | undefined {
 
 export interface SessionDeps {
   identityUrl: string;
+  authenticator: Authenticator;
   internalAuth: InternalAuth;
   log: Logger;
 }
 
 /**
  * POST /api/v1/auth/session logs in through identity's own login (local, directory and its
- * throttling alike) and keeps the token in an HttpOnly cookie; DELETE ends the session in this
- * browser. Secure is set when the request came over HTTPS (with GATEWAY_TRUST_PROXY, as a proxy
+ * throttling alike) and keeps the token in an HttpOnly cookie; DELETE revokes the token through
+ * identity (so a copied cookie value stops working too) and clears the cookies. Secure is set when the request came over HTTPS (with GATEWAY_TRUST_PROXY, as a proxy
  * in front reports it).
  */
 export function sessionRouter(deps: SessionDeps): express.Router {
@@ -96,10 +98,41 @@ export function sessionRouter(deps: SessionDeps): express.Router {
     }
   });
 
-  router.delete('/api/v1/auth/session', (req, res) => {
+  /** Revokes a session's token at identity, as its caller; a token identity no longer accepts is already ended. */
+  const revoke = async (req: Request, token: string): Promise<void> => {
+    let principal;
+    try {
+      principal = await deps.authenticator.authenticate(token);
+    } catch (err) {
+      if (err instanceof AppError && err.code === 'unauthenticated') return;
+      throw err;
+    }
+    const upstream = await fetch(`${deps.identityUrl}/api/v1/auth/logout`, {
+      method: 'POST',
+      headers: { [INTERNAL_AUTH_HEADER]: deps.internalAuth.forPrincipal(principal), [REQUEST_ID_HEADER]: req.requestId, [CLIENT_IP_HEADER]: req.ip ?? 'unknown' },
+      signal: AbortSignal.timeout(30000),
+    });
+    if (upstream.status !== 200) throw new Error(`identity answered ${upstream.status} to the logout`);
+  };
+
+  router.delete('/api/v1/auth/session', async (req: Request, res: Response, next) => {
+    let token: string | undefined;
+    try {
+      // The CSRF check of sessionToken: another site cannot end (or probe) this browser's session.
+      token = sessionToken(req);
+    } catch (err) {
+      return next(err);
+    }
     res.clearCookie(SESSION_COOKIE, { ...cookieBase(req), httpOnly: true });
     res.clearCookie(CSRF_COOKIE, cookieBase(req));
-    res.json({ signed_out: true });
+    try {
+      if (token) await revoke(req, token);
+      res.json({ signed_out: true });
+    } catch (err) {
+      // The cookies are gone from this browser either way; the caller learns the token may still work.
+      deps.log.error('session logout failed', { error: errorMessage(err), requestId: req.requestId });
+      sendError(res, new AppError('unavailable', 'Signed out in this browser, but the identity service could not revoke the session token'));
+    }
   });
   return router;
 }

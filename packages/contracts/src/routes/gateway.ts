@@ -41,6 +41,9 @@ export const gatewayRoutes: RouteSpec[] = [
   },
   {
     operationId: 'deleteSession', method: 'delete', path: '/api/v1/auth/session', service: 'gateway', tag: 'Authentication', access: { kind: 'public' },
-    summary: 'Log out in this browser: clears the session and CSRF cookies', response: signedOutResponse,
+    summary: 'Log out: revokes the session cookie\u2019s token (POST /auth/logout) and clears the session and CSRF cookies',
+    description: 'With the session cookie, the X-CSRF-Token header must equal the CSRF cookie (403 otherwise). The token is refused from then on, also where its value was copied. 503 when identity could not revoke it (the cookies are cleared all the same).',
+    response: signedOutResponse,
+    errors: { 403: 'The CSRF header is missing or wrong', 503: 'The token could not be revoked' },
   },
 ];

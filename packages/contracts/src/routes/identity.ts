@@ -350,6 +350,13 @@ export const identityRoutes: RouteSpec[] = [
     response: meResponse,
   },
   {
+    operationId: 'logout', method: 'post', path: '/api/v1/auth/logout', service, tag: 'Authentication', access: { kind: 'authenticated' },
+    summary: 'End the caller\u2019s login session: its token is refused from then on',
+    description: 'For a login token (POST /auth/login, single sign-on; the console\u2019s DELETE /auth/session calls it). An API token is not a session: it answers 409; revoke it with DELETE /api/v1/tokens.',
+    response: z.object({ signed_out: z.literal(true) }).openapi('Logout'),
+    errors: { 409: 'The caller authenticated with an API token' },
+  },
+  {
     operationId: 'changeOwnPassword', method: 'put', path: '/api/v1/auth/password', service, tag: 'Authentication', access: { kind: 'authenticated' },
     summary: 'Change the caller\u2019s own password (clears need_password_change)', request: { body: passwordChangeBody }, response: userView,
   },
