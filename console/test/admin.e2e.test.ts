@@ -198,9 +198,14 @@ describe('console administration end to end (Chromium through Playwright)', func
     expect((await admin.put('/api/v1/ldap/settings', { enabled: false })).status).to.equal(200);
   });
 
-  it('shows a user with the role only what it permits: users read-only, no roles, a plain refusal at a forbidden address', async () => {
+  it('signs out for good, then shows a user with the role only what it permits: users read-only, no roles, a plain refusal at a forbidden address', async () => {
+    // Signing out revokes the session's token on the server: its value, copied out of the cookie, no longer works.
+    const cookie = (await context!.cookies()).find((c) => c.name === 'bulwark_session')!;
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    expect((await sys!.api.as(cookie.value).get('/api/v1/auth/me')).status).to.equal(401);
+    // No single sign-on is configured here: the sign-in page offers none.
+    expect(await page.getByRole('link', { name: 'Sign in with SSO' }).count()).to.equal(0);
     await signIn(page, sys!.api.baseUrl, USER, USER_PASSWORD);
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Administration' }).click();
     await page.getByRole('heading', { name: 'Users', level: 1 }).waitFor();

@@ -1,4 +1,4 @@
-/** The administration pages: users, roles, API tokens, user groups and directory (LDAP) settings, in every language. */
+/** The administration pages (users, roles, API tokens, user groups, directory settings) and single sign-on, in every language. */
 export const en = {
   navAdmin: 'Administration', adminNav: 'Administration sections', adminForbidden: 'You have no right to see this. Ask an administrator for it.',
   adminUsers: 'Users', adminRoles: 'Roles', adminTokens: 'API tokens', adminGroups: 'User groups', adminDirectory: 'Directory (LDAP)',
@@ -35,6 +35,8 @@ export const en = {
   testConnection: 'Test the saved settings', testUsername: 'Also look up this user (optional)', test: 'Test',
   testOk: 'Connection works: {0}', testFailed: 'Failed at {0}: {1}',
   stage_settings: 'settings', stage_connect: 'connecting', stage_tls: 'TLS', stage_bind: 'service account bind', stage_search_base: 'search base', stage_user: 'user lookup', stage_done: 'done',
+  // single sign-on on the sign-in page
+  signInSso: 'Sign in with SSO', ssoFailed: 'Single sign-on failed: {0}',
   // permission names (the catalogue of GET /api/v1/permissions)
   'perm_settings.authentication': 'Sign-in settings (LDAP, single sign-on)', 'perm_administration.roles': 'Roles', 'perm_administration.users': 'Users and others\u2019 tokens',
   'perm_administration.errors_log': 'Error log', 'perm_administration.license': 'License', 'perm_administration.groups': 'User groups',
@@ -77,6 +79,7 @@ export const ru: Record<keyof typeof en, string> = {
   testConnection: 'Проверить сохранённые настройки', testUsername: 'Также найти пользователя (необязательно)', test: 'Проверить',
   testOk: 'Подключение работает: {0}', testFailed: 'Ошибка на шаге «{0}»: {1}',
   stage_settings: 'настройки', stage_connect: 'подключение', stage_tls: 'TLS', stage_bind: 'вход служебной учётной записи', stage_search_base: 'база поиска', stage_user: 'поиск пользователя', stage_done: 'готово',
+  signInSso: 'Войти через SSO', ssoFailed: 'Единый вход не удался: {0}',
   'perm_settings.authentication': 'Настройки входа (LDAP, единый вход)', 'perm_administration.roles': 'Роли', 'perm_administration.users': 'Пользователи и чужие токены',
   'perm_administration.errors_log': 'Журнал ошибок', 'perm_administration.license': 'Лицензия', 'perm_administration.groups': 'Группы пользователей',
   'perm_catalog.sources': 'Источники сканирования', 'perm_catalog.tools': 'Инструменты безопасности', 'perm_catalog.projects': 'Проекты', 'perm_catalog.layers': 'Слои',

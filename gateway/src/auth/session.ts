@@ -1,11 +1,13 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import express, { Request, Response } from 'express';
-import { loginBody, loginResponse, SESSION_COOKIE, CSRF_COOKIE, CSRF_HEADER } from '@bulwark/contracts';
+import { loginBody, loginResponse, SESSION_COOKIE, CSRF_COOKIE, CSRF_HEADER, SSO_BROWSER_COOKIE } from '@bulwark/contracts';
 import type { Authenticator } from './authenticator';
 import { AppError, CLIENT_IP_HEADER, errorMessage, forbidden, INTERNAL_AUTH_HEADER, InternalAuth, Logger, parseOrThrow, REQUEST_ID_HEADER, sendError } from '@bulwark/platform';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 const MAX_COOKIE_HEADER = 8192;
+const SSO_CALLBACK = '/api/v1/sso/callback';
+const SSO_MARK_SECONDS = 600;
 
 /** The cookies of a request by name; a malformed pair is skipped, the first of a repeated name wins. */
 export function readCookies(header: string | undefined): Map<string, string> {
@@ -63,6 +65,45 @@ export function sessionRouter(deps: SessionDeps): express.Router {
   const router = express.Router();
   const cookieBase = (req: Request) => ({ sameSite: 'strict' as const, secure: req.secure, path: '/' });
 
+  /** Keeps a login's token in the session cookie, with a new CSRF value (answered). */
+  const setSession = (req: Request, res: Response, login: { access_token: string; expires_at: string }): string => {
+    const expires = new Date(login.expires_at);
+    const csrf = randomBytes(32).toString('base64url');
+    res.cookie(SESSION_COOKIE, login.access_token, { ...cookieBase(req), httpOnly: true, expires });
+    res.cookie(CSRF_COOKIE, csrf, { ...cookieBase(req), httpOnly: false, expires });
+    res.setHeader('cache-control', 'no-store');
+    return csrf;
+  };
+
+  // Single sign-on into the browser session: the mark is Lax, as the provider sends the browser back
+  // from another site, and limited to the callback's path and to one flow's time.
+  const ssoMark = (req: Request) => ({ sameSite: 'lax' as const, secure: req.secure, path: SSO_CALLBACK, httpOnly: true });
+  router.get('/api/v1/auth/session/sso', (req, res) => {
+    res.cookie(SSO_BROWSER_COOKIE, '1', { ...ssoMark(req), maxAge: SSO_MARK_SECONDS * 1000 });
+    res.redirect(302, '/api/v1/sso/login');
+  });
+
+  router.get(SSO_CALLBACK, async (req: Request, res: Response, next) => {
+    // Without the mark (API clients, the CLI) the callback is proxied to identity and answers its JSON.
+    if (!readCookies(req.header('cookie')).has(SSO_BROWSER_COOKIE)) return next();
+    res.clearCookie(SSO_BROWSER_COOKIE, ssoMark(req));
+    const failed = (message: string) => res.redirect(302, `/?sso_error=${encodeURIComponent(message)}`);
+    try {
+      const at = req.originalUrl.indexOf('?');
+      const upstream = await fetch(`${deps.identityUrl}${SSO_CALLBACK}${at < 0 ? '' : req.originalUrl.slice(at)}`, {
+        headers: { [INTERNAL_AUTH_HEADER]: deps.internalAuth.forService(), [REQUEST_ID_HEADER]: req.requestId, [CLIENT_IP_HEADER]: req.ip ?? 'unknown' },
+        signal: AbortSignal.timeout(30000),
+      });
+      const answer: unknown = await upstream.json();
+      if (upstream.status !== 200) return failed((answer as { error?: { message?: string } }).error?.message ?? `HTTP ${upstream.status}`);
+      setSession(req, res, loginResponse.parse(answer));
+      res.redirect(302, '/');
+    } catch (err) {
+      deps.log.error('single sign-on into the session failed', { error: errorMessage(err), requestId: req.requestId });
+      failed('The identity service is unavailable');
+    }
+  });
+
   router.post('/api/v1/auth/session', express.json({ limit: '16kb' }), async (req: Request, res: Response, next) => {
     try {
       const body = parseOrThrow(loginBody, req.body ?? {}, 'body');
@@ -85,11 +126,7 @@ export function sessionRouter(deps: SessionDeps): express.Router {
         return;
       }
       const login = loginResponse.parse(answer);
-      const expires = new Date(login.expires_at);
-      const csrf = randomBytes(32).toString('base64url');
-      res.cookie(SESSION_COOKIE, login.access_token, { ...cookieBase(req), httpOnly: true, expires });
-      res.cookie(CSRF_COOKIE, csrf, { ...cookieBase(req), httpOnly: false, expires });
-      res.setHeader('cache-control', 'no-store');
+      const csrf = setSession(req, res, login);
       res.json({ expires_at: login.expires_at, need_password_change: login.need_password_change, csrf_token: csrf });
     } catch (err) {
       if (err instanceof AppError) return next(err);

@@ -415,7 +415,7 @@ export const identityRoutes: RouteSpec[] = [
   },
   {
     operationId: 'ssoCallback', method: 'get', path: '/api/v1/sso/callback', service, tag: 'Authentication', access: { kind: 'public' },
-    summary: 'End of single sign-on: exchanges the code and answers the same JSON as POST /auth/login',
+    summary: 'End of single sign-on: exchanges the code and answers the same JSON as POST /auth/login (a flow started by GET /auth/session/sso ends in the session cookie and 302 to / instead)',
     description: 'A state that was not issued here, or was used already (each is good for one try within 10 minutes), a replayed code, an ID token of another issuer or with another nonce, and an e-mail outside allowed_email_domains answer 4xx and create nothing.',
     request: {
       query: z.object({
