@@ -41,8 +41,8 @@ export interface Page<T> {
 
 // The administration pages' shapes.
 import type {
-  bulkResult, groupCreateBody, groupView, ldapSettingsBody, ldapSettingsView, ldapTestResult, roleCreateBody, roleUpdateBody, roleView, tokenBody,
-  tokenCreated, tokenView, userCreateBody, userUpdateBody, userView,
+  bulkResult, groupCreateBody, groupView, ldapSettingsBody, ldapSettingsView, ldapTestResult, roleCreateBody, roleUpdateBody, roleView, ssoSettingsBody,
+  ssoSettingsView, tokenBody, tokenCreated, tokenView, userCreateBody, userUpdateBody, userView,
 } from '@bulwark/contracts';
 
 export type User = z.infer<typeof userView>;
@@ -59,6 +59,8 @@ export type GroupCreate = z.input<typeof groupCreateBody>;
 export type LdapSettings = z.infer<typeof ldapSettingsView>;
 export type LdapSettingsUpdate = z.input<typeof ldapSettingsBody>;
 export type LdapTestResult = z.infer<typeof ldapTestResult>;
+export type SsoSettings = z.infer<typeof ssoSettingsView>;
+export type SsoSettingsUpdate = z.input<typeof ssoSettingsBody>;
 export type BulkResult = z.infer<typeof bulkResult>;
 /** GET /api/v1/permissions: the catalogue of permission keys and letters (its schema is not exported by name). */
 export interface PermissionCatalogue {

@@ -44,7 +44,7 @@ describe('console administration end to end (Chromium through Playwright)', func
     await page.getByRole('heading', { name: 'Users', level: 1 }).waitFor();
     expect(new URL(page.url()).pathname).to.equal('/admin/users');
     const sections = await page.getByRole('navigation', { name: 'Administration sections' }).getByRole('link').allTextContents();
-    expect(sections).to.deep.equal(['Users', 'Roles', 'User groups', 'API tokens', 'Directory (LDAP)']);
+    expect(sections).to.deep.equal(['Users', 'Roles', 'User groups', 'API tokens', 'Directory (LDAP)', 'Single sign-on (OIDC)']);
   });
 
   it('creates a role from the permission grid, changes it, and deletes another', async () => {
@@ -196,6 +196,28 @@ describe('console administration end to end (Chromium through Playwright)', func
     await expectAccessible(page, 'directory');
     await shot(page, 'admin-directory');
     expect((await admin.put('/api/v1/ldap/settings', { enabled: false })).status).to.equal(200);
+  });
+
+  it('saves single sign-on settings with a write-only client secret and a readable role mapping', async () => {
+    await nav('Single sign-on (OIDC)').click();
+    await page.getByRole('heading', { name: 'Single sign-on (OIDC)', level: 1 }).waitFor();
+    await page.getByText('No secret is set.').waitFor();
+    await page.getByLabel('Issuer URL').fill('https://login.example.com/realms/main');
+    await page.getByLabel('Client id').fill('bulwark-console');
+    await page.getByLabel('Client secret').fill('sso-client-secret-e2e');
+    await page.getByLabel('Redirect URI (this deployment\u2019s /api/v1/sso/callback)').fill(`${sys!.api.baseUrl}/api/v1/sso/callback`);
+    await page.getByLabel('Role mapping (one a line: group = role codes, comma separated)').fill(`appsec = ${ROLE}`);
+    await page.getByLabel('Allowed e-mail domains (comma separated; empty: any)').fill('example.com');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('A secret is set; it is never shown. Type a new one to replace it.').waitFor();
+    expect(await page.content()).not.to.contain('sso-client-secret-e2e');
+    const saved = (await admin.get('/api/v1/sso/settings')).body;
+    expect(saved).to.include({ enabled: false, client_id: 'bulwark-console', client_secret_set: true, complete: true });
+    expect(saved.role_mapping).to.deep.equal({ appsec: [ROLE] });
+    expect(saved.allowed_email_domains).to.deep.equal(['example.com']);
+    expect(await page.getByLabel('Role mapping (one a line: group = role codes, comma separated)').inputValue()).to.equal(`appsec = ${ROLE}`);
+    await expectAccessible(page, 'single sign-on');
+    await shot(page, 'admin-sso');
   });
 
   it('signs out for good, then shows a user with the role only what it permits: users read-only, no roles, a plain refusal at a forbidden address', async () => {

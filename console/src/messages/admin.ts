@@ -35,6 +35,13 @@ export const en = {
   testConnection: 'Test the saved settings', testUsername: 'Also look up this user (optional)', test: 'Test',
   testOk: 'Connection works: {0}', testFailed: 'Failed at {0}: {1}',
   stage_settings: 'settings', stage_connect: 'connecting', stage_tls: 'TLS', stage_bind: 'service account bind', stage_search_base: 'search base', stage_user: 'user lookup', stage_done: 'done',
+  // single sign-on settings
+  adminSso: 'Single sign-on (OIDC)', ssoEnabled: 'Single sign-on enabled', ssoIssuer: 'Issuer URL', ssoClientId: 'Client id', ssoClientSecret: 'Client secret',
+  ssoSecretSet: 'A secret is set; it is never shown. Type a new one to replace it.', ssoSecretUnset: 'No secret is set.',
+  ssoRedirectUri: 'Redirect URI (this deployment\u2019s /api/v1/sso/callback)', ssoScopes: 'Scopes (space separated)', ssoGroupsClaim: 'Groups claim',
+  ssoRoleMapping: 'Role mapping (one a line: group = role codes, comma separated)', ssoEmailDomains: 'Allowed e-mail domains (comma separated; empty: any)',
+  ssoInsecure: 'Allow an http:// issuer (tests only)', ssoComplete: 'Complete: every setting a sign-on needs is there.',
+  ssoIncomplete: 'Incomplete: a sign-on needs the issuer, client id, client secret and redirect URI.',
   // single sign-on on the sign-in page
   signInSso: 'Sign in with SSO', ssoFailed: 'Single sign-on failed: {0}',
   // permission names (the catalogue of GET /api/v1/permissions)
@@ -79,6 +86,12 @@ export const ru: Record<keyof typeof en, string> = {
   testConnection: 'Проверить сохранённые настройки', testUsername: 'Также найти пользователя (необязательно)', test: 'Проверить',
   testOk: 'Подключение работает: {0}', testFailed: 'Ошибка на шаге «{0}»: {1}',
   stage_settings: 'настройки', stage_connect: 'подключение', stage_tls: 'TLS', stage_bind: 'вход служебной учётной записи', stage_search_base: 'база поиска', stage_user: 'поиск пользователя', stage_done: 'готово',
+  adminSso: 'Единый вход (OIDC)', ssoEnabled: 'Единый вход включён', ssoIssuer: 'URL издателя (issuer)', ssoClientId: 'Идентификатор клиента', ssoClientSecret: 'Секрет клиента',
+  ssoSecretSet: 'Секрет задан; он никогда не показывается. Введите новый, чтобы заменить.', ssoSecretUnset: 'Секрет не задан.',
+  ssoRedirectUri: 'Адрес возврата (/api/v1/sso/callback этой установки)', ssoScopes: 'Области (scopes, через пробел)', ssoGroupsClaim: 'Утверждение с группами',
+  ssoRoleMapping: 'Соответствие ролей (по строке: группа = коды ролей через запятую)', ssoEmailDomains: 'Разрешённые домены почты (через запятую; пусто — любые)',
+  ssoInsecure: 'Разрешить издателя по http:// (только для тестов)', ssoComplete: 'Настройки полны: всё, что нужно для входа, задано.',
+  ssoIncomplete: 'Настройки неполны: нужны издатель, идентификатор и секрет клиента, адрес возврата.',
   signInSso: 'Войти через SSO', ssoFailed: 'Единый вход не удался: {0}',
   'perm_settings.authentication': 'Настройки входа (LDAP, единый вход)', 'perm_administration.roles': 'Роли', 'perm_administration.users': 'Пользователи и чужие токены',
   'perm_administration.errors_log': 'Журнал ошибок', 'perm_administration.license': 'Лицензия', 'perm_administration.groups': 'Группы пользователей',

@@ -6,6 +6,7 @@ import { DirectoryPage } from './Directory';
 import { GroupsPage } from './Groups';
 import { RolesPage } from './Roles';
 import { AdminPage, can, SECTIONS } from './shared';
+import { SsoPage } from './Sso';
 import { TokensPage } from './Tokens';
 import { UsersPage } from './Users';
 
@@ -17,6 +18,7 @@ export function AdminRoutes({ path }: { path: string }) {
     case '/admin/groups': return <GroupsPage />;
     case '/admin/tokens': return <TokensPage />;
     case '/admin/directory': return <DirectoryPage />;
+    case '/admin/sso': return <SsoPage />;
     default: return <FirstSection />;
   }
 }

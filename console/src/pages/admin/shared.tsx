@@ -19,6 +19,7 @@ export const SECTIONS: { path: string; label: MessageKey; needs?: string }[] = [
   { path: '/admin/groups', label: 'adminGroups', needs: 'administration.groups' },
   { path: '/admin/tokens', label: 'adminTokens' },
   { path: '/admin/directory', label: 'adminDirectory', needs: 'settings.authentication' },
+  { path: '/admin/sso', label: 'adminSso', needs: 'settings.authentication' },
 ];
 
 /** An administration page: its heading and the sub-navigation of the sections the user may read. */
