@@ -18,7 +18,7 @@ export const en = {
   newToken: 'New API token', tokenName: 'Name', expiresAt: 'Expires on', lastUsed: 'Last used', revoked: 'Revoked', revoke: 'Revoke', revokeOf: 'Revoke {0}',
   tokenCreated: 'Token {0} created. Copy it now: it won\u2019t be shown again.', tokenSecret: 'The new token', copy: 'Copy', copied: 'Copied.',
   copyFailed: 'Copying failed: select the token and copy it yourself.', showRevoked: 'Show revoked tokens', active: 'active', dismiss: 'Done, hide it',
-  tokensOwn: 'Your own tokens are listed here. Administrators revoke other people\u2019s tokens by deleting or changing the user.',
+  tokensOwn: 'Only your own tokens are listed: the API lists no one else\u2019s. Deleting a user stops all of their tokens at once.',
   // groups
   newGroup: 'New group', groupName: 'Name', members: 'Members', groupRoles: 'Roles granted', projectTags: 'Project tags (comma separated)',
   projectCodes: 'Project codes (comma separated)', groupDomainGroups: 'Directory groups (DNs or names, one a line)', coverage: 'Projects covered',
@@ -71,7 +71,7 @@ export const ru: Record<keyof typeof en, string> = {
   newToken: 'Новый API-токен', tokenName: 'Название', expiresAt: 'Действует до', lastUsed: 'Последнее использование', revoked: 'Отозван', revoke: 'Отозвать', revokeOf: 'Отозвать {0}',
   tokenCreated: 'Токен {0} создан. Скопируйте его сейчас: больше он показан не будет.', tokenSecret: 'Новый токен', copy: 'Копировать', copied: 'Скопировано.',
   copyFailed: 'Скопировать не удалось: выделите токен и скопируйте вручную.', showRevoked: 'Показать отозванные', active: 'действует', dismiss: 'Готово, скрыть',
-  tokensOwn: 'Здесь ваши собственные токены. Токены других людей администратор отзывает, удаляя или изменяя пользователя.',
+  tokensOwn: 'Здесь только ваши токены: чужих API не показывает. Удаление пользователя сразу останавливает все его токены.',
   newGroup: 'Новая группа', groupName: 'Название', members: 'Участники', groupRoles: 'Выдаваемые роли', projectTags: 'Теги проектов (через запятую)',
   projectCodes: 'Коды проектов (через запятую)', groupDomainGroups: 'Группы каталога (DN или имена, по одной в строке)', coverage: 'Проекты',
   allProjects: 'все проекты', noUsersRight: 'Участники выбираются из списка пользователей, который ваша роль может не видеть.',
