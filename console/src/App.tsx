@@ -10,6 +10,7 @@ import { IssuesPage } from './pages/Issues';
 import { IssueDetail } from './pages/IssueDetail';
 import { ProjectsPage, ProjectPage } from './pages/Projects';
 import { ReportsPage } from './pages/Reports';
+import { AdminRoutes } from './pages/admin';
 import type { IssueStatus, Me } from './types';
 
 type Phase = { kind: 'checking' } | { kind: 'signed-out'; passwordChanged?: boolean } | { kind: 'password' } | { kind: 'in'; me: Me; statuses: IssueStatus[] };
@@ -64,6 +65,7 @@ function Routes() {
   if (project) return <ProjectPage code={decodeURIComponent(project[1])} />;
   if (path === '/projects') return <ProjectsPage />;
   if (path === '/reports') return <ReportsPage />;
+  if (path === '/admin' || path.startsWith('/admin/')) return <AdminRoutes path={path} />;
   return <Dashboard />;
 }
 
@@ -80,7 +82,7 @@ function Frame({ children, signedIn }: { children: React.ReactNode; signedIn?: S
     }
     main.current?.querySelector('h1')?.focus();
   }, [path]);
-  const nav: [string, string][] = [['/', t('navDashboard')], ['/issues', t('navIssues')], ['/projects', t('navProjects')], ['/reports', t('navReports')]];
+  const nav: [string, string][] = [['/', t('navDashboard')], ['/issues', t('navIssues')], ['/projects', t('navProjects')], ['/reports', t('navReports')], ['/admin', t('navAdmin')]];
   return (
     <>
       <a className="skip" href="#main">{t('skip')}</a>

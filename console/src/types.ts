@@ -38,3 +38,32 @@ export interface Page<T> {
   page: number;
   limit: number;
 }
+
+// The administration pages' shapes.
+import type {
+  bulkResult, groupCreateBody, groupView, ldapSettingsBody, ldapSettingsView, ldapTestResult, roleCreateBody, roleUpdateBody, roleView, ssoSettingsBody,
+  ssoSettingsView, tokenBody, tokenCreated, tokenView, userCreateBody, userUpdateBody, userView,
+} from '@bulwark/contracts';
+
+export type User = z.infer<typeof userView>;
+export type UserCreate = z.input<typeof userCreateBody>;
+export type UserUpdate = z.input<typeof userUpdateBody>;
+export type Role = z.infer<typeof roleView>;
+export type RoleCreate = z.input<typeof roleCreateBody>;
+export type RoleUpdate = z.input<typeof roleUpdateBody>;
+export type Token = z.infer<typeof tokenView>;
+export type TokenCreate = z.input<typeof tokenBody>;
+export type TokenCreated = z.infer<typeof tokenCreated>;
+export type Group = z.infer<typeof groupView>;
+export type GroupCreate = z.input<typeof groupCreateBody>;
+export type LdapSettings = z.infer<typeof ldapSettingsView>;
+export type LdapSettingsUpdate = z.input<typeof ldapSettingsBody>;
+export type LdapTestResult = z.infer<typeof ldapTestResult>;
+export type SsoSettings = z.infer<typeof ssoSettingsView>;
+export type SsoSettingsUpdate = z.input<typeof ssoSettingsBody>;
+export type BulkResult = z.infer<typeof bulkResult>;
+/** GET /api/v1/permissions: the catalogue of permission keys and letters (its schema is not exported by name). */
+export interface PermissionCatalogue {
+  keys: { key: string; description: string }[];
+  letters: Record<string, string>;
+}

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { ROUTES } from '@bulwark/contracts';
 import type { RouteSpec } from '@bulwark/platform';
-import { SystemUnderTest, uniqueSuffix } from '@bulwark/testkit';
+import { ADMIN_PASSWORD, SystemUnderTest, uniqueSuffix } from '@bulwark/testkit';
 
 const PASSWORD = 'walk-password-1234';
 
@@ -18,6 +18,7 @@ function concretePath(route: RouteSpec): string {
 export function authorizationWalk(t: SystemUnderTest): void {
   let nobody: ReturnType<SystemUnderTest['anon']['as']>;
   let throughGroup: ReturnType<SystemUnderTest['anon']['as']>;
+  let usernames: { nobody: string; throughGroup: string };
   const routes = ROUTES.filter((r) => r.service !== 'gateway');
 
   before(async () => {
@@ -37,7 +38,15 @@ export function authorizationWalk(t: SystemUnderTest): void {
     const groupRes = await t.admin.post('/api/v1/group', { name: `Walk ${member}`, user_ids: [userRes.body.id], roles: [everything] });
     expect(groupRes.status, JSON.stringify(groupRes.body)).to.equal(200);
     throughGroup = t.anon.as(await t.anon.login(member, PASSWORD));
+    usernames = { nobody: username, throughGroup: member };
   });
+
+  // Logging out ends the caller's token: that route is walked with a session of each caller made for it.
+  const callers = async (route: RouteSpec) => {
+    if (route.operationId !== 'logout') return { nobody, throughGroup, admin: t.admin };
+    const fresh = async (username: string, password: string) => t.anon.as(await t.anon.login(username, password));
+    return { nobody: await fresh(usernames.nobody, PASSWORD), throughGroup: await fresh(usernames.throughGroup, PASSWORD), admin: await fresh('admin', ADMIN_PASSWORD) };
+  };
 
   it('covers every route of the table', () => {
     expect(routes.length).to.be.greaterThan(20);
@@ -52,20 +61,21 @@ export function authorizationWalk(t: SystemUnderTest): void {
         expect((await send(t.anon)).status).to.equal(410);
         return;
       }
+      const who = await callers(route);
       const anon = await send(t.anon);
       if (route.access.kind === 'public') expect(anon.status).to.not.be.oneOf([401, 403]);
       else expect(anon.status, 'unauthenticated caller').to.equal(401);
 
-      const weak = await send(nobody);
+      const weak = await send(who.nobody);
       if (route.access.kind === 'permission') {
         expect(weak.status, 'caller without rights').to.equal(403);
         expect(weak.body.error.message).to.contain(route.access.key);
       } else expect(weak.status, 'authenticated caller').to.not.be.oneOf([401, 403]);
 
-      const grouped = await send(throughGroup);
+      const grouped = await send(who.throughGroup);
       expect(grouped.status, `rights through a group: ${JSON.stringify(grouped.body)}`).to.not.be.oneOf([401, 403]);
 
-      const admin = await send(t.admin);
+      const admin = await send(who.admin);
       expect(admin.status, `admin: ${JSON.stringify(admin.body)}`).to.not.be.oneOf([401, 403]);
       expect(admin.status, `admin: ${JSON.stringify(admin.body)}`).to.be.below(500);
     });

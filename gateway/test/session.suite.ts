@@ -70,6 +70,41 @@ export function sessionSuite(t: SystemUnderTest): void {
     for (const name of ['bulwark_session', 'bulwark_csrf']) expect(cleared.get(name)).to.match(/Expires=Thu, 01 Jan 1970/);
   });
 
+  it('logs out by revoking the session\u2019s token: a copied cookie value is refused from then on, the user\u2019s other sessions go on', async () => {
+    const s = await login();
+    const other = await login();
+    const browser = t.anon.withHeaders({ cookie: cookieHeader(s) });
+    const copied = t.anon.as(valueOf(s.session));
+    // Without the CSRF header another site could end the session: refused, the token still works.
+    expect((await browser.delete('/api/v1/auth/session')).status).to.equal(403);
+    expect((await copied.get('/api/v1/auth/me')).status).to.equal(200);
+
+    const res = await browser.withHeaders({ 'x-csrf-token': s.body.csrf_token }).delete('/api/v1/auth/session');
+    expect(res.status, JSON.stringify(res.body)).to.equal(200);
+    expect(res.body).to.deep.equal({ signed_out: true });
+    expect(setCookies(res.headers).get('bulwark_session')).to.match(/Expires=Thu, 01 Jan 1970/);
+    expect((await browser.get('/api/v1/auth/me')).status).to.equal(401);
+    expect((await copied.get('/api/v1/auth/me')).status).to.equal(401);
+    expect((await t.anon.withHeaders({ cookie: cookieHeader(other) }).get('/api/v1/auth/me')).status).to.equal(200);
+  });
+
+  it('POST /auth/logout ends a bearer login session; an API token is not a session (409) and keeps working', async () => {
+    const token = await t.anon.login('admin', ADMIN_PASSWORD);
+    const caller = t.anon.as(token);
+    expect((await caller.post('/api/v1/auth/logout')).body).to.deep.equal({ signed_out: true });
+    expect((await caller.get('/api/v1/auth/me')).status).to.equal(401);
+    expect((await caller.post('/api/v1/auth/logout')).status).to.equal(401);
+
+    const created = await t.admin.post('/api/v1/token', { name: 'logout probe', expires_at: new Date(Date.now() + 86400000).toISOString() });
+    expect(created.status, JSON.stringify(created.body)).to.equal(200);
+    const api = t.anon.as(created.body.token);
+    const refused = await api.post('/api/v1/auth/logout');
+    expect(refused.status).to.equal(409);
+    expect(refused.body.error.message).to.contain('DELETE /api/v1/tokens');
+    expect((await api.get('/api/v1/auth/me')).status).to.equal(200);
+    expect((await t.admin.delete('/api/v1/tokens', { ids: [created.body.id] })).status).to.equal(200);
+  });
+
   it('serves the console at / and client routes with strict security headers; assets are immutable; API and health paths are never the page', async () => {
     const page = await fetch(`${base()}/`);
     expect(page.status).to.equal(200);

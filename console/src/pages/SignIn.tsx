@@ -1,7 +1,9 @@
 import { FormEvent, useState } from 'react';
 import { api, ApiError } from '../api';
 import { Field } from '../components';
+import { useLoad } from '../hooks';
 import { useI18n } from '../i18n';
+import { useLocation } from '../router';
 import type { LoginRequest, PasswordChange, Session } from '../types';
 
 /** Sign-in for local and directory (LDAP) users alike: the gateway's session login sets the cookies. */
@@ -11,6 +13,9 @@ export function SignIn({ onSignedIn, passwordChanged }: { onSignedIn: (needsPass
   const [password, setPassword] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string>();
+  // The gateway sends a failed single sign-on back here with its reason.
+  const ssoError = useLocation().search.get('sso_error');
+  const sso = useLoad(() => api<{ allowed: boolean }>('GET', '/sso/allowed').then((r) => r.allowed, () => false), []);
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
@@ -40,6 +45,9 @@ export function SignIn({ onSignedIn, passwordChanged }: { onSignedIn: (needsPass
       {error && <p role="alert" className="error">{error}</p>}
       <p className="hint">{t('directoryHint')}</p>
       <button type="submit" className="primary" disabled={busy}>{busy ? t('signingIn') : t('signIn')}</button>
+      {ssoError && <p role="alert" className="error">{t('ssoFailed', ssoError)}</p>}
+      {/* A full navigation, not a fetch: the provider's pages take over the window. */}
+      {sso.data && <p><a className="button" href="/api/v1/auth/session/sso">{t('signInSso')}</a></p>}
     </form>
   );
 }

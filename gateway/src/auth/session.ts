@@ -1,10 +1,13 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import express, { Request, Response } from 'express';
-import { loginBody, loginResponse, SESSION_COOKIE, CSRF_COOKIE, CSRF_HEADER } from '@bulwark/contracts';
+import { loginBody, loginResponse, SESSION_COOKIE, CSRF_COOKIE, CSRF_HEADER, SSO_BROWSER_COOKIE } from '@bulwark/contracts';
+import type { Authenticator } from './authenticator';
 import { AppError, CLIENT_IP_HEADER, errorMessage, forbidden, INTERNAL_AUTH_HEADER, InternalAuth, Logger, parseOrThrow, REQUEST_ID_HEADER, sendError } from '@bulwark/platform';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 const MAX_COOKIE_HEADER = 8192;
+const SSO_CALLBACK = '/api/v1/sso/callback';
+const SSO_MARK_SECONDS = 600;
 
 /** The cookies of a request by name; a malformed pair is skipped, the first of a repeated name wins. */
 export function readCookies(header: string | undefined): Map<string, string> {
@@ -47,19 +50,59 @@ export function sessionToken(req: Request): string | undefined {
 
 export interface SessionDeps {
   identityUrl: string;
+  authenticator: Authenticator;
   internalAuth: InternalAuth;
   log: Logger;
 }
 
 /**
  * POST /api/v1/auth/session logs in through identity's own login (local, directory and its
- * throttling alike) and keeps the token in an HttpOnly cookie; DELETE ends the session in this
- * browser. Secure is set when the request came over HTTPS (with GATEWAY_TRUST_PROXY, as a proxy
+ * throttling alike) and keeps the token in an HttpOnly cookie; DELETE revokes the token through
+ * identity (so a copied cookie value stops working too) and clears the cookies. Secure is set when the request came over HTTPS (with GATEWAY_TRUST_PROXY, as a proxy
  * in front reports it).
  */
 export function sessionRouter(deps: SessionDeps): express.Router {
   const router = express.Router();
   const cookieBase = (req: Request) => ({ sameSite: 'strict' as const, secure: req.secure, path: '/' });
+
+  /** Keeps a login's token in the session cookie, with a new CSRF value (answered). */
+  const setSession = (req: Request, res: Response, login: { access_token: string; expires_at: string }): string => {
+    const expires = new Date(login.expires_at);
+    const csrf = randomBytes(32).toString('base64url');
+    res.cookie(SESSION_COOKIE, login.access_token, { ...cookieBase(req), httpOnly: true, expires });
+    res.cookie(CSRF_COOKIE, csrf, { ...cookieBase(req), httpOnly: false, expires });
+    res.setHeader('cache-control', 'no-store');
+    return csrf;
+  };
+
+  // Single sign-on into the browser session: the mark is Lax, as the provider sends the browser back
+  // from another site, and limited to the callback's path and to one flow's time.
+  const ssoMark = (req: Request) => ({ sameSite: 'lax' as const, secure: req.secure, path: SSO_CALLBACK, httpOnly: true });
+  router.get('/api/v1/auth/session/sso', (req, res) => {
+    res.cookie(SSO_BROWSER_COOKIE, '1', { ...ssoMark(req), maxAge: SSO_MARK_SECONDS * 1000 });
+    res.redirect(302, '/api/v1/sso/login');
+  });
+
+  router.get(SSO_CALLBACK, async (req: Request, res: Response, next) => {
+    // Without the mark (API clients, the CLI) the callback is proxied to identity and answers its JSON.
+    if (!readCookies(req.header('cookie')).has(SSO_BROWSER_COOKIE)) return next();
+    res.clearCookie(SSO_BROWSER_COOKIE, ssoMark(req));
+    const failed = (message: string) => res.redirect(302, `/?sso_error=${encodeURIComponent(message)}`);
+    try {
+      const at = req.originalUrl.indexOf('?');
+      const upstream = await fetch(`${deps.identityUrl}${SSO_CALLBACK}${at < 0 ? '' : req.originalUrl.slice(at)}`, {
+        headers: { [INTERNAL_AUTH_HEADER]: deps.internalAuth.forService(), [REQUEST_ID_HEADER]: req.requestId, [CLIENT_IP_HEADER]: req.ip ?? 'unknown' },
+        signal: AbortSignal.timeout(30000),
+      });
+      const answer: unknown = await upstream.json();
+      if (upstream.status !== 200) return failed((answer as { error?: { message?: string } }).error?.message ?? `HTTP ${upstream.status}`);
+      setSession(req, res, loginResponse.parse(answer));
+      res.redirect(302, '/');
+    } catch (err) {
+      deps.log.error('single sign-on into the session failed', { error: errorMessage(err), requestId: req.requestId });
+      failed('The identity service is unavailable');
+    }
+  });
 
   router.post('/api/v1/auth/session', express.json({ limit: '16kb' }), async (req: Request, res: Response, next) => {
     try {
@@ -83,11 +126,7 @@ export function sessionRouter(deps: SessionDeps): express.Router {
         return;
       }
       const login = loginResponse.parse(answer);
-      const expires = new Date(login.expires_at);
-      const csrf = randomBytes(32).toString('base64url');
-      res.cookie(SESSION_COOKIE, login.access_token, { ...cookieBase(req), httpOnly: true, expires });
-      res.cookie(CSRF_COOKIE, csrf, { ...cookieBase(req), httpOnly: false, expires });
-      res.setHeader('cache-control', 'no-store');
+      const csrf = setSession(req, res, login);
       res.json({ expires_at: login.expires_at, need_password_change: login.need_password_change, csrf_token: csrf });
     } catch (err) {
       if (err instanceof AppError) return next(err);
@@ -96,10 +135,41 @@ export function sessionRouter(deps: SessionDeps): express.Router {
     }
   });
 
-  router.delete('/api/v1/auth/session', (req, res) => {
+  /** Revokes a session's token at identity, as its caller; a token identity no longer accepts is already ended. */
+  const revoke = async (req: Request, token: string): Promise<void> => {
+    let principal;
+    try {
+      principal = await deps.authenticator.authenticate(token);
+    } catch (err) {
+      if (err instanceof AppError && err.code === 'unauthenticated') return;
+      throw err;
+    }
+    const upstream = await fetch(`${deps.identityUrl}/api/v1/auth/logout`, {
+      method: 'POST',
+      headers: { [INTERNAL_AUTH_HEADER]: deps.internalAuth.forPrincipal(principal), [REQUEST_ID_HEADER]: req.requestId, [CLIENT_IP_HEADER]: req.ip ?? 'unknown' },
+      signal: AbortSignal.timeout(30000),
+    });
+    if (upstream.status !== 200) throw new Error(`identity answered ${upstream.status} to the logout`);
+  };
+
+  router.delete('/api/v1/auth/session', async (req: Request, res: Response, next) => {
+    let token: string | undefined;
+    try {
+      // The CSRF check of sessionToken: another site cannot end (or probe) this browser's session.
+      token = sessionToken(req);
+    } catch (err) {
+      return next(err);
+    }
     res.clearCookie(SESSION_COOKIE, { ...cookieBase(req), httpOnly: true });
     res.clearCookie(CSRF_COOKIE, cookieBase(req));
-    res.json({ signed_out: true });
+    try {
+      if (token) await revoke(req, token);
+      res.json({ signed_out: true });
+    } catch (err) {
+      // The cookies are gone from this browser either way; the caller learns the token may still work.
+      deps.log.error('session logout failed', { error: errorMessage(err), requestId: req.requestId });
+      sendError(res, new AppError('unavailable', 'Signed out in this browser, but the identity service could not revoke the session token'));
+    }
   });
   return router;
 }

@@ -49,7 +49,7 @@ export function createGatewayApp(deps: GatewayDeps): express.Express {
   app.use(accessLog(log));
   app.use('/api', wrap(async (req) => deps.perIp.consume(req.ip ?? 'unknown')));
   app.use(docsRouter(deps.version));
-  app.use(sessionRouter({ identityUrl: deps.upstreams.identity, internalAuth: deps.internalAuth, log }));
+  app.use(sessionRouter({ identityUrl: deps.upstreams.identity, authenticator: deps.authenticator, internalAuth: deps.internalAuth, log }));
 
   const proxies = new Map<string, express.RequestHandler>();
   const proxyFor = (service: string) => {

@@ -15,6 +15,7 @@ import { ensureUserRoom } from './license';
 import { identityEvent, RightsChanges } from './rights-changes';
 import { groupStore } from './store/groups';
 import { roleStore } from './store/roles';
+import { revokedSessionStore } from './store/sessions';
 import { tokenStore } from './store/tokens';
 import { UserRecord, userStore } from './store/users';
 
@@ -170,6 +171,7 @@ export class Logins {
     if (!claims) throw unauthenticated('Invalid or expired token');
     const user = await userStore.get(this.db, claims.userId);
     if (!user || user.deletedAt || user.sessionsValidAfter !== claims.sessionsValidAfter) throw unauthenticated('Invalid or expired token');
+    if (await revokedSessionStore.isRevoked(this.db, claims.jti)) throw unauthenticated('Invalid or expired token');
     return { principal: await this.principalOf(user, 'login', claims.jti), expiresAt: claims.expiresAt };
   }
 
@@ -185,6 +187,18 @@ export class Logins {
     const own = new Set(user.roles);
     const rights = effectiveRights([...roles.filter((r) => own.has(r.code)), ...groupGrants(groups, new Map(roles.map((r) => [r.code, r])), tagged)]);
     return { userId: user.id, username: user.username, permissions: rights.permissions, projects: rights.projects, scopes: rights.scopes, tokenKind, tokenId };
+  }
+
+  /**
+   * Ends the caller's login session: its token is refused from now on, on every gateway (the auth
+   * epoch moves). Kept until the longest a login token lives, as the principal carries no expiry.
+   * An API token is not a session: it is revoked with DELETE /tokens.
+   */
+  async logout(principal: Principal): Promise<void> {
+    if (principal.tokenKind !== 'login') throw conflict('An API token is not a login session: revoke it with DELETE /api/v1/tokens');
+    const until = new Date(Date.now() + this.config.LOGIN_TOKEN_TTL_HOURS * 3600 * 1000).toISOString();
+    await this.changes.commit((trx) => revokedSessionStore.revoke(trx, principal.tokenId, until));
+    this.log.info('logout', { userId: principal.userId });
   }
 
   async me(principal: Principal) {

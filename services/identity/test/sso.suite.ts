@@ -142,6 +142,34 @@ export function ssoSuite(t: SystemUnderTest): void {
       expect(again.body.error!.message).to.match(/state/);
     });
 
+    it('a sign-on the console starts (GET /auth/session/sso) ends in the session cookie and a redirect to /; a failed one back at / with its reason', async () => {
+      const start = await fetch(`${gateway()}/api/v1/auth/session/sso`, { redirect: 'manual' });
+      expect(start.status).to.equal(302);
+      expect(start.headers.get('location')).to.equal('/api/v1/sso/login');
+      const mark = start.headers.getSetCookie().find((c) => c.startsWith('bulwark_sso='))!;
+      expect(mark).to.match(/HttpOnly/i).and.to.match(/SameSite=Lax/i).and.to.match(/Path=\/api\/v1\/sso\/callback/);
+      const marked = { cookie: mark.slice(0, mark.indexOf(';')) };
+
+      const back = await fetch(await provider.signIn(await startLogin(), olivia), { redirect: 'manual', headers: marked });
+      expect(back.status, await back.clone().text()).to.equal(302);
+      expect(back.headers.get('location')).to.equal('/');
+      const set = new Map(back.headers.getSetCookie().map((c) => [c.slice(0, c.indexOf('=')), c]));
+      expect(set.get('bulwark_session')).to.match(/HttpOnly/i).and.to.match(/SameSite=Strict/i);
+      expect(set.get('bulwark_sso')).to.match(/Expires=Thu, 01 Jan 1970/);
+      const session = set.get('bulwark_session')!;
+      const me = await t.anon.withHeaders({ cookie: session.slice(0, session.indexOf(';')) }).get('/api/v1/auth/me');
+      expect(me.body.user.username).to.equal(olivia);
+
+      const wrongState = new URL(await provider.signIn(await startLogin(), olivia));
+      wrongState.searchParams.set('state', 'not-the-state-that-was-sent');
+      const failed = await fetch(wrongState, { redirect: 'manual', headers: marked });
+      expect(failed.status).to.equal(302);
+      const location = new URL(failed.headers.get('location')!, gateway());
+      expect(location.pathname).to.equal('/');
+      expect(location.searchParams.get('sso_error')).to.match(/state/);
+      expect(failed.headers.getSetCookie().some((c) => c.startsWith('bulwark_session='))).to.equal(false);
+    });
+
     it('refuses a wrong state and an answer naming a foreign issuer, and creates nothing', async () => {
       const back = new URL(await provider.signIn(await startLogin(), nina));
       const wrongState = new URL(back);

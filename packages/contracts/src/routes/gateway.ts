@@ -17,6 +17,12 @@ export const sessionResponse = z
   })
   .openapi('Session');
 
+/**
+ * Marks a single sign-on started by the console (GET /api/v1/auth/session/sso): its callback then ends
+ * in the session cookie and a redirect to the console instead of the login JSON.
+ */
+export const SSO_BROWSER_COOKIE = 'bulwark_sso';
+
 export const signedOutResponse = z.object({ signed_out: z.literal(true) }).openapi('SignedOut');
 
 /** Routes the gateway answers itself. */
@@ -40,7 +46,16 @@ export const gatewayRoutes: RouteSpec[] = [
     errors: { 401: 'Wrong username or password, a disabled directory account, or the user cannot log in locally', 503: 'The directory (LDAP) or the identity service cannot be reached' },
   },
   {
+    operationId: 'startSsoSession', method: 'get', path: '/api/v1/auth/session/sso', service: 'gateway', tag: 'Authentication', access: { kind: 'public' },
+    summary: 'Single sign-on into the browser session: 302 to GET /api/v1/sso/login, marking this browser\u2019s flow',
+    description: `Sets the ${SSO_BROWSER_COOKIE} cookie (HttpOnly, SameSite=Lax so the provider's redirect back carries it, 10 minutes, only for /api/v1/sso/callback). A callback that carries it sets the session and CSRF cookies, as POST /auth/session does, and answers 302 to /; a failed sign-on answers 302 to /?sso_error=<message>. A callback without it answers the login JSON as before, for API clients.`,
+    redirect: 'To GET /api/v1/sso/login',
+  },
+  {
     operationId: 'deleteSession', method: 'delete', path: '/api/v1/auth/session', service: 'gateway', tag: 'Authentication', access: { kind: 'public' },
-    summary: 'Log out in this browser: clears the session and CSRF cookies', response: signedOutResponse,
+    summary: 'Log out: revokes the session cookie\u2019s token (POST /auth/logout) and clears the session and CSRF cookies',
+    description: 'With the session cookie, the X-CSRF-Token header must equal the CSRF cookie (403 otherwise). The token is refused from then on, also where its value was copied. 503 when identity could not revoke it (the cookies are cleared all the same).',
+    response: signedOutResponse,
+    errors: { 403: 'The CSRF header is missing or wrong', 503: 'The token could not be revoked' },
   },
 ];

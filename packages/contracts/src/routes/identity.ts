@@ -350,6 +350,13 @@ export const identityRoutes: RouteSpec[] = [
     response: meResponse,
   },
   {
+    operationId: 'logout', method: 'post', path: '/api/v1/auth/logout', service, tag: 'Authentication', access: { kind: 'authenticated' },
+    summary: 'End the caller\u2019s login session: its token is refused from then on',
+    description: 'For a login token (POST /auth/login, single sign-on; the console\u2019s DELETE /auth/session calls it). An API token is not a session: it answers 409; revoke it with DELETE /api/v1/tokens.',
+    response: z.object({ signed_out: z.literal(true) }).openapi('Logout'),
+    errors: { 409: 'The caller authenticated with an API token' },
+  },
+  {
     operationId: 'changeOwnPassword', method: 'put', path: '/api/v1/auth/password', service, tag: 'Authentication', access: { kind: 'authenticated' },
     summary: 'Change the caller\u2019s own password (clears need_password_change)', request: { body: passwordChangeBody }, response: userView,
   },
@@ -408,7 +415,7 @@ export const identityRoutes: RouteSpec[] = [
   },
   {
     operationId: 'ssoCallback', method: 'get', path: '/api/v1/sso/callback', service, tag: 'Authentication', access: { kind: 'public' },
-    summary: 'End of single sign-on: exchanges the code and answers the same JSON as POST /auth/login',
+    summary: 'End of single sign-on: exchanges the code and answers the same JSON as POST /auth/login (a flow started by GET /auth/session/sso ends in the session cookie and 302 to / instead)',
     description: 'A state that was not issued here, or was used already (each is good for one try within 10 minutes), a replayed code, an ID token of another issuer or with another nonce, and an e-mail outside allowed_email_domains answer 4xx and create nothing.',
     request: {
       query: z.object({

@@ -37,6 +37,10 @@ export function identityHandlers({ logins, tokens, roles, users, groups, directo
       const me = await logins.me(requirePrincipal(input));
       return { user: userView(me.user), permissions: me.permissions, projects: me.projects, groups: me.groups };
     },
+    logout: async (input) => {
+      await logins.logout(requirePrincipal(input));
+      return { signed_out: true as const };
+    },
     changeOwnPassword: async (input) =>
       userView(await logins.changeOwnPassword(requirePrincipal(input), input.body.current_password, input.body.password, input.body.password_confirmation)),
     ldapAllowed: async () => ({ allowed: await directory.allowed() }),

@@ -148,4 +148,15 @@ export const migrations: Migration[] = [
       });
     },
   },
+  {
+    name: '0006_revoked_sessions',
+    async up(db) {
+      // Login tokens ended by a sign-out, by their jti, until the token would have expired anyway
+      // (login tokens are signed, not stored: this list is what refuses one before its expiry).
+      await db.schema.createTable('revoked_sessions', (t) => {
+        t.uuid('jti').primary();
+        t.timestamp('expires_at', { useTz: true }).notNullable().index();
+      });
+    },
+  },
 ];

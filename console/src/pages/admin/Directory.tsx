@@ -1,0 +1,159 @@
+import { FormEvent, useState } from 'react';
+import { api, ApiError } from '../../api';
+import { Field, Loading } from '../../components';
+import { useLoad } from '../../hooks';
+import { formatDate, useI18n } from '../../i18n';
+import { useSession } from '../../session';
+import type { LdapSettings, LdapSettingsUpdate, LdapTestResult } from '../../types';
+import { AdminError, AdminPage, can, LINES, splitList } from './shared';
+
+const NESTED = ['none', 'walk', 'in_chain'] as const satisfies readonly LdapSettings['nested_groups'][];
+
+/** Directory (LDAP) sign-in settings: read, change and test. The bind password is write-only: the page only says whether one is set. */
+export function DirectoryPage() {
+  const { t, lang } = useI18n();
+  const { me } = useSession();
+  const settings = useLoad(() => api<LdapSettings>('GET', '/ldap/settings'), []);
+  return (
+    <AdminPage id="directory-title" title={t('adminDirectory')}>
+      {settings.error && <AdminError error={settings.error} />}
+      {!settings.data ? !settings.error && <Loading /> : (
+        <>
+          <p className="hint">
+            {settings.data.complete ? t('complete') : t('incomplete')}
+            {settings.data.updated_at && ` · ${formatDate(lang, settings.data.updated_at)}`}
+          </p>
+          {/* Keyed by the saved version, so a save starts the form again from what the API stored. */}
+          <DirectoryForm key={settings.data.updated_at ?? 'never'} settings={settings.data} mayWrite={can(me, 'settings.authentication', 'w')} onSaved={settings.reload} />
+          {can(me, 'settings.authentication', 'x') && <DirectoryTest />}
+        </>
+      )}
+    </AdminPage>
+  );
+}
+
+function DirectoryForm({ settings, mayWrite, onSaved }: { settings: LdapSettings; mayWrite: boolean; onSaved: () => void }) {
+  const { t } = useI18n();
+  const [s, setS] = useState({
+    ...settings,
+    urls: settings.urls.join('\n'), bind_dn: settings.bind_dn ?? '', user_search_base: settings.user_search_base ?? '', ca_certificate: settings.ca_certificate ?? '',
+    disabled_filter: settings.disabled_filter ?? '', group_search_base: settings.group_search_base ?? '',
+  });
+  const [password, setPassword] = useState('');
+  const [problems, setProblems] = useState<Record<string, string>>({});
+  const [error, setError] = useState<Error>();
+  const [note, setNote] = useState<string>();
+  const set = <K extends keyof typeof s>(key: K, value: (typeof s)[K]) => setS({ ...s, [key]: value });
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    setError(undefined);
+    setProblems({});
+    setNote(undefined);
+    const text = (v: string) => v.trim() || undefined;
+    const body: LdapSettingsUpdate = {
+      enabled: s.enabled, urls: splitList(s.urls, LINES), start_tls: s.start_tls, verify_certificate: s.verify_certificate,
+      ca_certificate: s.ca_certificate.trim() || null, bind_dn: text(s.bind_dn), user_search_base: text(s.user_search_base),
+      user_filter: s.user_filter, disabled_filter: s.disabled_filter.trim() || null, group_search_base: s.group_search_base.trim() || null,
+      group_filter: s.group_filter, group_member_attribute: s.group_member_attribute, nested_groups: s.nested_groups,
+      display_name_attribute: s.display_name_attribute, email_attribute: s.email_attribute, timeout_seconds: s.timeout_seconds, page_size: s.page_size,
+      // Left out, the stored password stays: the page never has it to send back.
+      ...(password ? { bind_password: password } : {}),
+    };
+    try {
+      await api<LdapSettings>('PUT', '/ldap/settings', body);
+      setPassword('');
+      setNote(t('saved'));
+      onSaved();
+    } catch (err) {
+      if (err instanceof ApiError) setProblems(err.problems());
+      setError(err as Error);
+    }
+  };
+
+  const textField = (key: 'bind_dn' | 'user_search_base' | 'user_filter' | 'disabled_filter' | 'group_search_base' | 'group_filter' | 'group_member_attribute' | 'display_name_attribute' | 'email_attribute', label: string) => (
+    <Field id={`ldap-${key}`} label={label} problem={problems[key]}>
+      <input id={`ldap-${key}`} value={s[key]} onChange={(e) => set(key, e.target.value)} />
+    </Field>
+  );
+  const check = (key: 'enabled' | 'start_tls' | 'verify_certificate', label: string) => (
+    <label className="check">
+      <input type="checkbox" checked={s[key]} onChange={(e) => set(key, e.target.checked)} />
+      {label}
+    </label>
+  );
+  return (
+    <form className="card" onSubmit={submit} aria-labelledby="directory-title">
+      <fieldset disabled={!mayWrite} className="plain">
+        {check('enabled', t('ldapEnabled'))}
+        <Field id="ldap-urls" label={t('ldapUrls')} problem={problems.urls ?? problems['urls.0']}>
+          <textarea id="ldap-urls" rows={2} value={s.urls} onChange={(e) => set('urls', e.target.value)} />
+        </Field>
+        {check('start_tls', t('startTls'))}
+        {check('verify_certificate', t('verifyCertificate'))}
+        <Field id="ldap-ca" label={t('caCertificate')} problem={problems.ca_certificate}>
+          <textarea id="ldap-ca" rows={3} className="mono" value={s.ca_certificate} onChange={(e) => set('ca_certificate', e.target.value)} />
+        </Field>
+        {textField('bind_dn', t('bindDn'))}
+        <Field id="ldap-bind-password" label={t('bindPassword')} problem={problems.bind_password}>
+          <input id="ldap-bind-password" type="password" autoComplete="new-password" aria-describedby="ldap-bind-password-hint" value={password} onChange={(e) => setPassword(e.target.value)} />
+          <span id="ldap-bind-password-hint" className="hint">{settings.bind_password_set ? t('bindPasswordSet') : t('bindPasswordUnset')}</span>
+        </Field>
+        {textField('user_search_base', t('userSearchBase'))}
+        {textField('user_filter', t('userFilter'))}
+        {textField('disabled_filter', t('disabledFilter'))}
+        {textField('group_search_base', t('groupSearchBase'))}
+        {textField('group_filter', t('groupFilter'))}
+        {textField('group_member_attribute', t('groupMemberAttribute'))}
+        <Field id="ldap-nested" label={t('nestedGroups')} problem={problems.nested_groups}>
+          <select id="ldap-nested" value={s.nested_groups} onChange={(e) => set('nested_groups', e.target.value as LdapSettings['nested_groups'])}>
+            {NESTED.map((n) => <option key={n} value={n}>{t(`nested_${n}`)}</option>)}
+          </select>
+        </Field>
+        {textField('display_name_attribute', t('displayNameAttribute'))}
+        {textField('email_attribute', t('emailAttribute'))}
+        <Field id="ldap-timeout" label={t('timeoutSeconds')} problem={problems.timeout_seconds}>
+          <input id="ldap-timeout" type="number" min={1} max={120} value={s.timeout_seconds} onChange={(e) => set('timeout_seconds', Number(e.target.value))} />
+        </Field>
+        <Field id="ldap-page-size" label={t('pageSize')} problem={problems.page_size}>
+          <input id="ldap-page-size" type="number" min={1} max={5000} value={s.page_size} onChange={(e) => set('page_size', Number(e.target.value))} />
+        </Field>
+        {mayWrite && <button type="submit" className="primary">{t('save')}</button>}
+      </fieldset>
+      {note && <p role="status">{note}</p>}
+      {error && <AdminError error={error} />}
+    </form>
+  );
+}
+
+function DirectoryTest() {
+  const { t } = useI18n();
+  const [username, setUsername] = useState('');
+  const [result, setResult] = useState<LdapTestResult>();
+  const [error, setError] = useState<Error>();
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    setError(undefined);
+    setResult(undefined);
+    try {
+      setResult(await api<LdapTestResult>('POST', '/ldap/test', username.trim() ? { username: username.trim() } : {}));
+    } catch (err) {
+      setError(err as Error);
+    }
+  };
+  return (
+    <form className="card inline" onSubmit={submit} aria-labelledby="ldap-test-title">
+      <h2 id="ldap-test-title">{t('testConnection')}</h2>
+      <Field id="ldap-test-username" label={t('testUsername')}>
+        <input id="ldap-test-username" value={username} onChange={(e) => setUsername(e.target.value)} />
+      </Field>
+      <button type="submit">{t('test')}</button>
+      {result && (
+        <p role="status" className={result.ok ? undefined : 'error'}>
+          {result.ok ? t('testOk', result.message) : t('testFailed', t(`stage_${result.stage}`), result.message)}
+        </p>
+      )}
+      {error && <AdminError error={error} />}
+    </form>
+  );
+}

@@ -1,0 +1,191 @@
+import { FormEvent, useState } from 'react';
+import { api, ApiError } from '../../api';
+import { Field, Loading } from '../../components';
+import { useLoad } from '../../hooks';
+import { useI18n } from '../../i18n';
+import { useSession } from '../../session';
+import type { BulkResult, Page, PermissionCatalogue, Role, RoleCreate, RoleUpdate } from '../../types';
+import { AdminError, AdminPage, can, LINES, splitList, usePermissionName } from './shared';
+
+const LETTERS = ['r', 'w', 'x', 'd'] as const;
+type Letter = (typeof LETTERS)[number];
+type Grants = Record<string, Letter[]>;
+const PROJECT_SCOPE = 'project:';
+
+export function RolesPage() {
+  const { t } = useI18n();
+  const { me } = useSession();
+  const permissionName = usePermissionName();
+  const [editing, setEditing] = useState<string>();
+  const [error, setError] = useState<Error>();
+  const [detach, setDetach] = useState(false);
+  const roles = useLoad(() => api<Page<Role>>('GET', '/roles', undefined, { limit: 1000 }), []);
+  const catalogue = useLoad(() => api<PermissionCatalogue>('GET', '/permissions'), []);
+  const mayWrite = can(me, 'administration.roles', 'w');
+  const mayDelete = can(me, 'administration.roles', 'd');
+
+  const remove = async (role: Role) => {
+    if (!window.confirm(t('confirmRemove', role.role_name))) return;
+    setError(undefined);
+    try {
+      const res = await api<BulkResult>('DELETE', '/roles', { ids: [role.role_code], detach });
+      const failed = res.results.find((r) => r.status !== 'deleted');
+      if (failed) setError(new Error(failed.message ?? failed.status));
+      roles.reload();
+    } catch (err) {
+      setError(err as Error);
+    }
+  };
+
+  const keys = catalogue.data?.keys ?? [];
+  const summary = (grants: Grants) =>
+    Object.entries(grants).filter(([, letters]) => letters.length > 0)
+      .map(([key, letters]) => `${permissionName(key, keys.find((k) => k.key === key)?.description)}: ${letters.map((l) => t(`letter_${l}`)).join(', ')}`);
+
+  return (
+    <AdminPage id="roles-title" title={t('adminRoles')}>
+      {mayWrite && catalogue.data && <RoleForm catalogue={catalogue.data} onSaved={roles.reload} />}
+      {error && <AdminError error={error} />}
+      {(roles.error ?? catalogue.error) && <AdminError error={(roles.error ?? catalogue.error)!} />}
+      {mayDelete && (
+        <label className="check">
+          <input type="checkbox" checked={detach} onChange={(e) => setDetach(e.target.checked)} />
+          {t('roleDetach')}
+        </label>
+      )}
+      {!roles.data ? !roles.error && <Loading /> : (
+        <table className="grid">
+          <thead>
+            <tr><th scope="col">{t('roleName')}</th><th scope="col">{t('permissions')}</th><th scope="col">{t('usersCount')}</th><th scope="col">{t('actions')}</th></tr>
+          </thead>
+          <tbody>
+            {roles.data.items.map((r) => (
+              <tr key={r.id}>
+                <td>
+                  {r.role_name} <span className="muted mono">{r.role_code}</span>
+                  {r.builtin && <span className="muted"> · {t('builtin')}</span>}
+                  {r.description && <div className="muted">{r.description}</div>}
+                </td>
+                <td>
+                  <ul className="plain">{summary(r.roles).map((line) => <li key={line}>{line}</li>)}</ul>
+                  {r.system_scopes.length > 0 && <div className="muted">{t('projects')}: {r.system_scopes.map((s) => s.slice(PROJECT_SCOPE.length)).join(', ')}</div>}
+                </td>
+                <td>{r.users_count}</td>
+                <td>
+                  {!r.builtin && (
+                    <div className="actions">
+                      {mayWrite && <button type="button" aria-label={t('editOf', r.role_name)} onClick={() => setEditing(editing === r.id ? undefined : r.id)}>{t('edit')}</button>}
+                      {mayDelete && <button type="button" aria-label={t('removeOf', r.role_name)} onClick={() => void remove(r)}>{t('remove')}</button>}
+                    </div>
+                  )}
+                  {editing === r.id && catalogue.data && <RoleForm role={r} catalogue={catalogue.data} onSaved={() => { setEditing(undefined); roles.reload(); }} />}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </AdminPage>
+  );
+}
+
+/** Creates a role, or with `role` changes one: a grid of permission keys by letters, and the projects it is limited to. */
+function RoleForm({ role, catalogue, onSaved }: { role?: Role; catalogue: PermissionCatalogue; onSaved: () => void }) {
+  const { t } = useI18n();
+  const permissionName = usePermissionName();
+  const prefix = role ? `role-${role.id}` : 'new-role';
+  const [code, setCode] = useState('');
+  const [name, setName] = useState(role?.role_name ?? '');
+  const [description, setDescription] = useState(role?.description ?? '');
+  const [scopes, setScopes] = useState((role?.system_scopes ?? []).map((s) => s.slice(PROJECT_SCOPE.length)).join(', '));
+  const [domainGroups, setDomainGroups] = useState((role?.domain_group ?? []).join('\n'));
+  const [grants, setGrants] = useState<Grants>(role?.roles ?? {});
+  const [problems, setProblems] = useState<Record<string, string>>({});
+  const [error, setError] = useState<Error>();
+  const [note, setNote] = useState<string>();
+
+  const toggle = (key: string, letter: Letter, on: boolean) => {
+    const letters = grants[key] ?? [];
+    setGrants({ ...grants, [key]: on ? LETTERS.filter((l) => l === letter || letters.includes(l)) : letters.filter((l) => l !== letter) });
+  };
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    setError(undefined);
+    setProblems({});
+    setNote(undefined);
+    const roles = Object.fromEntries(Object.entries(grants).filter(([, letters]) => letters.length > 0));
+    const fields = {
+      role_name: name, description, roles,
+      system_scopes: splitList(scopes).map((c) => `${PROJECT_SCOPE}${c}`), domain_group: splitList(domainGroups, LINES),
+    };
+    try {
+      if (role) await api<Role>('PUT', `/role/${encodeURIComponent(role.role_code)}`, fields satisfies RoleUpdate);
+      else {
+        await api<Role>('POST', '/role', { role_code: code, ...fields } satisfies RoleCreate);
+        setCode('');
+        setName('');
+        setDescription('');
+        setScopes('');
+        setDomainGroups('');
+        setGrants({});
+      }
+      setNote(t('saved'));
+      onSaved();
+    } catch (err) {
+      if (err instanceof ApiError) setProblems(err.problems());
+      setError(err as Error);
+    }
+  };
+
+  const label = role ? t('editOf', role.role_name) : t('newRole');
+  return (
+    <form className="card" onSubmit={submit} aria-label={label}>
+      <h2>{label}</h2>
+      <div className="inline">
+        {!role && (
+          <Field id={`${prefix}-code`} label={t('roleCode')} problem={problems.role_code}>
+            <input id={`${prefix}-code`} required maxLength={64} pattern="[A-Za-z0-9_.\-]+" value={code} onChange={(e) => setCode(e.target.value)} />
+          </Field>
+        )}
+        <Field id={`${prefix}-name`} label={t('roleName')} problem={problems.role_name}>
+          <input id={`${prefix}-name`} required maxLength={255} value={name} onChange={(e) => setName(e.target.value)} />
+        </Field>
+        <Field id={`${prefix}-description`} label={t('description')} problem={problems.description}>
+          <input id={`${prefix}-description`} maxLength={4000} value={description} onChange={(e) => setDescription(e.target.value)} />
+        </Field>
+        <Field id={`${prefix}-scopes`} label={t('projectScopes')} problem={problems.system_scopes}>
+          <input id={`${prefix}-scopes`} value={scopes} onChange={(e) => setScopes(e.target.value)} />
+        </Field>
+        <Field id={`${prefix}-domain`} label={t('roleDomainGroups')} problem={problems.domain_group}>
+          <textarea id={`${prefix}-domain`} rows={2} value={domainGroups} onChange={(e) => setDomainGroups(e.target.value)} />
+        </Field>
+      </div>
+      <table className="grid matrix">
+        <caption>{t('permissions')}</caption>
+        <thead>
+          <tr><th scope="col">{t('permission')}</th>{LETTERS.map((l) => <th scope="col" key={l}>{t(`letter_${l}`)}</th>)}</tr>
+        </thead>
+        <tbody>
+          {catalogue.keys.map((k) => {
+            const keyName = permissionName(k.key, k.description);
+            return (
+              <tr key={k.key}>
+                <th scope="row">{keyName} <span className="muted mono">{k.key}</span></th>
+                {LETTERS.map((l) => (
+                  <td key={l}>
+                    <input type="checkbox" aria-label={t('grant', keyName, t(`letter_${l}`))} checked={grants[k.key]?.includes(l) ?? false} onChange={(e) => toggle(k.key, l, e.target.checked)} />
+                  </td>
+                ))}
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+      {problems.roles && <p className="problem" role="alert">{problems.roles}</p>}
+      <button type="submit" className="primary">{role ? t('save') : t('create')}</button>
+      {note && <p role="status">{note}</p>}
+      {error && <AdminError error={error} />}
+    </form>
+  );
+}

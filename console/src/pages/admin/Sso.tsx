@@ -1,0 +1,115 @@
+import { FormEvent, useState } from 'react';
+import { api, ApiError } from '../../api';
+import { Field, Loading } from '../../components';
+import { useLoad } from '../../hooks';
+import { formatDate, useI18n } from '../../i18n';
+import { useSession } from '../../session';
+import type { SsoSettings, SsoSettingsUpdate } from '../../types';
+import { AdminError, AdminPage, can, LINES, splitList } from './shared';
+
+/** "group = role, role" a line, to and from role_mapping. */
+const mappingText = (mapping: Record<string, string[]>) => Object.entries(mapping).map(([group, roles]) => `${group} = ${roles.join(', ')}`).join('\n');
+const mappingOf = (text: string): Record<string, string[]> =>
+  Object.fromEntries(splitList(text, LINES).map((line) => {
+    const at = line.lastIndexOf('=');
+    return at < 0 ? [line, []] : [line.slice(0, at).trim(), splitList(line.slice(at + 1))];
+  }));
+
+/** Single sign-on (OIDC) settings: read and change. The client secret is write-only: the page only says whether one is set. */
+export function SsoPage() {
+  const { t, lang } = useI18n();
+  const { me } = useSession();
+  const settings = useLoad(() => api<SsoSettings>('GET', '/sso/settings'), []);
+  return (
+    <AdminPage id="sso-title" title={t('adminSso')}>
+      {settings.error && <AdminError error={settings.error} />}
+      {!settings.data ? !settings.error && <Loading /> : (
+        <>
+          <p className="hint">
+            {settings.data.complete ? t('ssoComplete') : t('ssoIncomplete')}
+            {settings.data.updated_at && ` · ${formatDate(lang, settings.data.updated_at)}`}
+          </p>
+          {/* Keyed by the saved version, so a save starts the form again from what the API stored. */}
+          <SsoForm key={settings.data.updated_at ?? 'never'} settings={settings.data} mayWrite={can(me, 'settings.authentication', 'w')} onSaved={settings.reload} />
+        </>
+      )}
+    </AdminPage>
+  );
+}
+
+function SsoForm({ settings, mayWrite, onSaved }: { settings: SsoSettings; mayWrite: boolean; onSaved: () => void }) {
+  const { t } = useI18n();
+  const [s, setS] = useState({
+    enabled: settings.enabled, allow_insecure_http: settings.allow_insecure_http, issuer: settings.issuer ?? '', client_id: settings.client_id ?? '',
+    redirect_uri: settings.redirect_uri ?? '', scopes: settings.scopes.join(' '), groups_claim: settings.groups_claim,
+    role_mapping: mappingText(settings.role_mapping), allowed_email_domains: settings.allowed_email_domains.join(', '), ca_certificate: settings.ca_certificate ?? '',
+  });
+  const [secret, setSecret] = useState('');
+  const [problems, setProblems] = useState<Record<string, string>>({});
+  const [error, setError] = useState<Error>();
+  const [note, setNote] = useState<string>();
+  const set = <K extends keyof typeof s>(key: K, value: (typeof s)[K]) => setS({ ...s, [key]: value });
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    setError(undefined);
+    setProblems({});
+    setNote(undefined);
+    const text = (v: string) => v.trim() || undefined;
+    const body: SsoSettingsUpdate = {
+      enabled: s.enabled, allow_insecure_http: s.allow_insecure_http, issuer: text(s.issuer), client_id: text(s.client_id), redirect_uri: text(s.redirect_uri),
+      scopes: splitList(s.scopes, /\s+/), groups_claim: s.groups_claim, role_mapping: mappingOf(s.role_mapping),
+      allowed_email_domains: splitList(s.allowed_email_domains), ca_certificate: s.ca_certificate.trim() || null,
+      // Left out, the stored secret stays: the page never has it to send back.
+      ...(secret ? { client_secret: secret } : {}),
+    };
+    try {
+      await api<SsoSettings>('PUT', '/sso/settings', body);
+      setSecret('');
+      setNote(t('saved'));
+      onSaved();
+    } catch (err) {
+      if (err instanceof ApiError) setProblems(err.problems());
+      setError(err as Error);
+    }
+  };
+
+  const textField = (key: 'issuer' | 'client_id' | 'redirect_uri' | 'scopes' | 'groups_claim' | 'allowed_email_domains', label: string) => (
+    <Field id={`sso-${key}`} label={label} problem={problems[key]}>
+      <input id={`sso-${key}`} value={s[key]} onChange={(e) => set(key, e.target.value)} />
+    </Field>
+  );
+  const check = (key: 'enabled' | 'allow_insecure_http', label: string) => (
+    <label className="check">
+      <input type="checkbox" checked={s[key]} onChange={(e) => set(key, e.target.checked)} />
+      {label}
+    </label>
+  );
+  return (
+    <form className="card" onSubmit={submit} aria-labelledby="sso-title">
+      <fieldset disabled={!mayWrite} className="plain">
+        {check('enabled', t('ssoEnabled'))}
+        {textField('issuer', t('ssoIssuer'))}
+        {check('allow_insecure_http', t('ssoInsecure'))}
+        {textField('client_id', t('ssoClientId'))}
+        <Field id="sso-client-secret" label={t('ssoClientSecret')} problem={problems.client_secret}>
+          <input id="sso-client-secret" type="password" autoComplete="new-password" aria-describedby="sso-client-secret-hint" value={secret} onChange={(e) => setSecret(e.target.value)} />
+          <span id="sso-client-secret-hint" className="hint">{settings.client_secret_set ? t('ssoSecretSet') : t('ssoSecretUnset')}</span>
+        </Field>
+        {textField('redirect_uri', t('ssoRedirectUri'))}
+        {textField('scopes', t('ssoScopes'))}
+        {textField('groups_claim', t('ssoGroupsClaim'))}
+        <Field id="sso-role-mapping" label={t('ssoRoleMapping')} problem={problems.role_mapping}>
+          <textarea id="sso-role-mapping" rows={3} value={s.role_mapping} onChange={(e) => set('role_mapping', e.target.value)} />
+        </Field>
+        {textField('allowed_email_domains', t('ssoEmailDomains'))}
+        <Field id="sso-ca" label={t('caCertificate')} problem={problems.ca_certificate}>
+          <textarea id="sso-ca" rows={3} className="mono" value={s.ca_certificate} onChange={(e) => set('ca_certificate', e.target.value)} />
+        </Field>
+        {mayWrite && <button type="submit" className="primary">{t('save')}</button>}
+      </fieldset>
+      {note && <p role="status">{note}</p>}
+      {error && <AdminError error={error} />}
+    </form>
+  );
+}
