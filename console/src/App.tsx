@@ -20,9 +20,12 @@ export function App() {
 
   const enter = useCallback(async () => {
     try {
-      const me = await api<Me>('GET', '/auth/me');
-      // A role without issue-status rights still gets a console; status names then show as ids.
-      const statuses = await api<{ items: IssueStatus[] }>('GET', '/issues/statuses').then((r) => r.items, () => []);
+      // Asked at once: every page waits for both. A role without issue-status rights still gets a
+      // console; status names then show as ids.
+      const [me, statuses] = await Promise.all([
+        api<Me>('GET', '/auth/me'),
+        api<{ items: IssueStatus[] }>('GET', '/issues/statuses').then((r) => r.items, () => []),
+      ]);
       if (me.user.need_password_change) setPhase({ kind: 'password' });
       else setPhase({ kind: 'in', me, statuses });
     } catch (err) {
