@@ -2,6 +2,17 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { spawn } from 'node:child_process';
 
+/** Whether a process with this pid exists; one of another user counts (signalling it is refused, not failed). */
+export function processAlive(pid: number): boolean {
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
 export interface ProcessOptions {
   env: NodeJS.ProcessEnv;
   cwd?: string;

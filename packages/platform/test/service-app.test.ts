@@ -6,7 +6,8 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { expect } from 'chai';
 import { z } from 'zod';
-import { AppError, createServiceApp, InternalAuth, INTERNAL_AUTH_HEADER, listen, markRecorded, RouteSpec, RunningHttpServer, ServerErrorAnswer, UploadedFile } from '@bulwark/platform';
+import { spawnSync } from 'node:child_process';
+import { AppError, createServiceApp, InternalAuth, INTERNAL_AUTH_HEADER, listen, markRecorded, RouteSpec, RunningHttpServer, ServerErrorAnswer, sweepAbandonedUploads, UploadedFile } from '@bulwark/platform';
 
 const SECRET = 'a-test-secret-of-at-least-thirty-two-chars';
 const BODY_LIMIT = 2048;
@@ -113,6 +114,15 @@ describe('a service HTTP app', () => {
     req.destroy();
     while (leftovers().length > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
     expect(leftovers()).to.deep.equal([]);
+  });
+
+  it('sweeps the upload files of processes that are gone, and keeps those of live ones', () => {
+    const gone = spawnSync(process.execPath, ['-e', '']).pid!;
+    const files = [`bulwark-upload-${gone}-a`, 'bulwark-upload-0b1e2c3d-4e5f-6a7b-8c9d-0e1f2a3b4c5d', `bulwark-upload-${process.pid}-b`, 'unrelated'];
+    for (const f of files) fs.writeFileSync(path.join(tmp, f), 'x');
+    expect(sweepAbandonedUploads()).to.equal(2);
+    expect(leftovers().sort()).to.deep.equal([`bulwark-upload-${process.pid}-b`, 'unrelated']);
+    for (const f of leftovers()) fs.rmSync(path.join(tmp, f));
   });
 
   it('refuses the NUL character in a body string, an array item, a key, a query value and a path parameter, naming each field', async () => {

