@@ -10,6 +10,11 @@ import { IssuesPage } from './pages/Issues';
 import { IssueDetail } from './pages/IssueDetail';
 import { ProjectsPage, ProjectPage } from './pages/Projects';
 import { ReportsPage } from './pages/Reports';
+import { QualityGatesPage } from './pages/policy/QualityGates';
+import { SecurityRulesPage } from './pages/policy/SecurityRules';
+import { PoliciesPage } from './pages/policy/Policies';
+import { NotifiersPage } from './pages/notifications/Notifiers';
+import { EventsPage } from './pages/notifications/Events';
 import type { IssueStatus, Me } from './types';
 
 type Phase = { kind: 'checking' } | { kind: 'signed-out'; passwordChanged?: boolean } | { kind: 'password' } | { kind: 'in'; me: Me; statuses: IssueStatus[] };
@@ -64,6 +69,11 @@ function Routes() {
   if (project) return <ProjectPage code={decodeURIComponent(project[1])} />;
   if (path === '/projects') return <ProjectsPage />;
   if (path === '/reports') return <ReportsPage />;
+  if (path === '/policy') return <QualityGatesPage />;
+  if (path === '/policy/rules') return <SecurityRulesPage />;
+  if (path === '/policy/policies') return <PoliciesPage />;
+  if (path === '/notifications') return <NotifiersPage />;
+  if (path === '/notifications/events') return <EventsPage />;
   return <Dashboard />;
 }
 
@@ -80,7 +90,7 @@ function Frame({ children, signedIn }: { children: React.ReactNode; signedIn?: S
     }
     main.current?.querySelector('h1')?.focus();
   }, [path]);
-  const nav: [string, string][] = [['/', t('navDashboard')], ['/issues', t('navIssues')], ['/projects', t('navProjects')], ['/reports', t('navReports')]];
+  const nav: [string, string][] = [['/', t('navDashboard')], ['/issues', t('navIssues')], ['/projects', t('navProjects')], ['/reports', t('navReports')], ['/policy', t('navPolicy')], ['/notifications', t('navNotifications')]];
   return (
     <>
       <a className="skip" href="#main">{t('skip')}</a>
