@@ -25,11 +25,10 @@ export const en = {
   signingSecretHint: 'whsec_ and base64, or 16+ characters.', projectCodesAll: 'Project codes (comma separated, empty: all)', eventTypesAll: 'Events to send (none ticked: all)', active: 'Active',
   events: 'Events log', eventType: 'Event', messageContains: 'Message contains', downloadCsv: 'Download CSV', eventsTotal: '{0} events', message: 'Message',
   pages: 'Pages', previousPage: 'Previous page', pageOf: 'Page {0} of {1}',
-  lockedLayers: 'Locked layers', noLockedLayers: 'No layer is locked by a quality gate.', failedGates: 'Failed gates', trend: 'Issues per week',
-  trendNew: 'New', trendFixed: 'Fixed', trendOpen: 'Open at the end', week: 'Week from',
+  lockedLayers: 'Locked layers', noLockedLayers: 'No layer is locked by a quality gate.', failedGates: 'Failed gates', trend: 'New issues per week (first detected)', weekOf: 'Week from {0}',
   stop: 'Stop', stopRequested: 'Scan stopped', compareScans: 'Compare two scans', firstScan: 'Earlier scan', secondScan: 'Later scan', compare: 'Compare',
   onlyInFirst: 'Fixed (only in the earlier)', onlyInSecond: 'New (only in the later)', inBoth: 'Unchanged (in both)', comparison: 'Comparison',
-  similarIssues: 'Similar issues', duplicates: 'Duplicates of this issue', duplicateOf: 'This issue is a duplicate of {0}', markDuplicate: 'Mark {0} as a duplicate',
+  similarIssues: 'Similar issues', duplicates: 'Duplicates of this issue', duplicateOf: 'This issue is a duplicate of:', markDuplicate: 'Mark {0} as a duplicate',
   unlinkDuplicate: 'Unlink {0}',
 };
 
@@ -59,10 +58,9 @@ export const ru: Record<keyof typeof en, string> = {
   signingSecretHint: 'whsec_ и base64 или не меньше 16 символов.', projectCodesAll: 'Коды проектов (через запятую, пусто — все)', eventTypesAll: 'Какие события отправлять (ничего не отмечено — все)', active: 'Включён',
   events: 'Журнал событий', eventType: 'Событие', messageContains: 'Сообщение содержит', downloadCsv: 'Скачать CSV', eventsTotal: 'Событий: {0}', message: 'Сообщение',
   pages: 'Страницы', previousPage: 'Предыдущая страница', pageOf: 'Страница {0} из {1}',
-  lockedLayers: 'Заблокированные слои', noLockedLayers: 'Ни один слой не заблокирован шлюзом качества.', failedGates: 'Проваленные шлюзы', trend: 'Уязвимости по неделям',
-  trendNew: 'Новые', trendFixed: 'Исправлено', trendOpen: 'Открыто на конец', week: 'Неделя с',
+  lockedLayers: 'Заблокированные слои', noLockedLayers: 'Ни один слой не заблокирован шлюзом качества.', failedGates: 'Проваленные шлюзы', trend: 'Новые уязвимости по неделям (первое обнаружение)', weekOf: 'Неделя с {0}',
   stop: 'Остановить', stopRequested: 'Сканирование остановлено', compareScans: 'Сравнить два сканирования', firstScan: 'Раннее сканирование', secondScan: 'Позднее сканирование', compare: 'Сравнить',
   onlyInFirst: 'Исправлено (только в раннем)', onlyInSecond: 'Новые (только в позднем)', inBoth: 'Без изменений (в обоих)', comparison: 'Сравнение',
-  similarIssues: 'Похожие уязвимости', duplicates: 'Дубликаты этой уязвимости', duplicateOf: 'Эта уязвимость — дубликат {0}', markDuplicate: 'Отметить {0} как дубликат',
+  similarIssues: 'Похожие уязвимости', duplicates: 'Дубликаты этой уязвимости', duplicateOf: 'Эта уязвимость — дубликат:', markDuplicate: 'Отметить {0} как дубликат',
   unlinkDuplicate: 'Отвязать {0}',
 };

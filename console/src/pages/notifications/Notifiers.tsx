@@ -18,11 +18,13 @@ export function NotifiersPage() {
   const { t } = useI18n();
   const notifiers = useLoad(() => api<Page<Notifier>>('GET', '/notifiers', undefined, { limit: 200 }), []);
   const [editing, setEditing] = useState<Notifier>();
+  // A new form after each save: a saved one starts empty again (and forgets any secret typed in).
+  const [saved, setSaved] = useState(0);
   return (
     <section aria-labelledby="notifiers-title">
       <h1 id="notifiers-title" tabIndex={-1}>{t('notifiers')}</h1>
       <NotificationsTabs />
-      <NotifierForm key={editing?.id ?? 'new'} editing={editing} onDone={() => { setEditing(undefined); notifiers.reload(); }} onCancel={() => setEditing(undefined)} />
+      <NotifierForm key={editing?.id ?? `new-${saved}`} editing={editing} onDone={() => { setEditing(undefined); setSaved(saved + 1); notifiers.reload(); }} onCancel={() => setEditing(undefined)} />
       {notifiers.error && <LoadError error={notifiers.error} />}
       {!notifiers.data ? !notifiers.error && <Loading /> : notifiers.data.items.length === 0 ? <p>{t('none')}</p> : (
         <table className="grid">

@@ -14,13 +14,15 @@ export function PoliciesPage() {
   const policies = useLoad(() => api<Page<Policy>>('GET', '/policies', undefined, { limit: 200 }), []);
   const gates = useLoad(() => api<Page<QualityGate>>('GET', '/quality-gates', undefined, { limit: 200 }).then((r) => r.items), []);
   const [editing, setEditing] = useState<Policy>();
+  // A new form after each save: a saved one starts empty again (and forgets any secret typed in).
+  const [saved, setSaved] = useState(0);
   const gateName = (id: string) => gates.data?.find((g) => g.id === id)?.name ?? id;
   return (
     <section aria-labelledby="policies-title">
       <h1 id="policies-title" tabIndex={-1}>{t('policies')}</h1>
       <PolicyTabs />
       <p className="hint">{t('policiesWhat')}</p>
-      <PolicyForm key={editing?.id ?? 'new'} editing={editing} gates={gates.data ?? []} onDone={() => { setEditing(undefined); policies.reload(); }} onCancel={() => setEditing(undefined)} />
+      <PolicyForm key={editing?.id ?? `new-${saved}`} editing={editing} gates={gates.data ?? []} onDone={() => { setEditing(undefined); setSaved(saved + 1); policies.reload(); }} onCancel={() => setEditing(undefined)} />
       {policies.error && <LoadError error={policies.error} />}
       {!policies.data ? !policies.error && <Loading /> : policies.data.items.length === 0 ? <p>{t('none')}</p> : (
         <table className="grid">

@@ -58,6 +58,8 @@ function NameForm({ id, heading, submit, initial = '', onSave }: { id: string; h
 function GateCard({ gate, layers, onChange }: { gate: QualityGate; layers: Layer[]; onChange: () => void }) {
   const { t } = useI18n();
   const [editing, setEditing] = useState<GateCondition>();
+  // A new condition form after each save, so the next one starts from the defaults.
+  const [saved, setSaved] = useState(0);
   const layerName = (id: string) => {
     const l = layers.find((x) => x.id === id);
     return l ? `${l.project_code} / ${l.name}` : id;
@@ -87,7 +89,7 @@ function GateCard({ gate, layers, onChange }: { gate: QualityGate; layers: Layer
           </tbody>
         </table>
       )}
-      <ConditionForm key={editing?.id ?? 'new'} gate={gate} editing={editing} onDone={() => { setEditing(undefined); onChange(); }} onCancel={() => setEditing(undefined)} />
+      <ConditionForm key={editing?.id ?? `new-${saved}`} gate={gate} editing={editing} onDone={() => { setEditing(undefined); setSaved(saved + 1); onChange(); }} onCancel={() => setEditing(undefined)} />
       <h3>{t('linkedLayers')}</h3>
       {gate.layers.length === 0 ? <p>{t('none')}</p> : (
         <ul>

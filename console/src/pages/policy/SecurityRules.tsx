@@ -16,12 +16,14 @@ export function SecurityRulesPage() {
   const { statuses } = useSession();
   const rules = useLoad(() => api<Page<SecurityRule>>('GET', '/security-rules', undefined, { limit: 200 }), []);
   const [editing, setEditing] = useState<SecurityRule>();
+  // A new form after each save: a saved one starts empty again (and forgets any secret typed in).
+  const [saved, setSaved] = useState(0);
   const params = (r: SecurityRule) => PARAMS.filter((k) => r.rule_params[k] !== undefined && r.rule_params[k] !== '').map((k) => `${t(`rp_${k}`)}: ${String(r.rule_params[k])}`).join('; ');
   return (
     <section aria-labelledby="rules-title">
       <h1 id="rules-title" tabIndex={-1}>{t('securityRules')}</h1>
       <PolicyTabs />
-      <RuleForm key={editing?.id ?? 'new'} editing={editing} onDone={() => { setEditing(undefined); rules.reload(); }} onCancel={() => setEditing(undefined)} />
+      <RuleForm key={editing?.id ?? `new-${saved}`} editing={editing} onDone={() => { setEditing(undefined); setSaved(saved + 1); rules.reload(); }} onCancel={() => setEditing(undefined)} />
       {rules.error && <LoadError error={rules.error} />}
       {!rules.data ? !rules.error && <Loading /> : rules.data.items.length === 0 ? <p>{t('none')}</p> : (
         <table className="grid">
