@@ -15,6 +15,7 @@ import { SecurityRulesPage } from './pages/policy/SecurityRules';
 import { PoliciesPage } from './pages/policy/Policies';
 import { NotifiersPage } from './pages/notifications/Notifiers';
 import { EventsPage } from './pages/notifications/Events';
+import { ErrorsLogPage } from './pages/notifications/ErrorsLog';
 import type { IssueStatus, Me } from './types';
 
 type Phase = { kind: 'checking' } | { kind: 'signed-out'; passwordChanged?: boolean } | { kind: 'password' } | { kind: 'in'; me: Me; statuses: IssueStatus[] };
@@ -74,6 +75,7 @@ function Routes() {
   if (path === '/policy/policies') return <PoliciesPage />;
   if (path === '/notifications') return <NotifiersPage />;
   if (path === '/notifications/events') return <EventsPage />;
+  if (path === '/notifications/errors') return <ErrorsLogPage />;
   return <Dashboard />;
 }
 

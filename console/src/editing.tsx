@@ -62,3 +62,16 @@ export const splitList = (text: string) => text.split(',').map((x) => x.trim()).
 export function failure(err: unknown): { problems: Record<string, string>; error: Error } {
   return { problems: err instanceof ApiError ? err.problems() : {}, error: err as Error };
 }
+
+/** Previous / next over a paged list, with where the reader is. */
+export function Pager({ page, total, limit, onPage }: { page: number; total: number; limit: number; onPage: (page: number) => void }) {
+  const { t } = useI18n();
+  const last = Math.max(1, Math.ceil(total / limit));
+  return (
+    <nav className="pager" aria-label={t('pages')}>
+      <button type="button" disabled={page <= 1} onClick={() => onPage(page - 1)}>{t('previousPage')}</button>
+      <span>{t('pageOf', page, last)}</span>
+      <button type="button" disabled={page >= last} onClick={() => onPage(page + 1)}>{t('nextPage')}</button>
+    </nav>
+  );
+}

@@ -7,7 +7,7 @@ import type {
   errorBody, layerCreateBody, checkHistory, checkCreateBody, sourceView, toolView,
 } from '@bulwark/contracts';
 import type {
-  conditionBody, conditionView, eventView, gateView, GATE_ACTIONS, GATE_CONDITION_TYPES, GATE_OPERATORS, notifierBody, notifierTestResult, notifierView,
+  conditionBody, conditionView, errorLogFilters, errorView, eventView, gateView, GATE_ACTIONS, GATE_CONDITION_TYPES, GATE_OPERATORS, notifierBody, notifierTestResult, notifierView,
   policyBody, policyView, scanResultComparison, securityRuleBody, securityRuleView, WEBHOOK_PAYLOAD_FORMATS,
 } from '@bulwark/contracts';
 
@@ -52,6 +52,8 @@ export type NotifierTestResult = z.infer<typeof notifierTestResult>;
 export type PayloadFormat = (typeof WEBHOOK_PAYLOAD_FORMATS)[number];
 export type SecurityEvent = z.infer<typeof eventView>;
 export type ScanComparison = z.infer<typeof scanResultComparison>;
+export type ErrorLogEntry = z.infer<typeof errorView>;
+export type ErrorLogFilters = z.infer<typeof errorLogFilters>;
 export interface Page<T> {
   items: T[];
   total: number;

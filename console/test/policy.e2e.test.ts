@@ -16,6 +16,7 @@ describe('console policy and notifications (Chromium through Playwright)', funct
   let sys: (RunningSystem & { alive(): boolean }) | undefined;
   let git: GitServer | undefined;
   let receiver: Awaited<ReturnType<typeof startReceiver>> | undefined;
+  let refused: Awaited<ReturnType<typeof startReceiver>> | undefined;
   let context: BrowserContext | undefined;
   let page: Page;
   let admin: Api;
@@ -58,6 +59,7 @@ describe('console policy and notifications (Chromium through Playwright)', funct
     this.timeout(60000);
     await context?.close();
     await receiver?.close();
+    await refused?.close();
     await git?.close();
     await sys?.stop();
   });
@@ -217,6 +219,30 @@ describe('console policy and notifications (Chromium through Playwright)', funct
     expect([api.only_in_first.count, api.only_in_second.count, api.in_both.count]).to.deep.equal([1, 0, 1]);
     await expectAccessible(page, 'scan comparison');
     await shot(page, 'check-compare');
+  });
+
+  it('lists the error log filtered by a code the API offers: a webhook delivery given up', async function () {
+    this.timeout(90000);
+    // 127.0.0.2 is outside the tests' outbound policy: the delivery of the status change below is given up at once.
+    refused = await startReceiver('127.0.0.2');
+    const notifier = ok(await admin.post('/api/v1/notifier', { name: 'Refused hook', settings: { url: refused.url }, events: ['issue.status_changed'], project_codes: [env.code] }));
+    const [issue] = ok(await admin.get(`/api/v1/issues?filter[project_code]=${env.code}&filter[status]=1&limit=1`)).items;
+    ok(await admin.put(`/api/v1/issue/${issue.id}`, { status_id: 2, comment: 'to be notified' }));
+    const deadline = Date.now() + 60000;
+    let total = 0;
+    while ((total = ok(await admin.get('/api/v1/errors-log?filter[code]=webhook.given_up')).total) === 0) {
+      if (Date.now() > deadline) throw new Error(`no webhook.given_up record; deliveries: ${JSON.stringify(ok(await admin.get(`/api/v1/notifier/${notifier.id}`)).deliveries)}`);
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    await page.getByRole('link', { name: 'Notifications', exact: true }).click();
+    await page.getByRole('link', { name: 'Error log' }).click();
+    await page.getByRole('heading', { name: 'Error log', level: 1 }).waitFor();
+    await page.getByLabel('Code', { exact: true }).selectOption('webhook.given_up');
+    await page.getByRole('button', { name: 'Apply' }).click();
+    await page.getByRole('status').filter({ hasText: `${total} errors` }).waitFor();
+    expect(await page.locator('table.grid tbody td.mono').first().textContent()).to.equal('webhook.given_up');
+    await expectAccessible(page, 'error log');
+    await shot(page, 'notifications-errors');
   });
 
   it('shows an issue\u2019s duplicates and similar issues', async () => {

@@ -1,7 +1,7 @@
 import { FormEvent, useState } from 'react';
 import { api, downloadUrl, Query } from '../../api';
 import { Field, Loading } from '../../components';
-import { LoadError } from '../../editing';
+import { LoadError, Pager } from '../../editing';
 import { useLoad } from '../../hooks';
 import { formatDate, useI18n } from '../../i18n';
 import type { Page, SecurityEvent } from '../../types';
@@ -23,7 +23,6 @@ export function EventsPage() {
     setPage(1);
     setQuery({ 'filter[type]': draft.type, 'filter[project_code]': draft.project.trim(), [lang === 'ru' ? 'search[message_ru]' : 'search[message]']: draft.search.trim() });
   };
-  const last = events.data ? Math.max(1, Math.ceil(events.data.total / LIMIT)) : 1;
   return (
     <section aria-labelledby="events-title">
       <h1 id="events-title" tabIndex={-1}>{t('events')}</h1>
@@ -61,11 +60,7 @@ export function EventsPage() {
               </tbody>
             </table>
           )}
-          <nav className="pager" aria-label={t('pages')}>
-            <button type="button" disabled={page <= 1} onClick={() => setPage(page - 1)}>{t('previousPage')}</button>
-            <span>{t('pageOf', page, last)}</span>
-            <button type="button" disabled={page >= last} onClick={() => setPage(page + 1)}>{t('nextPage')}</button>
-          </nav>
+          <Pager page={page} total={events.data.total} limit={LIMIT} onPage={setPage} />
         </>
       )}
     </section>

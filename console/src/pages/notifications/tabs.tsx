@@ -3,5 +3,5 @@ import { useI18n } from '../../i18n';
 
 export function NotificationsTabs() {
   const { t } = useI18n();
-  return <AreaTabs label={t('notificationsNav')} tabs={[['/notifications', t('notifiers')], ['/notifications/events', t('events')]]} />;
+  return <AreaTabs label={t('notificationsNav')} tabs={[['/notifications', t('notifiers')], ['/notifications/events', t('events')], ['/notifications/errors', t('errorsLog')]]} />;
 }

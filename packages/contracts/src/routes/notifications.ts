@@ -107,6 +107,13 @@ export const errorView = z
   })
   .openapi('ErrorLogEntry');
 
+export const errorLogFilters = z
+  .object({
+    services: z.array(z.string()), codes: z.array(z.string()), levels: z.array(z.enum(ERROR_LEVELS)),
+    occurred_at: z.object({ first: isoDateTime.nullable(), last: isoDateTime.nullable() }),
+  })
+  .openapi('ErrorLogFilters');
+
 const errorFilters = {
   'filter[service]': multi(z.string().min(1).max(64)).openapi({ description: 'One or several services (repeat the parameter)' }),
   'filter[code]': multi(z.string().min(1).max(100)).openapi({ description: 'One or several codes (repeat the parameter)' }),
@@ -191,11 +198,6 @@ export const notificationsRoutes: RouteSpec[] = [
     operationId: 'errorFilters', method: 'get', path: '/api/v1/errors-log/filters', service, tag: 'Error log', access: errorsLogP('r'),
     summary: 'The values the error-log filters can take: services, codes and levels present, and the date range, within the given dates',
     request: { query: z.object({ 'filter[occurred_at_start]': errorFilters['filter[occurred_at_start]'], 'filter[occurred_at_end]': errorFilters['filter[occurred_at_end]'] }).strict() },
-    response: z
-      .object({
-        services: z.array(z.string()), codes: z.array(z.string()), levels: z.array(z.enum(ERROR_LEVELS)),
-        occurred_at: z.object({ first: isoDateTime.nullable(), last: isoDateTime.nullable() }),
-      })
-      .openapi('ErrorLogFilters'),
+    response: errorLogFilters,
   },
 ];
