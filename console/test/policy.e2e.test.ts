@@ -253,14 +253,36 @@ describe('console policy and notifications (Chromium through Playwright)', funct
     await expectAccessible(page, 'issue relations');
   });
 
+  it('deletes a notifier, a condition and a gate in two steps each, Escape stepping back', async () => {
+    await page.getByRole('link', { name: 'Notifications', exact: true }).click();
+    await page.getByRole('button', { name: 'Delete Refused hook' }).click();
+    await page.keyboard.press('Escape');
+    await page.getByRole('button', { name: 'Delete Refused hook' }).click();
+    await page.getByRole('button', { name: 'Really delete Refused hook' }).click();
+    await page.getByRole('cell', { name: 'Refused hook', exact: true }).waitFor({ state: 'detached' });
+    expect(ok(await admin.get('/api/v1/notifiers')).items.map((n: any) => n.name)).to.deep.equal(['Console hook']);
+
+    await page.getByRole('link', { name: 'Policy', exact: true }).click();
+    await page.getByRole('button', { name: 'Delete total not_greater_than 1' }).click();
+    await page.getByRole('button', { name: 'Really delete total not_greater_than 1' }).click();
+    await page.getByRole('button', { name: 'Edit total not_greater_than 1' }).waitFor({ state: 'detached' });
+    expect((await gates())[0].conditions).to.deep.equal([]);
+    await page.getByRole('button', { name: 'Delete Console gate' }).click();
+    await page.getByRole('button', { name: 'Really delete Console gate' }).click();
+    await page.getByRole('heading', { name: /^Console gate/ }).waitFor({ state: 'detached' });
+    expect(await gates()).to.deep.equal([]);
+  });
+
   it('speaks Russian on the policy pages', async () => {
     await page.getByRole('link', { name: 'Policy', exact: true }).click();
     await page.getByLabel('Language').selectOption('ru');
     await page.getByRole('heading', { name: 'Шлюзы качества', level: 1 }).waitFor();
-    await page.getByRole('cell', { name: 'Все открытые уязвимости' }).waitFor();
-    await expectAccessible(page, 'quality gates in Russian');
+    await page.getByRole('link', { name: 'Правила безопасности' }).click();
+    await page.getByRole('cell', { name: 'Accepted test CVE', exact: true }).waitFor();
+    await page.getByRole('columnheader', { name: 'Присваиваемый статус' }).waitFor();
+    await expectAccessible(page, 'security rules in Russian');
     await page.getByLabel('Язык').selectOption('en');
-    await page.getByRole('heading', { name: 'Quality gates', level: 1 }).waitFor();
+    await page.getByRole('heading', { name: 'Security rules', level: 1 }).waitFor();
   });
 
   it('tells a user without the rights that their role does not allow the page, instead of failing', async () => {

@@ -42,7 +42,7 @@ export function LockedLayers() {
     const scans = await api<Page<ScanResult>>('GET', '/scan-results', undefined, { limit: 500 });
     const latest = new Map<string, ScanResult>();
     for (const s of scans.items) if (s.quality_gate && !latest.has(s.layer_id)) latest.set(s.layer_id, s);
-    return [...latest.values()].filter((s) => s.quality_gate?.locked);
+    return [...latest.values()].flatMap((s) => (s.quality_gate?.locked ? [{ ...s, verdict: s.quality_gate }] : []));
   }, []);
   // Layer names where the reader may read layers; otherwise the project code says enough.
   const layers = useLoad(() => api<Page<Layer>>('GET', '/layers', undefined, { limit: 1000 }).then((r) => r.items, () => []), []);
@@ -58,8 +58,8 @@ export function LockedLayers() {
               <tr key={s.layer_id}>
                 <td><Link to={`/projects/${encodeURIComponent(s.project_code)}`}>{s.project_code}</Link></td>
                 <td>{name(s.layer_id)}</td>
-                <td>{s.quality_gate!.gates.filter((g) => g.status === 'failed').map((g) => `${g.name} (${t(`action_${g.action}`)})`).join(', ')}</td>
-                <td>{formatDate(lang, s.quality_gate!.evaluated_at)}</td>
+                <td>{s.verdict.gates.filter((g) => g.status === 'failed').map((g) => `${g.name} (${t(`action_${g.action}`)})`).join(', ')}</td>
+                <td>{formatDate(lang, s.verdict.evaluated_at)}</td>
               </tr>
             ))}
           </tbody>

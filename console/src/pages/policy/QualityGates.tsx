@@ -58,6 +58,7 @@ function NameForm({ id, heading, submit, initial = '', onSave }: { id: string; h
 function GateCard({ gate, layers, onChange }: { gate: QualityGate; layers: Layer[]; onChange: () => void }) {
   const { t } = useI18n();
   const [editing, setEditing] = useState<GateCondition>();
+  const [unlinkError, setUnlinkError] = useState<Error>();
   // A new condition form after each save, so the next one starts from the defaults.
   const [saved, setSaved] = useState(0);
   const layerName = (id: string) => {
@@ -96,11 +97,12 @@ function GateCard({ gate, layers, onChange }: { gate: QualityGate; layers: Layer
           {gate.layers.map((l) => (
             <li key={l.layer_id}>
               {layerName(l.layer_id)} · {t(`action_${l.action as GateAction}`)}{' '}
-              <button type="button" onClick={() => void setLayerLink(l.layer_id, gate.id, null).then(onChange)}>{t('unlinkX', layerName(l.layer_id))}</button>
+              <button type="button" onClick={() => void setLayerLink(l.layer_id, gate.id, null).then(onChange, setUnlinkError)}>{t('unlinkX', layerName(l.layer_id))}</button>
             </li>
           ))}
         </ul>
       )}
+      {unlinkError && <LoadError error={unlinkError} />}
       <LinkLayerForm gate={gate} layers={layers} onDone={onChange} />
     </section>
   );
