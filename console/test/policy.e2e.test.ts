@@ -77,13 +77,13 @@ describe('console policy and notifications (Chromium through Playwright)', funct
     await condition.getByLabel('Must be').selectOption('not_greater_than');
     await condition.getByLabel('Number').fill('0');
     await condition.getByRole('button', { name: 'Add condition' }).click();
-    await page.getByRole('cell', { name: 'All open issues' }).waitFor();
+    await page.getByRole('cell', { name: 'All open issues', exact: true }).waitFor();
 
-    await page.getByRole('button', { name: 'Edit total not_greater_than 0' }).click();
+    await page.getByRole('button', { name: 'Edit All open issues at most 0' }).click();
     const edit = page.getByRole('form', { name: 'Edit a condition of Console gate' });
     await edit.getByLabel('Number').fill('1');
     await edit.getByRole('button', { name: 'Save' }).click();
-    await page.getByRole('button', { name: 'Edit total not_greater_than 1' }).waitFor();
+    await page.getByRole('button', { name: 'Edit All open issues at most 1' }).waitFor();
 
     const link = page.getByRole('form', { name: 'Link Console gate to a layer' });
     await link.getByLabel('Layer').selectOption({ label: `${env.code} / code` });
@@ -263,9 +263,9 @@ describe('console policy and notifications (Chromium through Playwright)', funct
     expect(ok(await admin.get('/api/v1/notifiers')).items.map((n: any) => n.name)).to.deep.equal(['Console hook']);
 
     await page.getByRole('link', { name: 'Policy', exact: true }).click();
-    await page.getByRole('button', { name: 'Delete total not_greater_than 1' }).click();
-    await page.getByRole('button', { name: 'Really delete total not_greater_than 1' }).click();
-    await page.getByRole('button', { name: 'Edit total not_greater_than 1' }).waitFor({ state: 'detached' });
+    await page.getByRole('button', { name: 'Delete All open issues at most 1' }).click();
+    await page.getByRole('button', { name: 'Really delete All open issues at most 1' }).click();
+    await page.getByRole('button', { name: 'Edit All open issues at most 1' }).waitFor({ state: 'detached' });
     expect((await gates())[0].conditions).to.deep.equal([]);
     await page.getByRole('button', { name: 'Delete Console gate' }).click();
     await page.getByRole('button', { name: 'Really delete Console gate' }).click();

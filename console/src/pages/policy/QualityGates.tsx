@@ -30,6 +30,7 @@ export function QualityGatesPage() {
   );
 }
 
+/** A gate's name: a new gate's form shows its heading; the rename form sits inside the gate's card, named by its label. */
 function NameForm({ id, heading, submit, initial = '', onSave }: { id: string; heading: string; submit: string; initial?: string; onSave: (name: string) => Promise<void> }) {
   const { t } = useI18n();
   const [name, setName] = useState(initial);
@@ -45,7 +46,8 @@ function NameForm({ id, heading, submit, initial = '', onSave }: { id: string; h
     }
   };
   return (
-    <form className="card inline" onSubmit={save} aria-label={heading}>
+    <form className={initial ? 'inline' : 'card inline'} onSubmit={save} aria-label={heading}>
+      {!initial && <h2>{heading}</h2>}
       <Field id={`${id}-name`} label={t('name')} problem={state?.problems.name}>
         <input id={`${id}-name`} required maxLength={255} value={name} onChange={(e) => setName(e.target.value)} />
       </Field>
@@ -59,6 +61,8 @@ function GateCard({ gate, layers, onChange }: { gate: QualityGate; layers: Layer
   const { t } = useI18n();
   const [editing, setEditing] = useState<GateCondition>();
   const [unlinkError, setUnlinkError] = useState<Error>();
+  // Names a condition in its buttons' labels, as the table reads it.
+  const conditionLabel = (c: GateCondition) => [t(`ct_${c.condition_type as ConditionType}`), c.condition_value, t(`op_${c.operator as GateOperator}`), c.value].filter(Boolean).join(' ');
   // A new condition form after each save, so the next one starts from the defaults.
   const [saved, setSaved] = useState(0);
   const layerName = (id: string) => {
@@ -68,7 +72,7 @@ function GateCard({ gate, layers, onChange }: { gate: QualityGate; layers: Layer
   return (
     <section className="card" aria-labelledby={`gate-${gate.id}`}>
       <h2 id={`gate-${gate.id}`}>{gate.name} <span className="muted">· {t('author', gate.author)}</span></h2>
-      <div className="actions">
+      <div className="toolbar">
         <NameForm id={`rename-${gate.id}`} heading={t('renameX', gate.name)} submit={t('rename')} initial={gate.name} onSave={async (name) => { await api('PUT', `/quality-gate/${gate.id}`, { name }); onChange(); }} />
         <DeleteButton what={gate.name} onDelete={async () => { await deleteIds('/quality-gates', [gate.id]); onChange(); }} />
       </div>
@@ -108,7 +112,6 @@ function GateCard({ gate, layers, onChange }: { gate: QualityGate; layers: Layer
   );
 }
 
-const conditionLabel = (c: GateCondition) => `${c.condition_type} ${c.condition_value} ${c.operator} ${c.value}`.replace(/\s+/g, ' ');
 
 /** Adds or edits one condition of a gate, with the route table's types and operators. */
 function ConditionForm({ gate, editing, onDone, onCancel }: { gate: QualityGate; editing?: GateCondition; onDone: () => void; onCancel: () => void }) {
