@@ -11,6 +11,12 @@ import { IssueDetail } from './pages/IssueDetail';
 import { ProjectsPage, ProjectPage } from './pages/Projects';
 import { ReportsPage } from './pages/Reports';
 import { AdminRoutes } from './pages/admin';
+import { QualityGatesPage } from './pages/policy/QualityGates';
+import { SecurityRulesPage } from './pages/policy/SecurityRules';
+import { PoliciesPage } from './pages/policy/Policies';
+import { NotifiersPage } from './pages/notifications/Notifiers';
+import { EventsPage } from './pages/notifications/Events';
+import { ErrorsLogPage } from './pages/notifications/ErrorsLog';
 import type { IssueStatus, Me } from './types';
 
 type Phase = { kind: 'checking' } | { kind: 'signed-out'; passwordChanged?: boolean } | { kind: 'password' } | { kind: 'in'; me: Me; statuses: IssueStatus[] };
@@ -68,6 +74,12 @@ function Routes() {
   if (project) return <ProjectPage code={decodeURIComponent(project[1])} />;
   if (path === '/projects') return <ProjectsPage />;
   if (path === '/reports') return <ReportsPage />;
+  if (path === '/policy') return <QualityGatesPage />;
+  if (path === '/policy/rules') return <SecurityRulesPage />;
+  if (path === '/policy/policies') return <PoliciesPage />;
+  if (path === '/notifications') return <NotifiersPage />;
+  if (path === '/notifications/events') return <EventsPage />;
+  if (path === '/notifications/errors') return <ErrorsLogPage />;
   if (path === '/admin' || path.startsWith('/admin/')) return <AdminRoutes path={path} />;
   return <Dashboard />;
 }
@@ -85,7 +97,7 @@ function Frame({ children, signedIn }: { children: React.ReactNode; signedIn?: S
     }
     main.current?.querySelector('h1')?.focus();
   }, [path]);
-  const nav: [string, string][] = [['/', t('navDashboard')], ['/issues', t('navIssues')], ['/projects', t('navProjects')], ['/reports', t('navReports')], ['/admin', t('navAdmin')]];
+  const nav: [string, string][] = [['/', t('navDashboard')], ['/issues', t('navIssues')], ['/projects', t('navProjects')], ['/reports', t('navReports')], ['/policy', t('navPolicy')], ['/notifications', t('navNotifications')], ['/admin', t('navAdmin')]];
   return (
     <>
       <a className="skip" href="#main">{t('skip')}</a>

@@ -6,6 +6,10 @@ import type {
   passwordChangeBody, projectCreateBody, projectView, reportView, REPORT_PERIODS, REPORT_TYPES, scanResultView, sessionResponse, statusView,
   errorBody, layerCreateBody, checkHistory, checkCreateBody, sourceView, toolView,
 } from '@bulwark/contracts';
+import type {
+  conditionBody, conditionView, errorLogFilters, errorView, eventView, gateView, GATE_ACTIONS, GATE_CONDITION_TYPES, GATE_OPERATORS, notifierBody, notifierTestResult, notifierView,
+  policyBody, policyView, scanResultComparison, securityRuleBody, securityRuleView, WEBHOOK_PAYLOAD_FORMATS,
+} from '@bulwark/contracts';
 
 export type Issue = z.infer<typeof issueView>;
 export type IssueList = z.infer<typeof issueList>;
@@ -32,6 +36,24 @@ export type Report = z.infer<typeof reportView>;
 export type ReportPeriod = (typeof REPORT_PERIODS)[number];
 export type ReportType = (typeof REPORT_TYPES)[number];
 export type ErrorBody = z.infer<typeof errorBody>;
+export type QualityGate = z.infer<typeof gateView>;
+export type GateCondition = z.infer<typeof conditionView>;
+export type ConditionBody = z.input<typeof conditionBody>;
+export type ConditionType = (typeof GATE_CONDITION_TYPES)[number];
+export type GateOperator = (typeof GATE_OPERATORS)[number];
+export type GateAction = (typeof GATE_ACTIONS)[number];
+export type SecurityRule = z.infer<typeof securityRuleView>;
+export type SecurityRuleBody = z.input<typeof securityRuleBody>;
+export type Policy = z.infer<typeof policyView>;
+export type PolicyBody = z.input<typeof policyBody>;
+export type Notifier = z.infer<typeof notifierView>;
+export type NotifierBody = z.input<typeof notifierBody>;
+export type NotifierTestResult = z.infer<typeof notifierTestResult>;
+export type PayloadFormat = (typeof WEBHOOK_PAYLOAD_FORMATS)[number];
+export type SecurityEvent = z.infer<typeof eventView>;
+export type ScanComparison = z.infer<typeof scanResultComparison>;
+export type ErrorLogEntry = z.infer<typeof errorView>;
+export type ErrorLogFilters = z.infer<typeof errorLogFilters>;
 export interface Page<T> {
   items: T[];
   total: number;

@@ -239,7 +239,7 @@ describe('console administration end to end (Chromium through Playwright)', func
     await expectAccessible(page, 'users, read-only');
 
     await page.goto(`${sys!.api.baseUrl}/admin/roles`);
-    await page.getByText('You have no right to see this. Ask an administrator for it.').waitFor();
+    await page.getByText('Your role does not allow this. Ask an administrator for the right.').waitFor();
     await expectAccessible(page, 'roles, refused');
     await shot(page, 'admin-refused');
     expectRefusals(403);

@@ -1,8 +1,7 @@
 /** The administration pages (users, roles, API tokens, user groups, directory settings) and single sign-on, in every language. */
 export const en = {
-  navAdmin: 'Administration', adminNav: 'Administration sections', adminForbidden: 'You have no right to see this. Ask an administrator for it.',
-  adminUsers: 'Users', adminRoles: 'Roles', adminTokens: 'API tokens', adminGroups: 'User groups', adminDirectory: 'Directory (LDAP)',
-  edit: 'Edit', editOf: 'Edit {0}', cancel: 'Cancel', remove: 'Delete', removeOf: 'Delete {0}', confirmRemove: 'Delete {0}? This cannot be undone here.',
+  navAdmin: 'Administration', adminNav: 'Administration sections',   adminUsers: 'Users', adminRoles: 'Roles', adminTokens: 'API tokens', adminGroups: 'User groups', adminDirectory: 'Directory (LDAP)',
+  edit: 'Edit', editOf: 'Edit {0}', remove: 'Delete', removeOf: 'Delete {0}', confirmRemove: 'Delete {0}? This cannot be undone here.',
   saved: 'Saved.', yes: 'yes', no: 'no', actions: 'Actions', oneALine: 'one a line', commaSeparated: 'comma separated',
   // users
   newUser: 'New user', displayName: 'Display name', email: 'E-mail', roles: 'Roles', passwordRepeat: 'Repeat the password',
@@ -15,13 +14,12 @@ export const en = {
   roleDetach: 'Also take it from its users and groups', builtinRole: 'The built-in administrator role cannot be changed.',
   letter_r: 'Read', letter_w: 'Write', letter_x: 'Execute', letter_d: 'Delete', grant: '{0}: {1}',
   // tokens
-  newToken: 'New API token', tokenName: 'Name', expiresAt: 'Expires on', lastUsed: 'Last used', revoked: 'Revoked', revoke: 'Revoke', revokeOf: 'Revoke {0}',
+  newToken: 'New API token', tokenName: 'Name', tokenExpires: 'Expires on', lastUsed: 'Last used', revoked: 'Revoked', revoke: 'Revoke', revokeOf: 'Revoke {0}',
   tokenCreated: 'Token {0} created. Copy it now: it won\u2019t be shown again.', tokenSecret: 'The new token', copy: 'Copy', copied: 'Copied.',
-  copyFailed: 'Copying failed: select the token and copy it yourself.', showRevoked: 'Show revoked tokens', active: 'active', dismiss: 'Done, hide it',
+  copyFailed: 'Copying failed: select the token and copy it yourself.', showRevoked: 'Show revoked tokens', tokenActive: 'active', dismiss: 'Done, hide it',
   tokensOwn: 'Only your own tokens are listed: the API lists no one else\u2019s. Deleting a user stops all of their tokens at once.',
   // groups
-  newGroup: 'New group', groupName: 'Name', members: 'Members', groupRoles: 'Roles granted', projectTags: 'Project tags (comma separated)',
-  projectCodes: 'Project codes (comma separated)', groupDomainGroups: 'Directory groups (DNs or names, one a line)', coverage: 'Projects covered',
+  newGroup: 'New group', groupName: 'Name', members: 'Members', groupRoles: 'Roles granted',   groupDomainGroups: 'Directory groups (DNs or names, one a line)', coverage: 'Projects covered',
   allProjects: 'every project', noUsersRight: 'Members are chosen from the user list, which your role may not read.',
   // directory
   ldapEnabled: 'Directory login enabled', ldapUrls: 'Server URLs (ldap:// or ldaps://, one a line)', startTls: 'Upgrade ldap:// with StartTLS',
@@ -30,10 +28,10 @@ export const en = {
   bindPasswordUnset: 'No password is set.', userSearchBase: 'User search base', userFilter: 'User filter (with {username})', disabledFilter: 'Disabled-account filter',
   groupSearchBase: 'Group search base (empty: groups are not read)', groupFilter: 'Group filter', groupMemberAttribute: 'Group member attribute',
   nestedGroups: 'Nested groups', nested_none: 'Direct groups only', nested_walk: 'Groups of groups, level by level', nested_in_chain: 'Active Directory in-chain rule',
-  displayNameAttribute: 'Display name attribute', emailAttribute: 'E-mail attribute', timeoutSeconds: 'Time limit (seconds)', pageSize: 'Group search page size',
+  displayNameAttribute: 'Display name attribute', emailAttribute: 'E-mail attribute', pageSize: 'Group search page size',
   complete: 'Complete: every setting a sign-in needs is there.', incomplete: 'Incomplete: a sign-in needs URLs, the service account and the user search base.',
   testConnection: 'Test the saved settings', testUsername: 'Also look up this user (optional)', test: 'Test',
-  testOk: 'Connection works: {0}', testFailed: 'Failed at {0}: {1}',
+  testOk: 'Connection works: {0}', ldapTestFailed: 'Failed at {0}: {1}',
   stage_settings: 'settings', stage_connect: 'connecting', stage_tls: 'TLS', stage_bind: 'service account bind', stage_search_base: 'search base', stage_user: 'user lookup', stage_done: 'done',
   // single sign-on settings
   adminSso: 'Single sign-on (OIDC)', ssoEnabled: 'Single sign-on enabled', ssoIssuer: 'Issuer URL', ssoClientId: 'Client id', ssoClientSecret: 'Client secret',
@@ -56,9 +54,8 @@ export const en = {
 };
 
 export const ru: Record<keyof typeof en, string> = {
-  navAdmin: 'Администрирование', adminNav: 'Разделы администрирования', adminForbidden: 'У вас нет права на этот раздел. Попросите его у администратора.',
-  adminUsers: 'Пользователи', adminRoles: 'Роли', adminTokens: 'API-токены', adminGroups: 'Группы пользователей', adminDirectory: 'Каталог (LDAP)',
-  edit: 'Изменить', editOf: 'Изменить {0}', cancel: 'Отмена', remove: 'Удалить', removeOf: 'Удалить {0}', confirmRemove: 'Удалить {0}? Здесь это не отменить.',
+  navAdmin: 'Администрирование', adminNav: 'Разделы администрирования',   adminUsers: 'Пользователи', adminRoles: 'Роли', adminTokens: 'API-токены', adminGroups: 'Группы пользователей', adminDirectory: 'Каталог (LDAP)',
+  edit: 'Изменить', editOf: 'Изменить {0}', remove: 'Удалить', removeOf: 'Удалить {0}', confirmRemove: 'Удалить {0}? Здесь это не отменить.',
   saved: 'Сохранено.', yes: 'да', no: 'нет', actions: 'Действия', oneALine: 'по одному в строке', commaSeparated: 'через запятую',
   newUser: 'Новый пользователь', displayName: 'Отображаемое имя', email: 'Эл. почта', roles: 'Роли', passwordRepeat: 'Повторите пароль',
   mustChangePassword: 'Сменить пароль при следующем входе', directoryUser: 'Пользователь каталога (LDAP): входит с паролем каталога',
@@ -68,12 +65,11 @@ export const ru: Record<keyof typeof en, string> = {
   usersCount: 'Пользователи', projectScopes: 'Только для проектов (коды через запятую; пусто — все проекты)', roleDomainGroups: 'Группы каталога (DN, по одной в строке)',
   roleDetach: 'Отобрать её у пользователей и групп', builtinRole: 'Встроенную роль администратора изменить нельзя.',
   letter_r: 'Чтение', letter_w: 'Запись', letter_x: 'Выполнение', letter_d: 'Удаление', grant: '{0}: {1}',
-  newToken: 'Новый API-токен', tokenName: 'Название', expiresAt: 'Действует до', lastUsed: 'Последнее использование', revoked: 'Отозван', revoke: 'Отозвать', revokeOf: 'Отозвать {0}',
+  newToken: 'Новый API-токен', tokenName: 'Название', tokenExpires: 'Действует до', lastUsed: 'Последнее использование', revoked: 'Отозван', revoke: 'Отозвать', revokeOf: 'Отозвать {0}',
   tokenCreated: 'Токен {0} создан. Скопируйте его сейчас: больше он показан не будет.', tokenSecret: 'Новый токен', copy: 'Копировать', copied: 'Скопировано.',
-  copyFailed: 'Скопировать не удалось: выделите токен и скопируйте вручную.', showRevoked: 'Показать отозванные', active: 'действует', dismiss: 'Готово, скрыть',
+  copyFailed: 'Скопировать не удалось: выделите токен и скопируйте вручную.', showRevoked: 'Показать отозванные', tokenActive: 'действует', dismiss: 'Готово, скрыть',
   tokensOwn: 'Здесь только ваши токены: чужих API не показывает. Удаление пользователя сразу останавливает все его токены.',
-  newGroup: 'Новая группа', groupName: 'Название', members: 'Участники', groupRoles: 'Выдаваемые роли', projectTags: 'Теги проектов (через запятую)',
-  projectCodes: 'Коды проектов (через запятую)', groupDomainGroups: 'Группы каталога (DN или имена, по одной в строке)', coverage: 'Проекты',
+  newGroup: 'Новая группа', groupName: 'Название', members: 'Участники', groupRoles: 'Выдаваемые роли',   groupDomainGroups: 'Группы каталога (DN или имена, по одной в строке)', coverage: 'Проекты',
   allProjects: 'все проекты', noUsersRight: 'Участники выбираются из списка пользователей, который ваша роль может не видеть.',
   ldapEnabled: 'Вход через каталог включён', ldapUrls: 'Адреса серверов (ldap:// или ldaps://, по одному в строке)', startTls: 'StartTLS для ldap://',
   verifyCertificate: 'Проверять сертификат сервера', caCertificate: 'Сертификаты УЦ (PEM, пусто — системные)', bindDn: 'DN служебной учётной записи',
@@ -81,10 +77,10 @@ export const ru: Record<keyof typeof en, string> = {
   bindPasswordUnset: 'Пароль не задан.', userSearchBase: 'База поиска пользователей', userFilter: 'Фильтр пользователей (с {username})', disabledFilter: 'Фильтр отключённых учётных записей',
   groupSearchBase: 'База поиска групп (пусто — группы не читаются)', groupFilter: 'Фильтр групп', groupMemberAttribute: 'Атрибут участников группы',
   nestedGroups: 'Вложенные группы', nested_none: 'Только прямые группы', nested_walk: 'Группы групп, по уровням', nested_in_chain: 'Правило in-chain Active Directory',
-  displayNameAttribute: 'Атрибут отображаемого имени', emailAttribute: 'Атрибут эл. почты', timeoutSeconds: 'Тайм-аут (секунды)', pageSize: 'Размер страницы поиска групп',
+  displayNameAttribute: 'Атрибут отображаемого имени', emailAttribute: 'Атрибут эл. почты', pageSize: 'Размер страницы поиска групп',
   complete: 'Настройки полны: всё, что нужно для входа, задано.', incomplete: 'Настройки неполны: для входа нужны адреса, служебная учётная запись и база поиска пользователей.',
   testConnection: 'Проверить сохранённые настройки', testUsername: 'Также найти пользователя (необязательно)', test: 'Проверить',
-  testOk: 'Подключение работает: {0}', testFailed: 'Ошибка на шаге «{0}»: {1}',
+  testOk: 'Подключение работает: {0}', ldapTestFailed: 'Ошибка на шаге «{0}»: {1}',
   stage_settings: 'настройки', stage_connect: 'подключение', stage_tls: 'TLS', stage_bind: 'вход служебной учётной записи', stage_search_base: 'база поиска', stage_user: 'поиск пользователя', stage_done: 'готово',
   adminSso: 'Единый вход (OIDC)', ssoEnabled: 'Единый вход включён', ssoIssuer: 'URL издателя (issuer)', ssoClientId: 'Идентификатор клиента', ssoClientSecret: 'Секрет клиента',
   ssoSecretSet: 'Секрет задан; он никогда не показывается. Введите новый, чтобы заменить.', ssoSecretUnset: 'Секрет не задан.',

@@ -31,6 +31,11 @@ export const en = {
   p_all: 'All time', p_day: 'Last day', p_week: 'Last week', p_month: 'Last month', p_quarter: 'Last quarter', p_year: 'Last year',
   p_custom: 'From – to', rangeFrom: 'From', rangeTo: 'To', reportType: 'Type',
   rt_summary: 'Summary', rt_detailed: 'Detailed', rt_compliance: 'Compliance (OWASP Top 10, CWE Top 25)', rt_trend: 'Trend',
+  forbidden: 'Your role does not allow this. Ask an administrator for the right.',
+  cancel: 'Cancel',
+  projectCodes: 'Project codes (comma separated)',
+  projectTags: 'Project tags (comma separated)',
+  timeoutSeconds: 'Timeout (seconds)',
   sev_critical: 'Critical', sev_high: 'High', sev_medium: 'Medium', sev_low: 'Low', sev_info: 'Info',
 };
 
@@ -67,5 +72,10 @@ export const ru: Record<keyof typeof en, string> = {
   p_all: 'За всё время', p_day: 'За день', p_week: 'За неделю', p_month: 'За месяц', p_quarter: 'За квартал', p_year: 'За год',
   p_custom: 'С – по', rangeFrom: 'С', rangeTo: 'По', reportType: 'Тип',
   rt_summary: 'Сводный', rt_detailed: 'Подробный', rt_compliance: 'Соответствие (OWASP Top 10, CWE Top 25)', rt_trend: 'Динамика',
+  forbidden: 'Ваша роль этого не позволяет. Попросите права у администратора.',
+  cancel: 'Отмена',
+  projectCodes: 'Коды проектов (через запятую)',
+  projectTags: 'Теги проектов (через запятую)',
+  timeoutSeconds: 'Тайм-аут (секунды)',
   sev_critical: 'Критическая', sev_high: 'Высокая', sev_medium: 'Средняя', sev_low: 'Низкая', sev_info: 'Информационная',
 };

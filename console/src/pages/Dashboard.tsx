@@ -5,8 +5,9 @@ import { formatDate, useI18n } from '../i18n';
 import { Link } from '../router';
 import { statusName, useSession } from '../session';
 import type { Page, ScanResult, Severity } from '../types';
+import { LockedLayers, WeeklyTrend } from './DashboardPolicy';
 
-const SEVERITIES = ['critical', 'high', 'medium', 'low', 'info'] as const satisfies readonly Severity[];
+export const SEVERITIES = ['critical', 'high', 'medium', 'low', 'info'] as const satisfies readonly Severity[];
 /** The built-in closing statuses (ids documented in the README: Fixed, False positive, Risk accepted, Suppressed); "open" is every other one. */
 const CLOSED_IDS = new Set([4, 5, 6, 7]);
 
@@ -44,7 +45,9 @@ export function Dashboard() {
             <CountBar key={id} label={statusName(statuses, id, lang)} value={n} max={max(byStatus.data!)} />
           ))}
         </section>
+        <WeeklyTrend />
       </div>
+      <LockedLayers />
       <section aria-labelledby="scans-title">
         <h2 id="scans-title">{t('latestScans')}</h2>
         {scans.error && <ErrorNote error={scans.error} />}

@@ -5,6 +5,7 @@ import { formatDate, useI18n } from '../i18n';
 import { Link } from '../router';
 import { statusName, useSession } from '../session';
 import { StatusChangeForm } from '../status-change';
+import { IssueRelations } from './IssueRelations';
 import type { Issue, IssueHistoryEntry, Page } from '../types';
 
 export function IssueDetail({ id }: { id: string }) {
@@ -51,6 +52,7 @@ export function IssueDetail({ id }: { id: string }) {
         outcome={(res) => res.results[0]?.message ?? res.results[0]?.status}
         onDone={() => { issue.reload(); history.reload(); }}
       />
+      <IssueRelations issue={i} onChange={issue.reload} />
       <section aria-labelledby="history-title">
         <h2 id="history-title">{t('history')}</h2>
         {history.error && <ErrorNote error={history.error} />}

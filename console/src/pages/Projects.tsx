@@ -5,7 +5,8 @@ import { useLoad } from '../hooks';
 import { formatDate, useI18n } from '../i18n';
 import { Link, navigate } from '../router';
 import { GateVerdict } from './Dashboard';
-import type { Check, CheckCreate, CheckHistory, Layer, LayerCreate, Page, Project, ProjectCreate, Source, Tool } from '../types';
+import type { Check, CheckCreate, CheckHistory, Layer, LayerCreate, Page, Project, ProjectCreate, ScanResult, Source, Tool } from '../types';
+import { CompareScans } from './CompareScans';
 
 export function ProjectsPage() {
   const { t } = useI18n();
@@ -129,19 +130,31 @@ function NewLayer({ code, onCreated }: { code: string; onCreated: () => void }) 
   );
 }
 
+/** The scan states a stop applies to (POST /check/{id}/stop); Run is offered otherwise. */
+const IN_FLIGHT: readonly ScanResult['state'][] = ['queued', 'running', 'parsing'];
+
 function LayerChecks({ layer }: { layer: Layer }) {
   const { t, lang } = useI18n();
   const checks = useLoad(() => api<Page<Check>>('GET', '/checks', undefined, { 'filter[layer_id]': layer.id, limit: 100 }), [layer.id]);
   const [message, setMessage] = useState<string>();
   const [open, setOpen] = useState<string>();
   const { reload } = checks;
-  const inFlight = checks.data?.items.some((c) => c.last_scan && ['queued', 'running', 'parsing'].includes(c.last_scan.state)) ?? false;
+  const inFlight = checks.data?.items.some((c) => c.last_scan && IN_FLIGHT.includes(c.last_scan.state)) ?? false;
   // Live progress: the layer's checks are read again while one of them scans, and no longer after.
   useEffect(() => {
     if (!inFlight) return undefined;
     const timer = window.setInterval(reload, 2000);
     return () => window.clearInterval(timer);
   }, [inFlight, reload]);
+  const stop = async (id: string) => {
+    try {
+      await api('POST', `/check/${id}/stop`);
+      setMessage(t('stopRequested'));
+      checks.reload();
+    } catch (err) {
+      setMessage((err as Error).message);
+    }
+  };
   const run = async (id: string) => {
     try {
       await api('POST', `/check/${id}/run`);
@@ -170,7 +183,9 @@ function LayerChecks({ layer }: { layer: Layer }) {
                 </td>
                 <td>{c.last_scan ? <GateVerdict scan={c.last_scan} /> : '—'}</td>
                 <td className="actions">
-                  <button type="button" onClick={() => void run(c.id)}>{t('run')}</button>
+                  {c.last_scan && IN_FLIGHT.includes(c.last_scan.state)
+                    ? <button type="button" onClick={() => void stop(c.id)}>{t('stop')}</button>
+                    : <button type="button" onClick={() => void run(c.id)}>{t('run')}</button>}
                   <button type="button" aria-expanded={open === c.id} onClick={() => setOpen(open === c.id ? undefined : c.id)}>{t('scanHistory')}</button>
                   {open === c.id && <ScanHistory checkId={c.id} />}
                 </td>
@@ -191,17 +206,20 @@ function ScanHistory({ checkId }: { checkId: string }) {
   if (history.error) return <ErrorNote error={history.error} />;
   if (!history.data) return <Loading />;
   return (
-    <table className="grid nested">
-      <thead><tr><th scope="col">{t('created')}</th><th scope="col">{t('findings')}</th><th scope="col">{t('newIssues')}</th><th scope="col">{t('fixed')}</th></tr></thead>
-      <tbody>
-        {history.data.items.map((h) => (
-          <tr key={h.scan_result_id}>
-            <td><Link to={`/issues?filter[scan]=${h.scan_result_id}`}>{formatDate(lang, h.created_at)}</Link></td>
-            <td>{h.findings_count ?? '—'}</td><td>{h.new}</td><td>{h.fixed}</td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+    <>
+      <table className="grid nested">
+        <thead><tr><th scope="col">{t('created')}</th><th scope="col">{t('findings')}</th><th scope="col">{t('newIssues')}</th><th scope="col">{t('fixed')}</th></tr></thead>
+        <tbody>
+          {history.data.items.map((h) => (
+            <tr key={h.scan_result_id}>
+              <td><Link to={`/issues?filter[scan]=${h.scan_result_id}`}>{formatDate(lang, h.created_at)}</Link></td>
+              <td>{h.findings_count ?? '—'}</td><td>{h.new}</td><td>{h.fixed}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {history.data.items.length > 1 && <CompareScans checkId={checkId} scans={history.data.items} />}
+    </>
   );
 }
 

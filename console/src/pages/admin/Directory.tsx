@@ -5,7 +5,8 @@ import { useLoad } from '../../hooks';
 import { formatDate, useI18n } from '../../i18n';
 import { useSession } from '../../session';
 import type { LdapSettings, LdapSettingsUpdate, LdapTestResult } from '../../types';
-import { AdminError, AdminPage, can, LINES, splitList } from './shared';
+import { LoadError, splitList } from '../../editing';
+import { AdminPage, can, LINES } from './shared';
 
 const NESTED = ['none', 'walk', 'in_chain'] as const satisfies readonly LdapSettings['nested_groups'][];
 
@@ -16,7 +17,7 @@ export function DirectoryPage() {
   const settings = useLoad(() => api<LdapSettings>('GET', '/ldap/settings'), []);
   return (
     <AdminPage id="directory-title" title={t('adminDirectory')}>
-      {settings.error && <AdminError error={settings.error} />}
+      {settings.error && <LoadError error={settings.error} />}
       {!settings.data ? !settings.error && <Loading /> : (
         <>
           <p className="hint">
@@ -121,7 +122,7 @@ function DirectoryForm({ settings, mayWrite, onSaved }: { settings: LdapSettings
         {mayWrite && <button type="submit" className="primary">{t('save')}</button>}
       </fieldset>
       {note && <p role="status">{note}</p>}
-      {error && <AdminError error={error} />}
+      {error && <LoadError error={error} />}
     </form>
   );
 }
@@ -150,10 +151,10 @@ function DirectoryTest() {
       <button type="submit">{t('test')}</button>
       {result && (
         <p role="status" className={result.ok ? undefined : 'error'}>
-          {result.ok ? t('testOk', result.message) : t('testFailed', t(`stage_${result.stage}`), result.message)}
+          {result.ok ? t('testOk', result.message) : t('ldapTestFailed', t(`stage_${result.stage}`), result.message)}
         </p>
       )}
-      {error && <AdminError error={error} />}
+      {error && <LoadError error={error} />}
     </form>
   );
 }

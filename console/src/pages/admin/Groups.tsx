@@ -5,7 +5,8 @@ import { useLoad } from '../../hooks';
 import { useI18n } from '../../i18n';
 import { useSession } from '../../session';
 import type { BulkResult, Group, GroupCreate, Page, Role, User } from '../../types';
-import { AdminError, AdminPage, can, CheckboxSet, LINES, splitList } from './shared';
+import { LoadError, splitList } from '../../editing';
+import { AdminPage, can, CheckboxSet, LINES } from './shared';
 
 export function GroupsPage() {
   const { t } = useI18n();
@@ -36,8 +37,8 @@ export function GroupsPage() {
   return (
     <AdminPage id="groups-title" title={t('adminGroups')}>
       {mayWrite && <GroupForm {...choices} onSaved={groups.reload} />}
-      {error && <AdminError error={error} />}
-      {groups.error && <AdminError error={groups.error} />}
+      {error && <LoadError error={error} />}
+      {groups.error && <LoadError error={groups.error} />}
       {!groups.data ? !groups.error && <Loading /> : groups.data.items.length === 0 ? <p>{t('none')}</p> : (
         <table className="grid">
           <thead>
@@ -146,7 +147,7 @@ function GroupForm({ group, users, roles, onSaved }: { group?: Group; users: Use
       {roleOptions.length > 0 && <CheckboxSet legend={t('groupRoles')} options={roleOptions} value={chosenRoles} onChange={setChosenRoles} />}
       <button type="submit" className="primary">{group ? t('save') : t('create')}</button>
       {note && <p role="status">{note}</p>}
-      {error && <AdminError error={error} />}
+      {error && <LoadError error={error} />}
     </form>
   );
 }

@@ -5,7 +5,8 @@ import { useLoad } from '../../hooks';
 import { useI18n } from '../../i18n';
 import { useSession } from '../../session';
 import type { BulkResult, Page, PermissionCatalogue, Role, RoleCreate, RoleUpdate } from '../../types';
-import { AdminError, AdminPage, can, LINES, splitList, usePermissionName } from './shared';
+import { LoadError, splitList } from '../../editing';
+import { AdminPage, can, LINES, usePermissionName } from './shared';
 
 const LETTERS = ['r', 'w', 'x', 'd'] as const;
 type Letter = (typeof LETTERS)[number];
@@ -45,8 +46,8 @@ export function RolesPage() {
   return (
     <AdminPage id="roles-title" title={t('adminRoles')}>
       {mayWrite && catalogue.data && <RoleForm catalogue={catalogue.data} onSaved={roles.reload} />}
-      {error && <AdminError error={error} />}
-      {(roles.error ?? catalogue.error) && <AdminError error={(roles.error ?? catalogue.error)!} />}
+      {error && <LoadError error={error} />}
+      {(roles.error ?? catalogue.error) && <LoadError error={(roles.error ?? catalogue.error)!} />}
       {mayDelete && (
         <label className="check">
           <input type="checkbox" checked={detach} onChange={(e) => setDetach(e.target.checked)} />
@@ -185,7 +186,7 @@ function RoleForm({ role, catalogue, onSaved }: { role?: Role; catalogue: Permis
       {problems.roles && <p className="problem" role="alert">{problems.roles}</p>}
       <button type="submit" className="primary">{role ? t('save') : t('create')}</button>
       {note && <p role="status">{note}</p>}
-      {error && <AdminError error={error} />}
+      {error && <LoadError error={error} />}
     </form>
   );
 }

@@ -5,7 +5,8 @@ import { useLoad } from '../../hooks';
 import { formatDate, useI18n } from '../../i18n';
 import { useSession } from '../../session';
 import type { SsoSettings, SsoSettingsUpdate } from '../../types';
-import { AdminError, AdminPage, can, LINES, splitList } from './shared';
+import { LoadError, splitList } from '../../editing';
+import { AdminPage, can, LINES } from './shared';
 
 /** "group = role, role" a line, to and from role_mapping. */
 const mappingText = (mapping: Record<string, string[]>) => Object.entries(mapping).map(([group, roles]) => `${group} = ${roles.join(', ')}`).join('\n');
@@ -22,7 +23,7 @@ export function SsoPage() {
   const settings = useLoad(() => api<SsoSettings>('GET', '/sso/settings'), []);
   return (
     <AdminPage id="sso-title" title={t('adminSso')}>
-      {settings.error && <AdminError error={settings.error} />}
+      {settings.error && <LoadError error={settings.error} />}
       {!settings.data ? !settings.error && <Loading /> : (
         <>
           <p className="hint">
@@ -109,7 +110,7 @@ function SsoForm({ settings, mayWrite, onSaved }: { settings: SsoSettings; mayWr
         {mayWrite && <button type="submit" className="primary">{t('save')}</button>}
       </fieldset>
       {note && <p role="status">{note}</p>}
-      {error && <AdminError error={error} />}
+      {error && <LoadError error={error} />}
     </form>
   );
 }

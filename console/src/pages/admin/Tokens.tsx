@@ -4,7 +4,8 @@ import { Field, Loading } from '../../components';
 import { useLoad } from '../../hooks';
 import { formatDate, useI18n } from '../../i18n';
 import type { BulkResult, Page, Token, TokenCreate, TokenCreated } from '../../types';
-import { AdminError, AdminPage } from './shared';
+import { LoadError } from '../../editing';
+import { AdminPage } from './shared';
 
 /** A date input's value a year from today, the form's default expiry. */
 const inAYear = () => {
@@ -42,13 +43,13 @@ export function TokensPage() {
         <input type="checkbox" checked={withRevoked} onChange={(e) => setWithRevoked(e.target.checked)} />
         {t('showRevoked')}
       </label>
-      {error && <AdminError error={error} />}
-      {tokens.error && <AdminError error={tokens.error} />}
+      {error && <LoadError error={error} />}
+      {tokens.error && <LoadError error={tokens.error} />}
       {!tokens.data ? !tokens.error && <Loading /> : tokens.data.items.length === 0 ? <p>{t('none')}</p> : (
         <table className="grid">
           <thead>
             <tr>
-              <th scope="col">{t('tokenName')}</th><th scope="col">{t('created')}</th><th scope="col">{t('expiresAt')}</th>
+              <th scope="col">{t('tokenName')}</th><th scope="col">{t('created')}</th><th scope="col">{t('tokenExpires')}</th>
               <th scope="col">{t('lastUsed')}</th><th scope="col">{t('state')}</th><th scope="col">{t('actions')}</th>
             </tr>
           </thead>
@@ -59,7 +60,7 @@ export function TokensPage() {
                 <td>{formatDate(lang, tk.created_at)}</td>
                 <td>{formatDate(lang, tk.expires_at)}</td>
                 <td>{formatDate(lang, tk.last_used_at)}</td>
-                <td>{tk.revoked_at ? `${t('revoked')} ${formatDate(lang, tk.revoked_at)}` : t('active')}</td>
+                <td>{tk.revoked_at ? `${t('revoked')} ${formatDate(lang, tk.revoked_at)}` : t('tokenActive')}</td>
                 <td>{!tk.revoked_at && <button type="button" aria-label={t('revokeOf', tk.name)} onClick={() => void revoke(tk)}>{t('revoke')}</button>}</td>
               </tr>
             ))}
@@ -96,11 +97,11 @@ function TokenForm({ onCreated }: { onCreated: (token: TokenCreated) => void }) 
       <Field id="token-name" label={t('tokenName')} problem={problems.name}>
         <input id="token-name" required maxLength={255} value={name} onChange={(e) => setName(e.target.value)} />
       </Field>
-      <Field id="token-expires" label={t('expiresAt')} problem={problems.expires_at}>
+      <Field id="token-expires" label={t('tokenExpires')} problem={problems.expires_at}>
         <input id="token-expires" type="date" required min={new Date().toISOString().slice(0, 10)} value={expires} onChange={(e) => setExpires(e.target.value)} />
       </Field>
       <button type="submit" className="primary">{t('create')}</button>
-      {error && <AdminError error={error} />}
+      {error && <LoadError error={error} />}
     </form>
   );
 }

@@ -5,7 +5,8 @@ import { useLoad } from '../../hooks';
 import { useI18n } from '../../i18n';
 import { useSession } from '../../session';
 import type { BulkResult, Page, Role, User, UserCreate, UserUpdate } from '../../types';
-import { AdminError, AdminPage, can, CheckboxSet } from './shared';
+import { LoadError } from '../../editing';
+import { AdminPage, can, CheckboxSet } from './shared';
 
 export function UsersPage() {
   const { t } = useI18n();
@@ -48,8 +49,8 @@ export function UsersPage() {
           {t('showDeleted')}
         </label>
       </div>
-      {error && <AdminError error={error} />}
-      {users.error && <AdminError error={users.error} />}
+      {error && <LoadError error={error} />}
+      {users.error && <LoadError error={users.error} />}
       {!users.data ? !users.error && <Loading /> : (
         <>
           <p role="status">{t('usersTotal', users.data.total)}</p>
@@ -176,7 +177,7 @@ function UserForm({ user, roles, onSaved }: { user?: User; roles: Role[]; onSave
       {options.length > 0 && <CheckboxSet legend={t('roles')} options={options} value={chosen} onChange={setChosen} />}
       <button type="submit" className="primary">{user ? t('save') : t('create')}</button>
       {note && <p role="status">{note}</p>}
-      {error && <AdminError error={error} />}
+      {error && <LoadError error={error} />}
     </form>
   );
 }

@@ -1,6 +1,4 @@
 import { ReactNode } from 'react';
-import { ApiError } from '../../api';
-import { ErrorNote } from '../../components';
 import { MessageKey, useI18n } from '../../i18n';
 import { Link, useLocation } from '../../router';
 import { useSession } from '../../session';
@@ -40,13 +38,6 @@ export function AdminPage({ id, title, children }: { id: string; title: string; 
   );
 }
 
-/** An error, with a refusal (403) said plainly rather than as the API's message. */
-export function AdminError({ error }: { error: Error }) {
-  const { t } = useI18n();
-  if (error instanceof ApiError && error.status === 403) return <p role="alert" className="error">{t('adminForbidden')}</p>;
-  return <ErrorNote error={error} />;
-}
-
 /** A permission key's readable name in the reader's language; a key the console does not know yet shows the catalogue's description. */
 export function usePermissionName(): (key: string, description?: string) => string {
   const { t } = useI18n();
@@ -56,7 +47,6 @@ export function usePermissionName(): (key: string, description?: string) => stri
   };
 }
 
-export const splitList = (text: string, by: RegExp = /,/) => text.split(by).map((s) => s.trim()).filter(Boolean);
 export const LINES = /\r?\n/;
 
 /** A set of checkboxes in a fieldset: the legend names the set, each box its value. */

@@ -97,7 +97,7 @@ const ruleParams = z
   })
   .strict();
 
-const securityRuleBody = z
+export const securityRuleBody = z
   .object({
     name: z.string().trim().min(1).max(255),
     rule_params: ruleParams,
@@ -107,7 +107,7 @@ const securityRuleBody = z
   })
   .strict();
 
-const securityRuleView = z
+export const securityRuleView = z
   .object({ id: z.string(), name: z.string(), rule_params: z.record(z.string(), z.unknown()), suppressing_status: z.number().int(), expiry_status: z.number().int(), expires_at: isoDateTime.nullable(), expired: z.boolean(), author: z.string(), created_at: isoDateTime, updated_at: isoDateTime })
   .openapi('SecurityRule');
 
@@ -133,7 +133,7 @@ const dedupRuleBody = z
   .strict();
 const dedupRuleView = z.object({ id: z.string(), name: z.string(), tool_name: z.string().nullable(), fields: z.array(z.string()), scope: z.enum(DEDUP_SCOPES), created_at: isoDateTime, updated_at: isoDateTime }).openapi('DeduplicateRule');
 
-const conditionBody = z
+export const conditionBody = z
   .object({
     quality_gate_id: z.uuid(),
     condition_type: z.enum(GATE_CONDITION_TYPES),
@@ -142,8 +142,8 @@ const conditionBody = z
     value: z.union([z.string().regex(/^\d+$/, 'must be a whole number'), z.number().int().min(0)]).transform((v) => Number(v)).pipe(int4(0)).openapi({ description: 'The number the measured count is compared with' }),
   })
   .strict();
-const conditionView = z.object({ id: z.string(), quality_gate_id: z.string(), condition_type: z.string(), condition_value: z.string(), operator: z.string(), value: z.string() }).openapi('GateCondition');
-const gateView = z
+export const conditionView = z.object({ id: z.string(), quality_gate_id: z.string(), condition_type: z.string(), condition_value: z.string(), operator: z.string(), value: z.string() }).openapi('GateCondition');
+export const gateView = z
   .object({ id: z.string(), name: z.string(), author: z.string(), conditions: z.array(conditionView), layers: z.array(z.object({ layer_id: z.string(), action: z.string() })), created_at: isoDateTime, updated_at: isoDateTime })
   .openapi('QualityGate');
 const gateLink = z.object({ quality_gate_id: z.uuid(), action: z.enum(GATE_ACTIONS) }).strict();
@@ -159,7 +159,7 @@ const gateLinks = z
     });
   });
 
-const policyBody = z
+export const policyBody = z
   .object({
     name: z.string().trim().min(1).max(255),
     description: z.string().max(4000).optional(),
@@ -167,7 +167,7 @@ const policyBody = z
     quality_gates: gateLinks.optional(),
   })
   .strict();
-const policyView = z
+export const policyView = z
   .object({ id: z.string(), name: z.string(), description: z.string(), author: z.string(), project_tags: z.array(z.string()), quality_gates: z.array(z.object({ quality_gate_id: z.string(), action: z.string() })), created_at: isoDateTime, updated_at: isoDateTime })
   .openapi('Policy');
 

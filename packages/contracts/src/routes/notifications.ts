@@ -51,7 +51,7 @@ const webhookSettings = z
   })
   .strict();
 
-const notifierBody = z
+export const notifierBody = z
   .object({
     name: z.string().trim().min(1).max(255),
     type_id: z.literal(WEBHOOK_NOTIFIER_TYPE).default(WEBHOOK_NOTIFIER_TYPE).openapi({ description: '1: webhook' }),
@@ -62,7 +62,7 @@ const notifierBody = z
   })
   .strict();
 
-const notifierView = z
+export const notifierView = z
   .object({
     id: z.string(), name: z.string(), type_id: z.number().int(), active: z.boolean(), events: z.array(z.string()), project_codes: z.array(z.string()),
     settings: z.object({ url: z.string(), rate_limit: z.number().int(), auth_header_name: z.string().nullable(), auth_header_set: z.boolean(), timeout_seconds: z.number().int(), payload_format: z.enum(WEBHOOK_PAYLOAD_FORMATS), signing_secret_set: z.boolean(),
@@ -73,11 +73,11 @@ const notifierView = z
   })
   .openapi('Notifier');
 
-const testResult = z
+export const notifierTestResult = z
   .object({ delivered: z.boolean(), status: z.number().int().nullable(), error: z.string().nullable(), duration_ms: z.number().int() })
   .openapi('NotifierTestResult');
 
-const eventView = z
+export const eventView = z
   .object({
     id: z.string(), type: z.string(), project_code: z.string().nullable(), message: z.string(), message_ru: z.string(), occurred_at: isoDateTime,
     data: z.record(z.string(), z.unknown()),
@@ -91,7 +91,7 @@ const eventQuery = {
   'filter[project_code]': z.string().min(1).max(64).optional(),
 };
 
-const errorView = z
+export const errorView = z
   .object({
     id: z.string(),
     occurred_at: isoDateTime,
@@ -106,6 +106,13 @@ const errorView = z
     details: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])),
   })
   .openapi('ErrorLogEntry');
+
+export const errorLogFilters = z
+  .object({
+    services: z.array(z.string()), codes: z.array(z.string()), levels: z.array(z.enum(ERROR_LEVELS)),
+    occurred_at: z.object({ first: isoDateTime.nullable(), last: isoDateTime.nullable() }),
+  })
+  .openapi('ErrorLogFilters');
 
 const errorFilters = {
   'filter[service]': multi(z.string().min(1).max(64)).openapi({ description: 'One or several services (repeat the parameter)' }),
@@ -146,13 +153,13 @@ export const notificationsRoutes: RouteSpec[] = [
   },
   {
     operationId: 'testNotifier', method: 'post', path: '/api/v1/notifier/{id}/test', service, tag: 'Notifiers', access: notifiersP('x'),
-    summary: 'Send a notifier.test event to a saved notifier now and say how it went', request: { params: byId }, response: testResult,
+    summary: 'Send a notifier.test event to a saved notifier now and say how it went', request: { params: byId }, response: notifierTestResult,
   },
   {
     operationId: 'testNotifierType', method: 'post', path: '/api/v1/notifier-type/{id}/test', service, tag: 'Notifiers', access: notifiersP('x'),
     summary: 'Send a notifier.test event with settings not saved yet (id 1: webhook)',
     request: { params: z.object({ id: z.coerce.number().int().pipe(z.literal(WEBHOOK_NOTIFIER_TYPE)) }), body: z.object({ settings: webhookSettings }).strict() },
-    response: testResult,
+    response: notifierTestResult,
   },
   {
     operationId: 'eventTemplate', method: 'get', path: '/api/v1/event-template', service, tag: 'Events', access: eventsP('r'),
@@ -191,11 +198,6 @@ export const notificationsRoutes: RouteSpec[] = [
     operationId: 'errorFilters', method: 'get', path: '/api/v1/errors-log/filters', service, tag: 'Error log', access: errorsLogP('r'),
     summary: 'The values the error-log filters can take: services, codes and levels present, and the date range, within the given dates',
     request: { query: z.object({ 'filter[occurred_at_start]': errorFilters['filter[occurred_at_start]'], 'filter[occurred_at_end]': errorFilters['filter[occurred_at_end]'] }).strict() },
-    response: z
-      .object({
-        services: z.array(z.string()), codes: z.array(z.string()), levels: z.array(z.enum(ERROR_LEVELS)),
-        occurred_at: z.object({ first: isoDateTime.nullable(), last: isoDateTime.nullable() }),
-      })
-      .openapi('ErrorLogFilters'),
+    response: errorLogFilters,
   },
 ];

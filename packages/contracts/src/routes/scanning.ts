@@ -176,6 +176,16 @@ const byResult = z.object({ result_id: z.uuid() });
 
 const breakdown = z.object({ count: z.number().int(), by_severity: z.record(z.string(), z.number().int()) }).openapi('SeverityBreakdown');
 
+export const scanResultComparison = z
+  .object({
+    first: z.object({ scan_result_id: z.string(), created_at: isoDateTime, total: breakdown }),
+    second: z.object({ scan_result_id: z.string(), created_at: isoDateTime, total: breakdown }),
+    only_in_first: breakdown,
+    only_in_second: breakdown,
+    in_both: breakdown,
+  })
+  .openapi('ScanResultComparison');
+
 export const comparisonBody = z
   .discriminatedUnion('mode', [
     z.object({ mode: z.literal('previous') }).strict(),
@@ -263,15 +273,7 @@ export const scanningRoutes: RouteSpec[] = [
     operationId: 'compareScanResults', method: 'get', path: '/api/v1/scan-results/stats/compare', service, tag: 'Scan results', access: results('r'),
     summary: 'Two completed results side by side: what only the first has, only the second, and both',
     request: { query: z.object({ first: z.uuid(), second: z.uuid() }).strict() },
-    response: z
-      .object({
-        first: z.object({ scan_result_id: z.string(), created_at: isoDateTime, total: breakdown }),
-        second: z.object({ scan_result_id: z.string(), created_at: isoDateTime, total: breakdown }),
-        only_in_first: breakdown,
-        only_in_second: breakdown,
-        in_both: breakdown,
-      })
-      .openapi('ScanResultComparison'),
+    response: scanResultComparison,
   },
   {
     operationId: 'checkScanHistory', method: 'get', path: '/api/v1/scan-results/stats/{check_id}', service, tag: 'Scan results', access: results('r'),
