@@ -1,5 +1,5 @@
 import { canSeeProject, Db, invalid, notFound, Principal, Trx, unlessNotFound } from '@bulwark/platform';
-import { ISSUE_EVENTS, writeEvent } from '@bulwark/contracts';
+import { ISSUE_EVENTS, QualityGateJson, writeEvent } from '@bulwark/contracts';
 import { GateCondition, LinkedGate, layerVerdict } from './domain/gates';
 import type { CatalogClient, ScanCompleted, ScanningClient } from './ingestion';
 import { issueStore } from './store/issues';
@@ -109,7 +109,7 @@ export class QualityGates {
     const verdict = { ...layerVerdict(gates, counts), scan_result_id: scan.scan_result_id, layer_id: scan.layer_id, evaluated_at: new Date().toISOString() };
     await gateStore.setLayerState(trx, scan.layer_id, scan.scan_result_id, verdict.locked, verdict);
     // Setting the same verdict again is harmless, so a retried ingestion may repeat this call.
-    await this.scanning.setQualityGate({ scanResultId: scan.scan_result_id, qualityGateJson: JSON.stringify(verdict) });
+    await this.scanning.setQualityGate({ scanResultId: scan.scan_result_id, qualityGateJson: JSON.stringify(verdict satisfies QualityGateJson) });
     await writeEvent(trx, ISSUE_EVENTS.qualityGateEvaluated, scan.scan_result_id, { scan_result_id: scan.scan_result_id, layer_id: scan.layer_id, project_code: scan.project_code, verdict });
     return verdict;
   }

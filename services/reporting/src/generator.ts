@@ -1,5 +1,5 @@
 import { Db, ErrorRecorder, Logger, ServiceClient } from '@bulwark/platform';
-import { REPORT_EVENTS, writeEvent } from '@bulwark/contracts';
+import { decodeJson, REPORT_EVENTS, topIssueJson, writeEvent } from '@bulwark/contracts';
 import type { issuesV1 } from '@bulwark/proto';
 import { periodStart } from './domain/period';
 import { buildCompliance, isSeverity, remediationOf } from './domain/compliance';
@@ -42,7 +42,7 @@ export async function collectSnapshot(issues: IssuesClient, s: ReportSubject, to
     },
     summary.groups.map((g) => ({ ...g, count: Number(g.count) })),
     summary.statuses,
-    top.issuesJson.map((j) => JSON.parse(j) as ReportIssue),
+    top.issuesJson.map((j) => decodeJson(topIssueJson, j, 'issues_json')),
     topLimit,
   );
   if (s.type === 'detailed') snapshot.details = await collectDetails(issues, snapshot.top_issues);

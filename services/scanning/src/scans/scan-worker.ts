@@ -6,7 +6,7 @@ import {
   EgressProxy, errorMessage, extractTrace, GitCheckoutError, gitCheckout, Logger, PeriodicTask, runWithContext, ServiceHost, SpanKind, startSpan,
 } from '@bulwark/platform';
 import { ReportParseError } from '@bulwark/findings';
-import { SCAN_EVENTS, toolType, writeEvent } from '@bulwark/contracts';
+import { decodeJson, SCAN_EVENTS, toolSettingsJson, toolType, writeEvent } from '@bulwark/contracts';
 import type { CatalogGate } from '../catalog-client';
 import { checkStore } from '../store/checks';
 import { ScanRecord, scanStore, ScanState } from '../store/scans';
@@ -186,7 +186,7 @@ export class ScanWorker {
       }
 
       await this.progress(scan, ctl, 20, 'scan');
-      const settings = { ...JSON.parse(tool.settingsJson || '{}'), ...check.toolSettings } as { timeout_seconds?: number; extra_args?: string[]; resources?: { cpu?: string; memory?: string } };
+      const settings = { ...decodeJson(toolSettingsJson, tool.settingsJson || '{}', 'settings_json'), ...check.toolSettings } as { timeout_seconds?: number; extra_args?: string[]; resources?: { cpu?: string; memory?: string } };
       const outcome = await this.runner.run(
         {
           scanId: scan.id, tool: type, scanDir: workspace, workspace: src, resultDir: out, rulesDir: this.opts.rulesDir,
