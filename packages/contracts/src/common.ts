@@ -91,3 +91,32 @@ export const errorBody = z
 
 /** A route's access: the permission key and letter it needs. */
 export const perm = (key: string, letter: 'r' | 'w' | 'x' | 'd') => ({ kind: 'permission' as const, key, letter });
+
+type Outer<K> = K extends `${infer O}[${string}]` ? O : never;
+type Inner<K, O extends string> = K extends `${O}[${infer I}]` ? I : never;
+
+/** A flat query's bracket keys (`filter[a]`, `search[b]`) as nested objects (`filter.a`, `search.b`); other keys as they are. */
+export type NestBrackets<T> = { [K in keyof T as K extends `${string}[${string}]` ? never : K]: T[K] } & {
+  [O in Outer<keyof T>]: { [K in keyof T as Inner<K, O>]: T[K] };
+};
+
+const BRACKET_KEY = /^([^[\]]+)\[([^[\]]+)\]$/;
+
+/**
+ * A list's query whose `filter[…]` and `search[…]` keys reach the handler as nested objects, so no
+ * handler looks a key up by string. The keys are validated flat, as the caller writes them: a 400
+ * names `filter[version]`, and the OpenAPI document lists each key as a parameter (deepObject keys
+ * would be one object parameter). Each prefix's object exists even when none of its keys was given.
+ */
+export function bracketQuery<S extends z.ZodObject>(flat: S) {
+  const prefixes = [...new Set(Object.keys(flat.shape).flatMap((k) => BRACKET_KEY.exec(k)?.[1] ?? []))];
+  return flat.transform((q) => {
+    const out: Record<string, unknown> = Object.fromEntries(prefixes.map((p) => [p, {}]));
+    for (const [key, value] of Object.entries(q)) {
+      const m = BRACKET_KEY.exec(key);
+      if (m) (out[m[1]] as Record<string, unknown>)[m[2]] = value;
+      else out[key] = value;
+    }
+    return out as NestBrackets<z.output<S>>;
+  });
+}

@@ -1,4 +1,9 @@
-import { ERROR_LEVELS, ERROR_RECORDED, ERRORS_TOPIC, type ErrorRecordedPayload, type TopicSpec } from '@bulwark/platform';
+import {
+  enqueueEvents, ERROR_LEVELS, ERROR_RECORDED, ERRORS_TOPIC, PoisonEvent,
+  type ErrorRecordedPayload, type EventEnvelope, type NewEvent, type Queryable, type TopicSpec, type Trx,
+} from '@bulwark/platform';
+import { GATE_CONDITION_TYPES, GATE_OPERATORS } from './routes/issues';
+import { comparisonBody } from './routes/scanning';
 import { z } from './zod';
 
 /**
@@ -125,3 +130,166 @@ export const errorRecordedPayload = z
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 const payloadMatches: Same<z.infer<typeof errorRecordedPayload>, ErrorRecordedPayload> = true;
 void payloadMatches;
+
+// The payloads of the other events. The webhook document (webhooks.ts) shows the ones a notifier
+// receives, so their descriptions are written for receivers. Fields are only added, and a field an
+// older producer did not write is optional, so a consumer can still read the events on the bus.
+
+const count = z.number().int().min(0);
+/** Every one of a scan's events starts with these: the key is the check id, the scan is the subject. */
+const scanRef = { scan_result_id: z.string(), check_id: z.string(), layer_id: z.string(), project_code: z.string() };
+const licenseRef = { license_id: z.string(), licensee: z.string(), edition: z.string(), expires_at: z.string().openapi({ description: 'ISO 8601 UTC' }) };
+/** An update names the fields the request changed. */
+const fields = z.array(z.string());
+
+const project = { code: z.string(), name: z.string(), tags: z.array(z.string()), archived: z.boolean() };
+const layer = {
+  id: z.string(), project_code: z.string(), name: z.string(), layer_type_id: z.number().int(), is_template: z.boolean(), template_id: z.string().nullable(),
+};
+const access = { access_type: z.string(), project_codes: z.array(z.string()) };
+const source = { id: z.string(), name: z.string(), source_type_id: z.number().int(), url: z.string(), ...access };
+const tool = { id: z.string(), name: z.string(), type_id: z.number().int(), version: z.string(), ...access };
+
+const conditionVerdict = z.object({
+  condition_id: z.string(), quality_gate_id: z.string(), quality_gate_name: z.string(), action: z.enum(['lock', 'inform']),
+  condition_type: z.enum(GATE_CONDITION_TYPES), condition_value: z.string(), operator: z.enum(GATE_OPERATORS),
+  value: z.number(), measured: z.number(), passed: z.boolean(),
+});
+
+/** A layer's quality-gate verdict after a scan, as the issues service stores it and hands it to scanning. */
+export const gateVerdict = z.object({
+  status: z.enum(['passed', 'failed']),
+  locked: z.boolean(),
+  gates: z.array(z.object({ quality_gate_id: z.string(), name: z.string(), action: z.enum(['lock', 'inform']), status: z.enum(['passed', 'failed']) })).optional(),
+  conditions: z.array(conditionVerdict),
+  scan_result_id: z.string(),
+  layer_id: z.string(),
+  evaluated_at: z.string().openapi({ description: 'ISO 8601 UTC' }),
+});
+export type GateVerdict = z.infer<typeof gateVerdict>;
+
+const report = { id: z.string(), name: z.string(), type: z.string(), author: z.string().nullable() };
+
+/**
+ * The payload of every event type, by type: the producer builds it with the inferred type
+ * (`newEvent`, `writeEvent`) and the consumer reads it through the schema (`onEvents`).
+ */
+export const EVENT_PAYLOADS = {
+  [IDENTITY_EVENTS.userCreated]: z.object({ id: z.string(), username: z.string(), roles: z.array(z.string()).optional(), directory: z.boolean().optional() }),
+  [IDENTITY_EVENTS.userUpdated]: z.object({ id: z.string(), fields, directory: z.boolean().optional() }),
+  [IDENTITY_EVENTS.userDeleted]: z.object({ id: z.string(), username: z.string() }),
+  [IDENTITY_EVENTS.userRestored]: z.object({ id: z.string(), username: z.string() }),
+  [IDENTITY_EVENTS.roleCreated]: z.object({ role_code: z.string() }),
+  [IDENTITY_EVENTS.roleUpdated]: z.object({ role_code: z.string() }),
+  [IDENTITY_EVENTS.roleDeleted]: z.object({ role_code: z.string(), detached_users: count, detached_groups: count }),
+  [IDENTITY_EVENTS.tokenCreated]: z.object({ id: z.string(), user_id: z.string(), name: z.string(), expires_at: z.string() }),
+  [IDENTITY_EVENTS.tokenRevoked]: z.object({ id: z.string(), user_id: z.string(), by: z.string() }),
+  [IDENTITY_EVENTS.groupCreated]: z.object({ id: z.string(), name: z.string() }),
+  [IDENTITY_EVENTS.groupUpdated]: z.object({ id: z.string(), fields }),
+  [IDENTITY_EVENTS.groupDeleted]: z.object({ id: z.string(), name: z.string() }),
+  [IDENTITY_EVENTS.licenseExpiring]: z.object({ ...licenseRef, days_left: count }),
+  [IDENTITY_EVENTS.licenseExpired]: z.object(licenseRef),
+
+  [CATALOG_EVENTS.projectCreated]: z.object(project),
+  [CATALOG_EVENTS.projectUpdated]: z.object({ ...project, fields }),
+  [CATALOG_EVENTS.projectArchived]: z.object(project),
+  [CATALOG_EVENTS.projectUnarchived]: z.object(project),
+  [CATALOG_EVENTS.projectDeleted]: z.object(project),
+  [CATALOG_EVENTS.projectRestored]: z.object(project),
+  [CATALOG_EVENTS.layerCreated]: z.object(layer),
+  [CATALOG_EVENTS.layerUpdated]: z.object(layer),
+  [CATALOG_EVENTS.layerDeleted]: z.object(layer),
+  [CATALOG_EVENTS.sourceCreated]: z.object(source),
+  [CATALOG_EVENTS.sourceUpdated]: z.object({ ...source, fields }),
+  [CATALOG_EVENTS.sourceDeleted]: z.object(source),
+  [CATALOG_EVENTS.toolCreated]: z.object(tool),
+  [CATALOG_EVENTS.toolUpdated]: z.object({ ...tool, fields }),
+  [CATALOG_EVENTS.toolDeleted]: z.object(tool),
+  [CATALOG_EVENTS.toolCleanedUp]: z.object({ id: z.string(), removed: z.object({ files: count, bytes: count }) }),
+
+  [SCAN_EVENTS.checkCreated]: z.object({ check_id: z.string(), layer_id: z.string(), group_id: z.string().nullable(), from_template_check: z.string().optional() }),
+  [SCAN_EVENTS.checkUpdated]: z.object({ check_id: z.string(), comparison: comparisonBody.optional() }),
+  [SCAN_EVENTS.checkDeleted]: z.object({ check_id: z.string(), group_id: z.string().nullable() }),
+  [SCAN_EVENTS.scanQueued]: z.object({ ...scanRef, requested_by: z.string().optional(), reason: z.string().optional() }),
+  [SCAN_EVENTS.scanStarted]: z.object({ ...scanRef, attempt: count }),
+  [SCAN_EVENTS.scanCompleted]: z.object({
+    ...scanRef,
+    findings_count: count,
+    severity_counts: z.record(z.string(), count).optional().openapi({ description: 'Findings by severity' }),
+    tool_id: z.string(),
+    uploaded: z.boolean().optional().openapi({ description: 'true when the report was uploaded rather than scanned' }),
+    findings_digest: z.string().nullable().optional().openapi({ description: 'A digest of the findings: equal digests, equal findings' }),
+  }),
+  [SCAN_EVENTS.scanFailed]: z.object({ ...scanRef, error: z.string().optional(), reason: z.string().optional() }),
+  [SCAN_EVENTS.scanStopped]: z.object({ ...scanRef, by: z.string().optional(), reason: z.string().optional() }),
+
+  [ISSUE_EVENTS.issuesIngested]: z.object({ ...scanRef, findings: count, created: count, updated: count, reopened: count, fixed: count }),
+  [ISSUE_EVENTS.issueUpdated]: z.object({ issue_id: z.string(), project_code: z.string(), assignee: z.string().nullable(), by: z.string() }),
+  [ISSUE_EVENTS.issueStatusChanged]: z.object({
+    issue_id: z.string(), project_code: z.string(), from_status_id: z.number().int(), to_status_id: z.number().int(), by: z.string(), comment: z.string().nullable(),
+  }),
+  [ISSUE_EVENTS.issuesDeleted]: z.object({ ids: z.array(z.string()), by: z.string() }),
+  [ISSUE_EVENTS.qualityGateEvaluated]: z.object({ scan_result_id: z.string(), layer_id: z.string(), project_code: z.string(), verdict: gateVerdict }),
+
+  [REPORT_EVENTS.reportReady]: z.object({ ...report, project_codes: z.array(z.string()) }),
+  [REPORT_EVENTS.reportFailed]: z.object({ ...report, error: z.string() }),
+
+  [ERROR_EVENTS.errorRecorded]: errorRecordedPayload,
+} as const;
+
+export type EventType = keyof typeof EVENT_PAYLOADS;
+export type EventPayload<T extends EventType> = z.infer<(typeof EVENT_PAYLOADS)[T]>;
+
+const topicOf = (topic: string, types: Record<string, string>) => Object.values(types).map((type) => [type, topic] as const);
+
+/** The topic each event type travels on. */
+export const EVENT_TOPICS = Object.fromEntries([
+  ...topicOf(TOPICS.identity, IDENTITY_EVENTS), ...topicOf(TOPICS.catalog, CATALOG_EVENTS), ...topicOf(TOPICS.scans, SCAN_EVENTS),
+  ...topicOf(TOPICS.issues, ISSUE_EVENTS), ...topicOf(TOPICS.reports, REPORT_EVENTS), ...topicOf(TOPICS.errors, ERROR_EVENTS),
+]) as Record<EventType, string>;
+
+type ValueOf<T> = T[keyof T];
+type AllEventTypes = ValueOf<typeof IDENTITY_EVENTS> | ValueOf<typeof CATALOG_EVENTS> | ValueOf<typeof SCAN_EVENTS> | ValueOf<typeof ISSUE_EVENTS> | ValueOf<typeof REPORT_EVENTS> | ValueOf<typeof ERROR_EVENTS>;
+// A type declared above without a payload schema fails to compile here.
+const everyTypeHasPayload: Record<AllEventTypes, z.ZodType> = EVENT_PAYLOADS;
+void everyTypeHasPayload;
+
+/** An event for the outbox, built with its type's payload: a payload of the wrong shape does not compile. */
+export type TypedEvent = { [T in EventType]: NewEvent<EventPayload<T>> & { type: T } }[EventType];
+
+export function newEvent<T extends EventType>(type: T, key: string, payload: EventPayload<T>): NewEvent<EventPayload<T>> & { type: T } {
+  return { topic: EVENT_TOPICS[type], type, key, payload };
+}
+
+/** Writes events in the caller's transaction (`enqueueEvents`), each on its type's topic. */
+export function writeEvents(trx: Queryable, events: TypedEvent[]): Promise<string[]> {
+  return enqueueEvents(trx, events);
+}
+
+/** Writes one event in the caller's transaction, on its type's topic. */
+export function writeEvent<T extends EventType>(trx: Queryable, type: T, key: string, payload: EventPayload<T>): Promise<string[]> {
+  return enqueueEvents(trx, [newEvent(type, key, payload)]);
+}
+
+/** An event of one of the types `T` as a consumer receives it: the payload parsed with its type's schema. */
+export type TypedEnvelope<T extends EventType> = { [K in T]: EventEnvelope<EventPayload<K>> & { type: K } }[T];
+
+/**
+ * A consumer's effect (for `ServiceHost.consume`) that hands `handler` the events of `types`, each
+ * with its payload parsed by its schema; other types on the topics are ignored. A payload that does
+ * not match its schema never will: it is a poison event, dead-lettered at once with its id and the
+ * fields at fault, instead of being retried or reaching the handler half-formed.
+ */
+export function onEvents<T extends EventType>(types: readonly T[], handler: (event: TypedEnvelope<T>, trx: Trx) => Promise<void>) {
+  const wanted = new Set<string>(types);
+  return async (event: EventEnvelope, trx: Trx): Promise<void> => {
+    if (!wanted.has(event.type)) return;
+    const schema: z.ZodType = EVENT_PAYLOADS[event.type as T];
+    const parsed = schema.safeParse(event.payload);
+    if (!parsed.success) {
+      const problems = parsed.error.issues.map((i) => ({ field: i.path.join('.') || 'payload', problem: i.message }));
+      throw new PoisonEvent(`Event ${event.type} (${event.id}) does not match its schema: ${problems.map((p) => `${p.field}: ${p.problem}`).join('; ')}`, problems);
+    }
+    await handler({ ...event, payload: parsed.data } as TypedEnvelope<T>, trx);
+  };
+}

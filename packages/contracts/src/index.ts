@@ -2,6 +2,7 @@ export * from './zod';
 export * from './common';
 export * from './permissions';
 export * from './events';
+export * from './grpc-json';
 export * from './route-table';
 export * from './openapi';
 export * from './routes/identity';

@@ -61,7 +61,8 @@ export function buildOpenApiDocument(routes: RouteSpec[], version: string): Reco
       security: route.access.kind === 'public' ? [] : [{ [bearer.name]: [] }],
       request: {
         params: pathParameters(route),
-        query: route.request?.query,
+        // A query that maps its keys after validation is documented by the keys it validates.
+        query: route.request?.query instanceof z.ZodPipe ? route.request.query.in : route.request?.query,
         body: route.upload
           ? { content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } }, required: true, description: `The file, at most ${route.upload.maxBytes} bytes` }
           : route.request?.body

@@ -1,5 +1,4 @@
-import { IDENTITY_EVENTS, ISSUE_EVENTS, REPORT_EVENTS, SCAN_EVENTS } from './events';
-import { GATE_CONDITION_TYPES, GATE_OPERATORS } from './routes/issues';
+import { EVENT_PAYLOADS, IDENTITY_EVENTS, ISSUE_EVENTS, REPORT_EVENTS, SCAN_EVENTS } from './events';
 import { z } from './zod';
 
 /** How a webhook notifier writes an event: a JSON body, or one CEF line for SIEMs that ingest CEF over HTTP. */
@@ -16,70 +15,43 @@ export const WEBHOOK_PAYLOAD_VERSION = 1;
 /** The event a notifier test sends (POST /notifier/{id}/test): no data. */
 export const NOTIFIER_TEST_EVENT = 'notifier.test';
 
-const scanRef = { scan_result_id: z.string(), check_id: z.string(), layer_id: z.string(), project_code: z.string() };
-const count = z.number().int().min(0);
-const licenseRef = { license_id: z.string(), licensee: z.string(), edition: z.string(), expires_at: z.string().openapi({ description: 'ISO 8601 UTC' }) };
-
-const conditionVerdict = z.object({
-  condition_id: z.string(), quality_gate_id: z.string(), quality_gate_name: z.string(), action: z.enum(['lock', 'inform']),
-  condition_type: z.enum(GATE_CONDITION_TYPES), condition_value: z.string(), operator: z.enum(GATE_OPERATORS),
-  value: z.number(), measured: z.number(), passed: z.boolean(),
-});
-
-/** The `data` of each event type a webhook receives, as the publishing service writes it. */
+/** The `data` of each event type a webhook receives: the event's payload, as the publishing service writes it. */
 export const WEBHOOK_EVENT_DATA: Record<string, { summary: string; data: z.ZodObject }> = {
   [SCAN_EVENTS.scanCompleted]: {
     summary: 'A scan or an upload completed; its findings are being turned into issues',
-    data: z.object({
-      ...scanRef,
-      findings_count: count,
-      severity_counts: z.record(z.string(), count).optional().openapi({ description: 'Findings by severity' }),
-      tool_id: z.string(),
-      uploaded: z.boolean().optional().openapi({ description: 'true when the report was uploaded rather than scanned' }),
-      findings_digest: z.string().nullable().optional().openapi({ description: 'A digest of the findings: equal digests, equal findings' }),
-    }),
+    data: EVENT_PAYLOADS[SCAN_EVENTS.scanCompleted],
   },
   [SCAN_EVENTS.scanFailed]: {
     summary: 'A scan failed (scanner error, time limit, lost worker)',
-    data: z.object({ ...scanRef, error: z.string().optional(), reason: z.string().optional() }),
+    data: EVENT_PAYLOADS[SCAN_EVENTS.scanFailed],
   },
   [ISSUE_EVENTS.issuesIngested]: {
     summary: 'A completed scan\u2019s findings became issues: how many are new, seen again, reopened and fixed',
-    data: z.object({ ...scanRef, findings: count, created: count, updated: count, reopened: count, fixed: count }),
+    data: EVENT_PAYLOADS[ISSUE_EVENTS.issuesIngested],
   },
   [ISSUE_EVENTS.qualityGateEvaluated]: {
     summary: 'The quality gates of a layer were evaluated after a scan: passed or failed, with each condition',
-    data: z.object({
-      scan_result_id: z.string(), layer_id: z.string(), project_code: z.string(),
-      verdict: z.object({
-        status: z.enum(['passed', 'failed']),
-        locked: z.boolean(),
-        gates: z.array(z.object({ quality_gate_id: z.string(), name: z.string(), action: z.enum(['lock', 'inform']), status: z.enum(['passed', 'failed']) })).optional(),
-        conditions: z.array(conditionVerdict),
-      }),
-    }),
+    data: EVENT_PAYLOADS[ISSUE_EVENTS.qualityGateEvaluated],
   },
   [ISSUE_EVENTS.issueStatusChanged]: {
     summary: 'Someone changed an issue\u2019s status',
-    data: z.object({
-      issue_id: z.string(), project_code: z.string(), from_status_id: z.number().int(), to_status_id: z.number().int(), by: z.string(), comment: z.string().nullable(),
-    }),
+    data: EVENT_PAYLOADS[ISSUE_EVENTS.issueStatusChanged],
   },
   [REPORT_EVENTS.reportReady]: {
     summary: 'A report is generated and can be downloaded',
-    data: z.object({ id: z.string(), name: z.string(), type: z.string(), author: z.string().nullable(), project_codes: z.array(z.string()) }),
+    data: EVENT_PAYLOADS[REPORT_EVENTS.reportReady],
   },
   [REPORT_EVENTS.reportFailed]: {
     summary: 'A report could not be generated',
-    data: z.object({ id: z.string(), name: z.string(), type: z.string(), author: z.string().nullable(), error: z.string() }),
+    data: EVENT_PAYLOADS[REPORT_EVENTS.reportFailed],
   },
   [IDENTITY_EVENTS.licenseExpiring]: {
     summary: 'The installed license expires soon (sent at each warning threshold); after expiry the community limits apply',
-    data: z.object({ ...licenseRef, days_left: count }),
+    data: EVENT_PAYLOADS[IDENTITY_EVENTS.licenseExpiring],
   },
   [IDENTITY_EVENTS.licenseExpired]: {
     summary: 'The installed license has expired: the community limits apply',
-    data: z.object(licenseRef),
+    data: EVENT_PAYLOADS[IDENTITY_EVENTS.licenseExpired],
   },
   [NOTIFIER_TEST_EVENT]: {
     summary: 'A notifier test: proves the address, token and signature work',

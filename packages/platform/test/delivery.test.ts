@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { AppError, createLogger, currentRequestId, deliver, EventEnvelope } from '../src';
+import { AppError, createLogger, currentRequestId, deliver, EventEnvelope, PoisonEvent } from '../src';
 
 const event: EventEnvelope = { id: 'e1', topic: 't', type: 'x.happened', key: 'k', payload: {}, headers: {}, occurredAt: new Date().toISOString() };
 const fast = { attempts: 3, baseDelayMs: 1, maxDelayMs: 2 };
@@ -48,5 +48,19 @@ describe('event delivery retries', () => {
     }, log, 'g', fast);
     expect(outcome).to.equal('dead-lettered');
     expect(calls).to.equal(6);
+  });
+
+  it('dead-letters a poison event at its first attempt, telling the hook why', async () => {
+    let calls = 0;
+    const told: string[] = [];
+    const outcome = await deliver(event, async () => {
+      calls++;
+      throw new PoisonEvent('Event x.happened (e1) does not match its schema: id: expected string');
+    }, log, 'g', fast, () => false, async (e, err, attempts) => {
+      told.push(`${e.id} ${attempts} ${(err as Error).message}`);
+    });
+    expect(outcome).to.equal('dead-lettered');
+    expect(calls).to.equal(1);
+    expect(told).to.deep.equal(['e1 1 Event x.happened (e1) does not match its schema: id: expected string']);
   });
 });

@@ -1,5 +1,5 @@
-import { enqueueEvents, Trx } from '@bulwark/platform';
-import { TOPICS } from '@bulwark/contracts';
+import { Trx } from '@bulwark/platform';
+import { CATALOG_EVENTS, EventPayload, writeEvent } from '@bulwark/contracts';
 
 /** The outcome of one id of a bulk request. */
 export type BulkStatus = {
@@ -8,7 +8,9 @@ export type BulkStatus = {
   message?: string;
 };
 
-/** Enqueues one event of the catalog's topic in the transaction's outbox. */
-export function catalogEvent(trx: Trx, type: string, key: string, payload: Record<string, unknown>) {
-  return enqueueEvents(trx, [{ topic: TOPICS.catalog, type, key, payload }]);
+type CatalogEventType = (typeof CATALOG_EVENTS)[keyof typeof CATALOG_EVENTS];
+
+/** Enqueues one event of the catalog's topic in the transaction's outbox, with its type's payload. */
+export function catalogEvent<T extends CatalogEventType>(trx: Trx, type: T, key: string, payload: EventPayload<T>) {
+  return writeEvent(trx, type, key, payload);
 }

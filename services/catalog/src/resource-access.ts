@@ -1,7 +1,8 @@
 import {
   FieldProblem, forbidden, hasPermission, invalid, isUuid, Principal, Queryable, ServiceHost,
 } from '@bulwark/platform';
-import { BulkStatus, catalogEvent } from './catalog-writes';
+import { TypedEvent, writeEvents } from '@bulwark/contracts';
+import { BulkStatus } from './catalog-writes';
 import { ChecksLookup, usedByMessage } from './checks-lookup';
 import { Access, AccessType, changeableBy, resolveAccess, usableIn, visibleTo } from './domain/access';
 import type { Projects } from './projects';
@@ -20,7 +21,8 @@ export interface ResourceDeletion<R extends { access: Access }> {
   kind: ResourceKind;
   get: (db: Queryable, id: string) => Promise<R | undefined>;
   remove: (db: Queryable, id: string) => Promise<unknown>;
-  deleted: (record: R) => [type: string, payload: Record<string, unknown>];
+  /** The event that announces the deletion of the record with this id. */
+  deleted: (record: R, id: string) => TypedEvent;
 }
 
 export function throwProblems(problems: FieldProblem[]): void {
@@ -70,8 +72,7 @@ export class ResourceAccess {
         else if (users.length > 0) results.push({ id, status: 'conflict', message: usedByMessage(users) });
         else {
           await how.remove(trx, id);
-          const [type, payload] = how.deleted(record);
-          await catalogEvent(trx, type, id, payload);
+          await writeEvents(trx, [how.deleted(record, id)]);
           results.push({ id, status: 'deleted' });
         }
       }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { EgressProxy, gitHost, invalidField, isUuid, Logger, notFound, Principal, Queryable, SecretBox, ServiceHost } from '@bulwark/platform';
-import { CATALOG_EVENTS } from '@bulwark/contracts';
+import { CATALOG_EVENTS, newEvent } from '@bulwark/contracts';
 import { BulkStatus, catalogEvent } from './catalog-writes';
 import type { CatalogConfig } from './config';
 import { visibleTo } from './domain/access';
@@ -101,7 +101,7 @@ export class Sources {
 
   deleteSources(p: Principal, ids: string[]): Promise<BulkStatus[]> {
     return this.access.deleteUnused(p, ids, {
-      kind: 'source', get: sourceStore.get, remove: sourceStore.delete, deleted: (s) => [CATALOG_EVENTS.sourceDeleted, sourceEvent(s)],
+      kind: 'source', get: sourceStore.get, remove: sourceStore.delete, deleted: (s, id) => newEvent(CATALOG_EVENTS.sourceDeleted, id, sourceEvent(s)),
     });
   }
 

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { invalidField, isUuid, Logger, notFound, Principal, Queryable, SecretBox, ServiceHost } from '@bulwark/platform';
-import { CATALOG_EVENTS, TOOL_TYPES, toolType, ToolType } from '@bulwark/contracts';
+import { CATALOG_EVENTS, newEvent, TOOL_TYPES, toolType, ToolType } from '@bulwark/contracts';
 import { BulkStatus, catalogEvent } from './catalog-writes';
 import { visibleTo } from './domain/access';
 import { resolveToolSettings } from './domain/tool-settings';
@@ -93,7 +93,7 @@ export class Tools {
 
   deleteTools(p: Principal, ids: string[]): Promise<BulkStatus[]> {
     return this.access.deleteUnused(p, ids, {
-      kind: 'tool', get: toolStore.get, remove: toolStore.delete, deleted: (t) => [CATALOG_EVENTS.toolDeleted, toolEvent(t)],
+      kind: 'tool', get: toolStore.get, remove: toolStore.delete, deleted: (t, id) => newEvent(CATALOG_EVENTS.toolDeleted, id, toolEvent(t)),
     });
   }
 

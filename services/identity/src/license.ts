@@ -1,9 +1,10 @@
 import { createPublicKey, KeyObject } from 'node:crypto';
 import {
-  BULWARK_VERSION, COMMUNITY_EDITION, daysLeft, IDENTITY_EVENTS, LicenseDocument, LicenseLimits, LicenseRejected, licenseState, LicenseState, readLicense, TOPICS,
+  BULWARK_VERSION, COMMUNITY_EDITION, daysLeft, IDENTITY_EVENTS, LicenseDocument, LicenseLimits, LicenseRejected, licenseState, LicenseState, readLicense,
 } from '@bulwark/contracts';
-import { enqueueEvents, errorMessage, invalid, LicenseGate, LicenseLimitReached, Logger, Principal, serializeAcrossReplicas, ServiceHost, Trx } from '@bulwark/platform';
+import { errorMessage, invalid, LicenseGate, LicenseLimitReached, Logger, Principal, serializeAcrossReplicas, ServiceHost, Trx } from '@bulwark/platform';
 import { dueExpiryNotice, installProblem, limitsInForce } from './domain/license';
+import { identityEvent } from './rights-changes';
 import { InstalledLicense, licenseStore } from './store/license';
 import { userStore } from './store/users';
 
@@ -148,10 +149,10 @@ export class Licensing {
       if (!notice) return;
       const base = { license_id: doc.id, licensee: doc.licensee, edition: doc.edition, expires_at: doc.expires_at };
       if (notice.kind === 'expired') {
-        await enqueueEvents(trx, [{ topic: TOPICS.identity, type: IDENTITY_EVENTS.licenseExpired, key: 'license', payload: base }]);
+        await identityEvent(trx, IDENTITY_EVENTS.licenseExpired, 'license', base);
         await licenseStore.noticesSent(trx, { expiredNoticeSent: true });
       } else {
-        await enqueueEvents(trx, [{ topic: TOPICS.identity, type: IDENTITY_EVENTS.licenseExpiring, key: 'license', payload: { ...base, days_left: notice.daysLeft } }]);
+        await identityEvent(trx, IDENTITY_EVENTS.licenseExpiring, 'license', { ...base, days_left: notice.daysLeft });
         await licenseStore.noticesSent(trx, { expiringNoticeDays: notice.threshold });
       }
       this.log.warn(notice.kind === 'expired' ? 'the license has expired: community limits apply' : 'the license expires soon', { licenseId: doc.id, expiresAt: doc.expires_at });

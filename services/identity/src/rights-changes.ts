@@ -1,5 +1,5 @@
-import { AUTH_EPOCH_KEY, Cache, enqueueEvents, ServiceHost, Trx } from '@bulwark/platform';
-import { TOPICS } from '@bulwark/contracts';
+import { AUTH_EPOCH_KEY, Cache, ServiceHost, Trx } from '@bulwark/platform';
+import { EventPayload, IDENTITY_EVENTS, writeEvent } from '@bulwark/contracts';
 
 /**
  * One way to change who may do what: the work commits in one transaction with its outbox events,
@@ -16,9 +16,11 @@ export class RightsChanges {
   }
 }
 
-/** Enqueues one event of identity's topic in the transaction's outbox. */
-export function identityEvent(trx: Trx, type: string, key: string, payload: Record<string, unknown>) {
-  return enqueueEvents(trx, [{ topic: TOPICS.identity, type, key, payload }]);
+type IdentityEventType = (typeof IDENTITY_EVENTS)[keyof typeof IDENTITY_EVENTS];
+
+/** Enqueues one event of identity's topic in the transaction's outbox, with its type's payload. */
+export function identityEvent<T extends IdentityEventType>(trx: Trx, type: T, key: string, payload: EventPayload<T>) {
+  return writeEvent(trx, type, key, payload);
 }
 
 /** The outcome of one id of a bulk request. */

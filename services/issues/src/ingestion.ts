@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { Finding, Suppression } from '@bulwark/findings';
-import { CatalogClient, enqueueEvents, EventEnvelope, json, Logger, ScanningClient, Trx, unlessNotFound } from '@bulwark/platform';
-import { ISSUE_EVENTS, SCAN_EVENTS, TOPICS } from '@bulwark/contracts';
+import { CatalogClient, json, Logger, ScanningClient, Trx, unlessNotFound } from '@bulwark/platform';
+import { EventPayload, ISSUE_EVENTS, SCAN_EVENTS, TypedEnvelope, writeEvent } from '@bulwark/contracts';
 import { DedupRule, matchKey, ruleFor, scopeOf } from './domain/match-key';
 import { ruleMatches } from './domain/rules';
 import { countIngestion } from './ingestion-metrics';
@@ -12,17 +12,7 @@ import { Detection, issueStore, NewIssue, runStatement, SEVERITY_RANK } from './
 import { SecurityRuleRow, securityRuleStore } from './store/security-rules';
 import { dedupRuleStore, ingestedStore, UnchangedBasis } from './store/settings';
 
-export interface ScanCompleted {
-  scan_result_id: string;
-  check_id: string;
-  layer_id: string;
-  project_code: string;
-  findings_count: number;
-  tool_id: string;
-  uploaded?: boolean;
-  /** Digest of the findings as the scanning service hands them over (absent from older events). */
-  findings_digest?: string;
-}
+export type ScanCompleted = EventPayload<typeof SCAN_EVENTS.scanCompleted>;
 
 export interface IngestSummary {
   findings: number;
@@ -63,18 +53,15 @@ export class Ingestion {
     private readonly chunkSize: number,
   ) {}
 
-  async handle(event: EventEnvelope, trx: Trx): Promise<void> {
-    if (event.type !== SCAN_EVENTS.scanCompleted) return;
-    const scan = event.payload as ScanCompleted;
+  async handle(event: TypedEnvelope<typeof SCAN_EVENTS.scanCompleted>, trx: Trx): Promise<void> {
+    const scan = event.payload;
     const started = Date.now();
     const ingested = await this.ingest(trx, scan);
     if (!ingested) return;
     const { summary, basis } = ingested;
     const verdict = await this.gates.evaluateAfterScan(trx, scan);
     await ingestedStore.finish(trx, scan.scan_result_id, summary.findings, summary, verdict, basis);
-    await enqueueEvents(trx, [
-      { topic: TOPICS.issues, type: ISSUE_EVENTS.issuesIngested, key: scan.scan_result_id, payload: { scan_result_id: scan.scan_result_id, check_id: scan.check_id, layer_id: scan.layer_id, project_code: scan.project_code, ...summary } },
-    ]);
+    await writeEvent(trx, ISSUE_EVENTS.issuesIngested, scan.scan_result_id, { scan_result_id: scan.scan_result_id, check_id: scan.check_id, layer_id: scan.layer_id, project_code: scan.project_code, ...summary });
     countIngestion(trx, summary.findings, (Date.now() - started) / 1000);
     this.log.info('scan ingested', { scanId: scan.scan_result_id, ...summary, ms: Date.now() - started });
   }

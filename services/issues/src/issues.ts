@@ -1,5 +1,5 @@
-import { canSeeProject, conflict, Db, enqueueEvents, invalid, notFound, Principal, Trx, isUuid } from '@bulwark/platform';
-import { ISSUE_EVENTS, TOPICS } from '@bulwark/contracts';
+import { canSeeProject, conflict, Db, invalid, notFound, Principal, Trx, isUuid } from '@bulwark/platform';
+import { ISSUE_EVENTS, writeEvent } from '@bulwark/contracts';
 import { allowedTargets, isAllowedTransition } from './domain/statuses';
 import { commentStore, historyStore } from './store/history';
 import { IssueFilter, IssueRow, issueStore, SortKey } from './store/issues';
@@ -89,7 +89,7 @@ export class Issues {
     if (!isAllowedTransition(transitions, issue.status_id, to)) return 'conflict';
     await issueStore.update(trx, issue.id, { status_id: to }, at);
     await historyStore.add(trx, [{ issue_id: issue.id, actor_kind: 'user', actor: principal.username, field: 'status', old_value: String(issue.status_id), new_value: String(to), comment: comment ?? null, at }]);
-    await enqueueEvents(trx, [{ topic: TOPICS.issues, type: ISSUE_EVENTS.issueStatusChanged, key: issue.id, payload: { issue_id: issue.id, project_code: issue.project_code, from_status_id: issue.status_id, to_status_id: to, by: principal.username, comment: comment ?? null } }]);
+    await writeEvent(trx, ISSUE_EVENTS.issueStatusChanged, issue.id, { issue_id: issue.id, project_code: issue.project_code, from_status_id: issue.status_id, to_status_id: to, by: principal.username, comment: comment ?? null });
     return 'changed';
   }
 
@@ -117,7 +117,7 @@ export class Issues {
       if (body.assignee !== undefined && body.assignee !== issue.assignee) {
         await issueStore.update(trx, id, { assignee: body.assignee }, at);
         await historyStore.add(trx, [{ issue_id: id, actor_kind: 'user', actor: principal.username, field: 'assignee', old_value: issue.assignee, new_value: body.assignee, comment: body.comment ?? null, at }]);
-        await enqueueEvents(trx, [{ topic: TOPICS.issues, type: ISSUE_EVENTS.issueUpdated, key: id, payload: { issue_id: id, project_code: issue.project_code, assignee: body.assignee, by: principal.username } }]);
+        await writeEvent(trx, ISSUE_EVENTS.issueUpdated, id, { issue_id: id, project_code: issue.project_code, assignee: body.assignee, by: principal.username });
       }
       if (body.comment && body.status_id === undefined && body.assignee === undefined) await commentStore.add(trx, id, principal.username, body.comment);
     });
@@ -150,7 +150,7 @@ export class Issues {
       const visible = (await issueStore.getMany(trx, ids.filter(isUuid))).filter((i) => canSeeProject(principal, i.project_code));
       const deleted = new Set(await issueStore.deleteMany(trx, visible.map((i) => i.id)));
       if (deleted.size) await ticketStore.dropUnlinked(trx);
-      if (deleted.size) await enqueueEvents(trx, [{ topic: TOPICS.issues, type: ISSUE_EVENTS.issuesDeleted, key: [...deleted][0], payload: { ids: [...deleted], by: principal.username } }]);
+      if (deleted.size) await writeEvent(trx, ISSUE_EVENTS.issuesDeleted, [...deleted][0], { ids: [...deleted], by: principal.username });
       return ids.map((id) => ({ id, status: deleted.has(id) ? ('deleted' as const) : ('not_found' as const) }));
     });
   }

@@ -1,5 +1,5 @@
 import { createGrpcClient, ModuleDefinition, openSecretBox, PeriodicTask, readOutboundPolicy, ServiceHost } from '@bulwark/platform';
-import { routesOf, TOPICS } from '@bulwark/contracts';
+import { onEvents, routesOf, SCAN_EVENTS, TOPICS } from '@bulwark/contracts';
 import { catalogV1, issuesV1, scanningV1 } from '@bulwark/proto';
 import { readIssuesConfig } from './config';
 import { issuesGrpc } from './grpc/issues-grpc';
@@ -32,7 +32,7 @@ export const issuesModule: ModuleDefinition = {
     const trackerPush = new PeriodicTask('tracker status push', config.TRACKERS_PUSH_POLL_MS, () => trackers.drainPushes(), host.log);
     const ingestion = new Ingestion(scanning.client, catalog.client, gates, host.log, config.ISSUES_INGEST_CHUNK);
     host.grpc.add(issuesV1.IssuesServiceService, 'bulwark.issues.v1.IssuesService', issuesGrpc(host.db));
-    await host.consume('ingestion', [TOPICS.scans], (event, trx) => ingestion.handle(event, trx));
+    await host.consume('ingestion', [TOPICS.scans], onEvents([SCAN_EVENTS.scanCompleted], (event, trx) => ingestion.handle(event, trx)));
     const boms = new CyclonedxExports(host.db, scanning.client, catalog.client, () => issues.statusNames());
     const started = await host.serve(routesOf('issues'), { ...issuesHandlers(host.db, issues, rules, gates, trackers, boms), ...trackerHandlers(trackers) });
     rules.start();

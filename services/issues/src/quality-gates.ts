@@ -1,5 +1,5 @@
-import { canSeeProject, CatalogClient, Db, enqueueEvents, invalid, notFound, Principal, ScanningClient, Trx, unlessNotFound } from '@bulwark/platform';
-import { ISSUE_EVENTS, TOPICS } from '@bulwark/contracts';
+import { canSeeProject, CatalogClient, Db, invalid, notFound, Principal, ScanningClient, Trx, unlessNotFound } from '@bulwark/platform';
+import { ISSUE_EVENTS, QualityGateJson, writeEvent } from '@bulwark/contracts';
 import { GateCondition, LinkedGate, layerVerdict } from './domain/gates';
 import type { ScanCompleted } from './ingestion';
 import { issueStore } from './store/issues';
@@ -109,10 +109,8 @@ export class QualityGates {
     const verdict = { ...layerVerdict(gates, counts), scan_result_id: scan.scan_result_id, layer_id: scan.layer_id, evaluated_at: new Date().toISOString() };
     await gateStore.setLayerState(trx, scan.layer_id, scan.scan_result_id, verdict.locked, verdict);
     // Setting the same verdict again is harmless, so a retried ingestion may repeat this call.
-    await this.scanning.setQualityGate({ scanResultId: scan.scan_result_id, qualityGateJson: JSON.stringify(verdict) });
-    await enqueueEvents(trx, [
-      { topic: TOPICS.issues, type: ISSUE_EVENTS.qualityGateEvaluated, key: scan.scan_result_id, payload: { scan_result_id: scan.scan_result_id, layer_id: scan.layer_id, project_code: scan.project_code, verdict } },
-    ]);
+    await this.scanning.setQualityGate({ scanResultId: scan.scan_result_id, qualityGateJson: JSON.stringify(verdict satisfies QualityGateJson) });
+    await writeEvent(trx, ISSUE_EVENTS.qualityGateEvaluated, scan.scan_result_id, { scan_result_id: scan.scan_result_id, layer_id: scan.layer_id, project_code: scan.project_code, verdict });
     return verdict;
   }
 }

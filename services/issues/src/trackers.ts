@@ -1,5 +1,5 @@
-import { canSeeProject, conflict, Db, enqueueEvents, ErrorRecorder, errorMessage, invalid, isUuid, Logger, notFound, OutboundPolicy, OutboundRefusedError, Principal, SecretBox, Trx } from '@bulwark/platform';
-import { ISSUE_EVENTS, TOPICS, TrackerBody, TrackerCredentials } from '@bulwark/contracts';
+import { canSeeProject, conflict, Db, ErrorRecorder, errorMessage, invalid, isUuid, Logger, notFound, OutboundPolicy, OutboundRefusedError, Principal, SecretBox, Trx } from '@bulwark/platform';
+import { ISSUE_EVENTS, newEvent, TrackerBody, TrackerCredentials, writeEvents } from '@bulwark/contracts';
 import { bulwarkStatusFor, groupForTickets, Grouping, pushBackoffSeconds, pushFor, renderTicket, TicketIssue } from './domain/tickets';
 import { recordIntegrationFailure } from './integrations/failures';
 import type { TrackerHttp } from './integrations/http';
@@ -304,7 +304,7 @@ export class Trackers {
       const actor = `tracker:${t.name}`;
       for (const issue of issues) await issueStore.update(trx, issue.id, { status_id: target }, at);
       await historyStore.add(trx, issues.map((i) => ({ issue_id: i.id, actor_kind: 'tracker' as const, actor, field: 'status', old_value: String(i.status_id), new_value: String(target), comment: `Ticket ${ticket.key} is ${state.status}`, at })));
-      await enqueueEvents(trx, issues.map((i) => ({ topic: TOPICS.issues, type: ISSUE_EVENTS.issueStatusChanged, key: i.id, payload: { issue_id: i.id, project_code: i.project_code, from_status_id: i.status_id, to_status_id: target, by: actor, comment: `Ticket ${ticket.key} is ${state.status}` } })));
+      await writeEvents(trx, issues.map((i) => newEvent(ISSUE_EVENTS.issueStatusChanged, i.id, { issue_id: i.id, project_code: i.project_code, from_status_id: i.status_id, to_status_id: target, by: actor, comment: `Ticket ${ticket.key} is ${state.status}` })));
       return issues.length;
     });
   }

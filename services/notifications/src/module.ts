@@ -1,5 +1,5 @@
 import { ModuleDefinition, openSecretBox, PeriodicTask, readOutboundPolicy, ServiceHost } from '@bulwark/platform';
-import { routesOf, TOPICS } from '@bulwark/contracts';
+import { NOTIFIABLE_EVENTS, onEvents, routesOf, TOPICS } from '@bulwark/contracts';
 import { notificationsV1 } from '@bulwark/proto';
 import { readNotificationsConfig } from './config';
 import { notificationsHandlers } from './http/handlers';
@@ -24,7 +24,7 @@ export const notificationsModule: ModuleDefinition = {
     const retention = new PeriodicTask('events retention', 3_600_000, () => eventStore.purge(host.db, config.NOTIFY_EVENTS_RETENTION_DAYS), host.log);
     const errorsRetention = new PeriodicTask('error log retention', 3_600_000, () => errorStore.purge(host.db, config.ERRORS_LOG_RETENTION_DAYS), host.log);
     host.grpc.add(notificationsV1.NotificationsServiceService, 'bulwark.notifications.v1.NotificationsService', {});
-    await host.consume('security-events', [TOPICS.scans, TOPICS.issues, TOPICS.reports, TOPICS.identity], recordSecurityEvent);
+    await host.consume('security-events', [TOPICS.scans, TOPICS.issues, TOPICS.reports, TOPICS.identity], onEvents(NOTIFIABLE_EVENTS, recordSecurityEvent));
     await host.consume('errors-log', [TOPICS.errors], errorLogConsumer(host.log));
     const started = await host.serve(routesOf('notifications'), notificationsHandlers(host.db, new Notifiers(host.db, secrets, webhooks, config.NOTIFY_SECRET_ROTATION_HOURS)));
     delivery.start();

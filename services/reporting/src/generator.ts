@@ -1,5 +1,5 @@
-import { Db, enqueueEvents, ErrorRecorder, IssuesClient, Logger } from '@bulwark/platform';
-import { REPORT_EVENTS, TOPICS } from '@bulwark/contracts';
+import { Db, ErrorRecorder, IssuesClient, Logger } from '@bulwark/platform';
+import { decodeJson, REPORT_EVENTS, topIssueJson, writeEvent } from '@bulwark/contracts';
 import { periodStart } from './domain/period';
 import { buildCompliance, isSeverity, remediationOf } from './domain/compliance';
 import type { IssueDetail, ReportIssue, ReportSnapshot } from './domain/snapshot';
@@ -39,7 +39,7 @@ export async function collectSnapshot(issues: IssuesClient, s: ReportSubject, to
     },
     summary.groups.map((g) => ({ ...g, count: Number(g.count) })),
     summary.statuses,
-    top.issuesJson.map((j) => JSON.parse(j) as ReportIssue),
+    top.issuesJson.map((j) => decodeJson(topIssueJson, j, 'issues_json')),
     topLimit,
   );
   if (s.type === 'detailed') snapshot.details = await collectDetails(issues, snapshot.top_issues);
@@ -112,7 +112,7 @@ export class ReportGenerator {
       });
       await this.db.transaction(async (trx) => {
         if (!(await reportStore.finish(trx, r.id, r.attempts, { snapshot }))) return;
-        await enqueueEvents(trx, [{ topic: TOPICS.reports, type: REPORT_EVENTS.reportReady, key: r.id, payload: { id: r.id, name: r.name, type: r.type, author: r.author, project_codes: r.project_codes } }]);
+        await writeEvent(trx, REPORT_EVENTS.reportReady, r.id, { id: r.id, name: r.name, type: r.type, author: r.author, project_codes: r.project_codes });
       });
       this.log.info('report generated', { reportId: r.id, issues: snapshot.totals.issues, ms: Date.now() - started });
     } catch (err) {
@@ -126,7 +126,7 @@ export class ReportGenerator {
       this.log.error('report generation failed', { reportId: r.id, attempt: r.attempts, error });
       await this.db.transaction(async (trx) => {
         if (!(await reportStore.finish(trx, r.id, r.attempts, { error }))) return;
-        await enqueueEvents(trx, [{ topic: TOPICS.reports, type: REPORT_EVENTS.reportFailed, key: r.id, payload: { id: r.id, name: r.name, type: r.type, author: r.author, error } }]);
+        await writeEvent(trx, REPORT_EVENTS.reportFailed, r.id, { id: r.id, name: r.name, type: r.type, author: r.author, error });
         await this.errors.recordError(
           {
             code: 'report.failed', level: 'error', subject: r.id, request_id: null,

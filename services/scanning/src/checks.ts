@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import {
-  AppError, canSeeProject, conflict, enqueueEvents, invalid, isUuid, notFound, Principal, Queryable, SecretBox, ServiceHost, Trx,
+  AppError, canSeeProject, conflict, invalid, isUuid, notFound, Principal, Queryable, SecretBox, ServiceHost,
 } from '@bulwark/platform';
-import { checkExtraArgs, SCAN_EVENTS, toolType, TOPICS } from '@bulwark/contracts';
+import { checkExtraArgs, newEvent, SCAN_EVENTS, toolType, writeEvent, writeEvents } from '@bulwark/contracts';
 import { CatalogGate } from './catalog-client';
 import { GroupedCheckInput, PlanError, planCheckCreate, planCheckUpdate, TagInfo } from './domain/check-plan';
 import { CheckRecord, CheckSettings, checkStore, Comparison } from './store/checks';
@@ -41,10 +41,6 @@ export class Checks {
 
   private get db() {
     return this.host.db;
-  }
-
-  private events(trx: Trx, type: string, checks: { id: string }[], extra: Record<string, unknown> = {}) {
-    return enqueueEvents(trx, checks.map((c) => ({ topic: TOPICS.scans, type, key: c.id, payload: { check_id: c.id, ...extra } })));
   }
 
   /** A check the caller may see, or 404. */
@@ -102,7 +98,7 @@ export class Checks {
       if (groupId) await checkStore.createGroup(trx, groupId);
       const ids = plan.tags.map(() => randomUUID());
       for (const [i, tag] of plan.tags.entries()) await checkStore.insert(trx, ids[i], groupId, settings, tag ?? null);
-      await this.events(trx, SCAN_EVENTS.checkCreated, ids.map((x) => ({ id: x })), { layer_id: settings.layerId, group_id: groupId });
+      await writeEvents(trx, ids.map((x) => newEvent(SCAN_EVENTS.checkCreated, x, { check_id: x, layer_id: settings.layerId, group_id: groupId })));
       return ids[0];
     });
     return (await checkStore.get(this.db, id))!;
@@ -131,8 +127,8 @@ export class Checks {
         await checkStore.setGroup(trx, plan.update.map((u) => u.checkId), null);
         await trx('check_groups').where({ id: groupId }).delete();
       }
-      await this.events(trx, SCAN_EVENTS.checkUpdated, [...plan.update.map((u) => ({ id: u.checkId })), ...plan.detach.map((x) => ({ id: x }))]);
-      await this.events(trx, SCAN_EVENTS.checkCreated, created.map((x) => ({ id: x })), { layer_id: settings.layerId, group_id: groupId });
+      await writeEvents(trx, [...plan.update.map((u) => u.checkId), ...plan.detach].map((x) => newEvent(SCAN_EVENTS.checkUpdated, x, { check_id: x })));
+      await writeEvents(trx, created.map((x) => newEvent(SCAN_EVENTS.checkCreated, x, { check_id: x, layer_id: settings.layerId, group_id: groupId })));
     });
     return (await checkStore.get(this.db, id))!;
   }
@@ -150,7 +146,7 @@ export class Checks {
       const busy = await scanStore.inFlightFor(trx, members.map((c) => c.id));
       if (busy.length > 0) throw conflict(`Checks of the group have scans in flight: ${busy.map((s) => s.checkId).join(', ')}; stop them first`);
       const deleted = await checkStore.deleteGroup(trx, groupId);
-      await this.events(trx, SCAN_EVENTS.checkDeleted, deleted.map((x) => ({ id: x })), { group_id: groupId });
+      await writeEvents(trx, deleted.map((x) => newEvent(SCAN_EVENTS.checkDeleted, x, { check_id: x, group_id: groupId })));
       return deleted;
     });
   }
@@ -176,7 +172,7 @@ export class Checks {
             await trx('check_groups').where({ id: check.groupId }).delete();
           }
         }
-        await this.events(trx, SCAN_EVENTS.checkDeleted, [check], { group_id: check.groupId });
+        await writeEvent(trx, SCAN_EVENTS.checkDeleted, check.id, { check_id: check.id, group_id: check.groupId });
         results.push({ id, status: 'deleted' });
       }
       return results;
@@ -195,7 +191,7 @@ export class Checks {
     }
     await this.host.transaction(async (trx) => {
       await checkStore.setComparison(trx, id, comparison);
-      await this.events(trx, SCAN_EVENTS.checkUpdated, [check], { comparison });
+      await writeEvent(trx, SCAN_EVENTS.checkUpdated, check.id, { check_id: check.id, comparison });
     });
     return (await checkStore.get(this.db, id))!;
   }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { AppError, canSeeProject, conflict, invalid, isUuid, LicenseGate, LicenseLimitReached, notFound, Principal, serializeAcrossReplicas, ServiceHost, UploadedFile } from '@bulwark/platform';
-import { SCAN_EVENTS, toolType } from '@bulwark/contracts';
+import { SCAN_EVENTS, toolType, writeEvent } from '@bulwark/contracts';
 import type { CatalogGate } from './catalog-client';
 import { countUpload } from './scan-metrics';
 import type { Checks } from './checks';
@@ -9,7 +9,7 @@ import { findingStore, SameImport } from './store/findings';
 import { ScanQuery, ScanRecord, scanStore } from './store/scans';
 import { importKeyOf, ImportSummary } from './scans/report-import';
 import type { ReportParser } from './scans/report-parser';
-import { scanEvent, ScanWorker } from './scans/scan-worker';
+import { scanRef, ScanWorker } from './scans/scan-worker';
 
 /** An upload's findings: parsed now (streamed from the file into the store), or reused from the check's scan of the same report. */
 type UploadContent =
@@ -66,7 +66,7 @@ export class Scans {
         toolTypeId: typeId, kind: 'scan', state: 'queued', requestedBy: principal.username,
       });
       const created = (await scanStore.get(trx, id))!;
-      await scanEvent(trx, SCAN_EVENTS.scanQueued, created, { requested_by: principal.username });
+      await writeEvent(trx, SCAN_EVENTS.scanQueued, created.checkId, { ...scanRef(created), requested_by: principal.username });
       return created;
     });
     this.worker.nudge();
@@ -116,7 +116,7 @@ export class Scans {
     if (!scan) throw conflict(`Check ${checkId} has no scan queued or running`);
     await this.host.transaction(async (trx) => {
       await scanStore.requestStop(trx, scan.id);
-      if (await scanStore.finish(trx, scan.id, ['queued'], 'stopped', { error: null })) await scanEvent(trx, SCAN_EVENTS.scanStopped, scan, { by: principal.username });
+      if (await scanStore.finish(trx, scan.id, ['queued'], 'stopped', { error: null })) await writeEvent(trx, SCAN_EVENTS.scanStopped, scan.checkId, { ...scanRef(scan), by: principal.username });
     });
     // Here: abort now. Elsewhere: that replica sees stop_requested at its next heartbeat.
     this.worker.abortLocal(scan.id);
@@ -179,8 +179,8 @@ export class Scans {
         findingsCount: summary.findingsCount, severityCounts: summary.severityCounts, reportFormat: summary.format, findingsDigest: summary.digest, error: null,
       });
       const created = (await scanStore.get(trx, id))!;
-      await scanEvent(trx, SCAN_EVENTS.scanCompleted, created, {
-        findings_count: summary.findingsCount, severity_counts: summary.severityCounts, tool_id: check.securityToolId, uploaded: true, findings_digest: summary.digest,
+      await writeEvent(trx, SCAN_EVENTS.scanCompleted, created.checkId, {
+        ...scanRef(created), findings_count: summary.findingsCount, severity_counts: summary.severityCounts, tool_id: check.securityToolId, uploaded: true, findings_digest: summary.digest,
       });
       return created;
     });

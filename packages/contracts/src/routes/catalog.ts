@@ -1,6 +1,6 @@
 import type { RouteSpec } from '@bulwark/platform';
 import { z } from '../zod';
-import { bulkResult, idsBody, int4, isoDateTime, listOf, pageQuery, queryBool, queryInt4, perm } from '../common';
+import { bracketQuery, bulkResult, idsBody, int4, isoDateTime, listOf, pageQuery, queryBool, queryInt4, perm } from '../common';
 
 const service = 'catalog';
 
@@ -284,7 +284,7 @@ export const layerView = z
 
 const search = z.string().max(255).optional();
 
-export const catalogRoutes: RouteSpec[] = [
+export const catalogRoutes = [
   // sources
   {
     operationId: 'listSourceTypes', method: 'get', path: '/api/v1/source-types', service, tag: 'Sources', access: perm('catalog.sources', 'r'),
@@ -300,7 +300,7 @@ export const catalogRoutes: RouteSpec[] = [
   {
     operationId: 'listSources', method: 'get', path: '/api/v1/sources', service, tag: 'Sources', access: perm('catalog.sources', 'r'),
     summary: 'List sources (global ones, and project ones of the caller\u2019s projects)',
-    request: { query: z.object({ ...pageQuery, 'search[name]': search, 'search[source]': search.openapi({ description: 'Part of the URL' }) }).strict() },
+    request: { query: bracketQuery(z.object({ ...pageQuery, 'search[name]': search, 'search[source]': search.openapi({ description: 'Part of the URL' }) }).strict()) },
     response: listOf(sourceView, 'SourceList'),
   },
   {
@@ -350,7 +350,7 @@ export const catalogRoutes: RouteSpec[] = [
     operationId: 'listTools', method: 'get', path: '/api/v1/tools', service, tag: 'Tools', access: perm('catalog.tools', 'r'),
     summary: 'List tools (global ones, and project ones of the caller\u2019s projects)',
     request: {
-      query: z
+      query: bracketQuery(z
         .object({
           ...pageQuery,
           'filter[version]': z.string().max(64).optional().openapi({ description: 'Exact version' }),
@@ -359,7 +359,7 @@ export const catalogRoutes: RouteSpec[] = [
           'search[url]': search,
           'search[version]': search,
         })
-        .strict(),
+        .strict()),
     },
     response: listOf(toolView, 'ToolList'),
   },
@@ -422,7 +422,7 @@ export const catalogRoutes: RouteSpec[] = [
     operationId: 'listProjects', method: 'get', path: '/api/v1/projects', service, tag: 'Projects', access: perm('catalog.projects', 'r'),
     summary: 'List the caller\u2019s projects (not deleted ones unless asked)',
     request: {
-      query: z
+      query: bracketQuery(z
         .object({
           ...pageQuery,
           'filter[deleted_only]': queryBool.optional(),
@@ -432,7 +432,7 @@ export const catalogRoutes: RouteSpec[] = [
           'search[name]': search,
           'search[tag]': search,
         })
-        .strict(),
+        .strict()),
     },
     response: listOf(projectView, 'ProjectList'),
   },
@@ -471,7 +471,7 @@ export const catalogRoutes: RouteSpec[] = [
     operationId: 'listResources', method: 'get', path: '/api/v1/resources', service, tag: 'Projects', access: { kind: 'authenticated' },
     summary: 'Sources and tools usable in a project (filter[project_access]), or every one the caller sees',
     description: `Sources need catalog.sources:r and tools catalog.tools:r; without the letter that part is empty. ${SCOPE_NOTE}`,
-    request: { query: z.object({ 'filter[project_access]': z.string().min(1).max(64).optional() }).strict() },
+    request: { query: bracketQuery(z.object({ 'filter[project_access]': z.string().min(1).max(64).optional() }).strict()) },
     response: z.object({ sources: z.array(sourceView), tools: z.array(toolView) }).openapi('Resources'),
   },
   // layers
@@ -490,9 +490,9 @@ export const catalogRoutes: RouteSpec[] = [
     operationId: 'listLayers', method: 'get', path: '/api/v1/layers', service, tag: 'Layers', access: perm('catalog.layers', 'r'),
     summary: 'List layers of the caller\u2019s projects',
     request: {
-      query: z
+      query: bracketQuery(z
         .object({ ...pageQuery, 'filter[project_code]': z.string().max(64).optional(), 'filter[is_template]': queryBool.optional(), 'search[name]': search })
-        .strict(),
+        .strict()),
     },
     response: listOf(layerView, 'LayerList'),
   },
@@ -520,4 +520,4 @@ export const catalogRoutes: RouteSpec[] = [
     operationId: 'deleteLayerRemoved', method: 'delete', path: '/api/v1/layer/{layer_id}', service, tag: 'Layers', access: perm('catalog.layers', 'd'),
     summary: 'Removed in release 1.5', gone: 'Removed in release 1.5: use DELETE /api/v1/layers with { "ids": [...] }',
   },
-];
+] as const satisfies readonly RouteSpec[];

@@ -1,6 +1,6 @@
 import type { RouteSpec } from '@bulwark/platform';
 import { z } from '../zod';
-import { bulkResult, idsBody, isoDateTime, listOf, pageQuery, queryBool, perm } from '../common';
+import { bracketQuery, bulkResult, idsBody, isoDateTime, listOf, pageQuery, queryBool, perm } from '../common';
 import { ALL_LETTERS } from '../permissions';
 
 const service = 'identity';
@@ -336,7 +336,7 @@ export const meResponse = z
   })
   .openapi('Me');
 
-export const identityRoutes: RouteSpec[] = [
+export const identityRoutes = [
   {
     operationId: 'login', method: 'post', path: '/api/v1/auth/login', service, tag: 'Authentication', access: { kind: 'public' },
     summary: 'Log in with username and password; returns a JWT valid for 9 hours by default',
@@ -443,7 +443,7 @@ export const identityRoutes: RouteSpec[] = [
   {
     operationId: 'listTokens', method: 'get', path: '/api/v1/tokens', service, tag: 'API tokens', access: { kind: 'authenticated' },
     summary: 'The caller\u2019s API tokens, without secrets',
-    request: { query: z.object({ ...pageQuery, 'filter[include_revoked]': queryBool.optional() }).strict() }, response: listOf(tokenView, 'TokenList'),
+    request: { query: bracketQuery(z.object({ ...pageQuery, 'filter[include_revoked]': queryBool.optional() }).strict()) }, response: listOf(tokenView, 'TokenList'),
   },
   {
     operationId: 'revokeTokens', method: 'delete', path: '/api/v1/tokens', service, tag: 'API tokens', access: { kind: 'authenticated' },
@@ -461,7 +461,7 @@ export const identityRoutes: RouteSpec[] = [
   {
     operationId: 'listRoles', method: 'get', path: '/api/v1/roles', service, tag: 'Roles', access: perm('administration.roles', 'r'),
     summary: 'List roles',
-    request: { query: z.object({ ...pageQuery, 'search[id]': z.string().max(255).optional(), 'search[name]': z.string().max(255).optional() }).strict() },
+    request: { query: bracketQuery(z.object({ ...pageQuery, 'search[id]': z.string().max(255).optional(), 'search[name]': z.string().max(255).optional() }).strict()) },
     response: listOf(roleView, 'RoleList'),
   },
   {
@@ -490,7 +490,7 @@ export const identityRoutes: RouteSpec[] = [
     operationId: 'listUsers', method: 'get', path: '/api/v1/users', service, tag: 'Users', access: perm('administration.users', 'r'),
     summary: 'List users',
     request: {
-      query: z
+      query: bracketQuery(z
         .object({
           ...pageQuery,
           'filter[deleted_only]': queryBool.optional(),
@@ -502,7 +502,7 @@ export const identityRoutes: RouteSpec[] = [
           'search[display_name]': z.string().max(255).optional(),
           'search[email]': z.string().max(255).optional(),
         })
-        .strict(),
+        .strict()),
     },
     response: listOf(userView, 'UserList'),
   },
@@ -535,7 +535,7 @@ export const identityRoutes: RouteSpec[] = [
     summary: 'List user groups',
     description: 'search[name] matches part of the name; search[project_tags] matches part of one of the group\u2019s project tags; both without regard to case.',
     request: {
-      query: z.object({ ...pageQuery, 'search[name]': z.string().max(255).optional(), 'search[project_tags]': z.string().max(255).optional() }).strict(),
+      query: bracketQuery(z.object({ ...pageQuery, 'search[name]': z.string().max(255).optional(), 'search[project_tags]': z.string().max(255).optional() }).strict()),
     },
     response: listOf(groupView, 'GroupList'),
   },
@@ -573,4 +573,4 @@ export const identityRoutes: RouteSpec[] = [
     request: { query: z.object({ key: z.string().min(1).max(128), letter }).strict() },
     response: z.object({ key: z.string(), letter, allowed: z.boolean() }).openapi('PermissionCheck'),
   },
-];
+] as const satisfies readonly RouteSpec[];

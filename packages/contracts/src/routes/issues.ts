@@ -1,7 +1,7 @@
 import type { RouteSpec } from '@bulwark/platform';
 import { z } from '../zod';
 import { ticketView } from './trackers';
-import { bulkResult, idsBody, int4, isoDateTime, listOf, multi, pageQuery, queryBool, queryInt4, perm } from '../common';
+import { bracketQuery, bulkResult, NestBrackets, idsBody, int4, isoDateTime, listOf, multi, pageQuery, queryBool, queryInt4, perm } from '../common';
 
 const service = 'issues';
 const issuesP = (l: 'r' | 'w' | 'x' | 'd') => perm('issues.issues', l);
@@ -62,6 +62,9 @@ export const issueFilterQuery = {
   'search[assignee]': search,
   'search[rule_id]': search,
 };
+
+/** The issue filters as a handler receives them (see `bracketQuery`): `filter.tool`, `search.title`, `filter_inversion`. */
+export type IssueFilterParams = NestBrackets<z.output<z.ZodObject<typeof issueFilterQuery>>>;
 
 export const issueView = z
   .object({
@@ -177,13 +180,13 @@ export const changeResult = z
 
 export const issueHistoryEntry = z.object({ id: z.string(), at: isoDateTime, actor_kind: z.string(), actor: z.string(), field: z.string(), old_value: z.string().nullable(), new_value: z.string().nullable(), comment: z.string().nullable() });
 
-export const issuesRoutes: RouteSpec[] = [
+export const issuesRoutes = [
   // ---- issues
   {
     operationId: 'listIssues', method: 'get', path: '/api/v1/issues', service, tag: 'Issues', access: issuesP('r'),
     summary: 'A filtered, sorted page of the caller\u2019s issues',
     description: 'Unknown parameters answer 400 naming them. sort: first_detected_at, last_detected_at, severity, cvss or status, "-" prefix for descending (default -first_detected_at: newest issues first). cursor (the next_cursor of the previous page) pages by keyset instead of page, which stays fast on deep pages.',
-    request: { query: z.object({ ...pageQuery, sort: z.string().regex(new RegExp(`^-?(${ISSUE_SORTS.join('|')})$`), `must be one of ${ISSUE_SORTS.join(', ')}, with an optional "-"`).optional(), cursor: z.string().max(512).optional(), ...issueFilterQuery }).strict() },
+    request: { query: bracketQuery(z.object({ ...pageQuery, sort: z.string().regex(new RegExp(`^-?(${ISSUE_SORTS.join('|')})$`), `must be one of ${ISSUE_SORTS.join(', ')}, with an optional "-"`).optional(), cursor: z.string().max(512).optional(), ...issueFilterQuery }).strict()) },
     response: issueList,
   },
   {
@@ -193,7 +196,7 @@ export const issuesRoutes: RouteSpec[] = [
       'format=sarif: SARIF 2.1.0, one run per tool; rules carry CWE tags (external/cwe/cwe-N) and security-severity; results carry locations, ' +
       'partialFingerprints["bulwark/v1"] (Bulwark\u2019s fingerprint) and an accepted external suppression for False positive, Risk accepted and Suppressed. ' +
       'Every filter of GET /issues applies except filter_inversion.',
-    request: { query: z.object(issueFilterQuery).omit({ filter_inversion: true }).extend({ format: z.enum(['sarif']).default('sarif') }).strict() },
+    request: { query: bracketQuery(z.object(issueFilterQuery).omit({ filter_inversion: true }).extend({ format: z.enum(['sarif']).default('sarif') }).strict()) },
   },
   {
     operationId: 'exportLayerCyclonedx', method: 'get', path: '/api/v1/layer/{layer_id}/sbom', service, tag: 'Dependencies', access: perm('scanning.dependencies', 'r'),
@@ -213,22 +216,22 @@ export const issuesRoutes: RouteSpec[] = [
   },
   {
     operationId: 'countIssues', method: 'get', path: '/api/v1/issues/count', service, tag: 'Issues', access: issuesP('r'),
-    summary: 'How many issues match the filters', request: { query: z.object(issueFilterQuery).strict() }, response: z.object({ count: z.number().int() }).openapi('IssueCount'),
+    summary: 'How many issues match the filters', request: { query: bracketQuery(z.object(issueFilterQuery).strict()) }, response: z.object({ count: z.number().int() }).openapi('IssueCount'),
   },
   {
     operationId: 'issueFilterValues', method: 'get', path: '/api/v1/issues/filter', service, tag: 'Issues', access: issuesP('r'),
     summary: 'Values available for each filter among the issues that match the given filters',
-    request: { query: z.object(issueFilterQuery).strict() }, response: z.record(z.string(), z.unknown()),
+    request: { query: bracketQuery(z.object(issueFilterQuery).strict()) }, response: z.record(z.string(), z.unknown()),
   },
   {
     operationId: 'issueBasicFilter', method: 'get', path: '/api/v1/issues/basic-filter', service, tag: 'Issues', access: issuesP('r'),
     summary: 'Statuses, severities, tools and projects of the caller\u2019s issues; detection date range with filter[need_detected_at]',
-    request: { query: z.object({ 'filter[need_detected_at]': queryBool.optional(), 'filter[project_code]': multi(z.string().min(1).max(64)) }).strict() }, response: z.record(z.string(), z.unknown()),
+    request: { query: bracketQuery(z.object({ 'filter[need_detected_at]': queryBool.optional(), 'filter[project_code]': multi(z.string().min(1).max(64)) }).strict()) }, response: z.record(z.string(), z.unknown()),
   },
   {
     operationId: 'issueCvssSeverities', method: 'get', path: '/api/v1/issues/cvss-severities', service, tag: 'Issues', access: issuesP('r'),
     summary: 'The CVSS qualitative scale (score ranges per severity) and how many of the caller\u2019s issues fall in each',
-    request: { query: z.object({ 'filter[project_code]': multi(z.string().min(1).max(64)) }).strict() }, response: z.record(z.string(), z.unknown()),
+    request: { query: bracketQuery(z.object({ 'filter[project_code]': multi(z.string().min(1).max(64)) }).strict()) }, response: z.record(z.string(), z.unknown()),
   },
   {
     operationId: 'deleteIssues', method: 'delete', path: '/api/v1/issues', service, tag: 'Issues', access: issuesP('d'),
@@ -281,12 +284,12 @@ export const issuesRoutes: RouteSpec[] = [
   {
     operationId: 'listStatuses', method: 'get', path: '/api/v1/issues/statuses', service, tag: 'Issue statuses', access: statusesP('r'),
     summary: 'Issue statuses with English and Russian names',
-    request: { query: z.object({ 'filter[id]': multi(queryInt4(1)), 'search[name]': search, filter_inversion: queryBool.optional(), lang: z.enum(['en', 'ru']).optional() }).strict() },
+    request: { query: bracketQuery(z.object({ 'filter[id]': multi(queryInt4(1)), 'search[name]': search, filter_inversion: queryBool.optional(), lang: z.enum(['en', 'ru']).optional() }).strict()) },
     response: z.object({ items: z.array(statusView) }),
   },
   {
     operationId: 'listTransitions', method: 'get', path: '/api/v1/issues/statuses/transitions', service, tag: 'Issue statuses', access: statusesP('r'),
-    summary: 'Allowed manual status changes', request: { query: z.object({ 'filter[from_status_id]': multi(queryInt4(1)) }).strict() },
+    summary: 'Allowed manual status changes', request: { query: bracketQuery(z.object({ 'filter[from_status_id]': multi(queryInt4(1)) }).strict()) },
     response: z.object({ items: z.array(transitionView) }),
   },
   {
@@ -302,7 +305,7 @@ export const issuesRoutes: RouteSpec[] = [
   // ---- deduplication rules
   {
     operationId: 'listDedupRules', method: 'get', path: '/api/v1/deduplicate-rules', service, tag: 'Deduplication', access: dedupP('r'),
-    summary: 'Deduplication rules', request: { query: z.object({ ...pageQuery, 'search[name]': search }).strict() }, response: listOf(dedupRuleView, 'DeduplicateRuleList'),
+    summary: 'Deduplication rules', request: { query: bracketQuery(z.object({ ...pageQuery, 'search[name]': search }).strict()) }, response: listOf(dedupRuleView, 'DeduplicateRuleList'),
   },
   {
     operationId: 'createDedupRule', method: 'post', path: '/api/v1/deduplicate-rule', service, tag: 'Deduplication', access: dedupP('w'),
@@ -325,11 +328,11 @@ export const issuesRoutes: RouteSpec[] = [
   },
   {
     operationId: 'listSecurityRules', method: 'get', path: '/api/v1/security-rules', service, tag: 'Security rules', access: rulesP('r'),
-    summary: 'Security rules', request: { query: z.object({ ...pageQuery, ...ruleFilterQuery }).strict() }, response: listOf(securityRuleView, 'SecurityRuleList'),
+    summary: 'Security rules', request: { query: bracketQuery(z.object({ ...pageQuery, ...ruleFilterQuery }).strict()) }, response: listOf(securityRuleView, 'SecurityRuleList'),
   },
   {
     operationId: 'securityRuleFilterValues', method: 'get', path: '/api/v1/security-rules/filter', service, tag: 'Security rules', access: rulesP('r'),
-    summary: 'Values available for each security-rule filter', request: { query: z.object(ruleFilterQuery).strict() }, response: z.record(z.string(), z.unknown()),
+    summary: 'Values available for each security-rule filter', request: { query: bracketQuery(z.object(ruleFilterQuery).strict()) }, response: z.record(z.string(), z.unknown()),
   },
   {
     operationId: 'getSecurityRule', method: 'get', path: '/api/v1/security-rule/{id}', service, tag: 'Security rules', access: rulesP('r'),
@@ -353,7 +356,7 @@ export const issuesRoutes: RouteSpec[] = [
     operationId: 'listQualityGates', method: 'get', path: '/api/v1/quality-gates', service, tag: 'Quality gates', access: gatesP('r'),
     summary: 'Quality gates with conditions and linked layers',
     description: 'search[project_name] matches the project code of the layers a gate is linked to.',
-    request: { query: z.object({ ...pageQuery, 'search[author]': search, 'search[name]': search, 'search[project_name]': search }).strict() }, response: listOf(gateView, 'QualityGateList'),
+    request: { query: bracketQuery(z.object({ ...pageQuery, 'search[author]': search, 'search[name]': search, 'search[project_name]': search }).strict()) }, response: listOf(gateView, 'QualityGateList'),
   },
   {
     operationId: 'getQualityGate', method: 'get', path: '/api/v1/quality-gate/{id}', service, tag: 'Quality gates', access: gatesP('r'),
@@ -403,7 +406,7 @@ export const issuesRoutes: RouteSpec[] = [
   {
     operationId: 'listPolicies', method: 'get', path: '/api/v1/policies', service, tag: 'Policies', access: policiesP('r'),
     summary: 'Policies', description: 'search[project_name] matches a project tag of the policy.',
-    request: { query: z.object({ ...pageQuery, 'search[author]': search, 'search[name]': search, 'search[project_name]': search }).strict() }, response: listOf(policyView, 'PolicyList'),
+    request: { query: bracketQuery(z.object({ ...pageQuery, 'search[author]': search, 'search[name]': search, 'search[project_name]': search }).strict()) }, response: listOf(policyView, 'PolicyList'),
   },
   {
     operationId: 'updatePolicy', method: 'put', path: '/api/v1/policy/{id}', service, tag: 'Policies', access: policiesP('w'),
@@ -414,4 +417,4 @@ export const issuesRoutes: RouteSpec[] = [
     summary: 'Delete policies by id', request: { body: idsBody }, response: bulkResult,
   },
   { operationId: 'removedDeletePolicy', method: 'delete', path: '/api/v1/policy/{id}', service, tag: 'Policies', access: policiesP('d'), summary: 'Removed in release 1.5', gone: 'Removed in release 1.5: use DELETE /api/v1/policies with { ids }' },
-];
+] as const satisfies readonly RouteSpec[];

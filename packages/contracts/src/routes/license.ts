@@ -40,7 +40,7 @@ const licenseView = statusView
   })
   .openapi('License');
 
-export const licenseRoutes: RouteSpec[] = [
+export const licenseRoutes = [
   {
     operationId: 'getLicense', method: 'get', path: '/api/v1/license', service, tag: 'License', access: licenseP('r'),
     summary: 'The installed license, or the community edition and its limits',
@@ -72,4 +72,4 @@ export const licenseRoutes: RouteSpec[] = [
       })
       .openapi('LicenseEnvironment'),
   },
-];
+] as const satisfies readonly RouteSpec[];

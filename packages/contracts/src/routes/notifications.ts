@@ -1,7 +1,7 @@
 import type { RouteSpec } from '@bulwark/platform';
 import { z } from '../zod';
 import { ERROR_LEVELS } from '@bulwark/platform';
-import { bulkResult, idsBody, isoDateTime, listOf, multi, pageQuery, perm } from '../common';
+import { bracketQuery, bulkResult, idsBody, isoDateTime, listOf, multi, pageQuery, perm } from '../common';
 import { IDENTITY_EVENTS, ISSUE_EVENTS, REPORT_EVENTS, SCAN_EVENTS } from '../events';
 import { standardSecretProblem } from '../webhook-secret';
 import { WEBHOOK_PAYLOAD_FORMATS } from '../webhooks';
@@ -124,7 +124,7 @@ const errorFilters = {
   'search[message_ru]': z.string().min(1).max(255).optional().openapi({ description: 'Part of the Russian message, any case' }),
 };
 
-export const notificationsRoutes: RouteSpec[] = [
+export const notificationsRoutes = [
   {
     operationId: 'createNotifier', method: 'post', path: '/api/v1/notifier', service, tag: 'Notifiers', access: notifiersP('w'),
     summary: 'Create a webhook notifier',
@@ -133,7 +133,7 @@ export const notificationsRoutes: RouteSpec[] = [
   },
   {
     operationId: 'listNotifiers', method: 'get', path: '/api/v1/notifiers', service, tag: 'Notifiers', access: notifiersP('r'),
-    summary: 'Notifiers, by name', request: { query: z.object({ ...pageQuery, 'search[name]': z.string().min(1).max(255).optional() }).strict() }, response: listOf(notifierView, 'NotifierList'),
+    summary: 'Notifiers, by name', request: { query: bracketQuery(z.object({ ...pageQuery, 'search[name]': z.string().min(1).max(255).optional() }).strict()) }, response: listOf(notifierView, 'NotifierList'),
   },
   {
     operationId: 'getNotifier', method: 'get', path: '/api/v1/notifier/{id}', service, tag: 'Notifiers', access: notifiersP('r'),
@@ -175,11 +175,11 @@ export const notificationsRoutes: RouteSpec[] = [
   },
   {
     operationId: 'listEvents', method: 'get', path: '/api/v1/events', service, tag: 'Events', access: eventsP('r'),
-    summary: 'Security events, newest first, within the caller\u2019s projects', request: { query: z.object({ ...pageQuery, ...eventQuery }).strict() }, response: listOf(eventView, 'SecurityEventList'),
+    summary: 'Security events, newest first, within the caller\u2019s projects', request: { query: bracketQuery(z.object({ ...pageQuery, ...eventQuery }).strict()) }, response: listOf(eventView, 'SecurityEventList'),
   },
   {
     operationId: 'eventsCsv', method: 'get', path: '/api/v1/events/csv', service, tag: 'Events', access: eventsP('r'),
-    summary: 'The same events as CSV (at most 100,000 rows)', request: { query: z.object(eventQuery).strict() },
+    summary: 'The same events as CSV (at most 100,000 rows)', request: { query: bracketQuery(z.object(eventQuery).strict()) },
   },
   {
     operationId: 'listErrors', method: 'get', path: '/api/v1/errors-log', service, tag: 'Error log', access: errorsLogP('r'),
@@ -187,17 +187,17 @@ export const notificationsRoutes: RouteSpec[] = [
     description:
       'What an administrator must see: 5xx answers (route, request id and code, never a stack or a secret), failed scans and checkouts, failed report generations, ' +
       'webhook deliveries given up, integration failures (directory) and events a consumer gave up. Kept ERRORS_LOG_RETENTION_DAYS days.',
-    request: { query: z.object({ ...pageQuery, ...errorFilters }).strict() }, response: listOf(errorView, 'ErrorLogList'),
+    request: { query: bracketQuery(z.object({ ...pageQuery, ...errorFilters }).strict()) }, response: listOf(errorView, 'ErrorLogList'),
   },
   {
     operationId: 'errorsCsv', method: 'get', path: '/api/v1/errors-log/csv', service, tag: 'Error log', access: errorsLogP('r'),
     summary: 'The same errors as CSV, streamed (cells that a spreadsheet would run as formulas are defused)',
-    request: { query: z.object(errorFilters).strict() },
+    request: { query: bracketQuery(z.object(errorFilters).strict()) },
   },
   {
     operationId: 'errorFilters', method: 'get', path: '/api/v1/errors-log/filters', service, tag: 'Error log', access: errorsLogP('r'),
     summary: 'The values the error-log filters can take: services, codes and levels present, and the date range, within the given dates',
-    request: { query: z.object({ 'filter[occurred_at_start]': errorFilters['filter[occurred_at_start]'], 'filter[occurred_at_end]': errorFilters['filter[occurred_at_end]'] }).strict() },
+    request: { query: bracketQuery(z.object({ 'filter[occurred_at_start]': errorFilters['filter[occurred_at_start]'], 'filter[occurred_at_end]': errorFilters['filter[occurred_at_end]'] }).strict()) },
     response: errorLogFilters,
   },
-];
+] as const satisfies readonly RouteSpec[];

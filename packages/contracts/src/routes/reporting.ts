@@ -1,6 +1,6 @@
 import type { RouteSpec } from '@bulwark/platform';
 import { z } from '../zod';
-import { bulkResult, idsBody, isoDateTime, listOf, multi, pageQuery, perm } from '../common';
+import { bracketQuery, bulkResult, idsBody, isoDateTime, listOf, multi, pageQuery, perm } from '../common';
 
 const service = 'reporting';
 const reportsP = (l: 'r' | 'w' | 'x' | 'd') => perm('reporting.reports', l);
@@ -49,21 +49,21 @@ export const reportView = z
 
 const formatQuery = z.enum(REPORT_FORMATS).openapi({ description: 'html, csv (the listed open issues), json (the whole report), pdf or docx' });
 
-export const reportingRoutes: RouteSpec[] = [
+export const reportingRoutes = [
   {
     // Before /report/{id}/download: the literal path must win over the parameter.
     operationId: 'downloadSummaryReport', method: 'get', path: '/api/v1/report/summary/download', service, tag: 'Reports', access: reportsP('x'),
     summary: 'Earlier interface: a summary report generated on the spot and downloaded',
     description: 'filter[created_at_start] and filter[created_at_end] bound the issues\u2019 first detection. The report is not stored.',
     request: {
-      query: z
+      query: bracketQuery(z
         .object({
           format: formatQuery.default('pdf'),
           'filter[project_code]': multi(z.string().min(1).max(64)),
           'filter[created_at_start]': isoDateTime.optional(),
           'filter[created_at_end]': isoDateTime.optional(),
         })
-        .strict(),
+        .strict()),
     },
   },
   {
@@ -81,7 +81,7 @@ export const reportingRoutes: RouteSpec[] = [
     operationId: 'listReports', method: 'get', path: '/api/v1/reports', service, tag: 'Reports', access: reportsP('r'),
     summary: 'Reports the caller may see (those whose projects are all within the caller\u2019s), newest first',
     request: {
-      query: z.object({ ...pageQuery, 'search[name]': z.string().min(1).max(255).optional(), 'filter[state]': z.enum(REPORT_STATES).optional(), 'filter[type]': z.enum(REPORT_TYPES).optional() }).strict(),
+      query: bracketQuery(z.object({ ...pageQuery, 'search[name]': z.string().min(1).max(255).optional(), 'filter[state]': z.enum(REPORT_STATES).optional(), 'filter[type]': z.enum(REPORT_TYPES).optional() }).strict()),
     },
     response: listOf(reportView, 'ReportList'),
   },
@@ -108,4 +108,4 @@ export const reportingRoutes: RouteSpec[] = [
     summary: 'The report file in a format; 409 until the report is ready',
     request: { params: byId, query: z.object({ format: formatQuery }).strict() },
   },
-];
+] as const satisfies readonly RouteSpec[];

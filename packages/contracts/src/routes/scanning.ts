@@ -1,6 +1,6 @@
 import type { RouteSpec } from '@bulwark/platform';
 import { z } from '../zod';
-import { bulkResult, idsBody, isoDateTime, listOf, pageQuery, perm } from '../common';
+import { bracketQuery, bulkResult, idsBody, isoDateTime, listOf, pageQuery, perm } from '../common';
 
 const service = 'scanning';
 const checks = (letter: 'r' | 'w' | 'x' | 'd') => perm('scanning.checks', letter);
@@ -198,7 +198,7 @@ export const comparisonBody = z
 
 const runResponse = z.object({ scan_result_id: z.string(), state: z.enum(scanStates) }).openapi('RunResponse');
 
-export const scanningRoutes: RouteSpec[] = [
+const scanRoutes = [
   {
     operationId: 'createCheck', method: 'post', path: '/api/v1/check', service, tag: 'Checks', access: checks('w'),
     summary: 'Create a check; more than one tag creates a group of checks, one per tag',
@@ -209,7 +209,7 @@ export const scanningRoutes: RouteSpec[] = [
     operationId: 'listChecks', method: 'get', path: '/api/v1/checks', service, tag: 'Checks', access: checks('r'),
     summary: 'List checks of the caller\u2019s projects',
     request: {
-      query: z.object({ ...pageQuery, 'filter[layer_id]': z.uuid().optional(), 'filter[project_code]': z.string().max(64).optional(), 'filter[group_id]': z.uuid().optional() }).strict(),
+      query: bracketQuery(z.object({ ...pageQuery, 'filter[layer_id]': z.uuid().optional(), 'filter[project_code]': z.string().max(64).optional(), 'filter[group_id]': z.uuid().optional() }).strict()),
     },
     response: listOf(checkView, 'CheckList'),
   },
@@ -285,7 +285,7 @@ export const scanningRoutes: RouteSpec[] = [
     operationId: 'listScanResults', method: 'get', path: '/api/v1/scan-results', service, tag: 'Scan results', access: results('r'),
     summary: 'Scan results, newest first',
     request: {
-      query: z
+      query: bracketQuery(z
         .object({
           ...pageQuery,
           'filter[check_id]': z.uuid().optional(),
@@ -297,7 +297,7 @@ export const scanningRoutes: RouteSpec[] = [
           'filter[updated_at_start]': isoDateTime.optional(),
           'filter[updated_at_end]': isoDateTime.optional(),
         })
-        .strict(),
+        .strict()),
     },
     response: listOf(scanResultView, 'ScanResultList'),
   },
@@ -305,7 +305,7 @@ export const scanningRoutes: RouteSpec[] = [
     operationId: 'scanResultFilters', method: 'get', path: '/api/v1/scan-results/filter', service, tag: 'Scan results', access: results('r'),
     summary: 'Values the scan-result filters can take (checks, states, projects, layers, kinds, date range), within the given filters',
     request: {
-      query: z
+      query: bracketQuery(z
         .object({
           'filter[checks]': z.union([z.uuid(), z.array(z.uuid())]).optional().openapi({ description: 'One or several check ids (repeat the parameter)' }),
           'filter[created_at_start]': isoDateTime.optional(),
@@ -313,7 +313,7 @@ export const scanningRoutes: RouteSpec[] = [
           'filter[updated_at_start]': isoDateTime.optional(),
           'filter[updated_at_end]': isoDateTime.optional(),
         })
-        .strict(),
+        .strict()),
     },
     response: z
       .object({
@@ -333,7 +333,7 @@ export const scanningRoutes: RouteSpec[] = [
   {
     operationId: 'listScanFindings', method: 'get', path: '/api/v1/scan-result/{result_id}/findings', service, tag: 'Scan results', access: results('r'),
     summary: 'The normalized findings of a completed result, in report order (the issues service deduplicates them across scans)',
-    request: { params: byResult, query: z.object({ ...pageQuery, 'filter[severity]': z.enum(['critical', 'high', 'medium', 'low', 'info']).optional() }).strict() },
+    request: { params: byResult, query: bracketQuery(z.object({ ...pageQuery, 'filter[severity]': z.enum(['critical', 'high', 'medium', 'low', 'info']).optional() }).strict()) },
     response: listOf(z.record(z.string(), z.unknown()).openapi('Finding', { description: 'The @bulwark/findings model' }), 'FindingList'),
   },
   {
@@ -348,7 +348,7 @@ export const scanningRoutes: RouteSpec[] = [
     upload: { maxBytes: UPLOAD_MAX_BYTES },
     response: runResponse,
   },
-];
+] as const satisfies readonly RouteSpec[];
 
 export const sbomView = z
   .object({
@@ -364,7 +364,8 @@ export const dependencyView = z
   })
   .openapi('Dependency');
 
-scanningRoutes.push(
+// The SBOM routes, declared after the views they answer with.
+const sbomRoutes = [
   {
     operationId: 'uploadLayerSbom', method: 'post', path: '/api/v1/layer/{layer_id}/sbom', service, tag: 'Dependencies', access: dependencies('w'),
     summary: 'Upload a CycloneDX SBOM (JSON or XML) for a layer: its components become the layer\u2019s dependency list',
@@ -376,14 +377,14 @@ scanningRoutes.push(
   {
     operationId: 'listSboms', method: 'get', path: '/api/v1/sboms', service, tag: 'Dependencies', access: dependencies('r'),
     summary: 'Uploaded SBOMs, newest first',
-    request: { query: z.object({ ...pageQuery, 'filter[project_code]': z.string().max(64).optional(), search: z.string().max(255).optional() }).strict() },
+    request: { query: bracketQuery(z.object({ ...pageQuery, 'filter[project_code]': z.string().max(64).optional(), search: z.string().max(255).optional() }).strict()) },
     response: listOf(sbomView, 'SbomList'),
   },
   {
     operationId: 'listDependencies', method: 'get', path: '/api/v1/dependencies', service, tag: 'Dependencies', access: dependencies('r'),
     summary: 'Components of each layer\u2019s latest SBOM',
     request: {
-      query: z
+      query: bracketQuery(z
         .object({
           ...pageQuery,
           'filter[layer_id]': z.uuid().optional(),
@@ -392,14 +393,16 @@ scanningRoutes.push(
           'search[type]': z.string().max(64).optional(),
           'search[version]': z.string().max(128).optional(),
         })
-        .strict(),
+        .strict()),
     },
     response: listOf(dependencyView, 'DependencyList'),
   },
   {
     operationId: 'dependencyFilters', method: 'get', path: '/api/v1/dependencies/filter', service, tag: 'Dependencies', access: dependencies('r'),
     summary: 'Values the dependency filters can take',
-    request: { query: z.object({ 'filter[layer_ids]': z.union([z.uuid(), z.array(z.uuid())]).optional().openapi({ description: 'One or several layer ids (repeat the parameter)' }) }).strict() },
+    request: { query: bracketQuery(z.object({ 'filter[layer_ids]': z.union([z.uuid(), z.array(z.uuid())]).optional().openapi({ description: 'One or several layer ids (repeat the parameter)' }) }).strict()) },
     response: z.object({ types: z.array(z.string()), project_names: z.array(z.string()), layer_ids: z.array(z.string()) }).openapi('DependencyFilters'),
   },
-);
+] as const satisfies readonly RouteSpec[];
+
+export const scanningRoutes = [...scanRoutes, ...sbomRoutes] as const;

@@ -1,6 +1,6 @@
 import type { RouteSpec } from '@bulwark/platform';
 import { z } from '../zod';
-import { bulkResult, int4, isoDateTime, listOf, multi, pageQuery, perm } from '../common';
+import { bracketQuery, bulkResult, int4, isoDateTime, listOf, multi, pageQuery, perm } from '../common';
 
 // Trackers and the tickets of issues live in the issues service: it owns issue statuses and history,
 // which ticket links and status sync change in the same transaction.
@@ -138,7 +138,7 @@ const ticketResult = z
   })
   .openapi('TicketCreation');
 
-export const trackerRoutes: RouteSpec[] = [
+export const trackerRoutes = [
   {
     operationId: 'createTracker', method: 'post', path: '/api/v1/tracker', service, tag: 'Task trackers', access: trackersP('w'),
     summary: 'Connect a task tracker (Redmine or Jira): address, credentials, project and issue-type mapping, status mapping, field templates',
@@ -147,7 +147,7 @@ export const trackerRoutes: RouteSpec[] = [
   },
   {
     operationId: 'listTrackers', method: 'get', path: '/api/v1/trackers', service, tag: 'Task trackers', access: trackersP('r'),
-    summary: 'Task trackers', request: { query: z.object({ ...pageQuery, 'search[name]': z.string().min(1).max(255).optional(), 'filter[type]': multi(z.enum(TRACKER_TYPES)) }).strict() },
+    summary: 'Task trackers', request: { query: bracketQuery(z.object({ ...pageQuery, 'search[name]': z.string().min(1).max(255).optional(), 'filter[type]': multi(z.enum(TRACKER_TYPES)) }).strict()) },
     response: listOf(trackerView, 'TrackerList'),
   },
   {
@@ -193,4 +193,4 @@ export const trackerRoutes: RouteSpec[] = [
     summary: 'Unlink an issue from its ticket (the ticket stays in the tracker)', request: { params: byId },
     response: z.object({ id: z.string(), status: z.enum(['unlinked', 'unchanged']), key: z.string().nullable() }).openapi('TicketUnlink'),
   },
-];
+] as const satisfies readonly RouteSpec[];

@@ -1,4 +1,4 @@
-import { AppError, errorMessage } from '../errors';
+import { AppError, errorMessage, FieldProblem } from '../errors';
 import type { Logger } from '../logging';
 import { runWithContext, requestIdFrom, REQUEST_ID_HEADER } from '../context';
 import { busEventDuration, busEventsHandled } from '../observability/metrics';
@@ -12,6 +12,18 @@ export interface RetryPolicy {
 }
 
 export const DEFAULT_RETRY: RetryPolicy = { attempts: 8, baseDelayMs: 100, maxDelayMs: 5000 };
+
+/**
+ * Thrown by a handler for an event no retry can handle, such as a payload that does not match its
+ * type's schema: it is dead-lettered at the first attempt. An AppError, so its text (naming the
+ * fields at fault) reaches the error log's record.
+ */
+export class PoisonEvent extends AppError {
+  constructor(message: string, details: FieldProblem[] = []) {
+    super('invalid_request', message, details);
+    this.name = 'PoisonEvent';
+  }
+}
 
 const isUnavailable = (err: unknown) => err instanceof AppError && err.code === 'unavailable';
 
@@ -74,7 +86,7 @@ async function deliverWithRetries(
       // A peer that cannot answer says nothing about the event: waiting for it out-lasts any outage,
       // where dead-lettering would drop the event for good. Only failures of the event itself count.
       if (isUnavailable(err)) unavailableAttempts++;
-      if (attempt - unavailableAttempts >= retry.attempts) {
+      if (err instanceof PoisonEvent || attempt - unavailableAttempts >= retry.attempts) {
         log.error('event dead-lettered after failed attempts', {
           group, eventId: event.id, type: event.type, topic: event.topic, attempts: attempt, error: errorMessage(err), requestId,
         });

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { PermissionLetter, Principal } from '../auth';
 import { AppError } from '../errors';
+import type { UploadedFile } from './upload';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
@@ -27,7 +28,8 @@ export interface RouteSpec {
   tag: string;
   request?: {
     params?: z.ZodObject;
-    query?: z.ZodObject;
+    /** Flat keys as the caller writes them; a pipe maps them after validation (bracket keys to nested objects). */
+    query?: z.ZodObject | z.ZodPipe<z.ZodObject, z.ZodTransform>;
     body?: z.ZodType;
   };
   /** Schema of the 200 body, for the OpenAPI document. */
@@ -60,6 +62,22 @@ export interface HandlerInput<P = Record<string, string>, Q = Record<string, unk
   clientIp: string;
 }
 
+type Parsed<S, Otherwise> = S extends z.ZodType ? z.output<S> : Otherwise;
+type RequestOf<R> = R extends { request: infer Q } ? Q : object;
+type Part<R, K extends string> = RequestOf<R> extends { [P in K]: infer S } ? S : undefined;
+
+/** What the handler of route `R` receives: params, query and body as its schemas give them (an upload's body is the file). */
+export type InputOf<R extends RouteSpec> = HandlerInput<
+  Parsed<Part<R, 'params'>, Record<string, string>>,
+  Parsed<Part<R, 'query'>, Record<string, never>>,
+  R extends { upload: object } ? UploadedFile : Parsed<Part<R, 'body'>, undefined>
+>;
+
+/** A service's handlers, one per route of its table (`as const`) that is not gone, each typed by its route's schemas. */
+export type HandlersOf<Routes extends readonly RouteSpec[]> = {
+  [R in Routes[number] as R extends { gone: string } ? never : R['operationId']]: (input: InputOf<R>) => Promise<unknown>;
+};
+
 /** A handler result other than a plain 200 JSON body. */
 export class HttpResponse {
   constructor(
@@ -73,7 +91,7 @@ export type RouteHandler = (input: HandlerInput<any, any, any>) => Promise<unkno
 export type RouteHandlers = Record<string, RouteHandler>;
 
 /** The caller of a route that needs one (every route but the public ones). */
-export function requirePrincipal(input: HandlerInput): Principal {
+export function requirePrincipal(input: Pick<HandlerInput, 'principal'>): Principal {
   if (!input.principal) throw new AppError('unauthenticated', 'Missing or invalid token');
   return input.principal;
 }

@@ -1,5 +1,5 @@
 import type { ServiceImpl } from '@bulwark/platform';
-import { toolType } from '@bulwark/contracts';
+import { toolType, ToolSettingsJson } from '@bulwark/contracts';
 import { catalogV1 } from '@bulwark/proto';
 import type { Layers } from '../layers';
 import type { Projects } from '../projects';
@@ -40,7 +40,7 @@ export function catalogGrpc(projects: Projects, layers: Layers, sources: Sources
       const type = toolType(tool.typeId);
       return {
         id: tool.id, name: tool.name, typeId: tool.typeId, typeName: type?.name ?? '', kind: type?.kind ?? '', version: tool.version,
-        settingsJson: JSON.stringify(tool.settings), apiToken: apiToken ?? '', accessType: tool.access.accessType, projectCodes: tool.access.projectCodes,
+        settingsJson: JSON.stringify(tool.settings satisfies ToolSettingsJson), apiToken: apiToken ?? '', accessType: tool.access.accessType, projectCodes: tool.access.projectCodes,
       };
     },
     async listProjectTags(req) {

@@ -1,5 +1,5 @@
-import { listPage, requirePrincipal, RouteHandlers } from '@bulwark/platform';
-import { TOOL_TYPES } from '@bulwark/contracts';
+import { HandlersOf, listPage, requirePrincipal } from '@bulwark/platform';
+import { catalogRoutes, TOOL_TYPES } from '@bulwark/contracts';
 import { LAYER_TYPES } from '../domain/layer-types';
 import { SOURCE_TYPES } from '../domain/source-types';
 import { describeToolSettings } from '../domain/tool-settings';
@@ -26,14 +26,14 @@ export interface CatalogUseCases {
 }
 
 /** HTTP handlers, keyed by the route table's operation ids: they translate, the use cases decide. */
-export function catalogHandlers({ fields, projects, layers, sources, tools, access }: CatalogUseCases): RouteHandlers {
+export function catalogHandlers({ fields, projects, layers, sources, tools, access }: CatalogUseCases): HandlersOf<typeof catalogRoutes> {
   return {
     // sources
     listSourceTypes: async ({ query: q }) => registryPage(q, SOURCE_TYPES, sourceTypeView),
     createSource: async (input) => sourceView(await sources.createSource(requirePrincipal(input), input.body)),
     listSources: async (input) => {
       const q = input.query;
-      return listPage(q, await sources.listSources(requirePrincipal(input), { page: q.page, limit: q.limit, searchName: q['search[name]'], searchSource: q['search[source]'] }), sourceView);
+      return listPage(q, await sources.listSources(requirePrincipal(input), { page: q.page, limit: q.limit, searchName: q.search.name, searchSource: q.search.source }), sourceView);
     },
     getSource: async (input) => sourceView(await sources.getSource(requirePrincipal(input), input.params.source_id)),
     updateSource: async (input) => sourceView(await sources.updateSource(requirePrincipal(input), input.params.source_id, input.body)),
@@ -52,8 +52,8 @@ export function catalogHandlers({ fields, projects, layers, sources, tools, acce
       return listPage(
         q,
         await tools.listTools(requirePrincipal(input), {
-          page: q.page, limit: q.limit, version: q['filter[version]'], searchName: q['search[name]'], searchType: q['search[type]'],
-          searchUrl: q['search[url]'], searchVersion: q['search[version]'],
+          page: q.page, limit: q.limit, version: q.filter.version, searchName: q.search.name, searchType: q.search.type,
+          searchUrl: q.search.url, searchVersion: q.search.version,
         }),
         toolView,
       );
@@ -77,8 +77,8 @@ export function catalogHandlers({ fields, projects, layers, sources, tools, acce
       return listPage(
         q,
         await projects.listProjects(requirePrincipal(input), {
-          page: q.page, limit: q.limit, deletedOnly: q['filter[deleted_only]'], withDeleted: q['filter[with_deleted]'], archived: q['filter[archived]'],
-          searchCode: q['search[code]'], searchName: q['search[name]'], searchTag: q['search[tag]'],
+          page: q.page, limit: q.limit, deletedOnly: q.filter.deleted_only, withDeleted: q.filter.with_deleted, archived: q.filter.archived,
+          searchCode: q.search.code, searchName: q.search.name, searchTag: q.search.tag,
         }),
         projectView,
       );
@@ -91,7 +91,7 @@ export function catalogHandlers({ fields, projects, layers, sources, tools, acce
     archiveProjects: async (input) => ({ results: await projects.setArchived(requirePrincipal(input), input.body.codes, true) }),
     unarchiveProjects: async (input) => ({ results: await projects.setArchived(requirePrincipal(input), input.body.codes, false) }),
     listResources: async (input) => {
-      const r = await access.usable(requirePrincipal(input), input.query['filter[project_access]']);
+      const r = await access.usable(requirePrincipal(input), input.query.filter.project_access);
       return { sources: r.sources.map(sourceView), tools: r.tools.map(toolView) };
     },
 
@@ -102,7 +102,7 @@ export function catalogHandlers({ fields, projects, layers, sources, tools, acce
       const q = input.query;
       return listPage(
         q,
-        await layers.listLayers(requirePrincipal(input), { page: q.page, limit: q.limit, projectCode: q['filter[project_code]'], isTemplate: q['filter[is_template]'], searchName: q['search[name]'] }),
+        await layers.listLayers(requirePrincipal(input), { page: q.page, limit: q.limit, projectCode: q.filter.project_code, isTemplate: q.filter.is_template, searchName: q.search.name }),
         layerView,
       );
     },

@@ -1,16 +1,11 @@
-import { AUTH_EPOCH_KEY, Cache, Db, EventEnvelope, Logger, Trx } from '@bulwark/platform';
-import { CATALOG_EVENTS } from '@bulwark/contracts';
+import { AUTH_EPOCH_KEY, Cache, Db, Logger, Trx } from '@bulwark/platform';
+import { CATALOG_EVENTS, onEvents } from '@bulwark/contracts';
 import { groupStore } from '../store/groups';
 
-const PROJECT_EVENTS = new Set<string>([
+const PROJECT_EVENTS = [
   CATALOG_EVENTS.projectCreated, CATALOG_EVENTS.projectUpdated, CATALOG_EVENTS.projectArchived, CATALOG_EVENTS.projectUnarchived,
   CATALOG_EVENTS.projectDeleted, CATALOG_EVENTS.projectRestored,
-]);
-
-interface ProjectEvent {
-  code: string;
-  tags: string[];
-}
+] as const;
 
 /**
  * Keeps identity's copy of the projects' tags from the catalog's project events, so a user group
@@ -18,15 +13,10 @@ interface ProjectEvent {
  * rights, the auth epoch moves after the commit, and every gateway re-asks identity at once.
  */
 export function keepProjectTags(cache: Cache, log: Logger) {
-  return async (event: EventEnvelope, trx: Trx): Promise<void> => {
-    if (!PROJECT_EVENTS.has(event.type)) return;
-    const project = event.payload as ProjectEvent;
-    if (typeof project.code !== 'string' || !Array.isArray(project.tags)) {
-      log.warn('project event without code or tags: ignored', { eventId: event.id, type: event.type });
-      return;
-    }
+  return onEvents(PROJECT_EVENTS, async (event, trx: Trx): Promise<void> => {
+    const project = event.payload;
     if (await groupStore.putProjectTags(trx, project.code, project.tags)) moveEpochAfterCommit(trx, cache, log);
-  };
+  });
 }
 
 export function moveEpochAfterCommit(trx: Trx, cache: Cache, log: Logger): void {

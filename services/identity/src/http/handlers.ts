@@ -1,5 +1,5 @@
-import { HttpResponse, listPage, requirePrincipal, RouteHandlers } from '@bulwark/platform';
-import { PERMISSION_KEYS, PERMISSION_LETTERS } from '@bulwark/contracts';
+import { HandlersOf, HttpResponse, listPage, requirePrincipal } from '@bulwark/platform';
+import { identityRoutes, licenseRoutes, PERMISSION_KEYS, PERMISSION_LETTERS } from '@bulwark/contracts';
 import type { ApiTokens } from '../api-tokens';
 import type { DirectoryLogins } from '../directory';
 import type { UserGroups } from '../groups';
@@ -23,7 +23,7 @@ export interface IdentityUseCases {
 }
 
 /** HTTP handlers, keyed by the route table's operation ids: they translate, the use cases decide. */
-export function identityHandlers({ logins, tokens, roles, users, groups, directory, sso, licensing }: IdentityUseCases): RouteHandlers {
+export function identityHandlers({ logins, tokens, roles, users, groups, directory, sso, licensing }: IdentityUseCases): HandlersOf<[...typeof identityRoutes, ...typeof licenseRoutes]> {
   return {
     getLicense: async () => licensing.view(),
     installLicense: async (input) => licensing.install(requirePrincipal(input), input.body.license),
@@ -59,7 +59,7 @@ export function identityHandlers({ logins, tokens, roles, users, groups, directo
     createToken: async (input) => tokens.createToken(requirePrincipal(input), input.body.name, input.body.expires_at),
     listTokens: async (input) => {
       const q = input.query;
-      return listPage(q, await tokens.listTokens(requirePrincipal(input), { page: q.page, limit: q.limit, includeRevoked: q['filter[include_revoked]'] ?? false }), tokenView);
+      return listPage(q, await tokens.listTokens(requirePrincipal(input), { page: q.page, limit: q.limit, includeRevoked: q.filter.include_revoked ?? false }), tokenView);
     },
     revokeTokens: async (input) => ({ results: await tokens.revokeTokens(requirePrincipal(input), input.body.ids) }),
 
@@ -71,7 +71,7 @@ export function identityHandlers({ logins, tokens, roles, users, groups, directo
         }),
       ),
     listRoles: async ({ query: q }) =>
-      listPage(q, await roles.listRoles({ page: q.page, limit: q.limit, searchId: q['search[id]'], searchName: q['search[name]'] }), roleView),
+      listPage(q, await roles.listRoles({ page: q.page, limit: q.limit, searchId: q.search.id, searchName: q.search.name }), roleView),
     getRole: async ({ params }) => roleView(await roles.getRole(params.role_code)),
     updateRole: async ({ params, body }) =>
       roleView(
@@ -87,9 +87,9 @@ export function identityHandlers({ logins, tokens, roles, users, groups, directo
       listPage(
 q,
         await users.listUsers({
-          page: q.page, limit: q.limit, deletedOnly: q['filter[deleted_only]'], withDeleted: q['filter[with_deleted]'],
-          needPasswordChange: q['filter[need_password_change]'], activeDirectory: q['filter[active_directory]'], role: q['filter[role]'],
-          searchUsername: q['search[username]'], searchDisplayName: q['search[display_name]'], searchEmail: q['search[email]'],
+          page: q.page, limit: q.limit, deletedOnly: q.filter.deleted_only, withDeleted: q.filter.with_deleted,
+          needPasswordChange: q.filter.need_password_change, activeDirectory: q.filter.active_directory, role: q.filter.role,
+          searchUsername: q.search.username, searchDisplayName: q.search.display_name, searchEmail: q.search.email,
         }),
         userView,
       ),
@@ -100,7 +100,7 @@ q,
 
     createGroup: async ({ body }) => groupView(await groups.create(body)),
     listGroups: async ({ query: q }) =>
-      listPage(q, await groups.list({ page: q.page, limit: q.limit, searchName: q['search[name]'], searchProjectTags: q['search[project_tags]'] }), groupView),
+      listPage(q, await groups.list({ page: q.page, limit: q.limit, searchName: q.search.name, searchProjectTags: q.search.project_tags }), groupView),
     getGroup: async ({ params }) => groupView(await groups.get(params.id)),
     updateGroup: async ({ params, body }) => groupView(await groups.update(params.id, body)),
     deleteGroups: async ({ body }) => ({ results: await groups.delete(body.ids) }),

@@ -87,7 +87,7 @@ export function layerVerdict(gates: LinkedGate[], counts: IssueCounts) {
   return {
     status: failed ? ('failed' as const) : ('passed' as const),
     locked: failed,
-    gates: results.map((r) => ({ quality_gate_id: r.gate.id, name: r.gate.name, action: r.gate.action, status: r.passed ? 'passed' : 'failed' })),
+    gates: results.map((r) => ({ quality_gate_id: r.gate.id, name: r.gate.name, action: r.gate.action, status: r.passed ? ('passed' as const) : ('failed' as const) })),
     conditions: results.flatMap((r) => r.conditions.map((c) => ({ ...c, quality_gate_name: r.gate.name, action: r.gate.action }))),
   };
 }

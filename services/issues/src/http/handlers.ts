@@ -1,4 +1,5 @@
-import { conflict, Db, HttpResponse, listPage, notFound, requirePrincipal, RouteHandlers } from '@bulwark/platform';
+import { conflict, Db, HandlersOf, HttpResponse, listPage, notFound, requirePrincipal } from '@bulwark/platform';
+import { issuesRoutes } from '@bulwark/contracts';
 import { CyclonedxExports, sarifExport } from '../exports';
 import type { DedupRule } from '../domain/match-key';
 import type { Issues } from '../issues';
@@ -13,10 +14,11 @@ import type { IssueRow } from '../store/issues';
 import { issueFilter, issueView } from './views';
 
 type Q = Record<string, any>;
+type Handlers = HandlersOf<typeof issuesRoutes>;
 
-const ruleQuery = (q: Q) => ({
-  suppressingStatus: q['filter[suppressing_status]'], expiryStatus: q['filter[expiry_status]'], expired: q['filter[expired]'], instrumentType: q['filter[instrument_type]'],
-  toolTypeName: q['filter[tool_type_name]'], cve: q['filter[cve]'], cwe: q['filter[cwe]'], name: q['search[name]'], author: q['search[author]'],
+const ruleQuery = ({ filter: f, search }: Parameters<Handlers['securityRuleFilterValues']>[0]['query']) => ({
+  suppressingStatus: f.suppressing_status, expiryStatus: f.expiry_status, expired: f.expired, instrumentType: f.instrument_type,
+  toolTypeName: f.tool_type_name, cve: f.cve, cwe: f.cwe, name: search.name, author: search.author,
 });
 
 const dedupInput = (b: Q) => ({ name: b.name as string, tool_name: (b.tool_name ?? null) as string | null, fields: b.fields as DedupRule['fields'], scope: (b.scope ?? 'project') as string });
@@ -25,7 +27,7 @@ const statusView = (s: { id: number; name_en: string; name_ru: string; builtin: 
 const transitionView = (t: { id: string; from_status: number; to_status: number }) => ({ id: t.id, from_status_id: t.from_status, to_status_id: t.to_status });
 
 /** HTTP handlers, keyed by the route table's operation ids: they translate, the services decide. */
-export function issuesHandlers(db: Db, issues: Issues, rules: SecurityRules, gates: QualityGates, trackers: Trackers, boms: CyclonedxExports): RouteHandlers {
+export function issuesHandlers(db: Db, issues: Issues, rules: SecurityRules, gates: QualityGates, trackers: Trackers, boms: CyclonedxExports): Handlers {
   /** Issue views with their tickets, read in one query per page. */
   const views = async (rows: IssueRow[]) => {
     const [names, tickets] = await Promise.all([issues.statusNames(), trackers.ticketsOf(rows.map((r) => r.id))]);
@@ -52,7 +54,7 @@ export function issuesHandlers(db: Db, issues: Issues, rules: SecurityRules, gat
       }),
     countIssues: async (input) => ({ count: await issues.count(issueFilter(requirePrincipal(input), input.query)) }),
     issueFilterValues: async (input) => issues.filterValues(issueFilter(requirePrincipal(input), input.query)),
-    issueBasicFilter: async (input) => issues.basicFilter(issueFilter(requirePrincipal(input), input.query), input.query['filter[need_detected_at]'] ?? false),
+    issueBasicFilter: async (input) => issues.basicFilter(issueFilter(requirePrincipal(input), input.query), input.query.filter.need_detected_at ?? false),
     issueCvssSeverities: async (input) => issues.cvssSeverities(issueFilter(requirePrincipal(input), input.query)),
     deleteIssues: async (input) => ({ results: await issues.delete(requirePrincipal(input), input.body.ids) }),
     changeIssuesStatus: async (input) => ({ results: await issues.changeMany(requirePrincipal(input), input.body.ids, input.body.status_id, input.body.comment) }),
@@ -67,12 +69,12 @@ export function issuesHandlers(db: Db, issues: Issues, rules: SecurityRules, gat
     similarIssues: async (input) => ({ items: await views(await issues.similar(requirePrincipal(input), input.params.id)) }),
     linkDuplicates: async (input) => ({ results: await issues.linkDuplicates(requirePrincipal(input), input.params.id, input.body.ids, input.body.unlink ?? false) }),
 
-    listStatuses: async ({ query: q }) => ({ items: (await statusStore.list(db, { ids: q['filter[id]'], name: q['search[name]'], invert: q.filter_inversion })).map((s) => statusView(s, q.lang)) }),
-    listTransitions: async ({ query: q }) => ({ items: (await statusStore.transitions(db, q['filter[from_status_id]'])).map(transitionView) }),
+    listStatuses: async ({ query: q }) => ({ items: (await statusStore.list(db, { ids: q.filter.id, name: q.search.name, invert: q.filter_inversion })).map((s) => statusView(s, q.lang)) }),
+    listTransitions: async ({ query: q }) => ({ items: (await statusStore.transitions(db, q.filter.from_status_id)).map(transitionView) }),
     createTransition: async ({ body }) => transitionView(await issues.addTransition(body.from_status_id, body.to_status_id)),
     deleteTransitions: async ({ body }) => ({ results: bulk(body.ids, await statusStore.deleteTransitions(db, body.ids), 'deleted') }),
 
-    listDedupRules: async ({ query: q }) => listPage(q, await dedupRuleStore.list(db, { page: q.page, limit: q.limit, name: q['search[name]'] }), dedupRuleView),
+    listDedupRules: async ({ query: q }) => listPage(q, await dedupRuleStore.list(db, { page: q.page, limit: q.limit, name: q.search.name }), dedupRuleView),
     createDedupRule: async ({ body }) => dedupRuleView(await dedupRuleStore.insert(db, dedupInput(body)).catch(uniqueTool)),
     updateDedupRule: async ({ params, body }) => {
       const row = await dedupRuleStore.update(db, params.id, dedupInput(body)).catch(uniqueTool);
@@ -90,7 +92,7 @@ export function issuesHandlers(db: Db, issues: Issues, rules: SecurityRules, gat
 
     createQualityGate: async (input) => gates.view(await gates.create(requirePrincipal(input), input.body.name)),
     listQualityGates: async ({ query: q }) => {
-      const page = await gateStore.list(db, { page: q.page, limit: q.limit, author: q['search[author]'], name: q['search[name]'], project: q['search[project_name]'] });
+      const page = await gateStore.list(db, { page: q.page, limit: q.limit, author: q.search.author, name: q.search.name, project: q.search.project_name });
       return { items: await Promise.all(page.items.map((g) => gates.view(g))), total: page.total, page: q.page, limit: q.limit };
     },
     getQualityGate: async ({ params }) => gates.view(await gates.get(params.id)),
@@ -108,7 +110,7 @@ export function issuesHandlers(db: Db, issues: Issues, rules: SecurityRules, gat
       await gates.assertGates(b.quality_gates ?? []);
       return policyView(await policyStore.insert(db, { name: b.name, description: b.description ?? '', author: requirePrincipal(input).username, project_tags: b.project_tags, quality_gates: b.quality_gates ?? [] }));
     },
-    listPolicies: async ({ query: q }) => listPage(q, await policyStore.list(db, { page: q.page, limit: q.limit, author: q['search[author]'], name: q['search[name]'], project: q['search[project_name]'] }), policyView),
+    listPolicies: async ({ query: q }) => listPage(q, await policyStore.list(db, { page: q.page, limit: q.limit, author: q.search.author, name: q.search.name, project: q.search.project_name }), policyView),
     updatePolicy: async ({ params, body: b }) => {
       await gates.assertGates(b.quality_gates ?? []);
       const row = await policyStore.update(db, params.id, { name: b.name, description: b.description ?? '', project_tags: b.project_tags, quality_gates: b.quality_gates ?? [] });

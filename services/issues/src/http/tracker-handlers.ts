@@ -1,11 +1,12 @@
-import { requirePrincipal, RouteHandlers } from '@bulwark/platform';
+import { HandlersOf, requirePrincipal } from '@bulwark/platform';
+import { trackerRoutes } from '@bulwark/contracts';
 import type { Trackers } from '../trackers';
 
 /** HTTP handlers of task trackers and the tickets of issues: they translate, Trackers decides. */
-export function trackerHandlers(trackers: Trackers): RouteHandlers {
+export function trackerHandlers(trackers: Trackers): HandlersOf<typeof trackerRoutes> {
   return {
     createTracker: async ({ body }) => trackers.view(await trackers.create(body), 0),
-    listTrackers: async ({ query: q }) => trackers.list({ page: q.page, limit: q.limit, name: q['search[name]'], types: q['filter[type]'] }),
+    listTrackers: async ({ query: q }) => trackers.list({ page: q.page, limit: q.limit, name: q.search.name, types: q.filter.type }),
     getTracker: async ({ params }) => trackers.view(await trackers.get(params.id)),
     updateTracker: async ({ params, body }) => trackers.view(await trackers.update(params.id, body)),
     deleteTrackers: async (input) => ({ results: await trackers.delete(requirePrincipal(input), input.body.ids, input.body.force ?? false) }),

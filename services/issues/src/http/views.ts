@@ -1,27 +1,29 @@
 import { iso, json, Principal } from '@bulwark/platform';
+import type { IssueFilterParams } from '@bulwark/contracts';
 import type { IssueFilter, IssueRow } from '../store/issues';
 import { IssueTicket, ticketView } from '../store/trackers';
 
-type Q = Record<string, any>;
+/** What issue routes filter by: some (the basic filter's) have no search[...] keys and no filter_inversion. */
+type IssueFilterInput = Pick<IssueFilterParams, 'filter'> & Partial<Pick<IssueFilterParams, 'search' | 'filter_inversion'>>;
 
 /** The filter[...] / search[...] query of issue routes as the store's filter, within the caller's projects. */
-export function issueFilter(principal: Principal, q: Q): IssueFilter {
+export function issueFilter(principal: Principal, q: IssueFilterInput): IssueFilter {
   const cvss: NonNullable<IssueFilter['cvss']> = [
-    ...(['v2', 'v3', 'v4', 'unknown'] as const).map((v) => ({ column: `cvss_${v}` as const, min: q[`filter[cvss_${v}_min]`], max: q[`filter[cvss_${v}_max]`] })),
-    { column: 'cvss_max', min: q['filter[cvss_min]'], max: q['filter[cvss_max]'] },
+    ...(['v2', 'v3', 'v4', 'unknown'] as const).map((v) => ({ column: `cvss_${v}` as const, min: q.filter[`cvss_${v}_min`], max: q.filter[`cvss_${v}_max`] })),
+    { column: 'cvss_max', min: q.filter.cvss_min, max: q.filter.cvss_max },
   ];
   return {
     projects: principal.projects,
-    tools: q['filter[tool]'], scanners: q['filter[tool_name]'], toolIds: q['filter[tool_id]'], projectCodes: q['filter[project_code]'],
-    layers: q['filter[layer]'], checks: q['filter[check]'], scans: q['filter[scan]'], statuses: q['filter[status]'], severities: q['filter[severity]'],
-    assignees: q['filter[assignee]'], categories: q['filter[category]'], cves: q['filter[cve]'], cwes: q['filter[cwe]'], libNames: q['filter[lib_name]'],
-    exploitability: q['filter[exploitability]'],
-    detectedFrom: q['filter[detected_at_start]'], detectedTo: q['filter[detected_at_end]'],
-    lastDetectedFrom: q['filter[last_detected_at_start]'], lastDetectedTo: q['filter[last_detected_at_end]'],
+    tools: q.filter.tool, scanners: q.filter.tool_name, toolIds: q.filter.tool_id, projectCodes: q.filter.project_code,
+    layers: q.filter.layer, checks: q.filter.check, scans: q.filter.scan, statuses: q.filter.status, severities: q.filter.severity,
+    assignees: q.filter.assignee, categories: q.filter.category, cves: q.filter.cve, cwes: q.filter.cwe, libNames: q.filter.lib_name,
+    exploitability: q.filter.exploitability,
+    detectedFrom: q.filter.detected_at_start, detectedTo: q.filter.detected_at_end,
+    lastDetectedFrom: q.filter.last_detected_at_start, lastDetectedTo: q.filter.last_detected_at_end,
     cvss: cvss.filter((c) => c.min !== undefined || c.max !== undefined),
-    epssMin: q['filter[epss_min]'], commentMessage: q['filter[comment_message]'], excludeDuplicates: q['filter[exclude_duplicates]'], duplicateOf: q['filter[duplicate_of]'],
+    epssMin: q.filter.epss_min, commentMessage: q.filter.comment_message, excludeDuplicates: q.filter.exclude_duplicates, duplicateOf: q.filter.duplicate_of,
     invert: q.filter_inversion ?? false,
-    search: { title: q['search[title]'], file_path: q['search[file_path]'], lib_name: q['search[lib_name]'], cve: q['search[cve]'], assignee: q['search[assignee]'], rule_id: q['search[rule_id]'] },
+    search: { title: q.search?.title, file_path: q.search?.file_path, lib_name: q.search?.lib_name, cve: q.search?.cve, assignee: q.search?.assignee, rule_id: q.search?.rule_id },
   };
 }
 

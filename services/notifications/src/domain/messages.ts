@@ -33,7 +33,7 @@ export const EVENT_KINDS: Record<string, EventKind> = {
   },
   [ISSUE_EVENTS.qualityGateEvaluated]: {
     description: 'The quality gates of a layer were evaluated after a scan: passed or failed, with each condition',
-    example: { scan_result_id: '0d6c…', layer_id: '77b0…', project_code: 'shop', verdict: { status: 'failed', locked: true, conditions: [] } },
+    example: { scan_result_id: '0d6c…', layer_id: '77b0…', project_code: 'shop', verdict: { status: 'failed', locked: true, conditions: [], scan_result_id: '0d6c…', layer_id: '77b0…', evaluated_at: '2026-01-01T00:00:00.000Z' } },
     message: (p) => [
       `Quality gate ${p.verdict?.status ?? 'evaluated'} for layer ${p.layer_id} of project ${p.project_code} (scan ${p.scan_result_id})`,
       `Критерий качества ${p.verdict?.status === 'passed' ? 'пройден' : p.verdict?.status === 'failed' ? 'не пройден' : 'проверен'} для слоя ${p.layer_id} проекта ${p.project_code} (сканирование ${p.scan_result_id})`,

@@ -1,26 +1,28 @@
-import { csvRecord, HttpResponse, listPage, requirePrincipal, RouteHandlers, Db } from '@bulwark/platform';
-import { WEBHOOK_PAYLOAD_VERSION, webhookJsonSchema } from '@bulwark/contracts';
+import { csvRecord, HandlersOf, HttpResponse, listPage, requirePrincipal, Db } from '@bulwark/platform';
+import { notificationsRoutes, WEBHOOK_PAYLOAD_VERSION, webhookJsonSchema } from '@bulwark/contracts';
 import { EVENT_KINDS } from '../domain/messages';
 import { errorsCsv } from '../error-log';
 import { ErrorQuery, errorStore } from '../store/errors';
 import type { Notifiers } from '../notifiers';
 import { EventQuery, eventStore, SecurityEventRow } from '../store/events';
 
-type Q = Record<string, any>;
+type Handlers = HandlersOf<typeof notificationsRoutes>;
+/** The query of one route, as its schema gives it. */
+type QueryOf<K extends keyof Handlers> = Parameters<Handlers[K]>[0]['query'];
 
-const eventQuery = (q: Q): EventQuery => ({ message: q['search[message]'], messageRu: q['search[message_ru]'], type: q['filter[type]'], projectCode: q['filter[project_code]'] });
-const errorQuery = (q: Q): ErrorQuery => ({
-  services: q['filter[service]'], codes: q['filter[code]'], levels: q['filter[level]'], from: q['filter[occurred_at_start]'], to: q['filter[occurred_at_end]'],
-  message: q['search[message]'], messageRu: q['search[message_ru]'],
+const eventQuery = ({ search, filter }: QueryOf<'eventsCsv'>): EventQuery => ({ message: search.message, messageRu: search.message_ru, type: filter.type, projectCode: filter.project_code });
+const errorQuery = ({ search, filter }: QueryOf<'errorsCsv'>): ErrorQuery => ({
+  services: filter.service, codes: filter.code, levels: filter.level, from: filter.occurred_at_start, to: filter.occurred_at_end,
+  message: search.message, messageRu: search.message_ru,
 });
 const CSV_MAX_ROWS = 100_000;
 const CSV_COLUMNS: (keyof SecurityEventRow)[] = ['occurred_at', 'type', 'project_code', 'message', 'message_ru', 'id'];
 
 /** HTTP handlers, keyed by the route table's operation ids: they translate, the services decide. */
-export function notificationsHandlers(db: Db, notifiers: Notifiers): RouteHandlers {
+export function notificationsHandlers(db: Db, notifiers: Notifiers): Handlers {
   return {
     createNotifier: async (input) => notifiers.create(requirePrincipal(input), input.body),
-    listNotifiers: async (input) => notifiers.list(requirePrincipal(input), { page: input.query.page, limit: input.query.limit, name: input.query['search[name]'] }),
+    listNotifiers: async (input) => notifiers.list(requirePrincipal(input), { page: input.query.page, limit: input.query.limit, name: input.query.search.name }),
     getNotifier: async (input) => notifiers.show(requirePrincipal(input), input.params.id),
     updateNotifier: async (input) => notifiers.update(requirePrincipal(input), input.params.id, input.body),
     deleteNotifiers: async (input) => ({ results: await notifiers.delete(requirePrincipal(input), input.body.ids) }),
@@ -41,6 +43,6 @@ export function notificationsHandlers(db: Db, notifiers: Notifiers): RouteHandle
     listErrors: async ({ query: q }) => listPage(q, await errorStore.list(db, { ...errorQuery(q), page: q.page, limit: q.limit }), (e) => e),
     errorsCsv: async ({ query }) =>
       new HttpResponse(200, errorsCsv(db, errorQuery(query)), { 'content-type': 'text/csv; charset=utf-8', 'content-disposition': 'attachment; filename="errors-log.csv"' }),
-    errorFilters: async ({ query: q }) => errorStore.filterValues(db, { from: q['filter[occurred_at_start]'], to: q['filter[occurred_at_end]'] }),
+    errorFilters: async ({ query: q }) => errorStore.filterValues(db, { from: q.filter.occurred_at_start, to: q.filter.occurred_at_end }),
   };
 }

@@ -1,23 +1,16 @@
 import { randomUUID } from 'node:crypto';
-import { AppError, enqueueEvents, EventEnvelope, Logger, Trx } from '@bulwark/platform';
-import { CATALOG_EVENTS, SCAN_EVENTS, TOPICS } from '@bulwark/contracts';
+import { AppError, Logger, Trx } from '@bulwark/platform';
+import { CATALOG_EVENTS, onEvents, SCAN_EVENTS, writeEvent } from '@bulwark/contracts';
 import type { CatalogGate } from '../catalog-client';
 import { checkStore } from '../store/checks';
-
-interface LayerCreated {
-  id: string;
-  project_code: string;
-  template_id?: string | null;
-}
 
 /**
  * A layer made from a template gets a copy of the template's checks (groups kept as groups). A check
  * whose tool or source may not be used in the new project is left out, and the log says why.
  */
 export function copyTemplateChecks(catalog: CatalogGate, log: Logger) {
-  return async (event: EventEnvelope, trx: Trx): Promise<void> => {
-    if (event.type !== CATALOG_EVENTS.layerCreated) return;
-    const layer = event.payload as LayerCreated;
+  return onEvents([CATALOG_EVENTS.layerCreated], async (event, trx: Trx): Promise<void> => {
+    const layer = event.payload;
     if (!layer.template_id) return;
     const groups = new Map<string, string>();
     let copied = 0;
@@ -39,9 +32,9 @@ export function copyTemplateChecks(catalog: CatalogGate, log: Logger) {
       }
       const id = randomUUID();
       await checkStore.insert(trx, id, groupId, { ...check, layerId: layer.id, projectCode: layer.project_code }, check.tag);
-      await enqueueEvents(trx, [{ topic: TOPICS.scans, type: SCAN_EVENTS.checkCreated, key: id, payload: { check_id: id, layer_id: layer.id, group_id: groupId, from_template_check: check.id } }]);
+      await writeEvent(trx, SCAN_EVENTS.checkCreated, id, { check_id: id, layer_id: layer.id, group_id: groupId, from_template_check: check.id });
       copied += 1;
     }
     log.info('template checks copied', { layerId: layer.id, templateId: layer.template_id, copied });
-  };
+  });
 }

@@ -1,4 +1,5 @@
 import { AppError, Db, isUuid, notFound, ServiceImpl } from '@bulwark/platform';
+import { decodeJson, qualityGateJson } from '@bulwark/contracts';
 import type { scanningV1 } from '@bulwark/proto';
 import { checkStore } from '../store/checks';
 import { findingStore } from '../store/findings';
@@ -48,7 +49,7 @@ export function scanningGrpc(db: Db): ServiceImpl<typeof scanningV1.ScanningServ
     },
     async setQualityGate(req) {
       await scanOrThrow(req.scanResultId);
-      await scanStore.setQualityGate(db, req.scanResultId, JSON.parse(req.qualityGateJson));
+      await scanStore.setQualityGate(db, req.scanResultId, decodeJson(qualityGateJson, req.qualityGateJson, 'quality_gate_json'));
       return {};
     },
 

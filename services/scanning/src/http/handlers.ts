@@ -1,4 +1,5 @@
-import { HttpResponse, listPage, requirePrincipal, RouteHandlers } from '@bulwark/platform';
+import { HandlersOf, HttpResponse, listPage, requirePrincipal } from '@bulwark/platform';
+import { scanningRoutes } from '@bulwark/contracts';
 import type { Checks } from '../checks';
 import type { ScanStats } from '../scan-stats';
 import type { Sboms } from '../sboms';
@@ -18,7 +19,7 @@ const dependencyView = (d: DependencyRecord) => ({
   name: d.name, version: d.version, type: d.type, purl: d.purl, layer_id: d.layerId, project_code: d.projectCode, project_name: d.projectName, sbom_id: d.sbomId,
 });
 
-export function scanningHandlers(checks: Checks, scans: Scans, stats: ScanStats, sboms: Sboms, db: Parameters<typeof scanStore.latestFor>[0]): RouteHandlers {
+export function scanningHandlers(checks: Checks, scans: Scans, stats: ScanStats, sboms: Sboms, db: Parameters<typeof scanStore.latestFor>[0]): HandlersOf<typeof scanningRoutes> {
   const full = async (check: CheckRecord) => {
     const [group, latest] = await Promise.all([checks.groupOf(check), scanStore.latestFor(db, [check.id])]);
     return checkView(check, group, latest.get(check.id));
@@ -29,7 +30,7 @@ export function scanningHandlers(checks: Checks, scans: Scans, stats: ScanStats,
     updateCheck: async (input) => full(await checks.update(requirePrincipal(input), input.params.check_id, input.body)),
     listChecks: async (input) => {
       const q = input.query;
-      const page = await checks.list(requirePrincipal(input), { page: q.page, limit: q.limit, layerId: q['filter[layer_id]'], projectCode: q['filter[project_code]'], groupId: q['filter[group_id]'] });
+      const page = await checks.list(requirePrincipal(input), { page: q.page, limit: q.limit, layerId: q.filter.layer_id, projectCode: q.filter.project_code, groupId: q.filter.group_id });
       const latest = await scanStore.latestFor(db, page.items.map((c) => c.id));
       return listPage(q, page, (c) => checkView(c, undefined, latest.get(c.id)));
     },
@@ -55,8 +56,8 @@ export function scanningHandlers(checks: Checks, scans: Scans, stats: ScanStats,
       return listPage(
         q,
         await scans.list(requirePrincipal(input), {
-          page: q.page, limit: q.limit, checkId: q['filter[check_id]'], layerId: q['filter[layer_id]'], projectCode: q['filter[project_code]'], state: q['filter[state]'],
-          createdFrom: q['filter[created_at_start]'], createdTo: q['filter[created_at_end]'], updatedFrom: q['filter[updated_at_start]'], updatedTo: q['filter[updated_at_end]'],
+          page: q.page, limit: q.limit, checkId: q.filter.check_id, layerId: q.filter.layer_id, projectCode: q.filter.project_code, state: q.filter.state,
+          createdFrom: q.filter.created_at_start, createdTo: q.filter.created_at_end, updatedFrom: q.filter.updated_at_start, updatedTo: q.filter.updated_at_end,
         }),
         scanView,
       );
@@ -68,34 +69,34 @@ export function scanningHandlers(checks: Checks, scans: Scans, stats: ScanStats,
     uploadLayerSbom: async (input) => sbomView(await sboms.upload(requirePrincipal(input), input.params.layer_id, input.body, input.query.file_name)),
     listSboms: async (input) => {
       const q = input.query;
-      return listPage(q, await sbomStore.list(db, { page: q.page, limit: q.limit, projectCode: q['filter[project_code]'], search: q.search, projects: requirePrincipal(input).projects }), sbomView);
+      return listPage(q, await sbomStore.list(db, { page: q.page, limit: q.limit, projectCode: q.filter.project_code, search: q.search, projects: requirePrincipal(input).projects }), sbomView);
     },
     listDependencies: async (input) => {
       const q = input.query;
       return listPage(
         q,
         await sbomStore.dependencies(db, {
-          page: q.page, limit: q.limit, layerId: q['filter[layer_id]'], name: q['search[name]'], projectName: q['search[project_name]'],
-          type: q['search[type]'], version: q['search[version]'], projects: requirePrincipal(input).projects,
+          page: q.page, limit: q.limit, layerId: q.filter.layer_id, name: q.search.name, projectName: q.search.project_name,
+          type: q.search.type, version: q.search.version, projects: requirePrincipal(input).projects,
         }),
         dependencyView,
       );
     },
     dependencyFilters: async (input) => {
-      const layers = input.query['filter[layer_ids]'];
+      const layers = input.query.filter.layer_ids;
       return sbomStore.filterValues(db, { layerIds: layers === undefined ? undefined : [layers].flat(), projects: requirePrincipal(input).projects });
     },
     listScanFindings: async (input) => {
       const q = input.query;
       const scan = await scans.get(requirePrincipal(input), input.params.result_id);
-      return listPage(q, await findingStore.page(db, scan.id, { page: q.page, limit: q.limit, severity: q['filter[severity]'] }), (f) => f);
+      return listPage(q, await findingStore.page(db, scan.id, { page: q.page, limit: q.limit, severity: q.filter.severity }), (f) => f);
     },
     scanResultFilters: async (input) => {
       const q = input.query;
-      const checks = q['filter[checks]'];
+      const checks = q.filter.checks;
       return scanStore.filterValues(db, {
-        checkIds: checks === undefined ? undefined : [checks].flat(), createdFrom: q['filter[created_at_start]'], createdTo: q['filter[created_at_end]'],
-        updatedFrom: q['filter[updated_at_start]'], updatedTo: q['filter[updated_at_end]'], projects: requirePrincipal(input).projects,
+        checkIds: checks === undefined ? undefined : [checks].flat(), createdFrom: q.filter.created_at_start, createdTo: q.filter.created_at_end,
+        updatedFrom: q.filter.updated_at_start, updatedTo: q.filter.updated_at_end, projects: requirePrincipal(input).projects,
       });
     },
     getScanResult: async (input) => scanView(await scans.get(requirePrincipal(input), input.params.result_id)),

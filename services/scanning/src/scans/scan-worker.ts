@@ -3,10 +3,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import {
-  EgressProxy, enqueueEvents, errorMessage, extractTrace, GitCheckoutError, gitCheckout, Logger, PeriodicTask, processAlive, runWithContext, ServiceHost, SpanKind, startSpan, Trx,
+  EgressProxy, errorMessage, extractTrace, GitCheckoutError, gitCheckout, Logger, PeriodicTask, processAlive, runWithContext, ServiceHost, SpanKind, startSpan,
 } from '@bulwark/platform';
 import { ReportParseError } from '@bulwark/findings';
-import { SCAN_EVENTS, TOPICS, ToolType, toolType } from '@bulwark/contracts';
+import { decodeJson, SCAN_EVENTS, toolSettingsJson, ToolType, toolType, writeEvent } from '@bulwark/contracts';
 import type { catalogV1 } from '@bulwark/proto';
 import type { CatalogGate } from '../catalog-client';
 import { CheckRecord, checkStore } from '../store/checks';
@@ -48,10 +48,9 @@ interface ScanDirs {
 
 const OWNER_FILE = '.worker-pid';
 
-export function scanEvent(trx: Trx, type: string, scan: Pick<ScanRecord, 'id' | 'checkId' | 'layerId' | 'projectCode'>, extra: Record<string, unknown> = {}) {
-  return enqueueEvents(trx, [
-    { topic: TOPICS.scans, type, key: scan.checkId, payload: { scan_result_id: scan.id, check_id: scan.checkId, layer_id: scan.layerId, project_code: scan.projectCode, ...extra } },
-  ]);
+/** The fields every event of a scan starts with (its key is the check id, so a check's scans keep their order). */
+export function scanRef(scan: Pick<ScanRecord, 'id' | 'checkId' | 'layerId' | 'projectCode'>) {
+  return { scan_result_id: scan.id, check_id: scan.checkId, layer_id: scan.layerId, project_code: scan.projectCode };
 }
 
 /**
@@ -162,7 +161,7 @@ export class ScanWorker {
     fs.writeFileSync(path.join(workspace, OWNER_FILE), String(process.pid));
     const heartbeat = this.keepLease(scan, ctl);
     try {
-      await this.host.transaction((trx) => scanEvent(trx, SCAN_EVENTS.scanStarted, scan, { attempt: scan.attempts }));
+      await this.host.transaction((trx) => writeEvent(trx, SCAN_EVENTS.scanStarted, scan.checkId, { ...scanRef(scan), attempt: scan.attempts }));
       const run = await this.runnable(scan);
       await this.progress(scan, ctl, 5, 'checkout');
       const dirs = await this.checkOut(run.check, workspace, ctl);
@@ -222,7 +221,7 @@ export class ScanWorker {
 
   /** Runs the scanner with the tool's settings under the check's; answers the path of its report. */
   private async runScanner(scan: ScanRecord, { tool, type, check }: ScanSubject, dirs: ScanDirs, ctl: AbortController): Promise<string> {
-    const settings = { ...JSON.parse(tool.settingsJson || '{}'), ...check.toolSettings } as { timeout_seconds?: number; extra_args?: string[]; resources?: { cpu?: string; memory?: string } };
+    const settings = { ...decodeJson(toolSettingsJson, tool.settingsJson || '{}', 'settings_json'), ...check.toolSettings } as { timeout_seconds?: number; extra_args?: string[]; resources?: { cpu?: string; memory?: string } };
     const outcome = await this.runner.run(
       {
         scanId: scan.id, tool: type, scanDir: dirs.workspace, workspace: dirs.src, resultDir: dirs.out, rulesDir: this.opts.rulesDir,
@@ -242,7 +241,7 @@ export class ScanWorker {
         findingsCount: report.findingsCount, severityCounts: report.severityCounts, reportFormat: report.format, findingsDigest: report.digest, error: null,
       }, this.owner);
       if (finished) {
-        await scanEvent(trx, SCAN_EVENTS.scanCompleted, scan, { findings_count: report.findingsCount, severity_counts: report.severityCounts, tool_id: check.securityToolId, findings_digest: report.digest });
+        await writeEvent(trx, SCAN_EVENTS.scanCompleted, scan.checkId, { ...scanRef(scan), findings_count: report.findingsCount, severity_counts: report.severityCounts, tool_id: check.securityToolId, findings_digest: report.digest });
       }
       return { report, done: finished };
     });
@@ -257,7 +256,7 @@ export class ScanWorker {
     }
     if (ctl.signal.reason === SHUTDOWN) {
       await this.host.transaction(async (trx) => {
-        if (await scanStore.release(trx, scan.id, this.owner)) await scanEvent(trx, SCAN_EVENTS.scanQueued, scan, { reason: 'service shutting down' });
+        if (await scanStore.release(trx, scan.id, this.owner)) await writeEvent(trx, SCAN_EVENTS.scanQueued, scan.checkId, { ...scanRef(scan), reason: 'service shutting down' });
       });
       this.log.info('scan handed back to the queue at shutdown', { scanId: scan.id });
       return 'requeued';
@@ -265,7 +264,7 @@ export class ScanWorker {
     const current = await scanStore.get(this.host.db, scan.id);
     if (ctl.signal.aborted || err instanceof Stopped || current?.stopRequested) {
       await this.host.transaction(async (trx) => {
-        if (await scanStore.finish(trx, scan.id, ['running', 'parsing'], 'stopped', { error: null }, this.owner)) await scanEvent(trx, SCAN_EVENTS.scanStopped, scan);
+        if (await scanStore.finish(trx, scan.id, ['running', 'parsing'], 'stopped', { error: null }, this.owner)) await writeEvent(trx, SCAN_EVENTS.scanStopped, scan.checkId, scanRef(scan));
       });
       this.log.info('scan stopped', { scanId: scan.id });
       return 'stopped';
@@ -277,7 +276,7 @@ export class ScanWorker {
     const checkout = err instanceof GitCheckoutError;
     await this.host.transaction(async (trx) => {
       if (!(await scanStore.finish(trx, scan.id, ['running', 'parsing'], 'failed', { error: message }, this.owner))) return;
-      await scanEvent(trx, SCAN_EVENTS.scanFailed, scan, { error: message });
+      await writeEvent(trx, SCAN_EVENTS.scanFailed, scan.checkId, { ...scanRef(scan), error: message });
       await this.host.recordError(
         {
           code: checkout ? 'scan.checkout_failed' : 'scan.failed', level: 'error', subject: scan.id,
@@ -323,10 +322,10 @@ export class ScanWorker {
         if (scan.attempts < this.opts.maxAttempts && !scan.stopRequested) {
           if (await scanStore.requeue(trx, scan.id)) {
             this.log.warn('scan requeued: its worker stopped renewing the lease', { scanId: scan.id, attempts: scan.attempts });
-            await scanEvent(trx, SCAN_EVENTS.scanQueued, scan, { reason: 'worker lost' });
+            await writeEvent(trx, SCAN_EVENTS.scanQueued, scan.checkId, { ...scanRef(scan), reason: 'worker lost' });
           }
         } else if (await scanStore.finish(trx, scan.id, ['running', 'parsing'], scan.stopRequested ? 'stopped' : 'failed', { error: scan.stopRequested ? null : `The worker running this scan stopped responding (after ${scan.attempts} attempt(s))` })) {
-          await scanEvent(trx, scan.stopRequested ? SCAN_EVENTS.scanStopped : SCAN_EVENTS.scanFailed, scan, { reason: 'worker lost' });
+          await writeEvent(trx, scan.stopRequested ? SCAN_EVENTS.scanStopped : SCAN_EVENTS.scanFailed, scan.checkId, { ...scanRef(scan), reason: 'worker lost' });
           if (!scan.stopRequested) {
             await this.host.recordError(
               {

@@ -1,0 +1,44 @@
+import { invalid } from '@bulwark/platform';
+import { gateVerdict } from './events';
+import { ISSUE_SEVERITIES } from './routes/issues';
+import { z } from './zod';
+
+/**
+ * JSON carried in gRPC string fields (`*_json`). Each such field has its schema here, applied where
+ * the field is decoded (`decodeJson`), so a peer that writes another shape fails at the seam, naming
+ * the field, rather than deep in the caller. They stay JSON strings instead of typed proto messages:
+ * their shapes are the HTTP API's and the events' (zod, snake_case), which a proto copy would have
+ * to follow by hand.
+ */
+
+/** `catalog.v1.Tool.settings_json`: the tool's settings without secrets, as the tool type defines them. */
+export const toolSettingsJson = z.record(z.string(), z.unknown());
+export type ToolSettingsJson = z.infer<typeof toolSettingsJson>;
+
+/** `scanning.v1.SetQualityGateRequest.quality_gate_json`: a layer's verdict after a scan. */
+export const qualityGateJson = gateVerdict;
+export type QualityGateJson = z.infer<typeof qualityGateJson>;
+
+/** `issues.v1.TopIssuesResponse.issues_json`: one open issue of a report's top list. */
+export const topIssueJson = z.object({
+  id: z.string(), project_code: z.string(), tool_name: z.string(), category: z.string(), title: z.string(), severity: z.enum(ISSUE_SEVERITIES),
+  status: z.string(), cve: z.string().nullable(), cwes: z.array(z.number().int()), file_path: z.string().nullable(), start_line: z.number().int().nullable(),
+  lib_name: z.string().nullable(), lib_version: z.string().nullable(),
+  cvss: z.number().nullable(),
+  first_detected_at: z.string(), last_detected_at: z.string(),
+});
+export type TopIssueJson = z.infer<typeof topIssueJson>;
+
+/** Decodes one JSON string field with its schema; a value that is not JSON or not of the schema is refused, naming the field. */
+export function decodeJson<S extends z.ZodType>(schema: S, text: string, field: string): z.output<S> {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw invalid(`Invalid ${field}: not JSON`, [{ field, problem: 'must be JSON' }]);
+  }
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  const problems = parsed.error.issues.map((i) => ({ field: [field, ...i.path.map(String)].join('.'), problem: i.message }));
+  throw invalid(`Invalid ${field}: ${problems.map((p) => `${p.field} ${p.problem}`).join('; ')}`, problems);
+}
