@@ -1,35 +1,28 @@
 import { FormEvent, useState } from 'react';
 import { api, ApiError } from '../../api';
-import { Field, Loading } from '../../components';
-import { useLoad } from '../../hooks';
-import { formatDate, useI18n } from '../../i18n';
+import { Field } from '../../components';
+import { useI18n } from '../../i18n';
 import { useSession } from '../../session';
 import type { LdapSettings, LdapSettingsUpdate, LdapTestResult } from '../../types';
 import { LoadError, splitList } from '../../editing';
-import { AdminPage, can, LINES } from './shared';
+import { can, LINES, SettingsPage } from './shared';
 
 const NESTED = ['none', 'walk', 'in_chain'] as const satisfies readonly LdapSettings['nested_groups'][];
 
 /** Directory (LDAP) sign-in settings: read, change and test. The bind password is write-only: the page only says whether one is set. */
 export function DirectoryPage() {
-  const { t, lang } = useI18n();
+  const { t } = useI18n();
   const { me } = useSession();
-  const settings = useLoad(() => api<LdapSettings>('GET', '/ldap/settings'), []);
   return (
-    <AdminPage id="directory-title" title={t('adminDirectory')}>
-      {settings.error && <LoadError error={settings.error} />}
-      {!settings.data ? !settings.error && <Loading /> : (
+    <SettingsPage<LdapSettings> id="directory-title" title={t('adminDirectory')} path="/ldap/settings" complete={t('complete')} incomplete={t('incomplete')}>
+      {(settings, reload) => (
         <>
-          <p className="hint">
-            {settings.data.complete ? t('complete') : t('incomplete')}
-            {settings.data.updated_at && ` · ${formatDate(lang, settings.data.updated_at)}`}
-          </p>
           {/* Keyed by the saved version, so a save starts the form again from what the API stored. */}
-          <DirectoryForm key={settings.data.updated_at ?? 'never'} settings={settings.data} mayWrite={can(me, 'settings.authentication', 'w')} onSaved={settings.reload} />
+          <DirectoryForm key={settings.updated_at ?? 'never'} settings={settings} mayWrite={can(me, 'settings.authentication', 'w')} onSaved={reload} />
           {can(me, 'settings.authentication', 'x') && <DirectoryTest />}
         </>
       )}
-    </AdminPage>
+    </SettingsPage>
   );
 }
 

@@ -1,12 +1,11 @@
 import { FormEvent, useState } from 'react';
 import { api, ApiError } from '../../api';
-import { Field, Loading } from '../../components';
-import { useLoad } from '../../hooks';
-import { formatDate, useI18n } from '../../i18n';
+import { Field } from '../../components';
+import { useI18n } from '../../i18n';
 import { useSession } from '../../session';
 import type { SsoSettings, SsoSettingsUpdate } from '../../types';
 import { LoadError, splitList } from '../../editing';
-import { AdminPage, can, LINES } from './shared';
+import { can, LINES, SettingsPage } from './shared';
 
 /** "group = role, role" a line, to and from role_mapping. */
 const mappingText = (mapping: Record<string, string[]>) => Object.entries(mapping).map(([group, roles]) => `${group} = ${roles.join(', ')}`).join('\n');
@@ -18,23 +17,15 @@ const mappingOf = (text: string): Record<string, string[]> =>
 
 /** Single sign-on (OIDC) settings: read and change. The client secret is write-only: the page only says whether one is set. */
 export function SsoPage() {
-  const { t, lang } = useI18n();
+  const { t } = useI18n();
   const { me } = useSession();
-  const settings = useLoad(() => api<SsoSettings>('GET', '/sso/settings'), []);
   return (
-    <AdminPage id="sso-title" title={t('adminSso')}>
-      {settings.error && <LoadError error={settings.error} />}
-      {!settings.data ? !settings.error && <Loading /> : (
-        <>
-          <p className="hint">
-            {settings.data.complete ? t('ssoComplete') : t('ssoIncomplete')}
-            {settings.data.updated_at && ` · ${formatDate(lang, settings.data.updated_at)}`}
-          </p>
-          {/* Keyed by the saved version, so a save starts the form again from what the API stored. */}
-          <SsoForm key={settings.data.updated_at ?? 'never'} settings={settings.data} mayWrite={can(me, 'settings.authentication', 'w')} onSaved={settings.reload} />
-        </>
+    <SettingsPage<SsoSettings> id="sso-title" title={t('adminSso')} path="/sso/settings" complete={t('ssoComplete')} incomplete={t('ssoIncomplete')}>
+      {(settings, reload) => (
+        // Keyed by the saved version, so a save starts the form again from what the API stored.
+        <SsoForm key={settings.updated_at ?? 'never'} settings={settings} mayWrite={can(me, 'settings.authentication', 'w')} onSaved={reload} />
       )}
-    </AdminPage>
+    </SettingsPage>
   );
 }
 

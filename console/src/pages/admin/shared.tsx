@@ -1,5 +1,9 @@
 import { ReactNode } from 'react';
-import { MessageKey, useI18n } from '../../i18n';
+import { api } from '../../api';
+import { Loading } from '../../components';
+import { LoadError } from '../../editing';
+import { useLoad } from '../../hooks';
+import { formatDate, MessageKey, useI18n } from '../../i18n';
 import { Link, useLocation } from '../../router';
 import { useSession } from '../../session';
 import { en as adminMessages } from '../../messages/admin';
@@ -35,6 +39,36 @@ export function AdminPage({ id, title, children }: { id: string; title: string; 
       <h1 id={id} tabIndex={-1}>{title}</h1>
       {children}
     </section>
+  );
+}
+
+/**
+ * A settings page (directory, single sign-on): the stored settings, whether they are complete and
+ * when they were saved, then the page's form for them, given a reload for after a save.
+ */
+export function SettingsPage<T extends { complete: boolean; updated_at: string | null }>({ id, title, path, complete, incomplete, children }: {
+  id: string;
+  title: string;
+  path: string;
+  complete: string;
+  incomplete: string;
+  children: (settings: T, reload: () => void) => ReactNode;
+}) {
+  const { lang } = useI18n();
+  const settings = useLoad(() => api<T>('GET', path), [path]);
+  return (
+    <AdminPage id={id} title={title}>
+      {settings.error && <LoadError error={settings.error} />}
+      {!settings.data ? !settings.error && <Loading /> : (
+        <>
+          <p className="hint">
+            {settings.data.complete ? complete : incomplete}
+            {settings.data.updated_at && ` · ${formatDate(lang, settings.data.updated_at)}`}
+          </p>
+          {children(settings.data, settings.reload)}
+        </>
+      )}
+    </AdminPage>
   );
 }
 
