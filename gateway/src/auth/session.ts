@@ -65,6 +65,23 @@ export function sessionRouter(deps: SessionDeps): express.Router {
   const router = express.Router();
   const cookieBase = (req: Request) => ({ sameSite: 'strict' as const, secure: req.secure, path: '/' });
 
+  /**
+   * Calls identity over HTTP with this gateway's internal token (for the service, or for a caller),
+   * the request id and the client's address, as the proxy does.
+   */
+  const askIdentity = (req: Request, path: string, init: { method?: string; body?: unknown; as?: string } = {}) =>
+    fetch(`${deps.identityUrl}${path}`, {
+      method: init.method ?? 'GET',
+      headers: {
+        ...(init.body === undefined ? {} : { 'content-type': 'application/json' }),
+        [INTERNAL_AUTH_HEADER]: init.as ?? deps.internalAuth.forService(),
+        [REQUEST_ID_HEADER]: req.requestId,
+        [CLIENT_IP_HEADER]: req.ip ?? 'unknown',
+      },
+      body: init.body === undefined ? undefined : JSON.stringify(init.body),
+      signal: AbortSignal.timeout(30000),
+    });
+
   /** Keeps a login's token in the session cookie, with a new CSRF value (answered). */
   const setSession = (req: Request, res: Response, login: { access_token: string; expires_at: string }): string => {
     const expires = new Date(login.expires_at);
@@ -90,10 +107,7 @@ export function sessionRouter(deps: SessionDeps): express.Router {
     const failed = (message: string) => res.redirect(302, `/?sso_error=${encodeURIComponent(message)}`);
     try {
       const at = req.originalUrl.indexOf('?');
-      const upstream = await fetch(`${deps.identityUrl}${SSO_CALLBACK}${at < 0 ? '' : req.originalUrl.slice(at)}`, {
-        headers: { [INTERNAL_AUTH_HEADER]: deps.internalAuth.forService(), [REQUEST_ID_HEADER]: req.requestId, [CLIENT_IP_HEADER]: req.ip ?? 'unknown' },
-        signal: AbortSignal.timeout(30000),
-      });
+      const upstream = await askIdentity(req, `${SSO_CALLBACK}${at < 0 ? '' : req.originalUrl.slice(at)}`);
       const answer: unknown = await upstream.json();
       if (upstream.status !== 200) return failed((answer as { error?: { message?: string } }).error?.message ?? `HTTP ${upstream.status}`);
       setSession(req, res, loginResponse.parse(answer));
@@ -107,17 +121,7 @@ export function sessionRouter(deps: SessionDeps): express.Router {
   router.post('/api/v1/auth/session', express.json({ limit: '16kb' }), async (req: Request, res: Response, next) => {
     try {
       const body = parseOrThrow(loginBody, req.body ?? {}, 'body');
-      const upstream = await fetch(`${deps.identityUrl}/api/v1/auth/login`, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          [INTERNAL_AUTH_HEADER]: deps.internalAuth.forService(),
-          [REQUEST_ID_HEADER]: req.requestId,
-          [CLIENT_IP_HEADER]: req.ip ?? 'unknown',
-        },
-        body: JSON.stringify(body),
-        signal: AbortSignal.timeout(30000),
-      });
+      const upstream = await askIdentity(req, '/api/v1/auth/login', { method: 'POST', body });
       const answer: unknown = await upstream.json();
       if (upstream.status !== 200) {
         const retryAfter = upstream.headers.get('retry-after');
@@ -144,11 +148,7 @@ export function sessionRouter(deps: SessionDeps): express.Router {
       if (err instanceof AppError && err.code === 'unauthenticated') return;
       throw err;
     }
-    const upstream = await fetch(`${deps.identityUrl}/api/v1/auth/logout`, {
-      method: 'POST',
-      headers: { [INTERNAL_AUTH_HEADER]: deps.internalAuth.forPrincipal(principal), [REQUEST_ID_HEADER]: req.requestId, [CLIENT_IP_HEADER]: req.ip ?? 'unknown' },
-      signal: AbortSignal.timeout(30000),
-    });
+    const upstream = await askIdentity(req, '/api/v1/auth/logout', { method: 'POST', as: deps.internalAuth.forPrincipal(principal) });
     if (upstream.status !== 200) throw new Error(`identity answered ${upstream.status} to the logout`);
   };
 
