@@ -4,10 +4,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
 import { BrowserContext, Page } from 'playwright-core';
-import { Api, ADMIN_PASSWORD, startAllModeProcess, startGitServer, GitServer, RunningSystem, SystemUnderTest } from '@bulwark/testkit';
-import { MANUAL_TOOL_TYPE, scanSetup } from '../../services/scanning/test/scanning.suite';
+import { Api, ADMIN_PASSWORD, GitServer, RunningSystem } from '@bulwark/testkit';
 import { semgrepReport } from '../../services/issues/test/issues.suite';
 import { ARTIFACTS, expectAccessible, openBrowser, requireChromium, shot } from './browser';
+import { startConsoleSystem } from './system';
 
 describe('console end to end (Chromium through Playwright)', function () {
   let sys: (RunningSystem & { alive(): boolean }) | undefined;
@@ -21,21 +21,13 @@ describe('console end to end (Chromium through Playwright)', function () {
   before(async function () {
     this.timeout(240000);
     requireChromium(this);
-    sys = await startAllModeProcess();
-    admin = sys.api.as(await sys.api.login('admin', ADMIN_PASSWORD));
-    // Set-up the console has no page for yet (sources, tools, checks, uploads) goes through the API.
-    git = await startGitServer();
-    git.addRepository('app', { 'app.py': 'import subprocess\n' });
-    const t: SystemUnderTest = { mode: 'all', sys, admin, anon: sys.api };
-    const env = await scanSetup(t, git, 'app', [MANUAL_TOOL_TYPE]);
-    code = env.code;
-    const check = await admin.post('/api/v1/check', { layer_id: env.layerId, security_tool_id: env.tools[0], scan_source_id: env.sourceId, source_auth: { branch_name: 'main' }, run_scan_task: { type: 'manual' } });
-    expect(check.status, JSON.stringify(check.body)).to.equal(200);
+    let checkId: string;
+    ({ sys, admin, git, checkId, env: { code } } = await startConsoleSystem());
     const report = semgrepReport([
       { rule: 'python.lang.security.dangerous-subprocess', line: 4, code: 'subprocess.call(cmd, shell=True)', severity: 'ERROR', cwe: 'CWE-78: OS Command Injection' },
       { rule: 'python.lang.security.eval', line: 9, code: 'eval(data)', severity: 'WARNING', cwe: 'CWE-95' },
     ]);
-    const upload = await admin.withHeaders({ 'content-type': 'application/json' }).request('POST', `/api/v1/check/${check.body.id}/results`, undefined, report);
+    const upload = await admin.withHeaders({ 'content-type': 'application/json' }).request('POST', `/api/v1/check/${checkId}/results`, undefined, report);
     expect(upload.status, JSON.stringify(upload.body)).to.equal(200);
     const deadline = Date.now() + 60000;
     while ((await admin.get(`/api/v1/issues/count?filter[project_code]=${code}`)).body.count !== 2) {

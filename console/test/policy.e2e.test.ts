@@ -2,11 +2,11 @@
 // Policy, notifications, the dashboard's locked layers and trend, and scan comparison, through the console in Chromium.
 import { expect } from 'chai';
 import { BrowserContext, Page } from 'playwright-core';
-import { Api, ADMIN_PASSWORD, startAllModeProcess, startGitServer, GitServer, RunningSystem, SystemUnderTest } from '@bulwark/testkit';
-import { MANUAL_TOOL_TYPE, scanSetup } from '../../services/scanning/test/scanning.suite';
+import { Api, ADMIN_PASSWORD, GitServer, RunningSystem } from '@bulwark/testkit';
 import { semgrepReport } from '../../services/issues/test/issues.suite';
 import { startReceiver } from '../../services/notifications/test/notifications.suite';
 import { expectAccessible, openBrowser, requireChromium, shot, signIn } from './browser';
+import { ConsoleSystem, startConsoleSystem } from './system';
 
 const SUBPROCESS = { rule: 'python.lang.security.dangerous-subprocess', line: 4, code: 'subprocess.call(cmd, shell=True)', severity: 'ERROR' as const, cwe: 'CWE-78: OS Command Injection' };
 const EVAL = { rule: 'python.lang.security.eval', line: 9, code: 'eval(data)', severity: 'WARNING' as const, cwe: 'CWE-95' };
@@ -20,7 +20,7 @@ describe('console policy and notifications (Chromium through Playwright)', funct
   let context: BrowserContext | undefined;
   let page: Page;
   let admin: Api;
-  let env: Awaited<ReturnType<typeof scanSetup>>;
+  let env: ConsoleSystem['env'];
   let checkId: string;
   const problems: string[] = [];
 
@@ -43,14 +43,8 @@ describe('console policy and notifications (Chromium through Playwright)', funct
   before(async function () {
     this.timeout(240000);
     requireChromium(this);
-    sys = await startAllModeProcess();
-    admin = sys.api.as(await sys.api.login('admin', ADMIN_PASSWORD));
-    git = await startGitServer();
-    git.addRepository('app', { 'app.py': 'import subprocess\n' });
+    ({ sys, admin, git, env, checkId } = await startConsoleSystem());
     receiver = await startReceiver();
-    const t: SystemUnderTest = { mode: 'all', sys, admin, anon: sys.api };
-    env = await scanSetup(t, git, 'app', [MANUAL_TOOL_TYPE]);
-    checkId = ok(await admin.post('/api/v1/check', { layer_id: env.layerId, security_tool_id: env.tools[0], scan_source_id: env.sourceId, source_auth: { branch_name: 'main' }, run_scan_task: { type: 'manual' } })).id;
     ({ context, page } = await openBrowser(problems));
     await signIn(page, sys.api.baseUrl, 'admin', ADMIN_PASSWORD);
   });

@@ -1,0 +1,32 @@
+import { expect } from 'chai';
+import { Api, ADMIN_PASSWORD, GitServer, RunningSystem, startAllModeProcess, startGitServer, SystemUnderTest } from '@bulwark/testkit';
+import { MANUAL_TOOL_TYPE, scanSetup } from '../../services/scanning/test/scanning.suite';
+
+/** What the console's suites drive: TARGET=all, the admin over the API, and a project whose layer has a check taking uploaded reports. */
+export interface ConsoleSystem {
+  sys: RunningSystem & { alive(): boolean };
+  admin: Api;
+  git: GitServer;
+  env: Awaited<ReturnType<typeof scanSetup>>;
+  checkId: string;
+}
+
+/** Set-up the pages under test do not cover goes through the API: the source (a local Git repository), the tool, the project, the layer and the check. */
+export async function startConsoleSystem(): Promise<ConsoleSystem> {
+  const sys = await startAllModeProcess();
+  const admin = sys.api.as(await sys.api.login('admin', ADMIN_PASSWORD));
+  const git = await startGitServer();
+  try {
+    git.addRepository('app', { 'app.py': 'import subprocess\n' });
+    const t: SystemUnderTest = { mode: 'all', sys, admin, anon: sys.api };
+    const env = await scanSetup(t, git, 'app', [MANUAL_TOOL_TYPE]);
+    const check = await admin.post('/api/v1/check', { layer_id: env.layerId, security_tool_id: env.tools[0], scan_source_id: env.sourceId, source_auth: { branch_name: 'main' }, run_scan_task: { type: 'manual' } });
+    expect(check.status, JSON.stringify(check.body)).to.equal(200);
+    return { sys, admin, git, env, checkId: check.body.id as string };
+  } catch (err) {
+    // The suite's after() cannot stop what it was never handed.
+    await git.close();
+    await sys.stop();
+    throw err;
+  }
+}
