@@ -333,6 +333,32 @@ describe('report renderers', () => {
     expect(drawn - blank).to.be.greaterThan(100);
   });
 
+  describe('a right-to-left title with left-to-right ids and paths in it', () => {
+    // "Vulnerability CVE-2021-44228 in the library at usr/lib/libssl.so": Arabic reads from the right,
+    // so the first word is drawn rightmost and the Latin runs keep their own order inside the line.
+    const MIXED_TITLE = 'ثغرة CVE-2021-44228 في المكتبة usr/lib/libssl.so';
+
+    it('is drawn in the PDF in visual order, as the Unicode bidirectional algorithm orders it', async () => {
+      const line = pdfText(await renderPdf(typed('summary', MIXED_TITLE), { compress: true })).split('\n').find((l) => l.includes('CVE-2021-44228'))!;
+      // pdftotext -layout reads a line from left to right and writes each Arabic run in logical order.
+      const positions = ['usr/lib/libssl.so', 'في المكتبة', 'CVE-2021-44228', 'ثغرة'].map((text) => {
+        expect(line, text).to.include(text);
+        return line.indexOf(text);
+      });
+      expect(positions).to.deep.equal([...positions].sort((a, b) => a - b));
+    });
+
+    it('is a right-to-left paragraph in DOCX, with its Arabic runs marked right to left and its Latin ones not', async () => {
+      const xml = strFromU8(unzipSync(new Uint8Array((await renderReport(typed('summary', MIXED_TITLE), 'docx')).body))['word/document.xml']!);
+      const title = xml.match(/<w:p>(?:(?!<\/w:p>).)*?w:val="Title"(?:(?!<\/w:p>).)*<\/w:p>/s)![0];
+      expect(title).to.include('<w:bidi/>');
+      const runs = [...title.matchAll(/<w:r>(.*?)<\/w:r>/gs)].map((r) => ({ rtl: r[1]!.includes('<w:rtl/>'), text: [...r[1]!.matchAll(/<w:t[^>]*>([^<]*)<\/w:t>/g)].map((t) => t[1]).join('-') }));
+      expect(runs.find((r) => r.text.includes('ثغرة'))).to.include({ rtl: true });
+      expect(runs.find((r) => r.text.includes('2021'))).to.include({ rtl: false });
+      expect(runs.find((r) => r.text.includes('libssl'))).to.include({ rtl: false });
+    });
+  });
+
   describe('every type in every format', () => {
     for (const type of REPORT_TYPES) {
       for (const title of [CYRILLIC_TITLE, CJK_TITLE]) {

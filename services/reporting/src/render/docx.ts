@@ -3,6 +3,8 @@ import {
   AlignmentType, Document, Footer, HeadingLevel, ImageRun, NoBreakHyphen, Packer, PageNumber, PageOrientation, Paragraph, ShadingType,
   Table, TableCell, TableRow, TextRun, WidthType,
 } from 'docx';
+import type { IParagraphOptions, IRunOptions } from 'docx';
+import { directionRuns, rightToLeftParagraph } from './bidi';
 import { chartPng, chartSvg } from './charts';
 import { IDENTIFIER } from './wrap';
 import { ReportSnapshot } from '../domain/snapshot';
@@ -27,8 +29,18 @@ const CHART_HEIGHT = 260;
  */
 const FONTS = { ascii: 'Calibri', hAnsi: 'Calibri', eastAsia: 'Microsoft YaHei', cs: 'Arial' };
 
-/** Text in a right-to-left script is marked so, which lets Word order it. */
-const rtl = (text: string) => /[\u0590-\u08ff]/.test(text);
+type RunOptions = Omit<IRunOptions, 'text' | 'children' | 'rightToLeft'>;
+
+/**
+ * Runs of the text, cut where its direction changes so that Word orders them: right-to-left pieces
+ * are marked so (w:rtl), and the hyphens of CVE and CWE ids are made non-breaking.
+ */
+const directedRuns = (text: string, options: RunOptions = {}): TextRun[] =>
+  directionRuns(text).map((run) => new TextRun({ ...options, children: unbrokenIds(run.text), rightToLeft: run.rtl }));
+
+/** A paragraph of text that reads right to left when its first strong character does (w:bidi). */
+const textParagraph = (text: string, options: RunOptions = {}, paragraph: Omit<IParagraphOptions, 'children' | 'bidirectional'> = {}) =>
+  new Paragraph({ ...paragraph, bidirectional: rightToLeftParagraph(text), children: directedRuns(text, options) });
 
 /** The run's text, with the hyphens of CVE and CWE ids made non-breaking so Word keeps each id on one line. */
 function unbrokenIds(text: string): (string | NoBreakHyphen)[] {
@@ -60,34 +72,29 @@ function chartParagraph(chart: ReportChart): Paragraph {
 
 function entryBlock(entry: ReportEntry): (Paragraph | Table)[] {
   return [
-    new Paragraph({ children: [new TextRun({ text: entry.title, rightToLeft: rtl(entry.title) })], heading: HeadingLevel.HEADING_3 }),
+    textParagraph(entry.title, {}, { heading: HeadingLevel.HEADING_3 }),
     ...entry.fields.map((field) => fieldParagraph(field, TABLE_FONT_SIZE)),
     ...entry.paragraphs.flatMap((p) => [
       new Paragraph({ children: [new TextRun({ text: p.label, bold: true, color: MUTED_COLOR })] }),
-      ...p.value.split(/\r?\n/).map((line) => new Paragraph({ children: [new TextRun({ text: line, rightToLeft: rtl(line) })] })),
+      ...p.value.split(/\r?\n/).map((line) => textParagraph(line)),
     ]),
     ...(entry.history ? tableBlock(entry.history) : []),
   ];
 }
 
 const fieldParagraph = (field: ReportField, size?: number): Paragraph => new Paragraph({
-  children: [new TextRun({ text: `${field.label}: `, bold: true, color: MUTED_COLOR, size }), new TextRun({ text: field.value, size, rightToLeft: rtl(field.value) })],
+  children: [new TextRun({ text: `${field.label}: `, bold: true, color: MUTED_COLOR, size }), ...directedRuns(field.value, { size })],
 });
 
 function tableCell(text: string, column: ReportColumn, header: boolean): TableCell {
   const severity = !header && column.severity ? severityOfLabel(text) : undefined;
   return new TableCell({
     shading: header ? { type: ShadingType.CLEAR, fill: HEADER_FILL, color: 'auto' } : undefined,
-    children: [new Paragraph({
-      alignment: column.align === 'right' ? AlignmentType.RIGHT : AlignmentType.LEFT,
-      children: [new TextRun({
-        children: unbrokenIds(text),
-        rightToLeft: rtl(text),
-        size: TABLE_FONT_SIZE,
-        bold: header || severity !== undefined,
-        color: severity ? SEVERITY_COLORS[severity].slice(1).toUpperCase() : undefined,
-      })],
-    })],
+    children: [textParagraph(text, {
+      size: TABLE_FONT_SIZE,
+      bold: header || severity !== undefined,
+      color: severity ? SEVERITY_COLORS[severity].slice(1).toUpperCase() : undefined,
+    }, { alignment: column.align === 'right' ? AlignmentType.RIGHT : AlignmentType.LEFT })],
   });
 }
 
@@ -136,7 +143,7 @@ export function renderDocx(snapshot: ReportSnapshot): Promise<Buffer> {
         }),
       },
       children: [
-        new Paragraph({ text: view.title, heading: HeadingLevel.TITLE }),
+        textParagraph(view.title, {}, { heading: HeadingLevel.TITLE }),
         ...view.details.map((detail) => fieldParagraph(detail)),
         new Paragraph({ children: [] }),
         ...view.totals.map((total) => fieldParagraph(total, 28)),

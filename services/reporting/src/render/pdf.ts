@@ -7,6 +7,7 @@
 import PDFDocument from 'pdfkit';
 import SVGtoPDF from 'svg-to-pdfkit';
 import { ReportSnapshot } from '../domain/snapshot';
+import { bidi } from './bidi';
 import { chartSvg } from './charts';
 import { BOLD_FONT, fontRuns, pdfFonts, REGULAR_FONT, TextRun } from './fonts';
 import { buildReportView, ReportColumn, ReportEntry, ReportTable, ReportView, SEVERITY_COLORS, severityOfLabel } from './report-view';
@@ -99,27 +100,54 @@ function layout(doc: Doc, text: string, width: number, style: Style): Line[] {
   return lines;
 }
 
-const RTL = /[\u0590-\u08ff]/;
-const LTR = /[A-Za-z0-9\u00c0-\u04ff]/;
+/** Letters of the right-to-left scripts, whose words the font shapes and orders itself. */
+const RTL_LETTER = /[\p{Script=Arabic}\p{Script=Hebrew}\p{Script=Syriac}\p{Script=Thaana}\p{Script=Nko}]/u;
+
+interface VisualPiece {
+  font: string;
+  /** In logical order: a right-to-left piece is drawn word by word from its end. */
+  text: string;
+  rtl: boolean;
+  start: number;
+  end: number;
+}
+
+/**
+ * A line's pieces left to right as the Unicode bidirectional algorithm orders them (bidi-js; the
+ * line's first strong character sets its direction): each piece is one font and one direction.
+ */
+function visualPieces(line: Line): VisualPiece[] {
+  const text = line.map((run) => run.text).join('');
+  const fonts = line.flatMap((run) => Array.from({ length: run.text.length }, () => run.font));
+  const levels = bidi.getEmbeddingLevels(text, 'auto');
+  const pieces: VisualPiece[] = [];
+  for (const index of bidi.getReorderedIndices(text, levels)) {
+    const rtl = (levels.levels[index]! & 1) === 1;
+    const last = pieces[pieces.length - 1];
+    if (last && last.font === fonts[index] && last.rtl === rtl && (rtl ? index === last.start - 1 : index === last.end + 1)) {
+      if (rtl) last.start = index;
+      else last.end = index;
+    } else pieces.push({ font: fonts[index]!, text: '', rtl, start: index, end: index });
+  }
+  for (const piece of pieces) piece.text = text.slice(piece.start, piece.end + 1);
+  return pieces;
+}
+
+/** A right-to-left piece's words and spaces from its end; punctuation without letters is mirrored here, words by the font's shaping. */
+function rightToLeft(text: string): string[] {
+  return text.split(/(\s+)/).filter((token) => token !== '').reverse()
+    .map((token) => (RTL_LETTER.test(token) ? token : [...token].reverse().map((char) => bidi.getMirroredCharacter(char) ?? char).join('')));
+}
 
 function drawLine(doc: Doc, line: Line, x: number, y: number, style: Style, color: string): void {
   let left = x;
   doc.fillColor(color);
-  for (const run of line) {
-    doc.font(run.font).fontSize(style.size);
-    if (RTL.test(run.text) && !LTR.test(run.text)) {
-      // fontkit shapes and mirrors each word; the words themselves go right to left here.
-      const words = run.text.trim().split(/\s+/).reverse();
-      const space = doc.widthOfString(' ');
-      let wordLeft = left + run.width - doc.widthOfString(run.text.trim()) - (run.text.length - run.text.trimStart().length) * space;
-      for (const word of words) {
-        doc.text(word, wordLeft, y, { lineBreak: false });
-        wordLeft += doc.widthOfString(word) + space;
-      }
-    } else {
-      doc.text(run.text, left, y, { lineBreak: false });
+  for (const piece of visualPieces(line)) {
+    doc.font(piece.font).fontSize(style.size);
+    for (const token of piece.rtl ? rightToLeft(piece.text) : [piece.text]) {
+      if (token.trim() !== '') doc.text(token, left, y, { lineBreak: false });
+      left += doc.widthOfString(token);
     }
-    left += run.width;
   }
 }
 
