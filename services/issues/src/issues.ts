@@ -1,6 +1,7 @@
 import { canSeeProject, conflict, Db, invalid, notFound, Principal, Trx, isUuid } from '@bulwark/platform';
 import { ISSUE_EVENTS, writeEvent } from '@bulwark/contracts';
 import { allowedTargets, isAllowedTransition } from './domain/statuses';
+import { CountDimension, groupedCounts } from './store/grouped-counts';
 import { commentStore, historyStore } from './store/history';
 import { IssueFilter, IssueRow, issueStore, SortKey } from './store/issues';
 import { statusStore } from './store/settings';
@@ -34,6 +35,19 @@ export class Issues {
 
   count(filter: IssueFilter) {
     return issueStore.count(this.db, filter);
+  }
+
+  /**
+   * The matching issues per group (severity, status, project, tool, category), or new, fixed and open
+   * per week up to now when grouped by week, which takes no other dimension.
+   */
+  async countGrouped(filter: IssueFilter, by: ('week' | CountDimension)[], weeks: number) {
+    if (by.includes('week')) {
+      if (by.length > 1) throw invalid('group_by=week takes no other dimension', [{ field: 'group_by', problem: 'week cannot be combined with another value' }]);
+      return { group_by: by, groups: await groupedCounts.weekly(this.db, filter, weeks, new Date()) };
+    }
+    const groups = await groupedCounts.byAttributes(this.db, filter, by as CountDimension[]);
+    return { group_by: by, groups, total: groups.reduce((sum, g) => sum + g.count, 0) };
   }
 
   compactCounts(): Promise<void> {

@@ -220,6 +220,55 @@ export function issuesSuite(t: SystemUnderTest): void {
       expect(scale.find((s: any) => s.severity === 'critical')).to.include({ min: 9, max: 10 });
     });
 
+    it('counts per group what the single counts give (from issue_counts and from the rows), and new, fixed and open per week; 400 names a bad group_by or weeks', async () => {
+      const count = async (query: string) => ok(await t.admin.get(`/api/v1/issues/count?${query}`)).count as number;
+      const grouped = async (query: string) => ok(await t.admin.get(`/api/v1/issues/count/grouped?${query}`));
+
+      // A filter on the check counts rows; each group is what /issues/count says for its values.
+      const byCheck = await grouped(`group_by=status&group_by=severity&filter[check]=${check}`);
+      expect(byCheck.group_by).to.deep.equal(['status', 'severity']);
+      expect(byCheck.groups).to.deep.equal([
+        { severity: 'high', status_id: 1, count: 1 }, { severity: 'medium', status_id: 1, count: 1 }, { severity: 'low', status_id: 1, count: 1 },
+      ]);
+      expect(byCheck.total).to.equal(await count(`filter[check]=${check}`));
+
+      // Project, severity and status filters sum issue_counts: the groups still add up to the single counts.
+      const statuses = ok(await t.admin.get('/api/v1/issues/statuses')).items.map((s: any) => s.id as number);
+      const project = await grouped(`group_by=severity&group_by=status&filter[project_code]=${env.code}&filter[category]=sast`);
+      for (const severity of ['critical', 'high', 'medium', 'low', 'info']) {
+        for (const status of statuses) {
+          const single = await count(`filter[project_code]=${env.code}&filter[category]=sast&filter[severity]=${severity}&filter[status]=${status}`);
+          const group = project.groups.find((g: any) => g.severity === severity && g.status_id === status);
+          expect(group?.count ?? 0, `${severity}/${status}`).to.equal(single);
+        }
+      }
+      expect(project.total).to.equal(await count(`filter[project_code]=${env.code}&filter[category]=sast`));
+      const everywhere = await grouped('group_by=severity');
+      for (const g of everywhere.groups) expect(g.count, g.severity).to.equal(await count(`filter[severity]=${g.severity}`));
+      expect(everywhere.total).to.equal(await count(''));
+
+      // This week: two issues found, one of them fixed by hand; the weeks before have none of them.
+      const weekCheck = await newCheck();
+      await upload(weekCheck, inFile('weekly.py', SHELL, EVAL));
+      const [fixed] = (await issuesOf(`filter[check]=${weekCheck}`)).items;
+      ok(await t.admin.put(`/api/v1/issue/${fixed.id}`, { status_id: 4 }));
+      const weeks = (await grouped(`group_by=week&weeks=3&filter[check]=${weekCheck}`)).groups;
+      expect(weeks).to.have.length(3);
+      expect(weeks.map((w: any) => ({ new: w.new, fixed: w.fixed, open: w.open }))).to.deep.equal([{ new: 0, fixed: 0, open: 0 }, { new: 0, fixed: 0, open: 0 }, { new: 2, fixed: 1, open: 1 }]);
+      expect(Date.parse(weeks[2].week_end) - Date.parse(weeks[2].week_start)).to.equal(7 * 24 * 3600 * 1000);
+      expect(weeks[1].week_end).to.equal(weeks[2].week_start);
+      const last = weeks[2];
+      expect(last.new).to.equal(await count(`filter[check]=${weekCheck}&filter[detected_at_start]=${last.week_start}&filter[detected_at_end]=${last.week_end}`));
+      expect(last.open).to.equal(await count(`filter[check]=${weekCheck}&filter[status]=1&filter[status]=2&filter[status]=3&filter[status]=8`));
+      expect((await grouped('group_by=week')).groups).to.have.length(8);
+
+      for (const [query, field] of [['group_by=week&group_by=severity', 'group_by'], ['group_by=colour', 'group_by'], ['', 'group_by'], ['group_by=week&weeks=53', 'weeks'], ['group_by=status&filter[bogus]=1', 'filter[bogus]']]) {
+        const bad = await t.admin.get(`/api/v1/issues/count/grouped?${query}`);
+        expect(bad.status, query).to.equal(400);
+        expect(bad.body.error.details.map((d: any) => d.field), query).to.include(field);
+      }
+    });
+
     it('hides issues outside the caller\u2019s projects', async () => {
       const role = `issues-scope-${Date.now()}`;
       ok(await t.admin.post('/api/v1/role', { role_code: role, role_name: role, roles: { 'issues.issues': ['r'] }, system_scopes: ['project:someone-else'] }));
@@ -229,6 +278,8 @@ export function issuesSuite(t: SystemUnderTest): void {
       const mine = (await issuesOf(`filter[check]=${check}`)).items[0];
       expect((await scoped.get(`/api/v1/issues?filter[check]=${check}`)).body.total).to.equal(0);
       expect((await scoped.get(`/api/v1/issue/${mine.id}`)).status).to.equal(404);
+      expect((await scoped.get(`/api/v1/issues/count/grouped?group_by=severity&filter[check]=${check}`)).body).to.deep.equal({ group_by: ['severity'], groups: [], total: 0 });
+      expect((await scoped.get(`/api/v1/issues/count/grouped?group_by=week&weeks=1&filter[check]=${check}`)).body.groups[0]).to.include({ new: 0, fixed: 0, open: 0 });
     });
   });
 

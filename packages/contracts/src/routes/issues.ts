@@ -17,6 +17,8 @@ const num = z.coerce.number().min(0).max(100).optional();
 const byId = z.object({ id: z.uuid() });
 
 export const ISSUE_SEVERITIES = ['critical', 'high', 'medium', 'low', 'info'] as const;
+/** What GET /issues/count/grouped counts by. */
+export const ISSUE_COUNT_GROUPS = ['severity', 'status', 'project_code', 'tool', 'category', 'week'] as const;
 export const ISSUE_SORTS = ['first_detected_at', 'last_detected_at', 'severity', 'cvss', 'status'] as const;
 export const GATE_CONDITION_TYPES = ['severity', 'cvss', 'new_issues', 'category', 'cwe', 'total'] as const;
 export const GATE_OPERATORS = ['not_greater_than', 'less_than', 'not_less_than', 'greater_than', 'equal', 'not_equal'] as const;
@@ -84,6 +86,21 @@ export const issueView = z
 export const issueList = z
   .object({ items: z.array(issueView), total: z.number().int(), page: z.number().int(), limit: z.number().int(), next_cursor: z.string().nullable() })
   .openapi('IssueList');
+
+/** The answer of GET /issues/count/grouped: one group per combination of values, or per week. */
+export const issueCountGroups = z
+  .object({
+    group_by: z.array(z.enum(ISSUE_COUNT_GROUPS)),
+    groups: z.array(z.object({
+      severity: z.enum(ISSUE_SEVERITIES).optional(), status_id: z.number().int().optional(), project_code: z.string().optional(),
+      tool: z.string().optional(), category: z.string().optional(),
+      count: z.number().int().optional().openapi({ description: 'Issues of the group (not with week)' }),
+      week_start: isoDateTime.optional(), week_end: isoDateTime.optional(),
+      new: z.number().int().optional(), fixed: z.number().int().optional(), open: z.number().int().optional(),
+    }).openapi('IssueCountGroup')),
+    total: z.number().int().optional().openapi({ description: 'Every matching issue (not with week)' }),
+  })
+  .openapi('IssueCountGroups');
 
 export const statusView = z.object({ id: z.number().int(), name: z.string(), name_en: z.string(), name_ru: z.string(), builtin: z.boolean() }).openapi('IssueStatus');
 export const transitionView = z.object({ id: z.string(), from_status_id: z.number().int(), to_status_id: z.number().int() }).openapi('IssueStatusTransition');
@@ -217,6 +234,31 @@ export const issuesRoutes = [
   {
     operationId: 'countIssues', method: 'get', path: '/api/v1/issues/count', service, tag: 'Issues', access: issuesP('r'),
     summary: 'How many issues match the filters', request: { query: bracketQuery(z.object(issueFilterQuery).strict()) }, response: z.object({ count: z.number().int() }).openapi('IssueCount'),
+  },
+  {
+    operationId: 'countIssuesGrouped', method: 'get', path: '/api/v1/issues/count/grouped', service, tag: 'Issues', access: issuesP('r'),
+    summary: 'How many issues match the filters, per group: by severity, status, project, tool or category, or new, fixed and open per week',
+    description:
+      'Takes the filters of GET /api/v1/issues/count, the same project scope and the same permission. ' +
+      'group_by (repeat for several: severity, status, project_code, tool, category) counts the matching issues per combination of those values: ' +
+      'one group per combination that has issues (none with a count of 0), most severe first, then by status id, then by the other values alphabetically; ' +
+      'the counts add up to total, which is what GET /api/v1/issues/count answers for the same filters. Filters on project, tool, scanner, category, severity ' +
+      'and status read the precomputed counts as /issues/count does. ' +
+      'group_by=week (alone; combined with another value it answers 400 naming group_by) is a series of `weeks` consecutive seven-day weeks, oldest first, ' +
+      'the last ending at the time of the request: for each, new is the matching issues first detected in it, fixed the changes of a matching issue to Fixed in it, ' +
+      'and open the matching issues in an open status (not Fixed, False positive, Risk accepted or Suppressed) at its end, from their status history: ' +
+      'the definitions of the trend report, which applies them to its projects with duplicates left out (filter[exclude_duplicates]=true). ' +
+      'The filters select issues by what they are now (a filter[status] keeps the issues in that status now, with their past).',
+    request: {
+      query: bracketQuery(z.object({
+        ...issueFilterQuery,
+        group_by: z.union([z.enum(ISSUE_COUNT_GROUPS), z.array(z.enum(ISSUE_COUNT_GROUPS)).min(1).max(ISSUE_COUNT_GROUPS.length)])
+          .transform((v) => [...new Set(Array.isArray(v) ? v : [v])])
+          .openapi({ description: 'What to count by; repeat for several (week only alone)' }),
+        weeks: queryInt4(1).max(52, 'must be at most 52').default(8).openapi({ description: 'With group_by=week: how many weeks, from 1 to 52' }),
+      }).strict()),
+    },
+    response: issueCountGroups,
   },
   {
     operationId: 'issueFilterValues', method: 'get', path: '/api/v1/issues/filter', service, tag: 'Issues', access: issuesP('r'),

@@ -56,7 +56,7 @@ export function issuesGrpc(db: Db): ServiceImpl<typeof issuesV1.IssuesServiceSer
       const starts = req.intervalStarts.slice(0, MAX_INTERVALS).filter((s) => !Number.isNaN(Date.parse(s)));
       if (starts.length === 0 || Number.isNaN(Date.parse(req.end))) return { intervals: [], fixTimes: [] };
       const projects = scopeFilter(req.scope).projects;
-      const [intervals, fixTimes] = [await reportQueries.trend(db, projects, starts, req.end), await reportQueries.fixTimes(db, projects, starts[0]!, req.end)];
+      const [intervals, fixTimes] = [await reportQueries.trend(db, { projects, excludeDuplicates: true }, starts, req.end), await reportQueries.fixTimes(db, projects, starts[0]!, req.end)];
       return { intervals, fixTimes };
     },
 

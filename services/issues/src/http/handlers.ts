@@ -53,6 +53,7 @@ export function issuesHandlers(db: Db, issues: Issues, rules: SecurityRules, gat
         'content-disposition': `attachment; filename="${input.query.kind === 'vex' ? 'vex' : 'sbom'}.cdx.json"`,
       }),
     countIssues: async (input) => ({ count: await issues.count(issueFilter(requirePrincipal(input), input.query)) }),
+    countIssuesGrouped: async (input) => issues.countGrouped(issueFilter(requirePrincipal(input), input.query), input.query.group_by, input.query.weeks),
     issueFilterValues: async (input) => issues.filterValues(issueFilter(requirePrincipal(input), input.query)),
     issueBasicFilter: async (input) => issues.basicFilter(issueFilter(requirePrincipal(input), input.query), input.query.filter.need_detected_at ?? false),
     issueCvssSeverities: async (input) => issues.cvssSeverities(issueFilter(requirePrincipal(input), input.query)),

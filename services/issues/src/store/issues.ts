@@ -124,7 +124,7 @@ const SORT_COLUMN: Record<SortKey, string> = {
 const inList = (values: readonly unknown[]) => `(${values.map(() => '?').join(', ')})`;
 
 /** The filter's conditions; filter_inversion negates each filter (a NULL attribute counts as not matching). */
-function applyFilter(q: Knex.QueryBuilder, f: IssueFilter): Knex.QueryBuilder {
+export function applyFilter(q: Knex.QueryBuilder, f: IssueFilter): Knex.QueryBuilder {
   if (f.projects !== null) {
     if (f.projects.length === 0) q.whereRaw('false');
     else q.whereRaw(`issues.project_code in ${inList(f.projects)}`, f.projects);
@@ -172,7 +172,7 @@ function applyFilter(q: Knex.QueryBuilder, f: IssueFilter): Knex.QueryBuilder {
 /** The filters issue_counts answers: each one's condition is on a column that table keeps. */
 const COUNTED_FILTERS = new Set(['projects', 'tools', 'scanners', 'toolIds', 'projectCodes', 'severities', 'statuses', 'categories', 'invert']);
 const unset = (v: unknown) => v === undefined || v === false || (Array.isArray(v) && v.length === 0) || (typeof v === 'object' && v !== null && !Array.isArray(v) && Object.values(v).every((x) => !x));
-const countedByGroups = (f: IssueFilter) => Object.entries(f).every(([k, v]) => COUNTED_FILTERS.has(k) || unset(v));
+export const countedByGroups = (f: IssueFilter) => Object.entries(f).every(([k, v]) => COUNTED_FILTERS.has(k) || unset(v));
 const COUNT_GROUP_COLUMNS = ['project_code', 'tool_name', 'scanner', 'tool_id', 'category', 'severity_rank', 'status_id'];
 const COUNT_GROUP = COUNT_GROUP_COLUMNS.join(', ');
 const groupOf = (alias: string) => `(${COUNT_GROUP_COLUMNS.map((c) => `${alias}.${c}`).join(', ')})`;

@@ -1,6 +1,8 @@
 /** The queries behind the reporting service's compliance, trend and detailed reports. */
 import { iso, pgArray, Queryable } from '@bulwark/platform';
+import type { Knex } from 'knex';
 import { NOT_COUNTED_STATUSES, STATUS } from '../domain/statuses';
+import { applyFilter, IssueFilter } from './issues';
 
 /** Projects of a report (null: every project); duplicates are left out, as in the summary. */
 function scoped(projects: string[] | null): { sql: string; bindings: string[] } {
@@ -22,14 +24,15 @@ export const reportQueries = {
   },
 
   /**
-   * Per interval: issues first detected in it, changes to Fixed in it, and issues open at its end.
-   * One pass over the scope's issues and status changes: an issue adds one to the open count when
+   * Per interval, among the issues that match `f` (the trend report's: its projects, duplicates left
+   * out; GET /issues/count/grouped by week: the request's filters): issues first detected in it,
+   * changes to Fixed in it, and issues open at its end. One pass over the scope's issues and status changes: an issue adds one to the open count when
    * first detected if its first status was open, a change from an open to a closed status takes
    * one away and the reverse adds one; each event falls in the interval width_bucket finds for it
    * (0: before the first), and the open count is their running sum.
    */
-  async trend(db: Queryable, projects: string[] | null, starts: string[], end: string) {
-    const scope = scoped(projects);
+  async trend(db: Queryable, f: IssueFilter, starts: string[], end: string) {
+    const scope = applyFilter(db('issues').select('issues.*'), f).toSQL();
     const closed = pgArray(NOT_COUNTED_STATUSES);
     const { rows } = await db.raw(
       `with i as (${scope.sql}),
@@ -47,7 +50,7 @@ export const reportQueries = {
          where h.field = 'status' and h.at < ?
        )
        select width_bucket(ev.at, ?::timestamptz[]) as k, sum(ev.opened) as opened, sum(ev.fixed) as fixed, sum(ev.delta) as delta from ev group by 1 order by 1`,
-      [...scope.bindings, closed, end, String(STATUS.fixed), closed, closed, closed, end, pgArray(starts)],
+      [...(scope.bindings as Knex.RawBinding[]), closed, end, String(STATUS.fixed), closed, closed, closed, end, pgArray(starts)],
     );
     const byBucket = new Map((rows as { k: number; opened: string; fixed: string; delta: string }[]).map((r) => [Number(r.k), r]));
     let open = Number(byBucket.get(0)?.delta ?? 0);
