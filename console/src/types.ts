@@ -2,7 +2,7 @@
 // imports only, so none of the server code reaches the bundle.
 import type { z } from 'zod';
 import type {
-  changeResult, checkView, issueHistoryEntry, issueList, issueView, ISSUE_SEVERITIES, ISSUE_SORTS, layerView, loginBody, meResponse,
+  changeResult, checkView, issueCountGroups, issueHistoryEntry, issueList, issueView, ISSUE_SEVERITIES, ISSUE_SORTS, layerView, loginBody, meResponse,
   passwordChangeBody, projectCreateBody, projectView, reportView, REPORT_PERIODS, REPORT_TYPES, scanResultView, sessionResponse, statusView,
   errorBody, layerCreateBody, checkHistory, checkCreateBody, sourceView, toolView,
 } from '@bulwark/contracts';
@@ -13,6 +13,7 @@ import type {
 
 export type Issue = z.infer<typeof issueView>;
 export type IssueList = z.infer<typeof issueList>;
+export type IssueCountGroups = z.infer<typeof issueCountGroups>;
 export type IssueStatus = z.infer<typeof statusView>;
 export type IssueHistoryEntry = z.infer<typeof issueHistoryEntry>;
 export type ChangeResult = z.infer<typeof changeResult>;

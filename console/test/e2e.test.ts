@@ -68,6 +68,36 @@ describe('console end to end (Chromium through Playwright)', function () {
     await shot(page, 'dashboard');
   });
 
+  it('shows on the dashboard the counts the API gives, from two grouped requests: open by severity, by status, and new, fixed and open per week', async () => {
+    const counted: string[] = [];
+    const listen = (request: { url(): string }) => {
+      if (new URL(request.url()).pathname.startsWith('/api/v1/issues/count')) counted.push(new URL(request.url()).pathname);
+    };
+    page.on('request', listen);
+    await page.goto(`${sys!.api.baseUrl}/`);
+    const trend = page.getByRole('table', { name: 'Issues per week: new, fixed, open' });
+    await trend.waitFor();
+    await page.locator('meter').first().waitFor();
+    page.off('request', listen);
+    expect(counted).to.deep.equal(['/api/v1/issues/count/grouped', '/api/v1/issues/count/grouped']);
+
+    const count = async (query: string) => (await admin.get(`/api/v1/issues/count?${query}`)).body.count as number;
+    const shown = async (region: string, label: string) => Number(await page.getByRole('region', { name: region }).locator(`meter[aria-label="${label}"]`).getAttribute('value'));
+    const open = 'filter[status]=1&filter[status]=2&filter[status]=3&filter[status]=8';
+    for (const [severity, label] of [['critical', 'Critical'], ['high', 'High'], ['medium', 'Medium'], ['low', 'Low'], ['info', 'Info']]) {
+      expect(await shown('Open issues by severity', label), label).to.equal(await count(`filter[severity]=${severity}&${open}`));
+    }
+    for (const [status, label] of [[1, 'New'], [4, 'Fixed']] as const) expect(await shown('Issues by status', label), label).to.equal(await count(`filter[status]=${status}`));
+
+    // Eight weeks, oldest first, each as the API counts it; this week has the two uploaded issues, both open.
+    const rows = await trend.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => Array.from(tr.querySelectorAll('td'), (td) => Number(td.textContent))));
+    const weeks = (await admin.get('/api/v1/issues/count/grouped?group_by=week&weeks=8')).body.groups;
+    expect(rows).to.deep.equal(weeks.map((w: { new: number; fixed: number; open: number }) => [w.new, w.fixed, w.open]));
+    const total = await count('');
+    expect(rows[7]).to.deep.equal([total, 0, total]);
+    expect(total).to.be.greaterThan(0);
+  });
+
   it('lists the uploaded project\u2019s issues with filters as chips, the view in the URL, and triages one with a comment', async () => {
     await page.getByRole('link', { name: 'Issues', exact: true }).click();
     await page.getByRole('heading', { name: 'Issues' }).waitFor();

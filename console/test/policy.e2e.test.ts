@@ -176,9 +176,11 @@ describe('console policy and notifications (Chromium through Playwright)', funct
     const locked = page.getByRole('region', { name: 'Locked layers' });
     await locked.getByRole('cell', { name: 'Console gate (lock the layer)' }).waitFor();
     await locked.getByRole('link', { name: env.code }).waitFor();
-    const trend = page.getByRole('region', { name: 'New issues per week (first detected)' });
-    // The newest week's bar is the last one: both findings were first detected now.
-    expect(await trend.locator('.countbar-value').last().textContent()).to.equal('2');
+    const trend = page.getByRole('region', { name: 'Issues per week: new, fixed, open' });
+    // The newest week is the last row: both findings were first detected now, and are open.
+    const newest = trend.locator('tbody tr').last().locator('td');
+    await newest.first().waitFor();
+    expect(await newest.allTextContents()).to.deep.equal(['2', '0', '2']);
     await expectAccessible(page, 'dashboard');
     await shot(page, 'dashboard-policy');
   });

@@ -4,24 +4,22 @@ import { useLoad } from '../hooks';
 import { formatDate, useI18n } from '../i18n';
 import { Link } from '../router';
 import { statusName, useSession } from '../session';
-import type { Page, ScanResult, Severity } from '../types';
+import type { IssueCountGroups, Page, ScanResult, Severity } from '../types';
 import { LockedLayers, WeeklyTrend } from './DashboardPolicy';
 
 export const SEVERITIES = ['critical', 'high', 'medium', 'low', 'info'] as const satisfies readonly Severity[];
 /** The built-in closing statuses (ids documented in the README: Fixed, False positive, Risk accepted, Suppressed); "open" is every other one. */
 const CLOSED_IDS = new Set([4, 5, 6, 7]);
 
-const count = (query: Record<string, string | string[]>) => api<{ count: number }>('GET', '/issues/count', undefined, query).then((r) => r.count);
-
 export function Dashboard() {
   const { t, lang } = useI18n();
   const { statuses } = useSession();
   const open = statuses.filter((s) => !CLOSED_IDS.has(s.id)).map((s) => String(s.id));
-  const bySeverity = useLoad(
-    () => Promise.all(SEVERITIES.map(async (s) => [s, await count({ 'filter[severity]': s, 'filter[status]': open })] as const)),
-    [open.join(',')],
-  );
-  const byStatus = useLoad(() => Promise.all(statuses.map(async (s) => [s.id, await count({ 'filter[status]': String(s.id) })] as const)), [statuses]);
+  // One request for both tiles: every issue counted by severity and status together.
+  const counts = useLoad(() => api<IssueCountGroups>('GET', '/issues/count/grouped', undefined, { group_by: ['severity', 'status'] }), []);
+  const sum = (keep: (g: IssueCountGroups['groups'][number]) => boolean) => (counts.data?.groups ?? []).filter(keep).reduce((n, g) => n + (g.count ?? 0), 0);
+  const bySeverity = counts.data && SEVERITIES.map((s) => [s, sum((g) => g.severity === s && open.includes(String(g.status_id)))] as const);
+  const byStatus = counts.data && statuses.map((s) => [s.id, sum((g) => g.status_id === s.id)] as const);
   const scans = useLoad(() => api<Page<ScanResult>>('GET', '/scan-results', undefined, { limit: 10 }), []);
   const max = (rows: readonly (readonly [unknown, number])[]) => Math.max(0, ...rows.map(([, n]) => n));
 
@@ -31,18 +29,18 @@ export function Dashboard() {
       <div className="cards">
         <section className="card" aria-labelledby="sev-title">
           <h2 id="sev-title">{t('openBySeverity')}</h2>
-          {bySeverity.error && <ErrorNote error={bySeverity.error} />}
-          {!bySeverity.data ? <Loading /> : bySeverity.data.map(([s, n]) => (
+          {counts.error && <ErrorNote error={counts.error} />}
+          {!bySeverity ? <Loading /> : bySeverity.map(([s, n]) => (
             <Link key={s} to={`/issues?${new URLSearchParams([['filter[severity]', s], ...open.map((o) => ['filter[status]', o])]).toString()}`} className="plain">
-              <CountBar label={t(`sev_${s}`)} value={n} max={max(bySeverity.data!)} />
+              <CountBar label={t(`sev_${s}`)} value={n} max={max(bySeverity)} />
             </Link>
           ))}
         </section>
         <section className="card" aria-labelledby="status-title">
           <h2 id="status-title">{t('openByStatus')}</h2>
-          {byStatus.error && <ErrorNote error={byStatus.error} />}
-          {!byStatus.data ? <Loading /> : byStatus.data.map(([id, n]) => (
-            <CountBar key={id} label={statusName(statuses, id, lang)} value={n} max={max(byStatus.data!)} />
+          {counts.error && <ErrorNote error={counts.error} />}
+          {!byStatus ? <Loading /> : byStatus.map(([id, n]) => (
+            <CountBar key={id} label={statusName(statuses, id, lang)} value={n} max={max(byStatus)} />
           ))}
         </section>
         <WeeklyTrend />
