@@ -232,6 +232,8 @@ export const issueStore = {
   /**
    * Records a scan's detection of existing issues, all in one statement. The `any` condition lets
    * the planner find the batch's rows by primary key whatever its statistics say about the table.
+   * An issue's record is written only when the finding changes it (a finding seen again as it was
+   * changes only the detection state).
    */
   async detectMany(db: Queryable, at: string, rows: Detection[]): Promise<void> {
     await runStatement(db, issueStore.detectStatement(at, rows));
@@ -249,7 +251,9 @@ export const issueStore = {
            occurrences = case when v.new_scan then v.occurrences else i.occurrences + v.occurrences end,
            status_id = v.status_id, severity = v.severity, severity_rank = v.severity_rank, start_line = v.start_line,
            suppression = v.suppression, security_rule_id = v.security_rule_id
-         from v where i.id = v.id and i.id = any(?::uuid[]))
+         from v where i.id = v.id and i.id = any(?::uuid[])
+           and (i.check_id, i.layer_id, i.occurrences, i.status_id, i.severity, i.severity_rank, i.start_line, i.suppression, i.security_rule_id) is distinct from
+             (v.check_id, v.layer_id, case when v.new_scan then v.occurrences else i.occurrences + v.occurrences end, v.status_id, v.severity, v.severity_rank, v.start_line, v.suppression, v.security_rule_id))
        update issue_detection_state d set scan_id = v.scan_id, last_detected_at = ?, updated_at = ?, detections = d.detections + case when v.new_scan then 1 else 0 end
        from v where d.issue_id = v.id and d.issue_id = any(?::uuid[])`,
       bindings: [...v.bindings, ids, at, at, ids],
