@@ -9,15 +9,19 @@ import { issueStore } from '../../services/issues/src/store/issues';
  */
 export async function fillIssues(db: Knex, missing: number): Promise<void> {
   await db.raw(
-    `insert into issues (id, project_code, scope_id, match_key, layer_id, check_id, scan_id, first_scan_id, tool_id, tool_name, scanner, category, title, severity, severity_rank,
-       rule_id, status_id, cve, vulnerability_ids, cwes, file_path, start_line, cvss_v3, cvss_max, fingerprint, occurrences, first_detected_at, last_detected_at, updated_at)
-     select gen_random_uuid(), 'proj-' || (g % 99), '', md5(g::text), 'layer-' || (g % 300), 'check-' || (g % 1000), 'scan-' || (g % 5000), 'scan-' || (g % 5000), 't',
-       (array['Semgrep','Trivy','Gitleaks','Bandit'])[1 + g % 4], 'scanner', (array['sast','sca','secrets','iac'])[1 + g % 4], 'Problem ' || (g % 300),
-       (array['critical','high','medium','low','info'])[1 + g % 5], 5 - g % 5, 'rule.' || (g % 300), (array[1,1,1,2,3,4,5,8])[1 + g % 8],
-       case when g % 10 = 0 then 'CVE-2025-' || (g % 5000) end, case when g % 10 = 0 then array['CVE-2025-' || (g % 5000)] else '{}' end, array[79 + g % 40],
-       'src/f' || (g % 4000) || '.py', g % 500, case when g % 3 = 0 then (g % 100) / 10.0 end, case when g % 3 = 0 then (g % 100) / 10.0 end, md5(g::text), 1,
-       now() - (g || ' seconds')::interval, now() - ((g % 86400) || ' seconds')::interval, now()
-     from generate_series(1, ?) g`,
+    `with g as (select gen_random_uuid() as id, g from generate_series(1, ?) g),
+     records as (
+       insert into issue_records (id, project_code, scope_id, match_key, layer_id, check_id, first_scan_id, tool_id, tool_name, scanner, category, title, severity, severity_rank,
+         rule_id, status_id, cve, vulnerability_ids, cwes, file_path, start_line, cvss_v3, cvss_max, fingerprint, occurrences, first_detected_at)
+       select id, 'proj-' || (g % 99), '', md5(g::text), 'layer-' || (g % 300), 'check-' || (g % 1000), 'scan-' || (g % 5000), 't',
+         (array['Semgrep','Trivy','Gitleaks','Bandit'])[1 + g % 4], 'scanner', (array['sast','sca','secrets','iac'])[1 + g % 4], 'Problem ' || (g % 300),
+         (array['critical','high','medium','low','info'])[1 + g % 5], 5 - g % 5, 'rule.' || (g % 300), (array[1,1,1,2,3,4,5,8])[1 + g % 8],
+         case when g % 10 = 0 then 'CVE-2025-' || (g % 5000) end, case when g % 10 = 0 then array['CVE-2025-' || (g % 5000)] else '{}' end, array[79 + g % 40],
+         'src/f' || (g % 4000) || '.py', g % 500, case when g % 3 = 0 then (g % 100) / 10.0 end, case when g % 3 = 0 then (g % 100) / 10.0 end, md5(g::text), 1,
+         now() - (g || ' seconds')::interval
+       from g)
+     insert into issue_detection_state (issue_id, scan_id, last_detected_at, updated_at)
+     select id, 'scan-' || (g % 5000), now() - ((g % 86400) || ' seconds')::interval, now() from g`,
     [missing],
   );
 }
@@ -25,7 +29,8 @@ export async function fillIssues(db: Knex, missing: number): Promise<void> {
 /** What the service's periodic compaction and autovacuum do after a bulk load: one count row per group, statistics, the visibility map. */
 export async function settle(db: Knex): Promise<void> {
   await issueStore.compactCounts(db);
-  await db.raw('vacuum analyze issues');
+  await db.raw('vacuum analyze issue_records');
+  await db.raw('vacuum analyze issue_detection_state');
   await db.raw('vacuum analyze issue_counts');
 }
 

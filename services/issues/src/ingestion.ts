@@ -140,7 +140,7 @@ export class Ingestion {
       history.push({ issue_id: issue.id, actor_kind: 'scan', actor: scan.scan_result_id, field: 'status', old_value: String(issue.status_id), new_value: String(status), comment: status === STATUS.reopen ? 'Detected again after it was fixed' : `Report suppression: ${suppression?.state}`, at });
       if (status === STATUS.reopen) summary.reopened++;
     }
-    await issueStore.redetect(trx, previous.scan_id, { scan_id: scan.scan_result_id, check_id: scan.check_id, layer_id: scan.layer_id }, at, changed);
+    await issueStore.redetect(trx, previous.scan_id, scan.scan_result_id, at, changed);
     await historyStore.add(trx, history);
     summary.findings = scan.findings_count;
     // As the per-finding path counts: each chunk's distinct keys, all of them existing issues now.

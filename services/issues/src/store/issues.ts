@@ -60,7 +60,9 @@ const NEW_ISSUE_COLUMNS = {
   known_exploited: 'boolean', fingerprint: 'text', occurrences: 'int', suppression: 'jsonb', security_rule_id: 'uuid', first_detected_at: 'timestamptz',
   last_detected_at: 'timestamptz', updated_at: 'timestamptz',
 } as const;
-const INSERT_COLUMNS = Object.keys(NEW_ISSUE_COLUMNS).join(', ');
+/** The columns of issue_detection_state: what each detection rewrites (the rest of an issue is in issue_records). */
+const STATE_COLUMNS = new Set(['scan_id', 'detections', 'last_detected_at', 'updated_at']);
+const RECORD_COLUMNS = Object.keys(NEW_ISSUE_COLUMNS).filter((c) => !STATE_COLUMNS.has(c)).join(', ');
 
 const DETECTION_COLUMNS = {
   id: 'uuid', scan_id: 'text', check_id: 'text', layer_id: 'text', new_scan: 'boolean', occurrences: 'int', status_id: 'int', severity: 'text',
@@ -197,10 +199,10 @@ export const issueStore = {
     const k = unnestRows(keys, { scope: 'text', key: 'text' }, 'k');
     const rows: (Pick<IssueRow, 'id' | 'status_id' | 'scan_id' | 'security_rule_id' | 'scope_id' | 'match_key'>)[] = (
       await db.raw(
-        `select i.* from ${k.sql} cross join lateral (
-           select id, status_id, scan_id, security_rule_id, scope_id, match_key from issues
+        `select i.*, d.scan_id from ${k.sql} cross join lateral (
+           select id, status_id, security_rule_id, scope_id, match_key from issue_records
            where project_code = ? and scope_id = k.scope and match_key = k.key limit 1 for update
-         ) i`,
+         ) i join issue_detection_state d on d.issue_id = i.id`,
         [...k.bindings, projectCode],
       )
     ).rows;
@@ -209,7 +211,7 @@ export const issueStore = {
   },
 
   async anyInProject(db: Queryable, projectCode: string): Promise<boolean> {
-    return Boolean(await db('issues').where('project_code', projectCode).first('id'));
+    return Boolean(await db('issue_records').where('project_code', projectCode).first('id'));
   },
 
   async insertMany(db: Queryable, rows: NewIssue[]): Promise<void> {
@@ -220,12 +222,18 @@ export const issueStore = {
   insertStatement(rows: NewIssue[]): Statement | undefined {
     if (rows.length === 0) return undefined;
     const v = unnestRows(rows, NEW_ISSUE_COLUMNS);
-    return { sql: `insert into issues (${INSERT_COLUMNS}) select ${INSERT_COLUMNS} from ${v.sql}`, bindings: v.bindings };
+    return {
+      sql: `with v as (select * from ${v.sql}), records as (insert into issue_records (${RECORD_COLUMNS}) select ${RECORD_COLUMNS} from v)
+        insert into issue_detection_state (issue_id, scan_id, last_detected_at, updated_at) select id, scan_id, last_detected_at, updated_at from v`,
+      bindings: v.bindings,
+    };
   },
 
   /**
    * Records a scan's detection of existing issues, all in one statement. The `any` condition lets
    * the planner find the batch's rows by primary key whatever its statistics say about the table.
+   * An issue's record is written only when the finding changes it (a finding seen again as it was
+   * changes only the detection state).
    */
   async detectMany(db: Queryable, at: string, rows: Detection[]): Promise<void> {
     await runStatement(db, issueStore.detectStatement(at, rows));
@@ -235,22 +243,26 @@ export const issueStore = {
   detectStatement(at: string, rows: Detection[]): Statement | undefined {
     if (rows.length === 0) return undefined;
     const v = unnestRows(rows, DETECTION_COLUMNS);
+    const ids = pgArray(rows.map((r) => r.id));
     return {
-      sql: `update issues i set scan_id = v.scan_id, check_id = v.check_id, layer_id = v.layer_id, last_detected_at = ?, updated_at = ?,
-         detections = i.detections + case when v.new_scan then 1 else 0 end,
-         occurrences = case when v.new_scan then v.occurrences else i.occurrences + v.occurrences end,
-         status_id = v.status_id, severity = v.severity, severity_rank = v.severity_rank, start_line = v.start_line,
-         suppression = v.suppression, security_rule_id = v.security_rule_id
-       from ${v.sql}
-       where i.id = v.id and i.id = any(?::uuid[])`,
-      bindings: [at, at, ...v.bindings, pgArray(rows.map((r) => r.id))],
+      sql: `with v as (select * from ${v.sql}),
+       records as (
+         update issue_records i set check_id = v.check_id, layer_id = v.layer_id,
+           occurrences = case when v.new_scan then v.occurrences else i.occurrences + v.occurrences end,
+           status_id = v.status_id, severity = v.severity, severity_rank = v.severity_rank, start_line = v.start_line,
+           suppression = v.suppression, security_rule_id = v.security_rule_id
+         from v where i.id = v.id and i.id = any(?::uuid[])
+           and (i.check_id, i.layer_id, i.occurrences, i.status_id, i.severity, i.severity_rank, i.start_line, i.suppression, i.security_rule_id) is distinct from
+             (v.check_id, v.layer_id, case when v.new_scan then v.occurrences else i.occurrences + v.occurrences end, v.status_id, v.severity, v.severity_rank, v.start_line, v.suppression, v.security_rule_id))
+       update issue_detection_state d set scan_id = v.scan_id, last_detected_at = ?, updated_at = ?, detections = d.detections + case when v.new_scan then 1 else 0 end
+       from v where d.issue_id = v.id and d.issue_id = any(?::uuid[])`,
+      bindings: [...v.bindings, ids, at, at, ids],
     };
   },
 
-  /** The issues a scan detected last (no later scan detected them), locked for its re-detection. */
   /** How many issues scan `scanId` detected last. */
   async countDetectedBy(db: Queryable, scanId: string): Promise<number> {
-    const [{ n }] = await db('issues').where('scan_id', scanId).count<{ n: string }[]>({ n: '*' });
+    const [{ n }] = await db('issue_detection_state').where('scan_id', scanId).count<{ n: string }[]>({ n: '*' });
     return Number(n);
   },
 
@@ -259,34 +271,40 @@ export const issueStore = {
    * the fixed ones and those whose finding carried a suppression; locked until the re-detection commits.
    */
   async redetectionCandidates(db: Queryable, scanId: string, fixed: number): Promise<Pick<IssueRow, 'id' | 'status_id' | 'suppression'>[]> {
-    return db('issues')
-      .where('scan_id', scanId)
-      .andWhere((w) => w.where('status_id', fixed).orWhereNotNull('suppression'))
-      .select('id', 'status_id', 'suppression')
-      .forUpdate();
+    return (
+      await db.raw(
+        `select r.id, r.status_id, r.suppression from issue_records r join issue_detection_state d on d.issue_id = r.id
+         where d.scan_id = ? and (r.status_id = ? or r.suppression is not null) for update of r`,
+        [scanId, fixed],
+      )
+    ).rows;
   },
 
   /**
    * A scan detects again every issue that scan `previous` detected last, with the same findings: what
    * `detectMany` would write for each, set-wise. Occurrences, severity, line and suppression come from
-   * identical findings, so they stay; `changed` are the issues whose status the detection changes.
+   * identical findings, so they stay; so do the check and layer (the previous scan is the same
+   * check's, keyed for the same layer). `changed` are the issues whose status the detection changes:
+   * only their records are written, every other write is to issue_detection_state.
    */
-  async redetect(db: Queryable, previous: string, scan: { scan_id: string; check_id: string; layer_id: string }, at: string, changed: { id: string; status_id: number }[]): Promise<void> {
-    const set = `scan_id = ?, check_id = ?, layer_id = ?, last_detected_at = ?, updated_at = ?, detections = i.detections + 1`;
-    const setBindings = [scan.scan_id, scan.check_id, scan.layer_id, at, at];
+  async redetect(db: Queryable, previous: string, scanId: string, at: string, changed: { id: string; status_id: number }[]): Promise<void> {
     if (changed.length > 0) {
       const v = unnestRows(changed, { id: 'uuid', status_id: 'int' });
-      await db.raw(`update issues i set ${set}, status_id = v.status_id, security_rule_id = null from ${v.sql} where i.id = v.id and i.id = any(?::uuid[])`, [...setBindings, ...v.bindings, pgArray(changed.map((c) => c.id))]);
+      await db.raw(`update issue_records i set status_id = v.status_id, security_rule_id = null from ${v.sql} where i.id = v.id and i.id = any(?::uuid[])`, [...v.bindings, pgArray(changed.map((c) => c.id))]);
     }
-    await db.raw(`update issues i set ${set} where i.scan_id = ?`, [...setBindings, previous]);
+    await db.raw('update issue_detection_state set scan_id = ?, last_detected_at = ?, updated_at = ?, detections = detections + 1 where scan_id = ?', [scanId, at, at, previous]);
   },
 
   /** Open issues that the check found before but its complete scan `scanId` did not: they are fixed. */
   async markFixed(db: Queryable, checkId: string, scanId: string, openStatuses: number[], fixed: number, at: string): Promise<{ id: string; old: number }[]> {
     const rows: { id: string; old: number }[] = (
       await db.raw(
-        `with gone as (select id, status_id from issues where check_id = ? and scan_id <> ? and status_id = any(?::int[]) for update)
-         update issues i set status_id = ?, updated_at = ? from gone where i.id = gone.id returning i.id, gone.status_id as old`,
+        `with gone as (
+           select r.id, r.status_id from issue_records r join issue_detection_state d on d.issue_id = r.id
+           where r.check_id = ? and d.scan_id <> ? and r.status_id = any(?::int[]) for update of r),
+         fixed as (update issue_records i set status_id = ? from gone where i.id = gone.id returning i.id, gone.status_id as old),
+         touched as (update issue_detection_state d set updated_at = ? from fixed where d.issue_id = fixed.id)
+         select id, old from fixed`,
         [checkId, scanId, pgArray(openStatuses), fixed, at],
       )
     ).rows;
@@ -297,29 +315,47 @@ export const issueStore = {
     return db('issues').where({ id }).first();
   },
 
+  /**
+   * The issues with these ids, their records locked until the transaction ends (every change of an
+   * issue locks its record first). Read after the lock, so they are as the last change left them.
+   */
   async getMany(db: Queryable, ids: string[]): Promise<IssueRow[]> {
     if (ids.length === 0) return [];
-    return db('issues').whereRaw('id = any(?::uuid[])', [pgArray(ids)]).forUpdate();
+    await db.raw('select id from issue_records where id = any(?::uuid[]) for update', [pgArray(ids)]);
+    return db('issues').whereRaw('id = any(?::uuid[])', [pgArray(ids)]);
   },
 
   async update(db: Queryable, id: string, patch: Partial<Pick<IssueRow, 'status_id' | 'assignee' | 'security_rule_id' | 'duplicate_of'>>, at: string): Promise<void> {
-    await db('issues').where({ id }).update({ ...patch, updated_at: at });
+    if (Object.keys(patch).length > 0) await db('issue_records').where({ id }).update(patch);
+    await db('issue_detection_state').where({ issue_id: id }).update({ updated_at: at });
   },
 
   async deleteMany(db: Queryable, ids: string[]): Promise<string[]> {
     if (ids.length === 0) return [];
-    return (await db.raw('delete from issues where id = any(?::uuid[]) returning id', [pgArray(ids)])).rows.map((r: { id: string }) => r.id);
+    const { rows } = await db.raw(
+      `with gone as (delete from issue_records where id = any(?::uuid[]) returning id),
+       state as (delete from issue_detection_state d using gone where d.issue_id = gone.id)
+       select id from gone`,
+      [pgArray(ids)],
+    );
+    return rows.map((r: { id: string }) => r.id);
   },
 
-  /** The statement of a page (also what the benchmark explains). */
+  /**
+   * The statement of a page (also what the benchmark explains). The page's ids are chosen first and
+   * their rows read after: when neither the order nor a filter reads the detection state, the
+   * planner leaves it out of the choice (a bounded sort of the records alone) and joins it for the
+   * page's rows only.
+   */
   listQuery(db: Queryable, f: IssueFilter, o: { page: number; limit: number; sort: SortKey; desc: boolean; cursor?: string }): Knex.QueryBuilder {
     const col = SORT_COLUMN[o.sort];
     const dir = o.desc ? 'desc' : 'asc';
-    const q = applyFilter(db('issues').select('issues.*', db.raw(`${col} as sort_value`)), f);
+    const ids = applyFilter(db('issues').select('issues.id', db.raw(`${col} as sort_value`)), f);
     const after = o.cursor ? decodeCursor(o.cursor, o.sort, o.desc) : undefined;
-    if (after) q.whereRaw(`(${col}, issues.id) ${o.desc ? '<' : '>'} (?, ?::uuid)`, [after.value, after.id]);
-    else q.offset((o.page - 1) * o.limit);
-    return q.orderByRaw(`${col} ${dir}, issues.id ${dir}`).limit(o.limit);
+    if (after) ids.whereRaw(`(${col}, issues.id) ${o.desc ? '<' : '>'} (?, ?::uuid)`, [after.value, after.id]);
+    else ids.offset((o.page - 1) * o.limit);
+    ids.orderByRaw(`${col} ${dir}, issues.id ${dir}`).limit(o.limit);
+    return db.select('issues.*', 'page.sort_value').from(ids.as('page')).join('issues', 'issues.id', 'page.id').orderByRaw(`page.sort_value ${dir}, page.id ${dir}`);
   },
 
   /**
@@ -448,7 +484,7 @@ export const issueStore = {
 
   /** Open issues a security rule covers, by the rule's parameters in SQL (the same rules as ruleMatches). */
   async coveredByRule(db: Queryable, p: { instrumentType?: string; toolName?: string; category?: string; cve?: string; cwe?: number; projectCodes?: string[] }, statuses: number[]): Promise<Pick<IssueRow, 'id' | 'status_id'>[]> {
-    const q = db('issues').select('id', 'status_id').whereRaw('status_id = any(?::int[])', [pgArray(statuses)]).forUpdate();
+    const q = db('issue_records').select('id', 'status_id').whereRaw('status_id = any(?::int[])', [pgArray(statuses)]).forUpdate();
     if (p.instrumentType) q.whereRaw('lower(category) = lower(?)', [p.instrumentType]);
     if (p.category) q.whereRaw('lower(category) = lower(?)', [p.category]);
     if (p.toolName) q.whereRaw('(lower(tool_name) = lower(?) or lower(scanner) = lower(?))', [p.toolName, p.toolName]);
@@ -459,11 +495,15 @@ export const issueStore = {
   },
 
   async bySecurityRule(db: Queryable, ruleId: string, status: number): Promise<Pick<IssueRow, 'id' | 'status_id'>[]> {
-    return db('issues').select('id', 'status_id').where({ security_rule_id: ruleId, status_id: status }).forUpdate();
+    return db('issue_records').select('id', 'status_id').where({ security_rule_id: ruleId, status_id: status }).forUpdate();
   },
 
   async setStatusMany(db: Queryable, ids: string[], status: number, ruleId: string | null, at: string): Promise<void> {
     if (ids.length === 0) return;
-    await db.raw(`update issues set status_id = ?, security_rule_id = ?, updated_at = ? where id = any(?::uuid[])`, [status, ruleId, at, pgArray(ids)]);
+    await db.raw(
+      `with changed as (update issue_records set status_id = ?, security_rule_id = ? where id = any(?::uuid[]) returning id)
+       update issue_detection_state d set updated_at = ? from changed where d.issue_id = changed.id`,
+      [status, ruleId, pgArray(ids), at],
+    );
   },
 };
