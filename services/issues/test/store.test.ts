@@ -1,10 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import { DATABASE_BACKENDS, TestDatabase } from '@bulwark/testkit';
-import { STATUS } from '../src/domain/statuses';
+import { pgArray } from '@bulwark/platform';
+import type { Knex } from 'knex';
+import { NOT_COUNTED_STATUSES, STATUS } from '../src/domain/statuses';
 import { migrations } from '../src/migrations';
-import { historyStore } from '../src/store/history';
-import { issueStore, NewIssue } from '../src/store/issues';
+import { HistoryEntry, historyStore } from '../src/store/history';
+import { applyFilter, IssueFilter, issueStore, NewIssue } from '../src/store/issues';
+import { reportQueries } from '../src/store/report-queries';
 import { ingestedStore } from '../src/store/settings';
 
 const at = '2026-01-01T00:00:00.000Z';
@@ -17,6 +20,37 @@ function issue(project: string, n: number, over: Partial<NewIssue> = {}): NewIss
     file_path: 'a.py', start_line: n, cvss_v2: null, cvss_v3: n === 1 ? 9.8 : null, cvss_v4: null, cvss_unknown: null, cvss_max: n === 1 ? 9.8 : null, epss: null,
     known_exploited: false, fingerprint: `fp${n}`, occurrences: 1, suppression: null, security_rule_id: null, first_detected_at: at, last_detected_at: at, updated_at: at, ...over,
   };
+}
+
+/** The trend by one pass over every matching issue and its whole status history: what the walk back from the open count must equal. */
+async function trendByFullPass(db: Knex, f: IssueFilter, starts: string[], end: string) {
+  const scope = applyFilter(db('issues').select('issues.*'), f).toSQL();
+  const closed = pgArray(NOT_COUNTED_STATUSES);
+  const { rows } = await db.raw(
+    `with i as (${scope.sql}),
+     ev as (
+       select i.first_detected_at as at, 1 as opened, 0 as fixed,
+         case when coalesce(first.old_value, first.new_value, i.status_id::text)::int = any(?::int[]) then 0 else 1 end as delta
+       from i left join lateral (
+         select h.old_value, h.new_value from issue_history h where h.issue_id = i.id and h.field = 'status' order by h.at, h.id limit 1
+       ) first on true
+       where i.first_detected_at < ?
+       union all
+       select h.at, 0, (h.new_value = ?)::int,
+         case when h.old_value is null or (h.old_value::int = any(?::int[])) = (h.new_value::int = any(?::int[])) then 0 when h.new_value::int = any(?::int[]) then -1 else 1 end
+       from issue_history h join i on i.id = h.issue_id
+       where h.field = 'status' and h.at < ?
+     )
+     select width_bucket(ev.at, ?::timestamptz[]) as k, sum(ev.opened) as opened, sum(ev.fixed) as fixed, sum(ev.delta) as delta from ev group by 1`,
+    [...(scope.bindings as Knex.RawBinding[]), closed, end, String(STATUS.fixed), closed, closed, closed, end, pgArray(starts)],
+  );
+  const byBucket = new Map((rows as { k: number; opened: string; fixed: string; delta: string }[]).map((r) => [Number(r.k), r]));
+  let open = Number(byBucket.get(0)?.delta ?? 0);
+  return starts.map((start, index) => {
+    const r = byBucket.get(index + 1);
+    open += Number(r?.delta ?? 0);
+    return { start, opened: Number(r?.opened ?? 0), fixed: Number(r?.fixed ?? 0), open };
+  });
 }
 
 for (const backend of DATABASE_BACKENDS) {
@@ -120,6 +154,40 @@ for (const backend of DATABASE_BACKENDS) {
       expect(counts.byCwe).to.deep.equal({ '1': 1, '2': 1 });
       const covered = await t.db.transaction((trx) => issueStore.coveredByRule(trx, { cve: 'cve-2024-1', projectCodes: [p] }, [STATUS.new]));
       expect(covered).to.have.length(1);
+    });
+
+    it('walks the trend back from the open count to what one pass over every issue and its history gives', async () => {
+      const p = `p-${randomUUID().slice(0, 8)}`;
+      const { new: N, confirmed: C, fixed: F, falsePositive: FP, riskAccepted: RA, reopen: R } = STATUS;
+      // Each issue: when first detected, its status then, and its status changes (a null old status: set on creation).
+      const timelines: { created: string; changes: [string, number | null, number][] }[] = [
+        { created: '2026-02-01', changes: [['2026-03-03', N, F], ['2026-03-10', F, R], ['2026-03-17', R, FP]] },
+        { created: '2026-02-10', changes: [['2026-02-20', N, FP]] },
+        { created: '2026-03-04', changes: [['2026-03-11', N, F], ['2026-03-26', F, R]] },
+        { created: '2026-03-05', changes: [['2026-03-05', null, FP]] },
+        { created: '2026-03-12', changes: [['2026-03-12', N, RA], ['2026-03-18', RA, C]] },
+        { created: '2026-03-25', changes: [] },
+        { created: '2026-03-06', changes: [] },
+        { created: '2026-01-15', changes: [] },
+        { created: '2026-03-08', changes: [['2026-03-20', N, F], ['2026-03-30', F, R]] },
+      ];
+      const rows = timelines.map((tl, n) => issue(p, n + 1, { first_detected_at: `${tl.created}T10:00:00.000Z`, status_id: tl.changes.at(-1)?.[2] ?? N }));
+      await issueStore.insertMany(t.db, rows);
+      await issueStore.update(t.db, rows[6]!.id, { duplicate_of: rows[0]!.id }, at);
+      await historyStore.add(t.db, timelines.flatMap((tl, n) => tl.changes.map(([day, from, to]): HistoryEntry => (
+        { issue_id: rows[n]!.id, actor_kind: 'user', actor: 'alice', field: 'status', old_value: from === null ? null : String(from), new_value: String(to), comment: null, at: `${day}T10:00:00.000Z` }
+      ))));
+      const starts = ['2026-03-02T00:00:00.000Z', '2026-03-09T00:00:00.000Z', '2026-03-16T00:00:00.000Z'];
+      const end = '2026-03-23T00:00:00.000Z';
+      const trend = await reportQueries.trend(t.db, { projects: [p] }, starts, end);
+      expect(trend.map((w) => [w.opened, w.fixed, w.open])).to.deep.equal([[4, 1, 4], [1, 1, 4], [0, 1, 3]]);
+      const filters: IssueFilter[] = [{ projects: [p] }, { projects: [p], excludeDuplicates: true }, { projects: [p], severities: ['high'] }, { projects: [p], statuses: [FP], invert: true }];
+      for (const f of filters) {
+        for (const [from, to] of [[0, 3], [1, 3], [2, 3]] as const) {
+          expect(await reportQueries.trend(t.db, f, starts.slice(from, to), end)).to.deep.equal(await trendByFullPass(t.db, f, starts.slice(from, to), end));
+        }
+        expect(await reportQueries.trend(t.db, f, ['2026-01-01T00:00:00.000Z'], '2026-04-01T00:00:00.000Z')).to.deep.equal(await trendByFullPass(t.db, f, ['2026-01-01T00:00:00.000Z'], '2026-04-01T00:00:00.000Z'));
+      }
     });
 
     it('claims a scan once and keeps history in order', async () => {

@@ -347,4 +347,12 @@ export const migrations: Migration[] = [
       await db.raw('analyze issue_detection_state');
     },
   },
+  {
+    name: '0009_issue_history_status_at',
+    async up(db) {
+      // The trend walks back from the open count over a period's status changes: read by time, with
+      // the values it needs, so a period costs its changes and not every issue's history.
+      await db.raw("create index issue_history_status_at on issue_history (at) include (issue_id, old_value, new_value) where field = 'status'");
+    },
+  },
 ];

@@ -2,7 +2,7 @@
 import { iso, pgArray, Queryable } from '@bulwark/platform';
 import type { Knex } from 'knex';
 import { NOT_COUNTED_STATUSES, STATUS } from '../domain/statuses';
-import { applyFilter, IssueFilter } from './issues';
+import { applyFilter, countedByGroups, IssueFilter } from './issues';
 
 /** Projects of a report (null: every project); duplicates are left out, as in the summary. */
 function scoped(projects: string[] | null): { sql: string; bindings: string[] } {
@@ -26,39 +26,56 @@ export const reportQueries = {
   /**
    * Per interval, among the issues that match `f` (the trend report's: its projects, duplicates left
    * out; GET /issues/count/grouped by week: the request's filters): issues first detected in it,
-   * changes to Fixed in it, and issues open at its end. One pass over the scope's issues and status changes: an issue adds one to the open count when
-   * first detected if its first status was open, a change from an open to a closed status takes
-   * one away and the reverse adds one; each event falls in the interval width_bucket finds for it
-   * (0: before the first), and the open count is their running sum.
+   * changes to Fixed in it, and issues open at its end. An issue adds one to the open count when
+   * first detected if its first status was open (the old status of its first status change, or the
+   * new one when that change is its creation), a change from an open to a closed status takes one
+   * away and the reverse adds one. Every status change is in issue_history, so these add up to the
+   * issues open now; the query walks back from that count over the events since the first interval's
+   * start only (issues_first / issues_project_first, issue_history_status_at), each event in the
+   * interval width_bucket finds for it (one past the last: after `end`), so its cost follows the
+   * period's events, not the number of issues.
    */
   async trend(db: Queryable, f: IssueFilter, starts: string[], end: string) {
-    const scope = applyFilter(db('issues').select('issues.*'), f).toSQL();
     const closed = pgArray(NOT_COUNTED_STATUSES);
+    const detected = applyFilter(db('issues').select('issues.id', 'issues.first_detected_at', 'issues.status_id').where('issues.first_detected_at', '>=', starts[0]!), f).toSQL();
+    const changed = applyFilter(
+      db({ h: 'issue_history' }).join('issues', 'issues.id', 'h.issue_id').select('h.at', 'h.old_value', 'h.new_value').where('h.field', 'status').where('h.at', '>=', starts[0]!),
+      f,
+    ).toSQL();
+    const openNow = (countedByGroups(f)
+      ? applyFilter(db({ issues: 'issue_counts' }).select(db.raw('coalesce(sum(n), 0) as n')), f)
+      : applyFilter(db('issues').count({ n: '*' }), f)
+    ).whereRaw('not (issues.status_id = any(?::int[]))', [closed]).toSQL();
     const { rows } = await db.raw(
-      `with i as (${scope.sql}),
-       ev as (
+      `with ev as (
          select i.first_detected_at as at, 1 as opened, 0 as fixed,
-           case when coalesce(first.old_value::int, i.status_id) = any(?::int[]) then 0 else 1 end as delta
-         from i left join lateral (
-           select h.old_value from issue_history h where h.issue_id = i.id and h.field = 'status' order by h.at, h.id limit 1
+           case when coalesce(first.old_value, first.new_value, i.status_id::text)::int = any(?::int[]) then 0 else 1 end as delta
+         from (${detected.sql}) i left join lateral (
+           select h.old_value, h.new_value from issue_history h where h.issue_id = i.id and h.field = 'status' order by h.at, h.id limit 1
          ) first on true
-         where i.first_detected_at < ?
          union all
-         select h.at, 0, (h.new_value = ?)::int,
-           case when (h.old_value::int = any(?::int[])) = (h.new_value::int = any(?::int[])) then 0 when h.new_value::int = any(?::int[]) then -1 else 1 end
-         from issue_history h join i on i.id = h.issue_id
-         where h.field = 'status' and h.at < ?
+         select c.at, 0, (c.new_value = ?)::int,
+           case when c.old_value is null or (c.old_value::int = any(?::int[])) = (c.new_value::int = any(?::int[])) then 0 when c.new_value::int = any(?::int[]) then -1 else 1 end
+         from (${changed.sql}) c
        )
-       select width_bucket(ev.at, ?::timestamptz[]) as k, sum(ev.opened) as opened, sum(ev.fixed) as fixed, sum(ev.delta) as delta from ev group by 1 order by 1`,
-      [...(scope.bindings as Knex.RawBinding[]), closed, end, String(STATUS.fixed), closed, closed, closed, end, pgArray(starts)],
+       select width_bucket(ev.at, ?::timestamptz[]) as k, sum(ev.opened) as opened, sum(ev.fixed) as fixed, sum(ev.delta) as delta from ev group by 1
+       union all
+       select -1, 0, 0, (select n from (${openNow.sql}) o)`,
+      [
+        closed, ...(detected.bindings as Knex.RawBinding[]), String(STATUS.fixed), closed, closed, closed, ...(changed.bindings as Knex.RawBinding[]),
+        pgArray([...starts, end]), ...(openNow.bindings as Knex.RawBinding[]),
+      ],
     );
     const byBucket = new Map((rows as { k: number; opened: string; fixed: string; delta: string }[]).map((r) => [Number(r.k), r]));
-    let open = Number(byBucket.get(0)?.delta ?? 0);
-    return starts.map((start, index) => {
+    // Open at the end of interval k: open now, less what every later event added.
+    let open = Number(byBucket.get(-1)?.delta ?? 0) - Number(byBucket.get(starts.length + 1)?.delta ?? 0);
+    const intervals = [];
+    for (let index = starts.length - 1; index >= 0; index--) {
       const r = byBucket.get(index + 1);
-      open += Number(r?.delta ?? 0);
-      return { start, opened: Number(r?.opened ?? 0), fixed: Number(r?.fixed ?? 0), open };
-    });
+      intervals.unshift({ start: starts[index]!, opened: Number(r?.opened ?? 0), fixed: Number(r?.fixed ?? 0), open });
+      open -= Number(r?.delta ?? 0);
+    }
+    return intervals;
   },
 
   /** Issues changed to Fixed within [from, to] and the mean hours from first detection to that change, by severity. */
