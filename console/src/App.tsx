@@ -1,22 +1,9 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { lazy, ReactNode, Suspense, useCallback, useEffect, useRef, useState } from 'react';
 import { api, ApiError, setUnauthenticatedHandler } from './api';
 import { Lang, useI18n } from './i18n';
 import { Link, useLocation } from './router';
 import { SessionContext, SessionState } from './session';
 import { Loading } from './components';
-import { SignIn, PasswordChangeForm } from './pages/SignIn';
-import { Dashboard } from './pages/Dashboard';
-import { IssuesPage } from './pages/Issues';
-import { IssueDetail } from './pages/IssueDetail';
-import { ProjectsPage, ProjectPage } from './pages/Projects';
-import { ReportsPage } from './pages/Reports';
-import { AdminRoutes } from './pages/admin';
-import { QualityGatesPage } from './pages/policy/QualityGates';
-import { SecurityRulesPage } from './pages/policy/SecurityRules';
-import { PoliciesPage } from './pages/policy/Policies';
-import { NotifiersPage } from './pages/notifications/Notifiers';
-import { EventsPage } from './pages/notifications/Events';
-import { ErrorsLogPage } from './pages/notifications/ErrorsLog';
 import type { IssueStatus, Me } from './types';
 
 type Phase = { kind: 'checking' } | { kind: 'signed-out'; passwordChanged?: boolean } | { kind: 'password' } | { kind: 'in'; me: Me; statuses: IssueStatus[] };
@@ -42,6 +29,7 @@ export function App() {
 
   useEffect(() => {
     setUnauthenticatedHandler(() => setPhase({ kind: 'signed-out' }));
+    void route(window.location.pathname).chunk();
     void enter();
   }, [enter]);
 
@@ -50,10 +38,10 @@ export function App() {
   }, []);
 
   if (phase.kind === 'checking') return <Loading />;
-  if (phase.kind === 'signed-out') return <Frame><SignIn passwordChanged={phase.passwordChanged} onSignedIn={(needsChange) => (needsChange ? setPhase({ kind: 'password' }) : void enter())} /></Frame>;
+  if (phase.kind === 'signed-out') return <Frame><Suspense fallback={<Loading />}><SignIn passwordChanged={phase.passwordChanged} onSignedIn={(needsChange) => (needsChange ? setPhase({ kind: 'password' }) : void enter())} /></Suspense></Frame>;
   if (phase.kind === 'password') return (
     // A password change ends every session of the user (identity revokes them): sign in again.
-    <Frame><PasswordChangeForm onChanged={() => setPhase({ kind: 'signed-out', passwordChanged: true })} /></Frame>
+    <Frame><Suspense fallback={<Loading />}><PasswordChangeForm onChanged={() => setPhase({ kind: 'signed-out', passwordChanged: true })} /></Suspense></Frame>
   );
   const session: SessionState = { me: phase.me, statuses: phase.statuses, signOut };
   return (
@@ -65,38 +53,85 @@ export function App() {
   );
 }
 
-function Routes() {
-  const { path } = useLocation();
+// Each page is a chunk of its own, fetched when first shown: the issues page loads React, the shared
+// pieces and itself, not the other pages' code.
+const pages = {
+  signIn: () => import('./pages/SignIn'),
+  dashboard: () => import('./pages/Dashboard'),
+  issues: () => import('./pages/Issues'),
+  issueDetail: () => import('./pages/IssueDetail'),
+  projects: () => import('./pages/Projects'),
+  reports: () => import('./pages/Reports'),
+  gates: () => import('./pages/policy/QualityGates'),
+  rules: () => import('./pages/policy/SecurityRules'),
+  policies: () => import('./pages/policy/Policies'),
+  notifiers: () => import('./pages/notifications/Notifiers'),
+  events: () => import('./pages/notifications/Events'),
+  errors: () => import('./pages/notifications/ErrorsLog'),
+  admin: () => import('./pages/admin'),
+};
+const SignIn = lazy(() => pages.signIn().then((m) => ({ default: m.SignIn })));
+const PasswordChangeForm = lazy(() => pages.signIn().then((m) => ({ default: m.PasswordChangeForm })));
+const Dashboard = lazy(() => pages.dashboard().then((m) => ({ default: m.Dashboard })));
+const IssuesPage = lazy(() => pages.issues().then((m) => ({ default: m.IssuesPage })));
+const IssueDetail = lazy(() => pages.issueDetail().then((m) => ({ default: m.IssueDetail })));
+const ProjectsPage = lazy(() => pages.projects().then((m) => ({ default: m.ProjectsPage })));
+const ProjectPage = lazy(() => pages.projects().then((m) => ({ default: m.ProjectPage })));
+const ReportsPage = lazy(() => pages.reports().then((m) => ({ default: m.ReportsPage })));
+const QualityGatesPage = lazy(() => pages.gates().then((m) => ({ default: m.QualityGatesPage })));
+const SecurityRulesPage = lazy(() => pages.rules().then((m) => ({ default: m.SecurityRulesPage })));
+const PoliciesPage = lazy(() => pages.policies().then((m) => ({ default: m.PoliciesPage })));
+const NotifiersPage = lazy(() => pages.notifiers().then((m) => ({ default: m.NotifiersPage })));
+const EventsPage = lazy(() => pages.events().then((m) => ({ default: m.EventsPage })));
+const ErrorsLogPage = lazy(() => pages.errors().then((m) => ({ default: m.ErrorsLogPage })));
+const AdminRoutes = lazy(() => pages.admin().then((m) => ({ default: m.AdminRoutes })));
+
+/** The page of a path, with the chunk it needs: Routes renders it, and the start fetches its chunk while it asks who is signed in. */
+function route(path: string): { chunk: () => Promise<unknown>; page: ReactNode } {
   const issue = /^\/issues\/([0-9a-f-]{36})$/.exec(path);
-  if (issue) return <IssueDetail id={issue[1]} />;
-  if (path === '/issues') return <IssuesPage />;
+  if (issue) return { chunk: pages.issueDetail, page: <IssueDetail id={issue[1]} /> };
+  if (path === '/issues') return { chunk: pages.issues, page: <IssuesPage /> };
   const project = /^\/projects\/([^/]+)$/.exec(path);
-  if (project) return <ProjectPage code={decodeURIComponent(project[1])} />;
-  if (path === '/projects') return <ProjectsPage />;
-  if (path === '/reports') return <ReportsPage />;
-  if (path === '/policy') return <QualityGatesPage />;
-  if (path === '/policy/rules') return <SecurityRulesPage />;
-  if (path === '/policy/policies') return <PoliciesPage />;
-  if (path === '/notifications') return <NotifiersPage />;
-  if (path === '/notifications/events') return <EventsPage />;
-  if (path === '/notifications/errors') return <ErrorsLogPage />;
-  if (path === '/admin' || path.startsWith('/admin/')) return <AdminRoutes path={path} />;
-  return <Dashboard />;
+  if (project) return { chunk: pages.projects, page: <ProjectPage code={decodeURIComponent(project[1])} /> };
+  if (path === '/projects') return { chunk: pages.projects, page: <ProjectsPage /> };
+  if (path === '/reports') return { chunk: pages.reports, page: <ReportsPage /> };
+  if (path === '/policy') return { chunk: pages.gates, page: <QualityGatesPage /> };
+  if (path === '/policy/rules') return { chunk: pages.rules, page: <SecurityRulesPage /> };
+  if (path === '/policy/policies') return { chunk: pages.policies, page: <PoliciesPage /> };
+  if (path === '/notifications') return { chunk: pages.notifiers, page: <NotifiersPage /> };
+  if (path === '/notifications/events') return { chunk: pages.events, page: <EventsPage /> };
+  if (path === '/notifications/errors') return { chunk: pages.errors, page: <ErrorsLogPage /> };
+  if (path === '/admin' || path.startsWith('/admin/')) return { chunk: pages.admin, page: <AdminRoutes path={path} /> };
+  return { chunk: pages.dashboard, page: <Dashboard /> };
 }
 
-/** Header, navigation and the language switch around every page; focus moves to the page's heading on navigation. */
-function Frame({ children, signedIn }: { children: React.ReactNode; signedIn?: SessionState }) {
-  const { t, lang, setLang } = useI18n();
+function Routes() {
   const { path } = useLocation();
-  const main = useRef<HTMLElement>(null);
+  return (
+    <Suspense fallback={<Loading />}>
+      {route(path).page}
+      <HeadingFocus path={path} />
+    </Suspense>
+  );
+}
+
+/** After a navigation (not the first page), focus moves to the new page's heading, once its chunk has loaded and it shows. */
+function HeadingFocus({ path }: { path: string }) {
   const first = useRef(true);
   useEffect(() => {
     if (first.current) {
       first.current = false;
       return;
     }
-    main.current?.querySelector('h1')?.focus();
+    document.querySelector<HTMLElement>('main h1')?.focus();
   }, [path]);
+  return null;
+}
+
+/** Header, navigation and the language switch around every page. */
+function Frame({ children, signedIn }: { children: ReactNode; signedIn?: SessionState }) {
+  const { t, lang, setLang } = useI18n();
+  const { path } = useLocation();
   const nav: [string, string][] = [['/', t('navDashboard')], ['/issues', t('navIssues')], ['/projects', t('navProjects')], ['/reports', t('navReports')], ['/policy', t('navPolicy')], ['/notifications', t('navNotifications')], ['/admin', t('navAdmin')]];
   return (
     <>
@@ -124,7 +159,7 @@ function Frame({ children, signedIn }: { children: React.ReactNode; signedIn?: S
           )}
         </div>
       </header>
-      <main id="main" ref={main}>{children}</main>
+      <main id="main">{children}</main>
     </>
   );
 }
