@@ -1,4 +1,4 @@
-import { lazy, ReactNode, Suspense, useCallback, useEffect, useRef, useState } from 'react';
+import { ComponentType, lazy, ReactNode, Suspense, useCallback, useEffect, useRef, useState } from 'react';
 import { api, ApiError, setUnauthenticatedHandler } from './api';
 import { Lang, useI18n } from './i18n';
 import { Link, useLocation } from './router';
@@ -70,21 +70,23 @@ const pages = {
   errors: () => import('./pages/notifications/ErrorsLog'),
   admin: () => import('./pages/admin'),
 };
-const SignIn = lazy(() => pages.signIn().then((m) => ({ default: m.SignIn })));
-const PasswordChangeForm = lazy(() => pages.signIn().then((m) => ({ default: m.PasswordChangeForm })));
-const Dashboard = lazy(() => pages.dashboard().then((m) => ({ default: m.Dashboard })));
-const IssuesPage = lazy(() => pages.issues().then((m) => ({ default: m.IssuesPage })));
-const IssueDetail = lazy(() => pages.issueDetail().then((m) => ({ default: m.IssueDetail })));
-const ProjectsPage = lazy(() => pages.projects().then((m) => ({ default: m.ProjectsPage })));
-const ProjectPage = lazy(() => pages.projects().then((m) => ({ default: m.ProjectPage })));
-const ReportsPage = lazy(() => pages.reports().then((m) => ({ default: m.ReportsPage })));
-const QualityGatesPage = lazy(() => pages.gates().then((m) => ({ default: m.QualityGatesPage })));
-const SecurityRulesPage = lazy(() => pages.rules().then((m) => ({ default: m.SecurityRulesPage })));
-const PoliciesPage = lazy(() => pages.policies().then((m) => ({ default: m.PoliciesPage })));
-const NotifiersPage = lazy(() => pages.notifiers().then((m) => ({ default: m.NotifiersPage })));
-const EventsPage = lazy(() => pages.events().then((m) => ({ default: m.EventsPage })));
-const ErrorsLogPage = lazy(() => pages.errors().then((m) => ({ default: m.ErrorsLogPage })));
-const AdminRoutes = lazy(() => pages.admin().then((m) => ({ default: m.AdminRoutes })));
+/** A page component exported by a chunk, loaded when first rendered. */
+const lazyPage = <M extends Record<K, ComponentType<any>>, K extends keyof M>(load: () => Promise<M>, name: K) => lazy(() => load().then((m) => ({ default: m[name] })));
+const SignIn = lazyPage(pages.signIn, 'SignIn');
+const PasswordChangeForm = lazyPage(pages.signIn, 'PasswordChangeForm');
+const Dashboard = lazyPage(pages.dashboard, 'Dashboard');
+const IssuesPage = lazyPage(pages.issues, 'IssuesPage');
+const IssueDetail = lazyPage(pages.issueDetail, 'IssueDetail');
+const ProjectsPage = lazyPage(pages.projects, 'ProjectsPage');
+const ProjectPage = lazyPage(pages.projects, 'ProjectPage');
+const ReportsPage = lazyPage(pages.reports, 'ReportsPage');
+const QualityGatesPage = lazyPage(pages.gates, 'QualityGatesPage');
+const SecurityRulesPage = lazyPage(pages.rules, 'SecurityRulesPage');
+const PoliciesPage = lazyPage(pages.policies, 'PoliciesPage');
+const NotifiersPage = lazyPage(pages.notifiers, 'NotifiersPage');
+const EventsPage = lazyPage(pages.events, 'EventsPage');
+const ErrorsLogPage = lazyPage(pages.errors, 'ErrorsLogPage');
+const AdminRoutes = lazyPage(pages.admin, 'AdminRoutes');
 
 /** The page of a path, with the chunk it needs: Routes renders it, and the start fetches its chunk while it asks who is signed in. */
 function route(path: string): { chunk: () => Promise<unknown>; page: ReactNode } {
