@@ -1,5 +1,5 @@
-// Pieces the console's editing pages share: rights-aware errors, a two-step delete, an area's tabs, list fields, a pager.
-import { useState } from 'react';
+// Pieces the console's editing pages share: rights-aware errors, a two-step delete, an area's tabs, list fields, a form's save, a pager.
+import { FormEvent, useState } from 'react';
 import { api, ApiError } from './api';
 import { ErrorNote } from './components';
 import { useI18n } from './i18n';
@@ -59,8 +59,34 @@ export function AreaTabs({ label, tabs }: { label: string; tabs: [string, string
 export const splitList = (text: string, by: RegExp = /,/) => text.split(by).map((x) => x.trim()).filter(Boolean);
 
 /** The API's per-field problems of a failed save, with the error itself. */
-export function failure(err: unknown): { problems: Record<string, string>; error: Error } {
+function failure(err: unknown): { problems: Record<string, string>; error: Error } {
   return { problems: err instanceof ApiError ? err.problems() : {}, error: err as Error };
+}
+
+export interface Save {
+  /** The last failed save's problems by field (empty when none) and its error. */
+  problems: Record<string, string>;
+  error: Error | undefined;
+  /** What the last successful save said, if anything. */
+  note: string | undefined;
+  /** A save is in flight: the form's submit button waits. */
+  busy: boolean;
+  /** The form's submit handler: clears the last outcome and runs `save`; what it returns becomes the note, what it throws the problems and error. */
+  submit: (save: () => Promise<string | void>) => (e: FormEvent) => void;
+}
+
+/** The state every editing form keeps around its save. */
+export function useSave(): Save {
+  const [state, setState] = useState<Omit<Save, 'submit'>>({ problems: {}, error: undefined, note: undefined, busy: false });
+  const submit = (save: () => Promise<string | void>) => (e: FormEvent) => {
+    e.preventDefault();
+    setState({ problems: {}, error: undefined, note: undefined, busy: true });
+    save().then(
+      (note) => setState({ problems: {}, error: undefined, note: note || undefined, busy: false }),
+      (err: unknown) => setState({ ...failure(err), note: undefined, busy: false }),
+    );
+  };
+  return { ...state, submit };
 }
 
 /** Previous / next over a paged list, with where the reader is. */
@@ -75,3 +101,4 @@ export function Pager({ page, total, limit, onPage }: { page: number; total: num
     </nav>
   );
 }
+

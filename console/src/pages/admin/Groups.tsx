@@ -1,11 +1,11 @@
-import { FormEvent, useState } from 'react';
-import { api, ApiError } from '../../api';
+import { useState } from 'react';
+import { api } from '../../api';
 import { Field, Loading } from '../../components';
 import { useLoad } from '../../hooks';
 import { useI18n } from '../../i18n';
 import { useSession } from '../../session';
 import type { BulkResult, Group, GroupCreate, Page, Role, User } from '../../types';
-import { LoadError, splitList } from '../../editing';
+import { LoadError, splitList, useSave } from '../../editing';
 import { AdminPage, can, CheckboxSet, LINES } from './shared';
 
 export function GroupsPage() {
@@ -84,37 +84,27 @@ function GroupForm({ group, users, roles, onSaved }: { group?: Group; users: Use
   const [tags, setTags] = useState((group?.project_tags ?? []).join(', '));
   const [codes, setCodes] = useState((group?.project_codes ?? []).join(', '));
   const [domainGroups, setDomainGroups] = useState((group?.domain_group ?? []).join('\n'));
-  const [problems, setProblems] = useState<Record<string, string>>({});
-  const [error, setError] = useState<Error>();
-  const [note, setNote] = useState<string>();
+  const save = useSave();
+  const { problems } = save;
 
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    setError(undefined);
-    setProblems({});
-    setNote(undefined);
+  const submit = save.submit(async () => {
     const body: GroupCreate = {
       name, description, user_ids: members, roles: chosenRoles, project_tags: splitList(tags), project_codes: splitList(codes), domain_group: splitList(domainGroups, LINES),
     };
-    try {
-      if (group) await api<Group>('PUT', `/group/${group.id}`, body);
-      else {
-        await api<Group>('POST', '/group', body);
-        setName('');
-        setDescription('');
-        setMembers([]);
-        setChosenRoles([]);
-        setTags('');
-        setCodes('');
-        setDomainGroups('');
-      }
-      setNote(t('saved'));
-      onSaved();
-    } catch (err) {
-      if (err instanceof ApiError) setProblems(err.problems());
-      setError(err as Error);
+    if (group) await api<Group>('PUT', `/group/${group.id}`, body);
+    else {
+      await api<Group>('POST', '/group', body);
+      setName('');
+      setDescription('');
+      setMembers([]);
+      setChosenRoles([]);
+      setTags('');
+      setCodes('');
+      setDomainGroups('');
     }
-  };
+    onSaved();
+    return t('saved');
+  });
 
   const userOptions = [
     ...users.filter((u) => !u.deleted_at).map((u) => ({ value: u.id, label: u.username })),
@@ -145,9 +135,9 @@ function GroupForm({ group, users, roles, onSaved }: { group?: Group; users: Use
       </Field>
       {userOptions.length > 0 ? <CheckboxSet legend={t('members')} options={userOptions} value={members} onChange={setMembers} /> : <p className="hint">{t('noUsersRight')}</p>}
       {roleOptions.length > 0 && <CheckboxSet legend={t('groupRoles')} options={roleOptions} value={chosenRoles} onChange={setChosenRoles} />}
-      <button type="submit" className="primary">{group ? t('save') : t('create')}</button>
-      {note && <p role="status">{note}</p>}
-      {error && <LoadError error={error} />}
+      <button type="submit" className="primary" disabled={save.busy}>{group ? t('save') : t('create')}</button>
+      {save.note && <p role="status">{save.note}</p>}
+      {save.error && <LoadError error={save.error} />}
     </form>
   );
 }

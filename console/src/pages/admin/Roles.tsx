@@ -1,11 +1,11 @@
-import { FormEvent, useState } from 'react';
-import { api, ApiError } from '../../api';
+import { useState } from 'react';
+import { api } from '../../api';
 import { Field, Loading } from '../../components';
 import { useLoad } from '../../hooks';
 import { useI18n } from '../../i18n';
 import { useSession } from '../../session';
 import type { BulkResult, Page, PermissionCatalogue, Role, RoleCreate, RoleUpdate } from '../../types';
-import { LoadError, splitList } from '../../editing';
+import { LoadError, splitList, useSave } from '../../editing';
 import { AdminPage, can, LINES, usePermissionName } from './shared';
 
 const LETTERS = ['r', 'w', 'x', 'd'] as const;
@@ -101,43 +101,33 @@ function RoleForm({ role, catalogue, onSaved }: { role?: Role; catalogue: Permis
   const [scopes, setScopes] = useState((role?.system_scopes ?? []).map((s) => s.slice(PROJECT_SCOPE.length)).join(', '));
   const [domainGroups, setDomainGroups] = useState((role?.domain_group ?? []).join('\n'));
   const [grants, setGrants] = useState<Grants>(role?.roles ?? {});
-  const [problems, setProblems] = useState<Record<string, string>>({});
-  const [error, setError] = useState<Error>();
-  const [note, setNote] = useState<string>();
+  const save = useSave();
+  const { problems } = save;
 
   const toggle = (key: string, letter: Letter, on: boolean) => {
     const letters = grants[key] ?? [];
     setGrants({ ...grants, [key]: on ? LETTERS.filter((l) => l === letter || letters.includes(l)) : letters.filter((l) => l !== letter) });
   };
 
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    setError(undefined);
-    setProblems({});
-    setNote(undefined);
+  const submit = save.submit(async () => {
     const roles = Object.fromEntries(Object.entries(grants).filter(([, letters]) => letters.length > 0));
     const fields = {
       role_name: name, description, roles,
       system_scopes: splitList(scopes).map((c) => `${PROJECT_SCOPE}${c}`), domain_group: splitList(domainGroups, LINES),
     };
-    try {
-      if (role) await api<Role>('PUT', `/role/${encodeURIComponent(role.role_code)}`, fields satisfies RoleUpdate);
-      else {
-        await api<Role>('POST', '/role', { role_code: code, ...fields } satisfies RoleCreate);
-        setCode('');
-        setName('');
-        setDescription('');
-        setScopes('');
-        setDomainGroups('');
-        setGrants({});
-      }
-      setNote(t('saved'));
-      onSaved();
-    } catch (err) {
-      if (err instanceof ApiError) setProblems(err.problems());
-      setError(err as Error);
+    if (role) await api<Role>('PUT', `/role/${encodeURIComponent(role.role_code)}`, fields satisfies RoleUpdate);
+    else {
+      await api<Role>('POST', '/role', { role_code: code, ...fields } satisfies RoleCreate);
+      setCode('');
+      setName('');
+      setDescription('');
+      setScopes('');
+      setDomainGroups('');
+      setGrants({});
     }
-  };
+    onSaved();
+    return t('saved');
+  });
 
   const label = role ? t('editOf', role.role_name) : t('newRole');
   return (
@@ -184,9 +174,9 @@ function RoleForm({ role, catalogue, onSaved }: { role?: Role; catalogue: Permis
         </tbody>
       </table>
       {problems.roles && <p className="problem" role="alert">{problems.roles}</p>}
-      <button type="submit" className="primary">{role ? t('save') : t('create')}</button>
-      {note && <p role="status">{note}</p>}
-      {error && <LoadError error={error} />}
+      <button type="submit" className="primary" disabled={save.busy}>{role ? t('save') : t('create')}</button>
+      {save.note && <p role="status">{save.note}</p>}
+      {save.error && <LoadError error={save.error} />}
     </form>
   );
 }

@@ -1,10 +1,10 @@
-import { FormEvent, useState } from 'react';
-import { api, ApiError } from '../../api';
+import { useState } from 'react';
+import { api } from '../../api';
 import { Field, Loading } from '../../components';
 import { useLoad } from '../../hooks';
 import { formatDate, useI18n } from '../../i18n';
 import type { BulkResult, Page, Token, TokenCreate, TokenCreated } from '../../types';
-import { LoadError } from '../../editing';
+import { LoadError, useSave } from '../../editing';
 import { AdminPage } from './shared';
 
 /** A date input's value a year from today, the form's default expiry. */
@@ -75,22 +75,14 @@ function TokenForm({ onCreated }: { onCreated: (token: TokenCreated) => void }) 
   const { t } = useI18n();
   const [name, setName] = useState('');
   const [expires, setExpires] = useState(inAYear);
-  const [problems, setProblems] = useState<Record<string, string>>({});
-  const [error, setError] = useState<Error>();
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    setError(undefined);
-    setProblems({});
-    try {
-      // The end of the chosen day in UTC: the token works through the whole of that date.
-      const body: TokenCreate = { name, expires_at: `${expires}T23:59:59Z` };
-      onCreated(await api<TokenCreated>('POST', '/token', body));
-      setName('');
-    } catch (err) {
-      if (err instanceof ApiError) setProblems(err.problems());
-      setError(err as Error);
-    }
-  };
+  const save = useSave();
+  const { problems } = save;
+  const submit = save.submit(async () => {
+    // The end of the chosen day in UTC: the token works through the whole of that date.
+    const body: TokenCreate = { name, expires_at: `${expires}T23:59:59Z` };
+    onCreated(await api<TokenCreated>('POST', '/token', body));
+    setName('');
+  });
   return (
     <form className="card inline" onSubmit={submit} aria-labelledby="new-token-title">
       <h2 id="new-token-title">{t('newToken')}</h2>
@@ -100,8 +92,8 @@ function TokenForm({ onCreated }: { onCreated: (token: TokenCreated) => void }) 
       <Field id="token-expires" label={t('tokenExpires')} problem={problems.expires_at}>
         <input id="token-expires" type="date" required min={new Date().toISOString().slice(0, 10)} value={expires} onChange={(e) => setExpires(e.target.value)} />
       </Field>
-      <button type="submit" className="primary">{t('create')}</button>
-      {error && <LoadError error={error} />}
+      <button type="submit" className="primary" disabled={save.busy}>{t('create')}</button>
+      {save.error && <LoadError error={save.error} />}
     </form>
   );
 }
