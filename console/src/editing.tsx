@@ -1,9 +1,11 @@
-// Pieces the console's editing pages share: rights-aware errors, a two-step delete, an area's tabs, list fields, a form's save, a pager.
-import { FormEvent, useState } from 'react';
+// Pieces the console's editing pages share: rights-aware errors, a two-step delete, an area's tabs, list fields, a form's save, paged lists.
+import { DependencyList, FormEvent, ReactNode, useEffect, useState } from 'react';
 import { api, ApiError } from './api';
 import { ErrorNote } from './components';
+import { Loaded, useLoad } from './hooks';
 import { useI18n } from './i18n';
 import { Link, useLocation } from './router';
+import type { Page } from './types';
 
 /** A refusal for lack of rights says so in words; anything else is the usual error note. */
 export function LoadError({ error }: { error: Error }) {
@@ -102,3 +104,24 @@ export function Pager({ page, total, limit, onPage }: { page: number; total: num
   );
 }
 
+/** Rows a page of an editing list shows. */
+const LIST_LIMIT = 50;
+
+/**
+ * A list the API pages (page and limit): the page on screen, its load, and the pager under it. A
+ * change of `deps` (a search, a filter) starts again from the first page; a page emptied by a delete
+ * steps back to the new last one.
+ */
+export function usePagedList<T>(load: (paging: { page: number; limit: number }) => Promise<Page<T>>, deps: DependencyList): Loaded<Page<T>> & { pager: ReactNode } {
+  const key = JSON.stringify(deps);
+  const [at, setAt] = useState({ key, page: 1 });
+  const page = at.key === key ? at.page : 1;
+  const list = useLoad(() => load({ page, limit: LIST_LIMIT }), [key, page]);
+  const total = list.data?.total;
+  const last = Math.max(1, Math.ceil((total ?? 0) / LIST_LIMIT));
+  useEffect(() => {
+    if (total !== undefined && page > last) setAt({ key, page: last });
+  }, [total, page, last, key]);
+  const pager = total !== undefined && <Pager page={page} total={total} limit={LIST_LIMIT} onPage={(p) => setAt({ key, page: p })} />;
+  return { ...list, pager };
+}

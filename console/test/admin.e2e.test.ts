@@ -220,6 +220,43 @@ describe('console administration end to end (Chromium through Playwright)', func
     await shot(page, 'admin-sso');
   });
 
+  it('pages the users list, 50 a page: next and previous through a search\u2019s matches, a new search from the first page', async () => {
+    // Directory users: no password to hash, so 51 of them are quick to make.
+    const ids: string[] = [];
+    for (let n = 1; n <= 51; n++) {
+      const res = await admin.post('/api/v1/user', { username: `paged-${String(n).padStart(2, '0')}`, display_name: `Paged ${n}`, active_directory: true, need_password_change: false, roles: [] });
+      expect(res.status, JSON.stringify(res.body)).to.equal(200);
+      ids.push(res.body.id as string);
+    }
+    const rows = page.locator('table.grid tbody tr');
+    const pager = page.getByRole('navigation', { name: 'Pages' });
+    await nav('Users').click();
+    await page.getByLabel('Search by username').fill('paged-');
+    await page.getByRole('status').filter({ hasText: /^51 users$/ }).waitFor();
+    await pager.getByText('Page 1 of 2').waitFor();
+    expect(await rows.count()).to.equal(50);
+    expect(await pager.getByRole('button', { name: 'Previous page' }).isDisabled()).to.equal(true);
+
+    await pager.getByRole('button', { name: 'Next page' }).click();
+    await pager.getByText('Page 2 of 2').waitFor();
+    await rows.nth(1).waitFor({ state: 'detached' });
+    expect(await rows.count()).to.equal(1);
+    expect(await pager.getByRole('button', { name: 'Next page' }).isDisabled()).to.equal(true);
+    await expectAccessible(page, 'users, second page');
+    await shot(page, 'admin-users-paged');
+    await pager.getByRole('button', { name: 'Previous page' }).click();
+    await pager.getByText('Page 1 of 2').waitFor();
+    await rows.nth(49).waitFor();
+
+    await pager.getByRole('button', { name: 'Next page' }).click();
+    await pager.getByText('Page 2 of 2').waitFor();
+    await page.getByLabel('Search by username').fill('paged-0');
+    await page.getByRole('status').filter({ hasText: /^9 users$/ }).waitFor();
+    await pager.getByText('Page 1 of 1').waitFor();
+    expect(await rows.count()).to.equal(9);
+    expect((await admin.delete('/api/v1/users', { ids })).status).to.equal(200);
+  });
+
   it('signs out for good, then shows a user with the role only what it permits: users read-only, no roles, a plain refusal at a forbidden address', async () => {
     // Signing out revokes the session's token on the server: its value, copied out of the cookie, no longer works.
     const cookie = (await context!.cookies()).find((c) => c.name === 'bulwark_session')!;

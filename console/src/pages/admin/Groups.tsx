@@ -5,7 +5,7 @@ import { useLoad } from '../../hooks';
 import { useI18n } from '../../i18n';
 import { useSession } from '../../session';
 import type { BulkResult, Group, GroupCreate, Page, Role, User } from '../../types';
-import { LoadError, splitList, useSave } from '../../editing';
+import { LoadError, splitList, usePagedList, useSave } from '../../editing';
 import { AdminPage, can, CheckboxSet, LINES } from './shared';
 
 export function GroupsPage() {
@@ -13,7 +13,7 @@ export function GroupsPage() {
   const { me } = useSession();
   const [editing, setEditing] = useState<string>();
   const [error, setError] = useState<Error>();
-  const groups = useLoad(() => api<Page<Group>>('GET', '/groups', undefined, { limit: 1000 }), []);
+  const groups = usePagedList((paging) => api<Page<Group>>('GET', '/groups', undefined, paging), []);
   // Members and roles are chosen from lists the caller may not be allowed to read: then only what the group already has is offered.
   const users = useLoad(() => (can(me, 'administration.users', 'r') ? api<Page<User>>('GET', '/users', undefined, { limit: 1000 }).then((r) => r.items) : Promise.resolve([])), []);
   const roles = useLoad(() => (can(me, 'administration.roles', 'r') ? api<Page<Role>>('GET', '/roles', undefined, { limit: 1000 }).then((r) => r.items) : Promise.resolve([])), []);
@@ -39,35 +39,38 @@ export function GroupsPage() {
       {mayWrite && <GroupForm {...choices} onSaved={groups.reload} />}
       {error && <LoadError error={error} />}
       {groups.error && <LoadError error={groups.error} />}
-      {!groups.data ? !groups.error && <Loading /> : groups.data.items.length === 0 ? <p>{t('none')}</p> : (
-        <table className="grid">
-          <thead>
-            <tr>
-              <th scope="col">{t('groupName')}</th><th scope="col">{t('members')}</th><th scope="col">{t('groupRoles')}</th>
-              <th scope="col">{t('coverage')}</th><th scope="col">{t('actions')}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {groups.data.items.map((g) => (
-              <tr key={g.id}>
-                <td>{g.name}{g.description && <div className="muted">{g.description}</div>}</td>
-                <td>
-                  {g.users.map((u) => u.username).join(', ')}
-                  {g.domain_group.length > 0 && <ul className="plain muted mono">{g.domain_group.map((d) => <li key={d}>{d}</li>)}</ul>}
-                </td>
-                <td>{g.roles.join(', ')}</td>
-                <td>{g.all_projects ? t('allProjects') : [...g.project_tags.map((tag) => `#${tag}`), ...g.project_codes].join(', ')}</td>
-                <td>
-                  <div className="actions">
-                    {mayWrite && <button type="button" aria-label={t('editOf', g.name)} onClick={() => setEditing(editing === g.id ? undefined : g.id)}>{t('edit')}</button>}
-                    {mayDelete && <button type="button" aria-label={t('removeOf', g.name)} onClick={() => void remove(g)}>{t('remove')}</button>}
-                  </div>
-                  {editing === g.id && <GroupForm group={g} {...choices} onSaved={() => { setEditing(undefined); groups.reload(); }} />}
-                </td>
+      {!groups.data ? !groups.error && <Loading /> : groups.data.total === 0 ? <p>{t('none')}</p> : (
+        <>
+          <table className="grid">
+            <thead>
+              <tr>
+                <th scope="col">{t('groupName')}</th><th scope="col">{t('members')}</th><th scope="col">{t('groupRoles')}</th>
+                <th scope="col">{t('coverage')}</th><th scope="col">{t('actions')}</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {groups.data.items.map((g) => (
+                <tr key={g.id}>
+                  <td>{g.name}{g.description && <div className="muted">{g.description}</div>}</td>
+                  <td>
+                    {g.users.map((u) => u.username).join(', ')}
+                    {g.domain_group.length > 0 && <ul className="plain muted mono">{g.domain_group.map((d) => <li key={d}>{d}</li>)}</ul>}
+                  </td>
+                  <td>{g.roles.join(', ')}</td>
+                  <td>{g.all_projects ? t('allProjects') : [...g.project_tags.map((tag) => `#${tag}`), ...g.project_codes].join(', ')}</td>
+                  <td>
+                    <div className="actions">
+                      {mayWrite && <button type="button" aria-label={t('editOf', g.name)} onClick={() => setEditing(editing === g.id ? undefined : g.id)}>{t('edit')}</button>}
+                      {mayDelete && <button type="button" aria-label={t('removeOf', g.name)} onClick={() => void remove(g)}>{t('remove')}</button>}
+                    </div>
+                    {editing === g.id && <GroupForm group={g} {...choices} onSaved={() => { setEditing(undefined); groups.reload(); }} />}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          {groups.pager}
+        </>
       )}
     </AdminPage>
   );

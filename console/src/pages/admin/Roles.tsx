@@ -5,7 +5,7 @@ import { useLoad } from '../../hooks';
 import { useI18n } from '../../i18n';
 import { useSession } from '../../session';
 import type { BulkResult, Page, PermissionCatalogue, Role, RoleCreate, RoleUpdate } from '../../types';
-import { LoadError, splitList, useSave } from '../../editing';
+import { LoadError, splitList, usePagedList, useSave } from '../../editing';
 import { AdminPage, can, LINES, usePermissionName } from './shared';
 
 const LETTERS = ['r', 'w', 'x', 'd'] as const;
@@ -20,7 +20,7 @@ export function RolesPage() {
   const [editing, setEditing] = useState<string>();
   const [error, setError] = useState<Error>();
   const [detach, setDetach] = useState(false);
-  const roles = useLoad(() => api<Page<Role>>('GET', '/roles', undefined, { limit: 1000 }), []);
+  const roles = usePagedList((paging) => api<Page<Role>>('GET', '/roles', undefined, paging), []);
   const catalogue = useLoad(() => api<PermissionCatalogue>('GET', '/permissions'), []);
   const mayWrite = can(me, 'administration.roles', 'w');
   const mayDelete = can(me, 'administration.roles', 'd');
@@ -55,36 +55,39 @@ export function RolesPage() {
         </label>
       )}
       {!roles.data ? !roles.error && <Loading /> : (
-        <table className="grid">
-          <thead>
-            <tr><th scope="col">{t('roleName')}</th><th scope="col">{t('permissions')}</th><th scope="col">{t('usersCount')}</th><th scope="col">{t('actions')}</th></tr>
-          </thead>
-          <tbody>
-            {roles.data.items.map((r) => (
-              <tr key={r.id}>
-                <td>
-                  {r.role_name} <span className="muted mono">{r.role_code}</span>
-                  {r.builtin && <span className="muted"> · {t('builtin')}</span>}
-                  {r.description && <div className="muted">{r.description}</div>}
-                </td>
-                <td>
-                  <ul className="plain">{summary(r.roles).map((line) => <li key={line}>{line}</li>)}</ul>
-                  {r.system_scopes.length > 0 && <div className="muted">{t('projects')}: {r.system_scopes.map((s) => s.slice(PROJECT_SCOPE.length)).join(', ')}</div>}
-                </td>
-                <td>{r.users_count}</td>
-                <td>
-                  {!r.builtin && (
-                    <div className="actions">
-                      {mayWrite && <button type="button" aria-label={t('editOf', r.role_name)} onClick={() => setEditing(editing === r.id ? undefined : r.id)}>{t('edit')}</button>}
-                      {mayDelete && <button type="button" aria-label={t('removeOf', r.role_name)} onClick={() => void remove(r)}>{t('remove')}</button>}
-                    </div>
-                  )}
-                  {editing === r.id && catalogue.data && <RoleForm role={r} catalogue={catalogue.data} onSaved={() => { setEditing(undefined); roles.reload(); }} />}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <>
+          <table className="grid">
+            <thead>
+              <tr><th scope="col">{t('roleName')}</th><th scope="col">{t('permissions')}</th><th scope="col">{t('usersCount')}</th><th scope="col">{t('actions')}</th></tr>
+            </thead>
+            <tbody>
+              {roles.data.items.map((r) => (
+                <tr key={r.id}>
+                  <td>
+                    {r.role_name} <span className="muted mono">{r.role_code}</span>
+                    {r.builtin && <span className="muted"> · {t('builtin')}</span>}
+                    {r.description && <div className="muted">{r.description}</div>}
+                  </td>
+                  <td>
+                    <ul className="plain">{summary(r.roles).map((line) => <li key={line}>{line}</li>)}</ul>
+                    {r.system_scopes.length > 0 && <div className="muted">{t('projects')}: {r.system_scopes.map((s) => s.slice(PROJECT_SCOPE.length)).join(', ')}</div>}
+                  </td>
+                  <td>{r.users_count}</td>
+                  <td>
+                    {!r.builtin && (
+                      <div className="actions">
+                        {mayWrite && <button type="button" aria-label={t('editOf', r.role_name)} onClick={() => setEditing(editing === r.id ? undefined : r.id)}>{t('edit')}</button>}
+                        {mayDelete && <button type="button" aria-label={t('removeOf', r.role_name)} onClick={() => void remove(r)}>{t('remove')}</button>}
+                      </div>
+                    )}
+                    {editing === r.id && catalogue.data && <RoleForm role={r} catalogue={catalogue.data} onSaved={() => { setEditing(undefined); roles.reload(); }} />}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          {roles.pager}
+        </>
       )}
     </AdminPage>
   );

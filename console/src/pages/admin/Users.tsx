@@ -5,7 +5,7 @@ import { useLoad } from '../../hooks';
 import { useI18n } from '../../i18n';
 import { useSession } from '../../session';
 import type { BulkResult, Page, Role, User, UserCreate, UserUpdate } from '../../types';
-import { LoadError, useSave } from '../../editing';
+import { LoadError, usePagedList, useSave } from '../../editing';
 import { AdminPage, can, CheckboxSet } from './shared';
 
 export function UsersPage() {
@@ -15,8 +15,8 @@ export function UsersPage() {
   const [withDeleted, setWithDeleted] = useState(false);
   const [editing, setEditing] = useState<string>();
   const [error, setError] = useState<Error>();
-  const users = useLoad(
-    () => api<Page<User>>('GET', '/users', undefined, { limit: 100, 'search[username]': search.trim(), 'filter[with_deleted]': withDeleted || undefined }),
+  const users = usePagedList(
+    (paging) => api<Page<User>>('GET', '/users', undefined, { ...paging, 'search[username]': search.trim(), 'filter[with_deleted]': withDeleted || undefined }),
     [search, withDeleted],
   );
   // Roles to choose from; a user who may manage users but not read roles types nothing and keeps what is there.
@@ -87,6 +87,7 @@ export function UsersPage() {
               ))}
             </tbody>
           </table>
+          {users.pager}
         </>
       )}
     </AdminPage>
