@@ -152,6 +152,28 @@ describe('console end to end (Chromium through Playwright)', function () {
     expect(problems).to.deep.equal([]);
   });
 
+  it('shows a failed single sign-on\u2019s reason once: taken out of the address at once, so neither a reload nor the signed-in console shows it again', async () => {
+    const base = sys!.api.baseUrl;
+    await page.goto(`${base}/issues?sso_error=${encodeURIComponent('the provider refused: access_denied')}&filter%5Bseverity%5D=high`);
+    await page.getByText('Single sign-on failed: the provider refused: access_denied').waitFor();
+    await page.waitForURL((url) => !url.searchParams.has('sso_error'));
+    // The rest of the address stays: it is where the reader wanted to go.
+    expect(page.url()).to.equal(`${base}/issues?filter%5Bseverity%5D=high`);
+    await expectAccessible(page, 'sign in after a failed single sign-on');
+    await shot(page, 'sign-in-sso-failed');
+
+    await page.getByLabel('Username').fill('admin');
+    await page.getByLabel('Password').fill(ADMIN_PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Issues', level: 1 }).waitFor();
+    expect(page.url()).to.equal(`${base}/issues?filter%5Bseverity%5D=high`);
+    expect(await page.getByText(/Single sign-on failed/).count()).to.equal(0);
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.reload();
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    expect(await page.getByText(/Single sign-on failed/).count()).to.equal(0);
+  });
+
   it('asks a user whose password must change for a new one before anything else, naming a bad field', async () => {
     const created = await admin.post('/api/v1/user', { username: 'console-newcomer', password: 'first-Password-1', password_confirmation: 'first-Password-1', need_password_change: true, roles: ['admin'] });
     expect(created.status, JSON.stringify(created.body)).to.equal(200);

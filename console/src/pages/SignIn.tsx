@@ -1,10 +1,10 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { api } from '../api';
 import { Field } from '../components';
 import { useSave } from '../editing';
 import { useLoad } from '../hooks';
 import { useI18n } from '../i18n';
-import { useLocation } from '../router';
+import { navigate, useLocation } from '../router';
 import type { LoginRequest, PasswordChange, Session } from '../types';
 
 /** Sign-in for local and directory (LDAP) users alike: the gateway's session login sets the cookies. */
@@ -13,8 +13,16 @@ export function SignIn({ onSignedIn, passwordChanged }: { onSignedIn: (needsPass
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
   const save = useSave();
-  // The gateway sends a failed single sign-on back here with its reason.
-  const ssoError = useLocation().search.get('sso_error');
+  // The gateway sends a failed single sign-on back here with its reason: shown, and taken out of the
+  // address at once, so neither a reload nor the signed-in console shows an old failure again.
+  const { path, search } = useLocation();
+  const [ssoError] = useState(() => search.get('sso_error'));
+  useEffect(() => {
+    if (!search.has('sso_error')) return;
+    const rest = new URLSearchParams(search);
+    rest.delete('sso_error');
+    navigate(rest.size ? `${path}?${rest}` : path, true);
+  }, [path, search]);
   const sso = useLoad(() => api<{ allowed: boolean }>('GET', '/sso/allowed').then((r) => r.allowed, () => false), []);
 
   const submit = save.submit(async () => {
