@@ -1,7 +1,7 @@
 /// <reference lib="dom" />
 import { expect } from 'chai';
 import { BrowserContext, Page } from 'playwright-core';
-import { Api, ADMIN_PASSWORD, requireInfra, startAllModeProcess, RunningSystem } from '@bulwark/testkit';
+import { Api, ADMIN_PASSWORD, requireInfra, startAllModeProcess, startOidcProvider, RunningSystem } from '@bulwark/testkit';
 import { expectAccessible, openBrowser, requireChromium, shot, signIn } from './browser';
 
 const ROLE = 'console-triager';
@@ -281,5 +281,37 @@ describe('console administration end to end (Chromium through Playwright)', func
     await shot(page, 'admin-refused');
     expectRefusals(403);
     expect(problems).to.deep.equal([]);
+  });
+  it('signs in with the sign-in page\u2019s SSO button through the provider\u2019s own pages, as a user made just in time with the mapped role', async () => {
+    const base = sys!.api.baseUrl;
+    const provider = await startOidcProvider({ 'sso-olivia': { email: 'sso-olivia@example.com', name: 'Olivia SSO', groups: ['appsec'] } }, `${base}/api/v1/sso/callback`);
+    try {
+      // The settings saved above, now pointed at the test provider and enabled.
+      const saved = await admin.put('/api/v1/sso/settings', {
+        enabled: true, issuer: provider.issuer, allow_insecure_http: true, client_id: provider.client.clientId, client_secret: provider.client.clientSecret,
+        redirect_uri: provider.client.redirectUri, scopes: ['openid', 'email', 'profile', 'groups'],
+      });
+      expect(saved.status, JSON.stringify(saved.body)).to.equal(200);
+      await page.getByRole('button', { name: 'Sign out' }).click();
+      const button = page.getByRole('link', { name: 'Sign in with SSO' });
+      await button.waitFor();
+      await expectAccessible(page, 'sign in with single sign-on offered');
+      await shot(page, 'sign-in-sso');
+      await button.click();
+      // oidc-provider's development login page (any password), then its consent page.
+      await page.locator('input[name="login"]').fill('sso-olivia');
+      await page.locator('input[name="password"]').fill('any');
+      await page.getByRole('button', { name: 'Sign-in' }).click();
+      await page.getByRole('button', { name: 'Continue' }).click();
+      await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
+      expect(page.url()).to.equal(`${base}/`);
+      await page.getByText('Signed in as sso-olivia').waitFor();
+      const me = (await admin.get('/api/v1/users?search[username]=sso-olivia')).body.items;
+      expect(me.map((u: { username: string; roles: string[]; active_directory: boolean }) => [u.username, u.roles, u.active_directory])).to.deep.equal([['sso-olivia', [ROLE], true]]);
+      await shot(page, 'signed-in-with-sso');
+    } finally {
+      expect((await admin.put('/api/v1/sso/settings', { enabled: false })).status).to.equal(200);
+      await provider.stop();
+    }
   });
 });
