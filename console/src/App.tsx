@@ -18,18 +18,20 @@ export function App() {
       const [me, statuses] = await Promise.all([
         api<Me>('GET', '/auth/me'),
         api<{ items: IssueStatus[] }>('GET', '/issues/statuses').then((r) => r.items, () => []),
+        // The page's own chunk (and what it asks first) meanwhile, so it shows as soon as the answers are in.
+        start(route(window.location.pathname)),
       ]);
       if (me.user.need_password_change) setPhase({ kind: 'password' });
       else setPhase({ kind: 'in', me, statuses });
     } catch (err) {
-      if (err instanceof ApiError && err.status === 401) setPhase({ kind: 'signed-out' });
-      else throw err;
+      if (!(err instanceof ApiError && err.status === 401)) throw err;
+      await loadChunk(pages.signIn).catch(() => undefined);
+      setPhase({ kind: 'signed-out' });
     }
   }, []);
 
   useEffect(() => {
     setUnauthenticatedHandler(() => setPhase({ kind: 'signed-out' }));
-    void route(window.location.pathname).chunk();
     void enter();
   }, [enter]);
 
@@ -70,8 +72,25 @@ const pages = {
   errors: () => import('./pages/notifications/ErrorsLog'),
   admin: () => import('./pages/admin'),
 };
-/** A page component exported by a chunk, loaded when first rendered. */
-const lazyPage = <M extends Record<K, ComponentType<any>>, K extends keyof M>(load: () => Promise<M>, name: K) => lazy(() => load().then((m) => ({ default: m[name] })));
+/** The chunks loaded so far, by their loader. */
+const loaded = new Map<() => Promise<unknown>, unknown>();
+const loadChunk = <M,>(load: () => Promise<M>): Promise<M> => load().then((m) => {
+  loaded.set(load, m);
+  return m;
+});
+
+/**
+ * A page component exported by a chunk, loaded when first rendered. A chunk already loaded (the
+ * start loads the first page's while it asks who is signed in) is handed over at once, through a
+ * thenable that calls back synchronously: React.lazy then renders the page in the same pass instead
+ * of suspending, as showing the fallback would hold the page back for at least 300 ms.
+ */
+const lazyPage = <M extends Record<K, ComponentType<any>>, K extends keyof M>(load: () => Promise<M>, name: K) => lazy(() => {
+  const chunk = loaded.get(load) as M | undefined;
+  if (!chunk) return loadChunk(load).then((m) => ({ default: m[name] }));
+  const now = { then: (resolve: (page: { default: M[K] }) => void) => resolve({ default: chunk[name] }) };
+  return now as unknown as Promise<{ default: M[K] }>;
+});
 const SignIn = lazyPage(pages.signIn, 'SignIn');
 const PasswordChangeForm = lazyPage(pages.signIn, 'PasswordChangeForm');
 const Dashboard = lazyPage(pages.dashboard, 'Dashboard');
@@ -88,11 +107,24 @@ const EventsPage = lazyPage(pages.events, 'EventsPage');
 const ErrorsLogPage = lazyPage(pages.errors, 'ErrorsLogPage');
 const AdminRoutes = lazyPage(pages.admin, 'AdminRoutes');
 
-/** The page of a path, with the chunk it needs: Routes renders it, and the start fetches its chunk while it asks who is signed in. */
-function route(path: string): { chunk: () => Promise<unknown>; page: ReactNode } {
+interface Route {
+  page: ReactNode;
+  chunk: () => Promise<unknown>;
+  /** What the page asks first, asked by the start while it waits for the session. */
+  early?: () => Promise<void>;
+}
+
+/** The start's part of a page: its chunk loaded and its first request sent before the session is known. */
+const start = (r: Route) => (r.early?.() ?? loadChunk(r.chunk)).catch(() => undefined);
+
+/** The page of a path, with the chunk it needs: Routes renders it, and the start loads its chunk while it asks who is signed in. */
+function route(path: string): Route {
   const issue = /^\/issues\/([0-9a-f-]{36})$/.exec(path);
   if (issue) return { chunk: pages.issueDetail, page: <IssueDetail id={issue[1]} /> };
-  if (path === '/issues') return { chunk: pages.issues, page: <IssuesPage /> };
+  if (path === '/issues') {
+    const early = () => loadChunk(pages.issues).then((m) => m.prefetchIssues(new URLSearchParams(window.location.search)));
+    return { chunk: pages.issues, page: <IssuesPage />, early };
+  }
   const project = /^\/projects\/([^/]+)$/.exec(path);
   if (project) return { chunk: pages.projects, page: <ProjectPage code={decodeURIComponent(project[1])} /> };
   if (path === '/projects') return { chunk: pages.projects, page: <ProjectsPage /> };
