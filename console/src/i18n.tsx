@@ -50,6 +50,11 @@ export function useI18n(): I18n {
   return ctx;
 }
 
+// One formatter per language: making one costs far more than formatting with it, and a list formats every row.
+const DATE_FORMATS: Record<Lang, Intl.DateTimeFormat> = {
+  en: new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short' }),
+  ru: new Intl.DateTimeFormat('ru-RU', { dateStyle: 'medium', timeStyle: 'short' }),
+};
+
 /** Dates in the reader's language, to the minute. */
-export const formatDate = (lang: Lang, iso: string | null) =>
-  iso ? new Intl.DateTimeFormat(lang === 'ru' ? 'ru-RU' : 'en-GB', { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso)) : '—';
+export const formatDate = (lang: Lang, iso: string | null) => (iso ? DATE_FORMATS[lang].format(new Date(iso)) : '—');

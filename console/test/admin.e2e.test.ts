@@ -1,7 +1,7 @@
 /// <reference lib="dom" />
 import { expect } from 'chai';
 import { BrowserContext, Page } from 'playwright-core';
-import { Api, ADMIN_PASSWORD, requireInfra, startAllModeProcess, RunningSystem } from '@bulwark/testkit';
+import { Api, ADMIN_PASSWORD, requireInfra, startAllModeProcess, startOidcProvider, RunningSystem } from '@bulwark/testkit';
 import { expectAccessible, openBrowser, requireChromium, shot, signIn } from './browser';
 
 const ROLE = 'console-triager';
@@ -220,6 +220,43 @@ describe('console administration end to end (Chromium through Playwright)', func
     await shot(page, 'admin-sso');
   });
 
+  it('pages the users list, 50 a page: next and previous through a search\u2019s matches, a new search from the first page', async () => {
+    // Directory users: no password to hash, so 51 of them are quick to make.
+    const ids: string[] = [];
+    for (let n = 1; n <= 51; n++) {
+      const res = await admin.post('/api/v1/user', { username: `paged-${String(n).padStart(2, '0')}`, display_name: `Paged ${n}`, active_directory: true, need_password_change: false, roles: [] });
+      expect(res.status, JSON.stringify(res.body)).to.equal(200);
+      ids.push(res.body.id as string);
+    }
+    const rows = page.locator('table.grid tbody tr');
+    const pager = page.getByRole('navigation', { name: 'Pages' });
+    await nav('Users').click();
+    await page.getByLabel('Search by username').fill('paged-');
+    await page.getByRole('status').filter({ hasText: /^51 users$/ }).waitFor();
+    await pager.getByText('Page 1 of 2').waitFor();
+    expect(await rows.count()).to.equal(50);
+    expect(await pager.getByRole('button', { name: 'Previous page' }).isDisabled()).to.equal(true);
+
+    await pager.getByRole('button', { name: 'Next page' }).click();
+    await pager.getByText('Page 2 of 2').waitFor();
+    await rows.nth(1).waitFor({ state: 'detached' });
+    expect(await rows.count()).to.equal(1);
+    expect(await pager.getByRole('button', { name: 'Next page' }).isDisabled()).to.equal(true);
+    await expectAccessible(page, 'users, second page');
+    await shot(page, 'admin-users-paged');
+    await pager.getByRole('button', { name: 'Previous page' }).click();
+    await pager.getByText('Page 1 of 2').waitFor();
+    await rows.nth(49).waitFor();
+
+    await pager.getByRole('button', { name: 'Next page' }).click();
+    await pager.getByText('Page 2 of 2').waitFor();
+    await page.getByLabel('Search by username').fill('paged-0');
+    await page.getByRole('status').filter({ hasText: /^9 users$/ }).waitFor();
+    await pager.getByText('Page 1 of 1').waitFor();
+    expect(await rows.count()).to.equal(9);
+    expect((await admin.delete('/api/v1/users', { ids })).status).to.equal(200);
+  });
+
   it('signs out for good, then shows a user with the role only what it permits: users read-only, no roles, a plain refusal at a forbidden address', async () => {
     // Signing out revokes the session's token on the server: its value, copied out of the cookie, no longer works.
     const cookie = (await context!.cookies()).find((c) => c.name === 'bulwark_session')!;
@@ -244,5 +281,37 @@ describe('console administration end to end (Chromium through Playwright)', func
     await shot(page, 'admin-refused');
     expectRefusals(403);
     expect(problems).to.deep.equal([]);
+  });
+  it('signs in with the sign-in page\u2019s SSO button through the provider\u2019s own pages, as a user made just in time with the mapped role', async () => {
+    const base = sys!.api.baseUrl;
+    const provider = await startOidcProvider({ 'sso-olivia': { email: 'sso-olivia@example.com', name: 'Olivia SSO', groups: ['appsec'] } }, `${base}/api/v1/sso/callback`);
+    try {
+      // The settings saved above, now pointed at the test provider and enabled.
+      const saved = await admin.put('/api/v1/sso/settings', {
+        enabled: true, issuer: provider.issuer, allow_insecure_http: true, client_id: provider.client.clientId, client_secret: provider.client.clientSecret,
+        redirect_uri: provider.client.redirectUri, scopes: ['openid', 'email', 'profile', 'groups'],
+      });
+      expect(saved.status, JSON.stringify(saved.body)).to.equal(200);
+      await page.getByRole('button', { name: 'Sign out' }).click();
+      const button = page.getByRole('link', { name: 'Sign in with SSO' });
+      await button.waitFor();
+      await expectAccessible(page, 'sign in with single sign-on offered');
+      await shot(page, 'sign-in-sso');
+      await button.click();
+      // oidc-provider's development login page (any password), then its consent page.
+      await page.locator('input[name="login"]').fill('sso-olivia');
+      await page.locator('input[name="password"]').fill('any');
+      await page.getByRole('button', { name: 'Sign-in' }).click();
+      await page.getByRole('button', { name: 'Continue' }).click();
+      await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
+      expect(page.url()).to.equal(`${base}/`);
+      await page.getByText('Signed in as sso-olivia').waitFor();
+      const me = (await admin.get('/api/v1/users?search[username]=sso-olivia')).body.items;
+      expect(me.map((u: { username: string; roles: string[]; active_directory: boolean }) => [u.username, u.roles, u.active_directory])).to.deep.equal([['sso-olivia', [ROLE], true]]);
+      await shot(page, 'signed-in-with-sso');
+    } finally {
+      expect((await admin.put('/api/v1/sso/settings', { enabled: false })).status).to.equal(200);
+      await provider.stop();
+    }
   });
 });

@@ -1,6 +1,8 @@
 /// <reference lib="dom" />
 // The functions handed to page.evaluate run in the browser: DOM types for those.
 import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { expect } from 'chai';
 import { BrowserContext, Page } from 'playwright-core';
@@ -16,13 +18,14 @@ describe('console end to end (Chromium through Playwright)', function () {
   let page: Page;
   let admin: Api;
   let code: string;
+  let layerId: string;
   const problems: string[] = [];
 
   before(async function () {
     this.timeout(240000);
     requireChromium(this);
     let checkId: string;
-    ({ sys, admin, git, checkId, env: { code } } = await startConsoleSystem());
+    ({ sys, admin, git, checkId, env: { code, layerId } } = await startConsoleSystem());
     const report = semgrepReport([
       { rule: 'python.lang.security.dangerous-subprocess', line: 4, code: 'subprocess.call(cmd, shell=True)', severity: 'ERROR', cwe: 'CWE-78: OS Command Injection' },
       { rule: 'python.lang.security.eval', line: 9, code: 'eval(data)', severity: 'WARNING', cwe: 'CWE-95' },
@@ -158,6 +161,37 @@ describe('console end to end (Chromium through Playwright)', function () {
     expect((await admin.get(`/api/v1/checks?filter[project_code]=${code}`)).body.total).to.equal(2);
   });
 
+  it('stops a scan in flight with the check\u2019s Stop button, then offers Run again', async () => {
+    // A source that never answers: the scan's checkout waits on it, so the scan stays in flight until stopped.
+    const silent = http.createServer(() => undefined);
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(silent.address() as AddressInfo).port}/app.git`;
+      const source = await admin.post('/api/v1/source', { name: `silent ${code}`, source_type_id: 1, settings: { url, branch_name: 'main', auth_method: 'Anonymous' } });
+      expect(source.status, JSON.stringify(source.body)).to.equal(200);
+      const tool = await admin.post('/api/v1/tool', { description: 'semgrep for stop', type_id: 1, settings: { scan_result_lang: 'EN' } });
+      expect(tool.status, JSON.stringify(tool.body)).to.equal(200);
+      const check = await admin.post('/api/v1/check', { layer_id: layerId, security_tool_id: tool.body.id, scan_source_id: source.body.id, run_scan_task: { type: 'manual' }, tags: [{ tag_name: 'silent' }] });
+      expect(check.status, JSON.stringify(check.body)).to.equal(200);
+
+      await page.goto(`${sys!.api.baseUrl}/projects/${code}`);
+      const row = page.getByRole('row').filter({ has: page.getByRole('cell', { name: 'silent', exact: true }) });
+      await row.getByRole('button', { name: 'Run' }).click();
+      await page.getByRole('status').filter({ hasText: /queued/i }).waitFor();
+      await row.getByRole('button', { name: 'Stop' }).waitFor();
+      await expectAccessible(page, 'project with a scan in flight');
+      await shot(page, 'project-scan-in-flight');
+      await row.getByRole('button', { name: 'Stop' }).click();
+      await page.getByRole('status').filter({ hasText: 'Scan stopped' }).waitFor();
+      await row.getByRole('button', { name: 'Run' }).waitFor();
+      const scans = (await admin.get(`/api/v1/scan-results?filter[check_id]=${check.body.id}`)).body;
+      expect(scans.items.map((r: { state: string }) => r.state)).to.deep.equal(['stopped']);
+    } finally {
+      silent.closeAllConnections();
+      silent.close();
+    }
+  });
+
   it('creates a report, follows its progress and downloads it', async () => {
     await page.getByRole('link', { name: 'Reports' }).click();
     await page.getByRole('heading', { name: 'Reports' }).waitFor();
@@ -180,6 +214,28 @@ describe('console end to end (Chromium through Playwright)', function () {
     await page.getByRole('heading', { name: 'Sign in' }).waitFor();
     expect((await context!.cookies()).map((c) => c.name)).not.to.include('bulwark_session');
     expect(problems).to.deep.equal([]);
+  });
+
+  it('shows a failed single sign-on\u2019s reason once: taken out of the address at once, so neither a reload nor the signed-in console shows it again', async () => {
+    const base = sys!.api.baseUrl;
+    await page.goto(`${base}/issues?sso_error=${encodeURIComponent('the provider refused: access_denied')}&filter%5Bseverity%5D=high`);
+    await page.getByText('Single sign-on failed: the provider refused: access_denied').waitFor();
+    await page.waitForURL((url) => !url.searchParams.has('sso_error'));
+    // The rest of the address stays: it is where the reader wanted to go.
+    expect(page.url()).to.equal(`${base}/issues?filter%5Bseverity%5D=high`);
+    await expectAccessible(page, 'sign in after a failed single sign-on');
+    await shot(page, 'sign-in-sso-failed');
+
+    await page.getByLabel('Username').fill('admin');
+    await page.getByLabel('Password').fill(ADMIN_PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Issues', level: 1 }).waitFor();
+    expect(page.url()).to.equal(`${base}/issues?filter%5Bseverity%5D=high`);
+    expect(await page.getByText(/Single sign-on failed/).count()).to.equal(0);
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.reload();
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    expect(await page.getByText(/Single sign-on failed/).count()).to.equal(0);
   });
 
   it('asks a user whose password must change for a new one before anything else, naming a bad field', async () => {

@@ -127,6 +127,12 @@ export function sessionSuite(t: SystemUnderTest): void {
     expect(js.status).to.equal(200);
     expect(js.headers.get('cache-control')).to.equal('public, max-age=31536000, immutable');
     expect(js.headers.get('content-type')).to.contain('javascript');
+    // Each page is a chunk the entry imports when the page first shows: served and cached the same way.
+    const chunk = /assets\/Issues-[\w-]+\.js/.exec(await js.text())![0];
+    const issuesChunk = await fetch(`${base()}/${chunk}`);
+    expect(issuesChunk.status).to.equal(200);
+    expect(issuesChunk.headers.get('cache-control')).to.equal('public, max-age=31536000, immutable');
+    expect(issuesChunk.headers.get('content-security-policy')).to.equal(csp);
     const missing = await fetch(`${base()}/assets/missing-0000.js`);
     expect(missing.status).to.equal(404);
     expect(((await missing.json()) as { error: { code: string } }).error.code).to.equal('not_found');

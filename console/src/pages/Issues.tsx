@@ -61,6 +61,28 @@ function apiQuery(search: URLSearchParams): Query {
   return q;
 }
 
+/** The first page asked at the start, alongside who is signed in, for the page to take when it shows. */
+let early: { key: string; list: Promise<IssueList> } | undefined;
+
+/** Asks for the view's first page before the page shows (the start calls it while it waits for the session). */
+export function prefetchIssues(search: URLSearchParams): void {
+  const query = apiQuery(search);
+  const list = api<IssueList>('GET', '/issues', undefined, query);
+  early = { key: JSON.stringify(query), list };
+  // Refused (not signed in yet): nothing to hand over; a sign-in asks again.
+  list.catch(() => {
+    if (early?.list === list) early = undefined;
+  });
+}
+
+/** The list of a view: the early answer once, when it is for this view, else a new request. */
+function listOf(key: string, query: Query): Promise<IssueList> {
+  if (early?.key !== key) return api<IssueList>('GET', '/issues', undefined, query);
+  const { list } = early;
+  early = undefined;
+  return list;
+}
+
 /** The view's address after a change; a changed filter or sort starts from the first page, as the cursor belongs to the old ordering. */
 function withParams(search: URLSearchParams, change: (p: URLSearchParams) => void): string {
   const next = new URLSearchParams(search);
@@ -76,7 +98,7 @@ export function IssuesPage() {
   const { search } = useLocation();
   const query = apiQuery(search);
   const key = JSON.stringify(query);
-  const list = useLoad(() => api<IssueList>('GET', '/issues', undefined, query), [key]);
+  const list = useLoad(() => listOf(key, query), [key]);
   const [selected, setSelected] = useState<Set<string>>(new Set());
   useEffect(() => setSelected(new Set()), [key]);
 

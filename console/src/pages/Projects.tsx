@@ -1,5 +1,6 @@
-import { FormEvent, useEffect, useState } from 'react';
-import { api, ApiError } from '../api';
+import { useEffect, useState } from 'react';
+import { api } from '../api';
+import { splitList, useSave } from '../editing';
 import { ErrorNote, Field, Loading } from '../components';
 import { useLoad } from '../hooks';
 import { formatDate, useI18n } from '../i18n';
@@ -43,21 +44,13 @@ function DateCell({ iso }: { iso: string | null }) {
 function NewProject({ onCreated }: { onCreated: (code: string) => void }) {
   const { t } = useI18n();
   const [form, setForm] = useState({ code: '', name: '', tags: '' });
-  const [problems, setProblems] = useState<Record<string, string>>({});
-  const [error, setError] = useState<Error>();
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    setProblems({});
-    setError(undefined);
-    const body: ProjectCreate = { code: form.code.trim(), name: form.name.trim(), tags: form.tags.split(',').map((x) => x.trim()).filter(Boolean) };
-    try {
-      const created = await api<Project>('POST', '/project', body);
-      onCreated(created.code);
-    } catch (err) {
-      if (err instanceof ApiError) setProblems(err.problems());
-      setError(err as Error);
-    }
-  };
+  const save = useSave();
+  const { problems } = save;
+  const submit = save.submit(async () => {
+    const body: ProjectCreate = { code: form.code.trim(), name: form.name.trim(), tags: splitList(form.tags) };
+    const created = await api<Project>('POST', '/project', body);
+    onCreated(created.code);
+  });
   const input = (key: keyof typeof form, label: string, required: boolean) => (
     <Field id={`project-${key}`} label={label} problem={problems[key]}>
       <input id={`project-${key}`} required={required} value={form[key]} onChange={(e) => setForm({ ...form, [key]: e.target.value })} aria-invalid={problems[key] ? true : undefined} />
@@ -69,8 +62,8 @@ function NewProject({ onCreated }: { onCreated: (code: string) => void }) {
       {input('code', t('code'), true)}
       {input('name', t('name'), true)}
       {input('tags', t('tags'), false)}
-      <button type="submit" className="primary">{t('create')}</button>
-      {error && <ErrorNote error={error} />}
+      <button type="submit" className="primary" disabled={save.busy}>{t('create')}</button>
+      {save.error && <ErrorNote error={save.error} />}
     </form>
   );
 }
@@ -99,19 +92,13 @@ function NewLayer({ code, onCreated }: { code: string; onCreated: () => void }) 
   const types = useLoad(() => api<Page<{ id: number; name: string }>>('GET', '/layer-types'), []);
   const [name, setName] = useState('');
   const [type, setType] = useState('');
-  const [error, setError] = useState<Error>();
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    setError(undefined);
+  const save = useSave();
+  const submit = save.submit(async () => {
     const body: LayerCreate = { name: name.trim(), project_code: code, layer_type_id: Number(type) };
-    try {
-      await api<Layer>('POST', '/layer', body);
-      setName('');
-      onCreated();
-    } catch (err) {
-      setError(err as Error);
-    }
-  };
+    await api<Layer>('POST', '/layer', body);
+    setName('');
+    onCreated();
+  });
   return (
     <form className="card inline" onSubmit={submit} aria-labelledby="new-layer-title">
       <h2 id="new-layer-title">{t('newLayer')}</h2>
@@ -124,8 +111,8 @@ function NewLayer({ code, onCreated }: { code: string; onCreated: () => void }) 
           {types.data?.items.map((lt) => <option key={lt.id} value={lt.id}>{lt.name}</option>)}
         </select>
       </Field>
-      <button type="submit" className="primary">{t('create')}</button>
-      {error && <ErrorNote error={error} />}
+      <button type="submit" className="primary" disabled={save.busy}>{t('create')}</button>
+      {save.error && <ErrorNote error={save.error} />}
     </form>
   );
 }
@@ -231,26 +218,18 @@ function NewCheck({ layer, onCreated }: { layer: Layer; onCreated: () => void })
   const [tool, setTool] = useState('');
   const [source, setSource] = useState('');
   const [branch, setBranch] = useState('');
-  const [problems, setProblems] = useState<Record<string, string>>({});
-  const [error, setError] = useState<Error>();
+  const save = useSave();
+  const { problems } = save;
   const id = (name: string) => `check-${name}-${layer.id}`;
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    setError(undefined);
-    setProblems({});
+  const submit = save.submit(async () => {
     const body: CheckCreate = {
       layer_id: layer.id, security_tool_id: tool, scan_source_id: source, run_scan_task: { type: 'manual' },
       ...(branch.trim() ? { source_auth: { branch_name: branch.trim() } } : {}),
     };
-    try {
-      await api<Check>('POST', '/check', body);
-      setBranch('');
-      onCreated();
-    } catch (err) {
-      if (err instanceof ApiError) setProblems(err.problems());
-      setError(err as Error);
-    }
-  };
+    await api<Check>('POST', '/check', body);
+    setBranch('');
+    onCreated();
+  });
   return (
     <form className="inline" onSubmit={submit} aria-label={`${t('newCheck')}: ${layer.name}`}>
       <Field id={id('tool')} label={t('tool')} problem={problems.security_tool_id}>
@@ -268,8 +247,8 @@ function NewCheck({ layer, onCreated }: { layer: Layer; onCreated: () => void })
       <Field id={id('branch')} label={t('branch')} problem={problems['source_auth.branch_name']}>
         <input id={id('branch')} maxLength={255} value={branch} onChange={(e) => setBranch(e.target.value)} />
       </Field>
-      <button type="submit">{t('newCheck')}</button>
-      {error && <ErrorNote error={error} />}
+      <button type="submit" disabled={save.busy}>{t('newCheck')}</button>
+      {save.error && <ErrorNote error={save.error} />}
     </form>
   );
 }

@@ -1,5 +1,6 @@
-import { FormEvent, useEffect, useState } from 'react';
-import { api, ApiError, downloadUrl } from '../api';
+import { useEffect, useState } from 'react';
+import { api, downloadUrl } from '../api';
+import { splitList, useSave } from '../editing';
 import { ErrorNote, Field, Loading } from '../components';
 import { useLoad } from '../hooks';
 import { formatDate, useI18n } from '../i18n';
@@ -60,23 +61,14 @@ function NewReport({ onCreated }: { onCreated: () => void }) {
   const [from, setFrom] = useState('');
   const [to, setTo] = useState('');
   const [projects, setProjects] = useState('');
-  const [problems, setProblems] = useState<Record<string, string>>({});
-  const [error, setError] = useState<Error>();
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    setError(undefined);
-    setProblems({});
-    try {
-      const project_code = projects.split(',').map((p) => p.trim()).filter(Boolean);
-      const range = period === 'custom' ? { from, to } : {};
-      await api<Report>('POST', '/report', { name, type, filter: { period, project_code, ...range } });
-      setName('');
-      onCreated();
-    } catch (err) {
-      if (err instanceof ApiError) setProblems(err.problems());
-      setError(err as Error);
-    }
-  };
+  const save = useSave();
+  const { problems } = save;
+  const submit = save.submit(async () => {
+    const range = period === 'custom' ? { from, to } : {};
+    await api<Report>('POST', '/report', { name, type, filter: { period, project_code: splitList(projects), ...range } });
+    setName('');
+    onCreated();
+  });
   return (
     <form className="card inline" onSubmit={submit} aria-labelledby="new-report-title">
       <h2 id="new-report-title">{t('newReport')}</h2>
@@ -106,8 +98,8 @@ function NewReport({ onCreated }: { onCreated: () => void }) {
       <Field id="report-projects" label={t('projectsOptional')}>
         <input id="report-projects" value={projects} onChange={(e) => setProjects(e.target.value)} />
       </Field>
-      <button type="submit" className="primary">{t('create')}</button>
-      {error && <ErrorNote error={error} />}
+      <button type="submit" className="primary" disabled={save.busy}>{t('create')}</button>
+      {save.error && <ErrorNote error={save.error} />}
     </form>
   );
 }

@@ -1,9 +1,10 @@
-import { FormEvent, useState } from 'react';
-import { api, ApiError } from '../api';
+import { useEffect, useState } from 'react';
+import { api } from '../api';
 import { Field } from '../components';
+import { useSave } from '../editing';
 import { useLoad } from '../hooks';
 import { useI18n } from '../i18n';
-import { useLocation } from '../router';
+import { navigate, useLocation } from '../router';
 import type { LoginRequest, PasswordChange, Session } from '../types';
 
 /** Sign-in for local and directory (LDAP) users alike: the gateway's session login sets the cookies. */
@@ -11,26 +12,24 @@ export function SignIn({ onSignedIn, passwordChanged }: { onSignedIn: (needsPass
   const { t } = useI18n();
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string>();
-  // The gateway sends a failed single sign-on back here with its reason.
-  const ssoError = useLocation().search.get('sso_error');
+  const save = useSave();
+  // The gateway sends a failed single sign-on back here with its reason: shown, and taken out of the
+  // address at once, so neither a reload nor the signed-in console shows an old failure again.
+  const { path, search } = useLocation();
+  const [ssoError] = useState(() => search.get('sso_error'));
+  useEffect(() => {
+    if (!search.has('sso_error')) return;
+    const rest = new URLSearchParams(search);
+    rest.delete('sso_error');
+    navigate(rest.size ? `${path}?${rest}` : path, true);
+  }, [path, search]);
   const sso = useLoad(() => api<{ allowed: boolean }>('GET', '/sso/allowed').then((r) => r.allowed, () => false), []);
 
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    setBusy(true);
-    setError(undefined);
-    try {
-      const body: LoginRequest = { username, password };
-      const session = await api<Session>('POST', '/auth/session', body);
-      onSignedIn(session.need_password_change);
-    } catch (err) {
-      setError(err instanceof Error ? err.message : String(err));
-    } finally {
-      setBusy(false);
-    }
-  };
+  const submit = save.submit(async () => {
+    const body: LoginRequest = { username, password };
+    const session = await api<Session>('POST', '/auth/session', body);
+    onSignedIn(session.need_password_change);
+  });
 
   return (
     <form className="card narrow" onSubmit={submit} aria-labelledby="signin-title">
@@ -42,9 +41,9 @@ export function SignIn({ onSignedIn, passwordChanged }: { onSignedIn: (needsPass
       <Field id="password" label={t('password')}>
         <input id="password" name="password" type="password" autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.target.value)} />
       </Field>
-      {error && <p role="alert" className="error">{error}</p>}
+      {save.error && <p role="alert" className="error">{save.error.message}</p>}
       <p className="hint">{t('directoryHint')}</p>
-      <button type="submit" className="primary" disabled={busy}>{busy ? t('signingIn') : t('signIn')}</button>
+      <button type="submit" className="primary" disabled={save.busy}>{save.busy ? t('signingIn') : t('signIn')}</button>
       {ssoError && <p role="alert" className="error">{t('ssoFailed', ssoError)}</p>}
       {/* A full navigation, not a fetch: the provider's pages take over the window. */}
       {sso.data && <p><a className="button" href="/api/v1/auth/session/sso">{t('signInSso')}</a></p>}
@@ -55,21 +54,13 @@ export function SignIn({ onSignedIn, passwordChanged }: { onSignedIn: (needsPass
 export function PasswordChangeForm({ onChanged }: { onChanged: () => void }) {
   const { t } = useI18n();
   const [form, setForm] = useState<PasswordChange>({ current_password: '', password: '', password_confirmation: '' });
-  const [problems, setProblems] = useState<Record<string, string>>({});
-  const [error, setError] = useState<string>();
+  const save = useSave();
+  const { problems } = save;
 
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    setProblems({});
-    setError(undefined);
-    try {
-      await api('PUT', '/auth/password', form);
-      onChanged();
-    } catch (err) {
-      if (err instanceof ApiError) setProblems(err.problems());
-      setError(err instanceof Error ? err.message : String(err));
-    }
-  };
+  const submit = save.submit(async () => {
+    await api('PUT', '/auth/password', form);
+    onChanged();
+  });
   const input = (key: keyof PasswordChange, label: string, autoComplete: string) => (
     <Field id={key} label={label} problem={problems[key]}>
       <input
@@ -86,8 +77,8 @@ export function PasswordChangeForm({ onChanged }: { onChanged: () => void }) {
       {input('current_password', t('currentPassword'), 'current-password')}
       {input('password', t('newPassword'), 'new-password')}
       {input('password_confirmation', t('confirmPassword'), 'new-password')}
-      {error && <p role="alert" className="error">{error}</p>}
-      <button type="submit" className="primary">{t('save')}</button>
+      {save.error && <p role="alert" className="error">{save.error.message}</p>}
+      <button type="submit" className="primary" disabled={save.busy}>{t('save')}</button>
     </form>
   );
 }

@@ -1,10 +1,10 @@
 import { FormEvent, useState } from 'react';
-import { api, ApiError } from '../../api';
+import { api } from '../../api';
 import { Field } from '../../components';
 import { useI18n } from '../../i18n';
 import { useSession } from '../../session';
 import type { LdapSettings, LdapSettingsUpdate, LdapTestResult } from '../../types';
-import { LoadError, splitList } from '../../editing';
+import { LoadError, splitList, useSave } from '../../editing';
 import { can, LINES, SettingsPage } from './shared';
 
 const NESTED = ['none', 'walk', 'in_chain'] as const satisfies readonly LdapSettings['nested_groups'][];
@@ -34,16 +34,11 @@ function DirectoryForm({ settings, mayWrite, onSaved }: { settings: LdapSettings
     disabled_filter: settings.disabled_filter ?? '', group_search_base: settings.group_search_base ?? '',
   });
   const [password, setPassword] = useState('');
-  const [problems, setProblems] = useState<Record<string, string>>({});
-  const [error, setError] = useState<Error>();
-  const [note, setNote] = useState<string>();
+  const save = useSave();
+  const { problems } = save;
   const set = <K extends keyof typeof s>(key: K, value: (typeof s)[K]) => setS({ ...s, [key]: value });
 
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    setError(undefined);
-    setProblems({});
-    setNote(undefined);
+  const submit = save.submit(async () => {
     const text = (v: string) => v.trim() || undefined;
     const body: LdapSettingsUpdate = {
       enabled: s.enabled, urls: splitList(s.urls, LINES), start_tls: s.start_tls, verify_certificate: s.verify_certificate,
@@ -54,16 +49,11 @@ function DirectoryForm({ settings, mayWrite, onSaved }: { settings: LdapSettings
       // Left out, the stored password stays: the page never has it to send back.
       ...(password ? { bind_password: password } : {}),
     };
-    try {
-      await api<LdapSettings>('PUT', '/ldap/settings', body);
-      setPassword('');
-      setNote(t('saved'));
-      onSaved();
-    } catch (err) {
-      if (err instanceof ApiError) setProblems(err.problems());
-      setError(err as Error);
-    }
-  };
+    await api<LdapSettings>('PUT', '/ldap/settings', body);
+    setPassword('');
+    onSaved();
+    return t('saved');
+  });
 
   const textField = (key: 'bind_dn' | 'user_search_base' | 'user_filter' | 'disabled_filter' | 'group_search_base' | 'group_filter' | 'group_member_attribute' | 'display_name_attribute' | 'email_attribute', label: string) => (
     <Field id={`ldap-${key}`} label={label} problem={problems[key]}>
@@ -112,10 +102,10 @@ function DirectoryForm({ settings, mayWrite, onSaved }: { settings: LdapSettings
         <Field id="ldap-page-size" label={t('pageSize')} problem={problems.page_size}>
           <input id="ldap-page-size" type="number" min={1} max={5000} value={s.page_size} onChange={(e) => set('page_size', Number(e.target.value))} />
         </Field>
-        {mayWrite && <button type="submit" className="primary">{t('save')}</button>}
+        {mayWrite && <button type="submit" className="primary" disabled={save.busy}>{t('save')}</button>}
       </fieldset>
-      {note && <p role="status">{note}</p>}
-      {error && <LoadError error={error} />}
+      {save.note && <p role="status">{save.note}</p>}
+      {save.error && <LoadError error={save.error} />}
     </form>
   );
 }

@@ -1,11 +1,11 @@
-import { FormEvent, useState } from 'react';
-import { api, ApiError } from '../../api';
+import { useState } from 'react';
+import { api } from '../../api';
 import { Field, Loading } from '../../components';
 import { useLoad } from '../../hooks';
 import { useI18n } from '../../i18n';
 import { useSession } from '../../session';
 import type { BulkResult, Group, GroupCreate, Page, Role, User } from '../../types';
-import { LoadError, splitList } from '../../editing';
+import { LoadError, splitList, usePagedList, useSave } from '../../editing';
 import { AdminPage, can, CheckboxSet, LINES } from './shared';
 
 export function GroupsPage() {
@@ -13,7 +13,7 @@ export function GroupsPage() {
   const { me } = useSession();
   const [editing, setEditing] = useState<string>();
   const [error, setError] = useState<Error>();
-  const groups = useLoad(() => api<Page<Group>>('GET', '/groups', undefined, { limit: 1000 }), []);
+  const groups = usePagedList((paging) => api<Page<Group>>('GET', '/groups', undefined, paging), []);
   // Members and roles are chosen from lists the caller may not be allowed to read: then only what the group already has is offered.
   const users = useLoad(() => (can(me, 'administration.users', 'r') ? api<Page<User>>('GET', '/users', undefined, { limit: 1000 }).then((r) => r.items) : Promise.resolve([])), []);
   const roles = useLoad(() => (can(me, 'administration.roles', 'r') ? api<Page<Role>>('GET', '/roles', undefined, { limit: 1000 }).then((r) => r.items) : Promise.resolve([])), []);
@@ -39,35 +39,38 @@ export function GroupsPage() {
       {mayWrite && <GroupForm {...choices} onSaved={groups.reload} />}
       {error && <LoadError error={error} />}
       {groups.error && <LoadError error={groups.error} />}
-      {!groups.data ? !groups.error && <Loading /> : groups.data.items.length === 0 ? <p>{t('none')}</p> : (
-        <table className="grid">
-          <thead>
-            <tr>
-              <th scope="col">{t('groupName')}</th><th scope="col">{t('members')}</th><th scope="col">{t('groupRoles')}</th>
-              <th scope="col">{t('coverage')}</th><th scope="col">{t('actions')}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {groups.data.items.map((g) => (
-              <tr key={g.id}>
-                <td>{g.name}{g.description && <div className="muted">{g.description}</div>}</td>
-                <td>
-                  {g.users.map((u) => u.username).join(', ')}
-                  {g.domain_group.length > 0 && <ul className="plain muted mono">{g.domain_group.map((d) => <li key={d}>{d}</li>)}</ul>}
-                </td>
-                <td>{g.roles.join(', ')}</td>
-                <td>{g.all_projects ? t('allProjects') : [...g.project_tags.map((tag) => `#${tag}`), ...g.project_codes].join(', ')}</td>
-                <td>
-                  <div className="actions">
-                    {mayWrite && <button type="button" aria-label={t('editOf', g.name)} onClick={() => setEditing(editing === g.id ? undefined : g.id)}>{t('edit')}</button>}
-                    {mayDelete && <button type="button" aria-label={t('removeOf', g.name)} onClick={() => void remove(g)}>{t('remove')}</button>}
-                  </div>
-                  {editing === g.id && <GroupForm group={g} {...choices} onSaved={() => { setEditing(undefined); groups.reload(); }} />}
-                </td>
+      {!groups.data ? !groups.error && <Loading /> : groups.data.total === 0 ? <p>{t('none')}</p> : (
+        <>
+          <table className="grid">
+            <thead>
+              <tr>
+                <th scope="col">{t('groupName')}</th><th scope="col">{t('members')}</th><th scope="col">{t('groupRoles')}</th>
+                <th scope="col">{t('coverage')}</th><th scope="col">{t('actions')}</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {groups.data.items.map((g) => (
+                <tr key={g.id}>
+                  <td>{g.name}{g.description && <div className="muted">{g.description}</div>}</td>
+                  <td>
+                    {g.users.map((u) => u.username).join(', ')}
+                    {g.domain_group.length > 0 && <ul className="plain muted mono">{g.domain_group.map((d) => <li key={d}>{d}</li>)}</ul>}
+                  </td>
+                  <td>{g.roles.join(', ')}</td>
+                  <td>{g.all_projects ? t('allProjects') : [...g.project_tags.map((tag) => `#${tag}`), ...g.project_codes].join(', ')}</td>
+                  <td>
+                    <div className="actions">
+                      {mayWrite && <button type="button" aria-label={t('editOf', g.name)} onClick={() => setEditing(editing === g.id ? undefined : g.id)}>{t('edit')}</button>}
+                      {mayDelete && <button type="button" aria-label={t('removeOf', g.name)} onClick={() => void remove(g)}>{t('remove')}</button>}
+                    </div>
+                    {editing === g.id && <GroupForm group={g} {...choices} onSaved={() => { setEditing(undefined); groups.reload(); }} />}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          {groups.pager}
+        </>
       )}
     </AdminPage>
   );
@@ -84,37 +87,27 @@ function GroupForm({ group, users, roles, onSaved }: { group?: Group; users: Use
   const [tags, setTags] = useState((group?.project_tags ?? []).join(', '));
   const [codes, setCodes] = useState((group?.project_codes ?? []).join(', '));
   const [domainGroups, setDomainGroups] = useState((group?.domain_group ?? []).join('\n'));
-  const [problems, setProblems] = useState<Record<string, string>>({});
-  const [error, setError] = useState<Error>();
-  const [note, setNote] = useState<string>();
+  const save = useSave();
+  const { problems } = save;
 
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    setError(undefined);
-    setProblems({});
-    setNote(undefined);
+  const submit = save.submit(async () => {
     const body: GroupCreate = {
       name, description, user_ids: members, roles: chosenRoles, project_tags: splitList(tags), project_codes: splitList(codes), domain_group: splitList(domainGroups, LINES),
     };
-    try {
-      if (group) await api<Group>('PUT', `/group/${group.id}`, body);
-      else {
-        await api<Group>('POST', '/group', body);
-        setName('');
-        setDescription('');
-        setMembers([]);
-        setChosenRoles([]);
-        setTags('');
-        setCodes('');
-        setDomainGroups('');
-      }
-      setNote(t('saved'));
-      onSaved();
-    } catch (err) {
-      if (err instanceof ApiError) setProblems(err.problems());
-      setError(err as Error);
+    if (group) await api<Group>('PUT', `/group/${group.id}`, body);
+    else {
+      await api<Group>('POST', '/group', body);
+      setName('');
+      setDescription('');
+      setMembers([]);
+      setChosenRoles([]);
+      setTags('');
+      setCodes('');
+      setDomainGroups('');
     }
-  };
+    onSaved();
+    return t('saved');
+  });
 
   const userOptions = [
     ...users.filter((u) => !u.deleted_at).map((u) => ({ value: u.id, label: u.username })),
@@ -145,9 +138,9 @@ function GroupForm({ group, users, roles, onSaved }: { group?: Group; users: Use
       </Field>
       {userOptions.length > 0 ? <CheckboxSet legend={t('members')} options={userOptions} value={members} onChange={setMembers} /> : <p className="hint">{t('noUsersRight')}</p>}
       {roleOptions.length > 0 && <CheckboxSet legend={t('groupRoles')} options={roleOptions} value={chosenRoles} onChange={setChosenRoles} />}
-      <button type="submit" className="primary">{group ? t('save') : t('create')}</button>
-      {note && <p role="status">{note}</p>}
-      {error && <LoadError error={error} />}
+      <button type="submit" className="primary" disabled={save.busy}>{group ? t('save') : t('create')}</button>
+      {save.note && <p role="status">{save.note}</p>}
+      {save.error && <LoadError error={save.error} />}
     </form>
   );
 }

@@ -1,11 +1,11 @@
-import { FormEvent, useState } from 'react';
-import { api, ApiError } from '../../api';
+import { useState } from 'react';
+import { api } from '../../api';
 import { Field, Loading } from '../../components';
 import { useLoad } from '../../hooks';
 import { useI18n } from '../../i18n';
 import { useSession } from '../../session';
 import type { BulkResult, Page, PermissionCatalogue, Role, RoleCreate, RoleUpdate } from '../../types';
-import { LoadError, splitList } from '../../editing';
+import { LoadError, splitList, usePagedList, useSave } from '../../editing';
 import { AdminPage, can, LINES, usePermissionName } from './shared';
 
 const LETTERS = ['r', 'w', 'x', 'd'] as const;
@@ -20,7 +20,7 @@ export function RolesPage() {
   const [editing, setEditing] = useState<string>();
   const [error, setError] = useState<Error>();
   const [detach, setDetach] = useState(false);
-  const roles = useLoad(() => api<Page<Role>>('GET', '/roles', undefined, { limit: 1000 }), []);
+  const roles = usePagedList((paging) => api<Page<Role>>('GET', '/roles', undefined, paging), []);
   const catalogue = useLoad(() => api<PermissionCatalogue>('GET', '/permissions'), []);
   const mayWrite = can(me, 'administration.roles', 'w');
   const mayDelete = can(me, 'administration.roles', 'd');
@@ -55,36 +55,39 @@ export function RolesPage() {
         </label>
       )}
       {!roles.data ? !roles.error && <Loading /> : (
-        <table className="grid">
-          <thead>
-            <tr><th scope="col">{t('roleName')}</th><th scope="col">{t('permissions')}</th><th scope="col">{t('usersCount')}</th><th scope="col">{t('actions')}</th></tr>
-          </thead>
-          <tbody>
-            {roles.data.items.map((r) => (
-              <tr key={r.id}>
-                <td>
-                  {r.role_name} <span className="muted mono">{r.role_code}</span>
-                  {r.builtin && <span className="muted"> · {t('builtin')}</span>}
-                  {r.description && <div className="muted">{r.description}</div>}
-                </td>
-                <td>
-                  <ul className="plain">{summary(r.roles).map((line) => <li key={line}>{line}</li>)}</ul>
-                  {r.system_scopes.length > 0 && <div className="muted">{t('projects')}: {r.system_scopes.map((s) => s.slice(PROJECT_SCOPE.length)).join(', ')}</div>}
-                </td>
-                <td>{r.users_count}</td>
-                <td>
-                  {!r.builtin && (
-                    <div className="actions">
-                      {mayWrite && <button type="button" aria-label={t('editOf', r.role_name)} onClick={() => setEditing(editing === r.id ? undefined : r.id)}>{t('edit')}</button>}
-                      {mayDelete && <button type="button" aria-label={t('removeOf', r.role_name)} onClick={() => void remove(r)}>{t('remove')}</button>}
-                    </div>
-                  )}
-                  {editing === r.id && catalogue.data && <RoleForm role={r} catalogue={catalogue.data} onSaved={() => { setEditing(undefined); roles.reload(); }} />}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <>
+          <table className="grid">
+            <thead>
+              <tr><th scope="col">{t('roleName')}</th><th scope="col">{t('permissions')}</th><th scope="col">{t('usersCount')}</th><th scope="col">{t('actions')}</th></tr>
+            </thead>
+            <tbody>
+              {roles.data.items.map((r) => (
+                <tr key={r.id}>
+                  <td>
+                    {r.role_name} <span className="muted mono">{r.role_code}</span>
+                    {r.builtin && <span className="muted"> · {t('builtin')}</span>}
+                    {r.description && <div className="muted">{r.description}</div>}
+                  </td>
+                  <td>
+                    <ul className="plain">{summary(r.roles).map((line) => <li key={line}>{line}</li>)}</ul>
+                    {r.system_scopes.length > 0 && <div className="muted">{t('projects')}: {r.system_scopes.map((s) => s.slice(PROJECT_SCOPE.length)).join(', ')}</div>}
+                  </td>
+                  <td>{r.users_count}</td>
+                  <td>
+                    {!r.builtin && (
+                      <div className="actions">
+                        {mayWrite && <button type="button" aria-label={t('editOf', r.role_name)} onClick={() => setEditing(editing === r.id ? undefined : r.id)}>{t('edit')}</button>}
+                        {mayDelete && <button type="button" aria-label={t('removeOf', r.role_name)} onClick={() => void remove(r)}>{t('remove')}</button>}
+                      </div>
+                    )}
+                    {editing === r.id && catalogue.data && <RoleForm role={r} catalogue={catalogue.data} onSaved={() => { setEditing(undefined); roles.reload(); }} />}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          {roles.pager}
+        </>
       )}
     </AdminPage>
   );
@@ -101,43 +104,33 @@ function RoleForm({ role, catalogue, onSaved }: { role?: Role; catalogue: Permis
   const [scopes, setScopes] = useState((role?.system_scopes ?? []).map((s) => s.slice(PROJECT_SCOPE.length)).join(', '));
   const [domainGroups, setDomainGroups] = useState((role?.domain_group ?? []).join('\n'));
   const [grants, setGrants] = useState<Grants>(role?.roles ?? {});
-  const [problems, setProblems] = useState<Record<string, string>>({});
-  const [error, setError] = useState<Error>();
-  const [note, setNote] = useState<string>();
+  const save = useSave();
+  const { problems } = save;
 
   const toggle = (key: string, letter: Letter, on: boolean) => {
     const letters = grants[key] ?? [];
     setGrants({ ...grants, [key]: on ? LETTERS.filter((l) => l === letter || letters.includes(l)) : letters.filter((l) => l !== letter) });
   };
 
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    setError(undefined);
-    setProblems({});
-    setNote(undefined);
+  const submit = save.submit(async () => {
     const roles = Object.fromEntries(Object.entries(grants).filter(([, letters]) => letters.length > 0));
     const fields = {
       role_name: name, description, roles,
       system_scopes: splitList(scopes).map((c) => `${PROJECT_SCOPE}${c}`), domain_group: splitList(domainGroups, LINES),
     };
-    try {
-      if (role) await api<Role>('PUT', `/role/${encodeURIComponent(role.role_code)}`, fields satisfies RoleUpdate);
-      else {
-        await api<Role>('POST', '/role', { role_code: code, ...fields } satisfies RoleCreate);
-        setCode('');
-        setName('');
-        setDescription('');
-        setScopes('');
-        setDomainGroups('');
-        setGrants({});
-      }
-      setNote(t('saved'));
-      onSaved();
-    } catch (err) {
-      if (err instanceof ApiError) setProblems(err.problems());
-      setError(err as Error);
+    if (role) await api<Role>('PUT', `/role/${encodeURIComponent(role.role_code)}`, fields satisfies RoleUpdate);
+    else {
+      await api<Role>('POST', '/role', { role_code: code, ...fields } satisfies RoleCreate);
+      setCode('');
+      setName('');
+      setDescription('');
+      setScopes('');
+      setDomainGroups('');
+      setGrants({});
     }
-  };
+    onSaved();
+    return t('saved');
+  });
 
   const label = role ? t('editOf', role.role_name) : t('newRole');
   return (
@@ -184,9 +177,9 @@ function RoleForm({ role, catalogue, onSaved }: { role?: Role; catalogue: Permis
         </tbody>
       </table>
       {problems.roles && <p className="problem" role="alert">{problems.roles}</p>}
-      <button type="submit" className="primary">{role ? t('save') : t('create')}</button>
-      {note && <p role="status">{note}</p>}
-      {error && <LoadError error={error} />}
+      <button type="submit" className="primary" disabled={save.busy}>{role ? t('save') : t('create')}</button>
+      {save.note && <p role="status">{save.note}</p>}
+      {save.error && <LoadError error={save.error} />}
     </form>
   );
 }

@@ -1,10 +1,10 @@
-import { FormEvent, useState } from 'react';
-import { api, ApiError } from '../../api';
+import { useState } from 'react';
+import { api } from '../../api';
 import { Field } from '../../components';
 import { useI18n } from '../../i18n';
 import { useSession } from '../../session';
 import type { SsoSettings, SsoSettingsUpdate } from '../../types';
-import { LoadError, splitList } from '../../editing';
+import { LoadError, splitList, useSave } from '../../editing';
 import { can, LINES, SettingsPage } from './shared';
 
 /** "group = role, role" a line, to and from role_mapping. */
@@ -37,16 +37,11 @@ function SsoForm({ settings, mayWrite, onSaved }: { settings: SsoSettings; mayWr
     role_mapping: mappingText(settings.role_mapping), allowed_email_domains: settings.allowed_email_domains.join(', '), ca_certificate: settings.ca_certificate ?? '',
   });
   const [secret, setSecret] = useState('');
-  const [problems, setProblems] = useState<Record<string, string>>({});
-  const [error, setError] = useState<Error>();
-  const [note, setNote] = useState<string>();
+  const save = useSave();
+  const { problems } = save;
   const set = <K extends keyof typeof s>(key: K, value: (typeof s)[K]) => setS({ ...s, [key]: value });
 
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    setError(undefined);
-    setProblems({});
-    setNote(undefined);
+  const submit = save.submit(async () => {
     const text = (v: string) => v.trim() || undefined;
     const body: SsoSettingsUpdate = {
       enabled: s.enabled, allow_insecure_http: s.allow_insecure_http, issuer: text(s.issuer), client_id: text(s.client_id), redirect_uri: text(s.redirect_uri),
@@ -55,16 +50,11 @@ function SsoForm({ settings, mayWrite, onSaved }: { settings: SsoSettings; mayWr
       // Left out, the stored secret stays: the page never has it to send back.
       ...(secret ? { client_secret: secret } : {}),
     };
-    try {
-      await api<SsoSettings>('PUT', '/sso/settings', body);
-      setSecret('');
-      setNote(t('saved'));
-      onSaved();
-    } catch (err) {
-      if (err instanceof ApiError) setProblems(err.problems());
-      setError(err as Error);
-    }
-  };
+    await api<SsoSettings>('PUT', '/sso/settings', body);
+    setSecret('');
+    onSaved();
+    return t('saved');
+  });
 
   const textField = (key: 'issuer' | 'client_id' | 'redirect_uri' | 'scopes' | 'groups_claim' | 'allowed_email_domains', label: string) => (
     <Field id={`sso-${key}`} label={label} problem={problems[key]}>
@@ -98,10 +88,10 @@ function SsoForm({ settings, mayWrite, onSaved }: { settings: SsoSettings; mayWr
         <Field id="sso-ca" label={t('caCertificate')} problem={problems.ca_certificate}>
           <textarea id="sso-ca" rows={3} className="mono" value={s.ca_certificate} onChange={(e) => set('ca_certificate', e.target.value)} />
         </Field>
-        {mayWrite && <button type="submit" className="primary">{t('save')}</button>}
+        {mayWrite && <button type="submit" className="primary" disabled={save.busy}>{t('save')}</button>}
       </fieldset>
-      {note && <p role="status">{note}</p>}
-      {error && <LoadError error={error} />}
+      {save.note && <p role="status">{save.note}</p>}
+      {save.error && <LoadError error={save.error} />}
     </form>
   );
 }

@@ -1,10 +1,9 @@
-import { FormEvent, useState } from 'react';
-import { api, ApiError } from '../../api';
+import { useState } from 'react';
+import { api } from '../../api';
 import { Field, Loading } from '../../components';
-import { useLoad } from '../../hooks';
 import { formatDate, useI18n } from '../../i18n';
 import type { BulkResult, Page, Token, TokenCreate, TokenCreated } from '../../types';
-import { LoadError } from '../../editing';
+import { LoadError, usePagedList, useSave } from '../../editing';
 import { AdminPage } from './shared';
 
 /** A date input's value a year from today, the form's default expiry. */
@@ -20,7 +19,7 @@ export function TokensPage() {
   const [withRevoked, setWithRevoked] = useState(false);
   const [created, setCreated] = useState<TokenCreated>();
   const [error, setError] = useState<Error>();
-  const tokens = useLoad(() => api<Page<Token>>('GET', '/tokens', undefined, { limit: 1000, 'filter[include_revoked]': withRevoked || undefined }), [withRevoked]);
+  const tokens = usePagedList((paging) => api<Page<Token>>('GET', '/tokens', undefined, { ...paging, 'filter[include_revoked]': withRevoked || undefined }), [withRevoked]);
 
   const revoke = async (token: Token) => {
     setError(undefined);
@@ -45,27 +44,30 @@ export function TokensPage() {
       </label>
       {error && <LoadError error={error} />}
       {tokens.error && <LoadError error={tokens.error} />}
-      {!tokens.data ? !tokens.error && <Loading /> : tokens.data.items.length === 0 ? <p>{t('none')}</p> : (
-        <table className="grid">
-          <thead>
-            <tr>
-              <th scope="col">{t('tokenName')}</th><th scope="col">{t('created')}</th><th scope="col">{t('tokenExpires')}</th>
-              <th scope="col">{t('lastUsed')}</th><th scope="col">{t('state')}</th><th scope="col">{t('actions')}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {tokens.data.items.map((tk) => (
-              <tr key={tk.id}>
-                <td>{tk.name}</td>
-                <td>{formatDate(lang, tk.created_at)}</td>
-                <td>{formatDate(lang, tk.expires_at)}</td>
-                <td>{formatDate(lang, tk.last_used_at)}</td>
-                <td>{tk.revoked_at ? `${t('revoked')} ${formatDate(lang, tk.revoked_at)}` : t('tokenActive')}</td>
-                <td>{!tk.revoked_at && <button type="button" aria-label={t('revokeOf', tk.name)} onClick={() => void revoke(tk)}>{t('revoke')}</button>}</td>
+      {!tokens.data ? !tokens.error && <Loading /> : tokens.data.total === 0 ? <p>{t('none')}</p> : (
+        <>
+          <table className="grid">
+            <thead>
+              <tr>
+                <th scope="col">{t('tokenName')}</th><th scope="col">{t('created')}</th><th scope="col">{t('tokenExpires')}</th>
+                <th scope="col">{t('lastUsed')}</th><th scope="col">{t('state')}</th><th scope="col">{t('actions')}</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {tokens.data.items.map((tk) => (
+                <tr key={tk.id}>
+                  <td>{tk.name}</td>
+                  <td>{formatDate(lang, tk.created_at)}</td>
+                  <td>{formatDate(lang, tk.expires_at)}</td>
+                  <td>{formatDate(lang, tk.last_used_at)}</td>
+                  <td>{tk.revoked_at ? `${t('revoked')} ${formatDate(lang, tk.revoked_at)}` : t('tokenActive')}</td>
+                  <td>{!tk.revoked_at && <button type="button" aria-label={t('revokeOf', tk.name)} onClick={() => void revoke(tk)}>{t('revoke')}</button>}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          {tokens.pager}
+        </>
       )}
     </AdminPage>
   );
@@ -75,22 +77,14 @@ function TokenForm({ onCreated }: { onCreated: (token: TokenCreated) => void }) 
   const { t } = useI18n();
   const [name, setName] = useState('');
   const [expires, setExpires] = useState(inAYear);
-  const [problems, setProblems] = useState<Record<string, string>>({});
-  const [error, setError] = useState<Error>();
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    setError(undefined);
-    setProblems({});
-    try {
-      // The end of the chosen day in UTC: the token works through the whole of that date.
-      const body: TokenCreate = { name, expires_at: `${expires}T23:59:59Z` };
-      onCreated(await api<TokenCreated>('POST', '/token', body));
-      setName('');
-    } catch (err) {
-      if (err instanceof ApiError) setProblems(err.problems());
-      setError(err as Error);
-    }
-  };
+  const save = useSave();
+  const { problems } = save;
+  const submit = save.submit(async () => {
+    // The end of the chosen day in UTC: the token works through the whole of that date.
+    const body: TokenCreate = { name, expires_at: `${expires}T23:59:59Z` };
+    onCreated(await api<TokenCreated>('POST', '/token', body));
+    setName('');
+  });
   return (
     <form className="card inline" onSubmit={submit} aria-labelledby="new-token-title">
       <h2 id="new-token-title">{t('newToken')}</h2>
@@ -100,8 +94,8 @@ function TokenForm({ onCreated }: { onCreated: (token: TokenCreated) => void }) 
       <Field id="token-expires" label={t('tokenExpires')} problem={problems.expires_at}>
         <input id="token-expires" type="date" required min={new Date().toISOString().slice(0, 10)} value={expires} onChange={(e) => setExpires(e.target.value)} />
       </Field>
-      <button type="submit" className="primary">{t('create')}</button>
-      {error && <LoadError error={error} />}
+      <button type="submit" className="primary" disabled={save.busy}>{t('create')}</button>
+      {save.error && <LoadError error={save.error} />}
     </form>
   );
 }

@@ -1,11 +1,11 @@
-import { FormEvent, useState } from 'react';
-import { api, ApiError } from '../../api';
+import { useState } from 'react';
+import { api } from '../../api';
 import { Field, Loading } from '../../components';
 import { useLoad } from '../../hooks';
 import { useI18n } from '../../i18n';
 import { useSession } from '../../session';
 import type { BulkResult, Page, Role, User, UserCreate, UserUpdate } from '../../types';
-import { LoadError } from '../../editing';
+import { LoadError, usePagedList, useSave } from '../../editing';
 import { AdminPage, can, CheckboxSet } from './shared';
 
 export function UsersPage() {
@@ -15,8 +15,8 @@ export function UsersPage() {
   const [withDeleted, setWithDeleted] = useState(false);
   const [editing, setEditing] = useState<string>();
   const [error, setError] = useState<Error>();
-  const users = useLoad(
-    () => api<Page<User>>('GET', '/users', undefined, { limit: 100, 'search[username]': search.trim(), 'filter[with_deleted]': withDeleted || undefined }),
+  const users = usePagedList(
+    (paging) => api<Page<User>>('GET', '/users', undefined, { ...paging, 'search[username]': search.trim(), 'filter[with_deleted]': withDeleted || undefined }),
     [search, withDeleted],
   );
   // Roles to choose from; a user who may manage users but not read roles types nothing and keeps what is there.
@@ -87,6 +87,7 @@ export function UsersPage() {
               ))}
             </tbody>
           </table>
+          {users.pager}
         </>
       )}
     </AdminPage>
@@ -105,39 +106,29 @@ function UserForm({ user, roles, onSaved }: { user?: User; roles: Role[]; onSave
   const [mustChange, setMustChange] = useState(user?.need_password_change ?? true);
   const [directory, setDirectory] = useState(user?.active_directory ?? false);
   const [chosen, setChosen] = useState<string[]>(user?.roles ?? []);
-  const [problems, setProblems] = useState<Record<string, string>>({});
-  const [error, setError] = useState<Error>();
-  const [note, setNote] = useState<string>();
+  const save = useSave();
+  const { problems } = save;
 
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    setError(undefined);
-    setProblems({});
-    setNote(undefined);
+  const submit = save.submit(async () => {
     const secret = directory || !password ? {} : { password, password_confirmation: confirmation };
     // A directory user's password lives in the directory: there is none here to change.
     const need_password_change = mustChange && !directory;
-    try {
-      if (user) {
-        const body: UserUpdate = { display_name: displayName, email: email.trim() || null, need_password_change, active_directory: directory, roles: chosen, ...secret };
-        await api<User>('PUT', `/user/${user.id}`, body);
-      } else {
-        const body: UserCreate = { username, display_name: displayName, need_password_change, active_directory: directory, roles: chosen, ...secret, ...(email.trim() ? { email: email.trim() } : {}) };
-        await api<User>('POST', '/user', body);
-        setUsername('');
-        setDisplayName('');
-        setEmail('');
-        setChosen([]);
-      }
-      setPassword('');
-      setConfirmation('');
-      setNote(t('saved'));
-      onSaved();
-    } catch (err) {
-      if (err instanceof ApiError) setProblems(err.problems());
-      setError(err as Error);
+    if (user) {
+      const body: UserUpdate = { display_name: displayName, email: email.trim() || null, need_password_change, active_directory: directory, roles: chosen, ...secret };
+      await api<User>('PUT', `/user/${user.id}`, body);
+    } else {
+      const body: UserCreate = { username, display_name: displayName, need_password_change, active_directory: directory, roles: chosen, ...secret, ...(email.trim() ? { email: email.trim() } : {}) };
+      await api<User>('POST', '/user', body);
+      setUsername('');
+      setDisplayName('');
+      setEmail('');
+      setChosen([]);
     }
-  };
+    setPassword('');
+    setConfirmation('');
+    onSaved();
+    return t('saved');
+  });
 
   // The roles offered: the readable list, plus any the user holds that it does not show.
   const options = [...roles.map((r) => ({ value: r.role_code, label: `${r.role_name} (${r.role_code})` })), ...chosen.filter((c) => !roles.some((r) => r.role_code === c)).map((c) => ({ value: c, label: c }))];
@@ -175,9 +166,9 @@ function UserForm({ user, roles, onSaved }: { user?: User; roles: Role[]; onSave
         {t('directoryUser')}
       </label>
       {options.length > 0 && <CheckboxSet legend={t('roles')} options={options} value={chosen} onChange={setChosen} />}
-      <button type="submit" className="primary">{user ? t('save') : t('create')}</button>
-      {note && <p role="status">{note}</p>}
-      {error && <LoadError error={error} />}
+      <button type="submit" className="primary" disabled={save.busy}>{user ? t('save') : t('create')}</button>
+      {save.note && <p role="status">{save.note}</p>}
+      {save.error && <LoadError error={save.error} />}
     </form>
   );
 }

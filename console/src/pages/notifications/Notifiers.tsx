@@ -1,7 +1,7 @@
-import { FormEvent, useState } from 'react';
+import { useState } from 'react';
 import { api } from '../../api';
 import { Field, Loading } from '../../components';
-import { DeleteButton, deleteIds, failure, LoadError, splitList } from '../../editing';
+import { DeleteButton, deleteIds, LoadError, splitList, useSave } from '../../editing';
 import { useLoad } from '../../hooks';
 import { useI18n } from '../../i18n';
 import type { Notifier, NotifierBody, NotifierTestResult, Page, PayloadFormat } from '../../types';
@@ -84,10 +84,8 @@ function NotifierForm({ editing, onDone, onCancel }: { editing?: Notifier; onDon
     project_codes: editing?.project_codes.join(', ') ?? '', active: editing?.active ?? true,
   });
   const [events, setEvents] = useState<string[]>(editing?.events ?? []);
-  const [state, setState] = useState<ReturnType<typeof failure>>();
-  const save = async (e: FormEvent) => {
-    e.preventDefault();
-    setState(undefined);
+  const save = useSave();
+  const submit = save.submit(async () => {
     const body: NotifierBody = {
       name: form.name.trim(), type_id: 1, active: form.active, project_codes: splitList(form.project_codes),
       events: events as NotifierBody['events'],
@@ -99,15 +97,11 @@ function NotifierForm({ editing, onDone, onCancel }: { editing?: Notifier; onDon
         ...(form.signing_secret ? { signing_secret: form.signing_secret } : {}),
       },
     };
-    try {
-      if (editing) await api('PUT', `/notifier/${editing.id}`, body);
-      else await api('POST', '/notifier', body);
-      onDone();
-    } catch (err) {
-      setState(failure(err));
-    }
-  };
-  const p = state?.problems ?? {};
+    if (editing) await api('PUT', `/notifier/${editing.id}`, body);
+    else await api('POST', '/notifier', body);
+    onDone();
+  });
+  const p = save.problems;
   const input = (key: 'name' | 'url' | 'rate_limit' | 'timeout_seconds' | 'auth_header_name' | 'auth_header_value' | 'signing_secret' | 'project_codes', label: string, extra: { type?: string; required?: boolean; hint?: string } = {}) => {
     const problem = p[key] ?? p[`settings.${key}`];
     const id = `notifier-${key}`;
@@ -124,7 +118,7 @@ function NotifierForm({ editing, onDone, onCancel }: { editing?: Notifier; onDon
   };
   const keep = (set: boolean | undefined) => (set ? t('secretKept') : undefined);
   return (
-    <form className="card" onSubmit={save} aria-labelledby="notifier-form-title">
+    <form className="card" onSubmit={submit} aria-labelledby="notifier-form-title">
       <h2 id="notifier-form-title">{editing ? t('editX', editing.name) : t('newNotifier')}</h2>
       <div className="inline-fields">
         {input('name', t('name'), { required: true })}
@@ -151,10 +145,10 @@ function NotifierForm({ editing, onDone, onCancel }: { editing?: Notifier; onDon
       </fieldset>
       <div className="actions">
         <label className="check"><input type="checkbox" checked={form.active} onChange={(e) => setForm({ ...form, active: e.target.checked })} /> {t('active')}</label>
-        <button type="submit" className="primary">{editing ? t('save') : t('create')}</button>
+        <button type="submit" className="primary" disabled={save.busy}>{editing ? t('save') : t('create')}</button>
         {editing && <button type="button" onClick={onCancel}>{t('cancel')}</button>}
       </div>
-      {state && Object.keys(p).length === 0 && <LoadError error={state.error} />}
+      {save.error && Object.keys(p).length === 0 && <LoadError error={save.error} />}
     </form>
   );
 }

@@ -1,7 +1,7 @@
-import { FormEvent, useState } from 'react';
+import { useState } from 'react';
 import { api } from '../../api';
 import { Field, Loading } from '../../components';
-import { DeleteButton, deleteIds, failure, LoadError, splitList } from '../../editing';
+import { DeleteButton, deleteIds, LoadError, splitList, useSave } from '../../editing';
 import { useLoad } from '../../hooks';
 import { useI18n } from '../../i18n';
 import type { GateAction, Page, Policy, PolicyBody, QualityGate } from '../../types';
@@ -54,31 +54,25 @@ function PolicyForm({ editing, gates, onDone, onCancel }: { editing?: Policy; ga
   const [tags, setTags] = useState(editing?.project_tags.join(', ') ?? '');
   // Gate id to its action; a gate absent from the map is not part of the policy.
   const [links, setLinks] = useState<Record<string, GateAction>>(Object.fromEntries((editing?.quality_gates ?? []).map((g) => [g.quality_gate_id, g.action as GateAction])));
-  const [state, setState] = useState<ReturnType<typeof failure>>();
-  const save = async (e: FormEvent) => {
-    e.preventDefault();
-    setState(undefined);
+  const save = useSave();
+  const submit = save.submit(async () => {
     const body: PolicyBody = {
       name: name.trim(), description, project_tags: splitList(tags),
       quality_gates: Object.entries(links).map(([quality_gate_id, action]) => ({ quality_gate_id, action })),
     };
-    try {
-      if (editing) await api('PUT', `/policy/${editing.id}`, body);
-      else await api('POST', '/policy', body);
-      onDone();
-    } catch (err) {
-      setState(failure(err));
-    }
-  };
+    if (editing) await api('PUT', `/policy/${editing.id}`, body);
+    else await api('POST', '/policy', body);
+    onDone();
+  });
   const toggle = (id: string, on: boolean) => {
     const next = { ...links };
     if (on) next[id] = 'lock';
     else delete next[id];
     setLinks(next);
   };
-  const p = state?.problems ?? {};
+  const p = save.problems;
   return (
-    <form className="card" onSubmit={save} aria-labelledby="policy-form-title">
+    <form className="card" onSubmit={submit} aria-labelledby="policy-form-title">
       <h2 id="policy-form-title">{editing ? t('editX', editing.name) : t('newPolicy')}</h2>
       <div className="inline-fields">
         <Field id="policy-name" label={t('name')} problem={p.name}>
@@ -106,10 +100,10 @@ function PolicyForm({ editing, gates, onDone, onCancel }: { editing?: Policy; ga
         ))}
       </fieldset>
       <div className="actions">
-        <button type="submit" className="primary">{editing ? t('save') : t('create')}</button>
+        <button type="submit" className="primary" disabled={save.busy}>{editing ? t('save') : t('create')}</button>
         {editing && <button type="button" onClick={onCancel}>{t('cancel')}</button>}
       </div>
-      {state && Object.keys(p).length === 0 && <LoadError error={state.error} />}
+      {save.error && Object.keys(p).length === 0 && <LoadError error={save.error} />}
     </form>
   );
 }

@@ -1,7 +1,7 @@
-import { FormEvent, useState } from 'react';
+import { useState } from 'react';
 import { api } from '../../api';
 import { Field, Loading } from '../../components';
-import { DeleteButton, deleteIds, failure, LoadError } from '../../editing';
+import { DeleteButton, deleteIds, LoadError, useSave } from '../../editing';
 import { useLoad } from '../../hooks';
 import { useI18n } from '../../i18n';
 import type { ConditionBody, ConditionType, GateAction, GateCondition, GateOperator, Layer, Page, QualityGate } from '../../types';
@@ -34,25 +34,19 @@ export function QualityGatesPage() {
 function NameForm({ id, heading, submit, initial = '', onSave }: { id: string; heading: string; submit: string; initial?: string; onSave: (name: string) => Promise<void> }) {
   const { t } = useI18n();
   const [name, setName] = useState(initial);
-  const [state, setState] = useState<ReturnType<typeof failure>>();
-  const save = async (e: FormEvent) => {
-    e.preventDefault();
-    setState(undefined);
-    try {
-      await onSave(name.trim());
-      if (!initial) setName('');
-    } catch (err) {
-      setState(failure(err));
-    }
-  };
+  const save = useSave();
+  const submitName = save.submit(async () => {
+    await onSave(name.trim());
+    if (!initial) setName('');
+  });
   return (
-    <form className={initial ? 'inline' : 'card inline'} onSubmit={save} aria-label={heading}>
+    <form className={initial ? 'inline' : 'card inline'} onSubmit={submitName} aria-label={heading}>
       {!initial && <h2>{heading}</h2>}
-      <Field id={`${id}-name`} label={t('name')} problem={state?.problems.name}>
+      <Field id={`${id}-name`} label={t('name')} problem={save.problems.name}>
         <input id={`${id}-name`} required maxLength={255} value={name} onChange={(e) => setName(e.target.value)} />
       </Field>
-      <button type="submit" className="primary">{submit}</button>
-      {state && !state.problems.name && <LoadError error={state.error} />}
+      <button type="submit" className="primary" disabled={save.busy}>{submit}</button>
+      {save.error && !save.problems.name && <LoadError error={save.error} />}
     </form>
   );
 }
@@ -122,23 +116,17 @@ function ConditionForm({ gate, editing, onDone, onCancel }: { gate: QualityGate;
     operator: (editing?.operator ?? 'not_greater_than') as GateOperator,
     value: editing?.value ?? '0',
   });
-  const [state, setState] = useState<ReturnType<typeof failure>>();
+  const save = useSave();
   const id = (f: string) => `cond-${gate.id}-${f}`;
-  const save = async (e: FormEvent) => {
-    e.preventDefault();
-    setState(undefined);
+  const submit = save.submit(async () => {
     const body: ConditionBody = { quality_gate_id: gate.id, ...form };
-    try {
-      if (editing) await api('PUT', `/condition/${editing.id}`, body);
-      else await api('POST', '/condition', body);
-      onDone();
-    } catch (err) {
-      setState(failure(err));
-    }
-  };
-  const p = state?.problems ?? {};
+    if (editing) await api('PUT', `/condition/${editing.id}`, body);
+    else await api('POST', '/condition', body);
+    onDone();
+  });
+  const p = save.problems;
   return (
-    <form className="inline" onSubmit={save} aria-label={editing ? t('editConditionOf', gate.name) : t('newConditionOf', gate.name)}>
+    <form className="inline" onSubmit={submit} aria-label={editing ? t('editConditionOf', gate.name) : t('newConditionOf', gate.name)}>
       <Field id={id('type')} label={t('conditionType')} problem={p.condition_type}>
         <select id={id('type')} value={form.condition_type} onChange={(e) => setForm({ ...form, condition_type: e.target.value as ConditionType })}>
           {CONDITION_TYPES.map((c) => <option key={c} value={c}>{t(`ct_${c}`)}</option>)}
@@ -155,10 +143,10 @@ function ConditionForm({ gate, editing, onDone, onCancel }: { gate: QualityGate;
       <Field id={id('threshold')} label={t('threshold')} problem={p.value}>
         <input id={id('threshold')} type="number" min={0} required value={form.value} onChange={(e) => setForm({ ...form, value: e.target.value })} />
       </Field>
-      <button type="submit" className="primary">{editing ? t('save') : t('addCondition')}</button>
+      <button type="submit" className="primary" disabled={save.busy}>{editing ? t('save') : t('addCondition')}</button>
       {editing && <button type="button" onClick={onCancel}>{t('cancel')}</button>}
       <p className="hint" id={id('hint')}>{t(`cv_${form.condition_type}`)}</p>
-      {state && Object.keys(p).length === 0 && <LoadError error={state.error} />}
+      {save.error && Object.keys(p).length === 0 && <LoadError error={save.error} />}
     </form>
   );
 }
@@ -174,21 +162,15 @@ function LinkLayerForm({ gate, layers, onDone }: { gate: QualityGate; layers: La
   const { t } = useI18n();
   const [layer, setLayer] = useState('');
   const [action, setAction] = useState<GateAction>('lock');
-  const [error, setError] = useState<Error>();
+  const save = useSave();
   const id = (f: string) => `link-${gate.id}-${f}`;
-  const save = async (e: FormEvent) => {
-    e.preventDefault();
-    setError(undefined);
-    try {
-      await setLayerLink(layer, gate.id, action);
-      setLayer('');
-      onDone();
-    } catch (err) {
-      setError(err as Error);
-    }
-  };
+  const submit = save.submit(async () => {
+    await setLayerLink(layer, gate.id, action);
+    setLayer('');
+    onDone();
+  });
   return (
-    <form className="inline" onSubmit={save} aria-label={t('linkLayerOf', gate.name)}>
+    <form className="inline" onSubmit={submit} aria-label={t('linkLayerOf', gate.name)}>
       <Field id={id('layer')} label={t('layer')}>
         <select id={id('layer')} required value={layer} onChange={(e) => setLayer(e.target.value)}>
           <option value="" />
@@ -200,8 +182,8 @@ function LinkLayerForm({ gate, layers, onDone }: { gate: QualityGate; layers: La
           {GATE_ACTIONS.map((a) => <option key={a} value={a}>{t(`action_${a}`)}</option>)}
         </select>
       </Field>
-      <button type="submit">{t('linkLayer')}</button>
-      {error && <LoadError error={error} />}
+      <button type="submit" disabled={save.busy}>{t('linkLayer')}</button>
+      {save.error && <LoadError error={save.error} />}
     </form>
   );
 }

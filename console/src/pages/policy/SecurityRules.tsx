@@ -1,7 +1,7 @@
-import { FormEvent, useState } from 'react';
+import { useState } from 'react';
 import { api } from '../../api';
 import { Field, Loading } from '../../components';
-import { DeleteButton, deleteIds, failure, LoadError, splitList } from '../../editing';
+import { DeleteButton, deleteIds, LoadError, splitList, useSave } from '../../editing';
 import { useLoad } from '../../hooks';
 import { formatDate, useI18n } from '../../i18n';
 import { statusName, useSession } from '../../session';
@@ -74,10 +74,8 @@ function RuleForm({ editing, onDone, onCancel }: { editing?: SecurityRule; onDon
     expiry_status: String(editing?.expiry_status ?? NEW),
     expires_at: toLocalInput(editing?.expires_at ?? null),
   });
-  const [state, setState] = useState<ReturnType<typeof failure>>();
-  const save = async (e: FormEvent) => {
-    e.preventDefault();
-    setState(undefined);
+  const save = useSave();
+  const submit = save.submit(async () => {
     const body: SecurityRuleBody = {
       name: form.name.trim(),
       rule_params: {
@@ -89,15 +87,11 @@ function RuleForm({ editing, onDone, onCancel }: { editing?: SecurityRule; onDon
       expiry_status: Number(form.expiry_status),
       expires_at: form.expires_at ? new Date(form.expires_at).toISOString() : null,
     };
-    try {
-      if (editing) await api('PUT', `/security-rule/${editing.id}`, body);
-      else await api('POST', '/security-rule', body);
-      onDone();
-    } catch (err) {
-      setState(failure(err));
-    }
-  };
-  const p = state?.problems ?? {};
+    if (editing) await api('PUT', `/security-rule/${editing.id}`, body);
+    else await api('POST', '/security-rule', body);
+    onDone();
+  });
+  const p = save.problems;
   const text = (key: 'name' | (typeof PARAMS)[number], label: string, problem?: string) => (
     <Field id={`rule-${key}`} label={label} problem={problem}>
       <input id={`rule-${key}`} required={key === 'name'} maxLength={255} value={form[key]} aria-invalid={problem ? true : undefined} onChange={(e) => setForm({ ...form, [key]: e.target.value })} />
@@ -111,7 +105,7 @@ function RuleForm({ editing, onDone, onCancel }: { editing?: SecurityRule; onDon
     </Field>
   );
   return (
-    <form className="card inline" onSubmit={save} aria-labelledby="rule-form-title">
+    <form className="card inline" onSubmit={submit} aria-labelledby="rule-form-title">
       <h2 id="rule-form-title">{editing ? t('editX', editing.name) : t('newRule')}</h2>
       {text('name', t('name'), p.name)}
       {PARAMS.map((k) => text(k, t(`rp_${k}`), p[`rule_params.${k}`]))}
@@ -128,9 +122,9 @@ function RuleForm({ editing, onDone, onCancel }: { editing?: SecurityRule; onDon
       <Field id="rule-expires" label={t('expiresAt')} problem={p.expires_at}>
         <input id="rule-expires" type="datetime-local" value={form.expires_at} onChange={(e) => setForm({ ...form, expires_at: e.target.value })} />
       </Field>
-      <button type="submit" className="primary">{editing ? t('save') : t('create')}</button>
+      <button type="submit" className="primary" disabled={save.busy}>{editing ? t('save') : t('create')}</button>
       {editing && <button type="button" onClick={onCancel}>{t('cancel')}</button>}
-      {state && Object.keys(p).length === 0 && <LoadError error={state.error} />}
+      {save.error && Object.keys(p).length === 0 && <LoadError error={save.error} />}
     </form>
   );
 }
