@@ -1,11 +1,11 @@
 import http from 'node:http';
 import { expect } from 'chai';
-import { ADMIN_PASSWORD, Api, GitServer, RunningSystem, startAllModeProcess, startGitServer, uniqueSuffix } from '@bulwark/testkit';
+import { ADMIN_PASSWORD, Api, GitServer, RunningSystem, startAllModeProcess, startGitServer, uniqueSuffix, type Json } from '@bulwark/testkit';
 import { MANUAL_TOOL_TYPE, scanSetup } from '../../services/scanning/test/scanning.suite';
 
 interface RawResponse {
   status: number;
-  body: any;
+  body: Json;
 }
 
 /**
@@ -38,7 +38,7 @@ function rawRequest(
   });
 }
 
-const fieldsOf = (res: { body: any }) => (res.body?.error?.details ?? []).map((d: { field: string }) => d.field);
+const fieldsOf = (res: { body: Json }) => (res.body?.error?.details ?? []).map((d: { field: string }) => d.field);
 
 /** A SARIF report of two findings, padded with a property no parser reads to reach `bytes`. */
 function sarifReport(bytes: number, marker: string): Buffer {
@@ -67,11 +67,11 @@ describe('hostile input through the gateway [TARGET=all, the built binary in its
   let checkId: string;
   let gateId: string;
 
-  const ok = (res: { status: number; body: any }) => {
+  const ok = (res: { status: number; body: Json }) => {
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
     return res.body;
   };
-  const refused = (res: { status: number; body: any }, field: string) => {
+  const refused = (res: { status: number; body: Json }, field: string) => {
     expect(res.status, JSON.stringify(res.body)).to.equal(400);
     expect(res.body.error.code).to.equal('invalid_request');
     expect(fieldsOf(res)).to.include(field);

@@ -82,7 +82,7 @@ export function proxyTo(upstream: Upstream): RequestHandler {
         const response = res as Response;
         // A refused body or a client that went away ends the upstream request on purpose.
         if (stateOf(response)?.refused || req.destroyed) return;
-        upstream.log.error('upstream failed', { service: upstream.service, error: errorMessage(err), requestId: (req as Request).requestId });
+        upstream.log.error('upstream failed', { service: upstream.service, error: errorMessage(err), requestId: req.requestId });
         if (!response.headersSent) sendError(response, new AppError('unavailable', `The ${upstream.service} service is unavailable`));
         else response.destroy();
       },

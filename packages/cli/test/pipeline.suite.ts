@@ -5,7 +5,7 @@ import path from 'node:path';
 import { expect } from 'chai';
 import { SaxesParser } from 'saxes';
 import { parse as parseYaml } from 'yaml';
-import type { SystemUnderTest } from '@bulwark/testkit';
+import type { Json, SystemUnderTest } from '@bulwark/testkit';
 
 const ROOT = path.resolve(__dirname, '..', '..', '..');
 const CLI = path.join(ROOT, 'packages', 'cli', 'dist', 'main.js');
@@ -31,9 +31,9 @@ function semgrepSarif(lines: number[], file = 'app.py'): string {
 
 /** The `bulwark …` command lines of a CI example, in the order its jobs run them. */
 function exampleCommands(file: string): string[] {
-  const doc = parseYaml(fs.readFileSync(path.join(ROOT, 'docs', 'ci', file), 'utf8')) as Record<string, any>;
+  const doc = parseYaml(fs.readFileSync(path.join(ROOT, 'docs', 'ci', file), 'utf8')) as Record<string, Json>;
   const lines: string[] = [];
-  const jobs = doc.jobs ? Object.values(doc.jobs as Record<string, any>) : Object.values(doc).filter((v) => v && typeof v === 'object' && !Array.isArray(v));
+  const jobs = doc.jobs ? Object.values(doc.jobs as Record<string, Json>) : Object.values(doc).filter((v) => v && typeof v === 'object' && !Array.isArray(v));
   for (const job of jobs) {
     const steps: string[] = job.steps ? job.steps.map((s: { run?: string }) => s.run).filter(Boolean) : [...(job.script ?? []), ...(job.after_script ?? [])];
     lines.push(...steps.filter((l) => /^bulwark /.test(l)));
@@ -100,7 +100,7 @@ export function cliPipelineSuite(t: SystemUnderTest): void {
   let work: string;
   let checkId: string;
   let code: string;
-  const ok = (res: { status: number; body: any }) => {
+  const ok = (res: { status: number; body: Json }) => {
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
     return res.body;
   };

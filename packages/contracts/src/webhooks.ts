@@ -77,5 +77,5 @@ export function webhookBodySchema(type: string): z.ZodObject {
 
 /** A webhook body's JSON schema (JSON Schema 2020-12, as in the OpenAPI document). */
 export function webhookJsonSchema(type: string): Record<string, unknown> {
-  return z.toJSONSchema(webhookBodySchema(type), { target: 'draft-2020-12', io: 'input' }) as Record<string, unknown>;
+  return z.toJSONSchema(webhookBodySchema(type), { target: 'draft-2020-12', io: 'input' });
 }

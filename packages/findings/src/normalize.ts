@@ -1,4 +1,4 @@
-import { fromVector } from 'ae-cvss-calculator';
+import { CvssVector, fromVector } from 'ae-cvss-calculator';
 import { LazyArray } from './io/json';
 import { Cvss, Finding, FindingInit, Severity } from './model';
 
@@ -156,10 +156,14 @@ export function parseCvss(vector: unknown): ParsedCvss | undefined {
   return parsed;
 }
 
+/** A vector of any version as scoreCvss reads it: every score has `overall`, versions with several scores also `base`. */
+type ParsedVector = CvssVector<{ vector: string; overall: number; normalized: boolean; base?: number }>;
+
 function scoreCvss(v: string): ParsedCvss | undefined {
-  let parsed;
+  let parsed: ParsedVector | undefined;
   try {
-    parsed = fromVector(v);
+    // Declared as returning `any`: it returns the vector of the version the string names.
+    parsed = fromVector(v) as ParsedVector | undefined;
   } catch {
     return undefined;
   }
@@ -167,7 +171,7 @@ function scoreCvss(v: string): ParsedCvss | undefined {
   const name = parsed.getVectorName();
   const version = name === 'CVSS:2.0' ? '2.0' : name === 'CVSS:3.0' ? '3.0' : name === 'CVSS:3.1' ? '3.1' : name === 'CVSS:4.0' ? '4.0' : undefined;
   if (!version) return undefined;
-  const normalized: string = String(parsed.toString());
+  const normalized = parsed.toString();
   const present = new Set(
     normalized
       .split('/')
@@ -177,7 +181,7 @@ function scoreCvss(v: string): ParsedCvss | undefined {
   );
   const required = version === '2.0' ? V2_BASE : version === '4.0' ? V4_BASE : V3_BASE;
   if (!required.every((k) => present.has(k))) return undefined;
-  const scores = parsed.calculateScores() as { base?: number; overall?: number };
+  const scores = parsed.calculateScores();
   const score = scores.base ?? scores.overall;
   return { version, vector: normalized, score: typeof score === 'number' && Number.isFinite(score) ? score : undefined };
 }

@@ -115,7 +115,7 @@ describe('the embedded PostgreSQL server of a data directory', () => {
       .then(async (db) => { await db('counter').insert({ n: 2 }); process.stdout.write('row-committed\\n'); setInterval(() => undefined, 1000); });`;
     const child = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
     await new Promise<void>((resolve, reject) => {
-      child.stdout!.on('data', (b: Buffer) => b.toString().includes('row-committed') && resolve());
+      child.stdout.on('data', (b: Buffer) => b.toString().includes('row-committed') && resolve());
       child.once('exit', (code) => reject(new Error(`the child exited with ${code}`)));
     });
     expect(serversOf(dataDir)).to.not.be.empty;

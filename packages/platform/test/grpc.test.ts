@@ -24,6 +24,8 @@ describe('gRPC helpers over a real loopback connection', function () {
         if (req.token === 'slow') await new Promise((r) => setTimeout(r, 500));
         if (req.token === 'boom') throw new Error('database password is hunter2');
         if (req.token.startsWith('unknown:')) throw new AppError('invalid_request', `Unknown project ${req.token.slice(8)}`, [{ field: 'project_code', problem: `has no project ${req.token.slice(8)}` }]);
+        // What the server does with a non-Error thrown value.
+        // eslint-disable-next-line @typescript-eslint/only-throw-error
         if (req.token === 'throws-undefined') throw undefined;
         return { userId: 'u1', username: 'alice', permissions: [{ key: 'k', letters: ['r'] }], allProjects: true, projects: [], scopes: {}, tokenKind: 'api', tokenId: 't', expiresAt: '' };
       },

@@ -8,6 +8,7 @@ import { expect } from 'chai';
 import { z } from 'zod';
 import { spawnSync } from 'node:child_process';
 import { AppError, createServiceApp, InternalAuth, INTERNAL_AUTH_HEADER, listen, markRecorded, RouteSpec, RunningHttpServer, ServerErrorAnswer, sweepAbandonedUploads, UploadedFile } from '@bulwark/platform';
+import type { Json } from '@bulwark/testkit';
 
 const SECRET = 'a-test-secret-of-at-least-thirty-two-chars';
 const BODY_LIMIT = 2048;
@@ -31,7 +32,7 @@ function explode(how: string): never {
 }
 
 /** Sends `chunks` with chunked transfer encoding (no Content-Length), as a client streaming a body does. */
-function postChunked(url: string, token: string, chunks: Buffer[], headers: Record<string, string> = {}): Promise<{ status: number; body: any }> {
+function postChunked(url: string, token: string, chunks: Buffer[], headers: Record<string, string> = {}): Promise<{ status: number; body: Json }> {
   return new Promise((resolve, reject) => {
     const req = http.request(url, { method: 'POST', headers: { 'content-type': 'application/json', [INTERNAL_AUTH_HEADER]: token, ...headers } }, (res) => {
       const parts: Buffer[] = [];
@@ -117,7 +118,7 @@ describe('a service HTTP app', () => {
   });
 
   it('sweeps the upload files of processes that are gone, and keeps those of live ones', () => {
-    const gone = spawnSync(process.execPath, ['-e', '']).pid!;
+    const gone = spawnSync(process.execPath, ['-e', '']).pid;
     const files = [`bulwark-upload-${gone}-a`, 'bulwark-upload-0b1e2c3d-4e5f-6a7b-8c9d-0e1f2a3b4c5d', `bulwark-upload-${process.pid}-b`, 'unrelated'];
     for (const f of files) fs.writeFileSync(path.join(tmp, f), 'x');
     expect(sweepAbandonedUploads()).to.equal(2);

@@ -7,6 +7,8 @@ const log = createLogger('main');
 const DEFAULT_SHUTDOWN_TIMEOUT_MS = 20000;
 
 async function main(): Promise<void> {
+  // Assigned once the runtime has started; `shutdown` reads it before then too (a signal during the start).
+  // eslint-disable-next-line prefer-const
   let runtime: Runtime | undefined;
   let stopping = false;
   const shutdown = (reason: string, exitCode: number) => {

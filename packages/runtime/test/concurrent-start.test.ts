@@ -100,7 +100,7 @@ describe('two replicas starting together on one PostgreSQL server', function () 
     for (const [n, s] of SERVICE_NAMES.entries()) {
       const db = knex({ client: 'pg', connection: dbs[n].url, pool: { min: 0, max: 1 } });
       try {
-        const rows = (await db('knex_migrations').select('name')) as { name: string }[];
+        const rows = await db<{ name: string }>('knex_migrations').select('name');
         const names = rows.map((r) => r.name);
         expect(new Set(names).size, `${s}: a migration recorded twice`).to.equal(names.length);
         expect(names.length, `${s}: migrations recorded`).to.be.greaterThan(0);

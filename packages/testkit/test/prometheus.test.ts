@@ -76,7 +76,7 @@ describe('metrics scraped by a real Prometheus [scaled mode: separate processes 
     const port = await freePort();
     api = `http://127.0.0.1:${port}`;
     const log = fs.openSync(path.join(workDir, 'prometheus.log'), 'a');
-    prometheus = spawn(binary!, [`--config.file=${config}`, `--storage.tsdb.path=${path.join(workDir, 'data')}`, `--web.listen-address=127.0.0.1:${port}`], { stdio: ['ignore', log, log] });
+    prometheus = spawn(binary, [`--config.file=${config}`, `--storage.tsdb.path=${path.join(workDir, 'data')}`, `--web.listen-address=127.0.0.1:${port}`], { stdio: ['ignore', log, log] });
     fs.closeSync(log);
     await waitFor('prometheus to answer', async () => (await fetch(`${api}/-/ready`)).ok);
   });

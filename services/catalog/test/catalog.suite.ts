@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { expect } from 'chai';
 import { captureLogLines } from '@bulwark/platform';
-import { ADMIN_PASSWORD, Api, ApiResponse, GitServer, startGitServer, SystemUnderTest, uniqueSuffix, freePort } from '@bulwark/testkit';
+import { ADMIN_PASSWORD, Api, ApiResponse, GitServer, startGitServer, SystemUnderTest, uniqueSuffix, freePort, type Json } from '@bulwark/testkit';
 
 const PASSWORD = 'catalog-user-password-1';
 const GIT_USER = 'ci-bot';
@@ -12,7 +12,7 @@ class RecordingApi extends Api {
     super(baseUrl, token);
   }
 
-  override async request<T = any>(method: string, path: string, body?: unknown, rawBody?: string): Promise<ApiResponse<T>> {
+  override async request<T = Json>(method: string, path: string, body?: unknown, rawBody?: string): Promise<ApiResponse<T>> {
     const res = await super.request<T>(method, path, body, rawBody);
     this.seen.push(typeof res.body === 'string' ? res.body : JSON.stringify(res.body));
     return res;
@@ -24,7 +24,7 @@ function expectField(res: ApiResponse, status: number, field: string): void {
   expect(res.body.error.details.map((d: { field: string }) => d.field), JSON.stringify(res.body)).to.include(field);
 }
 
-function expectOk(res: ApiResponse): any {
+function expectOk(res: ApiResponse): Json {
   expect(res.status, JSON.stringify(res.body)).to.equal(200);
   return res.body;
 }

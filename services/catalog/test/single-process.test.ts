@@ -29,7 +29,7 @@ describe('catalog in a single-process system', function () {
   before(async () => {
     const port = await freePort();
     sys = await startAllMode({ BULWARK_INTERNAL_SECRET: secret, CATALOG_GRPC_PORT: String(port), BULWARK_DATA_DIR: dataDir });
-    admin = sys!.api.as(await sys!.api.login('admin', ADMIN_PASSWORD));
+    admin = sys.api.as(await sys.api.login('admin', ADMIN_PASSWORD));
     grpc = createGrpcClient(catalogV1.CatalogServiceService, 'catalog', `127.0.0.1:${port}`, new InternalAuth(secret, 'scanning'));
     for (const code of [mine, other]) expect((await admin.post('/api/v1/project', { code, name: code, tags: ['t'] })).status).to.equal(200);
     const source = await admin.post('/api/v1/source', {

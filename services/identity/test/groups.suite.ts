@@ -1,11 +1,11 @@
 import { expect } from 'chai';
-import { Api, LdapServer, requireInfra, SystemUnderTest, uniqueSuffix } from '@bulwark/testkit';
+import { Api, LdapServer, requireInfra, SystemUnderTest, uniqueSuffix, type Json } from '@bulwark/testkit';
 
 const PASSWORD = 'group-member-password-1';
 
 interface Res {
   status: number;
-  body: any;
+  body: Json;
 }
 
 function ok(res: Res) {

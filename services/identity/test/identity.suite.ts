@@ -1,10 +1,10 @@
 import { expect } from 'chai';
-import { Api, ADMIN_PASSWORD, SystemUnderTest, uniqueSuffix } from '@bulwark/testkit';
+import { Api, ADMIN_PASSWORD, SystemUnderTest, uniqueSuffix, type Json } from '@bulwark/testkit';
 
 const GOOD_PASSWORD = 'correct-horse-battery';
 const inDays = (d: number) => new Date(Date.now() + d * 86400000).toISOString();
 
-function expectFieldError(res: { status: number; body: any }, status: number, field: string): void {
+function expectFieldError(res: { status: number; body: Json }, status: number, field: string): void {
   expect(res.status, JSON.stringify(res.body)).to.equal(status);
   expect(res.body.error.code).to.be.a('string');
   expect(res.body.error.details.map((d: { field: string }) => d.field)).to.include(field);

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { ADMIN_PASSWORD, Api, RunningSystem, startAllMode } from '@bulwark/testkit';
+import { ADMIN_PASSWORD, Api, RunningSystem, startAllMode, type Json } from '@bulwark/testkit';
 
 const PASSWORD = 'correct-horse-battery';
 
@@ -65,7 +65,7 @@ describe('identity: no change locks out the last administrator who can log in [T
   });
 
   it('counts an administrator through a user group, and refuses removing the last one through groups (409)', async () => {
-    const ok = (res: { status: number; body: any }) => {
+    const ok = (res: { status: number; body: Json }) => {
       expect(res.status, JSON.stringify(res.body)).to.equal(200);
       return res.body;
     };

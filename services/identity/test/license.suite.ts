@@ -1,7 +1,7 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { expect } from 'chai';
 import { COMMUNITY_LIMITS } from '@bulwark/contracts';
-import { ADMIN_PASSWORD, issueTestLicense, SystemUnderTest, uniqueSuffix } from '@bulwark/testkit';
+import { ADMIN_PASSWORD, issueTestLicense, SystemUnderTest, uniqueSuffix, type Json } from '@bulwark/testkit';
 import { startReceiver } from '../../notifications/test/notifications.suite';
 import { SEMGREP_TOOL_TYPE } from '../../scanning/test/scanning.suite';
 
@@ -21,7 +21,7 @@ export function licenseSuite(t: SystemUnderTest): void {
   let checkId: string;
   let userId: string;
 
-  const ok = (res: { status: number; body: any }) => {
+  const ok = (res: { status: number; body: Json }) => {
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
     return res.body;
   };
@@ -32,7 +32,7 @@ export function licenseSuite(t: SystemUnderTest): void {
     expect(res.body.error.details[0].field).to.equal('license');
     expect(res.body.error.details[0].problem).to.match(problem);
   };
-  const limitReached = (res: { status: number; body: any }, limit: string) => {
+  const limitReached = (res: { status: number; body: Json }, limit: string) => {
     expect(res.status, JSON.stringify(res.body)).to.equal(409);
     expect(res.body.error.message).to.contain(`License limit reached: ${limit}`);
     expect(res.body.error.details).to.deep.equal([{ field: `license.limits.${limit}`, problem: 'limit of 0 reached' }]);
@@ -41,7 +41,7 @@ export function licenseSuite(t: SystemUnderTest): void {
    * Sends a request until it answers `status`: catalog and scanning reuse identity's answer about
    * the limits for up to 10 seconds, so a new license reaches them within that time.
    */
-  const eventually = async (status: number, send: () => Promise<{ status: number; body: any }>) => {
+  const eventually = async (status: number, send: () => Promise<{ status: number; body: Json }>) => {
     const deadline = Date.now() + 15000;
     for (let res = await send(); ; res = await send()) {
       if (res.status === status || Date.now() > deadline) return res;
@@ -154,7 +154,7 @@ export function licenseSuite(t: SystemUnderTest): void {
     expect(call.body.message).to.contain('expires in 10 day(s)');
     expect(call.body.message_ru).to.contain('истекает через 10');
     const events = ok(await t.admin.get('/api/v1/events?filter[type]=license.expiring')).items;
-    expect(events.map((e: any) => e.data.license_id)).to.include(licenseId(text));
+    expect(events.map((e: Json) => e.data.license_id)).to.include(licenseId(text));
   });
 
   it('expires: status expired with community limits, a license.expired event, and stored data keeps working', async function () {

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { ADMIN_PASSWORD, startOidcProvider, SystemUnderTest, TestOidcProvider, uniqueSuffix } from '@bulwark/testkit';
+import { ADMIN_PASSWORD, startOidcProvider, SystemUnderTest, TestOidcProvider, uniqueSuffix, type Json } from '@bulwark/testkit';
 
 /**
  * Single sign-on through a real OpenID Connect provider (oidc-provider) on 127.0.0.1, the whole
@@ -115,7 +115,7 @@ export function ssoSuite(t: SystemUnderTest): void {
     });
 
     it('gives the rights of a user group whose domain_group names a group-claim value, on its projects only', async () => {
-      const ok = (res: { status: number; body: any }) => {
+      const ok = (res: { status: number; body: Json }) => {
         expect(res.status, JSON.stringify(res.body)).to.equal(200);
         return res.body;
       };

@@ -21,10 +21,10 @@ function parseCef(line: string) {
   const rest = line.slice(i);
   const extension: Record<string, string> = {};
   // A key starts after a space and runs to an unescaped '='; its value runs to the next key.
-  const keys = [...rest.matchAll(/(?:^| )([A-Za-z0-9_]+)=/g)].filter((m) => rest[m.index! + m[0].length - 2] !== '\\');
+  const keys = [...rest.matchAll(/(?:^| )([A-Za-z0-9_]+)=/g)].filter((m) => rest[m.index + m[0].length - 2] !== '\\');
   keys.forEach((m, k) => {
-    const start = m.index! + m[0].length;
-    const end = k + 1 < keys.length ? keys[k + 1].index! : rest.length;
+    const start = m.index + m[0].length;
+    const end = k + 1 < keys.length ? keys[k + 1].index : rest.length;
     extension[m[1]] = rest.slice(start, end).replace(/\\(.)/g, (_, ch: string) => (ch === 'n' ? '\n' : ch === 'r' ? '\r' : ch));
   });
   return { header, extension };

@@ -3,7 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import { createLogger, ErrorRecorder, EventEnvelope, MemoryCache, OperationalError, OutboundPolicy, Queryable, recordError, SecretBox } from '@bulwark/platform';
-import { DATABASE_BACKENDS, TestDatabase } from '@bulwark/testkit';
+import { DATABASE_BACKENDS, TestDatabase, type Json } from '@bulwark/testkit';
 import { migrations } from '../src/migrations';
 import { DeliveryWorker, recordSecurityEvent } from '../src/security-events';
 import { eventStore } from '../src/store/events';
@@ -15,7 +15,7 @@ for (const backend of DATABASE_BACKENDS) {
     let t: TestDatabase;
     let server: http.Server;
     let url: string;
-    const received: { path: string; body: any }[] = [];
+    const received: { path: string; body: Json }[] = [];
     const secrets = new SecretBox(randomBytes(32));
     const webhooks = new WebhookClient(new OutboundPolicy({ allow: ['127.0.0.1/32'] }));
     // What a ServiceHost does: the record goes to this database's outbox, in the given transaction.
@@ -107,7 +107,7 @@ for (const backend of DATABASE_BACKENDS) {
       const row = await t.db('deliveries').where({ notifier_id: down.id }).first();
       expect(row).to.include({ last_status: 500, last_error: 'HTTP 500' });
       const outbox = await t.db('bulwark_outbox').where({ topic: 'bulwark.errors.v1', type: 'error.recorded' }).select('payload');
-      const records = outbox.map((o: { payload: unknown }) => (typeof o.payload === 'string' ? JSON.parse(o.payload) : o.payload)).filter((p: any) => p.subject === row.id);
+      const records = outbox.map((o: { payload: unknown }) => (typeof o.payload === 'string' ? JSON.parse(o.payload) : o.payload)).filter((p: Json) => p.subject === row.id);
       expect(records).to.have.length(1);
       expect(records[0]).to.include({ service: 'notifications', code: 'webhook.given_up', level: 'warning' });
       expect(records[0].details).to.include({ notifier_id: down.id, event_id: e.id, status: 500, attempts: 1 });

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
-import { freePort, SystemUnderTest, uniqueSuffix } from '@bulwark/testkit';
+import { freePort, SystemUnderTest, uniqueSuffix, type Json } from '@bulwark/testkit';
 import { SEMGREP_TOOL_TYPE } from '../../scanning/test/scanning.suite';
 import { startReceiver } from './notifications.suite';
 
@@ -30,7 +30,7 @@ export function errorsLogSuite(t: SystemUnderTest): void {
   let notifierId: string;
   const ssoRequestId = `errors-log-sso-${uniqueSuffix()}`;
 
-  const ok = (res: { status: number; body: any }) => {
+  const ok = (res: { status: number; body: Json }) => {
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
     return res.body;
   };

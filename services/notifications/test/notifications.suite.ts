@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import Ajv2020 from 'ajv/dist/2020';
 import { Webhook, WebhookVerificationError } from 'standardwebhooks';
-import { freePort, GitServer, startGitServer, SystemUnderTest } from '@bulwark/testkit';
+import { freePort, GitServer, startGitServer, SystemUnderTest, type Json } from '@bulwark/testkit';
 import { MANUAL_TOOL_TYPE, scanSetup } from '../../scanning/test/scanning.suite';
 import { semgrepReport } from '../../issues/test/issues.suite';
 
@@ -12,7 +12,7 @@ interface Received {
   path: string;
   headers: http.IncomingHttpHeaders;
   raw: string;
-  body: any;
+  body: Json;
 }
 
 /** A webhook endpoint that records what it receives and answers a path with the statuses it is given, then 200. */
@@ -42,11 +42,11 @@ export function notificationsSuite(t: SystemUnderTest): void {
   let receiver: Awaited<ReturnType<typeof startReceiver>>;
   let env: Awaited<ReturnType<typeof scanSetup>>;
 
-  const ok = (res: { status: number; body: any }) => {
+  const ok = (res: { status: number; body: Json }) => {
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
     return res.body;
   };
-  const refused = (res: { status: number; body: any }, field: string) => {
+  const refused = (res: { status: number; body: Json }, field: string) => {
     expect(res.status, JSON.stringify(res.body)).to.equal(400);
     expect(res.body.error.details.map((d: { field: string }) => d.field)).to.include(field);
   };
@@ -100,7 +100,7 @@ export function notificationsSuite(t: SystemUnderTest): void {
     expect(ingested.body.message_ru).to.contain(`Проект ${env.code}`);
 
     const log = ok(await t.admin.get(`/api/v1/events?filter[project_code]=${env.code}`));
-    expect(log.items.map((e: any) => e.type)).to.include.members(['scan.completed', 'issues.ingested']);
+    expect(log.items.map((e: Json) => e.type)).to.include.members(['scan.completed', 'issues.ingested']);
     expect(ok(await t.admin.get(`/api/v1/events?filter[project_code]=${env.code}&search[message_ru]=${encodeURIComponent('новых уязвимостей 1')}`)).total).to.equal(1);
     const csv = await t.admin.download(`/api/v1/events/csv?filter[project_code]=${env.code}&filter[type]=scan.completed`);
     expect(csv.headers.get('content-type')).to.match(/^text\/csv/);
@@ -222,8 +222,8 @@ export function notificationsSuite(t: SystemUnderTest): void {
     expect((await t.admin.post('/api/v1/notifier-type/2/test', { settings: { url: receiver.url } })).status).to.equal(400);
 
     const templates = ok(await t.admin.get('/api/v1/event-template')).items;
-    expect(templates.map((e: any) => e.type)).to.have.members(['scan.completed', 'scan.failed', 'issues.ingested', 'quality_gate.evaluated', 'issue.status_changed', 'report.ready', 'report.failed', 'license.expiring', 'license.expired']);
-    expect(ok(await t.admin.delete('/api/v1/notifiers', { ids: [n.id, randomUUID()] })).results.map((r: any) => r.status)).to.deep.equal(['deleted', 'not_found']);
+    expect(templates.map((e: Json) => e.type)).to.have.members(['scan.completed', 'scan.failed', 'issues.ingested', 'quality_gate.evaluated', 'issue.status_changed', 'report.ready', 'report.failed', 'license.expiring', 'license.expired']);
+    expect(ok(await t.admin.delete('/api/v1/notifiers', { ids: [n.id, randomUUID()] })).results.map((r: Json) => r.status)).to.deep.equal(['deleted', 'not_found']);
     expect((await t.admin.get(`/api/v1/notifier/${n.id}`)).status).to.equal(404);
   });
 
@@ -243,7 +243,7 @@ export function notificationsSuite(t: SystemUnderTest): void {
     expect(document.openapi).to.match(/^3\.1\./);
     const ajv = new Ajv2020({ strict: false, allErrors: true });
     const validators = new Map<string, ReturnType<typeof ajv.compile>>();
-    for (const [type, item] of Object.entries<any>(document.webhooks)) validators.set(type, ajv.compile(item.post.requestBody.content['application/json'].schema));
+    for (const [type, item] of Object.entries<Json>(document.webhooks)) validators.set(type, ajv.compile(item.post.requestBody.content['application/json'].schema));
     const template = ok(await t.admin.get('/api/v1/event-template')).items as { type: string; version: number; schema: object }[];
     for (const item of template) {
       expect(validators.has(item.type), `${item.type} has a webhook in the OpenAPI document`).to.equal(true);

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '@bulwark/platform';
 import { GitCheckoutError } from '@bulwark/platform';
-import { startGitServer } from '@bulwark/testkit';
+import { startGitServer, type Json } from '@bulwark/testkit';
 import { toolType } from '@bulwark/contracts';
 import { readScanningConfig } from '../src/config';
 import { KubernetesJobRunner } from '../src/runner/kubernetes-job';
@@ -24,7 +24,6 @@ import { ScanCheckout, ScanJob, ScanRunError, SHUTDOWN, toolArgv } from '../src/
  */
 
 /** API objects as the double stores them: plain JSON, checked by decode() rather than by types. */
-type Json = any;
 
 interface Behaviour {
   outcome: 'succeed' | 'fail' | 'hang';
@@ -479,7 +478,7 @@ class KubeApiDouble {
         }
       }
       if ((r = m(/^\/api\/v1\/namespaces\/([^/]+)\/pods$/)) && req.method === 'GET') {
-        return send(200, this.list('PodList', 'v1', [...this.pods.values()].filter((p) => this.matches(p.metadata.labels, query.labelSelector)).map(({ waitingFor, log, started, ...p }) => p)));
+        return send(200, this.list('PodList', 'v1', [...this.pods.values()].filter((p) => this.matches(p.metadata.labels, query.labelSelector)).map(({ waitingFor: _waitingFor, log: _log, started: _started, ...p }) => p)));
       }
       if ((r = m(/^\/api\/v1\/namespaces\/([^/]+)\/pods\/([^/]+)\/log$/)) && req.method === 'GET') {
         const pod = this.pods.get(r[2]);
@@ -556,7 +555,7 @@ describe('Kubernetes Job runner against a Kubernetes API double', function () {
   it('the double answers like the API server: unknown fields and wrong types 400, invalid values and broken contract 422', async () => {
     const post = async (body: Json) => {
       const res = await fetch(`${api.url}/apis/batch/v1/namespaces/scans/jobs`, { method: 'POST', headers: { authorization: `Bearer ${api.token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
-      return { status: res.status, body: (await res.json()) as Json };
+      return { status: res.status, body: await res.json() };
     };
     const good = runner.jobSpec(scanJob('aaaaaaaa-0000-4000-8000-000000000001'), { scanId: 'x', name: 'bulwark-scan-x', secretName: 'bulwark-scan-x-git', marker: 'M' }, [{ key: 'a', path: 'a' }]);
     const unknownDeep = structuredClone(good) as Json;

@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 import { GitServer, requireInfra, startGitServer, SystemUnderTest } from '@bulwark/testkit';
@@ -84,7 +85,7 @@ export function scannersSuite(t: SystemUnderTest): void {
     expect(stopped.status, JSON.stringify(stopped.body)).to.equal(200);
     expect(stopped.body.state).to.equal('stopped');
     await waitFor('the scanner to be gone', async () => processesOf(scanId), (p) => p.length === 0, 30000);
-    const scanDirs = fs.readdirSync(path.join(require('node:os').tmpdir(), 'bulwark-scans')).filter((d) => d.startsWith(`scan-${scanId}`));
+    const scanDirs = fs.readdirSync(path.join(os.tmpdir(), 'bulwark-scans')).filter((d) => d.startsWith(`scan-${scanId}`));
     expect(scanDirs).to.deep.equal([]);
   });
 

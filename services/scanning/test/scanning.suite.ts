@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
-import { GitServer, startGitServer, SystemUnderTest, uniqueSuffix } from '@bulwark/testkit';
+import { GitServer, startGitServer, SystemUnderTest, uniqueSuffix, type Json } from '@bulwark/testkit';
 
 export const MANUAL_TOOL_TYPE = 20;
 export const SEMGREP_TOOL_TYPE = 1;
@@ -10,7 +10,7 @@ export const SEMGREP_TOOL_TYPE = 1;
 /** A project with a layer, an anonymous Git source and tools, made through the API. */
 export async function scanSetup(t: SystemUnderTest, git: GitServer, repo: string, toolTypes: number[]) {
   const code = `p-${uniqueSuffix()}`;
-  const ok = (res: { status: number; body: any }) => {
+  const ok = (res: { status: number; body: Json }) => {
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
     return res.body;
   };
@@ -84,7 +84,7 @@ export function scanningSuite(t: SystemUnderTest): void {
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
     return res.body;
   };
-  const field = (res: { status: number; body: any }, status: number, name: string) => {
+  const field = (res: { status: number; body: Json }, status: number, name: string) => {
     expect(res.status, JSON.stringify(res.body)).to.equal(status);
     expect(res.body.error.details.map((d: { field: string }) => d.field)).to.include(name);
   };
@@ -96,9 +96,9 @@ export function scanningSuite(t: SystemUnderTest): void {
       const got = (await t.admin.get(`/api/v1/check/${created.id}`)).body;
       expect(got).not.to.have.property('grouped_branches');
       expect(got.grouped_checks).to.have.length(2);
-      expect(got.grouped_checks.map((g: any) => g.taginfo)).to.deep.include.members([{ tag_name: 'main' }, { tag_name: 'dev', commit: 'abcdef1' }]);
-      expect(got.grouped_checks.map((g: any) => g.check_id)).to.include(created.id);
-      const other = got.grouped_checks.find((g: any) => g.check_id !== created.id).check_id;
+      expect(got.grouped_checks.map((g: Json) => g.taginfo)).to.deep.include.members([{ tag_name: 'main' }, { tag_name: 'dev', commit: 'abcdef1' }]);
+      expect(got.grouped_checks.map((g: Json) => g.check_id)).to.include(created.id);
+      const other = got.grouped_checks.find((g: Json) => g.check_id !== created.id).check_id;
       const sibling = (await t.admin.get(`/api/v1/check/${other}`)).body;
       expect(sibling.group_id).to.equal(created.group_id);
       expect(sibling.scan_source_id).to.equal(created.scan_source_id);
@@ -142,7 +142,7 @@ export function scanningSuite(t: SystemUnderTest): void {
       const res = await t.admin.put(`/api/v1/check/${created.id}`, { source_auth: { branch_name: 'release' } });
       expect(res.status).to.equal(200);
       expect(res.body.source_auth.branch_name).to.equal('release');
-      const other = res.body.grouped_checks.find((g: any) => g.check_id !== created.id).check_id;
+      const other = res.body.grouped_checks.find((g: Json) => g.check_id !== created.id).check_id;
       expect((await t.admin.get(`/api/v1/check/${other}`)).body.source_auth.branch_name).to.equal('main');
     });
 
@@ -151,7 +151,7 @@ export function scanningSuite(t: SystemUnderTest): void {
       const res = await t.admin.put(`/api/v1/check/${single.id}`, { grouped_checks: [{ check_id: single.id, taginfo: { tag_name: 'main' } }, { taginfo: { tag_name: 'dev' } }] });
       expect(res.status, JSON.stringify(res.body)).to.equal(200);
       expect(res.body.group_id).to.be.a('string');
-      expect(res.body.grouped_checks.map((g: any) => g.taginfo.tag_name).sort()).to.deep.equal(['dev', 'main']);
+      expect(res.body.grouped_checks.map((g: Json) => g.taginfo.tag_name).sort()).to.deep.equal(['dev', 'main']);
     });
 
     it('rule 6: PUT with one grouped_checks element and no group changes only the path check', async () => {
@@ -170,7 +170,7 @@ export function scanningSuite(t: SystemUnderTest): void {
         grouped_checks: [{ check_id: byTag.a, taginfo: { tag_name: 'a2' } }, { check_id: byTag.b, taginfo: { tag_name: 'b' } }, { taginfo: { tag_name: 'x' } }],
       });
       expect(res.status, JSON.stringify(res.body)).to.equal(200);
-      const tags = res.body.grouped_checks.map((g: any) => g.taginfo.tag_name).sort();
+      const tags = res.body.grouped_checks.map((g: Json) => g.taginfo.tag_name).sort();
       expect(tags).to.deep.equal(['a2', 'b', 'x']);
       for (const g of res.body.grouped_checks) expect((await t.admin.get(`/api/v1/check/${g.check_id}`)).body.source_auth.branch_name).to.equal('release');
       const left = (await t.admin.get(`/api/v1/check/${byTag.c}`)).body;
@@ -188,7 +188,7 @@ export function scanningSuite(t: SystemUnderTest): void {
       const a = await create();
       const res = await t.admin.delete('/api/v1/checks', { ids: ['not-a-uuid', a.id, '00000000-0000-0000-0000-000000000000'] });
       expect(res.status, JSON.stringify(res.body)).to.equal(200);
-      expect(res.body.results.map((r: any) => r.status)).to.deep.equal(['not_found', 'deleted', 'not_found']);
+      expect(res.body.results.map((r: Json) => r.status)).to.deep.equal(['not_found', 'deleted', 'not_found']);
       expect((await t.admin.get(`/api/v1/check/${a.id}`)).status).to.equal(404);
     });
 
@@ -215,7 +215,7 @@ export function scanningSuite(t: SystemUnderTest): void {
       expect((await t.admin.post('/api/v1/project', { code: other, name: other, description: '', tags: [] })).status).to.equal(200);
       const made = await t.admin.post(`/api/v1/layer/${template.body.id}/instantiate`, { project_code: other });
       expect(made.status, JSON.stringify(made.body)).to.equal(200);
-      let copies: any[] = [];
+      let copies: Json[] = [];
       for (let i = 0; i < 150 && copies.length < 2; i++) {
         copies = (await t.admin.get(`/api/v1/checks?filter[layer_id]=${made.body.id}`)).body.items;
         if (copies.length < 2) await new Promise((r) => setTimeout(r, 200));
@@ -245,7 +245,7 @@ export function scanningSuite(t: SystemUnderTest): void {
       expect(filters.kinds).to.deep.equal(['upload']);
       expect(filters.created_at.min).to.equal(result.created_at);
       const listed = await t.admin.get(`/api/v1/scan-results?filter[check_id]=${check.id}`);
-      expect(listed.body.items.map((i: any) => i.id)).to.deep.equal([result.id]);
+      expect(listed.body.items.map((i: Json) => i.id)).to.deep.equal([result.id]);
       expect((await t.admin.get(`/api/v1/check/${check.id}`)).body.last_scan.id).to.equal(result.id);
       // Every stored finding reaches the issues service (the hand-over reads them by sequence number).
       const deadline = Date.now() + 60000;
@@ -354,7 +354,7 @@ export function scanningSuite(t: SystemUnderTest): void {
       const compared = (await t.admin.get(`/api/v1/scan-results/stats/compare?first=${a}&second=${b}`)).body;
       expect([compared.only_in_first.count, compared.only_in_second.count, compared.in_both.count]).to.deep.equal([1, 1, 1]);
       const history = (await t.admin.get(`/api/v1/scan-results/stats/${check.id}`)).body;
-      expect(history.items.map((i: any) => i.scan_result_id)).to.deep.equal([c, b, a]);
+      expect(history.items.map((i: Json) => i.scan_result_id)).to.deep.equal([c, b, a]);
     });
 
     it('takes a CycloneDX SBOM for a layer and lists its components as dependencies', async () => {
@@ -364,7 +364,7 @@ export function scanningSuite(t: SystemUnderTest): void {
       expect(up.status, JSON.stringify(up.body)).to.equal(200);
       expect(up.body).to.include({ layer_id: env.layerId, project_code: env.code, format: 'cyclonedx-json', components_count: expected });
       const listed = await t.admin.get(`/api/v1/sboms?filter[project_code]=${env.code}`);
-      expect(listed.body.items.map((i: any) => i.id)).to.include(up.body.id);
+      expect(listed.body.items.map((i: Json) => i.id)).to.include(up.body.id);
       const deps = await t.admin.get(`/api/v1/dependencies?filter[layer_id]=${env.layerId}&limit=1000`);
       expect(deps.body.total).to.equal(expected);
       const laravel = await t.admin.get(`/api/v1/dependencies?filter[layer_id]=${env.layerId}&search[name]=laravel/framework`);
@@ -415,9 +415,9 @@ export function scanningSuite(t: SystemUnderTest): void {
       const check = await create({ security_tool_id: cliTool });
       const layerRun = await t.admin.post(`/api/v1/layer/${env.layerId}/run`);
       expect(layerRun.status, JSON.stringify(layerRun.body)).to.equal(200);
-      const mine = layerRun.body.scan_results.find((r: any) => r.check_id === check.id);
+      const mine = layerRun.body.scan_results.find((r: Json) => r.check_id === check.id);
       expect(mine.scan_result_id).to.be.a('string');
-      let result: any;
+      let result: Json;
       for (let i = 0; i < 600; i++) {
         result = (await t.admin.get(`/api/v1/scan-result/${mine.scan_result_id}`)).body;
         if (['completed', 'failed', 'stopped'].includes(result.state)) break;
@@ -438,8 +438,8 @@ export function scanningSuite(t: SystemUnderTest): void {
         const check = await create({ layer_id: setup.layerId, scan_source_id: setup.sourceId, security_tool_id: setup.tools[0] });
         const run = await t.admin.post(`/api/v1/layer/${setup.layerId}/run`);
         expect(run.status, JSON.stringify(run.body)).to.equal(200);
-        const id = run.body.scan_results.find((r: any) => r.check_id === check.id).scan_result_id;
-        let result: any;
+        const id = run.body.scan_results.find((r: Json) => r.check_id === check.id).scan_result_id;
+        let result: Json;
         for (let i = 0; i < 600 && !['completed', 'failed', 'stopped'].includes(result?.state); i++) {
           if (i > 0) await new Promise((r) => setTimeout(r, 200));
           result = (await t.admin.get(`/api/v1/scan-result/${id}`)).body;

@@ -45,7 +45,7 @@ export class ApiClient {
     const q = new URLSearchParams(query);
     q.set('limit', '1000');
     for (;;) {
-      const page = await this.get<{ items: Issue[]; total: number; next_cursor: string | null }>(`/api/v1/issues?${q}`);
+      const page = await this.get<{ items: Issue[]; total: number; next_cursor: string | null }>(`/api/v1/issues?${q.toString()}`);
       yield page;
       if (!page.next_cursor) return;
       q.set('cursor', page.next_cursor);
@@ -85,7 +85,7 @@ export class ApiClient {
         // Uploads take as long as the file needs; everything else answers within the timeout.
         signal: body && typeof body.data !== 'string' ? undefined : AbortSignal.timeout(REQUEST_TIMEOUT_MS),
         ...(body && typeof body.data !== 'string' ? { duplex: 'half' } : {}),
-      } as RequestInit);
+      });
     } catch (err) {
       const cause = (err as { cause?: { code?: string; message?: string } }).cause;
       throw serverError(`cannot reach ${this.config.url}: ${cause?.code ?? cause?.message ?? (err as Error).message}`);

@@ -51,7 +51,7 @@ export async function issuesCommand(args: string[], env: NodeJS.ProcessEnv): Pro
     // The server's export: every matching issue, streamed, one run per tool.
     query.delete('sort');
     query.set('format', 'sarif');
-    process.stdout.write(await api.text(`/api/v1/issues/export?${query}`));
+    process.stdout.write(await api.text(`/api/v1/issues/export?${query.toString()}`));
     return EXIT.ok;
   }
   const issues: Issue[] = [];

@@ -77,7 +77,7 @@ export async function uploadCommand(args: string[], env: NodeJS.ProcessEnv): Pro
   const file = positionals[0];
   const query = new URLSearchParams({ file_name: path.basename(file) });
   if (values.format) query.set('format', values.format);
-  const run = await api.upload<RunResponse>(`/api/v1/check/${encodeURIComponent(values.check)}/results?${query}`, file);
+  const run = await api.upload<RunResponse>(`/api/v1/check/${encodeURIComponent(values.check)}/results?${query.toString()}`, file);
   process.stdout.write(`uploaded ${file}: scan ${run.scan_result_id} (${run.state})\n`);
   if (!values.wait && !values['fail-on-gate'] && !values.junit) return EXIT.ok;
   return settle(api, [{ scanResultId: run.scan_result_id, checkId: values.check }], values);

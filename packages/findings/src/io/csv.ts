@@ -21,7 +21,7 @@ export function readCsv(source: ByteSource): CsvDocument {
       relax_column_count: true,
       skip_empty_lines: true,
       max_record_size: 16 << 20,
-    }) as string[][];
+    });
   } catch (e) {
     throw new InputError(`invalid CSV: ${(e as Error).message}`);
   }

@@ -39,19 +39,19 @@ interface ScanHandler {
   top(start: number, end: number): void;
 }
 
-const enum Ch {
-  Quote = 0x22,
-  Backslash = 0x5c,
-  OpenBrace = 0x7b,
-  CloseBrace = 0x7d,
-  OpenBracket = 0x5b,
-  CloseBracket = 0x5d,
-  Comma = 0x2c,
-  Space = 0x20,
-  Tab = 0x09,
-  Lf = 0x0a,
-  Cr = 0x0d,
-}
+const Ch = {
+  Quote: 0x22,
+  Backslash: 0x5c,
+  OpenBrace: 0x7b,
+  CloseBrace: 0x7d,
+  OpenBracket: 0x5b,
+  CloseBracket: 0x5d,
+  Comma: 0x2c,
+  Space: 0x20,
+  Tab: 0x09,
+  Lf: 0x0a,
+  Cr: 0x0d,
+} as const;
 
 /** Tracks strings and nesting only; values are validated later by JSON.parse. */
 class JsonScanner {

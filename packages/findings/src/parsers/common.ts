@@ -65,7 +65,7 @@ export function first(v: unknown): unknown {
 }
 
 export function hasKeys(v: unknown, ...keys: string[]): boolean {
-  return v !== null && typeof v === 'object' && !Array.isArray(v) && keys.every((k) => k in (v as object));
+  return v !== null && typeof v === 'object' && !Array.isArray(v) && keys.every((k) => k in v);
 }
 
 /** True for an array whose first element satisfies `test`, and for an empty array only if `empty`. */

@@ -1,6 +1,6 @@
 import { InputError } from '../errors';
 import { isArrayLike } from '../io/json';
-import { Finding, FindingInit, SEVERITIES, Severity, ToolCategory } from '../model';
+import { Finding, FindingInit, SEVERITIES, ToolCategory } from '../model';
 import { addCvss, arr, cwes, isObj, line, num, obj, severityOf, str, vulnIds } from '../normalize';
 import { categoryOfTool } from './category';
 import { CsvFormat, each, hasKeys, JsonFormat, ParseContext } from './common';
@@ -36,7 +36,7 @@ function toFinding(raw: Record<string, unknown>, index: number, ctx: ParseContex
     ruleId: str(raw.vuln_id_from_tool) ?? str(raw.rule_id),
     title: String(raw.title),
     description: String(raw.description),
-    severity: severity as Severity,
+    severity,
     toolSeverity: sevWord,
     tags: arr(raw.tags).map(String),
     cwes: cwes(raw.cwe, raw.cwes),

@@ -39,7 +39,7 @@ function* parse(root: XmlElement, ctx: ParseContext): Generator<Finding> {
         mitigation: plain(childText(alert, 'solution')),
         // ZAP writes one plugin twice on a site when risk or confidence differ; those are separate alerts.
         locator: `risk:${risk}/confidence:${childText(alert, 'confidence') ?? ''}`,
-        endpoints: endpoints.filter((e) => !!e.url).map((e) => ({ url: e.url!, method: e.method, parameter: e.parameter })),
+        endpoints: endpoints.filter((e) => !!e.url).map((e) => ({ url: e.url, method: e.method, parameter: e.parameter })),
         tags: str(childText(alert, 'wascid')) ? [`WASC-${childText(alert, 'wascid')}`] : [],
       });
     }

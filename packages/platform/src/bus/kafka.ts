@@ -138,7 +138,8 @@ export class KafkaBus implements EventBus {
       kafkaConsumerLag.set({ topic: payload.topic.slice((this.opts.namespace ?? '').length), group: reg.group, partition: String(payload.partition) }, Number(payload.offsetLag));
     });
     await consumer.run({
-      eachMessage: async ({ message, topic, heartbeat }) => {
+      eachMessage: async (batch) => {
+        const { message, topic } = batch;
         if (!message.value) return;
         let event: EventEnvelope | undefined;
         try {
@@ -154,7 +155,7 @@ export class KafkaBus implements EventBus {
         // kafkajs heartbeats only between messages: one event handled for longer than the session
         // timeout (a large scan's ingestion) would otherwise cost the member its partitions, and the
         // group would hand the same event to another replica while this one is still at it.
-        const beat = setInterval(() => heartbeat().catch(() => undefined), HEARTBEAT_INTERVAL_MS);
+        const beat = setInterval(() => void batch.heartbeat().catch(() => undefined), HEARTBEAT_INTERVAL_MS);
         const outcome = await deliver(event, reg.handler, this.log, reg.group, this.opts.retry ?? DEFAULT_RETRY, () => stopping || !reg.consumer, reg.onDeadLetter).finally(() => clearInterval(beat));
         // Throwing keeps the offset uncommitted, so the group's next run receives this event again.
         if (outcome === 'interrupted') throw new Error('consumer stopping');

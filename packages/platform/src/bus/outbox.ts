@@ -63,8 +63,8 @@ function toEnvelope(row: OutboxRow): EventEnvelope {
     topic: row.topic,
     key: row.key,
     occurredAt: new Date(row.created_at).toISOString(),
-    payload: typeof row.payload === 'string' ? JSON.parse(row.payload) : row.payload,
-    headers: typeof row.headers === 'string' ? JSON.parse(row.headers) : row.headers,
+    payload: typeof row.payload === 'string' ? (JSON.parse(row.payload) as unknown) : row.payload,
+    headers: typeof row.headers === 'string' ? (JSON.parse(row.headers) as Record<string, string>) : row.headers,
   };
 }
 
@@ -135,7 +135,9 @@ export class OutboxRelay {
     const leaseMs = this.opts.leaseMs ?? 15000;
     const rows = await this.db('bulwark_outbox_lease')
       .where({ id: 1 })
-      .andWhere((q) => q.where('holder', this.holder).orWhereNull('until').orWhere('until', '<', this.db.fn.now()))
+      .andWhere((q) => {
+        q.where('holder', this.holder).orWhereNull('until').orWhere('until', '<', this.db.fn.now());
+      })
       .update({ holder: this.holder, until: this.db.raw(`now() + (? * interval '1 millisecond')`, [leaseMs]) })
       .returning('id');
     return rows.length > 0;
@@ -144,7 +146,7 @@ export class OutboxRelay {
   /** Publishes one batch; returns how many rows it published. */
   async publishBatch(): Promise<number> {
     if (!(await this.acquireLease())) return 0;
-    const rows: OutboxRow[] = await this.db('bulwark_outbox')
+    const rows = await this.db<OutboxRow>('bulwark_outbox')
       .whereNull('published_at')
       .orderBy('seq')
       .limit(this.opts.batchSize ?? 200);

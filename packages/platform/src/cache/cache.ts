@@ -108,7 +108,7 @@ export class RedisCache implements Cache {
   }
 
   async get(key: string) {
-    return (await this.client.get(this.prefix + key)) as string | null;
+    return await this.client.get(this.prefix + key);
   }
   async set(key: string, value: string, ttlSeconds?: number) {
     if (ttlSeconds) await this.client.set(this.prefix + key, value, { EX: ttlSeconds });

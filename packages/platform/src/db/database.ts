@@ -48,7 +48,7 @@ async function ensurePostgresDatabase(url: string): Promise<void> {
   admin.pathname = '/postgres';
   const db = knex({ client: 'pg', connection: admin.toString(), pool: { min: 0, max: 1 } });
   try {
-    const found = await db.raw('select 1 from pg_database where datname = ?', [name]);
+    const found = await db.raw<{ rows: unknown[] }>('select 1 from pg_database where datname = ?', [name]);
     if (found.rows.length === 0) {
       await db.raw('create database ??', [name]).catch((err: { code?: string }) => {
         // Another replica created it between our check and our create.
@@ -75,7 +75,7 @@ async function withMigrationLock<T>(url: string, log: ReturnType<typeof createLo
   const lockDb = knex({ client: 'pg', connection: url, pool: { min: 0, max: 1 } });
   try {
     return await lockDb.transaction(async (trx) => {
-      const got = await trx.raw('select pg_try_advisory_xact_lock(?) as ok', [MIGRATION_LOCK_KEY]);
+      const got = await trx.raw<{ rows: { ok: boolean }[] }>('select pg_try_advisory_xact_lock(?) as ok', [MIGRATION_LOCK_KEY]);
       if (!got.rows[0].ok) {
         log.info('waiting for another process to finish migrating');
         await trx.raw('select pg_advisory_xact_lock(?)', [MIGRATION_LOCK_KEY]);
@@ -95,11 +95,12 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Db> {
   try {
     await ensurePostgresDatabase(url);
     db = knex({ client: 'pg', connection: url, pool: { min: 0, max: opts.poolMax ?? 10 } });
+    // knex declares `any`: it resolves to the batch number and the names of the migrations applied.
     const migrate = () =>
       db.migrate.latest({
         migrationSource: new ListMigrationSource([...platformMigrations, ...opts.migrations]),
         tableName: 'knex_migrations',
-      });
+      }) as Promise<[number, string[]]>;
     const [, applied] = await withMigrationLock(url, log, migrate);
     log.info('database ready', { embedded: !opts.url, migrationsApplied: applied.length });
   } catch (err) {

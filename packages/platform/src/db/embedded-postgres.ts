@@ -171,7 +171,7 @@ class Server implements EmbeddedPostgres {
     ]);
     const child = spawn(server.cmd, server.args, { env, cwd: this.root, stdio: ['ignore', 'ignore', 'pipe'] });
     this.child = child;
-    child.stderr!.setEncoding('utf8').on('data', (text: string) => {
+    child.stderr.setEncoding('utf8').on('data', (text: string) => {
       for (const line of text.split('\n').filter(Boolean)) {
         this.stderrTail = [...this.stderrTail.slice(-20), line];
         if (/\b(WARNING|ERROR|FATAL|PANIC):/.test(line) && !/FATAL:\s+the database system is (starting up|shutting down)/.test(line)) this.log.warn('postgres', { line });

@@ -45,6 +45,7 @@ function arrayElement(value: unknown): string {
   if (value === null || value === undefined) return 'NULL';
   // Numbers and booleans need no quotes; everything else is quoted, so no text can read as NULL or a delimiter.
   if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  // eslint-disable-next-line @typescript-eslint/no-base-to-string -- objects are handled before: what is left is a bigint
   const text = typeof value === 'string' ? value : Array.isArray(value) ? pgArray(value) : value instanceof Date ? value.toISOString() : typeof value === 'object' ? JSON.stringify(value) : String(value);
   return NEEDS_ESCAPE.test(text) ? `"${text.replace(/[\\"]/g, '\\$&')}"` : `"${text}"`;
 }

@@ -13,10 +13,10 @@ interface MethodDef {
   path: string;
   requestStream: boolean;
   responseStream: boolean;
-  requestSerialize(value: never): Buffer;
-  requestDeserialize(bytes: Buffer): unknown;
-  responseSerialize(value: never): Buffer;
-  responseDeserialize(bytes: Buffer): unknown;
+  requestSerialize: (value: never) => Buffer;
+  requestDeserialize: (bytes: Buffer) => unknown;
+  responseSerialize: (value: never) => Buffer;
+  responseDeserialize: (bytes: Buffer) => unknown;
 }
 type ServiceDef = Record<string, MethodDef>;
 
@@ -197,7 +197,7 @@ export class GrpcServer {
             this.logFailure('grpc stream failed', path, err, requestId);
             const serviceError = toServiceError(err);
             observed.end(serviceError.code ?? grpc.status.UNKNOWN);
-            call.destroy(Object.assign(new Error(errorMessage(err)), serviceError) as unknown as Error);
+            call.destroy(Object.assign(new Error(errorMessage(err)), serviceError));
           },
         )
         .catch((err) => this.log.error('grpc stream end failed', { path, error: errorMessage(err), requestId }));
@@ -243,7 +243,8 @@ export interface GrpcClientOptions {
 
 export interface GrpcClientHandle<D extends ServiceDef> {
   client: ServiceClient<D>;
-  close(): void;
+  /** Closes the channel; callers take it apart from the handle. */
+  close: () => void;
 }
 
 /**
@@ -292,7 +293,7 @@ export function createGrpcClient<D extends ServiceDef>(
   const client: Record<string, unknown> = {};
   for (const [method, md] of Object.entries(def)) {
     const serialize = md.requestSerialize as (v: unknown) => Buffer;
-    const deserialize = md.responseDeserialize as (b: Buffer) => unknown;
+    const deserialize = md.responseDeserialize;
     if (md.responseStream) {
       client[method] = (req: unknown) => {
         const observed = observe(md.path);

@@ -160,7 +160,7 @@ export function createServiceApp(opts: ServiceAppOptions): express.Express {
       try {
         const params = route.request?.params ? parseOrThrow(route.request.params, req.params, 'params') : req.params;
         const query = route.request?.query ? parseOrThrow(route.request.query, req.query, 'query') : {};
-        const rawBody = req.body === undefined ? {} : req.body;
+        const rawBody: unknown = req.body === undefined ? {} : req.body;
         const body = route.upload ? req.uploaded : route.request?.body ? parseOrThrow(route.request.body, rawBody, 'body') : undefined;
         const clientIp = req.header(CLIENT_IP_HEADER) ?? req.socket.remoteAddress ?? 'unknown';
         // An upload's file is removed before the answer leaves, whatever the handler did.

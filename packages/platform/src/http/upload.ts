@@ -109,7 +109,7 @@ export function receiveUpload(maxBytes: number): RequestHandler {
         out.destroy();
       }).then(() => fs.promises.rm(file, { force: true }));
 
-    const stop = (err: unknown | undefined) => {
+    const stop = (err: unknown) => {
       if (settled) return;
       settled = true;
       if (decoder) {

@@ -51,7 +51,7 @@ export class ReportParser {
     });
     let outcome: ImportOutcome;
     try {
-      const task: ImportTask = { ...req, port: port2, progress: progress.buffer as SharedArrayBuffer };
+      const task: ImportTask = { ...req, port: port2, progress: progress.buffer };
       outcome = (await this.pool.run(task, { transferList: [port2] as never })) as ImportOutcome;
     } catch (err) {
       await storing;

@@ -270,7 +270,7 @@ export class ScanWorker {
       return 'stopped';
     }
     const known = err instanceof ScanRunError || err instanceof GitCheckoutError || err instanceof ReportParseError;
-    const message = err instanceof GitCheckoutError ? `Checkout failed: ${err.message}` : known ? (err as Error).message : 'Internal error while scanning';
+    const message = err instanceof GitCheckoutError ? `Checkout failed: ${err.message}` : known ? err.message : 'Internal error while scanning';
     if (!known) this.log.error('scan failed unexpectedly', { scanId: scan.id, error: (err as Error).message, stack: (err as Error).stack });
     else this.log.warn('scan failed', { scanId: scan.id, error: message });
     const checkout = err instanceof GitCheckoutError;
