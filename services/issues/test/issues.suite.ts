@@ -232,17 +232,17 @@ export function issuesSuite(t: SystemUnderTest): void {
       ]);
       expect(byCheck.total).to.equal(await count(`filter[check]=${check}`));
 
-      // Project, severity and status filters sum issue_counts: the groups still add up to the single counts.
-      const statuses = ok(await t.admin.get('/api/v1/issues/statuses')).items.map((s: any) => s.id as number);
+      // Project, severity and status filters sum issue_counts: each group is its single count, and the
+      // groups add up to the total, so no pair left out holds an issue (one request per pair would
+      // spend the suite's rate limit).
       const project = await grouped(`group_by=severity&group_by=status&filter[project_code]=${env.code}&filter[category]=sast`);
-      for (const severity of ['critical', 'high', 'medium', 'low', 'info']) {
-        for (const status of statuses) {
-          const single = await count(`filter[project_code]=${env.code}&filter[category]=sast&filter[severity]=${severity}&filter[status]=${status}`);
-          const group = project.groups.find((g: any) => g.severity === severity && g.status_id === status);
-          expect(group?.count ?? 0, `${severity}/${status}`).to.equal(single);
-        }
+      expect(project.groups).to.not.be.empty;
+      for (const group of project.groups) {
+        const single = await count(`filter[project_code]=${env.code}&filter[category]=sast&filter[severity]=${group.severity}&filter[status]=${group.status_id}`);
+        expect(group.count, `${group.severity}/${group.status_id}`).to.equal(single);
       }
       expect(project.total).to.equal(await count(`filter[project_code]=${env.code}&filter[category]=sast`));
+      expect(project.groups.reduce((sum: number, g: any) => sum + g.count, 0)).to.equal(project.total);
       const everywhere = await grouped('group_by=severity');
       for (const g of everywhere.groups) expect(g.count, g.severity).to.equal(await count(`filter[severity]=${g.severity}`));
       expect(everywhere.total).to.equal(await count(''));
