@@ -2,7 +2,7 @@
 import { iso, pgArray, Queryable } from '@bulwark/platform';
 import type { Knex } from 'knex';
 import { NOT_COUNTED_STATUSES, STATUS } from '../domain/statuses';
-import { applyFilter, countedByGroups, IssueFilter } from './issues';
+import { applyFilter, IssueFilter, issueStore } from './issues';
 
 /** Projects of a report (null: every project); duplicates are left out, as in the summary. */
 function scoped(projects: string[] | null): { sql: string; bindings: string[] } {
@@ -42,10 +42,7 @@ export const reportQueries = {
       db({ h: 'issue_history' }).join('issues', 'issues.id', 'h.issue_id').select('h.at', 'h.old_value', 'h.new_value').where('h.field', 'status').where('h.at', '>=', starts[0]!),
       f,
     ).toSQL();
-    const openNow = (countedByGroups(f)
-      ? applyFilter(db({ issues: 'issue_counts' }).select(db.raw('coalesce(sum(n), 0) as n')), f)
-      : applyFilter(db('issues').count({ n: '*' }), f)
-    ).whereRaw('not (issues.status_id = any(?::int[]))', [closed]).toSQL();
+    const openNow = issueStore.countQuery(db, f).whereRaw('not (issues.status_id = any(?::int[]))', [closed]).toSQL();
     const { rows } = await db.raw(
       `with ev as (
          select i.first_detected_at as at, 1 as opened, 0 as fixed,
