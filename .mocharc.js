@@ -4,7 +4,15 @@ const named = process.argv.slice(2).filter((a) => /\.test\.ts$/.test(a));
 module.exports = {
   require: ['tsx/cjs'],
   extension: ['ts'],
-  spec: named.length > 0 ? [] : ['packages/*/test/**/*.test.ts', 'services/*/test/**/*.test.ts', 'gateway/test/**/*.test.ts', 'console/test/**/*.test.ts'],
+  spec:
+    named.length > 0
+      ? []
+      : [
+          'packages/*/test/**/*.test.ts',
+          'services/*/test/**/*.test.ts',
+          'gateway/test/**/*.test.ts',
+          'console/test/**/*.test.ts',
+        ],
   timeout: 120000,
   reporter: require.resolve('./scripts/mocha-summary-reporter.js'),
   exit: true,

@@ -5,7 +5,13 @@
 import tseslint from 'typescript-eslint';
 
 /** What tsconfig.tests.json type-checks. */
-const tests = ['packages/*/test/**/*.ts', 'services/*/test/**/*.ts', 'gateway/test/**/*.ts', 'console/test/**/*.ts', 'bench/**/*.ts'];
+const tests = [
+  'packages/*/test/**/*.ts',
+  'services/*/test/**/*.ts',
+  'gateway/test/**/*.ts',
+  'console/test/**/*.ts',
+  'bench/**/*.ts',
+];
 
 export default tseslint.config(
   {
@@ -30,7 +36,10 @@ export default tseslint.config(
   {
     rules: {
       // Names starting with `_` are unused on purpose (a destructured field left out, a required parameter), as for tsc.
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', ignoreRestSiblings: true }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', ignoreRestSiblings: true },
+      ],
       // Functions without `await` here implement a contract that returns a promise (route and event handlers,
       // Cache, EventBus, knex's migration source, test stubs): `async` turns what they throw into a rejection,
       // which their callers handle. A forgotten `await` is what no-floating-promises catches.

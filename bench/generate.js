@@ -51,10 +51,16 @@ function sarif(file) {
     fullDescription: { text: `A longer explanation of problem ${i}, why it matters and how it is usually exploited.` },
     defaultConfiguration: { level: levels[i % 3] },
     helpUri: `https://example.com/rules/${i}`,
-    properties: { tags: ['security', `external/cwe/cwe-${(i % 90) + 20}`], 'security-severity': String(((i % 90) / 10 + 1).toFixed(1)), precision: 'high' },
+    properties: {
+      tags: ['security', `external/cwe/cwe-${(i % 90) + 20}`],
+      'security-severity': String(((i % 90) / 10 + 1).toFixed(1)),
+      precision: 'high',
+    },
   }));
   const w = writer(file);
-  w.write(`{"$schema":"https://json.schemastore.org/sarif-2.1.0.json","version":"2.1.0","runs":[{"tool":{"driver":{"name":"CodeQL","semanticVersion":"2.15.0","rules":${JSON.stringify(rules)}}},"results":[`);
+  w.write(
+    `{"$schema":"https://json.schemastore.org/sarif-2.1.0.json","version":"2.1.0","runs":[{"tool":{"driver":{"name":"CodeQL","semanticVersion":"2.15.0","rules":${JSON.stringify(rules)}}},"results":[`,
+  );
   for (let i = 0; i < count; i++) {
     const rule = rand(300);
     const fileNo = rand(4000);
@@ -64,9 +70,33 @@ function sarif(file) {
       ruleIndex: rule,
       level: levels[rule % 3],
       message: { text: `Value from [user input](1) flows to a sensitive sink in call number ${i % 97}.` },
-      locations: [{ physicalLocation: { artifactLocation: { uri: `src/module${fileNo % 200}/file${fileNo}.js`, uriBaseId: '%SRCROOT%' }, region: { startLine: line, startColumn: 5 + rand(40), endColumn: 60, snippet: { text: `  const v${i % 50} = sink(input${rand(500)});` } } } }],
-      partialFingerprints: { primaryLocationLineHash: `${hex(`${i}`, 16)}:1`, primaryLocationStartColumnFingerprint: String(rand(40)) },
-      relatedLocations: [{ id: 1, physicalLocation: { artifactLocation: { uri: `src/module${fileNo % 200}/file${fileNo}.js` }, region: { startLine: Math.max(1, line - 3) } }, message: { text: 'user input' } }],
+      locations: [
+        {
+          physicalLocation: {
+            artifactLocation: { uri: `src/module${fileNo % 200}/file${fileNo}.js`, uriBaseId: '%SRCROOT%' },
+            region: {
+              startLine: line,
+              startColumn: 5 + rand(40),
+              endColumn: 60,
+              snippet: { text: `  const v${i % 50} = sink(input${rand(500)});` },
+            },
+          },
+        },
+      ],
+      partialFingerprints: {
+        primaryLocationLineHash: `${hex(`${i}`, 16)}:1`,
+        primaryLocationStartColumnFingerprint: String(rand(40)),
+      },
+      relatedLocations: [
+        {
+          id: 1,
+          physicalLocation: {
+            artifactLocation: { uri: `src/module${fileNo % 200}/file${fileNo}.js` },
+            region: { startLine: Math.max(1, line - 3) },
+          },
+          message: { text: 'user input' },
+        },
+      ],
     };
     w.write((i ? ',' : '') + JSON.stringify(result));
   }
@@ -77,12 +107,16 @@ function sarif(file) {
 function trivy(file) {
   const sev = ['CRITICAL', 'HIGH', 'MEDIUM', 'LOW', 'UNKNOWN'];
   const w = writer(file);
-  w.write('{"SchemaVersion":2,"ArtifactName":"registry.example.com/app:1.0","ArtifactType":"container_image","Metadata":{"OS":{"Family":"debian","Name":"12.1"}},"Results":[');
+  w.write(
+    '{"SchemaVersion":2,"ArtifactName":"registry.example.com/app:1.0","ArtifactType":"container_image","Metadata":{"OS":{"Family":"debian","Name":"12.1"}},"Results":[',
+  );
   const targets = 40;
   const per = Math.ceil(count / targets);
   let n = 0;
   for (let t = 0; t < targets && n < count; t++) {
-    w.write(`${t ? ',' : ''}{"Target":"app/lib${t}/package-lock.json","Class":"lang-pkgs","Type":"npm","Vulnerabilities":[`);
+    w.write(
+      `${t ? ',' : ''}{"Target":"app/lib${t}/package-lock.json","Class":"lang-pkgs","Type":"npm","Vulnerabilities":[`,
+    );
     for (let j = 0; j < per && n < count; j++, n++) {
       const pkg = `pkg-${rand(3000)}`;
       const v = {
@@ -99,8 +133,19 @@ function trivy(file) {
         Description: `A flaw was found in ${pkg}. A crafted payload passed to the merge function can modify the prototype of Object, which may lead to denial of service or code execution in applications that use it.`,
         Severity: sev[rand(5)],
         CweIDs: [`CWE-${1 + rand(1000)}`],
-        CVSS: { ghsa: { V3Vector: 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:N/I:N/A:H', V3Score: 7.5 }, nvd: { V2Vector: 'AV:N/AC:L/Au:N/C:N/I:N/A:P', V3Vector: 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:N/I:N/A:H', V2Score: 5, V3Score: 7.5 } },
-        References: [`https://github.com/advisories/GHSA-${hex(n, 4)}-${hex(n + 1, 4)}-${hex(n + 2, 4)}`, `https://nvd.nist.gov/vuln/detail/CVE-${n}`],
+        CVSS: {
+          ghsa: { V3Vector: 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:N/I:N/A:H', V3Score: 7.5 },
+          nvd: {
+            V2Vector: 'AV:N/AC:L/Au:N/C:N/I:N/A:P',
+            V3Vector: 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:N/I:N/A:H',
+            V2Score: 5,
+            V3Score: 7.5,
+          },
+        },
+        References: [
+          `https://github.com/advisories/GHSA-${hex(n, 4)}-${hex(n + 1, 4)}-${hex(n + 2, 4)}`,
+          `https://nvd.nist.gov/vuln/detail/CVE-${n}`,
+        ],
         PublishedDate: '2023-01-01T00:00:00Z',
         LastModifiedDate: '2023-06-01T00:00:00Z',
       };

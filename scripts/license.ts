@@ -13,9 +13,16 @@ A limit left out is the community edition's; "unlimited" sets none. Without --ke
 
 const { values } = parseArgs({
   options: {
-    installation: { type: 'string' }, licensee: { type: 'string' }, edition: { type: 'string' }, days: { type: 'string' },
-    projects: { type: 'string' }, users: { type: 'string' }, 'scanning-processes': { type: 'string' }, feature: { type: 'string', multiple: true },
-    key: { type: 'string' }, help: { type: 'boolean' },
+    installation: { type: 'string' },
+    licensee: { type: 'string' },
+    edition: { type: 'string' },
+    days: { type: 'string' },
+    projects: { type: 'string' },
+    users: { type: 'string' },
+    'scanning-processes': { type: 'string' },
+    feature: { type: 'string', multiple: true },
+    key: { type: 'string' },
+    help: { type: 'boolean' },
   },
 });
 
@@ -31,8 +38,15 @@ try {
     console.error(usage);
     process.exit(values.help ? 0 : 2);
   }
-  const limits = { projects: limit('projects', values.projects), users: limit('users', values.users), scanning_processes: limit('scanning-processes', values['scanning-processes']) };
-  const given = Object.fromEntries(Object.entries(limits).filter(([, v]) => v !== undefined)) as Record<string, number | null>;
+  const limits = {
+    projects: limit('projects', values.projects),
+    users: limit('users', values.users),
+    scanning_processes: limit('scanning-processes', values['scanning-processes']),
+  };
+  const given = Object.fromEntries(Object.entries(limits).filter(([, v]) => v !== undefined)) as Record<
+    string,
+    number | null
+  >;
   const text = issueTestLicense(
     values.installation,
     {

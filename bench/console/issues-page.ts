@@ -42,7 +42,10 @@ async function openView(page: Page, url: string): Promise<number> {
   const t0 = performance.now();
   await page.goto(url, { waitUntil: 'commit' });
   await page.locator('table.grid tbody tr').first().waitFor();
-  await page.getByRole('status').filter({ hasText: /issues/ }).waitFor();
+  await page
+    .getByRole('status')
+    .filter({ hasText: /issues/ })
+    .waitFor();
   await page.locator('table.grid tbody tr a').first().focus();
   return performance.now() - t0;
 }
@@ -67,10 +70,16 @@ async function serveBuild(dir: string, gateway: string): Promise<{ base: string;
 
 async function main() {
   const i = infra();
-  if (!i.pgUrl || !i.redisUrl || !i.kafkaBrokers) throw new Error('PostgreSQL, Redis and Kafka are needed: eval "$(bash deploy/local/infra.sh env)"');
-  const system = await startScaledMode({ ...i, pgUrl: i.pgUrl, redisUrl: i.redisUrl, kafkaBrokers: i.kafkaBrokers, scannerPath: i.scannerPath ?? '' }, {
-    RATE_LIMIT_PER_TOKEN_PER_MINUTE: '1000000', LOG_LEVEL: 'warn', ...(CONSOLE_DIR ? { CONSOLE_DIR } : {}),
-  });
+  if (!i.pgUrl || !i.redisUrl || !i.kafkaBrokers)
+    throw new Error('PostgreSQL, Redis and Kafka are needed: eval "$(bash deploy/local/infra.sh env)"');
+  const system = await startScaledMode(
+    { ...i, pgUrl: i.pgUrl, redisUrl: i.redisUrl, kafkaBrokers: i.kafkaBrokers, scannerPath: i.scannerPath ?? '' },
+    {
+      RATE_LIMIT_PER_TOKEN_PER_MINUTE: '1000000',
+      LOG_LEVEL: 'warn',
+      ...(CONSOLE_DIR ? { CONSOLE_DIR } : {}),
+    },
+  );
   const problems: string[] = [];
   const { context, page } = await openBrowser(problems);
   let builds: { label: string; base: string; close: () => void }[] = [];
@@ -92,11 +101,16 @@ async function main() {
     const base = system.api.baseUrl;
     await signIn(page, base, 'admin', ADMIN_PASSWORD);
     builds = COMPARE_DIR
-      ? [{ label: 'A', ...(await serveBuild(CONSOLE_DIR ?? findConsoleDir(undefined)!, base)) }, { label: 'B', ...(await serveBuild(COMPARE_DIR, base)) }]
+      ? [
+          { label: 'A', ...(await serveBuild(CONSOLE_DIR ?? findConsoleDir(undefined)!, base)) },
+          { label: 'B', ...(await serveBuild(COMPARE_DIR, base)) },
+        ]
       : [{ label: '', base, close: () => undefined }];
 
     const named = (label: string, build: string) => (build ? `${label} (build ${build})` : label);
-    console.log('| view | first page on screen, median | p95 | longest main-thread task | load average |\n|---|---|---|---|---|');
+    console.log(
+      '| view | first page on screen, median | p95 | longest main-thread task | load average |\n|---|---|---|---|---|',
+    );
     for (const view of [{ label: 'all issues, newest first', query: '' }, ...QUERIES]) {
       const times = builds.map(() => [] as number[]);
       const longest = builds.map(() => 0);
@@ -106,7 +120,10 @@ async function main() {
           longest[k] = Math.max(longest[k], await longestTask(page));
         }
       }
-      for (const [k, build] of builds.entries()) console.log(`| ${named(view.label, build.label)} | ${ms(median(times[k]))} | ${ms(p95(times[k]))} | ${ms(longest[k])} | ${load()} |`);
+      for (const [k, build] of builds.entries())
+        console.log(
+          `| ${named(view.label, build.label)} | ${ms(median(times[k]))} | ${ms(p95(times[k]))} | ${ms(longest[k])} | ${load()} |`,
+        );
     }
 
     for (const build of builds) {
@@ -116,11 +133,16 @@ async function main() {
         const before = await firstRow(page);
         const t0 = performance.now();
         await page.getByRole('button', { name: 'Next page' }).click();
-        await page.waitForFunction((href) => document.querySelector('table.grid tbody tr a')?.getAttribute('href') !== href, before);
+        await page.waitForFunction(
+          (href) => document.querySelector('table.grid tbody tr a')?.getAttribute('href') !== href,
+          before,
+        );
         clicks.push(performance.now() - t0);
       }
       // One document throughout the clicks: its longest task covers all of them.
-      console.log(`\n| ${named(`${PAGES} × Next page (keyset)`, build.label)} | median ${ms(median(clicks))} | p95 ${ms(p95(clicks))} | longest task ${ms(await longestTask(page))} | page ${PAGES + 1} reached | load average ${load()} |`);
+      console.log(
+        `\n| ${named(`${PAGES} × Next page (keyset)`, build.label)} | median ${ms(median(clicks))} | p95 ${ms(p95(clicks))} | longest task ${ms(await longestTask(page))} | page ${PAGES + 1} reached | load average ${load()} |`,
+      );
     }
     if (problems.length) throw new Error(`the page reported problems: ${problems.join('; ')}`);
   } finally {

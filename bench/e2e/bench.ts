@@ -25,7 +25,12 @@ const MANUAL_TOOL_TYPE = 20;
 const SETTINGS: Record<string, string> = {
   RATE_LIMIT_PER_TOKEN_PER_MINUTE: '1000000',
   LOG_LEVEL: 'warn',
-  ...(process.env.BENCH_CPU_PROF ? { NODE_OPTIONS: `--require ${path.join(__dirname, 'profile.js')}`, BENCH_CPU_PROF_DIR: path.resolve(process.env.BENCH_CPU_PROF) } : {}),
+  ...(process.env.BENCH_CPU_PROF
+    ? {
+        NODE_OPTIONS: `--require ${path.join(__dirname, 'profile.js')}`,
+        BENCH_CPU_PROF_DIR: path.resolve(process.env.BENCH_CPU_PROF),
+      }
+    : {}),
 };
 
 interface Run {
@@ -54,9 +59,25 @@ function memory(pid: number): { rss: number; hwm: number } {
 async function floor(file: string, pgUrl: string): Promise<number> {
   const started = process.hrtime.bigint();
   const doc = JSON.parse(fs.readFileSync(file, 'utf8'));
-  const esc = (v: unknown) => String(v).replace(/[\\\t\n\r]/g, (c) => ({ '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' })[c]!);
-  const psql = spawn('psql', [pgUrl, '-q', '-v', 'ON_ERROR_STOP=1', '-c', 'create temp table f (fingerprint text, rule text, level text, uri text, line int, message text, snippet text)', '-c', 'copy f from stdin'], { stdio: ['pipe', 'inherit', 'inherit'] });
-  const done = new Promise<void>((resolve, reject) => psql.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`psql exited with ${code}`)))));
+  const esc = (v: unknown) =>
+    String(v).replace(/[\\\t\n\r]/g, (c) => ({ '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' })[c]!);
+  const psql = spawn(
+    'psql',
+    [
+      pgUrl,
+      '-q',
+      '-v',
+      'ON_ERROR_STOP=1',
+      '-c',
+      'create temp table f (fingerprint text, rule text, level text, uri text, line int, message text, snippet text)',
+      '-c',
+      'copy f from stdin',
+    ],
+    { stdio: ['pipe', 'inherit', 'inherit'] },
+  );
+  const done = new Promise<void>((resolve, reject) =>
+    psql.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`psql exited with ${code}`)))),
+  );
   const rows = function* () {
     for (const r of doc.runs[0].results) {
       const loc = r.locations[0].physicalLocation;
@@ -71,14 +92,65 @@ async function floor(file: string, pgUrl: string): Promise<number> {
 /** A project with a layer gated by "no high severity", a manual tool and a check to upload to. */
 async function newCheck(api: Api): Promise<string> {
   const code = `e2e-${uniqueSuffix()}`;
-  ok('project', await api.post('/api/v1/project', { code, name: `Bench ${code}`, description: 'end-to-end benchmark', tags: [] }));
-  const layer = ok('layer', await api.post('/api/v1/layer', { name: 'code', description: 'source code', project_code: code, layer_type_id: 1, is_template: false }));
-  const source = ok('source', await api.post('/api/v1/source', { name: `repo ${code}`, description: 'bench', source_type_id: 1, settings: { url: 'http://127.0.0.1:9/bench.git', branch_name: 'main', auth_method: 'Anonymous' } }));
-  const tool = ok('tool', await api.post('/api/v1/tool', { description: 'uploaded SARIF', type_id: MANUAL_TOOL_TYPE, settings: { scan_result_lang: 'EN' } }));
+  ok(
+    'project',
+    await api.post('/api/v1/project', { code, name: `Bench ${code}`, description: 'end-to-end benchmark', tags: [] }),
+  );
+  const layer = ok(
+    'layer',
+    await api.post('/api/v1/layer', {
+      name: 'code',
+      description: 'source code',
+      project_code: code,
+      layer_type_id: 1,
+      is_template: false,
+    }),
+  );
+  const source = ok(
+    'source',
+    await api.post('/api/v1/source', {
+      name: `repo ${code}`,
+      description: 'bench',
+      source_type_id: 1,
+      settings: { url: 'http://127.0.0.1:9/bench.git', branch_name: 'main', auth_method: 'Anonymous' },
+    }),
+  );
+  const tool = ok(
+    'tool',
+    await api.post('/api/v1/tool', {
+      description: 'uploaded SARIF',
+      type_id: MANUAL_TOOL_TYPE,
+      settings: { scan_result_lang: 'EN' },
+    }),
+  );
   const gate = ok('gate', await api.post('/api/v1/quality-gate', { name: `no highs ${code}` }));
-  ok('condition', await api.post('/api/v1/condition', { quality_gate_id: gate.id, condition_type: 'severity', condition_value: 'high', operator: 'not_greater_than', value: '0' }));
-  ok('link', await api.post('/api/v1/quality-gate/link-layer', { layer_id: layer.id, quality_gates: [{ quality_gate_id: gate.id, action: 'inform' }] }));
-  return ok('check', await api.post('/api/v1/check', { layer_id: layer.id, security_tool_id: tool.id, scan_source_id: source.id, source_auth: { branch_name: 'main' }, run_scan_task: { type: 'manual' } })).id;
+  ok(
+    'condition',
+    await api.post('/api/v1/condition', {
+      quality_gate_id: gate.id,
+      condition_type: 'severity',
+      condition_value: 'high',
+      operator: 'not_greater_than',
+      value: '0',
+    }),
+  );
+  ok(
+    'link',
+    await api.post('/api/v1/quality-gate/link-layer', {
+      layer_id: layer.id,
+      quality_gates: [{ quality_gate_id: gate.id, action: 'inform' }],
+    }),
+  );
+  return ok(
+    'check',
+    await api.post('/api/v1/check', {
+      layer_id: layer.id,
+      security_tool_id: tool.id,
+      scan_source_id: source.id,
+      source_auth: { branch_name: 'main' },
+      run_scan_task: { type: 'manual' },
+    }),
+  ).id;
 }
 
 /** Seconds from the upload request's start until every issue of the scan is visible and its gate verdict stored. */
@@ -86,11 +158,17 @@ async function uploadAndWait(api: Api, token: string, checkId: string, file: str
   const started = process.hrtime.bigint();
   const res = await fetch(`${api.baseUrl}/api/v1/check/${checkId}/results?file_name=${path.basename(file)}`, {
     method: 'POST',
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'content-length': String(fs.statSync(file).size) },
+    headers: {
+      authorization: `Bearer ${token}`,
+      'content-type': 'application/json',
+      'content-length': String(fs.statSync(file).size),
+    },
     body: Readable.toWeb(fs.createReadStream(file)) as ReadableStream,
     duplex: 'half',
   } as RequestInit);
-  const { scan_result_id: id } = ok('upload', { status: res.status, body: await res.json() }) as { scan_result_id: string };
+  const { scan_result_id: id } = ok('upload', { status: res.status, body: await res.json() }) as {
+    scan_result_id: string;
+  };
   const upload = Number(process.hrtime.bigint() - started) / 1e9;
   // Distinct findings: the upload merged true duplicates, and each becomes one issue.
   const expected = ok('scan result', await api.get(`/api/v1/scan-result/${id}`)).findings_count;
@@ -103,16 +181,21 @@ async function uploadAndWait(api: Api, token: string, checkId: string, file: str
     await sleep(250);
   }
   const total = Number(process.hrtime.bigint() - started) / 1e9;
-  console.log(`    ${expected} findings: upload answered after ${upload.toFixed(2)} s, issues and verdict after ${total.toFixed(2)} s`);
+  console.log(
+    `    ${expected} findings: upload answered after ${upload.toFixed(2)} s, issues and verdict after ${total.toFixed(2)} s`,
+  );
   return total;
 }
 
 async function benchMode(mode: string, file: string, pgUrl: string): Promise<Run[]> {
   const i = infra();
   const t0 = Date.now();
-  const sys = mode === 'scaled'
-    ? await startScaledMode({ ...i, scannerPath: i.scannerPath ?? '' } as Required<typeof i>, SETTINGS, { ownProcess: OWN_PROCESS })
-    : await startAllModeProcess(SETTINGS);
+  const sys =
+    mode === 'scaled'
+      ? await startScaledMode({ ...i, scannerPath: i.scannerPath ?? '' } as Required<typeof i>, SETTINGS, {
+          ownProcess: OWN_PROCESS,
+        })
+      : await startAllModeProcess(SETTINGS);
   console.log(`${mode}: ready after ${((Date.now() - t0) / 1000).toFixed(1)} s`);
   const pids = 'children' in sys ? sys.children.map((c) => c.proc.pid!) : [sys.pid];
   const names = 'children' in sys ? sys.children.map((c) => c.name) : ['all'];
@@ -130,7 +213,9 @@ async function benchMode(mode: string, file: string, pgUrl: string): Promise<Run
       const rssGrowthMb = growth.reduce((sum, g) => sum + g, 0);
       const floorS = await floor(file, pgUrl);
       runs.push({ newS, unchangedS, floorS, rssGrowthMb });
-      console.log(`  run ${n + 1}: new ${newS.toFixed(2)} s, unchanged ${unchangedS.toFixed(2)} s, floor ${floorS.toFixed(2)} s, peak RSS growth ${rssGrowthMb.toFixed(0)} MB (${names.map((m, k) => `${m} ${growth[k].toFixed(0)}`).join(', ')})`);
+      console.log(
+        `  run ${n + 1}: new ${newS.toFixed(2)} s, unchanged ${unchangedS.toFixed(2)} s, floor ${floorS.toFixed(2)} s, peak RSS growth ${rssGrowthMb.toFixed(0)} MB (${names.map((m, k) => `${m} ${growth[k].toFixed(0)}`).join(', ')})`,
+      );
     }
     return runs;
   } finally {
@@ -140,22 +225,37 @@ async function benchMode(mode: string, file: string, pgUrl: string): Promise<Run
 
 async function main() {
   const i = infra();
-  if (!i.pgUrl) throw new Error('PostgreSQL is needed (the floor, and the scaled mode with Kafka and Redis): eval "$(bash deploy/local/infra.sh env)"');
+  if (!i.pgUrl)
+    throw new Error(
+      'PostgreSQL is needed (the floor, and the scaled mode with Kafka and Redis): eval "$(bash deploy/local/infra.sh env)"',
+    );
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bulwark-e2e-'));
   try {
     await new Promise<void>((resolve, reject) =>
-      spawn(process.execPath, [path.join(__dirname, '../generate.js'), dir, String(FINDINGS)], { stdio: ['ignore', 'ignore', 'inherit'] }).on('exit', (c) => (c === 0 ? resolve() : reject(new Error(`generate.js exited with ${c}`)))),
+      spawn(process.execPath, [path.join(__dirname, '../generate.js'), dir, String(FINDINGS)], {
+        stdio: ['ignore', 'ignore', 'inherit'],
+      }).on('exit', (c) => (c === 0 ? resolve() : reject(new Error(`generate.js exited with ${c}`)))),
     );
     const file = path.join(dir, 'sarif-100k.sarif');
-    console.log(`report: ${(fs.statSync(file).size / 2 ** 20).toFixed(1)} MiB, ${FINDINGS} results; ${RUNS} runs per mode\n`);
+    console.log(
+      `report: ${(fs.statSync(file).size / 2 ** 20).toFixed(1)} MiB, ${FINDINGS} results; ${RUNS} runs per mode\n`,
+    );
     const table: string[] = [];
     for (const mode of MODES) {
       const runs = await benchMode(mode, file, i.pgUrl);
-      const [n, u, f] = [median(runs.map((r) => r.newS)), median(runs.map((r) => r.unchangedS)), median(runs.map((r) => r.floorS))];
+      const [n, u, f] = [
+        median(runs.map((r) => r.newS)),
+        median(runs.map((r) => r.unchangedS)),
+        median(runs.map((r) => r.floorS)),
+      ];
       const rss = Math.max(...runs.map((r) => r.rssGrowthMb));
-      table.push(`| ${mode} | ${n.toFixed(2)} s | ${Math.round(FINDINGS / n)} | ${(n / f).toFixed(1)} | ${u.toFixed(2)} s | ${(u / f).toFixed(1)} | ${f.toFixed(2)} s | ${rss.toFixed(0)} MB |`);
+      table.push(
+        `| ${mode} | ${n.toFixed(2)} s | ${Math.round(FINDINGS / n)} | ${(n / f).toFixed(1)} | ${u.toFixed(2)} s | ${(u / f).toFixed(1)} | ${f.toFixed(2)} s | ${rss.toFixed(0)} MB |`,
+      );
     }
-    console.log(`\n| mode | new: end to end (median) | findings/s | × floor | unchanged: end to end (median) | × floor | floor (median) | peak RSS growth (max) |\n|---|---|---|---|---|---|---|---|\n${table.join('\n')}`);
+    console.log(
+      `\n| mode | new: end to end (median) | findings/s | × floor | unchanged: end to end (median) | × floor | floor (median) | peak RSS growth (max) |\n|---|---|---|---|---|---|---|---|\n${table.join('\n')}`,
+    );
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }

@@ -14,7 +14,11 @@ if (dir) {
   // An in-thread session answers synchronously, so the profile is complete before the process ends.
   process.on('exit', () => {
     session.post('Profiler.stop', (err, res) => {
-      if (!err) fs.writeFileSync(path.join(dir, `${(process.env.TARGET || 'node').replace(/,/g, '+')}-${process.pid}.cpuprofile`), JSON.stringify(res.profile));
+      if (!err)
+        fs.writeFileSync(
+          path.join(dir, `${(process.env.TARGET || 'node').replace(/,/g, '+')}-${process.pid}.cpuprofile`),
+          JSON.stringify(res.profile),
+        );
     });
   });
 }

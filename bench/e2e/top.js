@@ -36,11 +36,14 @@ for (let i = 0; i < profile.samples.length; i++) {
 }
 const total = [...self.values()].reduce((a, b) => a + b, 0);
 const idle = self.get('(idle)') ?? 0;
-console.log(`${path.basename(file)}: ${(total / 1e6).toFixed(1)} s profiled, ${((total - idle) / 1e6).toFixed(1)} s busy`);
+console.log(
+  `${path.basename(file)}: ${(total / 1e6).toFixed(1)} s profiled, ${((total - idle) / 1e6).toFixed(1)} s busy`,
+);
 for (const [k, us] of [...self].sort((a, b) => b[1] - a[1]).slice(0, Number(count))) {
   console.log(`${(us / 1e6).toFixed(2).padStart(7)} s ${((100 * us) / total).toFixed(1).padStart(5)} %  ${k}`);
 }
 if (matches) {
   console.log('inclusive:');
-  for (const [k, us] of [...inclusive].sort((a, b) => b[1] - a[1])) console.log(`${(us / 1e6).toFixed(2).padStart(7)} s ${((100 * us) / total).toFixed(1).padStart(5)} %  ${k}`);
+  for (const [k, us] of [...inclusive].sort((a, b) => b[1] - a[1]))
+    console.log(`${(us / 1e6).toFixed(2).padStart(7)} s ${((100 * us) / total).toFixed(1).padStart(5)} %  ${k}`);
 }

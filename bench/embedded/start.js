@@ -44,13 +44,21 @@ async function startOnce(dataDir, logName) {
   const log = fs.openSync(path.join(dataDir, '..', logName), 'a');
   const began = process.hrtime.bigint();
   const proc = spawn(process.execPath, [MAIN], {
-    env: { ...process.env, TARGET: 'all', BULWARK_DATA_DIR: dataDir, PORT: String(PORT), BULWARK_ADMIN_PASSWORD: 'bench-admin-password-1', LOG_LEVEL: 'warn' },
+    env: {
+      ...process.env,
+      TARGET: 'all',
+      BULWARK_DATA_DIR: dataDir,
+      PORT: String(PORT),
+      BULWARK_ADMIN_PASSWORD: 'bench-admin-password-1',
+      LOG_LEVEL: 'warn',
+    },
     stdio: ['ignore', log, log],
   });
   fs.closeSync(log);
   const exited = new Promise((resolve) => proc.once('exit', resolve));
   for (;;) {
-    if (proc.exitCode !== null) throw new Error(`bulwark exited with ${proc.exitCode}; see ${path.join(dataDir, '..', logName)}`);
+    if (proc.exitCode !== null)
+      throw new Error(`bulwark exited with ${proc.exitCode}; see ${path.join(dataDir, '..', logName)}`);
     try {
       const res = await fetch(`http://127.0.0.1:${PORT}/readyz`, { signal: AbortSignal.timeout(2000) });
       if (res.status === 200) break;

@@ -24,10 +24,25 @@ function finding(i: number): Finding {
   const rule = `rule.${i % 300}`;
   const file = `src/module${i % 4000}/file${i % 97}.py`;
   return {
-    tool: 'Semgrep', toolCategory: 'sast', format: 'semgrep', ruleId: rule, title: `Problem of ${rule}`, description: `Description of ${rule} in ${file}`,
-    severity: SEVERITIES[i % 5], tags: [], cwes: [79 + (i % 40)], vulnerabilityIds: i % 10 === 0 ? [`CVE-2025-${10000 + (i % 5000)}`] : [], references: [],
-    endpoints: [], toolFingerprints: {}, fingerprint: createHash('sha256').update(`f${i}`).digest('hex'), occurrences: 1, filePath: file, startLine: 1 + (i % 500),
-    snippet: `call_${i}(x)`, cvssV3: i % 3 === 0 ? { vector: 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:H', score: (i % 100) / 10 } : undefined,
+    tool: 'Semgrep',
+    toolCategory: 'sast',
+    format: 'semgrep',
+    ruleId: rule,
+    title: `Problem of ${rule}`,
+    description: `Description of ${rule} in ${file}`,
+    severity: SEVERITIES[i % 5],
+    tags: [],
+    cwes: [79 + (i % 40)],
+    vulnerabilityIds: i % 10 === 0 ? [`CVE-2025-${10000 + (i % 5000)}`] : [],
+    references: [],
+    endpoints: [],
+    toolFingerprints: {},
+    fingerprint: createHash('sha256').update(`f${i}`).digest('hex'),
+    occurrences: 1,
+    filePath: file,
+    startLine: 1 + (i % 500),
+    snippet: `call_${i}(x)`,
+    cvssV3: i % 3 === 0 ? { vector: 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:H', score: (i % 100) / 10 } : undefined,
   };
 }
 
@@ -57,7 +72,6 @@ const catalog = {
   },
 };
 
-
 /** User + system CPU seconds of a local process (Linux /proc), undefined when it is not visible here. */
 function backendCpu(pid: number): number | undefined {
   try {
@@ -77,8 +91,22 @@ async function main() {
   const db = await openDatabase({ service: 'issues-bench', url: url.toString(), dataDir: '/tmp', migrations });
   const log = createLogger('bench');
   const gates = new QualityGates(db, scanning as never, catalog as never);
-  const ingestion = new Ingestion(scanning as never, catalog as never, gates, log, Number(process.env.ISSUES_INGEST_CHUNK ?? 2000));
-  const scan = (id: string, digest?: string): ScanCompleted => ({ scan_result_id: id, check_id: 'check-1', layer_id: 'layer-1', project_code: 'bench', findings_count: FINDINGS, tool_id: 't', findings_digest: digest });
+  const ingestion = new Ingestion(
+    scanning as never,
+    catalog as never,
+    gates,
+    log,
+    Number(process.env.ISSUES_INGEST_CHUNK ?? 2000),
+  );
+  const scan = (id: string, digest?: string): ScanCompleted => ({
+    scan_result_id: id,
+    check_id: 'check-1',
+    layer_id: 'layer-1',
+    project_code: 'bench',
+    findings_count: FINDINGS,
+    tool_id: 't',
+    findings_digest: digest,
+  });
   const ingest = async (label: string, id: string, digest?: string) => {
     const started = process.hrtime.bigint();
     const cpu = process.cpuUsage();
@@ -88,16 +116,36 @@ async function main() {
       // on a shared machine CPU seconds say more than wall time.
       const pid: number = (await trx.raw('select pg_backend_pid() as pid')).rows[0].pid;
       const before = backendCpu(pid);
-      await ingestion.handle({ id: randomUUID(), type: SCAN_EVENTS.scanCompleted, topic: 't', key: 'check-1', occurredAt: '', payload: scan(id, digest), headers: {} }, trx);
+      await ingestion.handle(
+        {
+          id: randomUUID(),
+          type: SCAN_EVENTS.scanCompleted,
+          topic: 't',
+          key: 'check-1',
+          occurredAt: '',
+          payload: scan(id, digest),
+          headers: {},
+        },
+        trx,
+      );
       const after = backendCpu(pid);
       backend = before === undefined || after === undefined ? 'n/a' : `${(after - before).toFixed(2)} s`;
     });
     const s = Number(process.hrtime.bigint() - started) / 1e9;
     const used = process.cpuUsage(cpu);
-    console.log(`| ${label} | ${FINDINGS} | ${s.toFixed(2)} s | ${Math.round(FINDINGS / s)} | ${((used.user + used.system) / 1e6).toFixed(2)} s | ${backend} |`);
+    console.log(
+      `| ${label} | ${FINDINGS} | ${s.toFixed(2)} s | ${Math.round(FINDINGS / s)} | ${((used.user + used.system) / 1e6).toFixed(2)} s | ${backend} |`,
+    );
   };
-  console.log(`load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
-  console.log('| ingestion | findings | time | findings/s | CPU of this process (the stub included) | CPU of the PostgreSQL backend |\n|---|---|---|---|---|---|');
+  console.log(
+    `load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}`,
+  );
+  console.log(
+    '| ingestion | findings | time | findings/s | CPU of this process (the stub included) | CPU of the PostgreSQL backend |\n|---|---|---|---|---|---|',
+  );
   // The scanning service's digest of the findings: equal digests mark an unchanged re-import.
   await ingest('new scan into an empty project', randomUUID(), 'same-findings');
   await ingest('the same findings again (all unchanged), re-detected set-wise', randomUUID(), 'same-findings');
@@ -110,16 +158,21 @@ async function main() {
   await fillIssues(db, missing);
   await settle(db);
   const groups = (await db('issue_counts').count({ n: '*' }))[0].n;
-  console.log(`\nfilled ${missing} more issues in ${((Date.now() - fillStart) / 1000).toFixed(1)} s; ${(await db('issues').count({ n: '*' }))[0].n} stored in ${groups} count groups\n`);
+  console.log(
+    `\nfilled ${missing} more issues in ${((Date.now() - fillStart) / 1000).toFixed(1)} s; ${(await db('issues').count({ n: '*' }))[0].n} stored in ${groups} count groups\n`,
+  );
 
   const filters = QUERIES.map((q) => [q.label, q.filter] as const);
   const order = { sort: 'first_detected_at' as SortKey, desc: true, limit: 50 };
-  console.log('| query | first page p95 | deep page (page 200, keyset) p95 | deep page (page 200, offset) p95 | count p95 | page + total (as GET /issues) p95 | rows |\n|---|---|---|---|---|---|---|');
+  console.log(
+    '| query | first page p95 | deep page (page 200, keyset) p95 | deep page (page 200, offset) p95 | count p95 | page + total (as GET /issues) p95 | rows |\n|---|---|---|---|---|---|---|',
+  );
   const plans: string[] = [];
   for (const [label, f] of filters) {
     // The cursor of page 200, found once by walking (what a client paging with next_cursor holds).
     let cursor: string | undefined;
-    for (let page = 1; page < 200; page++) cursor = (await issueStore.list(db, f, { ...order, page: 1, cursor })).nextCursor ?? undefined;
+    for (let page = 1; page < 200; page++)
+      cursor = (await issueStore.list(db, f, { ...order, page: 1, cursor })).nextCursor ?? undefined;
     const time = async (fn: () => Promise<unknown>) => {
       const xs: number[] = [];
       for (let i = 0; i < RUNS; i++) {
@@ -133,14 +186,22 @@ async function main() {
     const deep = await time(() => issueStore.list(db, f, { ...order, page: 1, cursor }));
     const offset = await time(() => issueStore.list(db, f, { ...order, page: 200 }));
     const count = await time(() => issueStore.count(db, f));
-    const endpoint = await time(() => Promise.all([issueStore.list(db, f, { ...order, page: 1 }), issueStore.count(db, f)]));
-    console.log(`| ${label} | ${first} | ${deep} | ${offset} | ${count} | ${endpoint} | ${await issueStore.count(db, f)} |`);
+    const endpoint = await time(() =>
+      Promise.all([issueStore.list(db, f, { ...order, page: 1 }), issueStore.count(db, f)]),
+    );
+    console.log(
+      `| ${label} | ${first} | ${deep} | ${offset} | ${count} | ${endpoint} | ${await issueStore.count(db, f)} |`,
+    );
     const explain = async (q: { toSQL(): { sql: string; bindings: readonly unknown[] } }) => {
       const { sql, bindings } = q.toSQL();
-      return (await db.raw(`explain (analyze, costs off, timing on, summary on) ${sql}`, bindings as never)).rows.map((r: Record<string, string>) => r['QUERY PLAN']).join('\n');
+      return (await db.raw(`explain (analyze, costs off, timing on, summary on) ${sql}`, bindings as never)).rows
+        .map((r: Record<string, string>) => r['QUERY PLAN'])
+        .join('\n');
     };
     plans.push(`-- ${label}: first page\n${await explain(issueStore.listQuery(db, f, { ...order, page: 1 }))}`);
-    plans.push(`-- ${label}: deep page by keyset\n${await explain(issueStore.listQuery(db, f, { ...order, page: 1, cursor }))}`);
+    plans.push(
+      `-- ${label}: deep page by keyset\n${await explain(issueStore.listQuery(db, f, { ...order, page: 1, cursor }))}`,
+    );
     plans.push(`-- ${label}: count\n${await explain(issueStore.countQuery(db, f))}`);
   }
   console.log(`\n${plans.join('\n\n')}`);

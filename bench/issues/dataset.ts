@@ -41,16 +41,22 @@ export const p95 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.ceil(xs.
  * 3 projects are the caller's project scope at the store; over HTTP (as admin) filter[project_code].
  */
 export const QUERIES: { label: string; filter: IssueFilter; query: string }[] = [
-  { label: 'one filter: severity=high', filter: { projects: null, severities: ['high'] }, query: 'filter[severity]=high' },
+  {
+    label: 'one filter: severity=high',
+    filter: { projects: null, severities: ['high'] },
+    query: 'filter[severity]=high',
+  },
   {
     label: 'three filters: project, severity (2), status (2)',
     filter: { projects: null, projectCodes: ['proj-7'], severities: ['high', 'critical'], statuses: [1, 8] },
-    query: 'filter[project_code]=proj-7&filter[severity]=high&filter[severity]=critical&filter[status]=1&filter[status]=8',
+    query:
+      'filter[project_code]=proj-7&filter[severity]=high&filter[severity]=critical&filter[status]=1&filter[status]=8',
   },
   {
     label: 'three filters within 3 projects: severity, status, category',
     filter: { projects: ['proj-1', 'proj-2', 'proj-3'], severities: ['high'], statuses: [1], categories: ['sast'] },
-    query: 'filter[project_code]=proj-1&filter[project_code]=proj-2&filter[project_code]=proj-3&filter[severity]=high&filter[status]=1&filter[category]=sast',
+    query:
+      'filter[project_code]=proj-1&filter[project_code]=proj-2&filter[project_code]=proj-3&filter[severity]=high&filter[status]=1&filter[category]=sast',
   },
 ];
 

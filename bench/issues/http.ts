@@ -14,9 +14,13 @@ const RUNS = 40;
 
 async function main() {
   const i = infra();
-  if (!i.pgUrl || !i.redisUrl || !i.kafkaBrokers) throw new Error('PostgreSQL, Redis and Kafka are needed: eval "$(bash deploy/local/infra.sh env)"');
+  if (!i.pgUrl || !i.redisUrl || !i.kafkaBrokers)
+    throw new Error('PostgreSQL, Redis and Kafka are needed: eval "$(bash deploy/local/infra.sh env)"');
   // The benchmark client sends some 1,500 requests a minute with one token.
-  const system = await startScaledMode({ ...i, pgUrl: i.pgUrl, redisUrl: i.redisUrl, kafkaBrokers: i.kafkaBrokers, scannerPath: i.scannerPath ?? '' }, { RATE_LIMIT_PER_TOKEN_PER_MINUTE: '1000000', LOG_LEVEL: 'warn' });
+  const system = await startScaledMode(
+    { ...i, pgUrl: i.pgUrl, redisUrl: i.redisUrl, kafkaBrokers: i.kafkaBrokers, scannerPath: i.scannerPath ?? '' },
+    { RATE_LIMIT_PER_TOKEN_PER_MINUTE: '1000000', LOG_LEVEL: 'warn' },
+  );
   try {
     const db = knex({ client: 'pg', connection: system.env.ISSUES_DATABASE_URL });
     const fillStart = Date.now();
@@ -40,16 +44,22 @@ async function main() {
       }
       return `${p95(xs).toFixed(1)} ms`;
     };
-    console.log('| query | GET /issues first page p95 | GET /issues page 200 (cursor) p95 | GET /issues/count p95 | total |\n|---|---|---|---|---|');
+    console.log(
+      '| query | GET /issues first page p95 | GET /issues page 200 (cursor) p95 | GET /issues/count p95 | total |\n|---|---|---|---|---|',
+    );
     for (const q of QUERIES) {
       const list = `/api/v1/issues?${q.query}&limit=50`;
       // The cursor of page 200, found by walking next_cursor as a client does.
       let cursor = '';
-      for (let page = 1; page < 200; page++) cursor = (await get(`${list}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`)).next_cursor;
+      for (let page = 1; page < 200; page++)
+        cursor = (await get(`${list}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`)).next_cursor;
       const deep = `${list}&cursor=${encodeURIComponent(cursor)}`;
       const first = await get(list);
-      if (first.items.length !== 50 || (await get(deep)).items.length === 0) throw new Error(`${q.label}: expected full pages`);
-      console.log(`| ${q.label} | ${await time(list)} | ${await time(deep)} | ${await time(`/api/v1/issues/count?${q.query}`)} | ${first.total} |`);
+      if (first.items.length !== 50 || (await get(deep)).items.length === 0)
+        throw new Error(`${q.label}: expected full pages`);
+      console.log(
+        `| ${q.label} | ${await time(list)} | ${await time(deep)} | ${await time(`/api/v1/issues/count?${q.query}`)} | ${first.total} |`,
+      );
     }
   } finally {
     await system.stop();

@@ -30,8 +30,19 @@ const INDEXES = {
   identity: ['drop index issues_identity'],
   pkey: ['alter table issue_records drop constraint issues_pkey cascade'],
   first: ['drop index issues_project_first', 'drop index issues_first'],
-  composites: ['drop index issues_project_status_sev', 'drop index issues_check_status', 'drop index issues_layer_status', 'drop index issues_tool'],
-  partial: ['drop index issues_cve', 'drop index issues_lib', 'drop index issues_assignee', 'drop index issues_rule', 'drop index issues_duplicate'],
+  composites: [
+    'drop index issues_project_status_sev',
+    'drop index issues_check_status',
+    'drop index issues_layer_status',
+    'drop index issues_tool',
+  ],
+  partial: [
+    'drop index issues_cve',
+    'drop index issues_lib',
+    'drop index issues_assignee',
+    'drop index issues_rule',
+    'drop index issues_duplicate',
+  ],
   gin: ['drop index issues_cwes'],
   trigger: ['drop trigger issues_counted_insert on issue_records'],
 };
@@ -43,20 +54,55 @@ const VARIANTS: Record<string, { label: string; drop?: string[]; chunked?: boole
   'no-pkey': { label: 'copy+merge without the primary key', drop: INDEXES.pkey },
   'no-identity': { label: 'copy+merge without the identity index', drop: INDEXES.identity },
   'no-first': { label: 'copy+merge without the two first_detected_at indexes', drop: INDEXES.first },
-  'no-composites': { label: 'copy+merge without the four (project|check|layer|tool, status…) indexes', drop: INDEXES.composites },
+  'no-composites': {
+    label: 'copy+merge without the four (project|check|layer|tool, status…) indexes',
+    drop: INDEXES.composites,
+  },
   'no-partial': { label: 'copy+merge without the five partial indexes (all NULL here)', drop: INDEXES.partial },
   bare: { label: 'copy+merge into the bare heap (no index, no trigger)', drop: Object.values(INDEXES).flat() },
 };
 
 const at = new Date().toISOString();
 const rows: NewIssue[] = Array.from({ length: N }, (_, i) => ({
-  id: randomUUID(), project_code: 'bench', scope_id: '', match_key: createHash('sha256').update(`k${i}`).digest('hex'), layer_id: 'layer-1', check_id: 'check-1',
-  scan_id: 'scan-1', first_scan_id: 'scan-1', tool_id: 't', tool_name: 'Semgrep', scanner: 'Semgrep', category: 'sast', title: `Problem of rule.${i % 300}`,
-  description: `Description of rule.${i % 300} in src/module${i % 4000}/file${i % 97}.py`, severity: SEVERITIES[i % 5], severity_rank: 5 - (i % 5), rule_id: `rule.${i % 300}`,
-  status_id: 1, cve: i % 10 === 0 ? `CVE-2025-${10000 + (i % 5000)}` : null, vulnerability_ids: i % 10 === 0 ? [`CVE-2025-${10000 + (i % 5000)}`] : [], cwes: [79 + (i % 40)],
-  lib_name: null, lib_version: null, file_path: `src/module${i % 4000}/file${i % 97}.py`, start_line: 1 + (i % 500), cvss_v2: null,
-  cvss_v3: i % 3 === 0 ? (i % 100) / 10 : null, cvss_v4: null, cvss_unknown: null, cvss_max: i % 3 === 0 ? (i % 100) / 10 : null, epss: null, known_exploited: false,
-  fingerprint: createHash('sha256').update(`f${i}`).digest('hex'), occurrences: 1, suppression: null, security_rule_id: null, first_detected_at: at, last_detected_at: at, updated_at: at,
+  id: randomUUID(),
+  project_code: 'bench',
+  scope_id: '',
+  match_key: createHash('sha256').update(`k${i}`).digest('hex'),
+  layer_id: 'layer-1',
+  check_id: 'check-1',
+  scan_id: 'scan-1',
+  first_scan_id: 'scan-1',
+  tool_id: 't',
+  tool_name: 'Semgrep',
+  scanner: 'Semgrep',
+  category: 'sast',
+  title: `Problem of rule.${i % 300}`,
+  description: `Description of rule.${i % 300} in src/module${i % 4000}/file${i % 97}.py`,
+  severity: SEVERITIES[i % 5],
+  severity_rank: 5 - (i % 5),
+  rule_id: `rule.${i % 300}`,
+  status_id: 1,
+  cve: i % 10 === 0 ? `CVE-2025-${10000 + (i % 5000)}` : null,
+  vulnerability_ids: i % 10 === 0 ? [`CVE-2025-${10000 + (i % 5000)}`] : [],
+  cwes: [79 + (i % 40)],
+  lib_name: null,
+  lib_version: null,
+  file_path: `src/module${i % 4000}/file${i % 97}.py`,
+  start_line: 1 + (i % 500),
+  cvss_v2: null,
+  cvss_v3: i % 3 === 0 ? (i % 100) / 10 : null,
+  cvss_v4: null,
+  cvss_unknown: null,
+  cvss_max: i % 3 === 0 ? (i % 100) / 10 : null,
+  epss: null,
+  known_exploited: false,
+  fingerprint: createHash('sha256').update(`f${i}`).digest('hex'),
+  occurrences: 1,
+  suppression: null,
+  security_rule_id: null,
+  first_detected_at: at,
+  last_detected_at: at,
+  updated_at: at,
 }));
 const COLUMNS = Object.keys(rows[0]) as (keyof NewIssue)[];
 /** The columns of issue_records (scan_id and the detection times are in issue_detection_state). */
@@ -65,7 +111,10 @@ const RECORD_COLUMNS = COLUMNS.filter((c) => !['scan_id', 'last_detected_at', 'u
 /** A value in COPY's text format. */
 function copyText(v: unknown): string {
   if (v === null || v === undefined) return '\\N';
-  if (Array.isArray(v)) return copyText(`{${v.map((x) => (typeof x === 'number' ? String(x) : `"${String(x).replace(/[\\"]/g, '\\$&')}"`)).join(',')}}`);
+  if (Array.isArray(v))
+    return copyText(
+      `{${v.map((x) => (typeof x === 'number' ? String(x) : `"${String(x).replace(/[\\"]/g, '\\$&')}"`)).join(',')}}`,
+    );
   const s = typeof v === 'object' ? JSON.stringify(v) : String(v);
   return s.replace(/[\\\n\r\t]/g, (c) => ({ '\\': '\\\\', '\n': '\\n', '\r': '\\r', '\t': '\\t' })[c]!);
 }
@@ -79,11 +128,20 @@ function cpu(pid: number): number {
 async function copyAndMerge(trx: Trx, pid: number): Promise<string> {
   await trx.raw('create temp table stage (like issues including defaults) on commit drop');
   const c0 = cpu(pid);
-  const connection = await (trx.client as { acquireConnection(): Promise<{ query(stream: unknown): NodeJS.WritableStream }> }).acquireConnection();
+  const connection = await (
+    trx.client as { acquireConnection(): Promise<{ query(stream: unknown): NodeJS.WritableStream }> }
+  ).acquireConnection();
   const lines = function* () {
-    for (let i = 0; i < rows.length; i += 1000) yield rows.slice(i, i + 1000).map((r) => `${COLUMNS.map((c) => copyText(r[c])).join('\t')}\n`).join('');
+    for (let i = 0; i < rows.length; i += 1000)
+      yield rows
+        .slice(i, i + 1000)
+        .map((r) => `${COLUMNS.map((c) => copyText(r[c])).join('\t')}\n`)
+        .join('');
   };
-  await pipeline(Readable.from(lines()), connection.query(copyFrom(`copy stage (${COLUMNS.join(', ')}) from stdin`)) as NodeJS.WritableStream);
+  await pipeline(
+    Readable.from(lines()),
+    connection.query(copyFrom(`copy stage (${COLUMNS.join(', ')}) from stdin`)) as NodeJS.WritableStream,
+  );
   const c1 = cpu(pid);
   await trx.raw(
     `with records as (insert into issue_records (${RECORD_COLUMNS.join(', ')}) select ${RECORD_COLUMNS.join(', ')} from stage)
@@ -99,7 +157,12 @@ async function main() {
   url.pathname = `/bulwark_bench_insert_${Date.now()}`;
   const db = await openDatabase({ service: 'issues-bench', url: url.toString(), dataDir: '/tmp', migrations });
   try {
-    console.log(`load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}; ${N} rows`);
+    console.log(
+      `load average ${os
+        .loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' ')}; ${N} rows`,
+    );
     console.log('| variant | wall | backend CPU | of which |\n|---|---|---|---|');
     for (const key of (process.env.BENCH_VARIANTS ?? Object.keys(VARIANTS).join(',')).split(',')) {
       const v = VARIANTS[key];
@@ -114,7 +177,8 @@ async function main() {
           for (const statement of v.drop ?? []) await trx.raw(statement);
           const c0 = cpu(pid);
           let parts = '';
-          if (v.chunked) for (let i = 0; i < rows.length; i += 2000) await issueStore.insertMany(trx, rows.slice(i, i + 2000));
+          if (v.chunked)
+            for (let i = 0; i < rows.length; i += 2000) await issueStore.insertMany(trx, rows.slice(i, i + 2000));
           else parts = await copyAndMerge(trx, pid);
           line = `| ${v.label} | ${(Number(process.hrtime.bigint() - started) / 1e9).toFixed(2)} s | ${(cpu(pid) - c0).toFixed(2)} s | ${parts} |`;
           // Every variant starts from the same empty table and the whole schema.

@@ -7,7 +7,16 @@
  * BENCH_KILL_FINDINGS (100,000) for the kill; KAFKA_SESSION_TIMEOUT_MS (15,000, the default).
  */
 import knex, { Knex } from 'knex';
-import { ADMIN_PASSWORD, Api, infra, ScaledSystem, startGitServer, startScaledMode, SystemUnderTest, GitServer } from '@bulwark/testkit';
+import {
+  ADMIN_PASSWORD,
+  Api,
+  infra,
+  ScaledSystem,
+  startGitServer,
+  startScaledMode,
+  SystemUnderTest,
+  GitServer,
+} from '@bulwark/testkit';
 import { MANUAL_TOOL_TYPE, scanSetup } from '../../services/scanning/test/scanning.suite';
 import { largeReport } from '../../services/issues/test/issues.suite';
 
@@ -34,10 +43,16 @@ interface Bench {
 
 async function start(replicas: 1 | 2): Promise<Bench> {
   const i = infra();
-  if (!i.pgUrl || !i.redisUrl || !i.kafkaBrokers) throw new Error('PostgreSQL, Redis and Kafka are needed: eval "$(bash deploy/local/infra.sh env)"');
+  if (!i.pgUrl || !i.redisUrl || !i.kafkaBrokers)
+    throw new Error('PostgreSQL, Redis and Kafka are needed: eval "$(bash deploy/local/infra.sh env)"');
   const sys = await startScaledMode(
     { ...i, pgUrl: i.pgUrl, redisUrl: i.redisUrl, kafkaBrokers: i.kafkaBrokers, scannerPath: i.scannerPath ?? '' },
-    { KAFKA_PARTITIONS: PARTITIONS, KAFKA_SESSION_TIMEOUT_MS: SESSION_TIMEOUT_MS, RATE_LIMIT_PER_TOKEN_PER_MINUTE: '1000000', LOG_LEVEL: 'warn' },
+    {
+      KAFKA_PARTITIONS: PARTITIONS,
+      KAFKA_SESSION_TIMEOUT_MS: SESSION_TIMEOUT_MS,
+      RATE_LIMIT_PER_TOKEN_PER_MINUTE: '1000000',
+      LOG_LEVEL: 'warn',
+    },
     // One replica in a process of its own too, so both runs differ only in the number of issues processes.
     replicas === 1 ? { ownProcess: ['issues'] } : { replicas: { issues: 2 } },
   );
@@ -60,10 +75,24 @@ async function start(replicas: 1 | 2): Promise<Bench> {
     git,
     async check() {
       const e = await scanSetup(t, git, 'app', [MANUAL_TOOL_TYPE]);
-      return ok(await admin.post('/api/v1/check', { layer_id: e.layerId, security_tool_id: e.tools[0], scan_source_id: e.sourceId, source_auth: { branch_name: 'main' }, run_scan_task: { type: 'manual' } }), 'check').id;
+      return ok(
+        await admin.post('/api/v1/check', {
+          layer_id: e.layerId,
+          security_tool_id: e.tools[0],
+          scan_source_id: e.sourceId,
+          source_auth: { branch_name: 'main' },
+          run_scan_task: { type: 'manual' },
+        }),
+        'check',
+      ).id;
     },
     async upload(check, report) {
-      return ok(await admin.withHeaders({ 'content-type': 'application/json' }).request('POST', `/api/v1/check/${check}/results`, undefined, report), 'upload').scan_result_id;
+      return ok(
+        await admin
+          .withHeaders({ 'content-type': 'application/json' })
+          .request('POST', `/api/v1/check/${check}/results`, undefined, report),
+        'upload',
+      ).scan_result_id;
     },
     async ingested(scan, count) {
       for (;;) {
@@ -99,7 +128,11 @@ async function throughput(b: Bench, processes: string[]): Promise<string> {
 
 /** The replicas' transactions that have written, by process (each names itself to PostgreSQL). */
 async function writers(db: Knex): Promise<string[]> {
-  return (await db.raw("select application_name from pg_stat_activity where datname = current_database() and backend_xid is not null and application_name like 'issues-%'")).rows.map((r: { application_name: string }) => r.application_name);
+  return (
+    await db.raw(
+      "select application_name from pg_stat_activity where datname = current_database() and backend_xid is not null and application_name like 'issues-%'",
+    )
+  ).rows.map((r: { application_name: string }) => r.application_name);
 }
 
 async function recovery(b: Bench): Promise<string[]> {
@@ -136,8 +169,12 @@ async function recovery(b: Bench): Promise<string[]> {
 }
 
 async function main() {
-  console.log(`${SCANS} reports of ${PER_SCAN} findings uploaded at once, one project each; ${PARTITIONS} partitions; session timeout ${SESSION_TIMEOUT_MS} ms\n`);
-  console.log('| issues replicas | reports × findings | all uploads answered | all ingested | findings/s | scans ingested per replica |\n|---|---|---|---|---|---|');
+  console.log(
+    `${SCANS} reports of ${PER_SCAN} findings uploaded at once, one project each; ${PARTITIONS} partitions; session timeout ${SESSION_TIMEOUT_MS} ms\n`,
+  );
+  console.log(
+    '| issues replicas | reports × findings | all uploads answered | all ingested | findings/s | scans ingested per replica |\n|---|---|---|---|---|---|',
+  );
   const one = await start(1);
   try {
     console.log(await throughput(one, ['issues']));
@@ -147,7 +184,9 @@ async function main() {
   const two = await start(2);
   try {
     console.log(await throughput(two, ['issues-1', 'issues-2']));
-    console.log(`\n${KILL_FINDINGS.toLocaleString('en')} findings, 2 replicas of issues, one SIGKILLed while it writes:\n\n| run | time |\n|---|---|`);
+    console.log(
+      `\n${KILL_FINDINGS.toLocaleString('en')} findings, 2 replicas of issues, one SIGKILLed while it writes:\n\n| run | time |\n|---|---|`,
+    );
     console.log((await recovery(two)).join('\n'));
   } finally {
     await two.stop();

@@ -6,7 +6,11 @@ import { SessionContext, SessionState } from './session';
 import { Loading } from './components';
 import type { IssueStatus, Me } from './types';
 
-type Phase = { kind: 'checking' } | { kind: 'signed-out'; passwordChanged?: boolean } | { kind: 'password' } | { kind: 'in'; me: Me; statuses: IssueStatus[] };
+type Phase =
+  | { kind: 'checking' }
+  | { kind: 'signed-out'; passwordChanged?: boolean }
+  | { kind: 'password' }
+  | { kind: 'in'; me: Me; statuses: IssueStatus[] };
 
 export function App() {
   const [phase, setPhase] = useState<Phase>({ kind: 'checking' });
@@ -17,7 +21,10 @@ export function App() {
       // console; status names then show as ids.
       const [me, statuses] = await Promise.all([
         api<Me>('GET', '/auth/me'),
-        api<{ items: IssueStatus[] }>('GET', '/issues/statuses').then((r) => r.items, () => []),
+        api<{ items: IssueStatus[] }>('GET', '/issues/statuses').then(
+          (r) => r.items,
+          () => [],
+        ),
         // The page's own chunk (and what it asks first) meanwhile, so it shows as soon as the answers are in.
         start(route(window.location.pathname)),
       ]);
@@ -40,11 +47,26 @@ export function App() {
   }, []);
 
   if (phase.kind === 'checking') return <Loading />;
-  if (phase.kind === 'signed-out') return <Frame><Suspense fallback={<Loading />}><SignIn passwordChanged={phase.passwordChanged} onSignedIn={(needsChange) => (needsChange ? setPhase({ kind: 'password' }) : void enter())} /></Suspense></Frame>;
-  if (phase.kind === 'password') return (
-    // A password change ends every session of the user (identity revokes them): sign in again.
-    <Frame><Suspense fallback={<Loading />}><PasswordChangeForm onChanged={() => setPhase({ kind: 'signed-out', passwordChanged: true })} /></Suspense></Frame>
-  );
+  if (phase.kind === 'signed-out')
+    return (
+      <Frame>
+        <Suspense fallback={<Loading />}>
+          <SignIn
+            passwordChanged={phase.passwordChanged}
+            onSignedIn={(needsChange) => (needsChange ? setPhase({ kind: 'password' }) : void enter())}
+          />
+        </Suspense>
+      </Frame>
+    );
+  if (phase.kind === 'password')
+    return (
+      // A password change ends every session of the user (identity revokes them): sign in again.
+      <Frame>
+        <Suspense fallback={<Loading />}>
+          <PasswordChangeForm onChanged={() => setPhase({ kind: 'signed-out', passwordChanged: true })} />
+        </Suspense>
+      </Frame>
+    );
   const session: SessionState = { me: phase.me, statuses: phase.statuses, signOut };
   return (
     <SessionContext.Provider value={session}>
@@ -74,10 +96,11 @@ const pages = {
 };
 /** The chunks loaded so far, by their loader. */
 const loaded = new Map<() => Promise<unknown>, unknown>();
-const loadChunk = <M,>(load: () => Promise<M>): Promise<M> => load().then((m) => {
-  loaded.set(load, m);
-  return m;
-});
+const loadChunk = <M,>(load: () => Promise<M>): Promise<M> =>
+  load().then((m) => {
+    loaded.set(load, m);
+    return m;
+  });
 
 /**
  * A page component exported by a chunk, loaded when first rendered. A chunk already loaded (the
@@ -85,12 +108,13 @@ const loadChunk = <M,>(load: () => Promise<M>): Promise<M> => load().then((m) =>
  * thenable that calls back synchronously: React.lazy then renders the page in the same pass instead
  * of suspending, as showing the fallback would hold the page back for at least 300 ms.
  */
-const lazyPage = <M extends Record<K, ComponentType<any>>, K extends keyof M>(load: () => Promise<M>, name: K) => lazy(() => {
-  const chunk = loaded.get(load) as M | undefined;
-  if (!chunk) return loadChunk(load).then((m) => ({ default: m[name] }));
-  const now = { then: (resolve: (page: { default: M[K] }) => void) => resolve({ default: chunk[name] }) };
-  return now as unknown as Promise<{ default: M[K] }>;
-});
+const lazyPage = <M extends Record<K, ComponentType<any>>, K extends keyof M>(load: () => Promise<M>, name: K) =>
+  lazy(() => {
+    const chunk = loaded.get(load) as M | undefined;
+    if (!chunk) return loadChunk(load).then((m) => ({ default: m[name] }));
+    const now = { then: (resolve: (page: { default: M[K] }) => void) => resolve({ default: chunk[name] }) };
+    return now as unknown as Promise<{ default: M[K] }>;
+  });
 const SignIn = lazyPage(pages.signIn, 'SignIn');
 const PasswordChangeForm = lazyPage(pages.signIn, 'PasswordChangeForm');
 const Dashboard = lazyPage(pages.dashboard, 'Dashboard');
@@ -122,7 +146,8 @@ function route(path: string): Route {
   const issue = /^\/issues\/([0-9a-f-]{36})$/.exec(path);
   if (issue) return { chunk: pages.issueDetail, page: <IssueDetail id={issue[1]} /> };
   if (path === '/issues') {
-    const early = () => loadChunk(pages.issues).then((m) => m.prefetchIssues(new URLSearchParams(window.location.search)));
+    const early = () =>
+      loadChunk(pages.issues).then((m) => m.prefetchIssues(new URLSearchParams(window.location.search)));
     return { chunk: pages.issues, page: <IssuesPage />, early };
   }
   const project = /^\/projects\/([^/]+)$/.exec(path);
@@ -166,16 +191,28 @@ function HeadingFocus({ path }: { path: string }) {
 function Frame({ children, signedIn }: { children: ReactNode; signedIn?: SessionState }) {
   const { t, lang, setLang } = useI18n();
   const { path } = useLocation();
-  const nav: [string, string][] = [['/', t('navDashboard')], ['/issues', t('navIssues')], ['/projects', t('navProjects')], ['/reports', t('navReports')], ['/policy', t('navPolicy')], ['/notifications', t('navNotifications')], ['/admin', t('navAdmin')]];
+  const nav: [string, string][] = [
+    ['/', t('navDashboard')],
+    ['/issues', t('navIssues')],
+    ['/projects', t('navProjects')],
+    ['/reports', t('navReports')],
+    ['/policy', t('navPolicy')],
+    ['/notifications', t('navNotifications')],
+    ['/admin', t('navAdmin')],
+  ];
   return (
     <>
-      <a className="skip" href="#main">{t('skip')}</a>
+      <a className="skip" href="#main">
+        {t('skip')}
+      </a>
       <header className="top">
         <span className="brand">{t('appName')}</span>
         {signedIn && (
           <nav aria-label={t('mainNav')}>
             {nav.map(([to, label]) => (
-              <Link key={to} to={to} ariaCurrent={to === '/' ? path === '/' : path.startsWith(to)}>{label}</Link>
+              <Link key={to} to={to} ariaCurrent={to === '/' ? path === '/' : path.startsWith(to)}>
+                {label}
+              </Link>
             ))}
           </nav>
         )}
@@ -188,7 +225,9 @@ function Frame({ children, signedIn }: { children: ReactNode; signedIn?: Session
           {signedIn && (
             <>
               <span className="who">{t('signedInAs', signedIn.me.user.username)}</span>
-              <button type="button" onClick={signedIn.signOut}>{t('signOut')}</button>
+              <button type="button" onClick={signedIn.signOut}>
+                {t('signOut')}
+              </button>
             </>
           )}
         </div>

@@ -5,7 +5,10 @@ const CSRF_COOKIE = 'bulwark_csrf';
 const CSRF_HEADER = 'X-CSRF-Token';
 
 export class ApiError extends Error {
-  constructor(readonly status: number, readonly body: ErrorBody | undefined) {
+  constructor(
+    readonly status: number,
+    readonly body: ErrorBody | undefined,
+  ) {
     super(body?.error.message ?? `HTTP ${status}`);
   }
   /** The API's per-field problems, for showing next to the field they name. */
@@ -46,7 +49,12 @@ export function queryString(query: Query): string {
  * One call of the public API with the session cookie (same origin only); unsafe methods echo the
  * CSRF cookie. Errors come back as ApiError with the API's error body.
  */
-export async function api<T>(method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, body?: unknown, query: Query = {}): Promise<T> {
+export async function api<T>(
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+  path: string,
+  body?: unknown,
+  query: Query = {},
+): Promise<T> {
   const headers: Record<string, string> = { accept: 'application/json' };
   if (body !== undefined) headers['content-type'] = 'application/json';
   if (method !== 'GET') {
@@ -54,7 +62,10 @@ export async function api<T>(method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: st
     if (csrf) headers[CSRF_HEADER] = csrf;
   }
   const res = await fetch(`/api/v1${path}${queryString(query)}`, {
-    method, headers, credentials: 'same-origin', body: body === undefined ? undefined : JSON.stringify(body),
+    method,
+    headers,
+    credentials: 'same-origin',
+    body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await res.text();
   const parsed: unknown = text ? JSON.parse(text) : undefined;

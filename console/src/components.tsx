@@ -22,7 +22,17 @@ export function SeverityBadge({ severity }: { severity: Severity }) {
 }
 
 /** A labelled form row: the label is the field's accessible name, the problem is announced with it. */
-export function Field({ id, label, problem, children }: { id: string; label: string; problem?: string; children: ReactNode }) {
+export function Field({
+  id,
+  label,
+  problem,
+  children,
+}: {
+  id: string;
+  label: string;
+  problem?: string;
+  children: ReactNode;
+}) {
   return (
     <div className="field">
       <label htmlFor={id}>{label}</label>

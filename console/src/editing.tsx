@@ -10,7 +10,12 @@ import type { Page } from './types';
 /** A refusal for lack of rights says so in words; anything else is the usual error note. */
 export function LoadError({ error }: { error: Error }) {
   const { t } = useI18n();
-  if (error instanceof ApiError && error.status === 403) return <p role="alert" className="error">{t('forbidden')}</p>;
+  if (error instanceof ApiError && error.status === 403)
+    return (
+      <p role="alert" className="error">
+        {t('forbidden')}
+      </p>
+    );
   return <ErrorNote error={error} />;
 }
 
@@ -29,7 +34,12 @@ export function DeleteButton({ what, onDelete }: { what: string; onDelete: () =>
   const { t } = useI18n();
   const [asking, setAsking] = useState(false);
   const [error, setError] = useState<Error>();
-  if (!asking) return <button type="button" onClick={() => setAsking(true)}>{t('deleteX', what)}</button>;
+  if (!asking)
+    return (
+      <button type="button" onClick={() => setAsking(true)}>
+        {t('deleteX', what)}
+      </button>
+    );
   const confirm = async () => {
     setError(undefined);
     try {
@@ -40,8 +50,12 @@ export function DeleteButton({ what, onDelete }: { what: string; onDelete: () =>
   };
   return (
     <span className="actions" onKeyDown={(e) => e.key === 'Escape' && setAsking(false)}>
-      <button type="button" className="danger" autoFocus onClick={() => void confirm()}>{t('confirmDelete', what)}</button>
-      <button type="button" onClick={() => setAsking(false)}>{t('cancel')}</button>
+      <button type="button" className="danger" autoFocus onClick={() => void confirm()}>
+        {t('confirmDelete', what)}
+      </button>
+      <button type="button" onClick={() => setAsking(false)}>
+        {t('cancel')}
+      </button>
       {error && <LoadError error={error} />}
     </span>
   );
@@ -52,13 +66,21 @@ export function AreaTabs({ label, tabs }: { label: string; tabs: [string, string
   const { path } = useLocation();
   return (
     <nav aria-label={label} className="tabs">
-      {tabs.map(([to, name]) => <Link key={to} to={to} ariaCurrent={path === to}>{name}</Link>)}
+      {tabs.map(([to, name]) => (
+        <Link key={to} to={to} ariaCurrent={path === to}>
+          {name}
+        </Link>
+      ))}
     </nav>
   );
 }
 
 /** Comma-separated text to a list, empties dropped. */
-export const splitList = (text: string, by: RegExp = /,/) => text.split(by).map((x) => x.trim()).filter(Boolean);
+export const splitList = (text: string, by: RegExp = /,/) =>
+  text
+    .split(by)
+    .map((x) => x.trim())
+    .filter(Boolean);
 
 /** The API's per-field problems of a failed save, with the error itself. */
 function failure(err: unknown): { problems: Record<string, string>; error: Error } {
@@ -79,7 +101,12 @@ export interface Save {
 
 /** The state every editing form keeps around its save. */
 export function useSave(): Save {
-  const [state, setState] = useState<Omit<Save, 'submit'>>({ problems: {}, error: undefined, note: undefined, busy: false });
+  const [state, setState] = useState<Omit<Save, 'submit'>>({
+    problems: {},
+    error: undefined,
+    note: undefined,
+    busy: false,
+  });
   const submit = (save: () => Promise<string | void>) => (e: FormEvent) => {
     e.preventDefault();
     setState({ problems: {}, error: undefined, note: undefined, busy: true });
@@ -92,14 +119,28 @@ export function useSave(): Save {
 }
 
 /** Previous / next over a paged list, with where the reader is. */
-export function Pager({ page, total, limit, onPage }: { page: number; total: number; limit: number; onPage: (page: number) => void }) {
+export function Pager({
+  page,
+  total,
+  limit,
+  onPage,
+}: {
+  page: number;
+  total: number;
+  limit: number;
+  onPage: (page: number) => void;
+}) {
   const { t } = useI18n();
   const last = Math.max(1, Math.ceil(total / limit));
   return (
     <nav className="pager" aria-label={t('pages')}>
-      <button type="button" disabled={page <= 1} onClick={() => onPage(page - 1)}>{t('previousPage')}</button>
+      <button type="button" disabled={page <= 1} onClick={() => onPage(page - 1)}>
+        {t('previousPage')}
+      </button>
       <span>{t('pageOf', page, last)}</span>
-      <button type="button" disabled={page >= last} onClick={() => onPage(page + 1)}>{t('nextPage')}</button>
+      <button type="button" disabled={page >= last} onClick={() => onPage(page + 1)}>
+        {t('nextPage')}
+      </button>
     </nav>
   );
 }
@@ -112,7 +153,10 @@ const LIST_LIMIT = 50;
  * change of `deps` (a search, a filter) starts again from the first page; a page emptied by a delete
  * steps back to the new last one.
  */
-export function usePagedList<T>(load: (paging: { page: number; limit: number }) => Promise<Page<T>>, deps: DependencyList): Loaded<Page<T>> & { pager: ReactNode } {
+export function usePagedList<T>(
+  load: (paging: { page: number; limit: number }) => Promise<Page<T>>,
+  deps: DependencyList,
+): Loaded<Page<T>> & { pager: ReactNode } {
   const key = JSON.stringify(deps);
   const [at, setAt] = useState({ key, page: 1 });
   const page = at.key === key ? at.page : 1;
@@ -122,6 +166,8 @@ export function usePagedList<T>(load: (paging: { page: number; limit: number }) 
   useEffect(() => {
     if (total !== undefined && page > last) setAt({ key, page: last });
   }, [total, page, last, key]);
-  const pager = total !== undefined && <Pager page={page} total={total} limit={LIST_LIMIT} onPage={(p) => setAt({ key, page: p })} />;
+  const pager = total !== undefined && (
+    <Pager page={page} total={total} limit={LIST_LIMIT} onPage={(p) => setAt({ key, page: p })} />
+  );
   return { ...list, pager };
 }

@@ -40,7 +40,8 @@ export function I18nProvider({ children }: { children: ReactNode }) {
     window.localStorage.setItem(STORAGE_KEY, next);
     setLangState(next);
   };
-  const t = (key: Key, ...args: (string | number)[]) => DICTS[lang][key].replace(/\{(\d)\}/g, (_m, i: string) => String(args[Number(i)] ?? ''));
+  const t = (key: Key, ...args: (string | number)[]) =>
+    DICTS[lang][key].replace(/\{(\d)\}/g, (_m, i: string) => String(args[Number(i)] ?? ''));
   return <I18nContext.Provider value={{ lang, setLang, t }}>{children}</I18nContext.Provider>;
 }
 

@@ -28,7 +28,17 @@ export function RouterProvider({ children }: { children: ReactNode }) {
 export const useLocation = () => useContext(LocationContext);
 
 /** A real link (new tab, copy address work); a plain click stays in the app. */
-export function Link({ to, children, className, ariaCurrent }: { to: string; children: ReactNode; className?: string; ariaCurrent?: boolean }) {
+export function Link({
+  to,
+  children,
+  className,
+  ariaCurrent,
+}: {
+  to: string;
+  children: ReactNode;
+  className?: string;
+  ariaCurrent?: boolean;
+}) {
   const onClick = (e: MouseEvent<HTMLAnchorElement>) => {
     if (e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
     e.preventDefault();

@@ -2,13 +2,52 @@
 // imports only, so none of the server code reaches the bundle.
 import type { z } from 'zod';
 import type {
-  changeResult, checkView, issueCountGroups, issueHistoryEntry, issueList, issueView, ISSUE_SEVERITIES, ISSUE_SORTS, layerView, loginBody, meResponse,
-  passwordChangeBody, projectCreateBody, projectView, reportView, REPORT_PERIODS, REPORT_TYPES, scanResultView, sessionResponse, statusView,
-  errorBody, layerCreateBody, checkHistory, checkCreateBody, sourceView, toolView,
+  changeResult,
+  checkView,
+  issueCountGroups,
+  issueHistoryEntry,
+  issueList,
+  issueView,
+  ISSUE_SEVERITIES,
+  ISSUE_SORTS,
+  layerView,
+  loginBody,
+  meResponse,
+  passwordChangeBody,
+  projectCreateBody,
+  projectView,
+  reportView,
+  REPORT_PERIODS,
+  REPORT_TYPES,
+  scanResultView,
+  sessionResponse,
+  statusView,
+  errorBody,
+  layerCreateBody,
+  checkHistory,
+  checkCreateBody,
+  sourceView,
+  toolView,
 } from '@bulwark/contracts';
 import type {
-  conditionBody, conditionView, errorLogFilters, errorView, eventView, gateView, GATE_ACTIONS, GATE_CONDITION_TYPES, GATE_OPERATORS, notifierBody, notifierTestResult, notifierView,
-  policyBody, policyView, scanResultComparison, securityRuleBody, securityRuleView, WEBHOOK_PAYLOAD_FORMATS,
+  conditionBody,
+  conditionView,
+  errorLogFilters,
+  errorView,
+  eventView,
+  gateView,
+  GATE_ACTIONS,
+  GATE_CONDITION_TYPES,
+  GATE_OPERATORS,
+  notifierBody,
+  notifierTestResult,
+  notifierView,
+  policyBody,
+  policyView,
+  scanResultComparison,
+  securityRuleBody,
+  securityRuleView,
+  WEBHOOK_PAYLOAD_FORMATS,
 } from '@bulwark/contracts';
 
 export type Issue = z.infer<typeof issueView>;
@@ -64,8 +103,23 @@ export interface Page<T> {
 
 // The administration pages' shapes.
 import type {
-  bulkResult, groupCreateBody, groupView, ldapSettingsBody, ldapSettingsView, ldapTestResult, roleCreateBody, roleUpdateBody, roleView, ssoSettingsBody,
-  ssoSettingsView, tokenBody, tokenCreated, tokenView, userCreateBody, userUpdateBody, userView,
+  bulkResult,
+  groupCreateBody,
+  groupView,
+  ldapSettingsBody,
+  ldapSettingsView,
+  ldapTestResult,
+  roleCreateBody,
+  roleUpdateBody,
+  roleView,
+  ssoSettingsBody,
+  ssoSettingsView,
+  tokenBody,
+  tokenCreated,
+  tokenView,
+  userCreateBody,
+  userUpdateBody,
+  userView,
 } from '@bulwark/contracts';
 
 export type User = z.infer<typeof userView>;

@@ -1,7 +1,14 @@
 /// <reference lib="dom" />
 import { expect } from 'chai';
 import { BrowserContext, Page } from 'playwright-core';
-import { Api, ADMIN_PASSWORD, requireInfra, startAllModeProcess, startOidcProvider, RunningSystem } from '@bulwark/testkit';
+import {
+  Api,
+  ADMIN_PASSWORD,
+  requireInfra,
+  startAllModeProcess,
+  startOidcProvider,
+  RunningSystem,
+} from '@bulwark/testkit';
 import { expectAccessible, openBrowser, requireChromium, shot, signIn } from './browser';
 
 const ROLE = 'console-triager';
@@ -20,7 +27,8 @@ describe('console administration end to end (Chromium through Playwright)', func
     expect(problems.some(refusal), `a ${status} on the browser console`).to.equal(true);
     problems.splice(0, problems.length, ...problems.filter((p) => !refusal(p)));
   };
-  const nav = (name: string) => page.getByRole('navigation', { name: 'Administration sections' }).getByRole('link', { name, exact: true });
+  const nav = (name: string) =>
+    page.getByRole('navigation', { name: 'Administration sections' }).getByRole('link', { name, exact: true });
 
   before(async function () {
     this.timeout(240000);
@@ -43,8 +51,18 @@ describe('console administration end to end (Chromium through Playwright)', func
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Administration' }).click();
     await page.getByRole('heading', { name: 'Users', level: 1 }).waitFor();
     expect(new URL(page.url()).pathname).to.equal('/admin/users');
-    const sections = await page.getByRole('navigation', { name: 'Administration sections' }).getByRole('link').allTextContents();
-    expect(sections).to.deep.equal(['Users', 'Roles', 'User groups', 'API tokens', 'Directory (LDAP)', 'Single sign-on (OIDC)']);
+    const sections = await page
+      .getByRole('navigation', { name: 'Administration sections' })
+      .getByRole('link')
+      .allTextContents();
+    expect(sections).to.deep.equal([
+      'Users',
+      'Roles',
+      'User groups',
+      'API tokens',
+      'Directory (LDAP)',
+      'Single sign-on (OIDC)',
+    ]);
   });
 
   it('creates a role from the permission grid, changes it, and deletes another', async () => {
@@ -68,9 +86,15 @@ describe('console administration end to end (Chromium through Playwright)', func
     await edit.getByLabel('Projects: Read').check();
     await edit.getByRole('button', { name: 'Save' }).click();
     await page.getByRole('form', { name: 'Edit Console triager' }).waitFor({ state: 'detached' });
-    expect((await admin.get(`/api/v1/role/${ROLE}`)).body.roles).to.deep.equal({ 'issues.issues': ['r', 'w'], 'administration.users': ['r'], 'catalog.projects': ['r'] });
+    expect((await admin.get(`/api/v1/role/${ROLE}`)).body.roles).to.deep.equal({
+      'issues.issues': ['r', 'w'],
+      'administration.users': ['r'],
+      'catalog.projects': ['r'],
+    });
 
-    expect((await admin.post('/api/v1/role', { role_code: 'console-temporary', role_name: 'Temporary', roles: {} })).status).to.equal(200);
+    expect(
+      (await admin.post('/api/v1/role', { role_code: 'console-temporary', role_name: 'Temporary', roles: {} })).status,
+    ).to.equal(200);
     await page.reload();
     await page.getByRole('button', { name: 'Delete Temporary' }).click();
     await page.getByRole('button', { name: 'Delete Temporary' }).waitFor({ state: 'detached' });
@@ -104,7 +128,9 @@ describe('console administration end to end (Chromium through Playwright)', func
     await form.getByRole('button', { name: 'Create' }).click();
     await form.getByText('Saved.').waitFor();
     const users = await admin.get(`/api/v1/users?search[username]=${USER}`);
-    expect(users.body.items.map((u: { username: string; roles: string[]; email: string }) => [u.username, u.roles, u.email])).to.deep.equal([[USER, [ROLE], 'triager@example.com']]);
+    expect(
+      users.body.items.map((u: { username: string; roles: string[]; email: string }) => [u.username, u.roles, u.email]),
+    ).to.deep.equal([[USER, [ROLE], 'triager@example.com']]);
 
     await page.getByLabel('Search by username').fill('triager');
     await page.getByRole('status').filter({ hasText: '1 users' }).waitFor();
@@ -124,7 +150,15 @@ describe('console administration end to end (Chromium through Playwright)', func
     expect(login.body.need_password_change).to.equal(true);
     // Back to the first password without the forced change, for the sign-in below.
     const id = users.body.items[0].id as string;
-    expect((await admin.put(`/api/v1/user/${id}`, { password: USER_PASSWORD, password_confirmation: USER_PASSWORD, need_password_change: false })).status).to.equal(200);
+    expect(
+      (
+        await admin.put(`/api/v1/user/${id}`, {
+          password: USER_PASSWORD,
+          password_confirmation: USER_PASSWORD,
+          need_password_change: false,
+        })
+      ).status,
+    ).to.equal(200);
   });
 
   it('creates an API token, shows its secret once, and revokes it: the API then refuses it', async () => {
@@ -156,12 +190,20 @@ describe('console administration end to end (Chromium through Playwright)', func
     const form = page.getByRole('form', { name: 'New group' });
     await form.getByLabel('Name', { exact: true }).fill('Console team');
     await form.getByLabel('Project codes (comma separated)').fill('alpha, beta');
-    await form.getByLabel('Directory groups (DNs or names, one a line)').fill('cn=appsec,ou=groups,dc=example,dc=com\nappsec-team');
+    await form
+      .getByLabel('Directory groups (DNs or names, one a line)')
+      .fill('cn=appsec,ou=groups,dc=example,dc=com\nappsec-team');
     await form.getByRole('group', { name: 'Members' }).getByLabel(USER).check();
     await form.getByRole('group', { name: 'Roles granted' }).getByLabel(`Console triager (${ROLE})`).check();
     await form.getByRole('button', { name: 'Create' }).click();
     await page.getByRole('button', { name: 'Edit Console team' }).waitFor();
-    const groups = (await admin.get('/api/v1/groups')).body.items as { name: string; users: { username: string }[]; roles: string[]; project_codes: string[]; domain_group: string[] }[];
+    const groups = (await admin.get('/api/v1/groups')).body.items as {
+      name: string;
+      users: { username: string }[];
+      roles: string[];
+      project_codes: string[];
+      domain_group: string[];
+    }[];
     const group = groups.find((g) => g.name === 'Console team')!;
     expect(group.users.map((u) => u.username)).to.deep.equal([USER]);
     expect(group.roles).to.deep.equal([ROLE]);
@@ -205,7 +247,9 @@ describe('console administration end to end (Chromium through Playwright)', func
     await page.getByLabel('Issuer URL').fill('https://login.example.com/realms/main');
     await page.getByLabel('Client id').fill('bulwark-console');
     await page.getByLabel('Client secret').fill('sso-client-secret-e2e');
-    await page.getByLabel('Redirect URI (this deployment\u2019s /api/v1/sso/callback)').fill(`${sys!.api.baseUrl}/api/v1/sso/callback`);
+    await page
+      .getByLabel('Redirect URI (this deployment\u2019s /api/v1/sso/callback)')
+      .fill(`${sys!.api.baseUrl}/api/v1/sso/callback`);
     await page.getByLabel('Role mapping (one a line: group = role codes, comma separated)').fill(`appsec = ${ROLE}`);
     await page.getByLabel('Allowed e-mail domains (comma separated; empty: any)').fill('example.com');
     await page.getByRole('button', { name: 'Save' }).click();
@@ -215,7 +259,9 @@ describe('console administration end to end (Chromium through Playwright)', func
     expect(saved).to.include({ enabled: false, client_id: 'bulwark-console', client_secret_set: true, complete: true });
     expect(saved.role_mapping).to.deep.equal({ appsec: [ROLE] });
     expect(saved.allowed_email_domains).to.deep.equal(['example.com']);
-    expect(await page.getByLabel('Role mapping (one a line: group = role codes, comma separated)').inputValue()).to.equal(`appsec = ${ROLE}`);
+    expect(
+      await page.getByLabel('Role mapping (one a line: group = role codes, comma separated)').inputValue(),
+    ).to.equal(`appsec = ${ROLE}`);
     await expectAccessible(page, 'single sign-on');
     await shot(page, 'admin-sso');
   });
@@ -224,7 +270,13 @@ describe('console administration end to end (Chromium through Playwright)', func
     // Directory users: no password to hash, so 51 of them are quick to make.
     const ids: string[] = [];
     for (let n = 1; n <= 51; n++) {
-      const res = await admin.post('/api/v1/user', { username: `paged-${String(n).padStart(2, '0')}`, display_name: `Paged ${n}`, active_directory: true, need_password_change: false, roles: [] });
+      const res = await admin.post('/api/v1/user', {
+        username: `paged-${String(n).padStart(2, '0')}`,
+        display_name: `Paged ${n}`,
+        active_directory: true,
+        need_password_change: false,
+        roles: [],
+      });
       expect(res.status, JSON.stringify(res.body)).to.equal(200);
       ids.push(res.body.id as string);
     }
@@ -232,7 +284,10 @@ describe('console administration end to end (Chromium through Playwright)', func
     const pager = page.getByRole('navigation', { name: 'Pages' });
     await nav('Users').click();
     await page.getByLabel('Search by username').fill('paged-');
-    await page.getByRole('status').filter({ hasText: /^51 users$/ }).waitFor();
+    await page
+      .getByRole('status')
+      .filter({ hasText: /^51 users$/ })
+      .waitFor();
     await pager.getByText('Page 1 of 2').waitFor();
     expect(await rows.count()).to.equal(50);
     expect(await pager.getByRole('button', { name: 'Previous page' }).isDisabled()).to.equal(true);
@@ -251,7 +306,10 @@ describe('console administration end to end (Chromium through Playwright)', func
     await pager.getByRole('button', { name: 'Next page' }).click();
     await pager.getByText('Page 2 of 2').waitFor();
     await page.getByLabel('Search by username').fill('paged-0');
-    await page.getByRole('status').filter({ hasText: /^9 users$/ }).waitFor();
+    await page
+      .getByRole('status')
+      .filter({ hasText: /^9 users$/ })
+      .waitFor();
     await pager.getByText('Page 1 of 1').waitFor();
     expect(await rows.count()).to.equal(9);
     expect((await admin.delete('/api/v1/users', { ids })).status).to.equal(200);
@@ -268,7 +326,10 @@ describe('console administration end to end (Chromium through Playwright)', func
     await signIn(page, sys!.api.baseUrl, USER, USER_PASSWORD);
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Administration' }).click();
     await page.getByRole('heading', { name: 'Users', level: 1 }).waitFor();
-    const sections = await page.getByRole('navigation', { name: 'Administration sections' }).getByRole('link').allTextContents();
+    const sections = await page
+      .getByRole('navigation', { name: 'Administration sections' })
+      .getByRole('link')
+      .allTextContents();
     expect(sections).to.deep.equal(['Users', 'API tokens']);
     await page.getByRole('cell', { name: USER, exact: false }).first().waitFor();
     expect(await page.getByRole('form', { name: 'New user' }).count()).to.equal(0);
@@ -284,12 +345,20 @@ describe('console administration end to end (Chromium through Playwright)', func
   });
   it('signs in with the sign-in page\u2019s SSO button through the provider\u2019s own pages, as a user made just in time with the mapped role', async () => {
     const base = sys!.api.baseUrl;
-    const provider = await startOidcProvider({ 'sso-olivia': { email: 'sso-olivia@example.com', name: 'Olivia SSO', groups: ['appsec'] } }, `${base}/api/v1/sso/callback`);
+    const provider = await startOidcProvider(
+      { 'sso-olivia': { email: 'sso-olivia@example.com', name: 'Olivia SSO', groups: ['appsec'] } },
+      `${base}/api/v1/sso/callback`,
+    );
     try {
       // The settings saved above, now pointed at the test provider and enabled.
       const saved = await admin.put('/api/v1/sso/settings', {
-        enabled: true, issuer: provider.issuer, allow_insecure_http: true, client_id: provider.client.clientId, client_secret: provider.client.clientSecret,
-        redirect_uri: provider.client.redirectUri, scopes: ['openid', 'email', 'profile', 'groups'],
+        enabled: true,
+        issuer: provider.issuer,
+        allow_insecure_http: true,
+        client_id: provider.client.clientId,
+        client_secret: provider.client.clientSecret,
+        redirect_uri: provider.client.redirectUri,
+        scopes: ['openid', 'email', 'profile', 'groups'],
       });
       expect(saved.status, JSON.stringify(saved.body)).to.equal(200);
       await page.getByRole('button', { name: 'Sign out' }).click();
@@ -307,7 +376,13 @@ describe('console administration end to end (Chromium through Playwright)', func
       expect(page.url()).to.equal(`${base}/`);
       await page.getByText('Signed in as sso-olivia').waitFor();
       const me = (await admin.get('/api/v1/users?search[username]=sso-olivia')).body.items;
-      expect(me.map((u: { username: string; roles: string[]; active_directory: boolean }) => [u.username, u.roles, u.active_directory])).to.deep.equal([['sso-olivia', [ROLE], true]]);
+      expect(
+        me.map((u: { username: string; roles: string[]; active_directory: boolean }) => [
+          u.username,
+          u.roles,
+          u.active_directory,
+        ]),
+      ).to.deep.equal([['sso-olivia', [ROLE], true]]);
       await shot(page, 'signed-in-with-sso');
     } finally {
       expect((await admin.put('/api/v1/sso/settings', { enabled: false })).status).to.equal(200);

@@ -25,12 +25,26 @@ describe('console end to end (Chromium through Playwright)', function () {
     this.timeout(240000);
     requireChromium(this);
     let checkId: string;
-    ({ sys, admin, git, checkId, env: { code, layerId } } = await startConsoleSystem());
+    ({
+      sys,
+      admin,
+      git,
+      checkId,
+      env: { code, layerId },
+    } = await startConsoleSystem());
     const report = semgrepReport([
-      { rule: 'python.lang.security.dangerous-subprocess', line: 4, code: 'subprocess.call(cmd, shell=True)', severity: 'ERROR', cwe: 'CWE-78: OS Command Injection' },
+      {
+        rule: 'python.lang.security.dangerous-subprocess',
+        line: 4,
+        code: 'subprocess.call(cmd, shell=True)',
+        severity: 'ERROR',
+        cwe: 'CWE-78: OS Command Injection',
+      },
       { rule: 'python.lang.security.eval', line: 9, code: 'eval(data)', severity: 'WARNING', cwe: 'CWE-95' },
     ]);
-    const upload = await admin.withHeaders({ 'content-type': 'application/json' }).request('POST', `/api/v1/check/${checkId}/results`, undefined, report);
+    const upload = await admin
+      .withHeaders({ 'content-type': 'application/json' })
+      .request('POST', `/api/v1/check/${checkId}/results`, undefined, report);
     expect(upload.status, JSON.stringify(upload.body)).to.equal(200);
     const deadline = Date.now() + 60000;
     while ((await admin.get(`/api/v1/issues/count?filter[project_code]=${code}`)).body.count !== 2) {
@@ -74,7 +88,8 @@ describe('console end to end (Chromium through Playwright)', function () {
   it('shows on the dashboard the counts the API gives, from two grouped requests: open by severity, by status, and new, fixed and open per week', async () => {
     const counted: string[] = [];
     const listen = (request: { url(): string }) => {
-      if (new URL(request.url()).pathname.startsWith('/api/v1/issues/count')) counted.push(new URL(request.url()).pathname);
+      if (new URL(request.url()).pathname.startsWith('/api/v1/issues/count'))
+        counted.push(new URL(request.url()).pathname);
     };
     page.on('request', listen);
     await page.goto(`${sys!.api.baseUrl}/`);
@@ -85,17 +100,36 @@ describe('console end to end (Chromium through Playwright)', function () {
     expect(counted).to.deep.equal(['/api/v1/issues/count/grouped', '/api/v1/issues/count/grouped']);
 
     const count = async (query: string) => (await admin.get(`/api/v1/issues/count?${query}`)).body.count as number;
-    const shown = async (region: string, label: string) => Number(await page.getByRole('region', { name: region }).locator(`meter[aria-label="${label}"]`).getAttribute('value'));
+    const shown = async (region: string, label: string) =>
+      Number(
+        await page.getByRole('region', { name: region }).locator(`meter[aria-label="${label}"]`).getAttribute('value'),
+      );
     const open = 'filter[status]=1&filter[status]=2&filter[status]=3&filter[status]=8';
-    for (const [severity, label] of [['critical', 'Critical'], ['high', 'High'], ['medium', 'Medium'], ['low', 'Low'], ['info', 'Info']]) {
-      expect(await shown('Open issues by severity', label), label).to.equal(await count(`filter[severity]=${severity}&${open}`));
+    for (const [severity, label] of [
+      ['critical', 'Critical'],
+      ['high', 'High'],
+      ['medium', 'Medium'],
+      ['low', 'Low'],
+      ['info', 'Info'],
+    ]) {
+      expect(await shown('Open issues by severity', label), label).to.equal(
+        await count(`filter[severity]=${severity}&${open}`),
+      );
     }
-    for (const [status, label] of [[1, 'New'], [4, 'Fixed']] as const) expect(await shown('Issues by status', label), label).to.equal(await count(`filter[status]=${status}`));
+    for (const [status, label] of [
+      [1, 'New'],
+      [4, 'Fixed'],
+    ] as const)
+      expect(await shown('Issues by status', label), label).to.equal(await count(`filter[status]=${status}`));
 
     // Eight weeks, oldest first, each as the API counts it; this week has the two uploaded issues, both open.
-    const rows = await trend.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => Array.from(tr.querySelectorAll('td'), (td) => Number(td.textContent))));
+    const rows = await trend
+      .locator('tbody tr')
+      .evaluateAll((trs) => trs.map((tr) => Array.from(tr.querySelectorAll('td'), (td) => Number(td.textContent))));
     const weeks = (await admin.get('/api/v1/issues/count/grouped?group_by=week&weeks=8')).body.groups;
-    expect(rows).to.deep.equal(weeks.map((w: { new: number; fixed: number; open: number }) => [w.new, w.fixed, w.open]));
+    expect(rows).to.deep.equal(
+      weeks.map((w: { new: number; fixed: number; open: number }) => [w.new, w.fixed, w.open]),
+    );
     const total = await count('');
     expect(rows[7]).to.deep.equal([total, 0, total]);
     expect(total).to.be.greaterThan(0);
@@ -167,17 +201,34 @@ describe('console end to end (Chromium through Playwright)', function () {
     await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
     try {
       const url = `http://127.0.0.1:${(silent.address() as AddressInfo).port}/app.git`;
-      const source = await admin.post('/api/v1/source', { name: `silent ${code}`, source_type_id: 1, settings: { url, branch_name: 'main', auth_method: 'Anonymous' } });
+      const source = await admin.post('/api/v1/source', {
+        name: `silent ${code}`,
+        source_type_id: 1,
+        settings: { url, branch_name: 'main', auth_method: 'Anonymous' },
+      });
       expect(source.status, JSON.stringify(source.body)).to.equal(200);
-      const tool = await admin.post('/api/v1/tool', { description: 'semgrep for stop', type_id: 1, settings: { scan_result_lang: 'EN' } });
+      const tool = await admin.post('/api/v1/tool', {
+        description: 'semgrep for stop',
+        type_id: 1,
+        settings: { scan_result_lang: 'EN' },
+      });
       expect(tool.status, JSON.stringify(tool.body)).to.equal(200);
-      const check = await admin.post('/api/v1/check', { layer_id: layerId, security_tool_id: tool.body.id, scan_source_id: source.body.id, run_scan_task: { type: 'manual' }, tags: [{ tag_name: 'silent' }] });
+      const check = await admin.post('/api/v1/check', {
+        layer_id: layerId,
+        security_tool_id: tool.body.id,
+        scan_source_id: source.body.id,
+        run_scan_task: { type: 'manual' },
+        tags: [{ tag_name: 'silent' }],
+      });
       expect(check.status, JSON.stringify(check.body)).to.equal(200);
 
       await page.goto(`${sys!.api.baseUrl}/projects/${code}`);
       const row = page.getByRole('row').filter({ has: page.getByRole('cell', { name: 'silent', exact: true }) });
       await row.getByRole('button', { name: 'Run' }).click();
-      await page.getByRole('status').filter({ hasText: /queued/i }).waitFor();
+      await page
+        .getByRole('status')
+        .filter({ hasText: /queued/i })
+        .waitFor();
       await row.getByRole('button', { name: 'Stop' }).waitFor();
       await expectAccessible(page, 'project with a scan in flight');
       await shot(page, 'project-scan-in-flight');
@@ -218,7 +269,9 @@ describe('console end to end (Chromium through Playwright)', function () {
 
   it('shows a failed single sign-on\u2019s reason once: taken out of the address at once, so neither a reload nor the signed-in console shows it again', async () => {
     const base = sys!.api.baseUrl;
-    await page.goto(`${base}/issues?sso_error=${encodeURIComponent('the provider refused: access_denied')}&filter%5Bseverity%5D=high`);
+    await page.goto(
+      `${base}/issues?sso_error=${encodeURIComponent('the provider refused: access_denied')}&filter%5Bseverity%5D=high`,
+    );
     await page.getByText('Single sign-on failed: the provider refused: access_denied').waitFor();
     await page.waitForURL((url) => !url.searchParams.has('sso_error'));
     // The rest of the address stays: it is where the reader wanted to go.
@@ -239,7 +292,13 @@ describe('console end to end (Chromium through Playwright)', function () {
   });
 
   it('asks a user whose password must change for a new one before anything else, naming a bad field', async () => {
-    const created = await admin.post('/api/v1/user', { username: 'console-newcomer', password: 'first-Password-1', password_confirmation: 'first-Password-1', need_password_change: true, roles: ['admin'] });
+    const created = await admin.post('/api/v1/user', {
+      username: 'console-newcomer',
+      password: 'first-Password-1',
+      password_confirmation: 'first-Password-1',
+      need_password_change: true,
+      roles: ['admin'],
+    });
     expect(created.status, JSON.stringify(created.body)).to.equal(200);
     await page.goto(`${sys!.api.baseUrl}/`);
     await page.getByLabel('Username').fill('console-newcomer');
@@ -261,6 +320,9 @@ describe('console end to end (Chromium through Playwright)', function () {
     await page.getByLabel('Password').fill('second-Password-2');
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
-    expect((await sys!.api.post('/api/v1/auth/login', { username: 'console-newcomer', password: 'second-Password-2' })).body.need_password_change).to.equal(false);
+    expect(
+      (await sys!.api.post('/api/v1/auth/login', { username: 'console-newcomer', password: 'second-Password-2' })).body
+        .need_password_change,
+    ).to.equal(false);
   });
 });

@@ -24,7 +24,8 @@ describe("the console's messages", () => {
       const en = m.en as Record<string, string>;
       const ru = m.ru as Record<string, string>;
       expect(Object.keys(ru).sort()).to.deep.equal(Object.keys(en).sort());
-      for (const key of Object.keys(en)) expect(ru[key].match(/\{\d\}/g)?.sort() ?? [], key).to.deep.equal(en[key].match(/\{\d\}/g)?.sort() ?? []);
+      for (const key of Object.keys(en))
+        expect(ru[key].match(/\{\d\}/g)?.sort() ?? [], key).to.deep.equal(en[key].match(/\{\d\}/g)?.sort() ?? []);
     }
   });
 });

@@ -8,8 +8,20 @@ import { startReceiver } from '../../services/notifications/test/notifications.s
 import { expectAccessible, openBrowser, requireChromium, shot, signIn } from './browser';
 import { ConsoleSystem, startConsoleSystem } from './system';
 
-const SUBPROCESS = { rule: 'python.lang.security.dangerous-subprocess', line: 4, code: 'subprocess.call(cmd, shell=True)', severity: 'ERROR' as const, cwe: 'CWE-78: OS Command Injection' };
-const EVAL = { rule: 'python.lang.security.eval', line: 9, code: 'eval(data)', severity: 'WARNING' as const, cwe: 'CWE-95' };
+const SUBPROCESS = {
+  rule: 'python.lang.security.dangerous-subprocess',
+  line: 4,
+  code: 'subprocess.call(cmd, shell=True)',
+  severity: 'ERROR' as const,
+  cwe: 'CWE-78: OS Command Injection',
+};
+const EVAL = {
+  rule: 'python.lang.security.eval',
+  line: 9,
+  code: 'eval(data)',
+  severity: 'WARNING' as const,
+  cwe: 'CWE-95',
+};
 const TOKEN = 'console-token-never-shown-5d1c';
 
 describe('console policy and notifications (Chromium through Playwright)', function () {
@@ -30,7 +42,11 @@ describe('console policy and notifications (Chromium through Playwright)', funct
   };
   /** Uploads a Semgrep report to the check and waits until its findings are ingested (the gate verdict is set then). */
   const upload = async (findings: Parameters<typeof semgrepReport>[0]) => {
-    const res = ok(await admin.withHeaders({ 'content-type': 'application/json' }).request('POST', `/api/v1/check/${checkId}/results`, undefined, semgrepReport(findings)));
+    const res = ok(
+      await admin
+        .withHeaders({ 'content-type': 'application/json' })
+        .request('POST', `/api/v1/check/${checkId}/results`, undefined, semgrepReport(findings)),
+    );
     const deadline = Date.now() + 60000;
     while (!(await admin.get(`/api/v1/scan-result/${res.scan_result_id}`)).body.quality_gate) {
       if (Date.now() > deadline) throw new Error('the uploaded report was not ingested');
@@ -89,7 +105,9 @@ describe('console policy and notifications (Chromium through Playwright)', funct
 
     const [gate] = await gates();
     expect(gate.name).to.equal('Console gate');
-    expect(gate.conditions.map((c: any) => [c.condition_type, c.operator, c.value])).to.deep.equal([['total', 'not_greater_than', '1']]);
+    expect(gate.conditions.map((c: any) => [c.condition_type, c.operator, c.value])).to.deep.equal([
+      ['total', 'not_greater_than', '1'],
+    ]);
     expect(gate.layers).to.deep.equal([{ layer_id: env.layerId, action: 'lock' }]);
   });
 
@@ -111,9 +129,15 @@ describe('console policy and notifications (Chromium through Playwright)', funct
     await shot(page, 'policy-rules');
 
     const rules = ok(await admin.get('/api/v1/security-rules')).items;
-    expect(rules.map((r: any) => [r.name, r.rule_params.cve, r.rule_params.instrument_type, r.rule_params.active_for_all, r.suppressing_status])).to.deep.equal([
-      ['Accepted test CVE', 'CVE-2099-0001', 'sast', true, 7],
-    ]);
+    expect(
+      rules.map((r: any) => [
+        r.name,
+        r.rule_params.cve,
+        r.rule_params.instrument_type,
+        r.rule_params.active_for_all,
+        r.suppressing_status,
+      ]),
+    ).to.deep.equal([['Accepted test CVE', 'CVE-2099-0001', 'sast', true, 7]]);
   });
 
   it('creates a policy over project tags with a gate, then deletes it in two steps', async () => {
@@ -129,7 +153,11 @@ describe('console policy and notifications (Chromium through Playwright)', funct
     await expectAccessible(page, 'policies');
     await shot(page, 'policy-policies');
     const [policy] = ok(await admin.get('/api/v1/policies')).items;
-    expect([policy.name, policy.project_tags, policy.quality_gates]).to.deep.equal(['Tagged projects', ['test', 'web'], [{ quality_gate_id: (await gates())[0].id, action: 'inform' }]]);
+    expect([policy.name, policy.project_tags, policy.quality_gates]).to.deep.equal([
+      'Tagged projects',
+      ['test', 'web'],
+      [{ quality_gate_id: (await gates())[0].id, action: 'inform' }],
+    ]);
 
     await page.getByRole('button', { name: 'Delete Tagged projects' }).click();
     // The confirmation takes the focus, so Enter confirms from the keyboard.
@@ -166,7 +194,12 @@ describe('console policy and notifications (Chromium through Playwright)', funct
     await expectAccessible(page, 'notifiers');
     await shot(page, 'notifications-notifiers');
     const [notifier] = ok(await admin.get('/api/v1/notifiers')).items;
-    expect([notifier.events, notifier.settings.rate_limit, notifier.settings.auth_header_name, notifier.settings.auth_header_set]).to.deep.equal([['quality_gate.evaluated'], 7, 'X-Token', true]);
+    expect([
+      notifier.events,
+      notifier.settings.rate_limit,
+      notifier.settings.auth_header_name,
+      notifier.settings.auth_header_set,
+    ]).to.deep.equal([['quality_gate.evaluated'], 7, 'X-Token', true]);
   });
 
   it('shows the gate\u2019s lock on the dashboard and the new issues in the weekly trend once a report is ingested', async () => {
@@ -194,7 +227,10 @@ describe('console policy and notifications (Chromium through Playwright)', funct
     await page.getByRole('button', { name: 'Apply' }).click();
     const total = ok(await admin.get('/api/v1/events?filter[type]=quality_gate.evaluated')).total;
     expect(total).to.be.greaterThan(0);
-    await page.getByRole('status').filter({ hasText: `${total} events` }).waitFor();
+    await page
+      .getByRole('status')
+      .filter({ hasText: `${total} events` })
+      .waitFor();
     expect(await page.locator('table.grid tbody tr').count()).to.equal(total);
     await expectAccessible(page, 'events log');
     await shot(page, 'notifications-events');
@@ -207,11 +243,23 @@ describe('console policy and notifications (Chromium through Playwright)', funct
     await page.getByRole('button', { name: 'Scan history' }).click();
     const form = page.getByRole('form', { name: 'Compare two scans' });
     await form.getByRole('button', { name: 'Compare' }).click();
-    const row = (name: string) => form.getByRole('row', { name: new RegExp(`^${name.replace(/[()]/g, '\\$&')}`) }).locator('td').first();
+    const row = (name: string) =>
+      form
+        .getByRole('row', { name: new RegExp(`^${name.replace(/[()]/g, '\\$&')}`) })
+        .locator('td')
+        .first();
     await form.getByRole('table', { name: 'Comparison' }).waitFor();
-    expect([await row('Fixed (only in the earlier)').textContent(), await row('New (only in the later)').textContent(), await row('Unchanged (in both)').textContent()]).to.deep.equal(['1', '0', '1']);
+    expect([
+      await row('Fixed (only in the earlier)').textContent(),
+      await row('New (only in the later)').textContent(),
+      await row('Unchanged (in both)').textContent(),
+    ]).to.deep.equal(['1', '0', '1']);
     const history = ok(await admin.get(`/api/v1/scan-results/stats/${checkId}`)).items;
-    const api = ok(await admin.get(`/api/v1/scan-results/stats/compare?first=${history[1].scan_result_id}&second=${history[0].scan_result_id}`));
+    const api = ok(
+      await admin.get(
+        `/api/v1/scan-results/stats/compare?first=${history[1].scan_result_id}&second=${history[0].scan_result_id}`,
+      ),
+    );
     expect([api.only_in_first.count, api.only_in_second.count, api.in_both.count]).to.deep.equal([1, 0, 1]);
     await expectAccessible(page, 'scan comparison');
     await shot(page, 'check-compare');
@@ -221,13 +269,25 @@ describe('console policy and notifications (Chromium through Playwright)', funct
     this.timeout(90000);
     // 127.0.0.2 is outside the tests' outbound policy: the delivery of the status change below is given up at once.
     refused = await startReceiver('127.0.0.2');
-    const notifier = ok(await admin.post('/api/v1/notifier', { name: 'Refused hook', settings: { url: refused.url }, events: ['issue.status_changed'], project_codes: [env.code] }));
-    const [issue] = ok(await admin.get(`/api/v1/issues?filter[project_code]=${env.code}&filter[status]=1&limit=1`)).items;
+    const notifier = ok(
+      await admin.post('/api/v1/notifier', {
+        name: 'Refused hook',
+        settings: { url: refused.url },
+        events: ['issue.status_changed'],
+        project_codes: [env.code],
+      }),
+    );
+    const [issue] = ok(
+      await admin.get(`/api/v1/issues?filter[project_code]=${env.code}&filter[status]=1&limit=1`),
+    ).items;
     ok(await admin.put(`/api/v1/issue/${issue.id}`, { status_id: 2, comment: 'to be notified' }));
     const deadline = Date.now() + 60000;
     let total = 0;
     while ((total = ok(await admin.get('/api/v1/errors-log?filter[code]=webhook.given_up')).total) === 0) {
-      if (Date.now() > deadline) throw new Error(`no webhook.given_up record; deliveries: ${JSON.stringify(ok(await admin.get(`/api/v1/notifier/${notifier.id}`)).deliveries)}`);
+      if (Date.now() > deadline)
+        throw new Error(
+          `no webhook.given_up record; deliveries: ${JSON.stringify(ok(await admin.get(`/api/v1/notifier/${notifier.id}`)).deliveries)}`,
+        );
       await new Promise((r) => setTimeout(r, 250));
     }
     await page.getByRole('link', { name: 'Notifications', exact: true }).click();
@@ -235,7 +295,10 @@ describe('console policy and notifications (Chromium through Playwright)', funct
     await page.getByRole('heading', { name: 'Error log', level: 1 }).waitFor();
     await page.getByLabel('Code', { exact: true }).selectOption('webhook.given_up');
     await page.getByRole('button', { name: 'Apply' }).click();
-    await page.getByRole('status').filter({ hasText: `${total} errors` }).waitFor();
+    await page
+      .getByRole('status')
+      .filter({ hasText: `${total} errors` })
+      .waitFor();
     expect(await page.locator('table.grid tbody td.mono').first().textContent()).to.equal('webhook.given_up');
     await expectAccessible(page, 'error log');
     await shot(page, 'notifications-errors');
@@ -282,11 +345,28 @@ describe('console policy and notifications (Chromium through Playwright)', funct
   });
 
   it('tells a user without the rights that their role does not allow the page, instead of failing', async () => {
-    ok(await admin.post('/api/v1/role', { role_code: 'console-reader', role_name: 'Issue reader', roles: { 'issues.issues': ['r'], 'issues.statuses': ['r'] } }));
-    ok(await admin.post('/api/v1/user', { username: 'console-reader', password: 'reader-Password-1', password_confirmation: 'reader-Password-1', need_password_change: false, roles: ['console-reader'] }));
+    ok(
+      await admin.post('/api/v1/role', {
+        role_code: 'console-reader',
+        role_name: 'Issue reader',
+        roles: { 'issues.issues': ['r'], 'issues.statuses': ['r'] },
+      }),
+    );
+    ok(
+      await admin.post('/api/v1/user', {
+        username: 'console-reader',
+        password: 'reader-Password-1',
+        password_confirmation: 'reader-Password-1',
+        need_password_change: false,
+        roles: ['console-reader'],
+      }),
+    );
     await page.getByRole('button', { name: 'Sign out' }).click();
     await signIn(page, sys!.api.baseUrl, 'console-reader', 'reader-Password-1');
-    for (const [link, heading] of [['Policy', 'Quality gates'], ['Notifications', 'Notifiers']]) {
+    for (const [link, heading] of [
+      ['Policy', 'Quality gates'],
+      ['Notifications', 'Notifiers'],
+    ]) {
       await page.getByRole('link', { name: link, exact: true }).click();
       await page.getByRole('heading', { name: heading, level: 1 }).waitFor();
       await page.getByText('Your role does not allow this.').first().waitFor();

@@ -1,5 +1,13 @@
 import { expect } from 'chai';
-import { Api, ADMIN_PASSWORD, GitServer, RunningSystem, startAllModeProcess, startGitServer, SystemUnderTest } from '@bulwark/testkit';
+import {
+  Api,
+  ADMIN_PASSWORD,
+  GitServer,
+  RunningSystem,
+  startAllModeProcess,
+  startGitServer,
+  SystemUnderTest,
+} from '@bulwark/testkit';
 import { MANUAL_TOOL_TYPE, scanSetup } from '../../services/scanning/test/scanning.suite';
 
 /** What the console's suites drive: TARGET=all, the admin over the API, and a project whose layer has a check taking uploaded reports. */
@@ -20,7 +28,13 @@ export async function startConsoleSystem(): Promise<ConsoleSystem> {
     git.addRepository('app', { 'app.py': 'import subprocess\n' });
     const t: SystemUnderTest = { mode: 'all', sys, admin, anon: sys.api };
     const env = await scanSetup(t, git, 'app', [MANUAL_TOOL_TYPE]);
-    const check = await admin.post('/api/v1/check', { layer_id: env.layerId, security_tool_id: env.tools[0], scan_source_id: env.sourceId, source_auth: { branch_name: 'main' }, run_scan_task: { type: 'manual' } });
+    const check = await admin.post('/api/v1/check', {
+      layer_id: env.layerId,
+      security_tool_id: env.tools[0],
+      scan_source_id: env.sourceId,
+      source_auth: { branch_name: 'main' },
+      run_scan_task: { type: 'manual' },
+    });
     expect(check.status, JSON.stringify(check.body)).to.equal(200);
     return { sys, admin, git, env, checkId: check.body.id as string };
   } catch (err) {

@@ -13,7 +13,12 @@ export const gatewayModule: ModuleDefinition = {
     const config = readGatewayConfig(ctx.env);
     const log = createLogger('gateway');
     const internalAuth = ctx.internalAuth('gateway');
-    const identity = createGrpcClient(identityV1.IdentityServiceService, 'identity', ctx.peer('identity').grpcAddress, internalAuth);
+    const identity = createGrpcClient(
+      identityV1.IdentityServiceService,
+      'identity',
+      ctx.peer('identity').grpcAddress,
+      internalAuth,
+    );
     const consoleDir = findConsoleDir(config.CONSOLE_DIR);
     if (!consoleBuilt(consoleDir)) log.warn('console not built: / answers 404', { consoleDir });
     const upstreams = Object.fromEntries(SERVICE_NAMES.map((s) => [s, ctx.peer(s).httpUrl]));
@@ -23,8 +28,16 @@ export const gatewayModule: ModuleDefinition = {
       upstreams,
       authenticator: new Authenticator(identity.client, ctx.cache, config.AUTH_CACHE_SECONDS),
       internalAuth,
-      perIp: ctx.cache.rateLimiter({ keyPrefix: 'rl-ip', points: config.RATE_LIMIT_PER_IP_PER_MINUTE, windowSeconds: 60 }),
-      perToken: ctx.cache.rateLimiter({ keyPrefix: 'rl-token', points: config.RATE_LIMIT_PER_TOKEN_PER_MINUTE, windowSeconds: 60 }),
+      perIp: ctx.cache.rateLimiter({
+        keyPrefix: 'rl-ip',
+        points: config.RATE_LIMIT_PER_IP_PER_MINUTE,
+        windowSeconds: 60,
+      }),
+      perToken: ctx.cache.rateLimiter({
+        keyPrefix: 'rl-token',
+        points: config.RATE_LIMIT_PER_TOKEN_PER_MINUTE,
+        windowSeconds: 60,
+      }),
       readiness: async () => {
         await ctx.cache.ping();
         const checks: Record<string, string> = { cache: ctx.cache.kind };
@@ -43,7 +56,12 @@ export const gatewayModule: ModuleDefinition = {
       consoleDir: consoleBuilt(consoleDir) ? consoleDir : undefined,
     });
     const server = await listen(app, config.GATEWAY_HOST, config.PORT);
-    log.info('gateway listening', { url: server.url, api: `${server.url}/api/v1`, swagger: `${server.url}/api/v1/swagger/index.html`, console: `${server.url}/` });
+    log.info('gateway listening', {
+      url: server.url,
+      api: `${server.url}/api/v1`,
+      swagger: `${server.url}/api/v1/swagger/index.html`,
+      console: `${server.url}/`,
+    });
     return {
       httpUrl: server.url,
       stop: async () => {

@@ -24,18 +24,41 @@ export function authorizationWalk(t: SystemUnderTest): void {
   before(async () => {
     const username = `norights_${uniqueSuffix()}`;
     const role = `empty_${uniqueSuffix()}`;
-    expect((await t.admin.post('/api/v1/role', { role_code: role, role_name: 'No rights', roles: {} })).status).to.equal(200);
-    expect((await t.admin.post('/api/v1/user', { username, password: PASSWORD, password_confirmation: PASSWORD, roles: [role] })).status).to.equal(200);
+    expect(
+      (await t.admin.post('/api/v1/role', { role_code: role, role_name: 'No rights', roles: {} })).status,
+    ).to.equal(200);
+    expect(
+      (
+        await t.admin.post('/api/v1/user', {
+          username,
+          password: PASSWORD,
+          password_confirmation: PASSWORD,
+          roles: [role],
+        })
+      ).status,
+    ).to.equal(200);
     nobody = t.anon.as(await t.anon.login(username, PASSWORD));
 
     const keys: string[] = (await t.admin.get('/api/v1/permissions')).body.keys.map((k: { key: string }) => k.key);
     const everything = `every_key_${uniqueSuffix()}`;
-    const roleRes = await t.admin.post('/api/v1/role', { role_code: everything, role_name: 'Every key', roles: Object.fromEntries(keys.map((k) => [k, ['r', 'w', 'x', 'd']])) });
+    const roleRes = await t.admin.post('/api/v1/role', {
+      role_code: everything,
+      role_name: 'Every key',
+      roles: Object.fromEntries(keys.map((k) => [k, ['r', 'w', 'x', 'd']])),
+    });
     expect(roleRes.status, JSON.stringify(roleRes.body)).to.equal(200);
     const member = `grouped_${uniqueSuffix()}`;
-    const userRes = await t.admin.post('/api/v1/user', { username: member, password: PASSWORD, password_confirmation: PASSWORD });
+    const userRes = await t.admin.post('/api/v1/user', {
+      username: member,
+      password: PASSWORD,
+      password_confirmation: PASSWORD,
+    });
     expect(userRes.status, JSON.stringify(userRes.body)).to.equal(200);
-    const groupRes = await t.admin.post('/api/v1/group', { name: `Walk ${member}`, user_ids: [userRes.body.id], roles: [everything] });
+    const groupRes = await t.admin.post('/api/v1/group', {
+      name: `Walk ${member}`,
+      user_ids: [userRes.body.id],
+      roles: [everything],
+    });
     expect(groupRes.status, JSON.stringify(groupRes.body)).to.equal(200);
     throughGroup = t.anon.as(await t.anon.login(member, PASSWORD));
     usernames = { nobody: username, throughGroup: member };
@@ -45,7 +68,11 @@ export function authorizationWalk(t: SystemUnderTest): void {
   const callers = async (route: RouteSpec) => {
     if (route.operationId !== 'logout') return { nobody, throughGroup, admin: t.admin };
     const fresh = async (username: string, password: string) => t.anon.as(await t.anon.login(username, password));
-    return { nobody: await fresh(usernames.nobody, PASSWORD), throughGroup: await fresh(usernames.throughGroup, PASSWORD), admin: await fresh('admin', ADMIN_PASSWORD) };
+    return {
+      nobody: await fresh(usernames.nobody, PASSWORD),
+      throughGroup: await fresh(usernames.throughGroup, PASSWORD),
+      admin: await fresh('admin', ADMIN_PASSWORD),
+    };
   };
 
   it('covers every route of the table', () => {
@@ -56,7 +83,8 @@ export function authorizationWalk(t: SystemUnderTest): void {
     const label = `${route.method.toUpperCase()} ${route.path} (${route.access.kind === 'permission' ? `${route.access.key}:${route.access.letter}` : route.access.kind})`;
     it(label, async () => {
       const path = concretePath(route);
-      const send = (api: typeof t.anon) => api.request(route.method.toUpperCase(), path, route.method === 'get' ? undefined : {});
+      const send = (api: typeof t.anon) =>
+        api.request(route.method.toUpperCase(), path, route.method === 'get' ? undefined : {});
       if (route.gone) {
         expect((await send(t.anon)).status).to.equal(410);
         return;

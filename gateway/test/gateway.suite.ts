@@ -7,7 +7,8 @@ export function gatewaySuite(t: SystemUnderTest): void {
     expect((await t.anon.get('/healthz')).body).to.deep.equal({ status: 'ok' });
     const ready = await t.anon.get('/readyz');
     expect(ready.status).to.equal(200);
-    for (const s of ['identity', 'catalog', 'scanning', 'issues', 'reporting', 'notifications']) expect(ready.body.checks[s]).to.equal('ready');
+    for (const s of ['identity', 'catalog', 'scanning', 'issues', 'reporting', 'notifications'])
+      expect(ready.body.checks[s]).to.equal('ready');
     expect(ready.body.checks.cache).to.equal(t.mode === 'all' ? 'memory' : 'redis');
   });
 
@@ -62,8 +63,13 @@ export function gatewaySuite(t: SystemUnderTest): void {
     expect(doc.body.openapi).to.equal('3.1.0');
     const login = doc.body.paths['/api/v1/auth/login'].post;
     expect(login.requestBody.content['application/json'].schema.$ref).to.equal('#/components/schemas/LoginRequest');
-    expect(doc.body.paths['/api/v1/users'].get['x-permission']).to.deep.equal({ key: 'administration.users', letter: 'r' });
-    expect(doc.body.paths['/api/v1/users'].get.parameters.map((p: { name: string }) => p.name)).to.include('filter[deleted_only]');
+    expect(doc.body.paths['/api/v1/users'].get['x-permission']).to.deep.equal({
+      key: 'administration.users',
+      letter: 'r',
+    });
+    expect(doc.body.paths['/api/v1/users'].get.parameters.map((p: { name: string }) => p.name)).to.include(
+      'filter[deleted_only]',
+    );
     const ui = await t.anon.get('/api/v1/swagger/index.html');
     expect(ui.status).to.equal(200);
     expect(String(ui.body)).to.contain('swagger-ui');
@@ -87,7 +93,10 @@ export function directAccessSuite(t: SystemUnderTest): void {
       const bare = await direct.get('/api/v1/users');
       expect(bare.status, service).to.equal(401);
       expect(bare.body.error.code).to.equal('unauthenticated');
-      expect((await direct.withHeaders({ 'x-bulwark-internal': forged }).get('/api/v1/users')).status, service).to.equal(401);
+      expect(
+        (await direct.withHeaders({ 'x-bulwark-internal': forged }).get('/api/v1/users')).status,
+        service,
+      ).to.equal(401);
     }
   });
 }

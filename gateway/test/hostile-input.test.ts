@@ -1,6 +1,15 @@
 import http from 'node:http';
 import { expect } from 'chai';
-import { ADMIN_PASSWORD, Api, GitServer, RunningSystem, startAllModeProcess, startGitServer, uniqueSuffix, type Json } from '@bulwark/testkit';
+import {
+  ADMIN_PASSWORD,
+  Api,
+  GitServer,
+  RunningSystem,
+  startAllModeProcess,
+  startGitServer,
+  uniqueSuffix,
+  type Json,
+} from '@bulwark/testkit';
 import { MANUAL_TOOL_TYPE, scanSetup } from '../../services/scanning/test/scanning.suite';
 
 interface RawResponse {
@@ -14,10 +23,20 @@ interface RawResponse {
  */
 function rawRequest(
   baseUrl: string,
-  o: { method: string; path: string; token?: string; headers?: Record<string, string>; chunks?: Buffer[]; expectContinue?: boolean },
+  o: {
+    method: string;
+    path: string;
+    token?: string;
+    headers?: Record<string, string>;
+    chunks?: Buffer[];
+    expectContinue?: boolean;
+  },
 ): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
-    const headers: Record<string, string> = { ...(o.token ? { authorization: `Bearer ${o.token}` } : {}), ...o.headers };
+    const headers: Record<string, string> = {
+      ...(o.token ? { authorization: `Bearer ${o.token}` } : {}),
+      ...o.headers,
+    };
     if (o.expectContinue) headers.expect = '100-continue';
     const req = http.request(`${baseUrl}${o.path}`, { method: o.method, headers }, (res) => {
       const parts: Buffer[] = [];
@@ -43,10 +62,15 @@ const fieldsOf = (res: { body: Json }) => (res.body?.error?.details ?? []).map((
 /** A SARIF report of two findings, padded with a property no parser reads to reach `bytes`. */
 function sarifReport(bytes: number, marker: string): Buffer {
   const results = [1, 2].map((n) => ({
-    ruleId: `hostile.rule-${n}`, level: 'error', message: { text: `finding ${n} ${marker}` },
+    ruleId: `hostile.rule-${n}`,
+    level: 'error',
+    message: { text: `finding ${n} ${marker}` },
     locations: [{ physicalLocation: { artifactLocation: { uri: `src/file${n}.py` }, region: { startLine: n } } }],
   }));
-  const doc = { version: '2.1.0', runs: [{ tool: { driver: { name: 'hostile-sarif', rules: [] } }, results, properties: { padding: '' } }] };
+  const doc = {
+    version: '2.1.0',
+    runs: [{ tool: { driver: { name: 'hostile-sarif', rules: [] } }, results, properties: { padding: '' } }],
+  };
   const base = Buffer.byteLength(JSON.stringify(doc));
   doc.runs[0].properties.padding = 'p'.repeat(Math.max(0, bytes - base));
   return Buffer.from(JSON.stringify(doc));
@@ -95,7 +119,13 @@ describe('hostile input through the gateway [TARGET=all, the built binary in its
     const env = await scanSetup({ mode: 'all', sys, admin, anon: sys.api }, git, 'app', [MANUAL_TOOL_TYPE]);
     project = env.code;
     checkId = ok(
-      await admin.post('/api/v1/check', { layer_id: env.layerId, security_tool_id: env.tools[0], scan_source_id: env.sourceId, source_auth: { branch_name: 'main' }, run_scan_task: { type: 'manual' } }),
+      await admin.post('/api/v1/check', {
+        layer_id: env.layerId,
+        security_tool_id: env.tools[0],
+        scan_source_id: env.sourceId,
+        source_auth: { branch_name: 'main' },
+        run_scan_task: { type: 'manual' },
+      }),
     ).id;
     gateId = ok(await admin.post('/api/v1/quality-gate', { name: `gate-${uniqueSuffix()}` })).id;
   });
@@ -111,11 +141,23 @@ describe('hostile input through the gateway [TARGET=all, the built binary in its
 
   describe('finding 2: text that is not ASCII where it crosses gRPC', () => {
     it('refuses an unknown project "\u00e9" on POST /report and the earlier summary download with 400, and the process keeps answering', async () => {
-      refused(await admin.post('/api/v1/report', { name: 'x', type: 'summary', filter: { project_code: ['\u00e9'] } }), 'filter.project_code');
-      refused(await admin.get('/api/v1/report/summary/download?format=json&filter[project_code]=%C3%A9'), 'filter[project_code]');
+      refused(
+        await admin.post('/api/v1/report', { name: 'x', type: 'summary', filter: { project_code: ['\u00e9'] } }),
+        'filter.project_code',
+      );
+      refused(
+        await admin.get('/api/v1/report/summary/download?format=json&filter[project_code]=%C3%A9'),
+        'filter[project_code]',
+      );
       expect(sys.alive()).to.equal(true);
       expect(ok(await admin.get(`/api/v1/project/${project}`)).code).to.equal(project);
-      const report = ok(await admin.post('/api/v1/report', { name: 'Caf\u00e9 \u65e5\u672c', type: 'summary', filter: { project_code: [project] } }));
+      const report = ok(
+        await admin.post('/api/v1/report', {
+          name: 'Caf\u00e9 \u65e5\u672c',
+          type: 'summary',
+          filter: { project_code: [project] },
+        }),
+      );
       expect(report.name).to.equal('Caf\u00e9 \u65e5\u672c');
     });
   });
@@ -124,11 +166,21 @@ describe('hostile input through the gateway [TARGET=all, the built binary in its
     it('proxies a small JSON request with Expect: 100-continue with the caller\u2019s identity', async () => {
       const name = `expect-${uniqueSuffix()}`;
       const res = await rawRequest(sys.api.baseUrl, {
-        method: 'POST', path: '/api/v1/quality-gate', token, expectContinue: true, headers: { 'content-type': 'application/json' }, chunks: [Buffer.from(JSON.stringify({ name }))],
+        method: 'POST',
+        path: '/api/v1/quality-gate',
+        token,
+        expectContinue: true,
+        headers: { 'content-type': 'application/json' },
+        chunks: [Buffer.from(JSON.stringify({ name }))],
       });
       expect(res.status, JSON.stringify(res.body)).to.equal(200);
       expect(res.body).to.include({ name, author: 'admin' });
-      const get = await rawRequest(sys.api.baseUrl, { method: 'GET', path: `/api/v1/quality-gate/${res.body.id}`, token, expectContinue: true });
+      const get = await rawRequest(sys.api.baseUrl, {
+        method: 'GET',
+        path: `/api/v1/quality-gate/${res.body.id}`,
+        token,
+        expectContinue: true,
+      });
       expect(get.status, JSON.stringify(get.body)).to.equal(200);
     });
 
@@ -136,8 +188,12 @@ describe('hostile input through the gateway [TARGET=all, the built binary in its
       const marker = `expect-upload-${uniqueSuffix()}`;
       const report = sarifReport(2 * 1024 * 1024, marker);
       const res = await rawRequest(sys.api.baseUrl, {
-        method: 'POST', path: `/api/v1/check/${checkId}/results`, token, expectContinue: true,
-        headers: { 'content-type': 'application/json', 'content-length': String(report.length) }, chunks: [report],
+        method: 'POST',
+        path: `/api/v1/check/${checkId}/results`,
+        token,
+        expectContinue: true,
+        headers: { 'content-type': 'application/json', 'content-length': String(report.length) },
+        chunks: [report],
       });
       expect(res.status, JSON.stringify(res.body)).to.equal(200);
       await ingested(res.body.scan_result_id);
@@ -146,8 +202,15 @@ describe('hostile input through the gateway [TARGET=all, the built binary in its
     it('refuses a chunked body over BODY_LIMIT_BYTES with 413 in the error model and creates nothing', async () => {
       const name = `too-large-${uniqueSuffix()}`;
       const res = await rawRequest(sys.api.baseUrl, {
-        method: 'POST', path: '/api/v1/quality-gate', token, headers: { 'content-type': 'application/json' },
-        chunks: [Buffer.from(`{"name":"${name}","padding":"`), ...Array.from({ length: 20 }, () => Buffer.alloc(64 * 1024, 'x')), Buffer.from('"}')],
+        method: 'POST',
+        path: '/api/v1/quality-gate',
+        token,
+        headers: { 'content-type': 'application/json' },
+        chunks: [
+          Buffer.from(`{"name":"${name}","padding":"`),
+          ...Array.from({ length: 20 }, () => Buffer.alloc(64 * 1024, 'x')),
+          Buffer.from('"}'),
+        ],
       });
       expect(res.status, JSON.stringify(res.body)).to.equal(413);
       expect(res.body.error.code).to.equal('payload_too_large');
@@ -156,7 +219,11 @@ describe('hostile input through the gateway [TARGET=all, the built binary in its
 
     it('refuses a chunked body over the limit sent after Expect: 100-continue too', async () => {
       const res = await rawRequest(sys.api.baseUrl, {
-        method: 'POST', path: '/api/v1/quality-gate', token, expectContinue: true, headers: { 'content-type': 'application/json' },
+        method: 'POST',
+        path: '/api/v1/quality-gate',
+        token,
+        expectContinue: true,
+        headers: { 'content-type': 'application/json' },
         chunks: Array.from({ length: 20 }, () => Buffer.alloc(64 * 1024, ' ')),
       });
       expect(res.status, JSON.stringify(res.body)).to.equal(413);
@@ -172,7 +239,12 @@ describe('hostile input through the gateway [TARGET=all, the built binary in its
         ['GET', '/api/v1/users?search[username]=%00', undefined, 'search[username]'],
         ['GET', '/api/v1/roles?search[name]=a%00', undefined, 'search[name]'],
         ['GET', '/api/v1/role/a%00b', undefined, 'role_code'],
-        ['POST', '/api/v1/project', { code: `p-${uniqueSuffix()}`, name: `a${NUL}`, description: 'd', tags: ['t'] }, 'name'],
+        [
+          'POST',
+          '/api/v1/project',
+          { code: `p-${uniqueSuffix()}`, name: `a${NUL}`, description: 'd', tags: ['t'] },
+          'name',
+        ],
         ['GET', '/api/v1/projects?search[name]=%00', undefined, 'search[name]'],
         ['GET', '/api/v1/project/x%00', undefined, 'project_code'],
         ['GET', '/api/v1/sources?search[source]=%00', undefined, 'search[source]'],
@@ -197,27 +269,63 @@ describe('hostile input through the gateway [TARGET=all, the built binary in its
     });
 
     it('refuses a time-zone offset beyond \u00b115:59 and a year PostgreSQL cannot hold, and takes \u00b115:59', async () => {
-      refused(await admin.get('/api/v1/issues?filter[detected_at_start]=2024-01-01T00:00:00%2B16:00'), 'filter[detected_at_start]');
-      refused(await admin.get('/api/v1/issues/count?filter[last_detected_at_end]=2024-01-01T00:00:00-23:59'), 'filter[last_detected_at_end]');
-      refused(await admin.get('/api/v1/report/summary/download?format=json&filter[created_at_start]=0000-01-01T00:00:00Z'), 'filter[created_at_start]');
-      ok(await admin.get('/api/v1/issues?filter[detected_at_start]=2024-01-01T00:00:00%2B15:59&filter[detected_at_end]=2024-01-01T00:00:00-15:59'));
+      refused(
+        await admin.get('/api/v1/issues?filter[detected_at_start]=2024-01-01T00:00:00%2B16:00'),
+        'filter[detected_at_start]',
+      );
+      refused(
+        await admin.get('/api/v1/issues/count?filter[last_detected_at_end]=2024-01-01T00:00:00-23:59'),
+        'filter[last_detected_at_end]',
+      );
+      refused(
+        await admin.get('/api/v1/report/summary/download?format=json&filter[created_at_start]=0000-01-01T00:00:00Z'),
+        'filter[created_at_start]',
+      );
+      ok(
+        await admin.get(
+          '/api/v1/issues?filter[detected_at_start]=2024-01-01T00:00:00%2B15:59&filter[detected_at_end]=2024-01-01T00:00:00-15:59',
+        ),
+      );
     });
 
     it('refuses integers beyond what an integer column holds, naming the field', async () => {
       refused(await admin.get('/api/v1/issues?filter[cwe]=18421346013'), 'filter[cwe]');
-      refused(await admin.get('/api/v1/security-rules?filter[suppressing_status]=18421346013'), 'filter[suppressing_status]');
+      refused(
+        await admin.get('/api/v1/security-rules?filter[suppressing_status]=18421346013'),
+        'filter[suppressing_status]',
+      );
       refused(await admin.get('/api/v1/projects?page=2147483648'), 'page');
       for (const value of [18421346013, '18421346013']) {
-        refused(await admin.post('/api/v1/condition', { quality_gate_id: gateId, condition_type: 'total', operator: 'greater_than', value }), 'value');
+        refused(
+          await admin.post('/api/v1/condition', {
+            quality_gate_id: gateId,
+            condition_type: 'total',
+            operator: 'greater_than',
+            value,
+          }),
+          'value',
+        );
       }
-      refused(await admin.post('/api/v1/issues/statuses/transition', { from_status_id: 2147483648, to_status_id: 1 }), 'from_status_id');
-      ok(await admin.post('/api/v1/condition', { quality_gate_id: gateId, condition_type: 'total', operator: 'greater_than', value: 2147483647 }));
+      refused(
+        await admin.post('/api/v1/issues/statuses/transition', { from_status_id: 2147483648, to_status_id: 1 }),
+        'from_status_id',
+      );
+      ok(
+        await admin.post('/api/v1/condition', {
+          quality_gate_id: gateId,
+          condition_type: 'total',
+          operator: 'greater_than',
+          value: 2147483647,
+        }),
+      );
     });
 
     it('takes only the cursor it made for the same order: a garbage, crafted or foreign one is 400 naming cursor', async () => {
       const encode = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url');
       const id = '00000000-0000-4000-8000-000000000000';
-      const upload = await admin.withHeaders({ 'content-type': 'application/json' }).request('POST', `/api/v1/check/${checkId}/results`, undefined, sarifReport(0, 'cursor').toString());
+      const upload = await admin
+        .withHeaders({ 'content-type': 'application/json' })
+        .request('POST', `/api/v1/check/${checkId}/results`, undefined, sarifReport(0, 'cursor').toString());
       await ingested(ok(upload).scan_result_id);
       const list = `/api/v1/issues?filter[project_code]=${project}&limit=1`;
       const first = ok(await admin.get(`${list}&sort=severity`));
@@ -241,10 +349,14 @@ describe('hostile input through the gateway [TARGET=all, the built binary in its
     });
 
     it('ingests an uploaded report whose findings hold NUL characters, with U+FFFD in their place', async () => {
-      const upload = await admin.withHeaders({ 'content-type': 'application/json' }).request('POST', `/api/v1/check/${checkId}/results`, undefined, sarifReport(0, 'nul\u0000here').toString());
+      const upload = await admin
+        .withHeaders({ 'content-type': 'application/json' })
+        .request('POST', `/api/v1/check/${checkId}/results`, undefined, sarifReport(0, 'nul\u0000here').toString());
       const scan = ok(upload).scan_result_id as string;
       await ingested(scan);
-      const titles = ok(await admin.get(`/api/v1/issues?filter[scan]=${scan}`)).items.map((i: { title: string }) => i.title);
+      const titles = ok(await admin.get(`/api/v1/issues?filter[scan]=${scan}`)).items.map(
+        (i: { title: string }) => i.title,
+      );
       expect(titles).to.have.members(['finding 1 nul\ufffdhere', 'finding 2 nul\ufffdhere']);
     });
   });

@@ -10,18 +10,31 @@ const valueOf = (cookie: string) => cookie.slice(cookie.indexOf('=') + 1, cookie
 export function sessionSuite(t: SystemUnderTest): void {
   const base = () => t.anon.baseUrl;
   const login = async () => {
-    const res = await fetch(`${base()}/api/v1/auth/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'admin', password: ADMIN_PASSWORD }) });
+    const res = await fetch(`${base()}/api/v1/auth/session`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: 'admin', password: ADMIN_PASSWORD }),
+    });
     expect(res.status).to.equal(200);
     const cookies = setCookies(res.headers);
-    return { res, body: (await res.json()) as { csrf_token: string }, session: cookies.get('bulwark_session')!, csrf: cookies.get('bulwark_csrf')! };
+    return {
+      res,
+      body: (await res.json()) as { csrf_token: string },
+      session: cookies.get('bulwark_session')!,
+      csrf: cookies.get('bulwark_csrf')!,
+    };
   };
-  const cookieHeader = (s: { session: string; csrf: string }) => `bulwark_session=${valueOf(s.session)}; bulwark_csrf=${valueOf(s.csrf)}`;
+  const cookieHeader = (s: { session: string; csrf: string }) =>
+    `bulwark_session=${valueOf(s.session)}; bulwark_csrf=${valueOf(s.csrf)}`;
 
   it('logs in with a cookie the page cannot read, answers like login without the token, and the cookie authenticates reads', async () => {
     const s = await login();
     expect(s.body).to.have.keys('expires_at', 'need_password_change', 'csrf_token');
     expect(JSON.stringify(s.body)).not.to.contain(valueOf(s.session));
-    expect(s.session).to.match(/; HttpOnly/i).and.to.match(/SameSite=Strict/i).and.to.match(/Path=\//);
+    expect(s.session)
+      .to.match(/; HttpOnly/i)
+      .and.to.match(/SameSite=Strict/i)
+      .and.to.match(/Path=\//);
     // Plain HTTP here: Secure would keep the browser from sending it back.
     expect(s.session).not.to.match(/; Secure/i);
     expect(s.csrf).not.to.match(/HttpOnly/i);
@@ -36,30 +49,44 @@ export function sessionSuite(t: SystemUnderTest): void {
     const s = await login();
     const browser = t.anon.withHeaders({ cookie: cookieHeader(s) });
     for (const extra of [{}, { 'x-csrf-token': 'forged' }, { 'x-csrf-token': '' }] as Record<string, string>[]) {
-      const res = await browser.withHeaders(extra).post('/api/v1/project', { code: 'csrf-probe', name: 'never created' });
+      const res = await browser
+        .withHeaders(extra)
+        .post('/api/v1/project', { code: 'csrf-probe', name: 'never created' });
       expect(res.status, JSON.stringify(res.body)).to.equal(403);
       expect(res.body.error.code).to.equal('forbidden');
       expect(res.body.error.message).to.contain('X-CSRF-Token');
     }
     expect((await t.admin.get('/api/v1/project/csrf-probe')).status).to.equal(404);
-    const allowed = await browser.withHeaders({ 'x-csrf-token': s.body.csrf_token }).put('/api/v1/issues/status', { ids: [] });
+    const allowed = await browser
+      .withHeaders({ 'x-csrf-token': s.body.csrf_token })
+      .put('/api/v1/issues/status', { ids: [] });
     expect(allowed.status, 'the CSRF check passed and the service validated the body').to.equal(400);
     // The bearer header is unchanged: no CSRF token needed, a cookie beside it is not looked at.
-    const bearer = await t.admin.withHeaders({ cookie: 'bulwark_session=garbage' }).put('/api/v1/issues/status', { ids: [] });
+    const bearer = await t.admin
+      .withHeaders({ cookie: 'bulwark_session=garbage' })
+      .put('/api/v1/issues/status', { ids: [] });
     expect(bearer.status).to.equal(400);
   });
 
   it('answers a bad login body with 400 naming the field, wrong credentials with 401, never setting cookies', async () => {
     const bad = await t.anon.post('/api/v1/auth/session', { username: '', extra: 1 });
     expect(bad.status).to.equal(400);
-    expect(bad.body.error.details.map((d: { field: string }) => d.field)).to.include.members(['username', 'password', 'extra']);
+    expect(bad.body.error.details.map((d: { field: string }) => d.field)).to.include.members([
+      'username',
+      'password',
+      'extra',
+    ]);
     expect(bad.headers.getSetCookie()).to.deep.equal([]);
-    const notJson = await t.anon.withHeaders({ 'content-type': 'application/json' }).request('POST', '/api/v1/auth/session', undefined, '{"username":');
+    const notJson = await t.anon
+      .withHeaders({ 'content-type': 'application/json' })
+      .request('POST', '/api/v1/auth/session', undefined, '{"username":');
     expect(notJson.status).to.equal(400);
     const wrong = await t.anon.post('/api/v1/auth/session', { username: 'admin', password: 'not-the-password' });
     expect(wrong.status).to.equal(401);
     expect(wrong.headers.getSetCookie()).to.deep.equal([]);
-    expect((await t.anon.withHeaders({ cookie: 'bulwark_session=not-a-token' }).get('/api/v1/auth/me')).status).to.equal(401);
+    expect(
+      (await t.anon.withHeaders({ cookie: 'bulwark_session=not-a-token' }).get('/api/v1/auth/me')).status,
+    ).to.equal(401);
   });
 
   it('logs out by clearing both cookies', async () => {
@@ -67,7 +94,8 @@ export function sessionSuite(t: SystemUnderTest): void {
     expect(res.status).to.equal(200);
     expect(await res.json()).to.deep.equal({ signed_out: true });
     const cleared = setCookies(res.headers);
-    for (const name of ['bulwark_session', 'bulwark_csrf']) expect(cleared.get(name)).to.match(/Expires=Thu, 01 Jan 1970/);
+    for (const name of ['bulwark_session', 'bulwark_csrf'])
+      expect(cleared.get(name)).to.match(/Expires=Thu, 01 Jan 1970/);
   });
 
   it('logs out by revoking the session\u2019s token: a copied cookie value is refused from then on, the user\u2019s other sessions go on', async () => {
@@ -95,7 +123,10 @@ export function sessionSuite(t: SystemUnderTest): void {
     expect((await caller.get('/api/v1/auth/me')).status).to.equal(401);
     expect((await caller.post('/api/v1/auth/logout')).status).to.equal(401);
 
-    const created = await t.admin.post('/api/v1/token', { name: 'logout probe', expires_at: new Date(Date.now() + 86400000).toISOString() });
+    const created = await t.admin.post('/api/v1/token', {
+      name: 'logout probe',
+      expires_at: new Date(Date.now() + 86400000).toISOString(),
+    });
     expect(created.status, JSON.stringify(created.body)).to.equal(200);
     const api = t.anon.as(created.body.token);
     const refused = await api.post('/api/v1/auth/logout');
@@ -111,7 +142,15 @@ export function sessionSuite(t: SystemUnderTest): void {
     expect(page.headers.get('content-type')).to.contain('text/html');
     const html = await page.text();
     const csp = page.headers.get('content-security-policy')!;
-    for (const d of ["default-src 'self'", "script-src 'self'", "style-src 'self'", "frame-ancestors 'none'", "object-src 'none'", "base-uri 'none'"]) expect(csp).to.contain(d);
+    for (const d of [
+      "default-src 'self'",
+      "script-src 'self'",
+      "style-src 'self'",
+      "frame-ancestors 'none'",
+      "object-src 'none'",
+      "base-uri 'none'",
+    ])
+      expect(csp).to.contain(d);
     expect(csp).not.to.contain('unsafe-inline');
     expect(page.headers.get('x-content-type-options')).to.equal('nosniff');
     expect(page.headers.get('referrer-policy')).to.equal('no-referrer');

@@ -30,11 +30,21 @@ export function CompareScans({ checkId, scans }: { checkId: string; scans: Check
   const select = (f: string, label: string, value: string, set: (v: string) => void) => (
     <Field id={id(f)} label={label}>
       <select id={id(f)} value={value} onChange={(e) => set(e.target.value)}>
-        {scans.map((s) => <option key={s.scan_result_id} value={s.scan_result_id}>{formatDate(lang, s.created_at)} · {s.scan_result_id.slice(0, 8)}</option>)}
+        {scans.map((s) => (
+          <option key={s.scan_result_id} value={s.scan_result_id}>
+            {formatDate(lang, s.created_at)} · {s.scan_result_id.slice(0, 8)}
+          </option>
+        ))}
       </select>
     </Field>
   );
-  const rows: [string, ScanComparison['in_both']][] = result ? [[t('onlyInSecond'), result.only_in_second], [t('onlyInFirst'), result.only_in_first], [t('inBoth'), result.in_both]] : [];
+  const rows: [string, ScanComparison['in_both']][] = result
+    ? [
+        [t('onlyInSecond'), result.only_in_second],
+        [t('onlyInFirst'), result.only_in_first],
+        [t('inBoth'), result.in_both],
+      ]
+    : [];
   return (
     <form className="inline" onSubmit={compare} aria-label={t('compareScans')}>
       {select('first', t('firstScan'), first, setFirst)}
@@ -44,10 +54,26 @@ export function CompareScans({ checkId, scans }: { checkId: string; scans: Check
       {result && (
         <table className="grid nested">
           <caption>{t('comparison')}</caption>
-          <thead><tr><th scope="col" /><th scope="col">{t('findings')}</th>{SEVERITIES.map((s) => <th key={s} scope="col">{t(`sev_${s}`)}</th>)}</tr></thead>
+          <thead>
+            <tr>
+              <th scope="col" />
+              <th scope="col">{t('findings')}</th>
+              {SEVERITIES.map((s) => (
+                <th key={s} scope="col">
+                  {t(`sev_${s}`)}
+                </th>
+              ))}
+            </tr>
+          </thead>
           <tbody>
             {rows.map(([label, b]) => (
-              <tr key={label}><th scope="row">{label}</th><td>{b.count}</td>{SEVERITIES.map((s) => <td key={s}>{b.by_severity[s] ?? 0}</td>)}</tr>
+              <tr key={label}>
+                <th scope="row">{label}</th>
+                <td>{b.count}</td>
+                {SEVERITIES.map((s) => (
+                  <td key={s}>{b.by_severity[s] ?? 0}</td>
+                ))}
+              </tr>
             ))}
           </tbody>
         </table>

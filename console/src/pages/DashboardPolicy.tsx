@@ -14,14 +14,31 @@ const WEEKS = 8;
  */
 export function WeeklyTrend() {
   const { t, lang } = useI18n();
-  const trend = useLoad(() => api<IssueCountGroups>('GET', '/issues/count/grouped', undefined, { group_by: 'week', weeks: WEEKS }).then((r) => r.groups), []);
+  const trend = useLoad(
+    () =>
+      api<IssueCountGroups>('GET', '/issues/count/grouped', undefined, { group_by: 'week', weeks: WEEKS }).then(
+        (r) => r.groups,
+      ),
+    [],
+  );
   const day = new Intl.DateTimeFormat(lang === 'ru' ? 'ru-RU' : 'en-GB', { dateStyle: 'short' });
   return (
     <section className="card" aria-labelledby="trend-title">
       <h2 id="trend-title">{t('trend')}</h2>
-      {trend.error ? <LoadError error={trend.error} /> : !trend.data ? <Loading /> : (
+      {trend.error ? (
+        <LoadError error={trend.error} />
+      ) : !trend.data ? (
+        <Loading />
+      ) : (
         <table className="grid" aria-labelledby="trend-title">
-          <thead><tr><th scope="col">{t('weekFrom')}</th><th scope="col">{t('newIssues')}</th><th scope="col">{t('fixed')}</th><th scope="col">{t('openAtWeekEnd')}</th></tr></thead>
+          <thead>
+            <tr>
+              <th scope="col">{t('weekFrom')}</th>
+              <th scope="col">{t('newIssues')}</th>
+              <th scope="col">{t('fixed')}</th>
+              <th scope="col">{t('openAtWeekEnd')}</th>
+            </tr>
+          </thead>
           <tbody>
             {trend.data.map((w) => (
               <tr key={w.week_start}>
@@ -51,20 +68,47 @@ export function LockedLayers() {
     return [...latest.values()].flatMap((s) => (s.quality_gate?.locked ? [{ ...s, verdict: s.quality_gate }] : []));
   }, []);
   // Layer names where the reader may read layers; otherwise the project code says enough.
-  const layers = useLoad(() => api<Page<Layer>>('GET', '/layers', undefined, { limit: 1000 }).then((r) => r.items, () => []), []);
+  const layers = useLoad(
+    () =>
+      api<Page<Layer>>('GET', '/layers', undefined, { limit: 1000 }).then(
+        (r) => r.items,
+        () => [],
+      ),
+    [],
+  );
   const name = (id: string) => layers.data?.find((l) => l.id === id)?.name ?? id.slice(0, 8);
   return (
     <section aria-labelledby="locked-title">
       <h2 id="locked-title">{t('lockedLayers')}</h2>
-      {locked.error ? <LoadError error={locked.error} /> : !locked.data ? <Loading /> : locked.data.length === 0 ? <p>{t('noLockedLayers')}</p> : (
+      {locked.error ? (
+        <LoadError error={locked.error} />
+      ) : !locked.data ? (
+        <Loading />
+      ) : locked.data.length === 0 ? (
+        <p>{t('noLockedLayers')}</p>
+      ) : (
         <table className="grid">
-          <thead><tr><th scope="col">{t('project')}</th><th scope="col">{t('layer')}</th><th scope="col">{t('failedGates')}</th><th scope="col">{t('when')}</th></tr></thead>
+          <thead>
+            <tr>
+              <th scope="col">{t('project')}</th>
+              <th scope="col">{t('layer')}</th>
+              <th scope="col">{t('failedGates')}</th>
+              <th scope="col">{t('when')}</th>
+            </tr>
+          </thead>
           <tbody>
             {locked.data.map((s) => (
               <tr key={s.layer_id}>
-                <td><Link to={`/projects/${encodeURIComponent(s.project_code)}`}>{s.project_code}</Link></td>
+                <td>
+                  <Link to={`/projects/${encodeURIComponent(s.project_code)}`}>{s.project_code}</Link>
+                </td>
                 <td>{name(s.layer_id)}</td>
-                <td>{s.verdict.gates.filter((g) => g.status === 'failed').map((g) => `${g.name} (${t(`action_${g.action}`)})`).join(', ')}</td>
+                <td>
+                  {s.verdict.gates
+                    .filter((g) => g.status === 'failed')
+                    .map((g) => `${g.name} (${t(`action_${g.action}`)})`)
+                    .join(', ')}
+                </td>
                 <td>{formatDate(lang, s.verdict.evaluated_at)}</td>
               </tr>
             ))}

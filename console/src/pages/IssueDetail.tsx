@@ -12,7 +12,10 @@ export function IssueDetail({ id }: { id: string }) {
   const { t, lang } = useI18n();
   const { statuses } = useSession();
   const issue = useLoad(() => api<Issue>('GET', `/issue/${id}`), [id]);
-  const history = useLoad(() => api<Page<IssueHistoryEntry>>('GET', `/issue/${id}/history`, undefined, { limit: 100 }), [id]);
+  const history = useLoad(
+    () => api<Page<IssueHistoryEntry>>('GET', `/issue/${id}/history`, undefined, { limit: 100 }),
+    [id],
+  );
   if (issue.error) return <ErrorNote error={issue.error} />;
   if (!issue.data) return <Loading />;
   const i = issue.data;
@@ -34,11 +37,18 @@ export function IssueDetail({ id }: { id: string }) {
   ];
   return (
     <article aria-labelledby="issue-title">
-      <p><Link to="/issues">← {t('back')}</Link></p>
-      <h1 id="issue-title" tabIndex={-1}><SeverityBadge severity={i.severity} /> {i.title}</h1>
+      <p>
+        <Link to="/issues">← {t('back')}</Link>
+      </p>
+      <h1 id="issue-title" tabIndex={-1}>
+        <SeverityBadge severity={i.severity} /> {i.title}
+      </h1>
       <dl className="facts">
         {rows.map(([k, v]) => (
-          <div key={k}><dt>{k}</dt><dd>{v}</dd></div>
+          <div key={k}>
+            <dt>{k}</dt>
+            <dd>{v}</dd>
+          </div>
         ))}
       </dl>
       {i.description && (
@@ -48,9 +58,15 @@ export function IssueDetail({ id }: { id: string }) {
         </section>
       )}
       <StatusChangeForm
-        ids={[i.id]} idPrefix="detail" className="card inline" heading={<h2>{t('changeStatus')}</h2>}
+        ids={[i.id]}
+        idPrefix="detail"
+        className="card inline"
+        heading={<h2>{t('changeStatus')}</h2>}
         outcome={(res) => res.results[0]?.message ?? res.results[0]?.status}
-        onDone={() => { issue.reload(); history.reload(); }}
+        onDone={() => {
+          issue.reload();
+          history.reload();
+        }}
       />
       <IssueRelations issue={i} onChange={issue.reload} />
       <section aria-labelledby="history-title">
@@ -58,12 +74,27 @@ export function IssueDetail({ id }: { id: string }) {
         {history.error && <ErrorNote error={history.error} />}
         {history.data && (
           <table className="grid">
-            <thead><tr><th scope="col">{t('when')}</th><th scope="col">{t('actor')}</th><th scope="col">{t('field')}</th><th scope="col">{t('from')}</th><th scope="col">{t('to')}</th><th scope="col">{t('comment')}</th></tr></thead>
+            <thead>
+              <tr>
+                <th scope="col">{t('when')}</th>
+                <th scope="col">{t('actor')}</th>
+                <th scope="col">{t('field')}</th>
+                <th scope="col">{t('from')}</th>
+                <th scope="col">{t('to')}</th>
+                <th scope="col">{t('comment')}</th>
+              </tr>
+            </thead>
             <tbody>
               {history.data.items.map((h) => (
                 <tr key={h.id}>
-                  <td>{formatDate(lang, h.at)}</td><td>{h.actor} ({h.actor_kind})</td><td>{h.field}</td>
-                  <td>{h.old_value ?? '—'}</td><td>{h.new_value ?? '—'}</td><td>{h.comment ?? ''}</td>
+                  <td>{formatDate(lang, h.at)}</td>
+                  <td>
+                    {h.actor} ({h.actor_kind})
+                  </td>
+                  <td>{h.field}</td>
+                  <td>{h.old_value ?? '—'}</td>
+                  <td>{h.new_value ?? '—'}</td>
+                  <td>{h.comment ?? ''}</td>
                 </tr>
               ))}
             </tbody>
@@ -73,4 +104,3 @@ export function IssueDetail({ id }: { id: string }) {
     </article>
   );
 }
-

@@ -15,12 +15,18 @@ import type { ChangeResult, Issue, IssueList } from '../types';
 export function IssueRelations({ issue, onChange }: { issue: Issue; onChange: () => void }) {
   const { t } = useI18n();
   const similar = useLoad(() => api<{ items: Issue[] }>('GET', `/issue/${issue.id}/similar`), [issue.id]);
-  const duplicates = useLoad(() => api<IssueList>('GET', '/issues', undefined, { 'filter[duplicate_of]': issue.id, limit: 100 }), [issue.id]);
+  const duplicates = useLoad(
+    () => api<IssueList>('GET', '/issues', undefined, { 'filter[duplicate_of]': issue.id, limit: 100 }),
+    [issue.id],
+  );
   const [error, setError] = useState<Error>();
   const link = async (id: string, unlink: boolean) => {
     setError(undefined);
     try {
-      const res = await api<ChangeResult>('POST', `/issue/${issue.id}/duplicates`, { ids: [id], ...(unlink ? { unlink } : {}) });
+      const res = await api<ChangeResult>('POST', `/issue/${issue.id}/duplicates`, {
+        ids: [id],
+        ...(unlink ? { unlink } : {}),
+      });
       const r = res.results[0];
       if (r && r.status !== 'changed') throw new Error(r.message ?? r.status);
       similar.reload();
@@ -32,20 +38,45 @@ export function IssueRelations({ issue, onChange }: { issue: Issue; onChange: ()
   };
   return (
     <>
-      {issue.duplicate_of && <p>{t('duplicateOf')} <Link to={`/issues/${issue.duplicate_of}`}>{issue.duplicate_of}</Link></p>}
+      {issue.duplicate_of && (
+        <p>
+          {t('duplicateOf')} <Link to={`/issues/${issue.duplicate_of}`}>{issue.duplicate_of}</Link>
+        </p>
+      )}
       {error && <LoadError error={error} />}
       <section aria-labelledby="duplicates-title">
         <h2 id="duplicates-title">{t('duplicates')}</h2>
-        {duplicates.error ? <LoadError error={duplicates.error} /> : !duplicates.data ? <Loading /> : (
-          <IssueRows items={duplicates.data.items} action={(i) => <button type="button" onClick={() => void link(i.id, true)}>{t('unlinkDuplicate', i.title)}</button>} />
+        {duplicates.error ? (
+          <LoadError error={duplicates.error} />
+        ) : !duplicates.data ? (
+          <Loading />
+        ) : (
+          <IssueRows
+            items={duplicates.data.items}
+            action={(i) => (
+              <button type="button" onClick={() => void link(i.id, true)}>
+                {t('unlinkDuplicate', i.title)}
+              </button>
+            )}
+          />
         )}
       </section>
       <section aria-labelledby="similar-title">
         <h2 id="similar-title">{t('similarIssues')}</h2>
-        {similar.error ? <LoadError error={similar.error} /> : !similar.data ? <Loading /> : (
+        {similar.error ? (
+          <LoadError error={similar.error} />
+        ) : !similar.data ? (
+          <Loading />
+        ) : (
           <IssueRows
             items={similar.data.items}
-            action={(i) => (i.duplicate_of === issue.id ? null : <button type="button" onClick={() => void link(i.id, false)}>{t('markDuplicate', i.title)}</button>)}
+            action={(i) =>
+              i.duplicate_of === issue.id ? null : (
+                <button type="button" onClick={() => void link(i.id, false)}>
+                  {t('markDuplicate', i.title)}
+                </button>
+              )
+            }
           />
         )}
       </section>
@@ -59,14 +90,28 @@ function IssueRows({ items, action }: { items: Issue[]; action: (i: Issue) => Re
   if (items.length === 0) return <p>{t('none')}</p>;
   return (
     <table className="grid">
-      <thead><tr><th scope="col">{t('title')}</th><th scope="col">{t('severity')}</th><th scope="col">{t('status')}</th><th scope="col">{t('location')}</th><th scope="col" /></tr></thead>
+      <thead>
+        <tr>
+          <th scope="col">{t('title')}</th>
+          <th scope="col">{t('severity')}</th>
+          <th scope="col">{t('status')}</th>
+          <th scope="col">{t('location')}</th>
+          <th scope="col" />
+        </tr>
+      </thead>
       <tbody>
         {items.map((i) => (
           <tr key={i.id}>
-            <td><Link to={`/issues/${i.id}`}>{i.title}</Link></td>
-            <td><SeverityBadge severity={i.severity} /></td>
+            <td>
+              <Link to={`/issues/${i.id}`}>{i.title}</Link>
+            </td>
+            <td>
+              <SeverityBadge severity={i.severity} />
+            </td>
             <td>{statusName(statuses, i.status_id, lang)}</td>
-            <td className="mono">{i.file_path ? `${i.file_path}${i.start_line ? `:${i.start_line}` : ''}` : i.lib_name ?? '—'}</td>
+            <td className="mono">
+              {i.file_path ? `${i.file_path}${i.start_line ? `:${i.start_line}` : ''}` : (i.lib_name ?? '—')}
+            </td>
             <td>{action(i)}</td>
           </tr>
         ))}

@@ -12,7 +12,11 @@ import type { IssueList, IssueSort, Severity } from '../types';
 type FilterKey = keyof typeof issueFilterQuery;
 
 /** The filters offered as chips: every filter and search parameter of GET /issues, with how its value is entered. */
-const FILTERS: { key: FilterKey; label: MessageKey; input: 'severity' | 'status' | 'exploitability' | 'bool' | 'number' | 'date' | 'text' }[] = [
+const FILTERS: {
+  key: FilterKey;
+  label: MessageKey;
+  input: 'severity' | 'status' | 'exploitability' | 'bool' | 'number' | 'date' | 'text';
+}[] = [
   { key: 'filter[project_code]', label: 'f_project_code', input: 'text' },
   { key: 'filter[severity]', label: 'f_severity', input: 'severity' },
   { key: 'filter[status]', label: 'f_status', input: 'status' },
@@ -104,7 +108,12 @@ export function IssuesPage() {
 
   const label = (k: string, v: string) => {
     const f = FILTERS.find((x) => x.key === k);
-    const value = f?.input === 'status' ? statusName(statuses, Number(v), lang) : f?.input === 'severity' ? t(`sev_${v as Severity}`) : v;
+    const value =
+      f?.input === 'status'
+        ? statusName(statuses, Number(v), lang)
+        : f?.input === 'severity'
+          ? t(`sev_${v as Severity}`)
+          : v;
     return `${f ? t(f.label) : k}: ${value}`;
   };
   const chips = [...search].filter(([k]) => FILTER_KEYS.has(k));
@@ -113,12 +122,22 @@ export function IssuesPage() {
 
   return (
     <section aria-labelledby="issues-title">
-      <h1 id="issues-title" tabIndex={-1}>{t('issues')}</h1>
+      <h1 id="issues-title" tabIndex={-1}>
+        {t('issues')}
+      </h1>
       <div className="toolbar">
         <SearchBox initial={search.get('search[title]') ?? ''} />
         <Field id="sort" label={t('sort')}>
-          <select id="sort" value={search.get('sort') ?? '-first_detected_at'} onChange={(e) => navigate(withParams(search, (p) => p.set('sort', e.target.value)))}>
-            {SORTS.map((s) => <option key={s.value} value={s.value}>{t(s.label)}</option>)}
+          <select
+            id="sort"
+            value={search.get('sort') ?? '-first_detected_at'}
+            onChange={(e) => navigate(withParams(search, (p) => p.set('sort', e.target.value)))}
+          >
+            {SORTS.map((s) => (
+              <option key={s.value} value={s.value}>
+                {t(s.label)}
+              </option>
+            ))}
           </select>
         </Field>
       </div>
@@ -129,22 +148,36 @@ export function IssuesPage() {
             <li key={`${k}=${v}#${i}`} className="chip">
               <span>{label(k, v)}</span>
               <button
-                type="button" aria-label={t('removeFilter', label(k, v))}
-                onClick={() => navigate(withParams(search, (p) => {
-                  const rest = p.getAll(k).filter((x) => x !== v);
-                  p.delete(k);
-                  for (const r of rest) p.append(k, r);
-                }))}
-              >×</button>
+                type="button"
+                aria-label={t('removeFilter', label(k, v))}
+                onClick={() =>
+                  navigate(
+                    withParams(search, (p) => {
+                      const rest = p.getAll(k).filter((x) => x !== v);
+                      p.delete(k);
+                      for (const r of rest) p.append(k, r);
+                    }),
+                  )
+                }
+              >
+                ×
+              </button>
             </li>
           ))}
-          <li><button type="button" className="link" onClick={() => navigate('/issues')}>{t('clearFilters')}</button></li>
+          <li>
+            <button type="button" className="link" onClick={() => navigate('/issues')}>
+              {t('clearFilters')}
+            </button>
+          </li>
         </ul>
       )}
       <p className="hint">{t('copyLink')}</p>
       {selected.size > 0 && (
         <StatusChangeForm
-          ids={[...selected]} idPrefix="bulk" className="bulk card" heading={<strong>{t('selected', selected.size)}</strong>}
+          ids={[...selected]}
+          idPrefix="bulk"
+          className="bulk card"
+          heading={<strong>{t('selected', selected.size)}</strong>}
           outcome={(res) => {
             const changed = res.results.filter((r) => r.status === 'changed').length;
             return t('changed', changed, res.results.length - changed);
@@ -162,7 +195,9 @@ export function IssuesPage() {
               <tr>
                 <th scope="col">
                   <input
-                    type="checkbox" aria-label={t('selectAll')} checked={allChecked}
+                    type="checkbox"
+                    aria-label={t('selectAll')}
+                    checked={allChecked}
                     onChange={() => setSelected(allChecked ? new Set() : new Set(items.map((i) => i.id)))}
                   />
                 </th>
@@ -180,7 +215,9 @@ export function IssuesPage() {
                 <tr key={issue.id}>
                   <td>
                     <input
-                      type="checkbox" aria-label={t('select', issue.title)} checked={selected.has(issue.id)}
+                      type="checkbox"
+                      aria-label={t('select', issue.title)}
+                      checked={selected.has(issue.id)}
                       onChange={() => {
                         const next = new Set(selected);
                         if (next.has(issue.id)) next.delete(issue.id);
@@ -189,21 +226,38 @@ export function IssuesPage() {
                       }}
                     />
                   </td>
-                  <td><SeverityBadge severity={issue.severity} /></td>
-                  <td><Link to={`/issues/${issue.id}`}>{issue.title}</Link></td>
+                  <td>
+                    <SeverityBadge severity={issue.severity} />
+                  </td>
+                  <td>
+                    <Link to={`/issues/${issue.id}`}>{issue.title}</Link>
+                  </td>
                   <td>{statusName(statuses, issue.status_id, lang)}</td>
                   <td>{issue.project_code}</td>
                   <td>{issue.tool_name}</td>
-                  <td className="mono">{issue.file_path ? `${issue.file_path}${issue.start_line ? `:${issue.start_line}` : ''}` : issue.lib_name ? `${issue.lib_name} ${issue.lib_version ?? ''}` : '—'}</td>
+                  <td className="mono">
+                    {issue.file_path
+                      ? `${issue.file_path}${issue.start_line ? `:${issue.start_line}` : ''}`
+                      : issue.lib_name
+                        ? `${issue.lib_name} ${issue.lib_version ?? ''}`
+                        : '—'}
+                  </td>
                   <td>{formatDate(lang, issue.first_detected_at)}</td>
                 </tr>
               ))}
             </tbody>
           </table>
           <nav className="pager" aria-label={t('nextPage')}>
-            {search.has('cursor') && <button type="button" onClick={() => navigate(withParams(search, (p) => p.delete('cursor')))}>{t('firstPage')}</button>}
+            {search.has('cursor') && (
+              <button type="button" onClick={() => navigate(withParams(search, (p) => p.delete('cursor')))}>
+                {t('firstPage')}
+              </button>
+            )}
             {list.data.next_cursor && (
-              <button type="button" onClick={() => navigate(withParams(search, (p) => p.set('cursor', list.data!.next_cursor!)))}>
+              <button
+                type="button"
+                onClick={() => navigate(withParams(search, (p) => p.set('cursor', list.data!.next_cursor!)))}
+              >
                 {t('nextPage')}
               </button>
             )}
@@ -221,12 +275,21 @@ function SearchBox({ initial }: { initial: string }) {
   useEffect(() => setValue(initial), [initial]);
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    navigate(withParams(search, (p) => (value.trim() ? p.set('search[title]', value.trim()) : p.delete('search[title]'))));
+    navigate(
+      withParams(search, (p) => (value.trim() ? p.set('search[title]', value.trim()) : p.delete('search[title]'))),
+    );
   };
   return (
     <form role="search" onSubmit={submit} className="inline">
       <Field id="search" label={t('searchLabel')}>
-        <input id="search" type="search" placeholder={t('search')} value={value} maxLength={255} onChange={(e) => setValue(e.target.value)} />
+        <input
+          id="search"
+          type="search"
+          placeholder={t('search')}
+          value={value}
+          maxLength={255}
+          onChange={(e) => setValue(e.target.value)}
+        />
       </Field>
       <button type="submit">{t('searchLabel')}</button>
     </form>
@@ -241,7 +304,12 @@ function AddFilter({ onAdd }: { onAdd: (key: string, value: string) => void }) {
   const filter = FILTERS.find((f) => f.key === key)!;
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    const v = filter.input === 'bool' ? 'true' : filter.input === 'date' && value ? new Date(value).toISOString() : value.trim();
+    const v =
+      filter.input === 'bool'
+        ? 'true'
+        : filter.input === 'date' && value
+          ? new Date(value).toISOString()
+          : value.trim();
     if (!v) return;
     onAdd(key, v);
     setValue('');
@@ -249,26 +317,57 @@ function AddFilter({ onAdd }: { onAdd: (key: string, value: string) => void }) {
   const options = (values: [string, string][]) => (
     <select id="filter-value" required value={value} onChange={(e) => setValue(e.target.value)}>
       <option value="" />
-      {values.map(([v, l]) => <option key={v} value={v}>{l}</option>)}
+      {values.map(([v, l]) => (
+        <option key={v} value={v}>
+          {l}
+        </option>
+      ))}
     </select>
   );
   return (
     <form className="inline add-filter" onSubmit={submit} aria-label={t('addFilter')}>
       <Field id="filter-key" label={t('filterField')}>
-        <select id="filter-key" value={key} onChange={(e) => { setKey(e.target.value as FilterKey); setValue(''); }}>
-          {FILTERS.map((f) => <option key={f.key} value={f.key}>{t(f.label)}</option>)}
+        <select
+          id="filter-key"
+          value={key}
+          onChange={(e) => {
+            setKey(e.target.value as FilterKey);
+            setValue('');
+          }}
+        >
+          {FILTERS.map((f) => (
+            <option key={f.key} value={f.key}>
+              {t(f.label)}
+            </option>
+          ))}
         </select>
       </Field>
       {filter.input !== 'bool' && (
         <Field id="filter-value" label={t('filterValue')}>
-          {filter.input === 'severity' ? options(SEVERITIES.map((s) => [s, t(`sev_${s}`)]))
-            : filter.input === 'status' ? options(statuses.map((s) => [String(s.id), lang === 'ru' ? s.name_ru : s.name_en]))
-            : filter.input === 'exploitability' ? options([['known_exploited', 'KEV'], ['epss', 'EPSS'], ['none', '—']])
-            : <input id="filter-value" required value={value} onChange={(e) => setValue(e.target.value)} type={filter.input === 'number' ? 'number' : filter.input === 'date' ? 'date' : 'text'} step="any" maxLength={255} />}
+          {filter.input === 'severity' ? (
+            options(SEVERITIES.map((s) => [s, t(`sev_${s}`)]))
+          ) : filter.input === 'status' ? (
+            options(statuses.map((s) => [String(s.id), lang === 'ru' ? s.name_ru : s.name_en]))
+          ) : filter.input === 'exploitability' ? (
+            options([
+              ['known_exploited', 'KEV'],
+              ['epss', 'EPSS'],
+              ['none', '—'],
+            ])
+          ) : (
+            <input
+              id="filter-value"
+              required
+              value={value}
+              onChange={(e) => setValue(e.target.value)}
+              type={filter.input === 'number' ? 'number' : filter.input === 'date' ? 'date' : 'text'}
+              step="any"
+              maxLength={255}
+            />
+          )}
         </Field>
       )}
       <button type="submit">{t('add')}</button>
     </form>
   );
 }
-

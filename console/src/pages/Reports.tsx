@@ -23,26 +23,59 @@ export function ReportsPage() {
 
   return (
     <section aria-labelledby="reports-title">
-      <h1 id="reports-title" tabIndex={-1}>{t('reports')}</h1>
+      <h1 id="reports-title" tabIndex={-1}>
+        {t('reports')}
+      </h1>
       <NewReport onCreated={() => reports.reload()} />
       {reports.error && <ErrorNote error={reports.error} />}
-      {!reports.data ? <Loading /> : reports.data.items.length === 0 ? <p>{t('none')}</p> : (
+      {!reports.data ? (
+        <Loading />
+      ) : reports.data.items.length === 0 ? (
+        <p>{t('none')}</p>
+      ) : (
         <table className="grid">
-          <thead><tr><th scope="col">{t('name')}</th><th scope="col">{t('period')}</th><th scope="col">{t('state')}</th><th scope="col">{t('created')}</th><th scope="col">{t('download')}</th></tr></thead>
+          <thead>
+            <tr>
+              <th scope="col">{t('name')}</th>
+              <th scope="col">{t('period')}</th>
+              <th scope="col">{t('state')}</th>
+              <th scope="col">{t('created')}</th>
+              <th scope="col">{t('download')}</th>
+            </tr>
+          </thead>
           <tbody>
             {reports.data.items.map((r) => (
               <tr key={r.id}>
-                <td>{r.name} <span className="muted">· {t(`rt_${r.type}`)}</span></td>
-                <td>{t(`p_${r.filter.period}`)}{r.filter.project_code.length > 0 ? ` · ${r.filter.project_code.join(', ')}` : ''}</td>
                 <td>
-                  {r.state === 'running' ? <progress max={100} value={r.progress} aria-label={`${r.name}: ${t('progress')}`}>{r.progress}%</progress> : r.state}
+                  {r.name} <span className="muted">· {t(`rt_${r.type}`)}</span>
+                </td>
+                <td>
+                  {t(`p_${r.filter.period}`)}
+                  {r.filter.project_code.length > 0 ? ` · ${r.filter.project_code.join(', ')}` : ''}
+                </td>
+                <td>
+                  {r.state === 'running' ? (
+                    <progress max={100} value={r.progress} aria-label={`${r.name}: ${t('progress')}`}>
+                      {r.progress}%
+                    </progress>
+                  ) : (
+                    r.state
+                  )}
                   {r.error && <span className="error"> {r.error}</span>}
                 </td>
                 <td>{formatDate(lang, r.created_at)}</td>
                 <td className="downloads">
-                  {r.state === 'ready' && r.formats.map((f) => (
-                    <a key={f} href={downloadUrl(`/report/${r.id}/download`, { format: f })} download aria-label={t('downloadAs', r.name, f.toUpperCase())}>{f.toUpperCase()}</a>
-                  ))}
+                  {r.state === 'ready' &&
+                    r.formats.map((f) => (
+                      <a
+                        key={f}
+                        href={downloadUrl(`/report/${r.id}/download`, { format: f })}
+                        download
+                        aria-label={t('downloadAs', r.name, f.toUpperCase())}
+                      >
+                        {f.toUpperCase()}
+                      </a>
+                    ))}
                 </td>
               </tr>
             ))}
@@ -65,7 +98,11 @@ function NewReport({ onCreated }: { onCreated: () => void }) {
   const { problems } = save;
   const submit = save.submit(async () => {
     const range = period === 'custom' ? { from, to } : {};
-    await api<Report>('POST', '/report', { name, type, filter: { period, project_code: splitList(projects), ...range } });
+    await api<Report>('POST', '/report', {
+      name,
+      type,
+      filter: { period, project_code: splitList(projects), ...range },
+    });
     setName('');
     onCreated();
   });
@@ -77,12 +114,20 @@ function NewReport({ onCreated }: { onCreated: () => void }) {
       </Field>
       <Field id="report-type" label={t('reportType')}>
         <select id="report-type" value={type} onChange={(e) => setType(e.target.value as ReportType)}>
-          {TYPES.map((x) => <option key={x} value={x}>{t(`rt_${x}`)}</option>)}
+          {TYPES.map((x) => (
+            <option key={x} value={x}>
+              {t(`rt_${x}`)}
+            </option>
+          ))}
         </select>
       </Field>
       <Field id="report-period" label={t('period')} problem={problems['filter.period']}>
         <select id="report-period" value={period} onChange={(e) => setPeriod(e.target.value as ReportPeriod)}>
-          {PERIODS.map((p) => <option key={p} value={p}>{t(`p_${p}`)}</option>)}
+          {PERIODS.map((p) => (
+            <option key={p} value={p}>
+              {t(`p_${p}`)}
+            </option>
+          ))}
         </select>
       </Field>
       {period === 'custom' && (
@@ -98,7 +143,9 @@ function NewReport({ onCreated }: { onCreated: () => void }) {
       <Field id="report-projects" label={t('projectsOptional')}>
         <input id="report-projects" value={projects} onChange={(e) => setProjects(e.target.value)} />
       </Field>
-      <button type="submit" className="primary" disabled={save.busy}>{t('create')}</button>
+      <button type="submit" className="primary" disabled={save.busy}>
+        {t('create')}
+      </button>
       {save.error && <ErrorNote error={save.error} />}
     </form>
   );

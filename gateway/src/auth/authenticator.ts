@@ -24,7 +24,8 @@ export class Authenticator {
   static bearerToken(header: string | undefined): string {
     if (!header) throw unauthenticated('Missing Authorization header');
     const match = /^Bearer ([\x21-\x7e]+)$/.exec(header);
-    if (!match || match[1].length > MAX_TOKEN_LENGTH) throw unauthenticated('Authorization header must be "Bearer <token>"');
+    if (!match || match[1].length > MAX_TOKEN_LENGTH)
+      throw unauthenticated('Authorization header must be "Bearer <token>"');
     return match[1];
   }
 
@@ -47,7 +48,12 @@ export class Authenticator {
       tokenId: res.tokenId,
     };
     const ttl = Math.min(this.cacheSeconds, Math.floor((Date.parse(res.expiresAt) - Date.now()) / 1000));
-    if (ttl > 0) await this.cache.set(key, JSON.stringify({ epoch: current, expiresAt: res.expiresAt, principal } satisfies CachedAuth), ttl);
+    if (ttl > 0)
+      await this.cache.set(
+        key,
+        JSON.stringify({ epoch: current, expiresAt: res.expiresAt, principal } satisfies CachedAuth),
+        ttl,
+      );
     return principal;
   }
 }

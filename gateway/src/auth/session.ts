@@ -1,8 +1,26 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import express, { Request, Response } from 'express';
-import { loginBody, loginResponse, SESSION_COOKIE, CSRF_COOKIE, CSRF_HEADER, SSO_BROWSER_COOKIE } from '@bulwark/contracts';
+import {
+  loginBody,
+  loginResponse,
+  SESSION_COOKIE,
+  CSRF_COOKIE,
+  CSRF_HEADER,
+  SSO_BROWSER_COOKIE,
+} from '@bulwark/contracts';
 import type { Authenticator } from './authenticator';
-import { AppError, CLIENT_IP_HEADER, errorMessage, forbidden, INTERNAL_AUTH_HEADER, InternalAuth, Logger, parseOrThrow, REQUEST_ID_HEADER, sendError } from '@bulwark/platform';
+import {
+  AppError,
+  CLIENT_IP_HEADER,
+  errorMessage,
+  forbidden,
+  INTERNAL_AUTH_HEADER,
+  InternalAuth,
+  Logger,
+  parseOrThrow,
+  REQUEST_ID_HEADER,
+  sendError,
+} from '@bulwark/platform';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 const MAX_COOKIE_HEADER = 8192;
@@ -43,7 +61,10 @@ export function sessionToken(req: Request): string | undefined {
   if (!SAFE_METHODS.has(req.method)) {
     const expected = cookies.get(CSRF_COOKIE);
     const given = req.header(CSRF_HEADER);
-    if (!expected || !given || !sameBytes(expected, given)) throw forbidden(`A request authenticated by the session cookie needs the ${CSRF_HEADER} header equal to the ${CSRF_COOKIE} cookie`);
+    if (!expected || !given || !sameBytes(expected, given))
+      throw forbidden(
+        `A request authenticated by the session cookie needs the ${CSRF_HEADER} header equal to the ${CSRF_COOKIE} cookie`,
+      );
   }
   return token;
 }
@@ -94,7 +115,12 @@ export function sessionRouter(deps: SessionDeps): express.Router {
 
   // Single sign-on into the browser session: the mark is Lax, as the provider sends the browser back
   // from another site, and limited to the callback's path and to one flow's time.
-  const ssoMark = (req: Request) => ({ sameSite: 'lax' as const, secure: req.secure, path: SSO_CALLBACK, httpOnly: true });
+  const ssoMark = (req: Request) => ({
+    sameSite: 'lax' as const,
+    secure: req.secure,
+    path: SSO_CALLBACK,
+    httpOnly: true,
+  });
   router.get('/api/v1/auth/session/sso', (req, res) => {
     res.cookie(SSO_BROWSER_COOKIE, '1', { ...ssoMark(req), maxAge: SSO_MARK_SECONDS * 1000 });
     res.redirect(302, '/api/v1/sso/login');
@@ -109,7 +135,8 @@ export function sessionRouter(deps: SessionDeps): express.Router {
       const at = req.originalUrl.indexOf('?');
       const upstream = await askIdentity(req, `${SSO_CALLBACK}${at < 0 ? '' : req.originalUrl.slice(at)}`);
       const answer: unknown = await upstream.json();
-      if (upstream.status !== 200) return failed((answer as { error?: { message?: string } }).error?.message ?? `HTTP ${upstream.status}`);
+      if (upstream.status !== 200)
+        return failed((answer as { error?: { message?: string } }).error?.message ?? `HTTP ${upstream.status}`);
       setSession(req, res, loginResponse.parse(answer));
       res.redirect(302, '/');
     } catch (err) {
@@ -148,7 +175,10 @@ export function sessionRouter(deps: SessionDeps): express.Router {
       if (err instanceof AppError && err.code === 'unauthenticated') return;
       throw err;
     }
-    const upstream = await askIdentity(req, '/api/v1/auth/logout', { method: 'POST', as: deps.internalAuth.forPrincipal(principal) });
+    const upstream = await askIdentity(req, '/api/v1/auth/logout', {
+      method: 'POST',
+      as: deps.internalAuth.forPrincipal(principal),
+    });
     if (upstream.status !== 200) throw new Error(`identity answered ${upstream.status} to the logout`);
   };
 
@@ -168,7 +198,13 @@ export function sessionRouter(deps: SessionDeps): express.Router {
     } catch (err) {
       // The cookies are gone from this browser either way; the caller learns the token may still work.
       deps.log.error('session logout failed', { error: errorMessage(err), requestId: req.requestId });
-      sendError(res, new AppError('unavailable', 'Signed out in this browser, but the identity service could not revoke the session token'));
+      sendError(
+        res,
+        new AppError(
+          'unavailable',
+          'Signed out in this browser, but the identity service could not revoke the session token',
+        ),
+      );
     }
   });
   return router;

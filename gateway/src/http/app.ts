@@ -1,7 +1,21 @@
 import express, { NextFunction, Request, Response } from 'express';
 import {
-  accessLog, AppError, errorHandler, expressPath, forbidden, hasPermission, scopedTo, healthRoutes, InternalAuth, Logger, notFoundHandler,
-  observeHttp, RateLimiter, requestContext, RouteSpec, sendError,
+  accessLog,
+  AppError,
+  errorHandler,
+  expressPath,
+  forbidden,
+  hasPermission,
+  scopedTo,
+  healthRoutes,
+  InternalAuth,
+  Logger,
+  notFoundHandler,
+  observeHttp,
+  RateLimiter,
+  requestContext,
+  RouteSpec,
+  sendError,
 } from '@bulwark/platform';
 import { Authenticator } from '../auth/authenticator';
 import type { GatewayConfig } from '../config';
@@ -29,9 +43,10 @@ export interface GatewayDeps {
   consoleDir?: string;
 }
 
-const wrap = (fn: (req: Request, res: Response) => Promise<void>) => (req: Request, res: Response, next: NextFunction) => {
-  fn(req, res).then(() => next(), next);
-};
+const wrap =
+  (fn: (req: Request, res: Response) => Promise<void>) => (req: Request, res: Response, next: NextFunction) => {
+    fn(req, res).then(() => next(), next);
+  };
 
 /**
  * Every /api/v1 request passes, in order: request id, per-IP rate limit, the route table (404/405/410),
@@ -47,9 +62,19 @@ export function createGatewayApp(deps: GatewayDeps): express.Express {
   app.use(requestContext());
   app.use(healthRoutes(deps.readiness));
   app.use(accessLog(log));
-  app.use('/api', wrap(async (req) => deps.perIp.consume(req.ip ?? 'unknown')));
+  app.use(
+    '/api',
+    wrap(async (req) => deps.perIp.consume(req.ip ?? 'unknown')),
+  );
   app.use(docsRouter(deps.version));
-  app.use(sessionRouter({ identityUrl: deps.upstreams.identity, authenticator: deps.authenticator, internalAuth: deps.internalAuth, log }));
+  app.use(
+    sessionRouter({
+      identityUrl: deps.upstreams.identity,
+      authenticator: deps.authenticator,
+      internalAuth: deps.internalAuth,
+      log,
+    }),
+  );
 
   const proxies = new Map<string, express.RequestHandler>();
   const proxyFor = (service: string) => {
@@ -79,7 +104,8 @@ export function createGatewayApp(deps: GatewayDeps): express.Express {
           req.principal = await deps.authenticator.authenticate(token);
           await deps.perToken.consume(req.principal.tokenId);
           if (access.kind === 'permission') {
-            if (!hasPermission(req.principal, access.key, access.letter)) throw forbidden(`Requires permission ${access.key}:${access.letter}`);
+            if (!hasPermission(req.principal, access.key, access.letter))
+              throw forbidden(`Requires permission ${access.key}:${access.letter}`);
             // Services apply one project list: the projects of the permission this route requires.
             req.principal = scopedTo(req.principal, access.key, access.letter);
           }

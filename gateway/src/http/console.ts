@@ -8,8 +8,16 @@ import { AppError, sendError } from '@bulwark/platform';
  * no inline script or style, so 'self' is all it needs.
  */
 const CONSOLE_CSP = [
-  "default-src 'self'", "script-src 'self'", "style-src 'self'", "img-src 'self' data:", "font-src 'self'", "connect-src 'self'",
-  "object-src 'none'", "base-uri 'none'", "frame-ancestors 'none'", "form-action 'self'",
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "font-src 'self'",
+  "connect-src 'self'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "frame-ancestors 'none'",
+  "form-action 'self'",
 ].join('; ');
 
 /** Paths the console never answers, even for a client route: the API and the operational endpoints. */
@@ -63,4 +71,5 @@ export function consoleRouter(dir: string): express.Router {
   return router;
 }
 
-export const consoleBuilt = (dir: string | undefined): dir is string => !!dir && fs.existsSync(path.join(dir, 'index.html'));
+export const consoleBuilt = (dir: string | undefined): dir is string =>
+  !!dir && fs.existsSync(path.join(dir, 'index.html'));

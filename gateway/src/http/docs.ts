@@ -14,9 +14,11 @@ export function docsRouter(version: string): express.Router {
     res.json(document);
   });
   router.get('/api/v1/swagger/swagger-initializer.js', (_req, res) => {
-    res.type('application/javascript').send(
-      `window.onload = function () {\n  window.ui = SwaggerUIBundle({ url: ${JSON.stringify(DOC_PATH)}, dom_id: '#swagger-ui', deepLinking: true, persistAuthorization: true,\n    presets: [SwaggerUIBundle.presets.apis, SwaggerUIStandalonePreset], layout: 'StandaloneLayout' });\n};\n`,
-    );
+    res
+      .type('application/javascript')
+      .send(
+        `window.onload = function () {\n  window.ui = SwaggerUIBundle({ url: ${JSON.stringify(DOC_PATH)}, dom_id: '#swagger-ui', deepLinking: true, persistAuthorization: true,\n    presets: [SwaggerUIBundle.presets.apis, SwaggerUIStandalonePreset], layout: 'StandaloneLayout' });\n};\n`,
+      );
   });
   router.get('/api/v1/swagger', (_req, res) => res.redirect(301, '/api/v1/swagger/index.html'));
   router.use('/api/v1/swagger', express.static(SWAGGER_UI_DIR, { index: 'index.html' }));

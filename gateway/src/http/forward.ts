@@ -1,7 +1,16 @@
 import type { ClientRequest } from 'node:http';
 import type { Request, RequestHandler, Response } from 'express';
 import { createProxyMiddleware } from 'http-proxy-middleware';
-import { AppError, CLIENT_IP_HEADER, errorMessage, INTERNAL_AUTH_HEADER, InternalAuth, Logger, REQUEST_ID_HEADER, sendError } from '@bulwark/platform';
+import {
+  AppError,
+  CLIENT_IP_HEADER,
+  errorMessage,
+  INTERNAL_AUTH_HEADER,
+  InternalAuth,
+  Logger,
+  REQUEST_ID_HEADER,
+  sendError,
+} from '@bulwark/platform';
 
 export interface Upstream {
   service: string;
@@ -70,7 +79,10 @@ export function proxyTo(upstream: Upstream): RequestHandler {
     proxyTimeout: upstream.timeoutMs,
     on: {
       proxyReq: (proxyReq, req, res) => {
-        proxyReq.setHeader(INTERNAL_AUTH_HEADER, req.principal ? upstream.internalAuth.forPrincipal(req.principal) : upstream.internalAuth.forService());
+        proxyReq.setHeader(
+          INTERNAL_AUTH_HEADER,
+          req.principal ? upstream.internalAuth.forPrincipal(req.principal) : upstream.internalAuth.forService(),
+        );
         proxyReq.setHeader(REQUEST_ID_HEADER, req.requestId);
         proxyReq.setHeader(CLIENT_IP_HEADER, req.ip ?? 'unknown');
         proxyReq.removeHeader('authorization');
@@ -82,8 +94,13 @@ export function proxyTo(upstream: Upstream): RequestHandler {
         const response = res as Response;
         // A refused body or a client that went away ends the upstream request on purpose.
         if (stateOf(response)?.refused || req.destroyed) return;
-        upstream.log.error('upstream failed', { service: upstream.service, error: errorMessage(err), requestId: req.requestId });
-        if (!response.headersSent) sendError(response, new AppError('unavailable', `The ${upstream.service} service is unavailable`));
+        upstream.log.error('upstream failed', {
+          service: upstream.service,
+          error: errorMessage(err),
+          requestId: req.requestId,
+        });
+        if (!response.headersSent)
+          sendError(response, new AppError('unavailable', `The ${upstream.service} service is unavailable`));
         else response.destroy();
       },
     },

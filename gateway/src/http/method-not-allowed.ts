@@ -11,7 +11,9 @@ export function methodNotAllowed(routes: RouteSpec[]): RequestHandler {
   for (const route of routes) {
     let entry = paths.get(route.path);
     if (!entry) {
-      const segments = route.path.split(/\{[A-Za-z0-9_]+\}/).map((literal) => literal.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+      const segments = route.path
+        .split(/\{[A-Za-z0-9_]+\}/)
+        .map((literal) => literal.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
       entry = { pattern: new RegExp(`^${segments.join('[^/]+')}/?$`, 'i'), methods: new Set() };
       paths.set(route.path, entry);
     }
@@ -21,10 +23,14 @@ export function methodNotAllowed(routes: RouteSpec[]): RequestHandler {
   }
   return (req, res, next) => {
     const allowed = new Set<string>();
-    for (const { pattern, methods } of paths.values()) if (pattern.test(req.path)) methods.forEach((m) => allowed.add(m));
+    for (const { pattern, methods } of paths.values())
+      if (pattern.test(req.path)) methods.forEach((m) => allowed.add(m));
     if (allowed.size === 0 || allowed.has(req.method)) return next();
     const allow = [...allowed].sort().join(', ');
     res.setHeader('Allow', allow);
-    sendError(res, new AppError('method_not_allowed', `${req.method} is not supported on ${req.path}; allowed: ${allow}`));
+    sendError(
+      res,
+      new AppError('method_not_allowed', `${req.method} is not supported on ${req.path}; allowed: ${allow}`),
+    );
   };
 }

@@ -9,6 +9,7 @@ export function parseFlags<T extends ParseArgsConfig>(config: T, positionals = 0
   } catch (err) {
     throw usageError((err as Error).message);
   }
-  if (parsed.positionals.length !== positionals) throw usageError(`expected ${positionals} argument(s), got ${parsed.positionals.length}`);
+  if (parsed.positionals.length !== positionals)
+    throw usageError(`expected ${positionals} argument(s), got ${parsed.positionals.length}`);
   return parsed;
 }

@@ -4,7 +4,10 @@ import { Issue, issueLocation, ScanResult } from './api/types';
 /** Characters XML 1.0 cannot carry at all, even escaped; scanner text may hold them. */
 const NOT_XML = /[^\t\n\r\x20-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' };
-const xml = (text: string | number) => String(text).replace(NOT_XML, '\uFFFD').replace(/[&<>"']/g, (c) => ESCAPES[c]);
+const xml = (text: string | number) =>
+  String(text)
+    .replace(NOT_XML, '\uFFFD')
+    .replace(/[&<>"']/g, (c) => ESCAPES[c]);
 
 const NEW_ISSUES_MAX = 10_000;
 
@@ -31,8 +34,12 @@ export async function junitReport(api: ApiClient, scans: ScanResult[]): Promise<
     let failed = 0;
     for (const c of scan.quality_gate?.conditions ?? []) {
       const name = `${c.condition_type}${c.condition_value ? ` ${c.condition_value}` : ''} ${c.operator} ${c.value}`;
-      const body = c.passed ? '' : `<failure type="quality-gate" message="${xml(`measured ${c.measured}`)}">${xml(`${name}: measured ${c.measured} (${c.quality_gate_name}, ${c.action})`)}</failure>`;
-      cases.push(`<testcase classname="${xml(`quality gate.${c.quality_gate_name}`)}" name="${xml(name)}">${body}</testcase>`);
+      const body = c.passed
+        ? ''
+        : `<failure type="quality-gate" message="${xml(`measured ${c.measured}`)}">${xml(`${name}: measured ${c.measured} (${c.quality_gate_name}, ${c.action})`)}</failure>`;
+      cases.push(
+        `<testcase classname="${xml(`quality gate.${c.quality_gate_name}`)}" name="${xml(name)}">${body}</testcase>`,
+      );
       if (!c.passed) failed++;
     }
     const added = scan.state === 'completed' ? await newIssues(api, scan.id) : [];
@@ -45,12 +52,16 @@ export async function junitReport(api: ApiClient, scans: ScanResult[]): Promise<
       failed++;
     }
     if (scan.state !== 'completed') {
-      cases.push(`<testcase classname="scan" name="scan ${xml(scan.id)}"><error type="${xml(scan.state)}" message="${xml(scan.error ?? scan.state)}"/></testcase>`);
+      cases.push(
+        `<testcase classname="scan" name="scan ${xml(scan.id)}"><error type="${xml(scan.state)}" message="${xml(scan.error ?? scan.state)}"/></testcase>`,
+      );
       failed++;
     }
     tests += cases.length;
     failures += failed;
-    suites.push(`<testsuite name="${xml(`bulwark scan ${scan.id}`)}" tests="${cases.length}" failures="${failed}" timestamp="${xml(scan.finished_at ?? scan.updated_at)}">${cases.join('')}</testsuite>`);
+    suites.push(
+      `<testsuite name="${xml(`bulwark scan ${scan.id}`)}" tests="${cases.length}" failures="${failed}" timestamp="${xml(scan.finished_at ?? scan.updated_at)}">${cases.join('')}</testsuite>`,
+    );
   }
   return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="bulwark" tests="${tests}" failures="${failures}">${suites.join('')}</testsuites>\n`;
 }

@@ -56,7 +56,9 @@ function writeLines(lines: Iterable<string>): void {
 }
 
 function human(f: Finding): string {
-  const where = f.filePath ? `${f.filePath}${f.startLine ? `:${f.startLine}` : ''}` : f.endpoints[0]?.url ?? f.library?.name ?? '';
+  const where = f.filePath
+    ? `${f.filePath}${f.startLine ? `:${f.startLine}` : ''}`
+    : (f.endpoints[0]?.url ?? f.library?.name ?? '');
   return [f.severity.toUpperCase().padEnd(8), f.tool, f.ruleId ?? '-', where, f.title].join('  ');
 }
 

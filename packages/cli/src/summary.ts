@@ -9,11 +9,15 @@ function bySeverity(counts: Record<string, number> | null | undefined): string {
 
 /** What a pipeline log shows of one settled scan: its findings, what changed, and the gate verdict. */
 export function scanSummary(scan: ScanResult, stats: ScanIssueStats | undefined): string[] {
-  const lines = [`scan ${scan.id}: ${scan.state}, ${scan.findings_count ?? 0} findings${bySeverity(scan.severity_counts)}`];
+  const lines = [
+    `scan ${scan.id}: ${scan.state}, ${scan.findings_count ?? 0} findings${bySeverity(scan.severity_counts)}`,
+  ];
   if (scan.error) lines.push(`  error: ${scan.error}`);
   if (stats) {
     const against = stats.compared_with ? ` against scan ${stats.compared_with}` : ' (no earlier scan to compare with)';
-    lines.push(`  new ${stats.new.count}${bySeverity(stats.new.by_severity)}, unchanged ${stats.unchanged.count}, fixed ${stats.fixed.count}${bySeverity(stats.fixed.by_severity)}${against}`);
+    lines.push(
+      `  new ${stats.new.count}${bySeverity(stats.new.by_severity)}, unchanged ${stats.unchanged.count}, fixed ${stats.fixed.count}${bySeverity(stats.fixed.by_severity)}${against}`,
+    );
   }
   if (scan.quality_gate) lines.push(...gateLines(scan.quality_gate));
   return lines;

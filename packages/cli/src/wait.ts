@@ -5,7 +5,8 @@ import { serverError } from './errors';
 const TERMINAL = new Set<ScanResult['state']>(['completed', 'failed', 'stopped']);
 
 /** A scan is done for a pipeline when it ended, and, when it completed, its findings are ingested and gated. */
-export const isSettled = (s: ScanResult) => TERMINAL.has(s.state) && (s.state !== 'completed' || s.quality_gate !== null);
+export const isSettled = (s: ScanResult) =>
+  TERMINAL.has(s.state) && (s.state !== 'completed' || s.quality_gate !== null);
 
 export interface WaitOptions {
   timeoutSeconds: number;
@@ -39,13 +40,20 @@ export async function waitForScans(api: ApiClient, ids: string[], opts: WaitOpti
       }
     }
     if (done.size === ids.length) return ids.map((id) => done.get(id)!);
-    if (Date.now() > deadline) throw serverError(`gave up waiting after ${opts.timeoutSeconds} s; the scan goes on (bulwark gate --scan-result <id> looks again)`);
+    if (Date.now() > deadline)
+      throw serverError(
+        `gave up waiting after ${opts.timeoutSeconds} s; the scan goes on (bulwark gate --scan-result <id> looks again)`,
+      );
     await new Promise<void>((resolve) => {
       const timer = setTimeout(resolve, opts.pollMs);
-      opts.signal.addEventListener('abort', () => {
-        clearTimeout(timer);
-        resolve();
-      }, { once: true });
+      opts.signal.addEventListener(
+        'abort',
+        () => {
+          clearTimeout(timer);
+          resolve();
+        },
+        { once: true },
+      );
     });
     if (opts.signal.aborted) throw opts.signal.reason as Error;
   }

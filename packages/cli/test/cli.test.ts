@@ -23,8 +23,19 @@ describe('bulwark CLI', function () {
   it('lists the format ids', function () {
     const r = bulwark('formats');
     expect(r.code).to.equal(0);
-    const ids = r.stdout.trim().split('\n').map((l) => l.split(/\s+/)[0]);
-    expect(ids).to.include.members(['sarif', 'cyclonedx-json', 'cyclonedx-xml', 'trivy', 'zap', 'generic-json', 'generic-csv']);
+    const ids = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => l.split(/\s+/)[0]);
+    expect(ids).to.include.members([
+      'sarif',
+      'cyclonedx-json',
+      'cyclonedx-xml',
+      'trivy',
+      'zap',
+      'generic-json',
+      'generic-csv',
+    ]);
     expect(ids.length).to.be.at.least(20);
   });
 
@@ -38,7 +49,10 @@ describe('bulwark CLI', function () {
   it('prints JSON lines of findings, with the summary on stderr', function () {
     const r = bulwark('parse', path.join(DD, 'bandit', 'dd.json'), '--json');
     expect(r.code).to.equal(0);
-    const lines = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    const lines = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(lines).to.have.length(47);
     expect(lines[0]).to.include({ tool: 'bandit', severity: 'medium', filePath: 'dojo/tools/acunetix/parser.py' });
     expect(lines[0].fingerprint).to.match(/^[0-9a-f]{64}$/);
@@ -72,7 +86,11 @@ describe('bulwark CLI', function () {
       fs.writeFileSync(truncated, fs.readFileSync(path.join(DD, 'sarif', 'flawfinder.sarif')).subarray(0, 4000));
       const r = bulwark('parse', truncated);
       expect(r.code).to.equal(2);
-      expect(r.stderr).to.match(new RegExp(`cannot parse ${truncated.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(format: not detected\\): truncated JSON`));
+      expect(r.stderr).to.match(
+        new RegExp(
+          `cannot parse ${truncated.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(format: not detected\\): truncated JSON`,
+        ),
+      );
 
       const generic = bulwark('parse', path.join(DD, 'generic', 'generic_empty.json'));
       expect(generic.code).to.equal(2);
@@ -92,6 +110,8 @@ describe('bulwark CLI', function () {
     expect(bulwark('parse').code).to.equal(2);
     expect(bulwark('parse', 'a', 'b').code).to.equal(2);
     expect(bulwark('parse', 'x.json', '--frobnicate').stderr).to.match(/unknown option --frobnicate/);
-    expect(bulwark('parse', path.join(DD, 'bandit', 'dd.json'), '--format', 'nope').stderr).to.match(/unknown format id "nope"/);
+    expect(bulwark('parse', path.join(DD, 'bandit', 'dd.json'), '--format', 'nope').stderr).to.match(
+      /unknown format id "nope"/,
+    );
   });
 });

@@ -19,10 +19,33 @@ function semgrepSarif(lines: number[], file = 'app.py'): string {
     $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
     runs: [
       {
-        tool: { driver: { name: 'Semgrep OSS', semanticVersion: '1.100.0', rules: [{ id: rule, name: rule, shortDescription: { text: 'eval detected' }, defaultConfiguration: { level: 'error' }, properties: { tags: ['CWE-95'], 'security-severity': '7.5' } }] } },
+        tool: {
+          driver: {
+            name: 'Semgrep OSS',
+            semanticVersion: '1.100.0',
+            rules: [
+              {
+                id: rule,
+                name: rule,
+                shortDescription: { text: 'eval detected' },
+                defaultConfiguration: { level: 'error' },
+                properties: { tags: ['CWE-95'], 'security-severity': '7.5' },
+              },
+            ],
+          },
+        },
         results: lines.map((line) => ({
-          ruleId: rule, level: 'error', message: { text: 'Detected eval' },
-          locations: [{ physicalLocation: { artifactLocation: { uri: file, uriBaseId: '%SRCROOT%' }, region: { startLine: line, snippet: { text: `eval(x${line})` } } } }],
+          ruleId: rule,
+          level: 'error',
+          message: { text: 'Detected eval' },
+          locations: [
+            {
+              physicalLocation: {
+                artifactLocation: { uri: file, uriBaseId: '%SRCROOT%' },
+                region: { startLine: line, snippet: { text: `eval(x${line})` } },
+              },
+            },
+          ],
         })),
       },
     ],
@@ -33,9 +56,13 @@ function semgrepSarif(lines: number[], file = 'app.py'): string {
 function exampleCommands(file: string): string[] {
   const doc = parseYaml(fs.readFileSync(path.join(ROOT, 'docs', 'ci', file), 'utf8')) as Record<string, Json>;
   const lines: string[] = [];
-  const jobs = doc.jobs ? Object.values(doc.jobs as Record<string, Json>) : Object.values(doc).filter((v) => v && typeof v === 'object' && !Array.isArray(v));
+  const jobs = doc.jobs
+    ? Object.values(doc.jobs as Record<string, Json>)
+    : Object.values(doc).filter((v) => v && typeof v === 'object' && !Array.isArray(v));
   for (const job of jobs) {
-    const steps: string[] = job.steps ? job.steps.map((s: { run?: string }) => s.run).filter(Boolean) : [...(job.script ?? []), ...(job.after_script ?? [])];
+    const steps: string[] = job.steps
+      ? job.steps.map((s: { run?: string }) => s.run).filter(Boolean)
+      : [...(job.script ?? []), ...(job.after_script ?? [])];
     lines.push(...steps.filter((l) => /^bulwark /.test(l)));
   }
   return lines;
@@ -110,14 +137,61 @@ export function cliPipelineSuite(t: SystemUnderTest): void {
     code = `cli-${Math.random().toString(36).slice(2, 8)}`;
     work = fs.mkdtempSync(path.join(os.tmpdir(), 'bulwark-ci-'));
     ok(await t.admin.post('/api/v1/project', { code, name: `CI ${code}`, description: 'pipeline', tags: ['ci'] }));
-    const layer = ok(await t.admin.post('/api/v1/layer', { name: 'code', description: 'source', project_code: code, layer_type_id: 1, is_template: false }));
-    const source = ok(await t.admin.post('/api/v1/source', { name: `repo ${code}`, description: 'ci', source_type_id: 1, settings: { url: 'https://git.example.com/app.git', branch_name: 'main', auth_method: 'Anonymous' } }));
-    const tool = ok(await t.admin.post('/api/v1/tool', { description: 'Semgrep from CI', type_id: MANUAL_TOOL_TYPE, settings: { scan_result_lang: 'EN' } }));
-    checkId = ok(await t.admin.post('/api/v1/check', { layer_id: layer.id, security_tool_id: tool.id, scan_source_id: source.id, source_auth: { branch_name: 'main' }, run_scan_task: { type: 'manual' } })).id;
+    const layer = ok(
+      await t.admin.post('/api/v1/layer', {
+        name: 'code',
+        description: 'source',
+        project_code: code,
+        layer_type_id: 1,
+        is_template: false,
+      }),
+    );
+    const source = ok(
+      await t.admin.post('/api/v1/source', {
+        name: `repo ${code}`,
+        description: 'ci',
+        source_type_id: 1,
+        settings: { url: 'https://git.example.com/app.git', branch_name: 'main', auth_method: 'Anonymous' },
+      }),
+    );
+    const tool = ok(
+      await t.admin.post('/api/v1/tool', {
+        description: 'Semgrep from CI',
+        type_id: MANUAL_TOOL_TYPE,
+        settings: { scan_result_lang: 'EN' },
+      }),
+    );
+    checkId = ok(
+      await t.admin.post('/api/v1/check', {
+        layer_id: layer.id,
+        security_tool_id: tool.id,
+        scan_source_id: source.id,
+        source_auth: { branch_name: 'main' },
+        run_scan_task: { type: 'manual' },
+      }),
+    ).id;
     const gate = ok(await t.admin.post('/api/v1/quality-gate', { name: `no high ${code}` }));
-    ok(await t.admin.post('/api/v1/condition', { quality_gate_id: gate.id, condition_type: 'severity', condition_value: 'high', operator: 'not_greater_than', value: 0 }));
-    ok(await t.admin.post('/api/v1/quality-gate/link-layer', { layer_id: layer.id, quality_gates: [{ quality_gate_id: gate.id, action: 'lock' }] }));
-    const token = ok(await t.admin.post('/api/v1/token', { name: `ci ${code}`, expires_at: new Date(Date.now() + 86_400_000).toISOString() })).token as string;
+    ok(
+      await t.admin.post('/api/v1/condition', {
+        quality_gate_id: gate.id,
+        condition_type: 'severity',
+        condition_value: 'high',
+        operator: 'not_greater_than',
+        value: 0,
+      }),
+    );
+    ok(
+      await t.admin.post('/api/v1/quality-gate/link-layer', {
+        layer_id: layer.id,
+        quality_gates: [{ quality_gate_id: gate.id, action: 'lock' }],
+      }),
+    );
+    const token = ok(
+      await t.admin.post('/api/v1/token', {
+        name: `ci ${code}`,
+        expires_at: new Date(Date.now() + 86_400_000).toISOString(),
+      }),
+    ).token as string;
     env = { BULWARK_URL: t.admin.baseUrl, BULWARK_TOKEN: token, BULWARK_CHECK_ID: checkId, BULWARK_PROJECT: code };
   });
   after(() => fs.rmSync(work, { recursive: true, force: true }));
@@ -139,8 +213,14 @@ export function cliPipelineSuite(t: SystemUnderTest): void {
         const r = await runLine(line, work, env);
         expect(r.code, r.stderr).to.equal(0);
       }
-      if (rest.length) expect(fs.readFileSync(path.join(work, 'bulwark.md'), 'utf8')).to.contain('| high | Detected eval | app.py:3 |');
-      if (upload.includes('--junit')) expect(xmlElements(fs.readFileSync(path.join(work, 'bulwark.xml'), 'utf8'))[0].attributes.failures).to.not.equal('0');
+      if (rest.length)
+        expect(fs.readFileSync(path.join(work, 'bulwark.md'), 'utf8')).to.contain(
+          '| high | Detected eval | app.py:3 |',
+        );
+      if (upload.includes('--junit'))
+        expect(
+          xmlElements(fs.readFileSync(path.join(work, 'bulwark.xml'), 'utf8'))[0].attributes.failures,
+        ).to.not.equal('0');
 
       fs.writeFileSync(path.join(work, 'semgrep.sarif'), semgrepSarif([]));
       const passing = await runLine(upload, work, env);
@@ -169,7 +249,10 @@ export function cliPipelineSuite(t: SystemUnderTest): void {
     expect(gateCase.attributes.name).to.equal('severity high not_greater_than 0');
     const newCase = cases.find((c) => c.attributes.classname.startsWith('new issue.'))!;
     expect(newCase.attributes).to.include({ name: 'high: Detected eval (new.py:42)', file: 'new.py' });
-    expect(elements.filter((e) => e.name === 'failure').map((f) => f.attributes.type)).to.have.members(['quality-gate', 'high']);
+    expect(elements.filter((e) => e.name === 'failure').map((f) => f.attributes.type)).to.have.members([
+      'quality-gate',
+      'high',
+    ]);
     expect(elements[0].attributes).to.include({ tests: String(cases.length), failures: '2' });
 
     const csv = await cli(['issues', '--project', code, '--format', 'csv', '--severity', 'high'], env);
@@ -181,9 +264,16 @@ export function cliPipelineSuite(t: SystemUnderTest): void {
     expect(json).to.have.length(1);
     const sarif = JSON.parse((await cli(['issues', '--project', code, '--format', 'sarif'], env)).stdout);
     expect(sarif.version).to.equal('2.1.0');
-    expect(sarif.runs[0].results.map((r: { locations: { physicalLocation: { region: { startLine: number } } }[] }) => r.locations[0].physicalLocation.region.startLine)).to.include(42);
+    expect(
+      sarif.runs[0].results.map(
+        (r: { locations: { physicalLocation: { region: { startLine: number } } }[] }) =>
+          r.locations[0].physicalLocation.region.startLine,
+      ),
+    ).to.include(42);
 
-    expect((await cli(['upload', '--check', checkId, report], { ...env, BULWARK_TOKEN: 'not-a-token' })).code).to.equal(2);
+    expect((await cli(['upload', '--check', checkId, report], { ...env, BULWARK_TOKEN: 'not-a-token' })).code).to.equal(
+      2,
+    );
     expect((await cli(['upload', '--check', checkId, report], { BULWARK_URL: env.BULWARK_URL })).code).to.equal(2);
     expect((await cli(['upload', '--check', '00000000-0000-4000-8000-000000000000', report], env)).code).to.equal(2);
     expect((await cli(['upload', '--check', checkId, path.join(work, 'missing.sarif')], env)).code).to.equal(2);
@@ -192,6 +282,8 @@ export function cliPipelineSuite(t: SystemUnderTest): void {
     const refused = await cli(['upload', '--check', checkId, garbage], env);
     expect(refused.code).to.equal(2);
     expect(refused.stderr).to.match(/^bulwark: POST \/api\/v1\/check\/[0-9a-f-]+\/results \(garbage\.txt\): /);
-    expect((await cli(['upload', '--check', checkId, report], { ...env, BULWARK_URL: 'http://127.0.0.1:9' })).code).to.equal(3);
+    expect(
+      (await cli(['upload', '--check', checkId, report], { ...env, BULWARK_URL: 'http://127.0.0.1:9' })).code,
+    ).to.equal(3);
   });
 }

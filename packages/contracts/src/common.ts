@@ -72,7 +72,17 @@ export const bulkResult = z
     results: z.array(
       z.object({
         id: z.string(),
-        status: z.enum(['deleted', 'revoked', 'restored', 'archived', 'unarchived', 'not_found', 'conflict', 'forbidden', 'unchanged']),
+        status: z.enum([
+          'deleted',
+          'revoked',
+          'restored',
+          'archived',
+          'unarchived',
+          'not_found',
+          'conflict',
+          'forbidden',
+          'unchanged',
+        ]),
         message: z.string().optional(),
       }),
     ),

@@ -1,6 +1,15 @@
 import {
-  enqueueEvents, ERROR_LEVELS, ERROR_RECORDED, ERRORS_TOPIC, PoisonEvent,
-  type ErrorRecordedPayload, type EventEnvelope, type NewEvent, type Queryable, type TopicSpec, type Trx,
+  enqueueEvents,
+  ERROR_LEVELS,
+  ERROR_RECORDED,
+  ERRORS_TOPIC,
+  PoisonEvent,
+  type ErrorRecordedPayload,
+  type EventEnvelope,
+  type NewEvent,
+  type Queryable,
+  type TopicSpec,
+  type Trx,
 } from '@bulwark/platform';
 import { GATE_CONDITION_TYPES, GATE_OPERATORS } from './routes/issues';
 import { comparisonBody } from './routes/scanning';
@@ -115,7 +124,10 @@ export const ERROR_EVENTS = {
 export const errorRecordedPayload = z
   .object({
     service: z.string().min(1).max(64),
-    code: z.string().regex(/^[a-z][a-z0-9_]*(\.[a-z0-9_]+)+$/, 'must be dotted lower-case words, area first (http.internal)').max(100),
+    code: z
+      .string()
+      .regex(/^[a-z][a-z0-9_]*(\.[a-z0-9_]+)+$/, 'must be dotted lower-case words, area first (http.internal)')
+      .max(100),
     level: z.enum(ERROR_LEVELS),
     message: z.string().min(1),
     message_ru: z.string().min(1),
@@ -138,29 +150,55 @@ void payloadMatches;
 const count = z.number().int().min(0);
 /** Every one of a scan's events starts with these: the key is the check id, the scan is the subject. */
 const scanRef = { scan_result_id: z.string(), check_id: z.string(), layer_id: z.string(), project_code: z.string() };
-const licenseRef = { license_id: z.string(), licensee: z.string(), edition: z.string(), expires_at: z.string().openapi({ description: 'ISO 8601 UTC' }) };
+const licenseRef = {
+  license_id: z.string(),
+  licensee: z.string(),
+  edition: z.string(),
+  expires_at: z.string().openapi({ description: 'ISO 8601 UTC' }),
+};
 /** An update names the fields the request changed. */
 const fields = z.array(z.string());
 
 const project = { code: z.string(), name: z.string(), tags: z.array(z.string()), archived: z.boolean() };
 const layer = {
-  id: z.string(), project_code: z.string(), name: z.string(), layer_type_id: z.number().int(), is_template: z.boolean(), template_id: z.string().nullable(),
+  id: z.string(),
+  project_code: z.string(),
+  name: z.string(),
+  layer_type_id: z.number().int(),
+  is_template: z.boolean(),
+  template_id: z.string().nullable(),
 };
 const access = { access_type: z.string(), project_codes: z.array(z.string()) };
 const source = { id: z.string(), name: z.string(), source_type_id: z.number().int(), url: z.string(), ...access };
 const tool = { id: z.string(), name: z.string(), type_id: z.number().int(), version: z.string(), ...access };
 
 const conditionVerdict = z.object({
-  condition_id: z.string(), quality_gate_id: z.string(), quality_gate_name: z.string(), action: z.enum(['lock', 'inform']),
-  condition_type: z.enum(GATE_CONDITION_TYPES), condition_value: z.string(), operator: z.enum(GATE_OPERATORS),
-  value: z.number(), measured: z.number(), passed: z.boolean(),
+  condition_id: z.string(),
+  quality_gate_id: z.string(),
+  quality_gate_name: z.string(),
+  action: z.enum(['lock', 'inform']),
+  condition_type: z.enum(GATE_CONDITION_TYPES),
+  condition_value: z.string(),
+  operator: z.enum(GATE_OPERATORS),
+  value: z.number(),
+  measured: z.number(),
+  passed: z.boolean(),
 });
 
 /** A layer's quality-gate verdict after a scan, as the issues service stores it and hands it to scanning. */
 export const gateVerdict = z.object({
   status: z.enum(['passed', 'failed']),
   locked: z.boolean(),
-  gates: z.array(z.object({ quality_gate_id: z.string(), name: z.string(), action: z.enum(['lock', 'inform']), status: z.enum(['passed', 'failed']) })).optional(),
+  gates: z
+    .array(
+      z.object({
+        quality_gate_id: z.string(),
+        name: z.string(),
+        action: z.enum(['lock', 'inform']),
+        status: z.enum(['passed', 'failed']),
+      }),
+    )
+    .optional(),
   conditions: z.array(conditionVerdict),
   scan_result_id: z.string(),
   layer_id: z.string(),
@@ -175,14 +213,24 @@ const report = { id: z.string(), name: z.string(), type: z.string(), author: z.s
  * (`newEvent`, `writeEvent`) and the consumer reads it through the schema (`onEvents`).
  */
 export const EVENT_PAYLOADS = {
-  [IDENTITY_EVENTS.userCreated]: z.object({ id: z.string(), username: z.string(), roles: z.array(z.string()).optional(), directory: z.boolean().optional() }),
+  [IDENTITY_EVENTS.userCreated]: z.object({
+    id: z.string(),
+    username: z.string(),
+    roles: z.array(z.string()).optional(),
+    directory: z.boolean().optional(),
+  }),
   [IDENTITY_EVENTS.userUpdated]: z.object({ id: z.string(), fields, directory: z.boolean().optional() }),
   [IDENTITY_EVENTS.userDeleted]: z.object({ id: z.string(), username: z.string() }),
   [IDENTITY_EVENTS.userRestored]: z.object({ id: z.string(), username: z.string() }),
   [IDENTITY_EVENTS.roleCreated]: z.object({ role_code: z.string() }),
   [IDENTITY_EVENTS.roleUpdated]: z.object({ role_code: z.string() }),
   [IDENTITY_EVENTS.roleDeleted]: z.object({ role_code: z.string(), detached_users: count, detached_groups: count }),
-  [IDENTITY_EVENTS.tokenCreated]: z.object({ id: z.string(), user_id: z.string(), name: z.string(), expires_at: z.string() }),
+  [IDENTITY_EVENTS.tokenCreated]: z.object({
+    id: z.string(),
+    user_id: z.string(),
+    name: z.string(),
+    expires_at: z.string(),
+  }),
   [IDENTITY_EVENTS.tokenRevoked]: z.object({ id: z.string(), user_id: z.string(), by: z.string() }),
   [IDENTITY_EVENTS.groupCreated]: z.object({ id: z.string(), name: z.string() }),
   [IDENTITY_EVENTS.groupUpdated]: z.object({ id: z.string(), fields }),
@@ -207,10 +255,19 @@ export const EVENT_PAYLOADS = {
   [CATALOG_EVENTS.toolDeleted]: z.object(tool),
   [CATALOG_EVENTS.toolCleanedUp]: z.object({ id: z.string(), removed: z.object({ files: count, bytes: count }) }),
 
-  [SCAN_EVENTS.checkCreated]: z.object({ check_id: z.string(), layer_id: z.string(), group_id: z.string().nullable(), from_template_check: z.string().optional() }),
+  [SCAN_EVENTS.checkCreated]: z.object({
+    check_id: z.string(),
+    layer_id: z.string(),
+    group_id: z.string().nullable(),
+    from_template_check: z.string().optional(),
+  }),
   [SCAN_EVENTS.checkUpdated]: z.object({ check_id: z.string(), comparison: comparisonBody.optional() }),
   [SCAN_EVENTS.checkDeleted]: z.object({ check_id: z.string(), group_id: z.string().nullable() }),
-  [SCAN_EVENTS.scanQueued]: z.object({ ...scanRef, requested_by: z.string().optional(), reason: z.string().optional() }),
+  [SCAN_EVENTS.scanQueued]: z.object({
+    ...scanRef,
+    requested_by: z.string().optional(),
+    reason: z.string().optional(),
+  }),
   [SCAN_EVENTS.scanStarted]: z.object({ ...scanRef, attempt: count }),
   [SCAN_EVENTS.scanCompleted]: z.object({
     ...scanRef,
@@ -218,18 +275,44 @@ export const EVENT_PAYLOADS = {
     severity_counts: z.record(z.string(), count).optional().openapi({ description: 'Findings by severity' }),
     tool_id: z.string(),
     uploaded: z.boolean().optional().openapi({ description: 'true when the report was uploaded rather than scanned' }),
-    findings_digest: z.string().nullable().optional().openapi({ description: 'A digest of the findings: equal digests, equal findings' }),
+    findings_digest: z
+      .string()
+      .nullable()
+      .optional()
+      .openapi({ description: 'A digest of the findings: equal digests, equal findings' }),
   }),
   [SCAN_EVENTS.scanFailed]: z.object({ ...scanRef, error: z.string().optional(), reason: z.string().optional() }),
   [SCAN_EVENTS.scanStopped]: z.object({ ...scanRef, by: z.string().optional(), reason: z.string().optional() }),
 
-  [ISSUE_EVENTS.issuesIngested]: z.object({ ...scanRef, findings: count, created: count, updated: count, reopened: count, fixed: count }),
-  [ISSUE_EVENTS.issueUpdated]: z.object({ issue_id: z.string(), project_code: z.string(), assignee: z.string().nullable(), by: z.string() }),
+  [ISSUE_EVENTS.issuesIngested]: z.object({
+    ...scanRef,
+    findings: count,
+    created: count,
+    updated: count,
+    reopened: count,
+    fixed: count,
+  }),
+  [ISSUE_EVENTS.issueUpdated]: z.object({
+    issue_id: z.string(),
+    project_code: z.string(),
+    assignee: z.string().nullable(),
+    by: z.string(),
+  }),
   [ISSUE_EVENTS.issueStatusChanged]: z.object({
-    issue_id: z.string(), project_code: z.string(), from_status_id: z.number().int(), to_status_id: z.number().int(), by: z.string(), comment: z.string().nullable(),
+    issue_id: z.string(),
+    project_code: z.string(),
+    from_status_id: z.number().int(),
+    to_status_id: z.number().int(),
+    by: z.string(),
+    comment: z.string().nullable(),
   }),
   [ISSUE_EVENTS.issuesDeleted]: z.object({ ids: z.array(z.string()), by: z.string() }),
-  [ISSUE_EVENTS.qualityGateEvaluated]: z.object({ scan_result_id: z.string(), layer_id: z.string(), project_code: z.string(), verdict: gateVerdict }),
+  [ISSUE_EVENTS.qualityGateEvaluated]: z.object({
+    scan_result_id: z.string(),
+    layer_id: z.string(),
+    project_code: z.string(),
+    verdict: gateVerdict,
+  }),
 
   [REPORT_EVENTS.reportReady]: z.object({ ...report, project_codes: z.array(z.string()) }),
   [REPORT_EVENTS.reportFailed]: z.object({ ...report, error: z.string() }),
@@ -240,16 +323,27 @@ export const EVENT_PAYLOADS = {
 export type EventType = keyof typeof EVENT_PAYLOADS;
 export type EventPayload<T extends EventType> = z.infer<(typeof EVENT_PAYLOADS)[T]>;
 
-const topicOf = (topic: string, types: Record<string, string>) => Object.values(types).map((type) => [type, topic] as const);
+const topicOf = (topic: string, types: Record<string, string>) =>
+  Object.values(types).map((type) => [type, topic] as const);
 
 /** The topic each event type travels on. */
 export const EVENT_TOPICS = Object.fromEntries([
-  ...topicOf(TOPICS.identity, IDENTITY_EVENTS), ...topicOf(TOPICS.catalog, CATALOG_EVENTS), ...topicOf(TOPICS.scans, SCAN_EVENTS),
-  ...topicOf(TOPICS.issues, ISSUE_EVENTS), ...topicOf(TOPICS.reports, REPORT_EVENTS), ...topicOf(TOPICS.errors, ERROR_EVENTS),
+  ...topicOf(TOPICS.identity, IDENTITY_EVENTS),
+  ...topicOf(TOPICS.catalog, CATALOG_EVENTS),
+  ...topicOf(TOPICS.scans, SCAN_EVENTS),
+  ...topicOf(TOPICS.issues, ISSUE_EVENTS),
+  ...topicOf(TOPICS.reports, REPORT_EVENTS),
+  ...topicOf(TOPICS.errors, ERROR_EVENTS),
 ]) as Record<EventType, string>;
 
 type ValueOf<T> = T[keyof T];
-type AllEventTypes = ValueOf<typeof IDENTITY_EVENTS> | ValueOf<typeof CATALOG_EVENTS> | ValueOf<typeof SCAN_EVENTS> | ValueOf<typeof ISSUE_EVENTS> | ValueOf<typeof REPORT_EVENTS> | ValueOf<typeof ERROR_EVENTS>;
+type AllEventTypes =
+  | ValueOf<typeof IDENTITY_EVENTS>
+  | ValueOf<typeof CATALOG_EVENTS>
+  | ValueOf<typeof SCAN_EVENTS>
+  | ValueOf<typeof ISSUE_EVENTS>
+  | ValueOf<typeof REPORT_EVENTS>
+  | ValueOf<typeof ERROR_EVENTS>;
 // A type declared above without a payload schema fails to compile here.
 const everyTypeHasPayload: Record<AllEventTypes, z.ZodType> = EVENT_PAYLOADS;
 void everyTypeHasPayload;
@@ -257,7 +351,11 @@ void everyTypeHasPayload;
 /** An event for the outbox, built with its type's payload: a payload of the wrong shape does not compile. */
 export type TypedEvent = { [T in EventType]: NewEvent<EventPayload<T>> & { type: T } }[EventType];
 
-export function newEvent<T extends EventType>(type: T, key: string, payload: EventPayload<T>): NewEvent<EventPayload<T>> & { type: T } {
+export function newEvent<T extends EventType>(
+  type: T,
+  key: string,
+  payload: EventPayload<T>,
+): NewEvent<EventPayload<T>> & { type: T } {
   return { topic: EVENT_TOPICS[type], type, key, payload };
 }
 
@@ -267,7 +365,12 @@ export function writeEvents(trx: Queryable, events: TypedEvent[]): Promise<strin
 }
 
 /** Writes one event in the caller's transaction, on its type's topic. */
-export function writeEvent<T extends EventType>(trx: Queryable, type: T, key: string, payload: EventPayload<T>): Promise<string[]> {
+export function writeEvent<T extends EventType>(
+  trx: Queryable,
+  type: T,
+  key: string,
+  payload: EventPayload<T>,
+): Promise<string[]> {
   return enqueueEvents(trx, [newEvent(type, key, payload)]);
 }
 
@@ -280,7 +383,10 @@ export type TypedEnvelope<T extends EventType> = { [K in T]: EventEnvelope<Event
  * not match its schema never will: it is a poison event, dead-lettered at once with its id and the
  * fields at fault, instead of being retried or reaching the handler half-formed.
  */
-export function onEvents<T extends EventType>(types: readonly T[], handler: (event: TypedEnvelope<T>, trx: Trx) => Promise<void>) {
+export function onEvents<T extends EventType>(
+  types: readonly T[],
+  handler: (event: TypedEnvelope<T>, trx: Trx) => Promise<void>,
+) {
   const wanted = new Set<string>(types);
   return async (event: EventEnvelope, trx: Trx): Promise<void> => {
     if (!wanted.has(event.type)) return;
@@ -288,7 +394,10 @@ export function onEvents<T extends EventType>(types: readonly T[], handler: (eve
     const parsed = schema.safeParse(event.payload);
     if (!parsed.success) {
       const problems = parsed.error.issues.map((i) => ({ field: i.path.join('.') || 'payload', problem: i.message }));
-      throw new PoisonEvent(`Event ${event.type} (${event.id}) does not match its schema: ${problems.map((p) => `${p.field}: ${p.problem}`).join('; ')}`, problems);
+      throw new PoisonEvent(
+        `Event ${event.type} (${event.id}) does not match its schema: ${problems.map((p) => `${p.field}: ${p.problem}`).join('; ')}`,
+        problems,
+      );
     }
     await handler({ ...event, payload: parsed.data } as TypedEnvelope<T>, trx);
   };

@@ -21,11 +21,22 @@ export type QualityGateJson = z.infer<typeof qualityGateJson>;
 
 /** `issues.v1.TopIssuesResponse.issues_json`: one open issue of a report's top list. */
 export const topIssueJson = z.object({
-  id: z.string(), project_code: z.string(), tool_name: z.string(), category: z.string(), title: z.string(), severity: z.enum(ISSUE_SEVERITIES),
-  status: z.string(), cve: z.string().nullable(), cwes: z.array(z.number().int()), file_path: z.string().nullable(), start_line: z.number().int().nullable(),
-  lib_name: z.string().nullable(), lib_version: z.string().nullable(),
+  id: z.string(),
+  project_code: z.string(),
+  tool_name: z.string(),
+  category: z.string(),
+  title: z.string(),
+  severity: z.enum(ISSUE_SEVERITIES),
+  status: z.string(),
+  cve: z.string().nullable(),
+  cwes: z.array(z.number().int()),
+  file_path: z.string().nullable(),
+  start_line: z.number().int().nullable(),
+  lib_name: z.string().nullable(),
+  lib_version: z.string().nullable(),
   cvss: z.number().nullable(),
-  first_detected_at: z.string(), last_detected_at: z.string(),
+  first_detected_at: z.string(),
+  last_detected_at: z.string(),
 });
 export type TopIssueJson = z.infer<typeof topIssueJson>;
 
@@ -39,6 +50,9 @@ export function decodeJson<S extends z.ZodType>(schema: S, text: string, field: 
   }
   const parsed = schema.safeParse(value);
   if (parsed.success) return parsed.data;
-  const problems = parsed.error.issues.map((i) => ({ field: [field, ...i.path.map(String)].join('.'), problem: i.message }));
+  const problems = parsed.error.issues.map((i) => ({
+    field: [field, ...i.path.map(String)].join('.'),
+    problem: i.message,
+  }));
   throw invalid(`Invalid ${field}: ${problems.map((p) => `${p.field} ${p.problem}`).join('; ')}`, problems);
 }

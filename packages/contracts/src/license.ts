@@ -17,7 +17,8 @@ export type LicenseLimits = Record<LicenseLimitKey, number | null>;
 export const LICENSE_LIMIT_MEANINGS: Record<LicenseLimitKey, string> = {
   projects: 'projects that exist (archived ones included, deleted ones not)',
   users: 'users that exist (directory and single sign-on users included, deleted ones not)',
-  scanning_processes: 'scans in flight at once across the deployment (queued, running or parsing; uploads are not counted)',
+  scanning_processes:
+    'scans in flight at once across the deployment (queued, running or parsing; uploads are not counted)',
 };
 
 /** The edition without a license (or with an expired one): limits generous enough for a real team. */
@@ -33,12 +34,19 @@ export const licenseDocument = z
   .object({
     id: z.string().min(1).max(100).openapi({ description: 'The vendor\u2019s id of this license' }),
     licensee: z.string().trim().min(1).max(255),
-    edition: z.string().regex(/^[a-z][a-z0-9_-]{0,63}$/, 'must be lower-case letters, digits, - and _').openapi({ example: 'enterprise' }),
-    installation_id: z.uuid().openapi({ description: 'The installation this license is for (GET /api/v1/license/environment)' }),
+    edition: z
+      .string()
+      .regex(/^[a-z][a-z0-9_-]{0,63}$/, 'must be lower-case letters, digits, - and _')
+      .openapi({ example: 'enterprise' }),
+    installation_id: z
+      .uuid()
+      .openapi({ description: 'The installation this license is for (GET /api/v1/license/environment)' }),
     issued_at: isoDateTime,
     expires_at: isoDateTime,
     limits: z.object({ projects: limit, users: limit, scanning_processes: limit }).strict(),
-    features: z.array(z.string().regex(/^[a-z][a-z0-9_.-]{0,63}$/, 'must be lower-case letters, digits, ., - and _')).max(100),
+    features: z
+      .array(z.string().regex(/^[a-z][a-z0-9_.-]{0,63}$/, 'must be lower-case letters, digits, ., - and _'))
+      .max(100),
   })
   .strict()
   .openapi('LicenseDocument');
@@ -53,7 +61,10 @@ const b64url = (data: Buffer) => data.toString('base64url');
 /** Signs a document with the vendor's Ed25519 private key (the vendor's tool and the project's test script). */
 export function signLicense(doc: LicenseDocument, privateKey: KeyObject | string): string {
   const parsed = licenseDocument.safeParse(doc);
-  if (!parsed.success) throw new LicenseRejected(`not a license document: ${parsed.error.issues.map((i) => `${i.path.join('.')} ${i.message}`).join('; ')}`);
+  if (!parsed.success)
+    throw new LicenseRejected(
+      `not a license document: ${parsed.error.issues.map((i) => `${i.path.join('.')} ${i.message}`).join('; ')}`,
+    );
   const body = Buffer.from(JSON.stringify(parsed.data), 'utf8');
   return `${LICENSE_PREFIX}.${b64url(body)}.${b64url(sign(null, body, privateKey))}`;
 }
@@ -65,7 +76,8 @@ export function signLicense(doc: LicenseDocument, privateKey: KeyObject | string
  */
 export function readLicense(text: string, publicKey: KeyObject | string): LicenseDocument {
   const parts = text.trim().split('.');
-  if (parts.length !== 3 || parts[0] !== LICENSE_PREFIX || !parts[1] || !parts[2]) throw new LicenseRejected(`not a license: expected ${LICENSE_PREFIX}.<document>.<signature>`);
+  if (parts.length !== 3 || parts[0] !== LICENSE_PREFIX || !parts[1] || !parts[2])
+    throw new LicenseRejected(`not a license: expected ${LICENSE_PREFIX}.<document>.<signature>`);
   const body = Buffer.from(parts[1], 'base64url');
   const signature = Buffer.from(parts[2], 'base64url');
   const key = typeof publicKey === 'string' ? createPublicKey(publicKey) : publicKey;
@@ -75,7 +87,8 @@ export function readLicense(text: string, publicKey: KeyObject | string): Licens
   } catch {
     valid = false;
   }
-  if (!valid) throw new LicenseRejected('the signature does not verify: the license was changed or signed by another key');
+  if (!valid)
+    throw new LicenseRejected('the signature does not verify: the license was changed or signed by another key');
   let json: unknown;
   try {
     json = JSON.parse(body.toString('utf8'));
@@ -83,8 +96,12 @@ export function readLicense(text: string, publicKey: KeyObject | string): Licens
     throw new LicenseRejected('the signed document is not JSON');
   }
   const parsed = licenseDocument.safeParse(json);
-  if (!parsed.success) throw new LicenseRejected(`the signed document is not a license: ${parsed.error.issues.map((i) => `${i.path.join('.')} ${i.message}`).join('; ')}`);
-  if (Date.parse(parsed.data.expires_at) <= Date.parse(parsed.data.issued_at)) throw new LicenseRejected('the license expires before it was issued');
+  if (!parsed.success)
+    throw new LicenseRejected(
+      `the signed document is not a license: ${parsed.error.issues.map((i) => `${i.path.join('.')} ${i.message}`).join('; ')}`,
+    );
+  if (Date.parse(parsed.data.expires_at) <= Date.parse(parsed.data.issued_at))
+    throw new LicenseRejected('the license expires before it was issued');
   return parsed.data;
 }
 

@@ -47,9 +47,14 @@ export function buildOpenApiDocument(routes: RouteSpec[], version: string): Reco
   registry.register('Error', errorBody);
 
   for (const route of routes) {
-    const common = Object.entries(ERROR_RESPONSES).filter(([status]) => (route.access.kind === 'public' ? status !== '401' && status !== '403' : true));
+    const common = Object.entries(ERROR_RESPONSES).filter(([status]) =>
+      route.access.kind === 'public' ? status !== '401' && status !== '403' : true,
+    );
     const errors = Object.fromEntries(
-      [...common, ...Object.entries(route.errors ?? {})].map(([status, description]) => [status, { description, content: { 'application/json': { schema: errorBody } } }]),
+      [...common, ...Object.entries(route.errors ?? {})].map(([status, description]) => [
+        status,
+        { description, content: { 'application/json': { schema: errorBody } } },
+      ]),
     );
     const config: RouteConfig = {
       method: route.method,
@@ -64,7 +69,11 @@ export function buildOpenApiDocument(routes: RouteSpec[], version: string): Reco
         // A query that maps its keys after validation is documented by the keys it validates.
         query: route.request?.query instanceof z.ZodPipe ? route.request.query.in : route.request?.query,
         body: route.upload
-          ? { content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } }, required: true, description: `The file, at most ${route.upload.maxBytes} bytes` }
+          ? {
+              content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } },
+              required: true,
+              description: `The file, at most ${route.upload.maxBytes} bytes`,
+            }
           : route.request?.body
             ? { content: { 'application/json': { schema: route.request.body } }, required: true }
             : undefined,
@@ -73,21 +82,40 @@ export function buildOpenApiDocument(routes: RouteSpec[], version: string): Reco
         ? { 410: { description: route.gone, content: { 'application/json': { schema: errorBody } } } }
         : {
             ...(route.redirect
-              ? { 302: { description: route.redirect, headers: { Location: { description: 'Where the browser goes next', schema: { type: 'string' as const } } } } }
-              : { 200: { description: 'Success', ...(route.response ? { content: { 'application/json': { schema: route.response } } } : {}) } }),
+              ? {
+                  302: {
+                    description: route.redirect,
+                    headers: {
+                      Location: { description: 'Where the browser goes next', schema: { type: 'string' as const } },
+                    },
+                  },
+                }
+              : {
+                  200: {
+                    description: 'Success',
+                    ...(route.response ? { content: { 'application/json': { schema: route.response } } } : {}),
+                  },
+                }),
             ...errors,
           },
       ...(route.gone ? { deprecated: true } : {}),
-      ...(route.access.kind === 'permission' ? { 'x-permission': { key: route.access.key, letter: route.access.letter } } : {}),
+      ...(route.access.kind === 'permission'
+        ? { 'x-permission': { key: route.access.key, letter: route.access.letter } }
+        : {}),
     };
     registry.registerPath(config);
   }
 
   // What notifiers send: one webhook per event type, its body's schema with the layout's version.
   const signatureHeaders = z.object({
-    'webhook-id': z.string().openapi({ description: 'The delivery\u2019s id, the same on every retry (deduplicate on it)' }),
+    'webhook-id': z
+      .string()
+      .openapi({ description: 'The delivery\u2019s id, the same on every retry (deduplicate on it)' }),
     'webhook-timestamp': z.string().openapi({ description: 'Unix seconds when this attempt was signed' }),
-    'webhook-signature': z.string().optional().openapi({ description: 'Standard Webhooks: space-separated v1,<base64 HMAC-SHA256 of id.timestamp.body>, one per signing secret' }),
+    'webhook-signature': z.string().optional().openapi({
+      description:
+        'Standard Webhooks: space-separated v1,<base64 HMAC-SHA256 of id.timestamp.body>, one per signing secret',
+    }),
     'x-bulwark-event': z.string().openapi({ description: 'The event type' }),
   });
   for (const [type, kind] of Object.entries(WEBHOOK_EVENT_DATA)) {
@@ -97,7 +125,10 @@ export function buildOpenApiDocument(routes: RouteSpec[], version: string): Reco
       operationId: `webhook_${type.replace(/\W/g, '_')}`,
       summary: kind.summary,
       tags: ['Webhooks'],
-      request: { headers: signatureHeaders, body: { content: { 'application/json': { schema: webhookBodySchema(type) } }, required: true } },
+      request: {
+        headers: signatureHeaders,
+        body: { content: { 'application/json': { schema: webhookBodySchema(type) } }, required: true },
+      },
       responses: { 200: { description: 'Any 2xx answer acknowledges the delivery; anything else is retried' } },
     });
   }
@@ -109,4 +140,3 @@ export function buildOpenApiDocument(routes: RouteSpec[], version: string): Reco
     servers: [{ url: '/' }],
   }) as unknown as Record<string, unknown>;
 }
-

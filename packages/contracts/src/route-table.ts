@@ -10,7 +10,17 @@ import { notificationsRoutes } from './routes/notifications';
 import { trackerRoutes } from './routes/trackers';
 
 /** The one route table: every /api/v1 path, its owner and the permission it needs. */
-export const ROUTES: RouteSpec[] = [...gatewayRoutes, ...identityRoutes, ...licenseRoutes, ...catalogRoutes, ...scanningRoutes, ...issuesRoutes, ...trackerRoutes, ...reportingRoutes, ...notificationsRoutes];
+export const ROUTES: RouteSpec[] = [
+  ...gatewayRoutes,
+  ...identityRoutes,
+  ...licenseRoutes,
+  ...catalogRoutes,
+  ...scanningRoutes,
+  ...issuesRoutes,
+  ...trackerRoutes,
+  ...reportingRoutes,
+  ...notificationsRoutes,
+];
 
 export function routesOf(service: string): RouteSpec[] {
   return ROUTES.filter((r) => r.service === service);

@@ -25,7 +25,8 @@ export const describeExtraArgs = (allow: ExtraArgsAllowList) =>
 /** The problems of `args` under `allow`, one per refused argument; none when every argument is allowed. */
 export function checkExtraArgs(allow: ExtraArgsAllowList, args: readonly string[]): ExtraArgProblem[] {
   const problems: ExtraArgProblem[] = [];
-  const allowed = Object.keys(allow).length > 0 ? `allowed: ${Object.keys(allow).join(', ')}` : 'this tool type accepts none';
+  const allowed =
+    Object.keys(allow).length > 0 ? `allowed: ${Object.keys(allow).join(', ')}` : 'this tool type accepts none';
   for (let i = 0; i < args.length; i++) {
     const arg = args[i];
     const eq = arg.indexOf('=');
@@ -34,7 +35,8 @@ export function checkExtraArgs(allow: ExtraArgsAllowList, args: readonly string[
     if (shape === undefined) {
       problems.push({ index: i, problem: `is not an allowed argument (${allowed})` });
       // The refused flag's own value is not named a second time.
-      if (arg.startsWith('-') && flag === arg && eq < 0 && args[i + 1] !== undefined && !args[i + 1].startsWith('-')) i++;
+      if (arg.startsWith('-') && flag === arg && eq < 0 && args[i + 1] !== undefined && !args[i + 1].startsWith('-'))
+        i++;
       continue;
     }
     if (shape === true) {
@@ -45,7 +47,10 @@ export function checkExtraArgs(allow: ExtraArgsAllowList, args: readonly string[
     const value = flag !== arg ? arg.slice(eq + 1) : args[++i];
     // A value that looks like a flag would be parsed as one by the tool.
     if (value === undefined || value.startsWith('-') || !shape.test(value)) {
-      problems.push({ index: value === undefined ? flagIndex : i, problem: `${flag} needs a value matching ${shape.source}` });
+      problems.push({
+        index: value === undefined ? flagIndex : i,
+        problem: `${flag} needs a value matching ${shape.source}`,
+      });
     }
   }
   return problems;

@@ -86,10 +86,13 @@ const cliSettings = (allow: ExtraArgsAllowList) =>
         .array(z.string().max(512))
         .max(50)
         .superRefine((args, ctx) => {
-          for (const p of checkExtraArgs(allow, args)) ctx.addIssue({ code: 'custom', path: [p.index], message: p.problem });
+          for (const p of checkExtraArgs(allow, args))
+            ctx.addIssue({ code: 'custom', path: [p.index], message: p.problem });
         })
         .optional()
-        .openapi({ description: `Arguments added to the tool's command line, from this list only: ${describeExtraArgs(allow) || 'none'}` }),
+        .openapi({
+          description: `Arguments added to the tool's command line, from this list only: ${describeExtraArgs(allow) || 'none'}`,
+        }),
     })
     .strict();
 
@@ -113,9 +116,12 @@ const BANDIT_IDS = /^B\d{3}(,B\d{3})*$/;
 const BANDIT_ARGS: ExtraArgsAllowList = {
   '--severity-level': /^(all|low|medium|high)$/,
   '--confidence-level': /^(all|low|medium|high)$/,
-  '--skip': BANDIT_IDS, '-s': BANDIT_IDS,
-  '--tests': BANDIT_IDS, '-t': BANDIT_IDS,
-  '--exclude': RELATIVE_GLOB, '-x': RELATIVE_GLOB,
+  '--skip': BANDIT_IDS,
+  '-s': BANDIT_IDS,
+  '--tests': BANDIT_IDS,
+  '-t': BANDIT_IDS,
+  '--exclude': RELATIVE_GLOB,
+  '-x': RELATIVE_GLOB,
   '--ignore-nosec': true,
 };
 const CHECKOV_IDS = /^[A-Z][A-Z0-9_]{1,40}(,[A-Z][A-Z0-9_]{1,40})*$/;
@@ -134,65 +140,150 @@ const ESLINT_ARGS: ExtraArgsAllowList = {
 const serverSettings = z
   .object({
     ...common,
-    url: z.url({ protocol: /^https?$/ }).max(2048).openapi({ description: 'Address of the remote product (http or https)' }),
+    url: z
+      .url({ protocol: /^https?$/ })
+      .max(2048)
+      .openapi({ description: 'Address of the remote product (http or https)' }),
     auth_method: z.literal('Api Token').default('Api Token'),
     api_token: z.string().min(1).max(4096).openapi({ description: 'Stored encrypted, never returned' }),
     project_key: z.string().max(512).optional(),
   })
   .strict();
-const manualSettings = z.object({ scan_result_lang: common.scan_result_lang, ...droppedConnection, format: z.string().max(64).optional() }).strict();
+const manualSettings = z
+  .object({ scan_result_lang: common.scan_result_lang, ...droppedConnection, format: z.string().max(64).optional() })
+  .strict();
 
 export const TOOL_TYPES: ToolType[] = [
   {
-    id: 1, name: 'Semgrep', version: '1', kind: 'cli', category: 'sast', resultFormat: 'semgrep',
+    id: 1,
+    name: 'Semgrep',
+    version: '1',
+    kind: 'cli',
+    category: 'sast',
+    resultFormat: 'semgrep',
     description: 'Semgrep with the rules shipped with Bulwark (no rules registry at run time)',
     settings: cliSettings(SEMGREP_ARGS),
     execution: {
-      binary: 'semgrep', image: 'semgrep/semgrep:1.180.0',
+      binary: 'semgrep',
+      image: 'semgrep/semgrep:1.180.0',
       // --no-rewrite-rule-ids: otherwise Semgrep prefixes every rule id with the rules folder's own
       // path (e.g. "srv.bulwark.rules.semgrep.python-eval"), so ids would change with the install place.
-      argv: ['scan', '--config', '{rules}/semgrep', '--no-rewrite-rule-ids', '--json', '--output', '{result}', '--metrics=off', '--disable-version-check', '--quiet', '{workspace}'],
-      resultFile: 'semgrep.json', okExitCodes: [0, 1], install: 'pip install semgrep==1.180.0 (deploy/local/scanners.sh install)',
+      argv: [
+        'scan',
+        '--config',
+        '{rules}/semgrep',
+        '--no-rewrite-rule-ids',
+        '--json',
+        '--output',
+        '{result}',
+        '--metrics=off',
+        '--disable-version-check',
+        '--quiet',
+        '{workspace}',
+      ],
+      resultFile: 'semgrep.json',
+      okExitCodes: [0, 1],
+      install: 'pip install semgrep==1.180.0 (deploy/local/scanners.sh install)',
       extraArgs: SEMGREP_ARGS,
     },
   },
   {
-    id: 2, name: 'Gitleaks', version: '8', kind: 'cli', category: 'secrets', resultFormat: 'gitleaks',
+    id: 2,
+    name: 'Gitleaks',
+    version: '8',
+    kind: 'cli',
+    category: 'secrets',
+    resultFormat: 'gitleaks',
     description: 'Gitleaks secret scanning of the checked-out tree',
     settings: cliSettings(GITLEAKS_ARGS),
     execution: {
-      binary: 'gitleaks', image: 'zricethezav/gitleaks:v8.30.1',
+      binary: 'gitleaks',
+      image: 'zricethezav/gitleaks:v8.30.1',
       // --config: otherwise Gitleaks loads the scanned source's own .gitleaks.toml, which could turn
       // rules off or extend from any file; the shipped one is Gitleaks' default rules.
-      argv: ['detect', '--no-git', '--config', '{rules}/gitleaks/gitleaks.toml', '--source', '{workspace}', '--report-format', 'json', '--report-path', '{result}', '--exit-code', '0', '--no-banner', '--redact'],
-      resultFile: 'gitleaks.json', okExitCodes: [0], install: 'go install github.com/zricethezav/gitleaks/v8@v8.30.1 (deploy/local/scanners.sh install)',
+      argv: [
+        'detect',
+        '--no-git',
+        '--config',
+        '{rules}/gitleaks/gitleaks.toml',
+        '--source',
+        '{workspace}',
+        '--report-format',
+        'json',
+        '--report-path',
+        '{result}',
+        '--exit-code',
+        '0',
+        '--no-banner',
+        '--redact',
+      ],
+      resultFile: 'gitleaks.json',
+      okExitCodes: [0],
+      install: 'go install github.com/zricethezav/gitleaks/v8@v8.30.1 (deploy/local/scanners.sh install)',
       extraArgs: GITLEAKS_ARGS,
     },
   },
   {
-    id: 3, name: 'Bandit', version: '1', kind: 'cli', category: 'sast', resultFormat: 'bandit',
+    id: 3,
+    name: 'Bandit',
+    version: '1',
+    kind: 'cli',
+    category: 'sast',
+    resultFormat: 'bandit',
     description: 'Bandit for Python code',
     settings: cliSettings(BANDIT_ARGS),
     execution: {
-      binary: 'bandit', image: 'ghcr.io/pycqa/bandit/bandit:latest',
+      binary: 'bandit',
+      image: 'ghcr.io/pycqa/bandit/bandit:latest',
       // --ini: otherwise Bandit reads a .bandit file found anywhere in the source (skips, targets, profile).
-      argv: ['--ini', '{rules}/bandit/bandit.ini', '-r', '{workspace}', '-f', 'json', '-o', '{result}', '--exit-zero', '-q'],
-      resultFile: 'bandit.json', okExitCodes: [0], install: 'pip install bandit==1.9.4 (deploy/local/scanners.sh install)',
+      argv: [
+        '--ini',
+        '{rules}/bandit/bandit.ini',
+        '-r',
+        '{workspace}',
+        '-f',
+        'json',
+        '-o',
+        '{result}',
+        '--exit-zero',
+        '-q',
+      ],
+      resultFile: 'bandit.json',
+      okExitCodes: [0],
+      install: 'pip install bandit==1.9.4 (deploy/local/scanners.sh install)',
       extraArgs: BANDIT_ARGS,
     },
   },
   {
-    id: 4, name: 'Checkov', version: '3', kind: 'cli', category: 'iac', resultFormat: 'checkov',
+    id: 4,
+    name: 'Checkov',
+    version: '3',
+    kind: 'cli',
+    category: 'iac',
+    resultFormat: 'checkov',
     description: 'Checkov for infrastructure as code',
     settings: cliSettings(CHECKOV_ARGS),
     execution: {
-      binary: 'checkov', image: 'bridgecrew/checkov:3.3.30',
+      binary: 'checkov',
+      image: 'bridgecrew/checkov:3.3.30',
       // Checkov reads .checkov.yaml from the folder after a separate `-d`/`--directory` argument, from its
       // working directory and from HOME; such a file can name external checks, Python it imports. So the
       // folder is given as one `--directory=` argument, which that lookup does not see, and Checkov runs
       // in the empty result folder.
-      argv: ['--directory={workspace}', '-o', 'json', '--output-file-path', '{resultDir}', '--soft-fail', '--skip-download', '--skip-results-upload', '--quiet'],
-      resultFile: 'results_json.json', okExitCodes: [0], install: 'pip install checkov==3.3.30 (deploy/local/scanners.sh install)',
+      argv: [
+        '--directory={workspace}',
+        '-o',
+        'json',
+        '--output-file-path',
+        '{resultDir}',
+        '--soft-fail',
+        '--skip-download',
+        '--skip-results-upload',
+        '--quiet',
+      ],
+      resultFile: 'results_json.json',
+      okExitCodes: [0],
+      install: 'pip install checkov==3.3.30 (deploy/local/scanners.sh install)',
       extraArgs: CHECKOV_ARGS,
       // Without these Checkov asks PyPI for a newer version at start-up and may fetch the platform's
       // policy mapping: scans must reach nothing.
@@ -201,31 +292,67 @@ export const TOOL_TYPES: ToolType[] = [
     },
   },
   {
-    id: 5, name: 'ESLint security', version: '9', kind: 'cli', category: 'sast', resultFormat: 'sarif',
+    id: 5,
+    name: 'ESLint security',
+    version: '9',
+    kind: 'cli',
+    category: 'sast',
+    resultFormat: 'sarif',
     description: 'ESLint with eslint-plugin-security, SARIF output',
     settings: cliSettings(ESLINT_ARGS),
     execution: {
-      binary: 'eslint', image: 'node:20-alpine',
+      binary: 'eslint',
+      image: 'node:20-alpine',
       // The formatter is named by path: ESLint resolves a formatter package name from its working
       // directory, the scanned workspace, where @microsoft/eslint-formatter-sarif is not installed.
       // --no-error-on-unmatched-pattern: a repository without JavaScript is a scan with no findings,
       // not an error (exit 2, no report).
-      argv: ['--no-config-lookup', '--config', '{rules}/eslint/eslint.config.cjs', '--format', '{rules}/eslint/sarif-formatter.cjs', '--no-error-on-unmatched-pattern', '--output-file', '{result}', '{workspace}'],
-      resultFile: 'eslint.sarif', okExitCodes: [0, 1], install: 'npm install (eslint, eslint-plugin-security and @microsoft/eslint-formatter-sarif come with Bulwark)',
+      argv: [
+        '--no-config-lookup',
+        '--config',
+        '{rules}/eslint/eslint.config.cjs',
+        '--format',
+        '{rules}/eslint/sarif-formatter.cjs',
+        '--no-error-on-unmatched-pattern',
+        '--output-file',
+        '{result}',
+        '{workspace}',
+      ],
+      resultFile: 'eslint.sarif',
+      okExitCodes: [0, 1],
+      install: 'npm install (eslint, eslint-plugin-security and @microsoft/eslint-formatter-sarif come with Bulwark)',
       extraArgs: ESLINT_ARGS,
     },
   },
   {
-    id: 10, name: 'SonarQube', version: '10', kind: 'server', category: 'sast', resultFormat: 'sonarqube',
-    description: 'A SonarQube server reached by url and api_token', settings: serverSettings,
+    id: 10,
+    name: 'SonarQube',
+    version: '10',
+    kind: 'server',
+    category: 'sast',
+    resultFormat: 'sonarqube',
+    description: 'A SonarQube server reached by url and api_token',
+    settings: serverSettings,
   },
   {
-    id: 11, name: 'Dependency-Track', version: '4', kind: 'server', category: 'sca', resultFormat: 'cyclonedx',
-    description: 'A Dependency-Track server reached by url and api_token', settings: serverSettings,
+    id: 11,
+    name: 'Dependency-Track',
+    version: '4',
+    kind: 'server',
+    category: 'sca',
+    resultFormat: 'cyclonedx',
+    description: 'A Dependency-Track server reached by url and api_token',
+    settings: serverSettings,
   },
   {
-    id: 20, name: 'Manual', version: '1', kind: 'manual', category: 'any', resultFormat: 'auto',
-    description: 'Results are uploaded (POST /api/v1/check/{check_id}/results); the format is detected or named', settings: manualSettings,
+    id: 20,
+    name: 'Manual',
+    version: '1',
+    kind: 'manual',
+    category: 'any',
+    resultFormat: 'auto',
+    description: 'Results are uploaded (POST /api/v1/check/{check_id}/results); the format is detected or named',
+    settings: manualSettings,
   },
 ];
 

@@ -46,7 +46,8 @@ export const WEBHOOK_EVENT_DATA: Record<string, { summary: string; data: z.ZodOb
     data: EVENT_PAYLOADS[REPORT_EVENTS.reportFailed],
   },
   [IDENTITY_EVENTS.licenseExpiring]: {
-    summary: 'The installed license expires soon (sent at each warning threshold); after expiry the community limits apply',
+    summary:
+      'The installed license expires soon (sent at each warning threshold); after expiry the community limits apply',
     data: EVENT_PAYLOADS[IDENTITY_EVENTS.licenseExpiring],
   },
   [IDENTITY_EVENTS.licenseExpired]: {
@@ -64,7 +65,9 @@ export function webhookBodySchema(type: string): z.ZodObject {
   const kind = WEBHOOK_EVENT_DATA[type];
   if (!kind) throw new Error(`No webhook schema for event type ${type}`);
   return z.object({
-    version: z.literal(WEBHOOK_PAYLOAD_VERSION).openapi({ description: 'The body layout\u2019s version; fields are only added within a version' }),
+    version: z
+      .literal(WEBHOOK_PAYLOAD_VERSION)
+      .openapi({ description: 'The body layout\u2019s version; fields are only added within a version' }),
     id: z.string().openapi({ description: 'The event\u2019s id (the same on every notifier and retry)' }),
     type: z.literal(type),
     occurred_at: z.string().openapi({ description: 'ISO 8601 UTC' }),

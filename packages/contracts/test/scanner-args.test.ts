@@ -5,7 +5,20 @@ const allowOf = (name: string) => TOOL_TYPES.find((t) => t.name === name)!.execu
 
 describe('extra_args allow-lists of the CLI tool types', () => {
   const accepted: [string, string[]][] = [
-    ['Semgrep', ['--severity', 'ERROR', '--severity=WARNING', '--exclude', 'tests/**', '--exclude-rule', 'python-eval-exec-dynamic', '--timeout', '30']],
+    [
+      'Semgrep',
+      [
+        '--severity',
+        'ERROR',
+        '--severity=WARNING',
+        '--exclude',
+        'tests/**',
+        '--exclude-rule',
+        'python-eval-exec-dynamic',
+        '--timeout',
+        '30',
+      ],
+    ],
     ['Gitleaks', ['--max-target-megabytes', '5', '--enable-rule=aws-access-token', '--log-level', 'warn']],
     ['Bandit', ['--severity-level', 'medium', '-s', 'B101,B404', '--exclude', 'app/tests', '--ignore-nosec']],
     ['Checkov', ['--framework', 'terraform', '--skip-check', 'CKV_AWS_20,CKV2_AWS_6', '--skip-path=modules/legacy']],

@@ -73,7 +73,10 @@ function host(url: string): string {
   try {
     return new URL(url).hostname.toLowerCase();
   } catch {
-    return url.replace(/^[a-z]+:\/\//i, '').replace(/[:/?#].*$/, '').toLowerCase();
+    return url
+      .replace(/^[a-z]+:\/\//i, '')
+      .replace(/[:/?#].*$/, '')
+      .toLowerCase();
   }
 }
 

@@ -13,7 +13,10 @@ import { parseReport, ParseOptions } from './parse';
 import { Finding } from './model';
 
 /** What one import of a report yields: its findings with true duplicates merged. */
-export function importReport(input: string | Buffer, options: ParseOptions = {}): { format: string; findings: Finding[] } {
+export function importReport(
+  input: string | Buffer,
+  options: ParseOptions = {},
+): { format: string; findings: Finding[] } {
   const r = parseReport(input, options);
   return { format: r.format, findings: mergeDuplicates(r.findings) };
 }

@@ -24,7 +24,8 @@ export function mergeInto(kept: Finding, f: Finding): void {
   kept.occurrences += f.occurrences;
   if (f.endpoints.length) {
     const seen = new Set(kept.endpoints.map((e) => `${e.method ?? ''} ${e.url} ${e.parameter ?? ''}`));
-    for (const e of f.endpoints) if (!seen.has(`${e.method ?? ''} ${e.url} ${e.parameter ?? ''}`)) kept.endpoints.push(e);
+    for (const e of f.endpoints)
+      if (!seen.has(`${e.method ?? ''} ${e.url} ${e.parameter ?? ''}`)) kept.endpoints.push(e);
   }
   kept.cwes = uniq([...kept.cwes, ...f.cwes]);
   kept.vulnerabilityIds = uniq([...kept.vulnerabilityIds, ...f.vulnerabilityIds]);

@@ -34,7 +34,10 @@ const SEVERITY_WORDS: Record<string, Severity> = {
 export function severityOf(word: unknown): Severity | undefined {
   if (typeof word === 'number') return severityOfScore(word);
   if (typeof word !== 'string') return undefined;
-  const w = word.trim().toLowerCase().replace(/[\s-]+/g, '_');
+  const w = word
+    .trim()
+    .toLowerCase()
+    .replace(/[\s-]+/g, '_');
   if (w === '') return undefined;
   if (/^\d+(\.\d+)?$/.test(w)) return severityOfScore(Number(w));
   return SEVERITY_WORDS[w];
@@ -105,7 +108,8 @@ export function cwes(...values: unknown[]): number[] {
   return out;
 }
 
-const VULN_ID = /\b(CVE-\d{4}-\d{4,}|GHSA(?:-[23456789cfghjmpqrvwx]{4}){3}|RUSTSEC-\d{4}-\d{4}|PYSEC-\d{4}-\d+|GO-\d{4}-\d{4,}|OSV-\d{4}-\d+)\b/gi;
+const VULN_ID =
+  /\b(CVE-\d{4}-\d{4,}|GHSA(?:-[23456789cfghjmpqrvwx]{4}){3}|RUSTSEC-\d{4}-\d{4}|PYSEC-\d{4}-\d+|GO-\d{4}-\d{4,}|OSV-\d{4}-\d+)\b/gi;
 
 /** CVE-2021-1234 and GHSA-xxxx-xxxx-xxxx, as their databases write them. */
 function canonicalId(id: string): string {
@@ -147,7 +151,9 @@ const CVSS_CACHE_SIZE = 10_000;
 
 /** Parses and scores a vector of any CVSS version with ae-cvss-calculator; undefined if invalid. */
 export function parseCvss(vector: unknown): ParsedCvss | undefined {
-  const v = str(vector)?.trim().replace(/^\(|\)$/g, '');
+  const v = str(vector)
+    ?.trim()
+    .replace(/^\(|\)$/g, '');
   if (!v) return undefined;
   if (cvssCache.has(v)) return cvssCache.get(v);
   const parsed = scoreCvss(v);
@@ -169,7 +175,16 @@ function scoreCvss(v: string): ParsedCvss | undefined {
   }
   if (!parsed) return undefined;
   const name = parsed.getVectorName();
-  const version = name === 'CVSS:2.0' ? '2.0' : name === 'CVSS:3.0' ? '3.0' : name === 'CVSS:3.1' ? '3.1' : name === 'CVSS:4.0' ? '4.0' : undefined;
+  const version =
+    name === 'CVSS:2.0'
+      ? '2.0'
+      : name === 'CVSS:3.0'
+        ? '3.0'
+        : name === 'CVSS:3.1'
+          ? '3.1'
+          : name === 'CVSS:4.0'
+            ? '4.0'
+            : undefined;
   if (!version) return undefined;
   const normalized = parsed.toString();
   const present = new Set(
@@ -183,7 +198,11 @@ function scoreCvss(v: string): ParsedCvss | undefined {
   if (!required.every((k) => present.has(k))) return undefined;
   const scores = parsed.calculateScores();
   const score = scores.base ?? scores.overall;
-  return { version, vector: normalized, score: typeof score === 'number' && Number.isFinite(score) ? score : undefined };
+  return {
+    version,
+    vector: normalized,
+    score: typeof score === 'number' && Number.isFinite(score) ? score : undefined,
+  };
 }
 
 /** Puts a vector into the field for its version; keeps an existing value. */

@@ -72,7 +72,10 @@ export function parseReport(input: string | Buffer, options: ParseOptions = {}):
 
 /** The number of findings one import of the report yields (`mergeDuplicates`), read as a stream. */
 export function countReport(input: string | Buffer, options: ParseOptions = {}): { format: string; count: number } {
-  return readReport(input, options, (format, parse) => ({ format, count: countDistinct(parse(new ParseContext(format))) }));
+  return readReport(input, options, (format, parse) => ({
+    format,
+    count: countDistinct(parse(new ParseContext(format))),
+  }));
 }
 
 /** Occurrences of the findings of one fingerprint group: per start line for findings told apart by line. */
@@ -115,7 +118,18 @@ export function streamImportReport(
       const seen = byLineGroups.get(digest);
       // One line seen once, the common case, is kept as the line itself (encoded as -line - 1).
       if (seen === undefined) byLineGroups.set(digest, -line - 1);
-      else if (typeof seen === 'number') byLineGroups.set(digest, new Map(seen === -line - 1 ? [[line, 2]] : [[-seen - 1, 1], [line, 1]]));
+      else if (typeof seen === 'number')
+        byLineGroups.set(
+          digest,
+          new Map(
+            seen === -line - 1
+              ? [[line, 2]]
+              : [
+                  [-seen - 1, 1],
+                  [line, 1],
+                ],
+          ),
+        );
       else seen.set(line, (seen.get(line) ?? 0) + 1);
     }
     // The rank of each line among its group's distinct lines.
@@ -135,7 +149,10 @@ export function streamImportReport(
       } else {
         const line = f.startLine ?? 0;
         const seen = byLineGroups.get(digest);
-        f.fingerprint = fingerprintOf(key, typeof seen === 'number' || seen === undefined ? 0 : ranks.get(digest)!.get(line)!);
+        f.fingerprint = fingerprintOf(
+          key,
+          typeof seen === 'number' || seen === undefined ? 0 : ranks.get(digest)!.get(line)!,
+        );
         occurrences = typeof seen === 'number' || seen === undefined ? 1 : seen.get(line)!;
       }
       if (occurrences === 1) {
@@ -162,11 +179,19 @@ export function streamImportReport(
 }
 
 /** Opens, detects and parses; `consume` runs while the file is open, and its errors are reported like parse errors. */
-function readReport<T>(input: string | Buffer, options: ParseOptions, consume: (format: string, parse: (ctx: ParseContext) => Iterable<Finding>) => T): T {
+function readReport<T>(
+  input: string | Buffer,
+  options: ParseOptions,
+  consume: (format: string, parse: (ctx: ParseContext) => Iterable<Finding>) => T,
+): T {
   const file = options.name ?? (typeof input === 'string' ? input : '<input>');
   const declared = options.format === undefined ? undefined : formatById(options.format);
   if (options.format !== undefined && !declared) {
-    throw new ReportParseError(file, undefined, `unknown format id "${options.format}" (run "bulwark formats" for the list)`);
+    throw new ReportParseError(
+      file,
+      undefined,
+      `unknown format id "${options.format}" (run "bulwark formats" for the list)`,
+    );
   }
   let source: ByteSource;
   try {
@@ -180,9 +205,19 @@ function readReport<T>(input: string | Buffer, options: ParseOptions, consume: (
     const head = source.read(0, 4096);
     const kind = sniffKind(head);
     if (!kind) {
-      if (head.toString('utf8').replace(/^\uFEFF/, '').trim() === '' && source.size <= head.length) {
+      if (
+        head
+          .toString('utf8')
+          .replace(/^\uFEFF/, '')
+          .trim() === '' &&
+        source.size <= head.length
+      ) {
         if (declared?.acceptsEmpty) return empty();
-        throw new InputError(declared ? 'empty file, but this format always writes a document' : 'empty file: there is no content to detect a format from');
+        throw new InputError(
+          declared
+            ? 'empty file, but this format always writes a document'
+            : 'empty file: there is no content to detect a format from',
+        );
       }
       throw new InputError('unrecognized content: not JSON, XML, CSV or a zip archive');
     }
@@ -192,7 +227,9 @@ function readReport<T>(input: string | Buffer, options: ParseOptions, consume: (
     const doc = readDocument(kind, source, options.jsonLimits ?? DEFAULT_JSON_LIMITS);
     if (doc === null) {
       if (declared?.acceptsEmpty) return empty();
-      throw new InputError('the document is JSON null: no findings, and nothing to tell the tool by; declare the format to accept it');
+      throw new InputError(
+        'the document is JSON null: no findings, and nothing to tell the tool by; declare the format to accept it',
+      );
     }
     const detected = detectFormats(kind, doc);
     let format: Format;
@@ -204,7 +241,8 @@ function readReport<T>(input: string | Buffer, options: ParseOptions, consume: (
       }
       format = declared;
     } else {
-      if (!detected[0]) throw new InputError(`unrecognized ${kind.toUpperCase()} report: no known format matches its structure`);
+      if (!detected[0])
+        throw new InputError(`unrecognized ${kind.toUpperCase()} report: no known format matches its structure`);
       format = detected[0];
     }
     stage = format.id;

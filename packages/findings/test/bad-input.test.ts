@@ -29,11 +29,30 @@ describe('bad input', function () {
   it('turns the NUL character, which no store can hold, into U+FFFD in every field of a finding', function () {
     const doc = {
       version: '2.1.0',
-      runs: [{ tool: { driver: { name: 'to\u0000ol', rules: [] } }, results: [{ ruleId: 'r\u0000', level: 'error', message: { text: 'a\u0000b' }, locations: [{ physicalLocation: { artifactLocation: { uri: 'src/a\u0000.py' }, region: { startLine: 1 } } }] }] }],
+      runs: [
+        {
+          tool: { driver: { name: 'to\u0000ol', rules: [] } },
+          results: [
+            {
+              ruleId: 'r\u0000',
+              level: 'error',
+              message: { text: 'a\u0000b' },
+              locations: [
+                { physicalLocation: { artifactLocation: { uri: 'src/a\u0000.py' }, region: { startLine: 1 } } },
+              ],
+            },
+          ],
+        },
+      ],
     };
     const [finding] = parseReport(Buffer.from(JSON.stringify(doc)), { name: 'report' }).findings;
     expect(JSON.stringify(finding)).not.to.contain('\\u0000');
-    expect(finding).to.include({ tool: 'to\ufffdol', ruleId: 'r\ufffd', title: 'a\ufffdb', filePath: 'src/a\ufffd.py' });
+    expect(finding).to.include({
+      tool: 'to\ufffdol',
+      ruleId: 'r\ufffd',
+      title: 'a\ufffdb',
+      filePath: 'src/a\ufffd.py',
+    });
   });
 
   it('refuses invalid JSON', function () {
@@ -56,14 +75,19 @@ describe('bad input', function () {
   });
 
   it('refuses a DOCTYPE that declares entities, external entities and entity expansion without expanding anything', function () {
-    rejects('<?xml version="1.0"?><!DOCTYPE r [<!ENTITY x SYSTEM "file:///etc/passwd">]><OWASPZAPReport>&x;</OWASPZAPReport>', /DOCTYPE is refused/);
-    const laughs = '<!DOCTYPE l [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;"><!ENTITY c "&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;">]><bom xmlns="http://cyclonedx.org/schema/bom/1.4">&c;</bom>';
+    rejects(
+      '<?xml version="1.0"?><!DOCTYPE r [<!ENTITY x SYSTEM "file:///etc/passwd">]><OWASPZAPReport>&x;</OWASPZAPReport>',
+      /DOCTYPE is refused/,
+    );
+    const laughs =
+      '<!DOCTYPE l [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;"><!ENTITY c "&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;">]><bom xmlns="http://cyclonedx.org/schema/bom/1.4">&c;</bom>';
     rejects(laughs, /DOCTYPE is refused/);
     rejects('<OWASPZAPReport>&undefined;</OWASPZAPReport>', /invalid XML/);
   });
 
   it('reads a DOCTYPE that only names a DTD or declares elements (Burp, Nikto), loading nothing', function () {
-    const burp = '<?xml version="1.0"?><!DOCTYPE issues [<!ELEMENT issues (issue*)><!ATTLIST issues burpVersion CDATA "">]><issues burpVersion="1"/>';
+    const burp =
+      '<?xml version="1.0"?><!DOCTYPE issues [<!ELEMENT issues (issue*)><!ATTLIST issues burpVersion CDATA "">]><issues burpVersion="1"/>';
     expect(parseReport(Buffer.from(burp)).format).to.equal('burp');
     const nikto = '<?xml version="1.0" ?><!DOCTYPE niktoscan SYSTEM "file:///etc/passwd"><niktoscan/>';
     expect(parseReport(Buffer.from(nikto)).findings).to.deep.equal([]);
@@ -72,8 +96,14 @@ describe('bad input', function () {
 
   it('refuses huge single values without holding them', function () {
     const big = Buffer.alloc(17 << 20, 0x61);
-    rejects(Buffer.concat([Buffer.from('{"runs": [], "version": "2.1.0", "x": "'), big, Buffer.from('"}')]), /longer than 16 MiB/);
-    rejects(Buffer.concat([Buffer.from('<OWASPZAPReport><site>'), big, Buffer.from('</site></OWASPZAPReport>')]), /longer than 16 MiB/);
+    rejects(
+      Buffer.concat([Buffer.from('{"runs": [], "version": "2.1.0", "x": "'), big, Buffer.from('"}')]),
+      /longer than 16 MiB/,
+    );
+    rejects(
+      Buffer.concat([Buffer.from('<OWASPZAPReport><site>'), big, Buffer.from('</site></OWASPZAPReport>')]),
+      /longer than 16 MiB/,
+    );
   });
 
   it('refuses deeply nested JSON and XML', function () {

@@ -73,19 +73,23 @@ const FORMAT_OF: Record<string, string[]> = {
 const DEVIATIONS: Record<string, { count?: number; error?: RegExp; reason: string }> = {
   'sarif/bash-report.sarif': {
     count: 12,
-    reason: '27 results are 12 distinct ones written up to 4 times (same rule, file, line, snippet); Bulwark merges exact duplicates',
+    reason:
+      '27 results are 12 distinct ones written up to 4 times (same rule, file, line, snippet); Bulwark merges exact duplicates',
   },
   'sarif/gitleaks_7.5.0.sarif': {
     count: 4,
-    reason: 'the same secret at the same file and line in two commits is one finding, as for the native gitleaks report of this scan (4)',
+    reason:
+      'the same secret at the same file and line in two commits is one finding, as for the native gitleaks report of this scan (4)',
   },
   'horusec/version_2.6.3.json': {
     count: 266,
-    reason: 'Horusec wrote one Bandit result twice (same file, line, code, details and vulnHash); Bulwark merges exact duplicates',
+    reason:
+      'Horusec wrote one Bandit result twice (same file, line, code, details and vulnHash); Bulwark merges exact duplicates',
   },
   'wiz/resolved_findings.csv': {
     count: 2,
-    reason: 'two rows carry one Wiz Issue ID (one issue written twice, differing in title suffix and resolution); the issue id is Wiz\u2019s identity of an issue, so Bulwark merges them',
+    reason:
+      'two rows carry one Wiz Issue ID (one issue written twice, differing in title suffix and resolution); the issue id is Wiz\u2019s identity of an issue, so Bulwark merges them',
   },
   'sonarqube/sonar-4-findings-3-to-aggregate.html': {
     error: /an HTML page, not a machine-readable report/,
@@ -93,7 +97,8 @@ const DEVIATIONS: Record<string, { count?: number; error?: RegExp; reason: strin
   },
   'qualys/Qualys_Sample_Report.csv': {
     count: 6,
-    reason: 'one finding per QID and host, as for Nessus and OpenVAS: QID 105971 on four hosts is four findings; DefectDojo merges a QID across hosts',
+    reason:
+      'one finding per QID and host, as for Nessus and OpenVAS: QID 105971 on four hosts is four findings; DefectDojo merges a QID across hosts',
   },
 };
 
@@ -144,9 +149,13 @@ function compareFirst(f: Finding, expected: Record<string, unknown>, file: strin
     if (ids.length === 0) expect(f.vulnerabilityIds, `${where} vulnerability ids`).to.be.empty;
     for (const id of ids) expect(f.vulnerabilityIds, `${where} vulnerability ids`).to.include(id);
   }
-  if ('vulnerability_ids_first' in expected) expect(f.vulnerabilityIds[0], `${where} first id`).to.equal(expected.vulnerability_ids_first);
+  if ('vulnerability_ids_first' in expected)
+    expect(f.vulnerabilityIds[0], `${where} first id`).to.equal(expected.vulnerability_ids_first);
   if ('cve' in expected && expected.cve === null) {
-    expect(f.vulnerabilityIds.filter((id) => id.startsWith('CVE-')), `${where} CVE`).to.be.empty;
+    expect(
+      f.vulnerabilityIds.filter((id) => id.startsWith('CVE-')),
+      `${where} CVE`,
+    ).to.be.empty;
   }
 }
 
@@ -156,10 +165,23 @@ function compareFirst(f: Finding, expected: Record<string, unknown>, file: strin
  */
 function streamed(file: string, format?: string): { format: string; findings: Finding[] } {
   const bySeq: Finding[] = [];
-  const r = streamImportReport(file, { format, jsonLimits: { lazyArrayBytes: 1024, maxDepth: 128, maxStringBytes: 16 << 20, maxSkeletonBytes: 64 << 20, chunkBytes: 4096 } }, (seq, f) => {
-    expect(bySeq[seq], `seq ${seq} emitted once`).to.equal(undefined);
-    bySeq[seq] = f;
-  });
+  const r = streamImportReport(
+    file,
+    {
+      format,
+      jsonLimits: {
+        lazyArrayBytes: 1024,
+        maxDepth: 128,
+        maxStringBytes: 16 << 20,
+        maxSkeletonBytes: 64 << 20,
+        chunkBytes: 4096,
+      },
+    },
+    (seq, f) => {
+      expect(bySeq[seq], `seq ${seq} emitted once`).to.equal(undefined);
+      bySeq[seq] = f;
+    },
+  );
   expect(bySeq.length).to.equal(r.count);
   return { format: r.format, findings: bySeq };
 }
@@ -171,7 +193,9 @@ describe('DefectDojo corpus', function () {
   after(function () {
     const rate = (100 * agreed.length) / counted.length;
     // The README's agreement rate is this line.
-    console.log(`      corpus agreement: ${agreed.length}/${counted.length} files (${rate.toFixed(1)}%) agree without deviation`);
+    console.log(
+      `      corpus agreement: ${agreed.length}/${counted.length} files (${rate.toFixed(1)}%) agree without deviation`,
+    );
   });
 
   describe('counts and first findings', function () {
@@ -191,7 +215,11 @@ describe('DefectDojo corpus', function () {
         expect(streamed(file, declaredFormat(e)), `${e.file} streamed import`).to.deep.equal({ format, findings });
         const second = SECOND_SCAN_TYPE[e.file];
         if (e.first_finding && findings.length) {
-          compareFirst(findings[0], { ...e.first_finding, ...second?.first }, second ? `${e.file} (as ${second.scanType})` : e.file);
+          compareFirst(
+            findings[0],
+            { ...e.first_finding, ...second?.first },
+            second ? `${e.file} (as ${second.scanType})` : e.file,
+          );
         }
         if (!deviation) agreed.push(e.file);
       });

@@ -13,17 +13,29 @@ describe('DAST, infrastructure and SAST formats', function () {
     const empty: [string, string, boolean][] = [
       ['burp', '<?xml version="1.0"?><issues burpVersion="2024.1" exportTime="x"></issues>', true],
       ['burp', '<issues/>', false],
-      ['nikto-xml', '<niktoscan><niktoscan version="2.5.0"><scandetails targetip="10.0.0.1" sitename="http://a/"><statistics/></scandetails></niktoscan></niktoscan>', true],
+      [
+        'nikto-xml',
+        '<niktoscan><niktoscan version="2.5.0"><scandetails targetip="10.0.0.1" sitename="http://a/"><statistics/></scandetails></niktoscan></niktoscan>',
+        true,
+      ],
       ['nikto-json', '{"host":"a","ip":"10.0.0.1","port":"80","banner":"","vulnerabilities":[]}', true],
       ['nikto-json', '[]', false],
-      ['acunetix-xml', '<ScanGroup ExportedOn="x"><Scan><StartURL>http://a</StartURL><ReportItems/></Scan></ScanGroup>', true],
+      [
+        'acunetix-xml',
+        '<ScanGroup ExportedOn="x"><Scan><StartURL>http://a</StartURL><ReportItems/></Scan></ScanGroup>',
+        true,
+      ],
       ['acunetix-xml', '<ScanGroup/>', false],
       ['acunetix360', '{"Generated":"x","Target":{"Url":"http://a/"},"Vulnerabilities":[]}', true],
       ['spotbugs', '<BugCollection version="4.8.0"><Project/></BugCollection>', true],
       ['veracode-xml', '<detailedreport xmlns="https://www.veracode.com/schema/reports/export/1.0" app_id="1"/>', true],
       ['veracode-json', '{"_links":{},"page":{"size":20,"total_elements":0}}', false],
       ['veracode-json', '{"findings":[]}', false],
-      ['openvas-xml', '<report id="1" format_id="a994b278"><report id="1"><results max="-1" start="1"/></report></report>', true],
+      [
+        'openvas-xml',
+        '<report id="1" format_id="a994b278"><report id="1"><results max="-1" start="1"/></report></report>',
+        true,
+      ],
       ['openvas-csv', 'IP,Hostname,Port,Port Protocol,CVSS,Severity,NVT Name,Summary,NVT OID,CVEs\n', true],
       ['nessus', '<NessusClientData_v2><Report name="scan"/></NessusClientData_v2>', true],
       ['tenable-csv', 'Plugin ID,CVE,CVSS,Risk,Host,Protocol,Port,Name\n', true],
@@ -31,7 +43,11 @@ describe('DAST, infrastructure and SAST formats', function () {
       ['qualys-xml', '<ASSET_DATA_REPORT><HEADER/></ASSET_DATA_REPORT>', true],
       ['fortify-xml', '<ReportDefinition type="standard"><ReportSection/></ReportDefinition>', true],
       ['fortify-fvdl', '<FVDL version="1.12"><Vulnerabilities/></FVDL>', true],
-      ['blackduck-csv', 'Project id,Version id,Project name,Version,Vulnerability id,Description,Security Risk\n', true],
+      [
+        'blackduck-csv',
+        'Project id,Version id,Project name,Version,Vulnerability id,Description,Security Risk\n',
+        true,
+      ],
     ];
     for (const [format, text, detectable] of empty) {
       it(`${format}: ${detectable ? 'detected, and ' : ''}read as no findings when declared (${text.slice(0, 40)}…)`, function () {
@@ -44,30 +60,55 @@ describe('DAST, infrastructure and SAST formats', function () {
   describe('reports whose finding arrays are over 1 MiB (left on disk and read lazily)', function () {
     const pad = 'x'.repeat(200);
     it('Nikto JSON', function () {
-      const vulns = Array.from({ length: 6000 }, (_, i) => ({ id: String(i), OSVDB: '0', method: 'GET', url: `/p${i}`, msg: `Check ${i} ${pad}` }));
-      const { format, findings } = parse(JSON.stringify({ host: 'a', ip: '10.0.0.1', port: '80', banner: '', vulnerabilities: vulns }));
+      const vulns = Array.from({ length: 6000 }, (_, i) => ({
+        id: String(i),
+        OSVDB: '0',
+        method: 'GET',
+        url: `/p${i}`,
+        msg: `Check ${i} ${pad}`,
+      }));
+      const { format, findings } = parse(
+        JSON.stringify({ host: 'a', ip: '10.0.0.1', port: '80', banner: '', vulnerabilities: vulns }),
+      );
       expect(format).to.equal('nikto-json');
       expect(findings).to.have.length(6000);
     });
 
     it('Veracode JSON and Acunetix 360', function () {
-      const findings = Array.from({ length: 6000 }, (_, i) => ({ issue_id: i, scan_type: 'STATIC', description: pad, finding_status: { status: 'OPEN' }, finding_details: { severity: 3, file_path: `f${i}.java`, file_line_number: 1 } }));
+      const findings = Array.from({ length: 6000 }, (_, i) => ({
+        issue_id: i,
+        scan_type: 'STATIC',
+        description: pad,
+        finding_status: { status: 'OPEN' },
+        finding_details: { severity: 3, file_path: `f${i}.java`, file_line_number: 1 },
+      }));
       expect(parse(JSON.stringify({ _embedded: { findings } })).format).to.equal('veracode-json');
-      const vulns = Array.from({ length: 6000 }, (_, i) => ({ Name: `N${i}`, Severity: 'Low', Url: `http://a/${i}`, Description: pad }));
-      expect(parse(JSON.stringify({ Generated: 'x', Target: { Url: 'http://a/' }, Vulnerabilities: vulns })).findings).to.have.length(6000);
+      const vulns = Array.from({ length: 6000 }, (_, i) => ({
+        Name: `N${i}`,
+        Severity: 'Low',
+        Url: `http://a/${i}`,
+        Description: pad,
+      }));
+      expect(
+        parse(JSON.stringify({ Generated: 'x', Target: { Url: 'http://a/' }, Vulnerabilities: vulns })).findings,
+      ).to.have.length(6000);
     });
   });
 
   describe('missing optional fields', function () {
     it('Burp: an issue without request, classifications or background', function () {
-      const [f] = parse('<issues burpVersion="1"><issue><type>1</type><name>X</name><host>https://a.example</host><path>/p</path><severity>Low</severity></issue></issues>').findings;
+      const [f] = parse(
+        '<issues burpVersion="1"><issue><type>1</type><name>X</name><host>https://a.example</host><path>/p</path><severity>Low</severity></issue></issues>',
+      ).findings;
       expect(f).to.include({ title: 'X', severity: 'low' });
       expect(f.endpoints).to.deep.equal([{ url: 'https://a.example/p', method: undefined }]);
       expect(f.cwes).to.deep.equal([]);
     });
 
     it('Nessus: an item without risk_factor, CVEs or vectors takes its severity level; a host without properties its name', function () {
-      const [f] = parse('<NessusClientData_v2><Report><ReportHost name="10.0.0.5"><ReportItem port="0" protocol="tcp" severity="4" pluginID="1" pluginName="P"/></ReportHost></Report></NessusClientData_v2>').findings;
+      const [f] = parse(
+        '<NessusClientData_v2><Report><ReportHost name="10.0.0.5"><ReportItem port="0" protocol="tcp" severity="4" pluginID="1" pluginName="P"/></ReportHost></Report></NessusClientData_v2>',
+      ).findings;
       expect(f).to.include({ title: 'P', severity: 'critical' });
       expect(f.endpoints[0].url).to.equal('tcp://10.0.0.5');
     });
@@ -76,28 +117,38 @@ describe('DAST, infrastructure and SAST formats', function () {
       const item = (name: string, result: string, sev: string): string =>
         `<ReportItem port="0" protocol="tcp" severity="${sev}" pluginID="21156" pluginName="Unix Compliance Checks" pluginFamily="Policy Compliance"><cm:compliance-check-name>${name}</cm:compliance-check-name><cm:compliance-result>${result}</cm:compliance-result></ReportItem>`;
       const doc = `<NessusClientData_v2 xmlns:cm="http://www.nessus.org/cm"><Report><ReportHost name="h">${item('1.1 tmp is a partition', 'FAILED', '3')}${item('1.2 noexec on tmp', 'FAILED', '3')}${item('1.3 nodev on tmp', 'PASSED', '0')}</ReportHost></Report></NessusClientData_v2>`;
-      expect(parseReport(Buffer.from(doc)).findings.map((f) => f.title)).to.deep.equal(['1.1 tmp is a partition', '1.2 noexec on tmp']);
+      expect(parseReport(Buffer.from(doc)).findings.map((f) => f.title)).to.deep.equal([
+        '1.1 tmp is a partition',
+        '1.2 noexec on tmp',
+      ]);
     });
 
     it('Nessus CSV: a Tenable.sc export without CVE or vector columns', function () {
-      const [f] = parse('Plugin,Plugin Name,Severity,IP Address,Port,Protocol\n19506,Scan Information,Info,10.0.0.1,0,TCP\n').findings;
+      const [f] = parse(
+        'Plugin,Plugin Name,Severity,IP Address,Port,Protocol\n19506,Scan Information,Info,10.0.0.1,0,TCP\n',
+      ).findings;
       expect(f).to.include({ severity: 'info', ruleId: '19506' });
     });
 
     it('SpotBugs: a bug without source lines or a pattern, located nowhere', function () {
-      const [f] = parse('<BugCollection><BugInstance type="DM_DEFAULT_ENCODING" priority="3"><ShortMessage>Default encoding</ShortMessage></BugInstance></BugCollection>').findings;
+      const [f] = parse(
+        '<BugCollection><BugInstance type="DM_DEFAULT_ENCODING" priority="3"><ShortMessage>Default encoding</ShortMessage></BugInstance></BugCollection>',
+      ).findings;
       expect(f).to.include({ title: 'Default encoding', severity: 'low' });
       expect(f.filePath).to.equal(undefined);
     });
 
     it('OpenVAS: a result without threat word, refs or tags takes its score', function () {
-      const [f] = parse('<report format_id="x"><report><results><result><host>10.0.0.9</host><port>general/tcp</port><nvt oid="1.2"><name>N</name></nvt><severity>7.5</severity></result></results></report></report>').findings;
+      const [f] = parse(
+        '<report format_id="x"><report><results><result><host>10.0.0.9</host><port>general/tcp</port><nvt oid="1.2"><name>N</name></nvt><severity>7.5</severity></result></results></report></report>',
+      ).findings;
       expect(f).to.include({ title: 'N', severity: 'high' });
       expect(f.endpoints[0].url).to.equal('tcp://10.0.0.9');
     });
 
     it('OpenVAS: a GMP get_reports response wraps the report', function () {
-      const gmp = '<get_reports_response status="200"><report id="1" format_id="x"><report id="1"><results><result><host>10.0.0.2</host><port>22/tcp</port><threat>Medium</threat><nvt oid="1.3"><name>SSH</name></nvt></result></results></report></report></get_reports_response>';
+      const gmp =
+        '<get_reports_response status="200"><report id="1" format_id="x"><report id="1"><results><result><host>10.0.0.2</host><port>22/tcp</port><threat>Medium</threat><nvt oid="1.3"><name>SSH</name></nvt></result></results></report></report></get_reports_response>';
       const { format, findings } = parse(gmp);
       expect(format).to.equal('openvas-xml');
       expect(findings[0].endpoints[0].url).to.equal('tcp://10.0.0.2:22');
@@ -119,12 +170,16 @@ describe('DAST, infrastructure and SAST formats', function () {
     });
 
     it('Veracode JSON: a finding without status or CWE is kept', function () {
-      const [f] = parse('{"findings":[{"scan_type":"STATIC","finding_details":{"severity":4,"file_path":"a.java","file_line_number":3,"finding_category":{"name":"SQL Injection"}}}]}').findings;
+      const [f] = parse(
+        '{"findings":[{"scan_type":"STATIC","finding_details":{"severity":4,"file_path":"a.java","file_line_number":3,"finding_category":{"name":"SQL Injection"}}}]}',
+      ).findings;
       expect(f).to.include({ title: 'SQL Injection', severity: 'high', filePath: 'a.java', startLine: 3 });
     });
 
     it('Acunetix 360: a vulnerability without classification or request', function () {
-      const [f] = parse('{"Generated":"x","Target":{"Url":"http://a/"},"Vulnerabilities":[{"Name":"N","Severity":"BestPractice","Url":"http://a/x"}]}').findings;
+      const [f] = parse(
+        '{"Generated":"x","Target":{"Url":"http://a/"},"Vulnerabilities":[{"Name":"N","Severity":"BestPractice","Url":"http://a/x"}]}',
+      ).findings;
       expect(f).to.include({ title: 'N', severity: 'info' });
     });
   });
@@ -148,7 +203,10 @@ describe('DAST, infrastructure and SAST formats', function () {
 
     it('turns HTML fragments into text and links', function () {
       expect(htmlText('<p>a &amp; b</p><ul><li>c</li></ul>')).to.equal('a & b\nc');
-      expect(htmlLinks('<a href="https://x.example/1">x</a> <a href=\'https://x.example/2\'>y</a>')).to.deep.equal(['https://x.example/1', 'https://x.example/2']);
+      expect(htmlLinks('<a href="https://x.example/1">x</a> <a href=\'https://x.example/2\'>y</a>')).to.deep.equal([
+        'https://x.example/1',
+        'https://x.example/2',
+      ]);
       expect(htmlLinks('see https://x.example/3.')).to.deep.equal(['https://x.example/3']);
     });
   });

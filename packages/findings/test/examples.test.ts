@@ -50,9 +50,13 @@ describe('sarif-sdk and cyclonedx-examples', function () {
   });
 
   it('gives one finding per vulnerability and affected product with its VEX state', function () {
-    const findings = parseReport(path.join(CORPUS, 'cyclonedx-examples', 'VEX__CISA-Use-Cases__Case-8__vex.json')).findings;
+    const findings = parseReport(
+      path.join(CORPUS, 'cyclonedx-examples', 'VEX__CISA-Use-Cases__Case-8__vex.json'),
+    ).findings;
     expect(findings).to.have.length(11);
-    expect(new Set(findings.map((f) => f.suppression?.state))).to.deep.equal(new Set(['exploitable', 'not_affected', 'resolved']));
+    expect(new Set(findings.map((f) => f.suppression?.state))).to.deep.equal(
+      new Set(['exploitable', 'not_affected', 'resolved']),
+    );
   });
 
   it('lists SBOM components without inventing findings', function () {
@@ -66,7 +70,10 @@ describe('sarif-sdk and cyclonedx-examples', function () {
     expect(parseCvss('AV:N/AC:L/Au:N/C:P/I:P/A:P')).to.include({ version: '2.0', score: 7.5 });
     expect(parseCvss('CVSS:3.0/AV:N/AC:L/PR:N/UI:N/S:U/C:N/I:N/A:L')).to.include({ version: '3.0', score: 5.3 });
     expect(parseCvss('CVSS:3.1/AV:N/AC:L/PR:N/UI:R/S:U/C:N/I:N/A:H')).to.include({ version: '3.1', score: 6.5 });
-    expect(parseCvss('CVSS:4.0/AV:N/AC:L/AT:N/PR:N/UI:N/VC:H/VI:H/VA:H/SC:N/SI:N/SA:N')).to.include({ version: '4.0', score: 9.3 });
+    expect(parseCvss('CVSS:4.0/AV:N/AC:L/AT:N/PR:N/UI:N/VC:H/VI:H/VA:H/SC:N/SI:N/SA:N')).to.include({
+      version: '4.0',
+      score: 9.3,
+    });
     expect(parseCvss('CVSS:3.1/AV:N')).to.equal(undefined);
     expect(parseCvss('not a vector')).to.equal(undefined);
   });

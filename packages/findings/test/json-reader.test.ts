@@ -11,7 +11,13 @@ const tiny = { ...DEFAULT_JSON_LIMITS, lazyArrayBytes: 64, chunkBytes: 7 };
 
 describe('JSON reader', function () {
   it('streams large arrays and yields the same findings as reading whole', function () {
-    for (const rel of ['sarif/flawfinder.sarif', 'trivy/legacy_many_vulns.json', 'semgrep/many_findings.json', 'nuclei/many_findings.json', 'trufflehog/v2_many_vulns.json']) {
+    for (const rel of [
+      'sarif/flawfinder.sarif',
+      'trivy/legacy_many_vulns.json',
+      'semgrep/many_findings.json',
+      'nuclei/many_findings.json',
+      'trufflehog/v2_many_vulns.json',
+    ]) {
       const file = path.join(CORPUS, 'defectdojo', rel);
       const whole = parseReport(file).findings;
       const streamed = parseReport(file, { jsonLimits: tiny }).findings;
@@ -21,7 +27,9 @@ describe('JSON reader', function () {
 
   it('leaves large arrays on disk as lazy arrays', function () {
     const file = fs.readFileSync(path.join(CORPUS, 'defectdojo', 'sarif', 'flawfinder.sarif'));
-    const doc = readJson(new BufferSource(file), { ...DEFAULT_JSON_LIMITS, lazyArrayBytes: 4096 }) as { runs: { results: unknown }[] };
+    const doc = readJson(new BufferSource(file), { ...DEFAULT_JSON_LIMITS, lazyArrayBytes: 4096 }) as {
+      runs: { results: unknown }[];
+    };
     expect(doc.runs).to.be.an('array');
     expect(doc.runs[0].results).to.be.instanceOf(LazyArray);
     expect([...(doc.runs[0].results as LazyArray)]).to.have.length(54);

@@ -1,7 +1,8 @@
 import { expect } from 'chai';
 import { importReport, parseReport } from '../src';
 
-const parse = (doc: unknown, format?: string) => parseReport(Buffer.from(typeof doc === 'string' ? doc : JSON.stringify(doc)), { format });
+const parse = (doc: unknown, format?: string) =>
+  parseReport(Buffer.from(typeof doc === 'string' ? doc : JSON.stringify(doc)), { format });
 
 describe('report variants beyond the corpus', function () {
   describe('empty reports of a declared format give no findings', function () {
@@ -23,7 +24,9 @@ describe('report variants beyond the corpus', function () {
     it('detects tfsec\u2019s {"results": null}, brakeman without warnings and a header-only Wiz or Prowler CSV', function () {
       expect(parse({ results: null }).format).to.equal('tfsec');
       expect(parse({ scan_info: { brakeman_version: '6.1.2' }, warnings: [], errors: [] }).format).to.equal('brakeman');
-      expect(parse('Created At,Title,Severity,Status,Description,Resource external ID,Issue ID\n').format).to.equal('wiz');
+      expect(parse('Created At,Title,Severity,Status,Description,Resource external ID,Issue ID\n').format).to.equal(
+        'wiz',
+      );
       expect(parse('CHECK_ID;STATUS;STATUS_EXTENDED;SEVERITY;RESOURCE_UID\n').format).to.equal('prowler-csv');
     });
   });
@@ -32,10 +35,25 @@ describe('report variants beyond the corpus', function () {
     const r = parse({
       version: '15.0.4',
       scan: { type: 'secret_detection', scanner: { id: 'gitleaks', name: 'Gitleaks', version: '8.18.0' } },
-      vulnerabilities: [{ id: 'x', name: 'AWS access key', severity: 'Critical', location: { file: 'config.py', start_line: 3 }, identifiers: [{ type: 'gitleaks_rule_id', name: 'AWS', value: 'AWS' }] }],
+      vulnerabilities: [
+        {
+          id: 'x',
+          name: 'AWS access key',
+          severity: 'Critical',
+          location: { file: 'config.py', start_line: 3 },
+          identifiers: [{ type: 'gitleaks_rule_id', name: 'AWS', value: 'AWS' }],
+        },
+      ],
     });
     expect(r.format).to.equal('gitlab-sast');
-    expect(r.findings[0]).to.include({ tool: 'gitleaks', toolCategory: 'secrets', ruleId: 'AWS', filePath: 'config.py', startLine: 3, severity: 'critical' });
+    expect(r.findings[0]).to.include({
+      tool: 'gitleaks',
+      toolCategory: 'secrets',
+      ruleId: 'AWS',
+      filePath: 'config.py',
+      startLine: 3,
+      severity: 'critical',
+    });
   });
 
   it('reads a GitLab container scanning report as dependency findings on the image', function () {
@@ -47,7 +65,11 @@ describe('report variants beyond the corpus', function () {
           id: 'y',
           name: 'CVE-2023-1234 in openssl',
           severity: 'High',
-          location: { image: 'registry/app:1', operating_system: 'alpine 3.18', dependency: { package: { name: 'openssl' }, version: '3.1.0' } },
+          location: {
+            image: 'registry/app:1',
+            operating_system: 'alpine 3.18',
+            dependency: { package: { name: 'openssl' }, version: '3.1.0' },
+          },
           identifiers: [{ type: 'cve', name: 'CVE-2023-1234', value: 'CVE-2023-1234' }],
         },
       ],
@@ -62,8 +84,18 @@ describe('report variants beyond the corpus', function () {
       number,
       state,
       html_url: `https://github.com/o/r/security/dependabot/${number}`,
-      dependency: { package: { ecosystem: 'npm', name: 'lodash' }, manifest_path: 'package-lock.json', scope: 'runtime' },
-      security_advisory: { ghsa_id: 'GHSA-jf85-cpcp-j695', cve_id: 'CVE-2019-10744', summary: 'Prototype pollution', severity: 'critical', cwes: [{ cwe_id: 'CWE-1321' }] },
+      dependency: {
+        package: { ecosystem: 'npm', name: 'lodash' },
+        manifest_path: 'package-lock.json',
+        scope: 'runtime',
+      },
+      security_advisory: {
+        ghsa_id: 'GHSA-jf85-cpcp-j695',
+        cve_id: 'CVE-2019-10744',
+        summary: 'Prototype pollution',
+        severity: 'critical',
+        cwes: [{ cwe_id: 'CWE-1321' }],
+      },
       security_vulnerability: { severity: 'critical', first_patched_version: { identifier: '4.17.12' } },
     });
     const r = parse([alert(1, 'open'), alert(2, 'dismissed')]);
@@ -77,7 +109,14 @@ describe('report variants beyond the corpus', function () {
   it('reads a GitHub GraphQL search over several repositories, each repository\u2019s alerts', function () {
     const repo = (name: string) => ({
       name,
-      vulnerabilityAlerts: { nodes: [{ id: name, securityVulnerability: { severity: 'MODERATE', package: { name: 'x' }, advisory: { summary: 's' } } }] },
+      vulnerabilityAlerts: {
+        nodes: [
+          {
+            id: name,
+            securityVulnerability: { severity: 'MODERATE', package: { name: 'x' }, advisory: { summary: 's' } },
+          },
+        ],
+      },
     });
     const r = parse({ data: { search: { nodes: [repo('a'), repo('b')] } } });
     expect(r.findings.map((f) => f.tags)).to.deep.equal([['a'], ['b']]);
@@ -87,7 +126,13 @@ describe('report variants beyond the corpus', function () {
   it('reads Mend\u2019s Unified Agent scan report (vulnerabilities per library)', function () {
     const r = parse({
       libraries: [
-        { keyUuid: 'k', filename: 'lib-1.0.jar', artifactId: 'lib', version: '1.0', vulnerabilities: [{ name: 'CVE-2020-1', severity: 'high', score: '7.5' }] },
+        {
+          keyUuid: 'k',
+          filename: 'lib-1.0.jar',
+          artifactId: 'lib',
+          version: '1.0',
+          vulnerabilities: [{ name: 'CVE-2020-1', severity: 'high', score: '7.5' }],
+        },
       ],
     });
     expect(r.format).to.equal('mend');
@@ -121,7 +166,9 @@ describe('report variants beyond the corpus', function () {
       Severity: { Normalized: 70 },
       Resources: [{ Type: 'AwsS3Bucket', Id: resource }],
     });
-    const { findings } = importReport(Buffer.from(JSON.stringify({ Findings: [finding('1', 'arn:aws:s3:::a'), finding('2', 'arn:aws:s3:::b')] })));
+    const { findings } = importReport(
+      Buffer.from(JSON.stringify({ Findings: [finding('1', 'arn:aws:s3:::a'), finding('2', 'arn:aws:s3:::b')] })),
+    );
     expect(findings).to.have.length(2);
     expect(findings[0]).to.include({ severity: 'high', ruleId: 'S3.8' });
   });
@@ -129,7 +176,13 @@ describe('report variants beyond the corpus', function () {
   it('reads tfsec results missing optional fields, and skips passed ones', function () {
     const r = parse({
       results: [
-        { rule_id: 'AVD-AWS-0086', long_id: 'aws-s3-block-public-acls', severity: 'HIGH', location: { filename: 'main.tf' }, status: 0 },
+        {
+          rule_id: 'AVD-AWS-0086',
+          long_id: 'aws-s3-block-public-acls',
+          severity: 'HIGH',
+          location: { filename: 'main.tf' },
+          status: 0,
+        },
         { rule_id: 'AVD-AWS-0087', severity: 'LOW', location: { filename: 'main.tf', start_line: 2 }, status: 1 },
         { rule_id: 'GEN001', severity: 'LOW', location: { filename: 'main.tf', start_line: 5 }, status: 'passed' },
       ],
@@ -144,11 +197,45 @@ describe('report variants beyond the corpus', function () {
       app_name: 'App',
       package_name: 'com.example',
       permissions: {},
-      manifest_analysis: { manifest_findings: [{ rule: 'app_is_debuggable', title: 'Debug Enabled For App<br>[android:debuggable=true]', severity: 'high', description: 'd', name: 'n' }], manifest_summary: {} },
-      code_analysis: { findings: { android_logging: { files: { 'a/B.java': '3,7' }, metadata: { description: 'The App logs information.', severity: 'info', cwe: 'CWE-532: Insertion' } } }, summary: {} },
-      certificate_analysis: { certificate_findings: [['warning', 'Signed with SHA1withRSA', 'Certificate algorithm vulnerable to hash collision']], certificate_info: 'i' },
-      network_security: { network_findings: [{ scope: ['*'], description: 'Base config is insecurely configured to permit clear text traffic', severity: 'high' }] },
-      android_api: { api_ipc: { files: {}, metadata: { description: 'Inter Process Communication', severity: 'info' } } },
+      manifest_analysis: {
+        manifest_findings: [
+          {
+            rule: 'app_is_debuggable',
+            title: 'Debug Enabled For App<br>[android:debuggable=true]',
+            severity: 'high',
+            description: 'd',
+            name: 'n',
+          },
+        ],
+        manifest_summary: {},
+      },
+      code_analysis: {
+        findings: {
+          android_logging: {
+            files: { 'a/B.java': '3,7' },
+            metadata: { description: 'The App logs information.', severity: 'info', cwe: 'CWE-532: Insertion' },
+          },
+        },
+        summary: {},
+      },
+      certificate_analysis: {
+        certificate_findings: [
+          ['warning', 'Signed with SHA1withRSA', 'Certificate algorithm vulnerable to hash collision'],
+        ],
+        certificate_info: 'i',
+      },
+      network_security: {
+        network_findings: [
+          {
+            scope: ['*'],
+            description: 'Base config is insecurely configured to permit clear text traffic',
+            severity: 'high',
+          },
+        ],
+      },
+      android_api: {
+        api_ipc: { files: {}, metadata: { description: 'Inter Process Communication', severity: 'info' } },
+      },
     });
     expect(r.format).to.equal('mobsf');
     expect(r.findings.map((f) => [f.ruleId, f.severity])).to.deep.equal([
@@ -162,9 +249,26 @@ describe('report variants beyond the corpus', function () {
   });
 
   it('keeps Brakeman\u2019s ignored warnings, suppressed', function () {
-    const warning = { warning_type: 'SQL Injection', check_name: 'SQL', message: 'Possible SQL injection', file: 'app/models/user.rb', line: 4, fingerprint: 'f1', confidence: 'High', code: 'User.where("id = #{params[:id]}")' };
-    const r = parse({ scan_info: { brakeman_version: '6.1.2' }, warnings: [], ignored_warnings: [{ ...warning, note: 'false positive' }] });
+    const warning = {
+      warning_type: 'SQL Injection',
+      check_name: 'SQL',
+      message: 'Possible SQL injection',
+      file: 'app/models/user.rb',
+      line: 4,
+      fingerprint: 'f1',
+      confidence: 'High',
+      code: 'User.where("id = #{params[:id]}")',
+    };
+    const r = parse({
+      scan_info: { brakeman_version: '6.1.2' },
+      warnings: [],
+      ignored_warnings: [{ ...warning, note: 'false positive' }],
+    });
     expect(r.findings).to.have.length(1);
-    expect(r.findings[0].suppression).to.deep.equal({ state: 'ignored', source: 'tool', justification: 'false positive' });
+    expect(r.findings[0].suppression).to.deep.equal({
+      state: 'ignored',
+      source: 'tool',
+      justification: 'false positive',
+    });
   });
 });

@@ -40,9 +40,15 @@ export function canSeeProject(p: Principal, projectCode: string): boolean {
  * `requested`: those (and `outside`, the ones the caller may not see), or with none asked for, every
  * project the caller sees (all of them for an unrestricted caller).
  */
-export function requestedProjects(p: Principal, requested: string[]): { allProjects: boolean; projectCodes: string[]; outside: string[] } {
+export function requestedProjects(
+  p: Principal,
+  requested: string[],
+): { allProjects: boolean; projectCodes: string[]; outside: string[] } {
   const codes = [...new Set(requested)];
-  if (codes.length === 0) return p.projects === null ? { allProjects: true, projectCodes: [], outside: [] } : { allProjects: false, projectCodes: [...p.projects], outside: [] };
+  if (codes.length === 0)
+    return p.projects === null
+      ? { allProjects: true, projectCodes: [], outside: [] }
+      : { allProjects: false, projectCodes: [...p.projects], outside: [] };
   return { allProjects: false, projectCodes: codes, outside: codes.filter((c) => !canSeeProject(p, c)) };
 }
 
@@ -63,13 +69,22 @@ const AUDIENCE = 'bulwark-services';
 export class InternalAuth {
   private cached: { token: string; until: number } | undefined;
 
-  constructor(private readonly secret: string, readonly self: string, private readonly ttlSeconds = 60) {
+  constructor(
+    private readonly secret: string,
+    readonly self: string,
+    private readonly ttlSeconds = 60,
+  ) {
     if (secret.length < 32) throw new Error('the internal secret must be at least 32 characters');
   }
 
   forPrincipal(principal: Principal): string {
     const claims: InternalClaims = { svc: this.self, principal };
-    return jwt.sign(claims, this.secret, { algorithm: 'HS256', issuer: ISSUER, audience: AUDIENCE, expiresIn: this.ttlSeconds });
+    return jwt.sign(claims, this.secret, {
+      algorithm: 'HS256',
+      issuer: ISSUER,
+      audience: AUDIENCE,
+      expiresIn: this.ttlSeconds,
+    });
   }
 
   /** This service's own token, reused while it has more than half its life left. */
@@ -77,7 +92,10 @@ export class InternalAuth {
     const now = Date.now();
     if (!this.cached || this.cached.until < now) {
       const token = jwt.sign({ svc: this.self } satisfies InternalClaims, this.secret, {
-        algorithm: 'HS256', issuer: ISSUER, audience: AUDIENCE, expiresIn: this.ttlSeconds,
+        algorithm: 'HS256',
+        issuer: ISSUER,
+        audience: AUDIENCE,
+        expiresIn: this.ttlSeconds,
       });
       this.cached = { token, until: now + (this.ttlSeconds * 1000) / 2 };
     }
@@ -87,7 +105,11 @@ export class InternalAuth {
   verify(token: string | undefined): InternalClaims {
     if (!token) throw new AppError('unauthenticated', 'Request did not come through the gateway');
     try {
-      const claims = jwt.verify(token, this.secret, { algorithms: ['HS256'], issuer: ISSUER, audience: AUDIENCE }) as InternalClaims & jwt.JwtPayload;
+      const claims = jwt.verify(token, this.secret, {
+        algorithms: ['HS256'],
+        issuer: ISSUER,
+        audience: AUDIENCE,
+      }) as InternalClaims & jwt.JwtPayload;
       return { svc: claims.svc, principal: claims.principal };
     } catch {
       throw new AppError('unauthenticated', 'Invalid internal credentials');

@@ -19,7 +19,10 @@ function keyOf(bytes: Buffer): Key {
 /** Reads a master key given as base64 (or base64url) of exactly 32 bytes; `name` is used in the error. */
 export function parseMasterKey(text: string, name: string): Buffer {
   const bytes = Buffer.from(text.trim(), 'base64');
-  if (bytes.length !== 32) throw new Error(`${name} must be base64 of 32 random bytes (e.g. "openssl rand -base64 32"), got ${bytes.length} bytes`);
+  if (bytes.length !== 32)
+    throw new Error(
+      `${name} must be base64 of 32 random bytes (e.g. "openssl rand -base64 32"), got ${bytes.length} bytes`,
+    );
   return bytes;
 }
 
@@ -59,7 +62,10 @@ export class SecretBox {
     if (raw.length < NONCE_BYTES + TAG_BYTES) throw new Error('sealed secret is truncated');
     const decipher = createDecipheriv('aes-256-gcm', key.bytes, raw.subarray(0, NONCE_BYTES));
     decipher.setAuthTag(raw.subarray(raw.length - TAG_BYTES));
-    return Buffer.concat([decipher.update(raw.subarray(NONCE_BYTES, raw.length - TAG_BYTES)), decipher.final()]).toString('utf8');
+    return Buffer.concat([
+      decipher.update(raw.subarray(NONCE_BYTES, raw.length - TAG_BYTES)),
+      decipher.final(),
+    ]).toString('utf8');
   }
 
   /** Whether `sealed` was sealed under an earlier key and should be sealed again. */
@@ -73,13 +79,21 @@ export class SecretBox {
  * Only the single-process mode may generate its own key into the data directory; processes of a
  * scaled deployment must share one, so there it is required.
  */
-export function openSecretBox(ctx: { singleProcess: boolean; dataDir: string; env: NodeJS.ProcessEnv }, service: string): SecretBox {
+export function openSecretBox(
+  ctx: { singleProcess: boolean; dataDir: string; env: NodeJS.ProcessEnv },
+  service: string,
+): SecretBox {
   const configured = ctx.env.BULWARK_MASTER_KEY || undefined;
   if (!configured && !ctx.singleProcess) {
-    throw new ConfigError([`BULWARK_MASTER_KEY: required when ${service} runs as its own process (base64 of 32 bytes)`]);
+    throw new ConfigError([
+      `BULWARK_MASTER_KEY: required when ${service} runs as its own process (base64 of 32 bytes)`,
+    ]);
   }
   const current = configured ?? loadOrCreateSecret(ctx.dataDir, 'master-key');
-  const previous = (ctx.env.BULWARK_PREVIOUS_MASTER_KEYS ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  const previous = (ctx.env.BULWARK_PREVIOUS_MASTER_KEYS ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   const parse = (text: string, name: string) => {
     try {
       return parseMasterKey(text, name);
@@ -87,5 +101,8 @@ export function openSecretBox(ctx: { singleProcess: boolean; dataDir: string; en
       throw new ConfigError([(err as Error).message]);
     }
   };
-  return new SecretBox(parse(current, 'BULWARK_MASTER_KEY'), previous.map((k, i) => parse(k, `BULWARK_PREVIOUS_MASTER_KEYS[${i}]`)));
+  return new SecretBox(
+    parse(current, 'BULWARK_MASTER_KEY'),
+    previous.map((k, i) => parse(k, `BULWARK_PREVIOUS_MASTER_KEYS[${i}]`)),
+  );
 }

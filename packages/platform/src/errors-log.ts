@@ -79,7 +79,9 @@ export function errorPayload(service: string, e: OperationalError, at = new Date
  * (notifications) or the bus is down. Services call it through `ServiceHost.recordError`.
  */
 export async function recordError(trx: Queryable, service: string, e: OperationalError): Promise<void> {
-  await enqueueEvents(trx, [{ topic: ERRORS_TOPIC, type: ERROR_RECORDED, key: service, payload: errorPayload(service, e) }]);
+  await enqueueEvents(trx, [
+    { topic: ERRORS_TOPIC, type: ERROR_RECORDED, key: service, payload: errorPayload(service, e) },
+  ]);
 }
 
 /** Something that records operational errors of one service: the ServiceHost, or a test's stand-in. */

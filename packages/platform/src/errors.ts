@@ -81,7 +81,8 @@ export interface ErrorBody {
   error: { code: ErrorCode; message: string; details?: FieldProblem[] };
 }
 
-export const invalid = (message: string, details: FieldProblem[] = []) => new AppError('invalid_request', message, details);
+export const invalid = (message: string, details: FieldProblem[] = []) =>
+  new AppError('invalid_request', message, details);
 export const invalidField = (field: string, problem: string) =>
   new AppError('invalid_request', `Invalid ${field}: ${problem}`, [{ field, problem }]);
 export const notFound = (what: string) => new AppError('not_found', `${what} not found`);
@@ -131,8 +132,14 @@ const EXPRESSION_WORDS = new Set(['lower', 'upper', 'coalesce', 'text', 'varchar
 function uniqueKeyTaken(err: unknown): AppError | undefined {
   const e = err as { code?: unknown; detail?: unknown } | null;
   if (!e || e.code !== '23505') return undefined;
-  const key = typeof e.detail === 'string' ? /^Key \((.+?)\)=\(/.exec(e.detail)?.[1] ?? '' : '';
-  const columns = [...new Set((key.match(/[a-z_][a-z0-9_]*/gi) ?? []).filter((w) => !EXPRESSION_WORDS.has(w.toLowerCase())))];
+  const key = typeof e.detail === 'string' ? (/^Key \((.+?)\)=\(/.exec(e.detail)?.[1] ?? '') : '';
+  const columns = [
+    ...new Set((key.match(/[a-z_][a-z0-9_]*/gi) ?? []).filter((w) => !EXPRESSION_WORDS.has(w.toLowerCase()))),
+  ];
   const fields = columns.length > 0 ? columns : ['body'];
-  return new AppError('conflict', `A record with the same ${fields.join(', ')} already exists`, fields.map((field) => ({ field, problem: 'already exists' })));
+  return new AppError(
+    'conflict',
+    `A record with the same ${fields.join(', ')} already exists`,
+    fields.map((field) => ({ field, problem: 'already exists' })),
+  );
 }

@@ -80,38 +80,81 @@ export class GitSession {
   readonly config: string[];
   private readonly egress: EgressSession;
 
-  constructor(readonly conn: GitConnection, opts: GitSessionOptions) {
+  constructor(
+    readonly conn: GitConnection,
+    opts: GitSessionOptions,
+  ) {
     const { timeoutSeconds } = opts;
     this.dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bulwark-git-'));
     fs.chmodSync(this.dir, 0o700);
     // A filtered port must end like a closed one, before git's own time limit.
     this.egress = opts.egress.open(Math.min(10_000, Math.max(1000, (timeoutSeconds * 1000) / 2)));
-    this.env = { PATH: process.env.PATH, HOME: this.dir, LC_ALL: 'C', GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null', GIT_TERMINAL_PROMPT: '0' };
+    this.env = {
+      PATH: process.env.PATH,
+      HOME: this.dir,
+      LC_ALL: 'C',
+      GIT_CONFIG_NOSYSTEM: '1',
+      GIT_CONFIG_GLOBAL: '/dev/null',
+      GIT_TERMINAL_PROMPT: '0',
+    };
     const ssh = (opts.transport ?? (isSshUrl(conn.url) ? 'ssh' : 'http')) === 'ssh';
     const allowed = ssh ? ['ssh'] : ['http', 'https'];
-    this.config = ['-c', 'credential.helper=', '-c', 'protocol.allow=never', ...allowed.flatMap((p) => ['-c', `protocol.${p}.allow=always`])];
+    this.config = [
+      '-c',
+      'credential.helper=',
+      '-c',
+      'protocol.allow=never',
+      ...allowed.flatMap((p) => ['-c', `protocol.${p}.allow=always`]),
+    ];
     if (!ssh) {
       this.config.push('-c', 'http.lowSpeedLimit=1', '-c', `http.lowSpeedTime=${timeoutSeconds}`);
       // The proxy (with this session's secret) as environment configuration: not on argv, where other
       // local users could read the secret; it outranks every configuration file git reads.
       Object.assign(this.env, {
-        GIT_CONFIG_COUNT: '2', GIT_CONFIG_KEY_0: 'http.proxy', GIT_CONFIG_VALUE_0: this.egress.proxyUrl, GIT_CONFIG_KEY_1: 'http.proxyAuthMethod', GIT_CONFIG_VALUE_1: 'basic',
+        GIT_CONFIG_COUNT: '2',
+        GIT_CONFIG_KEY_0: 'http.proxy',
+        GIT_CONFIG_VALUE_0: this.egress.proxyUrl,
+        GIT_CONFIG_KEY_1: 'http.proxyAuthMethod',
+        GIT_CONFIG_VALUE_1: 'basic',
       });
       if (conn.authMethod === 'Login/Password') {
         const askpass = path.join(this.dir, 'askpass.sh');
         fs.writeFileSync(askpass, ASKPASS, { mode: 0o700 });
-        Object.assign(this.env, { GIT_ASKPASS: askpass, BULWARK_GIT_HOST: gitHost(conn.url), BULWARK_GIT_USERNAME: conn.login ?? '', BULWARK_GIT_PASSWORD: conn.password ?? '' });
+        Object.assign(this.env, {
+          GIT_ASKPASS: askpass,
+          BULWARK_GIT_HOST: gitHost(conn.url),
+          BULWARK_GIT_USERNAME: conn.login ?? '',
+          BULWARK_GIT_PASSWORD: conn.password ?? '',
+        });
       }
     } else {
       const proxyCommand = path.join(this.dir, 'proxy-command.js');
       fs.writeFileSync(proxyCommand, SSH_PROXY_COMMAND, { mode: 0o600 });
-      Object.assign(this.env, { BULWARK_EGRESS_PORT: String(this.egress.port), BULWARK_EGRESS_AUTH: this.egress.authorization, BULWARK_EGRESS_TARGET: sshTarget(conn.url) });
+      Object.assign(this.env, {
+        BULWARK_EGRESS_PORT: String(this.egress.port),
+        BULWARK_EGRESS_AUTH: this.egress.authorization,
+        BULWARK_EGRESS_TARGET: sshTarget(conn.url),
+      });
       const key = path.join(this.dir, 'id');
-      if (conn.sshPrivateKey) fs.writeFileSync(key, conn.sshPrivateKey.endsWith('\n') ? conn.sshPrivateKey : `${conn.sshPrivateKey}\n`, { mode: 0o600 });
+      if (conn.sshPrivateKey)
+        fs.writeFileSync(key, conn.sshPrivateKey.endsWith('\n') ? conn.sshPrivateKey : `${conn.sshPrivateKey}\n`, {
+          mode: 0o600,
+        });
       this.env.GIT_SSH_COMMAND = [
-        'ssh', '-F', '/dev/null', ...(conn.sshPrivateKey ? ['-i', `'${key}'`, '-o', 'IdentitiesOnly=yes'] : []), '-o', 'BatchMode=yes', '-o', 'StrictHostKeyChecking=accept-new',
-        '-o', `UserKnownHostsFile='${path.join(this.dir, 'known_hosts')}'`, '-o', `ConnectTimeout=${timeoutSeconds}`,
-        '-o', `"ProxyCommand='${process.execPath}' '${proxyCommand}'"`,
+        'ssh',
+        '-F',
+        '/dev/null',
+        ...(conn.sshPrivateKey ? ['-i', `'${key}'`, '-o', 'IdentitiesOnly=yes'] : []),
+        '-o',
+        'BatchMode=yes',
+        '-o',
+        'StrictHostKeyChecking=accept-new',
+        '-o',
+        `UserKnownHostsFile='${path.join(this.dir, 'known_hosts')}'`,
+        '-o',
+        `ConnectTimeout=${timeoutSeconds}`,
+        '-o',
+        `"ProxyCommand='${process.execPath}' '${proxyCommand}'"`,
       ].join(' ');
     }
   }
@@ -122,7 +165,13 @@ export class GitSession {
   }
 
   run(args: string[], opts: { timeoutMs: number; cwd?: string; signal?: AbortSignal }): Promise<ProcessResult> {
-    return runProcess('git', [...this.config, ...args], { env: this.env, cwd: opts.cwd, timeoutMs: opts.timeoutMs, signal: opts.signal, outputLimitBytes: 8 * 1024 * 1024 });
+    return runProcess('git', [...this.config, ...args], {
+      env: this.env,
+      cwd: opts.cwd,
+      timeoutMs: opts.timeoutMs,
+      signal: opts.signal,
+      outputLimitBytes: 8 * 1024 * 1024,
+    });
   }
 
   close(): void {
@@ -153,22 +202,43 @@ export async function gitCheckout(
   dest: string,
   opts: { timeoutMs: number; signal?: AbortSignal; egress: EgressProxy },
 ): Promise<void> {
-  const session = new GitSession(conn, { timeoutSeconds: Math.max(1, Math.ceil(opts.timeoutMs / 1000)), egress: opts.egress });
+  const session = new GitSession(conn, {
+    timeoutSeconds: Math.max(1, Math.ceil(opts.timeoutMs / 1000)),
+    egress: opts.egress,
+  });
   try {
-    const args = ['clone', '--quiet', '--single-branch', '--no-tags', ...(ref.commit ? [] : ['--depth', '1']), ...(ref.name ? ['--branch', ref.name] : []), '--', conn.url, dest];
+    const args = [
+      'clone',
+      '--quiet',
+      '--single-branch',
+      '--no-tags',
+      ...(ref.commit ? [] : ['--depth', '1']),
+      ...(ref.name ? ['--branch', ref.name] : []),
+      '--',
+      conn.url,
+      dest,
+    ];
     const cloned = await session.run(args, opts);
     if (cloned.aborted) throw new GitCheckoutError('checkout stopped');
     if (cloned.code !== 0 && session.unreachable) throw new GitCheckoutError(unreachableMessage(gitHost(conn.url)));
-    if (cloned.timedOut) throw new GitCheckoutError(`checkout of ${gitHost(conn.url)} timed out after ${Math.round(opts.timeoutMs / 1000)} s`);
+    if (cloned.timedOut)
+      throw new GitCheckoutError(
+        `checkout of ${gitHost(conn.url)} timed out after ${Math.round(opts.timeoutMs / 1000)} s`,
+      );
     if (cloned.code !== 0) {
       const stderr = cloned.stderr;
-      if (/Remote branch .* not found|couldn't find remote ref/i.test(stderr)) throw new GitCheckoutError(`branch or tag "${ref.name}" does not exist in the repository`);
-      if (/Authentication failed|could not read Username|returned error: 40[13]|Permission denied/i.test(stderr)) throw new GitCheckoutError(`the repository at ${gitHost(conn.url)} refused the credentials`);
+      if (/Remote branch .* not found|couldn't find remote ref/i.test(stderr))
+        throw new GitCheckoutError(`branch or tag "${ref.name}" does not exist in the repository`);
+      if (/Authentication failed|could not read Username|returned error: 40[13]|Permission denied/i.test(stderr))
+        throw new GitCheckoutError(`the repository at ${gitHost(conn.url)} refused the credentials`);
       throw new GitCheckoutError(`could not clone the repository at ${gitHost(conn.url)}`);
     }
     if (ref.commit) {
       const checkedOut = await session.run(['-C', dest, 'checkout', '--quiet', '--detach', ref.commit], opts);
-      if (checkedOut.code !== 0) throw new GitCheckoutError(`commit ${ref.commit} is not on ${ref.name ? `"${ref.name}"` : 'the default branch'}`);
+      if (checkedOut.code !== 0)
+        throw new GitCheckoutError(
+          `commit ${ref.commit} is not on ${ref.name ? `"${ref.name}"` : 'the default branch'}`,
+        );
     }
   } finally {
     session.close();

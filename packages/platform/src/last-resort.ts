@@ -15,10 +15,16 @@ import type { Logger } from './logging';
  */
 export function installLastResortHandlers(log: Logger, stop: (reason: string) => void): void {
   process.on('unhandledRejection', (reason) => {
-    log.error('unhandled promise rejection; process keeps running', { error: errorMessage(reason), stack: reason instanceof Error ? reason.stack : undefined });
+    log.error('unhandled promise rejection; process keeps running', {
+      error: errorMessage(reason),
+      stack: reason instanceof Error ? reason.stack : undefined,
+    });
   });
   process.on('uncaughtException', (err) => {
-    log.error('uncaught exception; process stops', { error: errorMessage(err), stack: err instanceof Error ? err.stack : undefined });
+    log.error('uncaught exception; process stops', {
+      error: errorMessage(err),
+      stack: err instanceof Error ? err.stack : undefined,
+    });
     stop('uncaughtException');
   });
 }

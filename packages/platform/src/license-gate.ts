@@ -9,10 +9,15 @@ export type LimitsInForce = Record<string, number | null>;
 
 /** Over a license limit: 409, naming the limit in the message and in `details`. */
 export class LicenseLimitReached extends AppError {
-  constructor(readonly limit: string, readonly max: number) {
-    super('conflict', `License limit reached: ${limit} is limited to ${max}; nothing more can be created until some are removed or a license with a higher limit is installed (GET /api/v1/license)`, [
-      { field: `license.limits.${limit}`, problem: `limit of ${max} reached` },
-    ]);
+  constructor(
+    readonly limit: string,
+    readonly max: number,
+  ) {
+    super(
+      'conflict',
+      `License limit reached: ${limit} is limited to ${max}; nothing more can be created until some are removed or a license with a higher limit is installed (GET /api/v1/license)`,
+      [{ field: `license.limits.${limit}`, problem: `limit of ${max} reached` }],
+    );
   }
 }
 
@@ -41,7 +46,11 @@ export class LicenseGate {
       try {
         this.cached = { at: Date.now(), limits: await this.fetch() };
       } catch {
-        if (!this.cached) throw new AppError('unavailable', 'The license limits cannot be read now: the identity service did not answer; try again later');
+        if (!this.cached)
+          throw new AppError(
+            'unavailable',
+            'The license limits cannot be read now: the identity service did not answer; try again later',
+          );
       }
     }
     return this.cached.limits[key] ?? null;
@@ -57,7 +66,9 @@ export class LicenseGate {
 }
 
 /** Identity's gRPC answer (GetLicenseLimits) as the limits in force. */
-export function limitsFromAnswer(answer: { limits: { key: string; unlimited: boolean; max: number }[] }): LimitsInForce {
+export function limitsFromAnswer(answer: {
+  limits: { key: string; unlimited: boolean; max: number }[];
+}): LimitsInForce {
   return Object.fromEntries(answer.limits.map((l) => [l.key, l.unlimited ? null : l.max]));
 }
 
@@ -66,7 +77,12 @@ export function identityLicenseGate(ctx: ModuleContext, auth: InternalAuth): Lic
   let identity: GrpcClientHandle<typeof identityV1.IdentityServiceService> | undefined;
   return new LicenseGate(
     async () => {
-      identity ??= createGrpcClient(identityV1.IdentityServiceService, 'identity', ctx.peer('identity').grpcAddress, auth);
+      identity ??= createGrpcClient(
+        identityV1.IdentityServiceService,
+        'identity',
+        ctx.peer('identity').grpcAddress,
+        auth,
+      );
       return limitsFromAnswer(await identity.client.getLicenseLimits({}));
     },
     undefined,

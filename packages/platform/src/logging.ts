@@ -20,7 +20,12 @@ export function rootLogger(): winston.Logger {
   if (!root) {
     root = winston.createLogger({
       level: process.env.LOG_LEVEL ?? 'info',
-      format: winston.format.combine(winston.format.timestamp(), addWorkIds(), winston.format.errors({ stack: true }), winston.format.json()),
+      format: winston.format.combine(
+        winston.format.timestamp(),
+        addWorkIds(),
+        winston.format.errors({ stack: true }),
+        winston.format.json(),
+      ),
       transports: [new winston.transports.Console()],
     });
   }

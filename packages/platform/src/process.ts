@@ -44,7 +44,12 @@ export interface ProcessResult {
 export function runProcess(binary: string, argv: string[], opts: ProcessOptions): Promise<ProcessResult> {
   const limit = opts.outputLimitBytes ?? 1024 * 1024;
   return new Promise((resolve) => {
-    const child = spawn(binary, argv, { env: opts.env, cwd: opts.cwd, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    const child = spawn(binary, argv, {
+      env: opts.env,
+      cwd: opts.cwd,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
     if (child.pid) opts.onSpawn?.(child.pid);
     const out: Buffer[] = [];
     const err: Buffer[] = [];
@@ -81,12 +86,34 @@ export function runProcess(binary: string, argv: string[], opts: ProcessOptions)
       chunks.push(kept);
       add(kept.length);
     };
-    child.stdout.on('data', collect(out, () => outBytes, (n) => (outBytes += n)));
-    child.stderr.on('data', collect(err, () => errBytes, (n) => (errBytes += n)));
+    child.stdout.on(
+      'data',
+      collect(
+        out,
+        () => outBytes,
+        (n) => (outBytes += n),
+      ),
+    );
+    child.stderr.on(
+      'data',
+      collect(
+        err,
+        () => errBytes,
+        (n) => (errBytes += n),
+      ),
+    );
     const done = (code: number | null, spawnError?: NodeJS.ErrnoException) => {
       clearTimeout(timer);
       opts.signal?.removeEventListener('abort', onAbort);
-      resolve({ code, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8'), timedOut, aborted, truncated, spawnError });
+      resolve({
+        code,
+        stdout: Buffer.concat(out).toString('utf8'),
+        stderr: Buffer.concat(err).toString('utf8'),
+        timedOut,
+        aborted,
+        truncated,
+        spawnError,
+      });
     };
     child.on('error', (e: NodeJS.ErrnoException) => done(null, e));
     child.on('close', (code) => done(code));

@@ -8,7 +8,14 @@ import { OutboxRelay } from './bus/outbox';
 import type { EventEnvelope, Subscription } from './bus/types';
 import { Db, Migration, openDatabase, pingDatabase, Queryable, Trx } from './db/database';
 import { GrpcServer } from './grpc/grpc';
-import { bodyLimitSetting, createServiceApp, listen, RunningHttpServer, ServerErrorAnswer, SERVICE_MAX_HEADER_BYTES } from './http/server';
+import {
+  bodyLimitSetting,
+  createServiceApp,
+  listen,
+  RunningHttpServer,
+  ServerErrorAnswer,
+  SERVICE_MAX_HEADER_BYTES,
+} from './http/server';
 import type { RouteHandlers, RouteSpec } from './http/routes';
 import { createLogger, Logger } from './logging';
 import { observeServiceStores } from './observability/service-metrics';
@@ -40,7 +47,11 @@ export class ServiceHost implements ErrorRecorder {
   /** When each route and code's 5xx was last recorded. */
   private readonly lastServerErrors = new Map<string, number>();
 
-  private constructor(readonly ctx: ModuleContext, readonly name: ServiceName, readonly db: Db) {
+  private constructor(
+    readonly ctx: ModuleContext,
+    readonly name: ServiceName,
+    readonly db: Db,
+  ) {
     this.log = createLogger(name);
     this.auth = ctx.internalAuth(name);
     this.grpc = new GrpcServer(this.auth, name);
@@ -48,7 +59,12 @@ export class ServiceHost implements ErrorRecorder {
   }
 
   static async open(ctx: ModuleContext, opts: ServiceHostOptions): Promise<ServiceHost> {
-    const db = await openDatabase({ service: opts.name, url: opts.databaseUrl, dataDir: ctx.dataDir, migrations: opts.migrations });
+    const db = await openDatabase({
+      service: opts.name,
+      url: opts.databaseUrl,
+      dataDir: ctx.dataDir,
+      migrations: opts.migrations,
+    });
     return new ServiceHost(ctx, opts.name, db);
   }
 
@@ -56,9 +72,17 @@ export class ServiceHost implements ErrorRecorder {
    * Runs `effect` once per event id, in one transaction with the inbox record. An event given up
    * after its last attempt is recorded in the error log.
    */
-  async consume(consumer: string, topics: string[], effect: (event: EventEnvelope, trx: Trx) => Promise<void>): Promise<void> {
+  async consume(
+    consumer: string,
+    topics: string[],
+    effect: (event: EventEnvelope, trx: Trx) => Promise<void>,
+  ): Promise<void> {
     const group = `${this.name}.${consumer}`;
-    this.subscriptions.push(await this.ctx.bus.subscribe(group, topics, handleOnce(this.db, group, effect), { onDeadLetter: (event, err, attempts) => this.deadLettered(group, event, err, attempts) }));
+    this.subscriptions.push(
+      await this.ctx.bus.subscribe(group, topics, handleOnce(this.db, group, effect), {
+        onDeadLetter: (event, err, attempts) => this.deadLettered(group, event, err, attempts),
+      }),
+    );
   }
 
   /**
@@ -75,7 +99,10 @@ export class ServiceHost implements ErrorRecorder {
       await recordError(this.db, this.name, e);
       this.relay.nudge();
     } catch (err) {
-      this.log.error('an operational error could not be recorded in the error log', { code: e.code, error: errorMessage(err) });
+      this.log.error('an operational error could not be recorded in the error log', {
+        code: e.code,
+        error: errorMessage(err),
+      });
     }
   }
 
@@ -85,7 +112,9 @@ export class ServiceHost implements ErrorRecorder {
     // Only an AppError's text is written for callers; anything else may hold SQL or internals.
     const cause = err instanceof AppError ? err.message : `see the ${this.name} service's log`;
     await this.recordError({
-      code: 'event.dead_lettered', level: 'critical', subject: event.id,
+      code: 'event.dead_lettered',
+      level: 'critical',
+      subject: event.id,
       message: `Consumer ${group} gave up event ${event.type} (${event.id}) of ${event.topic} after ${attempts} attempts: ${cause}`,
       message_ru: `Обработчик ${group} отказался от события ${event.type} (${event.id}) из ${event.topic} после попыток: ${attempts}; причина: ${err instanceof AppError ? err.message : `см. журнал сервиса ${this.name}`}`,
       details: { group, topic: event.topic, type: event.type, attempts },
@@ -102,7 +131,10 @@ export class ServiceHost implements ErrorRecorder {
     const internal = answer.error.code === 'internal';
     const where = answer.route ?? 'a request';
     void this.recordError({
-      code: `http.${answer.error.code}`, level: internal ? 'error' : 'warning', route: answer.route, request_id: answer.requestId,
+      code: `http.${answer.error.code}`,
+      level: internal ? 'error' : 'warning',
+      route: answer.route,
+      request_id: answer.requestId,
       // An internal error's text stays in the service's log under the request id; an AppError's is written for callers.
       message: internal
         ? `Internal error answering ${where}; the ${this.name} service's log has the details under request id ${answer.requestId ?? 'unknown'}`
@@ -139,7 +171,9 @@ export class ServiceHost implements ErrorRecorder {
     });
     const unobserve = observeServiceStores(this.name, this.db);
     const grpcPort = await this.grpc.listen(this.ctx.bindHost, this.ctx.listenPort(this.name, 'grpc'));
-    const http: RunningHttpServer = await listen(app, this.ctx.bindHost, this.ctx.listenPort(this.name, 'http'), { maxHeaderBytes: SERVICE_MAX_HEADER_BYTES });
+    const http: RunningHttpServer = await listen(app, this.ctx.bindHost, this.ctx.listenPort(this.name, 'http'), {
+      maxHeaderBytes: SERVICE_MAX_HEADER_BYTES,
+    });
     this.relay.start();
     const grpcHost = this.ctx.bindHost === '0.0.0.0' ? '127.0.0.1' : this.ctx.bindHost;
     this.log.info('service started', { http: http.url, grpc: `${grpcHost}:${grpcPort}` });

@@ -4,7 +4,16 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 import {
-  Db, enqueueEvents, EventBus, EventEnvelope, handleOnce, InProcessBus, KafkaBus, openDatabase, OutboxRelay, Subscription,
+  Db,
+  enqueueEvents,
+  EventBus,
+  EventEnvelope,
+  handleOnce,
+  InProcessBus,
+  KafkaBus,
+  openDatabase,
+  OutboxRelay,
+  Subscription,
 } from '@bulwark/platform';
 import { Kafka, logLevel } from 'kafkajs';
 import { requireInfra, uniqueSuffix } from '@bulwark/testkit';
@@ -38,7 +47,11 @@ const ADAPTERS: Adapter[] = [
     name: 'Kafka bus (real broker)',
     make: (ctx, topics) => {
       const i = requireInfra(ctx, 'kafka');
-      return new KafkaBus({ brokers: i.kafkaBrokers, clientId: `contract-${uniqueSuffix()}`, topics: topics.map((name) => ({ name, partitions: 3 })) });
+      return new KafkaBus({
+        brokers: i.kafkaBrokers,
+        clientId: `contract-${uniqueSuffix()}`,
+        topics: topics.map((name) => ({ name, partitions: 3 })),
+      });
     },
   },
 ];
@@ -46,7 +59,12 @@ const ADAPTERS: Adapter[] = [
 for (const adapter of ADAPTERS) {
   describe(`event bus contract: ${adapter.name}`, function () {
     const base = `test.${uniqueSuffix()}`;
-    const topic = { order: `${base}.order`, restart: `${base}.restart`, dupes: `${base}.dupes`, relay: `${base}.relay` };
+    const topic = {
+      order: `${base}.order`,
+      restart: `${base}.restart`,
+      dupes: `${base}.dupes`,
+      relay: `${base}.relay`,
+    };
     let bus: EventBus;
     let db: Db;
     let dataDir: string;
@@ -74,7 +92,10 @@ for (const adapter of ADAPTERS) {
     };
 
     const effect = (trx: Db, event: EventEnvelope) =>
-      trx('effects').insert({ event_id: event.id, n: 1 }).onConflict('event_id').merge({ n: trx.raw('effects.n + 1') });
+      trx('effects')
+        .insert({ event_id: event.id, n: 1 })
+        .onConflict('event_id')
+        .merge({ n: trx.raw('effects.n + 1') });
 
     const effectCount = async (ids: string[]) => {
       const rows: { n: number }[] = await db('effects').whereIn('event_id', ids);
@@ -85,7 +106,12 @@ for (const adapter of ADAPTERS) {
       const seen: EventEnvelope[] = [];
       subs.push(await bus.subscribe(`g-order-${base}`, [topic.order], async (e) => void seen.push(e)));
       await bus.start();
-      const events = Array.from({ length: 60 }, (_, n) => ({ topic: topic.order, type: 'tick', key: `k${n % 3}`, payload: { n } }));
+      const events = Array.from({ length: 60 }, (_, n) => ({
+        topic: topic.order,
+        type: 'tick',
+        key: `k${n % 3}`,
+        payload: { n },
+      }));
       await db.transaction((trx) => enqueueEvents(trx, events));
       relay().start();
       await waitFor('60 events', () => seen.length >= 60);
@@ -101,18 +127,35 @@ for (const adapter of ADAPTERS) {
     it('delivers to a consumer group after it restarts what was published while it was stopped', async function () {
       const group = `g-restart-${base}`;
       const first: number[] = [];
-      const sub = await bus.subscribe(group, [topic.restart], async (e) => void first.push((e.payload as { n: number }).n));
-      await db.transaction((trx) => enqueueEvents(trx, [{ topic: topic.restart, type: 'tick', key: 'a', payload: { n: 0 } }]));
+      const sub = await bus.subscribe(
+        group,
+        [topic.restart],
+        async (e) => void first.push((e.payload as { n: number }).n),
+      );
+      await db.transaction((trx) =>
+        enqueueEvents(trx, [{ topic: topic.restart, type: 'tick', key: 'a', payload: { n: 0 } }]),
+      );
       relays[0].nudge();
       await waitFor('the first event', () => first.length === 1);
       await sub.stop();
 
-      await db.transaction((trx) => enqueueEvents(trx, [1, 2, 3].map((n) => ({ topic: topic.restart, type: 'tick', key: 'a', payload: { n } }))));
+      await db.transaction((trx) =>
+        enqueueEvents(
+          trx,
+          [1, 2, 3].map((n) => ({ topic: topic.restart, type: 'tick', key: 'a', payload: { n } })),
+        ),
+      );
       relays[0].nudge();
-      await waitFor('the outbox to drain', async () => Number((await db('bulwark_outbox').whereNull('published_at').count<{ c: string }[]>({ c: '*' }))[0].c) === 0);
+      await waitFor(
+        'the outbox to drain',
+        async () =>
+          Number((await db('bulwark_outbox').whereNull('published_at').count<{ c: string }[]>({ c: '*' }))[0].c) === 0,
+      );
 
       const second: number[] = [];
-      subs.push(await bus.subscribe(group, [topic.restart], async (e) => void second.push((e.payload as { n: number }).n)));
+      subs.push(
+        await bus.subscribe(group, [topic.restart], async (e) => void second.push((e.payload as { n: number }).n)),
+      );
       await waitFor('events published while stopped', () => second.length >= 3);
       expect(second).to.deep.equal([1, 2, 3]);
       expect(first).to.deep.equal([0]);
@@ -122,11 +165,21 @@ for (const adapter of ADAPTERS) {
       let deliveries = 0;
       const consumer = `g-dupes-${base}`;
       const once = handleOnce(db, consumer, async (e, trx) => void (await effect(trx, e)));
-      subs.push(await bus.subscribe(consumer, [topic.dupes], async (e) => {
-        deliveries++;
-        await once(e);
-      }));
-      const event: EventEnvelope = { id: randomUUID(), type: 'tick', topic: topic.dupes, key: 'd', occurredAt: new Date().toISOString(), payload: {}, headers: {} };
+      subs.push(
+        await bus.subscribe(consumer, [topic.dupes], async (e) => {
+          deliveries++;
+          await once(e);
+        }),
+      );
+      const event: EventEnvelope = {
+        id: randomUUID(),
+        type: 'tick',
+        topic: topic.dupes,
+        key: 'd',
+        occurredAt: new Date().toISOString(),
+        payload: {},
+        headers: {},
+      };
       await bus.publish([event]);
       await bus.publish([event]);
       await waitFor('two deliveries', () => deliveries >= 2);
@@ -137,31 +190,57 @@ for (const adapter of ADAPTERS) {
       let deliveries = 0;
       const consumer = `g-relay-${base}`;
       const once = handleOnce(db, consumer, async (e, trx) => void (await effect(trx, e)));
-      subs.push(await bus.subscribe(consumer, [topic.relay], async (e) => {
-        deliveries++;
-        await once(e);
-      }));
+      subs.push(
+        await bus.subscribe(consumer, [topic.relay], async (e) => {
+          deliveries++;
+          await once(e);
+        }),
+      );
       for (const r of relays.splice(0)) await r.stop(1000);
 
       // Crash between commit and publish: the rows are committed, no relay ran.
-      const ids = await db.transaction((trx) => enqueueEvents(trx, [1, 2].map((n) => ({ topic: topic.relay, type: 'tick', key: 'r', payload: { n } }))));
+      const ids = await db.transaction((trx) =>
+        enqueueEvents(
+          trx,
+          [1, 2].map((n) => ({ topic: topic.relay, type: 'tick', key: 'r', payload: { n } })),
+        ),
+      );
       // Crash between publish and marking: the bus took the batch, the process died before the update.
       const crashing: EventBus = Object.create(bus, {
-        publish: { value: async (events: EventEnvelope[]) => {
-          await bus.publish(events);
-          throw new Error('process died before marking the rows published');
-        } },
+        publish: {
+          value: async (events: EventEnvelope[]) => {
+            await bus.publish(events);
+            throw new Error('process died before marking the rows published');
+          },
+        },
       });
       const doomed = new OutboxRelay(db, crashing, { service: 'contract', leaseMs: 300 });
-      await doomed.publishBatch().then(() => expect.fail('the crashing relay should not mark rows'), (err: Error) => expect(err.message).to.match(/died/));
+      await doomed.publishBatch().then(
+        () => expect.fail('the crashing relay should not mark rows'),
+        (err: Error) => expect(err.message).to.match(/died/),
+      );
       await waitFor('first deliveries', () => deliveries >= 2);
-      expect(Number((await db('bulwark_outbox').whereIn('id', ids).whereNull('published_at').count<{ c: string }[]>({ c: '*' }))[0].c)).to.equal(2);
+      expect(
+        Number(
+          (
+            await db('bulwark_outbox').whereIn('id', ids).whereNull('published_at').count<{ c: string }[]>({ c: '*' })
+          )[0].c,
+        ),
+      ).to.equal(2);
 
       // A fresh relay (after the dead one's lease ran out) publishes the rows again.
       await new Promise((r) => setTimeout(r, 400));
       relay({ leaseMs: 300 }).start();
       await waitFor('redelivery', () => deliveries >= 4);
-      await waitFor('rows marked', async () => Number((await db('bulwark_outbox').whereIn('id', ids).whereNull('published_at').count<{ c: string }[]>({ c: '*' }))[0].c) === 0);
+      await waitFor(
+        'rows marked',
+        async () =>
+          Number(
+            (
+              await db('bulwark_outbox').whereIn('id', ids).whereNull('published_at').count<{ c: string }[]>({ c: '*' })
+            )[0].c,
+          ) === 0,
+      );
       expect(await effectCount(ids)).to.equal(2);
     });
   });
@@ -171,13 +250,30 @@ describe('Kafka bus namespaces (real broker)', function () {
   it('keeps deployments with different namespaces apart on one cluster', async function () {
     const i = requireInfra(this, 'kafka');
     const topic = `test.${uniqueSuffix()}.shared`;
-    const make = (namespace: string) => new KafkaBus({ brokers: i.kafkaBrokers, clientId: `ns-${uniqueSuffix()}`, topics: [{ name: topic, partitions: 1 }], namespace });
+    const make = (namespace: string) =>
+      new KafkaBus({
+        brokers: i.kafkaBrokers,
+        clientId: `ns-${uniqueSuffix()}`,
+        topics: [{ name: topic, partitions: 1 }],
+        namespace,
+      });
     const [a, b] = [make(`a${uniqueSuffix()}.`), make(`b${uniqueSuffix()}.`)];
     const seenA: string[] = [];
     const seenB: string[] = [];
-    const subs = [await a.subscribe('g', [topic], async (e) => void seenA.push(e.id)), await b.subscribe('g', [topic], async (e) => void seenB.push(e.id))];
+    const subs = [
+      await a.subscribe('g', [topic], async (e) => void seenA.push(e.id)),
+      await b.subscribe('g', [topic], async (e) => void seenB.push(e.id)),
+    ];
     await Promise.all([a.start(), b.start()]);
-    const event = (id: string): EventEnvelope => ({ id, type: 't', topic, key: 'k', occurredAt: new Date().toISOString(), payload: {}, headers: {} });
+    const event = (id: string): EventEnvelope => ({
+      id,
+      type: 't',
+      topic,
+      key: 'k',
+      occurredAt: new Date().toISOString(),
+      payload: {},
+      headers: {},
+    });
     const [idA, idB] = [randomUUID(), randomUUID()];
     await a.publish([event(idA)]);
     await b.publish([event(idB)]);
@@ -197,16 +293,33 @@ describe('Kafka bus replicas (real broker)', function () {
     const topic = `test.${uniqueSuffix()}.slow`;
     const namespace = `r${uniqueSuffix()}.`;
     const SESSION_TIMEOUT_MS = 6000;
-    const replicas = [0, 1].map(() => new KafkaBus({ brokers: i.kafkaBrokers, clientId: `replica-${uniqueSuffix()}`, topics: [{ name: topic, partitions: 1 }], namespace, sessionTimeoutMs: SESSION_TIMEOUT_MS }));
+    const replicas = [0, 1].map(
+      () =>
+        new KafkaBus({
+          brokers: i.kafkaBrokers,
+          clientId: `replica-${uniqueSuffix()}`,
+          topics: [{ name: topic, partitions: 1 }],
+          namespace,
+          sessionTimeoutMs: SESSION_TIMEOUT_MS,
+        }),
+    );
     const deliveries: number[] = [];
     let done = false;
-    const subs = await Promise.all(replicas.map((bus, n) => bus.subscribe('g', [topic], async () => {
-      deliveries.push(n);
-      await new Promise((r) => setTimeout(r, 1.5 * SESSION_TIMEOUT_MS));
-      done = true;
-    })));
+    const subs = await Promise.all(
+      replicas.map((bus, n) =>
+        bus.subscribe('g', [topic], async () => {
+          deliveries.push(n);
+          await new Promise((r) => setTimeout(r, 1.5 * SESSION_TIMEOUT_MS));
+          done = true;
+        }),
+      ),
+    );
     await Promise.all(replicas.map((b) => b.start()));
-    const admin = new Kafka({ clientId: `replica-admin-${uniqueSuffix()}`, brokers: i.kafkaBrokers, logLevel: logLevel.NOTHING }).admin();
+    const admin = new Kafka({
+      clientId: `replica-admin-${uniqueSuffix()}`,
+      brokers: i.kafkaBrokers,
+      logLevel: logLevel.NOTHING,
+    }).admin();
     await admin.connect();
     try {
       // Both members in before the event: a member joining later would start a rebalance of its own.
@@ -214,7 +327,17 @@ describe('Kafka bus replicas (real broker)', function () {
         const [g] = (await admin.describeGroups([`${namespace}g`])).groups;
         return g.state === 'Stable' && g.members.length === 2;
       });
-      await replicas[0].publish([{ id: randomUUID(), type: 't', topic, key: 'k', occurredAt: new Date().toISOString(), payload: {}, headers: {} }]);
+      await replicas[0].publish([
+        {
+          id: randomUUID(),
+          type: 't',
+          topic,
+          key: 'k',
+          occurredAt: new Date().toISOString(),
+          payload: {},
+          headers: {},
+        },
+      ]);
       await waitFor('the slow handling to end', () => done);
       // Long enough for the other replica to receive the event, had the group moved the partition.
       await new Promise((r) => setTimeout(r, SESSION_TIMEOUT_MS / 2));

@@ -29,7 +29,8 @@ describe('SecretBox (AES-256-GCM secrets at rest)', () => {
     raw[raw.length - 20] ^= 1;
     expect(() => box.open(`${v}:${id}:${raw.toString('base64url')}`)).to.throw();
     expect(() => new SecretBox(randomBytes(32)).open(sealed)).to.throw(/unknown key/);
-    for (const bad of ['', 'plain', 'v1:abc', `v2:${id}:${payload}`, `v1:${id}:AAAA`]) expect(() => box.open(bad), bad).to.throw();
+    for (const bad of ['', 'plain', 'v1:abc', `v2:${id}:${payload}`, `v1:${id}:AAAA`])
+      expect(() => box.open(bad), bad).to.throw();
   });
 
   it('rotates: values sealed under a previous key still open and are reported stale', () => {
@@ -44,7 +45,9 @@ describe('SecretBox (AES-256-GCM secrets at rest)', () => {
   it('reads a master key as base64 or base64url of exactly 32 bytes, naming the variable otherwise', () => {
     expect(parseMasterKey(key.toString('base64'), 'K').equals(key)).to.equal(true);
     expect(parseMasterKey(key.toString('base64url'), 'K').equals(key)).to.equal(true);
-    expect(() => parseMasterKey(randomBytes(16).toString('base64'), 'BULWARK_MASTER_KEY')).to.throw(/BULWARK_MASTER_KEY must be base64 of 32/);
+    expect(() => parseMasterKey(randomBytes(16).toString('base64'), 'BULWARK_MASTER_KEY')).to.throw(
+      /BULWARK_MASTER_KEY must be base64 of 32/,
+    );
     expect(() => new SecretBox(randomBytes(31))).to.throw(/32 bytes/);
   });
 
@@ -52,13 +55,23 @@ describe('SecretBox (AES-256-GCM secrets at rest)', () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'secret-box-'));
     try {
       const configured = key.toString('base64');
-      const sealed = openSecretBox({ singleProcess: false, dataDir, env: { BULWARK_MASTER_KEY: configured } }, 'catalog').seal('s');
+      const sealed = openSecretBox(
+        { singleProcess: false, dataDir, env: { BULWARK_MASTER_KEY: configured } },
+        'catalog',
+      ).seal('s');
       expect(new SecretBox(key).open(sealed)).to.equal('s');
-      expect(() => openSecretBox({ singleProcess: false, dataDir, env: {} }, 'catalog')).to.throw(ConfigError, /BULWARK_MASTER_KEY: required when catalog runs as its own process/);
-      expect(() => openSecretBox({ singleProcess: true, dataDir, env: { BULWARK_MASTER_KEY: 'c2hvcnQ=' } }, 'catalog')).to.throw(ConfigError, /BULWARK_MASTER_KEY must be base64 of 32/);
+      expect(() => openSecretBox({ singleProcess: false, dataDir, env: {} }, 'catalog')).to.throw(
+        ConfigError,
+        /BULWARK_MASTER_KEY: required when catalog runs as its own process/,
+      );
+      expect(() =>
+        openSecretBox({ singleProcess: true, dataDir, env: { BULWARK_MASTER_KEY: 'c2hvcnQ=' } }, 'catalog'),
+      ).to.throw(ConfigError, /BULWARK_MASTER_KEY must be base64 of 32/);
       const first = openSecretBox({ singleProcess: true, dataDir, env: {} }, 'catalog');
       expect(fs.statSync(path.join(dataDir, 'secrets', 'master-key')).mode & 0o777).to.equal(0o600);
-      expect(openSecretBox({ singleProcess: true, dataDir, env: {} }, 'catalog').open(first.seal('again'))).to.equal('again');
+      expect(openSecretBox({ singleProcess: true, dataDir, env: {} }, 'catalog').open(first.seal('again'))).to.equal(
+        'again',
+      );
     } finally {
       fs.rmSync(dataDir, { recursive: true, force: true });
     }

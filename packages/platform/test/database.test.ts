@@ -3,7 +3,15 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
-import { enqueueEvents, InProcessBus, Migration, openDatabase, OutboxRelay, pgArray, unnestRows } from '@bulwark/platform';
+import {
+  enqueueEvents,
+  InProcessBus,
+  Migration,
+  openDatabase,
+  OutboxRelay,
+  pgArray,
+  unnestRows,
+} from '@bulwark/platform';
 import { DATABASE_BACKENDS, TestDatabase } from '@bulwark/testkit';
 
 for (const backend of DATABASE_BACKENDS) {
@@ -20,13 +28,17 @@ for (const backend of DATABASE_BACKENDS) {
     });
 
     it('lets one relay at a time hold the outbox lease, and hands it over when released', async () => {
-      await t.db.transaction((trx) => enqueueEvents(trx, [{ topic: 'nowhere', type: 'x', key: 'k', payload: { a: 1 } }]));
+      await t.db.transaction((trx) =>
+        enqueueEvents(trx, [{ topic: 'nowhere', type: 'x', key: 'k', payload: { a: 1 } }]),
+      );
       const bus = new InProcessBus();
       await bus.start();
       const first = new OutboxRelay(t.db, bus, { service: 'platform', leaseMs: 60000 });
       const second = new OutboxRelay(t.db, bus, { service: 'platform', leaseMs: 60000 });
       expect(await first.publishBatch()).to.equal(1);
-      await t.db.transaction((trx) => enqueueEvents(trx, [{ topic: 'nowhere', type: 'x', key: 'k', payload: { a: 2 } }]));
+      await t.db.transaction((trx) =>
+        enqueueEvents(trx, [{ topic: 'nowhere', type: 'x', key: 'k', payload: { a: 2 } }]),
+      );
       expect(await second.publishBatch()).to.equal(0);
       // Stopping flushes what is pending (the second event) and releases the lease.
       first.start();
@@ -34,12 +46,26 @@ for (const backend of DATABASE_BACKENDS) {
       const flushed = await t.db('bulwark_outbox').orderBy('seq', 'desc').first();
       expect(flushed.payload).to.deep.equal({ a: 2 });
       expect(flushed.published_at).to.be.instanceOf(Date);
-      await t.db.transaction((trx) => enqueueEvents(trx, [{ topic: 'nowhere', type: 'x', key: 'k', payload: { a: 3 } }]));
+      await t.db.transaction((trx) =>
+        enqueueEvents(trx, [{ topic: 'nowhere', type: 'x', key: 'k', payload: { a: 3 } }]),
+      );
       expect(await second.publishBatch()).to.equal(1);
     });
 
     it('carries rows as typed arrays (unnestRows) without changing a value', async () => {
-      const awkward = ['', 'NULL', 'null', 'a,b', '{x}', 'say "hi"', 'back\\slash\\', 'tab\tnew\nline', ' padded ', 'ünïcödé 🚀', "it's"];
+      const awkward = [
+        '',
+        'NULL',
+        'null',
+        'a,b',
+        '{x}',
+        'say "hi"',
+        'back\\slash\\',
+        'tab\tnew\nline',
+        ' padded ',
+        'ünïcödé 🚀',
+        "it's",
+      ];
       const rows = awkward.map((text, i) => ({
         id: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
         text,
@@ -55,19 +81,59 @@ for (const backend of DATABASE_BACKENDS) {
         batch: 'batch "1"',
         none: null,
       }));
-      const { sql, bindings } = unnestRows(rows, { id: 'uuid', text: 'text', maybe: 'text', n: 'int', score: 'float8', flag: 'boolean', at: 'timestamptz', tags: 'text[]', cwes: 'int[]', doc: 'jsonb', batch: 'text', none: 'int' });
-      const back = (await t.db.raw(`select id, text, maybe, n, score, flag, at, tags, cwes, doc, batch, none from ${sql} order by n`, bindings)).rows;
-      expect(back.map((r: Record<string, unknown>) => ({ ...r, at: new Date(r.at as string).toISOString() }))).to.deep.equal(rows);
-      const one = unnestRows([{ a: 1, b: 'x' }, { a: 1, b: 'x' }], { a: 'int', b: 'text' });
-      expect((await t.db.raw(`select a, b from ${one.sql}`, one.bindings)).rows).to.deep.equal([{ a: 1, b: 'x' }, { a: 1, b: 'x' }]);
-      expect((await t.db.raw('select cardinality(?::text[]) as n', [pgArray(awkward)])).rows[0].n).to.equal(awkward.length);
-      expect((await t.db.raw(`select count(*)::int as n from ${unnestRows<{ id: string }>([], { id: 'uuid' }).sql}`, unnestRows<{ id: string }>([], { id: 'uuid' }).bindings)).rows[0].n).to.equal(0);
+      const { sql, bindings } = unnestRows(rows, {
+        id: 'uuid',
+        text: 'text',
+        maybe: 'text',
+        n: 'int',
+        score: 'float8',
+        flag: 'boolean',
+        at: 'timestamptz',
+        tags: 'text[]',
+        cwes: 'int[]',
+        doc: 'jsonb',
+        batch: 'text',
+        none: 'int',
+      });
+      const back = (
+        await t.db.raw(
+          `select id, text, maybe, n, score, flag, at, tags, cwes, doc, batch, none from ${sql} order by n`,
+          bindings,
+        )
+      ).rows;
+      expect(
+        back.map((r: Record<string, unknown>) => ({ ...r, at: new Date(r.at as string).toISOString() })),
+      ).to.deep.equal(rows);
+      const one = unnestRows(
+        [
+          { a: 1, b: 'x' },
+          { a: 1, b: 'x' },
+        ],
+        { a: 'int', b: 'text' },
+      );
+      expect((await t.db.raw(`select a, b from ${one.sql}`, one.bindings)).rows).to.deep.equal([
+        { a: 1, b: 'x' },
+        { a: 1, b: 'x' },
+      ]);
+      expect((await t.db.raw('select cardinality(?::text[]) as n', [pgArray(awkward)])).rows[0].n).to.equal(
+        awkward.length,
+      );
+      expect(
+        (
+          await t.db.raw(
+            `select count(*)::int as n from ${unnestRows<{ id: string }>([], { id: 'uuid' }).sql}`,
+            unnestRows<{ id: string }>([], { id: 'uuid' }).bindings,
+          )
+        ).rows[0].n,
+      ).to.equal(0);
     });
   });
 }
 
 describe('the embedded PostgreSQL server of a data directory', () => {
-  const counter: Migration[] = [{ name: '0001_counter', up: (db) => db.schema.createTable('counter', (t) => t.integer('n').notNullable()) }];
+  const counter: Migration[] = [
+    { name: '0001_counter', up: (db) => db.schema.createTable('counter', (t) => t.integer('n').notNullable()) },
+  ];
   let dataDir: string;
   before(() => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'embedded-server-'));
@@ -76,13 +142,16 @@ describe('the embedded PostgreSQL server of a data directory', () => {
 
   /** Processes of a server whose cluster is under `dir`. */
   const serversOf = (dir: string) =>
-    fs.readdirSync('/proc').filter((p) => /^\d+$/.test(p)).filter((p) => {
-      try {
-        return fs.readFileSync(`/proc/${p}/cmdline`, 'utf8').includes(path.join(dir, 'postgres', 'cluster'));
-      } catch {
-        return false;
-      }
-    });
+    fs
+      .readdirSync('/proc')
+      .filter((p) => /^\d+$/.test(p))
+      .filter((p) => {
+        try {
+          return fs.readFileSync(`/proc/${p}/cmdline`, 'utf8').includes(path.join(dir, 'postgres', 'cluster'));
+        } catch {
+          return false;
+        }
+      });
 
   it('gives each service a database of its own on one server, keeps what was committed across a restart, and stops with the last database', async () => {
     const first = await openDatabase({ service: 'first', dataDir, migrations: counter });
@@ -90,7 +159,10 @@ describe('the embedded PostgreSQL server of a data directory', () => {
     try {
       await first('counter').insert({ n: 1 });
       expect(await second('counter').select('n')).to.deep.equal([]);
-      expect((await first.raw('select current_database() as db, inet_server_addr() as addr')).rows[0]).to.deep.equal({ db: 'bulwark_first', addr: null });
+      expect((await first.raw('select current_database() as db, inet_server_addr() as addr')).rows[0]).to.deep.equal({
+        db: 'bulwark_first',
+        addr: null,
+      });
     } finally {
       await first.destroy();
       expect(serversOf(dataDir), 'still open: second').to.not.be.empty;
@@ -102,7 +174,10 @@ describe('the embedded PostgreSQL server of a data directory', () => {
     const again = await openDatabase({ service: 'first', dataDir, migrations: counter });
     try {
       expect(await again('counter').select('n')).to.deep.equal([{ n: 1 }]);
-      expect((await again('knex_migrations').select('name')).map((r: { name: string }) => r.name)).to.deep.equal(['0000_platform_outbox_inbox', '0001_counter']);
+      expect((await again('knex_migrations').select('name')).map((r: { name: string }) => r.name)).to.deep.equal([
+        '0000_platform_outbox_inbox',
+        '0001_counter',
+      ]);
     } finally {
       await again.destroy();
     }

@@ -1,7 +1,17 @@
 import { expect } from 'chai';
 import { identityV1 } from '@bulwark/proto';
 import {
-  AppError, createGrpcClient, currentRequestId, currentSpan, grpcClientHandled, grpcServerHandled, GrpcServer, InternalAuth, runWithContext, SpanKind, startSpan,
+  AppError,
+  createGrpcClient,
+  currentRequestId,
+  currentSpan,
+  grpcClientHandled,
+  grpcServerHandled,
+  GrpcServer,
+  InternalAuth,
+  runWithContext,
+  SpanKind,
+  startSpan,
   traceIdOf,
 } from '@bulwark/platform';
 
@@ -23,11 +33,24 @@ describe('gRPC helpers over a real loopback connection', function () {
         if (req.token === 'missing') throw new AppError('not_found', 'No such token');
         if (req.token === 'slow') await new Promise((r) => setTimeout(r, 500));
         if (req.token === 'boom') throw new Error('database password is hunter2');
-        if (req.token.startsWith('unknown:')) throw new AppError('invalid_request', `Unknown project ${req.token.slice(8)}`, [{ field: 'project_code', problem: `has no project ${req.token.slice(8)}` }]);
+        if (req.token.startsWith('unknown:'))
+          throw new AppError('invalid_request', `Unknown project ${req.token.slice(8)}`, [
+            { field: 'project_code', problem: `has no project ${req.token.slice(8)}` },
+          ]);
         // What the server does with a non-Error thrown value.
         // eslint-disable-next-line @typescript-eslint/only-throw-error
         if (req.token === 'throws-undefined') throw undefined;
-        return { userId: 'u1', username: 'alice', permissions: [{ key: 'k', letters: ['r'] }], allProjects: true, projects: [], scopes: {}, tokenKind: 'api', tokenId: 't', expiresAt: '' };
+        return {
+          userId: 'u1',
+          username: 'alice',
+          permissions: [{ key: 'k', letters: ['r'] }],
+          allProjects: true,
+          projects: [],
+          scopes: {},
+          tokenKind: 'api',
+          tokenId: 't',
+          expiresAt: '',
+        };
       },
       // Not called here: the service definition has it, so the implementation must too.
       async getLicenseLimits() {
@@ -50,14 +73,21 @@ describe('gRPC helpers over a real loopback connection', function () {
 
   it('carries the caller\u2019s trace context in the metadata, and counts calls on both sides by method and status code', async () => {
     const count = async (metric: typeof grpcServerHandled, code: string) =>
-      (await metric.get()).values.filter((v) => v.labels.method === 'bulwark.identity.v1.IdentityService/Authenticate' && v.labels.code === code).reduce((n, v) => n + v.value, 0);
-    const before = { serverOk: await count(grpcServerHandled, 'OK'), clientNotFound: await count(grpcClientHandled, 'NOT_FOUND') };
+      (await metric.get()).values
+        .filter((v) => v.labels.method === 'bulwark.identity.v1.IdentityService/Authenticate' && v.labels.code === code)
+        .reduce((n, v) => n + v.value, 0);
+    const before = {
+      serverOk: await count(grpcServerHandled, 'OK'),
+      clientNotFound: await count(grpcClientHandled, 'NOT_FOUND'),
+    };
     const { client, close } = createGrpcClient(def, 'identity', address, new InternalAuth(SECRET, 'gateway'));
     const caller = startSpan('caller', { kind: SpanKind.INTERNAL, component: 'test' });
     await runWithContext({ requestId: 'req-traced', span: caller }, () => client.authenticate({ token: 'ok' }));
     await client.authenticate({ token: 'missing' }).catch(() => undefined);
     close();
-    expect(traceIds.at(-2)).to.match(/^[0-9a-f]{32}$/).and.equal(traceIdOf(caller));
+    expect(traceIds.at(-2))
+      .to.match(/^[0-9a-f]{32}$/)
+      .and.equal(traceIdOf(caller));
     expect(await count(grpcServerHandled, 'OK')).to.equal(before.serverOk + 1);
     expect(await count(grpcClientHandled, 'NOT_FOUND')).to.equal(before.clientNotFound + 1);
   });
@@ -96,24 +126,35 @@ describe('gRPC helpers over a real loopback connection', function () {
   });
 
   it('refuses a caller that cannot show a token signed with the internal secret', async () => {
-    const { client, close } = createGrpcClient(def, 'identity', address, new InternalAuth('another-secret-that-is-long-enough-123', 'intruder'));
+    const { client, close } = createGrpcClient(
+      def,
+      'identity',
+      address,
+      new InternalAuth('another-secret-that-is-long-enough-123', 'intruder'),
+    );
     const err = await client.authenticate({ token: 'ok' }).catch((e: unknown) => e);
     close();
     expect((err as AppError).code).to.equal('unauthenticated');
   });
 
   it('gives up at the deadline', async () => {
-    const { client, close } = createGrpcClient(def, 'identity', address, new InternalAuth(SECRET, 'gateway'), { deadlineMs: 100 });
+    const { client, close } = createGrpcClient(def, 'identity', address, new InternalAuth(SECRET, 'gateway'), {
+      deadlineMs: 100,
+    });
     const err = await client.authenticate({ token: 'slow' }).catch((e: unknown) => e);
     close();
     expect((err as AppError).code).to.equal('unavailable');
   });
 
   it('opens the circuit after repeated failures: further calls fail fast without reaching the peer', async () => {
-    const { client, close } = createGrpcClient(def, 'identity', address, new InternalAuth(SECRET, 'gateway'), { resetTimeoutMs: 60000 });
+    const { client, close } = createGrpcClient(def, 'identity', address, new InternalAuth(SECRET, 'gateway'), {
+      resetTimeoutMs: 60000,
+    });
     for (let i = 0; i < 6; i++) await client.authenticate({ token: 'boom' }).catch(() => undefined);
     const reached = seen.length;
-    const errors = await Promise.all([1, 2, 3].map(() => client.authenticate({ token: 'ok' }).catch((e: unknown) => e)));
+    const errors = await Promise.all(
+      [1, 2, 3].map(() => client.authenticate({ token: 'ok' }).catch((e: unknown) => e)),
+    );
     close();
     expect(seen.length).to.equal(reached);
     for (const err of errors) expect((err as AppError).code).to.equal('unavailable');

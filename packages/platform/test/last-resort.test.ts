@@ -18,7 +18,11 @@ setTimeout(() => {
 
 describe('the last resort of a process', () => {
   it('logs an unhandled rejection as JSON and keeps running; logs an uncaught exception and stops through stop()', () => {
-    const run = spawnSync(process.execPath, ['-e', CHILD], { cwd: __dirname, encoding: 'utf8', env: { ...process.env, LOG_LEVEL: 'info' } });
+    const run = spawnSync(process.execPath, ['-e', CHILD], {
+      cwd: __dirname,
+      encoding: 'utf8',
+      env: { ...process.env, LOG_LEVEL: 'info' },
+    });
     const lines = run.stdout.trim().split('\n');
     const json = lines.filter((l) => l.startsWith('{')).map((l) => JSON.parse(l));
     expect(json.map((j) => [j.level, j.message, j.error])).to.deep.equal([

@@ -7,7 +7,19 @@ import zlib from 'node:zlib';
 import { expect } from 'chai';
 import { z } from 'zod';
 import { spawnSync } from 'node:child_process';
-import { AppError, createServiceApp, InternalAuth, INTERNAL_AUTH_HEADER, listen, markRecorded, RouteSpec, RunningHttpServer, ServerErrorAnswer, sweepAbandonedUploads, UploadedFile } from '@bulwark/platform';
+import {
+  AppError,
+  createServiceApp,
+  InternalAuth,
+  INTERNAL_AUTH_HEADER,
+  listen,
+  markRecorded,
+  RouteSpec,
+  RunningHttpServer,
+  ServerErrorAnswer,
+  sweepAbandonedUploads,
+  UploadedFile,
+} from '@bulwark/platform';
 import type { Json } from '@bulwark/testkit';
 
 const SECRET = 'a-test-secret-of-at-least-thirty-two-chars';
@@ -16,11 +28,39 @@ const UPLOAD_LIMIT = 4096;
 
 const routes: RouteSpec[] = [
   {
-    operationId: 'echo', method: 'post', path: '/echo/{name}', service: 'demo', tag: 'Demo', summary: 'Echo', access: { kind: 'authenticated' },
-    request: { params: z.object({ name: z.string() }), query: z.object({ q: z.string().optional() }).strict(), body: z.object({ text: z.string(), tags: z.array(z.string()).optional() }).strict() },
+    operationId: 'echo',
+    method: 'post',
+    path: '/echo/{name}',
+    service: 'demo',
+    tag: 'Demo',
+    summary: 'Echo',
+    access: { kind: 'authenticated' },
+    request: {
+      params: z.object({ name: z.string() }),
+      query: z.object({ q: z.string().optional() }).strict(),
+      body: z.object({ text: z.string(), tags: z.array(z.string()).optional() }).strict(),
+    },
   },
-  { operationId: 'upload', method: 'post', path: '/upload', service: 'demo', tag: 'Demo', summary: 'Upload', access: { kind: 'authenticated' }, upload: { maxBytes: UPLOAD_LIMIT } },
-  { operationId: 'explode', method: 'get', path: '/explode/{how}', service: 'demo', tag: 'Demo', summary: 'Fails', access: { kind: 'authenticated' }, request: { params: z.object({ how: z.string() }) } },
+  {
+    operationId: 'upload',
+    method: 'post',
+    path: '/upload',
+    service: 'demo',
+    tag: 'Demo',
+    summary: 'Upload',
+    access: { kind: 'authenticated' },
+    upload: { maxBytes: UPLOAD_LIMIT },
+  },
+  {
+    operationId: 'explode',
+    method: 'get',
+    path: '/explode/{how}',
+    service: 'demo',
+    tag: 'Demo',
+    summary: 'Fails',
+    access: { kind: 'authenticated' },
+    request: { params: z.object({ how: z.string() }) },
+  },
 ];
 
 /** What the `explode` route throws, by its path parameter. */
@@ -32,13 +72,24 @@ function explode(how: string): never {
 }
 
 /** Sends `chunks` with chunked transfer encoding (no Content-Length), as a client streaming a body does. */
-function postChunked(url: string, token: string, chunks: Buffer[], headers: Record<string, string> = {}): Promise<{ status: number; body: Json }> {
+function postChunked(
+  url: string,
+  token: string,
+  chunks: Buffer[],
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: Json }> {
   return new Promise((resolve, reject) => {
-    const req = http.request(url, { method: 'POST', headers: { 'content-type': 'application/json', [INTERNAL_AUTH_HEADER]: token, ...headers } }, (res) => {
-      const parts: Buffer[] = [];
-      res.on('data', (d: Buffer) => parts.push(d));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(Buffer.concat(parts).toString('utf8')) }));
-    });
+    const req = http.request(
+      url,
+      { method: 'POST', headers: { 'content-type': 'application/json', [INTERNAL_AUTH_HEADER]: token, ...headers } },
+      (res) => {
+        const parts: Buffer[] = [];
+        res.on('data', (d: Buffer) => parts.push(d));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, body: JSON.parse(Buffer.concat(parts).toString('utf8')) }),
+        );
+      },
+    );
     // The server may stop reading once it has refused the body; the answer is what counts.
     req.on('error', (err) => (req.writableEnded ? undefined : reject(err)));
     for (const c of chunks) req.write(c);
@@ -59,12 +110,24 @@ describe('a service HTTP app', () => {
   before(async () => {
     process.env.TMPDIR = tmp;
     const app = createServiceApp({
-      service: 'demo', routes, internalAuth: new InternalAuth(SECRET, 'demo'), readiness: async () => ({}), bodyLimitBytes: BODY_LIMIT,
+      service: 'demo',
+      routes,
+      internalAuth: new InternalAuth(SECRET, 'demo'),
+      readiness: async () => ({}),
+      bodyLimitBytes: BODY_LIMIT,
       exposeMetrics: false,
-      handlers: { echo: async (input) => ({ params: input.params, body: input.body }), upload: async (input) => {
-        const file = input.body as UploadedFile;
-        return { bytes: file.size, sha256: file.sha256, sameOnDisk: createHash('sha256').update(fs.readFileSync(file.path)).digest('hex') === file.sha256 };
-      }, explode: async (input) => explode(input.params.how) },
+      handlers: {
+        echo: async (input) => ({ params: input.params, body: input.body }),
+        upload: async (input) => {
+          const file = input.body as UploadedFile;
+          return {
+            bytes: file.size,
+            sha256: file.sha256,
+            sameOnDisk: createHash('sha256').update(fs.readFileSync(file.path)).digest('hex') === file.sha256,
+          };
+        },
+        explode: async (input) => explode(input.params.how),
+      },
       onServerError: (answer) => serverErrors.push(answer),
     });
     server = await listen(app, '127.0.0.1', 0);
@@ -78,16 +141,26 @@ describe('a service HTTP app', () => {
   });
 
   it('refuses a chunked JSON body over its own limit with 413 in the error model', async () => {
-    const res = await postChunked(`${server.url}/echo/a`, gateway.forService(), [Buffer.from('{"text":"'), Buffer.alloc(BODY_LIMIT, 'x'), Buffer.from('"}')]);
+    const res = await postChunked(`${server.url}/echo/a`, gateway.forService(), [
+      Buffer.from('{"text":"'),
+      Buffer.alloc(BODY_LIMIT, 'x'),
+      Buffer.from('"}'),
+    ]);
     expect(res.status).to.equal(413);
     expect(res.body.error.code).to.equal('payload_too_large');
   });
 
   it('refuses a chunked upload over the route\u2019s maxBytes with 413, and takes one within it', async () => {
-    const over = await postChunked(`${server.url}/upload`, gateway.forService(), [Buffer.alloc(UPLOAD_LIMIT), Buffer.alloc(1)]);
+    const over = await postChunked(`${server.url}/upload`, gateway.forService(), [
+      Buffer.alloc(UPLOAD_LIMIT),
+      Buffer.alloc(1),
+    ]);
     expect(over.status).to.equal(413);
     expect(over.body.error.code).to.equal('payload_too_large');
-    const within = await postChunked(`${server.url}/upload`, gateway.forService(), [Buffer.alloc(UPLOAD_LIMIT / 2), Buffer.alloc(UPLOAD_LIMIT / 2)]);
+    const within = await postChunked(`${server.url}/upload`, gateway.forService(), [
+      Buffer.alloc(UPLOAD_LIMIT / 2),
+      Buffer.alloc(UPLOAD_LIMIT / 2),
+    ]);
     const sha256 = createHash('sha256').update(Buffer.alloc(UPLOAD_LIMIT)).digest('hex');
     expect(within).to.deep.equal({ status: 200, body: { bytes: UPLOAD_LIMIT, sha256, sameOnDisk: true } });
     expect(leftovers(), 'temporary files after the answers').to.deep.equal([]);
@@ -95,9 +168,17 @@ describe('a service HTTP app', () => {
 
   it('undoes a gzip Content-Encoding before counting and hashing, and refuses an unknown encoding or a body that does not decode with 400', async () => {
     const text = Buffer.from('{"report":true}');
-    const res = await postChunked(`${server.url}/upload`, gateway.forService(), [zlib.gzipSync(text)], { 'content-encoding': 'gzip' });
-    expect(res).to.deep.equal({ status: 200, body: { bytes: text.length, sha256: createHash('sha256').update(text).digest('hex'), sameOnDisk: true } });
-    expect((await postChunked(`${server.url}/upload`, gateway.forService(), [text], { 'content-encoding': 'compress' })).status).to.equal(400);
+    const res = await postChunked(`${server.url}/upload`, gateway.forService(), [zlib.gzipSync(text)], {
+      'content-encoding': 'gzip',
+    });
+    expect(res).to.deep.equal({
+      status: 200,
+      body: { bytes: text.length, sha256: createHash('sha256').update(text).digest('hex'), sameOnDisk: true },
+    });
+    expect(
+      (await postChunked(`${server.url}/upload`, gateway.forService(), [text], { 'content-encoding': 'compress' }))
+        .status,
+    ).to.equal(400);
     const bad = await postChunked(`${server.url}/upload`, gateway.forService(), [text], { 'content-encoding': 'gzip' });
     expect(bad.status).to.equal(400);
     expect(bad.body.error.details).to.deep.equal([{ field: 'body', problem: 'is not validly encoded' }]);
@@ -105,7 +186,10 @@ describe('a service HTTP app', () => {
   });
 
   it('removes the temporary file of an upload whose client goes away mid-body', async () => {
-    const req = http.request(`${server.url}/upload`, { method: 'POST', headers: { [INTERNAL_AUTH_HEADER]: gateway.forService() } });
+    const req = http.request(`${server.url}/upload`, {
+      method: 'POST',
+      headers: { [INTERNAL_AUTH_HEADER]: gateway.forService() },
+    });
     req.on('error', () => undefined);
     req.write(Buffer.alloc(UPLOAD_LIMIT / 2));
     // The server has the file open once the first bytes arrived.
@@ -119,7 +203,12 @@ describe('a service HTTP app', () => {
 
   it('sweeps the upload files of processes that are gone, and keeps those of live ones', () => {
     const gone = spawnSync(process.execPath, ['-e', '']).pid;
-    const files = [`bulwark-upload-${gone}-a`, 'bulwark-upload-0b1e2c3d-4e5f-6a7b-8c9d-0e1f2a3b4c5d', `bulwark-upload-${process.pid}-b`, 'unrelated'];
+    const files = [
+      `bulwark-upload-${gone}-a`,
+      'bulwark-upload-0b1e2c3d-4e5f-6a7b-8c9d-0e1f2a3b4c5d',
+      `bulwark-upload-${process.pid}-b`,
+      'unrelated',
+    ];
     for (const f of files) fs.writeFileSync(path.join(tmp, f), 'x');
     expect(sweepAbandonedUploads()).to.equal(2);
     expect(leftovers().sort()).to.deep.equal([`bulwark-upload-${process.pid}-b`, 'unrelated']);
@@ -127,7 +216,8 @@ describe('a service HTTP app', () => {
   });
 
   it('refuses the NUL character in a body string, an array item, a key, a query value and a path parameter, naming each field', async () => {
-    const send = async (path: string, body: unknown) => postChunked(`${server.url}${path}`, gateway.forService(), [Buffer.from(JSON.stringify(body))]);
+    const send = async (path: string, body: unknown) =>
+      postChunked(`${server.url}${path}`, gateway.forService(), [Buffer.from(JSON.stringify(body))]);
     const cases: [string, unknown, string][] = [
       ['/echo/a', { text: 'a\u0000b' }, 'text'],
       ['/echo/a', { text: 'ok', tags: ['fine', '\u0000'] }, 'tags[1]'],
@@ -139,14 +229,27 @@ describe('a service HTTP app', () => {
       const res = await send(path, body);
       expect(res.status, `${path} ${JSON.stringify(body)}`).to.equal(400);
       expect(res.body.error.code).to.equal('invalid_request');
-      expect(res.body.error.details).to.deep.equal([{ field, problem: field === 'body' ? 'has a key with the NUL character (U+0000)' : 'must not contain the NUL character (U+0000)' }]);
+      expect(res.body.error.details).to.deep.equal([
+        {
+          field,
+          problem:
+            field === 'body'
+              ? 'has a key with the NUL character (U+0000)'
+              : 'must not contain the NUL character (U+0000)',
+        },
+      ]);
     }
-    expect(await send('/echo/a', { text: 'ok' })).to.deep.equal({ status: 200, body: { params: { name: 'a' }, body: { text: 'ok' } } });
+    expect(await send('/echo/a', { text: 'ok' })).to.deep.equal({
+      status: 200,
+      body: { params: { name: 'a' }, body: { text: 'ok' } },
+    });
   });
 
   it('tells the error log of each 5xx with the route-table path, the code and the request id, never the internal text', async () => {
     const get = async (how: string, requestId: string) => {
-      const res = await fetch(`${server.url}/explode/${how}`, { headers: { [INTERNAL_AUTH_HEADER]: gateway.forService(), 'x-request-id': requestId } });
+      const res = await fetch(`${server.url}/explode/${how}`, {
+        headers: { [INTERNAL_AUTH_HEADER]: gateway.forService(), 'x-request-id': requestId },
+      });
       return { status: res.status, text: await res.text() };
     };
     const internal = await get('internal', 'req-internal-1');

@@ -3,7 +3,19 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 import {
-  currentSpan, Db, enqueueEvents, EventBus, InProcessBus, KafkaBus, openDatabase, OutboxRelay, runWithContext, SpanKind, startSpan, Subscription, traceIdOf,
+  currentSpan,
+  Db,
+  enqueueEvents,
+  EventBus,
+  InProcessBus,
+  KafkaBus,
+  openDatabase,
+  OutboxRelay,
+  runWithContext,
+  SpanKind,
+  startSpan,
+  Subscription,
+  traceIdOf,
 } from '@bulwark/platform';
 import { requireInfra, uniqueSuffix } from '@bulwark/testkit';
 
@@ -18,7 +30,11 @@ const ADAPTERS: Adapter[] = [
     name: 'Kafka bus (real broker)',
     make: (ctx, topic) => {
       const i = requireInfra(ctx, 'kafka');
-      return new KafkaBus({ brokers: i.kafkaBrokers, clientId: `trace-${uniqueSuffix()}`, topics: [{ name: topic, partitions: 2 }] });
+      return new KafkaBus({
+        brokers: i.kafkaBrokers,
+        clientId: `trace-${uniqueSuffix()}`,
+        topics: [{ name: topic, partitions: 2 }],
+      });
     },
   },
 ];

@@ -1,8 +1,26 @@
 import path from 'node:path';
 import { z } from 'zod';
 import {
-  Cache, ConfigError, createLogger, DEFAULT_SESSION_TIMEOUT_MS, env, EventBus, InProcessBus, InternalAuth, KafkaBus, loadConfig, loadOrCreateSecret,
-  ModuleContext, ModuleDefinition, openCache, SERVICE_NAMES, ServiceName, StartedModule, startTracing, sweepAbandonedUploads, tracingConfigSchema,
+  Cache,
+  ConfigError,
+  createLogger,
+  DEFAULT_SESSION_TIMEOUT_MS,
+  env,
+  EventBus,
+  InProcessBus,
+  InternalAuth,
+  KafkaBus,
+  loadConfig,
+  loadOrCreateSecret,
+  ModuleContext,
+  ModuleDefinition,
+  openCache,
+  SERVICE_NAMES,
+  ServiceName,
+  StartedModule,
+  startTracing,
+  sweepAbandonedUploads,
+  tracingConfigSchema,
 } from '@bulwark/platform';
 import { TOPIC_SPECS } from '@bulwark/contracts';
 import { gatewayModule } from '@bulwark/gateway';
@@ -15,34 +33,47 @@ import { notificationsModule } from '@bulwark/notifications';
 import { MetricsServer, serveMetrics } from './metrics-server';
 
 /** Every module this binary can run, in no particular order: `dependsOn` decides the start order. */
-export const MODULES: ModuleDefinition[] = [identityModule, catalogModule, scanningModule, issuesModule, reportingModule, notificationsModule, gatewayModule];
+export const MODULES: ModuleDefinition[] = [
+  identityModule,
+  catalogModule,
+  scanningModule,
+  issuesModule,
+  reportingModule,
+  notificationsModule,
+  gatewayModule,
+];
 
-const runtimeSchema = z.object({
-  /** `all` (one process, embedded defaults) or a comma-separated list of module names. */
-  TARGET: z.string().default('all'),
-  BULWARK_DATA_DIR: z.string().default('./data'),
-  /** Shared by every process of a deployment: signs the tokens services trust. */
-  BULWARK_INTERNAL_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
-  BULWARK_BIND_HOST: z.string().default('127.0.0.1'),
-  KAFKA_BROKERS: env.list(),
-  KAFKA_CLIENT_ID: z.string().default('bulwark'),
-  KAFKA_REPLICATION_FACTOR: env.int(1, 1),
-  /** Partitions of each topic at its creation (unset: each topic's declared count); at most one consumer per partition works. */
-  KAFKA_PARTITIONS: z.coerce.number().int().min(1).optional(),
-  /** A consumer silent for this long loses its partitions to the other replicas; also bounds a rebalance. */
-  KAFKA_SESSION_TIMEOUT_MS: env.int(DEFAULT_SESSION_TIMEOUT_MS, 6000),
-  /** Prefix of this deployment's topics and consumer groups, for clusters shared by several deployments. */
-  KAFKA_NAMESPACE: z.string().regex(/^[A-Za-z0-9._-]*$/, 'may contain only letters, digits, ".", "_" and "-"').default(''),
-  REDIS_URL: env.url(),
-  /** Key prefix in Redis, so several deployments can share one server. */
-  REDIS_PREFIX: z.string().default('bulwark:'),
-  SHUTDOWN_TIMEOUT_MS: env.int(20000, 1000),
-  /**
-   * A port of its own for `/metrics` (one per process, never the gateway's public port); unset =
-   * `/metrics` is answered on every HTTP port of the process, next to `/healthz`.
-   */
-  METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
-}).extend(tracingConfigSchema.shape);
+const runtimeSchema = z
+  .object({
+    /** `all` (one process, embedded defaults) or a comma-separated list of module names. */
+    TARGET: z.string().default('all'),
+    BULWARK_DATA_DIR: z.string().default('./data'),
+    /** Shared by every process of a deployment: signs the tokens services trust. */
+    BULWARK_INTERNAL_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+    BULWARK_BIND_HOST: z.string().default('127.0.0.1'),
+    KAFKA_BROKERS: env.list(),
+    KAFKA_CLIENT_ID: z.string().default('bulwark'),
+    KAFKA_REPLICATION_FACTOR: env.int(1, 1),
+    /** Partitions of each topic at its creation (unset: each topic's declared count); at most one consumer per partition works. */
+    KAFKA_PARTITIONS: z.coerce.number().int().min(1).optional(),
+    /** A consumer silent for this long loses its partitions to the other replicas; also bounds a rebalance. */
+    KAFKA_SESSION_TIMEOUT_MS: env.int(DEFAULT_SESSION_TIMEOUT_MS, 6000),
+    /** Prefix of this deployment's topics and consumer groups, for clusters shared by several deployments. */
+    KAFKA_NAMESPACE: z
+      .string()
+      .regex(/^[A-Za-z0-9._-]*$/, 'may contain only letters, digits, ".", "_" and "-"')
+      .default(''),
+    REDIS_URL: env.url(),
+    /** Key prefix in Redis, so several deployments can share one server. */
+    REDIS_PREFIX: z.string().default('bulwark:'),
+    SHUTDOWN_TIMEOUT_MS: env.int(20000, 1000),
+    /**
+     * A port of its own for `/metrics` (one per process, never the gateway's public port); unset =
+     * `/metrics` is answered on every HTTP port of the process, next to `/healthz`.
+     */
+    METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
+  })
+  .extend(tracingConfigSchema.shape);
 
 /** Fixed ports of the scaled mode, so peers find each other without configuration on one host. */
 const DEFAULT_PORTS: Record<ServiceName, { http: number; grpc: number }> = {
@@ -65,10 +96,15 @@ export interface Runtime {
 
 function selectModules(target: string): ModuleDefinition[] {
   if (target === 'all') return MODULES;
-  const names = target.split(',').map((s) => s.trim()).filter(Boolean);
+  const names = target
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   const unknown = names.filter((n) => !MODULES.some((m) => m.name === n));
   if (unknown.length > 0 || names.length === 0) {
-    throw new ConfigError([`TARGET: unknown module(s) ${unknown.join(', ') || '(none)'}; use "all" or a list of ${MODULES.map((m) => m.name).join(', ')}`]);
+    throw new ConfigError([
+      `TARGET: unknown module(s) ${unknown.join(', ') || '(none)'}; use "all" or a list of ${MODULES.map((m) => m.name).join(', ')}`,
+    ]);
   }
   return MODULES.filter((m) => names.includes(m.name));
 }
@@ -95,16 +131,23 @@ export async function startRuntime(environment: NodeJS.ProcessEnv = process.env)
   const singleProcess = cfg.TARGET === 'all';
   const dataDir = path.resolve(cfg.BULWARK_DATA_DIR);
   const swept = sweepAbandonedUploads();
-  if (swept > 0) log.warn('removed upload files left in the temporary folder by processes that are gone', { count: swept });
+  if (swept > 0)
+    log.warn('removed upload files left in the temporary folder by processes that are gone', { count: swept });
 
   if (!singleProcess) {
     const problems: string[] = [];
-    if (cfg.KAFKA_BROKERS.length === 0) problems.push('KAFKA_BROKERS: required when TARGET is not "all" (processes share events through Kafka)');
-    if (!cfg.REDIS_URL) problems.push('REDIS_URL: required when TARGET is not "all" (gateways share rate limits and revocations through Redis)');
-    if (!cfg.BULWARK_INTERNAL_SECRET) problems.push('BULWARK_INTERNAL_SECRET: required when TARGET is not "all" (every process must share it)');
+    if (cfg.KAFKA_BROKERS.length === 0)
+      problems.push('KAFKA_BROKERS: required when TARGET is not "all" (processes share events through Kafka)');
+    if (!cfg.REDIS_URL)
+      problems.push(
+        'REDIS_URL: required when TARGET is not "all" (gateways share rate limits and revocations through Redis)',
+      );
+    if (!cfg.BULWARK_INTERNAL_SECRET)
+      problems.push('BULWARK_INTERNAL_SECRET: required when TARGET is not "all" (every process must share it)');
     for (const m of selected) {
       const key = `${m.name.toUpperCase()}_DATABASE_URL`;
-      if ((SERVICE_NAMES as string[]).includes(m.name) && !environment[key]) problems.push(`${key}: required when ${m.name} runs as its own process`);
+      if ((SERVICE_NAMES as string[]).includes(m.name) && !environment[key])
+        problems.push(`${key}: required when ${m.name} runs as its own process`);
     }
     if (problems.length > 0) throw new ConfigError(problems);
   }
@@ -112,8 +155,15 @@ export async function startRuntime(environment: NodeJS.ProcessEnv = process.env)
   const secret = cfg.BULWARK_INTERNAL_SECRET ?? loadOrCreateSecret(dataDir, 'internal');
   const bus: EventBus =
     cfg.KAFKA_BROKERS.length > 0
-      ? new KafkaBus({ brokers: cfg.KAFKA_BROKERS, clientId: cfg.KAFKA_CLIENT_ID, topics: TOPIC_SPECS, replicationFactor: cfg.KAFKA_REPLICATION_FACTOR, namespace: cfg.KAFKA_NAMESPACE,
-        partitions: cfg.KAFKA_PARTITIONS, sessionTimeoutMs: cfg.KAFKA_SESSION_TIMEOUT_MS })
+      ? new KafkaBus({
+          brokers: cfg.KAFKA_BROKERS,
+          clientId: cfg.KAFKA_CLIENT_ID,
+          topics: TOPIC_SPECS,
+          replicationFactor: cfg.KAFKA_REPLICATION_FACTOR,
+          namespace: cfg.KAFKA_NAMESPACE,
+          partitions: cfg.KAFKA_PARTITIONS,
+          sessionTimeoutMs: cfg.KAFKA_SESSION_TIMEOUT_MS,
+        })
       : new InProcessBus();
   const cache = await openCache(cfg.REDIS_URL, cfg.REDIS_PREFIX);
   const tracing = startTracing(cfg);
@@ -173,6 +223,14 @@ export async function startRuntime(environment: NodeJS.ProcessEnv = process.env)
     await stopAll();
     throw err;
   }
-  log.info('bulwark started', { target: cfg.TARGET, modules: order.map((m) => m.name), bus: bus.kind, cache: cache.kind, dataDir: singleProcess ? dataDir : undefined, tracesTo: tracing.endpoint, metricsPort: cfg.METRICS_PORT });
+  log.info('bulwark started', {
+    target: cfg.TARGET,
+    modules: order.map((m) => m.name),
+    bus: bus.kind,
+    cache: cache.kind,
+    dataDir: singleProcess ? dataDir : undefined,
+    tracesTo: tracing.endpoint,
+    metricsPort: cfg.METRICS_PORT,
+  });
   return { modules: started, bus, cache, shutdownTimeoutMs: cfg.SHUTDOWN_TIMEOUT_MS, stop: stopAll };
 }

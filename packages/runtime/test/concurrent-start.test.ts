@@ -28,7 +28,10 @@ async function waitReady(replicas: Replica[], timeoutMs: number): Promise<void> 
   const pending = new Set(replicas.flatMap((r) => Object.values(r.httpUrls)));
   while (pending.size > 0) {
     const dead = replicas.find((r) => r.proc.exitCode !== null);
-    if (dead) throw new Error(`a replica exited with ${dead.proc.exitCode}:\n${fs.readFileSync(dead.logFile, 'utf8').slice(-4000)}`);
+    if (dead)
+      throw new Error(
+        `a replica exited with ${dead.proc.exitCode}:\n${fs.readFileSync(dead.logFile, 'utf8').slice(-4000)}`,
+      );
     if (Date.now() > deadline) throw new Error(`not ready after ${timeoutMs} ms: ${[...pending].join(', ')}`);
     for (const url of [...pending]) {
       const res = await fetch(`${url}/readyz`, { signal: AbortSignal.timeout(2000) }).catch(() => undefined);
@@ -63,7 +66,11 @@ describe('two replicas starting together on one PostgreSQL server', function () 
     this.timeout(240000);
     logDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bulwark-concurrent-'));
     dbs.push(...(await Promise.all(SERVICE_NAMES.map((s) => createTestDatabase(i.pgUrl, `cc_${s}`)))));
-    const shared: Record<string, string> = { ...scaledEnv(i, logDir), PATH: process.env.PATH ?? '', TARGET: SERVICE_NAMES.join(',') };
+    const shared: Record<string, string> = {
+      ...scaledEnv(i, logDir),
+      PATH: process.env.PATH ?? '',
+      TARGET: SERVICE_NAMES.join(','),
+    };
     SERVICE_NAMES.forEach((s, n) => (shared[`${s.toUpperCase()}_DATABASE_URL`] = dbs[n].url));
     for (const name of ['a', 'b']) {
       const env = { ...shared };
@@ -104,7 +111,10 @@ describe('two replicas starting together on one PostgreSQL server', function () 
         const names = rows.map((r) => r.name);
         expect(new Set(names).size, `${s}: a migration recorded twice`).to.equal(names.length);
         expect(names.length, `${s}: migrations recorded`).to.be.greaterThan(0);
-        expect([a[s], b[s]].sort((x, y) => x - y), `${s}: migrations applied by each replica`).to.deep.equal([0, names.length]);
+        expect(
+          [a[s], b[s]].sort((x, y) => x - y),
+          `${s}: migrations applied by each replica`,
+        ).to.deep.equal([0, names.length]);
       } finally {
         await db.destroy();
       }

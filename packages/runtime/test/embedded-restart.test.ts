@@ -19,7 +19,9 @@ describe('single-process mode restarted on its data directory', function () {
     try {
       const admin = first.api.as(await first.api.login('admin', ADMIN_PASSWORD));
       expect((await admin.post('/api/v1/project', { code, name: 'Kept' })).status).to.equal(200);
-      expect((await admin.post('/api/v1/user', { username, password, password_confirmation: password, roles: [] })).status).to.equal(200);
+      expect(
+        (await admin.post('/api/v1/user', { username, password, password_confirmation: password, roles: [] })).status,
+      ).to.equal(200);
     } finally {
       await first.stop();
     }

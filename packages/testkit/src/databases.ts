@@ -10,7 +10,10 @@ export interface TestDatabase {
 }
 
 /** The two backends every store runs on: the same migrations and queries on both. */
-export const DATABASE_BACKENDS: { name: string; open(ctx: Mocha.Context, service: string, migrations: Migration[]): Promise<TestDatabase> }[] = [
+export const DATABASE_BACKENDS: {
+  name: string;
+  open(ctx: Mocha.Context, service: string, migrations: Migration[]): Promise<TestDatabase>;
+}[] = [
   {
     name: 'embedded PostgreSQL (the bundled server of TARGET=all)',
     async open(_ctx, service, migrations) {

@@ -20,7 +20,13 @@ const FIXED_IDENTITY = {
 function git(args: string[], cwd: string): string {
   return execFileSync('git', args, {
     cwd,
-    env: { PATH: process.env.PATH, HOME: cwd, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null', ...FIXED_IDENTITY },
+    env: {
+      PATH: process.env.PATH,
+      HOME: cwd,
+      GIT_CONFIG_NOSYSTEM: '1',
+      GIT_CONFIG_GLOBAL: '/dev/null',
+      ...FIXED_IDENTITY,
+    },
     encoding: 'utf8',
   });
 }
@@ -29,7 +35,11 @@ function git(args: string[], cwd: string): string {
  * A bare repository at `bareDir` holding one commit of `content` on `main` (fixed author and date, so
  * the commit id is the same on every run), plus `branches` pointing at that commit.
  */
-export function createBareRepository(bareDir: string, content: RepositoryContent, opts: { branches?: string[] } = {}): void {
+export function createBareRepository(
+  bareDir: string,
+  content: RepositoryContent,
+  opts: { branches?: string[] } = {},
+): void {
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'git-work-'));
   try {
     if (typeof content === 'string') fs.cpSync(content, work, { recursive: true });
@@ -111,17 +121,23 @@ function relayCgi(child: ReturnType<typeof spawn>, res: http.ServerResponse): vo
 export async function startGitServer(opts: GitServerOptions = {}): Promise<GitServer> {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'git-served-'));
   const requests: { path: string; user?: string }[] = [];
-  const expected = opts.auth ? `Basic ${Buffer.from(`${opts.auth.username}:${opts.auth.password}`).toString('base64')}` : undefined;
+  const expected = opts.auth
+    ? `Basic ${Buffer.from(`${opts.auth.username}:${opts.auth.password}`).toString('base64')}`
+    : undefined;
 
   const server = http.createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     if (url.pathname.startsWith('/site/')) {
-      res.writeHead(200, { 'content-type': 'text/html' }).end('<html><body>A web page, not a Git repository</body></html>');
+      res
+        .writeHead(200, { 'content-type': 'text/html' })
+        .end('<html><body>A web page, not a Git repository</body></html>');
       return;
     }
     if (expected && req.headers.authorization !== expected) {
       requests.push({ path: url.pathname });
-      res.writeHead(401, { 'www-authenticate': 'Basic realm="git"', 'content-type': 'text/plain' }).end('Authentication required');
+      res
+        .writeHead(401, { 'www-authenticate': 'Basic realm="git"', 'content-type': 'text/plain' })
+        .end('Authentication required');
       return;
     }
     requests.push({ path: url.pathname, user: opts.auth?.username });

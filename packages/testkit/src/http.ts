@@ -10,7 +10,11 @@ export interface ApiResponse<T = Json> {
 
 /** A small client for the gateway: JSON in, JSON out, never throws on an HTTP status. */
 export class Api {
-  constructor(readonly baseUrl: string, private readonly token?: string, private readonly extraHeaders: Record<string, string> = {}) {}
+  constructor(
+    readonly baseUrl: string,
+    private readonly token?: string,
+    private readonly extraHeaders: Record<string, string> = {},
+  ) {}
 
   as(token: string | undefined): Api {
     return new Api(this.baseUrl, token, this.extraHeaders);
@@ -39,7 +43,9 @@ export class Api {
 
   /** A GET whose body is a file: the bytes as they came. */
   async download(path: string): Promise<{ status: number; headers: Headers; body: Buffer }> {
-    const res = await fetch(this.baseUrl + path, { headers: { ...this.extraHeaders, ...(this.token ? { authorization: `Bearer ${this.token}` } : {}) } });
+    const res = await fetch(this.baseUrl + path, {
+      headers: { ...this.extraHeaders, ...(this.token ? { authorization: `Bearer ${this.token}` } : {}) },
+    });
     return { status: res.status, headers: res.headers, body: Buffer.from(await res.arrayBuffer()) };
   }
 

@@ -27,7 +27,11 @@ export interface RedmineServer {
 
 function redmineServer(e: NodeJS.ProcessEnv): RedmineServer | undefined {
   if (!e.BULWARK_TEST_REDMINE_URL || !e.BULWARK_TEST_REDMINE_API_KEY) return undefined;
-  return { url: e.BULWARK_TEST_REDMINE_URL, apiKey: e.BULWARK_TEST_REDMINE_API_KEY, project: e.BULWARK_TEST_REDMINE_PROJECT ?? 'bulwark-test' };
+  return {
+    url: e.BULWARK_TEST_REDMINE_URL,
+    apiKey: e.BULWARK_TEST_REDMINE_API_KEY,
+    project: e.BULWARK_TEST_REDMINE_PROJECT ?? 'bulwark-test',
+  };
 }
 
 /** The slapd of `deploy/local/infra.sh`: its people all share `userPassword`. */
@@ -58,7 +62,9 @@ export function infra(): Infra {
   return {
     pgUrl: process.env.BULWARK_TEST_PG_URL || undefined,
     redisUrl: process.env.BULWARK_TEST_REDIS_URL || undefined,
-    kafkaBrokers: process.env.BULWARK_TEST_KAFKA_BROKERS ? process.env.BULWARK_TEST_KAFKA_BROKERS.split(',') : undefined,
+    kafkaBrokers: process.env.BULWARK_TEST_KAFKA_BROKERS
+      ? process.env.BULWARK_TEST_KAFKA_BROKERS.split(',')
+      : undefined,
     scannerPath: process.env.SCANNER_PATH || undefined,
     ldap: ldapServer(process.env),
     redmine: redmineServer(process.env),
@@ -69,14 +75,29 @@ export const inCI = () => process.env.CI === 'true' || process.env.CI === '1';
 
 export type InfraNeed = 'postgres' | 'redis' | 'kafka' | 'scanners' | 'ldap' | 'redmine';
 
-const VARS: Record<InfraNeed, keyof Infra> = { postgres: 'pgUrl', redis: 'redisUrl', kafka: 'kafkaBrokers', scanners: 'scannerPath', ldap: 'ldap', redmine: 'redmine' };
+const VARS: Record<InfraNeed, keyof Infra> = {
+  postgres: 'pgUrl',
+  redis: 'redisUrl',
+  kafka: 'kafkaBrokers',
+  scanners: 'scannerPath',
+  ldap: 'ldap',
+  redmine: 'redmine',
+};
 const ENV_NAMES: Record<InfraNeed, string> = {
-  postgres: 'BULWARK_TEST_PG_URL', redis: 'BULWARK_TEST_REDIS_URL', kafka: 'BULWARK_TEST_KAFKA_BROKERS', scanners: 'SCANNER_PATH',
-  ldap: 'BULWARK_TEST_LDAP_URL', redmine: 'BULWARK_TEST_REDMINE_URL',
+  postgres: 'BULWARK_TEST_PG_URL',
+  redis: 'BULWARK_TEST_REDIS_URL',
+  kafka: 'BULWARK_TEST_KAFKA_BROKERS',
+  scanners: 'SCANNER_PATH',
+  ldap: 'BULWARK_TEST_LDAP_URL',
+  redmine: 'BULWARK_TEST_REDMINE_URL',
 };
 const HOW: Record<InfraNeed, string> = {
-  postgres: 'bash deploy/local/infra.sh start', redis: 'bash deploy/local/infra.sh start', kafka: 'bash deploy/local/infra.sh start',
-  scanners: 'bash deploy/local/scanners.sh install', ldap: 'bash deploy/local/infra.sh start slapd', redmine: 'bash deploy/local/infra.sh start redmine',
+  postgres: 'bash deploy/local/infra.sh start',
+  redis: 'bash deploy/local/infra.sh start',
+  kafka: 'bash deploy/local/infra.sh start',
+  scanners: 'bash deploy/local/scanners.sh install',
+  ldap: 'bash deploy/local/infra.sh start slapd',
+  redmine: 'bash deploy/local/infra.sh start redmine',
 };
 
 /** Call in a `before` hook: skips the suite (locally) or fails it (CI) when a needed server is not configured. */
@@ -95,7 +116,10 @@ export function requireInfra(ctx: Mocha.Context, ...needs: InfraNeed[]): Require
 export const uniqueSuffix = () => `${Date.now().toString(36)}${randomBytes(3).toString('hex')}`;
 
 /** A fresh database on the real PostgreSQL server; `drop` removes it. */
-export async function createTestDatabase(adminUrl: string, prefix: string): Promise<{ url: string; drop(): Promise<void> }> {
+export async function createTestDatabase(
+  adminUrl: string,
+  prefix: string,
+): Promise<{ url: string; drop(): Promise<void> }> {
   const name = `${prefix}_${uniqueSuffix()}`.toLowerCase().replace(/[^a-z0-9_]/g, '_');
   const admin = knex({ client: 'pg', connection: adminUrl, pool: { min: 0, max: 1 } });
   try {

@@ -15,7 +15,11 @@ MC4CAQAwBQYDK2VwBCIEIHJ3N2oZwRq2MCfCkXNEbnzeib2M/iwtk+LmxMa6o38O
 -----END PRIVATE KEY-----`;
 
 /** A license for `installationId`, valid from now for `days` (fractions allowed), signed with the test key (or `privateKey`). */
-export function issueTestLicense(installationId: string, over: Partial<LicenseDocument> & { days?: number } = {}, privateKey = TEST_LICENSE_PRIVATE_KEY): string {
+export function issueTestLicense(
+  installationId: string,
+  over: Partial<LicenseDocument> & { days?: number } = {},
+  privateKey = TEST_LICENSE_PRIVATE_KEY,
+): string {
   const { days = 365, ...fields } = over;
   const now = Date.now();
   const doc: LicenseDocument = {

@@ -32,16 +32,32 @@ export interface TestOidcProvider {
  * tests: authorization code flow with PKCE required, its own development login page (any password),
  * the `groups` claim from the people given.
  */
-export async function startOidcProvider(people: Record<string, OidcPerson>, redirectUri: string): Promise<TestOidcProvider> {
+export async function startOidcProvider(
+  people: Record<string, OidcPerson>,
+  redirectUri: string,
+): Promise<TestOidcProvider> {
   const { default: Provider } = await import('oidc-provider');
   const server = http.createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const client = { clientId: 'bulwark', clientSecret: randomBytes(24).toString('hex'), redirectUri };
   const provider = new Provider(issuer, {
-    clients: [{ client_id: client.clientId, client_secret: client.clientSecret, redirect_uris: [redirectUri], grant_types: ['authorization_code'], response_types: ['code'] }],
+    clients: [
+      {
+        client_id: client.clientId,
+        client_secret: client.clientSecret,
+        redirect_uris: [redirectUri],
+        grant_types: ['authorization_code'],
+        response_types: ['code'],
+      },
+    ],
     pkce: { required: () => true },
-    claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name', 'preferred_username'], groups: ['groups'] },
+    claims: {
+      openid: ['sub'],
+      email: ['email', 'email_verified'],
+      profile: ['name', 'preferred_username'],
+      groups: ['groups'],
+    },
     scopes: ['openid', 'email', 'profile', 'groups'],
     cookies: { keys: [randomBytes(16).toString('hex')] },
     findAccount: async (_ctx: unknown, id: string) => {
@@ -50,7 +66,12 @@ export async function startOidcProvider(people: Record<string, OidcPerson>, redi
       return {
         accountId: id,
         claims: async () => ({
-          sub: id, preferred_username: id, name: person.name, email: person.email, email_verified: person.emailVerified ?? true, groups: person.groups,
+          sub: id,
+          preferred_username: id,
+          name: person.name,
+          email: person.email,
+          email_verified: person.emailVerified ?? true,
+          groups: person.groups,
         }),
       };
     },
@@ -79,12 +100,16 @@ export async function startOidcProvider(people: Record<string, OidcPerson>, redi
         if (!prompt || !action) throw new Error(`the provider answered a page without a form: ${page.slice(0, 300)}`);
         const form = new URLSearchParams(prompt === 'login' ? { prompt, login, password: 'any' } : { prompt });
         res = await fetch(new URL(action.replace(/&amp;/g, '&'), issuer), {
-          method: 'POST', redirect: 'manual', body: form, headers: { cookie: cookieHeader(), 'content-type': 'application/x-www-form-urlencoded' },
+          method: 'POST',
+          redirect: 'manual',
+          body: form,
+          headers: { cookie: cookieHeader(), 'content-type': 'application/x-www-form-urlencoded' },
         });
         remember(res);
       }
       const next = res.headers.get('location');
-      if (!next) throw new Error(`the provider answered ${res.status} without a redirect: ${(await res.text()).slice(0, 300)}`);
+      if (!next)
+        throw new Error(`the provider answered ${res.status} without a redirect: ${(await res.text()).slice(0, 300)}`);
       url = new URL(next, issuer).href;
     }
     throw new Error('the provider did not send the browser back within 12 steps');

@@ -15,7 +15,11 @@ export interface SystemUnderTest {
 export type HttpSuite = (t: SystemUnderTest) => void;
 
 const MODES: { mode: Mode; label: string; start: (ctx: Mocha.Context) => Promise<RunningSystem> }[] = [
-  { mode: 'all', label: 'TARGET=all: one process, embedded PostgreSQL, in-process bus, memory cache', start: () => startAllMode() },
+  {
+    mode: 'all',
+    label: 'TARGET=all: one process, embedded PostgreSQL, in-process bus, memory cache',
+    start: () => startAllMode(),
+  },
   {
     mode: 'scaled',
     label: 'scaled: identity, services and two gateways as separate processes on PostgreSQL, Kafka and Redis',

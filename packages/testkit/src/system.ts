@@ -38,8 +38,13 @@ function testSettings(): Record<string, string> {
   // Task trackers are polled every 2 s, so a test sees the schedule move an issue. Licenses of the tests are signed with the
   // test vendor key; expiry is checked every second, so a license that expires in a test is noticed at once.
   return {
-    ...TEST_LIMITS, SCAN_LEASE_SECONDS: '5', SCAN_POLL_MS: '200', OUTBOUND_ALLOW_CIDRS: '127.0.0.1/32', TRACKERS_SYNC_MS: '2000',
-    LICENSE_PUBLIC_KEY: TEST_LICENSE_PUBLIC_KEY, LICENSE_CHECK_INTERVAL_MS: '1000',
+    ...TEST_LIMITS,
+    SCAN_LEASE_SECONDS: '5',
+    SCAN_POLL_MS: '200',
+    OUTBOUND_ALLOW_CIDRS: '127.0.0.1/32',
+    TRACKERS_SYNC_MS: '2000',
+    LICENSE_PUBLIC_KEY: TEST_LICENSE_PUBLIC_KEY,
+    LICENSE_CHECK_INTERVAL_MS: '1000',
     ...(process.env.SCANNER_PATH ? { SCANNER_PATH: process.env.SCANNER_PATH } : {}),
   };
 }
@@ -50,7 +55,14 @@ const MAIN = path.join(REPO_ROOT, 'packages/runtime/dist/main.js');
 /** The single-process mode, in this test process, on embedded defaults in a fresh data directory. */
 export async function startAllMode(extraEnv: Record<string, string> = {}): Promise<RunningSystem> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bulwark-test-'));
-  const runtime = await startRuntime({ TARGET: 'all', BULWARK_DATA_DIR: dataDir, PORT: '0', BULWARK_ADMIN_PASSWORD: ADMIN_PASSWORD, ...testSettings(), ...extraEnv });
+  const runtime = await startRuntime({
+    TARGET: 'all',
+    BULWARK_DATA_DIR: dataDir,
+    PORT: '0',
+    BULWARK_ADMIN_PASSWORD: ADMIN_PASSWORD,
+    ...testSettings(),
+    ...extraEnv,
+  });
   const url = runtime.modules.get('gateway')!.httpUrl!;
   return {
     mode: 'all',
@@ -90,7 +102,10 @@ export interface Child {
 function startProcess(name: string, env: Record<string, string>, logDir: string): Child {
   const logFile = path.join(logDir, `${name}.log`);
   const out = fs.openSync(logFile, 'a');
-  const proc = spawn(process.execPath, [MAIN], { env: { PATH: process.env.PATH ?? '', PGAPPNAME: name, ...env }, stdio: ['ignore', out, out] });
+  const proc = spawn(process.execPath, [MAIN], {
+    env: { PATH: process.env.PATH ?? '', PGAPPNAME: name, ...env },
+    stdio: ['ignore', out, out],
+  });
   fs.closeSync(out);
   return { name, proc, logFile };
 }
@@ -120,7 +135,9 @@ async function waitReady(url: string, children: Child[], timeoutMs: number): Pro
     }
     await new Promise((r) => setTimeout(r, 250));
   }
-  throw new Error(`system not ready after ${timeoutMs} ms:\n${children.map((c) => `--- ${c.name}\n${tail(c.logFile)}`).join('\n')}`);
+  throw new Error(
+    `system not ready after ${timeoutMs} ms:\n${children.map((c) => `--- ${c.name}\n${tail(c.logFile)}`).join('\n')}`,
+  );
 }
 
 function tail(file: string, lines = 30): string {
@@ -136,10 +153,24 @@ function tail(file: string, lines = 30): string {
  * embedded defaults in a fresh data directory. Unlike `startAllMode`, a crash ends that process, not
  * the tests, `alive()` tells whether it still runs and `pid` lets a benchmark read its memory.
  */
-export async function startAllModeProcess(extraEnv: Record<string, string> = {}): Promise<RunningSystem & { alive(): boolean; pid: number }> {
+export async function startAllModeProcess(
+  extraEnv: Record<string, string> = {},
+): Promise<RunningSystem & { alive(): boolean; pid: number }> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bulwark-all-'));
   const port = await freePort();
-  const child = startProcess('all', { TARGET: 'all', BULWARK_DATA_DIR: dataDir, PORT: String(port), BULWARK_ADMIN_PASSWORD: ADMIN_PASSWORD, LOG_LEVEL: 'info', ...testSettings(), ...extraEnv }, dataDir);
+  const child = startProcess(
+    'all',
+    {
+      TARGET: 'all',
+      BULWARK_DATA_DIR: dataDir,
+      PORT: String(port),
+      BULWARK_ADMIN_PASSWORD: ADMIN_PASSWORD,
+      LOG_LEVEL: 'info',
+      ...testSettings(),
+      ...extraEnv,
+    },
+    dataDir,
+  );
   const url = `http://127.0.0.1:${port}`;
   try {
     await waitReady(url, [child], 180000);
@@ -156,7 +187,8 @@ export async function startAllModeProcess(extraEnv: Record<string, string> = {})
     alive: () => child.proc.exitCode === null && child.proc.signalCode === null,
     async stop() {
       const code = await stopProcess(child);
-      if (code !== 0 && code !== null) throw new Error(`the process did not shut down cleanly (exit code ${code}):\n${tail(child.logFile)}`);
+      if (code !== 0 && code !== null)
+        throw new Error(`the process did not shut down cleanly (exit code ${code}):\n${tail(child.logFile)}`);
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
@@ -217,7 +249,11 @@ export interface ScaledOptions {
  * real Kafka broker and Redis. Each process names itself to PostgreSQL (`application_name`), so a
  * test can tell which one holds a transaction.
  */
-export async function startScaledMode(i: ScaledInfra, extraEnv: Record<string, string> = {}, opts: ScaledOptions = {}): Promise<ScaledSystem> {
+export async function startScaledMode(
+  i: ScaledInfra,
+  extraEnv: Record<string, string> = {},
+  opts: ScaledOptions = {},
+): Promise<ScaledSystem> {
   const logDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bulwark-scaled-'));
   const dbs = await Promise.all(SERVICE_NAMES.map((s) => createTestDatabase(i.pgUrl, `bw_${s}`)));
   const env: Record<string, string> = { ...scaledEnv(i, logDir), ...extraEnv };
@@ -232,9 +268,16 @@ export async function startScaledMode(i: ScaledInfra, extraEnv: Record<string, s
       for (let n = 1; n <= opts.replicas![s]!; n++) {
         const [http, grpc] = [await freePort(), await freePort()];
         ports.push([http, grpc]);
-        replicaSpecs[`${s}-${n}`] = { TARGET: s, [`${upper}_HTTP_PORT`]: String(http), [`${upper}_GRPC_PORT`]: String(grpc) };
+        replicaSpecs[`${s}-${n}`] = {
+          TARGET: s,
+          [`${upper}_HTTP_PORT`]: String(http),
+          [`${upper}_GRPC_PORT`]: String(grpc),
+        };
       }
-      const [http, grpc] = [await startBalancer(ports.map(([h]) => `127.0.0.1:${h}`)), await startBalancer(ports.map(([, g]) => `127.0.0.1:${g}`))];
+      const [http, grpc] = [
+        await startBalancer(ports.map(([h]) => `127.0.0.1:${h}`)),
+        await startBalancer(ports.map(([, g]) => `127.0.0.1:${g}`)),
+      ];
       balancers.push(http, grpc);
       env[`${upper}_HTTP_URL`] = `http://${http.address}`;
       env[`${upper}_GRPC_ADDR`] = grpc.address;
@@ -250,22 +293,30 @@ export async function startScaledMode(i: ScaledInfra, extraEnv: Record<string, s
   const gatewayPorts = [await freePort(), await freePort()];
   const specs: Record<string, Record<string, string>> = {
     identity: { ...env, TARGET: 'identity' },
-    services: { ...env, TARGET: SERVICE_NAMES.filter((s) => s !== 'identity' && !own.includes(s) && !replicated.includes(s)).join(',') },
+    services: {
+      ...env,
+      TARGET: SERVICE_NAMES.filter((s) => s !== 'identity' && !own.includes(s) && !replicated.includes(s)).join(','),
+    },
     ...Object.fromEntries(own.map((s) => [s, { ...env, TARGET: s }])),
     ...Object.fromEntries(Object.entries(replicaSpecs).map(([name, spec]) => [name, { ...env, ...spec }])),
-    ...Object.fromEntries(gatewayPorts.map((port, n) => [`gateway-${n + 1}`, { ...env, TARGET: 'gateway', PORT: String(port) }])),
+    ...Object.fromEntries(
+      gatewayPorts.map((port, n) => [`gateway-${n + 1}`, { ...env, TARGET: 'gateway', PORT: String(port) }]),
+    ),
   };
   const ownUrls = (name: string) => {
     const spec = specs[name];
     if (!spec) throw new Error(`no process ${name}`);
-    return spec.TARGET.split(',').map((m) => `http://127.0.0.1:${m === 'gateway' ? spec.PORT : spec[`${m.toUpperCase()}_HTTP_PORT`]}`);
+    return spec.TARGET.split(',').map(
+      (m) => `http://127.0.0.1:${m === 'gateway' ? spec.PORT : spec[`${m.toUpperCase()}_HTTP_PORT`]}`,
+    );
   };
   const children = Object.entries(specs).map(([name, spec]) => startProcess(name, spec, logDir));
   const urls = gatewayPorts.map((port) => `http://127.0.0.1:${port}`);
   const closeBalancers = () => Promise.all(balancers.map((b) => b.close()));
   try {
     for (const url of urls) await waitReady(url, children, 120000);
-    for (const name of Object.keys(replicaSpecs)) for (const url of ownUrls(name)) await waitReady(url, children, 120000);
+    for (const name of Object.keys(replicaSpecs))
+      for (const url of ownUrls(name)) await waitReady(url, children, 120000);
   } catch (err) {
     await Promise.all(children.map((c) => stopProcess(c, 'SIGKILL')));
     await closeBalancers();
@@ -281,7 +332,11 @@ export async function startScaledMode(i: ScaledInfra, extraEnv: Record<string, s
     env,
     processUrl: (name) => ownUrls(name)[0],
     async consumerGroup(group: string) {
-      const admin = new Kafka({ clientId: `${env.KAFKA_CLIENT_ID}-test`, brokers: i.kafkaBrokers, logLevel: logLevel.NOTHING }).admin();
+      const admin = new Kafka({
+        clientId: `${env.KAFKA_CLIENT_ID}-test`,
+        brokers: i.kafkaBrokers,
+        logLevel: logLevel.NOTHING,
+      }).admin();
       await admin.connect();
       try {
         const [described] = (await admin.describeGroups([`${env.KAFKA_NAMESPACE}${group}`])).groups;
@@ -313,7 +368,8 @@ export async function startScaledMode(i: ScaledInfra, extraEnv: Record<string, s
       await closeBalancers();
       await Promise.all(dbs.map((d) => d.drop().catch(() => undefined)));
       const bad = codes.filter((c) => c !== 0 && c !== null);
-      if (bad.length > 0) throw new Error(`a process did not shut down cleanly (exit codes ${codes.join(', ')}); logs in ${logDir}`);
+      if (bad.length > 0)
+        throw new Error(`a process did not shut down cleanly (exit codes ${codes.join(', ')}); logs in ${logDir}`);
       fs.rmSync(logDir, { recursive: true, force: true });
     },
   };

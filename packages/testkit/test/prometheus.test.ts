@@ -76,7 +76,15 @@ describe('metrics scraped by a real Prometheus [scaled mode: separate processes 
     const port = await freePort();
     api = `http://127.0.0.1:${port}`;
     const log = fs.openSync(path.join(workDir, 'prometheus.log'), 'a');
-    prometheus = spawn(binary, [`--config.file=${config}`, `--storage.tsdb.path=${path.join(workDir, 'data')}`, `--web.listen-address=127.0.0.1:${port}`], { stdio: ['ignore', log, log] });
+    prometheus = spawn(
+      binary,
+      [
+        `--config.file=${config}`,
+        `--storage.tsdb.path=${path.join(workDir, 'data')}`,
+        `--web.listen-address=127.0.0.1:${port}`,
+      ],
+      { stdio: ['ignore', log, log] },
+    );
     fs.closeSync(log);
     await waitFor('prometheus to answer', async () => (await fetch(`${api}/-/ready`)).ok);
   });
@@ -100,7 +108,8 @@ describe('metrics scraped by a real Prometheus [scaled mode: separate processes 
       const up = await query('up{job="bulwark"}');
       return up.length === targets.length && up.every((s) => s.value[1] === '1');
     });
-    const requests = 'sum(bulwark_http_requests_total{component="gateway",route="/api/v1/auth/me",method="GET",status="200"})';
+    const requests =
+      'sum(bulwark_http_requests_total{component="gateway",route="/api/v1/auth/me",method="GET",status="200"})';
     const before = await scalar(requests);
 
     const admin = sys!.api.as(await sys!.api.login('admin', ADMIN_PASSWORD));
@@ -110,15 +119,24 @@ describe('metrics scraped by a real Prometheus [scaled mode: separate processes 
 
     await waitFor('the five requests counted', async () => (await scalar(requests)) >= before + 5);
     // Each process is scraped on its own schedule: the identity process may be scraped later than the gateway.
-    const identityServed = 'sum(bulwark_http_requests_total{component="identity",route="/api/v1/auth/me",status="200"})';
-    await waitFor('the identity service to count the forwarded requests', async () => (await scalar(identityServed)) >= 5);
+    const identityServed =
+      'sum(bulwark_http_requests_total{component="identity",route="/api/v1/auth/me",status="200"})';
+    await waitFor(
+      'the identity service to count the forwarded requests',
+      async () => (await scalar(identityServed)) >= 5,
+    );
 
-    const buckets = await query('bulwark_http_request_duration_seconds_bucket{component="gateway",route="/api/v1/auth/me",status="200",le="+Inf"}');
+    const buckets = await query(
+      'bulwark_http_request_duration_seconds_bucket{component="gateway",route="/api/v1/auth/me",status="200",le="+Inf"}',
+    );
     expect(buckets, 'the latency histogram has its buckets').to.not.be.empty;
 
     const routes = (await query('count by (route) (bulwark_http_requests_total)')).map((s) => s.metric.route);
     expect(routes).to.include('/api/v1/project/{project_code}');
-    expect(routes.filter((r) => r.includes('no-such-project-code')), 'no raw path as a label').to.be.empty;
+    expect(
+      routes.filter((r) => r.includes('no-such-project-code')),
+      'no raw path as a label',
+    ).to.be.empty;
 
     // The gateway authenticates each token over gRPC with identity: both sides count the calls.
     expect(await scalar('sum(bulwark_grpc_client_handled_total{code="OK"})')).to.be.greaterThan(0);

@@ -11,7 +11,10 @@ function layoutPaths(): string[] {
   const start = lines.indexOf('| path | what |');
   expect(start, 'the layout table').to.be.greaterThan(-1);
   const rows = lines.slice(start + 2);
-  const table = rows.slice(0, rows.findIndex((l) => !l.startsWith('|')));
+  const table = rows.slice(
+    0,
+    rows.findIndex((l) => !l.startsWith('|')),
+  );
   return table.flatMap((row) => [...row.split('|')[1].matchAll(/`([^`]+)`/g)].map((m) => m[1].replace(/\/$/, '')));
 }
 
@@ -34,7 +37,13 @@ function trackedFolders(): string[] {
 describe("README's layout table", () => {
   it('names every folder of the tree, and only paths that exist', () => {
     const named = layoutPaths();
-    expect(trackedFolders().filter((f) => !named.includes(f)), 'folders the layout table does not name').to.deep.equal([]);
-    expect(named.filter((p) => !fs.existsSync(path.join(ROOT, p))), 'paths the layout table names that do not exist').to.deep.equal([]);
+    expect(
+      trackedFolders().filter((f) => !named.includes(f)),
+      'folders the layout table does not name',
+    ).to.deep.equal([]);
+    expect(
+      named.filter((p) => !fs.existsSync(path.join(ROOT, p))),
+      'paths the layout table names that do not exist',
+    ).to.deep.equal([]);
   });
 });

@@ -37,6 +37,6 @@ describeSystem({
   'notifications service': notificationsSuite,
   'the CLI in CI pipelines': cliPipelineSuite,
   'error log': errorsLogSuite,
-  'license': licenseSuite,
+  license: licenseSuite,
   'authorization walk over the route table': authorizationWalk,
 });

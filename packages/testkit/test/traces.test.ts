@@ -5,7 +5,17 @@ import path from 'node:path';
 import { expect } from 'chai';
 import { captureLogLines } from '@bulwark/platform';
 import {
-  Api, ADMIN_PASSWORD, freePort, GitServer, requireInfra, RunningSystem, ScaledSystem, startAllMode, startGitServer, startScaledMode, SystemUnderTest,
+  Api,
+  ADMIN_PASSWORD,
+  freePort,
+  GitServer,
+  requireInfra,
+  RunningSystem,
+  ScaledSystem,
+  startAllMode,
+  startGitServer,
+  startScaledMode,
+  SystemUnderTest,
 } from '@bulwark/testkit';
 import { MANUAL_TOOL_TYPE, scanSetup } from '../../../services/scanning/test/scanning.suite';
 import { semgrepReport } from '../../../services/issues/test/issues.suite';
@@ -37,11 +47,17 @@ async function startOtlpReceiver(): Promise<OtlpReceiver> {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      if (req.method !== 'POST' || req.url !== '/v1/traces' || !String(req.headers['content-type']).startsWith('application/json')) {
+      if (
+        req.method !== 'POST' ||
+        req.url !== '/v1/traces' ||
+        !String(req.headers['content-type']).startsWith('application/json')
+      ) {
         res.writeHead(415).end();
         return;
       }
-      const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { resourceSpans: { scopeSpans: { spans: OtlpSpan[] }[] }[] };
+      const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as {
+        resourceSpans: { scopeSpans: { spans: OtlpSpan[] }[] }[];
+      };
       for (const rs of body.resourceSpans) for (const ss of rs.scopeSpans) spans.push(...ss.spans);
       res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
     });
@@ -62,7 +78,13 @@ const attr = (s: OtlpSpan, key: string) => {
 /** A traceparent of the caller's own (sampled) span, so the test knows the trace to look for. */
 const callerTrace = () => ({ traceId: randomBytes(16).toString('hex'), callerSpanId: randomBytes(8).toString('hex') });
 const newCheck = async (admin: Api, env: Awaited<ReturnType<typeof scanSetup>>) => {
-  const check = await admin.post('/api/v1/check', { layer_id: env.layerId, security_tool_id: env.tools[0], scan_source_id: env.sourceId, source_auth: { branch_name: 'main' }, run_scan_task: { type: 'manual' } });
+  const check = await admin.post('/api/v1/check', {
+    layer_id: env.layerId,
+    security_tool_id: env.tools[0],
+    scan_source_id: env.sourceId,
+    source_auth: { branch_name: 'main' },
+    run_scan_task: { type: 'manual' },
+  });
   expect(check.status, JSON.stringify(check.body)).to.equal(200);
   return check.body.id as string;
 };
@@ -75,7 +97,11 @@ const waitIngested = async (admin: Api, scanId: string, issues: (n: number) => b
 };
 
 /** What the test checks of a span: its kind, its component, and its name (a consumer's: the event type). */
-const summary = (s: OtlpSpan) => [s.kind, attr(s, 'bulwark.component'), s.kind === SPAN_KIND.CONSUMER ? attr(s, 'bulwark.event.type') : s.name];
+const summary = (s: OtlpSpan) => [
+  s.kind,
+  attr(s, 'bulwark.component'),
+  s.kind === SPAN_KIND.CONSUMER ? attr(s, 'bulwark.event.type') : s.name,
+];
 
 /**
  * The spans from the scanning server span of the ingestion's StreamFindings call up, parent by
@@ -88,11 +114,18 @@ const chainToCaller = async (receiver: OtlpReceiver, traceId: string, callerSpan
     const spans = receiver.spans.filter((s) => s.traceId === traceId);
     const byId = new Map(spans.map((s) => [s.spanId, s]));
     const chain: OtlpSpan[] = [];
-    for (let s = spans.find((x) => x.kind === SPAN_KIND.SERVER && x.name.endsWith('/StreamFindings')); s; s = byId.get(s.parentSpanId ?? '')) {
+    for (
+      let s = spans.find((x) => x.kind === SPAN_KIND.SERVER && x.name.endsWith('/StreamFindings'));
+      s;
+      s = byId.get(s.parentSpanId ?? '')
+    ) {
       chain.push(s);
       if (s.parentSpanId === callerSpanId) return chain;
     }
-    if (Date.now() > deadline) throw new Error(`the trace never linked up to the caller: ${JSON.stringify(chain.map(summary))} of ${JSON.stringify(spans.map(summary))}`);
+    if (Date.now() > deadline)
+      throw new Error(
+        `the trace never linked up to the caller: ${JSON.stringify(chain.map(summary))} of ${JSON.stringify(spans.map(summary))}`,
+      );
     await new Promise((r) => setTimeout(r, 250));
   }
 };
@@ -162,7 +195,9 @@ describe('traces over OTLP and metrics on METRICS_PORT [TARGET=all]', function (
       [SPAN_KIND.SERVER, 'gateway', UPLOAD_ROUTE],
     ]);
 
-    const ingested = logs.map((l) => JSON.parse(l) as Record<string, unknown>).find((l) => l.message === 'scan ingested' && l.scanId === scanId);
+    const ingested = logs
+      .map((l) => JSON.parse(l) as Record<string, unknown>)
+      .find((l) => l.message === 'scan ingested' && l.scanId === scanId);
     expect(ingested?.traceId, 'the ingestion\u2019s log line names the trace').to.equal(traceId);
 
     // METRICS_PORT moves /metrics off the gateway's public port; the findings counter shows the ingestion.
@@ -179,7 +214,9 @@ describe('traces over OTLP and metrics on METRICS_PORT [TARGET=all]', function (
     const env = await scanSetup(underTest(), git, 'secrets', [GITLEAKS_TOOL_TYPE]);
     const checkId = await newCheck(t.admin, env);
     const { traceId, callerSpanId } = callerTrace();
-    const run = await t.admin.withHeaders({ traceparent: `00-${traceId}-${callerSpanId}-01` }).post(`/api/v1/check/${checkId}/run`);
+    const run = await t.admin
+      .withHeaders({ traceparent: `00-${traceId}-${callerSpanId}-01` })
+      .post(`/api/v1/check/${checkId}/run`);
     expect(run.status, JSON.stringify(run.body)).to.equal(200);
     await waitIngested(t.admin, run.body.scan_result_id, (n) => n > 0);
 
@@ -191,7 +228,10 @@ describe('traces over OTLP and metrics on METRICS_PORT [TARGET=all]', function (
       [SPAN_KIND.SERVER, 'scanning', route],
       [SPAN_KIND.SERVER, 'gateway', route],
     ]);
-    expect([attr(chain[3], 'bulwark.tool_type'), attr(chain[3], 'bulwark.scan.end')]).to.deep.equal(['Gitleaks', 'completed']);
+    expect([attr(chain[3], 'bulwark.tool_type'), attr(chain[3], 'bulwark.scan.end')]).to.deep.equal([
+      'Gitleaks',
+      'completed',
+    ]);
 
     const text = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
     expect(text).to.match(/^bulwark_scan_duration_seconds_count\{tool_type="Gitleaks",state="completed"\} [1-9]/m);

@@ -22,13 +22,25 @@ export function scanningChecksLookup(ctx: ModuleContext, host: ServiceHost): Che
   let handle: GrpcClientHandle<typeof scanningV1.ScanningServiceService> | undefined;
   return {
     async using(req) {
-      handle ??= createGrpcClient(scanningV1.ScanningServiceService, 'scanning', ctx.peer('scanning').grpcAddress, host.auth);
+      handle ??= createGrpcClient(
+        scanningV1.ScanningServiceService,
+        'scanning',
+        ctx.peer('scanning').grpcAddress,
+        host.auth,
+      );
       try {
-        const res = await handle.client.checksUsing({ sourceIds: req.sourceIds ?? [], toolIds: req.toolIds ?? [], layerIds: req.layerIds ?? [] });
+        const res = await handle.client.checksUsing({
+          sourceIds: req.sourceIds ?? [],
+          toolIds: req.toolIds ?? [],
+          layerIds: req.layerIds ?? [],
+        });
         return res.checks;
       } catch (err) {
         if (err instanceof AppError && err.code !== 'internal') throw err;
-        throw new AppError('unavailable', 'Cannot tell whether checks use it: the scanning service did not answer; nothing was deleted');
+        throw new AppError(
+          'unavailable',
+          'Cannot tell whether checks use it: the scanning service did not answer; nothing was deleted',
+        );
       }
     },
     close() {

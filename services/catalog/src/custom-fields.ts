@@ -23,8 +23,14 @@ export class CustomFields {
 
   async createField(w: { name: string; type: FieldType; required?: boolean; description?: string }) {
     return this.host.transaction(async (trx) => {
-      if (await fieldStore.nameTaken(trx, w.name)) throw conflict(`Field ${w.name} already exists`, [{ field: 'name', problem: 'already exists' }]);
-      const id = await fieldStore.insert(trx, { name: w.name, type: w.type, required: w.required ?? false, description: w.description ?? '' });
+      if (await fieldStore.nameTaken(trx, w.name))
+        throw conflict(`Field ${w.name} already exists`, [{ field: 'name', problem: 'already exists' }]);
+      const id = await fieldStore.insert(trx, {
+        name: w.name,
+        type: w.type,
+        required: w.required ?? false,
+        description: w.description ?? '',
+      });
       return (await fieldStore.get(trx, id))!;
     });
   }
@@ -33,8 +39,13 @@ export class CustomFields {
     return this.host.transaction(async (trx) => {
       const field = await fieldStore.get(trx, id);
       if (!field) throw notFound(`Field ${id}`);
-      if (w.name && (await fieldStore.nameTaken(trx, w.name, id))) throw conflict(`Field ${w.name} already exists`, [{ field: 'name', problem: 'already exists' }]);
-      await fieldStore.update(trx, id, { name: w.name ?? field.name, required: w.required ?? field.required, description: w.description ?? field.description });
+      if (w.name && (await fieldStore.nameTaken(trx, w.name, id)))
+        throw conflict(`Field ${w.name} already exists`, [{ field: 'name', problem: 'already exists' }]);
+      await fieldStore.update(trx, id, {
+        name: w.name ?? field.name,
+        required: w.required ?? field.required,
+        description: w.description ?? field.description,
+      });
       return (await fieldStore.get(trx, id))!;
     });
   }
@@ -46,7 +57,11 @@ export class CustomFields {
         if (!(await fieldStore.get(trx, id))) results.push({ id: String(id), status: 'not_found' });
         else {
           const holders = await fieldStore.delete(trx, id);
-          results.push({ id: String(id), status: 'deleted', ...(holders > 0 ? { message: `removed its value from ${holders} project(s)` } : {}) });
+          results.push({
+            id: String(id),
+            status: 'deleted',
+            ...(holders > 0 ? { message: `removed its value from ${holders} project(s)` } : {}),
+          });
         }
       }
       return results;
@@ -56,6 +71,7 @@ export class CustomFields {
   /** Refuses values of unknown fields, of the wrong type, or missing required ones (400 naming each). */
   async checkFieldValues(db: Queryable, values: { field_id: number; value: string }[]): Promise<void> {
     const problems = fieldValueProblems(await fieldStore.all(db), values);
-    if (problems.length > 0) throw invalid(`Invalid field_values: ${problems.map((p) => `${p.field} ${p.problem}`).join('; ')}`, problems);
+    if (problems.length > 0)
+      throw invalid(`Invalid field_values: ${problems.map((p) => `${p.field} ${p.problem}`).join('; ')}`, problems);
   }
 }

@@ -1,5 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { canSeeProject, conflict, invalidField, isUuid, notFound, Principal, Queryable, ServiceHost } from '@bulwark/platform';
+import {
+  canSeeProject,
+  conflict,
+  invalidField,
+  isUuid,
+  notFound,
+  Principal,
+  Queryable,
+  ServiceHost,
+} from '@bulwark/platform';
 import { CATALOG_EVENTS } from '@bulwark/contracts';
 import { BulkStatus, catalogEvent } from './catalog-writes';
 import { ChecksLookup, usedByMessage } from './checks-lookup';
@@ -9,7 +18,12 @@ import { LayerRecord, layerStore } from './store/layers';
 import { ProjectRecord, projectStore } from './store/projects';
 
 const layerEvent = (l: LayerRecord) => ({
-  id: l.id, project_code: l.projectCode, name: l.name, layer_type_id: l.layerTypeId, is_template: l.isTemplate, template_id: l.templateId,
+  id: l.id,
+  project_code: l.projectCode,
+  name: l.name,
+  layer_type_id: l.layerTypeId,
+  is_template: l.isTemplate,
+  template_id: l.templateId,
 });
 
 /**
@@ -17,7 +31,11 @@ const layerEvent = (l: LayerRecord) => ({
  * project and changes only while its project is writable; one that checks use cannot be deleted.
  */
 export class Layers {
-  constructor(private readonly host: ServiceHost, private readonly projects: Projects, private readonly checks: ChecksLookup) {}
+  constructor(
+    private readonly host: ServiceHost,
+    private readonly projects: Projects,
+    private readonly checks: ChecksLookup,
+  ) {}
 
   private get db() {
     return this.host.db;
@@ -27,10 +45,18 @@ export class Layers {
     if (!layerType(id)) throw invalidField('layer_type_id', `unknown layer type ${id} (see GET /api/v1/layer-types)`);
   }
 
-  async createLayer(p: Principal, w: { name: string; description?: string; project_code: string; layer_type_id: number; is_template?: boolean }) {
+  async createLayer(
+    p: Principal,
+    w: { name: string; description?: string; project_code: string; layer_type_id: number; is_template?: boolean },
+  ) {
     this.checkLayerType(w.layer_type_id);
     return this.insertLayer(p, {
-      projectCode: w.project_code, name: w.name, description: w.description ?? '', layerTypeId: w.layer_type_id, isTemplate: w.is_template ?? false, templateId: null,
+      projectCode: w.project_code,
+      name: w.name,
+      description: w.description ?? '',
+      layerTypeId: w.layer_type_id,
+      isTemplate: w.is_template ?? false,
+      templateId: null,
     });
   }
 
@@ -56,11 +82,18 @@ export class Layers {
     return this.visibleLayer(this.db, p, id);
   }
 
-  listLayers(p: Principal, q: { page: number; limit: number; projectCode?: string; isTemplate?: boolean; searchName?: string }) {
+  listLayers(
+    p: Principal,
+    q: { page: number; limit: number; projectCode?: string; isTemplate?: boolean; searchName?: string },
+  ) {
     return layerStore.list(this.db, { ...q, scope: p.projects });
   }
 
-  async updateLayer(p: Principal, id: string, w: { name?: string; description?: string; layer_type_id?: number; is_template?: boolean }) {
+  async updateLayer(
+    p: Principal,
+    id: string,
+    w: { name?: string; description?: string; layer_type_id?: number; is_template?: boolean },
+  ) {
     if (w.layer_type_id !== undefined) this.checkLayerType(w.layer_type_id);
     return this.host.transaction(async (trx) => {
       const layer = await this.visibleLayer(trx, p, id);
@@ -81,7 +114,12 @@ export class Layers {
     const template = await this.visibleLayer(this.db, p, templateId);
     if (!template.isTemplate) throw conflict(`Layer ${templateId} is not a template (is_template is false)`);
     return this.insertLayer(p, {
-      projectCode: w.project_code, name: w.name ?? template.name, description: template.description, layerTypeId: template.layerTypeId, isTemplate: false, templateId,
+      projectCode: w.project_code,
+      name: w.name ?? template.name,
+      description: template.description,
+      layerTypeId: template.layerTypeId,
+      isTemplate: false,
+      templateId,
     });
   }
 
@@ -92,10 +130,12 @@ export class Layers {
       const results: BulkStatus[] = [];
       for (const id of ids) {
         const layer = isUuid(id) ? await layerStore.get(trx, id) : undefined;
-        const project = layer && canSeeProject(p, layer.projectCode) ? await projectStore.get(trx, layer.projectCode) : undefined;
+        const project =
+          layer && canSeeProject(p, layer.projectCode) ? await projectStore.get(trx, layer.projectCode) : undefined;
         const users = inUse.filter((c) => c.layerId === id);
         if (!layer || !project) results.push({ id, status: 'not_found' });
-        else if (project.archivedAt) results.push({ id, status: 'conflict', message: `project ${project.code} is archived and read-only` });
+        else if (project.archivedAt)
+          results.push({ id, status: 'conflict', message: `project ${project.code} is archived and read-only` });
         else if (users.length > 0) results.push({ id, status: 'conflict', message: usedByMessage(users) });
         else {
           await layerStore.delete(trx, id);

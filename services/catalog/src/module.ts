@@ -1,4 +1,11 @@
-import { EgressProxy, identityLicenseGate, ModuleDefinition, openSecretBox, readOutboundPolicy, ServiceHost } from '@bulwark/platform';
+import {
+  EgressProxy,
+  identityLicenseGate,
+  ModuleDefinition,
+  openSecretBox,
+  readOutboundPolicy,
+  ServiceHost,
+} from '@bulwark/platform';
 import { routesOf } from '@bulwark/contracts';
 import { catalogV1 } from '@bulwark/proto';
 import { scanningChecksLookup } from './checks-lookup';
@@ -31,9 +38,17 @@ export const catalogModule: ModuleDefinition = {
     const sources = new Sources(host, access, secrets, egress, config, host.log);
     const tools = new Tools(host, access, secrets, host.log);
     const resealed = await resealStaleSecrets(host, secrets);
-    if (resealed > 0) host.log.info('sealed secrets again under the current master key', { count: resealed, keyId: secrets.keyId });
-    host.grpc.add(catalogV1.CatalogServiceService, 'bulwark.catalog.v1.CatalogService', catalogGrpc(projects, layers, sources, tools, access));
-    const started = await host.serve(routesOf('catalog'), catalogHandlers({ fields, projects, layers, sources, tools, access }));
+    if (resealed > 0)
+      host.log.info('sealed secrets again under the current master key', { count: resealed, keyId: secrets.keyId });
+    host.grpc.add(
+      catalogV1.CatalogServiceService,
+      'bulwark.catalog.v1.CatalogService',
+      catalogGrpc(projects, layers, sources, tools, access),
+    );
+    const started = await host.serve(
+      routesOf('catalog'),
+      catalogHandlers({ fields, projects, layers, sources, tools, access }),
+    );
     return {
       ...started,
       stop: async () => {

@@ -1,20 +1,41 @@
 import {
-  canSeeProject, conflict, forbidden, invalidField, LicenseGate, LicenseLimitReached, Logger, notFound, Principal, Queryable,
-  serializeAcrossReplicas, ServiceHost, Trx,
+  canSeeProject,
+  conflict,
+  forbidden,
+  invalidField,
+  LicenseGate,
+  LicenseLimitReached,
+  Logger,
+  notFound,
+  Principal,
+  Queryable,
+  serializeAcrossReplicas,
+  ServiceHost,
+  Trx,
 } from '@bulwark/platform';
 import { CATALOG_EVENTS } from '@bulwark/contracts';
 import { BulkStatus, catalogEvent } from './catalog-writes';
 import type { CustomFields } from './custom-fields';
 import { ProjectQuery, ProjectRecord, projectStore } from './store/projects';
 
-const projectEvent = (p: ProjectRecord) => ({ code: p.code, name: p.name, tags: p.tags, archived: p.archivedAt !== null });
+const projectEvent = (p: ProjectRecord) => ({
+  code: p.code,
+  name: p.name,
+  tags: p.tags,
+  archived: p.archivedAt !== null,
+});
 
 /**
  * Projects. A project outside the caller's scope does not exist for it (404). An archived project
  * is read-only (409), a deleted one is out of use until restored.
  */
 export class Projects {
-  constructor(private readonly host: ServiceHost, private readonly fields: CustomFields, private readonly license: LicenseGate, private readonly log: Logger) {}
+  constructor(
+    private readonly host: ServiceHost,
+    private readonly fields: CustomFields,
+    private readonly license: LicenseGate,
+    private readonly log: Logger,
+  ) {}
 
   private get db() {
     return this.host.db;
@@ -51,7 +72,16 @@ export class Projects {
     return project;
   }
 
-  async createProject(p: Principal, w: { code: string; name: string; description?: string; tags?: string[]; field_values?: { field_id: number; value: string }[] }) {
+  async createProject(
+    p: Principal,
+    w: {
+      code: string;
+      name: string;
+      description?: string;
+      tags?: string[];
+      field_values?: { field_id: number; value: string }[];
+    },
+  ) {
     if (p.projects !== null) throw forbidden('A user limited to some projects cannot create projects');
     const values = w.field_values ?? [];
     const max = await this.license.limit('projects');
@@ -59,11 +89,17 @@ export class Projects {
       await this.fields.checkFieldValues(trx, values);
       // A concurrent create that passes this check meets the unique index: the platform answers 409 too.
       if (await projectStore.codeTaken(trx, w.code)) {
-        throw conflict(`Project ${w.code} already exists`, [{ field: 'code', problem: 'already exists (codes are never reused)' }]);
+        throw conflict(`Project ${w.code} already exists`, [
+          { field: 'code', problem: 'already exists (codes are never reused)' },
+        ]);
       }
       const full = await this.projectLimitReached(trx, max);
       if (full) throw full;
-      await projectStore.insert(trx, w.code, { name: w.name, description: w.description ?? '', tags: [...new Set(w.tags ?? [])] });
+      await projectStore.insert(trx, w.code, {
+        name: w.name,
+        description: w.description ?? '',
+        tags: [...new Set(w.tags ?? [])],
+      });
       await projectStore.setFieldValues(trx, w.code, values);
       const project = (await projectStore.get(trx, w.code))!;
       await catalogEvent(trx, CATALOG_EVENTS.projectCreated, w.code, projectEvent(project));
@@ -88,7 +124,17 @@ export class Projects {
     return projectStore.filterValues(this.db, p.projects);
   }
 
-  async updateProject(p: Principal, code: string, w: { code?: string; name?: string; description?: string; tags?: string[]; field_values?: { field_id: number; value: string }[] }) {
+  async updateProject(
+    p: Principal,
+    code: string,
+    w: {
+      code?: string;
+      name?: string;
+      description?: string;
+      tags?: string[];
+      field_values?: { field_id: number; value: string }[];
+    },
+  ) {
     return this.host.transaction(async (trx) => {
       const project = await this.writable(trx, p, code);
       if (w.code !== undefined && w.code !== code) throw invalidField('code', 'is immutable');
@@ -100,7 +146,10 @@ export class Projects {
       });
       if (w.field_values) await projectStore.setFieldValues(trx, code, w.field_values);
       const updated = (await projectStore.get(trx, code))!;
-      await catalogEvent(trx, CATALOG_EVENTS.projectUpdated, code, { ...projectEvent(updated), fields: Object.keys(w) });
+      await catalogEvent(trx, CATALOG_EVENTS.projectUpdated, code, {
+        ...projectEvent(updated),
+        fields: Object.keys(w),
+      });
       return updated;
     });
   }
@@ -118,7 +167,12 @@ export class Projects {
         else if (full) results.push({ id: code, status: 'conflict', message: full.message });
         else {
           await projectStore.setDeleted(trx, code, deleted);
-          await catalogEvent(trx, deleted ? CATALOG_EVENTS.projectDeleted : CATALOG_EVENTS.projectRestored, code, projectEvent(project));
+          await catalogEvent(
+            trx,
+            deleted ? CATALOG_EVENTS.projectDeleted : CATALOG_EVENTS.projectRestored,
+            code,
+            projectEvent(project),
+          );
           results.push({ id: code, status: deleted ? 'deleted' : 'restored' });
         }
       }
@@ -132,11 +186,15 @@ export class Projects {
       for (const code of codes) {
         const project = canSeeProject(p, code) ? await projectStore.get(trx, code) : undefined;
         if (!project) results.push({ id: code, status: 'not_found' });
-        else if (project.deletedAt) results.push({ id: code, status: 'conflict', message: 'the project is deleted; restore it first' });
+        else if (project.deletedAt)
+          results.push({ id: code, status: 'conflict', message: 'the project is deleted; restore it first' });
         else if (Boolean(project.archivedAt) === archived) results.push({ id: code, status: 'unchanged' });
         else {
           await projectStore.setArchived(trx, code, archived);
-          await catalogEvent(trx, archived ? CATALOG_EVENTS.projectArchived : CATALOG_EVENTS.projectUnarchived, code, { ...projectEvent(project), archived });
+          await catalogEvent(trx, archived ? CATALOG_EVENTS.projectArchived : CATALOG_EVENTS.projectUnarchived, code, {
+            ...projectEvent(project),
+            archived,
+          });
           results.push({ id: code, status: archived ? 'archived' : 'unarchived' });
         }
       }

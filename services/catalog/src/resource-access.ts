@@ -1,5 +1,12 @@
 import {
-  FieldProblem, forbidden, hasPermission, invalid, isUuid, Principal, Queryable, ServiceHost,
+  FieldProblem,
+  forbidden,
+  hasPermission,
+  invalid,
+  isUuid,
+  Principal,
+  Queryable,
+  ServiceHost,
 } from '@bulwark/platform';
 import { TypedEvent, writeEvents } from '@bulwark/contracts';
 import { BulkStatus } from './catalog-writes';
@@ -26,7 +33,8 @@ export interface ResourceDeletion<R extends { access: Access }> {
 }
 
 export function throwProblems(problems: FieldProblem[]): void {
-  if (problems.length > 0) throw invalid(`Invalid request: ${problems.map((p) => `${p.field} ${p.problem}`).join('; ')}`, problems);
+  if (problems.length > 0)
+    throw invalid(`Invalid request: ${problems.map((p) => `${p.field} ${p.problem}`).join('; ')}`, problems);
 }
 
 /**
@@ -35,23 +43,39 @@ export function throwProblems(problems: FieldProblem[]): void {
  * check uses cannot be deleted.
  */
 export class ResourceAccess {
-  constructor(private readonly host: ServiceHost, private readonly projects: Projects, private readonly checks: ChecksLookup) {}
+  constructor(
+    private readonly host: ServiceHost,
+    private readonly projects: Projects,
+    private readonly checks: ChecksLookup,
+  ) {}
 
   private get db() {
     return this.host.db;
   }
 
   /** The access a write asks for; every listed project must be live and visible to the caller. */
-  async resolve(db: Queryable, p: Principal, kind: ResourceKind, input: AccessInput, current?: Access): Promise<Access> {
+  async resolve(
+    db: Queryable,
+    p: Principal,
+    kind: ResourceKind,
+    input: AccessInput,
+    current?: Access,
+  ): Promise<Access> {
     const { access, problems } = resolveAccess(input, current);
     if (input.project_codes) {
-      const live = await projectStore.live(db, input.project_codes.filter((c) => p.projects === null || p.projects.includes(c)));
+      const live = await projectStore.live(
+        db,
+        input.project_codes.filter((c) => p.projects === null || p.projects.includes(c)),
+      );
       input.project_codes.forEach((c, i) => {
         if (!live.has(c)) problems.push({ field: `project_codes[${i}]`, problem: `unknown project code "${c}"` });
       });
     }
     throwProblems(problems);
-    if (!changeableBy(p, access)) throw forbidden(`A user limited to some projects can only give a ${kind} access_type "project" within its projects`);
+    if (!changeableBy(p, access))
+      throw forbidden(
+        `A user limited to some projects can only give a ${kind} access_type "project" within its projects`,
+      );
     return access;
   }
 
@@ -59,16 +83,23 @@ export class ResourceAccess {
     if (!changeableBy(p, a)) throw forbidden(`Only a user with access to every project of ${kind} ${id} can change it`);
   }
 
-  async deleteUnused<R extends { access: Access }>(p: Principal, ids: string[], how: ResourceDeletion<R>): Promise<BulkStatus[]> {
+  async deleteUnused<R extends { access: Access }>(
+    p: Principal,
+    ids: string[],
+    how: ResourceDeletion<R>,
+  ): Promise<BulkStatus[]> {
     const known = ids.filter(isUuid);
-    const inUse = known.length ? await this.checks.using(how.kind === 'source' ? { sourceIds: known } : { toolIds: known }) : [];
+    const inUse = known.length
+      ? await this.checks.using(how.kind === 'source' ? { sourceIds: known } : { toolIds: known })
+      : [];
     return this.host.transaction(async (trx) => {
       const results: BulkStatus[] = [];
       for (const id of ids) {
         const record = isUuid(id) ? await how.get(trx, id) : undefined;
         const users = inUse.filter((c) => (how.kind === 'source' ? c.scanSourceId : c.securityToolId) === id);
         if (!record || !visibleTo(p, record.access)) results.push({ id, status: 'not_found' });
-        else if (!changeableBy(p, record.access)) results.push({ id, status: 'conflict', message: 'shared with projects outside your scope' });
+        else if (!changeableBy(p, record.access))
+          results.push({ id, status: 'conflict', message: 'shared with projects outside your scope' });
         else if (users.length > 0) results.push({ id, status: 'conflict', message: usedByMessage(users) });
         else {
           await how.remove(trx, id);
@@ -95,17 +126,27 @@ export class ResourceAccess {
   async checkUsable(projectCode: string, sourceId: string, toolId: string): Promise<FieldProblem[]> {
     const problems: FieldProblem[] = [];
     const project = projectCode ? await projectStore.get(this.db, projectCode) : undefined;
-    if (!project || project.deletedAt) problems.push({ field: 'layer_id', problem: `project ${projectCode} does not exist` });
-    else if (project.archivedAt) problems.push({ field: 'layer_id', problem: `project ${projectCode} is archived and read-only` });
+    if (!project || project.deletedAt)
+      problems.push({ field: 'layer_id', problem: `project ${projectCode} does not exist` });
+    else if (project.archivedAt)
+      problems.push({ field: 'layer_id', problem: `project ${projectCode} is archived and read-only` });
     if (sourceId) {
       const source = isUuid(sourceId) ? await sourceStore.get(this.db, sourceId) : undefined;
       if (!source) problems.push({ field: 'scan_source_id', problem: `unknown source ${sourceId}` });
-      else if (!usableIn(source.access, projectCode)) problems.push({ field: 'scan_source_id', problem: `source ${sourceId} is not available in project ${projectCode}` });
+      else if (!usableIn(source.access, projectCode))
+        problems.push({
+          field: 'scan_source_id',
+          problem: `source ${sourceId} is not available in project ${projectCode}`,
+        });
     }
     if (toolId) {
       const tool = isUuid(toolId) ? await toolStore.get(this.db, toolId) : undefined;
       if (!tool) problems.push({ field: 'security_tool_id', problem: `unknown tool ${toolId}` });
-      else if (!usableIn(tool.access, projectCode)) problems.push({ field: 'security_tool_id', problem: `tool ${toolId} is not available in project ${projectCode}` });
+      else if (!usableIn(tool.access, projectCode))
+        problems.push({
+          field: 'security_tool_id',
+          problem: `tool ${toolId} is not available in project ${projectCode}`,
+        });
     }
     return problems;
   }

@@ -1,16 +1,38 @@
 import { randomUUID } from 'node:crypto';
-import { EgressProxy, gitHost, invalidField, isUuid, Logger, notFound, Principal, Queryable, SecretBox, ServiceHost } from '@bulwark/platform';
+import {
+  EgressProxy,
+  gitHost,
+  invalidField,
+  isUuid,
+  Logger,
+  notFound,
+  Principal,
+  Queryable,
+  SecretBox,
+  ServiceHost,
+} from '@bulwark/platform';
 import { CATALOG_EVENTS, newEvent } from '@bulwark/contracts';
 import { BulkStatus, catalogEvent } from './catalog-writes';
 import type { CatalogConfig } from './config';
 import { visibleTo } from './domain/access';
 import { probeGit, ProbeResult } from './domain/git-probe';
-import { resolveConnection, SourceConnection, SourceSettingsInput, sourceType, SourceType } from './domain/source-types';
+import {
+  resolveConnection,
+  SourceConnection,
+  SourceSettingsInput,
+  sourceType,
+  SourceType,
+} from './domain/source-types';
 import { AccessInput, ResourceAccess, throwProblems } from './resource-access';
 import { SourceRecord, sourceStore } from './store/sources';
 
 const sourceEvent = (s: SourceRecord) => ({
-  id: s.id, name: s.name, source_type_id: s.sourceTypeId, url: s.url, access_type: s.access.accessType, project_codes: s.access.projectCodes,
+  id: s.id,
+  name: s.name,
+  source_type_id: s.sourceTypeId,
+  url: s.url,
+  access_type: s.access.accessType,
+  project_codes: s.access.projectCodes,
 });
 
 /**
@@ -40,7 +62,10 @@ export class Sources {
 
   private connectionOf(s: SourceRecord): SourceConnection {
     return {
-      url: s.url, branchName: s.branchName, authMethod: s.authMethod, login: s.login,
+      url: s.url,
+      branchName: s.branchName,
+      authMethod: s.authMethod,
+      login: s.login,
       password: s.passwordSealed ? this.secrets.open(s.passwordSealed) : null,
       sshPrivateKey: s.sshKeySealed ? this.secrets.open(s.sshKeySealed) : null,
     };
@@ -48,23 +73,41 @@ export class Sources {
 
   private sealed(c: SourceConnection) {
     return {
-      url: c.url, branchName: c.branchName, authMethod: c.authMethod, login: c.login,
+      url: c.url,
+      branchName: c.branchName,
+      authMethod: c.authMethod,
+      login: c.login,
       passwordSealed: c.password ? this.secrets.seal(c.password) : null,
       sshKeySealed: c.sshPrivateKey ? this.secrets.seal(c.sshPrivateKey) : null,
     };
   }
 
-  async createSource(p: Principal, w: { name: string; description?: string; source_type_id: number; settings: SourceSettingsInput } & AccessInput) {
+  async createSource(
+    p: Principal,
+    w: { name: string; description?: string; source_type_id: number; settings: SourceSettingsInput } & AccessInput,
+  ) {
     const type = this.sourceTypeOrThrow(w.source_type_id, 'source_type_id');
     const { connection, problems } = resolveConnection(type, w.settings);
     throwProblems(problems);
     return this.host.transaction(async (trx) => {
       const access = await this.access.resolve(trx, p, 'source', w);
       const id = randomUUID();
-      await sourceStore.insert(trx, id, { name: w.name, description: w.description ?? '', sourceTypeId: type.id, ...this.sealed(connection), access });
+      await sourceStore.insert(trx, id, {
+        name: w.name,
+        description: w.description ?? '',
+        sourceTypeId: type.id,
+        ...this.sealed(connection),
+        access,
+      });
       const source = (await sourceStore.get(trx, id))!;
       await catalogEvent(trx, CATALOG_EVENTS.sourceCreated, id, sourceEvent(source));
-      this.log.info('source created', { id, name: source.name, sourceTypeId: type.id, authMethod: source.authMethod, by: p.username });
+      this.log.info('source created', {
+        id,
+        name: source.name,
+        sourceTypeId: type.id,
+        authMethod: source.authMethod,
+        by: p.username,
+      });
       return source;
     });
   }
@@ -83,7 +126,16 @@ export class Sources {
     return sourceStore.list(this.db, { ...q, scope: p.projects });
   }
 
-  async updateSource(p: Principal, id: string, w: { name?: string; description?: string; source_type_id?: number; settings?: Partial<SourceSettingsInput> } & AccessInput) {
+  async updateSource(
+    p: Principal,
+    id: string,
+    w: {
+      name?: string;
+      description?: string;
+      source_type_id?: number;
+      settings?: Partial<SourceSettingsInput>;
+    } & AccessInput,
+  ) {
     return this.host.transaction(async (trx) => {
       const source = await this.visibleSource(trx, p, id);
       this.access.mayChange(p, 'source', id, source.access);
@@ -91,7 +143,13 @@ export class Sources {
       const { connection, problems } = resolveConnection(type, w.settings ?? {}, this.connectionOf(source));
       throwProblems(problems);
       const access = await this.access.resolve(trx, p, 'source', w, source.access);
-      await sourceStore.update(trx, id, { name: w.name ?? source.name, description: w.description ?? source.description, sourceTypeId: type.id, ...this.sealed(connection), access });
+      await sourceStore.update(trx, id, {
+        name: w.name ?? source.name,
+        description: w.description ?? source.description,
+        sourceTypeId: type.id,
+        ...this.sealed(connection),
+        access,
+      });
       const updated = (await sourceStore.get(trx, id))!;
       await catalogEvent(trx, CATALOG_EVENTS.sourceUpdated, id, { ...sourceEvent(updated), fields: Object.keys(w) });
       this.log.info('source updated', { id, fields: Object.keys(w), by: p.username });
@@ -101,12 +159,19 @@ export class Sources {
 
   deleteSources(p: Principal, ids: string[]): Promise<BulkStatus[]> {
     return this.access.deleteUnused(p, ids, {
-      kind: 'source', get: sourceStore.get, remove: sourceStore.delete, deleted: (s, id) => newEvent(CATALOG_EVENTS.sourceDeleted, id, sourceEvent(s)),
+      kind: 'source',
+      get: sourceStore.get,
+      remove: sourceStore.delete,
+      deleted: (s, id) => newEvent(CATALOG_EVENTS.sourceDeleted, id, sourceEvent(s)),
     });
   }
 
   /** Contacts the repository with the given settings; secrets left out come from `source_id` when given. */
-  async testSource(p: Principal, typeId: number, w: { settings: SourceSettingsInput & { url: string }; source_id?: string }): Promise<ProbeResult> {
+  async testSource(
+    p: Principal,
+    typeId: number,
+    w: { settings: SourceSettingsInput & { url: string }; source_id?: string },
+  ): Promise<ProbeResult> {
     const type = sourceType(typeId);
     if (!type) throw notFound(`Source type ${typeId}`);
     const stored = w.source_id ? this.connectionOf(await this.visibleSource(this.db, p, w.source_id)) : undefined;
@@ -114,17 +179,32 @@ export class Sources {
     if (stored && gitHost(stored.url) !== gitHost(w.settings.url)) {
       throw invalidField('settings.url', `must point at the host of source ${w.source_id} to use its stored secrets`);
     }
-    const secretsOnly = stored ? { ...stored, url: w.settings.url, branchName: w.settings.branch_name ?? null } : undefined;
+    const secretsOnly = stored
+      ? { ...stored, url: w.settings.url, branchName: w.settings.branch_name ?? null }
+      : undefined;
     const { connection, problems } = resolveConnection(type, w.settings, secretsOnly);
     throwProblems(problems);
-    const result = await probeGit(type.transport, connection, this.config.CATALOG_GIT_TEST_TIMEOUT_SECONDS * 1000, this.egress);
-    this.log.info('source connection tested', { sourceTypeId: typeId, ok: result.ok, message: result.message, by: p.username });
+    const result = await probeGit(
+      type.transport,
+      connection,
+      this.config.CATALOG_GIT_TEST_TIMEOUT_SECONDS * 1000,
+      this.egress,
+    );
+    this.log.info('source connection tested', {
+      sourceTypeId: typeId,
+      ok: result.ok,
+      message: result.message,
+      by: p.username,
+    });
     return result;
   }
 
   // ---- internal callers (gRPC)
 
-  async sourceForService(id: string, withSecrets: boolean): Promise<{ source: SourceRecord; connection?: SourceConnection }> {
+  async sourceForService(
+    id: string,
+    withSecrets: boolean,
+  ): Promise<{ source: SourceRecord; connection?: SourceConnection }> {
     const source = isUuid(id) ? await sourceStore.get(this.db, id) : undefined;
     if (!source) throw notFound(`Source ${id}`);
     return { source, connection: withSecrets ? this.connectionOf(source) : undefined };

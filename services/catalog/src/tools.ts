@@ -1,7 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { invalidField, isUuid, Logger, notFound, Principal, Queryable, SecretBox, ServiceHost } from '@bulwark/platform';
+import {
+  invalidField,
+  isUuid,
+  Logger,
+  notFound,
+  Principal,
+  Queryable,
+  SecretBox,
+  ServiceHost,
+} from '@bulwark/platform';
 import { CATALOG_EVENTS, newEvent, TOOL_TYPES, toolType, ToolType } from '@bulwark/contracts';
 import { BulkStatus, catalogEvent } from './catalog-writes';
 import { visibleTo } from './domain/access';
@@ -10,7 +19,12 @@ import { AccessInput, ResourceAccess, throwProblems } from './resource-access';
 import { ToolRecord, toolStore } from './store/tools';
 
 const toolEvent = (t: ToolRecord) => ({
-  id: t.id, name: t.name, type_id: t.typeId, version: t.version, access_type: t.access.accessType, project_codes: t.access.projectCodes,
+  id: t.id,
+  name: t.name,
+  type_id: t.typeId,
+  version: t.version,
+  access_type: t.access.accessType,
+  project_codes: t.access.projectCodes,
 });
 
 /** Security tools checks run: a tool type, its version and settings; an API token is sealed like a source's secrets. */
@@ -32,7 +46,16 @@ export class Tools {
     return type;
   }
 
-  async createTool(p: Principal, w: { name?: string; description?: string; type_id: number; version?: string; settings: Record<string, unknown> } & AccessInput) {
+  async createTool(
+    p: Principal,
+    w: {
+      name?: string;
+      description?: string;
+      type_id: number;
+      version?: string;
+      settings: Record<string, unknown>;
+    } & AccessInput,
+  ) {
     const type = this.toolTypeOrThrow(w.type_id);
     const { settings, apiToken, problems } = resolveToolSettings(type, w.settings, null);
     throwProblems(problems);
@@ -41,8 +64,13 @@ export class Tools {
       const id = randomUUID();
       const version = w.version ?? type.version;
       await toolStore.insert(trx, id, {
-        name: w.name ?? `${type.name} ${version}`, description: w.description ?? '', typeId: type.id, version, settings,
-        apiTokenSealed: apiToken ? this.secrets.seal(apiToken) : null, access,
+        name: w.name ?? `${type.name} ${version}`,
+        description: w.description ?? '',
+        typeId: type.id,
+        version,
+        settings,
+        apiTokenSealed: apiToken ? this.secrets.seal(apiToken) : null,
+        access,
       });
       const tool = (await toolStore.get(trx, id))!;
       await catalogEvent(trx, CATALOG_EVENTS.toolCreated, id, toolEvent(tool));
@@ -61,13 +89,30 @@ export class Tools {
     return this.visibleTool(this.db, p, id);
   }
 
-  listTools(p: Principal, q: { page: number; limit: number; version?: string; searchType?: string; searchName?: string; searchUrl?: string; searchVersion?: string }) {
+  listTools(
+    p: Principal,
+    q: {
+      page: number;
+      limit: number;
+      version?: string;
+      searchType?: string;
+      searchName?: string;
+      searchUrl?: string;
+      searchVersion?: string;
+    },
+  ) {
     const { searchType, ...rest } = q;
-    const typeIds = searchType ? TOOL_TYPES.filter((t) => t.name.toLowerCase().includes(searchType.toLowerCase())).map((t) => t.id) : undefined;
+    const typeIds = searchType
+      ? TOOL_TYPES.filter((t) => t.name.toLowerCase().includes(searchType.toLowerCase())).map((t) => t.id)
+      : undefined;
     return toolStore.list(this.db, { ...rest, typeIds, scope: p.projects });
   }
 
-  async updateTool(p: Principal, id: string, w: { name?: string; description?: string; version?: string; settings?: Record<string, unknown> } & AccessInput) {
+  async updateTool(
+    p: Principal,
+    id: string,
+    w: { name?: string; description?: string; version?: string; settings?: Record<string, unknown> } & AccessInput,
+  ) {
     return this.host.transaction(async (trx) => {
       const tool = await this.visibleTool(trx, p, id);
       this.access.mayChange(p, 'tool', id, tool.access);
@@ -75,14 +120,24 @@ export class Tools {
       let settings = tool.settings;
       let apiTokenSealed = tool.apiTokenSealed;
       if (w.settings) {
-        const resolved = resolveToolSettings(type, w.settings, tool.apiTokenSealed ? this.secrets.open(tool.apiTokenSealed) : null);
+        const resolved = resolveToolSettings(
+          type,
+          w.settings,
+          tool.apiTokenSealed ? this.secrets.open(tool.apiTokenSealed) : null,
+        );
         throwProblems(resolved.problems);
         settings = resolved.settings;
         apiTokenSealed = resolved.apiToken ? this.secrets.seal(resolved.apiToken) : null;
       }
       const access = await this.access.resolve(trx, p, 'tool', w, tool.access);
       await toolStore.update(trx, id, {
-        name: w.name ?? tool.name, description: w.description ?? tool.description, typeId: tool.typeId, version: w.version ?? tool.version, settings, apiTokenSealed, access,
+        name: w.name ?? tool.name,
+        description: w.description ?? tool.description,
+        typeId: tool.typeId,
+        version: w.version ?? tool.version,
+        settings,
+        apiTokenSealed,
+        access,
       });
       const updated = (await toolStore.get(trx, id))!;
       await catalogEvent(trx, CATALOG_EVENTS.toolUpdated, id, { ...toolEvent(updated), fields: Object.keys(w) });
@@ -93,7 +148,10 @@ export class Tools {
 
   deleteTools(p: Principal, ids: string[]): Promise<BulkStatus[]> {
     return this.access.deleteUnused(p, ids, {
-      kind: 'tool', get: toolStore.get, remove: toolStore.delete, deleted: (t, id) => newEvent(CATALOG_EVENTS.toolDeleted, id, toolEvent(t)),
+      kind: 'tool',
+      get: toolStore.get,
+      remove: toolStore.delete,
+      deleted: (t, id) => newEvent(CATALOG_EVENTS.toolDeleted, id, toolEvent(t)),
     });
   }
 
@@ -121,7 +179,11 @@ export class Tools {
     }
     await this.host.transaction((trx) => catalogEvent(trx, CATALOG_EVENTS.toolCleanedUp, id, { id, removed }));
     this.log.info('tool cleaned up', { id, ...removed, by: p.username });
-    return { id, removed, message: `Removed ${removed.files} cached file(s), ${removed.bytes} bytes; scanners were asked to drop the tool's workspaces` };
+    return {
+      id,
+      removed,
+      message: `Removed ${removed.files} cached file(s), ${removed.bytes} bytes; scanners were asked to drop the tool's workspaces`,
+    };
   }
 
   // ---- internal callers (gRPC)

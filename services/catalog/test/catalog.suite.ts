@@ -1,18 +1,37 @@
 import fs from 'node:fs';
 import { expect } from 'chai';
 import { captureLogLines } from '@bulwark/platform';
-import { ADMIN_PASSWORD, Api, ApiResponse, GitServer, startGitServer, SystemUnderTest, uniqueSuffix, freePort, type Json } from '@bulwark/testkit';
+import {
+  ADMIN_PASSWORD,
+  Api,
+  ApiResponse,
+  GitServer,
+  startGitServer,
+  SystemUnderTest,
+  uniqueSuffix,
+  freePort,
+  type Json,
+} from '@bulwark/testkit';
 
 const PASSWORD = 'catalog-user-password-1';
 const GIT_USER = 'ci-bot';
 
 /** A client that keeps every response body, so the suite can prove no secret was ever returned. */
 class RecordingApi extends Api {
-  constructor(baseUrl: string, token: string | undefined, private readonly seen: string[]) {
+  constructor(
+    baseUrl: string,
+    token: string | undefined,
+    private readonly seen: string[],
+  ) {
     super(baseUrl, token);
   }
 
-  override async request<T = Json>(method: string, path: string, body?: unknown, rawBody?: string): Promise<ApiResponse<T>> {
+  override async request<T = Json>(
+    method: string,
+    path: string,
+    body?: unknown,
+    rawBody?: string,
+  ): Promise<ApiResponse<T>> {
     const res = await super.request<T>(method, path, body, rawBody);
     this.seen.push(typeof res.body === 'string' ? res.body : JSON.stringify(res.body));
     return res;
@@ -21,7 +40,10 @@ class RecordingApi extends Api {
 
 function expectField(res: ApiResponse, status: number, field: string): void {
   expect(res.status, JSON.stringify(res.body)).to.equal(status);
-  expect(res.body.error.details.map((d: { field: string }) => d.field), JSON.stringify(res.body)).to.include(field);
+  expect(
+    res.body.error.details.map((d: { field: string }) => d.field),
+    JSON.stringify(res.body),
+  ).to.include(field);
 }
 
 function expectOk(res: ApiResponse): Json {
@@ -58,21 +80,43 @@ export function catalogSuite(t: SystemUnderTest): void {
   }
 
   async function makeLayer(projectCode: string, extra: Record<string, unknown> = {}): Promise<string> {
-    return expectOk(await admin.post('/api/v1/layer', { name: 'code', description: 'source code', project_code: projectCode, layer_type_id: 1, is_template: false, ...extra })).id;
+    return expectOk(
+      await admin.post('/api/v1/layer', {
+        name: 'code',
+        description: 'source code',
+        project_code: projectCode,
+        layer_type_id: 1,
+        is_template: false,
+        ...extra,
+      }),
+    ).id;
   }
 
   const httpSource = (extra: Record<string, unknown> = {}, settings: Record<string, unknown> = {}) => ({
     name: `repo ${uniqueSuffix()}`,
     description: 'the app',
     source_type_id: 1,
-    settings: { url: lockedRepo, branch_name: 'main', auth_method: 'Login/Password', login: GIT_USER, password: gitPassword, ...settings },
+    settings: {
+      url: lockedRepo,
+      branch_name: 'main',
+      auth_method: 'Login/Password',
+      login: GIT_USER,
+      password: gitPassword,
+      ...settings,
+    },
     ...extra,
   });
 
   const sonar = (extra: Record<string, unknown> = {}, settings: Record<string, unknown> = {}) => ({
     description: 'SonarQube of the team',
     type_id: 10,
-    settings: { scan_result_lang: 'EN', url: 'https://sonar.example', auth_method: 'Api Token', api_token: sonarToken, ...settings },
+    settings: {
+      scan_result_lang: 'EN',
+      url: 'https://sonar.example',
+      auth_method: 'Api Token',
+      api_token: sonarToken,
+      ...settings,
+    },
     ...extra,
   });
 
@@ -82,12 +126,21 @@ export function catalogSuite(t: SystemUnderTest): void {
     const all = ['r', 'w', 'x', 'd'];
     expectOk(
       await admin.post('/api/v1/role', {
-        role_code: role, role_name: 'Scoped', system_scopes: projects.map((p) => `project:${p}`),
+        role_code: role,
+        role_name: 'Scoped',
+        system_scopes: projects.map((p) => `project:${p}`),
         roles: { 'catalog.sources': all, 'catalog.tools': all, 'catalog.projects': all, 'catalog.layers': all },
       }),
     );
     const username = `scoped_${uniqueSuffix()}`;
-    expectOk(await admin.post('/api/v1/user', { username, password: PASSWORD, password_confirmation: PASSWORD, roles: [role] }));
+    expectOk(
+      await admin.post('/api/v1/user', {
+        username,
+        password: PASSWORD,
+        password_confirmation: PASSWORD,
+        roles: [role],
+      }),
+    );
     return new RecordingApi(t.anon.baseUrl, await t.anon.login(username, PASSWORD), bodies);
   }
 
@@ -97,7 +150,11 @@ export function catalogSuite(t: SystemUnderTest): void {
     admin = await newAdmin();
     open = await startGitServer();
     locked = await startGitServer({ auth: { username: GIT_USER, password: gitPassword } });
-    appRepo = open.addRepository('app', { 'README.md': '# app\n', 'src/main.js': 'console.log(1);\n' }, { branches: ['develop'] });
+    appRepo = open.addRepository(
+      'app',
+      { 'README.md': '# app\n', 'src/main.js': 'console.log(1);\n' },
+      { branches: ['develop'] },
+    );
     lockedRepo = locked.addRepository('private', { 'main.py': 'print("hi")\n' }, { branches: ['release'] });
   });
 
@@ -114,7 +171,11 @@ export function catalogSuite(t: SystemUnderTest): void {
       expect(http.name).to.match(/HTTP/);
       expect(http.auth_methods).to.deep.equal(['Login/Password', 'Anonymous']);
       expect(http.settings.find((s: { name: string }) => s.name === 'password')).to.include({ secret: true });
-      expect(types.find((x: { id: number }) => x.id === 2).settings.find((s: { name: string }) => s.name === 'ssh_private_key')).to.include({ required: true, secret: true });
+      expect(
+        types
+          .find((x: { id: number }) => x.id === 2)
+          .settings.find((s: { name: string }) => s.name === 'ssh_private_key'),
+      ).to.include({ required: true, secret: true });
     });
 
     it('lists tool types of every kind with their settings and result format', async () => {
@@ -123,9 +184,16 @@ export function catalogSuite(t: SystemUnderTest): void {
       const sonarType = types.find((x: { id: number }) => x.id === 10);
       expect(sonarType).to.include({ kind: 'server', result_format: 'sonarqube' });
       expect(sonarType.version).to.be.a('string');
-      expect(sonarType.settings.find((s: { name: string }) => s.name === 'api_token')).to.include({ required: true, secret: true, ignored: false });
+      expect(sonarType.settings.find((s: { name: string }) => s.name === 'api_token')).to.include({
+        required: true,
+        secret: true,
+        ignored: false,
+      });
       const semgrep = types.find((x: { id: number }) => x.id === 1);
-      expect(semgrep.settings.find((s: { name: string }) => s.name === 'api_token')).to.include({ required: false, ignored: true });
+      expect(semgrep.settings.find((s: { name: string }) => s.name === 'api_token')).to.include({
+        required: false,
+        ignored: true,
+      });
     });
 
     it('lists layer types: source code, artifact, running application', async () => {
@@ -139,57 +207,124 @@ export function catalogSuite(t: SystemUnderTest): void {
       const body = httpSource();
       const created = expectOk(await admin.post('/api/v1/source', body));
       expect(created.id).to.match(/^[0-9a-f-]{36}$/);
-      expect(created.settings).to.deep.equal({ url: lockedRepo, branch_name: 'main', auth_method: 'Login/Password', login: GIT_USER, password_set: true, ssh_private_key_set: false });
+      expect(created.settings).to.deep.equal({
+        url: lockedRepo,
+        branch_name: 'main',
+        auth_method: 'Login/Password',
+        login: GIT_USER,
+        password_set: true,
+        ssh_private_key_set: false,
+      });
       expect(created).to.include({ access_type: 'global', source_type_id: 1 });
       expect(created.project_codes).to.deep.equal([]);
       expect(expectOk(await admin.get(`/api/v1/source/${created.id}`)).name).to.equal(body.name);
       const byName = expectOk(await admin.get(`/api/v1/sources?search[name]=${encodeURIComponent(body.name)}`));
       expect(byName.items.map((s: { id: string }) => s.id)).to.deep.equal([created.id]);
-      const byUrl = expectOk(await admin.get(`/api/v1/sources?search[source]=${encodeURIComponent(lockedRepo.slice(7))}&limit=1000`));
+      const byUrl = expectOk(
+        await admin.get(`/api/v1/sources?search[source]=${encodeURIComponent(lockedRepo.slice(7))}&limit=1000`),
+      );
       expect(byUrl.items.map((s: { id: string }) => s.id)).to.include(created.id);
     });
 
     it('keeps the stored password on an update without it, proven by a connection test that uses it', async () => {
       const created = expectOk(await admin.post('/api/v1/source', httpSource()));
-      const updated = expectOk(await admin.put(`/api/v1/source/${created.id}`, { description: 'changed', settings: { branch_name: 'release' } }));
+      const updated = expectOk(
+        await admin.put(`/api/v1/source/${created.id}`, {
+          description: 'changed',
+          settings: { branch_name: 'release' },
+        }),
+      );
       expect(updated.settings).to.include({ branch_name: 'release', password_set: true });
-      const test = expectOk(await admin.post('/api/v1/sources-type/1/test', {
-        source_id: created.id, settings: { url: lockedRepo, branch_name: 'release', auth_method: 'Login/Password', login: GIT_USER },
-      }));
+      const test = expectOk(
+        await admin.post('/api/v1/sources-type/1/test', {
+          source_id: created.id,
+          settings: { url: lockedRepo, branch_name: 'release', auth_method: 'Login/Password', login: GIT_USER },
+        }),
+      );
       expect(test, test.message).to.include({ ok: true });
-      const anonymous = expectOk(await admin.put(`/api/v1/source/${created.id}`, { settings: { auth_method: 'Anonymous' } }));
+      const anonymous = expectOk(
+        await admin.put(`/api/v1/source/${created.id}`, { settings: { auth_method: 'Anonymous' } }),
+      );
       expect(anonymous.settings).to.include({ auth_method: 'Anonymous', login: null, password_set: false });
     });
 
     it('refuses stored secrets for a connection test towards another host', async () => {
       const created = expectOk(await admin.post('/api/v1/source', httpSource()));
-      expectField(await admin.post('/api/v1/sources-type/1/test', { source_id: created.id, settings: { url: appRepo.replace('127.0.0.1', 'localhost'), login: GIT_USER } }), 400, 'settings.url');
+      expectField(
+        await admin.post('/api/v1/sources-type/1/test', {
+          source_id: created.id,
+          settings: { url: appRepo.replace('127.0.0.1', 'localhost'), login: GIT_USER },
+        }),
+        400,
+        'settings.url',
+      );
     });
 
     it('names every bad field: unknown type, missing setting, missing secret, odd transport, unknown key', async () => {
       expectField(await admin.post('/api/v1/source', httpSource({ source_type_id: 99 })), 400, 'source_type_id');
-      expectField(await admin.post('/api/v1/source', { name: 'x', source_type_id: 1, settings: { branch_name: 'main' } }), 400, 'settings.url');
-      expectField(await admin.post('/api/v1/source', httpSource({}, { password: undefined })), 400, 'settings.password');
-      expectField(await admin.post('/api/v1/source', httpSource({}, { url: 'file:///etc/passwd' })), 400, 'settings.url');
+      expectField(
+        await admin.post('/api/v1/source', { name: 'x', source_type_id: 1, settings: { branch_name: 'main' } }),
+        400,
+        'settings.url',
+      );
+      expectField(
+        await admin.post('/api/v1/source', httpSource({}, { password: undefined })),
+        400,
+        'settings.password',
+      );
+      expectField(
+        await admin.post('/api/v1/source', httpSource({}, { url: 'file:///etc/passwd' })),
+        400,
+        'settings.url',
+      );
       expectField(await admin.post('/api/v1/source', httpSource({}, { token: 'x' })), 400, 'settings.token');
-      expectField(await admin.post('/api/v1/source', httpSource({}, { auth_method: 'SSH key' })), 400, 'settings.auth_method');
-      expectField(await admin.post('/api/v1/source', { ...httpSource(), source_type_id: 2, settings: { url: 'git@example.com:org/app.git' } }), 400, 'settings.ssh_private_key');
+      expectField(
+        await admin.post('/api/v1/source', httpSource({}, { auth_method: 'SSH key' })),
+        400,
+        'settings.auth_method',
+      );
+      expectField(
+        await admin.post('/api/v1/source', {
+          ...httpSource(),
+          source_type_id: 2,
+          settings: { url: 'git@example.com:org/app.git' },
+        }),
+        400,
+        'settings.ssh_private_key',
+      );
     });
 
     it('takes the release 1.5 access type: project sources need known project codes', async () => {
       const p = await makeProject();
-      const created = expectOk(await admin.post('/api/v1/source', httpSource({ access_type: 'project', project_codes: [p] })));
+      const created = expectOk(
+        await admin.post('/api/v1/source', httpSource({ access_type: 'project', project_codes: [p] })),
+      );
       expect(created).to.include({ access_type: 'project' });
       expect(created.project_codes).to.deep.equal([p]);
-      expectField(await admin.post('/api/v1/source', httpSource({ access_type: 'project', project_codes: [] })), 400, 'project_codes');
-      expectField(await admin.post('/api/v1/source', httpSource({ access_type: 'project', project_codes: ['no-such-project'] })), 400, 'project_codes[0]');
-      expectField(await admin.post('/api/v1/source', httpSource({ access_type: 'global', project_codes: [p] })), 400, 'project_codes');
+      expectField(
+        await admin.post('/api/v1/source', httpSource({ access_type: 'project', project_codes: [] })),
+        400,
+        'project_codes',
+      );
+      expectField(
+        await admin.post('/api/v1/source', httpSource({ access_type: 'project', project_codes: ['no-such-project'] })),
+        400,
+        'project_codes[0]',
+      );
+      expectField(
+        await admin.post('/api/v1/source', httpSource({ access_type: 'global', project_codes: [p] })),
+        400,
+        'project_codes',
+      );
     });
 
     it('deletes sources in bulk and answers per id', async () => {
       const created = expectOk(await admin.post('/api/v1/source', httpSource()));
       const res = expectOk(await admin.delete('/api/v1/sources', { ids: [created.id, 'not-an-id'] }));
-      expect(res.results).to.deep.equal([{ id: created.id, status: 'deleted' }, { id: 'not-an-id', status: 'not_found' }]);
+      expect(res.results).to.deep.equal([
+        { id: created.id, status: 'deleted' },
+        { id: 'not-an-id', status: 'not_found' },
+      ]);
       expect((await admin.get(`/api/v1/source/${created.id}`)).status).to.equal(404);
     });
 
@@ -202,10 +337,19 @@ export function catalogSuite(t: SystemUnderTest): void {
   });
 
   describe('connection test against real Git servers', () => {
-    const test = (settings: Record<string, unknown>, type = 1) => admin.post(`/api/v1/sources-type/${type}/test`, { settings });
+    const test = (settings: Record<string, unknown>, type = 1) =>
+      admin.post(`/api/v1/sources-type/${type}/test`, { settings });
 
     it('succeeds with the right credentials and lists the branches', async () => {
-      const r = expectOk(await test({ url: lockedRepo, branch_name: 'main', auth_method: 'Login/Password', login: GIT_USER, password: gitPassword }));
+      const r = expectOk(
+        await test({
+          url: lockedRepo,
+          branch_name: 'main',
+          auth_method: 'Login/Password',
+          login: GIT_USER,
+          password: gitPassword,
+        }),
+      );
       expect(r, r.message).to.include({ ok: true, default_branch: 'main' });
       expect(r.branches).to.deep.equal(['main', 'release']);
     });
@@ -217,7 +361,9 @@ export function catalogSuite(t: SystemUnderTest): void {
     });
 
     it('says authentication was refused for a wrong password', async () => {
-      const r = expectOk(await test({ url: lockedRepo, auth_method: 'Login/Password', login: GIT_USER, password: wrongPassword }));
+      const r = expectOk(
+        await test({ url: lockedRepo, auth_method: 'Login/Password', login: GIT_USER, password: wrongPassword }),
+      );
       expect(r.ok).to.equal(false);
       expect(r.message).to.match(/^Authentication refused/);
     });
@@ -239,8 +385,15 @@ export function catalogSuite(t: SystemUnderTest): void {
       try {
         refused.addRepository('app', { 'README.md': '# app\n' });
         const closed = `127.0.0.1:${await freePort()}`;
-        for (const [url, host] of [[refused.urlOf('app'), new URL(refused.baseUrl).host], ['http://169.254.169.254/', '169.254.169.254'], [`http://${closed}/app.git`, closed]]) {
-          expect(expectOk(await test({ url })), url).to.include({ ok: false, message: `Host unreachable: could not connect to ${host}` });
+        for (const [url, host] of [
+          [refused.urlOf('app'), new URL(refused.baseUrl).host],
+          ['http://169.254.169.254/', '169.254.169.254'],
+          [`http://${closed}/app.git`, closed],
+        ]) {
+          expect(expectOk(await test({ url })), url).to.include({
+            ok: false,
+            message: `Host unreachable: could not connect to ${host}`,
+          });
         }
         expect(refused.requests).to.deep.equal([]);
       } finally {
@@ -256,7 +409,8 @@ export function catalogSuite(t: SystemUnderTest): void {
     });
 
     it('refuses other transports with 400 and an unknown source type with 404', async () => {
-      for (const url of ['file:///etc', 'ext::sh -c id', 'git://127.0.0.1/app.git']) expectField(await test({ url }), 400, 'settings.url');
+      for (const url of ['file:///etc', 'ext::sh -c id', 'git://127.0.0.1/app.git'])
+        expectField(await test({ url }), 400, 'settings.url');
       expect((await test({ url: appRepo }, 7)).status).to.equal(404);
     });
   });
@@ -265,38 +419,69 @@ export function catalogSuite(t: SystemUnderTest): void {
     it('requires api_token for a server tool and never returns it', async () => {
       expectField(await admin.post('/api/v1/tool', sonar({}, { api_token: undefined })), 400, 'settings.api_token');
       const created = expectOk(await admin.post('/api/v1/tool', sonar()));
-      expect(created).to.include({ type_id: 10, kind: 'server', type_name: 'SonarQube', result_format: 'sonarqube', access_type: 'global' });
-      expect(created.settings).to.deep.equal({ scan_result_lang: 'EN', url: 'https://sonar.example', auth_method: 'Api Token', api_token_set: true });
-      const kept = expectOk(await admin.put(`/api/v1/tool/${created.id}`, { settings: { url: 'https://sonar2.example' } }));
+      expect(created).to.include({
+        type_id: 10,
+        kind: 'server',
+        type_name: 'SonarQube',
+        result_format: 'sonarqube',
+        access_type: 'global',
+      });
+      expect(created.settings).to.deep.equal({
+        scan_result_lang: 'EN',
+        url: 'https://sonar.example',
+        auth_method: 'Api Token',
+        api_token_set: true,
+      });
+      const kept = expectOk(
+        await admin.put(`/api/v1/tool/${created.id}`, { settings: { url: 'https://sonar2.example' } }),
+      );
       expect(kept.settings).to.include({ url: 'https://sonar2.example', api_token_set: true });
       expect(expectOk(await admin.get(`/api/v1/tool/${created.id}`)).settings.url).to.equal('https://sonar2.example');
     });
 
     it('accepts and drops connection settings for cli and manual tools', async () => {
-      const cli = expectOk(await admin.post('/api/v1/tool', { type_id: 1, settings: { scan_result_lang: 'EN', url: 'https://x', auth_method: 'Api Token', api_token: 'ignored-token' } }));
+      const cli = expectOk(
+        await admin.post('/api/v1/tool', {
+          type_id: 1,
+          settings: { scan_result_lang: 'EN', url: 'https://x', auth_method: 'Api Token', api_token: 'ignored-token' },
+        }),
+      );
       expect(cli.settings).to.deep.equal({ scan_result_lang: 'EN' });
       expect(cli).to.include({ kind: 'cli', name: 'Semgrep 1', version: '1' });
-      const manual = expectOk(await admin.post('/api/v1/tool', { description: 'uploads', type_id: 20, settings: { api_token: 'x' } }));
+      const manual = expectOk(
+        await admin.post('/api/v1/tool', { description: 'uploads', type_id: 20, settings: { api_token: 'x' } }),
+      );
       expect(manual.settings).to.deep.equal({});
     });
 
     it('names bad input: unknown type, bad setting, unknown setting', async () => {
       expectField(await admin.post('/api/v1/tool', sonar({ type_id: 999 })), 400, 'type_id');
       expectField(await admin.post('/api/v1/tool', sonar({}, { url: 'not a url' })), 400, 'settings.url');
-      expectField(await admin.post('/api/v1/tool', { type_id: 1, settings: { colour: 'red' } }), 400, 'settings.colour');
+      expectField(
+        await admin.post('/api/v1/tool', { type_id: 1, settings: { colour: 'red' } }),
+        400,
+        'settings.colour',
+      );
     });
 
     it('keeps several versions of one tool type side by side, filtered and searched', async () => {
       const v = uniqueSuffix();
-      const old = expectOk(await admin.post('/api/v1/tool', sonar({ version: `9.${v}` }, { url: `https://old-${v}.example` })));
+      const old = expectOk(
+        await admin.post('/api/v1/tool', sonar({ version: `9.${v}` }, { url: `https://old-${v}.example` })),
+      );
       const next = expectOk(await admin.post('/api/v1/tool', sonar({ version: `10.${v}` })));
       const ids = (res: ApiResponse) => expectOk(res).items.map((x: { id: string }) => x.id);
       expect(ids(await admin.get(`/api/v1/tools?filter[version]=9.${v}`))).to.deep.equal([old.id]);
       expect(ids(await admin.get(`/api/v1/tools?search[version]=${v}`))).to.have.members([old.id, next.id]);
       expect(ids(await admin.get(`/api/v1/tools?search[url]=old-${v}`))).to.deep.equal([old.id]);
-      expect(ids(await admin.get(`/api/v1/tools?search[type]=sonar&search[version]=${v}`))).to.have.members([old.id, next.id]);
+      expect(ids(await admin.get(`/api/v1/tools?search[type]=sonar&search[version]=${v}`))).to.have.members([
+        old.id,
+        next.id,
+      ]);
       expect(ids(await admin.get(`/api/v1/tools?search[type]=semgrep&search[version]=${v}`))).to.deep.equal([]);
-      expect(ids(await admin.get(`/api/v1/tools?search[name]=SonarQube&filter[version]=10.${v}`))).to.deep.equal([next.id]);
+      expect(ids(await admin.get(`/api/v1/tools?search[name]=SonarQube&filter[version]=10.${v}`))).to.deep.equal([
+        next.id,
+      ]);
       expectField(await admin.get('/api/v1/tools?filter[colour]=red'), 400, 'filter[colour]');
     });
 
@@ -307,7 +492,9 @@ export function catalogSuite(t: SystemUnderTest): void {
       expect(cleaned.removed).to.deep.equal({ files: 0, bytes: 0 });
       expect(cleaned.message).to.match(/Removed 0 cached file/);
       expect((await admin.post('/api/v1/tool/00000000-0000-4000-8000-000000000000/cleanup')).status).to.equal(404);
-      expect(expectOk(await admin.delete('/api/v1/tools', { ids: [created.id] })).results).to.deep.equal([{ id: created.id, status: 'deleted' }]);
+      expect(expectOk(await admin.delete('/api/v1/tools', { ids: [created.id] })).results).to.deep.equal([
+        { id: created.id, status: 'deleted' },
+      ]);
       expect((await admin.get(`/api/v1/tool/${created.id}`)).status).to.equal(404);
     });
   });
@@ -319,7 +506,9 @@ export function catalogSuite(t: SystemUnderTest): void {
       admin = await newAdmin();
       fields = {};
       for (const type of ['text', 'datetime', 'uuid', 'url']) {
-        fields[type] = expectOk(await admin.post('/api/v1/field', { name: `${type} field ${uniqueSuffix()}`, type })).id;
+        fields[type] = expectOk(
+          await admin.post('/api/v1/field', { name: `${type} field ${uniqueSuffix()}`, type }),
+        ).id;
         expect(fields[type]).to.be.a('number');
       }
     });
@@ -332,8 +521,12 @@ export function catalogSuite(t: SystemUnderTest): void {
       expectField(await admin.post('/api/v1/field', { name: 'x', type: 'number' }), 400, 'type');
       expectField(await admin.put(`/api/v1/field/${created.id}`, { type: 'url' }), 400, 'type');
       expectField(await admin.get('/api/v1/field/abc'), 400, 'field_id');
-      expect(expectOk(await admin.put(`/api/v1/field/${created.id}`, { name: `${name} 2` })).name).to.equal(`${name} 2`);
-      expect(expectOk(await admin.get('/api/v1/fields?limit=1000')).items.map((f: { id: number }) => f.id)).to.include(created.id);
+      expect(expectOk(await admin.put(`/api/v1/field/${created.id}`, { name: `${name} 2` })).name).to.equal(
+        `${name} 2`,
+      );
+      expect(expectOk(await admin.get('/api/v1/fields?limit=1000')).items.map((f: { id: number }) => f.id)).to.include(
+        created.id,
+      );
       expect(expectOk(await admin.delete('/api/v1/fields', { ids: [created.id, 999999] })).results).to.deep.equal([
         { id: String(created.id), status: 'deleted' },
         { id: '999999', status: 'not_found' },
@@ -349,7 +542,15 @@ export function catalogSuite(t: SystemUnderTest): void {
         { field_id: fields.uuid, value: '3f1c2a9e-8b7d-4c6e-9f0a-1b2c3d4e5f60' },
         { field_id: fields.url, value: 'https://shop.example/docs' },
       ];
-      const created = expectOk(await admin.post('/api/v1/project', { code: c, name: 'Shop', description: 'web shop', tags: ['web', 'pci'], field_values: values }));
+      const created = expectOk(
+        await admin.post('/api/v1/project', {
+          code: c,
+          name: 'Shop',
+          description: 'web shop',
+          tags: ['web', 'pci'],
+          field_values: values,
+        }),
+      );
       expect(created).to.include({ id: c, code: c, archived: false, deleted_at: null });
       expect(created.tags).to.deep.equal(['web', 'pci']);
       expect(created.field_values).to.have.deep.members(values);
@@ -360,14 +561,19 @@ export function catalogSuite(t: SystemUnderTest): void {
 
     it('lets one of several concurrent creates of a code win; the others get 409', async () => {
       const c = code('race');
-      const statuses = (await Promise.all([0, 1, 2, 3].map((i) => admin.post('/api/v1/project', { code: i % 2 ? c : c.toUpperCase(), name: 'Race' })))).map((r) => r.status);
+      const statuses = (
+        await Promise.all(
+          [0, 1, 2, 3].map((i) => admin.post('/api/v1/project', { code: i % 2 ? c : c.toUpperCase(), name: 'Race' })),
+        )
+      ).map((r) => r.status);
       expect(statuses.filter((s) => s === 200)).to.have.length(1);
       expect(statuses.filter((s) => s === 409)).to.have.length(3);
     });
 
     it('validates every field value against its type, naming the field', async () => {
       const bad = await admin.post('/api/v1/project', {
-        code: code('bad'), name: 'x',
+        code: code('bad'),
+        name: 'x',
         field_values: [
           { field_id: fields.datetime, value: 'yesterday' },
           { field_id: fields.uuid, value: 'not-a-uuid' },
@@ -376,17 +582,28 @@ export function catalogSuite(t: SystemUnderTest): void {
         ],
       });
       expectField(bad, 400, 'field_values[0].value');
-      for (const f of ['field_values[1].value', 'field_values[2].value', 'field_values[3].field_id']) expectField(bad, 400, f);
+      for (const f of ['field_values[1].value', 'field_values[2].value', 'field_values[3].field_id'])
+        expectField(bad, 400, f);
       expect(bad.body.error.message).to.contain('datetime field');
     });
 
     it('requires the values of required fields', async () => {
-      const required = expectOk(await admin.post('/api/v1/field', { name: `owner ${uniqueSuffix()}`, type: 'text', required: true }));
+      const required = expectOk(
+        await admin.post('/api/v1/field', { name: `owner ${uniqueSuffix()}`, type: 'text', required: true }),
+      );
       try {
         expectField(await admin.post('/api/v1/project', { code: code('req'), name: 'x' }), 400, 'field_values');
-        expectOk(await admin.post('/api/v1/project', { code: code('req'), name: 'x', field_values: [{ field_id: required.id, value: 'alice' }] }));
+        expectOk(
+          await admin.post('/api/v1/project', {
+            code: code('req'),
+            name: 'x',
+            field_values: [{ field_id: required.id, value: 'alice' }],
+          }),
+        );
       } finally {
-        expect(expectOk(await admin.delete('/api/v1/fields', { ids: [required.id] })).results[0].status).to.equal('deleted');
+        expect(expectOk(await admin.delete('/api/v1/fields', { ids: [required.id] })).results[0].status).to.equal(
+          'deleted',
+        );
       }
     });
 
@@ -408,33 +625,62 @@ export function catalogSuite(t: SystemUnderTest): void {
     it('soft-deletes and restores projects in bulk', async () => {
       const c = await makeProject();
       const res = expectOk(await admin.delete('/api/v1/projects', { codes: [c, 'no-such-project'] }));
-      expect(res.results).to.deep.equal([{ id: c, status: 'deleted' }, { id: 'no-such-project', status: 'not_found' }]);
+      expect(res.results).to.deep.equal([
+        { id: c, status: 'deleted' },
+        { id: 'no-such-project', status: 'not_found' },
+      ]);
       expect(expectOk(await admin.get(`/api/v1/projects?search[code]=${c}`)).total).to.equal(0);
-      expect(expectOk(await admin.get(`/api/v1/projects?search[code]=${c}&filter[deleted_only]=true`)).total).to.equal(1);
+      expect(expectOk(await admin.get(`/api/v1/projects?search[code]=${c}&filter[deleted_only]=true`)).total).to.equal(
+        1,
+      );
       expect(expectOk(await admin.get(`/api/v1/project/${c}`)).deleted_at).to.be.a('string');
       expect((await admin.put(`/api/v1/project/${c}`, { name: 'x' })).status).to.equal(409);
-      expect(expectOk(await admin.put('/api/v1/restore-projects', { codes: [c] })).results).to.deep.equal([{ id: c, status: 'restored' }]);
+      expect(expectOk(await admin.put('/api/v1/restore-projects', { codes: [c] })).results).to.deep.equal([
+        { id: c, status: 'restored' },
+      ]);
       expect(expectOk(await admin.get(`/api/v1/projects?search[code]=${c}`)).total).to.equal(1);
     });
 
     it('makes an archived project read-only until it is unarchived: no changes, layers, checks or scans', async () => {
       const c = await makeProject();
       const layer = await makeLayer(c);
-      const source = expectOk(await admin.post('/api/v1/source', httpSource({}, { url: appRepo, auth_method: 'Anonymous', login: undefined, password: undefined }))).id;
+      const source = expectOk(
+        await admin.post(
+          '/api/v1/source',
+          httpSource({}, { url: appRepo, auth_method: 'Anonymous', login: undefined, password: undefined }),
+        ),
+      ).id;
       const tool = expectOk(await admin.post('/api/v1/tool', { type_id: 1, settings: {} })).id;
-      const check = expectOk(await admin.post('/api/v1/check', { layer_id: layer, security_tool_id: tool, scan_source_id: source, run_scan_task: { type: 'manual' } })).id;
-      expect(expectOk(await admin.put('/api/v1/projects/archive', { codes: [c] })).results).to.deep.equal([{ id: c, status: 'archived' }]);
-      expect(expectOk(await admin.put('/api/v1/projects/archive', { codes: [c] })).results[0].status).to.equal('unchanged');
+      const check = expectOk(
+        await admin.post('/api/v1/check', {
+          layer_id: layer,
+          security_tool_id: tool,
+          scan_source_id: source,
+          run_scan_task: { type: 'manual' },
+        }),
+      ).id;
+      expect(expectOk(await admin.put('/api/v1/projects/archive', { codes: [c] })).results).to.deep.equal([
+        { id: c, status: 'archived' },
+      ]);
+      expect(expectOk(await admin.put('/api/v1/projects/archive', { codes: [c] })).results[0].status).to.equal(
+        'unchanged',
+      );
       expect(expectOk(await admin.get(`/api/v1/project/${c}`)).archived).to.equal(true);
       expect((await admin.put(`/api/v1/project/${c}`, { name: 'x' })).status).to.equal(409);
-      expect((await admin.post('/api/v1/layer', { name: 'l', project_code: c, layer_type_id: 1 })).status).to.equal(409);
+      expect((await admin.post('/api/v1/layer', { name: 'l', project_code: c, layer_type_id: 1 })).status).to.equal(
+        409,
+      );
       expect((await admin.put(`/api/v1/layer/${layer}`, { name: 'renamed' })).status).to.equal(409);
       expect(expectOk(await admin.delete('/api/v1/layers', { ids: [layer] })).results[0].status).to.equal('conflict');
-      expect((await admin.post('/api/v1/check', { layer_id: layer, security_tool_id: tool, scan_source_id: source })).status).to.equal(409);
+      expect(
+        (await admin.post('/api/v1/check', { layer_id: layer, security_tool_id: tool, scan_source_id: source })).status,
+      ).to.equal(409);
       expect((await admin.post(`/api/v1/check/${check}/run`)).status).to.equal(409);
       expect((await admin.post(`/api/v1/layer/${layer}/run`)).status).to.equal(409);
       expect(expectOk(await admin.get(`/api/v1/projects?filter[archived]=true&search[code]=${c}`)).total).to.equal(1);
-      expect(expectOk(await admin.put('/api/v1/projects/unarchive', { codes: [c] })).results).to.deep.equal([{ id: c, status: 'unarchived' }]);
+      expect(expectOk(await admin.put('/api/v1/projects/unarchive', { codes: [c] })).results).to.deep.equal([
+        { id: c, status: 'unarchived' },
+      ]);
       await makeLayer(c);
     });
   });
@@ -446,21 +692,47 @@ export function catalogSuite(t: SystemUnderTest): void {
 
     it('creates, gets, lists by project, updates and deletes layers', async () => {
       const c = await makeProject();
-      const created = expectOk(await admin.post('/api/v1/layer', { name: 'Code', description: 'repo', project_code: c, layer_type_id: 1, is_template: false }));
-      expect(created).to.include({ project_code: c, layer_type_id: 1, layer_type_name: 'Source code', is_template: false, template_id: null });
+      const created = expectOk(
+        await admin.post('/api/v1/layer', {
+          name: 'Code',
+          description: 'repo',
+          project_code: c,
+          layer_type_id: 1,
+          is_template: false,
+        }),
+      );
+      expect(created).to.include({
+        project_code: c,
+        layer_type_id: 1,
+        layer_type_name: 'Source code',
+        is_template: false,
+        template_id: null,
+      });
       expect(expectOk(await admin.get(`/api/v1/layer/${created.id}`)).name).to.equal('Code');
       const other = await makeLayer(c, { name: 'Image', layer_type_id: 2 });
-      expect(expectOk(await admin.get(`/api/v1/layers?filter[project_code]=${c}`)).items.map((l: { id: string }) => l.id)).to.deep.equal([created.id, other]);
-      expect(expectOk(await admin.put(`/api/v1/layer/${created.id}`, { name: 'Backend', layer_type_id: 3 })).layer_type_name).to.equal('Running application');
-      expect(expectOk(await admin.delete('/api/v1/layers', { ids: [created.id] })).results).to.deep.equal([{ id: created.id, status: 'deleted' }]);
+      expect(
+        expectOk(await admin.get(`/api/v1/layers?filter[project_code]=${c}`)).items.map((l: { id: string }) => l.id),
+      ).to.deep.equal([created.id, other]);
+      expect(
+        expectOk(await admin.put(`/api/v1/layer/${created.id}`, { name: 'Backend', layer_type_id: 3 })).layer_type_name,
+      ).to.equal('Running application');
+      expect(expectOk(await admin.delete('/api/v1/layers', { ids: [created.id] })).results).to.deep.equal([
+        { id: created.id, status: 'deleted' },
+      ]);
       expect((await admin.get(`/api/v1/layer/${created.id}`)).status).to.equal(404);
     });
 
     it('names bad input: unknown layer type, unknown project', async () => {
       const c = await makeProject();
-      expectField(await admin.post('/api/v1/layer', { name: 'x', project_code: c, layer_type_id: 42 }), 400, 'layer_type_id');
+      expectField(
+        await admin.post('/api/v1/layer', { name: 'x', project_code: c, layer_type_id: 42 }),
+        400,
+        'layer_type_id',
+      );
       expectField(await admin.post('/api/v1/layer', { name: 'x', project_code: c }), 400, 'layer_type_id');
-      expect((await admin.post('/api/v1/layer', { name: 'x', project_code: 'no-such-project', layer_type_id: 1 })).status).to.equal(404);
+      expect(
+        (await admin.post('/api/v1/layer', { name: 'x', project_code: 'no-such-project', layer_type_id: 1 })).status,
+      ).to.equal(404);
     });
 
     it('instantiates a template layer into another project', async () => {
@@ -468,7 +740,11 @@ export function catalogSuite(t: SystemUnderTest): void {
       const template = await makeLayer(a, { name: 'Standard SAST', is_template: true });
       const copy = expectOk(await admin.post(`/api/v1/layer/${template}/instantiate`, { project_code: b }));
       expect(copy).to.include({ project_code: b, name: 'Standard SAST', template_id: template, is_template: false });
-      expect(expectOk(await admin.get('/api/v1/layers?filter[is_template]=true&filter[project_code]=' + a)).items.map((l: { id: string }) => l.id)).to.deep.equal([template]);
+      expect(
+        expectOk(await admin.get('/api/v1/layers?filter[is_template]=true&filter[project_code]=' + a)).items.map(
+          (l: { id: string }) => l.id,
+        ),
+      ).to.deep.equal([template]);
       expect((await admin.post(`/api/v1/layer/${copy.id}/instantiate`, { project_code: a })).status).to.equal(409);
     });
   });
@@ -488,10 +764,16 @@ export function catalogSuite(t: SystemUnderTest): void {
       [mine, theirs] = [await makeProject({ tags: ['scope-test'] }), await makeProject({ tags: ['scope-test'] })];
       scoped = await scopedUser([mine]);
       theirLayer = await makeLayer(theirs);
-      theirSource = expectOk(await admin.post('/api/v1/source', httpSource({ access_type: 'project', project_codes: [theirs] }))).id;
-      mySource = expectOk(await admin.post('/api/v1/source', httpSource({ access_type: 'project', project_codes: [mine, theirs] }))).id;
+      theirSource = expectOk(
+        await admin.post('/api/v1/source', httpSource({ access_type: 'project', project_codes: [theirs] })),
+      ).id;
+      mySource = expectOk(
+        await admin.post('/api/v1/source', httpSource({ access_type: 'project', project_codes: [mine, theirs] })),
+      ).id;
       globalSource = expectOk(await admin.post('/api/v1/source', httpSource())).id;
-      theirTool = expectOk(await admin.post('/api/v1/tool', sonar({ access_type: 'project', project_codes: [theirs] }))).id;
+      theirTool = expectOk(
+        await admin.post('/api/v1/tool', sonar({ access_type: 'project', project_codes: [theirs] })),
+      ).id;
     });
 
     it('lists and gets only the caller\u2019s projects; others answer 404 as if they did not exist', async () => {
@@ -501,18 +783,29 @@ export function catalogSuite(t: SystemUnderTest): void {
       const other = await scoped.get(`/api/v1/project/${theirs}`);
       expect(other.status).to.equal(404);
       expect((await scoped.put(`/api/v1/project/${theirs}`, { name: 'x' })).status).to.equal(404);
-      expect(expectOk(await scoped.put('/api/v1/projects/archive', { codes: [theirs] })).results[0].status).to.equal('not_found');
+      expect(expectOk(await scoped.put('/api/v1/projects/archive', { codes: [theirs] })).results[0].status).to.equal(
+        'not_found',
+      );
       expect((await scoped.post('/api/v1/project', { code: code('new'), name: 'x' })).status).to.equal(403);
     });
 
     it('hides another project\u2019s layers and refuses layers in it', async () => {
       expect((await scoped.get(`/api/v1/layer/${theirLayer}`)).status).to.equal(404);
       expect(expectOk(await scoped.get(`/api/v1/layers?filter[project_code]=${theirs}`)).total).to.equal(0);
-      expect((await scoped.post('/api/v1/layer', { name: 'x', project_code: theirs, layer_type_id: 1 })).status).to.equal(404);
-      expect(expectOk(await scoped.delete('/api/v1/layers', { ids: [theirLayer] })).results[0].status).to.equal('not_found');
-      expect((await scoped.post(`/api/v1/layer/${theirLayer}/instantiate`, { project_code: mine })).status).to.equal(404);
+      expect(
+        (await scoped.post('/api/v1/layer', { name: 'x', project_code: theirs, layer_type_id: 1 })).status,
+      ).to.equal(404);
+      expect(expectOk(await scoped.delete('/api/v1/layers', { ids: [theirLayer] })).results[0].status).to.equal(
+        'not_found',
+      );
+      expect((await scoped.post(`/api/v1/layer/${theirLayer}/instantiate`, { project_code: mine })).status).to.equal(
+        404,
+      );
       await makeLayer(mine);
-      expect(expectOk(await scoped.post('/api/v1/layer', { name: 'mine', project_code: mine, layer_type_id: 1 })).project_code).to.equal(mine);
+      expect(
+        expectOk(await scoped.post('/api/v1/layer', { name: 'mine', project_code: mine, layer_type_id: 1 }))
+          .project_code,
+      ).to.equal(mine);
     });
 
     it('shows global sources and those of its projects; another project\u2019s source or tool answers 404', async () => {
@@ -521,7 +814,9 @@ export function catalogSuite(t: SystemUnderTest): void {
       expect(ids).not.to.include(theirSource);
       expect((await scoped.get(`/api/v1/source/${theirSource}`)).status).to.equal(404);
       expect((await scoped.put(`/api/v1/source/${theirSource}`, { name: 'x' })).status).to.equal(404);
-      expect(expectOk(await scoped.delete('/api/v1/sources', { ids: [theirSource] })).results[0].status).to.equal('not_found');
+      expect(expectOk(await scoped.delete('/api/v1/sources', { ids: [theirSource] })).results[0].status).to.equal(
+        'not_found',
+      );
       expect((await scoped.get(`/api/v1/tool/${theirTool}`)).status).to.equal(404);
       expect((await scoped.post(`/api/v1/tool/${theirTool}/cleanup`)).status).to.equal(404);
     });
@@ -530,8 +825,14 @@ export function catalogSuite(t: SystemUnderTest): void {
       expect((await scoped.put(`/api/v1/source/${globalSource}`, { name: 'x' })).status).to.equal(403);
       expect((await scoped.put(`/api/v1/source/${mySource}`, { name: 'x' })).status).to.equal(403);
       expect((await scoped.post('/api/v1/source', httpSource())).status).to.equal(403);
-      expectField(await scoped.post('/api/v1/source', httpSource({ access_type: 'project', project_codes: [theirs] })), 400, 'project_codes[0]');
-      const own = expectOk(await scoped.post('/api/v1/source', httpSource({ access_type: 'project', project_codes: [mine] })));
+      expectField(
+        await scoped.post('/api/v1/source', httpSource({ access_type: 'project', project_codes: [theirs] })),
+        400,
+        'project_codes[0]',
+      );
+      const own = expectOk(
+        await scoped.post('/api/v1/source', httpSource({ access_type: 'project', project_codes: [mine] })),
+      );
       expect(expectOk(await scoped.put(`/api/v1/source/${own.id}`, { name: 'renamed' })).name).to.equal('renamed');
     });
 
@@ -541,9 +842,15 @@ export function catalogSuite(t: SystemUnderTest): void {
       expect(sources).to.include.members([globalSource, mySource]);
       expect(sources).not.to.include(theirSource);
       expect(r.tools.map((x: { id: string }) => x.id)).not.to.include(theirTool);
-      expect(expectOk(await admin.get(`/api/v1/resources?filter[project_access]=${theirs}`)).tools.map((x: { id: string }) => x.id)).to.include(theirTool);
+      expect(
+        expectOk(await admin.get(`/api/v1/resources?filter[project_access]=${theirs}`)).tools.map(
+          (x: { id: string }) => x.id,
+        ),
+      ).to.include(theirTool);
       expect((await scoped.get(`/api/v1/resources?filter[project_access]=${theirs}`)).status).to.equal(404);
-      expect(expectOk(await scoped.get('/api/v1/resources')).sources.map((s: { id: string }) => s.id)).not.to.include(theirSource);
+      expect(expectOk(await scoped.get('/api/v1/resources')).sources.map((s: { id: string }) => s.id)).not.to.include(
+        theirSource,
+      );
     });
   });
 
@@ -555,10 +862,26 @@ export function catalogSuite(t: SystemUnderTest): void {
     it('refuses to delete a source, a tool or a layer used by a check, naming the check', async () => {
       const c = await makeProject();
       const layer = await makeLayer(c);
-      const source = expectOk(await admin.post('/api/v1/source', httpSource({}, { url: appRepo, auth_method: 'Anonymous', login: undefined, password: undefined }))).id;
+      const source = expectOk(
+        await admin.post(
+          '/api/v1/source',
+          httpSource({}, { url: appRepo, auth_method: 'Anonymous', login: undefined, password: undefined }),
+        ),
+      ).id;
       const tool = expectOk(await admin.post('/api/v1/tool', { type_id: 1, settings: {} })).id;
-      const check = expectOk(await admin.post('/api/v1/check', { layer_id: layer, security_tool_id: tool, scan_source_id: source, run_scan_task: { type: 'manual' } }));
-      for (const [path, id] of [['/api/v1/sources', source], ['/api/v1/tools', tool], ['/api/v1/layers', layer]]) {
+      const check = expectOk(
+        await admin.post('/api/v1/check', {
+          layer_id: layer,
+          security_tool_id: tool,
+          scan_source_id: source,
+          run_scan_task: { type: 'manual' },
+        }),
+      );
+      for (const [path, id] of [
+        ['/api/v1/sources', source],
+        ['/api/v1/tools', tool],
+        ['/api/v1/layers', layer],
+      ]) {
         const [result] = expectOk(await admin.delete(path, { ids: [id] })).results;
         expect(result.status, path).to.equal('conflict');
         expect(result.message).to.contain(check.id);
@@ -570,14 +893,18 @@ export function catalogSuite(t: SystemUnderTest): void {
   describe('secrets', () => {
     it('never returns a stored password or token in any response body', () => {
       expect(bodies.length).to.be.greaterThan(50);
-      for (const body of bodies) for (const s of secrets) expect(body.includes(s), `a response contained a secret: ${body.slice(0, 200)}`).to.equal(false);
+      for (const body of bodies)
+        for (const s of secrets)
+          expect(body.includes(s), `a response contained a secret: ${body.slice(0, 200)}`).to.equal(false);
     });
 
     it('never writes a stored password or token to a log line', () => {
       const lines = t.mode === 'all' ? logLines : scaledLogLines(t);
       // The capture saw the catalog at work, so finding no secret means something.
       expect(lines.some((l) => l.includes('"source created"'))).to.equal(true);
-      for (const line of lines) for (const s of secrets) expect(line.includes(s), `a log line contained a secret: ${line.slice(0, 300)}`).to.equal(false);
+      for (const line of lines)
+        for (const s of secrets)
+          expect(line.includes(s), `a log line contained a secret: ${line.slice(0, 300)}`).to.equal(false);
     });
   });
 }

@@ -15,9 +15,19 @@ const SSH = sourceType(2)!;
 const LIMIT_MS = 10000;
 
 const anonymous = (url: string, branchName: string | null = null): SourceConnection => ({
-  url, branchName, authMethod: 'Anonymous', login: null, password: null, sshPrivateKey: null,
+  url,
+  branchName,
+  authMethod: 'Anonymous',
+  login: null,
+  password: null,
+  sshPrivateKey: null,
 });
-const withLogin = (url: string, login: string, password: string): SourceConnection => ({ ...anonymous(url), authMethod: 'Login/Password', login, password });
+const withLogin = (url: string, login: string, password: string): SourceConnection => ({
+  ...anonymous(url),
+  authMethod: 'Login/Password',
+  login,
+  password,
+});
 
 describe('git connection probe against real git servers', function () {
   this.timeout(60000);
@@ -69,11 +79,22 @@ describe('git connection probe against real git servers', function () {
   });
 
   it('gives the credentials only to the source\u2019s own host, not to a host it redirects to', async () => {
-    const redirect = http.createServer((req, res) => res.writeHead(302, { location: `${locked.urlOf('secret')}${req.url!.replace(/^\/moved\.git/, '')}` }).end());
+    const redirect = http.createServer((req, res) =>
+      res.writeHead(302, { location: `${locked.urlOf('secret')}${req.url!.replace(/^\/moved\.git/, '')}` }).end(),
+    );
     await new Promise<void>((r) => redirect.listen(0, '127.0.0.1', r));
     try {
       const before = locked.requests.filter((q) => q.user).length;
-      const r = await probeGit('http', withLogin(`http://127.0.0.1:${(redirect.address() as net.AddressInfo).port}/moved.git`, 'alice', 'wonderland-42'), LIMIT_MS, egress);
+      const r = await probeGit(
+        'http',
+        withLogin(
+          `http://127.0.0.1:${(redirect.address() as net.AddressInfo).port}/moved.git`,
+          'alice',
+          'wonderland-42',
+        ),
+        LIMIT_MS,
+        egress,
+      );
       expect(r.ok).to.equal(false);
       expect(r.message).to.match(/^Authentication refused/);
       expect(locked.requests.filter((q) => q.user).length).to.equal(before);
@@ -103,16 +124,31 @@ describe('git connection probe against real git servers', function () {
 
   it('answers a refused address like a closed port, redirects included, and nothing reaches the refused server', async () => {
     const refused = await startGitServer({ host: '127.0.0.2' });
-    const redirect = http.createServer((req, res) => res.writeHead(302, { location: `${refused.urlOf('app')}${req.url!.replace(/^\/moved\.git/, '')}` }).end());
+    const redirect = http.createServer((req, res) =>
+      res.writeHead(302, { location: `${refused.urlOf('app')}${req.url!.replace(/^\/moved\.git/, '')}` }).end(),
+    );
     await new Promise<void>((r) => redirect.listen(0, '127.0.0.1', r));
     try {
       refused.addRepository('app', { 'README.md': '# app\n' });
       const closed = `127.0.0.1:${await freePort()}`;
       const refusedHost = new URL(refused.baseUrl).host;
-      for (const [url, host] of [[refused.urlOf('app'), refusedHost], ['http://169.254.169.254/latest/meta-data/', '169.254.169.254'], ['https://[::1]/app.git', '[::1]'], [`http://${closed}/app.git`, closed]]) {
-        expect(await probeGit('http', anonymous(url), LIMIT_MS, egress), url).to.deep.equal({ ok: false, message: `Host unreachable: could not connect to ${host}` });
+      for (const [url, host] of [
+        [refused.urlOf('app'), refusedHost],
+        ['http://169.254.169.254/latest/meta-data/', '169.254.169.254'],
+        ['https://[::1]/app.git', '[::1]'],
+        [`http://${closed}/app.git`, closed],
+      ]) {
+        expect(await probeGit('http', anonymous(url), LIMIT_MS, egress), url).to.deep.equal({
+          ok: false,
+          message: `Host unreachable: could not connect to ${host}`,
+        });
       }
-      const redirected = await probeGit('http', anonymous(`http://127.0.0.1:${(redirect.address() as net.AddressInfo).port}/moved.git`), LIMIT_MS, egress);
+      const redirected = await probeGit(
+        'http',
+        anonymous(`http://127.0.0.1:${(redirect.address() as net.AddressInfo).port}/moved.git`),
+        LIMIT_MS,
+        egress,
+      );
       expect(redirected.ok).to.equal(false);
       expect(redirected.message).to.match(/^Host unreachable: could not connect to 127\.0\.0\.1:/);
       expect(refused.requests).to.deep.equal([]);
@@ -129,8 +165,12 @@ describe('git connection probe against real git servers', function () {
   });
 
   it('says a web page or a missing repository is not a Git repository', async () => {
-    expect((await probeGit('http', anonymous(open.notARepositoryUrl), LIMIT_MS, egress)).message).to.match(/^Not a Git repository/);
-    expect((await probeGit('http', anonymous(open.urlOf('missing')), LIMIT_MS, egress)).message).to.match(/^Not a Git repository/);
+    expect((await probeGit('http', anonymous(open.notARepositoryUrl), LIMIT_MS, egress)).message).to.match(
+      /^Not a Git repository/,
+    );
+    expect((await probeGit('http', anonymous(open.urlOf('missing')), LIMIT_MS, egress)).message).to.match(
+      /^Not a Git repository/,
+    );
   });
 
   it('runs ssh with the private key from a private file and says when the host is unreachable', async () => {
@@ -138,25 +178,38 @@ describe('git connection probe against real git servers', function () {
     try {
       execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-f', path.join(dir, 'id')]);
       const key = fs.readFileSync(path.join(dir, 'id'), 'utf8');
-      const conn: SourceConnection = { url: `ssh://git@127.0.0.1:${await freePort()}/app.git`, branchName: null, authMethod: 'SSH key', login: null, password: null, sshPrivateKey: key };
+      const conn: SourceConnection = {
+        url: `ssh://git@127.0.0.1:${await freePort()}/app.git`,
+        branchName: null,
+        authMethod: 'SSH key',
+        login: null,
+        password: null,
+        sshPrivateKey: key,
+      };
       const r = await probeGit('ssh', conn, LIMIT_MS, egress);
       expect(r.ok).to.equal(false);
       expect(r.message).to.match(/^Host unreachable: could not connect to 127\.0\.0\.1/);
       expect(r.message).not.to.contain('PRIVATE KEY');
       // ssh connects through the egress proxy: an allowed listener is reached, one on a refused address never.
       const connections: Record<string, number> = { '127.0.0.1': 0, '127.0.0.2': 0 };
-      const listeners = await Promise.all(Object.keys(connections).map(async (host) => {
-        const listener = net.createServer((s) => s.end('SSH-2.0-OpenSSH_9.2\r\n'));
-        listener.on('connection', () => connections[host]++);
-        await new Promise<void>((resolve) => listener.listen(0, host, resolve));
-        return listener;
-      }));
+      const listeners = await Promise.all(
+        Object.keys(connections).map(async (host) => {
+          const listener = net.createServer((s) => s.end('SSH-2.0-OpenSSH_9.2\r\n'));
+          listener.on('connection', () => connections[host]++);
+          await new Promise<void>((resolve) => listener.listen(0, host, resolve));
+          return listener;
+        }),
+      );
       try {
         const [allowedPort, refusedPort] = listeners.map((l) => (l.address() as net.AddressInfo).port);
-        expect((await probeGit('ssh', { ...conn, url: `ssh://git@127.0.0.1:${allowedPort}/app.git` }, LIMIT_MS, egress)).ok).to.equal(false);
+        expect(
+          (await probeGit('ssh', { ...conn, url: `ssh://git@127.0.0.1:${allowedPort}/app.git` }, LIMIT_MS, egress)).ok,
+        ).to.equal(false);
         for (const url of [`ssh://git@127.0.0.2:${refusedPort}/app.git`, 'git@169.254.169.254:app.git']) {
           const refused = await probeGit('ssh', { ...conn, url }, LIMIT_MS, egress);
-          expect(refused.message, url).to.equal(`Host unreachable: could not connect to ${url.startsWith('ssh') ? `127.0.0.2:${refusedPort}` : '169.254.169.254'}`);
+          expect(refused.message, url).to.equal(
+            `Host unreachable: could not connect to ${url.startsWith('ssh') ? `127.0.0.2:${refusedPort}` : '169.254.169.254'}`,
+          );
         }
         expect(connections).to.deep.equal({ '127.0.0.1': 1, '127.0.0.2': 0 });
       } finally {
@@ -169,19 +222,41 @@ describe('git connection probe against real git servers', function () {
 
   it('refuses transports other than http(s) and ssh, and credentials inside the URL', () => {
     for (const url of ['file:///etc', 'ext::sh -c id', 'git://127.0.0.1/app.git', '/srv/repo.git', 'ftp://h/x']) {
-      expect(resolveConnection(HTTP, { url }).problems.map((p) => p.field), url).to.include('settings.url');
+      expect(
+        resolveConnection(HTTP, { url }).problems.map((p) => p.field),
+        url,
+      ).to.include('settings.url');
     }
     for (const url of ['file:///etc', 'ext::ssh x', '-oProxyCommand=x@h:p', 'https://h/x.git']) {
-      expect(resolveConnection(SSH, { url, ssh_private_key: '-----BEGIN OPENSSH PRIVATE KEY-----\nx\n' }).problems.map((p) => p.field), url).to.include('settings.url');
+      expect(
+        resolveConnection(SSH, { url, ssh_private_key: '-----BEGIN OPENSSH PRIVATE KEY-----\nx\n' }).problems.map(
+          (p) => p.field,
+        ),
+        url,
+      ).to.include('settings.url');
     }
-    expect(resolveConnection(SSH, { url: 'git@github.com:org/repo.git', ssh_private_key: '-----BEGIN OPENSSH PRIVATE KEY-----\nx\n' }).problems).to.deep.equal([]);
+    expect(
+      resolveConnection(SSH, {
+        url: 'git@github.com:org/repo.git',
+        ssh_private_key: '-----BEGIN OPENSSH PRIVATE KEY-----\nx\n',
+      }).problems,
+    ).to.deep.equal([]);
     expect(resolveConnection(HTTP, { url: 'https://bob:pw@h/x.git' }).problems[0].problem).to.match(/credentials/);
   });
 
   it('keeps a stored password when an update leaves it out, and drops it for Anonymous', () => {
     const stored = withLogin('https://h/x.git', 'alice', 'kept-secret');
-    expect(resolveConnection(HTTP, { branch_name: 'dev' }, stored).connection).to.include({ password: 'kept-secret', branchName: 'dev', authMethod: 'Login/Password' });
-    expect(resolveConnection(HTTP, { auth_method: 'Anonymous' }, stored).connection).to.include({ password: null, login: null });
-    expect(resolveConnection(HTTP, { url: 'https://h/x.git', login: 'bob' }).problems.map((p) => p.field)).to.deep.equal(['settings.password']);
+    expect(resolveConnection(HTTP, { branch_name: 'dev' }, stored).connection).to.include({
+      password: 'kept-secret',
+      branchName: 'dev',
+      authMethod: 'Login/Password',
+    });
+    expect(resolveConnection(HTTP, { auth_method: 'Anonymous' }, stored).connection).to.include({
+      password: null,
+      login: null,
+    });
+    expect(
+      resolveConnection(HTTP, { url: 'https://h/x.git', login: 'bob' }).problems.map((p) => p.field),
+    ).to.deep.equal(['settings.password']);
   });
 });

@@ -10,10 +10,25 @@ import { sourceStore, SourceWrite } from '../src/store/sources';
 import { toolStore, ToolWrite } from '../src/store/tools';
 
 const source = (name: string, access: SourceWrite['access'], url = `https://git.example/${name}.git`): SourceWrite => ({
-  name, description: '', sourceTypeId: 1, url, branchName: null, authMethod: 'Login/Password', login: 'bot', passwordSealed: `v1:k:${name}`, sshKeySealed: null, access,
+  name,
+  description: '',
+  sourceTypeId: 1,
+  url,
+  branchName: null,
+  authMethod: 'Login/Password',
+  login: 'bot',
+  passwordSealed: `v1:k:${name}`,
+  sshKeySealed: null,
+  access,
 });
 const tool = (name: string, version: string, access: ToolWrite['access'], url?: string): ToolWrite => ({
-  name, description: '', typeId: 10, version, settings: url ? { url } : {}, apiTokenSealed: null, access,
+  name,
+  description: '',
+  typeId: 10,
+  version,
+  settings: url ? { url } : {},
+  apiTokenSealed: null,
+  access,
 });
 const q = { page: 1, limit: 50 };
 
@@ -22,7 +37,12 @@ for (const backend of DATABASE_BACKENDS) {
     let t: TestDatabase;
     before(async function () {
       t = await backend.open(this, 'catalog', migrations);
-      for (const code of ['alpha', 'beta', 'gamma']) await projectStore.insert(t.db, code, { name: `Project ${code}`, description: '', tags: code === 'gamma' ? ['web', 'pci'] : ['web'] });
+      for (const code of ['alpha', 'beta', 'gamma'])
+        await projectStore.insert(t.db, code, {
+          name: `Project ${code}`,
+          description: '',
+          tags: code === 'gamma' ? ['web', 'pci'] : ['web'],
+        });
     });
     after(async () => t?.close());
 
@@ -37,7 +57,8 @@ for (const backend of DATABASE_BACKENDS) {
       await projectStore.insert(t.db, 'delta', { name: 'Delta', description: '', tags: ['legacy'] });
       await projectStore.setArchived(t.db, 'beta', true);
       await projectStore.setDeleted(t.db, 'delta', true);
-      const codes = async (extra: Record<string, unknown>) => (await projectStore.list(t.db, { ...q, scope: null, ...extra })).items.map((p) => p.code);
+      const codes = async (extra: Record<string, unknown>) =>
+        (await projectStore.list(t.db, { ...q, scope: null, ...extra })).items.map((p) => p.code);
       expect(await codes({})).to.deep.equal(['alpha', 'beta', 'gamma']);
       expect(await codes({ scope: ['gamma', 'delta'] })).to.deep.equal(['gamma']);
       expect(await codes({ searchTag: 'PC' })).to.deep.equal(['gamma']);
@@ -45,7 +66,11 @@ for (const backend of DATABASE_BACKENDS) {
       expect(await codes({ deletedOnly: true })).to.deep.equal(['delta']);
       expect(await codes({ withDeleted: true, searchName: 'delt' })).to.deep.equal(['delta']);
       expect(await codes({ searchCode: '%' })).to.deep.equal([]);
-      expect(await projectStore.filterValues(t.db, null)).to.deep.equal({ tags: ['pci', 'web'], archived: [false, true], deleted: [false, true] });
+      expect(await projectStore.filterValues(t.db, null)).to.deep.equal({
+        tags: ['pci', 'web'],
+        archived: [false, true],
+        deleted: [false, true],
+      });
       expect((await projectStore.filterValues(t.db, ['alpha'])).tags).to.deep.equal(['web']);
       expect(await projectStore.live(t.db, ['alpha', 'delta', 'nope'])).to.deep.equal(new Set(['alpha']));
       await projectStore.setArchived(t.db, 'beta', false);
@@ -65,22 +90,39 @@ for (const backend of DATABASE_BACKENDS) {
       const [g, a, bc] = [randomUUID(), randomUUID(), randomUUID()];
       await sourceStore.insert(t.db, g, source('shared', { accessType: 'global', projectCodes: [] }));
       await sourceStore.insert(t.db, a, source('alpha-only', { accessType: 'project', projectCodes: ['alpha'] }));
-      await sourceStore.insert(t.db, bc, source('beta-gamma', { accessType: 'project', projectCodes: ['beta', 'gamma'] }));
-      const names = async (extra: Record<string, unknown>) => (await sourceStore.list(t.db, { ...q, scope: null, ...extra })).items.map((s) => s.name);
+      await sourceStore.insert(
+        t.db,
+        bc,
+        source('beta-gamma', { accessType: 'project', projectCodes: ['beta', 'gamma'] }),
+      );
+      const names = async (extra: Record<string, unknown>) =>
+        (await sourceStore.list(t.db, { ...q, scope: null, ...extra })).items.map((s) => s.name);
       expect(await names({})).to.deep.equal(['alpha-only', 'beta-gamma', 'shared']);
       expect(await names({ scope: ['gamma'] })).to.deep.equal(['beta-gamma', 'shared']);
       expect(await names({ scope: [] })).to.deep.equal(['shared']);
       expect(await names({ usableIn: 'alpha' })).to.deep.equal(['alpha-only', 'shared']);
       expect(await names({ searchSource: 'BETA-g' })).to.deep.equal(['beta-gamma']);
-      expect((await sourceStore.get(t.db, bc))!.access).to.deep.equal({ accessType: 'project', projectCodes: ['beta', 'gamma'] });
+      expect((await sourceStore.get(t.db, bc))!.access).to.deep.equal({
+        accessType: 'project',
+        projectCodes: ['beta', 'gamma'],
+      });
       await sourceStore.update(t.db, bc, source('beta-gamma', { accessType: 'global', projectCodes: [] }));
       expect((await sourceStore.get(t.db, bc))!.access.projectCodes).to.deep.equal([]);
     });
 
     it('finds tools by exact version, version and URL search, and type', async () => {
-      await toolStore.insert(t.db, randomUUID(), tool('Sonar', '9.9', { accessType: 'global', projectCodes: [] }, 'https://sonar-old.example'));
-      await toolStore.insert(t.db, randomUUID(), tool('Sonar', '10.4', { accessType: 'global', projectCodes: [] }, 'https://sonar.example'));
-      const versions = async (extra: Record<string, unknown>) => (await toolStore.list(t.db, { ...q, scope: null, ...extra })).items.map((x) => x.version);
+      await toolStore.insert(
+        t.db,
+        randomUUID(),
+        tool('Sonar', '9.9', { accessType: 'global', projectCodes: [] }, 'https://sonar-old.example'),
+      );
+      await toolStore.insert(
+        t.db,
+        randomUUID(),
+        tool('Sonar', '10.4', { accessType: 'global', projectCodes: [] }, 'https://sonar.example'),
+      );
+      const versions = async (extra: Record<string, unknown>) =>
+        (await toolStore.list(t.db, { ...q, scope: null, ...extra })).items.map((x) => x.version);
       expect(await versions({ version: '9.9' })).to.deep.equal(['9.9']);
       expect(await versions({ searchVersion: '10' })).to.deep.equal(['10.4']);
       expect(await versions({ searchUrl: 'SONAR-OLD' })).to.deep.equal(['9.9']);
@@ -90,10 +132,32 @@ for (const backend of DATABASE_BACKENDS) {
 
     it('lists layers of live projects in scope, by project and template flag', async () => {
       const ids = [randomUUID(), randomUUID(), randomUUID()];
-      await layerStore.insert(t.db, ids[0], { projectCode: 'alpha', name: 'code', description: '', layerTypeId: 1, isTemplate: true, templateId: null });
-      await layerStore.insert(t.db, ids[1], { projectCode: 'gamma', name: 'code', description: '', layerTypeId: 1, isTemplate: false, templateId: ids[0] });
-      await layerStore.insert(t.db, ids[2], { projectCode: 'delta', name: 'gone', description: '', layerTypeId: 2, isTemplate: false, templateId: null });
-      const list = async (extra: Record<string, unknown>) => (await layerStore.list(t.db, { ...q, scope: null, ...extra })).items.map((l) => l.id);
+      await layerStore.insert(t.db, ids[0], {
+        projectCode: 'alpha',
+        name: 'code',
+        description: '',
+        layerTypeId: 1,
+        isTemplate: true,
+        templateId: null,
+      });
+      await layerStore.insert(t.db, ids[1], {
+        projectCode: 'gamma',
+        name: 'code',
+        description: '',
+        layerTypeId: 1,
+        isTemplate: false,
+        templateId: ids[0],
+      });
+      await layerStore.insert(t.db, ids[2], {
+        projectCode: 'delta',
+        name: 'gone',
+        description: '',
+        layerTypeId: 2,
+        isTemplate: false,
+        templateId: null,
+      });
+      const list = async (extra: Record<string, unknown>) =>
+        (await layerStore.list(t.db, { ...q, scope: null, ...extra })).items.map((l) => l.id);
       expect(await list({})).to.deep.equal([ids[0], ids[1]]);
       expect(await list({ scope: ['gamma'] })).to.deep.equal([ids[1]]);
       expect(await list({ isTemplate: true })).to.deep.equal([ids[0]]);

@@ -7,16 +7,27 @@ import { tokenStore } from './store/tokens';
 
 /** Long-lived API tokens: shown once on creation, kept as a hash, revoked by their owner or a user administrator. */
 export class ApiTokens {
-  constructor(private readonly host: ServiceHost, private readonly changes: RightsChanges) {}
+  constructor(
+    private readonly host: ServiceHost,
+    private readonly changes: RightsChanges,
+  ) {}
 
   async createToken(principal: Principal, name: string, expiresAt: string) {
-    if (Date.parse(expiresAt) <= Date.now()) throw invalid('Invalid expires_at: must be in the future', [{ field: 'expires_at', problem: 'must be in the future' }]);
+    if (Date.parse(expiresAt) <= Date.now())
+      throw invalid('Invalid expires_at: must be in the future', [
+        { field: 'expires_at', problem: 'must be in the future' },
+      ]);
     const { token, hash } = newApiToken();
     const id = randomUUID();
     const expires = new Date(expiresAt).toISOString();
     await this.changes.commit(async (trx) => {
       await tokenStore.insert(trx, { id, userId: principal.userId, name, hash, expiresAt: expires });
-      await identityEvent(trx, IDENTITY_EVENTS.tokenCreated, id, { id, user_id: principal.userId, name, expires_at: expires });
+      await identityEvent(trx, IDENTITY_EVENTS.tokenCreated, id, {
+        id,
+        user_id: principal.userId,
+        name,
+        expires_at: expires,
+      });
     });
     return { id, name, token, expires_at: expires };
   }

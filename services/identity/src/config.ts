@@ -5,7 +5,11 @@ export const identityConfigSchema = z.object({
   IDENTITY_DATABASE_URL: env.url(),
   /** Signs login JWTs. Generated into the data directory in the single-process mode. */
   IDENTITY_JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
-  LOGIN_TOKEN_TTL_HOURS: z.coerce.number().positive().max(24 * 30).default(9),
+  LOGIN_TOKEN_TTL_HOURS: z.coerce
+    .number()
+    .positive()
+    .max(24 * 30)
+    .default(9),
   PASSWORD_MIN_LENGTH: env.int(12, 8),
   /** Failed logins allowed per username, and per client IP, within the window. */
   LOGIN_MAX_FAILURES_PER_USER: env.int(5, 1),

@@ -32,7 +32,10 @@ export class DirectoryLogins {
   /** Settings from the environment, used until settings are saved through the API. */
   private seeded(): { settings: LdapSettings; password: string | null } {
     const c = this.config;
-    const urls = (c.LDAP_URL ?? '').split(',').map((u) => u.trim()).filter(Boolean);
+    const urls = (c.LDAP_URL ?? '')
+      .split(',')
+      .map((u) => u.trim())
+      .filter(Boolean);
     return {
       settings: {
         ...LDAP_DEFAULTS,
@@ -62,12 +65,18 @@ export class DirectoryLogins {
     if (settings.urls.length === 0) problems.push({ field: 'urls', problem: 'is required to enable directory login' });
     if (!settings.bind_dn) problems.push({ field: 'bind_dn', problem: 'is required to enable directory login' });
     if (!password) problems.push({ field: 'bind_password', problem: 'is required to enable directory login' });
-    if (!settings.user_search_base) problems.push({ field: 'user_search_base', problem: 'is required to enable directory login' });
+    if (!settings.user_search_base)
+      problems.push({ field: 'user_search_base', problem: 'is required to enable directory login' });
     return problems;
   }
 
   private view(c: { settings: LdapSettings; password: string | null; updatedAt: string | null }) {
-    return { ...c.settings, bind_password_set: Boolean(c.password), complete: DirectoryLogins.missing(c.settings, c.password).length === 0, updated_at: c.updatedAt };
+    return {
+      ...c.settings,
+      bind_password_set: Boolean(c.password),
+      complete: DirectoryLogins.missing(c.settings, c.password).length === 0,
+      updated_at: c.updatedAt,
+    };
   }
 
   async getSettings() {
@@ -80,11 +89,16 @@ export class DirectoryLogins {
     const settings: LdapSettings = { ...before.settings, ...fields };
     const password = newPassword ?? before.password;
     if (settings.start_tls && settings.urls.some((u) => u.toLowerCase().startsWith('ldaps:'))) {
-      throw invalid('Invalid start_tls: ldaps:// is TLS from the start', [{ field: 'start_tls', problem: 'cannot be used with ldaps:// urls' }]);
+      throw invalid('Invalid start_tls: ldaps:// is TLS from the start', [
+        { field: 'start_tls', problem: 'cannot be used with ldaps:// urls' },
+      ]);
     }
     const missing = DirectoryLogins.missing(settings, password);
-    if (settings.enabled && missing.length > 0) throw invalid(`Directory login cannot be enabled: ${missing.map((p) => p.field).join(', ')} missing`, missing);
-    await this.host.transaction((trx) => loginSettingsStore.put(trx, 'ldap', { ...settings }, password ? this.secrets.seal(password) : null));
+    if (settings.enabled && missing.length > 0)
+      throw invalid(`Directory login cannot be enabled: ${missing.map((p) => p.field).join(', ')} missing`, missing);
+    await this.host.transaction((trx) =>
+      loginSettingsStore.put(trx, 'ldap', { ...settings }, password ? this.secrets.seal(password) : null),
+    );
     this.log.info('ldap settings changed', { fields: Object.keys(patch), enabled: settings.enabled });
     return this.getSettings();
   }
@@ -92,7 +106,12 @@ export class DirectoryLogins {
   async test(username?: string): Promise<{ ok: boolean; stage: string; message: string }> {
     const { settings, password } = await this.current();
     const missing = DirectoryLogins.missing(settings, password);
-    if (missing.length > 0) return { ok: false, stage: 'settings', message: `Settings are incomplete: ${missing.map((p) => p.field).join(', ')} missing` };
+    if (missing.length > 0)
+      return {
+        ok: false,
+        stage: 'settings',
+        message: `Settings are incomplete: ${missing.map((p) => p.field).join(', ')} missing`,
+      };
     try {
       return { ok: true, ...(await this.ldap.test(settings, password!, username)) };
     } catch (err) {
@@ -106,7 +125,8 @@ export class DirectoryLogins {
     const { settings, password, updatedAt } = await this.current();
     if (!(await this.configured())) return false;
     const key = updatedAt ?? 'seeded';
-    if (this.allowedCache?.key === key && Date.now() - this.allowedCache.at < ALLOWED_CACHE_MS) return this.allowedCache.allowed;
+    if (this.allowedCache?.key === key && Date.now() - this.allowedCache.at < ALLOWED_CACHE_MS)
+      return this.allowedCache.allowed;
     const allowed = await this.ldap.open(settings, password!).then(
       async (client) => {
         await client.unbind().catch(() => undefined);
@@ -140,7 +160,9 @@ export class DirectoryLogins {
         this.lastRecorded.set(key, Date.now());
         // The failure's message names the stage and host, never the bind password (LdapFailure's own rule).
         await this.host.recordError({
-          code: 'directory.unreachable', level: 'error', route: 'POST /api/v1/auth/login',
+          code: 'directory.unreachable',
+          level: 'error',
+          route: 'POST /api/v1/auth/login',
           message: `Directory login failed: the directory cannot be used (stage ${err.stage}): ${err.message}`,
           message_ru: `Вход через каталог не выполнен: каталог недоступен (этап ${err.stage}): ${err.message}`,
           details: { stage: err.stage },

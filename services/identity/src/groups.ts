@@ -9,7 +9,6 @@ import { BulkStatus, identityEvent, RightsChanges } from './rights-changes';
 import { roleStore } from './store/roles';
 import { userStore } from './store/users';
 
-
 export interface GroupInput {
   name?: string;
   description?: string;
@@ -36,7 +35,11 @@ const dedupeBy = (values: string[], key: (v: string) => string) => {
  * change at once on every gateway. No change may leave no administrator who can log in.
  */
 export class UserGroups {
-  constructor(private readonly host: ServiceHost, private readonly changes: RightsChanges, private readonly directory: DirectoryLogins) {}
+  constructor(
+    private readonly host: ServiceHost,
+    private readonly changes: RightsChanges,
+    private readonly directory: DirectoryLogins,
+  ) {}
 
   /** Checks what the store cannot: users and roles that exist, and admin only where it holds everywhere. */
   private async checked(db: Queryable, w: GroupWrite): Promise<GroupWrite> {
@@ -44,24 +47,37 @@ export class UserGroups {
     // Problems name the position in the request, before duplicates are dropped.
     if (w.userIds) {
       const live = await userStore.liveIds(db, dedupe(w.userIds).filter(isUuid));
-      w.userIds.forEach((id, i) => live.has(id) || problems.push({ field: `user_ids[${i}]`, problem: `is not the id of a user: "${id}"` }));
+      w.userIds.forEach(
+        (id, i) =>
+          live.has(id) || problems.push({ field: `user_ids[${i}]`, problem: `is not the id of a user: "${id}"` }),
+      );
       w = { ...w, userIds: dedupe(w.userIds) };
     }
     if (w.roles) {
       const known = await roleStore.existing(db, dedupe(w.roles));
-      w.roles.forEach((code, i) => known.has(code) || problems.push({ field: `roles[${i}]`, problem: `unknown role code "${code}"` }));
+      w.roles.forEach(
+        (code, i) => known.has(code) || problems.push({ field: `roles[${i}]`, problem: `unknown role code "${code}"` }),
+      );
       w = { ...w, roles: dedupe(w.roles) };
     }
     const roles = w.roles ?? [];
     if (roles.includes(ADMIN_ROLE) && (w.projectTags.length > 0 || w.projectCodes.length > 0)) {
       problems.push({
-        field: 'roles', problem: 'the built-in admin role holds every permission on every project: a group that grants it must name neither project_tags nor project_codes',
+        field: 'roles',
+        problem:
+          'the built-in admin role holds every permission on every project: a group that grants it must name neither project_tags nor project_codes',
       });
     }
-    if (problems.length > 0) throw invalid(`Invalid group: ${problems.map((p) => `${p.field} ${p.problem}`).join('; ')}`, problems);
+    if (problems.length > 0)
+      throw invalid(`Invalid group: ${problems.map((p) => `${p.field} ${p.problem}`).join('; ')}`, problems);
     return {
       ...w,
-      domainGroup: w.domainGroup ? dedupeBy(w.domainGroup.map((e) => e.trim()), directoryKey) : undefined,
+      domainGroup: w.domainGroup
+        ? dedupeBy(
+            w.domainGroup.map((e) => e.trim()),
+            directoryKey,
+          )
+        : undefined,
       projectTags: dedupeBy(w.projectTags, (t) => t.toLowerCase()),
       projectCodes: dedupe(w.projectCodes),
     };
@@ -69,13 +85,19 @@ export class UserGroups {
 
   private async nameFree(db: Queryable, name: string, self?: string): Promise<void> {
     const holder = await groupStore.idByName(db, name);
-    if (holder && holder !== self) throw conflict(`A group named ${name} exists`, [{ field: 'name', problem: 'is taken by another group' }]);
+    if (holder && holder !== self)
+      throw conflict(`A group named ${name} exists`, [{ field: 'name', problem: 'is taken by another group' }]);
   }
 
   async create(input: GroupInput & { name: string }): Promise<GroupRecord> {
     const w: GroupWrite = {
-      name: input.name, description: input.description ?? '', userIds: input.user_ids ?? [], domainGroup: input.domain_group ?? [], roles: input.roles ?? [],
-      projectTags: input.project_tags ?? [], projectCodes: input.project_codes ?? [],
+      name: input.name,
+      description: input.description ?? '',
+      userIds: input.user_ids ?? [],
+      domainGroup: input.domain_group ?? [],
+      roles: input.roles ?? [],
+      projectTags: input.project_tags ?? [],
+      projectCodes: input.project_codes ?? [],
     };
     return this.changes.commit(async (trx) => {
       const write = await this.checked(trx, w);
@@ -118,7 +140,8 @@ export class UserGroups {
       await userStore.lockAdministrators(trx, ADMIN_ROLE);
       const before = await userStore.workingAdminIds(trx, ADMIN_ROLE, directoryLogin);
       await groupStore.update(trx, id, write);
-      if (before.size > 0 && (await userStore.workingAdminIds(trx, ADMIN_ROLE, directoryLogin)).size === 0) throw conflict(LAST_ADMIN_MESSAGE);
+      if (before.size > 0 && (await userStore.workingAdminIds(trx, ADMIN_ROLE, directoryLogin)).size === 0)
+        throw conflict(LAST_ADMIN_MESSAGE);
       await identityEvent(trx, IDENTITY_EVENTS.groupUpdated, id, { id, fields: Object.keys(input) });
       return (await groupStore.get(trx, id))!;
     });
@@ -140,7 +163,8 @@ export class UserGroups {
           // A savepoint: a deletion that would leave no administrator is undone alone.
           await trx.transaction(async (sp) => {
             await groupStore.delete(sp, id);
-            if (adminsAtStart > 0 && (await userStore.workingAdminIds(sp, ADMIN_ROLE, directoryLogin)).size === 0) throw new LastAdmin();
+            if (adminsAtStart > 0 && (await userStore.workingAdminIds(sp, ADMIN_ROLE, directoryLogin)).size === 0)
+              throw new LastAdmin();
           });
         } catch (err) {
           if (!(err instanceof LastAdmin)) throw err;

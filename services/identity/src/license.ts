@@ -1,8 +1,27 @@
 import { createPublicKey, KeyObject } from 'node:crypto';
 import {
-  BULWARK_VERSION, COMMUNITY_EDITION, daysLeft, IDENTITY_EVENTS, LicenseDocument, LicenseLimits, LicenseRejected, licenseState, LicenseState, readLicense,
+  BULWARK_VERSION,
+  COMMUNITY_EDITION,
+  daysLeft,
+  IDENTITY_EVENTS,
+  LicenseDocument,
+  LicenseLimits,
+  LicenseRejected,
+  licenseState,
+  LicenseState,
+  readLicense,
 } from '@bulwark/contracts';
-import { errorMessage, invalid, LicenseGate, LicenseLimitReached, Logger, Principal, serializeAcrossReplicas, ServiceHost, Trx } from '@bulwark/platform';
+import {
+  errorMessage,
+  invalid,
+  LicenseGate,
+  LicenseLimitReached,
+  Logger,
+  Principal,
+  serializeAcrossReplicas,
+  ServiceHost,
+  Trx,
+} from '@bulwark/platform';
 import { dueExpiryNotice, installProblem, limitsInForce } from './domain/license';
 import { identityEvent } from './rights-changes';
 import { InstalledLicense, licenseStore } from './store/license';
@@ -18,8 +37,11 @@ MCowBQYDK2VwAyEAtZMxJlBjhqNct+K0XcmDUq8gK1aiET5kJJ9owKmwhL8=
 
 /** A PEM public key, or the base64 of its DER (SubjectPublicKeyInfo) for an environment variable on one line. */
 export function readPublicKey(text: string): KeyObject {
-  const key = text.includes('-----BEGIN') ? createPublicKey(text) : createPublicKey({ key: Buffer.from(text.trim(), 'base64'), format: 'der', type: 'spki' });
-  if (key.asymmetricKeyType !== 'ed25519') throw new Error(`LICENSE_PUBLIC_KEY must be an Ed25519 key, not ${key.asymmetricKeyType}`);
+  const key = text.includes('-----BEGIN')
+    ? createPublicKey(text)
+    : createPublicKey({ key: Buffer.from(text.trim(), 'base64'), format: 'der', type: 'spki' });
+  if (key.asymmetricKeyType !== 'ed25519')
+    throw new Error(`LICENSE_PUBLIC_KEY must be an Ed25519 key, not ${key.asymmetricKeyType}`);
   return key;
 }
 
@@ -72,7 +94,12 @@ export class Licensing {
 
   private static status(doc: LicenseDocument | undefined, now = Date.now()) {
     const status: LicenseState = licenseState(doc, now);
-    return { status, edition: doc?.edition ?? COMMUNITY_EDITION, days_left: doc ? daysLeft(doc.expires_at, now) : null, expires_at: doc?.expires_at ?? null };
+    return {
+      status,
+      edition: doc?.edition ?? COMMUNITY_EDITION,
+      days_left: doc ? daysLeft(doc.expires_at, now) : null,
+      expires_at: doc?.expires_at ?? null,
+    };
   }
 
   async limits(): Promise<{ limits: LicenseLimits; status: LicenseState }> {
@@ -107,13 +134,20 @@ export class Licensing {
     try {
       doc = readLicense(text, this.publicKey);
     } catch (err) {
-      if (err instanceof LicenseRejected) throw invalid(`Invalid license: ${err.message}`, [{ field: 'license', problem: err.message }]);
+      if (err instanceof LicenseRejected)
+        throw invalid(`Invalid license: ${err.message}`, [{ field: 'license', problem: err.message }]);
       throw err;
     }
     const problem = installProblem(doc, await licenseStore.installationId(this.host.db));
     if (problem) throw invalid(`Invalid license: ${problem}`, [{ field: 'license', problem }]);
     await this.host.transaction((trx) => licenseStore.put(trx, text.trim(), doc, principal.username));
-    this.log.info('license installed', { licenseId: doc.id, licensee: doc.licensee, edition: doc.edition, expiresAt: doc.expires_at, by: principal.username });
+    this.log.info('license installed', {
+      licenseId: doc.id,
+      licensee: doc.licensee,
+      edition: doc.edition,
+      expiresAt: doc.expires_at,
+      by: principal.username,
+    });
     // A license installed close to its expiry announces it at once, not at the next check.
     await this.checkExpiry();
     return this.view();
@@ -126,7 +160,10 @@ export class Licensing {
         this.log.warn(`cannot count ${what} for the license environment`, { error: errorMessage(err) });
         return null;
       });
-    const [projects, scanningProcesses] = await Promise.all([count('projects', () => this.counts.projects()), count('scans in flight', () => this.counts.scanningProcesses())]);
+    const [projects, scanningProcesses] = await Promise.all([
+      count('projects', () => this.counts.projects()),
+      count('scans in flight', () => this.counts.scanningProcesses()),
+    ]);
     return {
       installation_id: await licenseStore.installationId(this.host.db),
       version: BULWARK_VERSION,
@@ -155,7 +192,10 @@ export class Licensing {
         await identityEvent(trx, IDENTITY_EVENTS.licenseExpiring, 'license', { ...base, days_left: notice.daysLeft });
         await licenseStore.noticesSent(trx, { expiringNoticeDays: notice.threshold });
       }
-      this.log.warn(notice.kind === 'expired' ? 'the license has expired: community limits apply' : 'the license expires soon', { licenseId: doc.id, expiresAt: doc.expires_at });
+      this.log.warn(
+        notice.kind === 'expired' ? 'the license has expired: community limits apply' : 'the license expires soon',
+        { licenseId: doc.id, expiresAt: doc.expires_at },
+      );
     });
   }
 }

@@ -1,6 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import {
-  AppError, Cache, conflict, invalid, Logger, notFound, Principal, RateLimiter, ServiceHost, unauthenticated,
+  AppError,
+  Cache,
+  conflict,
+  invalid,
+  Logger,
+  notFound,
+  Principal,
+  RateLimiter,
+  ServiceHost,
+  unauthenticated,
 } from '@bulwark/platform';
 import { IDENTITY_EVENTS } from '@bulwark/contracts';
 import type { IdentityConfig } from './config';
@@ -9,7 +18,14 @@ import { DirectoryPerson, DirectoryRefusal } from './domain/ldap';
 import type { SsoPerson } from './domain/oidc';
 import { claimGroupKeys, directoryKey, groupGrants, ldapGroupKeys } from './domain/groups';
 import { effectiveRights } from './domain/permissions';
-import { API_TOKEN_PREFIX, burnPasswordCheck, checkNewPassword, hashApiToken, hashPassword, verifyPassword } from './domain/secrets';
+import {
+  API_TOKEN_PREFIX,
+  burnPasswordCheck,
+  checkNewPassword,
+  hashApiToken,
+  hashPassword,
+  verifyPassword,
+} from './domain/secrets';
 import { SessionTokens } from './domain/sessions';
 import { ensureUserRoom } from './license';
 import { identityEvent, RightsChanges } from './rights-changes';
@@ -42,21 +58,36 @@ export class Logins {
     private readonly directory: DirectoryLogins,
   ) {
     const window = config.LOGIN_FAILURE_WINDOW_SECONDS;
-    this.userFailures = cache.rateLimiter({ keyPrefix: 'login-fail-user', points: config.LOGIN_MAX_FAILURES_PER_USER, windowSeconds: window });
-    this.ipFailures = cache.rateLimiter({ keyPrefix: 'login-fail-ip', points: config.LOGIN_MAX_FAILURES_PER_IP, windowSeconds: window });
+    this.userFailures = cache.rateLimiter({
+      keyPrefix: 'login-fail-user',
+      points: config.LOGIN_MAX_FAILURES_PER_USER,
+      windowSeconds: window,
+    });
+    this.ipFailures = cache.rateLimiter({
+      keyPrefix: 'login-fail-ip',
+      points: config.LOGIN_MAX_FAILURES_PER_IP,
+      windowSeconds: window,
+    });
   }
 
   private get db() {
     return this.host.db;
   }
 
-  async login(username: string, password: string, clientIp: string): Promise<{ access_token: string; token_type: 'Bearer'; expires_at: string; need_password_change: boolean }> {
+  async login(
+    username: string,
+    password: string,
+    clientIp: string,
+  ): Promise<{ access_token: string; token_type: 'Bearer'; expires_at: string; need_password_change: boolean }> {
     const userKey = username.toLowerCase();
     await this.userFailures.check(userKey);
     await this.ipFailures.check(clientIp);
     const user = await userStore.byUsername(this.db, username);
     const refuse = async (message = 'Invalid username or password') => {
-      await Promise.all([this.userFailures.consume(userKey).catch(() => undefined), this.ipFailures.consume(clientIp).catch(() => undefined)]);
+      await Promise.all([
+        this.userFailures.consume(userKey).catch(() => undefined),
+        this.ipFailures.consume(clientIp).catch(() => undefined),
+      ]);
       this.log.warn('login refused', { username: userKey, clientIp });
       return new AppError('unauthenticated', message);
     };
@@ -92,7 +123,12 @@ export class Logins {
   private startSession(user: UserRecord) {
     const session = this.sessions.issue(user.id, user.sessionsValidAfter);
     this.log.info('login', { userId: user.id, username: user.username, directory: user.activeDirectory });
-    return { access_token: session.token, token_type: 'Bearer' as const, expires_at: session.expiresAt, need_password_change: user.needPasswordChange };
+    return {
+      access_token: session.token,
+      token_type: 'Bearer' as const,
+      expires_at: session.expiresAt,
+      need_password_change: user.needPasswordChange,
+    };
   }
 
   /**
@@ -101,12 +137,25 @@ export class Logins {
    * taken away; roles bound to no group stay as an administrator set them. The person's groups are
    * kept until the next login: user groups whose domain_group names one of them apply meanwhile.
    */
-  private async syncDirectoryUser(existing: UserRecord | undefined, username: string, person: DirectoryPerson): Promise<UserRecord> {
+  private async syncDirectoryUser(
+    existing: UserRecord | undefined,
+    username: string,
+    person: DirectoryPerson,
+  ): Promise<UserRecord> {
     const keys = ldapGroupKeys(person.groups);
     const held = new Set(keys);
     const bound = await roleStore.boundToGroups(this.db);
-    const granted = bound.filter((r) => r.domainGroup.some((entry) => held.has(directoryKey(entry)))).map((r) => r.code);
-    return this.syncExternalUser(existing, username, { displayName: person.displayName, email: person.email }, granted, bound.map((r) => r.code), keys);
+    const granted = bound
+      .filter((r) => r.domainGroup.some((entry) => held.has(directoryKey(entry))))
+      .map((r) => r.code);
+    return this.syncExternalUser(
+      existing,
+      username,
+      { displayName: person.displayName, email: person.email },
+      granted,
+      bound.map((r) => r.code),
+      keys,
+    );
   }
 
   /**
@@ -121,7 +170,12 @@ export class Logins {
     }
     const known = await roleStore.existing(this.db, granted);
     const synced = await this.syncExternalUser(
-      user, person.username, { displayName: person.displayName, email: person.email }, granted.filter((r) => known.has(r)), bound, claimGroupKeys(person.groups),
+      user,
+      person.username,
+      { displayName: person.displayName, email: person.email },
+      granted.filter((r) => known.has(r)),
+      bound,
+      claimGroupKeys(person.groups),
     );
     return this.startSession(synced);
   }
@@ -132,7 +186,11 @@ export class Logins {
    * and the keys of the person's directory groups, which user groups are matched against.
    */
   private async syncExternalUser(
-    existing: UserRecord | undefined, username: string, profile: { displayName: string | null; email: string | null }, granted: string[], bound: string[],
+    existing: UserRecord | undefined,
+    username: string,
+    profile: { displayName: string | null; email: string | null },
+    granted: string[],
+    bound: string[],
     directoryGroups: string[],
   ): Promise<UserRecord> {
     return this.changes.commit(async (trx) => {
@@ -150,7 +208,11 @@ export class Logins {
         await userStore.update(trx, id, fields);
         const changedRoles = roles.join() !== [...existing!.roles].sort().join();
         if (changedRoles) await userStore.setRoles(trx, id, roles);
-        await identityEvent(trx, IDENTITY_EVENTS.userUpdated, id, { id, fields: ['display_name', 'email', ...(changedRoles ? ['roles'] : [])], directory: true });
+        await identityEvent(trx, IDENTITY_EVENTS.userUpdated, id, {
+          id,
+          fields: ['display_name', 'email', ...(changedRoles ? ['roles'] : [])],
+          directory: true,
+        });
       }
       await groupStore.setDirectoryGroups(trx, id, directoryGroups);
       return (await userStore.get(trx, id))!;
@@ -161,7 +223,8 @@ export class Logins {
   async authenticate(token: string): Promise<AuthenticatedCaller> {
     if (token.startsWith(API_TOKEN_PREFIX)) {
       const record = await tokenStore.byHash(this.db, hashApiToken(token));
-      if (!record || record.revokedAt || Date.parse(record.expiresAt) <= Date.now()) throw unauthenticated('Invalid, expired or revoked token');
+      if (!record || record.revokedAt || Date.parse(record.expiresAt) <= Date.now())
+        throw unauthenticated('Invalid, expired or revoked token');
       const user = await userStore.get(this.db, record.userId);
       if (!user || user.deletedAt) throw unauthenticated('Invalid, expired or revoked token');
       await tokenStore.touch(this.db, record.id);
@@ -170,7 +233,8 @@ export class Logins {
     const claims = this.sessions.verify(token);
     if (!claims) throw unauthenticated('Invalid or expired token');
     const user = await userStore.get(this.db, claims.userId);
-    if (!user || user.deletedAt || user.sessionsValidAfter !== claims.sessionsValidAfter) throw unauthenticated('Invalid or expired token');
+    if (!user || user.deletedAt || user.sessionsValidAfter !== claims.sessionsValidAfter)
+      throw unauthenticated('Invalid or expired token');
     if (await revokedSessionStore.isRevoked(this.db, claims.jti)) throw unauthenticated('Invalid or expired token');
     return { principal: await this.principalOf(user, 'login', claims.jti), expiresAt: claims.expiresAt };
   }
@@ -183,10 +247,24 @@ export class Logins {
   private async principalOf(user: UserRecord, tokenKind: 'login' | 'api', tokenId: string): Promise<Principal> {
     const groups = await groupStore.grantsOf(this.db, user.id);
     const roles = await roleStore.grants(this.db, [...new Set([...user.roles, ...groups.flatMap((g) => g.roles)])]);
-    const tagged = await groupStore.projectsTagged(this.db, groups.flatMap((g) => g.projectTags));
+    const tagged = await groupStore.projectsTagged(
+      this.db,
+      groups.flatMap((g) => g.projectTags),
+    );
     const own = new Set(user.roles);
-    const rights = effectiveRights([...roles.filter((r) => own.has(r.code)), ...groupGrants(groups, new Map(roles.map((r) => [r.code, r])), tagged)]);
-    return { userId: user.id, username: user.username, permissions: rights.permissions, projects: rights.projects, scopes: rights.scopes, tokenKind, tokenId };
+    const rights = effectiveRights([
+      ...roles.filter((r) => own.has(r.code)),
+      ...groupGrants(groups, new Map(roles.map((r) => [r.code, r])), tagged),
+    ]);
+    return {
+      userId: user.id,
+      username: user.username,
+      permissions: rights.permissions,
+      projects: rights.projects,
+      scopes: rights.scopes,
+      tokenKind,
+      tokenId,
+    };
   }
 
   /**
@@ -195,7 +273,8 @@ export class Logins {
    * An API token is not a session: it is revoked with DELETE /tokens.
    */
   async logout(principal: Principal): Promise<void> {
-    if (principal.tokenKind !== 'login') throw conflict('An API token is not a login session: revoke it with DELETE /api/v1/tokens');
+    if (principal.tokenKind !== 'login')
+      throw conflict('An API token is not a login session: revoke it with DELETE /api/v1/tokens');
     const until = new Date(Date.now() + this.config.LOGIN_TOKEN_TTL_HOURS * 3600 * 1000).toISOString();
     await this.changes.commit((trx) => revokedSessionStore.revoke(trx, principal.tokenId, until));
     this.log.info('logout', { userId: principal.userId });
@@ -208,12 +287,19 @@ export class Logins {
     return { user, permissions: principal.permissions, projects: principal.projects, groups };
   }
 
-  async changeOwnPassword(principal: Principal, current: string, password: string, confirmation: string): Promise<UserRecord> {
+  async changeOwnPassword(
+    principal: Principal,
+    current: string,
+    password: string,
+    confirmation: string,
+  ): Promise<UserRecord> {
     const user = await userStore.get(this.db, principal.userId);
     if (!user || user.deletedAt) throw notFound('User');
     if (user.activeDirectory) throw conflict('Directory users change their password in the directory');
     if (!user.passwordHash || !(await verifyPassword(user.passwordHash, current))) {
-      throw invalid('Invalid current_password', [{ field: 'current_password', problem: 'is not the current password' }]);
+      throw invalid('Invalid current_password', [
+        { field: 'current_password', problem: 'is not the current password' },
+      ]);
     }
     const next = checkNewPassword(password, confirmation, this.config.PASSWORD_MIN_LENGTH);
     const hash = await hashPassword(next);

@@ -1,5 +1,13 @@
 import {
-  createGrpcClient, GrpcClientHandle, loadOrCreateSecret, ModuleDefinition, openSecretBox, PeriodicTask, readOutboundPolicy, requireSetting, ServiceHost,
+  createGrpcClient,
+  GrpcClientHandle,
+  loadOrCreateSecret,
+  ModuleDefinition,
+  openSecretBox,
+  PeriodicTask,
+  readOutboundPolicy,
+  requireSetting,
+  ServiceHost,
 } from '@bulwark/platform';
 import { routesOf, TOPICS } from '@bulwark/contracts';
 import { catalogV1, identityV1, scanningV1 } from '@bulwark/proto';
@@ -27,40 +35,96 @@ export const identityModule: ModuleDefinition = {
   dependsOn: ['catalog'],
   async start(ctx) {
     const config = readIdentityConfig(ctx.env);
-    const host = await ServiceHost.open(ctx, { name: 'identity', migrations, databaseUrl: config.IDENTITY_DATABASE_URL });
+    const host = await ServiceHost.open(ctx, {
+      name: 'identity',
+      migrations,
+      databaseUrl: config.IDENTITY_DATABASE_URL,
+    });
     // Replicas must share the signing secret; only the single-process mode may generate its own.
     const jwtSecret = ctx.singleProcess
-      ? config.IDENTITY_JWT_SECRET ?? loadOrCreateSecret(ctx.dataDir, 'identity-jwt')
+      ? (config.IDENTITY_JWT_SECRET ?? loadOrCreateSecret(ctx.dataDir, 'identity-jwt'))
       : requireSetting(config.IDENTITY_JWT_SECRET, 'IDENTITY_JWT_SECRET', 'when identity runs as its own process');
     const secrets = openSecretBox(ctx, 'identity');
     const outbound = readOutboundPolicy(ctx.env);
     const directory = new DirectoryLogins(host, secrets, new LdapDirectory(outbound), config, host.log);
     const sso = new SingleSignOn(host, secrets, new OidcClient(outbound), config, host.log);
     const changes = new RightsChanges(host, ctx.cache);
-    const logins = new Logins(host, changes, ctx.cache, config, new SessionTokens(jwtSecret, config.LOGIN_TOKEN_TTL_HOURS), host.log, directory);
+    const logins = new Logins(
+      host,
+      changes,
+      ctx.cache,
+      config,
+      new SessionTokens(jwtSecret, config.LOGIN_TOKEN_TTL_HOURS),
+      host.log,
+      directory,
+    );
     const users = new Users(host, changes, config, host.log, directory);
     const groups = new UserGroups(host, changes, directory);
     await users.bootstrap();
     await host.consume('project-tags', [TOPICS.catalog], keepProjectTags(ctx.cache, host.log));
     // Scanning may start after identity (it asks identity for the limits): its client is made at first use.
-    const catalog = createGrpcClient(catalogV1.CatalogServiceService, 'catalog', ctx.peer('catalog').grpcAddress, host.auth);
+    const catalog = createGrpcClient(
+      catalogV1.CatalogServiceService,
+      'catalog',
+      ctx.peer('catalog').grpcAddress,
+      host.auth,
+    );
     let scanning: GrpcClientHandle<typeof scanningV1.ScanningServiceService> | undefined;
     const counts: UsageCounts = {
       projects: async () => (await catalog.client.countProjects({})).count,
       scanningProcesses: async () =>
-        (await (scanning ??= createGrpcClient(scanningV1.ScanningServiceService, 'scanning', ctx.peer('scanning').grpcAddress, host.auth)).client.countScansInFlight({})).count,
+        (
+          await (scanning ??= createGrpcClient(
+            scanningV1.ScanningServiceService,
+            'scanning',
+            ctx.peer('scanning').grpcAddress,
+            host.auth,
+          )).client.countScansInFlight({})
+        ).count,
     };
-    const licensing = new Licensing(host, readPublicKey(config.LICENSE_PUBLIC_KEY ?? VENDOR_PUBLIC_KEY), counts, config.LICENSE_EXPIRY_NOTICE_DAYS, host.log);
-    const expiry = new PeriodicTask('license expiry check', config.LICENSE_CHECK_INTERVAL_MS, () => licensing.checkExpiry(), host.log);
-    host.grpc.add(identityV1.IdentityServiceService, 'bulwark.identity.v1.IdentityService', identityGrpc(logins, licensing));
-    const started = await host.serve(routesOf('identity'), identityHandlers({ logins, tokens: new ApiTokens(host, changes), roles: new Roles(host, changes), users, groups, directory, sso, licensing }));
+    const licensing = new Licensing(
+      host,
+      readPublicKey(config.LICENSE_PUBLIC_KEY ?? VENDOR_PUBLIC_KEY),
+      counts,
+      config.LICENSE_EXPIRY_NOTICE_DAYS,
+      host.log,
+    );
+    const expiry = new PeriodicTask(
+      'license expiry check',
+      config.LICENSE_CHECK_INTERVAL_MS,
+      () => licensing.checkExpiry(),
+      host.log,
+    );
+    host.grpc.add(
+      identityV1.IdentityServiceService,
+      'bulwark.identity.v1.IdentityService',
+      identityGrpc(logins, licensing),
+    );
+    const started = await host.serve(
+      routesOf('identity'),
+      identityHandlers({
+        logins,
+        tokens: new ApiTokens(host, changes),
+        roles: new Roles(host, changes),
+        users,
+        groups,
+        directory,
+        sso,
+        licensing,
+      }),
+    );
 
     // Projects made before identity listened to the catalog's events: copied once, retried until the catalog answers.
     const copy = copyProjectTags((req) => catalog.client.listProjectTags(req), host.db, ctx.cache, host.log);
     let copied = false;
-    const copyTask = new PeriodicTask('copying project tags from the catalog', 2000, async () => {
-      if (!copied) copied = await copy();
-    }, host.log);
+    const copyTask = new PeriodicTask(
+      'copying project tags from the catalog',
+      2000,
+      async () => {
+        if (!copied) copied = await copy();
+      },
+      host.log,
+    );
     copyTask.start();
     expiry.start();
     return {

@@ -7,7 +7,10 @@ import { EventPayload, IDENTITY_EVENTS, writeEvent } from '@bulwark/contracts';
  * the commit: a re-check must see the new state).
  */
 export class RightsChanges {
-  constructor(private readonly host: ServiceHost, private readonly cache: Cache) {}
+  constructor(
+    private readonly host: ServiceHost,
+    private readonly cache: Cache,
+  ) {}
 
   async commit<T>(work: (trx: Trx) => Promise<T>): Promise<T> {
     const result = await this.host.transaction(work);
@@ -24,4 +27,8 @@ export function identityEvent<T extends IdentityEventType>(trx: Trx, type: T, ke
 }
 
 /** The outcome of one id of a bulk request. */
-export type BulkStatus = { id: string; status: 'deleted' | 'revoked' | 'restored' | 'not_found' | 'conflict' | 'forbidden' | 'unchanged'; message?: string };
+export type BulkStatus = {
+  id: string;
+  status: 'deleted' | 'revoked' | 'restored' | 'not_found' | 'conflict' | 'forbidden' | 'unchanged';
+  message?: string;
+};

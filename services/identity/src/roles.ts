@@ -5,7 +5,10 @@ import { roleStore, RoleWrite } from './store/roles';
 
 /** Roles: permission keys with their letters, bound to directory groups; the built-in admin role is fixed. */
 export class Roles {
-  constructor(private readonly host: ServiceHost, private readonly changes: RightsChanges) {}
+  constructor(
+    private readonly host: ServiceHost,
+    private readonly changes: RightsChanges,
+  ) {}
 
   private get db() {
     return this.host.db;
@@ -16,13 +19,15 @@ export class Roles {
     const problems: FieldProblem[] = Object.keys(roles)
       .filter((k) => !isPermissionKey(k))
       .map((k) => ({ field: `roles.${k}`, problem: 'is not a permission key (see GET /api/v1/permissions)' }));
-    if (problems.length > 0) throw invalid(`Unknown permission keys: ${problems.map((p) => p.field).join(', ')}`, problems);
+    if (problems.length > 0)
+      throw invalid(`Unknown permission keys: ${problems.map((p) => p.field).join(', ')}`, problems);
   }
 
   async createRole(code: string, w: RoleWrite) {
     this.checkRoleContent(w.permissions);
     return this.changes.commit(async (trx) => {
-      if (await roleStore.get(trx, code)) throw conflict(`Role ${code} already exists`, [{ field: 'role_code', problem: 'already exists' }]);
+      if (await roleStore.get(trx, code))
+        throw conflict(`Role ${code} already exists`, [{ field: 'role_code', problem: 'already exists' }]);
       await roleStore.insert(trx, code, w);
       await identityEvent(trx, IDENTITY_EVENTS.roleCreated, code, { role_code: code });
       return (await roleStore.get(trx, code))!;
@@ -64,10 +69,18 @@ export class Roles {
           const holders = await roleStore.holders(trx, code);
           const groups = await roleStore.groupHolders(trx, code);
           if ((holders > 0 || groups > 0) && !detach) {
-            results.push({ id: code, status: 'conflict', message: `held by ${holders} user(s) and ${groups} user group(s); send "detach": true to remove it from them` });
+            results.push({
+              id: code,
+              status: 'conflict',
+              message: `held by ${holders} user(s) and ${groups} user group(s); send "detach": true to remove it from them`,
+            });
           } else {
             await roleStore.delete(trx, code);
-            await identityEvent(trx, IDENTITY_EVENTS.roleDeleted, code, { role_code: code, detached_users: holders, detached_groups: groups });
+            await identityEvent(trx, IDENTITY_EVENTS.roleDeleted, code, {
+              role_code: code,
+              detached_users: holders,
+              detached_groups: groups,
+            });
             results.push({ id: code, status: 'deleted' });
           }
         }

@@ -59,11 +59,18 @@ export class SingleSignOn {
 
   private static missing(s: SsoSettings, secret: string | null): FieldProblem[] {
     const required = { issuer: s.issuer, client_id: s.client_id, client_secret: secret, redirect_uri: s.redirect_uri };
-    return Object.entries(required).filter(([, v]) => !v).map(([field]) => ({ field, problem: 'is required to enable single sign-on' }));
+    return Object.entries(required)
+      .filter(([, v]) => !v)
+      .map(([field]) => ({ field, problem: 'is required to enable single sign-on' }));
   }
 
   private view(c: { settings: SsoSettings; secret: string | null; updatedAt: string | null }) {
-    return { ...c.settings, client_secret_set: Boolean(c.secret), complete: SingleSignOn.missing(c.settings, c.secret).length === 0, updated_at: c.updatedAt };
+    return {
+      ...c.settings,
+      client_secret_set: Boolean(c.secret),
+      complete: SingleSignOn.missing(c.settings, c.secret).length === 0,
+      updated_at: c.updatedAt,
+    };
   }
 
   async getSettings() {
@@ -77,25 +84,36 @@ export class SingleSignOn {
     const secret = newSecret ?? before.secret;
     for (const field of ['issuer', 'redirect_uri'] as const) {
       const value = settings[field];
-      if (value && !URL.canParse(value)) throw invalid(`Invalid ${field}: not a URL`, [{ field, problem: 'is not a URL' }]);
+      if (value && !URL.canParse(value))
+        throw invalid(`Invalid ${field}: not a URL`, [{ field, problem: 'is not a URL' }]);
     }
     if (settings.issuer?.startsWith('http:') && !settings.allow_insecure_http) {
-      throw invalid('Invalid issuer: http:// needs allow_insecure_http', [{ field: 'issuer', problem: 'must be https:// unless allow_insecure_http is true' }]);
+      throw invalid('Invalid issuer: http:// needs allow_insecure_http', [
+        { field: 'issuer', problem: 'must be https:// unless allow_insecure_http is true' },
+      ]);
     }
     const codes = [...new Set(Object.values(settings.role_mapping).flat())];
     const known = await roleStore.existing(this.host.db, codes);
     const unknown = codes.filter((c) => !known.has(c));
-    if (unknown.length > 0) throw invalid(`Unknown role codes in role_mapping: ${unknown.join(', ')}`, unknown.map((c) => ({ field: 'role_mapping', problem: `unknown role code "${c}"` })));
+    if (unknown.length > 0)
+      throw invalid(
+        `Unknown role codes in role_mapping: ${unknown.join(', ')}`,
+        unknown.map((c) => ({ field: 'role_mapping', problem: `unknown role code "${c}"` })),
+      );
     const missing = SingleSignOn.missing(settings, secret);
-    if (settings.enabled && missing.length > 0) throw invalid(`Single sign-on cannot be enabled: ${missing.map((p) => p.field).join(', ')} missing`, missing);
-    await this.host.transaction((trx) => loginSettingsStore.put(trx, 'sso', { ...settings }, secret ? this.secrets.seal(secret) : null));
+    if (settings.enabled && missing.length > 0)
+      throw invalid(`Single sign-on cannot be enabled: ${missing.map((p) => p.field).join(', ')} missing`, missing);
+    await this.host.transaction((trx) =>
+      loginSettingsStore.put(trx, 'sso', { ...settings }, secret ? this.secrets.seal(secret) : null),
+    );
     this.log.info('sso settings changed', { fields: Object.keys(patch), enabled: settings.enabled });
     return this.getSettings();
   }
 
   private async usable() {
     const c = await this.current();
-    if (!c.settings.enabled || SingleSignOn.missing(c.settings, c.secret).length > 0) throw conflict('Single sign-on is not enabled');
+    if (!c.settings.enabled || SingleSignOn.missing(c.settings, c.secret).length > 0)
+      throw conflict('Single sign-on is not enabled');
     return { settings: c.settings, secret: c.secret!, version: c.updatedAt ?? 'seeded' };
   }
 
@@ -120,13 +138,22 @@ export class SingleSignOn {
   /** The person the provider vouches for, checked against state, nonce, PKCE, issuer and the allowed e-mail domains. */
   async finish(query: SsoCallbackQuery): Promise<{ person: SsoPerson; granted: string[]; bound: string[] }> {
     const { settings, secret, version } = await this.usable();
-    if (query.error) throw new AppError('unauthenticated', `The identity provider refused: ${query.error}${query.error_description ? ` (${query.error_description})` : ''}`);
+    if (query.error)
+      throw new AppError(
+        'unauthenticated',
+        `The identity provider refused: ${query.error}${query.error_description ? ` (${query.error_description})` : ''}`,
+      );
     const problems: FieldProblem[] = [];
     if (!query.state) problems.push({ field: 'state', problem: 'is required' });
     if (!query.code) problems.push({ field: 'code', problem: 'is required' });
-    if (problems.length > 0) throw invalid(`Invalid callback: ${problems.map((p) => p.field).join(', ')} missing`, problems);
+    if (problems.length > 0)
+      throw invalid(`Invalid callback: ${problems.map((p) => p.field).join(', ')} missing`, problems);
     const pending = await this.host.transaction((trx) => ssoPendingStore.take(trx, query.state!, PENDING_SECONDS));
-    if (!pending) throw new AppError('unauthenticated', 'Unknown, expired or already used state: start again at GET /api/v1/sso/login');
+    if (!pending)
+      throw new AppError(
+        'unauthenticated',
+        'Unknown, expired or already used state: start again at GET /api/v1/sso/login',
+      );
     const callback = new URL(settings.redirect_uri!);
     for (const [k, v] of Object.entries(query)) if (typeof v === 'string') callback.searchParams.set(k, v);
     let person: SsoPerson;
@@ -143,11 +170,16 @@ export class SingleSignOn {
     if (settings.allowed_email_domains.length > 0) {
       const domain = person.email?.split('@').pop()?.toLowerCase();
       if (!person.emailVerified || !domain || !settings.allowed_email_domains.includes(domain)) {
-        throw new AppError('forbidden', 'Single sign-on refused: the e-mail address is not verified or not in an allowed domain');
+        throw new AppError(
+          'forbidden',
+          'Single sign-on refused: the e-mail address is not verified or not in an allowed domain',
+        );
       }
     }
     const groups = new Set(person.groups);
-    const granted = Object.entries(settings.role_mapping).filter(([group]) => groups.has(group)).flatMap(([, roles]) => roles);
+    const granted = Object.entries(settings.role_mapping)
+      .filter(([group]) => groups.has(group))
+      .flatMap(([, roles]) => roles);
     return { person, granted: [...new Set(granted)], bound: [...new Set(Object.values(settings.role_mapping).flat())] };
   }
 }

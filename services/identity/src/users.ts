@@ -1,5 +1,16 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { conflict, FieldProblem, invalid, isUuid, Logger, notFound, Principal, Queryable, serializeAcrossReplicas, ServiceHost } from '@bulwark/platform';
+import {
+  conflict,
+  FieldProblem,
+  invalid,
+  isUuid,
+  Logger,
+  notFound,
+  Principal,
+  Queryable,
+  serializeAcrossReplicas,
+  ServiceHost,
+} from '@bulwark/platform';
 import { IDENTITY_EVENTS } from '@bulwark/contracts';
 import type { IdentityConfig } from './config';
 import type { DirectoryLogins } from './directory';
@@ -35,18 +46,35 @@ export class Users {
     await this.changes.commit(async (trx) => {
       await serializeAcrossReplicas(trx, 'identity.bootstrap');
       if (!(await roleStore.get(trx, ADMIN_ROLE))) {
-        await roleStore.insert(trx, ADMIN_ROLE, { name: 'Administrator', permissions: {}, description: 'Holds every permission', domainGroup: [], systemScopes: [] }, true);
+        await roleStore.insert(
+          trx,
+          ADMIN_ROLE,
+          {
+            name: 'Administrator',
+            permissions: {},
+            description: 'Holds every permission',
+            domainGroup: [],
+            systemScopes: [],
+          },
+          true,
+        );
       }
       if (await userStore.byUsername(trx, 'admin')) return;
       const generated = !this.config.BULWARK_ADMIN_PASSWORD;
       const password = this.config.BULWARK_ADMIN_PASSWORD ?? randomBytes(12).toString('base64url');
       const id = randomUUID();
-      await userStore.insert(trx, id, 'admin', { passwordHash: await hashPassword(password), displayName: 'Administrator', needPasswordChange: generated });
+      await userStore.insert(trx, id, 'admin', {
+        passwordHash: await hashPassword(password),
+        displayName: 'Administrator',
+        needPasswordChange: generated,
+      });
       await userStore.setRoles(trx, id, [ADMIN_ROLE]);
       await identityEvent(trx, IDENTITY_EVENTS.userCreated, id, { id, username: 'admin' });
       if (generated) {
         // Printed once, by design: the operator has no other way to learn it. Set BULWARK_ADMIN_PASSWORD to avoid it.
-        this.log.warn('created user "admin" with a generated password; change it after the first login', { adminPassword: password });
+        this.log.warn('created user "admin" with a generated password; change it after the first login', {
+          adminPassword: password,
+        });
       } else {
         this.log.info('created user "admin" with the password from BULWARK_ADMIN_PASSWORD');
       }
@@ -56,19 +84,34 @@ export class Users {
   private async checkRolesExist(db: Queryable, roles: string[] | undefined): Promise<void> {
     if (!roles) return;
     const known = await roleStore.existing(db, roles);
-    const problems: FieldProblem[] = roles.flatMap((r, i) => (known.has(r) ? [] : [{ field: `roles[${i}]`, problem: `unknown role code "${r}"` }]));
-    if (problems.length > 0) throw invalid(`Unknown role codes: ${problems.map((p) => p.problem).join('; ')}`, problems);
+    const problems: FieldProblem[] = roles.flatMap((r, i) =>
+      known.has(r) ? [] : [{ field: `roles[${i}]`, problem: `unknown role code "${r}"` }],
+    );
+    if (problems.length > 0)
+      throw invalid(`Unknown role codes: ${problems.map((p) => p.problem).join('; ')}`, problems);
   }
 
   async createUser(input: {
-    username: string; password?: string; password_confirmation?: string; display_name?: string; email?: string;
-    need_password_change?: boolean; active_directory?: boolean; roles?: string[];
+    username: string;
+    password?: string;
+    password_confirmation?: string;
+    display_name?: string;
+    email?: string;
+    need_password_change?: boolean;
+    active_directory?: boolean;
+    roles?: string[];
   }): Promise<UserRecord> {
     const directory = input.active_directory ?? false;
     if (directory && input.password) {
-      throw invalid('Invalid password: directory users have no local password', [{ field: 'password', problem: 'must be absent when active_directory is true' }]);
+      throw invalid('Invalid password: directory users have no local password', [
+        { field: 'password', problem: 'must be absent when active_directory is true' },
+      ]);
     }
-    const hash = directory ? null : await hashPassword(checkNewPassword(input.password, input.password_confirmation, this.config.PASSWORD_MIN_LENGTH));
+    const hash = directory
+      ? null
+      : await hashPassword(
+          checkNewPassword(input.password, input.password_confirmation, this.config.PASSWORD_MIN_LENGTH),
+        );
     const roles = [...new Set(input.roles ?? [])];
     return this.changes.commit(async (trx) => {
       await this.checkRolesExist(trx, roles);
@@ -78,8 +121,11 @@ export class Users {
       await ensureUserRoom(trx);
       const id = randomUUID();
       await userStore.insert(trx, id, input.username, {
-        passwordHash: hash, displayName: input.display_name ?? input.username, email: input.email ?? null,
-        needPasswordChange: input.need_password_change ?? false, activeDirectory: directory,
+        passwordHash: hash,
+        displayName: input.display_name ?? input.username,
+        email: input.email ?? null,
+        needPasswordChange: input.need_password_change ?? false,
+        activeDirectory: directory,
       });
       await userStore.setRoles(trx, id, roles);
       await identityEvent(trx, IDENTITY_EVENTS.userCreated, id, { id, username: input.username, roles });
@@ -93,21 +139,37 @@ export class Users {
     return user;
   }
 
-  async updateUser(principal: Principal, id: string, input: {
-    password?: string; password_confirmation?: string; display_name?: string; email?: string | null;
-    need_password_change?: boolean; active_directory?: boolean; roles?: string[];
-  }): Promise<UserRecord> {
+  async updateUser(
+    principal: Principal,
+    id: string,
+    input: {
+      password?: string;
+      password_confirmation?: string;
+      display_name?: string;
+      email?: string | null;
+      need_password_change?: boolean;
+      active_directory?: boolean;
+      roles?: string[];
+    },
+  ): Promise<UserRecord> {
     const user = await this.getUser(id);
     if (user.deletedAt) throw conflict(`User ${id} is deleted; restore it first`);
     const directory = input.active_directory ?? user.activeDirectory;
     let passwordHash: string | null | undefined;
     if (input.password !== undefined || input.password_confirmation !== undefined) {
-      if (directory) throw invalid('Invalid password: directory users have no local password', [{ field: 'password', problem: 'must be absent for a directory user' }]);
-      passwordHash = await hashPassword(checkNewPassword(input.password, input.password_confirmation, this.config.PASSWORD_MIN_LENGTH));
+      if (directory)
+        throw invalid('Invalid password: directory users have no local password', [
+          { field: 'password', problem: 'must be absent for a directory user' },
+        ]);
+      passwordHash = await hashPassword(
+        checkNewPassword(input.password, input.password_confirmation, this.config.PASSWORD_MIN_LENGTH),
+      );
     } else if (directory && !user.activeDirectory) {
       passwordHash = null;
     } else if (!directory && user.activeDirectory) {
-      throw invalid('Invalid password: a local user needs a password', [{ field: 'password', problem: 'is required when active_directory becomes false' }]);
+      throw invalid('Invalid password: a local user needs a password', [
+        { field: 'password', problem: 'is required when active_directory becomes false' },
+      ]);
     }
     const roles = input.roles ? [...new Set(input.roles)] : undefined;
     if (roles && principal.userId === id && user.roles.includes(ADMIN_ROLE) && !roles.includes(ADMIN_ROLE)) {
@@ -116,23 +178,32 @@ export class Users {
     // Read before the transaction: the single-process mode's embedded database has one connection.
     const directoryLogin = await this.directory.configured();
     if (principal.userId === id && directory && !user.activeDirectory && !directoryLogin) {
-      throw conflict('You cannot make yourself a directory user while no directory login is configured: you could not log in again', [
-        { field: 'active_directory', problem: 'no directory login is configured (PUT /api/v1/ldap/settings)' },
-      ]);
+      throw conflict(
+        'You cannot make yourself a directory user while no directory login is configured: you could not log in again',
+        [{ field: 'active_directory', problem: 'no directory login is configured (PUT /api/v1/ldap/settings)' }],
+      );
     }
     return this.changes.commit(async (trx) => {
       await this.checkRolesExist(trx, roles);
       await userStore.lockAdministrators(trx, ADMIN_ROLE);
       const adminsBefore = await this.workingAdmins(trx, directoryLogin);
       await userStore.update(trx, id, {
-        passwordHash, displayName: input.display_name, email: input.email, needPasswordChange: input.need_password_change,
-        activeDirectory: input.active_directory, endSessions: passwordHash !== undefined,
+        passwordHash,
+        displayName: input.display_name,
+        email: input.email,
+        needPasswordChange: input.need_password_change,
+        activeDirectory: input.active_directory,
+        endSessions: passwordHash !== undefined,
       });
       if (roles) await userStore.setRoles(trx, id, roles);
       // A local user is in no directory group: the ones of its last directory login no longer apply.
       if (!directory && user.activeDirectory) await groupStore.setDirectoryGroups(trx, id, []);
-      if (adminsBefore.size > 0 && (await this.workingAdmins(trx, directoryLogin)).size === 0) throw lastAdminConflict();
-      await identityEvent(trx, IDENTITY_EVENTS.userUpdated, id, { id, fields: Object.keys(input).filter((k) => k !== 'password_confirmation') });
+      if (adminsBefore.size > 0 && (await this.workingAdmins(trx, directoryLogin)).size === 0)
+        throw lastAdminConflict();
+      await identityEvent(trx, IDENTITY_EVENTS.userUpdated, id, {
+        id,
+        fields: Object.keys(input).filter((k) => k !== 'password_confirmation'),
+      });
       return (await userStore.get(trx, id))!;
     });
   }
@@ -147,9 +218,11 @@ export class Users {
       for (const id of ids) {
         const user = isUuid(id) ? await userStore.get(trx, id) : undefined;
         if (!user) results.push({ id, status: 'not_found' });
-        else if (deleted && id === principal.userId) results.push({ id, status: 'conflict', message: 'you cannot delete yourself' });
+        else if (deleted && id === principal.userId)
+          results.push({ id, status: 'conflict', message: 'you cannot delete yourself' });
         else if (Boolean(user.deletedAt) === deleted) results.push({ id, status: 'unchanged' });
-        else if (deleted && admins.has(id) && admins.size === 1) results.push({ id, status: 'conflict', message: lastAdminConflict().message });
+        else if (deleted && admins.has(id) && admins.size === 1)
+          results.push({ id, status: 'conflict', message: lastAdminConflict().message });
         else {
           const full = deleted ? undefined : await userLimitReached(trx);
           if (full) {
@@ -158,7 +231,10 @@ export class Users {
           }
           admins.delete(id);
           await userStore.setDeleted(trx, id, deleted);
-          await identityEvent(trx, deleted ? IDENTITY_EVENTS.userDeleted : IDENTITY_EVENTS.userRestored, id, { id, username: user.username });
+          await identityEvent(trx, deleted ? IDENTITY_EVENTS.userDeleted : IDENTITY_EVENTS.userRestored, id, {
+            id,
+            username: user.username,
+          });
           results.push({ id, status: deleted ? 'deleted' : 'restored' });
         }
       }

@@ -25,11 +25,12 @@ export function directorySuite(t: SystemUnderTest): void {
     nested_groups: 'walk',
     ...extra,
   });
-  const login = (username: string, password = ldap.userPassword) => t.anon.post('/api/v1/auth/login', { username, password });
+  const login = (username: string, password = ldap.userPassword) =>
+    t.anon.post('/api/v1/auth/login', { username, password });
   const userNamed = async (username: string) =>
-    (await t.admin.get(`/api/v1/users?search[username]=${encodeURIComponent(username)}&filter[with_deleted]=true`)).body.items.filter(
-      (u: { username: string }) => u.username.toLowerCase() === username.toLowerCase(),
-    );
+    (
+      await t.admin.get(`/api/v1/users?search[username]=${encodeURIComponent(username)}&filter[with_deleted]=true`)
+    ).body.items.filter((u: { username: string }) => u.username.toLowerCase() === username.toLowerCase());
   const put = (body: Record<string, unknown>) => t.admin.put('/api/v1/ldap/settings', body);
   const ldapTest = async (body: Record<string, unknown> = {}) => {
     const res = await t.admin.post('/api/v1/ldap/test', body);
@@ -59,7 +60,11 @@ export function directorySuite(t: SystemUnderTest): void {
     it('refuses to enable incomplete settings, naming each missing field', async () => {
       const res = await put({ enabled: true, urls: [ldap.url] });
       expect(res.status, JSON.stringify(res.body)).to.equal(400);
-      expect(res.body.error.details.map((d: { field: string }) => d.field)).to.include.members(['bind_dn', 'bind_password', 'user_search_base']);
+      expect(res.body.error.details.map((d: { field: string }) => d.field)).to.include.members([
+        'bind_dn',
+        'bind_password',
+        'user_search_base',
+      ]);
       expect((await t.anon.get('/api/v1/ldap/allowed')).body).to.deep.equal({ allowed: false });
     });
 
@@ -110,9 +115,17 @@ export function directorySuite(t: SystemUnderTest): void {
 
     it('says the server is unreachable: a closed port, or an address the outbound policy refuses', async () => {
       await put({ urls: ['ldap://127.0.0.1:1'] });
-      expect(await ldapTest()).to.deep.equal({ ok: false, stage: 'connect', message: 'Host unreachable: could not connect to 127.0.0.1' });
+      expect(await ldapTest()).to.deep.equal({
+        ok: false,
+        stage: 'connect',
+        message: 'Host unreachable: could not connect to 127.0.0.1',
+      });
       await put({ urls: ['ldap://169.254.169.254'] });
-      expect(await ldapTest()).to.deep.equal({ ok: false, stage: 'connect', message: 'Host unreachable: could not connect to 169.254.169.254' });
+      expect(await ldapTest()).to.deep.equal({
+        ok: false,
+        stage: 'connect',
+        message: 'Host unreachable: could not connect to 169.254.169.254',
+      });
     });
 
     it('tries the next server when one cannot be reached', async () => {
@@ -138,9 +151,17 @@ export function directorySuite(t: SystemUnderTest): void {
       await put({ bind_password: 'wrong-service-password' });
       expect(await ldapTest()).to.include({ ok: false, stage: 'bind' });
       await put({ bind_password: ldap.bindPassword, user_search_base: `ou=nowhere,${ldap.base}` });
-      expect(await ldapTest()).to.deep.equal({ ok: false, stage: 'search_base', message: `Search base not found: ou=nowhere,${ldap.base}` });
+      expect(await ldapTest()).to.deep.equal({
+        ok: false,
+        stage: 'search_base',
+        message: `Search base not found: ou=nowhere,${ldap.base}`,
+      });
       await put({ user_search_base: people() });
-      expect(await ldapTest({ username: 'nobody-here' })).to.deep.equal({ ok: false, stage: 'user', message: 'The user filter matched nothing for "nobody-here"' });
+      expect(await ldapTest({ username: 'nobody-here' })).to.deep.equal({
+        ok: false,
+        stage: 'user',
+        message: 'The user filter matched nothing for "nobody-here"',
+      });
     });
   });
 
@@ -172,7 +193,12 @@ export function directorySuite(t: SystemUnderTest): void {
       expect(res.status, JSON.stringify(res.body)).to.equal(200);
       expect(res.body.token_type).to.equal('Bearer');
       const me = (await t.anon.as(res.body.access_token).get('/api/v1/auth/me')).body;
-      expect(me.user).to.include({ username: 'bob', active_directory: true, display_name: 'Bob Builder', email: 'bob@bulwark.test' });
+      expect(me.user).to.include({
+        username: 'bob',
+        active_directory: true,
+        display_name: 'Bob Builder',
+        email: 'bob@bulwark.test',
+      });
       expect(me.user.roles).to.deep.equal([developers]);
       expect(me.permissions['catalog.sources']).to.deep.equal(['r']);
     });
@@ -181,7 +207,9 @@ export function directorySuite(t: SystemUnderTest): void {
       const alice = await login('alice');
       expect((await t.anon.as(alice.body.access_token).get('/api/v1/auth/me')).body.user.roles).to.deep.equal([admins]);
       const dave = await login('dave');
-      expect((await t.anon.as(dave.body.access_token).get('/api/v1/auth/me')).body.user.roles).to.deep.equal([developers]);
+      expect((await t.anon.as(dave.body.access_token).get('/api/v1/auth/me')).body.user.roles).to.deep.equal([
+        developers,
+      ]);
       const erin = await login('erin');
       expect((await t.anon.as(erin.body.access_token).get('/api/v1/auth/me')).body.user.roles).to.deep.equal([]);
     });
@@ -189,14 +217,19 @@ export function directorySuite(t: SystemUnderTest): void {
     it('keeps the user in step at each login: a role whose group binding went away is removed, a role set by hand stays', async () => {
       const [bob] = await userNamed('bob');
       expect((await t.admin.put(`/api/v1/user/${bob.id}`, { roles: [developers, manual] })).status).to.equal(200);
-      expect((await t.admin.put(`/api/v1/role/${developers}`, { domain_group: ['some-other-group'] })).status).to.equal(200);
+      expect((await t.admin.put(`/api/v1/role/${developers}`, { domain_group: ['some-other-group'] })).status).to.equal(
+        200,
+      );
       const res = await login('bob');
       expect(res.status).to.equal(200);
       expect((await t.anon.as(res.body.access_token).get('/api/v1/auth/me')).body.user.roles).to.deep.equal([manual]);
       expect(await userNamed('bob')).to.have.length(1);
       expect((await t.admin.put(`/api/v1/role/${developers}`, { domain_group: ['developers'] })).status).to.equal(200);
       const again = await login('bob');
-      expect((await t.anon.as(again.body.access_token).get('/api/v1/auth/me')).body.user.roles).to.have.members([developers, manual]);
+      expect((await t.anon.as(again.body.access_token).get('/api/v1/auth/me')).body.user.roles).to.have.members([
+        developers,
+        manual,
+      ]);
     });
 
     it('refuses a disabled account even with the right password, and creates nothing', async () => {

@@ -13,9 +13,18 @@ function expectFieldError(res: { status: number; body: Json }, status: number, f
 export function identitySuite(t: SystemUnderTest): void {
   const name = (base: string) => `${base}_${uniqueSuffix()}`;
 
-  async function makeUser(roles: string[] = [], extra: Record<string, unknown> = {}): Promise<{ id: string; username: string; api: Api }> {
+  async function makeUser(
+    roles: string[] = [],
+    extra: Record<string, unknown> = {},
+  ): Promise<{ id: string; username: string; api: Api }> {
     const username = name('user');
-    const res = await t.admin.post('/api/v1/user', { username, password: GOOD_PASSWORD, password_confirmation: GOOD_PASSWORD, roles, ...extra });
+    const res = await t.admin.post('/api/v1/user', {
+      username,
+      password: GOOD_PASSWORD,
+      password_confirmation: GOOD_PASSWORD,
+      roles,
+      ...extra,
+    });
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
     return { id: res.body.id, username, api: t.anon.as(await t.anon.login(username, GOOD_PASSWORD)) };
   }
@@ -45,7 +54,10 @@ export function identitySuite(t: SystemUnderTest): void {
 
     it('refuses a wrong password and an unknown user with the same 401', async () => {
       const wrong = await t.anon.post('/api/v1/auth/login', { username: 'admin', password: 'not-the-password' });
-      const unknown = await t.anon.post('/api/v1/auth/login', { username: name('nobody'), password: 'whatever-password' });
+      const unknown = await t.anon.post('/api/v1/auth/login', {
+        username: name('nobody'),
+        password: 'whatever-password',
+      });
       expect(wrong.status).to.equal(401);
       expect(unknown.status).to.equal(401);
       expect(wrong.body.error.message).to.equal(unknown.body.error.message);
@@ -53,7 +65,11 @@ export function identitySuite(t: SystemUnderTest): void {
 
     it('names missing and mistyped fields', async () => {
       expectFieldError(await t.anon.post('/api/v1/auth/login', { password: 'x' }), 400, 'username');
-      expectFieldError(await t.anon.post('/api/v1/auth/login', { username: 'admin', password: 12345 }), 400, 'password');
+      expectFieldError(
+        await t.anon.post('/api/v1/auth/login', { username: 'admin', password: 12345 }),
+        400,
+        'password',
+      );
       const notJson = await t.anon.request('POST', '/api/v1/auth/login', undefined, '{"username":');
       expect(notJson.status).to.equal(400);
       expect(notJson.body.error.details[0].field).to.equal('body');
@@ -61,7 +77,10 @@ export function identitySuite(t: SystemUnderTest): void {
 
     it('throttles failed logins per user, even for the right password, with Retry-After', async () => {
       const u = await makeUser();
-      for (let i = 0; i < 5; i++) expect((await t.anon.post('/api/v1/auth/login', { username: u.username, password: 'wrong-password' })).status).to.equal(401);
+      for (let i = 0; i < 5; i++)
+        expect(
+          (await t.anon.post('/api/v1/auth/login', { username: u.username, password: 'wrong-password' })).status,
+        ).to.equal(401);
       const blocked = await t.anon.post('/api/v1/auth/login', { username: u.username, password: GOOD_PASSWORD });
       expect(blocked.status).to.equal(429);
       expect(Number(blocked.headers.get('retry-after'))).to.be.greaterThan(0);
@@ -84,7 +103,9 @@ export function identitySuite(t: SystemUnderTest): void {
   describe('bearer tokens', () => {
     it('refuses a missing, malformed or forged token with 401', async () => {
       expect((await t.anon.get('/api/v1/auth/me')).status).to.equal(401);
-      expect((await t.anon.withHeaders({ authorization: 'Basic YWRtaW46YWRtaW4=' }).get('/api/v1/auth/me')).status).to.equal(401);
+      expect(
+        (await t.anon.withHeaders({ authorization: 'Basic YWRtaW46YWRtaW4=' }).get('/api/v1/auth/me')).status,
+      ).to.equal(401);
       expect((await t.anon.as('not-a-token').get('/api/v1/auth/me')).status).to.equal(401);
       const forged = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ4IiwidHlwIjoibG9naW4ifQ.c2lnbmF0dXJl';
       expect((await t.anon.as(forged).get('/api/v1/auth/me')).status).to.equal(401);
@@ -114,7 +135,10 @@ export function identitySuite(t: SystemUnderTest): void {
     });
 
     it('refuses an expired token', async () => {
-      const created = await t.admin.post('/api/v1/token', { name: 'short', expires_at: new Date(Date.now() + 1500).toISOString() });
+      const created = await t.admin.post('/api/v1/token', {
+        name: 'short',
+        expires_at: new Date(Date.now() + 1500).toISOString(),
+      });
       expect((await t.anon.as(created.body.token).get('/api/v1/auth/me')).status).to.equal(200);
       await new Promise((r) => setTimeout(r, 2000));
       expect((await t.anon.as(created.body.token).get('/api/v1/auth/me')).status).to.equal(401);
@@ -122,10 +146,14 @@ export function identitySuite(t: SystemUnderTest): void {
 
     it('refuses a revoked token at once on every gateway, including one that just used it', async () => {
       const created = await t.admin.post('/api/v1/token', { name: 'to revoke', expires_at: inDays(1) });
-      for (const gw of t.sys.gateways) expect((await gw.as(created.body.token).get('/api/v1/auth/me')).status).to.equal(200);
-      const revoked = await t.sys.gateways[t.sys.gateways.length - 1].as(await t.anon.login('admin', ADMIN_PASSWORD)).delete('/api/v1/tokens', { ids: [created.body.id] });
+      for (const gw of t.sys.gateways)
+        expect((await gw.as(created.body.token).get('/api/v1/auth/me')).status).to.equal(200);
+      const revoked = await t.sys.gateways[t.sys.gateways.length - 1]
+        .as(await t.anon.login('admin', ADMIN_PASSWORD))
+        .delete('/api/v1/tokens', { ids: [created.body.id] });
       expect(revoked.body.results).to.deep.equal([{ id: created.body.id, status: 'revoked' }]);
-      for (const gw of t.sys.gateways) expect((await gw.as(created.body.token).get('/api/v1/auth/me')).status).to.equal(401);
+      for (const gw of t.sys.gateways)
+        expect((await gw.as(created.body.token).get('/api/v1/auth/me')).status).to.equal(401);
     });
 
     it('lets a user revoke only their own tokens', async () => {
@@ -152,7 +180,10 @@ export function identitySuite(t: SystemUnderTest): void {
 
   describe('roles', () => {
     it('creates, reads, searches, updates a role', async () => {
-      const code = await makeRole({ 'administration.users': ['r'] }, { description: 'readers', domain_group: ['cn=sec,dc=corp'] });
+      const code = await makeRole(
+        { 'administration.users': ['r'] },
+        { description: 'readers', domain_group: ['cn=sec,dc=corp'] },
+      );
       const got = await t.admin.get(`/api/v1/role/${code}`);
       expect(got.body).to.include({ id: code, role_code: code, description: 'readers', builtin: false });
       expect(got.body.roles).to.deep.equal({ 'administration.users': ['r'] });
@@ -161,7 +192,10 @@ export function identitySuite(t: SystemUnderTest): void {
       expect(byId.body.items.map((r: { id: string }) => r.id)).to.deep.equal([code]);
       const byName = await t.admin.get(`/api/v1/roles?search[name]=${encodeURIComponent(`Role ${code}`)}`);
       expect(byName.body.total).to.equal(1);
-      const upd = await t.admin.put(`/api/v1/role/${code}`, { role_name: 'Renamed', roles: { 'administration.users': ['r', 'w'] } });
+      const upd = await t.admin.put(`/api/v1/role/${code}`, {
+        role_name: 'Renamed',
+        roles: { 'administration.users': ['r', 'w'] },
+      });
       expect(upd.status).to.equal(200);
       expect(upd.body.role_name).to.equal('Renamed');
       expect(upd.body.roles['administration.users']).to.deep.equal(['r', 'w']);
@@ -172,9 +206,25 @@ export function identitySuite(t: SystemUnderTest): void {
       const dup = await t.admin.post('/api/v1/role', { role_code: code, role_name: 'again', roles: {} });
       expect(dup.status).to.equal(409);
       expectFieldError(await t.admin.post('/api/v1/role', { role_code: name('r'), roles: {} }), 400, 'role_name');
-      expectFieldError(await t.admin.post('/api/v1/role', { role_code: name('r'), role_name: 'x', roles: { 'no.such.key': ['r'] } }), 400, 'roles.no.such.key');
-      expectFieldError(await t.admin.post('/api/v1/role', { role_code: name('r'), role_name: 'x', roles: { 'administration.users': ['z'] } }), 400, 'roles.administration.users[0]');
-      expectFieldError(await t.admin.post('/api/v1/role', { role_code: 'has space', role_name: 'x', roles: {} }), 400, 'role_code');
+      expectFieldError(
+        await t.admin.post('/api/v1/role', { role_code: name('r'), role_name: 'x', roles: { 'no.such.key': ['r'] } }),
+        400,
+        'roles.no.such.key',
+      );
+      expectFieldError(
+        await t.admin.post('/api/v1/role', {
+          role_code: name('r'),
+          role_name: 'x',
+          roles: { 'administration.users': ['z'] },
+        }),
+        400,
+        'roles.administration.users[0]',
+      );
+      expectFieldError(
+        await t.admin.post('/api/v1/role', { role_code: 'has space', role_name: 'x', roles: {} }),
+        400,
+        'role_code',
+      );
       expect((await t.admin.get(`/api/v1/role/${name('missing')}`)).status).to.equal(404);
     });
 
@@ -186,14 +236,28 @@ export function identitySuite(t: SystemUnderTest): void {
       const user = name('race');
       const group = name('race');
       const answers = await Promise.all([
-        ...Array.from({ length: tries }, () => t.admin.post('/api/v1/role', { role_code: role, role_name: 'race', roles: {} })),
-        ...Array.from({ length: tries }, () => t.admin.post('/api/v1/user', { username: user, password: GOOD_PASSWORD, password_confirmation: GOOD_PASSWORD })),
+        ...Array.from({ length: tries }, () =>
+          t.admin.post('/api/v1/role', { role_code: role, role_name: 'race', roles: {} }),
+        ),
+        ...Array.from({ length: tries }, () =>
+          t.admin.post('/api/v1/user', {
+            username: user,
+            password: GOOD_PASSWORD,
+            password_confirmation: GOOD_PASSWORD,
+          }),
+        ),
         ...Array.from({ length: tries }, () => t.admin.post('/api/v1/group', { name: group })),
       ]);
       for (let i = 0; i < 3; i++) {
         const statuses = answers.slice(i * tries, (i + 1) * tries).map((a) => a.status);
-        expect(statuses.filter((s) => s === 200), JSON.stringify(statuses)).to.have.length(1);
-        expect(statuses.filter((s) => s === 409), JSON.stringify(statuses)).to.have.length(tries - 1);
+        expect(
+          statuses.filter((s) => s === 200),
+          JSON.stringify(statuses),
+        ).to.have.length(1);
+        expect(
+          statuses.filter((s) => s === 409),
+          JSON.stringify(statuses),
+        ).to.have.length(tries - 1);
       }
       for (const a of answers.filter((x) => x.status === 409)) {
         expect(a.body.error.code).to.equal('conflict');
@@ -223,11 +287,23 @@ export function identitySuite(t: SystemUnderTest): void {
       const code = await makeRole({ 'administration.users': ['r'] });
       const username = name('alice');
       const res = await t.admin.post('/api/v1/user', {
-        username, password: GOOD_PASSWORD, password_confirmation: GOOD_PASSWORD, display_name: 'Alice', email: 'alice@example.com',
-        need_password_change: true, active_directory: false, roles: [code],
+        username,
+        password: GOOD_PASSWORD,
+        password_confirmation: GOOD_PASSWORD,
+        display_name: 'Alice',
+        email: 'alice@example.com',
+        need_password_change: true,
+        active_directory: false,
+        roles: [code],
       });
       expect(res.status).to.equal(200);
-      expect(res.body).to.include({ username, display_name: 'Alice', email: 'alice@example.com', need_password_change: true, active_directory: false });
+      expect(res.body).to.include({
+        username,
+        display_name: 'Alice',
+        email: 'alice@example.com',
+        need_password_change: true,
+        active_directory: false,
+      });
       expect(res.body.roles).to.deep.equal([code]);
       expect(JSON.stringify(res.body)).not.to.match(/password_hash|argon2|correct-horse/);
       const login = await t.anon.post('/api/v1/auth/login', { username, password: GOOD_PASSWORD });
@@ -235,17 +311,64 @@ export function identitySuite(t: SystemUnderTest): void {
     });
 
     it('names every bad field: missing username, short password, mismatched confirmation, unknown role, bad email', async () => {
-      expectFieldError(await t.admin.post('/api/v1/user', { password: GOOD_PASSWORD, password_confirmation: GOOD_PASSWORD }), 400, 'username');
-      expectFieldError(await t.admin.post('/api/v1/user', { username: name('u'), password: 'short', password_confirmation: 'short' }), 400, 'password');
-      expectFieldError(await t.admin.post('/api/v1/user', { username: name('u'), password: GOOD_PASSWORD, password_confirmation: 'different-password' }), 400, 'password_confirmation');
-      expectFieldError(await t.admin.post('/api/v1/user', { username: name('u'), password: GOOD_PASSWORD, password_confirmation: GOOD_PASSWORD, roles: ['no-such-role'] }), 400, 'roles[0]');
-      expectFieldError(await t.admin.post('/api/v1/user', { username: name('u'), password: GOOD_PASSWORD, password_confirmation: GOOD_PASSWORD, email: 'not-an-email' }), 400, 'email');
-      expectFieldError(await t.admin.post('/api/v1/user', { username: name('u'), password: GOOD_PASSWORD, password_confirmation: GOOD_PASSWORD, need_password_change: 'yes' }), 400, 'need_password_change');
+      expectFieldError(
+        await t.admin.post('/api/v1/user', { password: GOOD_PASSWORD, password_confirmation: GOOD_PASSWORD }),
+        400,
+        'username',
+      );
+      expectFieldError(
+        await t.admin.post('/api/v1/user', { username: name('u'), password: 'short', password_confirmation: 'short' }),
+        400,
+        'password',
+      );
+      expectFieldError(
+        await t.admin.post('/api/v1/user', {
+          username: name('u'),
+          password: GOOD_PASSWORD,
+          password_confirmation: 'different-password',
+        }),
+        400,
+        'password_confirmation',
+      );
+      expectFieldError(
+        await t.admin.post('/api/v1/user', {
+          username: name('u'),
+          password: GOOD_PASSWORD,
+          password_confirmation: GOOD_PASSWORD,
+          roles: ['no-such-role'],
+        }),
+        400,
+        'roles[0]',
+      );
+      expectFieldError(
+        await t.admin.post('/api/v1/user', {
+          username: name('u'),
+          password: GOOD_PASSWORD,
+          password_confirmation: GOOD_PASSWORD,
+          email: 'not-an-email',
+        }),
+        400,
+        'email',
+      );
+      expectFieldError(
+        await t.admin.post('/api/v1/user', {
+          username: name('u'),
+          password: GOOD_PASSWORD,
+          password_confirmation: GOOD_PASSWORD,
+          need_password_change: 'yes',
+        }),
+        400,
+        'need_password_change',
+      );
     });
 
     it('refuses a duplicate username (any case) with 409', async () => {
       const u = await makeUser();
-      const res = await t.admin.post('/api/v1/user', { username: u.username.toUpperCase(), password: GOOD_PASSWORD, password_confirmation: GOOD_PASSWORD });
+      const res = await t.admin.post('/api/v1/user', {
+        username: u.username.toUpperCase(),
+        password: GOOD_PASSWORD,
+        password_confirmation: GOOD_PASSWORD,
+      });
       expect(res.status).to.equal(409);
       expect(res.body.error.details[0].field).to.equal('username');
     });
@@ -255,7 +378,9 @@ export function identitySuite(t: SystemUnderTest): void {
       const u = await makeUser([code], { need_password_change: true, display_name: 'Findable Person' });
       const byRole = await t.admin.get(`/api/v1/users?filter[role]=${code}`);
       expect(byRole.body.items.map((i: { id: string }) => i.id)).to.deep.equal([u.id]);
-      const bySearch = await t.admin.get(`/api/v1/users?search[username]=${u.username}&filter[need_password_change]=true`);
+      const bySearch = await t.admin.get(
+        `/api/v1/users?search[username]=${u.username}&filter[need_password_change]=true`,
+      );
       expect(bySearch.body.total).to.equal(1);
       const byName = await t.admin.get(`/api/v1/users?search[display_name]=findable&filter[role]=${code}`);
       expect(byName.body.total).to.equal(1);
@@ -271,20 +396,43 @@ export function identitySuite(t: SystemUnderTest): void {
       const u = await makeUser();
       const renamed = await t.admin.put(`/api/v1/user/${u.id}`, { display_name: 'New Name' });
       expect(renamed.body.display_name).to.equal('New Name');
-      expectFieldError(await t.admin.put(`/api/v1/user/${u.id}`, { password: 'another-long-password' }), 400, 'password_confirmation');
-      const changed = await t.admin.put(`/api/v1/user/${u.id}`, { password: 'another-long-password', password_confirmation: 'another-long-password' });
+      expectFieldError(
+        await t.admin.put(`/api/v1/user/${u.id}`, { password: 'another-long-password' }),
+        400,
+        'password_confirmation',
+      );
+      const changed = await t.admin.put(`/api/v1/user/${u.id}`, {
+        password: 'another-long-password',
+        password_confirmation: 'another-long-password',
+      });
       expect(changed.status).to.equal(200);
       expect((await u.api.get('/api/v1/auth/me')).status).to.equal(401);
-      expect((await t.anon.post('/api/v1/auth/login', { username: u.username, password: 'another-long-password' })).status).to.equal(200);
+      expect(
+        (await t.anon.post('/api/v1/auth/login', { username: u.username, password: 'another-long-password' })).status,
+      ).to.equal(200);
       expect((await t.admin.get('/api/v1/user/00000000-0000-0000-0000-000000000000')).status).to.equal(404);
     });
 
     it('lets a user change their own password', async () => {
       const u = await makeUser();
-      expectFieldError(await u.api.put('/api/v1/auth/password', { current_password: 'wrong-one', password: 'brand-new-password', password_confirmation: 'brand-new-password' }), 400, 'current_password');
-      const ok = await u.api.put('/api/v1/auth/password', { current_password: GOOD_PASSWORD, password: 'brand-new-password', password_confirmation: 'brand-new-password' });
+      expectFieldError(
+        await u.api.put('/api/v1/auth/password', {
+          current_password: 'wrong-one',
+          password: 'brand-new-password',
+          password_confirmation: 'brand-new-password',
+        }),
+        400,
+        'current_password',
+      );
+      const ok = await u.api.put('/api/v1/auth/password', {
+        current_password: GOOD_PASSWORD,
+        password: 'brand-new-password',
+        password_confirmation: 'brand-new-password',
+      });
       expect(ok.status).to.equal(200);
-      expect((await t.anon.post('/api/v1/auth/login', { username: u.username, password: 'brand-new-password' })).status).to.equal(200);
+      expect(
+        (await t.anon.post('/api/v1/auth/login', { username: u.username, password: 'brand-new-password' })).status,
+      ).to.equal(200);
     });
 
     it('soft-deletes (tokens stop at once, login refused) and restores', async () => {
@@ -295,24 +443,36 @@ export function identitySuite(t: SystemUnderTest): void {
       expect(del.body.results).to.deep.equal([{ id: u.id, status: 'deleted' }]);
       expect((await t.anon.as(token.body.token).get('/api/v1/auth/me')).status).to.equal(401);
       expect((await u.api.get('/api/v1/auth/me')).status).to.equal(401);
-      expect((await t.anon.post('/api/v1/auth/login', { username: u.username, password: GOOD_PASSWORD })).status).to.equal(401);
+      expect(
+        (await t.anon.post('/api/v1/auth/login', { username: u.username, password: GOOD_PASSWORD })).status,
+      ).to.equal(401);
       const listed = await t.admin.get(`/api/v1/users?search[username]=${u.username}`);
       expect(listed.body.total).to.equal(0);
       const deletedOnly = await t.admin.get(`/api/v1/users?search[username]=${u.username}&filter[deleted_only]=true`);
       expect(deletedOnly.body.items[0].deleted_at).to.be.a('string');
-      expect((await t.admin.get(`/api/v1/users?search[username]=${u.username}&filter[with_deleted]=true`)).body.total).to.equal(1);
+      expect(
+        (await t.admin.get(`/api/v1/users?search[username]=${u.username}&filter[with_deleted]=true`)).body.total,
+      ).to.equal(1);
       const restored = await t.admin.put('/api/v1/restore-users', { ids: [u.id] });
       expect(restored.body.results[0].status).to.equal('restored');
-      expect((await t.anon.post('/api/v1/auth/login', { username: u.username, password: GOOD_PASSWORD })).status).to.equal(200);
+      expect(
+        (await t.anon.post('/api/v1/auth/login', { username: u.username, password: GOOD_PASSWORD })).status,
+      ).to.equal(200);
     });
 
     it('answers 403 to a caller without the permission and lets a reader read', async () => {
       const reader = await makeUser([await makeRole({ 'administration.users': ['r'] })]);
       expect((await reader.api.get('/api/v1/users')).status).to.equal(200);
-      const create = await reader.api.post('/api/v1/user', { username: name('x'), password: GOOD_PASSWORD, password_confirmation: GOOD_PASSWORD });
+      const create = await reader.api.post('/api/v1/user', {
+        username: name('x'),
+        password: GOOD_PASSWORD,
+        password_confirmation: GOOD_PASSWORD,
+      });
       expect(create.status).to.equal(403);
       expect(create.body.error.code).to.equal('forbidden');
-      expect((await reader.api.post('/api/v1/role', { role_code: name('r'), role_name: 'x', roles: {} })).status).to.equal(403);
+      expect(
+        (await reader.api.post('/api/v1/role', { role_code: name('r'), role_name: 'x', roles: {} })).status,
+      ).to.equal(403);
     });
 
     it('applies a role change to a logged-in user at once', async () => {
@@ -328,23 +488,46 @@ export function identitySuite(t: SystemUnderTest): void {
     it('lists the catalogue with the keys of the guide and the four letters', async () => {
       const res = await t.admin.get('/api/v1/permissions');
       const keys = res.body.keys.map((k: { key: string }) => k.key);
-      expect(keys).to.include.members(['settings.authentication', 'administration.roles', 'administration.users', 'catalog.sources', 'issues.issues']);
+      expect(keys).to.include.members([
+        'settings.authentication',
+        'administration.roles',
+        'administration.users',
+        'catalog.sources',
+        'issues.issues',
+      ]);
       expect(Object.keys(res.body.letters)).to.deep.equal(['r', 'w', 'x', 'd']);
     });
 
     it('answers whether the caller holds a key and letter', async () => {
       const u = await makeUser([await makeRole({ 'administration.users': ['r'] })]);
-      expect((await u.api.get('/api/v1/permissions/check?key=administration.users&letter=r')).body.allowed).to.equal(true);
-      expect((await u.api.get('/api/v1/permissions/check?key=administration.users&letter=w')).body.allowed).to.equal(false);
-      expect((await t.admin.get('/api/v1/permissions/check?key=administration.users&letter=w')).body.allowed).to.equal(true);
+      expect((await u.api.get('/api/v1/permissions/check?key=administration.users&letter=r')).body.allowed).to.equal(
+        true,
+      );
+      expect((await u.api.get('/api/v1/permissions/check?key=administration.users&letter=w')).body.allowed).to.equal(
+        false,
+      );
+      expect((await t.admin.get('/api/v1/permissions/check?key=administration.users&letter=w')).body.allowed).to.equal(
+        true,
+      );
       expectFieldError(await t.admin.get('/api/v1/permissions/check?key=administration.users&letter=q'), 400, 'letter');
     });
 
     it('limits a role to projects through system_scopes', async () => {
-      const scoped = await makeUser([await makeRole({ 'catalog.projects': ['r'] }, { system_scopes: ['project:web', 'project:api'] })]);
+      const scoped = await makeUser([
+        await makeRole({ 'catalog.projects': ['r'] }, { system_scopes: ['project:web', 'project:api'] }),
+      ]);
       expect((await scoped.api.get('/api/v1/auth/me')).body.projects).to.deep.equal(['api', 'web']);
       expect((await t.admin.get('/api/v1/auth/me')).body.projects).to.equal(null);
-      expectFieldError(await t.admin.post('/api/v1/role', { role_code: name('r'), role_name: 'x', roles: {}, system_scopes: ['everything'] }), 400, 'system_scopes[0]');
+      expectFieldError(
+        await t.admin.post('/api/v1/role', {
+          role_code: name('r'),
+          role_name: 'x',
+          roles: {},
+          system_scopes: ['everything'],
+        }),
+        400,
+        'system_scopes[0]',
+      );
     });
   });
 }

@@ -17,16 +17,26 @@ describe('identity: no change locks out the last administrator who can log in [T
     admin = sys.api.as(await sys.api.login('admin', ADMIN_PASSWORD));
     adminId = (await admin.get('/api/v1/auth/me')).body.user.id;
     // A user manager who is not an administrator: the one who could remove the last admin.
-    const role = await admin.post('/api/v1/role', { role_code: 'user_managers', role_name: 'User managers', roles: { 'administration.users': ['r', 'w', 'd'] } });
+    const role = await admin.post('/api/v1/role', {
+      role_code: 'user_managers',
+      role_name: 'User managers',
+      roles: { 'administration.users': ['r', 'w', 'd'] },
+    });
     expect(role.status, JSON.stringify(role.body)).to.equal(200);
-    const user = await admin.post('/api/v1/user', { username: 'operator', password: PASSWORD, password_confirmation: PASSWORD, roles: ['user_managers'] });
+    const user = await admin.post('/api/v1/user', {
+      username: 'operator',
+      password: PASSWORD,
+      password_confirmation: PASSWORD,
+      roles: ['user_managers'],
+    });
     expect(user.status, JSON.stringify(user.body)).to.equal(200);
     operator = sys.api.as(await sys.api.login('operator', PASSWORD));
   });
 
   after(async () => sys?.stop());
 
-  const adminCanLogIn = async () => (await sys.api.post('/api/v1/auth/login', { username: 'admin', password: ADMIN_PASSWORD })).status;
+  const adminCanLogIn = async () =>
+    (await sys.api.post('/api/v1/auth/login', { username: 'admin', password: ADMIN_PASSWORD })).status;
 
   it('refuses to make oneself a directory user while no directory login is configured (409 naming active_directory)', async () => {
     const res = await admin.put(`/api/v1/user/${adminId}`, { active_directory: true });
@@ -50,11 +60,18 @@ describe('identity: no change locks out the last administrator who can log in [T
   it('refuses to delete the last administrator, and allows it once another one can log in', async () => {
     const refused = await operator.delete('/api/v1/users', { ids: [adminId] });
     expect(refused.status).to.equal(200);
-    expect(refused.body.results).to.deep.equal([{ id: adminId, status: 'conflict', message: refused.body.results[0].message }]);
+    expect(refused.body.results).to.deep.equal([
+      { id: adminId, status: 'conflict', message: refused.body.results[0].message },
+    ]);
     expect(refused.body.results[0].message).to.match(/no administrator who can log in/);
     expect(await adminCanLogIn()).to.equal(200);
 
-    const second = await admin.post('/api/v1/user', { username: 'second_admin', password: PASSWORD, password_confirmation: PASSWORD, roles: ['admin'] });
+    const second = await admin.post('/api/v1/user', {
+      username: 'second_admin',
+      password: PASSWORD,
+      password_confirmation: PASSWORD,
+      roles: ['admin'],
+    });
     expect(second.status, JSON.stringify(second.body)).to.equal(200);
     const deleted = await operator.delete('/api/v1/users', { ids: [adminId, second.body.id] });
     expect(deleted.body.results.map((r: { status: string }) => r.status)).to.deep.equal(['deleted', 'conflict']);
@@ -71,9 +88,21 @@ describe('identity: no change locks out the last administrator who can log in [T
     };
     // The deletion above ended the admin's sessions.
     admin = sys.api.as(await sys.api.login('admin', ADMIN_PASSWORD));
-    ok(await admin.put('/api/v1/role/user_managers', { roles: { 'administration.users': ['r', 'w', 'd'], 'administration.groups': ['r', 'w', 'd'] } }));
-    const groupAdminId = ok(await admin.post('/api/v1/user', { username: 'group_admin', password: PASSWORD, password_confirmation: PASSWORD })).id;
-    const group = ok(await operator.post('/api/v1/group', { name: 'Administrators', roles: ['admin'], user_ids: [groupAdminId] }));
+    ok(
+      await admin.put('/api/v1/role/user_managers', {
+        roles: { 'administration.users': ['r', 'w', 'd'], 'administration.groups': ['r', 'w', 'd'] },
+      }),
+    );
+    const groupAdminId = ok(
+      await admin.post('/api/v1/user', {
+        username: 'group_admin',
+        password: PASSWORD,
+        password_confirmation: PASSWORD,
+      }),
+    ).id;
+    const group = ok(
+      await operator.post('/api/v1/group', { name: 'Administrators', roles: ['admin'], user_ids: [groupAdminId] }),
+    );
     const groupAdmin = sys.api.as(await sys.api.login('group_admin', PASSWORD));
     expect(ok(await groupAdmin.get('/api/v1/auth/me')).projects).to.equal(null);
 
@@ -91,7 +120,9 @@ describe('identity: no change locks out the last administrator who can log in [T
     expect(kept).to.deep.equal([{ id: group.id, status: 'conflict', message: kept[0].message }]);
     expect(kept[0].message).to.match(/no administrator who can log in/);
     expect(ok(await operator.delete('/api/v1/users', { ids: [groupAdminId] })).results[0].status).to.equal('conflict');
-    expect(ok(await operator.get(`/api/v1/group/${group.id}`)).users).to.deep.equal([{ id: groupAdminId, username: 'group_admin' }]);
+    expect(ok(await operator.get(`/api/v1/group/${group.id}`)).users).to.deep.equal([
+      { id: groupAdminId, username: 'group_admin' },
+    ]);
     expect((await groupAdmin.get('/api/v1/users')).status).to.equal(200);
 
     // Once another administrator can log in, the group may go.

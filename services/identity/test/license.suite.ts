@@ -57,32 +57,90 @@ export function licenseSuite(t: SystemUnderTest): void {
       await new Promise((r) => setTimeout(r, 200));
     }
   };
-  const licenseId = (text: string) => JSON.parse(Buffer.from(text.split('.')[1], 'base64url').toString('utf8')).id as string;
+  const licenseId = (text: string) =>
+    JSON.parse(Buffer.from(text.split('.')[1], 'base64url').toString('utf8')).id as string;
 
   before(async function () {
     this.timeout(60000);
     receiver = await startReceiver();
-    ok(await t.admin.post('/api/v1/notifier', { name: `license ${run}`, settings: { url: receiver.url, rate_limit: 50 }, events: ['license.expiring', 'license.expired'], project_codes: [] }));
+    ok(
+      await t.admin.post('/api/v1/notifier', {
+        name: `license ${run}`,
+        settings: { url: receiver.url, rate_limit: 50 },
+        events: ['license.expiring', 'license.expired'],
+        project_codes: [],
+      }),
+    );
     ok(await t.admin.post('/api/v1/project', { code, name: `License ${code}`, description: '', tags: [] }));
-    const layer = ok(await t.admin.post('/api/v1/layer', { name: 'code', description: '', project_code: code, layer_type_id: 1, is_template: false }));
-    const source = ok(await t.admin.post('/api/v1/source', {
-      name: `src ${code}`, description: '', source_type_id: 1, settings: { url: 'https://git.example.test/app.git', branch_name: 'main', auth_method: 'Anonymous' },
-    }));
-    const tool = ok(await t.admin.post('/api/v1/tool', { description: `semgrep ${code}`, type_id: SEMGREP_TOOL_TYPE, settings: { scan_result_lang: 'EN' } }));
-    checkId = ok(await t.admin.post('/api/v1/check', { layer_id: layer.id, security_tool_id: tool.id, scan_source_id: source.id, source_auth: { branch_name: 'main' }, run_scan_task: { type: 'manual' } })).id;
-    userId = ok(await t.admin.post('/api/v1/user', { username: `licensed${run}`, password: PASSWORD, password_confirmation: PASSWORD, roles: [] })).id;
+    const layer = ok(
+      await t.admin.post('/api/v1/layer', {
+        name: 'code',
+        description: '',
+        project_code: code,
+        layer_type_id: 1,
+        is_template: false,
+      }),
+    );
+    const source = ok(
+      await t.admin.post('/api/v1/source', {
+        name: `src ${code}`,
+        description: '',
+        source_type_id: 1,
+        settings: { url: 'https://git.example.test/app.git', branch_name: 'main', auth_method: 'Anonymous' },
+      }),
+    );
+    const tool = ok(
+      await t.admin.post('/api/v1/tool', {
+        description: `semgrep ${code}`,
+        type_id: SEMGREP_TOOL_TYPE,
+        settings: { scan_result_lang: 'EN' },
+      }),
+    );
+    checkId = ok(
+      await t.admin.post('/api/v1/check', {
+        layer_id: layer.id,
+        security_tool_id: tool.id,
+        scan_source_id: source.id,
+        source_auth: { branch_name: 'main' },
+        run_scan_task: { type: 'manual' },
+      }),
+    ).id;
+    userId = ok(
+      await t.admin.post('/api/v1/user', {
+        username: `licensed${run}`,
+        password: PASSWORD,
+        password_confirmation: PASSWORD,
+        roles: [],
+      }),
+    ).id;
   });
   after(async () => {
     // Leaves a license without limits behind, so the suites after this one are not limited.
-    if (installationId) await install(issueTestLicense(installationId, { limits: { projects: null, users: null, scanning_processes: null } }));
+    if (installationId)
+      await install(
+        issueTestLicense(installationId, { limits: { projects: null, users: null, scanning_processes: null } }),
+      );
     await receiver?.close();
   });
 
   it('runs as the community edition without a license, and shows what a vendor needs', async () => {
     const license = ok(await t.admin.get('/api/v1/license'));
-    expect(license).to.include({ installed: false, status: 'community', edition: 'community', days_left: null, expires_at: null, licensee: null, license_limits: null });
+    expect(license).to.include({
+      installed: false,
+      status: 'community',
+      edition: 'community',
+      days_left: null,
+      expires_at: null,
+      licensee: null,
+      license_limits: null,
+    });
     expect(license.limits).to.deep.equal(COMMUNITY_LIMITS);
-    expect(ok(await t.admin.get('/api/v1/license/status'))).to.deep.equal({ status: 'community', edition: 'community', days_left: null, expires_at: null });
+    expect(ok(await t.admin.get('/api/v1/license/status'))).to.deep.equal({
+      status: 'community',
+      edition: 'community',
+      days_left: null,
+      expires_at: null,
+    });
     const environment = ok(await t.admin.get('/api/v1/license/environment'));
     installationId = environment.installation_id;
     expect(installationId).to.match(/^[0-9a-f-]{36}$/);
@@ -97,26 +155,57 @@ export function licenseSuite(t: SystemUnderTest): void {
     const good = issueTestLicense(installationId);
     const [prefix, body, signature] = good.split('.');
     const doc = JSON.parse(Buffer.from(body, 'base64url').toString('utf8'));
-    const changed = Buffer.from(JSON.stringify({ ...doc, limits: { projects: null, users: null, scanning_processes: null } })).toString('base64url');
+    const changed = Buffer.from(
+      JSON.stringify({ ...doc, limits: { projects: null, users: null, scanning_processes: null } }),
+    ).toString('base64url');
     await refusedInstall(`${prefix}.${changed}.${signature}`, /signature does not verify/);
     const { privateKey } = generateKeyPairSync('ed25519');
-    await refusedInstall(issueTestLicense(installationId, {}, privateKey.export({ type: 'pkcs8', format: 'pem' }).toString()), /signature does not verify/);
-    await refusedInstall(issueTestLicense(installationId, { issued_at: new Date(Date.now() - 10 * 86_400_000).toISOString(), days: -1 }), /expired/);
-    await refusedInstall(issueTestLicense('00000000-0000-4000-8000-000000000000'), /installation 00000000-0000-4000-8000-000000000000, not this one/);
+    await refusedInstall(
+      issueTestLicense(installationId, {}, privateKey.export({ type: 'pkcs8', format: 'pem' }).toString()),
+      /signature does not verify/,
+    );
+    await refusedInstall(
+      issueTestLicense(installationId, { issued_at: new Date(Date.now() - 10 * 86_400_000).toISOString(), days: -1 }),
+      /expired/,
+    );
+    await refusedInstall(
+      issueTestLicense('00000000-0000-4000-8000-000000000000'),
+      /installation 00000000-0000-4000-8000-000000000000, not this one/,
+    );
     await refusedInstall('not a license at all', /not a license/);
     expect((await t.admin.put('/api/v1/license', {})).status).to.equal(400);
     expect(ok(await t.admin.get('/api/v1/license'))).to.include({ installed: false, status: 'community' });
   });
 
   it('installs a valid license: its licensee, limits and features, status valid with the days left', async () => {
-    const text = issueTestLicense(installationId, { licensee: 'Example Bank', days: 200, limits: { projects: 500, users: 250, scanning_processes: 20 }, features: ['trackers'] });
+    const text = issueTestLicense(installationId, {
+      licensee: 'Example Bank',
+      days: 200,
+      limits: { projects: 500, users: 250, scanning_processes: 20 },
+      features: ['trackers'],
+    });
     const installed = ok(await install(text));
-    expect(installed).to.include({ installed: true, status: 'valid', edition: 'enterprise', licensee: 'Example Bank', days_left: 200, id: licenseId(text) });
+    expect(installed).to.include({
+      installed: true,
+      status: 'valid',
+      edition: 'enterprise',
+      licensee: 'Example Bank',
+      days_left: 200,
+      id: licenseId(text),
+    });
     expect(installed.limits).to.deep.equal({ projects: 500, users: 250, scanning_processes: 20 });
     expect(installed.license_limits).to.deep.equal(installed.limits);
     expect(installed.features).to.deep.equal(['trackers']);
-    expect(ok(await t.admin.get('/api/v1/license/status'))).to.include({ status: 'valid', edition: 'enterprise', days_left: 200 });
-    expect(ok(await t.admin.get('/api/v1/license/environment')).limits).to.deep.equal({ projects: 500, users: 250, scanning_processes: 20 });
+    expect(ok(await t.admin.get('/api/v1/license/status'))).to.include({
+      status: 'valid',
+      edition: 'enterprise',
+      days_left: 200,
+    });
+    expect(ok(await t.admin.get('/api/v1/license/environment')).limits).to.deep.equal({
+      projects: 500,
+      users: 250,
+      scanning_processes: 20,
+    });
   });
 
   it('over a limit, creating more answers 409 naming it, and nothing that exists stops working', async function () {
@@ -124,10 +213,31 @@ export function licenseSuite(t: SystemUnderTest): void {
     ok(await install(issueTestLicense(installationId, { limits: { projects: 0, users: 0, scanning_processes: 0 } })));
     // A new code each time: a creation the old limits still let through must not answer "already exists".
     let attempt = 0;
-    limitReached(await eventually(409, () => t.admin.post('/api/v1/project', { code: `more-${run}-${++attempt}`, name: 'one too many', description: '', tags: [] })), 'projects');
-    limitReached(await t.admin.post('/api/v1/user', { username: `more${run}`, password: PASSWORD, password_confirmation: PASSWORD, roles: [] }), 'users');
+    limitReached(
+      await eventually(409, () =>
+        t.admin.post('/api/v1/project', {
+          code: `more-${run}-${++attempt}`,
+          name: 'one too many',
+          description: '',
+          tags: [],
+        }),
+      ),
+      'projects',
+    );
+    limitReached(
+      await t.admin.post('/api/v1/user', {
+        username: `more${run}`,
+        password: PASSWORD,
+        password_confirmation: PASSWORD,
+        roles: [],
+      }),
+      'users',
+    );
     limitReached(await eventually(409, () => t.admin.post(`/api/v1/check/${checkId}/run`)), 'scanning_processes');
-    limitReached(await t.admin.post(`/api/v1/layer/${ok(await t.admin.get(`/api/v1/check/${checkId}`)).layer_id}/run`), 'scanning_processes');
+    limitReached(
+      await t.admin.post(`/api/v1/layer/${ok(await t.admin.get(`/api/v1/check/${checkId}`)).layer_id}/run`),
+      'scanning_processes',
+    );
     expect((await t.admin.get(`/api/v1/project/more-${run}-${attempt}`)).status, 'nothing was created').to.equal(404);
     // A deleted user restored would be one more user.
     ok(await t.admin.delete('/api/v1/users', { ids: [userId] }));
@@ -139,9 +249,22 @@ export function licenseSuite(t: SystemUnderTest): void {
     ok(await t.admin.put(`/api/v1/project/${code}`, { name: 'renamed while over the limit' }));
     await t.anon.login('admin', ADMIN_PASSWORD);
     // Limits apply at once: a license without limits lets the same creations through.
-    ok(await install(issueTestLicense(installationId, { limits: { projects: null, users: null, scanning_processes: null } })));
+    ok(
+      await install(
+        issueTestLicense(installationId, { limits: { projects: null, users: null, scanning_processes: null } }),
+      ),
+    );
     ok(await t.admin.put('/api/v1/restore-users', { ids: [userId] }));
-    ok(await eventually(200, () => t.admin.post('/api/v1/project', { code: `more-${run}-${++attempt}`, name: 'fits now', description: '', tags: [] })));
+    ok(
+      await eventually(200, () =>
+        t.admin.post('/api/v1/project', {
+          code: `more-${run}-${++attempt}`,
+          name: 'fits now',
+          description: '',
+          tags: [],
+        }),
+      ),
+    );
   });
 
   it('turns expiring within 30 days and announces it as a security event at a webhook and in the events log', async function () {
@@ -159,7 +282,11 @@ export function licenseSuite(t: SystemUnderTest): void {
 
   it('expires: status expired with community limits, a license.expired event, and stored data keeps working', async function () {
     this.timeout(60000);
-    const text = issueTestLicense(installationId, { licensee: 'Short Lived GmbH', days: 4 / 86_400, limits: { projects: 0, users: 0, scanning_processes: 0 } });
+    const text = issueTestLicense(installationId, {
+      licensee: 'Short Lived GmbH',
+      days: 4 / 86_400,
+      limits: { projects: 0, users: 0, scanning_processes: 0 },
+    });
     expect(ok(await install(text))).to.include({ status: 'expiring', days_left: 1 });
     const deadline = Date.now() + 20000;
     let status = ok(await t.admin.get('/api/v1/license/status'));
@@ -177,7 +304,15 @@ export function licenseSuite(t: SystemUnderTest): void {
     const environment = ok(await t.admin.get('/api/v1/license/environment'));
     expect(environment.edition).to.equal('community');
     // The license's own zero limits no longer apply: the community ones do.
-    if (environment.in_use.users < COMMUNITY_LIMITS.users!) ok(await t.admin.post('/api/v1/user', { username: `after${run}`, password: PASSWORD, password_confirmation: PASSWORD, roles: [] }));
+    if (environment.in_use.users < COMMUNITY_LIMITS.users!)
+      ok(
+        await t.admin.post('/api/v1/user', {
+          username: `after${run}`,
+          password: PASSWORD,
+          password_confirmation: PASSWORD,
+          roles: [],
+        }),
+      );
     expect(ok(await t.admin.get(`/api/v1/project/${code}`)).code).to.equal(code);
     // An expired license cannot be installed again.
     await refusedInstall(text, /expired/);

@@ -1,5 +1,12 @@
 import { expect } from 'chai';
-import { ADMIN_PASSWORD, startOidcProvider, SystemUnderTest, TestOidcProvider, uniqueSuffix, type Json } from '@bulwark/testkit';
+import {
+  ADMIN_PASSWORD,
+  startOidcProvider,
+  SystemUnderTest,
+  TestOidcProvider,
+  uniqueSuffix,
+  type Json,
+} from '@bulwark/testkit';
 
 /**
  * Single sign-on through a real OpenID Connect provider (oidc-provider) on 127.0.0.1, the whole
@@ -29,7 +36,8 @@ export function ssoSuite(t: SystemUnderTest): void {
     return { status: res.status, body: (await res.json()) as { access_token?: string; error?: { message: string } } };
   };
   const usersNamed = async (username: string) =>
-    (await t.admin.get(`/api/v1/users?search[username]=${encodeURIComponent(username)}&filter[with_deleted]=true`)).body.items.length as number;
+    (await t.admin.get(`/api/v1/users?search[username]=${encodeURIComponent(username)}&filter[with_deleted]=true`)).body
+      .items.length as number;
 
   before(async () => {
     provider = await startOidcProvider(
@@ -43,7 +51,11 @@ export function ssoSuite(t: SystemUnderTest): void {
       `${gateway()}/api/v1/sso/callback`,
     );
     appsec = `sso_${run}`;
-    const role = await t.admin.post('/api/v1/role', { role_code: appsec, role_name: 'AppSec', roles: { 'catalog.sources': ['r'] } });
+    const role = await t.admin.post('/api/v1/role', {
+      role_code: appsec,
+      role_name: 'AppSec',
+      roles: { 'catalog.sources': ['r'] },
+    });
     expect(role.status, JSON.stringify(role.body)).to.equal(200);
   });
 
@@ -53,17 +65,29 @@ export function ssoSuite(t: SystemUnderTest): void {
   });
 
   const complete = () => ({
-    enabled: true, issuer: provider.issuer, allow_insecure_http: true, client_id: provider.client.clientId, client_secret: provider.client.clientSecret,
-    redirect_uri: provider.client.redirectUri, scopes: ['openid', 'email', 'profile', 'groups'], groups_claim: 'groups', role_mapping: { appsec: [appsec] },
+    enabled: true,
+    issuer: provider.issuer,
+    allow_insecure_http: true,
+    client_id: provider.client.clientId,
+    client_secret: provider.client.clientSecret,
+    redirect_uri: provider.client.redirectUri,
+    scopes: ['openid', 'email', 'profile', 'groups'],
+    groups_claim: 'groups',
+    role_mapping: { appsec: [appsec] },
     allowed_email_domains: [],
   });
 
   describe('settings', () => {
     it('are in the OpenAPI document; the login answers a redirect, the callback the login JSON', async () => {
       const doc = (await t.anon.get('/api/v1/swagger/doc.json')).body;
-      expect(doc.paths['/api/v1/sso/settings'].put['x-permission']).to.deep.equal({ key: 'settings.authentication', letter: 'w' });
+      expect(doc.paths['/api/v1/sso/settings'].put['x-permission']).to.deep.equal({
+        key: 'settings.authentication',
+        letter: 'w',
+      });
       expect(doc.paths['/api/v1/sso/login'].get.responses).to.have.property('302').and.not.to.have.property('200');
-      expect(doc.paths['/api/v1/sso/callback'].get.responses['200'].content['application/json'].schema.$ref).to.equal('#/components/schemas/LoginResponse');
+      expect(doc.paths['/api/v1/sso/callback'].get.responses['200'].content['application/json'].schema.$ref).to.equal(
+        '#/components/schemas/LoginResponse',
+      );
       expect(doc.components.schemas.SsoSettings.properties).not.to.have.property('client_secret');
     });
 
@@ -73,7 +97,11 @@ export function ssoSuite(t: SystemUnderTest): void {
         expect(res.status, JSON.stringify(res.body)).to.equal(400);
         return res.body.error.details.map((d: { field: string }) => d.field);
       };
-      expect(await fields({ enabled: true, issuer: 'https://login.example.com' })).to.include.members(['client_id', 'client_secret', 'redirect_uri']);
+      expect(await fields({ enabled: true, issuer: 'https://login.example.com' })).to.include.members([
+        'client_id',
+        'client_secret',
+        'redirect_uri',
+      ]);
       expect(await fields({ ...complete(), allow_insecure_http: false })).to.include('issuer');
       expect(await fields({ ...complete(), role_mapping: { appsec: ['no_such_role'] } })).to.include('role_mapping');
       expect(await fields({ ...complete(), issuer: 'not a url' })).to.include('issuer');
@@ -98,8 +126,13 @@ export function ssoSuite(t: SystemUnderTest): void {
     it('redirects to the provider with the code flow, PKCE (S256), state and nonce', async () => {
       const location = new URL(await startLogin());
       expect(location.origin).to.equal(provider.issuer);
-      expect(Object.fromEntries(location.searchParams)).to.include({ response_type: 'code', client_id: provider.client.clientId, code_challenge_method: 'S256' });
-      for (const p of ['state', 'nonce', 'code_challenge']) expect(location.searchParams.get(p)).to.have.length.greaterThan(20);
+      expect(Object.fromEntries(location.searchParams)).to.include({
+        response_type: 'code',
+        client_id: provider.client.clientId,
+        code_challenge_method: 'S256',
+      });
+      for (const p of ['state', 'nonce', 'code_challenge'])
+        expect(location.searchParams.get(p)).to.have.length.greaterThan(20);
     });
 
     let used: string;
@@ -110,7 +143,12 @@ export function ssoSuite(t: SystemUnderTest): void {
       expect(res.status, JSON.stringify(res.body)).to.equal(200);
       expect(res.body).to.include.keys('access_token', 'token_type', 'expires_at', 'need_password_change');
       const me = (await t.anon.as(res.body.access_token).get('/api/v1/auth/me')).body;
-      expect(me.user).to.include({ username: olivia, display_name: 'Olivia Owner', email: `${olivia}@corp.test`, active_directory: true });
+      expect(me.user).to.include({
+        username: olivia,
+        display_name: 'Olivia Owner',
+        email: `${olivia}@corp.test`,
+        active_directory: true,
+      });
       expect(me.user.roles).to.deep.equal([appsec]);
     });
 
@@ -120,10 +158,24 @@ export function ssoSuite(t: SystemUnderTest): void {
         return res.body;
       };
       const [mine, other] = [`sso-a-${run}`, `sso-b-${run}`];
-      for (const code of [mine, other]) ok(await t.admin.post('/api/v1/project', { code, name: code, description: '', tags: [] }));
+      for (const code of [mine, other])
+        ok(await t.admin.post('/api/v1/project', { code, name: code, description: '', tags: [] }));
       const reader = `sso_reader_${run}`;
-      ok(await t.admin.post('/api/v1/role', { role_code: reader, role_name: 'Reader', roles: { 'catalog.projects': ['r'] } }));
-      const group = ok(await t.admin.post('/api/v1/group', { name: `Platform ${run}`, domain_group: [`platform-${run}`], roles: [reader], project_codes: [mine] }));
+      ok(
+        await t.admin.post('/api/v1/role', {
+          role_code: reader,
+          role_name: 'Reader',
+          roles: { 'catalog.projects': ['r'] },
+        }),
+      );
+      const group = ok(
+        await t.admin.post('/api/v1/group', {
+          name: `Platform ${run}`,
+          domain_group: [`platform-${run}`],
+          roles: [reader],
+          project_codes: [mine],
+        }),
+      );
 
       const res = await callback(await provider.signIn(await startLogin(), gina));
       expect(res.status, JSON.stringify(res.body)).to.equal(200);
@@ -147,14 +199,22 @@ export function ssoSuite(t: SystemUnderTest): void {
       expect(start.status).to.equal(302);
       expect(start.headers.get('location')).to.equal('/api/v1/sso/login');
       const mark = start.headers.getSetCookie().find((c) => c.startsWith('bulwark_sso='))!;
-      expect(mark).to.match(/HttpOnly/i).and.to.match(/SameSite=Lax/i).and.to.match(/Path=\/api\/v1\/sso\/callback/);
+      expect(mark)
+        .to.match(/HttpOnly/i)
+        .and.to.match(/SameSite=Lax/i)
+        .and.to.match(/Path=\/api\/v1\/sso\/callback/);
       const marked = { cookie: mark.slice(0, mark.indexOf(';')) };
 
-      const back = await fetch(await provider.signIn(await startLogin(), olivia), { redirect: 'manual', headers: marked });
+      const back = await fetch(await provider.signIn(await startLogin(), olivia), {
+        redirect: 'manual',
+        headers: marked,
+      });
       expect(back.status, await back.clone().text()).to.equal(302);
       expect(back.headers.get('location')).to.equal('/');
       const set = new Map(back.headers.getSetCookie().map((c) => [c.slice(0, c.indexOf('=')), c]));
-      expect(set.get('bulwark_session')).to.match(/HttpOnly/i).and.to.match(/SameSite=Strict/i);
+      expect(set.get('bulwark_session'))
+        .to.match(/HttpOnly/i)
+        .and.to.match(/SameSite=Strict/i);
       expect(set.get('bulwark_sso')).to.match(/Expires=Thu, 01 Jan 1970/);
       const session = set.get('bulwark_session')!;
       const me = await t.anon.withHeaders({ cookie: session.slice(0, session.indexOf(';')) }).get('/api/v1/auth/me');
@@ -187,7 +247,11 @@ export function ssoSuite(t: SystemUnderTest): void {
       const outside = await callback(await provider.signIn(await startLogin(), mallory));
       expect(outside.status, JSON.stringify(outside.body)).to.equal(403);
       expect(await usersNamed(mallory)).to.equal(0);
-      const local = await t.admin.post('/api/v1/user', { username: pat, password: ADMIN_PASSWORD, password_confirmation: ADMIN_PASSWORD });
+      const local = await t.admin.post('/api/v1/user', {
+        username: pat,
+        password: ADMIN_PASSWORD,
+        password_confirmation: ADMIN_PASSWORD,
+      });
       expect(local.status).to.equal(200);
       const takeover = await callback(await provider.signIn(await startLogin(), pat));
       expect(takeover.status, JSON.stringify(takeover.body)).to.equal(409);

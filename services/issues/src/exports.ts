@@ -1,4 +1,14 @@
-import { canSeeProject, CatalogClient, forbidden, hasPermission, notFound, Principal, Queryable, ScanningClient, unlessNotFound } from '@bulwark/platform';
+import {
+  canSeeProject,
+  CatalogClient,
+  forbidden,
+  hasPermission,
+  notFound,
+  Principal,
+  Queryable,
+  ScanningClient,
+  unlessNotFound,
+} from '@bulwark/platform';
 import { cyclonedxSbom, cyclonedxVex, LayerSbom } from './domain/cyclonedx';
 import { mergeRule, SARIF_SCHEMA, sarifResult, sarifRule, SarifRule } from './domain/sarif';
 import { IssueFilter, issueStore } from './store/issues';
@@ -10,21 +20,31 @@ const PAGE = 1000;
  * million issues never sits in memory: one run per tool, its results first and its rules (collected
  * on the way) after them, which JSON allows since members are unordered.
  */
-export async function* sarifExport(db: Queryable, filter: IssueFilter, statusNames: Map<number, string>): AsyncGenerator<string> {
+export async function* sarifExport(
+  db: Queryable,
+  filter: IssueFilter,
+  statusNames: Map<number, string>,
+): AsyncGenerator<string> {
   const tools = (await issueStore.distinct(db, filter, 'tool_name')) as string[];
   yield `{"$schema":${JSON.stringify(SARIF_SCHEMA)},"version":"2.1.0","runs":[`;
   for (const [n, tool] of tools.entries()) {
     const rules = new Map<string, { index: number; rule: SarifRule }>();
     yield `${n ? ',' : ''}{"results":[`;
     let written = 0;
-    for (let cursor: string | undefined; ; ) {
-      const page = await issueStore.list(db, { ...filter, tools: [tool] }, { page: 1, limit: PAGE, sort: 'first_detected_at', desc: false, cursor });
+    for (let cursor: string | undefined; ;) {
+      const page = await issueStore.list(
+        db,
+        { ...filter, tools: [tool] },
+        { page: 1, limit: PAGE, sort: 'first_detected_at', desc: false, cursor },
+      );
       const results = page.items.map((issue) => {
         const rule = sarifRule(issue);
         let known = rules.get(rule.id);
         if (known) mergeRule(known.rule, issue);
         else rules.set(rule.id, (known = { index: rules.size, rule }));
-        return JSON.stringify(sarifResult(issue, known.index, statusNames.get(issue.status_id) ?? String(issue.status_id)));
+        return JSON.stringify(
+          sarifResult(issue, known.index, statusNames.get(issue.status_id) ?? String(issue.status_id)),
+        );
       });
       if (results.length) yield `${written ? ',' : ''}${results.join(',')}`;
       written += results.length;
@@ -56,7 +76,8 @@ export class CyclonedxExports {
       if (!sbom) throw notFound(`An uploaded SBOM of layer ${layerId}`);
       return cyclonedxSbom(info, sbom);
     }
-    if (!hasPermission(principal, 'issues.issues', 'r')) throw forbidden('Requires permission issues.issues:r for kind=vex');
+    if (!hasPermission(principal, 'issues.issues', 'r'))
+      throw forbidden('Requires permission issues.issues:r for kind=vex');
     const [issues, names] = await Promise.all([issueStore.layerVulnerabilities(this.db, layerId), this.statusNames()]);
     return cyclonedxVex(info, sbom, issues, names, new Date());
   }

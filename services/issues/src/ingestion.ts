@@ -61,7 +61,13 @@ export class Ingestion {
     const { summary, basis } = ingested;
     const verdict = await this.gates.evaluateAfterScan(trx, scan);
     await ingestedStore.finish(trx, scan.scan_result_id, summary.findings, summary, verdict, basis);
-    await writeEvent(trx, ISSUE_EVENTS.issuesIngested, scan.scan_result_id, { scan_result_id: scan.scan_result_id, check_id: scan.check_id, layer_id: scan.layer_id, project_code: scan.project_code, ...summary });
+    await writeEvent(trx, ISSUE_EVENTS.issuesIngested, scan.scan_result_id, {
+      scan_result_id: scan.scan_result_id,
+      check_id: scan.check_id,
+      layer_id: scan.layer_id,
+      project_code: scan.project_code,
+      ...summary,
+    });
     countIngestion(trx, summary.findings, (Date.now() - started) / 1000);
     this.log.info('scan ingested', { scanId: scan.scan_result_id, ...summary, ms: Date.now() - started });
   }
@@ -71,29 +77,64 @@ export class Ingestion {
     // A scan result deleted since (or announced by another installation sharing the bus) has nothing to read.
     const known = await this.scanning.getScan({ scanResultId: scan.scan_result_id }).catch(unlessNotFound);
     if (!known || known.state !== 'completed') {
-      this.log.warn('scan.completed for an unknown or incomplete scan result skipped', { scanId: scan.scan_result_id, state: known?.state });
+      this.log.warn('scan.completed for an unknown or incomplete scan result skipped', {
+        scanId: scan.scan_result_id,
+        state: known?.state,
+      });
       return undefined;
     }
-    if (!(await ingestedStore.claim(trx, { scan_id: scan.scan_result_id, check_id: scan.check_id, layer_id: scan.layer_id, project_code: scan.project_code }))) return undefined;
+    if (
+      !(await ingestedStore.claim(trx, {
+        scan_id: scan.scan_result_id,
+        check_id: scan.check_id,
+        layer_id: scan.layer_id,
+        project_code: scan.project_code,
+      }))
+    )
+      return undefined;
     // The tool's name picks the deduplication rule, so match keys depend on it: a catalog that cannot
     // answer fails the ingestion (the event is redelivered) instead of keying with another rule.
-    const tool = scan.tool_id ? await this.catalog.getTool({ id: scan.tool_id, withSecrets: false }).catch(unlessNotFound) : undefined;
+    const tool = scan.tool_id
+      ? await this.catalog.getTool({ id: scan.tool_id, withSecrets: false }).catch(unlessNotFound)
+      : undefined;
     const dedupRules = await dedupRuleStore.all(trx);
     const rules = await securityRuleStore.active(trx);
     const at = new Date().toISOString();
     const summary: IngestSummary = { findings: 0, created: 0, updated: 0, reopened: 0, fixed: 0 };
     // Issues this scan wrote, by identity; when the project had none before, nothing else can match.
     const written = new Map<string, Existing>();
-    const ctx: ChunkContext = { scan, at, toolName: tool?.name ?? '', dedupRules, rules, written, lookUp: await issueStore.anyInProject(trx, scan.project_code), ruleByScanner: new Map() };
+    const ctx: ChunkContext = {
+      scan,
+      at,
+      toolName: tool?.name ?? '',
+      dedupRules,
+      rules,
+      written,
+      lookUp: await issueStore.anyInProject(trx, scan.project_code),
+      ruleByScanner: new Map(),
+    };
     // Findings become match keys through the dedup rules, the tool's name and the layer: with these
     // unchanged, the same findings give the same keys.
-    const keying = createHash('sha256').update(JSON.stringify([[...dedupRules].map((r) => JSON.stringify(r)).sort(), ctx.toolName, scan.layer_id, scan.project_code])).digest('hex');
+    const keying = createHash('sha256')
+      .update(
+        JSON.stringify([
+          [...dedupRules].map((r) => JSON.stringify(r)).sort(),
+          ctx.toolName,
+          scan.layer_id,
+          scan.project_code,
+        ]),
+      )
+      .digest('hex');
     const redetected = await this.redetectUnchanged(trx, ctx, keying, summary);
     if (redetected === undefined) {
       // The next chunk is read, keyed, matched and encoded while the database writes the previous
       // one, so the database never waits for this process (the writes stay in chunk order).
       let pending: Promise<void> = Promise.resolve();
-      for await (const chunk of this.scanning.streamFindings({ scanResultId: scan.scan_result_id, afterSeq: 0, chunkSize: this.chunkSize })) {
+      for await (const chunk of this.scanning.streamFindings({
+        scanResultId: scan.scan_result_id,
+        afterSeq: 0,
+        chunkSize: this.chunkSize,
+      })) {
         const findings = chunk.findingsJson.map((j) => JSON.parse(j) as Finding);
         summary.findings += findings.length;
         const keyed = this.keyed(ctx, findings);
@@ -109,8 +150,23 @@ export class Ingestion {
     }
     const fixed = await issueStore.markFixed(trx, scan.check_id, scan.scan_result_id, OPEN_STATUSES, STATUS.fixed, at);
     summary.fixed = fixed.length;
-    await historyStore.add(trx, fixed.map((f) => ({ issue_id: f.id, actor_kind: 'scan', actor: scan.scan_result_id, field: 'status', old_value: String(f.old), new_value: String(STATUS.fixed), comment: 'Not found by a complete scan of the check that found it', at })));
-    return { summary, basis: { findings_digest: scan.findings_digest ?? null, keying, issues: redetected ?? ctx.written.size } };
+    await historyStore.add(
+      trx,
+      fixed.map((f) => ({
+        issue_id: f.id,
+        actor_kind: 'scan',
+        actor: scan.scan_result_id,
+        field: 'status',
+        old_value: String(f.old),
+        new_value: String(STATUS.fixed),
+        comment: 'Not found by a complete scan of the check that found it',
+        at,
+      })),
+    );
+    return {
+      summary,
+      basis: { findings_digest: scan.findings_digest ?? null, keying, issues: redetected ?? ctx.written.size },
+    };
   }
 
   /**
@@ -120,11 +176,22 @@ export class Ingestion {
    * what the per-finding path would write. Returns how many issues it detected, or undefined when
    * the scan is not such a re-import (the findings are then read and matched one by one).
    */
-  private async redetectUnchanged(trx: Trx, ctx: ChunkContext, keying: string, summary: IngestSummary): Promise<number | undefined> {
+  private async redetectUnchanged(
+    trx: Trx,
+    ctx: ChunkContext,
+    keying: string,
+    summary: IngestSummary,
+  ): Promise<number | undefined> {
     const { scan, at } = ctx;
     if (!scan.findings_digest) return undefined;
     const previous = await ingestedStore.previous(trx, scan.check_id, scan.scan_result_id);
-    if (!previous || previous.findings_digest !== scan.findings_digest || previous.keying !== keying || previous.issues === null) return undefined;
+    if (
+      !previous ||
+      previous.findings_digest !== scan.findings_digest ||
+      previous.keying !== keying ||
+      previous.issues === null
+    )
+      return undefined;
     const detected = await issueStore.countDetectedBy(trx, previous.scan_id);
     if (detected !== previous.issues) return undefined;
     // Only these can change status; every other issue is re-detected as it is, set-wise.
@@ -137,7 +204,17 @@ export class Ingestion {
       const status = statusOnDetection(issue.status_id, suppression);
       if (status === issue.status_id) continue;
       changed.push({ id: issue.id, status_id: status });
-      history.push({ issue_id: issue.id, actor_kind: 'scan', actor: scan.scan_result_id, field: 'status', old_value: String(issue.status_id), new_value: String(status), comment: status === STATUS.reopen ? 'Detected again after it was fixed' : `Report suppression: ${suppression?.state}`, at });
+      history.push({
+        issue_id: issue.id,
+        actor_kind: 'scan',
+        actor: scan.scan_result_id,
+        field: 'status',
+        old_value: String(issue.status_id),
+        new_value: String(status),
+        comment:
+          status === STATUS.reopen ? 'Detected again after it was fixed' : `Report suppression: ${suppression?.state}`,
+        at,
+      });
       if (status === STATUS.reopen) summary.reopened++;
     }
     await issueStore.redetect(trx, previous.scan_id, scan.scan_result_id, at, changed);
@@ -145,7 +222,11 @@ export class Ingestion {
     summary.findings = scan.findings_count;
     // As the per-finding path counts: each chunk's distinct keys, all of them existing issues now.
     summary.updated = previous.summary.created + previous.summary.updated;
-    this.log.info('unchanged re-import: issues re-detected set-wise', { scanId: scan.scan_result_id, previous: previous.scan_id, issues: detected });
+    this.log.info('unchanged re-import: issues re-detected set-wise', {
+      scanId: scan.scan_result_id,
+      previous: previous.scan_id,
+      issues: detected,
+    });
     return detected;
   }
 
@@ -170,10 +251,18 @@ export class Ingestion {
    * project's, locked) and encodes what the chunk writes; the returned function writes it. Chunks
    * are planned in order, so each sees what the ones before it wrote.
    */
-  private async planChunk(trx: Trx, ctx: ChunkContext, byKey: Map<string, Keyed>, summary: IngestSummary): Promise<() => Promise<void>> {
+  private async planChunk(
+    trx: Trx,
+    ctx: ChunkContext,
+    byKey: Map<string, Keyed>,
+    summary: IngestSummary,
+  ): Promise<() => Promise<void>> {
     const { scan, at } = ctx;
     const unknown = [...byKey].filter(([id]) => !ctx.written.has(id)).map(([, m]) => m);
-    const existing = ctx.lookUp && unknown.length ? await issueStore.byKeys(trx, scan.project_code, unknown) : new Map<string, Existing>();
+    const existing =
+      ctx.lookUp && unknown.length
+        ? await issueStore.byKeys(trx, scan.project_code, unknown)
+        : new Map<string, Existing>();
     for (const id of byKey.keys()) {
       const e = ctx.written.get(id);
       if (e) existing.set(id, e);
@@ -190,26 +279,85 @@ export class Ingestion {
         const issueId = randomUUID();
         let ruleId: string | null = null;
         if (status === STATUS.new) {
-          const rule = ctx.rules.find((r) => ruleMatches(r.rule_params, { projectCode: scan.project_code, toolName: ctx.toolName, scanner: f.tool, category: f.toolCategory, cves, cwes: f.cwes ?? [] }));
+          const rule = ctx.rules.find((r) =>
+            ruleMatches(r.rule_params, {
+              projectCode: scan.project_code,
+              toolName: ctx.toolName,
+              scanner: f.tool,
+              category: f.toolCategory,
+              cves,
+              cwes: f.cwes ?? [],
+            }),
+          );
           if (rule) {
             status = rule.suppressing_status;
             ruleId = rule.id;
-            history.push({ issue_id: issueId, actor_kind: 'security_rule', actor: rule.name, field: 'status', old_value: String(STATUS.new), new_value: String(status), comment: `Security rule ${rule.name}`, at });
+            history.push({
+              issue_id: issueId,
+              actor_kind: 'security_rule',
+              actor: rule.name,
+              field: 'status',
+              old_value: String(STATUS.new),
+              new_value: String(status),
+              comment: `Security rule ${rule.name}`,
+              at,
+            });
           }
         } else {
-          history.push({ issue_id: issueId, actor_kind: 'scan', actor: scan.scan_result_id, field: 'status', old_value: null, new_value: String(status), comment: `Report suppression: ${f.suppression?.state}`, at });
+          history.push({
+            issue_id: issueId,
+            actor_kind: 'scan',
+            actor: scan.scan_result_id,
+            field: 'status',
+            old_value: null,
+            new_value: String(status),
+            comment: `Report suppression: ${f.suppression?.state}`,
+            at,
+          });
         }
-        const cvss = [score(f.cvssV2), score(f.cvssV3), score(f.cvssV4), f.cvssScore ?? null].filter((s): s is number => s !== null);
+        const cvss = [score(f.cvssV2), score(f.cvssV3), score(f.cvssV4), f.cvssScore ?? null].filter(
+          (s): s is number => s !== null,
+        );
         inserts.push({
-          id: issueId, project_code: scan.project_code, scope_id: m.scope, match_key: m.key, layer_id: scan.layer_id, check_id: scan.check_id,
-          scan_id: scan.scan_result_id, first_scan_id: scan.scan_result_id, tool_id: scan.tool_id ?? '', tool_name: ctx.toolName || f.tool, scanner: f.tool,
-          category: f.toolCategory, title: f.title, description: f.description ?? null, severity: f.severity, severity_rank: SEVERITY_RANK[f.severity] ?? 1,
-          rule_id: f.ruleId ?? null, status_id: status, cve: cves.find((v) => v.startsWith('CVE-')) ?? null, vulnerability_ids: cves, cwes: f.cwes ?? [],
-          lib_name: f.library?.name ?? null, lib_version: f.library?.version ?? null, file_path: f.filePath ?? null, start_line: f.startLine ?? null,
-          cvss_v2: score(f.cvssV2), cvss_v3: score(f.cvssV3), cvss_v4: score(f.cvssV4), cvss_unknown: f.cvssScore ?? null,
-          cvss_max: cvss.length ? Math.max(...cvss) : null, epss: f.epss?.score ?? null, known_exploited: f.knownExploited ?? false,
-          fingerprint: f.fingerprint, occurrences: m.occurrences, suppression: f.suppression ?? null, security_rule_id: ruleId,
-          first_detected_at: at, last_detected_at: at, updated_at: at,
+          id: issueId,
+          project_code: scan.project_code,
+          scope_id: m.scope,
+          match_key: m.key,
+          layer_id: scan.layer_id,
+          check_id: scan.check_id,
+          scan_id: scan.scan_result_id,
+          first_scan_id: scan.scan_result_id,
+          tool_id: scan.tool_id ?? '',
+          tool_name: ctx.toolName || f.tool,
+          scanner: f.tool,
+          category: f.toolCategory,
+          title: f.title,
+          description: f.description ?? null,
+          severity: f.severity,
+          severity_rank: SEVERITY_RANK[f.severity] ?? 1,
+          rule_id: f.ruleId ?? null,
+          status_id: status,
+          cve: cves.find((v) => v.startsWith('CVE-')) ?? null,
+          vulnerability_ids: cves,
+          cwes: f.cwes ?? [],
+          lib_name: f.library?.name ?? null,
+          lib_version: f.library?.version ?? null,
+          file_path: f.filePath ?? null,
+          start_line: f.startLine ?? null,
+          cvss_v2: score(f.cvssV2),
+          cvss_v3: score(f.cvssV3),
+          cvss_v4: score(f.cvssV4),
+          cvss_unknown: f.cvssScore ?? null,
+          cvss_max: cvss.length ? Math.max(...cvss) : null,
+          epss: f.epss?.score ?? null,
+          known_exploited: f.knownExploited ?? false,
+          fingerprint: f.fingerprint,
+          occurrences: m.occurrences,
+          suppression: f.suppression ?? null,
+          security_rule_id: ruleId,
+          first_detected_at: at,
+          last_detected_at: at,
+          updated_at: at,
         });
         ctx.written.set(id, { id: issueId, status_id: status, scan_id: scan.scan_result_id, security_rule_id: ruleId });
         summary.created++;
@@ -218,15 +366,41 @@ export class Ingestion {
       const newScan = current.scan_id !== scan.scan_result_id;
       const status = newScan ? statusOnDetection(current.status_id, f.suppression) : current.status_id;
       if (status !== current.status_id) {
-        history.push({ issue_id: current.id, actor_kind: 'scan', actor: scan.scan_result_id, field: 'status', old_value: String(current.status_id), new_value: String(status), comment: status === STATUS.reopen ? 'Detected again after it was fixed' : `Report suppression: ${f.suppression?.state}`, at });
+        history.push({
+          issue_id: current.id,
+          actor_kind: 'scan',
+          actor: scan.scan_result_id,
+          field: 'status',
+          old_value: String(current.status_id),
+          new_value: String(status),
+          comment:
+            status === STATUS.reopen
+              ? 'Detected again after it was fixed'
+              : `Report suppression: ${f.suppression?.state}`,
+          at,
+        });
         if (status === STATUS.reopen) summary.reopened++;
       }
       detections.push({
-        id: current.id, scan_id: scan.scan_result_id, check_id: scan.check_id, layer_id: scan.layer_id, new_scan: newScan, occurrences: m.occurrences,
-        status_id: status, severity: f.severity, severity_rank: SEVERITY_RANK[f.severity] ?? 1, start_line: f.startLine ?? null,
-        suppression: f.suppression ?? null, security_rule_id: status === current.status_id ? current.security_rule_id : null,
+        id: current.id,
+        scan_id: scan.scan_result_id,
+        check_id: scan.check_id,
+        layer_id: scan.layer_id,
+        new_scan: newScan,
+        occurrences: m.occurrences,
+        status_id: status,
+        severity: f.severity,
+        severity_rank: SEVERITY_RANK[f.severity] ?? 1,
+        start_line: f.startLine ?? null,
+        suppression: f.suppression ?? null,
+        security_rule_id: status === current.status_id ? current.security_rule_id : null,
       });
-      ctx.written.set(id, { id: current.id, status_id: status, scan_id: scan.scan_result_id, security_rule_id: status === current.status_id ? current.security_rule_id : null });
+      ctx.written.set(id, {
+        id: current.id,
+        status_id: status,
+        scan_id: scan.scan_result_id,
+        security_rule_id: status === current.status_id ? current.security_rule_id : null,
+      });
       summary.updated++;
     }
     const insert = issueStore.insertStatement(inserts);

@@ -11,7 +11,10 @@ type ChangeStatus = 'changed' | 'unchanged' | 'not_found' | 'conflict';
 
 /** Reading and changing issues on behalf of a caller, within the caller's projects. */
 export class Issues {
-  constructor(private readonly db: Db, private readonly nudge: () => void) {}
+  constructor(
+    private readonly db: Db,
+    private readonly nudge: () => void,
+  ) {}
 
   private async tx<T>(work: (trx: Trx) => Promise<T>): Promise<T> {
     const result = await this.db.transaction(work);
@@ -43,7 +46,10 @@ export class Issues {
    */
   async countGrouped(filter: IssueFilter, by: ('week' | CountDimension)[], weeks: number) {
     if (by.includes('week')) {
-      if (by.length > 1) throw invalid('group_by=week takes no other dimension', [{ field: 'group_by', problem: 'week cannot be combined with another value' }]);
+      if (by.length > 1)
+        throw invalid('group_by=week takes no other dimension', [
+          { field: 'group_by', problem: 'week cannot be combined with another value' },
+        ]);
       return { group_by: by, groups: await groupedCounts.weekly(this.db, filter, weeks, new Date()) };
     }
     const groups = await groupedCounts.byAttributes(this.db, filter, by as CountDimension[]);
@@ -58,26 +64,69 @@ export class Issues {
   async filterValues(filter: IssueFilter) {
     const names = await this.statusNames();
     const d = (column: string, unnest = false) => issueStore.distinct(this.db, filter, column, unnest);
-    const [tools, scanners, projects, layers, checks, statuses, severities, assignees, categories, cves, cwes, libs, range] = await Promise.all([
-      d('tool_name'), d('scanner'), d('project_code'), d('layer_id'), d('check_id'), d('status_id'), d('severity'), d('assignee'), d('category'),
-      d('vulnerability_ids', true), d('cwes', true), d('lib_name'), issueStore.detectedRange(this.db, filter),
+    const [
+      tools,
+      scanners,
+      projects,
+      layers,
+      checks,
+      statuses,
+      severities,
+      assignees,
+      categories,
+      cves,
+      cwes,
+      libs,
+      range,
+    ] = await Promise.all([
+      d('tool_name'),
+      d('scanner'),
+      d('project_code'),
+      d('layer_id'),
+      d('check_id'),
+      d('status_id'),
+      d('severity'),
+      d('assignee'),
+      d('category'),
+      d('vulnerability_ids', true),
+      d('cwes', true),
+      d('lib_name'),
+      issueStore.detectedRange(this.db, filter),
     ]);
     return {
-      tool: tools, tool_name: scanners, project_code: projects, layer: layers, check: checks,
-      status: (statuses as number[]).map((id) => ({ id, name: names.get(id) ?? String(id) })), severity: severities, assignee: assignees,
-      category: categories, cve: cves, cwe: cwes, lib_name: libs, detected_at: range,
+      tool: tools,
+      tool_name: scanners,
+      project_code: projects,
+      layer: layers,
+      check: checks,
+      status: (statuses as number[]).map((id) => ({ id, name: names.get(id) ?? String(id) })),
+      severity: severities,
+      assignee: assignees,
+      category: categories,
+      cve: cves,
+      cwe: cwes,
+      lib_name: libs,
+      detected_at: range,
     };
   }
 
   async basicFilter(filter: IssueFilter, needDetectedAt: boolean) {
     const [values, range] = await Promise.all([
-      Promise.all([issueStore.distinct(this.db, filter, 'status_id'), issueStore.distinct(this.db, filter, 'severity'), issueStore.distinct(this.db, filter, 'tool_name'), issueStore.distinct(this.db, filter, 'project_code')]),
+      Promise.all([
+        issueStore.distinct(this.db, filter, 'status_id'),
+        issueStore.distinct(this.db, filter, 'severity'),
+        issueStore.distinct(this.db, filter, 'tool_name'),
+        issueStore.distinct(this.db, filter, 'project_code'),
+      ]),
       needDetectedAt ? issueStore.detectedRange(this.db, filter) : undefined,
     ]);
     const names = await this.statusNames();
     const [statuses, severities, tools, projects] = values;
     return {
-      status: (statuses as number[]).map((id) => ({ id, name: names.get(id) ?? String(id) })), severity: severities, tool: tools, project_code: projects,
+      status: (statuses as number[]).map((id) => ({ id, name: names.get(id) ?? String(id) })),
+      severity: severities,
+      tool: tools,
+      project_code: projects,
       ...(range ? { detected_at: range } : {}),
     };
   }
@@ -86,10 +135,18 @@ export class Issues {
   async cvssSeverities(filter: IssueFilter) {
     const counts = await issueStore.cvssBuckets(this.db, filter);
     const scale = [
-      { severity: 'none', min: 0, max: 0 }, { severity: 'low', min: 0.1, max: 3.9 }, { severity: 'medium', min: 4, max: 6.9 },
-      { severity: 'high', min: 7, max: 8.9 }, { severity: 'critical', min: 9, max: 10 },
+      { severity: 'none', min: 0, max: 0 },
+      { severity: 'low', min: 0.1, max: 3.9 },
+      { severity: 'medium', min: 4, max: 6.9 },
+      { severity: 'high', min: 7, max: 8.9 },
+      { severity: 'critical', min: 9, max: 10 },
     ];
-    return { items: [...scale.map((s) => ({ ...s, count: counts[s.severity] ?? 0 })), { severity: 'unknown', min: null, max: null, count: counts.unknown ?? 0 }] };
+    return {
+      items: [
+        ...scale.map((s) => ({ ...s, count: counts[s.severity] ?? 0 })),
+        { severity: 'unknown', min: null, max: null, count: counts.unknown ?? 0 },
+      ],
+    };
   }
 
   private async transitions(trx: Trx) {
@@ -97,21 +154,51 @@ export class Issues {
   }
 
   /** One manual status change, checked against the configured transitions. */
-  private async changeStatus(trx: Trx, principal: Principal, issue: IssueRow, to: number, comment: string | undefined, at: string): Promise<ChangeStatus> {
+  private async changeStatus(
+    trx: Trx,
+    principal: Principal,
+    issue: IssueRow,
+    to: number,
+    comment: string | undefined,
+    at: string,
+  ): Promise<ChangeStatus> {
     if (issue.status_id === to) return 'unchanged';
     const transitions = await this.transitions(trx);
     if (!isAllowedTransition(transitions, issue.status_id, to)) return 'conflict';
     await issueStore.update(trx, issue.id, { status_id: to }, at);
-    await historyStore.add(trx, [{ issue_id: issue.id, actor_kind: 'user', actor: principal.username, field: 'status', old_value: String(issue.status_id), new_value: String(to), comment: comment ?? null, at }]);
-    await writeEvent(trx, ISSUE_EVENTS.issueStatusChanged, issue.id, { issue_id: issue.id, project_code: issue.project_code, from_status_id: issue.status_id, to_status_id: to, by: principal.username, comment: comment ?? null });
+    await historyStore.add(trx, [
+      {
+        issue_id: issue.id,
+        actor_kind: 'user',
+        actor: principal.username,
+        field: 'status',
+        old_value: String(issue.status_id),
+        new_value: String(to),
+        comment: comment ?? null,
+        at,
+      },
+    ]);
+    await writeEvent(trx, ISSUE_EVENTS.issueStatusChanged, issue.id, {
+      issue_id: issue.id,
+      project_code: issue.project_code,
+      from_status_id: issue.status_id,
+      to_status_id: to,
+      by: principal.username,
+      comment: comment ?? null,
+    });
     return 'changed';
   }
 
   private async statusExists(trx: Trx, id: number) {
-    if (!(await statusStore.list(trx, { ids: [id] })).length) throw invalid('Unknown status_id', [{ field: 'status_id', problem: 'is not a known status id' }]);
+    if (!(await statusStore.list(trx, { ids: [id] })).length)
+      throw invalid('Unknown status_id', [{ field: 'status_id', problem: 'is not a known status id' }]);
   }
 
-  async update(principal: Principal, id: string, body: { assignee?: string | null; status_id?: number; comment?: string }): Promise<IssueRow> {
+  async update(
+    principal: Principal,
+    id: string,
+    body: { assignee?: string | null; status_id?: number; comment?: string },
+  ): Promise<IssueRow> {
     await this.tx(async (trx) => {
       const [issue] = await issueStore.getMany(trx, [id]);
       if (!issue || !canSeeProject(principal, issue.project_code)) throw notFound(`Issue ${id}`);
@@ -130,18 +217,44 @@ export class Issues {
       }
       if (body.assignee !== undefined && body.assignee !== issue.assignee) {
         await issueStore.update(trx, id, { assignee: body.assignee }, at);
-        await historyStore.add(trx, [{ issue_id: id, actor_kind: 'user', actor: principal.username, field: 'assignee', old_value: issue.assignee, new_value: body.assignee, comment: body.comment ?? null, at }]);
-        await writeEvent(trx, ISSUE_EVENTS.issueUpdated, id, { issue_id: id, project_code: issue.project_code, assignee: body.assignee, by: principal.username });
+        await historyStore.add(trx, [
+          {
+            issue_id: id,
+            actor_kind: 'user',
+            actor: principal.username,
+            field: 'assignee',
+            old_value: issue.assignee,
+            new_value: body.assignee,
+            comment: body.comment ?? null,
+            at,
+          },
+        ]);
+        await writeEvent(trx, ISSUE_EVENTS.issueUpdated, id, {
+          issue_id: id,
+          project_code: issue.project_code,
+          assignee: body.assignee,
+          by: principal.username,
+        });
       }
-      if (body.comment && body.status_id === undefined && body.assignee === undefined) await commentStore.add(trx, id, principal.username, body.comment);
+      if (body.comment && body.status_id === undefined && body.assignee === undefined)
+        await commentStore.add(trx, id, principal.username, body.comment);
     });
     return this.visible(principal, id);
   }
 
-  async changeMany(principal: Principal, ids: string[], to: number, comment?: string): Promise<{ id: string; status: ChangeStatus; message?: string }[]> {
+  async changeMany(
+    principal: Principal,
+    ids: string[],
+    to: number,
+    comment?: string,
+  ): Promise<{ id: string; status: ChangeStatus; message?: string }[]> {
     return this.tx(async (trx) => {
       await this.statusExists(trx, to);
-      const found = new Map((await issueStore.getMany(trx, ids)).filter((i) => canSeeProject(principal, i.project_code)).map((i) => [i.id, i]));
+      const found = new Map(
+        (await issueStore.getMany(trx, ids))
+          .filter((i) => canSeeProject(principal, i.project_code))
+          .map((i) => [i.id, i]),
+      );
       const transitions = await this.transitions(trx);
       const at = new Date().toISOString();
       const out: { id: string; status: ChangeStatus; message?: string }[] = [];
@@ -153,7 +266,15 @@ export class Issues {
         }
         const status = await this.changeStatus(trx, principal, issue, to, comment, at);
         if (status === 'changed') issue.status_id = to;
-        out.push(status === 'conflict' ? { id, status, message: `allowed targets from ${issue.status_id}: ${allowedTargets(transitions, issue.status_id).join(', ') || 'none'}` } : { id, status });
+        out.push(
+          status === 'conflict'
+            ? {
+                id,
+                status,
+                message: `allowed targets from ${issue.status_id}: ${allowedTargets(transitions, issue.status_id).join(', ') || 'none'}`,
+              }
+            : { id, status },
+        );
       }
       return out;
     });
@@ -161,15 +282,30 @@ export class Issues {
 
   async delete(principal: Principal, ids: string[]) {
     return this.tx(async (trx) => {
-      const visible = (await issueStore.getMany(trx, ids.filter(isUuid))).filter((i) => canSeeProject(principal, i.project_code));
-      const deleted = new Set(await issueStore.deleteMany(trx, visible.map((i) => i.id)));
+      const visible = (await issueStore.getMany(trx, ids.filter(isUuid))).filter((i) =>
+        canSeeProject(principal, i.project_code),
+      );
+      const deleted = new Set(
+        await issueStore.deleteMany(
+          trx,
+          visible.map((i) => i.id),
+        ),
+      );
       if (deleted.size) await ticketStore.dropUnlinked(trx);
-      if (deleted.size) await writeEvent(trx, ISSUE_EVENTS.issuesDeleted, [...deleted][0], { ids: [...deleted], by: principal.username });
+      if (deleted.size)
+        await writeEvent(trx, ISSUE_EVENTS.issuesDeleted, [...deleted][0], {
+          ids: [...deleted],
+          by: principal.username,
+        });
       return ids.map((id) => ({ id, status: deleted.has(id) ? ('deleted' as const) : ('not_found' as const) }));
     });
   }
 
-  async history(principal: Principal, id: string, q: { page: number; limit: number; users?: string[]; kinds?: string[] }) {
+  async history(
+    principal: Principal,
+    id: string,
+    q: { page: number; limit: number; users?: string[]; kinds?: string[] },
+  ) {
     await this.visible(principal, id);
     return historyStore.list(this.db, id, q);
   }
@@ -193,7 +329,9 @@ export class Issues {
   async linkDuplicates(principal: Principal, mainId: string, ids: string[], unlink: boolean) {
     return this.tx(async (trx) => {
       const main = await this.visible(principal, mainId, trx);
-      const found = new Map((await issueStore.getMany(trx, ids)).filter((i) => i.project_code === main.project_code).map((i) => [i.id, i]));
+      const found = new Map(
+        (await issueStore.getMany(trx, ids)).filter((i) => i.project_code === main.project_code).map((i) => [i.id, i]),
+      );
       const at = new Date().toISOString();
       const out: { id: string; status: ChangeStatus; message?: string }[] = [];
       for (const id of ids) {
@@ -207,7 +345,18 @@ export class Issues {
             continue;
           }
           await issueStore.update(trx, id, { duplicate_of: target }, at);
-          await historyStore.add(trx, [{ issue_id: id, actor_kind: 'user', actor: principal.username, field: 'duplicate_of', old_value: issue.duplicate_of, new_value: target, comment: null, at }]);
+          await historyStore.add(trx, [
+            {
+              issue_id: id,
+              actor_kind: 'user',
+              actor: principal.username,
+              field: 'duplicate_of',
+              old_value: issue.duplicate_of,
+              new_value: target,
+              comment: null,
+              at,
+            },
+          ]);
           out.push({ id, status: 'changed' });
         }
       }
@@ -218,10 +367,16 @@ export class Issues {
   async addTransition(from: number, to: number) {
     return this.tx(async (trx) => {
       const known = new Set((await statusStore.list(trx)).map((s) => s.id));
-      for (const [field, v] of [['from_status_id', from], ['to_status_id', to]] as const) {
+      for (const [field, v] of [
+        ['from_status_id', from],
+        ['to_status_id', to],
+      ] as const) {
         if (!known.has(v)) throw invalid(`Unknown ${field}`, [{ field, problem: 'is not a known status id' }]);
       }
-      if (from === to) throw invalid('A transition needs two statuses', [{ field: 'to_status_id', problem: 'must differ from from_status_id' }]);
+      if (from === to)
+        throw invalid('A transition needs two statuses', [
+          { field: 'to_status_id', problem: 'must differ from from_status_id' },
+        ]);
       const created = await statusStore.addTransition(trx, from, to);
       if (!created) throw conflict(`The transition ${from} -> ${to} exists`);
       return created;

@@ -1,4 +1,11 @@
-import { createGrpcClient, ModuleDefinition, openSecretBox, PeriodicTask, readOutboundPolicy, ServiceHost } from '@bulwark/platform';
+import {
+  createGrpcClient,
+  ModuleDefinition,
+  openSecretBox,
+  PeriodicTask,
+  readOutboundPolicy,
+  ServiceHost,
+} from '@bulwark/platform';
 import { onEvents, routesOf, SCAN_EVENTS, TOPICS } from '@bulwark/contracts';
 import { catalogV1, issuesV1, scanningV1 } from '@bulwark/proto';
 import { readIssuesConfig } from './config';
@@ -20,21 +27,66 @@ export const issuesModule: ModuleDefinition = {
   async start(ctx) {
     const config = readIssuesConfig(ctx.env);
     const host = await ServiceHost.open(ctx, { name: 'issues', migrations, databaseUrl: config.ISSUES_DATABASE_URL });
-    const scanning = createGrpcClient(scanningV1.ScanningServiceService, 'scanning', ctx.peer('scanning').grpcAddress, host.auth);
-    const catalog = createGrpcClient(catalogV1.CatalogServiceService, 'catalog', ctx.peer('catalog').grpcAddress, host.auth);
+    const scanning = createGrpcClient(
+      scanningV1.ScanningServiceService,
+      'scanning',
+      ctx.peer('scanning').grpcAddress,
+      host.auth,
+    );
+    const catalog = createGrpcClient(
+      catalogV1.CatalogServiceService,
+      'catalog',
+      ctx.peer('catalog').grpcAddress,
+      host.auth,
+    );
     const gates = new QualityGates(host.db, scanning.client, catalog.client);
     const rules = new SecurityRules(host.db, host.log, config.ISSUES_RULE_EXPIRY_POLL_MS);
     const issues = new Issues(host.db, () => host.relay.nudge());
-    const compaction = new PeriodicTask('issue count compaction', config.ISSUES_COUNT_COMPACT_MS, () => issues.compactCounts(), host.log);
-    const trackerHttp = new TrackerHttp(readOutboundPolicy(ctx.env), { timeoutMs: config.TRACKERS_TIMEOUT_SECONDS * 1000, ratePerSecond: config.TRACKERS_RATE_PER_SECOND, attempts: 3 });
-    const trackers = new Trackers(host.db, openSecretBox(ctx, 'issues'), readOutboundPolicy(ctx.env), trackerHttp, host.log, host, () => host.relay.nudge(), { pushBatch: 20, pushMaxAttempts: config.TRACKERS_PUSH_MAX_ATTEMPTS });
-    const trackerSync = new PeriodicTask('tracker status sync', config.TRACKERS_SYNC_MS, () => trackers.syncAll(), host.log);
-    const trackerPush = new PeriodicTask('tracker status push', config.TRACKERS_PUSH_POLL_MS, () => trackers.drainPushes(), host.log);
+    const compaction = new PeriodicTask(
+      'issue count compaction',
+      config.ISSUES_COUNT_COMPACT_MS,
+      () => issues.compactCounts(),
+      host.log,
+    );
+    const trackerHttp = new TrackerHttp(readOutboundPolicy(ctx.env), {
+      timeoutMs: config.TRACKERS_TIMEOUT_SECONDS * 1000,
+      ratePerSecond: config.TRACKERS_RATE_PER_SECOND,
+      attempts: 3,
+    });
+    const trackers = new Trackers(
+      host.db,
+      openSecretBox(ctx, 'issues'),
+      readOutboundPolicy(ctx.env),
+      trackerHttp,
+      host.log,
+      host,
+      () => host.relay.nudge(),
+      { pushBatch: 20, pushMaxAttempts: config.TRACKERS_PUSH_MAX_ATTEMPTS },
+    );
+    const trackerSync = new PeriodicTask(
+      'tracker status sync',
+      config.TRACKERS_SYNC_MS,
+      () => trackers.syncAll(),
+      host.log,
+    );
+    const trackerPush = new PeriodicTask(
+      'tracker status push',
+      config.TRACKERS_PUSH_POLL_MS,
+      () => trackers.drainPushes(),
+      host.log,
+    );
     const ingestion = new Ingestion(scanning.client, catalog.client, gates, host.log, config.ISSUES_INGEST_CHUNK);
     host.grpc.add(issuesV1.IssuesServiceService, 'bulwark.issues.v1.IssuesService', issuesGrpc(host.db));
-    await host.consume('ingestion', [TOPICS.scans], onEvents([SCAN_EVENTS.scanCompleted], (event, trx) => ingestion.handle(event, trx)));
+    await host.consume(
+      'ingestion',
+      [TOPICS.scans],
+      onEvents([SCAN_EVENTS.scanCompleted], (event, trx) => ingestion.handle(event, trx)),
+    );
     const boms = new CyclonedxExports(host.db, scanning.client, catalog.client, () => issues.statusNames());
-    const started = await host.serve(routesOf('issues'), { ...issuesHandlers(host.db, issues, rules, gates, trackers, boms), ...trackerHandlers(trackers) });
+    const started = await host.serve(routesOf('issues'), {
+      ...issuesHandlers(host.db, issues, rules, gates, trackers, boms),
+      ...trackerHandlers(trackers),
+    });
     rules.start();
     compaction.start();
     trackerSync.start();

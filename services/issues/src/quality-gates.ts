@@ -1,4 +1,14 @@
-import { canSeeProject, CatalogClient, Db, invalid, notFound, Principal, ScanningClient, Trx, unlessNotFound } from '@bulwark/platform';
+import {
+  canSeeProject,
+  CatalogClient,
+  Db,
+  invalid,
+  notFound,
+  Principal,
+  ScanningClient,
+  Trx,
+  unlessNotFound,
+} from '@bulwark/platform';
 import { ISSUE_EVENTS, QualityGateJson, writeEvent } from '@bulwark/contracts';
 import { GateCondition, LinkedGate, layerVerdict } from './domain/gates';
 import type { ScanCompleted } from './ingestion';
@@ -9,13 +19,25 @@ type ConditionInput = Omit<GateCondition, 'id'>;
 
 /** Quality gates, their conditions and links, and the verdict after each scan. */
 export class QualityGates {
-  constructor(private readonly db: Db, private readonly scanning: ScanningClient, private readonly catalog: CatalogClient) {}
+  constructor(
+    private readonly db: Db,
+    private readonly scanning: ScanningClient,
+    private readonly catalog: CatalogClient,
+  ) {}
 
   async view(gate: GateRow) {
-    const [conditions, links] = await Promise.all([gateStore.conditionsOf(this.db, [gate.id]), gateStore.linksOf(this.db, [gate.id])]);
+    const [conditions, links] = await Promise.all([
+      gateStore.conditionsOf(this.db, [gate.id]),
+      gateStore.linksOf(this.db, [gate.id]),
+    ]);
     return {
-      id: gate.id, name: gate.name, author: gate.author, conditions: conditions.map(conditionView),
-      layers: links.map((l) => ({ layer_id: l.layer_id, action: l.action })), created_at: new Date(gate.created_at).toISOString(), updated_at: new Date(gate.updated_at).toISOString(),
+      id: gate.id,
+      name: gate.name,
+      author: gate.author,
+      conditions: conditions.map(conditionView),
+      layers: links.map((l) => ({ layer_id: l.layer_id, action: l.action })),
+      created_at: new Date(gate.created_at).toISOString(),
+      updated_at: new Date(gate.updated_at).toISOString(),
     };
   }
 
@@ -36,7 +58,8 @@ export class QualityGates {
   }
 
   private async gateField(id: string): Promise<void> {
-    if (!(await gateStore.get(this.db, id))) throw invalid('Unknown quality_gate_id', [{ field: 'quality_gate_id', problem: 'is not a known quality gate' }]);
+    if (!(await gateStore.get(this.db, id)))
+      throw invalid('Unknown quality_gate_id', [{ field: 'quality_gate_id', problem: 'is not a known quality gate' }]);
   }
 
   async addCondition(c: ConditionInput): Promise<GateCondition> {
@@ -54,18 +77,27 @@ export class QualityGates {
   /** The layer as the caller may see it; unknown and invisible layers are named in a 400 alike. */
   private async layer(principal: Principal, layerId: string) {
     const layer = await this.catalog.getLayer({ id: layerId }).catch(unlessNotFound);
-    if (!layer || !canSeeProject(principal, layer.projectCode)) throw invalid('Unknown layer_id', [{ field: 'layer_id', problem: 'is not a known layer' }]);
+    if (!layer || !canSeeProject(principal, layer.projectCode))
+      throw invalid('Unknown layer_id', [{ field: 'layer_id', problem: 'is not a known layer' }]);
     return layer;
   }
 
   /** Refuses links to gates that do not exist, naming the element. */
   async assertGates(links: { quality_gate_id: string }[], field = 'quality_gates'): Promise<void> {
     for (const [i, l] of links.entries()) {
-      if (!(await gateStore.get(this.db, l.quality_gate_id))) throw invalid(`Unknown ${field}[${i}].quality_gate_id`, [{ field: `${field}[${i}].quality_gate_id`, problem: 'is not a known quality gate' }]);
+      if (!(await gateStore.get(this.db, l.quality_gate_id)))
+        throw invalid(`Unknown ${field}[${i}].quality_gate_id`, [
+          { field: `${field}[${i}].quality_gate_id`, problem: 'is not a known quality gate' },
+        ]);
     }
   }
 
-  async link(principal: Principal, layerId: string, links: { quality_gate_id: string; action: string }[], replace: boolean) {
+  async link(
+    principal: Principal,
+    layerId: string,
+    links: { quality_gate_id: string; action: string }[],
+    replace: boolean,
+  ) {
     const layer = await this.layer(principal, layerId);
     if (replace) await this.assertGates(links);
     else await this.gateField(links[0].quality_gate_id);
@@ -93,8 +125,12 @@ export class QualityGates {
     // ingestion with it, to be retried), never a verdict without them.
     const project = await this.catalog.getProject({ code: projectCode }).catch(unlessNotFound);
     const policies = project ? await policyStore.forTags(trx, project.tags) : [];
-    const fromPolicies = policies.flatMap((p) => p.quality_gates).filter((l) => !direct.some((d) => d.id === l.quality_gate_id));
-    const unique = fromPolicies.filter((l, i) => fromPolicies.findIndex((x) => x.quality_gate_id === l.quality_gate_id) === i);
+    const fromPolicies = policies
+      .flatMap((p) => p.quality_gates)
+      .filter((l) => !direct.some((d) => d.id === l.quality_gate_id));
+    const unique = fromPolicies.filter(
+      (l, i) => fromPolicies.findIndex((x) => x.quality_gate_id === l.quality_gate_id) === i,
+    );
     return [...direct, ...(await gateStore.withConditions(trx, unique))];
   }
 
@@ -106,11 +142,24 @@ export class QualityGates {
     const gates = await this.gatesFor(trx, scan.layer_id, scan.project_code);
     if (gates.length === 0) return null;
     const counts = await issueStore.layerCounts(trx, scan.layer_id, scan.scan_result_id);
-    const verdict = { ...layerVerdict(gates, counts), scan_result_id: scan.scan_result_id, layer_id: scan.layer_id, evaluated_at: new Date().toISOString() };
+    const verdict = {
+      ...layerVerdict(gates, counts),
+      scan_result_id: scan.scan_result_id,
+      layer_id: scan.layer_id,
+      evaluated_at: new Date().toISOString(),
+    };
     await gateStore.setLayerState(trx, scan.layer_id, scan.scan_result_id, verdict.locked, verdict);
     // Setting the same verdict again is harmless, so a retried ingestion may repeat this call.
-    await this.scanning.setQualityGate({ scanResultId: scan.scan_result_id, qualityGateJson: JSON.stringify(verdict satisfies QualityGateJson) });
-    await writeEvent(trx, ISSUE_EVENTS.qualityGateEvaluated, scan.scan_result_id, { scan_result_id: scan.scan_result_id, layer_id: scan.layer_id, project_code: scan.project_code, verdict });
+    await this.scanning.setQualityGate({
+      scanResultId: scan.scan_result_id,
+      qualityGateJson: JSON.stringify(verdict satisfies QualityGateJson),
+    });
+    await writeEvent(trx, ISSUE_EVENTS.qualityGateEvaluated, scan.scan_result_id, {
+      scan_result_id: scan.scan_result_id,
+      layer_id: scan.layer_id,
+      project_code: scan.project_code,
+      verdict,
+    });
     return verdict;
   }
 }

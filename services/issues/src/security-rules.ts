@@ -18,7 +18,11 @@ export interface SecurityRuleInput {
 export class SecurityRules {
   private readonly expiry: PeriodicTask;
 
-  constructor(private readonly db: Db, log: Logger, pollMs: number) {
+  constructor(
+    private readonly db: Db,
+    log: Logger,
+    pollMs: number,
+  ) {
     this.expiry = new PeriodicTask('security rule expiry', pollMs, () => this.expireDue(), log);
   }
 
@@ -28,11 +32,19 @@ export class SecurityRules {
       if (!known.has(input[field])) throw invalid(`Unknown ${field}`, [{ field, problem: 'is not a known status id' }]);
     }
     const p = input.rule_params;
-    if (p.cwe !== undefined && cweNumber(p.cwe) === undefined) throw invalid('Invalid rule_params.cwe', [{ field: 'rule_params.cwe', problem: 'must be a CWE number such as 79 or CWE-79' }]);
+    if (p.cwe !== undefined && cweNumber(p.cwe) === undefined)
+      throw invalid('Invalid rule_params.cwe', [
+        { field: 'rule_params.cwe', problem: 'must be a CWE number such as 79 or CWE-79' },
+      ]);
     if (![p.instrument_type, p.tool_type_name, p.category, p.cve, p.cwe].some((v) => v !== undefined && v !== '')) {
-      throw invalid('A rule needs at least one parameter', [{ field: 'rule_params', problem: 'needs instrument_type, tool_type_name, category, cve or cwe' }]);
+      throw invalid('A rule needs at least one parameter', [
+        { field: 'rule_params', problem: 'needs instrument_type, tool_type_name, category, cve or cwe' },
+      ]);
     }
-    if (p.active_for_all === false && !(p.project_codes ?? []).length) throw invalid('Invalid rule_params.project_codes', [{ field: 'rule_params.project_codes', problem: 'is required when active_for_all is false' }]);
+    if (p.active_for_all === false && !(p.project_codes ?? []).length)
+      throw invalid('Invalid rule_params.project_codes', [
+        { field: 'rule_params.project_codes', problem: 'is required when active_for_all is false' },
+      ]);
   }
 
   /** Gives the rule's open matching issues its suppressing status, each change in their history. */
@@ -40,19 +52,51 @@ export class SecurityRules {
     const p = rule.rule_params;
     const covered = await issueStore.coveredByRule(
       trx,
-      { instrumentType: p.instrument_type || undefined, toolName: p.tool_type_name || undefined, category: p.category || undefined, cve: p.cve || undefined, cwe: cweNumber(p.cwe), projectCodes: p.active_for_all === false ? p.project_codes ?? [] : undefined },
+      {
+        instrumentType: p.instrument_type || undefined,
+        toolName: p.tool_type_name || undefined,
+        category: p.category || undefined,
+        cve: p.cve || undefined,
+        cwe: cweNumber(p.cwe),
+        projectCodes: p.active_for_all === false ? (p.project_codes ?? []) : undefined,
+      },
       OPEN_STATUSES.filter((s) => s !== rule.suppressing_status),
     );
     const at = new Date().toISOString();
-    await issueStore.setStatusMany(trx, covered.map((i) => i.id), rule.suppressing_status, rule.id, at);
-    await historyStore.add(trx, covered.map((i) => ({ issue_id: i.id, actor_kind: 'security_rule', actor: rule.name, field: 'status', old_value: String(i.status_id), new_value: String(rule.suppressing_status), comment: `Security rule ${rule.name}`, at })));
+    await issueStore.setStatusMany(
+      trx,
+      covered.map((i) => i.id),
+      rule.suppressing_status,
+      rule.id,
+      at,
+    );
+    await historyStore.add(
+      trx,
+      covered.map((i) => ({
+        issue_id: i.id,
+        actor_kind: 'security_rule',
+        actor: rule.name,
+        field: 'status',
+        old_value: String(i.status_id),
+        new_value: String(rule.suppressing_status),
+        comment: `Security rule ${rule.name}`,
+        at,
+      })),
+    );
     return covered.length;
   }
 
   async create(principal: Principal, input: SecurityRuleInput): Promise<SecurityRuleRow> {
     await this.validate(input);
     return this.db.transaction(async (trx) => {
-      const rule = await securityRuleStore.insert(trx, { name: input.name, rule_params: input.rule_params, suppressing_status: input.suppressing_status, expiry_status: input.expiry_status, expires_at: input.expires_at ?? null, author: principal.username });
+      const rule = await securityRuleStore.insert(trx, {
+        name: input.name,
+        rule_params: input.rule_params,
+        suppressing_status: input.suppressing_status,
+        expiry_status: input.expiry_status,
+        expires_at: input.expires_at ?? null,
+        author: principal.username,
+      });
       if (!rule.expires_at || new Date(rule.expires_at) > new Date()) await this.apply(trx, rule);
       return rule;
     });
@@ -61,7 +105,13 @@ export class SecurityRules {
   async update(id: string, input: SecurityRuleInput): Promise<SecurityRuleRow> {
     await this.validate(input);
     return this.db.transaction(async (trx) => {
-      const rule = await securityRuleStore.update(trx, id, { name: input.name, rule_params: input.rule_params, suppressing_status: input.suppressing_status, expiry_status: input.expiry_status, expires_at: input.expires_at ?? null });
+      const rule = await securityRuleStore.update(trx, id, {
+        name: input.name,
+        rule_params: input.rule_params,
+        suppressing_status: input.suppressing_status,
+        expiry_status: input.expiry_status,
+        expires_at: input.expires_at ?? null,
+      });
       if (!rule) throw notFound(`Security rule ${id}`);
       if (!rule.expires_at || new Date(rule.expires_at) > new Date()) await this.apply(trx, rule);
       return rule;
@@ -81,8 +131,26 @@ export class SecurityRules {
       const at = now.toISOString();
       for (const rule of due) {
         const held = await issueStore.bySecurityRule(trx, rule.id, rule.suppressing_status);
-        await issueStore.setStatusMany(trx, held.map((i) => i.id), rule.expiry_status, null, at);
-        await historyStore.add(trx, held.map((i) => ({ issue_id: i.id, actor_kind: 'security_rule', actor: rule.name, field: 'status', old_value: String(i.status_id), new_value: String(rule.expiry_status), comment: `Security rule ${rule.name} expired`, at })));
+        await issueStore.setStatusMany(
+          trx,
+          held.map((i) => i.id),
+          rule.expiry_status,
+          null,
+          at,
+        );
+        await historyStore.add(
+          trx,
+          held.map((i) => ({
+            issue_id: i.id,
+            actor_kind: 'security_rule',
+            actor: rule.name,
+            field: 'status',
+            old_value: String(i.status_id),
+            new_value: String(rule.expiry_status),
+            comment: `Security rule ${rule.name} expired`,
+            at,
+          })),
+        );
         await securityRuleStore.markExpired(trx, rule.id);
       }
       return due.length;

@@ -1,6 +1,29 @@
-import { canSeeProject, conflict, Db, ErrorRecorder, errorMessage, invalid, isUuid, Logger, notFound, OutboundPolicy, OutboundRefusedError, Principal, SecretBox, Trx } from '@bulwark/platform';
+import {
+  canSeeProject,
+  conflict,
+  Db,
+  ErrorRecorder,
+  errorMessage,
+  invalid,
+  isUuid,
+  Logger,
+  notFound,
+  OutboundPolicy,
+  OutboundRefusedError,
+  Principal,
+  SecretBox,
+  Trx,
+} from '@bulwark/platform';
 import { ISSUE_EVENTS, newEvent, TrackerBody, TrackerCredentials, writeEvents } from '@bulwark/contracts';
-import { bulwarkStatusFor, groupForTickets, Grouping, pushBackoffSeconds, pushFor, renderTicket, TicketIssue } from './domain/tickets';
+import {
+  bulwarkStatusFor,
+  groupForTickets,
+  Grouping,
+  pushBackoffSeconds,
+  pushFor,
+  renderTicket,
+  TicketIssue,
+} from './domain/tickets';
 import { recordIntegrationFailure } from './integrations/failures';
 import type { TrackerHttp } from './integrations/http';
 import { JiraTracker } from './integrations/jira';
@@ -9,9 +32,25 @@ import { RedmineTracker } from './integrations/redmine';
 import { historyStore } from './store/history';
 import { issueStore } from './store/issues';
 import { statusStore } from './store/settings';
-import { IssueTicket, ProjectMapping, pushStore, ticketClaimStore, ticketStore, TicketRow, ticketView, TrackerInput, TrackerRow, trackerStore } from './store/trackers';
+import {
+  IssueTicket,
+  ProjectMapping,
+  pushStore,
+  ticketClaimStore,
+  ticketStore,
+  TicketRow,
+  ticketView,
+  TrackerInput,
+  TrackerRow,
+  trackerStore,
+} from './store/trackers';
 
-type TicketResult = { id: string; status: 'linked' | 'not_found' | 'conflict' | 'failed'; ticket_key?: string; message?: string };
+type TicketResult = {
+  id: string;
+  status: 'linked' | 'not_found' | 'conflict' | 'failed';
+  ticket_key?: string;
+  message?: string;
+};
 
 const SEARCH_CHUNK = 50;
 /**
@@ -43,17 +82,40 @@ export class Trackers {
   async view(t: TrackerRow, tickets?: number) {
     const count = tickets ?? (await trackerStore.ticketCounts(this.db, [t.id])).get(t.id) ?? 0;
     return {
-      id: t.id, name: t.name, type: t.type, url: t.url, has_credentials: true, projects: t.projects, status_mapping: t.status_mapping,
-      field_templates: { summary: t.field_templates.summary ?? '', description: t.field_templates.description ?? '', labels: t.field_templates.labels ?? [] },
-      jira_api_version: t.jira_api_version, sync_enabled: t.sync_enabled, tickets: count,
-      last_sync_at: t.last_sync_at ? t.last_sync_at.toISOString() : null, last_sync_error: t.last_sync_error, created_at: t.created_at.toISOString(), updated_at: t.updated_at.toISOString(),
+      id: t.id,
+      name: t.name,
+      type: t.type,
+      url: t.url,
+      has_credentials: true,
+      projects: t.projects,
+      status_mapping: t.status_mapping,
+      field_templates: {
+        summary: t.field_templates.summary ?? '',
+        description: t.field_templates.description ?? '',
+        labels: t.field_templates.labels ?? [],
+      },
+      jira_api_version: t.jira_api_version,
+      sync_enabled: t.sync_enabled,
+      tickets: count,
+      last_sync_at: t.last_sync_at ? t.last_sync_at.toISOString() : null,
+      last_sync_error: t.last_sync_error,
+      created_at: t.created_at.toISOString(),
+      updated_at: t.updated_at.toISOString(),
     };
   }
 
   async list(q: { page: number; limit: number; name?: string; types?: string[] }) {
     const page = await trackerStore.list(this.db, q);
-    const counts = await trackerStore.ticketCounts(this.db, page.items.map((t) => t.id));
-    return { items: await Promise.all(page.items.map((t) => this.view(t, counts.get(t.id) ?? 0))), total: page.total, page: q.page, limit: q.limit };
+    const counts = await trackerStore.ticketCounts(
+      this.db,
+      page.items.map((t) => t.id),
+    );
+    return {
+      items: await Promise.all(page.items.map((t) => this.view(t, counts.get(t.id) ?? 0))),
+      total: page.total,
+      page: q.page,
+      limit: q.limit,
+    };
   }
 
   async get(id: string): Promise<TrackerRow> {
@@ -68,7 +130,10 @@ export class Trackers {
     try {
       await this.policy.resolve(host);
     } catch (err) {
-      const problem = err instanceof OutboundRefusedError ? 'is an address the outbound address policy does not let Bulwark reach' : 'names a host that does not resolve';
+      const problem =
+        err instanceof OutboundRefusedError
+          ? 'is an address the outbound address policy does not let Bulwark reach'
+          : 'names a host that does not resolve';
       throw invalid(`Tracker url ${problem}`, [{ field: 'url', problem }]);
     }
   }
@@ -76,17 +141,36 @@ export class Trackers {
   private async checkStatuses(b: TrackerBody): Promise<void> {
     const known = new Set((await statusStore.list(this.db)).map((s) => s.id));
     const problems = [
-      ...(b.status_mapping?.to_bulwark ?? []).map((m, i) => ({ field: `status_mapping.to_bulwark[${i}].status_id`, id: m.status_id })),
-      ...(b.status_mapping?.to_tracker ?? []).map((m, i) => ({ field: `status_mapping.to_tracker[${i}].status_id`, id: m.status_id })),
+      ...(b.status_mapping?.to_bulwark ?? []).map((m, i) => ({
+        field: `status_mapping.to_bulwark[${i}].status_id`,
+        id: m.status_id,
+      })),
+      ...(b.status_mapping?.to_tracker ?? []).map((m, i) => ({
+        field: `status_mapping.to_tracker[${i}].status_id`,
+        id: m.status_id,
+      })),
     ].filter((p) => !known.has(p.id));
-    if (problems.length) throw invalid('Unknown Bulwark status in status_mapping', problems.map((p) => ({ field: p.field, problem: 'is not a known status id' })));
+    if (problems.length)
+      throw invalid(
+        'Unknown Bulwark status in status_mapping',
+        problems.map((p) => ({ field: p.field, problem: 'is not a known status id' })),
+      );
   }
 
   private input(b: TrackerBody, credentialsSealed: string): TrackerInput {
     return {
-      name: b.name, type: b.type, url: b.url.replace(/\/+$/, ''), credentials_sealed: credentialsSealed, projects: b.projects ?? [],
-      status_mapping: { to_bulwark: b.status_mapping?.to_bulwark ?? [], to_tracker: b.status_mapping?.to_tracker ?? [] },
-      field_templates: b.field_templates ?? {}, jira_api_version: b.jira_api_version ?? 3, sync_enabled: b.sync_enabled ?? true,
+      name: b.name,
+      type: b.type,
+      url: b.url.replace(/\/+$/, ''),
+      credentials_sealed: credentialsSealed,
+      projects: b.projects ?? [],
+      status_mapping: {
+        to_bulwark: b.status_mapping?.to_bulwark ?? [],
+        to_tracker: b.status_mapping?.to_tracker ?? [],
+      },
+      field_templates: b.field_templates ?? {},
+      jira_api_version: b.jira_api_version ?? 3,
+      sync_enabled: b.sync_enabled ?? true,
     };
   }
 
@@ -98,7 +182,10 @@ export class Trackers {
 
   async update(id: string, b: TrackerBody): Promise<TrackerRow> {
     const current = await this.get(id);
-    if (!b.credentials && b.type !== current.type) throw invalid('A tracker of another type needs its credentials', [{ field: 'credentials', problem: `is required when type changes from ${current.type}` }]);
+    if (!b.credentials && b.type !== current.type)
+      throw invalid('A tracker of another type needs its credentials', [
+        { field: 'credentials', problem: `is required when type changes from ${current.type}` },
+      ]);
     await this.checkUrl(b.url);
     await this.checkStatuses(b);
     const sealed = b.credentials ? this.secrets.seal(JSON.stringify(b.credentials)) : current.credentials_sealed;
@@ -121,7 +208,11 @@ export class Trackers {
         }
         const tickets = counts.get(id) ?? 0;
         if (!force && (t.projects.length > 0 || tickets > 0)) {
-          out.push({ id, status: 'conflict', message: `in use: ${t.projects.length} project mapping(s) (${t.projects.map((p) => p.project_code).join(', ') || 'none'}), ${tickets} ticket(s); delete with force to unlink them` });
+          out.push({
+            id,
+            status: 'conflict',
+            message: `in use: ${t.projects.length} project mapping(s) (${t.projects.map((p) => p.project_code).join(', ') || 'none'}), ${tickets} ticket(s); delete with force to unlink them`,
+          });
           continue;
         }
         doomed.push(id);
@@ -129,7 +220,19 @@ export class Trackers {
       }
       const links = await ticketStore.linksOfTrackers(trx, doomed);
       const at = new Date().toISOString();
-      await historyStore.add(trx, links.map((l) => ({ issue_id: l.issue_id, actor_kind: 'user' as const, actor: principal.username, field: 'ticket', old_value: l.key, new_value: null, comment: 'Tracker deleted', at })));
+      await historyStore.add(
+        trx,
+        links.map((l) => ({
+          issue_id: l.issue_id,
+          actor_kind: 'user' as const,
+          actor: principal.username,
+          field: 'ticket',
+          old_value: l.key,
+          new_value: null,
+          comment: 'Tracker deleted',
+          at,
+        })),
+      );
       await trackerStore.deleteMany(trx, doomed);
       return out;
     });
@@ -137,11 +240,24 @@ export class Trackers {
 
   private port(t: TrackerRow): TrackerPort {
     const credentials = JSON.parse(this.secrets.open(t.credentials_sealed)) as TrackerCredentials;
-    return t.type === 'jira' ? new JiraTracker(this.http, t.url, credentials, t.jira_api_version) : new RedmineTracker(this.http, t.url, credentials);
+    return t.type === 'jira'
+      ? new JiraTracker(this.http, t.url, credentials, t.jira_api_version)
+      : new RedmineTracker(this.http, t.url, credentials);
   }
 
-  private failure(t: TrackerRow, operation: string, error: unknown, extra: { ticket_key?: string; issue_ids?: string[]; gave_up?: boolean } = {}): void {
-    recordIntegrationFailure(this.log, this.errors, { tracker_id: t.id, tracker_type: t.type, operation, error, ...extra });
+  private failure(
+    t: TrackerRow,
+    operation: string,
+    error: unknown,
+    extra: { ticket_key?: string; issue_ids?: string[]; gave_up?: boolean } = {},
+  ): void {
+    recordIntegrationFailure(this.log, this.errors, {
+      tracker_id: t.id,
+      tracker_type: t.type,
+      operation,
+      error,
+      ...extra,
+    });
   }
 
   // ---- tickets of issues
@@ -151,12 +267,34 @@ export class Trackers {
   }
 
   private async visibleIssues(principal: Principal, ids: string[]) {
-    return new Map((await issueStore.getMany(this.db, ids)).filter((i) => canSeeProject(principal, i.project_code)).map((i) => [i.id, i]));
+    return new Map(
+      (await issueStore.getMany(this.db, ids))
+        .filter((i) => canSeeProject(principal, i.project_code))
+        .map((i) => [i.id, i]),
+    );
   }
 
-  private async linkInHistory(trx: Trx, principal: Principal, issueIds: string[], ticket: { key: string; url: string }, previous: Map<string, IssueTicket>) {
+  private async linkInHistory(
+    trx: Trx,
+    principal: Principal,
+    issueIds: string[],
+    ticket: { key: string; url: string },
+    previous: Map<string, IssueTicket>,
+  ) {
     const at = new Date().toISOString();
-    await historyStore.add(trx, issueIds.map((id) => ({ issue_id: id, actor_kind: 'user' as const, actor: principal.username, field: 'ticket', old_value: previous.get(id)?.key ?? null, new_value: ticket.key, comment: ticket.url, at })));
+    await historyStore.add(
+      trx,
+      issueIds.map((id) => ({
+        issue_id: id,
+        actor_kind: 'user' as const,
+        actor: principal.username,
+        field: 'ticket',
+        old_value: previous.get(id)?.key ?? null,
+        new_value: ticket.key,
+        comment: ticket.url,
+        at,
+      })),
+    );
   }
 
   /** Creates tickets for a selection of issues, one per issue or per rule or CVE, and links them. */
@@ -174,7 +312,12 @@ export class Trackers {
   }
 
   private async createClaimedTickets(
-    principal: Principal, tracker: TrackerRow, unique: string[], issues: Map<string, TicketIssue>, claimed: Set<string>, by: Grouping,
+    principal: Principal,
+    tracker: TrackerRow,
+    unique: string[],
+    issues: Map<string, TicketIssue>,
+    claimed: Set<string>,
+    by: Grouping,
   ) {
     const linked = await ticketStore.ofIssues(this.db, [...claimed]);
     const results = new Map<string, TicketResult>();
@@ -182,9 +325,21 @@ export class Trackers {
     for (const id of unique) {
       const issue = issues.get(id);
       if (!issue) results.set(id, { id, status: 'not_found' });
-      else if (!claimed.has(id)) results.set(id, { id, status: 'conflict', message: 'another request is making a ticket for this issue' });
-      else if (linked.has(id)) results.set(id, { id, status: 'conflict', ticket_key: linked.get(id)!.key, message: `already linked to ticket ${linked.get(id)!.key}` });
-      else if (!this.mappingFor(tracker, issue.project_code)) results.set(id, { id, status: 'conflict', message: `the tracker maps project ${issue.project_code} to no tracker project` });
+      else if (!claimed.has(id))
+        results.set(id, { id, status: 'conflict', message: 'another request is making a ticket for this issue' });
+      else if (linked.has(id))
+        results.set(id, {
+          id,
+          status: 'conflict',
+          ticket_key: linked.get(id)!.key,
+          message: `already linked to ticket ${linked.get(id)!.key}`,
+        });
+      else if (!this.mappingFor(tracker, issue.project_code))
+        results.set(id, {
+          id,
+          status: 'conflict',
+          message: `the tracker maps project ${issue.project_code} to no tracker project`,
+        });
       else ready.push(issue);
     }
     const port = this.port(tracker);
@@ -194,18 +349,32 @@ export class Trackers {
       const issueIds = group.issues.map((i) => i.id);
       const text = renderTicket(group, tracker.field_templates);
       try {
-        const state = await port.create({ project: mapping.tracker_project, issueType: mapping.issue_type, summary: text.summary, description: text.description, labels: tracker.field_templates.labels ?? [] });
+        const state = await port.create({
+          project: mapping.tracker_project,
+          issueType: mapping.issue_type,
+          summary: text.summary,
+          description: text.description,
+          labels: tracker.field_templates.labels ?? [],
+        });
         const ticket = await this.db.transaction(async (trx) => {
           const row = await ticketStore.upsert(trx, tracker.id, state);
           await ticketStore.link(trx, issueIds, row.id);
           await this.linkInHistory(trx, principal, issueIds, state, new Map());
           return row;
         });
-        tickets.push({ ...ticketView({ ...ticket, issue_id: issueIds[0], tracker_type: tracker.type }), issue_ids: issueIds });
+        tickets.push({
+          ...ticketView({ ...ticket, issue_id: issueIds[0], tracker_type: tracker.type }),
+          issue_ids: issueIds,
+        });
         for (const id of issueIds) results.set(id, { id, status: 'linked', ticket_key: state.key });
       } catch (err) {
         this.failure(tracker, 'create', err, { issue_ids: issueIds });
-        for (const id of issueIds) results.set(id, { id, status: 'failed', message: `the tracker did not accept the ticket: ${errorMessage(err)}` });
+        for (const id of issueIds)
+          results.set(id, {
+            id,
+            status: 'failed',
+            message: `the tracker did not accept the ticket: ${errorMessage(err)}`,
+          });
       }
     }
     return { results: unique.map((id) => results.get(id)!), tickets };
@@ -231,7 +400,10 @@ export class Trackers {
       this.failure(tracker, 'link', err, { ticket_key: key, issue_ids: [issueId] });
       throw conflict(`The tracker could not be read: ${errorMessage(err)}`);
     }
-    if (!state) throw invalid(`Ticket ${key} not found in the tracker`, [{ field: 'key', problem: 'names no ticket of this tracker' }]);
+    if (!state)
+      throw invalid(`Ticket ${key} not found in the tracker`, [
+        { field: 'key', problem: 'names no ticket of this tracker' },
+      ]);
     const previous = await ticketStore.ofIssues(this.db, [issueId]);
     await this.db.transaction(async (trx) => {
       const row = await ticketStore.upsert(trx, tracker.id, state);
@@ -252,7 +424,18 @@ export class Trackers {
       if (!current) return { id: issueId, status: 'unchanged' as const, key: null };
       await ticketStore.unlink(trx, issueId);
       await ticketStore.dropUnlinked(trx, [current.id]);
-      await historyStore.add(trx, [{ issue_id: issueId, actor_kind: 'user', actor: principal.username, field: 'ticket', old_value: current.key, new_value: null, comment: current.url, at: new Date().toISOString() }]);
+      await historyStore.add(trx, [
+        {
+          issue_id: issueId,
+          actor_kind: 'user',
+          actor: principal.username,
+          field: 'ticket',
+          old_value: current.key,
+          new_value: null,
+          comment: current.url,
+          at: new Date().toISOString(),
+        },
+      ]);
       return { id: issueId, status: 'unlinked' as const, key: current.key };
     });
   }
@@ -282,7 +465,10 @@ export class Trackers {
           if (n >= 0) changed++;
           moved += Math.max(n, 0);
         }
-        await ticketStore.touch(this.db, chunk.map((c) => c.id));
+        await ticketStore.touch(
+          this.db,
+          chunk.map((c) => c.id),
+        );
       }
     } catch (err) {
       error = errorMessage(err);
@@ -294,17 +480,47 @@ export class Trackers {
   }
 
   /** Records the ticket's new status; -1 when another sync recorded it first, else the issues moved. */
-  private async applyTicketStatus(t: TrackerRow, ticket: TicketRow, state: { status: string; closed: boolean }): Promise<number> {
+  private async applyTicketStatus(
+    t: TrackerRow,
+    ticket: TicketRow,
+    state: { status: string; closed: boolean },
+  ): Promise<number> {
     return this.db.transaction(async (trx) => {
       if (!(await ticketStore.recordStatus(trx, ticket.id, ticket.status, state))) return -1;
       const target = bulwarkStatusFor(t.status_mapping, state.status);
       if (target === undefined) return 0;
-      const issues = (await issueStore.getMany(trx, await ticketStore.linkedIssues(trx, ticket.id))).filter((i) => i.status_id !== target);
+      const issues = (await issueStore.getMany(trx, await ticketStore.linkedIssues(trx, ticket.id))).filter(
+        (i) => i.status_id !== target,
+      );
       const at = new Date().toISOString();
       const actor = `tracker:${t.name}`;
       for (const issue of issues) await issueStore.update(trx, issue.id, { status_id: target }, at);
-      await historyStore.add(trx, issues.map((i) => ({ issue_id: i.id, actor_kind: 'tracker' as const, actor, field: 'status', old_value: String(i.status_id), new_value: String(target), comment: `Ticket ${ticket.key} is ${state.status}`, at })));
-      await writeEvents(trx, issues.map((i) => newEvent(ISSUE_EVENTS.issueStatusChanged, i.id, { issue_id: i.id, project_code: i.project_code, from_status_id: i.status_id, to_status_id: target, by: actor, comment: `Ticket ${ticket.key} is ${state.status}` })));
+      await historyStore.add(
+        trx,
+        issues.map((i) => ({
+          issue_id: i.id,
+          actor_kind: 'tracker' as const,
+          actor,
+          field: 'status',
+          old_value: String(i.status_id),
+          new_value: String(target),
+          comment: `Ticket ${ticket.key} is ${state.status}`,
+          at,
+        })),
+      );
+      await writeEvents(
+        trx,
+        issues.map((i) =>
+          newEvent(ISSUE_EVENTS.issueStatusChanged, i.id, {
+            issue_id: i.id,
+            project_code: i.project_code,
+            from_status_id: i.status_id,
+            to_status_id: target,
+            by: actor,
+            comment: `Ticket ${ticket.key} is ${state.status}`,
+          }),
+        ),
+      );
       return issues.length;
     });
   }
@@ -332,7 +548,13 @@ export class Trackers {
         await pushStore.done(this.db, p.id, 'ticket_gone');
         continue;
       }
-      const action = pushFor(tracker.status_mapping, p.issue_id, names.get(p.to_status) ?? String(p.to_status), p.to_status, p.actor);
+      const action = pushFor(
+        tracker.status_mapping,
+        p.issue_id,
+        names.get(p.to_status) ?? String(p.to_status),
+        p.to_status,
+        p.actor,
+      );
       try {
         if (action.kind === 'transition') {
           const moved = await this.port(tracker).transition(ticket.key, action.status, action.comment);

@@ -3,19 +3,51 @@ import type { Finding } from '@bulwark/findings';
 import { compare, evaluateGate, GateCondition, IssueCounts, layerVerdict, Operator } from '../src/domain/gates';
 import { DEFAULT_RULE, matchKey, ruleFor, scopeOf } from '../src/domain/match-key';
 import { ruleMatches, RuleParams, RuleSubject } from '../src/domain/rules';
-import { allowedTargets, DEFAULT_TRANSITIONS, isAllowedTransition, STATUS, statusForSuppression, statusOnDetection } from '../src/domain/statuses';
+import {
+  allowedTargets,
+  DEFAULT_TRANSITIONS,
+  isAllowedTransition,
+  STATUS,
+  statusForSuppression,
+  statusOnDetection,
+} from '../src/domain/statuses';
 
 const finding = (over: Partial<Finding> = {}): Finding => ({
-  tool: 'Semgrep', toolCategory: 'sast', format: 'semgrep', ruleId: 'r1', title: 'Title', severity: 'high', tags: [], cwes: [78], vulnerabilityIds: [],
-  references: [], endpoints: [], toolFingerprints: {}, fingerprint: 'fp1', occurrences: 1, filePath: 'app.py', startLine: 4, ...over,
+  tool: 'Semgrep',
+  toolCategory: 'sast',
+  format: 'semgrep',
+  ruleId: 'r1',
+  title: 'Title',
+  severity: 'high',
+  tags: [],
+  cwes: [78],
+  vulnerabilityIds: [],
+  references: [],
+  endpoints: [],
+  toolFingerprints: {},
+  fingerprint: 'fp1',
+  occurrences: 1,
+  filePath: 'app.py',
+  startLine: 4,
+  ...over,
 });
 
 describe('issues domain: match keys', () => {
   const cases: [string, Partial<Finding>, Partial<Finding>, boolean][] = [
     ['a line shift keeps the key', { startLine: 4 }, { startLine: 40 }, true],
     ['another fingerprint is another issue', {}, { fingerprint: 'fp2' }, false],
-    ['the tool fingerprint wins over the computed one', { toolFingerprints: { a: '1' }, fingerprint: 'x' }, { toolFingerprints: { a: '1' }, fingerprint: 'y' }, true],
-    ['another tool fingerprint is another issue', { toolFingerprints: { a: '1' } }, { toolFingerprints: { a: '2' } }, false],
+    [
+      'the tool fingerprint wins over the computed one',
+      { toolFingerprints: { a: '1' }, fingerprint: 'x' },
+      { toolFingerprints: { a: '1' }, fingerprint: 'y' },
+      true,
+    ],
+    [
+      'another tool fingerprint is another issue',
+      { toolFingerprints: { a: '1' } },
+      { toolFingerprints: { a: '2' } },
+      false,
+    ],
     ['tool names compare without case', { tool: 'Semgrep' }, { tool: 'semgrep' }, true],
     ['another tool is another issue', { tool: 'Semgrep' }, { tool: 'Bandit' }, false],
   ];
@@ -26,7 +58,9 @@ describe('issues domain: match keys', () => {
   it('keys by the configured fields only', () => {
     const rule = { toolName: 'semgrep', fields: ['rule_id', 'file_path'] as const, scope: 'layer' as const };
     const r = { ...rule, fields: [...rule.fields] };
-    expect(matchKey(finding({ fingerprint: 'a', snippet: 'x' }), r)).to.equal(matchKey(finding({ fingerprint: 'b', snippet: 'y' }), r));
+    expect(matchKey(finding({ fingerprint: 'a', snippet: 'x' }), r)).to.equal(
+      matchKey(finding({ fingerprint: 'b', snippet: 'y' }), r),
+    );
     expect(matchKey(finding({ filePath: './app.py' }), r)).to.equal(matchKey(finding({ filePath: 'app.py' }), r));
     expect(matchKey(finding({ ruleId: 'r2' }), r)).not.to.equal(matchKey(finding(), r));
     expect(scopeOf(r, 'layer-1')).to.equal('layer-1');
@@ -45,39 +79,76 @@ describe('issues domain: match keys', () => {
 describe('issues domain: statuses', () => {
   const T = DEFAULT_TRANSITIONS.map(([from, to]) => ({ from, to }));
   const transitions: [number, number, boolean][] = [
-    [STATUS.new, STATUS.confirmed, true], [STATUS.new, STATUS.reopen, false], [STATUS.fixed, STATUS.reopen, true],
-    [STATUS.fixed, STATUS.new, false], [STATUS.reopen, STATUS.fixed, true], [STATUS.suppressed, STATUS.confirmed, false],
+    [STATUS.new, STATUS.confirmed, true],
+    [STATUS.new, STATUS.reopen, false],
+    [STATUS.fixed, STATUS.reopen, true],
+    [STATUS.fixed, STATUS.new, false],
+    [STATUS.reopen, STATUS.fixed, true],
+    [STATUS.suppressed, STATUS.confirmed, false],
   ];
-  for (const [from, to, allowed] of transitions) it(`${from} -> ${to} is ${allowed ? 'allowed' : 'refused'}`, () => expect(isAllowedTransition(T, from, to)).to.equal(allowed));
-  it('names the allowed targets in order', () => expect(allowedTargets(T, STATUS.fixed)).to.deep.equal([STATUS.reopen]));
+  for (const [from, to, allowed] of transitions)
+    it(`${from} -> ${to} is ${allowed ? 'allowed' : 'refused'}`, () =>
+      expect(isAllowedTransition(T, from, to)).to.equal(allowed));
+  it('names the allowed targets in order', () =>
+    expect(allowedTargets(T, STATUS.fixed)).to.deep.equal([STATUS.reopen]));
 
   const suppressions: [string, 'sarif' | 'vex' | 'tool', number | undefined][] = [
-    ['accepted', 'sarif', STATUS.suppressed], ['not_affected', 'vex', STATUS.falsePositive], ['false_positive', 'tool', STATUS.falsePositive],
-    ['NOT EXPLOITABLE', 'tool', STATUS.falsePositive], ['resolved', 'vex', STATUS.fixed], ['will_not_fix', 'vex', STATUS.riskAccepted],
-    ['WONTFIX', 'tool', STATUS.riskAccepted], ['exploitable', 'vex', STATUS.confirmed], ['in_triage', 'vex', undefined], ['suppressed', 'tool', STATUS.suppressed],
+    ['accepted', 'sarif', STATUS.suppressed],
+    ['not_affected', 'vex', STATUS.falsePositive],
+    ['false_positive', 'tool', STATUS.falsePositive],
+    ['NOT EXPLOITABLE', 'tool', STATUS.falsePositive],
+    ['resolved', 'vex', STATUS.fixed],
+    ['will_not_fix', 'vex', STATUS.riskAccepted],
+    ['WONTFIX', 'tool', STATUS.riskAccepted],
+    ['exploitable', 'vex', STATUS.confirmed],
+    ['in_triage', 'vex', undefined],
+    ['suppressed', 'tool', STATUS.suppressed],
   ];
-  for (const [state, source, status] of suppressions) it(`maps ${source} ${state} to ${status}`, () => expect(statusForSuppression({ state, source })).to.equal(status));
+  for (const [state, source, status] of suppressions)
+    it(`maps ${source} ${state} to ${status}`, () => expect(statusForSuppression({ state, source })).to.equal(status));
 
   const detections: [number | undefined, string | undefined, number][] = [
-    [undefined, undefined, STATUS.new], [undefined, 'not_affected', STATUS.falsePositive], [STATUS.fixed, undefined, STATUS.reopen],
-    [STATUS.new, 'not_affected', STATUS.falsePositive], [STATUS.confirmed, 'not_affected', STATUS.confirmed], [STATUS.inProgress, undefined, STATUS.inProgress],
-    [STATUS.riskAccepted, undefined, STATUS.riskAccepted], [STATUS.fixed, 'resolved', STATUS.reopen],
+    [undefined, undefined, STATUS.new],
+    [undefined, 'not_affected', STATUS.falsePositive],
+    [STATUS.fixed, undefined, STATUS.reopen],
+    [STATUS.new, 'not_affected', STATUS.falsePositive],
+    [STATUS.confirmed, 'not_affected', STATUS.confirmed],
+    [STATUS.inProgress, undefined, STATUS.inProgress],
+    [STATUS.riskAccepted, undefined, STATUS.riskAccepted],
+    [STATUS.fixed, 'resolved', STATUS.reopen],
   ];
   for (const [current, state, next] of detections) {
-    it(`a detection of a ${current ?? 'new'} issue${state ? ` (${state})` : ''} gives ${next}`, () => expect(statusOnDetection(current, state ? { state, source: 'vex' } : undefined)).to.equal(next));
+    it(`a detection of a ${current ?? 'new'} issue${state ? ` (${state})` : ''} gives ${next}`, () =>
+      expect(statusOnDetection(current, state ? { state, source: 'vex' } : undefined)).to.equal(next));
   }
 });
 
 describe('issues domain: quality gates', () => {
   const counts: IssueCounts = {
-    total: 6, bySeverity: { critical: 1, high: 2, medium: 3 }, newBySeverity: { high: 1 }, byCategory: { sast: 4, sca: 2 }, byCwe: { '79': 2 }, byCvss: { '9.8': 1, '7.5': 2, '5.0': 3 },
+    total: 6,
+    bySeverity: { critical: 1, high: 2, medium: 3 },
+    newBySeverity: { high: 1 },
+    byCategory: { sast: 4, sca: 2 },
+    byCwe: { '79': 2 },
+    byCvss: { '9.8': 1, '7.5': 2, '5.0': 3 },
   };
-  const c = (conditionType: GateCondition['conditionType'], conditionValue: string, operator: Operator, value: number): GateCondition => ({ id: 'c', qualityGateId: 'g', conditionType, conditionValue, operator, value });
+  const c = (
+    conditionType: GateCondition['conditionType'],
+    conditionValue: string,
+    operator: Operator,
+    value: number,
+  ): GateCondition => ({ id: 'c', qualityGateId: 'g', conditionType, conditionValue, operator, value });
   const table: [GateCondition, number, boolean][] = [
-    [c('severity', 'high', 'not_greater_than', 2), 2, true], [c('severity', 'critical', 'not_greater_than', 0), 1, false],
-    [c('severity', 'low', 'equal', 0), 0, true], [c('cvss', '7.0', 'less_than', 3), 3, false], [c('cvss', '9', 'not_greater_than', 1), 1, true],
-    [c('new_issues', '', 'greater_than', 0), 1, true], [c('new_issues', 'medium', 'equal', 0), 0, true], [c('category', 'SCA', 'not_less_than', 2), 2, true],
-    [c('cwe', 'CWE-79', 'not_equal', 2), 2, false], [c('total', '', 'not_greater_than', 5), 6, false],
+    [c('severity', 'high', 'not_greater_than', 2), 2, true],
+    [c('severity', 'critical', 'not_greater_than', 0), 1, false],
+    [c('severity', 'low', 'equal', 0), 0, true],
+    [c('cvss', '7.0', 'less_than', 3), 3, false],
+    [c('cvss', '9', 'not_greater_than', 1), 1, true],
+    [c('new_issues', '', 'greater_than', 0), 1, true],
+    [c('new_issues', 'medium', 'equal', 0), 0, true],
+    [c('category', 'SCA', 'not_less_than', 2), 2, true],
+    [c('cwe', 'CWE-79', 'not_equal', 2), 2, false],
+    [c('total', '', 'not_greater_than', 5), 6, false],
   ];
   for (const [cond, measured, passed] of table) {
     it(`${cond.conditionType} ${cond.conditionValue} ${cond.operator} ${cond.value}: measures ${measured}, ${passed ? 'passes' : 'fails'}`, () => {
@@ -87,18 +158,38 @@ describe('issues domain: quality gates', () => {
     });
   }
   it('compares with every operator', () => {
-    expect([compare(1, 'not_greater_than', 1), compare(1, 'less_than', 1), compare(1, 'not_less_than', 1), compare(1, 'greater_than', 1), compare(1, 'equal', 1), compare(1, 'not_equal', 1)]).to.deep.equal([true, false, true, false, true, false]);
+    expect([
+      compare(1, 'not_greater_than', 1),
+      compare(1, 'less_than', 1),
+      compare(1, 'not_less_than', 1),
+      compare(1, 'greater_than', 1),
+      compare(1, 'equal', 1),
+      compare(1, 'not_equal', 1),
+    ]).to.deep.equal([true, false, true, false, true, false]);
   });
   it('fails the layer only for a failing lock gate', () => {
     const failing = [c('total', '', 'equal', 0)];
-    expect(layerVerdict([{ id: 'g', name: 'g', action: 'inform', conditions: failing }], counts)).to.include({ status: 'passed', locked: false });
-    expect(layerVerdict([{ id: 'g', name: 'g', action: 'lock', conditions: failing }], counts)).to.include({ status: 'failed', locked: true });
+    expect(layerVerdict([{ id: 'g', name: 'g', action: 'inform', conditions: failing }], counts)).to.include({
+      status: 'passed',
+      locked: false,
+    });
+    expect(layerVerdict([{ id: 'g', name: 'g', action: 'lock', conditions: failing }], counts)).to.include({
+      status: 'failed',
+      locked: true,
+    });
     expect(layerVerdict([], counts).status).to.equal('passed');
   });
 });
 
 describe('issues domain: security rules', () => {
-  const s: RuleSubject = { projectCode: 'p1', toolName: 'My Trivy', scanner: 'Trivy', category: 'sca', cves: ['CVE-2024-1'], cwes: [79] };
+  const s: RuleSubject = {
+    projectCode: 'p1',
+    toolName: 'My Trivy',
+    scanner: 'Trivy',
+    category: 'sca',
+    cves: ['CVE-2024-1'],
+    cwes: [79],
+  };
   const table: [string, RuleParams, boolean][] = [
     ['no parameter covers nothing', {}, false],
     ['the CVE, in any case', { cve: 'cve-2024-1' }, true],

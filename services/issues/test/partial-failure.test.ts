@@ -19,7 +19,9 @@ describe('quality gates while the catalog is down (embedded PostgreSQL)', functi
     const auth = new InternalAuth(randomBytes(32).toString('hex'), 'issues');
     const address = `127.0.0.1:${await freePort()}`;
     const catalog = createGrpcClient(catalogV1.CatalogServiceService, 'catalog', address, auth, { deadlineMs: 1000 });
-    const scanning = createGrpcClient(scanningV1.ScanningServiceService, 'scanning', address, auth, { deadlineMs: 1000 });
+    const scanning = createGrpcClient(scanningV1.ScanningServiceService, 'scanning', address, auth, {
+      deadlineMs: 1000,
+    });
     closeClients = () => [catalog, scanning].forEach((c) => c.close());
     gates = new QualityGates(t.db as Db, scanning.client, catalog.client);
   });
@@ -29,7 +31,14 @@ describe('quality gates while the catalog is down (embedded PostgreSQL)', functi
   });
 
   it('fails the evaluation instead of passing without the policies of the project (which may hold a lock gate)', async () => {
-    const scan: ScanCompleted = { scan_result_id: randomUUID(), check_id: randomUUID(), layer_id: randomUUID(), project_code: 'payments', findings_count: 0, tool_id: randomUUID() };
+    const scan: ScanCompleted = {
+      scan_result_id: randomUUID(),
+      check_id: randomUUID(),
+      layer_id: randomUUID(),
+      project_code: 'payments',
+      findings_count: 0,
+      tool_id: randomUUID(),
+    };
     let error: unknown;
     try {
       await t.db.transaction((trx) => gates.evaluateAfterScan(trx, scan));

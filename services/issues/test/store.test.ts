@@ -14,11 +14,46 @@ const at = '2026-01-01T00:00:00.000Z';
 
 function issue(project: string, n: number, over: Partial<NewIssue> = {}): NewIssue {
   return {
-    id: randomUUID(), project_code: project, scope_id: '', match_key: `k${n}`, layer_id: 'L1', check_id: 'C1', scan_id: 'S1', first_scan_id: 'S1', tool_id: 'T1',
-    tool_name: 'Semgrep', scanner: 'semgrep', category: 'sast', title: `Issue ${n}`, description: null, severity: n % 2 ? 'high' : 'low', severity_rank: n % 2 ? 4 : 2,
-    rule_id: 'r', status_id: STATUS.new, cve: n === 1 ? 'CVE-2024-1' : null, vulnerability_ids: n === 1 ? ['CVE-2024-1'] : [], cwes: [n], lib_name: null, lib_version: null,
-    file_path: 'a.py', start_line: n, cvss_v2: null, cvss_v3: n === 1 ? 9.8 : null, cvss_v4: null, cvss_unknown: null, cvss_max: n === 1 ? 9.8 : null, epss: null,
-    known_exploited: false, fingerprint: `fp${n}`, occurrences: 1, suppression: null, security_rule_id: null, first_detected_at: at, last_detected_at: at, updated_at: at, ...over,
+    id: randomUUID(),
+    project_code: project,
+    scope_id: '',
+    match_key: `k${n}`,
+    layer_id: 'L1',
+    check_id: 'C1',
+    scan_id: 'S1',
+    first_scan_id: 'S1',
+    tool_id: 'T1',
+    tool_name: 'Semgrep',
+    scanner: 'semgrep',
+    category: 'sast',
+    title: `Issue ${n}`,
+    description: null,
+    severity: n % 2 ? 'high' : 'low',
+    severity_rank: n % 2 ? 4 : 2,
+    rule_id: 'r',
+    status_id: STATUS.new,
+    cve: n === 1 ? 'CVE-2024-1' : null,
+    vulnerability_ids: n === 1 ? ['CVE-2024-1'] : [],
+    cwes: [n],
+    lib_name: null,
+    lib_version: null,
+    file_path: 'a.py',
+    start_line: n,
+    cvss_v2: null,
+    cvss_v3: n === 1 ? 9.8 : null,
+    cvss_v4: null,
+    cvss_unknown: null,
+    cvss_max: n === 1 ? 9.8 : null,
+    epss: null,
+    known_exploited: false,
+    fingerprint: `fp${n}`,
+    occurrences: 1,
+    suppression: null,
+    security_rule_id: null,
+    first_detected_at: at,
+    last_detected_at: at,
+    updated_at: at,
+    ...over,
   };
 }
 
@@ -42,9 +77,21 @@ async function trendByFullPass(db: Knex, f: IssueFilter, starts: string[], end: 
        where h.field = 'status' and h.at < ?
      )
      select width_bucket(ev.at, ?::timestamptz[]) as k, sum(ev.opened) as opened, sum(ev.fixed) as fixed, sum(ev.delta) as delta from ev group by 1`,
-    [...(scope.bindings as Knex.RawBinding[]), closed, end, String(STATUS.fixed), closed, closed, closed, end, pgArray(starts)],
+    [
+      ...(scope.bindings as Knex.RawBinding[]),
+      closed,
+      end,
+      String(STATUS.fixed),
+      closed,
+      closed,
+      closed,
+      end,
+      pgArray(starts),
+    ],
   );
-  const byBucket = new Map((rows as { k: number; opened: string; fixed: string; delta: string }[]).map((r) => [Number(r.k), r]));
+  const byBucket = new Map(
+    (rows as { k: number; opened: string; fixed: string; delta: string }[]).map((r) => [Number(r.k), r]),
+  );
   let open = Number(byBucket.get(0)?.delta ?? 0);
   return starts.map((start, index) => {
     const r = byBucket.get(index + 1);
@@ -66,16 +113,40 @@ for (const backend of DATABASE_BACKENDS) {
       const rows = [1, 2, 3].map((n) => issue(p, n));
       await t.db.transaction(async (trx) => {
         await issueStore.insertMany(trx, rows);
-        const found = await issueStore.byKeys(trx, p, [{ scope: '', key: 'k1' }, { scope: '', key: 'k3' }, { scope: '', key: 'nope' }]);
+        const found = await issueStore.byKeys(trx, p, [
+          { scope: '', key: 'k1' },
+          { scope: '', key: 'k3' },
+          { scope: '', key: 'nope' },
+        ]);
         expect([...found.values()].map((r) => r.id).sort()).to.deep.equal([rows[0].id, rows[2].id].sort());
         await issueStore.detectMany(trx, '2026-01-02T00:00:00.000Z', [
-          { id: rows[0].id, scan_id: 'S2', check_id: 'C1', layer_id: 'L1', new_scan: true, occurrences: 3, status_id: STATUS.new, severity: 'critical', severity_rank: 5, start_line: 11, suppression: null, security_rule_id: null },
+          {
+            id: rows[0].id,
+            scan_id: 'S2',
+            check_id: 'C1',
+            layer_id: 'L1',
+            new_scan: true,
+            occurrences: 3,
+            status_id: STATUS.new,
+            severity: 'critical',
+            severity_rank: 5,
+            start_line: 11,
+            suppression: null,
+            security_rule_id: null,
+          },
         ]);
         const fixed = await issueStore.markFixed(trx, 'C1', 'S2', [STATUS.new], STATUS.fixed, at);
         expect(fixed.map((f) => f.id).sort()).to.deep.equal([rows[1].id, rows[2].id].sort());
       });
       const first = (await issueStore.get(t.db, rows[0].id))!;
-      expect(first).to.include({ scan_id: 'S2', detections: 2, occurrences: 3, severity: 'critical', start_line: 11, status_id: STATUS.new });
+      expect(first).to.include({
+        scan_id: 'S2',
+        detections: 2,
+        occurrences: 3,
+        severity: 'critical',
+        start_line: 11,
+        status_id: STATUS.new,
+      });
       expect(first.vulnerability_ids).to.deep.equal(['CVE-2024-1']);
       expect(first.cwes).to.deep.equal([1]);
       expect((await issueStore.get(t.db, rows[1].id))!.status_id).to.equal(STATUS.fixed);
@@ -83,7 +154,10 @@ for (const backend of DATABASE_BACKENDS) {
 
     it('filters, inverts, counts and pages by keyset as by offset', async () => {
       const p = `p-${randomUUID().slice(0, 8)}`;
-      await issueStore.insertMany(t.db, [1, 2, 3, 4, 5].map((n) => issue(p, n, { last_detected_at: `2026-01-0${n}T00:00:00.000Z` })));
+      await issueStore.insertMany(
+        t.db,
+        [1, 2, 3, 4, 5].map((n) => issue(p, n, { last_detected_at: `2026-01-0${n}T00:00:00.000Z` })),
+      );
       const base = { projects: [p] };
       expect(await issueStore.count(t.db, { ...base, severities: ['high'] })).to.equal(3);
       expect(await issueStore.count(t.db, { ...base, severities: ['high'], invert: true })).to.equal(2);
@@ -97,7 +171,12 @@ for (const backend of DATABASE_BACKENDS) {
       const p2 = await issueStore.list(t.db, base, { ...o, page: 1, cursor: p1.nextCursor! });
       const byOffset = await issueStore.list(t.db, base, { ...o, page: 2 });
       expect(p2.items.map((r) => r.title)).to.deep.equal(byOffset.items.map((r) => r.title));
-      expect([...p1.items, ...p2.items].map((r) => r.title)).to.deep.equal(['Issue 5', 'Issue 4', 'Issue 3', 'Issue 2']);
+      expect([...p1.items, ...p2.items].map((r) => r.title)).to.deep.equal([
+        'Issue 5',
+        'Issue 4',
+        'Issue 3',
+        'Issue 2',
+      ]);
       expect(await issueStore.distinct(t.db, base, 'cwes', true)).to.deep.equal([1, 2, 3, 4, 5]);
     });
 
@@ -107,15 +186,52 @@ for (const backend of DATABASE_BACKENDS) {
       const severities = ['critical', 'high', 'medium', 'low', 'info'];
       const rows = Array.from({ length: 300 }, (_, n) => {
         const severity = severities[n % 5];
-        return issue(projects[n % 3], n, { tool_name: tools[n % 3 === 0 ? 0 : n % 2 ? 1 : 2], scanner: tools[n % 3], category: n % 4 ? 'sast' : 'sca', severity, severity_rank: 5 - (n % 5), status_id: [STATUS.new, STATUS.confirmed, STATUS.fixed][n % 3] });
+        return issue(projects[n % 3], n, {
+          tool_name: tools[n % 3 === 0 ? 0 : n % 2 ? 1 : 2],
+          scanner: tools[n % 3],
+          category: n % 4 ? 'sast' : 'sca',
+          severity,
+          severity_rank: 5 - (n % 5),
+          status_id: [STATUS.new, STATUS.confirmed, STATUS.fixed][n % 3],
+        });
       });
       await t.db.transaction(async (trx) => {
         await issueStore.insertMany(trx, rows.slice(0, 150));
         await issueStore.insertMany(trx, rows.slice(150));
       });
-      await issueStore.setStatusMany(t.db, rows.filter((_, n) => n % 7 === 0).map((r) => r.id), STATUS.falsePositive, null, at);
-      await t.db.transaction((trx) => issueStore.detectMany(trx, at, rows.filter((_, n) => n % 5 === 1).map((r) => ({ id: r.id, scan_id: 'S2', check_id: 'C1', layer_id: 'L1', new_scan: true, occurrences: 1, status_id: STATUS.reopen, severity: 'critical', severity_rank: 5, start_line: 1, suppression: null, security_rule_id: null }))));
-      await issueStore.deleteMany(t.db, rows.filter((_, n) => n % 11 === 0).map((r) => r.id));
+      await issueStore.setStatusMany(
+        t.db,
+        rows.filter((_, n) => n % 7 === 0).map((r) => r.id),
+        STATUS.falsePositive,
+        null,
+        at,
+      );
+      await t.db.transaction((trx) =>
+        issueStore.detectMany(
+          trx,
+          at,
+          rows
+            .filter((_, n) => n % 5 === 1)
+            .map((r) => ({
+              id: r.id,
+              scan_id: 'S2',
+              check_id: 'C1',
+              layer_id: 'L1',
+              new_scan: true,
+              occurrences: 1,
+              status_id: STATUS.reopen,
+              severity: 'critical',
+              severity_rank: 5,
+              start_line: 1,
+              suppression: null,
+              security_rule_id: null,
+            })),
+        ),
+      );
+      await issueStore.deleteMany(
+        t.db,
+        rows.filter((_, n) => n % 11 === 0).map((r) => r.id),
+      );
       const filters = [
         { projects },
         { projects, severities: ['critical'] },
@@ -137,7 +253,12 @@ for (const backend of DATABASE_BACKENDS) {
       expect(await issueStore.count(t.db, { projects })).to.equal(300 - 28);
       const before = Number((await t.db('issue_counts').whereIn('project_code', projects).count({ n: '*' }))[0].n);
       await issueStore.compactCounts(t.db);
-      const after = await t.db('issue_counts').whereIn('project_code', projects).select('project_code', 'tool_name', 'scanner', 'tool_id', 'category', 'severity_rank', 'status_id').count({ n: '*' }).groupBy('project_code', 'tool_name', 'scanner', 'tool_id', 'category', 'severity_rank', 'status_id');
+      const after = await t
+        .db('issue_counts')
+        .whereIn('project_code', projects)
+        .select('project_code', 'tool_name', 'scanner', 'tool_id', 'category', 'severity_rank', 'status_id')
+        .count({ n: '*' })
+        .groupBy('project_code', 'tool_name', 'scanner', 'tool_id', 'category', 'severity_rank', 'status_id');
       expect(after.every((g: { n?: string | number }) => Number(g.n) === 1)).to.equal(true);
       expect(after.length).to.be.lessThan(before);
       await check();
@@ -147,12 +268,22 @@ for (const backend of DATABASE_BACKENDS) {
       const p = `p-${randomUUID().slice(0, 8)}`;
       const layer = randomUUID();
       await issueStore.insertMany(t.db, [
-        issue(p, 1, { layer_id: layer, first_scan_id: 'NEW' }), issue(p, 2, { layer_id: layer }), issue(p, 3, { layer_id: layer, status_id: STATUS.falsePositive }),
+        issue(p, 1, { layer_id: layer, first_scan_id: 'NEW' }),
+        issue(p, 2, { layer_id: layer }),
+        issue(p, 3, { layer_id: layer, status_id: STATUS.falsePositive }),
       ]);
       const counts = await issueStore.layerCounts(t.db, layer, 'NEW');
-      expect(counts).to.deep.include({ total: 2, bySeverity: { high: 1, low: 1 }, newBySeverity: { high: 1 }, byCategory: { sast: 2 }, byCvss: { '9.8': 1 } });
+      expect(counts).to.deep.include({
+        total: 2,
+        bySeverity: { high: 1, low: 1 },
+        newBySeverity: { high: 1 },
+        byCategory: { sast: 2 },
+        byCvss: { '9.8': 1 },
+      });
       expect(counts.byCwe).to.deep.equal({ '1': 1, '2': 1 });
-      const covered = await t.db.transaction((trx) => issueStore.coveredByRule(trx, { cve: 'cve-2024-1', projectCodes: [p] }, [STATUS.new]));
+      const covered = await t.db.transaction((trx) =>
+        issueStore.coveredByRule(trx, { cve: 'cve-2024-1', projectCodes: [p] }, [STATUS.new]),
+      );
       expect(covered).to.have.length(1);
     });
 
@@ -161,32 +292,88 @@ for (const backend of DATABASE_BACKENDS) {
       const { new: N, confirmed: C, fixed: F, falsePositive: FP, riskAccepted: RA, reopen: R } = STATUS;
       // Each issue: when first detected, its status then, and its status changes (a null old status: set on creation).
       const timelines: { created: string; changes: [string, number | null, number][] }[] = [
-        { created: '2026-02-01', changes: [['2026-03-03', N, F], ['2026-03-10', F, R], ['2026-03-17', R, FP]] },
+        {
+          created: '2026-02-01',
+          changes: [
+            ['2026-03-03', N, F],
+            ['2026-03-10', F, R],
+            ['2026-03-17', R, FP],
+          ],
+        },
         { created: '2026-02-10', changes: [['2026-02-20', N, FP]] },
-        { created: '2026-03-04', changes: [['2026-03-11', N, F], ['2026-03-26', F, R]] },
+        {
+          created: '2026-03-04',
+          changes: [
+            ['2026-03-11', N, F],
+            ['2026-03-26', F, R],
+          ],
+        },
         { created: '2026-03-05', changes: [['2026-03-05', null, FP]] },
-        { created: '2026-03-12', changes: [['2026-03-12', N, RA], ['2026-03-18', RA, C]] },
+        {
+          created: '2026-03-12',
+          changes: [
+            ['2026-03-12', N, RA],
+            ['2026-03-18', RA, C],
+          ],
+        },
         { created: '2026-03-25', changes: [] },
         { created: '2026-03-06', changes: [] },
         { created: '2026-01-15', changes: [] },
-        { created: '2026-03-08', changes: [['2026-03-20', N, F], ['2026-03-30', F, R]] },
+        {
+          created: '2026-03-08',
+          changes: [
+            ['2026-03-20', N, F],
+            ['2026-03-30', F, R],
+          ],
+        },
       ];
-      const rows = timelines.map((tl, n) => issue(p, n + 1, { first_detected_at: `${tl.created}T10:00:00.000Z`, status_id: tl.changes.at(-1)?.[2] ?? N }));
+      const rows = timelines.map((tl, n) =>
+        issue(p, n + 1, { first_detected_at: `${tl.created}T10:00:00.000Z`, status_id: tl.changes.at(-1)?.[2] ?? N }),
+      );
       await issueStore.insertMany(t.db, rows);
       await issueStore.update(t.db, rows[6]!.id, { duplicate_of: rows[0]!.id }, at);
-      await historyStore.add(t.db, timelines.flatMap((tl, n) => tl.changes.map(([day, from, to]): HistoryEntry => (
-        { issue_id: rows[n]!.id, actor_kind: 'user', actor: 'alice', field: 'status', old_value: from === null ? null : String(from), new_value: String(to), comment: null, at: `${day}T10:00:00.000Z` }
-      ))));
+      await historyStore.add(
+        t.db,
+        timelines.flatMap((tl, n) =>
+          tl.changes.map(([day, from, to]): HistoryEntry => ({
+            issue_id: rows[n]!.id,
+            actor_kind: 'user',
+            actor: 'alice',
+            field: 'status',
+            old_value: from === null ? null : String(from),
+            new_value: String(to),
+            comment: null,
+            at: `${day}T10:00:00.000Z`,
+          })),
+        ),
+      );
       const starts = ['2026-03-02T00:00:00.000Z', '2026-03-09T00:00:00.000Z', '2026-03-16T00:00:00.000Z'];
       const end = '2026-03-23T00:00:00.000Z';
       const trend = await reportQueries.trend(t.db, { projects: [p] }, starts, end);
-      expect(trend.map((w) => [w.opened, w.fixed, w.open])).to.deep.equal([[4, 1, 4], [1, 1, 4], [0, 1, 3]]);
-      const filters: IssueFilter[] = [{ projects: [p] }, { projects: [p], excludeDuplicates: true }, { projects: [p], severities: ['high'] }, { projects: [p], statuses: [FP], invert: true }];
+      expect(trend.map((w) => [w.opened, w.fixed, w.open])).to.deep.equal([
+        [4, 1, 4],
+        [1, 1, 4],
+        [0, 1, 3],
+      ]);
+      const filters: IssueFilter[] = [
+        { projects: [p] },
+        { projects: [p], excludeDuplicates: true },
+        { projects: [p], severities: ['high'] },
+        { projects: [p], statuses: [FP], invert: true },
+      ];
       for (const f of filters) {
-        for (const [from, to] of [[0, 3], [1, 3], [2, 3]] as const) {
-          expect(await reportQueries.trend(t.db, f, starts.slice(from, to), end)).to.deep.equal(await trendByFullPass(t.db, f, starts.slice(from, to), end));
+        for (const [from, to] of [
+          [0, 3],
+          [1, 3],
+          [2, 3],
+        ] as const) {
+          expect(await reportQueries.trend(t.db, f, starts.slice(from, to), end)).to.deep.equal(
+            await trendByFullPass(t.db, f, starts.slice(from, to), end),
+          );
         }
-        expect(await reportQueries.trend(t.db, f, ['2026-01-01T00:00:00.000Z'], '2026-04-01T00:00:00.000Z')).to.deep.equal(await trendByFullPass(t.db, f, ['2026-01-01T00:00:00.000Z'], '2026-04-01T00:00:00.000Z'));
+        expect(
+          await reportQueries.trend(t.db, f, ['2026-01-01T00:00:00.000Z'], '2026-04-01T00:00:00.000Z'),
+        ).to.deep.equal(await trendByFullPass(t.db, f, ['2026-01-01T00:00:00.000Z'], '2026-04-01T00:00:00.000Z'));
       }
     });
 
@@ -198,8 +385,26 @@ for (const backend of DATABASE_BACKENDS) {
       const row = issue(p, 1);
       await issueStore.insertMany(t.db, [row]);
       await historyStore.add(t.db, [
-        { issue_id: row.id, actor_kind: 'scan', actor: 'S1', field: 'status', old_value: '1', new_value: '4', comment: null, at: '2026-01-01T00:00:00Z' },
-        { issue_id: row.id, actor_kind: 'user', actor: 'alice', field: 'status', old_value: '4', new_value: '8', comment: 'again', at: '2026-01-02T00:00:00Z' },
+        {
+          issue_id: row.id,
+          actor_kind: 'scan',
+          actor: 'S1',
+          field: 'status',
+          old_value: '1',
+          new_value: '4',
+          comment: null,
+          at: '2026-01-01T00:00:00Z',
+        },
+        {
+          issue_id: row.id,
+          actor_kind: 'user',
+          actor: 'alice',
+          field: 'status',
+          old_value: '4',
+          new_value: '8',
+          comment: 'again',
+          at: '2026-01-02T00:00:00Z',
+        },
       ]);
       const h = await historyStore.list(t.db, row.id, { page: 1, limit: 10 });
       expect(h.items.map((e) => e.actor)).to.deep.equal(['alice', 'S1']);

@@ -1,19 +1,59 @@
 import { expect } from 'chai';
-import { bulwarkStatusFor, groupForTickets, pushBackoffSeconds, pushFor, renderTicket, StatusMapping, TicketIssue } from '../src/domain/tickets';
+import {
+  bulwarkStatusFor,
+  groupForTickets,
+  pushBackoffSeconds,
+  pushFor,
+  renderTicket,
+  StatusMapping,
+  TicketIssue,
+} from '../src/domain/tickets';
 import { STATUS } from '../src/domain/statuses';
 
 const issue = (id: string, over: Partial<TicketIssue> = {}): TicketIssue => ({
-  id, project_code: 'WEB', title: `Title ${id}`, description: null, severity: 'high', rule_id: 'r1', cve: null, cwes: [78], file_path: 'app.py', start_line: 4,
-  lib_name: null, lib_version: null, tool_name: 'Semgrep', ...over,
+  id,
+  project_code: 'WEB',
+  title: `Title ${id}`,
+  description: null,
+  severity: 'high',
+  rule_id: 'r1',
+  cve: null,
+  cwes: [78],
+  file_path: 'app.py',
+  start_line: 4,
+  lib_name: null,
+  lib_version: null,
+  tool_name: 'Semgrep',
+  ...over,
 });
 
 describe('issues domain: tickets from issues', () => {
   const cases: [string, TicketIssue[], 'issue' | 'rule' | 'cve', string[][]][] = [
     ['one ticket per issue', [issue('a'), issue('b')], 'issue', [['a'], ['b']]],
-    ['by rule: a shared rule is one ticket', [issue('a'), issue('b'), issue('c', { rule_id: 'r2' })], 'rule', [['a', 'b'], ['c']]],
-    ['by rule: the same rule in two projects is two tickets', [issue('a'), issue('b', { project_code: 'API' })], 'rule', [['a'], ['b']]],
-    ['by rule: issues without a rule get one each', [issue('a', { rule_id: null }), issue('b', { rule_id: null })], 'rule', [['a'], ['b']]],
-    ['by CVE', [issue('a', { cve: 'CVE-1' }), issue('b', { cve: 'CVE-1' }), issue('c', { cve: 'CVE-2' }), issue('d')], 'cve', [['a', 'b'], ['c'], ['d']]],
+    [
+      'by rule: a shared rule is one ticket',
+      [issue('a'), issue('b'), issue('c', { rule_id: 'r2' })],
+      'rule',
+      [['a', 'b'], ['c']],
+    ],
+    [
+      'by rule: the same rule in two projects is two tickets',
+      [issue('a'), issue('b', { project_code: 'API' })],
+      'rule',
+      [['a'], ['b']],
+    ],
+    [
+      'by rule: issues without a rule get one each',
+      [issue('a', { rule_id: null }), issue('b', { rule_id: null })],
+      'rule',
+      [['a'], ['b']],
+    ],
+    [
+      'by CVE',
+      [issue('a', { cve: 'CVE-1' }), issue('b', { cve: 'CVE-1' }), issue('c', { cve: 'CVE-2' }), issue('d')],
+      'cve',
+      [['a', 'b'], ['c'], ['d']],
+    ],
   ];
   for (const [name, issues, by, expected] of cases) {
     it(name, () => expect(groupForTickets(issues, by).map((g) => g.issues.map((i) => i.id))).to.deep.equal(expected));
@@ -22,15 +62,23 @@ describe('issues domain: tickets from issues', () => {
   it('renders the default title and text, listing every issue of a group', () => {
     const [one] = groupForTickets([issue('a')], 'issue');
     expect(renderTicket(one, {}).summary).to.equal('[Bulwark] high: Title a');
-    const [group] = groupForTickets([issue('a'), issue('b', { file_path: null, lib_name: 'lodash', lib_version: '4.17.0' })], 'rule');
+    const [group] = groupForTickets(
+      [issue('a'), issue('b', { file_path: null, lib_name: 'lodash', lib_version: '4.17.0' })],
+      'rule',
+    );
     const text = renderTicket(group, {});
     expect(text.summary).to.equal('[Bulwark] 2 issues: r1');
-    expect(text.description).to.contain('- [high] Title a at app.py:4 (Bulwark issue a)').and.contain('in lodash 4.17.0 (Bulwark issue b)');
+    expect(text.description)
+      .to.contain('- [high] Title a at app.py:4 (Bulwark issue a)')
+      .and.contain('in lodash 4.17.0 (Bulwark issue b)');
   });
 
   it('fills templates and cuts titles to 255 characters', () => {
     const [g] = groupForTickets([issue('a', { title: 'x'.repeat(400), cve: 'CVE-2024-1' })], 'issue');
-    const text = renderTicket(g, { summary: '{{cve}} {{ title }}', description: '{{cwes}} in {{project_code}} by {{tool_name}}' });
+    const text = renderTicket(g, {
+      summary: '{{cve}} {{ title }}',
+      description: '{{cwes}} in {{project_code}} by {{tool_name}}',
+    });
     expect(text.summary).to.have.length(255);
     expect(text.summary.startsWith('CVE-2024-1 xxx')).to.equal(true);
     expect(text.description).to.equal('CWE-78 in WEB by Semgrep');
@@ -55,7 +103,11 @@ describe('issues domain: status sync with a tracker', () => {
     it(name, () => expect(pushFor(mapping, 'i1', 'X', to, 'alice').kind).to.equal(kind));
   }
   it('says in the comment which issue changed, to what and by whom', () => {
-    expect(pushFor(mapping, 'i1', 'Reopen', STATUS.reopen, 'alice')).to.deep.equal({ kind: 'transition', status: 'In Progress', comment: 'Bulwark issue i1 is now Reopen (by alice).' });
+    expect(pushFor(mapping, 'i1', 'Reopen', STATUS.reopen, 'alice')).to.deep.equal({
+      kind: 'transition',
+      status: 'In Progress',
+      comment: 'Bulwark issue i1 is now Reopen (by alice).',
+    });
   });
   it('backs off 5 s doubling, at most an hour', () => {
     expect([1, 2, 3, 12, 30].map(pushBackoffSeconds)).to.deep.equal([5, 10, 20, 3600, 3600]);

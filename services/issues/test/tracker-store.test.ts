@@ -11,11 +11,45 @@ const at = '2026-01-01T00:00:00.000Z';
 
 function issue(project: string, n: number): NewIssue {
   return {
-    id: randomUUID(), project_code: project, scope_id: '', match_key: `k${n}`, layer_id: 'L1', check_id: 'C1', scan_id: 'S1', first_scan_id: 'S1', tool_id: 'T1',
-    tool_name: 'Semgrep', scanner: 'semgrep', category: 'sast', title: `Issue ${n}`, description: null, severity: 'high', severity_rank: 4, rule_id: 'r', status_id: STATUS.new,
-    cve: null, vulnerability_ids: [], cwes: [], lib_name: null, lib_version: null, file_path: 'a.py', start_line: n, cvss_v2: null, cvss_v3: null, cvss_v4: null,
-    cvss_unknown: null, cvss_max: null, epss: null, known_exploited: false, fingerprint: `fp${n}`, occurrences: 1, suppression: null, security_rule_id: null,
-    first_detected_at: at, last_detected_at: at, updated_at: at,
+    id: randomUUID(),
+    project_code: project,
+    scope_id: '',
+    match_key: `k${n}`,
+    layer_id: 'L1',
+    check_id: 'C1',
+    scan_id: 'S1',
+    first_scan_id: 'S1',
+    tool_id: 'T1',
+    tool_name: 'Semgrep',
+    scanner: 'semgrep',
+    category: 'sast',
+    title: `Issue ${n}`,
+    description: null,
+    severity: 'high',
+    severity_rank: 4,
+    rule_id: 'r',
+    status_id: STATUS.new,
+    cve: null,
+    vulnerability_ids: [],
+    cwes: [],
+    lib_name: null,
+    lib_version: null,
+    file_path: 'a.py',
+    start_line: n,
+    cvss_v2: null,
+    cvss_v3: null,
+    cvss_v4: null,
+    cvss_unknown: null,
+    cvss_max: null,
+    epss: null,
+    known_exploited: false,
+    fingerprint: `fp${n}`,
+    occurrences: 1,
+    suppression: null,
+    security_rule_id: null,
+    first_detected_at: at,
+    last_detected_at: at,
+    updated_at: at,
   };
 }
 
@@ -32,17 +66,48 @@ for (const backend of DATABASE_BACKENDS) {
       const [linked, alone] = [issue(p, 1), issue(p, 2)];
       await issueStore.insertMany(t.db, [linked, alone]);
       const tracker = await trackerStore.insert(t.db, {
-        name: 'r', type: 'redmine', url: 'http://tracker.example', credentials_sealed: 'sealed', projects: [], status_mapping: { to_bulwark: [], to_tracker: [] },
-        field_templates: {}, jira_api_version: 3, sync_enabled: true,
+        name: 'r',
+        type: 'redmine',
+        url: 'http://tracker.example',
+        credentials_sealed: 'sealed',
+        projects: [],
+        status_mapping: { to_bulwark: [], to_tracker: [] },
+        field_templates: {},
+        jira_api_version: 3,
+        sync_enabled: true,
       });
-      const ticket = await ticketStore.upsert(t.db, tracker.id, { key: '7', url: 'http://tracker.example/issues/7', status: 'New', closed: false });
+      const ticket = await ticketStore.upsert(t.db, tracker.id, {
+        key: '7',
+        url: 'http://tracker.example/issues/7',
+        status: 'New',
+        closed: false,
+      });
       await ticketStore.link(t.db, [linked.id], ticket.id);
-      const change = (id: string, kind: 'user' | 'scan' | 'tracker', to: number) => ({ issue_id: id, actor_kind: kind, actor: kind, field: 'status', old_value: '1', new_value: String(to), comment: null, at });
-      await historyStore.add(t.db, [change(linked.id, 'user', STATUS.fixed), change(alone.id, 'user', STATUS.fixed), change(linked.id, 'tracker', STATUS.new), change(linked.id, 'scan', STATUS.reopen)]);
+      const change = (id: string, kind: 'user' | 'scan' | 'tracker', to: number) => ({
+        issue_id: id,
+        actor_kind: kind,
+        actor: kind,
+        field: 'status',
+        old_value: '1',
+        new_value: String(to),
+        comment: null,
+        at,
+      });
+      await historyStore.add(t.db, [
+        change(linked.id, 'user', STATUS.fixed),
+        change(alone.id, 'user', STATUS.fixed),
+        change(linked.id, 'tracker', STATUS.new),
+        change(linked.id, 'scan', STATUS.reopen),
+      ]);
 
       const [a, b] = await Promise.all([pushStore.claim(t.db, 1, 60), pushStore.claim(t.db, 5, 60)]);
       const claimed = [...a, ...b];
-      expect(claimed.map((c) => [c.issue_id, c.to_status, c.actor]).sort()).to.deep.equal([[linked.id, STATUS.fixed, 'user'], [linked.id, STATUS.reopen, 'scan']].sort());
+      expect(claimed.map((c) => [c.issue_id, c.to_status, c.actor]).sort()).to.deep.equal(
+        [
+          [linked.id, STATUS.fixed, 'user'],
+          [linked.id, STATUS.reopen, 'scan'],
+        ].sort(),
+      );
       expect(new Set(claimed.map((c) => c.id)).size).to.equal(2);
       expect(await pushStore.claim(t.db, 5, 60)).to.deep.equal([]);
       await pushStore.failed(t.db, claimed[0].id, 'HTTP 503', 0);
@@ -56,13 +121,32 @@ for (const backend of DATABASE_BACKENDS) {
       const one = issue(p, 1);
       await issueStore.insertMany(t.db, [one]);
       const tracker = await trackerStore.insert(t.db, {
-        name: 'j', type: 'jira', url: 'http://jira.example', credentials_sealed: 'sealed', projects: [], status_mapping: { to_bulwark: [], to_tracker: [] },
-        field_templates: {}, jira_api_version: 2, sync_enabled: false,
+        name: 'j',
+        type: 'jira',
+        url: 'http://jira.example',
+        credentials_sealed: 'sealed',
+        projects: [],
+        status_mapping: { to_bulwark: [], to_tracker: [] },
+        field_templates: {},
+        jira_api_version: 2,
+        sync_enabled: false,
       });
-      const ticket = await ticketStore.upsert(t.db, tracker.id, { key: 'SEC-1', url: 'http://jira.example/browse/SEC-1', status: 'To Do', closed: false });
-      const again = await ticketStore.upsert(t.db, tracker.id, { key: 'SEC-1', url: 'http://jira.example/browse/SEC-1', status: 'To Do', closed: false });
+      const ticket = await ticketStore.upsert(t.db, tracker.id, {
+        key: 'SEC-1',
+        url: 'http://jira.example/browse/SEC-1',
+        status: 'To Do',
+        closed: false,
+      });
+      const again = await ticketStore.upsert(t.db, tracker.id, {
+        key: 'SEC-1',
+        url: 'http://jira.example/browse/SEC-1',
+        status: 'To Do',
+        closed: false,
+      });
       expect(again.id).to.equal(ticket.id);
-      const wins = await Promise.all([1, 2].map(() => ticketStore.recordStatus(t.db, ticket.id, 'To Do', { status: 'Done', closed: true })));
+      const wins = await Promise.all(
+        [1, 2].map(() => ticketStore.recordStatus(t.db, ticket.id, 'To Do', { status: 'Done', closed: true })),
+      );
       expect(wins.filter(Boolean)).to.have.length(1);
       await ticketStore.link(t.db, [one.id], ticket.id);
       expect((await trackerStore.ticketCounts(t.db, [tracker.id])).get(tracker.id)).to.equal(1);
@@ -72,7 +156,12 @@ for (const backend of DATABASE_BACKENDS) {
       await ticketStore.dropUnlinked(t.db, [ticket.id]);
       expect(await ticketStore.get(t.db, ticket.id)).to.equal(undefined);
       // A deleted issue takes its link along; the ticket left without issues goes too.
-      const other = await ticketStore.upsert(t.db, tracker.id, { key: 'SEC-2', url: 'http://jira.example/browse/SEC-2', status: 'To Do', closed: false });
+      const other = await ticketStore.upsert(t.db, tracker.id, {
+        key: 'SEC-2',
+        url: 'http://jira.example/browse/SEC-2',
+        status: 'To Do',
+        closed: false,
+      });
       await ticketStore.link(t.db, [one.id], other.id);
       await issueStore.deleteMany(t.db, [one.id]);
       await ticketStore.dropUnlinked(t.db);

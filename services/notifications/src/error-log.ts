@@ -14,7 +14,10 @@ export function errorLogConsumer(log: Logger) {
     const parsed = errorRecordedPayload.safeParse(event.payload);
     if (!parsed.success) {
       // A record that does not parse never will: retrying it would only hold up the ones behind it.
-      log.error('error.recorded event skipped: its payload does not match the schema', { eventId: event.id, problems: parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`) });
+      log.error('error.recorded event skipped: its payload does not match the schema', {
+        eventId: event.id,
+        problems: parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`),
+      });
       return;
     }
     await errorStore.record(trx, { id: event.id, ...parsed.data });
@@ -38,7 +41,7 @@ const CSV_COLUMNS: { header: string; value: (e: ErrorLogRow) => CsvValue }[] = [
 /** The errors a query selects as CSV, newest first, read page by page by keyset: the whole log never sits in memory. */
 export async function* errorsCsv(db: Queryable, q: ErrorQuery): AsyncGenerator<string> {
   yield csvRecord(CSV_COLUMNS.map((c) => c.header));
-  for (let after: ErrorCursor | undefined; ; ) {
+  for (let after: ErrorCursor | undefined; ;) {
     const page = await errorStore.pageAfter(db, q, after, CSV_PAGE);
     if (page.length > 0) yield page.map((e) => csvRecord(CSV_COLUMNS.map((c) => c.value(e)))).join('');
     if (page.length < CSV_PAGE) return;

@@ -7,7 +7,12 @@ import { WebhookClient, WebhookResult, WebhookTarget } from './webhook';
 type TestAnswer = Pick<WebhookResult, 'delivered' | 'status' | 'error' | 'duration_ms'>;
 
 /** What a notifier test answers: not whether the address was refused, which would tell it from a closed port. */
-const testAnswer = (r: WebhookResult): TestAnswer => ({ delivered: r.delivered, status: r.status, error: r.error, duration_ms: r.duration_ms });
+const testAnswer = (r: WebhookResult): TestAnswer => ({
+  delivered: r.delivered,
+  status: r.status,
+  error: r.error,
+  duration_ms: r.duration_ms,
+});
 
 export interface WebhookSettings {
   url: string;
@@ -32,12 +37,26 @@ type Stats = { pending: number; delivered: number; failed: number; last_error: s
 
 export function notifierView(n: NotifierRow, stats: Stats = { pending: 0, delivered: 0, failed: 0, last_error: null }) {
   return {
-    id: n.id, name: n.name, type_id: n.type_id, active: n.active, events: n.events, project_codes: n.all_projects ? [] : n.project_codes,
+    id: n.id,
+    name: n.name,
+    type_id: n.type_id,
+    active: n.active,
+    events: n.events,
+    project_codes: n.all_projects ? [] : n.project_codes,
     settings: {
-      url: n.url, rate_limit: n.rate_limit, auth_header_name: n.auth_header_name, auth_header_set: n.auth_header_value_sealed !== null, timeout_seconds: n.timeout_seconds, payload_format: n.payload_format,
-      signing_secret_set: n.signing_secret_sealed !== null, previous_signing_secret_expires_at: previousSecretUntil(n),
+      url: n.url,
+      rate_limit: n.rate_limit,
+      auth_header_name: n.auth_header_name,
+      auth_header_set: n.auth_header_value_sealed !== null,
+      timeout_seconds: n.timeout_seconds,
+      payload_format: n.payload_format,
+      signing_secret_set: n.signing_secret_sealed !== null,
+      previous_signing_secret_expires_at: previousSecretUntil(n),
     },
-    author: n.author, created_at: n.created_at, updated_at: n.updated_at, deliveries: stats,
+    author: n.author,
+    created_at: n.created_at,
+    updated_at: n.updated_at,
+    deliveries: stats,
   };
 }
 
@@ -50,17 +69,29 @@ function previousSecretUntil(n: NotifierRow): string | null {
 /** Where and how a saved notifier is called, its secrets opened. */
 export function webhookTarget(n: NotifierRow, secrets: SecretBox): WebhookTarget {
   const open = (sealed: string | null) => (sealed ? secrets.open(sealed) : null);
-  const signing = [open(n.signing_secret_sealed), previousSecretUntil(n) ? open(n.previous_signing_secret_sealed) : null];
+  const signing = [
+    open(n.signing_secret_sealed),
+    previousSecretUntil(n) ? open(n.previous_signing_secret_sealed) : null,
+  ];
   return {
-    url: n.url, timeoutSeconds: n.timeout_seconds, authHeaderName: n.auth_header_name, authHeaderValue: open(n.auth_header_value_sealed),
-    signingSecrets: signing.filter((x): x is string => x !== null), payloadFormat: n.payload_format,
+    url: n.url,
+    timeoutSeconds: n.timeout_seconds,
+    authHeaderName: n.auth_header_name,
+    authHeaderValue: open(n.auth_header_value_sealed),
+    signingSecrets: signing.filter((x): x is string => x !== null),
+    payloadFormat: n.payload_format,
   };
 }
 
 /** The test event a notifier gets from the test endpoints. */
 const testBody = (by: string) => ({
-  id: randomUUID(), type: 'notifier.test', occurred_at: new Date().toISOString(), project_code: null,
-  message: `Test event sent by ${by}`, message_ru: `Проверочное событие от ${by}`, data: {},
+  id: randomUUID(),
+  type: 'notifier.test',
+  occurred_at: new Date().toISOString(),
+  project_code: null,
+  message: `Test event sent by ${by}`,
+  message_ru: `Проверочное событие от ${by}`,
+  data: {},
 });
 
 /** Webhook notifiers on behalf of a caller: one manages notifiers whose projects are all its own. */
@@ -74,20 +105,38 @@ export class Notifiers {
 
   private scope(principal: Principal, codes: string[]): { all_projects: boolean; project_codes: string[] } {
     const { allProjects, projectCodes, outside } = requestedProjects(principal, codes);
-    if (outside.length) throw invalid(`Unknown project ${outside.join(', ')}`, [{ field: 'project_codes', problem: `has no project ${outside.join(', ')} that you can see` }]);
+    if (outside.length)
+      throw invalid(`Unknown project ${outside.join(', ')}`, [
+        { field: 'project_codes', problem: `has no project ${outside.join(', ')} that you can see` },
+      ]);
     return { all_projects: allProjects, project_codes: projectCodes };
   }
 
   private input(principal: Principal, body: NotifierBody, current?: NotifierRow): NotifierInput {
     const s = body.settings;
-    if (s.auth_header_value && !s.auth_header_name) throw invalid('A token needs its header', [{ field: 'settings.auth_header_name', problem: 'is required with settings.auth_header_value' }]);
+    if (s.auth_header_value && !s.auth_header_name)
+      throw invalid('A token needs its header', [
+        { field: 'settings.auth_header_name', problem: 'is required with settings.auth_header_value' },
+      ]);
     // A token left out of an update is kept, unless the header it went with is dropped.
-    const sealed = s.auth_header_value ? this.secrets.seal(s.auth_header_value) : s.auth_header_name ? current?.auth_header_value_sealed ?? null : null;
+    const sealed = s.auth_header_value
+      ? this.secrets.seal(s.auth_header_value)
+      : s.auth_header_name
+        ? (current?.auth_header_value_sealed ?? null)
+        : null;
     return {
-      name: body.name, type_id: body.type_id, url: s.url, rate_limit: s.rate_limit, timeout_seconds: s.timeout_seconds, payload_format: s.payload_format, auth_header_name: s.auth_header_name ?? null,
+      name: body.name,
+      type_id: body.type_id,
+      url: s.url,
+      rate_limit: s.rate_limit,
+      timeout_seconds: s.timeout_seconds,
+      payload_format: s.payload_format,
+      auth_header_name: s.auth_header_name ?? null,
       auth_header_value_sealed: sealed,
       ...this.signing(s.signing_secret, current),
-      events: [...new Set(body.events)], active: body.active, ...this.scope(principal, body.project_codes),
+      events: [...new Set(body.events)],
+      active: body.active,
+      ...this.scope(principal, body.project_codes),
     };
   }
 
@@ -95,7 +144,13 @@ export class Notifiers {
    * A new signing secret replaces the current one, which keeps signing beside it for the rotation
    * window; a secret left out of an update, or given again unchanged, keeps what is there.
    */
-  private signing(secret: string | undefined, current?: NotifierRow): Pick<NotifierInput, 'signing_secret_sealed' | 'previous_signing_secret_sealed' | 'previous_signing_secret_expires_at'> {
+  private signing(
+    secret: string | undefined,
+    current?: NotifierRow,
+  ): Pick<
+    NotifierInput,
+    'signing_secret_sealed' | 'previous_signing_secret_sealed' | 'previous_signing_secret_expires_at'
+  > {
     const kept = {
       signing_secret_sealed: current?.signing_secret_sealed ?? null,
       previous_signing_secret_sealed: current?.previous_signing_secret_sealed ?? null,
@@ -108,7 +163,9 @@ export class Notifiers {
     return {
       signing_secret_sealed: this.secrets.seal(secret),
       previous_signing_secret_sealed: rotating ? replaced : null,
-      previous_signing_secret_expires_at: rotating ? new Date(Date.now() + this.secretRotationHours * 3_600_000).toISOString() : null,
+      previous_signing_secret_expires_at: rotating
+        ? new Date(Date.now() + this.secretRotationHours * 3_600_000).toISOString()
+        : null,
     };
   }
 
@@ -117,7 +174,9 @@ export class Notifiers {
   }
 
   async create(principal: Principal, body: NotifierBody) {
-    return this.view(await notifierStore.insert(this.db, randomUUID(), principal.username, this.input(principal, body)));
+    return this.view(
+      await notifierStore.insert(this.db, randomUUID(), principal.username, this.input(principal, body)),
+    );
   }
 
   async get(principal: Principal, id: string): Promise<NotifierRow> {
@@ -132,8 +191,16 @@ export class Notifiers {
 
   async list(principal: Principal, q: { page: number; limit: number; name?: string }) {
     const page = await notifierStore.list(this.db, principal.projects, q);
-    const stats = await notifierStore.deliveryStats(this.db, page.items.map((n) => n.id));
-    return { items: page.items.map((n) => notifierView(n, stats.get(n.id))), total: page.total, page: q.page, limit: q.limit };
+    const stats = await notifierStore.deliveryStats(
+      this.db,
+      page.items.map((n) => n.id),
+    );
+    return {
+      items: page.items.map((n) => notifierView(n, stats.get(n.id))),
+      total: page.total,
+      page: q.page,
+      limit: q.limit,
+    };
   }
 
   async update(principal: Principal, id: string, body: NotifierBody) {
@@ -155,6 +222,19 @@ export class Notifiers {
 
   async testSettings(principal: Principal, s: WebhookSettings): Promise<TestAnswer> {
     const body = testBody(principal.username);
-    return testAnswer(await this.webhooks.call({ url: s.url, timeoutSeconds: s.timeout_seconds, authHeaderName: s.auth_header_name ?? null, authHeaderValue: s.auth_header_value ?? null, signingSecrets: s.signing_secret ? [s.signing_secret] : [], payloadFormat: s.payload_format }, body, body.id));
+    return testAnswer(
+      await this.webhooks.call(
+        {
+          url: s.url,
+          timeoutSeconds: s.timeout_seconds,
+          authHeaderName: s.auth_header_name ?? null,
+          authHeaderValue: s.auth_header_value ?? null,
+          signingSecrets: s.signing_secret ? [s.signing_secret] : [],
+          payloadFormat: s.payload_format,
+        },
+        body,
+        body.id,
+      ),
+    );
   }
 }

@@ -1,4 +1,14 @@
-import { AppError, Cache, Db, ErrorRecorder, EventEnvelope, Logger, RateLimiter, SecretBox, Trx } from '@bulwark/platform';
+import {
+  AppError,
+  Cache,
+  Db,
+  ErrorRecorder,
+  EventEnvelope,
+  Logger,
+  RateLimiter,
+  SecretBox,
+  Trx,
+} from '@bulwark/platform';
 import { EVENT_KINDS, projectOf } from './domain/messages';
 import { deliveryStore, DueDelivery } from './store/deliveries';
 import { eventStore, SecurityEventRow } from './store/events';
@@ -15,7 +25,15 @@ export async function recordSecurityEvent(event: EventEnvelope, trx: Trx): Promi
   if (!kind) return;
   const data = event.payload as Record<string, unknown>;
   const [message, messageRu] = kind.message(data);
-  const row: SecurityEventRow = { id: event.id, type: event.type, project_code: projectOf(data), message, message_ru: messageRu, data, occurred_at: event.occurredAt || new Date().toISOString() };
+  const row: SecurityEventRow = {
+    id: event.id,
+    type: event.type,
+    project_code: projectOf(data),
+    message,
+    message_ru: messageRu,
+    data,
+    occurred_at: event.occurredAt || new Date().toISOString(),
+  };
   if (!(await eventStore.record(trx, row))) return;
   await deliveryStore.enqueue(trx, row.id, await notifierStore.subscribed(trx, row.type, row.project_code));
 }
@@ -42,20 +60,41 @@ export class DeliveryWorker {
 
   private limiter(perSecond: number): RateLimiter {
     let l = this.limiters.get(perSecond);
-    if (!l) this.limiters.set(perSecond, (l = this.cache.rateLimiter({ keyPrefix: `notify-rate-${perSecond}`, points: perSecond, windowSeconds: 1 })));
+    if (!l)
+      this.limiters.set(
+        perSecond,
+        (l = this.cache.rateLimiter({ keyPrefix: `notify-rate-${perSecond}`, points: perSecond, windowSeconds: 1 })),
+      );
     return l;
   }
 
   /** Sends what is due until nothing is. */
   async drain(): Promise<void> {
-    for (let due = await deliveryStore.claim(this.db, this.opts.batch, 120); due.length; due = await deliveryStore.claim(this.db, this.opts.batch, 120)) {
+    for (
+      let due = await deliveryStore.claim(this.db, this.opts.batch, 120);
+      due.length;
+      due = await deliveryStore.claim(this.db, this.opts.batch, 120)
+    ) {
       // The batch's notifiers and events in two queries, not two per delivery.
-      const [notifiers, events] = await Promise.all([notifierStore.getMany(this.db, due.map((d) => d.notifier_id)), eventStore.getMany(this.db, due.map((d) => d.event_id))]);
+      const [notifiers, events] = await Promise.all([
+        notifierStore.getMany(
+          this.db,
+          due.map((d) => d.notifier_id),
+        ),
+        eventStore.getMany(
+          this.db,
+          due.map((d) => d.event_id),
+        ),
+      ]);
       await Promise.all(due.map((d) => this.send(d, notifiers.get(d.notifier_id), events.get(d.event_id))));
     }
   }
 
-  private async send(d: DueDelivery, notifier: NotifierRow | undefined, event: SecurityEventRow | undefined): Promise<void> {
+  private async send(
+    d: DueDelivery,
+    notifier: NotifierRow | undefined,
+    event: SecurityEventRow | undefined,
+  ): Promise<void> {
     // Deleted since the claim: the cascade took the delivery too.
     if (!notifier || !event) return;
     if (!notifier.active) {
@@ -71,7 +110,15 @@ export class DeliveryWorker {
     }
     const result = await this.webhooks.call(
       webhookTarget(notifier, this.secrets),
-      { id: event.id, type: event.type, occurred_at: event.occurred_at, project_code: event.project_code, message: event.message, message_ru: event.message_ru, data: event.data },
+      {
+        id: event.id,
+        type: event.type,
+        occurred_at: event.occurred_at,
+        project_code: event.project_code,
+        message: event.message,
+        message_ru: event.message_ru,
+        data: event.data,
+      },
       d.id,
     );
     if (result.delivered) {
@@ -82,7 +129,13 @@ export class DeliveryWorker {
     const error = result.error ?? 'failed';
     if (!giveUp) {
       await deliveryStore.attemptFailed(this.db, d.id, result.status, error, retryDelaySeconds(d.attempts));
-      this.log.warn('webhook delivery failed; will retry', { notifierId: notifier.id, deliveryId: d.id, attempt: d.attempts, status: result.status, error });
+      this.log.warn('webhook delivery failed; will retry', {
+        notifierId: notifier.id,
+        deliveryId: d.id,
+        attempt: d.attempts,
+        status: result.status,
+        error,
+      });
       return;
     }
     // Given up: the delivery's state and its error-log record commit together.
@@ -90,14 +143,29 @@ export class DeliveryWorker {
       await deliveryStore.attemptFailed(trx, d.id, result.status, error, null);
       await this.errors.recordError(
         {
-          code: 'webhook.given_up', level: 'warning', subject: d.id, request_id: null,
+          code: 'webhook.given_up',
+          level: 'warning',
+          subject: d.id,
+          request_id: null,
           message: `Webhook notifier "${notifier.name}" gave up delivering ${event.type} (${event.id}) after ${d.attempts} attempt(s): ${error}`,
           message_ru: `Вебхук «${notifier.name}» прекратил доставку ${event.type} (${event.id}) после попыток: ${d.attempts}; ошибка: ${error}`,
-          details: { notifier_id: notifier.id, event_id: event.id, event_type: event.type, attempts: d.attempts, status: result.status },
+          details: {
+            notifier_id: notifier.id,
+            event_id: event.id,
+            event_type: event.type,
+            attempts: d.attempts,
+            status: result.status,
+          },
         },
         trx,
       );
     });
-    this.log.warn('webhook delivery given up', { notifierId: notifier.id, deliveryId: d.id, attempt: d.attempts, status: result.status, error });
+    this.log.warn('webhook delivery given up', {
+      notifierId: notifier.id,
+      deliveryId: d.id,
+      attempt: d.attempts,
+      status: result.status,
+      error,
+    });
   }
 }

@@ -70,28 +70,53 @@ export class WebhookClient {
     // Standard Webhooks headers; webhook-id is the delivery's, the same on every retry, so receivers can dedupe.
     const timestamp = Math.floor(Date.now() / 1000);
     const headers: Record<string, string> = {
-      'content-type': cef ? 'text/plain; charset=utf-8' : 'application/json', 'user-agent': 'Bulwark-Webhook/1',
-      'webhook-id': deliveryId, 'webhook-timestamp': String(timestamp),
-      'x-bulwark-event': body.type, 'x-bulwark-delivery': deliveryId,
+      'content-type': cef ? 'text/plain; charset=utf-8' : 'application/json',
+      'user-agent': 'Bulwark-Webhook/1',
+      'webhook-id': deliveryId,
+      'webhook-timestamp': String(timestamp),
+      'x-bulwark-event': body.type,
+      'x-bulwark-delivery': deliveryId,
     };
-    if (target.authHeaderName && target.authHeaderValue) headers[target.authHeaderName.toLowerCase()] = target.authHeaderValue;
+    if (target.authHeaderName && target.authHeaderValue)
+      headers[target.authHeaderName.toLowerCase()] = target.authHeaderValue;
     const [current] = target.signingSecrets;
     if (current) {
       headers['webhook-signature'] = standardSignature(target.signingSecrets, deliveryId, timestamp, text);
       headers['x-bulwark-signature'] = legacySignature(current, text);
     }
     try {
-      const res = await fetch(target.url, { method: 'POST', headers, body: text, redirect: 'manual', dispatcher: this.agent, signal: AbortSignal.timeout(target.timeoutSeconds * 1000) });
+      const res = await fetch(target.url, {
+        method: 'POST',
+        headers,
+        body: text,
+        redirect: 'manual',
+        dispatcher: this.agent,
+        signal: AbortSignal.timeout(target.timeoutSeconds * 1000),
+      });
       await res.body?.cancel();
       const delivered = res.status >= 200 && res.status < 300;
-      return { delivered, status: res.status, error: delivered ? null : `HTTP ${res.status}`, duration_ms: Date.now() - started };
+      return {
+        delivered,
+        status: res.status,
+        error: delivered ? null : `HTTP ${res.status}`,
+        duration_ms: Date.now() - started,
+      };
     } catch (err) {
       const e = err as Error & { cause?: { code?: string; message?: string } };
       const code = e.cause?.code ?? '';
       if (code === OUTBOUND_REFUSED || NOT_CONNECTED.includes(code)) {
-        return { delivered: false, status: null, error: unreachableMessage(new URL(target.url).host), duration_ms: Date.now() - started, ...(code === OUTBOUND_REFUSED ? { permanent: true } : {}) };
+        return {
+          delivered: false,
+          status: null,
+          error: unreachableMessage(new URL(target.url).host),
+          duration_ms: Date.now() - started,
+          ...(code === OUTBOUND_REFUSED ? { permanent: true } : {}),
+        };
       }
-      const reason = e.name === 'TimeoutError' ? `no answer within ${target.timeoutSeconds} s` : e.cause?.code ?? e.cause?.message ?? e.message;
+      const reason =
+        e.name === 'TimeoutError'
+          ? `no answer within ${target.timeoutSeconds} s`
+          : (e.cause?.code ?? e.cause?.message ?? e.message);
       return { delivered: false, status: null, error: reason, duration_ms: Date.now() - started };
     }
   }

@@ -25,7 +25,9 @@ function parseCef(line: string) {
   keys.forEach((m, k) => {
     const start = m.index + m[0].length;
     const end = k + 1 < keys.length ? keys[k + 1].index : rest.length;
-    extension[m[1]] = rest.slice(start, end).replace(/\\(.)/g, (_, ch: string) => (ch === 'n' ? '\n' : ch === 'r' ? '\r' : ch));
+    extension[m[1]] = rest
+      .slice(start, end)
+      .replace(/\\(.)/g, (_, ch: string) => (ch === 'n' ? '\n' : ch === 'r' ? '\r' : ch));
   });
   return { header, extension };
 }
@@ -58,13 +60,35 @@ describe('CEF webhook output', () => {
     it('POSTs one signed CEF line per event that a receiver parses back to the event', async () => {
       const secret = `whsec_${Buffer.from('cef-test-signing-key-of-32-bytes!').toString('base64')}`;
       const client = new WebhookClient(new OutboundPolicy({ allow: ['127.0.0.1/32'] }));
-      const data = { scan_result_id: 's1', layer_id: 'l1', project_code: 'shop|eu', verdict: { status: 'failed', locked: true, conditions: [] }, note: 'a=b\\c\nnext' };
+      const data = {
+        scan_result_id: 's1',
+        layer_id: 'l1',
+        project_code: 'shop|eu',
+        verdict: { status: 'failed', locked: true, conditions: [] },
+        note: 'a=b\\c\nnext',
+      };
       const body = {
-        id: 'evt-1', type: 'quality_gate.evaluated', occurred_at: '2026-11-23T00:00:00.000Z', project_code: 'shop|eu',
-        message: 'Quality gate failed | layer l1\nsecond line', message_ru: 'Критерий качества не пройден', data,
+        id: 'evt-1',
+        type: 'quality_gate.evaluated',
+        occurred_at: '2026-11-23T00:00:00.000Z',
+        project_code: 'shop|eu',
+        message: 'Quality gate failed | layer l1\nsecond line',
+        message_ru: 'Критерий качества не пройден',
+        data,
       };
       try {
-        const result = await client.call({ url: `http://127.0.0.1:${port}/cef`, timeoutSeconds: 5, authHeaderName: null, authHeaderValue: null, signingSecrets: [secret], payloadFormat: 'cef' }, body, 'delivery-1');
+        const result = await client.call(
+          {
+            url: `http://127.0.0.1:${port}/cef`,
+            timeoutSeconds: 5,
+            authHeaderName: null,
+            authHeaderValue: null,
+            signingSecrets: [secret],
+            payloadFormat: 'cef',
+          },
+          body,
+          'delivery-1',
+        );
         expect(result).to.include({ delivered: true, status: 200 });
       } finally {
         await client.close();
@@ -75,11 +99,30 @@ describe('CEF webhook output', () => {
       expect(got.text.split('\n')).to.have.length(1);
       // Signed like JSON bodies; the reference library's verify() also parses the body as JSON, so its sign() recomputes the signature instead.
       const timestamp = new Date(Number(got.headers['webhook-timestamp']) * 1000);
-      expect(String(got.headers['webhook-signature'])).to.equal(new Webhook(secret).sign(String(got.headers['webhook-id']), timestamp, got.text));
+      expect(String(got.headers['webhook-signature'])).to.equal(
+        new Webhook(secret).sign(String(got.headers['webhook-id']), timestamp, got.text),
+      );
 
       const { header, extension } = parseCef(got.text);
-      expect(header).to.deep.equal(['CEF:0', 'Bulwark', 'Bulwark', BULWARK_VERSION, 'quality_gate.evaluated', 'Quality gate failed | layer l1 second line', '8']);
-      expect(extension).to.include({ externalId: 'evt-1', rt: String(Date.parse(body.occurred_at)), msg: body.message, cs1Label: 'project_code', cs1: 'shop|eu', cs2Label: 'payload_version', cs2: '1', cs3Label: 'data' });
+      expect(header).to.deep.equal([
+        'CEF:0',
+        'Bulwark',
+        'Bulwark',
+        BULWARK_VERSION,
+        'quality_gate.evaluated',
+        'Quality gate failed | layer l1 second line',
+        '8',
+      ]);
+      expect(extension).to.include({
+        externalId: 'evt-1',
+        rt: String(Date.parse(body.occurred_at)),
+        msg: body.message,
+        cs1Label: 'project_code',
+        cs1: 'shop|eu',
+        cs2Label: 'payload_version',
+        cs2: '1',
+        cs3Label: 'data',
+      });
       expect(JSON.parse(extension.cs3)).to.deep.equal(data);
     });
   });

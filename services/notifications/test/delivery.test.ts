@@ -2,7 +2,17 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
-import { createLogger, ErrorRecorder, EventEnvelope, MemoryCache, OperationalError, OutboundPolicy, Queryable, recordError, SecretBox } from '@bulwark/platform';
+import {
+  createLogger,
+  ErrorRecorder,
+  EventEnvelope,
+  MemoryCache,
+  OperationalError,
+  OutboundPolicy,
+  Queryable,
+  recordError,
+  SecretBox,
+} from '@bulwark/platform';
 import { DATABASE_BACKENDS, TestDatabase, type Json } from '@bulwark/testkit';
 import { migrations } from '../src/migrations';
 import { DeliveryWorker, recordSecurityEvent } from '../src/security-events';
@@ -19,7 +29,9 @@ for (const backend of DATABASE_BACKENDS) {
     const secrets = new SecretBox(randomBytes(32));
     const webhooks = new WebhookClient(new OutboundPolicy({ allow: ['127.0.0.1/32'] }));
     // What a ServiceHost does: the record goes to this database's outbox, in the given transaction.
-    const errors: ErrorRecorder = { recordError: (e: OperationalError, trx?: Queryable) => recordError(trx ?? t.db, 'notifications', e) };
+    const errors: ErrorRecorder = {
+      recordError: (e: OperationalError, trx?: Queryable) => recordError(trx ?? t.db, 'notifications', e),
+    };
 
     before(async function () {
       t = await backend.open(this, 'notifications', migrations);
@@ -42,21 +54,46 @@ for (const backend of DATABASE_BACKENDS) {
 
     const notifier = (path: string, over: Partial<Parameters<typeof notifierStore.insert>[3]> = {}) =>
       notifierStore.insert(t.db, randomUUID(), 'admin', {
-        name: path, type_id: 1, url: `${url}${path}`, rate_limit: 100, timeout_seconds: 5, payload_format: 'json', auth_header_name: null, auth_header_value_sealed: null, signing_secret_sealed: null,
-        events: [], project_codes: [], all_projects: true, active: true, previous_signing_secret_sealed: null, previous_signing_secret_expires_at: null, ...over,
+        name: path,
+        type_id: 1,
+        url: `${url}${path}`,
+        rate_limit: 100,
+        timeout_seconds: 5,
+        payload_format: 'json',
+        auth_header_name: null,
+        auth_header_value_sealed: null,
+        signing_secret_sealed: null,
+        events: [],
+        project_codes: [],
+        all_projects: true,
+        active: true,
+        previous_signing_secret_sealed: null,
+        previous_signing_secret_expires_at: null,
+        ...over,
       });
     const event = (project: string, type = 'scan.completed'): EventEnvelope => ({
-      id: randomUUID(), type, topic: 'bulwark.scans.v1', key: 'k', occurredAt: new Date().toISOString(), headers: {},
+      id: randomUUID(),
+      type,
+      topic: 'bulwark.scans.v1',
+      key: 'k',
+      occurredAt: new Date().toISOString(),
+      headers: {},
       payload: { scan_result_id: randomUUID(), project_code: project, findings_count: 1 },
     });
     const record = (e: EventEnvelope) => t.db.transaction((trx) => recordSecurityEvent(e, trx));
     const states = async (notifierId: string) =>
-      (await t.db('deliveries').where({ notifier_id: notifierId }).select('state', 'attempts')).map((d: { state: string; attempts: number }) => `${d.state}/${d.attempts}`).sort();
+      (await t.db('deliveries').where({ notifier_id: notifierId }).select('state', 'attempts'))
+        .map((d: { state: string; attempts: number }) => `${d.state}/${d.attempts}`)
+        .sort();
 
     it('records an event once, with one delivery for each notifier that wants its type and project', async () => {
       const project = `p-${randomUUID().slice(0, 6)}`;
       const all = await notifier('/all');
-      const mine = await notifier('/mine', { all_projects: false, project_codes: [project], events: ['scan.completed'] });
+      const mine = await notifier('/mine', {
+        all_projects: false,
+        project_codes: [project],
+        events: ['scan.completed'],
+      });
       const otherProject = await notifier('/other', { all_projects: false, project_codes: ['elsewhere'] });
       const otherType = await notifier('/type', { events: ['report.ready'] });
       const inactive = await notifier('/off', { active: false });
@@ -64,7 +101,13 @@ for (const backend of DATABASE_BACKENDS) {
       await record(e);
       await record(e);
       await record(event(project, 'check.created'));
-      expect(await t.db('security_events').where({ id: e.id }).count({ n: '*' }).then((r) => Number(r[0].n))).to.equal(1);
+      expect(
+        await t
+          .db('security_events')
+          .where({ id: e.id })
+          .count({ n: '*' })
+          .then((r) => Number(r[0].n)),
+      ).to.equal(1);
       expect(await states(all.id)).to.deep.equal(['pending/0']);
       expect(await states(mine.id)).to.deep.equal(['pending/0']);
       expect(await states(otherProject.id)).to.deep.equal([]);
@@ -77,9 +120,18 @@ for (const backend of DATABASE_BACKENDS) {
       const slow = await notifier('/slow', { rate_limit: 2 });
       const project = `p-${randomUUID().slice(0, 6)}`;
       for (let i = 0; i < 5; i++) await record(event(project));
-      await new DeliveryWorker(t.db, new MemoryCache(), secrets, webhooks, createLogger('test'), errors, { batch: 20, maxAttempts: 3 }).drain();
+      await new DeliveryWorker(t.db, new MemoryCache(), secrets, webhooks, createLogger('test'), errors, {
+        batch: 20,
+        maxAttempts: 3,
+      }).drain();
       expect(received.filter((r) => r.path === '/slow')).to.have.length(2);
-      expect(await states(slow.id)).to.deep.equal(['delivered/1', 'delivered/1', 'pending/0', 'pending/0', 'pending/0']);
+      expect(await states(slow.id)).to.deep.equal([
+        'delivered/1',
+        'delivered/1',
+        'pending/0',
+        'pending/0',
+        'pending/0',
+      ]);
       await t.db('notifiers').where({ id: slow.id }).delete();
     });
 
@@ -102,12 +154,20 @@ for (const backend of DATABASE_BACKENDS) {
       const down = await notifier('/down');
       const e = event(`p-${randomUUID().slice(0, 6)}`);
       await record(e);
-      await new DeliveryWorker(t.db, new MemoryCache(), secrets, webhooks, createLogger('test'), errors, { batch: 20, maxAttempts: 1 }).drain();
+      await new DeliveryWorker(t.db, new MemoryCache(), secrets, webhooks, createLogger('test'), errors, {
+        batch: 20,
+        maxAttempts: 1,
+      }).drain();
       expect(await states(down.id)).to.deep.equal(['failed/1']);
       const row = await t.db('deliveries').where({ notifier_id: down.id }).first();
       expect(row).to.include({ last_status: 500, last_error: 'HTTP 500' });
-      const outbox = await t.db('bulwark_outbox').where({ topic: 'bulwark.errors.v1', type: 'error.recorded' }).select('payload');
-      const records = outbox.map((o: { payload: unknown }) => (typeof o.payload === 'string' ? JSON.parse(o.payload) : o.payload)).filter((p: Json) => p.subject === row.id);
+      const outbox = await t
+        .db('bulwark_outbox')
+        .where({ topic: 'bulwark.errors.v1', type: 'error.recorded' })
+        .select('payload');
+      const records = outbox
+        .map((o: { payload: unknown }) => (typeof o.payload === 'string' ? JSON.parse(o.payload) : o.payload))
+        .filter((p: Json) => p.subject === row.id);
       expect(records).to.have.length(1);
       expect(records[0]).to.include({ service: 'notifications', code: 'webhook.given_up', level: 'warning' });
       expect(records[0].details).to.include({ notifier_id: down.id, event_id: e.id, status: 500, attempts: 1 });

@@ -13,7 +13,15 @@ describe('notifications domain', () => {
       expect(ru, type).to.be.a('string').and.not.contain('undefined');
       expect(ru, type).to.match(/[а-яё]/i);
     }
-    expect(EVENT_KINDS['issues.ingested'].message({ project_code: 'shop', created: 3, reopened: 1, fixed: 2, scan_result_id: 's' })[0]).to.equal('Project shop: 3 new, 1 reopened and 2 fixed issues after scan s');
+    expect(
+      EVENT_KINDS['issues.ingested'].message({
+        project_code: 'shop',
+        created: 3,
+        reopened: 1,
+        fixed: 2,
+        scan_result_id: 's',
+      })[0],
+    ).to.equal('Project shop: 3 new, 1 reopened and 2 fixed issues after scan s');
   });
 
   it('has a webhook body schema for every notifiable event that its example fits and a wrong version does not', () => {
@@ -21,7 +29,16 @@ describe('notifications domain', () => {
     for (const [type, kind] of Object.entries(EVENT_KINDS)) {
       const validate = ajv.compile(webhookJsonSchema(type));
       const [message, message_ru] = kind.message(kind.example);
-      const body = { version: WEBHOOK_PAYLOAD_VERSION, id: 'e1', type, occurred_at: '2026-01-01T00:00:00.000Z', project_code: projectOf(kind.example), message, message_ru, data: kind.example };
+      const body = {
+        version: WEBHOOK_PAYLOAD_VERSION,
+        id: 'e1',
+        type,
+        occurred_at: '2026-01-01T00:00:00.000Z',
+        project_code: projectOf(kind.example),
+        message,
+        message_ru,
+        data: kind.example,
+      };
       expect(validate(body), `${type}: ${JSON.stringify(validate.errors)}`).to.equal(true);
       expect(validate({ ...body, version: WEBHOOK_PAYLOAD_VERSION + 1 }), type).to.equal(false);
     }

@@ -18,8 +18,19 @@ for (const backend of DATABASE_BACKENDS) {
     after(async () => t?.close());
 
     const recorded = (e: Partial<OperationalError> = {}, at = new Date(), payload?: unknown): EventEnvelope => ({
-      id: randomUUID(), type: 'error.recorded', topic: 'bulwark.errors.v1', key: service, occurredAt: at.toISOString(), headers: {},
-      payload: payload ?? errorPayload(service, { code: 'scan.failed', level: 'error', message: 'Scan failed', message_ru: 'Сканирование не удалось', ...e }, at),
+      id: randomUUID(),
+      type: 'error.recorded',
+      topic: 'bulwark.errors.v1',
+      key: service,
+      occurredAt: at.toISOString(),
+      headers: {},
+      payload:
+        payload ??
+        errorPayload(
+          service,
+          { code: 'scan.failed', level: 'error', message: 'Scan failed', message_ru: 'Сканирование не удалось', ...e },
+          at,
+        ),
     });
     const record = (e: EventEnvelope) => t.db.transaction((trx) => consume(e, trx));
     const mine = () => t.db('error_log').where({ service });
@@ -31,15 +42,27 @@ for (const backend of DATABASE_BACKENDS) {
       await record(recorded({}, new Date(), { service, code: 'NOT A CODE', level: 'loud' }));
       const rows = await mine();
       expect(rows).to.have.length(1);
-      expect(rows[0]).to.include({ id: e.id, code: 'scan.failed', level: 'error', subject: 'scan-1', message_ru: 'Сканирование не удалось' });
+      expect(rows[0]).to.include({
+        id: e.id,
+        code: 'scan.failed',
+        level: 'error',
+        subject: 'scan-1',
+        message_ru: 'Сканирование не удалось',
+      });
     });
 
     it('exports CSV newest first across pages, with cells a spreadsheet would run as formulas defused', async () => {
       const base = Date.now() - 60_000;
-      for (let i = 0; i < 1005; i++) await record(recorded({ code: 'webhook.given_up', level: 'warning', message: `given up ${i}` }, new Date(base + i)));
-      await record(recorded({ code: 'http.internal', message: '=HYPERLINK("http://evil.example","click")', message_ru: '+1+2' }));
+      for (let i = 0; i < 1005; i++)
+        await record(
+          recorded({ code: 'webhook.given_up', level: 'warning', message: `given up ${i}` }, new Date(base + i)),
+        );
+      await record(
+        recorded({ code: 'http.internal', message: '=HYPERLINK("http://evil.example","click")', message_ru: '+1+2' }),
+      );
       let csv = '';
-      for await (const piece of errorsCsv(t.db, { services: [service], codes: ['webhook.given_up', 'http.internal'] })) csv += piece;
+      for await (const piece of errorsCsv(t.db, { services: [service], codes: ['webhook.given_up', 'http.internal'] }))
+        csv += piece;
       const lines = csv.trimEnd().split('\r\n');
       expect(lines[0]).to.equal('occurred_at,service,level,code,message,message_ru,subject,route,request_id,id');
       expect(lines).to.have.length(1 + 1006);
@@ -49,7 +72,13 @@ for (const backend of DATABASE_BACKENDS) {
     });
 
     it('lists with every filter, and says which services, codes and levels there are', async () => {
-      const page = await errorStore.list(t.db, { services: [service], levels: ['warning'], message: 'GIVEN UP 100', page: 1, limit: 3 });
+      const page = await errorStore.list(t.db, {
+        services: [service],
+        levels: ['warning'],
+        message: 'GIVEN UP 100',
+        page: 1,
+        limit: 3,
+      });
       expect(page.total).to.equal(6);
       expect(page.items.map((e) => e.message)).to.deep.equal(['given up 1004', 'given up 1003', 'given up 1002']);
       const values = await errorStore.filterValues(t.db, {});

@@ -49,15 +49,55 @@ export function errorsLogSuite(t: SystemUnderTest): void {
     this.timeout(60000);
     // Listens on 127.0.0.2, which the tests' outbound policy refuses: the delivery is given up at once.
     receiver = await startReceiver('127.0.0.2');
-    notifierId = ok(await t.admin.post('/api/v1/notifier', { name: `refused ${code}`, settings: { url: receiver.url }, events: ['scan.failed'], project_codes: [code] })).id;
-    ok(await t.admin.post('/api/v1/project', { code, name: `Errors ${code}`, description: 'error log tests', tags: [] }));
-    const layer = ok(await t.admin.post('/api/v1/layer', { name: 'code', description: '', project_code: code, layer_type_id: 1, is_template: false }));
+    notifierId = ok(
+      await t.admin.post('/api/v1/notifier', {
+        name: `refused ${code}`,
+        settings: { url: receiver.url },
+        events: ['scan.failed'],
+        project_codes: [code],
+      }),
+    ).id;
+    ok(
+      await t.admin.post('/api/v1/project', { code, name: `Errors ${code}`, description: 'error log tests', tags: [] }),
+    );
+    const layer = ok(
+      await t.admin.post('/api/v1/layer', {
+        name: 'code',
+        description: '',
+        project_code: code,
+        layer_type_id: 1,
+        is_template: false,
+      }),
+    );
     // Nothing listens on this port: the checkout fails.
-    const source = ok(await t.admin.post('/api/v1/source', {
-      name: `gone ${code}`, description: '', source_type_id: 1, settings: { url: `http://127.0.0.1:${await freePort()}/app.git`, branch_name: 'main', auth_method: 'Anonymous' },
-    }));
-    const tool = ok(await t.admin.post('/api/v1/tool', { description: `semgrep ${code}`, type_id: SEMGREP_TOOL_TYPE, settings: { scan_result_lang: 'EN' } }));
-    const check = ok(await t.admin.post('/api/v1/check', { layer_id: layer.id, security_tool_id: tool.id, scan_source_id: source.id, source_auth: { branch_name: 'main' }, run_scan_task: { type: 'manual' } }));
+    const source = ok(
+      await t.admin.post('/api/v1/source', {
+        name: `gone ${code}`,
+        description: '',
+        source_type_id: 1,
+        settings: {
+          url: `http://127.0.0.1:${await freePort()}/app.git`,
+          branch_name: 'main',
+          auth_method: 'Anonymous',
+        },
+      }),
+    );
+    const tool = ok(
+      await t.admin.post('/api/v1/tool', {
+        description: `semgrep ${code}`,
+        type_id: SEMGREP_TOOL_TYPE,
+        settings: { scan_result_lang: 'EN' },
+      }),
+    );
+    const check = ok(
+      await t.admin.post('/api/v1/check', {
+        layer_id: layer.id,
+        security_tool_id: tool.id,
+        scan_source_id: source.id,
+        source_auth: { branch_name: 'main' },
+        run_scan_task: { type: 'manual' },
+      }),
+    );
     scanId = ok(await t.admin.post(`/api/v1/check/${check.id}/run`)).scan_result_id;
   });
   after(async () => {
@@ -70,7 +110,10 @@ export function errorsLogSuite(t: SystemUnderTest): void {
     this.timeout(90000);
     const e = await logged(`filter[service]=scanning&filter[code]=scan.checkout_failed`, (r) => r.subject === scanId);
     expect(e).to.include({ service: 'scanning', level: 'error', code: 'scan.checkout_failed', route: null });
-    expect(e.message).to.contain(`Scan ${scanId}`).and.to.contain(`project ${code}`).and.to.contain('Checkout failed: Host unreachable');
+    expect(e.message)
+      .to.contain(`Scan ${scanId}`)
+      .and.to.contain(`project ${code}`)
+      .and.to.contain('Checkout failed: Host unreachable');
     expect(e.message_ru).to.contain(`Сканирование ${scanId}`).and.to.contain('ошибка получения исходного кода');
     expect(e.details).to.include({ project_code: code });
     expect(ok(await t.admin.get(`/api/v1/scan-result/${scanId}`)).state).to.equal('failed');
@@ -78,7 +121,10 @@ export function errorsLogSuite(t: SystemUnderTest): void {
 
   it('records a webhook delivery given up, from the notifications service', async function () {
     this.timeout(90000);
-    const e = await logged('filter[service]=notifications&filter[code]=webhook.given_up', (r) => r.details.notifier_id === notifierId);
+    const e = await logged(
+      'filter[service]=notifications&filter[code]=webhook.given_up',
+      (r) => r.details.notifier_id === notifierId,
+    );
     expect(e).to.include({ level: 'warning' });
     expect(e.message).to.contain(`refused ${code}`).and.to.contain('scan.failed').and.to.contain('Host unreachable');
     expect(e.message_ru).to.contain('Вебхук');
@@ -88,13 +134,25 @@ export function errorsLogSuite(t: SystemUnderTest): void {
   it('records a 5xx answer with its route and request id, never internals, from the identity service', async function () {
     this.timeout(60000);
     // A provider that does not answer: the login redirect answers 503.
-    ok(await t.admin.put('/api/v1/sso/settings', {
-      enabled: true, issuer: `http://127.0.0.1:${await freePort()}/oidc`, allow_insecure_http: true, client_id: 'bulwark', client_secret: 'client-secret-never-logged',
-      redirect_uri: 'https://bulwark.example/api/v1/sso/callback',
-    }));
-    const res = await fetch(`${t.anon.baseUrl}/api/v1/sso/login`, { redirect: 'manual', headers: { 'x-request-id': ssoRequestId } });
+    ok(
+      await t.admin.put('/api/v1/sso/settings', {
+        enabled: true,
+        issuer: `http://127.0.0.1:${await freePort()}/oidc`,
+        allow_insecure_http: true,
+        client_id: 'bulwark',
+        client_secret: 'client-secret-never-logged',
+        redirect_uri: 'https://bulwark.example/api/v1/sso/callback',
+      }),
+    );
+    const res = await fetch(`${t.anon.baseUrl}/api/v1/sso/login`, {
+      redirect: 'manual',
+      headers: { 'x-request-id': ssoRequestId },
+    });
     expect(res.status).to.equal(503);
-    const e = await logged('filter[service]=identity&filter[code]=http.unavailable', (r) => r.request_id === ssoRequestId);
+    const e = await logged(
+      'filter[service]=identity&filter[code]=http.unavailable',
+      (r) => r.request_id === ssoRequestId,
+    );
     expect(e).to.include({ level: 'warning', route: 'GET /api/v1/sso/login' });
     expect(e.details).to.include({ status: 503 });
     expect(JSON.stringify(e)).not.to.contain('client-secret-never-logged');
@@ -102,37 +160,71 @@ export function errorsLogSuite(t: SystemUnderTest): void {
 
   it('records a directory that cannot be reached at login, once, without the bind password', async function () {
     this.timeout(60000);
-    ok(await t.admin.put('/api/v1/ldap/settings', {
-      enabled: true, urls: ['ldap://127.0.0.9:389'], bind_dn: 'cn=svc,dc=example,dc=test', bind_password: 'bind-password-never-logged', user_search_base: 'dc=example,dc=test',
-    }));
-    const login = async () => (await t.anon.post('/api/v1/auth/login', { username: `nobody${uniqueSuffix()}`, password: 'whatever-password' })).status;
+    ok(
+      await t.admin.put('/api/v1/ldap/settings', {
+        enabled: true,
+        urls: ['ldap://127.0.0.9:389'],
+        bind_dn: 'cn=svc,dc=example,dc=test',
+        bind_password: 'bind-password-never-logged',
+        user_search_base: 'dc=example,dc=test',
+      }),
+    );
+    const login = async () =>
+      (await t.anon.post('/api/v1/auth/login', { username: `nobody${uniqueSuffix()}`, password: 'whatever-password' }))
+        .status;
     expect(await login()).to.equal(503);
     expect(await login()).to.equal(503);
-    const e = await logged('filter[service]=identity&filter[code]=directory.unreachable', (r) => r.message.includes('127.0.0.9'));
+    const e = await logged('filter[service]=identity&filter[code]=directory.unreachable', (r) =>
+      r.message.includes('127.0.0.9'),
+    );
     expect(e).to.include({ level: 'error', route: 'POST /api/v1/auth/login' });
     expect(e.details).to.include({ stage: 'connect' });
     expect(e.message_ru).to.contain('каталог недоступен');
-    const all = ok(await t.admin.get('/api/v1/errors-log?filter[code]=directory.unreachable&search[message]=127.0.0.9&limit=1000')).items;
+    const all = ok(
+      await t.admin.get('/api/v1/errors-log?filter[code]=directory.unreachable&search[message]=127.0.0.9&limit=1000'),
+    ).items;
     expect(all, 'two failed logins, one record').to.have.length(1);
     // The 503 answer itself is not recorded a second time.
-    const answers = ok(await t.admin.get('/api/v1/errors-log?filter[service]=identity&filter[code]=http.unavailable&limit=1000')).items as LoggedError[];
+    const answers = ok(
+      await t.admin.get('/api/v1/errors-log?filter[service]=identity&filter[code]=http.unavailable&limit=1000'),
+    ).items as LoggedError[];
     expect(answers.filter((r) => r.route === 'POST /api/v1/auth/login')).to.deep.equal([]);
     expect(JSON.stringify(all)).not.to.contain('bind-password-never-logged');
   });
 
   it('filters by service, code, level, date and message in either language, pages, and says which values there are', async () => {
-    const three = ok(await t.admin.get('/api/v1/errors-log?filter[service]=scanning&filter[service]=notifications&filter[service]=identity&limit=1000'));
-    expect([...new Set(three.items.map((e: LoggedError) => e.service))]).to.have.members(['scanning', 'notifications', 'identity']);
-    const warnings = ok(await t.admin.get('/api/v1/errors-log?filter[level]=warning&limit=1000')).items as LoggedError[];
+    const three = ok(
+      await t.admin.get(
+        '/api/v1/errors-log?filter[service]=scanning&filter[service]=notifications&filter[service]=identity&limit=1000',
+      ),
+    );
+    expect([...new Set(three.items.map((e: LoggedError) => e.service))]).to.have.members([
+      'scanning',
+      'notifications',
+      'identity',
+    ]);
+    const warnings = ok(await t.admin.get('/api/v1/errors-log?filter[level]=warning&limit=1000'))
+      .items as LoggedError[];
     expect(warnings.length).to.be.greaterThan(0);
     expect(warnings.every((e) => e.level === 'warning')).to.equal(true);
-    expect(ok(await t.admin.get(`/api/v1/errors-log?search[message]=${encodeURIComponent(`SCAN ${scanId}`)}`)).items.map((e: LoggedError) => e.subject)).to.include(scanId);
+    expect(
+      ok(await t.admin.get(`/api/v1/errors-log?search[message]=${encodeURIComponent(`SCAN ${scanId}`)}`)).items.map(
+        (e: LoggedError) => e.subject,
+      ),
+    ).to.include(scanId);
     // Cyrillic letters match without regard to case only where the database's locale folds them (not in a C-locale PostgreSQL).
-    expect(ok(await t.admin.get(`/api/v1/errors-log?search[message_ru]=${encodeURIComponent(`Сканирование ${scanId}`)}`)).total).to.be.at.least(1);
+    expect(
+      ok(await t.admin.get(`/api/v1/errors-log?search[message_ru]=${encodeURIComponent(`Сканирование ${scanId}`)}`))
+        .total,
+    ).to.be.at.least(1);
     const future = new Date(Date.now() + 86_400_000).toISOString();
-    expect(ok(await t.admin.get(`/api/v1/errors-log?filter[occurred_at_start]=${encodeURIComponent(future)}`)).total).to.equal(0);
+    expect(
+      ok(await t.admin.get(`/api/v1/errors-log?filter[occurred_at_start]=${encodeURIComponent(future)}`)).total,
+    ).to.equal(0);
     const past = new Date(Date.now() - 86_400_000).toISOString();
-    expect(ok(await t.admin.get(`/api/v1/errors-log?filter[occurred_at_end]=${encodeURIComponent(past)}`)).total).to.equal(0);
+    expect(
+      ok(await t.admin.get(`/api/v1/errors-log?filter[occurred_at_end]=${encodeURIComponent(past)}`)).total,
+    ).to.equal(0);
 
     const all = ok(await t.admin.get('/api/v1/errors-log?limit=1000'));
     const page2 = ok(await t.admin.get('/api/v1/errors-log?limit=1&page=2'));
@@ -141,30 +233,51 @@ export function errorsLogSuite(t: SystemUnderTest): void {
 
     const filters = ok(await t.admin.get('/api/v1/errors-log/filters'));
     expect(filters.services).to.include.members(['scanning', 'notifications', 'identity']);
-    expect(filters.codes).to.include.members(['scan.checkout_failed', 'webhook.given_up', 'http.unavailable', 'directory.unreachable']);
+    expect(filters.codes).to.include.members([
+      'scan.checkout_failed',
+      'webhook.given_up',
+      'http.unavailable',
+      'directory.unreachable',
+    ]);
     expect(filters.levels).to.include.members(['error', 'warning']);
     expect(Date.parse(filters.occurred_at.last)).to.be.at.least(Date.parse(filters.occurred_at.first));
-    expect(ok(await t.admin.get(`/api/v1/errors-log/filters?filter[occurred_at_start]=${encodeURIComponent(future)}`))).to.deep.equal({
-      services: [], codes: [], levels: [], occurred_at: { first: null, last: null },
+    expect(
+      ok(await t.admin.get(`/api/v1/errors-log/filters?filter[occurred_at_start]=${encodeURIComponent(future)}`)),
+    ).to.deep.equal({
+      services: [],
+      codes: [],
+      levels: [],
+      occurred_at: { first: null, last: null },
     });
 
     const bad = await t.admin.get('/api/v1/errors-log?filter[level]=fatal&filter[colour]=red');
     expect(bad.status).to.equal(400);
-    expect(bad.body.error.details.map((d: { field: string }) => d.field)).to.include.members(['filter[level]', 'filter[colour]']);
+    expect(bad.body.error.details.map((d: { field: string }) => d.field)).to.include.members([
+      'filter[level]',
+      'filter[colour]',
+    ]);
   });
 
   it('exports the same records as CSV, with the filters of the list', async () => {
-    const csv = await t.admin.download('/api/v1/errors-log/csv?filter[service]=scanning&filter[service]=notifications&filter[service]=identity');
+    const csv = await t.admin.download(
+      '/api/v1/errors-log/csv?filter[service]=scanning&filter[service]=notifications&filter[service]=identity',
+    );
     expect(csv.status).to.equal(200);
     expect(csv.headers.get('content-type')).to.match(/^text\/csv/);
     expect(csv.headers.get('content-disposition')).to.contain('errors-log.csv');
     const lines = csv.body.toString('utf8').trimEnd().split('\r\n');
     expect(lines[0]).to.equal('occurred_at,service,level,code,message,message_ru,subject,route,request_id,id');
-    const listed = ok(await t.admin.get('/api/v1/errors-log?filter[service]=scanning&filter[service]=notifications&filter[service]=identity&limit=1000'));
+    const listed = ok(
+      await t.admin.get(
+        '/api/v1/errors-log?filter[service]=scanning&filter[service]=notifications&filter[service]=identity&limit=1000',
+      ),
+    );
     expect(lines).to.have.length(listed.total + 1);
     expect(lines.some((l) => l.includes(scanId) && l.includes(',scanning,error,scan.checkout_failed,'))).to.equal(true);
     expect(lines.some((l) => l.includes(ssoRequestId) && l.includes('GET /api/v1/sso/login'))).to.equal(true);
-    const one = await t.admin.download(`/api/v1/errors-log/csv?filter[code]=scan.checkout_failed&search[message]=${scanId}`);
+    const one = await t.admin.download(
+      `/api/v1/errors-log/csv?filter[code]=scan.checkout_failed&search[message]=${scanId}`,
+    );
     expect(one.body.toString('utf8').trimEnd().split('\r\n')).to.have.length(2);
     expect((await t.admin.get(`/api/v1/errors-log/csv?filter[level]=${randomUUID()}`)).status).to.equal(400);
   });

@@ -19,15 +19,35 @@ describe('webhook targets', () => {
   });
   after(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
-  const body = { id: 'e', type: 'notifier.test', occurred_at: new Date().toISOString(), project_code: null, message: 'm', message_ru: 'м', data: {} };
-  const target = (host: string) => ({ url: `http://${host}:${port}/hook`, timeoutSeconds: 5, authHeaderName: null, authHeaderValue: null, signingSecrets: [], payloadFormat: 'json' as const });
+  const body = {
+    id: 'e',
+    type: 'notifier.test',
+    occurred_at: new Date().toISOString(),
+    project_code: null,
+    message: 'm',
+    message_ru: 'м',
+    data: {},
+  };
+  const target = (host: string) => ({
+    url: `http://${host}:${port}/hook`,
+    timeoutSeconds: 5,
+    authHeaderName: null,
+    authHeaderValue: null,
+    signingSecrets: [],
+    payloadFormat: 'json' as const,
+  });
 
   it('does not connect to an address the default policy refuses, by literal or by name, and says retrying is pointless', async () => {
     const guarded = new WebhookClient(new OutboundPolicy());
     try {
       for (const host of ['127.0.0.1', 'localhost', '[::ffff:127.0.0.1]']) {
         const result = await guarded.call(target(host), body, 'd');
-        expect(result, host).to.include({ delivered: false, status: null, permanent: true, error: `Host unreachable: could not connect to ${new URL(target(host).url).host}` });
+        expect(result, host).to.include({
+          delivered: false,
+          status: null,
+          permanent: true,
+          error: `Host unreachable: could not connect to ${new URL(target(host).url).host}`,
+        });
       }
       expect(hits).to.equal(0);
     } finally {

@@ -24,18 +24,36 @@ export interface ReportSubject {
 }
 
 /** Gathers a report's data from the issues service and freezes it as a snapshot. */
-export async function collectSnapshot(issues: IssuesClient, s: ReportSubject, topLimit: number, progress: (percent: number) => Promise<void> = async () => undefined): Promise<ReportSnapshot> {
+export async function collectSnapshot(
+  issues: IssuesClient,
+  s: ReportSubject,
+  topLimit: number,
+  progress: (percent: number) => Promise<void> = async () => undefined,
+): Promise<ReportSnapshot> {
   const to = s.to ?? s.createdAt;
   const from = s.from !== undefined ? s.from : periodStart(s.period, to);
-  const scope = { allProjects: s.allProjects, projectCodes: s.projectCodes, detectedFrom: from?.toISOString() ?? '', detectedTo: to.toISOString() };
+  const scope = {
+    allProjects: s.allProjects,
+    projectCodes: s.projectCodes,
+    detectedFrom: from?.toISOString() ?? '',
+    detectedTo: to.toISOString(),
+  };
   const summary = await issues.summarizeIssues(scope);
   await progress(30);
   const top = await issues.topIssues({ scope, limit: topLimit });
   await progress(60);
   const snapshot = buildSnapshot(
     {
-      id: s.id, name: s.name, type: s.type, author: s.author, created_at: s.createdAt.toISOString(), generated_at: new Date().toISOString(), period: s.period,
-      from: from?.toISOString() ?? null, to: to.toISOString(), project_codes: s.projectCodes,
+      id: s.id,
+      name: s.name,
+      type: s.type,
+      author: s.author,
+      created_at: s.createdAt.toISOString(),
+      generated_at: new Date().toISOString(),
+      period: s.period,
+      from: from?.toISOString() ?? null,
+      to: to.toISOString(),
+      project_codes: s.projectCodes,
     },
     summary.groups.map((g) => ({ ...g, count: Number(g.count) })),
     summary.statuses,
@@ -45,12 +63,34 @@ export async function collectSnapshot(issues: IssuesClient, s: ReportSubject, to
   if (s.type === 'detailed') snapshot.details = await collectDetails(issues, snapshot.top_issues);
   if (s.type === 'compliance') {
     const { counts } = await issues.countByCwes(scope);
-    snapshot.compliance = buildCompliance(counts.map((c) => ({ cwes: c.cwes, severity: isSeverity(c.severity) ? c.severity : 'info', open: c.open, library: c.library, count: Number(c.count) })));
+    snapshot.compliance = buildCompliance(
+      counts.map((c) => ({
+        cwes: c.cwes,
+        severity: isSeverity(c.severity) ? c.severity : 'info',
+        open: c.open,
+        library: c.library,
+        count: Number(c.count),
+      })),
+    );
   }
   if (s.type === 'trend') {
     const range = trendRange(from, to);
-    const trend = await issues.issueTrend({ scope: { ...scope, detectedFrom: '', detectedTo: '' }, intervalStarts: range.starts.map((d) => d.toISOString()), end: to.toISOString() });
-    snapshot.trend = buildTrend(range, to, trend.intervals.map((i) => ({ start: i.start, opened: Number(i.opened), fixed: Number(i.fixed), open: Number(i.open) })), trend.fixTimes.map((f) => ({ severity: f.severity, fixed: Number(f.fixed), meanHours: f.meanHours })));
+    const trend = await issues.issueTrend({
+      scope: { ...scope, detectedFrom: '', detectedTo: '' },
+      intervalStarts: range.starts.map((d) => d.toISOString()),
+      end: to.toISOString(),
+    });
+    snapshot.trend = buildTrend(
+      range,
+      to,
+      trend.intervals.map((i) => ({
+        start: i.start,
+        opened: Number(i.opened),
+        fixed: Number(i.fixed),
+        open: Number(i.open),
+      })),
+      trend.fixTimes.map((f) => ({ severity: f.severity, fixed: Number(f.fixed), meanHours: f.meanHours })),
+    );
   }
   await progress(90);
   return snapshot;
@@ -70,7 +110,14 @@ async function collectDetails(issues: IssuesClient, listed: ReportIssue[]): Prom
       details[d.id] = {
         description: d.description || null,
         remediation: remediationOf(byId.get(d.id)!),
-        history: d.history.map((h) => ({ at: h.at, actor: h.actor, field: h.field, old_value: h.oldValue || null, new_value: h.newValue || null, comment: h.comment || null })),
+        history: d.history.map((h) => ({
+          at: h.at,
+          actor: h.actor,
+          field: h.field,
+          old_value: h.oldValue || null,
+          new_value: h.newValue || null,
+          comment: h.comment || null,
+        })),
       };
     }
   }
@@ -95,7 +142,11 @@ export class ReportGenerator {
 
   /** Generates waiting reports one after another until none is left. */
   async drain(): Promise<void> {
-    for (let report = await reportStore.claim(this.db, this.opts.leaseSeconds); report; report = await reportStore.claim(this.db, this.opts.leaseSeconds)) {
+    for (
+      let report = await reportStore.claim(this.db, this.opts.leaseSeconds);
+      report;
+      report = await reportStore.claim(this.db, this.opts.leaseSeconds)
+    ) {
       await this.generate(report);
     }
   }
@@ -103,16 +154,35 @@ export class ReportGenerator {
   private async generate(r: ReportRow): Promise<void> {
     const started = Date.now();
     const subject: ReportSubject = {
-      id: r.id, name: r.name, type: r.type, author: r.author, period: r.period, allProjects: r.all_projects, projectCodes: r.project_codes, createdAt: new Date(r.created_at),
-      ...(r.period === 'custom' ? { from: r.range_from === null ? null : new Date(r.range_from), to: r.range_to === null ? null : new Date(r.range_to) } : {}),
+      id: r.id,
+      name: r.name,
+      type: r.type,
+      author: r.author,
+      period: r.period,
+      allProjects: r.all_projects,
+      projectCodes: r.project_codes,
+      createdAt: new Date(r.created_at),
+      ...(r.period === 'custom'
+        ? {
+            from: r.range_from === null ? null : new Date(r.range_from),
+            to: r.range_to === null ? null : new Date(r.range_to),
+          }
+        : {}),
     };
     try {
       const snapshot = await collectSnapshot(this.issues, subject, this.opts.topIssues, async (percent) => {
-        if (!(await reportStore.progress(this.db, r.id, r.attempts, percent, this.opts.leaseSeconds))) throw new LeaseLost();
+        if (!(await reportStore.progress(this.db, r.id, r.attempts, percent, this.opts.leaseSeconds)))
+          throw new LeaseLost();
       });
       await this.db.transaction(async (trx) => {
         if (!(await reportStore.finish(trx, r.id, r.attempts, { snapshot }))) return;
-        await writeEvent(trx, REPORT_EVENTS.reportReady, r.id, { id: r.id, name: r.name, type: r.type, author: r.author, project_codes: r.project_codes });
+        await writeEvent(trx, REPORT_EVENTS.reportReady, r.id, {
+          id: r.id,
+          name: r.name,
+          type: r.type,
+          author: r.author,
+          project_codes: r.project_codes,
+        });
       });
       this.log.info('report generated', { reportId: r.id, issues: snapshot.totals.issues, ms: Date.now() - started });
     } catch (err) {
@@ -126,10 +196,19 @@ export class ReportGenerator {
       this.log.error('report generation failed', { reportId: r.id, attempt: r.attempts, error });
       await this.db.transaction(async (trx) => {
         if (!(await reportStore.finish(trx, r.id, r.attempts, { error }))) return;
-        await writeEvent(trx, REPORT_EVENTS.reportFailed, r.id, { id: r.id, name: r.name, type: r.type, author: r.author, error });
+        await writeEvent(trx, REPORT_EVENTS.reportFailed, r.id, {
+          id: r.id,
+          name: r.name,
+          type: r.type,
+          author: r.author,
+          error,
+        });
         await this.errors.recordError(
           {
-            code: 'report.failed', level: 'error', subject: r.id, request_id: null,
+            code: 'report.failed',
+            level: 'error',
+            subject: r.id,
+            request_id: null,
             message: `Report "${r.name}" (${r.id}) of ${r.author} could not be generated after ${r.attempts} attempts: ${error}`,
             message_ru: `Отчёт «${r.name}» (${r.id}) пользователя ${r.author} не сформирован после попыток: ${r.attempts}; ошибка: ${error}`,
             details: { type: r.type, author: r.author, attempts: r.attempts },

@@ -12,14 +12,31 @@ export const reportingModule: ModuleDefinition = {
   dependsOn: ['catalog', 'issues'],
   async start(ctx) {
     const config = readReportingConfig(ctx.env);
-    const host = await ServiceHost.open(ctx, { name: 'reporting', migrations, databaseUrl: config.REPORTING_DATABASE_URL });
+    const host = await ServiceHost.open(ctx, {
+      name: 'reporting',
+      migrations,
+      databaseUrl: config.REPORTING_DATABASE_URL,
+    });
     const issues = createGrpcClient(issuesV1.IssuesServiceService, 'issues', ctx.peer('issues').grpcAddress, host.auth);
-    const catalog = createGrpcClient(catalogV1.CatalogServiceService, 'catalog', ctx.peer('catalog').grpcAddress, host.auth);
-    const generator = new ReportGenerator(host.db, issues.client, host.log, host, { leaseSeconds: config.REPORTING_LEASE_SECONDS, topIssues: config.REPORTING_TOP_ISSUES });
-    const generation = new PeriodicTask('report generation', config.REPORTING_POLL_MS, async () => {
-      await generator.drain();
-      host.relay.nudge();
-    }, host.log);
+    const catalog = createGrpcClient(
+      catalogV1.CatalogServiceService,
+      'catalog',
+      ctx.peer('catalog').grpcAddress,
+      host.auth,
+    );
+    const generator = new ReportGenerator(host.db, issues.client, host.log, host, {
+      leaseSeconds: config.REPORTING_LEASE_SECONDS,
+      topIssues: config.REPORTING_TOP_ISSUES,
+    });
+    const generation = new PeriodicTask(
+      'report generation',
+      config.REPORTING_POLL_MS,
+      async () => {
+        await generator.drain();
+        host.relay.nudge();
+      },
+      host.log,
+    );
     const reports = new Reports(host.db, issues.client, catalog.client, config.REPORTING_TOP_ISSUES);
     host.grpc.add(reportingV1.ReportingServiceService, 'bulwark.reporting.v1.ReportingService', {});
     const started = await host.serve(routesOf('reporting'), reportingHandlers(reports));

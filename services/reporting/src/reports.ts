@@ -1,5 +1,16 @@
 import { randomUUID } from 'node:crypto';
-import { AppError, CatalogClient, conflict, Db, HttpResponse, invalid, IssuesClient, notFound, Principal, requestedProjects } from '@bulwark/platform';
+import {
+  AppError,
+  CatalogClient,
+  conflict,
+  Db,
+  HttpResponse,
+  invalid,
+  IssuesClient,
+  notFound,
+  Principal,
+  requestedProjects,
+} from '@bulwark/platform';
 import { REPORT_FORMATS, REPORT_PERIODS, REPORT_TYPES } from '@bulwark/contracts';
 import { collectSnapshot } from './generator';
 import type { ReportSnapshot } from './domain/snapshot';
@@ -11,8 +22,23 @@ type ReportPeriod = (typeof REPORT_PERIODS)[number];
 
 export function reportView(r: ReportRow) {
   return {
-    id: r.id, name: r.name, type: r.type as ReportType, filter: { period: r.period as ReportPeriod, project_code: r.all_projects ? [] : r.project_codes, from: r.range_from, to: r.range_to }, state: r.state, progress: r.progress,
-    error: r.error, author: r.author, created_at: r.created_at, started_at: r.started_at, finished_at: r.finished_at, formats: r.state === 'ready' ? [...REPORT_FORMATS] : [],
+    id: r.id,
+    name: r.name,
+    type: r.type as ReportType,
+    filter: {
+      period: r.period as ReportPeriod,
+      project_code: r.all_projects ? [] : r.project_codes,
+      from: r.range_from,
+      to: r.range_to,
+    },
+    state: r.state,
+    progress: r.progress,
+    error: r.error,
+    author: r.author,
+    created_at: r.created_at,
+    started_at: r.started_at,
+    finished_at: r.finished_at,
+    formats: r.state === 'ready' ? [...REPORT_FORMATS] : [],
   };
 }
 
@@ -21,14 +47,29 @@ export function reportView(r: ReportRow) {
  * filename beside it for clients that read only that. Control and path characters never reach it.
  */
 export function contentDisposition(name: string, extension: string): string {
-  const clean = name.replace(/[\p{Cc}\p{Cf}\\/:*?"<>|]+/gu, '_').trim().slice(0, 150) || 'report';
-  const ascii = clean.normalize('NFKD').replace(/[^A-Za-z0-9._ -]+/g, '_').replace(/_+/g, '_').trim() || 'report';
-  const encoded = encodeURIComponent(`${clean}.${extension}`).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  const clean =
+    name
+      .replace(/[\p{Cc}\p{Cf}\\/:*?"<>|]+/gu, '_')
+      .trim()
+      .slice(0, 150) || 'report';
+  const ascii =
+    clean
+      .normalize('NFKD')
+      .replace(/[^A-Za-z0-9._ -]+/g, '_')
+      .replace(/_+/g, '_')
+      .trim() || 'report';
+  const encoded = encodeURIComponent(`${clean}.${extension}`).replace(
+    /['()*]/g,
+    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
   return `attachment; filename="${ascii}.${extension}"; filename*=UTF-8''${encoded}`;
 }
 
 function fileResponse(name: string, file: { body: Buffer; contentType: string; extension: string }): HttpResponse {
-  return new HttpResponse(200, file.body, { 'content-type': file.contentType, 'content-disposition': contentDisposition(name, file.extension) });
+  return new HttpResponse(200, file.body, {
+    'content-type': file.contentType,
+    'content-disposition': contentDisposition(name, file.extension),
+  });
 }
 
 /** The end of a custom range: a bare date covers that whole day. */
@@ -46,7 +87,11 @@ export class Reports {
   ) {}
 
   /** The projects a report of `requested` covers for this caller; refuses codes it may not see or that do not exist. */
-  private async scope(principal: Principal, requested: string[], field: string): Promise<{ allProjects: boolean; projectCodes: string[] }> {
+  private async scope(
+    principal: Principal,
+    requested: string[],
+    field: string,
+  ): Promise<{ allProjects: boolean; projectCodes: string[] }> {
     const { allProjects, projectCodes, outside } = requestedProjects(principal, requested);
     const exists = (code: string) =>
       this.catalog.getProject({ code }).then(
@@ -60,22 +105,43 @@ export class Reports {
     const visible = requested.length === 0 ? [] : projectCodes.filter((c) => !outside.includes(c));
     const found = await Promise.all(visible.map(exists));
     const problems = [...outside, ...visible.filter((_, i) => !found[i])];
-    if (problems.length) throw invalid(`Unknown project ${problems.join(', ')}`, [{ field, problem: `has no project ${problems.join(', ')} that you can see` }]);
+    if (problems.length)
+      throw invalid(`Unknown project ${problems.join(', ')}`, [
+        { field, problem: `has no project ${problems.join(', ')} that you can see` },
+      ]);
     return { allProjects, projectCodes };
   }
 
-  async create(principal: Principal, body: { name: string; type: ReportType; filter: { period: ReportPeriod; project_code: string[]; from?: string; to?: string } }) {
+  async create(
+    principal: Principal,
+    body: {
+      name: string;
+      type: ReportType;
+      filter: { period: ReportPeriod; project_code: string[]; from?: string; to?: string };
+    },
+  ) {
     const scope = await this.scope(principal, body.filter.project_code, 'filter.project_code');
     const now = new Date();
     const { from, to } = body.filter;
     const custom = from !== undefined || to !== undefined;
     const end = to === undefined ? now : rangeEnd(to);
-    if (custom && end > now) throw invalid('The range ends in the future', [{ field: 'filter.to', problem: 'must not be after now' }]);
-    if (from !== undefined && new Date(from) > end) throw invalid('The range starts after it ends', [{ field: 'filter.from', problem: 'must not be after to (default: now)' }]);
+    if (custom && end > now)
+      throw invalid('The range ends in the future', [{ field: 'filter.to', problem: 'must not be after now' }]);
+    if (from !== undefined && new Date(from) > end)
+      throw invalid('The range starts after it ends', [
+        { field: 'filter.from', problem: 'must not be after to (default: now)' },
+      ]);
     const row = await reportStore.insert(this.db, {
-      id: randomUUID(), name: body.name, type: body.type, period: custom ? 'custom' : body.filter.period, project_codes: scope.projectCodes, all_projects: scope.allProjects,
-      range_from: from === undefined ? null : new Date(from).toISOString(), range_to: custom ? end.toISOString() : null,
-      author: principal.username, created_at: now.toISOString(),
+      id: randomUUID(),
+      name: body.name,
+      type: body.type,
+      period: custom ? 'custom' : body.filter.period,
+      project_codes: scope.projectCodes,
+      all_projects: scope.allProjects,
+      range_from: from === undefined ? null : new Date(from).toISOString(),
+      range_to: custom ? end.toISOString() : null,
+      author: principal.username,
+      created_at: now.toISOString(),
     });
     return reportView(row);
   }
@@ -114,12 +180,24 @@ export class Reports {
   }
 
   /** The earlier interface: a summary generated on the spot, bounded by first detection, not stored. */
-  async summaryNow(principal: Principal, q: { format: ReportFormat; projectCodes: string[]; from?: string; to?: string }): Promise<HttpResponse> {
+  async summaryNow(
+    principal: Principal,
+    q: { format: ReportFormat; projectCodes: string[]; from?: string; to?: string },
+  ): Promise<HttpResponse> {
     const scope = await this.scope(principal, q.projectCodes, 'filter[project_code]');
     const to = q.to ? new Date(q.to) : new Date();
     const snapshot = await collectSnapshot(
       this.issues,
-      { id: randomUUID(), name: 'Summary', type: 'summary', author: principal.username, period: q.from ? 'custom' : 'all', ...scope, createdAt: to, from: q.from ? new Date(q.from) : null },
+      {
+        id: randomUUID(),
+        name: 'Summary',
+        type: 'summary',
+        author: principal.username,
+        period: q.from ? 'custom' : 'all',
+        ...scope,
+        createdAt: to,
+        from: q.from ? new Date(q.from) : null,
+      },
       this.topIssues,
     );
     return fileResponse('summary', await renderReport(snapshot, q.format));

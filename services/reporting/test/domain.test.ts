@@ -17,16 +17,59 @@ describe('reporting domain', () => {
   });
 
   it('adds the issues service\u2019s groups up into totals, projects and tools, open and not', () => {
-    const meta = { id: 'r', name: 'n', type: 'summary', author: 'a', created_at: '', generated_at: '', period: 'all', from: null, to: '', project_codes: [] };
-    const g = (projectCode: string, toolName: string, severity: string, statusId: number, open: boolean, count: number) => ({ projectCode, toolName, category: 'sast', severity, statusId, open, count });
-    const s = buildSnapshot(meta, [g('a', 'Semgrep', 'high', 1, true, 3), g('a', 'Semgrep', 'high', 4, false, 2), g('b', 'Trivy', 'critical', 8, true, 1), g('b', 'Trivy', 'odd', 1, true, 1)], [{ id: 1, name: 'New' }, { id: 4, name: 'Fixed' }], [], 10);
-    expect(s.totals).to.deep.include({ issues: 7, open: 5, by_severity: { critical: 1, high: 5, medium: 0, low: 0, info: 1 } });
-    expect(s.totals.by_status).to.deep.equal([{ status_id: 1, name: 'New', count: 4 }, { status_id: 4, name: 'Fixed', count: 2 }, { status_id: 8, name: '8', count: 1 }]);
+    const meta = {
+      id: 'r',
+      name: 'n',
+      type: 'summary',
+      author: 'a',
+      created_at: '',
+      generated_at: '',
+      period: 'all',
+      from: null,
+      to: '',
+      project_codes: [],
+    };
+    const g = (
+      projectCode: string,
+      toolName: string,
+      severity: string,
+      statusId: number,
+      open: boolean,
+      count: number,
+    ) => ({ projectCode, toolName, category: 'sast', severity, statusId, open, count });
+    const s = buildSnapshot(
+      meta,
+      [
+        g('a', 'Semgrep', 'high', 1, true, 3),
+        g('a', 'Semgrep', 'high', 4, false, 2),
+        g('b', 'Trivy', 'critical', 8, true, 1),
+        g('b', 'Trivy', 'odd', 1, true, 1),
+      ],
+      [
+        { id: 1, name: 'New' },
+        { id: 4, name: 'Fixed' },
+      ],
+      [],
+      10,
+    );
+    expect(s.totals).to.deep.include({
+      issues: 7,
+      open: 5,
+      by_severity: { critical: 1, high: 5, medium: 0, low: 0, info: 1 },
+    });
+    expect(s.totals.by_status).to.deep.equal([
+      { status_id: 1, name: 'New', count: 4 },
+      { status_id: 4, name: 'Fixed', count: 2 },
+      { status_id: 8, name: '8', count: 1 },
+    ]);
     expect(s.projects).to.deep.equal([
       { project_code: 'a', total: 5, open: 3, open_by_severity: { critical: 0, high: 3, medium: 0, low: 0, info: 0 } },
       { project_code: 'b', total: 2, open: 2, open_by_severity: { critical: 1, high: 0, medium: 0, low: 0, info: 1 } },
     ]);
-    expect(s.tools).to.deep.equal([{ tool_name: 'Semgrep', category: 'sast', total: 5, open: 3 }, { tool_name: 'Trivy', category: 'sast', total: 2, open: 2 }]);
+    expect(s.tools).to.deep.equal([
+      { tool_name: 'Semgrep', category: 'sast', total: 5, open: 3 },
+      { tool_name: 'Trivy', category: 'sast', total: 2, open: 2 },
+    ]);
   });
 });
 
@@ -34,7 +77,10 @@ describe('trend intervals', () => {
   const to = new Date('2026-11-22T00:00:00.000Z');
 
   it('counts days, weeks or months by the length of the period', () => {
-    expect(trendRange(new Date('2026-11-15T00:00:00.000Z'), to)).to.include({ interval: 'day' }).and.have.property('starts').with.length(7);
+    expect(trendRange(new Date('2026-11-15T00:00:00.000Z'), to))
+      .to.include({ interval: 'day' })
+      .and.have.property('starts')
+      .with.length(7);
     const weeks = trendRange(new Date('2026-08-22T00:00:00.000Z'), to);
     expect(weeks.interval).to.equal('week');
     expect(weeks.starts[1]!.toISOString()).to.equal('2026-08-29T00:00:00.000Z');
@@ -65,7 +111,9 @@ describe('compliance mapping', () => {
   });
 
   it('has the ten OWASP 2021 categories and the 25 CWEs of 2024, each CWE in one OWASP category at most', () => {
-    expect(OWASP_TOP10_2021.map((x) => x.id)).to.deep.equal(Array.from({ length: 10 }, (_, i) => `A${String(i + 1).padStart(2, '0')}:2021`));
+    expect(OWASP_TOP10_2021.map((x) => x.id)).to.deep.equal(
+      Array.from({ length: 10 }, (_, i) => `A${String(i + 1).padStart(2, '0')}:2021`),
+    );
     expect(new Set(CWE_TOP25_2024.map((x) => x.cwes[0])).size).to.equal(25);
     const all = OWASP_TOP10_2021.flatMap((x) => x.cwes);
     expect(new Set(all).size).to.equal(all.length);

@@ -61,8 +61,18 @@ const snapshot: ReportSnapshot = {
     ],
   },
   projects: [
-    { project_code: 'WEBSHOP', total: 1000, open: 50, open_by_severity: { critical: 3, high: 15, medium: 20, low: 10, info: 2 } },
-    { project_code: 'BILLING-API', total: 234, open: 7, open_by_severity: { critical: 0, high: 2, medium: 5, low: 0, info: 0 } },
+    {
+      project_code: 'WEBSHOP',
+      total: 1000,
+      open: 50,
+      open_by_severity: { critical: 3, high: 15, medium: 20, low: 10, info: 2 },
+    },
+    {
+      project_code: 'BILLING-API',
+      total: 234,
+      open: 7,
+      open_by_severity: { critical: 0, high: 2, medium: 5, low: 0, info: 0 },
+    },
   ],
   tools: [
     { tool_name: 'semgrep', category: 'SAST', total: 900, open: 30 },
@@ -70,14 +80,34 @@ const snapshot: ReportSnapshot = {
   ],
   top_issues: [
     issue({
-      id: '0b5a2a64-6f62-4a47-9d34-3f1f0a0c0002', severity: 'critical', title: XSS_TITLE, status: CONFIRMED,
-      cwes: [79, 89], file_path: COMMA_PATH, start_line: 42, cvss: 9.8,
+      id: '0b5a2a64-6f62-4a47-9d34-3f1f0a0c0002',
+      severity: 'critical',
+      title: XSS_TITLE,
+      status: CONFIRMED,
+      cwes: [79, 89],
+      file_path: COMMA_PATH,
+      start_line: 42,
+      cvss: 9.8,
     }),
     issue({
-      id: '0b5a2a64-6f62-4a47-9d34-3f1f0a0c0003', project_code: 'BILLING-API', tool_name: 'trivy', category: 'SCA',
-      severity: 'high', title: FORMULA_TITLE, cve: 'CVE-2021-44228', cwes: [502], lib_name: 'log4j-core', lib_version: '2.14.1', cvss: 10,
+      id: '0b5a2a64-6f62-4a47-9d34-3f1f0a0c0003',
+      project_code: 'BILLING-API',
+      tool_name: 'trivy',
+      category: 'SCA',
+      severity: 'high',
+      title: FORMULA_TITLE,
+      cve: 'CVE-2021-44228',
+      cwes: [502],
+      lib_name: 'log4j-core',
+      lib_version: '2.14.1',
+      cvss: 10,
     }),
-    issue({ id: '0b5a2a64-6f62-4a47-9d34-3f1f0a0c0004', title: 'Secret in history\r\nsecond line', severity: 'low', status: '-1 day' }),
+    issue({
+      id: '0b5a2a64-6f62-4a47-9d34-3f1f0a0c0004',
+      title: 'Secret in history\r\nsecond line',
+      severity: 'low',
+      status: '-1 day',
+    }),
   ],
   top_issues_limit: 3,
 };
@@ -91,13 +121,22 @@ function parseCsv(text: string): string[][] {
   for (let i = 0; i < text.length; i++) {
     const char = text[i]!;
     if (quoted) {
-      if (char === '"' && text[i + 1] === '"') { field += '"'; i++; }
-      else if (char === '"') quoted = false;
+      if (char === '"' && text[i + 1] === '"') {
+        field += '"';
+        i++;
+      } else if (char === '"') quoted = false;
       else field += char;
     } else if (char === '"') quoted = true;
-    else if (char === ',') { record.push(field); field = ''; }
-    else if (char === '\r' && text[i + 1] === '\n') { record.push(field); records.push(record); record = []; field = ''; i++; }
-    else if (char === '\r' || char === '\n') throw new Error(`bare line break outside quotes at ${i}`);
+    else if (char === ',') {
+      record.push(field);
+      field = '';
+    } else if (char === '\r' && text[i + 1] === '\n') {
+      record.push(field);
+      records.push(record);
+      record = [];
+      field = '';
+      i++;
+    } else if (char === '\r' || char === '\n') throw new Error(`bare line break outside quotes at ${i}`);
     else field += char;
   }
   if (field !== '' || record.length > 0) throw new Error('last record not ended by CRLF');
@@ -111,7 +150,11 @@ function pdfText(pdf: Buffer): string {
 
 /** Dark pixels in the top left of page 1 (where the title is), rendered by poppler's pdftoppm. */
 function inkInTitle(pdf: Buffer): number {
-  const pgm = execFileSync('pdftoppm', ['-gray', '-r', '72', '-f', '1', '-l', '1', '-x', '30', '-y', '30', '-W', '300', '-H', '40', '-'], { input: pdf });
+  const pgm = execFileSync(
+    'pdftoppm',
+    ['-gray', '-r', '72', '-f', '1', '-l', '1', '-x', '30', '-y', '30', '-W', '300', '-H', '40', '-'],
+    { input: pdf },
+  );
   const header = pgm.toString('latin1').match(/^P5\s+\d+\s+\d+\s+\d+\s/)![0].length;
   return pgm.subarray(header).filter((value) => value < 128).length;
 }
@@ -125,23 +168,53 @@ function typed(type: string, name: string): ReportSnapshot {
   return {
     ...snapshot,
     report: { ...snapshot.report, type, name },
-    details: type === 'detailed' ? Object.fromEntries(listed.map((id) => [id, {
-      description: 'Описание: 描述 — user input reaches the query.\nSecond line.', remediation: 'Upgrade log4j-core to 2.17.1.',
-      history: [{ at: '2025-03-01T00:00:00.000Z', actor: 'bob', field: 'status', old_value: 'New', new_value: CONFIRMED, comment: 'Проверено' }],
-    }])) : undefined,
-    compliance: type === 'compliance' ? buildCompliance([
-      { cwes: [79, 89], severity: 'high', open: true, library: false, count: 4 },
-      { cwes: [502], severity: 'critical', open: true, library: true, count: 2 },
-      { cwes: [], severity: 'low', open: false, library: false, count: 1 },
-    ]) : undefined,
-    trend: type === 'trend' ? {
-      interval: 'day',
-      points: [
-        { start: '2025-03-01T00:00:00.000Z', end: '2025-03-02T00:00:00.000Z', opened: 5, fixed: 1, open: 4 },
-        { start: '2025-03-02T00:00:00.000Z', end: '2025-03-03T00:00:00.000Z', opened: 2, fixed: 3, open: 3 },
-      ],
-      fix_times: [{ severity: 'critical', fixed: 2, mean_days: 3.5 }, { severity: 'high', fixed: 0, mean_days: null }, { severity: 'medium', fixed: 0, mean_days: null }, { severity: 'low', fixed: 0, mean_days: null }, { severity: 'info', fixed: 0, mean_days: null }],
-    } : undefined,
+    details:
+      type === 'detailed'
+        ? Object.fromEntries(
+            listed.map((id) => [
+              id,
+              {
+                description: 'Описание: 描述 — user input reaches the query.\nSecond line.',
+                remediation: 'Upgrade log4j-core to 2.17.1.',
+                history: [
+                  {
+                    at: '2025-03-01T00:00:00.000Z',
+                    actor: 'bob',
+                    field: 'status',
+                    old_value: 'New',
+                    new_value: CONFIRMED,
+                    comment: 'Проверено',
+                  },
+                ],
+              },
+            ]),
+          )
+        : undefined,
+    compliance:
+      type === 'compliance'
+        ? buildCompliance([
+            { cwes: [79, 89], severity: 'high', open: true, library: false, count: 4 },
+            { cwes: [502], severity: 'critical', open: true, library: true, count: 2 },
+            { cwes: [], severity: 'low', open: false, library: false, count: 1 },
+          ])
+        : undefined,
+    trend:
+      type === 'trend'
+        ? {
+            interval: 'day',
+            points: [
+              { start: '2025-03-01T00:00:00.000Z', end: '2025-03-02T00:00:00.000Z', opened: 5, fixed: 1, open: 4 },
+              { start: '2025-03-02T00:00:00.000Z', end: '2025-03-03T00:00:00.000Z', opened: 2, fixed: 3, open: 3 },
+            ],
+            fix_times: [
+              { severity: 'critical', fixed: 2, mean_days: 3.5 },
+              { severity: 'high', fixed: 0, mean_days: null },
+              { severity: 'medium', fixed: 0, mean_days: null },
+              { severity: 'low', fixed: 0, mean_days: null },
+              { severity: 'info', fixed: 0, mean_days: null },
+            ],
+          }
+        : undefined,
   };
 }
 
@@ -168,7 +241,10 @@ describe('report renderers', () => {
     const empty: ReportSnapshot = {
       report: { ...snapshot.report, period: 'all', from: null, project_codes: [] },
       totals: { issues: 0, open: 0, by_severity: zero, by_status: [] },
-      projects: [], tools: [], top_issues: [], top_issues_limit: 50,
+      projects: [],
+      tools: [],
+      top_issues: [],
+      top_issues_limit: 50,
     };
     const html = (await renderReport(empty, 'html')).body.toString('utf8');
     expect(html).to.include('<dd dir="auto">all (until 2025-04-01 00:00 UTC)</dd>');
@@ -182,7 +258,9 @@ describe('report renderers', () => {
 
   it('refuses a name that is not a format', async () => {
     let failure: unknown;
-    await renderReport(snapshot, 'toString' as never).catch((error: unknown) => { failure = error; });
+    await renderReport(snapshot, 'toString' as never).catch((error: unknown) => {
+      failure = error;
+    });
     expect(failure).to.be.instanceOf(Error).with.property('message', 'unknown report format: toString');
     expect(() => reportFileType('constructor' as never)).to.throw('unknown report format: constructor');
   });
@@ -204,8 +282,12 @@ describe('report renderers', () => {
     });
 
     it('has the header and one row per top issue, CRLF-terminated and without a BOM', () => {
-      expect(text.startsWith('id,project_code,tool_name,category,severity,status,title,cve,cwes,file_path,start_line,'
-        + 'lib_name,lib_version,cvss,first_detected_at,last_detected_at\r\n')).to.equal(true);
+      expect(
+        text.startsWith(
+          'id,project_code,tool_name,category,severity,status,title,cve,cwes,file_path,start_line,' +
+            'lib_name,lib_version,cvss,first_detected_at,last_detected_at\r\n',
+        ),
+      ).to.equal(true);
       expect(records).to.have.length(snapshot.top_issues.length + 1);
       for (const record of records) expect(record).to.have.length(16);
     });
@@ -247,7 +329,9 @@ describe('report renderers', () => {
     });
 
     it('escapes text from the snapshot', () => {
-      expect(html).to.include('Stored XSS: &lt;script&gt;alert(1)&lt;/script&gt; &amp; &quot;quotes&quot; in &#39;comments&#39;');
+      expect(html).to.include(
+        'Stored XSS: &lt;script&gt;alert(1)&lt;/script&gt; &amp; &quot;quotes&quot; in &#39;comments&#39;',
+      );
       expect(html).not.to.include('<script>alert');
       expect(html).not.to.match(/<script/i);
     });
@@ -310,12 +394,15 @@ describe('report renderers', () => {
       expect(text).to.include(CONFIRMED);
       expect(text).to.include('CVE-2021-44228');
       // The long title wraps inside its cell: every word of it is there, none replaced by an ellipsis.
-      for (const word of ['Stored', 'XSS:', '<script>alert(1)<', '"quotes"', "'comments'"]) expect(text).to.include(word);
+      for (const word of ['Stored', 'XSS:', '<script>alert(1)<', '"quotes"', "'comments'"])
+        expect(text).to.include(word);
       expect(text).not.to.include('…');
     });
 
     it('adds pages for long tables and numbers them', async () => {
-      const many = Array.from({ length: 120 }, (_, index) => issue({ id: `issue-${index}`, title: `Finding number ${index}` }));
+      const many = Array.from({ length: 120 }, (_, index) =>
+        issue({ id: `issue-${index}`, title: `Finding number ${index}` }),
+      );
       const text = pdfText(await renderPdf({ ...snapshot, top_issues: many }, { compress: true }));
       const pages = [...text.matchAll(/Page \d+ of (\d+)/g)];
       expect(pages.length).to.be.greaterThan(2);
@@ -339,7 +426,9 @@ describe('report renderers', () => {
     const MIXED_TITLE = 'ثغرة CVE-2021-44228 في المكتبة usr/lib/libssl.so';
 
     it('is drawn in the PDF in visual order, as the Unicode bidirectional algorithm orders it', async () => {
-      const line = pdfText(await renderPdf(typed('summary', MIXED_TITLE), { compress: true })).split('\n').find((l) => l.includes('CVE-2021-44228'))!;
+      const line = pdfText(await renderPdf(typed('summary', MIXED_TITLE), { compress: true }))
+        .split('\n')
+        .find((l) => l.includes('CVE-2021-44228'))!;
       // pdftotext -layout reads a line from left to right and writes each Arabic run in logical order.
       const positions = ['usr/lib/libssl.so', 'في المكتبة', 'CVE-2021-44228', 'ثغرة'].map((text) => {
         expect(line, text).to.include(text);
@@ -349,10 +438,17 @@ describe('report renderers', () => {
     });
 
     it('is a right-to-left paragraph in DOCX, with its Arabic runs marked right to left and its Latin ones not', async () => {
-      const xml = strFromU8(unzipSync(new Uint8Array((await renderReport(typed('summary', MIXED_TITLE), 'docx')).body))['word/document.xml']!);
+      const xml = strFromU8(
+        unzipSync(new Uint8Array((await renderReport(typed('summary', MIXED_TITLE), 'docx')).body))[
+          'word/document.xml'
+        ]!,
+      );
       const title = xml.match(/<w:p>(?:(?!<\/w:p>).)*?w:val="Title"(?:(?!<\/w:p>).)*<\/w:p>/s)![0];
       expect(title).to.include('<w:bidi/>');
-      const runs = [...title.matchAll(/<w:r>(.*?)<\/w:r>/gs)].map((r) => ({ rtl: r[1]!.includes('<w:rtl/>'), text: [...r[1]!.matchAll(/<w:t[^>]*>([^<]*)<\/w:t>/g)].map((t) => t[1]).join('-') }));
+      const runs = [...title.matchAll(/<w:r>(.*?)<\/w:r>/gs)].map((r) => ({
+        rtl: r[1]!.includes('<w:rtl/>'),
+        text: [...r[1]!.matchAll(/<w:t[^>]*>([^<]*)<\/w:t>/g)].map((t) => t[1]).join('-'),
+      }));
       expect(runs.find((r) => r.text.includes('ثغرة'))).to.include({ rtl: true });
       expect(runs.find((r) => r.text.includes('2021'))).to.include({ rtl: false });
       expect(runs.find((r) => r.text.includes('libssl'))).to.include({ rtl: false });
@@ -370,15 +466,23 @@ describe('report renderers', () => {
               const text = pdfText(body);
               expect(text, format).to.include(title);
               expect(text, format).to.include(CONFIRMED);
-              if (type === 'detailed') expect(text).to.include('Upgrade log4j-core to 2.17.1.').and.include('Проверено');
-              if (type === 'compliance') expect(text).to.include('A03:2021').and.include('Injection').and.include('#1 CWE-79');
+              if (type === 'detailed')
+                expect(text).to.include('Upgrade log4j-core to 2.17.1.').and.include('Проверено');
+              if (type === 'compliance')
+                expect(text).to.include('A03:2021').and.include('Injection').and.include('#1 CWE-79');
               if (type === 'trend') expect(text).to.include('Mean time to fix').and.include('3.5');
             } else if (format === 'docx') {
               const files = unzipSync(new Uint8Array(body));
               expect(strFromU8(files['word/document.xml']!), format).to.include(title);
               // Each chart is an SVG with a PNG beside it.
-              expect(Object.keys(files).some((f) => f.endsWith('.svg')), format).to.equal(true);
-              expect(Object.keys(files).some((f) => f.endsWith('.png')), format).to.equal(true);
+              expect(
+                Object.keys(files).some((f) => f.endsWith('.svg')),
+                format,
+              ).to.equal(true);
+              expect(
+                Object.keys(files).some((f) => f.endsWith('.png')),
+                format,
+              ).to.equal(true);
             } else if (format === 'html') {
               const html = body.toString('utf8');
               expect(html).to.include(`<title>${title}</title>`);
@@ -395,7 +499,16 @@ describe('report renderers', () => {
   });
 
   it('wraps after spaces, path separators and CJK characters, never inside an id', () => {
-    expect(breakOpportunities('See CVE-2021-44228 in src/a,b.ts?x=1&y=2')).to.deep.equal(['See ', 'CVE-2021-44228 ', 'in ', 'src/', 'a,', 'b.ts?', 'x=1&', 'y=2']);
+    expect(breakOpportunities('See CVE-2021-44228 in src/a,b.ts?x=1&y=2')).to.deep.equal([
+      'See ',
+      'CVE-2021-44228 ',
+      'in ',
+      'src/',
+      'a,',
+      'b.ts?',
+      'x=1&',
+      'y=2',
+    ]);
     expect(breakOpportunities('安全 report')).to.deep.equal(['安', '全 ', 'report']);
     expect(breakOpportunities('')).to.deep.equal([]);
   });
@@ -404,16 +517,24 @@ describe('report renderers', () => {
     expect(contentDisposition(CYRILLIC_TITLE, 'pdf')).to.equal(
       `attachment; filename="_ _ _ _ _.pdf"; filename*=UTF-8''${encodeURIComponent(`${CYRILLIC_TITLE}.pdf`)}`,
     );
-    expect(contentDisposition('a/b\r\n"c".x', 'csv')).to.equal(`attachment; filename="a_b_c_.x.csv"; filename*=UTF-8''a_b_c_.x.csv`);
-    expect(contentDisposition('Q1 report', 'pdf')).to.equal(`attachment; filename="Q1 report.pdf"; filename*=UTF-8''Q1%20report.pdf`);
+    expect(contentDisposition('a/b\r\n"c".x', 'csv')).to.equal(
+      `attachment; filename="a_b_c_.x.csv"; filename*=UTF-8''a_b_c_.x.csv`,
+    );
+    expect(contentDisposition('Q1 report', 'pdf')).to.equal(
+      `attachment; filename="Q1 report.pdf"; filename*=UTF-8''Q1%20report.pdf`,
+    );
   });
 
   describe('docx', () => {
     it("draws a chart's CJK and Cyrillic labels in the PNG that Word shows, not blanks", () => {
       // A missing glyph draws nothing or the same empty box for every character: two different
       // texts of the same length would then give the same image, byte for byte.
-      const svg = (text: string) => `<svg xmlns="http://www.w3.org/2000/svg" width="200" height="40"><text x="4" y="28" font-family="DejaVu Sans" font-size="20">${text}</text></svg>`;
-      for (const [title, other] of [[CJK_TITLE, '一二三四五六'], ['Отчёт', 'Жизнь']]) {
+      const svg = (text: string) =>
+        `<svg xmlns="http://www.w3.org/2000/svg" width="200" height="40"><text x="4" y="28" font-family="DejaVu Sans" font-size="20">${text}</text></svg>`;
+      for (const [title, other] of [
+        [CJK_TITLE, '一二三四五六'],
+        ['Отчёт', 'Жизнь'],
+      ]) {
         expect(chartPng(svg(title), 1).equals(chartPng(svg(other), 1)), title).to.equal(false);
       }
     });
@@ -439,7 +560,9 @@ describe('report renderers', () => {
       expect(xml).to.include('3 of 57 open issues listed');
       expect(xml).to.match(/<w:pgSz [^>]*w:orient="landscape"/);
       // Word may break at a hyphen: CVE ids get non-breaking ones.
-      expect(xml).to.match(/CVE<\/w:t>\s*<w:noBreakHyphen\/>\s*<w:t[^>]*>2021<\/w:t>\s*<w:noBreakHyphen\/>\s*<w:t[^>]*>44228/);
+      expect(xml).to.match(
+        /CVE<\/w:t>\s*<w:noBreakHyphen\/>\s*<w:t[^>]*>2021<\/w:t>\s*<w:noBreakHyphen\/>\s*<w:t[^>]*>44228/,
+      );
     });
   });
 });

@@ -7,9 +7,30 @@ import { MANUAL_TOOL_TYPE, scanSetup } from '../../scanning/test/scanning.suite'
 import { semgrepReport } from '../../issues/test/issues.suite';
 
 const FINDINGS = [
-  { rule: 'python.lang.security.dangerous-subprocess', line: 4, code: 'subprocess.call(cmd, shell=True)', severity: 'ERROR' as const, cwe: 'CWE-78: OS Command Injection', path: 'report.py' },
-  { rule: 'python.lang.security.eval', line: 9, code: 'eval(data)', severity: 'WARNING' as const, cwe: 'CWE-95', path: 'report.py' },
-  { rule: 'python.lang.security.pickle', line: 12, code: 'pickle.loads(blob)', severity: 'INFO' as const, cwe: 'CWE-502', path: 'report.py' },
+  {
+    rule: 'python.lang.security.dangerous-subprocess',
+    line: 4,
+    code: 'subprocess.call(cmd, shell=True)',
+    severity: 'ERROR' as const,
+    cwe: 'CWE-78: OS Command Injection',
+    path: 'report.py',
+  },
+  {
+    rule: 'python.lang.security.eval',
+    line: 9,
+    code: 'eval(data)',
+    severity: 'WARNING' as const,
+    cwe: 'CWE-95',
+    path: 'report.py',
+  },
+  {
+    rule: 'python.lang.security.pickle',
+    line: 12,
+    code: 'pickle.loads(blob)',
+    severity: 'INFO' as const,
+    cwe: 'CWE-502',
+    path: 'report.py',
+  },
 ];
 
 export function reportingSuite(t: SystemUnderTest): void {
@@ -34,7 +55,8 @@ export function reportingSuite(t: SystemUnderTest): void {
       await new Promise((r) => setTimeout(r, 200));
     }
   };
-  const download = (id: string, format: string) => t.admin.request('GET', `/api/v1/report/${id}/download?format=${format}`);
+  const download = (id: string, format: string) =>
+    t.admin.request('GET', `/api/v1/report/${id}/download?format=${format}`);
   const bytes = (path: string) => t.admin.download(path);
 
   before(async function () {
@@ -43,8 +65,20 @@ export function reportingSuite(t: SystemUnderTest): void {
     git.addRepository('app', { 'app.py': 'import subprocess\n' });
     const env = await scanSetup(t, git, 'app', [MANUAL_TOOL_TYPE]);
     code = env.code;
-    const check = ok(await t.admin.post('/api/v1/check', { layer_id: env.layerId, security_tool_id: env.tools[0], scan_source_id: env.sourceId, source_auth: { branch_name: 'main' }, run_scan_task: { type: 'manual' } })).id;
-    const scan = ok(await t.admin.withHeaders({ 'content-type': 'application/json' }).request('POST', `/api/v1/check/${check}/results`, undefined, semgrepReport(FINDINGS)));
+    const check = ok(
+      await t.admin.post('/api/v1/check', {
+        layer_id: env.layerId,
+        security_tool_id: env.tools[0],
+        scan_source_id: env.sourceId,
+        source_auth: { branch_name: 'main' },
+        run_scan_task: { type: 'manual' },
+      }),
+    ).id;
+    const scan = ok(
+      await t.admin
+        .withHeaders({ 'content-type': 'application/json' })
+        .request('POST', `/api/v1/check/${check}/results`, undefined, semgrepReport(FINDINGS)),
+    );
     const deadline = Date.now() + 30000;
     while (ok(await t.admin.get(`/api/v1/issues/count?filter[scan]=${scan.scan_result_id}`)).count < FINDINGS.length) {
       if (Date.now() > deadline) throw new Error('findings not ingested');
@@ -58,7 +92,13 @@ export function reportingSuite(t: SystemUnderTest): void {
 
   it('generates a summary report asynchronously and downloads the same data as JSON, CSV, HTML, PDF and DOCX', async function () {
     this.timeout(90000);
-    const created = ok(await t.admin.post('/api/v1/report', { name: 'Weekly <summary>', type: 'summary', filter: { period: 'week', project_code: [code] } }));
+    const created = ok(
+      await t.admin.post('/api/v1/report', {
+        name: 'Weekly <summary>',
+        type: 'summary',
+        filter: { period: 'week', project_code: [code] },
+      }),
+    );
     expect(created).to.include({ name: 'Weekly <summary>', type: 'summary', author: 'admin' });
     expect(created.filter).to.deep.equal({ period: 'week', project_code: [code], from: null, to: null });
     expect(['queued', 'running', 'ready']).to.include(created.state);
@@ -71,15 +111,25 @@ export function reportingSuite(t: SystemUnderTest): void {
     expect(json.report.project_codes).to.deep.equal([code]);
     expect(json.totals).to.include({ issues: 3, open: 2 });
     expect(json.totals.by_severity).to.deep.equal({ critical: 0, high: 1, medium: 1, low: 1, info: 0 });
-    expect(json.totals.by_status).to.deep.equal([{ status_id: 1, name: 'New', count: 2 }, { status_id: 5, name: 'False positive', count: 1 }]);
-    expect(json.projects).to.deep.equal([{ project_code: code, total: 3, open: 2, open_by_severity: { critical: 0, high: 1, medium: 1, low: 0, info: 0 } }]);
+    expect(json.totals.by_status).to.deep.equal([
+      { status_id: 1, name: 'New', count: 2 },
+      { status_id: 5, name: 'False positive', count: 1 },
+    ]);
+    expect(json.projects).to.deep.equal([
+      { project_code: code, total: 3, open: 2, open_by_severity: { critical: 0, high: 1, medium: 1, low: 0, info: 0 } },
+    ]);
     // Open issues only, most severe first; the false positive is left out.
-    expect(json.top_issues.map((i: any) => [i.severity, i.file_path, i.start_line])).to.deep.equal([['high', 'report.py', 4], ['medium', 'report.py', 9]]);
+    expect(json.top_issues.map((i: any) => [i.severity, i.file_path, i.start_line])).to.deep.equal([
+      ['high', 'report.py', 4],
+      ['medium', 'report.py', 9],
+    ]);
     expect(json.top_issues.map((i: any) => i.id)).not.to.include(falsePositive);
 
     const csv = await bytes(`/api/v1/report/${created.id}/download?format=csv`);
     expect(csv.headers.get('content-type')).to.match(/^text\/csv/);
-    expect(csv.headers.get('content-disposition')).to.equal(`attachment; filename="Weekly _summary_.csv"; filename*=UTF-8''Weekly%20_summary_.csv`);
+    expect(csv.headers.get('content-disposition')).to.equal(
+      `attachment; filename="Weekly _summary_.csv"; filename*=UTF-8''Weekly%20_summary_.csv`,
+    );
     const lines = csv.body.toString('utf8').trimEnd().split('\r\n');
     expect(lines[0].startsWith('id,project_code,')).to.equal(true);
     expect(lines).to.have.length(3);
@@ -100,10 +150,24 @@ export function reportingSuite(t: SystemUnderTest): void {
   it('refuses bad input naming the field, and answers 404 for reports it does not have', async () => {
     refused(await t.admin.post('/api/v1/report', { name: 'x', filter: { period: 'all' } }), 400, 'type');
     refused(await t.admin.post('/api/v1/report', { name: 'x', type: 'weekly' }), 400, 'type');
-    refused(await t.admin.post('/api/v1/report', { name: 'x', type: 'summary', filter: { period: 'decade' } }), 400, 'filter.period');
+    refused(
+      await t.admin.post('/api/v1/report', { name: 'x', type: 'summary', filter: { period: 'decade' } }),
+      400,
+      'filter.period',
+    );
     refused(await t.admin.post('/api/v1/report', { name: '', type: 'summary' }), 400, 'name');
-    refused(await t.admin.post('/api/v1/report', { name: 'x', type: 'summary', filter: { project_code: ['no-such-project'] } }), 400, 'filter.project_code');
-    const report = ok(await t.admin.post('/api/v1/report', { name: 'formats', type: 'summary', filter: { project_code: [code] } }));
+    refused(
+      await t.admin.post('/api/v1/report', {
+        name: 'x',
+        type: 'summary',
+        filter: { project_code: ['no-such-project'] },
+      }),
+      400,
+      'filter.project_code',
+    );
+    const report = ok(
+      await t.admin.post('/api/v1/report', { name: 'formats', type: 'summary', filter: { project_code: [code] } }),
+    );
     refused(await download(report.id, 'exe'), 400, 'format');
     refused(await t.admin.get(`/api/v1/report/${randomUUID()}`), 404);
     refused(await download(randomUUID(), 'pdf'), 404);
@@ -112,23 +176,53 @@ export function reportingSuite(t: SystemUnderTest): void {
 
   it('lists, renames and deletes reports; a caller sees only reports within their projects', async function () {
     this.timeout(60000);
-    const mine = ok(await t.admin.post('/api/v1/report', { name: `scoped ${code}`, type: 'summary', filter: { project_code: [code] } }));
+    const mine = ok(
+      await t.admin.post('/api/v1/report', {
+        name: `scoped ${code}`,
+        type: 'summary',
+        filter: { project_code: [code] },
+      }),
+    );
     const everything = ok(await t.admin.post('/api/v1/report', { name: `all projects ${code}`, type: 'summary' }));
     expect(everything.filter.project_code).to.deep.equal([]);
     const listed = ok(await t.admin.get(`/api/v1/reports?search[name]=${encodeURIComponent(code)}`));
     expect(listed.items.map((r: any) => r.id).sort()).to.deep.equal([mine.id, everything.id].sort());
-    expect(ok(await t.admin.put(`/api/v1/report/${mine.id}`, { data: { name: `renamed ${code}` } })).name).to.equal(`renamed ${code}`);
+    expect(ok(await t.admin.put(`/api/v1/report/${mine.id}`, { data: { name: `renamed ${code}` } })).name).to.equal(
+      `renamed ${code}`,
+    );
     refused(await t.admin.put(`/api/v1/report/${mine.id}`, { name: 'no data wrapper' }), 400, 'data');
 
     const role = `reports-${Date.now()}`;
-    ok(await t.admin.post('/api/v1/role', { role_code: role, role_name: role, roles: { 'reporting.reports': ['r', 'x'] }, system_scopes: ['project:someone-else'] }));
+    ok(
+      await t.admin.post('/api/v1/role', {
+        role_code: role,
+        role_name: role,
+        roles: { 'reporting.reports': ['r', 'x'] },
+        system_scopes: ['project:someone-else'],
+      }),
+    );
     const username = `r${Date.now()}`;
-    ok(await t.admin.post('/api/v1/user', { username, password: 'a-long-password-1', password_confirmation: 'a-long-password-1', display_name: 'x', email: `${username}@example.com`, need_password_change: false, active_directory: false, roles: [role] }));
+    ok(
+      await t.admin.post('/api/v1/user', {
+        username,
+        password: 'a-long-password-1',
+        password_confirmation: 'a-long-password-1',
+        display_name: 'x',
+        email: `${username}@example.com`,
+        need_password_change: false,
+        active_directory: false,
+        roles: [role],
+      }),
+    );
     const scoped = t.anon.as(await t.anon.login(username, 'a-long-password-1'));
     refused(await scoped.get(`/api/v1/report/${mine.id}`), 404);
     refused(await scoped.get(`/api/v1/report/${everything.id}`), 404);
     expect(ok(await scoped.get(`/api/v1/reports?search[name]=${encodeURIComponent(code)}`)).total).to.equal(0);
-    refused(await scoped.post('/api/v1/report', { name: 'not mine', type: 'summary', filter: { project_code: [code] } }), 400, 'filter.project_code');
+    refused(
+      await scoped.post('/api/v1/report', { name: 'not mine', type: 'summary', filter: { project_code: [code] } }),
+      400,
+      'filter.project_code',
+    );
 
     const results = ok(await t.admin.delete('/api/v1/reports', { ids: [mine.id, randomUUID()] })).results;
     expect(results.map((r: any) => r.status)).to.deep.equal(['deleted', 'not_found']);
@@ -136,9 +230,17 @@ export function reportingSuite(t: SystemUnderTest): void {
   });
 
   it('downloads a summary on the spot through the earlier interface', async () => {
-    const json = JSON.parse((await bytes(`/api/v1/report/summary/download?format=json&filter[project_code]=${code}`)).body.toString('utf8'));
+    const json = JSON.parse(
+      (await bytes(`/api/v1/report/summary/download?format=json&filter[project_code]=${code}`)).body.toString('utf8'),
+    );
     expect(json.totals).to.include({ issues: 3, open: 2 });
-    const future = JSON.parse((await bytes(`/api/v1/report/summary/download?format=json&filter[project_code]=${code}&filter[created_at_start]=2099-01-01T00:00:00Z`)).body.toString('utf8'));
+    const future = JSON.parse(
+      (
+        await bytes(
+          `/api/v1/report/summary/download?format=json&filter[project_code]=${code}&filter[created_at_start]=2099-01-01T00:00:00Z`,
+        )
+      ).body.toString('utf8'),
+    );
     expect(future.totals.issues).to.equal(0);
     const pdf = await bytes(`/api/v1/report/summary/download?filter[project_code]=${code}`);
     expect(pdf.body.subarray(0, 5).toString('latin1')).to.equal('%PDF-');
@@ -163,8 +265,17 @@ export function reportingSuite(t: SystemUnderTest): void {
     const high = ok(await t.admin.get(`/api/v1/issues?filter[project_code]=${code}&filter[severity]=high`)).items[0].id;
     ok(await t.admin.put(`/api/v1/issue/${high}`, { status_id: 4 }));
     const from = new Date(Date.now() - 3 * 86_400_000).toISOString().slice(0, 10);
-    const names = { summary: 'Сводка 摘要', detailed: 'Подробный отчёт 详细报告', compliance: 'Соответствие 合规', trend: 'Динамика 趋势' };
-    const created = await Promise.all(Object.entries(names).map(async ([type, name]) => ok(await t.admin.post('/api/v1/report', { name, type, filter: { from, project_code: [code] } }))));
+    const names = {
+      summary: 'Сводка 摘要',
+      detailed: 'Подробный отчёт 详细报告',
+      compliance: 'Соответствие 合规',
+      trend: 'Динамика 趋势',
+    };
+    const created = await Promise.all(
+      Object.entries(names).map(async ([type, name]) =>
+        ok(await t.admin.post('/api/v1/report', { name, type, filter: { from, project_code: [code] } })),
+      ),
+    );
     for (const report of created) {
       expect(report.filter).to.include({ period: 'custom', from: `${from}T00:00:00.000Z` });
       expect((await waitReady(report.id)).state).to.equal('ready');
@@ -172,23 +283,32 @@ export function reportingSuite(t: SystemUnderTest): void {
       expect(json.report).to.include({ type: report.type, period: 'custom', from: `${from}T00:00:00.000Z` });
       for (const format of ['html', 'csv', 'pdf', 'docx']) {
         const file = await bytes(`/api/v1/report/${report.id}/download?format=${format}`);
-        expect(file.headers.get('content-disposition')).to.include(`filename*=UTF-8''${encodeURIComponent(`${report.name}.${format}`)}`);
-        if (format === 'pdf') expect(execFileSync('pdftotext', ['-', '-'], { input: file.body }).toString('utf8')).to.include(report.name);
+        expect(file.headers.get('content-disposition')).to.include(
+          `filename*=UTF-8''${encodeURIComponent(`${report.name}.${format}`)}`,
+        );
+        if (format === 'pdf')
+          expect(execFileSync('pdftotext', ['-', '-'], { input: file.body }).toString('utf8')).to.include(report.name);
         if (format === 'html') expect(file.body.toString('utf8')).to.include(`<title>${report.name}</title>`);
-        if (format === 'docx') expect(strFromU8(unzipSync(new Uint8Array(file.body))['word/document.xml']!)).to.include(report.name);
+        if (format === 'docx')
+          expect(strFromU8(unzipSync(new Uint8Array(file.body))['word/document.xml']!)).to.include(report.name);
       }
       if (report.type === 'detailed') {
         // Every open issue with its description, remediation and history.
         expect(Object.keys(json.details).sort()).to.deep.equal(json.top_issues.map((i: any) => i.id).sort());
         const medium = json.top_issues.find((i: any) => i.severity === 'medium');
-        expect(json.details[medium.id].remediation).to.match(/^Fix the code at report\.py:9 \(CWE-95\); see OWASP A03:2021 Injection/);
+        expect(json.details[medium.id].remediation).to.match(
+          /^Fix the code at report\.py:9 \(CWE-95\); see OWASP A03:2021 Injection/,
+        );
       }
       if (report.type === 'compliance') {
         const injection = json.compliance.owasp_top10_2021.find((c: any) => c.id === 'A03:2021');
         // CWE-95 (eval) is open; CWE-78 was fixed above.
         expect(injection).to.include({ total: 2, open: 1 });
         expect(injection.cwes).to.deep.equal([78, 95]);
-        expect(json.compliance.owasp_top10_2021.find((c: any) => c.id === 'A08:2021')).to.include({ total: 1, open: 0 });
+        expect(json.compliance.owasp_top10_2021.find((c: any) => c.id === 'A08:2021')).to.include({
+          total: 1,
+          open: 0,
+        });
         expect(json.compliance.cwe_top25_2024.find((c: any) => c.id === '#7 CWE-78')).to.include({ total: 1, open: 0 });
       }
       if (report.type === 'trend') {

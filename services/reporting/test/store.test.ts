@@ -14,7 +14,18 @@ for (const backend of DATABASE_BACKENDS) {
     after(async () => t?.close());
 
     const queue = () =>
-      reportStore.insert(t.db, { id: randomUUID(), name: 'r', type: 'summary', period: 'all', project_codes: ['a'], all_projects: false, range_from: null, range_to: null, author: 'admin', created_at: new Date().toISOString() });
+      reportStore.insert(t.db, {
+        id: randomUUID(),
+        name: 'r',
+        type: 'summary',
+        period: 'all',
+        project_codes: ['a'],
+        all_projects: false,
+        range_from: null,
+        range_to: null,
+        author: 'admin',
+        created_at: new Date().toISOString(),
+      });
 
     it('hands a report to one generator at a time, and to another once the first one\u2019s lease ran out', async () => {
       const report = await queue();
@@ -22,7 +33,10 @@ for (const backend of DATABASE_BACKENDS) {
       expect(first).to.include({ id: report.id, state: 'running', attempts: 1 });
       expect(await reportStore.claim(t.db, 60)).to.equal(undefined);
       // The first generator died: its lease runs out.
-      await t.db('reports').where({ id: report.id }).update({ lease_until: t.db.raw("now() - interval '1 second'") });
+      await t
+        .db('reports')
+        .where({ id: report.id })
+        .update({ lease_until: t.db.raw("now() - interval '1 second'") });
       const second = await reportStore.claim(t.db, 60);
       expect(second).to.include({ id: report.id, attempts: 2 });
       const snapshot = { report: {}, totals: {} } as unknown as ReportSnapshot;
@@ -40,7 +54,10 @@ for (const backend of DATABASE_BACKENDS) {
       await reportStore.requeue(t.db, report.id, claimed.attempts, 60);
       expect(await reportStore.get(t.db, report.id, null)).to.include({ state: 'queued' });
       expect(await reportStore.claim(t.db, 60)).to.equal(undefined);
-      await t.db('reports').where({ id: report.id }).update({ lease_until: t.db.raw("now() - interval '1 second'") });
+      await t
+        .db('reports')
+        .where({ id: report.id })
+        .update({ lease_until: t.db.raw("now() - interval '1 second'") });
       expect(await reportStore.claim(t.db, 60)).to.include({ id: report.id, attempts: 2 });
     });
 

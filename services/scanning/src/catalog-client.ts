@@ -10,7 +10,8 @@ export class CatalogGate {
 
   async layerFor(principal: Principal, layerId: string, field = 'layer_id'): Promise<catalogV1.Layer> {
     const layer = await this.catalog.getLayer({ id: layerId }).catch(unlessNotFound);
-    if (!layer || !canSeeProject(principal, layer.projectCode)) throw invalid(`Unknown ${field}`, [{ field, problem: 'is not a known layer' }]);
+    if (!layer || !canSeeProject(principal, layer.projectCode))
+      throw invalid(`Unknown ${field}`, [{ field, problem: 'is not a known layer' }]);
     return layer;
   }
 

@@ -1,6 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import {
-  AppError, canSeeProject, conflict, invalid, isUuid, notFound, Principal, Queryable, SecretBox, ServiceHost,
+  AppError,
+  canSeeProject,
+  conflict,
+  invalid,
+  isUuid,
+  notFound,
+  Principal,
+  Queryable,
+  SecretBox,
+  ServiceHost,
 } from '@bulwark/platform';
 import { checkExtraArgs, newEvent, SCAN_EVENTS, toolType, writeEvent, writeEvents } from '@bulwark/contracts';
 import { CatalogGate } from './catalog-client';
@@ -60,15 +69,22 @@ export class Checks {
       ['security_tool_id', toolId],
       ['scan_source_id', sourceId],
     ].filter(([, v]) => !v);
-    if (missing.length > 0) throw invalid(`Missing ${missing.map(([f]) => f).join(', ')}`, missing.map(([f]) => ({ field: f as string, problem: 'is required' })));
+    if (missing.length > 0)
+      throw invalid(
+        `Missing ${missing.map(([f]) => f).join(', ')}`,
+        missing.map(([f]) => ({ field: f as string, problem: 'is required' })),
+      );
     const layer = await this.catalog.layerFor(principal, layerId!);
     if (input.project_code !== undefined && input.project_code !== layer.projectCode) {
-      throw invalid('Invalid project_code: not the layer\u2019s project', [{ field: 'project_code', problem: `the layer belongs to project ${layer.projectCode}` }]);
+      throw invalid('Invalid project_code: not the layer\u2019s project', [
+        { field: 'project_code', problem: `the layer belongs to project ${layer.projectCode}` },
+      ]);
     }
     if (layer.projectArchived) throw conflict(`Project ${layer.projectCode} is archived: its checks cannot change`);
     await this.catalog.assertUsable(layer.projectCode, sourceId!, toolId!);
     const { api_token: token, ...toolSettings } = input.tool_settings ?? current?.toolSettings ?? {};
-    if (Array.isArray(toolSettings.extra_args)) await this.assertExtraArgs(toolId!, toolSettings.extra_args as string[]);
+    if (Array.isArray(toolSettings.extra_args))
+      await this.assertExtraArgs(toolId!, toolSettings.extra_args as string[]);
     return {
       layerId: layer.id,
       projectCode: layer.projectCode,
@@ -86,8 +102,12 @@ export class Checks {
   private async assertExtraArgs(toolId: string, args: string[]): Promise<void> {
     const execution = toolType((await this.catalog.tool(toolId)).typeId)?.execution;
     if (!execution) return;
-    const problems = checkExtraArgs(execution.extraArgs, args).map((p) => ({ field: `tool_settings.extra_args[${p.index}]`, problem: p.problem }));
-    if (problems.length > 0) throw invalid(`Invalid tool_settings: ${problems.map((p) => `${p.field} ${p.problem}`).join('; ')}`, problems);
+    const problems = checkExtraArgs(execution.extraArgs, args).map((p) => ({
+      field: `tool_settings.extra_args[${p.index}]`,
+      problem: p.problem,
+    }));
+    if (problems.length > 0)
+      throw invalid(`Invalid tool_settings: ${problems.map((p) => `${p.field} ${p.problem}`).join('; ')}`, problems);
   }
 
   async create(principal: Principal, input: CheckInput): Promise<CheckRecord> {
@@ -98,7 +118,12 @@ export class Checks {
       if (groupId) await checkStore.createGroup(trx, groupId);
       const ids = plan.tags.map(() => randomUUID());
       for (const [i, tag] of plan.tags.entries()) await checkStore.insert(trx, ids[i], groupId, settings, tag ?? null);
-      await writeEvents(trx, ids.map((x) => newEvent(SCAN_EVENTS.checkCreated, x, { check_id: x, layer_id: settings.layerId, group_id: groupId })));
+      await writeEvents(
+        trx,
+        ids.map((x) =>
+          newEvent(SCAN_EVENTS.checkCreated, x, { check_id: x, layer_id: settings.layerId, group_id: groupId }),
+        ),
+      );
       return ids[0];
     });
     return (await checkStore.get(this.db, id))!;
@@ -110,7 +135,9 @@ export class Checks {
     await this.host.transaction(async (trx) => {
       const path = (await checkStore.getForUpdate(trx, id))!;
       const members = path.groupId ? (await checkStore.groupMembers(trx, path.groupId)).map((c) => c.id) : [];
-      const plan = planned(() => planCheckUpdate({ id: path.id, groupId: path.groupId }, members, input.grouped_checks));
+      const plan = planned(() =>
+        planCheckUpdate({ id: path.id, groupId: path.groupId }, members, input.grouped_checks),
+      );
       let groupId = path.groupId;
       if (plan.group === 'create') {
         groupId = randomUUID();
@@ -121,14 +148,29 @@ export class Checks {
         if (plan.group === 'create') await checkStore.setGroup(trx, [u.checkId], groupId);
       }
       const created = plan.create.map(() => randomUUID());
-      for (const [i, tag] of plan.create.entries()) await checkStore.insert(trx, created[i], plan.group === 'dissolve' ? null : groupId, settings, tag);
+      for (const [i, tag] of plan.create.entries())
+        await checkStore.insert(trx, created[i], plan.group === 'dissolve' ? null : groupId, settings, tag);
       await checkStore.setGroup(trx, plan.detach, null);
       if (plan.group === 'dissolve' && groupId) {
-        await checkStore.setGroup(trx, plan.update.map((u) => u.checkId), null);
+        await checkStore.setGroup(
+          trx,
+          plan.update.map((u) => u.checkId),
+          null,
+        );
         await trx('check_groups').where({ id: groupId }).delete();
       }
-      await writeEvents(trx, [...plan.update.map((u) => u.checkId), ...plan.detach].map((x) => newEvent(SCAN_EVENTS.checkUpdated, x, { check_id: x })));
-      await writeEvents(trx, created.map((x) => newEvent(SCAN_EVENTS.checkCreated, x, { check_id: x, layer_id: settings.layerId, group_id: groupId })));
+      await writeEvents(
+        trx,
+        [...plan.update.map((u) => u.checkId), ...plan.detach].map((x) =>
+          newEvent(SCAN_EVENTS.checkUpdated, x, { check_id: x }),
+        ),
+      );
+      await writeEvents(
+        trx,
+        created.map((x) =>
+          newEvent(SCAN_EVENTS.checkCreated, x, { check_id: x, layer_id: settings.layerId, group_id: groupId }),
+        ),
+      );
     });
     return (await checkStore.get(this.db, id))!;
   }
@@ -140,13 +182,25 @@ export class Checks {
   async deleteGroup(principal: Principal, groupId: string): Promise<string[]> {
     return this.host.transaction(async (trx) => {
       const members = await checkStore.groupMembers(trx, groupId);
-      if (!(await checkStore.groupExists(trx, groupId)) || members.some((c) => !canSeeProject(principal, c.projectCode))) {
+      if (
+        !(await checkStore.groupExists(trx, groupId)) ||
+        members.some((c) => !canSeeProject(principal, c.projectCode))
+      ) {
         throw notFound(`Check group ${groupId}`);
       }
-      const busy = await scanStore.inFlightFor(trx, members.map((c) => c.id));
-      if (busy.length > 0) throw conflict(`Checks of the group have scans in flight: ${busy.map((s) => s.checkId).join(', ')}; stop them first`);
+      const busy = await scanStore.inFlightFor(
+        trx,
+        members.map((c) => c.id),
+      );
+      if (busy.length > 0)
+        throw conflict(
+          `Checks of the group have scans in flight: ${busy.map((s) => s.checkId).join(', ')}; stop them first`,
+        );
       const deleted = await checkStore.deleteGroup(trx, groupId);
-      await writeEvents(trx, deleted.map((x) => newEvent(SCAN_EVENTS.checkDeleted, x, { check_id: x, group_id: groupId })));
+      await writeEvents(
+        trx,
+        deleted.map((x) => newEvent(SCAN_EVENTS.checkDeleted, x, { check_id: x, group_id: groupId })),
+      );
       return deleted;
     });
   }
@@ -168,7 +222,11 @@ export class Checks {
         if (check.groupId) {
           const left = await checkStore.groupMembers(trx, check.groupId);
           if (left.length < 2) {
-            await checkStore.setGroup(trx, left.map((c) => c.id), null);
+            await checkStore.setGroup(
+              trx,
+              left.map((c) => c.id),
+              null,
+            );
             await trx('check_groups').where({ id: check.groupId }).delete();
           }
         }
@@ -181,12 +239,19 @@ export class Checks {
 
   async setComparison(principal: Principal, id: string, comparison: Comparison): Promise<CheckRecord> {
     const check = await this.visible(principal, id);
-    const referenced = comparison.mode === 'baseline' ? [comparison.baseline_scan_result_id] : comparison.mode === 'pair' ? comparison.scan_result_ids : [];
+    const referenced =
+      comparison.mode === 'baseline'
+        ? [comparison.baseline_scan_result_id]
+        : comparison.mode === 'pair'
+          ? comparison.scan_result_ids
+          : [];
     for (const [i, scanId] of referenced.entries()) {
       const scan = await scanStore.get(this.db, scanId);
       if (!scan || scan.checkId !== check.id) {
         const field = comparison.mode === 'baseline' ? 'baseline_scan_result_id' : `scan_result_ids[${i}]`;
-        throw invalid(`Invalid ${field}: not a scan result of this check`, [{ field, problem: 'is not a scan result of this check' }]);
+        throw invalid(`Invalid ${field}: not a scan result of this check`, [
+          { field, problem: 'is not a scan result of this check' },
+        ]);
       }
     }
     await this.host.transaction(async (trx) => {
@@ -196,7 +261,10 @@ export class Checks {
     return (await checkStore.get(this.db, id))!;
   }
 
-  list(principal: Principal, q: { page: number; limit: number; layerId?: string; projectCode?: string; groupId?: string }) {
+  list(
+    principal: Principal,
+    q: { page: number; limit: number; layerId?: string; projectCode?: string; groupId?: string },
+  ) {
     return checkStore.list(this.db, { ...q, projects: principal.projects });
   }
 

@@ -42,10 +42,19 @@ export const scanningConfigSchema = z.object({
   SCAN_SANDBOX_PROCESSES: env.int(256, 8),
   SCAN_SANDBOX_OPEN_FILES: env.int(4096, 64),
   /** Kubernetes runner: unset namespace = the context's (in-cluster: the pod's); unset URL = in-cluster or kubeconfig. */
-  SCAN_K8S_NAMESPACE: z.string().regex(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/).max(63).optional(),
-  SCAN_K8S_API_URL: env.url().refine((u) => !u || u.startsWith('https://') || /^http:\/\/(127\.0\.0\.1|localhost|\[::1\])(:\d+)?(\/|$)/.test(u), {
-    message: 'https, or plain http to a loopback address only (kubectl proxy)',
-  }),
+  SCAN_K8S_NAMESPACE: z
+    .string()
+    .regex(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/)
+    .max(63)
+    .optional(),
+  SCAN_K8S_API_URL: env
+    .url()
+    .refine(
+      (u) => !u || u.startsWith('https://') || /^http:\/\/(127\.0\.0\.1|localhost|\[::1\])(:\d+)?(\/|$)/.test(u),
+      {
+        message: 'https, or plain http to a loopback address only (kubectl proxy)',
+      },
+    ),
   SCAN_K8S_TOKEN: z.string().optional(),
   SCAN_K8S_CA_FILE: z.string().optional(),
   /** Image of the init container that clones the source inside the scan's pod (needs sh, git, ssh). */
@@ -75,6 +84,11 @@ function sandboxSettings(config: ScanningConfig, scannerPath: string[]): Omit<Sa
       fileSizeBytes: config.SCAN_SANDBOX_MAX_FILE_MB * 1024 * 1024,
       openFiles: config.SCAN_SANDBOX_OPEN_FILES,
     },
-    readOnlyPaths: [...new Set([...scannerPath.map(installPrefixOf).filter((p): p is string => p !== undefined), path.resolve(config.SCANNER_RULES_DIR)])],
+    readOnlyPaths: [
+      ...new Set([
+        ...scannerPath.map(installPrefixOf).filter((p): p is string => p !== undefined),
+        path.resolve(config.SCANNER_RULES_DIR),
+      ]),
+    ],
   };
 }

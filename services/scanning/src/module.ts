@@ -1,6 +1,13 @@
 import path from 'node:path';
 import {
-  createGrpcClient, EgressProxy, identityLicenseGate, Logger, ModuleDefinition, openSecretBox, readOutboundPolicy, ServiceHost,
+  createGrpcClient,
+  EgressProxy,
+  identityLicenseGate,
+  Logger,
+  ModuleDefinition,
+  openSecretBox,
+  readOutboundPolicy,
+  ServiceHost,
 } from '@bulwark/platform';
 import { routesOf, TOPICS } from '@bulwark/contracts';
 import { catalogV1, scanningV1 } from '@bulwark/proto';
@@ -23,10 +30,23 @@ import { ScanWorker } from './scans/scan-worker';
 import { scanStore } from './store/scans';
 
 /** The local runner's scanner sandbox, probed once: a scan fails with the reason when it does not work. */
-async function openSandbox(config: ReturnType<typeof readScanningConfig>, dataDir: string, log: Logger): Promise<ScannerSandbox> {
-  const sandbox = await ScannerSandbox.open({ ...config.sandbox, hiddenPaths: [path.resolve(dataDir)] }, config.SCAN_WORKSPACE_DIR);
-  if (!sandbox.enabled) log.warn('SCAN_SANDBOX=none: scanners run without the sandbox, with this service\'s file system, network and user; scanned repositories are untrusted code');
-  else if (sandbox.problem) log.error('the scanner sandbox does not work: every local scan will fail until it does', { problem: sandbox.problem });
+async function openSandbox(
+  config: ReturnType<typeof readScanningConfig>,
+  dataDir: string,
+  log: Logger,
+): Promise<ScannerSandbox> {
+  const sandbox = await ScannerSandbox.open(
+    { ...config.sandbox, hiddenPaths: [path.resolve(dataDir)] },
+    config.SCAN_WORKSPACE_DIR,
+  );
+  if (!sandbox.enabled)
+    log.warn(
+      "SCAN_SANDBOX=none: scanners run without the sandbox, with this service's file system, network and user; scanned repositories are untrusted code",
+    );
+  else if (sandbox.problem)
+    log.error('the scanner sandbox does not work: every local scan will fail until it does', {
+      problem: sandbox.problem,
+    });
   return sandbox;
 }
 
@@ -35,40 +55,74 @@ export const scanningModule: ModuleDefinition = {
   dependsOn: ['catalog'],
   async start(ctx) {
     const config = readScanningConfig(ctx.env);
-    const host = await ServiceHost.open(ctx, { name: 'scanning', migrations, databaseUrl: config.SCANNING_DATABASE_URL });
+    const host = await ServiceHost.open(ctx, {
+      name: 'scanning',
+      migrations,
+      databaseUrl: config.SCANNING_DATABASE_URL,
+    });
     const secrets = openSecretBox(ctx, 'scanning');
-    const catalogClient = createGrpcClient(catalogV1.CatalogServiceService, 'catalog', ctx.peer('catalog').grpcAddress, host.auth);
+    const catalogClient = createGrpcClient(
+      catalogV1.CatalogServiceService,
+      'catalog',
+      ctx.peer('catalog').grpcAddress,
+      host.auth,
+    );
     const catalog = new CatalogGate(catalogClient.client);
     const runner =
       config.SCAN_RUNNER === 'kubernetes'
-        ? new KubernetesJobRunner({
-          namespace: config.SCAN_K8S_NAMESPACE, apiUrl: config.SCAN_K8S_API_URL, token: config.SCAN_K8S_TOKEN, caFile: config.SCAN_K8S_CA_FILE,
-          gitImage: config.SCAN_K8S_GIT_IMAGE, ttlSecondsAfterFinished: config.SCAN_K8S_TTL_SECONDS, pollMs: config.SCAN_K8S_POLL_MS, rulesDir: config.SCANNER_RULES_DIR,
-        }, host.log)
-        : new LocalProcessRunner(config.scannerPath, config.SCAN_OUTPUT_LIMIT_BYTES, await openSandbox(config, ctx.dataDir, host.log));
+        ? new KubernetesJobRunner(
+            {
+              namespace: config.SCAN_K8S_NAMESPACE,
+              apiUrl: config.SCAN_K8S_API_URL,
+              token: config.SCAN_K8S_TOKEN,
+              caFile: config.SCAN_K8S_CA_FILE,
+              gitImage: config.SCAN_K8S_GIT_IMAGE,
+              ttlSecondsAfterFinished: config.SCAN_K8S_TTL_SECONDS,
+              pollMs: config.SCAN_K8S_POLL_MS,
+              rulesDir: config.SCANNER_RULES_DIR,
+            },
+            host.log,
+          )
+        : new LocalProcessRunner(
+            config.scannerPath,
+            config.SCAN_OUTPUT_LIMIT_BYTES,
+            await openSandbox(config, ctx.dataDir, host.log),
+          );
     const egress = await EgressProxy.start(readOutboundPolicy(ctx.env));
     const parser = new ReportParser({ threads: config.REPORT_PARSE_THREADS, memoryMb: config.REPORT_PARSE_MEMORY_MB });
-    const worker = new ScanWorker(host, catalog, runner, parser, {
-      egress,
-      concurrency: config.SCAN_CONCURRENCY,
-      perToolConcurrency: config.SCAN_CONCURRENCY_PER_TOOL,
-      leaseSeconds: config.SCAN_LEASE_SECONDS,
-      maxAttempts: config.SCAN_MAX_ATTEMPTS,
-      pollMs: config.SCAN_POLL_MS,
-      defaultTimeoutSeconds: config.SCAN_TIMEOUT_SECONDS,
-      checkoutTimeoutSeconds: config.SCAN_CHECKOUT_TIMEOUT_SECONDS,
-      workspaceRoot: config.SCAN_WORKSPACE_DIR,
-      rulesDir: config.SCANNER_RULES_DIR,
-    }, host.log);
+    const worker = new ScanWorker(
+      host,
+      catalog,
+      runner,
+      parser,
+      {
+        egress,
+        concurrency: config.SCAN_CONCURRENCY,
+        perToolConcurrency: config.SCAN_CONCURRENCY_PER_TOOL,
+        leaseSeconds: config.SCAN_LEASE_SECONDS,
+        maxAttempts: config.SCAN_MAX_ATTEMPTS,
+        pollMs: config.SCAN_POLL_MS,
+        defaultTimeoutSeconds: config.SCAN_TIMEOUT_SECONDS,
+        checkoutTimeoutSeconds: config.SCAN_CHECKOUT_TIMEOUT_SECONDS,
+        workspaceRoot: config.SCAN_WORKSPACE_DIR,
+        rulesDir: config.SCANNER_RULES_DIR,
+      },
+      host.log,
+    );
     const checks = new Checks(host, catalog, secrets);
     const license = identityLicenseGate(ctx, host.auth);
     const scans = new Scans(host, catalog, checks, worker, parser, license);
     await host.consume('layer-templates', [TOPICS.catalog], copyTemplateChecks(catalog, host.log));
     host.grpc.add(scanningV1.ScanningServiceService, 'bulwark.scanning.v1.ScanningService', scanningGrpc(host.db));
-    const started = await host.serve(routesOf('scanning'), scanningHandlers(checks, scans, new ScanStats(host.db, checks), new Sboms(host, catalog), host.db));
+    const started = await host.serve(
+      routesOf('scanning'),
+      scanningHandlers(checks, scans, new ScanStats(host.db, checks), new Sboms(host, catalog), host.db),
+    );
     if (runner instanceof KubernetesJobRunner) {
       // In the background: an unreachable cluster must not keep the API down; runs retry on their own.
-      void runner.reconcile((ids) => scanStore.inFlightIds(host.db, ids)).catch((err) => host.log.warn('reconciling kubernetes scan jobs failed', { error: (err as Error).message }));
+      void runner
+        .reconcile((ids) => scanStore.inFlightIds(host.db, ids))
+        .catch((err) => host.log.warn('reconciling kubernetes scan jobs failed', { error: (err as Error).message }));
     }
     worker.start();
     const unobserveQueue = observeScanQueue(host.db);

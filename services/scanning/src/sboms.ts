@@ -8,12 +8,18 @@ const SBOM_FORMATS = ['cyclonedx-json', 'cyclonedx-xml'];
 
 /** SBOMs of layers: the latest one of a layer is its dependency list. */
 export class Sboms {
-  constructor(private readonly host: ServiceHost, private readonly catalog: CatalogGate) {}
+  constructor(
+    private readonly host: ServiceHost,
+    private readonly catalog: CatalogGate,
+  ) {}
 
   async upload(principal: Principal, layerId: string, body: UploadedFile, fileName: string | undefined) {
     const layer = await this.catalog.layerFor(principal, layerId);
     if (layer.projectArchived) throw conflict(`Project ${layer.projectCode} is archived`);
-    if (body.size === 0) throw invalid('The request body is empty: send the CycloneDX SBOM as the body', [{ field: 'body', problem: 'is empty' }]);
+    if (body.size === 0)
+      throw invalid('The request body is empty: send the CycloneDX SBOM as the body', [
+        { field: 'body', problem: 'is empty' },
+      ]);
     let parsed;
     try {
       parsed = parseReport(body.path, { name: fileName ?? 'sbom' });
@@ -22,7 +28,9 @@ export class Sboms {
       throw err;
     }
     if (!SBOM_FORMATS.includes(parsed.format)) {
-      throw invalid(`Not a CycloneDX SBOM: the file reads as ${parsed.format}`, [{ field: 'body', problem: `is a ${parsed.format} report, not a CycloneDX SBOM` }]);
+      throw invalid(`Not a CycloneDX SBOM: the file reads as ${parsed.format}`, [
+        { field: 'body', problem: `is a ${parsed.format} report, not a CycloneDX SBOM` },
+      ]);
     }
     const project = await this.catalog.project(layer.projectCode);
     const id = randomUUID();
@@ -30,8 +38,15 @@ export class Sboms {
       sbomStore.replaceForLayer(
         trx,
         {
-          id, layerId, projectCode: layer.projectCode, projectName: project.name, format: parsed.format, fileName: fileName ?? 'sbom',
-          componentsCount: parsed.components.length, vulnerabilitiesCount: parsed.findings.length, uploadedBy: principal.username,
+          id,
+          layerId,
+          projectCode: layer.projectCode,
+          projectName: project.name,
+          format: parsed.format,
+          fileName: fileName ?? 'sbom',
+          componentsCount: parsed.components.length,
+          vulnerabilitiesCount: parsed.findings.length,
+          uploadedBy: principal.username,
         },
         parsed.components,
       ),

@@ -1,7 +1,10 @@
 import { counter, Db, gauge, histogram, onScrape } from '@bulwark/platform';
 import { toolType } from '@bulwark/contracts';
 
-const queueDepth = gauge('bulwark_scan_queue_depth', 'Scans waiting for a worker (read at scrape time; every replica reports the same queue)');
+const queueDepth = gauge(
+  'bulwark_scan_queue_depth',
+  'Scans waiting for a worker (read at scrape time; every replica reports the same queue)',
+);
 const running = gauge('bulwark_scans_running', 'Scans being run or parsed by any worker (read at scrape time)');
 const duration = histogram(
   'bulwark_scan_duration_seconds',
@@ -9,7 +12,11 @@ const duration = histogram(
   [1, 5, 15, 30, 60, 120, 300, 600, 1200, 1800, 3600, 7200],
   ['tool_type', 'state'],
 );
-const uploads = counter('bulwark_report_uploads_total', 'Uploaded reports stored, by how: parsed, or copied from the check\u2019s scan of the same report', ['how']);
+const uploads = counter(
+  'bulwark_report_uploads_total',
+  'Uploaded reports stored, by how: parsed, or copied from the check\u2019s scan of the same report',
+  ['how'],
+);
 
 export function countUpload(how: 'parsed' | 'copied'): void {
   uploads.inc({ how });
@@ -25,8 +32,13 @@ export function observeScanRun(toolTypeId: number, end: ScanRunEnd, seconds: num
 /** Counts the queue at each scrape (two partial indexes make it cheap); returns the stop function. */
 export function observeScanQueue(db: Db): () => void {
   return onScrape(async () => {
-    const rows: { state: string; count: number }[] = await db('scans').whereIn('state', ['queued', 'running', 'parsing']).select('state').count<{ state: string; count: number }[]>({ count: '*' }).groupBy('state');
-    const count = (...states: string[]) => rows.filter((r) => states.includes(r.state)).reduce((n, r) => n + Number(r.count), 0);
+    const rows: { state: string; count: number }[] = await db('scans')
+      .whereIn('state', ['queued', 'running', 'parsing'])
+      .select('state')
+      .count<{ state: string; count: number }[]>({ count: '*' })
+      .groupBy('state');
+    const count = (...states: string[]) =>
+      rows.filter((r) => states.includes(r.state)).reduce((n, r) => n + Number(r.count), 0);
     queueDepth.set(count('queued'));
     running.set(count('running', 'parsing'));
   });

@@ -7,12 +7,18 @@ import { statsStore } from './store/stats';
 
 /** Statistics of scan results, following each check's comparison mode. */
 export class ScanStats {
-  constructor(private readonly db: Queryable, private readonly checks: Checks) {}
+  constructor(
+    private readonly db: Queryable,
+    private readonly checks: Checks,
+  ) {}
 
   private async completed(principal: Principal, id: string, field = 'result_id'): Promise<ScanRecord> {
     const scan = isUuid(id) ? await scanStore.get(this.db, id) : undefined;
     if (!scan || !canSeeProject(principal, scan.projectCode)) throw notFound(`Scan result ${id}`);
-    if (scan.state !== 'completed') throw invalid(`Scan result ${id} is ${scan.state}: only completed results have statistics`, [{ field, problem: `is ${scan.state}` }]);
+    if (scan.state !== 'completed')
+      throw invalid(`Scan result ${id} is ${scan.state}: only completed results have statistics`, [
+        { field, problem: `is ${scan.state}` },
+      ]);
     return scan;
   }
 
@@ -26,18 +32,48 @@ export class ScanStats {
     const base = comparisonBase(check.comparison, { id: scan.id, createdAt: scan.createdAt }, previous);
     const totals = await statsStore.totals(this.db, scan.id);
     if (!base) {
-      return { scan_result_id: scan.id, compared_with: null, comparison_mode: check.comparison.mode, total: totals, new: totals, unchanged: { count: 0, by_severity: zero(totals) }, fixed: { count: 0, by_severity: zero(totals) } };
+      return {
+        scan_result_id: scan.id,
+        compared_with: null,
+        comparison_mode: check.comparison.mode,
+        total: totals,
+        new: totals,
+        unchanged: { count: 0, by_severity: zero(totals) },
+        fixed: { count: 0, by_severity: zero(totals) },
+      };
     }
-    return { scan_result_id: scan.id, compared_with: base, comparison_mode: check.comparison.mode, total: totals, ...(await statsStore.versus(this.db, scan.id, base)) };
+    return {
+      scan_result_id: scan.id,
+      compared_with: base,
+      comparison_mode: check.comparison.mode,
+      total: totals,
+      ...(await statsStore.versus(this.db, scan.id, base)),
+    };
   }
 
   async history(principal: Principal, checkId: string, q: { page: number; limit: number }) {
     const check = await this.checks.visible(principal, checkId);
-    const page = await scanStore.list(this.db, { page: q.page, limit: q.limit, checkId, state: 'completed', projects: principal.projects });
+    const page = await scanStore.list(this.db, {
+      page: q.page,
+      limit: q.limit,
+      checkId,
+      state: 'completed',
+      projects: principal.projects,
+    });
     const items = [];
     for (const s of page.items) {
       const stats = await this.statsOf(s, check);
-      items.push({ scan_result_id: s.id, created_at: s.createdAt, finished_at: s.finishedAt, findings_count: s.findingsCount, severity_counts: s.severityCounts, compared_with: stats.compared_with, new: stats.new.count, fixed: stats.fixed.count, unchanged: stats.unchanged.count });
+      items.push({
+        scan_result_id: s.id,
+        created_at: s.createdAt,
+        finished_at: s.finishedAt,
+        findings_count: s.findingsCount,
+        severity_counts: s.severityCounts,
+        compared_with: stats.compared_with,
+        new: stats.new.count,
+        fixed: stats.fixed.count,
+        unchanged: stats.unchanged.count,
+      });
     }
     return { items, total: page.total, page: q.page, limit: q.limit };
   }

@@ -1,5 +1,18 @@
 import { randomUUID } from 'node:crypto';
-import { AppError, canSeeProject, conflict, invalid, isUuid, LicenseGate, LicenseLimitReached, notFound, Principal, serializeAcrossReplicas, ServiceHost, UploadedFile } from '@bulwark/platform';
+import {
+  AppError,
+  canSeeProject,
+  conflict,
+  invalid,
+  isUuid,
+  LicenseGate,
+  LicenseLimitReached,
+  notFound,
+  Principal,
+  serializeAcrossReplicas,
+  ServiceHost,
+  UploadedFile,
+} from '@bulwark/platform';
 import { SCAN_EVENTS, toolType, writeEvent } from '@bulwark/contracts';
 import type { CatalogGate } from './catalog-client';
 import { countUpload } from './scan-metrics';
@@ -13,7 +26,15 @@ import { scanRef, ScanWorker } from './scans/scan-worker';
 
 /** An upload's findings: parsed now (streamed from the file into the store), or reused from the check's scan of the same report. */
 type UploadContent =
-  | { kind: 'parse'; file: UploadedFile; format?: string; name: string; field: string; importKey: string; fileName?: string }
+  | {
+      kind: 'parse';
+      file: UploadedFile;
+      format?: string;
+      name: string;
+      field: string;
+      importKey: string;
+      fileName?: string;
+    }
   | { kind: 'reuse'; same: SameImport; fileName: string };
 
 /** The scan an unchanged upload would reuse was deleted meanwhile: the upload is parsed instead. */
@@ -46,27 +67,47 @@ export class Scans {
    * is still in flight answers 409 naming it; so does one more scan in flight than the license allows
    * (counted under a lock, the limit read before the transaction since it asks identity).
    */
-  private async queue(principal: Principal, check: CheckRecord, typeId: number, max?: number | null): Promise<ScanRecord> {
+  private async queue(
+    principal: Principal,
+    check: CheckRecord,
+    typeId: number,
+    max?: number | null,
+  ): Promise<ScanRecord> {
     const type = toolType(typeId);
     if (!type?.execution) {
-      throw conflict(`The check\u2019s tool (${type?.name ?? typeId}) is not run by Bulwark: upload its reports to POST /api/v1/check/${check.id}/results`);
+      throw conflict(
+        `The check\u2019s tool (${type?.name ?? typeId}) is not run by Bulwark: upload its reports to POST /api/v1/check/${check.id}/results`,
+      );
     }
     const limit = max !== undefined ? max : await this.license.limit('scanning_processes');
     const scan = await this.host.transaction(async (trx) => {
       await trx('checks').where({ id: check.id }).forUpdate().first();
       const inflight = await scanStore.inFlightFor(trx, [check.id]);
-      if (inflight.length > 0) throw conflict(`Check ${check.id} already has scan ${inflight[0].id} ${inflight[0].state}`, [{ field: 'check_id', problem: `scan ${inflight[0].id} is ${inflight[0].state}` }]);
+      if (inflight.length > 0)
+        throw conflict(`Check ${check.id} already has scan ${inflight[0].id} ${inflight[0].state}`, [
+          { field: 'check_id', problem: `scan ${inflight[0].id} is ${inflight[0].state}` },
+        ]);
       if (limit !== null) {
         await serializeAcrossReplicas(trx, 'license:scanning_processes');
         LicenseGate.ensureRoom('scanning_processes', limit, await scanStore.countInFlight(trx));
       }
       const id = randomUUID();
       await scanStore.insert(trx, {
-        id, checkId: check.id, layerId: check.layerId, projectCode: check.projectCode, securityToolId: check.securityToolId,
-        toolTypeId: typeId, kind: 'scan', state: 'queued', requestedBy: principal.username,
+        id,
+        checkId: check.id,
+        layerId: check.layerId,
+        projectCode: check.projectCode,
+        securityToolId: check.securityToolId,
+        toolTypeId: typeId,
+        kind: 'scan',
+        state: 'queued',
+        requestedBy: principal.username,
       });
       const created = (await scanStore.get(trx, id))!;
-      await writeEvent(trx, SCAN_EVENTS.scanQueued, created.checkId, { ...scanRef(created), requested_by: principal.username });
+      await writeEvent(trx, SCAN_EVENTS.scanQueued, created.checkId, {
+        ...scanRef(created),
+        requested_by: principal.username,
+      });
       return created;
     });
     this.worker.nudge();
@@ -78,17 +119,30 @@ export class Scans {
     return this.queue(principal, check, await this.assertRunnable(principal, check));
   }
 
-  async runLayer(principal: Principal, layerId: string): Promise<{ check_id: string; scan_result_id: string; state: string }[]> {
+  async runLayer(
+    principal: Principal,
+    layerId: string,
+  ): Promise<{ check_id: string; scan_result_id: string; state: string }[]> {
     const layer = await this.catalog.layerFor(principal, layerId);
     if (layer.projectArchived) throw conflict(`Project ${layer.projectCode} is archived: no scans`);
     const checks = await checkStore.byLayer(this.db, layerId);
-    const inflight = new Map((await scanStore.inFlightFor(this.db, checks.map((c) => c.id))).map((s) => [s.checkId, s]));
+    const inflight = new Map(
+      (
+        await scanStore.inFlightFor(
+          this.db,
+          checks.map((c) => c.id),
+        )
+      ).map((s) => [s.checkId, s]),
+    );
     // One catalog lookup per tool, not per check.
     const typeIds = new Map<string, number>();
-    for (const toolId of new Set(checks.map((c) => c.securityToolId))) typeIds.set(toolId, (await this.catalog.tool(toolId)).typeId);
+    for (const toolId of new Set(checks.map((c) => c.securityToolId)))
+      typeIds.set(toolId, (await this.catalog.tool(toolId)).typeId);
     // A layer whose scans do not all fit under the license's limit queues none of them.
     const max = await this.license.limit('scanning_processes');
-    const toQueue = checks.filter((c) => !inflight.has(c.id) && toolType(typeIds.get(c.securityToolId)!)?.execution).length;
+    const toQueue = checks.filter(
+      (c) => !inflight.has(c.id) && toolType(typeIds.get(c.securityToolId)!)?.execution,
+    ).length;
     if (toQueue > 0) LicenseGate.ensureRoom('scanning_processes', max, await scanStore.countInFlight(this.db), toQueue);
     const results = [];
     for (const check of checks) {
@@ -108,7 +162,6 @@ export class Scans {
     return results;
   }
 
-
   /** Stops the check's queued or running scan; the runner kills the scanner where it runs. */
   async stopCheck(principal: Principal, checkId: string): Promise<ScanRecord> {
     const check = await this.checks.visible(principal, checkId);
@@ -116,7 +169,8 @@ export class Scans {
     if (!scan) throw conflict(`Check ${checkId} has no scan queued or running`);
     await this.host.transaction(async (trx) => {
       await scanStore.requestStop(trx, scan.id);
-      if (await scanStore.finish(trx, scan.id, ['queued'], 'stopped', { error: null })) await writeEvent(trx, SCAN_EVENTS.scanStopped, scan.checkId, { ...scanRef(scan), by: principal.username });
+      if (await scanStore.finish(trx, scan.id, ['queued'], 'stopped', { error: null }))
+        await writeEvent(trx, SCAN_EVENTS.scanStopped, scan.checkId, { ...scanRef(scan), by: principal.username });
     });
     // Here: abort now. Elsewhere: that replica sees stop_requested at its next heartbeat.
     this.worker.abortLocal(scan.id);
@@ -136,16 +190,29 @@ export class Scans {
    * An uploaded report becomes a completed scan result at once, or a 400 and nothing at all. The same
    * report uploaded again to the check is not parsed again: it reuses the stored findings of the first.
    */
-  async upload(principal: Principal, checkId: string, body: UploadedFile, q: { format?: string; file_name?: string }): Promise<ScanRecord> {
+  async upload(
+    principal: Principal,
+    checkId: string,
+    body: UploadedFile,
+    q: { format?: string; file_name?: string },
+  ): Promise<ScanRecord> {
     const check = await this.checks.visible(principal, checkId);
     const typeId = await this.assertRunnable(principal, check);
-    if (body.size === 0) throw invalid('The request body is empty: send the report file as the body', [{ field: 'body', problem: 'is empty' }]);
-    const declared = q.format ?? (toolType(typeId)?.resultFormat === 'auto' ? undefined : toolType(typeId)?.resultFormat);
+    if (body.size === 0)
+      throw invalid('The request body is empty: send the report file as the body', [
+        { field: 'body', problem: 'is empty' },
+      ]);
+    const declared =
+      q.format ?? (toolType(typeId)?.resultFormat === 'auto' ? undefined : toolType(typeId)?.resultFormat);
     const importKey = importKeyOf(body.sha256, { format: declared, name: q.file_name });
     const same = await findingStore.sameImport(this.db, check.id, importKey);
     if (same) {
       try {
-        const copied = await this.storeUpload(principal, check, typeId, { kind: 'reuse', same, fileName: q.file_name ?? `upload.${same.format}` });
+        const copied = await this.storeUpload(principal, check, typeId, {
+          kind: 'reuse',
+          same,
+          fileName: q.file_name ?? `upload.${same.format}`,
+        });
         countUpload('copied');
         return copied;
       } catch (err) {
@@ -153,34 +220,68 @@ export class Scans {
       }
     }
     const parsed = await this.storeUpload(principal, check, typeId, {
-      kind: 'parse', file: body, format: declared, name: q.file_name ?? 'upload', field: q.format ? 'format' : 'body', importKey, fileName: q.file_name,
+      kind: 'parse',
+      file: body,
+      format: declared,
+      name: q.file_name ?? 'upload',
+      field: q.format ? 'format' : 'body',
+      importKey,
+      fileName: q.file_name,
     });
     countUpload('parsed');
     return parsed;
   }
 
-  private storeUpload(principal: Principal, check: CheckRecord, typeId: number, upload: UploadContent): Promise<ScanRecord> {
+  private storeUpload(
+    principal: Principal,
+    check: CheckRecord,
+    typeId: number,
+    upload: UploadContent,
+  ): Promise<ScanRecord> {
     const id = randomUUID();
     return this.host.transaction(async (trx) => {
       const inflight = await scanStore.inFlightFor(trx, [check.id]);
-      if (inflight.length > 0) throw conflict(`Check ${check.id} has scan ${inflight[0].id} ${inflight[0].state}; wait for it or stop it`);
+      if (inflight.length > 0)
+        throw conflict(`Check ${check.id} has scan ${inflight[0].id} ${inflight[0].state}; wait for it or stop it`);
       await scanStore.insert(trx, {
-        id, checkId: check.id, layerId: check.layerId, projectCode: check.projectCode, securityToolId: check.securityToolId,
-        toolTypeId: typeId, kind: 'upload', state: 'parsing', requestedBy: principal.username,
+        id,
+        checkId: check.id,
+        layerId: check.layerId,
+        projectCode: check.projectCode,
+        securityToolId: check.securityToolId,
+        toolTypeId: typeId,
+        kind: 'upload',
+        state: 'parsing',
+        requestedBy: principal.username,
       });
       let summary: Pick<ImportSummary, 'format' | 'findingsCount' | 'severityCounts' | 'digest'>;
       if (upload.kind === 'reuse') {
         if (!(await findingStore.reuseImport(trx, id, upload.same, upload.fileName))) throw new ReuseSourceGone();
         summary = upload.same;
       } else {
-        summary = await this.parser.store(trx, id, { path: upload.file.path, format: upload.format, name: upload.name }, upload.field, { fileName: upload.fileName, importKey: upload.importKey });
+        summary = await this.parser.store(
+          trx,
+          id,
+          { path: upload.file.path, format: upload.format, name: upload.name },
+          upload.field,
+          { fileName: upload.fileName, importKey: upload.importKey },
+        );
       }
       await scanStore.finish(trx, id, ['parsing'], 'completed', {
-        findingsCount: summary.findingsCount, severityCounts: summary.severityCounts, reportFormat: summary.format, findingsDigest: summary.digest, error: null,
+        findingsCount: summary.findingsCount,
+        severityCounts: summary.severityCounts,
+        reportFormat: summary.format,
+        findingsDigest: summary.digest,
+        error: null,
       });
       const created = (await scanStore.get(trx, id))!;
       await writeEvent(trx, SCAN_EVENTS.scanCompleted, created.checkId, {
-        ...scanRef(created), findings_count: summary.findingsCount, severity_counts: summary.severityCounts, tool_id: check.securityToolId, uploaded: true, findings_digest: summary.digest,
+        ...scanRef(created),
+        findings_count: summary.findingsCount,
+        severity_counts: summary.severityCounts,
+        tool_id: check.securityToolId,
+        uploaded: true,
+        findings_digest: summary.digest,
       });
       return created;
     });
@@ -199,7 +300,11 @@ export class Scans {
   async report(principal: Principal, id: string) {
     const scan = await this.get(principal, id);
     const report = await findingStore.report(this.db, scan.id);
-    if (!report) throw new AppError('not_found', `Scan result ${id} has no report${scan.state === 'failed' ? ' (it failed)' : ' yet'}`);
+    if (!report)
+      throw new AppError(
+        'not_found',
+        `Scan result ${id} has no report${scan.state === 'failed' ? ' (it failed)' : ' yet'}`,
+      );
     return report;
   }
 }

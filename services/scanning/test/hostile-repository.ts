@@ -53,7 +53,10 @@ module.exports = [];
  */
 export function writeHostileRepository(dir: string, t: HostileTargets, opts: { links: boolean }): void {
   for (const folder of FIXTURE_FOLDERS) fs.cpSync(path.join(FIXTURES, folder), dir, { recursive: true });
-  const expected = JSON.parse(fs.readFileSync(path.join(FIXTURES, 'expected.json'), 'utf8')) as Record<string, { findings: { rule: string }[] }>;
+  const expected = JSON.parse(fs.readFileSync(path.join(FIXTURES, 'expected.json'), 'utf8')) as Record<
+    string,
+    { findings: { rule: string }[] }
+  >;
   const banditRules = [...new Set(expected.bandit.findings.map((f) => /B\d{3}/.exec(f.rule)![0]))].join(',');
   const files: Record<string, string> = {
     // Checkov: external checks are Python it imports.
@@ -71,7 +74,12 @@ export function writeHostileRepository(dir: string, t: HostileTargets, opts: { l
     '.semgrep/settings.yml': 'has_shown_metrics_notification: true\nanonymous_user_id: hostile\n',
     // ESLint: configuration files are JavaScript it would run.
     'eslint.config.js': javascript(t, 'eslint-flat'),
-    'eslint.config.mjs': javascript(t, 'eslint-flat-mjs').replace("const fs = require('fs');", "import fs from 'fs'; import { createRequire } from 'module'; const require = createRequire(import.meta.url);").replace('module.exports = [];', 'export default [];'),
+    'eslint.config.mjs': javascript(t, 'eslint-flat-mjs')
+      .replace(
+        "const fs = require('fs');",
+        "import fs from 'fs'; import { createRequire } from 'module'; const require = createRequire(import.meta.url);",
+      )
+      .replace('module.exports = [];', 'export default [];'),
     '.eslintrc.js': javascript(t, 'eslintrc'),
     // Python start-up hooks, should a tool run Python from the checkout.
     'sitecustomize.py': python(t, 'sitecustomize'),

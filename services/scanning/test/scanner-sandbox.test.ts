@@ -12,7 +12,13 @@ import { SandboxLimits, SandboxSettings, ScannerSandbox } from '../src/runner/sa
 import { ScanJob } from '../src/runner/scan-runner';
 
 // Node.js reserves about 1 GiB of address space at start; the tests' scripts run on it.
-const LIMITS: SandboxLimits = { cpuSeconds: 60, memoryBytes: 4096 * 1024 * 1024, processes: 256, fileSizeBytes: 1024 * 1024, openFiles: 256 };
+const LIMITS: SandboxLimits = {
+  cpuSeconds: 60,
+  memoryBytes: 4096 * 1024 * 1024,
+  processes: 256,
+  fileSizeBytes: 1024 * 1024,
+  openFiles: 256,
+};
 
 /**
  * The scanner sandbox itself, on this host's bubblewrap: small Node.js and shell scripts run as a
@@ -27,15 +33,26 @@ describe('scanner sandbox (bubblewrap)', function () {
   let sandbox: ScannerSandbox;
 
   const open = (over: Partial<SandboxSettings> = {}) =>
-    ScannerSandbox.open({ mode: 'bwrap', uid: 65534, gid: 65534, limits: LIMITS, readOnlyPaths: [], hiddenPaths: [dataDir], ...over }, root);
+    ScannerSandbox.open(
+      { mode: 'bwrap', uid: 65534, gid: 65534, limits: LIMITS, readOnlyPaths: [], hiddenPaths: [dataDir], ...over },
+      root,
+    );
 
   /** Runs a Node.js script in the sandbox as a scanner run of the local runner would be. */
   const run = async (box: ScannerSandbox, binary: string, argv: string[], env: Record<string, string> = {}) => {
     box.prepare([workspace, resultDir]);
-    const plan = box.plan({ binary, argv, env: { PATH: '/usr/bin:/bin', LANG: 'C.UTF-8', ...env }, cwd: workspace, readOnly: [workspace], writable: [resultDir] });
+    const plan = box.plan({
+      binary,
+      argv,
+      env: { PATH: '/usr/bin:/bin', LANG: 'C.UTF-8', ...env },
+      cwd: workspace,
+      readOnly: [workspace],
+      writable: [resultDir],
+    });
     return runProcess(plan.binary, plan.argv, { env: plan.env, cwd: plan.cwd, timeoutMs: 120000 });
   };
-  const node = (script: string, box = sandbox, env: Record<string, string> = {}) => run(box, process.execPath, ['-e', script], env);
+  const node = (script: string, box = sandbox, env: Record<string, string> = {}) =>
+    run(box, process.execPath, ['-e', script], env);
 
   before(async function () {
     root = fs.mkdtempSync(path.join(os.tmpdir(), 'bulwark-sandbox-test-'));
@@ -62,12 +79,14 @@ describe('scanner sandbox (bubblewrap)', function () {
   });
 
   it('runs a script that reads the workspace and writes its report to the result folder', async () => {
-    const res = await node(`const fs = require('fs'); fs.writeFileSync(${JSON.stringify(path.join(resultDir, 'report.json'))}, fs.readFileSync('app.py'))`);
+    const res = await node(
+      `const fs = require('fs'); fs.writeFileSync(${JSON.stringify(path.join(resultDir, 'report.json'))}, fs.readFileSync('app.py'))`,
+    );
     expect(res.code, res.stderr).to.equal(0);
     expect(fs.readFileSync(path.join(resultDir, 'report.json'), 'utf8')).to.equal('print("hello")\n');
   });
 
-  it('has no network: a listener on this host\'s loopback sees no connection', async () => {
+  it("has no network: a listener on this host's loopback sees no connection", async () => {
     let connections = 0;
     const listener = net.createServer((s) => {
       connections++;
@@ -76,7 +95,9 @@ describe('scanner sandbox (bubblewrap)', function () {
     await new Promise<void>((r) => listener.listen(0, '127.0.0.1', r));
     const port = (listener.address() as net.AddressInfo).port;
     try {
-      const res = await node(`require('net').connect(${port}, '127.0.0.1').on('connect', () => { console.log('connected'); process.exit(0) }).on('error', (e) => { console.log(e.code); process.exit(3) })`);
+      const res = await node(
+        `require('net').connect(${port}, '127.0.0.1').on('connect', () => { console.log('connected'); process.exit(0) }).on('error', (e) => { console.log(e.code); process.exit(3) })`,
+      );
       expect(res.stdout.trim()).to.equal('ECONNREFUSED');
       expect(res.code).to.equal(3);
       const interfaces = await node(`console.log(Object.keys(require('os').networkInterfaces()).join(','))`);
@@ -87,7 +108,7 @@ describe('scanner sandbox (bubblewrap)', function () {
     expect(connections).to.equal(0);
   });
 
-  it('cannot see the data directory, other folders of the host, or the host\'s processes', async () => {
+  it("cannot see the data directory, other folders of the host, or the host's processes", async () => {
     const res = await node(`
       const fs = require('fs');
       const tryRead = (p) => { try { return fs.readFileSync(p, 'utf8'); } catch (e) { return e.code; } };
@@ -104,7 +125,20 @@ describe('scanner sandbox (bubblewrap)', function () {
     expect(seen.secret).to.equal('ENOENT');
     expect(res.stdout).not.to.contain('data-dir-secret-value');
     // Only the system, the sandbox's own /proc, /dev and /tmp, and the folders bound on purpose (this Node.js).
-    const visible = ['bin', 'dev', 'etc', 'lib', 'lib32', 'lib64', 'libx32', 'proc', 'sbin', 'tmp', 'usr', process.execPath.split('/')[1]];
+    const visible = [
+      'bin',
+      'dev',
+      'etc',
+      'lib',
+      'lib32',
+      'lib64',
+      'libx32',
+      'proc',
+      'sbin',
+      'tmp',
+      'usr',
+      process.execPath.split('/')[1],
+    ];
     expect(seen.root.filter((d: string) => !visible.includes(d))).to.deep.equal([]);
     expect(seen.tmp).to.include('home');
     expect(seen.pids).to.be.below(5);
@@ -112,7 +146,7 @@ describe('scanner sandbox (bubblewrap)', function () {
     if (process.getuid?.() === 0) expect(seen.uid).to.equal(65534);
   });
 
-  it('cannot write outside the result folder: not the workspace, the system, or this host\'s /tmp', async () => {
+  it("cannot write outside the result folder: not the workspace, the system, or this host's /tmp", async () => {
     const outside = path.join(root, 'written-from-the-sandbox');
     const res = await node(`
       const fs = require('fs');
@@ -133,16 +167,26 @@ describe('scanner sandbox (bubblewrap)', function () {
   });
 
   it('passes the allow-listed environment only', async () => {
-    const res = await node('console.log(JSON.stringify(process.env))', sandbox, { CKV_SKIP_PACKAGE_UPDATE_CHECK: 'true' });
+    const res = await node('console.log(JSON.stringify(process.env))', sandbox, {
+      CKV_SKIP_PACKAGE_UPDATE_CHECK: 'true',
+    });
     expect(res.code, res.stderr).to.equal(0);
     // bwrap sets PWD to the working directory it changed to.
-    expect(Object.keys(JSON.parse(res.stdout)).sort()).to.deep.equal(['CKV_SKIP_PACKAGE_UPDATE_CHECK', 'HOME', 'LANG', 'PATH', 'PWD']);
+    expect(Object.keys(JSON.parse(res.stdout)).sort()).to.deep.equal([
+      'CKV_SKIP_PACKAGE_UPDATE_CHECK',
+      'HOME',
+      'LANG',
+      'PATH',
+      'PWD',
+    ]);
     expect(JSON.parse(res.stdout).PWD).to.equal(workspace);
     expect(JSON.parse(res.stdout).HOME).to.equal('/tmp/home');
   });
 
   it('applies the file size limit: a report beyond it is cut off and the tool killed', async () => {
-    const res = await node(`require('fs').writeFileSync(${JSON.stringify(path.join(resultDir, 'big'))}, Buffer.alloc(2 * 1024 * 1024))`);
+    const res = await node(
+      `require('fs').writeFileSync(${JSON.stringify(path.join(resultDir, 'big'))}, Buffer.alloc(2 * 1024 * 1024))`,
+    );
     expect(res.code).to.not.equal(0);
     expect(fs.statSync(path.join(resultDir, 'big')).size).to.be.at.most(LIMITS.fileSizeBytes);
   });
@@ -155,14 +199,20 @@ describe('scanner sandbox (bubblewrap)', function () {
   });
 
   it('applies the memory limit: a tool cannot reserve beyond it', async () => {
-    const res = await node('console.log("started")', await open({ limits: { ...LIMITS, memoryBytes: 256 * 1024 * 1024 } }));
+    const res = await node(
+      'console.log("started")',
+      await open({ limits: { ...LIMITS, memoryBytes: 256 * 1024 * 1024 } }),
+    );
     expect(res.code).to.not.equal(0);
     expect(res.stdout).not.to.contain('started');
   });
 
   it('applies the process limit: a fork bomb stops at it', async () => {
     const limited = await open({ limits: { ...LIMITS, processes: 20 } });
-    const res = await run(limited, '/bin/sh', ['-c', 'n=0; while [ $n -lt 60 ]; do sleep 5 & n=$((n+1)); done; echo all-started']);
+    const res = await run(limited, '/bin/sh', [
+      '-c',
+      'n=0; while [ $n -lt 60 ]; do sleep 5 & n=$((n+1)); done; echo all-started',
+    ]);
     expect(res.stdout).not.to.contain('all-started');
     expect(res.stderr).to.match(/fork|Resource temporarily unavailable/i);
   });
@@ -171,28 +221,50 @@ describe('scanner sandbox (bubblewrap)', function () {
     const exposing = await open({ readOnlyPaths: [root] });
     expect(exposing.problem).to.contain('data directory');
     const tool = TOOL_TYPES.find((t) => t.name === 'Gitleaks')!;
-    const job: ScanJob = { scanId: 'x', tool, scanDir, workspace, resultDir, rulesDir: root, timeoutMs: 60000, extraArgs: [] };
+    const job: ScanJob = {
+      scanId: 'x',
+      tool,
+      scanDir,
+      workspace,
+      resultDir,
+      rulesDir: root,
+      timeoutMs: 60000,
+      extraArgs: [],
+    };
     const runner = new LocalProcessRunner([], 1024 * 1024, exposing);
     let failure: Error | undefined;
     await runner.run(job, new AbortController().signal).catch((err: Error) => (failure = err));
-    expect(failure?.message).to.contain('The scanner sandbox does not work on this server').and.contain('SCAN_SANDBOX=none');
+    expect(failure?.message)
+      .to.contain('The scanner sandbox does not work on this server')
+      .and.contain('SCAN_SANDBOX=none');
   });
 
   it('runs tools unconfined only when the operator chose SCAN_SANDBOX=none', async () => {
     const none = await open({ mode: 'none' });
     expect(none.enabled).to.equal(false);
     expect(none.problem).to.equal(undefined);
-    const plan = none.plan({ binary: '/bin/true', argv: [], env: { PATH: '/usr/bin' }, cwd: workspace, readOnly: [workspace], writable: [resultDir] });
+    const plan = none.plan({
+      binary: '/bin/true',
+      argv: [],
+      env: { PATH: '/usr/bin' },
+      cwd: workspace,
+      readOnly: [workspace],
+      writable: [resultDir],
+    });
     expect(plan.binary).to.equal('/bin/true');
-    expect(sandbox.plan({ binary: '/bin/true', argv: [], env: {}, cwd: workspace, readOnly: [], writable: [] }).argv).to.include.members(['--die-with-parent', '--new-session', '--clearenv']);
+    expect(
+      sandbox.plan({ binary: '/bin/true', argv: [], env: {}, cwd: workspace, readOnly: [], writable: [] }).argv,
+    ).to.include.members(['--die-with-parent', '--new-session', '--clearenv']);
   });
 
-  it('is configured through the service\'s schema: bwrap by default, limits in MB, a wrong value refused', () => {
+  it("is configured through the service's schema: bwrap by default, limits in MB, a wrong value refused", () => {
     const config = readScanningConfig({ SCANNER_PATH: path.dirname(process.execPath) });
     expect(config.sandbox).to.include({ mode: 'bwrap', uid: 65534, gid: 65534 });
     expect(config.sandbox.limits.memoryBytes).to.equal(8192 * 1024 * 1024);
     expect(config.sandbox.readOnlyPaths).to.include(path.resolve(__dirname, '..', 'rules'));
-    expect(readScanningConfig({ SCAN_SANDBOX: 'none', SCAN_SANDBOX_MEMORY_MB: '4096' }).sandbox).to.deep.include({ mode: 'none' });
+    expect(readScanningConfig({ SCAN_SANDBOX: 'none', SCAN_SANDBOX_MEMORY_MB: '4096' }).sandbox).to.deep.include({
+      mode: 'none',
+    });
     expect(() => readScanningConfig({ SCAN_SANDBOX: 'off' })).to.throw(/SCAN_SANDBOX/);
   });
 });

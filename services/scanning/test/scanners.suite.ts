@@ -13,11 +13,19 @@ export interface Expected {
 
 const FIXTURES = path.resolve(__dirname, 'fixtures');
 /** Each shipped tool's findings on the fixture repositories, recorded from real runs. */
-export const EXPECTED = JSON.parse(fs.readFileSync(path.join(FIXTURES, 'expected.json'), 'utf8')) as Record<string, Expected>;
+export const EXPECTED = JSON.parse(fs.readFileSync(path.join(FIXTURES, 'expected.json'), 'utf8')) as Record<
+  string,
+  Expected
+>;
 export const TOOL_TYPE: Record<string, number> = { semgrep: 1, gitleaks: 2, bandit: 3, checkov: 4, eslint: 5 };
 export const FINAL = ['completed', 'failed', 'stopped'];
 
-export async function waitFor<T>(what: string, get: () => Promise<T>, done: (v: T) => boolean, timeoutMs = 300000): Promise<T> {
+export async function waitFor<T>(
+  what: string,
+  get: () => Promise<T>,
+  done: (v: T) => boolean,
+  timeoutMs = 300000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const v = await get();
@@ -44,14 +52,19 @@ export function scannersSuite(t: SystemUnderTest): void {
   before(async function () {
     requireInfra(this, 'scanners');
     git = await startGitServer();
-    for (const name of new Set(Object.values(EXPECTED).map((e) => e.fixture))) git.addRepository(name, path.join(FIXTURES, name));
+    for (const name of new Set(Object.values(EXPECTED).map((e) => e.fixture)))
+      git.addRepository(name, path.join(FIXTURES, name));
   });
   after(async () => git?.close());
 
   const runScan = async (tool: string) => {
     const env = await scanSetup(t, git, EXPECTED[tool].fixture, [TOOL_TYPE[tool]]);
     const check = await t.admin.post('/api/v1/check', {
-      layer_id: env.layerId, security_tool_id: env.tools[0], scan_source_id: env.sourceId, tool_settings: {}, run_scan_task: { type: 'manual' },
+      layer_id: env.layerId,
+      security_tool_id: env.tools[0],
+      scan_source_id: env.sourceId,
+      tool_settings: {},
+      run_scan_task: { type: 'manual' },
       tags: [{ tag_name: 'main' }],
     });
     expect(check.status, JSON.stringify(check.body)).to.equal(200);
@@ -64,38 +77,73 @@ export function scannersSuite(t: SystemUnderTest): void {
   for (const tool of Object.keys(TOOL_TYPE)) {
     it(`${tool}: finds what it is known to find in its fixture`, async () => {
       const { scanId } = await runScan(tool);
-      const result = await waitFor('the scan', async () => (await t.admin.get(`/api/v1/scan-result/${scanId}`)).body, (r) => FINAL.includes(r.state));
+      const result = await waitFor(
+        'the scan',
+        async () => (await t.admin.get(`/api/v1/scan-result/${scanId}`)).body,
+        (r) => FINAL.includes(r.state),
+      );
       expect(result.state, result.error).to.equal('completed');
-      const findings = (await t.admin.get(`/api/v1/scan-result/${scanId}/findings?limit=1000`)).body.items as { ruleId: string; filePath: string; startLine: number }[];
+      const findings = (await t.admin.get(`/api/v1/scan-result/${scanId}/findings?limit=1000`)).body.items as {
+        ruleId: string;
+        filePath: string;
+        startLine: number;
+      }[];
       expect(result.findings_count).to.equal(findings.length);
       const seen = findings.map((f) => `${f.ruleId} ${f.filePath}:${f.startLine}`);
-      for (const e of EXPECTED[tool].findings) expect(seen, `${e.rule} at ${e.file}:${e.line}`).to.include(`${e.rule} ${e.file}:${e.line}`);
+      for (const e of EXPECTED[tool].findings)
+        expect(seen, `${e.rule} at ${e.file}:${e.line}`).to.include(`${e.rule} ${e.file}:${e.line}`);
       expect(processesOf(scanId)).to.deep.equal([]);
     });
   }
 
   it('refuses a second run while a scan is in flight, and stop kills the running scanner and cleans its workspace', async () => {
     const { checkId, scanId } = await runScan('checkov');
-    await waitFor('the scanner to run', async () => (await t.admin.get(`/api/v1/scan-result/${scanId}`)).body, (r) => r.stage === 'scan' || FINAL.includes(r.state));
-    await waitFor('the scanner process', async () => processesOf(scanId), (p) => p.length > 0, 60000);
+    await waitFor(
+      'the scanner to run',
+      async () => (await t.admin.get(`/api/v1/scan-result/${scanId}`)).body,
+      (r) => r.stage === 'scan' || FINAL.includes(r.state),
+    );
+    await waitFor(
+      'the scanner process',
+      async () => processesOf(scanId),
+      (p) => p.length > 0,
+      60000,
+    );
     const again = await t.admin.post(`/api/v1/check/${checkId}/run`);
     expect(again.status).to.equal(409);
     expect(again.body.error.message).to.contain(scanId);
     const stopped = await t.admin.post(`/api/v1/check/${checkId}/stop`);
     expect(stopped.status, JSON.stringify(stopped.body)).to.equal(200);
     expect(stopped.body.state).to.equal('stopped');
-    await waitFor('the scanner to be gone', async () => processesOf(scanId), (p) => p.length === 0, 30000);
-    const scanDirs = fs.readdirSync(path.join(os.tmpdir(), 'bulwark-scans')).filter((d) => d.startsWith(`scan-${scanId}`));
+    await waitFor(
+      'the scanner to be gone',
+      async () => processesOf(scanId),
+      (p) => p.length === 0,
+      30000,
+    );
+    const scanDirs = fs
+      .readdirSync(path.join(os.tmpdir(), 'bulwark-scans'))
+      .filter((d) => d.startsWith(`scan-${scanId}`));
     expect(scanDirs).to.deep.equal([]);
   });
 
   // Only the scaled mode has a scanning process to kill apart from the test itself.
-  if (t.mode === 'scaled') it('leaves no scan running forever when the scanning process is killed mid-scan, and no orphaned scanner', async () => {
-    const { scanId } = await runScan('checkov');
-    await waitFor('the scanner to run', async () => (await t.admin.get(`/api/v1/scan-result/${scanId}`)).body, (r) => r.stage === 'scan' || FINAL.includes(r.state));
-    await t.sys.crashAndRestart!('services');
-    const result = await waitFor('the scan to end after the crash', async () => (await t.admin.get(`/api/v1/scan-result/${scanId}`)).body, (r) => FINAL.includes(r.state), 300000);
-    expect(result.state, result.error).to.equal('completed');
-    expect(processesOf(scanId)).to.deep.equal([]);
-  });
+  if (t.mode === 'scaled')
+    it('leaves no scan running forever when the scanning process is killed mid-scan, and no orphaned scanner', async () => {
+      const { scanId } = await runScan('checkov');
+      await waitFor(
+        'the scanner to run',
+        async () => (await t.admin.get(`/api/v1/scan-result/${scanId}`)).body,
+        (r) => r.stage === 'scan' || FINAL.includes(r.state),
+      );
+      await t.sys.crashAndRestart!('services');
+      const result = await waitFor(
+        'the scan to end after the crash',
+        async () => (await t.admin.get(`/api/v1/scan-result/${scanId}`)).body,
+        (r) => FINAL.includes(r.state),
+        300000,
+      );
+      expect(result.state, result.error).to.equal('completed');
+      expect(processesOf(scanId)).to.deep.equal([]);
+    });
 }

@@ -14,11 +14,22 @@ export function DirectoryPage() {
   const { t } = useI18n();
   const { me } = useSession();
   return (
-    <SettingsPage<LdapSettings> id="directory-title" title={t('adminDirectory')} path="/ldap/settings" complete={t('complete')} incomplete={t('incomplete')}>
+    <SettingsPage<LdapSettings>
+      id="directory-title"
+      title={t('adminDirectory')}
+      path="/ldap/settings"
+      complete={t('complete')}
+      incomplete={t('incomplete')}
+    >
       {(settings, reload) => (
         <>
           {/* Keyed by the saved version, so a save starts the form again from what the API stored. */}
-          <DirectoryForm key={settings.updated_at ?? 'never'} settings={settings} mayWrite={can(me, 'settings.authentication', 'w')} onSaved={reload} />
+          <DirectoryForm
+            key={settings.updated_at ?? 'never'}
+            settings={settings}
+            mayWrite={can(me, 'settings.authentication', 'w')}
+            onSaved={reload}
+          />
           {can(me, 'settings.authentication', 'x') && <DirectoryTest />}
         </>
       )}
@@ -26,12 +37,24 @@ export function DirectoryPage() {
   );
 }
 
-function DirectoryForm({ settings, mayWrite, onSaved }: { settings: LdapSettings; mayWrite: boolean; onSaved: () => void }) {
+function DirectoryForm({
+  settings,
+  mayWrite,
+  onSaved,
+}: {
+  settings: LdapSettings;
+  mayWrite: boolean;
+  onSaved: () => void;
+}) {
   const { t } = useI18n();
   const [s, setS] = useState({
     ...settings,
-    urls: settings.urls.join('\n'), bind_dn: settings.bind_dn ?? '', user_search_base: settings.user_search_base ?? '', ca_certificate: settings.ca_certificate ?? '',
-    disabled_filter: settings.disabled_filter ?? '', group_search_base: settings.group_search_base ?? '',
+    urls: settings.urls.join('\n'),
+    bind_dn: settings.bind_dn ?? '',
+    user_search_base: settings.user_search_base ?? '',
+    ca_certificate: settings.ca_certificate ?? '',
+    disabled_filter: settings.disabled_filter ?? '',
+    group_search_base: settings.group_search_base ?? '',
   });
   const [password, setPassword] = useState('');
   const save = useSave();
@@ -41,11 +64,23 @@ function DirectoryForm({ settings, mayWrite, onSaved }: { settings: LdapSettings
   const submit = save.submit(async () => {
     const text = (v: string) => v.trim() || undefined;
     const body: LdapSettingsUpdate = {
-      enabled: s.enabled, urls: splitList(s.urls, LINES), start_tls: s.start_tls, verify_certificate: s.verify_certificate,
-      ca_certificate: s.ca_certificate.trim() || null, bind_dn: text(s.bind_dn), user_search_base: text(s.user_search_base),
-      user_filter: s.user_filter, disabled_filter: s.disabled_filter.trim() || null, group_search_base: s.group_search_base.trim() || null,
-      group_filter: s.group_filter, group_member_attribute: s.group_member_attribute, nested_groups: s.nested_groups,
-      display_name_attribute: s.display_name_attribute, email_attribute: s.email_attribute, timeout_seconds: s.timeout_seconds, page_size: s.page_size,
+      enabled: s.enabled,
+      urls: splitList(s.urls, LINES),
+      start_tls: s.start_tls,
+      verify_certificate: s.verify_certificate,
+      ca_certificate: s.ca_certificate.trim() || null,
+      bind_dn: text(s.bind_dn),
+      user_search_base: text(s.user_search_base),
+      user_filter: s.user_filter,
+      disabled_filter: s.disabled_filter.trim() || null,
+      group_search_base: s.group_search_base.trim() || null,
+      group_filter: s.group_filter,
+      group_member_attribute: s.group_member_attribute,
+      nested_groups: s.nested_groups,
+      display_name_attribute: s.display_name_attribute,
+      email_attribute: s.email_attribute,
+      timeout_seconds: s.timeout_seconds,
+      page_size: s.page_size,
       // Left out, the stored password stays: the page never has it to send back.
       ...(password ? { bind_password: password } : {}),
     };
@@ -55,7 +90,19 @@ function DirectoryForm({ settings, mayWrite, onSaved }: { settings: LdapSettings
     return t('saved');
   });
 
-  const textField = (key: 'bind_dn' | 'user_search_base' | 'user_filter' | 'disabled_filter' | 'group_search_base' | 'group_filter' | 'group_member_attribute' | 'display_name_attribute' | 'email_attribute', label: string) => (
+  const textField = (
+    key:
+      | 'bind_dn'
+      | 'user_search_base'
+      | 'user_filter'
+      | 'disabled_filter'
+      | 'group_search_base'
+      | 'group_filter'
+      | 'group_member_attribute'
+      | 'display_name_attribute'
+      | 'email_attribute',
+    label: string,
+  ) => (
     <Field id={`ldap-${key}`} label={label} problem={problems[key]}>
       <input id={`ldap-${key}`} value={s[key]} onChange={(e) => set(key, e.target.value)} />
     </Field>
@@ -76,12 +123,27 @@ function DirectoryForm({ settings, mayWrite, onSaved }: { settings: LdapSettings
         {check('start_tls', t('startTls'))}
         {check('verify_certificate', t('verifyCertificate'))}
         <Field id="ldap-ca" label={t('caCertificate')} problem={problems.ca_certificate}>
-          <textarea id="ldap-ca" rows={3} className="mono" value={s.ca_certificate} onChange={(e) => set('ca_certificate', e.target.value)} />
+          <textarea
+            id="ldap-ca"
+            rows={3}
+            className="mono"
+            value={s.ca_certificate}
+            onChange={(e) => set('ca_certificate', e.target.value)}
+          />
         </Field>
         {textField('bind_dn', t('bindDn'))}
         <Field id="ldap-bind-password" label={t('bindPassword')} problem={problems.bind_password}>
-          <input id="ldap-bind-password" type="password" autoComplete="new-password" aria-describedby="ldap-bind-password-hint" value={password} onChange={(e) => setPassword(e.target.value)} />
-          <span id="ldap-bind-password-hint" className="hint">{settings.bind_password_set ? t('bindPasswordSet') : t('bindPasswordUnset')}</span>
+          <input
+            id="ldap-bind-password"
+            type="password"
+            autoComplete="new-password"
+            aria-describedby="ldap-bind-password-hint"
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+          />
+          <span id="ldap-bind-password-hint" className="hint">
+            {settings.bind_password_set ? t('bindPasswordSet') : t('bindPasswordUnset')}
+          </span>
         </Field>
         {textField('user_search_base', t('userSearchBase'))}
         {textField('user_filter', t('userFilter'))}
@@ -90,19 +152,45 @@ function DirectoryForm({ settings, mayWrite, onSaved }: { settings: LdapSettings
         {textField('group_filter', t('groupFilter'))}
         {textField('group_member_attribute', t('groupMemberAttribute'))}
         <Field id="ldap-nested" label={t('nestedGroups')} problem={problems.nested_groups}>
-          <select id="ldap-nested" value={s.nested_groups} onChange={(e) => set('nested_groups', e.target.value as LdapSettings['nested_groups'])}>
-            {NESTED.map((n) => <option key={n} value={n}>{t(`nested_${n}`)}</option>)}
+          <select
+            id="ldap-nested"
+            value={s.nested_groups}
+            onChange={(e) => set('nested_groups', e.target.value as LdapSettings['nested_groups'])}
+          >
+            {NESTED.map((n) => (
+              <option key={n} value={n}>
+                {t(`nested_${n}`)}
+              </option>
+            ))}
           </select>
         </Field>
         {textField('display_name_attribute', t('displayNameAttribute'))}
         {textField('email_attribute', t('emailAttribute'))}
         <Field id="ldap-timeout" label={t('timeoutSeconds')} problem={problems.timeout_seconds}>
-          <input id="ldap-timeout" type="number" min={1} max={120} value={s.timeout_seconds} onChange={(e) => set('timeout_seconds', Number(e.target.value))} />
+          <input
+            id="ldap-timeout"
+            type="number"
+            min={1}
+            max={120}
+            value={s.timeout_seconds}
+            onChange={(e) => set('timeout_seconds', Number(e.target.value))}
+          />
         </Field>
         <Field id="ldap-page-size" label={t('pageSize')} problem={problems.page_size}>
-          <input id="ldap-page-size" type="number" min={1} max={5000} value={s.page_size} onChange={(e) => set('page_size', Number(e.target.value))} />
+          <input
+            id="ldap-page-size"
+            type="number"
+            min={1}
+            max={5000}
+            value={s.page_size}
+            onChange={(e) => set('page_size', Number(e.target.value))}
+          />
         </Field>
-        {mayWrite && <button type="submit" className="primary" disabled={save.busy}>{t('save')}</button>}
+        {mayWrite && (
+          <button type="submit" className="primary" disabled={save.busy}>
+            {t('save')}
+          </button>
+        )}
       </fieldset>
       {save.note && <p role="status">{save.note}</p>}
       {save.error && <LoadError error={save.error} />}

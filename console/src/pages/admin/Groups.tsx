@@ -15,8 +15,20 @@ export function GroupsPage() {
   const [error, setError] = useState<Error>();
   const groups = usePagedList((paging) => api<Page<Group>>('GET', '/groups', undefined, paging), []);
   // Members and roles are chosen from lists the caller may not be allowed to read: then only what the group already has is offered.
-  const users = useLoad(() => (can(me, 'administration.users', 'r') ? api<Page<User>>('GET', '/users', undefined, { limit: 1000 }).then((r) => r.items) : Promise.resolve([])), []);
-  const roles = useLoad(() => (can(me, 'administration.roles', 'r') ? api<Page<Role>>('GET', '/roles', undefined, { limit: 1000 }).then((r) => r.items) : Promise.resolve([])), []);
+  const users = useLoad(
+    () =>
+      can(me, 'administration.users', 'r')
+        ? api<Page<User>>('GET', '/users', undefined, { limit: 1000 }).then((r) => r.items)
+        : Promise.resolve([]),
+    [],
+  );
+  const roles = useLoad(
+    () =>
+      can(me, 'administration.roles', 'r')
+        ? api<Page<Role>>('GET', '/roles', undefined, { limit: 1000 }).then((r) => r.items)
+        : Promise.resolve([]),
+    [],
+  );
   const mayWrite = can(me, 'administration.groups', 'w');
   const mayDelete = can(me, 'administration.groups', 'd');
 
@@ -39,31 +51,72 @@ export function GroupsPage() {
       {mayWrite && <GroupForm {...choices} onSaved={groups.reload} />}
       {error && <LoadError error={error} />}
       {groups.error && <LoadError error={groups.error} />}
-      {!groups.data ? !groups.error && <Loading /> : groups.data.total === 0 ? <p>{t('none')}</p> : (
+      {!groups.data ? (
+        !groups.error && <Loading />
+      ) : groups.data.total === 0 ? (
+        <p>{t('none')}</p>
+      ) : (
         <>
           <table className="grid">
             <thead>
               <tr>
-                <th scope="col">{t('groupName')}</th><th scope="col">{t('members')}</th><th scope="col">{t('groupRoles')}</th>
-                <th scope="col">{t('coverage')}</th><th scope="col">{t('actions')}</th>
+                <th scope="col">{t('groupName')}</th>
+                <th scope="col">{t('members')}</th>
+                <th scope="col">{t('groupRoles')}</th>
+                <th scope="col">{t('coverage')}</th>
+                <th scope="col">{t('actions')}</th>
               </tr>
             </thead>
             <tbody>
               {groups.data.items.map((g) => (
                 <tr key={g.id}>
-                  <td>{g.name}{g.description && <div className="muted">{g.description}</div>}</td>
+                  <td>
+                    {g.name}
+                    {g.description && <div className="muted">{g.description}</div>}
+                  </td>
                   <td>
                     {g.users.map((u) => u.username).join(', ')}
-                    {g.domain_group.length > 0 && <ul className="plain muted mono">{g.domain_group.map((d) => <li key={d}>{d}</li>)}</ul>}
+                    {g.domain_group.length > 0 && (
+                      <ul className="plain muted mono">
+                        {g.domain_group.map((d) => (
+                          <li key={d}>{d}</li>
+                        ))}
+                      </ul>
+                    )}
                   </td>
                   <td>{g.roles.join(', ')}</td>
-                  <td>{g.all_projects ? t('allProjects') : [...g.project_tags.map((tag) => `#${tag}`), ...g.project_codes].join(', ')}</td>
+                  <td>
+                    {g.all_projects
+                      ? t('allProjects')
+                      : [...g.project_tags.map((tag) => `#${tag}`), ...g.project_codes].join(', ')}
+                  </td>
                   <td>
                     <div className="actions">
-                      {mayWrite && <button type="button" aria-label={t('editOf', g.name)} onClick={() => setEditing(editing === g.id ? undefined : g.id)}>{t('edit')}</button>}
-                      {mayDelete && <button type="button" aria-label={t('removeOf', g.name)} onClick={() => void remove(g)}>{t('remove')}</button>}
+                      {mayWrite && (
+                        <button
+                          type="button"
+                          aria-label={t('editOf', g.name)}
+                          onClick={() => setEditing(editing === g.id ? undefined : g.id)}
+                        >
+                          {t('edit')}
+                        </button>
+                      )}
+                      {mayDelete && (
+                        <button type="button" aria-label={t('removeOf', g.name)} onClick={() => void remove(g)}>
+                          {t('remove')}
+                        </button>
+                      )}
                     </div>
-                    {editing === g.id && <GroupForm group={g} {...choices} onSaved={() => { setEditing(undefined); groups.reload(); }} />}
+                    {editing === g.id && (
+                      <GroupForm
+                        group={g}
+                        {...choices}
+                        onSaved={() => {
+                          setEditing(undefined);
+                          groups.reload();
+                        }}
+                      />
+                    )}
                   </td>
                 </tr>
               ))}
@@ -77,7 +130,17 @@ export function GroupsPage() {
 }
 
 /** Creates a user group, or with `group` changes one: members (users, directory groups), roles, and the projects it covers. */
-function GroupForm({ group, users, roles, onSaved }: { group?: Group; users: User[]; roles: Role[]; onSaved: () => void }) {
+function GroupForm({
+  group,
+  users,
+  roles,
+  onSaved,
+}: {
+  group?: Group;
+  users: User[];
+  roles: Role[];
+  onSaved: () => void;
+}) {
   const { t } = useI18n();
   const prefix = group ? `group-${group.id}` : 'new-group';
   const [name, setName] = useState(group?.name ?? '');
@@ -92,7 +155,13 @@ function GroupForm({ group, users, roles, onSaved }: { group?: Group; users: Use
 
   const submit = save.submit(async () => {
     const body: GroupCreate = {
-      name, description, user_ids: members, roles: chosenRoles, project_tags: splitList(tags), project_codes: splitList(codes), domain_group: splitList(domainGroups, LINES),
+      name,
+      description,
+      user_ids: members,
+      roles: chosenRoles,
+      project_tags: splitList(tags),
+      project_codes: splitList(codes),
+      domain_group: splitList(domainGroups, LINES),
     };
     if (group) await api<Group>('PUT', `/group/${group.id}`, body);
     else {
@@ -111,7 +180,9 @@ function GroupForm({ group, users, roles, onSaved }: { group?: Group; users: Use
 
   const userOptions = [
     ...users.filter((u) => !u.deleted_at).map((u) => ({ value: u.id, label: u.username })),
-    ...(group?.users ?? []).filter((m) => !users.some((u) => u.id === m.id)).map((m) => ({ value: m.id, label: m.username })),
+    ...(group?.users ?? [])
+      .filter((m) => !users.some((u) => u.id === m.id))
+      .map((m) => ({ value: m.id, label: m.username })),
   ];
   const roleOptions = [
     ...roles.map((r) => ({ value: r.role_code, label: `${r.role_name} (${r.role_code})` })),
@@ -125,7 +196,12 @@ function GroupForm({ group, users, roles, onSaved }: { group?: Group; users: Use
         <input id={`${prefix}-name`} required maxLength={255} value={name} onChange={(e) => setName(e.target.value)} />
       </Field>
       <Field id={`${prefix}-description`} label={t('description')} problem={problems.description}>
-        <input id={`${prefix}-description`} maxLength={4000} value={description} onChange={(e) => setDescription(e.target.value)} />
+        <input
+          id={`${prefix}-description`}
+          maxLength={4000}
+          value={description}
+          onChange={(e) => setDescription(e.target.value)}
+        />
       </Field>
       <Field id={`${prefix}-tags`} label={t('projectTags')} problem={problems.project_tags}>
         <input id={`${prefix}-tags`} value={tags} onChange={(e) => setTags(e.target.value)} />
@@ -134,11 +210,24 @@ function GroupForm({ group, users, roles, onSaved }: { group?: Group; users: Use
         <input id={`${prefix}-codes`} value={codes} onChange={(e) => setCodes(e.target.value)} />
       </Field>
       <Field id={`${prefix}-domain`} label={t('groupDomainGroups')} problem={problems.domain_group}>
-        <textarea id={`${prefix}-domain`} rows={2} value={domainGroups} onChange={(e) => setDomainGroups(e.target.value)} />
+        <textarea
+          id={`${prefix}-domain`}
+          rows={2}
+          value={domainGroups}
+          onChange={(e) => setDomainGroups(e.target.value)}
+        />
       </Field>
-      {userOptions.length > 0 ? <CheckboxSet legend={t('members')} options={userOptions} value={members} onChange={setMembers} /> : <p className="hint">{t('noUsersRight')}</p>}
-      {roleOptions.length > 0 && <CheckboxSet legend={t('groupRoles')} options={roleOptions} value={chosenRoles} onChange={setChosenRoles} />}
-      <button type="submit" className="primary" disabled={save.busy}>{group ? t('save') : t('create')}</button>
+      {userOptions.length > 0 ? (
+        <CheckboxSet legend={t('members')} options={userOptions} value={members} onChange={setMembers} />
+      ) : (
+        <p className="hint">{t('noUsersRight')}</p>
+      )}
+      {roleOptions.length > 0 && (
+        <CheckboxSet legend={t('groupRoles')} options={roleOptions} value={chosenRoles} onChange={setChosenRoles} />
+      )}
+      <button type="submit" className="primary" disabled={save.busy}>
+        {group ? t('save') : t('create')}
+      </button>
       {save.note && <p role="status">{save.note}</p>}
       {save.error && <LoadError error={save.error} />}
     </form>

@@ -40,8 +40,12 @@ export function RolesPage() {
 
   const keys = catalogue.data?.keys ?? [];
   const summary = (grants: Grants) =>
-    Object.entries(grants).filter(([, letters]) => letters.length > 0)
-      .map(([key, letters]) => `${permissionName(key, keys.find((k) => k.key === key)?.description)}: ${letters.map((l) => t(`letter_${l}`)).join(', ')}`);
+    Object.entries(grants)
+      .filter(([, letters]) => letters.length > 0)
+      .map(
+        ([key, letters]) =>
+          `${permissionName(key, keys.find((k) => k.key === key)?.description)}: ${letters.map((l) => t(`letter_${l}`)).join(', ')}`,
+      );
 
   return (
     <AdminPage id="roles-title" title={t('adminRoles')}>
@@ -54,11 +58,18 @@ export function RolesPage() {
           {t('roleDetach')}
         </label>
       )}
-      {!roles.data ? !roles.error && <Loading /> : (
+      {!roles.data ? (
+        !roles.error && <Loading />
+      ) : (
         <>
           <table className="grid">
             <thead>
-              <tr><th scope="col">{t('roleName')}</th><th scope="col">{t('permissions')}</th><th scope="col">{t('usersCount')}</th><th scope="col">{t('actions')}</th></tr>
+              <tr>
+                <th scope="col">{t('roleName')}</th>
+                <th scope="col">{t('permissions')}</th>
+                <th scope="col">{t('usersCount')}</th>
+                <th scope="col">{t('actions')}</th>
+              </tr>
             </thead>
             <tbody>
               {roles.data.items.map((r) => (
@@ -69,18 +80,47 @@ export function RolesPage() {
                     {r.description && <div className="muted">{r.description}</div>}
                   </td>
                   <td>
-                    <ul className="plain">{summary(r.roles).map((line) => <li key={line}>{line}</li>)}</ul>
-                    {r.system_scopes.length > 0 && <div className="muted">{t('projects')}: {r.system_scopes.map((s) => s.slice(PROJECT_SCOPE.length)).join(', ')}</div>}
+                    <ul className="plain">
+                      {summary(r.roles).map((line) => (
+                        <li key={line}>{line}</li>
+                      ))}
+                    </ul>
+                    {r.system_scopes.length > 0 && (
+                      <div className="muted">
+                        {t('projects')}: {r.system_scopes.map((s) => s.slice(PROJECT_SCOPE.length)).join(', ')}
+                      </div>
+                    )}
                   </td>
                   <td>{r.users_count}</td>
                   <td>
                     {!r.builtin && (
                       <div className="actions">
-                        {mayWrite && <button type="button" aria-label={t('editOf', r.role_name)} onClick={() => setEditing(editing === r.id ? undefined : r.id)}>{t('edit')}</button>}
-                        {mayDelete && <button type="button" aria-label={t('removeOf', r.role_name)} onClick={() => void remove(r)}>{t('remove')}</button>}
+                        {mayWrite && (
+                          <button
+                            type="button"
+                            aria-label={t('editOf', r.role_name)}
+                            onClick={() => setEditing(editing === r.id ? undefined : r.id)}
+                          >
+                            {t('edit')}
+                          </button>
+                        )}
+                        {mayDelete && (
+                          <button type="button" aria-label={t('removeOf', r.role_name)} onClick={() => void remove(r)}>
+                            {t('remove')}
+                          </button>
+                        )}
                       </div>
                     )}
-                    {editing === r.id && catalogue.data && <RoleForm role={r} catalogue={catalogue.data} onSaved={() => { setEditing(undefined); roles.reload(); }} />}
+                    {editing === r.id && catalogue.data && (
+                      <RoleForm
+                        role={r}
+                        catalogue={catalogue.data}
+                        onSaved={() => {
+                          setEditing(undefined);
+                          roles.reload();
+                        }}
+                      />
+                    )}
                   </td>
                 </tr>
               ))}
@@ -101,7 +141,9 @@ function RoleForm({ role, catalogue, onSaved }: { role?: Role; catalogue: Permis
   const [code, setCode] = useState('');
   const [name, setName] = useState(role?.role_name ?? '');
   const [description, setDescription] = useState(role?.description ?? '');
-  const [scopes, setScopes] = useState((role?.system_scopes ?? []).map((s) => s.slice(PROJECT_SCOPE.length)).join(', '));
+  const [scopes, setScopes] = useState(
+    (role?.system_scopes ?? []).map((s) => s.slice(PROJECT_SCOPE.length)).join(', '),
+  );
   const [domainGroups, setDomainGroups] = useState((role?.domain_group ?? []).join('\n'));
   const [grants, setGrants] = useState<Grants>(role?.roles ?? {});
   const save = useSave();
@@ -109,14 +151,20 @@ function RoleForm({ role, catalogue, onSaved }: { role?: Role; catalogue: Permis
 
   const toggle = (key: string, letter: Letter, on: boolean) => {
     const letters = grants[key] ?? [];
-    setGrants({ ...grants, [key]: on ? LETTERS.filter((l) => l === letter || letters.includes(l)) : letters.filter((l) => l !== letter) });
+    setGrants({
+      ...grants,
+      [key]: on ? LETTERS.filter((l) => l === letter || letters.includes(l)) : letters.filter((l) => l !== letter),
+    });
   };
 
   const submit = save.submit(async () => {
     const roles = Object.fromEntries(Object.entries(grants).filter(([, letters]) => letters.length > 0));
     const fields = {
-      role_name: name, description, roles,
-      system_scopes: splitList(scopes).map((c) => `${PROJECT_SCOPE}${c}`), domain_group: splitList(domainGroups, LINES),
+      role_name: name,
+      description,
+      roles,
+      system_scopes: splitList(scopes).map((c) => `${PROJECT_SCOPE}${c}`),
+      domain_group: splitList(domainGroups, LINES),
     };
     if (role) await api<Role>('PUT', `/role/${encodeURIComponent(role.role_code)}`, fields satisfies RoleUpdate);
     else {
@@ -139,36 +187,73 @@ function RoleForm({ role, catalogue, onSaved }: { role?: Role; catalogue: Permis
       <div className="inline">
         {!role && (
           <Field id={`${prefix}-code`} label={t('roleCode')} problem={problems.role_code}>
-            <input id={`${prefix}-code`} required maxLength={64} pattern="[A-Za-z0-9_.\-]+" value={code} onChange={(e) => setCode(e.target.value)} />
+            <input
+              id={`${prefix}-code`}
+              required
+              maxLength={64}
+              pattern="[A-Za-z0-9_.\-]+"
+              value={code}
+              onChange={(e) => setCode(e.target.value)}
+            />
           </Field>
         )}
         <Field id={`${prefix}-name`} label={t('roleName')} problem={problems.role_name}>
-          <input id={`${prefix}-name`} required maxLength={255} value={name} onChange={(e) => setName(e.target.value)} />
+          <input
+            id={`${prefix}-name`}
+            required
+            maxLength={255}
+            value={name}
+            onChange={(e) => setName(e.target.value)}
+          />
         </Field>
         <Field id={`${prefix}-description`} label={t('description')} problem={problems.description}>
-          <input id={`${prefix}-description`} maxLength={4000} value={description} onChange={(e) => setDescription(e.target.value)} />
+          <input
+            id={`${prefix}-description`}
+            maxLength={4000}
+            value={description}
+            onChange={(e) => setDescription(e.target.value)}
+          />
         </Field>
         <Field id={`${prefix}-scopes`} label={t('projectScopes')} problem={problems.system_scopes}>
           <input id={`${prefix}-scopes`} value={scopes} onChange={(e) => setScopes(e.target.value)} />
         </Field>
         <Field id={`${prefix}-domain`} label={t('roleDomainGroups')} problem={problems.domain_group}>
-          <textarea id={`${prefix}-domain`} rows={2} value={domainGroups} onChange={(e) => setDomainGroups(e.target.value)} />
+          <textarea
+            id={`${prefix}-domain`}
+            rows={2}
+            value={domainGroups}
+            onChange={(e) => setDomainGroups(e.target.value)}
+          />
         </Field>
       </div>
       <table className="grid matrix">
         <caption>{t('permissions')}</caption>
         <thead>
-          <tr><th scope="col">{t('permission')}</th>{LETTERS.map((l) => <th scope="col" key={l}>{t(`letter_${l}`)}</th>)}</tr>
+          <tr>
+            <th scope="col">{t('permission')}</th>
+            {LETTERS.map((l) => (
+              <th scope="col" key={l}>
+                {t(`letter_${l}`)}
+              </th>
+            ))}
+          </tr>
         </thead>
         <tbody>
           {catalogue.keys.map((k) => {
             const keyName = permissionName(k.key, k.description);
             return (
               <tr key={k.key}>
-                <th scope="row">{keyName} <span className="muted mono">{k.key}</span></th>
+                <th scope="row">
+                  {keyName} <span className="muted mono">{k.key}</span>
+                </th>
                 {LETTERS.map((l) => (
                   <td key={l}>
-                    <input type="checkbox" aria-label={t('grant', keyName, t(`letter_${l}`))} checked={grants[k.key]?.includes(l) ?? false} onChange={(e) => toggle(k.key, l, e.target.checked)} />
+                    <input
+                      type="checkbox"
+                      aria-label={t('grant', keyName, t(`letter_${l}`))}
+                      checked={grants[k.key]?.includes(l) ?? false}
+                      onChange={(e) => toggle(k.key, l, e.target.checked)}
+                    />
                   </td>
                 ))}
               </tr>
@@ -176,8 +261,14 @@ function RoleForm({ role, catalogue, onSaved }: { role?: Role; catalogue: Permis
           })}
         </tbody>
       </table>
-      {problems.roles && <p className="problem" role="alert">{problems.roles}</p>}
-      <button type="submit" className="primary" disabled={save.busy}>{role ? t('save') : t('create')}</button>
+      {problems.roles && (
+        <p className="problem" role="alert">
+          {problems.roles}
+        </p>
+      )}
+      <button type="submit" className="primary" disabled={save.busy}>
+        {role ? t('save') : t('create')}
+      </button>
       {save.note && <p role="status">{save.note}</p>}
       {save.error && <LoadError error={save.error} />}
     </form>

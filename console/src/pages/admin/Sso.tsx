@@ -8,22 +8,38 @@ import { LoadError, splitList, useSave } from '../../editing';
 import { can, LINES, SettingsPage } from './shared';
 
 /** "group = role, role" a line, to and from role_mapping. */
-const mappingText = (mapping: Record<string, string[]>) => Object.entries(mapping).map(([group, roles]) => `${group} = ${roles.join(', ')}`).join('\n');
+const mappingText = (mapping: Record<string, string[]>) =>
+  Object.entries(mapping)
+    .map(([group, roles]) => `${group} = ${roles.join(', ')}`)
+    .join('\n');
 const mappingOf = (text: string): Record<string, string[]> =>
-  Object.fromEntries(splitList(text, LINES).map((line) => {
-    const at = line.lastIndexOf('=');
-    return at < 0 ? [line, []] : [line.slice(0, at).trim(), splitList(line.slice(at + 1))];
-  }));
+  Object.fromEntries(
+    splitList(text, LINES).map((line) => {
+      const at = line.lastIndexOf('=');
+      return at < 0 ? [line, []] : [line.slice(0, at).trim(), splitList(line.slice(at + 1))];
+    }),
+  );
 
 /** Single sign-on (OIDC) settings: read and change. The client secret is write-only: the page only says whether one is set. */
 export function SsoPage() {
   const { t } = useI18n();
   const { me } = useSession();
   return (
-    <SettingsPage<SsoSettings> id="sso-title" title={t('adminSso')} path="/sso/settings" complete={t('ssoComplete')} incomplete={t('ssoIncomplete')}>
+    <SettingsPage<SsoSettings>
+      id="sso-title"
+      title={t('adminSso')}
+      path="/sso/settings"
+      complete={t('ssoComplete')}
+      incomplete={t('ssoIncomplete')}
+    >
       {(settings, reload) => (
         // Keyed by the saved version, so a save starts the form again from what the API stored.
-        <SsoForm key={settings.updated_at ?? 'never'} settings={settings} mayWrite={can(me, 'settings.authentication', 'w')} onSaved={reload} />
+        <SsoForm
+          key={settings.updated_at ?? 'never'}
+          settings={settings}
+          mayWrite={can(me, 'settings.authentication', 'w')}
+          onSaved={reload}
+        />
       )}
     </SettingsPage>
   );
@@ -32,9 +48,16 @@ export function SsoPage() {
 function SsoForm({ settings, mayWrite, onSaved }: { settings: SsoSettings; mayWrite: boolean; onSaved: () => void }) {
   const { t } = useI18n();
   const [s, setS] = useState({
-    enabled: settings.enabled, allow_insecure_http: settings.allow_insecure_http, issuer: settings.issuer ?? '', client_id: settings.client_id ?? '',
-    redirect_uri: settings.redirect_uri ?? '', scopes: settings.scopes.join(' '), groups_claim: settings.groups_claim,
-    role_mapping: mappingText(settings.role_mapping), allowed_email_domains: settings.allowed_email_domains.join(', '), ca_certificate: settings.ca_certificate ?? '',
+    enabled: settings.enabled,
+    allow_insecure_http: settings.allow_insecure_http,
+    issuer: settings.issuer ?? '',
+    client_id: settings.client_id ?? '',
+    redirect_uri: settings.redirect_uri ?? '',
+    scopes: settings.scopes.join(' '),
+    groups_claim: settings.groups_claim,
+    role_mapping: mappingText(settings.role_mapping),
+    allowed_email_domains: settings.allowed_email_domains.join(', '),
+    ca_certificate: settings.ca_certificate ?? '',
   });
   const [secret, setSecret] = useState('');
   const save = useSave();
@@ -44,9 +67,16 @@ function SsoForm({ settings, mayWrite, onSaved }: { settings: SsoSettings; mayWr
   const submit = save.submit(async () => {
     const text = (v: string) => v.trim() || undefined;
     const body: SsoSettingsUpdate = {
-      enabled: s.enabled, allow_insecure_http: s.allow_insecure_http, issuer: text(s.issuer), client_id: text(s.client_id), redirect_uri: text(s.redirect_uri),
-      scopes: splitList(s.scopes, /\s+/), groups_claim: s.groups_claim, role_mapping: mappingOf(s.role_mapping),
-      allowed_email_domains: splitList(s.allowed_email_domains), ca_certificate: s.ca_certificate.trim() || null,
+      enabled: s.enabled,
+      allow_insecure_http: s.allow_insecure_http,
+      issuer: text(s.issuer),
+      client_id: text(s.client_id),
+      redirect_uri: text(s.redirect_uri),
+      scopes: splitList(s.scopes, /\s+/),
+      groups_claim: s.groups_claim,
+      role_mapping: mappingOf(s.role_mapping),
+      allowed_email_domains: splitList(s.allowed_email_domains),
+      ca_certificate: s.ca_certificate.trim() || null,
       // Left out, the stored secret stays: the page never has it to send back.
       ...(secret ? { client_secret: secret } : {}),
     };
@@ -56,7 +86,10 @@ function SsoForm({ settings, mayWrite, onSaved }: { settings: SsoSettings; mayWr
     return t('saved');
   });
 
-  const textField = (key: 'issuer' | 'client_id' | 'redirect_uri' | 'scopes' | 'groups_claim' | 'allowed_email_domains', label: string) => (
+  const textField = (
+    key: 'issuer' | 'client_id' | 'redirect_uri' | 'scopes' | 'groups_claim' | 'allowed_email_domains',
+    label: string,
+  ) => (
     <Field id={`sso-${key}`} label={label} problem={problems[key]}>
       <input id={`sso-${key}`} value={s[key]} onChange={(e) => set(key, e.target.value)} />
     </Field>
@@ -75,20 +108,44 @@ function SsoForm({ settings, mayWrite, onSaved }: { settings: SsoSettings; mayWr
         {check('allow_insecure_http', t('ssoInsecure'))}
         {textField('client_id', t('ssoClientId'))}
         <Field id="sso-client-secret" label={t('ssoClientSecret')} problem={problems.client_secret}>
-          <input id="sso-client-secret" type="password" autoComplete="new-password" aria-describedby="sso-client-secret-hint" value={secret} onChange={(e) => setSecret(e.target.value)} />
-          <span id="sso-client-secret-hint" className="hint">{settings.client_secret_set ? t('ssoSecretSet') : t('ssoSecretUnset')}</span>
+          <input
+            id="sso-client-secret"
+            type="password"
+            autoComplete="new-password"
+            aria-describedby="sso-client-secret-hint"
+            value={secret}
+            onChange={(e) => setSecret(e.target.value)}
+          />
+          <span id="sso-client-secret-hint" className="hint">
+            {settings.client_secret_set ? t('ssoSecretSet') : t('ssoSecretUnset')}
+          </span>
         </Field>
         {textField('redirect_uri', t('ssoRedirectUri'))}
         {textField('scopes', t('ssoScopes'))}
         {textField('groups_claim', t('ssoGroupsClaim'))}
         <Field id="sso-role-mapping" label={t('ssoRoleMapping')} problem={problems.role_mapping}>
-          <textarea id="sso-role-mapping" rows={3} value={s.role_mapping} onChange={(e) => set('role_mapping', e.target.value)} />
+          <textarea
+            id="sso-role-mapping"
+            rows={3}
+            value={s.role_mapping}
+            onChange={(e) => set('role_mapping', e.target.value)}
+          />
         </Field>
         {textField('allowed_email_domains', t('ssoEmailDomains'))}
         <Field id="sso-ca" label={t('caCertificate')} problem={problems.ca_certificate}>
-          <textarea id="sso-ca" rows={3} className="mono" value={s.ca_certificate} onChange={(e) => set('ca_certificate', e.target.value)} />
+          <textarea
+            id="sso-ca"
+            rows={3}
+            className="mono"
+            value={s.ca_certificate}
+            onChange={(e) => set('ca_certificate', e.target.value)}
+          />
         </Field>
-        {mayWrite && <button type="submit" className="primary" disabled={save.busy}>{t('save')}</button>}
+        {mayWrite && (
+          <button type="submit" className="primary" disabled={save.busy}>
+            {t('save')}
+          </button>
+        )}
       </fieldset>
       {save.note && <p role="status">{save.note}</p>}
       {save.error && <LoadError error={save.error} />}

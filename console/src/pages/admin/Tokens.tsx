@@ -19,7 +19,11 @@ export function TokensPage() {
   const [withRevoked, setWithRevoked] = useState(false);
   const [created, setCreated] = useState<TokenCreated>();
   const [error, setError] = useState<Error>();
-  const tokens = usePagedList((paging) => api<Page<Token>>('GET', '/tokens', undefined, { ...paging, 'filter[include_revoked]': withRevoked || undefined }), [withRevoked]);
+  const tokens = usePagedList(
+    (paging) =>
+      api<Page<Token>>('GET', '/tokens', undefined, { ...paging, 'filter[include_revoked]': withRevoked || undefined }),
+    [withRevoked],
+  );
 
   const revoke = async (token: Token) => {
     setError(undefined);
@@ -36,7 +40,12 @@ export function TokensPage() {
   return (
     <AdminPage id="tokens-title" title={t('adminTokens')}>
       <p className="hint">{t('tokensOwn')}</p>
-      <TokenForm onCreated={(token) => { setCreated(token); tokens.reload(); }} />
+      <TokenForm
+        onCreated={(token) => {
+          setCreated(token);
+          tokens.reload();
+        }}
+      />
       {created && <NewSecret token={created} onDismiss={() => setCreated(undefined)} />}
       <label className="check">
         <input type="checkbox" checked={withRevoked} onChange={(e) => setWithRevoked(e.target.checked)} />
@@ -44,13 +53,21 @@ export function TokensPage() {
       </label>
       {error && <LoadError error={error} />}
       {tokens.error && <LoadError error={tokens.error} />}
-      {!tokens.data ? !tokens.error && <Loading /> : tokens.data.total === 0 ? <p>{t('none')}</p> : (
+      {!tokens.data ? (
+        !tokens.error && <Loading />
+      ) : tokens.data.total === 0 ? (
+        <p>{t('none')}</p>
+      ) : (
         <>
           <table className="grid">
             <thead>
               <tr>
-                <th scope="col">{t('tokenName')}</th><th scope="col">{t('created')}</th><th scope="col">{t('tokenExpires')}</th>
-                <th scope="col">{t('lastUsed')}</th><th scope="col">{t('state')}</th><th scope="col">{t('actions')}</th>
+                <th scope="col">{t('tokenName')}</th>
+                <th scope="col">{t('created')}</th>
+                <th scope="col">{t('tokenExpires')}</th>
+                <th scope="col">{t('lastUsed')}</th>
+                <th scope="col">{t('state')}</th>
+                <th scope="col">{t('actions')}</th>
               </tr>
             </thead>
             <tbody>
@@ -61,7 +78,13 @@ export function TokensPage() {
                   <td>{formatDate(lang, tk.expires_at)}</td>
                   <td>{formatDate(lang, tk.last_used_at)}</td>
                   <td>{tk.revoked_at ? `${t('revoked')} ${formatDate(lang, tk.revoked_at)}` : t('tokenActive')}</td>
-                  <td>{!tk.revoked_at && <button type="button" aria-label={t('revokeOf', tk.name)} onClick={() => void revoke(tk)}>{t('revoke')}</button>}</td>
+                  <td>
+                    {!tk.revoked_at && (
+                      <button type="button" aria-label={t('revokeOf', tk.name)} onClick={() => void revoke(tk)}>
+                        {t('revoke')}
+                      </button>
+                    )}
+                  </td>
                 </tr>
               ))}
             </tbody>
@@ -92,9 +115,18 @@ function TokenForm({ onCreated }: { onCreated: (token: TokenCreated) => void }) 
         <input id="token-name" required maxLength={255} value={name} onChange={(e) => setName(e.target.value)} />
       </Field>
       <Field id="token-expires" label={t('tokenExpires')} problem={problems.expires_at}>
-        <input id="token-expires" type="date" required min={new Date().toISOString().slice(0, 10)} value={expires} onChange={(e) => setExpires(e.target.value)} />
+        <input
+          id="token-expires"
+          type="date"
+          required
+          min={new Date().toISOString().slice(0, 10)}
+          value={expires}
+          onChange={(e) => setExpires(e.target.value)}
+        />
       </Field>
-      <button type="submit" className="primary" disabled={save.busy}>{t('create')}</button>
+      <button type="submit" className="primary" disabled={save.busy}>
+        {t('create')}
+      </button>
       {save.error && <LoadError error={save.error} />}
     </form>
   );
@@ -104,15 +136,23 @@ function TokenForm({ onCreated }: { onCreated: (token: TokenCreated) => void }) 
 function NewSecret({ token, onDismiss }: { token: TokenCreated; onDismiss: () => void }) {
   const { t } = useI18n();
   const [copied, setCopied] = useState<boolean>();
-  const copy = () => navigator.clipboard.writeText(token.token).then(() => setCopied(true), () => setCopied(false));
+  const copy = () =>
+    navigator.clipboard.writeText(token.token).then(
+      () => setCopied(true),
+      () => setCopied(false),
+    );
   return (
     <div className="card secret">
       <p role="alert">{t('tokenCreated', token.name)}</p>
       <label htmlFor="token-secret">{t('tokenSecret')}</label>
       <div className="actions">
         <input id="token-secret" className="mono" readOnly value={token.token} onFocus={(e) => e.target.select()} />
-        <button type="button" onClick={() => void copy()}>{t('copy')}</button>
-        <button type="button" onClick={onDismiss}>{t('dismiss')}</button>
+        <button type="button" onClick={() => void copy()}>
+          {t('copy')}
+        </button>
+        <button type="button" onClick={onDismiss}>
+          {t('dismiss')}
+        </button>
       </div>
       {copied !== undefined && <p role="status">{copied ? t('copied') : t('copyFailed')}</p>}
     </div>

@@ -16,11 +16,22 @@ export function UsersPage() {
   const [editing, setEditing] = useState<string>();
   const [error, setError] = useState<Error>();
   const users = usePagedList(
-    (paging) => api<Page<User>>('GET', '/users', undefined, { ...paging, 'search[username]': search.trim(), 'filter[with_deleted]': withDeleted || undefined }),
+    (paging) =>
+      api<Page<User>>('GET', '/users', undefined, {
+        ...paging,
+        'search[username]': search.trim(),
+        'filter[with_deleted]': withDeleted || undefined,
+      }),
     [search, withDeleted],
   );
   // Roles to choose from; a user who may manage users but not read roles types nothing and keeps what is there.
-  const roles = useLoad(() => (can(me, 'administration.roles', 'r') ? api<Page<Role>>('GET', '/roles', undefined, { limit: 1000 }).then((r) => r.items) : Promise.resolve([])), []);
+  const roles = useLoad(
+    () =>
+      can(me, 'administration.roles', 'r')
+        ? api<Page<Role>>('GET', '/roles', undefined, { limit: 1000 }).then((r) => r.items)
+        : Promise.resolve([]),
+    [],
+  );
   const mayWrite = can(me, 'administration.users', 'w');
   const mayDelete = can(me, 'administration.users', 'd');
 
@@ -28,7 +39,9 @@ export function UsersPage() {
     setError(undefined);
     try {
       const res = await api<BulkResult>(method, path, { ids: [user.id] });
-      const failed = res.results.find((r) => r.status === 'conflict' || r.status === 'forbidden' || r.status === 'not_found');
+      const failed = res.results.find(
+        (r) => r.status === 'conflict' || r.status === 'forbidden' || r.status === 'not_found',
+      );
       if (failed) setError(new Error(failed.message ?? failed.status));
       users.reload();
     } catch (err) {
@@ -51,14 +64,19 @@ export function UsersPage() {
       </div>
       {error && <LoadError error={error} />}
       {users.error && <LoadError error={users.error} />}
-      {!users.data ? !users.error && <Loading /> : (
+      {!users.data ? (
+        !users.error && <Loading />
+      ) : (
         <>
           <p role="status">{t('usersTotal', users.data.total)}</p>
           <table className="grid">
             <thead>
               <tr>
-                <th scope="col">{t('username')}</th><th scope="col">{t('displayName')}</th><th scope="col">{t('email')}</th>
-                <th scope="col">{t('roles')}</th><th scope="col">{t('actions')}</th>
+                <th scope="col">{t('username')}</th>
+                <th scope="col">{t('displayName')}</th>
+                <th scope="col">{t('email')}</th>
+                <th scope="col">{t('roles')}</th>
+                <th scope="col">{t('actions')}</th>
               </tr>
             </thead>
             <tbody>
@@ -75,13 +93,46 @@ export function UsersPage() {
                   <td>{u.roles.join(', ')}</td>
                   <td>
                     <div className="actions">
-                      {mayWrite && !u.deleted_at && <button type="button" aria-label={t('editOf', u.username)} onClick={() => setEditing(editing === u.id ? undefined : u.id)}>{t('edit')}</button>}
-                      {mayDelete && !u.deleted_at && u.id !== me.user.id && (
-                        <button type="button" aria-label={t('removeOf', u.username)} onClick={() => window.confirm(t('confirmRemove', u.username)) && void bulk('DELETE', '/users', u)}>{t('remove')}</button>
+                      {mayWrite && !u.deleted_at && (
+                        <button
+                          type="button"
+                          aria-label={t('editOf', u.username)}
+                          onClick={() => setEditing(editing === u.id ? undefined : u.id)}
+                        >
+                          {t('edit')}
+                        </button>
                       )}
-                      {mayWrite && u.deleted_at && <button type="button" aria-label={t('restoreOf', u.username)} onClick={() => void bulk('PUT', '/restore-users', u)}>{t('restore')}</button>}
+                      {mayDelete && !u.deleted_at && u.id !== me.user.id && (
+                        <button
+                          type="button"
+                          aria-label={t('removeOf', u.username)}
+                          onClick={() =>
+                            window.confirm(t('confirmRemove', u.username)) && void bulk('DELETE', '/users', u)
+                          }
+                        >
+                          {t('remove')}
+                        </button>
+                      )}
+                      {mayWrite && u.deleted_at && (
+                        <button
+                          type="button"
+                          aria-label={t('restoreOf', u.username)}
+                          onClick={() => void bulk('PUT', '/restore-users', u)}
+                        >
+                          {t('restore')}
+                        </button>
+                      )}
                     </div>
-                    {editing === u.id && <UserForm user={u} roles={roles.data ?? []} onSaved={() => { setEditing(undefined); users.reload(); }} />}
+                    {editing === u.id && (
+                      <UserForm
+                        user={u}
+                        roles={roles.data ?? []}
+                        onSaved={() => {
+                          setEditing(undefined);
+                          users.reload();
+                        }}
+                      />
+                    )}
                   </td>
                 </tr>
               ))}
@@ -114,10 +165,25 @@ function UserForm({ user, roles, onSaved }: { user?: User; roles: Role[]; onSave
     // A directory user's password lives in the directory: there is none here to change.
     const need_password_change = mustChange && !directory;
     if (user) {
-      const body: UserUpdate = { display_name: displayName, email: email.trim() || null, need_password_change, active_directory: directory, roles: chosen, ...secret };
+      const body: UserUpdate = {
+        display_name: displayName,
+        email: email.trim() || null,
+        need_password_change,
+        active_directory: directory,
+        roles: chosen,
+        ...secret,
+      };
       await api<User>('PUT', `/user/${user.id}`, body);
     } else {
-      const body: UserCreate = { username, display_name: displayName, need_password_change, active_directory: directory, roles: chosen, ...secret, ...(email.trim() ? { email: email.trim() } : {}) };
+      const body: UserCreate = {
+        username,
+        display_name: displayName,
+        need_password_change,
+        active_directory: directory,
+        roles: chosen,
+        ...secret,
+        ...(email.trim() ? { email: email.trim() } : {}),
+      };
       await api<User>('POST', '/user', body);
       setUsername('');
       setDisplayName('');
@@ -131,34 +197,78 @@ function UserForm({ user, roles, onSaved }: { user?: User; roles: Role[]; onSave
   });
 
   // The roles offered: the readable list, plus any the user holds that it does not show.
-  const options = [...roles.map((r) => ({ value: r.role_code, label: `${r.role_name} (${r.role_code})` })), ...chosen.filter((c) => !roles.some((r) => r.role_code === c)).map((c) => ({ value: c, label: c }))];
+  const options = [
+    ...roles.map((r) => ({ value: r.role_code, label: `${r.role_name} (${r.role_code})` })),
+    ...chosen.filter((c) => !roles.some((r) => r.role_code === c)).map((c) => ({ value: c, label: c })),
+  ];
   const label = user ? t('editOf', user.username) : t('newUser');
   return (
     <form className="card inline" onSubmit={submit} aria-label={label}>
       <h2>{label}</h2>
       {!user && (
         <Field id={`${prefix}-username`} label={t('username')} problem={problems.username}>
-          <input id={`${prefix}-username`} required maxLength={128} autoComplete="off" value={username} onChange={(e) => setUsername(e.target.value)} />
+          <input
+            id={`${prefix}-username`}
+            required
+            maxLength={128}
+            autoComplete="off"
+            value={username}
+            onChange={(e) => setUsername(e.target.value)}
+          />
         </Field>
       )}
       <Field id={`${prefix}-display`} label={t('displayName')} problem={problems.display_name}>
-        <input id={`${prefix}-display`} maxLength={255} value={displayName} onChange={(e) => setDisplayName(e.target.value)} />
+        <input
+          id={`${prefix}-display`}
+          maxLength={255}
+          value={displayName}
+          onChange={(e) => setDisplayName(e.target.value)}
+        />
       </Field>
       <Field id={`${prefix}-email`} label={t('email')} problem={problems.email}>
-        <input id={`${prefix}-email`} type="email" maxLength={320} value={email} onChange={(e) => setEmail(e.target.value)} />
+        <input
+          id={`${prefix}-email`}
+          type="email"
+          maxLength={320}
+          value={email}
+          onChange={(e) => setEmail(e.target.value)}
+        />
       </Field>
       {!directory && (
         <>
-          <Field id={`${prefix}-password`} label={user ? t('resetPassword') : t('password')} problem={problems.password}>
-            <input id={`${prefix}-password`} type="password" autoComplete="new-password" required={!user} value={password} onChange={(e) => setPassword(e.target.value)} />
+          <Field
+            id={`${prefix}-password`}
+            label={user ? t('resetPassword') : t('password')}
+            problem={problems.password}
+          >
+            <input
+              id={`${prefix}-password`}
+              type="password"
+              autoComplete="new-password"
+              required={!user}
+              value={password}
+              onChange={(e) => setPassword(e.target.value)}
+            />
           </Field>
           <Field id={`${prefix}-confirm`} label={t('passwordRepeat')} problem={problems.password_confirmation}>
-            <input id={`${prefix}-confirm`} type="password" autoComplete="new-password" required={!!password} value={confirmation} onChange={(e) => setConfirmation(e.target.value)} />
+            <input
+              id={`${prefix}-confirm`}
+              type="password"
+              autoComplete="new-password"
+              required={!!password}
+              value={confirmation}
+              onChange={(e) => setConfirmation(e.target.value)}
+            />
           </Field>
         </>
       )}
       <label className="check">
-        <input type="checkbox" checked={mustChange} onChange={(e) => setMustChange(e.target.checked)} disabled={directory} />
+        <input
+          type="checkbox"
+          checked={mustChange}
+          onChange={(e) => setMustChange(e.target.checked)}
+          disabled={directory}
+        />
         {t('mustChangePassword')}
       </label>
       <label className="check">
@@ -166,7 +276,9 @@ function UserForm({ user, roles, onSaved }: { user?: User; roles: Role[]; onSave
         {t('directoryUser')}
       </label>
       {options.length > 0 && <CheckboxSet legend={t('roles')} options={options} value={chosen} onChange={setChosen} />}
-      <button type="submit" className="primary" disabled={save.busy}>{user ? t('save') : t('create')}</button>
+      <button type="submit" className="primary" disabled={save.busy}>
+        {user ? t('save') : t('create')}
+      </button>
       {save.note && <p role="status">{save.note}</p>}
       {save.error && <LoadError error={save.error} />}
     </form>

@@ -13,13 +13,20 @@ import { UsersPage } from './Users';
 /** The pages under /admin; /admin itself opens the first section the user may read. */
 export function AdminRoutes({ path }: { path: string }) {
   switch (path) {
-    case '/admin/users': return <UsersPage />;
-    case '/admin/roles': return <RolesPage />;
-    case '/admin/groups': return <GroupsPage />;
-    case '/admin/tokens': return <TokensPage />;
-    case '/admin/directory': return <DirectoryPage />;
-    case '/admin/sso': return <SsoPage />;
-    default: return <FirstSection />;
+    case '/admin/users':
+      return <UsersPage />;
+    case '/admin/roles':
+      return <RolesPage />;
+    case '/admin/groups':
+      return <GroupsPage />;
+    case '/admin/tokens':
+      return <TokensPage />;
+    case '/admin/directory':
+      return <DirectoryPage />;
+    case '/admin/sso':
+      return <SsoPage />;
+    default:
+      return <FirstSection />;
   }
 }
 
@@ -28,5 +35,9 @@ function FirstSection() {
   const { me } = useSession();
   const first = SECTIONS.find((s) => !s.needs || can(me, s.needs, 'r'))!;
   useEffect(() => navigate(first.path, true), [first.path]);
-  return <AdminPage id="admin-title" title={t('navAdmin')}>{null}</AdminPage>;
+  return (
+    <AdminPage id="admin-title" title={t('navAdmin')}>
+      {null}
+    </AdminPage>
+  );
 }

@@ -33,10 +33,14 @@ export function AdminPage({ id, title, children }: { id: string; title: string; 
     <section aria-labelledby={id}>
       <nav aria-label={t('adminNav')} className="subnav">
         {SECTIONS.filter((s) => !s.needs || can(me, s.needs, 'r')).map((s) => (
-          <Link key={s.path} to={s.path} ariaCurrent={path === s.path}>{t(s.label)}</Link>
+          <Link key={s.path} to={s.path} ariaCurrent={path === s.path}>
+            {t(s.label)}
+          </Link>
         ))}
       </nav>
-      <h1 id={id} tabIndex={-1}>{title}</h1>
+      <h1 id={id} tabIndex={-1}>
+        {title}
+      </h1>
       {children}
     </section>
   );
@@ -46,7 +50,14 @@ export function AdminPage({ id, title, children }: { id: string; title: string; 
  * A settings page (directory, single sign-on): the stored settings, whether they are complete and
  * when they were saved, then the page's form for them, given a reload for after a save.
  */
-export function SettingsPage<T extends { complete: boolean; updated_at: string | null }>({ id, title, path, complete, incomplete, children }: {
+export function SettingsPage<T extends { complete: boolean; updated_at: string | null }>({
+  id,
+  title,
+  path,
+  complete,
+  incomplete,
+  children,
+}: {
   id: string;
   title: string;
   path: string;
@@ -59,7 +70,9 @@ export function SettingsPage<T extends { complete: boolean; updated_at: string |
   return (
     <AdminPage id={id} title={title}>
       {settings.error && <LoadError error={settings.error} />}
-      {!settings.data ? !settings.error && <Loading /> : (
+      {!settings.data ? (
+        !settings.error && <Loading />
+      ) : (
         <>
           <p className="hint">
             {settings.data.complete ? complete : incomplete}
@@ -84,7 +97,12 @@ export function usePermissionName(): (key: string, description?: string) => stri
 export const LINES = /\r?\n/;
 
 /** A set of checkboxes in a fieldset: the legend names the set, each box its value. */
-export function CheckboxSet({ legend, options, value, onChange }: {
+export function CheckboxSet({
+  legend,
+  options,
+  value,
+  onChange,
+}: {
   legend: string;
   options: { value: string; label: string }[];
   value: string[];
@@ -95,7 +113,11 @@ export function CheckboxSet({ legend, options, value, onChange }: {
       <legend>{legend}</legend>
       {options.map((o) => (
         <label key={o.value}>
-          <input type="checkbox" checked={value.includes(o.value)} onChange={(e) => onChange(e.target.checked ? [...value, o.value] : value.filter((v) => v !== o.value))} />
+          <input
+            type="checkbox"
+            checked={value.includes(o.value)}
+            onChange={(e) => onChange(e.target.checked ? [...value, o.value] : value.filter((v) => v !== o.value))}
+          />
           {o.label}
         </label>
       ))}

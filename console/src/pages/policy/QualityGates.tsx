@@ -4,11 +4,34 @@ import { Field, Loading } from '../../components';
 import { DeleteButton, deleteIds, LoadError, useSave } from '../../editing';
 import { useLoad } from '../../hooks';
 import { useI18n } from '../../i18n';
-import type { ConditionBody, ConditionType, GateAction, GateCondition, GateOperator, Layer, Page, QualityGate } from '../../types';
+import type {
+  ConditionBody,
+  ConditionType,
+  GateAction,
+  GateCondition,
+  GateOperator,
+  Layer,
+  Page,
+  QualityGate,
+} from '../../types';
 import { PolicyTabs } from './tabs';
 
-const CONDITION_TYPES = ['severity', 'cvss', 'new_issues', 'category', 'cwe', 'total'] as const satisfies readonly ConditionType[];
-const OPERATORS = ['not_greater_than', 'less_than', 'not_less_than', 'greater_than', 'equal', 'not_equal'] as const satisfies readonly GateOperator[];
+const CONDITION_TYPES = [
+  'severity',
+  'cvss',
+  'new_issues',
+  'category',
+  'cwe',
+  'total',
+] as const satisfies readonly ConditionType[];
+const OPERATORS = [
+  'not_greater_than',
+  'less_than',
+  'not_less_than',
+  'greater_than',
+  'equal',
+  'not_equal',
+] as const satisfies readonly GateOperator[];
 export const GATE_ACTIONS = ['lock', 'inform'] as const satisfies readonly GateAction[];
 
 /** Quality gates: each with its conditions and the layers it is linked to. */
@@ -16,22 +39,55 @@ export function QualityGatesPage() {
   const { t } = useI18n();
   const gates = useLoad(() => api<Page<QualityGate>>('GET', '/quality-gates', undefined, { limit: 200 }), []);
   // Layers the reader may see, for naming linked layers and linking new ones; without layer rights the ids show.
-  const layers = useLoad(() => api<Page<Layer>>('GET', '/layers', undefined, { limit: 1000 }).then((r) => r.items, () => []), []);
+  const layers = useLoad(
+    () =>
+      api<Page<Layer>>('GET', '/layers', undefined, { limit: 1000 }).then(
+        (r) => r.items,
+        () => [],
+      ),
+    [],
+  );
   return (
     <section aria-labelledby="gates-title">
-      <h1 id="gates-title" tabIndex={-1}>{t('qualityGates')}</h1>
+      <h1 id="gates-title" tabIndex={-1}>
+        {t('qualityGates')}
+      </h1>
       <PolicyTabs />
-      <NameForm id="new-gate" heading={t('newGate')} submit={t('create')} onSave={async (name) => { await api('POST', '/quality-gate', { name }); gates.reload(); }} />
+      <NameForm
+        id="new-gate"
+        heading={t('newGate')}
+        submit={t('create')}
+        onSave={async (name) => {
+          await api('POST', '/quality-gate', { name });
+          gates.reload();
+        }}
+      />
       {gates.error && <LoadError error={gates.error} />}
-      {!gates.data ? !gates.error && <Loading /> : gates.data.items.length === 0 ? <p>{t('none')}</p> : gates.data.items.map((g) => (
-        <GateCard key={g.id} gate={g} layers={layers.data ?? []} onChange={gates.reload} />
-      ))}
+      {!gates.data ? (
+        !gates.error && <Loading />
+      ) : gates.data.items.length === 0 ? (
+        <p>{t('none')}</p>
+      ) : (
+        gates.data.items.map((g) => <GateCard key={g.id} gate={g} layers={layers.data ?? []} onChange={gates.reload} />)
+      )}
     </section>
   );
 }
 
 /** A gate's name: a new gate's form shows its heading; the rename form sits inside the gate's card, named by its label. */
-function NameForm({ id, heading, submit, initial = '', onSave }: { id: string; heading: string; submit: string; initial?: string; onSave: (name: string) => Promise<void> }) {
+function NameForm({
+  id,
+  heading,
+  submit,
+  initial = '',
+  onSave,
+}: {
+  id: string;
+  heading: string;
+  submit: string;
+  initial?: string;
+  onSave: (name: string) => Promise<void>;
+}) {
   const { t } = useI18n();
   const [name, setName] = useState(initial);
   const save = useSave();
@@ -45,7 +101,9 @@ function NameForm({ id, heading, submit, initial = '', onSave }: { id: string; h
       <Field id={`${id}-name`} label={t('name')} problem={save.problems.name}>
         <input id={`${id}-name`} required maxLength={255} value={name} onChange={(e) => setName(e.target.value)} />
       </Field>
-      <button type="submit" className="primary" disabled={save.busy}>{submit}</button>
+      <button type="submit" className="primary" disabled={save.busy}>
+        {submit}
+      </button>
       {save.error && !save.problems.name && <LoadError error={save.error} />}
     </form>
   );
@@ -56,7 +114,10 @@ function GateCard({ gate, layers, onChange }: { gate: QualityGate; layers: Layer
   const [editing, setEditing] = useState<GateCondition>();
   const [unlinkError, setUnlinkError] = useState<Error>();
   // Names a condition in its buttons' labels, as the table reads it.
-  const conditionLabel = (c: GateCondition) => [t(`ct_${c.condition_type as ConditionType}`), c.condition_value, t(`op_${c.operator as GateOperator}`), c.value].filter(Boolean).join(' ');
+  const conditionLabel = (c: GateCondition) =>
+    [t(`ct_${c.condition_type as ConditionType}`), c.condition_value, t(`op_${c.operator as GateOperator}`), c.value]
+      .filter(Boolean)
+      .join(' ');
   // A new condition form after each save, so the next one starts from the defaults.
   const [saved, setSaved] = useState(0);
   const layerName = (id: string) => {
@@ -65,37 +126,92 @@ function GateCard({ gate, layers, onChange }: { gate: QualityGate; layers: Layer
   };
   return (
     <section className="card" aria-labelledby={`gate-${gate.id}`}>
-      <h2 id={`gate-${gate.id}`}>{gate.name} <span className="muted">· {t('author', gate.author)}</span></h2>
+      <h2 id={`gate-${gate.id}`}>
+        {gate.name} <span className="muted">· {t('author', gate.author)}</span>
+      </h2>
       <div className="toolbar">
-        <NameForm id={`rename-${gate.id}`} heading={t('renameX', gate.name)} submit={t('rename')} initial={gate.name} onSave={async (name) => { await api('PUT', `/quality-gate/${gate.id}`, { name }); onChange(); }} />
-        <DeleteButton what={gate.name} onDelete={async () => { await deleteIds('/quality-gates', [gate.id]); onChange(); }} />
+        <NameForm
+          id={`rename-${gate.id}`}
+          heading={t('renameX', gate.name)}
+          submit={t('rename')}
+          initial={gate.name}
+          onSave={async (name) => {
+            await api('PUT', `/quality-gate/${gate.id}`, { name });
+            onChange();
+          }}
+        />
+        <DeleteButton
+          what={gate.name}
+          onDelete={async () => {
+            await deleteIds('/quality-gates', [gate.id]);
+            onChange();
+          }}
+        />
       </div>
       <h3>{t('conditions')}</h3>
-      {gate.conditions.length === 0 ? <p>{t('none')}</p> : (
+      {gate.conditions.length === 0 ? (
+        <p>{t('none')}</p>
+      ) : (
         <table className="grid">
           <caption className="sr-only">{t('conditionsOf', gate.name)}</caption>
-          <thead><tr><th scope="col">{t('conditionType')}</th><th scope="col">{t('conditionValue')}</th><th scope="col">{t('operator')}</th><th scope="col">{t('threshold')}</th><th scope="col" /></tr></thead>
+          <thead>
+            <tr>
+              <th scope="col">{t('conditionType')}</th>
+              <th scope="col">{t('conditionValue')}</th>
+              <th scope="col">{t('operator')}</th>
+              <th scope="col">{t('threshold')}</th>
+              <th scope="col" />
+            </tr>
+          </thead>
           <tbody>
             {gate.conditions.map((c) => (
               <tr key={c.id}>
-                <td>{t(`ct_${c.condition_type as ConditionType}`)}</td><td>{c.condition_value || '—'}</td><td>{t(`op_${c.operator as GateOperator}`)}</td><td>{c.value}</td>
+                <td>{t(`ct_${c.condition_type as ConditionType}`)}</td>
+                <td>{c.condition_value || '—'}</td>
+                <td>{t(`op_${c.operator as GateOperator}`)}</td>
+                <td>{c.value}</td>
                 <td className="actions">
-                  <button type="button" onClick={() => setEditing(c)}>{t('editX', conditionLabel(c))}</button>
-                  <DeleteButton what={conditionLabel(c)} onDelete={async () => { await deleteIds('/conditions', [c.id]); onChange(); }} />
+                  <button type="button" onClick={() => setEditing(c)}>
+                    {t('editX', conditionLabel(c))}
+                  </button>
+                  <DeleteButton
+                    what={conditionLabel(c)}
+                    onDelete={async () => {
+                      await deleteIds('/conditions', [c.id]);
+                      onChange();
+                    }}
+                  />
                 </td>
               </tr>
             ))}
           </tbody>
         </table>
       )}
-      <ConditionForm key={editing?.id ?? `new-${saved}`} gate={gate} editing={editing} onDone={() => { setEditing(undefined); setSaved(saved + 1); onChange(); }} onCancel={() => setEditing(undefined)} />
+      <ConditionForm
+        key={editing?.id ?? `new-${saved}`}
+        gate={gate}
+        editing={editing}
+        onDone={() => {
+          setEditing(undefined);
+          setSaved(saved + 1);
+          onChange();
+        }}
+        onCancel={() => setEditing(undefined)}
+      />
       <h3>{t('linkedLayers')}</h3>
-      {gate.layers.length === 0 ? <p>{t('none')}</p> : (
+      {gate.layers.length === 0 ? (
+        <p>{t('none')}</p>
+      ) : (
         <ul>
           {gate.layers.map((l) => (
             <li key={l.layer_id}>
               {layerName(l.layer_id)} · {t(`action_${l.action as GateAction}`)}{' '}
-              <button type="button" onClick={() => void setLayerLink(l.layer_id, gate.id, null).then(onChange, setUnlinkError)}>{t('unlinkX', layerName(l.layer_id))}</button>
+              <button
+                type="button"
+                onClick={() => void setLayerLink(l.layer_id, gate.id, null).then(onChange, setUnlinkError)}
+              >
+                {t('unlinkX', layerName(l.layer_id))}
+              </button>
             </li>
           ))}
         </ul>
@@ -106,9 +222,18 @@ function GateCard({ gate, layers, onChange }: { gate: QualityGate; layers: Layer
   );
 }
 
-
 /** Adds or edits one condition of a gate, with the route table's types and operators. */
-function ConditionForm({ gate, editing, onDone, onCancel }: { gate: QualityGate; editing?: GateCondition; onDone: () => void; onCancel: () => void }) {
+function ConditionForm({
+  gate,
+  editing,
+  onDone,
+  onCancel,
+}: {
+  gate: QualityGate;
+  editing?: GateCondition;
+  onDone: () => void;
+  onCancel: () => void;
+}) {
   const { t } = useI18n();
   const [form, setForm] = useState({
     condition_type: (editing?.condition_type ?? 'severity') as ConditionType,
@@ -126,26 +251,67 @@ function ConditionForm({ gate, editing, onDone, onCancel }: { gate: QualityGate;
   });
   const p = save.problems;
   return (
-    <form className="inline" onSubmit={submit} aria-label={editing ? t('editConditionOf', gate.name) : t('newConditionOf', gate.name)}>
+    <form
+      className="inline"
+      onSubmit={submit}
+      aria-label={editing ? t('editConditionOf', gate.name) : t('newConditionOf', gate.name)}
+    >
       <Field id={id('type')} label={t('conditionType')} problem={p.condition_type}>
-        <select id={id('type')} value={form.condition_type} onChange={(e) => setForm({ ...form, condition_type: e.target.value as ConditionType })}>
-          {CONDITION_TYPES.map((c) => <option key={c} value={c}>{t(`ct_${c}`)}</option>)}
+        <select
+          id={id('type')}
+          value={form.condition_type}
+          onChange={(e) => setForm({ ...form, condition_type: e.target.value as ConditionType })}
+        >
+          {CONDITION_TYPES.map((c) => (
+            <option key={c} value={c}>
+              {t(`ct_${c}`)}
+            </option>
+          ))}
         </select>
       </Field>
       <Field id={id('value')} label={t('conditionValue')} problem={p.condition_value}>
-        <input id={id('value')} maxLength={255} value={form.condition_value} aria-describedby={id('hint')} onChange={(e) => setForm({ ...form, condition_value: e.target.value })} />
+        <input
+          id={id('value')}
+          maxLength={255}
+          value={form.condition_value}
+          aria-describedby={id('hint')}
+          onChange={(e) => setForm({ ...form, condition_value: e.target.value })}
+        />
       </Field>
       <Field id={id('op')} label={t('operator')} problem={p.operator}>
-        <select id={id('op')} value={form.operator} onChange={(e) => setForm({ ...form, operator: e.target.value as GateOperator })}>
-          {OPERATORS.map((o) => <option key={o} value={o}>{t(`op_${o}`)}</option>)}
+        <select
+          id={id('op')}
+          value={form.operator}
+          onChange={(e) => setForm({ ...form, operator: e.target.value as GateOperator })}
+        >
+          {OPERATORS.map((o) => (
+            <option key={o} value={o}>
+              {t(`op_${o}`)}
+            </option>
+          ))}
         </select>
       </Field>
       <Field id={id('threshold')} label={t('threshold')} problem={p.value}>
-        <input id={id('threshold')} type="number" min={0} required value={form.value} onChange={(e) => setForm({ ...form, value: e.target.value })} />
+        <input
+          id={id('threshold')}
+          type="number"
+          min={0}
+          required
+          value={form.value}
+          onChange={(e) => setForm({ ...form, value: e.target.value })}
+        />
       </Field>
-      <button type="submit" className="primary" disabled={save.busy}>{editing ? t('save') : t('addCondition')}</button>
-      {editing && <button type="button" onClick={onCancel}>{t('cancel')}</button>}
-      <p className="hint" id={id('hint')}>{t(`cv_${form.condition_type}`)}</p>
+      <button type="submit" className="primary" disabled={save.busy}>
+        {editing ? t('save') : t('addCondition')}
+      </button>
+      {editing && (
+        <button type="button" onClick={onCancel}>
+          {t('cancel')}
+        </button>
+      )}
+      <p className="hint" id={id('hint')}>
+        {t(`cv_${form.condition_type}`)}
+      </p>
       {save.error && Object.keys(p).length === 0 && <LoadError error={save.error} />}
     </form>
   );
@@ -153,9 +319,17 @@ function ConditionForm({ gate, editing, onDone, onCancel }: { gate: QualityGate;
 
 /** POST link-layer replaces a layer's links: read them, change this gate's one, write them all back. */
 async function setLayerLink(layerId: string, gateId: string, action: GateAction | null): Promise<void> {
-  const state = await api<{ quality_gates: { quality_gate_id: string; action: GateAction }[] }>('GET', `/quality-gate/layer/${layerId}`);
-  const others = state.quality_gates.filter((g) => g.quality_gate_id !== gateId).map(({ quality_gate_id, action: a }) => ({ quality_gate_id, action: a }));
-  await api('POST', '/quality-gate/link-layer', { layer_id: layerId, quality_gates: action ? [...others, { quality_gate_id: gateId, action }] : others });
+  const state = await api<{ quality_gates: { quality_gate_id: string; action: GateAction }[] }>(
+    'GET',
+    `/quality-gate/layer/${layerId}`,
+  );
+  const others = state.quality_gates
+    .filter((g) => g.quality_gate_id !== gateId)
+    .map(({ quality_gate_id, action: a }) => ({ quality_gate_id, action: a }));
+  await api('POST', '/quality-gate/link-layer', {
+    layer_id: layerId,
+    quality_gates: action ? [...others, { quality_gate_id: gateId, action }] : others,
+  });
 }
 
 function LinkLayerForm({ gate, layers, onDone }: { gate: QualityGate; layers: Layer[]; onDone: () => void }) {
@@ -174,15 +348,25 @@ function LinkLayerForm({ gate, layers, onDone }: { gate: QualityGate; layers: La
       <Field id={id('layer')} label={t('layer')}>
         <select id={id('layer')} required value={layer} onChange={(e) => setLayer(e.target.value)}>
           <option value="" />
-          {layers.map((l) => <option key={l.id} value={l.id}>{l.project_code} / {l.name}</option>)}
+          {layers.map((l) => (
+            <option key={l.id} value={l.id}>
+              {l.project_code} / {l.name}
+            </option>
+          ))}
         </select>
       </Field>
       <Field id={id('action')} label={t('gateAction')}>
         <select id={id('action')} value={action} onChange={(e) => setAction(e.target.value as GateAction)}>
-          {GATE_ACTIONS.map((a) => <option key={a} value={a}>{t(`action_${a}`)}</option>)}
+          {GATE_ACTIONS.map((a) => (
+            <option key={a} value={a}>
+              {t(`action_${a}`)}
+            </option>
+          ))}
         </select>
       </Field>
-      <button type="submit" disabled={save.busy}>{t('linkLayer')}</button>
+      <button type="submit" disabled={save.busy}>
+        {t('linkLayer')}
+      </button>
       {save.error && <LoadError error={save.error} />}
     </form>
   );

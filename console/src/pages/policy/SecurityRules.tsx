@@ -18,28 +18,72 @@ export function SecurityRulesPage() {
   const [editing, setEditing] = useState<SecurityRule>();
   // A new form after each save: a saved one starts empty again (and forgets any secret typed in).
   const [saved, setSaved] = useState(0);
-  const params = (r: SecurityRule) => PARAMS.filter((k) => r.rule_params[k] !== undefined && r.rule_params[k] !== '').map((k) => `${t(`rp_${k}`)}: ${String(r.rule_params[k])}`).join('; ');
+  const params = (r: SecurityRule) =>
+    PARAMS.filter((k) => r.rule_params[k] !== undefined && r.rule_params[k] !== '')
+      .map((k) => `${t(`rp_${k}`)}: ${String(r.rule_params[k])}`)
+      .join('; ');
   return (
     <section aria-labelledby="rules-title">
-      <h1 id="rules-title" tabIndex={-1}>{t('securityRules')}</h1>
+      <h1 id="rules-title" tabIndex={-1}>
+        {t('securityRules')}
+      </h1>
       <PolicyTabs />
-      <RuleForm key={editing?.id ?? `new-${saved}`} editing={editing} onDone={() => { setEditing(undefined); setSaved(saved + 1); rules.reload(); }} onCancel={() => setEditing(undefined)} />
+      <RuleForm
+        key={editing?.id ?? `new-${saved}`}
+        editing={editing}
+        onDone={() => {
+          setEditing(undefined);
+          setSaved(saved + 1);
+          rules.reload();
+        }}
+        onCancel={() => setEditing(undefined)}
+      />
       {rules.error && <LoadError error={rules.error} />}
-      {!rules.data ? !rules.error && <Loading /> : rules.data.items.length === 0 ? <p>{t('none')}</p> : (
+      {!rules.data ? (
+        !rules.error && <Loading />
+      ) : rules.data.items.length === 0 ? (
+        <p>{t('none')}</p>
+      ) : (
         <table className="grid">
-          <thead><tr><th scope="col">{t('name')}</th><th scope="col">{t('ruleParams')}</th><th scope="col">{t('suppressingStatus')}</th><th scope="col">{t('expiryStatus')}</th><th scope="col">{t('expiresAt')}</th><th scope="col">{t('actor')}</th><th scope="col" /></tr></thead>
+          <thead>
+            <tr>
+              <th scope="col">{t('name')}</th>
+              <th scope="col">{t('ruleParams')}</th>
+              <th scope="col">{t('suppressingStatus')}</th>
+              <th scope="col">{t('expiryStatus')}</th>
+              <th scope="col">{t('expiresAt')}</th>
+              <th scope="col">{t('actor')}</th>
+              <th scope="col" />
+            </tr>
+          </thead>
           <tbody>
             {rules.data.items.map((r) => (
               <tr key={r.id}>
                 <td>{r.name}</td>
-                <td>{params(r) || '—'}{r.rule_params.active_for_all === false ? ` · ${t('onlyProjects', (r.rule_params.project_codes as string[] | undefined ?? []).join(', '))}` : ''}</td>
+                <td>
+                  {params(r) || '—'}
+                  {r.rule_params.active_for_all === false
+                    ? ` · ${t('onlyProjects', ((r.rule_params.project_codes as string[] | undefined) ?? []).join(', '))}`
+                    : ''}
+                </td>
                 <td>{statusName(statuses, r.suppressing_status, lang)}</td>
                 <td>{statusName(statuses, r.expiry_status, lang)}</td>
-                <td>{formatDate(lang, r.expires_at)}{r.expired ? ` · ${t('expired')}` : ''}</td>
+                <td>
+                  {formatDate(lang, r.expires_at)}
+                  {r.expired ? ` · ${t('expired')}` : ''}
+                </td>
                 <td>{r.author}</td>
                 <td className="actions">
-                  <button type="button" onClick={() => setEditing(r)}>{t('editX', r.name)}</button>
-                  <DeleteButton what={r.name} onDelete={async () => { await deleteIds('/security-rules', [r.id]); rules.reload(); }} />
+                  <button type="button" onClick={() => setEditing(r)}>
+                    {t('editX', r.name)}
+                  </button>
+                  <DeleteButton
+                    what={r.name}
+                    onDelete={async () => {
+                      await deleteIds('/security-rules', [r.id]);
+                      rules.reload();
+                    }}
+                  />
                 </td>
               </tr>
             ))}
@@ -67,7 +111,10 @@ function RuleForm({ editing, onDone, onCancel }: { editing?: SecurityRule; onDon
   const rp = editing?.rule_params ?? {};
   const [form, setForm] = useState({
     name: editing?.name ?? '',
-    ...Object.fromEntries(PARAMS.map((k) => [k, rp[k] === undefined ? '' : String(rp[k])])) as Record<(typeof PARAMS)[number], string>,
+    ...(Object.fromEntries(PARAMS.map((k) => [k, rp[k] === undefined ? '' : String(rp[k])])) as Record<
+      (typeof PARAMS)[number],
+      string
+    >),
     active_for_all: rp.active_for_all !== false,
     project_codes: ((rp.project_codes as string[] | undefined) ?? []).join(', '),
     suppressing_status: String(editing?.suppressing_status ?? SUPPRESSED),
@@ -94,13 +141,24 @@ function RuleForm({ editing, onDone, onCancel }: { editing?: SecurityRule; onDon
   const p = save.problems;
   const text = (key: 'name' | (typeof PARAMS)[number], label: string, problem?: string) => (
     <Field id={`rule-${key}`} label={label} problem={problem}>
-      <input id={`rule-${key}`} required={key === 'name'} maxLength={255} value={form[key]} aria-invalid={problem ? true : undefined} onChange={(e) => setForm({ ...form, [key]: e.target.value })} />
+      <input
+        id={`rule-${key}`}
+        required={key === 'name'}
+        maxLength={255}
+        value={form[key]}
+        aria-invalid={problem ? true : undefined}
+        onChange={(e) => setForm({ ...form, [key]: e.target.value })}
+      />
     </Field>
   );
   const status = (key: 'suppressing_status' | 'expiry_status', label: string) => (
     <Field id={`rule-${key}`} label={label} problem={p[key]}>
       <select id={`rule-${key}`} value={form[key]} onChange={(e) => setForm({ ...form, [key]: e.target.value })}>
-        {statuses.map((s) => <option key={s.id} value={s.id}>{statusName(statuses, s.id, lang)}</option>)}
+        {statuses.map((s) => (
+          <option key={s.id} value={s.id}>
+            {statusName(statuses, s.id, lang)}
+          </option>
+        ))}
       </select>
     </Field>
   );
@@ -110,20 +168,43 @@ function RuleForm({ editing, onDone, onCancel }: { editing?: SecurityRule; onDon
       {text('name', t('name'), p.name)}
       {PARAMS.map((k) => text(k, t(`rp_${k}`), p[`rule_params.${k}`]))}
       <div className="field">
-        <label><input type="checkbox" checked={form.active_for_all} onChange={(e) => setForm({ ...form, active_for_all: e.target.checked })} /> {t('activeForAll')}</label>
+        <label>
+          <input
+            type="checkbox"
+            checked={form.active_for_all}
+            onChange={(e) => setForm({ ...form, active_for_all: e.target.checked })}
+          />{' '}
+          {t('activeForAll')}
+        </label>
       </div>
       {!form.active_for_all && (
         <Field id="rule-projects" label={t('projectCodes')} problem={p['rule_params.project_codes']}>
-          <input id="rule-projects" required value={form.project_codes} onChange={(e) => setForm({ ...form, project_codes: e.target.value })} />
+          <input
+            id="rule-projects"
+            required
+            value={form.project_codes}
+            onChange={(e) => setForm({ ...form, project_codes: e.target.value })}
+          />
         </Field>
       )}
       {status('suppressing_status', t('suppressingStatus'))}
       {status('expiry_status', t('expiryStatus'))}
       <Field id="rule-expires" label={t('expiresAt')} problem={p.expires_at}>
-        <input id="rule-expires" type="datetime-local" value={form.expires_at} onChange={(e) => setForm({ ...form, expires_at: e.target.value })} />
+        <input
+          id="rule-expires"
+          type="datetime-local"
+          value={form.expires_at}
+          onChange={(e) => setForm({ ...form, expires_at: e.target.value })}
+        />
       </Field>
-      <button type="submit" className="primary" disabled={save.busy}>{editing ? t('save') : t('create')}</button>
-      {editing && <button type="button" onClick={onCancel}>{t('cancel')}</button>}
+      <button type="submit" className="primary" disabled={save.busy}>
+        {editing ? t('save') : t('create')}
+      </button>
+      {editing && (
+        <button type="button" onClick={onCancel}>
+          {t('cancel')}
+        </button>
+      )}
       {save.error && Object.keys(p).length === 0 && <LoadError error={save.error} />}
     </form>
   );

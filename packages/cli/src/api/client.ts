@@ -45,7 +45,9 @@ export class ApiClient {
     const q = new URLSearchParams(query);
     q.set('limit', '1000');
     for (;;) {
-      const page = await this.get<{ items: Issue[]; total: number; next_cursor: string | null }>(`/api/v1/issues?${q.toString()}`);
+      const page = await this.get<{ items: Issue[]; total: number; next_cursor: string | null }>(
+        `/api/v1/issues?${q.toString()}`,
+      );
       yield page;
       if (!page.next_cursor) return;
       q.set('cursor', page.next_cursor);
@@ -58,7 +60,11 @@ export class ApiClient {
   }
 
   post<T>(pathAndQuery: string, body?: unknown): Promise<T> {
-    return this.request('POST', pathAndQuery, body === undefined ? undefined : { type: 'application/json', data: JSON.stringify(body) }).then((text) => (text ? JSON.parse(text) : undefined) as T);
+    return this.request(
+      'POST',
+      pathAndQuery,
+      body === undefined ? undefined : { type: 'application/json', data: JSON.stringify(body) },
+    ).then((text) => (text ? JSON.parse(text) : undefined) as T);
   }
 
   /** Streams a file as the request body: a report of hundreds of megabytes is never held in memory. */
@@ -70,18 +76,34 @@ export class ApiClient {
       throw usageError(`cannot read ${file}`);
     }
     const stream = Readable.toWeb(fs.createReadStream(file)) as ReadableStream<Uint8Array>;
-    return this.request('POST', pathAndQuery, { type: 'application/octet-stream', data: stream, length: size }, path.basename(file)).then((text) => JSON.parse(text) as T);
+    return this.request(
+      'POST',
+      pathAndQuery,
+      { type: 'application/octet-stream', data: stream, length: size },
+      path.basename(file),
+    ).then((text) => JSON.parse(text) as T);
   }
 
   /** The answer's text; an error status becomes the matching CliError. */
-  private async request(method: string, pathAndQuery: string, body?: { type: string; data: string | ReadableStream<Uint8Array>; length?: number }, what?: string): Promise<string> {
-    const headers: Record<string, string> = { authorization: `Bearer ${this.config.token}`, accept: 'application/json' };
+  private async request(
+    method: string,
+    pathAndQuery: string,
+    body?: { type: string; data: string | ReadableStream<Uint8Array>; length?: number },
+    what?: string,
+  ): Promise<string> {
+    const headers: Record<string, string> = {
+      authorization: `Bearer ${this.config.token}`,
+      accept: 'application/json',
+    };
     if (body) headers['content-type'] = body.type;
     if (body?.length !== undefined) headers['content-length'] = String(body.length);
     let res: Response;
     try {
       res = await fetch(`${this.config.url}${pathAndQuery}`, {
-        method, headers, body: body?.data, redirect: 'error',
+        method,
+        headers,
+        body: body?.data,
+        redirect: 'error',
         // Uploads take as long as the file needs; everything else answers within the timeout.
         signal: body && typeof body.data !== 'string' ? undefined : AbortSignal.timeout(REQUEST_TIMEOUT_MS),
         ...(body && typeof body.data !== 'string' ? { duplex: 'half' } : {}),

@@ -7,19 +7,41 @@ import { EXIT, usageError } from '../errors';
 const FORMATS = ['json', 'csv', 'markdown', 'sarif'] as const;
 type Format = (typeof FORMATS)[number];
 
-const CSV_COLUMNS: (keyof Issue)[] = ['id', 'severity', 'status', 'title', 'tool_name', 'rule_id', 'cve', 'file_path', 'start_line', 'lib_name', 'lib_version', 'cvss_v3', 'first_detected_at', 'last_detected_at', 'project_code', 'layer_id'];
+const CSV_COLUMNS: (keyof Issue)[] = [
+  'id',
+  'severity',
+  'status',
+  'title',
+  'tool_name',
+  'rule_id',
+  'cve',
+  'file_path',
+  'start_line',
+  'lib_name',
+  'lib_version',
+  'cvss_v3',
+  'first_detected_at',
+  'last_detected_at',
+  'project_code',
+  'layer_id',
+];
 
 /** Markdown of a merge-request comment: counts by severity, then a table of the first issues. */
 function markdown(issues: Issue[], total: number, project: string): string {
   const counts = new Map<string, number>();
   for (const i of issues) counts.set(i.severity, (counts.get(i.severity) ?? 0) + 1);
-  const cell = (s: string | number | null) => String(s ?? '').replace(/[\r\n]+/g, ' ').replace(/[|\\`*_<>[\]]/g, (c) => `\\${c}`);
+  const cell = (s: string | number | null) =>
+    String(s ?? '')
+      .replace(/[\r\n]+/g, ' ')
+      .replace(/[|\\`*_<>[\]]/g, (c) => `\\${c}`);
   const lines = [`### Bulwark: ${total} issue(s) in ${cell(project)}`, ''];
   lines.push(['critical', 'high', 'medium', 'low', 'info'].map((s) => `${s}: ${counts.get(s) ?? 0}`).join(' · '), '');
   if (issues.length) {
     lines.push('| severity | title | where | tool | status |', '|---|---|---|---|---|');
     for (const i of issues.slice(0, 50)) {
-      lines.push(`| ${cell(i.severity)} | ${cell(i.title)} | ${cell(issueLocation(i))} | ${cell(i.tool_name)} | ${cell(i.status)} |`);
+      lines.push(
+        `| ${cell(i.severity)} | ${cell(i.title)} | ${cell(issueLocation(i))} | ${cell(i.tool_name)} | ${cell(i.status)} |`,
+      );
     }
     if (issues.length > 50) lines.push('', `… and ${issues.length - 50} more.`);
   }
@@ -29,11 +51,18 @@ function markdown(issues: Issue[], total: number, project: string): string {
 /** bulwark issues --project <code> [--severity s]… [--status id]… [--layer id] [--scan id] [--format json|csv|markdown|sarif] [--max n] */
 export async function issuesCommand(args: string[], env: NodeJS.ProcessEnv): Promise<number> {
   const { values } = parseFlags({
-    args, strict: true,
+    args,
+    strict: true,
     options: {
-      url: { type: 'string' }, token: { type: 'string' },
-      project: { type: 'string' }, severity: { type: 'string', multiple: true }, status: { type: 'string', multiple: true },
-      layer: { type: 'string' }, scan: { type: 'string' }, format: { type: 'string', default: 'json' }, max: { type: 'string', default: '10000' },
+      url: { type: 'string' },
+      token: { type: 'string' },
+      project: { type: 'string' },
+      severity: { type: 'string', multiple: true },
+      status: { type: 'string', multiple: true },
+      layer: { type: 'string' },
+      scan: { type: 'string' },
+      format: { type: 'string', default: 'json' },
+      max: { type: 'string', default: '10000' },
     },
   });
   if (!values.project) throw usageError('issues needs --project <project code>');
@@ -63,7 +92,11 @@ export async function issuesCommand(args: string[], env: NodeJS.ProcessEnv): Pro
   }
   const format = values.format as Format;
   if (format === 'json') process.stdout.write(`${JSON.stringify(issues, null, 2)}\n`);
-  else if (format === 'csv') process.stdout.write(csvRecord(CSV_COLUMNS) + issues.map((i) => csvRecord(CSV_COLUMNS.map((c) => (i[c] ?? null) as string | number | null))).join(''));
+  else if (format === 'csv')
+    process.stdout.write(
+      csvRecord(CSV_COLUMNS) +
+        issues.map((i) => csvRecord(CSV_COLUMNS.map((c) => (i[c] ?? null) as string | number | null))).join(''),
+    );
   else process.stdout.write(markdown(issues, total, values.project));
   return EXIT.ok;
 }

@@ -41,43 +41,75 @@ interface Started {
  * gate failed, 3 when a scan failed or was stopped. Ctrl-C stops waiting (and, with --stop-on-cancel,
  * the scans too).
  */
-async function settle(api: ApiClient, started: Started[], flags: { 'fail-on-gate': boolean; 'stop-on-cancel': boolean; timeout: string; junit?: string }): Promise<number> {
+async function settle(
+  api: ApiClient,
+  started: Started[],
+  flags: { 'fail-on-gate': boolean; 'stop-on-cancel': boolean; timeout: string; junit?: string },
+): Promise<number> {
   const cancel = new AbortController();
   const onInterrupt = () => cancel.abort(new CliError('stopped waiting', INTERRUPTED));
   process.once('SIGINT', onInterrupt);
   let scans: ScanResult[];
   try {
-    scans = await waitForScans(api, started.map((s) => s.scanResultId), { timeoutSeconds: seconds(flags.timeout, 'timeout'), pollMs: POLL_MS, out: process.stderr, signal: cancel.signal });
+    scans = await waitForScans(
+      api,
+      started.map((s) => s.scanResultId),
+      {
+        timeoutSeconds: seconds(flags.timeout, 'timeout'),
+        pollMs: POLL_MS,
+        out: process.stderr,
+        signal: cancel.signal,
+      },
+    );
   } catch (err) {
     if (!cancel.signal.aborted) throw err;
     if (flags['stop-on-cancel']) {
-      for (const s of started) await api.post(`/api/v1/check/${encodeURIComponent(s.checkId)}/stop`).catch(() => undefined);
+      for (const s of started)
+        await api.post(`/api/v1/check/${encodeURIComponent(s.checkId)}/stop`).catch(() => undefined);
       throw new CliError('stopped waiting and asked Bulwark to stop the scan(s)', INTERRUPTED);
     }
-    throw new CliError(`stopped waiting; the scan(s) go on: ${started.map((s) => s.scanResultId).join(', ')}`, INTERRUPTED);
+    throw new CliError(
+      `stopped waiting; the scan(s) go on: ${started.map((s) => s.scanResultId).join(', ')}`,
+      INTERRUPTED,
+    );
   } finally {
     process.off('SIGINT', onInterrupt);
   }
   if (flags.junit) fs.writeFileSync(flags.junit, await junitReport(api, scans));
   let code: number = EXIT.ok;
   for (const scan of scans) {
-    const stats = scan.state === 'completed' ? await api.get<ScanIssueStats>(`/api/v1/scan-result/${scan.id}/stats/issues`) : undefined;
+    const stats =
+      scan.state === 'completed'
+        ? await api.get<ScanIssueStats>(`/api/v1/scan-result/${scan.id}/stats/issues`)
+        : undefined;
     process.stdout.write(`${scanSummary(scan, stats).join('\n')}\n`);
     if (scan.state !== 'completed') code = EXIT.server;
-    else if (flags['fail-on-gate'] && scan.quality_gate?.status === 'failed' && code === EXIT.ok) code = EXIT.gateFailed;
+    else if (flags['fail-on-gate'] && scan.quality_gate?.status === 'failed' && code === EXIT.ok)
+      code = EXIT.gateFailed;
   }
   return code;
 }
 
 /** bulwark upload --check <id> <report> [--format <id>] [--wait] [--fail-on-gate] */
 export async function uploadCommand(args: string[], env: NodeJS.ProcessEnv): Promise<number> {
-  const { values, positionals } = parseFlags({ args, strict: true, allowPositionals: true, options: { ...connection, ...waiting, check: { type: 'string' }, format: { type: 'string' } } }, 1);
+  const { values, positionals } = parseFlags(
+    {
+      args,
+      strict: true,
+      allowPositionals: true,
+      options: { ...connection, ...waiting, check: { type: 'string' }, format: { type: 'string' } },
+    },
+    1,
+  );
   if (!values.check) throw usageError('upload needs --check <check id>');
   const api = new ApiClient(apiConfig(values, env));
   const file = positionals[0];
   const query = new URLSearchParams({ file_name: path.basename(file) });
   if (values.format) query.set('format', values.format);
-  const run = await api.upload<RunResponse>(`/api/v1/check/${encodeURIComponent(values.check)}/results?${query.toString()}`, file);
+  const run = await api.upload<RunResponse>(
+    `/api/v1/check/${encodeURIComponent(values.check)}/results?${query.toString()}`,
+    file,
+  );
   process.stdout.write(`uploaded ${file}: scan ${run.scan_result_id} (${run.state})\n`);
   if (!values.wait && !values['fail-on-gate'] && !values.junit) return EXIT.ok;
   return settle(api, [{ scanResultId: run.scan_result_id, checkId: values.check }], values);
@@ -85,8 +117,13 @@ export async function uploadCommand(args: string[], env: NodeJS.ProcessEnv): Pro
 
 /** bulwark run --check <id> | --layer <id> [--wait] [--fail-on-gate] */
 export async function runCommand(args: string[], env: NodeJS.ProcessEnv): Promise<number> {
-  const { values } = parseFlags({ args, strict: true, options: { ...connection, ...waiting, check: { type: 'string' }, layer: { type: 'string' } } });
-  if (Boolean(values.check) === Boolean(values.layer)) throw usageError('run needs either --check <check id> or --layer <layer id>');
+  const { values } = parseFlags({
+    args,
+    strict: true,
+    options: { ...connection, ...waiting, check: { type: 'string' }, layer: { type: 'string' } },
+  });
+  if (Boolean(values.check) === Boolean(values.layer))
+    throw usageError('run needs either --check <check id> or --layer <layer id>');
   const api = new ApiClient(apiConfig(values, env));
   let started: Started[];
   if (values.check) {
@@ -103,9 +140,18 @@ export async function runCommand(args: string[], env: NodeJS.ProcessEnv): Promis
 
 /** bulwark gate --scan-result <id>: waits for the verdict and exits 1 when it failed. */
 export async function gateCommand(args: string[], env: NodeJS.ProcessEnv): Promise<number> {
-  const { values } = parseFlags({ args, strict: true, options: { ...connection, 'scan-result': { type: 'string' }, timeout: waiting.timeout, junit: waiting.junit } });
+  const { values } = parseFlags({
+    args,
+    strict: true,
+    options: { ...connection, 'scan-result': { type: 'string' }, timeout: waiting.timeout, junit: waiting.junit },
+  });
   if (!values['scan-result']) throw usageError('gate needs --scan-result <scan result id>');
   const api = new ApiClient(apiConfig(values, env));
   const scan = await api.get<ScanResult>(`/api/v1/scan-result/${encodeURIComponent(values['scan-result'])}`);
-  return settle(api, [{ scanResultId: scan.id, checkId: scan.check_id }], { 'fail-on-gate': true, 'stop-on-cancel': false, timeout: values.timeout, junit: values.junit });
+  return settle(api, [{ scanResultId: scan.id, checkId: scan.check_id }], {
+    'fail-on-gate': true,
+    'stop-on-cancel': false,
+    timeout: values.timeout,
+    junit: values.junit,
+  });
 }

@@ -1,6 +1,17 @@
 import type { RouteSpec } from '@bulwark/platform';
 import { z } from '../zod';
-import { bracketQuery, bulkResult, idsBody, int4, isoDateTime, listOf, pageQuery, queryBool, queryInt4, perm } from '../common';
+import {
+  bracketQuery,
+  bulkResult,
+  idsBody,
+  int4,
+  isoDateTime,
+  listOf,
+  pageQuery,
+  queryBool,
+  queryInt4,
+  perm,
+} from '../common';
 
 const service = 'catalog';
 
@@ -21,7 +32,8 @@ const description = z.string().max(4000);
 export const ACCESS_TYPES = ['global', 'project'] as const;
 const accessFields = {
   access_type: z.enum(ACCESS_TYPES).optional().openapi({
-    description: 'Release 1.5 access type: "global" (every project, the default) or "project" (only the projects in project_codes)',
+    description:
+      'Release 1.5 access type: "global" (every project, the default) or "project" (only the projects in project_codes)',
   }),
   project_codes: z.array(projectCode).max(1000).optional().openapi({
     description: 'Required and non-empty when access_type is "project"; must be empty or absent when it is "global"',
@@ -44,22 +56,49 @@ const branchName = z
   .string()
   .min(1)
   .max(255)
-  .regex(/^(?!-)[A-Za-z0-9._\/-]+$/, 'must be a branch name (letters, digits, "_", ".", "/", "-"; not starting with "-")');
+  .regex(
+    /^(?!-)[A-Za-z0-9._\/-]+$/,
+    'must be a branch name (letters, digits, "_", ".", "/", "-"; not starting with "-")',
+  );
 
 export const sourceSettings = z
   .object({
-    url: z.string().trim().min(1).max(2048).openapi({ description: 'http(s):// for Git over HTTP(S); ssh://… or user@host:path for Git over SSH' }),
-    branch_name: branchName.optional().openapi({ description: 'Branch to scan; the repository\u2019s default branch when absent' }),
-    auth_method: z.enum(SOURCE_AUTH_METHODS).optional().openapi({ description: 'Login/Password or Anonymous (HTTP), SSH key (SSH)' }),
+    url: z
+      .string()
+      .trim()
+      .min(1)
+      .max(2048)
+      .openapi({ description: 'http(s):// for Git over HTTP(S); ssh://… or user@host:path for Git over SSH' }),
+    branch_name: branchName
+      .optional()
+      .openapi({ description: 'Branch to scan; the repository\u2019s default branch when absent' }),
+    auth_method: z
+      .enum(SOURCE_AUTH_METHODS)
+      .optional()
+      .openapi({ description: 'Login/Password or Anonymous (HTTP), SSH key (SSH)' }),
     login: z.string().max(255).optional(),
-    password: z.string().max(4096).optional().openapi({ description: 'Stored encrypted, never returned (see password_set)' }),
-    ssh_private_key: z.string().max(16384).optional().openapi({ description: 'OpenSSH private key; stored encrypted, never returned' }),
+    password: z
+      .string()
+      .max(4096)
+      .optional()
+      .openapi({ description: 'Stored encrypted, never returned (see password_set)' }),
+    ssh_private_key: z
+      .string()
+      .max(16384)
+      .optional()
+      .openapi({ description: 'OpenSSH private key; stored encrypted, never returned' }),
   })
   .strict()
   .openapi('SourceSettings');
 
 export const sourceCreateBody = z
-  .object({ name, description: description.optional(), source_type_id: int4(1), settings: sourceSettings, ...accessFields })
+  .object({
+    name,
+    description: description.optional(),
+    source_type_id: int4(1),
+    settings: sourceSettings,
+    ...accessFields,
+  })
   .strict()
   .openapi('SourceCreate');
 
@@ -68,7 +107,10 @@ export const sourceUpdateBody = z
     name: name.optional(),
     description: description.optional(),
     source_type_id: int4(1).optional(),
-    settings: sourceSettings.partial().optional().openapi({ description: 'Changed settings only; a secret left out keeps the stored one' }),
+    settings: sourceSettings
+      .partial()
+      .optional()
+      .openapi({ description: 'Changed settings only; a secret left out keeps the stored one' }),
     ...accessFields,
   })
   .strict()
@@ -98,7 +140,11 @@ export const sourceView = z
 export const sourceTestBody = z
   .object({
     settings: sourceSettings,
-    source_id: z.string().max(128).optional().openapi({ description: 'A stored source whose secrets fill in those left out of settings' }),
+    source_id: z
+      .string()
+      .max(128)
+      .optional()
+      .openapi({ description: 'A stored source whose secrets fill in those left out of settings' }),
   })
   .strict()
   .openapi('SourceTest');
@@ -112,10 +158,21 @@ export const sourceTestResult = z
   })
   .openapi('SourceTestResult');
 
-const settingDescription = z.object({ name: z.string(), required: z.boolean(), secret: z.boolean(), description: z.string() });
+const settingDescription = z.object({
+  name: z.string(),
+  required: z.boolean(),
+  secret: z.boolean(),
+  description: z.string(),
+});
 
 export const sourceTypeView = z
-  .object({ id: z.number().int(), name: z.string(), description: z.string(), auth_methods: z.array(z.string()), settings: z.array(settingDescription) })
+  .object({
+    id: z.number().int(),
+    name: z.string(),
+    description: z.string(),
+    auth_methods: z.array(z.string()),
+    settings: z.array(settingDescription),
+  })
   .openapi('SourceType');
 
 // ---- tools
@@ -125,8 +182,16 @@ export const toolCreateBody = z
     name: name.optional().openapi({ description: 'Defaults to the tool type\u2019s name and version' }),
     description: description.optional(),
     type_id: int4(1),
-    version: z.string().trim().min(1).max(64).optional().openapi({ description: 'Version of this integration; defaults to the type\u2019s version' }),
-    settings: z.record(z.string(), z.unknown()).openapi({ description: 'Validated per tool type (GET /api/v1/tool-types)' }),
+    version: z
+      .string()
+      .trim()
+      .min(1)
+      .max(64)
+      .optional()
+      .openapi({ description: 'Version of this integration; defaults to the type\u2019s version' }),
+    settings: z
+      .record(z.string(), z.unknown())
+      .openapi({ description: 'Validated per tool type (GET /api/v1/tool-types)' }),
     ...accessFields,
   })
   .strict()
@@ -137,7 +202,10 @@ export const toolUpdateBody = z
     name: name.optional(),
     description: description.optional(),
     version: z.string().trim().min(1).max(64).optional(),
-    settings: z.record(z.string(), z.unknown()).optional().openapi({ description: 'Replaces the settings; an api_token left out keeps the stored one' }),
+    settings: z
+      .record(z.string(), z.unknown())
+      .optional()
+      .openapi({ description: 'Replaces the settings; an api_token left out keeps the stored one' }),
     ...accessFields,
   })
   .strict()
@@ -153,7 +221,9 @@ export const toolView = z
     kind: z.enum(['cli', 'server', 'manual']),
     version: z.string(),
     result_format: z.string(),
-    settings: z.record(z.string(), z.unknown()).openapi({ description: 'Without secrets; api_token_set says whether a token is stored' }),
+    settings: z
+      .record(z.string(), z.unknown())
+      .openapi({ description: 'Without secrets; api_token_set says whether a token is stored' }),
     ...accessView,
     created_at: isoDateTime,
     updated_at: isoDateTime,
@@ -174,7 +244,11 @@ export const toolTypeView = z
   .openapi('ToolType');
 
 export const toolCleanupResult = z
-  .object({ id: z.string(), removed: z.object({ files: z.number().int(), bytes: z.number().int() }), message: z.string() })
+  .object({
+    id: z.string(),
+    removed: z.object({ files: z.number().int(), bytes: z.number().int() }),
+    message: z.string(),
+  })
   .openapi('ToolCleanup');
 
 // ---- custom fields and projects
@@ -212,7 +286,11 @@ export const projectCreateBody = z
     name,
     description: description.optional(),
     tags: tags.optional(),
-    field_values: z.array(fieldValue).max(200).optional().openapi({ description: 'Values of custom fields (GET /api/v1/fields), checked against each field\u2019s type' }),
+    field_values: z
+      .array(fieldValue)
+      .max(200)
+      .optional()
+      .openapi({ description: 'Values of custom fields (GET /api/v1/fields), checked against each field\u2019s type' }),
   })
   .strict()
   .openapi('ProjectCreate');
@@ -258,12 +336,20 @@ export const layerCreateBody = z
   .openapi('LayerCreate');
 
 export const layerUpdateBody = z
-  .object({ name: name.optional(), description: description.optional(), layer_type_id: int4(1).optional(), is_template: z.boolean().optional() })
+  .object({
+    name: name.optional(),
+    description: description.optional(),
+    layer_type_id: int4(1).optional(),
+    is_template: z.boolean().optional(),
+  })
   .strict()
   .openapi('LayerUpdate', { description: 'A layer stays in its project' });
 
 export const layerInstantiateBody = z
-  .object({ project_code: projectCode, name: name.optional().openapi({ description: 'Defaults to the template\u2019s name' }) })
+  .object({
+    project_code: projectCode,
+    name: name.optional().openapi({ description: 'Defaults to the template\u2019s name' }),
+  })
   .strict()
   .openapi('LayerInstantiate');
 
@@ -287,237 +373,524 @@ const search = z.string().max(255).optional();
 export const catalogRoutes = [
   // sources
   {
-    operationId: 'listSourceTypes', method: 'get', path: '/api/v1/source-types', service, tag: 'Sources', access: perm('catalog.sources', 'r'),
+    operationId: 'listSourceTypes',
+    method: 'get',
+    path: '/api/v1/source-types',
+    service,
+    tag: 'Sources',
+    access: perm('catalog.sources', 'r'),
     summary: 'Source types: integer id, name, authentication methods and the settings each needs',
-    request: { query: z.object(pageQuery).strict() }, response: listOf(sourceTypeView, 'SourceTypeList'),
+    request: { query: z.object(pageQuery).strict() },
+    response: listOf(sourceTypeView, 'SourceTypeList'),
   },
   {
-    operationId: 'createSource', method: 'post', path: '/api/v1/source', service, tag: 'Sources', access: perm('catalog.sources', 'w'),
+    operationId: 'createSource',
+    method: 'post',
+    path: '/api/v1/source',
+    service,
+    tag: 'Sources',
+    access: perm('catalog.sources', 'w'),
     summary: 'Register a scan source; password and SSH key are stored encrypted and never returned',
     description: `A caller limited to some projects creates only access_type "project" sources within them. ${SCOPE_NOTE}`,
-    request: { body: sourceCreateBody }, response: sourceView,
+    request: { body: sourceCreateBody },
+    response: sourceView,
   },
   {
-    operationId: 'listSources', method: 'get', path: '/api/v1/sources', service, tag: 'Sources', access: perm('catalog.sources', 'r'),
+    operationId: 'listSources',
+    method: 'get',
+    path: '/api/v1/sources',
+    service,
+    tag: 'Sources',
+    access: perm('catalog.sources', 'r'),
     summary: 'List sources (global ones, and project ones of the caller\u2019s projects)',
-    request: { query: bracketQuery(z.object({ ...pageQuery, 'search[name]': search, 'search[source]': search.openapi({ description: 'Part of the URL' }) }).strict()) },
+    request: {
+      query: bracketQuery(
+        z
+          .object({
+            ...pageQuery,
+            'search[name]': search,
+            'search[source]': search.openapi({ description: 'Part of the URL' }),
+          })
+          .strict(),
+      ),
+    },
     response: listOf(sourceView, 'SourceList'),
   },
   {
-    operationId: 'getSource', method: 'get', path: '/api/v1/source/{source_id}', service, tag: 'Sources', access: perm('catalog.sources', 'r'),
-    summary: 'Get a source, without secrets', description: SCOPE_NOTE, request: { params: idParam('source_id') }, response: sourceView,
+    operationId: 'getSource',
+    method: 'get',
+    path: '/api/v1/source/{source_id}',
+    service,
+    tag: 'Sources',
+    access: perm('catalog.sources', 'r'),
+    summary: 'Get a source, without secrets',
+    description: SCOPE_NOTE,
+    request: { params: idParam('source_id') },
+    response: sourceView,
   },
   {
-    operationId: 'updateSource', method: 'put', path: '/api/v1/source/{source_id}', service, tag: 'Sources', access: perm('catalog.sources', 'w'),
+    operationId: 'updateSource',
+    method: 'put',
+    path: '/api/v1/source/{source_id}',
+    service,
+    tag: 'Sources',
+    access: perm('catalog.sources', 'w'),
     summary: 'Update a source; a secret left out keeps the stored one, switching to Anonymous drops login and password',
     description: `Only a caller with every project changes a global source. ${SCOPE_NOTE}`,
-    request: { params: idParam('source_id'), body: sourceUpdateBody }, response: sourceView,
+    request: { params: idParam('source_id'), body: sourceUpdateBody },
+    response: sourceView,
   },
   {
-    operationId: 'deleteSources', method: 'delete', path: '/api/v1/sources', service, tag: 'Sources', access: perm('catalog.sources', 'd'),
+    operationId: 'deleteSources',
+    method: 'delete',
+    path: '/api/v1/sources',
+    service,
+    tag: 'Sources',
+    access: perm('catalog.sources', 'd'),
     summary: 'Delete sources by id; a source used by a check is refused (conflict naming the checks)',
-    request: { body: idsBody }, response: bulkResult,
+    request: { body: idsBody },
+    response: bulkResult,
   },
   {
-    operationId: 'testSourceConnection', method: 'post', path: '/api/v1/sources-type/{type_id}/test', service, tag: 'Sources',
+    operationId: 'testSourceConnection',
+    method: 'post',
+    path: '/api/v1/sources-type/{type_id}/test',
+    service,
+    tag: 'Sources',
     access: perm('catalog.sources', 'x'),
     summary: 'Test a connection: contacts the repository (git ls-remote) with a time limit',
     description:
       'Answers 200 with ok false and a message for a refused authentication, an unknown branch, an unreachable host or a time-out, and a URL that is not a Git repository. A host not reached (an address the outbound policy refuses, an unknown name, a closed or filtered port) always answers "Host unreachable: could not connect to <host>". Only http(s) and ssh URLs are accepted (400 otherwise).',
-    request: { params: z.object({ type_id: queryInt4(1) }), body: sourceTestBody }, response: sourceTestResult,
+    request: { params: z.object({ type_id: queryInt4(1) }), body: sourceTestBody },
+    response: sourceTestResult,
   },
   {
-    operationId: 'deleteSourceRemoved', method: 'delete', path: '/api/v1/source/{source_id}', service, tag: 'Sources', access: perm('catalog.sources', 'd'),
-    summary: 'Removed in release 1.5', gone: 'Removed in release 1.5: use DELETE /api/v1/sources with { "ids": [...] }',
+    operationId: 'deleteSourceRemoved',
+    method: 'delete',
+    path: '/api/v1/source/{source_id}',
+    service,
+    tag: 'Sources',
+    access: perm('catalog.sources', 'd'),
+    summary: 'Removed in release 1.5',
+    gone: 'Removed in release 1.5: use DELETE /api/v1/sources with { "ids": [...] }',
   },
   {
-    operationId: 'getSourceSecureRemoved', method: 'get', path: '/api/v1/source/{source_id}/secure', service, tag: 'Sources', access: perm('catalog.sources', 'r'),
-    summary: 'Removed in release 1.5', gone: 'Removed in release 1.5: secrets are never returned',
+    operationId: 'getSourceSecureRemoved',
+    method: 'get',
+    path: '/api/v1/source/{source_id}/secure',
+    service,
+    tag: 'Sources',
+    access: perm('catalog.sources', 'r'),
+    summary: 'Removed in release 1.5',
+    gone: 'Removed in release 1.5: secrets are never returned',
   },
   // tools
   {
-    operationId: 'listToolTypes', method: 'get', path: '/api/v1/tool-types', service, tag: 'Tools', access: perm('catalog.tools', 'r'),
+    operationId: 'listToolTypes',
+    method: 'get',
+    path: '/api/v1/tool-types',
+    service,
+    tag: 'Tools',
+    access: perm('catalog.tools', 'r'),
     summary: 'Tool types: integer id, name, version, kind (cli, server, manual), settings and result format',
-    request: { query: z.object(pageQuery).strict() }, response: listOf(toolTypeView, 'ToolTypeList'),
+    request: { query: z.object(pageQuery).strict() },
+    response: listOf(toolTypeView, 'ToolTypeList'),
   },
   {
-    operationId: 'createTool', method: 'post', path: '/api/v1/tool', service, tag: 'Tools', access: perm('catalog.tools', 'w'),
+    operationId: 'createTool',
+    method: 'post',
+    path: '/api/v1/tool',
+    service,
+    tag: 'Tools',
+    access: perm('catalog.tools', 'w'),
     summary: 'Register a security tool; settings are checked against its type',
     description: `api_token is required for server tools; url, auth_method and api_token are accepted and dropped for cli and manual tools. The token is stored encrypted and never returned. ${SCOPE_NOTE}`,
-    request: { body: toolCreateBody }, response: toolView,
+    request: { body: toolCreateBody },
+    response: toolView,
   },
   {
-    operationId: 'listTools', method: 'get', path: '/api/v1/tools', service, tag: 'Tools', access: perm('catalog.tools', 'r'),
+    operationId: 'listTools',
+    method: 'get',
+    path: '/api/v1/tools',
+    service,
+    tag: 'Tools',
+    access: perm('catalog.tools', 'r'),
     summary: 'List tools (global ones, and project ones of the caller\u2019s projects)',
     request: {
-      query: bracketQuery(z
-        .object({
-          ...pageQuery,
-          'filter[version]': z.string().max(64).optional().openapi({ description: 'Exact version' }),
-          'search[name]': search,
-          'search[type]': search.openapi({ description: 'Part of the tool type name' }),
-          'search[url]': search,
-          'search[version]': search,
-        })
-        .strict()),
+      query: bracketQuery(
+        z
+          .object({
+            ...pageQuery,
+            'filter[version]': z.string().max(64).optional().openapi({ description: 'Exact version' }),
+            'search[name]': search,
+            'search[type]': search.openapi({ description: 'Part of the tool type name' }),
+            'search[url]': search,
+            'search[version]': search,
+          })
+          .strict(),
+      ),
     },
     response: listOf(toolView, 'ToolList'),
   },
   {
-    operationId: 'getTool', method: 'get', path: '/api/v1/tool/{tool_id}', service, tag: 'Tools', access: perm('catalog.tools', 'r'),
-    summary: 'Get a tool, without secrets', description: SCOPE_NOTE, request: { params: idParam('tool_id') }, response: toolView,
+    operationId: 'getTool',
+    method: 'get',
+    path: '/api/v1/tool/{tool_id}',
+    service,
+    tag: 'Tools',
+    access: perm('catalog.tools', 'r'),
+    summary: 'Get a tool, without secrets',
+    description: SCOPE_NOTE,
+    request: { params: idParam('tool_id') },
+    response: toolView,
   },
   {
-    operationId: 'updateTool', method: 'put', path: '/api/v1/tool/{tool_id}', service, tag: 'Tools', access: perm('catalog.tools', 'w'),
+    operationId: 'updateTool',
+    method: 'put',
+    path: '/api/v1/tool/{tool_id}',
+    service,
+    tag: 'Tools',
+    access: perm('catalog.tools', 'w'),
     summary: 'Update a tool; an api_token left out keeps the stored one',
     description: `Only a caller with every project changes a global tool. ${SCOPE_NOTE}`,
-    request: { params: idParam('tool_id'), body: toolUpdateBody }, response: toolView,
+    request: { params: idParam('tool_id'), body: toolUpdateBody },
+    response: toolView,
   },
   {
-    operationId: 'deleteTools', method: 'delete', path: '/api/v1/tools', service, tag: 'Tools', access: perm('catalog.tools', 'd'),
+    operationId: 'deleteTools',
+    method: 'delete',
+    path: '/api/v1/tools',
+    service,
+    tag: 'Tools',
+    access: perm('catalog.tools', 'd'),
     summary: 'Delete tools by id; a tool used by a check is refused (conflict naming the checks)',
-    request: { body: idsBody }, response: bulkResult,
+    request: { body: idsBody },
+    response: bulkResult,
   },
   {
-    operationId: 'cleanupTool', method: 'post', path: '/api/v1/tool/{tool_id}/cleanup', service, tag: 'Tools', access: perm('catalog.tools', 'x'),
-    summary: 'Drop the tool\u2019s cached workspaces and data; answers what was removed here and asks the scanners to do the same',
-    request: { params: idParam('tool_id') }, response: toolCleanupResult,
+    operationId: 'cleanupTool',
+    method: 'post',
+    path: '/api/v1/tool/{tool_id}/cleanup',
+    service,
+    tag: 'Tools',
+    access: perm('catalog.tools', 'x'),
+    summary:
+      'Drop the tool\u2019s cached workspaces and data; answers what was removed here and asks the scanners to do the same',
+    request: { params: idParam('tool_id') },
+    response: toolCleanupResult,
   },
   {
-    operationId: 'getToolSecureRemoved', method: 'get', path: '/api/v1/tool/{tool_id}/secure', service, tag: 'Tools', access: perm('catalog.tools', 'r'),
-    summary: 'Removed in release 1.5', gone: 'Removed in release 1.5: secrets are never returned',
+    operationId: 'getToolSecureRemoved',
+    method: 'get',
+    path: '/api/v1/tool/{tool_id}/secure',
+    service,
+    tag: 'Tools',
+    access: perm('catalog.tools', 'r'),
+    summary: 'Removed in release 1.5',
+    gone: 'Removed in release 1.5: secrets are never returned',
   },
   // custom fields
   {
-    operationId: 'listFields', method: 'get', path: '/api/v1/fields', service, tag: 'Projects', access: perm('catalog.projects', 'r'),
-    summary: 'Custom fields of projects', request: { query: z.object(pageQuery).strict() }, response: listOf(fieldView, 'FieldList'),
+    operationId: 'listFields',
+    method: 'get',
+    path: '/api/v1/fields',
+    service,
+    tag: 'Projects',
+    access: perm('catalog.projects', 'r'),
+    summary: 'Custom fields of projects',
+    request: { query: z.object(pageQuery).strict() },
+    response: listOf(fieldView, 'FieldList'),
   },
   {
-    operationId: 'createField', method: 'post', path: '/api/v1/field', service, tag: 'Projects', access: perm('catalog.projects', 'w'),
-    summary: 'Define a custom field: text, datetime (ISO 8601), uuid or url', request: { body: fieldCreateBody }, response: fieldView,
+    operationId: 'createField',
+    method: 'post',
+    path: '/api/v1/field',
+    service,
+    tag: 'Projects',
+    access: perm('catalog.projects', 'w'),
+    summary: 'Define a custom field: text, datetime (ISO 8601), uuid or url',
+    request: { body: fieldCreateBody },
+    response: fieldView,
   },
   {
-    operationId: 'getField', method: 'get', path: '/api/v1/field/{field_id}', service, tag: 'Projects', access: perm('catalog.projects', 'r'),
-    summary: 'Get a custom field', request: { params: z.object({ field_id: queryInt4(1) }) }, response: fieldView,
+    operationId: 'getField',
+    method: 'get',
+    path: '/api/v1/field/{field_id}',
+    service,
+    tag: 'Projects',
+    access: perm('catalog.projects', 'r'),
+    summary: 'Get a custom field',
+    request: { params: z.object({ field_id: queryInt4(1) }) },
+    response: fieldView,
   },
   {
-    operationId: 'updateField', method: 'put', path: '/api/v1/field/{field_id}', service, tag: 'Projects', access: perm('catalog.projects', 'w'),
+    operationId: 'updateField',
+    method: 'put',
+    path: '/api/v1/field/{field_id}',
+    service,
+    tag: 'Projects',
+    access: perm('catalog.projects', 'w'),
     summary: 'Rename a custom field or change its required flag',
-    request: { params: z.object({ field_id: queryInt4(1) }), body: fieldUpdateBody }, response: fieldView,
+    request: { params: z.object({ field_id: queryInt4(1) }), body: fieldUpdateBody },
+    response: fieldView,
   },
   {
-    operationId: 'deleteFields', method: 'delete', path: '/api/v1/fields', service, tag: 'Projects', access: perm('catalog.projects', 'd'),
+    operationId: 'deleteFields',
+    method: 'delete',
+    path: '/api/v1/fields',
+    service,
+    tag: 'Projects',
+    access: perm('catalog.projects', 'd'),
     summary: 'Delete custom fields by id, with their values in every project',
-    request: { body: z.object({ ids: z.array(int4(1)).min(1).max(1000) }).strict().openapi('FieldIdsBody') },
+    request: {
+      body: z
+        .object({ ids: z.array(int4(1)).min(1).max(1000) })
+        .strict()
+        .openapi('FieldIdsBody'),
+    },
     response: bulkResult,
   },
   // projects
   {
-    operationId: 'createProject', method: 'post', path: '/api/v1/project', service, tag: 'Projects', access: perm('catalog.projects', 'w'),
+    operationId: 'createProject',
+    method: 'post',
+    path: '/api/v1/project',
+    service,
+    tag: 'Projects',
+    access: perm('catalog.projects', 'w'),
     summary: 'Create a project; its code is unique (also among deleted projects) and cannot change',
-    description: 'A caller limited to some projects cannot create projects (403): a new project would be outside its scope. One project more than the license allows answers 409 naming the limit (GET /api/v1/license).',
-    request: { body: projectCreateBody }, response: projectView, errors: { 503: 'The license limits cannot be read (the identity service does not answer)' },
+    description:
+      'A caller limited to some projects cannot create projects (403): a new project would be outside its scope. One project more than the license allows answers 409 naming the limit (GET /api/v1/license).',
+    request: { body: projectCreateBody },
+    response: projectView,
+    errors: { 503: 'The license limits cannot be read (the identity service does not answer)' },
   },
   {
-    operationId: 'listProjects', method: 'get', path: '/api/v1/projects', service, tag: 'Projects', access: perm('catalog.projects', 'r'),
+    operationId: 'listProjects',
+    method: 'get',
+    path: '/api/v1/projects',
+    service,
+    tag: 'Projects',
+    access: perm('catalog.projects', 'r'),
     summary: 'List the caller\u2019s projects (not deleted ones unless asked)',
     request: {
-      query: bracketQuery(z
-        .object({
-          ...pageQuery,
-          'filter[deleted_only]': queryBool.optional(),
-          'filter[with_deleted]': queryBool.optional(),
-          'filter[archived]': queryBool.optional(),
-          'search[code]': search,
-          'search[name]': search,
-          'search[tag]': search,
-        })
-        .strict()),
+      query: bracketQuery(
+        z
+          .object({
+            ...pageQuery,
+            'filter[deleted_only]': queryBool.optional(),
+            'filter[with_deleted]': queryBool.optional(),
+            'filter[archived]': queryBool.optional(),
+            'search[code]': search,
+            'search[name]': search,
+            'search[tag]': search,
+          })
+          .strict(),
+      ),
     },
     response: listOf(projectView, 'ProjectList'),
   },
   {
-    operationId: 'projectFilters', method: 'get', path: '/api/v1/projects/filter', service, tag: 'Projects', access: perm('catalog.projects', 'r'),
+    operationId: 'projectFilters',
+    method: 'get',
+    path: '/api/v1/projects/filter',
+    service,
+    tag: 'Projects',
+    access: perm('catalog.projects', 'r'),
     summary: 'The values the project filters can take among the caller\u2019s projects',
-    response: z.object({ tags: z.array(z.string()), archived: z.array(z.boolean()), deleted: z.array(z.boolean()) }).openapi('ProjectFilters'),
+    response: z
+      .object({ tags: z.array(z.string()), archived: z.array(z.boolean()), deleted: z.array(z.boolean()) })
+      .openapi('ProjectFilters'),
   },
   {
-    operationId: 'getProject', method: 'get', path: '/api/v1/project/{project_code}', service, tag: 'Projects', access: perm('catalog.projects', 'r'),
-    summary: 'Get a project by code (also a deleted one)', description: SCOPE_NOTE, request: { params: idParam('project_code') }, response: projectView,
+    operationId: 'getProject',
+    method: 'get',
+    path: '/api/v1/project/{project_code}',
+    service,
+    tag: 'Projects',
+    access: perm('catalog.projects', 'r'),
+    summary: 'Get a project by code (also a deleted one)',
+    description: SCOPE_NOTE,
+    request: { params: idParam('project_code') },
+    response: projectView,
   },
   {
-    operationId: 'updateProject', method: 'put', path: '/api/v1/project/{project_code}', service, tag: 'Projects', access: perm('catalog.projects', 'w'),
-    summary: 'Update a project (409 when archived or deleted)', description: SCOPE_NOTE,
-    request: { params: idParam('project_code'), body: projectUpdateBody }, response: projectView,
+    operationId: 'updateProject',
+    method: 'put',
+    path: '/api/v1/project/{project_code}',
+    service,
+    tag: 'Projects',
+    access: perm('catalog.projects', 'w'),
+    summary: 'Update a project (409 when archived or deleted)',
+    description: SCOPE_NOTE,
+    request: { params: idParam('project_code'), body: projectUpdateBody },
+    response: projectView,
   },
   {
-    operationId: 'deleteProjects', method: 'delete', path: '/api/v1/projects', service, tag: 'Projects', access: perm('catalog.projects', 'd'),
-    summary: 'Soft-delete projects by code; PUT /api/v1/restore-projects brings them back', request: { body: codesBody }, response: bulkResult,
+    operationId: 'deleteProjects',
+    method: 'delete',
+    path: '/api/v1/projects',
+    service,
+    tag: 'Projects',
+    access: perm('catalog.projects', 'd'),
+    summary: 'Soft-delete projects by code; PUT /api/v1/restore-projects brings them back',
+    request: { body: codesBody },
+    response: bulkResult,
   },
   {
-    operationId: 'restoreProjects', method: 'put', path: '/api/v1/restore-projects', service, tag: 'Projects', access: perm('catalog.projects', 'w'),
-    summary: 'Restore soft-deleted projects by code', description: 'A project the license\u2019s projects limit has no room for is a conflict.',
-    request: { body: codesBody }, response: bulkResult, errors: { 503: 'The license limits cannot be read (the identity service does not answer)' },
+    operationId: 'restoreProjects',
+    method: 'put',
+    path: '/api/v1/restore-projects',
+    service,
+    tag: 'Projects',
+    access: perm('catalog.projects', 'w'),
+    summary: 'Restore soft-deleted projects by code',
+    description: 'A project the license\u2019s projects limit has no room for is a conflict.',
+    request: { body: codesBody },
+    response: bulkResult,
+    errors: { 503: 'The license limits cannot be read (the identity service does not answer)' },
   },
   {
-    operationId: 'archiveProjects', method: 'put', path: '/api/v1/projects/archive', service, tag: 'Projects', access: perm('catalog.projects', 'w'),
-    summary: 'Archive projects by code: they become read-only (no changes, layers, checks or scans: 409)', request: { body: codesBody }, response: bulkResult,
+    operationId: 'archiveProjects',
+    method: 'put',
+    path: '/api/v1/projects/archive',
+    service,
+    tag: 'Projects',
+    access: perm('catalog.projects', 'w'),
+    summary: 'Archive projects by code: they become read-only (no changes, layers, checks or scans: 409)',
+    request: { body: codesBody },
+    response: bulkResult,
   },
   {
-    operationId: 'unarchiveProjects', method: 'put', path: '/api/v1/projects/unarchive', service, tag: 'Projects', access: perm('catalog.projects', 'w'),
-    summary: 'Unarchive projects by code', request: { body: codesBody }, response: bulkResult,
+    operationId: 'unarchiveProjects',
+    method: 'put',
+    path: '/api/v1/projects/unarchive',
+    service,
+    tag: 'Projects',
+    access: perm('catalog.projects', 'w'),
+    summary: 'Unarchive projects by code',
+    request: { body: codesBody },
+    response: bulkResult,
   },
   {
-    operationId: 'listResources', method: 'get', path: '/api/v1/resources', service, tag: 'Projects', access: { kind: 'authenticated' },
+    operationId: 'listResources',
+    method: 'get',
+    path: '/api/v1/resources',
+    service,
+    tag: 'Projects',
+    access: { kind: 'authenticated' },
     summary: 'Sources and tools usable in a project (filter[project_access]), or every one the caller sees',
     description: `Sources need catalog.sources:r and tools catalog.tools:r; without the letter that part is empty. ${SCOPE_NOTE}`,
-    request: { query: bracketQuery(z.object({ 'filter[project_access]': z.string().min(1).max(64).optional() }).strict()) },
+    request: {
+      query: bracketQuery(z.object({ 'filter[project_access]': z.string().min(1).max(64).optional() }).strict()),
+    },
     response: z.object({ sources: z.array(sourceView), tools: z.array(toolView) }).openapi('Resources'),
   },
   // layers
   {
-    operationId: 'listLayerTypes', method: 'get', path: '/api/v1/layer-types', service, tag: 'Layers', access: perm('catalog.layers', 'r'),
+    operationId: 'listLayerTypes',
+    method: 'get',
+    path: '/api/v1/layer-types',
+    service,
+    tag: 'Layers',
+    access: perm('catalog.layers', 'r'),
     summary: 'Layer types: source code, artifact, running application',
     request: { query: z.object(pageQuery).strict() },
-    response: listOf(z.object({ id: z.number().int(), name: z.string(), description: z.string() }).openapi('LayerType'), 'LayerTypeList'),
+    response: listOf(
+      z.object({ id: z.number().int(), name: z.string(), description: z.string() }).openapi('LayerType'),
+      'LayerTypeList',
+    ),
   },
   {
-    operationId: 'createLayer', method: 'post', path: '/api/v1/layer', service, tag: 'Layers', access: perm('catalog.layers', 'w'),
-    summary: 'Create a layer in a project (409 when the project is archived or deleted)', description: SCOPE_NOTE,
-    request: { body: layerCreateBody }, response: layerView,
+    operationId: 'createLayer',
+    method: 'post',
+    path: '/api/v1/layer',
+    service,
+    tag: 'Layers',
+    access: perm('catalog.layers', 'w'),
+    summary: 'Create a layer in a project (409 when the project is archived or deleted)',
+    description: SCOPE_NOTE,
+    request: { body: layerCreateBody },
+    response: layerView,
   },
   {
-    operationId: 'listLayers', method: 'get', path: '/api/v1/layers', service, tag: 'Layers', access: perm('catalog.layers', 'r'),
+    operationId: 'listLayers',
+    method: 'get',
+    path: '/api/v1/layers',
+    service,
+    tag: 'Layers',
+    access: perm('catalog.layers', 'r'),
     summary: 'List layers of the caller\u2019s projects',
     request: {
-      query: bracketQuery(z
-        .object({ ...pageQuery, 'filter[project_code]': z.string().max(64).optional(), 'filter[is_template]': queryBool.optional(), 'search[name]': search })
-        .strict()),
+      query: bracketQuery(
+        z
+          .object({
+            ...pageQuery,
+            'filter[project_code]': z.string().max(64).optional(),
+            'filter[is_template]': queryBool.optional(),
+            'search[name]': search,
+          })
+          .strict(),
+      ),
     },
     response: listOf(layerView, 'LayerList'),
   },
   {
-    operationId: 'getLayer', method: 'get', path: '/api/v1/layer/{layer_id}', service, tag: 'Layers', access: perm('catalog.layers', 'r'),
-    summary: 'Get a layer', description: SCOPE_NOTE, request: { params: idParam('layer_id') }, response: layerView,
-  },
-  {
-    operationId: 'updateLayer', method: 'put', path: '/api/v1/layer/{layer_id}', service, tag: 'Layers', access: perm('catalog.layers', 'w'),
-    summary: 'Update a layer (409 when its project is archived)', description: SCOPE_NOTE,
-    request: { params: idParam('layer_id'), body: layerUpdateBody }, response: layerView,
-  },
-  {
-    operationId: 'deleteLayers', method: 'delete', path: '/api/v1/layers', service, tag: 'Layers', access: perm('catalog.layers', 'd'),
-    summary: 'Delete layers by id; a layer with checks, or of an archived project, is refused (conflict)',
-    request: { body: idsBody }, response: bulkResult,
-  },
-  {
-    operationId: 'instantiateLayer', method: 'post', path: '/api/v1/layer/{layer_id}/instantiate', service, tag: 'Layers', access: perm('catalog.layers', 'w'),
-    summary: 'Create a layer in another project from a template layer (is_template); the scanning service copies its checks',
+    operationId: 'getLayer',
+    method: 'get',
+    path: '/api/v1/layer/{layer_id}',
+    service,
+    tag: 'Layers',
+    access: perm('catalog.layers', 'r'),
+    summary: 'Get a layer',
     description: SCOPE_NOTE,
-    request: { params: idParam('layer_id'), body: layerInstantiateBody }, response: layerView,
+    request: { params: idParam('layer_id') },
+    response: layerView,
   },
   {
-    operationId: 'deleteLayerRemoved', method: 'delete', path: '/api/v1/layer/{layer_id}', service, tag: 'Layers', access: perm('catalog.layers', 'd'),
-    summary: 'Removed in release 1.5', gone: 'Removed in release 1.5: use DELETE /api/v1/layers with { "ids": [...] }',
+    operationId: 'updateLayer',
+    method: 'put',
+    path: '/api/v1/layer/{layer_id}',
+    service,
+    tag: 'Layers',
+    access: perm('catalog.layers', 'w'),
+    summary: 'Update a layer (409 when its project is archived)',
+    description: SCOPE_NOTE,
+    request: { params: idParam('layer_id'), body: layerUpdateBody },
+    response: layerView,
+  },
+  {
+    operationId: 'deleteLayers',
+    method: 'delete',
+    path: '/api/v1/layers',
+    service,
+    tag: 'Layers',
+    access: perm('catalog.layers', 'd'),
+    summary: 'Delete layers by id; a layer with checks, or of an archived project, is refused (conflict)',
+    request: { body: idsBody },
+    response: bulkResult,
+  },
+  {
+    operationId: 'instantiateLayer',
+    method: 'post',
+    path: '/api/v1/layer/{layer_id}/instantiate',
+    service,
+    tag: 'Layers',
+    access: perm('catalog.layers', 'w'),
+    summary:
+      'Create a layer in another project from a template layer (is_template); the scanning service copies its checks',
+    description: SCOPE_NOTE,
+    request: { params: idParam('layer_id'), body: layerInstantiateBody },
+    response: layerView,
+  },
+  {
+    operationId: 'deleteLayerRemoved',
+    method: 'delete',
+    path: '/api/v1/layer/{layer_id}',
+    service,
+    tag: 'Layers',
+    access: perm('catalog.layers', 'd'),
+    summary: 'Removed in release 1.5',
+    gone: 'Removed in release 1.5: use DELETE /api/v1/layers with { "ids": [...] }',
   },
 ] as const satisfies readonly RouteSpec[];

@@ -1,7 +1,20 @@
 import type { RouteSpec } from '@bulwark/platform';
 import { z } from '../zod';
 import { ticketView } from './trackers';
-import { bracketQuery, bulkResult, NestBrackets, idsBody, int4, isoDateTime, listOf, multi, pageQuery, queryBool, queryInt4, perm } from '../common';
+import {
+  bracketQuery,
+  bulkResult,
+  NestBrackets,
+  idsBody,
+  int4,
+  isoDateTime,
+  listOf,
+  multi,
+  pageQuery,
+  queryBool,
+  queryInt4,
+  perm,
+} from '../common';
 
 const service = 'issues';
 const issuesP = (l: 'r' | 'w' | 'x' | 'd') => perm('issues.issues', l);
@@ -21,9 +34,26 @@ export const ISSUE_SEVERITIES = ['critical', 'high', 'medium', 'low', 'info'] as
 export const ISSUE_COUNT_GROUPS = ['severity', 'status', 'project_code', 'tool', 'category', 'week'] as const;
 export const ISSUE_SORTS = ['first_detected_at', 'last_detected_at', 'severity', 'cvss', 'status'] as const;
 export const GATE_CONDITION_TYPES = ['severity', 'cvss', 'new_issues', 'category', 'cwe', 'total'] as const;
-export const GATE_OPERATORS = ['not_greater_than', 'less_than', 'not_less_than', 'greater_than', 'equal', 'not_equal'] as const;
+export const GATE_OPERATORS = [
+  'not_greater_than',
+  'less_than',
+  'not_less_than',
+  'greater_than',
+  'equal',
+  'not_equal',
+] as const;
 export const GATE_ACTIONS = ['lock', 'inform'] as const;
-export const DEDUP_FIELDS = ['tool_fingerprint', 'fingerprint', 'rule_id', 'file_path', 'title', 'cve', 'cwe', 'lib_name', 'lib_version'] as const;
+export const DEDUP_FIELDS = [
+  'tool_fingerprint',
+  'fingerprint',
+  'rule_id',
+  'file_path',
+  'title',
+  'cve',
+  'cwe',
+  'lib_name',
+  'lib_version',
+] as const;
 export const DEDUP_SCOPES = ['project', 'layer'] as const;
 
 /** The filter[...] and search[...] keys of issue queries (GET /issues, /issues/count, /issues/filter). */
@@ -34,7 +64,9 @@ export const issueFilterQuery = {
   'filter[project_code]': multi(z.string().min(1).max(64)),
   'filter[layer]': multi(z.string().min(1).max(64)).openapi({ description: 'Layer id' }),
   'filter[check]': multi(z.string().min(1).max(64)).openapi({ description: 'Check id that last detected the issue' }),
-  'filter[scan]': multi(z.string().min(1).max(64)).openapi({ description: 'Scan result id that last detected the issue' }),
+  'filter[scan]': multi(z.string().min(1).max(64)).openapi({
+    description: 'Scan result id that last detected the issue',
+  }),
   'filter[status]': multi(queryInt4(1)).openapi({ description: 'Status id' }),
   'filter[severity]': multi(z.enum(ISSUE_SEVERITIES)),
   'filter[assignee]': multi(text),
@@ -42,21 +74,32 @@ export const issueFilterQuery = {
   'filter[cve]': multi(text),
   'filter[cwe]': multi(queryInt4(1)),
   'filter[lib_name]': multi(text),
-  'filter[exploitability]': multi(z.enum(['known_exploited', 'epss', 'none'])).openapi({ description: 'known_exploited (KEV), epss (has an EPSS score), none (neither)' }),
+  'filter[exploitability]': multi(z.enum(['known_exploited', 'epss', 'none'])).openapi({
+    description: 'known_exploited (KEV), epss (has an EPSS score), none (neither)',
+  }),
   'filter[detected_at_start]': isoDateTime.optional().openapi({ description: 'First detected at or after' }),
   'filter[detected_at_end]': isoDateTime.optional(),
   'filter[last_detected_at_start]': isoDateTime.optional(),
   'filter[last_detected_at_end]': isoDateTime.optional(),
-  'filter[cvss_v2_min]': num, 'filter[cvss_v2_max]': num,
-  'filter[cvss_v3_min]': num, 'filter[cvss_v3_max]': num,
-  'filter[cvss_v4_min]': num, 'filter[cvss_v4_max]': num,
-  'filter[cvss_unknown_min]': num, 'filter[cvss_unknown_max]': num,
-  'filter[cvss_min]': num.openapi({ description: 'Highest score of any version' }), 'filter[cvss_max]': num,
+  'filter[cvss_v2_min]': num,
+  'filter[cvss_v2_max]': num,
+  'filter[cvss_v3_min]': num,
+  'filter[cvss_v3_max]': num,
+  'filter[cvss_v4_min]': num,
+  'filter[cvss_v4_max]': num,
+  'filter[cvss_unknown_min]': num,
+  'filter[cvss_unknown_max]': num,
+  'filter[cvss_min]': num.openapi({ description: 'Highest score of any version' }),
+  'filter[cvss_max]': num,
   'filter[epss_min]': z.coerce.number().min(0).max(1).optional(),
   'filter[comment_message]': search.openapi({ description: 'Issues with a comment containing this text' }),
-  'filter[exclude_duplicates]': queryBool.optional().openapi({ description: 'Leave out issues linked as duplicates of another' }),
+  'filter[exclude_duplicates]': queryBool
+    .optional()
+    .openapi({ description: 'Leave out issues linked as duplicates of another' }),
   'filter[duplicate_of]': z.uuid().optional(),
-  filter_inversion: queryBool.optional().openapi({ description: 'Negate every filter[...] given (project scope and search[...] stay as they are)' }),
+  filter_inversion: queryBool
+    .optional()
+    .openapi({ description: 'Negate every filter[...] given (project scope and search[...] stay as they are)' }),
   'search[title]': search,
   'search[file_path]': search,
   'search[lib_name]': search,
@@ -70,48 +113,107 @@ export type IssueFilterParams = NestBrackets<z.output<z.ZodObject<typeof issueFi
 
 export const issueView = z
   .object({
-    id: z.string(), project_code: z.string(), layer_id: z.string(), check_id: z.string(), scan_result_id: z.string(),
-    tool_id: z.string(), tool_name: z.string(), category: z.string(), title: z.string(), description: z.string().nullable(),
-    severity: z.enum(ISSUE_SEVERITIES), rule_id: z.string().nullable(), status_id: z.number().int(), status: z.string(),
-    assignee: z.string().nullable(), cve: z.string().nullable(), vulnerability_ids: z.array(z.string()), cwes: z.array(z.number().int()),
-    lib_name: z.string().nullable(), lib_version: z.string().nullable(), file_path: z.string().nullable(), start_line: z.number().int().nullable(),
-    cvss_v2: z.number().nullable(), cvss_v3: z.number().nullable(), cvss_v4: z.number().nullable(), cvss_unknown: z.number().nullable(),
-    epss: z.number().nullable(), known_exploited: z.boolean(), fingerprint: z.string(), occurrences: z.number().int(), detections: z.number().int(),
-    first_detected_at: isoDateTime, last_detected_at: isoDateTime, first_scan_result_id: z.string(),
-    suppression: z.unknown().nullable(), security_rule_id: z.string().nullable(), duplicate_of: z.string().nullable(), updated_at: isoDateTime,
-    ticket: ticketView.nullable().openapi({ description: 'The task-tracker ticket the issue is linked to: key, address and the status last read from the tracker' }),
+    id: z.string(),
+    project_code: z.string(),
+    layer_id: z.string(),
+    check_id: z.string(),
+    scan_result_id: z.string(),
+    tool_id: z.string(),
+    tool_name: z.string(),
+    category: z.string(),
+    title: z.string(),
+    description: z.string().nullable(),
+    severity: z.enum(ISSUE_SEVERITIES),
+    rule_id: z.string().nullable(),
+    status_id: z.number().int(),
+    status: z.string(),
+    assignee: z.string().nullable(),
+    cve: z.string().nullable(),
+    vulnerability_ids: z.array(z.string()),
+    cwes: z.array(z.number().int()),
+    lib_name: z.string().nullable(),
+    lib_version: z.string().nullable(),
+    file_path: z.string().nullable(),
+    start_line: z.number().int().nullable(),
+    cvss_v2: z.number().nullable(),
+    cvss_v3: z.number().nullable(),
+    cvss_v4: z.number().nullable(),
+    cvss_unknown: z.number().nullable(),
+    epss: z.number().nullable(),
+    known_exploited: z.boolean(),
+    fingerprint: z.string(),
+    occurrences: z.number().int(),
+    detections: z.number().int(),
+    first_detected_at: isoDateTime,
+    last_detected_at: isoDateTime,
+    first_scan_result_id: z.string(),
+    suppression: z.unknown().nullable(),
+    security_rule_id: z.string().nullable(),
+    duplicate_of: z.string().nullable(),
+    updated_at: isoDateTime,
+    ticket: ticketView.nullable().openapi({
+      description:
+        'The task-tracker ticket the issue is linked to: key, address and the status last read from the tracker',
+    }),
   })
   .openapi('Issue');
 
 export const issueList = z
-  .object({ items: z.array(issueView), total: z.number().int(), page: z.number().int(), limit: z.number().int(), next_cursor: z.string().nullable() })
+  .object({
+    items: z.array(issueView),
+    total: z.number().int(),
+    page: z.number().int(),
+    limit: z.number().int(),
+    next_cursor: z.string().nullable(),
+  })
   .openapi('IssueList');
 
 /** The answer of GET /issues/count/grouped: one group per combination of values, or per week. */
 export const issueCountGroups = z
   .object({
     group_by: z.array(z.enum(ISSUE_COUNT_GROUPS)),
-    groups: z.array(z.object({
-      severity: z.enum(ISSUE_SEVERITIES).optional(), status_id: z.number().int().optional(), project_code: z.string().optional(),
-      tool: z.string().optional(), category: z.string().optional(),
-      count: z.number().int().optional().openapi({ description: 'Issues of the group (not with week)' }),
-      week_start: isoDateTime.optional(), week_end: isoDateTime.optional(),
-      new: z.number().int().optional(), fixed: z.number().int().optional(), open: z.number().int().optional(),
-    }).openapi('IssueCountGroup')),
+    groups: z.array(
+      z
+        .object({
+          severity: z.enum(ISSUE_SEVERITIES).optional(),
+          status_id: z.number().int().optional(),
+          project_code: z.string().optional(),
+          tool: z.string().optional(),
+          category: z.string().optional(),
+          count: z.number().int().optional().openapi({ description: 'Issues of the group (not with week)' }),
+          week_start: isoDateTime.optional(),
+          week_end: isoDateTime.optional(),
+          new: z.number().int().optional(),
+          fixed: z.number().int().optional(),
+          open: z.number().int().optional(),
+        })
+        .openapi('IssueCountGroup'),
+    ),
     total: z.number().int().optional().openapi({ description: 'Every matching issue (not with week)' }),
   })
   .openapi('IssueCountGroups');
 
-export const statusView = z.object({ id: z.number().int(), name: z.string(), name_en: z.string(), name_ru: z.string(), builtin: z.boolean() }).openapi('IssueStatus');
-export const transitionView = z.object({ id: z.string(), from_status_id: z.number().int(), to_status_id: z.number().int() }).openapi('IssueStatusTransition');
+export const statusView = z
+  .object({ id: z.number().int(), name: z.string(), name_en: z.string(), name_ru: z.string(), builtin: z.boolean() })
+  .openapi('IssueStatus');
+export const transitionView = z
+  .object({ id: z.string(), from_status_id: z.number().int(), to_status_id: z.number().int() })
+  .openapi('IssueStatusTransition');
 
 const ruleParams = z
   .object({
-    instrument_type: z.string().max(64).optional().openapi({ description: 'Tool category: sast, sca, secrets, iac, dast, container' }),
+    instrument_type: z
+      .string()
+      .max(64)
+      .optional()
+      .openapi({ description: 'Tool category: sast, sca, secrets, iac, dast, container' }),
     tool_type_name: z.string().max(255).optional().openapi({ description: 'Tool name (case-insensitive)' }),
     category: z.string().max(64).optional().openapi({ description: 'Issue category' }),
     cve: z.string().max(64).optional(),
-    cwe: z.union([z.string().max(16), z.number().int()]).optional().openapi({ description: '79 or CWE-79' }),
+    cwe: z
+      .union([z.string().max(16), z.number().int()])
+      .optional()
+      .openapi({ description: '79 or CWE-79' }),
     active_for_all: z.boolean().optional().openapi({ description: 'true: every project; false: only project_codes' }),
     project_codes: z.array(z.string().min(1).max(64)).max(1000).optional(),
   })
@@ -123,12 +225,26 @@ export const securityRuleBody = z
     rule_params: ruleParams,
     suppressing_status: int4(1),
     expiry_status: int4(1),
-    expires_at: isoDateTime.nullable().optional().openapi({ description: 'When the rule expires: its issues move to expiry_status' }),
+    expires_at: isoDateTime
+      .nullable()
+      .optional()
+      .openapi({ description: 'When the rule expires: its issues move to expiry_status' }),
   })
   .strict();
 
 export const securityRuleView = z
-  .object({ id: z.string(), name: z.string(), rule_params: z.record(z.string(), z.unknown()), suppressing_status: z.number().int(), expiry_status: z.number().int(), expires_at: isoDateTime.nullable(), expired: z.boolean(), author: z.string(), created_at: isoDateTime, updated_at: isoDateTime })
+  .object({
+    id: z.string(),
+    name: z.string(),
+    rule_params: z.record(z.string(), z.unknown()),
+    suppressing_status: z.number().int(),
+    expiry_status: z.number().int(),
+    expires_at: isoDateTime.nullable(),
+    expired: z.boolean(),
+    author: z.string(),
+    created_at: isoDateTime,
+    updated_at: isoDateTime,
+  })
   .openapi('SecurityRule');
 
 const ruleFilterQuery = {
@@ -146,25 +262,68 @@ const ruleFilterQuery = {
 const dedupRuleBody = z
   .object({
     name: z.string().trim().min(1).max(255),
-    tool_name: z.string().min(1).max(255).nullable().optional().openapi({ description: 'Tool the rule applies to (case-insensitive); absent or null: every tool without its own rule' }),
-    fields: z.array(z.enum(DEDUP_FIELDS)).min(1).max(DEDUP_FIELDS.length).openapi({ description: 'Fields whose values together identify an issue' }),
-    scope: z.enum(DEDUP_SCOPES).optional().openapi({ description: 'project (default): one issue per project; layer: one per layer' }),
+    tool_name: z.string().min(1).max(255).nullable().optional().openapi({
+      description: 'Tool the rule applies to (case-insensitive); absent or null: every tool without its own rule',
+    }),
+    fields: z
+      .array(z.enum(DEDUP_FIELDS))
+      .min(1)
+      .max(DEDUP_FIELDS.length)
+      .openapi({ description: 'Fields whose values together identify an issue' }),
+    scope: z
+      .enum(DEDUP_SCOPES)
+      .optional()
+      .openapi({ description: 'project (default): one issue per project; layer: one per layer' }),
   })
   .strict();
-const dedupRuleView = z.object({ id: z.string(), name: z.string(), tool_name: z.string().nullable(), fields: z.array(z.string()), scope: z.enum(DEDUP_SCOPES), created_at: isoDateTime, updated_at: isoDateTime }).openapi('DeduplicateRule');
+const dedupRuleView = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    tool_name: z.string().nullable(),
+    fields: z.array(z.string()),
+    scope: z.enum(DEDUP_SCOPES),
+    created_at: isoDateTime,
+    updated_at: isoDateTime,
+  })
+  .openapi('DeduplicateRule');
 
 export const conditionBody = z
   .object({
     quality_gate_id: z.uuid(),
     condition_type: z.enum(GATE_CONDITION_TYPES),
-    condition_value: z.string().max(255).optional().openapi({ description: 'severity: a severity; cvss: the score threshold; new_issues: a severity or empty (any); category: a category; cwe: 79 or CWE-79; total: empty' }),
+    condition_value: z.string().max(255).optional().openapi({
+      description:
+        'severity: a severity; cvss: the score threshold; new_issues: a severity or empty (any); category: a category; cwe: 79 or CWE-79; total: empty',
+    }),
     operator: z.enum(GATE_OPERATORS),
-    value: z.union([z.string().regex(/^\d+$/, 'must be a whole number'), z.number().int().min(0)]).transform((v) => Number(v)).pipe(int4(0)).openapi({ description: 'The number the measured count is compared with' }),
+    value: z
+      .union([z.string().regex(/^\d+$/, 'must be a whole number'), z.number().int().min(0)])
+      .transform((v) => Number(v))
+      .pipe(int4(0))
+      .openapi({ description: 'The number the measured count is compared with' }),
   })
   .strict();
-export const conditionView = z.object({ id: z.string(), quality_gate_id: z.string(), condition_type: z.string(), condition_value: z.string(), operator: z.string(), value: z.string() }).openapi('GateCondition');
+export const conditionView = z
+  .object({
+    id: z.string(),
+    quality_gate_id: z.string(),
+    condition_type: z.string(),
+    condition_value: z.string(),
+    operator: z.string(),
+    value: z.string(),
+  })
+  .openapi('GateCondition');
 export const gateView = z
-  .object({ id: z.string(), name: z.string(), author: z.string(), conditions: z.array(conditionView), layers: z.array(z.object({ layer_id: z.string(), action: z.string() })), created_at: isoDateTime, updated_at: isoDateTime })
+  .object({
+    id: z.string(),
+    name: z.string(),
+    author: z.string(),
+    conditions: z.array(conditionView),
+    layers: z.array(z.object({ layer_id: z.string(), action: z.string() })),
+    created_at: isoDateTime,
+    updated_at: isoDateTime,
+  })
   .openapi('QualityGate');
 const gateLink = z.object({ quality_gate_id: z.uuid(), action: z.enum(GATE_ACTIONS) }).strict();
 /** A layer or policy links a gate once, with one action: a repeated gate is refused, never merged. */
@@ -183,41 +342,112 @@ export const policyBody = z
   .object({
     name: z.string().trim().min(1).max(255),
     description: z.string().max(4000).optional(),
-    project_tags: z.array(z.string().min(1).max(64)).max(100).openapi({ description: 'Projects carrying any of these tags get the policy' }),
+    project_tags: z
+      .array(z.string().min(1).max(64))
+      .max(100)
+      .openapi({ description: 'Projects carrying any of these tags get the policy' }),
     quality_gates: gateLinks.optional(),
   })
   .strict();
 export const policyView = z
-  .object({ id: z.string(), name: z.string(), description: z.string(), author: z.string(), project_tags: z.array(z.string()), quality_gates: z.array(z.object({ quality_gate_id: z.string(), action: z.string() })), created_at: isoDateTime, updated_at: isoDateTime })
+  .object({
+    id: z.string(),
+    name: z.string(),
+    description: z.string(),
+    author: z.string(),
+    project_tags: z.array(z.string()),
+    quality_gates: z.array(z.object({ quality_gate_id: z.string(), action: z.string() })),
+    created_at: isoDateTime,
+    updated_at: isoDateTime,
+  })
   .openapi('Policy');
 
 export const changeResult = z
-  .object({ results: z.array(z.object({ id: z.string(), status: z.enum(['changed', 'unchanged', 'not_found', 'conflict']), message: z.string().optional() })) })
+  .object({
+    results: z.array(
+      z.object({
+        id: z.string(),
+        status: z.enum(['changed', 'unchanged', 'not_found', 'conflict']),
+        message: z.string().optional(),
+      }),
+    ),
+  })
   .openapi('IssueChangeResult');
 
-export const issueHistoryEntry = z.object({ id: z.string(), at: isoDateTime, actor_kind: z.string(), actor: z.string(), field: z.string(), old_value: z.string().nullable(), new_value: z.string().nullable(), comment: z.string().nullable() });
+export const issueHistoryEntry = z.object({
+  id: z.string(),
+  at: isoDateTime,
+  actor_kind: z.string(),
+  actor: z.string(),
+  field: z.string(),
+  old_value: z.string().nullable(),
+  new_value: z.string().nullable(),
+  comment: z.string().nullable(),
+});
 
 export const issuesRoutes = [
   // ---- issues
   {
-    operationId: 'listIssues', method: 'get', path: '/api/v1/issues', service, tag: 'Issues', access: issuesP('r'),
+    operationId: 'listIssues',
+    method: 'get',
+    path: '/api/v1/issues',
+    service,
+    tag: 'Issues',
+    access: issuesP('r'),
     summary: 'A filtered, sorted page of the caller\u2019s issues',
-    description: 'Unknown parameters answer 400 naming them. sort: first_detected_at, last_detected_at, severity, cvss or status, "-" prefix for descending (default -first_detected_at: newest issues first). cursor (the next_cursor of the previous page) pages by keyset instead of page, which stays fast on deep pages.',
-    request: { query: bracketQuery(z.object({ ...pageQuery, sort: z.string().regex(new RegExp(`^-?(${ISSUE_SORTS.join('|')})$`), `must be one of ${ISSUE_SORTS.join(', ')}, with an optional "-"`).optional(), cursor: z.string().max(512).optional(), ...issueFilterQuery }).strict()) },
+    description:
+      'Unknown parameters answer 400 naming them. sort: first_detected_at, last_detected_at, severity, cvss or status, "-" prefix for descending (default -first_detected_at: newest issues first). cursor (the next_cursor of the previous page) pages by keyset instead of page, which stays fast on deep pages.',
+    request: {
+      query: bracketQuery(
+        z
+          .object({
+            ...pageQuery,
+            sort: z
+              .string()
+              .regex(
+                new RegExp(`^-?(${ISSUE_SORTS.join('|')})$`),
+                `must be one of ${ISSUE_SORTS.join(', ')}, with an optional "-"`,
+              )
+              .optional(),
+            cursor: z.string().max(512).optional(),
+            ...issueFilterQuery,
+          })
+          .strict(),
+      ),
+    },
     response: issueList,
   },
   {
-    operationId: 'exportIssues', method: 'get', path: '/api/v1/issues/export', service, tag: 'Issues', access: issuesP('r'),
+    operationId: 'exportIssues',
+    method: 'get',
+    path: '/api/v1/issues/export',
+    service,
+    tag: 'Issues',
+    access: issuesP('r'),
     summary: 'The caller\u2019s issues that match the filters, as a file in a standard format (streamed)',
     description:
       'format=sarif: SARIF 2.1.0, one run per tool; rules carry CWE tags (external/cwe/cwe-N) and security-severity; results carry locations, ' +
       'partialFingerprints["bulwark/v1"] (Bulwark\u2019s fingerprint) and an accepted external suppression for False positive, Risk accepted and Suppressed. ' +
       'Every filter of GET /issues applies except filter_inversion.',
-    request: { query: bracketQuery(z.object(issueFilterQuery).omit({ filter_inversion: true }).extend({ format: z.enum(['sarif']).default('sarif') }).strict()) },
+    request: {
+      query: bracketQuery(
+        z
+          .object(issueFilterQuery)
+          .omit({ filter_inversion: true })
+          .extend({ format: z.enum(['sarif']).default('sarif') })
+          .strict(),
+      ),
+    },
   },
   {
-    operationId: 'exportLayerCyclonedx', method: 'get', path: '/api/v1/layer/{layer_id}/sbom', service, tag: 'Dependencies', access: perm('scanning.dependencies', 'r'),
-    summary: 'A layer\u2019s dependencies (kind=sbom) or the status of their vulnerabilities (kind=vex) as a CycloneDX 1.6 JSON document',
+    operationId: 'exportLayerCyclonedx',
+    method: 'get',
+    path: '/api/v1/layer/{layer_id}/sbom',
+    service,
+    tag: 'Dependencies',
+    access: perm('scanning.dependencies', 'r'),
+    summary:
+      'A layer\u2019s dependencies (kind=sbom) or the status of their vulnerabilities (kind=vex) as a CycloneDX 1.6 JSON document',
     description:
       'kind=sbom: the components of the layer\u2019s latest uploaded SBOM (POST /api/v1/layer/{layer_id}/sbom); its serialNumber is urn:uuid:<the SBOM\u2019s id>. ' +
       'kind=vex (also needs issues.issues:r): one vulnerability per issue of the layer that names a library or a CVE, affecting the SBOM\u2019s component by BOM-Link ' +
@@ -227,17 +457,32 @@ export const issuesRoutes = [
       'A layer without an uploaded SBOM answers 404 for kind=sbom; its VEX lists the libraries as its own components.',
     request: {
       params: z.object({ layer_id: z.uuid() }),
-      query: z.object({ format: z.enum(['cyclonedx']).default('cyclonedx'), kind: z.enum(['sbom', 'vex']).default('sbom') }).strict(),
+      query: z
+        .object({ format: z.enum(['cyclonedx']).default('cyclonedx'), kind: z.enum(['sbom', 'vex']).default('sbom') })
+        .strict(),
     },
     errors: { 404: 'The layer is unknown to the caller, or (kind=sbom) it has no uploaded SBOM' },
   },
   {
-    operationId: 'countIssues', method: 'get', path: '/api/v1/issues/count', service, tag: 'Issues', access: issuesP('r'),
-    summary: 'How many issues match the filters', request: { query: bracketQuery(z.object(issueFilterQuery).strict()) }, response: z.object({ count: z.number().int() }).openapi('IssueCount'),
+    operationId: 'countIssues',
+    method: 'get',
+    path: '/api/v1/issues/count',
+    service,
+    tag: 'Issues',
+    access: issuesP('r'),
+    summary: 'How many issues match the filters',
+    request: { query: bracketQuery(z.object(issueFilterQuery).strict()) },
+    response: z.object({ count: z.number().int() }).openapi('IssueCount'),
   },
   {
-    operationId: 'countIssuesGrouped', method: 'get', path: '/api/v1/issues/count/grouped', service, tag: 'Issues', access: issuesP('r'),
-    summary: 'How many issues match the filters, per group: by severity, status, project, tool or category, or new, fixed and open per week',
+    operationId: 'countIssuesGrouped',
+    method: 'get',
+    path: '/api/v1/issues/count/grouped',
+    service,
+    tag: 'Issues',
+    access: issuesP('r'),
+    summary:
+      'How many issues match the filters, per group: by severity, status, project, tool or category, or new, fixed and open per week',
     description:
       'Takes the filters of GET /api/v1/issues/count, the same project scope and the same permission. ' +
       'group_by (repeat for several: severity, status, project_code, tool, category) counts the matching issues per combination of those values: ' +
@@ -250,213 +495,603 @@ export const issuesRoutes = [
       'the definitions of the trend report, which applies them to its projects with duplicates left out (filter[exclude_duplicates]=true). ' +
       'The filters select issues by what they are now (a filter[status] keeps the issues in that status now, with their past).',
     request: {
-      query: bracketQuery(z.object({
-        ...issueFilterQuery,
-        group_by: z.union([z.enum(ISSUE_COUNT_GROUPS), z.array(z.enum(ISSUE_COUNT_GROUPS)).min(1).max(ISSUE_COUNT_GROUPS.length)])
-          .transform((v) => [...new Set(Array.isArray(v) ? v : [v])])
-          .openapi({ description: 'What to count by; repeat for several (week only alone)' }),
-        weeks: queryInt4(1).max(52, 'must be at most 52').default(8).openapi({ description: 'With group_by=week: how many weeks, from 1 to 52' }),
-      }).strict()),
+      query: bracketQuery(
+        z
+          .object({
+            ...issueFilterQuery,
+            group_by: z
+              .union([
+                z.enum(ISSUE_COUNT_GROUPS),
+                z.array(z.enum(ISSUE_COUNT_GROUPS)).min(1).max(ISSUE_COUNT_GROUPS.length),
+              ])
+              .transform((v) => [...new Set(Array.isArray(v) ? v : [v])])
+              .openapi({ description: 'What to count by; repeat for several (week only alone)' }),
+            weeks: queryInt4(1)
+              .max(52, 'must be at most 52')
+              .default(8)
+              .openapi({ description: 'With group_by=week: how many weeks, from 1 to 52' }),
+          })
+          .strict(),
+      ),
     },
     response: issueCountGroups,
   },
   {
-    operationId: 'issueFilterValues', method: 'get', path: '/api/v1/issues/filter', service, tag: 'Issues', access: issuesP('r'),
+    operationId: 'issueFilterValues',
+    method: 'get',
+    path: '/api/v1/issues/filter',
+    service,
+    tag: 'Issues',
+    access: issuesP('r'),
     summary: 'Values available for each filter among the issues that match the given filters',
-    request: { query: bracketQuery(z.object(issueFilterQuery).strict()) }, response: z.record(z.string(), z.unknown()),
+    request: { query: bracketQuery(z.object(issueFilterQuery).strict()) },
+    response: z.record(z.string(), z.unknown()),
   },
   {
-    operationId: 'issueBasicFilter', method: 'get', path: '/api/v1/issues/basic-filter', service, tag: 'Issues', access: issuesP('r'),
-    summary: 'Statuses, severities, tools and projects of the caller\u2019s issues; detection date range with filter[need_detected_at]',
-    request: { query: bracketQuery(z.object({ 'filter[need_detected_at]': queryBool.optional(), 'filter[project_code]': multi(z.string().min(1).max(64)) }).strict()) }, response: z.record(z.string(), z.unknown()),
+    operationId: 'issueBasicFilter',
+    method: 'get',
+    path: '/api/v1/issues/basic-filter',
+    service,
+    tag: 'Issues',
+    access: issuesP('r'),
+    summary:
+      'Statuses, severities, tools and projects of the caller\u2019s issues; detection date range with filter[need_detected_at]',
+    request: {
+      query: bracketQuery(
+        z
+          .object({
+            'filter[need_detected_at]': queryBool.optional(),
+            'filter[project_code]': multi(z.string().min(1).max(64)),
+          })
+          .strict(),
+      ),
+    },
+    response: z.record(z.string(), z.unknown()),
   },
   {
-    operationId: 'issueCvssSeverities', method: 'get', path: '/api/v1/issues/cvss-severities', service, tag: 'Issues', access: issuesP('r'),
-    summary: 'The CVSS qualitative scale (score ranges per severity) and how many of the caller\u2019s issues fall in each',
-    request: { query: bracketQuery(z.object({ 'filter[project_code]': multi(z.string().min(1).max(64)) }).strict()) }, response: z.record(z.string(), z.unknown()),
+    operationId: 'issueCvssSeverities',
+    method: 'get',
+    path: '/api/v1/issues/cvss-severities',
+    service,
+    tag: 'Issues',
+    access: issuesP('r'),
+    summary:
+      'The CVSS qualitative scale (score ranges per severity) and how many of the caller\u2019s issues fall in each',
+    request: { query: bracketQuery(z.object({ 'filter[project_code]': multi(z.string().min(1).max(64)) }).strict()) },
+    response: z.record(z.string(), z.unknown()),
   },
   {
-    operationId: 'deleteIssues', method: 'delete', path: '/api/v1/issues', service, tag: 'Issues', access: issuesP('d'),
-    summary: 'Delete issues by id (a later scan that finds them again creates them anew)', request: { body: idsBody }, response: bulkResult,
+    operationId: 'deleteIssues',
+    method: 'delete',
+    path: '/api/v1/issues',
+    service,
+    tag: 'Issues',
+    access: issuesP('d'),
+    summary: 'Delete issues by id (a later scan that finds them again creates them anew)',
+    request: { body: idsBody },
+    response: bulkResult,
   },
   {
-    operationId: 'changeIssuesStatus', method: 'put', path: '/api/v1/issues/status', service, tag: 'Issues', access: issuesP('w'),
+    operationId: 'changeIssuesStatus',
+    method: 'put',
+    path: '/api/v1/issues/status',
+    service,
+    tag: 'Issues',
+    access: issuesP('w'),
     summary: 'Change the status of several issues, with a comment; each change must be an allowed transition',
-    request: { body: z.object({ ids: z.array(z.uuid()).min(1).max(1000), status_id: int4(1), comment: z.string().max(4000).optional() }).strict() },
+    request: {
+      body: z
+        .object({
+          ids: z.array(z.uuid()).min(1).max(1000),
+          status_id: int4(1),
+          comment: z.string().max(4000).optional(),
+        })
+        .strict(),
+    },
     response: changeResult,
   },
   {
-    operationId: 'getIssue', method: 'get', path: '/api/v1/issue/{id}', service, tag: 'Issues', access: issuesP('r'),
-    summary: 'One issue', request: { params: byId }, response: issueView,
-  },
-  {
-    operationId: 'updateIssue', method: 'put', path: '/api/v1/issue/{id}', service, tag: 'Issues', access: issuesP('w'),
-    summary: 'Assign an issue (assignee null unassigns) and/or change its status, with a comment',
-    description: 'A status change not allowed by a transition answers 409 naming the allowed target statuses.',
-    request: { params: byId, body: z.object({ assignee: z.string().min(1).max(255).nullable().optional(), status_id: int4(1).optional(), comment: z.string().max(4000).optional() }).strict() },
+    operationId: 'getIssue',
+    method: 'get',
+    path: '/api/v1/issue/{id}',
+    service,
+    tag: 'Issues',
+    access: issuesP('r'),
+    summary: 'One issue',
+    request: { params: byId },
     response: issueView,
   },
   {
-    operationId: 'issueHistory', method: 'get', path: '/api/v1/issue/{id}/history', service, tag: 'Issues', access: issuesP('r'),
+    operationId: 'updateIssue',
+    method: 'put',
+    path: '/api/v1/issue/{id}',
+    service,
+    tag: 'Issues',
+    access: issuesP('w'),
+    summary: 'Assign an issue (assignee null unassigns) and/or change its status, with a comment',
+    description: 'A status change not allowed by a transition answers 409 naming the allowed target statuses.',
+    request: {
+      params: byId,
+      body: z
+        .object({
+          assignee: z.string().min(1).max(255).nullable().optional(),
+          status_id: int4(1).optional(),
+          comment: z.string().max(4000).optional(),
+        })
+        .strict(),
+    },
+    response: issueView,
+  },
+  {
+    operationId: 'issueHistory',
+    method: 'get',
+    path: '/api/v1/issue/{id}/history',
+    service,
+    tag: 'Issues',
+    access: issuesP('r'),
     summary: 'Who or what changed what and when, from which value to which, with comment; newest first',
-    description: 'responsible_user_values: user names who acted; responsible_group_values: kinds of actor (user, scan, security_rule, system, tracker: a status read from the linked ticket). These are kinds of actor, not user groups (GET /api/v1/groups): an action of a person is of kind user whichever user groups gave them the right.',
-    request: { params: byId, query: z.object({ ...pageQuery, responsible_user_values: multi(text), responsible_group_values: multi(z.enum(['user', 'scan', 'security_rule', 'system', 'tracker'])) }).strict() },
+    description:
+      'responsible_user_values: user names who acted; responsible_group_values: kinds of actor (user, scan, security_rule, system, tracker: a status read from the linked ticket). These are kinds of actor, not user groups (GET /api/v1/groups): an action of a person is of kind user whichever user groups gave them the right.',
+    request: {
+      params: byId,
+      query: z
+        .object({
+          ...pageQuery,
+          responsible_user_values: multi(text),
+          responsible_group_values: multi(z.enum(['user', 'scan', 'security_rule', 'system', 'tracker'])),
+        })
+        .strict(),
+    },
     response: listOf(issueHistoryEntry, 'IssueHistory'),
   },
   {
-    operationId: 'addIssueComment', method: 'post', path: '/api/v1/issue/{id}/comment', service, tag: 'Issues', access: issuesP('w'),
-    summary: 'Comment on an issue', request: { params: byId, body: z.object({ message: z.string().trim().min(1).max(4000) }).strict() },
-    response: z.object({ id: z.string(), issue_id: z.string(), author: z.string(), message: z.string(), created_at: isoDateTime }).openapi('IssueComment'),
+    operationId: 'addIssueComment',
+    method: 'post',
+    path: '/api/v1/issue/{id}/comment',
+    service,
+    tag: 'Issues',
+    access: issuesP('w'),
+    summary: 'Comment on an issue',
+    request: { params: byId, body: z.object({ message: z.string().trim().min(1).max(4000) }).strict() },
+    response: z
+      .object({
+        id: z.string(),
+        issue_id: z.string(),
+        author: z.string(),
+        message: z.string(),
+        created_at: isoDateTime,
+      })
+      .openapi('IssueComment'),
   },
   {
-    operationId: 'listIssueComments', method: 'get', path: '/api/v1/issue/{id}/comments', service, tag: 'Issues', access: issuesP('r'),
-    summary: 'Comments of an issue, oldest first', request: { params: byId, query: z.object(pageQuery).strict() }, response: z.record(z.string(), z.unknown()),
+    operationId: 'listIssueComments',
+    method: 'get',
+    path: '/api/v1/issue/{id}/comments',
+    service,
+    tag: 'Issues',
+    access: issuesP('r'),
+    summary: 'Comments of an issue, oldest first',
+    request: { params: byId, query: z.object(pageQuery).strict() },
+    response: z.record(z.string(), z.unknown()),
   },
   {
-    operationId: 'similarIssues', method: 'get', path: '/api/v1/issue/{id}/similar', service, tag: 'Issues', access: issuesP('r'),
-    summary: 'Issues of the same project from other findings that look like the same problem: same CVE and package, or same CWE, file and line',
-    request: { params: byId }, response: z.object({ items: z.array(issueView) }),
+    operationId: 'similarIssues',
+    method: 'get',
+    path: '/api/v1/issue/{id}/similar',
+    service,
+    tag: 'Issues',
+    access: issuesP('r'),
+    summary:
+      'Issues of the same project from other findings that look like the same problem: same CVE and package, or same CWE, file and line',
+    request: { params: byId },
+    response: z.object({ items: z.array(issueView) }),
   },
   {
-    operationId: 'linkDuplicates', method: 'post', path: '/api/v1/issue/{id}/duplicates', service, tag: 'Issues', access: issuesP('w'),
+    operationId: 'linkDuplicates',
+    method: 'post',
+    path: '/api/v1/issue/{id}/duplicates',
+    service,
+    tag: 'Issues',
+    access: issuesP('w'),
     summary: 'Link issues as duplicates of this main issue (ids) or unlink them (unlink: true)',
-    request: { params: byId, body: z.object({ ids: z.array(z.uuid()).min(1).max(1000), unlink: z.boolean().optional() }).strict() }, response: changeResult,
+    request: {
+      params: byId,
+      body: z.object({ ids: z.array(z.uuid()).min(1).max(1000), unlink: z.boolean().optional() }).strict(),
+    },
+    response: changeResult,
   },
   // ---- statuses and transitions
   {
-    operationId: 'listStatuses', method: 'get', path: '/api/v1/issues/statuses', service, tag: 'Issue statuses', access: statusesP('r'),
+    operationId: 'listStatuses',
+    method: 'get',
+    path: '/api/v1/issues/statuses',
+    service,
+    tag: 'Issue statuses',
+    access: statusesP('r'),
     summary: 'Issue statuses with English and Russian names',
-    request: { query: bracketQuery(z.object({ 'filter[id]': multi(queryInt4(1)), 'search[name]': search, filter_inversion: queryBool.optional(), lang: z.enum(['en', 'ru']).optional() }).strict()) },
+    request: {
+      query: bracketQuery(
+        z
+          .object({
+            'filter[id]': multi(queryInt4(1)),
+            'search[name]': search,
+            filter_inversion: queryBool.optional(),
+            lang: z.enum(['en', 'ru']).optional(),
+          })
+          .strict(),
+      ),
+    },
     response: z.object({ items: z.array(statusView) }),
   },
   {
-    operationId: 'listTransitions', method: 'get', path: '/api/v1/issues/statuses/transitions', service, tag: 'Issue statuses', access: statusesP('r'),
-    summary: 'Allowed manual status changes', request: { query: bracketQuery(z.object({ 'filter[from_status_id]': multi(queryInt4(1)) }).strict()) },
+    operationId: 'listTransitions',
+    method: 'get',
+    path: '/api/v1/issues/statuses/transitions',
+    service,
+    tag: 'Issue statuses',
+    access: statusesP('r'),
+    summary: 'Allowed manual status changes',
+    request: { query: bracketQuery(z.object({ 'filter[from_status_id]': multi(queryInt4(1)) }).strict()) },
     response: z.object({ items: z.array(transitionView) }),
   },
   {
-    operationId: 'createTransition', method: 'post', path: '/api/v1/issues/statuses/transition', service, tag: 'Issue statuses', access: statusesP('w'),
+    operationId: 'createTransition',
+    method: 'post',
+    path: '/api/v1/issues/statuses/transition',
+    service,
+    tag: 'Issue statuses',
+    access: statusesP('w'),
     summary: 'Allow a manual change from one status to another (409 when it exists)',
-    request: { body: z.object({ from_status_id: int4(1), to_status_id: int4(1) }).strict() }, response: transitionView,
+    request: { body: z.object({ from_status_id: int4(1), to_status_id: int4(1) }).strict() },
+    response: transitionView,
   },
   {
-    operationId: 'deleteTransitions', method: 'delete', path: '/api/v1/issues/statuses/transitions', service, tag: 'Issue statuses', access: statusesP('d'),
-    summary: 'Delete transitions by id', request: { body: idsBody }, response: bulkResult,
+    operationId: 'deleteTransitions',
+    method: 'delete',
+    path: '/api/v1/issues/statuses/transitions',
+    service,
+    tag: 'Issue statuses',
+    access: statusesP('d'),
+    summary: 'Delete transitions by id',
+    request: { body: idsBody },
+    response: bulkResult,
   },
-  { operationId: 'removedDeleteTransition', method: 'delete', path: '/api/v1/issues/statuses/transitions/{id}', service, tag: 'Issue statuses', access: statusesP('d'), summary: 'Removed in release 1.5', gone: 'Removed in release 1.5: use DELETE /api/v1/issues/statuses/transitions with { ids }' },
+  {
+    operationId: 'removedDeleteTransition',
+    method: 'delete',
+    path: '/api/v1/issues/statuses/transitions/{id}',
+    service,
+    tag: 'Issue statuses',
+    access: statusesP('d'),
+    summary: 'Removed in release 1.5',
+    gone: 'Removed in release 1.5: use DELETE /api/v1/issues/statuses/transitions with { ids }',
+  },
   // ---- deduplication rules
   {
-    operationId: 'listDedupRules', method: 'get', path: '/api/v1/deduplicate-rules', service, tag: 'Deduplication', access: dedupP('r'),
-    summary: 'Deduplication rules', request: { query: bracketQuery(z.object({ ...pageQuery, 'search[name]': search }).strict()) }, response: listOf(dedupRuleView, 'DeduplicateRuleList'),
+    operationId: 'listDedupRules',
+    method: 'get',
+    path: '/api/v1/deduplicate-rules',
+    service,
+    tag: 'Deduplication',
+    access: dedupP('r'),
+    summary: 'Deduplication rules',
+    request: { query: bracketQuery(z.object({ ...pageQuery, 'search[name]': search }).strict()) },
+    response: listOf(dedupRuleView, 'DeduplicateRuleList'),
   },
   {
-    operationId: 'createDedupRule', method: 'post', path: '/api/v1/deduplicate-rule', service, tag: 'Deduplication', access: dedupP('w'),
-    summary: 'Create a deduplication rule (one per tool, one default); it applies to findings ingested afterwards', request: { body: dedupRuleBody }, response: dedupRuleView,
+    operationId: 'createDedupRule',
+    method: 'post',
+    path: '/api/v1/deduplicate-rule',
+    service,
+    tag: 'Deduplication',
+    access: dedupP('w'),
+    summary: 'Create a deduplication rule (one per tool, one default); it applies to findings ingested afterwards',
+    request: { body: dedupRuleBody },
+    response: dedupRuleView,
   },
   {
-    operationId: 'updateDedupRule', method: 'put', path: '/api/v1/deduplicate-rule/{id}', service, tag: 'Deduplication', access: dedupP('w'),
-    summary: 'Update a deduplication rule', request: { params: byId, body: dedupRuleBody }, response: dedupRuleView,
+    operationId: 'updateDedupRule',
+    method: 'put',
+    path: '/api/v1/deduplicate-rule/{id}',
+    service,
+    tag: 'Deduplication',
+    access: dedupP('w'),
+    summary: 'Update a deduplication rule',
+    request: { params: byId, body: dedupRuleBody },
+    response: dedupRuleView,
   },
   {
-    operationId: 'deleteDedupRules', method: 'delete', path: '/api/v1/deduplicate-rules', service, tag: 'Deduplication', access: dedupP('d'),
-    summary: 'Delete deduplication rules by id', request: { body: idsBody }, response: bulkResult,
+    operationId: 'deleteDedupRules',
+    method: 'delete',
+    path: '/api/v1/deduplicate-rules',
+    service,
+    tag: 'Deduplication',
+    access: dedupP('d'),
+    summary: 'Delete deduplication rules by id',
+    request: { body: idsBody },
+    response: bulkResult,
   },
-  { operationId: 'removedDeleteDedupRule', method: 'delete', path: '/api/v1/deduplicate-rule/{id}', service, tag: 'Deduplication', access: dedupP('d'), summary: 'Removed in release 1.5', gone: 'Removed in release 1.5: use DELETE /api/v1/deduplicate-rules with { ids }' },
+  {
+    operationId: 'removedDeleteDedupRule',
+    method: 'delete',
+    path: '/api/v1/deduplicate-rule/{id}',
+    service,
+    tag: 'Deduplication',
+    access: dedupP('d'),
+    summary: 'Removed in release 1.5',
+    gone: 'Removed in release 1.5: use DELETE /api/v1/deduplicate-rules with { ids }',
+  },
   // ---- security rules
   {
-    operationId: 'createSecurityRule', method: 'post', path: '/api/v1/security-rule', service, tag: 'Security rules', access: rulesP('w'),
-    summary: 'Create a security rule: matching open issues (now and at later ingestions) get suppressing_status; at expires_at they move to expiry_status',
-    request: { body: securityRuleBody }, response: securityRuleView,
+    operationId: 'createSecurityRule',
+    method: 'post',
+    path: '/api/v1/security-rule',
+    service,
+    tag: 'Security rules',
+    access: rulesP('w'),
+    summary:
+      'Create a security rule: matching open issues (now and at later ingestions) get suppressing_status; at expires_at they move to expiry_status',
+    request: { body: securityRuleBody },
+    response: securityRuleView,
   },
   {
-    operationId: 'listSecurityRules', method: 'get', path: '/api/v1/security-rules', service, tag: 'Security rules', access: rulesP('r'),
-    summary: 'Security rules', request: { query: bracketQuery(z.object({ ...pageQuery, ...ruleFilterQuery }).strict()) }, response: listOf(securityRuleView, 'SecurityRuleList'),
+    operationId: 'listSecurityRules',
+    method: 'get',
+    path: '/api/v1/security-rules',
+    service,
+    tag: 'Security rules',
+    access: rulesP('r'),
+    summary: 'Security rules',
+    request: { query: bracketQuery(z.object({ ...pageQuery, ...ruleFilterQuery }).strict()) },
+    response: listOf(securityRuleView, 'SecurityRuleList'),
   },
   {
-    operationId: 'securityRuleFilterValues', method: 'get', path: '/api/v1/security-rules/filter', service, tag: 'Security rules', access: rulesP('r'),
-    summary: 'Values available for each security-rule filter', request: { query: bracketQuery(z.object(ruleFilterQuery).strict()) }, response: z.record(z.string(), z.unknown()),
+    operationId: 'securityRuleFilterValues',
+    method: 'get',
+    path: '/api/v1/security-rules/filter',
+    service,
+    tag: 'Security rules',
+    access: rulesP('r'),
+    summary: 'Values available for each security-rule filter',
+    request: { query: bracketQuery(z.object(ruleFilterQuery).strict()) },
+    response: z.record(z.string(), z.unknown()),
   },
   {
-    operationId: 'getSecurityRule', method: 'get', path: '/api/v1/security-rule/{id}', service, tag: 'Security rules', access: rulesP('r'),
-    summary: 'One security rule', request: { params: byId }, response: securityRuleView,
+    operationId: 'getSecurityRule',
+    method: 'get',
+    path: '/api/v1/security-rule/{id}',
+    service,
+    tag: 'Security rules',
+    access: rulesP('r'),
+    summary: 'One security rule',
+    request: { params: byId },
+    response: securityRuleView,
   },
   {
-    operationId: 'updateSecurityRule', method: 'put', path: '/api/v1/security-rule/{id}', service, tag: 'Security rules', access: rulesP('w'),
-    summary: 'Update a security rule (it applies again to matching open issues)', request: { params: byId, body: securityRuleBody }, response: securityRuleView,
+    operationId: 'updateSecurityRule',
+    method: 'put',
+    path: '/api/v1/security-rule/{id}',
+    service,
+    tag: 'Security rules',
+    access: rulesP('w'),
+    summary: 'Update a security rule (it applies again to matching open issues)',
+    request: { params: byId, body: securityRuleBody },
+    response: securityRuleView,
   },
   {
-    operationId: 'deleteSecurityRules', method: 'delete', path: '/api/v1/security-rules', service, tag: 'Security rules', access: rulesP('d'),
-    summary: 'Delete security rules by id (suppressed issues keep their status)', request: { body: idsBody }, response: bulkResult,
+    operationId: 'deleteSecurityRules',
+    method: 'delete',
+    path: '/api/v1/security-rules',
+    service,
+    tag: 'Security rules',
+    access: rulesP('d'),
+    summary: 'Delete security rules by id (suppressed issues keep their status)',
+    request: { body: idsBody },
+    response: bulkResult,
   },
-  { operationId: 'removedDeleteSecurityRule', method: 'delete', path: '/api/v1/security-rule/{id}', service, tag: 'Security rules', access: rulesP('d'), summary: 'Removed in release 1.5', gone: 'Removed in release 1.5: use DELETE /api/v1/security-rules with { ids }' },
+  {
+    operationId: 'removedDeleteSecurityRule',
+    method: 'delete',
+    path: '/api/v1/security-rule/{id}',
+    service,
+    tag: 'Security rules',
+    access: rulesP('d'),
+    summary: 'Removed in release 1.5',
+    gone: 'Removed in release 1.5: use DELETE /api/v1/security-rules with { ids }',
+  },
   // ---- quality gates
   {
-    operationId: 'createQualityGate', method: 'post', path: '/api/v1/quality-gate', service, tag: 'Quality gates', access: gatesP('w'),
-    summary: 'Create a quality gate', request: { body: z.object({ name: z.string().trim().min(1).max(255) }).strict() }, response: gateView,
+    operationId: 'createQualityGate',
+    method: 'post',
+    path: '/api/v1/quality-gate',
+    service,
+    tag: 'Quality gates',
+    access: gatesP('w'),
+    summary: 'Create a quality gate',
+    request: { body: z.object({ name: z.string().trim().min(1).max(255) }).strict() },
+    response: gateView,
   },
   {
-    operationId: 'listQualityGates', method: 'get', path: '/api/v1/quality-gates', service, tag: 'Quality gates', access: gatesP('r'),
+    operationId: 'listQualityGates',
+    method: 'get',
+    path: '/api/v1/quality-gates',
+    service,
+    tag: 'Quality gates',
+    access: gatesP('r'),
     summary: 'Quality gates with conditions and linked layers',
     description: 'search[project_name] matches the project code of the layers a gate is linked to.',
-    request: { query: bracketQuery(z.object({ ...pageQuery, 'search[author]': search, 'search[name]': search, 'search[project_name]': search }).strict()) }, response: listOf(gateView, 'QualityGateList'),
+    request: {
+      query: bracketQuery(
+        z
+          .object({ ...pageQuery, 'search[author]': search, 'search[name]': search, 'search[project_name]': search })
+          .strict(),
+      ),
+    },
+    response: listOf(gateView, 'QualityGateList'),
   },
   {
-    operationId: 'getQualityGate', method: 'get', path: '/api/v1/quality-gate/{id}', service, tag: 'Quality gates', access: gatesP('r'),
-    summary: 'One quality gate', request: { params: byId }, response: gateView,
+    operationId: 'getQualityGate',
+    method: 'get',
+    path: '/api/v1/quality-gate/{id}',
+    service,
+    tag: 'Quality gates',
+    access: gatesP('r'),
+    summary: 'One quality gate',
+    request: { params: byId },
+    response: gateView,
   },
   {
-    operationId: 'updateQualityGate', method: 'put', path: '/api/v1/quality-gate/{id}', service, tag: 'Quality gates', access: gatesP('w'),
-    summary: 'Rename a quality gate', request: { params: byId, body: z.object({ name: z.string().trim().min(1).max(255) }).strict() }, response: gateView,
+    operationId: 'updateQualityGate',
+    method: 'put',
+    path: '/api/v1/quality-gate/{id}',
+    service,
+    tag: 'Quality gates',
+    access: gatesP('w'),
+    summary: 'Rename a quality gate',
+    request: { params: byId, body: z.object({ name: z.string().trim().min(1).max(255) }).strict() },
+    response: gateView,
   },
   {
-    operationId: 'deleteQualityGates', method: 'delete', path: '/api/v1/quality-gates', service, tag: 'Quality gates', access: gatesP('d'),
-    summary: 'Delete quality gates by id, with their conditions and links', request: { body: idsBody }, response: bulkResult,
+    operationId: 'deleteQualityGates',
+    method: 'delete',
+    path: '/api/v1/quality-gates',
+    service,
+    tag: 'Quality gates',
+    access: gatesP('d'),
+    summary: 'Delete quality gates by id, with their conditions and links',
+    request: { body: idsBody },
+    response: bulkResult,
   },
   {
-    operationId: 'createCondition', method: 'post', path: '/api/v1/condition', service, tag: 'Quality gates', access: gatesP('w'),
-    summary: 'Add a condition to a quality gate', description: 'Passes when measured OPERATOR value holds; measured counts the layer\u2019s open issues (not fixed, suppressed, false positive or risk accepted; no duplicates).',
-    request: { body: conditionBody }, response: conditionView,
+    operationId: 'createCondition',
+    method: 'post',
+    path: '/api/v1/condition',
+    service,
+    tag: 'Quality gates',
+    access: gatesP('w'),
+    summary: 'Add a condition to a quality gate',
+    description:
+      'Passes when measured OPERATOR value holds; measured counts the layer\u2019s open issues (not fixed, suppressed, false positive or risk accepted; no duplicates).',
+    request: { body: conditionBody },
+    response: conditionView,
   },
   {
-    operationId: 'updateCondition', method: 'put', path: '/api/v1/condition/{id}', service, tag: 'Quality gates', access: gatesP('w'),
-    summary: 'Update a condition', request: { params: byId, body: conditionBody }, response: conditionView,
+    operationId: 'updateCondition',
+    method: 'put',
+    path: '/api/v1/condition/{id}',
+    service,
+    tag: 'Quality gates',
+    access: gatesP('w'),
+    summary: 'Update a condition',
+    request: { params: byId, body: conditionBody },
+    response: conditionView,
   },
   {
-    operationId: 'deleteConditions', method: 'delete', path: '/api/v1/conditions', service, tag: 'Quality gates', access: gatesP('d'),
-    summary: 'Delete conditions by id', request: { body: idsBody }, response: bulkResult,
+    operationId: 'deleteConditions',
+    method: 'delete',
+    path: '/api/v1/conditions',
+    service,
+    tag: 'Quality gates',
+    access: gatesP('d'),
+    summary: 'Delete conditions by id',
+    request: { body: idsBody },
+    response: bulkResult,
   },
   {
-    operationId: 'linkGatesToLayer', method: 'post', path: '/api/v1/quality-gate/link-layer', service, tag: 'Quality gates', access: gatesP('w'),
+    operationId: 'linkGatesToLayer',
+    method: 'post',
+    path: '/api/v1/quality-gate/link-layer',
+    service,
+    tag: 'Quality gates',
+    access: gatesP('w'),
     summary: 'Set the gates of a layer (replaces its links); action lock blocks on failure, inform only reports',
-    request: { body: z.object({ layer_id: z.uuid(), quality_gates: gateLinks }).strict() }, response: z.record(z.string(), z.unknown()),
+    request: { body: z.object({ layer_id: z.uuid(), quality_gates: gateLinks }).strict() },
+    response: z.record(z.string(), z.unknown()),
   },
   {
-    operationId: 'linkGateToPipe', method: 'post', path: '/api/v1/quality-gate/link-pipe', service, tag: 'Quality gates', access: gatesP('w'),
+    operationId: 'linkGateToPipe',
+    method: 'post',
+    path: '/api/v1/quality-gate/link-pipe',
+    service,
+    tag: 'Quality gates',
+    access: gatesP('w'),
     summary: 'Earlier interface: link one gate to a layer (adds or changes that one link)',
-    request: { body: z.object({ layer_id: z.uuid(), quality_gate_id: z.uuid(), action: z.enum(GATE_ACTIONS) }).strict() }, response: z.record(z.string(), z.unknown()),
+    request: {
+      body: z.object({ layer_id: z.uuid(), quality_gate_id: z.uuid(), action: z.enum(GATE_ACTIONS) }).strict(),
+    },
+    response: z.record(z.string(), z.unknown()),
   },
   {
-    operationId: 'layerGateState', method: 'get', path: '/api/v1/quality-gate/layer/{layer_id}', service, tag: 'Quality gates', access: gatesP('r'),
+    operationId: 'layerGateState',
+    method: 'get',
+    path: '/api/v1/quality-gate/layer/{layer_id}',
+    service,
+    tag: 'Quality gates',
+    access: gatesP('r'),
     summary: 'The gates linked to a layer, whether it is locked, and the last verdict (for CI pipelines)',
-    request: { params: z.object({ layer_id: z.uuid() }) }, response: z.record(z.string(), z.unknown()),
+    request: { params: z.object({ layer_id: z.uuid() }) },
+    response: z.record(z.string(), z.unknown()),
   },
   // ---- policies
   {
-    operationId: 'createPolicy', method: 'post', path: '/api/v1/policy', service, tag: 'Policies', access: policiesP('w'),
-    summary: 'Create a policy: quality gates applied to every layer of the projects carrying one of its tags', request: { body: policyBody }, response: policyView,
+    operationId: 'createPolicy',
+    method: 'post',
+    path: '/api/v1/policy',
+    service,
+    tag: 'Policies',
+    access: policiesP('w'),
+    summary: 'Create a policy: quality gates applied to every layer of the projects carrying one of its tags',
+    request: { body: policyBody },
+    response: policyView,
   },
   {
-    operationId: 'listPolicies', method: 'get', path: '/api/v1/policies', service, tag: 'Policies', access: policiesP('r'),
-    summary: 'Policies', description: 'search[project_name] matches a project tag of the policy.',
-    request: { query: bracketQuery(z.object({ ...pageQuery, 'search[author]': search, 'search[name]': search, 'search[project_name]': search }).strict()) }, response: listOf(policyView, 'PolicyList'),
+    operationId: 'listPolicies',
+    method: 'get',
+    path: '/api/v1/policies',
+    service,
+    tag: 'Policies',
+    access: policiesP('r'),
+    summary: 'Policies',
+    description: 'search[project_name] matches a project tag of the policy.',
+    request: {
+      query: bracketQuery(
+        z
+          .object({ ...pageQuery, 'search[author]': search, 'search[name]': search, 'search[project_name]': search })
+          .strict(),
+      ),
+    },
+    response: listOf(policyView, 'PolicyList'),
   },
   {
-    operationId: 'updatePolicy', method: 'put', path: '/api/v1/policy/{id}', service, tag: 'Policies', access: policiesP('w'),
-    summary: 'Update a policy', request: { params: byId, body: policyBody }, response: policyView,
+    operationId: 'updatePolicy',
+    method: 'put',
+    path: '/api/v1/policy/{id}',
+    service,
+    tag: 'Policies',
+    access: policiesP('w'),
+    summary: 'Update a policy',
+    request: { params: byId, body: policyBody },
+    response: policyView,
   },
   {
-    operationId: 'deletePolicies', method: 'delete', path: '/api/v1/policies', service, tag: 'Policies', access: policiesP('d'),
-    summary: 'Delete policies by id', request: { body: idsBody }, response: bulkResult,
+    operationId: 'deletePolicies',
+    method: 'delete',
+    path: '/api/v1/policies',
+    service,
+    tag: 'Policies',
+    access: policiesP('d'),
+    summary: 'Delete policies by id',
+    request: { body: idsBody },
+    response: bulkResult,
   },
-  { operationId: 'removedDeletePolicy', method: 'delete', path: '/api/v1/policy/{id}', service, tag: 'Policies', access: policiesP('d'), summary: 'Removed in release 1.5', gone: 'Removed in release 1.5: use DELETE /api/v1/policies with { ids }' },
+  {
+    operationId: 'removedDeletePolicy',
+    method: 'delete',
+    path: '/api/v1/policy/{id}',
+    service,
+    tag: 'Policies',
+    access: policiesP('d'),
+    summary: 'Removed in release 1.5',
+    gone: 'Removed in release 1.5: use DELETE /api/v1/policies with { ids }',
+  },
 ] as const satisfies readonly RouteSpec[];

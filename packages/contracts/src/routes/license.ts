@@ -20,7 +20,11 @@ const statusView = z
       description: `valid; expiring (${LICENSE_EXPIRING_DAYS} days or fewer left); expired (community limits apply again); community (no license installed)`,
     }),
     edition: z.string(),
-    days_left: z.number().int().nullable().openapi({ description: 'Whole days until expiry (0 once expired); null without a license' }),
+    days_left: z
+      .number()
+      .int()
+      .nullable()
+      .openapi({ description: 'Whole days until expiry (0 once expired); null without a license' }),
     expires_at: isoDateTime.nullable(),
   })
   .openapi('LicenseStatus');
@@ -35,32 +39,64 @@ const licenseView = statusView
     installed_at: isoDateTime.nullable(),
     limits: limitsView.openapi({ description: 'The limits in force now (the community ones without a valid license)' }),
     // Inline rather than the registered component: a reference made nullable loses its null in the document.
-    license_limits: limitsShape.nullable().openapi({ description: 'The limits the installed license grants (also once it has expired); null without a license' }),
+    license_limits: limitsShape.nullable().openapi({
+      description: 'The limits the installed license grants (also once it has expired); null without a license',
+    }),
     features: z.array(z.string()),
   })
   .openapi('License');
 
 export const licenseRoutes = [
   {
-    operationId: 'getLicense', method: 'get', path: '/api/v1/license', service, tag: 'License', access: licenseP('r'),
+    operationId: 'getLicense',
+    method: 'get',
+    path: '/api/v1/license',
+    service,
+    tag: 'License',
+    access: licenseP('r'),
     summary: 'The installed license, or the community edition and its limits',
-    description: `Without a license Bulwark is the community edition: ${Object.entries(COMMUNITY_LIMITS).map(([k, v]) => `${v} ${k}`).join(', ')}. Over a limit, creating more answers 409 naming the limit; nothing already stored stops working.`,
+    description: `Without a license Bulwark is the community edition: ${Object.entries(COMMUNITY_LIMITS)
+      .map(([k, v]) => `${v} ${k}`)
+      .join(', ')}. Over a limit, creating more answers 409 naming the limit; nothing already stored stops working.`,
     response: licenseView,
   },
   {
-    operationId: 'installLicense', method: 'put', path: '/api/v1/license', service, tag: 'License', access: licenseP('w'),
+    operationId: 'installLicense',
+    method: 'put',
+    path: '/api/v1/license',
+    service,
+    tag: 'License',
+    access: licenseP('w'),
     summary: 'Install a license (replaces the installed one)',
-    description: 'The license text is BWL1.<document>.<Ed25519 signature>, as the vendor issues it. A bad signature, an expired license or one for another installation answers 400 and nothing is stored.',
-    request: { body: z.object({ license: z.string().min(1).max(16384).openapi({ description: 'The license text from the vendor' }) }).strict().openapi('LicenseInstall') },
+    description:
+      'The license text is BWL1.<document>.<Ed25519 signature>, as the vendor issues it. A bad signature, an expired license or one for another installation answers 400 and nothing is stored.',
+    request: {
+      body: z
+        .object({ license: z.string().min(1).max(16384).openapi({ description: 'The license text from the vendor' }) })
+        .strict()
+        .openapi('LicenseInstall'),
+    },
     response: licenseView,
   },
   {
-    operationId: 'licenseStatus', method: 'get', path: '/api/v1/license/status', service, tag: 'License', access: licenseP('r'),
-    summary: 'valid, expiring (with days left), expired or community', response: statusView,
+    operationId: 'licenseStatus',
+    method: 'get',
+    path: '/api/v1/license/status',
+    service,
+    tag: 'License',
+    access: licenseP('r'),
+    summary: 'valid, expiring (with days left), expired or community',
+    response: statusView,
   },
   {
-    operationId: 'licenseEnvironment', method: 'get', path: '/api/v1/license/environment', service, tag: 'License', access: licenseP('r'),
-    summary: 'What a vendor needs to issue a license: the installation id, the version, and what is in use against each limit',
+    operationId: 'licenseEnvironment',
+    method: 'get',
+    path: '/api/v1/license/environment',
+    service,
+    tag: 'License',
+    access: licenseP('r'),
+    summary:
+      'What a vendor needs to issue a license: the installation id, the version, and what is in use against each limit',
     description: 'A count its service cannot give now is null.',
     response: z
       .object({
@@ -68,7 +104,11 @@ export const licenseRoutes = [
         version: z.string(),
         edition: z.string(),
         limits: limitsView,
-        in_use: z.object({ projects: z.number().int().nullable(), users: z.number().int().nullable(), scanning_processes: z.number().int().nullable() }),
+        in_use: z.object({
+          projects: z.number().int().nullable(),
+          users: z.number().int().nullable(),
+          scanning_processes: z.number().int().nullable(),
+        }),
       })
       .openapi('LicenseEnvironment'),
   },

@@ -12,7 +12,10 @@ export const UPLOAD_MAX_BYTES = 100 * 1024 * 1024;
 export const tagInfo = z
   .object({
     tag_name: z.string().trim().min(1).max(255).openapi({ description: 'Branch, tag or image name, by source type' }),
-    commit: z.string().regex(/^[0-9a-fA-F]{7,64}$/, 'must be a commit hash').optional(),
+    commit: z
+      .string()
+      .regex(/^[0-9a-fA-F]{7,64}$/, 'must be a commit hash')
+      .optional(),
   })
   .strict()
   .openapi('TagInfo');
@@ -22,19 +25,33 @@ const toolSettings = z
     scan_result_lang: z.string().max(8).optional(),
     url: z.string().max(2048).optional(),
     auth_method: z.string().max(64).optional(),
-    api_token: z.string().max(4096).optional().openapi({ description: 'Stored encrypted, never returned; absent on update keeps the stored one' }),
+    api_token: z
+      .string()
+      .max(4096)
+      .optional()
+      .openapi({ description: 'Stored encrypted, never returned; absent on update keeps the stored one' }),
     extra_args: z.array(z.string().max(512)).max(50).optional(),
     timeout_seconds: z.number().int().min(10).max(86400).optional(),
   })
   .strict()
-  .openapi('CheckToolSettings', { description: 'Tool connection settings of the check; they override the tool\u2019s own' });
+  .openapi('CheckToolSettings', {
+    description: 'Tool connection settings of the check; they override the tool\u2019s own',
+  });
 
 const sourceAuth = z
-  .object({ url: z.string().max(2048).optional(), auth_method: z.string().max(64).optional(), branch_name: z.string().max(255).optional() })
+  .object({
+    url: z.string().max(2048).optional(),
+    auth_method: z.string().max(64).optional(),
+    branch_name: z.string().max(255).optional(),
+  })
   .strict()
-  .openapi('CheckSourceAuth', { description: 'Source parameters of the check: branch_name is used when the check has no tag' });
+  .openapi('CheckSourceAuth', {
+    description: 'Source parameters of the check: branch_name is used when the check has no tag',
+  });
 
-const runScanTask = z.object({ type: z.enum(['manual']).openapi({ description: 'How scans start: manual (through the API)' }) }).strict();
+const runScanTask = z
+  .object({ type: z.enum(['manual']).openapi({ description: 'How scans start: manual (through the API)' }) })
+  .strict();
 
 /** The earlier interface named tool_settings tool_auth and the layer pipeline_id; both are mapped. */
 function mapLegacyCheckFields(raw: unknown): unknown {
@@ -54,11 +71,18 @@ function mapLegacyCheckFields(raw: unknown): unknown {
 const checkFields = {
   layer_id: z.uuid().openapi({ description: 'Layer; the earlier interface\u2019s pipeline_id is accepted instead' }),
   security_tool_id: z.uuid(),
-  tool_settings: toolSettings.optional().openapi({ description: 'The earlier interface\u2019s tool_auth is accepted instead' }),
+  tool_settings: toolSettings
+    .optional()
+    .openapi({ description: 'The earlier interface\u2019s tool_auth is accepted instead' }),
   scan_source_id: z.uuid(),
   source_auth: sourceAuth.optional(),
   run_scan_task: runScanTask.optional(),
-  project_code: z.string().min(1).max(64).optional().openapi({ description: 'Earlier interface: must be the layer\u2019s project' }),
+  project_code: z
+    .string()
+    .min(1)
+    .max(64)
+    .optional()
+    .openapi({ description: 'Earlier interface: must be the layer\u2019s project' }),
 };
 
 export const checkCreateBody = z
@@ -67,9 +91,15 @@ export const checkCreateBody = z
     z
       .object({
         ...checkFields,
-        tags: z.array(tagInfo).max(100).optional().openapi({ description: 'More than one tag creates a group: one check per tag' }),
+        tags: z
+          .array(tagInfo)
+          .max(100)
+          .optional()
+          .openapi({ description: 'More than one tag creates a group: one check per tag' }),
         check_group_id: z
-          .never({ error: 'is never accepted on creation; group membership changes only through PUT /check/{check_id}' })
+          .never({
+            error: 'is never accepted on creation; group membership changes only through PUT /check/{check_id}',
+          })
           .optional()
           .openapi({ type: 'null', description: 'Never accepted on creation (400)' }),
       })
@@ -77,7 +107,10 @@ export const checkCreateBody = z
   )
   .openapi('CheckCreate');
 
-export const groupedCheck = z.object({ check_id: z.uuid().optional(), taginfo: tagInfo }).strict().openapi('GroupedCheck');
+export const groupedCheck = z
+  .object({ check_id: z.uuid().optional(), taginfo: tagInfo })
+  .strict()
+  .openapi('GroupedCheck');
 
 export const checkUpdateBody = z
   .preprocess(
@@ -91,7 +124,11 @@ export const checkUpdateBody = z
         source_auth: checkFields.source_auth,
         run_scan_task: checkFields.run_scan_task,
         project_code: checkFields.project_code,
-        grouped_checks: z.array(groupedCheck).max(100).optional().openapi({ description: 'Group membership: rules 4 to 9 of the guide' }),
+        grouped_checks: z
+          .array(groupedCheck)
+          .max(100)
+          .optional()
+          .openapi({ description: 'Group membership: rules 4 to 9 of the guide' }),
       })
       .strict(),
   )
@@ -104,11 +141,26 @@ export const qualityGateVerdictView = z
   .object({
     status: z.enum(['passed', 'failed']),
     locked: z.boolean().openapi({ description: 'A gate linked with action lock failed' }),
-    gates: z.array(z.object({ quality_gate_id: z.string(), name: z.string(), action: z.enum(['lock', 'inform']), status: z.enum(['passed', 'failed']) })),
+    gates: z.array(
+      z.object({
+        quality_gate_id: z.string(),
+        name: z.string(),
+        action: z.enum(['lock', 'inform']),
+        status: z.enum(['passed', 'failed']),
+      }),
+    ),
     conditions: z.array(
       z.object({
-        condition_id: z.string(), quality_gate_id: z.string(), quality_gate_name: z.string(), action: z.enum(['lock', 'inform']),
-        condition_type: z.string(), condition_value: z.string(), operator: z.string(), value: z.number(), measured: z.number(), passed: z.boolean(),
+        condition_id: z.string(),
+        quality_gate_id: z.string(),
+        quality_gate_name: z.string(),
+        action: z.enum(['lock', 'inform']),
+        condition_type: z.string(),
+        condition_value: z.string(),
+        operator: z.string(),
+        value: z.number(),
+        measured: z.number(),
+        passed: z.boolean(),
       }),
     ),
     scan_result_id: z.string(),
@@ -134,7 +186,9 @@ export const scanResultView = z
     findings_count: z.number().int().nullable(),
     severity_counts: z.record(z.string(), z.number().int()).nullable(),
     report_format: z.string().nullable(),
-    quality_gate: qualityGateVerdictView.nullable().openapi({ description: 'Set once the findings are ingested; null before' }),
+    quality_gate: qualityGateVerdictView
+      .nullable()
+      .openapi({ description: 'Set once the findings are ingested; null before' }),
     created_at: isoDateTime,
     updated_at: isoDateTime,
     started_at: isoDateTime.nullable(),
@@ -149,12 +203,17 @@ export const checkView = z
     layer_id: z.string(),
     project_code: z.string(),
     security_tool_id: z.string(),
-    tool_settings: z.record(z.string(), z.unknown()).openapi({ description: 'Without api_token; api_token_set says whether one is stored' }),
+    tool_settings: z
+      .record(z.string(), z.unknown())
+      .openapi({ description: 'Without api_token; api_token_set says whether one is stored' }),
     scan_source_id: z.string(),
     source_auth: z.record(z.string(), z.unknown()),
     run_scan_task: z.record(z.string(), z.unknown()),
     taginfo: tagInfo.nullable(),
-    grouped_checks: z.array(z.object({ check_id: z.string(), taginfo: tagInfo.nullable() })).optional().openapi({ description: 'Present when the check has a group_id: every check of the group, this one included' }),
+    grouped_checks: z
+      .array(z.object({ check_id: z.string(), taginfo: tagInfo.nullable() }))
+      .optional()
+      .openapi({ description: 'Present when the check has a group_id: every check of the group, this one included' }),
     comparison: z.record(z.string(), z.unknown()),
     last_scan: scanResultView.nullable(),
     created_at: isoDateTime,
@@ -164,8 +223,22 @@ export const checkView = z
 
 export const checkHistory = z
   .object({
-    items: z.array(z.object({ scan_result_id: z.string(), created_at: isoDateTime, finished_at: isoDateTime.nullable(), findings_count: z.number().int().nullable(), severity_counts: z.record(z.string(), z.number().int()).nullable(), compared_with: z.string().nullable(), new: z.number().int(), fixed: z.number().int(), unchanged: z.number().int() })),
-    total: z.number().int(), page: z.number().int(), limit: z.number().int(),
+    items: z.array(
+      z.object({
+        scan_result_id: z.string(),
+        created_at: isoDateTime,
+        finished_at: isoDateTime.nullable(),
+        findings_count: z.number().int().nullable(),
+        severity_counts: z.record(z.string(), z.number().int()).nullable(),
+        compared_with: z.string().nullable(),
+        new: z.number().int(),
+        fixed: z.number().int(),
+        unchanged: z.number().int(),
+      }),
+    ),
+    total: z.number().int(),
+    page: z.number().int(),
+    limit: z.number().int(),
   })
   .openapi('CheckScanHistory');
 
@@ -174,7 +247,9 @@ const byGroup = z.object({ group_id: z.uuid() });
 const byLayer = z.object({ layer_id: z.uuid() });
 const byResult = z.object({ result_id: z.uuid() });
 
-const breakdown = z.object({ count: z.number().int(), by_severity: z.record(z.string(), z.number().int()) }).openapi('SeverityBreakdown');
+const breakdown = z
+  .object({ count: z.number().int(), by_severity: z.record(z.string(), z.number().int()) })
+  .openapi('SeverityBreakdown');
 
 export const scanResultComparison = z
   .object({
@@ -193,127 +268,299 @@ export const comparisonBody = z
     z.object({ mode: z.literal('pair'), scan_result_ids: z.tuple([z.uuid(), z.uuid()]) }).strict(),
   ])
   .openapi('Comparison', {
-    description: 'previous: each result with the one before it; baseline: every result with one chosen result; pair: two chosen results with each other',
+    description:
+      'previous: each result with the one before it; baseline: every result with one chosen result; pair: two chosen results with each other',
   });
 
 const runResponse = z.object({ scan_result_id: z.string(), state: z.enum(scanStates) }).openapi('RunResponse');
 
 const scanRoutes = [
   {
-    operationId: 'createCheck', method: 'post', path: '/api/v1/check', service, tag: 'Checks', access: checks('w'),
+    operationId: 'createCheck',
+    method: 'post',
+    path: '/api/v1/check',
+    service,
+    tag: 'Checks',
+    access: checks('w'),
     summary: 'Create a check; more than one tag creates a group of checks, one per tag',
-    description: 'The tool and source must be usable in the layer\u2019s project (access types), and the project not archived (409). check_group_id is never accepted.',
-    request: { body: checkCreateBody }, response: checkView,
+    description:
+      'The tool and source must be usable in the layer\u2019s project (access types), and the project not archived (409). check_group_id is never accepted.',
+    request: { body: checkCreateBody },
+    response: checkView,
   },
   {
-    operationId: 'listChecks', method: 'get', path: '/api/v1/checks', service, tag: 'Checks', access: checks('r'),
+    operationId: 'listChecks',
+    method: 'get',
+    path: '/api/v1/checks',
+    service,
+    tag: 'Checks',
+    access: checks('r'),
     summary: 'List checks of the caller\u2019s projects',
     request: {
-      query: bracketQuery(z.object({ ...pageQuery, 'filter[layer_id]': z.uuid().optional(), 'filter[project_code]': z.string().max(64).optional(), 'filter[group_id]': z.uuid().optional() }).strict()),
+      query: bracketQuery(
+        z
+          .object({
+            ...pageQuery,
+            'filter[layer_id]': z.uuid().optional(),
+            'filter[project_code]': z.string().max(64).optional(),
+            'filter[group_id]': z.uuid().optional(),
+          })
+          .strict(),
+      ),
     },
     response: listOf(checkView, 'CheckList'),
   },
   {
-    operationId: 'getCheck', method: 'get', path: '/api/v1/check/{check_id}', service, tag: 'Checks', access: checks('r'),
-    summary: 'A check with its group (grouped_checks) and last scan', request: { params: byCheck }, response: checkView,
+    operationId: 'getCheck',
+    method: 'get',
+    path: '/api/v1/check/{check_id}',
+    service,
+    tag: 'Checks',
+    access: checks('r'),
+    summary: 'A check with its group (grouped_checks) and last scan',
+    request: { params: byCheck },
+    response: checkView,
   },
   {
-    operationId: 'updateCheck', method: 'put', path: '/api/v1/check/{check_id}', service, tag: 'Checks', access: checks('w'),
+    operationId: 'updateCheck',
+    method: 'put',
+    path: '/api/v1/check/{check_id}',
+    service,
+    tag: 'Checks',
+    access: checks('w'),
     summary: 'Update a check and, through grouped_checks, its group (rules 4 to 9 of the guide)',
-    description: 'Without grouped_checks only this check changes. With grouped_checks and no group: more than one element creates a group this check joins; one or none changes only this check. With a group: every listed check gets the common parameters and its own tag, elements without check_id become new checks, group checks not listed leave the group; a group left with fewer than two checks is dissolved.',
-    request: { params: byCheck, body: checkUpdateBody }, response: checkView,
+    description:
+      'Without grouped_checks only this check changes. With grouped_checks and no group: more than one element creates a group this check joins; one or none changes only this check. With a group: every listed check gets the common parameters and its own tag, elements without check_id become new checks, group checks not listed leave the group; a group left with fewer than two checks is dissolved.',
+    request: { params: byCheck, body: checkUpdateBody },
+    response: checkView,
   },
   {
-    operationId: 'deleteChecks', method: 'delete', path: '/api/v1/checks', service, tag: 'Checks', access: checks('d'),
-    summary: 'Delete checks by id (a check with a scan in flight: conflict)', request: { body: idsBody }, response: bulkResult,
+    operationId: 'deleteChecks',
+    method: 'delete',
+    path: '/api/v1/checks',
+    service,
+    tag: 'Checks',
+    access: checks('d'),
+    summary: 'Delete checks by id (a check with a scan in flight: conflict)',
+    request: { body: idsBody },
+    response: bulkResult,
   },
   {
-    operationId: 'deleteCheckGroup', method: 'delete', path: '/api/v1/check-group/{group_id}', service, tag: 'Checks', access: checks('d'),
-    summary: 'Delete a check group and all its checks', request: { params: byGroup },
+    operationId: 'deleteCheckGroup',
+    method: 'delete',
+    path: '/api/v1/check-group/{group_id}',
+    service,
+    tag: 'Checks',
+    access: checks('d'),
+    summary: 'Delete a check group and all its checks',
+    request: { params: byGroup },
     response: z.object({ group_id: z.string(), deleted_check_ids: z.array(z.string()) }).openapi('CheckGroupDeleted'),
   },
-  { operationId: 'removedCreateCheckGroup', method: 'post', path: '/api/v1/check-group', service, tag: 'Checks', access: checks('w'), summary: 'Removed in release 1.5', gone: 'Removed in release 1.5: create a group with POST /api/v1/check and several tags' },
-  { operationId: 'removedGetCheckGroup', method: 'get', path: '/api/v1/check-group/{group_id}', service, tag: 'Checks', access: checks('r'), summary: 'Removed in release 1.5', gone: 'Removed in release 1.5: GET /api/v1/check/{check_id} lists grouped_checks' },
-  { operationId: 'removedUpdateCheckGroup', method: 'put', path: '/api/v1/checks-group/{group_id}', service, tag: 'Checks', access: checks('w'), summary: 'Removed in release 1.5', gone: 'Removed in release 1.5: change a group through PUT /api/v1/check/{check_id} with grouped_checks' },
-  { operationId: 'removedCheckSbom', method: 'post', path: '/api/v1/check/{check_id}/sbom', service, tag: 'Checks', access: checks('w'), summary: 'Removed in release 1.5', gone: 'Removed in release 1.5: upload an SBOM to its layer with POST /api/v1/layer/{layer_id}/sbom' },
-  { operationId: 'removedCheckSecure', method: 'get', path: '/api/v1/check/{check_id}/secure', service, tag: 'Checks', access: checks('r'), summary: 'Removed in release 1.5', gone: 'Removed in release 1.5: secrets are never returned' },
   {
-    operationId: 'runCheck', method: 'post', path: '/api/v1/check/{check_id}/run', service, tag: 'Scans', access: checks('x'),
-    summary: 'Queue a scan of the check',
-    description: 'A check with a scan already queued, running or parsing answers 409 naming that scan; so does one scan in flight more than the license\u2019s scanning_processes limit, naming the limit.',
-    request: { params: byCheck }, response: runResponse, errors: { 503: 'The license limits cannot be read (the identity service does not answer)' },
+    operationId: 'removedCreateCheckGroup',
+    method: 'post',
+    path: '/api/v1/check-group',
+    service,
+    tag: 'Checks',
+    access: checks('w'),
+    summary: 'Removed in release 1.5',
+    gone: 'Removed in release 1.5: create a group with POST /api/v1/check and several tags',
   },
   {
-    operationId: 'runLayer', method: 'post', path: '/api/v1/layer/{layer_id}/run', service, tag: 'Scans', access: checks('x'),
+    operationId: 'removedGetCheckGroup',
+    method: 'get',
+    path: '/api/v1/check-group/{group_id}',
+    service,
+    tag: 'Checks',
+    access: checks('r'),
+    summary: 'Removed in release 1.5',
+    gone: 'Removed in release 1.5: GET /api/v1/check/{check_id} lists grouped_checks',
+  },
+  {
+    operationId: 'removedUpdateCheckGroup',
+    method: 'put',
+    path: '/api/v1/checks-group/{group_id}',
+    service,
+    tag: 'Checks',
+    access: checks('w'),
+    summary: 'Removed in release 1.5',
+    gone: 'Removed in release 1.5: change a group through PUT /api/v1/check/{check_id} with grouped_checks',
+  },
+  {
+    operationId: 'removedCheckSbom',
+    method: 'post',
+    path: '/api/v1/check/{check_id}/sbom',
+    service,
+    tag: 'Checks',
+    access: checks('w'),
+    summary: 'Removed in release 1.5',
+    gone: 'Removed in release 1.5: upload an SBOM to its layer with POST /api/v1/layer/{layer_id}/sbom',
+  },
+  {
+    operationId: 'removedCheckSecure',
+    method: 'get',
+    path: '/api/v1/check/{check_id}/secure',
+    service,
+    tag: 'Checks',
+    access: checks('r'),
+    summary: 'Removed in release 1.5',
+    gone: 'Removed in release 1.5: secrets are never returned',
+  },
+  {
+    operationId: 'runCheck',
+    method: 'post',
+    path: '/api/v1/check/{check_id}/run',
+    service,
+    tag: 'Scans',
+    access: checks('x'),
+    summary: 'Queue a scan of the check',
+    description:
+      'A check with a scan already queued, running or parsing answers 409 naming that scan; so does one scan in flight more than the license\u2019s scanning_processes limit, naming the limit.',
+    request: { params: byCheck },
+    response: runResponse,
+    errors: { 503: 'The license limits cannot be read (the identity service does not answer)' },
+  },
+  {
+    operationId: 'runLayer',
+    method: 'post',
+    path: '/api/v1/layer/{layer_id}/run',
+    service,
+    tag: 'Scans',
+    access: checks('x'),
     summary: 'Queue a scan of every check of the layer (no body)',
-    description: 'Checks that already have a scan in flight keep it and are listed with its id and state. When the scans to queue do not all fit under the license\u2019s scanning_processes limit, none is queued: 409 naming the limit.',
+    description:
+      'Checks that already have a scan in flight keep it and are listed with its id and state. When the scans to queue do not all fit under the license\u2019s scanning_processes limit, none is queued: 409 naming the limit.',
     errors: { 503: 'The license limits cannot be read (the identity service does not answer)' },
     request: { params: byLayer },
-    response: z.object({ scan_results: z.array(z.object({ check_id: z.string(), scan_result_id: z.string(), state: z.enum(scanStates) })) }).openapi('LayerRunResponse'),
+    response: z
+      .object({
+        scan_results: z.array(
+          z.object({ check_id: z.string(), scan_result_id: z.string(), state: z.enum(scanStates) }),
+        ),
+      })
+      .openapi('LayerRunResponse'),
   },
   {
-    operationId: 'stopCheck', method: 'post', path: '/api/v1/check/{check_id}/stop', service, tag: 'Scans', access: checks('x'),
+    operationId: 'stopCheck',
+    method: 'post',
+    path: '/api/v1/check/{check_id}/stop',
+    service,
+    tag: 'Scans',
+    access: checks('x'),
     summary: 'Stop the check\u2019s queued or running scan: the scanner is killed and its workspace removed',
-    request: { params: byCheck }, response: runResponse,
+    request: { params: byCheck },
+    response: runResponse,
   },
   {
-    operationId: 'setCheckComparison', method: 'put', path: '/api/v1/check/{check_id}/comparison', service, tag: 'Checks', access: checks('w'),
+    operationId: 'setCheckComparison',
+    method: 'put',
+    path: '/api/v1/check/{check_id}/comparison',
+    service,
+    tag: 'Checks',
+    access: checks('w'),
     summary: 'Set the incremental comparison mode of the check; the statistics follow it',
-    request: { params: byCheck, body: comparisonBody }, response: checkView,
+    request: { params: byCheck, body: comparisonBody },
+    response: checkView,
   },
   {
-    operationId: 'scanResultIssueStats', method: 'get', path: '/api/v1/scan-result/{result_id}/stats/issues', service, tag: 'Scan results', access: results('r'),
-    summary: 'Findings of a completed result by severity, and new / unchanged / fixed against the result its check’s comparison mode names',
+    operationId: 'scanResultIssueStats',
+    method: 'get',
+    path: '/api/v1/scan-result/{result_id}/stats/issues',
+    service,
+    tag: 'Scan results',
+    access: results('r'),
+    summary:
+      'Findings of a completed result by severity, and new / unchanged / fixed against the result its check’s comparison mode names',
     request: { params: byResult },
     response: z
-      .object({ scan_result_id: z.string(), compared_with: z.string().nullable(), comparison_mode: z.string(), total: breakdown, new: breakdown, unchanged: breakdown, fixed: breakdown })
+      .object({
+        scan_result_id: z.string(),
+        compared_with: z.string().nullable(),
+        comparison_mode: z.string(),
+        total: breakdown,
+        new: breakdown,
+        unchanged: breakdown,
+        fixed: breakdown,
+      })
       .openapi('ScanResultIssueStats'),
   },
   {
-    operationId: 'compareScanResults', method: 'get', path: '/api/v1/scan-results/stats/compare', service, tag: 'Scan results', access: results('r'),
+    operationId: 'compareScanResults',
+    method: 'get',
+    path: '/api/v1/scan-results/stats/compare',
+    service,
+    tag: 'Scan results',
+    access: results('r'),
     summary: 'Two completed results side by side: what only the first has, only the second, and both',
     request: { query: z.object({ first: z.uuid(), second: z.uuid() }).strict() },
     response: scanResultComparison,
   },
   {
-    operationId: 'checkScanHistory', method: 'get', path: '/api/v1/scan-results/stats/{check_id}', service, tag: 'Scan results', access: results('r'),
-    summary: 'The completed results of a check, newest first, with counts and new / fixed against their comparison base',
-    request: { params: byCheck, query: z.object({ page: pageQuery.page, limit: pageQuery.limit.default(20) }).strict() },
+    operationId: 'checkScanHistory',
+    method: 'get',
+    path: '/api/v1/scan-results/stats/{check_id}',
+    service,
+    tag: 'Scan results',
+    access: results('r'),
+    summary:
+      'The completed results of a check, newest first, with counts and new / fixed against their comparison base',
+    request: {
+      params: byCheck,
+      query: z.object({ page: pageQuery.page, limit: pageQuery.limit.default(20) }).strict(),
+    },
     response: checkHistory,
   },
   {
-    operationId: 'listScanResults', method: 'get', path: '/api/v1/scan-results', service, tag: 'Scan results', access: results('r'),
+    operationId: 'listScanResults',
+    method: 'get',
+    path: '/api/v1/scan-results',
+    service,
+    tag: 'Scan results',
+    access: results('r'),
     summary: 'Scan results, newest first',
     request: {
-      query: bracketQuery(z
-        .object({
-          ...pageQuery,
-          'filter[check_id]': z.uuid().optional(),
-          'filter[layer_id]': z.uuid().optional(),
-          'filter[project_code]': z.string().max(64).optional(),
-          'filter[state]': z.enum(scanStates).optional(),
-          'filter[created_at_start]': isoDateTime.optional(),
-          'filter[created_at_end]': isoDateTime.optional(),
-          'filter[updated_at_start]': isoDateTime.optional(),
-          'filter[updated_at_end]': isoDateTime.optional(),
-        })
-        .strict()),
+      query: bracketQuery(
+        z
+          .object({
+            ...pageQuery,
+            'filter[check_id]': z.uuid().optional(),
+            'filter[layer_id]': z.uuid().optional(),
+            'filter[project_code]': z.string().max(64).optional(),
+            'filter[state]': z.enum(scanStates).optional(),
+            'filter[created_at_start]': isoDateTime.optional(),
+            'filter[created_at_end]': isoDateTime.optional(),
+            'filter[updated_at_start]': isoDateTime.optional(),
+            'filter[updated_at_end]': isoDateTime.optional(),
+          })
+          .strict(),
+      ),
     },
     response: listOf(scanResultView, 'ScanResultList'),
   },
   {
-    operationId: 'scanResultFilters', method: 'get', path: '/api/v1/scan-results/filter', service, tag: 'Scan results', access: results('r'),
-    summary: 'Values the scan-result filters can take (checks, states, projects, layers, kinds, date range), within the given filters',
+    operationId: 'scanResultFilters',
+    method: 'get',
+    path: '/api/v1/scan-results/filter',
+    service,
+    tag: 'Scan results',
+    access: results('r'),
+    summary:
+      'Values the scan-result filters can take (checks, states, projects, layers, kinds, date range), within the given filters',
     request: {
-      query: bracketQuery(z
-        .object({
-          'filter[checks]': z.union([z.uuid(), z.array(z.uuid())]).optional().openapi({ description: 'One or several check ids (repeat the parameter)' }),
-          'filter[created_at_start]': isoDateTime.optional(),
-          'filter[created_at_end]': isoDateTime.optional(),
-          'filter[updated_at_start]': isoDateTime.optional(),
-          'filter[updated_at_end]': isoDateTime.optional(),
-        })
-        .strict()),
+      query: bracketQuery(
+        z
+          .object({
+            'filter[checks]': z
+              .union([z.uuid(), z.array(z.uuid())])
+              .optional()
+              .openapi({ description: 'One or several check ids (repeat the parameter)' }),
+            'filter[created_at_start]': isoDateTime.optional(),
+            'filter[created_at_end]': isoDateTime.optional(),
+            'filter[updated_at_start]': isoDateTime.optional(),
+            'filter[updated_at_end]': isoDateTime.optional(),
+          })
+          .strict(),
+      ),
     },
     response: z
       .object({
@@ -327,24 +574,64 @@ const scanRoutes = [
       .openapi('ScanResultFilters'),
   },
   {
-    operationId: 'getScanResult', method: 'get', path: '/api/v1/scan-result/{result_id}', service, tag: 'Scan results', access: results('r'),
-    summary: 'One scan result: state, progress, times, error, findings_count, quality_gate', request: { params: byResult }, response: scanResultView,
+    operationId: 'getScanResult',
+    method: 'get',
+    path: '/api/v1/scan-result/{result_id}',
+    service,
+    tag: 'Scan results',
+    access: results('r'),
+    summary: 'One scan result: state, progress, times, error, findings_count, quality_gate',
+    request: { params: byResult },
+    response: scanResultView,
   },
   {
-    operationId: 'listScanFindings', method: 'get', path: '/api/v1/scan-result/{result_id}/findings', service, tag: 'Scan results', access: results('r'),
-    summary: 'The normalized findings of a completed result, in report order (the issues service deduplicates them across scans)',
-    request: { params: byResult, query: bracketQuery(z.object({ ...pageQuery, 'filter[severity]': z.enum(['critical', 'high', 'medium', 'low', 'info']).optional() }).strict()) },
-    response: listOf(z.record(z.string(), z.unknown()).openapi('Finding', { description: 'The @bulwark/findings model' }), 'FindingList'),
+    operationId: 'listScanFindings',
+    method: 'get',
+    path: '/api/v1/scan-result/{result_id}/findings',
+    service,
+    tag: 'Scan results',
+    access: results('r'),
+    summary:
+      'The normalized findings of a completed result, in report order (the issues service deduplicates them across scans)',
+    request: {
+      params: byResult,
+      query: bracketQuery(
+        z
+          .object({
+            ...pageQuery,
+            'filter[severity]': z.enum(['critical', 'high', 'medium', 'low', 'info']).optional(),
+          })
+          .strict(),
+      ),
+    },
+    response: listOf(
+      z.record(z.string(), z.unknown()).openapi('Finding', { description: 'The @bulwark/findings model' }),
+      'FindingList',
+    ),
   },
   {
-    operationId: 'downloadScanReport', method: 'get', path: '/api/v1/scan-result/{result_id}/report', service, tag: 'Scan results', access: results('r'),
-    summary: 'The raw report as the scanner wrote it (or as it was uploaded)', request: { params: byResult },
+    operationId: 'downloadScanReport',
+    method: 'get',
+    path: '/api/v1/scan-result/{result_id}/report',
+    service,
+    tag: 'Scan results',
+    access: results('r'),
+    summary: 'The raw report as the scanner wrote it (or as it was uploaded)',
+    request: { params: byResult },
   },
   {
-    operationId: 'uploadCheckResults', method: 'post', path: '/api/v1/check/{check_id}/results', service, tag: 'Scan results', access: results('w'),
+    operationId: 'uploadCheckResults',
+    method: 'post',
+    path: '/api/v1/check/{check_id}/results',
+    service,
+    tag: 'Scan results',
+    access: results('w'),
     summary: 'Upload a scanner report for a check; it is processed like a scan',
     description: `The request body is the report itself (any content type, at most ${UPLOAD_MAX_BYTES / 1024 / 1024} MiB; 413 above). The format is detected from the content or named by ?format=<id> (see bulwark formats). An unparseable report answers 400 with the parser\u2019s message and leaves no scan result. Any check accepts uploads; for checks of a Manual tool it is the only way in.`,
-    request: { params: byCheck, query: z.object({ format: z.string().max(64).optional(), file_name: z.string().max(255).optional() }).strict() },
+    request: {
+      params: byCheck,
+      query: z.object({ format: z.string().max(64).optional(), file_name: z.string().max(255).optional() }).strict(),
+    },
     upload: { maxBytes: UPLOAD_MAX_BYTES },
     response: runResponse,
   },
@@ -352,56 +639,117 @@ const scanRoutes = [
 
 export const sbomView = z
   .object({
-    id: z.string(), layer_id: z.string(), project_code: z.string(), project_name: z.string(), format: z.string(), file_name: z.string(),
-    components_count: z.number().int(), vulnerabilities_count: z.number().int(), uploaded_by: z.string().nullable(), created_at: isoDateTime,
+    id: z.string(),
+    layer_id: z.string(),
+    project_code: z.string(),
+    project_name: z.string(),
+    format: z.string(),
+    file_name: z.string(),
+    components_count: z.number().int(),
+    vulnerabilities_count: z.number().int(),
+    uploaded_by: z.string().nullable(),
+    created_at: isoDateTime,
   })
   .openapi('Sbom');
 
 export const dependencyView = z
   .object({
-    name: z.string(), version: z.string().nullable(), type: z.string().nullable(), purl: z.string().nullable(),
-    layer_id: z.string(), project_code: z.string(), project_name: z.string(), sbom_id: z.string(),
+    name: z.string(),
+    version: z.string().nullable(),
+    type: z.string().nullable(),
+    purl: z.string().nullable(),
+    layer_id: z.string(),
+    project_code: z.string(),
+    project_name: z.string(),
+    sbom_id: z.string(),
   })
   .openapi('Dependency');
 
 // The SBOM routes, declared after the views they answer with.
 const sbomRoutes = [
   {
-    operationId: 'uploadLayerSbom', method: 'post', path: '/api/v1/layer/{layer_id}/sbom', service, tag: 'Dependencies', access: dependencies('w'),
-    summary: 'Upload a CycloneDX SBOM (JSON or XML) for a layer: its components become the layer\u2019s dependency list',
-    description: 'The body is the SBOM file. Vulnerabilities and VEX statements inside it are counted here; import them as findings with POST /api/v1/check/{check_id}/results.',
+    operationId: 'uploadLayerSbom',
+    method: 'post',
+    path: '/api/v1/layer/{layer_id}/sbom',
+    service,
+    tag: 'Dependencies',
+    access: dependencies('w'),
+    summary:
+      'Upload a CycloneDX SBOM (JSON or XML) for a layer: its components become the layer\u2019s dependency list',
+    description:
+      'The body is the SBOM file. Vulnerabilities and VEX statements inside it are counted here; import them as findings with POST /api/v1/check/{check_id}/results.',
     request: { params: byLayer, query: z.object({ file_name: z.string().max(255).optional() }).strict() },
     upload: { maxBytes: UPLOAD_MAX_BYTES },
     response: sbomView,
   },
   {
-    operationId: 'listSboms', method: 'get', path: '/api/v1/sboms', service, tag: 'Dependencies', access: dependencies('r'),
+    operationId: 'listSboms',
+    method: 'get',
+    path: '/api/v1/sboms',
+    service,
+    tag: 'Dependencies',
+    access: dependencies('r'),
     summary: 'Uploaded SBOMs, newest first',
-    request: { query: bracketQuery(z.object({ ...pageQuery, 'filter[project_code]': z.string().max(64).optional(), search: z.string().max(255).optional() }).strict()) },
+    request: {
+      query: bracketQuery(
+        z
+          .object({
+            ...pageQuery,
+            'filter[project_code]': z.string().max(64).optional(),
+            search: z.string().max(255).optional(),
+          })
+          .strict(),
+      ),
+    },
     response: listOf(sbomView, 'SbomList'),
   },
   {
-    operationId: 'listDependencies', method: 'get', path: '/api/v1/dependencies', service, tag: 'Dependencies', access: dependencies('r'),
+    operationId: 'listDependencies',
+    method: 'get',
+    path: '/api/v1/dependencies',
+    service,
+    tag: 'Dependencies',
+    access: dependencies('r'),
     summary: 'Components of each layer\u2019s latest SBOM',
     request: {
-      query: bracketQuery(z
-        .object({
-          ...pageQuery,
-          'filter[layer_id]': z.uuid().optional(),
-          'search[name]': z.string().max(255).optional(),
-          'search[project_name]': z.string().max(255).optional(),
-          'search[type]': z.string().max(64).optional(),
-          'search[version]': z.string().max(128).optional(),
-        })
-        .strict()),
+      query: bracketQuery(
+        z
+          .object({
+            ...pageQuery,
+            'filter[layer_id]': z.uuid().optional(),
+            'search[name]': z.string().max(255).optional(),
+            'search[project_name]': z.string().max(255).optional(),
+            'search[type]': z.string().max(64).optional(),
+            'search[version]': z.string().max(128).optional(),
+          })
+          .strict(),
+      ),
     },
     response: listOf(dependencyView, 'DependencyList'),
   },
   {
-    operationId: 'dependencyFilters', method: 'get', path: '/api/v1/dependencies/filter', service, tag: 'Dependencies', access: dependencies('r'),
+    operationId: 'dependencyFilters',
+    method: 'get',
+    path: '/api/v1/dependencies/filter',
+    service,
+    tag: 'Dependencies',
+    access: dependencies('r'),
     summary: 'Values the dependency filters can take',
-    request: { query: bracketQuery(z.object({ 'filter[layer_ids]': z.union([z.uuid(), z.array(z.uuid())]).optional().openapi({ description: 'One or several layer ids (repeat the parameter)' }) }).strict()) },
-    response: z.object({ types: z.array(z.string()), project_names: z.array(z.string()), layer_ids: z.array(z.string()) }).openapi('DependencyFilters'),
+    request: {
+      query: bracketQuery(
+        z
+          .object({
+            'filter[layer_ids]': z
+              .union([z.uuid(), z.array(z.uuid())])
+              .optional()
+              .openapi({ description: 'One or several layer ids (repeat the parameter)' }),
+          })
+          .strict(),
+      ),
+    },
+    response: z
+      .object({ types: z.array(z.string()), project_names: z.array(z.string()), layer_ids: z.array(z.string()) })
+      .openapi('DependencyFilters'),
   },
 ] as const satisfies readonly RouteSpec[];
 

@@ -78,9 +78,18 @@ class JsonScanner {
       }
       const c = buf[i];
       if (this.scalarStart >= 0) {
-        if (c === Ch.Space || c === Ch.Lf || c === Ch.Cr || c === Ch.Tab || c === Ch.Comma ||
-            c === Ch.OpenBrace || c === Ch.OpenBracket || c === Ch.Quote ||
-            c === Ch.CloseBrace || c === Ch.CloseBracket) {
+        if (
+          c === Ch.Space ||
+          c === Ch.Lf ||
+          c === Ch.Cr ||
+          c === Ch.Tab ||
+          c === Ch.Comma ||
+          c === Ch.OpenBrace ||
+          c === Ch.OpenBracket ||
+          c === Ch.Quote ||
+          c === Ch.CloseBrace ||
+          c === Ch.CloseBracket
+        ) {
           this.h.top(this.scalarStart, offset + i);
           this.scalarStart = -1;
         } else {
@@ -162,7 +171,9 @@ class JsonScanner {
 
   private checkStringLength(pos: number): void {
     if (pos - this.stringStart > this.limits.maxStringBytes) {
-      throw new InputError(`JSON string at byte ${this.stringStart} is longer than ${this.limits.maxStringBytes >> 20} MiB`);
+      throw new InputError(
+        `JSON string at byte ${this.stringStart} is longer than ${this.limits.maxStringBytes >> 20} MiB`,
+      );
     }
   }
 

@@ -29,7 +29,12 @@ export const DEFAULT_ZIP_LIMITS: ZipLimits = {
 
 /** A zip file's first bytes: a local file header, or the end record of an empty archive. */
 export function isZip(head: Buffer): boolean {
-  return head.length >= 4 && head[0] === 0x50 && head[1] === 0x4b && ((head[2] === 0x03 && head[3] === 0x04) || (head[2] === 0x05 && head[3] === 0x06));
+  return (
+    head.length >= 4 &&
+    head[0] === 0x50 &&
+    head[1] === 0x4b &&
+    ((head[2] === 0x03 && head[3] === 0x04) || (head[2] === 0x05 && head[3] === 0x06))
+  );
 }
 
 function checkName(name: string): void {
@@ -45,16 +50,20 @@ export class ZipArchive {
   private readonly data: Uint8Array;
 
   constructor(source: ByteSource, limits: ZipLimits = DEFAULT_ZIP_LIMITS) {
-    if (source.size > limits.maxArchiveBytes) throw new InputError(`zip archive larger than ${limits.maxArchiveBytes >> 20} MiB`);
+    if (source.size > limits.maxArchiveBytes)
+      throw new InputError(`zip archive larger than ${limits.maxArchiveBytes >> 20} MiB`);
     this.data = source.read(0, source.size);
     const names: string[] = [];
     let total = 0;
     this.scan((entry) => {
-      if (names.length >= limits.maxEntries) throw new InputError(`zip archive has more than ${limits.maxEntries} entries`);
+      if (names.length >= limits.maxEntries)
+        throw new InputError(`zip archive has more than ${limits.maxEntries} entries`);
       checkName(entry.name);
-      if (entry.originalSize > limits.maxEntryBytes) throw new InputError(`zip entry "${entry.name}" is larger than ${limits.maxEntryBytes >> 20} MiB uncompressed`);
+      if (entry.originalSize > limits.maxEntryBytes)
+        throw new InputError(`zip entry "${entry.name}" is larger than ${limits.maxEntryBytes >> 20} MiB uncompressed`);
       total += entry.originalSize;
-      if (total > limits.maxTotalBytes) throw new InputError(`zip archive is larger than ${limits.maxTotalBytes >> 20} MiB uncompressed`);
+      if (total > limits.maxTotalBytes)
+        throw new InputError(`zip archive is larger than ${limits.maxTotalBytes >> 20} MiB uncompressed`);
       if (entry.originalSize > 1 << 20 && entry.originalSize > limits.maxRatio * Math.max(1, entry.size)) {
         throw new InputError(`zip entry "${entry.name}" compresses more than ${limits.maxRatio}:1 (a zip bomb?)`);
       }
@@ -73,9 +82,12 @@ export class ZipArchive {
   /** Inflates one entry (checked by the constructor). */
   read(name: string): Buffer {
     let out: Uint8Array | undefined;
-    this.scan((entry) => entry.name === name, (files) => {
-      out = files[name];
-    });
+    this.scan(
+      (entry) => entry.name === name,
+      (files) => {
+        out = files[name];
+      },
+    );
     if (!out) throw new InputError(`zip entry "${name}" is missing`);
     return Buffer.from(out.buffer, out.byteOffset, out.byteLength);
   }

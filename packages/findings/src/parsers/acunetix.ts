@@ -25,15 +25,26 @@ function* parseXml(root: XmlElement, ctx: ParseContext): Generator<Finding> {
         toolCategory: 'dast',
         ruleId: childText(item, 'ModuleName') ?? childText(item, 'Type'),
         title: childText(item, 'Name') ?? 'Acunetix finding',
-        description: [htmlText(childText(item, 'Description')), htmlText(childText(item, 'Details')), htmlText(childText(item, 'DetailedInformation'))].filter(Boolean).join('\n\n') || undefined,
+        description:
+          [
+            htmlText(childText(item, 'Description')),
+            htmlText(childText(item, 'Details')),
+            htmlText(childText(item, 'DetailedInformation')),
+          ]
+            .filter(Boolean)
+            .join('\n\n') || undefined,
         severity: acunetixSeverity(word),
         toolSeverity: word,
         cwes: cwes(path(item, 'CWEList', 'CWE').map((c) => c.attrs.id ?? c.text)),
         vulnerabilityIds: vulnIds(path(item, 'CVEList', 'CVE').map((c) => childText(c, 'Id') ?? c.text)),
-        references: path(item, 'References', 'Reference').map((r) => childText(r, 'URL')).filter((u): u is string => !!u),
+        references: path(item, 'References', 'Reference')
+          .map((r) => childText(r, 'URL'))
+          .filter((u): u is string => !!u),
         mitigation: htmlText(childText(item, 'Recommendation')),
         endpoints: url ? [{ url, parameter: childText(item, 'Parameter') }] : [],
-        suppression: /^true$/i.test(childText(item, 'IsFalsePositive') ?? '') ? { state: 'false_positive', source: 'tool' } : undefined,
+        suppression: /^true$/i.test(childText(item, 'IsFalsePositive') ?? '')
+          ? { state: 'false_positive', source: 'tool' }
+          : undefined,
         tags: [childText(item, 'Type')].filter((t): t is string => !!t),
         detectedAt,
       };
@@ -61,13 +72,21 @@ function* parseJson(doc: unknown, ctx: ParseContext): Generator<Finding> {
       toolCategory: 'dast',
       ruleId: str(vuln.Type),
       title: str(vuln.Name) ?? 'Acunetix 360 finding',
-      description: [htmlText(str(vuln.Description)), htmlText(str(vuln.Impact))].filter(Boolean).join('\n\n') || undefined,
+      description:
+        [htmlText(str(vuln.Description)), htmlText(str(vuln.Impact))].filter(Boolean).join('\n\n') || undefined,
       severity: acunetixSeverity(word),
       toolSeverity: word,
       confidence: str(vuln.Certainty),
       cwes: cwes(str(cls.Cwe)?.split(',')),
-      vulnerabilityIds: vulnIds(arr(vuln.KnownVulnerabilities).map((k) => (isObj(k) ? k.Title : k)).filter((k) => /^CVE-/i.test(String(k)))),
-      references: [...(lookup ? [`https://online.acunetix360.com/issues/detail/${lookup}`] : []), ...htmlLinks(str(vuln.ExternalReferences))],
+      vulnerabilityIds: vulnIds(
+        arr(vuln.KnownVulnerabilities)
+          .map((k) => (isObj(k) ? k.Title : k))
+          .filter((k) => /^CVE-/i.test(String(k))),
+      ),
+      references: [
+        ...(lookup ? [`https://online.acunetix360.com/issues/detail/${lookup}`] : []),
+        ...htmlLinks(str(vuln.ExternalReferences)),
+      ],
       mitigation: htmlText(str(vuln.RemedialProcedure)) ?? htmlText(str(vuln.RemedialActions)),
       endpoints: url ? [{ url, method: str(request.Method) }] : [],
       suppression: state && SUPPRESSED_STATES.test(state) ? { state, source: 'tool' } : undefined,

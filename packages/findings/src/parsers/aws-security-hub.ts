@@ -53,7 +53,9 @@ function fromAsff(f: Record<string, unknown>, ctx: ParseContext): Finding {
       str(f.SourceUrl),
       ...vulnerabilities.flatMap((v) => [str(obj(v.Vendor).Url), ...arr(v.ReferenceUrls).map(str)]),
     ].filter((u, i, all): u is string => !!u && all.indexOf(u) === i),
-    mitigation: [str(recommendation.Text), str(pkg.Remediation)].filter((t) => t && t !== 'None Provided').join('\n') || undefined,
+    mitigation:
+      [str(recommendation.Text), str(pkg.Remediation)].filter((t) => t && t !== 'None Provided').join('\n') ||
+      undefined,
     library: str(pkg.Name)
       ? {
           name: String(pkg.Name),
@@ -63,7 +65,12 @@ function fromAsff(f: Record<string, unknown>, ctx: ParseContext): Finding {
         }
       : undefined,
     resource: str(resource.Id)
-      ? { id: String(resource.Id), type: str(resource.Type), region: str(resource.Region) ?? str(f.Region), account: str(f.AwsAccountId) }
+      ? {
+          id: String(resource.Id),
+          type: str(resource.Type),
+          region: str(resource.Region) ?? str(f.Region),
+          account: str(f.AwsAccountId),
+        }
       : undefined,
     // The product's identity of the finding, stable across its updates.
     locator: str(f.Id),
@@ -85,13 +92,17 @@ function* parse(doc: unknown, ctx: ParseContext): Generator<Finding> {
   for (const f of each(findingsOf(doc))) yield fromAsff(obj(f), ctx);
 }
 
-const isAsff = (f: unknown): boolean => hasKeys(f, 'SchemaVersion', 'ProductArn') || hasKeys(f, 'ProductArn', 'GeneratorId', 'AwsAccountId');
+const isAsff = (f: unknown): boolean =>
+  hasKeys(f, 'SchemaVersion', 'ProductArn') || hasKeys(f, 'ProductArn', 'GeneratorId', 'AwsAccountId');
 
 export const awsSecurityHub: JsonFormat = {
   id: 'aws-security-hub',
   title: 'AWS Security Hub findings JSON (ASFF: get-findings export, EventBridge event)',
   kind: 'json',
   detect: (doc) => isAsff(first(findingsOf(doc))),
-  isEmptyReport: (doc) => (hasKeys(doc, 'Findings') || hasKeys(doc, 'findings')) && Object.keys(obj(doc)).length <= 2 && first(findingsOf(doc)) === undefined,
+  isEmptyReport: (doc) =>
+    (hasKeys(doc, 'Findings') || hasKeys(doc, 'findings')) &&
+    Object.keys(obj(doc)).length <= 2 &&
+    first(findingsOf(doc)) === undefined,
   parse,
 };

@@ -5,7 +5,10 @@ import { each, hasKeys, JsonFormat, ParseContext } from './common';
 /** Bandit prefixes each code line with its number; keep only the flagged lines, without numbers. */
 function flaggedCode(code: string | undefined, range: number[]): string | undefined {
   if (!code) return undefined;
-  const lines = code.split('\n').map((l) => /^(\d+)\s?(.*)$/.exec(l)).filter((m): m is RegExpExecArray => m !== null);
+  const lines = code
+    .split('\n')
+    .map((l) => /^(\d+)\s?(.*)$/.exec(l))
+    .filter((m): m is RegExpExecArray => m !== null);
   const picked = lines.filter((m) => range.includes(Number(m[1]))).map((m) => m[2]);
   return (picked.length ? picked : lines.map((m) => m[2])).join('\n');
 }
@@ -14,7 +17,9 @@ function* parse(doc: unknown, ctx: ParseContext): Generator<Finding> {
   for (const r of each(obj(doc).results)) {
     const o = obj(r);
     const sev = str(o.issue_severity) ?? 'UNDEFINED';
-    const range = arr(o.line_range).map(int).filter((n): n is number => n !== undefined);
+    const range = arr(o.line_range)
+      .map(int)
+      .filter((n): n is number => n !== undefined);
     const testId = str(o.test_id);
     yield ctx.finding({
       tool: 'bandit',

@@ -43,7 +43,10 @@ function* findings(rows: Record<string, string>[], ctx: ParseContext, paths?: Pa
       mitigation: cell(row, 'Solution'),
       library: { name, version, ecosystem: cell(row, 'Channel version origin', 'Origin name') },
       filePath: paths?.get(componentKey)?.[0] ?? origin,
-      suppression: status && SUPPRESSED.test(status) ? { state: status.toLowerCase(), source: 'tool', justification: cell(row, 'Remediation comment') } : undefined,
+      suppression:
+        status && SUPPRESSED.test(status)
+          ? { state: status.toLowerCase(), source: 'tool', justification: cell(row, 'Remediation comment') }
+          : undefined,
       detectedAt: cell(row, 'Published on'),
     };
     const cweIds = cell(row, 'CWE Ids');
@@ -54,7 +57,11 @@ function* findings(rows: Record<string, string>[], ctx: ParseContext, paths?: Pa
 }
 
 function isSecurityHeader(header: string[]): boolean {
-  return header.includes('Vulnerability id') && header.includes('Security Risk') && (header.includes('Project name') || header.includes('Component name'));
+  return (
+    header.includes('Vulnerability id') &&
+    header.includes('Security Risk') &&
+    (header.includes('Project name') || header.includes('Component name'))
+  );
 }
 
 /** Black Duck (Hub) vulnerability report CSV (`security.csv`): one finding per component vulnerability. */

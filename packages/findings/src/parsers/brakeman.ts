@@ -6,7 +6,10 @@ function* parse(doc: unknown, ctx: ParseContext): Generator<Finding> {
   const o = obj(doc);
   const scan = obj(o.scan_info);
   // Warnings the project marked as ignored in brakeman.ignore are written apart; they stay findings, suppressed.
-  const sets: [unknown, boolean][] = [[o.warnings, false], [o.ignored_warnings, true]];
+  const sets: [unknown, boolean][] = [
+    [o.warnings, false],
+    [o.ignored_warnings, true],
+  ];
   for (const [warnings, ignored] of sets) {
     for (const w of each(warnings)) {
       const x = obj(w);
@@ -17,7 +20,9 @@ function* parse(doc: unknown, ctx: ParseContext): Generator<Finding> {
         toolCategory: 'sast',
         ruleId: str(x.check_name) ?? type,
         title: str(x.message) ? `${type}: ${String(x.message)}` : type,
-        description: [str(x.message), str(x.user_input) && `User input: ${String(x.user_input)}`].filter(Boolean).join('\n') || undefined,
+        description:
+          [str(x.message), str(x.user_input) && `User input: ${String(x.user_input)}`].filter(Boolean).join('\n') ||
+          undefined,
         // Brakeman rates only its confidence, not the severity; DefectDojo reads every warning as medium.
         severity: 'medium',
         confidence,
@@ -40,6 +45,8 @@ export const brakeman: JsonFormat = {
   id: 'brakeman',
   title: 'Brakeman JSON (brakeman -f json)',
   kind: 'json',
-  detect: (doc) => hasKeys(doc, 'scan_info', 'warnings') && ['brakeman_version', 'checks_performed'].some((k) => k in obj(obj(doc).scan_info)),
+  detect: (doc) =>
+    hasKeys(doc, 'scan_info', 'warnings') &&
+    ['brakeman_version', 'checks_performed'].some((k) => k in obj(obj(doc).scan_info)),
   parse,
 };

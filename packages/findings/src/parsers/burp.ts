@@ -20,7 +20,12 @@ function* parse(root: XmlElement, ctx: ParseContext): Generator<Finding> {
     const request = path(issue, 'requestresponse', 'request')[0];
     const detail = htmlText(childText(issue, 'issueDetail'));
     const background = htmlText(childText(issue, 'issueBackground'));
-    const remediation = [htmlText(childText(issue, 'remediationDetail')), htmlText(childText(issue, 'remediationBackground'))].filter(Boolean).join('\n\n');
+    const remediation = [
+      htmlText(childText(issue, 'remediationDetail')),
+      htmlText(childText(issue, 'remediationBackground')),
+    ]
+      .filter(Boolean)
+      .join('\n\n');
     const classifications = childText(issue, 'vulnerabilityClassifications');
     yield ctx.finding({
       tool: 'burp',
@@ -45,7 +50,10 @@ export const burp: XmlFormat = {
   id: 'burp',
   title: 'Burp Suite XML issues export',
   kind: 'xml',
-  detect: (root) => root.name === 'issues' && ('burpVersion' in root.attrs || path(root, 'issue').some((i) => !!childText(i, 'serialNumber') || !!childText(i, 'type'))),
+  detect: (root) =>
+    root.name === 'issues' &&
+    ('burpVersion' in root.attrs ||
+      path(root, 'issue').some((i) => !!childText(i, 'serialNumber') || !!childText(i, 'type'))),
   isEmptyReport: (doc) => (doc as XmlElement).name === 'issues' && (doc as XmlElement).children.length === 0,
   parse,
 };

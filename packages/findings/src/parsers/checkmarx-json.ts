@@ -20,7 +20,11 @@ function* parse(doc: unknown, ctx: ParseContext): Generator<Finding> {
           toolCategory: 'sast',
           ruleId: str(query.queryId) ?? name,
           title: name.replace(/_/g, ' '),
-          description: str(query.description) ?? (nodes.length ? `Source: ${str(nodes[0].fileName)}:${str(nodes[0].line)} ${str(nodes[0].name) ?? ''}\nSink: ${str(sink.fileName)}:${str(sink.line)} ${str(sink.name) ?? ''}` : undefined),
+          description:
+            str(query.description) ??
+            (nodes.length
+              ? `Source: ${str(nodes[0].fileName)}:${str(nodes[0].line)} ${str(nodes[0].name) ?? ''}\nSink: ${str(sink.fileName)}:${str(sink.line)} ${str(sink.name) ?? ''}`
+              : undefined),
           severity: severityOf(sev) ?? 'info',
           toolSeverity: sev,
           cwes: cwes(v.cweId),
@@ -28,8 +32,13 @@ function* parse(doc: unknown, ctx: ParseContext): Generator<Finding> {
           filePath: str(sink.fileName),
           startLine: line(sink.line),
           locator: similarity ? `similarity:${similarity}` : undefined,
-          toolFingerprints: { ...(str(v.id) ? { id: String(v.id) } : {}), ...(similarity ? { similarityId: similarity } : {}) },
-          suppression: /not exploitable/i.test(str(v.state) ?? '') ? { state: String(v.state), source: 'tool' } : undefined,
+          toolFingerprints: {
+            ...(str(v.id) ? { id: String(v.id) } : {}),
+            ...(similarity ? { similarityId: similarity } : {}),
+          },
+          suppression: /not exploitable/i.test(str(v.state) ?? '')
+            ? { state: String(v.state), source: 'tool' }
+            : undefined,
           detectedAt: str(v.foundDate),
         });
       }

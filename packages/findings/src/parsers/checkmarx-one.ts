@@ -27,7 +27,9 @@ function fromApiResult(r: Obj, ctx: ParseContext): Finding {
     tags: [type],
     locator: similarity ? `similarity:${similarity}` : undefined,
     toolFingerprints: similarity ? { similarityId: similarity } : {},
-    suppression: /NOT_EXPLOITABLE|PROPOSED_NOT_EXPLOITABLE/.test(str(r.state) ?? '') ? { state: String(r.state), source: 'tool' } : undefined,
+    suppression: /NOT_EXPLOITABLE|PROPOSED_NOT_EXPLOITABLE/.test(str(r.state) ?? '')
+      ? { state: String(r.state), source: 'tool' }
+      : undefined,
     detectedAt: str(r.foundAt) ?? str(r.created),
   };
   if (type === 'sast') {
@@ -36,7 +38,12 @@ function fromApiResult(r: Obj, ctx: ParseContext): Finding {
     return ctx.finding({ ...common, filePath: str(sink.fileName), startLine: line(sink.line) });
   }
   if (type === 'kics') {
-    return ctx.finding({ ...common, filePath: str(data.filename), startLine: line(data.line), mitigation: str(data.expectedValue) });
+    return ctx.finding({
+      ...common,
+      filePath: str(data.filename),
+      startLine: line(data.line),
+      mitigation: str(data.expectedValue),
+    });
   }
   const pkg = str(data.packageIdentifier) ?? '';
   const m = /^(.*)-(\d[^-]*)$/.exec(pkg);
@@ -62,7 +69,11 @@ function fromGitlab(v: Obj, ctx: ParseContext): Finding {
     title: str(v.name)?.replace(/_/g, ' ') ?? str(v.message) ?? 'Checkmarx One result',
     description: str(v.description),
     confidence: str(v.confidence),
-    cwes: cwes(arr(v.identifiers).filter((i) => /cwe/i.test(str(obj(i).type) ?? '')).map((i) => obj(i).value)),
+    cwes: cwes(
+      arr(v.identifiers)
+        .filter((i) => /cwe/i.test(str(obj(i).type) ?? ''))
+        .map((i) => obj(i).value),
+    ),
     mitigation: str(v.solution),
     filePath: str(loc.file),
     startLine: line(loc.start_line),
@@ -76,7 +87,8 @@ function* fromScanReport(doc: Obj, ctx: ParseContext): Generator<Finding> {
   const advice = new Map<string, string>();
   for (const d of each(doc.vulnerabilityDetails)) {
     const o = obj(d);
-    if (str(o.vulnerabilityName) && str(o.generalRecommendations)) advice.set(String(o.vulnerabilityName), String(o.generalRecommendations));
+    if (str(o.vulnerabilityName) && str(o.generalRecommendations))
+      advice.set(String(o.vulnerabilityName), String(o.generalRecommendations));
   }
   for (const q of each(obj(doc.scanResults).resultsList)) {
     const query = obj(q);
@@ -117,6 +129,7 @@ export const checkmarxOne: JsonFormat = {
   detect: (doc) =>
     (hasKeys(doc, 'results', 'totalCount') && (hasKeys(doc, 'scanID') || hasKeys(doc, 'scanId'))) ||
     (hasKeys(doc, 'reportType', 'scanResults') && hasKeys(obj(obj(doc).scanResults), 'resultsList')) ||
-    (hasKeys(doc, 'scan', 'vulnerabilities') && /checkmarx|cxone/i.test(JSON.stringify(obj(obj(doc).scan).analyzer ?? obj(obj(doc).scan).scanner ?? ''))),
+    (hasKeys(doc, 'scan', 'vulnerabilities') &&
+      /checkmarx|cxone/i.test(JSON.stringify(obj(obj(doc).scan).analyzer ?? obj(obj(doc).scan).scanner ?? ''))),
   parse,
 };

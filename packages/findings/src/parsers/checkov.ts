@@ -14,7 +14,12 @@ function* parse(doc: unknown, ctx: ParseContext): Generator<Finding> {
       const sev = str(check.severity);
       yield ctx.finding({
         tool: 'checkov',
-        toolCategory: checkType === 'sca_package' || checkType === 'sca_image' ? 'sca' : checkType === 'secrets' ? 'secrets' : 'iac',
+        toolCategory:
+          checkType === 'sca_package' || checkType === 'sca_image'
+            ? 'sca'
+            : checkType === 'secrets'
+              ? 'secrets'
+              : 'iac',
         ruleId: str(check.check_id),
         title: str(check.check_name) ?? str(check.check_id) ?? 'Checkov check failed',
         description: `Check Type: ${checkType}\nCheck Id: ${str(check.check_id) ?? ''}\n${str(check.check_name) ?? ''}\n`,
@@ -40,6 +45,8 @@ export const checkov: JsonFormat = {
   kind: 'json',
   detect: (doc) => isReport(doc) || isArrayLikeOf(doc, isReport),
   // With nothing to check Checkov writes only its summary, or an empty list.
-  isEmptyReport: (doc) => (Array.isArray(doc) && doc.length === 0) || (hasKeys(doc, 'passed', 'failed', 'resource_count') && !('results' in (doc as object))),
+  isEmptyReport: (doc) =>
+    (Array.isArray(doc) && doc.length === 0) ||
+    (hasKeys(doc, 'passed', 'failed', 'resource_count') && !('results' in (doc as object))),
   parse,
 };

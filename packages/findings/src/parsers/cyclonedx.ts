@@ -12,7 +12,12 @@ type Obj = Record<string, unknown>;
  */
 
 /** CVSS vectors in CycloneDX usually lack the version prefix; the rating method names it. */
-const METHOD_PREFIX: Record<string, string> = { CVSSv2: '', CVSSv3: 'CVSS:3.0/', CVSSv31: 'CVSS:3.1/', CVSSv4: 'CVSS:4.0/' };
+const METHOD_PREFIX: Record<string, string> = {
+  CVSSv2: '',
+  CVSSv3: 'CVSS:3.0/',
+  CVSSv31: 'CVSS:3.1/',
+  CVSSv4: 'CVSS:4.0/',
+};
 const METHOD_RANK = ['CVSSv4', 'CVSSv31', 'CVSSv3', 'CVSSv2'];
 
 function withPrefix(vector: string, method: string | undefined): string {
@@ -22,7 +27,9 @@ function withPrefix(vector: string, method: string | undefined): string {
 
 function fromPurl(ref: string): Component {
   const m = /^pkg:[^/]+\/(?:.*\/)?([^/@?#]+)(?:@([^?#]+))?/.exec(ref);
-  return m ? { name: decodeURIComponent(m[1]), version: m[2] ? decodeURIComponent(m[2]) : undefined, purl: ref } : { name: ref };
+  return m
+    ? { name: decodeURIComponent(m[1]), version: m[2] ? decodeURIComponent(m[2]) : undefined, purl: ref }
+    : { name: ref };
 }
 
 function collectComponents(list: unknown, out: Map<string, Component>, ctx: ParseContext): void {
@@ -30,7 +37,13 @@ function collectComponents(list: unknown, out: Map<string, Component>, ctx: Pars
     const o = obj(c);
     const name = str(o.name);
     if (name) {
-      const comp: Component = { name, group: str(o.group), version: str(o.version), purl: str(o.purl), type: str(o.type) };
+      const comp: Component = {
+        name,
+        group: str(o.group),
+        version: str(o.version),
+        purl: str(o.purl),
+        type: str(o.type),
+      };
       ctx.components.push(comp);
       const ref = str(o['bom-ref']) ?? str(o.purl);
       if (ref) out.set(ref, comp);
@@ -69,14 +82,19 @@ function* parseBom(bom: Obj, ctx: ParseContext): Generator<Finding> {
     const ratings = arr(v.ratings).map(obj);
     const { severity, raw } = severityOfRatings(ratings);
     const analysis = obj(v.analysis);
-    const affects = arr(v.affects).map(obj).filter((a) => str(a.ref));
+    const affects = arr(v.affects)
+      .map(obj)
+      .filter((a) => str(a.ref));
     const targets = affects.length ? affects : [undefined];
     for (const target of targets) {
       const ref = target && String(target.ref);
       // VEX documents state versions (or ranges) per affected product; each statement is its own finding.
-      const versions = arr(target?.versions).map((x) => str(obj(x).version) ?? str(obj(x).range)).filter(Boolean).join(', ');
+      const versions = arr(target?.versions)
+        .map((x) => str(obj(x).version) ?? str(obj(x).range))
+        .filter(Boolean)
+        .join(', ');
       const local = ref?.replace(/^urn:cdx:[^#]*#/, '');
-      const found = ref ? byRef.get(ref) ?? byRef.get(local!) ?? fromPurl(local!) : undefined;
+      const found = ref ? (byRef.get(ref) ?? byRef.get(local!) ?? fromPurl(local!)) : undefined;
       const comp = found && versions && !found.version ? { ...found, version: versions } : found;
       const init: FindingInit = {
         tool: str(obj(arr(v.tools)[0]).name) ?? str(obj(v.source).name) ?? 'cyclonedx',
@@ -88,7 +106,9 @@ function* parseBom(bom: Obj, ctx: ParseContext): Generator<Finding> {
         toolSeverity: raw,
         cwes: cwes(v.cwes),
         vulnerabilityIds: vulnIds([id, ...arr(v.references).map((r) => obj(r).id)]),
-        references: [str(obj(v.source).url), ...arr(v.advisories).map((a) => str(obj(a).url))].filter((u): u is string => !!u),
+        references: [str(obj(v.source).url), ...arr(v.advisories).map((a) => str(obj(a).url))].filter(
+          (u): u is string => !!u,
+        ),
         mitigation: str(v.recommendation),
         library: comp ? { name: comp.name, version: comp.version, purl: comp.purl } : undefined,
         // A BOM-link names the document the component is described in.
@@ -97,10 +117,15 @@ function* parseBom(bom: Obj, ctx: ParseContext): Generator<Finding> {
       };
       for (const r of [...ratings].sort((a, b) => rank(a) - rank(b))) {
         const vector = str(r.vector);
-        if (vector) addCvss(init, withPrefix(vector, str(r.method)), /^CVSS/.test(str(r.method) ?? '') ? r.score : undefined);
+        if (vector)
+          addCvss(init, withPrefix(vector, str(r.method)), /^CVSS/.test(str(r.method) ?? '') ? r.score : undefined);
       }
       if (str(analysis.state)) {
-        init.suppression = { state: String(analysis.state), source: 'vex', justification: str(analysis.justification) ?? str(analysis.detail) };
+        init.suppression = {
+          state: String(analysis.state),
+          source: 'vex',
+          justification: str(analysis.justification) ?? str(analysis.detail),
+        };
       }
       yield ctx.finding(init);
     }
@@ -111,7 +136,9 @@ export const cyclonedxJson: JsonFormat = {
   id: 'cyclonedx-json',
   title: 'CycloneDX JSON 1.2–1.6 (SBOM components, vulnerabilities, VEX)',
   kind: 'json',
-  detect: (doc) => str(obj(doc).bomFormat) === 'CycloneDX' || (hasKeys(doc, 'specVersion') && (hasKeys(doc, 'components') || hasKeys(doc, 'vulnerabilities'))),
+  detect: (doc) =>
+    str(obj(doc).bomFormat) === 'CycloneDX' ||
+    (hasKeys(doc, 'specVersion') && (hasKeys(doc, 'components') || hasKeys(doc, 'vulnerabilities'))),
   parse: (doc, ctx) => parseBom(obj(doc), ctx),
 };
 
@@ -140,16 +167,25 @@ function xmlVulnerability(el: XmlElement, ownerRef?: string): Obj {
   const analysis = child(el, 'analysis');
   return {
     id: childText(el, 'id'),
-    source: { name: child(el, 'source')?.attrs.name ?? childText(child(el, 'source'), 'name'), url: childText(child(el, 'source'), 'url') },
+    source: {
+      name: child(el, 'source')?.attrs.name ?? childText(child(el, 'source'), 'name'),
+      url: childText(child(el, 'source'), 'url'),
+    },
     references: path(el, 'references', 'reference').map((r) => ({ id: childText(r, 'id') })),
     ratings,
     cwes: path(el, 'cwes', 'cwe').map((c) => c.text),
     description: childText(el, 'description'),
     detail: childText(el, 'detail'),
-    recommendation: childText(el, 'recommendation') ?? path(el, 'recommendations', 'recommendation').map((r) => r.text).join('\n'),
+    recommendation:
+      childText(el, 'recommendation') ??
+      path(el, 'recommendations', 'recommendation')
+        .map((r) => r.text)
+        .join('\n'),
     advisories: path(el, 'advisories', 'advisory').map((a) => ({ url: childText(a, 'url') ?? a.text })),
     affects: affects.length ? affects : ref ? [{ ref }] : [],
-    analysis: analysis ? { state: childText(analysis, 'state'), justification: childText(analysis, 'justification') } : undefined,
+    analysis: analysis
+      ? { state: childText(analysis, 'state'), justification: childText(analysis, 'justification') }
+      : undefined,
     published: childText(el, 'published'),
   };
 }
@@ -159,7 +195,8 @@ function xmlToBom(root: XmlElement): Obj {
   // The 1.0 extension may also nest vulnerabilities inside the component they affect.
   const nested: Obj[] = [];
   const walk = (c: XmlElement): void => {
-    for (const v of path(c, 'vulnerabilities', 'vulnerability')) nested.push(xmlVulnerability(v, c.attrs['bom-ref'] ?? childText(c, 'purl')));
+    for (const v of path(c, 'vulnerabilities', 'vulnerability'))
+      nested.push(xmlVulnerability(v, c.attrs['bom-ref'] ?? childText(c, 'purl')));
     path(c, 'components', 'component').forEach(walk);
   };
   components.forEach(walk);

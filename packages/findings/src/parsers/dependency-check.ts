@@ -4,9 +4,22 @@ import { addCvss, cwes, severityOf, vulnIds } from '../normalize';
 import { ParseContext, XmlFormat } from './common';
 
 const LETTER: Record<string, string> = {
-  NETWORK: 'N', ADJACENT_NETWORK: 'A', ADJACENT: 'A', LOCAL: 'L', PHYSICAL: 'P',
-  LOW: 'L', MEDIUM: 'M', HIGH: 'H', NONE: 'N', SINGLE: 'S', MULTIPLE: 'M', REQUIRED: 'R',
-  PARTIAL: 'P', COMPLETE: 'C', UNCHANGED: 'U', CHANGED: 'C',
+  NETWORK: 'N',
+  ADJACENT_NETWORK: 'A',
+  ADJACENT: 'A',
+  LOCAL: 'L',
+  PHYSICAL: 'P',
+  LOW: 'L',
+  MEDIUM: 'M',
+  HIGH: 'H',
+  NONE: 'N',
+  SINGLE: 'S',
+  MULTIPLE: 'M',
+  REQUIRED: 'R',
+  PARTIAL: 'P',
+  COMPLETE: 'C',
+  UNCHANGED: 'U',
+  CHANGED: 'C',
 };
 
 /** Dependency-Check writes CVSS metrics as words; rebuild the vector so the CVSS library can score it. */
@@ -20,17 +33,49 @@ function cvss(v: XmlElement, init: FindingInit): void {
   if (v3) {
     const t = (n: string): string | undefined => childText(v3, n);
     const version = t('version') === '3.0' ? '3.0' : '3.1';
-    addCvss(init, vector([['AV', t('attackVector')], ['AC', t('attackComplexity')], ['PR', t('privilegesRequired')], ['UI', t('userInteraction')], ['S', t('scope')], ['C', t('confidentialityImpact')], ['I', t('integrityImpact')], ['A', t('availabilityImpact')]], `CVSS:${version}/`), t('baseScore'));
+    addCvss(
+      init,
+      vector(
+        [
+          ['AV', t('attackVector')],
+          ['AC', t('attackComplexity')],
+          ['PR', t('privilegesRequired')],
+          ['UI', t('userInteraction')],
+          ['S', t('scope')],
+          ['C', t('confidentialityImpact')],
+          ['I', t('integrityImpact')],
+          ['A', t('availabilityImpact')],
+        ],
+        `CVSS:${version}/`,
+      ),
+      t('baseScore'),
+    );
   }
   const v2 = child(v, 'cvssV2');
   // Schema 1.x puts the v2 metrics on the vulnerability itself, prefixed with "cvss".
   const t2 = (n: string, old: string): string | undefined => (v2 ? childText(v2, n) : childText(v, old));
-  addCvss(init, vector([['AV', t2('accessVector', 'cvssAccessVector')], ['AC', t2('accessComplexity', 'cvssAccessComplexity')], ['Au', t2('authenticationr', 'cvssAuthenticationr') ?? t2('authentication', 'cvssAuthentication')], ['C', t2('confidentialImpact', 'cvssConfidentialImpact')], ['I', t2('integrityImpact', 'cvssIntegrityImpact')], ['A', t2('availabilityImpact', 'cvssAvailabilityImpact')]], ''), t2('score', 'cvssScore'));
+  addCvss(
+    init,
+    vector(
+      [
+        ['AV', t2('accessVector', 'cvssAccessVector')],
+        ['AC', t2('accessComplexity', 'cvssAccessComplexity')],
+        ['Au', t2('authenticationr', 'cvssAuthenticationr') ?? t2('authentication', 'cvssAuthentication')],
+        ['C', t2('confidentialImpact', 'cvssConfidentialImpact')],
+        ['I', t2('integrityImpact', 'cvssIntegrityImpact')],
+        ['A', t2('availabilityImpact', 'cvssAvailabilityImpact')],
+      ],
+      '',
+    ),
+    t2('score', 'cvssScore'),
+  );
 }
 
 /** Name and version from a Maven-style identifier (g:a:v) or a package URL. */
 function library(dep: XmlElement): { name: string; version?: string; purl?: string } {
-  const purl = path(dep, 'identifiers', 'package').map((p) => childText(p, 'id')).find((id) => id?.startsWith('pkg:'));
+  const purl = path(dep, 'identifiers', 'package')
+    .map((p) => childText(p, 'id'))
+    .find((id) => id?.startsWith('pkg:'));
   if (purl) {
     const m = /^pkg:([^/]+)\/(.+?)@([^?#]+)/.exec(purl);
     if (m) {
@@ -61,12 +106,20 @@ function* parse(root: XmlElement, ctx: ParseContext): Generator<Finding> {
         toolCategory: 'sca',
         ruleId: name,
         title: `${lib.name}${lib.version ? `:${lib.version}` : ''} | ${name}`,
-        description: [childText(v, 'description'), childText(dep, 'filePath') && `File: ${childText(dep, 'filePath')}`].filter(Boolean).join('\n\n') || undefined,
+        description:
+          [childText(v, 'description'), childText(dep, 'filePath') && `File: ${childText(dep, 'filePath')}`]
+            .filter(Boolean)
+            .join('\n\n') || undefined,
         severity: severityOf(word) ?? 'info',
         toolSeverity: word,
-        cwes: cwes(childText(v, 'cwe'), path(v, 'cwes', 'cwe').map((c) => c.text)),
+        cwes: cwes(
+          childText(v, 'cwe'),
+          path(v, 'cwes', 'cwe').map((c) => c.text),
+        ),
         vulnerabilityIds: vulnIds([name]),
-        references: path(v, 'references', 'reference').map((r) => childText(r, 'url')).filter((u): u is string => !!u),
+        references: path(v, 'references', 'reference')
+          .map((r) => childText(r, 'url'))
+          .filter((u): u is string => !!u),
         mitigation: `Update ${lib.name}${lib.version ? `:${lib.version}` : ''} to at least the version recommended in the description`,
         library: lib,
         filePath: fileName,

@@ -103,9 +103,14 @@ function* parseFvdl(fvdl: XmlElement, ctx: ParseContext, audit?: XmlElement): Ge
     const location = child(node, 'SourceLocation');
     const groups = (classId && meta.get(classId)) || {};
     const impact = num(groups.Impact);
-    const likelihood = ((num(groups.Accuracy) ?? 1) * (num(childText(instance, 'Confidence')) ?? 1) * (num(groups.Probability) ?? 1)) / 25;
+    const likelihood =
+      ((num(groups.Accuracy) ?? 1) * (num(childText(instance, 'Confidence')) ?? 1) * (num(groups.Probability) ?? 1)) /
+      25;
     const instanceSeverity = num(childText(instance, 'InstanceSeverity')) ?? num(childText(info, 'DefaultSeverity'));
-    const severity: Severity = impact !== undefined ? priority(impact, likelihood) : severityOf(instanceSeverity !== undefined ? String(instanceSeverity * 2) : undefined) ?? 'medium';
+    const severity: Severity =
+      impact !== undefined
+        ? priority(impact, likelihood)
+        : (severityOf(instanceSeverity !== undefined ? String(instanceSeverity * 2) : undefined) ?? 'medium');
     const type = childText(info, 'Type') ?? 'Fortify issue';
     const subtype = childText(info, 'Subtype');
     const file = location?.attrs.path;
@@ -116,7 +121,8 @@ function* parseFvdl(fvdl: XmlElement, ctx: ParseContext, audit?: XmlElement): Ge
       tool: 'fortify',
       toolCategory: 'sast',
       ruleId: classId,
-      title: `${type}${subtype ? `: ${subtype}` : ''}${file ? ` - ${file.split('/').pop()}: ${startLine ?? ''}` : ''}`.trim(),
+      title:
+        `${type}${subtype ? `: ${subtype}` : ''}${file ? ` - ${file.split('/').pop()}: ${startLine ?? ''}` : ''}`.trim(),
       description: childText(description, 'Abstract')?.replace(/<[^>]+>/g, ''),
       severity,
       toolSeverity: instanceSeverity !== undefined ? String(instanceSeverity) : undefined,
@@ -130,7 +136,10 @@ function* parseFvdl(fvdl: XmlElement, ctx: ParseContext, audit?: XmlElement): Ge
       snippet: location?.attrs.snippet ? snippets.get(location.attrs.snippet) : undefined,
       locator: instanceId ? `instance:${instanceId}` : undefined,
       toolFingerprints: instanceId ? { InstanceID: instanceId } : {},
-      suppression: instanceId && suppressed.has(instanceId) ? { state: 'suppressed', source: 'tool', justification: comment } : undefined,
+      suppression:
+        instanceId && suppressed.has(instanceId)
+          ? { state: 'suppressed', source: 'tool', justification: comment }
+          : undefined,
     });
   }
 }

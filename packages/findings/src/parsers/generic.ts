@@ -18,7 +18,9 @@ function endpointOf(e: unknown): { url: string } | undefined {
   if (str(o.url)) return { url: String(o.url) };
   if (!str(o.host)) return undefined;
   const port = str(o.port) ? `:${String(o.port)}` : '';
-  return { url: `${str(o.protocol) ?? 'https'}://${String(o.host)}${port}/${(str(o.path) ?? '').replace(/^\//, '')}${str(o.query) ? `?${String(o.query)}` : ''}` };
+  return {
+    url: `${str(o.protocol) ?? 'https'}://${String(o.host)}${port}/${(str(o.path) ?? '').replace(/^\//, '')}${str(o.query) ? `?${String(o.query)}` : ''}`,
+  };
 }
 
 function toFinding(raw: Record<string, unknown>, index: number, ctx: ParseContext, defaultTool: string): Finding {
@@ -26,7 +28,8 @@ function toFinding(raw: Record<string, unknown>, index: number, ctx: ParseContex
   if (missing.length) throw new InputError(`finding #${index + 1}: required fields are missing: ${missing.join(', ')}`);
   const sevWord = String(raw.severity);
   const severity = severityOf(sevWord);
-  if (!severity) throw new InputError(`finding #${index + 1}: severity "${sevWord}" is not one of ${SEVERITIES.join(', ')}`);
+  if (!severity)
+    throw new InputError(`finding #${index + 1}: severity "${sevWord}" is not one of ${SEVERITIES.join(', ')}`);
   const tool = str(raw.tool) ?? defaultTool;
   const category = str(raw.tool_category)?.toLowerCase() as ToolCategory | undefined;
   const component = str(raw.component_name);
@@ -43,21 +46,36 @@ function toFinding(raw: Record<string, unknown>, index: number, ctx: ParseContex
     vulnerabilityIds: vulnIds([raw.cve, ...arr(raw.vulnerability_ids).map((v) => (isObj(v) ? v.vulnerability_id : v))]),
     references: (str(raw.references) ?? '').split(/\s*\n\s*/).filter(Boolean),
     mitigation: str(raw.mitigation),
-    library: component ? { name: component, version: str(raw.component_version), fixedVersion: str(raw.fix_version), purl: str(raw.purl) } : undefined,
+    library: component
+      ? {
+          name: component,
+          version: str(raw.component_version),
+          fixedVersion: str(raw.fix_version),
+          purl: str(raw.purl),
+        }
+      : undefined,
     filePath: str(raw.file_path),
     startLine: line(raw.line),
     endLine: line(raw.end_line) ?? line(raw.line),
     snippet: str(raw.snippet),
-    endpoints: [...arr(raw.endpoints), ...(str(raw.url) ? [raw.url] : [])].map(endpointOf).filter((e): e is { url: string } => !!e),
+    endpoints: [...arr(raw.endpoints), ...(str(raw.url) ? [raw.url] : [])]
+      .map(endpointOf)
+      .filter((e): e is { url: string } => !!e),
     toolFingerprints: str(raw.unique_id_from_tool) ? { unique_id_from_tool: String(raw.unique_id_from_tool) } : {},
-    suppression: raw.false_p === true ? { state: 'false_positive', source: 'tool' } : raw.is_mitigated === true ? { state: 'mitigated', source: 'tool' } : undefined,
+    suppression:
+      raw.false_p === true
+        ? { state: 'false_positive', source: 'tool' }
+        : raw.is_mitigated === true
+          ? { state: 'mitigated', source: 'tool' }
+          : undefined,
     detectedAt: str(raw.date),
   };
   addCvss(init, raw.cvssv4);
   addCvss(init, raw.cvssv3, raw.cvssv3_score);
   addCvss(init, raw.cvssv2);
   if (init.cvssScore === undefined && num(raw.cvss_score) !== undefined) init.cvssScore = num(raw.cvss_score);
-  if (num(raw.epss_score) !== undefined) init.epss = { score: num(raw.epss_score)!, percentile: num(raw.epss_percentile) };
+  if (num(raw.epss_score) !== undefined)
+    init.epss = { score: num(raw.epss_score)!, percentile: num(raw.epss_percentile) };
   if (raw.known_exploited === true) init.knownExploited = true;
   return ctx.finding(init);
 }
@@ -72,17 +90,36 @@ export const genericJson: JsonFormat = {
   id: 'generic-json',
   title: 'Bulwark generic findings JSON ({"findings": [...]}, DefectDojo-compatible fields)',
   kind: 'json',
-  detect: (doc) => hasKeys(doc, 'findings') && isArrayLike(obj(doc).findings) && Object.keys(obj(doc)).every((k) => ['findings', 'tool', 'name', 'type', 'version'].includes(k)),
+  detect: (doc) =>
+    hasKeys(doc, 'findings') &&
+    isArrayLike(obj(doc).findings) &&
+    Object.keys(obj(doc)).every((k) => ['findings', 'tool', 'name', 'type', 'version'].includes(k)),
   parse: parseJson,
 };
 
 /** CSV columns, matched without regard to case, spaces or underscores. */
 const COLUMNS: Record<string, string> = {
-  title: 'title', severity: 'severity', description: 'description', date: 'date', cweid: 'cwe', cwe: 'cwe',
-  url: 'url', mitigation: 'mitigation', impact: 'impact', references: 'references', cve: 'cve',
-  filepath: 'file_path', line: 'line', componentname: 'component_name', componentversion: 'component_version',
-  fixversion: 'fix_version', tool: 'tool', vulnidfromtool: 'vuln_id_from_tool', uniqueidfromtool: 'unique_id_from_tool',
-  cvssv3: 'cvssv3', falsepositive: 'false_p',
+  title: 'title',
+  severity: 'severity',
+  description: 'description',
+  date: 'date',
+  cweid: 'cwe',
+  cwe: 'cwe',
+  url: 'url',
+  mitigation: 'mitigation',
+  impact: 'impact',
+  references: 'references',
+  cve: 'cve',
+  filepath: 'file_path',
+  line: 'line',
+  componentname: 'component_name',
+  componentversion: 'component_version',
+  fixversion: 'fix_version',
+  tool: 'tool',
+  vulnidfromtool: 'vuln_id_from_tool',
+  uniqueidfromtool: 'unique_id_from_tool',
+  cvssv3: 'cvssv3',
+  falsepositive: 'false_p',
 };
 
 const key = (h: string): string => h.toLowerCase().replace(/[\s_-]/g, '');

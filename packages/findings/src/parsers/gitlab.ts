@@ -15,7 +15,12 @@ export function gitlabReportType(doc: unknown): GitlabReportType | undefined {
   if (!hasKeys(doc, 'version', 'vulnerabilities')) return undefined;
   const o = obj(doc);
   const declared = str(obj(o.scan).type) ?? str(obj(first(o.vulnerabilities)).category);
-  if (declared) return (['sast', 'secret_detection', 'dependency_scanning', 'container_scanning'] as const).find((t) => t === declared) ?? 'other';
+  if (declared)
+    return (
+      (['sast', 'secret_detection', 'dependency_scanning', 'container_scanning'] as const).find(
+        (t) => t === declared,
+      ) ?? 'other'
+    );
   if ('dependency_files' in o) return 'dependency_scanning';
   const location = obj(obj(first(o.vulnerabilities)).location);
   if ('image' in location) return 'container_scanning';
@@ -32,7 +37,8 @@ export function isEmptyGitlabReport(doc: unknown): boolean {
 /** The fields every GitLab vulnerability maps the same way. */
 export function gitlabCommon(v: Record<string, unknown>, scanner: string): Omit<FindingInit, 'toolCategory'> {
   const identifiers = arr(v.identifiers).map(obj);
-  const ofType = (...types: string[]): unknown[] => identifiers.filter((i) => types.includes(str(i.type)?.toLowerCase() ?? '')).map((i) => i.value);
+  const ofType = (...types: string[]): unknown[] =>
+    identifiers.filter((i) => types.includes(str(i.type)?.toLowerCase() ?? '')).map((i) => i.value);
   const sev = str(v.severity) ?? 'Unknown';
   return {
     tool: scanner,
@@ -45,7 +51,11 @@ export function gitlabCommon(v: Record<string, unknown>, scanner: string): Omit<
     confidence: str(v.confidence),
     cwes: cwes(ofType('cwe')),
     vulnerabilityIds: vulnIds(ofType('cve', 'ghsa'), ...identifiers.map((i) => str(i.name))),
-    references: uniq([...arr(v.links).map((l) => str(obj(l).url)), ...identifiers.map((i) => str(i.url))].filter((u): u is string => !!u)),
+    references: uniq(
+      [...arr(v.links).map((l) => str(obj(l).url)), ...identifiers.map((i) => str(i.url))].filter(
+        (u): u is string => !!u,
+      ),
+    ),
     mitigation: str(v.solution),
     toolFingerprints: str(v.id) ? { id: String(v.id) } : {},
   };

@@ -11,13 +11,25 @@ function* parse(doc: unknown, ctx: ParseContext): Generator<Finding> {
     const description = str(o.Description);
     const file = str(v8 ? o.File : o.file);
     const commit = str(v8 ? o.Commit : o.commit);
-    const tags = v8 ? arr(o.Tags).map(String) : (str(o.tags) ?? '').split(',').map((t) => t.trim()).filter(Boolean);
+    const tags = v8
+      ? arr(o.Tags).map(String)
+      : (str(o.tags) ?? '')
+          .split(',')
+          .map((t) => t.trim())
+          .filter(Boolean);
     yield ctx.finding({
       tool: 'gitleaks',
       toolCategory: 'secrets',
       ruleId: rule,
       title: `Hard-coded secret: ${description ?? rule}`,
-      description: [description, commit && `Commit ${commit}`, str(v8 ? o.Author : o.author) && `Author ${str(v8 ? o.Author : o.author)}`].filter(Boolean).join('\n') || undefined,
+      description:
+        [
+          description,
+          commit && `Commit ${commit}`,
+          str(v8 ? o.Author : o.author) && `Author ${str(v8 ? o.Author : o.author)}`,
+        ]
+          .filter(Boolean)
+          .join('\n') || undefined,
       severity: 'high',
       cwes: [798],
       tags,
@@ -37,8 +49,7 @@ export const gitleaks: JsonFormat = {
   kind: 'json',
   acceptsEmpty: true,
   isEmptyReport: (doc) => Array.isArray(doc) && doc.length === 0,
-  detect: (doc) => isArrayLikeOf(doc, (f) => hasKeys(f, 'RuleID', 'File', 'Secret') || hasKeys(f, 'rule', 'file', 'offender')),
+  detect: (doc) =>
+    isArrayLikeOf(doc, (f) => hasKeys(f, 'RuleID', 'File', 'Secret') || hasKeys(f, 'rule', 'file', 'offender')),
   parse,
 };
-
-

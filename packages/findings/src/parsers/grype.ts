@@ -19,7 +19,13 @@ function* parse(doc: unknown, ctx: ParseContext): Generator<Finding> {
       toolCategory: image ? 'container' : 'sca',
       ruleId: id,
       title: `${id} in ${name}${version ? `:${version}` : ''}`,
-      description: [str(v.description) ?? related.map((r) => str(r.description)).find(Boolean), ...arr(match.matchDetails).map((d) => str(obj(d).matcher) && `Matched by ${String(obj(d).matcher)}`)].filter(Boolean).join('\n\n') || undefined,
+      description:
+        [
+          str(v.description) ?? related.map((r) => str(r.description)).find(Boolean),
+          ...arr(match.matchDetails).map((d) => str(obj(d).matcher) && `Matched by ${String(obj(d).matcher)}`),
+        ]
+          .filter(Boolean)
+          .join('\n\n') || undefined,
       severity: severityOf(sev) ?? 'info',
       toolSeverity: sev,
       tags: [str(a.type)].filter((t): t is string => !!t),
@@ -44,6 +50,7 @@ export const grype: JsonFormat = {
   id: 'grype',
   title: 'Anchore Grype JSON (grype -o json)',
   kind: 'json',
-  detect: (doc) => hasKeys(doc, 'matches', 'descriptor') || (hasKeys(doc, 'matches', 'source') && hasKeys(obj(doc).distro)),
+  detect: (doc) =>
+    hasKeys(doc, 'matches', 'descriptor') || (hasKeys(doc, 'matches', 'source') && hasKeys(obj(doc).distro)),
   parse,
 };

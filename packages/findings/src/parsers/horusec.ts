@@ -32,13 +32,16 @@ function* parse(doc: unknown, ctx: ParseContext): Generator<Finding> {
       snippet: str(v.code),
       // Horusec's hash includes the line, so it is kept as the tool's fingerprint, not used as the identity.
       toolFingerprints: str(v.vulnHash) ? { vulnHash: String(v.vulnHash) } : {},
-      suppression: SUPPRESSED.includes(str(v.type)?.toUpperCase() ?? '') ? { state: String(v.type), source: 'tool' } : undefined,
+      suppression: SUPPRESSED.includes(str(v.type)?.toUpperCase() ?? '')
+        ? { state: String(v.type), source: 'tool' }
+        : undefined,
       detectedAt: str(obj(a).createdAt) ?? str(o.createdAt),
     });
   }
 }
 
-const isAnalysisVulnerability = (a: unknown): boolean => hasKeys(obj(a).vulnerabilities, 'securityTool') || hasKeys(obj(a).vulnerabilities, 'vulnHash');
+const isAnalysisVulnerability = (a: unknown): boolean =>
+  hasKeys(obj(a).vulnerabilities, 'securityTool') || hasKeys(obj(a).vulnerabilities, 'vulnHash');
 
 export const horusec: JsonFormat = {
   id: 'horusec',
@@ -46,6 +49,8 @@ export const horusec: JsonFormat = {
   kind: 'json',
   detect: (doc) =>
     hasKeys(doc, 'analysisVulnerabilities') &&
-    (hasKeys(doc, 'repositoryName', 'status') || hasKeys(doc, 'workspaceID') || isAnalysisVulnerability(first(obj(doc).analysisVulnerabilities))),
+    (hasKeys(doc, 'repositoryName', 'status') ||
+      hasKeys(doc, 'workspaceID') ||
+      isAnalysisVulnerability(first(obj(doc).analysisVulnerabilities))),
   parse,
 };

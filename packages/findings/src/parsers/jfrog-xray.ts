@@ -22,24 +22,44 @@ function* parse(doc: unknown, ctx: ParseContext): Generator<Finding> {
     const row = obj(r);
     const component = xrayComponent(str(row.vulnerable_component) ?? str(row.impacted_artifact) ?? 'unknown');
     // Xray lists several CVEs on some issues; the worst CVSS v3 vector is kept.
-    const cves = arr(row.cves).map(obj).sort((a, b) => (num(b.cvss_v3_score) ?? 0) - (num(a.cvss_v3_score) ?? 0));
+    const cves = arr(row.cves)
+      .map(obj)
+      .sort((a, b) => (num(b.cvss_v3_score) ?? 0) - (num(a.cvss_v3_score) ?? 0));
     const sev = str(row.severity) ?? 'Unknown';
     const id = str(row.issue_id);
     const summary = str(row.summary) ?? 'Xray issue';
-    const fixed = arr(row.fixed_versions).map(str).filter((v): v is string => !!v);
+    const fixed = arr(row.fixed_versions)
+      .map(str)
+      .filter((v): v is string => !!v);
     const init: FindingInit = {
       tool: 'jfrog-xray',
-      toolCategory: ['docker', 'rpm', 'deb', 'alpine'].includes(str(row.package_type)?.toLowerCase() ?? component.type ?? '') ? 'container' : 'sca',
+      toolCategory: ['docker', 'rpm', 'deb', 'alpine'].includes(
+        str(row.package_type)?.toLowerCase() ?? component.type ?? '',
+      )
+        ? 'container'
+        : 'sca',
       ruleId: id,
       title: id ? `${id} - ${summary}` : summary,
-      description: [str(row.description) ?? summary, str(row.impacted_artifact) && `Impacted artifact: ${String(row.impacted_artifact)}`].filter(Boolean).join('\n\n'),
+      description: [
+        str(row.description) ?? summary,
+        str(row.impacted_artifact) && `Impacted artifact: ${String(row.impacted_artifact)}`,
+      ]
+        .filter(Boolean)
+        .join('\n\n'),
       severity: severityOf(sev) ?? 'info',
       toolSeverity: sev,
       tags: [str(row.package_type) && `packagetype_${String(row.package_type)}`].filter((t): t is string => !!t),
       vulnerabilityIds: vulnIds(cves.map((c) => c.cve)),
-      references: arr(row.references).map(str).filter((u): u is string => !!u),
+      references: arr(row.references)
+        .map(str)
+        .filter((u): u is string => !!u),
       mitigation: fixed.length ? `Versions containing a fix: ${fixed.join(', ')}` : undefined,
-      library: { name: component.name, version: component.version, fixedVersion: fixed[0], ecosystem: str(row.package_type) ?? component.type },
+      library: {
+        name: component.name,
+        version: component.version,
+        fixedVersion: fixed[0],
+        ecosystem: str(row.package_type) ?? component.type,
+      },
       filePath: str(row.path),
       detectedAt: str(row.artifact_scan_time),
     };
@@ -51,13 +71,15 @@ function* parse(doc: unknown, ctx: ParseContext): Generator<Finding> {
   }
 }
 
-const isXrayRow = (r: unknown): boolean => hasKeys(r, 'issue_id') && (hasKeys(r, 'vulnerable_component') || hasKeys(r, 'impacted_artifact'));
+const isXrayRow = (r: unknown): boolean =>
+  hasKeys(r, 'issue_id') && (hasKeys(r, 'vulnerable_component') || hasKeys(r, 'impacted_artifact'));
 
 export const jfrogXrayUnified: JsonFormat = {
   id: 'jfrog-xray-unified',
   title: 'JFrog Xray unified vulnerabilities report JSON (Xray 3+, total_rows/rows)',
   kind: 'json',
   detect: (doc) =>
-    hasKeys(doc, 'total_rows', 'rows') && (isXrayRow(first(obj(doc).rows)) || (Object.keys(obj(doc)).length === 2 && first(obj(doc).rows) === undefined)),
+    hasKeys(doc, 'total_rows', 'rows') &&
+    (isXrayRow(first(obj(doc).rows)) || (Object.keys(obj(doc)).length === 2 && first(obj(doc).rows) === undefined)),
   parse,
 };

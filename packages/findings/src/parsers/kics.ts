@@ -14,7 +14,14 @@ function* parse(doc: unknown, ctx: ParseContext): Generator<Finding> {
         toolCategory: 'iac',
         ruleId: str(query.query_id) ?? name,
         title: str(query.category) ? `${String(query.category)}: ${name}` : name,
-        description: [str(query.description), str(file.actual_value) && `Actual: ${String(file.actual_value)}`, str(file.search_key) && `Key: ${String(file.search_key)}`].filter(Boolean).join('\n') || undefined,
+        description:
+          [
+            str(query.description),
+            str(file.actual_value) && `Actual: ${String(file.actual_value)}`,
+            str(file.search_key) && `Key: ${String(file.search_key)}`,
+          ]
+            .filter(Boolean)
+            .join('\n') || undefined,
         severity: severityOf(sev) ?? 'info',
         toolSeverity: sev,
         tags: [str(query.platform)].filter((t): t is string => !!t),
@@ -34,6 +41,8 @@ export const kics: JsonFormat = {
   id: 'kics',
   title: 'KICS JSON (kics scan --report-formats json)',
   kind: 'json',
-  detect: (doc) => hasKeys(doc, 'queries') && (hasKeys(doc, 'kics_version') || hasKeys(doc, 'queries_total') || hasKeys(doc, 'files_scanned')),
+  detect: (doc) =>
+    hasKeys(doc, 'queries') &&
+    (hasKeys(doc, 'kics_version') || hasKeys(doc, 'queries_total') || hasKeys(doc, 'files_scanned')),
   parse,
 };

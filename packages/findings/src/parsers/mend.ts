@@ -16,13 +16,19 @@ function finding(ctx: ParseContext, v: Record<string, unknown>, lib: Record<stri
   const sev = str(v.cvss3_severity) ?? str(v.severity) ?? 'unknown';
   const fileName = str(lib.filename) ?? str(lib.name) ?? str(lib.artifactId) ?? 'library';
   const fix = obj(v.topFix);
-  const paths = [...arr(v.locations).map((l) => str(obj(l).path)), ...arr(v.sourceFiles).map((s) => str(obj(s).localPath))].filter((p): p is string => !!p);
+  const paths = [
+    ...arr(v.locations).map((l) => str(obj(l).path)),
+    ...arr(v.sourceFiles).map((s) => str(obj(s).localPath)),
+  ].filter((p): p is string => !!p);
   const init: FindingInit = {
     tool: 'mend',
     toolCategory: 'sca',
     ruleId: id,
     title: `${id} | ${fileName}`,
-    description: [str(v.description), str(lib.description) && `Library: ${String(lib.description)}`].filter(Boolean).join('\n\n') || undefined,
+    description:
+      [str(v.description), str(lib.description) && `Library: ${String(lib.description)}`]
+        .filter(Boolean)
+        .join('\n\n') || undefined,
     severity: severityOf(sev) ?? 'info',
     toolSeverity: sev,
     tags: [str(lib.type), str(v.project) && `project:${String(v.project)}`].filter((t): t is string => !!t),
@@ -54,9 +60,11 @@ function platformFinding(ctx: ParseContext, r: Record<string, unknown>): Finding
     description: str(vuln.description),
     severity: severityOf(sev) ?? 'info',
     toolSeverity: sev,
-    tags: [str(component.libraryType), str(component.dependencyType), str(obj(r.project).name) && `project:${String(obj(r.project).name)}`].filter(
-      (t): t is string => !!t,
-    ),
+    tags: [
+      str(component.libraryType),
+      str(component.dependencyType),
+      str(obj(r.project).name) && `project:${String(obj(r.project).name)}`,
+    ].filter((t): t is string => !!t),
     vulnerabilityIds: vulnIds([id]),
     references: [str(obj(r.topFix).url)].filter((u): u is string => !!u),
     mitigation: str(obj(r.topFix).fixResolution),
@@ -83,7 +91,8 @@ function* parse(doc: unknown, ctx: ParseContext): Generator<Finding> {
 }
 
 const isMendLibrary = (lib: unknown): boolean => hasKeys(lib, 'keyUuid') || hasKeys(lib, 'sha1', 'filename');
-const isMendVulnerability = (v: unknown): boolean => isMendLibrary(obj(v).library) || (hasKeys(v, 'name', 'topFix') && hasKeys(v, 'cvss3_severity'));
+const isMendVulnerability = (v: unknown): boolean =>
+  isMendLibrary(obj(v).library) || (hasKeys(v, 'name', 'topFix') && hasKeys(v, 'cvss3_severity'));
 
 export const mend: JsonFormat = {
   id: 'mend',
@@ -94,9 +103,13 @@ export const mend: JsonFormat = {
     return (
       isArrayLikeOf(o.vulnerabilities, isMendVulnerability) ||
       isArrayLikeOf(o.libraries, (l) => isMendLibrary(l) && hasKeys(l, 'vulnerabilities')) ||
-      (hasKeys(doc, 'response', 'supportToken') && (first(o.response) === undefined || hasKeys(first(o.response), 'component', 'findingInfo')))
+      (hasKeys(doc, 'response', 'supportToken') &&
+        (first(o.response) === undefined || hasKeys(first(o.response), 'component', 'findingInfo')))
     );
   },
-  isEmptyReport: (doc) => ['vulnerabilities', 'libraries', 'response'].some((k) => hasKeys(doc, k) && Object.keys(obj(doc)).length === 1 && first(obj(doc)[k]) === undefined),
+  isEmptyReport: (doc) =>
+    ['vulnerabilities', 'libraries', 'response'].some(
+      (k) => hasKeys(doc, k) && Object.keys(obj(doc)).length === 1 && first(obj(doc)[k]) === undefined,
+    ),
   parse,
 };

@@ -21,10 +21,17 @@ function mobsfSeverity(word: unknown): Severity {
 
 /** Manifest titles are HTML fragments ("Debug Enabled For App<br>[android:debuggable=true]"). */
 function plain(html: string): string {
-  return html.replace(/<br\s*\/?>/gi, ' ').replace(/<[^>]+>/g, '').replace(/\s+/g, ' ').trim();
+  return html
+    .replace(/<br\s*\/?>/gi, ' ')
+    .replace(/<[^>]+>/g, '')
+    .replace(/\s+/g, ' ')
+    .trim();
 }
 
-type Item = Pick<FindingInit, 'ruleId' | 'title' | 'description' | 'filePath' | 'cwes' | 'references'> & { section: string; severity: unknown };
+type Item = Pick<FindingInit, 'ruleId' | 'title' | 'description' | 'filePath' | 'cwes' | 'references'> & {
+  section: string;
+  severity: unknown;
+};
 
 function* appItems(o: Record<string, unknown>): Generator<Item> {
   const permissions = o.permissions;
@@ -32,12 +39,24 @@ function* appItems(o: Record<string, unknown>): Generator<Item> {
     for (const p of each(permissions)) {
       const x = obj(p);
       const name = str(x.name) ?? 'permission';
-      yield { section: 'permission', ruleId: name, title: name, severity: x.status, description: [str(x.description), str(x.reason)].filter(Boolean).join('\n\n') || undefined };
+      yield {
+        section: 'permission',
+        ruleId: name,
+        title: name,
+        severity: x.status,
+        description: [str(x.description), str(x.reason)].filter(Boolean).join('\n\n') || undefined,
+      };
     }
   } else {
     for (const [name, p] of Object.entries(obj(permissions))) {
       const x = obj(p);
-      yield { section: 'permission', ruleId: name, title: name, severity: x.status, description: [str(x.info), str(x.description)].filter(Boolean).join('\n\n') || undefined };
+      yield {
+        section: 'permission',
+        ruleId: name,
+        title: name,
+        severity: x.status,
+        description: [str(x.info), str(x.description)].filter(Boolean).join('\n\n') || undefined,
+      };
     }
   }
   const code = obj(o.code_analysis);
@@ -51,7 +70,9 @@ function* appItems(o: Record<string, unknown>): Generator<Item> {
       ruleId: rule,
       title: str(meta.description) ? shorten(String(meta.description)) : rule,
       severity: meta.severity,
-      description: [str(meta.description), files.length ? `Files:\n${files.join('\n')}` : undefined].filter(Boolean).join('\n\n'),
+      description: [str(meta.description), files.length ? `Files:\n${files.join('\n')}` : undefined]
+        .filter(Boolean)
+        .join('\n\n'),
       cwes: cwes(meta.cwe),
       references: [str(meta.ref)].filter((u): u is string => !!u),
     };
@@ -65,7 +86,15 @@ function* appItems(o: Record<string, unknown>): Generator<Item> {
         const x = obj(c);
         if (check === 'name' || !isObj(c)) continue;
         const description = str(x.description) ?? check;
-        yield { section: 'binary', ruleId: check, title: description.split('.')[0], severity: x.severity, description, filePath: str(lib.name), cwes: cwes(x.cwe) };
+        yield {
+          section: 'binary',
+          ruleId: check,
+          title: description.split('.')[0],
+          severity: x.severity,
+          description,
+          filePath: str(lib.name),
+          cwes: cwes(x.cwe),
+        };
       }
     }
   } else {
@@ -73,27 +102,52 @@ function* appItems(o: Record<string, unknown>): Generator<Item> {
     for (const [title, c] of Object.entries(isObj(b.findings) ? b.findings : b)) {
       const x = obj(c);
       if (!('severity' in x)) continue;
-      yield { section: 'binary', ruleId: title, title, severity: x.severity, description: str(x.detailed_desc) ?? str(x.description), cwes: cwes(x.cwe) };
+      yield {
+        section: 'binary',
+        ruleId: title,
+        title,
+        severity: x.severity,
+        description: str(x.detailed_desc) ?? str(x.description),
+        cwes: cwes(x.cwe),
+      };
     }
   }
   const manifest = o.manifest_analysis;
   for (const m of each(isObj(manifest) ? manifest.manifest_findings : manifest)) {
     const x = obj(m);
     const title = plain(str(x.title) ?? str(x.name) ?? 'Manifest issue');
-    yield { section: 'manifest', ruleId: str(x.rule) ?? title, title, severity: x.severity ?? x.stat, description: str(x.description) ?? str(x.desc) };
+    yield {
+      section: 'manifest',
+      ruleId: str(x.rule) ?? title,
+      title,
+      severity: x.severity ?? x.stat,
+      description: str(x.description) ?? str(x.desc),
+    };
   }
   const certificate = obj(o.certificate_analysis);
   for (const c of each(certificate.certificate_findings)) {
     // [severity, description, title]; older reports leave the title out.
     const [severity, description, title] = arr(c).map(str);
-    yield { section: 'certificate', ruleId: title ?? description, title: title ?? description ?? 'Certificate issue', severity, description };
+    yield {
+      section: 'certificate',
+      ruleId: title ?? description,
+      title: title ?? description ?? 'Certificate issue',
+      severity,
+      description,
+    };
   }
   const network = o.network_security;
   for (const n of each(isObj(network) ? network.network_findings : network)) {
     const x = obj(n);
     const description = str(x.description) ?? 'Network security issue';
     const scope = arr(x.scope).map(String).join(', ');
-    yield { section: 'network', ruleId: description, title: shorten(scope ? `${description} (${scope})` : description), severity: x.severity, description };
+    yield {
+      section: 'network',
+      ruleId: description,
+      title: shorten(scope ? `${description} (${scope})` : description),
+      severity: x.severity,
+      description,
+    };
   }
   for (const a of each(obj(o.ats_analysis).ats_findings)) {
     const x = obj(a);
@@ -143,7 +197,14 @@ function* parseScan(doc: unknown, ctx: ParseContext): Generator<Finding> {
     if (files.length === 0) yield ctx.finding({ ...common, tags: [...tags] });
     for (const f of files) {
       const lines = arr(f.match_lines);
-      yield ctx.finding({ ...common, tags: [...tags], filePath: str(f.file_path), startLine: line(lines[0]), endLine: line(lines[1]), snippet: str(f.match_string) });
+      yield ctx.finding({
+        ...common,
+        tags: [...tags],
+        filePath: str(f.file_path),
+        startLine: line(lines[0]),
+        endLine: line(lines[1]),
+        snippet: str(f.match_string),
+      });
     }
   }
 }
@@ -166,6 +227,7 @@ export const mobsfscan: JsonFormat = {
   detect: (doc) =>
     hasKeys(doc, 'results') &&
     isObj(obj(doc).results) &&
-    (hasKeys(doc, 'mobsfscan_version') || ['masvs', 'owasp-mobile'].some((k) => k in obj(obj(first(Object.values(obj(obj(doc).results)))).metadata))),
+    (hasKeys(doc, 'mobsfscan_version') ||
+      ['masvs', 'owasp-mobile'].some((k) => k in obj(obj(first(Object.values(obj(obj(doc).results)))).metadata))),
   parse: parseScan,
 };

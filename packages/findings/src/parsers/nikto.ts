@@ -14,7 +14,15 @@ function severity(osvdb: string | undefined): Severity {
   return osvdb && osvdb !== '0' ? 'medium' : 'info';
 }
 
-function finding(ctx: ParseContext, msg: string, id: string | undefined, osvdb: string | undefined, url: string | undefined, method: string | undefined, references: string[]): Finding {
+function finding(
+  ctx: ParseContext,
+  msg: string,
+  id: string | undefined,
+  osvdb: string | undefined,
+  url: string | undefined,
+  method: string | undefined,
+  references: string[],
+): Finding {
   const sev = severity(osvdb);
   return ctx.finding({
     tool: 'nikto',
@@ -54,7 +62,15 @@ function* parseJson(doc: unknown, ctx: ParseContext): Generator<Finding> {
     for (const v of each(h.vulnerabilities)) {
       const vuln = obj(v);
       const refs = str(vuln.references);
-      yield finding(ctx, str(vuln.msg) ?? 'Nikto finding', str(vuln.id), str(vuln.OSVDB), siteUrl(site, str(vuln.url)), str(vuln.method), refs ? [refs] : []);
+      yield finding(
+        ctx,
+        str(vuln.msg) ?? 'Nikto finding',
+        str(vuln.id),
+        str(vuln.OSVDB),
+        siteUrl(site, str(vuln.url)),
+        str(vuln.method),
+        refs ? [refs] : [],
+      );
     }
   }
 }
@@ -62,7 +78,9 @@ function* parseJson(doc: unknown, ctx: ParseContext): Generator<Finding> {
 function isNiktoHost(v: unknown): boolean {
   if (!isObj(v) || !isArrayLike(v.vulnerabilities) || !('host' in v || 'ip' in v)) return false;
   const firstVuln = first(v.vulnerabilities);
-  return firstVuln === undefined ? 'banner' in v && 'port' in v : isObj(firstVuln) && 'msg' in firstVuln && ('OSVDB' in firstVuln || 'id' in firstVuln);
+  return firstVuln === undefined
+    ? 'banner' in v && 'port' in v
+    : isObj(firstVuln) && 'msg' in firstVuln && ('OSVDB' in firstVuln || 'id' in firstVuln);
 }
 
 export const niktoXml: XmlFormat = {

@@ -15,7 +15,9 @@ function* legacy(doc: Record<string, unknown>, ctx: ParseContext): Generator<Fin
         toolCategory: 'sca',
         ruleId: str(a.id),
         title: `${str(a.title) ?? 'Advisory'} in ${str(a.module_name) ?? 'package'}`,
-        description: [str(a.overview), paths.length ? `Paths:\n${paths.join('\n')}` : undefined].filter(Boolean).join('\n\n') || undefined,
+        description:
+          [str(a.overview), paths.length ? `Paths:\n${paths.join('\n')}` : undefined].filter(Boolean).join('\n\n') ||
+          undefined,
         severity: severityOf(sev) ?? 'info',
         toolSeverity: sev,
         cwes: cwes(a.cwe),
@@ -43,11 +45,16 @@ function* v2(doc: Record<string, unknown>, ctx: ParseContext): Generator<Finding
       toolCategory: 'sca',
       ruleId: str(advisories[0].source),
       title: `${str(advisories[0].title) ?? 'Advisory'}${advisories.length > 1 ? ` (+${advisories.length - 1} more)` : ''} in ${name}`,
-      description: advisories.map((a) => `${str(a.title) ?? ''} (${str(a.url) ?? ''}, ${str(a.range) ?? ''})`).join('\n'),
+      description: advisories
+        .map((a) => `${str(a.title) ?? ''} (${str(a.url) ?? ''}, ${str(a.range) ?? ''})`)
+        .join('\n'),
       severity: severityOf(sev) ?? 'info',
       toolSeverity: sev,
       cwes: cwes(advisories.map((a) => a.cwe)),
-      vulnerabilityIds: vulnIds([], advisories.map((a) => str(a.url))),
+      vulnerabilityIds: vulnIds(
+        [],
+        advisories.map((a) => str(a.url)),
+      ),
       references: advisories.map((a) => str(a.url)).filter((u): u is string => !!u),
       mitigation: str(fix.name) ? `Upgrade ${String(fix.name)} to ${str(fix.version) ?? 'a fixed version'}` : undefined,
       library: { name, ecosystem: 'npm', fixedVersion: str(fix.name) === name ? str(fix.version) : undefined },
@@ -74,6 +81,8 @@ export const npmAudit: JsonFormat = {
   detect: (doc) =>
     hasKeys(doc, 'auditReportVersion', 'vulnerabilities') ||
     hasKeys(doc, 'advisories', 'metadata') ||
-    (hasKeys(doc, 'error') && Object.keys(obj(doc)).length === 1 && /^E[A-Z]+$/.test(str(obj(obj(doc).error).code) ?? '')),
+    (hasKeys(doc, 'error') &&
+      Object.keys(obj(doc)).length === 1 &&
+      /^E[A-Z]+$/.test(str(obj(obj(doc).error).code) ?? '')),
   parse,
 };

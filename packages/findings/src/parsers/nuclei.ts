@@ -4,11 +4,17 @@ import { isArrayLike } from '../io/json';
 import { each, hasKeys, isArrayLikeOf, JsonFormat, ParseContext } from './common';
 
 /** Keys changed from camelCase (templateID, matcher_name) to kebab-case (template-id, matcher-name). */
-const pick = (o: Record<string, unknown>, ...keys: string[]): unknown => keys.map((k) => o[k]).find((v) => v !== undefined);
+const pick = (o: Record<string, unknown>, ...keys: string[]): unknown =>
+  keys.map((k) => o[k]).find((v) => v !== undefined);
 
 function list(v: unknown): string[] {
   if (isArrayLike(v)) return arr(v).map(String);
-  return typeof v === 'string' ? v.split(/[,\n]/).map((s) => s.replace(/^\s*-\s*/, '').trim()).filter(Boolean) : [];
+  return typeof v === 'string'
+    ? v
+        .split(/[,\n]/)
+        .map((s) => s.replace(/^\s*-\s*/, '').trim())
+        .filter(Boolean)
+    : [];
 }
 
 /** Nuclei writes JSON lines (-jsonl) or, with -json-export, one array. */
@@ -26,7 +32,16 @@ function* parse(doc: unknown, ctx: ParseContext): Generator<Finding> {
       toolCategory: 'dast',
       ruleId: matcher ? `${template}:${matcher}` : template,
       title: str(info.name) ?? template,
-      description: [str(info.description), matcher && `Matcher: ${matcher}`, arr(pick(r, 'extracted-results', 'extracted_results')).length ? `Extracted: ${arr(pick(r, 'extracted-results', 'extracted_results')).join(', ')}` : undefined].filter(Boolean).join('\n') || undefined,
+      description:
+        [
+          str(info.description),
+          matcher && `Matcher: ${matcher}`,
+          arr(pick(r, 'extracted-results', 'extracted_results')).length
+            ? `Extracted: ${arr(pick(r, 'extracted-results', 'extracted_results')).join(', ')}`
+            : undefined,
+        ]
+          .filter(Boolean)
+          .join('\n') || undefined,
       severity: severityOf(sev) ?? 'info',
       toolSeverity: sev,
       tags: list(info.tags),
@@ -42,7 +57,8 @@ function* parse(doc: unknown, ctx: ParseContext): Generator<Finding> {
   }
 }
 
-const isResult = (r: unknown): boolean => hasKeys(r, 'info', 'host') && (hasKeys(r, 'template-id') || hasKeys(r, 'templateID'));
+const isResult = (r: unknown): boolean =>
+  hasKeys(r, 'info', 'host') && (hasKeys(r, 'template-id') || hasKeys(r, 'templateID'));
 
 export const nuclei: JsonFormat = {
   id: 'nuclei',

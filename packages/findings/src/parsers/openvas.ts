@@ -21,7 +21,11 @@ function severity(threat: string | undefined, score: string | undefined): Severi
 function portOf(text: string | undefined): { port?: string; protocol?: string } {
   const m = /^\s*(\w+)\/(\w+)/.exec(text ?? '');
   if (!m) return {};
-  return /^\d+$/.test(m[1]) ? { port: m[1], protocol: m[2] } : /^\d+$/.test(m[2]) ? { port: m[2], protocol: m[1] } : { protocol: m[2] };
+  return /^\d+$/.test(m[1])
+    ? { port: m[1], protocol: m[2] }
+    : /^\d+$/.test(m[2])
+      ? { port: m[2], protocol: m[1] }
+      : { protocol: m[2] };
 }
 
 /** `key=value|key=value` tags of an NVT. */
@@ -36,7 +40,7 @@ function tags(text: string | undefined): Record<string, string> {
 
 /** The report element: the document root, or inside a GMP `<get_reports_response>`. */
 function reportOf(root: XmlElement): XmlElement {
-  return root.name === 'get_reports_response' ? child(root, 'report') ?? root : root;
+  return root.name === 'get_reports_response' ? (child(root, 'report') ?? root) : root;
 }
 
 function* parseXml(root: XmlElement, ctx: ParseContext): Generator<Finding> {
@@ -58,16 +62,30 @@ function* parseXml(root: XmlElement, ctx: ParseContext): Generator<Finding> {
       toolCategory: 'dast',
       ruleId: oid,
       title: childText(nvt, 'name') ?? childText(result, 'name') ?? 'OpenVAS result',
-      description: [nvtTags.summary, childText(result, 'description'), nvtTags.insight && `Insight: ${nvtTags.insight}`, nvtTags.impact && `Impact: ${nvtTags.impact}`].filter(Boolean).join('\n\n') || undefined,
+      description:
+        [
+          nvtTags.summary,
+          childText(result, 'description'),
+          nvtTags.insight && `Insight: ${nvtTags.insight}`,
+          nvtTags.impact && `Impact: ${nvtTags.impact}`,
+        ]
+          .filter(Boolean)
+          .join('\n\n') || undefined,
       severity: severity(threat, score),
       toolSeverity: threat ?? score,
       vulnerabilityIds: vulnIds(refs.filter((r) => r.attrs.type === 'cve').map((r) => r.attrs.id)),
-      references: refs.filter((r) => r.attrs.type === 'url').map((r) => r.attrs.id).filter((u): u is string => !!u),
+      references: refs
+        .filter((r) => r.attrs.type === 'url')
+        .map((r) => r.attrs.id)
+        .filter((u): u is string => !!u),
       mitigation: childText(nvt, 'solution') ?? nvtTags.solution,
       tags: [childText(nvt, 'family')].filter((t): t is string => !!t),
       locator: `port:${port ?? ''}/${protocol ?? ''}`,
       endpoints: [{ url: serviceUrl(host, port, protocol) }],
-      epss: num(childText(epss, 'score')) !== undefined ? { score: num(childText(epss, 'score'))!, percentile: num(childText(epss, 'percentile')) } : undefined,
+      epss:
+        num(childText(epss, 'score')) !== undefined
+          ? { score: num(childText(epss, 'score'))!, percentile: num(childText(epss, 'percentile')) }
+          : undefined,
       suppression: threat === 'False Positive' ? { state: 'false_positive', source: 'tool' } : undefined,
       detectedAt: childText(result, 'creation_time'),
     };
@@ -88,7 +106,15 @@ function* parseCsv(rows: Record<string, string>[], ctx: ParseContext): Generator
       toolCategory: 'dast',
       ruleId: row['NVT OID'] || undefined,
       title: row['NVT Name'] || 'OpenVAS result',
-      description: [row.Summary, row['Specific Result'], row['Vulnerability Insight'] && `Insight: ${row['Vulnerability Insight']}`, row.Impact && `Impact: ${row.Impact}`].filter(Boolean).join('\n\n') || undefined,
+      description:
+        [
+          row.Summary,
+          row['Specific Result'],
+          row['Vulnerability Insight'] && `Insight: ${row['Vulnerability Insight']}`,
+          row.Impact && `Impact: ${row.Impact}`,
+        ]
+          .filter(Boolean)
+          .join('\n\n') || undefined,
       severity: severity(row.Severity, row.CVSS),
       toolSeverity: row.Severity || row.CVSS,
       vulnerabilityIds: vulnIds((row.CVEs ?? '').split(/[,\s]+/)),

@@ -27,10 +27,21 @@ function* parse(doc: unknown, ctx: ParseContext): Generator<Finding> {
           description: str(v.details) ?? str(v.summary),
           severity: 'low',
           toolSeverity: dbSeverity,
-          cwes: cwes(affected.flatMap((a) => arr(obj(a.database_specific).cwes).map((c) => obj(c).cweId)), members.map((m) => obj(m.database_specific).cwe_ids)),
+          cwes: cwes(
+            affected.flatMap((a) => arr(obj(a.database_specific).cwes).map((c) => obj(c).cweId)),
+            members.map((m) => obj(m.database_specific).cwe_ids),
+          ),
           vulnerabilityIds: vulnIds([...group, ...members.flatMap((m) => arr(m.aliases))]),
-          references: members.flatMap((m) => arr(m.references)).map((x) => str(obj(x).url)).filter((u): u is string => !!u),
-          library: { name: str(pkg.name) ?? 'unknown', version: str(pkg.version), ecosystem: str(pkg.ecosystem), purl: str(obj(affected[0]?.package).purl) },
+          references: members
+            .flatMap((m) => arr(m.references))
+            .map((x) => str(obj(x).url))
+            .filter((u): u is string => !!u),
+          library: {
+            name: str(pkg.name) ?? 'unknown',
+            version: str(pkg.version),
+            ecosystem: str(pkg.ecosystem),
+            purl: str(obj(affected[0]?.package).purl),
+          },
           filePath: str(source.path),
         };
         for (const m of members) for (const s of arr(m.severity)) addCvss(init, obj(s).score);
@@ -48,6 +59,8 @@ export const osvScanner: JsonFormat = {
   title: 'OSV-Scanner JSON (osv-scanner --format json)',
   kind: 'json',
   acceptsEmpty: true,
-  detect: (doc) => hasKeys(doc, 'results') && (hasKeys(doc, 'experimental_config') || hasKeys(obj(first(obj(doc).results)), 'source', 'packages')),
+  detect: (doc) =>
+    hasKeys(doc, 'results') &&
+    (hasKeys(doc, 'experimental_config') || hasKeys(obj(first(obj(doc).results)), 'source', 'packages')),
   parse,
 };

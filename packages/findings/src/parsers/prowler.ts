@@ -37,7 +37,8 @@ function toFinding(r: ProwlerResult, ctx: ParseContext): Finding | undefined {
     toolCategory: 'iac',
     ruleId: r.checkId,
     title,
-    description: [r.statusExtended, r.description, r.risk && `Risk: ${r.risk}`].filter(Boolean).join('\n\n') || undefined,
+    description:
+      [r.statusExtended, r.description, r.risk && `Risk: ${r.risk}`].filter(Boolean).join('\n\n') || undefined,
     severity: severityOf(sev) ?? 'info',
     toolSeverity: sev,
     tags: [r.provider, r.service, status].filter((t): t is string => !!t),
@@ -71,7 +72,13 @@ function fromOcsf(x: Record<string, unknown>): ProwlerResult {
     uid: str(info.uid),
     provider: str(cloud.provider),
     service: str(obj(resource.group).name),
-    resource: { id: str(resource.uid), type: str(resource.type), name: str(resource.name), region: str(resource.region) ?? str(cloud.region), account: str(obj(cloud.account).uid) },
+    resource: {
+      id: str(resource.uid),
+      type: str(resource.type),
+      name: str(resource.name),
+      region: str(resource.region) ?? str(cloud.region),
+      account: str(obj(cloud.account).uid),
+    },
     time: str(x.time_dt) ?? str(info.created_time_dt),
   };
 }
@@ -111,7 +118,8 @@ function* parseJson(doc: unknown, ctx: ParseContext): Generator<Finding> {
   }
 }
 
-const isOcsf = (x: unknown): boolean => hasKeys(x, 'status_code', 'finding_info') && str(obj(obj(obj(x).metadata).product).name)?.toLowerCase() === 'prowler';
+const isOcsf = (x: unknown): boolean =>
+  hasKeys(x, 'status_code', 'finding_info') && str(obj(obj(obj(x).metadata).product).name)?.toLowerCase() === 'prowler';
 const isV3 = (x: unknown): boolean => hasKeys(x, 'CheckID', 'Status', 'StatusExtended');
 
 export const prowler: JsonFormat = {

@@ -56,10 +56,18 @@ function* parseCsv(rows: Record<string, string>[], ctx: ParseContext): Generator
       tags: [row.Type ?? row.TYPE, row.Category ?? row.CATEGORY].filter((t): t is string => !!t),
       locator: `port:${port ?? ''}/${protocol ?? ''}`,
       endpoints: [{ url: serviceUrl(host, port, protocol) }],
-      suppression: fixed ? { state: 'fixed', source: 'tool' } : falsePositive ? { state: 'false_positive', source: 'tool' } : undefined,
+      suppression: fixed
+        ? { state: 'fixed', source: 'tool' }
+        : falsePositive
+          ? { state: 'false_positive', source: 'tool' }
+          : undefined,
       detectedAt: isoDate(row['Last Detected'] ?? row['LAST SCAN'], row['LAST SCAN'] ? 'dmy' : 'mdy'),
     };
-    cvssCell(init, withTemporal(row['CVSS3 Base'] ?? row['CVSS3.1 Base'], row['CVSS3 Temporal'] ?? row['CVSS3.1 Temporal']), 'CVSS:3.0/');
+    cvssCell(
+      init,
+      withTemporal(row['CVSS3 Base'] ?? row['CVSS3.1 Base'], row['CVSS3 Temporal'] ?? row['CVSS3.1 Temporal']),
+      'CVSS:3.0/',
+    );
     cvssCell(init, row['CVSS Base'] ?? row.CVSS_BASE, '');
     yield ctx.finding(init);
   }
@@ -97,7 +105,15 @@ function glossary(root: XmlElement): Map<string, QidDetails> {
   return out;
 }
 
-function hostFinding(ctx: ParseContext, host: string, qid: string, d: QidDetails | undefined, port: string | undefined, protocol: string | undefined, extra: Partial<FindingInit>): Finding {
+function hostFinding(
+  ctx: ParseContext,
+  host: string,
+  qid: string,
+  d: QidDetails | undefined,
+  port: string | undefined,
+  protocol: string | undefined,
+  extra: Partial<FindingInit>,
+): Finding {
   const init: FindingInit = {
     tool: 'qualys',
     toolCategory: 'dast',
@@ -151,7 +167,9 @@ function* parseXml(root: XmlElement, ctx: ParseContext): Generator<Finding> {
             cvss3: childText(child(vuln, 'CVSS3_SCORE'), 'BASE') ?? childText(vuln, 'CVSS3_BASE'),
             category: cat.attrs.value,
           };
-          yield hostFinding(ctx, name, qid, d, cat.attrs.port, cat.attrs.protocol, { tags: [group.toLowerCase(), cat.attrs.value].filter((t): t is string => !!t) });
+          yield hostFinding(ctx, name, qid, d, cat.attrs.port, cat.attrs.protocol, {
+            tags: [group.toLowerCase(), cat.attrs.value].filter((t): t is string => !!t),
+          });
         }
       }
     }
@@ -170,6 +188,8 @@ export const qualysXml: XmlFormat = {
   id: 'qualys-xml',
   title: 'Qualys VM XML (asset data report, scan report)',
   kind: 'xml',
-  detect: (root) => root.name === 'ASSET_DATA_REPORT' || (root.name === 'SCAN' && 'value' in root.attrs && path(root, 'HEADER').length + path(root, 'IP').length > 0),
+  detect: (root) =>
+    root.name === 'ASSET_DATA_REPORT' ||
+    (root.name === 'SCAN' && 'value' in root.attrs && path(root, 'HEADER').length + path(root, 'IP').length > 0),
   parse: parseXml,
 };

@@ -14,7 +14,9 @@ function* parse(doc: unknown, ctx: ParseContext): Generator<Finding> {
       for (const x of arr(res.vulnerabilities)) {
         const v = obj(x);
         const ids = obj(v.identifiers);
-        const summary = str(ids.summary) ?? [...arr(ids.CVE), str(ids.githubID), str(ids.issue), str(ids.bug)].filter(Boolean).join(' ');
+        const summary =
+          str(ids.summary) ??
+          [...arr(ids.CVE), str(ids.githubID), str(ids.issue), str(ids.bug)].filter(Boolean).join(' ');
         const info = arr(v.info).map(String);
         const sev = str(v.severity) ?? 'medium';
         yield ctx.finding({
@@ -45,6 +47,8 @@ export const retirejs: JsonFormat = {
   id: 'retirejs',
   title: 'Retire.js JSON (retire --outputformat json)',
   kind: 'json',
-  detect: (doc) => (hasKeys(doc, 'version', 'data') && (hasKeys(doc, 'start') || hasKeys(doc, 'time'))) || isArrayLikeOf(doc, isFileEntry),
+  detect: (doc) =>
+    (hasKeys(doc, 'version', 'data') && (hasKeys(doc, 'start') || hasKeys(doc, 'time'))) ||
+    isArrayLikeOf(doc, isFileEntry),
   parse,
 };

@@ -1,5 +1,18 @@
 import { Finding, FindingInit, Severity, Suppression, ToolCategory } from '../model';
-import { arr, cwes, isObj, line, num, obj, severityOf, severityOfScore, shorten, str, uniq, vulnIds } from '../normalize';
+import {
+  arr,
+  cwes,
+  isObj,
+  line,
+  num,
+  obj,
+  severityOf,
+  severityOfScore,
+  shorten,
+  str,
+  uniq,
+  vulnIds,
+} from '../normalize';
 import { categoryOfTool } from './category';
 import { each, hasKeys, JsonFormat, ParseContext } from './common';
 
@@ -87,7 +100,8 @@ function severity(result: Obj, rule: Obj | undefined, run: Run): { severity: Sev
   const ruleProps = obj(rule?.properties);
   // CodeQL, Trivy and others put a CVSS-like score here; it is more precise than the level.
   const score = num(props['security-severity']) ?? num(ruleProps['security-severity']);
-  if (score !== undefined && severityOfScore(score)) return { severity: severityOfScore(score) as Severity, raw: String(score) };
+  if (score !== undefined && severityOfScore(score))
+    return { severity: severityOfScore(score) as Severity, raw: String(score) };
   const level = str(result.level);
   if (level && LEVELS[level]) return { severity: LEVELS[level], raw: level };
   for (const key of ['severity', 'issue_severity', 'securityRisk', 'Severity']) {
@@ -124,7 +138,11 @@ function ruleInfo(run: Run, rule: Obj | undefined): RuleInfo {
   const tags = arr(ruleProps.tags).filter((t): t is string => typeof t === 'string');
   info = {
     id: str(rule.id),
-    cwes: cwes(related, ruleProps.cwe, tags.filter((t) => /cwe/i.test(t))),
+    cwes: cwes(
+      related,
+      ruleProps.cwe,
+      tags.filter((t) => /cwe/i.test(t)),
+    ),
     tags,
     vulnerabilityIds: vulnIds([], str(rule.id), str(rule.name), str(obj(rule.shortDescription).text)),
     references: [str(rule.helpUri)].filter((u): u is string => !!u),
@@ -140,7 +158,7 @@ function fingerprints(result: Obj): Record<string, string> {
   for (const key of ['fingerprints', 'partialFingerprints']) {
     for (const [k, v] of Object.entries(obj(result[key]))) {
       // Some tools nest the hash in an object ({"value": "..."}).
-      const s = typeof v === 'string' ? v : str(obj(v).value) ?? JSON.stringify(v);
+      const s = typeof v === 'string' ? v : (str(obj(v).value) ?? JSON.stringify(v));
       out[k] = s;
     }
   }
@@ -161,11 +179,15 @@ function suppression(result: Obj): Suppression | undefined {
 
 /** Dependency scanners writing SARIF name the package in properties or in the message text. */
 function library(props: Obj, message: string): FindingInit['library'] {
-  const name = str(props.component) ?? str(props.PkgName) ?? (message.includes('Package: ') ? /^Package: (.+)$/m.exec(message)?.[1] : undefined);
+  const name =
+    str(props.component) ??
+    str(props.PkgName) ??
+    (message.includes('Package: ') ? /^Package: (.+)$/m.exec(message)?.[1] : undefined);
   if (!name) return undefined;
   return {
     name,
-    version: str(props.componentVersion) ?? str(props.InstalledVersion) ?? /^Installed Version: (.+)$/m.exec(message)?.[1],
+    version:
+      str(props.componentVersion) ?? str(props.InstalledVersion) ?? /^Installed Version: (.+)$/m.exec(message)?.[1],
     fixedVersion: /^Fixed Version: (.+)$/m.exec(message)?.[1],
   };
 }
@@ -180,12 +202,18 @@ function* parse(doc: unknown, ctx: ParseContext): Generator<Finding> {
       if (kind && kind !== 'fail') continue;
       const rule = ruleOf(run, result);
       const ruleId = str(result.ruleId) ?? str(obj(result.rule).id) ?? str(rule?.id);
-      const message = messageText(result.message, rule) ?? str(obj(rule?.shortDescription).text) ?? ruleId ?? 'SARIF result';
+      const message =
+        messageText(result.message, rule) ?? str(obj(rule?.shortDescription).text) ?? ruleId ?? 'SARIF result';
       const { severity: sev, raw } = severity(result, rule, run);
       const props = obj(result.properties);
       const lib = library(props, message);
       const info = ruleInfo(run, rule);
-      const resultCwes = cwes(obj(result.properties).cwe, arr(result.taxa).map((t) => obj(t).id).filter((id) => /cwe/i.test(String(id))));
+      const resultCwes = cwes(
+        obj(result.properties).cwe,
+        arr(result.taxa)
+          .map((t) => obj(t).id)
+          .filter((id) => /cwe/i.test(String(id))),
+      );
       const base: FindingInit = {
         tool: run.tool,
         toolCategory: lib ? 'sca' : run.category,
@@ -196,7 +224,10 @@ function* parse(doc: unknown, ctx: ParseContext): Generator<Finding> {
         toolSeverity: raw,
         tags: info.tags,
         cwes: resultCwes.length ? uniq([...info.cwes, ...resultCwes]) : info.cwes,
-        vulnerabilityIds: ruleId === info.id ? info.vulnerabilityIds : vulnIds([], ruleId, str(rule?.name), str(obj(rule?.shortDescription).text)),
+        vulnerabilityIds:
+          ruleId === info.id
+            ? info.vulnerabilityIds
+            : vulnIds([], ruleId, str(rule?.name), str(obj(rule?.shortDescription).text)),
         references: info.references,
         mitigation: info.mitigation,
         library: lib,
@@ -215,7 +246,8 @@ function* parse(doc: unknown, ctx: ParseContext): Generator<Finding> {
         const phys = obj(obj(l).physicalLocation);
         const art = obj(phys.artifactLocation ?? phys.fileLocation);
         const index = num(art.index);
-        const uri = str(art.uri) ?? (index !== undefined ? str(obj(obj(run.artifacts()[index]).location).uri) : undefined);
+        const uri =
+          str(art.uri) ?? (index !== undefined ? str(obj(obj(run.artifacts()[index]).location).uri) : undefined);
         const region = obj(phys.region);
         // Lists are shared between the findings of one result: nothing mutates them in place.
         const f: FindingInit = locations.length === 1 ? base : { ...base };
@@ -233,6 +265,7 @@ export const sarif: JsonFormat = {
   id: 'sarif',
   title: 'SARIF 2.1.0 (and 2.0.0 drafts), any tool',
   kind: 'json',
-  detect: (doc) => hasKeys(doc, 'runs') && (/^2\./.test(str(obj(doc).version) ?? '') || /sarif/i.test(str(obj(doc).$schema) ?? '')),
+  detect: (doc) =>
+    hasKeys(doc, 'runs') && (/^2\./.test(str(obj(doc).version) ?? '') || /sarif/i.test(str(obj(doc).$schema) ?? '')),
   parse,
 };

@@ -23,14 +23,20 @@ function* parse(doc: unknown, ctx: ParseContext): Generator<Finding> {
       toolSeverity: sev,
       confidence: str(meta.confidence),
       cwes: cwes(meta.cwe),
-      references: uniq([...arr(meta.references).map(String), ...(str(meta['source-rule-url']) ? [String(meta['source-rule-url'])] : [])]),
+      references: uniq([
+        ...arr(meta.references).map(String),
+        ...(str(meta['source-rule-url']) ? [String(meta['source-rule-url'])] : []),
+      ]),
       mitigation: str(extra.fix),
       filePath: str(o.path),
       startLine: line(obj(o.start).line),
       endLine: line(obj(o.end).line),
       // Semgrep without login writes this placeholder instead of the code.
       snippet: lines && lines !== 'requires login' ? lines : undefined,
-      toolFingerprints: str(extra.fingerprint) && extra.fingerprint !== 'requires login' ? { fingerprint: String(extra.fingerprint) } : {},
+      toolFingerprints:
+        str(extra.fingerprint) && extra.fingerprint !== 'requires login'
+          ? { fingerprint: String(extra.fingerprint) }
+          : {},
     });
   }
 }
@@ -39,7 +45,8 @@ export const semgrep: JsonFormat = {
   id: 'semgrep',
   title: 'Semgrep JSON (semgrep --json)',
   kind: 'json',
-  detect: (doc) => hasKeys(doc, 'results', 'errors') && (hasKeys(doc, 'paths') || hasKeys(doc, 'version') || isSemgrepResults(doc)),
+  detect: (doc) =>
+    hasKeys(doc, 'results', 'errors') && (hasKeys(doc, 'paths') || hasKeys(doc, 'version') || isSemgrepResults(doc)),
   parse,
 };
 

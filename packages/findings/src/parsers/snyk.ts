@@ -27,22 +27,31 @@ function* parse(doc: unknown, ctx: ParseContext): Generator<Finding> {
         toolSeverity: sev,
         cwes: cwes(ids.CWE),
         vulnerabilityIds: vulnIds([...arr(ids.CVE), ...arr(ids.GHSA), ...arr(ids.ALTERNATIVE)]),
-        references: arr(v.references).map((r) => str(obj(r).url)).filter((u): u is string => !!u),
+        references: arr(v.references)
+          .map((r) => str(obj(r).url))
+          .filter((u): u is string => !!u),
         mitigation: arr(v.fixedIn).length ? `Upgrade to ${arr(v.fixedIn).join(', ')}` : undefined,
-        library: { name: str(v.name) ?? name, version: str(v.version), fixedVersion: str(arr(v.fixedIn)[0]), ecosystem: str(v.packageManager) },
+        library: {
+          name: str(v.name) ?? name,
+          version: str(v.version),
+          fixedVersion: str(arr(v.fixedIn)[0]),
+          ecosystem: str(v.packageManager),
+        },
         // The dependency chain, like Snyk shows it: project > ... > package (without versions).
         filePath: from.map((f) => f.replace(/@[^@]*$/, '')).join(' > ') || str(project.displayTargetFile),
       };
       addCvss(init, v.CVSSv3, v.cvssScore);
       for (const d of arr(v.cvssDetails)) addCvss(init, obj(d).cvssV3Vector);
       const epss = obj(v.epssDetails);
-      if (num(epss.probability) !== undefined) init.epss = { score: num(epss.probability)!, percentile: num(epss.percentile) };
+      if (num(epss.probability) !== undefined)
+        init.epss = { score: num(epss.probability)!, percentile: num(epss.percentile) };
       yield ctx.finding(init);
     }
   }
 }
 
-const isProject = (p: unknown): boolean => hasKeys(p, 'vulnerabilities', 'ok') && (hasKeys(p, 'packageManager') || hasKeys(p, 'dependencyCount'));
+const isProject = (p: unknown): boolean =>
+  hasKeys(p, 'vulnerabilities', 'ok') && (hasKeys(p, 'packageManager') || hasKeys(p, 'dependencyCount'));
 
 export const snyk: JsonFormat = {
   id: 'snyk',

@@ -5,7 +5,13 @@ import { each, hasKeys, JsonFormat, ParseContext } from './common';
 type Obj = Record<string, unknown>;
 
 /** SonarQube's scale; MAJOR is its default and corresponds to medium. */
-const SONAR: Record<string, Severity> = { BLOCKER: 'critical', CRITICAL: 'high', MAJOR: 'medium', MINOR: 'low', INFO: 'info' };
+const SONAR: Record<string, Severity> = {
+  BLOCKER: 'critical',
+  CRITICAL: 'high',
+  MAJOR: 'medium',
+  MINOR: 'low',
+  INFO: 'info',
+};
 
 function sonarSeverity(word: string | undefined): Severity {
   return (word && (SONAR[word.toUpperCase()] ?? severityOf(word))) || 'medium';
@@ -31,7 +37,8 @@ function dependency(message: string, init: FindingInit): void {
 
 function* issues(doc: Obj, ctx: ParseContext): Generator<Finding> {
   const paths = new Map<string, string>();
-  for (const c of each(doc.components)) if (str(obj(c).key) && str(obj(c).path)) paths.set(String(obj(c).key), String(obj(c).path));
+  for (const c of each(doc.components))
+    if (str(obj(c).key) && str(obj(c).path)) paths.set(String(obj(c).key), String(obj(c).path));
   const rules = obj(doc.rules);
   for (const x of each(doc.issues)) {
     const i = obj(x);
@@ -52,7 +59,9 @@ function* issues(doc: Obj, ctx: ParseContext): Generator<Finding> {
       startLine: line(range.startLine) ?? line(i.line),
       endLine: line(range.endLine) ?? line(i.line),
       toolFingerprints: str(i.key) ? { key: String(i.key) } : {},
-      suppression: /FALSE-POSITIVE|WONTFIX|ACCEPTED|SAFE/.test(`${str(i.resolution) ?? ''} ${str(i.issueStatus) ?? ''}`) ? { state: String(i.resolution ?? i.issueStatus), source: 'tool' } : undefined,
+      suppression: /FALSE-POSITIVE|WONTFIX|ACCEPTED|SAFE/.test(`${str(i.resolution) ?? ''} ${str(i.issueStatus) ?? ''}`)
+        ? { state: String(i.resolution ?? i.issueStatus), source: 'tool' }
+        : undefined,
       detectedAt: str(i.creationDate),
     };
     if (/UsingComponentWithKnownVulnerability/.test(rule ?? '')) {
@@ -87,7 +96,8 @@ export const sonarqube: JsonFormat = {
   title: 'SonarQube issues JSON (api/issues/search, api/hotspots/search, sonar-report JSON)',
   kind: 'json',
   detect: (doc) =>
-    (hasKeys(doc, 'issues') && (hasKeys(doc, 'paging') || hasKeys(doc, 'sonarComponent') || hasKeys(doc, 'effortTotal'))) ||
-    (hasKeys(doc, 'hotspots', 'paging')),
+    (hasKeys(doc, 'issues') &&
+      (hasKeys(doc, 'paging') || hasKeys(doc, 'sonarComponent') || hasKeys(doc, 'effortTotal'))) ||
+    hasKeys(doc, 'hotspots', 'paging'),
   parse: (doc, ctx) => issues(obj(doc), ctx),
 };

@@ -50,7 +50,15 @@ function* parseXml(root: XmlElement, ctx: ParseContext): Generator<Finding> {
         toolCategory: 'dast',
         ruleId: item.attrs.pluginID,
         title: check ?? item.attrs.pluginName ?? text('plugin_name') ?? 'Nessus plugin',
-        description: [text('synopsis'), text('description'), text('compliance-actual-value') && `Actual value: ${text('compliance-actual-value')}`, text('plugin_output') && `Plugin output:\n${text('plugin_output')}`].filter(Boolean).join('\n\n') || undefined,
+        description:
+          [
+            text('synopsis'),
+            text('description'),
+            text('compliance-actual-value') && `Actual value: ${text('compliance-actual-value')}`,
+            text('plugin_output') && `Plugin output:\n${text('plugin_output')}`,
+          ]
+            .filter(Boolean)
+            .join('\n\n') || undefined,
         severity,
         toolSeverity: text('risk_factor') ?? item.attrs.severity,
         cwes: cwes(children(item, 'cwe').map((c) => c.text)),
@@ -97,7 +105,10 @@ function* parseCsv(rows: Record<string, string>[], ctx: ParseContext): Generator
       toolCategory: 'dast',
       ruleId: plugin,
       title: title ?? `Plugin ${plugin}`,
-      description: [cell(row, 'Synopsis'), cell(row, 'Description'), cell(row, 'Plugin Output', 'Plugin Text')].filter(Boolean).join('\n\n') || undefined,
+      description:
+        [cell(row, 'Synopsis'), cell(row, 'Description'), cell(row, 'Plugin Output', 'Plugin Text')]
+          .filter(Boolean)
+          .join('\n\n') || undefined,
       severity,
       toolSeverity: cell(row, 'Risk', 'Severity', 'Risk Factor'),
       vulnerabilityIds: vulnIds([], cell(row, 'CVE') ?? ''),
@@ -109,7 +120,11 @@ function* parseCsv(rows: Record<string, string>[], ctx: ParseContext): Generator
       detectedAt: cell(row, 'First Found', 'First Discovered'),
     };
     addCvss(init, v3(cell(row, 'CVSS3 Vector', 'CVSS V3 Vector')), cell(row, 'CVSS3 Base Score', 'CVSS V3 Base Score'));
-    addCvss(init, v2(cell(row, 'CVSS Vector', 'CVSS V2 Vector')), cell(row, 'CVSS Base Score', 'CVSS V2 Base Score', 'CVSS'));
+    addCvss(
+      init,
+      v2(cell(row, 'CVSS Vector', 'CVSS V2 Vector')),
+      cell(row, 'CVSS Base Score', 'CVSS V2 Base Score', 'CVSS'),
+    );
     yield ctx.finding(init);
   }
 }
@@ -126,6 +141,8 @@ export const tenableCsv: CsvFormat = {
   id: 'tenable-csv',
   title: 'Nessus / Tenable.io / Tenable.sc CSV export',
   kind: 'csv',
-  detect: (header) => (header.includes('Plugin ID') && header.includes('Host') && header.includes('Risk')) || (header.includes('Plugin') && header.includes('Plugin Name') && header.includes('IP Address')),
+  detect: (header) =>
+    (header.includes('Plugin ID') && header.includes('Host') && header.includes('Risk')) ||
+    (header.includes('Plugin') && header.includes('Plugin Name') && header.includes('IP Address')),
   parse: parseCsv,
 };

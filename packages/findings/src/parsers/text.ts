@@ -2,7 +2,9 @@
 
 /** Dates as Acunetix and Qualys write them, day or month first, into ISO 8601 (no time zone). */
 export function isoDate(text: string | undefined, order: 'dmy' | 'mdy'): string | undefined {
-  const m = /^(\d{1,2})\/(\d{1,2})\/(\d{2,4})(?:,?\s+(\d{1,2}):(\d{2})(?::(\d{2}))?\s*(AM|PM)?)?/i.exec(text?.trim() ?? '');
+  const m = /^(\d{1,2})\/(\d{1,2})\/(\d{2,4})(?:,?\s+(\d{1,2}):(\d{2})(?::(\d{2}))?\s*(AM|PM)?)?/i.exec(
+    text?.trim() ?? '',
+  );
   if (!m) return undefined;
   const [day, month] = order === 'dmy' ? [m[1], m[2]] : [m[2], m[1]];
   const year = m[3].length === 2 ? `20${m[3]}` : m[3];
@@ -37,6 +39,8 @@ export function htmlLinks(html: string | undefined): string[] {
   if (!html) return [];
   const hrefs = [...html.matchAll(/href\s*=\s*["']([^"']+)["']/gi)].map((m) => m[1]);
   // A bare URL ends before the punctuation of the sentence around it.
-  const links = hrefs.length ? hrefs : [...html.matchAll(/https?:\/\/[^\s<>"')]+/g)].map((m) => m[0].replace(/[.,;:!?]+$/, ''));
+  const links = hrefs.length
+    ? hrefs
+    : [...html.matchAll(/https?:\/\/[^\s<>"')]+/g)].map((m) => m[0].replace(/[.,;:!?]+$/, ''));
   return [...new Set(links)];
 }

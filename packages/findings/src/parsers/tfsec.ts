@@ -20,11 +20,14 @@ function* parse(doc: unknown, ctx: ParseContext): Generator<Finding> {
       toolCategory: 'iac',
       ruleId,
       title: str(x.rule_description) ?? ruleId,
-      description: [str(x.description), str(x.impact) && `Impact: ${String(x.impact)}`].filter(Boolean).join('\n\n') || undefined,
+      description:
+        [str(x.description), str(x.impact) && `Impact: ${String(x.impact)}`].filter(Boolean).join('\n\n') || undefined,
       severity: severityOf(sev) ?? 'info',
       toolSeverity: sev,
       tags: [str(x.rule_provider), str(x.rule_service), str(x.legacy_rule_id)].filter((t): t is string => !!t),
-      references: [...arr(x.links), x.link].map((l) => str(l)?.replace(/^See (\S+) for more information\.$/, '$1')).filter((u): u is string => !!u),
+      references: [...arr(x.links), x.link]
+        .map((l) => str(l)?.replace(/^See (\S+) for more information\.$/, '$1'))
+        .filter((u): u is string => !!u),
       mitigation: str(x.resolution),
       filePath: str(location.filename),
       startLine: line(location.start_line),
@@ -44,7 +47,10 @@ export const tfsec: JsonFormat = {
   title: 'tfsec JSON (tfsec --format json; current and legacy rule ids)',
   kind: 'json',
   // With nothing found tfsec writes `{"results": null}`.
-  detect: (doc) => hasKeys(doc, 'results') && (isResult(first(obj(doc).results)) || (obj(doc).results === null && Object.keys(obj(doc)).length === 1)),
-  isEmptyReport: (doc) => hasKeys(doc, 'results') && Object.keys(obj(doc)).length === 1 && first(obj(doc).results) === undefined,
+  detect: (doc) =>
+    hasKeys(doc, 'results') &&
+    (isResult(first(obj(doc).results)) || (obj(doc).results === null && Object.keys(obj(doc)).length === 1)),
+  isEmptyReport: (doc) =>
+    hasKeys(doc, 'results') && Object.keys(obj(doc)).length === 1 && first(obj(doc).results) === undefined,
   parse,
 };

@@ -22,7 +22,12 @@ function* results(doc: unknown): Generator<[Record<string, unknown>, string[]]> 
   }
 }
 
-function vulnerability(ctx: ParseContext, target: Record<string, unknown>, v: Record<string, unknown>, tags: string[]): Finding {
+function vulnerability(
+  ctx: ParseContext,
+  target: Record<string, unknown>,
+  v: Record<string, unknown>,
+  tags: string[],
+): Finding {
   const id = str(v.VulnerabilityID) ?? 'unknown';
   const pkg = str(v.PkgName) ?? 'unknown';
   const version = str(v.InstalledVersion);
@@ -45,7 +50,9 @@ function vulnerability(ctx: ParseContext, target: Record<string, unknown>, v: Re
   };
   // Prefer the source Trivy took the severity from, then NVD, then any.
   const cvss = obj(v.CVSS);
-  const sources = uniq([str(v.SeveritySource), 'nvd', ...Object.keys(cvss)].filter((s): s is string => !!s && isObj(cvss[s])));
+  const sources = uniq(
+    [str(v.SeveritySource), 'nvd', ...Object.keys(cvss)].filter((s): s is string => !!s && isObj(cvss[s])),
+  );
   for (const s of sources) {
     const c = obj(cvss[s]);
     addCvss(init, c.V40Vector);
@@ -113,7 +120,8 @@ function* parse(doc: unknown, ctx: ParseContext): Generator<Finding> {
         toolCategory: 'sca',
         ruleId: `license:${name}`,
         title: `License ${name}${str(o.PkgName) ? ` in ${String(o.PkgName)}` : ''}`,
-        description: [str(o.Category) && `Category ${String(o.Category)}`, str(o.Link)].filter(Boolean).join('\n') || undefined,
+        description:
+          [str(o.Category) && `Category ${String(o.Category)}`, str(o.Link)].filter(Boolean).join('\n') || undefined,
         severity: severityOf(sev) ?? 'info',
         toolSeverity: sev,
         tags: [...tags, 'license'],
@@ -132,7 +140,10 @@ export const trivy: JsonFormat = {
   detect: (doc) =>
     (hasKeys(doc, 'SchemaVersion') && (hasKeys(doc, 'Results') || hasKeys(doc, 'ArtifactName'))) ||
     (hasKeys(doc, 'ClusterName') && ['Resources', 'Vulnerabilities', 'Misconfigurations'].some((k) => k in obj(doc))) ||
-    isArrayLikeOf(doc, (f) => hasKeys(f, 'Target') && ['Vulnerabilities', 'Misconfigurations', 'Secrets', 'Type'].some((k) => k in obj(f))),
+    isArrayLikeOf(
+      doc,
+      (f) =>
+        hasKeys(f, 'Target') && ['Vulnerabilities', 'Misconfigurations', 'Secrets', 'Type'].some((k) => k in obj(f)),
+    ),
   parse,
 };
-

@@ -37,7 +37,10 @@ function* parse(doc: unknown, ctx: ParseContext): Generator<Finding> {
         toolCategory: 'secrets',
         ruleId: reason,
         title: `${reason} in ${str(r.path) ?? 'repository'}`,
-        description: [`Commit ${str(r.commitHash) ?? ''} on ${str(r.branch) ?? ''}`, `${strings.length} string(s) found`].join('\n'),
+        description: [
+          `Commit ${str(r.commitHash) ?? ''} on ${str(r.branch) ?? ''}`,
+          `${strings.length} string(s) found`,
+        ].join('\n'),
         severity: 'medium',
         cwes: [798],
         filePath: str(r.path),
@@ -50,7 +53,8 @@ function* parse(doc: unknown, ctx: ParseContext): Generator<Finding> {
   }
 }
 
-const isRecord = (r: unknown): boolean => hasKeys(r, 'DetectorName', 'SourceMetadata') || hasKeys(r, 'reason', 'stringsFound');
+const isRecord = (r: unknown): boolean =>
+  hasKeys(r, 'DetectorName', 'SourceMetadata') || hasKeys(r, 'reason', 'stringsFound');
 
 export const trufflehog: JsonFormat = {
   id: 'trufflehog',

@@ -26,7 +26,11 @@ function flawSuppression(flaw: XmlElement): FindingInit['suppression'] {
 function* parseXml(root: XmlElement, ctx: ParseContext): Generator<Finding> {
   const seen = new Set<string>();
   for (const category of path(root, 'severity', 'category')) {
-    const recommendation = path(category, 'recommendations', 'para').map((p) => p.attrs.text).filter(Boolean).join('\n') || undefined;
+    const recommendation =
+      path(category, 'recommendations', 'para')
+        .map((p) => p.attrs.text)
+        .filter(Boolean)
+        .join('\n') || undefined;
     for (const kind of ['staticflaws', 'dynamicflaws'] as const) {
       for (const flaw of path(category, 'cwe', kind, 'flaw')) {
         const id = flaw.attrs.issueid;
@@ -58,7 +62,10 @@ function* parseXml(root: XmlElement, ctx: ParseContext): Generator<Finding> {
   }
   for (const component of path(root, 'software_composition_analysis', 'vulnerable_components', 'component')) {
     const libraryId = component.attrs.library_id;
-    const name = libraryId?.startsWith('maven:') && libraryId.split(':').length > 2 ? libraryId.split(':')[2] : component.attrs.library ?? component.attrs.file_name ?? 'unknown';
+    const name =
+      libraryId?.startsWith('maven:') && libraryId.split(':').length > 2
+        ? libraryId.split(':')[2]
+        : (component.attrs.library ?? component.attrs.file_name ?? 'unknown');
     const version = component.attrs.version;
     const filePath = path(component, 'file_paths', 'file_path')[0]?.attrs.value ?? component.attrs.file_name;
     for (const v of path(component, 'vulnerabilities', 'vulnerability')) {
@@ -105,7 +112,12 @@ function* parseJson(doc: unknown, ctx: ParseContext): Generator<Finding> {
     const tags = f.violates_policy === true ? ['policy-violation'] : [];
     // A mitigation or false positive counts once Veracode's reviewer approved it.
     const resolution = str(status.resolution);
-    const approved = resolution && /MITIGATED|POTENTIAL_FALSE_POSITIVE/i.test(resolution) && /APPROVED/i.test(str(status.resolution_status) ?? '') ? resolution : undefined;
+    const approved =
+      resolution &&
+      /MITIGATED|POTENTIAL_FALSE_POSITIVE/i.test(resolution) &&
+      /APPROVED/i.test(str(status.resolution_status) ?? '')
+        ? resolution
+        : undefined;
     const base: FindingInit = {
       tool: 'veracode',
       toolCategory: scanType === 'SCA' ? 'sca' : scanType === 'STATIC' ? 'sast' : 'dast',
@@ -124,7 +136,9 @@ function* parseJson(doc: unknown, ctx: ParseContext): Generator<Finding> {
       const id = str(cve.name);
       const version = str(details.version);
       // The file name carries the version ("spring-boot-autoconfigure-2.5.14.jar"); the component is without it.
-      const name = (version ? str(details.component_filename)?.replace(`-${version}`, '') : str(details.component_filename)) ?? 'unknown';
+      const name =
+        (version ? str(details.component_filename)?.replace(`-${version}`, '') : str(details.component_filename)) ??
+        'unknown';
       base.title = str(cwe.name) ?? `${name} - ${id ?? 'vulnerability'}`;
       base.ruleId = id;
       base.vulnerabilityIds = vulnIds([id]);
@@ -139,7 +153,9 @@ function* parseJson(doc: unknown, ctx: ParseContext): Generator<Finding> {
       base.filePath = str(details.file_path);
       base.startLine = line(details.file_line_number);
     } else {
-      const url = str(details.url) ?? (str(details.hostname) ? `https://${str(details.hostname)}${str(details.path) ?? ''}` : undefined);
+      const url =
+        str(details.url) ??
+        (str(details.hostname) ? `https://${str(details.hostname)}${str(details.path) ?? ''}` : undefined);
       base.ruleId = str(category.id) ?? str(cwe.id);
       base.endpoints = url ? [{ url, parameter: str(details.vulnerable_parameter) }] : [];
     }
@@ -165,6 +181,10 @@ export const veracodeJson: JsonFormat = {
   kind: 'json',
   detect: (doc) => isObj(doc) && isArrayLikeOf(doc.findings ?? obj(doc._embedded).findings, isVeracodeFinding),
   // The API's page without findings: HAL links and paging, no `_embedded`.
-  isEmptyReport: (doc) => isObj(doc) && ((Array.isArray(doc.findings) && doc.findings.length === 0) || ('page' in doc && '_links' in doc && !('_embedded' in doc)) || (Array.isArray(obj(doc._embedded).findings) && arr(obj(doc._embedded).findings).length === 0)),
+  isEmptyReport: (doc) =>
+    isObj(doc) &&
+    ((Array.isArray(doc.findings) && doc.findings.length === 0) ||
+      ('page' in doc && '_links' in doc && !('_embedded' in doc)) ||
+      (Array.isArray(obj(doc._embedded).findings) && arr(obj(doc._embedded).findings).length === 0)),
   parse: parseJson,
 };

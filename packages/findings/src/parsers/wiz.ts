@@ -36,7 +36,12 @@ function issue(row: Record<string, string>, ctx: ParseContext): Finding {
     description: col('Description'),
     severity: severityOf(sev) ?? 'info',
     toolSeverity: sev,
-    tags: [col('Resource Platform'), col('Kubernetes Cluster'), col('Kubernetes Namespace'), ...tagsOf(col('Resource Tags'))].filter((t): t is string => !!t),
+    tags: [
+      col('Resource Platform'),
+      col('Kubernetes Cluster'),
+      col('Kubernetes Namespace'),
+      ...tagsOf(col('Resource Tags')),
+    ].filter((t): t is string => !!t),
     references: [col('Wiz URL'), col('Cloud Provider URL')].filter((u): u is string => !!u),
     mitigation: col('Remediation Recommendation'),
     resource: {
@@ -62,7 +67,10 @@ function vulnerability(row: Record<string, string>, ctx: ParseContext): Finding 
     toolCategory: col('DetectionMethod')?.toLowerCase() === 'os' ? 'container' : 'sca',
     ruleId: id,
     title: `${pkg}: ${id}`,
-    description: [col('Description'), col('LocationPath') && `Location path: ${col('LocationPath')}`].filter(Boolean).join('\n\n') || undefined,
+    description:
+      [col('Description'), col('LocationPath') && `Location path: ${col('LocationPath')}`]
+        .filter(Boolean)
+        .join('\n\n') || undefined,
     severity: severityOf(sev) ?? 'info',
     toolSeverity: sev,
     tags: [col('DetectionMethod'), col('CloudPlatform'), ...tagsOf(col('Tags'))].filter((t): t is string => !!t),

@@ -7,7 +7,12 @@ const RISK: Record<string, Severity> = { '0': 'info', '1': 'low', '2': 'medium',
 
 /** ZAP writes HTML paragraphs into its texts. */
 function plain(s: string | undefined): string | undefined {
-  return s?.replace(/<\/?p>/g, '\n').replace(/\n{2,}/g, '\n').trim() || undefined;
+  return (
+    s
+      ?.replace(/<\/?p>/g, '\n')
+      .replace(/\n{2,}/g, '\n')
+      .trim() || undefined
+  );
 }
 
 /** One finding per alert of each site; its instances become the finding's endpoints. */
@@ -23,23 +28,34 @@ function* parse(root: XmlElement, ctx: ParseContext): Generator<Finding> {
       }));
       // Older reports without <instances> carry one <uri> on the alert itself.
       if (endpoints.length === 0 && childText(alert, 'uri')) {
-        endpoints.push({ url: childText(alert, 'uri')!, method: childText(alert, 'method'), parameter: childText(alert, 'param') });
+        endpoints.push({
+          url: childText(alert, 'uri')!,
+          method: childText(alert, 'method'),
+          parameter: childText(alert, 'param'),
+        });
       }
       yield ctx.finding({
         tool: 'zap',
         toolCategory: 'dast',
         ruleId: childText(alert, 'pluginid') ?? childText(alert, 'alertRef'),
         title: name,
-        description: [plain(childText(alert, 'desc')), plain(childText(alert, 'otherinfo'))].filter(Boolean).join('\n\n') || undefined,
+        description:
+          [plain(childText(alert, 'desc')), plain(childText(alert, 'otherinfo'))].filter(Boolean).join('\n\n') ||
+          undefined,
         severity: RISK[risk] ?? 'info',
         toolSeverity: childText(alert, 'riskdesc') ?? risk,
         confidence: childText(alert, 'confidencedesc') ?? childText(alert, 'confidence'),
         cwes: cwes(line(childText(alert, 'cweid'))),
-        references: (plain(childText(alert, 'reference')) ?? '').split('\n').map((s) => s.trim()).filter(Boolean),
+        references: (plain(childText(alert, 'reference')) ?? '')
+          .split('\n')
+          .map((s) => s.trim())
+          .filter(Boolean),
         mitigation: plain(childText(alert, 'solution')),
         // ZAP writes one plugin twice on a site when risk or confidence differ; those are separate alerts.
         locator: `risk:${risk}/confidence:${childText(alert, 'confidence') ?? ''}`,
-        endpoints: endpoints.filter((e) => !!e.url).map((e) => ({ url: e.url, method: e.method, parameter: e.parameter })),
+        endpoints: endpoints
+          .filter((e) => !!e.url)
+          .map((e) => ({ url: e.url, method: e.method, parameter: e.parameter })),
         tags: str(childText(alert, 'wascid')) ? [`WASC-${childText(alert, 'wascid')}`] : [],
       });
     }

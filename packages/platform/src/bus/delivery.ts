@@ -52,7 +52,12 @@ export async function deliver(
     kind: SpanKind.CONSUMER,
     component: group,
     parent: extractTrace(event.headers),
-    attributes: { 'messaging.destination.name': event.topic, 'messaging.consumer.group.name': group, 'messaging.message.id': event.id, 'bulwark.event.type': event.type },
+    attributes: {
+      'messaging.destination.name': event.topic,
+      'messaging.consumer.group.name': group,
+      'messaging.message.id': event.id,
+      'bulwark.event.type': event.type,
+    },
   });
   const outcome = await deliverWithRetries(event, handler, log, group, retry, stopped, span, onDeadLetter);
   busEventsHandled.inc({ topic: event.topic, group, outcome });
@@ -88,7 +93,13 @@ async function deliverWithRetries(
       if (isUnavailable(err)) unavailableAttempts++;
       if (err instanceof PoisonEvent || attempt - unavailableAttempts >= retry.attempts) {
         log.error('event dead-lettered after failed attempts', {
-          group, eventId: event.id, type: event.type, topic: event.topic, attempts: attempt, error: errorMessage(err), requestId,
+          group,
+          eventId: event.id,
+          type: event.type,
+          topic: event.topic,
+          attempts: attempt,
+          error: errorMessage(err),
+          requestId,
         });
         // Told inside the event's context, so what it records carries the event's request id.
         if (onDeadLetter) {
@@ -98,7 +109,14 @@ async function deliverWithRetries(
         }
         return 'dead-lettered';
       }
-      log.warn('event handler failed; retrying', { group, eventId: event.id, type: event.type, attempt, error: errorMessage(err), requestId });
+      log.warn('event handler failed; retrying', {
+        group,
+        eventId: event.id,
+        type: event.type,
+        attempt,
+        error: errorMessage(err),
+        requestId,
+      });
       await sleep(Math.min(retry.maxDelayMs, retry.baseDelayMs * 2 ** (attempt - 1)));
     }
   }

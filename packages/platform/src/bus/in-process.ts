@@ -14,7 +14,11 @@ class Group {
   private draining = false;
   private current: Promise<void> = Promise.resolve();
 
-  constructor(readonly name: string, readonly topics: Set<string>, private readonly retry: RetryPolicy) {}
+  constructor(
+    readonly name: string,
+    readonly topics: Set<string>,
+    private readonly retry: RetryPolicy,
+  ) {}
 
   get running(): boolean {
     return this.handler !== undefined;
@@ -33,7 +37,15 @@ class Group {
     const log = createLogger('bus.in-process');
     while (this.handler && this.queue.length > 0) {
       const item = this.queue[0];
-      const outcome = await deliver(item.event, this.handler, log, this.name, this.retry, () => !this.handler, this.onDeadLetter);
+      const outcome = await deliver(
+        item.event,
+        this.handler,
+        log,
+        this.name,
+        this.retry,
+        () => !this.handler,
+        this.onDeadLetter,
+      );
       if (outcome === 'interrupted') break;
       this.queue.shift();
       item.done();
@@ -80,7 +92,12 @@ export class InProcessBus implements EventBus {
     await Promise.all(waits);
   }
 
-  async subscribe(groupName: string, topics: string[], handler: EventHandler, options: SubscribeOptions = {}): Promise<Subscription> {
+  async subscribe(
+    groupName: string,
+    topics: string[],
+    handler: EventHandler,
+    options: SubscribeOptions = {},
+  ): Promise<Subscription> {
     let group = this.groups.get(groupName);
     if (!group) {
       group = new Group(groupName, new Set(topics), this.retry);

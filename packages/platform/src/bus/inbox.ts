@@ -5,7 +5,11 @@ import type { EventEnvelope, EventHandler } from './types';
  * Makes a consumer idempotent: the event id is recorded in the same transaction as the effect, so a
  * redelivered event finds its id and changes nothing.
  */
-export function handleOnce(db: Db, consumer: string, effect: (event: EventEnvelope, trx: Trx) => Promise<void>): EventHandler {
+export function handleOnce(
+  db: Db,
+  consumer: string,
+  effect: (event: EventEnvelope, trx: Trx) => Promise<void>,
+): EventHandler {
   return async (event) => {
     await db.transaction(async (trx) => {
       const inserted = await trx('bulwark_inbox')

@@ -2,7 +2,15 @@ import { Kafka, Consumer, Producer, logLevel, Partitioners, LogEntry, IHeaders }
 import { createLogger } from '../logging';
 import { kafkaConsumerLag } from '../observability/metrics';
 import { deliver, RetryPolicy, DEFAULT_RETRY } from './delivery';
-import type { DeadLetterHandler, EventBus, EventEnvelope, EventHandler, SubscribeOptions, Subscription, TopicSpec } from './types';
+import type {
+  DeadLetterHandler,
+  EventBus,
+  EventEnvelope,
+  EventHandler,
+  SubscribeOptions,
+  Subscription,
+  TopicSpec,
+} from './types';
 
 export interface KafkaBusOptions {
   brokers: string[];
@@ -27,15 +35,21 @@ export interface KafkaBusOptions {
 export const DEFAULT_SESSION_TIMEOUT_MS = 15000;
 const HEARTBEAT_INTERVAL_MS = 1000;
 
-const LEVELS: Record<number, string> = { [logLevel.ERROR]: 'error', [logLevel.WARN]: 'warn', [logLevel.INFO]: 'info', [logLevel.DEBUG]: 'debug' };
+const LEVELS: Record<number, string> = {
+  [logLevel.ERROR]: 'error',
+  [logLevel.WARN]: 'warn',
+  [logLevel.INFO]: 'info',
+  [logLevel.DEBUG]: 'debug',
+};
 
 function kafkaLogCreator() {
   const log = createLogger('kafka');
-  return () => ({ level, log: entry }: LogEntry) => {
-    const { message, ...rest } = entry;
-    // kafkajs reports every rebalance at info; keep those at debug so operators see problems, not chatter.
-    log.log(level === logLevel.INFO ? 'debug' : LEVELS[level] ?? 'info', message, rest);
-  };
+  return () =>
+    ({ level, log: entry }: LogEntry) => {
+      const { message, ...rest } = entry;
+      // kafkajs reports every rebalance at info; keep those at debug so operators see problems, not chatter.
+      log.log(level === logLevel.INFO ? 'debug' : (LEVELS[level] ?? 'info'), message, rest);
+    };
 }
 
 function headerText(headers: IHeaders | undefined, name: string): string | undefined {
@@ -65,8 +79,16 @@ export class KafkaBus implements EventBus {
   private isStarted = false;
 
   constructor(private readonly opts: KafkaBusOptions) {
-    this.kafka = new Kafka({ clientId: opts.clientId, brokers: opts.brokers, logCreator: kafkaLogCreator, retry: { retries: 8 } });
-    this.producer = this.kafka.producer({ createPartitioner: Partitioners.DefaultPartitioner, allowAutoTopicCreation: false });
+    this.kafka = new Kafka({
+      clientId: opts.clientId,
+      brokers: opts.brokers,
+      logCreator: kafkaLogCreator,
+      retry: { retries: 8 },
+    });
+    this.producer = this.kafka.producer({
+      createPartitioner: Partitioners.DefaultPartitioner,
+      allowAutoTopicCreation: false,
+    });
     this.started = new Promise((resolve) => (this.markStarted = resolve));
   }
 
@@ -79,7 +101,11 @@ export class KafkaBus implements EventBus {
       if (missing.length > 0) {
         await admin.createTopics({
           waitForLeaders: true,
-          topics: missing.map((t) => ({ topic: this.physical(t.name), numPartitions: this.opts.partitions ?? t.partitions, replicationFactor: this.opts.replicationFactor ?? 1 })),
+          topics: missing.map((t) => ({
+            topic: this.physical(t.name),
+            numPartitions: this.opts.partitions ?? t.partitions,
+            replicationFactor: this.opts.replicationFactor ?? 1,
+          })),
         });
       }
     } finally {
@@ -112,7 +138,12 @@ export class KafkaBus implements EventBus {
     });
   }
 
-  async subscribe(group: string, topics: string[], handler: EventHandler, options: SubscribeOptions = {}): Promise<Subscription> {
+  async subscribe(
+    group: string,
+    topics: string[],
+    handler: EventHandler,
+    options: SubscribeOptions = {},
+  ): Promise<Subscription> {
     const reg: RegisteredConsumer = { group, topics, handler, onDeadLetter: options.onDeadLetter };
     if (this.isStarted) await this.run(reg);
     else this.pending.push(reg);
@@ -127,7 +158,13 @@ export class KafkaBus implements EventBus {
 
   private async run(reg: RegisteredConsumer): Promise<void> {
     const sessionTimeout = this.opts.sessionTimeoutMs ?? DEFAULT_SESSION_TIMEOUT_MS;
-    const consumer = this.kafka.consumer({ groupId: this.physical(reg.group), sessionTimeout, heartbeatInterval: HEARTBEAT_INTERVAL_MS, rebalanceTimeout: sessionTimeout, allowAutoTopicCreation: false });
+    const consumer = this.kafka.consumer({
+      groupId: this.physical(reg.group),
+      sessionTimeout,
+      heartbeatInterval: HEARTBEAT_INTERVAL_MS,
+      rebalanceTimeout: sessionTimeout,
+      allowAutoTopicCreation: false,
+    });
     reg.consumer = consumer;
     await consumer.connect();
     await consumer.subscribe({ topics: reg.topics.map((t) => this.physical(t)), fromBeginning: true });
@@ -135,7 +172,14 @@ export class KafkaBus implements EventBus {
     consumer.on(consumer.events.STOP, () => (stopping = true));
     // Reported by kafkajs after each batch from the fetch it already made: lag at no extra request.
     consumer.on(consumer.events.END_BATCH_PROCESS, ({ payload }) => {
-      kafkaConsumerLag.set({ topic: payload.topic.slice((this.opts.namespace ?? '').length), group: reg.group, partition: String(payload.partition) }, Number(payload.offsetLag));
+      kafkaConsumerLag.set(
+        {
+          topic: payload.topic.slice((this.opts.namespace ?? '').length),
+          group: reg.group,
+          partition: String(payload.partition),
+        },
+        Number(payload.offsetLag),
+      );
     });
     await consumer.run({
       eachMessage: async (batch) => {
@@ -149,14 +193,26 @@ export class KafkaBus implements EventBus {
         }
         // Valid JSON that is not an envelope (null, a number) is as undecodable as broken JSON.
         if (typeof event !== 'object' || event === null) {
-          this.log.error('undecodable message skipped', { topic, offset: message.offset, eventId: headerText(message.headers, 'x-event-id') });
+          this.log.error('undecodable message skipped', {
+            topic,
+            offset: message.offset,
+            eventId: headerText(message.headers, 'x-event-id'),
+          });
           return;
         }
         // kafkajs heartbeats only between messages: one event handled for longer than the session
         // timeout (a large scan's ingestion) would otherwise cost the member its partitions, and the
         // group would hand the same event to another replica while this one is still at it.
         const beat = setInterval(() => void batch.heartbeat().catch(() => undefined), HEARTBEAT_INTERVAL_MS);
-        const outcome = await deliver(event, reg.handler, this.log, reg.group, this.opts.retry ?? DEFAULT_RETRY, () => stopping || !reg.consumer, reg.onDeadLetter).finally(() => clearInterval(beat));
+        const outcome = await deliver(
+          event,
+          reg.handler,
+          this.log,
+          reg.group,
+          this.opts.retry ?? DEFAULT_RETRY,
+          () => stopping || !reg.consumer,
+          reg.onDeadLetter,
+        ).finally(() => clearInterval(beat));
         // Throwing keeps the offset uncommitted, so the group's next run receives this event again.
         if (outcome === 'interrupted') throw new Error('consumer stopping');
       },

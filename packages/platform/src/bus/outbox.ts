@@ -92,7 +92,11 @@ export class OutboxRelay {
   private stopped = true;
   private lastCleanup = 0;
 
-  constructor(private readonly db: Db, private readonly bus: EventBus, private readonly opts: OutboxRelayOptions) {
+  constructor(
+    private readonly db: Db,
+    private readonly bus: EventBus,
+    private readonly opts: OutboxRelayOptions,
+  ) {
     this.log = createLogger(`${opts.service}.outbox`);
   }
 
@@ -117,7 +121,7 @@ export class OutboxRelay {
         if (this.stopped) return;
         const now = this.again;
         this.again = false;
-        this.schedule(now ? 0 : this.opts.pollMs ?? 250);
+        this.schedule(now ? 0 : (this.opts.pollMs ?? 250));
       });
     }, ms);
   }
@@ -153,7 +157,10 @@ export class OutboxRelay {
     if (rows.length === 0) return 0;
     await withTimeout(this.bus.publish(rows.map(toEnvelope)), this.opts.publishTimeoutMs ?? 30000, 'outbox publish');
     await this.db('bulwark_outbox')
-      .whereIn('seq', rows.map((r) => r.seq))
+      .whereIn(
+        'seq',
+        rows.map((r) => r.seq),
+      )
       .update({ published_at: this.db.fn.now() });
     outboxPublished.inc({ service: this.opts.service }, rows.length);
     return rows.length;
@@ -186,8 +193,13 @@ export class OutboxRelay {
         'outbox flush',
       );
     } catch (err) {
-      this.log.warn('outbox not fully flushed at stop; the next start publishes the rest', { error: errorMessage(err) });
+      this.log.warn('outbox not fully flushed at stop; the next start publishes the rest', {
+        error: errorMessage(err),
+      });
     }
-    await this.db('bulwark_outbox_lease').where({ id: 1, holder: this.holder }).update({ holder: null, until: null }).catch(() => undefined);
+    await this.db('bulwark_outbox_lease')
+      .where({ id: 1, holder: this.holder })
+      .update({ holder: null, until: null })
+      .catch(() => undefined);
   }
 }

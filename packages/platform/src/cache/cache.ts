@@ -87,7 +87,9 @@ export class MemoryCache implements Cache {
     return next;
   }
   rateLimiter(limit: RateLimit): RateLimiter {
-    return wrapLimiter(new RateLimiterMemory({ points: limit.points, duration: limit.windowSeconds, keyPrefix: limit.keyPrefix }));
+    return wrapLimiter(
+      new RateLimiterMemory({ points: limit.points, duration: limit.windowSeconds, keyPrefix: limit.keyPrefix }),
+    );
   }
   async ping() {}
   async close() {
@@ -97,11 +99,17 @@ export class MemoryCache implements Cache {
 
 export class RedisCache implements Cache {
   readonly kind = 'redis' as const;
-  private constructor(private readonly client: RedisClientType, private readonly prefix: string) {}
+  private constructor(
+    private readonly client: RedisClientType,
+    private readonly prefix: string,
+  ) {}
 
   static async connect(url: string, prefix = 'bulwark:'): Promise<RedisCache> {
     const log = createLogger('redis');
-    const client: RedisClientType = createClient({ url, socket: { connectTimeout: 5000, reconnectStrategy: (n) => Math.min(n * 200, 3000) } });
+    const client: RedisClientType = createClient({
+      url,
+      socket: { connectTimeout: 5000, reconnectStrategy: (n) => Math.min(n * 200, 3000) },
+    });
     client.on('error', (err: Error) => log.warn('redis connection error', { error: err.message }));
     await client.connect();
     return new RedisCache(client, prefix);

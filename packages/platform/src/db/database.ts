@@ -71,11 +71,17 @@ const MIGRATION_LOCK_KEY = 7_318_290_451;
  * migrates and the others wait, then find nothing left to apply. The lock ends with the transaction,
  * or with the connection if the process dies.
  */
-async function withMigrationLock<T>(url: string, log: ReturnType<typeof createLogger>, work: () => Promise<T>): Promise<T> {
+async function withMigrationLock<T>(
+  url: string,
+  log: ReturnType<typeof createLogger>,
+  work: () => Promise<T>,
+): Promise<T> {
   const lockDb = knex({ client: 'pg', connection: url, pool: { min: 0, max: 1 } });
   try {
     return await lockDb.transaction(async (trx) => {
-      const got = await trx.raw<{ rows: { ok: boolean }[] }>('select pg_try_advisory_xact_lock(?) as ok', [MIGRATION_LOCK_KEY]);
+      const got = await trx.raw<{ rows: { ok: boolean }[] }>('select pg_try_advisory_xact_lock(?) as ok', [
+        MIGRATION_LOCK_KEY,
+      ]);
       if (!got.rows[0].ok) {
         log.info('waiting for another process to finish migrating');
         await trx.raw('select pg_advisory_xact_lock(?)', [MIGRATION_LOCK_KEY]);

@@ -44,19 +44,33 @@ function binaries(): Binaries {
   try {
     root = path.resolve(path.dirname(require.resolve(name)), '..');
   } catch {
-    throw new Error(`The embedded database needs the npm package ${name} (installed with Bulwark where it exists); on this platform set each *_DATABASE_URL to a PostgreSQL server`);
+    throw new Error(
+      `The embedded database needs the npm package ${name} (installed with Bulwark where it exists); on this platform set each *_DATABASE_URL to a PostgreSQL server`,
+    );
   }
   const links = path.join(root, 'native', 'pg-symlinks.json');
-  const symlinks = fs.existsSync(links) ? (JSON.parse(fs.readFileSync(links, 'utf8')) as { source: string; target: string }[]) : [];
-  return { bin: path.join(root, 'native', 'bin'), lib: path.join(root, 'native', 'lib'), symlinks: symlinks.map((l) => ({ source: path.join(root, l.source), target: path.basename(l.target) })) };
+  const symlinks = fs.existsSync(links)
+    ? (JSON.parse(fs.readFileSync(links, 'utf8')) as { source: string; target: string }[])
+    : [];
+  return {
+    bin: path.join(root, 'native', 'bin'),
+    lib: path.join(root, 'native', 'lib'),
+    symlinks: symlinks.map((l) => ({ source: path.join(root, l.source), target: path.basename(l.target) })),
+  };
 }
 
 /** The user the server runs as: PostgreSQL refuses root, so root hands it to `postgres` (or `nobody`). */
 function serverUser(): { uid: number; gid: number; name: string } | undefined {
   if (process.getuid?.() !== 0) return undefined;
-  const passwd = fs.readFileSync('/etc/passwd', 'utf8').split('\n').map((l) => l.split(':'));
+  const passwd = fs
+    .readFileSync('/etc/passwd', 'utf8')
+    .split('\n')
+    .map((l) => l.split(':'));
   const entry = passwd.find((e) => e[0] === 'postgres') ?? passwd.find((e) => e[0] === 'nobody');
-  if (!entry) throw new Error('The embedded database cannot run as root and found neither a postgres nor a nobody user to run as');
+  if (!entry)
+    throw new Error(
+      'The embedded database cannot run as root and found neither a postgres nor a nobody user to run as',
+    );
   return { name: entry[0], uid: Number(entry[2]), gid: Number(entry[3]) };
 }
 
@@ -70,7 +84,6 @@ function libraryLinks(bins: Binaries, dir: string): string {
   for (const l of bins.symlinks) fs.symlinkSync(l.source, path.join(dir, l.target));
   return dir;
 }
-
 
 /** The server process of a previous run of this data directory, if it is still running. */
 function leftoverServer(cluster: string): number | undefined {
@@ -131,10 +144,16 @@ class Server implements EmbeddedPostgres {
     }
     const cluster = path.join(this.root, 'cluster');
     const passwordFile = path.join(this.root, 'password');
-    if (!fs.existsSync(passwordFile)) fs.writeFileSync(passwordFile, randomBytes(24).toString('base64url'), { mode: 0o600 });
+    if (!fs.existsSync(passwordFile))
+      fs.writeFileSync(passwordFile, randomBytes(24).toString('base64url'), { mode: 0o600 });
     if (user) fs.chownSync(passwordFile, user.uid, user.gid);
     this.password = fs.readFileSync(passwordFile, 'utf8').trim();
-    const env = { ...process.env, LC_ALL: 'C', LANG: 'C', LD_LIBRARY_PATH: [libraryLinks(bins, path.join(this.root, 'lib')), bins.lib].join(path.delimiter) };
+    const env = {
+      ...process.env,
+      LC_ALL: 'C',
+      LANG: 'C',
+      LD_LIBRARY_PATH: [libraryLinks(bins, path.join(this.root, 'lib')), bins.lib].join(path.delimiter),
+    };
     const asServer = (cmd: string, args: string[]) => {
       // setpriv: the server gets SIGINT when this process dies, and runs as the server user when we are root.
       const setpriv = fs.existsSync('/usr/bin/setpriv') ? '/usr/bin/setpriv' : undefined;
@@ -145,17 +164,36 @@ class Server implements EmbeddedPostgres {
 
     const leftover = leftoverServer(cluster);
     if (leftover !== undefined) {
-      this.log.warn('a server of an earlier run of this data directory is still running: stopping it', { pid: leftover });
+      this.log.warn('a server of an earlier run of this data directory is still running: stopping it', {
+        pid: leftover,
+      });
       process.kill(leftover, 'SIGINT');
-      if (!(await waitGone(leftover, STOP_TIMEOUT_MS))) throw new Error(`The embedded database of an earlier run (pid ${leftover}) did not stop; stop it, then start Bulwark again`);
+      if (!(await waitGone(leftover, STOP_TIMEOUT_MS)))
+        throw new Error(
+          `The embedded database of an earlier run (pid ${leftover}) did not stop; stop it, then start Bulwark again`,
+        );
     }
     if (!fs.existsSync(path.join(cluster, 'PG_VERSION'))) {
       // Made beside its place and renamed into it: a crash never leaves half a cluster to start from.
       const partial = `${cluster}.partial`;
       fs.rmSync(partial, { recursive: true, force: true });
-      const initdb = asServer(path.join(bins.bin, 'initdb'), ['-D', partial, '-U', SUPERUSER, `--pwfile=${passwordFile}`, '-A', 'scram-sha-256', '-E', 'UTF8', '--locale=C']);
+      const initdb = asServer(path.join(bins.bin, 'initdb'), [
+        '-D',
+        partial,
+        '-U',
+        SUPERUSER,
+        `--pwfile=${passwordFile}`,
+        '-A',
+        'scram-sha-256',
+        '-E',
+        'UTF8',
+        '--locale=C',
+      ]);
       const made = spawnSync(initdb.cmd, initdb.args, { env, encoding: 'utf8', cwd: this.root });
-      if (made.status !== 0) throw new Error(`initdb of the embedded database failed: ${(made.stderr || made.error?.message || '').trim().slice(-2000)}`);
+      if (made.status !== 0)
+        throw new Error(
+          `initdb of the embedded database failed: ${(made.stderr || made.error?.message || '').trim().slice(-2000)}`,
+        );
       fs.renameSync(partial, cluster);
       this.log.info('embedded database created', { cluster });
     }
@@ -165,20 +203,44 @@ class Server implements EmbeddedPostgres {
     fs.mkdirSync(this.socketDir, { recursive: true, mode: 0o700 });
     if (user) fs.chownSync(this.socketDir, user.uid, user.gid);
     const server = asServer(path.join(bins.bin, 'postgres'), [
-      '-D', cluster, '-p', String(PORT),
-      '-c', "listen_addresses=", '-c', `unix_socket_directories=${this.socketDir}`, '-c', 'unix_socket_permissions=0700',
-      '-c', 'max_connections=100', '-c', 'shared_buffers=64MB', '-c', 'logging_collector=off', '-c', 'log_min_messages=warning',
+      '-D',
+      cluster,
+      '-p',
+      String(PORT),
+      '-c',
+      'listen_addresses=',
+      '-c',
+      `unix_socket_directories=${this.socketDir}`,
+      '-c',
+      'unix_socket_permissions=0700',
+      '-c',
+      'max_connections=100',
+      '-c',
+      'shared_buffers=64MB',
+      '-c',
+      'logging_collector=off',
+      '-c',
+      'log_min_messages=warning',
     ]);
     const child = spawn(server.cmd, server.args, { env, cwd: this.root, stdio: ['ignore', 'ignore', 'pipe'] });
     this.child = child;
     child.stderr.setEncoding('utf8').on('data', (text: string) => {
       for (const line of text.split('\n').filter(Boolean)) {
         this.stderrTail = [...this.stderrTail.slice(-20), line];
-        if (/\b(WARNING|ERROR|FATAL|PANIC):/.test(line) && !/FATAL:\s+the database system is (starting up|shutting down)/.test(line)) this.log.warn('postgres', { line });
+        if (
+          /\b(WARNING|ERROR|FATAL|PANIC):/.test(line) &&
+          !/FATAL:\s+the database system is (starting up|shutting down)/.test(line)
+        )
+          this.log.warn('postgres', { line });
       }
     });
     child.on('exit', (code, signal) => {
-      if (this.child === child && this.users > 0) this.log.error('the embedded database stopped unexpectedly', { code, signal, output: this.stderrTail.slice(-5) });
+      if (this.child === child && this.users > 0)
+        this.log.error('the embedded database stopped unexpectedly', {
+          code,
+          signal,
+          output: this.stderrTail.slice(-5),
+        });
       this.child = undefined;
     });
     await this.waitReady(child);
@@ -188,14 +250,18 @@ class Server implements EmbeddedPostgres {
   private async waitReady(child: ChildProcess): Promise<void> {
     const deadline = Date.now() + START_TIMEOUT_MS;
     for (;;) {
-      if (child.exitCode !== null || child.signalCode !== null) throw new Error(`The embedded database did not start: ${this.stderrTail.join('\n').slice(-2000)}`);
+      if (child.exitCode !== null || child.signalCode !== null)
+        throw new Error(`The embedded database did not start: ${this.stderrTail.join('\n').slice(-2000)}`);
       const client = new pg.Client({ connectionString: this.url('postgres') });
       try {
         await client.connect();
         await client.query('select 1');
         return;
       } catch (err) {
-        if (Date.now() > deadline) throw new Error(`The embedded database did not answer within ${START_TIMEOUT_MS / 1000} s: ${(err as Error).message}`);
+        if (Date.now() > deadline)
+          throw new Error(
+            `The embedded database did not answer within ${START_TIMEOUT_MS / 1000} s: ${(err as Error).message}`,
+          );
       } finally {
         await client.end().catch(() => undefined);
       }
@@ -210,7 +276,10 @@ class Server implements EmbeddedPostgres {
     const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
     // Fast shutdown: sessions end, the server checkpoints and exits.
     child.kill('SIGINT');
-    const stopped = await Promise.race([exited.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), STOP_TIMEOUT_MS).unref())]);
+    const stopped = await Promise.race([
+      exited.then(() => true),
+      new Promise<boolean>((r) => setTimeout(() => r(false), STOP_TIMEOUT_MS).unref()),
+    ]);
     if (!stopped) {
       child.kill('SIGQUIT');
       await exited;

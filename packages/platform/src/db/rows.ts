@@ -45,8 +45,17 @@ function arrayElement(value: unknown): string {
   if (value === null || value === undefined) return 'NULL';
   // Numbers and booleans need no quotes; everything else is quoted, so no text can read as NULL or a delimiter.
   if (typeof value === 'number' || typeof value === 'boolean') return String(value);
-  // eslint-disable-next-line @typescript-eslint/no-base-to-string -- objects are handled before: what is left is a bigint
-  const text = typeof value === 'string' ? value : Array.isArray(value) ? pgArray(value) : value instanceof Date ? value.toISOString() : typeof value === 'object' ? JSON.stringify(value) : String(value);
+  const text =
+    typeof value === 'string'
+      ? value
+      : Array.isArray(value)
+        ? pgArray(value)
+        : value instanceof Date
+          ? value.toISOString()
+          : typeof value === 'object'
+            ? JSON.stringify(value)
+            : // eslint-disable-next-line @typescript-eslint/no-base-to-string -- objects are handled before: what is left is a bigint
+              String(value);
   return NEEDS_ESCAPE.test(text) ? `"${text.replace(/[\\"]/g, '\\$&')}"` : `"${text}"`;
 }
 
@@ -54,7 +63,8 @@ function arrayElement(value: unknown): string {
 export type ColumnTypes<T> = { [K in keyof T]?: string };
 
 type Scalar = string | number | boolean | null;
-const isScalar = (v: unknown): v is Scalar | undefined => v === null || v === undefined || typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean';
+const isScalar = (v: unknown): v is Scalar | undefined =>
+  v === null || v === undefined || typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean';
 
 /**
  * Rows as a derived table `(...) as <alias>` with typed columns, sent as one array parameter per
@@ -62,7 +72,11 @@ const isScalar = (v: unknown): v is Scalar | undefined => v === null || v === un
  * decodes the same rows from JSON, which is what bulk ingestion spends its time on. A column with
  * one value in every row (the scan, the time of a batch) travels once, as a scalar.
  */
-export function unnestRows<T extends object>(rows: readonly T[], columns: ColumnTypes<T>, alias = 'v'): { sql: string; bindings: Scalar[] } {
+export function unnestRows<T extends object>(
+  rows: readonly T[],
+  columns: ColumnTypes<T>,
+  alias = 'v',
+): { sql: string; bindings: Scalar[] } {
   const cols = Object.entries(columns as Record<string, string>);
   const value = (r: T, name: string) => (r as Record<string, unknown>)[name];
   const constant = cols.map(([name]) => {
@@ -88,7 +102,10 @@ export function unnestRows<T extends object>(rows: readonly T[], columns: Column
     return type.endsWith('[]') ? `${c}::${type} as ${name}` : `${c} as ${name}`;
   });
   const names = params.map((_, i) => `c${i}`).join(', ');
-  return { sql: `(select ${select.join(', ')} from unnest(${params.join(', ')}) as u(${names})) as ${alias}`, bindings: [...scalars, ...arrays] };
+  return {
+    sql: `(select ${select.join(', ')} from unnest(${params.join(', ')}) as u(${names})) as ${alias}`,
+    bindings: [...scalars, ...arrays],
+  };
 }
 
 /**

@@ -84,7 +84,12 @@ function metadataCarrier(md: grpc.Metadata): Record<string, string> {
 }
 
 /** The span and timer of one gRPC call, on either side; `end` records it once with its status code. */
-function observedCall(side: 'server' | 'client', method: string, span: Span, target = ''): { span: Span; end(code: grpc.status): void } {
+function observedCall(
+  side: 'server' | 'client',
+  method: string,
+  span: Span,
+  target = '',
+): { span: Span; end(code: grpc.status): void } {
   const started = process.hrtime.bigint();
   let ended = false;
   return {
@@ -114,7 +119,10 @@ export class GrpcServer {
   private readonly health = new HealthImplementation({ '': 'SERVING' });
   private readonly log;
 
-  constructor(private readonly auth: InternalAuth, private readonly service: string) {
+  constructor(
+    private readonly auth: InternalAuth,
+    private readonly service: string,
+  ) {
     this.log = createLogger(`${service}.grpc`);
     this.health.addToServer(this.server);
   }
@@ -148,7 +156,10 @@ export class GrpcServer {
     return observedCall('server', path.replace(/^\//, ''), span);
   }
 
-  private unaryHandler(path: string, fn: (req: unknown, ctx: CallContext) => unknown): grpc.handleUnaryCall<unknown, unknown> {
+  private unaryHandler(
+    path: string,
+    fn: (req: unknown, ctx: CallContext) => unknown,
+  ): grpc.handleUnaryCall<unknown, unknown> {
     return (call, callback) => {
       let requestId: string | undefined;
       const observed = this.observe(call, path);
@@ -174,7 +185,10 @@ export class GrpcServer {
     };
   }
 
-  private streamHandler(path: string, fn: (req: unknown, ctx: CallContext) => unknown): grpc.handleServerStreamingCall<unknown, unknown> {
+  private streamHandler(
+    path: string,
+    fn: (req: unknown, ctx: CallContext) => unknown,
+  ): grpc.handleServerStreamingCall<unknown, unknown> {
     return (call) => {
       const observed = this.observe(call, path);
       let requestId: string | undefined;
@@ -207,13 +221,20 @@ export class GrpcServer {
   /** Business errors are the caller's to read; anything else is a fault worth a log line. */
   private logFailure(message: string, path: string, err: unknown, requestId: string | undefined): void {
     if (err instanceof AppError) return;
-    this.log.error(message, { path, error: errorMessage(err), stack: err instanceof Error ? err.stack : undefined, requestId });
+    this.log.error(message, {
+      path,
+      error: errorMessage(err),
+      stack: err instanceof Error ? err.stack : undefined,
+      requestId,
+    });
   }
 
   /** Binds host:port (0 picks a free port) and returns the bound port. */
   listen(host: string, port: number): Promise<number> {
     return new Promise((resolve, reject) => {
-      this.server.bindAsync(`${host}:${port}`, grpc.ServerCredentials.createInsecure(), (err, bound) => (err ? reject(err) : resolve(bound)));
+      this.server.bindAsync(`${host}:${port}`, grpc.ServerCredentials.createInsecure(), (err, bound) =>
+        err ? reject(err) : resolve(bound),
+      );
     });
   }
 
@@ -279,7 +300,16 @@ export function createGrpcClient<D extends ServiceDef>(
     return md;
   };
   const observe = (path: string) =>
-    observedCall('client', path.replace(/^\//, ''), startSpan(path, { kind: SpanKind.CLIENT, component: auth.self, attributes: { 'rpc.system': 'grpc', 'rpc.method': path, 'server.address': target } }), target);
+    observedCall(
+      'client',
+      path.replace(/^\//, ''),
+      startSpan(path, {
+        kind: SpanKind.CLIENT,
+        component: auth.self,
+        attributes: { 'rpc.system': 'grpc', 'rpc.method': path, 'server.address': target },
+      }),
+      target,
+    );
   const fire = async <T>(call: () => Promise<T>): Promise<T> => {
     try {
       return (await breaker.fire(call)) as T;
@@ -297,7 +327,14 @@ export function createGrpcClient<D extends ServiceDef>(
     if (md.responseStream) {
       client[method] = (req: unknown) => {
         const observed = observe(md.path);
-        const stream = channel.makeServerStreamRequest(md.path, serialize, deserialize, req, metadata(observed.span), {});
+        const stream = channel.makeServerStreamRequest(
+          md.path,
+          serialize,
+          deserialize,
+          req,
+          metadata(observed.span),
+          {},
+        );
         return (async function* () {
           // A consumer that stops reading early leaves the call cancelled.
           let code = grpc.status.CANCELLED;
@@ -320,11 +357,19 @@ export function createGrpcClient<D extends ServiceDef>(
         return fire(
           () =>
             new Promise((resolve, reject) => {
-              channel.makeUnaryRequest(md.path, serialize, deserialize, req, metadata(observed.span), { deadline: Date.now() + deadlineMs }, (err, res) => {
-                code = err ? err.code : grpc.status.OK;
-                if (err) reject(fromServiceError(err, target));
-                else resolve(res);
-              });
+              channel.makeUnaryRequest(
+                md.path,
+                serialize,
+                deserialize,
+                req,
+                metadata(observed.span),
+                { deadline: Date.now() + deadlineMs },
+                (err, res) => {
+                  code = err ? err.code : grpc.status.OK;
+                  if (err) reject(fromServiceError(err, target));
+                  else resolve(res);
+                },
+              );
             }),
         ).finally(() => observed.end(code));
       };

@@ -75,7 +75,9 @@ export type InputOf<R extends RouteSpec> = HandlerInput<
 
 /** A service's handlers, one per route of its table (`as const`) that is not gone, each typed by its route's schemas. */
 export type HandlersOf<Routes extends readonly RouteSpec[]> = {
-  [R in Routes[number] as R extends { gone: string } ? never : R['operationId']]: (input: InputOf<R>) => Promise<unknown>;
+  [R in Routes[number] as R extends { gone: string } ? never : R['operationId']]: (
+    input: InputOf<R>,
+  ) => Promise<unknown>;
 };
 
 /** A handler result other than a plain 200 JSON body. */
@@ -100,6 +102,10 @@ export function requirePrincipal(input: Pick<HandlerInput, 'principal'>): Princi
 }
 
 /** The list envelope of every service: `{ items, total, page, limit }`. */
-export function listPage<T, V>(q: { page: number; limit: number }, result: { items: T[]; total: number }, view: (item: T) => V) {
+export function listPage<T, V>(
+  q: { page: number; limit: number },
+  result: { items: T[]; total: number },
+  view: (item: T) => V,
+) {
   return { items: result.items.map(view), total: result.total, page: q.page, limit: q.limit };
 }

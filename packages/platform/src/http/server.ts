@@ -78,16 +78,31 @@ export function errorHandler(log: Logger, onServerError?: (answer: ServerErrorAn
     let appError: AppError;
     const e = err as { type?: string; status?: number; message?: string };
     if (e?.type === 'entity.too.large') appError = new AppError('payload_too_large', 'Request body is too large');
-    else if (e?.type === 'entity.parse.failed') appError = new AppError('invalid_request', 'Request body is not valid JSON', [{ field: 'body', problem: 'is not valid JSON' }]);
-    else if (e?.type === 'encoding.unsupported' || e?.type === 'charset.unsupported') appError = new AppError('invalid_request', 'Unsupported body encoding');
+    else if (e?.type === 'entity.parse.failed')
+      appError = new AppError('invalid_request', 'Request body is not valid JSON', [
+        { field: 'body', problem: 'is not valid JSON' },
+      ]);
+    else if (e?.type === 'encoding.unsupported' || e?.type === 'charset.unsupported')
+      appError = new AppError('invalid_request', 'Unsupported body encoding');
     else appError = toAppError(err);
     if (appError.code === 'internal') {
-      log.error('request failed', { error: errorMessage(err), stack: err instanceof Error ? err.stack : undefined, method: req.method, path: req.path, requestId: currentRequestId() });
+      log.error('request failed', {
+        error: errorMessage(err),
+        stack: err instanceof Error ? err.stack : undefined,
+        method: req.method,
+        path: req.path,
+        requestId: currentRequestId(),
+      });
     }
     if (res.headersSent) return;
     sendError(res, appError);
     if (onServerError && appError.httpStatus >= 500 && !isRecorded(err)) {
-      onServerError({ status: appError.httpStatus, error: appError, route: res.locals[ROUTE_LOCAL] as string | undefined, requestId: req.requestId ?? currentRequestId() });
+      onServerError({
+        status: appError.httpStatus,
+        error: appError,
+        route: res.locals[ROUTE_LOCAL] as string | undefined,
+        requestId: req.requestId ?? currentRequestId(),
+      });
     }
   };
 }
@@ -137,7 +152,13 @@ export function createServiceApp(opts: ServiceAppOptions): express.Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('query parser', 'simple');
-  app.use(observeHttp(opts.service, opts.routes.filter((r) => r.service === opts.service), { exposeMetrics: opts.exposeMetrics }));
+  app.use(
+    observeHttp(
+      opts.service,
+      opts.routes.filter((r) => r.service === opts.service),
+      { exposeMetrics: opts.exposeMetrics },
+    ),
+  );
   app.use(requestContext());
   app.use(healthRoutes(opts.readiness));
   app.use(accessLog(log));
@@ -161,10 +182,21 @@ export function createServiceApp(opts: ServiceAppOptions): express.Express {
         const params = route.request?.params ? parseOrThrow(route.request.params, req.params, 'params') : req.params;
         const query = route.request?.query ? parseOrThrow(route.request.query, req.query, 'query') : {};
         const rawBody: unknown = req.body === undefined ? {} : req.body;
-        const body = route.upload ? req.uploaded : route.request?.body ? parseOrThrow(route.request.body, rawBody, 'body') : undefined;
+        const body = route.upload
+          ? req.uploaded
+          : route.request?.body
+            ? parseOrThrow(route.request.body, rawBody, 'body')
+            : undefined;
         const clientIp = req.header(CLIENT_IP_HEADER) ?? req.socket.remoteAddress ?? 'unknown';
         // An upload's file is removed before the answer leaves, whatever the handler did.
-        const result = await handler({ params, query, body, principal: req.principal, requestId: req.requestId, clientIp }).finally(() => removeUpload(req.uploaded));
+        const result = await handler({
+          params,
+          query,
+          body,
+          principal: req.principal,
+          requestId: req.requestId,
+          clientIp,
+        }).finally(() => removeUpload(req.uploaded));
         if (result instanceof HttpResponse && isAsyncIterable(result.body)) {
           await sendStream(res, result, result.body, log);
         } else if (result instanceof HttpResponse) {
@@ -185,14 +217,20 @@ export function createServiceApp(opts: ServiceAppOptions): express.Express {
   return app;
 }
 
-const isAsyncIterable = (v: unknown): v is AsyncIterable<string | Buffer> => typeof v === 'object' && v !== null && Symbol.asyncIterator in v;
+const isAsyncIterable = (v: unknown): v is AsyncIterable<string | Buffer> =>
+  typeof v === 'object' && v !== null && Symbol.asyncIterator in v;
 
 /**
  * Streams a large body (an export) as it is produced. The first piece is awaited before the status is
  * sent, so a failure at the start still answers a JSON error; a failure later can only cut the
  * transfer short, which the client sees as an incomplete response, never as a complete file.
  */
-async function sendStream(res: express.Response, head: HttpResponse, body: AsyncIterable<string | Buffer>, log: Logger): Promise<void> {
+async function sendStream(
+  res: express.Response,
+  head: HttpResponse,
+  body: AsyncIterable<string | Buffer>,
+  log: Logger,
+): Promise<void> {
   const pieces = body[Symbol.asyncIterator]();
   const first = await pieces.next();
   res.status(head.status).set(head.headers);
@@ -227,7 +265,10 @@ function answerUnparsable(err: NodeJS.ErrnoException, socket: Duplex): void {
   }
   const error =
     err.code === 'HPE_HEADER_OVERFLOW'
-      ? new AppError('headers_too_large', 'Request line and headers are too large (a query string this long cannot be taken)')
+      ? new AppError(
+          'headers_too_large',
+          'Request line and headers are too large (a query string this long cannot be taken)',
+        )
       : new AppError('invalid_request', 'Malformed HTTP request');
   const body = JSON.stringify(error.toBody());
   socket.end(
@@ -237,7 +278,12 @@ function answerUnparsable(err: NodeJS.ErrnoException, socket: Duplex): void {
 }
 
 /** Listens and returns a close that stops accepting, lets in-flight requests finish, then cuts the rest. */
-export function listen(app: express.Express, host: string, port: number, options: { maxHeaderBytes?: number } = {}): Promise<RunningHttpServer> {
+export function listen(
+  app: express.Express,
+  host: string,
+  port: number,
+  options: { maxHeaderBytes?: number } = {},
+): Promise<RunningHttpServer> {
   const server = http.createServer({ maxHeaderSize: options.maxHeaderBytes }, app);
   server.keepAliveTimeout = 65000;
   server.on('clientError', answerUnparsable);

@@ -143,7 +143,10 @@ export function receiveUpload(maxBytes: number): RequestHandler {
       if (!settled) out.end();
     });
     // A client that went away (the body incomplete) is no error to answer; a body that does not decode is the caller's.
-    const undecodable = () => new AppError('invalid_request', 'The request body does not decode as its Content-Encoding says', [{ field: 'body', problem: 'is not validly encoded' }]);
+    const undecodable = () =>
+      new AppError('invalid_request', 'The request body does not decode as its Content-Encoding says', [
+        { field: 'body', problem: 'is not validly encoded' },
+      ]);
     req.on('error', (err) => stop(req.complete ? err : undefined));
     if (decoder) source.on('error', () => stop(req.complete || !req.destroyed ? undecodable() : undefined));
     out.on('error', (err) => stop(err));

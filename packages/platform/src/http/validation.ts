@@ -13,7 +13,10 @@ export function problemsOf(error: z.ZodError, prefix: 'body' | 'query' | 'params
   for (const issue of error.issues) {
     if (issue.code === 'unrecognized_keys') {
       for (const key of issue.keys) {
-        out.push({ field: fieldName(prefix, [...issue.path, key]), problem: prefix === 'query' ? 'unknown parameter' : 'unknown field' });
+        out.push({
+          field: fieldName(prefix, [...issue.path, key]),
+          problem: prefix === 'query' ? 'unknown parameter' : 'unknown field',
+        });
       }
     } else {
       const missing = issue.code === 'invalid_type' && issue.message.includes('received undefined');
@@ -50,12 +53,14 @@ export function nulProblems(value: unknown, prefix: 'body' | 'query' | 'params')
     const visit = pending.pop()!;
     const v = visit.value;
     if (typeof v === 'string') {
-      if (v.includes('\u0000')) out.push({ field: fieldName(prefix, pathOf(visit)), problem: 'must not contain the NUL character (U+0000)' });
+      if (v.includes('\u0000'))
+        out.push({ field: fieldName(prefix, pathOf(visit)), problem: 'must not contain the NUL character (U+0000)' });
     } else if (Array.isArray(v)) {
       v.forEach((item, i) => pending.push({ value: item, key: i, parent: visit }));
     } else if (typeof v === 'object' && v !== null) {
       for (const [key, item] of Object.entries(v)) {
-        if (key.includes('\u0000')) out.push({ field: fieldName(prefix, pathOf(visit)), problem: 'has a key with the NUL character (U+0000)' });
+        if (key.includes('\u0000'))
+          out.push({ field: fieldName(prefix, pathOf(visit)), problem: 'has a key with the NUL character (U+0000)' });
         else pending.push({ value: item, key, parent: visit });
       }
     }
@@ -65,10 +70,18 @@ export function nulProblems(value: unknown, prefix: 'body' | 'query' | 'params')
 
 function invalidInput(prefix: 'body' | 'query' | 'params', details: FieldProblem[]): AppError {
   const what = prefix === 'body' ? 'request body' : prefix === 'query' ? 'query parameters' : 'path parameters';
-  return new AppError('invalid_request', `Invalid ${what}: ${details.map((d) => `${d.field} ${d.problem}`).join('; ')}`, details);
+  return new AppError(
+    'invalid_request',
+    `Invalid ${what}: ${details.map((d) => `${d.field} ${d.problem}`).join('; ')}`,
+    details,
+  );
 }
 
-export function parseOrThrow<S extends z.ZodType>(schema: S, value: unknown, prefix: 'body' | 'query' | 'params'): z.infer<S> {
+export function parseOrThrow<S extends z.ZodType>(
+  schema: S,
+  value: unknown,
+  prefix: 'body' | 'query' | 'params',
+): z.infer<S> {
   const nul = nulProblems(value, prefix);
   if (nul.length > 0) throw invalidInput(prefix, nul);
   const result = schema.safeParse(value);

@@ -22,7 +22,13 @@ export function routeMatcher(routes: RouteSpec[]): (method: string, path: string
   const table = routes.map((r) => ({
     method: r.method.toUpperCase(),
     template: r.path,
-    pattern: new RegExp(`^${expressPath(r.path).split('/').map((seg) => (seg.startsWith(':') ? '[^/]+' : seg.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))).join('/')}/?$`, 'i'),
+    pattern: new RegExp(
+      `^${expressPath(r.path)
+        .split('/')
+        .map((seg) => (seg.startsWith(':') ? '[^/]+' : seg.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+        .join('/')}/?$`,
+      'i',
+    ),
   }));
   return (method, path) => {
     if (FIXED_PATHS.includes(path)) return path;

@@ -129,7 +129,11 @@ function registered<M>(name: string, create: () => M): M {
   return (metricsRegistry.getSingleMetric(name) as M | undefined) ?? create();
 }
 
-export function counter<L extends string>(name: string, help: string, labelNames: readonly L[] = []): client.Counter<L> {
+export function counter<L extends string>(
+  name: string,
+  help: string,
+  labelNames: readonly L[] = [],
+): client.Counter<L> {
   return registered(name, () => new client.Counter({ name, help, labelNames, registers: [metricsRegistry] }));
 }
 
@@ -137,8 +141,16 @@ export function gauge<L extends string>(name: string, help: string, labelNames: 
   return registered(name, () => new client.Gauge({ name, help, labelNames, registers: [metricsRegistry] }));
 }
 
-export function histogram<L extends string>(name: string, help: string, buckets: number[], labelNames: readonly L[] = []): client.Histogram<L> {
-  return registered(name, () => new client.Histogram({ name, help, buckets, labelNames, registers: [metricsRegistry] }));
+export function histogram<L extends string>(
+  name: string,
+  help: string,
+  buckets: number[],
+  labelNames: readonly L[] = [],
+): client.Histogram<L> {
+  return registered(
+    name,
+    () => new client.Histogram({ name, help, buckets, labelNames, registers: [metricsRegistry] }),
+  );
 }
 
 type ScrapeHook = () => Promise<void> | void;
@@ -163,7 +175,13 @@ export async function metricsText(): Promise<string> {
       try {
         await Promise.race([
           hook(),
-          new Promise((_, reject) => (timer = setTimeout(() => reject(new Error(`timed out after ${SCRAPE_HOOK_TIMEOUT_MS} ms`)), SCRAPE_HOOK_TIMEOUT_MS))),
+          new Promise(
+            (_, reject) =>
+              (timer = setTimeout(
+                () => reject(new Error(`timed out after ${SCRAPE_HOOK_TIMEOUT_MS} ms`)),
+                SCRAPE_HOOK_TIMEOUT_MS,
+              )),
+          ),
         ]);
       } catch (err) {
         // A gauge keeps its last value; the scrape itself must still answer.

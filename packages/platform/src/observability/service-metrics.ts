@@ -1,5 +1,12 @@
 import type { Db } from '../db/database';
-import { dbPoolConnections, dbPoolMax, dbPoolPendingAcquires, onScrape, outboxBacklog, outboxOldestAge } from './metrics';
+import {
+  dbPoolConnections,
+  dbPoolMax,
+  dbPoolPendingAcquires,
+  onScrape,
+  outboxBacklog,
+  outboxOldestAge,
+} from './metrics';
 
 /** What knex's pool (tarn) tells about itself (the embedded database's pool holds one connection). */
 interface PoolNumbers {
@@ -29,7 +36,10 @@ export function observeServiceStores(service: string, db: Db): () => void {
     }
     const row = (await db('bulwark_outbox')
       .whereNull('published_at')
-      .select(db.raw('count(*)::int as backlog'), db.raw('extract(epoch from now() - min(created_at))::float8 as oldest'))
+      .select(
+        db.raw('count(*)::int as backlog'),
+        db.raw('extract(epoch from now() - min(created_at))::float8 as oldest'),
+      )
       .first()) as { backlog: number; oldest: number | null };
     outboxBacklog.set({ service }, row.backlog);
     outboxOldestAge.set({ service }, row.oldest ?? 0);

@@ -1,8 +1,24 @@
-import { Attributes, Context, defaultTextMapGetter, defaultTextMapSetter, isSpanContextValid, ROOT_CONTEXT, Span, SpanKind, trace } from '@opentelemetry/api';
+import {
+  Attributes,
+  Context,
+  defaultTextMapGetter,
+  defaultTextMapSetter,
+  isSpanContextValid,
+  ROOT_CONTEXT,
+  Span,
+  SpanKind,
+  trace,
+} from '@opentelemetry/api';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { resourceFromAttributes } from '@opentelemetry/resources';
-import { AlwaysOffSampler, AlwaysOnSampler, BasicTracerProvider, BatchSpanProcessor, ParentBasedSampler } from '@opentelemetry/sdk-trace-base';
+import {
+  AlwaysOffSampler,
+  AlwaysOnSampler,
+  BasicTracerProvider,
+  BatchSpanProcessor,
+  ParentBasedSampler,
+} from '@opentelemetry/sdk-trace-base';
 import { z } from 'zod';
 import { env } from '../config';
 import { currentSpan } from '../context';
@@ -38,7 +54,9 @@ export interface Tracing {
  * process: the composition root calls this once and stops it at shutdown.
  */
 export function startTracing(cfg: TracingConfig): Tracing {
-  const endpoint = cfg.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ?? (cfg.OTEL_EXPORTER_OTLP_ENDPOINT ? `${cfg.OTEL_EXPORTER_OTLP_ENDPOINT.replace(/\/+$/, '')}/v1/traces` : undefined);
+  const endpoint =
+    cfg.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ??
+    (cfg.OTEL_EXPORTER_OTLP_ENDPOINT ? `${cfg.OTEL_EXPORTER_OTLP_ENDPOINT.replace(/\/+$/, '')}/v1/traces` : undefined);
   if (!endpoint) return { endpoint, stop: async () => undefined };
   const exporting = new BasicTracerProvider({
     resource: resourceFromAttributes({ 'service.name': cfg.OTEL_SERVICE_NAME }),
@@ -67,7 +85,8 @@ export function extractTrace(carrier: Carrier): Context | undefined {
 
 /** Writes `traceparent` (and `tracestate`) of `span` into `carrier`. */
 export function injectTrace(span: Span | undefined, carrier: Record<string, string>): void {
-  if (span && isSpanContextValid(span.spanContext())) propagator.inject(trace.setSpan(ROOT_CONTEXT, span), carrier, defaultTextMapSetter);
+  if (span && isSpanContextValid(span.spanContext()))
+    propagator.inject(trace.setSpan(ROOT_CONTEXT, span), carrier, defaultTextMapSetter);
 }
 
 /** `traceparent`/`tracestate` of the current unit of work, for what it sends on. */
@@ -89,7 +108,13 @@ export interface SpanOptions {
 export function startSpan(name: string, opts: SpanOptions): Span {
   const local = currentSpan();
   const parent = opts.parent ?? (local ? trace.setSpan(ROOT_CONTEXT, local) : ROOT_CONTEXT);
-  return provider.getTracer('bulwark').startSpan(name, { kind: opts.kind, attributes: { 'bulwark.component': opts.component, ...opts.attributes } }, parent);
+  return provider
+    .getTracer('bulwark')
+    .startSpan(
+      name,
+      { kind: opts.kind, attributes: { 'bulwark.component': opts.component, ...opts.attributes } },
+      parent,
+    );
 }
 
 /** The trace id of a span, for logs; undefined when the span has none. */

@@ -28,7 +28,18 @@ interface SessionState {
 }
 
 // Hop-by-hop headers and the proxy's own, never forwarded; Expect too, as this server already answered 100-continue.
-const HOP_BY_HOP = ['expect', 'connection', 'proxy-connection', 'keep-alive', 'proxy-authorization', 'proxy-authenticate', 'te', 'trailer', 'transfer-encoding', 'upgrade'];
+const HOP_BY_HOP = [
+  'expect',
+  'connection',
+  'proxy-connection',
+  'keep-alive',
+  'proxy-authorization',
+  'proxy-authenticate',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+];
 
 const withoutHopByHop = (headers: http.IncomingHttpHeaders | http.OutgoingHttpHeaders) =>
   Object.fromEntries(Object.entries(headers).filter(([name]) => !HOP_BY_HOP.includes(name.toLowerCase())));
@@ -51,7 +62,11 @@ function splitAuthority(authority: string): { host: string; port: number } | und
 export class EgressProxy {
   private readonly sessions = new Map<string, SessionState>();
 
-  private constructor(private readonly server: http.Server, private readonly policy: OutboundPolicy, readonly port: number) {}
+  private constructor(
+    private readonly server: http.Server,
+    private readonly policy: OutboundPolicy,
+    readonly port: number,
+  ) {}
 
   static async start(policy: OutboundPolicy): Promise<EgressProxy> {
     const server = http.createServer();
@@ -62,7 +77,10 @@ export class EgressProxy {
     const proxy = new EgressProxy(server, policy, (server.address() as net.AddressInfo).port);
     // A request this proxy cannot handle ends its connection, never the process.
     server.on('request', (req, res) => void proxy.forward(req, res).catch(() => res.destroy()));
-    server.on('connect', (req, socket: net.Socket, head: Buffer) => void proxy.tunnel(req, socket, head).catch(() => socket.destroy()));
+    server.on(
+      'connect',
+      (req, socket: net.Socket, head: Buffer) => void proxy.tunnel(req, socket, head).catch(() => socket.destroy()),
+    );
     server.on('clientError', (_err, socket) => socket.destroy());
     return proxy;
   }
@@ -125,7 +143,10 @@ export class EgressProxy {
   private async tunnel(req: http.IncomingMessage, client: net.Socket, head: Buffer): Promise<void> {
     client.on('error', () => client.destroy());
     const state = this.sessionOf(req);
-    if (!state) return void client.end('HTTP/1.1 407 Proxy Authentication Required\r\nProxy-Authenticate: Basic realm="egress"\r\nContent-Length: 0\r\n\r\n');
+    if (!state)
+      return void client.end(
+        'HTTP/1.1 407 Proxy Authentication Required\r\nProxy-Authenticate: Basic realm="egress"\r\nContent-Length: 0\r\n\r\n',
+      );
     const authority = splitAuthority(req.url ?? '');
     if (!authority) return void client.end('HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n');
     const upstream = await this.connect(state, authority.host, authority.port);
@@ -140,7 +161,8 @@ export class EgressProxy {
 
   private async forward(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     const state = this.sessionOf(req);
-    if (!state) return void res.writeHead(407, { 'proxy-authenticate': 'Basic realm="egress"', 'content-length': 0 }).end();
+    if (!state)
+      return void res.writeHead(407, { 'proxy-authenticate': 'Basic realm="egress"', 'content-length': 0 }).end();
     let target: URL;
     try {
       target = new URL(req.url ?? '');

@@ -8,7 +8,17 @@ import { loadConfig } from '../config';
  * addresses (cloud metadata answers on 169.254.169.254), unspecified and multicast ones. Private
  * networks stay reachable: on-premises Git servers, SIEMs and ticket systems live there.
  */
-const DEFAULT_DENIED = ['0.0.0.0/8', '127.0.0.0/8', '169.254.0.0/16', '224.0.0.0/4', '255.255.255.255/32', '::/128', '::1/128', 'fe80::/10', 'ff00::/8'];
+const DEFAULT_DENIED = [
+  '0.0.0.0/8',
+  '127.0.0.0/8',
+  '169.254.0.0/16',
+  '224.0.0.0/4',
+  '255.255.255.255/32',
+  '::/128',
+  '::1/128',
+  'fe80::/10',
+  'ff00::/8',
+];
 
 /** The one answer for a target that was not reached, whatever the reason: it must not tell a closed port from a refused address. */
 export const unreachableMessage = (host: string) => `Host unreachable: could not connect to ${host}`;
@@ -55,8 +65,17 @@ const cidrList = () =>
   z
     .string()
     .optional()
-    .transform((v) => (v ? v.split(',').map((s) => s.trim()).filter(Boolean) : []))
-    .refine((list) => list.every((c) => parseCidr(c)), { message: 'must be a comma-separated list of addresses or CIDR ranges (e.g. 10.0.0.0/8,fd00::/8)' });
+    .transform((v) =>
+      v
+        ? v
+            .split(',')
+            .map((s) => s.trim())
+            .filter(Boolean)
+        : [],
+    )
+    .refine((list) => list.every((c) => parseCidr(c)), {
+      message: 'must be a comma-separated list of addresses or CIDR ranges (e.g. 10.0.0.0/8,fd00::/8)',
+    });
 
 export const outboundConfigSchema = z.object({
   /** Ranges reachable even though denied by default (e.g. a Git server on this host). */
@@ -89,7 +108,10 @@ export class OutboundPolicy {
   private readonly allowed: BlockList;
   private readonly defaults = blockListOf(DEFAULT_DENIED);
 
-  constructor(rules: { allow?: string[]; deny?: string[] } = {}, private readonly resolver: Resolver = systemResolver) {
+  constructor(
+    rules: { allow?: string[]; deny?: string[] } = {},
+    private readonly resolver: Resolver = systemResolver,
+  ) {
     this.allowed = blockListOf(rules.allow ?? []);
     this.denied = blockListOf(rules.deny ?? []);
   }
@@ -113,7 +135,8 @@ export class OutboundPolicy {
     const literal = bareAddress(host);
     const version = isIP(literal);
     const addresses = version ? [{ address: literal, family: version }] : await this.resolver(host);
-    if (addresses.length === 0 || addresses.some((a) => !this.allowsAddress(a.address))) throw new OutboundRefusedError(host);
+    if (addresses.length === 0 || addresses.some((a) => !this.allowsAddress(a.address)))
+      throw new OutboundRefusedError(host);
     return addresses;
   }
 
@@ -123,7 +146,12 @@ export class OutboundPolicy {
       (addresses) => {
         if (options.all) return callback(null, addresses);
         const wanted = addresses.find((a) => !options.family || a.family === options.family);
-        if (!wanted) return callback(Object.assign(new Error(`no IPv${options.family} address for ${hostname}`), { code: 'ENOTFOUND' }), '', 0);
+        if (!wanted)
+          return callback(
+            Object.assign(new Error(`no IPv${options.family} address for ${hostname}`), { code: 'ENOTFOUND' }),
+            '',
+            0,
+          );
         callback(null, wanted.address, wanted.family);
       },
       (err: NodeJS.ErrnoException) => callback(err, '', 0),

@@ -12,12 +12,19 @@ export interface Access {
  * The access a write asks for, merged over the current one. A change of project_codes alone keeps the
  * access type; "project" needs at least one code and "global" takes none.
  */
-export function resolveAccess(input: { access_type?: AccessType; project_codes?: string[] }, current?: Access): { access: Access; problems: FieldProblem[] } {
+export function resolveAccess(
+  input: { access_type?: AccessType; project_codes?: string[] },
+  current?: Access,
+): { access: Access; problems: FieldProblem[] } {
   const accessType = input.access_type ?? current?.accessType ?? 'global';
-  const projectCodes = [...new Set(input.project_codes ?? (input.access_type === 'global' ? [] : current?.projectCodes ?? []))].sort();
+  const projectCodes = [
+    ...new Set(input.project_codes ?? (input.access_type === 'global' ? [] : (current?.projectCodes ?? []))),
+  ].sort();
   const problems: FieldProblem[] = [];
-  if (accessType === 'project' && projectCodes.length === 0) problems.push({ field: 'project_codes', problem: 'must list at least one project when access_type is "project"' });
-  if (accessType === 'global' && projectCodes.length > 0) problems.push({ field: 'project_codes', problem: 'must be empty when access_type is "global"' });
+  if (accessType === 'project' && projectCodes.length === 0)
+    problems.push({ field: 'project_codes', problem: 'must list at least one project when access_type is "project"' });
+  if (accessType === 'global' && projectCodes.length > 0)
+    problems.push({ field: 'project_codes', problem: 'must be empty when access_type is "global"' });
   return { access: { accessType, projectCodes }, problems };
 }
 

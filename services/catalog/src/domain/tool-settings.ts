@@ -28,7 +28,10 @@ export function resolveToolSettings(
   if (type.kind === 'server' && candidate.api_token === undefined && storedToken) candidate.api_token = storedToken;
   const parsed = type.settings.safeParse(candidate);
   if (!parsed.success) {
-    const problems = problemsOf(parsed.error, 'body').map((p) => ({ field: p.field === 'body' ? 'settings' : `settings.${p.field}`, problem: p.problem }));
+    const problems = problemsOf(parsed.error, 'body').map((p) => ({
+      field: p.field === 'body' ? 'settings' : `settings.${p.field}`,
+      problem: p.problem,
+    }));
     return { settings: {}, apiToken: null, problems };
   }
   const settings: Record<string, unknown> = { ...parsed.data };

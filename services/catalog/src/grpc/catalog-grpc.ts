@@ -11,7 +11,13 @@ import type { Tools } from '../tools';
  * The catalog for other services. Callers are services (internal token), not users: no project scope
  * applies here, and secrets are opened only when asked for.
  */
-export function catalogGrpc(projects: Projects, layers: Layers, sources: Sources, tools: Tools, access: ResourceAccess): ServiceImpl<typeof catalogV1.CatalogServiceService> {
+export function catalogGrpc(
+  projects: Projects,
+  layers: Layers,
+  sources: Sources,
+  tools: Tools,
+  access: ResourceAccess,
+): ServiceImpl<typeof catalogV1.CatalogServiceService> {
   return {
     async countProjects() {
       return { count: await projects.countLive() };
@@ -23,24 +29,44 @@ export function catalogGrpc(projects: Projects, layers: Layers, sources: Sources
     async getLayer(req) {
       const { layer, project } = await layers.layerForService(req.id);
       return {
-        id: layer.id, name: layer.name, projectCode: layer.projectCode, layerTypeId: layer.layerTypeId, isTemplate: layer.isTemplate,
+        id: layer.id,
+        name: layer.name,
+        projectCode: layer.projectCode,
+        layerTypeId: layer.layerTypeId,
+        isTemplate: layer.isTemplate,
         projectArchived: project.archivedAt !== null,
       };
     },
     async getSource(req) {
       const { source, connection } = await sources.sourceForService(req.id, req.withSecrets);
       return {
-        id: source.id, name: source.name, sourceTypeId: source.sourceTypeId, url: source.url, branchName: source.branchName ?? '',
-        authMethod: source.authMethod, login: source.login ?? '', password: connection?.password ?? '', sshPrivateKey: connection?.sshPrivateKey ?? '',
-        accessType: source.access.accessType, projectCodes: source.access.projectCodes,
+        id: source.id,
+        name: source.name,
+        sourceTypeId: source.sourceTypeId,
+        url: source.url,
+        branchName: source.branchName ?? '',
+        authMethod: source.authMethod,
+        login: source.login ?? '',
+        password: connection?.password ?? '',
+        sshPrivateKey: connection?.sshPrivateKey ?? '',
+        accessType: source.access.accessType,
+        projectCodes: source.access.projectCodes,
       };
     },
     async getTool(req) {
       const { tool, apiToken } = await tools.toolForService(req.id, req.withSecrets);
       const type = toolType(tool.typeId);
       return {
-        id: tool.id, name: tool.name, typeId: tool.typeId, typeName: type?.name ?? '', kind: type?.kind ?? '', version: tool.version,
-        settingsJson: JSON.stringify(tool.settings satisfies ToolSettingsJson), apiToken: apiToken ?? '', accessType: tool.access.accessType, projectCodes: tool.access.projectCodes,
+        id: tool.id,
+        name: tool.name,
+        typeId: tool.typeId,
+        typeName: type?.name ?? '',
+        kind: type?.kind ?? '',
+        version: tool.version,
+        settingsJson: JSON.stringify(tool.settings satisfies ToolSettingsJson),
+        apiToken: apiToken ?? '',
+        accessType: tool.access.accessType,
+        projectCodes: tool.access.projectCodes,
       };
     },
     async listProjectTags(req) {

@@ -26,24 +26,48 @@ export interface CatalogUseCases {
 }
 
 /** HTTP handlers, keyed by the route table's operation ids: they translate, the use cases decide. */
-export function catalogHandlers({ fields, projects, layers, sources, tools, access }: CatalogUseCases): HandlersOf<typeof catalogRoutes> {
+export function catalogHandlers({
+  fields,
+  projects,
+  layers,
+  sources,
+  tools,
+  access,
+}: CatalogUseCases): HandlersOf<typeof catalogRoutes> {
   return {
     // sources
     listSourceTypes: async ({ query: q }) => registryPage(q, SOURCE_TYPES, sourceTypeView),
     createSource: async (input) => sourceView(await sources.createSource(requirePrincipal(input), input.body)),
     listSources: async (input) => {
       const q = input.query;
-      return listPage(q, await sources.listSources(requirePrincipal(input), { page: q.page, limit: q.limit, searchName: q.search.name, searchSource: q.search.source }), sourceView);
+      return listPage(
+        q,
+        await sources.listSources(requirePrincipal(input), {
+          page: q.page,
+          limit: q.limit,
+          searchName: q.search.name,
+          searchSource: q.search.source,
+        }),
+        sourceView,
+      );
     },
     getSource: async (input) => sourceView(await sources.getSource(requirePrincipal(input), input.params.source_id)),
-    updateSource: async (input) => sourceView(await sources.updateSource(requirePrincipal(input), input.params.source_id, input.body)),
+    updateSource: async (input) =>
+      sourceView(await sources.updateSource(requirePrincipal(input), input.params.source_id, input.body)),
     deleteSources: async (input) => ({ results: await sources.deleteSources(requirePrincipal(input), input.body.ids) }),
-    testSourceConnection: async (input) => sources.testSource(requirePrincipal(input), input.params.type_id, input.body),
+    testSourceConnection: async (input) =>
+      sources.testSource(requirePrincipal(input), input.params.type_id, input.body),
 
     // tools
     listToolTypes: async ({ query: q }) =>
       registryPage(q, TOOL_TYPES, (t) => ({
-        id: t.id, name: t.name, version: t.version, kind: t.kind, category: t.category, result_format: t.resultFormat, description: t.description,
+        id: t.id,
+        name: t.name,
+        version: t.version,
+        kind: t.kind,
+        category: t.category,
+        result_format: t.resultFormat,
+        description: t.description,
         settings: describeToolSettings(t),
       })),
     createTool: async (input) => toolView(await tools.createTool(requirePrincipal(input), input.body)),
@@ -52,14 +76,20 @@ export function catalogHandlers({ fields, projects, layers, sources, tools, acce
       return listPage(
         q,
         await tools.listTools(requirePrincipal(input), {
-          page: q.page, limit: q.limit, version: q.filter.version, searchName: q.search.name, searchType: q.search.type,
-          searchUrl: q.search.url, searchVersion: q.search.version,
+          page: q.page,
+          limit: q.limit,
+          version: q.filter.version,
+          searchName: q.search.name,
+          searchType: q.search.type,
+          searchUrl: q.search.url,
+          searchVersion: q.search.version,
         }),
         toolView,
       );
     },
     getTool: async (input) => toolView(await tools.getTool(requirePrincipal(input), input.params.tool_id)),
-    updateTool: async (input) => toolView(await tools.updateTool(requirePrincipal(input), input.params.tool_id, input.body)),
+    updateTool: async (input) =>
+      toolView(await tools.updateTool(requirePrincipal(input), input.params.tool_id, input.body)),
     deleteTools: async (input) => ({ results: await tools.deleteTools(requirePrincipal(input), input.body.ids) }),
     cleanupTool: async (input) => tools.cleanupTool(requirePrincipal(input), input.params.tool_id),
 
@@ -77,19 +107,35 @@ export function catalogHandlers({ fields, projects, layers, sources, tools, acce
       return listPage(
         q,
         await projects.listProjects(requirePrincipal(input), {
-          page: q.page, limit: q.limit, deletedOnly: q.filter.deleted_only, withDeleted: q.filter.with_deleted, archived: q.filter.archived,
-          searchCode: q.search.code, searchName: q.search.name, searchTag: q.search.tag,
+          page: q.page,
+          limit: q.limit,
+          deletedOnly: q.filter.deleted_only,
+          withDeleted: q.filter.with_deleted,
+          archived: q.filter.archived,
+          searchCode: q.search.code,
+          searchName: q.search.name,
+          searchTag: q.search.tag,
         }),
         projectView,
       );
     },
     projectFilters: async (input) => projects.filterValues(requirePrincipal(input)),
-    getProject: async (input) => projectView(await projects.getProject(requirePrincipal(input), input.params.project_code)),
-    updateProject: async (input) => projectView(await projects.updateProject(requirePrincipal(input), input.params.project_code, input.body)),
-    deleteProjects: async (input) => ({ results: await projects.setDeleted(requirePrincipal(input), input.body.codes, true) }),
-    restoreProjects: async (input) => ({ results: await projects.setDeleted(requirePrincipal(input), input.body.codes, false) }),
-    archiveProjects: async (input) => ({ results: await projects.setArchived(requirePrincipal(input), input.body.codes, true) }),
-    unarchiveProjects: async (input) => ({ results: await projects.setArchived(requirePrincipal(input), input.body.codes, false) }),
+    getProject: async (input) =>
+      projectView(await projects.getProject(requirePrincipal(input), input.params.project_code)),
+    updateProject: async (input) =>
+      projectView(await projects.updateProject(requirePrincipal(input), input.params.project_code, input.body)),
+    deleteProjects: async (input) => ({
+      results: await projects.setDeleted(requirePrincipal(input), input.body.codes, true),
+    }),
+    restoreProjects: async (input) => ({
+      results: await projects.setDeleted(requirePrincipal(input), input.body.codes, false),
+    }),
+    archiveProjects: async (input) => ({
+      results: await projects.setArchived(requirePrincipal(input), input.body.codes, true),
+    }),
+    unarchiveProjects: async (input) => ({
+      results: await projects.setArchived(requirePrincipal(input), input.body.codes, false),
+    }),
     listResources: async (input) => {
       const r = await access.usable(requirePrincipal(input), input.query.filter.project_access);
       return { sources: r.sources.map(sourceView), tools: r.tools.map(toolView) };
@@ -102,13 +148,21 @@ export function catalogHandlers({ fields, projects, layers, sources, tools, acce
       const q = input.query;
       return listPage(
         q,
-        await layers.listLayers(requirePrincipal(input), { page: q.page, limit: q.limit, projectCode: q.filter.project_code, isTemplate: q.filter.is_template, searchName: q.search.name }),
+        await layers.listLayers(requirePrincipal(input), {
+          page: q.page,
+          limit: q.limit,
+          projectCode: q.filter.project_code,
+          isTemplate: q.filter.is_template,
+          searchName: q.search.name,
+        }),
         layerView,
       );
     },
     getLayer: async (input) => layerView(await layers.getLayer(requirePrincipal(input), input.params.layer_id)),
-    updateLayer: async (input) => layerView(await layers.updateLayer(requirePrincipal(input), input.params.layer_id, input.body)),
+    updateLayer: async (input) =>
+      layerView(await layers.updateLayer(requirePrincipal(input), input.params.layer_id, input.body)),
     deleteLayers: async (input) => ({ results: await layers.deleteLayers(requirePrincipal(input), input.body.ids) }),
-    instantiateLayer: async (input) => layerView(await layers.instantiateLayer(requirePrincipal(input), input.params.layer_id, input.body)),
+    instantiateLayer: async (input) =>
+      layerView(await layers.instantiateLayer(requirePrincipal(input), input.params.layer_id, input.body)),
   };
 }

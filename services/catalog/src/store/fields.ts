@@ -45,7 +45,11 @@ export const fieldStore = {
   async list(db: Queryable, q: { page: number; limit: number }): Promise<{ items: FieldRecord[]; total: number }> {
     const base = db('fields');
     const total = await countOf(base);
-    const rows = await base.clone().orderBy('id').limit(q.limit).offset((q.page - 1) * q.limit);
+    const rows = await base
+      .clone()
+      .orderBy('id')
+      .limit(q.limit)
+      .offset((q.page - 1) * q.limit);
     return { items: rows.map(toRecord), total };
   },
 
@@ -55,13 +59,18 @@ export const fieldStore = {
     return Boolean(await q.first('id'));
   },
 
-  async insert(db: Queryable, w: { name: string; type: FieldType; required: boolean; description: string }): Promise<number> {
+  async insert(
+    db: Queryable,
+    w: { name: string; type: FieldType; required: boolean; description: string },
+  ): Promise<number> {
     const [row] = await db('fields').insert(w).returning('id');
     return typeof row === 'object' ? (row as { id: number }).id : Number(row);
   },
 
   async update(db: Queryable, id: number, w: { name: string; required: boolean; description: string }): Promise<void> {
-    await db('fields').where({ id }).update({ ...w, updated_at: db.fn.now() });
+    await db('fields')
+      .where({ id })
+      .update({ ...w, updated_at: db.fn.now() });
   },
 
   /** Deletes the field and its values; answers how many projects held a value. */

@@ -56,25 +56,47 @@ export const layerStore = {
 
   /** Layers of live projects only: a deleted project's layers are out of sight until it is restored. */
   async list(db: Queryable, q: LayerQuery): Promise<{ items: LayerRecord[]; total: number }> {
-    const base = db('layers').whereIn('project_code', db('projects').whereNull('deleted_at').select('code')).where((w) => {
-      if (q.scope) w.whereIn('project_code', q.scope);
-      if (q.projectCode) w.where('project_code', q.projectCode);
-      if (q.isTemplate !== undefined) w.where('is_template', q.isTemplate);
-      if (q.searchName) w.whereILike('name', containing(q.searchName));
-    });
+    const base = db('layers')
+      .whereIn('project_code', db('projects').whereNull('deleted_at').select('code'))
+      .where((w) => {
+        if (q.scope) w.whereIn('project_code', q.scope);
+        if (q.projectCode) w.where('project_code', q.projectCode);
+        if (q.isTemplate !== undefined) w.where('is_template', q.isTemplate);
+        if (q.searchName) w.whereILike('name', containing(q.searchName));
+      });
     const total = await countOf(base);
-    const rows = await base.clone().orderBy([{ column: 'project_code' }, { column: 'name' }, { column: 'id' }]).limit(q.limit).offset((q.page - 1) * q.limit);
+    const rows = await base
+      .clone()
+      .orderBy([{ column: 'project_code' }, { column: 'name' }, { column: 'id' }])
+      .limit(q.limit)
+      .offset((q.page - 1) * q.limit);
     return { items: rows.map(toRecord), total };
   },
 
   async insert(db: Queryable, id: string, w: LayerWrite): Promise<void> {
     await db('layers').insert({
-      id, project_code: w.projectCode, name: w.name, description: w.description, layer_type_id: w.layerTypeId, is_template: w.isTemplate, template_id: w.templateId,
+      id,
+      project_code: w.projectCode,
+      name: w.name,
+      description: w.description,
+      layer_type_id: w.layerTypeId,
+      is_template: w.isTemplate,
+      template_id: w.templateId,
     });
   },
 
-  async update(db: Queryable, id: string, w: Pick<LayerWrite, 'name' | 'description' | 'layerTypeId' | 'isTemplate'>): Promise<void> {
-    await db('layers').where({ id }).update({ name: w.name, description: w.description, layer_type_id: w.layerTypeId, is_template: w.isTemplate, updated_at: db.fn.now() });
+  async update(
+    db: Queryable,
+    id: string,
+    w: Pick<LayerWrite, 'name' | 'description' | 'layerTypeId' | 'isTemplate'>,
+  ): Promise<void> {
+    await db('layers').where({ id }).update({
+      name: w.name,
+      description: w.description,
+      layer_type_id: w.layerTypeId,
+      is_template: w.isTemplate,
+      updated_at: db.fn.now(),
+    });
   },
 
   async delete(db: Queryable, id: string): Promise<void> {

@@ -45,7 +45,12 @@ export interface ProjectWrite {
 
 async function attachValues(db: Queryable, rows: ProjectRow[]): Promise<ProjectRecord[]> {
   const values: { project_code: string; field_id: number; value: string }[] = rows.length
-    ? await db('project_field_values').whereIn('project_code', rows.map((r) => r.code)).orderBy('field_id')
+    ? await db('project_field_values')
+        .whereIn(
+          'project_code',
+          rows.map((r) => r.code),
+        )
+        .orderBy('field_id')
     : [];
   return rows.map((r) => ({
     code: r.code,
@@ -96,18 +101,32 @@ export const projectStore = {
       if (q.archived !== undefined) q.archived ? w.whereNotNull('archived_at') : w.whereNull('archived_at');
       if (q.searchCode) w.whereILike('code', containing(q.searchCode));
       if (q.searchName) w.whereILike('name', containing(q.searchName));
-      if (q.searchTag) w.whereRaw(`exists (select 1 from jsonb_array_elements_text(projects.tags) tag where tag ilike ?)`, [containing(q.searchTag)]);
+      if (q.searchTag)
+        w.whereRaw(`exists (select 1 from jsonb_array_elements_text(projects.tags) tag where tag ilike ?)`, [
+          containing(q.searchTag),
+        ]);
     });
     const total = await countOf(base);
-    const rows = await base.clone().orderBy('code').limit(q.limit).offset((q.page - 1) * q.limit);
+    const rows = await base
+      .clone()
+      .orderBy('code')
+      .limit(q.limit)
+      .offset((q.page - 1) * q.limit);
     return { items: await attachValues(db, rows), total };
   },
 
   /** The values the list filters can take among the projects in scope. */
-  async filterValues(db: Queryable, scope: string[] | null): Promise<{ tags: string[]; archived: boolean[]; deleted: boolean[] }> {
-    const tags: { tag: string }[] = await inScope(db, scope).whereNull('deleted_at').select(db.raw('distinct jsonb_array_elements_text(tags) as tag')).orderBy('tag');
-    const states: { archived: boolean; deleted: boolean }[] = await inScope(db, scope)
-      .select(db.raw('distinct archived_at is not null as archived, deleted_at is not null as deleted'));
+  async filterValues(
+    db: Queryable,
+    scope: string[] | null,
+  ): Promise<{ tags: string[]; archived: boolean[]; deleted: boolean[] }> {
+    const tags: { tag: string }[] = await inScope(db, scope)
+      .whereNull('deleted_at')
+      .select(db.raw('distinct jsonb_array_elements_text(tags) as tag'))
+      .orderBy('tag');
+    const states: { archived: boolean; deleted: boolean }[] = await inScope(db, scope).select(
+      db.raw('distinct archived_at is not null as archived, deleted_at is not null as deleted'),
+    );
     return {
       tags: tags.map((t) => t.tag),
       archived: [...new Set(states.map((s) => s.archived))].sort(),
@@ -126,19 +145,28 @@ export const projectStore = {
   },
 
   async update(db: Queryable, code: string, w: ProjectWrite): Promise<void> {
-    await db('projects').where({ code }).update({ name: w.name, description: w.description, tags: JSON.stringify(w.tags), updated_at: db.fn.now() });
+    await db('projects')
+      .where({ code })
+      .update({ name: w.name, description: w.description, tags: JSON.stringify(w.tags), updated_at: db.fn.now() });
   },
 
   async setFieldValues(db: Queryable, code: string, values: { field_id: number; value: string }[]): Promise<void> {
     await db('project_field_values').where({ project_code: code }).delete();
-    if (values.length > 0) await db('project_field_values').insert(values.map((v) => ({ project_code: code, field_id: v.field_id, value: v.value })));
+    if (values.length > 0)
+      await db('project_field_values').insert(
+        values.map((v) => ({ project_code: code, field_id: v.field_id, value: v.value })),
+      );
   },
 
   async setArchived(db: Queryable, code: string, archived: boolean): Promise<void> {
-    await db('projects').where({ code }).update({ archived_at: archived ? db.fn.now() : null, updated_at: db.fn.now() });
+    await db('projects')
+      .where({ code })
+      .update({ archived_at: archived ? db.fn.now() : null, updated_at: db.fn.now() });
   },
 
   async setDeleted(db: Queryable, code: string, deleted: boolean): Promise<void> {
-    await db('projects').where({ code }).update({ deleted_at: deleted ? db.fn.now() : null, updated_at: db.fn.now() });
+    await db('projects')
+      .where({ code })
+      .update({ deleted_at: deleted ? db.fn.now() : null, updated_at: db.fn.now() });
   },
 };

@@ -26,6 +26,8 @@ export const sealedStore = {
   },
 
   async replace(db: Queryable, v: SealedValue, sealed: string): Promise<void> {
-    await db(v.table).where({ id: v.id }).update({ [v.column]: sealed });
+    await db(v.table)
+      .where({ id: v.id })
+      .update({ [v.column]: sealed });
   },
 };

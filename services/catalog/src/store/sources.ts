@@ -49,7 +49,11 @@ export interface SourceQuery {
 }
 
 async function toRecords(db: Queryable, rows: SourceRow[]): Promise<SourceRecord[]> {
-  const links = await accessLinks.of(db, 'source', rows.map((r) => r.id));
+  const links = await accessLinks.of(
+    db,
+    'source',
+    rows.map((r) => r.id),
+  );
   return rows.map((r) => ({
     id: r.id,
     name: r.name,
@@ -98,7 +102,11 @@ export const sourceStore = {
     accessLinks.whereVisible(db, 'source', base, q.scope);
     if (q.usableIn) accessLinks.whereUsableIn(db, 'source', base, q.usableIn);
     const total = await countOf(base);
-    const rows = await base.clone().orderBy([{ column: 'name' }, { column: 'id' }]).limit(q.limit).offset((q.page - 1) * q.limit);
+    const rows = await base
+      .clone()
+      .orderBy([{ column: 'name' }, { column: 'id' }])
+      .limit(q.limit)
+      .offset((q.page - 1) * q.limit);
     return { items: await toRecords(db, rows), total };
   },
 
@@ -108,7 +116,9 @@ export const sourceStore = {
   },
 
   async update(db: Queryable, id: string, w: SourceWrite): Promise<void> {
-    await db('sources').where({ id }).update({ ...columns(w), updated_at: db.fn.now() });
+    await db('sources')
+      .where({ id })
+      .update({ ...columns(w), updated_at: db.fn.now() });
     await accessLinks.set(db, 'source', id, w.access);
   },
 

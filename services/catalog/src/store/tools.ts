@@ -46,7 +46,11 @@ export interface ToolQuery {
 }
 
 async function toRecords(db: Queryable, rows: ToolRow[]): Promise<ToolRecord[]> {
-  const links = await accessLinks.of(db, 'tool', rows.map((r) => r.id));
+  const links = await accessLinks.of(
+    db,
+    'tool',
+    rows.map((r) => r.id),
+  );
   return rows.map((r) => ({
     id: r.id,
     name: r.name,
@@ -92,7 +96,11 @@ export const toolStore = {
     accessLinks.whereVisible(db, 'tool', base, q.scope);
     if (q.usableIn) accessLinks.whereUsableIn(db, 'tool', base, q.usableIn);
     const total = await countOf(base);
-    const rows = await base.clone().orderBy([{ column: 'name' }, { column: 'version' }, { column: 'id' }]).limit(q.limit).offset((q.page - 1) * q.limit);
+    const rows = await base
+      .clone()
+      .orderBy([{ column: 'name' }, { column: 'version' }, { column: 'id' }])
+      .limit(q.limit)
+      .offset((q.page - 1) * q.limit);
     return { items: await toRecords(db, rows), total };
   },
 
@@ -102,7 +110,9 @@ export const toolStore = {
   },
 
   async update(db: Queryable, id: string, w: ToolWrite): Promise<void> {
-    await db('tools').where({ id }).update({ ...columns(w), updated_at: db.fn.now() });
+    await db('tools')
+      .where({ id })
+      .update({ ...columns(w), updated_at: db.fn.now() });
     await accessLinks.set(db, 'tool', id, w.access);
   },
 

@@ -18,7 +18,13 @@ export function ldapGroupKeys(groups: { dn: string; name: string }[]): string[] 
 
 /** The keys of a single sign-on person's group-claim values: by value, and by DN when it reads as one. */
 export function claimGroupKeys(values: string[]): string[] {
-  return [...new Set(values.flatMap((v) => (v.includes('=') ? [`name:${v.trim().toLowerCase()}`, directoryKey(v)] : [directoryKey(v)])))];
+  return [
+    ...new Set(
+      values.flatMap((v) =>
+        v.includes('=') ? [`name:${v.trim().toLowerCase()}`, directoryKey(v)] : [directoryKey(v)],
+      ),
+    ),
+  ];
 }
 
 export interface GroupGrantSource {
@@ -42,10 +48,18 @@ export function groupGrants(
     const everywhere = g.projectTags.length === 0 && g.projectCodes.length === 0;
     const covered = everywhere
       ? undefined
-      : [...new Set([...g.projectCodes, ...g.projectTags.flatMap((t) => taggedProjects.get(t.toLowerCase()) ?? [])])].sort();
+      : [
+          ...new Set([...g.projectCodes, ...g.projectTags.flatMap((t) => taggedProjects.get(t.toLowerCase()) ?? [])]),
+        ].sort();
     for (const code of g.roles) {
       const role = roles.get(code);
-      if (role) grants.push({ code, permissions: role.permissions, systemScopes: role.systemScopes, ...(covered ? { limitTo: covered } : {}) });
+      if (role)
+        grants.push({
+          code,
+          permissions: role.permissions,
+          systemScopes: role.systemScopes,
+          ...(covered ? { limitTo: covered } : {}),
+        });
     }
   }
   return grants;

@@ -48,7 +48,10 @@ export type LdapStage = 'settings' | 'connect' | 'tls' | 'bind' | 'search_base' 
 
 /** A step of talking to the directory that failed; `message` is safe to show (no secrets, no internals). */
 export class LdapFailure extends Error {
-  constructor(readonly stage: LdapStage, message: string) {
+  constructor(
+    readonly stage: LdapStage,
+    message: string,
+  ) {
     super(message);
     this.name = 'LdapFailure';
   }
@@ -81,8 +84,14 @@ const IN_CHAIN = '1.2.840.113556.1.4.1941';
 const MAX_NESTING = 10;
 
 const TLS_CODES = new Set([
-  'DEPTH_ZERO_SELF_SIGNED_CERT', 'SELF_SIGNED_CERT_IN_CHAIN', 'UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
-  'CERT_HAS_EXPIRED', 'CERT_NOT_YET_VALID', 'ERR_TLS_CERT_ALTNAME_INVALID', 'ERR_SSL_WRONG_VERSION_NUMBER',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'CERT_HAS_EXPIRED',
+  'CERT_NOT_YET_VALID',
+  'ERR_TLS_CERT_ALTNAME_INVALID',
+  'ERR_SSL_WRONG_VERSION_NUMBER',
 ]);
 
 function firstValue(entry: Entry, attribute: string): string | null {
@@ -100,7 +109,11 @@ function rdnValue(dn: string): string {
 }
 
 /** DNs compared as directories do: case and spaces around separators do not matter. */
-export const normalizeDn = (dn: string) => dn.trim().toLowerCase().replace(/\s*([,=+])\s*/g, '$1');
+export const normalizeDn = (dn: string) =>
+  dn
+    .trim()
+    .toLowerCase()
+    .replace(/\s*([,=+])\s*/g, '$1');
 
 /**
  * One conversation with the directory. Every connection goes to an address the outbound policy
@@ -120,11 +133,13 @@ export class LdapDirectory {
 
   /** Connects to the first server that answers, binds as the service account. */
   async open(settings: LdapSettings, bindPassword: string): Promise<Client> {
-    if (!settings.bind_dn || settings.urls.length === 0) throw new LdapFailure('settings', 'Settings are incomplete: urls and bind_dn are required');
+    if (!settings.bind_dn || settings.urls.length === 0)
+      throw new LdapFailure('settings', 'Settings are incomplete: urls and bind_dn are required');
     let last: LdapFailure | undefined;
     for (const text of settings.urls) {
       const url = URL.canParse(text) ? new URL(text) : undefined;
-      if (!url || !/^ldaps?:$/i.test(url.protocol)) throw new LdapFailure('settings', `Not an ldap:// or ldaps:// URL: ${text}`);
+      if (!url || !/^ldaps?:$/i.test(url.protocol))
+        throw new LdapFailure('settings', `Not an ldap:// or ldaps:// URL: ${text}`);
       const host = url.hostname.replace(/^\[|\]$/g, '');
       const secure = url.protocol.toLowerCase() === 'ldaps:';
       const port = url.port || (secure ? '636' : '389');
@@ -143,7 +158,9 @@ export class LdapDirectory {
         });
         if (!secure && settings.start_tls) {
           await client.startTLS(tlsOptions).catch((err) => {
-            throw err instanceof ResultCodeError ? new LdapFailure('tls', `TLS failure with ${host}: StartTLS refused (${err.message})`) : err;
+            throw err instanceof ResultCodeError
+              ? new LdapFailure('tls', `TLS failure with ${host}: StartTLS refused (${err.message})`)
+              : err;
           });
         }
         await client.bind(settings.bind_dn, bindPassword);
@@ -160,10 +177,15 @@ export class LdapDirectory {
 
   private classify(err: unknown, host: string): LdapFailure {
     if (err instanceof LdapFailure) return err;
-    if (err instanceof InvalidCredentialsError) return new LdapFailure('bind', 'Bind refused: the directory did not accept bind_dn and bind_password');
+    if (err instanceof InvalidCredentialsError)
+      return new LdapFailure('bind', 'Bind refused: the directory did not accept bind_dn and bind_password');
     if (err instanceof OutboundRefusedError) return new LdapFailure('connect', unreachableMessage(host));
     const e = err as NodeJS.ErrnoException & { library?: string };
-    if ((e.code && TLS_CODES.has(e.code)) || e.library === 'SSL routines' || /certificate|tls|ssl/i.test(e.message ?? '')) {
+    if (
+      (e.code && TLS_CODES.has(e.code)) ||
+      e.library === 'SSL routines' ||
+      /certificate|tls|ssl/i.test(e.message ?? '')
+    ) {
       return new LdapFailure('tls', `TLS failure with ${host}: ${e.code ?? e.message}`);
     }
     if (err instanceof ResultCodeError) return new LdapFailure('bind', `Bind refused: ${err.message}`);
@@ -171,19 +193,35 @@ export class LdapDirectory {
   }
 
   /** The test behind POST /ldap/test: each step in turn, the first failure named. */
-  async test(settings: LdapSettings, bindPassword: string, username?: string): Promise<{ stage: LdapStage; message: string }> {
+  async test(
+    settings: LdapSettings,
+    bindPassword: string,
+    username?: string,
+  ): Promise<{ stage: LdapStage; message: string }> {
     const client = await this.open(settings, bindPassword);
     try {
-      if (!settings.user_search_base) throw new LdapFailure('settings', 'Settings are incomplete: user_search_base is required');
-      await this.search(client, settings.user_search_base, { scope: 'base', filter: '(objectClass=*)', attributes: ['1.1'] }).catch((err) => {
-        if (err instanceof NoSuchObjectError) throw new LdapFailure('search_base', `Search base not found: ${settings.user_search_base}`);
+      if (!settings.user_search_base)
+        throw new LdapFailure('settings', 'Settings are incomplete: user_search_base is required');
+      await this.search(client, settings.user_search_base, {
+        scope: 'base',
+        filter: '(objectClass=*)',
+        attributes: ['1.1'],
+      }).catch((err) => {
+        if (err instanceof NoSuchObjectError)
+          throw new LdapFailure('search_base', `Search base not found: ${settings.user_search_base}`);
         throw err;
       });
       if (username !== undefined) {
         const found = await this.findPerson(client, settings, username);
         if (!found) throw new LdapFailure('user', `The user filter matched nothing for "${username}"`);
       }
-      return { stage: 'done', message: username === undefined ? 'Connected, bound and found the search base' : `Connected, bound and found ${username}` };
+      return {
+        stage: 'done',
+        message:
+          username === undefined
+            ? 'Connected, bound and found the search base'
+            : `Connected, bound and found ${username}`,
+      };
     } finally {
       await client.unbind().catch(() => undefined);
     }
@@ -193,7 +231,12 @@ export class LdapDirectory {
    * A directory login: find the person as the service account, bind as the person with the password
    * given, then as the service account again refuse a disabled account and read the groups.
    */
-  async authenticate(settings: LdapSettings, bindPassword: string, username: string, password: string): Promise<DirectoryPerson> {
+  async authenticate(
+    settings: LdapSettings,
+    bindPassword: string,
+    username: string,
+    password: string,
+  ): Promise<DirectoryPerson> {
     // An empty password would make a simple bind anonymous, which "succeeds": never send one.
     if (password === '') throw new DirectoryRefusal('credentials');
     const client = await this.open(settings, bindPassword);
@@ -209,7 +252,11 @@ export class LdapDirectory {
       await client.bind(settings.bind_dn!, bindPassword);
       // Checked after the password, so only someone who knows it learns that the account is disabled.
       if (settings.disabled_filter) {
-        const disabled = await this.search(client, person.dn, { scope: 'base', filter: settings.disabled_filter, attributes: ['1.1'] });
+        const disabled = await this.search(client, person.dn, {
+          scope: 'base',
+          filter: settings.disabled_filter,
+          attributes: ['1.1'],
+        });
         if (disabled.length > 0) throw new DirectoryRefusal('disabled');
       }
       return {
@@ -234,10 +281,14 @@ export class LdapDirectory {
   private async findPerson(client: Client, settings: LdapSettings, username: string): Promise<Entry | undefined> {
     const filter = settings.user_filter.split('{username}').join(escapeValue(username));
     const entries = await this.search(client, settings.user_search_base!, {
-      scope: 'sub', filter, sizeLimit: 2, timeLimit: settings.timeout_seconds,
+      scope: 'sub',
+      filter,
+      sizeLimit: 2,
+      timeLimit: settings.timeout_seconds,
       attributes: [settings.display_name_attribute, settings.email_attribute, 'cn'],
     }).catch((err) => {
-      if (err instanceof NoSuchObjectError) throw new LdapFailure('search_base', `Search base not found: ${settings.user_search_base}`);
+      if (err instanceof NoSuchObjectError)
+        throw new LdapFailure('search_base', `Search base not found: ${settings.user_search_base}`);
       throw err;
     });
     return entries.length === 1 ? entries[0] : undefined;
@@ -245,8 +296,11 @@ export class LdapDirectory {
 
   private async groupSearch(client: Client, settings: LdapSettings, memberFilter: string): Promise<DirectoryGroup[]> {
     const entries = await this.search(client, settings.group_search_base!, {
-      scope: 'sub', filter: `(&${settings.group_filter}${memberFilter})`, attributes: ['cn'],
-      paged: { pageSize: settings.page_size }, timeLimit: settings.timeout_seconds,
+      scope: 'sub',
+      filter: `(&${settings.group_filter}${memberFilter})`,
+      attributes: ['cn'],
+      paged: { pageSize: settings.page_size },
+      timeLimit: settings.timeout_seconds,
     });
     return entries.map((e) => ({ dn: e.dn, name: firstValue(e, 'cn') ?? rdnValue(e.dn) }));
   }
@@ -255,7 +309,8 @@ export class LdapDirectory {
   private async groupsOf(client: Client, settings: LdapSettings, dn: string): Promise<DirectoryGroup[]> {
     if (!settings.group_search_base) return [];
     const attr = settings.group_member_attribute;
-    if (settings.nested_groups === 'in_chain') return this.groupSearch(client, settings, `(${attr}:${IN_CHAIN}:=${escapeValue(dn)})`);
+    if (settings.nested_groups === 'in_chain')
+      return this.groupSearch(client, settings, `(${attr}:${IN_CHAIN}:=${escapeValue(dn)})`);
     const found = new Map<string, DirectoryGroup>();
     let frontier = [dn];
     for (let level = 0; level < MAX_NESTING && frontier.length > 0; level++) {

@@ -30,7 +30,8 @@ export function dueExpiryNotice(
 
 /** What is wrong with installing this license here now, or undefined. */
 export function installProblem(doc: LicenseDocument, installationId: string, now = Date.now()): string | undefined {
-  if (doc.installation_id !== installationId) return `the license is for installation ${doc.installation_id}, not this one (${installationId}); see GET /api/v1/license/environment`;
+  if (doc.installation_id !== installationId)
+    return `the license is for installation ${doc.installation_id}, not this one (${installationId}); see GET /api/v1/license/environment`;
   if (Date.parse(doc.expires_at) <= now) return `the license expired at ${doc.expires_at}`;
   return undefined;
 }

@@ -60,7 +60,8 @@ const openid = () => (library ??= import('openid-client'));
 
 const DISCOVERY_REUSE_MS = 60_000;
 
-const stringArray = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : typeof v === 'string' ? [v] : []);
+const stringArray = (v: unknown): string[] =>
+  Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : typeof v === 'string' ? [v] : [];
 
 /**
  * The OpenID Connect relying party: authorization code flow with PKCE (S256), state and nonce.
@@ -73,11 +74,14 @@ export class OidcClient {
 
   /** The issuer's configuration (discovery), reused for a minute while the settings stay the same: /sso/allowed stays truthful. */
   private async configuration(settings: SsoSettings, secret: string, version: string): Promise<Configuration> {
-    if (this.discovered?.key === version && Date.now() - this.discovered.at < DISCOVERY_REUSE_MS) return this.discovered.config;
+    if (this.discovered?.key === version && Date.now() - this.discovered.at < DISCOVERY_REUSE_MS)
+      return this.discovered.config;
     const lib = await openid();
     const dispatcher = outboundDispatcher(this.policy, { ca: settings.ca_certificate ?? undefined });
     const customFetch = ((url: string, options: Parameters<typeof undiciFetch>[1]) =>
-      undiciFetch(url, { ...options, dispatcher })) as unknown as NonNullable<NonNullable<Parameters<typeof lib.discovery>[4]>[typeof lib.customFetch]>;
+      undiciFetch(url, { ...options, dispatcher })) as unknown as NonNullable<
+      NonNullable<Parameters<typeof lib.discovery>[4]>[typeof lib.customFetch]
+    >;
     try {
       const config = await lib.discovery(new URL(settings.issuer!), settings.client_id!, secret, undefined, {
         execute: settings.allow_insecure_http ? [lib.allowInsecureRequests] : [],
@@ -88,13 +92,18 @@ export class OidcClient {
       this.discovered = { key: version, at: Date.now(), config };
       return config;
     } catch (err) {
-      throw new ProviderUnavailable(`The identity provider could not be reached or its discovery failed: ${(err as Error).message}`);
+      throw new ProviderUnavailable(
+        `The identity provider could not be reached or its discovery failed: ${(err as Error).message}`,
+      );
     }
   }
 
   /** Whether the issuer's discovery document answers. */
   async reachable(settings: SsoSettings, secret: string, version: string): Promise<boolean> {
-    return this.configuration(settings, secret, version).then(() => true, () => false);
+    return this.configuration(settings, secret, version).then(
+      () => true,
+      () => false,
+    );
   }
 
   async start(settings: SsoSettings, secret: string, version: string): Promise<AuthorizationStart> {
@@ -105,21 +114,34 @@ export class OidcClient {
     const nonce = lib.randomNonce();
     const scope = [...new Set(['openid', ...settings.scopes])].join(' ');
     const url = lib.buildAuthorizationUrl(config, {
-      redirect_uri: settings.redirect_uri!, scope, state, nonce,
-      code_challenge: await lib.calculatePKCECodeChallenge(codeVerifier), code_challenge_method: 'S256',
+      redirect_uri: settings.redirect_uri!,
+      scope,
+      state,
+      nonce,
+      code_challenge: await lib.calculatePKCECodeChallenge(codeVerifier),
+      code_challenge_method: 'S256',
     });
     return { url: url.href, state, nonce, codeVerifier };
   }
 
   /** Exchanges the code of the callback URL and reads the person from the checked ID token (and userinfo). */
-  async finish(settings: SsoSettings, secret: string, version: string, callbackUrl: URL, pending: { state: string; nonce: string; codeVerifier: string }): Promise<SsoPerson> {
+  async finish(
+    settings: SsoSettings,
+    secret: string,
+    version: string,
+    callbackUrl: URL,
+    pending: { state: string; nonce: string; codeVerifier: string },
+  ): Promise<SsoPerson> {
     const config = await this.configuration(settings, secret, version);
     const lib = await openid();
     let claims: IDToken;
     let accessToken: string;
     try {
       const tokens = await lib.authorizationCodeGrant(config, callbackUrl, {
-        pkceCodeVerifier: pending.codeVerifier, expectedState: pending.state, expectedNonce: pending.nonce, idTokenExpected: true,
+        pkceCodeVerifier: pending.codeVerifier,
+        expectedState: pending.state,
+        expectedNonce: pending.nonce,
+        idTokenExpected: true,
       });
       claims = tokens.claims()!;
       accessToken = tokens.access_token;
@@ -136,7 +158,7 @@ export class OidcClient {
     return {
       subject: claims.sub,
       issuer: claims.iss,
-      username: typeof preferred === 'string' && preferred ? preferred : email ?? claims.sub,
+      username: typeof preferred === 'string' && preferred ? preferred : (email ?? claims.sub),
       displayName: typeof pick('name') === 'string' ? (pick('name') as string) : null,
       email,
       emailVerified: pick('email_verified') === true,

@@ -3,7 +3,8 @@ import { ALL_LETTERS, PERMISSION_KEYS } from '@bulwark/contracts';
 
 export const ADMIN_ROLE = 'admin';
 
-export const LAST_ADMIN_MESSAGE = 'This change would leave no administrator who can log in; make another user an administrator first';
+export const LAST_ADMIN_MESSAGE =
+  'This change would leave no administrator who can log in; make another user an administrator first';
 
 export interface RoleGrant {
   code: string;
@@ -43,7 +44,11 @@ const listOf = (c: Coverage): string[] | null => (c ? [...c].sort() : null);
  * cover less than that, the union over the grants holding that letter, so a role from a group
  * limited to project A gives its letters on A only even when an own role covers every project.
  */
-export function effectiveRights(roles: RoleGrant[]): { permissions: Record<string, PermissionLetter[]>; projects: string[] | null; scopes: Record<string, string[] | null> } {
+export function effectiveRights(roles: RoleGrant[]): {
+  permissions: Record<string, PermissionLetter[]>;
+  projects: string[] | null;
+  scopes: Record<string, string[] | null>;
+} {
   const byLetter = new Map<string, Coverage>();
   let projects: Coverage = new Set();
   for (const role of roles) {
@@ -64,7 +69,9 @@ export function effectiveRights(roles: RoleGrant[]): { permissions: Record<strin
     if (JSON.stringify(scope) !== JSON.stringify(all)) scopes[keyLetter] = scope;
   }
   return {
-    permissions: Object.fromEntries(Object.entries(permissions).map(([k, v]) => [k, ALL_LETTERS.filter((l) => v.includes(l))])),
+    permissions: Object.fromEntries(
+      Object.entries(permissions).map(([k, v]) => [k, ALL_LETTERS.filter((l) => v.includes(l))]),
+    ),
     projects: all,
     scopes,
   };
@@ -72,7 +79,10 @@ export function effectiveRights(roles: RoleGrant[]): { permissions: Record<strin
 
 /** The projects one grant covers; `null`: every project. */
 function grantProjects(role: RoleGrant): string[] | null {
-  const own = role.code === ADMIN_ROLE ? [] : role.systemScopes.filter((s) => s.startsWith(PROJECT_SCOPE)).map((s) => s.slice(PROJECT_SCOPE.length));
+  const own =
+    role.code === ADMIN_ROLE
+      ? []
+      : role.systemScopes.filter((s) => s.startsWith(PROJECT_SCOPE)).map((s) => s.slice(PROJECT_SCOPE.length));
   if (!role.limitTo) return own.length === 0 ? null : own;
   if (own.length === 0) return role.limitTo;
   const limit = new Set(role.limitTo);

@@ -22,13 +22,20 @@ export async function burnPasswordCheck(password: string): Promise<void> {
 }
 
 /** Checks a new password and its confirmation; every problem is named. */
-export function checkNewPassword(password: string | undefined, confirmation: string | undefined, minLength: number): string {
+export function checkNewPassword(
+  password: string | undefined,
+  confirmation: string | undefined,
+  minLength: number,
+): string {
   const problems: FieldProblem[] = [];
   if (password === undefined || password === '') problems.push({ field: 'password', problem: 'is required' });
-  else if ([...password].length < minLength) problems.push({ field: 'password', problem: `must be at least ${minLength} characters` });
+  else if ([...password].length < minLength)
+    problems.push({ field: 'password', problem: `must be at least ${minLength} characters` });
   if (password && confirmation === undefined) problems.push({ field: 'password_confirmation', problem: 'is required' });
-  else if (password && confirmation !== password) problems.push({ field: 'password_confirmation', problem: 'does not match password' });
-  if (problems.length > 0) throw invalid(`Invalid password: ${problems.map((p) => `${p.field} ${p.problem}`).join('; ')}`, problems);
+  else if (password && confirmation !== password)
+    problems.push({ field: 'password_confirmation', problem: 'does not match password' });
+  if (problems.length > 0)
+    throw invalid(`Invalid password: ${problems.map((p) => `${p.field} ${p.problem}`).join('; ')}`, problems);
   return password as string;
 }
 

@@ -12,7 +12,10 @@ export interface SessionClaims {
 
 /** Login JWTs: signed and checked only by identity; the gateway asks identity about every new token. */
 export class SessionTokens {
-  constructor(private readonly secret: string, private readonly ttlHours: number) {}
+  constructor(
+    private readonly secret: string,
+    private readonly ttlHours: number,
+  ) {}
 
   issue(userId: string, sessionsValidAfter: string): { token: string; expiresAt: string; jti: string } {
     const jti = randomUUID();
@@ -31,7 +34,14 @@ export class SessionTokens {
   verify(token: string): (SessionClaims & { expiresAt: string }) | undefined {
     try {
       const c = jwt.verify(token, this.secret, { algorithms: ['HS256'], issuer: ISSUER }) as jwt.JwtPayload;
-      if (c.typ !== 'login' || typeof c.sub !== 'string' || typeof c.sv !== 'string' || typeof c.jti !== 'string' || !c.exp) return undefined;
+      if (
+        c.typ !== 'login' ||
+        typeof c.sub !== 'string' ||
+        typeof c.sv !== 'string' ||
+        typeof c.jti !== 'string' ||
+        !c.exp
+      )
+        return undefined;
       return { userId: c.sub, sessionsValidAfter: c.sv, jti: c.jti, expiresAt: new Date(c.exp * 1000).toISOString() };
     } catch {
       return undefined;

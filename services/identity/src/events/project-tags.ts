@@ -3,8 +3,12 @@ import { CATALOG_EVENTS, onEvents } from '@bulwark/contracts';
 import { groupStore } from '../store/groups';
 
 const PROJECT_EVENTS = [
-  CATALOG_EVENTS.projectCreated, CATALOG_EVENTS.projectUpdated, CATALOG_EVENTS.projectArchived, CATALOG_EVENTS.projectUnarchived,
-  CATALOG_EVENTS.projectDeleted, CATALOG_EVENTS.projectRestored,
+  CATALOG_EVENTS.projectCreated,
+  CATALOG_EVENTS.projectUpdated,
+  CATALOG_EVENTS.projectArchived,
+  CATALOG_EVENTS.projectUnarchived,
+  CATALOG_EVENTS.projectDeleted,
+  CATALOG_EVENTS.projectRestored,
 ] as const;
 
 /**
@@ -21,13 +25,19 @@ export function keepProjectTags(cache: Cache, log: Logger) {
 
 export function moveEpochAfterCommit(trx: Trx, cache: Cache, log: Logger): void {
   trx.executionPromise.then(
-    () => cache.incr(AUTH_EPOCH_KEY).catch((err: Error) => log.warn('moving the auth epoch failed', { error: err.message })),
+    () =>
+      cache
+        .incr(AUTH_EPOCH_KEY)
+        .catch((err: Error) => log.warn('moving the auth epoch failed', { error: err.message })),
     () => undefined,
   );
 }
 
 /** The catalog's answer to one page of project tags. */
-export type ListProjectTags = (req: { afterCode: string; limit: number }) => Promise<{ projects: { code: string; tags: string[] }[] }>;
+export type ListProjectTags = (req: {
+  afterCode: string;
+  limit: number;
+}) => Promise<{ projects: { code: string; tags: string[] }[] }>;
 
 const PAGE = 500;
 

@@ -3,11 +3,17 @@ import { identityV1 } from '@bulwark/proto';
 import type { Logins } from '../logins';
 import type { Licensing } from '../license';
 
-export function identityGrpc(logins: Logins, licensing: Licensing): ServiceImpl<typeof identityV1.IdentityServiceService> {
+export function identityGrpc(
+  logins: Logins,
+  licensing: Licensing,
+): ServiceImpl<typeof identityV1.IdentityServiceService> {
   return {
     async getLicenseLimits() {
       const { limits, status } = await licensing.limits();
-      return { status, limits: Object.entries(limits).map(([key, max]) => ({ key, unlimited: max === null, max: max ?? 0 })) };
+      return {
+        status,
+        limits: Object.entries(limits).map(([key, max]) => ({ key, unlimited: max === null, max: max ?? 0 })),
+      };
     },
     async authenticate(req) {
       const { principal, expiresAt } = await logins.authenticate(req.token);
@@ -17,7 +23,9 @@ export function identityGrpc(logins: Logins, licensing: Licensing): ServiceImpl<
         permissions: Object.entries(principal.permissions).map(([key, letters]) => ({ key, letters })),
         allProjects: principal.projects === null,
         projects: principal.projects ?? [],
-        scopes: Object.fromEntries(Object.entries(principal.scopes ?? {}).map(([k, v]) => [k, { allProjects: v === null, projects: v ?? [] }])),
+        scopes: Object.fromEntries(
+          Object.entries(principal.scopes ?? {}).map(([k, v]) => [k, { allProjects: v === null, projects: v ?? [] }]),
+        ),
         tokenKind: principal.tokenKind,
         tokenId: principal.tokenId,
         expiresAt,

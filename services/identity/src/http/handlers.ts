@@ -23,7 +23,16 @@ export interface IdentityUseCases {
 }
 
 /** HTTP handlers, keyed by the route table's operation ids: they translate, the use cases decide. */
-export function identityHandlers({ logins, tokens, roles, users, groups, directory, sso, licensing }: IdentityUseCases): HandlersOf<[...typeof identityRoutes, ...typeof licenseRoutes]> {
+export function identityHandlers({
+  logins,
+  tokens,
+  roles,
+  users,
+  groups,
+  directory,
+  sso,
+  licensing,
+}: IdentityUseCases): HandlersOf<[...typeof identityRoutes, ...typeof licenseRoutes]> {
   return {
     getLicense: async () => licensing.view(),
     installLicense: async (input) => licensing.install(requirePrincipal(input), input.body.license),
@@ -42,7 +51,14 @@ export function identityHandlers({ logins, tokens, roles, users, groups, directo
       return { signed_out: true as const };
     },
     changeOwnPassword: async (input) =>
-      userView(await logins.changeOwnPassword(requirePrincipal(input), input.body.current_password, input.body.password, input.body.password_confirmation)),
+      userView(
+        await logins.changeOwnPassword(
+          requirePrincipal(input),
+          input.body.current_password,
+          input.body.password,
+          input.body.password_confirmation,
+        ),
+      ),
     ldapAllowed: async () => ({ allowed: await directory.allowed() }),
     getLdapSettings: async () => directory.getSettings(),
     updateLdapSettings: async ({ body }) => directory.updateSettings(body),
@@ -59,25 +75,43 @@ export function identityHandlers({ logins, tokens, roles, users, groups, directo
     createToken: async (input) => tokens.createToken(requirePrincipal(input), input.body.name, input.body.expires_at),
     listTokens: async (input) => {
       const q = input.query;
-      return listPage(q, await tokens.listTokens(requirePrincipal(input), { page: q.page, limit: q.limit, includeRevoked: q.filter.include_revoked ?? false }), tokenView);
+      return listPage(
+        q,
+        await tokens.listTokens(requirePrincipal(input), {
+          page: q.page,
+          limit: q.limit,
+          includeRevoked: q.filter.include_revoked ?? false,
+        }),
+        tokenView,
+      );
     },
     revokeTokens: async (input) => ({ results: await tokens.revokeTokens(requirePrincipal(input), input.body.ids) }),
 
     createRole: async ({ body }) =>
       roleView(
         await roles.createRole(body.role_code, {
-          name: body.role_name, permissions: body.roles, description: body.description ?? '',
-          domainGroup: body.domain_group ?? [], systemScopes: body.system_scopes ?? [],
+          name: body.role_name,
+          permissions: body.roles,
+          description: body.description ?? '',
+          domainGroup: body.domain_group ?? [],
+          systemScopes: body.system_scopes ?? [],
         }),
       ),
     listRoles: async ({ query: q }) =>
-      listPage(q, await roles.listRoles({ page: q.page, limit: q.limit, searchId: q.search.id, searchName: q.search.name }), roleView),
+      listPage(
+        q,
+        await roles.listRoles({ page: q.page, limit: q.limit, searchId: q.search.id, searchName: q.search.name }),
+        roleView,
+      ),
     getRole: async ({ params }) => roleView(await roles.getRole(params.role_code)),
     updateRole: async ({ params, body }) =>
       roleView(
         await roles.updateRole(params.role_code, {
-          name: body.role_name, permissions: body.roles, description: body.description,
-          domainGroup: body.domain_group, systemScopes: body.system_scopes,
+          name: body.role_name,
+          permissions: body.roles,
+          description: body.description,
+          domainGroup: body.domain_group,
+          systemScopes: body.system_scopes,
         }),
       ),
     deleteRoles: async ({ body }) => ({ results: await roles.deleteRoles(body.ids, body.detach ?? false) }),
@@ -85,22 +119,43 @@ export function identityHandlers({ logins, tokens, roles, users, groups, directo
     createUser: async ({ body }) => userView(await users.createUser(body)),
     listUsers: async ({ query: q }) =>
       listPage(
-q,
+        q,
         await users.listUsers({
-          page: q.page, limit: q.limit, deletedOnly: q.filter.deleted_only, withDeleted: q.filter.with_deleted,
-          needPasswordChange: q.filter.need_password_change, activeDirectory: q.filter.active_directory, role: q.filter.role,
-          searchUsername: q.search.username, searchDisplayName: q.search.display_name, searchEmail: q.search.email,
+          page: q.page,
+          limit: q.limit,
+          deletedOnly: q.filter.deleted_only,
+          withDeleted: q.filter.with_deleted,
+          needPasswordChange: q.filter.need_password_change,
+          activeDirectory: q.filter.active_directory,
+          role: q.filter.role,
+          searchUsername: q.search.username,
+          searchDisplayName: q.search.display_name,
+          searchEmail: q.search.email,
         }),
         userView,
       ),
     getUser: async ({ params }) => userView(await users.getUser(params.user_id)),
-    updateUser: async (input) => userView(await users.updateUser(requirePrincipal(input), input.params.user_id, input.body)),
-    deleteUsers: async (input) => ({ results: await users.setUsersDeleted(requirePrincipal(input), input.body.ids, true) }),
-    restoreUsers: async (input) => ({ results: await users.setUsersDeleted(requirePrincipal(input), input.body.ids, false) }),
+    updateUser: async (input) =>
+      userView(await users.updateUser(requirePrincipal(input), input.params.user_id, input.body)),
+    deleteUsers: async (input) => ({
+      results: await users.setUsersDeleted(requirePrincipal(input), input.body.ids, true),
+    }),
+    restoreUsers: async (input) => ({
+      results: await users.setUsersDeleted(requirePrincipal(input), input.body.ids, false),
+    }),
 
     createGroup: async ({ body }) => groupView(await groups.create(body)),
     listGroups: async ({ query: q }) =>
-      listPage(q, await groups.list({ page: q.page, limit: q.limit, searchName: q.search.name, searchProjectTags: q.search.project_tags }), groupView),
+      listPage(
+        q,
+        await groups.list({
+          page: q.page,
+          limit: q.limit,
+          searchName: q.search.name,
+          searchProjectTags: q.search.project_tags,
+        }),
+        groupView,
+      ),
     getGroup: async ({ params }) => groupView(await groups.get(params.id)),
     updateGroup: async ({ params, body }) => groupView(await groups.update(params.id, body)),
     deleteGroups: async ({ body }) => ({ results: await groups.delete(body.ids) }),

@@ -133,7 +133,9 @@ export const migrations: Migration[] = [
         t.uuid('installation_id').notNullable();
         t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
       });
-      await db.raw('insert into installation (id, installation_id) values (1, gen_random_uuid()) on conflict do nothing');
+      await db.raw(
+        'insert into installation (id, installation_id) values (1, gen_random_uuid()) on conflict do nothing',
+      );
       // The installed license (one row): its text as the vendor signed it, the document read from it,
       // and which expiry notices were sent for it (a new license starts over).
       await db.schema.createTable('license', (t) => {

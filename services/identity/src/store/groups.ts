@@ -39,10 +39,20 @@ async function attachMembers(db: Queryable, rows: GroupRow[]): Promise<GroupReco
   if (rows.length === 0) return [];
   const ids = rows.map((r) => r.id);
   // One after another: `db` may be a transaction, one connection that runs one query at a time.
-  const users = await db('user_group_users as m').join('users as u', 'u.id', 'm.user_id').whereIn('m.group_id', ids).whereNull('u.deleted_at')
-    .orderBy('u.username').select<{ group_id: string; id: string; username: string }[]>('m.group_id', 'u.id', 'u.username');
-  const roles = await db('user_group_roles').whereIn('group_id', ids).orderBy('role_code').select<{ group_id: string; role_code: string }[]>('group_id', 'role_code');
-  const directory = await db('user_group_directory').whereIn('group_id', ids).orderBy('position').select<{ group_id: string; entry: string }[]>('group_id', 'entry');
+  const users = await db('user_group_users as m')
+    .join('users as u', 'u.id', 'm.user_id')
+    .whereIn('m.group_id', ids)
+    .whereNull('u.deleted_at')
+    .orderBy('u.username')
+    .select<{ group_id: string; id: string; username: string }[]>('m.group_id', 'u.id', 'u.username');
+  const roles = await db('user_group_roles')
+    .whereIn('group_id', ids)
+    .orderBy('role_code')
+    .select<{ group_id: string; role_code: string }[]>('group_id', 'role_code');
+  const directory = await db('user_group_directory')
+    .whereIn('group_id', ids)
+    .orderBy('position')
+    .select<{ group_id: string; entry: string }[]>('group_id', 'entry');
   return rows.map((r) => ({
     id: r.id,
     name: r.name,
@@ -63,7 +73,10 @@ function groupsOfUser(db: Queryable, userId: string) {
     w
       .whereExists(db('user_group_users as m').whereRaw('m.group_id = g.id').andWhere('m.user_id', userId))
       .orWhereExists(
-        db('user_group_directory as d').join('user_directory_groups as p', 'p.key', 'd.key').whereRaw('d.group_id = g.id').andWhere('p.user_id', userId),
+        db('user_group_directory as d')
+          .join('user_directory_groups as p', 'p.key', 'd.key')
+          .whereRaw('d.group_id = g.id')
+          .andWhere('p.user_id', userId),
       ),
   );
 }
@@ -75,7 +88,9 @@ export const groupStore = {
   },
 
   async idByName(db: Queryable, name: string): Promise<string | undefined> {
-    const row: { id: string } | undefined = await db('user_groups').whereRaw('lower(name) = lower(?)', [name]).first('id');
+    const row: { id: string } | undefined = await db('user_groups')
+      .whereRaw('lower(name) = lower(?)', [name])
+      .first('id');
     return row?.id;
   },
 
@@ -84,15 +99,24 @@ export const groupStore = {
     return attachMembers(db, await db('user_groups').whereIn('id', ids));
   },
 
-  async list(db: Queryable, q: { page: number; limit: number; searchName?: string; searchProjectTags?: string }): Promise<{ items: GroupRecord[]; total: number }> {
+  async list(
+    db: Queryable,
+    q: { page: number; limit: number; searchName?: string; searchProjectTags?: string },
+  ): Promise<{ items: GroupRecord[]; total: number }> {
     const base = db('user_groups').where((w) => {
       if (q.searchName) w.whereILike('name', containing(q.searchName));
       if (q.searchProjectTags) {
-        w.whereRaw('exists (select 1 from jsonb_array_elements_text(user_groups.project_tags) tag where tag ilike ?)', [containing(q.searchProjectTags)]);
+        w.whereRaw('exists (select 1 from jsonb_array_elements_text(user_groups.project_tags) tag where tag ilike ?)', [
+          containing(q.searchProjectTags),
+        ]);
       }
     });
     const [{ count }] = await base.clone().count<{ count: string }[]>({ count: '*' });
-    const rows = await base.clone().orderByRaw('lower(name)').limit(q.limit).offset((q.page - 1) * q.limit);
+    const rows = await base
+      .clone()
+      .orderByRaw('lower(name)')
+      .limit(q.limit)
+      .offset((q.page - 1) * q.limit);
     return { items: await attachMembers(db, rows), total: Number(count) };
   },
 
@@ -102,7 +126,9 @@ export const groupStore = {
   },
 
   async update(db: Queryable, id: string, w: GroupWrite): Promise<void> {
-    await db('user_groups').where({ id }).update({ ...columns(db, w), updated_at: db.fn.now() });
+    await db('user_groups')
+      .where({ id })
+      .update({ ...columns(db, w), updated_at: db.fn.now() });
     await setMembers(db, id, w);
   },
 
@@ -111,12 +137,23 @@ export const groupStore = {
   },
 
   /** What authentication needs of the user's groups: their roles and the projects they cover. */
-  async grantsOf(db: Queryable, userId: string): Promise<{ id: string; name: string; roles: string[]; projectTags: string[]; projectCodes: string[] }[]> {
-    const rows: { id: string; name: string; project_tags: unknown; project_codes: unknown }[] = await groupsOfUser(db, userId)
+  async grantsOf(
+    db: Queryable,
+    userId: string,
+  ): Promise<{ id: string; name: string; roles: string[]; projectTags: string[]; projectCodes: string[] }[]> {
+    const rows: { id: string; name: string; project_tags: unknown; project_codes: unknown }[] = await groupsOfUser(
+      db,
+      userId,
+    )
       .orderByRaw('lower(g.name)')
       .select('g.id', 'g.name', 'g.project_tags', 'g.project_codes');
     if (rows.length === 0) return [];
-    const roles: { group_id: string; role_code: string }[] = await db('user_group_roles').whereIn('group_id', rows.map((r) => r.id)).select('group_id', 'role_code');
+    const roles: { group_id: string; role_code: string }[] = await db('user_group_roles')
+      .whereIn(
+        'group_id',
+        rows.map((r) => r.id),
+      )
+      .select('group_id', 'role_code');
     return rows.map((r) => ({
       id: r.id,
       name: r.name,
@@ -129,7 +166,8 @@ export const groupStore = {
   /** Replaces the directory groups a directory or single sign-on user was in at their login. */
   async setDirectoryGroups(db: Queryable, userId: string, keys: string[]): Promise<void> {
     await db('user_directory_groups').where({ user_id: userId }).delete();
-    if (keys.length > 0) await db('user_directory_groups').insert([...new Set(keys)].map((key) => ({ user_id: userId, key })));
+    if (keys.length > 0)
+      await db('user_directory_groups').insert([...new Set(keys)].map((key) => ({ user_id: userId, key })));
   },
 
   /** The project codes having one of these (lower-case) tags, per tag. */
@@ -137,8 +175,11 @@ export const groupStore = {
     const byTag = new Map<string, string[]>();
     if (tags.length === 0) return byTag;
     const lower = [...new Set(tags.map((t) => t.toLowerCase()))];
-    const rows: { code: string; tags: string[] }[] = await db('project_tags').whereRaw('tags && ?::text[]', [pgArray(lower)]).select('code', 'tags');
-    for (const r of rows) for (const t of r.tags) if (lower.includes(t)) byTag.set(t, [...(byTag.get(t) ?? []), r.code]);
+    const rows: { code: string; tags: string[] }[] = await db('project_tags')
+      .whereRaw('tags && ?::text[]', [pgArray(lower)])
+      .select('code', 'tags');
+    for (const r of rows)
+      for (const t of r.tags) if (lower.includes(t)) byTag.set(t, [...(byTag.get(t) ?? []), r.code]);
     return byTag;
   },
 
@@ -150,10 +191,15 @@ export const groupStore = {
     const lower = [...new Set(tags.map((t) => t.toLowerCase()))].sort();
     const before: { tags: string[] } | undefined = await db('project_tags').where({ code }).first('tags');
     if (before && (onlyIfMissing || [...before.tags].sort().join('\u0000') === lower.join('\u0000'))) return false;
-    await db('project_tags').insert({ code, tags: db.raw('?::text[]', [pgArray(lower)]) }).onConflict('code').merge();
+    await db('project_tags')
+      .insert({ code, tags: db.raw('?::text[]', [pgArray(lower)]) })
+      .onConflict('code')
+      .merge();
     const touched = [...new Set([...(before?.tags ?? []), ...lower])];
     if (touched.length === 0) return false;
-    const named = await db('user_groups').whereRaw('project_tags_lower && ?::text[]', [pgArray(touched)]).first('id');
+    const named = await db('user_groups')
+      .whereRaw('project_tags_lower && ?::text[]', [pgArray(touched)])
+      .first('id');
     return Boolean(named);
   },
 };
@@ -171,16 +217,20 @@ function columns(db: Queryable, w: GroupWrite) {
 async function setMembers(db: Queryable, id: string, w: GroupWrite): Promise<void> {
   if (w.userIds) {
     await db('user_group_users').where({ group_id: id }).delete();
-    if (w.userIds.length > 0) await db('user_group_users').insert(w.userIds.map((user_id) => ({ group_id: id, user_id })));
+    if (w.userIds.length > 0)
+      await db('user_group_users').insert(w.userIds.map((user_id) => ({ group_id: id, user_id })));
   }
   if (w.roles) {
     await db('user_group_roles').where({ group_id: id }).delete();
-    if (w.roles.length > 0) await db('user_group_roles').insert(w.roles.map((role_code) => ({ group_id: id, role_code })));
+    if (w.roles.length > 0)
+      await db('user_group_roles').insert(w.roles.map((role_code) => ({ group_id: id, role_code })));
   }
   if (w.domainGroup) {
     await db('user_group_directory').where({ group_id: id }).delete();
     if (w.domainGroup.length > 0) {
-      await db('user_group_directory').insert(w.domainGroup.map((entry, position) => ({ group_id: id, position, entry, key: directoryKey(entry) })));
+      await db('user_group_directory').insert(
+        w.domainGroup.map((entry, position) => ({ group_id: id, position, entry, key: directoryKey(entry) })),
+      );
     }
   }
 }

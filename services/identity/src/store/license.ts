@@ -22,15 +22,27 @@ export const licenseStore = {
     const row = await q.first();
     if (!row) return undefined;
     return {
-      text: row.text, document: json(row.document), installedBy: row.installed_by, installedAt: iso(row.installed_at)!,
-      expiringNoticeDays: row.expiring_notice_days, expiredNoticeSent: row.expired_notice_sent,
+      text: row.text,
+      document: json(row.document),
+      installedBy: row.installed_by,
+      installedAt: iso(row.installed_at)!,
+      expiringNoticeDays: row.expiring_notice_days,
+      expiredNoticeSent: row.expired_notice_sent,
     };
   },
 
   /** Installs a license in place of the one before; its notices start over. */
   async put(db: Queryable, text: string, document: LicenseDocument, installedBy: string): Promise<void> {
     await db('license')
-      .insert({ id: 1, text, document: JSON.stringify(document), installed_by: installedBy, installed_at: db.fn.now(), expiring_notice_days: null, expired_notice_sent: false })
+      .insert({
+        id: 1,
+        text,
+        document: JSON.stringify(document),
+        installed_by: installedBy,
+        installed_at: db.fn.now(),
+        expiring_notice_days: null,
+        expired_notice_sent: false,
+      })
       .onConflict('id')
       .merge();
   },
@@ -38,6 +50,9 @@ export const licenseStore = {
   async noticesSent(db: Queryable, n: { expiringNoticeDays?: number; expiredNoticeSent?: boolean }): Promise<void> {
     await db('license')
       .where({ id: 1 })
-      .update({ ...(n.expiringNoticeDays !== undefined ? { expiring_notice_days: n.expiringNoticeDays } : {}), ...(n.expiredNoticeSent !== undefined ? { expired_notice_sent: n.expiredNoticeSent } : {}) });
+      .update({
+        ...(n.expiringNoticeDays !== undefined ? { expiring_notice_days: n.expiringNoticeDays } : {}),
+        ...(n.expiredNoticeSent !== undefined ? { expired_notice_sent: n.expiredNoticeSent } : {}),
+      });
   },
 };

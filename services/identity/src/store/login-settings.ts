@@ -15,7 +15,12 @@ export const loginSettingsStore = {
     return { settings: json(row.settings), secretSealed: row.secret_sealed, updatedAt: iso(row.updated_at)! };
   },
 
-  async put(db: Queryable, kind: LoginKind, settings: Record<string, unknown>, secretSealed: string | null): Promise<void> {
+  async put(
+    db: Queryable,
+    kind: LoginKind,
+    settings: Record<string, unknown>,
+    secretSealed: string | null,
+  ): Promise<void> {
     await db('login_settings')
       .insert({ kind, settings: JSON.stringify(settings), secret_sealed: secretSealed, updated_at: db.fn.now() })
       .onConflict('kind')

@@ -42,8 +42,12 @@ function toRecord(r: RoleRow): RoleRecord {
 }
 
 function withCounts(db: Queryable) {
-  return db('roles')
-    .select('roles.*', db.raw('(select count(*) from user_roles ur join users u on u.id = ur.user_id where ur.role_code = roles.code and u.deleted_at is null) as users_count'));
+  return db('roles').select(
+    'roles.*',
+    db.raw(
+      '(select count(*) from user_roles ur join users u on u.id = ur.user_id where ur.role_code = roles.code and u.deleted_at is null) as users_count',
+    ),
+  );
 }
 
 export interface RoleWrite {
@@ -63,13 +67,17 @@ export const roleStore = {
   /** Grants of several roles in one query (authentication needs no holder counts). */
   /** Roles bound to directory groups: the ones a directory login grants or takes away. */
   async boundToGroups(db: Queryable): Promise<{ code: string; domainGroup: string[] }[]> {
-    const rows: { code: string; domain_group: unknown }[] = await db('roles').whereRaw("jsonb_array_length(domain_group) > 0").select('code', 'domain_group');
+    const rows: { code: string; domain_group: unknown }[] = await db('roles')
+      .whereRaw('jsonb_array_length(domain_group) > 0')
+      .select('code', 'domain_group');
     return rows.map((r) => ({ code: r.code, domainGroup: json(r.domain_group) }));
   },
 
   async grants(db: Queryable, codes: string[]): Promise<Pick<RoleRecord, 'code' | 'permissions' | 'systemScopes'>[]> {
     if (codes.length === 0) return [];
-    const rows: Pick<RoleRow, 'code' | 'permissions' | 'system_scopes'>[] = await db('roles').whereIn('code', codes).select('code', 'permissions', 'system_scopes');
+    const rows: Pick<RoleRow, 'code' | 'permissions' | 'system_scopes'>[] = await db('roles')
+      .whereIn('code', codes)
+      .select('code', 'permissions', 'system_scopes');
     return rows.map((r) => ({ code: r.code, permissions: json(r.permissions), systemScopes: json(r.system_scopes) }));
   },
 
@@ -79,7 +87,10 @@ export const roleStore = {
     return new Set(rows.map((r) => r.code));
   },
 
-  async list(db: Queryable, q: { page: number; limit: number; searchId?: string; searchName?: string }): Promise<{ items: RoleRecord[]; total: number }> {
+  async list(
+    db: Queryable,
+    q: { page: number; limit: number; searchId?: string; searchName?: string },
+  ): Promise<{ items: RoleRecord[]; total: number }> {
     const base = db('roles').where((w) => {
       if (q.searchId) w.whereILike('code', containing(q.searchId));
       if (q.searchName) w.whereILike('name', containing(q.searchName));
@@ -124,7 +135,9 @@ export const roleStore = {
   },
 
   async groupHolders(db: Queryable, code: string): Promise<number> {
-    const [{ count }] = await db('user_group_roles').where({ role_code: code }).count<{ count: string }[]>({ count: '*' });
+    const [{ count }] = await db('user_group_roles')
+      .where({ role_code: code })
+      .count<{ count: string }[]>({ count: '*' });
     return Number(count);
   },
 

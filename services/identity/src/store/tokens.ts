@@ -31,8 +31,17 @@ const toRecord = (r: TokenRow): TokenRecord => ({
 });
 
 export const tokenStore = {
-  async insert(db: Queryable, t: { id: string; userId: string; name: string; hash: string; expiresAt: string }): Promise<void> {
-    await db('api_tokens').insert({ id: t.id, user_id: t.userId, name: t.name, token_hash: t.hash, expires_at: t.expiresAt });
+  async insert(
+    db: Queryable,
+    t: { id: string; userId: string; name: string; hash: string; expiresAt: string },
+  ): Promise<void> {
+    await db('api_tokens').insert({
+      id: t.id,
+      user_id: t.userId,
+      name: t.name,
+      token_hash: t.hash,
+      expires_at: t.expiresAt,
+    });
   },
 
   async byHash(db: Queryable, hash: string): Promise<TokenRecord | undefined> {
@@ -45,11 +54,19 @@ export const tokenStore = {
     return rows.map(toRecord);
   },
 
-  async listForUser(db: Queryable, userId: string, q: { page: number; limit: number; includeRevoked: boolean }): Promise<{ items: TokenRecord[]; total: number }> {
+  async listForUser(
+    db: Queryable,
+    userId: string,
+    q: { page: number; limit: number; includeRevoked: boolean },
+  ): Promise<{ items: TokenRecord[]; total: number }> {
     const base = db('api_tokens').where({ user_id: userId });
     if (!q.includeRevoked) base.whereNull('revoked_at');
     const [{ count }] = await base.clone().count<{ count: string }[]>({ count: '*' });
-    const rows = await base.clone().orderBy('created_at', 'desc').limit(q.limit).offset((q.page - 1) * q.limit);
+    const rows = await base
+      .clone()
+      .orderBy('created_at', 'desc')
+      .limit(q.limit)
+      .offset((q.page - 1) * q.limit);
     return { items: rows.map(toRecord), total: Number(count) };
   },
 

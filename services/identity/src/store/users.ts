@@ -44,7 +44,12 @@ export interface UserQuery {
 
 async function attachRoles(db: Queryable, rows: UserRow[]): Promise<UserRecord[]> {
   const links: { user_id: string; role_code: string }[] = rows.length
-    ? await db('user_roles').whereIn('user_id', rows.map((r) => r.id)).orderBy('role_code')
+    ? await db('user_roles')
+        .whereIn(
+          'user_id',
+          rows.map((r) => r.id),
+        )
+        .orderBy('role_code')
     : [];
   return rows.map((r) => ({
     id: r.id,
@@ -89,13 +94,18 @@ export const userStore = {
       else if (!q.withDeleted) w.whereNull('deleted_at');
       if (q.needPasswordChange !== undefined) w.where('need_password_change', q.needPasswordChange);
       if (q.activeDirectory !== undefined) w.where('active_directory', q.activeDirectory);
-      if (q.role) w.whereExists(db('user_roles').whereRaw('user_roles.user_id = users.id').andWhere('role_code', q.role));
+      if (q.role)
+        w.whereExists(db('user_roles').whereRaw('user_roles.user_id = users.id').andWhere('role_code', q.role));
       if (q.searchUsername) w.whereILike('username', containing(q.searchUsername));
       if (q.searchDisplayName) w.whereILike('display_name', containing(q.searchDisplayName));
       if (q.searchEmail) w.whereILike('email', containing(q.searchEmail));
     });
     const [{ count }] = await base.clone().count<{ count: string }[]>({ count: '*' });
-    const rows = await base.clone().orderBy('username').limit(q.limit).offset((q.page - 1) * q.limit);
+    const rows = await base
+      .clone()
+      .orderBy('username')
+      .limit(q.limit)
+      .offset((q.page - 1) * q.limit);
     return { items: await attachRoles(db, rows), total: Number(count) };
   },
 
@@ -154,9 +164,14 @@ export const userStore = {
       .where((holds) =>
         holds
           .whereExists(db('user_roles').whereRaw('user_roles.user_id = users.id').andWhere('role_code', adminRole))
-          .orWhereExists(db('user_group_users as m').whereRaw('m.user_id = users.id').whereIn('m.group_id', adminGroups()))
           .orWhereExists(
-            db('user_directory_groups as p').join('user_group_directory as d', 'd.key', 'p.key').whereRaw('p.user_id = users.id').whereIn('d.group_id', adminGroups()),
+            db('user_group_users as m').whereRaw('m.user_id = users.id').whereIn('m.group_id', adminGroups()),
+          )
+          .orWhereExists(
+            db('user_directory_groups as p')
+              .join('user_group_directory as d', 'd.key', 'p.key')
+              .whereRaw('p.user_id = users.id')
+              .whereIn('d.group_id', adminGroups()),
           ),
       )
       .where((w) => {
@@ -176,6 +191,10 @@ export const userStore = {
   async setDeleted(db: Queryable, id: string, deleted: boolean): Promise<void> {
     await db('users')
       .where({ id })
-      .update(deleted ? { deleted_at: db.fn.now(), sessions_valid_after: db.fn.now(), updated_at: db.fn.now() } : { deleted_at: null, updated_at: db.fn.now() });
+      .update(
+        deleted
+          ? { deleted_at: db.fn.now(), sessions_valid_after: db.fn.now(), updated_at: db.fn.now() }
+          : { deleted_at: null, updated_at: db.fn.now() },
+      );
   },
 };

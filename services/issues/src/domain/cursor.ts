@@ -37,7 +37,11 @@ const BASE64URL = /^[A-Za-z0-9_-]+$/;
  * Its values reach SQL as bound parameters of the keyset condition, so nothing else may pass.
  */
 export function decodeCursor(text: string, sort: SortKey, desc: boolean): IssueCursor {
-  const refused = () => invalidField('cursor', `is not a cursor of this list in the order ${orderOf(sort, desc)}: use next_cursor of the previous page, with the same sort`);
+  const refused = () =>
+    invalidField(
+      'cursor',
+      `is not a cursor of this list in the order ${orderOf(sort, desc)}: use next_cursor of the previous page, with the same sort`,
+    );
   if (!BASE64URL.test(text)) throw refused();
   let parsed: unknown;
   try {
@@ -47,6 +51,13 @@ export function decodeCursor(text: string, sort: SortKey, desc: boolean): IssueC
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw refused();
   const { sort: order, value, id, ...rest } = parsed as Record<string, unknown>;
-  if (Object.keys(rest).length > 0 || order !== orderOf(sort, desc) || typeof id !== 'string' || !isUuid(id) || !VALID_VALUE[sort](value)) throw refused();
+  if (
+    Object.keys(rest).length > 0 ||
+    order !== orderOf(sort, desc) ||
+    typeof id !== 'string' ||
+    !isUuid(id) ||
+    !VALID_VALUE[sort](value)
+  )
+    throw refused();
   return { sort, desc, value: value as string | number, id };
 }

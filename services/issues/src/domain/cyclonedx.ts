@@ -54,8 +54,15 @@ const ANALYSIS: Record<number, Analysis> = {
 export const analysisOf = (statusId: number): Analysis => ANALYSIS[statusId] ?? { state: 'in_triage' };
 
 const JUSTIFICATIONS = new Set([
-  'code_not_present', 'code_not_reachable', 'requires_configuration', 'requires_dependency', 'requires_environment', 'protected_by_compiler',
-  'protected_at_runtime', 'protected_at_perimeter', 'protected_by_mitigating_control',
+  'code_not_present',
+  'code_not_reachable',
+  'requires_configuration',
+  'requires_dependency',
+  'requires_environment',
+  'protected_by_compiler',
+  'protected_at_runtime',
+  'protected_at_perimeter',
+  'protected_by_mitigating_control',
 ]);
 
 /** The suppression the scanner's report carried, when the issue has one. */
@@ -72,13 +79,27 @@ function suppressionOf(i: IssueRow): Suppression | undefined {
 function issueAnalysis(i: IssueRow): Analysis & { justification?: string } {
   const base = analysisOf(i.status_id);
   const s = suppressionOf(i);
-  const notAffected = s?.source === 'vex' && s.state === 'not_affected' && s.justification && JUSTIFICATIONS.has(s.justification);
-  return notAffected && (base.state === 'false_positive' || base.state === 'not_affected') ? { state: 'not_affected', justification: s.justification } : base;
+  const notAffected =
+    s?.source === 'vex' && s.state === 'not_affected' && s.justification && JUSTIFICATIONS.has(s.justification);
+  return notAffected && (base.state === 'false_positive' || base.state === 'not_affected')
+    ? { state: 'not_affected', justification: s.justification }
+    : base;
 }
 
 const COMPONENT_TYPES = new Set([
-  'application', 'framework', 'library', 'container', 'platform', 'operating-system', 'device', 'device-driver', 'firmware', 'file',
-  'machine-learning-model', 'data', 'cryptographic-asset',
+  'application',
+  'framework',
+  'library',
+  'container',
+  'platform',
+  'operating-system',
+  'device',
+  'device-driver',
+  'firmware',
+  'file',
+  'machine-learning-model',
+  'data',
+  'cryptographic-asset',
 ]);
 
 /** The bom-ref of each SBOM component: its purl when that is unique in the SBOM, else its position. */
@@ -95,11 +116,17 @@ function metadata(timestamp: string, layer: { id: string; name: string; projectC
     timestamp,
     tools: { components: [{ type: 'application', name: 'Bulwark' }] },
     component: { type: 'application', 'bom-ref': `layer-${layer.id}`, name: layer.name, group: layer.projectCode },
-    properties: [{ name: 'bulwark:layer_id', value: layer.id }, { name: 'bulwark:project_code', value: layer.projectCode }],
+    properties: [
+      { name: 'bulwark:layer_id', value: layer.id },
+      { name: 'bulwark:project_code', value: layer.projectCode },
+    ],
   };
 }
 
-const withProperty = (m: ReturnType<typeof metadata>, p: { name: string; value: string }) => ({ ...m, properties: [...m.properties, p] });
+const withProperty = (m: ReturnType<typeof metadata>, p: { name: string; value: string }) => ({
+  ...m,
+  properties: [...m.properties, p],
+});
 
 export interface LayerInfo {
   id: string;
@@ -152,7 +179,13 @@ function sbomIndex(sbom: LayerSbom | undefined): (name: string, version: string 
  * by BOM-Link, or a component listed in the VEX itself when the library is not in the SBOM (or the
  * layer has none).
  */
-export function cyclonedxVex(layer: LayerInfo, sbom: LayerSbom | undefined, issues: IssueRow[], statusNames: Map<number, string>, now: Date) {
+export function cyclonedxVex(
+  layer: LayerInfo,
+  sbom: LayerSbom | undefined,
+  issues: IssueRow[],
+  statusNames: Map<number, string>,
+  now: Date,
+) {
   const refs = sbom ? componentRefs(sbom.components) : [];
   const find = sbomIndex(sbom);
   const local = new Map<string, { type: 'library'; 'bom-ref': string; name: string; version?: string }>();
@@ -162,7 +195,16 @@ export function cyclonedxVex(layer: LayerInfo, sbom: LayerSbom | undefined, issu
     if (sbom && at !== undefined) return `urn:cdx:${sbom.sbomId}/1#${encodeURIComponent(refs[at])}`;
     const key = `${i.lib_name}@${i.lib_version ?? ''}`;
     let c = local.get(key);
-    if (!c) local.set(key, (c = { type: 'library', 'bom-ref': `library-${local.size + 1}`, name: i.lib_name, ...(i.lib_version ? { version: i.lib_version } : {}) }));
+    if (!c)
+      local.set(
+        key,
+        (c = {
+          type: 'library',
+          'bom-ref': `library-${local.size + 1}`,
+          name: i.lib_name,
+          ...(i.lib_version ? { version: i.lib_version } : {}),
+        }),
+      );
     return c['bom-ref'];
   };
   const vulnerabilities = issues.map((i) => {
@@ -175,9 +217,15 @@ export function cyclonedxVex(layer: LayerInfo, sbom: LayerSbom | undefined, issu
     return {
       'bom-ref': i.id,
       id,
-      ...(/^CVE-\d{4}-\d+$/i.test(id) ? { source: { name: 'NVD', url: `https://nvd.nist.gov/vuln/detail/${id.toUpperCase()}` } } : {}),
+      ...(/^CVE-\d{4}-\d+$/i.test(id)
+        ? { source: { name: 'NVD', url: `https://nvd.nist.gov/vuln/detail/${id.toUpperCase()}` } }
+        : {}),
       ...(i.vulnerability_ids.filter((v) => v !== id).length
-        ? { references: i.vulnerability_ids.filter((v) => v !== id).map((v) => ({ id: v, source: { name: i.scanner } })) }
+        ? {
+            references: i.vulnerability_ids
+              .filter((v) => v !== id)
+              .map((v) => ({ id: v, source: { name: i.scanner } })),
+          }
         : {}),
       ratings: ratings.length ? ratings : [{ severity: i.severity }],
       ...(i.cwes.length ? { cwes: i.cwes } : {}),
@@ -193,7 +241,11 @@ export function cyclonedxVex(layer: LayerInfo, sbom: LayerSbom | undefined, issu
         lastUpdated: iso(i.updated_at)!,
       },
       ...(ref ? { affects: [{ ref }] } : {}),
-      properties: [{ name: 'bulwark:issue_id', value: i.id }, { name: 'bulwark:status', value: status }, { name: 'bulwark:tool', value: i.tool_name }],
+      properties: [
+        { name: 'bulwark:issue_id', value: i.id },
+        { name: 'bulwark:status', value: status },
+        { name: 'bulwark:tool', value: i.tool_name },
+      ],
     };
   });
   return {

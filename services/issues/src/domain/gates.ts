@@ -23,12 +23,18 @@ export interface IssueCounts {
 
 export function compare(measured: number, operator: Operator, value: number): boolean {
   switch (operator) {
-    case 'not_greater_than': return measured <= value;
-    case 'less_than': return measured < value;
-    case 'not_less_than': return measured >= value;
-    case 'greater_than': return measured > value;
-    case 'equal': return measured === value;
-    case 'not_equal': return measured !== value;
+    case 'not_greater_than':
+      return measured <= value;
+    case 'less_than':
+      return measured < value;
+    case 'not_less_than':
+      return measured >= value;
+    case 'greater_than':
+      return measured > value;
+    case 'equal':
+      return measured === value;
+    case 'not_equal':
+      return measured !== value;
   }
 }
 
@@ -38,11 +44,16 @@ const sum = (r: Record<string, number>) => Object.values(r).reduce((a, b) => a +
 export function measure(c: Pick<GateCondition, 'conditionType' | 'conditionValue'>, counts: IssueCounts): number {
   const v = c.conditionValue.trim().toLowerCase();
   switch (c.conditionType) {
-    case 'severity': return counts.bySeverity[v] ?? 0;
-    case 'new_issues': return v === '' || v === 'any' ? sum(counts.newBySeverity) : counts.newBySeverity[v] ?? 0;
-    case 'category': return counts.byCategory[v] ?? 0;
-    case 'cwe': return counts.byCwe[v.replace(/^cwe-/, '')] ?? 0;
-    case 'total': return counts.total;
+    case 'severity':
+      return counts.bySeverity[v] ?? 0;
+    case 'new_issues':
+      return v === '' || v === 'any' ? sum(counts.newBySeverity) : (counts.newBySeverity[v] ?? 0);
+    case 'category':
+      return counts.byCategory[v] ?? 0;
+    case 'cwe':
+      return counts.byCwe[v.replace(/^cwe-/, '')] ?? 0;
+    case 'total':
+      return counts.total;
     case 'cvss': {
       const threshold = Number(v);
       return Object.entries(counts.byCvss).reduce((n, [score, k]) => (Number(score) >= threshold ? n + k : n), 0);
@@ -62,12 +73,21 @@ export interface ConditionVerdict {
 }
 
 /** Every condition with what was measured and whether it holds; a gate passes when all hold. */
-export function evaluateGate(conditions: GateCondition[], counts: IssueCounts): { passed: boolean; conditions: ConditionVerdict[] } {
+export function evaluateGate(
+  conditions: GateCondition[],
+  counts: IssueCounts,
+): { passed: boolean; conditions: ConditionVerdict[] } {
   const out = conditions.map((c) => {
     const measured = measure(c, counts);
     return {
-      condition_id: c.id, quality_gate_id: c.qualityGateId, condition_type: c.conditionType, condition_value: c.conditionValue,
-      operator: c.operator, value: c.value, measured, passed: compare(measured, c.operator, c.value),
+      condition_id: c.id,
+      quality_gate_id: c.qualityGateId,
+      condition_type: c.conditionType,
+      condition_value: c.conditionValue,
+      operator: c.operator,
+      value: c.value,
+      measured,
+      passed: compare(measured, c.operator, c.value),
     };
   });
   return { passed: out.every((c) => c.passed), conditions: out };
@@ -87,7 +107,14 @@ export function layerVerdict(gates: LinkedGate[], counts: IssueCounts) {
   return {
     status: failed ? ('failed' as const) : ('passed' as const),
     locked: failed,
-    gates: results.map((r) => ({ quality_gate_id: r.gate.id, name: r.gate.name, action: r.gate.action, status: r.passed ? ('passed' as const) : ('failed' as const) })),
-    conditions: results.flatMap((r) => r.conditions.map((c) => ({ ...c, quality_gate_name: r.gate.name, action: r.gate.action }))),
+    gates: results.map((r) => ({
+      quality_gate_id: r.gate.id,
+      name: r.gate.name,
+      action: r.gate.action,
+      status: r.passed ? ('passed' as const) : ('failed' as const),
+    })),
+    conditions: results.flatMap((r) =>
+      r.conditions.map((c) => ({ ...c, quality_gate_name: r.gate.name, action: r.gate.action })),
+    ),
   };
 }

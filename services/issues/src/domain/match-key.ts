@@ -1,7 +1,8 @@
 import * as crypto from 'node:crypto';
 import type { Finding } from '@bulwark/findings';
 
-export type DedupField = 'tool_fingerprint' | 'fingerprint' | 'rule_id' | 'file_path' | 'title' | 'cve' | 'cwe' | 'lib_name' | 'lib_version';
+export type DedupField =
+  'tool_fingerprint' | 'fingerprint' | 'rule_id' | 'file_path' | 'title' | 'cve' | 'cwe' | 'lib_name' | 'lib_version';
 export type DedupScope = 'project' | 'layer';
 
 export interface DedupRule {
@@ -19,7 +20,11 @@ export const DEFAULT_RULE: DedupRule = { toolName: null, fields: ['tool_fingerpr
  */
 export function ruleFor(rules: DedupRule[], toolNames: string[]): DedupRule {
   const names = toolNames.filter(Boolean).map((t) => t.toLowerCase());
-  return rules.find((r) => r.toolName !== null && names.includes(r.toolName.toLowerCase())) ?? rules.find((r) => r.toolName === null) ?? DEFAULT_RULE;
+  return (
+    rules.find((r) => r.toolName !== null && names.includes(r.toolName.toLowerCase())) ??
+    rules.find((r) => r.toolName === null) ??
+    DEFAULT_RULE
+  );
 }
 
 /** The tool's fingerprints in a stable order, so the same report always gives the same key. */
@@ -34,14 +39,22 @@ function fieldValue(f: Finding, field: DedupField): string {
       const tfp = toolFingerprint(f);
       return tfp ? `tfp:${tfp}` : `fp:${f.fingerprint}`;
     }
-    case 'fingerprint': return f.fingerprint;
-    case 'rule_id': return f.ruleId ?? '';
-    case 'file_path': return (f.filePath ?? '').replace(/\\/g, '/').replace(/^\.\//, '');
-    case 'title': return f.title.trim().toLowerCase();
-    case 'cve': return f.vulnerabilityIds.find((v) => v.startsWith('CVE-')) ?? '';
-    case 'cwe': return [...f.cwes].sort((a, b) => a - b).join(',');
-    case 'lib_name': return f.library?.name ?? '';
-    case 'lib_version': return f.library?.version ?? '';
+    case 'fingerprint':
+      return f.fingerprint;
+    case 'rule_id':
+      return f.ruleId ?? '';
+    case 'file_path':
+      return (f.filePath ?? '').replace(/\\/g, '/').replace(/^\.\//, '');
+    case 'title':
+      return f.title.trim().toLowerCase();
+    case 'cve':
+      return f.vulnerabilityIds.find((v) => v.startsWith('CVE-')) ?? '';
+    case 'cwe':
+      return [...f.cwes].sort((a, b) => a - b).join(',');
+    case 'lib_name':
+      return f.library?.name ?? '';
+    case 'lib_version':
+      return f.library?.version ?? '';
   }
 }
 
@@ -57,7 +70,9 @@ export function matchKey(f: Finding, rule: DedupRule): string {
 
 /** sha256 of a UTF-8 text in hex; the one-shot `crypto.hash` (Node 20.12+) skips a Hash object per key. */
 const oneShot = (crypto as { hash?: (algorithm: string, data: string, encoding: 'hex') => string }).hash;
-const sha256Hex = oneShot ? (text: string) => oneShot('sha256', text, 'hex') : (text: string) => crypto.createHash('sha256').update(text).digest('hex');
+const sha256Hex = oneShot
+  ? (text: string) => oneShot('sha256', text, 'hex')
+  : (text: string) => crypto.createHash('sha256').update(text).digest('hex');
 
 /** The scope column: issues of a layer-scoped rule are distinct per layer. */
 export function scopeOf(rule: DedupRule, layerId: string): string {

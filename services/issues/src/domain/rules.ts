@@ -31,10 +31,17 @@ export function cweNumber(cwe: string | number | undefined): number | undefined 
  */
 export function ruleMatches(p: RuleParams, s: RuleSubject): boolean {
   const eq = (a: string | undefined, b: string) => a === undefined || a === '' || a.toLowerCase() === b.toLowerCase();
-  const any = [p.instrument_type, p.tool_type_name, p.category, p.cve, cweNumber(p.cwe)].some((v) => v !== undefined && v !== '');
+  const any = [p.instrument_type, p.tool_type_name, p.category, p.cve, cweNumber(p.cwe)].some(
+    (v) => v !== undefined && v !== '',
+  );
   if (!any) return false;
   if (p.active_for_all === false && !(p.project_codes ?? []).includes(s.projectCode)) return false;
-  if (!eq(p.instrument_type, s.category) || !(eq(p.tool_type_name, s.toolName) || eq(p.tool_type_name, s.scanner)) || !eq(p.category, s.category)) return false;
+  if (
+    !eq(p.instrument_type, s.category) ||
+    !(eq(p.tool_type_name, s.toolName) || eq(p.tool_type_name, s.scanner)) ||
+    !eq(p.category, s.category)
+  )
+    return false;
   if (p.cve && !s.cves.some((c) => c.toLowerCase() === p.cve!.toLowerCase())) return false;
   const cwe = cweNumber(p.cwe);
   if (cwe !== undefined && !s.cwes.includes(cwe)) return false;

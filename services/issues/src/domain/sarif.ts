@@ -7,7 +7,13 @@ export const SARIF_SCHEMA = 'https://json.schemastore.org/sarif-2.1.0.json';
 
 /** GitHub's convention for a rule's severity, 0-10, where a score is missing. */
 const SEVERITY_SCORE: Record<string, number> = { critical: 9.5, high: 8.0, medium: 5.5, low: 3.0, info: 0.0 };
-const LEVEL: Record<string, 'error' | 'warning' | 'note'> = { critical: 'error', high: 'error', medium: 'warning', low: 'note', info: 'note' };
+const LEVEL: Record<string, 'error' | 'warning' | 'note'> = {
+  critical: 'error',
+  high: 'error',
+  medium: 'warning',
+  low: 'note',
+  info: 'note',
+};
 const LEVEL_RANK = { note: 0, warning: 1, error: 2 } as const;
 
 const scoreOf = (i: IssueRow) => i.cvss_max ?? SEVERITY_SCORE[i.severity] ?? 0;
@@ -55,7 +61,12 @@ export function mergeRule(rule: SarifRule, i: IssueRow): void {
 /** One result: where, how bad, Bulwark's fingerprint, and a suppression for decided statuses. */
 export function sarifResult(i: IssueRow, ruleIndex: number, statusName: string) {
   const location = i.file_path
-    ? { physicalLocation: { artifactLocation: { uri: i.file_path }, ...(i.start_line && i.start_line > 0 ? { region: { startLine: i.start_line } } : {}) } }
+    ? {
+        physicalLocation: {
+          artifactLocation: { uri: i.file_path },
+          ...(i.start_line && i.start_line > 0 ? { region: { startLine: i.start_line } } : {}),
+        },
+      }
     : i.lib_name
       ? { logicalLocations: [{ name: i.lib_version ? `${i.lib_name}@${i.lib_version}` : i.lib_name, kind: 'package' }] }
       : undefined;
@@ -69,8 +80,12 @@ export function sarifResult(i: IssueRow, ruleIndex: number, statusName: string) 
     partialFingerprints: { 'bulwark/v1': i.fingerprint },
     ...(suppression ? { suppressions: [{ kind: 'external', status: 'accepted', justification: suppression }] } : {}),
     properties: {
-      'bulwark/issue_id': i.id, 'bulwark/project_code': i.project_code, 'bulwark/status': statusName, severity: i.severity,
-      ...(i.cve ? { cve: i.cve } : {}), ...(i.cvss_max !== null ? { cvss: i.cvss_max } : {}),
+      'bulwark/issue_id': i.id,
+      'bulwark/project_code': i.project_code,
+      'bulwark/status': statusName,
+      severity: i.severity,
+      ...(i.cve ? { cve: i.cve } : {}),
+      ...(i.cvss_max !== null ? { cvss: i.cvss_max } : {}),
     },
   };
 }

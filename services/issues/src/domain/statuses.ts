@@ -27,23 +27,58 @@ export const DEFAULT_STATUSES: { id: number; nameEn: string; nameRu: string }[] 
 export const OPEN_STATUSES: number[] = [STATUS.new, STATUS.confirmed, STATUS.inProgress, STATUS.reopen];
 
 /** Statuses quality gates never count. */
-export const NOT_COUNTED_STATUSES: number[] = [STATUS.fixed, STATUS.falsePositive, STATUS.riskAccepted, STATUS.suppressed];
+export const NOT_COUNTED_STATUSES: number[] = [
+  STATUS.fixed,
+  STATUS.falsePositive,
+  STATUS.riskAccepted,
+  STATUS.suppressed,
+];
 
-const { new: N, confirmed: C, inProgress: P, fixed: F, falsePositive: FP, riskAccepted: RA, suppressed: S, reopen: R } = STATUS;
+const {
+  new: N,
+  confirmed: C,
+  inProgress: P,
+  fixed: F,
+  falsePositive: FP,
+  riskAccepted: RA,
+  suppressed: S,
+  reopen: R,
+} = STATUS;
 
 /** The manual transitions a fresh installation allows (configurable afterwards). */
 export const DEFAULT_TRANSITIONS: [number, number][] = [
-  [N, C], [N, P], [N, FP], [N, RA], [N, S], [N, F],
-  [C, P], [C, FP], [C, RA], [C, S], [C, F],
-  [P, F], [P, C], [P, RA],
+  [N, C],
+  [N, P],
+  [N, FP],
+  [N, RA],
+  [N, S],
+  [N, F],
+  [C, P],
+  [C, FP],
+  [C, RA],
+  [C, S],
+  [C, F],
+  [P, F],
+  [P, C],
+  [P, RA],
   [F, R],
-  [FP, R], [RA, R], [S, R],
-  [R, C], [R, P], [R, FP], [R, RA], [R, S], [R, F],
+  [FP, R],
+  [RA, R],
+  [S, R],
+  [R, C],
+  [R, P],
+  [R, FP],
+  [R, RA],
+  [R, S],
+  [R, F],
 ];
 
 /** The allowed targets of a manual change from `from`, or an empty list when none is allowed. */
 export function allowedTargets(transitions: { from: number; to: number }[], from: number): number[] {
-  return transitions.filter((t) => t.from === from).map((t) => t.to).sort((a, b) => a - b);
+  return transitions
+    .filter((t) => t.from === from)
+    .map((t) => t.to)
+    .sort((a, b) => a - b);
 }
 
 export function isAllowedTransition(transitions: { from: number; to: number }[], from: number, to: number): boolean {
@@ -58,7 +93,8 @@ export function statusForSuppression(s: Suppression | undefined): number | undef
   if (!s) return undefined;
   const state = s.state.toLowerCase().replace(/[\s-]+/g, '_');
   if (s.source === 'sarif') return STATUS.suppressed;
-  if (/^(false_positive|not_affected|not_exploitable|proposed_not_exploitable|safe)$/.test(state)) return STATUS.falsePositive;
+  if (/^(false_positive|not_affected|not_exploitable|proposed_not_exploitable|safe)$/.test(state))
+    return STATUS.falsePositive;
   if (/^(resolved|resolved_with_pedigree|mitigated)$/.test(state)) return STATUS.fixed;
   if (/^(will_not_fix|wont_fix|wontfix|accepted|risk_accepted)$/.test(state)) return STATUS.riskAccepted;
   if (state === 'exploitable') return STATUS.confirmed;
@@ -74,6 +110,7 @@ export function statusOnDetection(current: number | undefined, suppression: Supp
   const fromReport = statusForSuppression(suppression);
   if (current === undefined) return fromReport ?? STATUS.new;
   if (current === STATUS.fixed) return fromReport && fromReport !== STATUS.fixed ? fromReport : STATUS.reopen;
-  if ((current === STATUS.new || current === STATUS.reopen) && fromReport !== undefined && fromReport !== STATUS.fixed) return fromReport;
+  if ((current === STATUS.new || current === STATUS.reopen) && fromReport !== undefined && fromReport !== STATUS.fixed)
+    return fromReport;
   return current;
 }

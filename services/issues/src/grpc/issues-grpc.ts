@@ -12,7 +12,7 @@ const MAX_INTERVALS = 400;
 /** The store's filter of a report scope: its projects and its period of first detection. */
 function scopeFilter(scope: issuesV1.IssueScope | undefined): IssueFilter {
   return {
-    projects: scope?.allProjects ? null : scope?.projectCodes ?? [],
+    projects: scope?.allProjects ? null : (scope?.projectCodes ?? []),
     detectedFrom: scope?.detectedFrom || undefined,
     detectedTo: scope?.detectedTo || undefined,
   };
@@ -21,11 +21,19 @@ function scopeFilter(scope: issuesV1.IssueScope | undefined): IssueFilter {
 export function issuesGrpc(db: Db): ServiceImpl<typeof issuesV1.IssuesServiceService> {
   return {
     async summarizeIssues(scope) {
-      const [groups, statuses] = await Promise.all([issueStore.summarize(db, scopeFilter(scope)), statusStore.list(db)]);
+      const [groups, statuses] = await Promise.all([
+        issueStore.summarize(db, scopeFilter(scope)),
+        statusStore.list(db),
+      ]);
       return {
         groups: groups.map((g) => ({
-          projectCode: g.project_code, toolName: g.tool_name, category: g.category, severity: g.severity, statusId: g.status_id,
-          open: !NOT_COUNTED_STATUSES.includes(g.status_id), count: Number(g.n),
+          projectCode: g.project_code,
+          toolName: g.tool_name,
+          category: g.category,
+          severity: g.severity,
+          statusId: g.status_id,
+          open: !NOT_COUNTED_STATUSES.includes(g.status_id),
+          count: Number(g.n),
         })),
         statuses: statuses.map((s) => ({ id: s.id, name: s.name_en })),
       };
@@ -33,43 +41,76 @@ export function issuesGrpc(db: Db): ServiceImpl<typeof issuesV1.IssuesServiceSer
 
     async topIssues(req) {
       const limit = Math.min(MAX_TOP, Math.max(0, req.limit));
-      const [rows, statuses] = await Promise.all([issueStore.topOpen(db, scopeFilter(req.scope), limit), statusStore.list(db)]);
+      const [rows, statuses] = await Promise.all([
+        issueStore.topOpen(db, scopeFilter(req.scope), limit),
+        statusStore.list(db),
+      ]);
       const names = new Map(statuses.map((s) => [s.id, s.name_en]));
       return {
         issuesJson: rows.map((r) =>
           JSON.stringify({
-            id: r.id, project_code: r.project_code, tool_name: r.tool_name, category: r.category, title: r.title, severity: r.severity,
-            status: names.get(r.status_id) ?? String(r.status_id), cve: r.cve, cwes: r.cwes, file_path: r.file_path, start_line: r.start_line,
-            lib_name: r.lib_name, lib_version: r.lib_version, cvss: r.cvss_max, first_detected_at: iso(r.first_detected_at), last_detected_at: iso(r.last_detected_at),
+            id: r.id,
+            project_code: r.project_code,
+            tool_name: r.tool_name,
+            category: r.category,
+            title: r.title,
+            severity: r.severity,
+            status: names.get(r.status_id) ?? String(r.status_id),
+            cve: r.cve,
+            cwes: r.cwes,
+            file_path: r.file_path,
+            start_line: r.start_line,
+            lib_name: r.lib_name,
+            lib_version: r.lib_version,
+            cvss: r.cvss_max,
+            first_detected_at: iso(r.first_detected_at),
+            last_detected_at: iso(r.last_detected_at),
           }),
         ),
       };
     },
-  
+
     async countByCwes(scope) {
       const f = scopeFilter(scope);
       const rows = await reportQueries.countByCwes(db, f.projects, f.detectedFrom, f.detectedTo);
-      return { counts: rows.map((r) => ({ cwes: r.cwes, severity: r.severity, open: r.open, library: r.library, count: r.n })) };
+      return {
+        counts: rows.map((r) => ({ cwes: r.cwes, severity: r.severity, open: r.open, library: r.library, count: r.n })),
+      };
     },
 
     async issueTrend(req) {
       const starts = req.intervalStarts.slice(0, MAX_INTERVALS).filter((s) => !Number.isNaN(Date.parse(s)));
       if (starts.length === 0 || Number.isNaN(Date.parse(req.end))) return { intervals: [], fixTimes: [] };
       const projects = scopeFilter(req.scope).projects;
-      const [intervals, fixTimes] = [await reportQueries.trend(db, { projects, excludeDuplicates: true }, starts, req.end), await reportQueries.fixTimes(db, projects, starts[0]!, req.end)];
+      const [intervals, fixTimes] = [
+        await reportQueries.trend(db, { projects, excludeDuplicates: true }, starts, req.end),
+        await reportQueries.fixTimes(db, projects, starts[0]!, req.end),
+      ];
       return { intervals, fixTimes };
     },
 
     async issueDetails(req) {
       const ids = req.ids.filter(isUuid).slice(0, MAX_DETAILS);
       if (ids.length === 0) return { issues: [] };
-      const [rows, statuses] = [await reportQueries.details(db, ids, Math.min(100, Math.max(0, req.historyLimit))), await statusStore.list(db)];
+      const [rows, statuses] = [
+        await reportQueries.details(db, ids, Math.min(100, Math.max(0, req.historyLimit))),
+        await statusStore.list(db),
+      ];
       const names = new Map(statuses.map((s) => [String(s.id), s.name_en]));
-      const shown = (field: string, value: string | null) => (value === null ? '' : field === 'status' ? names.get(value) ?? value : value);
+      const shown = (field: string, value: string | null) =>
+        value === null ? '' : field === 'status' ? (names.get(value) ?? value) : value;
       return {
         issues: rows.map((r) => ({
-          id: r.id, description: r.description ?? '',
-          history: r.history.map((h) => ({ at: h.at, actor: h.actor, field: h.field, oldValue: shown(h.field, h.old_value), newValue: shown(h.field, h.new_value), comment: h.comment ?? '' })),
+          id: r.id,
+          description: r.description ?? '',
+          history: r.history.map((h) => ({
+            at: h.at,
+            actor: h.actor,
+            field: h.field,
+            oldValue: shown(h.field, h.old_value),
+            newValue: shown(h.field, h.new_value),
+            comment: h.comment ?? '',
+          })),
         })),
       };
     },

@@ -17,108 +17,258 @@ type Q = Record<string, any>;
 type Handlers = HandlersOf<typeof issuesRoutes>;
 
 const ruleQuery = ({ filter: f, search }: Parameters<Handlers['securityRuleFilterValues']>[0]['query']) => ({
-  suppressingStatus: f.suppressing_status, expiryStatus: f.expiry_status, expired: f.expired, instrumentType: f.instrument_type,
-  toolTypeName: f.tool_type_name, cve: f.cve, cwe: f.cwe, name: search.name, author: search.author,
+  suppressingStatus: f.suppressing_status,
+  expiryStatus: f.expiry_status,
+  expired: f.expired,
+  instrumentType: f.instrument_type,
+  toolTypeName: f.tool_type_name,
+  cve: f.cve,
+  cwe: f.cwe,
+  name: search.name,
+  author: search.author,
 });
 
-const dedupInput = (b: Q) => ({ name: b.name as string, tool_name: (b.tool_name ?? null) as string | null, fields: b.fields as DedupRule['fields'], scope: (b.scope ?? 'project') as string });
-const conditionInput = (b: Q) => ({ qualityGateId: b.quality_gate_id, conditionType: b.condition_type, conditionValue: b.condition_value ?? '', operator: b.operator, value: b.value });
-const statusView = (s: { id: number; name_en: string; name_ru: string; builtin: boolean }, lang?: string) => ({ id: s.id, name: lang === 'ru' ? s.name_ru : s.name_en, name_en: s.name_en, name_ru: s.name_ru, builtin: s.builtin });
-const transitionView = (t: { id: string; from_status: number; to_status: number }) => ({ id: t.id, from_status_id: t.from_status, to_status_id: t.to_status });
+const dedupInput = (b: Q) => ({
+  name: b.name as string,
+  tool_name: (b.tool_name ?? null) as string | null,
+  fields: b.fields as DedupRule['fields'],
+  scope: (b.scope ?? 'project') as string,
+});
+const conditionInput = (b: Q) => ({
+  qualityGateId: b.quality_gate_id,
+  conditionType: b.condition_type,
+  conditionValue: b.condition_value ?? '',
+  operator: b.operator,
+  value: b.value,
+});
+const statusView = (s: { id: number; name_en: string; name_ru: string; builtin: boolean }, lang?: string) => ({
+  id: s.id,
+  name: lang === 'ru' ? s.name_ru : s.name_en,
+  name_en: s.name_en,
+  name_ru: s.name_ru,
+  builtin: s.builtin,
+});
+const transitionView = (t: { id: string; from_status: number; to_status: number }) => ({
+  id: t.id,
+  from_status_id: t.from_status,
+  to_status_id: t.to_status,
+});
 
 /** HTTP handlers, keyed by the route table's operation ids: they translate, the services decide. */
-export function issuesHandlers(db: Db, issues: Issues, rules: SecurityRules, gates: QualityGates, trackers: Trackers, boms: CyclonedxExports): Handlers {
+export function issuesHandlers(
+  db: Db,
+  issues: Issues,
+  rules: SecurityRules,
+  gates: QualityGates,
+  trackers: Trackers,
+  boms: CyclonedxExports,
+): Handlers {
   /** Issue views with their tickets, read in one query per page. */
   const views = async (rows: IssueRow[]) => {
     const [names, tickets] = await Promise.all([issues.statusNames(), trackers.ticketsOf(rows.map((r) => r.id))]);
     return rows.map((r) => issueView(r, names, tickets.get(r.id)));
   };
   const one = async (row: IssueRow) => (await views([row]))[0];
-  const bulk = (ids: string[], done: string[], okStatus: 'deleted') => ids.map((id) => ({ id, status: done.includes(id) ? okStatus : ('not_found' as const) }));
+  const bulk = (ids: string[], done: string[], okStatus: 'deleted') =>
+    ids.map((id) => ({ id, status: done.includes(id) ? okStatus : ('not_found' as const) }));
   return {
     listIssues: async (input) => {
       const q = input.query;
       const sort = (q.sort ?? '-first_detected_at') as string;
-      const [page, total] = await issues.list(issueFilter(requirePrincipal(input), q), { page: q.page, limit: q.limit, sort: sort.replace(/^-/, '') as SortKey, desc: sort.startsWith('-'), cursor: q.cursor });
+      const [page, total] = await issues.list(issueFilter(requirePrincipal(input), q), {
+        page: q.page,
+        limit: q.limit,
+        sort: sort.replace(/^-/, '') as SortKey,
+        desc: sort.startsWith('-'),
+        cursor: q.cursor,
+      });
       return { items: await views(page.items), total, page: q.page, limit: q.limit, next_cursor: page.nextCursor };
     },
     exportIssues: async (input) =>
-      new HttpResponse(200, sarifExport(db, issueFilter(requirePrincipal(input), input.query), await issues.statusNames()), {
-        'content-type': 'application/sarif+json',
-        'content-disposition': 'attachment; filename="issues.sarif"',
-      }),
+      new HttpResponse(
+        200,
+        sarifExport(db, issueFilter(requirePrincipal(input), input.query), await issues.statusNames()),
+        {
+          'content-type': 'application/sarif+json',
+          'content-disposition': 'attachment; filename="issues.sarif"',
+        },
+      ),
     exportLayerCyclonedx: async (input) =>
-      new HttpResponse(200, JSON.stringify(await boms.layer(requirePrincipal(input), input.params.layer_id, input.query.kind)), {
-        'content-type': 'application/vnd.cyclonedx+json; version=1.6',
-        'content-disposition': `attachment; filename="${input.query.kind === 'vex' ? 'vex' : 'sbom'}.cdx.json"`,
-      }),
+      new HttpResponse(
+        200,
+        JSON.stringify(await boms.layer(requirePrincipal(input), input.params.layer_id, input.query.kind)),
+        {
+          'content-type': 'application/vnd.cyclonedx+json; version=1.6',
+          'content-disposition': `attachment; filename="${input.query.kind === 'vex' ? 'vex' : 'sbom'}.cdx.json"`,
+        },
+      ),
     countIssues: async (input) => ({ count: await issues.count(issueFilter(requirePrincipal(input), input.query)) }),
-    countIssuesGrouped: async (input) => issues.countGrouped(issueFilter(requirePrincipal(input), input.query), input.query.group_by, input.query.weeks),
+    countIssuesGrouped: async (input) =>
+      issues.countGrouped(issueFilter(requirePrincipal(input), input.query), input.query.group_by, input.query.weeks),
     issueFilterValues: async (input) => issues.filterValues(issueFilter(requirePrincipal(input), input.query)),
-    issueBasicFilter: async (input) => issues.basicFilter(issueFilter(requirePrincipal(input), input.query), input.query.filter.need_detected_at ?? false),
+    issueBasicFilter: async (input) =>
+      issues.basicFilter(
+        issueFilter(requirePrincipal(input), input.query),
+        input.query.filter.need_detected_at ?? false,
+      ),
     issueCvssSeverities: async (input) => issues.cvssSeverities(issueFilter(requirePrincipal(input), input.query)),
     deleteIssues: async (input) => ({ results: await issues.delete(requirePrincipal(input), input.body.ids) }),
-    changeIssuesStatus: async (input) => ({ results: await issues.changeMany(requirePrincipal(input), input.body.ids, input.body.status_id, input.body.comment) }),
+    changeIssuesStatus: async (input) => ({
+      results: await issues.changeMany(
+        requirePrincipal(input),
+        input.body.ids,
+        input.body.status_id,
+        input.body.comment,
+      ),
+    }),
     getIssue: async (input) => one(await issues.visible(requirePrincipal(input), input.params.id)),
     updateIssue: async (input) => one(await issues.update(requirePrincipal(input), input.params.id, input.body)),
     issueHistory: async (input) => {
       const q = input.query;
-      return listPage(q, await issues.history(requirePrincipal(input), input.params.id, { page: q.page, limit: q.limit, users: q.responsible_user_values, kinds: q.responsible_group_values }), (h) => h);
+      return listPage(
+        q,
+        await issues.history(requirePrincipal(input), input.params.id, {
+          page: q.page,
+          limit: q.limit,
+          users: q.responsible_user_values,
+          kinds: q.responsible_group_values,
+        }),
+        (h) => h,
+      );
     },
     addIssueComment: async (input) => issues.comment(requirePrincipal(input), input.params.id, input.body.message),
-    listIssueComments: async (input) => listPage(input.query, await issues.comments(requirePrincipal(input), input.params.id, input.query), (c) => c),
-    similarIssues: async (input) => ({ items: await views(await issues.similar(requirePrincipal(input), input.params.id)) }),
-    linkDuplicates: async (input) => ({ results: await issues.linkDuplicates(requirePrincipal(input), input.params.id, input.body.ids, input.body.unlink ?? false) }),
+    listIssueComments: async (input) =>
+      listPage(input.query, await issues.comments(requirePrincipal(input), input.params.id, input.query), (c) => c),
+    similarIssues: async (input) => ({
+      items: await views(await issues.similar(requirePrincipal(input), input.params.id)),
+    }),
+    linkDuplicates: async (input) => ({
+      results: await issues.linkDuplicates(
+        requirePrincipal(input),
+        input.params.id,
+        input.body.ids,
+        input.body.unlink ?? false,
+      ),
+    }),
 
-    listStatuses: async ({ query: q }) => ({ items: (await statusStore.list(db, { ids: q.filter.id, name: q.search.name, invert: q.filter_inversion })).map((s) => statusView(s, q.lang)) }),
-    listTransitions: async ({ query: q }) => ({ items: (await statusStore.transitions(db, q.filter.from_status_id)).map(transitionView) }),
-    createTransition: async ({ body }) => transitionView(await issues.addTransition(body.from_status_id, body.to_status_id)),
-    deleteTransitions: async ({ body }) => ({ results: bulk(body.ids, await statusStore.deleteTransitions(db, body.ids), 'deleted') }),
+    listStatuses: async ({ query: q }) => ({
+      items: (await statusStore.list(db, { ids: q.filter.id, name: q.search.name, invert: q.filter_inversion })).map(
+        (s) => statusView(s, q.lang),
+      ),
+    }),
+    listTransitions: async ({ query: q }) => ({
+      items: (await statusStore.transitions(db, q.filter.from_status_id)).map(transitionView),
+    }),
+    createTransition: async ({ body }) =>
+      transitionView(await issues.addTransition(body.from_status_id, body.to_status_id)),
+    deleteTransitions: async ({ body }) => ({
+      results: bulk(body.ids, await statusStore.deleteTransitions(db, body.ids), 'deleted'),
+    }),
 
-    listDedupRules: async ({ query: q }) => listPage(q, await dedupRuleStore.list(db, { page: q.page, limit: q.limit, name: q.search.name }), dedupRuleView),
-    createDedupRule: async ({ body }) => dedupRuleView(await dedupRuleStore.insert(db, dedupInput(body)).catch(uniqueTool)),
+    listDedupRules: async ({ query: q }) =>
+      listPage(q, await dedupRuleStore.list(db, { page: q.page, limit: q.limit, name: q.search.name }), dedupRuleView),
+    createDedupRule: async ({ body }) =>
+      dedupRuleView(await dedupRuleStore.insert(db, dedupInput(body)).catch(uniqueTool)),
     updateDedupRule: async ({ params, body }) => {
       const row = await dedupRuleStore.update(db, params.id, dedupInput(body)).catch(uniqueTool);
       if (!row) throw notFound(`Deduplication rule ${params.id}`);
       return dedupRuleView(row);
     },
-    deleteDedupRules: async ({ body }) => ({ results: bulk(body.ids, await dedupRuleStore.delete(db, body.ids), 'deleted') }),
+    deleteDedupRules: async ({ body }) => ({
+      results: bulk(body.ids, await dedupRuleStore.delete(db, body.ids), 'deleted'),
+    }),
 
     createSecurityRule: async (input) => securityRuleView(await rules.create(requirePrincipal(input), input.body)),
-    listSecurityRules: async ({ query: q }) => listPage(q, await securityRuleStore.list(db, { page: q.page, limit: q.limit, ...ruleQuery(q) }), securityRuleView),
+    listSecurityRules: async ({ query: q }) =>
+      listPage(
+        q,
+        await securityRuleStore.list(db, { page: q.page, limit: q.limit, ...ruleQuery(q) }),
+        securityRuleView,
+      ),
     securityRuleFilterValues: async ({ query: q }) => securityRuleStore.filterValues(db, ruleQuery(q)),
     getSecurityRule: async ({ params }) => securityRuleView(await rules.get(params.id)),
     updateSecurityRule: async ({ params, body }) => securityRuleView(await rules.update(params.id, body)),
-    deleteSecurityRules: async ({ body }) => ({ results: bulk(body.ids, await securityRuleStore.delete(db, body.ids), 'deleted') }),
+    deleteSecurityRules: async ({ body }) => ({
+      results: bulk(body.ids, await securityRuleStore.delete(db, body.ids), 'deleted'),
+    }),
 
     createQualityGate: async (input) => gates.view(await gates.create(requirePrincipal(input), input.body.name)),
     listQualityGates: async ({ query: q }) => {
-      const page = await gateStore.list(db, { page: q.page, limit: q.limit, author: q.search.author, name: q.search.name, project: q.search.project_name });
-      return { items: await Promise.all(page.items.map((g) => gates.view(g))), total: page.total, page: q.page, limit: q.limit };
+      const page = await gateStore.list(db, {
+        page: q.page,
+        limit: q.limit,
+        author: q.search.author,
+        name: q.search.name,
+        project: q.search.project_name,
+      });
+      return {
+        items: await Promise.all(page.items.map((g) => gates.view(g))),
+        total: page.total,
+        page: q.page,
+        limit: q.limit,
+      };
     },
     getQualityGate: async ({ params }) => gates.view(await gates.get(params.id)),
     updateQualityGate: async ({ params, body }) => gates.view(await gates.rename(params.id, body.name)),
-    deleteQualityGates: async ({ body }) => ({ results: bulk(body.ids, await gateStore.delete(db, body.ids), 'deleted') }),
+    deleteQualityGates: async ({ body }) => ({
+      results: bulk(body.ids, await gateStore.delete(db, body.ids), 'deleted'),
+    }),
     createCondition: async ({ body }) => conditionView(await gates.addCondition(conditionInput(body))),
-    updateCondition: async ({ params, body }) => conditionView(await gates.updateCondition(params.id, conditionInput(body))),
-    deleteConditions: async ({ body }) => ({ results: bulk(body.ids, await gateStore.deleteConditions(db, body.ids), 'deleted') }),
-    linkGatesToLayer: async (input) => gates.link(requirePrincipal(input), input.body.layer_id, input.body.quality_gates, true),
-    linkGateToPipe: async (input) => gates.link(requirePrincipal(input), input.body.layer_id, [{ quality_gate_id: input.body.quality_gate_id, action: input.body.action }], false),
+    updateCondition: async ({ params, body }) =>
+      conditionView(await gates.updateCondition(params.id, conditionInput(body))),
+    deleteConditions: async ({ body }) => ({
+      results: bulk(body.ids, await gateStore.deleteConditions(db, body.ids), 'deleted'),
+    }),
+    linkGatesToLayer: async (input) =>
+      gates.link(requirePrincipal(input), input.body.layer_id, input.body.quality_gates, true),
+    linkGateToPipe: async (input) =>
+      gates.link(
+        requirePrincipal(input),
+        input.body.layer_id,
+        [{ quality_gate_id: input.body.quality_gate_id, action: input.body.action }],
+        false,
+      ),
     layerGateState: async (input) => gates.layerState(requirePrincipal(input), input.params.layer_id),
 
     createPolicy: async (input) => {
       const b = input.body;
       await gates.assertGates(b.quality_gates ?? []);
-      return policyView(await policyStore.insert(db, { name: b.name, description: b.description ?? '', author: requirePrincipal(input).username, project_tags: b.project_tags, quality_gates: b.quality_gates ?? [] }));
+      return policyView(
+        await policyStore.insert(db, {
+          name: b.name,
+          description: b.description ?? '',
+          author: requirePrincipal(input).username,
+          project_tags: b.project_tags,
+          quality_gates: b.quality_gates ?? [],
+        }),
+      );
     },
-    listPolicies: async ({ query: q }) => listPage(q, await policyStore.list(db, { page: q.page, limit: q.limit, author: q.search.author, name: q.search.name, project: q.search.project_name }), policyView),
+    listPolicies: async ({ query: q }) =>
+      listPage(
+        q,
+        await policyStore.list(db, {
+          page: q.page,
+          limit: q.limit,
+          author: q.search.author,
+          name: q.search.name,
+          project: q.search.project_name,
+        }),
+        policyView,
+      ),
     updatePolicy: async ({ params, body: b }) => {
       await gates.assertGates(b.quality_gates ?? []);
-      const row = await policyStore.update(db, params.id, { name: b.name, description: b.description ?? '', project_tags: b.project_tags, quality_gates: b.quality_gates ?? [] });
+      const row = await policyStore.update(db, params.id, {
+        name: b.name,
+        description: b.description ?? '',
+        project_tags: b.project_tags,
+        quality_gates: b.quality_gates ?? [],
+      });
       if (!row) throw notFound(`Policy ${params.id}`);
       return policyView(row);
     },
-    deletePolicies: async ({ body }) => ({ results: bulk(body.ids, await policyStore.delete(db, body.ids), 'deleted') }),
+    deletePolicies: async ({ body }) => ({
+      results: bulk(body.ids, await policyStore.delete(db, body.ids), 'deleted'),
+    }),
   };
 }
 

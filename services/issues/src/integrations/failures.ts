@@ -20,9 +20,15 @@ export interface IntegrationFailure {
 export function recordIntegrationFailure(log: Logger, errors: ErrorRecorder, f: IntegrationFailure): void {
   const reason = errorMessage(f.error);
   log.warn('task tracker integration failed', {
-    event: 'integration_failure', integration: 'tracker', tracker_id: f.tracker_id, tracker_type: f.tracker_type, operation: f.operation,
-    ...(f.ticket_key ? { ticket_key: f.ticket_key } : {}), ...(f.issue_ids ? { issue_ids: f.issue_ids.slice(0, 20) } : {}),
-    gave_up: f.gave_up ?? false, error: reason,
+    event: 'integration_failure',
+    integration: 'tracker',
+    tracker_id: f.tracker_id,
+    tracker_type: f.tracker_type,
+    operation: f.operation,
+    ...(f.ticket_key ? { ticket_key: f.ticket_key } : {}),
+    ...(f.issue_ids ? { issue_ids: f.issue_ids.slice(0, 20) } : {}),
+    gave_up: f.gave_up ?? false,
+    error: reason,
   });
   const what = f.ticket_key ? ` (ticket ${f.ticket_key})` : '';
   // Written at once and never thrown (see ErrorRecorder): a failing error log must not fail the sync.
@@ -32,6 +38,11 @@ export function recordIntegrationFailure(log: Logger, errors: ErrorRecorder, f: 
     message: `Task tracker ${f.tracker_type} ${f.tracker_id}: ${f.operation}${what} failed${f.gave_up ? ' and will not be retried' : ''}: ${reason}`,
     message_ru: `Трекер задач ${f.tracker_type} ${f.tracker_id}: операция ${f.operation}${f.ticket_key ? ` (задача ${f.ticket_key})` : ''} не выполнена${f.gave_up ? ', повторов больше не будет' : ''}: ${reason}`,
     subject: f.tracker_id,
-    details: { tracker_type: f.tracker_type, operation: f.operation, ticket_key: f.ticket_key ?? null, issues: f.issue_ids?.length ?? 0 },
+    details: {
+      tracker_type: f.tracker_type,
+      operation: f.operation,
+      ticket_key: f.ticket_key ?? null,
+      issues: f.issue_ids?.length ?? 0,
+    },
   });
 }

@@ -23,7 +23,10 @@ export class TrackerHttp {
   /** When each tracker may be called next (per base address). */
   private readonly nextSlot = new Map<string, number>();
 
-  constructor(policy: OutboundPolicy, private readonly options: TrackerHttpOptions) {
+  constructor(
+    policy: OutboundPolicy,
+    private readonly options: TrackerHttpOptions,
+  ) {
     this.agent = outboundDispatcher(policy);
   }
 
@@ -36,7 +39,14 @@ export class TrackerHttp {
   }
 
   /** One JSON call; answers the parsed body (undefined for 204), throws TrackerError otherwise; 404 answers `notFound`. */
-  async json<T>(base: string, method: string, path: string, headers: Record<string, string>, body?: unknown, notFound?: T): Promise<T> {
+  async json<T>(
+    base: string,
+    method: string,
+    path: string,
+    headers: Record<string, string>,
+    body?: unknown,
+    notFound?: T,
+  ): Promise<T> {
     const url = new URL(path, base.endsWith('/') ? base : `${base}/`);
     let lastError: TrackerError | undefined;
     for (let attempt = 1; attempt <= this.options.attempts; attempt++) {
@@ -44,22 +54,40 @@ export class TrackerHttp {
       let res;
       try {
         res = await fetch(url, {
-          method, redirect: 'manual', dispatcher: this.agent, signal: AbortSignal.timeout(this.options.timeoutMs),
-          headers: { accept: 'application/json', 'user-agent': 'Bulwark-Tracker/1', ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
+          method,
+          redirect: 'manual',
+          dispatcher: this.agent,
+          signal: AbortSignal.timeout(this.options.timeoutMs),
+          headers: {
+            accept: 'application/json',
+            'user-agent': 'Bulwark-Tracker/1',
+            ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+            ...headers,
+          },
           ...(body === undefined ? {} : { body: JSON.stringify(body) }),
         });
       } catch (err) {
         const e = err as Error & { cause?: { code?: string } };
         const code = e.cause?.code ?? '';
         if (code === OUTBOUND_REFUSED) throw new TrackerError(unreachableMessage(url.host), null, true);
-        lastError = new TrackerError(NOT_CONNECTED.includes(code) ? unreachableMessage(url.host) : e.name === 'TimeoutError' ? `no answer from ${url.host} within ${this.options.timeoutMs} ms` : `${url.host}: ${code || e.message}`);
+        lastError = new TrackerError(
+          NOT_CONNECTED.includes(code)
+            ? unreachableMessage(url.host)
+            : e.name === 'TimeoutError'
+              ? `no answer from ${url.host} within ${this.options.timeoutMs} ms`
+              : `${url.host}: ${code || e.message}`,
+        );
         await this.backoff(attempt);
         continue;
       }
       const text = await res.text();
       if (res.status === 404 && notFound !== undefined) return notFound;
       if (res.status >= 200 && res.status < 300) return (text ? JSON.parse(text) : undefined) as T;
-      lastError = new TrackerError(`${method} ${url.pathname} answered HTTP ${res.status}${trackerMessage(text)}`, res.status, !RETRIED.has(res.status));
+      lastError = new TrackerError(
+        `${method} ${url.pathname} answered HTTP ${res.status}${trackerMessage(text)}`,
+        res.status,
+        !RETRIED.has(res.status),
+      );
       if (lastError.permanent) throw lastError;
       await this.backoff(attempt, Number(res.headers.get('retry-after')));
     }
@@ -68,7 +96,10 @@ export class TrackerHttp {
 
   private async backoff(attempt: number, retryAfterSeconds = NaN): Promise<void> {
     if (attempt >= this.options.attempts) return;
-    const ms = Number.isFinite(retryAfterSeconds) && retryAfterSeconds > 0 ? Math.min(retryAfterSeconds * 1000, 10_000) : Math.min(250 * 2 ** (attempt - 1), 5000);
+    const ms =
+      Number.isFinite(retryAfterSeconds) && retryAfterSeconds > 0
+        ? Math.min(retryAfterSeconds * 1000, 10_000)
+        : Math.min(250 * 2 ** (attempt - 1), 5000);
     await new Promise((r) => setTimeout(r, ms));
   }
 
@@ -83,7 +114,11 @@ function trackerMessage(text: string): string {
     const body = JSON.parse(text) as { errors?: unknown; errorMessages?: unknown };
     const parts = [
       ...(Array.isArray(body.errorMessages) ? body.errorMessages : []),
-      ...(Array.isArray(body.errors) ? body.errors : body.errors && typeof body.errors === 'object' ? Object.entries(body.errors).map(([k, v]) => `${k}: ${String(v)}`) : []),
+      ...(Array.isArray(body.errors)
+        ? body.errors
+        : body.errors && typeof body.errors === 'object'
+          ? Object.entries(body.errors).map(([k, v]) => `${k}: ${String(v)}`)
+          : []),
     ].map(String);
     return parts.length ? `: ${parts.join('; ').slice(0, 300)}` : '';
   } catch {

@@ -30,7 +30,11 @@ export interface TrackerPort {
 
 /** A tracker call that did not succeed; the message names no secret. */
 export class TrackerError extends Error {
-  constructor(message: string, readonly status: number | null = null, readonly permanent = false) {
+  constructor(
+    message: string,
+    readonly status: number | null = null,
+    readonly permanent = false,
+  ) {
     super(message);
     this.name = 'TrackerError';
   }

@@ -17,7 +17,11 @@ export class RedmineTracker implements TrackerPort {
   private readonly headers: Record<string, string>;
   private statusList: Named[] | undefined;
 
-  constructor(private readonly http: TrackerHttp, private readonly base: string, credentials: TrackerCredentials) {
+  constructor(
+    private readonly http: TrackerHttp,
+    private readonly base: string,
+    credentials: TrackerCredentials,
+  ) {
     this.headers = credentials.api_key
       ? { 'x-redmine-api-key': credentials.api_key }
       : { authorization: `Basic ${Buffer.from(`${credentials.username}:${credentials.password}`).toString('base64')}` };
@@ -29,7 +33,12 @@ export class RedmineTracker implements TrackerPort {
 
   private state(issue: RedmineIssue, statuses: Named[]): TicketState {
     const closed = issue.status.is_closed ?? statuses.find((s) => s.id === issue.status.id)?.is_closed ?? false;
-    return { key: String(issue.id), url: new URL(`issues/${issue.id}`, this.base.endsWith('/') ? this.base : `${this.base}/`).toString(), status: issue.status.name, closed };
+    return {
+      key: String(issue.id),
+      url: new URL(`issues/${issue.id}`, this.base.endsWith('/') ? this.base : `${this.base}/`).toString(),
+      status: issue.status.name,
+      closed,
+    };
   }
 
   private async statuses(): Promise<Named[]> {
@@ -40,8 +49,15 @@ export class RedmineTracker implements TrackerPort {
   async create(d: TicketDraft): Promise<TicketState> {
     const { trackers } = await this.call<{ trackers: Named[] }>('GET', 'trackers.json');
     const tracker = trackers.find((t) => t.name.toLowerCase() === d.issueType.toLowerCase());
-    if (!tracker) throw new TrackerError(`Redmine has no tracker named ${d.issueType} (it has ${trackers.map((t) => t.name).join(', ')})`, 422, true);
-    const { issue } = await this.call<{ issue: RedmineIssue }>('POST', 'issues.json', { issue: { project_id: d.project, tracker_id: tracker.id, subject: d.summary, description: d.description } });
+    if (!tracker)
+      throw new TrackerError(
+        `Redmine has no tracker named ${d.issueType} (it has ${trackers.map((t) => t.name).join(', ')})`,
+        422,
+        true,
+      );
+    const { issue } = await this.call<{ issue: RedmineIssue }>('POST', 'issues.json', {
+      issue: { project_id: d.project, tracker_id: tracker.id, subject: d.summary, description: d.description },
+    });
     return this.state(issue, await this.statuses());
   }
 
@@ -55,14 +71,19 @@ export class RedmineTracker implements TrackerPort {
     const ids = keys.filter((k) => /^\d+$/.test(k));
     if (!ids.length) return [];
     // status_id=* includes closed tickets, which a plain listing leaves out.
-    const { issues } = await this.call<{ issues: RedmineIssue[] }>('GET', `issues.json?issue_id=${ids.join(',')}&status_id=*&limit=${ids.length}`);
+    const { issues } = await this.call<{ issues: RedmineIssue[] }>(
+      'GET',
+      `issues.json?issue_id=${ids.join(',')}&status_id=*&limit=${ids.length}`,
+    );
     const statuses = await this.statuses();
     return issues.map((i) => this.state(i, statuses));
   }
 
   async transition(key: string, status: string, comment: string): Promise<boolean> {
     const target = (await this.statuses()).find((s) => s.name.toLowerCase() === status.toLowerCase());
-    await this.call('PUT', `issues/${key}.json`, { issue: { notes: comment, ...(target ? { status_id: target.id } : {}) } });
+    await this.call('PUT', `issues/${key}.json`, {
+      issue: { notes: comment, ...(target ? { status_id: target.id } : {}) },
+    });
     return target !== undefined;
   }
 

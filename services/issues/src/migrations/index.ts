@@ -11,14 +11,18 @@ export const migrations: Migration[] = [
         t.text('name_ru').notNullable();
         t.boolean('builtin').notNullable().defaultTo(false);
       });
-      await db('statuses').insert(DEFAULT_STATUSES.map((s) => ({ id: s.id, name_en: s.nameEn, name_ru: s.nameRu, builtin: true })));
+      await db('statuses').insert(
+        DEFAULT_STATUSES.map((s) => ({ id: s.id, name_en: s.nameEn, name_ru: s.nameRu, builtin: true })),
+      );
       await db.schema.createTable('status_transitions', (t) => {
         t.uuid('id').primary().defaultTo(db.raw('gen_random_uuid()'));
         t.integer('from_status').notNullable().references('statuses.id');
         t.integer('to_status').notNullable().references('statuses.id');
         t.unique(['from_status', 'to_status']);
       });
-      await db('status_transitions').insert(DEFAULT_TRANSITIONS.map(([from, to]) => ({ from_status: from, to_status: to })));
+      await db('status_transitions').insert(
+        DEFAULT_TRANSITIONS.map(([from, to]) => ({ from_status: from, to_status: to })),
+      );
 
       await db.schema.createTable('issues', (t) => {
         t.uuid('id').primary();
@@ -138,7 +142,9 @@ export const migrations: Migration[] = [
         t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
         t.timestamp('updated_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
       });
-      await db.raw('create index security_rules_due on security_rules (expires_at) where not expired and expires_at is not null');
+      await db.raw(
+        'create index security_rules_due on security_rules (expires_at) where not expired and expires_at is not null',
+      );
 
       await db.schema.createTable('quality_gates', (t) => {
         t.uuid('id').primary();
@@ -226,12 +232,22 @@ export const migrations: Migration[] = [
             insert into issue_counts (${dims}, n) ${body};
             return null;
           end $$`);
-        const tables = event === 'insert' ? 'new table as new_issues' : event === 'delete' ? 'old table as old_issues' : 'old table as old_issues new table as new_issues';
-        await db.raw(`create trigger issues_counted_${event} after ${event} on issues referencing ${tables} for each statement execute function issue_counts_after_${event}()`);
+        const tables =
+          event === 'insert'
+            ? 'new table as new_issues'
+            : event === 'delete'
+              ? 'old table as old_issues'
+              : 'old table as old_issues new table as new_issues';
+        await db.raw(
+          `create trigger issues_counted_${event} after ${event} on issues referencing ${tables} for each statement execute function issue_counts_after_${event}()`,
+        );
       };
       await trigger('insert', `select ${dims}, count(*) from new_issues group by ${dims}`);
       await trigger('delete', `select ${dims}, -count(*) from old_issues group by ${dims}`);
-      await trigger('update', `select ${dims}, sum(n) from (select ${dims}, -1 as n from old_issues union all select ${dims}, 1 from new_issues) d group by ${dims} having sum(n) <> 0`);
+      await trigger(
+        'update',
+        `select ${dims}, sum(n) from (select ${dims}, -1 as n from old_issues union all select ${dims}, 1 from new_issues) d group by ${dims} having sum(n) <> 0`,
+      );
       await db.raw(`insert into issue_counts (${dims}, n) select ${dims}, count(*) from issues group by ${dims}`);
       // Counts by severity and status over every project now read issue_counts.
       await db.raw('drop index issues_rank_status');
@@ -336,8 +352,12 @@ export const migrations: Migration[] = [
         last_detected_at timestamptz not null,
         updated_at timestamptz not null
       ) with (fillfactor = 50)`);
-      await db.raw('insert into issue_detection_state (issue_id, scan_id, detections, last_detected_at, updated_at) select id, scan_id, detections, last_detected_at, updated_at from issue_records');
-      await db.raw('alter table issue_records drop column scan_id, drop column detections, drop column last_detected_at, drop column updated_at');
+      await db.raw(
+        'insert into issue_detection_state (issue_id, scan_id, detections, last_detected_at, updated_at) select id, scan_id, detections, last_detected_at, updated_at from issue_records',
+      );
+      await db.raw(
+        'alter table issue_records drop column scan_id, drop column detections, drop column last_detected_at, drop column updated_at',
+      );
       await db.raw(`create view issues as select
         r.id, r.project_code, r.scope_id, r.match_key, r.layer_id, r.check_id, d.scan_id, r.first_scan_id, r.tool_id, r.tool_name, r.scanner, r.category,
         r.title, r.description, r.severity, r.severity_rank, r.rule_id, r.status_id, r.assignee, r.cve, r.vulnerability_ids, r.cwes, r.lib_name, r.lib_version,
@@ -352,7 +372,9 @@ export const migrations: Migration[] = [
     async up(db) {
       // The trend walks back from the open count over a period's status changes: read by time, with
       // the values it needs, so a period costs its changes and not every issue's history.
-      await db.raw("create index issue_history_status_at on issue_history (at) include (issue_id, old_value, new_value) where field = 'status'");
+      await db.raw(
+        "create index issue_history_status_at on issue_history (at) include (issue_id, old_value, new_value) where field = 'status'",
+      );
     },
   },
 ];

@@ -31,12 +31,18 @@ export const groupedCounts = {
    * out. Filters that issue_counts answers sum its group counts (as a count does); others count rows.
    */
   async byAttributes(db: Queryable, f: IssueFilter, dimensions: CountDimension[]): Promise<CountGroup[]> {
-    const columns = [...new Set(dimensions)].sort((a, b) => Object.keys(COLUMNS).indexOf(a) - Object.keys(COLUMNS).indexOf(b)).map((d) => ({ dimension: d, ...COLUMNS[d] }));
+    const columns = [...new Set(dimensions)]
+      .sort((a, b) => Object.keys(COLUMNS).indexOf(a) - Object.keys(COLUMNS).indexOf(b))
+      .map((d) => ({ dimension: d, ...COLUMNS[d] }));
     const selected = columns.map((c) => `issues.${c.column}`);
     const q = countedByGroups(f)
-      ? applyFilter(db({ issues: 'issue_counts' }).select(selected).select(db.raw('sum(n) as n')), f).groupBy(selected).havingRaw('sum(n) <> 0')
+      ? applyFilter(db({ issues: 'issue_counts' }).select(selected).select(db.raw('sum(n) as n')), f)
+          .groupBy(selected)
+          .havingRaw('sum(n) <> 0')
       : applyFilter(db('issues').select(selected).count({ n: '*' }), f).groupBy(selected);
-    const rows: Record<string, string | number>[] = await q.orderByRaw(columns.map((c) => `issues.${c.column} ${c.order}`).join(', '));
+    const rows: Record<string, string | number>[] = await q.orderByRaw(
+      columns.map((c) => `issues.${c.column} ${c.order}`).join(', '),
+    );
     return rows.map((row) => {
       const group: CountGroup = { count: Number(row.n) };
       for (const c of columns) {
@@ -51,10 +57,16 @@ export const groupedCounts = {
 
   /** New, fixed and open per seven-day week, `weeks` of them ending at `end`, oldest first: the trend report's definitions. */
   async weekly(db: Queryable, f: IssueFilter, weeks: number, end: Date) {
-    const starts = Array.from({ length: weeks }, (_, i) => new Date(end.getTime() - (weeks - i) * WEEK_MS).toISOString());
+    const starts = Array.from({ length: weeks }, (_, i) =>
+      new Date(end.getTime() - (weeks - i) * WEEK_MS).toISOString(),
+    );
     const intervals = await reportQueries.trend(db, f, starts, end.toISOString());
     return intervals.map((interval, i) => ({
-      week_start: interval.start, week_end: starts[i + 1] ?? end.toISOString(), new: interval.opened, fixed: interval.fixed, open: interval.open,
+      week_start: interval.start,
+      week_end: starts[i + 1] ?? end.toISOString(),
+      new: interval.opened,
+      fixed: interval.fixed,
+      open: interval.open,
     }));
   },
 };

@@ -24,7 +24,16 @@ export const historyStore = {
    */
   async add(db: Queryable, entries: HistoryEntry[]): Promise<void> {
     for (let i = 0; i < entries.length; i += BATCH) {
-      const v = unnestRows(entries.slice(i, i + BATCH), { issue_id: 'uuid', actor_kind: 'text', actor: 'text', field: 'text', old_value: 'text', new_value: 'text', comment: 'text', at: 'timestamptz' });
+      const v = unnestRows(entries.slice(i, i + BATCH), {
+        issue_id: 'uuid',
+        actor_kind: 'text',
+        actor: 'text',
+        field: 'text',
+        old_value: 'text',
+        new_value: 'text',
+        comment: 'text',
+        at: 'timestamptz',
+      });
       await db.raw(
         `insert into issue_history (issue_id, actor_kind, actor, field, old_value, new_value, comment, at)
          select issue_id, actor_kind, actor, field, old_value, new_value, comment, coalesce(at, now()) from ${v.sql}`,
@@ -33,7 +42,12 @@ export const historyStore = {
     }
     const pushed = entries.filter((e) => e.field === 'status' && e.actor_kind !== 'tracker' && e.new_value !== null);
     for (let i = 0; i < pushed.length; i += BATCH) {
-      const v = unnestRows(pushed.slice(i, i + BATCH).map((e) => ({ issue_id: e.issue_id, to_status: Number(e.new_value), actor: e.actor })), { issue_id: 'uuid', to_status: 'int4', actor: 'text' });
+      const v = unnestRows(
+        pushed
+          .slice(i, i + BATCH)
+          .map((e) => ({ issue_id: e.issue_id, to_status: Number(e.new_value), actor: e.actor })),
+        { issue_id: 'uuid', to_status: 'int4', actor: 'text' },
+      );
       await db.raw(
         `insert into tracker_pushes (ticket_id, issue_id, to_status, actor)
          select it.ticket_id, v.issue_id, v.to_status, v.actor from ${v.sql} join issue_tickets it on it.issue_id = v.issue_id`,
@@ -47,12 +61,24 @@ export const historyStore = {
     if (q.users?.length) base.whereIn('actor', q.users).andWhere('actor_kind', 'user');
     if (q.kinds?.length) base.whereIn('actor_kind', q.kinds);
     const [{ n }] = await base.clone().count({ n: '*' });
-    const rows = await base.orderBy([{ column: 'at', order: 'desc' }, { column: 'id', order: 'desc' }]).offset((q.page - 1) * q.limit).limit(q.limit);
+    const rows = await base
+      .orderBy([
+        { column: 'at', order: 'desc' },
+        { column: 'id', order: 'desc' },
+      ])
+      .offset((q.page - 1) * q.limit)
+      .limit(q.limit);
     return {
       total: Number(n),
       items: rows.map((r: Record<string, unknown>) => ({
-        id: String(r.id), at: iso(r.at as Date)!, actor_kind: r.actor_kind as string, actor: r.actor as string, field: r.field as string,
-        old_value: r.old_value as string | null, new_value: r.new_value as string | null, comment: r.comment as string | null,
+        id: String(r.id),
+        at: iso(r.at as Date)!,
+        actor_kind: r.actor_kind as string,
+        actor: r.actor as string,
+        field: r.field as string,
+        old_value: r.old_value as string | null,
+        new_value: r.new_value as string | null,
+        comment: r.comment as string | null,
       })),
     };
   },
@@ -67,7 +93,20 @@ export const commentStore = {
 
   async list(db: Queryable, issueId: string, q: { page: number; limit: number }) {
     const [{ n }] = await db('issue_comments').where('issue_id', issueId).count({ n: '*' });
-    const rows = await db('issue_comments').where('issue_id', issueId).orderBy([{ column: 'created_at' }, { column: 'id' }]).offset((q.page - 1) * q.limit).limit(q.limit);
-    return { total: Number(n), items: rows.map((r: Record<string, unknown>) => ({ id: r.id as string, issue_id: r.issue_id as string, author: r.author as string, message: r.message as string, created_at: iso(r.created_at as Date)! })) };
+    const rows = await db('issue_comments')
+      .where('issue_id', issueId)
+      .orderBy([{ column: 'created_at' }, { column: 'id' }])
+      .offset((q.page - 1) * q.limit)
+      .limit(q.limit);
+    return {
+      total: Number(n),
+      items: rows.map((r: Record<string, unknown>) => ({
+        id: r.id as string,
+        issue_id: r.issue_id as string,
+        author: r.author as string,
+        message: r.message as string,
+        created_at: iso(r.created_at as Date)!,
+      })),
+    };
   },
 };

@@ -53,23 +53,71 @@ export interface IssueRow {
 
 /** What ingestion writes of a new issue, with the SQL type of each column. */
 const NEW_ISSUE_COLUMNS = {
-  id: 'uuid', project_code: 'text', scope_id: 'text', match_key: 'text', layer_id: 'text', check_id: 'text', scan_id: 'text', first_scan_id: 'text',
-  tool_id: 'text', tool_name: 'text', scanner: 'text', category: 'text', title: 'text', description: 'text', severity: 'text', severity_rank: 'smallint',
-  rule_id: 'text', status_id: 'int', cve: 'text', vulnerability_ids: 'text[]', cwes: 'int[]', lib_name: 'text', lib_version: 'text', file_path: 'text',
-  start_line: 'int', cvss_v2: 'float8', cvss_v3: 'float8', cvss_v4: 'float8', cvss_unknown: 'float8', cvss_max: 'float8', epss: 'float8',
-  known_exploited: 'boolean', fingerprint: 'text', occurrences: 'int', suppression: 'jsonb', security_rule_id: 'uuid', first_detected_at: 'timestamptz',
-  last_detected_at: 'timestamptz', updated_at: 'timestamptz',
+  id: 'uuid',
+  project_code: 'text',
+  scope_id: 'text',
+  match_key: 'text',
+  layer_id: 'text',
+  check_id: 'text',
+  scan_id: 'text',
+  first_scan_id: 'text',
+  tool_id: 'text',
+  tool_name: 'text',
+  scanner: 'text',
+  category: 'text',
+  title: 'text',
+  description: 'text',
+  severity: 'text',
+  severity_rank: 'smallint',
+  rule_id: 'text',
+  status_id: 'int',
+  cve: 'text',
+  vulnerability_ids: 'text[]',
+  cwes: 'int[]',
+  lib_name: 'text',
+  lib_version: 'text',
+  file_path: 'text',
+  start_line: 'int',
+  cvss_v2: 'float8',
+  cvss_v3: 'float8',
+  cvss_v4: 'float8',
+  cvss_unknown: 'float8',
+  cvss_max: 'float8',
+  epss: 'float8',
+  known_exploited: 'boolean',
+  fingerprint: 'text',
+  occurrences: 'int',
+  suppression: 'jsonb',
+  security_rule_id: 'uuid',
+  first_detected_at: 'timestamptz',
+  last_detected_at: 'timestamptz',
+  updated_at: 'timestamptz',
 } as const;
 /** The columns of issue_detection_state: what each detection rewrites (the rest of an issue is in issue_records). */
 const STATE_COLUMNS = new Set(['scan_id', 'detections', 'last_detected_at', 'updated_at']);
-const RECORD_COLUMNS = Object.keys(NEW_ISSUE_COLUMNS).filter((c) => !STATE_COLUMNS.has(c)).join(', ');
+const RECORD_COLUMNS = Object.keys(NEW_ISSUE_COLUMNS)
+  .filter((c) => !STATE_COLUMNS.has(c))
+  .join(', ');
 
 const DETECTION_COLUMNS = {
-  id: 'uuid', scan_id: 'text', check_id: 'text', layer_id: 'text', new_scan: 'boolean', occurrences: 'int', status_id: 'int', severity: 'text',
-  severity_rank: 'smallint', start_line: 'int', suppression: 'jsonb', security_rule_id: 'uuid',
+  id: 'uuid',
+  scan_id: 'text',
+  check_id: 'text',
+  layer_id: 'text',
+  new_scan: 'boolean',
+  occurrences: 'int',
+  status_id: 'int',
+  severity: 'text',
+  severity_rank: 'smallint',
+  start_line: 'int',
+  suppression: 'jsonb',
+  security_rule_id: 'uuid',
 } as const;
 
-export type NewIssue = Omit<IssueRow, 'assignee' | 'detections' | 'duplicate_of' | 'first_detected_at' | 'last_detected_at' | 'updated_at'> & { first_detected_at: string; last_detected_at: string; updated_at: string };
+export type NewIssue = Omit<
+  IssueRow,
+  'assignee' | 'detections' | 'duplicate_of' | 'first_detected_at' | 'last_detected_at' | 'updated_at'
+> & { first_detected_at: string; last_detected_at: string; updated_at: string };
 
 export interface Detection {
   id: string;
@@ -119,7 +167,11 @@ export interface IssueFilter {
 
 export type { SortKey };
 const SORT_COLUMN: Record<SortKey, string> = {
-  last_detected_at: 'last_detected_at', first_detected_at: 'first_detected_at', severity: 'severity_rank', cvss: 'coalesce(cvss_max, -1)', status: 'status_id',
+  last_detected_at: 'last_detected_at',
+  first_detected_at: 'first_detected_at',
+  severity: 'severity_rank',
+  cvss: 'coalesce(cvss_max, -1)',
+  status: 'status_id',
 };
 
 /** `(?, ?, ...)` for a list: the values reach the planner, which then knows how selective they are. */
@@ -132,7 +184,8 @@ export function applyFilter(q: Knex.QueryBuilder, f: IssueFilter): Knex.QueryBui
     else q.whereRaw(`issues.project_code in ${inList(f.projects)}`, f.projects);
   }
   const conds: [string, unknown[]][] = [];
-  const oneOf = (col: string, v?: readonly (string | number)[]) => v?.length && conds.push([`${col} in ${inList(v)}`, [...v]]);
+  const oneOf = (col: string, v?: readonly (string | number)[]) =>
+    v?.length && conds.push([`${col} in ${inList(v)}`, [...v]]);
   oneOf('issues.tool_name', f.tools);
   oneOf('issues.scanner', f.scanners);
   oneOf('issues.tool_id', f.toolIds);
@@ -141,15 +194,25 @@ export function applyFilter(q: Knex.QueryBuilder, f: IssueFilter): Knex.QueryBui
   oneOf('issues.check_id', f.checks);
   oneOf('issues.scan_id', f.scans);
   // By rank, so the (project, status, rank) and (rank, status, project) indexes serve it.
-  oneOf('issues.severity_rank', f.severities?.map((v) => SEVERITY_RANK[v] ?? 0));
+  oneOf(
+    'issues.severity_rank',
+    f.severities?.map((v) => SEVERITY_RANK[v] ?? 0),
+  );
   oneOf('issues.assignee', f.assignees);
   oneOf('issues.category', f.categories);
   oneOf('issues.lib_name', f.libNames);
   oneOf('issues.status_id', f.statuses);
-  if (f.cves?.length) conds.push([`issues.vulnerability_ids && array[${f.cves.map(() => '?').join(', ')}]::text[]`, [...f.cves]]);
+  if (f.cves?.length)
+    conds.push([`issues.vulnerability_ids && array[${f.cves.map(() => '?').join(', ')}]::text[]`, [...f.cves]]);
   if (f.cwes?.length) conds.push([`issues.cwes && array[${f.cwes.map(() => '?').join(', ')}]::int[]`, [...f.cwes]]);
   if (f.exploitability?.length) {
-    const parts = f.exploitability.map((e) => (e === 'known_exploited' ? 'issues.known_exploited' : e === 'epss' ? 'issues.epss is not null' : '(not issues.known_exploited and issues.epss is null)'));
+    const parts = f.exploitability.map((e) =>
+      e === 'known_exploited'
+        ? 'issues.known_exploited'
+        : e === 'epss'
+          ? 'issues.epss is not null'
+          : '(not issues.known_exploited and issues.epss is null)',
+    );
     conds.push([`(${parts.join(' or ')})`, []]);
   }
   if (f.detectedFrom) conds.push(['issues.first_detected_at >= ?', [f.detectedFrom]]);
@@ -161,10 +224,15 @@ export function applyFilter(q: Knex.QueryBuilder, f: IssueFilter): Knex.QueryBui
     if (r.max !== undefined) conds.push([`issues.${r.column} <= ?`, [r.max]]);
   }
   if (f.epssMin !== undefined) conds.push(['issues.epss >= ?', [f.epssMin]]);
-  if (f.commentMessage) conds.push(["exists (select 1 from issue_comments c where c.issue_id = issues.id and c.message ilike ? escape '\\')", [containing(f.commentMessage)]]);
+  if (f.commentMessage)
+    conds.push([
+      "exists (select 1 from issue_comments c where c.issue_id = issues.id and c.message ilike ? escape '\\')",
+      [containing(f.commentMessage)],
+    ]);
   if (f.excludeDuplicates) conds.push(['issues.duplicate_of is null', []]);
   if (f.duplicateOf) conds.push(['issues.duplicate_of = ?', [f.duplicateOf]]);
-  for (const [sql, bindings] of conds) q.whereRaw(f.invert ? `not coalesce((${sql}), false)` : sql, bindings as Knex.RawBinding[]);
+  for (const [sql, bindings] of conds)
+    q.whereRaw(f.invert ? `not coalesce((${sql}), false)` : sql, bindings as Knex.RawBinding[]);
   for (const [field, text] of Object.entries(f.search ?? {})) {
     if (text) q.whereRaw(`issues.${field} ilike ? escape '\\'`, [containing(text)]);
   }
@@ -172,10 +240,33 @@ export function applyFilter(q: Knex.QueryBuilder, f: IssueFilter): Knex.QueryBui
 }
 
 /** The filters issue_counts answers: each one's condition is on a column that table keeps. */
-const COUNTED_FILTERS = new Set(['projects', 'tools', 'scanners', 'toolIds', 'projectCodes', 'severities', 'statuses', 'categories', 'invert']);
-const unset = (v: unknown) => v === undefined || v === false || (Array.isArray(v) && v.length === 0) || (typeof v === 'object' && v !== null && !Array.isArray(v) && Object.values(v).every((x) => !x));
-export const countedByGroups = (f: IssueFilter) => Object.entries(f).every(([k, v]) => COUNTED_FILTERS.has(k) || unset(v));
-const COUNT_GROUP_COLUMNS = ['project_code', 'tool_name', 'scanner', 'tool_id', 'category', 'severity_rank', 'status_id'];
+const COUNTED_FILTERS = new Set([
+  'projects',
+  'tools',
+  'scanners',
+  'toolIds',
+  'projectCodes',
+  'severities',
+  'statuses',
+  'categories',
+  'invert',
+]);
+const unset = (v: unknown) =>
+  v === undefined ||
+  v === false ||
+  (Array.isArray(v) && v.length === 0) ||
+  (typeof v === 'object' && v !== null && !Array.isArray(v) && Object.values(v).every((x) => !x));
+export const countedByGroups = (f: IssueFilter) =>
+  Object.entries(f).every(([k, v]) => COUNTED_FILTERS.has(k) || unset(v));
+const COUNT_GROUP_COLUMNS = [
+  'project_code',
+  'tool_name',
+  'scanner',
+  'tool_id',
+  'category',
+  'severity_rank',
+  'status_id',
+];
 const COUNT_GROUP = COUNT_GROUP_COLUMNS.join(', ');
 const groupOf = (alias: string) => `(${COUNT_GROUP_COLUMNS.map((c) => `${alias}.${c}`).join(', ')})`;
 
@@ -191,13 +282,17 @@ export async function runStatement(db: Queryable, statement: Statement | undefin
 
 export const issueStore = {
   /** The issues of a project with these identities (scope, key), locked for the ingestion that updates them. */
-  async byKeys(db: Queryable, projectCode: string, keys: { scope: string; key: string }[]): Promise<Map<string, Pick<IssueRow, 'id' | 'status_id' | 'scan_id' | 'security_rule_id'>>> {
+  async byKeys(
+    db: Queryable,
+    projectCode: string,
+    keys: { scope: string; key: string }[],
+  ): Promise<Map<string, Pick<IssueRow, 'id' | 'status_id' | 'scan_id' | 'security_rule_id'>>> {
     const out = new Map<string, Pick<IssueRow, 'id' | 'status_id' | 'scan_id' | 'security_rule_id'>>();
     if (keys.length === 0) return out;
     // One identity-index probe per key (the lateral `limit 1` keeps it a nested loop): a join the
     // planner costs from stale statistics, mid-ingestion, would rather scan the project's issues.
     const k = unnestRows(keys, { scope: 'text', key: 'text' }, 'k');
-    const rows: (Pick<IssueRow, 'id' | 'status_id' | 'scan_id' | 'security_rule_id' | 'scope_id' | 'match_key'>)[] = (
+    const rows: Pick<IssueRow, 'id' | 'status_id' | 'scan_id' | 'security_rule_id' | 'scope_id' | 'match_key'>[] = (
       await db.raw(
         `select i.*, d.scan_id from ${k.sql} cross join lateral (
            select id, status_id, security_rule_id, scope_id, match_key from issue_records
@@ -270,7 +365,11 @@ export const issueStore = {
    * The issues last detected by `scanId` whose status a detection may change (see statusOnDetection):
    * the fixed ones and those whose finding carried a suppression; locked until the re-detection commits.
    */
-  async redetectionCandidates(db: Queryable, scanId: string, fixed: number): Promise<Pick<IssueRow, 'id' | 'status_id' | 'suppression'>[]> {
+  async redetectionCandidates(
+    db: Queryable,
+    scanId: string,
+    fixed: number,
+  ): Promise<Pick<IssueRow, 'id' | 'status_id' | 'suppression'>[]> {
     return (
       await db.raw(
         `select r.id, r.status_id, r.suppression from issue_records r join issue_detection_state d on d.issue_id = r.id
@@ -287,16 +386,35 @@ export const issueStore = {
    * check's, keyed for the same layer). `changed` are the issues whose status the detection changes:
    * only their records are written, every other write is to issue_detection_state.
    */
-  async redetect(db: Queryable, previous: string, scanId: string, at: string, changed: { id: string; status_id: number }[]): Promise<void> {
+  async redetect(
+    db: Queryable,
+    previous: string,
+    scanId: string,
+    at: string,
+    changed: { id: string; status_id: number }[],
+  ): Promise<void> {
     if (changed.length > 0) {
       const v = unnestRows(changed, { id: 'uuid', status_id: 'int' });
-      await db.raw(`update issue_records i set status_id = v.status_id, security_rule_id = null from ${v.sql} where i.id = v.id and i.id = any(?::uuid[])`, [...v.bindings, pgArray(changed.map((c) => c.id))]);
+      await db.raw(
+        `update issue_records i set status_id = v.status_id, security_rule_id = null from ${v.sql} where i.id = v.id and i.id = any(?::uuid[])`,
+        [...v.bindings, pgArray(changed.map((c) => c.id))],
+      );
     }
-    await db.raw('update issue_detection_state set scan_id = ?, last_detected_at = ?, updated_at = ?, detections = detections + 1 where scan_id = ?', [scanId, at, at, previous]);
+    await db.raw(
+      'update issue_detection_state set scan_id = ?, last_detected_at = ?, updated_at = ?, detections = detections + 1 where scan_id = ?',
+      [scanId, at, at, previous],
+    );
   },
 
   /** Open issues that the check found before but its complete scan `scanId` did not: they are fixed. */
-  async markFixed(db: Queryable, checkId: string, scanId: string, openStatuses: number[], fixed: number, at: string): Promise<{ id: string; old: number }[]> {
+  async markFixed(
+    db: Queryable,
+    checkId: string,
+    scanId: string,
+    openStatuses: number[],
+    fixed: number,
+    at: string,
+  ): Promise<{ id: string; old: number }[]> {
     const rows: { id: string; old: number }[] = (
       await db.raw(
         `with gone as (
@@ -325,7 +443,12 @@ export const issueStore = {
     return db('issues').whereRaw('id = any(?::uuid[])', [pgArray(ids)]);
   },
 
-  async update(db: Queryable, id: string, patch: Partial<Pick<IssueRow, 'status_id' | 'assignee' | 'security_rule_id' | 'duplicate_of'>>, at: string): Promise<void> {
+  async update(
+    db: Queryable,
+    id: string,
+    patch: Partial<Pick<IssueRow, 'status_id' | 'assignee' | 'security_rule_id' | 'duplicate_of'>>,
+    at: string,
+  ): Promise<void> {
     if (Object.keys(patch).length > 0) await db('issue_records').where({ id }).update(patch);
     await db('issue_detection_state').where({ issue_id: id }).update({ updated_at: at });
   },
@@ -347,7 +470,11 @@ export const issueStore = {
    * planner leaves it out of the choice (a bounded sort of the records alone) and joins it for the
    * page's rows only.
    */
-  listQuery(db: Queryable, f: IssueFilter, o: { page: number; limit: number; sort: SortKey; desc: boolean; cursor?: string }): Knex.QueryBuilder {
+  listQuery(
+    db: Queryable,
+    f: IssueFilter,
+    o: { page: number; limit: number; sort: SortKey; desc: boolean; cursor?: string },
+  ): Knex.QueryBuilder {
     const col = SORT_COLUMN[o.sort];
     const dir = o.desc ? 'desc' : 'asc';
     const ids = applyFilter(db('issues').select('issues.id', db.raw(`${col} as sort_value`)), f);
@@ -355,18 +482,32 @@ export const issueStore = {
     if (after) ids.whereRaw(`(${col}, issues.id) ${o.desc ? '<' : '>'} (?, ?::uuid)`, [after.value, after.id]);
     else ids.offset((o.page - 1) * o.limit);
     ids.orderByRaw(`${col} ${dir}, issues.id ${dir}`).limit(o.limit);
-    return db.select('issues.*', 'page.sort_value').from(ids.as('page')).join('issues', 'issues.id', 'page.id').orderByRaw(`page.sort_value ${dir}, page.id ${dir}`);
+    return db
+      .select('issues.*', 'page.sort_value')
+      .from(ids.as('page'))
+      .join('issues', 'issues.id', 'page.id')
+      .orderByRaw(`page.sort_value ${dir}, page.id ${dir}`);
   },
 
   /**
    * A page in the given order. With a cursor the page starts after the cursor's row (keyset: no
    * offset to skip, so deep pages cost what the first one does); without one, page/limit apply.
    */
-  async list(db: Queryable, f: IssueFilter, o: { page: number; limit: number; sort: SortKey; desc: boolean; cursor?: string }): Promise<{ items: IssueRow[]; nextCursor: string | null }> {
+  async list(
+    db: Queryable,
+    f: IssueFilter,
+    o: { page: number; limit: number; sort: SortKey; desc: boolean; cursor?: string },
+  ): Promise<{ items: IssueRow[]; nextCursor: string | null }> {
     const rows: (IssueRow & { sort_value: unknown })[] = await issueStore.listQuery(db, f, o);
     const last = rows[rows.length - 1];
     const sortValue = (v: unknown) => (v instanceof Date ? v.toISOString() : (v as number));
-    return { items: rows, nextCursor: rows.length === o.limit && last ? encodeCursor({ sort: o.sort, desc: o.desc, value: sortValue(last.sort_value), id: last.id }) : null };
+    return {
+      items: rows,
+      nextCursor:
+        rows.length === o.limit && last
+          ? encodeCursor({ sort: o.sort, desc: o.desc, value: sortValue(last.sort_value), id: last.id })
+          : null,
+    };
   },
 
   /**
@@ -374,7 +515,8 @@ export const issueStore = {
    * the name `issues` (the very same conditions, so the same semantics); any other filter counts rows.
    */
   countQuery(db: Queryable, f: IssueFilter): Knex.QueryBuilder {
-    if (countedByGroups(f)) return applyFilter(db({ issues: 'issue_counts' }).select(db.raw('coalesce(sum(n), 0) as n')), f);
+    if (countedByGroups(f))
+      return applyFilter(db({ issues: 'issue_counts' }).select(db.raw('coalesce(sum(n), 0) as n')), f);
     return applyFilter(db('issues').count<{ n: string }[]>({ n: '*' }), f);
   },
 
@@ -417,13 +559,23 @@ export const issueStore = {
   },
 
   async detectedRange(db: Queryable, f: IssueFilter): Promise<{ min: string | null; max: string | null }> {
-    const row = await applyFilter(db('issues').min({ min: 'first_detected_at' }).max({ max: 'last_detected_at' }), f).first();
+    const row = await applyFilter(
+      db('issues').min({ min: 'first_detected_at' }).max({ max: 'last_detected_at' }),
+      f,
+    ).first();
     return { min: iso(row?.min), max: iso(row?.max) };
   },
 
   async cvssBuckets(db: Queryable, f: IssueFilter): Promise<Record<string, number>> {
     const rows: { bucket: string; n: string }[] = await applyFilter(
-      db('issues').select(db.raw(`case when cvss_max is null then 'unknown' when cvss_max = 0 then 'none' when cvss_max < 4 then 'low' when cvss_max < 7 then 'medium' when cvss_max < 9 then 'high' else 'critical' end as bucket`)).count({ n: '*' }).groupBy('bucket'),
+      db('issues')
+        .select(
+          db.raw(
+            `case when cvss_max is null then 'unknown' when cvss_max = 0 then 'none' when cvss_max < 4 then 'low' when cvss_max < 7 then 'medium' when cvss_max < 9 then 'high' else 'critical' end as bucket`,
+          ),
+        )
+        .count({ n: '*' })
+        .groupBy('bucket'),
       f,
     );
     return Object.fromEntries(rows.map((r) => [r.bucket, Number(r.n)]));
@@ -431,12 +583,25 @@ export const issueStore = {
 
   /** What the layer's counted issues (open, not duplicates) add up to, for its quality gates. */
   async layerCounts(db: Queryable, layerId: string, scanId: string): Promise<IssueCounts> {
-    const base = () => db('issues').where('layer_id', layerId).whereNull('duplicate_of').whereRaw('not (status_id = any(?::int[]))', [pgArray(NOT_COUNTED_STATUSES)]);
-    const groups: { severity: string; category: string; cvss: number | null; is_new: boolean; n: string }[] = await base()
-      .select('severity', 'category', db.raw('round(cvss_max::numeric, 1)::float8 as cvss'), db.raw('(first_scan_id = ?) as is_new', [scanId]))
+    const base = () =>
+      db('issues')
+        .where('layer_id', layerId)
+        .whereNull('duplicate_of')
+        .whereRaw('not (status_id = any(?::int[]))', [pgArray(NOT_COUNTED_STATUSES)]);
+    const groups: { severity: string; category: string; cvss: number | null; is_new: boolean; n: string }[] =
+      await base()
+        .select(
+          'severity',
+          'category',
+          db.raw('round(cvss_max::numeric, 1)::float8 as cvss'),
+          db.raw('(first_scan_id = ?) as is_new', [scanId]),
+        )
+        .count({ n: '*' })
+        .groupByRaw('1, 2, 3, 4');
+    const cwes: { cwe: number; n: string }[] = await base()
+      .select(db.raw('unnest(cwes) as cwe'))
       .count({ n: '*' })
-      .groupByRaw('1, 2, 3, 4');
-    const cwes: { cwe: number; n: string }[] = await base().select(db.raw('unnest(cwes) as cwe')).count({ n: '*' }).groupBy('cwe');
+      .groupBy('cwe');
     const counts: IssueCounts = { total: 0, bySeverity: {}, newBySeverity: {}, byCategory: {}, byCwe: {}, byCvss: {} };
     const add = (r: Record<string, number>, k: string, n: number) => (r[k] = (r[k] ?? 0) + n);
     for (const g of groups) {
@@ -452,8 +617,16 @@ export const issueStore = {
   },
 
   /** Issue counts of a report's scope by project, tool, category, severity and status (duplicates left out). */
-  async summarize(db: Queryable, f: IssueFilter): Promise<{ project_code: string; tool_name: string; category: string; severity: string; status_id: number; n: string }[]> {
-    return applyFilter(db('issues').select('project_code', 'tool_name', 'category', 'severity', 'status_id').count({ n: '*' }), { ...f, excludeDuplicates: true })
+  async summarize(
+    db: Queryable,
+    f: IssueFilter,
+  ): Promise<
+    { project_code: string; tool_name: string; category: string; severity: string; status_id: number; n: string }[]
+  > {
+    return applyFilter(
+      db('issues').select('project_code', 'tool_name', 'category', 'severity', 'status_id').count({ n: '*' }),
+      { ...f, excludeDuplicates: true },
+    )
       .groupBy('project_code', 'tool_name', 'category', 'severity', 'status_id')
       .orderBy(['project_code', 'tool_name', 'category', 'severity', 'status_id']);
   },
@@ -474,17 +647,36 @@ export const issueStore = {
       .where((w) => {
         if (issue.cve && issue.lib_name) w.orWhere({ cve: issue.cve, lib_name: issue.lib_name });
         if (issue.cwes.length && issue.file_path && issue.start_line !== null) {
-          w.orWhere((x) => x.whereRaw('cwes && ?::int[]', [pgArray(issue.cwes)]).andWhere({ file_path: issue.file_path, start_line: issue.start_line }));
+          w.orWhere((x) =>
+            x
+              .whereRaw('cwes && ?::int[]', [pgArray(issue.cwes)])
+              .andWhere({ file_path: issue.file_path, start_line: issue.start_line }),
+          );
         }
-        if (!(issue.cve && issue.lib_name) && !(issue.cwes.length && issue.file_path && issue.start_line !== null)) w.whereRaw('false');
+        if (!(issue.cve && issue.lib_name) && !(issue.cwes.length && issue.file_path && issue.start_line !== null))
+          w.whereRaw('false');
       })
       .orderBy('first_detected_at')
       .limit(100);
   },
 
   /** Open issues a security rule covers, by the rule's parameters in SQL (the same rules as ruleMatches). */
-  async coveredByRule(db: Queryable, p: { instrumentType?: string; toolName?: string; category?: string; cve?: string; cwe?: number; projectCodes?: string[] }, statuses: number[]): Promise<Pick<IssueRow, 'id' | 'status_id'>[]> {
-    const q = db('issue_records').select('id', 'status_id').whereRaw('status_id = any(?::int[])', [pgArray(statuses)]).forUpdate();
+  async coveredByRule(
+    db: Queryable,
+    p: {
+      instrumentType?: string;
+      toolName?: string;
+      category?: string;
+      cve?: string;
+      cwe?: number;
+      projectCodes?: string[];
+    },
+    statuses: number[],
+  ): Promise<Pick<IssueRow, 'id' | 'status_id'>[]> {
+    const q = db('issue_records')
+      .select('id', 'status_id')
+      .whereRaw('status_id = any(?::int[])', [pgArray(statuses)])
+      .forUpdate();
     if (p.instrumentType) q.whereRaw('lower(category) = lower(?)', [p.instrumentType]);
     if (p.category) q.whereRaw('lower(category) = lower(?)', [p.category]);
     if (p.toolName) q.whereRaw('(lower(tool_name) = lower(?) or lower(scanner) = lower(?))', [p.toolName, p.toolName]);
@@ -495,7 +687,10 @@ export const issueStore = {
   },
 
   async bySecurityRule(db: Queryable, ruleId: string, status: number): Promise<Pick<IssueRow, 'id' | 'status_id'>[]> {
-    return db('issue_records').select('id', 'status_id').where({ security_rule_id: ruleId, status_id: status }).forUpdate();
+    return db('issue_records')
+      .select('id', 'status_id')
+      .where({ security_rule_id: ruleId, status_id: status })
+      .forUpdate();
   },
 
   async setStatusMany(db: Queryable, ids: string[], status: number, ruleId: string | null, at: string): Promise<void> {

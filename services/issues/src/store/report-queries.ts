@@ -7,7 +7,10 @@ import { applyFilter, IssueFilter, issueStore } from './issues';
 /** Projects of a report (null: every project); duplicates are left out, as in the summary. */
 function scoped(projects: string[] | null): { sql: string; bindings: string[] } {
   if (projects === null) return { sql: 'select * from issues where duplicate_of is null', bindings: [] };
-  return { sql: 'select * from issues where duplicate_of is null and project_code = any(?::text[])', bindings: [pgArray(projects)] };
+  return {
+    sql: 'select * from issues where duplicate_of is null and project_code = any(?::text[])',
+    bindings: [pgArray(projects)],
+  };
 }
 
 export const reportQueries = {
@@ -18,9 +21,18 @@ export const reportQueries = {
        from (${scope.sql}) i
        where (?::timestamptz is null or i.first_detected_at >= ?::timestamptz) and (?::timestamptz is null or i.first_detected_at <= ?::timestamptz)
        group by 1, 2, 3, 4`,
-      [pgArray(NOT_COUNTED_STATUSES), ...scope.bindings, detectedFrom ?? null, detectedFrom ?? null, detectedTo ?? null, detectedTo ?? null],
+      [
+        pgArray(NOT_COUNTED_STATUSES),
+        ...scope.bindings,
+        detectedFrom ?? null,
+        detectedFrom ?? null,
+        detectedTo ?? null,
+        detectedTo ?? null,
+      ],
     );
-    return (rows as { cwes: number[] | null; severity: string; open: boolean; library: boolean; n: string }[]).map((r) => ({ ...r, cwes: r.cwes ?? [], n: Number(r.n) }));
+    return (rows as { cwes: number[] | null; severity: string; open: boolean; library: boolean; n: string }[]).map(
+      (r) => ({ ...r, cwes: r.cwes ?? [], n: Number(r.n) }),
+    );
   },
 
   /**
@@ -37,9 +49,18 @@ export const reportQueries = {
    */
   async trend(db: Queryable, f: IssueFilter, starts: string[], end: string) {
     const closed = pgArray(NOT_COUNTED_STATUSES);
-    const detected = applyFilter(db('issues').select('issues.id', 'issues.first_detected_at', 'issues.status_id').where('issues.first_detected_at', '>=', starts[0]!), f).toSQL();
+    const detected = applyFilter(
+      db('issues')
+        .select('issues.id', 'issues.first_detected_at', 'issues.status_id')
+        .where('issues.first_detected_at', '>=', starts[0]!),
+      f,
+    ).toSQL();
     const changed = applyFilter(
-      db({ h: 'issue_history' }).join('issues', 'issues.id', 'h.issue_id').select('h.at', 'h.old_value', 'h.new_value').where('h.field', 'status').where('h.at', '>=', starts[0]!),
+      db({ h: 'issue_history' })
+        .join('issues', 'issues.id', 'h.issue_id')
+        .select('h.at', 'h.old_value', 'h.new_value')
+        .where('h.field', 'status')
+        .where('h.at', '>=', starts[0]!),
       f,
     ).toSQL();
     const openNow = issueStore.countQuery(db, f).whereRaw('not (issues.status_id = any(?::int[]))', [closed]).toSQL();
@@ -59,11 +80,20 @@ export const reportQueries = {
        union all
        select -1, 0, 0, (select n from (${openNow.sql}) o)`,
       [
-        closed, ...(detected.bindings as Knex.RawBinding[]), String(STATUS.fixed), closed, closed, closed, ...(changed.bindings as Knex.RawBinding[]),
-        pgArray([...starts, end]), ...(openNow.bindings as Knex.RawBinding[]),
+        closed,
+        ...(detected.bindings as Knex.RawBinding[]),
+        String(STATUS.fixed),
+        closed,
+        closed,
+        closed,
+        ...(changed.bindings as Knex.RawBinding[]),
+        pgArray([...starts, end]),
+        ...(openNow.bindings as Knex.RawBinding[]),
       ],
     );
-    const byBucket = new Map((rows as { k: number; opened: string; fixed: string; delta: string }[]).map((r) => [Number(r.k), r]));
+    const byBucket = new Map(
+      (rows as { k: number; opened: string; fixed: string; delta: string }[]).map((r) => [Number(r.k), r]),
+    );
     // Open at the end of interval k: open now, less what every later event added.
     let open = Number(byBucket.get(-1)?.delta ?? 0) - Number(byBucket.get(starts.length + 1)?.delta ?? 0);
     const intervals = [];
@@ -85,21 +115,52 @@ export const reportQueries = {
        group by i.severity`,
       [...scope.bindings, String(STATUS.fixed), from, to],
     );
-    return (rows as { severity: string; n: string; mean_hours: string | number }[]).map((r) => ({ severity: r.severity, fixed: Number(r.n), meanHours: Number(r.mean_hours) }));
+    return (rows as { severity: string; n: string; mean_hours: string | number }[]).map((r) => ({
+      severity: r.severity,
+      fixed: Number(r.n),
+      meanHours: Number(r.mean_hours),
+    }));
   },
 
   /** The description and newest `historyLimit` history entries of each issue. */
   async details(db: Queryable, ids: string[], historyLimit: number) {
-    const issues: { id: string; description: string | null }[] = await db('issues').select('id', 'description').whereRaw('id = any(?::uuid[])', [pgArray(ids)]);
+    const issues: { id: string; description: string | null }[] = await db('issues')
+      .select('id', 'description')
+      .whereRaw('id = any(?::uuid[])', [pgArray(ids)]);
     const { rows } = await db.raw(
       `select h.issue_id, h.at, h.actor, h.field, h.old_value, h.new_value, h.comment from unnest(?::uuid[]) x(id)
        cross join lateral (select * from issue_history h where h.issue_id = x.id order by h.at desc, h.id desc limit ?) h`,
       [pgArray(ids), historyLimit],
     );
-    const history = new Map<string, { at: string; actor: string; field: string; old_value: string | null; new_value: string | null; comment: string | null }[]>();
-    for (const r of rows as { issue_id: string; at: Date; actor: string; field: string; old_value: string | null; new_value: string | null; comment: string | null }[]) {
+    const history = new Map<
+      string,
+      {
+        at: string;
+        actor: string;
+        field: string;
+        old_value: string | null;
+        new_value: string | null;
+        comment: string | null;
+      }[]
+    >();
+    for (const r of rows as {
+      issue_id: string;
+      at: Date;
+      actor: string;
+      field: string;
+      old_value: string | null;
+      new_value: string | null;
+      comment: string | null;
+    }[]) {
       const list = history.get(r.issue_id) ?? [];
-      list.push({ at: iso(r.at)!, actor: r.actor, field: r.field, old_value: r.old_value, new_value: r.new_value, comment: r.comment });
+      list.push({
+        at: iso(r.at)!,
+        actor: r.actor,
+        field: r.field,
+        old_value: r.old_value,
+        new_value: r.new_value,
+        comment: r.comment,
+      });
       history.set(r.issue_id, list);
     }
     return issues.map((i) => ({ id: i.id, description: i.description, history: history.get(i.id) ?? [] }));

@@ -35,7 +35,11 @@ function filtered(db: Queryable, q: SecurityRuleQuery) {
   if (q.expiryStatus?.length) base.whereIn('expiry_status', q.expiryStatus);
   if (q.expired !== undefined) base.where('expired', q.expired);
   const param = (key: string, values?: string[]) => {
-    if (values?.length) base.whereRaw(`lower(rule_params->>'${key}') in (${values.map(() => '?').join(', ')})`, values.map((v) => v.toLowerCase()));
+    if (values?.length)
+      base.whereRaw(
+        `lower(rule_params->>'${key}') in (${values.map(() => '?').join(', ')})`,
+        values.map((v) => v.toLowerCase()),
+      );
   };
   param('instrument_type', q.instrumentType);
   param('tool_type_name', q.toolTypeName);
@@ -55,7 +59,13 @@ export const securityRuleStore = {
   async list(db: Queryable, q: SecurityRuleQuery & { page: number; limit: number }) {
     const base = filtered(db, q);
     const [{ n }] = await base.clone().count({ n: '*' });
-    const items = (await base.orderBy('created_at', 'desc').orderBy('id').offset((q.page - 1) * q.limit).limit(q.limit)).map(fromRow);
+    const items = (
+      await base
+        .orderBy('created_at', 'desc')
+        .orderBy('id')
+        .offset((q.page - 1) * q.limit)
+        .limit(q.limit)
+    ).map(fromRow);
     return { items, total: Number(n) };
   },
 
@@ -79,13 +89,29 @@ export const securityRuleStore = {
     return row ? fromRow(row) : undefined;
   },
 
-  async insert(db: Queryable, r: Omit<SecurityRuleRow, 'id' | 'created_at' | 'updated_at' | 'expired' | 'expires_at'> & { expires_at: string | null }): Promise<SecurityRuleRow> {
-    const [row] = await db('security_rules').insert({ id: randomUUID(), ...r, rule_params: JSON.stringify(r.rule_params) }).returning('*');
+  async insert(
+    db: Queryable,
+    r: Omit<SecurityRuleRow, 'id' | 'created_at' | 'updated_at' | 'expired' | 'expires_at'> & {
+      expires_at: string | null;
+    },
+  ): Promise<SecurityRuleRow> {
+    const [row] = await db('security_rules')
+      .insert({ id: randomUUID(), ...r, rule_params: JSON.stringify(r.rule_params) })
+      .returning('*');
     return fromRow(row);
   },
 
-  async update(db: Queryable, id: string, r: Pick<SecurityRuleRow, 'name' | 'rule_params' | 'suppressing_status' | 'expiry_status'> & { expires_at: string | null }): Promise<SecurityRuleRow | undefined> {
-    const [row] = await db('security_rules').where({ id }).update({ ...r, rule_params: JSON.stringify(r.rule_params), expired: false, updated_at: db.fn.now() }).returning('*');
+  async update(
+    db: Queryable,
+    id: string,
+    r: Pick<SecurityRuleRow, 'name' | 'rule_params' | 'suppressing_status' | 'expiry_status'> & {
+      expires_at: string | null;
+    },
+  ): Promise<SecurityRuleRow | undefined> {
+    const [row] = await db('security_rules')
+      .where({ id })
+      .update({ ...r, rule_params: JSON.stringify(r.rule_params), expired: false, updated_at: db.fn.now() })
+      .returning('*');
     return row ? fromRow(row) : undefined;
   },
 
@@ -97,7 +123,16 @@ export const securityRuleStore = {
 
   /** Rules whose expiry has come, locked so that one replica expires each. */
   async due(db: Queryable, now: string, limit: number): Promise<SecurityRuleRow[]> {
-    return (await db('security_rules').where('expired', false).whereNotNull('expires_at').where('expires_at', '<=', now).orderBy('expires_at').limit(limit).forUpdate().skipLocked()).map(fromRow);
+    return (
+      await db('security_rules')
+        .where('expired', false)
+        .whereNotNull('expires_at')
+        .where('expires_at', '<=', now)
+        .orderBy('expires_at')
+        .limit(limit)
+        .forUpdate()
+        .skipLocked()
+    ).map(fromRow);
   },
 
   async markExpired(db: Queryable, id: string): Promise<void> {
@@ -106,6 +141,14 @@ export const securityRuleStore = {
 };
 
 export const securityRuleView = (r: SecurityRuleRow) => ({
-  id: r.id, name: r.name, rule_params: r.rule_params as Record<string, unknown>, suppressing_status: r.suppressing_status, expiry_status: r.expiry_status,
-  expires_at: iso(r.expires_at), expired: r.expired, author: r.author, created_at: iso(r.created_at)!, updated_at: iso(r.updated_at)!,
+  id: r.id,
+  name: r.name,
+  rule_params: r.rule_params as Record<string, unknown>,
+  suppressing_status: r.suppressing_status,
+  expiry_status: r.expiry_status,
+  expires_at: iso(r.expires_at),
+  expired: r.expired,
+  author: r.author,
+  created_at: iso(r.created_at)!,
+  updated_at: iso(r.updated_at)!,
 });

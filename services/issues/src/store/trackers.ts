@@ -32,7 +32,18 @@ export interface TrackerRow {
   updated_at: Date;
 }
 
-export type TrackerInput = Pick<TrackerRow, 'name' | 'type' | 'url' | 'credentials_sealed' | 'projects' | 'status_mapping' | 'field_templates' | 'jira_api_version' | 'sync_enabled'>;
+export type TrackerInput = Pick<
+  TrackerRow,
+  | 'name'
+  | 'type'
+  | 'url'
+  | 'credentials_sealed'
+  | 'projects'
+  | 'status_mapping'
+  | 'field_templates'
+  | 'jira_api_version'
+  | 'sync_enabled'
+>;
 
 export interface TicketRow {
   id: string;
@@ -73,12 +84,17 @@ const write = (t: Partial<TrackerInput>) => ({
 
 export const trackerStore = {
   async insert(db: Queryable, t: TrackerInput): Promise<TrackerRow> {
-    const [row] = await db('trackers').insert({ id: randomUUID(), ...write(t) }).returning('*');
+    const [row] = await db('trackers')
+      .insert({ id: randomUUID(), ...write(t) })
+      .returning('*');
     return read(row);
   },
 
   async update(db: Queryable, id: string, t: Partial<TrackerInput>): Promise<TrackerRow | undefined> {
-    const [row] = await db('trackers').where({ id }).update({ ...write(t), updated_at: db.fn.now() }).returning('*');
+    const [row] = await db('trackers')
+      .where({ id })
+      .update({ ...write(t), updated_at: db.fn.now() })
+      .returning('*');
     return row ? read(row) : undefined;
   },
 
@@ -92,7 +108,10 @@ export const trackerStore = {
     if (q.name) base.whereILike('name', `%${q.name.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
     if (q.types?.length) base.whereIn('type', q.types);
     const [{ n }] = await base.clone().count({ n: '*' });
-    const rows = await base.orderBy([{ column: 'created_at' }, { column: 'id' }]).offset((q.page - 1) * q.limit).limit(q.limit);
+    const rows = await base
+      .orderBy([{ column: 'created_at' }, { column: 'id' }])
+      .offset((q.page - 1) * q.limit)
+      .limit(q.limit);
     return { total: Number(n), items: rows.map(read) };
   },
 
@@ -102,7 +121,11 @@ export const trackerStore = {
 
   async ticketCounts(db: Queryable, ids: string[]): Promise<Map<string, number>> {
     if (!ids.length) return new Map();
-    const rows = await db('tracker_tickets').whereIn('tracker_id', ids).groupBy('tracker_id').select('tracker_id').count({ n: '*' });
+    const rows = await db('tracker_tickets')
+      .whereIn('tracker_id', ids)
+      .groupBy('tracker_id')
+      .select('tracker_id')
+      .count({ n: '*' });
     return new Map(rows.map((r: Record<string, unknown>) => [r.tracker_id as string, Number(r.n)]));
   },
 
@@ -118,9 +141,21 @@ export const trackerStore = {
 
 export const ticketStore = {
   /** The ticket row for a key of a tracker, created when new (a key linked twice is one ticket). */
-  async upsert(db: Queryable, trackerId: string, t: { key: string; url: string; status: string; closed: boolean }): Promise<TicketRow> {
+  async upsert(
+    db: Queryable,
+    trackerId: string,
+    t: { key: string; url: string; status: string; closed: boolean },
+  ): Promise<TicketRow> {
     const [row] = await db('tracker_tickets')
-      .insert({ id: randomUUID(), tracker_id: trackerId, key: t.key, url: t.url, status: t.status || null, closed: t.closed, synced_at: db.fn.now() })
+      .insert({
+        id: randomUUID(),
+        tracker_id: trackerId,
+        key: t.key,
+        url: t.url,
+        status: t.status || null,
+        closed: t.closed,
+        synced_at: db.fn.now(),
+      })
       .onConflict(['tracker_id', 'key'])
       .merge(['url', 'status', 'closed', 'synced_at'])
       .returning('*');
@@ -139,8 +174,16 @@ export const ticketStore = {
    * Records a status read from the tracker. Only the caller whose read changed the stored status
    * gets true, so concurrent syncs (replicas, schedule and request) move the issues once.
    */
-  async recordStatus(db: Queryable, id: string, from: string | null, to: { status: string; closed: boolean }): Promise<boolean> {
-    const n = await db('tracker_tickets').where({ id }).andWhereRaw('status is not distinct from ?', [from]).update({ status: to.status, closed: to.closed, synced_at: db.fn.now() });
+  async recordStatus(
+    db: Queryable,
+    id: string,
+    from: string | null,
+    to: { status: string; closed: boolean },
+  ): Promise<boolean> {
+    const n = await db('tracker_tickets')
+      .where({ id })
+      .andWhereRaw('status is not distinct from ?', [from])
+      .update({ status: to.status, closed: to.closed, synced_at: db.fn.now() });
     return n > 0;
   },
 
@@ -165,13 +208,17 @@ export const ticketStore = {
    * deleted): they are neither synced nor counted as use of their tracker.
    */
   async dropUnlinked(db: Queryable, ticketIds?: string[]): Promise<void> {
-    const q = db('tracker_tickets as t').whereNotExists(db('issue_tickets as it').whereRaw('it.ticket_id = t.id').select(db.raw('1')));
+    const q = db('tracker_tickets as t').whereNotExists(
+      db('issue_tickets as it').whereRaw('it.ticket_id = t.id').select(db.raw('1')),
+    );
     if (ticketIds) q.whereIn('t.id', ticketIds);
     await q.delete();
   },
 
   async linkedIssues(db: Queryable, ticketId: string): Promise<string[]> {
-    return (await db('issue_tickets').where({ ticket_id: ticketId }).select('issue_id')).map((r: { issue_id: string }) => r.issue_id);
+    return (await db('issue_tickets').where({ ticket_id: ticketId }).select('issue_id')).map(
+      (r: { issue_id: string }) => r.issue_id,
+    );
   },
 
   /** The tickets of these issues (at most one each), keyed by issue id. */
@@ -188,7 +235,10 @@ export const ticketStore = {
   /** The issues linked to any ticket of these trackers, for the history of a forced delete. */
   async linksOfTrackers(db: Queryable, trackerIds: string[]): Promise<{ issue_id: string; key: string }[]> {
     if (!trackerIds.length) return [];
-    return db('issue_tickets as it').join('tracker_tickets as t', 't.id', 'it.ticket_id').whereIn('t.tracker_id', trackerIds).select('it.issue_id', 't.key');
+    return db('issue_tickets as it')
+      .join('tracker_tickets as t', 't.id', 'it.ticket_id')
+      .whereIn('t.tracker_id', trackerIds)
+      .select('it.issue_id', 't.key');
   },
 };
 
@@ -211,11 +261,23 @@ export const pushStore = {
   async failed(db: Queryable, id: string, error: string, retryInSeconds: number | null): Promise<void> {
     await db('tracker_pushes')
       .where({ id })
-      .update(retryInSeconds === null ? { done_at: db.fn.now(), outcome: 'gave_up', last_error: error } : { next_at: db.raw('now() + make_interval(secs => ?)', [retryInSeconds]), last_error: error });
+      .update(
+        retryInSeconds === null
+          ? { done_at: db.fn.now(), outcome: 'gave_up', last_error: error }
+          : { next_at: db.raw('now() + make_interval(secs => ?)', [retryInSeconds]), last_error: error },
+      );
   },
 };
 
-export const ticketView = (t: IssueTicket) => ({ tracker_id: t.tracker_id, tracker_type: t.tracker_type, key: t.key, url: t.url, status: t.status, closed: t.closed, synced_at: iso(t.synced_at) });
+export const ticketView = (t: IssueTicket) => ({
+  tracker_id: t.tracker_id,
+  tracker_type: t.tracker_type,
+  key: t.key,
+  url: t.url,
+  status: t.status,
+  closed: t.closed,
+  synced_at: iso(t.synced_at),
+});
 
 export const ticketClaimStore = {
   /**

@@ -1,14 +1,25 @@
-import { BULWARK_VERSION, ISSUE_EVENTS, NOTIFIER_TEST_EVENT, SCAN_EVENTS, WEBHOOK_PAYLOAD_VERSION } from '@bulwark/contracts';
+import {
+  BULWARK_VERSION,
+  ISSUE_EVENTS,
+  NOTIFIER_TEST_EVENT,
+  SCAN_EVENTS,
+  WEBHOOK_PAYLOAD_VERSION,
+} from '@bulwark/contracts';
 import type { WebhookBody } from '../webhook';
 
 // An event as one ArcSight Common Event Format (CEF) line, for SIEMs that take CEF over HTTP:
 // CEF:0|Bulwark|Bulwark|<version>|<event type>|<name>|<severity>|<extension>.
 
 /** Header fields escape the backslash and the pipe; a line break would end the record, so it becomes a space. */
-export const cefHeader = (v: string) => v.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/\r\n|[\r\n]/g, ' ');
+export const cefHeader = (v: string) =>
+  v
+    .replace(/\\/g, '\\\\')
+    .replace(/\|/g, '\\|')
+    .replace(/\r\n|[\r\n]/g, ' ');
 
 /** Extension values escape the backslash, the equals sign and line breaks (as \n and \r). */
-export const cefValue = (v: string) => v.replace(/\\/g, '\\\\').replace(/=/g, '\\=').replace(/\r/g, '\\r').replace(/\n/g, '\\n');
+export const cefValue = (v: string) =>
+  v.replace(/\\/g, '\\\\').replace(/=/g, '\\=').replace(/\r/g, '\\r').replace(/\n/g, '\\n');
 
 type Data = Record<string, unknown>;
 const num = (v: unknown) => (typeof v === 'number' ? v : 0);
@@ -34,7 +45,15 @@ function severityOf(type: string, data: Data): number {
  * cs1 project code, cs2 the body layout's version, cs3 the event's data as JSON; each csN with its csNLabel.
  */
 export function cefLine(body: WebhookBody): string {
-  const header = ['CEF:0', 'Bulwark', 'Bulwark', BULWARK_VERSION, body.type, body.message, String(severityOf(body.type, body.data))].map((h, i) => (i === 0 ? h : cefHeader(h)));
+  const header = [
+    'CEF:0',
+    'Bulwark',
+    'Bulwark',
+    BULWARK_VERSION,
+    body.type,
+    body.message,
+    String(severityOf(body.type, body.data)),
+  ].map((h, i) => (i === 0 ? h : cefHeader(h)));
   const extension: [string, string][] = [
     ['rt', String(Date.parse(body.occurred_at))],
     ['externalId', body.id],

@@ -10,7 +10,9 @@ import { STANDARD_SECRET_PREFIX } from '@bulwark/contracts';
  * Standard Webhooks library verifies those as a "raw" secret).
  */
 export function signingKey(secret: string): Buffer {
-  return secret.startsWith(STANDARD_SECRET_PREFIX) ? Buffer.from(secret.slice(STANDARD_SECRET_PREFIX.length), 'base64') : Buffer.from(secret, 'utf8');
+  return secret.startsWith(STANDARD_SECRET_PREFIX)
+    ? Buffer.from(secret.slice(STANDARD_SECRET_PREFIX.length), 'base64')
+    : Buffer.from(secret, 'utf8');
 }
 
 /**
@@ -18,7 +20,11 @@ export function signingKey(secret: string): Buffer {
  * spaces, so a receiver keeps verifying while a secret is rotated.
  */
 export function standardSignature(secrets: string[], id: string, timestampSeconds: number, body: string): string {
-  return secrets.map((s) => `v1,${createHmac('sha256', signingKey(s)).update(`${id}.${timestampSeconds}.${body}`).digest('base64')}`).join(' ');
+  return secrets
+    .map(
+      (s) => `v1,${createHmac('sha256', signingKey(s)).update(`${id}.${timestampSeconds}.${body}`).digest('base64')}`,
+    )
+    .join(' ');
 }
 
 /** `X-Bulwark-Signature`, the signature of releases before Standard Webhooks: hex HMAC-SHA256 of the body alone. */

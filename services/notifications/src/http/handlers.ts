@@ -10,10 +10,20 @@ type Handlers = HandlersOf<typeof notificationsRoutes>;
 /** The query of one route, as its schema gives it. */
 type QueryOf<K extends keyof Handlers> = Parameters<Handlers[K]>[0]['query'];
 
-const eventQuery = ({ search, filter }: QueryOf<'eventsCsv'>): EventQuery => ({ message: search.message, messageRu: search.message_ru, type: filter.type, projectCode: filter.project_code });
+const eventQuery = ({ search, filter }: QueryOf<'eventsCsv'>): EventQuery => ({
+  message: search.message,
+  messageRu: search.message_ru,
+  type: filter.type,
+  projectCode: filter.project_code,
+});
 const errorQuery = ({ search, filter }: QueryOf<'errorsCsv'>): ErrorQuery => ({
-  services: filter.service, codes: filter.code, levels: filter.level, from: filter.occurred_at_start, to: filter.occurred_at_end,
-  message: search.message, messageRu: search.message_ru,
+  services: filter.service,
+  codes: filter.code,
+  levels: filter.level,
+  from: filter.occurred_at_start,
+  to: filter.occurred_at_end,
+  message: search.message,
+  messageRu: search.message_ru,
 });
 const CSV_MAX_ROWS = 100_000;
 const CSV_COLUMNS: (keyof SecurityEventRow)[] = ['occurred_at', 'type', 'project_code', 'message', 'message_ru', 'id'];
@@ -22,27 +32,52 @@ const CSV_COLUMNS: (keyof SecurityEventRow)[] = ['occurred_at', 'type', 'project
 export function notificationsHandlers(db: Db, notifiers: Notifiers): Handlers {
   return {
     createNotifier: async (input) => notifiers.create(requirePrincipal(input), input.body),
-    listNotifiers: async (input) => notifiers.list(requirePrincipal(input), { page: input.query.page, limit: input.query.limit, name: input.query.search.name }),
+    listNotifiers: async (input) =>
+      notifiers.list(requirePrincipal(input), {
+        page: input.query.page,
+        limit: input.query.limit,
+        name: input.query.search.name,
+      }),
     getNotifier: async (input) => notifiers.show(requirePrincipal(input), input.params.id),
     updateNotifier: async (input) => notifiers.update(requirePrincipal(input), input.params.id, input.body),
     deleteNotifiers: async (input) => ({ results: await notifiers.delete(requirePrincipal(input), input.body.ids) }),
     testNotifier: async (input) => notifiers.test(requirePrincipal(input), input.params.id),
     testNotifierType: async (input) => notifiers.testSettings(requirePrincipal(input), input.body.settings),
     eventTemplate: async () => ({
-      items: Object.entries(EVENT_KINDS).map(([type, k]) => ({ type, description: k.description, example: k.example, version: WEBHOOK_PAYLOAD_VERSION, schema: webhookJsonSchema(type) })),
+      items: Object.entries(EVENT_KINDS).map(([type, k]) => ({
+        type,
+        description: k.description,
+        example: k.example,
+        version: WEBHOOK_PAYLOAD_VERSION,
+        schema: webhookJsonSchema(type),
+      })),
     }),
     listEvents: async (input) => {
       const q = input.query;
-      return listPage(q, await eventStore.list(db, requirePrincipal(input).projects, { ...eventQuery(q), page: q.page, limit: q.limit }), (e) => e);
+      return listPage(
+        q,
+        await eventStore.list(db, requirePrincipal(input).projects, { ...eventQuery(q), page: q.page, limit: q.limit }),
+        (e) => e,
+      );
     },
     eventsCsv: async (input) => {
       const rows = await eventStore.newest(db, requirePrincipal(input).projects, eventQuery(input.query), CSV_MAX_ROWS);
-      const body = csvRecord(CSV_COLUMNS) + rows.map((r) => csvRecord(CSV_COLUMNS.map((c) => (r[c] as string | null) ?? null))).join('');
-      return new HttpResponse(200, Buffer.from(body, 'utf8'), { 'content-type': 'text/csv; charset=utf-8', 'content-disposition': 'attachment; filename="events.csv"' });
+      const body =
+        csvRecord(CSV_COLUMNS) +
+        rows.map((r) => csvRecord(CSV_COLUMNS.map((c) => (r[c] as string | null) ?? null))).join('');
+      return new HttpResponse(200, Buffer.from(body, 'utf8'), {
+        'content-type': 'text/csv; charset=utf-8',
+        'content-disposition': 'attachment; filename="events.csv"',
+      });
     },
-    listErrors: async ({ query: q }) => listPage(q, await errorStore.list(db, { ...errorQuery(q), page: q.page, limit: q.limit }), (e) => e),
+    listErrors: async ({ query: q }) =>
+      listPage(q, await errorStore.list(db, { ...errorQuery(q), page: q.page, limit: q.limit }), (e) => e),
     errorsCsv: async ({ query }) =>
-      new HttpResponse(200, errorsCsv(db, errorQuery(query)), { 'content-type': 'text/csv; charset=utf-8', 'content-disposition': 'attachment; filename="errors-log.csv"' }),
-    errorFilters: async ({ query: q }) => errorStore.filterValues(db, { from: q.filter.occurred_at_start, to: q.filter.occurred_at_end }),
+      new HttpResponse(200, errorsCsv(db, errorQuery(query)), {
+        'content-type': 'text/csv; charset=utf-8',
+        'content-disposition': 'attachment; filename="errors-log.csv"',
+      }),
+    errorFilters: async ({ query: q }) =>
+      errorStore.filterValues(db, { from: q.filter.occurred_at_start, to: q.filter.occurred_at_end }),
   };
 }

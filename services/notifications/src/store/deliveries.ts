@@ -12,7 +12,10 @@ export const deliveryStore = {
   /** One pending delivery per notifier for an event (none twice, whatever redelivers the event). */
   async enqueue(db: Queryable, eventId: string, notifierIds: string[]): Promise<void> {
     if (notifierIds.length === 0) return;
-    const v = unnestRows(notifierIds.map((notifier_id) => ({ id: randomUUID(), notifier_id, event_id: eventId })), { id: 'uuid', notifier_id: 'uuid', event_id: 'uuid' });
+    const v = unnestRows(
+      notifierIds.map((notifier_id) => ({ id: randomUUID(), notifier_id, event_id: eventId })),
+      { id: 'uuid', notifier_id: 'uuid', event_id: 'uuid' },
+    );
     await db.raw(
       `insert into deliveries (id, notifier_id, event_id, state, next_attempt_at) select id, notifier_id, event_id, 'pending', now() from ${v.sql}
        on conflict (notifier_id, event_id) do nothing`,
@@ -40,17 +43,31 @@ export const deliveryStore = {
   },
 
   /** A failed attempt: tried again after `retryInSeconds`, or given up (null). */
-  async attemptFailed(db: Queryable, id: string, status: number | null, error: string, retryInSeconds: number | null): Promise<void> {
+  async attemptFailed(
+    db: Queryable,
+    id: string,
+    status: number | null,
+    error: string,
+    retryInSeconds: number | null,
+  ): Promise<void> {
     await db('deliveries')
       .where({ id })
       .update({
-        last_status: status, last_error: error.slice(0, 1000),
-        ...(retryInSeconds === null ? { state: 'failed' } : { next_attempt_at: db.raw('now() + make_interval(secs => ?)', [retryInSeconds]) }),
+        last_status: status,
+        last_error: error.slice(0, 1000),
+        ...(retryInSeconds === null
+          ? { state: 'failed' }
+          : { next_attempt_at: db.raw('now() + make_interval(secs => ?)', [retryInSeconds]) }),
       });
   },
 
   /** Puts a delivery back without counting the attempt (the notifier's rate limit was reached). */
   async postpone(db: Queryable, id: string, ms: number): Promise<void> {
-    await db('deliveries').where({ id }).update({ attempts: db.raw('attempts - 1'), next_attempt_at: db.raw('now() + make_interval(secs => ?)', [ms / 1000]) });
+    await db('deliveries')
+      .where({ id })
+      .update({
+        attempts: db.raw('attempts - 1'),
+        next_attempt_at: db.raw('now() + make_interval(secs => ?)', [ms / 1000]),
+      });
   },
 };

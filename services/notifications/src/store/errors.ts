@@ -20,7 +20,11 @@ export interface ErrorCursor {
   id: string;
 }
 
-const fromRow = (r: Record<string, unknown>): ErrorLogRow => ({ ...(r as unknown as ErrorLogRow), details: json(r.details), occurred_at: iso(r.occurred_at as Date)! });
+const fromRow = (r: Record<string, unknown>): ErrorLogRow => ({
+  ...(r as unknown as ErrorLogRow),
+  details: json(r.details),
+  occurred_at: iso(r.occurred_at as Date)!,
+});
 
 function filtered(db: Queryable, q: ErrorQuery): Knex.QueryBuilder {
   const base = db('error_log');
@@ -37,19 +41,30 @@ function filtered(db: Queryable, q: ErrorQuery): Knex.QueryBuilder {
 export const errorStore = {
   /** Records an error once: the id is the bus event's, so a redelivered event changes nothing. */
   async record(db: Queryable, e: ErrorLogRow): Promise<void> {
-    await db('error_log').insert({ ...e, details: JSON.stringify(e.details) }).onConflict('id').ignore();
+    await db('error_log')
+      .insert({ ...e, details: JSON.stringify(e.details) })
+      .onConflict('id')
+      .ignore();
   },
 
   /** Drops errors older than `days`; answers how many. */
   async purge(db: Queryable, days: number): Promise<number> {
-    const { rows } = await db.raw(`with gone as (delete from error_log where occurred_at < now() - make_interval(days => ?) returning 1) select count(*)::int as n from gone`, [days]);
+    const { rows } = await db.raw(
+      `with gone as (delete from error_log where occurred_at < now() - make_interval(days => ?) returning 1) select count(*)::int as n from gone`,
+      [days],
+    );
     return rows[0].n;
   },
 
   async list(db: Queryable, q: ErrorQuery & { page: number; limit: number }) {
     const base = filtered(db, q);
     const [{ n }] = await base.clone().count({ n: '*' });
-    const rows: Record<string, unknown>[] = await base.select('*').orderBy('occurred_at', 'desc').orderBy('id', 'desc').offset((q.page - 1) * q.limit).limit(q.limit);
+    const rows: Record<string, unknown>[] = await base
+      .select('*')
+      .orderBy('occurred_at', 'desc')
+      .orderBy('id', 'desc')
+      .offset((q.page - 1) * q.limit)
+      .limit(q.limit);
     return { items: rows.map(fromRow), total: Number(n) };
   },
 
@@ -67,7 +82,8 @@ export const errorStore = {
     const services = await distinct('service');
     const codes = await distinct('code');
     const levels = (await distinct('level')) as ErrorLevel[];
-    const range = (await filtered(db, q).min({ first: 'occurred_at' }).max({ last: 'occurred_at' }).first()) as { first: Date | null; last: Date | null } | undefined;
+    const range = (await filtered(db, q).min({ first: 'occurred_at' }).max({ last: 'occurred_at' }).first()) as
+      { first: Date | null; last: Date | null } | undefined;
     return { services, codes, levels, occurred_at: { first: iso(range?.first), last: iso(range?.last) } };
   },
 };

@@ -18,7 +18,11 @@ export interface EventQuery {
   projectCode?: string;
 }
 
-const fromRow = (r: Record<string, unknown>): SecurityEventRow => ({ ...(r as unknown as SecurityEventRow), data: json(r.data), occurred_at: iso(r.occurred_at as Date)! });
+const fromRow = (r: Record<string, unknown>): SecurityEventRow => ({
+  ...(r as unknown as SecurityEventRow),
+  data: json(r.data),
+  occurred_at: iso(r.occurred_at as Date)!,
+});
 
 function filtered(db: Queryable, projects: string[] | null, q: EventQuery): Knex.QueryBuilder {
   const base = db('security_events');
@@ -34,7 +38,11 @@ function filtered(db: Queryable, projects: string[] | null, q: EventQuery): Knex
 export const eventStore = {
   /** Records an event once (a redelivered bus event has the same id); false when it was there already. */
   async record(db: Queryable, e: SecurityEventRow): Promise<boolean> {
-    const rows = await db('security_events').insert({ ...e, data: JSON.stringify(e.data) }).onConflict('id').ignore().returning('id');
+    const rows = await db('security_events')
+      .insert({ ...e, data: JSON.stringify(e.data) })
+      .onConflict('id')
+      .ignore()
+      .returning('id');
     return rows.length > 0;
   },
 
@@ -51,19 +59,27 @@ export const eventStore = {
   },
 
   async getMany(db: Queryable, ids: string[]): Promise<Map<string, SecurityEventRow>> {
-    const rows: Record<string, unknown>[] = ids.length ? await db('security_events').whereRaw('id = any(?::uuid[])', [pgArray([...new Set(ids)])]) : [];
+    const rows: Record<string, unknown>[] = ids.length
+      ? await db('security_events').whereRaw('id = any(?::uuid[])', [pgArray([...new Set(ids)])])
+      : [];
     return new Map(rows.map((r) => [r.id as string, fromRow(r)]));
   },
-
 
   async list(db: Queryable, projects: string[] | null, q: EventQuery & { page: number; limit: number }) {
     const base = filtered(db, projects, q);
     const [{ n }] = await base.clone().count({ n: '*' });
-    const rows: Record<string, unknown>[] = await base.select('*').orderBy('occurred_at', 'desc').orderBy('id', 'desc').offset((q.page - 1) * q.limit).limit(q.limit);
+    const rows: Record<string, unknown>[] = await base
+      .select('*')
+      .orderBy('occurred_at', 'desc')
+      .orderBy('id', 'desc')
+      .offset((q.page - 1) * q.limit)
+      .limit(q.limit);
     return { items: rows.map(fromRow), total: Number(n) };
   },
 
   async newest(db: Queryable, projects: string[] | null, q: EventQuery, limit: number): Promise<SecurityEventRow[]> {
-    return (await filtered(db, projects, q).select('*').orderBy('occurred_at', 'desc').orderBy('id', 'desc').limit(limit)).map(fromRow);
+    return (
+      await filtered(db, projects, q).select('*').orderBy('occurred_at', 'desc').orderBy('id', 'desc').limit(limit)
+    ).map(fromRow);
   },
 };

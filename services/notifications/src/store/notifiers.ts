@@ -28,7 +28,8 @@ export type NotifierInput = Omit<NotifierRow, 'id' | 'author' | 'created_at' | '
 const fromRow = (r: Record<string, unknown>): NotifierRow => ({
   ...(r as unknown as NotifierRow),
   previous_signing_secret_expires_at: iso(r.previous_signing_secret_expires_at as Date | null) ?? null,
-  created_at: iso(r.created_at as Date)!, updated_at: iso(r.updated_at as Date)!,
+  created_at: iso(r.created_at as Date)!,
+  updated_at: iso(r.updated_at as Date)!,
 });
 
 const arrays = (db: Queryable, r: Partial<NotifierInput>) => ({
@@ -39,12 +40,16 @@ const arrays = (db: Queryable, r: Partial<NotifierInput>) => ({
 
 export const notifierStore = {
   async insert(db: Queryable, id: string, author: string, r: NotifierInput): Promise<NotifierRow> {
-    const [row] = await db('notifiers').insert({ id, author, ...arrays(db, r) }).returning('*');
+    const [row] = await db('notifiers')
+      .insert({ id, author, ...arrays(db, r) })
+      .returning('*');
     return fromRow(row);
   },
 
   async update(db: Queryable, id: string, r: Partial<NotifierInput>): Promise<void> {
-    await db('notifiers').where({ id }).update({ ...arrays(db, r), updated_at: db.fn.now() });
+    await db('notifiers')
+      .where({ id })
+      .update({ ...arrays(db, r), updated_at: db.fn.now() });
   },
 
   async get(db: Queryable, id: string, projects: string[] | null): Promise<NotifierRow | undefined> {
@@ -54,7 +59,9 @@ export const notifierStore = {
   },
 
   async getMany(db: Queryable, ids: string[]): Promise<Map<string, NotifierRow>> {
-    const rows: Record<string, unknown>[] = ids.length ? await db('notifiers').whereRaw('id = any(?::uuid[])', [pgArray([...new Set(ids)])]) : [];
+    const rows: Record<string, unknown>[] = ids.length
+      ? await db('notifiers').whereRaw('id = any(?::uuid[])', [pgArray([...new Set(ids)])])
+      : [];
     return new Map(rows.map((r) => [r.id as string, fromRow(r)]));
   },
 
@@ -62,14 +69,24 @@ export const notifierStore = {
     const base = withinProjects(db('notifiers'), projects);
     if (q.name) base.whereRaw("name ilike ? escape '\\'", [containing(q.name)]);
     const [{ n }] = await base.clone().count({ n: '*' });
-    const rows: Record<string, unknown>[] = await base.select('*').orderBy('name').orderBy('id').offset((q.page - 1) * q.limit).limit(q.limit);
+    const rows: Record<string, unknown>[] = await base
+      .select('*')
+      .orderBy('name')
+      .orderBy('id')
+      .offset((q.page - 1) * q.limit)
+      .limit(q.limit);
     return { items: rows.map(fromRow), total: Number(n) };
   },
 
   async deleteMany(db: Queryable, ids: string[], projects: string[] | null): Promise<string[]> {
     const valid = ids.filter(isUuid);
     if (valid.length === 0) return [];
-    const rows: { id: string }[] = await withinProjects(db('notifiers').whereRaw('id = any(?::uuid[])', [pgArray(valid)]), projects).delete().returning('id');
+    const rows: { id: string }[] = await withinProjects(
+      db('notifiers').whereRaw('id = any(?::uuid[])', [pgArray(valid)]),
+      projects,
+    )
+      .delete()
+      .returning('id');
     return rows.map((r) => r.id);
   },
 
@@ -84,15 +101,26 @@ export const notifierStore = {
   },
 
   /** Delivery counts per state and the latest error, for a notifier's view. */
-  async deliveryStats(db: Queryable, ids: string[]): Promise<Map<string, { pending: number; delivered: number; failed: number; last_error: string | null }>> {
+  async deliveryStats(
+    db: Queryable,
+    ids: string[],
+  ): Promise<Map<string, { pending: number; delivered: number; failed: number; last_error: string | null }>> {
     const out = new Map<string, { pending: number; delivered: number; failed: number; last_error: string | null }>();
     if (ids.length === 0) return out;
     for (const id of ids) out.set(id, { pending: 0, delivered: 0, failed: 0, last_error: null });
-    const counts: { notifier_id: string; state: 'pending' | 'delivered' | 'failed'; n: string }[] = await db('deliveries')
-      .select('notifier_id', 'state').count({ n: '*' }).whereRaw('notifier_id = any(?::uuid[])', [pgArray(ids)]).groupBy('notifier_id', 'state');
+    const counts: { notifier_id: string; state: 'pending' | 'delivered' | 'failed'; n: string }[] = await db(
+      'deliveries',
+    )
+      .select('notifier_id', 'state')
+      .count({ n: '*' })
+      .whereRaw('notifier_id = any(?::uuid[])', [pgArray(ids)])
+      .groupBy('notifier_id', 'state');
     for (const c of counts) out.get(c.notifier_id)![c.state] = Number(c.n);
     const errors: { notifier_id: string; last_error: string }[] = await db('deliveries')
-      .distinctOn('notifier_id').select('notifier_id', 'last_error').whereRaw('notifier_id = any(?::uuid[])', [pgArray(ids)]).whereNotNull('last_error')
+      .distinctOn('notifier_id')
+      .select('notifier_id', 'last_error')
+      .whereRaw('notifier_id = any(?::uuid[])', [pgArray(ids)])
+      .whereNotNull('last_error')
       .orderBy([{ column: 'notifier_id' }, { column: 'next_attempt_at', order: 'desc' }]);
     for (const e of errors) out.get(e.notifier_id)!.last_error = e.last_error;
     return out;

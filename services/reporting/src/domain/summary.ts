@@ -31,7 +31,12 @@ export function buildSnapshot(
     totals.issues += g.count;
     totals.by_severity[severity] += g.count;
     byStatus.set(g.statusId, (byStatus.get(g.statusId) ?? 0) + g.count);
-    const project = projects.get(g.projectCode) ?? { project_code: g.projectCode, total: 0, open: 0, open_by_severity: zero() };
+    const project = projects.get(g.projectCode) ?? {
+      project_code: g.projectCode,
+      total: 0,
+      open: 0,
+      open_by_severity: zero(),
+    };
     project.total += g.count;
     const toolKey = `${g.toolName}\u0000${g.category}`;
     const tool = tools.get(toolKey) ?? { tool_name: g.toolName, category: g.category, total: 0, open: 0 };
@@ -50,7 +55,9 @@ export function buildSnapshot(
     report,
     totals: {
       ...totals,
-      by_status: [...byStatus].sort(([a], [b]) => a - b).map(([id, count]) => ({ status_id: id, name: names.get(id) ?? String(id), count })),
+      by_status: [...byStatus]
+        .sort(([a], [b]) => a - b)
+        .map(([id, count]) => ({ status_id: id, name: names.get(id) ?? String(id), count })),
     },
     projects: [...projects.values()].sort((a, b) => b.open - a.open || a.project_code.localeCompare(b.project_code)),
     tools: [...tools.values()].sort((a, b) => b.open - a.open || a.tool_name.localeCompare(b.tool_name)),

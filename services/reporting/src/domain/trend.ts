@@ -19,7 +19,7 @@ export function trendRange(from: Date | null, to: Date): TrendRange {
   const days = (to.getTime() - start.getTime()) / DAY;
   const interval = days <= 31 ? 'day' : days <= 190 ? 'week' : 'month';
   const starts: Date[] = [];
-  for (let d = new Date(start); d < to; ) {
+  for (let d = new Date(start); d < to;) {
     starts.push(new Date(d));
     if (interval === 'day') d.setUTCDate(d.getUTCDate() + 1);
     else if (interval === 'week') d.setUTCDate(d.getUTCDate() + 7);
@@ -30,21 +30,35 @@ export function trendRange(from: Date | null, to: Date): TrendRange {
 }
 
 export function buildTrend(
-  range: TrendRange, to: Date,
+  range: TrendRange,
+  to: Date,
   intervals: { start: string; opened: number; fixed: number; open: number }[],
   fixTimes: { severity: string; fixed: number; meanHours: number }[],
 ): TrendSection {
-  const ends = range.starts.slice(1).map((d) => d.toISOString()).concat(to.toISOString());
+  const ends = range.starts
+    .slice(1)
+    .map((d) => d.toISOString())
+    .concat(to.toISOString());
   const byStart = new Map(intervals.map((i) => [Date.parse(i.start), i]));
   return {
     interval: range.interval,
     points: range.starts.map((start, index) => {
       const found = byStart.get(start.getTime());
-      return { start: start.toISOString(), end: ends[index]!, opened: found?.opened ?? 0, fixed: found?.fixed ?? 0, open: found?.open ?? 0 };
+      return {
+        start: start.toISOString(),
+        end: ends[index]!,
+        opened: found?.opened ?? 0,
+        fixed: found?.fixed ?? 0,
+        open: found?.open ?? 0,
+      };
     }),
     fix_times: SEVERITIES.map((severity: Severity) => {
       const found = fixTimes.find((f) => f.severity === severity);
-      return { severity, fixed: found?.fixed ?? 0, mean_days: found && found.fixed > 0 ? Math.round((found.meanHours / 24) * 10) / 10 : null };
+      return {
+        severity,
+        fixed: found?.fixed ?? 0,
+        mean_days: found && found.fixed > 0 ? Math.round((found.meanHours / 24) * 10) / 10 : null,
+      };
     }),
   };
 }

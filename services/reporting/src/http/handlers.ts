@@ -8,7 +8,17 @@ export function reportingHandlers(reports: Reports): HandlersOf<typeof reporting
     createReport: async (input) => reports.create(requirePrincipal(input), input.body),
     listReports: async (input) => {
       const q = input.query;
-      return listPage(q, await reports.list(requirePrincipal(input), { page: q.page, limit: q.limit, name: q.search.name, state: q.filter.state, type: q.filter.type }), reportView);
+      return listPage(
+        q,
+        await reports.list(requirePrincipal(input), {
+          page: q.page,
+          limit: q.limit,
+          name: q.search.name,
+          state: q.filter.state,
+          type: q.filter.type,
+        }),
+        reportView,
+      );
     },
     getReport: async (input) => reportView(await reports.get(requirePrincipal(input), input.params.id)),
     updateReport: async (input) => reports.rename(requirePrincipal(input), input.params.id, input.body.data.name),
@@ -16,7 +26,12 @@ export function reportingHandlers(reports: Reports): HandlersOf<typeof reporting
     downloadReport: async (input) => reports.download(requirePrincipal(input), input.params.id, input.query.format),
     downloadSummaryReport: async (input) => {
       const q = input.query;
-      return reports.summaryNow(requirePrincipal(input), { format: q.format, projectCodes: q.filter.project_code ?? [], from: q.filter.created_at_start, to: q.filter.created_at_end });
+      return reports.summaryNow(requirePrincipal(input), {
+        format: q.format,
+        projectCodes: q.filter.project_code ?? [],
+        from: q.filter.created_at_start,
+        to: q.filter.created_at_end,
+      });
     },
   };
 }

@@ -4,7 +4,8 @@ import bidiFactory from 'bidi-js';
 export const bidi = bidiFactory();
 
 /** Whether a paragraph reads right to left: its first strong character is of a right-to-left script. */
-export const rightToLeftParagraph = (text: string): boolean => bidi.getEmbeddingLevels(text, 'auto').paragraphs[0]?.level === 1;
+export const rightToLeftParagraph = (text: string): boolean =>
+  bidi.getEmbeddingLevels(text, 'auto').paragraphs[0]?.level === 1;
 
 /** Text cut, in logical order, where its resolved direction changes: each piece with whether it is right to left. */
 export function directionRuns(text: string): { text: string; rtl: boolean }[] {

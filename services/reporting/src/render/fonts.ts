@@ -62,7 +62,11 @@ function fontSet(): FontSet {
     .filter((file) => /^noto-sans-sc-\d+-400-normal\.woff$/.test(file))
     .sort((a, b) => Number(a.split('-')[3]) - Number(b.split('-')[3]))
     .flatMap((file) => loadSubset(`cjk-${file.split('-')[3]}`, join(noto, file)));
-  loaded = { regular: load('dejavu', join(dejavu, 'DejaVuSans.ttf')), bold: load('dejavu-bold', join(dejavu, 'DejaVuSans-Bold.ttf')), cjk };
+  loaded = {
+    regular: load('dejavu', join(dejavu, 'DejaVuSans.ttf')),
+    bold: load('dejavu-bold', join(dejavu, 'DejaVuSans-Bold.ttf')),
+    cjk,
+  };
   return loaded;
 }
 

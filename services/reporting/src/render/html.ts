@@ -5,7 +5,14 @@
 import { ReportSnapshot, SEVERITIES } from '../domain/snapshot';
 import { chartSvg } from './charts';
 import { IDENTIFIER } from './wrap';
-import { buildReportView, ReportEntry, ReportField, ReportTable, SEVERITY_COLORS, severityOfLabel } from './report-view';
+import {
+  buildReportView,
+  ReportEntry,
+  ReportField,
+  ReportTable,
+  SEVERITY_COLORS,
+  severityOfLabel,
+} from './report-view';
 
 const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
@@ -57,7 +64,10 @@ function renderTotal(field: ReportField): string {
 
 function renderTable(table: ReportTable): string {
   const headerCells = table.columns
-    .map((column) => `<th scope="col"${column.align === 'right' ? ' class="number"' : ''}>${escapeHtml(column.label)}</th>`)
+    .map(
+      (column) =>
+        `<th scope="col"${column.align === 'right' ? ' class="number"' : ''}>${escapeHtml(column.label)}</th>`,
+    )
     .join('');
   const rows = table.rows.map((row) => {
     const cells = row.map((text, index) => {
@@ -68,15 +78,18 @@ function renderTable(table: ReportTable): string {
     });
     return `<tr>${cells.join('')}</tr>`;
   });
-  const body = table.rows.length === 0
-    ? `<p class="empty">${escapeHtml(table.emptyText)}</p>`
-    : `<table>\n<thead><tr>${headerCells}</tr></thead>\n<tbody>\n${rows.join('\n')}\n</tbody>\n</table>`;
+  const body =
+    table.rows.length === 0
+      ? `<p class="empty">${escapeHtml(table.emptyText)}</p>`
+      : `<table>\n<thead><tr>${headerCells}</tr></thead>\n<tbody>\n${rows.join('\n')}\n</tbody>\n</table>`;
   const note = table.note === null ? '' : `\n<p class="note">${escapeHtml(table.note)}</p>`;
   return `<section>\n<h2>${escapeHtml(table.title)}</h2>\n${body}${note}\n</section>`;
 }
 
 function renderEntry(entry: ReportEntry): string {
-  const paragraphs = entry.paragraphs.map((p) => `<h4>${escapeHtml(p.label)}</h4>\n<p dir="auto">${escapeHtml(p.value)}</p>`).join('\n');
+  const paragraphs = entry.paragraphs
+    .map((p) => `<h4>${escapeHtml(p.label)}</h4>\n<p dir="auto">${escapeHtml(p.value)}</p>`)
+    .join('\n');
   const history = entry.history ? renderTable(entry.history) : '';
   return `<article class="issue">\n<h3 dir="auto">${escapeHtml(entry.title)}</h3>\n<dl class="details">${entry.fields.map(renderField).join('')}</dl>\n${paragraphs}\n${history}\n</article>`;
 }

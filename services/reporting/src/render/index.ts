@@ -26,8 +26,16 @@ const RENDERERS: Record<ReportFormat, FormatRenderer> = {
   html: { contentType: 'text/html; charset=utf-8', extension: 'html', render: renderHtml },
   csv: { contentType: 'text/csv; charset=utf-8', extension: 'csv', render: renderCsv },
   json: { contentType: 'application/json; charset=utf-8', extension: 'json', render: renderJson },
-  pdf: { contentType: 'application/pdf', extension: 'pdf', render: (snapshot) => renderPdf(snapshot, { compress: true }) },
-  docx: { contentType: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document', extension: 'docx', render: renderDocx },
+  pdf: {
+    contentType: 'application/pdf',
+    extension: 'pdf',
+    render: (snapshot) => renderPdf(snapshot, { compress: true }),
+  },
+  docx: {
+    contentType: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+    extension: 'docx',
+    render: renderDocx,
+  },
 };
 
 function rendererOf(format: ReportFormat): FormatRenderer {

@@ -10,7 +10,15 @@ import { ReportSnapshot } from '../domain/snapshot';
 import { bidi } from './bidi';
 import { chartSvg } from './charts';
 import { BOLD_FONT, fontRuns, pdfFonts, REGULAR_FONT, TextRun } from './fonts';
-import { buildReportView, ReportColumn, ReportEntry, ReportTable, ReportView, SEVERITY_COLORS, severityOfLabel } from './report-view';
+import {
+  buildReportView,
+  ReportColumn,
+  ReportEntry,
+  ReportTable,
+  ReportView,
+  SEVERITY_COLORS,
+  severityOfLabel,
+} from './report-view';
 import { breakOpportunities } from './wrap';
 
 export interface PdfOptions {
@@ -48,10 +56,14 @@ type Line = MeasuredRun[];
 const lineWidth = (line: Line) => line.reduce((sum, run) => sum + run.width, 0);
 
 function measure(doc: Doc, text: string, style: Style): MeasuredRun[] {
-  return fontRuns(text, style.bold).map((run) => ({ ...run, width: doc.font(run.font).fontSize(style.size).widthOfString(run.text) }));
+  return fontRuns(text, style.bold).map((run) => ({
+    ...run,
+    width: doc.font(run.font).fontSize(style.size).widthOfString(run.text),
+  }));
 }
 
-const textWidth = (doc: Doc, text: string, style: Style) => measure(doc, text, style).reduce((sum, run) => sum + run.width, 0);
+const textWidth = (doc: Doc, text: string, style: Style) =>
+  measure(doc, text, style).reduce((sum, run) => sum + run.width, 0);
 
 /**
  * Lays text out in lines no wider than `width`, breaking only where wrap.ts allows: a CVE id or a
@@ -66,7 +78,8 @@ function layout(doc: Doc, text: string, width: number, style: Style): Line[] {
       for (const run of measure(doc, piece, style)) {
         const last = line[line.length - 1];
         // One run per font across pieces, so a right-to-left phrase is shaped and ordered as a whole.
-        if (last && last.font === run.font) line[line.length - 1] = { font: run.font, text: last.text + run.text, width: last.width + run.width };
+        if (last && last.font === run.font)
+          line[line.length - 1] = { font: run.font, text: last.text + run.text, width: last.width + run.width };
         else line.push(run);
         used += run.width;
       }
@@ -124,7 +137,12 @@ function visualPieces(line: Line): VisualPiece[] {
   for (const index of bidi.getReorderedIndices(text, levels)) {
     const rtl = (levels.levels[index]! & 1) === 1;
     const last = pieces[pieces.length - 1];
-    if (last && last.font === fonts[index] && last.rtl === rtl && (rtl ? index === last.start - 1 : index === last.end + 1)) {
+    if (
+      last &&
+      last.font === fonts[index] &&
+      last.rtl === rtl &&
+      (rtl ? index === last.start - 1 : index === last.end + 1)
+    ) {
       if (rtl) last.start = index;
       else last.end = index;
     } else pieces.push({ font: fonts[index]!, text: '', rtl, start: index, end: index });
@@ -135,8 +153,18 @@ function visualPieces(line: Line): VisualPiece[] {
 
 /** A right-to-left piece's words and spaces from its end; punctuation without letters is mirrored here, words by the font's shaping. */
 function rightToLeft(text: string): string[] {
-  return text.split(/(\s+)/).filter((token) => token !== '').reverse()
-    .map((token) => (RTL_LETTER.test(token) ? token : [...token].reverse().map((char) => bidi.getMirroredCharacter(char) ?? char).join('')));
+  return text
+    .split(/(\s+)/)
+    .filter((token) => token !== '')
+    .reverse()
+    .map((token) =>
+      RTL_LETTER.test(token)
+        ? token
+        : [...token]
+            .reverse()
+            .map((char) => bidi.getMirroredCharacter(char) ?? char)
+            .join(''),
+    );
 }
 
 function drawLine(doc: Doc, line: Line, x: number, y: number, style: Style, color: string): void {
@@ -211,9 +239,18 @@ function writeCharts(doc: Doc, view: ReportView): void {
       doc.y += index === 0 ? SECTION_GAP : CHART_HEIGHT + CHART_GAP;
       ensureSpace(doc, CHART_HEIGHT);
     }
-    SVGtoPDF(doc, chartSvg(chart, CHART_WIDTH, CHART_HEIGHT), contentLeft(doc) + column * (CHART_WIDTH + CHART_GAP), doc.y, {
-      width: CHART_WIDTH, height: CHART_HEIGHT, assumePt: true, fontCallback: (_family, bold) => (bold ? BOLD_FONT : REGULAR_FONT),
-    });
+    SVGtoPDF(
+      doc,
+      chartSvg(chart, CHART_WIDTH, CHART_HEIGHT),
+      contentLeft(doc) + column * (CHART_WIDTH + CHART_GAP),
+      doc.y,
+      {
+        width: CHART_WIDTH,
+        height: CHART_HEIGHT,
+        assumePt: true,
+        fontCallback: (_family, bold) => (bold ? BOLD_FONT : REGULAR_FONT),
+      },
+    );
   });
   doc.y += CHART_HEIGHT;
 }
@@ -229,7 +266,12 @@ interface LaidOutRow {
 function layoutRow(doc: Doc, widths: number[], cells: string[], header: boolean): LaidOutRow {
   const style = { size: TABLE_FONT_SIZE, bold: header };
   const lines = cells.map((cell, index) => layout(doc, cell, widths[index]! - 2 * CELL_PADDING, style));
-  return { cells, lines, header, height: Math.max(1, ...lines.map((l) => l.length)) * lineHeight(style) + 2 * CELL_PADDING - 2 };
+  return {
+    cells,
+    lines,
+    header,
+    height: Math.max(1, ...lines.map((l) => l.length)) * lineHeight(style) + 2 * CELL_PADDING - 2,
+  };
 }
 
 function writeRow(doc: Doc, columns: ReportColumn[], widths: number[], row: LaidOutRow): void {
@@ -245,11 +287,23 @@ function writeRow(doc: Doc, columns: ReportColumn[], widths: number[], row: Laid
     lines.forEach((line, n) => {
       const inner = widths[index]! - 2 * CELL_PADDING;
       const offset = column.align === 'right' ? inner - lineWidth(line) : 0;
-      drawLine(doc, line, x + CELL_PADDING + offset, y + CELL_PADDING - 1 + n * lineHeight(cellStyle), cellStyle, severity ? SEVERITY_COLORS[severity] : TEXT_COLOR);
+      drawLine(
+        doc,
+        line,
+        x + CELL_PADDING + offset,
+        y + CELL_PADDING - 1 + n * lineHeight(cellStyle),
+        cellStyle,
+        severity ? SEVERITY_COLORS[severity] : TEXT_COLOR,
+      );
     });
     x += widths[index]!;
   });
-  doc.moveTo(left, y + row.height).lineTo(left + tableWidth, y + row.height).lineWidth(0.5).strokeColor(RULE_COLOR).stroke();
+  doc
+    .moveTo(left, y + row.height)
+    .lineTo(left + tableWidth, y + row.height)
+    .lineWidth(0.5)
+    .strokeColor(RULE_COLOR)
+    .stroke();
   doc.y = y + row.height;
 }
 
@@ -257,7 +311,12 @@ function writeTable(doc: Doc, table: ReportTable, heading = true): void {
   const totalWeight = table.columns.reduce((sum, column) => sum + column.weight, 0);
   const tableWidth = Math.min(contentWidth(doc), totalWeight * WEIGHT_UNIT);
   const widths = table.columns.map((column) => (tableWidth * column.weight) / totalWeight);
-  const header = layoutRow(doc, widths, table.columns.map((column) => column.label), true);
+  const header = layoutRow(
+    doc,
+    widths,
+    table.columns.map((column) => column.label),
+    true,
+  );
   const first = table.rows[0] === undefined ? null : layoutRow(doc, widths, table.rows[0], false);
   // The heading, the column headers and the first row go to a page together.
   const opening = header.height + (first?.height ?? 0);

@@ -95,18 +95,31 @@ function formatCount(count: number): string {
 }
 
 function issueLocation(issue: ReportIssue): string {
-  if (issue.file_path !== null) return issue.start_line === null ? issue.file_path : `${issue.file_path}:${issue.start_line}`;
-  if (issue.lib_name !== null) return issue.lib_version === null ? issue.lib_name : `${issue.lib_name}@${issue.lib_version}`;
+  if (issue.file_path !== null)
+    return issue.start_line === null ? issue.file_path : `${issue.file_path}:${issue.start_line}`;
+  if (issue.lib_name !== null)
+    return issue.lib_version === null ? issue.lib_name : `${issue.lib_name}@${issue.lib_version}`;
   return '';
 }
 
 function describePeriod(report: ReportSnapshot['report']): string {
-  const range = report.from === null ? `until ${formatTimestamp(report.to)}` : `${formatTimestamp(report.from)} – ${formatTimestamp(report.to)}`;
+  const range =
+    report.from === null
+      ? `until ${formatTimestamp(report.to)}`
+      : `${formatTimestamp(report.from)} – ${formatTimestamp(report.to)}`;
   return `${report.period} (${range})`;
 }
 
-const column = (label: string, weight: number, options: Partial<Pick<ReportColumn, 'align' | 'severity' | 'cut'>> = {}): ReportColumn => ({
-  label, weight, align: options.align ?? 'left', severity: options.severity ?? false, cut: options.cut ?? 'end',
+const column = (
+  label: string,
+  weight: number,
+  options: Partial<Pick<ReportColumn, 'align' | 'severity' | 'cut'>> = {},
+): ReportColumn => ({
+  label,
+  weight,
+  align: options.align ?? 'left',
+  severity: options.severity ?? false,
+  cut: options.cut ?? 'end',
 });
 const countColumn = (label: string): ReportColumn => column(label, 1.2, { align: 'right' });
 
@@ -120,22 +133,58 @@ function top(issues: ReportIssue[], keys: (issue: ReportIssue) => string[]): [st
 }
 
 function summaryCharts(snapshot: ReportSnapshot): ReportChart[] {
-  const charts: ReportChart[] = [{
-    title: 'Issues by severity', kind: 'pie', categories: SEVERITIES.map((s) => SEVERITY_LABELS[s]),
-    series: [{ name: 'Issues', values: SEVERITIES.map((s) => snapshot.totals.by_severity[s]), colors: SEVERITIES.map((s) => SEVERITY_COLORS[s]) }],
-  }];
+  const charts: ReportChart[] = [
+    {
+      title: 'Issues by severity',
+      kind: 'pie',
+      categories: SEVERITIES.map((s) => SEVERITY_LABELS[s]),
+      series: [
+        {
+          name: 'Issues',
+          values: SEVERITIES.map((s) => snapshot.totals.by_severity[s]),
+          colors: SEVERITIES.map((s) => SEVERITY_COLORS[s]),
+        },
+      ],
+    },
+  ];
   const cwes = top(snapshot.top_issues, (i) => i.cwes.map((cwe) => `CWE-${cwe}`));
-  if (cwes.length > 0) charts.push({ title: 'Top CWEs of open issues', kind: 'hbar', categories: cwes.map(([k]) => k), series: [{ name: 'Open issues', values: cwes.map(([, n]) => n), color: '#1d4ed8' }] });
+  if (cwes.length > 0)
+    charts.push({
+      title: 'Top CWEs of open issues',
+      kind: 'hbar',
+      categories: cwes.map(([k]) => k),
+      series: [{ name: 'Open issues', values: cwes.map(([, n]) => n), color: '#1d4ed8' }],
+    });
   const libraries = top(snapshot.top_issues, (i) => (i.lib_name === null ? [] : [i.lib_name]));
-  if (libraries.length > 0) charts.push({ title: 'Top libraries of open issues', kind: 'hbar', categories: libraries.map(([k]) => k), series: [{ name: 'Open issues', values: libraries.map(([, n]) => n), color: '#c2410c' }] });
+  if (libraries.length > 0)
+    charts.push({
+      title: 'Top libraries of open issues',
+      kind: 'hbar',
+      categories: libraries.map(([k]) => k),
+      series: [{ name: 'Open issues', values: libraries.map(([, n]) => n), color: '#c2410c' }],
+    });
   return charts;
 }
 
 function complianceTable(title: string, rows: ComplianceCategory[]): ReportTable {
   return {
     title,
-    columns: [column('Category', 1.6), column('Name', 4), column('CWEs found', 3), countColumn('Total'), countColumn('Open'), ...SEVERITIES.map((s) => countColumn(`Open ${SEVERITY_LABELS[s].toLowerCase()}`))],
-    rows: rows.map((r) => [r.id, r.name, r.cwes.map((cwe) => `CWE-${cwe}`).join(', '), formatCount(r.total), formatCount(r.open), ...SEVERITIES.map((s) => formatCount(r.open_by_severity[s]))]),
+    columns: [
+      column('Category', 1.6),
+      column('Name', 4),
+      column('CWEs found', 3),
+      countColumn('Total'),
+      countColumn('Open'),
+      ...SEVERITIES.map((s) => countColumn(`Open ${SEVERITY_LABELS[s].toLowerCase()}`)),
+    ],
+    rows: rows.map((r) => [
+      r.id,
+      r.name,
+      r.cwes.map((cwe) => `CWE-${cwe}`).join(', '),
+      formatCount(r.total),
+      formatCount(r.open),
+      ...SEVERITIES.map((s) => formatCount(r.open_by_severity[s])),
+    ]),
     emptyText: 'No categories.',
     note: null,
   };
@@ -148,19 +197,32 @@ function typeSections(snapshot: ReportSnapshot): Pick<ReportView, 'charts' | 'ta
   const { compliance, trend, details } = snapshot;
   if (compliance) {
     charts.push({
-      title: 'Open issues by OWASP Top 10 2021 category', kind: 'hbar', categories: compliance.owasp_top10_2021.map((c) => c.id),
+      title: 'Open issues by OWASP Top 10 2021 category',
+      kind: 'hbar',
+      categories: compliance.owasp_top10_2021.map((c) => c.id),
       series: [{ name: 'Open issues', values: compliance.owasp_top10_2021.map((c) => c.open), color: '#b91c1c' }],
     });
-    tables.push(complianceTable('OWASP Top 10 2021', compliance.owasp_top10_2021), complianceTable('CWE Top 25 (2024)', compliance.cwe_top25_2024));
+    tables.push(
+      complianceTable('OWASP Top 10 2021', compliance.owasp_top10_2021),
+      complianceTable('CWE Top 25 (2024)', compliance.cwe_top25_2024),
+    );
     tables.push({
-      title: 'Not mapped', columns: [column('Issues', 5), countColumn('Count')], emptyText: '', note: null,
-      rows: [['With CWEs outside the OWASP Top 10 mapping', formatCount(compliance.unmapped)], ['Without a CWE', formatCount(compliance.without_cwe)]],
+      title: 'Not mapped',
+      columns: [column('Issues', 5), countColumn('Count')],
+      emptyText: '',
+      note: null,
+      rows: [
+        ['With CWEs outside the OWASP Top 10 mapping', formatCount(compliance.unmapped)],
+        ['Without a CWE', formatCount(compliance.without_cwe)],
+      ],
     });
   }
   if (trend) {
     const label = (start: string) => (trend.interval === 'month' ? start.slice(0, 7) : start.slice(0, 10));
     charts.push({
-      title: `Issues per ${trend.interval}`, kind: 'line', categories: trend.points.map((p) => label(p.start)),
+      title: `Issues per ${trend.interval}`,
+      kind: 'line',
+      categories: trend.points.map((p) => label(p.start)),
       series: [
         { name: 'New', values: trend.points.map((p) => p.opened), color: '#c2410c' },
         { name: 'Fixed', values: trend.points.map((p) => p.fixed), color: '#15803d' },
@@ -169,15 +231,30 @@ function typeSections(snapshot: ReportSnapshot): Pick<ReportView, 'charts' | 'ta
     });
     tables.push({
       title: `New, fixed and open issues per ${trend.interval}`,
-      columns: [column(trend.interval === 'month' ? 'Month' : trend.interval === 'week' ? 'Week from' : 'Day', 2), countColumn('New'), countColumn('Fixed'), countColumn('Open at end')],
+      columns: [
+        column(trend.interval === 'month' ? 'Month' : trend.interval === 'week' ? 'Week from' : 'Day', 2),
+        countColumn('New'),
+        countColumn('Fixed'),
+        countColumn('Open at end'),
+      ],
       rows: trend.points.map((p) => [label(p.start), formatCount(p.opened), formatCount(p.fixed), formatCount(p.open)]),
-      emptyText: 'No intervals.', note: null,
+      emptyText: 'No intervals.',
+      note: null,
     });
     tables.push({
       title: 'Mean time to fix',
-      columns: [column('Severity', 2, { severity: true }), countColumn('Fixed'), column('Mean days to fix', 2, { align: 'right' })],
-      rows: trend.fix_times.map((f) => [SEVERITY_LABELS[f.severity], formatCount(f.fixed), f.mean_days === null ? '' : f.mean_days.toFixed(1)]),
-      emptyText: 'Nothing fixed.', note: 'From first detection to the change to Fixed, for issues fixed within the period.',
+      columns: [
+        column('Severity', 2, { severity: true }),
+        countColumn('Fixed'),
+        column('Mean days to fix', 2, { align: 'right' }),
+      ],
+      rows: trend.fix_times.map((f) => [
+        SEVERITY_LABELS[f.severity],
+        formatCount(f.fixed),
+        f.mean_days === null ? '' : f.mean_days.toFixed(1),
+      ]),
+      emptyText: 'Nothing fixed.',
+      note: 'From first detection to the change to Fixed, for issues fixed within the period.',
     });
   }
   if (details) {
@@ -186,17 +263,44 @@ function typeSections(snapshot: ReportSnapshot): Pick<ReportView, 'charts' | 'ta
       entries.push({
         title: `${SEVERITY_LABELS[issue.severity]}: ${issue.title}`,
         fields: [
-          { label: 'Project', value: issue.project_code }, { label: 'Tool', value: `${issue.tool_name} (${issue.category})` }, { label: 'Status', value: issue.status },
-          { label: 'Location', value: issueLocation(issue) }, { label: 'CVE', value: issue.cve ?? '' }, { label: 'CWE', value: issue.cwes.map((cwe) => `CWE-${cwe}`).join(', ') },
-          { label: 'CVSS', value: issue.cvss === null ? '' : issue.cvss.toFixed(1) }, { label: 'First detected', value: formatTimestamp(issue.first_detected_at) }, { label: 'Id', value: issue.id },
+          { label: 'Project', value: issue.project_code },
+          { label: 'Tool', value: `${issue.tool_name} (${issue.category})` },
+          { label: 'Status', value: issue.status },
+          { label: 'Location', value: issueLocation(issue) },
+          { label: 'CVE', value: issue.cve ?? '' },
+          { label: 'CWE', value: issue.cwes.map((cwe) => `CWE-${cwe}`).join(', ') },
+          { label: 'CVSS', value: issue.cvss === null ? '' : issue.cvss.toFixed(1) },
+          { label: 'First detected', value: formatTimestamp(issue.first_detected_at) },
+          { label: 'Id', value: issue.id },
         ].filter((f) => f.value !== ''),
-        paragraphs: [{ label: 'Description', value: detail?.description ?? 'None given by the scanner.' }, { label: 'Remediation', value: detail?.remediation ?? '' }].filter((f) => f.value !== ''),
-        history: detail && detail.history.length > 0 ? {
-          title: 'History',
-          columns: [column('When', 2), column('Who', 2), column('Field', 1.4), column('From', 2), column('To', 2), column('Comment', 5)],
-          rows: detail.history.map((h) => [formatTimestamp(h.at), h.actor, h.field, h.old_value ?? '', h.new_value ?? '', h.comment ?? '']),
-          emptyText: '', note: null,
-        } : null,
+        paragraphs: [
+          { label: 'Description', value: detail?.description ?? 'None given by the scanner.' },
+          { label: 'Remediation', value: detail?.remediation ?? '' },
+        ].filter((f) => f.value !== ''),
+        history:
+          detail && detail.history.length > 0
+            ? {
+                title: 'History',
+                columns: [
+                  column('When', 2),
+                  column('Who', 2),
+                  column('Field', 1.4),
+                  column('From', 2),
+                  column('To', 2),
+                  column('Comment', 5),
+                ],
+                rows: detail.history.map((h) => [
+                  formatTimestamp(h.at),
+                  h.actor,
+                  h.field,
+                  h.old_value ?? '',
+                  h.new_value ?? '',
+                  h.comment ?? '',
+                ]),
+                emptyText: '',
+                note: null,
+              }
+            : null,
       });
     }
   }
@@ -214,7 +318,10 @@ export function buildReportView(snapshot: ReportSnapshot): ReportView {
     details: [
       { label: 'Type', value: report.type },
       { label: 'Period', value: describePeriod(report) },
-      { label: 'Projects', value: report.project_codes.length > 0 ? report.project_codes.join(', ') : 'All projects visible to the author' },
+      {
+        label: 'Projects',
+        value: report.project_codes.length > 0 ? report.project_codes.join(', ') : 'All projects visible to the author',
+      },
       { label: 'Author', value: report.author },
       { label: 'Generated', value: formatTimestamp(report.generated_at) },
     ],
@@ -240,11 +347,15 @@ export function buildReportView(snapshot: ReportSnapshot): ReportView {
       {
         title: 'Issues by project',
         columns: [
-          column('Project', 3), countColumn('Total'), countColumn('Open'),
+          column('Project', 3),
+          countColumn('Total'),
+          countColumn('Open'),
           ...SEVERITIES.map((severity) => countColumn(`Open ${SEVERITY_LABELS[severity].toLowerCase()}`)),
         ],
         rows: snapshot.projects.map((project) => [
-          project.project_code, formatCount(project.total), formatCount(project.open),
+          project.project_code,
+          formatCount(project.total),
+          formatCount(project.open),
           ...SEVERITIES.map((severity) => formatCount(project.open_by_severity[severity])),
         ]),
         emptyText: 'No projects.',
@@ -253,21 +364,40 @@ export function buildReportView(snapshot: ReportSnapshot): ReportView {
       {
         title: 'Issues by tool',
         columns: [column('Tool', 3), column('Category', 2), countColumn('Total'), countColumn('Open')],
-        rows: snapshot.tools.map((tool) => [tool.tool_name, tool.category, formatCount(tool.total), formatCount(tool.open)]),
+        rows: snapshot.tools.map((tool) => [
+          tool.tool_name,
+          tool.category,
+          formatCount(tool.total),
+          formatCount(tool.open),
+        ]),
         emptyText: 'No tools.',
         note: null,
       },
       {
         title: 'Top open issues',
         columns: [
-          column('Severity', 1.2, { severity: true }), column('Project', 1.6), column('Tool', 1.3), column('Title', 4.4),
-          column('CVE', 2), column('CWE', 1.8), column('Location', 3.2, { cut: 'start' }), column('CVSS', 0.9, { align: 'right' }),
-          column('Status', 1.6), column('First detected', 1.9),
+          column('Severity', 1.2, { severity: true }),
+          column('Project', 1.6),
+          column('Tool', 1.3),
+          column('Title', 4.4),
+          column('CVE', 2),
+          column('CWE', 1.8),
+          column('Location', 3.2, { cut: 'start' }),
+          column('CVSS', 0.9, { align: 'right' }),
+          column('Status', 1.6),
+          column('First detected', 1.9),
         ],
         rows: snapshot.top_issues.map((issue) => [
-          SEVERITY_LABELS[issue.severity], issue.project_code, issue.tool_name, issue.title, issue.cve ?? '',
-          issue.cwes.map((cwe) => `CWE-${cwe}`).join(', '), issueLocation(issue), issue.cvss === null ? '' : issue.cvss.toFixed(1),
-          issue.status, formatDate(issue.first_detected_at),
+          SEVERITY_LABELS[issue.severity],
+          issue.project_code,
+          issue.tool_name,
+          issue.title,
+          issue.cve ?? '',
+          issue.cwes.map((cwe) => `CWE-${cwe}`).join(', '),
+          issueLocation(issue),
+          issue.cvss === null ? '' : issue.cvss.toFixed(1),
+          issue.status,
+          formatDate(issue.first_detected_at),
         ]),
         emptyText: 'No open issues.',
         note: totals.open > listed ? `${formatCount(listed)} of ${formatCount(totals.open)} open issues listed` : null,

@@ -21,7 +21,24 @@ export interface ReportRow {
 }
 
 /** Every column but the snapshot, which only generation and download read. */
-const COLUMNS = ['id', 'name', 'type', 'period', 'project_codes', 'all_projects', 'range_from', 'range_to', 'author', 'state', 'progress', 'error', 'attempts', 'created_at', 'started_at', 'finished_at'];
+const COLUMNS = [
+  'id',
+  'name',
+  'type',
+  'period',
+  'project_codes',
+  'all_projects',
+  'range_from',
+  'range_to',
+  'author',
+  'state',
+  'progress',
+  'error',
+  'attempts',
+  'created_at',
+  'started_at',
+  'finished_at',
+];
 
 const fromRow = (r: Record<string, unknown>): ReportRow => ({
   ...(r as unknown as ReportRow),
@@ -33,8 +50,25 @@ const fromRow = (r: Record<string, unknown>): ReportRow => ({
 });
 
 export const reportStore = {
-  async insert(db: Queryable, r: Pick<ReportRow, 'id' | 'name' | 'type' | 'period' | 'project_codes' | 'all_projects' | 'range_from' | 'range_to' | 'author' | 'created_at'>): Promise<ReportRow> {
-    const [row] = await db('reports').insert({ ...r, project_codes: db.raw('?::text[]', [pgArray(r.project_codes)]), state: 'queued' }).returning(COLUMNS);
+  async insert(
+    db: Queryable,
+    r: Pick<
+      ReportRow,
+      | 'id'
+      | 'name'
+      | 'type'
+      | 'period'
+      | 'project_codes'
+      | 'all_projects'
+      | 'range_from'
+      | 'range_to'
+      | 'author'
+      | 'created_at'
+    >,
+  ): Promise<ReportRow> {
+    const [row] = await db('reports')
+      .insert({ ...r, project_codes: db.raw('?::text[]', [pgArray(r.project_codes)]), state: 'queued' })
+      .returning(COLUMNS);
     return fromRow(row);
   },
 
@@ -44,13 +78,22 @@ export const reportStore = {
     return row ? fromRow(row) : undefined;
   },
 
-  async list(db: Queryable, projects: string[] | null, q: { page: number; limit: number; name?: string; state?: string; type?: string }) {
+  async list(
+    db: Queryable,
+    projects: string[] | null,
+    q: { page: number; limit: number; name?: string; state?: string; type?: string },
+  ) {
     const base = withinProjects(db('reports'), projects);
     if (q.name) base.whereRaw("name ilike ? escape '\\'", [containing(q.name)]);
     if (q.state) base.where('state', q.state);
     if (q.type) base.where('type', q.type);
     const [{ n }] = await base.clone().count({ n: '*' });
-    const rows: Record<string, unknown>[] = await base.select(COLUMNS).orderBy('created_at', 'desc').orderBy('id', 'desc').offset((q.page - 1) * q.limit).limit(q.limit);
+    const rows: Record<string, unknown>[] = await base
+      .select(COLUMNS)
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .offset((q.page - 1) * q.limit)
+      .limit(q.limit);
     return { items: rows.map(fromRow), total: Number(n) };
   },
 
@@ -61,7 +104,12 @@ export const reportStore = {
   async deleteMany(db: Queryable, ids: string[], projects: string[] | null): Promise<string[]> {
     const valid = ids.filter(isUuid);
     if (valid.length === 0) return [];
-    const rows: { id: string }[] = await withinProjects(db('reports').whereRaw('id = any(?::uuid[])', [pgArray(valid)]), projects).delete().returning('id');
+    const rows: { id: string }[] = await withinProjects(
+      db('reports').whereRaw('id = any(?::uuid[])', [pgArray(valid)]),
+      projects,
+    )
+      .delete()
+      .returning('id');
     return rows.map((r) => r.id);
   },
 
@@ -87,19 +135,37 @@ export const reportStore = {
 
   /** Records progress while the lease is still this generation's (attempt); false when it was lost. */
   async progress(db: Queryable, id: string, attempt: number, progress: number, leaseSeconds: number): Promise<boolean> {
-    const n = await db('reports').where({ id, attempts: attempt, state: 'running' }).update({ progress, lease_until: db.raw('now() + make_interval(secs => ?)', [leaseSeconds]) });
+    const n = await db('reports')
+      .where({ id, attempts: attempt, state: 'running' })
+      .update({ progress, lease_until: db.raw('now() + make_interval(secs => ?)', [leaseSeconds]) });
     return n > 0;
   },
 
-  async finish(db: Queryable, id: string, attempt: number, result: { snapshot: ReportSnapshot } | { error: string }): Promise<boolean> {
-    const patch = 'snapshot' in result ? { state: 'ready', progress: 100, snapshot: JSON.stringify(result.snapshot), error: null } : { state: 'failed', error: result.error };
-    const n = await db('reports').where({ id, attempts: attempt, state: 'running' }).update({ ...patch, lease_until: null, finished_at: db.fn.now() });
+  async finish(
+    db: Queryable,
+    id: string,
+    attempt: number,
+    result: { snapshot: ReportSnapshot } | { error: string },
+  ): Promise<boolean> {
+    const patch =
+      'snapshot' in result
+        ? { state: 'ready', progress: 100, snapshot: JSON.stringify(result.snapshot), error: null }
+        : { state: 'failed', error: result.error };
+    const n = await db('reports')
+      .where({ id, attempts: attempt, state: 'running' })
+      .update({ ...patch, lease_until: null, finished_at: db.fn.now() });
     return n > 0;
   },
 
   /** Puts a failed attempt back in the queue, to be tried again after `delaySeconds` (if it is still this attempt's). */
   async requeue(db: Queryable, id: string, attempt: number, delaySeconds: number): Promise<void> {
-    await db('reports').where({ id, attempts: attempt, state: 'running' }).update({ state: 'queued', progress: 0, lease_until: db.raw('now() + make_interval(secs => ?)', [delaySeconds]) });
+    await db('reports')
+      .where({ id, attempts: attempt, state: 'running' })
+      .update({
+        state: 'queued',
+        progress: 0,
+        lease_until: db.raw('now() + make_interval(secs => ?)', [delaySeconds]),
+      });
   },
 
   async snapshot(db: Queryable, id: string): Promise<ReportSnapshot | undefined> {

@@ -67,16 +67,28 @@ export interface CheckUpdatePlan {
  *   without check_id become new checks; group checks absent from the list leave the group (7, 8, 9).
  * A group left with fewer than two checks is dissolved, as a single tag makes no group (2).
  */
-export function planCheckUpdate(path: CurrentCheck, groupMembers: string[], grouped: GroupedCheckInput[] | undefined): CheckUpdatePlan {
+export function planCheckUpdate(
+  path: CurrentCheck,
+  groupMembers: string[],
+  grouped: GroupedCheckInput[] | undefined,
+): CheckUpdatePlan {
   if (grouped === undefined) return { update: [{ checkId: path.id }], create: [], detach: [], group: 'none' };
-  assertUniqueTags(grouped.map((g) => g.taginfo), (i) => `grouped_checks[${i}].taginfo`);
+  assertUniqueTags(
+    grouped.map((g) => g.taginfo),
+    (i) => `grouped_checks[${i}].taginfo`,
+  );
   const allowed = new Set(path.groupId ? groupMembers : [path.id]);
   const problems: PlanProblem[] = [];
   const listed = new Set<string>();
   grouped.forEach((g, i) => {
     if (g.check_id === undefined) return;
-    if (!allowed.has(g.check_id)) problems.push({ field: `grouped_checks[${i}].check_id`, problem: path.groupId ? 'is not a check of this group' : 'is not the check being updated' });
-    else if (listed.has(g.check_id)) problems.push({ field: `grouped_checks[${i}].check_id`, problem: 'is listed twice' });
+    if (!allowed.has(g.check_id))
+      problems.push({
+        field: `grouped_checks[${i}].check_id`,
+        problem: path.groupId ? 'is not a check of this group' : 'is not the check being updated',
+      });
+    else if (listed.has(g.check_id))
+      problems.push({ field: `grouped_checks[${i}].check_id`, problem: 'is listed twice' });
     listed.add(g.check_id);
   });
   if (problems.length > 0) throw new PlanError(problems);

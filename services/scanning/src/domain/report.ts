@@ -26,5 +26,9 @@ export function severityCounts(findings: Finding[]): Record<Severity, number> {
 }
 
 export function contentTypeOf(format: string): string {
-  return /xml|zap|checkmarx-xml|dependency-check/.test(format) ? 'application/xml' : /csv/.test(format) ? 'text/csv' : 'application/json';
+  return /xml|zap|checkmarx-xml|dependency-check/.test(format)
+    ? 'application/xml'
+    : /csv/.test(format)
+      ? 'text/csv'
+      : 'application/json';
 }

@@ -19,7 +19,11 @@ export function copyTemplateChecks(catalog: CatalogGate, log: Logger) {
         await catalog.assertUsable(layer.project_code, check.scanSourceId, check.securityToolId);
       } catch (err) {
         if (!(err instanceof AppError)) throw err;
-        log.warn('template check not copied: its tool or source is not usable in the project', { templateCheck: check.id, layerId: layer.id, reason: err.message });
+        log.warn('template check not copied: its tool or source is not usable in the project', {
+          templateCheck: check.id,
+          layerId: layer.id,
+          reason: err.message,
+        });
         continue;
       }
       let groupId: string | null = null;
@@ -31,8 +35,19 @@ export function copyTemplateChecks(catalog: CatalogGate, log: Logger) {
         }
       }
       const id = randomUUID();
-      await checkStore.insert(trx, id, groupId, { ...check, layerId: layer.id, projectCode: layer.project_code }, check.tag);
-      await writeEvent(trx, SCAN_EVENTS.checkCreated, id, { check_id: id, layer_id: layer.id, group_id: groupId, from_template_check: check.id });
+      await checkStore.insert(
+        trx,
+        id,
+        groupId,
+        { ...check, layerId: layer.id, projectCode: layer.project_code },
+        check.tag,
+      );
+      await writeEvent(trx, SCAN_EVENTS.checkCreated, id, {
+        check_id: id,
+        layer_id: layer.id,
+        group_id: groupId,
+        from_template_check: check.id,
+      });
       copied += 1;
     }
     log.info('template checks copied', { layerId: layer.id, templateId: layer.template_id, copied });

@@ -17,13 +17,25 @@ export function scanningGrpc(db: Db): ServiceImpl<typeof scanningV1.ScanningServ
   };
   return {
     async checksUsing(req) {
-      const found = await checkStore.using(db, { sourceIds: req.sourceIds, toolIds: req.toolIds, layerIds: req.layerIds });
-      return { checks: found.map((c) => ({ id: c.id, layerId: c.layerId, scanSourceId: c.scanSourceId, securityToolId: c.securityToolId })) };
+      const found = await checkStore.using(db, {
+        sourceIds: req.sourceIds,
+        toolIds: req.toolIds,
+        layerIds: req.layerIds,
+      });
+      return {
+        checks: found.map((c) => ({
+          id: c.id,
+          layerId: c.layerId,
+          scanSourceId: c.scanSourceId,
+          securityToolId: c.securityToolId,
+        })),
+      };
     },
 
     async *streamFindings(req) {
       const scan = await scanOrThrow(req.scanResultId);
-      if (scan.state !== 'completed') throw new AppError('conflict', `Scan result ${scan.id} is ${scan.state}, not completed`);
+      if (scan.state !== 'completed')
+        throw new AppError('conflict', `Scan result ${scan.id} is ${scan.state}, not completed`);
       const size = Math.min(MAX_CHUNK, req.chunkSize > 0 ? req.chunkSize : DEFAULT_CHUNK);
       let after = req.afterSeq;
       const holder = await findingStore.holder(db, scan.id);
@@ -39,8 +51,17 @@ export function scanningGrpc(db: Db): ServiceImpl<typeof scanningV1.ScanningServ
     async getScan(req) {
       const s = await scanOrThrow(req.scanResultId);
       return {
-        id: s.id, checkId: s.checkId, layerId: s.layerId, projectCode: s.projectCode, securityToolId: s.securityToolId, toolTypeId: s.toolTypeId,
-        kind: s.kind, state: s.state, findingsCount: s.findingsCount ?? 0, createdAt: s.createdAt, finishedAt: s.finishedAt ?? '',
+        id: s.id,
+        checkId: s.checkId,
+        layerId: s.layerId,
+        projectCode: s.projectCode,
+        securityToolId: s.securityToolId,
+        toolTypeId: s.toolTypeId,
+        kind: s.kind,
+        state: s.state,
+        findingsCount: s.findingsCount ?? 0,
+        createdAt: s.createdAt,
+        finishedAt: s.finishedAt ?? '',
       };
     },
 
@@ -49,7 +70,11 @@ export function scanningGrpc(db: Db): ServiceImpl<typeof scanningV1.ScanningServ
     },
     async setQualityGate(req) {
       await scanOrThrow(req.scanResultId);
-      await scanStore.setQualityGate(db, req.scanResultId, decodeJson(qualityGateJson, req.qualityGateJson, 'quality_gate_json'));
+      await scanStore.setQualityGate(
+        db,
+        req.scanResultId,
+        decodeJson(qualityGateJson, req.qualityGateJson, 'quality_gate_json'),
+      );
       return {};
     },
 
@@ -57,8 +82,15 @@ export function scanningGrpc(db: Db): ServiceImpl<typeof scanningV1.ScanningServ
       const found = isUuid(req.layerId) ? await sbomStore.latestForLayer(db, req.layerId) : undefined;
       if (!found) throw notFound(`An SBOM of layer ${req.layerId}`);
       return {
-        sbomId: found.sbom.id, fileName: found.sbom.fileName, createdAt: found.sbom.createdAt,
-        components: found.components.map((c) => ({ name: c.name, version: c.version ?? '', type: c.type ?? '', purl: c.purl ?? '' })),
+        sbomId: found.sbom.id,
+        fileName: found.sbom.fileName,
+        createdAt: found.sbom.createdAt,
+        components: found.components.map((c) => ({
+          name: c.name,
+          version: c.version ?? '',
+          type: c.type ?? '',
+          purl: c.purl ?? '',
+        })),
       };
     },
   };

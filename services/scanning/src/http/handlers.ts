@@ -12,14 +12,35 @@ import { checkView, scanView } from './views';
 
 /** HTTP handlers, keyed by the route table's operation ids: they translate, Checks and Scans decide. */
 const sbomView = (s: SbomRecord) => ({
-  id: s.id, layer_id: s.layerId, project_code: s.projectCode, project_name: s.projectName, format: s.format, file_name: s.fileName,
-  components_count: s.componentsCount, vulnerabilities_count: s.vulnerabilitiesCount, uploaded_by: s.uploadedBy, created_at: s.createdAt,
+  id: s.id,
+  layer_id: s.layerId,
+  project_code: s.projectCode,
+  project_name: s.projectName,
+  format: s.format,
+  file_name: s.fileName,
+  components_count: s.componentsCount,
+  vulnerabilities_count: s.vulnerabilitiesCount,
+  uploaded_by: s.uploadedBy,
+  created_at: s.createdAt,
 });
 const dependencyView = (d: DependencyRecord) => ({
-  name: d.name, version: d.version, type: d.type, purl: d.purl, layer_id: d.layerId, project_code: d.projectCode, project_name: d.projectName, sbom_id: d.sbomId,
+  name: d.name,
+  version: d.version,
+  type: d.type,
+  purl: d.purl,
+  layer_id: d.layerId,
+  project_code: d.projectCode,
+  project_name: d.projectName,
+  sbom_id: d.sbomId,
 });
 
-export function scanningHandlers(checks: Checks, scans: Scans, stats: ScanStats, sboms: Sboms, db: Parameters<typeof scanStore.latestFor>[0]): HandlersOf<typeof scanningRoutes> {
+export function scanningHandlers(
+  checks: Checks,
+  scans: Scans,
+  stats: ScanStats,
+  sboms: Sboms,
+  db: Parameters<typeof scanStore.latestFor>[0],
+): HandlersOf<typeof scanningRoutes> {
   const full = async (check: CheckRecord) => {
     const [group, latest] = await Promise.all([checks.groupOf(check), scanStore.latestFor(db, [check.id])]);
     return checkView(check, group, latest.get(check.id));
@@ -30,12 +51,24 @@ export function scanningHandlers(checks: Checks, scans: Scans, stats: ScanStats,
     updateCheck: async (input) => full(await checks.update(requirePrincipal(input), input.params.check_id, input.body)),
     listChecks: async (input) => {
       const q = input.query;
-      const page = await checks.list(requirePrincipal(input), { page: q.page, limit: q.limit, layerId: q.filter.layer_id, projectCode: q.filter.project_code, groupId: q.filter.group_id });
-      const latest = await scanStore.latestFor(db, page.items.map((c) => c.id));
+      const page = await checks.list(requirePrincipal(input), {
+        page: q.page,
+        limit: q.limit,
+        layerId: q.filter.layer_id,
+        projectCode: q.filter.project_code,
+        groupId: q.filter.group_id,
+      });
+      const latest = await scanStore.latestFor(
+        db,
+        page.items.map((c) => c.id),
+      );
       return listPage(q, page, (c) => checkView(c, undefined, latest.get(c.id)));
     },
     deleteChecks: async (input) => ({ results: await checks.delete(requirePrincipal(input), input.body.ids) }),
-    deleteCheckGroup: async (input) => ({ group_id: input.params.group_id, deleted_check_ids: await checks.deleteGroup(requirePrincipal(input), input.params.group_id) }),
+    deleteCheckGroup: async (input) => ({
+      group_id: input.params.group_id,
+      deleted_check_ids: await checks.deleteGroup(requirePrincipal(input), input.params.group_id),
+    }),
 
     runCheck: async (input) => {
       const scan = await scans.runCheck(requirePrincipal(input), input.params.check_id);
@@ -56,53 +89,93 @@ export function scanningHandlers(checks: Checks, scans: Scans, stats: ScanStats,
       return listPage(
         q,
         await scans.list(requirePrincipal(input), {
-          page: q.page, limit: q.limit, checkId: q.filter.check_id, layerId: q.filter.layer_id, projectCode: q.filter.project_code, state: q.filter.state,
-          createdFrom: q.filter.created_at_start, createdTo: q.filter.created_at_end, updatedFrom: q.filter.updated_at_start, updatedTo: q.filter.updated_at_end,
+          page: q.page,
+          limit: q.limit,
+          checkId: q.filter.check_id,
+          layerId: q.filter.layer_id,
+          projectCode: q.filter.project_code,
+          state: q.filter.state,
+          createdFrom: q.filter.created_at_start,
+          createdTo: q.filter.created_at_end,
+          updatedFrom: q.filter.updated_at_start,
+          updatedTo: q.filter.updated_at_end,
         }),
         scanView,
       );
     },
-    setCheckComparison: async (input) => full(await checks.setComparison(requirePrincipal(input), input.params.check_id, input.body)),
+    setCheckComparison: async (input) =>
+      full(await checks.setComparison(requirePrincipal(input), input.params.check_id, input.body)),
     scanResultIssueStats: async (input) => stats.forResult(requirePrincipal(input), input.params.result_id),
     compareScanResults: async (input) => stats.compare(requirePrincipal(input), input.query.first, input.query.second),
     checkScanHistory: async (input) => stats.history(requirePrincipal(input), input.params.check_id, input.query),
-    uploadLayerSbom: async (input) => sbomView(await sboms.upload(requirePrincipal(input), input.params.layer_id, input.body, input.query.file_name)),
+    uploadLayerSbom: async (input) =>
+      sbomView(await sboms.upload(requirePrincipal(input), input.params.layer_id, input.body, input.query.file_name)),
     listSboms: async (input) => {
       const q = input.query;
-      return listPage(q, await sbomStore.list(db, { page: q.page, limit: q.limit, projectCode: q.filter.project_code, search: q.search, projects: requirePrincipal(input).projects }), sbomView);
+      return listPage(
+        q,
+        await sbomStore.list(db, {
+          page: q.page,
+          limit: q.limit,
+          projectCode: q.filter.project_code,
+          search: q.search,
+          projects: requirePrincipal(input).projects,
+        }),
+        sbomView,
+      );
     },
     listDependencies: async (input) => {
       const q = input.query;
       return listPage(
         q,
         await sbomStore.dependencies(db, {
-          page: q.page, limit: q.limit, layerId: q.filter.layer_id, name: q.search.name, projectName: q.search.project_name,
-          type: q.search.type, version: q.search.version, projects: requirePrincipal(input).projects,
+          page: q.page,
+          limit: q.limit,
+          layerId: q.filter.layer_id,
+          name: q.search.name,
+          projectName: q.search.project_name,
+          type: q.search.type,
+          version: q.search.version,
+          projects: requirePrincipal(input).projects,
         }),
         dependencyView,
       );
     },
     dependencyFilters: async (input) => {
       const layers = input.query.filter.layer_ids;
-      return sbomStore.filterValues(db, { layerIds: layers === undefined ? undefined : [layers].flat(), projects: requirePrincipal(input).projects });
+      return sbomStore.filterValues(db, {
+        layerIds: layers === undefined ? undefined : [layers].flat(),
+        projects: requirePrincipal(input).projects,
+      });
     },
     listScanFindings: async (input) => {
       const q = input.query;
       const scan = await scans.get(requirePrincipal(input), input.params.result_id);
-      return listPage(q, await findingStore.page(db, scan.id, { page: q.page, limit: q.limit, severity: q.filter.severity }), (f) => f);
+      return listPage(
+        q,
+        await findingStore.page(db, scan.id, { page: q.page, limit: q.limit, severity: q.filter.severity }),
+        (f) => f,
+      );
     },
     scanResultFilters: async (input) => {
       const q = input.query;
       const checks = q.filter.checks;
       return scanStore.filterValues(db, {
-        checkIds: checks === undefined ? undefined : [checks].flat(), createdFrom: q.filter.created_at_start, createdTo: q.filter.created_at_end,
-        updatedFrom: q.filter.updated_at_start, updatedTo: q.filter.updated_at_end, projects: requirePrincipal(input).projects,
+        checkIds: checks === undefined ? undefined : [checks].flat(),
+        createdFrom: q.filter.created_at_start,
+        createdTo: q.filter.created_at_end,
+        updatedFrom: q.filter.updated_at_start,
+        updatedTo: q.filter.updated_at_end,
+        projects: requirePrincipal(input).projects,
       });
     },
     getScanResult: async (input) => scanView(await scans.get(requirePrincipal(input), input.params.result_id)),
     downloadScanReport: async (input) => {
       const report = await scans.report(requirePrincipal(input), input.params.result_id);
-      return new HttpResponse(200, report.bytes, { 'content-type': report.contentType, 'content-disposition': `attachment; filename="${report.fileName.replace(/[^A-Za-z0-9._-]/g, '_')}"` });
+      return new HttpResponse(200, report.bytes, {
+        'content-type': report.contentType,
+        'content-disposition': `attachment; filename="${report.fileName.replace(/[^A-Za-z0-9._-]/g, '_')}"`,
+      });
     },
   };
 }

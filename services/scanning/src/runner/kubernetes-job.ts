@@ -7,7 +7,17 @@ import { ScanJob, ScanRunError, ScanRunner, ScanRunOutcome, handsOn } from './sc
 import { apiMessage, statusCode } from './kubernetes/api-errors';
 import { DEFAULT_RESOURCES, ScanJobRun, scanJobSpec } from './kubernetes/job-spec';
 import { LogCollector, tail } from './kubernetes/log-collector';
-import { CHECKOUT_CONTAINER, jobName, labelValue, MANAGED_BY, MARKER_ANNOTATION, RULES_CONFIG_MAP, SCAN_ID_ANNOTATION, SCAN_ID_LABEL, SCANNER_CONTAINER } from './kubernetes/names';
+import {
+  CHECKOUT_CONTAINER,
+  jobName,
+  labelValue,
+  MANAGED_BY,
+  MARKER_ANNOTATION,
+  RULES_CONFIG_MAP,
+  SCAN_ID_ANNOTATION,
+  SCAN_ID_LABEL,
+  SCANNER_CONTAINER,
+} from './kubernetes/names';
 import { CHECKOUT_FAILURES } from './kubernetes/scripts';
 
 export interface KubernetesRunnerConfig {
@@ -57,7 +67,10 @@ export class KubernetesJobRunner implements ScanRunner {
   private clientsPromise: Promise<Clients> | undefined;
   private rulesPromise: Promise<K8s.V1KeyToPath[]> | undefined;
 
-  constructor(private readonly config: KubernetesRunnerConfig, private readonly log: Logger) {}
+  constructor(
+    private readonly config: KubernetesRunnerConfig,
+    private readonly log: Logger,
+  ) {}
 
   private clients(): Promise<Clients> {
     this.clientsPromise ??= (async () => {
@@ -68,7 +81,14 @@ export class KubernetesJobRunner implements ScanRunner {
         kc.loadFromOptions({
           // Plain http (allowed by the config to loopback only, e.g. kubectl proxy) has no TLS to verify;
           // the client refuses http unless told so.
-          clusters: [{ name: 'bulwark', server: this.config.apiUrl, caFile: this.config.caFile, skipTLSVerify: this.config.apiUrl.startsWith('http:') }],
+          clusters: [
+            {
+              name: 'bulwark',
+              server: this.config.apiUrl,
+              caFile: this.config.caFile,
+              skipTLSVerify: this.config.apiUrl.startsWith('http:'),
+            },
+          ],
           users: [{ name: 'bulwark', token: this.config.token }],
           contexts: [{ name: 'bulwark', cluster: 'bulwark', user: 'bulwark', namespace: this.config.namespace }],
           currentContext: 'bulwark',
@@ -110,12 +130,18 @@ export class KubernetesJobRunner implements ScanRunner {
       }
     };
     walk(this.config.rulesDir);
-    const body: K8s.V1ConfigMap = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: RULES_CONFIG_MAP, labels: { [MANAGED_BY]: 'bulwark' } }, data };
+    const body: K8s.V1ConfigMap = {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: RULES_CONFIG_MAP, labels: { [MANAGED_BY]: 'bulwark' } },
+      data,
+    };
     let existing: K8s.V1ConfigMap | undefined;
     try {
       existing = await core.readNamespacedConfigMap({ name: RULES_CONFIG_MAP, namespace });
     } catch (err) {
-      if (statusCode(err) !== 404) throw new ScanRunError(`Could not read the scanner rules ConfigMap: ${apiMessage(err)}`);
+      if (statusCode(err) !== 404)
+        throw new ScanRunError(`Could not read the scanner rules ConfigMap: ${apiMessage(err)}`);
     }
     try {
       if (!existing) await core.createNamespacedConfigMap({ namespace, body, fieldValidation: 'Strict' });
@@ -125,7 +151,8 @@ export class KubernetesJobRunner implements ScanRunner {
       }
     } catch (err) {
       // Another replica published them at the same moment: theirs are the same rules.
-      if (statusCode(err) !== 409) throw new ScanRunError(`Could not publish the scanner rules ConfigMap: ${apiMessage(err)}`);
+      if (statusCode(err) !== 409)
+        throw new ScanRunError(`Could not publish the scanner rules ConfigMap: ${apiMessage(err)}`);
     }
     return items;
   }
@@ -134,17 +161,25 @@ export class KubernetesJobRunner implements ScanRunner {
    * At start: publishes the rules and deletes the Jobs of scans no longer in flight. Jobs of scans
    * still in flight stay, for the worker that claims those scans again to adopt.
    */
-  async reconcile(inFlight: (scanIds: string[]) => Promise<Set<string>>): Promise<{ kept: string[]; deleted: string[] }> {
+  async reconcile(
+    inFlight: (scanIds: string[]) => Promise<Set<string>>,
+  ): Promise<{ kept: string[]; deleted: string[] }> {
     await this.rules();
     const { batch, namespace } = await this.clients();
     const jobs: K8s.V1Job[] = [];
     let cont: string | undefined;
     do {
-      const page = await batch.listNamespacedJob({ namespace, labelSelector: `${MANAGED_BY}=bulwark`, limit: 500, _continue: cont });
+      const page = await batch.listNamespacedJob({
+        namespace,
+        labelSelector: `${MANAGED_BY}=bulwark`,
+        limit: 500,
+        _continue: cont,
+      });
       jobs.push(...page.items);
       cont = page.metadata?._continue || undefined;
     } while (cont);
-    const scanIdOf = (j: K8s.V1Job) => j.metadata?.annotations?.[SCAN_ID_ANNOTATION] ?? j.metadata?.labels?.[SCAN_ID_LABEL] ?? '';
+    const scanIdOf = (j: K8s.V1Job) =>
+      j.metadata?.annotations?.[SCAN_ID_ANNOTATION] ?? j.metadata?.labels?.[SCAN_ID_LABEL] ?? '';
     const live = await inFlight([...new Set(jobs.map(scanIdOf).filter(Boolean))]);
     const kept: string[] = [];
     const deleted: string[] = [];
@@ -157,7 +192,8 @@ export class KubernetesJobRunner implements ScanRunner {
       await this.deleteJob(name);
       deleted.push(name);
     }
-    if (jobs.length > 0) this.log.info('kubernetes scan jobs reconciled', { kept: kept.length, deleted: deleted.length });
+    if (jobs.length > 0)
+      this.log.info('kubernetes scan jobs reconciled', { kept: kept.length, deleted: deleted.length });
     return { kept, deleted };
   }
 
@@ -176,7 +212,11 @@ export class KubernetesJobRunner implements ScanRunner {
     try {
       await core.deleteNamespacedSecret({ name, namespace });
     } catch (err) {
-      if (statusCode(err) !== 404) this.log.warn('could not delete a scan checkout Secret (its Job owns it, so it goes with the Job)', { secret: name, error: apiMessage(err) });
+      if (statusCode(err) !== 404)
+        this.log.warn('could not delete a scan checkout Secret (its Job owns it, so it goes with the Job)', {
+          secret: name,
+          error: apiMessage(err),
+        });
     }
   }
 
@@ -190,7 +230,11 @@ export class KubernetesJobRunner implements ScanRunner {
     const rules = await this.rules();
     for (;;) {
       try {
-        return await batch.createNamespacedJob({ namespace, body: this.jobSpec(job, run, rules), fieldValidation: 'Strict' });
+        return await batch.createNamespacedJob({
+          namespace,
+          body: this.jobSpec(job, run, rules),
+          fieldValidation: 'Strict',
+        });
       } catch (err) {
         if (statusCode(err) !== 409) throw new ScanRunError(`Kubernetes refused the scan Job: ${apiMessage(err)}`);
       }
@@ -213,8 +257,17 @@ export class KubernetesJobRunner implements ScanRunner {
   private async createSecret(job: ScanJob, run: ScanJobRun, owner: K8s.V1Job): Promise<void> {
     const { core, namespace } = await this.clients();
     const c = job.checkout!;
-    const values: Record<string, string | undefined> = { url: c.url, username: c.login, password: c.password, 'ssh-private-key': c.sshPrivateKey };
-    const data = Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined).map(([k, v]) => [k, Buffer.from(v!, 'utf8').toString('base64')]));
+    const values: Record<string, string | undefined> = {
+      url: c.url,
+      username: c.login,
+      password: c.password,
+      'ssh-private-key': c.sshPrivateKey,
+    };
+    const data = Object.fromEntries(
+      Object.entries(values)
+        .filter(([, v]) => v !== undefined)
+        .map(([k, v]) => [k, Buffer.from(v!, 'utf8').toString('base64')]),
+    );
     const body: K8s.V1Secret = {
       apiVersion: 'v1',
       kind: 'Secret',
@@ -223,21 +276,29 @@ export class KubernetesJobRunner implements ScanRunner {
         name: run.secretName,
         labels: { [MANAGED_BY]: 'bulwark', [SCAN_ID_LABEL]: labelValue(job.scanId) },
         // Owned by the Job: removed with it by the garbage collector, even if this process dies first.
-        ownerReferences: [{ apiVersion: 'batch/v1', kind: 'Job', name: owner.metadata!.name!, uid: owner.metadata!.uid! }],
+        ownerReferences: [
+          { apiVersion: 'batch/v1', kind: 'Job', name: owner.metadata!.name!, uid: owner.metadata!.uid! },
+        ],
       },
       data,
     };
     try {
       await core.createNamespacedSecret({ namespace, body, fieldValidation: 'Strict' });
     } catch (err) {
-      if (statusCode(err) !== 409) throw new ScanRunError(`Kubernetes refused the scan's checkout Secret: ${apiMessage(err)}`);
+      if (statusCode(err) !== 409)
+        throw new ScanRunError(`Kubernetes refused the scan's checkout Secret: ${apiMessage(err)}`);
     }
   }
 
   async run(job: ScanJob, signal: AbortSignal): Promise<ScanRunOutcome> {
     if (!job.checkout) throw new ScanRunError('The Kubernetes runner needs the checkout of the source');
     const name = jobName(job.scanId);
-    const run: ScanJobRun = { scanId: job.scanId, name, secretName: `${name}-git`, marker: `BULWARK-REPORT-${randomBytes(16).toString('hex')}` };
+    const run: ScanJobRun = {
+      scanId: job.scanId,
+      name,
+      secretName: `${name}-git`,
+      marker: `BULWARK-REPORT-${randomBytes(16).toString('hex')}`,
+    };
     let created: K8s.V1Job;
     try {
       created = await this.createOrAdopt(job, run, signal);
@@ -284,7 +345,8 @@ export class KubernetesJobRunner implements ScanRunner {
         try {
           current = await batch.readNamespacedJob({ name: run.name, namespace });
         } catch (err) {
-          if (statusCode(err) === 404) throw new ScanRunError('The scan Job was deleted from the cluster before it finished');
+          if (statusCode(err) === 404)
+            throw new ScanRunError('The scan Job was deleted from the cluster before it finished');
           this.log.warn('reading the scan job failed; retrying', { scanId: job.scanId, error: apiMessage(err) });
           await sleep(this.config.pollMs, signal);
           continue;
@@ -298,9 +360,14 @@ export class KubernetesJobRunner implements ScanRunner {
           const ended = new Promise<void>((resolve) => collector.once('finish', resolve));
           streamed = { pod: podName, ended };
           try {
-            streamed.controller = await new k8s.Log(kc).log(namespace, podName, SCANNER_CONTAINER, collector, { follow: true });
+            streamed.controller = await new k8s.Log(kc).log(namespace, podName, SCANNER_CONTAINER, collector, {
+              follow: true,
+            });
           } catch (err) {
-            this.log.warn('following the scanner log failed; it is read once the Job ends', { scanId: job.scanId, error: apiMessage(err) });
+            this.log.warn('following the scanner log failed; it is read once the Job ends', {
+              scanId: job.scanId,
+              error: apiMessage(err),
+            });
           }
         }
         const failedCondition = current.status?.conditions?.find((c) => c.type === 'Failed' && c.status === 'True');
@@ -316,7 +383,9 @@ export class KubernetesJobRunner implements ScanRunner {
         }
         if (Date.now() > watchdog) {
           await this.deleteJob(run.name);
-          throw new ScanRunError(`${job.tool.name} did not finish within ${Math.round(job.timeoutMs / 1000)} s and its Job was deleted${waiting ? ` (last waiting: ${waiting})` : ''}`);
+          throw new ScanRunError(
+            `${job.tool.name} did not finish within ${Math.round(job.timeoutMs / 1000)} s and its Job was deleted${waiting ? ` (last waiting: ${waiting})` : ''}`,
+          );
         }
         await sleep(this.config.pollMs, signal);
       }
@@ -334,9 +403,12 @@ export class KubernetesJobRunner implements ScanRunner {
         frame = once.frame;
         output = once.log;
       }
-      if (!frame) throw new ScanRunError(`${job.tool.name} ended without handing over its report: ${tail(output, 500)}`);
-      if (!exec.okExitCodes.includes(frame.exitCode)) throw new ScanRunError(`${job.tool.name} failed with exit code ${frame.exitCode}: ${tail(output, 500)}`);
-      if (!frame.report) throw new ScanRunError(`${job.tool.name} finished without writing its report (${exec.resultFile})`);
+      if (!frame)
+        throw new ScanRunError(`${job.tool.name} ended without handing over its report: ${tail(output, 500)}`);
+      if (!exec.okExitCodes.includes(frame.exitCode))
+        throw new ScanRunError(`${job.tool.name} failed with exit code ${frame.exitCode}: ${tail(output, 500)}`);
+      if (!frame.report)
+        throw new ScanRunError(`${job.tool.name} finished without writing its report (${exec.resultFile})`);
       fs.mkdirSync(job.resultDir, { recursive: true, mode: 0o700 });
       const reportPath = path.join(job.resultDir, exec.resultFile);
       fs.writeFileSync(reportPath, frame.report, { mode: 0o600 });
@@ -348,7 +420,10 @@ export class KubernetesJobRunner implements ScanRunner {
 
   private async newestPod(job: ScanJob): Promise<K8s.V1Pod | undefined> {
     const { core, namespace } = await this.clients();
-    const pods = await core.listNamespacedPod({ namespace, labelSelector: `${MANAGED_BY}=bulwark,${SCAN_ID_LABEL}=${labelValue(job.scanId)}` });
+    const pods = await core.listNamespacedPod({
+      namespace,
+      labelSelector: `${MANAGED_BY}=bulwark,${SCAN_ID_LABEL}=${labelValue(job.scanId)}`,
+    });
     const created = (p: K8s.V1Pod) => new Date(p.metadata?.creationTimestamp ?? 0).getTime();
     return pods.items.sort((a, b) => created(b) - created(a))[0];
   }
@@ -363,17 +438,29 @@ export class KubernetesJobRunner implements ScanRunner {
   }
 
   /** Why the Job failed, in the scan's words: checkout, memory, deadline, or the Job's own reason. */
-  private failure(job: ScanJob, condition: K8s.V1JobCondition | undefined, pod: K8s.V1Pod | undefined, waiting: string | undefined, output: string): Error {
-    const checkoutEnd = pod?.status?.initContainerStatuses?.find((s) => s.name === CHECKOUT_CONTAINER)?.state?.terminated;
+  private failure(
+    job: ScanJob,
+    condition: K8s.V1JobCondition | undefined,
+    pod: K8s.V1Pod | undefined,
+    waiting: string | undefined,
+    output: string,
+  ): Error {
+    const checkoutEnd = pod?.status?.initContainerStatuses?.find((s) => s.name === CHECKOUT_CONTAINER)?.state
+      ?.terminated;
     if (checkoutEnd && checkoutEnd.exitCode !== 0) {
       const explain = CHECKOUT_FAILURES[(checkoutEnd.message ?? '').trim()] ?? CHECKOUT_FAILURES.clone;
       return new GitCheckoutError(explain(job.checkout!));
     }
     const scannerEnd = pod?.status?.containerStatuses?.find((s) => s.name === SCANNER_CONTAINER)?.state?.terminated;
     const log = output ? `: ${tail(output, 500)}` : '';
-    if (scannerEnd?.reason === 'OOMKilled') return new ScanRunError(`${job.tool.name} ran out of memory (limit ${job.resources?.memory ?? DEFAULT_RESOURCES.memory})${log}`);
+    if (scannerEnd?.reason === 'OOMKilled')
+      return new ScanRunError(
+        `${job.tool.name} ran out of memory (limit ${job.resources?.memory ?? DEFAULT_RESOURCES.memory})${log}`,
+      );
     if (condition?.reason === 'DeadlineExceeded') {
-      return new ScanRunError(`${job.tool.name} did not finish within ${Math.round(job.timeoutMs / 1000)} s and was stopped${waiting && !scannerEnd ? ` (its pod was still waiting: ${waiting})` : ''}${log}`);
+      return new ScanRunError(
+        `${job.tool.name} did not finish within ${Math.round(job.timeoutMs / 1000)} s and was stopped${waiting && !scannerEnd ? ` (its pod was still waiting: ${waiting})` : ''}${log}`,
+      );
     }
     const why = [condition?.reason, condition?.message].filter(Boolean).join(': ') || 'no reason given';
     return new ScanRunError(`The scan Job failed (${why})${log}`);

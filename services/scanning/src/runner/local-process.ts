@@ -58,7 +58,11 @@ export class LocalProcessRunner implements ScanRunner {
   readonly needsLocalCheckout = true;
   private readonly toolPath: string[];
 
-  constructor(scannerPath: string[], private readonly outputLimitBytes: number, private readonly sandbox: ScannerSandbox) {
+  constructor(
+    scannerPath: string[],
+    private readonly outputLimitBytes: number,
+    private readonly sandbox: ScannerSandbox,
+  ) {
     // Node.js runs ESLint (`#!/usr/bin/env node`): the one this service runs on.
     this.toolPath = [...new Set([...scannerPath, path.dirname(process.execPath), ...SYSTEM_PATH])];
   }
@@ -71,32 +75,47 @@ export class LocalProcessRunner implements ScanRunner {
       );
     }
     const binary = findExecutable(this.toolPath, exec.binary);
-    if (!binary) throw new ScanRunError(`Scanner binary "${exec.binary}" was not found on this server; install it (${exec.install}) or add its folder to SCANNER_PATH`);
+    if (!binary)
+      throw new ScanRunError(
+        `Scanner binary "${exec.binary}" was not found on this server; install it (${exec.install}) or add its folder to SCANNER_PATH`,
+      );
     const argv = toolArgv(job, { workspace: job.workspace, resultDir: job.resultDir, rulesDir: job.rulesDir });
     removeEscapingLinks(job.workspace);
     this.sandbox.prepare([job.workspace, job.resultDir]);
     const plan = this.sandbox.plan({
-      binary, argv,
+      binary,
+      argv,
       env: { PATH: this.toolPath.join(path.delimiter), HOME: job.resultDir, LANG: 'C.UTF-8', ...(exec.env ?? {}) },
       cwd: exec.workingDir === 'resultDir' ? job.resultDir : job.workspace,
       readOnly: [job.workspace],
       writable: [job.resultDir],
     });
     const res = await runProcess(plan.binary, plan.argv, {
-      env: plan.env, cwd: plan.cwd, timeoutMs: job.timeoutMs, signal, outputLimitBytes: this.outputLimitBytes,
+      env: plan.env,
+      cwd: plan.cwd,
+      timeoutMs: job.timeoutMs,
+      signal,
+      outputLimitBytes: this.outputLimitBytes,
       // Recorded so that a restarted service can kill scanners its dead predecessor left behind.
       onSpawn: (pid) => fs.writeFileSync(path.join(job.scanDir, PGID_FILE), String(pid)),
     });
     const log = tail(`${res.stdout}\n${res.stderr}`.trim());
     if (res.aborted) throw new ScanRunError('Scan stopped');
-    if (res.timedOut) throw new ScanRunError(`${job.tool.name} did not finish within ${Math.round(job.timeoutMs / 1000)} s and was killed`);
-    if (res.spawnError) throw new ScanRunError(`${job.tool.name} could not be started: ${res.spawnError.code ?? res.spawnError.message}`);
+    if (res.timedOut)
+      throw new ScanRunError(
+        `${job.tool.name} did not finish within ${Math.round(job.timeoutMs / 1000)} s and was killed`,
+      );
+    if (res.spawnError)
+      throw new ScanRunError(`${job.tool.name} could not be started: ${res.spawnError.code ?? res.spawnError.message}`);
     if (res.code === null || !exec.okExitCodes.includes(res.code)) {
       const limit = res.code !== null && this.sandbox.enabled ? LIMIT_SIGNALS[res.code - 128] : undefined;
-      throw new ScanRunError(`${job.tool.name} failed with exit code ${res.code}${limit ? ` (${limit})` : ''}: ${tail(res.stderr.trim() || res.stdout.trim(), 500)}`);
+      throw new ScanRunError(
+        `${job.tool.name} failed with exit code ${res.code}${limit ? ` (${limit})` : ''}: ${tail(res.stderr.trim() || res.stdout.trim(), 500)}`,
+      );
     }
     const reportPath = path.join(job.resultDir, exec.resultFile);
-    if (!fs.existsSync(reportPath)) throw new ScanRunError(`${job.tool.name} finished without writing its report (${exec.resultFile})`);
+    if (!fs.existsSync(reportPath))
+      throw new ScanRunError(`${job.tool.name} finished without writing its report (${exec.resultFile})`);
     return { reportPath, log };
   }
 }

@@ -55,13 +55,22 @@ const SYSTEM_DIRS = ['/usr/local/sbin', '/usr/local/bin', '/usr/sbin', '/usr/bin
 const SYSTEM_PATHS = ['/usr', '/bin', '/sbin', '/lib', '/lib32', '/lib64', '/libx32'];
 /** Pieces of /etc the tools' runtimes read: the dynamic loader's cache, users, time zone, certificates. */
 const ETC_PATHS = [
-  '/etc/ld.so.cache', '/etc/ld.so.conf', '/etc/ld.so.conf.d', '/etc/alternatives', '/etc/passwd', '/etc/group', '/etc/nsswitch.conf',
-  '/etc/localtime', '/etc/ssl', '/etc/ca-certificates',
+  '/etc/ld.so.cache',
+  '/etc/ld.so.conf',
+  '/etc/ld.so.conf.d',
+  '/etc/alternatives',
+  '/etc/passwd',
+  '/etc/group',
+  '/etc/nsswitch.conf',
+  '/etc/localtime',
+  '/etc/ssl',
+  '/etc/ca-certificates',
 ];
 /** HOME inside the sandbox, on its private /tmp. */
 export const SANDBOX_HOME = '/tmp/home';
 
-const inside = (child: string, parent: string) => child === parent || child.startsWith(parent.endsWith('/') ? parent : `${parent}/`);
+const inside = (child: string, parent: string) =>
+  child === parent || child.startsWith(parent.endsWith('/') ? parent : `${parent}/`);
 
 /** The install prefix of a scanner folder: a venv's bin lives in the venv, npm's .bin in node_modules. */
 export function installPrefixOf(scannerDir: string): string | undefined {
@@ -120,10 +129,21 @@ export class ScannerSandbox {
   static async open(settings: SandboxSettings, probeRoot: string): Promise<ScannerSandbox> {
     if (settings.mode === 'none') return new ScannerSandbox(settings, undefined, undefined);
     const exposed = settings.readOnlyPaths.find((p) => settings.hiddenPaths.some((h) => inside(p, h) || inside(h, p)));
-    if (exposed) return new ScannerSandbox(settings, `the sandbox would make ${exposed} visible, which holds or lies in the data directory`, undefined);
+    if (exposed)
+      return new ScannerSandbox(
+        settings,
+        `the sandbox would make ${exposed} visible, which holds or lies in the data directory`,
+        undefined,
+      );
     const [bwrap, prlimit, setpriv] = ['bwrap', 'prlimit', 'setpriv'].map((name) => findExecutable(SYSTEM_DIRS, name));
     if (!bwrap || !prlimit || !setpriv) {
-      const missing = [!bwrap && 'bwrap (bubblewrap)', !prlimit && 'prlimit (util-linux)', !setpriv && 'setpriv (util-linux)'].filter(Boolean).join(', ');
+      const missing = [
+        !bwrap && 'bwrap (bubblewrap)',
+        !prlimit && 'prlimit (util-linux)',
+        !setpriv && 'setpriv (util-linux)',
+      ]
+        .filter(Boolean)
+        .join(', ');
       return new ScannerSandbox(settings, `${missing} not installed`, undefined);
     }
     const sandbox = new ScannerSandbox(settings, undefined, { bwrap, prlimit, setpriv });
@@ -145,7 +165,14 @@ export class ScannerSandbox {
     const dir = fs.mkdtempSync(path.join(probeRoot, 'sandbox-probe-'));
     try {
       this.prepare([dir]);
-      const plan = this.plan({ binary: '/bin/sh', argv: ['-c', 'echo ok > "$0/probe"', dir], env: {}, cwd: dir, readOnly: [], writable: [dir] });
+      const plan = this.plan({
+        binary: '/bin/sh',
+        argv: ['-c', 'echo ok > "$0/probe"', dir],
+        env: {},
+        cwd: dir,
+        readOnly: [],
+        writable: [dir],
+      });
       const res = await runProcess(plan.binary, plan.argv, { env: plan.env, cwd: plan.cwd, timeoutMs: 30000 });
       if (res.code === 0 && fs.existsSync(path.join(dir, 'probe'))) return undefined;
       const said = (res.stderr || res.stdout).trim().split('\n')[0] ?? '';
@@ -176,7 +203,9 @@ export class ScannerSandbox {
 
   /** Install folders a tool's program needs besides its own: its script interpreter's, and this Node.js (ESLint). */
   private runtimeOf(binary: string): string[] {
-    return [interpreterPrefixOf(binary), installPrefixOf(path.dirname(process.execPath))].filter((p): p is string => p !== undefined);
+    return [interpreterPrefixOf(binary), installPrefixOf(path.dirname(process.execPath))].filter(
+      (p): p is string => p !== undefined,
+    );
   }
 
   /** The command line that runs the invocation (in the sandbox unless the operator opted out). */
@@ -185,16 +214,34 @@ export class ScannerSandbox {
     if (!this.tools) throw new Error(`scanner sandbox unavailable: ${this.problem}`);
     const { limits, uid, gid } = this.settings;
     const rlimits = [
-      `--cpu=${limits.cpuSeconds}`, `--as=${limits.memoryBytes}`, `--nproc=${limits.processes}`, `--fsize=${limits.fileSizeBytes}`,
-      `--nofile=${limits.openFiles}`, '--core=0',
+      `--cpu=${limits.cpuSeconds}`,
+      `--as=${limits.memoryBytes}`,
+      `--nproc=${limits.processes}`,
+      `--fsize=${limits.fileSizeBytes}`,
+      `--nofile=${limits.openFiles}`,
+      '--core=0',
     ];
     // As root, bwrap mounts what root may read (an interpreter under /root, say) and the tool then drops
     // to the sandbox's user with setpriv: a user namespace would leave no other user to switch to, so
     // every namespace but the user one is unshared. Otherwise bwrap builds a user namespace itself.
     const isolation = this.dropsPrivileges
-      ? ['--unshare-ipc', '--unshare-pid', '--unshare-net', '--unshare-uts', '--unshare-cgroup-try', '--cap-drop', 'ALL', '--cap-add', 'CAP_SETUID', '--cap-add', 'CAP_SETGID']
+      ? [
+          '--unshare-ipc',
+          '--unshare-pid',
+          '--unshare-net',
+          '--unshare-uts',
+          '--unshare-cgroup-try',
+          '--cap-drop',
+          'ALL',
+          '--cap-add',
+          'CAP_SETUID',
+          '--cap-add',
+          'CAP_SETGID',
+        ]
       : ['--unshare-all', '--cap-drop', 'ALL'];
-    const user = this.dropsPrivileges ? [this.tools.setpriv, `--reuid=${uid}`, `--regid=${gid}`, '--clear-groups', '--inh-caps=-all', '--'] : [];
+    const user = this.dropsPrivileges
+      ? [this.tools.setpriv, `--reuid=${uid}`, `--regid=${gid}`, '--clear-groups', '--inh-caps=-all', '--']
+      : [];
     const system: string[] = [];
     for (const p of SYSTEM_PATHS) {
       const stat = fs.lstatSync(p, { throwIfNoEntry: false });
@@ -203,12 +250,40 @@ export class ScannerSandbox {
     }
     const env = { ...inv.env, HOME: SANDBOX_HOME };
     const bwrap = [
-      ...isolation, '--die-with-parent', '--new-session', '--clearenv',
+      ...isolation,
+      '--die-with-parent',
+      '--new-session',
+      '--clearenv',
       ...Object.entries(env).flatMap(([k, v]) => ['--setenv', k, v]),
       ...system,
-      '--proc', '/proc', '--dev', '/dev', '--perms', '1777', '--tmpfs', '/tmp', '--perms', '0777', '--dir', SANDBOX_HOME,
-      ...mounts([...ETC_PATHS.filter((p) => fs.existsSync(p)), ...this.settings.readOnlyPaths, ...this.runtimeOf(inv.binary), ...inv.readOnly].map((p) => ({ p, writable: false })).concat(inv.writable.map((p) => ({ p, writable: true })))),
-      '--chdir', inv.cwd, '--', ...user, inv.binary, ...inv.argv,
+      '--proc',
+      '/proc',
+      '--dev',
+      '/dev',
+      '--perms',
+      '1777',
+      '--tmpfs',
+      '/tmp',
+      '--perms',
+      '0777',
+      '--dir',
+      SANDBOX_HOME,
+      ...mounts(
+        [
+          ...ETC_PATHS.filter((p) => fs.existsSync(p)),
+          ...this.settings.readOnlyPaths,
+          ...this.runtimeOf(inv.binary),
+          ...inv.readOnly,
+        ]
+          .map((p) => ({ p, writable: false }))
+          .concat(inv.writable.map((p) => ({ p, writable: true }))),
+      ),
+      '--chdir',
+      inv.cwd,
+      '--',
+      ...user,
+      inv.binary,
+      ...inv.argv,
     ];
     return {
       binary: this.tools.prlimit,
@@ -231,7 +306,8 @@ function mounts(binds: { p: string; writable: boolean }[]): string[] {
   for (const bind of [...binds].sort((a, b) => a.p.localeCompare(b.p))) {
     if (done.some((d) => inside(bind.p, d.p) && d.writable === bind.writable)) continue;
     const parents: string[] = [];
-    for (let dir = path.dirname(bind.p); !made.has(dir) && !done.some((d) => inside(dir, d.p)); dir = path.dirname(dir)) parents.unshift(dir);
+    for (let dir = path.dirname(bind.p); !made.has(dir) && !done.some((d) => inside(dir, d.p)); dir = path.dirname(dir))
+      parents.unshift(dir);
     for (const dir of parents) {
       args.push('--perms', '0755', '--dir', dir);
       made.add(dir);

@@ -68,10 +68,16 @@ export function toolArgv(job: ScanJob, paths: { workspace: string; resultDir: st
   const exec = job.tool.execution!;
   const refused = checkExtraArgs(exec.extraArgs, job.extraArgs);
   if (refused.length > 0) {
-    throw new ScanRunError(`The tool settings' extra_args are not allowed for ${job.tool.name}: ${refused.map((p) => `extra_args[${p.index}] ${p.problem}`).join('; ')}`);
+    throw new ScanRunError(
+      `The tool settings' extra_args are not allowed for ${job.tool.name}: ${refused.map((p) => `extra_args[${p.index}] ${p.problem}`).join('; ')}`,
+    );
   }
   const result = `${paths.resultDir}/${exec.resultFile}`;
   const fill = (a: string) =>
-    a.replaceAll('{workspace}', paths.workspace).replaceAll('{resultDir}', paths.resultDir).replaceAll('{result}', result).replaceAll('{rules}', paths.rulesDir);
+    a
+      .replaceAll('{workspace}', paths.workspace)
+      .replaceAll('{resultDir}', paths.resultDir)
+      .replaceAll('{result}', result)
+      .replaceAll('{rules}', paths.rulesDir);
   return [...exec.argv.map(fill), ...job.extraArgs];
 }

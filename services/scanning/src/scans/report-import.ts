@@ -2,7 +2,16 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { MessagePort } from 'node:worker_threads';
-import { computeFingerprints, Finding, mergeDuplicates, parseReport, ReportParseError, SEVERITIES, Severity, streamImportReport } from '@bulwark/findings';
+import {
+  computeFingerprints,
+  Finding,
+  mergeDuplicates,
+  parseReport,
+  ReportParseError,
+  SEVERITIES,
+  Severity,
+  streamImportReport,
+} from '@bulwark/findings';
 import { relativeToWorkspace } from '../domain/report';
 
 /** Findings per stored batch: one INSERT statement each, parsed by PostgreSQL from one JSON array. */
@@ -51,7 +60,10 @@ export interface FindingsBatch {
  * fingerprinting (a fingerprint must not depend on the temporary folder a scan ran in), true
  * duplicates merged. The service itself streams (`importReportFile`), with the same result.
  */
-export function importScanReport(input: string | Buffer, opts: { format?: string; name?: string; workspace?: string }): { format: string; findings: Finding[] } {
+export function importScanReport(
+  input: string | Buffer,
+  opts: { format?: string; name?: string; workspace?: string },
+): { format: string; findings: Finding[] } {
   const parsed = parseReport(input, { format: opts.format === 'auto' ? undefined : opts.format, name: opts.name });
   if (opts.workspace) {
     relativeToWorkspace(parsed.findings, fs.realpathSync(opts.workspace));
@@ -68,8 +80,16 @@ function parserBuildId(): string {
   if (parserBuild) return parserBuild;
   const root = path.join(path.dirname(require.resolve('@bulwark/findings/package.json')), 'dist');
   const hash = createHash('sha256');
-  const files = fs.readdirSync(root, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.js')).sort();
-  for (const f of files) hash.update(f).update('\0').update(fs.readFileSync(path.join(root, f))).update('\0');
+  const files = fs
+    .readdirSync(root, { recursive: true, encoding: 'utf8' })
+    .filter((f) => f.endsWith('.js'))
+    .sort();
+  for (const f of files)
+    hash
+      .update(f)
+      .update('\0')
+      .update(fs.readFileSync(path.join(root, f)))
+      .update('\0');
   parserBuild = hash.digest('hex');
   return parserBuild;
 }
@@ -98,9 +118,9 @@ export function importReportFile(req: ImportRequest, send: (batch: FindingsBatch
   const realWorkspace = req.workspace ? fs.realpathSync(req.workspace) : undefined;
   const prepare = req.workspace
     ? (f: Finding) => {
-      relativeToWorkspace([f], realWorkspace!);
-      relativeToWorkspace([f], req.workspace!);
-    }
+        relativeToWorkspace([f], realWorkspace!);
+        relativeToWorkspace([f], req.workspace!);
+      }
     : undefined;
   const counts = Object.fromEntries(SEVERITIES.map((s) => [s, 0])) as Record<Severity, number>;
   // One sha256 per finding, by position: findings held for their duplicates arrive out of order.
@@ -115,20 +135,27 @@ export function importReportFile(req: ImportRequest, send: (batch: FindingsBatch
   };
   let result: { format: string; count: number };
   try {
-    result = streamImportReport(req.path, { format: req.format === 'auto' ? undefined : req.format, name: req.name ?? path.basename(req.path), prepare }, (seq, f) => {
-      const text = JSON.stringify(f);
-      counts[f.severity] += 1;
-      if ((seq + 1) * 32 > hashes.length) {
-        const grown = Buffer.alloc(Math.max(hashes.length * 2, (seq + 1) * 32));
-        hashes.copy(grown);
-        hashes = grown;
-      }
-      createHash('sha256').update(text).digest().copy(hashes, seq * 32);
-      // Stored sequence numbers start at 1: the hand-over to the issues service reads those after 0.
-      seqs.push(seq + 1);
-      json.push(text);
-      if (seqs.length >= FINDINGS_BATCH) flush();
-    });
+    result = streamImportReport(
+      req.path,
+      { format: req.format === 'auto' ? undefined : req.format, name: req.name ?? path.basename(req.path), prepare },
+      (seq, f) => {
+        const text = JSON.stringify(f);
+        counts[f.severity] += 1;
+        if ((seq + 1) * 32 > hashes.length) {
+          const grown = Buffer.alloc(Math.max(hashes.length * 2, (seq + 1) * 32));
+          hashes.copy(grown);
+          hashes = grown;
+        }
+        createHash('sha256')
+          .update(text)
+          .digest()
+          .copy(hashes, seq * 32);
+        // Stored sequence numbers start at 1: the hand-over to the issues service reads those after 0.
+        seqs.push(seq + 1);
+        json.push(text);
+        if (seqs.length >= FINDINGS_BATCH) flush();
+      },
+    );
     flush();
   } catch (err) {
     if (err instanceof ReportParseError) return { ok: false, message: err.message, reason: err.reason };
@@ -140,7 +167,9 @@ export function importReportFile(req: ImportRequest, send: (batch: FindingsBatch
       format: result.format,
       findingsCount: result.count,
       severityCounts: counts,
-      digest: createHash('sha256').update(hashes.subarray(0, result.count * 32)).digest('hex'),
+      digest: createHash('sha256')
+        .update(hashes.subarray(0, result.count * 32))
+        .digest('hex'),
       size: fs.statSync(req.path).size,
     },
   };

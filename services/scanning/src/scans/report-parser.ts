@@ -57,7 +57,11 @@ export class ReportParser {
       await storing;
       if (failure) throw failure.error;
       if ((err as { code?: string }).code === 'ERR_WORKER_OUT_OF_MEMORY') {
-        throw new AppError('payload_too_large', 'The report needs more memory to parse than REPORT_PARSE_MEMORY_MB allows', [{ field, problem: 'is too large to parse' }]);
+        throw new AppError(
+          'payload_too_large',
+          'The report needs more memory to parse than REPORT_PARSE_MEMORY_MB allows',
+          [{ field, problem: 'is too large to parse' }],
+        );
       }
       throw err;
     } finally {
@@ -75,7 +79,13 @@ export class ReportParser {
    * into the findings while its gzip is stored beside them; the first failure stops the other, and
    * the transaction rolls back whatever was written.
    */
-  async store(db: Queryable, scanId: string, req: ImportRequest, field: string, file: { fileName?: string; importKey?: string }): Promise<ImportSummary> {
+  async store(
+    db: Queryable,
+    scanId: string,
+    req: ImportRequest,
+    field: string,
+    file: { fileName?: string; importKey?: string },
+  ): Promise<ImportSummary> {
     const stop = new AbortController();
     const [parsed, stored] = await Promise.allSettled([
       this.importInto(db, scanId, req, field).catch((err: unknown) => {
@@ -88,7 +98,10 @@ export class ReportParser {
     if (stored.status === 'rejected') throw stored.reason;
     const report = parsed.value;
     await findingStore.insertReport(db, scanId, {
-      fileName: file.fileName ?? `upload.${report.format}`, contentType: contentTypeOf(report.format), size: report.size, importKey: file.importKey,
+      fileName: file.fileName ?? `upload.${report.format}`,
+      contentType: contentTypeOf(report.format),
+      size: report.size,
+      importKey: file.importKey,
     });
     return report;
   }

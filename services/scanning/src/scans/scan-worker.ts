@@ -3,7 +3,18 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import {
-  EgressProxy, errorMessage, extractTrace, GitCheckoutError, gitCheckout, Logger, PeriodicTask, processAlive, runWithContext, ServiceHost, SpanKind, startSpan,
+  EgressProxy,
+  errorMessage,
+  extractTrace,
+  GitCheckoutError,
+  gitCheckout,
+  Logger,
+  PeriodicTask,
+  processAlive,
+  runWithContext,
+  ServiceHost,
+  SpanKind,
+  startSpan,
 } from '@bulwark/platform';
 import { ReportParseError } from '@bulwark/findings';
 import { decodeJson, SCAN_EVENTS, toolSettingsJson, ToolType, toolType, writeEvent } from '@bulwark/contracts';
@@ -80,7 +91,12 @@ export class ScanWorker {
     this.killOrphans();
     this.running = true;
     this.loop = this.claimLoop();
-    this.reaper = new PeriodicTask('scan reaper', Math.max(1000, (this.opts.leaseSeconds * 1000) / 2), () => this.reap(), this.log);
+    this.reaper = new PeriodicTask(
+      'scan reaper',
+      Math.max(1000, (this.opts.leaseSeconds * 1000) / 2),
+      () => this.reap(),
+      this.log,
+    );
     this.reaper.start();
   }
 
@@ -127,7 +143,11 @@ export class ScanWorker {
             },
             // execute() ends every scan it can; what escapes it (the workspace cannot be made, the
             // database is gone) leaves the lease to run out, and the scan is claimed again.
-            (err) => this.log.error('scan run failed outside its own error handling', { scanId: scan.id, error: errorMessage(err) }),
+            (err) =>
+              this.log.error('scan run failed outside its own error handling', {
+                scanId: scan.id,
+                error: errorMessage(err),
+              }),
           )
           .finally(() => {
             span.end();
@@ -147,8 +167,18 @@ export class ScanWorker {
     }
   }
 
-  private async progress(scan: ScanRecord, ctl: AbortController, progress: number, stage: string, state?: ScanState): Promise<void> {
-    const beat = await scanStore.heartbeat(this.host.db, scan.id, this.owner, this.opts.leaseSeconds, { progress, stage, state });
+  private async progress(
+    scan: ScanRecord,
+    ctl: AbortController,
+    progress: number,
+    stage: string,
+    state?: ScanState,
+  ): Promise<void> {
+    const beat = await scanStore.heartbeat(this.host.db, scan.id, this.owner, this.opts.leaseSeconds, {
+      progress,
+      stage,
+      state,
+    });
     if (!beat.owned || beat.stopRequested) {
       ctl.abort(beat.owned ? undefined : LEASE_LOST);
       throw new Stopped();
@@ -161,7 +191,9 @@ export class ScanWorker {
     fs.writeFileSync(path.join(workspace, OWNER_FILE), String(process.pid));
     const heartbeat = this.keepLease(scan, ctl);
     try {
-      await this.host.transaction((trx) => writeEvent(trx, SCAN_EVENTS.scanStarted, scan.checkId, { ...scanRef(scan), attempt: scan.attempts }));
+      await this.host.transaction((trx) =>
+        writeEvent(trx, SCAN_EVENTS.scanStarted, scan.checkId, { ...scanRef(scan), attempt: scan.attempts }),
+      );
       const run = await this.runnable(scan);
       await this.progress(scan, ctl, 5, 'checkout');
       const dirs = await this.checkOut(run.check, workspace, ctl);
@@ -179,14 +211,17 @@ export class ScanWorker {
 
   /** Renews the lease while the run lasts; a lost lease or a stop request aborts the run. */
   private keepLease(scan: ScanRecord, ctl: AbortController): NodeJS.Timeout {
-    return setInterval(() => {
-      void scanStore
-        .heartbeat(this.host.db, scan.id, this.owner, this.opts.leaseSeconds)
-        .then((beat) => {
-          if (!beat.owned || beat.stopRequested) ctl.abort(beat.owned ? undefined : LEASE_LOST);
-        })
-        .catch(() => undefined);
-    }, Math.max(500, (this.opts.leaseSeconds * 1000) / 3));
+    return setInterval(
+      () => {
+        void scanStore
+          .heartbeat(this.host.db, scan.id, this.owner, this.opts.leaseSeconds)
+          .then((beat) => {
+            if (!beat.owned || beat.stopRequested) ctl.abort(beat.owned ? undefined : LEASE_LOST);
+          })
+          .catch(() => undefined);
+      },
+      Math.max(500, (this.opts.leaseSeconds * 1000) / 3),
+    );
   }
 
   /** The scan's check and tool, refusing a check that is gone and a tool Bulwark does not run. */
@@ -195,7 +230,10 @@ export class ScanWorker {
     if (!check) throw new ScanRunError('The check was deleted');
     const tool = await this.catalog.tool(check.securityToolId);
     const type = toolType(tool.typeId);
-    if (!type?.execution) throw new ScanRunError(`Tool type ${tool.typeName || tool.typeId} is not run by Bulwark: upload its reports to POST /api/v1/check/${check.id}/results`);
+    if (!type?.execution)
+      throw new ScanRunError(
+        `Tool type ${tool.typeName || tool.typeId} is not run by Bulwark: upload its reports to POST /api/v1/check/${check.id}/results`,
+      );
     return { check, tool, type };
   }
 
@@ -206,12 +244,22 @@ export class ScanWorker {
     const out = path.join(workspace, 'out');
     fs.mkdirSync(out, { mode: 0o700 });
     const checkout: ScanCheckout = {
-      url: source.url, authMethod: source.authMethod, login: source.login, password: source.password, sshPrivateKey: source.sshPrivateKey,
-      ref: check.tag?.tag_name ?? (check.sourceAuth.branch_name as string | undefined) ?? (source.branchName || undefined), commit: check.tag?.commit,
+      url: source.url,
+      authMethod: source.authMethod,
+      login: source.login,
+      password: source.password,
+      sshPrivateKey: source.sshPrivateKey,
+      ref:
+        check.tag?.tag_name ?? (check.sourceAuth.branch_name as string | undefined) ?? (source.branchName || undefined),
+      commit: check.tag?.commit,
       timeoutSeconds: this.opts.checkoutTimeoutSeconds,
     };
     if (this.runner.needsLocalCheckout) {
-      await gitCheckout(checkout, { name: checkout.ref, commit: checkout.commit }, src, { timeoutMs: checkout.timeoutSeconds * 1000, signal: ctl.signal, egress: this.opts.egress });
+      await gitCheckout(checkout, { name: checkout.ref, commit: checkout.commit }, src, {
+        timeoutMs: checkout.timeoutSeconds * 1000,
+        signal: ctl.signal,
+        egress: this.opts.egress,
+      });
     } else {
       // The runner checks out for itself; the empty folder keeps the report's paths relative to it.
       fs.mkdirSync(src, { mode: 0o700 });
@@ -220,12 +268,27 @@ export class ScanWorker {
   }
 
   /** Runs the scanner with the tool's settings under the check's; answers the path of its report. */
-  private async runScanner(scan: ScanRecord, { tool, type, check }: ScanSubject, dirs: ScanDirs, ctl: AbortController): Promise<string> {
-    const settings = { ...decodeJson(toolSettingsJson, tool.settingsJson || '{}', 'settings_json'), ...check.toolSettings } as { timeout_seconds?: number; extra_args?: string[]; resources?: { cpu?: string; memory?: string } };
+  private async runScanner(
+    scan: ScanRecord,
+    { tool, type, check }: ScanSubject,
+    dirs: ScanDirs,
+    ctl: AbortController,
+  ): Promise<string> {
+    const settings = {
+      ...decodeJson(toolSettingsJson, tool.settingsJson || '{}', 'settings_json'),
+      ...check.toolSettings,
+    } as { timeout_seconds?: number; extra_args?: string[]; resources?: { cpu?: string; memory?: string } };
     const outcome = await this.runner.run(
       {
-        scanId: scan.id, tool: type, scanDir: dirs.workspace, workspace: dirs.src, resultDir: dirs.out, rulesDir: this.opts.rulesDir,
-        timeoutMs: (settings.timeout_seconds ?? this.opts.defaultTimeoutSeconds) * 1000, extraArgs: settings.extra_args ?? [], resources: settings.resources,
+        scanId: scan.id,
+        tool: type,
+        scanDir: dirs.workspace,
+        workspace: dirs.src,
+        resultDir: dirs.out,
+        rulesDir: this.opts.rulesDir,
+        timeoutMs: (settings.timeout_seconds ?? this.opts.defaultTimeoutSeconds) * 1000,
+        extraArgs: settings.extra_args ?? [],
+        resources: settings.resources,
         checkout: this.runner.needsLocalCheckout ? undefined : dirs.checkout,
       },
       ctl.signal,
@@ -234,18 +297,51 @@ export class ScanWorker {
   }
 
   /** Parses the report into the store with its gzip, completes the scan and announces it, in one transaction. */
-  private async storeReport(scan: ScanRecord, { check, type }: ScanSubject, reportPath: string, src: string): Promise<ScanRunEnd> {
+  private async storeReport(
+    scan: ScanRecord,
+    { check, type }: ScanSubject,
+    reportPath: string,
+    src: string,
+  ): Promise<ScanRunEnd> {
     const { report, done } = await this.host.transaction(async (trx) => {
-      const report = await this.parser.store(trx, scan.id, { path: reportPath, format: type.resultFormat, workspace: src }, 'report', { fileName: path.basename(reportPath) });
-      const finished = await scanStore.finish(trx, scan.id, ['parsing'], 'completed', {
-        findingsCount: report.findingsCount, severityCounts: report.severityCounts, reportFormat: report.format, findingsDigest: report.digest, error: null,
-      }, this.owner);
+      const report = await this.parser.store(
+        trx,
+        scan.id,
+        { path: reportPath, format: type.resultFormat, workspace: src },
+        'report',
+        { fileName: path.basename(reportPath) },
+      );
+      const finished = await scanStore.finish(
+        trx,
+        scan.id,
+        ['parsing'],
+        'completed',
+        {
+          findingsCount: report.findingsCount,
+          severityCounts: report.severityCounts,
+          reportFormat: report.format,
+          findingsDigest: report.digest,
+          error: null,
+        },
+        this.owner,
+      );
       if (finished) {
-        await writeEvent(trx, SCAN_EVENTS.scanCompleted, scan.checkId, { ...scanRef(scan), findings_count: report.findingsCount, severity_counts: report.severityCounts, tool_id: check.securityToolId, findings_digest: report.digest });
+        await writeEvent(trx, SCAN_EVENTS.scanCompleted, scan.checkId, {
+          ...scanRef(scan),
+          findings_count: report.findingsCount,
+          severity_counts: report.severityCounts,
+          tool_id: check.securityToolId,
+          findings_digest: report.digest,
+        });
       }
       return { report, done: finished };
     });
-    this.log.info('scan completed', { scanId: scan.id, checkId: scan.checkId, findings: report.findingsCount, stored: done });
+    this.log.info('scan completed', {
+      scanId: scan.id,
+      checkId: scan.checkId,
+      findings: report.findingsCount,
+      stored: done,
+    });
     return done ? 'completed' : 'abandoned';
   }
 
@@ -256,7 +352,11 @@ export class ScanWorker {
     }
     if (ctl.signal.reason === SHUTDOWN) {
       await this.host.transaction(async (trx) => {
-        if (await scanStore.release(trx, scan.id, this.owner)) await writeEvent(trx, SCAN_EVENTS.scanQueued, scan.checkId, { ...scanRef(scan), reason: 'service shutting down' });
+        if (await scanStore.release(trx, scan.id, this.owner))
+          await writeEvent(trx, SCAN_EVENTS.scanQueued, scan.checkId, {
+            ...scanRef(scan),
+            reason: 'service shutting down',
+          });
       });
       this.log.info('scan handed back to the queue at shutdown', { scanId: scan.id });
       return 'requeued';
@@ -264,25 +364,44 @@ export class ScanWorker {
     const current = await scanStore.get(this.host.db, scan.id);
     if (ctl.signal.aborted || err instanceof Stopped || current?.stopRequested) {
       await this.host.transaction(async (trx) => {
-        if (await scanStore.finish(trx, scan.id, ['running', 'parsing'], 'stopped', { error: null }, this.owner)) await writeEvent(trx, SCAN_EVENTS.scanStopped, scan.checkId, scanRef(scan));
+        if (await scanStore.finish(trx, scan.id, ['running', 'parsing'], 'stopped', { error: null }, this.owner))
+          await writeEvent(trx, SCAN_EVENTS.scanStopped, scan.checkId, scanRef(scan));
       });
       this.log.info('scan stopped', { scanId: scan.id });
       return 'stopped';
     }
     const known = err instanceof ScanRunError || err instanceof GitCheckoutError || err instanceof ReportParseError;
-    const message = err instanceof GitCheckoutError ? `Checkout failed: ${err.message}` : known ? err.message : 'Internal error while scanning';
-    if (!known) this.log.error('scan failed unexpectedly', { scanId: scan.id, error: (err as Error).message, stack: (err as Error).stack });
+    const message =
+      err instanceof GitCheckoutError
+        ? `Checkout failed: ${err.message}`
+        : known
+          ? err.message
+          : 'Internal error while scanning';
+    if (!known)
+      this.log.error('scan failed unexpectedly', {
+        scanId: scan.id,
+        error: (err as Error).message,
+        stack: (err as Error).stack,
+      });
     else this.log.warn('scan failed', { scanId: scan.id, error: message });
     const checkout = err instanceof GitCheckoutError;
     await this.host.transaction(async (trx) => {
-      if (!(await scanStore.finish(trx, scan.id, ['running', 'parsing'], 'failed', { error: message }, this.owner))) return;
+      if (!(await scanStore.finish(trx, scan.id, ['running', 'parsing'], 'failed', { error: message }, this.owner)))
+        return;
       await writeEvent(trx, SCAN_EVENTS.scanFailed, scan.checkId, { ...scanRef(scan), error: message });
       await this.host.recordError(
         {
-          code: checkout ? 'scan.checkout_failed' : 'scan.failed', level: 'error', subject: scan.id,
+          code: checkout ? 'scan.checkout_failed' : 'scan.failed',
+          level: 'error',
+          subject: scan.id,
           message: `Scan ${scan.id} of check ${scan.checkId} (project ${scan.projectCode}) failed: ${message}`,
           message_ru: `Сканирование ${scan.id} проверки ${scan.checkId} (проект ${scan.projectCode}) не удалось: ${checkout ? 'ошибка получения исходного кода' : 'ошибка сканирования'}: ${message}`,
-          details: { check_id: scan.checkId, layer_id: scan.layerId, project_code: scan.projectCode, tool_type_id: scan.toolTypeId },
+          details: {
+            check_id: scan.checkId,
+            layer_id: scan.layerId,
+            project_code: scan.projectCode,
+            tool_type_id: scan.toolTypeId,
+          },
         },
         trx,
       );
@@ -321,18 +440,38 @@ export class ScanWorker {
       await this.host.transaction(async (trx) => {
         if (scan.attempts < this.opts.maxAttempts && !scan.stopRequested) {
           if (await scanStore.requeue(trx, scan.id)) {
-            this.log.warn('scan requeued: its worker stopped renewing the lease', { scanId: scan.id, attempts: scan.attempts });
+            this.log.warn('scan requeued: its worker stopped renewing the lease', {
+              scanId: scan.id,
+              attempts: scan.attempts,
+            });
             await writeEvent(trx, SCAN_EVENTS.scanQueued, scan.checkId, { ...scanRef(scan), reason: 'worker lost' });
           }
-        } else if (await scanStore.finish(trx, scan.id, ['running', 'parsing'], scan.stopRequested ? 'stopped' : 'failed', { error: scan.stopRequested ? null : `The worker running this scan stopped responding (after ${scan.attempts} attempt(s))` })) {
-          await writeEvent(trx, scan.stopRequested ? SCAN_EVENTS.scanStopped : SCAN_EVENTS.scanFailed, scan.checkId, { ...scanRef(scan), reason: 'worker lost' });
+        } else if (
+          await scanStore.finish(trx, scan.id, ['running', 'parsing'], scan.stopRequested ? 'stopped' : 'failed', {
+            error: scan.stopRequested
+              ? null
+              : `The worker running this scan stopped responding (after ${scan.attempts} attempt(s))`,
+          })
+        ) {
+          await writeEvent(trx, scan.stopRequested ? SCAN_EVENTS.scanStopped : SCAN_EVENTS.scanFailed, scan.checkId, {
+            ...scanRef(scan),
+            reason: 'worker lost',
+          });
           if (!scan.stopRequested) {
             await this.host.recordError(
               {
-                code: 'scan.worker_lost', level: 'error', subject: scan.id, request_id: null,
+                code: 'scan.worker_lost',
+                level: 'error',
+                subject: scan.id,
+                request_id: null,
                 message: `Scan ${scan.id} of check ${scan.checkId} (project ${scan.projectCode}) failed: its worker stopped responding (after ${scan.attempts} attempt(s))`,
                 message_ru: `Сканирование ${scan.id} проверки ${scan.checkId} (проект ${scan.projectCode}) не удалось: обработчик перестал отвечать (попыток: ${scan.attempts})`,
-                details: { check_id: scan.checkId, layer_id: scan.layerId, project_code: scan.projectCode, attempts: scan.attempts },
+                details: {
+                  check_id: scan.checkId,
+                  layer_id: scan.layerId,
+                  project_code: scan.projectCode,
+                  attempts: scan.attempts,
+                },
               },
               trx,
             );

@@ -79,7 +79,8 @@ function settingsColumns(s: CheckSettings): Record<string, unknown> {
   return cols;
 }
 
-const tagColumns = (tag: TagInfo | null | undefined) => (tag === undefined ? {} : { tag_name: tag?.tag_name ?? null, commit: tag?.commit ?? null });
+const tagColumns = (tag: TagInfo | null | undefined) =>
+  tag === undefined ? {} : { tag_name: tag?.tag_name ?? null, commit: tag?.commit ?? null };
 
 export const checkStore = {
   async get(db: Queryable, id: string): Promise<CheckRecord | undefined> {
@@ -102,12 +103,20 @@ export const checkStore = {
     return rows.map(toRecord);
   },
 
-  async insert(db: Queryable, id: string, groupId: string | null, s: CheckSettings, tag: TagInfo | null | undefined): Promise<void> {
+  async insert(
+    db: Queryable,
+    id: string,
+    groupId: string | null,
+    s: CheckSettings,
+    tag: TagInfo | null | undefined,
+  ): Promise<void> {
     await db('checks').insert({ id, group_id: groupId, ...settingsColumns(s), ...tagColumns(tag ?? null) });
   },
 
   async update(db: Queryable, id: string, s: CheckSettings, tag: TagInfo | null | undefined): Promise<void> {
-    await db('checks').where({ id }).update({ ...settingsColumns(s), ...tagColumns(tag), updated_at: db.fn.now() });
+    await db('checks')
+      .where({ id })
+      .update({ ...settingsColumns(s), ...tagColumns(tag), updated_at: db.fn.now() });
   },
 
   async setGroup(db: Queryable, ids: string[], groupId: string | null): Promise<void> {
@@ -115,7 +124,9 @@ export const checkStore = {
   },
 
   async setComparison(db: Queryable, id: string, comparison: Comparison): Promise<void> {
-    await db('checks').where({ id }).update({ comparison: JSON.stringify(comparison), updated_at: db.fn.now() });
+    await db('checks')
+      .where({ id })
+      .update({ comparison: JSON.stringify(comparison), updated_at: db.fn.now() });
   },
 
   async createGroup(db: Queryable, id: string): Promise<void> {
@@ -135,7 +146,14 @@ export const checkStore = {
 
   async list(
     db: Queryable,
-    q: { page: number; limit: number; layerId?: string; projectCode?: string; groupId?: string; projects: string[] | null },
+    q: {
+      page: number;
+      limit: number;
+      layerId?: string;
+      projectCode?: string;
+      groupId?: string;
+      projects: string[] | null;
+    },
   ): Promise<{ items: CheckRecord[]; total: number }> {
     const base = db('checks').where((w) => {
       if (q.layerId) w.where('layer_id', q.layerId);
@@ -144,11 +162,19 @@ export const checkStore = {
       if (q.projects) w.whereIn('project_code', q.projects);
     });
     const [{ count }] = await base.clone().count<{ count: string }[]>({ count: '*' });
-    const rows = await base.clone().orderBy('created_at', 'desc').orderBy('id').limit(q.limit).offset((q.page - 1) * q.limit);
+    const rows = await base
+      .clone()
+      .orderBy('created_at', 'desc')
+      .orderBy('id')
+      .limit(q.limit)
+      .offset((q.page - 1) * q.limit);
     return { items: rows.map(toRecord), total: Number(count) };
   },
 
-  async using(db: Queryable, q: { sourceIds: string[]; toolIds: string[]; layerIds: string[] }): Promise<CheckRecord[]> {
+  async using(
+    db: Queryable,
+    q: { sourceIds: string[]; toolIds: string[]; layerIds: string[] },
+  ): Promise<CheckRecord[]> {
     if (q.sourceIds.length + q.toolIds.length + q.layerIds.length === 0) return [];
     const rows = await db('checks')
       .where((w) => {

@@ -59,8 +59,19 @@ export const findingStore = {
   },
 
   /** The report's row: what it is called, its type and size, and the import key of an upload. */
-  async insertReport(db: Queryable, scanId: string, file: { fileName: string; contentType: string; size: number; importKey?: string }): Promise<void> {
-    await db('scan_reports').insert({ scan_id: scanId, file_name: file.fileName, content_type: file.contentType, size: file.size, gzip: null, import_key: file.importKey ?? null });
+  async insertReport(
+    db: Queryable,
+    scanId: string,
+    file: { fileName: string; contentType: string; size: number; importKey?: string },
+  ): Promise<void> {
+    await db('scan_reports').insert({
+      scan_id: scanId,
+      file_name: file.fileName,
+      content_type: file.contentType,
+      size: file.size,
+      gzip: null,
+      import_key: file.importKey ?? null,
+    });
   },
 
   /** The latest completed scan of the check whose report had this import key and whose findings digest is known. */
@@ -73,7 +84,13 @@ export const findingStore = {
       .first('s.id', 's.report_format', 's.findings_count', 's.severity_counts', 's.findings_digest');
     if (!row) return undefined;
     const counts = typeof row.severity_counts === 'string' ? JSON.parse(row.severity_counts) : row.severity_counts;
-    return { scanId: row.id, format: row.report_format, findingsCount: row.findings_count, severityCounts: counts, digest: row.findings_digest };
+    return {
+      scanId: row.id,
+      format: row.report_format,
+      findingsCount: row.findings_count,
+      severityCounts: counts,
+      digest: row.findings_digest,
+    };
   },
 
   /**
@@ -83,42 +100,75 @@ export const findingStore = {
    * meanwhile): nothing was written then.
    */
   async reuseImport(db: Queryable, scanId: string, from: SameImport, fileName: string): Promise<boolean> {
-    const source: { findings_of: string | null } | undefined = await db('scans').where({ id: from.scanId }).forShare().first('findings_of');
+    const source: { findings_of: string | null } | undefined = await db('scans')
+      .where({ id: from.scanId })
+      .forShare()
+      .first('findings_of');
     if (!source) return false;
     await db.raw(
       `insert into scan_reports (scan_id, file_name, content_type, size, gzip, import_key)
        select ?, ?, content_type, size, gzip, import_key from scan_reports where scan_id = ?`,
       [scanId, fileName, from.scanId],
     );
-    await db('scans').where({ id: scanId }).update({ findings_of: source.findings_of ?? from.scanId });
+    await db('scans')
+      .where({ id: scanId })
+      .update({ findings_of: source.findings_of ?? from.scanId });
     return true;
   },
 
   /** The scan whose `scan_findings` and `scan_report_chunks` rows are this scan's (itself unless it reuses another's). */
   async holder(db: Queryable, scanId: string): Promise<string> {
-    const row: { findings_of: string | null } | undefined = await db('scans').where({ id: scanId }).first('findings_of');
+    const row: { findings_of: string | null } | undefined = await db('scans')
+      .where({ id: scanId })
+      .first('findings_of');
     return row?.findings_of ?? scanId;
   },
 
   /** One chunk of the findings held by scan `holderId` after `afterSeq` as JSON text, for the hand-over to the issues service. */
-  async chunk(db: Queryable, holderId: string, afterSeq: number, limit: number): Promise<{ seq: number; findingJson: string }[]> {
-    return db('scan_findings').select('seq', db.raw('finding::text as "findingJson"')).where('scan_id', holderId).andWhere('seq', '>', afterSeq).orderBy('seq').limit(limit);
+  async chunk(
+    db: Queryable,
+    holderId: string,
+    afterSeq: number,
+    limit: number,
+  ): Promise<{ seq: number; findingJson: string }[]> {
+    return db('scan_findings')
+      .select('seq', db.raw('finding::text as "findingJson"'))
+      .where('scan_id', holderId)
+      .andWhere('seq', '>', afterSeq)
+      .orderBy('seq')
+      .limit(limit);
   },
 
-  async page(db: Queryable, scanId: string, q: { page: number; limit: number; severity?: string }): Promise<{ items: Finding[]; total: number }> {
+  async page(
+    db: Queryable,
+    scanId: string,
+    q: { page: number; limit: number; severity?: string },
+  ): Promise<{ items: Finding[]; total: number }> {
     const base = db('scan_findings').where('scan_id', await findingStore.holder(db, scanId));
     if (q.severity) base.where('severity', q.severity);
     const [{ count }] = await base.clone().count<{ count: string }[]>({ count: '*' });
-    const rows: { finding: unknown }[] = await base.clone().orderBy('seq').limit(q.limit).offset((q.page - 1) * q.limit);
-    return { items: rows.map((r) => (typeof r.finding === 'string' ? JSON.parse(r.finding) : r.finding) as Finding), total: Number(count) };
+    const rows: { finding: unknown }[] = await base
+      .clone()
+      .orderBy('seq')
+      .limit(q.limit)
+      .offset((q.page - 1) * q.limit);
+    return {
+      items: rows.map((r) => (typeof r.finding === 'string' ? JSON.parse(r.finding) : r.finding) as Finding),
+      total: Number(count),
+    };
   },
 
   /**
    * The stored report: its name and type, and its bytes as a stream, gunzipped as they are read one
    * row at a time. Reports stored before the rows existed are one `gzip` value.
    */
-  async report(db: Queryable, scanId: string): Promise<{ fileName: string; contentType: string; bytes: Readable } | undefined> {
-    const row = await db('scan_reports').where({ scan_id: scanId }).first('file_name', 'content_type', db.raw('gzip is not null as legacy'));
+  async report(
+    db: Queryable,
+    scanId: string,
+  ): Promise<{ fileName: string; contentType: string; bytes: Readable } | undefined> {
+    const row = await db('scan_reports')
+      .where({ scan_id: scanId })
+      .first('file_name', 'content_type', db.raw('gzip is not null as legacy'));
     if (!row) return undefined;
     const holder = await findingStore.holder(db, scanId);
     async function* gzipped(): AsyncGenerator<Buffer> {

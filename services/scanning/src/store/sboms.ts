@@ -28,8 +28,16 @@ interface SbomRow {
 }
 
 const toRecord = (r: SbomRow): SbomRecord => ({
-  id: r.id, layerId: r.layer_id, projectCode: r.project_code, projectName: r.project_name, format: r.format, fileName: r.file_name,
-  componentsCount: r.components_count, vulnerabilitiesCount: r.vulnerabilities_count, uploadedBy: r.uploaded_by, createdAt: iso(r.created_at)!,
+  id: r.id,
+  layerId: r.layer_id,
+  projectCode: r.project_code,
+  projectName: r.project_name,
+  format: r.format,
+  fileName: r.file_name,
+  componentsCount: r.components_count,
+  vulnerabilitiesCount: r.vulnerabilities_count,
+  uploadedBy: r.uploaded_by,
+  createdAt: iso(r.created_at)!,
 });
 
 export interface DependencyRecord {
@@ -50,15 +58,28 @@ export const sbomStore = {
   /** Stores the SBOM and makes its components the layer's dependency list. */
   async replaceForLayer(db: Queryable, s: Omit<SbomRecord, 'createdAt'>, components: Component[]): Promise<void> {
     await db('sboms').insert({
-      id: s.id, layer_id: s.layerId, project_code: s.projectCode, project_name: s.projectName, format: s.format, file_name: s.fileName,
-      components_count: s.componentsCount, vulnerabilities_count: s.vulnerabilitiesCount, uploaded_by: s.uploadedBy,
+      id: s.id,
+      layer_id: s.layerId,
+      project_code: s.projectCode,
+      project_name: s.projectName,
+      format: s.format,
+      file_name: s.fileName,
+      components_count: s.componentsCount,
+      vulnerabilities_count: s.vulnerabilitiesCount,
+      uploaded_by: s.uploadedBy,
     });
     await db('dependencies').where({ layer_id: s.layerId }).delete();
     for (let i = 0; i < components.length; i += BATCH) {
       await db('dependencies').insert(
         components.slice(i, i + BATCH).map((c) => ({
-          sbom_id: s.id, layer_id: s.layerId, project_code: s.projectCode, project_name: s.projectName,
-          name: c.group ? `${c.group}/${c.name}` : c.name, version: c.version ?? null, type: c.type ?? null, purl: c.purl ?? null,
+          sbom_id: s.id,
+          layer_id: s.layerId,
+          project_code: s.projectCode,
+          project_name: s.projectName,
+          name: c.group ? `${c.group}/${c.name}` : c.name,
+          version: c.version ?? null,
+          type: c.type ?? null,
+          purl: c.purl ?? null,
         })),
       );
     }
@@ -70,27 +91,60 @@ export const sbomStore = {
   },
 
   /** A layer's latest SBOM with every component of it (the layer's dependency list), or undefined without one. */
-  async latestForLayer(db: Queryable, layerId: string): Promise<{ sbom: SbomRecord; components: Pick<DependencyRecord, 'name' | 'version' | 'type' | 'purl'>[] } | undefined> {
+  async latestForLayer(
+    db: Queryable,
+    layerId: string,
+  ): Promise<
+    { sbom: SbomRecord; components: Pick<DependencyRecord, 'name' | 'version' | 'type' | 'purl'>[] } | undefined
+  > {
     const row = await db('sboms').where({ layer_id: layerId }).orderBy('created_at', 'desc').orderBy('id').first();
     if (!row) return undefined;
-    const components = await db('dependencies').where({ layer_id: layerId, sbom_id: row.id }).orderBy('name').orderBy('version').orderBy('id').select('name', 'version', 'type', 'purl');
+    const components = await db('dependencies')
+      .where({ layer_id: layerId, sbom_id: row.id })
+      .orderBy('name')
+      .orderBy('version')
+      .orderBy('id')
+      .select('name', 'version', 'type', 'purl');
     return { sbom: toRecord(row), components };
   },
 
-  async list(db: Queryable, q: { page: number; limit: number; projectCode?: string; search?: string; projects: string[] | null }) {
+  async list(
+    db: Queryable,
+    q: { page: number; limit: number; projectCode?: string; search?: string; projects: string[] | null },
+  ) {
     const base = db('sboms').where((w) => {
       if (q.projectCode) w.where('project_code', q.projectCode);
       if (q.projects) w.whereIn('project_code', q.projects);
-      if (q.search) w.where((o) => o.whereILike('file_name', like(q.search!)).orWhereILike('project_name', like(q.search!)).orWhereILike('project_code', like(q.search!)));
+      if (q.search)
+        w.where((o) =>
+          o
+            .whereILike('file_name', like(q.search!))
+            .orWhereILike('project_name', like(q.search!))
+            .orWhereILike('project_code', like(q.search!)),
+        );
     });
     const [{ count }] = await base.clone().count<{ count: string }[]>({ count: '*' });
-    const rows = await base.clone().orderBy('created_at', 'desc').orderBy('id').limit(q.limit).offset((q.page - 1) * q.limit);
+    const rows = await base
+      .clone()
+      .orderBy('created_at', 'desc')
+      .orderBy('id')
+      .limit(q.limit)
+      .offset((q.page - 1) * q.limit);
     return { items: rows.map(toRecord), total: Number(count) };
   },
 
   async dependencies(
     db: Queryable,
-    q: { page: number; limit: number; layerId?: string; name?: string; projectName?: string; type?: string; version?: string; projects: string[] | null },
+    q: {
+      page: number;
+      limit: number;
+      layerId?: string;
+      name?: string;
+      projectName?: string;
+      type?: string;
+      version?: string;
+      projects: string[] | null;
+    },
   ): Promise<{ items: DependencyRecord[]; total: number }> {
     const base = db('dependencies').where((w) => {
       if (q.layerId) w.where('layer_id', q.layerId);
@@ -101,10 +155,23 @@ export const sbomStore = {
       if (q.version) w.whereILike('version', like(q.version));
     });
     const [{ count }] = await base.clone().count<{ count: string }[]>({ count: '*' });
-    const rows = await base.clone().orderBy('name').orderBy('version').orderBy('id').limit(q.limit).offset((q.page - 1) * q.limit);
+    const rows = await base
+      .clone()
+      .orderBy('name')
+      .orderBy('version')
+      .orderBy('id')
+      .limit(q.limit)
+      .offset((q.page - 1) * q.limit);
     return {
       items: rows.map((r: Record<string, string>) => ({
-        name: r.name, version: r.version, type: r.type, purl: r.purl, layerId: r.layer_id, projectCode: r.project_code, projectName: r.project_name, sbomId: r.sbom_id,
+        name: r.name,
+        version: r.version,
+        type: r.type,
+        purl: r.purl,
+        layerId: r.layer_id,
+        projectCode: r.project_code,
+        projectName: r.project_name,
+        sbomId: r.sbom_id,
       })),
       total: Number(count),
     };
@@ -117,8 +184,15 @@ export const sbomStore = {
         if (q.layerIds?.length) w.whereIn('layer_id', q.layerIds);
         if (q.projects) w.whereIn('project_code', q.projects);
       });
-    const distinct = async (column: string) => (await scoped().distinct(column).whereNotNull(column).orderBy(column).limit(1000)).map((r: Record<string, string>) => r[column]);
-    const [types, projects, layers] = await Promise.all([distinct('type'), distinct('project_name'), distinct('layer_id')]);
+    const distinct = async (column: string) =>
+      (await scoped().distinct(column).whereNotNull(column).orderBy(column).limit(1000)).map(
+        (r: Record<string, string>) => r[column],
+      );
+    const [types, projects, layers] = await Promise.all([
+      distinct('type'),
+      distinct('project_name'),
+      distinct('layer_id'),
+    ]);
     return { types, project_names: projects, layer_ids: layers };
   },
 };

@@ -85,7 +85,10 @@ const toRecord = (r: ScanRow): ScanRecord => ({
   traceparent: r.traceparent,
 });
 
-export type NewScan = Pick<ScanRecord, 'id' | 'checkId' | 'layerId' | 'projectCode' | 'securityToolId' | 'toolTypeId' | 'kind' | 'state' | 'requestedBy'>;
+export type NewScan = Pick<
+  ScanRecord,
+  'id' | 'checkId' | 'layerId' | 'projectCode' | 'securityToolId' | 'toolTypeId' | 'kind' | 'state' | 'requestedBy'
+>;
 
 export interface ScanQuery {
   page: number;
@@ -105,8 +108,16 @@ export interface ScanQuery {
 export const scanStore = {
   async insert(db: Queryable, s: NewScan): Promise<void> {
     await db('scans').insert({
-      id: s.id, check_id: s.checkId, layer_id: s.layerId, project_code: s.projectCode, security_tool_id: s.securityToolId,
-      tool_type_id: s.toolTypeId, kind: s.kind, state: s.state, requested_by: s.requestedBy, traceparent: traceHeaders().traceparent ?? null,
+      id: s.id,
+      check_id: s.checkId,
+      layer_id: s.layerId,
+      project_code: s.projectCode,
+      security_tool_id: s.securityToolId,
+      tool_type_id: s.toolTypeId,
+      kind: s.kind,
+      state: s.state,
+      requested_by: s.requestedBy,
+      traceparent: traceHeaders().traceparent ?? null,
     });
   },
 
@@ -157,12 +168,27 @@ export const scanStore = {
       if (q.projects) w.whereIn('project_code', q.projects);
     });
     const [{ count }] = await base.clone().count<{ count: string }[]>({ count: '*' });
-    const rows = await base.clone().orderBy('created_at', 'desc').orderBy('id').limit(q.limit).offset((q.page - 1) * q.limit);
+    const rows = await base
+      .clone()
+      .orderBy('created_at', 'desc')
+      .orderBy('id')
+      .limit(q.limit)
+      .offset((q.page - 1) * q.limit);
     return { items: rows.map(toRecord), total: Number(count) };
   },
 
   /** Distinct values of the filterable columns among the scans matching `q`. */
-  async filterValues(db: Queryable, q: { checkIds?: string[]; createdFrom?: string; createdTo?: string; updatedFrom?: string; updatedTo?: string; projects: string[] | null }) {
+  async filterValues(
+    db: Queryable,
+    q: {
+      checkIds?: string[];
+      createdFrom?: string;
+      createdTo?: string;
+      updatedFrom?: string;
+      updatedTo?: string;
+      projects: string[] | null;
+    },
+  ) {
     const scoped = () =>
       db('scans').where((w) => {
         if (q.checkIds?.length) w.whereIn('check_id', q.checkIds);
@@ -173,10 +199,20 @@ export const scanStore = {
         if (q.projects) w.whereIn('project_code', q.projects);
       });
     const counted = async (column: string) =>
-      ((await scoped().select(column).count({ n: '*' }).groupBy(column).orderBy(column).limit(1000)) as Record<string, string>[]).map((r) => ({ value: r[column], count: Number(r.n) }));
-    const distinct = async (column: string) => (await scoped().distinct(column).orderBy(column).limit(1000)).map((r: Record<string, string>) => r[column]);
+      (
+        (await scoped().select(column).count({ n: '*' }).groupBy(column).orderBy(column).limit(1000)) as Record<
+          string,
+          string
+        >[]
+      ).map((r) => ({ value: r[column], count: Number(r.n) }));
+    const distinct = async (column: string) =>
+      (await scoped().distinct(column).orderBy(column).limit(1000)).map((r: Record<string, string>) => r[column]);
     const [checks, states, projects, layers, kinds, range] = await Promise.all([
-      counted('check_id'), counted('state'), distinct('project_code'), distinct('layer_id'), distinct('kind'),
+      counted('check_id'),
+      counted('state'),
+      distinct('project_code'),
+      distinct('layer_id'),
+      distinct('kind'),
       scoped().min({ min: 'created_at' }).max({ max: 'created_at' }).first(),
     ]);
     return {
@@ -193,7 +229,12 @@ export const scanStore = {
    * Claims the oldest queued scan whose tool is under its concurrency limit, with a lease. SKIP LOCKED
    * lets several workers (and processes) claim in parallel without taking the same scan.
    */
-  async claim(db: Queryable, owner: string, leaseSeconds: number, busyTools: string[]): Promise<ScanRecord | undefined> {
+  async claim(
+    db: Queryable,
+    owner: string,
+    leaseSeconds: number,
+    busyTools: string[],
+  ): Promise<ScanRecord | undefined> {
     const rows: ScanRow[] = await db('scans')
       .whereIn(
         'id',
@@ -220,14 +261,22 @@ export const scanStore = {
   },
 
   /** Extends the lease and records progress; false when the scan is no longer this worker's. */
-  async heartbeat(db: Queryable, id: string, owner: string, leaseSeconds: number, progress?: { progress: number; stage: string; state?: ScanState }): Promise<{ owned: boolean; stopRequested: boolean }> {
+  async heartbeat(
+    db: Queryable,
+    id: string,
+    owner: string,
+    leaseSeconds: number,
+    progress?: { progress: number; stage: string; state?: ScanState },
+  ): Promise<{ owned: boolean; stopRequested: boolean }> {
     const rows: { stop_requested: boolean }[] = await db('scans')
       .where({ id, lease_owner: owner })
       .whereIn('state', ['running', 'parsing'])
       .update({
         lease_until: db.raw(`now() + (? * interval '1 second')`, [leaseSeconds]),
         updated_at: db.fn.now(),
-        ...(progress ? { progress: progress.progress, stage: progress.stage, ...(progress.state ? { state: progress.state } : {}) } : {}),
+        ...(progress
+          ? { progress: progress.progress, stage: progress.stage, ...(progress.state ? { state: progress.state } : {}) }
+          : {}),
       })
       .returning('stop_requested');
     return { owned: rows.length > 0, stopRequested: rows[0]?.stop_requested ?? false };
@@ -239,7 +288,14 @@ export const scanStore = {
     id: string,
     from: ScanState[],
     to: 'completed' | 'failed' | 'stopped',
-    fields: { error?: string | null; findingsCount?: number; severityCounts?: Record<string, number>; reportFormat?: string | null; findingsDigest?: string; progress?: number } = {},
+    fields: {
+      error?: string | null;
+      findingsCount?: number;
+      severityCounts?: Record<string, number>;
+      reportFormat?: string | null;
+      findingsDigest?: string;
+      progress?: number;
+    } = {},
     /** A worker finishes only a scan it still holds. */
     owner?: string,
   ): Promise<boolean> {
@@ -267,7 +323,9 @@ export const scanStore = {
   },
 
   async setQualityGate(db: Queryable, id: string, verdict: unknown): Promise<void> {
-    await db('scans').where({ id }).update({ quality_gate: JSON.stringify(verdict), updated_at: db.fn.now() });
+    await db('scans')
+      .where({ id })
+      .update({ quality_gate: JSON.stringify(verdict), updated_at: db.fn.now() });
   },
 
   async requestStop(db: Queryable, id: string): Promise<void> {
@@ -285,7 +343,15 @@ export const scanStore = {
       .where({ id })
       .whereIn('state', ['running', 'parsing'])
       .where('lease_until', '<', db.fn.now())
-      .update({ state: 'queued', stage: null, progress: 0, lease_owner: null, lease_until: null, started_at: null, updated_at: db.fn.now() });
+      .update({
+        state: 'queued',
+        stage: null,
+        progress: 0,
+        lease_owner: null,
+        lease_until: null,
+        started_at: null,
+        updated_at: db.fn.now(),
+      });
     return n > 0;
   },
 
@@ -294,7 +360,16 @@ export const scanStore = {
     const n = await db('scans')
       .where({ id, lease_owner: owner })
       .whereIn('state', ['running', 'parsing'])
-      .update({ state: 'queued', stage: null, progress: 0, lease_owner: null, lease_until: null, started_at: null, attempts: db.raw('greatest(attempts - 1, 0)'), updated_at: db.fn.now() });
+      .update({
+        state: 'queued',
+        stage: null,
+        progress: 0,
+        lease_owner: null,
+        lease_until: null,
+        started_at: null,
+        attempts: db.raw('greatest(attempts - 1, 0)'),
+        updated_at: db.fn.now(),
+      });
     return n > 0;
   },
 

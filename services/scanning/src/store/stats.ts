@@ -20,27 +20,51 @@ async function onlyIn(db: Queryable, scan: string, other: string): Promise<Sever
     .select('a.severity')
     .count({ n: '*' })
     .where('a.scan_id', scan)
-    .whereNotExists(db('scan_findings as b').select(db.raw('1')).where('b.scan_id', other).whereRaw('b.fingerprint = a.fingerprint'))
+    .whereNotExists(
+      db('scan_findings as b').select(db.raw('1')).where('b.scan_id', other).whereRaw('b.fingerprint = a.fingerprint'),
+    )
     .groupBy('a.severity');
   return breakdown(rows as { severity: string; n: string }[]);
 }
 
 export const statsStore = {
   async totals(db: Queryable, scan: string): Promise<SeverityBreakdown> {
-    const rows = await db('scan_findings').select('severity').count({ n: '*' }).where('scan_id', await findingStore.holder(db, scan)).groupBy('severity');
+    const rows = await db('scan_findings')
+      .select('severity')
+      .count({ n: '*' })
+      .where('scan_id', await findingStore.holder(db, scan))
+      .groupBy('severity');
     return breakdown(rows as { severity: string; n: string }[]);
   },
 
   /** new = only in `scan`, fixed = only in `base`, unchanged = in both. */
-  async versus(db: Queryable, scan: string, base: string): Promise<{ new: SeverityBreakdown; fixed: SeverityBreakdown; unchanged: SeverityBreakdown }> {
-    const [added, fixed, total] = await Promise.all([onlyIn(db, scan, base), onlyIn(db, base, scan), this.totals(db, scan)]);
-    const unchanged = Object.fromEntries(Object.entries(total.by_severity).map(([s, n]) => [s, n - (added.by_severity[s] ?? 0)]));
+  async versus(
+    db: Queryable,
+    scan: string,
+    base: string,
+  ): Promise<{ new: SeverityBreakdown; fixed: SeverityBreakdown; unchanged: SeverityBreakdown }> {
+    const [added, fixed, total] = await Promise.all([
+      onlyIn(db, scan, base),
+      onlyIn(db, base, scan),
+      this.totals(db, scan),
+    ]);
+    const unchanged = Object.fromEntries(
+      Object.entries(total.by_severity).map(([s, n]) => [s, n - (added.by_severity[s] ?? 0)]),
+    );
     return { new: added, fixed, unchanged: { count: total.count - added.count, by_severity: unchanged } };
   },
 
   /** The completed result of the same check just before `scan`. */
-  async previous(db: Queryable, checkId: string, createdAt: string): Promise<{ id: string; createdAt: string } | undefined> {
-    const row = await db('scans').where({ check_id: checkId, state: 'completed' }).where('created_at', '<', createdAt).orderBy('created_at', 'desc').first();
+  async previous(
+    db: Queryable,
+    checkId: string,
+    createdAt: string,
+  ): Promise<{ id: string; createdAt: string } | undefined> {
+    const row = await db('scans')
+      .where({ check_id: checkId, state: 'completed' })
+      .where('created_at', '<', createdAt)
+      .orderBy('created_at', 'desc')
+      .first();
     return row ? { id: row.id, createdAt: new Date(row.created_at).toISOString() } : undefined;
   },
 };

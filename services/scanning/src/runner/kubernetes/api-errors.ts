@@ -20,4 +20,3 @@ export function apiMessage(err: unknown): string {
   const code = statusCode(err);
   return code ? `HTTP ${code}` : (err as Error).message || 'the API server could not be reached';
 }
-

@@ -1,7 +1,17 @@
 import path from 'node:path';
 import type * as K8s from '@kubernetes/client-node' with { 'resolution-mode': 'import' };
 import { ScanJob, toolArgv } from '../scan-runner';
-import { CHECKOUT_CONTAINER, labelValue, MANAGED_BY, MARKER_ANNOTATION, RULES_CONFIG_MAP, SCAN_ID_ANNOTATION, SCAN_ID_LABEL, SCANNER_CONTAINER, TOOL_LABEL } from './names';
+import {
+  CHECKOUT_CONTAINER,
+  labelValue,
+  MANAGED_BY,
+  MARKER_ANNOTATION,
+  RULES_CONFIG_MAP,
+  SCAN_ID_ANNOTATION,
+  SCAN_ID_LABEL,
+  SCANNER_CONTAINER,
+  TOOL_LABEL,
+} from './names';
 import { CHECKOUT_SCRIPT, GIT_HOME, SCANNER_SCRIPT } from './scripts';
 
 /** One scan's Job: its name, the name of its checkout Secret, and the random marker of its report frame. */
@@ -28,12 +38,24 @@ const SCRATCH_SIZE_LIMIT = '1Gi';
  * the scanner container runs the tool's image on it read-only, both as an unprivileged user with
  * every capability dropped, and the deadline covers the checkout and the tool's timeout.
  */
-export function scanJobSpec(job: ScanJob, run: ScanJobRun, rules: K8s.V1KeyToPath[], settings: ScanJobSettings): K8s.V1Job {
+export function scanJobSpec(
+  job: ScanJob,
+  run: ScanJobRun,
+  rules: K8s.V1KeyToPath[],
+  settings: ScanJobSettings,
+): K8s.V1Job {
   const exec = job.tool.execution!;
   const checkout = job.checkout!;
   const deadline = Math.ceil(job.timeoutMs / 1000) + checkout.timeoutSeconds;
-  const labels = { [MANAGED_BY]: 'bulwark', [SCAN_ID_LABEL]: labelValue(job.scanId), [TOOL_LABEL]: labelValue(job.tool.name) };
-  const secretEnv = (envName: string, key: string): K8s.V1EnvVar => ({ name: envName, valueFrom: { secretKeyRef: { name: run.secretName, key } } });
+  const labels = {
+    [MANAGED_BY]: 'bulwark',
+    [SCAN_ID_LABEL]: labelValue(job.scanId),
+    [TOOL_LABEL]: labelValue(job.tool.name),
+  };
+  const secretEnv = (envName: string, key: string): K8s.V1EnvVar => ({
+    name: envName,
+    valueFrom: { secretKeyRef: { name: run.secretName, key } },
+  });
   const ssh = /^ssh:\/\//.test(checkout.url) || /^[^/:@]+@[^/:]+:/.test(checkout.url);
   const checkoutEnv: K8s.V1EnvVar[] = [
     secretEnv('BULWARK_GIT_URL', 'url'),
@@ -42,18 +64,30 @@ export function scanJobSpec(job: ScanJob, run: ScanJobRun, rules: K8s.V1KeyToPat
     { name: 'BULWARK_SOURCE_DIR', value: job.workspace },
     ...(checkout.ref ? [{ name: 'BULWARK_GIT_REF', value: checkout.ref }] : []),
     ...(checkout.commit ? [{ name: 'BULWARK_GIT_COMMIT', value: checkout.commit }] : []),
-    ...(!ssh && checkout.authMethod === 'Login/Password' ? [secretEnv('BULWARK_GIT_USERNAME', 'username'), secretEnv('BULWARK_GIT_PASSWORD', 'password')] : []),
+    ...(!ssh && checkout.authMethod === 'Login/Password'
+      ? [secretEnv('BULWARK_GIT_USERNAME', 'username'), secretEnv('BULWARK_GIT_PASSWORD', 'password')]
+      : []),
     ...(ssh && checkout.sshPrivateKey ? [secretEnv('BULWARK_GIT_SSH_KEY', 'ssh-private-key')] : []),
   ];
   const containerSecurity: K8s.V1SecurityContext = {
-    allowPrivilegeEscalation: false, readOnlyRootFilesystem: true, runAsNonRoot: true, capabilities: { drop: ['ALL'] },
+    allowPrivilegeEscalation: false,
+    readOnlyRootFilesystem: true,
+    runAsNonRoot: true,
+    capabilities: { drop: ['ALL'] },
   };
-  const resources = { ...DEFAULT_RESOURCES, ...Object.fromEntries(Object.entries(job.resources ?? {}).filter(([, v]) => v)) };
+  const resources = {
+    ...DEFAULT_RESOURCES,
+    ...Object.fromEntries(Object.entries(job.resources ?? {}).filter(([, v]) => v)),
+  };
   const argv = toolArgv(job, { workspace: job.workspace, resultDir: job.resultDir, rulesDir: RULES_MOUNT });
   return {
     apiVersion: 'batch/v1',
     kind: 'Job',
-    metadata: { name: run.name, labels, annotations: { [SCAN_ID_ANNOTATION]: job.scanId, [MARKER_ANNOTATION]: run.marker } },
+    metadata: {
+      name: run.name,
+      labels,
+      annotations: { [SCAN_ID_ANNOTATION]: job.scanId, [MARKER_ANNOTATION]: run.marker },
+    },
     spec: {
       backoffLimit: 0,
       activeDeadlineSeconds: deadline,
@@ -64,7 +98,13 @@ export function scanJobSpec(job: ScanJob, run: ScanJobRun, rules: K8s.V1KeyToPat
           restartPolicy: 'Never',
           automountServiceAccountToken: false,
           enableServiceLinks: false,
-          securityContext: { runAsNonRoot: true, runAsUser: USER_ID, runAsGroup: USER_ID, fsGroup: USER_ID, seccompProfile: { type: 'RuntimeDefault' } },
+          securityContext: {
+            runAsNonRoot: true,
+            runAsUser: USER_ID,
+            runAsGroup: USER_ID,
+            fsGroup: USER_ID,
+            seccompProfile: { type: 'RuntimeDefault' },
+          },
           initContainers: [
             {
               name: CHECKOUT_CONTAINER,
@@ -73,7 +113,10 @@ export function scanJobSpec(job: ScanJob, run: ScanJobRun, rules: K8s.V1KeyToPat
               env: checkoutEnv,
               securityContext: containerSecurity,
               resources: { requests: { cpu: '100m', memory: '128Mi' }, limits: { cpu: '1', memory: '512Mi' } },
-              volumeMounts: [{ name: 'source', mountPath: job.workspace }, { name: 'git-home', mountPath: GIT_HOME }],
+              volumeMounts: [
+                { name: 'source', mountPath: job.workspace },
+                { name: 'git-home', mountPath: GIT_HOME },
+              ],
             },
           ],
           containers: [

@@ -32,7 +32,10 @@ export class LogCollector extends Writable {
   private line(line: string): void {
     if (this.pending) {
       if (line === `${this.marker} end`) {
-        this.frame = { exitCode: this.pending.exitCode, report: this.pending.report ? Buffer.from((this.chunks ?? []).join(''), 'base64') : undefined };
+        this.frame = {
+          exitCode: this.pending.exitCode,
+          report: this.pending.report ? Buffer.from((this.chunks ?? []).join(''), 'base64') : undefined,
+        };
         this.pending = undefined;
         this.chunks = undefined;
       } else if (this.pending.report) this.chunks!.push(line.trim());

@@ -15,11 +15,18 @@ const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 /** `bulwark-scan-<scan id>` when that is a DNS label (scan ids are UUIDs), else a digest of the id. */
 export function jobName(scanId: string): string {
   const direct = `bulwark-scan-${scanId.toLowerCase()}`;
-  return direct.length <= 63 && DNS_LABEL.test(direct) ? direct : `bulwark-scan-${createHash('sha256').update(scanId).digest('hex').slice(0, 40)}`;
+  return direct.length <= 63 && DNS_LABEL.test(direct)
+    ? direct
+    : `bulwark-scan-${createHash('sha256').update(scanId).digest('hex').slice(0, 40)}`;
 }
 
 /** A label value (≤ 63 chars, alphanumeric at both ends). */
 export function labelValue(text: string): string {
-  return text.toLowerCase().replace(/[^a-z0-9._-]+/g, '-').slice(0, 63).replace(/^[^a-z0-9]+|[^a-z0-9]+$/g, '') || 'unknown';
+  return (
+    text
+      .toLowerCase()
+      .replace(/[^a-z0-9._-]+/g, '-')
+      .slice(0, 63)
+      .replace(/^[^a-z0-9]+|[^a-z0-9]+$/g, '') || 'unknown'
+  );
 }
-

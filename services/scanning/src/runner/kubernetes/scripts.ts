@@ -60,4 +60,3 @@ export const CHECKOUT_FAILURES: Record<string, (c: ScanCheckout) => string> = {
   commit: (c) => `commit ${c.commit} is not on ${c.ref ? `"${c.ref}"` : 'the default branch'}`,
   clone: (c) => `could not clone the repository at ${gitHost(c.url)}`,
 };
-
