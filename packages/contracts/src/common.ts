@@ -130,3 +130,6 @@ export function bracketQuery<S extends z.ZodObject>(flat: S) {
     return out as NestBrackets<z.output<S>>;
   });
 }
+
+/** Path parameters of a route addressing one record by its id. */
+export const byId = z.object({ id: z.uuid() });

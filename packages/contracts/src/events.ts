@@ -11,8 +11,8 @@ import {
   type TopicSpec,
   type Trx,
 } from '@bulwark/platform';
-import { GATE_CONDITION_TYPES, GATE_OPERATORS } from './routes/issues';
-import { comparisonBody } from './routes/scanning';
+import { GATE_CONDITION_TYPES, GATE_OPERATORS } from './schemas/issues';
+import { comparisonBody } from './schemas/scanning';
 import { z } from './zod';
 
 /**

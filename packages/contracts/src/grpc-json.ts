@@ -1,6 +1,6 @@
 import { invalid } from '@bulwark/platform';
 import { gateVerdict } from './events';
-import { ISSUE_SEVERITIES } from './routes/issues';
+import { ISSUE_SEVERITIES } from './schemas/issues';
 import { z } from './zod';
 
 /**

@@ -5,18 +5,147 @@ export * from './events';
 export * from './grpc-json';
 export * from './route-table';
 export * from './openapi';
+// Each service's request and response schemas live in schemas/, its route rows in routes/. The package
+// exports the schemas that handlers, clients and the console read; the rest only build the route rows.
+export {
+  loginBody,
+  loginResponse,
+  tokenBody,
+  tokenView,
+  tokenCreated,
+  roleCreateBody,
+  roleUpdateBody,
+  roleView,
+  userCreateBody,
+  userUpdateBody,
+  passwordChangeBody,
+  userView,
+  ldapSettingsBody,
+  ldapSettingsView,
+  ldapTestBody,
+  ldapTestResult,
+  ssoSettingsBody,
+  ssoSettingsView,
+  groupCreateBody,
+  groupUpdateBody,
+  groupView,
+  meResponse,
+} from './schemas/identity';
 export * from './routes/identity';
 export * from './routes/license';
 export * from './license';
 export * from './version';
+export {
+  PROJECT_CODE,
+  projectCode,
+  ACCESS_TYPES,
+  SOURCE_AUTH_METHODS,
+  sourceSettings,
+  sourceCreateBody,
+  sourceUpdateBody,
+  sourceView,
+  sourceTestBody,
+  sourceTestResult,
+  sourceTypeView,
+  toolCreateBody,
+  toolUpdateBody,
+  toolView,
+  toolTypeView,
+  toolCleanupResult,
+  FIELD_TYPES,
+  fieldCreateBody,
+  fieldUpdateBody,
+  fieldView,
+  projectCreateBody,
+  projectUpdateBody,
+  projectView,
+  layerCreateBody,
+  layerUpdateBody,
+  layerInstantiateBody,
+  layerView,
+} from './schemas/catalog';
 export * from './routes/catalog';
 export * from './scanner-args';
 export * from './webhook-secret';
 export * from './webhooks';
 export * from './tool-types';
-export * from './routes/scanning';
+export {
+  UPLOAD_MAX_BYTES,
+  tagInfo,
+  checkCreateBody,
+  groupedCheck,
+  checkUpdateBody,
+  scanStates,
+  qualityGateVerdictView,
+  scanResultView,
+  checkView,
+  checkHistory,
+  scanResultComparison,
+  comparisonBody,
+  sbomView,
+  dependencyView,
+  type QualityGateVerdict,
+} from './schemas/scanning';
+export { scanningRoutes } from './routes/scanning';
+export {
+  ISSUE_SEVERITIES,
+  ISSUE_COUNT_GROUPS,
+  ISSUE_SORTS,
+  GATE_CONDITION_TYPES,
+  GATE_OPERATORS,
+  GATE_ACTIONS,
+  DEDUP_FIELDS,
+  DEDUP_SCOPES,
+  issueFilterQuery,
+  issueView,
+  issueList,
+  issueCountGroups,
+  statusView,
+  transitionView,
+  securityRuleBody,
+  securityRuleView,
+  conditionBody,
+  conditionView,
+  gateView,
+  policyBody,
+  policyView,
+  changeResult,
+  issueHistoryEntry,
+  type IssueFilterParams,
+} from './schemas/issues';
 export * from './routes/issues';
+export { REPORT_TYPES, REPORT_PERIODS, REPORT_FORMATS, REPORT_STATES, reportView } from './schemas/reporting';
 export * from './routes/reporting';
+export {
+  WEBHOOK_NOTIFIER_TYPE,
+  NOTIFIABLE_EVENTS,
+  notifierBody,
+  notifierView,
+  notifierTestResult,
+  eventView,
+  errorView,
+  errorLogFilters,
+} from './schemas/notifications';
 export * from './routes/notifications';
+export {
+  TRACKER_TYPES,
+  TICKET_GROUPINGS,
+  TEMPLATE_PLACEHOLDERS,
+  trackerBody,
+  trackerUpdateBody,
+  trackerView,
+  ticketView,
+  type TrackerType,
+  type TrackerCredentials,
+  type TrackerBody,
+} from './schemas/trackers';
 export * from './routes/trackers';
+export {
+  SESSION_COOKIE,
+  CSRF_COOKIE,
+  CSRF_HEADER,
+  sessionResponse,
+  SSO_BROWSER_COOKIE,
+  signedOutResponse,
+} from './schemas/gateway';
 export * from './routes/gateway';

@@ -1,50 +1,12 @@
 import type { RouteSpec } from '@bulwark/platform';
 import { z } from '../zod';
-import { isoDateTime, perm } from '../common';
-import { COMMUNITY_LIMITS, LICENSE_EXPIRING_DAYS, LICENSE_LIMIT_MEANINGS } from '../license';
+import { perm } from '../common';
+import { COMMUNITY_LIMITS } from '../license';
+import { limitsView, licenseStatusView, licenseView } from '../schemas/license';
 
 /** Identity owns the license: it holds the installation id, counts users, and every gateway already asks it about each caller. */
 const service = 'identity';
 const licenseP = (l: 'r' | 'w') => perm('administration.license', l);
-
-const limitsShape = z.object({
-  projects: z.number().int().nullable().openapi({ description: LICENSE_LIMIT_MEANINGS.projects }),
-  users: z.number().int().nullable().openapi({ description: LICENSE_LIMIT_MEANINGS.users }),
-  scanning_processes: z.number().int().nullable().openapi({ description: LICENSE_LIMIT_MEANINGS.scanning_processes }),
-});
-const limitsView = limitsShape.openapi('LicenseLimits', { description: 'null: unlimited' });
-
-const statusView = z
-  .object({
-    status: z.enum(['valid', 'expiring', 'expired', 'community']).openapi({
-      description: `valid; expiring (${LICENSE_EXPIRING_DAYS} days or fewer left); expired (community limits apply again); community (no license installed)`,
-    }),
-    edition: z.string(),
-    days_left: z
-      .number()
-      .int()
-      .nullable()
-      .openapi({ description: 'Whole days until expiry (0 once expired); null without a license' }),
-    expires_at: isoDateTime.nullable(),
-  })
-  .openapi('LicenseStatus');
-
-const licenseView = statusView
-  .extend({
-    installed: z.boolean().openapi({ description: 'Whether a license is installed; false: the community edition' }),
-    id: z.string().nullable(),
-    licensee: z.string().nullable(),
-    installation_id: z.string(),
-    issued_at: isoDateTime.nullable(),
-    installed_at: isoDateTime.nullable(),
-    limits: limitsView.openapi({ description: 'The limits in force now (the community ones without a valid license)' }),
-    // Inline rather than the registered component: a reference made nullable loses its null in the document.
-    license_limits: limitsShape.nullable().openapi({
-      description: 'The limits the installed license grants (also once it has expired); null without a license',
-    }),
-    features: z.array(z.string()),
-  })
-  .openapi('License');
 
 export const licenseRoutes = [
   {
@@ -86,7 +48,7 @@ export const licenseRoutes = [
     tag: 'License',
     access: licenseP('r'),
     summary: 'valid, expiring (with days left), expired or community',
-    response: statusView,
+    response: licenseStatusView,
   },
   {
     operationId: 'licenseEnvironment',

@@ -1,0 +1,362 @@
+import { z } from '../zod';
+import { int4, isoDateTime } from '../common';
+
+export const SCOPE_NOTE =
+  'A caller whose roles are limited to some projects gets 404 for anything outside them, as if it did not exist.';
+
+// ---- shared fields
+
+export const PROJECT_CODE = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
+
+export const projectCode = z
+  .string()
+  .regex(PROJECT_CODE, 'must be 1-64 letters, digits, "_", "." or "-", starting with a letter or digit')
+  .openapi({ description: 'Unique, stable, URL-safe project code', example: 'web-shop' });
+
+export const name = z.string().trim().min(1).max(255);
+
+export const description = z.string().max(4000);
+
+export const ACCESS_TYPES = ['global', 'project'] as const;
+
+export const accessFields = {
+  access_type: z.enum(ACCESS_TYPES).optional().openapi({
+    description:
+      'Release 1.5 access type: "global" (every project, the default) or "project" (only the projects in project_codes)',
+  }),
+  project_codes: z.array(projectCode).max(1000).optional().openapi({
+    description: 'Required and non-empty when access_type is "project"; must be empty or absent when it is "global"',
+  }),
+};
+
+export const accessView = { access_type: z.enum(ACCESS_TYPES), project_codes: z.array(z.string()) };
+
+export const codesBody = z
+  .object({ codes: z.array(z.string().min(1).max(64)).min(1).max(1000) })
+  .strict()
+  .openapi('CodesBody', { description: 'Bulk operation on projects: their codes' });
+
+export const idParam = (key: string) => z.object({ [key]: z.string().min(1).max(128) });
+
+// ---- sources
+
+export const SOURCE_AUTH_METHODS = ['Login/Password', 'Anonymous', 'SSH key'] as const;
+
+export const branchName = z
+  .string()
+  .min(1)
+  .max(255)
+  .regex(
+    /^(?!-)[A-Za-z0-9._\/-]+$/,
+    'must be a branch name (letters, digits, "_", ".", "/", "-"; not starting with "-")',
+  );
+
+export const sourceSettings = z
+  .object({
+    url: z
+      .string()
+      .trim()
+      .min(1)
+      .max(2048)
+      .openapi({ description: 'http(s):// for Git over HTTP(S); ssh://… or user@host:path for Git over SSH' }),
+    branch_name: branchName
+      .optional()
+      .openapi({ description: 'Branch to scan; the repository\u2019s default branch when absent' }),
+    auth_method: z
+      .enum(SOURCE_AUTH_METHODS)
+      .optional()
+      .openapi({ description: 'Login/Password or Anonymous (HTTP), SSH key (SSH)' }),
+    login: z.string().max(255).optional(),
+    password: z
+      .string()
+      .max(4096)
+      .optional()
+      .openapi({ description: 'Stored encrypted, never returned (see password_set)' }),
+    ssh_private_key: z
+      .string()
+      .max(16384)
+      .optional()
+      .openapi({ description: 'OpenSSH private key; stored encrypted, never returned' }),
+  })
+  .strict()
+  .openapi('SourceSettings');
+
+export const sourceCreateBody = z
+  .object({
+    name,
+    description: description.optional(),
+    source_type_id: int4(1),
+    settings: sourceSettings,
+    ...accessFields,
+  })
+  .strict()
+  .openapi('SourceCreate');
+
+export const sourceUpdateBody = z
+  .object({
+    name: name.optional(),
+    description: description.optional(),
+    source_type_id: int4(1).optional(),
+    settings: sourceSettings
+      .partial()
+      .optional()
+      .openapi({ description: 'Changed settings only; a secret left out keeps the stored one' }),
+    ...accessFields,
+  })
+  .strict()
+  .openapi('SourceUpdate');
+
+export const sourceView = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    description: z.string(),
+    source_type_id: z.number().int(),
+    source_type_name: z.string(),
+    settings: z.object({
+      url: z.string(),
+      branch_name: z.string().nullable(),
+      auth_method: z.string(),
+      login: z.string().nullable(),
+      password_set: z.boolean(),
+      ssh_private_key_set: z.boolean(),
+    }),
+    ...accessView,
+    created_at: isoDateTime,
+    updated_at: isoDateTime,
+  })
+  .openapi('Source');
+
+export const sourceTestBody = z
+  .object({
+    settings: sourceSettings,
+    source_id: z
+      .string()
+      .max(128)
+      .optional()
+      .openapi({ description: 'A stored source whose secrets fill in those left out of settings' }),
+  })
+  .strict()
+  .openapi('SourceTest');
+
+export const sourceTestResult = z
+  .object({
+    ok: z.boolean(),
+    message: z.string(),
+    default_branch: z.string().optional(),
+    branches: z.array(z.string()).optional(),
+  })
+  .openapi('SourceTestResult');
+
+export const settingDescription = z.object({
+  name: z.string(),
+  required: z.boolean(),
+  secret: z.boolean(),
+  description: z.string(),
+});
+
+export const sourceTypeView = z
+  .object({
+    id: z.number().int(),
+    name: z.string(),
+    description: z.string(),
+    auth_methods: z.array(z.string()),
+    settings: z.array(settingDescription),
+  })
+  .openapi('SourceType');
+
+// ---- tools
+
+export const toolCreateBody = z
+  .object({
+    name: name.optional().openapi({ description: 'Defaults to the tool type\u2019s name and version' }),
+    description: description.optional(),
+    type_id: int4(1),
+    version: z
+      .string()
+      .trim()
+      .min(1)
+      .max(64)
+      .optional()
+      .openapi({ description: 'Version of this integration; defaults to the type\u2019s version' }),
+    settings: z
+      .record(z.string(), z.unknown())
+      .openapi({ description: 'Validated per tool type (GET /api/v1/tool-types)' }),
+    ...accessFields,
+  })
+  .strict()
+  .openapi('ToolCreate');
+
+export const toolUpdateBody = z
+  .object({
+    name: name.optional(),
+    description: description.optional(),
+    version: z.string().trim().min(1).max(64).optional(),
+    settings: z
+      .record(z.string(), z.unknown())
+      .optional()
+      .openapi({ description: 'Replaces the settings; an api_token left out keeps the stored one' }),
+    ...accessFields,
+  })
+  .strict()
+  .openapi('ToolUpdate');
+
+export const toolView = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    description: z.string(),
+    type_id: z.number().int(),
+    type_name: z.string(),
+    kind: z.enum(['cli', 'server', 'manual']),
+    version: z.string(),
+    result_format: z.string(),
+    settings: z
+      .record(z.string(), z.unknown())
+      .openapi({ description: 'Without secrets; api_token_set says whether a token is stored' }),
+    ...accessView,
+    created_at: isoDateTime,
+    updated_at: isoDateTime,
+  })
+  .openapi('Tool');
+
+export const toolTypeView = z
+  .object({
+    id: z.number().int(),
+    name: z.string(),
+    version: z.string(),
+    kind: z.enum(['cli', 'server', 'manual']),
+    category: z.string(),
+    result_format: z.string(),
+    description: z.string(),
+    settings: z.array(settingDescription.extend({ ignored: z.boolean() })),
+  })
+  .openapi('ToolType');
+
+export const toolCleanupResult = z
+  .object({
+    id: z.string(),
+    removed: z.object({ files: z.number().int(), bytes: z.number().int() }),
+    message: z.string(),
+  })
+  .openapi('ToolCleanup');
+
+// ---- custom fields and projects
+
+export const FIELD_TYPES = ['text', 'datetime', 'uuid', 'url'] as const;
+
+export const fieldCreateBody = z
+  .object({ name, type: z.enum(FIELD_TYPES), required: z.boolean().optional(), description: description.optional() })
+  .strict()
+  .openapi('FieldCreate');
+
+export const fieldUpdateBody = z
+  .object({ name: name.optional(), required: z.boolean().optional(), description: description.optional() })
+  .strict()
+  .openapi('FieldUpdate', { description: 'The type of a field cannot change' });
+
+export const fieldView = z
+  .object({
+    id: z.number().int(),
+    name: z.string(),
+    type: z.enum(FIELD_TYPES),
+    required: z.boolean(),
+    description: z.string(),
+    created_at: isoDateTime,
+    updated_at: isoDateTime,
+  })
+  .openapi('Field');
+
+export const fieldValue = z.object({ field_id: int4(1), value: z.string().max(4000) }).strict();
+
+export const tags = z.array(z.string().trim().min(1).max(64)).max(100);
+
+export const projectCreateBody = z
+  .object({
+    code: projectCode,
+    name,
+    description: description.optional(),
+    tags: tags.optional(),
+    field_values: z
+      .array(fieldValue)
+      .max(200)
+      .optional()
+      .openapi({ description: 'Values of custom fields (GET /api/v1/fields), checked against each field\u2019s type' }),
+  })
+  .strict()
+  .openapi('ProjectCreate');
+
+export const projectUpdateBody = z
+  .object({
+    code: projectCode.optional().openapi({ description: 'Immutable: accepted only when equal to the path code' }),
+    name: name.optional(),
+    description: description.optional(),
+    tags: tags.optional(),
+    field_values: z.array(fieldValue).max(200).optional().openapi({ description: 'Replaces every field value' }),
+  })
+  .strict()
+  .openapi('ProjectUpdate');
+
+export const projectView = z
+  .object({
+    id: z.string().openapi({ description: 'The project code' }),
+    code: z.string(),
+    name: z.string(),
+    description: z.string(),
+    tags: z.array(z.string()),
+    field_values: z.array(z.object({ field_id: z.number().int(), value: z.string() })),
+    archived: z.boolean(),
+    archived_at: isoDateTime.nullable(),
+    created_at: isoDateTime,
+    updated_at: isoDateTime,
+    deleted_at: isoDateTime.nullable(),
+  })
+  .openapi('Project');
+
+// ---- layers
+
+export const layerCreateBody = z
+  .object({
+    name,
+    description: description.optional(),
+    project_code: projectCode,
+    layer_type_id: int4(1),
+    is_template: z.boolean().optional(),
+  })
+  .strict()
+  .openapi('LayerCreate');
+
+export const layerUpdateBody = z
+  .object({
+    name: name.optional(),
+    description: description.optional(),
+    layer_type_id: int4(1).optional(),
+    is_template: z.boolean().optional(),
+  })
+  .strict()
+  .openapi('LayerUpdate', { description: 'A layer stays in its project' });
+
+export const layerInstantiateBody = z
+  .object({
+    project_code: projectCode,
+    name: name.optional().openapi({ description: 'Defaults to the template\u2019s name' }),
+  })
+  .strict()
+  .openapi('LayerInstantiate');
+
+export const layerView = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    description: z.string(),
+    project_code: z.string(),
+    layer_type_id: z.number().int(),
+    layer_type_name: z.string(),
+    is_template: z.boolean(),
+    template_id: z.string().nullable().openapi({ description: 'The template layer this one was instantiated from' }),
+    created_at: isoDateTime,
+    updated_at: isoDateTime,
+  })
+  .openapi('Layer');
+
+export const catalogSearch = z.string().max(255).optional();

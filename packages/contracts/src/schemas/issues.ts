@@ -1,0 +1,379 @@
+import { z } from '../zod';
+import { ticketView } from './trackers';
+import { NestBrackets, int4, isoDateTime, multi, queryBool, queryInt4 } from '../common';
+
+export const text = z.string().min(1).max(255);
+
+export const issueSearch = z.string().min(1).max(255).optional();
+
+export const num = z.coerce.number().min(0).max(100).optional();
+
+export const ISSUE_SEVERITIES = ['critical', 'high', 'medium', 'low', 'info'] as const;
+
+/** What GET /issues/count/grouped counts by. */
+export const ISSUE_COUNT_GROUPS = ['severity', 'status', 'project_code', 'tool', 'category', 'week'] as const;
+
+export const ISSUE_SORTS = ['first_detected_at', 'last_detected_at', 'severity', 'cvss', 'status'] as const;
+
+export const GATE_CONDITION_TYPES = ['severity', 'cvss', 'new_issues', 'category', 'cwe', 'total'] as const;
+
+export const GATE_OPERATORS = [
+  'not_greater_than',
+  'less_than',
+  'not_less_than',
+  'greater_than',
+  'equal',
+  'not_equal',
+] as const;
+
+export const GATE_ACTIONS = ['lock', 'inform'] as const;
+
+export const DEDUP_FIELDS = [
+  'tool_fingerprint',
+  'fingerprint',
+  'rule_id',
+  'file_path',
+  'title',
+  'cve',
+  'cwe',
+  'lib_name',
+  'lib_version',
+] as const;
+
+export const DEDUP_SCOPES = ['project', 'layer'] as const;
+
+/** The filter[...] and search[...] keys of issue queries (GET /issues, /issues/count, /issues/filter). */
+export const issueFilterQuery = {
+  'filter[tool]': multi(text).openapi({ description: 'Tool name (URL-encoded), exact; repeat for several' }),
+  'filter[tool_name]': multi(text).openapi({ description: 'Same as filter[tool]' }),
+  'filter[tool_id]': multi(z.string().min(1).max(64)),
+  'filter[project_code]': multi(z.string().min(1).max(64)),
+  'filter[layer]': multi(z.string().min(1).max(64)).openapi({ description: 'Layer id' }),
+  'filter[check]': multi(z.string().min(1).max(64)).openapi({ description: 'Check id that last detected the issue' }),
+  'filter[scan]': multi(z.string().min(1).max(64)).openapi({
+    description: 'Scan result id that last detected the issue',
+  }),
+  'filter[status]': multi(queryInt4(1)).openapi({ description: 'Status id' }),
+  'filter[severity]': multi(z.enum(ISSUE_SEVERITIES)),
+  'filter[assignee]': multi(text),
+  'filter[category]': multi(text).openapi({ description: 'Issue category: sast, sca, secrets, iac, dast, container' }),
+  'filter[cve]': multi(text),
+  'filter[cwe]': multi(queryInt4(1)),
+  'filter[lib_name]': multi(text),
+  'filter[exploitability]': multi(z.enum(['known_exploited', 'epss', 'none'])).openapi({
+    description: 'known_exploited (KEV), epss (has an EPSS score), none (neither)',
+  }),
+  'filter[detected_at_start]': isoDateTime.optional().openapi({ description: 'First detected at or after' }),
+  'filter[detected_at_end]': isoDateTime.optional(),
+  'filter[last_detected_at_start]': isoDateTime.optional(),
+  'filter[last_detected_at_end]': isoDateTime.optional(),
+  'filter[cvss_v2_min]': num,
+  'filter[cvss_v2_max]': num,
+  'filter[cvss_v3_min]': num,
+  'filter[cvss_v3_max]': num,
+  'filter[cvss_v4_min]': num,
+  'filter[cvss_v4_max]': num,
+  'filter[cvss_unknown_min]': num,
+  'filter[cvss_unknown_max]': num,
+  'filter[cvss_min]': num.openapi({ description: 'Highest score of any version' }),
+  'filter[cvss_max]': num,
+  'filter[epss_min]': z.coerce.number().min(0).max(1).optional(),
+  'filter[comment_message]': issueSearch.openapi({ description: 'Issues with a comment containing this text' }),
+  'filter[exclude_duplicates]': queryBool
+    .optional()
+    .openapi({ description: 'Leave out issues linked as duplicates of another' }),
+  'filter[duplicate_of]': z.uuid().optional(),
+  filter_inversion: queryBool
+    .optional()
+    .openapi({ description: 'Negate every filter[...] given (project scope and search[...] stay as they are)' }),
+  'search[title]': issueSearch,
+  'search[file_path]': issueSearch,
+  'search[lib_name]': issueSearch,
+  'search[cve]': issueSearch,
+  'search[assignee]': issueSearch,
+  'search[rule_id]': issueSearch,
+};
+
+/** The issue filters as a handler receives them (see `bracketQuery`): `filter.tool`, `search.title`, `filter_inversion`. */
+export type IssueFilterParams = NestBrackets<z.output<z.ZodObject<typeof issueFilterQuery>>>;
+
+export const issueView = z
+  .object({
+    id: z.string(),
+    project_code: z.string(),
+    layer_id: z.string(),
+    check_id: z.string(),
+    scan_result_id: z.string(),
+    tool_id: z.string(),
+    tool_name: z.string(),
+    category: z.string(),
+    title: z.string(),
+    description: z.string().nullable(),
+    severity: z.enum(ISSUE_SEVERITIES),
+    rule_id: z.string().nullable(),
+    status_id: z.number().int(),
+    status: z.string(),
+    assignee: z.string().nullable(),
+    cve: z.string().nullable(),
+    vulnerability_ids: z.array(z.string()),
+    cwes: z.array(z.number().int()),
+    lib_name: z.string().nullable(),
+    lib_version: z.string().nullable(),
+    file_path: z.string().nullable(),
+    start_line: z.number().int().nullable(),
+    cvss_v2: z.number().nullable(),
+    cvss_v3: z.number().nullable(),
+    cvss_v4: z.number().nullable(),
+    cvss_unknown: z.number().nullable(),
+    epss: z.number().nullable(),
+    known_exploited: z.boolean(),
+    fingerprint: z.string(),
+    occurrences: z.number().int(),
+    detections: z.number().int(),
+    first_detected_at: isoDateTime,
+    last_detected_at: isoDateTime,
+    first_scan_result_id: z.string(),
+    suppression: z.unknown().nullable(),
+    security_rule_id: z.string().nullable(),
+    duplicate_of: z.string().nullable(),
+    updated_at: isoDateTime,
+    ticket: ticketView.nullable().openapi({
+      description:
+        'The task-tracker ticket the issue is linked to: key, address and the status last read from the tracker',
+    }),
+  })
+  .openapi('Issue');
+
+export const issueList = z
+  .object({
+    items: z.array(issueView),
+    total: z.number().int(),
+    page: z.number().int(),
+    limit: z.number().int(),
+    next_cursor: z.string().nullable(),
+  })
+  .openapi('IssueList');
+
+/** The answer of GET /issues/count/grouped: one group per combination of values, or per week. */
+export const issueCountGroups = z
+  .object({
+    group_by: z.array(z.enum(ISSUE_COUNT_GROUPS)),
+    groups: z.array(
+      z
+        .object({
+          severity: z.enum(ISSUE_SEVERITIES).optional(),
+          status_id: z.number().int().optional(),
+          project_code: z.string().optional(),
+          tool: z.string().optional(),
+          category: z.string().optional(),
+          count: z.number().int().optional().openapi({ description: 'Issues of the group (not with week)' }),
+          week_start: isoDateTime.optional(),
+          week_end: isoDateTime.optional(),
+          new: z.number().int().optional(),
+          fixed: z.number().int().optional(),
+          open: z.number().int().optional(),
+        })
+        .openapi('IssueCountGroup'),
+    ),
+    total: z.number().int().optional().openapi({ description: 'Every matching issue (not with week)' }),
+  })
+  .openapi('IssueCountGroups');
+
+export const statusView = z
+  .object({ id: z.number().int(), name: z.string(), name_en: z.string(), name_ru: z.string(), builtin: z.boolean() })
+  .openapi('IssueStatus');
+
+export const transitionView = z
+  .object({ id: z.string(), from_status_id: z.number().int(), to_status_id: z.number().int() })
+  .openapi('IssueStatusTransition');
+
+export const ruleParams = z
+  .object({
+    instrument_type: z
+      .string()
+      .max(64)
+      .optional()
+      .openapi({ description: 'Tool category: sast, sca, secrets, iac, dast, container' }),
+    tool_type_name: z.string().max(255).optional().openapi({ description: 'Tool name (case-insensitive)' }),
+    category: z.string().max(64).optional().openapi({ description: 'Issue category' }),
+    cve: z.string().max(64).optional(),
+    cwe: z
+      .union([z.string().max(16), z.number().int()])
+      .optional()
+      .openapi({ description: '79 or CWE-79' }),
+    active_for_all: z.boolean().optional().openapi({ description: 'true: every project; false: only project_codes' }),
+    project_codes: z.array(z.string().min(1).max(64)).max(1000).optional(),
+  })
+  .strict();
+
+export const securityRuleBody = z
+  .object({
+    name: z.string().trim().min(1).max(255),
+    rule_params: ruleParams,
+    suppressing_status: int4(1),
+    expiry_status: int4(1),
+    expires_at: isoDateTime
+      .nullable()
+      .optional()
+      .openapi({ description: 'When the rule expires: its issues move to expiry_status' }),
+  })
+  .strict();
+
+export const securityRuleView = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    rule_params: z.record(z.string(), z.unknown()),
+    suppressing_status: z.number().int(),
+    expiry_status: z.number().int(),
+    expires_at: isoDateTime.nullable(),
+    expired: z.boolean(),
+    author: z.string(),
+    created_at: isoDateTime,
+    updated_at: isoDateTime,
+  })
+  .openapi('SecurityRule');
+
+export const ruleFilterQuery = {
+  'filter[suppressing_status]': multi(queryInt4(1)),
+  'filter[expiry_status]': multi(queryInt4(1)),
+  'filter[expired]': queryBool.optional(),
+  'filter[instrument_type]': multi(text),
+  'filter[tool_type_name]': multi(text),
+  'filter[cve]': multi(text),
+  'filter[cwe]': multi(text),
+  'search[name]': issueSearch,
+  'search[author]': issueSearch,
+};
+
+export const dedupRuleBody = z
+  .object({
+    name: z.string().trim().min(1).max(255),
+    tool_name: z.string().min(1).max(255).nullable().optional().openapi({
+      description: 'Tool the rule applies to (case-insensitive); absent or null: every tool without its own rule',
+    }),
+    fields: z
+      .array(z.enum(DEDUP_FIELDS))
+      .min(1)
+      .max(DEDUP_FIELDS.length)
+      .openapi({ description: 'Fields whose values together identify an issue' }),
+    scope: z
+      .enum(DEDUP_SCOPES)
+      .optional()
+      .openapi({ description: 'project (default): one issue per project; layer: one per layer' }),
+  })
+  .strict();
+
+export const dedupRuleView = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    tool_name: z.string().nullable(),
+    fields: z.array(z.string()),
+    scope: z.enum(DEDUP_SCOPES),
+    created_at: isoDateTime,
+    updated_at: isoDateTime,
+  })
+  .openapi('DeduplicateRule');
+
+export const conditionBody = z
+  .object({
+    quality_gate_id: z.uuid(),
+    condition_type: z.enum(GATE_CONDITION_TYPES),
+    condition_value: z.string().max(255).optional().openapi({
+      description:
+        'severity: a severity; cvss: the score threshold; new_issues: a severity or empty (any); category: a category; cwe: 79 or CWE-79; total: empty',
+    }),
+    operator: z.enum(GATE_OPERATORS),
+    value: z
+      .union([z.string().regex(/^\d+$/, 'must be a whole number'), z.number().int().min(0)])
+      .transform((v) => Number(v))
+      .pipe(int4(0))
+      .openapi({ description: 'The number the measured count is compared with' }),
+  })
+  .strict();
+
+export const conditionView = z
+  .object({
+    id: z.string(),
+    quality_gate_id: z.string(),
+    condition_type: z.string(),
+    condition_value: z.string(),
+    operator: z.string(),
+    value: z.string(),
+  })
+  .openapi('GateCondition');
+
+export const gateView = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    author: z.string(),
+    conditions: z.array(conditionView),
+    layers: z.array(z.object({ layer_id: z.string(), action: z.string() })),
+    created_at: isoDateTime,
+    updated_at: isoDateTime,
+  })
+  .openapi('QualityGate');
+
+export const gateLink = z.object({ quality_gate_id: z.uuid(), action: z.enum(GATE_ACTIONS) }).strict();
+
+/** A layer or policy links a gate once, with one action: a repeated gate is refused, never merged. */
+export const gateLinks = z
+  .array(gateLink)
+  .max(100)
+  .superRefine((links, ctx) => {
+    links.forEach((link, i) => {
+      if (links.findIndex((l) => l.quality_gate_id === link.quality_gate_id) < i) {
+        ctx.addIssue({ code: 'custom', path: [i, 'quality_gate_id'], message: 'repeats a quality gate listed before' });
+      }
+    });
+  });
+
+export const policyBody = z
+  .object({
+    name: z.string().trim().min(1).max(255),
+    description: z.string().max(4000).optional(),
+    project_tags: z
+      .array(z.string().min(1).max(64))
+      .max(100)
+      .openapi({ description: 'Projects carrying any of these tags get the policy' }),
+    quality_gates: gateLinks.optional(),
+  })
+  .strict();
+
+export const policyView = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    description: z.string(),
+    author: z.string(),
+    project_tags: z.array(z.string()),
+    quality_gates: z.array(z.object({ quality_gate_id: z.string(), action: z.string() })),
+    created_at: isoDateTime,
+    updated_at: isoDateTime,
+  })
+  .openapi('Policy');
+
+export const changeResult = z
+  .object({
+    results: z.array(
+      z.object({
+        id: z.string(),
+        status: z.enum(['changed', 'unchanged', 'not_found', 'conflict']),
+        message: z.string().optional(),
+      }),
+    ),
+  })
+  .openapi('IssueChangeResult');
+
+export const issueHistoryEntry = z.object({
+  id: z.string(),
+  at: isoDateTime,
+  actor_kind: z.string(),
+  actor: z.string(),
+  field: z.string(),
+  old_value: z.string().nullable(),
+  new_value: z.string().nullable(),
+  comment: z.string().nullable(),
+});

@@ -1,0 +1,265 @@
+import { z } from '../zod';
+import { int4, isoDateTime } from '../common';
+
+export const TRACKER_TYPES = ['redmine', 'jira'] as const;
+
+export type TrackerType = (typeof TRACKER_TYPES)[number];
+
+export const TICKET_GROUPINGS = ['issue', 'rule', 'cve'] as const;
+
+/** Placeholders a field template may use; `{{name}}` anywhere else is refused. */
+export const TEMPLATE_PLACEHOLDERS = [
+  'title',
+  'description',
+  'severity',
+  'project_code',
+  'rule_id',
+  'cve',
+  'cwes',
+  'file_path',
+  'start_line',
+  'lib_name',
+  'lib_version',
+  'tool_name',
+  'issue_id',
+  'count',
+  'group',
+  'issues',
+] as const;
+
+export const name255 = z.string().trim().min(1).max(255);
+
+export const placeholderProblem = (text: string) => {
+  const unknown = [...text.matchAll(/\{\{\s*([^}]*?)\s*\}\}/g)]
+    .map((m) => m[1])
+    .filter((p) => !(TEMPLATE_PLACEHOLDERS as readonly string[]).includes(p));
+  return unknown.length
+    ? `unknown placeholder ${unknown.map((u) => `{{${u}}}`).join(', ')}; known: ${TEMPLATE_PLACEHOLDERS.join(', ')}`
+    : undefined;
+};
+
+export const template = (max: number) =>
+  z
+    .string()
+    .min(1)
+    .max(max)
+    .superRefine((v, ctx) => {
+      const problem = placeholderProblem(v);
+      if (problem) ctx.addIssue({ code: 'custom', message: problem });
+    });
+
+export const credentials = z
+  .object({
+    api_key: z
+      .string()
+      .min(1)
+      .max(1024)
+      .optional()
+      .openapi({ description: 'Redmine: the API key of the account Bulwark acts as' }),
+    username: z
+      .string()
+      .min(1)
+      .max(255)
+      .optional()
+      .openapi({ description: 'Basic authentication: Redmine login, or the Jira account\u2019s e-mail' }),
+    password: z
+      .string()
+      .min(1)
+      .max(4096)
+      .optional()
+      .openapi({ description: 'Basic authentication: Redmine password, or a Jira API token' }),
+    token: z
+      .string()
+      .min(1)
+      .max(4096)
+      .optional()
+      .openapi({ description: 'Jira Data Center: a personal access token (Bearer)' }),
+  })
+  .strict()
+  .openapi('TrackerCredentials', {
+    description: 'Sealed at rest and never returned; an update that leaves it out keeps the stored one',
+    writeOnly: true,
+  });
+
+export type TrackerCredentials = z.infer<typeof credentials>;
+
+export const projectMapping = z
+  .object({
+    project_code: z
+      .string()
+      .min(1)
+      .max(64)
+      .openapi({ description: 'A Bulwark project code, or * for every project without its own entry' }),
+    tracker_project: z
+      .string()
+      .trim()
+      .min(1)
+      .max(255)
+      .openapi({ description: 'Redmine project identifier or Jira project key' }),
+    issue_type: z
+      .string()
+      .trim()
+      .min(1)
+      .max(255)
+      .openapi({ description: 'Redmine tracker name (Bug) or Jira issue type name (Task, Bug)' }),
+  })
+  .strict();
+
+export const statusMapping = z
+  .object({
+    to_bulwark: z
+      .array(z.object({ tracker_status: name255, status_id: int4(1) }).strict())
+      .max(100)
+      .default([])
+      .openapi({
+        description: 'A ticket reaching tracker_status moves its linked issues to the Bulwark status status_id',
+      }),
+    to_tracker: z
+      .array(z.object({ status_id: int4(1), tracker_status: name255 }).strict())
+      .max(100)
+      .default([])
+      .openapi({
+        description:
+          'A linked issue reaching status_id moves its ticket to tracker_status (a Redmine status, or the target status of a Jira transition), with a comment',
+      }),
+  })
+  .strict();
+
+export const fieldTemplates = z
+  .object({
+    summary: template(1000)
+      .optional()
+      .openapi({
+        description: `Ticket title (cut to 255 characters). Placeholders: ${TEMPLATE_PLACEHOLDERS.map((p) => `{{${p}}}`).join(' ')}`,
+      }),
+    description: template(20000)
+      .optional()
+      .openapi({ description: 'Ticket text, same placeholders; {{issues}} lists every issue of the ticket' }),
+    labels: z
+      .array(z.string().regex(/^[^\s]{1,255}$/, 'must be one word without spaces'))
+      .max(20)
+      .optional()
+      .openapi({ description: 'Jira labels' }),
+  })
+  .strict();
+
+export const trackerFields = {
+  name: name255,
+  type: z.enum(TRACKER_TYPES),
+  url: z
+    .url({ protocol: /^https?$/ })
+    .max(2048)
+    .refine((u) => !/^[a-z]+:\/\/[^/]*@/i.test(u), 'must not carry credentials (give them in credentials)')
+    .openapi({
+      description:
+        'Base address of the tracker (http or https); it must be reachable under the outbound address policy',
+    }),
+  projects: z.array(projectMapping).max(1000).optional(),
+  status_mapping: statusMapping.optional(),
+  field_templates: fieldTemplates.optional(),
+  jira_api_version: z
+    .union([z.literal(2), z.literal(3)])
+    .optional()
+    .openapi({ description: 'Jira REST API version (default 3: rich-text bodies in Atlassian Document Format)' }),
+  sync_enabled: z
+    .boolean()
+    .optional()
+    .openapi({ description: 'Poll the tracker for ticket statuses on the schedule (default true)' }),
+};
+
+export function checkTracker(
+  b: { type?: string; credentials?: TrackerCredentials; projects?: { project_code: string }[] },
+  ctx: z.RefinementCtx,
+  create: boolean,
+) {
+  const c = b.credentials;
+  if (!c) {
+    if (create) ctx.addIssue({ code: 'custom', path: ['credentials'], message: 'is required' });
+  } else if (b.type === 'redmine' && !c.api_key && !(c.username && c.password)) {
+    ctx.addIssue({ code: 'custom', path: ['credentials'], message: 'Redmine needs api_key, or username and password' });
+  } else if (b.type === 'jira' && !c.token && !(c.username && c.password)) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['credentials'],
+      message: 'Jira needs token, or username and password (API token)',
+    });
+  } else if (b.type === 'jira' && c.api_key) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['credentials', 'api_key'],
+      message: 'is for Redmine; Jira takes token, or username and password',
+    });
+  }
+  b.projects?.forEach((p, i) => {
+    if (b.projects!.findIndex((q) => q.project_code === p.project_code) < i)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['projects', i, 'project_code'],
+        message: 'repeats a project listed before',
+      });
+  });
+}
+
+export const trackerBody = z
+  .object({ ...trackerFields, credentials: credentials.optional() })
+  .strict()
+  .superRefine((b, ctx) => checkTracker(b, ctx, true))
+  .openapi('TrackerCreate');
+
+export const trackerUpdateBody = z
+  .object({ ...trackerFields, credentials: credentials.optional() })
+  .strict()
+  .superRefine((b, ctx) => checkTracker(b, ctx, false))
+  .openapi('TrackerUpdate');
+
+export type TrackerBody = z.infer<typeof trackerBody>;
+
+export const trackerView = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    type: z.enum(TRACKER_TYPES),
+    url: z.string(),
+    has_credentials: z.boolean(),
+    projects: z.array(z.object({ project_code: z.string(), tracker_project: z.string(), issue_type: z.string() })),
+    status_mapping: z.object({
+      to_bulwark: z.array(z.object({ tracker_status: z.string(), status_id: z.number().int() })),
+      to_tracker: z.array(z.object({ status_id: z.number().int(), tracker_status: z.string() })),
+    }),
+    field_templates: z.object({ summary: z.string(), description: z.string(), labels: z.array(z.string()) }),
+    jira_api_version: z.number().int(),
+    sync_enabled: z.boolean(),
+    tickets: z.number().int(),
+    last_sync_at: isoDateTime.nullable(),
+    last_sync_error: z.string().nullable(),
+    created_at: isoDateTime,
+    updated_at: isoDateTime,
+  })
+  .openapi('Tracker');
+
+/** What an issue shows of its ticket. */
+export const ticketView = z
+  .object({
+    tracker_id: z.string(),
+    tracker_type: z.enum(TRACKER_TYPES),
+    key: z.string(),
+    url: z.string(),
+    status: z.string().nullable(),
+    closed: z.boolean(),
+    synced_at: isoDateTime.nullable(),
+  })
+  .openapi('IssueTicket');
+
+export const ticketResult = z
+  .object({
+    results: z.array(
+      z.object({
+        id: z.string(),
+        status: z.enum(['linked', 'not_found', 'conflict', 'failed']),
+        ticket_key: z.string().optional(),
+        message: z.string().optional(),
+      }),
+    ),
+    tickets: z.array(ticketView.extend({ issue_ids: z.array(z.string()) })),
+  })
+  .openapi('TicketCreation');
