@@ -10,6 +10,7 @@ import { spawnSync } from 'node:child_process';
 import {
   AppError,
   createServiceApp,
+  HandlerInput,
   InternalAuth,
   INTERNAL_AUTH_HEADER,
   listen,
@@ -117,16 +118,15 @@ describe('a service HTTP app', () => {
       bodyLimitBytes: BODY_LIMIT,
       exposeMetrics: false,
       handlers: {
-        echo: async (input) => ({ params: input.params, body: input.body }),
-        upload: async (input) => {
-          const file = input.body as UploadedFile;
+        echo: async (input: HandlerInput) => ({ params: input.params, body: input.body }),
+        upload: async ({ body: file }: HandlerInput<object, object, UploadedFile>) => {
           return {
             bytes: file.size,
             sha256: file.sha256,
             sameOnDisk: createHash('sha256').update(fs.readFileSync(file.path)).digest('hex') === file.sha256,
           };
         },
-        explode: async (input) => explode(input.params.how),
+        explode: async (input: HandlerInput) => explode(input.params.how),
       },
       onServerError: (answer) => serverErrors.push(answer),
     });

@@ -9,7 +9,7 @@ import { AppError, errorMessage, toAppError } from '../errors';
 import { isRecorded } from '../errors-log';
 import { env } from '../config';
 import { createLogger, Logger } from '../logging';
-import { expressPath, HttpResponse, RouteHandlers, RouteSpec } from './routes';
+import { expressPath, HandlerInput, HttpResponse, RouteHandlers, RouteSpec } from './routes';
 import { parseOrThrow } from './validation';
 import { receiveUpload, removeUpload } from './upload';
 import { observeHttp } from '../observability/http';
@@ -189,14 +189,16 @@ export function createServiceApp(opts: ServiceAppOptions): express.Express {
             : undefined;
         const clientIp = req.header(CLIENT_IP_HEADER) ?? req.socket.remoteAddress ?? 'unknown';
         // An upload's file is removed before the answer leaves, whatever the handler did.
-        const result = await handler({
+        const input: HandlerInput<unknown, unknown, unknown> = {
           params,
           query,
           body,
           principal: req.principal,
           requestId: req.requestId,
           clientIp,
-        }).finally(() => removeUpload(req.uploaded));
+        };
+        // The input is what this route's own schemas parsed, the type its handler was written against.
+        const result = await handler(input as never).finally(() => removeUpload(req.uploaded));
         if (result instanceof HttpResponse && isAsyncIterable(result.body)) {
           await sendStream(res, result, result.body, log);
         } else if (result instanceof HttpResponse) {
