@@ -84,12 +84,12 @@ const tagColumns = (tag: TagInfo | null | undefined) =>
 
 export const checkStore = {
   async get(db: Queryable, id: string): Promise<CheckRecord | undefined> {
-    const row = await db('checks').where({ id }).first();
+    const row = await db<CheckRow>('checks').where({ id }).first();
     return row ? toRecord(row) : undefined;
   },
 
   async getForUpdate(db: Queryable, id: string): Promise<CheckRecord | undefined> {
-    const row = await db('checks').where({ id }).forUpdate().first();
+    const row = await db<CheckRow>('checks').where({ id }).forUpdate().first();
     return row ? toRecord(row) : undefined;
   },
 

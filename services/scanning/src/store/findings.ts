@@ -81,9 +81,21 @@ export const findingStore = {
       .where({ 's.check_id': checkId, 's.state': 'completed', 'r.import_key': importKey })
       .whereNotNull('s.findings_digest')
       .orderBy('s.created_at', 'desc')
-      .first('s.id', 's.report_format', 's.findings_count', 's.severity_counts', 's.findings_digest');
+      .first<
+        | {
+            id: string;
+            report_format: string;
+            findings_count: number;
+            severity_counts: string | Record<string, number>;
+            findings_digest: string;
+          }
+        | undefined
+      >('s.id', 's.report_format', 's.findings_count', 's.severity_counts', 's.findings_digest');
     if (!row) return undefined;
-    const counts = typeof row.severity_counts === 'string' ? JSON.parse(row.severity_counts) : row.severity_counts;
+    const counts =
+      typeof row.severity_counts === 'string'
+        ? (JSON.parse(row.severity_counts) as Record<string, number>)
+        : row.severity_counts;
     return {
       scanId: row.id,
       format: row.report_format,
@@ -144,7 +156,10 @@ export const findingStore = {
     scanId: string,
     q: { page: number; limit: number; severity?: string },
   ): Promise<{ items: Finding[]; total: number }> {
-    const base = db('scan_findings').where('scan_id', await findingStore.holder(db, scanId));
+    const base = db<{ scan_id: string; seq: number; severity: string; finding: unknown }>('scan_findings').where(
+      'scan_id',
+      await findingStore.holder(db, scanId),
+    );
     if (q.severity) base.where('severity', q.severity);
     const [{ count }] = await base.clone().count<{ count: string }[]>({ count: '*' });
     const rows: { finding: unknown }[] = await base
@@ -168,17 +183,24 @@ export const findingStore = {
   ): Promise<{ fileName: string; contentType: string; bytes: Readable } | undefined> {
     const row = await db('scan_reports')
       .where({ scan_id: scanId })
-      .first('file_name', 'content_type', db.raw('gzip is not null as legacy'));
+      .first<{ file_name: string; content_type: string; legacy: boolean } | undefined>(
+        'file_name',
+        'content_type',
+        db.raw('gzip is not null as legacy'),
+      );
     if (!row) return undefined;
+    const { legacy } = row;
     const holder = await findingStore.holder(db, scanId);
     async function* gzipped(): AsyncGenerator<Buffer> {
-      if (row.legacy) {
-        const legacy = await db('scan_reports').where({ scan_id: scanId }).first('gzip');
-        yield Buffer.from(legacy.gzip);
+      if (legacy) {
+        const stored = await db('scan_reports').where({ scan_id: scanId }).first<{ gzip: Buffer } | undefined>('gzip');
+        yield Buffer.from(stored!.gzip);
         return;
       }
       for (let seq = 0; ; seq++) {
-        const chunk = await db('scan_report_chunks').where({ scan_id: holder, seq }).first('bytes');
+        const chunk = await db('scan_report_chunks')
+          .where({ scan_id: holder, seq })
+          .first<{ bytes: Buffer } | undefined>('bytes');
         if (!chunk) return;
         yield Buffer.from(chunk.bytes);
       }

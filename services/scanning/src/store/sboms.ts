@@ -86,7 +86,7 @@ export const sbomStore = {
   },
 
   async get(db: Queryable, id: string): Promise<SbomRecord | undefined> {
-    const row = await db('sboms').where({ id }).first();
+    const row = await db<SbomRow>('sboms').where({ id }).first();
     return row ? toRecord(row) : undefined;
   },
 
@@ -97,9 +97,13 @@ export const sbomStore = {
   ): Promise<
     { sbom: SbomRecord; components: Pick<DependencyRecord, 'name' | 'version' | 'type' | 'purl'>[] } | undefined
   > {
-    const row = await db('sboms').where({ layer_id: layerId }).orderBy('created_at', 'desc').orderBy('id').first();
+    const row = await db<SbomRow>('sboms')
+      .where({ layer_id: layerId })
+      .orderBy('created_at', 'desc')
+      .orderBy('id')
+      .first();
     if (!row) return undefined;
-    const components = await db('dependencies')
+    const components: Pick<DependencyRecord, 'name' | 'version' | 'type' | 'purl'>[] = await db('dependencies')
       .where({ layer_id: layerId, sbom_id: row.id })
       .orderBy('name')
       .orderBy('version')
@@ -116,12 +120,11 @@ export const sbomStore = {
       if (q.projectCode) w.where('project_code', q.projectCode);
       if (q.projects) w.whereIn('project_code', q.projects);
       if (q.search)
-        w.where((o) =>
-          o
-            .whereILike('file_name', like(q.search!))
+        w.where((o) => {
+          o.whereILike('file_name', like(q.search!))
             .orWhereILike('project_name', like(q.search!))
-            .orWhereILike('project_code', like(q.search!)),
-        );
+            .orWhereILike('project_code', like(q.search!));
+        });
     });
     const [{ count }] = await base.clone().count<{ count: string }[]>({ count: '*' });
     const rows = await base

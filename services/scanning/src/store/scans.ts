@@ -122,13 +122,13 @@ export const scanStore = {
   },
 
   async get(db: Queryable, id: string): Promise<ScanRecord | undefined> {
-    const row = await db('scans').where({ id }).first();
+    const row = await db<ScanRow>('scans').where({ id }).first();
     return row ? toRecord(row) : undefined;
   },
 
   async inFlightFor(db: Queryable, checkIds: string[]): Promise<ScanRecord[]> {
     if (checkIds.length === 0) return [];
-    const rows = await db('scans').whereIn('check_id', checkIds).whereIn('state', IN_FLIGHT);
+    const rows = await db<ScanRow>('scans').whereIn('check_id', checkIds).whereIn('state', IN_FLIGHT);
     return rows.map(toRecord);
   },
 
@@ -141,13 +141,16 @@ export const scanStore = {
   /** Which of these scans are still queued or running. */
   async inFlightIds(db: Queryable, ids: string[]): Promise<Set<string>> {
     if (ids.length === 0) return new Set();
-    const rows: { id: string }[] = await db('scans').select('id').whereIn('id', ids).whereIn('state', IN_FLIGHT);
+    const rows: { id: string }[] = await db<ScanRow>('scans')
+      .select('id')
+      .whereIn('id', ids)
+      .whereIn('state', IN_FLIGHT);
     return new Set(rows.map((r) => r.id));
   },
 
   async latestFor(db: Queryable, checkIds: string[]): Promise<Map<string, ScanRecord>> {
     if (checkIds.length === 0) return new Map();
-    const rows: ScanRow[] = await db('scans')
+    const rows: ScanRow[] = await db<ScanRow>('scans')
       .distinctOn('check_id')
       .whereIn('check_id', checkIds)
       .orderBy([{ column: 'check_id' }, { column: 'created_at', order: 'desc' }]);
@@ -213,7 +216,10 @@ export const scanStore = {
       distinct('project_code'),
       distinct('layer_id'),
       distinct('kind'),
-      scoped().min({ min: 'created_at' }).max({ max: 'created_at' }).first(),
+      scoped()
+        .min({ min: 'created_at' })
+        .max({ max: 'created_at' })
+        .first<{ min: Date | null; max: Date | null } | undefined>(),
     ]);
     return {
       checks: checks.map((c) => ({ check_id: c.value, count: c.count })),
@@ -235,7 +241,7 @@ export const scanStore = {
     leaseSeconds: number,
     busyTools: string[],
   ): Promise<ScanRecord | undefined> {
-    const rows: ScanRow[] = await db('scans')
+    const rows = await db('scans')
       .whereIn(
         'id',
         db('scans')
@@ -256,7 +262,7 @@ export const scanStore = {
         started_at: db.fn.now(),
         updated_at: db.fn.now(),
       })
-      .returning('*');
+      .returning<ScanRow[]>('*');
     return rows[0] ? toRecord(rows[0]) : undefined;
   },
 

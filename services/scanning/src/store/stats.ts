@@ -64,7 +64,7 @@ export const statsStore = {
       .where({ check_id: checkId, state: 'completed' })
       .where('created_at', '<', createdAt)
       .orderBy('created_at', 'desc')
-      .first();
+      .first<{ id: string; created_at: Date } | undefined>();
     return row ? { id: row.id, createdAt: new Date(row.created_at).toISOString() } : undefined;
   },
 };
