@@ -8,6 +8,7 @@ import {
   startGitServer,
   startScaledMode,
   uniqueSuffix,
+  type Json,
 } from '@bulwark/testkit';
 import { semgrepReport } from './issues.suite';
 
@@ -37,7 +38,7 @@ describe('issues: ingestion during a catalog outage [scaled]', function () {
     await sys?.stop();
   });
 
-  const ok = (res: { status: number; body: any }) => {
+  const ok = (res: { status: number; body: Json }) => {
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
     return res.body;
   };

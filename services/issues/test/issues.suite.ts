@@ -4,7 +4,7 @@ import addFormats from 'ajv-formats';
 import knex, { Knex } from 'knex';
 import sarifSchema from '@microsoft/jest-sarif/lib/schemas/sarif-2.1.0-rtm.5.json';
 import { Spec, Validation } from '@cyclonedx/cyclonedx-library';
-import { GitServer, startGitServer, SystemUnderTest } from '@bulwark/testkit';
+import { GitServer, startGitServer, SystemUnderTest, type Json } from '@bulwark/testkit';
 import { MANUAL_TOOL_TYPE, scanSetup } from '../../scanning/test/scanning.suite';
 
 interface SemgrepResult {
@@ -91,7 +91,7 @@ export function issuesSuite(t: SystemUnderTest): void {
   let git: GitServer;
   let env: Awaited<ReturnType<typeof scanSetup>>;
 
-  const ok = (res: { status: number; body: any }) => {
+  const ok = (res: { status: number; body: Json }) => {
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
     return res.body;
   };
@@ -147,8 +147,8 @@ export function issuesSuite(t: SystemUnderTest): void {
       const first = await upload(check, [SHELL_, EVAL_]);
       let items = (await issuesOf(`filter[check]=${check}`)).items;
       expect(items).to.have.length(2);
-      const shell = items.find((i: any) => i.rule_id === SHELL.rule);
-      const evalIssue = items.find((i: any) => i.rule_id === EVAL.rule);
+      const shell = items.find((i: Json) => i.rule_id === SHELL.rule);
+      const evalIssue = items.find((i: Json) => i.rule_id === EVAL.rule);
       expect(shell).to.include({
         status_id: 1,
         status: 'New',
@@ -166,8 +166,8 @@ export function issuesSuite(t: SystemUnderTest): void {
 
       const again = await upload(check, [SHELL_, EVAL_]);
       items = (await issuesOf(`filter[check]=${check}`)).items;
-      expect(items.map((i: any) => i.id).sort()).to.deep.equal([shell.id, evalIssue.id].sort());
-      const shellAgain = items.find((i: any) => i.id === shell.id);
+      expect(items.map((i: Json) => i.id).sort()).to.deep.equal([shell.id, evalIssue.id].sort());
+      const shellAgain = items.find((i: Json) => i.id === shell.id);
       expect(shellAgain).to.include({
         detections: 2,
         scan_result_id: again,
@@ -189,7 +189,7 @@ export function issuesSuite(t: SystemUnderTest): void {
       ]);
       items = (await issuesOf(`filter[check]=${check}`)).items;
       expect(items).to.have.length(2);
-      expect(items.find((i: any) => i.id === shell.id)).to.include({ start_line: 14, scan_result_id: shifted });
+      expect(items.find((i: Json) => i.id === shell.id)).to.include({ start_line: 14, scan_result_id: shifted });
     });
 
     it('a re-import of an unchanged report changes nothing but detection times and counts; a Fixed issue is Reopen, a triaged one stays', async function () {
@@ -203,14 +203,14 @@ export function issuesSuite(t: SystemUnderTest): void {
         cwe: 'CWE-489',
       });
       const first = await upload(check, report);
-      const byRule = (items: any[]) => items.sort((a, b) => a.rule_id.localeCompare(b.rule_id));
+      const byRule = (items: Json[]) => items.sort((a, b) => a.rule_id.localeCompare(b.rule_id));
       const [fixedOne, triaged] = byRule((await issuesOf(`filter[check]=${check}`)).items);
       ok(await t.admin.put(`/api/v1/issue/${fixedOne.id}`, { status_id: 4, comment: 'fixed by hand' }));
       ok(await t.admin.put(`/api/v1/issue/${triaged.id}`, { status_id: 5, comment: 'not reachable' }));
       const snapshot = async () => {
         const items = byRule((await issuesOf(`filter[check]=${check}`)).items);
         return Promise.all(
-          items.map(async (i: any) => ({
+          items.map(async (i: Json) => ({
             issue: i,
             history: ok(await t.admin.get(`/api/v1/issue/${i.id}/history`)).items,
           })),
@@ -226,7 +226,7 @@ export function issuesSuite(t: SystemUnderTest): void {
         const reopened = b.issue.id === fixedOne.id;
         expect(a.issue).to.include({ detections: 2, scan_result_id: again, first_scan_result_id: first });
         expect(Date.parse(a.issue.last_detected_at)).to.be.greaterThan(Date.parse(b.issue.last_detected_at));
-        const same = (i: any) => ({
+        const same = (i: Json) => ({
           ...i,
           detections: undefined,
           scan_result_id: undefined,
@@ -313,14 +313,14 @@ export function issuesSuite(t: SystemUnderTest): void {
 
     it('filters, searches, inverts, sorts and pages; unknown filters answer 400 naming them', async () => {
       expect(
-        (await issuesOf(`filter[check]=${check}&filter[severity]=high`)).items.map((i: any) => i.rule_id),
+        (await issuesOf(`filter[check]=${check}&filter[severity]=high`)).items.map((i: Json) => i.rule_id),
       ).to.deep.equal([SHELL.rule]);
       expect((await issuesOf(`filter[check]=${check}&filter[severity]=high&filter[severity]=medium`)).total).to.equal(
         2,
       );
-      expect((await issuesOf(`filter[check]=${check}&filter[cwe]=95`)).items.map((i: any) => i.rule_id)).to.deep.equal([
-        EVAL.rule,
-      ]);
+      expect((await issuesOf(`filter[check]=${check}&filter[cwe]=95`)).items.map((i: Json) => i.rule_id)).to.deep.equal(
+        [EVAL.rule],
+      );
       expect((await issuesOf(`filter[check]=${check}&search[title]=FLASK.DEBUG`)).total).to.equal(1);
       expect(
         (
@@ -333,24 +333,27 @@ export function issuesSuite(t: SystemUnderTest): void {
       expect((await issuesOf(`filter[check]=${check}&filter[tool]=${encodeURIComponent(tool)}`)).total).to.equal(3);
       // filter_inversion negates each filter: not this check's high ones.
       const inverted = await issuesOf(`filter[severity]=high&filter_inversion=true&filter[project_code]=nope`);
-      expect(inverted.items.every((i: any) => i.severity !== 'high')).to.equal(true);
-      const bySeverity = (await issuesOf(`filter[check]=${check}&sort=-severity`)).items.map((i: any) => i.severity);
+      expect(inverted.items.every((i: Json) => i.severity !== 'high')).to.equal(true);
+      const bySeverity = (await issuesOf(`filter[check]=${check}&sort=-severity`)).items.map((i: Json) => i.severity);
       expect(bySeverity).to.deep.equal(['high', 'medium', 'low']);
       const p1 = ok(await t.admin.get(`/api/v1/issues?filter[check]=${check}&sort=severity&limit=2`));
       expect(p1).to.include({ total: 3, page: 1, limit: 2 });
       const p2 = ok(
         await t.admin.get(`/api/v1/issues?filter[check]=${check}&sort=severity&limit=2&cursor=${p1.next_cursor}`),
       );
-      expect([...p1.items, ...p2.items].map((i: any) => i.severity)).to.deep.equal(['low', 'medium', 'high']);
+      expect([...p1.items, ...p2.items].map((i: Json) => i.severity)).to.deep.equal(['low', 'medium', 'high']);
       expect(
         ok(await t.admin.get(`/api/v1/issues?filter[check]=${check}&sort=severity&limit=2&page=2`)).items.map(
-          (i: any) => i.severity,
+          (i: Json) => i.severity,
         ),
       ).to.deep.equal(['high']);
 
       const bad = await t.admin.get('/api/v1/issues?filter[bogus]=1&filter[severity]=urgent');
       expect(bad.status).to.equal(400);
-      expect(bad.body.error.details.map((d: any) => d.field)).to.include.members(['filter[bogus]', 'filter[severity]']);
+      expect(bad.body.error.details.map((d: Json) => d.field)).to.include.members([
+        'filter[bogus]',
+        'filter[severity]',
+      ]);
       expect((await t.admin.get('/api/v1/issues?limit=1001')).status).to.equal(400);
     });
 
@@ -368,7 +371,7 @@ export function issuesSuite(t: SystemUnderTest): void {
       expect(basic.detected_at.min).to.be.a('string');
       expect(ok(await t.admin.get('/api/v1/issues/basic-filter'))).not.to.have.property('detected_at');
       const scale = ok(await t.admin.get('/api/v1/issues/cvss-severities')).items;
-      expect(scale.find((s: any) => s.severity === 'critical')).to.include({ min: 9, max: 10 });
+      expect(scale.find((s: Json) => s.severity === 'critical')).to.include({ min: 9, max: 10 });
     });
 
     it('counts per group what the single counts give (from issue_counts and from the rows), and new, fixed and open per week; 400 names a bad group_by or weeks', async () => {
@@ -399,7 +402,7 @@ export function issuesSuite(t: SystemUnderTest): void {
         expect(group.count, `${group.severity}/${group.status_id}`).to.equal(single);
       }
       expect(project.total).to.equal(await count(`filter[project_code]=${env.code}&filter[category]=sast`));
-      expect(project.groups.reduce((sum: number, g: any) => sum + g.count, 0)).to.equal(project.total);
+      expect(project.groups.reduce((sum: number, g: Json) => sum + g.count, 0)).to.equal(project.total);
       const everywhere = await grouped('group_by=severity');
       for (const g of everywhere.groups)
         expect(g.count, g.severity).to.equal(await count(`filter[severity]=${g.severity}`));
@@ -412,7 +415,7 @@ export function issuesSuite(t: SystemUnderTest): void {
       ok(await t.admin.put(`/api/v1/issue/${fixed.id}`, { status_id: 4 }));
       const weeks = (await grouped(`group_by=week&weeks=3&filter[check]=${weekCheck}`)).groups;
       expect(weeks).to.have.length(3);
-      expect(weeks.map((w: any) => ({ new: w.new, fixed: w.fixed, open: w.open }))).to.deep.equal([
+      expect(weeks.map((w: Json) => ({ new: w.new, fixed: w.fixed, open: w.open }))).to.deep.equal([
         { new: 0, fixed: 0, open: 0 },
         { new: 0, fixed: 0, open: 0 },
         { new: 2, fixed: 1, open: 1 },
@@ -440,7 +443,7 @@ export function issuesSuite(t: SystemUnderTest): void {
         const bad = await t.admin.get(`/api/v1/issues/count/grouped?${query}`);
         expect(bad.status, query).to.equal(400);
         expect(
-          bad.body.error.details.map((d: any) => d.field),
+          bad.body.error.details.map((d: Json) => d.field),
           query,
         ).to.include(field);
       }
@@ -557,7 +560,7 @@ export function issuesSuite(t: SystemUnderTest): void {
         'the SCA issues',
         async () => ok(await t.admin.get(`/api/v1/issues/count?filter[scan]=${scan.scan_result_id}`)).count === 6,
       );
-      const issues = (await issuesOf(`filter[scan]=${scan.scan_result_id}`)).items as any[];
+      const issues = (await issuesOf(`filter[scan]=${scan.scan_result_id}`)).items as Json[];
       const byCve = (cve: string) => issues.find((i) => i.cve === cve);
       const setStatus = async (cve: string, status_id: number) =>
         ok(await t.admin.put(`/api/v1/issue/${byCve(cve).id}`, { status_id, comment: 'triaged' }));
@@ -573,7 +576,7 @@ export function issuesSuite(t: SystemUnderTest): void {
       expect(await validator.validate(sbomText), 'SBOM schema errors').to.equal(null);
       const sbom = JSON.parse(sbomText);
       expect(sbom).to.include({ bomFormat: 'CycloneDX', specVersion: '1.6', serialNumber: `urn:uuid:${stored.id}` });
-      expect(sbom.components.map((c: any) => `${c.type} ${c.name}@${c.version}`).sort()).to.deep.equal([
+      expect(sbom.components.map((c: Json) => `${c.type} ${c.name}@${c.version}`).sort()).to.deep.equal([
         'framework express@4.17.1',
         'library lodash@4.17.20',
         'library minimist@1.2.0',
@@ -584,7 +587,7 @@ export function issuesSuite(t: SystemUnderTest): void {
       const vexText = vexRes.body.toString('utf8');
       expect(await validator.validate(vexText), 'VEX schema errors').to.equal(null);
       const vex = JSON.parse(vexText);
-      const statement = (cve: string) => vex.vulnerabilities.find((v: any) => v.id === cve);
+      const statement = (cve: string) => vex.vulnerabilities.find((v: Json) => v.id === cve);
       expect(vex.vulnerabilities).to.have.length(6);
       expect(statement('CVE-2021-23337').analysis).to.include({ state: 'exploitable' });
       expect(statement('CVE-2021-23337').cwes).to.deep.equal([94]);
@@ -599,11 +602,11 @@ export function issuesSuite(t: SystemUnderTest): void {
       expect(statement('CVE-2022-0003').analysis).to.include({ state: 'resolved' });
       expect(statement('CVE-2021-23337')['bom-ref']).to.equal(byCve('CVE-2021-23337').id);
       // In the SBOM, by BOM-Link to its component; not in it, a component of the VEX itself.
-      const lodashRef = sbom.components.find((c: any) => c.name === 'lodash')['bom-ref'];
+      const lodashRef = sbom.components.find((c: Json) => c.name === 'lodash')['bom-ref'];
       expect(statement('CVE-2021-23337').affects).to.deep.equal([
         { ref: `urn:cdx:${stored.id}/1#${encodeURIComponent(lodashRef)}` },
       ]);
-      const leftPad = vex.components.find((c: any) => c.name === 'left-pad');
+      const leftPad = vex.components.find((c: Json) => c.name === 'left-pad');
       expect(leftPad).to.include({ version: '1.0.0' });
       expect(statement('CVE-2020-0001').affects).to.deep.equal([{ ref: leftPad['bom-ref'] }]);
 
@@ -647,7 +650,7 @@ export function issuesSuite(t: SystemUnderTest): void {
       this.timeout(60000);
       const check = await newCheck();
       const scanId = await upload(check, inFile('export.py', SHELL, EVAL, { ...EVAL, line: 30, code: 'eval(other)' }));
-      const mine = (await issuesOf(`filter[scan]=${scanId}`)).items as any[];
+      const mine = (await issuesOf(`filter[scan]=${scanId}`)).items as Json[];
       const falsePositive = mine.find((i) => i.start_line === 30);
       ok(await t.admin.put(`/api/v1/issue/${falsePositive.id}`, { status_id: 5, comment: 'test code' }));
 
@@ -666,7 +669,7 @@ export function issuesSuite(t: SystemUnderTest): void {
       const [run] = log.runs;
       expect(run.tool.driver.name).to.equal(mine[0].tool_name);
       expect(run.results).to.have.length(3);
-      const rule = run.tool.driver.rules.find((r: any) => r.id === SHELL.rule);
+      const rule = run.tool.driver.rules.find((r: Json) => r.id === SHELL.rule);
       expect(rule.properties.tags).to.include('external/cwe/cwe-78');
       expect(Number(rule.properties['security-severity'])).to.be.greaterThan(0);
       for (const r of run.results) {
@@ -678,8 +681,8 @@ export function issuesSuite(t: SystemUnderTest): void {
           region: { startLine: issue.start_line },
         });
       }
-      const suppressed = run.results.filter((r: any) => r.suppressions);
-      expect(suppressed.map((r: any) => r.properties['bulwark/issue_id'])).to.deep.equal([falsePositive.id]);
+      const suppressed = run.results.filter((r: Json) => r.suppressions);
+      expect(suppressed.map((r: Json) => r.properties['bulwark/issue_id'])).to.deep.equal([falsePositive.id]);
       expect(suppressed[0].suppressions).to.deep.equal([
         { kind: 'external', status: 'accepted', justification: 'False positive' },
       ]);
@@ -704,12 +707,12 @@ export function issuesSuite(t: SystemUnderTest): void {
       this.timeout(60000);
       check = await newCheck();
       await upload(check, inFile('status.py', SHELL, EVAL));
-      ids = (await issuesOf(`filter[check]=${check}`)).items.map((i: any) => i.id);
+      ids = (await issuesOf(`filter[check]=${check}`)).items.map((i: Json) => i.id);
     });
 
     it('lists the statuses in English and Russian and the transitions', async () => {
       const statuses = ok(await t.admin.get('/api/v1/issues/statuses')).items;
-      expect(statuses.map((s: any) => [s.id, s.name_en])).to.deep.equal([
+      expect(statuses.map((s: Json) => [s.id, s.name_en])).to.deep.equal([
         [1, 'New'],
         [2, 'Confirmed'],
         [3, 'In progress'],
@@ -721,7 +724,9 @@ export function issuesSuite(t: SystemUnderTest): void {
       ]);
       expect(statuses[7].name_ru).to.equal('Переоткрыта');
       expect(
-        ok(await t.admin.get('/api/v1/issues/statuses?filter[id]=8&filter_inversion=true')).items.map((s: any) => s.id),
+        ok(await t.admin.get('/api/v1/issues/statuses?filter[id]=8&filter_inversion=true')).items.map(
+          (s: Json) => s.id,
+        ),
       ).not.to.include(8);
       expect(ok(await t.admin.get('/api/v1/issues/statuses?lang=ru&filter[id]=1')).items[0].name).to.equal('Новая');
     });
@@ -748,7 +753,7 @@ export function issuesSuite(t: SystemUnderTest): void {
       expect(updated).to.include({ assignee: 'alice', status_id: 3 });
       expect((await issuesOf(`filter[check]=${check}&filter[assignee]=alice`)).total).to.equal(1);
       const history = ok(await t.admin.get(`/api/v1/issue/${ids[0]}/history?responsible_user_values=admin`)).items;
-      expect(history.map((h: any) => [h.field, h.old_value, h.new_value, h.comment])).to.deep.equal([
+      expect(history.map((h: Json) => [h.field, h.old_value, h.new_value, h.comment])).to.deep.equal([
         ['assignee', null, 'alice', 'on it'],
         ['status', '8', '3', 'on it'],
         ['status', '1', '8', 'back to the queue'],
@@ -764,7 +769,7 @@ export function issuesSuite(t: SystemUnderTest): void {
           comment: 'not reachable',
         }),
       );
-      expect(bulk.results.map((r: any) => r.status)).to.deep.equal(['conflict', 'changed', 'not_found']);
+      expect(bulk.results.map((r: Json) => r.status)).to.deep.equal(['conflict', 'changed', 'not_found']);
       expect(bulk.results[0].message).to.contain('allowed targets');
       ok(await t.admin.post(`/api/v1/issue/${ids[1]}/comment`, { message: 'checked with the team' }));
       expect(ok(await t.admin.get(`/api/v1/issue/${ids[1]}/comments`)).items[0]).to.include({
@@ -805,12 +810,12 @@ export function issuesSuite(t: SystemUnderTest): void {
       const other = await newCheck();
       await upload(other, inFile('rule2.py', SHELL, EVAL));
       const fresh = (await issuesOf(`filter[check]=${other}`)).items;
-      expect(fresh.find((i: any) => i.rule_id === SHELL.rule)).to.include({ status_id: 6 });
-      expect(fresh.find((i: any) => i.rule_id === EVAL.rule)).to.include({ status_id: 1 });
+      expect(fresh.find((i: Json) => i.rule_id === SHELL.rule)).to.include({ status_id: 6 });
+      expect(fresh.find((i: Json) => i.rule_id === EVAL.rule)).to.include({ status_id: 1 });
 
       expect(
         ok(await t.admin.get(`/api/v1/security-rules?search[name]=${encodeURIComponent(rule.name)}`)).items.map(
-          (r: any) => r.id,
+          (r: Json) => r.id,
         ),
       ).to.deep.equal([rule.id]);
       expect(ok(await t.admin.get('/api/v1/security-rules/filter')).suppressing_status).to.include(6);
@@ -909,14 +914,14 @@ export function issuesSuite(t: SystemUnderTest): void {
       );
 
       const failing = await upload(check, inFile('gate.py', SHELL, EVAL));
-      let result: any;
+      let result: Json;
       await waitFor(
         'the verdict',
         async () => (result = ok(await t.admin.get(`/api/v1/scan-result/${failing}`))).quality_gate !== null,
       );
       expect(result.quality_gate.status).to.equal('failed');
       expect(result.quality_gate.locked).to.equal(true);
-      const high = result.quality_gate.conditions.find((c: any) => c.condition_id === cond.id);
+      const high = result.quality_gate.conditions.find((c: Json) => c.condition_id === cond.id);
       expect(high).to.include({
         condition_type: 'severity',
         operator: 'not_greater_than',
@@ -925,7 +930,7 @@ export function issuesSuite(t: SystemUnderTest): void {
         passed: false,
         action: 'lock',
       });
-      expect(result.quality_gate.conditions.find((c: any) => c.quality_gate_id === info.id)).to.include({
+      expect(result.quality_gate.conditions.find((c: Json) => c.quality_gate_id === info.id)).to.include({
         measured: 1,
         passed: false,
         action: 'inform',
@@ -951,11 +956,11 @@ export function issuesSuite(t: SystemUnderTest): void {
           `/api/v1/quality-gates?search[name]=${encodeURIComponent(gate.name)}&search[project_name]=${env.code}`,
         ),
       );
-      expect(listed.items.map((g: any) => g.id)).to.deep.equal([gate.id]);
+      expect(listed.items.map((g: Json) => g.id)).to.deep.equal([gate.id]);
       expect(listed.items[0].conditions).to.have.length(1);
       expect(
         ok(await t.admin.delete('/api/v1/quality-gates', { ids: [gate.id, info.id] })).results.map(
-          (r: any) => r.status,
+          (r: Json) => r.status,
         ),
       ).to.deep.equal(['deleted', 'deleted']);
     });
@@ -980,13 +985,13 @@ export function issuesSuite(t: SystemUnderTest): void {
       );
       const check = await newCheck();
       const scan = await upload(check, [{ ...SHELL, path: 'policy.py' }]);
-      let result: any;
+      let result: Json;
       await waitFor(
         'the policy verdict',
         async () => (result = ok(await t.admin.get(`/api/v1/scan-result/${scan}`))).quality_gate !== null,
       );
       expect(result.quality_gate.status).to.equal('failed');
-      expect(result.quality_gate.gates.map((g: any) => g.quality_gate_id)).to.include(gate.id);
+      expect(result.quality_gate.gates.map((g: Json) => g.quality_gate_id)).to.include(gate.id);
       expect(ok(await t.admin.get(`/api/v1/policies?search[name]=${encodeURIComponent(policy.name)}`)).total).to.equal(
         1,
       );
@@ -1071,13 +1076,13 @@ export function issuesSuite(t: SystemUnderTest): void {
       const twin = await newCheck();
       await upload(twin, [{ ...SHELL, rule: 'another.tool.rule', path: 'dedup.py', line: 4 }]);
       const [twinIssue] = (await issuesOf(`filter[check]=${twin}`)).items;
-      const similar = ok(await t.admin.get(`/api/v1/issue/${issue.id}/similar`)).items.map((i: any) => i.id);
+      const similar = ok(await t.admin.get(`/api/v1/issue/${issue.id}/similar`)).items.map((i: Json) => i.id);
       expect(similar).to.include(twinIssue.id);
       expect(
         ok(await t.admin.post(`/api/v1/issue/${issue.id}/duplicates`, { ids: [twinIssue.id] })).results,
       ).to.deep.equal([{ id: twinIssue.id, status: 'changed' }]);
       expect((await issuesOf(`filter[check]=${twin}&filter[exclude_duplicates]=true`)).total).to.equal(0);
-      expect((await issuesOf(`filter[duplicate_of]=${issue.id}`)).items.map((i: any) => i.id)).to.deep.equal([
+      expect((await issuesOf(`filter[duplicate_of]=${issue.id}`)).items.map((i: Json) => i.id)).to.deep.equal([
         twinIssue.id,
       ]);
     });

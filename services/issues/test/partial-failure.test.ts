@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { expect } from 'chai';
-import { AppError, createGrpcClient, Db, InternalAuth } from '@bulwark/platform';
+import { AppError, createGrpcClient, InternalAuth } from '@bulwark/platform';
 import { catalogV1, scanningV1 } from '@bulwark/proto';
 import { DATABASE_BACKENDS, freePort, TestDatabase } from '@bulwark/testkit';
 import { migrations } from '../src/migrations';
@@ -23,7 +23,7 @@ describe('quality gates while the catalog is down (embedded PostgreSQL)', functi
       deadlineMs: 1000,
     });
     closeClients = () => [catalog, scanning].forEach((c) => c.close());
-    gates = new QualityGates(t.db as Db, scanning.client, catalog.client);
+    gates = new QualityGates(t.db, scanning.client, catalog.client);
   });
   after(async () => {
     closeClients?.();

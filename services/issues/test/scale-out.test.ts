@@ -9,6 +9,7 @@ import {
   startGitServer,
   startScaledMode,
   SystemUnderTest,
+  type Json,
 } from '@bulwark/testkit';
 import { MANUAL_TOOL_TYPE, scanSetup } from '../../scanning/test/scanning.suite';
 import { issueSnapshot, largeReport, semgrepReport } from './issues.suite';
@@ -40,7 +41,7 @@ describe(`scale-out: two replicas each of scanning and issues, two gateways, Kaf
   let db: Knex;
   let t: SystemUnderTest;
 
-  const ok = (res: { status: number; body: any }) => {
+  const ok = (res: { status: number; body: Json }) => {
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
     return res.body;
   };
@@ -156,13 +157,13 @@ describe(`scale-out: two replicas each of scanning and issues, two gateways, Kaf
     expect(uploads.reduce((a, b) => a + b)).to.equal(24);
     expect(
       uploads.every((n) => n > 0),
-      `uploads per scanning replica: ${uploads}`,
+      `uploads per scanning replica: ${uploads.join(',')}`,
     ).to.equal(true);
     const ingestions = await Promise.all(['issues-1', 'issues-2'].map(ingestedBy));
     expect(ingestions.reduce((a, b) => a + b)).to.equal(24);
     expect(
       ingestions.every((n) => n > 0),
-      `ingestions per issues replica: ${ingestions}`,
+      `ingestions per issues replica: ${ingestions.join(',')}`,
     ).to.equal(true);
 
     // One Gitleaks tool per check: the per-tool limit is shared by all workers; one scan at a time per worker.
@@ -205,7 +206,7 @@ describe(`scale-out: two replicas each of scanning and issues, two gateways, Kaf
     expect(ran.reduce((a, b) => a + b)).to.equal(6);
     expect(
       ran.every((n) => n > 0),
-      `scan runs per scanning replica: ${ran}`,
+      `scan runs per scanning replica: ${ran.join(',')}`,
     ).to.equal(true);
   });
 

@@ -331,12 +331,12 @@ for (const backend of DATABASE_BACKENDS) {
         issue(p, n + 1, { first_detected_at: `${tl.created}T10:00:00.000Z`, status_id: tl.changes.at(-1)?.[2] ?? N }),
       );
       await issueStore.insertMany(t.db, rows);
-      await issueStore.update(t.db, rows[6]!.id, { duplicate_of: rows[0]!.id }, at);
+      await issueStore.update(t.db, rows[6].id, { duplicate_of: rows[0].id }, at);
       await historyStore.add(
         t.db,
         timelines.flatMap((tl, n) =>
           tl.changes.map(([day, from, to]): HistoryEntry => ({
-            issue_id: rows[n]!.id,
+            issue_id: rows[n].id,
             actor_kind: 'user',
             actor: 'alice',
             field: 'status',

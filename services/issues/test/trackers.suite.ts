@@ -8,6 +8,7 @@ import {
   startJiraContractServer,
   SystemUnderTest,
   uniqueSuffix,
+  type Json,
 } from '@bulwark/testkit';
 import { MANUAL_TOOL_TYPE, scanSetup } from '../../scanning/test/scanning.suite';
 import { semgrepReport } from './issues.suite';
@@ -46,11 +47,11 @@ export function trackersSuite(t: SystemUnderTest): void {
   let git: GitServer;
   let env: Awaited<ReturnType<typeof scanSetup>>;
 
-  const ok = (res: { status: number; body: any }) => {
+  const ok = (res: { status: number; body: Json }) => {
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
     return res.body;
   };
-  const fails = (res: { status: number; body: any }, status: number, field?: string) => {
+  const fails = (res: { status: number; body: Json }, status: number, field?: string) => {
     expect(res.status, JSON.stringify(res.body)).to.equal(status);
     if (field) expect(res.body.error.details.map((d: { field: string }) => d.field)).to.include(field);
     return res.body;
@@ -79,7 +80,7 @@ export function trackersSuite(t: SystemUnderTest): void {
         .withHeaders({ 'content-type': 'application/json' })
         .request('POST', `/api/v1/check/${check}/results`, undefined, semgrepReport(results)),
     );
-    let items: any[] = [];
+    let items: Json[] = [];
     await waitFor('ingestion', async () => {
       items = ok(await t.admin.get(`/api/v1/issues?filter[scan]=${scan.scan_result_id}&limit=100`)).items;
       return items.length === results.length;
@@ -153,11 +154,11 @@ export function trackersSuite(t: SystemUnderTest): void {
         for (const item of res.items ?? [res]) expect(item).to.not.have.property('credentials');
       }
       const list = ok(await t.admin.get('/api/v1/trackers?filter[type]=jira&limit=1000'));
-      expect(list.items.map((i: any) => i.id)).to.include(created.id);
-      expect(list.items.every((i: any) => i.type === 'jira')).to.equal(true);
+      expect(list.items.map((i: Json) => i.id)).to.include(created.id);
+      expect(list.items.every((i: Json) => i.type === 'jira')).to.equal(true);
       expect(
         ok(await t.admin.get(`/api/v1/trackers?search[name]=${encodeURIComponent(body.name)}`)).items.map(
-          (i: any) => i.id,
+          (i: Json) => i.id,
         ),
       ).to.deep.equal([created.id]);
 
@@ -274,7 +275,7 @@ export function trackersSuite(t: SystemUnderTest): void {
         { rule: 'py.rm.shell', line: 3, code: 'os.system(cmd)', path: 'rm1.py' },
         { rule: 'py.rm.shell', line: 8, code: 'os.popen(cmd)', path: 'rm2.py' },
         { rule: 'py.rm.eval', line: 5, code: 'eval(x)', path: 'rm3.py' },
-      ]).then((items) => ['rm1.py', 'rm2.py', 'rm3.py'].map((p) => items.find((i: any) => i.file_path === p)));
+      ]).then((items) => ['rm1.py', 'rm2.py', 'rm3.py'].map((p) => items.find((i: Json) => i.file_path === p)));
 
       // One issue becomes one ticket in Redmine.
       const ticket = ok(await t.admin.post(`/api/v1/issue/${c.id}/ticket`, { tracker_id: tracker.id }));
@@ -296,7 +297,7 @@ export function trackersSuite(t: SystemUnderTest): void {
         status: 'New',
       });
       const linkHistory = ok(await t.admin.get(`/api/v1/issue/${c.id}/history`)).items.find(
-        (h: any) => h.field === 'ticket',
+        (h: Json) => h.field === 'ticket',
       );
       expect(linkHistory).to.include({ actor_kind: 'user', actor: 'admin', old_value: null, new_value: ticket.key });
       fails(await t.admin.post(`/api/v1/issue/${c.id}/ticket`, { tracker_id: tracker.id }), 409);
@@ -311,7 +312,7 @@ export function trackersSuite(t: SystemUnderTest): void {
       );
       expect(bulk.tickets).to.have.length(1);
       expect(bulk.tickets[0].issue_ids.sort()).to.deep.equal([a.id, b.id].sort());
-      expect(bulk.results.find((x: any) => x.id === c.id)).to.include({ status: 'conflict', ticket_key: ticket.key });
+      expect(bulk.results.find((x: Json) => x.id === c.id)).to.include({ status: 'conflict', ticket_key: ticket.key });
       const grouped = await rm.issue(bulk.tickets[0].key);
       expect(grouped.subject).to.contain('2 issues').and.contain('py.rm.shell');
       expect(grouped.description).to.contain(a.id).and.contain(b.id);
@@ -336,7 +337,7 @@ export function trackersSuite(t: SystemUnderTest): void {
       // Reopen in Bulwark moves the ticket to In Progress with a note; Fixed then to Resolved.
       ok(await t.admin.put(`/api/v1/issue/${c.id}`, { status_id: REOPEN }));
       await waitFor('the ticket to reopen', async () => (await rm.issue(ticket.key)).status.name === 'In Progress');
-      expect((await rm.issue(ticket.key)).journals.map((j: any) => j.notes).join('\n')).to.contain('is now Reopen');
+      expect((await rm.issue(ticket.key)).journals.map((j: Json) => j.notes).join('\n')).to.contain('is now Reopen');
       ok(await t.admin.put(`/api/v1/issue/${c.id}`, { status_id: FIXED }));
       await waitFor('the ticket to be resolved', async () => (await rm.issue(ticket.key)).status.name === 'Resolved');
       // Resolved maps to nothing in Bulwark: the sync records it and moves nothing.
@@ -356,7 +357,7 @@ export function trackersSuite(t: SystemUnderTest): void {
       expect(ok(await t.admin.get(`/api/v1/issue/${a.id}`)).ticket).to.equal(null);
       expect(
         ok(await t.admin.get(`/api/v1/issue/${a.id}/history`)).items.find(
-          (h: any) => h.field === 'ticket' && h.new_value === null,
+          (h: Json) => h.field === 'ticket' && h.new_value === null,
         ),
       ).to.include({ old_value: bulk.tickets[0].key, comment: 'Tracker deleted' });
     });
@@ -390,9 +391,9 @@ export function trackersSuite(t: SystemUnderTest): void {
       });
       expect(ok(await t.admin.get(`/api/v1/issue/${issue.id}`)).ticket).to.equal(null);
       const history = ok(await t.admin.get(`/api/v1/issue/${issue.id}/history`)).items.filter(
-        (h: any) => h.field === 'ticket',
+        (h: Json) => h.field === 'ticket',
       );
-      expect(history.map((h: any) => [h.old_value, h.new_value])).to.deep.equal([
+      expect(history.map((h: Json) => [h.old_value, h.new_value])).to.deep.equal([
         [key, null],
         [null, key],
       ]);

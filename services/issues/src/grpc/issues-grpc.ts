@@ -84,7 +84,7 @@ export function issuesGrpc(db: Db): ServiceImpl<typeof issuesV1.IssuesServiceSer
       const projects = scopeFilter(req.scope).projects;
       const [intervals, fixTimes] = [
         await reportQueries.trend(db, { projects, excludeDuplicates: true }, starts, req.end),
-        await reportQueries.fixTimes(db, projects, starts[0]!, req.end),
+        await reportQueries.fixTimes(db, projects, starts[0], req.end),
       ];
       return { intervals, fixTimes };
     },

@@ -13,7 +13,6 @@ import { dedupRuleStore, dedupRuleView, statusStore } from '../store/settings';
 import type { IssueRow } from '../store/issues';
 import { issueFilter, issueView } from './views';
 
-type Q = Record<string, any>;
 type Handlers = HandlersOf<typeof issuesRoutes>;
 
 const ruleQuery = ({ filter: f, search }: Parameters<Handlers['securityRuleFilterValues']>[0]['query']) => ({
@@ -28,13 +27,13 @@ const ruleQuery = ({ filter: f, search }: Parameters<Handlers['securityRuleFilte
   author: search.author,
 });
 
-const dedupInput = (b: Q) => ({
-  name: b.name as string,
-  tool_name: (b.tool_name ?? null) as string | null,
+const dedupInput = (b: Parameters<Handlers['createDedupRule']>[0]['body']) => ({
+  name: b.name,
+  tool_name: b.tool_name ?? null,
   fields: b.fields as DedupRule['fields'],
-  scope: (b.scope ?? 'project') as string,
+  scope: b.scope ?? 'project',
 });
-const conditionInput = (b: Q) => ({
+const conditionInput = (b: Parameters<Handlers['createCondition']>[0]['body']) => ({
   qualityGateId: b.quality_gate_id,
   conditionType: b.condition_type,
   conditionValue: b.condition_value ?? '',
@@ -74,7 +73,7 @@ export function issuesHandlers(
   return {
     listIssues: async (input) => {
       const q = input.query;
-      const sort = (q.sort ?? '-first_detected_at') as string;
+      const sort = q.sort ?? '-first_detected_at';
       const [page, total] = await issues.list(issueFilter(requirePrincipal(input), q), {
         page: q.page,
         limit: q.limit,
@@ -273,7 +272,7 @@ export function issuesHandlers(
 }
 
 /** One rule per tool (and one default): a second answers 409. */
-function uniqueTool(err: { code?: string }): never {
+function uniqueTool(err: Error & { code?: string }): never {
   if (err.code === '23505') throw conflict('A deduplication rule for this tool (or the default rule) exists');
   throw err;
 }

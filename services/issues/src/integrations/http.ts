@@ -113,9 +113,9 @@ function trackerMessage(text: string): string {
   try {
     const body = JSON.parse(text) as { errors?: unknown; errorMessages?: unknown };
     const parts = [
-      ...(Array.isArray(body.errorMessages) ? body.errorMessages : []),
+      ...(Array.isArray(body.errorMessages) ? (body.errorMessages as unknown[]) : []),
       ...(Array.isArray(body.errors)
-        ? body.errors
+        ? (body.errors as unknown[])
         : body.errors && typeof body.errors === 'object'
           ? Object.entries(body.errors).map(([k, v]) => `${k}: ${String(v)}`)
           : []),

@@ -17,6 +17,13 @@ interface ConditionRow {
   operator: string;
   value: number;
 }
+interface LayerGateStateRow {
+  layer_id: string;
+  scan_id: string;
+  locked: boolean;
+  verdict: unknown;
+  updated_at: Date;
+}
 export interface PolicyRow {
   id: string;
   name: string;
@@ -47,33 +54,35 @@ export const conditionView = (c: GateCondition) => ({
 
 export const gateStore = {
   async insert(db: Queryable, name: string, author: string): Promise<GateRow> {
-    const [row] = await db('quality_gates').insert({ id: randomUUID(), name, author }).returning('*');
+    const [row] = await db<GateRow>('quality_gates').insert({ id: randomUUID(), name, author }).returning('*');
     return row;
   },
 
   async get(db: Queryable, id: string): Promise<GateRow | undefined> {
-    return db('quality_gates').where({ id }).first();
+    return db<GateRow>('quality_gates').where({ id }).first();
   },
 
   async rename(db: Queryable, id: string, name: string): Promise<GateRow | undefined> {
-    const [row] = await db('quality_gates').where({ id }).update({ name, updated_at: db.fn.now() }).returning('*');
+    const [row] = await db<GateRow>('quality_gates')
+      .where({ id })
+      .update({ name, updated_at: db.fn.now() })
+      .returning('*');
     return row;
   },
 
   async list(db: Queryable, q: { page: number; limit: number; author?: string; name?: string; project?: string }) {
-    const base = db('quality_gates');
+    const base = db<GateRow>('quality_gates');
     if (q.author) base.whereILike('author', containing(q.author));
     if (q.name) base.whereILike('name', containing(q.name));
     if (q.project)
-      base.whereExists((e) =>
-        e
-          .select(db.raw('1'))
+      base.whereExists((e) => {
+        e.select(db.raw('1'))
           .from('gate_links')
           .whereRaw('gate_links.quality_gate_id = quality_gates.id')
-          .andWhereILike('gate_links.project_code', containing(q.project!)),
-      );
+          .andWhereILike('gate_links.project_code', containing(q.project!));
+      });
     const [{ n }] = await base.clone().count({ n: '*' });
-    const items: GateRow[] = await base
+    const items = await base
       .orderBy('name')
       .orderBy('id')
       .offset((q.page - 1) * q.limit)
@@ -89,9 +98,9 @@ export const gateStore = {
 
   async conditionsOf(db: Queryable, gateIds: string[]): Promise<GateCondition[]> {
     if (gateIds.length === 0) return [];
-    return (await db('gate_conditions').whereIn('quality_gate_id', gateIds).orderBy('created_at').orderBy('id')).map(
-      toCondition,
-    );
+    return (
+      await db<ConditionRow>('gate_conditions').whereIn('quality_gate_id', gateIds).orderBy('created_at').orderBy('id')
+    ).map(toCondition);
   },
 
   async linksOf(
@@ -103,7 +112,7 @@ export const gateStore = {
   },
 
   async addCondition(db: Queryable, c: Omit<GateCondition, 'id'>): Promise<GateCondition> {
-    const [row] = await db('gate_conditions')
+    const [row] = await db<ConditionRow>('gate_conditions')
       .insert({
         id: randomUUID(),
         quality_gate_id: c.qualityGateId,
@@ -117,7 +126,7 @@ export const gateStore = {
   },
 
   async updateCondition(db: Queryable, id: string, c: Omit<GateCondition, 'id'>): Promise<GateCondition | undefined> {
-    const [row] = await db('gate_conditions')
+    const [row] = await db<ConditionRow>('gate_conditions')
       .where({ id })
       .update({
         quality_gate_id: c.qualityGateId,
@@ -161,10 +170,14 @@ export const gateStore = {
 
   /** The gates linked to a layer directly, with their conditions. */
   async linkedTo(db: Queryable, layerId: string): Promise<LinkedGate[]> {
-    const links: { quality_gate_id: string; action: 'lock' | 'inform'; name: string }[] = await db('gate_links')
+    const links = await db('gate_links')
       .join('quality_gates', 'quality_gates.id', 'gate_links.quality_gate_id')
       .where('gate_links.layer_id', layerId)
-      .select('gate_links.quality_gate_id', 'gate_links.action', 'quality_gates.name')
+      .select<{ quality_gate_id: string; action: 'lock' | 'inform'; name: string }[]>(
+        'gate_links.quality_gate_id',
+        'gate_links.action',
+        'quality_gates.name',
+      )
       .orderBy('quality_gates.name');
     return gateStore.withConditions(db, links);
   },
@@ -207,7 +220,7 @@ export const gateStore = {
     db: Queryable,
     layerId: string,
   ): Promise<{ locked: boolean; scan_id: string; verdict: unknown; updated_at: string } | undefined> {
-    const row = await db('layer_gate_state').where({ layer_id: layerId }).first();
+    const row = await db<LayerGateStateRow>('layer_gate_state').where({ layer_id: layerId }).first();
     return row
       ? { locked: row.locked, scan_id: row.scan_id, verdict: json(row.verdict), updated_at: iso(row.updated_at)! }
       : undefined;
@@ -228,7 +241,7 @@ export const policyStore = {
         project_tags: db.raw('?::text[]', [pgArray(p.project_tags)]),
         quality_gates: JSON.stringify(p.quality_gates),
       })
-      .returning('*');
+      .returning<PolicyRow[]>('*');
     return fromPolicy(row);
   },
 
@@ -245,12 +258,12 @@ export const policyStore = {
         quality_gates: JSON.stringify(p.quality_gates),
         updated_at: db.fn.now(),
       })
-      .returning('*');
+      .returning<PolicyRow[]>('*');
     return row ? fromPolicy(row) : undefined;
   },
 
   async list(db: Queryable, q: { page: number; limit: number; author?: string; name?: string; project?: string }) {
-    const base = db('policies');
+    const base = db<PolicyRow>('policies');
     if (q.author) base.whereILike('author', containing(q.author));
     if (q.name) base.whereILike('name', containing(q.name));
     if (q.project)
@@ -271,7 +284,7 @@ export const policyStore = {
   /** Policies that apply to a project with these tags. */
   async forTags(db: Queryable, tags: string[]): Promise<PolicyRow[]> {
     if (tags.length === 0) return [];
-    return (await db('policies').whereRaw('project_tags && ?::text[]', [pgArray(tags)])).map(fromPolicy);
+    return (await db<PolicyRow>('policies').whereRaw('project_tags && ?::text[]', [pgArray(tags)])).map(fromPolicy);
   },
 
   async delete(db: Queryable, ids: string[]): Promise<string[]> {

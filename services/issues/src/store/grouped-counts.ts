@@ -46,7 +46,7 @@ export const groupedCounts = {
     return rows.map((row) => {
       const group: CountGroup = { count: Number(row.n) };
       for (const c of columns) {
-        const value = row[c.column]!;
+        const value = row[c.column];
         if (c.dimension === 'severity') group.severity = SEVERITY_OF_RANK.get(Number(value)) ?? String(value);
         else if (c.dimension === 'status') group.status_id = Number(value);
         else group[c.dimension] = String(value);

@@ -87,7 +87,7 @@ export const historyStore = {
 export const commentStore = {
   async add(db: Queryable, issueId: string, author: string, message: string) {
     const row = { id: randomUUID(), issue_id: issueId, author, message };
-    const [created] = await db('issue_comments').insert(row).returning('*');
+    const [created] = await db('issue_comments').insert(row).returning<{ created_at: Date }[]>('created_at');
     return { ...row, created_at: iso(created.created_at)! };
   },
 

@@ -16,7 +16,9 @@ function scoped(projects: string[] | null): { sql: string; bindings: string[] } 
 export const reportQueries = {
   async countByCwes(db: Queryable, projects: string[] | null, detectedFrom?: string, detectedTo?: string) {
     const scope = scoped(projects);
-    const { rows } = await db.raw(
+    const { rows } = await db.raw<{
+      rows: { cwes: number[] | null; severity: string; open: boolean; library: boolean; n: string }[];
+    }>(
       `select i.cwes, i.severity, not (i.status_id = any(?::int[])) as open, i.lib_name is not null as library, count(*) as n
        from (${scope.sql}) i
        where (?::timestamptz is null or i.first_detected_at >= ?::timestamptz) and (?::timestamptz is null or i.first_detected_at <= ?::timestamptz)
@@ -30,9 +32,7 @@ export const reportQueries = {
         detectedTo ?? null,
       ],
     );
-    return (rows as { cwes: number[] | null; severity: string; open: boolean; library: boolean; n: string }[]).map(
-      (r) => ({ ...r, cwes: r.cwes ?? [], n: Number(r.n) }),
-    );
+    return rows.map((r) => ({ ...r, cwes: r.cwes ?? [], n: Number(r.n) }));
   },
 
   /**
@@ -52,7 +52,7 @@ export const reportQueries = {
     const detected = applyFilter(
       db('issues')
         .select('issues.id', 'issues.first_detected_at', 'issues.status_id')
-        .where('issues.first_detected_at', '>=', starts[0]!),
+        .where('issues.first_detected_at', '>=', starts[0]),
       f,
     ).toSQL();
     const changed = applyFilter(
@@ -60,11 +60,11 @@ export const reportQueries = {
         .join('issues', 'issues.id', 'h.issue_id')
         .select('h.at', 'h.old_value', 'h.new_value')
         .where('h.field', 'status')
-        .where('h.at', '>=', starts[0]!),
+        .where('h.at', '>=', starts[0]),
       f,
     ).toSQL();
     const openNow = issueStore.countQuery(db, f).whereRaw('not (issues.status_id = any(?::int[]))', [closed]).toSQL();
-    const { rows } = await db.raw(
+    const { rows } = await db.raw<{ rows: { k: number; opened: string; fixed: string; delta: string }[] }>(
       `with ev as (
          select i.first_detected_at as at, 1 as opened, 0 as fixed,
            case when coalesce(first.old_value, first.new_value, i.status_id::text)::int = any(?::int[]) then 0 else 1 end as delta
@@ -91,15 +91,13 @@ export const reportQueries = {
         ...(openNow.bindings as Knex.RawBinding[]),
       ],
     );
-    const byBucket = new Map(
-      (rows as { k: number; opened: string; fixed: string; delta: string }[]).map((r) => [Number(r.k), r]),
-    );
+    const byBucket = new Map(rows.map((r) => [Number(r.k), r]));
     // Open at the end of interval k: open now, less what every later event added.
     let open = Number(byBucket.get(-1)?.delta ?? 0) - Number(byBucket.get(starts.length + 1)?.delta ?? 0);
     const intervals = [];
     for (let index = starts.length - 1; index >= 0; index--) {
       const r = byBucket.get(index + 1);
-      intervals.unshift({ start: starts[index]!, opened: Number(r?.opened ?? 0), fixed: Number(r?.fixed ?? 0), open });
+      intervals.unshift({ start: starts[index], opened: Number(r?.opened ?? 0), fixed: Number(r?.fixed ?? 0), open });
       open -= Number(r?.delta ?? 0);
     }
     return intervals;
@@ -108,14 +106,14 @@ export const reportQueries = {
   /** Issues changed to Fixed within [from, to] and the mean hours from first detection to that change, by severity. */
   async fixTimes(db: Queryable, projects: string[] | null, from: string, to: string) {
     const scope = scoped(projects);
-    const { rows } = await db.raw(
+    const { rows } = await db.raw<{ rows: { severity: string; n: string; mean_hours: string | number }[] }>(
       `select i.severity, count(*) as n, avg(extract(epoch from (f.at - i.first_detected_at)) / 3600) as mean_hours
        from (${scope.sql}) i
        join lateral (select min(h.at) as at from issue_history h where h.issue_id = i.id and h.field = 'status' and h.new_value = ? and h.at >= ? and h.at <= ?) f on f.at is not null
        group by i.severity`,
       [...scope.bindings, String(STATUS.fixed), from, to],
     );
-    return (rows as { severity: string; n: string; mean_hours: string | number }[]).map((r) => ({
+    return rows.map((r) => ({
       severity: r.severity,
       fixed: Number(r.n),
       meanHours: Number(r.mean_hours),
@@ -124,10 +122,20 @@ export const reportQueries = {
 
   /** The description and newest `historyLimit` history entries of each issue. */
   async details(db: Queryable, ids: string[], historyLimit: number) {
-    const issues: { id: string; description: string | null }[] = await db('issues')
-      .select('id', 'description')
+    const issues = await db('issues')
+      .select<{ id: string; description: string | null }[]>('id', 'description')
       .whereRaw('id = any(?::uuid[])', [pgArray(ids)]);
-    const { rows } = await db.raw(
+    const { rows } = await db.raw<{
+      rows: {
+        issue_id: string;
+        at: Date;
+        actor: string;
+        field: string;
+        old_value: string | null;
+        new_value: string | null;
+        comment: string | null;
+      }[];
+    }>(
       `select h.issue_id, h.at, h.actor, h.field, h.old_value, h.new_value, h.comment from unnest(?::uuid[]) x(id)
        cross join lateral (select * from issue_history h where h.issue_id = x.id order by h.at desc, h.id desc limit ?) h`,
       [pgArray(ids), historyLimit],
@@ -143,15 +151,7 @@ export const reportQueries = {
         comment: string | null;
       }[]
     >();
-    for (const r of rows as {
-      issue_id: string;
-      at: Date;
-      actor: string;
-      field: string;
-      old_value: string | null;
-      new_value: string | null;
-      comment: string | null;
-    }[]) {
+    for (const r of rows) {
       const list = history.get(r.issue_id) ?? [];
       list.push({
         at: iso(r.at)!,

@@ -85,7 +85,7 @@ export const securityRuleStore = {
   },
 
   async get(db: Queryable, id: string): Promise<SecurityRuleRow | undefined> {
-    const row = await db('security_rules').where({ id }).first();
+    const row = await db<SecurityRuleRow>('security_rules').where({ id }).first();
     return row ? fromRow(row) : undefined;
   },
 
@@ -97,7 +97,7 @@ export const securityRuleStore = {
   ): Promise<SecurityRuleRow> {
     const [row] = await db('security_rules')
       .insert({ id: randomUUID(), ...r, rule_params: JSON.stringify(r.rule_params) })
-      .returning('*');
+      .returning<SecurityRuleRow[]>('*');
     return fromRow(row);
   },
 
@@ -111,7 +111,7 @@ export const securityRuleStore = {
     const [row] = await db('security_rules')
       .where({ id })
       .update({ ...r, rule_params: JSON.stringify(r.rule_params), expired: false, updated_at: db.fn.now() })
-      .returning('*');
+      .returning<SecurityRuleRow[]>('*');
     return row ? fromRow(row) : undefined;
   },
 

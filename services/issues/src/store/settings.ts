@@ -16,21 +16,28 @@ export interface TransitionRow {
 
 export const statusStore = {
   async list(db: Queryable, q: { ids?: number[]; name?: string; invert?: boolean } = {}): Promise<StatusRow[]> {
-    const query = db('statuses').orderBy('id');
-    if (q.ids?.length) q.invert ? query.whereNotIn('id', q.ids) : query.whereIn('id', q.ids);
-    if (q.name)
-      query.where((w) => w.whereILike('name_en', containing(q.name!)).orWhereILike('name_ru', containing(q.name!)));
+    const query = db<StatusRow>('statuses').orderBy('id');
+    if (q.ids?.length) {
+      if (q.invert) query.whereNotIn('id', q.ids);
+      else query.whereIn('id', q.ids);
+    }
+    if (q.name) {
+      const name = containing(q.name);
+      query.where((w) => {
+        w.whereILike('name_en', name).orWhereILike('name_ru', name);
+      });
+    }
     return query;
   },
 
   async transitions(db: Queryable, from?: number[]): Promise<TransitionRow[]> {
-    const q = db('status_transitions').orderBy(['from_status', 'to_status']);
+    const q = db<TransitionRow>('status_transitions').orderBy(['from_status', 'to_status']);
     if (from?.length) q.whereIn('from_status', from);
     return q;
   },
 
   async addTransition(db: Queryable, from: number, to: number): Promise<TransitionRow | undefined> {
-    const rows = await db('status_transitions')
+    const rows = await db<TransitionRow>('status_transitions')
       .insert({ id: randomUUID(), from_status: from, to_status: to })
       .onConflict(['from_status', 'to_status'])
       .ignore()
@@ -59,15 +66,15 @@ export interface DedupRuleRow {
 
 export const dedupRuleStore = {
   async all(db: Queryable): Promise<DedupRule[]> {
-    const rows: DedupRuleRow[] = await db('dedup_rules');
+    const rows = await db<DedupRuleRow>('dedup_rules');
     return rows.map((r) => ({ toolName: r.tool_name, fields: r.fields as DedupRule['fields'], scope: r.scope }));
   },
 
   async list(db: Queryable, q: { page: number; limit: number; name?: string }) {
-    const base = db('dedup_rules');
+    const base = db<DedupRuleRow>('dedup_rules');
     if (q.name) base.whereILike('name', containing(q.name));
     const [{ n }] = await base.clone().count({ n: '*' });
-    const items: DedupRuleRow[] = await base
+    const items = await base
       .orderBy('name')
       .offset((q.page - 1) * q.limit)
       .limit(q.limit);
@@ -75,7 +82,7 @@ export const dedupRuleStore = {
   },
 
   async get(db: Queryable, id: string): Promise<DedupRuleRow | undefined> {
-    return db('dedup_rules').where({ id }).first();
+    return db<DedupRuleRow>('dedup_rules').where({ id }).first();
   },
 
   async insert(
@@ -84,7 +91,7 @@ export const dedupRuleStore = {
   ): Promise<DedupRuleRow> {
     const [row] = await db('dedup_rules')
       .insert({ id: randomUUID(), ...r, fields: db.raw('?::text[]', [pgArray(r.fields)]) })
-      .returning('*');
+      .returning<DedupRuleRow[]>('*');
     return row;
   },
 
@@ -96,7 +103,7 @@ export const dedupRuleStore = {
     const [row] = await db('dedup_rules')
       .where({ id })
       .update({ ...r, fields: db.raw('?::text[]', [pgArray(r.fields)]), updated_at: db.fn.now() })
-      .returning('*');
+      .returning<DedupRuleRow[]>('*');
     return row;
   },
 

@@ -67,11 +67,14 @@ export interface PushRow {
   attempts: number;
 }
 
-const read = (r: Record<string, unknown>): TrackerRow => ({
+/** A trackers row as the driver returns it: read() types its jsonb and numeric columns. */
+type StoredTracker = Record<string, unknown>;
+
+const read = (r: StoredTracker): TrackerRow => ({
   ...(r as unknown as TrackerRow),
-  projects: json(r.projects) as ProjectMapping[],
-  status_mapping: json(r.status_mapping) as StatusMapping,
-  field_templates: json(r.field_templates) as FieldTemplates,
+  projects: json<ProjectMapping[]>(r.projects),
+  status_mapping: json<StatusMapping>(r.status_mapping),
+  field_templates: json<FieldTemplates>(r.field_templates),
   jira_api_version: Number(r.jira_api_version) as 2 | 3,
 });
 
@@ -84,14 +87,14 @@ const write = (t: Partial<TrackerInput>) => ({
 
 export const trackerStore = {
   async insert(db: Queryable, t: TrackerInput): Promise<TrackerRow> {
-    const [row] = await db('trackers')
+    const [row] = await db<StoredTracker>('trackers')
       .insert({ id: randomUUID(), ...write(t) })
       .returning('*');
     return read(row);
   },
 
   async update(db: Queryable, id: string, t: Partial<TrackerInput>): Promise<TrackerRow | undefined> {
-    const [row] = await db('trackers')
+    const [row] = await db<StoredTracker>('trackers')
       .where({ id })
       .update({ ...write(t), updated_at: db.fn.now() })
       .returning('*');
@@ -99,12 +102,12 @@ export const trackerStore = {
   },
 
   async get(db: Queryable, id: string): Promise<TrackerRow | undefined> {
-    const row = await db('trackers').where({ id }).first();
+    const row = await db<StoredTracker>('trackers').where({ id }).first();
     return row ? read(row) : undefined;
   },
 
   async list(db: Queryable, q: { page: number; limit: number; name?: string; types?: string[] }) {
-    const base = db('trackers');
+    const base = db<StoredTracker>('trackers');
     if (q.name) base.whereILike('name', `%${q.name.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
     if (q.types?.length) base.whereIn('type', q.types);
     const [{ n }] = await base.clone().count({ n: '*' });
@@ -116,7 +119,7 @@ export const trackerStore = {
   },
 
   async syncable(db: Queryable): Promise<TrackerRow[]> {
-    return (await db('trackers').where({ sync_enabled: true }).orderBy('id')).map(read);
+    return (await db<StoredTracker>('trackers').where({ sync_enabled: true }).orderBy('id')).map(read);
   },
 
   async ticketCounts(db: Queryable, ids: string[]): Promise<Map<string, number>> {
@@ -146,7 +149,7 @@ export const ticketStore = {
     trackerId: string,
     t: { key: string; url: string; status: string; closed: boolean },
   ): Promise<TicketRow> {
-    const [row] = await db('tracker_tickets')
+    const [row] = await db<TicketRow>('tracker_tickets')
       .insert({
         id: randomUUID(),
         tracker_id: trackerId,
@@ -163,11 +166,11 @@ export const ticketStore = {
   },
 
   async ofTracker(db: Queryable, trackerId: string): Promise<TicketRow[]> {
-    return db('tracker_tickets').where({ tracker_id: trackerId }).orderBy('key');
+    return db<TicketRow>('tracker_tickets').where({ tracker_id: trackerId }).orderBy('key');
   },
 
   async get(db: Queryable, id: string): Promise<TicketRow | undefined> {
-    return db('tracker_tickets').where({ id }).first();
+    return db<TicketRow>('tracker_tickets').where({ id }).first();
   },
 
   /**
@@ -245,7 +248,7 @@ export const ticketStore = {
 export const pushStore = {
   /** Takes due pushes for `leaseSeconds` (another process skips them meanwhile), oldest first. */
   async claim(db: Queryable, batch: number, leaseSeconds: number): Promise<PushRow[]> {
-    const { rows } = await db.raw(
+    const { rows } = await db.raw<{ rows: PushRow[] }>(
       `update tracker_pushes set next_at = now() + make_interval(secs => ?), attempts = attempts + 1
        where id in (select id from tracker_pushes where done_at is null and next_at <= now() order by id limit ? for update skip locked)
        returning id::text, ticket_id, issue_id, to_status, actor, attempts`,

@@ -1,0 +1,72 @@
+import { iso, pgArray, Queryable } from '@bulwark/platform';
+import { NOT_COUNTED_STATUSES } from '../../domain/statuses';
+import { applyFilter, IssueFilter } from './filter';
+import type { IssueRow } from './rows';
+
+/** A group of {@link issueAggregates.summarize}: its columns and how many issues it holds. */
+export interface SummaryRow {
+  project_code: string;
+  tool_name: string;
+  category: string;
+  severity: string;
+  status_id: number;
+  n: string;
+}
+
+export const issueAggregates = {
+  /** Distinct values of a column among the matching issues (at most 1000 per column). */
+  async distinct(db: Queryable, f: IssueFilter, column: string, unnest = false): Promise<unknown[]> {
+    const expr = unnest ? `unnest(issues.${column})` : `issues.${column}`;
+    const rows = await db
+      .select<{ v: unknown }[]>('v')
+      .from(applyFilter(db('issues').select(db.raw(`${expr} as v`)), f).as('x'))
+      .whereNotNull('v')
+      .groupBy('v')
+      .orderBy('v')
+      .limit(1000);
+    return rows.map((r) => r.v);
+  },
+
+  async detectedRange(db: Queryable, f: IssueFilter): Promise<{ min: string | null; max: string | null }> {
+    const row = await applyFilter(
+      db('issues').min({ min: 'first_detected_at' }).max({ max: 'last_detected_at' }),
+      f,
+    ).first<{ min: Date | null; max: Date | null } | undefined>();
+    return { min: iso(row?.min), max: iso(row?.max) };
+  },
+
+  async cvssBuckets(db: Queryable, f: IssueFilter): Promise<Record<string, number>> {
+    const rows = await applyFilter(
+      db('issues')
+        .select(
+          db.raw(
+            `case when cvss_max is null then 'unknown' when cvss_max = 0 then 'none' when cvss_max < 4 then 'low' when cvss_max < 7 then 'medium' when cvss_max < 9 then 'high' else 'critical' end as bucket`,
+          ),
+        )
+        .count<{ bucket: string; n: string }[]>({ n: '*' })
+        .groupBy('bucket'),
+      f,
+    );
+    return Object.fromEntries(rows.map((r) => [r.bucket, Number(r.n)]));
+  },
+
+  /** Issue counts of a report's scope by project, tool, category, severity and status (duplicates left out). */
+  async summarize(db: Queryable, f: IssueFilter): Promise<SummaryRow[]> {
+    return applyFilter(
+      db('issues')
+        .select('project_code', 'tool_name', 'category', 'severity', 'status_id')
+        .count<SummaryRow[]>({ n: '*' }),
+      { ...f, excludeDuplicates: true },
+    )
+      .groupBy('project_code', 'tool_name', 'category', 'severity', 'status_id')
+      .orderBy(['project_code', 'tool_name', 'category', 'severity', 'status_id']);
+  },
+
+  /** A report's open issues, most severe first, then highest CVSS, then newest (duplicates left out). */
+  async topOpen(db: Queryable, f: IssueFilter, limit: number): Promise<IssueRow[]> {
+    return applyFilter(db('issues').select('issues.*'), { ...f, excludeDuplicates: true })
+      .whereRaw('not (issues.status_id = any(?::int[]))', [pgArray(NOT_COUNTED_STATUSES)])
+      .orderByRaw('severity_rank desc, cvss_max desc nulls last, first_detected_at desc, id')
+      .limit(limit);
+  },
+};

@@ -1,0 +1,97 @@
+import type { Knex } from 'knex';
+import { pgArray, Queryable } from '@bulwark/platform';
+import type { IssueCounts } from '../../domain/gates';
+import { NOT_COUNTED_STATUSES } from '../../domain/statuses';
+import { applyFilter, IssueFilter } from './filter';
+
+/** The filters issue_counts answers: each one's condition is on a column that table keeps. */
+const COUNTED_FILTERS = new Set([
+  'projects',
+  'tools',
+  'scanners',
+  'toolIds',
+  'projectCodes',
+  'severities',
+  'statuses',
+  'categories',
+  'invert',
+]);
+const unset = (v: unknown) =>
+  v === undefined ||
+  v === false ||
+  (Array.isArray(v) && v.length === 0) ||
+  (typeof v === 'object' && v !== null && !Array.isArray(v) && Object.values(v).every((x) => !x));
+export const countedByGroups = (f: IssueFilter) =>
+  Object.entries(f).every(([k, v]) => COUNTED_FILTERS.has(k) || unset(v));
+const COUNT_GROUP_COLUMNS = [
+  'project_code',
+  'tool_name',
+  'scanner',
+  'tool_id',
+  'category',
+  'severity_rank',
+  'status_id',
+];
+const COUNT_GROUP = COUNT_GROUP_COLUMNS.join(', ');
+const groupOf = (alias: string) => `(${COUNT_GROUP_COLUMNS.map((c) => `${alias}.${c}`).join(', ')})`;
+
+export const issueCounts = {
+  /**
+   * The statement of a count. Filters on the dimensions of issue_counts sum its group counts under
+   * the name `issues` (the very same conditions, so the same semantics); any other filter counts rows.
+   */
+  countQuery(db: Queryable, f: IssueFilter): Knex.QueryBuilder {
+    if (countedByGroups(f))
+      return applyFilter(db({ issues: 'issue_counts' }).select(db.raw('coalesce(sum(n), 0) as n')), f);
+    return applyFilter(db('issues').count<{ n: string }[]>({ n: '*' }), f);
+  },
+
+  /** Folds the appended count changes into one row per group (concurrent writers keep appending). */
+  async compactCounts(db: Queryable): Promise<void> {
+    await db.raw(
+      `with split as (select ${COUNT_GROUP} from issue_counts group by ${COUNT_GROUP} having count(*) > 1),
+       gone as (delete from issue_counts c using split s where ${groupOf('c')} = ${groupOf('s')} returning c.*)
+       insert into issue_counts (${COUNT_GROUP}, n) select ${COUNT_GROUP}, sum(n) from gone group by ${COUNT_GROUP} having sum(n) <> 0`,
+    );
+  },
+
+  async count(db: Queryable, f: IssueFilter): Promise<number> {
+    const row = await issueCounts.countQuery(db, f).first<{ n: string | number } | undefined>();
+    return Number(row?.n ?? 0);
+  },
+
+  /** What the layer's counted issues (open, not duplicates) add up to, for its quality gates. */
+  async layerCounts(db: Queryable, layerId: string, scanId: string): Promise<IssueCounts> {
+    const base = () =>
+      db('issues')
+        .where('layer_id', layerId)
+        .whereNull('duplicate_of')
+        .whereRaw('not (status_id = any(?::int[]))', [pgArray(NOT_COUNTED_STATUSES)]);
+    const groups: { severity: string; category: string; cvss: number | null; is_new: boolean; n: string }[] =
+      await base()
+        .select(
+          'severity',
+          'category',
+          db.raw('round(cvss_max::numeric, 1)::float8 as cvss'),
+          db.raw('(first_scan_id = ?) as is_new', [scanId]),
+        )
+        .count({ n: '*' })
+        .groupByRaw('1, 2, 3, 4');
+    const cwes: { cwe: number; n: string }[] = await base()
+      .select(db.raw('unnest(cwes) as cwe'))
+      .count({ n: '*' })
+      .groupBy('cwe');
+    const counts: IssueCounts = { total: 0, bySeverity: {}, newBySeverity: {}, byCategory: {}, byCwe: {}, byCvss: {} };
+    const add = (r: Record<string, number>, k: string, n: number) => (r[k] = (r[k] ?? 0) + n);
+    for (const g of groups) {
+      const n = Number(g.n);
+      counts.total += n;
+      add(counts.bySeverity, g.severity, n);
+      if (g.is_new) add(counts.newBySeverity, g.severity, n);
+      add(counts.byCategory, g.category.toLowerCase(), n);
+      if (g.cvss !== null) add(counts.byCvss, Number(g.cvss).toFixed(1), n);
+    }
+    for (const c of cwes) add(counts.byCwe, String(c.cwe), Number(c.n));
+    return counts;
+  },
+};

@@ -1,0 +1,99 @@
+import type { Knex } from 'knex';
+import { containing } from '@bulwark/platform';
+
+export const SEVERITY_RANK: Record<string, number> = { critical: 5, high: 4, medium: 3, low: 2, info: 1 };
+
+export interface IssueFilter {
+  projects: string[] | null;
+  tools?: string[];
+  scanners?: string[];
+  toolIds?: string[];
+  projectCodes?: string[];
+  layers?: string[];
+  checks?: string[];
+  scans?: string[];
+  statuses?: number[];
+  severities?: string[];
+  assignees?: string[];
+  categories?: string[];
+  cves?: string[];
+  cwes?: number[];
+  libNames?: string[];
+  exploitability?: ('known_exploited' | 'epss' | 'none')[];
+  detectedFrom?: string;
+  detectedTo?: string;
+  lastDetectedFrom?: string;
+  lastDetectedTo?: string;
+  cvss?: { column: 'cvss_v2' | 'cvss_v3' | 'cvss_v4' | 'cvss_unknown' | 'cvss_max'; min?: number; max?: number }[];
+  epssMin?: number;
+  commentMessage?: string;
+  excludeDuplicates?: boolean;
+  duplicateOf?: string;
+  invert?: boolean;
+  search?: Partial<Record<'title' | 'file_path' | 'lib_name' | 'cve' | 'assignee' | 'rule_id', string>>;
+}
+
+/** `(?, ?, ...)` for a list: the values reach the planner, which then knows how selective they are. */
+const inList = (values: readonly unknown[]) => `(${values.map(() => '?').join(', ')})`;
+
+/** The filter's conditions; filter_inversion negates each filter (a NULL attribute counts as not matching). */
+export function applyFilter<Q extends Knex.QueryBuilder>(q: Q, f: IssueFilter): Q {
+  if (f.projects !== null) {
+    if (f.projects.length === 0) q.whereRaw('false');
+    else q.whereRaw(`issues.project_code in ${inList(f.projects)}`, f.projects);
+  }
+  const conds: [string, unknown[]][] = [];
+  const oneOf = (col: string, v?: readonly (string | number)[]) =>
+    v?.length && conds.push([`${col} in ${inList(v)}`, [...v]]);
+  oneOf('issues.tool_name', f.tools);
+  oneOf('issues.scanner', f.scanners);
+  oneOf('issues.tool_id', f.toolIds);
+  oneOf('issues.project_code', f.projectCodes);
+  oneOf('issues.layer_id', f.layers);
+  oneOf('issues.check_id', f.checks);
+  oneOf('issues.scan_id', f.scans);
+  // By rank, so the (project, status, rank) and (rank, status, project) indexes serve it.
+  oneOf(
+    'issues.severity_rank',
+    f.severities?.map((v) => SEVERITY_RANK[v] ?? 0),
+  );
+  oneOf('issues.assignee', f.assignees);
+  oneOf('issues.category', f.categories);
+  oneOf('issues.lib_name', f.libNames);
+  oneOf('issues.status_id', f.statuses);
+  if (f.cves?.length)
+    conds.push([`issues.vulnerability_ids && array[${f.cves.map(() => '?').join(', ')}]::text[]`, [...f.cves]]);
+  if (f.cwes?.length) conds.push([`issues.cwes && array[${f.cwes.map(() => '?').join(', ')}]::int[]`, [...f.cwes]]);
+  if (f.exploitability?.length) {
+    const parts = f.exploitability.map((e) =>
+      e === 'known_exploited'
+        ? 'issues.known_exploited'
+        : e === 'epss'
+          ? 'issues.epss is not null'
+          : '(not issues.known_exploited and issues.epss is null)',
+    );
+    conds.push([`(${parts.join(' or ')})`, []]);
+  }
+  if (f.detectedFrom) conds.push(['issues.first_detected_at >= ?', [f.detectedFrom]]);
+  if (f.detectedTo) conds.push(['issues.first_detected_at <= ?', [f.detectedTo]]);
+  if (f.lastDetectedFrom) conds.push(['issues.last_detected_at >= ?', [f.lastDetectedFrom]]);
+  if (f.lastDetectedTo) conds.push(['issues.last_detected_at <= ?', [f.lastDetectedTo]]);
+  for (const r of f.cvss ?? []) {
+    if (r.min !== undefined) conds.push([`issues.${r.column} >= ?`, [r.min]]);
+    if (r.max !== undefined) conds.push([`issues.${r.column} <= ?`, [r.max]]);
+  }
+  if (f.epssMin !== undefined) conds.push(['issues.epss >= ?', [f.epssMin]]);
+  if (f.commentMessage)
+    conds.push([
+      "exists (select 1 from issue_comments c where c.issue_id = issues.id and c.message ilike ? escape '\\')",
+      [containing(f.commentMessage)],
+    ]);
+  if (f.excludeDuplicates) conds.push(['issues.duplicate_of is null', []]);
+  if (f.duplicateOf) conds.push(['issues.duplicate_of = ?', [f.duplicateOf]]);
+  for (const [sql, bindings] of conds)
+    q.whereRaw(f.invert ? `not coalesce((${sql}), false)` : sql, bindings as Knex.RawBinding[]);
+  for (const [field, text] of Object.entries(f.search ?? {})) {
+    if (text) q.whereRaw(`issues.${field} ilike ? escape '\\'`, [containing(text)]);
+  }
+  return q;
+}

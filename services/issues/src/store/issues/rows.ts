@@ -1,0 +1,45 @@
+/** An issue as the `issues` view reads it (issue_records joined to issue_detection_state). */
+export interface IssueRow {
+  id: string;
+  project_code: string;
+  scope_id: string;
+  match_key: string;
+  layer_id: string;
+  check_id: string;
+  scan_id: string;
+  first_scan_id: string;
+  tool_id: string;
+  tool_name: string;
+  scanner: string;
+  category: string;
+  title: string;
+  description: string | null;
+  severity: string;
+  severity_rank: number;
+  rule_id: string | null;
+  status_id: number;
+  assignee: string | null;
+  cve: string | null;
+  vulnerability_ids: string[];
+  cwes: number[];
+  lib_name: string | null;
+  lib_version: string | null;
+  file_path: string | null;
+  start_line: number | null;
+  cvss_v2: number | null;
+  cvss_v3: number | null;
+  cvss_v4: number | null;
+  cvss_unknown: number | null;
+  cvss_max: number | null;
+  epss: number | null;
+  known_exploited: boolean;
+  fingerprint: string;
+  occurrences: number;
+  detections: number;
+  suppression: unknown;
+  security_rule_id: string | null;
+  duplicate_of: string | null;
+  first_detected_at: Date | string;
+  last_detected_at: Date | string;
+  updated_at: Date | string;
+}
