@@ -119,7 +119,7 @@ function parseCsv(text: string): string[][] {
   let field = '';
   let quoted = false;
   for (let i = 0; i < text.length; i++) {
-    const char = text[i]!;
+    const char = text[i];
     if (quoted) {
       if (char === '"' && text[i + 1] === '"') {
         field += '"';
@@ -252,7 +252,7 @@ describe('report renderers', () => {
     expect(html).to.include('<p class="empty">No open issues.</p>');
     expect((await renderReport(empty, 'csv')).body.toString('utf8').split('\r\n')).to.have.length(2);
     expect(pdfText(await renderPdf(empty, { compress: true }))).to.include('No projects.');
-    const xml = strFromU8(unzipSync(new Uint8Array((await renderReport(empty, 'docx')).body))['word/document.xml']!);
+    const xml = strFromU8(unzipSync(new Uint8Array((await renderReport(empty, 'docx')).body))['word/document.xml']);
     expect(xml).to.include('No tools.');
   });
 
@@ -296,29 +296,29 @@ describe('report renderers', () => {
       expect(text).to.include(`,"${COMMA_PATH}",42,`);
       expect(text).to.include('"Stored XSS: <script>alert(1)</script> & ""quotes"" in \'comments\'"');
       const [, xss, , secret] = records;
-      expect(xss![6]).to.equal(XSS_TITLE);
-      expect(xss![9]).to.equal(COMMA_PATH);
-      expect(secret![6]).to.equal('Secret in history\r\nsecond line');
+      expect(xss[6]).to.equal(XSS_TITLE);
+      expect(xss[9]).to.equal(COMMA_PATH);
+      expect(secret[6]).to.equal('Secret in history\r\nsecond line');
     });
 
     it('keeps a spreadsheet from running cells as formulas, but leaves numbers alone', () => {
       const [, xss, formula, secret] = records;
-      expect(formula![6]).to.equal(`'${FORMULA_TITLE}`);
-      expect(secret![5]).to.equal("'-1 day");
-      expect(xss![5]).to.equal(CONFIRMED);
-      expect(xss![13]).to.equal('9.8');
-      expect(formula![13]).to.equal('10');
-      expect(xss![10]).to.equal('42');
-      expect(formula![10]).to.equal('');
-      expect(secret![13]).to.equal('');
+      expect(formula[6]).to.equal(`'${FORMULA_TITLE}`);
+      expect(secret[5]).to.equal("'-1 day");
+      expect(xss[5]).to.equal(CONFIRMED);
+      expect(xss[13]).to.equal('9.8');
+      expect(formula[13]).to.equal('10');
+      expect(xss[10]).to.equal('42');
+      expect(formula[10]).to.equal('');
+      expect(secret[13]).to.equal('');
     });
 
     it('writes CWEs, CVEs and nulls as plain values', () => {
       const [, xss, formula] = records;
-      expect(xss![8]).to.equal('CWE-79;CWE-89');
-      expect(xss![7]).to.equal('');
-      expect(formula!.slice(7, 13)).to.deep.equal(['CVE-2021-44228', 'CWE-502', '', '', 'log4j-core', '2.14.1']);
-      expect(formula![14]).to.equal('2025-02-03T10:15:00.000Z');
+      expect(xss[8]).to.equal('CWE-79;CWE-89');
+      expect(xss[7]).to.equal('');
+      expect(formula.slice(7, 13)).to.deep.equal(['CVE-2021-44228', 'CWE-502', '', '', 'log4j-core', '2.14.1']);
+      expect(formula[14]).to.equal('2025-02-03T10:15:00.000Z');
     });
   });
 
@@ -441,13 +441,13 @@ describe('report renderers', () => {
       const xml = strFromU8(
         unzipSync(new Uint8Array((await renderReport(typed('summary', MIXED_TITLE), 'docx')).body))[
           'word/document.xml'
-        ]!,
+        ],
       );
       const title = xml.match(/<w:p>(?:(?!<\/w:p>).)*?w:val="Title"(?:(?!<\/w:p>).)*<\/w:p>/s)![0];
       expect(title).to.include('<w:bidi/>');
       const runs = [...title.matchAll(/<w:r>(.*?)<\/w:r>/gs)].map((r) => ({
-        rtl: r[1]!.includes('<w:rtl/>'),
-        text: [...r[1]!.matchAll(/<w:t[^>]*>([^<]*)<\/w:t>/g)].map((t) => t[1]).join('-'),
+        rtl: r[1].includes('<w:rtl/>'),
+        text: [...r[1].matchAll(/<w:t[^>]*>([^<]*)<\/w:t>/g)].map((t) => t[1]).join('-'),
       }));
       expect(runs.find((r) => r.text.includes('ثغرة'))).to.include({ rtl: true });
       expect(runs.find((r) => r.text.includes('2021'))).to.include({ rtl: false });
@@ -473,7 +473,7 @@ describe('report renderers', () => {
               if (type === 'trend') expect(text).to.include('Mean time to fix').and.include('3.5');
             } else if (format === 'docx') {
               const files = unzipSync(new Uint8Array(body));
-              expect(strFromU8(files['word/document.xml']!), format).to.include(title);
+              expect(strFromU8(files['word/document.xml']), format).to.include(title);
               // Each chart is an SVG with a PNG beside it.
               expect(
                 Object.keys(files).some((f) => f.endsWith('.svg')),
@@ -551,7 +551,7 @@ describe('report renderers', () => {
       const docx = (await renderReport(snapshot, 'docx')).body;
       expect(docx.subarray(0, 2).toString('latin1')).to.equal('PK');
       const files = unzipSync(new Uint8Array(docx));
-      const xml = strFromU8(files['word/document.xml']!);
+      const xml = strFromU8(files['word/document.xml']);
       expect(xml).to.include('Quarterly security summary');
       expect(xml).to.include('BILLING-API');
       expect(xml).to.include('Stored XSS: &lt;script&gt;alert(1)&lt;/script&gt; &amp;');

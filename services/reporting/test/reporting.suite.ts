@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { unzipSync, strFromU8 } from 'fflate';
 import { expect } from 'chai';
-import { GitServer, startGitServer, SystemUnderTest } from '@bulwark/testkit';
+import { GitServer, startGitServer, SystemUnderTest, type Json } from '@bulwark/testkit';
 import { MANUAL_TOOL_TYPE, scanSetup } from '../../scanning/test/scanning.suite';
 import { semgrepReport } from '../../issues/test/issues.suite';
 
@@ -38,11 +38,11 @@ export function reportingSuite(t: SystemUnderTest): void {
   let code: string;
   let falsePositive: string;
 
-  const ok = (res: { status: number; body: any }) => {
+  const ok = (res: { status: number; body: Json }) => {
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
     return res.body;
   };
-  const refused = (res: { status: number; body: any }, status: number, field?: string) => {
+  const refused = (res: { status: number; body: Json }, status: number, field?: string) => {
     expect(res.status, JSON.stringify(res.body)).to.equal(status);
     if (field) expect(res.body.error.details.map((d: { field: string }) => d.field)).to.include(field);
   };
@@ -119,11 +119,11 @@ export function reportingSuite(t: SystemUnderTest): void {
       { project_code: code, total: 3, open: 2, open_by_severity: { critical: 0, high: 1, medium: 1, low: 0, info: 0 } },
     ]);
     // Open issues only, most severe first; the false positive is left out.
-    expect(json.top_issues.map((i: any) => [i.severity, i.file_path, i.start_line])).to.deep.equal([
+    expect(json.top_issues.map((i: Json) => [i.severity, i.file_path, i.start_line])).to.deep.equal([
       ['high', 'report.py', 4],
       ['medium', 'report.py', 9],
     ]);
-    expect(json.top_issues.map((i: any) => i.id)).not.to.include(falsePositive);
+    expect(json.top_issues.map((i: Json) => i.id)).not.to.include(falsePositive);
 
     const csv = await bytes(`/api/v1/report/${created.id}/download?format=csv`);
     expect(csv.headers.get('content-type')).to.match(/^text\/csv/);
@@ -186,7 +186,7 @@ export function reportingSuite(t: SystemUnderTest): void {
     const everything = ok(await t.admin.post('/api/v1/report', { name: `all projects ${code}`, type: 'summary' }));
     expect(everything.filter.project_code).to.deep.equal([]);
     const listed = ok(await t.admin.get(`/api/v1/reports?search[name]=${encodeURIComponent(code)}`));
-    expect(listed.items.map((r: any) => r.id).sort()).to.deep.equal([mine.id, everything.id].sort());
+    expect(listed.items.map((r: Json) => r.id).sort()).to.deep.equal([mine.id, everything.id].sort());
     expect(ok(await t.admin.put(`/api/v1/report/${mine.id}`, { data: { name: `renamed ${code}` } })).name).to.equal(
       `renamed ${code}`,
     );
@@ -225,7 +225,7 @@ export function reportingSuite(t: SystemUnderTest): void {
     );
 
     const results = ok(await t.admin.delete('/api/v1/reports', { ids: [mine.id, randomUUID()] })).results;
-    expect(results.map((r: any) => r.status)).to.deep.equal(['deleted', 'not_found']);
+    expect(results.map((r: Json) => r.status)).to.deep.equal(['deleted', 'not_found']);
     refused(await t.admin.get(`/api/v1/report/${mine.id}`), 404);
   });
 
@@ -290,34 +290,37 @@ export function reportingSuite(t: SystemUnderTest): void {
           expect(execFileSync('pdftotext', ['-', '-'], { input: file.body }).toString('utf8')).to.include(report.name);
         if (format === 'html') expect(file.body.toString('utf8')).to.include(`<title>${report.name}</title>`);
         if (format === 'docx')
-          expect(strFromU8(unzipSync(new Uint8Array(file.body))['word/document.xml']!)).to.include(report.name);
+          expect(strFromU8(unzipSync(new Uint8Array(file.body))['word/document.xml'])).to.include(report.name);
       }
       if (report.type === 'detailed') {
         // Every open issue with its description, remediation and history.
-        expect(Object.keys(json.details).sort()).to.deep.equal(json.top_issues.map((i: any) => i.id).sort());
-        const medium = json.top_issues.find((i: any) => i.severity === 'medium');
+        expect(Object.keys(json.details).sort()).to.deep.equal(json.top_issues.map((i: Json) => i.id).sort());
+        const medium = json.top_issues.find((i: Json) => i.severity === 'medium');
         expect(json.details[medium.id].remediation).to.match(
           /^Fix the code at report\.py:9 \(CWE-95\); see OWASP A03:2021 Injection/,
         );
       }
       if (report.type === 'compliance') {
-        const injection = json.compliance.owasp_top10_2021.find((c: any) => c.id === 'A03:2021');
+        const injection = json.compliance.owasp_top10_2021.find((c: Json) => c.id === 'A03:2021');
         // CWE-95 (eval) is open; CWE-78 was fixed above.
         expect(injection).to.include({ total: 2, open: 1 });
         expect(injection.cwes).to.deep.equal([78, 95]);
-        expect(json.compliance.owasp_top10_2021.find((c: any) => c.id === 'A08:2021')).to.include({
+        expect(json.compliance.owasp_top10_2021.find((c: Json) => c.id === 'A08:2021')).to.include({
           total: 1,
           open: 0,
         });
-        expect(json.compliance.cwe_top25_2024.find((c: any) => c.id === '#7 CWE-78')).to.include({ total: 1, open: 0 });
+        expect(json.compliance.cwe_top25_2024.find((c: Json) => c.id === '#7 CWE-78')).to.include({
+          total: 1,
+          open: 0,
+        });
       }
       if (report.type === 'trend') {
         expect(json.trend.interval).to.equal('day');
         const points = json.trend.points;
-        expect(points.reduce((n: number, p: any) => n + p.opened, 0)).to.equal(3);
-        expect(points.reduce((n: number, p: any) => n + p.fixed, 0)).to.equal(1);
+        expect(points.reduce((n: number, p: Json) => n + p.opened, 0)).to.equal(3);
+        expect(points.reduce((n: number, p: Json) => n + p.fixed, 0)).to.equal(1);
         expect(points[points.length - 1].open).to.equal(1);
-        expect(json.trend.fix_times.find((f: any) => f.severity === 'high')).to.include({ fixed: 1 });
+        expect(json.trend.fix_times.find((f: Json) => f.severity === 'high')).to.include({ fixed: 1 });
       }
     }
   });

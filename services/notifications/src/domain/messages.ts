@@ -1,18 +1,28 @@
-import { IDENTITY_EVENTS, ISSUE_EVENTS, REPORT_EVENTS, SCAN_EVENTS } from '@bulwark/contracts';
+import {
+  EventPayload,
+  IDENTITY_EVENTS,
+  ISSUE_EVENTS,
+  NOTIFIABLE_EVENTS,
+  REPORT_EVENTS,
+  SCAN_EVENTS,
+} from '@bulwark/contracts';
 
-type Payload = Record<string, any>;
+type NotifiableEvent = (typeof NOTIFIABLE_EVENTS)[number];
 
-interface EventKind {
+/** An event's data as the events log keeps it. */
+type Payload = Record<string, unknown>;
+
+interface EventKind<P extends object = Payload> {
   description: string;
-  example: Payload;
+  example: P;
   /** The event's message, in English and in Russian (the events log searches both). */
-  message(p: Payload): [string, string];
+  message(p: P): [string, string];
 }
 
 const n = (v: unknown) => Number(v ?? 0);
 
-/** What each notifiable event says, and an example of its data. */
-export const EVENT_KINDS: Record<string, EventKind> = {
+/** What each notifiable event says, and an example of its data: each kind reads its type's payload schema. */
+const KINDS: { [T in NotifiableEvent]: EventKind<EventPayload<T>> } = {
   [SCAN_EVENTS.scanCompleted]: {
     description: 'A scan or an upload completed; its findings are being turned into issues',
     example: {
@@ -143,6 +153,12 @@ export const EVENT_KINDS: Record<string, EventKind> = {
     ],
   },
 };
+
+/**
+ * The kinds by event type, for lookup by the type of an event off the bus: onEvents has parsed its
+ * payload with its type's schema, the one its kind reads.
+ */
+export const EVENT_KINDS: Record<string, EventKind> = KINDS;
 
 /** The project an event concerns: its project_code, or a report's only project. */
 export function projectOf(p: Payload): string | null {

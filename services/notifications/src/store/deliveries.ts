@@ -29,7 +29,7 @@ export const deliveryStore = {
    */
   async claim(db: Queryable, limit: number, holdSeconds: number): Promise<DueDelivery[]> {
     return (
-      await db.raw(
+      await db.raw<{ rows: DueDelivery[] }>(
         `update deliveries d set next_attempt_at = now() + make_interval(secs => ?), attempts = d.attempts + 1
          where d.id in (select id from deliveries where state = 'pending' and next_attempt_at <= now() order by next_attempt_at for update skip locked limit ?)
          returning d.id, d.notifier_id, d.event_id, d.attempts`,

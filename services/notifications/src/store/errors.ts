@@ -20,10 +20,13 @@ export interface ErrorCursor {
   id: string;
 }
 
-const fromRow = (r: Record<string, unknown>): ErrorLogRow => ({
-  ...(r as unknown as ErrorLogRow),
+/** A record as the driver returns it: the time as Date, details as jsonb. */
+type ErrorLogRecord = Omit<ErrorLogRow, 'occurred_at' | 'details'> & { occurred_at: Date; details: unknown };
+
+const fromRow = (r: ErrorLogRecord): ErrorLogRow => ({
+  ...r,
   details: json(r.details),
-  occurred_at: iso(r.occurred_at as Date)!,
+  occurred_at: iso(r.occurred_at)!,
 });
 
 function filtered(db: Queryable, q: ErrorQuery): Knex.QueryBuilder {
@@ -49,7 +52,7 @@ export const errorStore = {
 
   /** Drops errors older than `days`; answers how many. */
   async purge(db: Queryable, days: number): Promise<number> {
-    const { rows } = await db.raw(
+    const { rows } = await db.raw<{ rows: { n: number }[] }>(
       `with gone as (delete from error_log where occurred_at < now() - make_interval(days => ?) returning 1) select count(*)::int as n from gone`,
       [days],
     );
@@ -58,9 +61,9 @@ export const errorStore = {
 
   async list(db: Queryable, q: ErrorQuery & { page: number; limit: number }) {
     const base = filtered(db, q);
-    const [{ n }] = await base.clone().count({ n: '*' });
-    const rows: Record<string, unknown>[] = await base
-      .select('*')
+    const [{ n }] = await base.clone().count<{ n: string | number }[]>({ n: '*' });
+    const rows = await base
+      .select<ErrorLogRecord[]>('*')
       .orderBy('occurred_at', 'desc')
       .orderBy('id', 'desc')
       .offset((q.page - 1) * q.limit)
@@ -72,7 +75,9 @@ export const errorStore = {
   async pageAfter(db: Queryable, q: ErrorQuery, after: ErrorCursor | undefined, limit: number): Promise<ErrorLogRow[]> {
     const base = filtered(db, q);
     if (after) base.whereRaw('(occurred_at, id) < (?::timestamptz, ?::uuid)', [after.occurredAt, after.id]);
-    return (await base.select('*').orderBy('occurred_at', 'desc').orderBy('id', 'desc').limit(limit)).map(fromRow);
+    return (
+      await base.select<ErrorLogRecord[]>('*').orderBy('occurred_at', 'desc').orderBy('id', 'desc').limit(limit)
+    ).map(fromRow);
   },
 
   /** The services, codes and levels present, and the first and last time, within a date range. */

@@ -18,10 +18,13 @@ export interface EventQuery {
   projectCode?: string;
 }
 
-const fromRow = (r: Record<string, unknown>): SecurityEventRow => ({
-  ...(r as unknown as SecurityEventRow),
+/** A row as the driver returns it: the time as Date, data as jsonb. */
+type SecurityEventRecord = Omit<SecurityEventRow, 'occurred_at' | 'data'> & { occurred_at: Date; data: unknown };
+
+const fromRow = (r: SecurityEventRecord): SecurityEventRow => ({
+  ...r,
   data: json(r.data),
-  occurred_at: iso(r.occurred_at as Date)!,
+  occurred_at: iso(r.occurred_at)!,
 });
 
 function filtered(db: Queryable, projects: string[] | null, q: EventQuery): Knex.QueryBuilder {
@@ -48,7 +51,7 @@ export const eventStore = {
 
   /** Drops events older than `days`, with their deliveries, except those still being delivered. */
   async purge(db: Queryable, days: number): Promise<number> {
-    const { rows } = await db.raw(
+    const { rows } = await db.raw<{ rows: { n: number }[] }>(
       `with gone as (
          delete from security_events e where e.occurred_at < now() - make_interval(days => ?)
          and not exists (select 1 from deliveries d where d.event_id = e.id and d.state = 'pending') returning 1
@@ -59,17 +62,17 @@ export const eventStore = {
   },
 
   async getMany(db: Queryable, ids: string[]): Promise<Map<string, SecurityEventRow>> {
-    const rows: Record<string, unknown>[] = ids.length
-      ? await db('security_events').whereRaw('id = any(?::uuid[])', [pgArray([...new Set(ids)])])
+    const rows = ids.length
+      ? await db<SecurityEventRecord>('security_events').whereRaw('id = any(?::uuid[])', [pgArray([...new Set(ids)])])
       : [];
-    return new Map(rows.map((r) => [r.id as string, fromRow(r)]));
+    return new Map(rows.map((r) => [r.id, fromRow(r)]));
   },
 
   async list(db: Queryable, projects: string[] | null, q: EventQuery & { page: number; limit: number }) {
     const base = filtered(db, projects, q);
-    const [{ n }] = await base.clone().count({ n: '*' });
-    const rows: Record<string, unknown>[] = await base
-      .select('*')
+    const [{ n }] = await base.clone().count<{ n: string | number }[]>({ n: '*' });
+    const rows = await base
+      .select<SecurityEventRecord[]>('*')
       .orderBy('occurred_at', 'desc')
       .orderBy('id', 'desc')
       .offset((q.page - 1) * q.limit)
@@ -79,7 +82,11 @@ export const eventStore = {
 
   async newest(db: Queryable, projects: string[] | null, q: EventQuery, limit: number): Promise<SecurityEventRow[]> {
     return (
-      await filtered(db, projects, q).select('*').orderBy('occurred_at', 'desc').orderBy('id', 'desc').limit(limit)
+      await filtered(db, projects, q)
+        .select<SecurityEventRecord[]>('*')
+        .orderBy('occurred_at', 'desc')
+        .orderBy('id', 'desc')
+        .limit(limit)
     ).map(fromRow);
   },
 };

@@ -25,11 +25,18 @@ export interface NotifierRow {
 
 export type NotifierInput = Omit<NotifierRow, 'id' | 'author' | 'created_at' | 'updated_at'>;
 
-const fromRow = (r: Record<string, unknown>): NotifierRow => ({
-  ...(r as unknown as NotifierRow),
-  previous_signing_secret_expires_at: iso(r.previous_signing_secret_expires_at as Date | null) ?? null,
-  created_at: iso(r.created_at as Date)!,
-  updated_at: iso(r.updated_at as Date)!,
+/** A row as the driver returns it: timestamps as Date. */
+type NotifierRecord = Omit<NotifierRow, 'previous_signing_secret_expires_at' | 'created_at' | 'updated_at'> & {
+  previous_signing_secret_expires_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+};
+
+const fromRow = (r: NotifierRecord): NotifierRow => ({
+  ...r,
+  previous_signing_secret_expires_at: iso(r.previous_signing_secret_expires_at) ?? null,
+  created_at: iso(r.created_at)!,
+  updated_at: iso(r.updated_at)!,
 });
 
 const arrays = (db: Queryable, r: Partial<NotifierInput>) => ({
@@ -42,7 +49,7 @@ export const notifierStore = {
   async insert(db: Queryable, id: string, author: string, r: NotifierInput): Promise<NotifierRow> {
     const [row] = await db('notifiers')
       .insert({ id, author, ...arrays(db, r) })
-      .returning('*');
+      .returning<NotifierRecord[]>('*');
     return fromRow(row);
   },
 
@@ -54,23 +61,23 @@ export const notifierStore = {
 
   async get(db: Queryable, id: string, projects: string[] | null): Promise<NotifierRow | undefined> {
     if (!isUuid(id)) return undefined;
-    const row = await withinProjects(db('notifiers').where({ id }), projects).first();
+    const row = await withinProjects(db('notifiers').where({ id }), projects).first<NotifierRecord | undefined>();
     return row ? fromRow(row) : undefined;
   },
 
   async getMany(db: Queryable, ids: string[]): Promise<Map<string, NotifierRow>> {
-    const rows: Record<string, unknown>[] = ids.length
-      ? await db('notifiers').whereRaw('id = any(?::uuid[])', [pgArray([...new Set(ids)])])
+    const rows = ids.length
+      ? await db<NotifierRecord>('notifiers').whereRaw('id = any(?::uuid[])', [pgArray([...new Set(ids)])])
       : [];
-    return new Map(rows.map((r) => [r.id as string, fromRow(r)]));
+    return new Map(rows.map((r) => [r.id, fromRow(r)]));
   },
 
   async list(db: Queryable, projects: string[] | null, q: { page: number; limit: number; name?: string }) {
     const base = withinProjects(db('notifiers'), projects);
     if (q.name) base.whereRaw("name ilike ? escape '\\'", [containing(q.name)]);
-    const [{ n }] = await base.clone().count({ n: '*' });
-    const rows: Record<string, unknown>[] = await base
-      .select('*')
+    const [{ n }] = await base.clone().count<{ n: string | number }[]>({ n: '*' });
+    const rows = await base
+      .select<NotifierRecord[]>('*')
       .orderBy('name')
       .orderBy('id')
       .offset((q.page - 1) * q.limit)
@@ -116,9 +123,9 @@ export const notifierStore = {
       .whereRaw('notifier_id = any(?::uuid[])', [pgArray(ids)])
       .groupBy('notifier_id', 'state');
     for (const c of counts) out.get(c.notifier_id)![c.state] = Number(c.n);
-    const errors: { notifier_id: string; last_error: string }[] = await db('deliveries')
+    const errors = await db('deliveries')
       .distinctOn('notifier_id')
-      .select('notifier_id', 'last_error')
+      .select<{ notifier_id: string; last_error: string }[]>('notifier_id', 'last_error')
       .whereRaw('notifier_id = any(?::uuid[])', [pgArray(ids)])
       .whereNotNull('last_error')
       .orderBy([{ column: 'notifier_id' }, { column: 'next_attempt_at', order: 'desc' }]);

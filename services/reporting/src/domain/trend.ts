@@ -46,7 +46,7 @@ export function buildTrend(
       const found = byStart.get(start.getTime());
       return {
         start: start.toISOString(),
-        end: ends[index]!,
+        end: ends[index],
         opened: found?.opened ?? 0,
         fixed: found?.fixed ?? 0,
         open: found?.open ?? 0,

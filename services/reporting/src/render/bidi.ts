@@ -12,10 +12,10 @@ export function directionRuns(text: string): { text: string; rtl: boolean }[] {
   const { levels } = bidi.getEmbeddingLevels(text, 'auto');
   const runs: { text: string; rtl: boolean }[] = [];
   for (let index = 0; index < text.length; index++) {
-    const rtl = (levels[index]! & 1) === 1;
+    const rtl = (levels[index] & 1) === 1;
     const last = runs[runs.length - 1];
     if (last && last.rtl === rtl) last.text += text[index];
-    else runs.push({ text: text[index]!, rtl });
+    else runs.push({ text: text[index], rtl });
   }
   return runs;
 }

@@ -15,7 +15,7 @@ function option(chart: ReportChart): echarts.EChartsCoreOption {
   const text = { fontFamily: CHART_FONT, fontSize: 11, color: '#111827' };
   const title = { text: chart.title, left: 0, textStyle: { ...text, fontSize: 13, fontWeight: 'bold' as const } };
   if (chart.kind === 'pie') {
-    const series = chart.series[0]!;
+    const series = chart.series[0];
     // The counts go into the legend: labels around the ring would be cut at the chart's edge.
     return {
       animation: false,

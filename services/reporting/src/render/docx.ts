@@ -158,7 +158,7 @@ function tableBlock(table: ReportTable): (Paragraph | Table)[] {
         (row) =>
           new TableRow({
             cantSplit: true,
-            children: row.map((text, index) => tableCell(text, table.columns[index]!, false)),
+            children: row.map((text, index) => tableCell(text, table.columns[index], false)),
           }),
       ),
     ],

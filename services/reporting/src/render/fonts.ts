@@ -1,4 +1,3 @@
-/// <reference path="../types/vendor.d.ts" />
 /**
  * The fonts a PDF embeds, all shipped inside npm packages (nothing is read outside node_modules,
  * nothing is downloaded): DejaVu Sans covers Latin, Cyrillic, Greek, Arabic and Hebrew as full

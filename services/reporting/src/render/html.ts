@@ -18,7 +18,7 @@ const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '
 
 /** Every text from the snapshot goes through here: titles and paths come from scanned code. */
 function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (char) => HTML_ESCAPES[char]!);
+  return text.replace(/[&<>"']/g, (char) => HTML_ESCAPES[char]);
 }
 
 /** Escaped cell text whose CVE and CWE ids a browser may not break at their hyphens. */
@@ -71,7 +71,7 @@ function renderTable(table: ReportTable): string {
     .join('');
   const rows = table.rows.map((row) => {
     const cells = row.map((text, index) => {
-      const column = table.columns[index]!;
+      const column = table.columns[index];
       const severity = column.severity ? severityOfLabel(text) : undefined;
       if (severity) return `<td class="severity ${severity}">${escapeHtml(text)}</td>`;
       return `<td${column.align === 'right' ? ' class="number"' : ''}${/[\u0590-\u08ff]/.test(text) ? ' dir="auto"' : ''}>${cellHtml(text)}</td>`;

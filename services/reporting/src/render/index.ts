@@ -19,7 +19,7 @@ export interface RenderedReport extends ReportFileType {
 }
 
 interface FormatRenderer extends ReportFileType {
-  render(snapshot: ReportSnapshot): Buffer | Promise<Buffer>;
+  render: (snapshot: ReportSnapshot) => Buffer | Promise<Buffer>;
 }
 
 const RENDERERS: Record<ReportFormat, FormatRenderer> = {

@@ -1,4 +1,3 @@
-/// <reference path="../types/vendor.d.ts" />
 /**
  * A printable PDF of the report, A4 landscape. Text is drawn in fonts embedded from npm packages
  * (see fonts.ts), so every script prints; long values wrap inside their cells instead of being cut,
@@ -135,7 +134,7 @@ function visualPieces(line: Line): VisualPiece[] {
   const levels = bidi.getEmbeddingLevels(text, 'auto');
   const pieces: VisualPiece[] = [];
   for (const index of bidi.getReorderedIndices(text, levels)) {
-    const rtl = (levels.levels[index]! & 1) === 1;
+    const rtl = (levels.levels[index] & 1) === 1;
     const last = pieces[pieces.length - 1];
     if (
       last &&
@@ -145,7 +144,7 @@ function visualPieces(line: Line): VisualPiece[] {
     ) {
       if (rtl) last.start = index;
       else last.end = index;
-    } else pieces.push({ font: fonts[index]!, text: '', rtl, start: index, end: index });
+    } else pieces.push({ font: fonts[index], text: '', rtl, start: index, end: index });
   }
   for (const piece of pieces) piece.text = text.slice(piece.start, piece.end + 1);
   return pieces;
@@ -265,7 +264,7 @@ interface LaidOutRow {
 /** A row's cells laid out once, to learn its height before deciding on a page break and then to draw it. */
 function layoutRow(doc: Doc, widths: number[], cells: string[], header: boolean): LaidOutRow {
   const style = { size: TABLE_FONT_SIZE, bold: header };
-  const lines = cells.map((cell, index) => layout(doc, cell, widths[index]! - 2 * CELL_PADDING, style));
+  const lines = cells.map((cell, index) => layout(doc, cell, widths[index] - 2 * CELL_PADDING, style));
   return {
     cells,
     lines,
@@ -281,11 +280,11 @@ function writeRow(doc: Doc, columns: ReportColumn[], widths: number[], row: Laid
   if (row.header) doc.rect(left, y, tableWidth, row.height).fill(HEADER_FILL);
   let x = left;
   row.lines.forEach((lines, index) => {
-    const column = columns[index]!;
-    const severity = !row.header && column.severity ? severityOfLabel(row.cells[index]!) : undefined;
+    const column = columns[index];
+    const severity = !row.header && column.severity ? severityOfLabel(row.cells[index]) : undefined;
     const cellStyle = { size: TABLE_FONT_SIZE, bold: row.header || severity !== undefined };
     lines.forEach((line, n) => {
-      const inner = widths[index]! - 2 * CELL_PADDING;
+      const inner = widths[index] - 2 * CELL_PADDING;
       const offset = column.align === 'right' ? inner - lineWidth(line) : 0;
       drawLine(
         doc,
@@ -296,7 +295,7 @@ function writeRow(doc: Doc, columns: ReportColumn[], widths: number[], row: Laid
         severity ? SEVERITY_COLORS[severity] : TEXT_COLOR,
       );
     });
-    x += widths[index]!;
+    x += widths[index];
   });
   doc
     .moveTo(left, y + row.height)

@@ -20,8 +20,17 @@ export interface ReportRow {
   finished_at: string | null;
 }
 
+/** A report's row as the driver returns it: timestamps as Date. */
+type ReportRecord = Omit<ReportRow, 'created_at' | 'range_from' | 'range_to' | 'started_at' | 'finished_at'> & {
+  created_at: Date;
+  range_from: Date | null;
+  range_to: Date | null;
+  started_at: Date | null;
+  finished_at: Date | null;
+};
+
 /** Every column but the snapshot, which only generation and download read. */
-const COLUMNS = [
+const COLUMNS: (keyof ReportRecord)[] = [
   'id',
   'name',
   'type',
@@ -40,13 +49,13 @@ const COLUMNS = [
   'finished_at',
 ];
 
-const fromRow = (r: Record<string, unknown>): ReportRow => ({
-  ...(r as unknown as ReportRow),
-  created_at: iso(r.created_at as Date)!,
-  range_from: iso(r.range_from as Date | null),
-  range_to: iso(r.range_to as Date | null),
-  started_at: iso(r.started_at as Date | null),
-  finished_at: iso(r.finished_at as Date | null),
+const fromRow = (r: ReportRecord): ReportRow => ({
+  ...r,
+  created_at: iso(r.created_at)!,
+  range_from: iso(r.range_from),
+  range_to: iso(r.range_to),
+  started_at: iso(r.started_at),
+  finished_at: iso(r.finished_at),
 });
 
 export const reportStore = {
@@ -68,13 +77,15 @@ export const reportStore = {
   ): Promise<ReportRow> {
     const [row] = await db('reports')
       .insert({ ...r, project_codes: db.raw('?::text[]', [pgArray(r.project_codes)]), state: 'queued' })
-      .returning(COLUMNS);
+      .returning<ReportRecord[]>(COLUMNS);
     return fromRow(row);
   },
 
   async get(db: Queryable, id: string, projects: string[] | null): Promise<ReportRow | undefined> {
     if (!isUuid(id)) return undefined;
-    const row = await withinProjects(db('reports').select(COLUMNS).where({ id }), projects).first();
+    const row = await withinProjects(db('reports').select(COLUMNS).where({ id }), projects).first<
+      ReportRecord | undefined
+    >();
     return row ? fromRow(row) : undefined;
   },
 
@@ -87,9 +98,9 @@ export const reportStore = {
     if (q.name) base.whereRaw("name ilike ? escape '\\'", [containing(q.name)]);
     if (q.state) base.where('state', q.state);
     if (q.type) base.where('type', q.type);
-    const [{ n }] = await base.clone().count({ n: '*' });
-    const rows: Record<string, unknown>[] = await base
-      .select(COLUMNS)
+    const [{ n }] = await base.clone().count<{ n: string | number }[]>({ n: '*' });
+    const rows = await base
+      .select<ReportRecord[]>(COLUMNS)
       .orderBy('created_at', 'desc')
       .orderBy('id', 'desc')
       .offset((q.page - 1) * q.limit)
@@ -120,7 +131,7 @@ export const reportStore = {
    */
   async claim(db: Queryable, leaseSeconds: number): Promise<ReportRow | undefined> {
     const rows = (
-      await db.raw(
+      await db.raw<{ rows: ReportRecord[] }>(
         `update reports r set state = 'running', progress = 0, attempts = r.attempts + 1, started_at = now(), lease_until = now() + make_interval(secs => ?)
          where r.id = (
            select id from reports where state in ('queued', 'running') and coalesce(lease_until, '-infinity') < now()
@@ -169,12 +180,15 @@ export const reportStore = {
   },
 
   async snapshot(db: Queryable, id: string): Promise<ReportSnapshot | undefined> {
-    const row = await db('reports').select('snapshot').where({ id }).first();
+    const row = await db<{ id: string; snapshot: unknown }>('reports').select('snapshot').where({ id }).first();
     return row?.snapshot ? json<ReportSnapshot>(row.snapshot) : undefined;
   },
 
   async file(db: Queryable, id: string, format: string): Promise<Buffer | undefined> {
-    const row = await db('report_files').select('body').where({ report_id: id, format }).first();
+    const row = await db<{ report_id: string; format: string; body: Buffer }>('report_files')
+      .select('body')
+      .where({ report_id: id, format })
+      .first();
     return row ? Buffer.from(row.body) : undefined;
   },
 
