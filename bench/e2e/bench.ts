@@ -12,7 +12,15 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
-import { ADMIN_PASSWORD, Api, infra, startAllModeProcess, startScaledMode, uniqueSuffix } from '@bulwark/testkit';
+import {
+  ADMIN_PASSWORD,
+  Api,
+  infra,
+  type Json,
+  startAllModeProcess,
+  startScaledMode,
+  uniqueSuffix,
+} from '@bulwark/testkit';
 
 const MODES = (process.env.BENCH_MODES ?? 'scaled,all').split(',');
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
@@ -43,7 +51,7 @@ interface Run {
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-function ok<T = any>(what: string, res: { status: number; body: T }): T {
+function ok<T = Json>(what: string, res: { status: number; body: T }): T {
   if (res.status !== 200) throw new Error(`${what}: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body;
 }

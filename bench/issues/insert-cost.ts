@@ -115,6 +115,7 @@ function copyText(v: unknown): string {
     return copyText(
       `{${v.map((x) => (typeof x === 'number' ? String(x) : `"${String(x).replace(/[\\"]/g, '\\$&')}"`)).join(',')}}`,
     );
+  // eslint-disable-next-line @typescript-eslint/no-base-to-string -- objects are handled here: what is left of a row's values is a string, number or boolean
   const s = typeof v === 'object' ? JSON.stringify(v) : String(v);
   return s.replace(/[\\\n\r\t]/g, (c) => ({ '\\': '\\\\', '\n': '\\n', '\r': '\\r', '\t': '\\t' })[c]!);
 }
@@ -138,10 +139,7 @@ async function copyAndMerge(trx: Trx, pid: number): Promise<string> {
         .map((r) => `${COLUMNS.map((c) => copyText(r[c])).join('\t')}\n`)
         .join('');
   };
-  await pipeline(
-    Readable.from(lines()),
-    connection.query(copyFrom(`copy stage (${COLUMNS.join(', ')}) from stdin`)) as NodeJS.WritableStream,
-  );
+  await pipeline(Readable.from(lines()), connection.query(copyFrom(`copy stage (${COLUMNS.join(', ')}) from stdin`)));
   const c1 = cpu(pid);
   await trx.raw(
     `with records as (insert into issue_records (${RECORD_COLUMNS.join(', ')}) select ${RECORD_COLUMNS.join(', ')} from stage)

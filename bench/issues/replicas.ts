@@ -16,6 +16,7 @@ import {
   startScaledMode,
   SystemUnderTest,
   GitServer,
+  type Json,
 } from '@bulwark/testkit';
 import { MANUAL_TOOL_TYPE, scanSetup } from '../../services/scanning/test/scanning.suite';
 import { largeReport } from '../../services/issues/test/issues.suite';
@@ -60,7 +61,7 @@ async function start(replicas: 1 | 2): Promise<Bench> {
   const git = await startGitServer();
   git.addRepository('app', { 'app.py': 'print(1)\n' });
   const t: SystemUnderTest = { mode: 'scaled', sys, admin, anon: sys.api };
-  const ok = (res: { status: number; body: any }, what: string) => {
+  const ok = (res: { status: number; body: Json }, what: string) => {
     if (res.status !== 200) throw new Error(`${what}: ${res.status} ${JSON.stringify(res.body)}`);
     return res.body;
   };

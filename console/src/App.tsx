@@ -108,6 +108,7 @@ const loadChunk = <M,>(load: () => Promise<M>): Promise<M> =>
  * thenable that calls back synchronously: React.lazy then renders the page in the same pass instead
  * of suspending, as showing the fallback would hold the page back for at least 300 ms.
  */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- React.lazy's own bound: a page of any props
 const lazyPage = <M extends Record<K, ComponentType<any>>, K extends keyof M>(load: () => Promise<M>, name: K) =>
   lazy(() => {
     const chunk = loaded.get(load) as M | undefined;

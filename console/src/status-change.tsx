@@ -47,7 +47,7 @@ export function StatusChangeForm({
     }
   };
   return (
-    <form className={className} onSubmit={submit} aria-label={t('changeStatus')}>
+    <form className={className} onSubmit={(e) => void submit(e)} aria-label={t('changeStatus')}>
       {heading}
       <Field id={`${idPrefix}-status`} label={t('newStatus')}>
         <select id={`${idPrefix}-status`} required value={status} onChange={(e) => setStatus(e.target.value)}>

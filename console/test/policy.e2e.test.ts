@@ -2,7 +2,7 @@
 // Policy, notifications, the dashboard's locked layers and trend, and scan comparison, through the console in Chromium.
 import { expect } from 'chai';
 import { BrowserContext, Page } from 'playwright-core';
-import { Api, ADMIN_PASSWORD, GitServer, RunningSystem } from '@bulwark/testkit';
+import { Api, ADMIN_PASSWORD, GitServer, type Json, RunningSystem } from '@bulwark/testkit';
 import { semgrepReport } from '../../services/issues/test/issues.suite';
 import { startReceiver } from '../../services/notifications/test/notifications.suite';
 import { expectAccessible, openBrowser, requireChromium, shot, signIn } from './browser';
@@ -36,7 +36,7 @@ describe('console policy and notifications (Chromium through Playwright)', funct
   let checkId: string;
   const problems: string[] = [];
 
-  const ok = (res: { status: number; body: any }) => {
+  const ok = (res: { status: number; body: Json }) => {
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
     return res.body;
   };
@@ -54,7 +54,7 @@ describe('console policy and notifications (Chromium through Playwright)', funct
     }
     return res.scan_result_id as string;
   };
-  const gates = async () => ok(await admin.get('/api/v1/quality-gates')).items as any[];
+  const gates = async () => ok(await admin.get('/api/v1/quality-gates')).items as Json[];
 
   before(async function () {
     this.timeout(240000);
@@ -105,7 +105,7 @@ describe('console policy and notifications (Chromium through Playwright)', funct
 
     const [gate] = await gates();
     expect(gate.name).to.equal('Console gate');
-    expect(gate.conditions.map((c: any) => [c.condition_type, c.operator, c.value])).to.deep.equal([
+    expect(gate.conditions.map((c: Json) => [c.condition_type, c.operator, c.value])).to.deep.equal([
       ['total', 'not_greater_than', '1'],
     ]);
     expect(gate.layers).to.deep.equal([{ layer_id: env.layerId, action: 'lock' }]);
@@ -130,7 +130,7 @@ describe('console policy and notifications (Chromium through Playwright)', funct
 
     const rules = ok(await admin.get('/api/v1/security-rules')).items;
     expect(
-      rules.map((r: any) => [
+      rules.map((r: Json) => [
         r.name,
         r.rule_params.cve,
         r.rule_params.instrument_type,
@@ -319,7 +319,7 @@ describe('console policy and notifications (Chromium through Playwright)', funct
     await page.getByRole('button', { name: 'Delete Refused hook' }).click();
     await page.getByRole('button', { name: 'Really delete Refused hook' }).click();
     await page.getByRole('cell', { name: 'Refused hook', exact: true }).waitFor({ state: 'detached' });
-    expect(ok(await admin.get('/api/v1/notifiers')).items.map((n: any) => n.name)).to.deep.equal(['Console hook']);
+    expect(ok(await admin.get('/api/v1/notifiers')).items.map((n: Json) => n.name)).to.deep.equal(['Console hook']);
 
     await page.getByRole('link', { name: 'Policy', exact: true }).click();
     await page.getByRole('button', { name: 'Delete All open issues at most 1' }).click();

@@ -46,7 +46,7 @@ export function CompareScans({ checkId, scans }: { checkId: string; scans: Check
       ]
     : [];
   return (
-    <form className="inline" onSubmit={compare} aria-label={t('compareScans')}>
+    <form className="inline" onSubmit={(e) => void compare(e)} aria-label={t('compareScans')}>
       {select('first', t('firstScan'), first, setFirst)}
       {select('second', t('secondScan'), second, setSecond)}
       <button type="submit">{t('compare')}</button>

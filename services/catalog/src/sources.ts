@@ -160,8 +160,8 @@ export class Sources {
   deleteSources(p: Principal, ids: string[]): Promise<BulkStatus[]> {
     return this.access.deleteUnused(p, ids, {
       kind: 'source',
-      get: sourceStore.get,
-      remove: sourceStore.delete,
+      get: (trx, id) => sourceStore.get(trx, id),
+      remove: (trx, id) => sourceStore.delete(trx, id),
       deleted: (s, id) => newEvent(CATALOG_EVENTS.sourceDeleted, id, sourceEvent(s)),
     });
   }

@@ -149,8 +149,8 @@ export class Tools {
   deleteTools(p: Principal, ids: string[]): Promise<BulkStatus[]> {
     return this.access.deleteUnused(p, ids, {
       kind: 'tool',
-      get: toolStore.get,
-      remove: toolStore.delete,
+      get: (trx, id) => toolStore.get(trx, id),
+      remove: (trx, id) => toolStore.delete(trx, id),
       deleted: (t, id) => newEvent(CATALOG_EVENTS.toolDeleted, id, toolEvent(t)),
     });
   }

@@ -214,7 +214,7 @@ function DirectoryTest() {
     }
   };
   return (
-    <form className="card inline" onSubmit={submit} aria-labelledby="ldap-test-title">
+    <form className="card inline" onSubmit={(e) => void submit(e)} aria-labelledby="ldap-test-title">
       <h2 id="ldap-test-title">{t('testConnection')}</h2>
       <Field id="ldap-test-username" label={t('testUsername')}>
         <input id="ldap-test-username" value={username} onChange={(e) => setUsername(e.target.value)} />

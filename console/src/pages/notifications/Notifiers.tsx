@@ -148,7 +148,7 @@ function NotifierForm({ editing, onDone, onCancel }: { editing?: Notifier; onDon
     url: s?.url ?? '',
     rate_limit: String(s?.rate_limit ?? 5),
     timeout_seconds: String(s?.timeout_seconds ?? 10),
-    payload_format: (s?.payload_format ?? 'json') as PayloadFormat,
+    payload_format: s?.payload_format ?? 'json',
     auth_header_name: s?.auth_header_name ?? '',
     auth_header_value: '',
     signing_secret: '',

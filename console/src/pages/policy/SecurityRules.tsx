@@ -108,7 +108,8 @@ const toLocalInput = (iso: string | null) => {
 function RuleForm({ editing, onDone, onCancel }: { editing?: SecurityRule; onDone: () => void; onCancel: () => void }) {
   const { t, lang } = useI18n();
   const { statuses } = useSession();
-  const rp = editing?.rule_params ?? {};
+  // The parameters a rule is shown with are those it was saved with.
+  const rp = (editing?.rule_params ?? {}) as NonNullable<SecurityRuleBody['rule_params']>;
   const [form, setForm] = useState({
     name: editing?.name ?? '',
     ...(Object.fromEntries(PARAMS.map((k) => [k, rp[k] === undefined ? '' : String(rp[k])])) as Record<
@@ -116,7 +117,7 @@ function RuleForm({ editing, onDone, onCancel }: { editing?: SecurityRule; onDon
       string
     >),
     active_for_all: rp.active_for_all !== false,
-    project_codes: ((rp.project_codes as string[] | undefined) ?? []).join(', '),
+    project_codes: (rp.project_codes ?? []).join(', '),
     suppressing_status: String(editing?.suppressing_status ?? SUPPRESSED),
     expiry_status: String(editing?.expiry_status ?? NEW),
     expires_at: toLocalInput(editing?.expires_at ?? null),

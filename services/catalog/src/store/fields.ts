@@ -34,16 +34,16 @@ const toRecord = (r: FieldRow): FieldRecord => ({
 
 export const fieldStore = {
   async get(db: Queryable, id: number): Promise<FieldRecord | undefined> {
-    const row = await db('fields').where({ id }).first();
+    const row = await db<FieldRow>('fields').where({ id }).first();
     return row ? toRecord(row) : undefined;
   },
 
   async all(db: Queryable): Promise<FieldRecord[]> {
-    return (await db('fields').orderBy('id')).map(toRecord);
+    return (await db<FieldRow>('fields').orderBy('id')).map(toRecord);
   },
 
   async list(db: Queryable, q: { page: number; limit: number }): Promise<{ items: FieldRecord[]; total: number }> {
-    const base = db('fields');
+    const base = db<FieldRow>('fields');
     const total = await countOf(base);
     const rows = await base
       .clone()
@@ -63,8 +63,8 @@ export const fieldStore = {
     db: Queryable,
     w: { name: string; type: FieldType; required: boolean; description: string },
   ): Promise<number> {
-    const [row] = await db('fields').insert(w).returning('id');
-    return typeof row === 'object' ? (row as { id: number }).id : Number(row);
+    const [row] = await db<FieldRow>('fields').insert(w).returning('id');
+    return row.id;
   },
 
   async update(db: Queryable, id: number, w: { name: string; required: boolean; description: string }): Promise<void> {

@@ -50,13 +50,13 @@ export interface LayerQuery {
 
 export const layerStore = {
   async get(db: Queryable, id: string): Promise<LayerRecord | undefined> {
-    const row = await db('layers').where({ id }).first();
+    const row = await db<LayerRow>('layers').where({ id }).first();
     return row ? toRecord(row) : undefined;
   },
 
   /** Layers of live projects only: a deleted project's layers are out of sight until it is restored. */
   async list(db: Queryable, q: LayerQuery): Promise<{ items: LayerRecord[]; total: number }> {
-    const base = db('layers')
+    const base = db<LayerRow>('layers')
       .whereIn('project_code', db('projects').whereNull('deleted_at').select('code'))
       .where((w) => {
         if (q.scope) w.whereIn('project_code', q.scope);

@@ -24,6 +24,12 @@ interface ProjectRow {
   updated_at: Date;
 }
 
+interface FieldValueRow {
+  project_code: string;
+  field_id: number;
+  value: string;
+}
+
 export interface ProjectQuery {
   page: number;
   limit: number;
@@ -44,8 +50,8 @@ export interface ProjectWrite {
 }
 
 async function attachValues(db: Queryable, rows: ProjectRow[]): Promise<ProjectRecord[]> {
-  const values: { project_code: string; field_id: number; value: string }[] = rows.length
-    ? await db('project_field_values')
+  const values = rows.length
+    ? await db<FieldValueRow>('project_field_values')
         .whereIn(
           'project_code',
           rows.map((r) => r.code),
@@ -66,7 +72,7 @@ async function attachValues(db: Queryable, rows: ProjectRow[]): Promise<ProjectR
 }
 
 function inScope(db: Queryable, scope: string[] | null) {
-  return db('projects').where((w) => {
+  return db<ProjectRow>('projects').where((w) => {
     if (scope) w.whereIn('code', scope);
   });
 }
@@ -74,11 +80,11 @@ function inScope(db: Queryable, scope: string[] | null) {
 export const projectStore = {
   /** Codes and tags of every project, deleted and archived ones too, a page at a time in code order. */
   async tagsAfter(db: Queryable, afterCode: string, limit: number): Promise<{ code: string; tags: string[] }[]> {
-    return db('projects').where('code', '>', afterCode).orderBy('code').limit(limit).select('code', 'tags');
+    return db<ProjectRow>('projects').where('code', '>', afterCode).orderBy('code').limit(limit).select('code', 'tags');
   },
 
   async get(db: Queryable, code: string): Promise<ProjectRecord | undefined> {
-    const row = await db('projects').where({ code }).first();
+    const row = await db<ProjectRow>('projects').where({ code }).first();
     return row ? (await attachValues(db, [row]))[0] : undefined;
   },
 
@@ -90,7 +96,7 @@ export const projectStore = {
   /** Of `codes`, those naming a live (not deleted) project. */
   async live(db: Queryable, codes: string[]): Promise<Set<string>> {
     if (codes.length === 0) return new Set();
-    const rows: { code: string }[] = await db('projects').whereIn('code', codes).whereNull('deleted_at').select('code');
+    const rows = await db<ProjectRow>('projects').whereIn('code', codes).whereNull('deleted_at').select('code');
     return new Set(rows.map((r) => r.code));
   },
 
@@ -98,7 +104,8 @@ export const projectStore = {
     const base = inScope(db, q.scope).where((w) => {
       if (q.deletedOnly) w.whereNotNull('deleted_at');
       else if (!q.withDeleted) w.whereNull('deleted_at');
-      if (q.archived !== undefined) q.archived ? w.whereNotNull('archived_at') : w.whereNull('archived_at');
+      if (q.archived === true) w.whereNotNull('archived_at');
+      else if (q.archived === false) w.whereNull('archived_at');
       if (q.searchCode) w.whereILike('code', containing(q.searchCode));
       if (q.searchName) w.whereILike('name', containing(q.searchName));
       if (q.searchTag)
@@ -120,11 +127,11 @@ export const projectStore = {
     db: Queryable,
     scope: string[] | null,
   ): Promise<{ tags: string[]; archived: boolean[]; deleted: boolean[] }> {
-    const tags: { tag: string }[] = await inScope(db, scope)
+    const tags = await inScope(db, scope)
       .whereNull('deleted_at')
-      .select(db.raw('distinct jsonb_array_elements_text(tags) as tag'))
+      .select<{ tag: string }[]>(db.raw('distinct jsonb_array_elements_text(tags) as tag'))
       .orderBy('tag');
-    const states: { archived: boolean; deleted: boolean }[] = await inScope(db, scope).select(
+    const states = await inScope(db, scope).select<{ archived: boolean; deleted: boolean }[]>(
       db.raw('distinct archived_at is not null as archived, deleted_at is not null as deleted'),
     );
     return {

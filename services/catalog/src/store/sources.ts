@@ -86,16 +86,16 @@ const columns = (w: SourceWrite) => ({
 
 export const sourceStore = {
   async get(db: Queryable, id: string): Promise<SourceRecord | undefined> {
-    const row = await db('sources').where({ id }).first();
+    const row = await db<SourceRow>('sources').where({ id }).first();
     return row ? (await toRecords(db, [row]))[0] : undefined;
   },
 
   async getMany(db: Queryable, ids: string[]): Promise<SourceRecord[]> {
-    return ids.length ? toRecords(db, await db('sources').whereIn('id', ids)) : [];
+    return ids.length ? toRecords(db, await db<SourceRow>('sources').whereIn('id', ids)) : [];
   },
 
   async list(db: Queryable, q: SourceQuery): Promise<{ items: SourceRecord[]; total: number }> {
-    const base = db('sources').where((w) => {
+    const base = db<SourceRow>('sources').where((w) => {
       if (q.searchName) w.whereILike('name', containing(q.searchName));
       if (q.searchSource) w.whereILike('url', containing(q.searchSource));
     });

@@ -77,16 +77,16 @@ const columns = (w: ToolWrite) => ({
 
 export const toolStore = {
   async get(db: Queryable, id: string): Promise<ToolRecord | undefined> {
-    const row = await db('tools').where({ id }).first();
+    const row = await db<ToolRow>('tools').where({ id }).first();
     return row ? (await toRecords(db, [row]))[0] : undefined;
   },
 
   async getMany(db: Queryable, ids: string[]): Promise<ToolRecord[]> {
-    return ids.length ? toRecords(db, await db('tools').whereIn('id', ids)) : [];
+    return ids.length ? toRecords(db, await db<ToolRow>('tools').whereIn('id', ids)) : [];
   },
 
   async list(db: Queryable, q: ToolQuery): Promise<{ items: ToolRecord[]; total: number }> {
-    const base = db('tools').where((w) => {
+    const base = db<ToolRow>('tools').where((w) => {
       if (q.version) w.where('version', q.version);
       if (q.typeIds) w.whereIn('type_id', q.typeIds);
       if (q.searchName) w.whereILike('name', containing(q.searchName));
