@@ -72,4 +72,11 @@ export default tseslint.config(
     files: ['**/*.js', '**/*.cjs', '**/*.mjs'],
     extends: [tseslint.configs.disableTypeChecked],
   },
+  {
+    // The project's .js files are CommonJS: scripts Node runs as they are, a module preloaded with
+    // `--require` (bench/e2e/profile.js) and mocha's reporter, which .mocharc.js resolves.
+    files: ['**/*.js', '**/*.cjs'],
+    languageOptions: { sourceType: 'commonjs' },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
 );
