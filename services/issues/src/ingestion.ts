@@ -1,14 +1,14 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import type { Finding, Suppression } from '@bulwark/findings';
 import { CatalogClient, json, Logger, ScanningClient, Trx, unlessNotFound } from '@bulwark/platform';
 import { EventPayload, ISSUE_EVENTS, SCAN_EVENTS, TypedEnvelope, writeEvent } from '@bulwark/contracts';
 import { DedupRule, matchKey, ruleFor, scopeOf } from './domain/match-key';
-import { ruleMatches } from './domain/rules';
+import { KeyedFinding, KnownIssue, planChunk } from './domain/chunk-plan';
 import { countIngestion } from './ingestion-metrics';
 import { OPEN_STATUSES, STATUS, statusOnDetection } from './domain/statuses';
 import type { QualityGates } from './quality-gates';
 import { HistoryEntry, historyStore } from './store/history';
-import { Detection, issueStore, NewIssue, runStatement, SEVERITY_RANK } from './store/issues';
+import { issueStore, runStatement } from './store/issues';
 import { SecurityRuleRow, securityRuleStore } from './store/security-rules';
 import { dedupRuleStore, ingestedStore, UnchangedBasis } from './store/settings';
 
@@ -22,22 +22,18 @@ export interface IngestSummary {
   fixed: number;
 }
 
-type Existing = { id: string; status_id: number; scan_id: string; security_rule_id: string | null };
-type Keyed = { finding: Finding; scope: string; key: string; occurrences: number };
 interface ChunkContext {
   scan: ScanCompleted;
   at: string;
   toolName: string;
   dedupRules: DedupRule[];
   rules: SecurityRuleRow[];
-  written: Map<string, Existing>;
+  written: Map<string, KnownIssue>;
   /** False when the project had no issue before this scan. */
   lookUp: boolean;
   /** The dedup rule of each scanner name of the report (the catalog's tool name is the same for all). */
   ruleByScanner: Map<string, DedupRule>;
 }
-
-const score = (c?: { score?: number }) => (c?.score === undefined ? null : c.score);
 
 /**
  * Turns a completed scan's findings into issues. It runs as the effect of one idempotent consumer,
@@ -102,7 +98,7 @@ export class Ingestion {
     const at = new Date().toISOString();
     const summary: IngestSummary = { findings: 0, created: 0, updated: 0, reopened: 0, fixed: 0 };
     // Issues this scan wrote, by identity; when the project had none before, nothing else can match.
-    const written = new Map<string, Existing>();
+    const written = new Map<string, KnownIssue>();
     const ctx: ChunkContext = {
       scan,
       at,
@@ -140,7 +136,7 @@ export class Ingestion {
         const keyed = this.keyed(ctx, findings);
         // A lookup would queue behind the previous chunk's statements on the transaction's connection anyway.
         if (ctx.lookUp) await pending;
-        const write = await this.planChunk(trx, ctx, keyed, summary);
+        const write = await this.prepareChunk(trx, ctx, keyed, summary);
         await pending;
         pending = write();
         // Handled here so a failure waits for the await below instead of crashing the process.
@@ -231,8 +227,8 @@ export class Ingestion {
   }
 
   /** The chunk's findings by identity: two findings a rule gives the same identity are one issue (occurrences add up). */
-  private keyed(ctx: ChunkContext, findings: Finding[]): Map<string, Keyed> {
-    const byKey = new Map<string, Keyed>();
+  private keyed(ctx: ChunkContext, findings: Finding[]): Map<string, KeyedFinding> {
+    const byKey = new Map<string, KeyedFinding>();
     for (const f of findings) {
       let rule = ctx.ruleByScanner.get(f.tool);
       if (!rule) ctx.ruleByScanner.set(f.tool, (rule = ruleFor(ctx.dedupRules, [ctx.toolName, f.tool])));
@@ -251,164 +247,33 @@ export class Ingestion {
    * project's, locked) and encodes what the chunk writes; the returned function writes it. Chunks
    * are planned in order, so each sees what the ones before it wrote.
    */
-  private async planChunk(
+  private async prepareChunk(
     trx: Trx,
     ctx: ChunkContext,
-    byKey: Map<string, Keyed>,
+    byKey: Map<string, KeyedFinding>,
     summary: IngestSummary,
   ): Promise<() => Promise<void>> {
-    const { scan, at } = ctx;
+    const { scan } = ctx;
     const unknown = [...byKey].filter(([id]) => !ctx.written.has(id)).map(([, m]) => m);
     const existing =
       ctx.lookUp && unknown.length
         ? await issueStore.byKeys(trx, scan.project_code, unknown)
-        : new Map<string, Existing>();
+        : new Map<string, KnownIssue>();
     for (const id of byKey.keys()) {
       const e = ctx.written.get(id);
       if (e) existing.set(id, e);
     }
-    const inserts: NewIssue[] = [];
-    const detections: Detection[] = [];
-    const history: HistoryEntry[] = [];
-    for (const [id, m] of byKey) {
-      const f = m.finding;
-      const current = existing.get(id);
-      const cves = f.vulnerabilityIds ?? [];
-      if (!current) {
-        let status = statusOnDetection(undefined, f.suppression);
-        const issueId = randomUUID();
-        let ruleId: string | null = null;
-        if (status === STATUS.new) {
-          const rule = ctx.rules.find((r) =>
-            ruleMatches(r.rule_params, {
-              projectCode: scan.project_code,
-              toolName: ctx.toolName,
-              scanner: f.tool,
-              category: f.toolCategory,
-              cves,
-              cwes: f.cwes ?? [],
-            }),
-          );
-          if (rule) {
-            status = rule.suppressing_status;
-            ruleId = rule.id;
-            history.push({
-              issue_id: issueId,
-              actor_kind: 'security_rule',
-              actor: rule.name,
-              field: 'status',
-              old_value: String(STATUS.new),
-              new_value: String(status),
-              comment: `Security rule ${rule.name}`,
-              at,
-            });
-          }
-        } else {
-          history.push({
-            issue_id: issueId,
-            actor_kind: 'scan',
-            actor: scan.scan_result_id,
-            field: 'status',
-            old_value: null,
-            new_value: String(status),
-            comment: `Report suppression: ${f.suppression?.state}`,
-            at,
-          });
-        }
-        const cvss = [score(f.cvssV2), score(f.cvssV3), score(f.cvssV4), f.cvssScore ?? null].filter(
-          (s): s is number => s !== null,
-        );
-        inserts.push({
-          id: issueId,
-          project_code: scan.project_code,
-          scope_id: m.scope,
-          match_key: m.key,
-          layer_id: scan.layer_id,
-          check_id: scan.check_id,
-          scan_id: scan.scan_result_id,
-          first_scan_id: scan.scan_result_id,
-          tool_id: scan.tool_id ?? '',
-          tool_name: ctx.toolName || f.tool,
-          scanner: f.tool,
-          category: f.toolCategory,
-          title: f.title,
-          description: f.description ?? null,
-          severity: f.severity,
-          severity_rank: SEVERITY_RANK[f.severity] ?? 1,
-          rule_id: f.ruleId ?? null,
-          status_id: status,
-          cve: cves.find((v) => v.startsWith('CVE-')) ?? null,
-          vulnerability_ids: cves,
-          cwes: f.cwes ?? [],
-          lib_name: f.library?.name ?? null,
-          lib_version: f.library?.version ?? null,
-          file_path: f.filePath ?? null,
-          start_line: f.startLine ?? null,
-          cvss_v2: score(f.cvssV2),
-          cvss_v3: score(f.cvssV3),
-          cvss_v4: score(f.cvssV4),
-          cvss_unknown: f.cvssScore ?? null,
-          cvss_max: cvss.length ? Math.max(...cvss) : null,
-          epss: f.epss?.score ?? null,
-          known_exploited: f.knownExploited ?? false,
-          fingerprint: f.fingerprint,
-          occurrences: m.occurrences,
-          suppression: f.suppression ?? null,
-          security_rule_id: ruleId,
-          first_detected_at: at,
-          last_detected_at: at,
-          updated_at: at,
-        });
-        ctx.written.set(id, { id: issueId, status_id: status, scan_id: scan.scan_result_id, security_rule_id: ruleId });
-        summary.created++;
-        continue;
-      }
-      const newScan = current.scan_id !== scan.scan_result_id;
-      const status = newScan ? statusOnDetection(current.status_id, f.suppression) : current.status_id;
-      if (status !== current.status_id) {
-        history.push({
-          issue_id: current.id,
-          actor_kind: 'scan',
-          actor: scan.scan_result_id,
-          field: 'status',
-          old_value: String(current.status_id),
-          new_value: String(status),
-          comment:
-            status === STATUS.reopen
-              ? 'Detected again after it was fixed'
-              : `Report suppression: ${f.suppression?.state}`,
-          at,
-        });
-        if (status === STATUS.reopen) summary.reopened++;
-      }
-      detections.push({
-        id: current.id,
-        scan_id: scan.scan_result_id,
-        check_id: scan.check_id,
-        layer_id: scan.layer_id,
-        new_scan: newScan,
-        occurrences: m.occurrences,
-        status_id: status,
-        severity: f.severity,
-        severity_rank: SEVERITY_RANK[f.severity] ?? 1,
-        start_line: f.startLine ?? null,
-        suppression: f.suppression ?? null,
-        security_rule_id: status === current.status_id ? current.security_rule_id : null,
-      });
-      ctx.written.set(id, {
-        id: current.id,
-        status_id: status,
-        scan_id: scan.scan_result_id,
-        security_rule_id: status === current.status_id ? current.security_rule_id : null,
-      });
-      summary.updated++;
-    }
-    const insert = issueStore.insertStatement(inserts);
-    const detect = issueStore.detectStatement(at, detections);
+    const plan = planChunk(ctx, byKey, existing);
+    for (const [id, issue] of plan.known) ctx.written.set(id, issue);
+    summary.created += plan.created;
+    summary.updated += plan.updated;
+    summary.reopened += plan.reopened;
+    const insert = issueStore.insertStatement(plan.inserts);
+    const detect = issueStore.detectStatement(ctx.at, plan.detections);
     return async () => {
       await runStatement(trx, insert);
       await runStatement(trx, detect);
-      await historyStore.add(trx, history);
+      await historyStore.add(trx, plan.history);
     };
   }
 }

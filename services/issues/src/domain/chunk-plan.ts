@@ -1,0 +1,239 @@
+import { randomUUID } from 'node:crypto';
+import type { Finding } from '@bulwark/findings';
+import type { EventPayload, SCAN_EVENTS } from '@bulwark/contracts';
+import type { HistoryEntry } from '../store/history';
+import { type Detection, type NewIssue, SEVERITY_RANK } from '../store/issues';
+import type { SecurityRuleRow } from '../store/security-rules';
+import { ruleMatches } from './rules';
+import { STATUS, statusOnDetection } from './statuses';
+
+/** What ingestion knows of an issue already written: by an earlier scan (locked) or by this scan's earlier chunks. */
+export interface KnownIssue {
+  id: string;
+  status_id: number;
+  scan_id: string;
+  security_rule_id: string | null;
+}
+
+/** A finding of the report with its match key (`scope` + `key`) and how often the report had it. */
+export interface KeyedFinding {
+  finding: Finding;
+  scope: string;
+  key: string;
+  occurrences: number;
+}
+
+export interface PlanContext {
+  scan: Pick<
+    EventPayload<typeof SCAN_EVENTS.scanCompleted>,
+    'project_code' | 'layer_id' | 'check_id' | 'scan_result_id' | 'tool_id'
+  >;
+  at: string;
+  toolName: string;
+  /** The active security rules, in the order they are tried. */
+  rules: SecurityRuleRow[];
+}
+
+/** What one chunk writes, and what it changes in ingestion's picture of the issues. */
+export interface ChunkPlan {
+  inserts: NewIssue[];
+  detections: Detection[];
+  history: HistoryEntry[];
+  /** The chunk's issues as they stand once it is written, by match id. */
+  known: Map<string, KnownIssue>;
+  created: number;
+  updated: number;
+  reopened: number;
+}
+
+const score = (c?: { score?: number }) => (c?.score === undefined ? null : c.score);
+
+/**
+ * Plans a chunk of findings: a finding whose match id has no known issue becomes a new issue (its
+ * status from the report's suppression or the first matching security rule), any other is a detection
+ * of its issue (Fixed becomes Reopen on a new scan). No I/O: the caller looked the issues up and writes the plan.
+ */
+export function planChunk(
+  ctx: PlanContext,
+  findings: Map<string, KeyedFinding>,
+  known: Map<string, KnownIssue>,
+  newId: () => string = randomUUID,
+): ChunkPlan {
+  const plan: ChunkPlan = {
+    inserts: [],
+    detections: [],
+    history: [],
+    known: new Map(),
+    created: 0,
+    updated: 0,
+    reopened: 0,
+  };
+  for (const [id, keyed] of findings) {
+    const current = known.get(id);
+    if (!current) {
+      const { issue, history } = firstDetection(ctx, keyed, newId());
+      if (history) plan.history.push(history);
+      plan.inserts.push(issue);
+      plan.known.set(id, {
+        id: issue.id,
+        status_id: issue.status_id,
+        scan_id: issue.scan_id,
+        security_rule_id: issue.security_rule_id,
+      });
+      plan.created++;
+      continue;
+    }
+    const { detection, history } = redetection(ctx, keyed, current);
+    if (history) plan.history.push(history);
+    if (history && detection.status_id === STATUS.reopen) plan.reopened++;
+    plan.detections.push(detection);
+    plan.known.set(id, {
+      id: current.id,
+      status_id: detection.status_id,
+      scan_id: detection.scan_id,
+      security_rule_id: detection.security_rule_id,
+    });
+    plan.updated++;
+  }
+  return plan;
+}
+
+/** A new issue from its first finding, and the history of a status other than New. */
+export function firstDetection(
+  ctx: PlanContext,
+  { finding: f, scope, key, occurrences }: KeyedFinding,
+  issueId: string,
+): { issue: NewIssue; history?: HistoryEntry } {
+  const { scan, at } = ctx;
+  const cves = f.vulnerabilityIds ?? [];
+  let status = statusOnDetection(undefined, f.suppression);
+  let ruleId: string | null = null;
+  let history: HistoryEntry | undefined;
+  if (status === STATUS.new) {
+    const rule = ctx.rules.find((r) =>
+      ruleMatches(r.rule_params, {
+        projectCode: scan.project_code,
+        toolName: ctx.toolName,
+        scanner: f.tool,
+        category: f.toolCategory,
+        cves,
+        cwes: f.cwes ?? [],
+      }),
+    );
+    if (rule) {
+      status = rule.suppressing_status;
+      ruleId = rule.id;
+      history = {
+        issue_id: issueId,
+        actor_kind: 'security_rule',
+        actor: rule.name,
+        field: 'status',
+        old_value: String(STATUS.new),
+        new_value: String(status),
+        comment: `Security rule ${rule.name}`,
+        at,
+      };
+    }
+  } else {
+    history = {
+      issue_id: issueId,
+      actor_kind: 'scan',
+      actor: scan.scan_result_id,
+      field: 'status',
+      old_value: null,
+      new_value: String(status),
+      comment: `Report suppression: ${f.suppression?.state}`,
+      at,
+    };
+  }
+  const cvss = [score(f.cvssV2), score(f.cvssV3), score(f.cvssV4), f.cvssScore ?? null].filter(
+    (s): s is number => s !== null,
+  );
+  const issue: NewIssue = {
+    id: issueId,
+    project_code: scan.project_code,
+    scope_id: scope,
+    match_key: key,
+    layer_id: scan.layer_id,
+    check_id: scan.check_id,
+    scan_id: scan.scan_result_id,
+    first_scan_id: scan.scan_result_id,
+    tool_id: scan.tool_id ?? '',
+    tool_name: ctx.toolName || f.tool,
+    scanner: f.tool,
+    category: f.toolCategory,
+    title: f.title,
+    description: f.description ?? null,
+    severity: f.severity,
+    severity_rank: SEVERITY_RANK[f.severity] ?? 1,
+    rule_id: f.ruleId ?? null,
+    status_id: status,
+    cve: cves.find((v) => v.startsWith('CVE-')) ?? null,
+    vulnerability_ids: cves,
+    cwes: f.cwes ?? [],
+    lib_name: f.library?.name ?? null,
+    lib_version: f.library?.version ?? null,
+    file_path: f.filePath ?? null,
+    start_line: f.startLine ?? null,
+    cvss_v2: score(f.cvssV2),
+    cvss_v3: score(f.cvssV3),
+    cvss_v4: score(f.cvssV4),
+    cvss_unknown: f.cvssScore ?? null,
+    cvss_max: cvss.length ? Math.max(...cvss) : null,
+    epss: f.epss?.score ?? null,
+    known_exploited: f.knownExploited ?? false,
+    fingerprint: f.fingerprint,
+    occurrences,
+    suppression: f.suppression ?? null,
+    security_rule_id: ruleId,
+    first_detected_at: at,
+    last_detected_at: at,
+    updated_at: at,
+  };
+  return { issue, history };
+}
+
+/**
+ * A known issue found again: its status on a new scan (Fixed becomes Reopen, the report's suppression
+ * applies), the history of a change, and the security rule it keeps only while its status is unchanged.
+ */
+export function redetection(
+  ctx: PlanContext,
+  { finding: f, occurrences }: KeyedFinding,
+  current: KnownIssue,
+): { detection: Detection; history?: HistoryEntry } {
+  const { scan, at } = ctx;
+  const newScan = current.scan_id !== scan.scan_result_id;
+  const status = newScan ? statusOnDetection(current.status_id, f.suppression) : current.status_id;
+  const history: HistoryEntry | undefined =
+    status === current.status_id
+      ? undefined
+      : {
+          issue_id: current.id,
+          actor_kind: 'scan',
+          actor: scan.scan_result_id,
+          field: 'status',
+          old_value: String(current.status_id),
+          new_value: String(status),
+          comment:
+            status === STATUS.reopen
+              ? 'Detected again after it was fixed'
+              : `Report suppression: ${f.suppression?.state}`,
+          at,
+        };
+  const detection: Detection = {
+    id: current.id,
+    scan_id: scan.scan_result_id,
+    check_id: scan.check_id,
+    layer_id: scan.layer_id,
+    new_scan: newScan,
+    occurrences,
+    status_id: status,
+    severity: f.severity,
+    severity_rank: SEVERITY_RANK[f.severity] ?? 1,
+    start_line: f.startLine ?? null,
+    suppression: f.suppression ?? null,
+    security_rule_id: status === current.status_id ? current.security_rule_id : null,
+  };
+  return { detection, history };
+}

@@ -1,0 +1,177 @@
+import { expect } from 'chai';
+import type { Finding } from '@bulwark/findings';
+import { KeyedFinding, KnownIssue, planChunk, PlanContext } from '../src/domain/chunk-plan';
+import { STATUS } from '../src/domain/statuses';
+import type { SecurityRuleRow } from '../src/store/security-rules';
+
+const AT = '2026-11-23T10:00:00.000Z';
+const SCAN = 'scan-2';
+
+const finding = (over: Partial<Finding> = {}): Finding => ({
+  tool: 'Semgrep',
+  toolCategory: 'sast',
+  format: 'semgrep',
+  ruleId: 'r1',
+  title: 'SQL injection',
+  severity: 'high',
+  tags: [],
+  cwes: [89],
+  vulnerabilityIds: [],
+  references: [],
+  endpoints: [],
+  toolFingerprints: {},
+  fingerprint: 'fp',
+  occurrences: 1,
+  filePath: 'app.py',
+  startLine: 7,
+  ...over,
+});
+
+const keyed = (key: string, over: Partial<Finding> = {}, occurrences = 1): [string, KeyedFinding] => [
+  `scope|${key}`,
+  { finding: finding(over), scope: 'scope', key, occurrences },
+];
+
+const rule = (over: Partial<SecurityRuleRow> = {}): SecurityRuleRow => ({
+  id: 'rule-1',
+  name: 'No SQL injection in demo',
+  rule_params: { cwe: 89 },
+  suppressing_status: STATUS.riskAccepted,
+  expiry_status: STATUS.new,
+  expires_at: null,
+  expired: false,
+  author: 'admin',
+  created_at: new Date(AT),
+  updated_at: new Date(AT),
+  ...over,
+});
+
+const context = (rules: SecurityRuleRow[] = []): PlanContext => ({
+  scan: { project_code: 'DEMO', layer_id: 'layer-1', check_id: 'check-1', scan_result_id: SCAN, tool_id: 'tool-1' },
+  at: AT,
+  toolName: 'Semgrep',
+  rules,
+});
+
+const ids = () => {
+  let n = 0;
+  return () => `issue-${++n}`;
+};
+
+describe('issues: planning a chunk of findings', () => {
+  it('creates an issue per unknown finding, status New, from the finding and the scan', () => {
+    const plan = planChunk(
+      context(),
+      new Map([
+        keyed('a', {
+          cvssV3: { vector: 'v3', score: 7.5 },
+          cvssScore: 9.1,
+          vulnerabilityIds: ['GHSA-x', 'CVE-2024-1'],
+        }),
+      ]),
+      new Map(),
+      ids(),
+    );
+    expect(plan).to.include({ created: 1, updated: 0, reopened: 0 });
+    expect(plan.detections).to.deep.equal([]);
+    expect(plan.history).to.deep.equal([]);
+    expect(plan.inserts[0]).to.include({
+      id: 'issue-1',
+      project_code: 'DEMO',
+      match_key: 'a',
+      scan_id: SCAN,
+      first_scan_id: SCAN,
+      status_id: STATUS.new,
+      severity_rank: 4,
+      cve: 'CVE-2024-1',
+      cvss_v3: 7.5,
+      cvss_max: 9.1,
+      security_rule_id: null,
+      first_detected_at: AT,
+    });
+    expect(plan.known.get('scope|a')).to.deep.equal({
+      id: 'issue-1',
+      status_id: STATUS.new,
+      scan_id: SCAN,
+      security_rule_id: null,
+    });
+  });
+
+  it('gives a new issue the first matching security rule’s status and writes why', () => {
+    const plan = planChunk(
+      context([rule({ id: 'other', rule_params: { cwe: 79 } }), rule()]),
+      new Map([keyed('a')]),
+      new Map(),
+      ids(),
+    );
+    expect(plan.inserts[0]).to.include({ status_id: STATUS.riskAccepted, security_rule_id: 'rule-1' });
+    expect(plan.history).to.deep.equal([
+      {
+        issue_id: 'issue-1',
+        actor_kind: 'security_rule',
+        actor: 'No SQL injection in demo',
+        field: 'status',
+        old_value: String(STATUS.new),
+        new_value: String(STATUS.riskAccepted),
+        comment: 'Security rule No SQL injection in demo',
+        at: AT,
+      },
+    ]);
+  });
+
+  it('takes a suppressed finding’s status from the report, before any security rule', () => {
+    const plan = planChunk(
+      context([rule()]),
+      new Map([keyed('a', { suppression: { state: 'not_affected', source: 'vex' } })]),
+      new Map(),
+      ids(),
+    );
+    expect(plan.inserts[0]).to.include({ status_id: STATUS.falsePositive, security_rule_id: null });
+    expect(plan.history[0]).to.include({ actor_kind: 'scan', actor: SCAN, old_value: null });
+  });
+
+  it('reopens a fixed issue found by a new scan, and counts it', () => {
+    const known: KnownIssue = { id: 'old', status_id: STATUS.fixed, scan_id: 'scan-1', security_rule_id: 'rule-1' };
+    const plan = planChunk(context(), new Map([keyed('a', {}, 3)]), new Map([['scope|a', known]]), ids());
+    expect(plan).to.include({ created: 0, updated: 1, reopened: 1 });
+    expect(plan.inserts).to.deep.equal([]);
+    expect(plan.detections[0]).to.include({
+      id: 'old',
+      new_scan: true,
+      occurrences: 3,
+      status_id: STATUS.reopen,
+      security_rule_id: null,
+    });
+    expect(plan.history[0]).to.include({
+      old_value: String(STATUS.fixed),
+      comment: 'Detected again after it was fixed',
+    });
+    expect(plan.known.get('scope|a')).to.deep.equal({
+      id: 'old',
+      status_id: STATUS.reopen,
+      scan_id: SCAN,
+      security_rule_id: null,
+    });
+  });
+
+  it('keeps status and security rule of an issue this scan already wrote, without history', () => {
+    const known: KnownIssue = { id: 'same', status_id: STATUS.fixed, scan_id: SCAN, security_rule_id: 'rule-1' };
+    const plan = planChunk(context(), new Map([keyed('a')]), new Map([['scope|a', known]]), ids());
+    expect(plan).to.include({ updated: 1, reopened: 0 });
+    expect(plan.detections[0]).to.include({ new_scan: false, status_id: STATUS.fixed, security_rule_id: 'rule-1' });
+    expect(plan.history).to.deep.equal([]);
+  });
+
+  it('keeps the order of the findings in what it writes', () => {
+    const known: KnownIssue = { id: 'k', status_id: STATUS.new, scan_id: 'scan-1', security_rule_id: null };
+    const plan = planChunk(
+      context([rule({ rule_params: { cwe: 22 } })]),
+      new Map([keyed('a', { cwes: [22] }), keyed('b'), keyed('c', { cwes: [22] })]),
+      new Map([['scope|b', known]]),
+      ids(),
+    );
+    expect(plan.inserts.map((i) => i.match_key)).to.deep.equal(['a', 'c']);
+    expect(plan.history.map((h) => h.issue_id)).to.deep.equal(['issue-1', 'issue-2']);
+    expect([...plan.known.keys()]).to.deep.equal(['scope|a', 'scope|b', 'scope|c']);
+  });
+});
