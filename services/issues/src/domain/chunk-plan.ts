@@ -48,6 +48,13 @@ export interface ChunkPlan {
 
 const score = (c?: { score?: number }) => (c?.score === undefined ? null : c.score);
 
+const knownAs = (id: string, written: Omit<KnownIssue, 'id'>): KnownIssue => ({
+  id,
+  status_id: written.status_id,
+  scan_id: written.scan_id,
+  security_rule_id: written.security_rule_id,
+});
+
 /**
  * Plans a chunk of findings: a finding whose match id has no known issue becomes a new issue (its
  * status from the report's suppression or the first matching security rule), any other is a detection
@@ -74,12 +81,7 @@ export function planChunk(
       const { issue, history } = firstDetection(ctx, keyed, newId());
       if (history) plan.history.push(history);
       plan.inserts.push(issue);
-      plan.known.set(id, {
-        id: issue.id,
-        status_id: issue.status_id,
-        scan_id: issue.scan_id,
-        security_rule_id: issue.security_rule_id,
-      });
+      plan.known.set(id, knownAs(issue.id, issue));
       plan.created++;
       continue;
     }
@@ -87,12 +89,7 @@ export function planChunk(
     if (history) plan.history.push(history);
     if (history && detection.status_id === STATUS.reopen) plan.reopened++;
     plan.detections.push(detection);
-    plan.known.set(id, {
-      id: current.id,
-      status_id: detection.status_id,
-      scan_id: detection.scan_id,
-      security_rule_id: detection.security_rule_id,
-    });
+    plan.known.set(id, knownAs(current.id, detection));
     plan.updated++;
   }
   return plan;
