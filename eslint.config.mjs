@@ -1,7 +1,7 @@
 // ESLint for the project's own TypeScript: typescript-eslint's recommended type-checked rules. Sources are
 // typed through their workspace's tsconfig.json (found by the project service); tests and benchmarks
-// through tsconfig.tests.json, the project that type-checks them. The folders linted in CI are listed
-// in package.json's "lint" script.
+// through tsconfig.tests.json, the project that type-checks them. CI lints everything not ignored below
+// (package.json's "lint" script).
 import tseslint from 'typescript-eslint';
 
 /** What tsconfig.tests.json type-checks. */

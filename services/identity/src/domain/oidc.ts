@@ -1,4 +1,5 @@
 import { fetch as undiciFetch } from 'undici';
+import type * as OpenId from 'openid-client' with { 'resolution-mode': 'import' };
 import type { Configuration, IDToken } from 'openid-client' with { 'resolution-mode': 'import' };
 import { outboundDispatcher, OutboundPolicy } from '@bulwark/platform';
 
@@ -54,7 +55,7 @@ export class ProviderUnavailable extends Error {}
 export class SsoRefusal extends Error {}
 
 // openid-client is an ES module only: loaded once, on first use.
-type OpenIdClient = typeof import('openid-client', { with: { 'resolution-mode': 'import' } });
+type OpenIdClient = typeof OpenId;
 let library: Promise<OpenIdClient> | undefined;
 const openid = () => (library ??= import('openid-client'));
 

@@ -69,21 +69,21 @@ async function attachMembers(db: Queryable, rows: GroupRow[]): Promise<GroupReco
 
 /** The groups a user is in: named as a member, or through a directory group of their last login. */
 function groupsOfUser(db: Queryable, userId: string) {
-  return db('user_groups as g').where((w) =>
-    w
-      .whereExists(db('user_group_users as m').whereRaw('m.group_id = g.id').andWhere('m.user_id', userId))
-      .orWhereExists(
-        db('user_group_directory as d')
-          .join('user_directory_groups as p', 'p.key', 'd.key')
-          .whereRaw('d.group_id = g.id')
-          .andWhere('p.user_id', userId),
-      ),
-  );
+  return db('user_groups as g').where((w) => {
+    w.whereExists(
+      db('user_group_users as m').whereRaw('m.group_id = g.id').andWhere('m.user_id', userId),
+    ).orWhereExists(
+      db('user_group_directory as d')
+        .join('user_directory_groups as p', 'p.key', 'd.key')
+        .whereRaw('d.group_id = g.id')
+        .andWhere('p.user_id', userId),
+    );
+  });
 }
 
 export const groupStore = {
   async get(db: Queryable, id: string): Promise<GroupRecord | undefined> {
-    const row = await db('user_groups').where({ id }).first();
+    const row = await db<GroupRow>('user_groups').where({ id }).first();
     return row ? (await attachMembers(db, [row]))[0] : undefined;
   },
 
@@ -96,14 +96,14 @@ export const groupStore = {
 
   async getMany(db: Queryable, ids: string[]): Promise<GroupRecord[]> {
     if (ids.length === 0) return [];
-    return attachMembers(db, await db('user_groups').whereIn('id', ids));
+    return attachMembers(db, await db<GroupRow>('user_groups').whereIn('id', ids));
   },
 
   async list(
     db: Queryable,
     q: { page: number; limit: number; searchName?: string; searchProjectTags?: string },
   ): Promise<{ items: GroupRecord[]; total: number }> {
-    const base = db('user_groups').where((w) => {
+    const base = db<GroupRow>('user_groups').where((w) => {
       if (q.searchName) w.whereILike('name', containing(q.searchName));
       if (q.searchProjectTags) {
         w.whereRaw('exists (select 1 from jsonb_array_elements_text(user_groups.project_tags) tag where tag ilike ?)', [
@@ -199,7 +199,7 @@ export const groupStore = {
     if (touched.length === 0) return false;
     const named = await db('user_groups')
       .whereRaw('project_tags_lower && ?::text[]', [pgArray(touched)])
-      .first('id');
+      .first<{ id: string } | undefined>('id');
     return Boolean(named);
   },
 };

@@ -10,14 +10,24 @@ export interface InstalledLicense {
   expiredNoticeSent: boolean;
 }
 
+interface LicenseRow {
+  id: number;
+  text: string;
+  document: unknown;
+  installed_by: string;
+  installed_at: Date;
+  expiring_notice_days: number | null;
+  expired_notice_sent: boolean;
+}
+
 export const licenseStore = {
   async installationId(db: Queryable): Promise<string> {
-    const row = await db('installation').where({ id: 1 }).first();
-    return row.installation_id;
+    const row = await db<{ id: number; installation_id: string }>('installation').where({ id: 1 }).first();
+    return row!.installation_id;
   },
 
   async get(db: Queryable, opts: { forUpdate?: boolean } = {}): Promise<InstalledLicense | undefined> {
-    const q = db('license').where({ id: 1 });
+    const q = db<LicenseRow>('license').where({ id: 1 });
     if (opts.forUpdate) q.forUpdate();
     const row = await q.first();
     if (!row) return undefined;

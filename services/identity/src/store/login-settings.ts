@@ -8,9 +8,16 @@ export interface LoginSettingsRecord {
   updatedAt: string;
 }
 
+interface LoginSettingsRow {
+  kind: LoginKind;
+  settings: unknown;
+  secret_sealed: string | null;
+  updated_at: Date;
+}
+
 export const loginSettingsStore = {
   async get(db: Queryable, kind: LoginKind): Promise<LoginSettingsRecord | undefined> {
-    const row = await db('login_settings').where({ kind }).first();
+    const row = await db<LoginSettingsRow>('login_settings').where({ kind }).first();
     if (!row) return undefined;
     return { settings: json(row.settings), secretSealed: row.secret_sealed, updatedAt: iso(row.updated_at)! };
   },

@@ -60,7 +60,7 @@ export interface RoleWrite {
 
 export const roleStore = {
   async get(db: Queryable, code: string): Promise<RoleRecord | undefined> {
-    const row = await withCounts(db).where('roles.code', code).first();
+    const row = await withCounts(db).where('roles.code', code).first<RoleRow | undefined>();
     return row ? toRecord(row) : undefined;
   },
 

@@ -16,7 +16,10 @@ export const ssoPendingStore = {
     await db('sso_pending')
       .where('created_at', '<', db.raw(`now() - make_interval(secs => ?)`, [maxAgeSeconds]))
       .delete();
-    const [row] = await db('sso_pending').where({ state }).delete().returning(['state', 'nonce', 'code_verifier']);
+    const [row] = await db('sso_pending')
+      .where({ state })
+      .delete()
+      .returning<{ state: string; nonce: string; code_verifier: string }[]>(['state', 'nonce', 'code_verifier']);
     return row ? { state: row.state, nonce: row.nonce, codeVerifier: row.code_verifier } : undefined;
   },
 };

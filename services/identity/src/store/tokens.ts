@@ -14,6 +14,7 @@ interface TokenRow {
   id: string;
   user_id: string;
   name: string;
+  token_hash: string;
   expires_at: Date;
   created_at: Date;
   last_used_at: Date | null;
@@ -45,12 +46,12 @@ export const tokenStore = {
   },
 
   async byHash(db: Queryable, hash: string): Promise<TokenRecord | undefined> {
-    const row = await db('api_tokens').where({ token_hash: hash }).first();
+    const row = await db<TokenRow>('api_tokens').where({ token_hash: hash }).first();
     return row ? toRecord(row) : undefined;
   },
 
   async getMany(db: Queryable, ids: string[]): Promise<TokenRecord[]> {
-    const rows = await db('api_tokens').whereIn('id', ids);
+    const rows = await db<TokenRow>('api_tokens').whereIn('id', ids);
     return rows.map(toRecord);
   },
 
@@ -59,7 +60,7 @@ export const tokenStore = {
     userId: string,
     q: { page: number; limit: number; includeRevoked: boolean },
   ): Promise<{ items: TokenRecord[]; total: number }> {
-    const base = db('api_tokens').where({ user_id: userId });
+    const base = db<TokenRow>('api_tokens').where({ user_id: userId });
     if (!q.includeRevoked) base.whereNull('revoked_at');
     const [{ count }] = await base.clone().count<{ count: string }[]>({ count: '*' });
     const rows = await base
@@ -78,7 +79,9 @@ export const tokenStore = {
   async touch(db: Queryable, id: string): Promise<void> {
     await db('api_tokens')
       .where({ id })
-      .andWhere((w) => w.whereNull('last_used_at').orWhere('last_used_at', '<', db.raw(`now() - interval '1 minute'`)))
+      .andWhere((w) => {
+        w.whereNull('last_used_at').orWhere('last_used_at', '<', db.raw(`now() - interval '1 minute'`));
+      })
       .update({ last_used_at: db.fn.now() });
   },
 };

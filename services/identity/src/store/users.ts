@@ -44,7 +44,7 @@ export interface UserQuery {
 
 async function attachRoles(db: Queryable, rows: UserRow[]): Promise<UserRecord[]> {
   const links: { user_id: string; role_code: string }[] = rows.length
-    ? await db('user_roles')
+    ? await db<{ user_id: string; role_code: string }>('user_roles')
         .whereIn(
           'user_id',
           rows.map((r) => r.id),
@@ -79,17 +79,17 @@ export interface UserWrite {
 
 export const userStore = {
   async get(db: Queryable, id: string): Promise<UserRecord | undefined> {
-    const row = await db('users').where({ id }).first();
+    const row = await db<UserRow>('users').where({ id }).first();
     return row ? (await attachRoles(db, [row]))[0] : undefined;
   },
 
   async byUsername(db: Queryable, username: string): Promise<UserRecord | undefined> {
-    const row = await db('users').whereRaw('lower(username) = lower(?)', [username]).first();
+    const row = await db<UserRow>('users').whereRaw('lower(username) = lower(?)', [username]).first();
     return row ? (await attachRoles(db, [row]))[0] : undefined;
   },
 
   async list(db: Queryable, q: UserQuery): Promise<{ items: UserRecord[]; total: number }> {
-    const base = db('users').where((w) => {
+    const base = db<UserRow>('users').where((w) => {
       if (q.deletedOnly) w.whereNotNull('deleted_at');
       else if (!q.withDeleted) w.whereNull('deleted_at');
       if (q.needPasswordChange !== undefined) w.where('need_password_change', q.needPasswordChange);
@@ -161,7 +161,7 @@ export const userStore = {
     const adminGroups = () => db('user_group_roles').where('role_code', adminRole).select('group_id');
     const rows: { id: string }[] = await db('users')
       .whereNull('deleted_at')
-      .where((holds) =>
+      .where((holds) => {
         holds
           .whereExists(db('user_roles').whereRaw('user_roles.user_id = users.id').andWhere('role_code', adminRole))
           .orWhereExists(
@@ -172,10 +172,12 @@ export const userStore = {
               .join('user_group_directory as d', 'd.key', 'p.key')
               .whereRaw('p.user_id = users.id')
               .whereIn('d.group_id', adminGroups()),
-          ),
-      )
+          );
+      })
       .where((w) => {
-        w.where((local) => local.where('active_directory', false).whereNotNull('password_hash'));
+        w.where((local) => {
+          local.where('active_directory', false).whereNotNull('password_hash');
+        });
         if (directoryLogin) w.orWhere('active_directory', true);
       })
       .select('id');
