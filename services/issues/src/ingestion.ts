@@ -3,7 +3,7 @@ import type { Finding, Suppression } from '@bulwark/findings';
 import { CatalogClient, json, Logger, ScanningClient, Trx, unlessNotFound } from '@bulwark/platform';
 import { EventPayload, ISSUE_EVENTS, SCAN_EVENTS, TypedEnvelope, writeEvent } from '@bulwark/contracts';
 import { DedupRule, matchKey, ruleFor, scopeOf } from './domain/match-key';
-import { KeyedFinding, KnownIssue, planChunk } from './domain/chunk-plan';
+import { KeyedFinding, KnownIssue, planChunk, statusSetByScan } from './domain/chunk-plan';
 import { countIngestion } from './ingestion-metrics';
 import { OPEN_STATUSES, STATUS, statusOnDetection } from './domain/statuses';
 import type { QualityGates } from './quality-gates';
@@ -200,17 +200,7 @@ export class Ingestion {
       const status = statusOnDetection(issue.status_id, suppression);
       if (status === issue.status_id) continue;
       changed.push({ id: issue.id, status_id: status });
-      history.push({
-        issue_id: issue.id,
-        actor_kind: 'scan',
-        actor: scan.scan_result_id,
-        field: 'status',
-        old_value: String(issue.status_id),
-        new_value: String(status),
-        comment:
-          status === STATUS.reopen ? 'Detected again after it was fixed' : `Report suppression: ${suppression?.state}`,
-        at,
-      });
+      history.push(statusSetByScan(scan.scan_result_id, at, issue.id, issue.status_id, status, suppression));
       if (status === STATUS.reopen) summary.reopened++;
     }
     await issueStore.redetect(trx, previous.scan_id, scan.scan_result_id, at, changed);

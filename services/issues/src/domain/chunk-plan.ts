@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Finding } from '@bulwark/findings';
+import type { Finding, Suppression } from '@bulwark/findings';
 import type { EventPayload, SCAN_EVENTS } from '@bulwark/contracts';
 import type { HistoryEntry } from '../store/history';
 import { type Detection, type NewIssue, SEVERITY_RANK } from '../store/issues';
@@ -47,6 +47,30 @@ export interface ChunkPlan {
 }
 
 const score = (c?: { score?: number }) => (c?.score === undefined ? null : c.score);
+
+/**
+ * The history of a status a scan set: Reopen for a fixed issue found again, otherwise the status the
+ * report's suppression asked for (`from` is null for a new issue).
+ */
+export function statusSetByScan(
+  scanId: string,
+  at: string,
+  issueId: string,
+  from: number | null,
+  to: number,
+  suppression: Suppression | undefined,
+): HistoryEntry {
+  return {
+    issue_id: issueId,
+    actor_kind: 'scan',
+    actor: scanId,
+    field: 'status',
+    old_value: from === null ? null : String(from),
+    new_value: String(to),
+    comment: to === STATUS.reopen ? 'Detected again after it was fixed' : `Report suppression: ${suppression?.state}`,
+    at,
+  };
+}
 
 const knownAs = (id: string, written: Omit<KnownIssue, 'id'>): KnownIssue => ({
   id,
@@ -132,16 +156,7 @@ export function firstDetection(
       };
     }
   } else {
-    history = {
-      issue_id: issueId,
-      actor_kind: 'scan',
-      actor: scan.scan_result_id,
-      field: 'status',
-      old_value: null,
-      new_value: String(status),
-      comment: `Report suppression: ${f.suppression?.state}`,
-      at,
-    };
+    history = statusSetByScan(scan.scan_result_id, at, issueId, null, status, f.suppression);
   }
   const cvss = [score(f.cvssV2), score(f.cvssV3), score(f.cvssV4), f.cvssScore ?? null].filter(
     (s): s is number => s !== null,
@@ -202,22 +217,10 @@ export function redetection(
   const { scan, at } = ctx;
   const newScan = current.scan_id !== scan.scan_result_id;
   const status = newScan ? statusOnDetection(current.status_id, f.suppression) : current.status_id;
-  const history: HistoryEntry | undefined =
+  const history =
     status === current.status_id
       ? undefined
-      : {
-          issue_id: current.id,
-          actor_kind: 'scan',
-          actor: scan.scan_result_id,
-          field: 'status',
-          old_value: String(current.status_id),
-          new_value: String(status),
-          comment:
-            status === STATUS.reopen
-              ? 'Detected again after it was fixed'
-              : `Report suppression: ${f.suppression?.state}`,
-          at,
-        };
+      : statusSetByScan(scan.scan_result_id, at, current.id, current.status_id, status, f.suppression);
   const detection: Detection = {
     id: current.id,
     scan_id: scan.scan_result_id,
