@@ -4,7 +4,6 @@
  * query plans. Run: `npx tsx bench/issues/bench.ts` after `eval "$(bash deploy/local/infra.sh env)"`.
  */
 import { createHash, randomUUID } from 'node:crypto';
-import fs from 'node:fs';
 import os from 'node:os';
 import type { Finding } from '@bulwark/findings';
 import { createLogger, openDatabase } from '@bulwark/platform';
@@ -13,6 +12,7 @@ import { Ingestion, ScanCompleted } from '../../services/issues/src/ingestion';
 import { migrations } from '../../services/issues/src/migrations';
 import { QualityGates } from '../../services/issues/src/quality-gates';
 import { issueStore, SortKey } from '../../services/issues/src/store/issues';
+import { backendCpu } from '../postgres-backend';
 import { dropDatabase, fillIssues, p95, QUERIES, settle } from './dataset';
 
 const FINDINGS = Number(process.env.BENCH_FINDINGS ?? 100_000);
@@ -71,17 +71,6 @@ const catalog = {
     return { code: 'bench', tags: [] };
   },
 };
-
-/** User + system CPU seconds of a local process (Linux /proc), undefined when it is not visible here. */
-function backendCpu(pid: number): number | undefined {
-  try {
-    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    // utime and stime, in clock ticks of 1/100 s (USER_HZ on Linux).
-    return (Number(fields[11]) + Number(fields[12])) / 100;
-  } catch {
-    return undefined;
-  }
-}
 
 async function main() {
   const base = process.env.BULWARK_TEST_PG_URL;

@@ -13,7 +13,6 @@
  * (BENCH_FINDINGS, BENCH_VARIANTS: a comma-separated subset of the labels' keys below).
  */
 import { createHash, randomUUID } from 'node:crypto';
-import fs from 'node:fs';
 import os from 'node:os';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -21,6 +20,7 @@ import { from as copyFrom } from 'pg-copy-streams';
 import { openDatabase, Trx } from '@bulwark/platform';
 import { migrations } from '../../services/issues/src/migrations';
 import { issueStore, NewIssue } from '../../services/issues/src/store/issues';
+import { backendCpu, copyText } from '../postgres-backend';
 import { dropDatabase } from './dataset';
 
 const N = Number(process.env.BENCH_FINDINGS ?? 100_000);
@@ -108,27 +108,9 @@ const COLUMNS = Object.keys(rows[0]) as (keyof NewIssue)[];
 /** The columns of issue_records (scan_id and the detection times are in issue_detection_state). */
 const RECORD_COLUMNS = COLUMNS.filter((c) => !['scan_id', 'last_detected_at', 'updated_at'].includes(c));
 
-/** A value in COPY's text format. */
-function copyText(v: unknown): string {
-  if (v === null || v === undefined) return '\\N';
-  if (Array.isArray(v))
-    return copyText(
-      `{${v.map((x) => (typeof x === 'number' ? String(x) : `"${String(x).replace(/[\\"]/g, '\\$&')}"`)).join(',')}}`,
-    );
-  // eslint-disable-next-line @typescript-eslint/no-base-to-string -- objects are handled here: what is left of a row's values is a string, number or boolean
-  const s = typeof v === 'object' ? JSON.stringify(v) : String(v);
-  return s.replace(/[\\\n\r\t]/g, (c) => ({ '\\': '\\\\', '\n': '\\n', '\r': '\\r', '\t': '\\t' })[c]!);
-}
-
-/** User + system CPU seconds of a local process (Linux /proc, clock ticks of 1/100 s). */
-function cpu(pid: number): number {
-  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-}
-
 async function copyAndMerge(trx: Trx, pid: number): Promise<string> {
   await trx.raw('create temp table stage (like issues including defaults) on commit drop');
-  const c0 = cpu(pid);
+  const c0 = backendCpu(pid) ?? NaN;
   const connection = await (
     trx.client as { acquireConnection(): Promise<{ query(stream: unknown): NodeJS.WritableStream }> }
   ).acquireConnection();
@@ -140,12 +122,12 @@ async function copyAndMerge(trx: Trx, pid: number): Promise<string> {
         .join('');
   };
   await pipeline(Readable.from(lines()), connection.query(copyFrom(`copy stage (${COLUMNS.join(', ')}) from stdin`)));
-  const c1 = cpu(pid);
+  const c1 = backendCpu(pid) ?? NaN;
   await trx.raw(
     `with records as (insert into issue_records (${RECORD_COLUMNS.join(', ')}) select ${RECORD_COLUMNS.join(', ')} from stage)
      insert into issue_detection_state (issue_id, scan_id, last_detected_at, updated_at) select id, scan_id, last_detected_at, updated_at from stage`,
   );
-  return `COPY ${(c1 - c0).toFixed(2)} s, insert ${(cpu(pid) - c1).toFixed(2)} s`;
+  return `COPY ${(c1 - c0).toFixed(2)} s, insert ${((backendCpu(pid) ?? NaN) - c1).toFixed(2)} s`;
 }
 
 async function main() {
@@ -173,12 +155,12 @@ async function main() {
         .transaction(async (trx) => {
           const pid: number = (await trx.raw('select pg_backend_pid() as pid')).rows[0].pid;
           for (const statement of v.drop ?? []) await trx.raw(statement);
-          const c0 = cpu(pid);
+          const c0 = backendCpu(pid) ?? NaN;
           let parts = '';
           if (v.chunked)
             for (let i = 0; i < rows.length; i += 2000) await issueStore.insertMany(trx, rows.slice(i, i + 2000));
           else parts = await copyAndMerge(trx, pid);
-          line = `| ${v.label} | ${(Number(process.hrtime.bigint() - started) / 1e9).toFixed(2)} s | ${(cpu(pid) - c0).toFixed(2)} s | ${parts} |`;
+          line = `| ${v.label} | ${(Number(process.hrtime.bigint() - started) / 1e9).toFixed(2)} s | ${((backendCpu(pid) ?? NaN) - c0).toFixed(2)} s | ${parts} |`;
           // Every variant starts from the same empty table and the whole schema.
           throw new Error('rollback');
         })

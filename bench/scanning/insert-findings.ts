@@ -28,21 +28,11 @@ import { from as copyFrom } from 'pg-copy-streams';
 import { streamImportReport } from '@bulwark/findings';
 import { openDatabase, Trx } from '@bulwark/platform';
 import { migrations } from '../../services/scanning/src/migrations';
+import { backendCpu, copyText } from '../postgres-backend';
 
 const N = Number(process.env.BENCH_FINDINGS ?? 100_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const BATCH = 2000;
-
-/** User + system CPU seconds of a local process (Linux /proc, clock ticks of 1/100 s). */
-function cpu(pid: number): number {
-  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-}
-
-/** A value in COPY's text format. */
-function copyText(s: string): string {
-  return s.replace(/[\\\t\n\r]/g, (c) => ({ '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' })[c]!);
-}
 
 interface Stored {
   seq: number;
@@ -138,13 +128,13 @@ async function main() {
           .transaction(async (trx) => {
             const pid = (await trx.raw<{ rows: { pid: number }[] }>('select pg_backend_pid() as pid')).rows[0].pid;
             const load = os.loadavg()[0].toFixed(1);
-            const c0 = cpu(pid);
+            const c0 = backendCpu(pid) ?? NaN;
             const started = process.hrtime.bigint();
             await write(trx);
             const [{ count }] = await trx('scan_findings').count<{ count: string }[]>({ count: '*' });
             if (Number(count) !== findings.length) throw new Error(`${name} stored ${count} rows`);
             const wall = Number(process.hrtime.bigint() - started) / 1e9;
-            line = `| ${run} | ${name} | ${load} | ${wall.toFixed(2)} s | ${(cpu(pid) - c0).toFixed(2)} s |`;
+            line = `| ${run} | ${name} | ${load} | ${wall.toFixed(2)} s | ${((backendCpu(pid) ?? NaN) - c0).toFixed(2)} s |`;
             throw new Error('rollback');
           })
           .catch((err: Error) => {
