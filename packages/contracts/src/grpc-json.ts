@@ -1,3 +1,4 @@
+import type { Finding } from '@bulwark/findings';
 import { invalid } from '@bulwark/platform';
 import { gateVerdict } from './events';
 import { ISSUE_SEVERITIES } from './schemas/issues';
@@ -39,6 +40,71 @@ export const topIssueJson = z.object({
   last_detected_at: z.string(),
 });
 export type TopIssueJson = z.infer<typeof topIssueJson>;
+
+const cvss = z.object({ vector: z.string(), score: z.number().optional() });
+
+/**
+ * `scanning.v1.FindingChunk.findings_json`: one normalized finding as the scanning service stored it
+ * (camelCase, `@bulwark/findings`' model). Checking it costs about 1.5 µs a finding next to the
+ * 2 µs of `JSON.parse` (100,000 findings: 0.1–0.17 CPU-s more), paid only for scans whose findings
+ * are read, not for an unchanged re-import.
+ */
+// Every field of the model has its check here (`satisfies`): a field added there fails the build until it does.
+const findingFields = {
+  tool: z.string(),
+  toolCategory: z.enum(['sast', 'sca', 'secrets', 'iac', 'dast', 'container']),
+  format: z.string(),
+  ruleId: z.string().optional(),
+  title: z.string(),
+  description: z.string().optional(),
+  severity: z.enum(['critical', 'high', 'medium', 'low', 'info']),
+  toolSeverity: z.string().optional(),
+  confidence: z.string().optional(),
+  tags: z.array(z.string()),
+  cwes: z.array(z.number()),
+  vulnerabilityIds: z.array(z.string()),
+  references: z.array(z.string()),
+  mitigation: z.string().optional(),
+  library: z
+    .object({
+      name: z.string(),
+      version: z.string().optional(),
+      fixedVersion: z.string().optional(),
+      purl: z.string().optional(),
+      ecosystem: z.string().optional(),
+    })
+    .optional(),
+  filePath: z.string().optional(),
+  startLine: z.number().optional(),
+  endLine: z.number().optional(),
+  snippet: z.string().optional(),
+  locator: z.string().optional(),
+  endpoints: z.array(z.object({ url: z.string(), method: z.string().optional(), parameter: z.string().optional() })),
+  resource: z
+    .object({
+      id: z.string(),
+      type: z.string().optional(),
+      name: z.string().optional(),
+      region: z.string().optional(),
+      account: z.string().optional(),
+    })
+    .optional(),
+  cvssV2: cvss.optional(),
+  cvssV3: cvss.optional(),
+  cvssV4: cvss.optional(),
+  cvssScore: z.number().optional(),
+  epss: z.object({ score: z.number(), percentile: z.number().optional() }).optional(),
+  knownExploited: z.boolean().optional(),
+  toolFingerprints: z.record(z.string(), z.string()),
+  fingerprint: z.string(),
+  suppression: z
+    .object({ state: z.string(), source: z.enum(['sarif', 'vex', 'tool']), justification: z.string().optional() })
+    .optional(),
+  baselineState: z.string().optional(),
+  detectedAt: z.string().optional(),
+  occurrences: z.number(),
+} satisfies Record<keyof Finding, z.ZodType>;
+export const findingJson: z.ZodType<Finding> = z.object(findingFields);
 
 /** Decodes one JSON string field with its schema; a value that is not JSON or not of the schema is refused, naming the field. */
 export function decodeJson<S extends z.ZodType>(schema: S, text: string, field: string): z.output<S> {

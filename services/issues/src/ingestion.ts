@@ -1,7 +1,15 @@
 import { createHash } from 'node:crypto';
 import type { Finding, Suppression } from '@bulwark/findings';
 import { CatalogClient, json, Logger, ScanningClient, Trx, unlessNotFound } from '@bulwark/platform';
-import { EventPayload, ISSUE_EVENTS, SCAN_EVENTS, TypedEnvelope, writeEvent } from '@bulwark/contracts';
+import {
+  decodeJson,
+  EventPayload,
+  findingJson,
+  ISSUE_EVENTS,
+  SCAN_EVENTS,
+  TypedEnvelope,
+  writeEvent,
+} from '@bulwark/contracts';
 import { DedupRule, matchKey, ruleFor, scopeOf } from './domain/match-key';
 import { KeyedFinding, KnownIssue, planChunk, statusSetByScan } from './domain/chunk-plan';
 import { countIngestion } from './ingestion-metrics';
@@ -131,7 +139,7 @@ export class Ingestion {
         afterSeq: 0,
         chunkSize: this.chunkSize,
       })) {
-        const findings = chunk.findingsJson.map((j) => JSON.parse(j) as Finding);
+        const findings = chunk.findingsJson.map((j) => decodeJson(findingJson, j, 'findings_json'));
         summary.findings += findings.length;
         const keyed = this.keyed(ctx, findings);
         // A lookup would queue behind the previous chunk's statements on the transaction's connection anyway.
