@@ -8,8 +8,8 @@ import { z } from './zod';
  * JSON carried in gRPC string fields (`*_json`). Each such field has its schema here, applied where
  * the field is decoded (`decodeJson`), so a peer that writes another shape fails at the seam, naming
  * the field, rather than deep in the caller. They stay JSON strings instead of typed proto messages:
- * their shapes are the HTTP API's and the events' (zod, snake_case), which a proto copy would have
- * to follow by hand.
+ * their shapes are the HTTP API's and the events' (zod, snake_case) or the findings model's, stored
+ * as JSON by scanning, which a proto copy would have to follow by hand.
  */
 
 /** `catalog.v1.Tool.settings_json`: the tool's settings without secrets, as the tool type defines them. */
