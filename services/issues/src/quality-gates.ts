@@ -141,7 +141,8 @@ export class QualityGates {
   async evaluateAfterScan(trx: Trx, scan: ScanCompleted) {
     const gates = await this.gatesFor(trx, scan.layer_id, scan.project_code);
     if (gates.length === 0) return null;
-    const counts = await issueStore.layerCounts(trx, scan.layer_id, scan.scan_result_id);
+    const withCwes = gates.some((g) => g.conditions.some((c) => c.conditionType === 'cwe'));
+    const counts = await issueStore.layerCounts(trx, scan.layer_id, scan.scan_result_id, withCwes);
     const verdict = {
       ...layerVerdict(gates, counts),
       scan_result_id: scan.scan_result_id,

@@ -60,8 +60,12 @@ export const issueCounts = {
     return Number(row?.n ?? 0);
   },
 
-  /** What the layer's counted issues (open, not duplicates) add up to, for its quality gates. */
-  async layerCounts(db: Queryable, layerId: string, scanId: string): Promise<IssueCounts> {
+  /**
+   * What the layer's counted issues (open, not duplicates) add up to, for its quality gates. The
+   * counts per CWE take a second pass over the layer's issues, so they are read only `withCwes`
+   * (some gate has a CWE condition); otherwise `byCwe` stays empty.
+   */
+  async layerCounts(db: Queryable, layerId: string, scanId: string, withCwes: boolean): Promise<IssueCounts> {
     const base = () =>
       db('issues')
         .where('layer_id', layerId)
@@ -77,10 +81,9 @@ export const issueCounts = {
         )
         .count({ n: '*' })
         .groupByRaw('1, 2, 3, 4');
-    const cwes: { cwe: number; n: string }[] = await base()
-      .select(db.raw('unnest(cwes) as cwe'))
-      .count({ n: '*' })
-      .groupBy('cwe');
+    const cwes: { cwe: number; n: string }[] = withCwes
+      ? await base().select(db.raw('unnest(cwes) as cwe')).count({ n: '*' }).groupBy('cwe')
+      : [];
     const counts: IssueCounts = { total: 0, bySeverity: {}, newBySeverity: {}, byCategory: {}, byCwe: {}, byCvss: {} };
     const add = (r: Record<string, number>, k: string, n: number) => (r[k] = (r[k] ?? 0) + n);
     for (const g of groups) {
