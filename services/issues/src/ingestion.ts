@@ -199,7 +199,7 @@ export class Ingestion {
     const detected = await issueStore.countDetectedBy(trx, previous.scan_id);
     if (detected !== previous.issues) return undefined;
     // Only these can change status; every other issue is re-detected as it is, set-wise.
-    const issues = await issueStore.redetectionCandidates(trx, previous.scan_id, STATUS.fixed);
+    const issues = await issueStore.redetectionCandidates(trx, scan.project_code, previous.scan_id, STATUS.fixed);
     const changed: { id: string; status_id: number }[] = [];
     const history: HistoryEntry[] = [];
     for (const issue of issues) {

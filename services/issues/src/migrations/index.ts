@@ -377,4 +377,16 @@ export const migrations: Migration[] = [
       );
     },
   },
+  {
+    name: '0010_issues_status_may_change',
+    async up(db) {
+      // An unchanged re-import changes the status only of the issues a detection may change: Fixed
+      // (4) ones and those whose finding carried a suppression. They are few, and indexed by project
+      // they are found without reading every issue; the index gets an entry only when an issue
+      // becomes one of them, so new issues cost nothing more.
+      await db.raw(
+        'create index issues_status_may_change on issue_records (project_code) where status_id = 4 or suppression is not null',
+      );
+    },
+  },
 ];

@@ -178,18 +178,21 @@ export const issueDetections = {
   },
 
   /**
-   * The issues last detected by `scanId` whose status a detection may change (see statusOnDetection):
-   * the fixed ones and those whose finding carried a suppression; locked until the re-detection commits.
+   * The issues last detected by `scanId`, a scan of `projectCode`, whose status a detection may change
+   * (see statusOnDetection): the fixed ones and those whose finding carried a suppression; locked until
+   * the re-detection commits. They are read from the project's few such issues
+   * (issues_status_may_change), not from every issue.
    */
   async redetectionCandidates(
     db: Queryable,
+    projectCode: string,
     scanId: string,
     fixed: number,
   ): Promise<Pick<IssueRow, 'id' | 'status_id' | 'suppression'>[]> {
     const { rows } = await db.raw<{ rows: Pick<IssueRow, 'id' | 'status_id' | 'suppression'>[] }>(
       `select r.id, r.status_id, r.suppression from issue_records r join issue_detection_state d on d.issue_id = r.id
-         where d.scan_id = ? and (r.status_id = ? or r.suppression is not null) for update of r`,
-      [scanId, fixed],
+         where r.project_code = ? and d.scan_id = ? and (r.status_id = ? or r.suppression is not null) for update of r`,
+      [projectCode, scanId, fixed],
     );
     return rows;
   },
