@@ -12,6 +12,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
+import { Client } from 'pg';
 import {
   ADMIN_PASSWORD,
   Api,
@@ -161,8 +162,17 @@ async function newCheck(api: Api): Promise<string> {
   ).id;
 }
 
-/** Seconds from the upload request's start until every issue of the scan is visible and its gate verdict stored. */
-async function uploadAndWait(api: Api, token: string, checkId: string, file: string): Promise<number> {
+interface Upload {
+  /** Seconds from the upload request's start until every issue of the scan is visible and its gate verdict stored. */
+  seconds: number;
+  scanId: string;
+  /** Wall clock of the request's start (ms), to place the services' own timestamps on the same line. */
+  startedAt: number;
+  answeredS: number;
+}
+
+async function uploadAndWait(api: Api, token: string, checkId: string, file: string): Promise<Upload> {
+  const startedAt = Date.now();
   const started = process.hrtime.bigint();
   const res = await fetch(`${api.baseUrl}/api/v1/check/${checkId}/results?file_name=${path.basename(file)}`, {
     method: 'POST',
@@ -182,17 +192,66 @@ async function uploadAndWait(api: Api, token: string, checkId: string, file: str
   const expected = ok('scan result', await api.get(`/api/v1/scan-result/${id}`)).findings_count;
   const deadline = Date.now() + 600000;
   for (;;) {
-    const { count } = ok('count', await api.get(`/api/v1/issues/count?filter[scan]=${id}`));
-    if (count === expected && ok('scan result', await api.get(`/api/v1/scan-result/${id}`)).quality_gate) break;
-    if (Date.now() > deadline) throw new Error(`scan ${id}: ${count} of ${expected} issues after 10 minutes`);
-    // Each poll counts the scan's issues in the database: four a second keep that load small.
+    // The verdict is written in the ingestion's transaction, so it comes first; only then are the
+    // scan's issues counted, a pass over every issue that would otherwise compete with the ingestion
+    // it measures four times a second.
+    const verdict = ok('scan result', await api.get(`/api/v1/scan-result/${id}`)).quality_gate;
+    const count = verdict ? ok('count', await api.get(`/api/v1/issues/count?filter[scan]=${id}`)).count : undefined;
+    if (count === expected) break;
+    if (Date.now() > deadline)
+      throw new Error(`scan ${id}: ${count ?? 'no verdict and unknown'} of ${expected} issues after 10 minutes`);
     await sleep(250);
   }
   const total = Number(process.hrtime.bigint() - started) / 1e9;
   console.log(
     `    ${expected} findings: upload answered after ${upload.toFixed(2)} s, issues and verdict after ${total.toFixed(2)} s`,
   );
-  return total;
+  return { seconds: total, scanId: id, startedAt, answeredS: upload };
+}
+
+async function queryOne<T>(url: string, sql: string, params: unknown[]): Promise<T | undefined> {
+  const client = new Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query(sql, params)).rows[0] as T | undefined;
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * Where the time after the upload's answer went (scaled mode), from the services' own rows: when
+ * scanning's transaction that wrote scan.completed began, when its relay marked it published (after
+ * Kafka's acknowledgement), when the issues consumer's transaction began (its inbox row), when the
+ * verdict reached scanning (inside that transaction), and when issues' relay published the
+ * issues.ingested event of the same transaction (so shortly after its commit). PostgreSQL's now() is
+ * a transaction's start, so each mark is the start of the step it names.
+ */
+async function phases(env: Record<string, string>, up: Upload): Promise<string> {
+  const at = (t: Date | null | undefined) => (t ? ((t.getTime() - up.startedAt) / 1000).toFixed(2) : '?');
+  const completed = await queryOne<{ id: string; created_at: Date; published_at: Date | null }>(
+    env.SCANNING_DATABASE_URL,
+    "select id, created_at, published_at from bulwark_outbox where type = 'scan.completed' and payload->>'scan_result_id' = $1",
+    [up.scanId],
+  );
+  const verdict = await queryOne<{ updated_at: Date }>(
+    env.SCANNING_DATABASE_URL,
+    'select updated_at from scans where id = $1',
+    [up.scanId],
+  );
+  const consumed = completed
+    ? await queryOne<{ processed_at: Date }>(
+        env.ISSUES_DATABASE_URL,
+        "select processed_at from bulwark_inbox where consumer = 'issues.ingestion' and message_id = $1",
+        [completed.id],
+      )
+    : undefined;
+  const ingested = await queryOne<{ published_at: Date | null }>(
+    env.ISSUES_DATABASE_URL,
+    "select published_at from bulwark_outbox where type = 'issues.ingested' and payload->>'scan_result_id' = $1",
+    [up.scanId],
+  );
+  return `      phases (s from the request): answered ${up.answeredS.toFixed(2)}, scan.completed written ${at(completed?.created_at)}, published ${at(completed?.published_at)}, consumer began ${at(consumed?.processed_at)}, verdict at scanning ${at(verdict?.updated_at)}, issues.ingested published ${at(ingested?.published_at)}, seen ${up.seconds.toFixed(2)}`;
 }
 
 async function benchMode(mode: string, file: string, pgUrl: string): Promise<Run[]> {
@@ -214,8 +273,10 @@ async function benchMode(mode: string, file: string, pgUrl: string): Promise<Run
     for (let n = 0; n < RUNS; n++) {
       const checkId = await newCheck(api);
       const before = pids.map((p) => memory(p).rss);
-      const newS = await uploadAndWait(api, token, checkId, file);
-      const unchangedS = await uploadAndWait(api, token, checkId, file);
+      const fresh = await uploadAndWait(api, token, checkId, file);
+      const unchanged = await uploadAndWait(api, token, checkId, file);
+      if ('env' in sys) for (const up of [fresh, unchanged]) console.log(await phases(sys.env, up));
+      const [newS, unchangedS] = [fresh.seconds, unchanged.seconds];
       // Growth of the peak over the resident size before this run, summed over the processes.
       const growth = pids.map((p, k) => Math.max(0, memory(p).hwm - before[k]));
       const rssGrowthMb = growth.reduce((sum, g) => sum + g, 0);
