@@ -224,7 +224,11 @@ export const issueDetections = {
     );
   },
 
-  /** Open issues that the check found before but its complete scan `scanId` did not: they are fixed. */
+  /**
+   * Open issues that the check found before but its complete scan `scanId` did not: they are fixed.
+   * Asked as "no detection by this scan" (every issue has its detection row, written with it), which
+   * PostgreSQL answers from the scan's detections alone instead of from every other issue's too.
+   */
   async markFixed(
     db: Queryable,
     checkId: string,
@@ -235,12 +239,14 @@ export const issueDetections = {
   ): Promise<{ id: string; old: number }[]> {
     const { rows } = await db.raw<{ rows: { id: string; old: number }[] }>(
       `with gone as (
-           select r.id, r.status_id from issue_records r join issue_detection_state d on d.issue_id = r.id
-           where r.check_id = ? and d.scan_id <> ? and r.status_id = any(?::int[]) for update of r),
+           select r.id, r.status_id from issue_records r
+           where r.check_id = ? and r.status_id = any(?::int[])
+             and not exists (select 1 from issue_detection_state d where d.issue_id = r.id and d.scan_id = ?)
+           for update of r),
          fixed as (update issue_records i set status_id = ? from gone where i.id = gone.id returning i.id, gone.status_id as old),
          touched as (update issue_detection_state d set updated_at = ? from fixed where d.issue_id = fixed.id)
          select id, old from fixed`,
-      [checkId, scanId, pgArray(openStatuses), fixed, at],
+      [checkId, pgArray(openStatuses), scanId, fixed, at],
     );
     return rows;
   },
