@@ -3,6 +3,7 @@ import { WEBHOOK_PAYLOAD_VERSION, WebhookPayloadFormat } from '@bulwark/contract
 import { Agent, fetch } from 'undici';
 import { cefLine } from './domain/cef';
 import { legacySignature, standardSignature } from './domain/signatures';
+import type { SecurityEventRecord } from './store/events';
 
 const webhookDeliveries = counter(
   'bulwark_webhook_deliveries_total',
@@ -41,6 +42,17 @@ export interface WebhookBody {
   message_ru: string;
   data: Record<string, unknown>;
 }
+
+/** A recorded event as its webhooks send it. */
+export const webhookBody = (e: SecurityEventRecord): WebhookBody => ({
+  id: e.id,
+  type: e.type,
+  occurred_at: e.occurredAt,
+  project_code: e.projectCode,
+  message: e.message,
+  message_ru: e.messageRu,
+  data: e.data,
+});
 
 // Failures to connect answer like a refused address: the test of a notifier must not tell them apart.
 const NOT_CONNECTED = ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH'];

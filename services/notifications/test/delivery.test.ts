@@ -15,7 +15,8 @@ import {
 } from '@bulwark/platform';
 import { DATABASE_BACKENDS, TestDatabase, type Json } from '@bulwark/testkit';
 import { migrations } from '../src/migrations';
-import { DeliveryWorker, recordSecurityEvent } from '../src/security-events';
+import { DeliveryWorker } from '../src/deliveries';
+import { recordSecurityEvent } from '../src/events/security-events';
 import { eventStore } from '../src/store/events';
 import { notifierStore } from '../src/store/notifiers';
 import { WebhookClient } from '../src/webhook';
@@ -55,20 +56,20 @@ for (const backend of DATABASE_BACKENDS) {
     const notifier = (path: string, over: Partial<Parameters<typeof notifierStore.insert>[3]> = {}) =>
       notifierStore.insert(t.db, randomUUID(), 'admin', {
         name: path,
-        type_id: 1,
+        typeId: 1,
         url: `${url}${path}`,
-        rate_limit: 100,
-        timeout_seconds: 5,
-        payload_format: 'json',
-        auth_header_name: null,
-        auth_header_value_sealed: null,
-        signing_secret_sealed: null,
+        rateLimit: 100,
+        timeoutSeconds: 5,
+        payloadFormat: 'json',
+        authHeaderName: null,
+        authHeaderValueSealed: null,
+        signingSecretSealed: null,
         events: [],
-        project_codes: [],
-        all_projects: true,
+        projectCodes: [],
+        allProjects: true,
         active: true,
-        previous_signing_secret_sealed: null,
-        previous_signing_secret_expires_at: null,
+        previousSigningSecretSealed: null,
+        previousSigningSecretExpiresAt: null,
         ...over,
       });
     const event = (project: string, type = 'scan.completed'): EventEnvelope => ({
@@ -90,11 +91,11 @@ for (const backend of DATABASE_BACKENDS) {
       const project = `p-${randomUUID().slice(0, 6)}`;
       const all = await notifier('/all');
       const mine = await notifier('/mine', {
-        all_projects: false,
-        project_codes: [project],
+        allProjects: false,
+        projectCodes: [project],
         events: ['scan.completed'],
       });
-      const otherProject = await notifier('/other', { all_projects: false, project_codes: ['elsewhere'] });
+      const otherProject = await notifier('/other', { allProjects: false, projectCodes: ['elsewhere'] });
       const otherType = await notifier('/type', { events: ['report.ready'] });
       const inactive = await notifier('/off', { active: false });
       const e = event(project);
@@ -117,7 +118,7 @@ for (const backend of DATABASE_BACKENDS) {
     });
 
     it('holds a notifier to its rate: what is over it waits, without counting an attempt', async () => {
-      const slow = await notifier('/slow', { rate_limit: 2 });
+      const slow = await notifier('/slow', { rateLimit: 2 });
       const project = `p-${randomUUID().slice(0, 6)}`;
       for (let i = 0; i < 5; i++) await record(event(project));
       await new DeliveryWorker(t.db, new MemoryCache(), secrets, webhooks, createLogger('test'), errors, {
@@ -142,7 +143,7 @@ for (const backend of DATABASE_BACKENDS) {
       await record(old);
       await record(recent);
       const pendingOld = { ...event(project), occurredAt: old.occurredAt };
-      const waiting = await notifier('/waiting', { all_projects: false, project_codes: [project] });
+      const waiting = await notifier('/waiting', { allProjects: false, projectCodes: [project] });
       await record(pendingOld);
       expect(await eventStore.purge(t.db, 90)).to.be.at.least(1);
       const kept = await eventStore.getMany(t.db, [old.id, recent.id, pendingOld.id]);

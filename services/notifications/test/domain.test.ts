@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import Ajv2020 from 'ajv/dist/2020';
 import { NOTIFIABLE_EVENTS, WEBHOOK_PAYLOAD_VERSION, webhookJsonSchema } from '@bulwark/contracts';
 import { EVENT_KINDS, projectOf } from '../src/domain/messages';
-import { retryDelaySeconds } from '../src/security-events';
+import { retryDelaySeconds } from '../src/deliveries';
 
 describe('notifications domain', () => {
   it('describes every notifiable event, with messages in English and Russian from its example', () => {

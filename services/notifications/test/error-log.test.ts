@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import { createLogger, errorPayload, EventEnvelope, OperationalError } from '@bulwark/platform';
 import { DATABASE_BACKENDS, TestDatabase } from '@bulwark/testkit';
-import { errorLogConsumer, errorsCsv } from '../src/error-log';
+import { errorsCsv } from '../src/error-log';
+import { errorLogConsumer } from '../src/events/error-log';
 import { migrations } from '../src/migrations';
 import { errorStore } from '../src/store/errors';
 

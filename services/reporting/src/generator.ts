@@ -5,7 +5,7 @@ import { buildCompliance, isSeverity, remediationOf } from './domain/compliance'
 import type { IssueDetail, ReportIssue, ReportSnapshot } from './domain/snapshot';
 import { buildTrend, trendRange } from './domain/trend';
 import { buildSnapshot } from './domain/summary';
-import { ReportRow, reportStore } from './store/reports';
+import { ReportRecord, reportStore } from './store/reports';
 
 /** A report's subject: its projects and the period of first detection it covers. */
 export interface ReportSubject {
@@ -151,7 +151,7 @@ export class ReportGenerator {
     }
   }
 
-  private async generate(r: ReportRow): Promise<void> {
+  private async generate(r: ReportRecord): Promise<void> {
     const started = Date.now();
     const subject: ReportSubject = {
       id: r.id,
@@ -159,13 +159,13 @@ export class ReportGenerator {
       type: r.type,
       author: r.author,
       period: r.period,
-      allProjects: r.all_projects,
-      projectCodes: r.project_codes,
-      createdAt: new Date(r.created_at),
+      allProjects: r.allProjects,
+      projectCodes: r.projectCodes,
+      createdAt: new Date(r.createdAt),
       ...(r.period === 'custom'
         ? {
-            from: r.range_from === null ? null : new Date(r.range_from),
-            to: r.range_to === null ? null : new Date(r.range_to),
+            from: r.rangeFrom === null ? null : new Date(r.rangeFrom),
+            to: r.rangeTo === null ? null : new Date(r.rangeTo),
           }
         : {}),
     };
@@ -181,7 +181,7 @@ export class ReportGenerator {
           name: r.name,
           type: r.type,
           author: r.author,
-          project_codes: r.project_codes,
+          project_codes: r.projectCodes,
         });
       });
       this.log.info('report generated', { reportId: r.id, issues: snapshot.totals.issues, ms: Date.now() - started });

@@ -4,72 +4,25 @@ import {
   CatalogClient,
   conflict,
   Db,
-  HttpResponse,
   invalid,
   IssuesClient,
   notFound,
   Principal,
   requestedProjects,
 } from '@bulwark/platform';
-import { REPORT_FORMATS, REPORT_PERIODS, REPORT_TYPES } from '@bulwark/contracts';
+import { REPORT_PERIODS, REPORT_TYPES } from '@bulwark/contracts';
 import { collectSnapshot } from './generator';
 import type { ReportSnapshot } from './domain/snapshot';
-import { renderReport, ReportFormat, reportFileType } from './render';
-import { ReportRow, reportStore } from './store/reports';
+import { RenderedReport, renderReport, ReportFormat, reportFileType } from './render';
+import { ReportRecord, reportStore } from './store/reports';
 
 type ReportType = (typeof REPORT_TYPES)[number];
 type ReportPeriod = (typeof REPORT_PERIODS)[number];
 
-export function reportView(r: ReportRow) {
-  return {
-    id: r.id,
-    name: r.name,
-    type: r.type as ReportType,
-    filter: {
-      period: r.period as ReportPeriod,
-      project_code: r.all_projects ? [] : r.project_codes,
-      from: r.range_from,
-      to: r.range_to,
-    },
-    state: r.state,
-    progress: r.progress,
-    error: r.error,
-    author: r.author,
-    created_at: r.created_at,
-    started_at: r.started_at,
-    finished_at: r.finished_at,
-    formats: r.state === 'ready' ? [...REPORT_FORMATS] : [],
-  };
-}
-
-/**
- * Content-Disposition keeps the report's own name (RFC 6266: filename* in UTF-8), with an ASCII
- * filename beside it for clients that read only that. Control and path characters never reach it.
- */
-export function contentDisposition(name: string, extension: string): string {
-  const clean =
-    name
-      .replace(/[\p{Cc}\p{Cf}\\/:*?"<>|]+/gu, '_')
-      .trim()
-      .slice(0, 150) || 'report';
-  const ascii =
-    clean
-      .normalize('NFKD')
-      .replace(/[^A-Za-z0-9._ -]+/g, '_')
-      .replace(/_+/g, '_')
-      .trim() || 'report';
-  const encoded = encodeURIComponent(`${clean}.${extension}`).replace(
-    /['()*]/g,
-    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
-  );
-  return `attachment; filename="${ascii}.${extension}"; filename*=UTF-8''${encoded}`;
-}
-
-function fileResponse(name: string, file: { body: Buffer; contentType: string; extension: string }): HttpResponse {
-  return new HttpResponse(200, file.body, {
-    'content-type': file.contentType,
-    'content-disposition': contentDisposition(name, file.extension),
-  });
+/** A rendered report and the name it is downloaded under. */
+export interface ReportFile {
+  name: string;
+  file: RenderedReport;
 }
 
 /** The end of a custom range: a bare date covers that whole day. */
@@ -119,7 +72,7 @@ export class Reports {
       type: ReportType;
       filter: { period: ReportPeriod; project_code: string[]; from?: string; to?: string };
     },
-  ) {
+  ): Promise<ReportRecord> {
     const scope = await this.scope(principal, body.filter.project_code, 'filter.project_code');
     const now = new Date();
     const { from, to } = body.filter;
@@ -131,22 +84,21 @@ export class Reports {
       throw invalid('The range starts after it ends', [
         { field: 'filter.from', problem: 'must not be after to (default: now)' },
       ]);
-    const row = await reportStore.insert(this.db, {
+    return reportStore.insert(this.db, {
       id: randomUUID(),
       name: body.name,
       type: body.type,
       period: custom ? 'custom' : body.filter.period,
-      project_codes: scope.projectCodes,
-      all_projects: scope.allProjects,
-      range_from: from === undefined ? null : new Date(from).toISOString(),
-      range_to: custom ? end.toISOString() : null,
+      projectCodes: scope.projectCodes,
+      allProjects: scope.allProjects,
+      rangeFrom: from === undefined ? null : new Date(from).toISOString(),
+      rangeTo: custom ? end.toISOString() : null,
       author: principal.username,
-      created_at: now.toISOString(),
+      createdAt: now.toISOString(),
     });
-    return reportView(row);
   }
 
-  async get(principal: Principal, id: string): Promise<ReportRow> {
+  async get(principal: Principal, id: string): Promise<ReportRecord> {
     const row = await reportStore.get(this.db, id, principal.projects);
     if (!row) throw notFound(`Report ${id}`);
     return row;
@@ -156,10 +108,10 @@ export class Reports {
     return reportStore.list(this.db, principal.projects, q);
   }
 
-  async rename(principal: Principal, id: string, name: string) {
+  async rename(principal: Principal, id: string, name: string): Promise<ReportRecord> {
     await this.get(principal, id);
     await reportStore.rename(this.db, id, name);
-    return reportView(await this.get(principal, id));
+    return this.get(principal, id);
   }
 
   async delete(principal: Principal, ids: string[]) {
@@ -168,22 +120,22 @@ export class Reports {
   }
 
   /** The report file; each format is rendered at its first download and kept. */
-  async download(principal: Principal, id: string, format: ReportFormat): Promise<HttpResponse> {
-    const row = await this.get(principal, id);
-    if (row.state !== 'ready') throw conflict(`Report ${id} is ${row.state}, not ready`);
+  async download(principal: Principal, id: string, format: ReportFormat): Promise<ReportFile> {
+    const report = await this.get(principal, id);
+    if (report.state !== 'ready') throw conflict(`Report ${id} is ${report.state}, not ready`);
     const kept = await reportStore.file(this.db, id, format);
-    if (kept) return fileResponse(row.name, { body: kept, ...reportFileType(format) });
+    if (kept) return { name: report.name, file: { body: kept, ...reportFileType(format) } };
     const snapshot = (await reportStore.snapshot(this.db, id)) as ReportSnapshot;
     const file = await renderReport(snapshot, format);
     await reportStore.saveFile(this.db, id, format, file.body);
-    return fileResponse(row.name, file);
+    return { name: report.name, file };
   }
 
   /** The earlier interface: a summary generated on the spot, bounded by first detection, not stored. */
   async summaryNow(
     principal: Principal,
     q: { format: ReportFormat; projectCodes: string[]; from?: string; to?: string },
-  ): Promise<HttpResponse> {
+  ): Promise<ReportFile> {
     const scope = await this.scope(principal, q.projectCodes, 'filter[project_code]');
     const to = q.to ? new Date(q.to) : new Date();
     const snapshot = await collectSnapshot(
@@ -200,6 +152,6 @@ export class Reports {
       },
       this.topIssues,
     );
-    return fileResponse('summary', await renderReport(snapshot, q.format));
+    return { name: 'summary', file: await renderReport(snapshot, q.format) };
   }
 }

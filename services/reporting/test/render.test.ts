@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { renderPdf } from '../src/render/pdf';
 import { buildCompliance } from '../src/domain/compliance';
 import { breakOpportunities } from '../src/render/wrap';
-import { contentDisposition } from '../src/reports';
+import { contentDisposition } from '../src/http/views';
 import { chartPng } from '../src/render/charts';
 import { woffToSfnt } from '../src/render/woff';
 import { REPORT_TYPES } from '@bulwark/contracts';

@@ -19,12 +19,12 @@ for (const backend of DATABASE_BACKENDS) {
         name: 'r',
         type: 'summary',
         period: 'all',
-        project_codes: ['a'],
-        all_projects: false,
-        range_from: null,
-        range_to: null,
+        projectCodes: ['a'],
+        allProjects: false,
+        rangeFrom: null,
+        rangeTo: null,
         author: 'admin',
-        created_at: new Date().toISOString(),
+        createdAt: new Date().toISOString(),
       });
 
     it('hands a report to one generator at a time, and to another once the first one\u2019s lease ran out', async () => {

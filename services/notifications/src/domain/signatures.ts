@@ -31,3 +31,12 @@ export function standardSignature(secrets: string[], id: string, timestampSecond
 export function legacySignature(secret: string, body: string): string {
   return `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
 }
+
+/** Until when a replaced signing secret still signs; null when there is none or it has expired. */
+export function previousSecretUntil(n: {
+  previousSigningSecretSealed: string | null;
+  previousSigningSecretExpiresAt: string | null;
+}): string | null {
+  const until = n.previousSigningSecretExpiresAt;
+  return n.previousSigningSecretSealed && until && Date.parse(until) > Date.now() ? until : null;
+}

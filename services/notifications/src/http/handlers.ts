@@ -1,10 +1,18 @@
-import { csvRecord, HandlersOf, HttpResponse, listPage, requirePrincipal, Db } from '@bulwark/platform';
-import { notificationsRoutes, WEBHOOK_PAYLOAD_VERSION, webhookJsonSchema } from '@bulwark/contracts';
-import { EVENT_KINDS } from '../domain/messages';
+import { HandlersOf, HttpResponse, listPage, requirePrincipal, Db } from '@bulwark/platform';
+import { notificationsRoutes } from '@bulwark/contracts';
 import { errorsCsv } from '../error-log';
 import { ErrorQuery, errorStore } from '../store/errors';
 import type { Notifiers } from '../notifiers';
-import { EventQuery, eventStore, SecurityEventRow } from '../store/events';
+import { EventQuery, eventStore } from '../store/events';
+import {
+  errorFiltersView,
+  errorView,
+  eventsCsv,
+  eventTemplatesView,
+  eventView,
+  notifierView,
+  testResultView,
+} from './views';
 
 type Handlers = HandlersOf<typeof notificationsRoutes>;
 /** The query of one route, as its schema gives it. */
@@ -26,58 +34,59 @@ const errorQuery = ({ search, filter }: QueryOf<'errorsCsv'>): ErrorQuery => ({
   messageRu: search.message_ru,
 });
 const CSV_MAX_ROWS = 100_000;
-const CSV_COLUMNS: (keyof SecurityEventRow)[] = ['occurred_at', 'type', 'project_code', 'message', 'message_ru', 'id'];
 
 /** HTTP handlers, keyed by the route table's operation ids: they translate, the services decide. */
 export function notificationsHandlers(db: Db, notifiers: Notifiers): Handlers {
   return {
-    createNotifier: async (input) => notifiers.create(requirePrincipal(input), input.body),
+    createNotifier: async (input) => notifierView(await notifiers.create(requirePrincipal(input), input.body)),
     listNotifiers: async (input) =>
-      notifiers.list(requirePrincipal(input), {
-        page: input.query.page,
-        limit: input.query.limit,
-        name: input.query.search.name,
-      }),
-    getNotifier: async (input) => notifiers.show(requirePrincipal(input), input.params.id),
-    updateNotifier: async (input) => notifiers.update(requirePrincipal(input), input.params.id, input.body),
+      listPage(
+        input.query,
+        await notifiers.list(requirePrincipal(input), {
+          page: input.query.page,
+          limit: input.query.limit,
+          name: input.query.search.name,
+        }),
+        notifierView,
+      ),
+    getNotifier: async (input) => notifierView(await notifiers.show(requirePrincipal(input), input.params.id)),
+    updateNotifier: async (input) =>
+      notifierView(await notifiers.update(requirePrincipal(input), input.params.id, input.body)),
     deleteNotifiers: async (input) => ({ results: await notifiers.delete(requirePrincipal(input), input.body.ids) }),
-    testNotifier: async (input) => notifiers.test(requirePrincipal(input), input.params.id),
-    testNotifierType: async (input) => notifiers.testSettings(requirePrincipal(input), input.body.settings),
-    eventTemplate: async () => ({
-      items: Object.entries(EVENT_KINDS).map(([type, k]) => ({
-        type,
-        description: k.description,
-        example: k.example,
-        version: WEBHOOK_PAYLOAD_VERSION,
-        schema: webhookJsonSchema(type),
-      })),
-    }),
+    testNotifier: async (input) => testResultView(await notifiers.test(requirePrincipal(input), input.params.id)),
+    testNotifierType: async (input) =>
+      testResultView(await notifiers.testSettings(requirePrincipal(input), input.body.settings)),
+    eventTemplate: async () => eventTemplatesView(),
     listEvents: async (input) => {
       const q = input.query;
       return listPage(
         q,
         await eventStore.list(db, requirePrincipal(input).projects, { ...eventQuery(q), page: q.page, limit: q.limit }),
-        (e) => e,
+        eventView,
       );
     },
     eventsCsv: async (input) => {
-      const rows = await eventStore.newest(db, requirePrincipal(input).projects, eventQuery(input.query), CSV_MAX_ROWS);
-      const body =
-        csvRecord(CSV_COLUMNS) +
-        rows.map((r) => csvRecord(CSV_COLUMNS.map((c) => (r[c] as string | null) ?? null))).join('');
-      return new HttpResponse(200, Buffer.from(body, 'utf8'), {
+      const events = await eventStore.newest(
+        db,
+        requirePrincipal(input).projects,
+        eventQuery(input.query),
+        CSV_MAX_ROWS,
+      );
+      return new HttpResponse(200, Buffer.from(eventsCsv(events), 'utf8'), {
         'content-type': 'text/csv; charset=utf-8',
         'content-disposition': 'attachment; filename="events.csv"',
       });
     },
     listErrors: async ({ query: q }) =>
-      listPage(q, await errorStore.list(db, { ...errorQuery(q), page: q.page, limit: q.limit }), (e) => e),
+      listPage(q, await errorStore.list(db, { ...errorQuery(q), page: q.page, limit: q.limit }), errorView),
     errorsCsv: async ({ query }) =>
       new HttpResponse(200, errorsCsv(db, errorQuery(query)), {
         'content-type': 'text/csv; charset=utf-8',
         'content-disposition': 'attachment; filename="errors-log.csv"',
       }),
     errorFilters: async ({ query: q }) =>
-      errorStore.filterValues(db, { from: q.filter.occurred_at_start, to: q.filter.occurred_at_end }),
+      errorFiltersView(
+        await errorStore.filterValues(db, { from: q.filter.occurred_at_start, to: q.filter.occurred_at_end }),
+      ),
   };
 }

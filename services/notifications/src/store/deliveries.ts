@@ -1,7 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { Queryable, unnestRows } from '@bulwark/platform';
 
+/** A delivery taken to be sent: its attempts count the one being made. */
 export interface DueDelivery {
+  id: string;
+  notifierId: string;
+  eventId: string;
+  attempts: number;
+}
+
+interface DueRow {
   id: string;
   notifier_id: string;
   event_id: string;
@@ -28,14 +36,13 @@ export const deliveryStore = {
    * mid-way leaves them to be taken again then). SKIP LOCKED: processes share the work.
    */
   async claim(db: Queryable, limit: number, holdSeconds: number): Promise<DueDelivery[]> {
-    return (
-      await db.raw<{ rows: DueDelivery[] }>(
-        `update deliveries d set next_attempt_at = now() + make_interval(secs => ?), attempts = d.attempts + 1
+    const { rows } = await db.raw<{ rows: DueRow[] }>(
+      `update deliveries d set next_attempt_at = now() + make_interval(secs => ?), attempts = d.attempts + 1
          where d.id in (select id from deliveries where state = 'pending' and next_attempt_at <= now() order by next_attempt_at for update skip locked limit ?)
          returning d.id, d.notifier_id, d.event_id, d.attempts`,
-        [holdSeconds, limit],
-      )
-    ).rows;
+      [holdSeconds, limit],
+    );
+    return rows.map((r) => ({ id: r.id, notifierId: r.notifier_id, eventId: r.event_id, attempts: r.attempts }));
   },
 
   async delivered(db: Queryable, id: string, status: number): Promise<void> {

@@ -1,8 +1,20 @@
 import type { Knex } from 'knex';
-import { ErrorLevel, ErrorRecordedPayload, containing, iso, json, pgArray, Queryable } from '@bulwark/platform';
+import { containing, ErrorDetails, ErrorLevel, iso, json, pgArray, Queryable } from '@bulwark/platform';
 
-/** A stored record: the event's payload under the bus event's id. */
-export type ErrorLogRow = ErrorRecordedPayload & { id: string };
+/** One record of the error log, under the id of the bus event that carried it. */
+export interface ErrorLogRecord {
+  id: string;
+  occurredAt: string;
+  service: string;
+  level: ErrorLevel;
+  code: string;
+  message: string;
+  messageRu: string;
+  subject: string | null;
+  route: string | null;
+  requestId: string | null;
+  details: ErrorDetails;
+}
 
 export interface ErrorQuery {
   services?: string[];
@@ -20,13 +32,41 @@ export interface ErrorCursor {
   id: string;
 }
 
-/** A record as the driver returns it: the time as Date, details as jsonb. */
-type ErrorLogRecord = Omit<ErrorLogRow, 'occurred_at' | 'details'> & { occurred_at: Date; details: unknown };
+/** The services, codes and levels present within a date range, and its first and last time. */
+export interface ErrorFilterValues {
+  services: string[];
+  codes: string[];
+  levels: ErrorLevel[];
+  occurredAt: { first: string | null; last: string | null };
+}
 
-const fromRow = (r: ErrorLogRecord): ErrorLogRow => ({
-  ...r,
+/** A row as the driver returns it: the time as Date, details as jsonb. */
+interface ErrorLogRow {
+  id: string;
+  occurred_at: Date;
+  service: string;
+  level: ErrorLevel;
+  code: string;
+  message: string;
+  message_ru: string;
+  subject: string | null;
+  route: string | null;
+  request_id: string | null;
+  details: unknown;
+}
+
+const toRecord = (r: ErrorLogRow): ErrorLogRecord => ({
+  id: r.id,
+  occurredAt: iso(r.occurred_at)!,
+  service: r.service,
+  level: r.level,
+  code: r.code,
+  message: r.message,
+  messageRu: r.message_ru,
+  subject: r.subject,
+  route: r.route,
+  requestId: r.request_id,
   details: json(r.details),
-  occurred_at: iso(r.occurred_at)!,
 });
 
 function filtered(db: Queryable, q: ErrorQuery): Knex.QueryBuilder {
@@ -43,9 +83,21 @@ function filtered(db: Queryable, q: ErrorQuery): Knex.QueryBuilder {
 
 export const errorStore = {
   /** Records an error once: the id is the bus event's, so a redelivered event changes nothing. */
-  async record(db: Queryable, e: ErrorLogRow): Promise<void> {
+  async record(db: Queryable, e: ErrorLogRecord): Promise<void> {
     await db('error_log')
-      .insert({ ...e, details: JSON.stringify(e.details) })
+      .insert({
+        id: e.id,
+        occurred_at: e.occurredAt,
+        service: e.service,
+        level: e.level,
+        code: e.code,
+        message: e.message,
+        message_ru: e.messageRu,
+        subject: e.subject,
+        route: e.route,
+        request_id: e.requestId,
+        details: JSON.stringify(e.details),
+      })
       .onConflict('id')
       .ignore();
   },
@@ -63,25 +115,30 @@ export const errorStore = {
     const base = filtered(db, q);
     const [{ n }] = await base.clone().count<{ n: string | number }[]>({ n: '*' });
     const rows = await base
-      .select<ErrorLogRecord[]>('*')
+      .select<ErrorLogRow[]>('*')
       .orderBy('occurred_at', 'desc')
       .orderBy('id', 'desc')
       .offset((q.page - 1) * q.limit)
       .limit(q.limit);
-    return { items: rows.map(fromRow), total: Number(n) };
+    return { items: rows.map(toRecord), total: Number(n) };
   },
 
   /** One page of the newest-first order after `after` (keyset: as fast deep in the log as at its start). */
-  async pageAfter(db: Queryable, q: ErrorQuery, after: ErrorCursor | undefined, limit: number): Promise<ErrorLogRow[]> {
+  async pageAfter(
+    db: Queryable,
+    q: ErrorQuery,
+    after: ErrorCursor | undefined,
+    limit: number,
+  ): Promise<ErrorLogRecord[]> {
     const base = filtered(db, q);
     if (after) base.whereRaw('(occurred_at, id) < (?::timestamptz, ?::uuid)', [after.occurredAt, after.id]);
     return (
-      await base.select<ErrorLogRecord[]>('*').orderBy('occurred_at', 'desc').orderBy('id', 'desc').limit(limit)
-    ).map(fromRow);
+      await base.select<ErrorLogRow[]>('*').orderBy('occurred_at', 'desc').orderBy('id', 'desc').limit(limit)
+    ).map(toRecord);
   },
 
   /** The services, codes and levels present, and the first and last time, within a date range. */
-  async filterValues(db: Queryable, q: Pick<ErrorQuery, 'from' | 'to'>) {
+  async filterValues(db: Queryable, q: Pick<ErrorQuery, 'from' | 'to'>): Promise<ErrorFilterValues> {
     const distinct = async (column: 'service' | 'code' | 'level') =>
       (await filtered(db, q).distinct(column).orderBy(column)).map((r: Record<string, string>) => r[column]);
     const services = await distinct('service');
@@ -89,6 +146,6 @@ export const errorStore = {
     const levels = (await distinct('level')) as ErrorLevel[];
     const range = (await filtered(db, q).min({ first: 'occurred_at' }).max({ last: 'occurred_at' }).first()) as
       { first: Date | null; last: Date | null } | undefined;
-    return { services, codes, levels, occurred_at: { first: iso(range?.first), last: iso(range?.last) } };
+    return { services, codes, levels, occurredAt: { first: iso(range?.first), last: iso(range?.last) } };
   },
 };

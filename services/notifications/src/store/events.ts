@@ -1,14 +1,15 @@
 import type { Knex } from 'knex';
 import { containing, iso, json, pgArray, Queryable } from '@bulwark/platform';
 
-export interface SecurityEventRow {
+/** One event of the events log. */
+export interface SecurityEventRecord {
   id: string;
   type: string;
-  project_code: string | null;
+  projectCode: string | null;
   message: string;
-  message_ru: string;
+  messageRu: string;
   data: Record<string, unknown>;
-  occurred_at: string;
+  occurredAt: string;
 }
 
 export interface EventQuery {
@@ -19,12 +20,24 @@ export interface EventQuery {
 }
 
 /** A row as the driver returns it: the time as Date, data as jsonb. */
-type SecurityEventRecord = Omit<SecurityEventRow, 'occurred_at' | 'data'> & { occurred_at: Date; data: unknown };
+interface SecurityEventRow {
+  id: string;
+  type: string;
+  project_code: string | null;
+  message: string;
+  message_ru: string;
+  data: unknown;
+  occurred_at: Date;
+}
 
-const fromRow = (r: SecurityEventRecord): SecurityEventRow => ({
-  ...r,
+const toRecord = (r: SecurityEventRow): SecurityEventRecord => ({
+  id: r.id,
+  type: r.type,
+  projectCode: r.project_code,
+  message: r.message,
+  messageRu: r.message_ru,
   data: json(r.data),
-  occurred_at: iso(r.occurred_at)!,
+  occurredAt: iso(r.occurred_at)!,
 });
 
 function filtered(db: Queryable, projects: string[] | null, q: EventQuery): Knex.QueryBuilder {
@@ -40,9 +53,17 @@ function filtered(db: Queryable, projects: string[] | null, q: EventQuery): Knex
 
 export const eventStore = {
   /** Records an event once (a redelivered bus event has the same id); false when it was there already. */
-  async record(db: Queryable, e: SecurityEventRow): Promise<boolean> {
+  async record(db: Queryable, e: SecurityEventRecord): Promise<boolean> {
     const rows = await db('security_events')
-      .insert({ ...e, data: JSON.stringify(e.data) })
+      .insert({
+        id: e.id,
+        type: e.type,
+        project_code: e.projectCode,
+        message: e.message,
+        message_ru: e.messageRu,
+        data: JSON.stringify(e.data),
+        occurred_at: e.occurredAt,
+      })
       .onConflict('id')
       .ignore()
       .returning('id');
@@ -61,32 +82,32 @@ export const eventStore = {
     return rows[0].n;
   },
 
-  async getMany(db: Queryable, ids: string[]): Promise<Map<string, SecurityEventRow>> {
+  async getMany(db: Queryable, ids: string[]): Promise<Map<string, SecurityEventRecord>> {
     const rows = ids.length
-      ? await db<SecurityEventRecord>('security_events').whereRaw('id = any(?::uuid[])', [pgArray([...new Set(ids)])])
+      ? await db<SecurityEventRow>('security_events').whereRaw('id = any(?::uuid[])', [pgArray([...new Set(ids)])])
       : [];
-    return new Map(rows.map((r) => [r.id, fromRow(r)]));
+    return new Map(rows.map((r) => [r.id, toRecord(r)]));
   },
 
   async list(db: Queryable, projects: string[] | null, q: EventQuery & { page: number; limit: number }) {
     const base = filtered(db, projects, q);
     const [{ n }] = await base.clone().count<{ n: string | number }[]>({ n: '*' });
     const rows = await base
-      .select<SecurityEventRecord[]>('*')
+      .select<SecurityEventRow[]>('*')
       .orderBy('occurred_at', 'desc')
       .orderBy('id', 'desc')
       .offset((q.page - 1) * q.limit)
       .limit(q.limit);
-    return { items: rows.map(fromRow), total: Number(n) };
+    return { items: rows.map(toRecord), total: Number(n) };
   },
 
-  async newest(db: Queryable, projects: string[] | null, q: EventQuery, limit: number): Promise<SecurityEventRow[]> {
+  async newest(db: Queryable, projects: string[] | null, q: EventQuery, limit: number): Promise<SecurityEventRecord[]> {
     return (
       await filtered(db, projects, q)
-        .select<SecurityEventRecord[]>('*')
+        .select<SecurityEventRow[]>('*')
         .orderBy('occurred_at', 'desc')
         .orderBy('id', 'desc')
         .limit(limit)
-    ).map(fromRow);
+    ).map(toRecord);
   },
 };

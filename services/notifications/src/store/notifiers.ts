@@ -1,7 +1,41 @@
 import type { WebhookPayloadFormat } from '@bulwark/contracts';
 import { containing, iso, isUuid, pgArray, Queryable, withinProjects } from '@bulwark/platform';
 
-export interface NotifierRow {
+/** A stored notifier: its token and signing secrets only in sealed form. */
+export interface NotifierRecord {
+  id: string;
+  name: string;
+  typeId: number;
+  url: string;
+  rateLimit: number;
+  timeoutSeconds: number;
+  payloadFormat: WebhookPayloadFormat;
+  authHeaderName: string | null;
+  authHeaderValueSealed: string | null;
+  signingSecretSealed: string | null;
+  previousSigningSecretSealed: string | null;
+  previousSigningSecretExpiresAt: string | null;
+  events: string[];
+  projectCodes: string[];
+  allProjects: boolean;
+  active: boolean;
+  author: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export type NotifierWrite = Omit<NotifierRecord, 'id' | 'author' | 'createdAt' | 'updatedAt'>;
+
+/** How a notifier's deliveries stand. */
+export interface DeliveryStats {
+  pending: number;
+  delivered: number;
+  failed: number;
+  lastError: string | null;
+}
+
+/** A row as the driver returns it: timestamps as Date. */
+interface NotifierRow {
   id: string;
   name: string;
   type_id: number;
@@ -13,63 +47,81 @@ export interface NotifierRow {
   auth_header_value_sealed: string | null;
   signing_secret_sealed: string | null;
   previous_signing_secret_sealed: string | null;
-  previous_signing_secret_expires_at: string | null;
+  previous_signing_secret_expires_at: Date | null;
   events: string[];
   project_codes: string[];
   all_projects: boolean;
   active: boolean;
   author: string;
-  created_at: string;
-  updated_at: string;
-}
-
-export type NotifierInput = Omit<NotifierRow, 'id' | 'author' | 'created_at' | 'updated_at'>;
-
-/** A row as the driver returns it: timestamps as Date. */
-type NotifierRecord = Omit<NotifierRow, 'previous_signing_secret_expires_at' | 'created_at' | 'updated_at'> & {
-  previous_signing_secret_expires_at: Date | null;
   created_at: Date;
   updated_at: Date;
-};
+}
 
-const fromRow = (r: NotifierRecord): NotifierRow => ({
-  ...r,
-  previous_signing_secret_expires_at: iso(r.previous_signing_secret_expires_at) ?? null,
-  created_at: iso(r.created_at)!,
-  updated_at: iso(r.updated_at)!,
+const toRecord = (r: NotifierRow): NotifierRecord => ({
+  id: r.id,
+  name: r.name,
+  typeId: r.type_id,
+  url: r.url,
+  rateLimit: r.rate_limit,
+  timeoutSeconds: r.timeout_seconds,
+  payloadFormat: r.payload_format,
+  authHeaderName: r.auth_header_name,
+  authHeaderValueSealed: r.auth_header_value_sealed,
+  signingSecretSealed: r.signing_secret_sealed,
+  previousSigningSecretSealed: r.previous_signing_secret_sealed,
+  previousSigningSecretExpiresAt: iso(r.previous_signing_secret_expires_at) ?? null,
+  events: r.events,
+  projectCodes: r.project_codes,
+  allProjects: r.all_projects,
+  active: r.active,
+  author: r.author,
+  createdAt: iso(r.created_at)!,
+  updatedAt: iso(r.updated_at)!,
 });
 
-const arrays = (db: Queryable, r: Partial<NotifierInput>) => ({
-  ...r,
-  ...(r.events ? { events: db.raw('?::text[]', [pgArray(r.events)]) } : {}),
-  ...(r.project_codes ? { project_codes: db.raw('?::text[]', [pgArray(r.project_codes)]) } : {}),
+const columns = (db: Queryable, w: NotifierWrite) => ({
+  name: w.name,
+  type_id: w.typeId,
+  url: w.url,
+  rate_limit: w.rateLimit,
+  timeout_seconds: w.timeoutSeconds,
+  payload_format: w.payloadFormat,
+  auth_header_name: w.authHeaderName,
+  auth_header_value_sealed: w.authHeaderValueSealed,
+  signing_secret_sealed: w.signingSecretSealed,
+  previous_signing_secret_sealed: w.previousSigningSecretSealed,
+  previous_signing_secret_expires_at: w.previousSigningSecretExpiresAt,
+  events: db.raw('?::text[]', [pgArray(w.events)]),
+  active: w.active,
+  all_projects: w.allProjects,
+  project_codes: db.raw('?::text[]', [pgArray(w.projectCodes)]),
 });
 
 export const notifierStore = {
-  async insert(db: Queryable, id: string, author: string, r: NotifierInput): Promise<NotifierRow> {
+  async insert(db: Queryable, id: string, author: string, w: NotifierWrite): Promise<NotifierRecord> {
     const [row] = await db('notifiers')
-      .insert({ id, author, ...arrays(db, r) })
-      .returning<NotifierRecord[]>('*');
-    return fromRow(row);
+      .insert({ id, author, ...columns(db, w) })
+      .returning<NotifierRow[]>('*');
+    return toRecord(row);
   },
 
-  async update(db: Queryable, id: string, r: Partial<NotifierInput>): Promise<void> {
+  async update(db: Queryable, id: string, w: NotifierWrite): Promise<void> {
     await db('notifiers')
       .where({ id })
-      .update({ ...arrays(db, r), updated_at: db.fn.now() });
+      .update({ ...columns(db, w), updated_at: db.fn.now() });
   },
 
-  async get(db: Queryable, id: string, projects: string[] | null): Promise<NotifierRow | undefined> {
+  async get(db: Queryable, id: string, projects: string[] | null): Promise<NotifierRecord | undefined> {
     if (!isUuid(id)) return undefined;
-    const row = await withinProjects(db('notifiers').where({ id }), projects).first<NotifierRecord | undefined>();
-    return row ? fromRow(row) : undefined;
+    const row = await withinProjects(db('notifiers').where({ id }), projects).first<NotifierRow | undefined>();
+    return row ? toRecord(row) : undefined;
   },
 
-  async getMany(db: Queryable, ids: string[]): Promise<Map<string, NotifierRow>> {
+  async getMany(db: Queryable, ids: string[]): Promise<Map<string, NotifierRecord>> {
     const rows = ids.length
-      ? await db<NotifierRecord>('notifiers').whereRaw('id = any(?::uuid[])', [pgArray([...new Set(ids)])])
+      ? await db<NotifierRow>('notifiers').whereRaw('id = any(?::uuid[])', [pgArray([...new Set(ids)])])
       : [];
-    return new Map(rows.map((r) => [r.id, fromRow(r)]));
+    return new Map(rows.map((r) => [r.id, toRecord(r)]));
   },
 
   async list(db: Queryable, projects: string[] | null, q: { page: number; limit: number; name?: string }) {
@@ -77,12 +129,12 @@ export const notifierStore = {
     if (q.name) base.whereRaw("name ilike ? escape '\\'", [containing(q.name)]);
     const [{ n }] = await base.clone().count<{ n: string | number }[]>({ n: '*' });
     const rows = await base
-      .select<NotifierRecord[]>('*')
+      .select<NotifierRow[]>('*')
       .orderBy('name')
       .orderBy('id')
       .offset((q.page - 1) * q.limit)
       .limit(q.limit);
-    return { items: rows.map(fromRow), total: Number(n) };
+    return { items: rows.map(toRecord), total: Number(n) };
   },
 
   async deleteMany(db: Queryable, ids: string[], projects: string[] | null): Promise<string[]> {
@@ -108,13 +160,10 @@ export const notifierStore = {
   },
 
   /** Delivery counts per state and the latest error, for a notifier's view. */
-  async deliveryStats(
-    db: Queryable,
-    ids: string[],
-  ): Promise<Map<string, { pending: number; delivered: number; failed: number; last_error: string | null }>> {
-    const out = new Map<string, { pending: number; delivered: number; failed: number; last_error: string | null }>();
+  async deliveryStats(db: Queryable, ids: string[]): Promise<Map<string, DeliveryStats>> {
+    const out = new Map<string, DeliveryStats>();
     if (ids.length === 0) return out;
-    for (const id of ids) out.set(id, { pending: 0, delivered: 0, failed: 0, last_error: null });
+    for (const id of ids) out.set(id, { pending: 0, delivered: 0, failed: 0, lastError: null });
     const counts: { notifier_id: string; state: 'pending' | 'delivered' | 'failed'; n: string }[] = await db(
       'deliveries',
     )
@@ -129,7 +178,7 @@ export const notifierStore = {
       .whereRaw('notifier_id = any(?::uuid[])', [pgArray(ids)])
       .whereNotNull('last_error')
       .orderBy([{ column: 'notifier_id' }, { column: 'next_attempt_at', order: 'desc' }]);
-    for (const e of errors) out.get(e.notifier_id)!.last_error = e.last_error;
+    for (const e of errors) out.get(e.notifier_id)!.lastError = e.last_error;
     return out;
   },
 };

@@ -1,36 +1,55 @@
 import { containing, iso, isUuid, json, pgArray, Queryable, withinProjects } from '@bulwark/platform';
 import type { ReportSnapshot } from '../domain/snapshot';
 
-export interface ReportRow {
+export type ReportState = 'queued' | 'running' | 'ready' | 'failed';
+
+export interface ReportRecord {
+  id: string;
+  name: string;
+  type: string;
+  period: string;
+  projectCodes: string[];
+  allProjects: boolean;
+  rangeFrom: string | null;
+  rangeTo: string | null;
+  author: string;
+  state: ReportState;
+  progress: number;
+  error: string | null;
+  attempts: number;
+  createdAt: string;
+  startedAt: string | null;
+  finishedAt: string | null;
+}
+
+/** What a new report is queued with. */
+export type ReportWrite = Pick<
+  ReportRecord,
+  'id' | 'name' | 'type' | 'period' | 'projectCodes' | 'allProjects' | 'rangeFrom' | 'rangeTo' | 'author' | 'createdAt'
+>;
+
+/** A report's row as the driver returns it: timestamps as Date. */
+interface ReportRow {
   id: string;
   name: string;
   type: string;
   period: string;
   project_codes: string[];
   all_projects: boolean;
-  range_from: string | null;
-  range_to: string | null;
+  range_from: Date | null;
+  range_to: Date | null;
   author: string;
-  state: 'queued' | 'running' | 'ready' | 'failed';
+  state: ReportState;
   progress: number;
   error: string | null;
   attempts: number;
-  created_at: string;
-  started_at: string | null;
-  finished_at: string | null;
-}
-
-/** A report's row as the driver returns it: timestamps as Date. */
-type ReportRecord = Omit<ReportRow, 'created_at' | 'range_from' | 'range_to' | 'started_at' | 'finished_at'> & {
   created_at: Date;
-  range_from: Date | null;
-  range_to: Date | null;
   started_at: Date | null;
   finished_at: Date | null;
-};
+}
 
 /** Every column but the snapshot, which only generation and download read. */
-const COLUMNS: (keyof ReportRecord)[] = [
+const COLUMNS: (keyof ReportRow)[] = [
   'id',
   'name',
   'type',
@@ -49,44 +68,51 @@ const COLUMNS: (keyof ReportRecord)[] = [
   'finished_at',
 ];
 
-const fromRow = (r: ReportRecord): ReportRow => ({
-  ...r,
-  created_at: iso(r.created_at)!,
-  range_from: iso(r.range_from),
-  range_to: iso(r.range_to),
-  started_at: iso(r.started_at),
-  finished_at: iso(r.finished_at),
+const toRecord = (r: ReportRow): ReportRecord => ({
+  id: r.id,
+  name: r.name,
+  type: r.type,
+  period: r.period,
+  projectCodes: r.project_codes,
+  allProjects: r.all_projects,
+  rangeFrom: iso(r.range_from),
+  rangeTo: iso(r.range_to),
+  author: r.author,
+  state: r.state,
+  progress: r.progress,
+  error: r.error,
+  attempts: r.attempts,
+  createdAt: iso(r.created_at)!,
+  startedAt: iso(r.started_at),
+  finishedAt: iso(r.finished_at),
 });
 
 export const reportStore = {
-  async insert(
-    db: Queryable,
-    r: Pick<
-      ReportRow,
-      | 'id'
-      | 'name'
-      | 'type'
-      | 'period'
-      | 'project_codes'
-      | 'all_projects'
-      | 'range_from'
-      | 'range_to'
-      | 'author'
-      | 'created_at'
-    >,
-  ): Promise<ReportRow> {
+  async insert(db: Queryable, r: ReportWrite): Promise<ReportRecord> {
     const [row] = await db('reports')
-      .insert({ ...r, project_codes: db.raw('?::text[]', [pgArray(r.project_codes)]), state: 'queued' })
-      .returning<ReportRecord[]>(COLUMNS);
-    return fromRow(row);
+      .insert({
+        id: r.id,
+        name: r.name,
+        type: r.type,
+        period: r.period,
+        project_codes: db.raw('?::text[]', [pgArray(r.projectCodes)]),
+        all_projects: r.allProjects,
+        range_from: r.rangeFrom,
+        range_to: r.rangeTo,
+        author: r.author,
+        created_at: r.createdAt,
+        state: 'queued',
+      })
+      .returning<ReportRow[]>(COLUMNS);
+    return toRecord(row);
   },
 
-  async get(db: Queryable, id: string, projects: string[] | null): Promise<ReportRow | undefined> {
+  async get(db: Queryable, id: string, projects: string[] | null): Promise<ReportRecord | undefined> {
     if (!isUuid(id)) return undefined;
     const row = await withinProjects(db('reports').select(COLUMNS).where({ id }), projects).first<
-      ReportRecord | undefined
+      ReportRow | undefined
     >();
-    return row ? fromRow(row) : undefined;
+    return row ? toRecord(row) : undefined;
   },
 
   async list(
@@ -100,12 +126,12 @@ export const reportStore = {
     if (q.type) base.where('type', q.type);
     const [{ n }] = await base.clone().count<{ n: string | number }[]>({ n: '*' });
     const rows = await base
-      .select<ReportRecord[]>(COLUMNS)
+      .select<ReportRow[]>(COLUMNS)
       .orderBy('created_at', 'desc')
       .orderBy('id', 'desc')
       .offset((q.page - 1) * q.limit)
       .limit(q.limit);
-    return { items: rows.map(fromRow), total: Number(n) };
+    return { items: rows.map(toRecord), total: Number(n) };
   },
 
   async rename(db: Queryable, id: string, name: string): Promise<void> {
@@ -129,9 +155,9 @@ export const reportStore = {
    * under a lease that ran out (its process died). SKIP LOCKED lets several processes generate
    * different reports at once.
    */
-  async claim(db: Queryable, leaseSeconds: number): Promise<ReportRow | undefined> {
+  async claim(db: Queryable, leaseSeconds: number): Promise<ReportRecord | undefined> {
     const rows = (
-      await db.raw<{ rows: ReportRecord[] }>(
+      await db.raw<{ rows: ReportRow[] }>(
         `update reports r set state = 'running', progress = 0, attempts = r.attempts + 1, started_at = now(), lease_until = now() + make_interval(secs => ?)
          where r.id = (
            select id from reports where state in ('queued', 'running') and coalesce(lease_until, '-infinity') < now()
@@ -141,7 +167,7 @@ export const reportStore = {
         [leaseSeconds],
       )
     ).rows;
-    return rows[0] ? fromRow(rows[0]) : undefined;
+    return rows[0] ? toRecord(rows[0]) : undefined;
   },
 
   /** Records progress while the lease is still this generation's (attempt); false when it was lost. */

@@ -1,42 +1,9 @@
-import {
-  AppError,
-  Cache,
-  Db,
-  ErrorRecorder,
-  EventEnvelope,
-  Logger,
-  RateLimiter,
-  SecretBox,
-  Trx,
-} from '@bulwark/platform';
-import { EVENT_KINDS, projectOf } from './domain/messages';
+import { AppError, Cache, Db, ErrorRecorder, Logger, RateLimiter, SecretBox } from '@bulwark/platform';
 import { deliveryStore, DueDelivery } from './store/deliveries';
-import { eventStore, SecurityEventRow } from './store/events';
-import { NotifierRow, notifierStore } from './store/notifiers';
+import { eventStore, SecurityEventRecord } from './store/events';
+import { NotifierRecord, notifierStore } from './store/notifiers';
 import { webhookTarget } from './notifiers';
-import type { WebhookClient } from './webhook';
-
-/**
- * Records each security event of the bus once, in the events log, with a pending delivery for each
- * notifier that wants it, in the consumer's transaction (a crash redelivers, the inbox dedupes).
- */
-export async function recordSecurityEvent(event: EventEnvelope, trx: Trx): Promise<void> {
-  const kind = EVENT_KINDS[event.type];
-  if (!kind) return;
-  const data = event.payload as Record<string, unknown>;
-  const [message, messageRu] = kind.message(data);
-  const row: SecurityEventRow = {
-    id: event.id,
-    type: event.type,
-    project_code: projectOf(data),
-    message,
-    message_ru: messageRu,
-    data,
-    occurred_at: event.occurredAt || new Date().toISOString(),
-  };
-  if (!(await eventStore.record(trx, row))) return;
-  await deliveryStore.enqueue(trx, row.id, await notifierStore.subscribed(trx, row.type, row.project_code));
-}
+import { webhookBody, type WebhookClient } from './webhook';
 
 /** How long a delivery waits after its n-th failed attempt: 1 s, doubling, at most 10 minutes. */
 export const retryDelaySeconds = (attempt: number) => Math.min(600, 2 ** (attempt - 1));
@@ -79,21 +46,21 @@ export class DeliveryWorker {
       const [notifiers, events] = await Promise.all([
         notifierStore.getMany(
           this.db,
-          due.map((d) => d.notifier_id),
+          due.map((d) => d.notifierId),
         ),
         eventStore.getMany(
           this.db,
-          due.map((d) => d.event_id),
+          due.map((d) => d.eventId),
         ),
       ]);
-      await Promise.all(due.map((d) => this.send(d, notifiers.get(d.notifier_id), events.get(d.event_id))));
+      await Promise.all(due.map((d) => this.send(d, notifiers.get(d.notifierId), events.get(d.eventId))));
     }
   }
 
   private async send(
     d: DueDelivery,
-    notifier: NotifierRow | undefined,
-    event: SecurityEventRow | undefined,
+    notifier: NotifierRecord | undefined,
+    event: SecurityEventRecord | undefined,
   ): Promise<void> {
     // Deleted since the claim: the cascade took the delivery too.
     if (!notifier || !event) return;
@@ -102,25 +69,13 @@ export class DeliveryWorker {
       return;
     }
     try {
-      await this.limiter(notifier.rate_limit).consume(notifier.id);
+      await this.limiter(notifier.rateLimit).consume(notifier.id);
     } catch (err) {
       if (!(err instanceof AppError) || err.code !== 'rate_limited') throw err;
       await deliveryStore.postpone(this.db, d.id, Number(err.headers['Retry-After'] ?? 1) * 1000);
       return;
     }
-    const result = await this.webhooks.call(
-      webhookTarget(notifier, this.secrets),
-      {
-        id: event.id,
-        type: event.type,
-        occurred_at: event.occurred_at,
-        project_code: event.project_code,
-        message: event.message,
-        message_ru: event.message_ru,
-        data: event.data,
-      },
-      d.id,
-    );
+    const result = await this.webhooks.call(webhookTarget(notifier, this.secrets), webhookBody(event), d.id);
     if (result.delivered) {
       await deliveryStore.delivered(this.db, d.id, result.status!);
       return;
