@@ -10,6 +10,7 @@ const tests = [
   'services/*/test/**/*.ts',
   'gateway/test/**/*.ts',
   'console/test/**/*.ts',
+  '**/src/**/*.test.ts',
   'bench/**/*.ts',
 ];
 

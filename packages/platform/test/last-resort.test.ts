@@ -1,6 +1,5 @@
 import { spawnSync } from 'node:child_process';
 import { expect } from 'chai';
-import { createLogger, PeriodicTask } from '@bulwark/platform';
 
 /** What a process with the last-resort handlers does: forgets a rejection, later throws from a timer. */
 const CHILD = `
@@ -31,24 +30,5 @@ describe('the last resort of a process', () => {
     ]);
     expect(lines.filter((l) => !l.startsWith('{'))).to.deep.equal(['still running', 'stop called: uncaughtException']);
     expect(run.status).to.equal(3);
-  });
-});
-
-describe('a periodic task', () => {
-  it('survives a run that throws before its first await, and runs again', async () => {
-    let runs = 0;
-    const task = new PeriodicTask(
-      'throwing task',
-      10,
-      () => {
-        runs++;
-        throw new Error('synchronous failure');
-      },
-      createLogger('test'),
-    );
-    task.start();
-    while (runs < 3) await new Promise((r) => setTimeout(r, 10));
-    await task.stop();
-    expect(runs).to.be.at.least(3);
   });
 });

@@ -10,7 +10,6 @@ import type { Logger } from '@bulwark/platform';
 import { GitCheckoutError } from '@bulwark/platform';
 import { startGitServer, type Json } from '@bulwark/testkit';
 import { toolType } from '@bulwark/contracts';
-import { readScanningConfig } from '../src/config';
 import { KubernetesJobRunner } from '../src/runner/kubernetes-job';
 import { jobName, MANAGED_BY, RULES_CONFIG_MAP, SCAN_ID_ANNOTATION } from '../src/runner/kubernetes/names';
 import { ScanCheckout, ScanJob, ScanRunError, SHUTDOWN, toolArgv } from '../src/runner/scan-runner';
@@ -1300,28 +1299,5 @@ describe('Kubernetes Job runner against a Kubernetes API double', function () {
     );
     expect(sshEnv.find((e: Json) => e.name === 'BULWARK_GIT_TRANSPORT').value).to.equal('ssh');
     for (const line of logged) for (const s of secrets) expect(line).to.not.include(s);
-  });
-});
-
-describe('Kubernetes runner configuration', () => {
-  it('takes the SCAN_K8S_* settings, with https or loopback http API URLs only', () => {
-    const config = readScanningConfig({
-      SCAN_RUNNER: 'kubernetes',
-      SCAN_K8S_NAMESPACE: 'bulwark-scans',
-      SCAN_K8S_API_URL: 'https://10.0.0.1:6443',
-      SCAN_K8S_TTL_SECONDS: '60',
-    });
-    expect(config).to.include({
-      SCAN_RUNNER: 'kubernetes',
-      SCAN_K8S_NAMESPACE: 'bulwark-scans',
-      SCAN_K8S_TTL_SECONDS: 60,
-      SCAN_K8S_POLL_MS: 2000,
-      SCAN_K8S_GIT_IMAGE: 'alpine/git:latest',
-    });
-    expect(readScanningConfig({ SCAN_K8S_API_URL: 'http://127.0.0.1:8001' }).SCAN_K8S_API_URL).to.equal(
-      'http://127.0.0.1:8001',
-    );
-    expect(() => readScanningConfig({ SCAN_K8S_API_URL: 'http://10.0.0.1:8080' })).to.throw(/SCAN_K8S_API_URL/);
-    expect(() => readScanningConfig({ SCAN_K8S_NAMESPACE: 'Not_A_Namespace' })).to.throw(/SCAN_K8S_NAMESPACE/);
   });
 });

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { checkExtraArgs, toolType, TOOL_TYPES } from '../src';
+import { checkExtraArgs, toolType, TOOL_TYPES } from './index';
 
 const allowOf = (name: string) => TOOL_TYPES.find((t) => t.name === name)!.execution!.extraArgs;
 

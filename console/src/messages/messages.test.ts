@@ -1,7 +1,7 @@
 import { expect } from 'chai';
-import * as core from '../src/messages/core';
-import * as admin from '../src/messages/admin';
-import * as policy from '../src/messages/policy';
+import * as core from './core';
+import * as admin from './admin';
+import * as policy from './policy';
 
 // i18n.tsx merges the modules into one dictionary: a key in two modules would silently take one text.
 const MODULES = { core, admin, policy };

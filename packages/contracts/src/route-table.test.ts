@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { buildOpenApiDocument, isPermissionKey, ROUTES } from '../src';
+import { buildOpenApiDocument, isPermissionKey, ROUTES } from './index';
 
 describe('the route table', () => {
   it('has one operation id and one route per method and path', () => {

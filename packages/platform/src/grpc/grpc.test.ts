@@ -13,7 +13,7 @@ import {
   SpanKind,
   startSpan,
   traceIdOf,
-} from '@bulwark/platform';
+} from '../index';
 
 const SECRET = 'a-test-secret-of-at-least-thirty-two-chars';
 const def = identityV1.IdentityServiceService;

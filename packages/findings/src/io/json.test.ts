@@ -1,10 +1,10 @@
 import { expect } from 'chai';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { parseReport } from '../src';
-import { DEFAULT_JSON_LIMITS, LazyArray, readJson } from '../src/io/json';
-import { BufferSource } from '../src/io/source';
-import { CORPUS } from './paths';
+import { parseReport } from '../index';
+import { DEFAULT_JSON_LIMITS, LazyArray, readJson } from './json';
+import { BufferSource } from './source';
+import { CORPUS } from '../../test/paths';
 
 /** Tiny arrays and chunks force the streaming path and elements that span chunk boundaries. */
 const tiny = { ...DEFAULT_JSON_LIMITS, lazyArrayBytes: 64, chunkBytes: 7 };

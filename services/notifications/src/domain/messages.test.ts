@@ -1,8 +1,7 @@
 import { expect } from 'chai';
 import Ajv2020 from 'ajv/dist/2020';
 import { NOTIFIABLE_EVENTS, WEBHOOK_PAYLOAD_VERSION, webhookJsonSchema } from '@bulwark/contracts';
-import { EVENT_KINDS, projectOf } from '../src/domain/messages';
-import { retryDelaySeconds } from '../src/deliveries';
+import { EVENT_KINDS, projectOf } from './messages';
 
 describe('notifications domain', () => {
   it('describes every notifiable event, with messages in English and Russian from its example', () => {
@@ -49,9 +48,5 @@ describe('notifications domain', () => {
     expect(projectOf({ project_codes: ['b'] })).to.equal('b');
     expect(projectOf({ project_codes: ['a', 'b'] })).to.equal(null);
     expect(projectOf({})).to.equal(null);
-  });
-
-  it('waits 1 s after a failed attempt, doubling up to 10 minutes', () => {
-    expect([1, 2, 3, 4, 10, 11, 30].map(retryDelaySeconds)).to.deep.equal([1, 2, 4, 8, 512, 600, 600]);
   });
 });

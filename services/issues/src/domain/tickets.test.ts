@@ -7,8 +7,8 @@ import {
   renderTicket,
   StatusMapping,
   TicketIssue,
-} from '../src/domain/tickets';
-import { STATUS } from '../src/domain/statuses';
+} from './tickets';
+import { STATUS } from './statuses';
 
 const issue = (id: string, over: Partial<TicketIssue> = {}): TicketIssue => ({
   id,

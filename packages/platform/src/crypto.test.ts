@@ -3,8 +3,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
-import { ConfigError } from '../src/config';
-import { openSecretBox, parseMasterKey, SecretBox } from '../src/crypto';
+import { ConfigError } from './config';
+import { openSecretBox, parseMasterKey, SecretBox } from './crypto';
 
 describe('SecretBox (AES-256-GCM secrets at rest)', () => {
   const key = randomBytes(32);

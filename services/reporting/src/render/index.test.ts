@@ -1,15 +1,15 @@
 import { expect } from 'chai';
 import { unzipSync, strFromU8 } from 'fflate';
-import { ReportIssue, ReportSnapshot } from '../src/domain/snapshot';
+import { ReportIssue, ReportSnapshot } from '../domain/snapshot';
 import { REPORT_FORMATS } from '@bulwark/contracts';
-import { renderReport, reportFileType } from '../src/render';
+import { renderReport, reportFileType } from './index';
 import { execFileSync } from 'node:child_process';
-import { renderPdf } from '../src/render/pdf';
-import { buildCompliance } from '../src/domain/compliance';
-import { breakOpportunities } from '../src/render/wrap';
-import { contentDisposition } from '../src/http/views';
-import { chartPng } from '../src/render/charts';
-import { woffToSfnt } from '../src/render/woff';
+import { renderPdf } from './pdf';
+import { buildCompliance } from '../domain/compliance';
+import { breakOpportunities } from './wrap';
+import { contentDisposition } from '../http/views';
+import { chartPng } from './charts';
+import { woffToSfnt } from './woff';
 import { REPORT_TYPES } from '@bulwark/contracts';
 
 const XSS_TITLE = 'Stored XSS: <script>alert(1)</script> & "quotes" in \'comments\'';

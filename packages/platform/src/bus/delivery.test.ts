@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { AppError, createLogger, currentRequestId, deliver, EventEnvelope, PoisonEvent } from '../src';
+import { AppError, createLogger, currentRequestId, deliver, EventEnvelope, PoisonEvent } from '../index';
 
 const event: EventEnvelope = {
   id: 'e1',

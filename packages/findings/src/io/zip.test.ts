@@ -1,9 +1,9 @@
 import { expect } from 'chai';
 import { strToU8, zipSync } from 'fflate';
-import { parseReport, ReportParseError } from '../src';
-import { InputError } from '../src/errors';
-import { BufferSource } from '../src/io/source';
-import { ZipArchive } from '../src/io/zip';
+import { parseReport, ReportParseError } from '../index';
+import { InputError } from '../errors';
+import { BufferSource } from './source';
+import { ZipArchive } from './zip';
 
 function zip(files: Record<string, string | Uint8Array>): Buffer {
   const entries = Object.fromEntries(

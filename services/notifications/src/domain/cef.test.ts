@@ -4,8 +4,8 @@ import { expect } from 'chai';
 import { Webhook } from 'standardwebhooks';
 import { BULWARK_VERSION } from '@bulwark/contracts';
 import { OutboundPolicy } from '@bulwark/platform';
-import { cefHeader, cefValue } from '../src/domain/cef';
-import { WebhookClient } from '../src/webhook';
+import { cefHeader, cefValue } from './cef';
+import { WebhookClient } from '../webhook';
 
 /** A CEF line read the way a receiver does: seven unescaped-pipe-separated header fields, then key=value pairs. */
 function parseCef(line: string) {

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { PlanError, planCheckCreate, planCheckUpdate } from '../src/domain/check-plan';
+import { PlanError, planCheckCreate, planCheckUpdate } from './check-plan';
 
 const tag = (tag_name: string, commit?: string) => (commit ? { tag_name, commit } : { tag_name });
 

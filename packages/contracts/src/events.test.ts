@@ -9,7 +9,7 @@ import {
   SCAN_EVENTS,
   TOPICS,
   TypedEnvelope,
-} from '../src';
+} from './index';
 
 const envelope = (type: string, payload: unknown): EventEnvelope => ({
   id: 'e1',

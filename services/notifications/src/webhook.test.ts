@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import { OutboundPolicy } from '@bulwark/platform';
-import { WebhookClient } from '../src/webhook';
+import { WebhookClient } from './webhook';
 
 describe('webhook targets', () => {
   let server: http.Server;

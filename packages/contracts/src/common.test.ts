@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { AppError, parseOrThrow } from '@bulwark/platform';
-import { bracketQuery, z } from '../src';
+import { bracketQuery, z } from './index';
 
 const query = bracketQuery(
   z

@@ -20,7 +20,7 @@ import {
   ServerErrorAnswer,
   sweepAbandonedUploads,
   UploadedFile,
-} from '@bulwark/platform';
+} from '../index';
 import type { Json } from '@bulwark/testkit';
 
 const SECRET = 'a-test-secret-of-at-least-thirty-two-chars';

@@ -1,6 +1,4 @@
-import { execFileSync } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
-import path from 'node:path';
 import { expect } from 'chai';
 import {
   COMMUNITY_LIMITS,
@@ -11,7 +9,7 @@ import {
   signLicense,
 } from '@bulwark/contracts';
 import { TEST_LICENSE_PRIVATE_KEY, TEST_LICENSE_PUBLIC_KEY } from '@bulwark/testkit';
-import { dueExpiryNotice, installProblem, limitsInForce } from '../src/domain/license';
+import { dueExpiryNotice, installProblem, limitsInForce } from './license';
 
 const DAY = 86_400_000;
 const NOW = Date.parse('2026-06-01T12:00:00Z');
@@ -101,37 +99,5 @@ describe('license rules', () => {
       installProblem(doc(10, { installation_id: '00000000-0000-4000-8000-000000000000' }), INSTALLATION, NOW),
     ).to.match(/not this one/);
     expect(installProblem(doc(-1), INSTALLATION, NOW)).to.match(/expired at/);
-  });
-
-  it('issues test licenses with the project\u2019s script, which the test key verifies', function () {
-    this.timeout(60000);
-    const script = path.resolve(__dirname, '../../../scripts/license.ts');
-    const tsx = path.resolve(__dirname, '../../../node_modules/.bin/tsx');
-    const text = execFileSync(
-      tsx,
-      [
-        script,
-        '--installation',
-        INSTALLATION,
-        '--days',
-        '20',
-        '--projects',
-        '5',
-        '--users',
-        'unlimited',
-        '--feature',
-        'trackers',
-      ],
-      { encoding: 'utf8' },
-    ).trim();
-    const read = readLicense(text, TEST_LICENSE_PUBLIC_KEY);
-    expect(read).to.include({ installation_id: INSTALLATION, edition: 'enterprise' });
-    expect(read.limits).to.deep.equal({
-      projects: 5,
-      users: null,
-      scanning_processes: COMMUNITY_LIMITS.scanning_processes,
-    });
-    expect(read.features).to.deep.equal(['trackers']);
-    expect(daysLeft(read.expires_at)).to.equal(20);
   });
 });

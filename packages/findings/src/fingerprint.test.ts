@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { importReport, mergeDuplicates, parseReport } from '../src';
+import { importReport, mergeDuplicates, parseReport } from './index';
 
 function semgrep(results: { line: number; code: string; rule?: string; path?: string }[]): Buffer {
   return Buffer.from(

@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import type { Finding } from '@bulwark/findings';
-import { KeyedFinding, KnownIssue, planChunk, PlanContext } from '../src/domain/chunk-plan';
-import { STATUS } from '../src/domain/statuses';
-import type { SecurityRuleRow } from '../src/store/security-rules';
+import { KeyedFinding, KnownIssue, planChunk, PlanContext } from './chunk-plan';
+import { STATUS } from './statuses';
+import type { SecurityRuleRow } from '../store/security-rules';
 
 const AT = '2026-11-23T10:00:00.000Z';
 const SCAN = 'scan-2';
