@@ -1,28 +1,50 @@
 /**
- * GET /api/v1/issues and /issues/count through the gateway with 1,000,000 issues stored: the
- * scaled mode (identity, the services and two gateways as separate processes on the PostgreSQL,
- * Kafka and Redis of deploy/local/infra.sh), the issues database filled directly, then each query
- * timed over HTTP as a client sends it. Run: `npm run build`, then
- * `eval "$(bash deploy/local/infra.sh env)" && npx tsx bench/issues/http.ts`.
+ * GET /api/v1/issues and /issues/count through the gateway with many issues stored, the issues
+ * database filled directly, then each query timed over HTTP as a client sends it. BENCH_MODE=scaled
+ * (default; 1,000,000 issues): identity, the services and two gateways as separate processes on the
+ * PostgreSQL, Kafka and Redis of deploy/local/infra.sh. BENCH_MODE=all (200,000 issues): one
+ * TARGET=all process on its embedded PostgreSQL, filled through the server's socket in its data
+ * directory. Run: `npm run build`, then `eval "$(bash deploy/local/infra.sh env)" && npx tsx bench/issues/http.ts`
+ * (BENCH_TOTAL_ISSUES changes the count).
  */
+import fs from 'node:fs';
+import path from 'node:path';
 import knex from 'knex';
-import { ADMIN_PASSWORD, infra, startScaledMode } from '@bulwark/testkit';
+import { ADMIN_PASSWORD, infra, RunningSystem, startAllModeProcess, startScaledMode } from '@bulwark/testkit';
 import { fillIssues, p95, QUERIES, settle } from './dataset';
 
-const TOTAL_ISSUES = Number(process.env.BENCH_TOTAL_ISSUES ?? 1_000_000);
+const MODE = process.env.BENCH_MODE ?? 'scaled';
+const TOTAL_ISSUES = Number(process.env.BENCH_TOTAL_ISSUES ?? (MODE === 'all' ? 200_000 : 1_000_000));
 const RUNS = 40;
+// The benchmark client sends some 1,500 requests a minute with one token.
+const SETTINGS = { RATE_LIMIT_PER_TOKEN_PER_MINUTE: '1000000', LOG_LEVEL: 'warn' };
 
-async function main() {
+async function start(): Promise<{ system: RunningSystem; issuesDb: string }> {
   const i = infra();
+  if (MODE === 'all') {
+    const system = await startAllModeProcess(SETTINGS);
+    const server = path.join(system.dataDir, 'postgres');
+    const password = fs.readFileSync(path.join(server, 'password'), 'utf8').trim();
+    const socket = encodeURIComponent(path.join(server, 'run'));
+    return {
+      system,
+      issuesDb: `postgres://bulwark:${encodeURIComponent(password)}@localhost/bulwark_issues?host=${socket}`,
+    };
+  }
   if (!i.pgUrl || !i.redisUrl || !i.kafkaBrokers)
     throw new Error('PostgreSQL, Redis and Kafka are needed: eval "$(bash deploy/local/infra.sh env)"');
-  // The benchmark client sends some 1,500 requests a minute with one token.
   const system = await startScaledMode(
     { ...i, pgUrl: i.pgUrl, redisUrl: i.redisUrl, kafkaBrokers: i.kafkaBrokers, scannerPath: i.scannerPath ?? '' },
-    { RATE_LIMIT_PER_TOKEN_PER_MINUTE: '1000000', LOG_LEVEL: 'warn' },
+    SETTINGS,
   );
+  return { system, issuesDb: system.env.ISSUES_DATABASE_URL };
+}
+
+async function main() {
+  const { system, issuesDb } = await start();
+  console.log(`${MODE} mode, ${TOTAL_ISSUES} issues`);
   try {
-    const db = knex({ client: 'pg', connection: system.env.ISSUES_DATABASE_URL });
+    const db = knex({ client: 'pg', connection: issuesDb });
     const fillStart = Date.now();
     await fillIssues(db, TOTAL_ISSUES);
     await settle(db);
@@ -45,20 +67,25 @@ async function main() {
       return `${p95(xs).toFixed(1)} ms`;
     };
     console.log(
-      '| query | GET /issues first page p95 | GET /issues page 200 (cursor) p95 | GET /issues/count p95 | total |\n|---|---|---|---|---|',
+      '| query | GET /issues first page p95 | GET /issues page 200, or the last, by cursor p95 | GET /issues/count p95 | total |\n|---|---|---|---|---|',
     );
     for (const q of QUERIES) {
       const list = `/api/v1/issues?${q.query}&limit=50`;
-      // The cursor of page 200, found by walking next_cursor as a client does.
+      // The cursor of page 200, found by walking next_cursor as a client does; a shorter list ends
+      // at its last page (a null next_cursor would start the walk over from the first page).
       let cursor = '';
-      for (let page = 1; page < 200; page++)
-        cursor = (await get(`${list}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`)).next_cursor;
-      const deep = `${list}&cursor=${encodeURIComponent(cursor)}`;
+      let page = 1;
+      for (; page < 200; page++) {
+        const next = (await get(`${list}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`)).next_cursor;
+        if (!next) break;
+        cursor = next;
+      }
+      const deep = cursor ? `${list}&cursor=${encodeURIComponent(cursor)}` : list;
       const first = await get(list);
       if (first.items.length !== 50 || (await get(deep)).items.length === 0)
         throw new Error(`${q.label}: expected full pages`);
       console.log(
-        `| ${q.label} | ${await time(list)} | ${await time(deep)} | ${await time(`/api/v1/issues/count?${q.query}`)} | ${first.total} |`,
+        `| ${q.label} | ${await time(list)} | ${await time(deep)} (page ${page}) | ${await time(`/api/v1/issues/count?${q.query}`)} | ${first.total} |`,
       );
     }
   } finally {

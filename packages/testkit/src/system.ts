@@ -155,7 +155,7 @@ function tail(file: string, lines = 30): string {
  */
 export async function startAllModeProcess(
   extraEnv: Record<string, string> = {},
-): Promise<RunningSystem & { alive(): boolean; pid: number }> {
+): Promise<RunningSystem & { alive(): boolean; pid: number; dataDir: string }> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bulwark-all-'));
   const port = await freePort();
   const child = startProcess(
@@ -184,6 +184,7 @@ export async function startAllModeProcess(
     gateways: [new Api(url)],
     services: {},
     pid: child.proc.pid!,
+    dataDir,
     alive: () => child.proc.exitCode === null && child.proc.signalCode === null,
     async stop() {
       const code = await stopProcess(child);
