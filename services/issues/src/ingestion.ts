@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import type { Finding, Suppression } from '@bulwark/findings';
-import { CatalogClient, json, Logger, ScanningClient, Trx, unlessNotFound } from '@bulwark/platform';
+import type { Finding } from '@bulwark/findings';
+import { CatalogClient, Logger, ScanningClient, Trx, unlessNotFound } from '@bulwark/platform';
 import { EventPayload, ISSUE_EVENTS, SCAN_EVENTS, TypedEnvelope, writeEvent } from '@bulwark/contracts';
 import { DedupRule, matchKey, ruleFor, scopeOf } from './domain/match-key';
 import { KeyedFinding, KnownIssue, planChunk, statusSetByScan } from './domain/chunk-plan';
@@ -8,7 +8,7 @@ import { countIngestion } from './ingestion-metrics';
 import { OPEN_STATUSES, STATUS, statusOnDetection } from './domain/statuses';
 import type { QualityGates } from './quality-gates';
 import { HistoryEntry, historyStore } from './store/history';
-import { issueStore, runStatement } from './store/issues';
+import { IssueStatus, issueStore, runStatement } from './store/issues';
 import { SecurityRuleRow, securityRuleStore } from './store/security-rules';
 import { dedupRuleStore, ingestedStore, UnchangedBasis } from './store/settings';
 
@@ -192,15 +192,15 @@ export class Ingestion {
     if (detected !== previous.issues) return undefined;
     // Only these can change status; every other issue is re-detected as it is, set-wise.
     const issues = await issueStore.redetectionCandidates(trx, previous.scan_id, STATUS.fixed);
-    const changed: { id: string; status_id: number }[] = [];
+    const changed: IssueStatus[] = [];
     const history: HistoryEntry[] = [];
     for (const issue of issues) {
       // The issue's suppression is the one its last finding carried: the same finding's.
-      const suppression = issue.suppression === null ? undefined : json<Suppression>(issue.suppression);
-      const status = statusOnDetection(issue.status_id, suppression);
-      if (status === issue.status_id) continue;
-      changed.push({ id: issue.id, status_id: status });
-      history.push(statusSetByScan(scan.scan_result_id, at, issue.id, issue.status_id, status, suppression));
+      const suppression = issue.suppression ?? undefined;
+      const status = statusOnDetection(issue.statusId, suppression);
+      if (status === issue.statusId) continue;
+      changed.push({ id: issue.id, statusId: status });
+      history.push(statusSetByScan(scan.scan_result_id, at, issue.id, issue.statusId, status, suppression));
       if (status === STATUS.reopen) summary.reopened++;
     }
     await issueStore.redetect(trx, previous.scan_id, scan.scan_result_id, at, changed);

@@ -3,7 +3,7 @@ import { ISSUE_EVENTS, writeEvent } from '@bulwark/contracts';
 import { allowedTargets, isAllowedTransition } from './domain/statuses';
 import { CountDimension, groupedCounts } from './store/grouped-counts';
 import { commentStore, historyStore } from './store/history';
-import { IssueFilter, IssueRow, issueStore, SortKey } from './store/issues';
+import { IssueFilter, IssueRecord, issueStore, SortKey } from './store/issues';
 import { statusStore } from './store/settings';
 import { ticketStore } from './store/trackers';
 
@@ -22,9 +22,9 @@ export class Issues {
     return result;
   }
 
-  async visible(principal: Principal, id: string, db: Db | Trx = this.db): Promise<IssueRow> {
+  async visible(principal: Principal, id: string, db: Db | Trx = this.db): Promise<IssueRecord> {
     const issue = await issueStore.get(db, id);
-    if (!issue || !canSeeProject(principal, issue.project_code)) throw notFound(`Issue ${id}`);
+    if (!issue || !canSeeProject(principal, issue.projectCode)) throw notFound(`Issue ${id}`);
     return issue;
   }
 
@@ -157,22 +157,22 @@ export class Issues {
   private async changeStatus(
     trx: Trx,
     principal: Principal,
-    issue: IssueRow,
+    issue: IssueRecord,
     to: number,
     comment: string | undefined,
     at: string,
   ): Promise<ChangeStatus> {
-    if (issue.status_id === to) return 'unchanged';
+    if (issue.statusId === to) return 'unchanged';
     const transitions = await this.transitions(trx);
-    if (!isAllowedTransition(transitions, issue.status_id, to)) return 'conflict';
-    await issueStore.update(trx, issue.id, { status_id: to }, at);
+    if (!isAllowedTransition(transitions, issue.statusId, to)) return 'conflict';
+    await issueStore.update(trx, issue.id, { statusId: to }, at);
     await historyStore.add(trx, [
       {
         issue_id: issue.id,
         actor_kind: 'user',
         actor: principal.username,
         field: 'status',
-        old_value: String(issue.status_id),
+        old_value: String(issue.statusId),
         new_value: String(to),
         comment: comment ?? null,
         at,
@@ -180,8 +180,8 @@ export class Issues {
     ]);
     await writeEvent(trx, ISSUE_EVENTS.issueStatusChanged, issue.id, {
       issue_id: issue.id,
-      project_code: issue.project_code,
-      from_status_id: issue.status_id,
+      project_code: issue.projectCode,
+      from_status_id: issue.statusId,
       to_status_id: to,
       by: principal.username,
       comment: comment ?? null,
@@ -198,19 +198,19 @@ export class Issues {
     principal: Principal,
     id: string,
     body: { assignee?: string | null; status_id?: number; comment?: string },
-  ): Promise<IssueRow> {
+  ): Promise<IssueRecord> {
     await this.tx(async (trx) => {
       const [issue] = await issueStore.getMany(trx, [id]);
-      if (!issue || !canSeeProject(principal, issue.project_code)) throw notFound(`Issue ${id}`);
+      if (!issue || !canSeeProject(principal, issue.projectCode)) throw notFound(`Issue ${id}`);
       const at = new Date().toISOString();
       if (body.status_id !== undefined) {
         await this.statusExists(trx, body.status_id);
         const result = await this.changeStatus(trx, principal, issue, body.status_id, body.comment, at);
         if (result === 'conflict') {
-          const allowed = allowedTargets(await this.transitions(trx), issue.status_id);
+          const allowed = allowedTargets(await this.transitions(trx), issue.statusId);
           const names = await this.statusNames(trx);
           throw conflict(
-            `Status ${names.get(issue.status_id)} (${issue.status_id}) cannot change to ${names.get(body.status_id)} (${body.status_id}); allowed: ${allowed.length ? allowed.map((s) => `${names.get(s)} (${s})`).join(', ') : 'none'}`,
+            `Status ${names.get(issue.statusId)} (${issue.statusId}) cannot change to ${names.get(body.status_id)} (${body.status_id}); allowed: ${allowed.length ? allowed.map((s) => `${names.get(s)} (${s})`).join(', ') : 'none'}`,
             [{ field: 'status_id', problem: `allowed targets: ${allowed.join(', ') || 'none'}` }],
           );
         }
@@ -231,7 +231,7 @@ export class Issues {
         ]);
         await writeEvent(trx, ISSUE_EVENTS.issueUpdated, id, {
           issue_id: id,
-          project_code: issue.project_code,
+          project_code: issue.projectCode,
           assignee: body.assignee,
           by: principal.username,
         });
@@ -252,7 +252,7 @@ export class Issues {
       await this.statusExists(trx, to);
       const found = new Map(
         (await issueStore.getMany(trx, ids))
-          .filter((i) => canSeeProject(principal, i.project_code))
+          .filter((i) => canSeeProject(principal, i.projectCode))
           .map((i) => [i.id, i]),
       );
       const transitions = await this.transitions(trx);
@@ -265,13 +265,13 @@ export class Issues {
           continue;
         }
         const status = await this.changeStatus(trx, principal, issue, to, comment, at);
-        if (status === 'changed') issue.status_id = to;
+        if (status === 'changed') issue.statusId = to;
         out.push(
           status === 'conflict'
             ? {
                 id,
                 status,
-                message: `allowed targets from ${issue.status_id}: ${allowedTargets(transitions, issue.status_id).join(', ') || 'none'}`,
+                message: `allowed targets from ${issue.statusId}: ${allowedTargets(transitions, issue.statusId).join(', ') || 'none'}`,
               }
             : { id, status },
         );
@@ -283,7 +283,7 @@ export class Issues {
   async delete(principal: Principal, ids: string[]) {
     return this.tx(async (trx) => {
       const visible = (await issueStore.getMany(trx, ids.filter(isUuid))).filter((i) =>
-        canSeeProject(principal, i.project_code),
+        canSeeProject(principal, i.projectCode),
       );
       const deleted = new Set(
         await issueStore.deleteMany(
@@ -330,7 +330,7 @@ export class Issues {
     return this.tx(async (trx) => {
       const main = await this.visible(principal, mainId, trx);
       const found = new Map(
-        (await issueStore.getMany(trx, ids)).filter((i) => i.project_code === main.project_code).map((i) => [i.id, i]),
+        (await issueStore.getMany(trx, ids)).filter((i) => i.projectCode === main.projectCode).map((i) => [i.id, i]),
       );
       const at = new Date().toISOString();
       const out: { id: string; status: ChangeStatus; message?: string }[] = [];
@@ -340,18 +340,18 @@ export class Issues {
         else if (id === mainId) out.push({ id, status: 'conflict', message: 'an issue cannot duplicate itself' });
         else {
           const target = unlink ? null : mainId;
-          if (issue.duplicate_of === target) {
+          if (issue.duplicateOf === target) {
             out.push({ id, status: 'unchanged' });
             continue;
           }
-          await issueStore.update(trx, id, { duplicate_of: target }, at);
+          await issueStore.update(trx, id, { duplicateOf: target }, at);
           await historyStore.add(trx, [
             {
               issue_id: id,
               actor_kind: 'user',
               actor: principal.username,
               field: 'duplicate_of',
-              old_value: issue.duplicate_of,
+              old_value: issue.duplicateOf,
               new_value: target,
               comment: null,
               at,

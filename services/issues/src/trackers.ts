@@ -269,7 +269,7 @@ export class Trackers {
   private async visibleIssues(principal: Principal, ids: string[]) {
     return new Map(
       (await issueStore.getMany(this.db, ids))
-        .filter((i) => canSeeProject(principal, i.project_code))
+        .filter((i) => canSeeProject(principal, i.projectCode))
         .map((i) => [i.id, i]),
     );
   }
@@ -334,18 +334,18 @@ export class Trackers {
           ticket_key: linked.get(id)!.key,
           message: `already linked to ticket ${linked.get(id)!.key}`,
         });
-      else if (!this.mappingFor(tracker, issue.project_code))
+      else if (!this.mappingFor(tracker, issue.projectCode))
         results.set(id, {
           id,
           status: 'conflict',
-          message: `the tracker maps project ${issue.project_code} to no tracker project`,
+          message: `the tracker maps project ${issue.projectCode} to no tracker project`,
         });
       else ready.push(issue);
     }
     const port = this.port(tracker);
     const tickets: (ReturnType<typeof ticketView> & { issue_ids: string[] })[] = [];
     for (const group of groupForTickets(ready, by)) {
-      const mapping = this.mappingFor(tracker, group.project_code)!;
+      const mapping = this.mappingFor(tracker, group.projectCode)!;
       const issueIds = group.issues.map((i) => i.id);
       const text = renderTicket(group, tracker.field_templates);
       try {
@@ -490,11 +490,11 @@ export class Trackers {
       const target = bulwarkStatusFor(t.status_mapping, state.status);
       if (target === undefined) return 0;
       const issues = (await issueStore.getMany(trx, await ticketStore.linkedIssues(trx, ticket.id))).filter(
-        (i) => i.status_id !== target,
+        (i) => i.statusId !== target,
       );
       const at = new Date().toISOString();
       const actor = `tracker:${t.name}`;
-      for (const issue of issues) await issueStore.update(trx, issue.id, { status_id: target }, at);
+      for (const issue of issues) await issueStore.update(trx, issue.id, { statusId: target }, at);
       await historyStore.add(
         trx,
         issues.map((i) => ({
@@ -502,7 +502,7 @@ export class Trackers {
           actor_kind: 'tracker' as const,
           actor,
           field: 'status',
-          old_value: String(i.status_id),
+          old_value: String(i.statusId),
           new_value: String(target),
           comment: `Ticket ${ticket.key} is ${state.status}`,
           at,
@@ -513,8 +513,8 @@ export class Trackers {
         issues.map((i) =>
           newEvent(ISSUE_EVENTS.issueStatusChanged, i.id, {
             issue_id: i.id,
-            project_code: i.project_code,
-            from_status_id: i.status_id,
+            project_code: i.projectCode,
+            from_status_id: i.statusId,
             to_status_id: target,
             by: actor,
             comment: `Ticket ${ticket.key} is ${state.status}`,

@@ -10,7 +10,7 @@ import { conditionView, gateStore, policyStore, policyView } from '../store/gate
 import type { SortKey } from '../store/issues';
 import { securityRuleStore, securityRuleView } from '../store/security-rules';
 import { dedupRuleStore, dedupRuleView, statusStore } from '../store/settings';
-import type { IssueRow } from '../store/issues';
+import type { IssueRecord } from '../store/issues';
 import { issueFilter, issueView } from './views';
 
 type Handlers = HandlersOf<typeof issuesRoutes>;
@@ -63,11 +63,11 @@ export function issuesHandlers(
   boms: CyclonedxExports,
 ): Handlers {
   /** Issue views with their tickets, read in one query per page. */
-  const views = async (rows: IssueRow[]) => {
+  const views = async (rows: IssueRecord[]) => {
     const [names, tickets] = await Promise.all([issues.statusNames(), trackers.ticketsOf(rows.map((r) => r.id))]);
     return rows.map((r) => issueView(r, names, tickets.get(r.id)));
   };
-  const one = async (row: IssueRow) => (await views([row]))[0];
+  const one = async (row: IssueRecord) => (await views([row]))[0];
   const bulk = (ids: string[], done: string[], okStatus: 'deleted') =>
     ids.map((id) => ({ id, status: done.includes(id) ? okStatus : ('not_found' as const) }));
   return {

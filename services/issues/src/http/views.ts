@@ -1,6 +1,6 @@
-import { iso, json, Principal } from '@bulwark/platform';
+import type { Principal } from '@bulwark/platform';
 import type { IssueFilterParams } from '@bulwark/contracts';
-import type { IssueFilter, IssueRow } from '../store/issues';
+import type { IssueFilter, IssueRecord } from '../store/issues';
 import { IssueTicket, ticketView } from '../store/trackers';
 
 /** What issue routes filter by: some (the basic filter's) have no search[...] keys and no filter_inversion. */
@@ -55,47 +55,47 @@ export function issueFilter(principal: Principal, q: IssueFilterInput): IssueFil
   };
 }
 
-export function issueView(r: IssueRow, statusNames: Map<number, string>, ticket: IssueTicket | undefined) {
+export function issueView(r: IssueRecord, statusNames: Map<number, string>, ticket: IssueTicket | undefined) {
   return {
     id: r.id,
-    project_code: r.project_code,
-    layer_id: r.layer_id,
-    check_id: r.check_id,
-    scan_result_id: r.scan_id,
-    tool_id: r.tool_id,
-    tool_name: r.tool_name,
+    project_code: r.projectCode,
+    layer_id: r.layerId,
+    check_id: r.checkId,
+    scan_result_id: r.scanId,
+    tool_id: r.toolId,
+    tool_name: r.toolName,
     scanner: r.scanner,
     category: r.category,
     title: r.title,
     description: r.description,
     severity: r.severity,
-    rule_id: r.rule_id,
-    status_id: r.status_id,
-    status: statusNames.get(r.status_id) ?? String(r.status_id),
+    rule_id: r.ruleId,
+    status_id: r.statusId,
+    status: statusNames.get(r.statusId) ?? String(r.statusId),
     assignee: r.assignee,
     cve: r.cve,
-    vulnerability_ids: r.vulnerability_ids,
+    vulnerability_ids: r.vulnerabilityIds,
     cwes: r.cwes,
-    lib_name: r.lib_name,
-    lib_version: r.lib_version,
-    file_path: r.file_path,
-    start_line: r.start_line,
-    cvss_v2: r.cvss_v2,
-    cvss_v3: r.cvss_v3,
-    cvss_v4: r.cvss_v4,
-    cvss_unknown: r.cvss_unknown,
+    lib_name: r.libName,
+    lib_version: r.libVersion,
+    file_path: r.filePath,
+    start_line: r.startLine,
+    cvss_v2: r.cvssV2,
+    cvss_v3: r.cvssV3,
+    cvss_v4: r.cvssV4,
+    cvss_unknown: r.cvssUnknown,
     epss: r.epss,
-    known_exploited: r.known_exploited,
+    known_exploited: r.knownExploited,
     fingerprint: r.fingerprint,
     occurrences: r.occurrences,
     detections: r.detections,
-    first_detected_at: iso(r.first_detected_at)!,
-    last_detected_at: iso(r.last_detected_at)!,
-    first_scan_result_id: r.first_scan_id,
-    suppression: r.suppression === null ? null : json(r.suppression),
-    security_rule_id: r.security_rule_id,
-    duplicate_of: r.duplicate_of,
-    updated_at: iso(r.updated_at)!,
+    first_detected_at: r.firstDetectedAt,
+    last_detected_at: r.lastDetectedAt,
+    first_scan_result_id: r.firstScanId,
+    suppression: r.suppression,
+    security_rule_id: r.securityRuleId,
+    duplicate_of: r.duplicateOf,
+    updated_at: r.updatedAt,
     ticket: ticket ? ticketView(ticket) : null,
   };
 }

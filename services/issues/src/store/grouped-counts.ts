@@ -1,6 +1,6 @@
 /** The queries behind GET /issues/count/grouped: counts per group of attributes, and the weekly series. */
 import type { Queryable } from '@bulwark/platform';
-import { applyFilter, countedByGroups, IssueFilter, SEVERITY_RANK } from './issues';
+import { applyFilter, countSource, IssueFilter, SEVERITY_RANK } from './issues';
 import { reportQueries } from './report-queries';
 
 export type CountDimension = 'severity' | 'status' | 'project_code' | 'tool' | 'category';
@@ -28,18 +28,19 @@ export interface CountGroup {
 export const groupedCounts = {
   /**
    * The matching issues counted per combination of the dimensions' values, groups without issues left
-   * out. Filters that issue_counts answers sum its group counts (as a count does); others count rows.
+   * out, from the table a count of the filter reads ({@link countSource}).
    */
   async byAttributes(db: Queryable, f: IssueFilter, dimensions: CountDimension[]): Promise<CountGroup[]> {
     const columns = [...new Set(dimensions)]
       .sort((a, b) => Object.keys(COLUMNS).indexOf(a) - Object.keys(COLUMNS).indexOf(b))
       .map((d) => ({ dimension: d, ...COLUMNS[d] }));
     const selected = columns.map((c) => `issues.${c.column}`);
-    const q = countedByGroups(f)
-      ? applyFilter(db({ issues: 'issue_counts' }).select(selected).select(db.raw('sum(n) as n')), f)
+    const { table, summed } = countSource(db, f);
+    const q = summed
+      ? applyFilter(table.select(selected).select(db.raw('sum(n) as n')), f)
           .groupBy(selected)
           .havingRaw('sum(n) <> 0')
-      : applyFilter(db('issues').select(selected).count({ n: '*' }), f).groupBy(selected);
+      : applyFilter(table.select(selected).count({ n: '*' }), f).groupBy(selected);
     const rows: Record<string, string | number>[] = await q.orderByRaw(
       columns.map((c) => `issues.${c.column} ${c.order}`).join(', '),
     );
