@@ -9,7 +9,7 @@ import { OPEN_STATUSES, STATUS, statusOnDetection } from './domain/statuses';
 import type { QualityGates } from './quality-gates';
 import { HistoryEntry, historyStore } from './store/history';
 import { IssueStatus, issueStore, runStatement } from './store/issues';
-import { SecurityRuleRow, securityRuleStore } from './store/security-rules';
+import { SecurityRuleRecord, securityRuleStore } from './store/security-rules';
 import { dedupRuleStore, ingestedStore, UnchangedBasis } from './store/settings';
 
 export type ScanCompleted = EventPayload<typeof SCAN_EVENTS.scanCompleted>;
@@ -27,7 +27,7 @@ interface ChunkContext {
   at: string;
   toolName: string;
   dedupRules: DedupRule[];
-  rules: SecurityRuleRow[];
+  rules: SecurityRuleRecord[];
   written: Map<string, KnownIssue>;
   /** False when the project had no issue before this scan. */
   lookUp: boolean;
@@ -81,10 +81,10 @@ export class Ingestion {
     }
     if (
       !(await ingestedStore.claim(trx, {
-        scan_id: scan.scan_result_id,
-        check_id: scan.check_id,
-        layer_id: scan.layer_id,
-        project_code: scan.project_code,
+        scanId: scan.scan_result_id,
+        checkId: scan.check_id,
+        layerId: scan.layer_id,
+        projectCode: scan.project_code,
       }))
     )
       return undefined;
@@ -149,19 +149,19 @@ export class Ingestion {
     await historyStore.add(
       trx,
       fixed.map((f) => ({
-        issue_id: f.id,
-        actor_kind: 'scan',
+        issueId: f.id,
+        actorKind: 'scan',
         actor: scan.scan_result_id,
         field: 'status',
-        old_value: String(f.old),
-        new_value: String(STATUS.fixed),
+        oldValue: String(f.old),
+        newValue: String(STATUS.fixed),
         comment: 'Not found by a complete scan of the check that found it',
         at,
       })),
     );
     return {
       summary,
-      basis: { findings_digest: scan.findings_digest ?? null, keying, issues: redetected ?? ctx.written.size },
+      basis: { findingsDigest: scan.findings_digest ?? null, keying, issues: redetected ?? ctx.written.size },
     };
   }
 
@@ -183,15 +183,15 @@ export class Ingestion {
     const previous = await ingestedStore.previous(trx, scan.check_id, scan.scan_result_id);
     if (
       !previous ||
-      previous.findings_digest !== scan.findings_digest ||
+      previous.findingsDigest !== scan.findings_digest ||
       previous.keying !== keying ||
       previous.issues === null
     )
       return undefined;
-    const detected = await issueStore.countDetectedBy(trx, previous.scan_id);
+    const detected = await issueStore.countDetectedBy(trx, previous.scanId);
     if (detected !== previous.issues) return undefined;
     // Only these can change status; every other issue is re-detected as it is, set-wise.
-    const issues = await issueStore.redetectionCandidates(trx, previous.scan_id, STATUS.fixed);
+    const issues = await issueStore.redetectionCandidates(trx, previous.scanId, STATUS.fixed);
     const changed: IssueStatus[] = [];
     const history: HistoryEntry[] = [];
     for (const issue of issues) {
@@ -203,14 +203,14 @@ export class Ingestion {
       history.push(statusSetByScan(scan.scan_result_id, at, issue.id, issue.statusId, status, suppression));
       if (status === STATUS.reopen) summary.reopened++;
     }
-    await issueStore.redetect(trx, previous.scan_id, scan.scan_result_id, at, changed);
+    await issueStore.redetect(trx, previous.scanId, scan.scan_result_id, at, changed);
     await historyStore.add(trx, history);
     summary.findings = scan.findings_count;
     // As the per-finding path counts: each chunk's distinct keys, all of them existing issues now.
     summary.updated = previous.summary.created + previous.summary.updated;
     this.log.info('unchanged re-import: issues re-detected set-wise', {
       scanId: scan.scan_result_id,
-      previous: previous.scan_id,
+      previous: previous.scanId,
       issues: detected,
     });
     return detected;

@@ -1,6 +1,7 @@
 import { canSeeProject, conflict, Db, invalid, notFound, Principal, Trx, isUuid } from '@bulwark/platform';
 import { ISSUE_EVENTS, writeEvent } from '@bulwark/contracts';
 import { allowedTargets, isAllowedTransition } from './domain/statuses';
+import { statusChanged } from './events';
 import { CountDimension, groupedCounts } from './store/grouped-counts';
 import { commentStore, historyStore } from './store/history';
 import { IssueFilter, IssueRecord, issueStore, SortKey } from './store/issues';
@@ -29,7 +30,7 @@ export class Issues {
   }
 
   async statusNames(db: Db | Trx = this.db): Promise<Map<number, string>> {
-    return new Map((await statusStore.list(db)).map((s) => [s.id, s.name_en]));
+    return new Map((await statusStore.list(db)).map((s) => [s.id, s.nameEn]));
   }
 
   list(filter: IssueFilter, o: { page: number; limit: number; sort: SortKey; desc: boolean; cursor?: string }) {
@@ -150,7 +151,7 @@ export class Issues {
   }
 
   private async transitions(trx: Trx) {
-    return (await statusStore.transitions(trx)).map((t) => ({ from: t.from_status, to: t.to_status }));
+    return (await statusStore.transitions(trx)).map((t) => ({ from: t.fromStatus, to: t.toStatus }));
   }
 
   /** One manual status change, checked against the configured transitions. */
@@ -168,24 +169,22 @@ export class Issues {
     await issueStore.update(trx, issue.id, { statusId: to }, at);
     await historyStore.add(trx, [
       {
-        issue_id: issue.id,
-        actor_kind: 'user',
+        issueId: issue.id,
+        actorKind: 'user',
         actor: principal.username,
         field: 'status',
-        old_value: String(issue.statusId),
-        new_value: String(to),
+        oldValue: String(issue.statusId),
+        newValue: String(to),
         comment: comment ?? null,
         at,
       },
     ]);
-    await writeEvent(trx, ISSUE_EVENTS.issueStatusChanged, issue.id, {
-      issue_id: issue.id,
-      project_code: issue.projectCode,
-      from_status_id: issue.statusId,
-      to_status_id: to,
-      by: principal.username,
-      comment: comment ?? null,
-    });
+    await writeEvent(
+      trx,
+      ISSUE_EVENTS.issueStatusChanged,
+      issue.id,
+      statusChanged(issue, to, principal.username, comment ?? null),
+    );
     return 'changed';
   }
 
@@ -219,12 +218,12 @@ export class Issues {
         await issueStore.update(trx, id, { assignee: body.assignee }, at);
         await historyStore.add(trx, [
           {
-            issue_id: id,
-            actor_kind: 'user',
+            issueId: id,
+            actorKind: 'user',
             actor: principal.username,
             field: 'assignee',
-            old_value: issue.assignee,
-            new_value: body.assignee,
+            oldValue: issue.assignee,
+            newValue: body.assignee,
             comment: body.comment ?? null,
             at,
           },
@@ -347,12 +346,12 @@ export class Issues {
           await issueStore.update(trx, id, { duplicateOf: target }, at);
           await historyStore.add(trx, [
             {
-              issue_id: id,
-              actor_kind: 'user',
+              issueId: id,
+              actorKind: 'user',
               actor: principal.username,
               field: 'duplicate_of',
-              old_value: issue.duplicateOf,
-              new_value: target,
+              oldValue: issue.duplicateOf,
+              newValue: target,
               comment: null,
               at,
             },

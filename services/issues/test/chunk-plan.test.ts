@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import type { Finding } from '@bulwark/findings';
 import { KeyedFinding, KnownIssue, planChunk, PlanContext } from '../src/domain/chunk-plan';
 import { STATUS } from '../src/domain/statuses';
-import type { SecurityRuleRow } from '../src/store/security-rules';
+import type { SecurityRuleRecord } from '../src/store/security-rules';
 
 const AT = '2026-11-23T10:00:00.000Z';
 const SCAN = 'scan-2';
@@ -32,21 +32,21 @@ const keyed = (key: string, over: Partial<Finding> = {}, occurrences = 1): [stri
   { finding: finding(over), scope: 'scope', key, occurrences },
 ];
 
-const rule = (over: Partial<SecurityRuleRow> = {}): SecurityRuleRow => ({
+const rule = (over: Partial<SecurityRuleRecord> = {}): SecurityRuleRecord => ({
   id: 'rule-1',
   name: 'No SQL injection in demo',
-  rule_params: { cwe: 89 },
-  suppressing_status: STATUS.riskAccepted,
-  expiry_status: STATUS.new,
-  expires_at: null,
+  ruleParams: { cwe: 89 },
+  suppressingStatus: STATUS.riskAccepted,
+  expiryStatus: STATUS.new,
+  expiresAt: null,
   expired: false,
   author: 'admin',
-  created_at: new Date(AT),
-  updated_at: new Date(AT),
+  createdAt: AT,
+  updatedAt: AT,
   ...over,
 });
 
-const context = (rules: SecurityRuleRow[] = []): PlanContext => ({
+const context = (rules: SecurityRuleRecord[] = []): PlanContext => ({
   scan: { project_code: 'DEMO', layer_id: 'layer-1', check_id: 'check-1', scan_result_id: SCAN, tool_id: 'tool-1' },
   at: AT,
   toolName: 'Semgrep',
@@ -99,7 +99,7 @@ describe('issues: planning a chunk of findings', () => {
 
   it('gives a new issue the first matching security rule’s status and writes why', () => {
     const plan = planChunk(
-      context([rule({ id: 'other', rule_params: { cwe: 79 } }), rule()]),
+      context([rule({ id: 'other', ruleParams: { cwe: 79 } }), rule()]),
       new Map([keyed('a')]),
       new Map(),
       ids(),
@@ -107,12 +107,12 @@ describe('issues: planning a chunk of findings', () => {
     expect(plan.inserts[0]).to.include({ statusId: STATUS.riskAccepted, securityRuleId: 'rule-1' });
     expect(plan.history).to.deep.equal([
       {
-        issue_id: 'issue-1',
-        actor_kind: 'security_rule',
+        issueId: 'issue-1',
+        actorKind: 'security_rule',
         actor: 'No SQL injection in demo',
         field: 'status',
-        old_value: String(STATUS.new),
-        new_value: String(STATUS.riskAccepted),
+        oldValue: String(STATUS.new),
+        newValue: String(STATUS.riskAccepted),
         comment: 'Security rule No SQL injection in demo',
         at: AT,
       },
@@ -127,7 +127,7 @@ describe('issues: planning a chunk of findings', () => {
       ids(),
     );
     expect(plan.inserts[0]).to.include({ statusId: STATUS.falsePositive, securityRuleId: null });
-    expect(plan.history[0]).to.include({ actor_kind: 'scan', actor: SCAN, old_value: null });
+    expect(plan.history[0]).to.include({ actorKind: 'scan', actor: SCAN, oldValue: null });
   });
 
   it('reopens a fixed issue found by a new scan, and counts it', () => {
@@ -143,7 +143,7 @@ describe('issues: planning a chunk of findings', () => {
       securityRuleId: null,
     });
     expect(plan.history[0]).to.include({
-      old_value: String(STATUS.fixed),
+      oldValue: String(STATUS.fixed),
       comment: 'Detected again after it was fixed',
     });
     expect(plan.known.get('scope|a')).to.deep.equal({
@@ -165,13 +165,13 @@ describe('issues: planning a chunk of findings', () => {
   it('keeps the order of the findings in what it writes', () => {
     const known: KnownIssue = { id: 'k', statusId: STATUS.new, scanId: 'scan-1', securityRuleId: null };
     const plan = planChunk(
-      context([rule({ rule_params: { cwe: 22 } })]),
+      context([rule({ ruleParams: { cwe: 22 } })]),
       new Map([keyed('a', { cwes: [22] }), keyed('b'), keyed('c', { cwes: [22] })]),
       new Map([['scope|b', known]]),
       ids(),
     );
     expect(plan.inserts.map((i) => i.matchKey)).to.deep.equal(['a', 'c']);
-    expect(plan.history.map((h) => h.issue_id)).to.deep.equal(['issue-1', 'issue-2']);
+    expect(plan.history.map((h) => h.issueId)).to.deep.equal(['issue-1', 'issue-2']);
     expect([...plan.known.keys()]).to.deep.equal(['scope|a', 'scope|b', 'scope|c']);
   });
 });

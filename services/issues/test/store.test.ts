@@ -336,12 +336,12 @@ for (const backend of DATABASE_BACKENDS) {
         t.db,
         timelines.flatMap((tl, n) =>
           tl.changes.map(([day, from, to]): HistoryEntry => ({
-            issue_id: rows[n].id,
-            actor_kind: 'user',
+            issueId: rows[n].id,
+            actorKind: 'user',
             actor: 'alice',
             field: 'status',
-            old_value: from === null ? null : String(from),
-            new_value: String(to),
+            oldValue: from === null ? null : String(from),
+            newValue: String(to),
             comment: null,
             at: `${day}T10:00:00.000Z`,
           })),
@@ -378,7 +378,7 @@ for (const backend of DATABASE_BACKENDS) {
     });
 
     it('claims a scan once and keeps history in order', async () => {
-      const scan = { scan_id: randomUUID(), check_id: 'C', layer_id: 'L', project_code: 'p' };
+      const scan = { scanId: randomUUID(), checkId: 'C', layerId: 'L', projectCode: 'p' };
       expect(await ingestedStore.claim(t.db, scan)).to.equal(true);
       expect(await ingestedStore.claim(t.db, scan)).to.equal(false);
       const p = `p-${randomUUID().slice(0, 8)}`;
@@ -386,22 +386,22 @@ for (const backend of DATABASE_BACKENDS) {
       await issueStore.insertMany(t.db, [row]);
       await historyStore.add(t.db, [
         {
-          issue_id: row.id,
-          actor_kind: 'scan',
+          issueId: row.id,
+          actorKind: 'scan',
           actor: 'S1',
           field: 'status',
-          old_value: '1',
-          new_value: '4',
+          oldValue: '1',
+          newValue: '4',
           comment: null,
           at: '2026-01-01T00:00:00Z',
         },
         {
-          issue_id: row.id,
-          actor_kind: 'user',
+          issueId: row.id,
+          actorKind: 'user',
           actor: 'alice',
           field: 'status',
-          old_value: '4',
-          new_value: '8',
+          oldValue: '4',
+          newValue: '8',
           comment: 'again',
           at: '2026-01-02T00:00:00Z',
         },

@@ -69,12 +69,12 @@ for (const backend of DATABASE_BACKENDS) {
         name: 'r',
         type: 'redmine',
         url: 'http://tracker.example',
-        credentials_sealed: 'sealed',
+        credentialsSealed: 'sealed',
         projects: [],
-        status_mapping: { to_bulwark: [], to_tracker: [] },
-        field_templates: {},
-        jira_api_version: 3,
-        sync_enabled: true,
+        statusMapping: { to_bulwark: [], to_tracker: [] },
+        fieldTemplates: {},
+        jiraApiVersion: 3,
+        syncEnabled: true,
       });
       const ticket = await ticketStore.upsert(t.db, tracker.id, {
         key: '7',
@@ -84,12 +84,12 @@ for (const backend of DATABASE_BACKENDS) {
       });
       await ticketStore.link(t.db, [linked.id], ticket.id);
       const change = (id: string, kind: 'user' | 'scan' | 'tracker', to: number) => ({
-        issue_id: id,
-        actor_kind: kind,
+        issueId: id,
+        actorKind: kind,
         actor: kind,
         field: 'status',
-        old_value: '1',
-        new_value: String(to),
+        oldValue: '1',
+        newValue: String(to),
         comment: null,
         at,
       });
@@ -102,7 +102,7 @@ for (const backend of DATABASE_BACKENDS) {
 
       const [a, b] = await Promise.all([pushStore.claim(t.db, 1, 60), pushStore.claim(t.db, 5, 60)]);
       const claimed = [...a, ...b];
-      expect(claimed.map((c) => [c.issue_id, c.to_status, c.actor]).sort()).to.deep.equal(
+      expect(claimed.map((c) => [c.issueId, c.toStatus, c.actor]).sort()).to.deep.equal(
         [
           [linked.id, STATUS.fixed, 'user'],
           [linked.id, STATUS.reopen, 'scan'],
@@ -124,12 +124,12 @@ for (const backend of DATABASE_BACKENDS) {
         name: 'j',
         type: 'jira',
         url: 'http://jira.example',
-        credentials_sealed: 'sealed',
+        credentialsSealed: 'sealed',
         projects: [],
-        status_mapping: { to_bulwark: [], to_tracker: [] },
-        field_templates: {},
-        jira_api_version: 2,
-        sync_enabled: false,
+        statusMapping: { to_bulwark: [], to_tracker: [] },
+        fieldTemplates: {},
+        jiraApiVersion: 2,
+        syncEnabled: false,
       });
       const ticket = await ticketStore.upsert(t.db, tracker.id, {
         key: 'SEC-1',

@@ -3,7 +3,7 @@ import type { Finding, Suppression } from '@bulwark/findings';
 import type { EventPayload, SCAN_EVENTS } from '@bulwark/contracts';
 import type { HistoryEntry } from '../store/history';
 import { type Detection, type IssueMatch, type NewIssue, SEVERITY_RANK } from '../store/issues';
-import type { SecurityRuleRow } from '../store/security-rules';
+import type { SecurityRuleRecord } from '../store/security-rules';
 import { ruleMatches } from './rules';
 import { STATUS, statusOnDetection } from './statuses';
 
@@ -26,7 +26,7 @@ export interface PlanContext {
   at: string;
   toolName: string;
   /** The active security rules, in the order they are tried. */
-  rules: SecurityRuleRow[];
+  rules: SecurityRuleRecord[];
 }
 
 /** What one chunk writes, and what it changes in ingestion's picture of the issues. */
@@ -56,12 +56,12 @@ export function statusSetByScan(
   suppression: Suppression | undefined,
 ): HistoryEntry {
   return {
-    issue_id: issueId,
-    actor_kind: 'scan',
+    issueId,
+    actorKind: 'scan',
     actor: scanId,
     field: 'status',
-    old_value: from === null ? null : String(from),
-    new_value: String(to),
+    oldValue: from === null ? null : String(from),
+    newValue: String(to),
     comment: to === STATUS.reopen ? 'Detected again after it was fixed' : `Report suppression: ${suppression?.state}`,
     at,
   };
@@ -127,7 +127,7 @@ export function firstDetection(
   let history: HistoryEntry | undefined;
   if (status === STATUS.new) {
     const rule = ctx.rules.find((r) =>
-      ruleMatches(r.rule_params, {
+      ruleMatches(r.ruleParams, {
         projectCode: scan.project_code,
         toolName: ctx.toolName,
         scanner: f.tool,
@@ -137,15 +137,15 @@ export function firstDetection(
       }),
     );
     if (rule) {
-      status = rule.suppressing_status;
+      status = rule.suppressingStatus;
       ruleId = rule.id;
       history = {
-        issue_id: issueId,
-        actor_kind: 'security_rule',
+        issueId,
+        actorKind: 'security_rule',
         actor: rule.name,
         field: 'status',
-        old_value: String(STATUS.new),
-        new_value: String(status),
+        oldValue: String(STATUS.new),
+        newValue: String(status),
         comment: `Security rule ${rule.name}`,
         at,
       };

@@ -35,7 +35,7 @@ export function issuesGrpc(db: Db): ServiceImpl<typeof issuesV1.IssuesServiceSer
           open: !NOT_COUNTED_STATUSES.includes(g.statusId),
           count: g.count,
         })),
-        statuses: statuses.map((s) => ({ id: s.id, name: s.name_en })),
+        statuses: statuses.map((s) => ({ id: s.id, name: s.nameEn })),
       };
     },
 
@@ -45,7 +45,7 @@ export function issuesGrpc(db: Db): ServiceImpl<typeof issuesV1.IssuesServiceSer
         issueStore.topOpen(db, scopeFilter(req.scope), limit),
         statusStore.list(db),
       ]);
-      const names = new Map(statuses.map((s) => [s.id, s.name_en]));
+      const names = new Map(statuses.map((s) => [s.id, s.nameEn]));
       return {
         issuesJson: rows.map((r) =>
           JSON.stringify({
@@ -96,7 +96,7 @@ export function issuesGrpc(db: Db): ServiceImpl<typeof issuesV1.IssuesServiceSer
         await reportQueries.details(db, ids, Math.min(100, Math.max(0, req.historyLimit))),
         await statusStore.list(db),
       ];
-      const names = new Map(statuses.map((s) => [String(s.id), s.name_en]));
+      const names = new Map(statuses.map((s) => [String(s.id), s.nameEn]));
       const shown = (field: string, value: string | null) =>
         value === null ? '' : field === 'status' ? (names.get(value) ?? value) : value;
       return {
@@ -107,8 +107,8 @@ export function issuesGrpc(db: Db): ServiceImpl<typeof issuesV1.IssuesServiceSer
             at: h.at,
             actor: h.actor,
             field: h.field,
-            oldValue: shown(h.field, h.old_value),
-            newValue: shown(h.field, h.new_value),
+            oldValue: shown(h.field, h.oldValue),
+            newValue: shown(h.field, h.newValue),
             comment: h.comment ?? '',
           })),
         })),

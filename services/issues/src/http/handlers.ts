@@ -6,12 +6,26 @@ import type { Issues } from '../issues';
 import type { QualityGates } from '../quality-gates';
 import type { SecurityRules } from '../security-rules';
 import type { Trackers } from '../trackers';
-import { conditionView, gateStore, policyStore, policyView } from '../store/gates';
+import { type GateRecord, gateStore, policyStore } from '../store/gates';
 import type { SortKey } from '../store/issues';
-import { securityRuleStore, securityRuleView } from '../store/security-rules';
-import { dedupRuleStore, dedupRuleView, statusStore } from '../store/settings';
+import { securityRuleStore } from '../store/security-rules';
+import { dedupRuleStore, statusStore } from '../store/settings';
 import type { IssueRecord } from '../store/issues';
-import { issueFilter, issueView } from './views';
+import {
+  commentView,
+  conditionView,
+  dedupRuleView,
+  gateView,
+  historyView,
+  issueFilter,
+  issueView,
+  layerGateStateView,
+  policyView,
+  securityRuleValuesView,
+  securityRuleView,
+  statusView,
+  transitionView,
+} from './views';
 
 type Handlers = HandlersOf<typeof issuesRoutes>;
 
@@ -29,7 +43,7 @@ const ruleQuery = ({ filter: f, search }: Parameters<Handlers['securityRuleFilte
 
 const dedupInput = (b: Parameters<Handlers['createDedupRule']>[0]['body']) => ({
   name: b.name,
-  tool_name: b.tool_name ?? null,
+  toolName: b.tool_name ?? null,
   fields: b.fields as DedupRule['fields'],
   scope: b.scope ?? 'project',
 });
@@ -39,18 +53,6 @@ const conditionInput = (b: Parameters<Handlers['createCondition']>[0]['body']) =
   conditionValue: b.condition_value ?? '',
   operator: b.operator,
   value: b.value,
-});
-const statusView = (s: { id: number; name_en: string; name_ru: string; builtin: boolean }, lang?: string) => ({
-  id: s.id,
-  name: lang === 'ru' ? s.name_ru : s.name_en,
-  name_en: s.name_en,
-  name_ru: s.name_ru,
-  builtin: s.builtin,
-});
-const transitionView = (t: { id: string; from_status: number; to_status: number }) => ({
-  id: t.id,
-  from_status_id: t.from_status,
-  to_status_id: t.to_status,
 });
 
 /** HTTP handlers, keyed by the route table's operation ids: they translate, the services decide. */
@@ -68,6 +70,7 @@ export function issuesHandlers(
     return rows.map((r) => issueView(r, names, tickets.get(r.id)));
   };
   const one = async (row: IssueRecord) => (await views([row]))[0];
+  const detailedGateView = async (gate: GateRecord) => gateView(await gates.details(gate));
   const bulk = (ids: string[], done: string[], okStatus: 'deleted') =>
     ids.map((id) => ({ id, status: done.includes(id) ? okStatus : ('not_found' as const) }));
   return {
@@ -132,12 +135,13 @@ export function issuesHandlers(
           users: q.responsible_user_values,
           kinds: q.responsible_group_values,
         }),
-        (h) => h,
+        historyView,
       );
     },
-    addIssueComment: async (input) => issues.comment(requirePrincipal(input), input.params.id, input.body.message),
+    addIssueComment: async (input) =>
+      commentView(await issues.comment(requirePrincipal(input), input.params.id, input.body.message)),
     listIssueComments: async (input) =>
-      listPage(input.query, await issues.comments(requirePrincipal(input), input.params.id, input.query), (c) => c),
+      listPage(input.query, await issues.comments(requirePrincipal(input), input.params.id, input.query), commentView),
     similarIssues: async (input) => ({
       items: await views(await issues.similar(requirePrincipal(input), input.params.id)),
     }),
@@ -184,14 +188,15 @@ export function issuesHandlers(
         await securityRuleStore.list(db, { page: q.page, limit: q.limit, ...ruleQuery(q) }),
         securityRuleView,
       ),
-    securityRuleFilterValues: async ({ query: q }) => securityRuleStore.filterValues(db, ruleQuery(q)),
+    securityRuleFilterValues: async ({ query: q }) =>
+      securityRuleValuesView(await securityRuleStore.filterValues(db, ruleQuery(q))),
     getSecurityRule: async ({ params }) => securityRuleView(await rules.get(params.id)),
     updateSecurityRule: async ({ params, body }) => securityRuleView(await rules.update(params.id, body)),
     deleteSecurityRules: async ({ body }) => ({
       results: bulk(body.ids, await securityRuleStore.delete(db, body.ids), 'deleted'),
     }),
 
-    createQualityGate: async (input) => gates.view(await gates.create(requirePrincipal(input), input.body.name)),
+    createQualityGate: async (input) => detailedGateView(await gates.create(requirePrincipal(input), input.body.name)),
     listQualityGates: async ({ query: q }) => {
       const page = await gateStore.list(db, {
         page: q.page,
@@ -201,14 +206,14 @@ export function issuesHandlers(
         project: q.search.project_name,
       });
       return {
-        items: await Promise.all(page.items.map((g) => gates.view(g))),
+        items: await Promise.all(page.items.map(detailedGateView)),
         total: page.total,
         page: q.page,
         limit: q.limit,
       };
     },
-    getQualityGate: async ({ params }) => gates.view(await gates.get(params.id)),
-    updateQualityGate: async ({ params, body }) => gates.view(await gates.rename(params.id, body.name)),
+    getQualityGate: async ({ params }) => detailedGateView(await gates.get(params.id)),
+    updateQualityGate: async ({ params, body }) => detailedGateView(await gates.rename(params.id, body.name)),
     deleteQualityGates: async ({ body }) => ({
       results: bulk(body.ids, await gateStore.delete(db, body.ids), 'deleted'),
     }),
@@ -219,26 +224,36 @@ export function issuesHandlers(
       results: bulk(body.ids, await gateStore.deleteConditions(db, body.ids), 'deleted'),
     }),
     linkGatesToLayer: async (input) =>
-      gates.link(requirePrincipal(input), input.body.layer_id, input.body.quality_gates, true),
-    linkGateToPipe: async (input) =>
-      gates.link(
-        requirePrincipal(input),
-        input.body.layer_id,
-        [{ quality_gate_id: input.body.quality_gate_id, action: input.body.action }],
-        false,
+      layerGateStateView(
+        await gates.link(
+          requirePrincipal(input),
+          input.body.layer_id,
+          input.body.quality_gates.map((l) => ({ qualityGateId: l.quality_gate_id, action: l.action })),
+          true,
+        ),
       ),
-    layerGateState: async (input) => gates.layerState(requirePrincipal(input), input.params.layer_id),
+    linkGateToPipe: async (input) =>
+      layerGateStateView(
+        await gates.link(
+          requirePrincipal(input),
+          input.body.layer_id,
+          [{ qualityGateId: input.body.quality_gate_id, action: input.body.action }],
+          false,
+        ),
+      ),
+    layerGateState: async (input) =>
+      layerGateStateView(await gates.layerState(requirePrincipal(input), input.params.layer_id)),
 
     createPolicy: async (input) => {
       const b = input.body;
-      await gates.assertGates(b.quality_gates ?? []);
+      await gates.assertGates((b.quality_gates ?? []).map((g) => g.quality_gate_id));
       return policyView(
         await policyStore.insert(db, {
           name: b.name,
           description: b.description ?? '',
           author: requirePrincipal(input).username,
-          project_tags: b.project_tags,
-          quality_gates: b.quality_gates ?? [],
+          projectTags: b.project_tags,
+          qualityGates: b.quality_gates ?? [],
         }),
       );
     },
@@ -255,12 +270,12 @@ export function issuesHandlers(
         policyView,
       ),
     updatePolicy: async ({ params, body: b }) => {
-      await gates.assertGates(b.quality_gates ?? []);
+      await gates.assertGates((b.quality_gates ?? []).map((g) => g.quality_gate_id));
       const row = await policyStore.update(db, params.id, {
         name: b.name,
         description: b.description ?? '',
-        project_tags: b.project_tags,
-        quality_gates: b.quality_gates ?? [],
+        projectTags: b.project_tags,
+        qualityGates: b.quality_gates ?? [],
       });
       if (!row) throw notFound(`Policy ${params.id}`);
       return policyView(row);

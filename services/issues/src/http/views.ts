@@ -1,7 +1,13 @@
 import type { Principal } from '@bulwark/platform';
-import type { IssueFilterParams } from '@bulwark/contracts';
+import type { IssueFilterParams, TrackerType } from '@bulwark/contracts';
+import type { GateCondition } from '../domain/gates';
+import type { GateDetails, LayerGateState } from '../quality-gates';
+import type { PolicyRecord } from '../store/gates';
+import type { CommentRecord, HistoryRecord } from '../store/history';
 import type { IssueFilter, IssueRecord } from '../store/issues';
-import { IssueTicket, ticketView } from '../store/trackers';
+import type { SecurityRuleRecord, SecurityRuleValues } from '../store/security-rules';
+import type { DedupRuleRecord, StatusRecord, TransitionRecord } from '../store/settings';
+import type { IssueTicket, TicketRecord, TrackerRecord } from '../store/trackers';
 
 /** What issue routes filter by: some (the basic filter's) have no search[...] keys and no filter_inversion. */
 type IssueFilterInput = Pick<IssueFilterParams, 'filter'> &
@@ -99,3 +105,140 @@ export function issueView(r: IssueRecord, statusNames: Map<number, string>, tick
     ticket: ticket ? ticketView(ticket) : null,
   };
 }
+
+export const historyView = (h: HistoryRecord) => ({
+  id: h.id,
+  at: h.at,
+  actor_kind: h.actorKind,
+  actor: h.actor,
+  field: h.field,
+  old_value: h.oldValue,
+  new_value: h.newValue,
+  comment: h.comment,
+});
+
+export const commentView = (c: CommentRecord) => ({
+  id: c.id,
+  issue_id: c.issueId,
+  author: c.author,
+  message: c.message,
+  created_at: c.createdAt,
+});
+
+export const statusView = (s: StatusRecord, lang?: string) => ({
+  id: s.id,
+  name: lang === 'ru' ? s.nameRu : s.nameEn,
+  name_en: s.nameEn,
+  name_ru: s.nameRu,
+  builtin: s.builtin,
+});
+
+export const transitionView = (t: TransitionRecord) => ({
+  id: t.id,
+  from_status_id: t.fromStatus,
+  to_status_id: t.toStatus,
+});
+
+export const dedupRuleView = (r: DedupRuleRecord) => ({
+  id: r.id,
+  name: r.name,
+  tool_name: r.toolName,
+  fields: r.fields,
+  scope: r.scope,
+  created_at: r.createdAt,
+  updated_at: r.updatedAt,
+});
+
+export const securityRuleView = (r: SecurityRuleRecord) => ({
+  id: r.id,
+  name: r.name,
+  rule_params: r.ruleParams as Record<string, unknown>,
+  suppressing_status: r.suppressingStatus,
+  expiry_status: r.expiryStatus,
+  expires_at: r.expiresAt,
+  expired: r.expired,
+  author: r.author,
+  created_at: r.createdAt,
+  updated_at: r.updatedAt,
+});
+
+export const securityRuleValuesView = (v: SecurityRuleValues) => ({
+  suppressing_status: v.suppressingStatus,
+  expiry_status: v.expiryStatus,
+  instrument_type: v.instrumentType,
+  tool_type_name: v.toolTypeName,
+  category: v.category,
+  cve: v.cve,
+  cwe: v.cwe,
+  author: v.author,
+});
+
+export const conditionView = (c: GateCondition) => ({
+  id: c.id,
+  quality_gate_id: c.qualityGateId,
+  condition_type: c.conditionType,
+  condition_value: c.conditionValue,
+  operator: c.operator,
+  value: String(c.value),
+});
+
+export const gateView = ({ gate, conditions, links }: GateDetails) => ({
+  id: gate.id,
+  name: gate.name,
+  author: gate.author,
+  conditions: conditions.map(conditionView),
+  layers: links.map((l) => ({ layer_id: l.layerId, action: l.action })),
+  created_at: gate.createdAt,
+  updated_at: gate.updatedAt,
+});
+
+export const layerGateStateView = ({ layerId, gates, state }: LayerGateState) => ({
+  layer_id: layerId,
+  quality_gates: gates.map((g) => ({ quality_gate_id: g.id, name: g.name, action: g.action })),
+  locked: state?.locked ?? false,
+  last_scan_result_id: state?.scanId ?? null,
+  last_verdict: state?.verdict ?? null,
+});
+
+export const policyView = (p: PolicyRecord) => ({
+  id: p.id,
+  name: p.name,
+  description: p.description,
+  author: p.author,
+  project_tags: p.projectTags,
+  quality_gates: p.qualityGates,
+  created_at: p.createdAt,
+  updated_at: p.updatedAt,
+});
+
+export const ticketView = (t: TicketRecord & { trackerType: TrackerType }) => ({
+  tracker_id: t.trackerId,
+  tracker_type: t.trackerType,
+  key: t.key,
+  url: t.url,
+  status: t.status,
+  closed: t.closed,
+  synced_at: t.syncedAt,
+});
+
+export const trackerView = (t: TrackerRecord, tickets: number) => ({
+  id: t.id,
+  name: t.name,
+  type: t.type,
+  url: t.url,
+  has_credentials: true,
+  projects: t.projects,
+  status_mapping: t.statusMapping,
+  field_templates: {
+    summary: t.fieldTemplates.summary ?? '',
+    description: t.fieldTemplates.description ?? '',
+    labels: t.fieldTemplates.labels ?? [],
+  },
+  jira_api_version: t.jiraApiVersion,
+  sync_enabled: t.syncEnabled,
+  tickets,
+  last_sync_at: t.lastSyncAt,
+  last_sync_error: t.lastSyncError,
+  created_at: t.createdAt,
+  updated_at: t.updatedAt,
+});
