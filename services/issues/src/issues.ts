@@ -2,13 +2,33 @@ import { canSeeProject, conflict, Db, invalid, notFound, Principal, Trx, isUuid 
 import { ISSUE_EVENTS, writeEvent } from '@bulwark/contracts';
 import { allowedTargets, isAllowedTransition } from './domain/statuses';
 import { statusChanged } from './events';
-import { CountDimension, groupedCounts } from './store/grouped-counts';
+import { CountDimension, CountGroupRecord, groupedCounts, WeekCountsRecord } from './store/grouped-counts';
 import { commentStore, historyStore } from './store/history';
 import { IssueFilter, IssueRecord, issueStore, SortKey } from './store/issues';
 import { statusStore } from './store/settings';
 import { ticketStore } from './store/trackers';
 
 type ChangeStatus = 'changed' | 'unchanged' | 'not_found' | 'conflict';
+
+/** The values each issue filter can take among the matching issues. */
+export interface IssueFilterValues {
+  tools: unknown[];
+  scanners: unknown[];
+  projectCodes: unknown[];
+  layers: unknown[];
+  checks: unknown[];
+  statuses: { id: number; name: string }[];
+  severities: unknown[];
+  assignees: unknown[];
+  categories: unknown[];
+  cves: unknown[];
+  cwes: unknown[];
+  libNames: unknown[];
+  detectedAt: { min: string | null; max: string | null };
+}
+
+export type IssueBasicFilterValues = Pick<IssueFilterValues, 'statuses' | 'severities' | 'tools' | 'projectCodes'> &
+  Partial<Pick<IssueFilterValues, 'detectedAt'>>;
 
 /** Reading and changing issues on behalf of a caller, within the caller's projects. */
 export class Issues {
@@ -45,16 +65,20 @@ export class Issues {
    * The matching issues per group (severity, status, project, tool, category), or new, fixed and open
    * per week up to now when grouped by week, which takes no other dimension.
    */
-  async countGrouped(filter: IssueFilter, by: ('week' | CountDimension)[], weeks: number) {
+  async countGrouped(
+    filter: IssueFilter,
+    by: ('week' | CountDimension)[],
+    weeks: number,
+  ): Promise<{ weeks: WeekCountsRecord[] } | { groups: CountGroupRecord[]; total: number }> {
     if (by.includes('week')) {
       if (by.length > 1)
         throw invalid('group_by=week takes no other dimension', [
           { field: 'group_by', problem: 'week cannot be combined with another value' },
         ]);
-      return { group_by: by, groups: await groupedCounts.weekly(this.db, filter, weeks, new Date()) };
+      return { weeks: await groupedCounts.weekly(this.db, filter, weeks, new Date()) };
     }
     const groups = await groupedCounts.byAttributes(this.db, filter, by as CountDimension[]);
-    return { group_by: by, groups, total: groups.reduce((sum, g) => sum + g.count, 0) };
+    return { groups, total: groups.reduce((sum, g) => sum + g.count, 0) };
   }
 
   compactCounts(): Promise<void> {
@@ -62,7 +86,7 @@ export class Issues {
   }
 
   /** Values each filter can take among the matching issues. */
-  async filterValues(filter: IssueFilter) {
+  async filterValues(filter: IssueFilter): Promise<IssueFilterValues> {
     const names = await this.statusNames();
     const d = (column: string, unnest = false) => issueStore.distinct(this.db, filter, column, unnest);
     const [
@@ -95,23 +119,24 @@ export class Issues {
       issueStore.detectedRange(this.db, filter),
     ]);
     return {
-      tool: tools,
-      tool_name: scanners,
-      project_code: projects,
-      layer: layers,
-      check: checks,
-      status: (statuses as number[]).map((id) => ({ id, name: names.get(id) ?? String(id) })),
-      severity: severities,
-      assignee: assignees,
-      category: categories,
-      cve: cves,
-      cwe: cwes,
-      lib_name: libs,
-      detected_at: range,
+      tools,
+      scanners,
+      projectCodes: projects,
+      layers,
+      checks,
+      statuses: (statuses as number[]).map((id) => ({ id, name: names.get(id) ?? String(id) })),
+      severities,
+      assignees,
+      categories,
+      cves,
+      cwes,
+      libNames: libs,
+      detectedAt: range,
     };
   }
 
-  async basicFilter(filter: IssueFilter, needDetectedAt: boolean) {
+  /** The basic filter's values among the matching issues; the range of detection times only when asked for. */
+  async basicFilter(filter: IssueFilter, needDetectedAt: boolean): Promise<IssueBasicFilterValues> {
     const [values, range] = await Promise.all([
       Promise.all([
         issueStore.distinct(this.db, filter, 'status_id'),
@@ -124,11 +149,11 @@ export class Issues {
     const names = await this.statusNames();
     const [statuses, severities, tools, projects] = values;
     return {
-      status: (statuses as number[]).map((id) => ({ id, name: names.get(id) ?? String(id) })),
-      severity: severities,
-      tool: tools,
-      project_code: projects,
-      ...(range ? { detected_at: range } : {}),
+      statuses: (statuses as number[]).map((id) => ({ id, name: names.get(id) ?? String(id) })),
+      severities,
+      tools,
+      projectCodes: projects,
+      ...(range ? { detectedAt: range } : {}),
     };
   }
 

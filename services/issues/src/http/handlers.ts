@@ -14,10 +14,13 @@ import type { IssueRecord } from '../store/issues';
 import {
   commentView,
   conditionView,
+  countGroupView,
   dedupRuleView,
   gateView,
   historyView,
+  issueBasicFilterView,
   issueFilter,
+  issueFilterValuesView,
   issueView,
   layerGateStateView,
   policyView,
@@ -25,6 +28,7 @@ import {
   securityRuleView,
   statusView,
   transitionView,
+  weekCountsView,
 } from './views';
 
 type Handlers = HandlersOf<typeof issuesRoutes>;
@@ -105,13 +109,21 @@ export function issuesHandlers(
         },
       ),
     countIssues: async (input) => ({ count: await issues.count(issueFilter(requirePrincipal(input), input.query)) }),
-    countIssuesGrouped: async (input) =>
-      issues.countGrouped(issueFilter(requirePrincipal(input), input.query), input.query.group_by, input.query.weeks),
-    issueFilterValues: async (input) => issues.filterValues(issueFilter(requirePrincipal(input), input.query)),
+    countIssuesGrouped: async (input) => {
+      const q = input.query;
+      const counted = await issues.countGrouped(issueFilter(requirePrincipal(input), q), q.group_by, q.weeks);
+      return 'weeks' in counted
+        ? { group_by: q.group_by, groups: counted.weeks.map(weekCountsView) }
+        : { group_by: q.group_by, groups: counted.groups.map(countGroupView), total: counted.total };
+    },
+    issueFilterValues: async (input) =>
+      issueFilterValuesView(await issues.filterValues(issueFilter(requirePrincipal(input), input.query))),
     issueBasicFilter: async (input) =>
-      issues.basicFilter(
-        issueFilter(requirePrincipal(input), input.query),
-        input.query.filter.need_detected_at ?? false,
+      issueBasicFilterView(
+        await issues.basicFilter(
+          issueFilter(requirePrincipal(input), input.query),
+          input.query.filter.need_detected_at ?? false,
+        ),
       ),
     issueCvssSeverities: async (input) => issues.cvssSeverities(issueFilter(requirePrincipal(input), input.query)),
     deleteIssues: async (input) => ({ results: await issues.delete(requirePrincipal(input), input.body.ids) }),

@@ -1,8 +1,10 @@
 import type { Principal } from '@bulwark/platform';
 import type { IssueFilterParams, TrackerType } from '@bulwark/contracts';
 import type { GateCondition } from '../domain/gates';
+import type { IssueBasicFilterValues, IssueFilterValues } from '../issues';
 import type { GateDetails, LayerGateState } from '../quality-gates';
 import type { PolicyRecord } from '../store/gates';
+import type { CountGroupRecord, WeekCountsRecord } from '../store/grouped-counts';
 import type { CommentRecord, HistoryRecord } from '../store/history';
 import type { IssueFilter, IssueRecord } from '../store/issues';
 import type { SecurityRuleRecord, SecurityRuleValues } from '../store/security-rules';
@@ -105,6 +107,48 @@ export function issueView(r: IssueRecord, statusNames: Map<number, string>, tick
     ticket: ticket ? ticketView(ticket) : null,
   };
 }
+
+export const issueFilterValuesView = (v: IssueFilterValues) => ({
+  tool: v.tools,
+  tool_name: v.scanners,
+  project_code: v.projectCodes,
+  layer: v.layers,
+  check: v.checks,
+  status: v.statuses,
+  severity: v.severities,
+  assignee: v.assignees,
+  category: v.categories,
+  cve: v.cves,
+  cwe: v.cwes,
+  lib_name: v.libNames,
+  detected_at: v.detectedAt,
+});
+
+export const issueBasicFilterView = (v: IssueBasicFilterValues) => ({
+  status: v.statuses,
+  severity: v.severities,
+  tool: v.tools,
+  project_code: v.projectCodes,
+  ...(v.detectedAt ? { detected_at: v.detectedAt } : {}),
+});
+
+/** A group of GET /issues/count/grouped: its count, then the dimensions asked for, in the order of the table's columns. */
+export const countGroupView = (g: CountGroupRecord) => ({
+  count: g.count,
+  ...(g.severity !== undefined ? { severity: g.severity } : {}),
+  ...(g.statusId !== undefined ? { status_id: g.statusId } : {}),
+  ...(g.projectCode !== undefined ? { project_code: g.projectCode } : {}),
+  ...(g.tool !== undefined ? { tool: g.tool } : {}),
+  ...(g.category !== undefined ? { category: g.category } : {}),
+});
+
+export const weekCountsView = (w: WeekCountsRecord) => ({
+  week_start: w.weekStart,
+  week_end: w.weekEnd,
+  new: w.opened,
+  fixed: w.fixed,
+  open: w.open,
+});
 
 export const historyView = (h: HistoryRecord) => ({
   id: h.id,
