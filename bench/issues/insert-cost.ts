@@ -65,46 +65,48 @@ const VARIANTS: Record<string, { label: string; drop?: string[]; chunked?: boole
 const at = new Date().toISOString();
 const rows: NewIssue[] = Array.from({ length: N }, (_, i) => ({
   id: randomUUID(),
-  project_code: 'bench',
-  scope_id: '',
-  match_key: createHash('sha256').update(`k${i}`).digest('hex'),
-  layer_id: 'layer-1',
-  check_id: 'check-1',
-  scan_id: 'scan-1',
-  first_scan_id: 'scan-1',
-  tool_id: 't',
-  tool_name: 'Semgrep',
+  projectCode: 'bench',
+  scopeId: '',
+  matchKey: createHash('sha256').update(`k${i}`).digest('hex'),
+  layerId: 'layer-1',
+  checkId: 'check-1',
+  scanId: 'scan-1',
+  firstScanId: 'scan-1',
+  toolId: 't',
+  toolName: 'Semgrep',
   scanner: 'Semgrep',
   category: 'sast',
   title: `Problem of rule.${i % 300}`,
   description: `Description of rule.${i % 300} in src/module${i % 4000}/file${i % 97}.py`,
   severity: SEVERITIES[i % 5],
-  severity_rank: 5 - (i % 5),
-  rule_id: `rule.${i % 300}`,
-  status_id: 1,
+  severityRank: 5 - (i % 5),
+  ruleId: `rule.${i % 300}`,
+  statusId: 1,
   cve: i % 10 === 0 ? `CVE-2025-${10000 + (i % 5000)}` : null,
-  vulnerability_ids: i % 10 === 0 ? [`CVE-2025-${10000 + (i % 5000)}`] : [],
+  vulnerabilityIds: i % 10 === 0 ? [`CVE-2025-${10000 + (i % 5000)}`] : [],
   cwes: [79 + (i % 40)],
-  lib_name: null,
-  lib_version: null,
-  file_path: `src/module${i % 4000}/file${i % 97}.py`,
-  start_line: 1 + (i % 500),
-  cvss_v2: null,
-  cvss_v3: i % 3 === 0 ? (i % 100) / 10 : null,
-  cvss_v4: null,
-  cvss_unknown: null,
-  cvss_max: i % 3 === 0 ? (i % 100) / 10 : null,
+  libName: null,
+  libVersion: null,
+  filePath: `src/module${i % 4000}/file${i % 97}.py`,
+  startLine: 1 + (i % 500),
+  cvssV2: null,
+  cvssV3: i % 3 === 0 ? (i % 100) / 10 : null,
+  cvssV4: null,
+  cvssUnknown: null,
+  cvssMax: i % 3 === 0 ? (i % 100) / 10 : null,
   epss: null,
-  known_exploited: false,
+  knownExploited: false,
   fingerprint: createHash('sha256').update(`f${i}`).digest('hex'),
   occurrences: 1,
   suppression: null,
-  security_rule_id: null,
-  first_detected_at: at,
-  last_detected_at: at,
-  updated_at: at,
+  securityRuleId: null,
+  firstDetectedAt: at,
+  lastDetectedAt: at,
+  updatedAt: at,
 }));
-const COLUMNS = Object.keys(rows[0]) as (keyof NewIssue)[];
+const FIELDS = Object.keys(rows[0]) as (keyof NewIssue)[];
+/** The column of each field: its name in snake_case. */
+const COLUMNS = FIELDS.map((f) => f.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`));
 /** The columns of issue_records (scan_id and the detection times are in issue_detection_state). */
 const RECORD_COLUMNS = COLUMNS.filter((c) => !['scan_id', 'last_detected_at', 'updated_at'].includes(c));
 
@@ -118,7 +120,7 @@ async function copyAndMerge(trx: Trx, pid: number): Promise<string> {
     for (let i = 0; i < rows.length; i += 1000)
       yield rows
         .slice(i, i + 1000)
-        .map((r) => `${COLUMNS.map((c) => copyText(r[c])).join('\t')}\n`)
+        .map((r) => `${FIELDS.map((f) => copyText(r[f])).join('\t')}\n`)
         .join('');
   };
   await pipeline(Readable.from(lines()), connection.query(copyFrom(`copy stage (${COLUMNS.join(', ')}) from stdin`)));

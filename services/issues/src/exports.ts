@@ -43,7 +43,7 @@ export async function* sarifExport(
         if (known) mergeRule(known.rule, issue);
         else rules.set(rule.id, (known = { index: rules.size, rule }));
         return JSON.stringify(
-          sarifResult(issue, known.index, statusNames.get(issue.status_id) ?? String(issue.status_id)),
+          sarifResult(issue, known.index, statusNames.get(issue.statusId) ?? String(issue.statusId)),
         );
       });
       if (results.length) yield `${written ? ',' : ''}${results.join(',')}`;

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import type { Finding, Suppression } from '@bulwark/findings';
-import { CatalogClient, json, Logger, ScanningClient, Trx, unlessNotFound } from '@bulwark/platform';
+import type { Finding } from '@bulwark/findings';
+import { CatalogClient, Logger, ScanningClient, Trx, unlessNotFound } from '@bulwark/platform';
 import {
   decodeJson,
   EventPayload,
@@ -16,8 +16,8 @@ import { countIngestion } from './ingestion-metrics';
 import { OPEN_STATUSES, STATUS, statusOnDetection } from './domain/statuses';
 import type { QualityGates } from './quality-gates';
 import { HistoryEntry, historyStore } from './store/history';
-import { issueStore, runStatement } from './store/issues';
-import { SecurityRuleRow, securityRuleStore } from './store/security-rules';
+import { IssueStatus, issueStore, runStatement } from './store/issues';
+import { SecurityRuleRecord, securityRuleStore } from './store/security-rules';
 import { dedupRuleStore, ingestedStore, UnchangedBasis } from './store/settings';
 
 export type ScanCompleted = EventPayload<typeof SCAN_EVENTS.scanCompleted>;
@@ -35,7 +35,7 @@ interface ChunkContext {
   at: string;
   toolName: string;
   dedupRules: DedupRule[];
-  rules: SecurityRuleRow[];
+  rules: SecurityRuleRecord[];
   written: Map<string, KnownIssue>;
   /** False when the project had no issue before this scan. */
   lookUp: boolean;
@@ -89,10 +89,10 @@ export class Ingestion {
     }
     if (
       !(await ingestedStore.claim(trx, {
-        scan_id: scan.scan_result_id,
-        check_id: scan.check_id,
-        layer_id: scan.layer_id,
-        project_code: scan.project_code,
+        scanId: scan.scan_result_id,
+        checkId: scan.check_id,
+        layerId: scan.layer_id,
+        projectCode: scan.project_code,
       }))
     )
       return undefined;
@@ -157,19 +157,19 @@ export class Ingestion {
     await historyStore.add(
       trx,
       fixed.map((f) => ({
-        issue_id: f.id,
-        actor_kind: 'scan',
+        issueId: f.id,
+        actorKind: 'scan',
         actor: scan.scan_result_id,
         field: 'status',
-        old_value: String(f.old),
-        new_value: String(STATUS.fixed),
+        oldValue: String(f.old),
+        newValue: String(STATUS.fixed),
         comment: 'Not found by a complete scan of the check that found it',
         at,
       })),
     );
     return {
       summary,
-      basis: { findings_digest: scan.findings_digest ?? null, keying, issues: redetected ?? ctx.written.size },
+      basis: { findingsDigest: scan.findings_digest ?? null, keying, issues: redetected ?? ctx.written.size },
     };
   }
 
@@ -191,34 +191,34 @@ export class Ingestion {
     const previous = await ingestedStore.previous(trx, scan.check_id, scan.scan_result_id);
     if (
       !previous ||
-      previous.findings_digest !== scan.findings_digest ||
+      previous.findingsDigest !== scan.findings_digest ||
       previous.keying !== keying ||
       previous.issues === null
     )
       return undefined;
-    const detected = await issueStore.countDetectedBy(trx, previous.scan_id);
+    const detected = await issueStore.countDetectedBy(trx, previous.scanId);
     if (detected !== previous.issues) return undefined;
     // Only these can change status; every other issue is re-detected as it is, set-wise.
-    const issues = await issueStore.redetectionCandidates(trx, scan.project_code, previous.scan_id, STATUS.fixed);
-    const changed: { id: string; status_id: number }[] = [];
+    const issues = await issueStore.redetectionCandidates(trx, scan.project_code, previous.scanId, STATUS.fixed);
+    const changed: IssueStatus[] = [];
     const history: HistoryEntry[] = [];
     for (const issue of issues) {
       // The issue's suppression is the one its last finding carried: the same finding's.
-      const suppression = issue.suppression === null ? undefined : json<Suppression>(issue.suppression);
-      const status = statusOnDetection(issue.status_id, suppression);
-      if (status === issue.status_id) continue;
-      changed.push({ id: issue.id, status_id: status });
-      history.push(statusSetByScan(scan.scan_result_id, at, issue.id, issue.status_id, status, suppression));
+      const suppression = issue.suppression ?? undefined;
+      const status = statusOnDetection(issue.statusId, suppression);
+      if (status === issue.statusId) continue;
+      changed.push({ id: issue.id, statusId: status });
+      history.push(statusSetByScan(scan.scan_result_id, at, issue.id, issue.statusId, status, suppression));
       if (status === STATUS.reopen) summary.reopened++;
     }
-    await issueStore.redetect(trx, previous.scan_id, scan.scan_result_id, at, changed);
+    await issueStore.redetect(trx, previous.scanId, scan.scan_result_id, at, changed);
     await historyStore.add(trx, history);
     summary.findings = scan.findings_count;
     // As the per-finding path counts: each chunk's distinct keys, all of them existing issues now.
     summary.updated = previous.summary.created + previous.summary.updated;
     this.log.info('unchanged re-import: issues re-detected set-wise', {
       scanId: scan.scan_result_id,
-      previous: previous.scan_id,
+      previous: previous.scanId,
       issues: detected,
     });
     return detected;

@@ -1,13 +1,34 @@
 import { canSeeProject, conflict, Db, invalid, notFound, Principal, Trx, isUuid } from '@bulwark/platform';
 import { ISSUE_EVENTS, writeEvent } from '@bulwark/contracts';
 import { allowedTargets, isAllowedTransition } from './domain/statuses';
-import { CountDimension, groupedCounts } from './store/grouped-counts';
+import { statusChanged } from './events';
+import { CountDimension, CountGroupRecord, groupedCounts, WeekCountsRecord } from './store/grouped-counts';
 import { commentStore, historyStore } from './store/history';
-import { IssueFilter, IssueRow, issueStore, SortKey } from './store/issues';
+import { IssueFilter, IssueRecord, issueStore, SortKey } from './store/issues';
 import { statusStore } from './store/settings';
 import { ticketStore } from './store/trackers';
 
 type ChangeStatus = 'changed' | 'unchanged' | 'not_found' | 'conflict';
+
+/** The values each issue filter can take among the matching issues. */
+export interface IssueFilterValues {
+  tools: unknown[];
+  scanners: unknown[];
+  projectCodes: unknown[];
+  layers: unknown[];
+  checks: unknown[];
+  statuses: { id: number; name: string }[];
+  severities: unknown[];
+  assignees: unknown[];
+  categories: unknown[];
+  cves: unknown[];
+  cwes: unknown[];
+  libNames: unknown[];
+  detectedAt: { min: string | null; max: string | null };
+}
+
+export type IssueBasicFilterValues = Pick<IssueFilterValues, 'statuses' | 'severities' | 'tools' | 'projectCodes'> &
+  Partial<Pick<IssueFilterValues, 'detectedAt'>>;
 
 /** Reading and changing issues on behalf of a caller, within the caller's projects. */
 export class Issues {
@@ -22,14 +43,14 @@ export class Issues {
     return result;
   }
 
-  async visible(principal: Principal, id: string, db: Db | Trx = this.db): Promise<IssueRow> {
+  async visible(principal: Principal, id: string, db: Db | Trx = this.db): Promise<IssueRecord> {
     const issue = await issueStore.get(db, id);
-    if (!issue || !canSeeProject(principal, issue.project_code)) throw notFound(`Issue ${id}`);
+    if (!issue || !canSeeProject(principal, issue.projectCode)) throw notFound(`Issue ${id}`);
     return issue;
   }
 
   async statusNames(db: Db | Trx = this.db): Promise<Map<number, string>> {
-    return new Map((await statusStore.list(db)).map((s) => [s.id, s.name_en]));
+    return new Map((await statusStore.list(db)).map((s) => [s.id, s.nameEn]));
   }
 
   list(filter: IssueFilter, o: { page: number; limit: number; sort: SortKey; desc: boolean; cursor?: string }) {
@@ -44,16 +65,20 @@ export class Issues {
    * The matching issues per group (severity, status, project, tool, category), or new, fixed and open
    * per week up to now when grouped by week, which takes no other dimension.
    */
-  async countGrouped(filter: IssueFilter, by: ('week' | CountDimension)[], weeks: number) {
+  async countGrouped(
+    filter: IssueFilter,
+    by: ('week' | CountDimension)[],
+    weeks: number,
+  ): Promise<{ weeks: WeekCountsRecord[] } | { groups: CountGroupRecord[]; total: number }> {
     if (by.includes('week')) {
       if (by.length > 1)
         throw invalid('group_by=week takes no other dimension', [
           { field: 'group_by', problem: 'week cannot be combined with another value' },
         ]);
-      return { group_by: by, groups: await groupedCounts.weekly(this.db, filter, weeks, new Date()) };
+      return { weeks: await groupedCounts.weekly(this.db, filter, weeks, new Date()) };
     }
     const groups = await groupedCounts.byAttributes(this.db, filter, by as CountDimension[]);
-    return { group_by: by, groups, total: groups.reduce((sum, g) => sum + g.count, 0) };
+    return { groups, total: groups.reduce((sum, g) => sum + g.count, 0) };
   }
 
   compactCounts(): Promise<void> {
@@ -61,7 +86,7 @@ export class Issues {
   }
 
   /** Values each filter can take among the matching issues. */
-  async filterValues(filter: IssueFilter) {
+  async filterValues(filter: IssueFilter): Promise<IssueFilterValues> {
     const names = await this.statusNames();
     const d = (column: string, unnest = false) => issueStore.distinct(this.db, filter, column, unnest);
     const [
@@ -94,23 +119,24 @@ export class Issues {
       issueStore.detectedRange(this.db, filter),
     ]);
     return {
-      tool: tools,
-      tool_name: scanners,
-      project_code: projects,
-      layer: layers,
-      check: checks,
-      status: (statuses as number[]).map((id) => ({ id, name: names.get(id) ?? String(id) })),
-      severity: severities,
-      assignee: assignees,
-      category: categories,
-      cve: cves,
-      cwe: cwes,
-      lib_name: libs,
-      detected_at: range,
+      tools,
+      scanners,
+      projectCodes: projects,
+      layers,
+      checks,
+      statuses: (statuses as number[]).map((id) => ({ id, name: names.get(id) ?? String(id) })),
+      severities,
+      assignees,
+      categories,
+      cves,
+      cwes,
+      libNames: libs,
+      detectedAt: range,
     };
   }
 
-  async basicFilter(filter: IssueFilter, needDetectedAt: boolean) {
+  /** The basic filter's values among the matching issues; the range of detection times only when asked for. */
+  async basicFilter(filter: IssueFilter, needDetectedAt: boolean): Promise<IssueBasicFilterValues> {
     const [values, range] = await Promise.all([
       Promise.all([
         issueStore.distinct(this.db, filter, 'status_id'),
@@ -123,11 +149,11 @@ export class Issues {
     const names = await this.statusNames();
     const [statuses, severities, tools, projects] = values;
     return {
-      status: (statuses as number[]).map((id) => ({ id, name: names.get(id) ?? String(id) })),
-      severity: severities,
-      tool: tools,
-      project_code: projects,
-      ...(range ? { detected_at: range } : {}),
+      statuses: (statuses as number[]).map((id) => ({ id, name: names.get(id) ?? String(id) })),
+      severities,
+      tools,
+      projectCodes: projects,
+      ...(range ? { detectedAt: range } : {}),
     };
   }
 
@@ -150,42 +176,40 @@ export class Issues {
   }
 
   private async transitions(trx: Trx) {
-    return (await statusStore.transitions(trx)).map((t) => ({ from: t.from_status, to: t.to_status }));
+    return (await statusStore.transitions(trx)).map((t) => ({ from: t.fromStatus, to: t.toStatus }));
   }
 
   /** One manual status change, checked against the configured transitions. */
   private async changeStatus(
     trx: Trx,
     principal: Principal,
-    issue: IssueRow,
+    issue: IssueRecord,
     to: number,
     comment: string | undefined,
     at: string,
   ): Promise<ChangeStatus> {
-    if (issue.status_id === to) return 'unchanged';
+    if (issue.statusId === to) return 'unchanged';
     const transitions = await this.transitions(trx);
-    if (!isAllowedTransition(transitions, issue.status_id, to)) return 'conflict';
-    await issueStore.update(trx, issue.id, { status_id: to }, at);
+    if (!isAllowedTransition(transitions, issue.statusId, to)) return 'conflict';
+    await issueStore.update(trx, issue.id, { statusId: to }, at);
     await historyStore.add(trx, [
       {
-        issue_id: issue.id,
-        actor_kind: 'user',
+        issueId: issue.id,
+        actorKind: 'user',
         actor: principal.username,
         field: 'status',
-        old_value: String(issue.status_id),
-        new_value: String(to),
+        oldValue: String(issue.statusId),
+        newValue: String(to),
         comment: comment ?? null,
         at,
       },
     ]);
-    await writeEvent(trx, ISSUE_EVENTS.issueStatusChanged, issue.id, {
-      issue_id: issue.id,
-      project_code: issue.project_code,
-      from_status_id: issue.status_id,
-      to_status_id: to,
-      by: principal.username,
-      comment: comment ?? null,
-    });
+    await writeEvent(
+      trx,
+      ISSUE_EVENTS.issueStatusChanged,
+      issue.id,
+      statusChanged(issue, to, principal.username, comment ?? null),
+    );
     return 'changed';
   }
 
@@ -198,19 +222,19 @@ export class Issues {
     principal: Principal,
     id: string,
     body: { assignee?: string | null; status_id?: number; comment?: string },
-  ): Promise<IssueRow> {
+  ): Promise<IssueRecord> {
     await this.tx(async (trx) => {
       const [issue] = await issueStore.getMany(trx, [id]);
-      if (!issue || !canSeeProject(principal, issue.project_code)) throw notFound(`Issue ${id}`);
+      if (!issue || !canSeeProject(principal, issue.projectCode)) throw notFound(`Issue ${id}`);
       const at = new Date().toISOString();
       if (body.status_id !== undefined) {
         await this.statusExists(trx, body.status_id);
         const result = await this.changeStatus(trx, principal, issue, body.status_id, body.comment, at);
         if (result === 'conflict') {
-          const allowed = allowedTargets(await this.transitions(trx), issue.status_id);
+          const allowed = allowedTargets(await this.transitions(trx), issue.statusId);
           const names = await this.statusNames(trx);
           throw conflict(
-            `Status ${names.get(issue.status_id)} (${issue.status_id}) cannot change to ${names.get(body.status_id)} (${body.status_id}); allowed: ${allowed.length ? allowed.map((s) => `${names.get(s)} (${s})`).join(', ') : 'none'}`,
+            `Status ${names.get(issue.statusId)} (${issue.statusId}) cannot change to ${names.get(body.status_id)} (${body.status_id}); allowed: ${allowed.length ? allowed.map((s) => `${names.get(s)} (${s})`).join(', ') : 'none'}`,
             [{ field: 'status_id', problem: `allowed targets: ${allowed.join(', ') || 'none'}` }],
           );
         }
@@ -219,19 +243,19 @@ export class Issues {
         await issueStore.update(trx, id, { assignee: body.assignee }, at);
         await historyStore.add(trx, [
           {
-            issue_id: id,
-            actor_kind: 'user',
+            issueId: id,
+            actorKind: 'user',
             actor: principal.username,
             field: 'assignee',
-            old_value: issue.assignee,
-            new_value: body.assignee,
+            oldValue: issue.assignee,
+            newValue: body.assignee,
             comment: body.comment ?? null,
             at,
           },
         ]);
         await writeEvent(trx, ISSUE_EVENTS.issueUpdated, id, {
           issue_id: id,
-          project_code: issue.project_code,
+          project_code: issue.projectCode,
           assignee: body.assignee,
           by: principal.username,
         });
@@ -252,7 +276,7 @@ export class Issues {
       await this.statusExists(trx, to);
       const found = new Map(
         (await issueStore.getMany(trx, ids))
-          .filter((i) => canSeeProject(principal, i.project_code))
+          .filter((i) => canSeeProject(principal, i.projectCode))
           .map((i) => [i.id, i]),
       );
       const transitions = await this.transitions(trx);
@@ -265,13 +289,13 @@ export class Issues {
           continue;
         }
         const status = await this.changeStatus(trx, principal, issue, to, comment, at);
-        if (status === 'changed') issue.status_id = to;
+        if (status === 'changed') issue.statusId = to;
         out.push(
           status === 'conflict'
             ? {
                 id,
                 status,
-                message: `allowed targets from ${issue.status_id}: ${allowedTargets(transitions, issue.status_id).join(', ') || 'none'}`,
+                message: `allowed targets from ${issue.statusId}: ${allowedTargets(transitions, issue.statusId).join(', ') || 'none'}`,
               }
             : { id, status },
         );
@@ -283,7 +307,7 @@ export class Issues {
   async delete(principal: Principal, ids: string[]) {
     return this.tx(async (trx) => {
       const visible = (await issueStore.getMany(trx, ids.filter(isUuid))).filter((i) =>
-        canSeeProject(principal, i.project_code),
+        canSeeProject(principal, i.projectCode),
       );
       const deleted = new Set(
         await issueStore.deleteMany(
@@ -330,7 +354,7 @@ export class Issues {
     return this.tx(async (trx) => {
       const main = await this.visible(principal, mainId, trx);
       const found = new Map(
-        (await issueStore.getMany(trx, ids)).filter((i) => i.project_code === main.project_code).map((i) => [i.id, i]),
+        (await issueStore.getMany(trx, ids)).filter((i) => i.projectCode === main.projectCode).map((i) => [i.id, i]),
       );
       const at = new Date().toISOString();
       const out: { id: string; status: ChangeStatus; message?: string }[] = [];
@@ -340,19 +364,19 @@ export class Issues {
         else if (id === mainId) out.push({ id, status: 'conflict', message: 'an issue cannot duplicate itself' });
         else {
           const target = unlink ? null : mainId;
-          if (issue.duplicate_of === target) {
+          if (issue.duplicateOf === target) {
             out.push({ id, status: 'unchanged' });
             continue;
           }
-          await issueStore.update(trx, id, { duplicate_of: target }, at);
+          await issueStore.update(trx, id, { duplicateOf: target }, at);
           await historyStore.add(trx, [
             {
-              issue_id: id,
-              actor_kind: 'user',
+              issueId: id,
+              actorKind: 'user',
               actor: principal.username,
               field: 'duplicate_of',
-              old_value: issue.duplicate_of,
-              new_value: target,
+              oldValue: issue.duplicateOf,
+              newValue: target,
               comment: null,
               at,
             },

@@ -13,9 +13,23 @@ import { ISSUE_EVENTS, QualityGateJson, writeEvent } from '@bulwark/contracts';
 import { GateCondition, LinkedGate, layerVerdict } from './domain/gates';
 import type { ScanCompleted } from './ingestion';
 import { issueStore } from './store/issues';
-import { conditionView, GateRow, gateStore, policyStore } from './store/gates';
+import { GateLinkRecord, GateRecord, gateStore, LayerGateStateRecord, policyStore } from './store/gates';
 
 type ConditionInput = Omit<GateCondition, 'id'>;
+
+/** A gate with its conditions and the layers it is linked to. */
+export interface GateDetails {
+  gate: GateRecord;
+  conditions: GateCondition[];
+  links: GateLinkRecord[];
+}
+
+/** A layer's gates and their last verdict. */
+export interface LayerGateState {
+  layerId: string;
+  gates: LinkedGate[];
+  state: LayerGateStateRecord | undefined;
+}
 
 /** Quality gates, their conditions and links, and the verdict after each scan. */
 export class QualityGates {
@@ -25,33 +39,25 @@ export class QualityGates {
     private readonly catalog: CatalogClient,
   ) {}
 
-  async view(gate: GateRow) {
+  async details(gate: GateRecord): Promise<GateDetails> {
     const [conditions, links] = await Promise.all([
       gateStore.conditionsOf(this.db, [gate.id]),
       gateStore.linksOf(this.db, [gate.id]),
     ]);
-    return {
-      id: gate.id,
-      name: gate.name,
-      author: gate.author,
-      conditions: conditions.map(conditionView),
-      layers: links.map((l) => ({ layer_id: l.layer_id, action: l.action })),
-      created_at: new Date(gate.created_at).toISOString(),
-      updated_at: new Date(gate.updated_at).toISOString(),
-    };
+    return { gate, conditions, links };
   }
 
   create(principal: Principal, name: string) {
     return gateStore.insert(this.db, name, principal.username);
   }
 
-  async get(id: string): Promise<GateRow> {
+  async get(id: string): Promise<GateRecord> {
     const gate = await gateStore.get(this.db, id);
     if (!gate) throw notFound(`Quality gate ${id}`);
     return gate;
   }
 
-  async rename(id: string, name: string): Promise<GateRow> {
+  async rename(id: string, name: string): Promise<GateRecord> {
     const gate = await gateStore.rename(this.db, id, name);
     if (!gate) throw notFound(`Quality gate ${id}`);
     return gate;
@@ -83,9 +89,9 @@ export class QualityGates {
   }
 
   /** Refuses links to gates that do not exist, naming the element. */
-  async assertGates(links: { quality_gate_id: string }[], field = 'quality_gates'): Promise<void> {
-    for (const [i, l] of links.entries()) {
-      if (!(await gateStore.get(this.db, l.quality_gate_id)))
+  async assertGates(gateIds: string[], field = 'quality_gates'): Promise<void> {
+    for (const [i, id] of gateIds.entries()) {
+      if (!(await gateStore.get(this.db, id)))
         throw invalid(`Unknown ${field}[${i}].quality_gate_id`, [
           { field: `${field}[${i}].quality_gate_id`, problem: 'is not a known quality gate' },
         ]);
@@ -95,27 +101,21 @@ export class QualityGates {
   async link(
     principal: Principal,
     layerId: string,
-    links: { quality_gate_id: string; action: string }[],
+    links: { qualityGateId: string; action: string }[],
     replace: boolean,
-  ) {
+  ): Promise<LayerGateState> {
     const layer = await this.layer(principal, layerId);
-    if (replace) await this.assertGates(links);
-    else await this.gateField(links[0].quality_gate_id);
+    if (replace) await this.assertGates(links.map((l) => l.qualityGateId));
+    else await this.gateField(links[0].qualityGateId);
     await this.db.transaction((trx) => gateStore.setLinks(trx, layerId, layer.projectCode, links, replace));
     return this.layerState(principal, layerId);
   }
 
-  async layerState(principal: Principal, layerId: string) {
+  async layerState(principal: Principal, layerId: string): Promise<LayerGateState> {
     await this.layer(principal, layerId);
     const gates = await gateStore.linkedTo(this.db, layerId);
     const state = await gateStore.layerState(this.db, layerId);
-    return {
-      layer_id: layerId,
-      quality_gates: gates.map((g) => ({ quality_gate_id: g.id, name: g.name, action: g.action })),
-      locked: state?.locked ?? false,
-      last_scan_result_id: state?.scan_id ?? null,
-      last_verdict: state?.verdict ?? null,
-    };
+    return { layerId, gates, state };
   }
 
   /** The gates of a layer: its own links, then those of policies matching its project's tags. */
@@ -126,10 +126,11 @@ export class QualityGates {
     const project = await this.catalog.getProject({ code: projectCode }).catch(unlessNotFound);
     const policies = project ? await policyStore.forTags(trx, project.tags) : [];
     const fromPolicies = policies
-      .flatMap((p) => p.quality_gates)
-      .filter((l) => !direct.some((d) => d.id === l.quality_gate_id));
+      .flatMap((p) => p.qualityGates)
+      .map((l) => ({ qualityGateId: l.quality_gate_id, action: l.action }))
+      .filter((l) => !direct.some((d) => d.id === l.qualityGateId));
     const unique = fromPolicies.filter(
-      (l, i) => fromPolicies.findIndex((x) => x.quality_gate_id === l.quality_gate_id) === i,
+      (l, i) => fromPolicies.findIndex((x) => x.qualityGateId === l.qualityGateId) === i,
     );
     return [...direct, ...(await gateStore.withConditions(trx, unique))];
   }

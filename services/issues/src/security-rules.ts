@@ -3,7 +3,7 @@ import { cweNumber, RuleParams } from './domain/rules';
 import { OPEN_STATUSES } from './domain/statuses';
 import { historyStore } from './store/history';
 import { issueStore } from './store/issues';
-import { SecurityRuleRow, securityRuleStore } from './store/security-rules';
+import { SecurityRuleRecord, securityRuleStore, SecurityRuleWrite } from './store/security-rules';
 import { statusStore } from './store/settings';
 
 export interface SecurityRuleInput {
@@ -13,6 +13,14 @@ export interface SecurityRuleInput {
   expiry_status: number;
   expires_at?: string | null;
 }
+
+const ruleWrite = (input: SecurityRuleInput): SecurityRuleWrite => ({
+  name: input.name,
+  ruleParams: input.rule_params,
+  suppressingStatus: input.suppressing_status,
+  expiryStatus: input.expiry_status,
+  expiresAt: input.expires_at ?? null,
+});
 
 /** Security rules: they suppress matching issues now and at later ingestions, until they expire. */
 export class SecurityRules {
@@ -48,8 +56,8 @@ export class SecurityRules {
   }
 
   /** Gives the rule's open matching issues its suppressing status, each change in their history. */
-  private async apply(trx: Trx, rule: SecurityRuleRow): Promise<number> {
-    const p = rule.rule_params;
+  private async apply(trx: Trx, rule: SecurityRuleRecord): Promise<number> {
+    const p = rule.ruleParams;
     const covered = await issueStore.coveredByRule(
       trx,
       {
@@ -60,25 +68,25 @@ export class SecurityRules {
         cwe: cweNumber(p.cwe),
         projectCodes: p.active_for_all === false ? (p.project_codes ?? []) : undefined,
       },
-      OPEN_STATUSES.filter((s) => s !== rule.suppressing_status),
+      OPEN_STATUSES.filter((s) => s !== rule.suppressingStatus),
     );
     const at = new Date().toISOString();
     await issueStore.setStatusMany(
       trx,
       covered.map((i) => i.id),
-      rule.suppressing_status,
+      rule.suppressingStatus,
       rule.id,
       at,
     );
     await historyStore.add(
       trx,
       covered.map((i) => ({
-        issue_id: i.id,
-        actor_kind: 'security_rule',
+        issueId: i.id,
+        actorKind: 'security_rule',
         actor: rule.name,
         field: 'status',
-        old_value: String(i.status_id),
-        new_value: String(rule.suppressing_status),
+        oldValue: String(i.statusId),
+        newValue: String(rule.suppressingStatus),
         comment: `Security rule ${rule.name}`,
         at,
       })),
@@ -86,39 +94,26 @@ export class SecurityRules {
     return covered.length;
   }
 
-  async create(principal: Principal, input: SecurityRuleInput): Promise<SecurityRuleRow> {
+  async create(principal: Principal, input: SecurityRuleInput): Promise<SecurityRuleRecord> {
     await this.validate(input);
     return this.db.transaction(async (trx) => {
-      const rule = await securityRuleStore.insert(trx, {
-        name: input.name,
-        rule_params: input.rule_params,
-        suppressing_status: input.suppressing_status,
-        expiry_status: input.expiry_status,
-        expires_at: input.expires_at ?? null,
-        author: principal.username,
-      });
-      if (!rule.expires_at || new Date(rule.expires_at) > new Date()) await this.apply(trx, rule);
+      const rule = await securityRuleStore.insert(trx, { ...ruleWrite(input), author: principal.username });
+      if (!rule.expiresAt || new Date(rule.expiresAt) > new Date()) await this.apply(trx, rule);
       return rule;
     });
   }
 
-  async update(id: string, input: SecurityRuleInput): Promise<SecurityRuleRow> {
+  async update(id: string, input: SecurityRuleInput): Promise<SecurityRuleRecord> {
     await this.validate(input);
     return this.db.transaction(async (trx) => {
-      const rule = await securityRuleStore.update(trx, id, {
-        name: input.name,
-        rule_params: input.rule_params,
-        suppressing_status: input.suppressing_status,
-        expiry_status: input.expiry_status,
-        expires_at: input.expires_at ?? null,
-      });
+      const rule = await securityRuleStore.update(trx, id, ruleWrite(input));
       if (!rule) throw notFound(`Security rule ${id}`);
-      if (!rule.expires_at || new Date(rule.expires_at) > new Date()) await this.apply(trx, rule);
+      if (!rule.expiresAt || new Date(rule.expiresAt) > new Date()) await this.apply(trx, rule);
       return rule;
     });
   }
 
-  async get(id: string): Promise<SecurityRuleRow> {
+  async get(id: string): Promise<SecurityRuleRecord> {
     const rule = await securityRuleStore.get(this.db, id);
     if (!rule) throw notFound(`Security rule ${id}`);
     return rule;
@@ -130,23 +125,23 @@ export class SecurityRules {
       const due = await securityRuleStore.due(trx, now.toISOString(), 100);
       const at = now.toISOString();
       for (const rule of due) {
-        const held = await issueStore.bySecurityRule(trx, rule.id, rule.suppressing_status);
+        const held = await issueStore.bySecurityRule(trx, rule.id, rule.suppressingStatus);
         await issueStore.setStatusMany(
           trx,
           held.map((i) => i.id),
-          rule.expiry_status,
+          rule.expiryStatus,
           null,
           at,
         );
         await historyStore.add(
           trx,
           held.map((i) => ({
-            issue_id: i.id,
-            actor_kind: 'security_rule',
+            issueId: i.id,
+            actorKind: 'security_rule',
             actor: rule.name,
             field: 'status',
-            old_value: String(i.status_id),
-            new_value: String(rule.expiry_status),
+            oldValue: String(i.statusId),
+            newValue: String(rule.expiryStatus),
             comment: `Security rule ${rule.name} expired`,
             at,
           })),

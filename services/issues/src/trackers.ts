@@ -14,7 +14,7 @@ import {
   SecretBox,
   Trx,
 } from '@bulwark/platform';
-import { ISSUE_EVENTS, newEvent, TrackerBody, TrackerCredentials, writeEvents } from '@bulwark/contracts';
+import { ISSUE_EVENTS, newEvent, TrackerBody, TrackerCredentials, TrackerType, writeEvents } from '@bulwark/contracts';
 import {
   bulwarkStatusFor,
   groupForTickets,
@@ -24,6 +24,7 @@ import {
   renderTicket,
   TicketIssue,
 } from './domain/tickets';
+import { statusChanged } from './events';
 import { recordIntegrationFailure } from './integrations/failures';
 import type { TrackerHttp } from './integrations/http';
 import { JiraTracker } from './integrations/jira';
@@ -38,10 +39,9 @@ import {
   pushStore,
   ticketClaimStore,
   ticketStore,
-  TicketRow,
-  ticketView,
+  TicketRecord,
   TrackerInput,
-  TrackerRow,
+  TrackerRecord,
   trackerStore,
 } from './store/trackers';
 
@@ -58,6 +58,9 @@ const SEARCH_CHUNK = 50;
  * and its release; past this age another request may take it (far beyond any tracker call's timeout).
  */
 const TICKET_CLAIM_STALE_SECONDS = 15 * 60;
+
+/** A ticket with the type of its tracker. */
+export type TrackerTicket = TicketRecord & { trackerType: TrackerType };
 
 export interface TrackerSettings {
   pushBatch: number;
@@ -79,46 +82,22 @@ export class Trackers {
 
   // ---- trackers
 
-  async view(t: TrackerRow, tickets?: number) {
-    const count = tickets ?? (await trackerStore.ticketCounts(this.db, [t.id])).get(t.id) ?? 0;
-    return {
-      id: t.id,
-      name: t.name,
-      type: t.type,
-      url: t.url,
-      has_credentials: true,
-      projects: t.projects,
-      status_mapping: t.status_mapping,
-      field_templates: {
-        summary: t.field_templates.summary ?? '',
-        description: t.field_templates.description ?? '',
-        labels: t.field_templates.labels ?? [],
-      },
-      jira_api_version: t.jira_api_version,
-      sync_enabled: t.sync_enabled,
-      tickets: count,
-      last_sync_at: t.last_sync_at ? t.last_sync_at.toISOString() : null,
-      last_sync_error: t.last_sync_error,
-      created_at: t.created_at.toISOString(),
-      updated_at: t.updated_at.toISOString(),
-    };
+  /** How many tickets the tracker's issues are linked to. */
+  async ticketCount(id: string): Promise<number> {
+    return (await trackerStore.ticketCounts(this.db, [id])).get(id) ?? 0;
   }
 
+  /** A page of trackers, each with its number of tickets. */
   async list(q: { page: number; limit: number; name?: string; types?: string[] }) {
     const page = await trackerStore.list(this.db, q);
     const counts = await trackerStore.ticketCounts(
       this.db,
       page.items.map((t) => t.id),
     );
-    return {
-      items: await Promise.all(page.items.map((t) => this.view(t, counts.get(t.id) ?? 0))),
-      total: page.total,
-      page: q.page,
-      limit: q.limit,
-    };
+    return { items: page.items.map((t) => ({ tracker: t, tickets: counts.get(t.id) ?? 0 })), total: page.total };
   }
 
-  async get(id: string): Promise<TrackerRow> {
+  async get(id: string): Promise<TrackerRecord> {
     const t = await trackerStore.get(this.db, id);
     if (!t) throw notFound(`Tracker ${id}`);
     return t;
@@ -162,25 +141,25 @@ export class Trackers {
       name: b.name,
       type: b.type,
       url: b.url.replace(/\/+$/, ''),
-      credentials_sealed: credentialsSealed,
+      credentialsSealed,
       projects: b.projects ?? [],
-      status_mapping: {
+      statusMapping: {
         to_bulwark: b.status_mapping?.to_bulwark ?? [],
         to_tracker: b.status_mapping?.to_tracker ?? [],
       },
-      field_templates: b.field_templates ?? {},
-      jira_api_version: b.jira_api_version ?? 3,
-      sync_enabled: b.sync_enabled ?? true,
+      fieldTemplates: b.field_templates ?? {},
+      jiraApiVersion: b.jira_api_version ?? 3,
+      syncEnabled: b.sync_enabled ?? true,
     };
   }
 
-  async create(b: TrackerBody): Promise<TrackerRow> {
+  async create(b: TrackerBody): Promise<TrackerRecord> {
     await this.checkUrl(b.url);
     await this.checkStatuses(b);
     return trackerStore.insert(this.db, this.input(b, this.secrets.seal(JSON.stringify(b.credentials))));
   }
 
-  async update(id: string, b: TrackerBody): Promise<TrackerRow> {
+  async update(id: string, b: TrackerBody): Promise<TrackerRecord> {
     const current = await this.get(id);
     if (!b.credentials && b.type !== current.type)
       throw invalid('A tracker of another type needs its credentials', [
@@ -188,7 +167,7 @@ export class Trackers {
       ]);
     await this.checkUrl(b.url);
     await this.checkStatuses(b);
-    const sealed = b.credentials ? this.secrets.seal(JSON.stringify(b.credentials)) : current.credentials_sealed;
+    const sealed = b.credentials ? this.secrets.seal(JSON.stringify(b.credentials)) : current.credentialsSealed;
     const row = await trackerStore.update(this.db, id, this.input(b, sealed));
     if (!row) throw notFound(`Tracker ${id}`);
     return row;
@@ -223,12 +202,12 @@ export class Trackers {
       await historyStore.add(
         trx,
         links.map((l) => ({
-          issue_id: l.issue_id,
-          actor_kind: 'user' as const,
+          issueId: l.issueId,
+          actorKind: 'user' as const,
           actor: principal.username,
           field: 'ticket',
-          old_value: l.key,
-          new_value: null,
+          oldValue: l.key,
+          newValue: null,
           comment: 'Tracker deleted',
           at,
         })),
@@ -238,15 +217,15 @@ export class Trackers {
     });
   }
 
-  private port(t: TrackerRow): TrackerPort {
-    const credentials = JSON.parse(this.secrets.open(t.credentials_sealed)) as TrackerCredentials;
+  private port(t: TrackerRecord): TrackerPort {
+    const credentials = JSON.parse(this.secrets.open(t.credentialsSealed)) as TrackerCredentials;
     return t.type === 'jira'
-      ? new JiraTracker(this.http, t.url, credentials, t.jira_api_version)
+      ? new JiraTracker(this.http, t.url, credentials, t.jiraApiVersion)
       : new RedmineTracker(this.http, t.url, credentials);
   }
 
   private failure(
-    t: TrackerRow,
+    t: TrackerRecord,
     operation: string,
     error: unknown,
     extra: { ticket_key?: string; issue_ids?: string[]; gave_up?: boolean } = {},
@@ -262,14 +241,14 @@ export class Trackers {
 
   // ---- tickets of issues
 
-  private mappingFor(t: TrackerRow, projectCode: string): ProjectMapping | undefined {
+  private mappingFor(t: TrackerRecord, projectCode: string): ProjectMapping | undefined {
     return t.projects.find((p) => p.project_code === projectCode) ?? t.projects.find((p) => p.project_code === '*');
   }
 
   private async visibleIssues(principal: Principal, ids: string[]) {
     return new Map(
       (await issueStore.getMany(this.db, ids))
-        .filter((i) => canSeeProject(principal, i.project_code))
+        .filter((i) => canSeeProject(principal, i.projectCode))
         .map((i) => [i.id, i]),
     );
   }
@@ -285,12 +264,12 @@ export class Trackers {
     await historyStore.add(
       trx,
       issueIds.map((id) => ({
-        issue_id: id,
-        actor_kind: 'user' as const,
+        issueId: id,
+        actorKind: 'user' as const,
         actor: principal.username,
         field: 'ticket',
-        old_value: previous.get(id)?.key ?? null,
-        new_value: ticket.key,
+        oldValue: previous.get(id)?.key ?? null,
+        newValue: ticket.key,
         comment: ticket.url,
         at,
       })),
@@ -313,7 +292,7 @@ export class Trackers {
 
   private async createClaimedTickets(
     principal: Principal,
-    tracker: TrackerRow,
+    tracker: TrackerRecord,
     unique: string[],
     issues: Map<string, TicketIssue>,
     claimed: Set<string>,
@@ -334,27 +313,27 @@ export class Trackers {
           ticket_key: linked.get(id)!.key,
           message: `already linked to ticket ${linked.get(id)!.key}`,
         });
-      else if (!this.mappingFor(tracker, issue.project_code))
+      else if (!this.mappingFor(tracker, issue.projectCode))
         results.set(id, {
           id,
           status: 'conflict',
-          message: `the tracker maps project ${issue.project_code} to no tracker project`,
+          message: `the tracker maps project ${issue.projectCode} to no tracker project`,
         });
       else ready.push(issue);
     }
     const port = this.port(tracker);
-    const tickets: (ReturnType<typeof ticketView> & { issue_ids: string[] })[] = [];
+    const tickets: { ticket: TrackerTicket; issueIds: string[] }[] = [];
     for (const group of groupForTickets(ready, by)) {
-      const mapping = this.mappingFor(tracker, group.project_code)!;
+      const mapping = this.mappingFor(tracker, group.projectCode)!;
       const issueIds = group.issues.map((i) => i.id);
-      const text = renderTicket(group, tracker.field_templates);
+      const text = renderTicket(group, tracker.fieldTemplates);
       try {
         const state = await port.create({
           project: mapping.tracker_project,
           issueType: mapping.issue_type,
           summary: text.summary,
           description: text.description,
-          labels: tracker.field_templates.labels ?? [],
+          labels: tracker.fieldTemplates.labels ?? [],
         });
         const ticket = await this.db.transaction(async (trx) => {
           const row = await ticketStore.upsert(trx, tracker.id, state);
@@ -362,10 +341,7 @@ export class Trackers {
           await this.linkInHistory(trx, principal, issueIds, state, new Map());
           return row;
         });
-        tickets.push({
-          ...ticketView({ ...ticket, issue_id: issueIds[0], tracker_type: tracker.type }),
-          issue_ids: issueIds,
-        });
+        tickets.push({ ticket: { ...ticket, trackerType: tracker.type }, issueIds });
         for (const id of issueIds) results.set(id, { id, status: 'linked', ticket_key: state.key });
       } catch (err) {
         this.failure(tracker, 'create', err, { issue_ids: issueIds });
@@ -380,13 +356,12 @@ export class Trackers {
     return { results: unique.map((id) => results.get(id)!), tickets };
   }
 
-  async createTicket(principal: Principal, issueId: string, trackerId: string) {
+  async createTicket(principal: Principal, issueId: string, trackerId: string): Promise<TrackerTicket> {
     const { results, tickets } = await this.createTickets(principal, trackerId, [issueId], 'issue');
     const [r] = results;
     if (r.status === 'not_found') throw notFound(`Issue ${issueId}`);
     if (r.status !== 'linked') throw conflict(`No ticket created: ${r.message}`);
-    const { issue_ids: _ids, ...ticket } = tickets[0];
-    return ticket;
+    return tickets[0].ticket;
   }
 
   /** Links an issue to a ticket that exists in the tracker (read now, so the link starts with its status). */
@@ -414,7 +389,7 @@ export class Trackers {
         if (before) await ticketStore.dropUnlinked(trx, [before.id]);
       }
     });
-    return ticketView((await ticketStore.ofIssues(this.db, [issueId])).get(issueId)!);
+    return (await ticketStore.ofIssues(this.db, [issueId])).get(issueId)!;
   }
 
   async unlink(principal: Principal, issueId: string) {
@@ -426,12 +401,12 @@ export class Trackers {
       await ticketStore.dropUnlinked(trx, [current.id]);
       await historyStore.add(trx, [
         {
-          issue_id: issueId,
-          actor_kind: 'user',
+          issueId,
+          actorKind: 'user',
           actor: principal.username,
           field: 'ticket',
-          old_value: current.key,
-          new_value: null,
+          oldValue: current.key,
+          newValue: null,
           comment: current.url,
           at: new Date().toISOString(),
         },
@@ -448,7 +423,9 @@ export class Trackers {
   // ---- status sync: tracker -> Bulwark
 
   /** Reads every ticket's status; a changed one moves its linked issues along the mapping, once. */
-  async sync(t: TrackerRow): Promise<{ tickets: number; changed: number; issues_moved: number; error: string | null }> {
+  async sync(
+    t: TrackerRecord,
+  ): Promise<{ tickets: number; changed: number; issues_moved: number; error: string | null }> {
     const tickets = await ticketStore.ofTracker(this.db, t.id);
     let changed = 0;
     let moved = 0;
@@ -481,29 +458,29 @@ export class Trackers {
 
   /** Records the ticket's new status; -1 when another sync recorded it first, else the issues moved. */
   private async applyTicketStatus(
-    t: TrackerRow,
-    ticket: TicketRow,
+    t: TrackerRecord,
+    ticket: TicketRecord,
     state: { status: string; closed: boolean },
   ): Promise<number> {
     return this.db.transaction(async (trx) => {
       if (!(await ticketStore.recordStatus(trx, ticket.id, ticket.status, state))) return -1;
-      const target = bulwarkStatusFor(t.status_mapping, state.status);
+      const target = bulwarkStatusFor(t.statusMapping, state.status);
       if (target === undefined) return 0;
       const issues = (await issueStore.getMany(trx, await ticketStore.linkedIssues(trx, ticket.id))).filter(
-        (i) => i.status_id !== target,
+        (i) => i.statusId !== target,
       );
       const at = new Date().toISOString();
       const actor = `tracker:${t.name}`;
-      for (const issue of issues) await issueStore.update(trx, issue.id, { status_id: target }, at);
+      for (const issue of issues) await issueStore.update(trx, issue.id, { statusId: target }, at);
       await historyStore.add(
         trx,
         issues.map((i) => ({
-          issue_id: i.id,
-          actor_kind: 'tracker' as const,
+          issueId: i.id,
+          actorKind: 'tracker' as const,
           actor,
           field: 'status',
-          old_value: String(i.status_id),
-          new_value: String(target),
+          oldValue: String(i.statusId),
+          newValue: String(target),
           comment: `Ticket ${ticket.key} is ${state.status}`,
           at,
         })),
@@ -511,14 +488,11 @@ export class Trackers {
       await writeEvents(
         trx,
         issues.map((i) =>
-          newEvent(ISSUE_EVENTS.issueStatusChanged, i.id, {
-            issue_id: i.id,
-            project_code: i.project_code,
-            from_status_id: i.status_id,
-            to_status_id: target,
-            by: actor,
-            comment: `Ticket ${ticket.key} is ${state.status}`,
-          }),
+          newEvent(
+            ISSUE_EVENTS.issueStatusChanged,
+            i.id,
+            statusChanged(i, target, actor, `Ticket ${ticket.key} is ${state.status}`),
+          ),
         ),
       );
       return issues.length;
@@ -540,19 +514,19 @@ export class Trackers {
   async drainPushes(): Promise<number> {
     const pushes = await pushStore.claim(this.db, this.settings.pushBatch, 60);
     if (!pushes.length) return 0;
-    const names = new Map((await statusStore.list(this.db)).map((s) => [s.id, s.name_en]));
+    const names = new Map((await statusStore.list(this.db)).map((s) => [s.id, s.nameEn]));
     for (const p of pushes) {
-      const ticket = await ticketStore.get(this.db, p.ticket_id);
-      const tracker = ticket ? await trackerStore.get(this.db, ticket.tracker_id) : undefined;
+      const ticket = await ticketStore.get(this.db, p.ticketId);
+      const tracker = ticket ? await trackerStore.get(this.db, ticket.trackerId) : undefined;
       if (!ticket || !tracker) {
         await pushStore.done(this.db, p.id, 'ticket_gone');
         continue;
       }
       const action = pushFor(
-        tracker.status_mapping,
-        p.issue_id,
-        names.get(p.to_status) ?? String(p.to_status),
-        p.to_status,
+        tracker.statusMapping,
+        p.issueId,
+        names.get(p.toStatus) ?? String(p.toStatus),
+        p.toStatus,
         p.actor,
       );
       try {
@@ -566,7 +540,7 @@ export class Trackers {
       } catch (err) {
         const permanent = err instanceof TrackerError && err.permanent && err.status !== 429;
         const giveUp = permanent || p.attempts >= this.settings.pushMaxAttempts;
-        this.failure(tracker, 'push', err, { ticket_key: ticket.key, issue_ids: [p.issue_id], gave_up: giveUp });
+        this.failure(tracker, 'push', err, { ticket_key: ticket.key, issue_ids: [p.issueId], gave_up: giveUp });
         await pushStore.failed(this.db, p.id, errorMessage(err), giveUp ? null : pushBackoffSeconds(p.attempts));
       }
     }

@@ -15,44 +15,44 @@ const at = '2026-01-01T00:00:00.000Z';
 function issue(project: string, n: number, over: Partial<NewIssue> = {}): NewIssue {
   return {
     id: randomUUID(),
-    project_code: project,
-    scope_id: '',
-    match_key: `k${n}`,
-    layer_id: 'L1',
-    check_id: 'C1',
-    scan_id: 'S1',
-    first_scan_id: 'S1',
-    tool_id: 'T1',
-    tool_name: 'Semgrep',
+    projectCode: project,
+    scopeId: '',
+    matchKey: `k${n}`,
+    layerId: 'L1',
+    checkId: 'C1',
+    scanId: 'S1',
+    firstScanId: 'S1',
+    toolId: 'T1',
+    toolName: 'Semgrep',
     scanner: 'semgrep',
     category: 'sast',
     title: `Issue ${n}`,
     description: null,
     severity: n % 2 ? 'high' : 'low',
-    severity_rank: n % 2 ? 4 : 2,
-    rule_id: 'r',
-    status_id: STATUS.new,
+    severityRank: n % 2 ? 4 : 2,
+    ruleId: 'r',
+    statusId: STATUS.new,
     cve: n === 1 ? 'CVE-2024-1' : null,
-    vulnerability_ids: n === 1 ? ['CVE-2024-1'] : [],
+    vulnerabilityIds: n === 1 ? ['CVE-2024-1'] : [],
     cwes: [n],
-    lib_name: null,
-    lib_version: null,
-    file_path: 'a.py',
-    start_line: n,
-    cvss_v2: null,
-    cvss_v3: n === 1 ? 9.8 : null,
-    cvss_v4: null,
-    cvss_unknown: null,
-    cvss_max: n === 1 ? 9.8 : null,
+    libName: null,
+    libVersion: null,
+    filePath: 'a.py',
+    startLine: n,
+    cvssV2: null,
+    cvssV3: n === 1 ? 9.8 : null,
+    cvssV4: null,
+    cvssUnknown: null,
+    cvssMax: n === 1 ? 9.8 : null,
     epss: null,
-    known_exploited: false,
+    knownExploited: false,
     fingerprint: `fp${n}`,
     occurrences: 1,
     suppression: null,
-    security_rule_id: null,
-    first_detected_at: at,
-    last_detected_at: at,
-    updated_at: at,
+    securityRuleId: null,
+    firstDetectedAt: at,
+    lastDetectedAt: at,
+    updatedAt: at,
     ...over,
   };
 }
@@ -122,17 +122,17 @@ for (const backend of DATABASE_BACKENDS) {
         await issueStore.detectMany(trx, '2026-01-02T00:00:00.000Z', [
           {
             id: rows[0].id,
-            scan_id: 'S2',
-            check_id: 'C1',
-            layer_id: 'L1',
-            new_scan: true,
+            scanId: 'S2',
+            checkId: 'C1',
+            layerId: 'L1',
+            newScan: true,
             occurrences: 3,
-            status_id: STATUS.new,
+            statusId: STATUS.new,
             severity: 'critical',
-            severity_rank: 5,
-            start_line: 11,
+            severityRank: 5,
+            startLine: 11,
             suppression: null,
-            security_rule_id: null,
+            securityRuleId: null,
           },
         ]);
         const fixed = await issueStore.markFixed(trx, 'C1', 'S2', [STATUS.new], STATUS.fixed, at);
@@ -140,23 +140,23 @@ for (const backend of DATABASE_BACKENDS) {
       });
       const first = (await issueStore.get(t.db, rows[0].id))!;
       expect(first).to.include({
-        scan_id: 'S2',
+        scanId: 'S2',
         detections: 2,
         occurrences: 3,
         severity: 'critical',
-        start_line: 11,
-        status_id: STATUS.new,
+        startLine: 11,
+        statusId: STATUS.new,
       });
-      expect(first.vulnerability_ids).to.deep.equal(['CVE-2024-1']);
+      expect(first.vulnerabilityIds).to.deep.equal(['CVE-2024-1']);
       expect(first.cwes).to.deep.equal([1]);
-      expect((await issueStore.get(t.db, rows[1].id))!.status_id).to.equal(STATUS.fixed);
+      expect((await issueStore.get(t.db, rows[1].id))!.statusId).to.equal(STATUS.fixed);
     });
 
     it('filters, inverts, counts and pages by keyset as by offset', async () => {
       const p = `p-${randomUUID().slice(0, 8)}`;
       await issueStore.insertMany(
         t.db,
-        [1, 2, 3, 4, 5].map((n) => issue(p, n, { last_detected_at: `2026-01-0${n}T00:00:00.000Z` })),
+        [1, 2, 3, 4, 5].map((n) => issue(p, n, { lastDetectedAt: `2026-01-0${n}T00:00:00.000Z` })),
       );
       const base = { projects: [p] };
       expect(await issueStore.count(t.db, { ...base, severities: ['high'] })).to.equal(3);
@@ -187,12 +187,12 @@ for (const backend of DATABASE_BACKENDS) {
       const rows = Array.from({ length: 300 }, (_, n) => {
         const severity = severities[n % 5];
         return issue(projects[n % 3], n, {
-          tool_name: tools[n % 3 === 0 ? 0 : n % 2 ? 1 : 2],
+          toolName: tools[n % 3 === 0 ? 0 : n % 2 ? 1 : 2],
           scanner: tools[n % 3],
           category: n % 4 ? 'sast' : 'sca',
           severity,
-          severity_rank: 5 - (n % 5),
-          status_id: [STATUS.new, STATUS.confirmed, STATUS.fixed][n % 3],
+          severityRank: 5 - (n % 5),
+          statusId: [STATUS.new, STATUS.confirmed, STATUS.fixed][n % 3],
         });
       });
       await t.db.transaction(async (trx) => {
@@ -214,17 +214,17 @@ for (const backend of DATABASE_BACKENDS) {
             .filter((_, n) => n % 5 === 1)
             .map((r) => ({
               id: r.id,
-              scan_id: 'S2',
-              check_id: 'C1',
-              layer_id: 'L1',
-              new_scan: true,
+              scanId: 'S2',
+              checkId: 'C1',
+              layerId: 'L1',
+              newScan: true,
               occurrences: 1,
-              status_id: STATUS.reopen,
+              statusId: STATUS.reopen,
               severity: 'critical',
-              severity_rank: 5,
-              start_line: 1,
+              severityRank: 5,
+              startLine: 1,
               suppression: null,
-              security_rule_id: null,
+              securityRuleId: null,
             })),
         ),
       );
@@ -268,9 +268,9 @@ for (const backend of DATABASE_BACKENDS) {
       const p = `p-${randomUUID().slice(0, 8)}`;
       const layer = randomUUID();
       await issueStore.insertMany(t.db, [
-        issue(p, 1, { layer_id: layer, first_scan_id: 'NEW' }),
-        issue(p, 2, { layer_id: layer }),
-        issue(p, 3, { layer_id: layer, status_id: STATUS.falsePositive }),
+        issue(p, 1, { layerId: layer, firstScanId: 'NEW' }),
+        issue(p, 2, { layerId: layer }),
+        issue(p, 3, { layerId: layer, statusId: STATUS.falsePositive }),
       ]);
       const counts = await issueStore.layerCounts(t.db, layer, 'NEW', true);
       expect(counts).to.deep.include({
@@ -330,20 +330,20 @@ for (const backend of DATABASE_BACKENDS) {
         },
       ];
       const rows = timelines.map((tl, n) =>
-        issue(p, n + 1, { first_detected_at: `${tl.created}T10:00:00.000Z`, status_id: tl.changes.at(-1)?.[2] ?? N }),
+        issue(p, n + 1, { firstDetectedAt: `${tl.created}T10:00:00.000Z`, statusId: tl.changes.at(-1)?.[2] ?? N }),
       );
       await issueStore.insertMany(t.db, rows);
-      await issueStore.update(t.db, rows[6].id, { duplicate_of: rows[0].id }, at);
+      await issueStore.update(t.db, rows[6].id, { duplicateOf: rows[0].id }, at);
       await historyStore.add(
         t.db,
         timelines.flatMap((tl, n) =>
           tl.changes.map(([day, from, to]): HistoryEntry => ({
-            issue_id: rows[n].id,
-            actor_kind: 'user',
+            issueId: rows[n].id,
+            actorKind: 'user',
             actor: 'alice',
             field: 'status',
-            old_value: from === null ? null : String(from),
-            new_value: String(to),
+            oldValue: from === null ? null : String(from),
+            newValue: String(to),
             comment: null,
             at: `${day}T10:00:00.000Z`,
           })),
@@ -380,7 +380,7 @@ for (const backend of DATABASE_BACKENDS) {
     });
 
     it('claims a scan once and keeps history in order', async () => {
-      const scan = { scan_id: randomUUID(), check_id: 'C', layer_id: 'L', project_code: 'p' };
+      const scan = { scanId: randomUUID(), checkId: 'C', layerId: 'L', projectCode: 'p' };
       expect(await ingestedStore.claim(t.db, scan)).to.equal(true);
       expect(await ingestedStore.claim(t.db, scan)).to.equal(false);
       const p = `p-${randomUUID().slice(0, 8)}`;
@@ -388,22 +388,22 @@ for (const backend of DATABASE_BACKENDS) {
       await issueStore.insertMany(t.db, [row]);
       await historyStore.add(t.db, [
         {
-          issue_id: row.id,
-          actor_kind: 'scan',
+          issueId: row.id,
+          actorKind: 'scan',
           actor: 'S1',
           field: 'status',
-          old_value: '1',
-          new_value: '4',
+          oldValue: '1',
+          newValue: '4',
           comment: null,
           at: '2026-01-01T00:00:00Z',
         },
         {
-          issue_id: row.id,
-          actor_kind: 'user',
+          issueId: row.id,
+          actorKind: 'user',
           actor: 'alice',
           field: 'status',
-          old_value: '4',
-          new_value: '8',
+          oldValue: '4',
+          newValue: '8',
           comment: 'again',
           at: '2026-01-02T00:00:00Z',
         },

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import type { Finding } from '@bulwark/findings';
 import { KeyedFinding, KnownIssue, planChunk, PlanContext } from './chunk-plan';
 import { STATUS } from './statuses';
-import type { SecurityRuleRow } from '../store/security-rules';
+import type { SecurityRuleRecord } from '../store/security-rules';
 
 const AT = '2026-11-23T10:00:00.000Z';
 const SCAN = 'scan-2';
@@ -32,21 +32,21 @@ const keyed = (key: string, over: Partial<Finding> = {}, occurrences = 1): [stri
   { finding: finding(over), scope: 'scope', key, occurrences },
 ];
 
-const rule = (over: Partial<SecurityRuleRow> = {}): SecurityRuleRow => ({
+const rule = (over: Partial<SecurityRuleRecord> = {}): SecurityRuleRecord => ({
   id: 'rule-1',
   name: 'No SQL injection in demo',
-  rule_params: { cwe: 89 },
-  suppressing_status: STATUS.riskAccepted,
-  expiry_status: STATUS.new,
-  expires_at: null,
+  ruleParams: { cwe: 89 },
+  suppressingStatus: STATUS.riskAccepted,
+  expiryStatus: STATUS.new,
+  expiresAt: null,
   expired: false,
   author: 'admin',
-  created_at: new Date(AT),
-  updated_at: new Date(AT),
+  createdAt: AT,
+  updatedAt: AT,
   ...over,
 });
 
-const context = (rules: SecurityRuleRow[] = []): PlanContext => ({
+const context = (rules: SecurityRuleRecord[] = []): PlanContext => ({
   scan: { project_code: 'DEMO', layer_id: 'layer-1', check_id: 'check-1', scan_result_id: SCAN, tool_id: 'tool-1' },
   at: AT,
   toolName: 'Semgrep',
@@ -77,42 +77,42 @@ describe('issues: planning a chunk of findings', () => {
     expect(plan.history).to.deep.equal([]);
     expect(plan.inserts[0]).to.include({
       id: 'issue-1',
-      project_code: 'DEMO',
-      match_key: 'a',
-      scan_id: SCAN,
-      first_scan_id: SCAN,
-      status_id: STATUS.new,
-      severity_rank: 4,
+      projectCode: 'DEMO',
+      matchKey: 'a',
+      scanId: SCAN,
+      firstScanId: SCAN,
+      statusId: STATUS.new,
+      severityRank: 4,
       cve: 'CVE-2024-1',
-      cvss_v3: 7.5,
-      cvss_max: 9.1,
-      security_rule_id: null,
-      first_detected_at: AT,
+      cvssV3: 7.5,
+      cvssMax: 9.1,
+      securityRuleId: null,
+      firstDetectedAt: AT,
     });
     expect(plan.known.get('scope|a')).to.deep.equal({
       id: 'issue-1',
-      status_id: STATUS.new,
-      scan_id: SCAN,
-      security_rule_id: null,
+      statusId: STATUS.new,
+      scanId: SCAN,
+      securityRuleId: null,
     });
   });
 
   it('gives a new issue the first matching security rule’s status and writes why', () => {
     const plan = planChunk(
-      context([rule({ id: 'other', rule_params: { cwe: 79 } }), rule()]),
+      context([rule({ id: 'other', ruleParams: { cwe: 79 } }), rule()]),
       new Map([keyed('a')]),
       new Map(),
       ids(),
     );
-    expect(plan.inserts[0]).to.include({ status_id: STATUS.riskAccepted, security_rule_id: 'rule-1' });
+    expect(plan.inserts[0]).to.include({ statusId: STATUS.riskAccepted, securityRuleId: 'rule-1' });
     expect(plan.history).to.deep.equal([
       {
-        issue_id: 'issue-1',
-        actor_kind: 'security_rule',
+        issueId: 'issue-1',
+        actorKind: 'security_rule',
         actor: 'No SQL injection in demo',
         field: 'status',
-        old_value: String(STATUS.new),
-        new_value: String(STATUS.riskAccepted),
+        oldValue: String(STATUS.new),
+        newValue: String(STATUS.riskAccepted),
         comment: 'Security rule No SQL injection in demo',
         at: AT,
       },
@@ -126,52 +126,52 @@ describe('issues: planning a chunk of findings', () => {
       new Map(),
       ids(),
     );
-    expect(plan.inserts[0]).to.include({ status_id: STATUS.falsePositive, security_rule_id: null });
-    expect(plan.history[0]).to.include({ actor_kind: 'scan', actor: SCAN, old_value: null });
+    expect(plan.inserts[0]).to.include({ statusId: STATUS.falsePositive, securityRuleId: null });
+    expect(plan.history[0]).to.include({ actorKind: 'scan', actor: SCAN, oldValue: null });
   });
 
   it('reopens a fixed issue found by a new scan, and counts it', () => {
-    const known: KnownIssue = { id: 'old', status_id: STATUS.fixed, scan_id: 'scan-1', security_rule_id: 'rule-1' };
+    const known: KnownIssue = { id: 'old', statusId: STATUS.fixed, scanId: 'scan-1', securityRuleId: 'rule-1' };
     const plan = planChunk(context(), new Map([keyed('a', {}, 3)]), new Map([['scope|a', known]]), ids());
     expect(plan).to.include({ created: 0, updated: 1, reopened: 1 });
     expect(plan.inserts).to.deep.equal([]);
     expect(plan.detections[0]).to.include({
       id: 'old',
-      new_scan: true,
+      newScan: true,
       occurrences: 3,
-      status_id: STATUS.reopen,
-      security_rule_id: null,
+      statusId: STATUS.reopen,
+      securityRuleId: null,
     });
     expect(plan.history[0]).to.include({
-      old_value: String(STATUS.fixed),
+      oldValue: String(STATUS.fixed),
       comment: 'Detected again after it was fixed',
     });
     expect(plan.known.get('scope|a')).to.deep.equal({
       id: 'old',
-      status_id: STATUS.reopen,
-      scan_id: SCAN,
-      security_rule_id: null,
+      statusId: STATUS.reopen,
+      scanId: SCAN,
+      securityRuleId: null,
     });
   });
 
   it('keeps status and security rule of an issue this scan already wrote, without history', () => {
-    const known: KnownIssue = { id: 'same', status_id: STATUS.fixed, scan_id: SCAN, security_rule_id: 'rule-1' };
+    const known: KnownIssue = { id: 'same', statusId: STATUS.fixed, scanId: SCAN, securityRuleId: 'rule-1' };
     const plan = planChunk(context(), new Map([keyed('a')]), new Map([['scope|a', known]]), ids());
     expect(plan).to.include({ updated: 1, reopened: 0 });
-    expect(plan.detections[0]).to.include({ new_scan: false, status_id: STATUS.fixed, security_rule_id: 'rule-1' });
+    expect(plan.detections[0]).to.include({ newScan: false, statusId: STATUS.fixed, securityRuleId: 'rule-1' });
     expect(plan.history).to.deep.equal([]);
   });
 
   it('keeps the order of the findings in what it writes', () => {
-    const known: KnownIssue = { id: 'k', status_id: STATUS.new, scan_id: 'scan-1', security_rule_id: null };
+    const known: KnownIssue = { id: 'k', statusId: STATUS.new, scanId: 'scan-1', securityRuleId: null };
     const plan = planChunk(
-      context([rule({ rule_params: { cwe: 22 } })]),
+      context([rule({ ruleParams: { cwe: 22 } })]),
       new Map([keyed('a', { cwes: [22] }), keyed('b'), keyed('c', { cwes: [22] })]),
       new Map([['scope|b', known]]),
       ids(),
     );
-    expect(plan.inserts.map((i) => i.match_key)).to.deep.equal(['a', 'c']);
-    expect(plan.history.map((h) => h.issue_id)).to.deep.equal(['issue-1', 'issue-2']);
+    expect(plan.inserts.map((i) => i.matchKey)).to.deep.equal(['a', 'c']);
+    expect(plan.history.map((h) => h.issueId)).to.deep.equal(['issue-1', 'issue-2']);
     expect([...plan.known.keys()]).to.deep.equal(['scope|a', 'scope|b', 'scope|c']);
   });
 });

@@ -2,18 +2,13 @@ import { randomUUID } from 'node:crypto';
 import type { Finding, Suppression } from '@bulwark/findings';
 import type { EventPayload, SCAN_EVENTS } from '@bulwark/contracts';
 import type { HistoryEntry } from '../store/history';
-import { type Detection, type NewIssue, SEVERITY_RANK } from '../store/issues';
-import type { SecurityRuleRow } from '../store/security-rules';
+import { type Detection, type IssueMatch, type NewIssue, SEVERITY_RANK } from '../store/issues';
+import type { SecurityRuleRecord } from '../store/security-rules';
 import { ruleMatches } from './rules';
 import { STATUS, statusOnDetection } from './statuses';
 
 /** What ingestion knows of an issue already written: by an earlier scan (locked) or by this scan's earlier chunks. */
-export interface KnownIssue {
-  id: string;
-  status_id: number;
-  scan_id: string;
-  security_rule_id: string | null;
-}
+export type KnownIssue = IssueMatch;
 
 /** A finding of the report with its match key (`scope` + `key`) and how often the report had it. */
 export interface KeyedFinding {
@@ -31,7 +26,7 @@ export interface PlanContext {
   at: string;
   toolName: string;
   /** The active security rules, in the order they are tried. */
-  rules: SecurityRuleRow[];
+  rules: SecurityRuleRecord[];
 }
 
 /** What one chunk writes, and what it changes in ingestion's picture of the issues. */
@@ -61,12 +56,12 @@ export function statusSetByScan(
   suppression: Suppression | undefined,
 ): HistoryEntry {
   return {
-    issue_id: issueId,
-    actor_kind: 'scan',
+    issueId,
+    actorKind: 'scan',
     actor: scanId,
     field: 'status',
-    old_value: from === null ? null : String(from),
-    new_value: String(to),
+    oldValue: from === null ? null : String(from),
+    newValue: String(to),
     comment: to === STATUS.reopen ? 'Detected again after it was fixed' : `Report suppression: ${suppression?.state}`,
     at,
   };
@@ -74,9 +69,9 @@ export function statusSetByScan(
 
 const knownAs = (id: string, written: Omit<KnownIssue, 'id'>): KnownIssue => ({
   id,
-  status_id: written.status_id,
-  scan_id: written.scan_id,
-  security_rule_id: written.security_rule_id,
+  statusId: written.statusId,
+  scanId: written.scanId,
+  securityRuleId: written.securityRuleId,
 });
 
 /**
@@ -111,7 +106,7 @@ export function planChunk(
     }
     const { detection, history } = redetection(ctx, keyed, current);
     if (history) plan.history.push(history);
-    if (history && detection.status_id === STATUS.reopen) plan.reopened++;
+    if (history && detection.statusId === STATUS.reopen) plan.reopened++;
     plan.detections.push(detection);
     plan.known.set(id, knownAs(current.id, detection));
     plan.updated++;
@@ -132,7 +127,7 @@ export function firstDetection(
   let history: HistoryEntry | undefined;
   if (status === STATUS.new) {
     const rule = ctx.rules.find((r) =>
-      ruleMatches(r.rule_params, {
+      ruleMatches(r.ruleParams, {
         projectCode: scan.project_code,
         toolName: ctx.toolName,
         scanner: f.tool,
@@ -142,15 +137,15 @@ export function firstDetection(
       }),
     );
     if (rule) {
-      status = rule.suppressing_status;
+      status = rule.suppressingStatus;
       ruleId = rule.id;
       history = {
-        issue_id: issueId,
-        actor_kind: 'security_rule',
+        issueId,
+        actorKind: 'security_rule',
         actor: rule.name,
         field: 'status',
-        old_value: String(STATUS.new),
-        new_value: String(status),
+        oldValue: String(STATUS.new),
+        newValue: String(status),
         comment: `Security rule ${rule.name}`,
         at,
       };
@@ -163,44 +158,44 @@ export function firstDetection(
   );
   const issue: NewIssue = {
     id: issueId,
-    project_code: scan.project_code,
-    scope_id: scope,
-    match_key: key,
-    layer_id: scan.layer_id,
-    check_id: scan.check_id,
-    scan_id: scan.scan_result_id,
-    first_scan_id: scan.scan_result_id,
-    tool_id: scan.tool_id ?? '',
-    tool_name: ctx.toolName || f.tool,
+    projectCode: scan.project_code,
+    scopeId: scope,
+    matchKey: key,
+    layerId: scan.layer_id,
+    checkId: scan.check_id,
+    scanId: scan.scan_result_id,
+    firstScanId: scan.scan_result_id,
+    toolId: scan.tool_id ?? '',
+    toolName: ctx.toolName || f.tool,
     scanner: f.tool,
     category: f.toolCategory,
     title: f.title,
     description: f.description ?? null,
     severity: f.severity,
-    severity_rank: SEVERITY_RANK[f.severity] ?? 1,
-    rule_id: f.ruleId ?? null,
-    status_id: status,
+    severityRank: SEVERITY_RANK[f.severity] ?? 1,
+    ruleId: f.ruleId ?? null,
+    statusId: status,
     cve: cves.find((v) => v.startsWith('CVE-')) ?? null,
-    vulnerability_ids: cves,
+    vulnerabilityIds: cves,
     cwes: f.cwes ?? [],
-    lib_name: f.library?.name ?? null,
-    lib_version: f.library?.version ?? null,
-    file_path: f.filePath ?? null,
-    start_line: f.startLine ?? null,
-    cvss_v2: score(f.cvssV2),
-    cvss_v3: score(f.cvssV3),
-    cvss_v4: score(f.cvssV4),
-    cvss_unknown: f.cvssScore ?? null,
-    cvss_max: cvss.length ? Math.max(...cvss) : null,
+    libName: f.library?.name ?? null,
+    libVersion: f.library?.version ?? null,
+    filePath: f.filePath ?? null,
+    startLine: f.startLine ?? null,
+    cvssV2: score(f.cvssV2),
+    cvssV3: score(f.cvssV3),
+    cvssV4: score(f.cvssV4),
+    cvssUnknown: f.cvssScore ?? null,
+    cvssMax: cvss.length ? Math.max(...cvss) : null,
     epss: f.epss?.score ?? null,
-    known_exploited: f.knownExploited ?? false,
+    knownExploited: f.knownExploited ?? false,
     fingerprint: f.fingerprint,
     occurrences,
     suppression: f.suppression ?? null,
-    security_rule_id: ruleId,
-    first_detected_at: at,
-    last_detected_at: at,
-    updated_at: at,
+    securityRuleId: ruleId,
+    firstDetectedAt: at,
+    lastDetectedAt: at,
+    updatedAt: at,
   };
   return { issue, history };
 }
@@ -215,25 +210,25 @@ export function redetection(
   current: KnownIssue,
 ): { detection: Detection; history?: HistoryEntry } {
   const { scan, at } = ctx;
-  const newScan = current.scan_id !== scan.scan_result_id;
-  const status = newScan ? statusOnDetection(current.status_id, f.suppression) : current.status_id;
+  const newScan = current.scanId !== scan.scan_result_id;
+  const status = newScan ? statusOnDetection(current.statusId, f.suppression) : current.statusId;
   const history =
-    status === current.status_id
+    status === current.statusId
       ? undefined
-      : statusSetByScan(scan.scan_result_id, at, current.id, current.status_id, status, f.suppression);
+      : statusSetByScan(scan.scan_result_id, at, current.id, current.statusId, status, f.suppression);
   const detection: Detection = {
     id: current.id,
-    scan_id: scan.scan_result_id,
-    check_id: scan.check_id,
-    layer_id: scan.layer_id,
-    new_scan: newScan,
+    scanId: scan.scan_result_id,
+    checkId: scan.check_id,
+    layerId: scan.layer_id,
+    newScan,
     occurrences,
-    status_id: status,
+    statusId: status,
     severity: f.severity,
-    severity_rank: SEVERITY_RANK[f.severity] ?? 1,
-    start_line: f.startLine ?? null,
+    severityRank: SEVERITY_RANK[f.severity] ?? 1,
+    startLine: f.startLine ?? null,
     suppression: f.suppression ?? null,
-    security_rule_id: status === current.status_id ? current.security_rule_id : null,
+    securityRuleId: status === current.statusId ? current.securityRuleId : null,
   };
   return { detection, history };
 }

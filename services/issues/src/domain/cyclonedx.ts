@@ -1,6 +1,5 @@
-import { iso } from '@bulwark/platform';
 import type { Suppression } from '@bulwark/findings';
-import type { IssueRow } from '../store/issues';
+import type { IssueRecord } from '../store/issues';
 import { STATUS } from './statuses';
 
 // A layer's dependencies and their vulnerabilities as CycloneDX 1.6 JSON: the SBOM lists the
@@ -66,8 +65,8 @@ const JUSTIFICATIONS = new Set([
 ]);
 
 /** The suppression the scanner's report carried, when the issue has one. */
-function suppressionOf(i: IssueRow): Suppression | undefined {
-  const s = typeof i.suppression === 'string' ? (JSON.parse(i.suppression) as unknown) : i.suppression;
+function suppressionOf(i: IssueRecord): Suppression | undefined {
+  const s: unknown = i.suppression;
   return s && typeof s === 'object' && 'state' in s ? (s as Suppression) : undefined;
 }
 
@@ -76,8 +75,8 @@ function suppressionOf(i: IssueRow): Suppression | undefined {
  * (ingestion makes that False positive) and nobody has since decided otherwise (still False positive
  * or Suppressed), the statement keeps that state and justification rather than losing the reason.
  */
-function issueAnalysis(i: IssueRow): Analysis & { justification?: string } {
-  const base = analysisOf(i.status_id);
+function issueAnalysis(i: IssueRecord): Analysis & { justification?: string } {
+  const base = analysisOf(i.statusId);
   const s = suppressionOf(i);
   const notAffected =
     s?.source === 'vex' && s.state === 'not_affected' && s.justification && JUSTIFICATIONS.has(s.justification);
@@ -154,12 +153,12 @@ export function cyclonedxSbom(layer: LayerInfo, sbom: LayerSbom) {
   };
 }
 
-const cvssRatings = (i: IssueRow) =>
+const cvssRatings = (i: IssueRecord) =>
   [
-    { score: i.cvss_v4, method: 'CVSSv4' },
-    { score: i.cvss_v3, method: 'CVSSv3' },
-    { score: i.cvss_v2, method: 'CVSSv2' },
-    { score: i.cvss_unknown, method: 'other' },
+    { score: i.cvssV4, method: 'CVSSv4' },
+    { score: i.cvssV3, method: 'CVSSv3' },
+    { score: i.cvssV2, method: 'CVSSv2' },
+    { score: i.cvssUnknown, method: 'other' },
   ]
     .filter((r): r is { score: number; method: string } => r.score !== null)
     .map((r) => ({ score: r.score, severity: i.severity, method: r.method }));
@@ -182,18 +181,18 @@ function sbomIndex(sbom: LayerSbom | undefined): (name: string, version: string 
 export function cyclonedxVex(
   layer: LayerInfo,
   sbom: LayerSbom | undefined,
-  issues: IssueRow[],
+  issues: IssueRecord[],
   statusNames: Map<number, string>,
   now: Date,
 ) {
   const refs = sbom ? componentRefs(sbom.components) : [];
   const find = sbomIndex(sbom);
   const local = new Map<string, { type: 'library'; 'bom-ref': string; name: string; version?: string }>();
-  const affected = (i: IssueRow): string | undefined => {
-    if (!i.lib_name) return undefined;
-    const at = find(i.lib_name, i.lib_version);
+  const affected = (i: IssueRecord): string | undefined => {
+    if (!i.libName) return undefined;
+    const at = find(i.libName, i.libVersion);
     if (sbom && at !== undefined) return `urn:cdx:${sbom.sbomId}/1#${encodeURIComponent(refs[at])}`;
-    const key = `${i.lib_name}@${i.lib_version ?? ''}`;
+    const key = `${i.libName}@${i.libVersion ?? ''}`;
     let c = local.get(key);
     if (!c)
       local.set(
@@ -201,16 +200,16 @@ export function cyclonedxVex(
         (c = {
           type: 'library',
           'bom-ref': `library-${local.size + 1}`,
-          name: i.lib_name,
-          ...(i.lib_version ? { version: i.lib_version } : {}),
+          name: i.libName,
+          ...(i.libVersion ? { version: i.libVersion } : {}),
         }),
       );
     return c['bom-ref'];
   };
   const vulnerabilities = issues.map((i) => {
-    const id = i.cve ?? i.rule_id ?? i.vulnerability_ids[0] ?? i.title;
+    const id = i.cve ?? i.ruleId ?? i.vulnerabilityIds[0] ?? i.title;
     const { state, response, justification } = issueAnalysis(i);
-    const status = statusNames.get(i.status_id) ?? String(i.status_id);
+    const status = statusNames.get(i.statusId) ?? String(i.statusId);
     const reason = suppressionOf(i)?.justification;
     const ref = affected(i);
     const ratings = cvssRatings(i);
@@ -220,31 +219,29 @@ export function cyclonedxVex(
       ...(/^CVE-\d{4}-\d+$/i.test(id)
         ? { source: { name: 'NVD', url: `https://nvd.nist.gov/vuln/detail/${id.toUpperCase()}` } }
         : {}),
-      ...(i.vulnerability_ids.filter((v) => v !== id).length
+      ...(i.vulnerabilityIds.filter((v) => v !== id).length
         ? {
-            references: i.vulnerability_ids
-              .filter((v) => v !== id)
-              .map((v) => ({ id: v, source: { name: i.scanner } })),
+            references: i.vulnerabilityIds.filter((v) => v !== id).map((v) => ({ id: v, source: { name: i.scanner } })),
           }
         : {}),
       ratings: ratings.length ? ratings : [{ severity: i.severity }],
       ...(i.cwes.length ? { cwes: i.cwes } : {}),
       ...(i.description ? { description: i.description } : {}),
-      created: iso(i.first_detected_at)!,
-      updated: iso(i.updated_at)!,
+      created: i.firstDetectedAt,
+      updated: i.updatedAt,
       analysis: {
         state,
         ...(justification ? { justification } : {}),
         ...(response ? { response } : {}),
         detail: `Bulwark status: ${status}${reason ? ` (the report: ${reason})` : ''}`,
-        firstIssued: iso(i.first_detected_at)!,
-        lastUpdated: iso(i.updated_at)!,
+        firstIssued: i.firstDetectedAt,
+        lastUpdated: i.updatedAt,
       },
       ...(ref ? { affects: [{ ref }] } : {}),
       properties: [
         { name: 'bulwark:issue_id', value: i.id },
         { name: 'bulwark:status', value: status },
-        { name: 'bulwark:tool', value: i.tool_name },
+        { name: 'bulwark:tool', value: i.toolName },
       ],
     };
   });

@@ -1,4 +1,4 @@
-import type { IssueRow } from '../store/issues';
+import type { IssueRecord } from '../store/issues';
 import { STATUS } from './statuses';
 
 // Issues as SARIF 2.1.0 (OASIS): what code-scanning dashboards and IDEs read.
@@ -16,8 +16,8 @@ const LEVEL: Record<string, 'error' | 'warning' | 'note'> = {
 };
 const LEVEL_RANK = { note: 0, warning: 1, error: 2 } as const;
 
-const scoreOf = (i: IssueRow) => i.cvss_max ?? SEVERITY_SCORE[i.severity] ?? 0;
-const levelOf = (i: IssueRow) => LEVEL[i.severity] ?? 'warning';
+const scoreOf = (i: IssueRecord) => i.cvssMax ?? SEVERITY_SCORE[i.severity] ?? 0;
+const levelOf = (i: IssueRecord) => LEVEL[i.severity] ?? 'warning';
 const cweTag = (cwe: number) => `external/cwe/cwe-${cwe}`;
 
 /** Statuses that mean "a person decided this is not to be acted on": SARIF suppressions, accepted. */
@@ -28,7 +28,7 @@ const SUPPRESSED: Record<number, string> = {
 };
 
 /** The rule id of an issue: the scanner's rule, else its CVE, else its title (SARIF requires one). */
-export const sarifRuleId = (i: IssueRow) => i.rule_id ?? i.cve ?? i.title;
+export const sarifRuleId = (i: IssueRecord) => i.ruleId ?? i.cve ?? i.title;
 
 export interface SarifRule {
   id: string;
@@ -39,7 +39,7 @@ export interface SarifRule {
 }
 
 /** A rule from the first issue of it seen: its title, its CWEs as tags, its highest severity. */
-export function sarifRule(i: IssueRow): SarifRule {
+export function sarifRule(i: IssueRecord): SarifRule {
   return {
     id: sarifRuleId(i),
     shortDescription: { text: i.title.slice(0, 1024) },
@@ -50,7 +50,7 @@ export function sarifRule(i: IssueRow): SarifRule {
 }
 
 /** Keeps the higher severity when later issues of a rule are more severe than the first. */
-export function mergeRule(rule: SarifRule, i: IssueRow): void {
+export function mergeRule(rule: SarifRule, i: IssueRecord): void {
   const score = scoreOf(i);
   if (score > Number(rule.properties['security-severity'])) rule.properties['security-severity'] = score.toFixed(1);
   const level = levelOf(i);
@@ -59,18 +59,18 @@ export function mergeRule(rule: SarifRule, i: IssueRow): void {
 }
 
 /** One result: where, how bad, Bulwark's fingerprint, and a suppression for decided statuses. */
-export function sarifResult(i: IssueRow, ruleIndex: number, statusName: string) {
-  const location = i.file_path
+export function sarifResult(i: IssueRecord, ruleIndex: number, statusName: string) {
+  const location = i.filePath
     ? {
         physicalLocation: {
-          artifactLocation: { uri: i.file_path },
-          ...(i.start_line && i.start_line > 0 ? { region: { startLine: i.start_line } } : {}),
+          artifactLocation: { uri: i.filePath },
+          ...(i.startLine && i.startLine > 0 ? { region: { startLine: i.startLine } } : {}),
         },
       }
-    : i.lib_name
-      ? { logicalLocations: [{ name: i.lib_version ? `${i.lib_name}@${i.lib_version}` : i.lib_name, kind: 'package' }] }
+    : i.libName
+      ? { logicalLocations: [{ name: i.libVersion ? `${i.libName}@${i.libVersion}` : i.libName, kind: 'package' }] }
       : undefined;
-  const suppression = SUPPRESSED[i.status_id];
+  const suppression = SUPPRESSED[i.statusId];
   return {
     ruleId: sarifRuleId(i),
     ruleIndex,
@@ -81,11 +81,11 @@ export function sarifResult(i: IssueRow, ruleIndex: number, statusName: string) 
     ...(suppression ? { suppressions: [{ kind: 'external', status: 'accepted', justification: suppression }] } : {}),
     properties: {
       'bulwark/issue_id': i.id,
-      'bulwark/project_code': i.project_code,
+      'bulwark/project_code': i.projectCode,
       'bulwark/status': statusName,
       severity: i.severity,
       ...(i.cve ? { cve: i.cve } : {}),
-      ...(i.cvss_max !== null ? { cvss: i.cvss_max } : {}),
+      ...(i.cvssMax !== null ? { cvss: i.cvssMax } : {}),
     },
   };
 }

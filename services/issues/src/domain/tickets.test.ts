@@ -12,18 +12,18 @@ import { STATUS } from './statuses';
 
 const issue = (id: string, over: Partial<TicketIssue> = {}): TicketIssue => ({
   id,
-  project_code: 'WEB',
+  projectCode: 'WEB',
   title: `Title ${id}`,
   description: null,
   severity: 'high',
-  rule_id: 'r1',
+  ruleId: 'r1',
   cve: null,
   cwes: [78],
-  file_path: 'app.py',
-  start_line: 4,
-  lib_name: null,
-  lib_version: null,
-  tool_name: 'Semgrep',
+  filePath: 'app.py',
+  startLine: 4,
+  libName: null,
+  libVersion: null,
+  toolName: 'Semgrep',
   ...over,
 });
 
@@ -32,19 +32,19 @@ describe('issues domain: tickets from issues', () => {
     ['one ticket per issue', [issue('a'), issue('b')], 'issue', [['a'], ['b']]],
     [
       'by rule: a shared rule is one ticket',
-      [issue('a'), issue('b'), issue('c', { rule_id: 'r2' })],
+      [issue('a'), issue('b'), issue('c', { ruleId: 'r2' })],
       'rule',
       [['a', 'b'], ['c']],
     ],
     [
       'by rule: the same rule in two projects is two tickets',
-      [issue('a'), issue('b', { project_code: 'API' })],
+      [issue('a'), issue('b', { projectCode: 'API' })],
       'rule',
       [['a'], ['b']],
     ],
     [
       'by rule: issues without a rule get one each',
-      [issue('a', { rule_id: null }), issue('b', { rule_id: null })],
+      [issue('a', { ruleId: null }), issue('b', { ruleId: null })],
       'rule',
       [['a'], ['b']],
     ],
@@ -63,7 +63,7 @@ describe('issues domain: tickets from issues', () => {
     const [one] = groupForTickets([issue('a')], 'issue');
     expect(renderTicket(one, {}).summary).to.equal('[Bulwark] high: Title a');
     const [group] = groupForTickets(
-      [issue('a'), issue('b', { file_path: null, lib_name: 'lodash', lib_version: '4.17.0' })],
+      [issue('a'), issue('b', { filePath: null, libName: 'lodash', libVersion: '4.17.0' })],
       'rule',
     );
     const text = renderTicket(group, {});

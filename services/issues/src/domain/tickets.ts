@@ -3,24 +3,24 @@ import { STATUS } from './statuses';
 /** The fields of an issue a ticket is written from. */
 export interface TicketIssue {
   id: string;
-  project_code: string;
+  projectCode: string;
   title: string;
   description: string | null;
   severity: string;
-  rule_id: string | null;
+  ruleId: string | null;
   cve: string | null;
   cwes: number[];
-  file_path: string | null;
-  start_line: number | null;
-  lib_name: string | null;
-  lib_version: string | null;
-  tool_name: string;
+  filePath: string | null;
+  startLine: number | null;
+  libName: string | null;
+  libVersion: string | null;
+  toolName: string;
 }
 
 export type Grouping = 'issue' | 'rule' | 'cve';
 
 export interface TicketGroup {
-  project_code: string;
+  projectCode: string;
   /** The rule id or CVE the issues share; null for a ticket of one issue. */
   group: string | null;
   issues: TicketIssue[];
@@ -33,9 +33,9 @@ export interface TicketGroup {
 export function groupForTickets(issues: TicketIssue[], by: Grouping): TicketGroup[] {
   const groups = new Map<string, TicketGroup>();
   for (const issue of issues) {
-    const value = by === 'rule' ? issue.rule_id : by === 'cve' ? issue.cve : null;
-    const key = value === null ? `issue\u0000${issue.id}` : `${issue.project_code}\u0000${value}`;
-    const g = groups.get(key) ?? { project_code: issue.project_code, group: value, issues: [] };
+    const value = by === 'rule' ? issue.ruleId : by === 'cve' ? issue.cve : null;
+    const key = value === null ? `issue\u0000${issue.id}` : `${issue.projectCode}\u0000${value}`;
+    const g = groups.get(key) ?? { projectCode: issue.projectCode, group: value, issues: [] };
     g.issues.push(issue);
     groups.set(key, g);
   }
@@ -52,10 +52,10 @@ export const DEFAULT_TEMPLATES = {
 const TICKET_SUMMARY_MAX = 255;
 
 function issueLine(i: TicketIssue): string {
-  const where = i.file_path
-    ? ` at ${i.file_path}${i.start_line ? `:${i.start_line}` : ''}`
-    : i.lib_name
-      ? ` in ${i.lib_name}${i.lib_version ? ` ${i.lib_version}` : ''}`
+  const where = i.filePath
+    ? ` at ${i.filePath}${i.startLine ? `:${i.startLine}` : ''}`
+    : i.libName
+      ? ` in ${i.libName}${i.libVersion ? ` ${i.libVersion}` : ''}`
       : '';
   return `- [${i.severity}] ${i.title}${where} (Bulwark issue ${i.id})`;
 }
@@ -70,15 +70,15 @@ export function renderTicket(
     title: first.title,
     description: first.description ?? '',
     severity: first.severity,
-    project_code: g.project_code,
-    rule_id: first.rule_id ?? '',
+    project_code: g.projectCode,
+    rule_id: first.ruleId ?? '',
     cve: first.cve ?? '',
     cwes: first.cwes.map((c) => `CWE-${c}`).join(', '),
-    file_path: first.file_path ?? '',
-    start_line: first.start_line === null ? '' : String(first.start_line),
-    lib_name: first.lib_name ?? '',
-    lib_version: first.lib_version ?? '',
-    tool_name: first.tool_name,
+    file_path: first.filePath ?? '',
+    start_line: first.startLine === null ? '' : String(first.startLine),
+    lib_name: first.libName ?? '',
+    lib_version: first.libVersion ?? '',
+    tool_name: first.toolName,
     issue_id: first.id,
     count: String(g.issues.length),
     group: g.group ?? first.title,

@@ -1,4 +1,4 @@
-import { Db, iso, isUuid, ServiceImpl } from '@bulwark/platform';
+import { Db, isUuid, ServiceImpl } from '@bulwark/platform';
 import type { issuesV1 } from '@bulwark/proto';
 import { NOT_COUNTED_STATUSES } from '../domain/statuses';
 import { IssueFilter, issueStore } from '../store/issues';
@@ -27,15 +27,15 @@ export function issuesGrpc(db: Db): ServiceImpl<typeof issuesV1.IssuesServiceSer
       ]);
       return {
         groups: groups.map((g) => ({
-          projectCode: g.project_code,
-          toolName: g.tool_name,
+          projectCode: g.projectCode,
+          toolName: g.toolName,
           category: g.category,
           severity: g.severity,
-          statusId: g.status_id,
-          open: !NOT_COUNTED_STATUSES.includes(g.status_id),
-          count: Number(g.n),
+          statusId: g.statusId,
+          open: !NOT_COUNTED_STATUSES.includes(g.statusId),
+          count: g.count,
         })),
-        statuses: statuses.map((s) => ({ id: s.id, name: s.name_en })),
+        statuses: statuses.map((s) => ({ id: s.id, name: s.nameEn })),
       };
     },
 
@@ -45,26 +45,26 @@ export function issuesGrpc(db: Db): ServiceImpl<typeof issuesV1.IssuesServiceSer
         issueStore.topOpen(db, scopeFilter(req.scope), limit),
         statusStore.list(db),
       ]);
-      const names = new Map(statuses.map((s) => [s.id, s.name_en]));
+      const names = new Map(statuses.map((s) => [s.id, s.nameEn]));
       return {
         issuesJson: rows.map((r) =>
           JSON.stringify({
             id: r.id,
-            project_code: r.project_code,
-            tool_name: r.tool_name,
+            project_code: r.projectCode,
+            tool_name: r.toolName,
             category: r.category,
             title: r.title,
             severity: r.severity,
-            status: names.get(r.status_id) ?? String(r.status_id),
+            status: names.get(r.statusId) ?? String(r.statusId),
             cve: r.cve,
             cwes: r.cwes,
-            file_path: r.file_path,
-            start_line: r.start_line,
-            lib_name: r.lib_name,
-            lib_version: r.lib_version,
-            cvss: r.cvss_max,
-            first_detected_at: iso(r.first_detected_at),
-            last_detected_at: iso(r.last_detected_at),
+            file_path: r.filePath,
+            start_line: r.startLine,
+            lib_name: r.libName,
+            lib_version: r.libVersion,
+            cvss: r.cvssMax,
+            first_detected_at: r.firstDetectedAt,
+            last_detected_at: r.lastDetectedAt,
           }),
         ),
       };
@@ -96,7 +96,7 @@ export function issuesGrpc(db: Db): ServiceImpl<typeof issuesV1.IssuesServiceSer
         await reportQueries.details(db, ids, Math.min(100, Math.max(0, req.historyLimit))),
         await statusStore.list(db),
       ];
-      const names = new Map(statuses.map((s) => [String(s.id), s.name_en]));
+      const names = new Map(statuses.map((s) => [String(s.id), s.nameEn]));
       const shown = (field: string, value: string | null) =>
         value === null ? '' : field === 'status' ? (names.get(value) ?? value) : value;
       return {
@@ -107,8 +107,8 @@ export function issuesGrpc(db: Db): ServiceImpl<typeof issuesV1.IssuesServiceSer
             at: h.at,
             actor: h.actor,
             field: h.field,
-            oldValue: shown(h.field, h.old_value),
-            newValue: shown(h.field, h.new_value),
+            oldValue: shown(h.field, h.oldValue),
+            newValue: shown(h.field, h.newValue),
             comment: h.comment ?? '',
           })),
         })),

@@ -6,12 +6,30 @@ import type { Issues } from '../issues';
 import type { QualityGates } from '../quality-gates';
 import type { SecurityRules } from '../security-rules';
 import type { Trackers } from '../trackers';
-import { conditionView, gateStore, policyStore, policyView } from '../store/gates';
+import { type GateRecord, gateStore, policyStore } from '../store/gates';
 import type { SortKey } from '../store/issues';
-import { securityRuleStore, securityRuleView } from '../store/security-rules';
-import { dedupRuleStore, dedupRuleView, statusStore } from '../store/settings';
-import type { IssueRow } from '../store/issues';
-import { issueFilter, issueView } from './views';
+import { securityRuleStore } from '../store/security-rules';
+import { dedupRuleStore, statusStore } from '../store/settings';
+import type { IssueRecord } from '../store/issues';
+import {
+  commentView,
+  conditionView,
+  countGroupView,
+  dedupRuleView,
+  gateView,
+  historyView,
+  issueBasicFilterView,
+  issueFilter,
+  issueFilterValuesView,
+  issueView,
+  layerGateStateView,
+  policyView,
+  securityRuleValuesView,
+  securityRuleView,
+  statusView,
+  transitionView,
+  weekCountsView,
+} from './views';
 
 type Handlers = HandlersOf<typeof issuesRoutes>;
 
@@ -29,7 +47,7 @@ const ruleQuery = ({ filter: f, search }: Parameters<Handlers['securityRuleFilte
 
 const dedupInput = (b: Parameters<Handlers['createDedupRule']>[0]['body']) => ({
   name: b.name,
-  tool_name: b.tool_name ?? null,
+  toolName: b.tool_name ?? null,
   fields: b.fields as DedupRule['fields'],
   scope: b.scope ?? 'project',
 });
@@ -39,18 +57,6 @@ const conditionInput = (b: Parameters<Handlers['createCondition']>[0]['body']) =
   conditionValue: b.condition_value ?? '',
   operator: b.operator,
   value: b.value,
-});
-const statusView = (s: { id: number; name_en: string; name_ru: string; builtin: boolean }, lang?: string) => ({
-  id: s.id,
-  name: lang === 'ru' ? s.name_ru : s.name_en,
-  name_en: s.name_en,
-  name_ru: s.name_ru,
-  builtin: s.builtin,
-});
-const transitionView = (t: { id: string; from_status: number; to_status: number }) => ({
-  id: t.id,
-  from_status_id: t.from_status,
-  to_status_id: t.to_status,
 });
 
 /** HTTP handlers, keyed by the route table's operation ids: they translate, the services decide. */
@@ -63,11 +69,12 @@ export function issuesHandlers(
   boms: CyclonedxExports,
 ): Handlers {
   /** Issue views with their tickets, read in one query per page. */
-  const views = async (rows: IssueRow[]) => {
+  const views = async (rows: IssueRecord[]) => {
     const [names, tickets] = await Promise.all([issues.statusNames(), trackers.ticketsOf(rows.map((r) => r.id))]);
     return rows.map((r) => issueView(r, names, tickets.get(r.id)));
   };
-  const one = async (row: IssueRow) => (await views([row]))[0];
+  const one = async (row: IssueRecord) => (await views([row]))[0];
+  const detailedGateView = async (gate: GateRecord) => gateView(await gates.details(gate));
   const bulk = (ids: string[], done: string[], okStatus: 'deleted') =>
     ids.map((id) => ({ id, status: done.includes(id) ? okStatus : ('not_found' as const) }));
   return {
@@ -102,13 +109,21 @@ export function issuesHandlers(
         },
       ),
     countIssues: async (input) => ({ count: await issues.count(issueFilter(requirePrincipal(input), input.query)) }),
-    countIssuesGrouped: async (input) =>
-      issues.countGrouped(issueFilter(requirePrincipal(input), input.query), input.query.group_by, input.query.weeks),
-    issueFilterValues: async (input) => issues.filterValues(issueFilter(requirePrincipal(input), input.query)),
+    countIssuesGrouped: async (input) => {
+      const q = input.query;
+      const counted = await issues.countGrouped(issueFilter(requirePrincipal(input), q), q.group_by, q.weeks);
+      return 'weeks' in counted
+        ? { group_by: q.group_by, groups: counted.weeks.map(weekCountsView) }
+        : { group_by: q.group_by, groups: counted.groups.map(countGroupView), total: counted.total };
+    },
+    issueFilterValues: async (input) =>
+      issueFilterValuesView(await issues.filterValues(issueFilter(requirePrincipal(input), input.query))),
     issueBasicFilter: async (input) =>
-      issues.basicFilter(
-        issueFilter(requirePrincipal(input), input.query),
-        input.query.filter.need_detected_at ?? false,
+      issueBasicFilterView(
+        await issues.basicFilter(
+          issueFilter(requirePrincipal(input), input.query),
+          input.query.filter.need_detected_at ?? false,
+        ),
       ),
     issueCvssSeverities: async (input) => issues.cvssSeverities(issueFilter(requirePrincipal(input), input.query)),
     deleteIssues: async (input) => ({ results: await issues.delete(requirePrincipal(input), input.body.ids) }),
@@ -132,12 +147,13 @@ export function issuesHandlers(
           users: q.responsible_user_values,
           kinds: q.responsible_group_values,
         }),
-        (h) => h,
+        historyView,
       );
     },
-    addIssueComment: async (input) => issues.comment(requirePrincipal(input), input.params.id, input.body.message),
+    addIssueComment: async (input) =>
+      commentView(await issues.comment(requirePrincipal(input), input.params.id, input.body.message)),
     listIssueComments: async (input) =>
-      listPage(input.query, await issues.comments(requirePrincipal(input), input.params.id, input.query), (c) => c),
+      listPage(input.query, await issues.comments(requirePrincipal(input), input.params.id, input.query), commentView),
     similarIssues: async (input) => ({
       items: await views(await issues.similar(requirePrincipal(input), input.params.id)),
     }),
@@ -184,14 +200,15 @@ export function issuesHandlers(
         await securityRuleStore.list(db, { page: q.page, limit: q.limit, ...ruleQuery(q) }),
         securityRuleView,
       ),
-    securityRuleFilterValues: async ({ query: q }) => securityRuleStore.filterValues(db, ruleQuery(q)),
+    securityRuleFilterValues: async ({ query: q }) =>
+      securityRuleValuesView(await securityRuleStore.filterValues(db, ruleQuery(q))),
     getSecurityRule: async ({ params }) => securityRuleView(await rules.get(params.id)),
     updateSecurityRule: async ({ params, body }) => securityRuleView(await rules.update(params.id, body)),
     deleteSecurityRules: async ({ body }) => ({
       results: bulk(body.ids, await securityRuleStore.delete(db, body.ids), 'deleted'),
     }),
 
-    createQualityGate: async (input) => gates.view(await gates.create(requirePrincipal(input), input.body.name)),
+    createQualityGate: async (input) => detailedGateView(await gates.create(requirePrincipal(input), input.body.name)),
     listQualityGates: async ({ query: q }) => {
       const page = await gateStore.list(db, {
         page: q.page,
@@ -201,14 +218,14 @@ export function issuesHandlers(
         project: q.search.project_name,
       });
       return {
-        items: await Promise.all(page.items.map((g) => gates.view(g))),
+        items: await Promise.all(page.items.map(detailedGateView)),
         total: page.total,
         page: q.page,
         limit: q.limit,
       };
     },
-    getQualityGate: async ({ params }) => gates.view(await gates.get(params.id)),
-    updateQualityGate: async ({ params, body }) => gates.view(await gates.rename(params.id, body.name)),
+    getQualityGate: async ({ params }) => detailedGateView(await gates.get(params.id)),
+    updateQualityGate: async ({ params, body }) => detailedGateView(await gates.rename(params.id, body.name)),
     deleteQualityGates: async ({ body }) => ({
       results: bulk(body.ids, await gateStore.delete(db, body.ids), 'deleted'),
     }),
@@ -219,26 +236,36 @@ export function issuesHandlers(
       results: bulk(body.ids, await gateStore.deleteConditions(db, body.ids), 'deleted'),
     }),
     linkGatesToLayer: async (input) =>
-      gates.link(requirePrincipal(input), input.body.layer_id, input.body.quality_gates, true),
-    linkGateToPipe: async (input) =>
-      gates.link(
-        requirePrincipal(input),
-        input.body.layer_id,
-        [{ quality_gate_id: input.body.quality_gate_id, action: input.body.action }],
-        false,
+      layerGateStateView(
+        await gates.link(
+          requirePrincipal(input),
+          input.body.layer_id,
+          input.body.quality_gates.map((l) => ({ qualityGateId: l.quality_gate_id, action: l.action })),
+          true,
+        ),
       ),
-    layerGateState: async (input) => gates.layerState(requirePrincipal(input), input.params.layer_id),
+    linkGateToPipe: async (input) =>
+      layerGateStateView(
+        await gates.link(
+          requirePrincipal(input),
+          input.body.layer_id,
+          [{ qualityGateId: input.body.quality_gate_id, action: input.body.action }],
+          false,
+        ),
+      ),
+    layerGateState: async (input) =>
+      layerGateStateView(await gates.layerState(requirePrincipal(input), input.params.layer_id)),
 
     createPolicy: async (input) => {
       const b = input.body;
-      await gates.assertGates(b.quality_gates ?? []);
+      await gates.assertGates((b.quality_gates ?? []).map((g) => g.quality_gate_id));
       return policyView(
         await policyStore.insert(db, {
           name: b.name,
           description: b.description ?? '',
           author: requirePrincipal(input).username,
-          project_tags: b.project_tags,
-          quality_gates: b.quality_gates ?? [],
+          projectTags: b.project_tags,
+          qualityGates: b.quality_gates ?? [],
         }),
       );
     },
@@ -255,12 +282,12 @@ export function issuesHandlers(
         policyView,
       ),
     updatePolicy: async ({ params, body: b }) => {
-      await gates.assertGates(b.quality_gates ?? []);
+      await gates.assertGates((b.quality_gates ?? []).map((g) => g.quality_gate_id));
       const row = await policyStore.update(db, params.id, {
         name: b.name,
         description: b.description ?? '',
-        project_tags: b.project_tags,
-        quality_gates: b.quality_gates ?? [],
+        projectTags: b.project_tags,
+        qualityGates: b.quality_gates ?? [],
       });
       if (!row) throw notFound(`Policy ${params.id}`);
       return policyView(row);

@@ -1,25 +1,48 @@
 import { HandlersOf, requirePrincipal } from '@bulwark/platform';
 import { trackerRoutes } from '@bulwark/contracts';
 import type { Trackers } from '../trackers';
+import { ticketView, trackerView } from './views';
 
 /** HTTP handlers of task trackers and the tickets of issues: they translate, Trackers decides. */
 export function trackerHandlers(trackers: Trackers): HandlersOf<typeof trackerRoutes> {
   return {
-    createTracker: async ({ body }) => trackers.view(await trackers.create(body), 0),
-    listTrackers: async ({ query: q }) =>
-      trackers.list({ page: q.page, limit: q.limit, name: q.search.name, types: q.filter.type }),
-    getTracker: async ({ params }) => trackers.view(await trackers.get(params.id)),
-    updateTracker: async ({ params, body }) => trackers.view(await trackers.update(params.id, body)),
+    createTracker: async ({ body }) => trackerView(await trackers.create(body), 0),
+    listTrackers: async ({ query: q }) => {
+      const page = await trackers.list({ page: q.page, limit: q.limit, name: q.search.name, types: q.filter.type });
+      return {
+        items: page.items.map((t) => trackerView(t.tracker, t.tickets)),
+        total: page.total,
+        page: q.page,
+        limit: q.limit,
+      };
+    },
+    getTracker: async ({ params }) => {
+      const tracker = await trackers.get(params.id);
+      return trackerView(tracker, await trackers.ticketCount(tracker.id));
+    },
+    updateTracker: async ({ params, body }) => {
+      const tracker = await trackers.update(params.id, body);
+      return trackerView(tracker, await trackers.ticketCount(tracker.id));
+    },
     deleteTrackers: async (input) => ({
       results: await trackers.delete(requirePrincipal(input), input.body.ids, input.body.force ?? false),
     }),
     syncTracker: async ({ params }) => trackers.syncOne(params.id),
-    createTickets: async (input) =>
-      trackers.createTickets(requirePrincipal(input), input.body.tracker_id, input.body.ids, input.body.group_by),
+    createTickets: async (input) => {
+      const { results, tickets } = await trackers.createTickets(
+        requirePrincipal(input),
+        input.body.tracker_id,
+        input.body.ids,
+        input.body.group_by,
+      );
+      return { results, tickets: tickets.map((t) => ({ ...ticketView(t.ticket), issue_ids: t.issueIds })) };
+    },
     createIssueTicket: async (input) =>
-      trackers.createTicket(requirePrincipal(input), input.params.id, input.body.tracker_id),
+      ticketView(await trackers.createTicket(requirePrincipal(input), input.params.id, input.body.tracker_id)),
     linkIssueTicket: async (input) =>
-      trackers.linkTicket(requirePrincipal(input), input.params.id, input.body.tracker_id, input.body.key),
+      ticketView(
+        await trackers.linkTicket(requirePrincipal(input), input.params.id, input.body.tracker_id, input.body.key),
+      ),
     unlinkIssueTicket: async (input) => trackers.unlink(requirePrincipal(input), input.params.id),
   };
 }

@@ -1,7 +1,15 @@
-import { iso, json, Principal } from '@bulwark/platform';
-import type { IssueFilterParams } from '@bulwark/contracts';
-import type { IssueFilter, IssueRow } from '../store/issues';
-import { IssueTicket, ticketView } from '../store/trackers';
+import type { Principal } from '@bulwark/platform';
+import type { IssueFilterParams, TrackerType } from '@bulwark/contracts';
+import type { GateCondition } from '../domain/gates';
+import type { IssueBasicFilterValues, IssueFilterValues } from '../issues';
+import type { GateDetails, LayerGateState } from '../quality-gates';
+import type { PolicyRecord } from '../store/gates';
+import type { CountGroupRecord, WeekCountsRecord } from '../store/grouped-counts';
+import type { CommentRecord, HistoryRecord } from '../store/history';
+import type { IssueFilter, IssueRecord } from '../store/issues';
+import type { SecurityRuleRecord, SecurityRuleValues } from '../store/security-rules';
+import type { DedupRuleRecord, StatusRecord, TransitionRecord } from '../store/settings';
+import type { IssueTicket, TicketRecord, TrackerRecord } from '../store/trackers';
 
 /** What issue routes filter by: some (the basic filter's) have no search[...] keys and no filter_inversion. */
 type IssueFilterInput = Pick<IssueFilterParams, 'filter'> &
@@ -55,47 +63,226 @@ export function issueFilter(principal: Principal, q: IssueFilterInput): IssueFil
   };
 }
 
-export function issueView(r: IssueRow, statusNames: Map<number, string>, ticket: IssueTicket | undefined) {
+export function issueView(r: IssueRecord, statusNames: Map<number, string>, ticket: IssueTicket | undefined) {
   return {
     id: r.id,
-    project_code: r.project_code,
-    layer_id: r.layer_id,
-    check_id: r.check_id,
-    scan_result_id: r.scan_id,
-    tool_id: r.tool_id,
-    tool_name: r.tool_name,
+    project_code: r.projectCode,
+    layer_id: r.layerId,
+    check_id: r.checkId,
+    scan_result_id: r.scanId,
+    tool_id: r.toolId,
+    tool_name: r.toolName,
     scanner: r.scanner,
     category: r.category,
     title: r.title,
     description: r.description,
     severity: r.severity,
-    rule_id: r.rule_id,
-    status_id: r.status_id,
-    status: statusNames.get(r.status_id) ?? String(r.status_id),
+    rule_id: r.ruleId,
+    status_id: r.statusId,
+    status: statusNames.get(r.statusId) ?? String(r.statusId),
     assignee: r.assignee,
     cve: r.cve,
-    vulnerability_ids: r.vulnerability_ids,
+    vulnerability_ids: r.vulnerabilityIds,
     cwes: r.cwes,
-    lib_name: r.lib_name,
-    lib_version: r.lib_version,
-    file_path: r.file_path,
-    start_line: r.start_line,
-    cvss_v2: r.cvss_v2,
-    cvss_v3: r.cvss_v3,
-    cvss_v4: r.cvss_v4,
-    cvss_unknown: r.cvss_unknown,
+    lib_name: r.libName,
+    lib_version: r.libVersion,
+    file_path: r.filePath,
+    start_line: r.startLine,
+    cvss_v2: r.cvssV2,
+    cvss_v3: r.cvssV3,
+    cvss_v4: r.cvssV4,
+    cvss_unknown: r.cvssUnknown,
     epss: r.epss,
-    known_exploited: r.known_exploited,
+    known_exploited: r.knownExploited,
     fingerprint: r.fingerprint,
     occurrences: r.occurrences,
     detections: r.detections,
-    first_detected_at: iso(r.first_detected_at)!,
-    last_detected_at: iso(r.last_detected_at)!,
-    first_scan_result_id: r.first_scan_id,
-    suppression: r.suppression === null ? null : json(r.suppression),
-    security_rule_id: r.security_rule_id,
-    duplicate_of: r.duplicate_of,
-    updated_at: iso(r.updated_at)!,
+    first_detected_at: r.firstDetectedAt,
+    last_detected_at: r.lastDetectedAt,
+    first_scan_result_id: r.firstScanId,
+    suppression: r.suppression,
+    security_rule_id: r.securityRuleId,
+    duplicate_of: r.duplicateOf,
+    updated_at: r.updatedAt,
     ticket: ticket ? ticketView(ticket) : null,
   };
 }
+
+export const issueFilterValuesView = (v: IssueFilterValues) => ({
+  tool: v.tools,
+  tool_name: v.scanners,
+  project_code: v.projectCodes,
+  layer: v.layers,
+  check: v.checks,
+  status: v.statuses,
+  severity: v.severities,
+  assignee: v.assignees,
+  category: v.categories,
+  cve: v.cves,
+  cwe: v.cwes,
+  lib_name: v.libNames,
+  detected_at: v.detectedAt,
+});
+
+export const issueBasicFilterView = (v: IssueBasicFilterValues) => ({
+  status: v.statuses,
+  severity: v.severities,
+  tool: v.tools,
+  project_code: v.projectCodes,
+  ...(v.detectedAt ? { detected_at: v.detectedAt } : {}),
+});
+
+/** A group of GET /issues/count/grouped: its count, then the dimensions asked for, in the order of the table's columns. */
+export const countGroupView = (g: CountGroupRecord) => ({
+  count: g.count,
+  ...(g.severity !== undefined ? { severity: g.severity } : {}),
+  ...(g.statusId !== undefined ? { status_id: g.statusId } : {}),
+  ...(g.projectCode !== undefined ? { project_code: g.projectCode } : {}),
+  ...(g.tool !== undefined ? { tool: g.tool } : {}),
+  ...(g.category !== undefined ? { category: g.category } : {}),
+});
+
+export const weekCountsView = (w: WeekCountsRecord) => ({
+  week_start: w.weekStart,
+  week_end: w.weekEnd,
+  new: w.opened,
+  fixed: w.fixed,
+  open: w.open,
+});
+
+export const historyView = (h: HistoryRecord) => ({
+  id: h.id,
+  at: h.at,
+  actor_kind: h.actorKind,
+  actor: h.actor,
+  field: h.field,
+  old_value: h.oldValue,
+  new_value: h.newValue,
+  comment: h.comment,
+});
+
+export const commentView = (c: CommentRecord) => ({
+  id: c.id,
+  issue_id: c.issueId,
+  author: c.author,
+  message: c.message,
+  created_at: c.createdAt,
+});
+
+export const statusView = (s: StatusRecord, lang?: string) => ({
+  id: s.id,
+  name: lang === 'ru' ? s.nameRu : s.nameEn,
+  name_en: s.nameEn,
+  name_ru: s.nameRu,
+  builtin: s.builtin,
+});
+
+export const transitionView = (t: TransitionRecord) => ({
+  id: t.id,
+  from_status_id: t.fromStatus,
+  to_status_id: t.toStatus,
+});
+
+export const dedupRuleView = (r: DedupRuleRecord) => ({
+  id: r.id,
+  name: r.name,
+  tool_name: r.toolName,
+  fields: r.fields,
+  scope: r.scope,
+  created_at: r.createdAt,
+  updated_at: r.updatedAt,
+});
+
+export const securityRuleView = (r: SecurityRuleRecord) => ({
+  id: r.id,
+  name: r.name,
+  rule_params: r.ruleParams as Record<string, unknown>,
+  suppressing_status: r.suppressingStatus,
+  expiry_status: r.expiryStatus,
+  expires_at: r.expiresAt,
+  expired: r.expired,
+  author: r.author,
+  created_at: r.createdAt,
+  updated_at: r.updatedAt,
+});
+
+export const securityRuleValuesView = (v: SecurityRuleValues) => ({
+  suppressing_status: v.suppressingStatus,
+  expiry_status: v.expiryStatus,
+  instrument_type: v.instrumentType,
+  tool_type_name: v.toolTypeName,
+  category: v.category,
+  cve: v.cve,
+  cwe: v.cwe,
+  author: v.author,
+});
+
+export const conditionView = (c: GateCondition) => ({
+  id: c.id,
+  quality_gate_id: c.qualityGateId,
+  condition_type: c.conditionType,
+  condition_value: c.conditionValue,
+  operator: c.operator,
+  value: String(c.value),
+});
+
+export const gateView = ({ gate, conditions, links }: GateDetails) => ({
+  id: gate.id,
+  name: gate.name,
+  author: gate.author,
+  conditions: conditions.map(conditionView),
+  layers: links.map((l) => ({ layer_id: l.layerId, action: l.action })),
+  created_at: gate.createdAt,
+  updated_at: gate.updatedAt,
+});
+
+export const layerGateStateView = ({ layerId, gates, state }: LayerGateState) => ({
+  layer_id: layerId,
+  quality_gates: gates.map((g) => ({ quality_gate_id: g.id, name: g.name, action: g.action })),
+  locked: state?.locked ?? false,
+  last_scan_result_id: state?.scanId ?? null,
+  last_verdict: state?.verdict ?? null,
+});
+
+export const policyView = (p: PolicyRecord) => ({
+  id: p.id,
+  name: p.name,
+  description: p.description,
+  author: p.author,
+  project_tags: p.projectTags,
+  quality_gates: p.qualityGates,
+  created_at: p.createdAt,
+  updated_at: p.updatedAt,
+});
+
+export const ticketView = (t: TicketRecord & { trackerType: TrackerType }) => ({
+  tracker_id: t.trackerId,
+  tracker_type: t.trackerType,
+  key: t.key,
+  url: t.url,
+  status: t.status,
+  closed: t.closed,
+  synced_at: t.syncedAt,
+});
+
+export const trackerView = (t: TrackerRecord, tickets: number) => ({
+  id: t.id,
+  name: t.name,
+  type: t.type,
+  url: t.url,
+  has_credentials: true,
+  projects: t.projects,
+  status_mapping: t.statusMapping,
+  field_templates: {
+    summary: t.fieldTemplates.summary ?? '',
+    description: t.fieldTemplates.description ?? '',
+    labels: t.fieldTemplates.labels ?? [],
+  },
+  jira_api_version: t.jiraApiVersion,
+  sync_enabled: t.syncEnabled,
+  tickets,
+  last_sync_at: t.lastSyncAt,
+  last_sync_error: t.lastSyncError,
+  created_at: t.createdAt,
+  updated_at: t.updatedAt,
+});

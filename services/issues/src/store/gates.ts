@@ -2,13 +2,27 @@ import { randomUUID } from 'node:crypto';
 import { containing, iso, isUuid, json, pgArray, Queryable } from '@bulwark/platform';
 import type { GateCondition, LinkedGate } from '../domain/gates';
 
-export interface GateRow {
+interface GateRow {
   id: string;
   name: string;
   author: string;
   created_at: Date;
   updated_at: Date;
 }
+export interface GateRecord {
+  id: string;
+  name: string;
+  author: string;
+  createdAt: string;
+  updatedAt: string;
+}
+const toGateRecord = (r: GateRow): GateRecord => ({
+  id: r.id,
+  name: r.name,
+  author: r.author,
+  createdAt: iso(r.created_at)!,
+  updatedAt: iso(r.updated_at)!,
+});
 interface ConditionRow {
   id: string;
   quality_gate_id: string;
@@ -24,15 +38,46 @@ interface LayerGateStateRow {
   verdict: unknown;
   updated_at: Date;
 }
-export interface PolicyRow {
+/** A quality gate a policy applies, as the policy's JSON document (and the API) holds it. */
+export interface PolicyGate {
+  quality_gate_id: string;
+  action: 'lock' | 'inform';
+}
+interface PolicyRow {
   id: string;
   name: string;
   description: string;
   author: string;
   project_tags: string[];
-  quality_gates: { quality_gate_id: string; action: 'lock' | 'inform' }[];
+  quality_gates: unknown;
   created_at: Date;
   updated_at: Date;
+}
+export interface PolicyRecord {
+  id: string;
+  name: string;
+  description: string;
+  author: string;
+  projectTags: string[];
+  qualityGates: PolicyGate[];
+  createdAt: string;
+  updatedAt: string;
+}
+export type PolicyWrite = Pick<PolicyRecord, 'name' | 'description' | 'projectTags' | 'qualityGates'>;
+
+/** A gate's link to a layer. */
+export interface GateLinkRecord {
+  qualityGateId: string;
+  layerId: string;
+  action: string;
+}
+
+/** The verdict of a layer's gates after its last evaluated scan. */
+export interface LayerGateStateRecord {
+  locked: boolean;
+  scanId: string;
+  verdict: unknown;
+  updatedAt: string;
 }
 
 const toCondition = (r: ConditionRow): GateCondition => ({
@@ -43,31 +88,24 @@ const toCondition = (r: ConditionRow): GateCondition => ({
   operator: r.operator as GateCondition['operator'],
   value: r.value,
 });
-export const conditionView = (c: GateCondition) => ({
-  id: c.id,
-  quality_gate_id: c.qualityGateId,
-  condition_type: c.conditionType,
-  condition_value: c.conditionValue,
-  operator: c.operator,
-  value: String(c.value),
-});
 
 export const gateStore = {
-  async insert(db: Queryable, name: string, author: string): Promise<GateRow> {
+  async insert(db: Queryable, name: string, author: string): Promise<GateRecord> {
     const [row] = await db<GateRow>('quality_gates').insert({ id: randomUUID(), name, author }).returning('*');
-    return row;
+    return toGateRecord(row);
   },
 
-  async get(db: Queryable, id: string): Promise<GateRow | undefined> {
-    return db<GateRow>('quality_gates').where({ id }).first();
+  async get(db: Queryable, id: string): Promise<GateRecord | undefined> {
+    const row = await db<GateRow>('quality_gates').where({ id }).first();
+    return row && toGateRecord(row);
   },
 
-  async rename(db: Queryable, id: string, name: string): Promise<GateRow | undefined> {
+  async rename(db: Queryable, id: string, name: string): Promise<GateRecord | undefined> {
     const [row] = await db<GateRow>('quality_gates')
       .where({ id })
       .update({ name, updated_at: db.fn.now() })
       .returning('*');
-    return row;
+    return row && toGateRecord(row);
   },
 
   async list(db: Queryable, q: { page: number; limit: number; author?: string; name?: string; project?: string }) {
@@ -82,12 +120,12 @@ export const gateStore = {
           .andWhereILike('gate_links.project_code', containing(q.project!));
       });
     const [{ n }] = await base.clone().count({ n: '*' });
-    const items = await base
+    const rows = await base
       .orderBy('name')
       .orderBy('id')
       .offset((q.page - 1) * q.limit)
       .limit(q.limit);
-    return { items, total: Number(n) };
+    return { items: rows.map(toGateRecord), total: Number(n) };
   },
 
   async delete(db: Queryable, ids: string[]): Promise<string[]> {
@@ -103,12 +141,13 @@ export const gateStore = {
     ).map(toCondition);
   },
 
-  async linksOf(
-    db: Queryable,
-    gateIds: string[],
-  ): Promise<{ quality_gate_id: string; layer_id: string; action: string }[]> {
+  async linksOf(db: Queryable, gateIds: string[]): Promise<GateLinkRecord[]> {
     if (gateIds.length === 0) return [];
-    return db('gate_links').whereIn('quality_gate_id', gateIds).orderBy('layer_id');
+    const rows = await db('gate_links')
+      .whereIn('quality_gate_id', gateIds)
+      .orderBy('layer_id')
+      .select<{ quality_gate_id: string; layer_id: string; action: string }[]>('*');
+    return rows.map((r) => ({ qualityGateId: r.quality_gate_id, layerId: r.layer_id, action: r.action }));
   },
 
   async addCondition(db: Queryable, c: Omit<GateCondition, 'id'>): Promise<GateCondition> {
@@ -149,7 +188,7 @@ export const gateStore = {
     db: Queryable,
     layerId: string,
     projectCode: string,
-    links: { quality_gate_id: string; action: string }[],
+    links: { qualityGateId: string; action: string }[],
     replace: boolean,
   ): Promise<void> {
     if (replace) await db('gate_links').where({ layer_id: layerId }).delete();
@@ -159,7 +198,7 @@ export const gateStore = {
           links.map((l) => ({
             layer_id: layerId,
             project_code: projectCode,
-            quality_gate_id: l.quality_gate_id,
+            quality_gate_id: l.qualityGateId,
             action: l.action,
           })),
         )
@@ -179,14 +218,18 @@ export const gateStore = {
         'quality_gates.name',
       )
       .orderBy('quality_gates.name');
-    return gateStore.withConditions(db, links);
+    return gateStore.withConditions(
+      db,
+      links.map((l) => ({ qualityGateId: l.quality_gate_id, action: l.action })),
+    );
   },
 
+  /** The gates of these links that exist, with their names and conditions. */
   async withConditions(
     db: Queryable,
-    links: { quality_gate_id: string; action: 'lock' | 'inform'; name?: string }[],
+    links: { qualityGateId: string; action: 'lock' | 'inform' }[],
   ): Promise<LinkedGate[]> {
-    const ids = [...new Set(links.map((l) => l.quality_gate_id))];
+    const ids = [...new Set(links.map((l) => l.qualityGateId))];
     const conditions = await gateStore.conditionsOf(db, ids);
     const names = new Map(
       (ids.length ? await db('quality_gates').whereIn('id', ids).select('id', 'name') : []).map(
@@ -194,12 +237,12 @@ export const gateStore = {
       ),
     );
     return links
-      .filter((l) => names.has(l.quality_gate_id))
+      .filter((l) => names.has(l.qualityGateId))
       .map((l) => ({
-        id: l.quality_gate_id,
-        name: names.get(l.quality_gate_id)!,
+        id: l.qualityGateId,
+        name: names.get(l.qualityGateId)!,
         action: l.action,
-        conditions: conditions.filter((c) => c.qualityGateId === l.quality_gate_id),
+        conditions: conditions.filter((c) => c.qualityGateId === l.qualityGateId),
       }));
   },
 
@@ -216,50 +259,52 @@ export const gateStore = {
       .merge();
   },
 
-  async layerState(
-    db: Queryable,
-    layerId: string,
-  ): Promise<{ locked: boolean; scan_id: string; verdict: unknown; updated_at: string } | undefined> {
+  async layerState(db: Queryable, layerId: string): Promise<LayerGateStateRecord | undefined> {
     const row = await db<LayerGateStateRow>('layer_gate_state').where({ layer_id: layerId }).first();
     return row
-      ? { locked: row.locked, scan_id: row.scan_id, verdict: json(row.verdict), updated_at: iso(row.updated_at)! }
+      ? { locked: row.locked, scanId: row.scan_id, verdict: json(row.verdict), updatedAt: iso(row.updated_at)! }
       : undefined;
   },
 };
 
-const fromPolicy = (r: PolicyRow): PolicyRow => ({ ...r, quality_gates: json(r.quality_gates) });
+const toPolicyRecord = (r: PolicyRow): PolicyRecord => ({
+  id: r.id,
+  name: r.name,
+  description: r.description,
+  author: r.author,
+  projectTags: r.project_tags,
+  qualityGates: json<PolicyGate[]>(r.quality_gates),
+  createdAt: iso(r.created_at)!,
+  updatedAt: iso(r.updated_at)!,
+});
 
 export const policyStore = {
-  async insert(
-    db: Queryable,
-    p: Pick<PolicyRow, 'name' | 'description' | 'author' | 'project_tags' | 'quality_gates'>,
-  ): Promise<PolicyRow> {
+  async insert(db: Queryable, p: PolicyWrite & { author: string }): Promise<PolicyRecord> {
     const [row] = await db('policies')
       .insert({
         id: randomUUID(),
-        ...p,
-        project_tags: db.raw('?::text[]', [pgArray(p.project_tags)]),
-        quality_gates: JSON.stringify(p.quality_gates),
+        name: p.name,
+        description: p.description,
+        author: p.author,
+        project_tags: db.raw('?::text[]', [pgArray(p.projectTags)]),
+        quality_gates: JSON.stringify(p.qualityGates),
       })
       .returning<PolicyRow[]>('*');
-    return fromPolicy(row);
+    return toPolicyRecord(row);
   },
 
-  async update(
-    db: Queryable,
-    id: string,
-    p: Pick<PolicyRow, 'name' | 'description' | 'project_tags' | 'quality_gates'>,
-  ): Promise<PolicyRow | undefined> {
+  async update(db: Queryable, id: string, p: PolicyWrite): Promise<PolicyRecord | undefined> {
     const [row] = await db('policies')
       .where({ id })
       .update({
-        ...p,
-        project_tags: db.raw('?::text[]', [pgArray(p.project_tags)]),
-        quality_gates: JSON.stringify(p.quality_gates),
+        name: p.name,
+        description: p.description,
+        project_tags: db.raw('?::text[]', [pgArray(p.projectTags)]),
+        quality_gates: JSON.stringify(p.qualityGates),
         updated_at: db.fn.now(),
       })
       .returning<PolicyRow[]>('*');
-    return row ? fromPolicy(row) : undefined;
+    return row ? toPolicyRecord(row) : undefined;
   },
 
   async list(db: Queryable, q: { page: number; limit: number; author?: string; name?: string; project?: string }) {
@@ -277,14 +322,14 @@ export const policyStore = {
         .orderBy('id')
         .offset((q.page - 1) * q.limit)
         .limit(q.limit)
-    ).map(fromPolicy);
+    ).map(toPolicyRecord);
     return { items, total: Number(n) };
   },
 
   /** Policies that apply to a project with these tags. */
-  async forTags(db: Queryable, tags: string[]): Promise<PolicyRow[]> {
+  async forTags(db: Queryable, tags: string[]): Promise<PolicyRecord[]> {
     if (tags.length === 0) return [];
-    return (await db<PolicyRow>('policies').whereRaw('project_tags && ?::text[]', [pgArray(tags)])).map(fromPolicy);
+    return (await db<PolicyRow>('policies').whereRaw('project_tags && ?::text[]', [pgArray(tags)])).map(toPolicyRecord);
   },
 
   async delete(db: Queryable, ids: string[]): Promise<string[]> {
@@ -293,14 +338,3 @@ export const policyStore = {
     return (await db('policies').whereIn('id', uuids).delete().returning('id')).map((r: { id: string }) => r.id);
   },
 };
-
-export const policyView = (p: PolicyRow) => ({
-  id: p.id,
-  name: p.name,
-  description: p.description,
-  author: p.author,
-  project_tags: p.project_tags,
-  quality_gates: p.quality_gates,
-  created_at: iso(p.created_at)!,
-  updated_at: iso(p.updated_at)!,
-});

@@ -1,6 +1,6 @@
 /** The queries behind GET /issues/count/grouped: counts per group of attributes, and the weekly series. */
 import type { Queryable } from '@bulwark/platform';
-import { applyFilter, countedByGroups, IssueFilter, SEVERITY_RANK } from './issues';
+import { applyFilter, countSource, IssueFilter, SEVERITY_RANK } from './issues';
 import { reportQueries } from './report-queries';
 
 export type CountDimension = 'severity' | 'status' | 'project_code' | 'tool' | 'category';
@@ -16,39 +16,51 @@ const COLUMNS: Record<CountDimension, { column: string; order: 'asc' | 'desc' }>
 const SEVERITY_OF_RANK = new Map(Object.entries(SEVERITY_RANK).map(([name, rank]) => [rank, name]));
 const WEEK_MS = 7 * 24 * 3600 * 1000;
 
-export interface CountGroup {
+/** A group of issues by the requested dimensions (those not requested are absent) and how many it holds. */
+export interface CountGroupRecord {
   severity?: string;
-  status_id?: number;
-  project_code?: string;
+  statusId?: number;
+  projectCode?: string;
   tool?: string;
   category?: string;
   count: number;
 }
 
+/** New, fixed and open issues of a week. */
+export interface WeekCountsRecord {
+  weekStart: string;
+  weekEnd: string;
+  opened: number;
+  fixed: number;
+  open: number;
+}
+
 export const groupedCounts = {
   /**
    * The matching issues counted per combination of the dimensions' values, groups without issues left
-   * out. Filters that issue_counts answers sum its group counts (as a count does); others count rows.
+   * out, from the table a count of the filter reads ({@link countSource}).
    */
-  async byAttributes(db: Queryable, f: IssueFilter, dimensions: CountDimension[]): Promise<CountGroup[]> {
+  async byAttributes(db: Queryable, f: IssueFilter, dimensions: CountDimension[]): Promise<CountGroupRecord[]> {
     const columns = [...new Set(dimensions)]
       .sort((a, b) => Object.keys(COLUMNS).indexOf(a) - Object.keys(COLUMNS).indexOf(b))
       .map((d) => ({ dimension: d, ...COLUMNS[d] }));
     const selected = columns.map((c) => `issues.${c.column}`);
-    const q = countedByGroups(f)
-      ? applyFilter(db({ issues: 'issue_counts' }).select(selected).select(db.raw('sum(n) as n')), f)
+    const { table, summed } = countSource(db, f);
+    const q = summed
+      ? applyFilter(table.select(selected).select(db.raw('sum(n) as n')), f)
           .groupBy(selected)
           .havingRaw('sum(n) <> 0')
-      : applyFilter(db('issues').select(selected).count({ n: '*' }), f).groupBy(selected);
+      : applyFilter(table.select(selected).count({ n: '*' }), f).groupBy(selected);
     const rows: Record<string, string | number>[] = await q.orderByRaw(
       columns.map((c) => `issues.${c.column} ${c.order}`).join(', '),
     );
     return rows.map((row) => {
-      const group: CountGroup = { count: Number(row.n) };
+      const group: CountGroupRecord = { count: Number(row.n) };
       for (const c of columns) {
         const value = row[c.column];
         if (c.dimension === 'severity') group.severity = SEVERITY_OF_RANK.get(Number(value)) ?? String(value);
-        else if (c.dimension === 'status') group.status_id = Number(value);
+        else if (c.dimension === 'status') group.statusId = Number(value);
+        else if (c.dimension === 'project_code') group.projectCode = String(value);
         else group[c.dimension] = String(value);
       }
       return group;
@@ -56,15 +68,15 @@ export const groupedCounts = {
   },
 
   /** New, fixed and open per seven-day week, `weeks` of them ending at `end`, oldest first: the trend report's definitions. */
-  async weekly(db: Queryable, f: IssueFilter, weeks: number, end: Date) {
+  async weekly(db: Queryable, f: IssueFilter, weeks: number, end: Date): Promise<WeekCountsRecord[]> {
     const starts = Array.from({ length: weeks }, (_, i) =>
       new Date(end.getTime() - (weeks - i) * WEEK_MS).toISOString(),
     );
     const intervals = await reportQueries.trend(db, f, starts, end.toISOString());
     return intervals.map((interval, i) => ({
-      week_start: interval.start,
-      week_end: starts[i + 1] ?? end.toISOString(),
-      new: interval.opened,
+      weekStart: interval.start,
+      weekEnd: starts[i + 1] ?? end.toISOString(),
+      opened: interval.opened,
       fixed: interval.fixed,
       open: interval.open,
     }));

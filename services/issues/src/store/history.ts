@@ -3,16 +3,67 @@ import { iso, Queryable, unnestRows } from '@bulwark/platform';
 
 export type ActorKind = 'user' | 'scan' | 'security_rule' | 'system' | 'tracker';
 
+/** A change of an issue, as recorded (`at` defaults to the time of the write). */
 export interface HistoryEntry {
-  issue_id: string;
-  actor_kind: ActorKind;
+  issueId: string;
+  actorKind: ActorKind;
+  actor: string;
+  field: string;
+  oldValue: string | null;
+  newValue: string | null;
+  comment: string | null;
+  at?: string;
+}
+
+/** A recorded change, with its id and time. */
+export interface HistoryRecord {
+  id: string;
+  at: string;
+  actorKind: string;
+  actor: string;
+  field: string;
+  oldValue: string | null;
+  newValue: string | null;
+  comment: string | null;
+}
+
+interface HistoryRow {
+  id: string | number;
+  at: Date;
+  actor_kind: string;
   actor: string;
   field: string;
   old_value: string | null;
   new_value: string | null;
   comment: string | null;
-  at?: string;
 }
+
+export interface CommentRecord {
+  id: string;
+  issueId: string;
+  author: string;
+  message: string;
+  createdAt: string;
+}
+
+interface CommentRow {
+  id: string;
+  issue_id: string;
+  author: string;
+  message: string;
+  created_at: Date;
+}
+
+const toEntryRow = (e: HistoryEntry) => ({
+  issue_id: e.issueId,
+  actor_kind: e.actorKind,
+  actor: e.actor,
+  field: e.field,
+  old_value: e.oldValue,
+  new_value: e.newValue,
+  comment: e.comment,
+  at: e.at,
+});
 
 const BATCH = 2000;
 
@@ -24,7 +75,7 @@ export const historyStore = {
    */
   async add(db: Queryable, entries: HistoryEntry[]): Promise<void> {
     for (let i = 0; i < entries.length; i += BATCH) {
-      const v = unnestRows(entries.slice(i, i + BATCH), {
+      const v = unnestRows(entries.slice(i, i + BATCH).map(toEntryRow), {
         issue_id: 'uuid',
         actor_kind: 'text',
         actor: 'text',
@@ -40,12 +91,10 @@ export const historyStore = {
         v.bindings,
       );
     }
-    const pushed = entries.filter((e) => e.field === 'status' && e.actor_kind !== 'tracker' && e.new_value !== null);
+    const pushed = entries.filter((e) => e.field === 'status' && e.actorKind !== 'tracker' && e.newValue !== null);
     for (let i = 0; i < pushed.length; i += BATCH) {
       const v = unnestRows(
-        pushed
-          .slice(i, i + BATCH)
-          .map((e) => ({ issue_id: e.issue_id, to_status: Number(e.new_value), actor: e.actor })),
+        pushed.slice(i, i + BATCH).map((e) => ({ issue_id: e.issueId, to_status: Number(e.newValue), actor: e.actor })),
         { issue_id: 'uuid', to_status: 'int4', actor: 'text' },
       );
       await db.raw(
@@ -67,45 +116,48 @@ export const historyStore = {
         { column: 'id', order: 'desc' },
       ])
       .offset((q.page - 1) * q.limit)
-      .limit(q.limit);
+      .limit(q.limit)
+      .select<HistoryRow[]>('*');
     return {
       total: Number(n),
-      items: rows.map((r: Record<string, unknown>) => ({
+      items: rows.map((r): HistoryRecord => ({
         id: String(r.id),
-        at: iso(r.at as Date)!,
-        actor_kind: r.actor_kind as string,
-        actor: r.actor as string,
-        field: r.field as string,
-        old_value: r.old_value as string | null,
-        new_value: r.new_value as string | null,
-        comment: r.comment as string | null,
+        at: iso(r.at)!,
+        actorKind: r.actor_kind,
+        actor: r.actor,
+        field: r.field,
+        oldValue: r.old_value,
+        newValue: r.new_value,
+        comment: r.comment,
       })),
     };
   },
 };
 
 export const commentStore = {
-  async add(db: Queryable, issueId: string, author: string, message: string) {
-    const row = { id: randomUUID(), issue_id: issueId, author, message };
-    const [created] = await db('issue_comments').insert(row).returning<{ created_at: Date }[]>('created_at');
-    return { ...row, created_at: iso(created.created_at)! };
+  async add(db: Queryable, issueId: string, author: string, message: string): Promise<CommentRecord> {
+    const id = randomUUID();
+    const [created] = await db('issue_comments')
+      .insert({ id, issue_id: issueId, author, message })
+      .returning<{ created_at: Date }[]>('created_at');
+    return { id, issueId, author, message, createdAt: iso(created.created_at)! };
   },
 
   async list(db: Queryable, issueId: string, q: { page: number; limit: number }) {
     const [{ n }] = await db('issue_comments').where('issue_id', issueId).count({ n: '*' });
-    const rows = await db('issue_comments')
+    const rows = await db<CommentRow>('issue_comments')
       .where('issue_id', issueId)
       .orderBy([{ column: 'created_at' }, { column: 'id' }])
       .offset((q.page - 1) * q.limit)
       .limit(q.limit);
     return {
       total: Number(n),
-      items: rows.map((r: Record<string, unknown>) => ({
-        id: r.id as string,
-        issue_id: r.issue_id as string,
-        author: r.author as string,
-        message: r.message as string,
-        created_at: iso(r.created_at as Date)!,
+      items: rows.map((r): CommentRecord => ({
+        id: r.id,
+        issueId: r.issue_id,
+        author: r.author,
+        message: r.message,
+        createdAt: iso(r.created_at)!,
       })),
     };
   },

@@ -8,10 +8,19 @@ import { issueDetections } from './issues/detections';
 import { issuePages } from './issues/pages';
 import { issueRecords } from './issues/records';
 
-export type { IssueRow } from './issues/rows';
+export type { IssueRecord } from './issues/rows';
+export type { IssuePatch, IssueStatus } from './issues/records';
+export type { SummaryRecord } from './issues/aggregates';
 export { applyFilter, SEVERITY_RANK, type IssueFilter } from './issues/filter';
-export { countedByGroups } from './issues/counts';
-export { runStatement, type Detection, type NewIssue, type Statement } from './issues/detections';
+export { countSource } from './issues/counts';
+export {
+  runStatement,
+  type Detection,
+  type IssueMatch,
+  type NewIssue,
+  type RedetectionCandidate,
+  type Statement,
+} from './issues/detections';
 export type { SortKey } from './issues/pages';
 
 export const issueStore = {

@@ -146,8 +146,8 @@ export const reportQueries = {
         at: string;
         actor: string;
         field: string;
-        old_value: string | null;
-        new_value: string | null;
+        oldValue: string | null;
+        newValue: string | null;
         comment: string | null;
       }[]
     >();
@@ -157,8 +157,8 @@ export const reportQueries = {
         at: iso(r.at)!,
         actor: r.actor,
         field: r.field,
-        old_value: r.old_value,
-        new_value: r.new_value,
+        oldValue: r.old_value,
+        newValue: r.new_value,
         comment: r.comment,
       });
       history.set(r.issue_id, list);

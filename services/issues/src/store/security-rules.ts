@@ -2,10 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { containing, iso, json, Queryable, isUuid } from '@bulwark/platform';
 import type { RuleParams } from '../domain/rules';
 
-export interface SecurityRuleRow {
+interface SecurityRuleRow {
   id: string;
   name: string;
-  rule_params: RuleParams;
+  rule_params: unknown;
   suppressing_status: number;
   expiry_status: number;
   expires_at: Date | null;
@@ -14,6 +14,25 @@ export interface SecurityRuleRow {
   created_at: Date;
   updated_at: Date;
 }
+
+/** A security rule; its parameters are the JSON document the API reads and writes. */
+export interface SecurityRuleRecord {
+  id: string;
+  name: string;
+  ruleParams: RuleParams;
+  suppressingStatus: number;
+  expiryStatus: number;
+  expiresAt: string | null;
+  expired: boolean;
+  author: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export type SecurityRuleWrite = Pick<
+  SecurityRuleRecord,
+  'name' | 'ruleParams' | 'suppressingStatus' | 'expiryStatus' | 'expiresAt'
+>;
 
 export interface SecurityRuleQuery {
   suppressingStatus?: number[];
@@ -27,10 +46,41 @@ export interface SecurityRuleQuery {
   author?: string;
 }
 
-const fromRow = (r: SecurityRuleRow): SecurityRuleRow => ({ ...r, rule_params: json(r.rule_params) });
+const toSecurityRuleRecord = (r: SecurityRuleRow): SecurityRuleRecord => ({
+  id: r.id,
+  name: r.name,
+  ruleParams: json<RuleParams>(r.rule_params),
+  suppressingStatus: r.suppressing_status,
+  expiryStatus: r.expiry_status,
+  expiresAt: iso(r.expires_at),
+  expired: r.expired,
+  author: r.author,
+  createdAt: iso(r.created_at)!,
+  updatedAt: iso(r.updated_at)!,
+});
+
+/** The values the filtered rules take, per filter. */
+export interface SecurityRuleValues {
+  suppressingStatus: number[];
+  expiryStatus: number[];
+  instrumentType: string[];
+  toolTypeName: string[];
+  category: string[];
+  cve: string[];
+  cwe: string[];
+  author: string[];
+}
+
+const columns = (r: SecurityRuleWrite) => ({
+  name: r.name,
+  rule_params: JSON.stringify(r.ruleParams),
+  suppressing_status: r.suppressingStatus,
+  expiry_status: r.expiryStatus,
+  expires_at: r.expiresAt,
+});
 
 function filtered(db: Queryable, q: SecurityRuleQuery) {
-  const base = db('security_rules');
+  const base = db<SecurityRuleRow>('security_rules');
   if (q.suppressingStatus?.length) base.whereIn('suppressing_status', q.suppressingStatus);
   if (q.expiryStatus?.length) base.whereIn('expiry_status', q.expiryStatus);
   if (q.expired !== undefined) base.where('expired', q.expired);
@@ -52,8 +102,10 @@ function filtered(db: Queryable, q: SecurityRuleQuery) {
 
 export const securityRuleStore = {
   /** Active rules (not expired), for ingestion. */
-  async active(db: Queryable): Promise<SecurityRuleRow[]> {
-    return (await db('security_rules').where('expired', false).orderBy('created_at')).map(fromRow);
+  async active(db: Queryable): Promise<SecurityRuleRecord[]> {
+    return (await db<SecurityRuleRow>('security_rules').where('expired', false).orderBy('created_at')).map(
+      toSecurityRuleRecord,
+    );
   },
 
   async list(db: Queryable, q: SecurityRuleQuery & { page: number; limit: number }) {
@@ -65,54 +117,44 @@ export const securityRuleStore = {
         .orderBy('id')
         .offset((q.page - 1) * q.limit)
         .limit(q.limit)
-    ).map(fromRow);
+    ).map(toSecurityRuleRecord);
     return { items, total: Number(n) };
   },
 
-  async filterValues(db: Queryable, q: SecurityRuleQuery) {
-    const rows = (await filtered(db, q).select('*').limit(10000)).map(fromRow);
+  /** The values the filtered rules take, per filter (at most 10,000 rules read). */
+  async filterValues(db: Queryable, q: SecurityRuleQuery): Promise<SecurityRuleValues> {
+    const rules = (await filtered(db, q).select('*').limit(10000)).map(toSecurityRuleRecord);
     const uniq = <T>(v: (T | undefined)[]) => [...new Set(v.filter((x): x is T => x !== undefined && x !== ''))].sort();
     return {
-      suppressing_status: uniq(rows.map((r) => r.suppressing_status)),
-      expiry_status: uniq(rows.map((r) => r.expiry_status)),
-      instrument_type: uniq(rows.map((r) => r.rule_params.instrument_type)),
-      tool_type_name: uniq(rows.map((r) => r.rule_params.tool_type_name)),
-      category: uniq(rows.map((r) => r.rule_params.category)),
-      cve: uniq(rows.map((r) => r.rule_params.cve)),
-      cwe: uniq(rows.map((r) => (r.rule_params.cwe === undefined ? undefined : String(r.rule_params.cwe)))),
-      author: uniq(rows.map((r) => r.author)),
+      suppressingStatus: uniq(rules.map((r) => r.suppressingStatus)),
+      expiryStatus: uniq(rules.map((r) => r.expiryStatus)),
+      instrumentType: uniq(rules.map((r) => r.ruleParams.instrument_type)),
+      toolTypeName: uniq(rules.map((r) => r.ruleParams.tool_type_name)),
+      category: uniq(rules.map((r) => r.ruleParams.category)),
+      cve: uniq(rules.map((r) => r.ruleParams.cve)),
+      cwe: uniq(rules.map((r) => (r.ruleParams.cwe === undefined ? undefined : String(r.ruleParams.cwe)))),
+      author: uniq(rules.map((r) => r.author)),
     };
   },
 
-  async get(db: Queryable, id: string): Promise<SecurityRuleRow | undefined> {
+  async get(db: Queryable, id: string): Promise<SecurityRuleRecord | undefined> {
     const row = await db<SecurityRuleRow>('security_rules').where({ id }).first();
-    return row ? fromRow(row) : undefined;
+    return row ? toSecurityRuleRecord(row) : undefined;
   },
 
-  async insert(
-    db: Queryable,
-    r: Omit<SecurityRuleRow, 'id' | 'created_at' | 'updated_at' | 'expired' | 'expires_at'> & {
-      expires_at: string | null;
-    },
-  ): Promise<SecurityRuleRow> {
+  async insert(db: Queryable, r: SecurityRuleWrite & { author: string }): Promise<SecurityRuleRecord> {
     const [row] = await db('security_rules')
-      .insert({ id: randomUUID(), ...r, rule_params: JSON.stringify(r.rule_params) })
+      .insert({ id: randomUUID(), ...columns(r), author: r.author })
       .returning<SecurityRuleRow[]>('*');
-    return fromRow(row);
+    return toSecurityRuleRecord(row);
   },
 
-  async update(
-    db: Queryable,
-    id: string,
-    r: Pick<SecurityRuleRow, 'name' | 'rule_params' | 'suppressing_status' | 'expiry_status'> & {
-      expires_at: string | null;
-    },
-  ): Promise<SecurityRuleRow | undefined> {
+  async update(db: Queryable, id: string, r: SecurityRuleWrite): Promise<SecurityRuleRecord | undefined> {
     const [row] = await db('security_rules')
       .where({ id })
-      .update({ ...r, rule_params: JSON.stringify(r.rule_params), expired: false, updated_at: db.fn.now() })
+      .update({ ...columns(r), expired: false, updated_at: db.fn.now() })
       .returning<SecurityRuleRow[]>('*');
-    return row ? fromRow(row) : undefined;
+    return row ? toSecurityRuleRecord(row) : undefined;
   },
 
   async delete(db: Queryable, ids: string[]): Promise<string[]> {
@@ -122,9 +164,9 @@ export const securityRuleStore = {
   },
 
   /** Rules whose expiry has come, locked so that one replica expires each. */
-  async due(db: Queryable, now: string, limit: number): Promise<SecurityRuleRow[]> {
+  async due(db: Queryable, now: string, limit: number): Promise<SecurityRuleRecord[]> {
     return (
-      await db('security_rules')
+      await db<SecurityRuleRow>('security_rules')
         .where('expired', false)
         .whereNotNull('expires_at')
         .where('expires_at', '<=', now)
@@ -132,23 +174,10 @@ export const securityRuleStore = {
         .limit(limit)
         .forUpdate()
         .skipLocked()
-    ).map(fromRow);
+    ).map(toSecurityRuleRecord);
   },
 
   async markExpired(db: Queryable, id: string): Promise<void> {
     await db('security_rules').where({ id }).update({ expired: true, updated_at: db.fn.now() });
   },
 };
-
-export const securityRuleView = (r: SecurityRuleRow) => ({
-  id: r.id,
-  name: r.name,
-  rule_params: r.rule_params as Record<string, unknown>,
-  suppressing_status: r.suppressing_status,
-  expiry_status: r.expiry_status,
-  expires_at: iso(r.expires_at),
-  expired: r.expired,
-  author: r.author,
-  created_at: iso(r.created_at)!,
-  updated_at: iso(r.updated_at)!,
-});

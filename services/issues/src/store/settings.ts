@@ -2,20 +2,43 @@ import { randomUUID } from 'node:crypto';
 import { containing, iso, isUuid, pgArray, Queryable } from '@bulwark/platform';
 import type { DedupRule } from '../domain/match-key';
 
-export interface StatusRow {
+interface StatusRow {
   id: number;
   name_en: string;
   name_ru: string;
   builtin: boolean;
 }
-export interface TransitionRow {
+export interface StatusRecord {
+  id: number;
+  nameEn: string;
+  nameRu: string;
+  builtin: boolean;
+}
+const toStatusRecord = (r: StatusRow): StatusRecord => ({
+  id: r.id,
+  nameEn: r.name_en,
+  nameRu: r.name_ru,
+  builtin: r.builtin,
+});
+
+interface TransitionRow {
   id: string;
   from_status: number;
   to_status: number;
 }
+export interface TransitionRecord {
+  id: string;
+  fromStatus: number;
+  toStatus: number;
+}
+const toTransitionRecord = (r: TransitionRow): TransitionRecord => ({
+  id: r.id,
+  fromStatus: r.from_status,
+  toStatus: r.to_status,
+});
 
 export const statusStore = {
-  async list(db: Queryable, q: { ids?: number[]; name?: string; invert?: boolean } = {}): Promise<StatusRow[]> {
+  async list(db: Queryable, q: { ids?: number[]; name?: string; invert?: boolean } = {}): Promise<StatusRecord[]> {
     const query = db<StatusRow>('statuses').orderBy('id');
     if (q.ids?.length) {
       if (q.invert) query.whereNotIn('id', q.ids);
@@ -27,22 +50,22 @@ export const statusStore = {
         w.whereILike('name_en', name).orWhereILike('name_ru', name);
       });
     }
-    return query;
+    return (await query).map(toStatusRecord);
   },
 
-  async transitions(db: Queryable, from?: number[]): Promise<TransitionRow[]> {
+  async transitions(db: Queryable, from?: number[]): Promise<TransitionRecord[]> {
     const q = db<TransitionRow>('status_transitions').orderBy(['from_status', 'to_status']);
     if (from?.length) q.whereIn('from_status', from);
-    return q;
+    return (await q).map(toTransitionRecord);
   },
 
-  async addTransition(db: Queryable, from: number, to: number): Promise<TransitionRow | undefined> {
+  async addTransition(db: Queryable, from: number, to: number): Promise<TransitionRecord | undefined> {
     const rows = await db<TransitionRow>('status_transitions')
       .insert({ id: randomUUID(), from_status: from, to_status: to })
       .onConflict(['from_status', 'to_status'])
       .ignore()
       .returning('*');
-    return rows[0];
+    return rows[0] && toTransitionRecord(rows[0]);
   },
 
   async deleteTransitions(db: Queryable, ids: string[]): Promise<string[]> {
@@ -54,7 +77,7 @@ export const statusStore = {
   },
 };
 
-export interface DedupRuleRow {
+interface DedupRuleRow {
   id: string;
   name: string;
   tool_name: string | null;
@@ -63,6 +86,26 @@ export interface DedupRuleRow {
   created_at: Date;
   updated_at: Date;
 }
+export interface DedupRuleRecord {
+  id: string;
+  name: string;
+  toolName: string | null;
+  fields: string[];
+  scope: 'project' | 'layer';
+  createdAt: string;
+  updatedAt: string;
+}
+const toDedupRuleRecord = (r: DedupRuleRow): DedupRuleRecord => ({
+  id: r.id,
+  name: r.name,
+  toolName: r.tool_name,
+  fields: r.fields,
+  scope: r.scope,
+  createdAt: iso(r.created_at)!,
+  updatedAt: iso(r.updated_at)!,
+});
+
+export type DedupRuleWrite = Pick<DedupRuleRecord, 'name' | 'toolName' | 'fields'> & { scope: string };
 
 export const dedupRuleStore = {
   async all(db: Queryable): Promise<DedupRule[]> {
@@ -74,37 +117,43 @@ export const dedupRuleStore = {
     const base = db<DedupRuleRow>('dedup_rules');
     if (q.name) base.whereILike('name', containing(q.name));
     const [{ n }] = await base.clone().count({ n: '*' });
-    const items = await base
+    const rows = await base
       .orderBy('name')
       .offset((q.page - 1) * q.limit)
       .limit(q.limit);
-    return { items, total: Number(n) };
+    return { items: rows.map(toDedupRuleRecord), total: Number(n) };
   },
 
-  async get(db: Queryable, id: string): Promise<DedupRuleRow | undefined> {
-    return db<DedupRuleRow>('dedup_rules').where({ id }).first();
+  async get(db: Queryable, id: string): Promise<DedupRuleRecord | undefined> {
+    const row = await db<DedupRuleRow>('dedup_rules').where({ id }).first();
+    return row && toDedupRuleRecord(row);
   },
 
-  async insert(
-    db: Queryable,
-    r: { name: string; tool_name: string | null; fields: string[]; scope: string },
-  ): Promise<DedupRuleRow> {
+  async insert(db: Queryable, r: DedupRuleWrite): Promise<DedupRuleRecord> {
     const [row] = await db('dedup_rules')
-      .insert({ id: randomUUID(), ...r, fields: db.raw('?::text[]', [pgArray(r.fields)]) })
+      .insert({
+        id: randomUUID(),
+        name: r.name,
+        tool_name: r.toolName,
+        fields: db.raw('?::text[]', [pgArray(r.fields)]),
+        scope: r.scope,
+      })
       .returning<DedupRuleRow[]>('*');
-    return row;
+    return toDedupRuleRecord(row);
   },
 
-  async update(
-    db: Queryable,
-    id: string,
-    r: { name: string; tool_name: string | null; fields: string[]; scope: string },
-  ): Promise<DedupRuleRow | undefined> {
+  async update(db: Queryable, id: string, r: DedupRuleWrite): Promise<DedupRuleRecord | undefined> {
     const [row] = await db('dedup_rules')
       .where({ id })
-      .update({ ...r, fields: db.raw('?::text[]', [pgArray(r.fields)]), updated_at: db.fn.now() })
+      .update({
+        name: r.name,
+        tool_name: r.toolName,
+        fields: db.raw('?::text[]', [pgArray(r.fields)]),
+        scope: r.scope,
+        updated_at: db.fn.now(),
+      })
       .returning<DedupRuleRow[]>('*');
-    return row;
+    return row && toDedupRuleRecord(row);
   },
 
   async delete(db: Queryable, ids: string[]): Promise<string[]> {
@@ -114,31 +163,42 @@ export const dedupRuleStore = {
   },
 };
 
-export const dedupRuleView = (r: DedupRuleRow) => ({
-  id: r.id,
-  name: r.name,
-  tool_name: r.tool_name,
-  fields: r.fields,
-  scope: r.scope,
-  created_at: iso(r.created_at)!,
-  updated_at: iso(r.updated_at)!,
-});
-
 /** What makes a later scan of the check an unchanged re-import of this one (null: never). */
 export interface UnchangedBasis {
+  findingsDigest: string | null;
+  keying: string;
+  issues: number;
+}
+
+interface PreviousIngestionRow {
+  scan_id: string;
+  summary: { created: number; updated: number };
   findings_digest: string | null;
   keying: string;
   issues: number;
+}
+
+/** A check's earlier ingestion, with what a re-import is compared with. */
+export interface PreviousIngestion extends UnchangedBasis {
+  scanId: string;
+  summary: { created: number; updated: number };
 }
 
 export const ingestedStore = {
   /** Claims a scan for ingestion; false when it was ingested already. */
   async claim(
     db: Queryable,
-    scan: { scan_id: string; check_id: string; layer_id: string; project_code: string },
+    scan: { scanId: string; checkId: string; layerId: string; projectCode: string },
   ): Promise<boolean> {
     const rows = await db('ingested_scans')
-      .insert({ ...scan, findings: 0, summary: '{}' })
+      .insert({
+        scan_id: scan.scanId,
+        check_id: scan.checkId,
+        layer_id: scan.layerId,
+        project_code: scan.projectCode,
+        findings: 0,
+        summary: '{}',
+      })
       .onConflict('scan_id')
       .ignore()
       .returning('scan_id');
@@ -159,20 +219,27 @@ export const ingestedStore = {
         findings,
         summary: JSON.stringify(summary),
         quality_gate: qualityGate === null ? null : JSON.stringify(qualityGate),
-        ...unchanged,
+        findings_digest: unchanged.findingsDigest,
+        keying: unchanged.keying,
+        issues: unchanged.issues,
       });
   },
 
   /** The check's latest ingestion before `scanId`, with what a re-import is compared with. */
-  async previous(
-    db: Queryable,
-    checkId: string,
-    scanId: string,
-  ): Promise<(UnchangedBasis & { scan_id: string; summary: { created: number; updated: number } }) | undefined> {
-    return db('ingested_scans')
+  async previous(db: Queryable, checkId: string, scanId: string): Promise<PreviousIngestion | undefined> {
+    const row = await db('ingested_scans')
       .where('check_id', checkId)
       .whereNot('scan_id', scanId)
       .orderBy('ingested_at', 'desc')
-      .first('scan_id', 'summary', 'findings_digest', 'keying', 'issues');
+      .first<PreviousIngestionRow | undefined>('scan_id', 'summary', 'findings_digest', 'keying', 'issues');
+    return (
+      row && {
+        scanId: row.scan_id,
+        summary: row.summary,
+        findingsDigest: row.findings_digest,
+        keying: row.keying,
+        issues: row.issues,
+      }
+    );
   },
 };

@@ -15,16 +15,16 @@ export interface FieldTemplates {
   labels?: string[];
 }
 
-export interface TrackerRow {
+interface TrackerRow {
   id: string;
   name: string;
   type: TrackerType;
   url: string;
   credentials_sealed: string;
-  projects: ProjectMapping[];
-  status_mapping: StatusMapping;
-  field_templates: FieldTemplates;
-  jira_api_version: 2 | 3;
+  projects: unknown;
+  status_mapping: unknown;
+  field_templates: unknown;
+  jira_api_version: number | string;
   sync_enabled: boolean;
   last_sync_at: Date | null;
   last_sync_error: string | null;
@@ -32,20 +32,38 @@ export interface TrackerRow {
   updated_at: Date;
 }
 
+/** A task tracker; its project mappings, status mapping and templates are the JSON documents the API holds. */
+export interface TrackerRecord {
+  id: string;
+  name: string;
+  type: TrackerType;
+  url: string;
+  credentialsSealed: string;
+  projects: ProjectMapping[];
+  statusMapping: StatusMapping;
+  fieldTemplates: FieldTemplates;
+  jiraApiVersion: 2 | 3;
+  syncEnabled: boolean;
+  lastSyncAt: string | null;
+  lastSyncError: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
 export type TrackerInput = Pick<
-  TrackerRow,
+  TrackerRecord,
   | 'name'
   | 'type'
   | 'url'
-  | 'credentials_sealed'
+  | 'credentialsSealed'
   | 'projects'
-  | 'status_mapping'
-  | 'field_templates'
-  | 'jira_api_version'
-  | 'sync_enabled'
+  | 'statusMapping'
+  | 'fieldTemplates'
+  | 'jiraApiVersion'
+  | 'syncEnabled'
 >;
 
-export interface TicketRow {
+interface TicketRow {
   id: string;
   tracker_id: string;
   key: string;
@@ -55,10 +73,20 @@ export interface TicketRow {
   synced_at: Date | null;
 }
 
-/** An issue's ticket, with the type of its tracker. */
-export type IssueTicket = TicketRow & { issue_id: string; tracker_type: TrackerType };
+export interface TicketRecord {
+  id: string;
+  trackerId: string;
+  key: string;
+  url: string;
+  status: string | null;
+  closed: boolean;
+  syncedAt: string | null;
+}
 
-export interface PushRow {
+/** An issue's ticket, with the type of its tracker. */
+export type IssueTicket = TicketRecord & { issueId: string; trackerType: TrackerType };
+
+interface PushRow {
   id: string;
   ticket_id: string;
   issue_id: string;
@@ -67,47 +95,87 @@ export interface PushRow {
   attempts: number;
 }
 
-/** A trackers row as the driver returns it: read() types its jsonb and numeric columns. */
-type StoredTracker = Record<string, unknown>;
+/** A status change of a linked issue, due to reach its ticket. */
+export interface PushRecord {
+  id: string;
+  ticketId: string;
+  issueId: string;
+  toStatus: number;
+  actor: string;
+  attempts: number;
+}
 
-const read = (r: StoredTracker): TrackerRow => ({
-  ...(r as unknown as TrackerRow),
+const toTrackerRecord = (r: TrackerRow): TrackerRecord => ({
+  id: r.id,
+  name: r.name,
+  type: r.type,
+  url: r.url,
+  credentialsSealed: r.credentials_sealed,
   projects: json<ProjectMapping[]>(r.projects),
-  status_mapping: json<StatusMapping>(r.status_mapping),
-  field_templates: json<FieldTemplates>(r.field_templates),
-  jira_api_version: Number(r.jira_api_version) as 2 | 3,
+  statusMapping: json<StatusMapping>(r.status_mapping),
+  fieldTemplates: json<FieldTemplates>(r.field_templates),
+  jiraApiVersion: Number(r.jira_api_version) as 2 | 3,
+  syncEnabled: r.sync_enabled,
+  lastSyncAt: iso(r.last_sync_at),
+  lastSyncError: r.last_sync_error,
+  createdAt: iso(r.created_at)!,
+  updatedAt: iso(r.updated_at)!,
 });
 
-const write = (t: Partial<TrackerInput>) => ({
-  ...t,
+const trackerColumns = (t: Partial<TrackerInput>) => ({
+  ...(t.name !== undefined ? { name: t.name } : {}),
+  ...(t.type !== undefined ? { type: t.type } : {}),
+  ...(t.url !== undefined ? { url: t.url } : {}),
+  ...(t.credentialsSealed !== undefined ? { credentials_sealed: t.credentialsSealed } : {}),
   ...(t.projects ? { projects: JSON.stringify(t.projects) } : {}),
-  ...(t.status_mapping ? { status_mapping: JSON.stringify(t.status_mapping) } : {}),
-  ...(t.field_templates ? { field_templates: JSON.stringify(t.field_templates) } : {}),
+  ...(t.statusMapping ? { status_mapping: JSON.stringify(t.statusMapping) } : {}),
+  ...(t.fieldTemplates ? { field_templates: JSON.stringify(t.fieldTemplates) } : {}),
+  ...(t.jiraApiVersion !== undefined ? { jira_api_version: t.jiraApiVersion } : {}),
+  ...(t.syncEnabled !== undefined ? { sync_enabled: t.syncEnabled } : {}),
+});
+
+const toTicketRecord = (r: TicketRow): TicketRecord => ({
+  id: r.id,
+  trackerId: r.tracker_id,
+  key: r.key,
+  url: r.url,
+  status: r.status,
+  closed: r.closed,
+  syncedAt: iso(r.synced_at),
+});
+
+const toPushRecord = (r: PushRow): PushRecord => ({
+  id: r.id,
+  ticketId: r.ticket_id,
+  issueId: r.issue_id,
+  toStatus: r.to_status,
+  actor: r.actor,
+  attempts: r.attempts,
 });
 
 export const trackerStore = {
-  async insert(db: Queryable, t: TrackerInput): Promise<TrackerRow> {
-    const [row] = await db<StoredTracker>('trackers')
-      .insert({ id: randomUUID(), ...write(t) })
-      .returning('*');
-    return read(row);
+  async insert(db: Queryable, t: TrackerInput): Promise<TrackerRecord> {
+    const [row] = await db('trackers')
+      .insert({ id: randomUUID(), ...trackerColumns(t) })
+      .returning<TrackerRow[]>('*');
+    return toTrackerRecord(row);
   },
 
-  async update(db: Queryable, id: string, t: Partial<TrackerInput>): Promise<TrackerRow | undefined> {
-    const [row] = await db<StoredTracker>('trackers')
+  async update(db: Queryable, id: string, t: Partial<TrackerInput>): Promise<TrackerRecord | undefined> {
+    const [row] = await db('trackers')
       .where({ id })
-      .update({ ...write(t), updated_at: db.fn.now() })
-      .returning('*');
-    return row ? read(row) : undefined;
+      .update({ ...trackerColumns(t), updated_at: db.fn.now() })
+      .returning<TrackerRow[]>('*');
+    return row ? toTrackerRecord(row) : undefined;
   },
 
-  async get(db: Queryable, id: string): Promise<TrackerRow | undefined> {
-    const row = await db<StoredTracker>('trackers').where({ id }).first();
-    return row ? read(row) : undefined;
+  async get(db: Queryable, id: string): Promise<TrackerRecord | undefined> {
+    const row = await db<TrackerRow>('trackers').where({ id }).first();
+    return row ? toTrackerRecord(row) : undefined;
   },
 
   async list(db: Queryable, q: { page: number; limit: number; name?: string; types?: string[] }) {
-    const base = db<StoredTracker>('trackers');
+    const base = db<TrackerRow>('trackers');
     if (q.name) base.whereILike('name', `%${q.name.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
     if (q.types?.length) base.whereIn('type', q.types);
     const [{ n }] = await base.clone().count({ n: '*' });
@@ -115,11 +183,11 @@ export const trackerStore = {
       .orderBy([{ column: 'created_at' }, { column: 'id' }])
       .offset((q.page - 1) * q.limit)
       .limit(q.limit);
-    return { total: Number(n), items: rows.map(read) };
+    return { total: Number(n), items: rows.map(toTrackerRecord) };
   },
 
-  async syncable(db: Queryable): Promise<TrackerRow[]> {
-    return (await db<StoredTracker>('trackers').where({ sync_enabled: true }).orderBy('id')).map(read);
+  async syncable(db: Queryable): Promise<TrackerRecord[]> {
+    return (await db<TrackerRow>('trackers').where({ sync_enabled: true }).orderBy('id')).map(toTrackerRecord);
   },
 
   async ticketCounts(db: Queryable, ids: string[]): Promise<Map<string, number>> {
@@ -148,7 +216,7 @@ export const ticketStore = {
     db: Queryable,
     trackerId: string,
     t: { key: string; url: string; status: string; closed: boolean },
-  ): Promise<TicketRow> {
+  ): Promise<TicketRecord> {
     const [row] = await db<TicketRow>('tracker_tickets')
       .insert({
         id: randomUUID(),
@@ -162,15 +230,16 @@ export const ticketStore = {
       .onConflict(['tracker_id', 'key'])
       .merge(['url', 'status', 'closed', 'synced_at'])
       .returning('*');
-    return row;
+    return toTicketRecord(row);
   },
 
-  async ofTracker(db: Queryable, trackerId: string): Promise<TicketRow[]> {
-    return db<TicketRow>('tracker_tickets').where({ tracker_id: trackerId }).orderBy('key');
+  async ofTracker(db: Queryable, trackerId: string): Promise<TicketRecord[]> {
+    return (await db<TicketRow>('tracker_tickets').where({ tracker_id: trackerId }).orderBy('key')).map(toTicketRecord);
   },
 
-  async get(db: Queryable, id: string): Promise<TicketRow | undefined> {
-    return db<TicketRow>('tracker_tickets').where({ id }).first();
+  async get(db: Queryable, id: string): Promise<TicketRecord | undefined> {
+    const row = await db<TicketRow>('tracker_tickets').where({ id }).first();
+    return row && toTicketRecord(row);
   },
 
   /**
@@ -231,30 +300,37 @@ export const ticketStore = {
       .join('tracker_tickets as t', 't.id', 'it.ticket_id')
       .join('trackers as tr', 'tr.id', 't.tracker_id')
       .whereRaw('it.issue_id = any(?::uuid[])', [pgArray(issueIds)])
-      .select('it.issue_id', 't.*', 'tr.type as tracker_type');
-    return new Map(rows.map((r: IssueTicket) => [r.issue_id, r]));
+      .select<(TicketRow & { issue_id: string; tracker_type: TrackerType })[]>(
+        'it.issue_id',
+        't.*',
+        'tr.type as tracker_type',
+      );
+    return new Map(
+      rows.map((r) => [r.issue_id, { ...toTicketRecord(r), issueId: r.issue_id, trackerType: r.tracker_type }]),
+    );
   },
 
   /** The issues linked to any ticket of these trackers, for the history of a forced delete. */
-  async linksOfTrackers(db: Queryable, trackerIds: string[]): Promise<{ issue_id: string; key: string }[]> {
+  async linksOfTrackers(db: Queryable, trackerIds: string[]): Promise<{ issueId: string; key: string }[]> {
     if (!trackerIds.length) return [];
-    return db('issue_tickets as it')
+    const rows = await db('issue_tickets as it')
       .join('tracker_tickets as t', 't.id', 'it.ticket_id')
       .whereIn('t.tracker_id', trackerIds)
-      .select('it.issue_id', 't.key');
+      .select<{ issue_id: string; key: string }[]>('it.issue_id', 't.key');
+    return rows.map((r) => ({ issueId: r.issue_id, key: r.key }));
   },
 };
 
 export const pushStore = {
   /** Takes due pushes for `leaseSeconds` (another process skips them meanwhile), oldest first. */
-  async claim(db: Queryable, batch: number, leaseSeconds: number): Promise<PushRow[]> {
+  async claim(db: Queryable, batch: number, leaseSeconds: number): Promise<PushRecord[]> {
     const { rows } = await db.raw<{ rows: PushRow[] }>(
       `update tracker_pushes set next_at = now() + make_interval(secs => ?), attempts = attempts + 1
        where id in (select id from tracker_pushes where done_at is null and next_at <= now() order by id limit ? for update skip locked)
        returning id::text, ticket_id, issue_id, to_status, actor, attempts`,
       [leaseSeconds, batch],
     );
-    return rows;
+    return rows.map(toPushRecord);
   },
 
   async done(db: Queryable, id: string, outcome: string): Promise<void> {
@@ -271,16 +347,6 @@ export const pushStore = {
       );
   },
 };
-
-export const ticketView = (t: IssueTicket) => ({
-  tracker_id: t.tracker_id,
-  tracker_type: t.tracker_type,
-  key: t.key,
-  url: t.url,
-  status: t.status,
-  closed: t.closed,
-  synced_at: iso(t.synced_at),
-});
 
 export const ticketClaimStore = {
   /**

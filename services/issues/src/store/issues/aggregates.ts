@@ -1,10 +1,9 @@
 import { iso, pgArray, Queryable } from '@bulwark/platform';
 import { NOT_COUNTED_STATUSES } from '../../domain/statuses';
 import { applyFilter, IssueFilter } from './filter';
-import type { IssueRow } from './rows';
+import { IssueRecord, IssueRow, toIssueRecord } from './rows';
 
-/** A group of {@link issueAggregates.summarize}: its columns and how many issues it holds. */
-export interface SummaryRow {
+interface SummaryRow {
   project_code: string;
   tool_name: string;
   category: string;
@@ -12,6 +11,25 @@ export interface SummaryRow {
   status_id: number;
   n: string;
 }
+
+/** A group of {@link issueAggregates.summarize}: its columns and how many issues it holds. */
+export interface SummaryRecord {
+  projectCode: string;
+  toolName: string;
+  category: string;
+  severity: string;
+  statusId: number;
+  count: number;
+}
+
+const toSummaryRecord = (r: SummaryRow): SummaryRecord => ({
+  projectCode: r.project_code,
+  toolName: r.tool_name,
+  category: r.category,
+  severity: r.severity,
+  statusId: r.status_id,
+  count: Number(r.n),
+});
 
 export const issueAggregates = {
   /** Distinct values of a column among the matching issues (at most 1000 per column). */
@@ -51,8 +69,8 @@ export const issueAggregates = {
   },
 
   /** Issue counts of a report's scope by project, tool, category, severity and status (duplicates left out). */
-  async summarize(db: Queryable, f: IssueFilter): Promise<SummaryRow[]> {
-    return applyFilter(
+  async summarize(db: Queryable, f: IssueFilter): Promise<SummaryRecord[]> {
+    const rows = await applyFilter(
       db('issues')
         .select('project_code', 'tool_name', 'category', 'severity', 'status_id')
         .count<SummaryRow[]>({ n: '*' }),
@@ -60,13 +78,15 @@ export const issueAggregates = {
     )
       .groupBy('project_code', 'tool_name', 'category', 'severity', 'status_id')
       .orderBy(['project_code', 'tool_name', 'category', 'severity', 'status_id']);
+    return rows.map(toSummaryRecord);
   },
 
   /** A report's open issues, most severe first, then highest CVSS, then newest (duplicates left out). */
-  async topOpen(db: Queryable, f: IssueFilter, limit: number): Promise<IssueRow[]> {
-    return applyFilter(db('issues').select('issues.*'), { ...f, excludeDuplicates: true })
+  async topOpen(db: Queryable, f: IssueFilter, limit: number): Promise<IssueRecord[]> {
+    const rows = await applyFilter(db('issues').select<IssueRow[]>('issues.*'), { ...f, excludeDuplicates: true })
       .whereRaw('not (issues.status_id = any(?::int[]))', [pgArray(NOT_COUNTED_STATUSES)])
       .orderByRaw('severity_rank desc, cvss_max desc nulls last, first_detected_at desc, id')
       .limit(limit);
+    return rows.map(toIssueRecord);
   },
 };

@@ -21,8 +21,18 @@ const unset = (v: unknown) =>
   v === false ||
   (Array.isArray(v) && v.length === 0) ||
   (typeof v === 'object' && v !== null && !Array.isArray(v) && Object.values(v).every((x) => !x));
-export const countedByGroups = (f: IssueFilter) =>
-  Object.entries(f).every(([k, v]) => COUNTED_FILTERS.has(k) || unset(v));
+const countedByGroups = (f: IssueFilter) => Object.entries(f).every(([k, v]) => COUNTED_FILTERS.has(k) || unset(v));
+
+/**
+ * The table a count of the filter's issues reads, under the name `issues`: issue_counts, whose group
+ * counts are summed (`summed`), when every filter is on a column it keeps; otherwise the issues, whose
+ * rows are counted. The filter's conditions are the very same either way, so are its semantics.
+ */
+export function countSource(db: Queryable, f: IssueFilter): { table: Knex.QueryBuilder; summed: boolean } {
+  return countedByGroups(f)
+    ? { table: db({ issues: 'issue_counts' }), summed: true }
+    : { table: db('issues'), summed: false };
+}
 const COUNT_GROUP_COLUMNS = [
   'project_code',
   'tool_name',
@@ -36,14 +46,10 @@ const COUNT_GROUP = COUNT_GROUP_COLUMNS.join(', ');
 const groupOf = (alias: string) => `(${COUNT_GROUP_COLUMNS.map((c) => `${alias}.${c}`).join(', ')})`;
 
 export const issueCounts = {
-  /**
-   * The statement of a count. Filters on the dimensions of issue_counts sum its group counts under
-   * the name `issues` (the very same conditions, so the same semantics); any other filter counts rows.
-   */
+  /** The statement of a count, from the table {@link countSource} picks. */
   countQuery(db: Queryable, f: IssueFilter): Knex.QueryBuilder {
-    if (countedByGroups(f))
-      return applyFilter(db({ issues: 'issue_counts' }).select(db.raw('coalesce(sum(n), 0) as n')), f);
-    return applyFilter(db('issues').count<{ n: string }[]>({ n: '*' }), f);
+    const { table, summed } = countSource(db, f);
+    return applyFilter(summed ? table.select(db.raw('coalesce(sum(n), 0) as n')) : table.count({ n: '*' }), f);
   },
 
   /** Folds the appended count changes into one row per group (concurrent writers keep appending). */

@@ -1,6 +1,8 @@
 import type { Knex } from 'knex';
-import { pgArray, Queryable, unnestRows } from '@bulwark/platform';
-import type { IssueRow } from './rows';
+import { json, pgArray, Queryable, unnestRows } from '@bulwark/platform';
+import type { IssueStatus } from './records';
+import type { Suppression } from '@bulwark/findings';
+import type { IssueRecord, IssueRow } from './rows';
 
 /** What ingestion writes of a new issue, with the SQL type of each column. */
 const NEW_ISSUE_COLUMNS = {
@@ -65,26 +67,103 @@ const DETECTION_COLUMNS = {
   security_rule_id: 'uuid',
 } as const;
 
-export type NewIssue = Omit<
-  IssueRow,
-  'assignee' | 'detections' | 'duplicate_of' | 'first_detected_at' | 'last_detected_at' | 'updated_at'
-> & { first_detected_at: string; last_detected_at: string; updated_at: string };
+/** What ingestion writes of a new issue. */
+export type NewIssue = Omit<IssueRecord, 'assignee' | 'detections' | 'duplicateOf'>;
 
+type NewIssueRow = Omit<IssueRow, 'assignee' | 'detections' | 'duplicate_of'>;
+
+const toNewIssueRow = (i: NewIssue): NewIssueRow => ({
+  id: i.id,
+  project_code: i.projectCode,
+  scope_id: i.scopeId,
+  match_key: i.matchKey,
+  layer_id: i.layerId,
+  check_id: i.checkId,
+  scan_id: i.scanId,
+  first_scan_id: i.firstScanId,
+  tool_id: i.toolId,
+  tool_name: i.toolName,
+  scanner: i.scanner,
+  category: i.category,
+  title: i.title,
+  description: i.description,
+  severity: i.severity,
+  severity_rank: i.severityRank,
+  rule_id: i.ruleId,
+  status_id: i.statusId,
+  cve: i.cve,
+  vulnerability_ids: i.vulnerabilityIds,
+  cwes: i.cwes,
+  lib_name: i.libName,
+  lib_version: i.libVersion,
+  file_path: i.filePath,
+  start_line: i.startLine,
+  cvss_v2: i.cvssV2,
+  cvss_v3: i.cvssV3,
+  cvss_v4: i.cvssV4,
+  cvss_unknown: i.cvssUnknown,
+  cvss_max: i.cvssMax,
+  epss: i.epss,
+  known_exploited: i.knownExploited,
+  fingerprint: i.fingerprint,
+  occurrences: i.occurrences,
+  suppression: i.suppression,
+  security_rule_id: i.securityRuleId,
+  first_detected_at: i.firstDetectedAt,
+  last_detected_at: i.lastDetectedAt,
+  updated_at: i.updatedAt,
+});
+
+/** What a scan's finding writes of an issue it detects again. */
 export interface Detection {
   id: string;
-  scan_id: string;
-  check_id: string;
-  layer_id: string;
+  scanId: string;
+  checkId: string;
+  layerId: string;
   /** Detections count scans: a second finding of the same scan adds occurrences only. */
-  new_scan: boolean;
+  newScan: boolean;
   occurrences: number;
-  status_id: number;
+  statusId: number;
   severity: string;
-  severity_rank: number;
-  start_line: number | null;
-  suppression: unknown;
-  security_rule_id: string | null;
+  severityRank: number;
+  startLine: number | null;
+  suppression: Suppression | null;
+  securityRuleId: string | null;
 }
+
+const toDetectionRow = (d: Detection) => ({
+  id: d.id,
+  scan_id: d.scanId,
+  check_id: d.checkId,
+  layer_id: d.layerId,
+  new_scan: d.newScan,
+  occurrences: d.occurrences,
+  status_id: d.statusId,
+  severity: d.severity,
+  severity_rank: d.severityRank,
+  start_line: d.startLine,
+  suppression: d.suppression,
+  security_rule_id: d.securityRuleId,
+});
+
+/** What ingestion needs of an issue a finding matches: its status, last scan and security rule. */
+export interface IssueMatch {
+  id: string;
+  statusId: number;
+  scanId: string;
+  securityRuleId: string | null;
+}
+
+type IssueMatchRow = Pick<IssueRow, 'id' | 'status_id' | 'scan_id' | 'security_rule_id' | 'scope_id' | 'match_key'>;
+
+/** An issue a re-import may change the status of: its status and the suppression its finding carried. */
+export interface RedetectionCandidate {
+  id: string;
+  statusId: number;
+  suppression: Suppression | null;
+}
+
+type RedetectionCandidateRow = Pick<IssueRow, 'id' | 'status_id' | 'suppression'>;
 
 /** A statement with its parameters, encoded ahead of running it. */
 export interface Statement {
@@ -102,22 +181,26 @@ export const issueDetections = {
     db: Queryable,
     projectCode: string,
     keys: { scope: string; key: string }[],
-  ): Promise<Map<string, Pick<IssueRow, 'id' | 'status_id' | 'scan_id' | 'security_rule_id'>>> {
-    const out = new Map<string, Pick<IssueRow, 'id' | 'status_id' | 'scan_id' | 'security_rule_id'>>();
+  ): Promise<Map<string, IssueMatch>> {
+    const out = new Map<string, IssueMatch>();
     if (keys.length === 0) return out;
     // One identity-index probe per key (the lateral `limit 1` keeps it a nested loop): a join the
     // planner costs from stale statistics, mid-ingestion, would rather scan the project's issues.
     const k = unnestRows(keys, { scope: 'text', key: 'text' }, 'k');
-    const { rows } = await db.raw<{
-      rows: Pick<IssueRow, 'id' | 'status_id' | 'scan_id' | 'security_rule_id' | 'scope_id' | 'match_key'>[];
-    }>(
+    const { rows } = await db.raw<{ rows: IssueMatchRow[] }>(
       `select i.*, d.scan_id from ${k.sql} cross join lateral (
            select id, status_id, security_rule_id, scope_id, match_key from issue_records
            where project_code = ? and scope_id = k.scope and match_key = k.key limit 1 for update
          ) i join issue_detection_state d on d.issue_id = i.id`,
       [...k.bindings, projectCode],
     );
-    for (const r of rows) out.set(`${r.scope_id}\u0000${r.match_key}`, r);
+    for (const r of rows)
+      out.set(`${r.scope_id}\u0000${r.match_key}`, {
+        id: r.id,
+        statusId: r.status_id,
+        scanId: r.scan_id,
+        securityRuleId: r.security_rule_id,
+      });
     return out;
   },
 
@@ -132,7 +215,7 @@ export const issueDetections = {
   /** The statement of {@link insertMany}, encoded now and run later (ingestion encodes a chunk while the previous one is written). */
   insertStatement(rows: NewIssue[]): Statement | undefined {
     if (rows.length === 0) return undefined;
-    const v = unnestRows(rows, NEW_ISSUE_COLUMNS);
+    const v = unnestRows(rows.map(toNewIssueRow), NEW_ISSUE_COLUMNS);
     return {
       sql: `with v as (select * from ${v.sql}), records as (insert into issue_records (${RECORD_COLUMNS}) select ${RECORD_COLUMNS} from v)
         insert into issue_detection_state (issue_id, scan_id, last_detected_at, updated_at) select id, scan_id, last_detected_at, updated_at from v`,
@@ -153,7 +236,7 @@ export const issueDetections = {
   /** The statement of {@link detectMany}, encoded now and run later. */
   detectStatement(at: string, rows: Detection[]): Statement | undefined {
     if (rows.length === 0) return undefined;
-    const v = unnestRows(rows, DETECTION_COLUMNS);
+    const v = unnestRows(rows.map(toDetectionRow), DETECTION_COLUMNS);
     const ids = pgArray(rows.map((r) => r.id));
     return {
       sql: `with v as (select * from ${v.sql}),
@@ -188,13 +271,17 @@ export const issueDetections = {
     projectCode: string,
     scanId: string,
     fixed: number,
-  ): Promise<Pick<IssueRow, 'id' | 'status_id' | 'suppression'>[]> {
-    const { rows } = await db.raw<{ rows: Pick<IssueRow, 'id' | 'status_id' | 'suppression'>[] }>(
+  ): Promise<RedetectionCandidate[]> {
+    const { rows } = await db.raw<{ rows: RedetectionCandidateRow[] }>(
       `select r.id, r.status_id, r.suppression from issue_records r join issue_detection_state d on d.issue_id = r.id
          where r.project_code = ? and d.scan_id = ? and (r.status_id = ? or r.suppression is not null) for update of r`,
       [projectCode, scanId, fixed],
     );
-    return rows;
+    return rows.map((r) => ({
+      id: r.id,
+      statusId: r.status_id,
+      suppression: r.suppression === null ? null : json<Suppression>(r.suppression),
+    }));
   },
 
   /**
@@ -204,15 +291,12 @@ export const issueDetections = {
    * check's, keyed for the same layer). `changed` are the issues whose status the detection changes:
    * only their records are written, every other write is to issue_detection_state.
    */
-  async redetect(
-    db: Queryable,
-    previous: string,
-    scanId: string,
-    at: string,
-    changed: { id: string; status_id: number }[],
-  ): Promise<void> {
+  async redetect(db: Queryable, previous: string, scanId: string, at: string, changed: IssueStatus[]): Promise<void> {
     if (changed.length > 0) {
-      const v = unnestRows(changed, { id: 'uuid', status_id: 'int' });
+      const v = unnestRows(
+        changed.map((c) => ({ id: c.id, status_id: c.statusId })),
+        { id: 'uuid', status_id: 'int' },
+      );
       await db.raw(
         `update issue_records i set status_id = v.status_id, security_rule_id = null from ${v.sql} where i.id = v.id and i.id = any(?::uuid[])`,
         [...v.bindings, pgArray(changed.map((c) => c.id))],

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { Queryable } from '@bulwark/platform';
 import { decodeCursor, encodeCursor, SortKey } from '../../domain/cursor';
 import { applyFilter, IssueFilter } from './filter';
-import type { IssueRow } from './rows';
+import { IssueRecord, IssueRow, toIssueRecord } from './rows';
 
 export type { SortKey };
 const SORT_COLUMN: Record<SortKey, string> = {
@@ -51,12 +51,12 @@ export const issuePages = {
     db: Queryable,
     f: IssueFilter,
     o: { page: number; limit: number; sort: SortKey; desc: boolean; cursor?: string },
-  ): Promise<{ items: IssueRow[]; nextCursor: string | null }> {
+  ): Promise<{ items: IssueRecord[]; nextCursor: string | null }> {
     const rows = await issuePages.listQuery(db, f, o);
     const last = rows[rows.length - 1];
     const sortValue = (v: unknown) => (v instanceof Date ? v.toISOString() : (v as number));
     return {
-      items: rows,
+      items: rows.map(toIssueRecord),
       nextCursor:
         rows.length === o.limit && last
           ? encodeCursor({ sort: o.sort, desc: o.desc, value: sortValue(last.sort_value), id: last.id })

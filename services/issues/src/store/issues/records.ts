@@ -1,28 +1,49 @@
 import { pgArray, Queryable } from '@bulwark/platform';
-import type { IssueRow } from './rows';
+import { IssueRecord, IssueRow, toIssueRecord } from './rows';
+
+/** The fields of an issue a person (or a tracker) changes directly. */
+export interface IssuePatch {
+  statusId?: number;
+  assignee?: string | null;
+  securityRuleId?: string | null;
+  duplicateOf?: string | null;
+}
+
+const patchColumns = (p: IssuePatch) => ({
+  ...(p.statusId !== undefined ? { status_id: p.statusId } : {}),
+  ...(p.assignee !== undefined ? { assignee: p.assignee } : {}),
+  ...(p.securityRuleId !== undefined ? { security_rule_id: p.securityRuleId } : {}),
+  ...(p.duplicateOf !== undefined ? { duplicate_of: p.duplicateOf } : {}),
+});
+
+/** An open issue a security rule holds or may take: what its status change needs. */
+export interface IssueStatus {
+  id: string;
+  statusId: number;
+}
+
+type IssueStatusRow = Pick<IssueRow, 'id' | 'status_id'>;
+const toIssueStatus = (r: IssueStatusRow): IssueStatus => ({ id: r.id, statusId: r.status_id });
 
 export const issueRecords = {
-  async get(db: Queryable, id: string): Promise<IssueRow | undefined> {
-    return db<IssueRow>('issues').where({ id }).first();
+  async get(db: Queryable, id: string): Promise<IssueRecord | undefined> {
+    const row = await db<IssueRow>('issues').where({ id }).first();
+    return row ? toIssueRecord(row) : undefined;
   },
 
   /**
    * The issues with these ids, their records locked until the transaction ends (every change of an
    * issue locks its record first). Read after the lock, so they are as the last change left them.
    */
-  async getMany(db: Queryable, ids: string[]): Promise<IssueRow[]> {
+  async getMany(db: Queryable, ids: string[]): Promise<IssueRecord[]> {
     if (ids.length === 0) return [];
     await db.raw('select id from issue_records where id = any(?::uuid[]) for update', [pgArray(ids)]);
-    return db<IssueRow>('issues').whereRaw('id = any(?::uuid[])', [pgArray(ids)]);
+    return (await db<IssueRow>('issues').whereRaw('id = any(?::uuid[])', [pgArray(ids)])).map(toIssueRecord);
   },
 
-  async update(
-    db: Queryable,
-    id: string,
-    patch: Partial<Pick<IssueRow, 'status_id' | 'assignee' | 'security_rule_id' | 'duplicate_of'>>,
-    at: string,
-  ): Promise<void> {
-    if (Object.keys(patch).length > 0) await db('issue_records').where({ id }).update(patch);
+  async update(db: Queryable, id: string, patch: IssuePatch, at: string): Promise<void> {
+    const columns = patchColumns(patch);
+    if (Object.keys(columns).length > 0) await db('issue_records').where({ id }).update(columns);
     await db('issue_detection_state').where({ issue_id: id }).update({ updated_at: at });
   },
 
@@ -38,8 +59,8 @@ export const issueRecords = {
   },
 
   /** A layer's issues about a dependency (naming a library or a CVE), duplicates left out: what its VEX states. */
-  layerVulnerabilities(db: Queryable, layerId: string): Promise<IssueRow[]> {
-    return db<IssueRow>('issues')
+  async layerVulnerabilities(db: Queryable, layerId: string): Promise<IssueRecord[]> {
+    const rows = await db<IssueRow>('issues')
       .where({ layer_id: layerId })
       .whereNull('duplicate_of')
       .where((w) => {
@@ -48,28 +69,30 @@ export const issueRecords = {
       .orderBy('severity_rank', 'desc')
       .orderBy('first_detected_at')
       .orderBy('id');
+    return rows.map(toIssueRecord);
   },
 
   /** Issues of the same project that look like the same problem: same CVE and package, or same CWE, file and line. */
-  async similar(db: Queryable, issue: IssueRow): Promise<IssueRow[]> {
-    return db('issues')
-      .where('project_code', issue.project_code)
+  async similar(db: Queryable, issue: IssueRecord): Promise<IssueRecord[]> {
+    const rows = await db<IssueRow>('issues')
+      .where('project_code', issue.projectCode)
       .whereNot('id', issue.id)
       .where((w) => {
-        if (issue.cve && issue.lib_name) w.orWhere({ cve: issue.cve, lib_name: issue.lib_name });
-        if (issue.cwes.length && issue.file_path && issue.start_line !== null) {
+        if (issue.cve && issue.libName) w.orWhere({ cve: issue.cve, lib_name: issue.libName });
+        if (issue.cwes.length && issue.filePath && issue.startLine !== null) {
           w.orWhere((x) => {
             x.whereRaw('cwes && ?::int[]', [pgArray(issue.cwes)]).andWhere({
-              file_path: issue.file_path,
-              start_line: issue.start_line,
+              file_path: issue.filePath,
+              start_line: issue.startLine,
             });
           });
         }
-        if (!(issue.cve && issue.lib_name) && !(issue.cwes.length && issue.file_path && issue.start_line !== null))
+        if (!(issue.cve && issue.libName) && !(issue.cwes.length && issue.filePath && issue.startLine !== null))
           w.whereRaw('false');
       })
       .orderBy('first_detected_at')
       .limit(100);
+    return rows.map(toIssueRecord);
   },
 
   /** Open issues a security rule covers, by the rule's parameters in SQL (the same rules as ruleMatches). */
@@ -84,8 +107,8 @@ export const issueRecords = {
       projectCodes?: string[];
     },
     statuses: number[],
-  ): Promise<Pick<IssueRow, 'id' | 'status_id'>[]> {
-    const q = db('issue_records')
+  ): Promise<IssueStatus[]> {
+    const q = db<IssueStatusRow>('issue_records')
       .select('id', 'status_id')
       .whereRaw('status_id = any(?::int[])', [pgArray(statuses)])
       .forUpdate();
@@ -95,14 +118,15 @@ export const issueRecords = {
     if (p.cve) q.whereRaw(`upper(?) = any(vulnerability_ids)`, [p.cve]);
     if (p.cwe !== undefined) q.whereRaw('cwes @> ?::int[]', [pgArray([p.cwe])]);
     if (p.projectCodes) q.whereRaw('project_code = any(?::text[])', [pgArray(p.projectCodes)]);
-    return q;
+    return (await q).map(toIssueStatus);
   },
 
-  async bySecurityRule(db: Queryable, ruleId: string, status: number): Promise<Pick<IssueRow, 'id' | 'status_id'>[]> {
-    return db('issue_records')
-      .select('id', 'status_id')
+  async bySecurityRule(db: Queryable, ruleId: string, status: number): Promise<IssueStatus[]> {
+    const rows = await db('issue_records')
+      .select<IssueStatusRow[]>('id', 'status_id')
       .where({ security_rule_id: ruleId, status_id: status })
       .forUpdate();
+    return rows.map(toIssueStatus);
   },
 
   async setStatusMany(db: Queryable, ids: string[], status: number, ruleId: string | null, at: string): Promise<void> {

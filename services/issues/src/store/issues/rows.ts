@@ -1,4 +1,7 @@
-/** An issue as the `issues` view reads it (issue_records joined to issue_detection_state). */
+import type { Suppression } from '@bulwark/findings';
+import { iso, json } from '@bulwark/platform';
+
+/** An issue as the `issues` view returns it (issue_records joined to issue_detection_state). */
 export interface IssueRow {
   id: string;
   project_code: string;
@@ -43,3 +46,94 @@ export interface IssueRow {
   last_detected_at: Date | string;
   updated_at: Date | string;
 }
+
+/** An issue as the store returns it: times as ISO 8601 text, the report's suppression parsed. */
+export interface IssueRecord {
+  id: string;
+  projectCode: string;
+  scopeId: string;
+  matchKey: string;
+  layerId: string;
+  checkId: string;
+  scanId: string;
+  firstScanId: string;
+  toolId: string;
+  toolName: string;
+  scanner: string;
+  category: string;
+  title: string;
+  description: string | null;
+  severity: string;
+  severityRank: number;
+  ruleId: string | null;
+  statusId: number;
+  assignee: string | null;
+  cve: string | null;
+  vulnerabilityIds: string[];
+  cwes: number[];
+  libName: string | null;
+  libVersion: string | null;
+  filePath: string | null;
+  startLine: number | null;
+  cvssV2: number | null;
+  cvssV3: number | null;
+  cvssV4: number | null;
+  cvssUnknown: number | null;
+  cvssMax: number | null;
+  epss: number | null;
+  knownExploited: boolean;
+  fingerprint: string;
+  occurrences: number;
+  detections: number;
+  suppression: Suppression | null;
+  securityRuleId: string | null;
+  duplicateOf: string | null;
+  firstDetectedAt: string;
+  lastDetectedAt: string;
+  updatedAt: string;
+}
+
+export const toIssueRecord = (r: IssueRow): IssueRecord => ({
+  id: r.id,
+  projectCode: r.project_code,
+  scopeId: r.scope_id,
+  matchKey: r.match_key,
+  layerId: r.layer_id,
+  checkId: r.check_id,
+  scanId: r.scan_id,
+  firstScanId: r.first_scan_id,
+  toolId: r.tool_id,
+  toolName: r.tool_name,
+  scanner: r.scanner,
+  category: r.category,
+  title: r.title,
+  description: r.description,
+  severity: r.severity,
+  severityRank: r.severity_rank,
+  ruleId: r.rule_id,
+  statusId: r.status_id,
+  assignee: r.assignee,
+  cve: r.cve,
+  vulnerabilityIds: r.vulnerability_ids,
+  cwes: r.cwes,
+  libName: r.lib_name,
+  libVersion: r.lib_version,
+  filePath: r.file_path,
+  startLine: r.start_line,
+  cvssV2: r.cvss_v2,
+  cvssV3: r.cvss_v3,
+  cvssV4: r.cvss_v4,
+  cvssUnknown: r.cvss_unknown,
+  cvssMax: r.cvss_max,
+  epss: r.epss,
+  knownExploited: r.known_exploited,
+  fingerprint: r.fingerprint,
+  occurrences: r.occurrences,
+  detections: r.detections,
+  suppression: r.suppression === null ? null : json<Suppression>(r.suppression),
+  securityRuleId: r.security_rule_id,
+  duplicateOf: r.duplicate_of,
+  firstDetectedAt: iso(r.first_detected_at)!,
+  lastDetectedAt: iso(r.last_detected_at)!,
+  updatedAt: iso(r.updated_at)!,
+});
