@@ -1,4 +1,4 @@
-import { canSeeProject, conflict, Db, invalid, notFound, Principal, Trx, isUuid } from '@bulwark/platform';
+import { canSeeProject, conflict, Db, invalid, notFound, Principal, ServiceData, Trx, isUuid } from '@bulwark/platform';
 import { ISSUE_EVENTS, writeEvent } from '@bulwark/contracts';
 import { allowedTargets, isAllowedTransition } from './domain/statuses';
 import { CountDimension, groupedCounts } from './store/grouped-counts';
@@ -11,15 +11,10 @@ type ChangeStatus = 'changed' | 'unchanged' | 'not_found' | 'conflict';
 
 /** Reading and changing issues on behalf of a caller, within the caller's projects. */
 export class Issues {
-  constructor(
-    private readonly db: Db,
-    private readonly nudge: () => void,
-  ) {}
+  constructor(private readonly data: ServiceData) {}
 
-  private async tx<T>(work: (trx: Trx) => Promise<T>): Promise<T> {
-    const result = await this.db.transaction(work);
-    this.nudge();
-    return result;
+  private get db() {
+    return this.data.db;
   }
 
   async visible(principal: Principal, id: string, db: Db | Trx = this.db): Promise<IssueRow> {
@@ -199,7 +194,7 @@ export class Issues {
     id: string,
     body: { assignee?: string | null; status_id?: number; comment?: string },
   ): Promise<IssueRow> {
-    await this.tx(async (trx) => {
+    await this.data.transaction(async (trx) => {
       const [issue] = await issueStore.getMany(trx, [id]);
       if (!issue || !canSeeProject(principal, issue.project_code)) throw notFound(`Issue ${id}`);
       const at = new Date().toISOString();
@@ -248,7 +243,7 @@ export class Issues {
     to: number,
     comment?: string,
   ): Promise<{ id: string; status: ChangeStatus; message?: string }[]> {
-    return this.tx(async (trx) => {
+    return this.data.transaction(async (trx) => {
       await this.statusExists(trx, to);
       const found = new Map(
         (await issueStore.getMany(trx, ids))
@@ -281,7 +276,7 @@ export class Issues {
   }
 
   async delete(principal: Principal, ids: string[]) {
-    return this.tx(async (trx) => {
+    return this.data.transaction(async (trx) => {
       const visible = (await issueStore.getMany(trx, ids.filter(isUuid))).filter((i) =>
         canSeeProject(principal, i.project_code),
       );
@@ -327,7 +322,7 @@ export class Issues {
 
   /** Links issues of the same project as duplicates of a main issue (or unlinks them), in their history. */
   async linkDuplicates(principal: Principal, mainId: string, ids: string[], unlink: boolean) {
-    return this.tx(async (trx) => {
+    return this.data.transaction(async (trx) => {
       const main = await this.visible(principal, mainId, trx);
       const found = new Map(
         (await issueStore.getMany(trx, ids)).filter((i) => i.project_code === main.project_code).map((i) => [i.id, i]),
@@ -365,7 +360,7 @@ export class Issues {
   }
 
   async addTransition(from: number, to: number) {
-    return this.tx(async (trx) => {
+    return this.data.transaction(async (trx) => {
       const known = new Set((await statusStore.list(trx)).map((s) => s.id));
       for (const [field, v] of [
         ['from_status_id', from],

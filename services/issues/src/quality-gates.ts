@@ -1,11 +1,11 @@
 import {
   canSeeProject,
   CatalogClient,
-  Db,
   invalid,
   notFound,
   Principal,
   ScanningClient,
+  ServiceData,
   Trx,
   unlessNotFound,
 } from '@bulwark/platform';
@@ -20,10 +20,14 @@ type ConditionInput = Omit<GateCondition, 'id'>;
 /** Quality gates, their conditions and links, and the verdict after each scan. */
 export class QualityGates {
   constructor(
-    private readonly db: Db,
+    private readonly data: ServiceData,
     private readonly scanning: ScanningClient,
     private readonly catalog: CatalogClient,
   ) {}
+
+  private get db() {
+    return this.data.db;
+  }
 
   async view(gate: GateRow) {
     const [conditions, links] = await Promise.all([
@@ -101,7 +105,7 @@ export class QualityGates {
     const layer = await this.layer(principal, layerId);
     if (replace) await this.assertGates(links);
     else await this.gateField(links[0].quality_gate_id);
-    await this.db.transaction((trx) => gateStore.setLinks(trx, layerId, layer.projectCode, links, replace));
+    await this.data.transaction((trx) => gateStore.setLinks(trx, layerId, layer.projectCode, links, replace));
     return this.layerState(principal, layerId);
   }
 

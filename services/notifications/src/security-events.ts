@@ -1,12 +1,12 @@
 import {
   AppError,
   Cache,
-  Db,
   ErrorRecorder,
   EventEnvelope,
   Logger,
   RateLimiter,
   SecretBox,
+  ServiceData,
   Trx,
 } from '@bulwark/platform';
 import { EVENT_KINDS, projectOf } from './domain/messages';
@@ -49,7 +49,7 @@ export class DeliveryWorker {
   private readonly limiters = new Map<number, RateLimiter>();
 
   constructor(
-    private readonly db: Db,
+    private readonly data: ServiceData,
     private readonly cache: Cache,
     private readonly secrets: SecretBox,
     private readonly webhooks: WebhookClient,
@@ -57,6 +57,10 @@ export class DeliveryWorker {
     private readonly errors: ErrorRecorder,
     private readonly opts: { batch: number; maxAttempts: number },
   ) {}
+
+  private get db() {
+    return this.data.db;
+  }
 
   private limiter(perSecond: number): RateLimiter {
     let l = this.limiters.get(perSecond);
@@ -139,7 +143,7 @@ export class DeliveryWorker {
       return;
     }
     // Given up: the delivery's state and its error-log record commit together.
-    await this.db.transaction(async (trx) => {
+    await this.data.transaction(async (trx) => {
       await deliveryStore.attemptFailed(trx, d.id, result.status, error, null);
       await this.errors.recordError(
         {

@@ -12,8 +12,9 @@ import {
   Queryable,
   recordError,
   SecretBox,
+  ServiceData,
 } from '@bulwark/platform';
-import { DATABASE_BACKENDS, TestDatabase, type Json } from '@bulwark/testkit';
+import { DATABASE_BACKENDS, TestDatabase, testServiceData, type Json } from '@bulwark/testkit';
 import { migrations } from '../src/migrations';
 import { DeliveryWorker, recordSecurityEvent } from '../src/security-events';
 import { eventStore } from '../src/store/events';
@@ -23,6 +24,7 @@ import { WebhookClient } from '../src/webhook';
 for (const backend of DATABASE_BACKENDS) {
   describe(`webhook deliveries on ${backend.name}`, function () {
     let t: TestDatabase;
+    let data: ServiceData;
     let server: http.Server;
     let url: string;
     const received: { path: string; body: Json }[] = [];
@@ -35,6 +37,7 @@ for (const backend of DATABASE_BACKENDS) {
 
     before(async function () {
       t = await backend.open(this, 'notifications', migrations);
+      data = testServiceData(t.db);
       server = http.createServer((req, res) => {
         let text = '';
         req.on('data', (c) => (text += c));
@@ -120,7 +123,7 @@ for (const backend of DATABASE_BACKENDS) {
       const slow = await notifier('/slow', { rate_limit: 2 });
       const project = `p-${randomUUID().slice(0, 6)}`;
       for (let i = 0; i < 5; i++) await record(event(project));
-      await new DeliveryWorker(t.db, new MemoryCache(), secrets, webhooks, createLogger('test'), errors, {
+      await new DeliveryWorker(data, new MemoryCache(), secrets, webhooks, createLogger('test'), errors, {
         batch: 20,
         maxAttempts: 3,
       }).drain();
@@ -154,7 +157,7 @@ for (const backend of DATABASE_BACKENDS) {
       const down = await notifier('/down');
       const e = event(`p-${randomUUID().slice(0, 6)}`);
       await record(e);
-      await new DeliveryWorker(t.db, new MemoryCache(), secrets, webhooks, createLogger('test'), errors, {
+      await new DeliveryWorker(data, new MemoryCache(), secrets, webhooks, createLogger('test'), errors, {
         batch: 20,
         maxAttempts: 1,
       }).drain();
