@@ -8,6 +8,7 @@ import os from 'node:os';
 import type { Finding } from '@bulwark/findings';
 import { createLogger, openDatabase } from '@bulwark/platform';
 import { SCAN_EVENTS } from '@bulwark/contracts';
+import { testServiceData } from '@bulwark/testkit';
 import { Ingestion, ScanCompleted } from '../../services/issues/src/ingestion';
 import { migrations } from '../../services/issues/src/migrations';
 import { QualityGates } from '../../services/issues/src/quality-gates';
@@ -79,7 +80,7 @@ async function main() {
   url.pathname = `/bulwark_bench_issues_${Date.now()}`;
   const db = await openDatabase({ service: 'issues-bench', url: url.toString(), dataDir: '/tmp', migrations });
   const log = createLogger('bench');
-  const gates = new QualityGates(db, scanning as never, catalog as never);
+  const gates = new QualityGates(testServiceData(db), scanning as never, catalog as never);
   const ingestion = new Ingestion(
     scanning as never,
     catalog as never,

@@ -20,6 +20,7 @@ import type { RouteHandlers, RouteSpec } from './http/routes';
 import { createLogger, Logger } from './logging';
 import { observeServiceStores } from './observability/service-metrics';
 import type { ModuleContext, ServiceName, StartedModule } from './module';
+import type { ServiceData } from './service-data';
 
 export interface ServiceHostOptions {
   name: ServiceName;
@@ -36,9 +37,10 @@ const SERVER_ERROR_RECORD_EVERY_MS = 10_000;
 /**
  * The parts every service has, wired once: its own database with outbox and inbox, the relay, a gRPC
  * server with health, consumers that handle each event once, and an HTTP app behind the gateway.
- * A service's module.ts adds only what is its own.
+ * A service's module.ts adds only what is its own, and hands its application classes the narrow ports
+ * they use (`ServiceData`, `ErrorRecorder`, the logger, `auth` for the clients it builds), never the host.
  */
-export class ServiceHost implements ErrorRecorder {
+export class ServiceHost implements ServiceData, ErrorRecorder {
   readonly grpc: GrpcServer;
   readonly auth: InternalAuth;
   readonly relay: OutboxRelay;

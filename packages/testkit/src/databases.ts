@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Db, Migration, openDatabase } from '@bulwark/platform';
+import { Db, Migration, openDatabase, ServiceData } from '@bulwark/platform';
 import { createTestDatabase, requireInfra } from './infra';
 
 export interface TestDatabase {
@@ -44,3 +44,8 @@ export const DATABASE_BACKENDS: {
     },
   },
 ];
+
+/** A service's data port over a test database: it commits as the service would, with no outbox relay to wake. */
+export function testServiceData(db: Db): ServiceData {
+  return { db, transaction: (work) => db.transaction(work) };
+}

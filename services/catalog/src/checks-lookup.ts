@@ -1,4 +1,4 @@
-import { AppError, createGrpcClient, GrpcClientHandle, ModuleContext, ServiceHost } from '@bulwark/platform';
+import { AppError, createGrpcClient, GrpcClientHandle, InternalAuth, ModuleContext } from '@bulwark/platform';
 import { scanningV1 } from '@bulwark/proto';
 
 export interface CheckRef {
@@ -18,7 +18,7 @@ export interface ChecksLookup {
  * Asks the scanning service over gRPC. The client is made at first use: scanning may start after the
  * catalog. When scanning cannot answer nothing is deleted (503): an unknown answer is not "unused".
  */
-export function scanningChecksLookup(ctx: ModuleContext, host: ServiceHost): ChecksLookup {
+export function scanningChecksLookup(ctx: ModuleContext, auth: InternalAuth): ChecksLookup {
   let handle: GrpcClientHandle<typeof scanningV1.ScanningServiceService> | undefined;
   return {
     async using(req) {
@@ -26,7 +26,7 @@ export function scanningChecksLookup(ctx: ModuleContext, host: ServiceHost): Che
         scanningV1.ScanningServiceService,
         'scanning',
         ctx.peer('scanning').grpcAddress,
-        host.auth,
+        auth,
       );
       try {
         const res = await handle.client.checksUsing({

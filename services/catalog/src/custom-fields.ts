@@ -1,14 +1,14 @@
-import { conflict, invalid, notFound, Queryable, ServiceHost } from '@bulwark/platform';
+import { conflict, invalid, notFound, Queryable, ServiceData } from '@bulwark/platform';
 import type { BulkStatus } from './catalog-writes';
 import { fieldValueProblems, FieldType } from './domain/field-values';
 import { fieldStore } from './store/fields';
 
 /** The custom fields every project may fill in (field_values), typed and possibly required. */
 export class CustomFields {
-  constructor(private readonly host: ServiceHost) {}
+  constructor(private readonly data: ServiceData) {}
 
   private get db() {
-    return this.host.db;
+    return this.data.db;
   }
 
   listFields(q: { page: number; limit: number }) {
@@ -22,7 +22,7 @@ export class CustomFields {
   }
 
   async createField(w: { name: string; type: FieldType; required?: boolean; description?: string }) {
-    return this.host.transaction(async (trx) => {
+    return this.data.transaction(async (trx) => {
       if (await fieldStore.nameTaken(trx, w.name))
         throw conflict(`Field ${w.name} already exists`, [{ field: 'name', problem: 'already exists' }]);
       const id = await fieldStore.insert(trx, {
@@ -36,7 +36,7 @@ export class CustomFields {
   }
 
   async updateField(id: number, w: { name?: string; required?: boolean; description?: string }) {
-    return this.host.transaction(async (trx) => {
+    return this.data.transaction(async (trx) => {
       const field = await fieldStore.get(trx, id);
       if (!field) throw notFound(`Field ${id}`);
       if (w.name && (await fieldStore.nameTaken(trx, w.name, id)))
@@ -51,7 +51,7 @@ export class CustomFields {
   }
 
   async deleteFields(ids: number[]): Promise<BulkStatus[]> {
-    return this.host.transaction(async (trx) => {
+    return this.data.transaction(async (trx) => {
       const results: BulkStatus[] = [];
       for (const id of ids) {
         if (!(await fieldStore.get(trx, id))) results.push({ id: String(id), status: 'not_found' });

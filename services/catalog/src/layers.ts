@@ -7,7 +7,7 @@ import {
   notFound,
   Principal,
   Queryable,
-  ServiceHost,
+  ServiceData,
 } from '@bulwark/platform';
 import { CATALOG_EVENTS } from '@bulwark/contracts';
 import { BulkStatus, catalogEvent } from './catalog-writes';
@@ -32,13 +32,13 @@ const layerEvent = (l: LayerRecord) => ({
  */
 export class Layers {
   constructor(
-    private readonly host: ServiceHost,
+    private readonly data: ServiceData,
     private readonly projects: Projects,
     private readonly checks: ChecksLookup,
   ) {}
 
   private get db() {
-    return this.host.db;
+    return this.data.db;
   }
 
   private checkLayerType(id: number): void {
@@ -61,7 +61,7 @@ export class Layers {
   }
 
   private async insertLayer(p: Principal, w: Omit<LayerRecord, 'id' | 'createdAt' | 'updatedAt'>) {
-    return this.host.transaction(async (trx) => {
+    return this.data.transaction(async (trx) => {
       await this.projects.writable(trx, p, w.projectCode);
       const id = randomUUID();
       await layerStore.insert(trx, id, w);
@@ -95,7 +95,7 @@ export class Layers {
     w: { name?: string; description?: string; layer_type_id?: number; is_template?: boolean },
   ) {
     if (w.layer_type_id !== undefined) this.checkLayerType(w.layer_type_id);
-    return this.host.transaction(async (trx) => {
+    return this.data.transaction(async (trx) => {
       const layer = await this.visibleLayer(trx, p, id);
       await this.projects.writable(trx, p, layer.projectCode);
       await layerStore.update(trx, id, {
@@ -126,7 +126,7 @@ export class Layers {
   async deleteLayers(p: Principal, ids: string[]): Promise<BulkStatus[]> {
     const known = ids.filter(isUuid);
     const inUse = known.length ? await this.checks.using({ layerIds: known }) : [];
-    return this.host.transaction(async (trx) => {
+    return this.data.transaction(async (trx) => {
       const results: BulkStatus[] = [];
       for (const id of ids) {
         const layer = isUuid(id) ? await layerStore.get(trx, id) : undefined;

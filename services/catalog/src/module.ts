@@ -28,7 +28,7 @@ export const catalogModule: ModuleDefinition = {
     const config = readCatalogConfig(ctx.env);
     const secrets = openSecretBox(ctx, 'catalog');
     const host = await ServiceHost.open(ctx, { name: 'catalog', migrations, databaseUrl: config.CATALOG_DATABASE_URL });
-    const checks = scanningChecksLookup(ctx, host);
+    const checks = scanningChecksLookup(ctx, host.auth);
     const license = identityLicenseGate(ctx, host.auth);
     const fields = new CustomFields(host);
     const projects = new Projects(host, fields, license, host.log);
@@ -36,7 +36,7 @@ export const catalogModule: ModuleDefinition = {
     const egress = await EgressProxy.start(readOutboundPolicy(ctx.env));
     const access = new ResourceAccess(host, projects, checks);
     const sources = new Sources(host, access, secrets, egress, config, host.log);
-    const tools = new Tools(host, access, secrets, host.log);
+    const tools = new Tools(host, access, secrets, host.log, ctx.dataDir);
     const resealed = await resealStaleSecrets(host, secrets);
     if (resealed > 0)
       host.log.info('sealed secrets again under the current master key', { count: resealed, keyId: secrets.keyId });

@@ -10,7 +10,7 @@ import {
   Principal,
   Queryable,
   serializeAcrossReplicas,
-  ServiceHost,
+  ServiceData,
   Trx,
 } from '@bulwark/platform';
 import { CATALOG_EVENTS } from '@bulwark/contracts';
@@ -31,14 +31,14 @@ const projectEvent = (p: ProjectRecord) => ({
  */
 export class Projects {
   constructor(
-    private readonly host: ServiceHost,
+    private readonly data: ServiceData,
     private readonly fields: CustomFields,
     private readonly license: LicenseGate,
     private readonly log: Logger,
   ) {}
 
   private get db() {
-    return this.host.db;
+    return this.data.db;
   }
 
   /**
@@ -85,7 +85,7 @@ export class Projects {
     if (p.projects !== null) throw forbidden('A user limited to some projects cannot create projects');
     const values = w.field_values ?? [];
     const max = await this.license.limit('projects');
-    return this.host.transaction(async (trx) => {
+    return this.data.transaction(async (trx) => {
       await this.fields.checkFieldValues(trx, values);
       // A concurrent create that passes this check meets the unique index: the platform answers 409 too.
       if (await projectStore.codeTaken(trx, w.code)) {
@@ -135,7 +135,7 @@ export class Projects {
       field_values?: { field_id: number; value: string }[];
     },
   ) {
-    return this.host.transaction(async (trx) => {
+    return this.data.transaction(async (trx) => {
       const project = await this.writable(trx, p, code);
       if (w.code !== undefined && w.code !== code) throw invalidField('code', 'is immutable');
       if (w.field_values) await this.fields.checkFieldValues(trx, w.field_values);
@@ -157,7 +157,7 @@ export class Projects {
   async setDeleted(p: Principal, codes: string[], deleted: boolean): Promise<BulkStatus[]> {
     // A restored project counts again towards the license's limit.
     const max = deleted ? null : await this.license.limit('projects');
-    return this.host.transaction(async (trx) => {
+    return this.data.transaction(async (trx) => {
       const results: BulkStatus[] = [];
       for (const code of codes) {
         const project = canSeeProject(p, code) ? await projectStore.get(trx, code) : undefined;
@@ -181,7 +181,7 @@ export class Projects {
   }
 
   async setArchived(p: Principal, codes: string[], archived: boolean): Promise<BulkStatus[]> {
-    return this.host.transaction(async (trx) => {
+    return this.data.transaction(async (trx) => {
       const results: BulkStatus[] = [];
       for (const code of codes) {
         const project = canSeeProject(p, code) ? await projectStore.get(trx, code) : undefined;

@@ -6,7 +6,7 @@ import {
   isUuid,
   Principal,
   Queryable,
-  ServiceHost,
+  ServiceData,
 } from '@bulwark/platform';
 import { TypedEvent, writeEvents } from '@bulwark/contracts';
 import { BulkStatus } from './catalog-writes';
@@ -44,13 +44,13 @@ export function throwProblems(problems: FieldProblem[]): void {
  */
 export class ResourceAccess {
   constructor(
-    private readonly host: ServiceHost,
+    private readonly data: ServiceData,
     private readonly projects: Projects,
     private readonly checks: ChecksLookup,
   ) {}
 
   private get db() {
-    return this.host.db;
+    return this.data.db;
   }
 
   /** The access a write asks for; every listed project must be live and visible to the caller. */
@@ -92,7 +92,7 @@ export class ResourceAccess {
     const inUse = known.length
       ? await this.checks.using(how.kind === 'source' ? { sourceIds: known } : { toolIds: known })
       : [];
-    return this.host.transaction(async (trx) => {
+    return this.data.transaction(async (trx) => {
       const results: BulkStatus[] = [];
       for (const id of ids) {
         const record = isUuid(id) ? await how.get(trx, id) : undefined;

@@ -9,7 +9,7 @@ import {
   Principal,
   Queryable,
   SecretBox,
-  ServiceHost,
+  ServiceData,
 } from '@bulwark/platform';
 import { CATALOG_EVENTS, newEvent } from '@bulwark/contracts';
 import { BulkStatus, catalogEvent } from './catalog-writes';
@@ -42,7 +42,7 @@ const sourceEvent = (s: SourceRecord) => ({
  */
 export class Sources {
   constructor(
-    private readonly host: ServiceHost,
+    private readonly data: ServiceData,
     private readonly access: ResourceAccess,
     private readonly secrets: SecretBox,
     private readonly egress: EgressProxy,
@@ -51,7 +51,7 @@ export class Sources {
   ) {}
 
   private get db() {
-    return this.host.db;
+    return this.data.db;
   }
 
   private sourceTypeOrThrow(id: number, field: string): SourceType {
@@ -89,7 +89,7 @@ export class Sources {
     const type = this.sourceTypeOrThrow(w.source_type_id, 'source_type_id');
     const { connection, problems } = resolveConnection(type, w.settings);
     throwProblems(problems);
-    return this.host.transaction(async (trx) => {
+    return this.data.transaction(async (trx) => {
       const access = await this.access.resolve(trx, p, 'source', w);
       const id = randomUUID();
       await sourceStore.insert(trx, id, {
@@ -136,7 +136,7 @@ export class Sources {
       settings?: Partial<SourceSettingsInput>;
     } & AccessInput,
   ) {
-    return this.host.transaction(async (trx) => {
+    return this.data.transaction(async (trx) => {
       const source = await this.visibleSource(trx, p, id);
       this.access.mayChange(p, 'source', id, source.access);
       const type = this.sourceTypeOrThrow(w.source_type_id ?? source.sourceTypeId, 'source_type_id');

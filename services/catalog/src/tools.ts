@@ -9,7 +9,7 @@ import {
   Principal,
   Queryable,
   SecretBox,
-  ServiceHost,
+  ServiceData,
 } from '@bulwark/platform';
 import { CATALOG_EVENTS, newEvent, TOOL_TYPES, toolType, ToolType } from '@bulwark/contracts';
 import { BulkStatus, catalogEvent } from './catalog-writes';
@@ -30,14 +30,16 @@ const toolEvent = (t: ToolRecord) => ({
 /** Security tools checks run: a tool type, its version and settings; an API token is sealed like a source's secrets. */
 export class Tools {
   constructor(
-    private readonly host: ServiceHost,
+    private readonly data: ServiceData,
     private readonly access: ResourceAccess,
     private readonly secrets: SecretBox,
     private readonly log: Logger,
+    /** The catalog's data directory, which holds the tools' caches. */
+    private readonly dataDir: string,
   ) {}
 
   private get db() {
-    return this.host.db;
+    return this.data.db;
   }
 
   private toolTypeOrThrow(id: number): ToolType {
@@ -59,7 +61,7 @@ export class Tools {
     const type = this.toolTypeOrThrow(w.type_id);
     const { settings, apiToken, problems } = resolveToolSettings(type, w.settings, null);
     throwProblems(problems);
-    return this.host.transaction(async (trx) => {
+    return this.data.transaction(async (trx) => {
       const access = await this.access.resolve(trx, p, 'tool', w);
       const id = randomUUID();
       const version = w.version ?? type.version;
@@ -113,7 +115,7 @@ export class Tools {
     id: string,
     w: { name?: string; description?: string; version?: string; settings?: Record<string, unknown> } & AccessInput,
   ) {
-    return this.host.transaction(async (trx) => {
+    return this.data.transaction(async (trx) => {
       const tool = await this.visibleTool(trx, p, id);
       this.access.mayChange(p, 'tool', id, tool.access);
       const type = this.toolTypeOrThrow(tool.typeId);
@@ -157,7 +159,7 @@ export class Tools {
 
   /** Where the catalog keeps a tool's cached data (rule bundles, downloaded databases). */
   toolCacheDir(id: string): string {
-    return path.join(this.host.ctx.dataDir, 'tool-cache', id);
+    return path.join(this.dataDir, 'tool-cache', id);
   }
 
   /**
@@ -177,7 +179,7 @@ export class Tools {
       }
       fs.rmSync(dir, { recursive: true, force: true });
     }
-    await this.host.transaction((trx) => catalogEvent(trx, CATALOG_EVENTS.toolCleanedUp, id, { id, removed }));
+    await this.data.transaction((trx) => catalogEvent(trx, CATALOG_EVENTS.toolCleanedUp, id, { id, removed }));
     this.log.info('tool cleaned up', { id, ...removed, by: p.username });
     return {
       id,

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { hasPermission, invalid, isUuid, Principal, ServiceHost } from '@bulwark/platform';
+import { Db, hasPermission, invalid, isUuid, Principal } from '@bulwark/platform';
 import { IDENTITY_EVENTS } from '@bulwark/contracts';
 import { newApiToken } from './domain/secrets';
 import { BulkStatus, identityEvent, RightsChanges } from './rights-changes';
@@ -8,7 +8,7 @@ import { tokenStore } from './store/tokens';
 /** Long-lived API tokens: shown once on creation, kept as a hash, revoked by their owner or a user administrator. */
 export class ApiTokens {
   constructor(
-    private readonly host: ServiceHost,
+    private readonly db: Db,
     private readonly changes: RightsChanges,
   ) {}
 
@@ -33,7 +33,7 @@ export class ApiTokens {
   }
 
   listTokens(principal: Principal, q: { page: number; limit: number; includeRevoked: boolean }) {
-    return tokenStore.listForUser(this.host.db, principal.userId, q);
+    return tokenStore.listForUser(this.db, principal.userId, q);
   }
 
   async revokeTokens(principal: Principal, ids: string[]): Promise<BulkStatus[]> {

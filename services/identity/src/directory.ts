@@ -1,4 +1,13 @@
-import { AppError, invalid, Logger, markRecorded, SecretBox, ServiceHost, FieldProblem } from '@bulwark/platform';
+import {
+  AppError,
+  ErrorRecorder,
+  invalid,
+  Logger,
+  markRecorded,
+  SecretBox,
+  ServiceData,
+  FieldProblem,
+} from '@bulwark/platform';
 import type { IdentityConfig } from './config';
 import { DirectoryPerson, LDAP_DEFAULTS, LdapDirectory, LdapFailure, LdapSettings } from './domain/ldap';
 import { loginSettingsStore } from './store/login-settings';
@@ -22,11 +31,12 @@ export class DirectoryLogins {
   private readonly lastRecorded = new Map<string, number>();
 
   constructor(
-    private readonly host: ServiceHost,
+    private readonly data: ServiceData,
     private readonly secrets: SecretBox,
     private readonly ldap: LdapDirectory,
     private readonly config: IdentityConfig,
     private readonly log: Logger,
+    private readonly errors: ErrorRecorder,
   ) {}
 
   /** Settings from the environment, used until settings are saved through the API. */
@@ -51,7 +61,7 @@ export class DirectoryLogins {
   }
 
   private async current(): Promise<{ settings: LdapSettings; password: string | null; updatedAt: string | null }> {
-    const stored = await loginSettingsStore.get(this.host.db, 'ldap');
+    const stored = await loginSettingsStore.get(this.data.db, 'ldap');
     if (!stored) return { ...this.seeded(), updatedAt: null };
     return {
       settings: { ...LDAP_DEFAULTS, ...(stored.settings as Partial<LdapSettings>) },
@@ -96,7 +106,7 @@ export class DirectoryLogins {
     const missing = DirectoryLogins.missing(settings, password);
     if (settings.enabled && missing.length > 0)
       throw invalid(`Directory login cannot be enabled: ${missing.map((p) => p.field).join(', ')} missing`, missing);
-    await this.host.transaction((trx) =>
+    await this.data.transaction((trx) =>
       loginSettingsStore.put(trx, 'ldap', { ...settings }, password ? this.secrets.seal(password) : null),
     );
     this.log.info('ldap settings changed', { fields: Object.keys(patch), enabled: settings.enabled });
@@ -159,7 +169,7 @@ export class DirectoryLogins {
       if (Date.now() - (this.lastRecorded.get(key) ?? -Infinity) >= RECORD_EVERY_MS) {
         this.lastRecorded.set(key, Date.now());
         // The failure's message names the stage and host, never the bind password (LdapFailure's own rule).
-        await this.host.recordError({
+        await this.errors.recordError({
           code: 'directory.unreachable',
           level: 'error',
           route: 'POST /api/v1/auth/login',

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { conflict, FieldProblem, invalid, isUuid, notFound, Queryable, ServiceHost } from '@bulwark/platform';
+import { conflict, Db, FieldProblem, invalid, isUuid, notFound, Queryable } from '@bulwark/platform';
 import { IDENTITY_EVENTS } from '@bulwark/contracts';
 import type { DirectoryLogins } from './directory';
 import { directoryKey } from './domain/groups';
@@ -36,7 +36,7 @@ const dedupeBy = (values: string[], key: (v: string) => string) => {
  */
 export class UserGroups {
   constructor(
-    private readonly host: ServiceHost,
+    private readonly db: Db,
     private readonly changes: RightsChanges,
     private readonly directory: DirectoryLogins,
   ) {}
@@ -110,13 +110,13 @@ export class UserGroups {
   }
 
   async get(id: string): Promise<GroupRecord> {
-    const group = isUuid(id) ? await groupStore.get(this.host.db, id) : undefined;
+    const group = isUuid(id) ? await groupStore.get(this.db, id) : undefined;
     if (!group) throw notFound(`Group ${id}`);
     return group;
   }
 
   list(q: { page: number; limit: number; searchName?: string; searchProjectTags?: string }) {
-    return groupStore.list(this.host.db, q);
+    return groupStore.list(this.db, q);
   }
 
   async update(id: string, input: GroupInput): Promise<GroupRecord> {

@@ -19,7 +19,7 @@ import {
   Logger,
   Principal,
   serializeAcrossReplicas,
-  ServiceHost,
+  ServiceData,
   Trx,
 } from '@bulwark/platform';
 import { dueExpiryNotice, installProblem, limitsInForce } from './domain/license';
@@ -81,7 +81,7 @@ export async function userLimitReached(trx: Trx): Promise<LicenseLimitReached | 
  */
 export class Licensing {
   constructor(
-    private readonly host: ServiceHost,
+    private readonly data: ServiceData,
     private readonly publicKey: KeyObject,
     private readonly counts: UsageCounts,
     private readonly noticeDays: number[],
@@ -89,7 +89,7 @@ export class Licensing {
   ) {}
 
   private async current(): Promise<InstalledLicense | undefined> {
-    return licenseStore.get(this.host.db);
+    return licenseStore.get(this.data.db);
   }
 
   private static status(doc: LicenseDocument | undefined, now = Date.now()) {
@@ -115,7 +115,7 @@ export class Licensing {
       installed: Boolean(installed),
       id: doc?.id ?? null,
       licensee: doc?.licensee ?? null,
-      installation_id: await licenseStore.installationId(this.host.db),
+      installation_id: await licenseStore.installationId(this.data.db),
       issued_at: doc?.issued_at ?? null,
       installed_at: installed?.installedAt ?? null,
       limits: limitsInForce(doc),
@@ -138,9 +138,9 @@ export class Licensing {
         throw invalid(`Invalid license: ${err.message}`, [{ field: 'license', problem: err.message }]);
       throw err;
     }
-    const problem = installProblem(doc, await licenseStore.installationId(this.host.db));
+    const problem = installProblem(doc, await licenseStore.installationId(this.data.db));
     if (problem) throw invalid(`Invalid license: ${problem}`, [{ field: 'license', problem }]);
-    await this.host.transaction((trx) => licenseStore.put(trx, text.trim(), doc, principal.username));
+    await this.data.transaction((trx) => licenseStore.put(trx, text.trim(), doc, principal.username));
     this.log.info('license installed', {
       licenseId: doc.id,
       licensee: doc.licensee,
@@ -165,11 +165,11 @@ export class Licensing {
       count('scans in flight', () => this.counts.scanningProcesses()),
     ]);
     return {
-      installation_id: await licenseStore.installationId(this.host.db),
+      installation_id: await licenseStore.installationId(this.data.db),
       version: BULWARK_VERSION,
       edition: doc && licenseState(doc) !== 'expired' ? doc.edition : COMMUNITY_EDITION,
       limits: limitsInForce(doc),
-      in_use: { projects, users: await userStore.countActive(this.host.db), scanning_processes: scanningProcesses },
+      in_use: { projects, users: await userStore.countActive(this.data.db), scanning_processes: scanningProcesses },
     };
   }
 
@@ -178,7 +178,7 @@ export class Licensing {
    * through the outbox, with the record that it was sent, so each goes out once across replicas.
    */
   async checkExpiry(): Promise<void> {
-    await this.host.transaction(async (trx) => {
+    await this.data.transaction(async (trx) => {
       const installed = await licenseStore.get(trx, { forUpdate: true });
       if (!installed) return;
       const doc = installed.document;

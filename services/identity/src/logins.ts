@@ -3,12 +3,12 @@ import {
   AppError,
   Cache,
   conflict,
+  Db,
   invalid,
   Logger,
   notFound,
   Principal,
   RateLimiter,
-  ServiceHost,
   unauthenticated,
 } from '@bulwark/platform';
 import { IDENTITY_EVENTS } from '@bulwark/contracts';
@@ -49,7 +49,7 @@ export class Logins {
   private readonly ipFailures: RateLimiter;
 
   constructor(
-    private readonly host: ServiceHost,
+    private readonly db: Db,
     private readonly changes: RightsChanges,
     cache: Cache,
     private readonly config: IdentityConfig,
@@ -68,10 +68,6 @@ export class Logins {
       points: config.LOGIN_MAX_FAILURES_PER_IP,
       windowSeconds: window,
     });
-  }
-
-  private get db() {
-    return this.host.db;
   }
 
   async login(

@@ -46,11 +46,11 @@ export const identityModule: ModuleDefinition = {
       : requireSetting(config.IDENTITY_JWT_SECRET, 'IDENTITY_JWT_SECRET', 'when identity runs as its own process');
     const secrets = openSecretBox(ctx, 'identity');
     const outbound = readOutboundPolicy(ctx.env);
-    const directory = new DirectoryLogins(host, secrets, new LdapDirectory(outbound), config, host.log);
+    const directory = new DirectoryLogins(host, secrets, new LdapDirectory(outbound), config, host.log, host);
     const sso = new SingleSignOn(host, secrets, new OidcClient(outbound), config, host.log);
     const changes = new RightsChanges(host, ctx.cache);
     const logins = new Logins(
-      host,
+      host.db,
       changes,
       ctx.cache,
       config,
@@ -58,8 +58,8 @@ export const identityModule: ModuleDefinition = {
       host.log,
       directory,
     );
-    const users = new Users(host, changes, config, host.log, directory);
-    const groups = new UserGroups(host, changes, directory);
+    const users = new Users(host.db, changes, config, host.log, directory);
+    const groups = new UserGroups(host.db, changes, directory);
     await users.bootstrap();
     await host.consume('project-tags', [TOPICS.catalog], keepProjectTags(ctx.cache, host.log));
     // Scanning may start after identity (it asks identity for the limits): its client is made at first use.
@@ -104,8 +104,8 @@ export const identityModule: ModuleDefinition = {
       routesOf('identity'),
       identityHandlers({
         logins,
-        tokens: new ApiTokens(host, changes),
-        roles: new Roles(host, changes),
+        tokens: new ApiTokens(host.db, changes),
+        roles: new Roles(host.db, changes),
         users,
         groups,
         directory,
@@ -115,7 +115,7 @@ export const identityModule: ModuleDefinition = {
     );
 
     // Projects made before identity listened to the catalog's events: copied once, retried until the catalog answers.
-    const copy = copyProjectTags((req) => catalog.client.listProjectTags(req), host.db, ctx.cache, host.log);
+    const copy = copyProjectTags((req) => catalog.client.listProjectTags(req), host, ctx.cache, host.log);
     let copied = false;
     const copyTask = new PeriodicTask(
       'copying project tags from the catalog',

@@ -1,4 +1,4 @@
-import { AUTH_EPOCH_KEY, Cache, ServiceHost, Trx } from '@bulwark/platform';
+import { AUTH_EPOCH_KEY, Cache, ServiceData, Trx } from '@bulwark/platform';
 import { EventPayload, IDENTITY_EVENTS, writeEvent } from '@bulwark/contracts';
 
 /**
@@ -8,12 +8,12 @@ import { EventPayload, IDENTITY_EVENTS, writeEvent } from '@bulwark/contracts';
  */
 export class RightsChanges {
   constructor(
-    private readonly host: ServiceHost,
+    private readonly data: ServiceData,
     private readonly cache: Cache,
   ) {}
 
   async commit<T>(work: (trx: Trx) => Promise<T>): Promise<T> {
-    const result = await this.host.transaction(work);
+    const result = await this.data.transaction(work);
     await this.cache.incr(AUTH_EPOCH_KEY);
     return result;
   }

@@ -1,4 +1,4 @@
-import { conflict, FieldProblem, invalid, notFound, ServiceHost } from '@bulwark/platform';
+import { conflict, Db, FieldProblem, invalid, notFound } from '@bulwark/platform';
 import { IDENTITY_EVENTS, isPermissionKey } from '@bulwark/contracts';
 import { BulkStatus, identityEvent, RightsChanges } from './rights-changes';
 import { roleStore, RoleWrite } from './store/roles';
@@ -6,13 +6,9 @@ import { roleStore, RoleWrite } from './store/roles';
 /** Roles: permission keys with their letters, bound to directory groups; the built-in admin role is fixed. */
 export class Roles {
   constructor(
-    private readonly host: ServiceHost,
+    private readonly db: Db,
     private readonly changes: RightsChanges,
   ) {}
-
-  private get db() {
-    return this.host.db;
-  }
 
   private checkRoleContent(roles: Record<string, string[]> | undefined): void {
     if (!roles) return;

@@ -1,4 +1,4 @@
-import { AppError, conflict, FieldProblem, invalid, Logger, SecretBox, ServiceHost } from '@bulwark/platform';
+import { AppError, conflict, FieldProblem, invalid, Logger, SecretBox, ServiceData } from '@bulwark/platform';
 import type { IdentityConfig } from './config';
 import { OidcClient, ProviderUnavailable, SSO_DEFAULTS, SsoPerson, SsoRefusal, SsoSettings } from './domain/oidc';
 import { loginSettingsStore } from './store/login-settings';
@@ -26,7 +26,7 @@ export interface SsoCallbackQuery {
  */
 export class SingleSignOn {
   constructor(
-    private readonly host: ServiceHost,
+    private readonly data: ServiceData,
     private readonly secrets: SecretBox,
     private readonly oidc: OidcClient,
     private readonly config: IdentityConfig,
@@ -48,7 +48,7 @@ export class SingleSignOn {
   }
 
   private async current(): Promise<{ settings: SsoSettings; secret: string | null; updatedAt: string | null }> {
-    const stored = await loginSettingsStore.get(this.host.db, 'sso');
+    const stored = await loginSettingsStore.get(this.data.db, 'sso');
     if (!stored) return { ...this.seeded(), updatedAt: null };
     return {
       settings: { ...SSO_DEFAULTS, ...(stored.settings as Partial<SsoSettings>) },
@@ -93,7 +93,7 @@ export class SingleSignOn {
       ]);
     }
     const codes = [...new Set(Object.values(settings.role_mapping).flat())];
-    const known = await roleStore.existing(this.host.db, codes);
+    const known = await roleStore.existing(this.data.db, codes);
     const unknown = codes.filter((c) => !known.has(c));
     if (unknown.length > 0)
       throw invalid(
@@ -103,7 +103,7 @@ export class SingleSignOn {
     const missing = SingleSignOn.missing(settings, secret);
     if (settings.enabled && missing.length > 0)
       throw invalid(`Single sign-on cannot be enabled: ${missing.map((p) => p.field).join(', ')} missing`, missing);
-    await this.host.transaction((trx) =>
+    await this.data.transaction((trx) =>
       loginSettingsStore.put(trx, 'sso', { ...settings }, secret ? this.secrets.seal(secret) : null),
     );
     this.log.info('sso settings changed', { fields: Object.keys(patch), enabled: settings.enabled });
@@ -131,7 +131,7 @@ export class SingleSignOn {
       if (err instanceof ProviderUnavailable) throw new AppError('unavailable', err.message);
       throw err;
     });
-    await this.host.transaction((trx) => ssoPendingStore.insert(trx, started));
+    await this.data.transaction((trx) => ssoPendingStore.insert(trx, started));
     return started.url;
   }
 
@@ -148,7 +148,7 @@ export class SingleSignOn {
     if (!query.code) problems.push({ field: 'code', problem: 'is required' });
     if (problems.length > 0)
       throw invalid(`Invalid callback: ${problems.map((p) => p.field).join(', ')} missing`, problems);
-    const pending = await this.host.transaction((trx) => ssoPendingStore.take(trx, query.state!, PENDING_SECONDS));
+    const pending = await this.data.transaction((trx) => ssoPendingStore.take(trx, query.state!, PENDING_SECONDS));
     if (!pending)
       throw new AppError(
         'unauthenticated',

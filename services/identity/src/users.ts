@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import {
   conflict,
+  Db,
   FieldProblem,
   invalid,
   isUuid,
@@ -9,7 +10,6 @@ import {
   Principal,
   Queryable,
   serializeAcrossReplicas,
-  ServiceHost,
 } from '@bulwark/platform';
 import { IDENTITY_EVENTS } from '@bulwark/contracts';
 import type { IdentityConfig } from './config';
@@ -30,16 +30,12 @@ const lastAdminConflict = () => conflict(LAST_ADMIN_MESSAGE);
  */
 export class Users {
   constructor(
-    private readonly host: ServiceHost,
+    private readonly db: Db,
     private readonly changes: RightsChanges,
     private readonly config: IdentityConfig,
     private readonly log: Logger,
     private readonly directory: DirectoryLogins,
   ) {}
-
-  private get db() {
-    return this.host.db;
-  }
 
   /** The built-in admin role and, on first start, the `admin` user. */
   async bootstrap(): Promise<void> {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import { AUTH_EPOCH_KEY, createLogger, MemoryCache } from '@bulwark/platform';
-import { DATABASE_BACKENDS, TestDatabase } from '@bulwark/testkit';
+import { DATABASE_BACKENDS, TestDatabase, testServiceData } from '@bulwark/testkit';
 import { claimGroupKeys, ldapGroupKeys } from '../src/domain/groups';
 import { copyProjectTags } from '../src/events/project-tags';
 import { migrations } from '../src/migrations';
@@ -106,7 +106,7 @@ for (const backend of DATABASE_BACKENDS) {
         };
       };
       const cache = new MemoryCache();
-      expect(await copyProjectTags(list, t.db, cache, createLogger('test'))()).to.equal(true);
+      expect(await copyProjectTags(list, testServiceData(t.db), cache, createLogger('test'))()).to.equal(true);
       expect(asked).to.deep.equal(['', 'p0499', 'p0999']);
       expect(await cache.get(AUTH_EPOCH_KEY)).to.equal('1');
       const pci = (await groupStore.projectsTagged(t.db, ['pci'])).get('pci')!;

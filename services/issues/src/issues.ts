@@ -1,4 +1,4 @@
-import { canSeeProject, conflict, Db, invalid, notFound, Principal, Trx, isUuid } from '@bulwark/platform';
+import { canSeeProject, conflict, Db, invalid, notFound, Principal, ServiceData, Trx, isUuid } from '@bulwark/platform';
 import { ISSUE_EVENTS, writeEvent } from '@bulwark/contracts';
 import { allowedTargets, isAllowedTransition } from './domain/statuses';
 import { statusChanged } from './events';
@@ -32,15 +32,10 @@ export type IssueBasicFilterValues = Pick<IssueFilterValues, 'statuses' | 'sever
 
 /** Reading and changing issues on behalf of a caller, within the caller's projects. */
 export class Issues {
-  constructor(
-    private readonly db: Db,
-    private readonly nudge: () => void,
-  ) {}
+  constructor(private readonly data: ServiceData) {}
 
-  private async tx<T>(work: (trx: Trx) => Promise<T>): Promise<T> {
-    const result = await this.db.transaction(work);
-    this.nudge();
-    return result;
+  private get db() {
+    return this.data.db;
   }
 
   async visible(principal: Principal, id: string, db: Db | Trx = this.db): Promise<IssueRecord> {
@@ -223,7 +218,7 @@ export class Issues {
     id: string,
     body: { assignee?: string | null; status_id?: number; comment?: string },
   ): Promise<IssueRecord> {
-    await this.tx(async (trx) => {
+    await this.data.transaction(async (trx) => {
       const [issue] = await issueStore.getMany(trx, [id]);
       if (!issue || !canSeeProject(principal, issue.projectCode)) throw notFound(`Issue ${id}`);
       const at = new Date().toISOString();
@@ -272,7 +267,7 @@ export class Issues {
     to: number,
     comment?: string,
   ): Promise<{ id: string; status: ChangeStatus; message?: string }[]> {
-    return this.tx(async (trx) => {
+    return this.data.transaction(async (trx) => {
       await this.statusExists(trx, to);
       const found = new Map(
         (await issueStore.getMany(trx, ids))
@@ -305,7 +300,7 @@ export class Issues {
   }
 
   async delete(principal: Principal, ids: string[]) {
-    return this.tx(async (trx) => {
+    return this.data.transaction(async (trx) => {
       const visible = (await issueStore.getMany(trx, ids.filter(isUuid))).filter((i) =>
         canSeeProject(principal, i.projectCode),
       );
@@ -351,7 +346,7 @@ export class Issues {
 
   /** Links issues of the same project as duplicates of a main issue (or unlinks them), in their history. */
   async linkDuplicates(principal: Principal, mainId: string, ids: string[], unlink: boolean) {
-    return this.tx(async (trx) => {
+    return this.data.transaction(async (trx) => {
       const main = await this.visible(principal, mainId, trx);
       const found = new Map(
         (await issueStore.getMany(trx, ids)).filter((i) => i.projectCode === main.projectCode).map((i) => [i.id, i]),
@@ -389,7 +384,7 @@ export class Issues {
   }
 
   async addTransition(from: number, to: number) {
-    return this.tx(async (trx) => {
+    return this.data.transaction(async (trx) => {
       const known = new Set((await statusStore.list(trx)).map((s) => s.id));
       for (const [field, v] of [
         ['from_status_id', from],

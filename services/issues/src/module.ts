@@ -39,9 +39,9 @@ export const issuesModule: ModuleDefinition = {
       ctx.peer('catalog').grpcAddress,
       host.auth,
     );
-    const gates = new QualityGates(host.db, scanning.client, catalog.client);
-    const rules = new SecurityRules(host.db, host.log, config.ISSUES_RULE_EXPIRY_POLL_MS);
-    const issues = new Issues(host.db, () => host.relay.nudge());
+    const gates = new QualityGates(host, scanning.client, catalog.client);
+    const rules = new SecurityRules(host, host.log, config.ISSUES_RULE_EXPIRY_POLL_MS);
+    const issues = new Issues(host);
     const compaction = new PeriodicTask(
       'issue count compaction',
       config.ISSUES_COUNT_COMPACT_MS,
@@ -54,13 +54,12 @@ export const issuesModule: ModuleDefinition = {
       attempts: 3,
     });
     const trackers = new Trackers(
-      host.db,
+      host,
       openSecretBox(ctx, 'issues'),
       readOutboundPolicy(ctx.env),
       trackerHttp,
       host.log,
       host,
-      () => host.relay.nudge(),
       { pushBatch: 20, pushMaxAttempts: config.TRACKERS_PUSH_MAX_ATTEMPTS },
     );
     const trackerSync = new PeriodicTask(

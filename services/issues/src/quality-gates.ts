@@ -1,11 +1,11 @@
 import {
   canSeeProject,
   CatalogClient,
-  Db,
   invalid,
   notFound,
   Principal,
   ScanningClient,
+  ServiceData,
   Trx,
   unlessNotFound,
 } from '@bulwark/platform';
@@ -34,10 +34,14 @@ export interface LayerGateState {
 /** Quality gates, their conditions and links, and the verdict after each scan. */
 export class QualityGates {
   constructor(
-    private readonly db: Db,
+    private readonly data: ServiceData,
     private readonly scanning: ScanningClient,
     private readonly catalog: CatalogClient,
   ) {}
+
+  private get db() {
+    return this.data.db;
+  }
 
   async details(gate: GateRecord): Promise<GateDetails> {
     const [conditions, links] = await Promise.all([
@@ -107,7 +111,7 @@ export class QualityGates {
     const layer = await this.layer(principal, layerId);
     if (replace) await this.assertGates(links.map((l) => l.qualityGateId));
     else await this.gateField(links[0].qualityGateId);
-    await this.db.transaction((trx) => gateStore.setLinks(trx, layerId, layer.projectCode, links, replace));
+    await this.data.transaction((trx) => gateStore.setLinks(trx, layerId, layer.projectCode, links, replace));
     return this.layerState(principal, layerId);
   }
 

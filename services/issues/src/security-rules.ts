@@ -1,4 +1,4 @@
-import { Db, invalid, Logger, notFound, PeriodicTask, Principal, Trx } from '@bulwark/platform';
+import { invalid, Logger, notFound, PeriodicTask, Principal, ServiceData, Trx } from '@bulwark/platform';
 import { cweNumber, RuleParams } from './domain/rules';
 import { OPEN_STATUSES } from './domain/statuses';
 import { historyStore } from './store/history';
@@ -27,11 +27,15 @@ export class SecurityRules {
   private readonly expiry: PeriodicTask;
 
   constructor(
-    private readonly db: Db,
+    private readonly data: ServiceData,
     log: Logger,
     pollMs: number,
   ) {
     this.expiry = new PeriodicTask('security rule expiry', pollMs, () => this.expireDue(), log);
+  }
+
+  private get db() {
+    return this.data.db;
   }
 
   private async validate(input: SecurityRuleInput): Promise<void> {
@@ -96,7 +100,7 @@ export class SecurityRules {
 
   async create(principal: Principal, input: SecurityRuleInput): Promise<SecurityRuleRecord> {
     await this.validate(input);
-    return this.db.transaction(async (trx) => {
+    return this.data.transaction(async (trx) => {
       const rule = await securityRuleStore.insert(trx, { ...ruleWrite(input), author: principal.username });
       if (!rule.expiresAt || new Date(rule.expiresAt) > new Date()) await this.apply(trx, rule);
       return rule;
@@ -105,7 +109,7 @@ export class SecurityRules {
 
   async update(id: string, input: SecurityRuleInput): Promise<SecurityRuleRecord> {
     await this.validate(input);
-    return this.db.transaction(async (trx) => {
+    return this.data.transaction(async (trx) => {
       const rule = await securityRuleStore.update(trx, id, ruleWrite(input));
       if (!rule) throw notFound(`Security rule ${id}`);
       if (!rule.expiresAt || new Date(rule.expiresAt) > new Date()) await this.apply(trx, rule);
@@ -121,7 +125,7 @@ export class SecurityRules {
 
   /** Expires the rules whose time has come: issues they still hold move to their expiry status. */
   async expireDue(now = new Date()): Promise<number> {
-    return this.db.transaction(async (trx) => {
+    return this.data.transaction(async (trx) => {
       const due = await securityRuleStore.due(trx, now.toISOString(), 100);
       const at = now.toISOString();
       for (const rule of due) {

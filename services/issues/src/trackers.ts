@@ -1,7 +1,6 @@
 import {
   canSeeProject,
   conflict,
-  Db,
   ErrorRecorder,
   errorMessage,
   invalid,
@@ -12,6 +11,7 @@ import {
   OutboundRefusedError,
   Principal,
   SecretBox,
+  ServiceData,
   Trx,
 } from '@bulwark/platform';
 import { ISSUE_EVENTS, newEvent, TrackerBody, TrackerCredentials, TrackerType, writeEvents } from '@bulwark/contracts';
@@ -70,15 +70,18 @@ export interface TrackerSettings {
 /** Task trackers, the tickets of issues, and the status sync both ways. */
 export class Trackers {
   constructor(
-    private readonly db: Db,
+    private readonly data: ServiceData,
     private readonly secrets: SecretBox,
     private readonly policy: OutboundPolicy,
     private readonly http: TrackerHttp,
     private readonly log: Logger,
     private readonly errors: ErrorRecorder,
-    private readonly nudge: () => void,
     private readonly settings: TrackerSettings,
   ) {}
+
+  private get db() {
+    return this.data.db;
+  }
 
   // ---- trackers
 
@@ -175,7 +178,7 @@ export class Trackers {
 
   /** A tracker is in use while a project is mapped to it or an issue is linked to one of its tickets. */
   async delete(principal: Principal, ids: string[], force: boolean) {
-    return this.db.transaction(async (trx) => {
+    return this.data.transaction(async (trx) => {
       const out: { id: string; status: 'deleted' | 'not_found' | 'conflict'; message?: string }[] = [];
       const doomed: string[] = [];
       const counts = await trackerStore.ticketCounts(trx, ids.filter(isUuid));
@@ -335,7 +338,7 @@ export class Trackers {
           description: text.description,
           labels: tracker.fieldTemplates.labels ?? [],
         });
-        const ticket = await this.db.transaction(async (trx) => {
+        const ticket = await this.data.transaction(async (trx) => {
           const row = await ticketStore.upsert(trx, tracker.id, state);
           await ticketStore.link(trx, issueIds, row.id);
           await this.linkInHistory(trx, principal, issueIds, state, new Map());
@@ -380,7 +383,7 @@ export class Trackers {
         { field: 'key', problem: 'names no ticket of this tracker' },
       ]);
     const previous = await ticketStore.ofIssues(this.db, [issueId]);
-    await this.db.transaction(async (trx) => {
+    await this.data.transaction(async (trx) => {
       const row = await ticketStore.upsert(trx, tracker.id, state);
       await ticketStore.link(trx, [issueId], row.id);
       const before = previous.get(issueId);
@@ -394,7 +397,7 @@ export class Trackers {
 
   async unlink(principal: Principal, issueId: string) {
     if (!(await this.visibleIssues(principal, [issueId])).has(issueId)) throw notFound(`Issue ${issueId}`);
-    return this.db.transaction(async (trx) => {
+    return this.data.transaction(async (trx) => {
       const current = (await ticketStore.ofIssues(trx, [issueId])).get(issueId);
       if (!current) return { id: issueId, status: 'unchanged' as const, key: null };
       await ticketStore.unlink(trx, issueId);
@@ -452,7 +455,6 @@ export class Trackers {
       this.failure(t, 'sync', err);
     }
     await trackerStore.markSynced(this.db, t.id, error);
-    if (moved) this.nudge();
     return { tickets: tickets.length, changed, issues_moved: moved, error };
   }
 
@@ -462,7 +464,7 @@ export class Trackers {
     ticket: TicketRecord,
     state: { status: string; closed: boolean },
   ): Promise<number> {
-    return this.db.transaction(async (trx) => {
+    return this.data.transaction(async (trx) => {
       if (!(await ticketStore.recordStatus(trx, ticket.id, ticket.status, state))) return -1;
       const target = bulwarkStatusFor(t.statusMapping, state.status);
       if (target === undefined) return 0;

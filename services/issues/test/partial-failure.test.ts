@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import { AppError, createGrpcClient, InternalAuth } from '@bulwark/platform';
 import { catalogV1, scanningV1 } from '@bulwark/proto';
-import { DATABASE_BACKENDS, freePort, TestDatabase } from '@bulwark/testkit';
+import { DATABASE_BACKENDS, freePort, TestDatabase, testServiceData } from '@bulwark/testkit';
 import { migrations } from '../src/migrations';
 import type { ScanCompleted } from '../src/ingestion';
 import { QualityGates } from '../src/quality-gates';
@@ -23,7 +23,7 @@ describe('quality gates while the catalog is down (embedded PostgreSQL)', functi
       deadlineMs: 1000,
     });
     closeClients = () => [catalog, scanning].forEach((c) => c.close());
-    gates = new QualityGates(t.db, scanning.client, catalog.client);
+    gates = new QualityGates(testServiceData(t.db), scanning.client, catalog.client);
   });
   after(async () => {
     closeClients?.();

@@ -1,4 +1,4 @@
-import { AppError, Cache, Db, ErrorRecorder, Logger, RateLimiter, SecretBox } from '@bulwark/platform';
+import { AppError, Cache, ErrorRecorder, Logger, RateLimiter, SecretBox, ServiceData } from '@bulwark/platform';
 import { deliveryStore, DueDelivery } from './store/deliveries';
 import { eventStore, SecurityEventRecord } from './store/events';
 import { NotifierRecord, notifierStore } from './store/notifiers';
@@ -16,7 +16,7 @@ export class DeliveryWorker {
   private readonly limiters = new Map<number, RateLimiter>();
 
   constructor(
-    private readonly db: Db,
+    private readonly data: ServiceData,
     private readonly cache: Cache,
     private readonly secrets: SecretBox,
     private readonly webhooks: WebhookClient,
@@ -24,6 +24,10 @@ export class DeliveryWorker {
     private readonly errors: ErrorRecorder,
     private readonly opts: { batch: number; maxAttempts: number },
   ) {}
+
+  private get db() {
+    return this.data.db;
+  }
 
   private limiter(perSecond: number): RateLimiter {
     let l = this.limiters.get(perSecond);
@@ -94,7 +98,7 @@ export class DeliveryWorker {
       return;
     }
     // Given up: the delivery's state and its error-log record commit together.
-    await this.db.transaction(async (trx) => {
+    await this.data.transaction(async (trx) => {
       await deliveryStore.attemptFailed(trx, d.id, result.status, error, null);
       await this.errors.recordError(
         {

@@ -24,7 +24,7 @@ export const notificationsModule: ModuleDefinition = {
     });
     const secrets = openSecretBox(ctx, 'notifications');
     const webhooks = new WebhookClient(readOutboundPolicy(ctx.env));
-    const worker = new DeliveryWorker(host.db, ctx.cache, secrets, webhooks, host.log, host, {
+    const worker = new DeliveryWorker(host, ctx.cache, secrets, webhooks, host.log, host, {
       batch: config.NOTIFY_BATCH,
       maxAttempts: config.NOTIFY_MAX_ATTEMPTS,
     });

@@ -12,8 +12,9 @@ import {
   Queryable,
   recordError,
   SecretBox,
+  ServiceData,
 } from '@bulwark/platform';
-import { DATABASE_BACKENDS, TestDatabase, type Json } from '@bulwark/testkit';
+import { DATABASE_BACKENDS, TestDatabase, testServiceData, type Json } from '@bulwark/testkit';
 import { migrations } from '../src/migrations';
 import { DeliveryWorker } from '../src/deliveries';
 import { recordSecurityEvent } from '../src/events/security-events';
@@ -24,6 +25,7 @@ import { WebhookClient } from '../src/webhook';
 for (const backend of DATABASE_BACKENDS) {
   describe(`webhook deliveries on ${backend.name}`, function () {
     let t: TestDatabase;
+    let data: ServiceData;
     let server: http.Server;
     let url: string;
     const received: { path: string; body: Json }[] = [];
@@ -36,6 +38,7 @@ for (const backend of DATABASE_BACKENDS) {
 
     before(async function () {
       t = await backend.open(this, 'notifications', migrations);
+      data = testServiceData(t.db);
       server = http.createServer((req, res) => {
         let text = '';
         req.on('data', (c) => (text += c));
@@ -121,7 +124,7 @@ for (const backend of DATABASE_BACKENDS) {
       const slow = await notifier('/slow', { rateLimit: 2 });
       const project = `p-${randomUUID().slice(0, 6)}`;
       for (let i = 0; i < 5; i++) await record(event(project));
-      await new DeliveryWorker(t.db, new MemoryCache(), secrets, webhooks, createLogger('test'), errors, {
+      await new DeliveryWorker(data, new MemoryCache(), secrets, webhooks, createLogger('test'), errors, {
         batch: 20,
         maxAttempts: 3,
       }).drain();
@@ -155,7 +158,7 @@ for (const backend of DATABASE_BACKENDS) {
       const down = await notifier('/down');
       const e = event(`p-${randomUUID().slice(0, 6)}`);
       await record(e);
-      await new DeliveryWorker(t.db, new MemoryCache(), secrets, webhooks, createLogger('test'), errors, {
+      await new DeliveryWorker(data, new MemoryCache(), secrets, webhooks, createLogger('test'), errors, {
         batch: 20,
         maxAttempts: 1,
       }).drain();

@@ -1,4 +1,4 @@
-import { Db, ErrorRecorder, IssuesClient, Logger } from '@bulwark/platform';
+import { ErrorRecorder, IssuesClient, Logger, ServiceData } from '@bulwark/platform';
 import { decodeJson, REPORT_EVENTS, topIssueJson, writeEvent } from '@bulwark/contracts';
 import { periodStart } from './domain/period';
 import { buildCompliance, isSeverity, remediationOf } from './domain/compliance';
@@ -133,12 +133,16 @@ const RETRY_DELAY_SECONDS = 10;
  */
 export class ReportGenerator {
   constructor(
-    private readonly db: Db,
+    private readonly data: ServiceData,
     private readonly issues: IssuesClient,
     private readonly log: Logger,
     private readonly errors: ErrorRecorder,
     private readonly opts: { leaseSeconds: number; topIssues: number },
   ) {}
+
+  private get db() {
+    return this.data.db;
+  }
 
   /** Generates waiting reports one after another until none is left. */
   async drain(): Promise<void> {
@@ -174,7 +178,7 @@ export class ReportGenerator {
         if (!(await reportStore.progress(this.db, r.id, r.attempts, percent, this.opts.leaseSeconds)))
           throw new LeaseLost();
       });
-      await this.db.transaction(async (trx) => {
+      await this.data.transaction(async (trx) => {
         if (!(await reportStore.finish(trx, r.id, r.attempts, { snapshot }))) return;
         await writeEvent(trx, REPORT_EVENTS.reportReady, r.id, {
           id: r.id,
@@ -194,7 +198,7 @@ export class ReportGenerator {
         return;
       }
       this.log.error('report generation failed', { reportId: r.id, attempt: r.attempts, error });
-      await this.db.transaction(async (trx) => {
+      await this.data.transaction(async (trx) => {
         if (!(await reportStore.finish(trx, r.id, r.attempts, { error }))) return;
         await writeEvent(trx, REPORT_EVENTS.reportFailed, r.id, {
           id: r.id,

@@ -24,17 +24,14 @@ export const reportingModule: ModuleDefinition = {
       ctx.peer('catalog').grpcAddress,
       host.auth,
     );
-    const generator = new ReportGenerator(host.db, issues.client, host.log, host, {
+    const generator = new ReportGenerator(host, issues.client, host.log, host, {
       leaseSeconds: config.REPORTING_LEASE_SECONDS,
       topIssues: config.REPORTING_TOP_ISSUES,
     });
     const generation = new PeriodicTask(
       'report generation',
       config.REPORTING_POLL_MS,
-      async () => {
-        await generator.drain();
-        host.relay.nudge();
-      },
+      () => generator.drain(),
       host.log,
     );
     const reports = new Reports(host.db, issues.client, catalog.client, config.REPORTING_TOP_ISSUES);

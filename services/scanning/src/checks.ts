@@ -9,7 +9,7 @@ import {
   Principal,
   Queryable,
   SecretBox,
-  ServiceHost,
+  ServiceData,
 } from '@bulwark/platform';
 import { checkExtraArgs, newEvent, SCAN_EVENTS, toolType, writeEvent, writeEvents } from '@bulwark/contracts';
 import { CatalogGate } from './catalog-client';
@@ -43,13 +43,13 @@ function planned<T>(fn: () => T): T {
 /** Checks and check groups: the guide's rules, applied in one transaction with their events. */
 export class Checks {
   constructor(
-    private readonly host: ServiceHost,
+    private readonly data: ServiceData,
     private readonly catalog: CatalogGate,
     private readonly secrets: SecretBox,
   ) {}
 
   private get db() {
-    return this.host.db;
+    return this.data.db;
   }
 
   /** A check the caller may see, or 404. */
@@ -113,7 +113,7 @@ export class Checks {
   async create(principal: Principal, input: CheckInput): Promise<CheckRecord> {
     const plan = planned(() => planCheckCreate(input.tags));
     const settings = await this.settingsFor(principal, input);
-    const id = await this.host.transaction(async (trx) => {
+    const id = await this.data.transaction(async (trx) => {
       const groupId = plan.group ? randomUUID() : null;
       if (groupId) await checkStore.createGroup(trx, groupId);
       const ids = plan.tags.map(() => randomUUID());
@@ -132,7 +132,7 @@ export class Checks {
   async update(principal: Principal, id: string, input: CheckInput): Promise<CheckRecord> {
     const current = await this.visible(principal, id);
     const settings = await this.settingsFor(principal, input, current);
-    await this.host.transaction(async (trx) => {
+    await this.data.transaction(async (trx) => {
       const path = (await checkStore.getForUpdate(trx, id))!;
       const members = path.groupId ? (await checkStore.groupMembers(trx, path.groupId)).map((c) => c.id) : [];
       const plan = planned(() =>
@@ -180,7 +180,7 @@ export class Checks {
   }
 
   async deleteGroup(principal: Principal, groupId: string): Promise<string[]> {
-    return this.host.transaction(async (trx) => {
+    return this.data.transaction(async (trx) => {
       const members = await checkStore.groupMembers(trx, groupId);
       if (
         !(await checkStore.groupExists(trx, groupId)) ||
@@ -206,7 +206,7 @@ export class Checks {
   }
 
   async delete(principal: Principal, ids: string[]): Promise<BulkStatus[]> {
-    return this.host.transaction(async (trx) => {
+    return this.data.transaction(async (trx) => {
       const results: BulkStatus[] = [];
       for (const id of ids) {
         const check = isUuid(id) ? await checkStore.get(trx, id) : undefined;
@@ -254,7 +254,7 @@ export class Checks {
         ]);
       }
     }
-    await this.host.transaction(async (trx) => {
+    await this.data.transaction(async (trx) => {
       await checkStore.setComparison(trx, id, comparison);
       await writeEvent(trx, SCAN_EVENTS.checkUpdated, check.id, { check_id: check.id, comparison });
     });

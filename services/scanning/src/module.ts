@@ -108,6 +108,7 @@ export const scanningModule: ModuleDefinition = {
         rulesDir: config.SCANNER_RULES_DIR,
       },
       host.log,
+      host,
     );
     const checks = new Checks(host, catalog, secrets);
     const license = identityLicenseGate(ctx, host.auth);

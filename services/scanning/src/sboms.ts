@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { conflict, invalid, Principal, ServiceHost, UploadedFile } from '@bulwark/platform';
+import { conflict, invalid, Principal, ServiceData, UploadedFile } from '@bulwark/platform';
 import { parseReport, ReportParseError } from '@bulwark/findings';
 import type { CatalogGate } from './catalog-client';
 import { sbomStore } from './store/sboms';
@@ -9,7 +9,7 @@ const SBOM_FORMATS = ['cyclonedx-json', 'cyclonedx-xml'];
 /** SBOMs of layers: the latest one of a layer is its dependency list. */
 export class Sboms {
   constructor(
-    private readonly host: ServiceHost,
+    private readonly data: ServiceData,
     private readonly catalog: CatalogGate,
   ) {}
 
@@ -34,7 +34,7 @@ export class Sboms {
     }
     const project = await this.catalog.project(layer.projectCode);
     const id = randomUUID();
-    await this.host.transaction((trx) =>
+    await this.data.transaction((trx) =>
       sbomStore.replaceForLayer(
         trx,
         {
@@ -51,6 +51,6 @@ export class Sboms {
         parsed.components,
       ),
     );
-    return (await sbomStore.get(this.host.db, id))!;
+    return (await sbomStore.get(this.data.db, id))!;
   }
 }

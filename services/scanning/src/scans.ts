@@ -10,7 +10,7 @@ import {
   notFound,
   Principal,
   serializeAcrossReplicas,
-  ServiceHost,
+  ServiceData,
   UploadedFile,
 } from '@bulwark/platform';
 import { SCAN_EVENTS, toolType, writeEvent } from '@bulwark/contracts';
@@ -43,7 +43,7 @@ class ReuseSourceGone extends Error {}
 /** Running, stopping, uploading and reading scans. */
 export class Scans {
   constructor(
-    private readonly host: ServiceHost,
+    private readonly data: ServiceData,
     private readonly catalog: CatalogGate,
     private readonly checks: Checks,
     private readonly worker: ScanWorker,
@@ -52,7 +52,7 @@ export class Scans {
   ) {}
 
   private get db() {
-    return this.host.db;
+    return this.data.db;
   }
 
   private async assertRunnable(principal: Principal, check: CheckRecord): Promise<number> {
@@ -80,7 +80,7 @@ export class Scans {
       );
     }
     const limit = max !== undefined ? max : await this.license.limit('scanning_processes');
-    const scan = await this.host.transaction(async (trx) => {
+    const scan = await this.data.transaction(async (trx) => {
       await trx('checks').where({ id: check.id }).forUpdate().first();
       const inflight = await scanStore.inFlightFor(trx, [check.id]);
       if (inflight.length > 0)
@@ -167,7 +167,7 @@ export class Scans {
     const check = await this.checks.visible(principal, checkId);
     const [scan] = await scanStore.inFlightFor(this.db, [check.id]);
     if (!scan) throw conflict(`Check ${checkId} has no scan queued or running`);
-    await this.host.transaction(async (trx) => {
+    await this.data.transaction(async (trx) => {
       await scanStore.requestStop(trx, scan.id);
       if (await scanStore.finish(trx, scan.id, ['queued'], 'stopped', { error: null }))
         await writeEvent(trx, SCAN_EVENTS.scanStopped, scan.checkId, { ...scanRef(scan), by: principal.username });
@@ -239,7 +239,7 @@ export class Scans {
     upload: UploadContent,
   ): Promise<ScanRecord> {
     const id = randomUUID();
-    return this.host.transaction(async (trx) => {
+    return this.data.transaction(async (trx) => {
       const inflight = await scanStore.inFlightFor(trx, [check.id]);
       if (inflight.length > 0)
         throw conflict(`Check ${check.id} has scan ${inflight[0].id} ${inflight[0].state}; wait for it or stop it`);

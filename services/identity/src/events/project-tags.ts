@@ -1,4 +1,4 @@
-import { AUTH_EPOCH_KEY, Cache, Db, Logger, Trx } from '@bulwark/platform';
+import { AUTH_EPOCH_KEY, Cache, Logger, ServiceData, Trx } from '@bulwark/platform';
 import { CATALOG_EVENTS, onEvents } from '@bulwark/contracts';
 import { groupStore } from '../store/groups';
 
@@ -46,14 +46,19 @@ const PAGE = 500;
  * deployment that had projects before user groups existed). Only codes it lacks are added: a row it
  * has came from an event, which is newer than any page read here. Answers true once done.
  */
-export function copyProjectTags(list: ListProjectTags, db: Db, cache: Cache, log: Logger): () => Promise<boolean> {
+export function copyProjectTags(
+  list: ListProjectTags,
+  data: ServiceData,
+  cache: Cache,
+  log: Logger,
+): () => Promise<boolean> {
   return async () => {
     let after = '';
     let added = 0;
     for (;;) {
       const { projects } = await list({ afterCode: after, limit: PAGE });
       if (projects.length === 0) break;
-      await db.transaction(async (trx) => {
+      await data.transaction(async (trx) => {
         for (const p of projects) if (await groupStore.putProjectTags(trx, p.code, p.tags, true)) added++;
       });
       after = projects[projects.length - 1].code;

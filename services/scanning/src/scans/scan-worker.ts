@@ -4,6 +4,7 @@ import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import {
   EgressProxy,
+  ErrorRecorder,
   errorMessage,
   extractTrace,
   GitCheckoutError,
@@ -12,7 +13,7 @@ import {
   PeriodicTask,
   processAlive,
   runWithContext,
-  ServiceHost,
+  ServiceData,
   SpanKind,
   startSpan,
 } from '@bulwark/platform';
@@ -78,12 +79,13 @@ export class ScanWorker {
   private wake: (() => void) | undefined;
 
   constructor(
-    private readonly host: ServiceHost,
+    private readonly data: ServiceData,
     private readonly catalog: CatalogGate,
     private readonly runner: ScanRunner,
     private readonly parser: ReportParser,
     private readonly opts: ScanWorkerOptions,
     private readonly log: Logger,
+    private readonly errors: ErrorRecorder,
   ) {}
 
   start(): void {
@@ -117,8 +119,8 @@ export class ScanWorker {
       let claimed: ScanRecord | undefined;
       if (this.active.size < this.opts.concurrency) {
         try {
-          const busy = await scanStore.busyTools(this.host.db, this.opts.perToolConcurrency);
-          claimed = await scanStore.claim(this.host.db, this.owner, this.opts.leaseSeconds, busy);
+          const busy = await scanStore.busyTools(this.data.db, this.opts.perToolConcurrency);
+          claimed = await scanStore.claim(this.data.db, this.owner, this.opts.leaseSeconds, busy);
         } catch (err) {
           this.log.warn('claiming a scan failed', { error: (err as Error).message });
         }
@@ -174,7 +176,7 @@ export class ScanWorker {
     stage: string,
     state?: ScanState,
   ): Promise<void> {
-    const beat = await scanStore.heartbeat(this.host.db, scan.id, this.owner, this.opts.leaseSeconds, {
+    const beat = await scanStore.heartbeat(this.data.db, scan.id, this.owner, this.opts.leaseSeconds, {
       progress,
       stage,
       state,
@@ -191,7 +193,7 @@ export class ScanWorker {
     fs.writeFileSync(path.join(workspace, OWNER_FILE), String(process.pid));
     const heartbeat = this.keepLease(scan, ctl);
     try {
-      await this.host.transaction((trx) =>
+      await this.data.transaction((trx) =>
         writeEvent(trx, SCAN_EVENTS.scanStarted, scan.checkId, { ...scanRef(scan), attempt: scan.attempts }),
       );
       const run = await this.runnable(scan);
@@ -214,7 +216,7 @@ export class ScanWorker {
     return setInterval(
       () => {
         void scanStore
-          .heartbeat(this.host.db, scan.id, this.owner, this.opts.leaseSeconds)
+          .heartbeat(this.data.db, scan.id, this.owner, this.opts.leaseSeconds)
           .then((beat) => {
             if (!beat.owned || beat.stopRequested) ctl.abort(beat.owned ? undefined : LEASE_LOST);
           })
@@ -226,7 +228,7 @@ export class ScanWorker {
 
   /** The scan's check and tool, refusing a check that is gone and a tool Bulwark does not run. */
   private async runnable(scan: ScanRecord): Promise<ScanSubject> {
-    const check = await checkStore.get(this.host.db, scan.checkId);
+    const check = await checkStore.get(this.data.db, scan.checkId);
     if (!check) throw new ScanRunError('The check was deleted');
     const tool = await this.catalog.tool(check.securityToolId);
     const type = toolType(tool.typeId);
@@ -303,7 +305,7 @@ export class ScanWorker {
     reportPath: string,
     src: string,
   ): Promise<ScanRunEnd> {
-    const { report, done } = await this.host.transaction(async (trx) => {
+    const { report, done } = await this.data.transaction(async (trx) => {
       const report = await this.parser.store(
         trx,
         scan.id,
@@ -351,7 +353,7 @@ export class ScanWorker {
       return 'abandoned';
     }
     if (ctl.signal.reason === SHUTDOWN) {
-      await this.host.transaction(async (trx) => {
+      await this.data.transaction(async (trx) => {
         if (await scanStore.release(trx, scan.id, this.owner))
           await writeEvent(trx, SCAN_EVENTS.scanQueued, scan.checkId, {
             ...scanRef(scan),
@@ -361,9 +363,9 @@ export class ScanWorker {
       this.log.info('scan handed back to the queue at shutdown', { scanId: scan.id });
       return 'requeued';
     }
-    const current = await scanStore.get(this.host.db, scan.id);
+    const current = await scanStore.get(this.data.db, scan.id);
     if (ctl.signal.aborted || err instanceof Stopped || current?.stopRequested) {
-      await this.host.transaction(async (trx) => {
+      await this.data.transaction(async (trx) => {
         if (await scanStore.finish(trx, scan.id, ['running', 'parsing'], 'stopped', { error: null }, this.owner))
           await writeEvent(trx, SCAN_EVENTS.scanStopped, scan.checkId, scanRef(scan));
       });
@@ -385,11 +387,11 @@ export class ScanWorker {
       });
     else this.log.warn('scan failed', { scanId: scan.id, error: message });
     const checkout = err instanceof GitCheckoutError;
-    await this.host.transaction(async (trx) => {
+    await this.data.transaction(async (trx) => {
       if (!(await scanStore.finish(trx, scan.id, ['running', 'parsing'], 'failed', { error: message }, this.owner)))
         return;
       await writeEvent(trx, SCAN_EVENTS.scanFailed, scan.checkId, { ...scanRef(scan), error: message });
-      await this.host.recordError(
+      await this.errors.recordError(
         {
           code: checkout ? 'scan.checkout_failed' : 'scan.failed',
           level: 'error',
@@ -435,9 +437,9 @@ export class ScanWorker {
 
   /** Requeues scans whose worker vanished, or fails them after the last attempt. */
   async reap(): Promise<void> {
-    for (const scan of await scanStore.expiredLeases(this.host.db)) {
+    for (const scan of await scanStore.expiredLeases(this.data.db)) {
       if (this.active.has(scan.id)) continue;
-      await this.host.transaction(async (trx) => {
+      await this.data.transaction(async (trx) => {
         if (scan.attempts < this.opts.maxAttempts && !scan.stopRequested) {
           if (await scanStore.requeue(trx, scan.id)) {
             this.log.warn('scan requeued: its worker stopped renewing the lease', {
@@ -458,7 +460,7 @@ export class ScanWorker {
             reason: 'worker lost',
           });
           if (!scan.stopRequested) {
-            await this.host.recordError(
+            await this.errors.recordError(
               {
                 code: 'scan.worker_lost',
                 level: 'error',
