@@ -7,16 +7,12 @@ import { fieldStore } from './store/fields';
 export class CustomFields {
   constructor(private readonly data: ServiceData) {}
 
-  private get db() {
-    return this.data.db;
-  }
-
   listFields(q: { page: number; limit: number }) {
-    return fieldStore.list(this.db, q);
+    return fieldStore.list(this.data.db, q);
   }
 
   async getField(id: number) {
-    const field = await fieldStore.get(this.db, id);
+    const field = await fieldStore.get(this.data.db, id);
     if (!field) throw notFound(`Field ${id}`);
     return field;
   }

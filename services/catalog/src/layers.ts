@@ -37,10 +37,6 @@ export class Layers {
     private readonly checks: ChecksLookup,
   ) {}
 
-  private get db() {
-    return this.data.db;
-  }
-
   private checkLayerType(id: number): void {
     if (!layerType(id)) throw invalidField('layer_type_id', `unknown layer type ${id} (see GET /api/v1/layer-types)`);
   }
@@ -79,14 +75,14 @@ export class Layers {
   }
 
   getLayer(p: Principal, id: string) {
-    return this.visibleLayer(this.db, p, id);
+    return this.visibleLayer(this.data.db, p, id);
   }
 
   listLayers(
     p: Principal,
     q: { page: number; limit: number; projectCode?: string; isTemplate?: boolean; searchName?: string },
   ) {
-    return layerStore.list(this.db, { ...q, scope: p.projects });
+    return layerStore.list(this.data.db, { ...q, scope: p.projects });
   }
 
   async updateLayer(
@@ -111,7 +107,7 @@ export class Layers {
   }
 
   async instantiateLayer(p: Principal, templateId: string, w: { project_code: string; name?: string }) {
-    const template = await this.visibleLayer(this.db, p, templateId);
+    const template = await this.visibleLayer(this.data.db, p, templateId);
     if (!template.isTemplate) throw conflict(`Layer ${templateId} is not a template (is_template is false)`);
     return this.insertLayer(p, {
       projectCode: w.project_code,
@@ -150,8 +146,8 @@ export class Layers {
   // ---- internal callers (gRPC): services, no project scope
 
   async layerForService(id: string): Promise<{ layer: LayerRecord; project: ProjectRecord }> {
-    const layer = isUuid(id) ? await layerStore.get(this.db, id) : undefined;
-    const project = layer ? await projectStore.get(this.db, layer.projectCode) : undefined;
+    const layer = isUuid(id) ? await layerStore.get(this.data.db, id) : undefined;
+    const project = layer ? await projectStore.get(this.data.db, layer.projectCode) : undefined;
     if (!layer || !project || project.deletedAt) throw notFound(`Layer ${id}`);
     return { layer, project };
   }

@@ -37,10 +37,6 @@ export class Projects {
     private readonly log: Logger,
   ) {}
 
-  private get db() {
-    return this.data.db;
-  }
-
   /**
    * Refuses one more project over the license's limit (read before the transaction: it asks
    * identity), counting under a lock so two creations cannot both take the last place.
@@ -109,19 +105,19 @@ export class Projects {
   }
 
   countLive() {
-    return projectStore.countLive(this.db);
+    return projectStore.countLive(this.data.db);
   }
 
   getProject(p: Principal, code: string) {
-    return this.visible(this.db, p, code);
+    return this.visible(this.data.db, p, code);
   }
 
   listProjects(p: Principal, q: Omit<ProjectQuery, 'scope'>) {
-    return projectStore.list(this.db, { ...q, scope: p.projects });
+    return projectStore.list(this.data.db, { ...q, scope: p.projects });
   }
 
   filterValues(p: Principal) {
-    return projectStore.filterValues(this.db, p.projects);
+    return projectStore.filterValues(this.data.db, p.projects);
   }
 
   async updateProject(
@@ -205,11 +201,11 @@ export class Projects {
   // ---- internal callers (gRPC): services, no project scope
 
   projectTagsForService(afterCode: string, limit: number): Promise<{ code: string; tags: string[] }[]> {
-    return projectStore.tagsAfter(this.db, afterCode, Math.min(Math.max(limit, 1), 1000));
+    return projectStore.tagsAfter(this.data.db, afterCode, Math.min(Math.max(limit, 1), 1000));
   }
 
   async projectForService(code: string): Promise<ProjectRecord> {
-    const project = await projectStore.get(this.db, code);
+    const project = await projectStore.get(this.data.db, code);
     if (!project || project.deletedAt) throw notFound(`Project ${code}`);
     return project;
   }

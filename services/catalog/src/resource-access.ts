@@ -49,10 +49,6 @@ export class ResourceAccess {
     private readonly checks: ChecksLookup,
   ) {}
 
-  private get db() {
-    return this.data.db;
-  }
-
   /** The access a write asks for; every listed project must be live and visible to the caller. */
   async resolve(
     db: Queryable,
@@ -113,11 +109,11 @@ export class ResourceAccess {
 
   /** Sources and tools usable in a project (or all the caller sees), each part only with its read right. */
   async usable(p: Principal, projectCode: string | undefined) {
-    if (projectCode) await this.projects.visible(this.db, p, projectCode);
+    if (projectCode) await this.projects.visible(this.data.db, p, projectCode);
     const all = { page: 1, limit: 1000, scope: p.projects, usableIn: projectCode };
     const [sources, tools] = await Promise.all([
-      hasPermission(p, 'catalog.sources', 'r') ? sourceStore.list(this.db, all) : { items: [] },
-      hasPermission(p, 'catalog.tools', 'r') ? toolStore.list(this.db, all) : { items: [] },
+      hasPermission(p, 'catalog.sources', 'r') ? sourceStore.list(this.data.db, all) : { items: [] },
+      hasPermission(p, 'catalog.tools', 'r') ? toolStore.list(this.data.db, all) : { items: [] },
     ]);
     return { sources: sources.items, tools: tools.items };
   }
@@ -125,13 +121,13 @@ export class ResourceAccess {
   /** Whether a project's checks may use a source and a tool: the project live and not archived, both available to it. */
   async checkUsable(projectCode: string, sourceId: string, toolId: string): Promise<FieldProblem[]> {
     const problems: FieldProblem[] = [];
-    const project = projectCode ? await projectStore.get(this.db, projectCode) : undefined;
+    const project = projectCode ? await projectStore.get(this.data.db, projectCode) : undefined;
     if (!project || project.deletedAt)
       problems.push({ field: 'layer_id', problem: `project ${projectCode} does not exist` });
     else if (project.archivedAt)
       problems.push({ field: 'layer_id', problem: `project ${projectCode} is archived and read-only` });
     if (sourceId) {
-      const source = isUuid(sourceId) ? await sourceStore.get(this.db, sourceId) : undefined;
+      const source = isUuid(sourceId) ? await sourceStore.get(this.data.db, sourceId) : undefined;
       if (!source) problems.push({ field: 'scan_source_id', problem: `unknown source ${sourceId}` });
       else if (!usableIn(source.access, projectCode))
         problems.push({
@@ -140,7 +136,7 @@ export class ResourceAccess {
         });
     }
     if (toolId) {
-      const tool = isUuid(toolId) ? await toolStore.get(this.db, toolId) : undefined;
+      const tool = isUuid(toolId) ? await toolStore.get(this.data.db, toolId) : undefined;
       if (!tool) problems.push({ field: 'security_tool_id', problem: `unknown tool ${toolId}` });
       else if (!usableIn(tool.access, projectCode))
         problems.push({

@@ -50,10 +50,6 @@ export class Sources {
     private readonly log: Logger,
   ) {}
 
-  private get db() {
-    return this.data.db;
-  }
-
   private sourceTypeOrThrow(id: number, field: string): SourceType {
     const type = sourceType(id);
     if (!type) throw invalidField(field, `unknown source type ${id} (see GET /api/v1/source-types)`);
@@ -119,11 +115,11 @@ export class Sources {
   }
 
   getSource(p: Principal, id: string) {
-    return this.visibleSource(this.db, p, id);
+    return this.visibleSource(this.data.db, p, id);
   }
 
   listSources(p: Principal, q: { page: number; limit: number; searchName?: string; searchSource?: string }) {
-    return sourceStore.list(this.db, { ...q, scope: p.projects });
+    return sourceStore.list(this.data.db, { ...q, scope: p.projects });
   }
 
   async updateSource(
@@ -174,7 +170,7 @@ export class Sources {
   ): Promise<ProbeResult> {
     const type = sourceType(typeId);
     if (!type) throw notFound(`Source type ${typeId}`);
-    const stored = w.source_id ? this.connectionOf(await this.visibleSource(this.db, p, w.source_id)) : undefined;
+    const stored = w.source_id ? this.connectionOf(await this.visibleSource(this.data.db, p, w.source_id)) : undefined;
     // Stored secrets go only where they already went: never to another host named in the request.
     if (stored && gitHost(stored.url) !== gitHost(w.settings.url)) {
       throw invalidField('settings.url', `must point at the host of source ${w.source_id} to use its stored secrets`);
@@ -205,7 +201,7 @@ export class Sources {
     id: string,
     withSecrets: boolean,
   ): Promise<{ source: SourceRecord; connection?: SourceConnection }> {
-    const source = isUuid(id) ? await sourceStore.get(this.db, id) : undefined;
+    const source = isUuid(id) ? await sourceStore.get(this.data.db, id) : undefined;
     if (!source) throw notFound(`Source ${id}`);
     return { source, connection: withSecrets ? this.connectionOf(source) : undefined };
   }

@@ -38,10 +38,6 @@ export class Tools {
     private readonly dataDir: string,
   ) {}
 
-  private get db() {
-    return this.data.db;
-  }
-
   private toolTypeOrThrow(id: number): ToolType {
     const type = toolType(id);
     if (!type) throw invalidField('type_id', `unknown tool type ${id} (see GET /api/v1/tool-types)`);
@@ -88,7 +84,7 @@ export class Tools {
   }
 
   getTool(p: Principal, id: string) {
-    return this.visibleTool(this.db, p, id);
+    return this.visibleTool(this.data.db, p, id);
   }
 
   listTools(
@@ -107,7 +103,7 @@ export class Tools {
     const typeIds = searchType
       ? TOOL_TYPES.filter((t) => t.name.toLowerCase().includes(searchType.toLowerCase())).map((t) => t.id)
       : undefined;
-    return toolStore.list(this.db, { ...rest, typeIds, scope: p.projects });
+    return toolStore.list(this.data.db, { ...rest, typeIds, scope: p.projects });
   }
 
   async updateTool(
@@ -167,7 +163,7 @@ export class Tools {
    * the scanning service drops the workspaces it keeps for the tool.
    */
   async cleanupTool(p: Principal, id: string) {
-    const tool = await this.visibleTool(this.db, p, id);
+    const tool = await this.visibleTool(this.data.db, p, id);
     this.access.mayChange(p, 'tool', id, tool.access);
     const dir = this.toolCacheDir(id);
     const removed = { files: 0, bytes: 0 };
@@ -191,7 +187,7 @@ export class Tools {
   // ---- internal callers (gRPC)
 
   async toolForService(id: string, withSecrets: boolean): Promise<{ tool: ToolRecord; apiToken?: string }> {
-    const tool = isUuid(id) ? await toolStore.get(this.db, id) : undefined;
+    const tool = isUuid(id) ? await toolStore.get(this.data.db, id) : undefined;
     if (!tool) throw notFound(`Tool ${id}`);
     return { tool, apiToken: withSecrets && tool.apiTokenSealed ? this.secrets.open(tool.apiTokenSealed) : undefined };
   }

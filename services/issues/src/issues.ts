@@ -34,26 +34,22 @@ export type IssueBasicFilterValues = Pick<IssueFilterValues, 'statuses' | 'sever
 export class Issues {
   constructor(private readonly data: ServiceData) {}
 
-  private get db() {
-    return this.data.db;
-  }
-
-  async visible(principal: Principal, id: string, db: Db | Trx = this.db): Promise<IssueRecord> {
+  async visible(principal: Principal, id: string, db: Db | Trx = this.data.db): Promise<IssueRecord> {
     const issue = await issueStore.get(db, id);
     if (!issue || !canSeeProject(principal, issue.projectCode)) throw notFound(`Issue ${id}`);
     return issue;
   }
 
-  async statusNames(db: Db | Trx = this.db): Promise<Map<number, string>> {
+  async statusNames(db: Db | Trx = this.data.db): Promise<Map<number, string>> {
     return new Map((await statusStore.list(db)).map((s) => [s.id, s.nameEn]));
   }
 
   list(filter: IssueFilter, o: { page: number; limit: number; sort: SortKey; desc: boolean; cursor?: string }) {
-    return Promise.all([issueStore.list(this.db, filter, o), issueStore.count(this.db, filter)]);
+    return Promise.all([issueStore.list(this.data.db, filter, o), issueStore.count(this.data.db, filter)]);
   }
 
   count(filter: IssueFilter) {
-    return issueStore.count(this.db, filter);
+    return issueStore.count(this.data.db, filter);
   }
 
   /**
@@ -70,20 +66,20 @@ export class Issues {
         throw invalid('group_by=week takes no other dimension', [
           { field: 'group_by', problem: 'week cannot be combined with another value' },
         ]);
-      return { weeks: await groupedCounts.weekly(this.db, filter, weeks, new Date()) };
+      return { weeks: await groupedCounts.weekly(this.data.db, filter, weeks, new Date()) };
     }
-    const groups = await groupedCounts.byAttributes(this.db, filter, by as CountDimension[]);
+    const groups = await groupedCounts.byAttributes(this.data.db, filter, by as CountDimension[]);
     return { groups, total: groups.reduce((sum, g) => sum + g.count, 0) };
   }
 
   compactCounts(): Promise<void> {
-    return issueStore.compactCounts(this.db);
+    return issueStore.compactCounts(this.data.db);
   }
 
   /** Values each filter can take among the matching issues. */
   async filterValues(filter: IssueFilter): Promise<IssueFilterValues> {
     const names = await this.statusNames();
-    const d = (column: string, unnest = false) => issueStore.distinct(this.db, filter, column, unnest);
+    const d = (column: string, unnest = false) => issueStore.distinct(this.data.db, filter, column, unnest);
     const [
       tools,
       scanners,
@@ -111,7 +107,7 @@ export class Issues {
       d('vulnerability_ids', true),
       d('cwes', true),
       d('lib_name'),
-      issueStore.detectedRange(this.db, filter),
+      issueStore.detectedRange(this.data.db, filter),
     ]);
     return {
       tools,
@@ -134,12 +130,12 @@ export class Issues {
   async basicFilter(filter: IssueFilter, needDetectedAt: boolean): Promise<IssueBasicFilterValues> {
     const [values, range] = await Promise.all([
       Promise.all([
-        issueStore.distinct(this.db, filter, 'status_id'),
-        issueStore.distinct(this.db, filter, 'severity'),
-        issueStore.distinct(this.db, filter, 'tool_name'),
-        issueStore.distinct(this.db, filter, 'project_code'),
+        issueStore.distinct(this.data.db, filter, 'status_id'),
+        issueStore.distinct(this.data.db, filter, 'severity'),
+        issueStore.distinct(this.data.db, filter, 'tool_name'),
+        issueStore.distinct(this.data.db, filter, 'project_code'),
       ]),
-      needDetectedAt ? issueStore.detectedRange(this.db, filter) : undefined,
+      needDetectedAt ? issueStore.detectedRange(this.data.db, filter) : undefined,
     ]);
     const names = await this.statusNames();
     const [statuses, severities, tools, projects] = values;
@@ -154,7 +150,7 @@ export class Issues {
 
   /** The CVSS v3/v4 qualitative scale and the matching issues per band of their highest score. */
   async cvssSeverities(filter: IssueFilter) {
-    const counts = await issueStore.cvssBuckets(this.db, filter);
+    const counts = await issueStore.cvssBuckets(this.data.db, filter);
     const scale = [
       { severity: 'none', min: 0, max: 0 },
       { severity: 'low', min: 0.1, max: 3.9 },
@@ -326,22 +322,22 @@ export class Issues {
     q: { page: number; limit: number; users?: string[]; kinds?: string[] },
   ) {
     await this.visible(principal, id);
-    return historyStore.list(this.db, id, q);
+    return historyStore.list(this.data.db, id, q);
   }
 
   async comment(principal: Principal, id: string, message: string) {
     await this.visible(principal, id);
-    return commentStore.add(this.db, id, principal.username, message);
+    return commentStore.add(this.data.db, id, principal.username, message);
   }
 
   async comments(principal: Principal, id: string, q: { page: number; limit: number }) {
     await this.visible(principal, id);
-    return commentStore.list(this.db, id, q);
+    return commentStore.list(this.data.db, id, q);
   }
 
   async similar(principal: Principal, id: string) {
     const issue = await this.visible(principal, id);
-    return issueStore.similar(this.db, issue);
+    return issueStore.similar(this.data.db, issue);
   }
 
   /** Links issues of the same project as duplicates of a main issue (or unlinks them), in their history. */

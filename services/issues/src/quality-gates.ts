@@ -39,47 +39,43 @@ export class QualityGates {
     private readonly catalog: CatalogClient,
   ) {}
 
-  private get db() {
-    return this.data.db;
-  }
-
   async details(gate: GateRecord): Promise<GateDetails> {
     const [conditions, links] = await Promise.all([
-      gateStore.conditionsOf(this.db, [gate.id]),
-      gateStore.linksOf(this.db, [gate.id]),
+      gateStore.conditionsOf(this.data.db, [gate.id]),
+      gateStore.linksOf(this.data.db, [gate.id]),
     ]);
     return { gate, conditions, links };
   }
 
   create(principal: Principal, name: string) {
-    return gateStore.insert(this.db, name, principal.username);
+    return gateStore.insert(this.data.db, name, principal.username);
   }
 
   async get(id: string): Promise<GateRecord> {
-    const gate = await gateStore.get(this.db, id);
+    const gate = await gateStore.get(this.data.db, id);
     if (!gate) throw notFound(`Quality gate ${id}`);
     return gate;
   }
 
   async rename(id: string, name: string): Promise<GateRecord> {
-    const gate = await gateStore.rename(this.db, id, name);
+    const gate = await gateStore.rename(this.data.db, id, name);
     if (!gate) throw notFound(`Quality gate ${id}`);
     return gate;
   }
 
   private async gateField(id: string): Promise<void> {
-    if (!(await gateStore.get(this.db, id)))
+    if (!(await gateStore.get(this.data.db, id)))
       throw invalid('Unknown quality_gate_id', [{ field: 'quality_gate_id', problem: 'is not a known quality gate' }]);
   }
 
   async addCondition(c: ConditionInput): Promise<GateCondition> {
     await this.gateField(c.qualityGateId);
-    return gateStore.addCondition(this.db, c);
+    return gateStore.addCondition(this.data.db, c);
   }
 
   async updateCondition(id: string, c: ConditionInput): Promise<GateCondition> {
     await this.gateField(c.qualityGateId);
-    const updated = await gateStore.updateCondition(this.db, id, c);
+    const updated = await gateStore.updateCondition(this.data.db, id, c);
     if (!updated) throw notFound(`Condition ${id}`);
     return updated;
   }
@@ -95,7 +91,7 @@ export class QualityGates {
   /** Refuses links to gates that do not exist, naming the element. */
   async assertGates(gateIds: string[], field = 'quality_gates'): Promise<void> {
     for (const [i, id] of gateIds.entries()) {
-      if (!(await gateStore.get(this.db, id)))
+      if (!(await gateStore.get(this.data.db, id)))
         throw invalid(`Unknown ${field}[${i}].quality_gate_id`, [
           { field: `${field}[${i}].quality_gate_id`, problem: 'is not a known quality gate' },
         ]);
@@ -117,8 +113,8 @@ export class QualityGates {
 
   async layerState(principal: Principal, layerId: string): Promise<LayerGateState> {
     await this.layer(principal, layerId);
-    const gates = await gateStore.linkedTo(this.db, layerId);
-    const state = await gateStore.layerState(this.db, layerId);
+    const gates = await gateStore.linkedTo(this.data.db, layerId);
+    const state = await gateStore.layerState(this.data.db, layerId);
     return { layerId, gates, state };
   }
 

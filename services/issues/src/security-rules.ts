@@ -34,12 +34,8 @@ export class SecurityRules {
     this.expiry = new PeriodicTask('security rule expiry', pollMs, () => this.expireDue(), log);
   }
 
-  private get db() {
-    return this.data.db;
-  }
-
   private async validate(input: SecurityRuleInput): Promise<void> {
-    const known = new Set((await statusStore.list(this.db)).map((s) => s.id));
+    const known = new Set((await statusStore.list(this.data.db)).map((s) => s.id));
     for (const field of ['suppressing_status', 'expiry_status'] as const) {
       if (!known.has(input[field])) throw invalid(`Unknown ${field}`, [{ field, problem: 'is not a known status id' }]);
     }
@@ -118,7 +114,7 @@ export class SecurityRules {
   }
 
   async get(id: string): Promise<SecurityRuleRecord> {
-    const rule = await securityRuleStore.get(this.db, id);
+    const rule = await securityRuleStore.get(this.data.db, id);
     if (!rule) throw notFound(`Security rule ${id}`);
     return rule;
   }

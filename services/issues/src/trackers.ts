@@ -79,29 +79,25 @@ export class Trackers {
     private readonly settings: TrackerSettings,
   ) {}
 
-  private get db() {
-    return this.data.db;
-  }
-
   // ---- trackers
 
   /** How many tickets the tracker's issues are linked to. */
   async ticketCount(id: string): Promise<number> {
-    return (await trackerStore.ticketCounts(this.db, [id])).get(id) ?? 0;
+    return (await trackerStore.ticketCounts(this.data.db, [id])).get(id) ?? 0;
   }
 
   /** A page of trackers, each with its number of tickets. */
   async list(q: { page: number; limit: number; name?: string; types?: string[] }) {
-    const page = await trackerStore.list(this.db, q);
+    const page = await trackerStore.list(this.data.db, q);
     const counts = await trackerStore.ticketCounts(
-      this.db,
+      this.data.db,
       page.items.map((t) => t.id),
     );
     return { items: page.items.map((t) => ({ tracker: t, tickets: counts.get(t.id) ?? 0 })), total: page.total };
   }
 
   async get(id: string): Promise<TrackerRecord> {
-    const t = await trackerStore.get(this.db, id);
+    const t = await trackerStore.get(this.data.db, id);
     if (!t) throw notFound(`Tracker ${id}`);
     return t;
   }
@@ -121,7 +117,7 @@ export class Trackers {
   }
 
   private async checkStatuses(b: TrackerBody): Promise<void> {
-    const known = new Set((await statusStore.list(this.db)).map((s) => s.id));
+    const known = new Set((await statusStore.list(this.data.db)).map((s) => s.id));
     const problems = [
       ...(b.status_mapping?.to_bulwark ?? []).map((m, i) => ({
         field: `status_mapping.to_bulwark[${i}].status_id`,
@@ -159,7 +155,7 @@ export class Trackers {
   async create(b: TrackerBody): Promise<TrackerRecord> {
     await this.checkUrl(b.url);
     await this.checkStatuses(b);
-    return trackerStore.insert(this.db, this.input(b, this.secrets.seal(JSON.stringify(b.credentials))));
+    return trackerStore.insert(this.data.db, this.input(b, this.secrets.seal(JSON.stringify(b.credentials))));
   }
 
   async update(id: string, b: TrackerBody): Promise<TrackerRecord> {
@@ -171,7 +167,7 @@ export class Trackers {
     await this.checkUrl(b.url);
     await this.checkStatuses(b);
     const sealed = b.credentials ? this.secrets.seal(JSON.stringify(b.credentials)) : current.credentialsSealed;
-    const row = await trackerStore.update(this.db, id, this.input(b, sealed));
+    const row = await trackerStore.update(this.data.db, id, this.input(b, sealed));
     if (!row) throw notFound(`Tracker ${id}`);
     return row;
   }
@@ -250,7 +246,7 @@ export class Trackers {
 
   private async visibleIssues(principal: Principal, ids: string[]) {
     return new Map(
-      (await issueStore.getMany(this.db, ids))
+      (await issueStore.getMany(this.data.db, ids))
         .filter((i) => canSeeProject(principal, i.projectCode))
         .map((i) => [i.id, i]),
     );
@@ -285,11 +281,11 @@ export class Trackers {
     const unique = [...new Set(ids)];
     const issues = await this.visibleIssues(principal, unique);
     // Claimed before the link is read: a request that made a ticket meanwhile has linked it by now.
-    const claimed = await ticketClaimStore.claim(this.db, [...issues.keys()], TICKET_CLAIM_STALE_SECONDS);
+    const claimed = await ticketClaimStore.claim(this.data.db, [...issues.keys()], TICKET_CLAIM_STALE_SECONDS);
     try {
       return await this.createClaimedTickets(principal, tracker, unique, issues, claimed, by);
     } finally {
-      await ticketClaimStore.release(this.db, [...claimed]);
+      await ticketClaimStore.release(this.data.db, [...claimed]);
     }
   }
 
@@ -301,7 +297,7 @@ export class Trackers {
     claimed: Set<string>,
     by: Grouping,
   ) {
-    const linked = await ticketStore.ofIssues(this.db, [...claimed]);
+    const linked = await ticketStore.ofIssues(this.data.db, [...claimed]);
     const results = new Map<string, TicketResult>();
     const ready: TicketIssue[] = [];
     for (const id of unique) {
@@ -382,7 +378,7 @@ export class Trackers {
       throw invalid(`Ticket ${key} not found in the tracker`, [
         { field: 'key', problem: 'names no ticket of this tracker' },
       ]);
-    const previous = await ticketStore.ofIssues(this.db, [issueId]);
+    const previous = await ticketStore.ofIssues(this.data.db, [issueId]);
     await this.data.transaction(async (trx) => {
       const row = await ticketStore.upsert(trx, tracker.id, state);
       await ticketStore.link(trx, [issueId], row.id);
@@ -392,7 +388,7 @@ export class Trackers {
         if (before) await ticketStore.dropUnlinked(trx, [before.id]);
       }
     });
-    return (await ticketStore.ofIssues(this.db, [issueId])).get(issueId)!;
+    return (await ticketStore.ofIssues(this.data.db, [issueId])).get(issueId)!;
   }
 
   async unlink(principal: Principal, issueId: string) {
@@ -420,7 +416,7 @@ export class Trackers {
 
   /** The tickets of a page of issues, for their views. */
   ticketsOf(issueIds: string[]): Promise<Map<string, IssueTicket>> {
-    return ticketStore.ofIssues(this.db, issueIds);
+    return ticketStore.ofIssues(this.data.db, issueIds);
   }
 
   // ---- status sync: tracker -> Bulwark
@@ -429,7 +425,7 @@ export class Trackers {
   async sync(
     t: TrackerRecord,
   ): Promise<{ tickets: number; changed: number; issues_moved: number; error: string | null }> {
-    const tickets = await ticketStore.ofTracker(this.db, t.id);
+    const tickets = await ticketStore.ofTracker(this.data.db, t.id);
     let changed = 0;
     let moved = 0;
     let error: string | null = null;
@@ -446,7 +442,7 @@ export class Trackers {
           moved += Math.max(n, 0);
         }
         await ticketStore.touch(
-          this.db,
+          this.data.db,
           chunk.map((c) => c.id),
         );
       }
@@ -454,7 +450,7 @@ export class Trackers {
       error = errorMessage(err);
       this.failure(t, 'sync', err);
     }
-    await trackerStore.markSynced(this.db, t.id, error);
+    await trackerStore.markSynced(this.data.db, t.id, error);
     return { tickets: tickets.length, changed, issues_moved: moved, error };
   }
 
@@ -507,21 +503,21 @@ export class Trackers {
 
   /** The schedule's run: every tracker with sync enabled, one after another. */
   async syncAll(): Promise<void> {
-    for (const t of await trackerStore.syncable(this.db)) await this.sync(t);
+    for (const t of await trackerStore.syncable(this.data.db)) await this.sync(t);
   }
 
   // ---- status push: Bulwark -> tracker
 
   /** Delivers due status changes of linked issues to their tickets; a failed one is retried with backoff, then given up. */
   async drainPushes(): Promise<number> {
-    const pushes = await pushStore.claim(this.db, this.settings.pushBatch, 60);
+    const pushes = await pushStore.claim(this.data.db, this.settings.pushBatch, 60);
     if (!pushes.length) return 0;
-    const names = new Map((await statusStore.list(this.db)).map((s) => [s.id, s.nameEn]));
+    const names = new Map((await statusStore.list(this.data.db)).map((s) => [s.id, s.nameEn]));
     for (const p of pushes) {
-      const ticket = await ticketStore.get(this.db, p.ticketId);
-      const tracker = ticket ? await trackerStore.get(this.db, ticket.trackerId) : undefined;
+      const ticket = await ticketStore.get(this.data.db, p.ticketId);
+      const tracker = ticket ? await trackerStore.get(this.data.db, ticket.trackerId) : undefined;
       if (!ticket || !tracker) {
-        await pushStore.done(this.db, p.id, 'ticket_gone');
+        await pushStore.done(this.data.db, p.id, 'ticket_gone');
         continue;
       }
       const action = pushFor(
@@ -534,16 +530,16 @@ export class Trackers {
       try {
         if (action.kind === 'transition') {
           const moved = await this.port(tracker).transition(ticket.key, action.status, action.comment);
-          await pushStore.done(this.db, p.id, moved ? 'transitioned' : 'commented');
+          await pushStore.done(this.data.db, p.id, moved ? 'transitioned' : 'commented');
         } else if (action.kind === 'comment') {
           await this.port(tracker).comment(ticket.key, action.comment);
-          await pushStore.done(this.db, p.id, 'commented');
-        } else await pushStore.done(this.db, p.id, 'not_mapped');
+          await pushStore.done(this.data.db, p.id, 'commented');
+        } else await pushStore.done(this.data.db, p.id, 'not_mapped');
       } catch (err) {
         const permanent = err instanceof TrackerError && err.permanent && err.status !== 429;
         const giveUp = permanent || p.attempts >= this.settings.pushMaxAttempts;
         this.failure(tracker, 'push', err, { ticket_key: ticket.key, issue_ids: [p.issueId], gave_up: giveUp });
-        await pushStore.failed(this.db, p.id, errorMessage(err), giveUp ? null : pushBackoffSeconds(p.attempts));
+        await pushStore.failed(this.data.db, p.id, errorMessage(err), giveUp ? null : pushBackoffSeconds(p.attempts));
       }
     }
     return pushes.length;

@@ -25,10 +25,6 @@ export class DeliveryWorker {
     private readonly opts: { batch: number; maxAttempts: number },
   ) {}
 
-  private get db() {
-    return this.data.db;
-  }
-
   private limiter(perSecond: number): RateLimiter {
     let l = this.limiters.get(perSecond);
     if (!l)
@@ -42,18 +38,18 @@ export class DeliveryWorker {
   /** Sends what is due until nothing is. */
   async drain(): Promise<void> {
     for (
-      let due = await deliveryStore.claim(this.db, this.opts.batch, 120);
+      let due = await deliveryStore.claim(this.data.db, this.opts.batch, 120);
       due.length;
-      due = await deliveryStore.claim(this.db, this.opts.batch, 120)
+      due = await deliveryStore.claim(this.data.db, this.opts.batch, 120)
     ) {
       // The batch's notifiers and events in two queries, not two per delivery.
       const [notifiers, events] = await Promise.all([
         notifierStore.getMany(
-          this.db,
+          this.data.db,
           due.map((d) => d.notifierId),
         ),
         eventStore.getMany(
-          this.db,
+          this.data.db,
           due.map((d) => d.eventId),
         ),
       ]);
@@ -69,25 +65,25 @@ export class DeliveryWorker {
     // Deleted since the claim: the cascade took the delivery too.
     if (!notifier || !event) return;
     if (!notifier.active) {
-      await deliveryStore.attemptFailed(this.db, d.id, null, 'notifier is inactive', null);
+      await deliveryStore.attemptFailed(this.data.db, d.id, null, 'notifier is inactive', null);
       return;
     }
     try {
       await this.limiter(notifier.rateLimit).consume(notifier.id);
     } catch (err) {
       if (!(err instanceof AppError) || err.code !== 'rate_limited') throw err;
-      await deliveryStore.postpone(this.db, d.id, Number(err.headers['Retry-After'] ?? 1) * 1000);
+      await deliveryStore.postpone(this.data.db, d.id, Number(err.headers['Retry-After'] ?? 1) * 1000);
       return;
     }
     const result = await this.webhooks.call(webhookTarget(notifier, this.secrets), webhookBody(event), d.id);
     if (result.delivered) {
-      await deliveryStore.delivered(this.db, d.id, result.status!);
+      await deliveryStore.delivered(this.data.db, d.id, result.status!);
       return;
     }
     const giveUp = result.permanent === true || d.attempts >= this.opts.maxAttempts;
     const error = result.error ?? 'failed';
     if (!giveUp) {
-      await deliveryStore.attemptFailed(this.db, d.id, result.status, error, retryDelaySeconds(d.attempts));
+      await deliveryStore.attemptFailed(this.data.db, d.id, result.status, error, retryDelaySeconds(d.attempts));
       this.log.warn('webhook delivery failed; will retry', {
         notifierId: notifier.id,
         deliveryId: d.id,

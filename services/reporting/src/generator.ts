@@ -140,16 +140,12 @@ export class ReportGenerator {
     private readonly opts: { leaseSeconds: number; topIssues: number },
   ) {}
 
-  private get db() {
-    return this.data.db;
-  }
-
   /** Generates waiting reports one after another until none is left. */
   async drain(): Promise<void> {
     for (
-      let report = await reportStore.claim(this.db, this.opts.leaseSeconds);
+      let report = await reportStore.claim(this.data.db, this.opts.leaseSeconds);
       report;
-      report = await reportStore.claim(this.db, this.opts.leaseSeconds)
+      report = await reportStore.claim(this.data.db, this.opts.leaseSeconds)
     ) {
       await this.generate(report);
     }
@@ -175,7 +171,7 @@ export class ReportGenerator {
     };
     try {
       const snapshot = await collectSnapshot(this.issues, subject, this.opts.topIssues, async (percent) => {
-        if (!(await reportStore.progress(this.db, r.id, r.attempts, percent, this.opts.leaseSeconds)))
+        if (!(await reportStore.progress(this.data.db, r.id, r.attempts, percent, this.opts.leaseSeconds)))
           throw new LeaseLost();
       });
       await this.data.transaction(async (trx) => {
@@ -194,7 +190,7 @@ export class ReportGenerator {
       const error = (err as Error).message;
       if (r.attempts < MAX_ATTEMPTS) {
         this.log.warn('report generation failed; will retry', { reportId: r.id, attempt: r.attempts, error });
-        await reportStore.requeue(this.db, r.id, r.attempts, RETRY_DELAY_SECONDS * r.attempts);
+        await reportStore.requeue(this.data.db, r.id, r.attempts, RETRY_DELAY_SECONDS * r.attempts);
         return;
       }
       this.log.error('report generation failed', { reportId: r.id, attempt: r.attempts, error });

@@ -48,12 +48,8 @@ export class Checks {
     private readonly secrets: SecretBox,
   ) {}
 
-  private get db() {
-    return this.data.db;
-  }
-
   /** A check the caller may see, or 404. */
-  async visible(principal: Principal, id: string, db: Queryable = this.db): Promise<CheckRecord> {
+  async visible(principal: Principal, id: string, db: Queryable = this.data.db): Promise<CheckRecord> {
     const check = await checkStore.get(db, id);
     if (!check || !canSeeProject(principal, check.projectCode)) throw notFound(`Check ${id}`);
     return check;
@@ -126,7 +122,7 @@ export class Checks {
       );
       return ids[0];
     });
-    return (await checkStore.get(this.db, id))!;
+    return (await checkStore.get(this.data.db, id))!;
   }
 
   async update(principal: Principal, id: string, input: CheckInput): Promise<CheckRecord> {
@@ -172,11 +168,11 @@ export class Checks {
         ),
       );
     });
-    return (await checkStore.get(this.db, id))!;
+    return (await checkStore.get(this.data.db, id))!;
   }
 
   async groupOf(check: CheckRecord): Promise<CheckRecord[] | undefined> {
-    return check.groupId ? checkStore.groupMembers(this.db, check.groupId) : undefined;
+    return check.groupId ? checkStore.groupMembers(this.data.db, check.groupId) : undefined;
   }
 
   async deleteGroup(principal: Principal, groupId: string): Promise<string[]> {
@@ -246,7 +242,7 @@ export class Checks {
           ? comparison.scan_result_ids
           : [];
     for (const [i, scanId] of referenced.entries()) {
-      const scan = await scanStore.get(this.db, scanId);
+      const scan = await scanStore.get(this.data.db, scanId);
       if (!scan || scan.checkId !== check.id) {
         const field = comparison.mode === 'baseline' ? 'baseline_scan_result_id' : `scan_result_ids[${i}]`;
         throw invalid(`Invalid ${field}: not a scan result of this check`, [
@@ -258,14 +254,14 @@ export class Checks {
       await checkStore.setComparison(trx, id, comparison);
       await writeEvent(trx, SCAN_EVENTS.checkUpdated, check.id, { check_id: check.id, comparison });
     });
-    return (await checkStore.get(this.db, id))!;
+    return (await checkStore.get(this.data.db, id))!;
   }
 
   list(
     principal: Principal,
     q: { page: number; limit: number; layerId?: string; projectCode?: string; groupId?: string },
   ) {
-    return checkStore.list(this.db, { ...q, projects: principal.projects });
+    return checkStore.list(this.data.db, { ...q, projects: principal.projects });
   }
 
   /** A stored check-level token, opened for a scan. */

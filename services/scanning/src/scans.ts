@@ -51,10 +51,6 @@ export class Scans {
     private readonly license: LicenseGate,
   ) {}
 
-  private get db() {
-    return this.data.db;
-  }
-
   private async assertRunnable(principal: Principal, check: CheckRecord): Promise<number> {
     const layer = await this.catalog.layerFor(principal, check.layerId);
     if (layer.projectArchived) throw conflict(`Project ${check.projectCode} is archived: no scans`);
@@ -125,11 +121,11 @@ export class Scans {
   ): Promise<{ check_id: string; scan_result_id: string; state: string }[]> {
     const layer = await this.catalog.layerFor(principal, layerId);
     if (layer.projectArchived) throw conflict(`Project ${layer.projectCode} is archived: no scans`);
-    const checks = await checkStore.byLayer(this.db, layerId);
+    const checks = await checkStore.byLayer(this.data.db, layerId);
     const inflight = new Map(
       (
         await scanStore.inFlightFor(
-          this.db,
+          this.data.db,
           checks.map((c) => c.id),
         )
       ).map((s) => [s.checkId, s]),
@@ -143,7 +139,8 @@ export class Scans {
     const toQueue = checks.filter(
       (c) => !inflight.has(c.id) && toolType(typeIds.get(c.securityToolId)!)?.execution,
     ).length;
-    if (toQueue > 0) LicenseGate.ensureRoom('scanning_processes', max, await scanStore.countInFlight(this.db), toQueue);
+    if (toQueue > 0)
+      LicenseGate.ensureRoom('scanning_processes', max, await scanStore.countInFlight(this.data.db), toQueue);
     const results = [];
     for (const check of checks) {
       const typeId = typeIds.get(check.securityToolId)!;
@@ -154,7 +151,7 @@ export class Scans {
         } catch (err) {
           // Queued by someone else since the batch read: report that scan. A limit reached meanwhile is the answer.
           if (!(err instanceof AppError && err.code === 'conflict') || err instanceof LicenseLimitReached) throw err;
-          [scan] = await scanStore.inFlightFor(this.db, [check.id]);
+          [scan] = await scanStore.inFlightFor(this.data.db, [check.id]);
         }
       }
       if (scan) results.push({ check_id: check.id, scan_result_id: scan.id, state: scan.state });
@@ -165,7 +162,7 @@ export class Scans {
   /** Stops the check's queued or running scan; the runner kills the scanner where it runs. */
   async stopCheck(principal: Principal, checkId: string): Promise<ScanRecord> {
     const check = await this.checks.visible(principal, checkId);
-    const [scan] = await scanStore.inFlightFor(this.db, [check.id]);
+    const [scan] = await scanStore.inFlightFor(this.data.db, [check.id]);
     if (!scan) throw conflict(`Check ${checkId} has no scan queued or running`);
     await this.data.transaction(async (trx) => {
       await scanStore.requestStop(trx, scan.id);
@@ -180,7 +177,7 @@ export class Scans {
   private async waitForStop(scanId: string): Promise<ScanRecord> {
     const deadline = Date.now() + 15000;
     for (;;) {
-      const scan = (await scanStore.get(this.db, scanId))!;
+      const scan = (await scanStore.get(this.data.db, scanId))!;
       if (!['queued', 'running', 'parsing'].includes(scan.state) || Date.now() > deadline) return scan;
       await new Promise((r) => setTimeout(r, 100));
     }
@@ -205,7 +202,7 @@ export class Scans {
     const declared =
       q.format ?? (toolType(typeId)?.resultFormat === 'auto' ? undefined : toolType(typeId)?.resultFormat);
     const importKey = importKeyOf(body.sha256, { format: declared, name: q.file_name });
-    const same = await findingStore.sameImport(this.db, check.id, importKey);
+    const same = await findingStore.sameImport(this.data.db, check.id, importKey);
     if (same) {
       try {
         const copied = await this.storeUpload(principal, check, typeId, {
@@ -288,18 +285,18 @@ export class Scans {
   }
 
   async get(principal: Principal, id: string): Promise<ScanRecord> {
-    const scan = isUuid(id) ? await scanStore.get(this.db, id) : undefined;
+    const scan = isUuid(id) ? await scanStore.get(this.data.db, id) : undefined;
     if (!scan || !canSeeProject(principal, scan.projectCode)) throw notFound(`Scan result ${id}`);
     return scan;
   }
 
   list(principal: Principal, q: Omit<ScanQuery, 'projects'>) {
-    return scanStore.list(this.db, { ...q, projects: principal.projects });
+    return scanStore.list(this.data.db, { ...q, projects: principal.projects });
   }
 
   async report(principal: Principal, id: string) {
     const scan = await this.get(principal, id);
-    const report = await findingStore.report(this.db, scan.id);
+    const report = await findingStore.report(this.data.db, scan.id);
     if (!report)
       throw new AppError(
         'not_found',
