@@ -1,4 +1,4 @@
-import type { Finding } from '@bulwark/findings';
+import { type Finding, SEVERITIES, TOOL_CATEGORIES } from '@bulwark/findings';
 import { invalid } from '@bulwark/platform';
 import { gateVerdict } from './events';
 import { ISSUE_SEVERITIES } from './schemas/issues';
@@ -52,12 +52,12 @@ const cvss = z.object({ vector: z.string(), score: z.number().optional() });
 // Every field of the model has its check here (`satisfies`): a field added there fails the build until it does.
 const findingFields = {
   tool: z.string(),
-  toolCategory: z.enum(['sast', 'sca', 'secrets', 'iac', 'dast', 'container']),
+  toolCategory: z.enum(TOOL_CATEGORIES),
   format: z.string(),
   ruleId: z.string().optional(),
   title: z.string(),
   description: z.string().optional(),
-  severity: z.enum(['critical', 'high', 'medium', 'low', 'info']),
+  severity: z.enum(SEVERITIES),
   toolSeverity: z.string().optional(),
   confidence: z.string().optional(),
   tags: z.array(z.string()),

@@ -5,6 +5,8 @@ export const SEVERITIES: readonly Severity[] = ['critical', 'high', 'medium', 'l
 
 export type ToolCategory = 'sast' | 'sca' | 'secrets' | 'iac' | 'dast' | 'container';
 
+export const TOOL_CATEGORIES: readonly ToolCategory[] = ['sast', 'sca', 'secrets', 'iac', 'dast', 'container'];
+
 /** Where a finding's suppression or VEX state came from, and what it says. */
 export interface Suppression {
   /** SARIF `suppressions[].kind`/`status`, CycloneDX `analysis.state`, Trivy `Status`, ... */

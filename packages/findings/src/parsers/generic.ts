@@ -1,6 +1,6 @@
 import { InputError } from '../errors';
 import { isArrayLike } from '../io/json';
-import { Finding, FindingInit, SEVERITIES, ToolCategory } from '../model';
+import { Finding, FindingInit, SEVERITIES, TOOL_CATEGORIES, ToolCategory } from '../model';
 import { addCvss, arr, cwes, isObj, line, num, obj, severityOf, str, vulnIds } from '../normalize';
 import { categoryOfTool } from './category';
 import { CsvFormat, each, hasKeys, JsonFormat, ParseContext } from './common';
@@ -10,7 +10,6 @@ import { CsvFormat, each, hasKeys, JsonFormat, ParseContext } from './common';
  * "Generic Findings Import", so existing exports import unchanged. See the package README.
  */
 const REQUIRED = ['description', 'severity', 'title'];
-const CATEGORIES: ToolCategory[] = ['sast', 'sca', 'secrets', 'iac', 'dast', 'container'];
 
 function endpointOf(e: unknown): { url: string } | undefined {
   if (typeof e === 'string') return e.trim() ? { url: e.trim() } : undefined;
@@ -35,7 +34,7 @@ function toFinding(raw: Record<string, unknown>, index: number, ctx: ParseContex
   const component = str(raw.component_name);
   const init: FindingInit = {
     tool,
-    toolCategory: category && CATEGORIES.includes(category) ? category : component ? 'sca' : categoryOfTool(tool),
+    toolCategory: category && TOOL_CATEGORIES.includes(category) ? category : component ? 'sca' : categoryOfTool(tool),
     ruleId: str(raw.vuln_id_from_tool) ?? str(raw.rule_id),
     title: String(raw.title),
     description: String(raw.description),
