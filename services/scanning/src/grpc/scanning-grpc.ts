@@ -37,14 +37,12 @@ export function scanningGrpc(db: Db): ServiceImpl<typeof scanningV1.ScanningServ
       if (scan.state !== 'completed')
         throw new AppError('conflict', `Scan result ${scan.id} is ${scan.state}, not completed`);
       const size = Math.min(MAX_CHUNK, req.chunkSize > 0 ? req.chunkSize : DEFAULT_CHUNK);
-      let after = req.afterSeq;
       const holder = await findingStore.holder(db, scan.id);
-      for (;;) {
+      const last = await findingStore.lastSeq(db, holder);
+      // Sequence numbers are dense from 1, so each range holds a full chunk but the last; a gap would only shorten one.
+      for (let after = req.afterSeq; after < last; after += size) {
         const rows = await findingStore.chunk(db, holder, after, size);
-        if (rows.length === 0) return;
-        after = rows[rows.length - 1].seq;
-        yield { lastSeq: after, findingsJson: rows.map((r) => r.findingJson) };
-        if (rows.length < size) return;
+        if (rows.length) yield { lastSeq: rows[rows.length - 1].seq, findingsJson: rows.map((r) => r.findingJson) };
       }
     },
 

@@ -136,19 +136,31 @@ export const findingStore = {
     return row?.findings_of ?? scanId;
   },
 
-  /** One chunk of the findings held by scan `holderId` after `afterSeq` as JSON text, for the hand-over to the issues service. */
+  /** The highest sequence number of the findings held by scan `holderId`, 0 when it holds none. */
+  async lastSeq(db: Queryable, holderId: string): Promise<number> {
+    const [row] = await db('scan_findings').where('scan_id', holderId).max<{ last: number | null }[]>('seq as last');
+    return row?.last ?? 0;
+  },
+
+  /**
+   * The findings held by scan `holderId` numbered after `afterSeq` up to `afterSeq + span`, as JSON
+   * text, for the hand-over to the issues service. A bounded range of the key rather than `seq >
+   * afterSeq limit span`: right after an upload the table's statistics do not know the scan yet, and
+   * PostgreSQL then read and sorted every remaining finding of the scan for each chunk (100–500 ms a
+   * chunk, ten seconds for 100,000 findings, where the range reads only the chunk's rows: 3 ms).
+   */
   async chunk(
     db: Queryable,
     holderId: string,
     afterSeq: number,
-    limit: number,
+    span: number,
   ): Promise<{ seq: number; findingJson: string }[]> {
     return db('scan_findings')
       .select('seq', db.raw('finding::text as "findingJson"'))
       .where('scan_id', holderId)
       .andWhere('seq', '>', afterSeq)
-      .orderBy('seq')
-      .limit(limit);
+      .andWhere('seq', '<=', afterSeq + span)
+      .orderBy('seq');
   },
 
   async page(
