@@ -1,5 +1,7 @@
-import { OUTBOUND_REFUSED, outboundDispatcher, OutboundPolicy, unreachableMessage } from '@bulwark/platform';
-import { Agent, fetch } from 'undici';
+import { AppError, OUTBOUND_REFUSED, outboundDispatcher, OutboundPolicy, unreachableMessage } from '@bulwark/platform';
+import { decodeJson } from '@bulwark/contracts';
+import { Agent, fetch, Response } from 'undici';
+import type { z } from 'zod';
 import { TrackerError } from './port';
 
 export interface TrackerHttpOptions {
@@ -11,6 +13,8 @@ export interface TrackerHttpOptions {
 }
 
 const RETRIED = new Set([429, 502, 503, 504]);
+/** The largest answer read from a tracker: a search of a few hundred tickets is far below it. */
+export const MAX_ANSWER_BYTES = 4 << 20;
 const NOT_CONNECTED = ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'ECONNRESET'];
 
 /**
@@ -38,15 +42,20 @@ export class TrackerHttp {
     if (slot > now) await new Promise((r) => setTimeout(r, slot - now));
   }
 
-  /** One JSON call; answers the parsed body (undefined for 204), throws TrackerError otherwise; 404 answers `notFound`. */
-  async json<T>(
+  /**
+   * One JSON call; answers the body checked against `schema` (an empty 2xx body is `undefined` to
+   * it), throws TrackerError otherwise; 404 answers `notFound`. A tracker is another party's server:
+   * an answer larger than MAX_ANSWER_BYTES, not JSON or not of the schema is refused, naming the field.
+   */
+  async json<S extends z.ZodType>(
+    schema: S,
     base: string,
     method: string,
     path: string,
     headers: Record<string, string>,
     body?: unknown,
-    notFound?: T,
-  ): Promise<T> {
+    notFound?: z.output<S>,
+  ): Promise<z.output<S>> {
     const url = new URL(path, base.endsWith('/') ? base : `${base}/`);
     let lastError: TrackerError | undefined;
     for (let attempt = 1; attempt <= this.options.attempts; attempt++) {
@@ -80,9 +89,9 @@ export class TrackerHttp {
         await this.backoff(attempt);
         continue;
       }
-      const text = await res.text();
+      const text = await boundedText(res, `${method} ${url.pathname}`);
       if (res.status === 404 && notFound !== undefined) return notFound;
-      if (res.status >= 200 && res.status < 300) return (text ? JSON.parse(text) : undefined) as T;
+      if (res.status >= 200 && res.status < 300) return decodeAnswer(schema, text, `${method} ${url.pathname}`);
       lastError = new TrackerError(
         `${method} ${url.pathname} answered HTTP ${res.status}${trackerMessage(text)}`,
         res.status,
@@ -105,6 +114,38 @@ export class TrackerHttp {
 
   close(): Promise<void> {
     return this.agent.close();
+  }
+}
+
+/** The body as text, refused (permanently) once it passes MAX_ANSWER_BYTES, declared or as it streams. */
+async function boundedText(res: Response, call: string): Promise<string> {
+  const tooLarge = () => new TrackerError(`${call} answered more than ${MAX_ANSWER_BYTES} bytes`, res.status, true);
+  if (Number(res.headers.get('content-length')) > MAX_ANSWER_BYTES) {
+    await res.body?.cancel();
+    throw tooLarge();
+  }
+  if (!res.body) return '';
+  const parts: Buffer[] = [];
+  let size = 0;
+  for await (const part of res.body as AsyncIterable<Uint8Array>) {
+    size += part.byteLength;
+    if (size > MAX_ANSWER_BYTES) throw tooLarge();
+    parts.push(Buffer.from(part));
+  }
+  return Buffer.concat(parts).toString('utf8');
+}
+
+function decodeAnswer<S extends z.ZodType>(schema: S, text: string, call: string): z.output<S> {
+  if (!text) {
+    const empty = schema.safeParse(undefined);
+    if (empty.success) return empty.data;
+    throw new TrackerError(`${call} answered an empty body`, null, true);
+  }
+  try {
+    return decodeJson(schema, text, 'answer');
+  } catch (err) {
+    if (err instanceof AppError) throw new TrackerError(`${call} answered unexpectedly: ${err.message}`, null, true);
+    throw err;
   }
 }
 

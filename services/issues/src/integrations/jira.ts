@@ -1,16 +1,27 @@
 import type { TrackerCredentials } from '@bulwark/contracts';
+import { z } from 'zod';
 import type { TrackerHttp } from './http';
 import { TicketDraft, TicketState, TrackerPort } from './port';
 
-interface JiraIssue {
-  key: string;
-  fields?: { status?: { name: string; statusCategory?: { key: string } } };
-}
-interface JiraTransition {
-  id: string;
-  name: string;
-  to?: { name: string };
-}
+const JIRA_KEY = /^[A-Z][A-Z0-9_]*-\d+$/;
+
+// The parts of Jira's answers Bulwark reads; anything else in them is ignored.
+const jiraKey = z.string().regex(JIRA_KEY, 'is not a Jira issue key');
+const jiraIssue = z.object({
+  key: jiraKey,
+  fields: z
+    .object({
+      status: z.object({ name: z.string(), statusCategory: z.object({ key: z.string() }).optional() }).optional(),
+    })
+    .optional(),
+});
+type JiraIssue = z.output<typeof jiraIssue>;
+const created = z.object({ key: jiraKey });
+const searched = z.object({ issues: z.array(jiraIssue) });
+const transitions = z.object({
+  transitions: z.array(z.object({ id: z.string(), name: z.string(), to: z.object({ name: z.string() }).optional() })),
+});
+const ignored = z.unknown();
 
 /** Version 3 takes rich text as an Atlassian Document Format document; version 2 takes plain text. */
 function richText(version: 2 | 3, text: string): unknown {
@@ -42,8 +53,14 @@ export class JiraTracker implements TrackerPort {
       : { authorization: `Basic ${Buffer.from(`${credentials.username}:${credentials.password}`).toString('base64')}` };
   }
 
-  private call<T>(method: string, path: string, body?: unknown, notFound?: T): Promise<T> {
-    return this.http.json<T>(this.base, method, `rest/api/${this.version}/${path}`, this.headers, body, notFound);
+  private call<S extends z.ZodType>(
+    schema: S,
+    method: string,
+    path: string,
+    body?: unknown,
+    notFound?: z.output<S>,
+  ): Promise<z.output<S>> {
+    return this.http.json(schema, this.base, method, `rest/api/${this.version}/${path}`, this.headers, body, notFound);
   }
 
   private state(issue: JiraIssue): TicketState {
@@ -57,7 +74,7 @@ export class JiraTracker implements TrackerPort {
   }
 
   async create(d: TicketDraft): Promise<TicketState> {
-    const created = await this.call<{ key: string }>('POST', 'issue', {
+    const { key } = await this.call(created, 'POST', 'issue', {
       fields: {
         project: { key: d.project },
         issuetype: { name: d.issueType },
@@ -67,9 +84,9 @@ export class JiraTracker implements TrackerPort {
       },
     });
     return (
-      (await this.get(created.key)) ?? {
-        key: created.key,
-        url: this.state({ key: created.key }).url,
+      (await this.get(key)) ?? {
+        key,
+        url: this.state({ key }).url,
         status: '',
         closed: false,
       }
@@ -77,7 +94,8 @@ export class JiraTracker implements TrackerPort {
   }
 
   async get(key: string): Promise<TicketState | undefined> {
-    const found = await this.call<JiraIssue | null>(
+    const found = await this.call(
+      jiraIssue.nullable(),
       'GET',
       `issue/${encodeURIComponent(key)}?fields=status`,
       undefined,
@@ -87,10 +105,10 @@ export class JiraTracker implements TrackerPort {
   }
 
   async states(keys: string[]): Promise<TicketState[]> {
-    const valid = keys.filter((k) => /^[A-Z][A-Z0-9_]*-\d+$/.test(k));
+    const valid = keys.filter((k) => JIRA_KEY.test(k));
     if (!valid.length) return [];
     // v3's search moved to /search/jql (the former /search is withdrawn on Jira Cloud); v2 keeps /search.
-    const { issues } = await this.call<{ issues: JiraIssue[] }>('POST', this.version === 3 ? 'search/jql' : 'search', {
+    const { issues } = await this.call(searched, 'POST', this.version === 3 ? 'search/jql' : 'search', {
       jql: `key in (${valid.join(',')})`,
       fields: ['status'],
       maxResults: valid.length,
@@ -99,20 +117,19 @@ export class JiraTracker implements TrackerPort {
   }
 
   async transition(key: string, status: string, comment: string): Promise<boolean> {
-    const { transitions } = await this.call<{ transitions: JiraTransition[] }>(
-      'GET',
-      `issue/${encodeURIComponent(key)}/transitions`,
-    );
+    const offered = (await this.call(transitions, 'GET', `issue/${encodeURIComponent(key)}/transitions`)).transitions;
     const wanted = status.toLowerCase();
     const t =
-      transitions.find((x) => x.to?.name.toLowerCase() === wanted) ??
-      transitions.find((x) => x.name.toLowerCase() === wanted);
-    if (t) await this.call('POST', `issue/${encodeURIComponent(key)}/transitions`, { transition: { id: t.id } });
+      offered.find((x) => x.to?.name.toLowerCase() === wanted) ?? offered.find((x) => x.name.toLowerCase() === wanted);
+    if (t)
+      await this.call(ignored, 'POST', `issue/${encodeURIComponent(key)}/transitions`, { transition: { id: t.id } });
     await this.comment(key, comment);
     return t !== undefined;
   }
 
   async comment(key: string, text: string): Promise<void> {
-    await this.call('POST', `issue/${encodeURIComponent(key)}/comment`, { body: richText(this.version, text) });
+    await this.call(ignored, 'POST', `issue/${encodeURIComponent(key)}/comment`, {
+      body: richText(this.version, text),
+    });
   }
 }

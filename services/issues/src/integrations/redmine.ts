@@ -1,16 +1,19 @@
 import type { TrackerCredentials } from '@bulwark/contracts';
+import { z } from 'zod';
 import type { TrackerHttp } from './http';
 import { TicketDraft, TicketState, TrackerError, TrackerPort } from './port';
 
-interface RedmineIssue {
-  id: number;
-  status: { id: number; name: string; is_closed?: boolean };
-}
-interface Named {
-  id: number;
-  name: string;
-  is_closed?: boolean;
-}
+// The parts of Redmine's answers Bulwark reads; anything else in them is ignored.
+const named = z.object({ id: z.number().int(), name: z.string(), is_closed: z.boolean().optional() });
+type Named = z.output<typeof named>;
+const redmineIssue = z.object({ id: z.number().int().positive(), status: named });
+type RedmineIssue = z.output<typeof redmineIssue>;
+const oneIssue = z.object({ issue: redmineIssue });
+const maybeIssue = z.object({ issue: redmineIssue.optional() });
+const issues = z.object({ issues: z.array(redmineIssue) });
+const trackerList = z.object({ trackers: z.array(named) });
+const statusList = z.object({ issue_statuses: z.array(named) });
+const ignored = z.unknown();
 
 /** Redmine through its REST API (JSON): /issues.json, /trackers.json, /issue_statuses.json. */
 export class RedmineTracker implements TrackerPort {
@@ -27,8 +30,14 @@ export class RedmineTracker implements TrackerPort {
       : { authorization: `Basic ${Buffer.from(`${credentials.username}:${credentials.password}`).toString('base64')}` };
   }
 
-  private call<T>(method: string, path: string, body?: unknown, notFound?: T): Promise<T> {
-    return this.http.json<T>(this.base, method, path, this.headers, body, notFound);
+  private call<S extends z.ZodType>(
+    schema: S,
+    method: string,
+    path: string,
+    body?: unknown,
+    notFound?: z.output<S>,
+  ): Promise<z.output<S>> {
+    return this.http.json(schema, this.base, method, path, this.headers, body, notFound);
   }
 
   private state(issue: RedmineIssue, statuses: Named[]): TicketState {
@@ -42,12 +51,12 @@ export class RedmineTracker implements TrackerPort {
   }
 
   private async statuses(): Promise<Named[]> {
-    this.statusList ??= (await this.call<{ issue_statuses: Named[] }>('GET', 'issue_statuses.json')).issue_statuses;
+    this.statusList ??= (await this.call(statusList, 'GET', 'issue_statuses.json')).issue_statuses;
     return this.statusList;
   }
 
   async create(d: TicketDraft): Promise<TicketState> {
-    const { trackers } = await this.call<{ trackers: Named[] }>('GET', 'trackers.json');
+    const { trackers } = await this.call(trackerList, 'GET', 'trackers.json');
     const tracker = trackers.find((t) => t.name.toLowerCase() === d.issueType.toLowerCase());
     if (!tracker)
       throw new TrackerError(
@@ -55,7 +64,7 @@ export class RedmineTracker implements TrackerPort {
         422,
         true,
       );
-    const { issue } = await this.call<{ issue: RedmineIssue }>('POST', 'issues.json', {
+    const { issue } = await this.call(oneIssue, 'POST', 'issues.json', {
       issue: { project_id: d.project, tracker_id: tracker.id, subject: d.summary, description: d.description },
     });
     return this.state(issue, await this.statuses());
@@ -63,7 +72,7 @@ export class RedmineTracker implements TrackerPort {
 
   async get(key: string): Promise<TicketState | undefined> {
     if (!/^\d+$/.test(key)) return undefined;
-    const found = await this.call<{ issue?: RedmineIssue }>('GET', `issues/${key}.json`, undefined, {});
+    const found = await this.call(maybeIssue, 'GET', `issues/${key}.json`, undefined, {});
     return found.issue ? this.state(found.issue, await this.statuses()) : undefined;
   }
 
@@ -71,23 +80,24 @@ export class RedmineTracker implements TrackerPort {
     const ids = keys.filter((k) => /^\d+$/.test(k));
     if (!ids.length) return [];
     // status_id=* includes closed tickets, which a plain listing leaves out.
-    const { issues } = await this.call<{ issues: RedmineIssue[] }>(
+    const found = await this.call(
+      issues,
       'GET',
       `issues.json?issue_id=${ids.join(',')}&status_id=*&limit=${ids.length}`,
     );
     const statuses = await this.statuses();
-    return issues.map((i) => this.state(i, statuses));
+    return found.issues.map((i) => this.state(i, statuses));
   }
 
   async transition(key: string, status: string, comment: string): Promise<boolean> {
     const target = (await this.statuses()).find((s) => s.name.toLowerCase() === status.toLowerCase());
-    await this.call('PUT', `issues/${key}.json`, {
+    await this.call(ignored, 'PUT', `issues/${key}.json`, {
       issue: { notes: comment, ...(target ? { status_id: target.id } : {}) },
     });
     return target !== undefined;
   }
 
   async comment(key: string, text: string): Promise<void> {
-    await this.call('PUT', `issues/${key}.json`, { issue: { notes: text } });
+    await this.call(ignored, 'PUT', `issues/${key}.json`, { issue: { notes: text } });
   }
 }
