@@ -5,7 +5,7 @@
  * again (all unchanged). Both modes: scaled (separate processes on the PostgreSQL, Kafka and Redis of
  * deploy/local/infra.sh) and TARGET=all (one process, embedded). Each run uses a fresh project.
  * Next to the figures: the floor measured in the same run, JSON.parse of the file plus a COPY of its
- * rows into PostgreSQL. Run: `bash bench/e2e/run.sh` (BENCH_MODES, BENCH_RUNS, BENCH_FINDINGS, BENCH_CPU_PROF).
+ * rows into PostgreSQL. Run: `bash bench/e2e/run.sh` (BENCH_MODES, BENCH_RUNS, BENCH_FINDINGS, BENCH_CPU_PROF, BENCH_MEMORY).
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -30,16 +30,22 @@ const FINDINGS = Number(process.env.BENCH_FINDINGS ?? 100_000);
 const OWN_PROCESS = (process.env.BENCH_OWN_PROCESS ?? '').split(',').filter(Boolean);
 const MANUAL_TOOL_TYPE = 20;
 // The client polls a few times a second with one token for minutes. BENCH_CPU_PROF=<dir>: every
-// process of the system writes a CPU profile there when it stops.
+// process of the system writes a CPU profile there when it stops; BENCH_MEMORY=<dir>: its memory's
+// peaks (bench/e2e/memory.js); BENCH_NODE_OPTIONS: options for every process (V8's heap settings, say).
+const PRELOADS = [
+  ...(process.env.BENCH_CPU_PROF ? [path.join(__dirname, 'profile.js')] : []),
+  ...(process.env.BENCH_MEMORY ? [path.join(__dirname, 'memory.js')] : []),
+];
 const SETTINGS: Record<string, string> = {
   RATE_LIMIT_PER_TOKEN_PER_MINUTE: '1000000',
   LOG_LEVEL: 'warn',
-  ...(process.env.BENCH_CPU_PROF
+  ...(PRELOADS.length || process.env.BENCH_NODE_OPTIONS
     ? {
-        NODE_OPTIONS: `--require ${path.join(__dirname, 'profile.js')}`,
-        BENCH_CPU_PROF_DIR: path.resolve(process.env.BENCH_CPU_PROF),
+        NODE_OPTIONS: [...PRELOADS.map((p) => `--require ${p}`), process.env.BENCH_NODE_OPTIONS ?? ''].join(' ').trim(),
       }
     : {}),
+  ...(process.env.BENCH_CPU_PROF ? { BENCH_CPU_PROF_DIR: path.resolve(process.env.BENCH_CPU_PROF) } : {}),
+  ...(process.env.BENCH_MEMORY ? { BENCH_MEMORY_DIR: path.resolve(process.env.BENCH_MEMORY) } : {}),
 };
 
 interface Run {
