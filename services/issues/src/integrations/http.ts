@@ -17,6 +17,17 @@ const RETRIED = new Set([429, 502, 503, 504]);
 export const MAX_ANSWER_BYTES = 4 << 20;
 const NOT_CONNECTED = ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'ECONNRESET'];
 
+/** Calls to one tracker: its address, its credentials' headers and the path all its calls start with. */
+export interface TrackerClient {
+  json<S extends z.ZodType>(
+    schema: S,
+    method: string,
+    path: string,
+    body?: unknown,
+    notFound?: z.output<S>,
+  ): Promise<z.output<S>>;
+}
+
 /**
  * HTTP to task trackers: every connection passes the one outbound-address policy, calls to one
  * tracker are spaced to its rate, a 429/5xx or a lost connection is retried with backoff (Retry-After
@@ -32,6 +43,14 @@ export class TrackerHttp {
     private readonly options: TrackerHttpOptions,
   ) {
     this.agent = outboundDispatcher(policy);
+  }
+
+  /** A client for one tracker: each call goes to `base` + `prefix` + its path, with `headers`. */
+  client(base: string, headers: Record<string, string>, prefix = ''): TrackerClient {
+    return {
+      json: (schema, method, path, body, notFound) =>
+        this.json(schema, base, method, `${prefix}${path}`, headers, body, notFound),
+    };
   }
 
   private async waitTurn(base: string): Promise<void> {

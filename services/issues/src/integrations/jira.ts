@@ -1,6 +1,6 @@
 import type { TrackerCredentials } from '@bulwark/contracts';
 import { z } from 'zod';
-import type { TrackerHttp } from './http';
+import type { TrackerClient, TrackerHttp } from './http';
 import { TicketDraft, TicketState, TrackerPort } from './port';
 
 const JIRA_KEY = /^[A-Z][A-Z0-9_]*-\d+$/;
@@ -40,27 +40,18 @@ function richText(version: 2 | 3, text: string): unknown {
  * comments. Tested against the contract server of the testkit, built from Jira's published shapes.
  */
 export class JiraTracker implements TrackerPort {
-  private readonly headers: Record<string, string>;
+  private readonly api: TrackerClient;
 
   constructor(
-    private readonly http: TrackerHttp,
+    http: TrackerHttp,
     private readonly base: string,
     credentials: TrackerCredentials,
     private readonly version: 2 | 3,
   ) {
-    this.headers = credentials.token
+    const headers = credentials.token
       ? { authorization: `Bearer ${credentials.token}` }
       : { authorization: `Basic ${Buffer.from(`${credentials.username}:${credentials.password}`).toString('base64')}` };
-  }
-
-  private call<S extends z.ZodType>(
-    schema: S,
-    method: string,
-    path: string,
-    body?: unknown,
-    notFound?: z.output<S>,
-  ): Promise<z.output<S>> {
-    return this.http.json(schema, this.base, method, `rest/api/${this.version}/${path}`, this.headers, body, notFound);
+    this.api = http.client(base, headers, `rest/api/${version}/`);
   }
 
   private state(issue: JiraIssue): TicketState {
@@ -74,7 +65,7 @@ export class JiraTracker implements TrackerPort {
   }
 
   async create(d: TicketDraft): Promise<TicketState> {
-    const { key } = await this.call(created, 'POST', 'issue', {
+    const { key } = await this.api.json(created, 'POST', 'issue', {
       fields: {
         project: { key: d.project },
         issuetype: { name: d.issueType },
@@ -94,7 +85,7 @@ export class JiraTracker implements TrackerPort {
   }
 
   async get(key: string): Promise<TicketState | undefined> {
-    const found = await this.call(
+    const found = await this.api.json(
       jiraIssue.nullable(),
       'GET',
       `issue/${encodeURIComponent(key)}?fields=status`,
@@ -108,7 +99,7 @@ export class JiraTracker implements TrackerPort {
     const valid = keys.filter((k) => JIRA_KEY.test(k));
     if (!valid.length) return [];
     // v3's search moved to /search/jql (the former /search is withdrawn on Jira Cloud); v2 keeps /search.
-    const { issues } = await this.call(searched, 'POST', this.version === 3 ? 'search/jql' : 'search', {
+    const { issues } = await this.api.json(searched, 'POST', this.version === 3 ? 'search/jql' : 'search', {
       jql: `key in (${valid.join(',')})`,
       fields: ['status'],
       maxResults: valid.length,
@@ -117,18 +108,21 @@ export class JiraTracker implements TrackerPort {
   }
 
   async transition(key: string, status: string, comment: string): Promise<boolean> {
-    const offered = (await this.call(transitions, 'GET', `issue/${encodeURIComponent(key)}/transitions`)).transitions;
+    const offered = (await this.api.json(transitions, 'GET', `issue/${encodeURIComponent(key)}/transitions`))
+      .transitions;
     const wanted = status.toLowerCase();
     const t =
       offered.find((x) => x.to?.name.toLowerCase() === wanted) ?? offered.find((x) => x.name.toLowerCase() === wanted);
     if (t)
-      await this.call(ignored, 'POST', `issue/${encodeURIComponent(key)}/transitions`, { transition: { id: t.id } });
+      await this.api.json(ignored, 'POST', `issue/${encodeURIComponent(key)}/transitions`, {
+        transition: { id: t.id },
+      });
     await this.comment(key, comment);
     return t !== undefined;
   }
 
   async comment(key: string, text: string): Promise<void> {
-    await this.call(ignored, 'POST', `issue/${encodeURIComponent(key)}/comment`, {
+    await this.api.json(ignored, 'POST', `issue/${encodeURIComponent(key)}/comment`, {
       body: richText(this.version, text),
     });
   }

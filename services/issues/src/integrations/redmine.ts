@@ -1,6 +1,6 @@
 import type { TrackerCredentials } from '@bulwark/contracts';
 import { z } from 'zod';
-import type { TrackerHttp } from './http';
+import type { TrackerClient, TrackerHttp } from './http';
 import { TicketDraft, TicketState, TrackerError, TrackerPort } from './port';
 
 // The parts of Redmine's answers Bulwark reads; anything else in them is ignored.
@@ -17,27 +17,18 @@ const ignored = z.unknown();
 
 /** Redmine through its REST API (JSON): /issues.json, /trackers.json, /issue_statuses.json. */
 export class RedmineTracker implements TrackerPort {
-  private readonly headers: Record<string, string>;
+  private readonly api: TrackerClient;
   private statusList: Named[] | undefined;
 
   constructor(
-    private readonly http: TrackerHttp,
+    http: TrackerHttp,
     private readonly base: string,
     credentials: TrackerCredentials,
   ) {
-    this.headers = credentials.api_key
+    const headers: Record<string, string> = credentials.api_key
       ? { 'x-redmine-api-key': credentials.api_key }
       : { authorization: `Basic ${Buffer.from(`${credentials.username}:${credentials.password}`).toString('base64')}` };
-  }
-
-  private call<S extends z.ZodType>(
-    schema: S,
-    method: string,
-    path: string,
-    body?: unknown,
-    notFound?: z.output<S>,
-  ): Promise<z.output<S>> {
-    return this.http.json(schema, this.base, method, path, this.headers, body, notFound);
+    this.api = http.client(base, headers);
   }
 
   private state(issue: RedmineIssue, statuses: Named[]): TicketState {
@@ -51,12 +42,12 @@ export class RedmineTracker implements TrackerPort {
   }
 
   private async statuses(): Promise<Named[]> {
-    this.statusList ??= (await this.call(statusList, 'GET', 'issue_statuses.json')).issue_statuses;
+    this.statusList ??= (await this.api.json(statusList, 'GET', 'issue_statuses.json')).issue_statuses;
     return this.statusList;
   }
 
   async create(d: TicketDraft): Promise<TicketState> {
-    const { trackers } = await this.call(trackerList, 'GET', 'trackers.json');
+    const { trackers } = await this.api.json(trackerList, 'GET', 'trackers.json');
     const tracker = trackers.find((t) => t.name.toLowerCase() === d.issueType.toLowerCase());
     if (!tracker)
       throw new TrackerError(
@@ -64,7 +55,7 @@ export class RedmineTracker implements TrackerPort {
         422,
         true,
       );
-    const { issue } = await this.call(oneIssue, 'POST', 'issues.json', {
+    const { issue } = await this.api.json(oneIssue, 'POST', 'issues.json', {
       issue: { project_id: d.project, tracker_id: tracker.id, subject: d.summary, description: d.description },
     });
     return this.state(issue, await this.statuses());
@@ -72,7 +63,7 @@ export class RedmineTracker implements TrackerPort {
 
   async get(key: string): Promise<TicketState | undefined> {
     if (!/^\d+$/.test(key)) return undefined;
-    const found = await this.call(maybeIssue, 'GET', `issues/${key}.json`, undefined, {});
+    const found = await this.api.json(maybeIssue, 'GET', `issues/${key}.json`, undefined, {});
     return found.issue ? this.state(found.issue, await this.statuses()) : undefined;
   }
 
@@ -80,7 +71,7 @@ export class RedmineTracker implements TrackerPort {
     const ids = keys.filter((k) => /^\d+$/.test(k));
     if (!ids.length) return [];
     // status_id=* includes closed tickets, which a plain listing leaves out.
-    const found = await this.call(
+    const found = await this.api.json(
       issues,
       'GET',
       `issues.json?issue_id=${ids.join(',')}&status_id=*&limit=${ids.length}`,
@@ -91,13 +82,13 @@ export class RedmineTracker implements TrackerPort {
 
   async transition(key: string, status: string, comment: string): Promise<boolean> {
     const target = (await this.statuses()).find((s) => s.name.toLowerCase() === status.toLowerCase());
-    await this.call(ignored, 'PUT', `issues/${key}.json`, {
+    await this.api.json(ignored, 'PUT', `issues/${key}.json`, {
       issue: { notes: comment, ...(target ? { status_id: target.id } : {}) },
     });
     return target !== undefined;
   }
 
   async comment(key: string, text: string): Promise<void> {
-    await this.call(ignored, 'PUT', `issues/${key}.json`, { issue: { notes: text } });
+    await this.api.json(ignored, 'PUT', `issues/${key}.json`, { issue: { notes: text } });
   }
 }
