@@ -87,6 +87,8 @@ describe('task tracker answers are checked before use', function () {
     expect((await refusal(redmine.states(['1']))).message).to.contain('answer.issues.0.id');
     tracker.answerJson(200, { issues: 'none' });
     expect((await refusal(redmine.states(['1']))).message).to.contain('answer.issues');
+    tracker.answerJson(200, { key: 'SEC-7', fields: { status: { name: 'x'.repeat(300) } } });
+    expect((await refusal(jira.get('SEC-7'))).message).to.contain('answer.fields.status.name');
     tracker.answerJson(200, '<html>login</html>');
     expect((await refusal(redmine.states(['1']))).message).to.contain('not JSON');
     tracker.answerJson(200, '');

@@ -1,6 +1,6 @@
 import { AppError, OUTBOUND_REFUSED, outboundDispatcher, OutboundPolicy, unreachableMessage } from '@bulwark/platform';
 import { decodeJson } from '@bulwark/contracts';
-import { Agent, fetch, Response } from 'undici';
+import { Agent, fetch, type Response } from 'undici';
 import type { z } from 'zod';
 import { TrackerError } from './port';
 
@@ -66,7 +66,7 @@ export class TrackerHttp {
    * it), throws TrackerError otherwise; 404 answers `notFound`. A tracker is another party's server:
    * an answer larger than MAX_ANSWER_BYTES, not JSON or not of the schema is refused, naming the field.
    */
-  async json<S extends z.ZodType>(
+  private async json<S extends z.ZodType>(
     schema: S,
     base: string,
     method: string,

@@ -6,12 +6,14 @@ import { TicketDraft, TicketState, TrackerPort } from './port';
 const JIRA_KEY = /^[A-Z][A-Z0-9_]*-\d+$/;
 
 // The parts of Jira's answers Bulwark reads; anything else in them is ignored.
-const jiraKey = z.string().regex(JIRA_KEY, 'is not a Jira issue key');
+// Names are shown and stored: a tracker's are short, a longer one is not a tracker's.
+const name = z.string().max(255);
+const jiraKey = z.string().max(255).regex(JIRA_KEY, 'is not a Jira issue key');
 const jiraIssue = z.object({
   key: jiraKey,
   fields: z
     .object({
-      status: z.object({ name: z.string(), statusCategory: z.object({ key: z.string() }).optional() }).optional(),
+      status: z.object({ name, statusCategory: z.object({ key: z.string() }).optional() }).optional(),
     })
     .optional(),
 });
@@ -19,7 +21,7 @@ type JiraIssue = z.output<typeof jiraIssue>;
 const created = z.object({ key: jiraKey });
 const searched = z.object({ issues: z.array(jiraIssue) });
 const transitions = z.object({
-  transitions: z.array(z.object({ id: z.string(), name: z.string(), to: z.object({ name: z.string() }).optional() })),
+  transitions: z.array(z.object({ id: z.string().max(255), name, to: z.object({ name }).optional() })),
 });
 const ignored = z.unknown();
 

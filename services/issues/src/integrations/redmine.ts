@@ -4,7 +4,8 @@ import type { TrackerClient, TrackerHttp } from './http';
 import { TicketDraft, TicketState, TrackerError, TrackerPort } from './port';
 
 // The parts of Redmine's answers Bulwark reads; anything else in them is ignored.
-const named = z.object({ id: z.number().int(), name: z.string(), is_closed: z.boolean().optional() });
+// Names are shown and stored: a tracker's are short, a longer one is not a tracker's.
+const named = z.object({ id: z.number().int(), name: z.string().max(255), is_closed: z.boolean().optional() });
 type Named = z.output<typeof named>;
 const redmineIssue = z.object({ id: z.number().int().positive(), status: named });
 type RedmineIssue = z.output<typeof redmineIssue>;
