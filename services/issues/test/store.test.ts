@@ -6,56 +6,10 @@ import type { Knex } from 'knex';
 import { NOT_COUNTED_STATUSES, STATUS } from '../src/domain/statuses';
 import { migrations } from '../src/migrations';
 import { HistoryEntry, historyStore } from '../src/store/history';
-import { applyFilter, IssueFilter, issueStore, NewIssue } from '../src/store/issues';
+import { applyFilter, IssueFilter, issueStore } from '../src/store/issues';
 import { reportQueries } from '../src/store/report-queries';
 import { ingestedStore } from '../src/store/settings';
-
-const at = '2026-01-01T00:00:00.000Z';
-
-function issue(project: string, n: number, over: Partial<NewIssue> = {}): NewIssue {
-  return {
-    id: randomUUID(),
-    projectCode: project,
-    scopeId: '',
-    matchKey: `k${n}`,
-    layerId: 'L1',
-    checkId: 'C1',
-    scanId: 'S1',
-    firstScanId: 'S1',
-    toolId: 'T1',
-    toolName: 'Semgrep',
-    scanner: 'semgrep',
-    category: 'sast',
-    title: `Issue ${n}`,
-    description: null,
-    severity: n % 2 ? 'high' : 'low',
-    severityRank: n % 2 ? 4 : 2,
-    ruleId: 'r',
-    statusId: STATUS.new,
-    cve: n === 1 ? 'CVE-2024-1' : null,
-    vulnerabilityIds: n === 1 ? ['CVE-2024-1'] : [],
-    cwes: [n],
-    libName: null,
-    libVersion: null,
-    filePath: 'a.py',
-    startLine: n,
-    cvssV2: null,
-    cvssV3: n === 1 ? 9.8 : null,
-    cvssV4: null,
-    cvssUnknown: null,
-    cvssMax: n === 1 ? 9.8 : null,
-    epss: null,
-    knownExploited: false,
-    fingerprint: `fp${n}`,
-    occurrences: 1,
-    suppression: null,
-    securityRuleId: null,
-    firstDetectedAt: at,
-    lastDetectedAt: at,
-    updatedAt: at,
-    ...over,
-  };
-}
+import { at, issue } from './fixtures';
 
 /** The trend by one pass over every matching issue and its whole status history: what the walk back from the open count must equal. */
 async function trendByFullPass(db: Knex, f: IssueFilter, starts: string[], end: string) {

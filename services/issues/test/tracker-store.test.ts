@@ -4,54 +4,9 @@ import { DATABASE_BACKENDS, TestDatabase } from '@bulwark/testkit';
 import { STATUS } from '../src/domain/statuses';
 import { migrations } from '../src/migrations';
 import { historyStore } from '../src/store/history';
-import { issueStore, NewIssue } from '../src/store/issues';
+import { issueStore } from '../src/store/issues';
 import { pushStore, ticketStore, trackerStore } from '../src/store/trackers';
-
-const at = '2026-01-01T00:00:00.000Z';
-
-function issue(project: string, n: number): NewIssue {
-  return {
-    id: randomUUID(),
-    projectCode: project,
-    scopeId: '',
-    matchKey: `k${n}`,
-    layerId: 'L1',
-    checkId: 'C1',
-    scanId: 'S1',
-    firstScanId: 'S1',
-    toolId: 'T1',
-    toolName: 'Semgrep',
-    scanner: 'semgrep',
-    category: 'sast',
-    title: `Issue ${n}`,
-    description: null,
-    severity: 'high',
-    severityRank: 4,
-    ruleId: 'r',
-    statusId: STATUS.new,
-    cve: null,
-    vulnerabilityIds: [],
-    cwes: [],
-    libName: null,
-    libVersion: null,
-    filePath: 'a.py',
-    startLine: n,
-    cvssV2: null,
-    cvssV3: null,
-    cvssV4: null,
-    cvssUnknown: null,
-    cvssMax: null,
-    epss: null,
-    knownExploited: false,
-    fingerprint: `fp${n}`,
-    occurrences: 1,
-    suppression: null,
-    securityRuleId: null,
-    firstDetectedAt: at,
-    lastDetectedAt: at,
-    updatedAt: at,
-  };
-}
+import { at, issue } from './fixtures';
 
 for (const backend of DATABASE_BACKENDS) {
   describe(`tracker stores on ${backend.name}`, function () {
