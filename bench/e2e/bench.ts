@@ -32,6 +32,9 @@ const MANUAL_TOOL_TYPE = 20;
 // The client polls a few times a second with one token for minutes. BENCH_CPU_PROF=<dir>: every
 // process of the system writes a CPU profile there when it stops; BENCH_MEMORY=<dir>: its memory's
 // peaks (bench/e2e/memory.js); BENCH_NODE_OPTIONS: options for every process (V8's heap settings, say).
+// The processes write into these folders when they exit, so they must exist by then.
+for (const dir of [process.env.BENCH_CPU_PROF, process.env.BENCH_MEMORY])
+  if (dir) fs.mkdirSync(dir, { recursive: true });
 const PRELOADS = [
   ...(process.env.BENCH_CPU_PROF ? [path.join(__dirname, 'profile.js')] : []),
   ...(process.env.BENCH_MEMORY ? [path.join(__dirname, 'memory.js')] : []),
