@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { conflict, Db, FieldProblem, invalid, isUuid, notFound, Queryable } from '@bulwark/platform';
+import { conflict, Db, FieldProblem, invalid, isUuid, notFound, Principal, Queryable } from '@bulwark/platform';
 import { IDENTITY_EVENTS } from '@bulwark/contracts';
 import type { DirectoryLogins } from './directory';
 import { directoryKey } from './domain/groups';
 import { ADMIN_ROLE, LAST_ADMIN_MESSAGE } from './domain/permissions';
+import { EscalationGuard } from './escalation-guard';
 import { GroupRecord, groupStore, GroupWrite } from './store/groups';
 import { BulkStatus, identityEvent, RightsChanges } from './rights-changes';
 import { roleStore } from './store/roles';
@@ -32,7 +33,9 @@ const dedupeBy = (values: string[], key: (v: string) => string) => {
 /**
  * User groups: members (users named, and directory groups), roles, and the projects the roles are
  * limited to. Every change commits with its event, then moves the auth epoch, so members' rights
- * change at once on every gateway. No change may leave no administrator who can log in.
+ * change at once on every gateway. No change may leave no administrator who can log in. A group
+ * hands its roles to its members, so creating, changing or deleting one needs holding its roles on
+ * its projects, before and after the change (the escalation rule).
  */
 export class UserGroups {
   constructor(
@@ -89,7 +92,7 @@ export class UserGroups {
       throw conflict(`A group named ${name} exists`, [{ field: 'name', problem: 'is taken by another group' }]);
   }
 
-  async create(input: GroupInput & { name: string }): Promise<GroupRecord> {
+  async create(principal: Principal, input: GroupInput & { name: string }): Promise<GroupRecord> {
     const w: GroupWrite = {
       name: input.name,
       description: input.description ?? '',
@@ -102,6 +105,7 @@ export class UserGroups {
     return this.changes.commit(async (trx) => {
       const write = await this.checked(trx, w);
       await this.nameFree(trx, write.name);
+      await (await EscalationGuard.of(trx, principal)).group({ ...write, roles: write.roles ?? [] }, { kind: 'grant' });
       const id = randomUUID();
       await groupStore.insert(trx, id, write);
       await identityEvent(trx, IDENTITY_EVENTS.groupCreated, id, { id, name: write.name });
@@ -119,7 +123,7 @@ export class UserGroups {
     return groupStore.list(this.db, q);
   }
 
-  async update(id: string, input: GroupInput): Promise<GroupRecord> {
+  async update(principal: Principal, id: string, input: GroupInput): Promise<GroupRecord> {
     if (!isUuid(id)) throw notFound(`Group ${id}`);
     // Read before the transaction: the single-process mode's embedded database has one connection.
     const directoryLogin = await this.directory.configured();
@@ -137,6 +141,9 @@ export class UserGroups {
         roles: input.roles ?? current.roles,
       });
       await this.nameFree(trx, write.name, id);
+      const guard = await EscalationGuard.of(trx, principal);
+      await guard.group(current, { kind: 'grantor', action: 'Changing', what: `group ${current.name}` });
+      await guard.group({ ...write, roles: write.roles ?? current.roles }, { kind: 'grant' });
       await userStore.lockAdministrators(trx, ADMIN_ROLE);
       const before = await userStore.workingAdminIds(trx, ADMIN_ROLE, directoryLogin);
       await groupStore.update(trx, id, write);
@@ -147,16 +154,26 @@ export class UserGroups {
     });
   }
 
-  async delete(ids: string[]): Promise<BulkStatus[]> {
+  async delete(principal: Principal, ids: string[]): Promise<BulkStatus[]> {
     const directoryLogin = await this.directory.configured();
     return this.changes.commit(async (trx) => {
       await userStore.lockAdministrators(trx, ADMIN_ROLE);
       const adminsAtStart = (await userStore.workingAdminIds(trx, ADMIN_ROLE, directoryLogin)).size;
+      const guard = await EscalationGuard.of(trx, principal);
       const results: BulkStatus[] = [];
       for (const id of ids) {
         const group = isUuid(id) ? await groupStore.get(trx, id) : undefined;
         if (!group) {
           results.push({ id, status: 'not_found' });
+          continue;
+        }
+        const refusal = await guard.refusalForGroup(group, {
+          kind: 'grantor',
+          action: 'Deleting',
+          what: `group ${group.name}`,
+        });
+        if (refusal) {
+          results.push({ id, status: 'forbidden', message: refusal });
           continue;
         }
         try {

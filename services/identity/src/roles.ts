@@ -1,9 +1,14 @@
-import { conflict, Db, FieldProblem, invalid, notFound } from '@bulwark/platform';
+import { conflict, Db, FieldProblem, invalid, notFound, Principal } from '@bulwark/platform';
 import { IDENTITY_EVENTS, isPermissionKey } from '@bulwark/contracts';
+import { EscalationGuard } from './escalation-guard';
 import { BulkStatus, identityEvent, RightsChanges } from './rights-changes';
 import { roleStore, RoleWrite } from './store/roles';
 
-/** Roles: permission keys with their letters, bound to directory groups; the built-in admin role is fixed. */
+/**
+ * Roles: permission keys with their letters, bound to directory groups; the built-in admin role is
+ * fixed. A role acts on its holders, so creating, changing or deleting one needs holding what it
+ * grants, before and after the change (the escalation rule).
+ */
 export class Roles {
   constructor(
     private readonly db: Db,
@@ -19,11 +24,14 @@ export class Roles {
       throw invalid(`Unknown permission keys: ${problems.map((p) => p.field).join(', ')}`, problems);
   }
 
-  async createRole(code: string, w: RoleWrite) {
+  async createRole(principal: Principal, code: string, w: RoleWrite) {
     this.checkRoleContent(w.permissions);
     return this.changes.commit(async (trx) => {
       if (await roleStore.get(trx, code))
         throw conflict(`Role ${code} already exists`, [{ field: 'role_code', problem: 'already exists' }]);
+      (await EscalationGuard.of(trx, principal)).grant([
+        { code, permissions: w.permissions, systemScopes: w.systemScopes },
+      ]);
       await roleStore.insert(trx, code, w);
       await identityEvent(trx, IDENTITY_EVENTS.roleCreated, code, { role_code: code });
       return (await roleStore.get(trx, code))!;
@@ -36,31 +44,39 @@ export class Roles {
     return role;
   }
 
-  async updateRole(code: string, patch: Partial<RoleWrite>) {
+  async updateRole(principal: Principal, code: string, patch: Partial<RoleWrite>) {
     this.checkRoleContent(patch.permissions);
     return this.changes.commit(async (trx) => {
       const role = await roleStore.get(trx, code);
       if (!role) throw notFound(`Role ${code}`);
       if (role.builtin) throw conflict(`Role ${code} is built in and cannot be changed`);
-      await roleStore.update(trx, code, {
+      const next: RoleWrite = {
         name: patch.name ?? role.name,
         permissions: patch.permissions ?? role.permissions,
         description: patch.description ?? role.description,
         domainGroup: patch.domainGroup ?? role.domainGroup,
         systemScopes: patch.systemScopes ?? role.systemScopes,
-      });
+      };
+      const guard = await EscalationGuard.of(trx, principal);
+      guard.grant([role], { kind: 'grantor', action: 'Changing', what: `role ${code}` });
+      guard.grant([{ code, permissions: next.permissions, systemScopes: next.systemScopes }]);
+      await roleStore.update(trx, code, next);
       await identityEvent(trx, IDENTITY_EVENTS.roleUpdated, code, { role_code: code });
       return (await roleStore.get(trx, code))!;
     });
   }
 
-  async deleteRoles(codes: string[], detach: boolean): Promise<BulkStatus[]> {
+  async deleteRoles(principal: Principal, codes: string[], detach: boolean): Promise<BulkStatus[]> {
     return this.changes.commit(async (trx) => {
+      const guard = await EscalationGuard.of(trx, principal);
       const results: BulkStatus[] = [];
       for (const code of codes) {
         const role = await roleStore.get(trx, code);
+        const refusal =
+          role && guard.refusalToGrant([role], { kind: 'grantor', action: 'Deleting', what: `role ${code}` });
         if (!role) results.push({ id: code, status: 'not_found' });
         else if (role.builtin) results.push({ id: code, status: 'conflict', message: 'built-in role' });
+        else if (refusal) results.push({ id: code, status: 'forbidden', message: refusal });
         else {
           const holders = await roleStore.holders(trx, code);
           const groups = await roleStore.groupHolders(trx, code);

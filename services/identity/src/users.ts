@@ -16,6 +16,7 @@ import type { IdentityConfig } from './config';
 import type { DirectoryLogins } from './directory';
 import { ADMIN_ROLE, LAST_ADMIN_MESSAGE } from './domain/permissions';
 import { checkNewPassword, hashPassword } from './domain/secrets';
+import { EscalationGuard } from './escalation-guard';
 import { ensureUserRoom, userLimitReached } from './license';
 import { BulkStatus, identityEvent, RightsChanges } from './rights-changes';
 import { groupStore } from './store/groups';
@@ -87,16 +88,19 @@ export class Users {
       throw invalid(`Unknown role codes: ${problems.map((p) => p.problem).join('; ')}`, problems);
   }
 
-  async createUser(input: {
-    username: string;
-    password?: string;
-    password_confirmation?: string;
-    display_name?: string;
-    email?: string;
-    need_password_change?: boolean;
-    active_directory?: boolean;
-    roles?: string[];
-  }): Promise<UserRecord> {
+  async createUser(
+    principal: Principal,
+    input: {
+      username: string;
+      password?: string;
+      password_confirmation?: string;
+      display_name?: string;
+      email?: string;
+      need_password_change?: boolean;
+      active_directory?: boolean;
+      roles?: string[];
+    },
+  ): Promise<UserRecord> {
     const directory = input.active_directory ?? false;
     if (directory && input.password) {
       throw invalid('Invalid password: directory users have no local password', [
@@ -114,6 +118,7 @@ export class Users {
       if (await userStore.byUsername(trx, input.username)) {
         throw conflict(`User ${input.username} already exists`, [{ field: 'username', problem: 'already exists' }]);
       }
+      await (await EscalationGuard.of(trx, principal)).grantRoles(roles);
       await ensureUserRoom(trx);
       const id = randomUUID();
       await userStore.insert(trx, id, input.username, {
@@ -181,6 +186,9 @@ export class Users {
     }
     return this.changes.commit(async (trx) => {
       await this.checkRolesExist(trx, roles);
+      const guard = await EscalationGuard.of(trx, principal);
+      await guard.actOn(user, input.password === undefined ? 'Changing' : 'Setting the password of');
+      if (roles) await guard.grantRoles(roles);
       await userStore.lockAdministrators(trx, ADMIN_ROLE);
       const adminsBefore = await this.workingAdmins(trx, directoryLogin);
       await userStore.update(trx, id, {
@@ -210,13 +218,16 @@ export class Users {
       if (deleted) await userStore.lockAdministrators(trx, ADMIN_ROLE);
       // Read once; the deletions below take their ids out, so the last one left is refused.
       const admins = deleted ? await this.workingAdmins(trx, directoryLogin) : new Set<string>();
+      const guard = await EscalationGuard.of(trx, principal);
       const results: BulkStatus[] = [];
       for (const id of ids) {
         const user = isUuid(id) ? await userStore.get(trx, id) : undefined;
+        const refusal = user && (await guard.refusalForUser(user, deleted ? 'Deleting' : 'Restoring'));
         if (!user) results.push({ id, status: 'not_found' });
         else if (deleted && id === principal.userId)
           results.push({ id, status: 'conflict', message: 'you cannot delete yourself' });
         else if (Boolean(user.deletedAt) === deleted) results.push({ id, status: 'unchanged' });
+        else if (refusal) results.push({ id, status: 'forbidden', message: refusal });
         else if (deleted && admins.has(id) && admins.size === 1)
           results.push({ id, status: 'conflict', message: lastAdminConflict().message });
         else {

@@ -65,7 +65,7 @@ export function identityHandlers({
     testLdap: async ({ body }) => directory.test(body.username),
     ssoAllowed: async () => ({ allowed: await sso.allowed() }),
     getSsoSettings: async () => sso.getSettings(),
-    updateSsoSettings: async ({ body }) => sso.updateSettings(body),
+    updateSsoSettings: async (input) => sso.updateSettings(requirePrincipal(input), input.body),
     ssoLogin: async () => new HttpResponse(302, '', { location: await sso.start(), 'cache-control': 'no-store' }),
     ssoCallback: async ({ query }) => {
       const { person, granted, bound } = await sso.finish(query);
@@ -87,14 +87,14 @@ export function identityHandlers({
     },
     revokeTokens: async (input) => ({ results: await tokens.revokeTokens(requirePrincipal(input), input.body.ids) }),
 
-    createRole: async ({ body }) =>
+    createRole: async (input) =>
       roleView(
-        await roles.createRole(body.role_code, {
-          name: body.role_name,
-          permissions: body.roles,
-          description: body.description ?? '',
-          domainGroup: body.domain_group ?? [],
-          systemScopes: body.system_scopes ?? [],
+        await roles.createRole(requirePrincipal(input), input.body.role_code, {
+          name: input.body.role_name,
+          permissions: input.body.roles,
+          description: input.body.description ?? '',
+          domainGroup: input.body.domain_group ?? [],
+          systemScopes: input.body.system_scopes ?? [],
         }),
       ),
     listRoles: async ({ query: q }) =>
@@ -104,19 +104,21 @@ export function identityHandlers({
         roleView,
       ),
     getRole: async ({ params }) => roleView(await roles.getRole(params.role_code)),
-    updateRole: async ({ params, body }) =>
+    updateRole: async (input) =>
       roleView(
-        await roles.updateRole(params.role_code, {
-          name: body.role_name,
-          permissions: body.roles,
-          description: body.description,
-          domainGroup: body.domain_group,
-          systemScopes: body.system_scopes,
+        await roles.updateRole(requirePrincipal(input), input.params.role_code, {
+          name: input.body.role_name,
+          permissions: input.body.roles,
+          description: input.body.description,
+          domainGroup: input.body.domain_group,
+          systemScopes: input.body.system_scopes,
         }),
       ),
-    deleteRoles: async ({ body }) => ({ results: await roles.deleteRoles(body.ids, body.detach ?? false) }),
+    deleteRoles: async (input) => ({
+      results: await roles.deleteRoles(requirePrincipal(input), input.body.ids, input.body.detach ?? false),
+    }),
 
-    createUser: async ({ body }) => userView(await users.createUser(body)),
+    createUser: async (input) => userView(await users.createUser(requirePrincipal(input), input.body)),
     listUsers: async ({ query: q }) =>
       listPage(
         q,
@@ -144,7 +146,7 @@ export function identityHandlers({
       results: await users.setUsersDeleted(requirePrincipal(input), input.body.ids, false),
     }),
 
-    createGroup: async ({ body }) => groupView(await groups.create(body)),
+    createGroup: async (input) => groupView(await groups.create(requirePrincipal(input), input.body)),
     listGroups: async ({ query: q }) =>
       listPage(
         q,
@@ -157,8 +159,8 @@ export function identityHandlers({
         groupView,
       ),
     getGroup: async ({ params }) => groupView(await groups.get(params.id)),
-    updateGroup: async ({ params, body }) => groupView(await groups.update(params.id, body)),
-    deleteGroups: async ({ body }) => ({ results: await groups.delete(body.ids) }),
+    updateGroup: async (input) => groupView(await groups.update(requirePrincipal(input), input.params.id, input.body)),
+    deleteGroups: async (input) => ({ results: await groups.delete(requirePrincipal(input), input.body.ids) }),
 
     listPermissions: async () => ({ keys: PERMISSION_KEYS, letters: PERMISSION_LETTERS }),
     checkPermission: async (input) => {
