@@ -284,7 +284,7 @@ export class Logins {
         { field: 'current_password', problem: 'is not the current password' },
       ]);
     }
-    const next = checkNewPassword(password, confirmation, this.config.PASSWORD_MIN_LENGTH);
+    const next = checkNewPassword(password, confirmation, this.config.PASSWORD_MIN_LENGTH, [user.username]);
     const hash = await hashPassword(next);
     return this.changes.commit(async (trx) => {
       await userStore.update(trx, user.id, { passwordHash: hash, needPasswordChange: false, endSessions: true });

@@ -15,6 +15,7 @@ import { IDENTITY_EVENTS } from '@bulwark/contracts';
 import type { IdentityConfig } from './config';
 import type { DirectoryLogins } from './directory';
 import { ADMIN_ROLE, LAST_ADMIN_MESSAGE } from './domain/permissions';
+import { passwordWeakness } from './domain/password-policy';
 import { checkNewPassword, hashPassword } from './domain/secrets';
 import { EscalationGuard } from './escalation-guard';
 import { ensureUserRoom, userLimitReached } from './license';
@@ -59,11 +60,16 @@ export class Users {
       if (await userStore.byUsername(trx, 'admin')) return;
       const generated = !this.config.BULWARK_ADMIN_PASSWORD;
       const password = this.config.BULWARK_ADMIN_PASSWORD ?? randomBytes(12).toString('base64url');
+      // A weak BULWARK_ADMIN_PASSWORD does not stop the start (deployments set it once and forget it):
+      // the admin is asked to change it at the first login instead.
+      const weakness = generated ? undefined : passwordWeakness(password, ['admin']);
+      if (weakness)
+        this.log.warn('BULWARK_ADMIN_PASSWORD is weak; the admin must change it at the first login', { weakness });
       const id = randomUUID();
       await userStore.insert(trx, id, 'admin', {
         passwordHash: await hashPassword(password),
         displayName: 'Administrator',
-        needPasswordChange: generated,
+        needPasswordChange: generated || weakness !== undefined,
       });
       await userStore.setRoles(trx, id, [ADMIN_ROLE]);
       await identityEvent(trx, IDENTITY_EVENTS.userCreated, id, { id, username: 'admin' });
@@ -110,7 +116,9 @@ export class Users {
     const hash = directory
       ? null
       : await hashPassword(
-          checkNewPassword(input.password, input.password_confirmation, this.config.PASSWORD_MIN_LENGTH),
+          checkNewPassword(input.password, input.password_confirmation, this.config.PASSWORD_MIN_LENGTH, [
+            input.username,
+          ]),
         );
     const roles = [...new Set(input.roles ?? [])];
     return this.changes.commit(async (trx) => {
@@ -163,7 +171,7 @@ export class Users {
           { field: 'password', problem: 'must be absent for a directory user' },
         ]);
       passwordHash = await hashPassword(
-        checkNewPassword(input.password, input.password_confirmation, this.config.PASSWORD_MIN_LENGTH),
+        checkNewPassword(input.password, input.password_confirmation, this.config.PASSWORD_MIN_LENGTH, [user.username]),
       );
     } else if (directory && !user.activeDirectory) {
       passwordHash = null;
