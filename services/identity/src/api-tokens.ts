@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Db, hasPermission, invalid, isUuid, Principal } from '@bulwark/platform';
+import { Db, hasPermission, invalid, isUuid, Principal, Trx } from '@bulwark/platform';
 import { IDENTITY_EVENTS } from '@bulwark/contracts';
 import { newApiToken } from './domain/secrets';
 import { EscalationGuard } from './escalation-guard';
@@ -62,4 +62,10 @@ export class ApiTokens {
       return results;
     });
   }
+}
+
+/** Revokes every live API token of a user, one event each: a deleted user's tokens stay revoked when it is restored. */
+export async function revokeAllTokensOf(trx: Trx, userId: string, by: string): Promise<void> {
+  for (const id of await tokenStore.revokeAllOf(trx, userId))
+    await identityEvent(trx, IDENTITY_EVENTS.tokenRevoked, id, { id, user_id: userId, by });
 }

@@ -12,6 +12,7 @@ import {
   serializeAcrossReplicas,
 } from '@bulwark/platform';
 import { IDENTITY_EVENTS } from '@bulwark/contracts';
+import { revokeAllTokensOf } from './api-tokens';
 import type { IdentityConfig } from './config';
 import type { DirectoryLogins } from './directory';
 import { ADMIN_ROLE, LAST_ADMIN_MESSAGE } from './domain/permissions';
@@ -246,6 +247,8 @@ export class Users {
           }
           admins.delete(id);
           await userStore.setDeleted(trx, id, deleted);
+          // Revoked, not only refused while deleted: a restore gives the user back, not their old tokens.
+          if (deleted) await revokeAllTokensOf(trx, id, principal.userId);
           await identityEvent(trx, deleted ? IDENTITY_EVENTS.userDeleted : IDENTITY_EVENTS.userRestored, id, {
             id,
             username: user.username,
