@@ -3,6 +3,7 @@ import { identitySuite } from '../../../services/identity/test/identity.suite';
 import { directorySuite } from '../../../services/identity/test/directory.suite';
 import { ssoSuite } from '../../../services/identity/test/sso.suite';
 import { groupsSuite } from '../../../services/identity/test/groups.suite';
+import { escalationSuite } from '../../../services/identity/test/escalation.suite';
 import { catalogSuite } from '../../../services/catalog/test/catalog.suite';
 import { scanningSuite } from '../../../services/scanning/test/scanning.suite';
 import { scannersSuite } from '../../../services/scanning/test/scanners.suite';
@@ -27,6 +28,7 @@ describeSystem({
   'directory login (LDAP)': directorySuite,
   'single sign-on (OIDC)': ssoSuite,
   'user groups': groupsSuite,
+  'no escalation of rights': escalationSuite,
   'catalog service': catalogSuite,
   'scanning service': scanningSuite,
   'real scanners end to end': scannersSuite,
