@@ -32,6 +32,12 @@ import {
 
 const service = 'identity';
 
+/** The escalation rule, said on every route that grants rights or acts on a user. */
+const NO_ESCALATION =
+  'The caller must hold, on the same projects, every permission the change grants or takes away (the built-in admin role: be an administrator); otherwise 403 naming the missing permission and scope.';
+const NO_ESCALATION_PER_ID =
+  'An id whose object grants, or whose user holds, a permission the caller does not hold on the same projects (or the built-in admin role, to a caller who is not an administrator) is `forbidden`, with a message naming it.';
+
 export const identityRoutes = [
   {
     operationId: 'login',
@@ -171,8 +177,7 @@ export const identityRoutes = [
     tag: 'Authentication',
     access: perm('settings.authentication', 'w'),
     summary: 'Change single sign-on (OIDC) settings; fields left out keep their value',
-    description:
-      'Enabling needs issuer, client_id, client_secret and redirect_uri (400 naming what is missing); role codes in role_mapping must exist.',
+    description: `Enabling needs issuer, client_id, client_secret and redirect_uri (400 naming what is missing); role codes in role_mapping must exist. A role_mapping change grants or takes the roles it maps: ${NO_ESCALATION}`,
     request: { body: ssoSettingsBody },
     response: ssoSettingsView,
   },
@@ -263,7 +268,7 @@ export const identityRoutes = [
     tag: 'API tokens',
     access: { kind: 'authenticated' },
     summary:
-      'Revoke API tokens by id: the caller\u2019s own, or anyone\u2019s with administration.users:d. Refused at once everywhere.',
+      'Revoke API tokens by id: the caller\u2019s own, or anyone\u2019s with administration.users:d and every permission that user holds (else `forbidden` for that id). Refused at once everywhere.',
     request: { body: idsBody },
     response: bulkResult,
   },
@@ -285,6 +290,7 @@ export const identityRoutes = [
     tag: 'Roles',
     access: perm('administration.roles', 'w'),
     summary: 'Create a role',
+    description: NO_ESCALATION,
     request: { body: roleCreateBody },
     response: roleView,
   },
@@ -338,6 +344,7 @@ export const identityRoutes = [
     tag: 'Roles',
     access: perm('administration.roles', 'w'),
     summary: 'Update a role (the built-in admin role cannot be changed)',
+    description: NO_ESCALATION,
     request: { params: byRoleCode, body: roleUpdateBody },
     response: roleView,
   },
@@ -350,6 +357,7 @@ export const identityRoutes = [
     access: perm('administration.roles', 'd'),
     summary:
       'Delete roles by code. A role still held by users or user groups is refused (conflict) unless `detach` is true.',
+    description: NO_ESCALATION_PER_ID,
     request: {
       body: z.object({ ids: idsBody.shape.ids, detach: z.boolean().optional() }).strict().openapi('RoleDelete'),
     },
@@ -363,7 +371,8 @@ export const identityRoutes = [
     tag: 'Users',
     access: perm('administration.users', 'w'),
     summary: 'Create a user',
-    description: 'One user more than the license allows answers 409 naming the limit (GET /api/v1/license).',
+    description:
+      'One user more than the license allows answers 409 naming the limit (GET /api/v1/license). Roles whose permissions the caller does not hold on the same projects (the admin role: unless an administrator) answer 403 naming the missing permission. The password must be at least 12 characters, not only whitespace and not commonly used (400 naming password, saying why).',
     request: { body: userCreateBody },
     response: userView,
   },
@@ -413,6 +422,8 @@ export const identityRoutes = [
     tag: 'Users',
     access: perm('administration.users', 'w'),
     summary: 'Update a user; a new password needs password_confirmation',
+    description:
+      'The caller must hold every permission the user holds, and the roles given, on the same projects (403 naming the missing permission and scope). A new password ends the user\u2019s login sessions.',
     request: { params: byUserId, body: userUpdateBody },
     response: userView,
   },
@@ -424,6 +435,7 @@ export const identityRoutes = [
     tag: 'Users',
     access: perm('administration.users', 'd'),
     summary: 'Soft-delete users by id; their tokens stop working at once',
+    description: `Their API tokens are revoked: a restored user makes new ones. ${NO_ESCALATION_PER_ID}`,
     request: { body: idsBody },
     response: bulkResult,
   },
@@ -435,7 +447,7 @@ export const identityRoutes = [
     tag: 'Users',
     access: perm('administration.users', 'w'),
     summary: 'Restore soft-deleted users by id',
-    description: 'A user the license\u2019s users limit has no room for is a conflict.',
+    description: `A user the license\u2019s users limit has no room for is a conflict. ${NO_ESCALATION_PER_ID}`,
     request: { body: idsBody },
     response: bulkResult,
   },
@@ -447,8 +459,7 @@ export const identityRoutes = [
     tag: 'Groups',
     access: perm('administration.groups', 'w'),
     summary: 'Create a user group: members (users and directory groups), roles, and the projects it covers',
-    description:
-      'A member holds the group\u2019s roles, each limited to the projects the group covers (project_tags and project_codes; neither: every project), on top of their own roles. The built-in admin role can only be granted by a group that covers every project.',
+    description: `A member holds the group\u2019s roles, each limited to the projects the group covers (project_tags and project_codes; neither: every project), on top of their own roles. The built-in admin role can only be granted by a group that covers every project. ${NO_ESCALATION} Project tags cover projects tagged later: granting through them needs the permissions on every project.`,
     request: { body: groupCreateBody },
     response: groupView,
     errors: { 409: 'A group of that name exists' },
@@ -495,7 +506,7 @@ export const identityRoutes = [
     tag: 'Groups',
     access: perm('administration.groups', 'w'),
     summary: 'Change a user group; fields left out keep their value',
-    description: 'Refused (409) when it would leave no administrator who can log in.',
+    description: `Refused (409) when it would leave no administrator who can log in. ${NO_ESCALATION}`,
     request: { params: byGroupId, body: groupUpdateBody },
     response: groupView,
     errors: { 409: 'A group of that name exists, or the change would leave no administrator who can log in' },
@@ -508,7 +519,7 @@ export const identityRoutes = [
     tag: 'Groups',
     access: perm('administration.groups', 'd'),
     summary: 'Delete user groups by id; their members lose the rights the groups gave at once',
-    description: 'A group whose removal would leave no administrator who can log in is refused (conflict).',
+    description: `A group whose removal would leave no administrator who can log in is refused (conflict). ${NO_ESCALATION_PER_ID}`,
     request: { body: idsBody },
     response: bulkResult,
   },
