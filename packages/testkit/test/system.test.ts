@@ -15,7 +15,7 @@ import { notificationsSuite } from '../../../services/notifications/test/notific
 import { errorsLogSuite } from '../../../services/notifications/test/errors-log.suite';
 import { licenseSuite } from '../../../services/identity/test/license.suite';
 import { directAccessSuite, gatewaySuite } from '../../../gateway/test/gateway.suite';
-import { authorizationWalk } from '../../../gateway/test/authorization-walk.suite';
+import { authorizationMatrix } from '../../../gateway/test/authorization-matrix.suite';
 import { sessionSuite } from '../../../gateway/test/session.suite';
 import { cliPipelineSuite } from '../../cli/test/pipeline.suite';
 
@@ -40,5 +40,5 @@ describeSystem({
   'the CLI in CI pipelines': cliPipelineSuite,
   'error log': errorsLogSuite,
   license: licenseSuite,
-  'authorization walk over the route table': authorizationWalk,
+  'authorization matrix over the route table': authorizationMatrix,
 });
