@@ -6,6 +6,8 @@ import {
   assertRouteScope,
   mayChangeProjectSet,
   projectSet,
+  projectSetIncludes,
+  projectSetRefusal,
   touchesProjectSet,
   visibleProjectSet,
 } from './project-scope';
@@ -44,6 +46,22 @@ describe('project scope of organisation-wide objects', () => {
     })();
     expect(refusal.httpStatus).to.equal(403);
     expect(refusal.message).to.contain('security rule r1').and.not.contain('secret-project');
+  });
+
+  it('says why a bulk change is refused, and nothing when it is allowed', () => {
+    expect(projectSetRefusal(scoped, projectSet({ codes: ['a'] }), 'notifier n')).to.equal(undefined);
+    expect(projectSetRefusal(scoped, projectSet({ every: true }), 'notifier n')).to.contain('every project');
+    expect(projectSetRefusal(scoped, projectSet({ codes: ['b', 'secret'] }), 'notifier n'))
+      .to.contain('outside your scope')
+      .and.not.contain('secret');
+  });
+
+  it('tells whether a set holds a project', () => {
+    expect(projectSetIncludes(projectSet({ every: true }), 'z')).to.equal(true);
+    expect(projectSetIncludes(projectSet({ codes: ['a'] }), 'a')).to.equal(true);
+    expect(projectSetIncludes(projectSet({ codes: ['a'] }), 'b')).to.equal(false);
+    expect(projectSetIncludes(projectSet({ tags: ['pci'] }), 'b', ['pci'])).to.equal(true);
+    expect(projectSetIncludes(projectSet({ tags: ['pci'] }), 'b', ['web'])).to.equal(false);
   });
 
   it('shows a limited caller the objects touching its projects, with only its own codes and tags', () => {

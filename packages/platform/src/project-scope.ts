@@ -29,15 +29,29 @@ export function mayChangeProjectSet(p: Principal, set: ProjectSet): boolean {
   return !set.every && set.tags.length === 0 && set.codes.every((c) => mine.includes(c));
 }
 
-/** {@link mayChangeProjectSet}, or a 403 saying why without naming any project outside the caller's scope. */
-export function assertMayChangeProjectSet(p: Principal, set: ProjectSet, what: string): void {
-  if (mayChangeProjectSet(p, set)) return;
+/**
+ * Why the caller may not change `what` (undefined when it may), naming no project outside its scope:
+ * the message of {@link assertMayChangeProjectSet}'s 403 and of a bulk operation's `forbidden` result.
+ */
+export function projectSetRefusal(p: Principal, set: ProjectSet, what: string): string | undefined {
+  if (mayChangeProjectSet(p, set)) return undefined;
   const reason = set.every
     ? 'it applies to every project'
     : set.tags.length > 0
       ? 'it applies to projects by tag, which any project may carry'
       : 'it applies to projects outside your scope';
-  throw forbidden(`Your rights cover only some projects, so you cannot change ${what}: ${reason}`);
+  return `Your rights cover only some projects, so you cannot change ${what}: ${reason}`;
+}
+
+/** {@link mayChangeProjectSet}, or a 403 saying why without naming any project outside the caller's scope. */
+export function assertMayChangeProjectSet(p: Principal, set: ProjectSet, what: string): void {
+  const refusal = projectSetRefusal(p, set, what);
+  if (refusal) throw forbidden(refusal);
+}
+
+/** Whether the set holds a project (with `projectTags`, the tags it carries): e.g. whether a check of it may use a source. */
+export function projectSetIncludes(set: ProjectSet, projectCode: string, projectTags: readonly string[] = []): boolean {
+  return set.every || set.codes.includes(projectCode) || set.tags.some((t) => projectTags.includes(t));
 }
 
 /**

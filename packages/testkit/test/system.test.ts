@@ -5,6 +5,7 @@ import { ssoSuite } from '../../../services/identity/test/sso.suite';
 import { groupsSuite } from '../../../services/identity/test/groups.suite';
 import { escalationSuite } from '../../../services/identity/test/escalation.suite';
 import { catalogSuite } from '../../../services/catalog/test/catalog.suite';
+import { projectScopeSuite } from '../../../services/catalog/test/project-scope.suite';
 import { scanningSuite } from '../../../services/scanning/test/scanning.suite';
 import { scannersSuite } from '../../../services/scanning/test/scanners.suite';
 import { hostileRepositorySuite } from '../../../services/scanning/test/hostile-repository.suite';
@@ -30,6 +31,7 @@ describeSystem({
   'user groups': groupsSuite,
   'no escalation of rights': escalationSuite,
   'catalog service': catalogSuite,
+  'project scope of sources, tools, notifiers, events and reports': projectScopeSuite,
   'scanning service': scanningSuite,
   'real scanners end to end': scannersSuite,
   'hostile repository scanned by every CLI tool': hostileRepositorySuite,

@@ -3,6 +3,7 @@ import { z } from '../zod';
 import { bracketQuery, bulkResult, idsBody, int4, listOf, pageQuery, queryBool, queryInt4, perm } from '../common';
 import {
   SCOPE_NOTE,
+  SHARED_SCOPE_NOTE,
   codesBody,
   idParam,
   sourceCreateBody,
@@ -64,6 +65,7 @@ export const catalogRoutes = [
     tag: 'Sources',
     access: perm('catalog.sources', 'r', 'project-set'),
     summary: 'List sources (global ones, and project ones of the caller\u2019s projects)',
+    description: SHARED_SCOPE_NOTE,
     request: {
       query: bracketQuery(
         z
@@ -85,7 +87,7 @@ export const catalogRoutes = [
     tag: 'Sources',
     access: perm('catalog.sources', 'r', 'project-set'),
     summary: 'Get a source, without secrets',
-    description: SCOPE_NOTE,
+    description: SHARED_SCOPE_NOTE,
     request: { params: idParam('source_id') },
     response: sourceView,
   },
@@ -177,6 +179,7 @@ export const catalogRoutes = [
     tag: 'Tools',
     access: perm('catalog.tools', 'r', 'project-set'),
     summary: 'List tools (global ones, and project ones of the caller\u2019s projects)',
+    description: SHARED_SCOPE_NOTE,
     request: {
       query: bracketQuery(
         z
@@ -201,7 +204,7 @@ export const catalogRoutes = [
     tag: 'Tools',
     access: perm('catalog.tools', 'r', 'project-set'),
     summary: 'Get a tool, without secrets',
-    description: SCOPE_NOTE,
+    description: SHARED_SCOPE_NOTE,
     request: { params: idParam('tool_id') },
     response: toolView,
   },

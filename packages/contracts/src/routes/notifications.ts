@@ -42,6 +42,8 @@ export const notificationsRoutes = [
     tag: 'Notifiers',
     access: notifiersP('r'),
     summary: 'Notifiers, by name',
+    description:
+      'A caller limited to some projects sees notifiers of every project and those sharing one of its projects, with only its own project codes (others: 404), and creates, changes, tests or deletes only those whose projects are all its own (403).',
     request: {
       query: bracketQuery(z.object({ ...pageQuery, 'search[name]': z.string().min(1).max(255).optional() }).strict()),
     },

@@ -109,11 +109,26 @@ export function unnestRows<T extends object>(
 }
 
 /**
- * Narrows a query to the records a caller may see among those that cover several projects (columns
- * `project_codes` and `all_projects`): every one of their projects must be the caller's, and one of
- * all projects only callers who see every project may see. `null`: every project.
+ * Narrows a query to the records wholly within a caller's projects among those that cover several
+ * (columns `project_codes` and `all_projects`): every one of their projects must be the caller's, and
+ * one of all projects only a caller of every project gets. `null`: every project. The SQL form of
+ * `mayChangeProjectSet` (project-scope.ts); reports are read under it too, since their content is
+ * their projects' issues, which showing a caller only its own codes would not hide.
  */
 export function withinProjects(q: Knex.QueryBuilder, projects: string[] | null): Knex.QueryBuilder {
   if (projects === null) return q;
   return q.where('all_projects', false).whereRaw('project_codes <@ ?::text[]', [pgArray(projects)]);
+}
+
+/**
+ * Narrows a query to the records touching a caller's projects among those that cover several
+ * (columns `project_codes` and `all_projects`): those of every project, and those naming one of the
+ * caller's. `null`: every project. The SQL form of `touchesProjectSet` (project-scope.ts), for lists
+ * that page; their views show only the caller's codes (`visibleProjectSet`).
+ */
+export function touchingProjects(q: Knex.QueryBuilder, projects: string[] | null): Knex.QueryBuilder {
+  if (projects === null) return q;
+  return q.where((w) => {
+    w.where('all_projects', true).orWhereRaw('project_codes && ?::text[]', [pgArray(projects)]);
+  });
 }
