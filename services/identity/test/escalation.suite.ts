@@ -53,9 +53,15 @@ export function escalationSuite(t: SystemUnderTest): void {
   const B = name('esc-b');
   // The suite makes many users: its own admin session keeps the shared one under the per-token limit.
   let admin: Api;
+  // ...and deletes them at the end, so the suites after it stay under the license's users limit.
+  const made: string[] = [];
 
   before(async () => {
     admin = t.anon.as(await t.anon.login('admin', ADMIN_PASSWORD));
+  });
+  after(async () => {
+    const results = (await admin.delete('/api/v1/users', { ids: made })).body.results;
+    expect(results.filter((r: Json) => !['deleted', 'unchanged'].includes(r.status))).to.deep.equal([]);
   });
 
   async function role(letters: Letters, projects: string[] = []): Promise<string> {
@@ -72,7 +78,9 @@ export function escalationSuite(t: SystemUnderTest): void {
 
   async function user(roles: string[] = []): Promise<{ id: string; username: string }> {
     const username = name('esc');
-    return { id: await admin.createUser(username, PASSWORD, roles), username };
+    const id = await admin.createUser(username, PASSWORD, roles);
+    made.push(id);
+    return { id, username };
   }
 
   const loginAs = async (username: string) => t.anon.as(await t.anon.login(username, PASSWORD));
@@ -374,7 +382,9 @@ export function escalationSuite(t: SystemUnderTest): void {
       refusedBecause(await create('            '), /only whitespace/);
       refusedBecause(await create('123456789012'), /is in a list of commonly used passwords/);
       refusedBecause(await create('password1234'), /commonly used password/);
-      expect((await create('pale-otter-under-9-bridges')).status).to.equal(200);
+      const strong = await create('pale-otter-under-9-bridges');
+      expect(strong.status).to.equal(200);
+      made.push(strong.body.id);
     });
 
     it('applies wherever a password is set: a reset and one’s own change', async () => {
