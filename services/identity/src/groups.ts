@@ -3,6 +3,7 @@ import { conflict, Db, FieldProblem, invalid, isUuid, notFound, Principal, Query
 import { IDENTITY_EVENTS } from '@bulwark/contracts';
 import type { DirectoryLogins } from './directory';
 import { directoryKey } from './domain/groups';
+import { visibleGroupProjects } from './domain/visibility';
 import { ADMIN_ROLE, LAST_ADMIN_MESSAGE } from './domain/permissions';
 import { EscalationGuard } from './escalation-guard';
 import { GroupRecord, groupStore, GroupWrite } from './store/groups';
@@ -113,14 +114,34 @@ export class UserGroups {
     });
   }
 
-  async get(id: string): Promise<GroupRecord> {
+  /** A caller limited to some projects sees a group of every project or touching one of its projects, and only its own codes and tags. */
+  async get(principal: Principal, id: string): Promise<GroupRecord> {
     const group = isUuid(id) ? await groupStore.get(this.db, id) : undefined;
-    if (!group) throw notFound(`Group ${id}`);
-    return group;
+    const projects = group && visibleGroupProjects(principal, group, await this.callerTags(principal));
+    if (!group || !projects) throw notFound(`Group ${id}`);
+    return { ...group, ...projects };
   }
 
-  list(q: { page: number; limit: number; searchName?: string; searchProjectTags?: string }) {
-    return groupStore.list(this.db, q);
+  async list(
+    principal: Principal,
+    q: { page: number; limit: number; search: { name?: string; project_tags?: string } },
+  ) {
+    const tags = await this.callerTags(principal);
+    const page = await groupStore.list(this.db, {
+      page: q.page,
+      limit: q.limit,
+      searchName: q.search.name,
+      searchProjectTags: q.search.project_tags,
+      touching: principal.projects === null ? undefined : { codes: principal.projects, tags },
+    });
+    return {
+      ...page,
+      items: page.items.map((g) => ({ ...g, ...(visibleGroupProjects(principal, g, tags) ?? g) })),
+    };
+  }
+
+  private callerTags(principal: Principal): Promise<string[]> {
+    return principal.projects === null ? Promise.resolve([]) : groupStore.tagsOf(this.db, principal.projects);
   }
 
   async update(principal: Principal, id: string, input: GroupInput): Promise<GroupRecord> {

@@ -1,5 +1,6 @@
 import { conflict, Db, FieldProblem, invalid, notFound, Principal } from '@bulwark/platform';
 import { IDENTITY_EVENTS, isPermissionKey } from '@bulwark/contracts';
+import { visibleSystemScopes } from './domain/visibility';
 import { EscalationGuard } from './escalation-guard';
 import { BulkStatus, identityEvent, RightsChanges } from './rights-changes';
 import { roleStore, RoleWrite } from './store/roles';
@@ -38,10 +39,12 @@ export class Roles {
     });
   }
 
-  async getRole(code: string) {
+  /** A caller limited to some projects sees a role of every project or of one of its projects, and only its own codes. */
+  async getRole(principal: Principal, code: string) {
     const role = await roleStore.get(this.db, code);
-    if (!role) throw notFound(`Role ${code}`);
-    return role;
+    const systemScopes = role && visibleSystemScopes(principal, role.systemScopes);
+    if (!role || !systemScopes) throw notFound(`Role ${code}`);
+    return { ...role, systemScopes };
   }
 
   async updateRole(principal: Principal, code: string, patch: Partial<RoleWrite>) {
@@ -101,7 +104,17 @@ export class Roles {
     });
   }
 
-  listRoles(q: { page: number; limit: number; searchId?: string; searchName?: string }) {
-    return roleStore.list(this.db, q);
+  async listRoles(principal: Principal, q: { page: number; limit: number; search: { id?: string; name?: string } }) {
+    const page = await roleStore.list(this.db, {
+      page: q.page,
+      limit: q.limit,
+      searchId: q.search.id,
+      searchName: q.search.name,
+      touching: principal.projects ?? undefined,
+    });
+    return {
+      ...page,
+      items: page.items.map((r) => ({ ...r, systemScopes: visibleSystemScopes(principal, r.systemScopes) ?? [] })),
+    };
   }
 }

@@ -97,13 +97,9 @@ export function identityHandlers({
           systemScopes: input.body.system_scopes ?? [],
         }),
       ),
-    listRoles: async ({ query: q }) =>
-      listPage(
-        q,
-        await roles.listRoles({ page: q.page, limit: q.limit, searchId: q.search.id, searchName: q.search.name }),
-        roleView,
-      ),
-    getRole: async ({ params }) => roleView(await roles.getRole(params.role_code)),
+    listRoles: async (input) =>
+      listPage(input.query, await roles.listRoles(requirePrincipal(input), input.query), roleView),
+    getRole: async (input) => roleView(await roles.getRole(requirePrincipal(input), input.params.role_code)),
     updateRole: async (input) =>
       roleView(
         await roles.updateRole(requirePrincipal(input), input.params.role_code, {
@@ -147,18 +143,9 @@ export function identityHandlers({
     }),
 
     createGroup: async (input) => groupView(await groups.create(requirePrincipal(input), input.body)),
-    listGroups: async ({ query: q }) =>
-      listPage(
-        q,
-        await groups.list({
-          page: q.page,
-          limit: q.limit,
-          searchName: q.search.name,
-          searchProjectTags: q.search.project_tags,
-        }),
-        groupView,
-      ),
-    getGroup: async ({ params }) => groupView(await groups.get(params.id)),
+    listGroups: async (input) =>
+      listPage(input.query, await groups.list(requirePrincipal(input), input.query), groupView),
+    getGroup: async (input) => groupView(await groups.get(requirePrincipal(input), input.params.id)),
     updateGroup: async (input) => groupView(await groups.update(requirePrincipal(input), input.params.id, input.body)),
     deleteGroups: async (input) => ({ results: await groups.delete(requirePrincipal(input), input.body.ids) }),
 
