@@ -326,7 +326,12 @@ export class MatrixFixtures {
 
   /** A signed-in user whose one role grants `rights`, limited to `scopes` when given. */
   async principal(rights: Record<string, PermissionLetter[]>, scopes: string[] = []): Promise<Api> {
-    const body = this.userBody([await this.role(rights, scopes)]);
+    return this.principalWith([await this.role(rights, scopes)]);
+  }
+
+  /** A signed-in user holding these roles. */
+  async principalWith(roles: string[]): Promise<Api> {
+    const body = this.userBody(roles);
     ok(await this.admin.post('/api/v1/user', body), 'principal');
     return this.signIn(body.username, body.password);
   }
