@@ -46,7 +46,7 @@ const get = (path: (fx: MatrixFixtures) => string, scoped?: Outcome, unscoped?: 
 });
 const send = (
   path: (fx: MatrixFixtures) => string,
-  body: (fx: MatrixFixtures) => unknown | Promise<unknown>,
+  body: (fx: MatrixFixtures) => unknown,
   scoped?: Outcome,
   unscoped?: number | number[],
 ): MatrixEntry => ({
