@@ -1,24 +1,14 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import { expect } from 'chai';
 import { PERMISSION_KEYS, ROUTES } from '@bulwark/contracts';
+import { readmeTable } from './readme-tables';
 
-const ROOT = path.resolve(__dirname, '../../..');
 const SCOPES = ['project-set', 'project', 'organisation', 'unscoped', 'grants'];
 
 /** The rows of the README's table of keys: key -> the project scopes the row names. */
 function readmeScopes(): Map<string, string[]> {
-  const lines = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8').split('\n');
-  const start = lines.indexOf('| key | `project_scope` of its operations |');
-  expect(start, "the Authorization model's table of keys").to.be.greaterThan(-1);
-  const rows = lines.slice(start + 2);
-  const table = rows.slice(
-    0,
-    rows.findIndex((l) => !l.startsWith('|')),
-  );
+  const table = readmeTable('| key | `project_scope` of its operations |', "the Authorization model's table of keys");
   return new Map(
-    table.map((row) => {
-      const [, key, scopes] = row.split('|').map((c) => c.trim());
+    table.map(([key, scopes]) => {
       // The scope words, outside the parenthesised notes that say which operations have them.
       const words = scopes.replace(/\([^)]*\)/g, '').match(/[a-z-]+/g) ?? [];
       return [key.replace(/`/g, ''), [...new Set(words.filter((w) => SCOPES.includes(w)))].sort()];
