@@ -5,6 +5,7 @@ import {
   assertMayChangeProjectSet,
   assertRouteScope,
   mayChangeProjectSet,
+  maySeeProjectSet,
   projectSet,
   projectSetIncludes,
   projectSetRefusal,
@@ -73,6 +74,16 @@ describe('project scope of organisation-wide objects', () => {
     expect(touchesProjectSet(scoped, projectSet({ every: true }))).to.equal(true);
     expect(visibleProjectSet(scoped, set, ['pci'])).to.deep.equal({ every: false, codes: ['a'], tags: ['pci'] });
     expect(visibleProjectSet(unscoped, set)).to.equal(set);
+  });
+
+  it('shows a limited caller the objects it may change: those of its projects and those that apply to no project', () => {
+    const none = projectSet({});
+    expect(touchesProjectSet(scoped, none)).to.equal(false);
+    expect(maySeeProjectSet(scoped, none)).to.equal(true);
+    expect(maySeeProjectSet(scoped, projectSet({ codes: ['c'] }))).to.equal(false);
+    expect(maySeeProjectSet(scoped, projectSet({ tags: ['pci'] }), ['pci'])).to.equal(true);
+    expect(maySeeProjectSet(scoped, projectSet({ tags: ['pci'] }), ['web'])).to.equal(false);
+    expect(maySeeProjectSet(unscoped, projectSet({ codes: ['c'] }))).to.equal(true);
   });
 
   it('keeps organisation objects’ changes and organisation settings to callers of every project', () => {

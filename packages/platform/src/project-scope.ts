@@ -64,6 +64,15 @@ export function touchesProjectSet(p: Principal, set: ProjectSet, callerTags: rea
   return set.codes.some((c) => mine.includes(c)) || set.tags.some((t) => callerTags.includes(t));
 }
 
+/**
+ * Whether lists and reads show the object to the caller: it touches the caller's projects, or it
+ * applies to no project at all (a gate linked nowhere, a tracker mapping no project), which any
+ * holder of the letter may change and so must see. Another project's object answers 404.
+ */
+export function maySeeProjectSet(p: Principal, set: ProjectSet, callerTags: readonly string[] = []): boolean {
+  return touchesProjectSet(p, set, callerTags) || mayChangeProjectSet(p, set);
+}
+
 /** The set as the caller may see it: never another project's codes or tags. */
 export function visibleProjectSet(p: Principal, set: ProjectSet, callerTags: readonly string[] = []): ProjectSet {
   if (p.projects === null) return set;

@@ -117,6 +117,11 @@ export function requirePrincipal(input: Pick<HandlerInput, 'principal'>): Princi
   return input.principal;
 }
 
+/** One page of a list filtered in memory (e.g. the objects a caller limited to some projects sees), with its total. */
+export function pageOf<T>(items: readonly T[], q: { page: number; limit: number }): { items: T[]; total: number } {
+  return { items: items.slice((q.page - 1) * q.limit, q.page * q.limit), total: items.length };
+}
+
 /** The list envelope of every service: `{ items, total, page, limit }`. */
 export function listPage<T, V>(
   q: { page: number; limit: number },
