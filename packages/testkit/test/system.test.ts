@@ -11,6 +11,7 @@ import { scannersSuite } from '../../../services/scanning/test/scanners.suite';
 import { hostileRepositorySuite } from '../../../services/scanning/test/hostile-repository.suite';
 import { issuesSuite } from '../../../services/issues/test/issues.suite';
 import { trackersSuite } from '../../../services/issues/test/trackers.suite';
+import { projectScopeSuite } from '../../../services/issues/test/project-scope.suite';
 import { reportingSuite } from '../../../services/reporting/test/reporting.suite';
 import { notificationsSuite } from '../../../services/notifications/test/notifications.suite';
 import { errorsLogSuite } from '../../../services/notifications/test/errors-log.suite';
@@ -37,6 +38,7 @@ describeSystem({
   'hostile repository scanned by every CLI tool': hostileRepositorySuite,
   'issues service': issuesSuite,
   'task trackers (Redmine for real, Jira contract server)': trackersSuite,
+  'project scope of issue settings (rules, gates, policies, trackers)': projectScopeSuite,
   'reporting service': reportingSuite,
   'notifications service': notificationsSuite,
   'the CLI in CI pipelines': cliPipelineSuite,
