@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import type { Queryable } from './database';
 
 /** Timestamps come back as Date from pg; the API speaks ISO 8601 UTC. */
 export function iso(value: Date | string | null | undefined): string | null {
@@ -26,6 +27,19 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  */
 export function isUuid(value: string): boolean {
   return UUID.test(value);
+}
+
+/** The records of `table` with these ids, by id; an id that is no UUID names none. */
+export async function recordsById<R extends { id: string }, T>(
+  db: Queryable,
+  table: string,
+  ids: readonly string[],
+  toRecord: (row: R) => T,
+): Promise<Map<string, T>> {
+  const uuids = ids.filter(isUuid);
+  if (uuids.length === 0) return new Map();
+  const rows = (await db(table).whereIn('id', uuids)) as R[];
+  return new Map(rows.map((r) => [r.id, toRecord(r)]));
 }
 
 /**

@@ -44,6 +44,14 @@ const ruleQuery = ({ filter: f, search }: Parameters<Handlers['securityRuleFilte
   author: search.author,
 });
 
+/** The query of lists of gates and policies: by author, name, and project (a gate's layers' projects, a policy's tags). */
+const authoredQuery = (q: Parameters<Handlers['listPolicies']>[0]['query']) => ({
+  page: q.page,
+  limit: q.limit,
+  author: q.search.author,
+  name: q.search.name,
+  project: q.search.project_name,
+});
 const conditionInput = (b: Parameters<Handlers['createCondition']>[0]['body']) => ({
   qualityGateId: b.quality_gate_id,
   conditionType: b.condition_type,
@@ -208,18 +216,9 @@ export function issuesHandlers({
       securityRuleView(await rules.update(requirePrincipal(input), input.params.id, input.body)),
     deleteSecurityRules: async (input) => ({ results: await rules.delete(requirePrincipal(input), input.body.ids) }),
 
+    listQualityGates: async (input) =>
+      listPage(input.query, await gates.list(requirePrincipal(input), authoredQuery(input.query)), gateView),
     createQualityGate: async (input) => gateView(await gates.create(requirePrincipal(input), input.body.name)),
-    listQualityGates: async (input) => {
-      const q = input.query;
-      const page = await gates.list(requirePrincipal(input), {
-        page: q.page,
-        limit: q.limit,
-        author: q.search.author,
-        name: q.search.name,
-        project: q.search.project_name,
-      });
-      return listPage(q, page, gateView);
-    },
     getQualityGate: async (input) => gateView(await gates.get(requirePrincipal(input), input.params.id)),
     updateQualityGate: async (input) =>
       gateView(await gates.rename(requirePrincipal(input), input.params.id, input.body.name)),
@@ -253,17 +252,8 @@ export function issuesHandlers({
       layerGateStateView(await gates.layerState(requirePrincipal(input), input.params.layer_id)),
 
     createPolicy: async (input) => policyView(await policies.create(requirePrincipal(input), input.body)),
-    listPolicies: async (input) => {
-      const q = input.query;
-      const page = await policies.list(requirePrincipal(input), {
-        page: q.page,
-        limit: q.limit,
-        author: q.search.author,
-        name: q.search.name,
-        project: q.search.project_name,
-      });
-      return listPage(q, page, policyView);
-    },
+    listPolicies: async (input) =>
+      listPage(input.query, await policies.list(requirePrincipal(input), authoredQuery(input.query)), policyView),
     updatePolicy: async (input) =>
       policyView(await policies.update(requirePrincipal(input), input.params.id, input.body)),
     deletePolicies: async (input) => ({ results: await policies.delete(requirePrincipal(input), input.body.ids) }),

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { containing, iso, isUuid, json, pgArray, Queryable } from '@bulwark/platform';
+import { containing, iso, isUuid, json, pgArray, Queryable, recordsById } from '@bulwark/platform';
 import type { GateCondition, LinkedGate } from '../domain/gates';
 
 interface GateRow {
@@ -161,12 +161,7 @@ export const gateStore = {
     return (await gatesMatching(db, q).orderBy('name').orderBy('id').limit(limit)).map(toGateRecord);
   },
 
-  async getMany(db: Queryable, ids: string[]): Promise<Map<string, GateRecord>> {
-    const uuids = ids.filter(isUuid);
-    if (uuids.length === 0) return new Map();
-    const rows = await db<GateRow>('quality_gates').whereIn('id', uuids);
-    return new Map(rows.map((r) => [r.id, toGateRecord(r)]));
-  },
+  getMany: (db: Queryable, ids: string[]) => recordsById(db, 'quality_gates', ids, toGateRecord),
 
   async delete(db: Queryable, ids: string[]): Promise<string[]> {
     const uuids = ids.filter(isUuid);
@@ -191,12 +186,7 @@ export const gateStore = {
     return (await db<GateLinkRow>('gate_links').where({ layer_id: layerId })).map(toLink);
   },
 
-  async conditionsById(db: Queryable, ids: string[]): Promise<Map<string, GateCondition>> {
-    const uuids = ids.filter(isUuid);
-    if (uuids.length === 0) return new Map();
-    const rows = await db<ConditionRow>('gate_conditions').whereIn('id', uuids);
-    return new Map(rows.map((r) => [r.id, toCondition(r)]));
-  },
+  conditionsById: (db: Queryable, ids: string[]) => recordsById(db, 'gate_conditions', ids, toCondition),
 
   async addCondition(db: Queryable, c: Omit<GateCondition, 'id'>): Promise<GateCondition> {
     const [row] = await db<ConditionRow>('gate_conditions')
@@ -394,12 +384,7 @@ export const policyStore = {
     return (await policiesMatching(db, q).orderBy('name').orderBy('id').limit(limit)).map(toPolicyRecord);
   },
 
-  async getMany(db: Queryable, ids: string[]): Promise<Map<string, PolicyRecord>> {
-    const uuids = ids.filter(isUuid);
-    if (uuids.length === 0) return new Map();
-    const rows = await db<PolicyRow>('policies').whereIn('id', uuids);
-    return new Map(rows.map((r) => [r.id, toPolicyRecord(r)]));
-  },
+  getMany: (db: Queryable, ids: string[]) => recordsById(db, 'policies', ids, toPolicyRecord),
 
   /** The policies that apply any of these gates. */
   async including(db: Queryable, gateIds: string[]): Promise<PolicyRecord[]> {

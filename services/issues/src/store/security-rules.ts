@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { containing, iso, json, Queryable, isUuid } from '@bulwark/platform';
+import { containing, iso, json, Queryable, isUuid, recordsById } from '@bulwark/platform';
 import type { RuleParams } from '../domain/rules';
 
 interface SecurityRuleRow {
@@ -114,12 +114,7 @@ export const securityRuleStore = {
     return (await filtered(db, q).orderBy('created_at', 'desc').orderBy('id').limit(limit)).map(toSecurityRuleRecord);
   },
 
-  async getMany(db: Queryable, ids: string[]): Promise<Map<string, SecurityRuleRecord>> {
-    const uuids = ids.filter(isUuid);
-    if (uuids.length === 0) return new Map();
-    const rows = await db<SecurityRuleRow>('security_rules').whereIn('id', uuids);
-    return new Map(rows.map((r) => [r.id, toSecurityRuleRecord(r)]));
-  },
+  getMany: (db: Queryable, ids: string[]) => recordsById(db, 'security_rules', ids, toSecurityRuleRecord),
 
   async get(db: Queryable, id: string): Promise<SecurityRuleRecord | undefined> {
     const row = await db<SecurityRuleRow>('security_rules').where({ id }).first();
