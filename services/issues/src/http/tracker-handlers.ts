@@ -8,19 +8,14 @@ export function trackerHandlers(trackers: Trackers): HandlersOf<typeof trackerRo
   return {
     createTracker: async (input) => trackerView(await trackers.create(requirePrincipal(input), input.body), 0),
     listTrackers: async (input) => {
-      const q = input.query;
-      const page = await trackers.list(requirePrincipal(input), {
-        page: q.page,
-        limit: q.limit,
-        name: q.search.name,
-        types: q.filter.type,
+      const { page, limit, search, filter } = input.query;
+      const found = await trackers.list(requirePrincipal(input), {
+        page,
+        limit,
+        name: search.name,
+        types: filter.type,
       });
-      return {
-        items: page.items.map((t) => trackerView(t.tracker, t.tickets)),
-        total: page.total,
-        page: q.page,
-        limit: q.limit,
-      };
+      return { items: found.items.map((t) => trackerView(t.tracker, t.tickets)), total: found.total, page, limit };
     },
     getTracker: async (input) => {
       const tracker = await trackers.get(requirePrincipal(input), input.params.id);
