@@ -81,3 +81,9 @@ export class Api {
     return res.body.access_token;
   }
 }
+
+/** The body of an answer that must have `status`; otherwise fails the test, showing the body. */
+export function expectStatus(res: ApiResponse, status: number): Json {
+  if (res.status !== status) throw new Error(`expected HTTP ${status}, got ${res.status}: ${JSON.stringify(res.body)}`);
+  return res.body;
+}

@@ -1,17 +1,29 @@
 import { expect } from 'chai';
-import { type Api, type Json, GitServer, startGitServer, SystemUnderTest, uniqueSuffix } from '@bulwark/testkit';
-import { MANUAL_TOOL_TYPE } from '../../scanning/test/scanning.suite';
+import {
+  type Api,
+  type ApiResponse,
+  expectStatus,
+  type Json,
+  GitServer,
+  startGitServer,
+  SystemUnderTest,
+  uniqueSuffix,
+  userWithRole,
+} from '@bulwark/testkit';
+import { MANUAL_TOOL_TYPE, manualCheck, scanSetup } from '../../scanning/test/scanning.suite';
 import { semgrepReport } from './issues.suite';
 
-const ALL = ['r', 'w', 'x', 'd'];
-const ISSUE_SETTINGS = [
-  'issues.security_rules',
-  'issues.quality_gates',
-  'issues.policies',
-  'issues.deduplicate_rules',
-  'issues.statuses',
-  'integrations.trackers',
-];
+/** Every letter of the issue-settings keys. */
+const settingsEverywhere = Object.fromEntries(
+  [
+    'issues.security_rules',
+    'issues.quality_gates',
+    'issues.policies',
+    'issues.deduplicate_rules',
+    'issues.statuses',
+    'integrations.trackers',
+  ].map((key) => [key, ['r', 'w', 'x', 'd']]),
+);
 
 /**
  * Issue #28's reproductions for the objects the issues service owns: a user whose role covers only
@@ -23,21 +35,15 @@ export function projectScopeSuite(t: SystemUnderTest): void {
   let scoped: Api;
   const run = uniqueSuffix();
   const A = `scope-a-${run}`;
-  const B = `scope-b-${run}`;
+  let B: string;
   const tagA = `tag-a-${run}`;
   const tagB = `tag-b-${run}`;
   let layerA: string;
   let layerB: string;
   let issueB: Json;
 
-  const ok = (res: { status: number; body: Json }) => {
-    expect(res.status, JSON.stringify(res.body)).to.equal(200);
-    return res.body;
-  };
-  const status = (res: { status: number; body: Json }, expected: number) => {
-    expect(res.status, JSON.stringify(res.body)).to.equal(expected);
-    return res.body;
-  };
+  const ok = (res: ApiResponse) => expectStatus(res, 200);
+  const status = expectStatus;
   const named = (prefix: string) => `${prefix} ${run}`;
   let cves = 1000;
   /** A rule that matches no issue of this run (each with a CVE of its own) unless `params` say otherwise. */
@@ -51,56 +57,24 @@ export function projectScopeSuite(t: SystemUnderTest): void {
 
   before(async function () {
     this.timeout(90000);
-    for (const [code, tags] of [
-      [A, [tagA]],
-      [B, [tagB]],
-    ] as const)
-      ok(await t.admin.post('/api/v1/project', { code, name: `Project ${code}`, tags }));
-    const layer = async (code: string) =>
-      ok(
-        await t.admin.post('/api/v1/layer', {
-          name: 'code',
-          description: 'project scope',
-          project_code: code,
-          layer_type_id: 1,
-          is_template: false,
-        }),
-      ).id as string;
-    layerA = await layer(A);
-    layerB = await layer(B);
-
+    ok(await t.admin.post('/api/v1/project', { code: A, name: `Project ${A}`, tags: [tagA] }));
+    layerA = ok(
+      await t.admin.post('/api/v1/layer', { name: 'code', project_code: A, layer_type_id: 1, is_template: false }),
+    ).id;
+    // Project B, with a scan whose issue a rule for every project would suppress.
     git = await startGitServer();
     git.addRepository('app', { 'app.py': 'import subprocess\n' });
-    const source = ok(
-      await t.admin.post('/api/v1/source', {
-        name: `repo ${run}`,
-        description: 'project scope',
-        source_type_id: 1,
-        settings: { url: git.urlOf('app'), branch_name: 'main', auth_method: 'Anonymous' },
-      }),
-    );
-    const tool = ok(
-      await t.admin.post('/api/v1/tool', {
-        description: `manual ${run}`,
-        type_id: MANUAL_TOOL_TYPE,
-        settings: { scan_result_lang: 'EN' },
-      }),
-    );
-    const check = ok(
-      await t.admin.post('/api/v1/check', {
-        layer_id: layerB,
-        security_tool_id: tool.id,
-        scan_source_id: source.id,
-        source_auth: { branch_name: 'main' },
-        run_scan_task: { type: 'manual' },
-      }),
-    );
+    const env = await scanSetup(t, git, 'app', [MANUAL_TOOL_TYPE]);
+    B = env.code;
+    layerB = env.layerId;
+    ok(await t.admin.put(`/api/v1/project/${B}`, { tags: [tagB] }));
+    const check = await manualCheck(t.admin, env);
     const scan = ok(
       await t.admin
         .withHeaders({ 'content-type': 'application/json' })
         .request(
           'POST',
-          `/api/v1/check/${check.id}/results`,
+          `/api/v1/check/${check}/results`,
           undefined,
           semgrepReport([{ rule: `scope.rule.${run}`, line: 3, code: 'subprocess.call(cmd, shell=True)' }]),
         ),
@@ -112,19 +86,7 @@ export function projectScopeSuite(t: SystemUnderTest): void {
       if (!issueB) await new Promise((r) => setTimeout(r, 200));
     }
 
-    const role = `scope_a_${run}`;
-    ok(
-      await t.admin.post('/api/v1/role', {
-        role_code: role,
-        role_name: 'Issue settings of project A',
-        system_scopes: [`project:${A}`],
-        roles: Object.fromEntries(ISSUE_SETTINGS.map((k) => [k, ALL])),
-      }),
-    );
-    const username = `scope_a_${run}`;
-    const password = `Scoped analyst ${run} passphrase`;
-    ok(await t.admin.post('/api/v1/user', { username, password, password_confirmation: password, roles: [role] }));
-    scoped = t.anon.as(await t.anon.login(username, password));
+    scoped = await userWithRole(t, settingsEverywhere, [A]);
   });
   after(async () => git?.close());
 
@@ -414,18 +376,7 @@ export function projectScopeSuite(t: SystemUnderTest): void {
 
   describe('a holder of the same keys on every project', () => {
     it('still creates and changes objects for every project, by tag and of B, and sees them whole', async () => {
-      const role = `scope_all_${run}`;
-      ok(
-        await t.admin.post('/api/v1/role', {
-          role_code: role,
-          role_name: 'Issue settings everywhere',
-          roles: Object.fromEntries(ISSUE_SETTINGS.map((k) => [k, ALL])),
-        }),
-      );
-      const username = `scope_all_${run}`;
-      const password = `Unscoped analyst ${run} passphrase`;
-      ok(await t.admin.post('/api/v1/user', { username, password, password_confirmation: password, roles: [role] }));
-      const everywhere = t.anon.as(await t.anon.login(username, password));
+      const everywhere = await userWithRole(t, settingsEverywhere);
 
       const rule = ok(await everywhere.post('/api/v1/security-rule', ruleBody('unscoped rule', {})));
       const gate = ok(await everywhere.post('/api/v1/quality-gate', { name: named('unscoped gate') }));
