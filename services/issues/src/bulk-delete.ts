@@ -3,7 +3,7 @@ import type { ObjectAccess } from './caller-scope';
 /** The outcome of one id of a bulk delete. */
 export interface DeleteResult {
   id: string;
-  status: 'deleted' | 'not_found' | 'conflict';
+  status: 'deleted' | 'not_found' | 'forbidden';
   message?: string;
 }
 
@@ -15,7 +15,7 @@ export function deleteResults(ids: string[], removed: readonly string[]): Delete
 
 /**
  * A bulk delete under project scope, per id: `not_found` for an object that does not exist or that
- * the caller does not see, `conflict` saying why for one it sees but may not change; `remove` deletes
+ * the caller does not see, `forbidden` saying why for one it sees but may not change; `remove` deletes
  * the others and answers the ids it deleted.
  */
 export async function deleteInScope<T>(
@@ -29,7 +29,7 @@ export async function deleteInScope<T>(
     const object = found.get(id);
     const a = object === undefined ? ({ sees: false } as const) : access(object);
     if (!a.sees) decided.set(id, { id, status: 'not_found' });
-    else if (a.refusal) decided.set(id, { id, status: 'conflict', message: a.refusal });
+    else if (a.refusal) decided.set(id, { id, status: 'forbidden', message: a.refusal });
   }
   const removed = deleteResults(ids, await remove([...new Set(ids.filter((id) => !decided.has(id)))]));
   return removed.map((r) => decided.get(r.id) ?? r);

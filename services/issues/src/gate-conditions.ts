@@ -25,11 +25,13 @@ export class GateConditions {
   /** Moving a condition to another gate changes both gates. */
   async update(principal: Principal, id: string, c: ConditionInput): Promise<GateCondition> {
     const scope = await this.scopes.withTags(principal);
-    await this.gates.seen(scope, this.data.db, [c.qualityGateId], () => 'quality_gate_id');
     const current = (await gateStore.conditionsById(this.data.db, [id])).get(id);
     const gateIds = [...new Set([c.qualityGateId, ...(current ? [current.qualityGateId] : [])])];
     const projects = await this.gates.projectsOf(this.data.db, gateIds);
-    if (!current || !scope.sees(projects.now(current.qualityGateId))) throw notFound(`Condition ${id}`);
+    // A condition of a gate the caller does not see is unknown; an unknown gate in the body is a 400 first.
+    if (current && !scope.sees(projects.now(current.qualityGateId))) throw notFound(`Condition ${id}`);
+    await this.gates.seen(scope, this.data.db, [c.qualityGateId], () => 'quality_gate_id');
+    if (!current) throw notFound(`Condition ${id}`);
     for (const gateId of gateIds) scope.assertMayChange(projects.now(gateId), `quality gate ${gateId}`);
     const updated = await gateStore.updateCondition(this.data.db, id, c);
     if (!updated) throw notFound(`Condition ${id}`);

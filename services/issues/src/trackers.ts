@@ -215,7 +215,7 @@ export class Trackers {
   async delete(principal: Principal, ids: string[], force: boolean) {
     const scope = new CallerScope(principal);
     return this.data.transaction(async (trx) => {
-      const out: { id: string; status: 'deleted' | 'not_found' | 'conflict'; message?: string }[] = [];
+      const out: { id: string; status: 'deleted' | 'not_found' | 'conflict' | 'forbidden'; message?: string }[] = [];
       const doomed: string[] = [];
       const counts = await trackerStore.ticketCounts(trx, ids.filter(isUuid));
       for (const id of ids) {
@@ -226,7 +226,7 @@ export class Trackers {
           continue;
         }
         if (access.refusal) {
-          out.push({ id, status: 'conflict', message: access.refusal });
+          out.push({ id, status: 'forbidden', message: access.refusal });
           continue;
         }
         const tickets = counts.get(id) ?? 0;
