@@ -1,5 +1,5 @@
-import { Api, expectStatus } from './http';
-import { requireInfra, uniqueSuffix } from './infra';
+import { Api } from './http';
+import { requireInfra } from './infra';
 import { ADMIN_PASSWORD, Mode, RunningSystem, startAllMode, startScaledMode } from './system';
 
 /** What an HTTP suite gets: the running system and an admin client, both set once its `before` ran. */
@@ -80,31 +80,4 @@ export function describeSystem(suites: Record<string, HttpSuite>): void {
       }
     });
   }
-}
-
-/**
- * A new user whose one role holds `permissions` (on `projects` only, when given), logged in: the
- * caller an authorization test needs, made by the suite's admin.
- */
-export async function userWithRole(
-  t: SystemUnderTest,
-  permissions: Record<string, string[]>,
-  projects?: string[],
-): Promise<Api> {
-  const name = `role_user_${uniqueSuffix()}`;
-  const password = `${name} passphrase`;
-  expectStatus(
-    await t.admin.post('/api/v1/role', {
-      role_code: name,
-      role_name: name,
-      roles: permissions,
-      ...(projects ? { system_scopes: projects.map((p) => `project:${p}`) } : {}),
-    }),
-    200,
-  );
-  expectStatus(
-    await t.admin.post('/api/v1/user', { username: name, password, password_confirmation: password, roles: [name] }),
-    200,
-  );
-  return t.anon.as(await t.anon.login(name, password));
 }

@@ -11,7 +11,7 @@ import { scannersSuite } from '../../../services/scanning/test/scanners.suite';
 import { hostileRepositorySuite } from '../../../services/scanning/test/hostile-repository.suite';
 import { issuesSuite } from '../../../services/issues/test/issues.suite';
 import { trackersSuite } from '../../../services/issues/test/trackers.suite';
-import { projectScopeSuite } from '../../../services/issues/test/project-scope.suite';
+import { issueSettingsScopeSuite } from '../../../services/issues/test/project-scope.suite';
 import { reportingSuite } from '../../../services/reporting/test/reporting.suite';
 import { notificationsSuite } from '../../../services/notifications/test/notifications.suite';
 import { errorsLogSuite } from '../../../services/notifications/test/errors-log.suite';
@@ -38,7 +38,7 @@ describeSystem({
   'hostile repository scanned by every CLI tool': hostileRepositorySuite,
   'issues service': issuesSuite,
   'task trackers (Redmine for real, Jira contract server)': trackersSuite,
-  'project scope of issue settings (rules, gates, policies, trackers)': projectScopeSuite,
+  'project scope of issue settings (rules, gates, policies, trackers)': issueSettingsScopeSuite,
   'reporting service': reportingSuite,
   'notifications service': notificationsSuite,
   'the CLI in CI pipelines': cliPipelineSuite,

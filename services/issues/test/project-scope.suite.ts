@@ -30,7 +30,7 @@ const settingsEverywhere = Object.fromEntries(
  * project A, with every letter of the issue-settings keys, reaches none of project B through security
  * rules, quality gates, policies, deduplication rules, transitions or trackers, and still manages A's.
  */
-export function projectScopeSuite(t: SystemUnderTest): void {
+export function issueSettingsScopeSuite(t: SystemUnderTest): void {
   let git: GitServer;
   let scoped: Api;
   const run = uniqueSuffix();
@@ -86,7 +86,7 @@ export function projectScopeSuite(t: SystemUnderTest): void {
       if (!issueB) await new Promise((r) => setTimeout(r, 200));
     }
 
-    scoped = await userWithRole(t, settingsEverywhere, [A]);
+    scoped = t.anon.as((await userWithRole(t.admin, t.anon, settingsEverywhere, [A])).token);
   });
   after(async () => git?.close());
 
@@ -131,11 +131,16 @@ export function projectScopeSuite(t: SystemUnderTest): void {
         ),
       );
       const everywhere = ok(await t.admin.post('/api/v1/security-rule', ruleBody('everywhere', {})));
+      // Without active_for_all: false a rule applies to every project, whatever project_codes it names.
+      const unflagged = ok(await t.admin.post('/api/v1/security-rule', ruleBody('unflagged', { project_codes: [B] })));
 
       const listed = ok(await scoped.get(`/api/v1/security-rules?search[name]=${run}&limit=1000`));
-      expect(listed.items.map((r: Json) => r.id).sort()).to.deep.equal([mine.id, shared.id, everywhere.id].sort());
-      expect(listed.total).to.equal(3);
+      expect(listed.items.map((r: Json) => r.id).sort()).to.deep.equal(
+        [mine.id, shared.id, everywhere.id, unflagged.id].sort(),
+      );
+      expect(listed.total).to.equal(4);
       expect(JSON.stringify(listed)).to.not.contain(B);
+      expect(listed.items.find((r: Json) => r.id === unflagged.id).rule_params.project_codes).to.deep.equal([]);
       expect(ok(await scoped.get(`/api/v1/security-rule/${shared.id}`)).rule_params.project_codes).to.deep.equal([A]);
       expect(ok(await t.admin.get(`/api/v1/security-rule/${shared.id}`)).rule_params.project_codes).to.deep.equal([
         A,
@@ -151,6 +156,7 @@ export function projectScopeSuite(t: SystemUnderTest): void {
         403,
       );
       status(await scoped.put(`/api/v1/security-rule/${everywhere.id}`, ruleBody('everywhere', {})), 403);
+      status(await scoped.put(`/api/v1/security-rule/${unflagged.id}`, ruleBody('unflagged', {})), 403);
       status(await scoped.put(`/api/v1/security-rule/${mine.id}`, ruleBody('mine', { active_for_all: true })), 403);
       status(
         await scoped.put(
@@ -169,17 +175,20 @@ export function projectScopeSuite(t: SystemUnderTest): void {
       ).to.equal(mine.name);
 
       const deleted = ok(await scoped.delete('/api/v1/security-rules', { ids: [ofB.id, shared.id, mine.id] }));
-      expect(results(deleted)).to.deep.equal({ [ofB.id]: 'not_found', [shared.id]: 'conflict', [mine.id]: 'deleted' });
+      expect(results(deleted)).to.deep.equal({ [ofB.id]: 'not_found', [shared.id]: 'forbidden', [mine.id]: 'deleted' });
       expect(deleted.results.find((r: Json) => r.id === shared.id).message)
         .to.contain('outside your scope')
         .and.not.contain(B);
       ok(await t.admin.get(`/api/v1/security-rule/${shared.id}`));
       expect(
-        results(ok(await t.admin.delete('/api/v1/security-rules', { ids: [ofB.id, shared.id, everywhere.id] }))),
+        results(
+          ok(await t.admin.delete('/api/v1/security-rules', { ids: [ofB.id, shared.id, everywhere.id, unflagged.id] })),
+        ),
       ).to.deep.equal({
         [ofB.id]: 'deleted',
         [shared.id]: 'deleted',
         [everywhere.id]: 'deleted',
+        [unflagged.id]: 'deleted',
       });
     });
   });
@@ -207,7 +216,7 @@ export function projectScopeSuite(t: SystemUnderTest): void {
       status(await scoped.get(`/api/v1/quality-gate/${ofB.id}`), 404);
       status(await scoped.put(`/api/v1/quality-gate/${ofB.id}`, { name: 'taken over' }), 404);
       status(await scoped.post('/api/v1/condition', condition(ofB.id)), 400);
-      status(await scoped.put(`/api/v1/condition/${cond.id}`, { ...condition(ofB.id), value: 99 }), 400);
+      status(await scoped.put(`/api/v1/condition/${cond.id}`, { ...condition(ofB.id), value: 99 }), 404);
       expect(results(ok(await scoped.delete('/api/v1/conditions', { ids: [cond.id] })))).to.deep.equal({
         [cond.id]: 'not_found',
       });
@@ -239,9 +248,9 @@ export function projectScopeSuite(t: SystemUnderTest): void {
       status(await scoped.post('/api/v1/condition', condition(shared.id)), 403);
       status(await scoped.put(`/api/v1/condition/${cond.id}`, { ...condition(shared.id), value: 99 }), 403);
       const refused = ok(await scoped.delete('/api/v1/conditions', { ids: [cond.id] }));
-      expect(results(refused)).to.deep.equal({ [cond.id]: 'conflict' });
+      expect(results(refused)).to.deep.equal({ [cond.id]: 'forbidden' });
       expect(results(ok(await scoped.delete('/api/v1/quality-gates', { ids: [shared.id] })))).to.deep.equal({
-        [shared.id]: 'conflict',
+        [shared.id]: 'forbidden',
       });
       status(await scoped.post('/api/v1/quality-gate/link-layer', { layer_id: layerA, quality_gates: [] }), 403);
 
@@ -336,7 +345,7 @@ export function projectScopeSuite(t: SystemUnderTest): void {
       status(await scoped.put(`/api/v1/policy/${shared.id}`, { name: 'x', project_tags: [tagA] }), 403);
       expect(results(ok(await scoped.delete('/api/v1/policies', { ids: [ofB.id, shared.id] })))).to.deep.equal({
         [ofB.id]: 'not_found',
-        [shared.id]: 'conflict',
+        [shared.id]: 'forbidden',
       });
       expect(results(ok(await t.admin.delete('/api/v1/policies', { ids: [ofB.id, shared.id] })))).to.deep.equal({
         [ofB.id]: 'deleted',
@@ -376,7 +385,7 @@ export function projectScopeSuite(t: SystemUnderTest): void {
 
   describe('a holder of the same keys on every project', () => {
     it('still creates and changes objects for every project, by tag and of B, and sees them whole', async () => {
-      const everywhere = await userWithRole(t, settingsEverywhere);
+      const everywhere = t.anon.as((await userWithRole(t.admin, t.anon, settingsEverywhere)).token);
 
       const rule = ok(await everywhere.post('/api/v1/security-rule', ruleBody('unscoped rule', {})));
       const gate = ok(await everywhere.post('/api/v1/quality-gate', { name: named('unscoped gate') }));
@@ -452,8 +461,8 @@ export function projectScopeSuite(t: SystemUnderTest): void {
       const ids = [ofB.id, shared.id, everywhere.id, mine.id];
       expect(results(ok(await scoped.delete('/api/v1/trackers', { ids, force: true })))).to.deep.equal({
         [ofB.id]: 'not_found',
-        [shared.id]: 'conflict',
-        [everywhere.id]: 'conflict',
+        [shared.id]: 'forbidden',
+        [everywhere.id]: 'forbidden',
         [mine.id]: 'deleted',
       });
       expect(ok(await t.admin.get(`/api/v1/tracker/${shared.id}`)).projects).to.have.length(2);
