@@ -127,7 +127,7 @@ export class MatrixFixtures {
       'SBOM',
     );
     // Rules for a CVE no issue has, so that they change no status the other routes read.
-    this.ruleB = await this.rule({ project_codes: [this.b], cve: 'CVE-1999-0001' });
+    this.ruleB = await this.rule({ active_for_all: false, project_codes: [this.b], cve: 'CVE-1999-0001' });
     this.ruleAll = await this.rule({ active_for_all: true, cve: 'CVE-1999-0001' });
     this.gateB = await this.gate();
     this.conditionB = ok(await this.admin.post('/api/v1/condition', this.conditionBody(this.gateB)), 'condition').id;

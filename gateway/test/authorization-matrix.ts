@@ -437,7 +437,7 @@ export const MATRIX: Record<string, MatrixEntry> = {
     FORBIDDEN,
   ),
   deleteSecurityRules: bulkDelete('/api/v1/security-rules', (fx) =>
-    fx.rule({ project_codes: [fx.b], cve: 'CVE-1999-0001' }),
+    fx.rule({ active_for_all: false, project_codes: [fx.b], cve: 'CVE-1999-0001' }),
   ),
   createQualityGate: send(
     () => '/api/v1/quality-gate',
@@ -455,7 +455,7 @@ export const MATRIX: Record<string, MatrixEntry> = {
   createCondition: send(
     () => '/api/v1/condition',
     (fx) => fx.conditionBody(fx.gateB),
-    REFUSED,
+    UNKNOWN,
   ),
   updateCondition: send(
     (fx) => `/api/v1/condition/${fx.conditionB}`,
