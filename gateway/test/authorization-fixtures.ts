@@ -47,6 +47,7 @@ export class MatrixFixtures {
   checkGroupB = '';
   scanB = '';
   issuesB: string[] = [];
+  issueA = '';
   /** Issues of B for routes that use one up (delete it, link it to a ticket), one each. */
   private spares: string[] = [];
   private lastScan = '';
@@ -120,6 +121,7 @@ export class MatrixFixtures {
     this.issuesB = await this.upload(this.checkB, 2);
     this.scanB = this.lastScan;
     this.spares = await this.upload(await this.check(this.layerB), 40);
+    [this.issueA] = await this.upload(await this.check(this.layerA), 1);
     ok(
       await this.admin
         .withHeaders({ 'content-type': 'application/json' })

@@ -59,6 +59,20 @@ export function authorizationMatrix(t: SystemUnderTest): void {
     }
   });
 
+  it('links an issue of A, for a caller of A, only into a tracker that serves A (or every project)', async () => {
+    const key = ok(
+      await fx.admin.post(`/api/v1/issue/${await fx.spareIssue()}/ticket`, { tracker_id: fx.trackerB }),
+    ).key;
+    const link = async (tracker: string) =>
+      (await scoped.api()).put(`/api/v1/issue/${fx.issueA}/ticket`, { tracker_id: tracker, key });
+    const refused = await link(fx.trackerB);
+    expect(refused.status, JSON.stringify(refused.body)).to.equal(400);
+    expect(refused.body.error.details.map((d: { field: string }) => d.field)).to.deep.equal(['tracker_id']);
+    expect(JSON.stringify(refused.body)).not.to.contain(fx.b);
+    ok(await link(await fx.tracker([fx.a])), 'a tracker of A');
+    ok(await link(await fx.tracker(['*'])), 'a tracker of every project');
+  });
+
   const call = async (api: Api, route: RouteSpec, probe: Probe): Promise<ApiResponse> => {
     const method = route.method.toUpperCase();
     if (probe.raw)

@@ -10,6 +10,7 @@ import {
   OutboundPolicy,
   OutboundRefusedError,
   pageOf,
+  projectSetIncludes,
   Principal,
   SecretBox,
   ServiceData,
@@ -411,7 +412,16 @@ export class Trackers {
   /** Links an issue to a ticket that exists in the tracker (read now, so the link starts with its status). */
   async linkTicket(principal: Principal, issueId: string, trackerId: string, key: string) {
     const tracker = await this.find(trackerId);
-    if (!(await this.visibleIssues(principal, [issueId])).has(issueId)) throw notFound(`Issue ${issueId}`);
+    const issue = (await this.visibleIssues(principal, [issueId])).get(issueId);
+    if (!issue) throw notFound(`Issue ${issueId}`);
+    // A caller limited to some projects reads tickets only of a tracker that serves the issue's project
+    // (or every project, or none yet), never of one set up for other projects.
+    const served = trackerProjects(tracker.projects);
+    const empty = !served.every && served.codes.length === 0;
+    if (principal.projects !== null && !empty && !projectSetIncludes(served, issue.projectCode))
+      throw invalid(`Tracker ${trackerId} does not serve project ${issue.projectCode}`, [
+        { field: 'tracker_id', problem: "is a tracker of other projects than the issue's" },
+      ]);
     let state;
     try {
       state = await this.port(tracker).get(key);
