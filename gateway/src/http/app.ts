@@ -13,6 +13,7 @@ import {
   notFoundHandler,
   observeHttp,
   RateLimiter,
+  requestBytes,
   requestContext,
   RouteSpec,
   sendError,
@@ -49,7 +50,8 @@ const wrap =
   };
 
 /**
- * Every /api/v1 request passes, in order: request id, per-IP rate limit, the route table (404/405/410),
+ * Every /api/v1 request passes, in order: request id, the request's bytes (400 for a path, query or
+ * header that is not UTF-8), per-IP rate limit, the route table (404/405/410),
  * authentication (401), per-token rate limit, the route's permission (403), the body size limit
  * (413), and is then proxied to its service with an internal token that vouches for the caller.
  */
@@ -62,6 +64,7 @@ export function createGatewayApp(deps: GatewayDeps): express.Express {
   app.use(requestContext());
   app.use(healthRoutes(deps.readiness));
   app.use(accessLog(log));
+  app.use(requestBytes());
   app.use(
     '/api',
     wrap(async (req) => deps.perIp.consume(req.ip ?? 'unknown')),
@@ -112,7 +115,7 @@ export function createGatewayApp(deps: GatewayDeps): express.Express {
         }),
       );
     }
-    handlers.push(bodyLimit(route.upload?.maxBytes ?? config.BODY_LIMIT_BYTES), proxyFor(route.service));
+    handlers.push(bodyLimit(route.upload?.maxBytes ?? config.BODY_LIMIT_BYTES, log), proxyFor(route.service));
     router[route.method](expressPath(route.path), ...handlers);
   }
   app.use(router);

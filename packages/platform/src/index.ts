@@ -20,6 +20,7 @@ export * from './grpc/grpc';
 export * from './grpc/clients';
 export * from './http/routes';
 export * from './http/server';
+export * from './http/request-bytes';
 export * from './http/upload';
 export * from './http/validation';
 export * from './secrets';
