@@ -68,6 +68,36 @@ export function sessionSuite(t: SystemUnderTest): void {
     expect(bearer.status).to.equal(400);
   });
 
+  it('refuses a CSRF value that was not issued with the session beside it: a planted cookie pair, or another session\u2019s value (403)', async () => {
+    const s = await login();
+    const other = await login();
+    const planted = 'planted-by-a-sibling-domain';
+    const attempts: [string, string][] = [
+      [`bulwark_session=${valueOf(s.session)}; bulwark_csrf=${planted}`, planted],
+      [`bulwark_session=${valueOf(s.session)}; bulwark_csrf=${other.body.csrf_token}`, other.body.csrf_token],
+      // The random part of this session's own value with another signature.
+      [
+        `bulwark_session=${valueOf(s.session)}; bulwark_csrf=${s.body.csrf_token.split('.')[0]}.${other.body.csrf_token.split('.')[1]}`,
+        `${s.body.csrf_token.split('.')[0]}.${other.body.csrf_token.split('.')[1]}`,
+      ],
+    ];
+    for (const [cookie, header] of attempts) {
+      const res = await t.anon
+        .withHeaders({ cookie, 'x-csrf-token': header })
+        .post('/api/v1/project', { code: 'csrf-planted', name: 'never created' });
+      expect(res.status, `${cookie}: ${JSON.stringify(res.body)}`).to.equal(403);
+      expect(res.body.error.message).to.contain('X-CSRF-Token');
+    }
+    expect((await t.admin.get('/api/v1/project/csrf-planted')).status).to.equal(404);
+    // Each session's own value still passes, the other's too with its own cookie.
+    for (const own of [s, other]) {
+      const res = await t.anon
+        .withHeaders({ cookie: cookieHeader(own), 'x-csrf-token': own.body.csrf_token })
+        .put('/api/v1/issues/status', { ids: [] });
+      expect(res.status, 'the CSRF check passed and the service validated the body').to.equal(400);
+    }
+  });
+
   it('answers a bad login body with 400 naming the field, wrong credentials with 401, never setting cookies', async () => {
     const bad = await t.anon.post('/api/v1/auth/session', { username: '', extra: 1 });
     expect(bad.status).to.equal(400);

@@ -20,6 +20,7 @@ import {
 } from '@bulwark/platform';
 import { Authenticator } from '../auth/authenticator';
 import type { GatewayConfig } from '../config';
+import { CsrfValues } from '../auth/csrf';
 import { sessionRouter, sessionToken } from '../auth/session';
 import { consoleRouter } from './console';
 import { docsRouter } from './docs';
@@ -70,8 +71,10 @@ export function createGatewayApp(deps: GatewayDeps): express.Express {
     wrap(async (req) => deps.perIp.consume(req.ip ?? 'unknown')),
   );
   app.use(docsRouter(deps.version));
+  const csrf = new CsrfValues(deps.internalAuth.derivedKey('csrf'));
   app.use(
     sessionRouter({
+      csrf,
       identityUrl: deps.upstreams.identity,
       authenticator: deps.authenticator,
       internalAuth: deps.internalAuth,
@@ -103,7 +106,7 @@ export function createGatewayApp(deps: GatewayDeps): express.Express {
       const access = route.access;
       handlers.push(
         wrap(async (req) => {
-          const token = sessionToken(req) ?? Authenticator.bearerToken(req.header('authorization'));
+          const token = sessionToken(req, csrf) ?? Authenticator.bearerToken(req.header('authorization'));
           req.principal = await deps.authenticator.authenticate(token);
           await deps.perToken.consume(req.principal.tokenId);
           if (access.kind === 'permission') {
