@@ -212,6 +212,29 @@ export function sessionSuite(t: SystemUnderTest): void {
       expect(res.headers.get('content-type'), p).to.contain('application/json');
     }
     expect((await fetch(`${base()}/healthz`)).headers.get('content-type')).to.contain('application/json');
-    expect((await fetch(`${base()}/api/v1/swagger/index.html`)).headers.get('content-security-policy')).to.equal(null);
+  });
+
+  it('serves Swagger UI with the console\u2019s security headers and a policy of its own files, its initializer a file that keeps no token', async () => {
+    const page = await fetch(`${base()}/api/v1/swagger/index.html`);
+    expect(page.status).to.equal(200);
+    const html = await page.text();
+    expect(html, 'no inline script').not.to.match(/<script(?![^>]*\bsrc=)[^>]*>/);
+    const csp = page.headers.get('content-security-policy')!;
+    for (const d of [
+      "default-src 'self'",
+      "script-src 'self'",
+      "frame-ancestors 'none'",
+      "object-src 'none'",
+      "base-uri 'none'",
+    ])
+      expect(csp).to.contain(d);
+    expect(csp).not.to.contain('unsafe-inline');
+    expect(page.headers.get('x-frame-options')).to.equal('DENY');
+    expect(page.headers.get('x-content-type-options')).to.equal('nosniff');
+    expect(page.headers.get('referrer-policy')).to.equal('no-referrer');
+    const init = await fetch(`${base()}/api/v1/swagger/swagger-initializer.js`);
+    expect(init.headers.get('content-security-policy')).to.equal(csp);
+    const script = await init.text();
+    expect(script).to.contain('persistAuthorization: false').and.not.to.contain('persistAuthorization: true');
   });
 }
