@@ -31,6 +31,7 @@ export * from './git';
 export * from './outbound/policy';
 export * from './outbound/egress-proxy';
 export * from './outbound/dispatcher';
+export * from './outbound/credential-origin';
 export * from './periodic';
 export * from './last-resort';
 export * from './csv';

@@ -1,4 +1,13 @@
-import { AppError, conflict, FieldProblem, invalid, Logger, SecretBox, ServiceData } from '@bulwark/platform';
+import {
+  AppError,
+  assertCredentialStaysWith,
+  conflict,
+  FieldProblem,
+  invalid,
+  Logger,
+  SecretBox,
+  ServiceData,
+} from '@bulwark/platform';
 import type { IdentityConfig } from './config';
 import { OidcClient, ProviderUnavailable, SSO_DEFAULTS, SsoPerson, SsoRefusal, SsoSettings } from './domain/oidc';
 import { loginSettingsStore } from './store/login-settings';
@@ -82,6 +91,9 @@ export class SingleSignOn {
     const before = await this.current();
     const settings: SsoSettings = { ...before.settings, ...fields };
     const secret = newSecret ?? before.secret;
+    // The stored client secret goes only to the provider it was stored for.
+    if (newSecret === undefined && before.secret && settings.issuer && settings.issuer !== before.settings.issuer)
+      assertCredentialStaysWith(before.settings.issuer ?? [], settings.issuer, 'issuer');
     for (const field of ['issuer', 'redirect_uri'] as const) {
       const value = settings[field];
       if (value && !URL.canParse(value))
