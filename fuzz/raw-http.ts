@@ -185,7 +185,10 @@ async function main(): Promise<number> {
         `process alive: ${alive ? 'yes' : 'no'}, /healthz: gateway ${gatewayHealthy ? 'yes' : 'no'}, catalog ${catalogHealthy ? 'yes' : 'no'}`,
     );
     for (const f of failures.slice(0, 10))
-      console.log(`fuzz-raw: seed ${SEED}, request #${f.index} to the ${f.target}: ${f.what}\n${f.request}\n`);
+      console.log(
+        `fuzz-raw: seed ${SEED}, request #${f.index} to the ${f.target}: ${f.what}; its bytes, to replay:\n` +
+          `  (printf '%b' '${f.request}'; sleep 2) | nc 127.0.0.1 <port>\n`,
+      );
     for (const e of logged.slice(0, 10)) console.log(`fuzz-raw: error log: ${e.code} ${e.route}`);
     for (const l of failedLines.slice(0, 10)) console.log(`fuzz-raw: log: ${l.slice(0, 600)}`);
     const ok =

@@ -75,12 +75,15 @@ export function exchange(port: number, request: WireRequest, timeoutMs: number):
   });
 }
 
-/** Bytes as a reader can see them in a report: printable ASCII as is, everything else escaped. */
+/**
+ * Bytes as one line a shell replays: printable ASCII as is, CR and LF as `\r` and `\n`, everything
+ * else (a quote and a backslash too) as `\xNN`, which `printf '%b'` turns back into the bytes.
+ */
 export function printable(pieces: Buffer[], max = 1500): string {
   const text = Buffer.concat(pieces)
     .toString('latin1')
-    .replace(/[^\x20-\x7e]/g, (c) =>
-      c === '\r' ? '\\r' : c === '\n' ? '\\n\n' : `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`,
+    .replace(/[^\x20-\x7e]|['\\]/g, (c) =>
+      c === '\r' ? '\\r' : c === '\n' ? '\\n' : `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`,
     );
   return text.length > max ? `${text.slice(0, max)}... (${text.length - max} more characters)` : text;
 }
