@@ -97,16 +97,24 @@ export function directorySuite(t: SystemUnderTest): void {
     it('keeps the stored bind password for the directories it was stored for: other urls without it are a 400 naming urls', async () => {
       expect((await put(settingsFor())).status).to.equal(200);
       const other = ldap.url.replace(/:(\d+)$/, (_, port: string) => `:${Number(port) + 1}`);
-      for (const urls of [[other], [ldap.url.replace('ldap://', 'ldaps://')], [ldap.url, 'ldap://directory.example']]) {
-        const res = await put({ urls });
-        expect(res.status, JSON.stringify(res.body)).to.equal(400);
-        expect(res.body.error.details.map((d: { field: string }) => d.field)).to.deep.equal(['urls']);
+      try {
+        for (const urls of [
+          [other],
+          [ldap.url.replace('ldap://', 'ldaps://')],
+          [ldap.url, 'ldap://directory.example'],
+        ]) {
+          const res = await put({ urls });
+          expect(res.status, JSON.stringify(res.body)).to.equal(400);
+          expect(res.body.error.details.map((d: { field: string }) => d.field)).to.deep.equal(['urls']);
+        }
+        expect((await t.admin.get('/api/v1/ldap/settings')).body.urls).to.deep.equal([ldap.url]);
+        // The same directory, or another with the password given again, is fine.
+        expect((await put({ urls: [ldap.url], timeout_seconds: 6 })).status).to.equal(200);
+        expect((await put({ urls: [other], bind_password: ldap.bindPassword })).status).to.equal(200);
+      } finally {
+        // The tests after this one use the working settings.
+        expect((await put(settingsFor())).status).to.equal(200);
       }
-      expect((await t.admin.get('/api/v1/ldap/settings')).body.urls).to.deep.equal([ldap.url]);
-      // The same directory, or another with the password given again, is fine.
-      expect((await put({ urls: [ldap.url], timeout_seconds: 6 })).status).to.equal(200);
-      expect((await put({ urls: [other], bind_password: ldap.bindPassword })).status).to.equal(200);
-      expect((await put(settingsFor())).status).to.equal(200);
     });
 
     it('says allowed only once the service account binds', async () => {
