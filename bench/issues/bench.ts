@@ -8,10 +8,9 @@ import os from 'node:os';
 import type { Finding } from '@bulwark/findings';
 import { createLogger, openDatabase } from '@bulwark/platform';
 import { SCAN_EVENTS } from '@bulwark/contracts';
-import { testServiceData } from '@bulwark/testkit';
 import { Ingestion, ScanCompleted } from '../../services/issues/src/ingestion';
 import { migrations } from '../../services/issues/src/migrations';
-import { QualityGates } from '../../services/issues/src/quality-gates';
+import { GateEvaluation } from '../../services/issues/src/gate-evaluation';
 import { issueStore, SortKey } from '../../services/issues/src/store/issues';
 import { backendCpu } from '../postgres-backend';
 import { dropDatabase, fillIssues, p95, QUERIES, settle } from './dataset';
@@ -80,7 +79,7 @@ async function main() {
   url.pathname = `/bulwark_bench_issues_${Date.now()}`;
   const db = await openDatabase({ service: 'issues-bench', url: url.toString(), dataDir: '/tmp', migrations });
   const log = createLogger('bench');
-  const gates = new QualityGates(testServiceData(db), scanning as never, catalog as never);
+  const gates = new GateEvaluation(scanning as never, catalog as never);
   const ingestion = new Ingestion(
     scanning as never,
     catalog as never,

@@ -2,6 +2,7 @@ import express, { NextFunction, Request, Response } from 'express';
 import {
   accessLog,
   AppError,
+  assertRouteScope,
   errorHandler,
   expressPath,
   forbidden,
@@ -52,8 +53,8 @@ const wrap =
 
 /**
  * Every /api/v1 request passes, in order: request id, the request's bytes (400 for a path, query or
- * header that is not UTF-8), per-IP rate limit, the route table (404/405/410),
- * authentication (401), per-token rate limit, the route's permission (403), the body size limit
+ * header that is not UTF-8), per-IP rate limit, the route table (404/405/410), authentication (401),
+ * per-token rate limit, the route's permission and its project scope (403), the body size limit
  * (413), and is then proxied to its service with an internal token that vouches for the caller.
  */
 export function createGatewayApp(deps: GatewayDeps): express.Express {
@@ -114,6 +115,7 @@ export function createGatewayApp(deps: GatewayDeps): express.Express {
               throw forbidden(`Requires permission ${access.key}:${access.letter}`);
             // Services apply one project list: the projects of the permission this route requires.
             req.principal = scopedTo(req.principal, access.key, access.letter);
+            assertRouteScope(req.principal, access);
           }
         }),
       );

@@ -1,4 +1,5 @@
 import { z } from './zod';
+import type { PermissionLetter, ProjectScope } from '@bulwark/platform';
 
 /** Query strings carry text: these read booleans and numbers from it strictly. */
 export const queryBool = z
@@ -99,8 +100,13 @@ export const errorBody = z
   })
   .openapi('Error');
 
-/** A route's access: the permission key and letter it needs. */
-export const perm = (key: string, letter: 'r' | 'w' | 'x' | 'd') => ({ kind: 'permission' as const, key, letter });
+/** A route's access: the permission key and letter it needs, and what its objects are to project scope. */
+export const perm = (key: string, letter: PermissionLetter, scope: ProjectScope) => ({
+  kind: 'permission' as const,
+  key,
+  letter,
+  scope,
+});
 
 type Outer<K> = K extends `${infer O}[${string}]` ? O : never;
 type Inner<K, O extends string> = K extends `${O}[${infer I}]` ? I : never;

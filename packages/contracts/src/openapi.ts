@@ -12,6 +12,7 @@ Conventions of every service:
 - **Permissions**: a role maps permission keys to letters: ${Object.entries(PERMISSION_LETTERS)
   .map(([l, m]) => `\`${l}\` ${m}`)
   .join(', ')}.
+- **Project scope** (\`x-permission.project_scope\` on each operation): a role limited to some projects gives its letters on those only. \`project\`: objects of one project; another project's answers 404 and lists leave it out. \`project-set\`: objects that apply to a set of projects (every project, by tag, by code); a limited caller sees those touching its projects (with only its own projects' codes and tags) and changes one only when the set lies within its projects, never one for every project or by tag (403). \`organisation\`: objects of the whole organisation; reading needs the letter, changing needs it on every project (403). \`unscoped\`: organisation settings, read and changed only with the letter on every project. \`grants\`: users, roles and groups; a caller grants, and acts on users who hold, only rights it holds itself on the same projects (403 naming the missing permission), and only administrators give or take the \`admin\` role.
 - **Success**: 200 with the resource as JSON; a created resource includes its \`id\` (projects also their \`code\`). Ids of records are strings; times are ISO 8601 UTC.
 - **Lists**: \`{ "items": [...], "total": N, "page": P, "limit": L }\`; \`page\` from 1, \`limit\` default 50, maximum 1000 (above: 400). Unknown query parameters: 400 naming them.
 - **Bulk operations** take \`{ "ids": [...] }\` (projects: \`{ "codes": [...] }\`) and answer per id what was done.
@@ -100,7 +101,9 @@ export function buildOpenApiDocument(routes: RouteSpec[], version: string): Reco
           },
       ...(route.gone ? { deprecated: true } : {}),
       ...(route.access.kind === 'permission'
-        ? { 'x-permission': { key: route.access.key, letter: route.access.letter } }
+        ? {
+            'x-permission': { key: route.access.key, letter: route.access.letter, project_scope: route.access.scope },
+          }
         : {}),
     };
     registry.registerPath(config);

@@ -1,4 +1,5 @@
 export * from './auth';
+export * from './project-scope';
 export * from './config';
 export * from './context';
 export * from './errors';

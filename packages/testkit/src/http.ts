@@ -62,9 +62,28 @@ export class Api {
     return this.request<T>('DELETE', path, body);
   }
 
+  /** As an administrator: creates a local user with these roles and answers its id. */
+  async createUser(username: string, password: string, roles: string[] = []): Promise<string> {
+    const res = await this.post<{ id: string }>('/api/v1/user', {
+      username,
+      password,
+      password_confirmation: password,
+      roles,
+    });
+    if (res.status !== 200)
+      throw new Error(`creating user ${username} failed: ${res.status} ${JSON.stringify(res.body)}`);
+    return res.body.id;
+  }
+
   async login(username: string, password: string): Promise<string> {
     const res = await this.post<{ access_token: string }>('/api/v1/auth/login', { username, password });
     if (res.status !== 200) throw new Error(`login as ${username} failed: ${res.status} ${JSON.stringify(res.body)}`);
     return res.body.access_token;
   }
+}
+
+/** The body of an answer that must have `status`; otherwise fails the test, showing the body. */
+export function expectStatus(res: ApiResponse, status: number): Json {
+  if (res.status !== status) throw new Error(`expected HTTP ${status}, got ${res.status}: ${JSON.stringify(res.body)}`);
+  return res.body;
 }

@@ -7,3 +7,4 @@ export * from './git-server';
 export * from './oidc-provider';
 export * from './jira-contract-server';
 export * from './license';
+export * from './users';

@@ -2,20 +2,13 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
-
-const ROOT = path.resolve(__dirname, '../../..');
+import { readmeTable, ROOT } from './readme-tables';
 
 /** The paths in the first column of the README's layout table (the one headed `| path | what |`). */
 function layoutPaths(): string[] {
-  const lines = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8').split('\n');
-  const start = lines.indexOf('| path | what |');
-  expect(start, 'the layout table').to.be.greaterThan(-1);
-  const rows = lines.slice(start + 2);
-  const table = rows.slice(
-    0,
-    rows.findIndex((l) => !l.startsWith('|')),
+  return readmeTable('| path | what |', 'the layout table').flatMap(([paths]) =>
+    [...paths.matchAll(/`([^`]+)`/g)].map((m) => m[1].replace(/\/$/, '')),
   );
-  return table.flatMap((row) => [...row.split('|')[1].matchAll(/`([^`]+)`/g)].map((m) => m[1].replace(/\/$/, '')));
 }
 
 /**

@@ -3,18 +3,21 @@ import { identitySuite } from '../../../services/identity/test/identity.suite';
 import { directorySuite } from '../../../services/identity/test/directory.suite';
 import { ssoSuite } from '../../../services/identity/test/sso.suite';
 import { groupsSuite } from '../../../services/identity/test/groups.suite';
+import { escalationSuite } from '../../../services/identity/test/escalation.suite';
 import { catalogSuite } from '../../../services/catalog/test/catalog.suite';
+import { projectScopeSuite } from '../../../services/catalog/test/project-scope.suite';
 import { scanningSuite } from '../../../services/scanning/test/scanning.suite';
 import { scannersSuite } from '../../../services/scanning/test/scanners.suite';
 import { hostileRepositorySuite } from '../../../services/scanning/test/hostile-repository.suite';
 import { issuesSuite } from '../../../services/issues/test/issues.suite';
 import { trackersSuite } from '../../../services/issues/test/trackers.suite';
+import { issueSettingsScopeSuite } from '../../../services/issues/test/project-scope.suite';
 import { reportingSuite } from '../../../services/reporting/test/reporting.suite';
 import { notificationsSuite } from '../../../services/notifications/test/notifications.suite';
 import { errorsLogSuite } from '../../../services/notifications/test/errors-log.suite';
 import { licenseSuite } from '../../../services/identity/test/license.suite';
 import { directAccessSuite, gatewaySuite } from '../../../gateway/test/gateway.suite';
-import { authorizationWalk } from '../../../gateway/test/authorization-walk.suite';
+import { authorizationMatrix } from '../../../gateway/test/authorization-matrix.suite';
 import { sessionSuite } from '../../../gateway/test/session.suite';
 import { cliPipelineSuite } from '../../cli/test/pipeline.suite';
 
@@ -27,16 +30,19 @@ describeSystem({
   'directory login (LDAP)': directorySuite,
   'single sign-on (OIDC)': ssoSuite,
   'user groups': groupsSuite,
+  'no escalation of rights': escalationSuite,
   'catalog service': catalogSuite,
+  'project scope of sources, tools, notifiers, events and reports': projectScopeSuite,
   'scanning service': scanningSuite,
   'real scanners end to end': scannersSuite,
   'hostile repository scanned by every CLI tool': hostileRepositorySuite,
   'issues service': issuesSuite,
   'task trackers (Redmine for real, Jira contract server)': trackersSuite,
+  'project scope of issue settings (rules, gates, policies, trackers)': issueSettingsScopeSuite,
   'reporting service': reportingSuite,
   'notifications service': notificationsSuite,
   'the CLI in CI pipelines': cliPipelineSuite,
   'error log': errorsLogSuite,
   license: licenseSuite,
-  'authorization walk over the route table': authorizationWalk,
+  'authorization matrix over the route table': authorizationMatrix,
 });

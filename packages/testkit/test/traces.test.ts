@@ -17,7 +17,7 @@ import {
   startScaledMode,
   SystemUnderTest,
 } from '@bulwark/testkit';
-import { MANUAL_TOOL_TYPE, scanSetup } from '../../../services/scanning/test/scanning.suite';
+import { MANUAL_TOOL_TYPE, manualCheck, scanSetup } from '../../../services/scanning/test/scanning.suite';
 import { semgrepReport } from '../../../services/issues/test/issues.suite';
 
 /** One span as OTLP/HTTP JSON carries it (ids in hex). */
@@ -77,17 +77,6 @@ const attr = (s: OtlpSpan, key: string) => {
 
 /** A traceparent of the caller's own (sampled) span, so the test knows the trace to look for. */
 const callerTrace = () => ({ traceId: randomBytes(16).toString('hex'), callerSpanId: randomBytes(8).toString('hex') });
-const newCheck = async (admin: Api, env: Awaited<ReturnType<typeof scanSetup>>) => {
-  const check = await admin.post('/api/v1/check', {
-    layer_id: env.layerId,
-    security_tool_id: env.tools[0],
-    scan_source_id: env.sourceId,
-    source_auth: { branch_name: 'main' },
-    run_scan_task: { type: 'manual' },
-  });
-  expect(check.status, JSON.stringify(check.body)).to.equal(200);
-  return check.body.id as string;
-};
 const waitIngested = async (admin: Api, scanId: string, issues: (n: number) => boolean) => {
   const deadline = Date.now() + 240000;
   while (!issues((await admin.get(`/api/v1/issues/count?filter[scan]=${scanId}`)).body.count)) {
@@ -178,7 +167,7 @@ describe('traces over OTLP and metrics on METRICS_PORT [TARGET=all]', function (
   it('follows an upload in one trace: gateway, scanning over HTTP, the bus to issues, and the gRPC calls of its ingestion; logs carry the trace id', async function () {
     this.timeout(120000);
     const env = await scanSetup(underTest(), git, 'app', [MANUAL_TOOL_TYPE]);
-    const checkId = await newCheck(t.admin, env);
+    const checkId = await manualCheck(t.admin, env);
     const { traceId, callerSpanId } = callerTrace();
     const logs: string[] = [];
     const stopCapture = captureLogLines((line) => logs.push(line));
@@ -212,7 +201,7 @@ describe('traces over OTLP and metrics on METRICS_PORT [TARGET=all]', function (
     requireInfra(this, 'scanners');
     git.addRepository('secrets', path.resolve(__dirname, '../../../services/scanning/test/fixtures/secrets-app'));
     const env = await scanSetup(underTest(), git, 'secrets', [GITLEAKS_TOOL_TYPE]);
-    const checkId = await newCheck(t.admin, env);
+    const checkId = await manualCheck(t.admin, env);
     const { traceId, callerSpanId } = callerTrace();
     const run = await t.admin
       .withHeaders({ traceparent: `00-${traceId}-${callerSpanId}-01` })
@@ -264,7 +253,7 @@ describe('traces over OTLP across processes [scaled mode: the gateway, identity 
   it('follows an upload from a gateway process to the services process, through Kafka to the ingestion and its gRPC calls', async function () {
     this.timeout(180000);
     const env = await scanSetup({ mode: 'scaled', sys: sys!, admin, anon: sys!.api }, git, 'app', [MANUAL_TOOL_TYPE]);
-    const checkId = await newCheck(admin, env);
+    const checkId = await manualCheck(admin, env);
     const { traceId, callerSpanId } = callerTrace();
     await uploadTraced(admin, checkId, traceId, callerSpanId);
     const chain = await chainToCaller(receiver, traceId, callerSpanId);

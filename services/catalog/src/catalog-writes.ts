@@ -4,7 +4,7 @@ import { CATALOG_EVENTS, EventPayload, writeEvent } from '@bulwark/contracts';
 /** The outcome of one id of a bulk request. */
 export type BulkStatus = {
   id: string;
-  status: 'deleted' | 'restored' | 'archived' | 'unarchived' | 'not_found' | 'conflict' | 'unchanged';
+  status: 'deleted' | 'restored' | 'archived' | 'unarchived' | 'not_found' | 'conflict' | 'forbidden' | 'unchanged';
   message?: string;
 };
 

@@ -1,20 +1,25 @@
 import {
+  assertMayChangeProjectSet,
+  canSeeProject,
   FieldProblem,
-  forbidden,
   hasPermission,
   invalid,
   isUuid,
+  mayChangeProjectSet,
+  notFound,
   Principal,
+  projectSetRefusal,
   Queryable,
+  scopedTo,
   ServiceData,
 } from '@bulwark/platform';
 import { TypedEvent, writeEvents } from '@bulwark/contracts';
 import { BulkStatus } from './catalog-writes';
 import { ChecksLookup, usedByMessage } from './checks-lookup';
-import { Access, AccessType, changeableBy, resolveAccess, usableIn, visibleTo } from './domain/access';
+import { Access, AccessType, projectSetOf, resolveAccess, seenBy, usableIn, visibleTo } from './domain/access';
 import type { Projects } from './projects';
 import { projectStore } from './store/projects';
-import { sourceStore } from './store/sources';
+import { SourceQuery, sourceStore } from './store/sources';
 import { toolStore } from './store/tools';
 
 export type ResourceKind = 'source' | 'tool';
@@ -23,10 +28,14 @@ export interface AccessInput {
   project_codes?: string[];
 }
 
-/** How one kind of resource is read, deleted and announced, for the deletion both kinds share. */
-export interface ResourceDeletion<R extends { access: Access }> {
+/** How one kind of resource is read by id. */
+export interface ResourceLookup<R extends { access: Access }> {
   kind: ResourceKind;
   get: (db: Queryable, id: string) => Promise<R | undefined>;
+}
+
+/** How one kind of resource is read, deleted and announced, for the deletion both kinds share. */
+export interface ResourceDeletion<R extends { access: Access }> extends ResourceLookup<R> {
   remove: (db: Queryable, id: string) => Promise<unknown>;
   /** The event that announces the deletion of the record with this id. */
   deleted: (record: R, id: string) => TypedEvent;
@@ -38,9 +47,10 @@ export function throwProblems(problems: FieldProblem[]): void {
 }
 
 /**
- * Who may see, change, use and delete sources and tools. A scoped caller sees global resources and
- * those of its projects (others: 404), and changes only resources wholly within them; a resource a
- * check uses cannot be deleted.
+ * Who may see, change, use and delete sources and tools, by platform's project-set rule (a global one
+ * applies to every project): a scoped caller sees global resources and those shared with one of its
+ * projects, with only its own codes (others: 404), and changes, runs or deletes only those wholly
+ * within its projects (403); a resource a check uses cannot be deleted.
  */
 export class ResourceAccess {
   constructor(
@@ -68,15 +78,22 @@ export class ResourceAccess {
       });
     }
     throwProblems(problems);
-    if (!changeableBy(p, access))
-      throw forbidden(
-        `A user limited to some projects can only give a ${kind} access_type "project" within its projects`,
-      );
+    assertMayChangeProjectSet(p, projectSetOf(access), `a ${access.accessType} ${kind}`);
     return access;
   }
 
-  mayChange(p: Principal, kind: ResourceKind, id: string, a: Access): void {
-    if (!changeableBy(p, a)) throw forbidden(`Only a user with access to every project of ${kind} ${id} can change it`);
+  /** A source or tool the caller sees: global, or shared with one of its projects (404 otherwise, as for none). */
+  async visible<R extends { access: Access }>(db: Queryable, p: Principal, id: string, how: ResourceLookup<R>) {
+    const record = isUuid(id) ? await how.get(db, id) : undefined;
+    if (!record || !visibleTo(p, record.access)) throw notFound(`${how.kind === 'source' ? 'Source' : 'Tool'} ${id}`);
+    return record;
+  }
+
+  /** One the caller may also change, run or delete: all its projects within the caller's (403 otherwise). */
+  async changeable<R extends { access: Access }>(db: Queryable, p: Principal, id: string, how: ResourceLookup<R>) {
+    const record = await this.visible(db, p, id, how);
+    assertMayChangeProjectSet(p, projectSetOf(record.access), `${how.kind} ${id}`);
+    return record;
   }
 
   async deleteUnused<R extends { access: Access }>(
@@ -94,8 +111,12 @@ export class ResourceAccess {
         const record = isUuid(id) ? await how.get(trx, id) : undefined;
         const users = inUse.filter((c) => (how.kind === 'source' ? c.scanSourceId : c.securityToolId) === id);
         if (!record || !visibleTo(p, record.access)) results.push({ id, status: 'not_found' });
-        else if (!changeableBy(p, record.access))
-          results.push({ id, status: 'conflict', message: 'shared with projects outside your scope' });
+        else if (!mayChangeProjectSet(p, projectSetOf(record.access)))
+          results.push({
+            id,
+            status: 'forbidden',
+            message: projectSetRefusal(p, projectSetOf(record.access), `${how.kind} ${id}`),
+          });
         else if (users.length > 0) results.push({ id, status: 'conflict', message: usedByMessage(users) });
         else {
           await how.remove(trx, id);
@@ -110,12 +131,28 @@ export class ResourceAccess {
   /** Sources and tools usable in a project (or all the caller sees), each part only with its read right. */
   async usable(p: Principal, projectCode: string | undefined) {
     if (projectCode) await this.projects.visible(this.data.db, p, projectCode);
-    const all = { page: 1, limit: 1000, scope: p.projects, usableIn: projectCode };
     const [sources, tools] = await Promise.all([
-      hasPermission(p, 'catalog.sources', 'r') ? sourceStore.list(this.data.db, all) : { items: [] },
-      hasPermission(p, 'catalog.tools', 'r') ? toolStore.list(this.data.db, all) : { items: [] },
+      this.usablePart(p, 'catalog.sources', projectCode, (q) => sourceStore.list(this.data.db, q)),
+      this.usablePart(p, 'catalog.tools', projectCode, (q) => toolStore.list(this.data.db, q)),
     ]);
-    return { sources: sources.items, tools: tools.items };
+    return { sources, tools };
+  }
+
+  /**
+   * One part of {@link usable}, within the projects its read right covers: the route needs no
+   * permission, so the gateway narrowed nothing. A project outside them leaves the part empty.
+   */
+  private async usablePart<R extends { access: Access }>(
+    p: Principal,
+    key: string,
+    projectCode: string | undefined,
+    list: (q: Pick<SourceQuery, 'page' | 'limit' | 'scope' | 'usableIn'>) => Promise<{ items: R[] }>,
+  ): Promise<R[]> {
+    if (!hasPermission(p, key, 'r')) return [];
+    const reader = scopedTo(p, key, 'r');
+    if (projectCode && !canSeeProject(reader, projectCode)) return [];
+    const { items } = await list({ page: 1, limit: 1000, scope: reader.projects, usableIn: projectCode });
+    return items.map((r) => seenBy(reader, r));
   }
 
   /** Whether a project's checks may use a source and a tool: the project live and not archived, both available to it. */

@@ -7,14 +7,13 @@ import {
   Logger,
   notFound,
   Principal,
-  Queryable,
   SecretBox,
   ServiceData,
 } from '@bulwark/platform';
 import { CATALOG_EVENTS, newEvent } from '@bulwark/contracts';
 import { BulkStatus, catalogEvent } from './catalog-writes';
 import type { CatalogConfig } from './config';
-import { visibleTo } from './domain/access';
+import { seenBy } from './domain/access';
 import { probeGit, ProbeResult } from './domain/git-probe';
 import {
   resolveConnection,
@@ -23,7 +22,7 @@ import {
   sourceType,
   SourceType,
 } from './domain/source-types';
-import { AccessInput, ResourceAccess, throwProblems } from './resource-access';
+import { AccessInput, ResourceAccess, ResourceLookup, throwProblems } from './resource-access';
 import { SourceRecord, sourceStore } from './store/sources';
 
 const sourceEvent = (s: SourceRecord) => ({
@@ -39,6 +38,8 @@ const sourceEvent = (s: SourceRecord) => ({
 const keepsStoredSecret = (given: Partial<SourceSettingsInput>, source: SourceRecord, after: SourceConnection) =>
   (after.password !== null && given.password === undefined && source.passwordSealed !== null) ||
   (after.sshPrivateKey !== null && given.ssh_private_key === undefined && source.sshKeySealed !== null);
+
+const SOURCES: ResourceLookup<SourceRecord> = { kind: 'source', get: (db, id) => sourceStore.get(db, id) };
 
 /**
  * Git sources checks scan. Their secrets are sealed with the master key before they are stored and
@@ -113,18 +114,13 @@ export class Sources {
     });
   }
 
-  private async visibleSource(db: Queryable, p: Principal, id: string): Promise<SourceRecord> {
-    const source = isUuid(id) ? await sourceStore.get(db, id) : undefined;
-    if (!source || !visibleTo(p, source.access)) throw notFound(`Source ${id}`);
-    return source;
+  async getSource(p: Principal, id: string) {
+    return seenBy(p, await this.access.visible(this.data.db, p, id, SOURCES));
   }
 
-  getSource(p: Principal, id: string) {
-    return this.visibleSource(this.data.db, p, id);
-  }
-
-  listSources(p: Principal, q: { page: number; limit: number; searchName?: string; searchSource?: string }) {
-    return sourceStore.list(this.data.db, { ...q, scope: p.projects });
+  async listSources(p: Principal, q: { page: number; limit: number; searchName?: string; searchSource?: string }) {
+    const page = await sourceStore.list(this.data.db, { ...q, scope: p.projects });
+    return { ...page, items: page.items.map((s) => seenBy(p, s)) };
   }
 
   async updateSource(
@@ -138,8 +134,7 @@ export class Sources {
     } & AccessInput,
   ) {
     return this.data.transaction(async (trx) => {
-      const source = await this.visibleSource(trx, p, id);
-      this.access.mayChange(p, 'source', id, source.access);
+      const source = await this.access.changeable(trx, p, id, SOURCES);
       const type = this.sourceTypeOrThrow(w.source_type_id ?? source.sourceTypeId, 'source_type_id');
       const { connection, problems } = resolveConnection(type, w.settings ?? {}, this.connectionOf(source));
       throwProblems(problems);
@@ -162,14 +157,16 @@ export class Sources {
 
   deleteSources(p: Principal, ids: string[]): Promise<BulkStatus[]> {
     return this.access.deleteUnused(p, ids, {
-      kind: 'source',
-      get: (trx, id) => sourceStore.get(trx, id),
+      ...SOURCES,
       remove: (trx, id) => sourceStore.delete(trx, id),
       deleted: (s, id) => newEvent(CATALOG_EVENTS.sourceDeleted, id, sourceEvent(s)),
     });
   }
 
-  /** Contacts the repository with the given settings; secrets left out come from `source_id` when given. */
+  /**
+   * Contacts the repository with the given settings; secrets left out come from `source_id` when
+   * given, a source the caller may change (running a stored source is x on it, like tool cleanup).
+   */
   async testSource(
     p: Principal,
     typeId: number,
@@ -177,7 +174,9 @@ export class Sources {
   ): Promise<ProbeResult> {
     const type = sourceType(typeId);
     if (!type) throw notFound(`Source type ${typeId}`);
-    const stored = w.source_id ? this.connectionOf(await this.visibleSource(this.data.db, p, w.source_id)) : undefined;
+    const stored = w.source_id
+      ? this.connectionOf(await this.access.changeable(this.data.db, p, w.source_id, SOURCES))
+      : undefined;
     // Stored secrets go only where they already went: never to another scheme, host or port named in the request.
     if (stored) assertCredentialStaysWith(stored.url, w.settings.url, 'settings.url');
     const secretsOnly = stored

@@ -8,15 +8,14 @@ import {
   Logger,
   notFound,
   Principal,
-  Queryable,
   SecretBox,
   ServiceData,
 } from '@bulwark/platform';
 import { CATALOG_EVENTS, newEvent, TOOL_TYPES, toolType, ToolType } from '@bulwark/contracts';
 import { BulkStatus, catalogEvent } from './catalog-writes';
-import { visibleTo } from './domain/access';
+import { seenBy } from './domain/access';
 import { resolveToolSettings } from './domain/tool-settings';
-import { AccessInput, ResourceAccess, throwProblems } from './resource-access';
+import { AccessInput, ResourceAccess, ResourceLookup, throwProblems } from './resource-access';
 import { ToolRecord, toolStore } from './store/tools';
 
 const toolEvent = (t: ToolRecord) => ({
@@ -27,6 +26,8 @@ const toolEvent = (t: ToolRecord) => ({
   access_type: t.access.accessType,
   project_codes: t.access.projectCodes,
 });
+
+const TOOLS: ResourceLookup<ToolRecord> = { kind: 'tool', get: (db, id) => toolStore.get(db, id) };
 
 /** Security tools checks run: a tool type, its version and settings; an API token is sealed like a source's secrets. */
 export class Tools {
@@ -78,17 +79,11 @@ export class Tools {
     });
   }
 
-  private async visibleTool(db: Queryable, p: Principal, id: string): Promise<ToolRecord> {
-    const tool = isUuid(id) ? await toolStore.get(db, id) : undefined;
-    if (!tool || !visibleTo(p, tool.access)) throw notFound(`Tool ${id}`);
-    return tool;
+  async getTool(p: Principal, id: string) {
+    return seenBy(p, await this.access.visible(this.data.db, p, id, TOOLS));
   }
 
-  getTool(p: Principal, id: string) {
-    return this.visibleTool(this.data.db, p, id);
-  }
-
-  listTools(
+  async listTools(
     p: Principal,
     q: {
       page: number;
@@ -104,7 +99,8 @@ export class Tools {
     const typeIds = searchType
       ? TOOL_TYPES.filter((t) => t.name.toLowerCase().includes(searchType.toLowerCase())).map((t) => t.id)
       : undefined;
-    return toolStore.list(this.data.db, { ...rest, typeIds, scope: p.projects });
+    const page = await toolStore.list(this.data.db, { ...rest, typeIds, scope: p.projects });
+    return { ...page, items: page.items.map((t) => seenBy(p, t)) };
   }
 
   async updateTool(
@@ -113,8 +109,7 @@ export class Tools {
     w: { name?: string; description?: string; version?: string; settings?: Record<string, unknown> } & AccessInput,
   ) {
     return this.data.transaction(async (trx) => {
-      const tool = await this.visibleTool(trx, p, id);
-      this.access.mayChange(p, 'tool', id, tool.access);
+      const tool = await this.access.changeable(trx, p, id, TOOLS);
       const type = this.toolTypeOrThrow(tool.typeId);
       let settings = tool.settings;
       let apiTokenSealed = tool.apiTokenSealed;
@@ -150,8 +145,7 @@ export class Tools {
 
   deleteTools(p: Principal, ids: string[]): Promise<BulkStatus[]> {
     return this.access.deleteUnused(p, ids, {
-      kind: 'tool',
-      get: (trx, id) => toolStore.get(trx, id),
+      ...TOOLS,
       remove: (trx, id) => toolStore.delete(trx, id),
       deleted: (t, id) => newEvent(CATALOG_EVENTS.toolDeleted, id, toolEvent(t)),
     });
@@ -167,8 +161,7 @@ export class Tools {
    * the scanning service drops the workspaces it keeps for the tool.
    */
   async cleanupTool(p: Principal, id: string) {
-    const tool = await this.visibleTool(this.data.db, p, id);
-    this.access.mayChange(p, 'tool', id, tool.access);
+    await this.access.changeable(this.data.db, p, id, TOOLS);
     const dir = this.toolCacheDir(id);
     const removed = { files: 0, bytes: 0 };
     if (fs.existsSync(dir)) {

@@ -10,10 +10,10 @@ import {
   SystemUnderTest,
   uniqueSuffix,
   freePort,
+  userWithRole,
   type Json,
 } from '@bulwark/testkit';
 
-const PASSWORD = 'catalog-user-password-1';
 const GIT_USER = 'ci-bot';
 
 /** A client that keeps every response body, so the suite can prove no secret was ever returned. */
@@ -122,26 +122,9 @@ export function catalogSuite(t: SystemUnderTest): void {
 
   /** A user whose role grants every catalog letter but only in `projects`. */
   async function scopedUser(projects: string[]): Promise<Api> {
-    const role = `scoped_${uniqueSuffix()}`;
     const all = ['r', 'w', 'x', 'd'];
-    expectOk(
-      await admin.post('/api/v1/role', {
-        role_code: role,
-        role_name: 'Scoped',
-        system_scopes: projects.map((p) => `project:${p}`),
-        roles: { 'catalog.sources': all, 'catalog.tools': all, 'catalog.projects': all, 'catalog.layers': all },
-      }),
-    );
-    const username = `scoped_${uniqueSuffix()}`;
-    expectOk(
-      await admin.post('/api/v1/user', {
-        username,
-        password: PASSWORD,
-        password_confirmation: PASSWORD,
-        roles: [role],
-      }),
-    );
-    return new RecordingApi(t.anon.baseUrl, await t.anon.login(username, PASSWORD), bodies);
+    const rights = { 'catalog.sources': all, 'catalog.tools': all, 'catalog.projects': all, 'catalog.layers': all };
+    return new RecordingApi(t.anon.baseUrl, (await userWithRole(admin, t.anon, rights, projects)).token, bodies);
   }
 
   before(async function () {

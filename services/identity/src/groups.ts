@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { conflict, Db, FieldProblem, invalid, isUuid, notFound, Queryable } from '@bulwark/platform';
+import { conflict, Db, FieldProblem, invalid, isUuid, notFound, Principal, Queryable } from '@bulwark/platform';
 import { IDENTITY_EVENTS } from '@bulwark/contracts';
 import type { DirectoryLogins } from './directory';
 import { directoryKey } from './domain/groups';
+import { visibleGroupProjects } from './domain/visibility';
 import { ADMIN_ROLE, LAST_ADMIN_MESSAGE } from './domain/permissions';
+import { EscalationGuard } from './escalation-guard';
 import { GroupRecord, groupStore, GroupWrite } from './store/groups';
 import { BulkStatus, identityEvent, RightsChanges } from './rights-changes';
 import { roleStore } from './store/roles';
@@ -32,7 +34,9 @@ const dedupeBy = (values: string[], key: (v: string) => string) => {
 /**
  * User groups: members (users named, and directory groups), roles, and the projects the roles are
  * limited to. Every change commits with its event, then moves the auth epoch, so members' rights
- * change at once on every gateway. No change may leave no administrator who can log in.
+ * change at once on every gateway. No change may leave no administrator who can log in. A group
+ * hands its roles to its members, so creating, changing or deleting one needs holding its roles on
+ * its projects, before and after the change (the escalation rule).
  */
 export class UserGroups {
   constructor(
@@ -89,7 +93,7 @@ export class UserGroups {
       throw conflict(`A group named ${name} exists`, [{ field: 'name', problem: 'is taken by another group' }]);
   }
 
-  async create(input: GroupInput & { name: string }): Promise<GroupRecord> {
+  async create(principal: Principal, input: GroupInput & { name: string }): Promise<GroupRecord> {
     const w: GroupWrite = {
       name: input.name,
       description: input.description ?? '',
@@ -102,6 +106,7 @@ export class UserGroups {
     return this.changes.commit(async (trx) => {
       const write = await this.checked(trx, w);
       await this.nameFree(trx, write.name);
+      await (await EscalationGuard.of(trx, principal)).group({ ...write, roles: write.roles ?? [] }, { kind: 'grant' });
       const id = randomUUID();
       await groupStore.insert(trx, id, write);
       await identityEvent(trx, IDENTITY_EVENTS.groupCreated, id, { id, name: write.name });
@@ -109,17 +114,37 @@ export class UserGroups {
     });
   }
 
-  async get(id: string): Promise<GroupRecord> {
+  /** A caller limited to some projects sees a group of every project or touching one of its projects, and only its own codes and tags. */
+  async get(principal: Principal, id: string): Promise<GroupRecord> {
     const group = isUuid(id) ? await groupStore.get(this.db, id) : undefined;
-    if (!group) throw notFound(`Group ${id}`);
-    return group;
+    const projects = group && visibleGroupProjects(principal, group, await this.callerTags(principal));
+    if (!group || !projects) throw notFound(`Group ${id}`);
+    return { ...group, ...projects };
   }
 
-  list(q: { page: number; limit: number; searchName?: string; searchProjectTags?: string }) {
-    return groupStore.list(this.db, q);
+  async list(
+    principal: Principal,
+    q: { page: number; limit: number; search: { name?: string; project_tags?: string } },
+  ) {
+    const tags = await this.callerTags(principal);
+    const page = await groupStore.list(this.db, {
+      page: q.page,
+      limit: q.limit,
+      searchName: q.search.name,
+      searchProjectTags: q.search.project_tags,
+      touching: principal.projects === null ? undefined : { codes: principal.projects, tags },
+    });
+    return {
+      ...page,
+      items: page.items.map((g) => ({ ...g, ...(visibleGroupProjects(principal, g, tags) ?? g) })),
+    };
   }
 
-  async update(id: string, input: GroupInput): Promise<GroupRecord> {
+  private callerTags(principal: Principal): Promise<string[]> {
+    return principal.projects === null ? Promise.resolve([]) : groupStore.tagsOf(this.db, principal.projects);
+  }
+
+  async update(principal: Principal, id: string, input: GroupInput): Promise<GroupRecord> {
     if (!isUuid(id)) throw notFound(`Group ${id}`);
     // Read before the transaction: the single-process mode's embedded database has one connection.
     const directoryLogin = await this.directory.configured();
@@ -137,6 +162,9 @@ export class UserGroups {
         roles: input.roles ?? current.roles,
       });
       await this.nameFree(trx, write.name, id);
+      const guard = await EscalationGuard.of(trx, principal);
+      await guard.group(current, { kind: 'grantor', action: 'Changing', what: `group ${current.name}` });
+      await guard.group({ ...write, roles: write.roles ?? current.roles }, { kind: 'grant' });
       await userStore.lockAdministrators(trx, ADMIN_ROLE);
       const before = await userStore.workingAdminIds(trx, ADMIN_ROLE, directoryLogin);
       await groupStore.update(trx, id, write);
@@ -147,16 +175,26 @@ export class UserGroups {
     });
   }
 
-  async delete(ids: string[]): Promise<BulkStatus[]> {
+  async delete(principal: Principal, ids: string[]): Promise<BulkStatus[]> {
     const directoryLogin = await this.directory.configured();
     return this.changes.commit(async (trx) => {
       await userStore.lockAdministrators(trx, ADMIN_ROLE);
       const adminsAtStart = (await userStore.workingAdminIds(trx, ADMIN_ROLE, directoryLogin)).size;
+      const guard = await EscalationGuard.of(trx, principal);
       const results: BulkStatus[] = [];
       for (const id of ids) {
         const group = isUuid(id) ? await groupStore.get(trx, id) : undefined;
         if (!group) {
           results.push({ id, status: 'not_found' });
+          continue;
+        }
+        const refusal = await guard.refusalForGroup(group, {
+          kind: 'grantor',
+          action: 'Deleting',
+          what: `group ${group.name}`,
+        });
+        if (refusal) {
+          results.push({ id, status: 'forbidden', message: refusal });
           continue;
         }
         try {

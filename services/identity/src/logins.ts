@@ -16,7 +16,7 @@ import type { IdentityConfig } from './config';
 import type { DirectoryLogins } from './directory';
 import { DirectoryPerson, DirectoryRefusal } from './domain/ldap';
 import type { SsoPerson } from './domain/oidc';
-import { claimGroupKeys, directoryKey, groupGrants, ldapGroupKeys } from './domain/groups';
+import { claimGroupKeys, directoryKey, ldapGroupKeys } from './domain/groups';
 import { effectiveRights } from './domain/permissions';
 import {
   API_TOKEN_PREFIX,
@@ -34,6 +34,7 @@ import { roleStore } from './store/roles';
 import { revokedSessionStore } from './store/sessions';
 import { tokenStore } from './store/tokens';
 import { UserRecord, userStore } from './store/users';
+import { userGrants } from './user-grants';
 
 export interface AuthenticatedCaller {
   principal: Principal;
@@ -235,23 +236,9 @@ export class Logins {
     return { principal: await this.principalOf(user, 'login', claims.jti), expiresAt: claims.expiresAt };
   }
 
-  /**
-   * The caller's rights: its own roles, and the roles of its user groups limited to the projects each
-   * group covers (tags turned into project codes from identity's copy of the catalog's tags). They
-   * end in the one project scope of the principal, which every service applies.
-   */
+  /** The caller's rights, which end in the one project scope of the principal that every service applies. */
   private async principalOf(user: UserRecord, tokenKind: 'login' | 'api', tokenId: string): Promise<Principal> {
-    const groups = await groupStore.grantsOf(this.db, user.id);
-    const roles = await roleStore.grants(this.db, [...new Set([...user.roles, ...groups.flatMap((g) => g.roles)])]);
-    const tagged = await groupStore.projectsTagged(
-      this.db,
-      groups.flatMap((g) => g.projectTags),
-    );
-    const own = new Set(user.roles);
-    const rights = effectiveRights([
-      ...roles.filter((r) => own.has(r.code)),
-      ...groupGrants(groups, new Map(roles.map((r) => [r.code, r])), tagged),
-    ]);
+    const rights = effectiveRights(await userGrants(this.db, user));
     return {
       userId: user.id,
       username: user.username,
@@ -297,7 +284,7 @@ export class Logins {
         { field: 'current_password', problem: 'is not the current password' },
       ]);
     }
-    const next = checkNewPassword(password, confirmation, this.config.PASSWORD_MIN_LENGTH);
+    const next = checkNewPassword(password, confirmation, this.config.PASSWORD_MIN_LENGTH, [user.username]);
     const hash = await hashPassword(next);
     return this.changes.commit(async (trx) => {
       await userStore.update(trx, user.id, { passwordHash: hash, needPasswordChange: false, endSessions: true });

@@ -1,9 +1,15 @@
-import { conflict, Db, FieldProblem, invalid, notFound } from '@bulwark/platform';
+import { conflict, Db, FieldProblem, invalid, notFound, Principal } from '@bulwark/platform';
 import { IDENTITY_EVENTS, isPermissionKey } from '@bulwark/contracts';
+import { visibleSystemScopes } from './domain/visibility';
+import { EscalationGuard } from './escalation-guard';
 import { BulkStatus, identityEvent, RightsChanges } from './rights-changes';
 import { roleStore, RoleWrite } from './store/roles';
 
-/** Roles: permission keys with their letters, bound to directory groups; the built-in admin role is fixed. */
+/**
+ * Roles: permission keys with their letters, bound to directory groups; the built-in admin role is
+ * fixed. A role acts on its holders, so creating, changing or deleting one needs holding what it
+ * grants, before and after the change (the escalation rule).
+ */
 export class Roles {
   constructor(
     private readonly db: Db,
@@ -19,48 +25,61 @@ export class Roles {
       throw invalid(`Unknown permission keys: ${problems.map((p) => p.field).join(', ')}`, problems);
   }
 
-  async createRole(code: string, w: RoleWrite) {
+  async createRole(principal: Principal, code: string, w: RoleWrite) {
     this.checkRoleContent(w.permissions);
     return this.changes.commit(async (trx) => {
       if (await roleStore.get(trx, code))
         throw conflict(`Role ${code} already exists`, [{ field: 'role_code', problem: 'already exists' }]);
+      (await EscalationGuard.of(trx, principal)).grant([
+        { code, permissions: w.permissions, systemScopes: w.systemScopes },
+      ]);
       await roleStore.insert(trx, code, w);
       await identityEvent(trx, IDENTITY_EVENTS.roleCreated, code, { role_code: code });
       return (await roleStore.get(trx, code))!;
     });
   }
 
-  async getRole(code: string) {
+  /** A caller limited to some projects sees a role of every project or of one of its projects, and only its own codes. */
+  async getRole(principal: Principal, code: string) {
     const role = await roleStore.get(this.db, code);
-    if (!role) throw notFound(`Role ${code}`);
-    return role;
+    const systemScopes = role && visibleSystemScopes(principal, role.systemScopes);
+    if (!role || !systemScopes) throw notFound(`Role ${code}`);
+    return { ...role, systemScopes };
   }
 
-  async updateRole(code: string, patch: Partial<RoleWrite>) {
+  async updateRole(principal: Principal, code: string, patch: Partial<RoleWrite>) {
     this.checkRoleContent(patch.permissions);
     return this.changes.commit(async (trx) => {
       const role = await roleStore.get(trx, code);
       if (!role) throw notFound(`Role ${code}`);
       if (role.builtin) throw conflict(`Role ${code} is built in and cannot be changed`);
-      await roleStore.update(trx, code, {
+      const next: RoleWrite = {
         name: patch.name ?? role.name,
         permissions: patch.permissions ?? role.permissions,
         description: patch.description ?? role.description,
         domainGroup: patch.domainGroup ?? role.domainGroup,
         systemScopes: patch.systemScopes ?? role.systemScopes,
-      });
+      };
+      const guard = await EscalationGuard.of(trx, principal);
+      guard.grant([role], { kind: 'grantor', action: 'Changing', what: `role ${code}` });
+      guard.grant([{ code, permissions: next.permissions, systemScopes: next.systemScopes }]);
+      await roleStore.update(trx, code, next);
       await identityEvent(trx, IDENTITY_EVENTS.roleUpdated, code, { role_code: code });
       return (await roleStore.get(trx, code))!;
     });
   }
 
-  async deleteRoles(codes: string[], detach: boolean): Promise<BulkStatus[]> {
+  async deleteRoles(principal: Principal, codes: string[], detach: boolean): Promise<BulkStatus[]> {
     return this.changes.commit(async (trx) => {
+      const guard = await EscalationGuard.of(trx, principal);
       const results: BulkStatus[] = [];
       for (const code of codes) {
         const role = await roleStore.get(trx, code);
+        const refusal =
+          role && guard.refusalToGrant([role], { kind: 'grantor', action: 'Deleting', what: `role ${code}` });
         if (!role) results.push({ id: code, status: 'not_found' });
         else if (role.builtin) results.push({ id: code, status: 'conflict', message: 'built-in role' });
+        else if (refusal) results.push({ id: code, status: 'forbidden', message: refusal });
         else {
           const holders = await roleStore.holders(trx, code);
           const groups = await roleStore.groupHolders(trx, code);
@@ -85,7 +104,17 @@ export class Roles {
     });
   }
 
-  listRoles(q: { page: number; limit: number; searchId?: string; searchName?: string }) {
-    return roleStore.list(this.db, q);
+  async listRoles(principal: Principal, q: { page: number; limit: number; search: { id?: string; name?: string } }) {
+    const page = await roleStore.list(this.db, {
+      page: q.page,
+      limit: q.limit,
+      searchId: q.search.id,
+      searchName: q.search.name,
+      touching: principal.projects ?? undefined,
+    });
+    return {
+      ...page,
+      items: page.items.map((r) => ({ ...r, systemScopes: visibleSystemScopes(principal, r.systemScopes) ?? [] })),
+    };
   }
 }

@@ -5,11 +5,21 @@ import {
   FieldProblem,
   invalid,
   Logger,
+  Principal,
   SecretBox,
   ServiceData,
 } from '@bulwark/platform';
 import type { IdentityConfig } from './config';
-import { OidcClient, ProviderUnavailable, SSO_DEFAULTS, SsoPerson, SsoRefusal, SsoSettings } from './domain/oidc';
+import {
+  changedMappedRoles,
+  OidcClient,
+  ProviderUnavailable,
+  SSO_DEFAULTS,
+  SsoPerson,
+  SsoRefusal,
+  SsoSettings,
+} from './domain/oidc';
+import { EscalationGuard } from './escalation-guard';
 import { loginSettingsStore } from './store/login-settings';
 import { roleStore } from './store/roles';
 import { ssoPendingStore } from './store/sso-pending';
@@ -86,7 +96,8 @@ export class SingleSignOn {
     return this.view(await this.current());
   }
 
-  async updateSettings(patch: SsoSettingsPatch) {
+  /** A change of role_mapping grants the roles it maps: the caller must hold each role gained or lost (the escalation rule). */
+  async updateSettings(principal: Principal, patch: SsoSettingsPatch) {
     const { client_secret: newSecret, ...fields } = patch;
     const before = await this.current();
     const settings: SsoSettings = { ...before.settings, ...fields };
@@ -115,9 +126,11 @@ export class SingleSignOn {
     const missing = SingleSignOn.missing(settings, secret);
     if (settings.enabled && missing.length > 0)
       throw invalid(`Single sign-on cannot be enabled: ${missing.map((p) => p.field).join(', ')} missing`, missing);
-    await this.data.transaction((trx) =>
-      loginSettingsStore.put(trx, 'sso', { ...settings }, secret ? this.secrets.seal(secret) : null),
-    );
+    const remapped = changedMappedRoles(before.settings.role_mapping, settings.role_mapping);
+    await this.data.transaction(async (trx) => {
+      if (remapped.length > 0) await (await EscalationGuard.of(trx, principal)).grantRoles(remapped);
+      await loginSettingsStore.put(trx, 'sso', { ...settings }, secret ? this.secrets.seal(secret) : null);
+    });
     this.log.info('sso settings changed', { fields: Object.keys(patch), enabled: settings.enabled });
     return this.getSettings();
   }

@@ -12,10 +12,13 @@ import {
   serializeAcrossReplicas,
 } from '@bulwark/platform';
 import { IDENTITY_EVENTS } from '@bulwark/contracts';
+import { revokeAllTokensOf } from './api-tokens';
 import type { IdentityConfig } from './config';
 import type { DirectoryLogins } from './directory';
 import { ADMIN_ROLE, LAST_ADMIN_MESSAGE } from './domain/permissions';
+import { passwordWeakness } from './domain/password-policy';
 import { checkNewPassword, hashPassword } from './domain/secrets';
+import { EscalationGuard } from './escalation-guard';
 import { ensureUserRoom, userLimitReached } from './license';
 import { BulkStatus, identityEvent, RightsChanges } from './rights-changes';
 import { groupStore } from './store/groups';
@@ -58,11 +61,16 @@ export class Users {
       if (await userStore.byUsername(trx, 'admin')) return;
       const generated = !this.config.BULWARK_ADMIN_PASSWORD;
       const password = this.config.BULWARK_ADMIN_PASSWORD ?? randomBytes(12).toString('base64url');
+      // A weak BULWARK_ADMIN_PASSWORD does not stop the start (deployments set it once and forget it):
+      // the admin is asked to change it at the first login instead.
+      const weakness = generated ? undefined : passwordWeakness(password, ['admin']);
+      if (weakness)
+        this.log.warn('BULWARK_ADMIN_PASSWORD is weak; the admin must change it at the first login', { weakness });
       const id = randomUUID();
       await userStore.insert(trx, id, 'admin', {
         passwordHash: await hashPassword(password),
         displayName: 'Administrator',
-        needPasswordChange: generated,
+        needPasswordChange: generated || weakness !== undefined,
       });
       await userStore.setRoles(trx, id, [ADMIN_ROLE]);
       await identityEvent(trx, IDENTITY_EVENTS.userCreated, id, { id, username: 'admin' });
@@ -87,16 +95,19 @@ export class Users {
       throw invalid(`Unknown role codes: ${problems.map((p) => p.problem).join('; ')}`, problems);
   }
 
-  async createUser(input: {
-    username: string;
-    password?: string;
-    password_confirmation?: string;
-    display_name?: string;
-    email?: string;
-    need_password_change?: boolean;
-    active_directory?: boolean;
-    roles?: string[];
-  }): Promise<UserRecord> {
+  async createUser(
+    principal: Principal,
+    input: {
+      username: string;
+      password?: string;
+      password_confirmation?: string;
+      display_name?: string;
+      email?: string;
+      need_password_change?: boolean;
+      active_directory?: boolean;
+      roles?: string[];
+    },
+  ): Promise<UserRecord> {
     const directory = input.active_directory ?? false;
     if (directory && input.password) {
       throw invalid('Invalid password: directory users have no local password', [
@@ -106,7 +117,9 @@ export class Users {
     const hash = directory
       ? null
       : await hashPassword(
-          checkNewPassword(input.password, input.password_confirmation, this.config.PASSWORD_MIN_LENGTH),
+          checkNewPassword(input.password, input.password_confirmation, this.config.PASSWORD_MIN_LENGTH, [
+            input.username,
+          ]),
         );
     const roles = [...new Set(input.roles ?? [])];
     return this.changes.commit(async (trx) => {
@@ -114,6 +127,7 @@ export class Users {
       if (await userStore.byUsername(trx, input.username)) {
         throw conflict(`User ${input.username} already exists`, [{ field: 'username', problem: 'already exists' }]);
       }
+      await (await EscalationGuard.of(trx, principal)).grantRoles(roles);
       await ensureUserRoom(trx);
       const id = randomUUID();
       await userStore.insert(trx, id, input.username, {
@@ -158,7 +172,7 @@ export class Users {
           { field: 'password', problem: 'must be absent for a directory user' },
         ]);
       passwordHash = await hashPassword(
-        checkNewPassword(input.password, input.password_confirmation, this.config.PASSWORD_MIN_LENGTH),
+        checkNewPassword(input.password, input.password_confirmation, this.config.PASSWORD_MIN_LENGTH, [user.username]),
       );
     } else if (directory && !user.activeDirectory) {
       passwordHash = null;
@@ -181,6 +195,9 @@ export class Users {
     }
     return this.changes.commit(async (trx) => {
       await this.checkRolesExist(trx, roles);
+      const guard = await EscalationGuard.of(trx, principal);
+      await guard.actOn(user, input.password === undefined ? 'Changing' : 'Setting the password of');
+      if (roles) await guard.grantRoles(roles);
       await userStore.lockAdministrators(trx, ADMIN_ROLE);
       const adminsBefore = await this.workingAdmins(trx, directoryLogin);
       await userStore.update(trx, id, {
@@ -210,13 +227,16 @@ export class Users {
       if (deleted) await userStore.lockAdministrators(trx, ADMIN_ROLE);
       // Read once; the deletions below take their ids out, so the last one left is refused.
       const admins = deleted ? await this.workingAdmins(trx, directoryLogin) : new Set<string>();
+      const guard = await EscalationGuard.of(trx, principal);
       const results: BulkStatus[] = [];
       for (const id of ids) {
         const user = isUuid(id) ? await userStore.get(trx, id) : undefined;
+        const refusal = user && (await guard.refusalForUser(user, deleted ? 'Deleting' : 'Restoring'));
         if (!user) results.push({ id, status: 'not_found' });
         else if (deleted && id === principal.userId)
           results.push({ id, status: 'conflict', message: 'you cannot delete yourself' });
         else if (Boolean(user.deletedAt) === deleted) results.push({ id, status: 'unchanged' });
+        else if (refusal) results.push({ id, status: 'forbidden', message: refusal });
         else if (deleted && admins.has(id) && admins.size === 1)
           results.push({ id, status: 'conflict', message: lastAdminConflict().message });
         else {
@@ -227,6 +247,8 @@ export class Users {
           }
           admins.delete(id);
           await userStore.setDeleted(trx, id, deleted);
+          // Revoked, not only refused while deleted: a restore gives the user back, not their old tokens.
+          if (deleted) await revokeAllTokensOf(trx, id, principal.userId);
           await identityEvent(trx, deleted ? IDENTITY_EVENTS.userDeleted : IDENTITY_EVENTS.userRestored, id, {
             id,
             username: user.username,

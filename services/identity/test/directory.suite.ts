@@ -50,9 +50,15 @@ export function directorySuite(t: SystemUnderTest): void {
     it('are in the OpenAPI document with their permissions, the bind password write-only', async () => {
       const doc = (await t.anon.get('/api/v1/swagger/doc.json')).body;
       const perm = (path: string, method: string) => doc.paths[path][method]['x-permission'];
-      expect(perm('/api/v1/ldap/settings', 'get')).to.deep.equal({ key: 'settings.authentication', letter: 'r' });
-      expect(perm('/api/v1/ldap/settings', 'put')).to.deep.equal({ key: 'settings.authentication', letter: 'w' });
-      expect(perm('/api/v1/ldap/test', 'post')).to.deep.equal({ key: 'settings.authentication', letter: 'x' });
+      // Login settings are the whole organisation's: a caller limited to some projects gets 403.
+      const settingsPermission = (letter: string) => ({
+        key: 'settings.authentication',
+        letter,
+        project_scope: 'unscoped',
+      });
+      expect(perm('/api/v1/ldap/settings', 'get')).to.deep.equal(settingsPermission('r'));
+      expect(perm('/api/v1/ldap/settings', 'put')).to.deep.equal(settingsPermission('w'));
+      expect(perm('/api/v1/ldap/test', 'post')).to.deep.equal(settingsPermission('x'));
       expect(doc.components.schemas.LdapSettingsUpdate.properties).to.have.property('bind_password');
       expect(doc.components.schemas.LdapSettings.properties).not.to.have.property('bind_password');
     });

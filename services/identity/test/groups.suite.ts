@@ -84,11 +84,15 @@ export function groupsSuite(t: SystemUnderTest): void {
     it('are in the OpenAPI document with their permissions; DELETE /group/{id} is gone (410)', async () => {
       const doc = (await t.anon.get('/api/v1/swagger/doc.json')).body;
       const perm = (path: string, method: string) => doc.paths[path][method]['x-permission'];
-      expect(perm('/api/v1/group', 'post')).to.deep.equal({ key: 'administration.groups', letter: 'w' });
-      expect(perm('/api/v1/groups', 'get')).to.deep.equal({ key: 'administration.groups', letter: 'r' });
-      expect(perm('/api/v1/groups', 'delete')).to.deep.equal({ key: 'administration.groups', letter: 'd' });
-      expect(perm('/api/v1/group/{id}', 'get')).to.deep.equal({ key: 'administration.groups', letter: 'r' });
-      expect(perm('/api/v1/group/{id}', 'put')).to.deep.equal({ key: 'administration.groups', letter: 'w' });
+      const routes: [string, string, string][] = [
+        ['/api/v1/group', 'post', 'w'],
+        ['/api/v1/groups', 'get', 'r'],
+        ['/api/v1/groups', 'delete', 'd'],
+        ['/api/v1/group/{id}', 'get', 'r'],
+        ['/api/v1/group/{id}', 'put', 'w'],
+      ];
+      for (const [path, method, letter] of routes)
+        expect(perm(path, method)).to.deep.equal({ key: 'administration.groups', letter, project_scope: 'grants' });
       const params = doc.paths['/api/v1/groups'].get.parameters.map((p: { name: string }) => p.name);
       expect(params).to.include.members(['search[name]', 'search[project_tags]', 'page', 'limit']);
       expect(doc.components.schemas.GroupCreate.properties).to.include.keys(

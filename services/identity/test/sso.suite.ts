@@ -83,6 +83,7 @@ export function ssoSuite(t: SystemUnderTest): void {
       expect(doc.paths['/api/v1/sso/settings'].put['x-permission']).to.deep.equal({
         key: 'settings.authentication',
         letter: 'w',
+        project_scope: 'unscoped',
       });
       expect(doc.paths['/api/v1/sso/login'].get.responses).to.have.property('302').and.not.to.have.property('200');
       expect(doc.paths['/api/v1/sso/callback'].get.responses['200'].content['application/json'].schema.$ref).to.equal(

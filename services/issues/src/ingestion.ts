@@ -14,7 +14,7 @@ import { DedupRule, matchKey, ruleFor, scopeOf } from './domain/match-key';
 import { KeyedFinding, KnownIssue, planChunk, statusSetByScan } from './domain/chunk-plan';
 import { countIngestion } from './ingestion-metrics';
 import { OPEN_STATUSES, STATUS, statusOnDetection } from './domain/statuses';
-import type { QualityGates } from './quality-gates';
+import type { GateEvaluation } from './gate-evaluation';
 import { HistoryEntry, historyStore } from './store/history';
 import { IssueStatus, issueStore, runStatement } from './store/issues';
 import { SecurityRuleRecord, securityRuleStore } from './store/security-rules';
@@ -52,7 +52,7 @@ export class Ingestion {
   constructor(
     private readonly scanning: ScanningClient,
     private readonly catalog: CatalogClient,
-    private readonly gates: QualityGates,
+    private readonly gates: GateEvaluation,
     private readonly log: Logger,
     private readonly chunkSize: number,
   ) {}

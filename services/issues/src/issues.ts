@@ -378,23 +378,4 @@ export class Issues {
       return out;
     });
   }
-
-  async addTransition(from: number, to: number) {
-    return this.data.transaction(async (trx) => {
-      const known = new Set((await statusStore.list(trx)).map((s) => s.id));
-      for (const [field, v] of [
-        ['from_status_id', from],
-        ['to_status_id', to],
-      ] as const) {
-        if (!known.has(v)) throw invalid(`Unknown ${field}`, [{ field, problem: 'is not a known status id' }]);
-      }
-      if (from === to)
-        throw invalid('A transition needs two statuses', [
-          { field: 'to_status_id', problem: 'must differ from from_status_id' },
-        ]);
-      const created = await statusStore.addTransition(trx, from, to);
-      if (!created) throw conflict(`The transition ${from} -> ${to} exists`);
-      return created;
-    });
-  }
 }

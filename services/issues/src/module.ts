@@ -8,7 +8,11 @@ import {
 } from '@bulwark/platform';
 import { onEvents, routesOf, SCAN_EVENTS, TOPICS } from '@bulwark/contracts';
 import { catalogV1, issuesV1, scanningV1 } from '@bulwark/proto';
+import { CallerScopes } from './caller-scope';
 import { readIssuesConfig } from './config';
+import { DedupRules } from './dedup-rules';
+import { GateConditions } from './gate-conditions';
+import { GateEvaluation } from './gate-evaluation';
 import { issuesGrpc } from './grpc/issues-grpc';
 import { issuesHandlers } from './http/handlers';
 import { trackerHandlers } from './http/tracker-handlers';
@@ -17,8 +21,10 @@ import { CyclonedxExports } from './exports';
 import { Ingestion } from './ingestion';
 import { Issues } from './issues';
 import { migrations } from './migrations';
+import { Policies } from './policies';
 import { QualityGates } from './quality-gates';
 import { SecurityRules } from './security-rules';
+import { Statuses } from './statuses';
 import { Trackers } from './trackers';
 
 export const issuesModule: ModuleDefinition = {
@@ -39,7 +45,8 @@ export const issuesModule: ModuleDefinition = {
       ctx.peer('catalog').grpcAddress,
       host.auth,
     );
-    const gates = new QualityGates(host, scanning.client, catalog.client);
+    const scopes = new CallerScopes(catalog.client);
+    const gates = new QualityGates(host, catalog.client, scopes);
     const rules = new SecurityRules(host, host.log, config.ISSUES_RULE_EXPIRY_POLL_MS);
     const issues = new Issues(host);
     const compaction = new PeriodicTask(
@@ -74,7 +81,13 @@ export const issuesModule: ModuleDefinition = {
       () => trackers.drainPushes(),
       host.log,
     );
-    const ingestion = new Ingestion(scanning.client, catalog.client, gates, host.log, config.ISSUES_INGEST_CHUNK);
+    const ingestion = new Ingestion(
+      scanning.client,
+      catalog.client,
+      new GateEvaluation(scanning.client, catalog.client),
+      host.log,
+      config.ISSUES_INGEST_CHUNK,
+    );
     host.grpc.add(issuesV1.IssuesServiceService, 'bulwark.issues.v1.IssuesService', issuesGrpc(host.db));
     await host.consume(
       'ingestion',
@@ -83,7 +96,18 @@ export const issuesModule: ModuleDefinition = {
     );
     const boms = new CyclonedxExports(host.db, scanning.client, catalog.client, () => issues.statusNames());
     const started = await host.serve(routesOf('issues'), {
-      ...issuesHandlers(host.db, issues, rules, gates, trackers, boms),
+      ...issuesHandlers({
+        db: host.db,
+        issues,
+        statuses: new Statuses(host),
+        dedupRules: new DedupRules(host),
+        rules,
+        gates,
+        conditions: new GateConditions(host, gates, scopes),
+        policies: new Policies(host, gates, scopes),
+        trackers,
+        boms,
+      }),
       ...trackerHandlers(trackers),
     });
     rules.start();

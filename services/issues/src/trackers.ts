@@ -9,6 +9,7 @@ import {
   Logger,
   notFound,
   OutboundPolicy,
+  pageOf,
   Principal,
   SecretBox,
   ServiceData,
@@ -25,12 +26,14 @@ import {
   renderTicket,
   TicketIssue,
 } from './domain/tickets';
+import { CallerScope } from './caller-scope';
 import { statusChanged } from './events';
 import { recordIntegrationFailure } from './integrations/failures';
 import type { TrackerHttp } from './integrations/http';
 import { JiraTracker } from './integrations/jira';
 import { TrackerError, TrackerPort } from './integrations/port';
 import { RedmineTracker } from './integrations/redmine';
+import { trackerInScope, trackerProjects } from './tracker-scope';
 import { historyStore } from './store/history';
 import { issueStore } from './store/issues';
 import { statusStore } from './store/settings';
@@ -54,6 +57,8 @@ type TicketResult = {
 };
 
 const SEARCH_CHUNK = 50;
+/** At most this many trackers are read for one list of a caller limited to some projects. */
+const READ_CAP = 10000;
 /**
  * A claim on an issue's ticket outlives its request only when that request died between the claim
  * and its release; past this age another request may take it (far beyond any tracker call's timeout).
@@ -87,9 +92,21 @@ export class Trackers {
     return (await trackerStore.ticketCounts(this.data.db, [id])).get(id) ?? 0;
   }
 
-  /** A page of trackers, each with its number of tickets. */
-  async list(q: { page: number; limit: number; name?: string; types?: string[] }) {
-    const page = await trackerStore.list(this.data.db, q);
+  /**
+   * A page of trackers, each with its number of tickets. A tracker applies to the projects it maps
+   * (`*`: every project): a caller limited to some projects sees those mapping one of its projects
+   * (or none), with only its own projects' mappings, and changes only those mapping its own projects.
+   */
+  async list(principal: Principal, q: { page: number; limit: number; name?: string; types?: string[] }) {
+    const scope = new CallerScope(principal);
+    const page = scope.everyProject
+      ? await trackerStore.list(this.data.db, q)
+      : pageOf(
+          (await trackerStore.matching(this.data.db, q, READ_CAP))
+            .filter((t) => scope.sees(trackerProjects(t.projects)))
+            .map((t) => trackerInScope(scope, t)),
+          q,
+        );
     const counts = await trackerStore.ticketCounts(
       this.data.db,
       page.items.map((t) => t.id),
@@ -97,10 +114,29 @@ export class Trackers {
     return { items: page.items.map((t) => ({ tracker: t, tickets: counts.get(t.id) ?? 0 })), total: page.total };
   }
 
-  async get(id: string): Promise<TrackerRecord> {
+  private async find(id: string): Promise<TrackerRecord> {
     const t = await trackerStore.get(this.data.db, id);
     if (!t) throw notFound(`Tracker ${id}`);
     return t;
+  }
+
+  /** The tracker if the caller sees it (404 otherwise). */
+  private async seen(scope: CallerScope, id: string): Promise<TrackerRecord> {
+    const t = await this.find(id);
+    if (!scope.sees(trackerProjects(t.projects))) throw notFound(`Tracker ${id}`);
+    return t;
+  }
+
+  /** The tracker if the caller sees it (404 otherwise) and may change it (403 otherwise). */
+  private async changeable(scope: CallerScope, id: string): Promise<TrackerRecord> {
+    const t = await this.seen(scope, id);
+    scope.assertMayChange(trackerProjects(t.projects), `tracker ${id}`);
+    return t;
+  }
+
+  async get(principal: Principal, id: string): Promise<TrackerRecord> {
+    const scope = new CallerScope(principal);
+    return trackerInScope(scope, await this.seen(scope, id));
   }
 
   /**
@@ -154,14 +190,17 @@ export class Trackers {
     };
   }
 
-  async create(b: TrackerBody): Promise<TrackerRecord> {
+  async create(principal: Principal, b: TrackerBody): Promise<TrackerRecord> {
+    new CallerScope(principal).assertMayChange(trackerProjects(b.projects ?? []), 'this tracker');
     await this.checkUrl(b.url);
     await this.checkStatuses(b);
     return trackerStore.insert(this.data.db, this.input(b, this.secrets.seal(JSON.stringify(b.credentials))));
   }
 
-  async update(id: string, b: TrackerBody): Promise<TrackerRecord> {
-    const current = await this.get(id);
+  async update(principal: Principal, id: string, b: TrackerBody): Promise<TrackerRecord> {
+    const scope = new CallerScope(principal);
+    const current = await this.changeable(scope, id);
+    scope.assertMayChange(trackerProjects(b.projects ?? []), `tracker ${id}`);
     if (!b.credentials && b.type !== current.type)
       throw invalid('A tracker of another type needs its credentials', [
         { field: 'credentials', problem: `is required when type changes from ${current.type}` },
@@ -173,19 +212,25 @@ export class Trackers {
     const sealed = b.credentials ? this.secrets.seal(JSON.stringify(b.credentials)) : current.credentialsSealed;
     const row = await trackerStore.update(this.data.db, id, this.input(b, sealed));
     if (!row) throw notFound(`Tracker ${id}`);
-    return row;
+    return trackerInScope(scope, row);
   }
 
   /** A tracker is in use while a project is mapped to it or an issue is linked to one of its tickets. */
   async delete(principal: Principal, ids: string[], force: boolean) {
+    const scope = new CallerScope(principal);
     return this.data.transaction(async (trx) => {
-      const out: { id: string; status: 'deleted' | 'not_found' | 'conflict'; message?: string }[] = [];
+      const out: { id: string; status: 'deleted' | 'not_found' | 'conflict' | 'forbidden'; message?: string }[] = [];
       const doomed: string[] = [];
       const counts = await trackerStore.ticketCounts(trx, ids.filter(isUuid));
       for (const id of ids) {
         const t = isUuid(id) ? await trackerStore.get(trx, id) : undefined;
-        if (!t) {
+        const access = t && scope.access(trackerProjects(t.projects), `tracker ${id}`);
+        if (!t || !access?.sees) {
           out.push({ id, status: 'not_found' });
+          continue;
+        }
+        if (access.refusal) {
+          out.push({ id, status: 'forbidden', message: access.refusal });
           continue;
         }
         const tickets = counts.get(id) ?? 0;
@@ -281,7 +326,7 @@ export class Trackers {
 
   /** Creates tickets for a selection of issues, one per issue or per rule or CVE, and links them. */
   async createTickets(principal: Principal, trackerId: string, ids: string[], by: Grouping) {
-    const tracker = await this.get(trackerId);
+    const tracker = await this.find(trackerId);
     const unique = [...new Set(ids)];
     const issues = await this.visibleIssues(principal, unique);
     // Claimed before the link is read: a request that made a ticket meanwhile has linked it by now.
@@ -369,7 +414,7 @@ export class Trackers {
 
   /** Links an issue to a ticket that exists in the tracker (read now, so the link starts with its status). */
   async linkTicket(principal: Principal, issueId: string, trackerId: string, key: string) {
-    const tracker = await this.get(trackerId);
+    const tracker = await this.find(trackerId);
     if (!(await this.visibleIssues(principal, [issueId])).has(issueId)) throw notFound(`Issue ${issueId}`);
     let state;
     try {
@@ -501,8 +546,8 @@ export class Trackers {
     });
   }
 
-  async syncOne(id: string) {
-    return this.sync(await this.get(id));
+  async syncOne(principal: Principal, id: string) {
+    return this.sync(await this.changeable(new CallerScope(principal), id));
   }
 
   /** The schedule's run: every tracker with sync enabled, one after another. */

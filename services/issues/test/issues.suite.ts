@@ -5,7 +5,7 @@ import knex, { Knex } from 'knex';
 import sarifSchema from '@microsoft/jest-sarif/lib/schemas/sarif-2.1.0-rtm.5.json';
 import { Spec, Validation } from '@cyclonedx/cyclonedx-library';
 import { ADMIN_PASSWORD, type Api, GitServer, startGitServer, SystemUnderTest, type Json } from '@bulwark/testkit';
-import { MANUAL_TOOL_TYPE, scanSetup } from '../../scanning/test/scanning.suite';
+import { MANUAL_TOOL_TYPE, manualCheck, scanSetup } from '../../scanning/test/scanning.suite';
 
 interface SemgrepResult {
   rule: string;
@@ -95,16 +95,7 @@ export function issuesSuite(t: SystemUnderTest): void {
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
     return res.body;
   };
-  const newCheck = async (layerId = env.layerId) =>
-    ok(
-      await t.admin.post('/api/v1/check', {
-        layer_id: layerId,
-        security_tool_id: env.tools[0],
-        scan_source_id: env.sourceId,
-        source_auth: { branch_name: 'main' },
-        run_scan_task: { type: 'manual' },
-      }),
-    ).id as string;
+  const newCheck = (layerId = env.layerId) => manualCheck(t.admin, env, layerId);
   const issuesOf = async (query: string) => ok(await t.admin.get(`/api/v1/issues?limit=1000&${query}`));
 
   /** Uploads a report and waits until the issues service has ingested it (asynchronously, through the bus). */

@@ -2,17 +2,17 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import { AppError, createGrpcClient, InternalAuth } from '@bulwark/platform';
 import { catalogV1, scanningV1 } from '@bulwark/proto';
-import { DATABASE_BACKENDS, freePort, TestDatabase, testServiceData } from '@bulwark/testkit';
+import { DATABASE_BACKENDS, freePort, TestDatabase } from '@bulwark/testkit';
 import { migrations } from '../src/migrations';
 import type { ScanCompleted } from '../src/ingestion';
-import { QualityGates } from '../src/quality-gates';
+import { GateEvaluation } from '../src/gate-evaluation';
 
 // The catalog and scanning are real gRPC clients aimed at a port where nothing listens: the failure
 // a real outage gives, not a stand-in for it.
 describe('quality gates while the catalog is down (embedded PostgreSQL)', function () {
   let t: TestDatabase;
   let closeClients: () => void;
-  let gates: QualityGates;
+  let gates: GateEvaluation;
 
   before(async function () {
     t = await DATABASE_BACKENDS[0].open(this, 'issues', migrations);
@@ -23,7 +23,7 @@ describe('quality gates while the catalog is down (embedded PostgreSQL)', functi
       deadlineMs: 1000,
     });
     closeClients = () => [catalog, scanning].forEach((c) => c.close());
-    gates = new QualityGates(testServiceData(t.db), scanning.client, catalog.client);
+    gates = new GateEvaluation(scanning.client, catalog.client);
   });
   after(async () => {
     closeClients?.();

@@ -199,6 +199,7 @@ export function trackersSuite(t: SystemUnderTest): void {
       expect(doc.paths['/api/v1/trackers'].delete['x-permission']).to.deep.equal({
         key: 'integrations.trackers',
         letter: 'd',
+        project_scope: 'project-set',
       });
       expect(doc.paths['/api/v1/tracker/{id}'].delete.responses).to.have.property('410');
       expect(doc.components.schemas.Tracker.properties).to.not.have.property('credentials');

@@ -2,12 +2,19 @@ import { randomUUID } from 'node:crypto';
 import type { WebhookPayloadFormat } from '@bulwark/contracts';
 import {
   assertCredentialStaysWith,
+  assertMayChangeProjectSet,
   Db,
   invalid,
+  isUuid,
   notFound,
   Principal,
+  projectSet,
+  ProjectSet,
+  projectSetRefusal,
   requestedProjects,
   SecretBox,
+  touchesProjectSet,
+  visibleProjectSet,
 } from '@bulwark/platform';
 import { previousSecretUntil } from './domain/signatures';
 import { DeliveryStats, NotifierRecord, notifierStore, NotifierWrite } from './store/notifiers';
@@ -38,6 +45,13 @@ export interface NotifierWithDeliveries {
   deliveries: DeliveryStats;
 }
 
+/** The outcome of one id of a bulk deletion. */
+export interface NotifierDeletion {
+  id: string;
+  status: 'deleted' | 'not_found' | 'forbidden';
+  message?: string;
+}
+
 const NO_DELIVERIES: DeliveryStats = { pending: 0, delivered: 0, failed: 0, lastError: null };
 
 /** Where and how a saved notifier is called, its secrets opened. */
@@ -65,7 +79,22 @@ const testBody = (by: string) => ({
   data: {},
 });
 
-/** Webhook notifiers on behalf of a caller: one manages notifiers whose projects are all its own. */
+/** The projects a notifier gets the events of: every project, or the listed ones. */
+const projectSetOf = (n: Pick<NotifierRecord, 'allProjects' | 'projectCodes'>): ProjectSet =>
+  projectSet({ every: n.allProjects, codes: n.projectCodes });
+
+/** A notifier as the caller may see it: of one shared with other projects, only its own codes. */
+const seenBy = (p: Principal, n: NotifierRecord): NotifierRecord => ({
+  ...n,
+  projectCodes: [...visibleProjectSet(p, projectSetOf(n)).codes],
+});
+
+/**
+ * Webhook notifiers on behalf of a caller, by platform's project-set rule: a caller limited to some
+ * projects sees the notifiers of every project and those sharing one of its projects, with only its
+ * own codes (others: 404), and creates, changes, tests or deletes only those wholly within its
+ * projects (403).
+ */
 export class Notifiers {
   constructor(
     private readonly db: Db,
@@ -145,20 +174,34 @@ export class Notifiers {
     return { notifier: n, deliveries: stats.get(n.id) ?? NO_DELIVERIES };
   }
 
-  async create(principal: Principal, body: NotifierBody): Promise<NotifierWithDeliveries> {
-    return this.withDeliveries(
-      await notifierStore.insert(this.db, randomUUID(), principal.username, this.input(principal, body)),
-    );
+  /** The notifier a write asks for, refused (403) when its projects are not all the caller's. */
+  private changeTo(principal: Principal, body: NotifierBody, current?: NotifierRecord): NotifierWrite {
+    const write = this.input(principal, body, current);
+    assertMayChangeProjectSet(principal, projectSetOf(write), 'a notifier of these projects');
+    return write;
   }
 
-  async get(principal: Principal, id: string): Promise<NotifierRecord> {
-    const n = await notifierStore.get(this.db, id, principal.projects);
-    if (!n) throw notFound(`Notifier ${id}`);
+  async create(principal: Principal, body: NotifierBody): Promise<NotifierWithDeliveries> {
+    const write = this.changeTo(principal, body);
+    return this.withDeliveries(await notifierStore.insert(this.db, randomUUID(), principal.username, write));
+  }
+
+  /** A notifier touching the caller's projects, whole (404 for the others, as for one that does not exist). */
+  private async visible(principal: Principal, id: string): Promise<NotifierRecord> {
+    const n = await notifierStore.get(this.db, id);
+    if (!n || !touchesProjectSet(principal, projectSetOf(n))) throw notFound(`Notifier ${id}`);
+    return n;
+  }
+
+  /** A notifier the caller may change, test or delete: all its projects within the caller's (403 otherwise). */
+  private async changeable(principal: Principal, id: string): Promise<NotifierRecord> {
+    const n = await this.visible(principal, id);
+    assertMayChangeProjectSet(principal, projectSetOf(n), `notifier ${id}`);
     return n;
   }
 
   async show(principal: Principal, id: string): Promise<NotifierWithDeliveries> {
-    return this.withDeliveries(await this.get(principal, id));
+    return this.withDeliveries(seenBy(principal, await this.visible(principal, id)));
   }
 
   async list(
@@ -171,28 +214,41 @@ export class Notifiers {
       page.items.map((n) => n.id),
     );
     return {
-      items: page.items.map((n) => ({ notifier: n, deliveries: stats.get(n.id) ?? NO_DELIVERIES })),
+      items: page.items.map((n) => ({ notifier: seenBy(principal, n), deliveries: stats.get(n.id) ?? NO_DELIVERIES })),
       total: page.total,
     };
   }
 
+  /** Both the notifier as it is and as the body makes it must lie within the caller's projects. */
   async update(principal: Principal, id: string, body: NotifierBody): Promise<NotifierWithDeliveries> {
-    const current = await this.get(principal, id);
-    await notifierStore.update(this.db, id, this.input(principal, body, current));
-    return this.withDeliveries(await this.get(principal, id));
+    const current = await this.changeable(principal, id);
+    await notifierStore.update(this.db, id, this.changeTo(principal, body, current));
+    return this.show(principal, id);
   }
 
-  async delete(principal: Principal, ids: string[]) {
-    const deleted = await notifierStore.deleteMany(this.db, ids, principal.projects);
-    return ids.map((id) => ({ id, status: deleted.includes(id) ? ('deleted' as const) : ('not_found' as const) }));
+  async delete(principal: Principal, ids: string[]): Promise<NotifierDeletion[]> {
+    const found = await notifierStore.getMany(this.db, ids.filter(isUuid));
+    const outcome = (id: string): NotifierDeletion => {
+      const n = found.get(id);
+      if (!n || !touchesProjectSet(principal, projectSetOf(n))) return { id, status: 'not_found' };
+      const refusal = projectSetRefusal(principal, projectSetOf(n), `notifier ${id}`);
+      return refusal ? { id, status: 'forbidden', message: refusal } : { id, status: 'deleted' };
+    };
+    const results = ids.map(outcome);
+    const allowed = results.filter((r) => r.status === 'deleted').map((r) => r.id);
+    const deleted = await notifierStore.deleteMany(this.db, allowed);
+    return results.map((r) =>
+      r.status === 'deleted' && !deleted.includes(r.id) ? { id: r.id, status: 'not_found' } : r,
+    );
   }
 
   async test(principal: Principal, id: string): Promise<WebhookResult> {
-    const n = await this.get(principal, id);
+    const n = await this.changeable(principal, id);
     const body = testBody(principal.username);
     return this.webhooks.call(webhookTarget(n, this.secrets), body, body.id);
   }
 
+  /** Settings not saved yet touch no project: any holder of notifications.notifiers x may try them. */
   async testSettings(principal: Principal, s: WebhookSettings): Promise<WebhookResult> {
     const body = testBody(principal.username);
     return this.webhooks.call(

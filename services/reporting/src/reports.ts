@@ -30,7 +30,11 @@ function rangeEnd(to: string): Date {
   return /^\d{4}-\d{2}-\d{2}$/.test(to) ? new Date(Date.parse(`${to}T00:00:00Z`) + 86_400_000 - 1) : new Date(to);
 }
 
-/** Reports on behalf of a caller: a report covers only projects the caller may see. */
+/**
+ * Reports on behalf of a caller: a report covers only projects the caller may see, and a caller
+ * limited to some projects lists, reads, renames and deletes only reports wholly within them (the
+ * store's `withinProjects`), since a report's content is the issues of every project it covers.
+ */
 export class Reports {
   constructor(
     private readonly db: Db,

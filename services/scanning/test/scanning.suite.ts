@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
-import { GitServer, startGitServer, SystemUnderTest, uniqueSuffix, type Json } from '@bulwark/testkit';
+import { type Api, GitServer, startGitServer, SystemUnderTest, uniqueSuffix, type Json } from '@bulwark/testkit';
 
 export const MANUAL_TOOL_TYPE = 20;
 export const SEMGREP_TOOL_TYPE = 1;
@@ -51,6 +51,23 @@ export async function scanSetup(t: SystemUnderTest, git: GitServer, repo: string
       ).id,
     );
   return { code, layerId: layer.id as string, sourceId: source.id as string, tools };
+}
+
+/** A check of the setup's first tool and source on a layer (its own by default), run by hand: uploads give its scans. */
+export async function manualCheck(
+  admin: Api,
+  env: Awaited<ReturnType<typeof scanSetup>>,
+  layerId = env.layerId,
+): Promise<string> {
+  const res = await admin.post('/api/v1/check', {
+    layer_id: layerId,
+    security_tool_id: env.tools[0],
+    scan_source_id: env.sourceId,
+    source_auth: { branch_name: 'main' },
+    run_scan_task: { type: 'manual' },
+  });
+  expect(res.status, JSON.stringify(res.body)).to.equal(200);
+  return res.body.id as string;
 }
 
 function semgrepReport(results: { rule: string; line: number; code: string }[]): string {

@@ -42,12 +42,12 @@ import {
 } from '../schemas/issues';
 
 const service = 'issues';
-const issuesP = (l: 'r' | 'w' | 'x' | 'd') => perm('issues.issues', l);
-const statusesP = (l: 'r' | 'w' | 'x' | 'd') => perm('issues.statuses', l);
-const dedupP = (l: 'r' | 'w' | 'x' | 'd') => perm('issues.deduplicate_rules', l);
-const rulesP = (l: 'r' | 'w' | 'x' | 'd') => perm('issues.security_rules', l);
-const gatesP = (l: 'r' | 'w' | 'x' | 'd') => perm('issues.quality_gates', l);
-const policiesP = (l: 'r' | 'w' | 'x' | 'd') => perm('issues.policies', l);
+const issuesP = (l: 'r' | 'w' | 'x' | 'd') => perm('issues.issues', l, 'project');
+const statusesP = (l: 'r' | 'w' | 'x' | 'd') => perm('issues.statuses', l, 'organisation');
+const dedupP = (l: 'r' | 'w' | 'x' | 'd') => perm('issues.deduplicate_rules', l, 'organisation');
+const rulesP = (l: 'r' | 'w' | 'x' | 'd') => perm('issues.security_rules', l, 'project-set');
+const gatesP = (l: 'r' | 'w' | 'x' | 'd') => perm('issues.quality_gates', l, 'project-set');
+const policiesP = (l: 'r' | 'w' | 'x' | 'd') => perm('issues.policies', l, 'project-set');
 
 export const issuesRoutes = [
   // ---- issues
@@ -109,7 +109,7 @@ export const issuesRoutes = [
     path: '/api/v1/layer/{layer_id}/sbom',
     service,
     tag: 'Dependencies',
-    access: perm('scanning.dependencies', 'r'),
+    access: perm('scanning.dependencies', 'r', 'project'),
     summary:
       'A layer\u2019s dependencies (kind=sbom) or the status of their vulnerabilities (kind=vex) as a CycloneDX 1.6 JSON document',
     description:
@@ -696,7 +696,7 @@ export const issuesRoutes = [
     path: '/api/v1/quality-gate/layer/{layer_id}',
     service,
     tag: 'Quality gates',
-    access: gatesP('r'),
+    access: perm('issues.quality_gates', 'r', 'project'),
     summary: 'The gates linked to a layer, whether it is locked, and the last verdict (for CI pipelines)',
     request: { params: z.object({ layer_id: z.uuid() }) },
     response: z.record(z.string(), z.unknown()),

@@ -6,7 +6,7 @@ import { limitsView, licenseStatusView, licenseView } from '../schemas/license';
 
 /** Identity owns the license: it holds the installation id, counts users, and every gateway already asks it about each caller. */
 const service = 'identity';
-const licenseP = (l: 'r' | 'w') => perm('administration.license', l);
+const licenseP = (l: 'r' | 'w') => perm('administration.license', l, 'unscoped');
 
 export const licenseRoutes = [
   {

@@ -16,9 +16,9 @@ import {
 } from '../schemas/notifications';
 
 const service = 'notifications';
-const notifiersP = (l: 'r' | 'w' | 'x' | 'd') => perm('notifications.notifiers', l);
-const eventsP = (l: 'r' | 'w' | 'x' | 'd') => perm('notifications.events', l);
-const errorsLogP = (l: 'r' | 'w' | 'x' | 'd') => perm('administration.errors_log', l);
+const notifiersP = (l: 'r' | 'w' | 'x' | 'd') => perm('notifications.notifiers', l, 'project-set');
+const eventsP = (l: 'r' | 'w' | 'x' | 'd') => perm('notifications.events', l, 'project');
+const errorsLogP = (l: 'r' | 'w' | 'x' | 'd') => perm('administration.errors_log', l, 'unscoped');
 
 export const notificationsRoutes = [
   {
@@ -42,6 +42,8 @@ export const notificationsRoutes = [
     tag: 'Notifiers',
     access: notifiersP('r'),
     summary: 'Notifiers, by name',
+    description:
+      'A caller limited to some projects sees notifiers of every project and those sharing one of its projects, with only its own project codes (others: 404), and creates, changes, tests or deletes only those whose projects are all its own (403).',
     request: {
       query: bracketQuery(z.object({ ...pageQuery, 'search[name]': z.string().min(1).max(255).optional() }).strict()),
     },
@@ -121,7 +123,7 @@ export const notificationsRoutes = [
     path: '/api/v1/event-template',
     service,
     tag: 'Events',
-    access: eventsP('r'),
+    access: perm('notifications.events', 'r', 'organisation'),
     summary:
       'The events a notifier can send: type, description, an example of its data, and the JSON schema (2020-12) of the whole webhook body of that version',
     description: 'The same schemas are the OpenAPI document\u2019s webhooks, one per event type (plus notifier.test).',

@@ -5,7 +5,7 @@ import { bracketQuery, bulkResult, idsBody, isoDateTime, listOf, multi, pageQuer
 import { REPORT_TYPES, REPORT_STATES, reportFilter, reportView, formatQuery } from '../schemas/reporting';
 
 const service = 'reporting';
-const reportsP = (l: 'r' | 'w' | 'x' | 'd') => perm('reporting.reports', l);
+const reportsP = (l: 'r' | 'w' | 'x' | 'd') => perm('reporting.reports', l, 'project-set');
 
 export const reportingRoutes = [
   {

@@ -15,8 +15,8 @@ import {
 // Trackers and the tickets of issues live in the issues service: it owns issue statuses and history,
 // which ticket links and status sync change in the same transaction.
 const service = 'issues';
-const trackersP = (l: 'r' | 'w' | 'x' | 'd') => perm('integrations.trackers', l);
-const issuesP = (l: 'r' | 'w' | 'x' | 'd') => perm('issues.issues', l);
+const trackersP = (l: 'r' | 'w' | 'x' | 'd') => perm('integrations.trackers', l, 'project-set');
+const issuesP = (l: 'r' | 'w' | 'x' | 'd') => perm('issues.issues', l, 'project');
 
 export const trackerRoutes = [
   {

@@ -4,6 +4,10 @@ import { int4, isoDateTime } from '../common';
 export const SCOPE_NOTE =
   'A caller whose roles are limited to some projects gets 404 for anything outside them, as if it did not exist.';
 
+/** Project scope of sources and tools, which apply to every project (global) or to a set of projects. */
+export const SHARED_SCOPE_NOTE =
+  'A caller limited to some projects sees global ones and those shared with one of its projects, with only its own project codes (others: 404), and changes, runs or deletes only those whose projects are all its own (403).';
+
 // ---- shared fields
 
 export const PROJECT_CODE = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;

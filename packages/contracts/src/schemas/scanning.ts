@@ -1,11 +1,11 @@
 import { z } from '../zod';
 import { isoDateTime, perm } from '../common';
 
-export const checks = (letter: 'r' | 'w' | 'x' | 'd') => perm('scanning.checks', letter);
+export const checks = (letter: 'r' | 'w' | 'x' | 'd') => perm('scanning.checks', letter, 'project');
 
-export const dependencies = (letter: 'r' | 'w' | 'x' | 'd') => perm('scanning.dependencies', letter);
+export const dependencies = (letter: 'r' | 'w' | 'x' | 'd') => perm('scanning.dependencies', letter, 'project');
 
-export const results = (letter: 'r' | 'w' | 'x' | 'd') => perm('scanning.scan_results', letter);
+export const results = (letter: 'r' | 'w' | 'x' | 'd') => perm('scanning.scan_results', letter, 'project');
 
 export const UPLOAD_MAX_BYTES = 100 * 1024 * 1024;
 

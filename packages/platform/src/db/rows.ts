@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import type { Queryable } from './database';
 
 /** Timestamps come back as Date from pg; the API speaks ISO 8601 UTC. */
 export function iso(value: Date | string | null | undefined): string | null {
@@ -26,6 +27,19 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  */
 export function isUuid(value: string): boolean {
   return UUID.test(value);
+}
+
+/** The records of `table` with these ids, by id; an id that is no UUID names none. */
+export async function recordsById<R extends { id: string }, T>(
+  db: Queryable,
+  table: string,
+  ids: readonly string[],
+  toRecord: (row: R) => T,
+): Promise<Map<string, T>> {
+  const uuids = ids.filter(isUuid);
+  if (uuids.length === 0) return new Map();
+  const rows = (await db(table).whereIn('id', uuids)) as R[];
+  return new Map(rows.map((r) => [r.id, toRecord(r)]));
 }
 
 /**
@@ -109,11 +123,26 @@ export function unnestRows<T extends object>(
 }
 
 /**
- * Narrows a query to the records a caller may see among those that cover several projects (columns
- * `project_codes` and `all_projects`): every one of their projects must be the caller's, and one of
- * all projects only callers who see every project may see. `null`: every project.
+ * Narrows a query to the records wholly within a caller's projects among those that cover several
+ * (columns `project_codes` and `all_projects`): every one of their projects must be the caller's, and
+ * one of all projects only a caller of every project gets. `null`: every project. The SQL form of
+ * `mayChangeProjectSet` (project-scope.ts); reports are read under it too, since their content is
+ * their projects' issues, which showing a caller only its own codes would not hide.
  */
 export function withinProjects(q: Knex.QueryBuilder, projects: string[] | null): Knex.QueryBuilder {
   if (projects === null) return q;
   return q.where('all_projects', false).whereRaw('project_codes <@ ?::text[]', [pgArray(projects)]);
+}
+
+/**
+ * Narrows a query to the records touching a caller's projects among those that cover several
+ * (columns `project_codes` and `all_projects`): those of every project, and those naming one of the
+ * caller's. `null`: every project. The SQL form of `touchesProjectSet` (project-scope.ts), for lists
+ * that page; their views show only the caller's codes (`visibleProjectSet`).
+ */
+export function touchingProjects(q: Knex.QueryBuilder, projects: string[] | null): Knex.QueryBuilder {
+  if (projects === null) return q;
+  return q.where((w) => {
+    w.where('all_projects', true).orWhereRaw('project_codes && ?::text[]', [pgArray(projects)]);
+  });
 }

@@ -9,7 +9,23 @@ export type RouteAccess =
   | { kind: 'public' }
   /** Any authenticated caller (e.g. listing one's own tokens). */
   | { kind: 'authenticated' }
-  | { kind: 'permission'; key: string; letter: PermissionLetter };
+  | { kind: 'permission'; key: string; letter: PermissionLetter; scope: ProjectScope };
+
+/**
+ * What a permission route's objects are to project scope (README "Authorization model"). Every
+ * permission route names one, so a new object type cannot forget where its projects come from:
+ * - `project`: objects of one project each (issues, scans, layers); the owning service answers 404
+ *   for another project's object and lists only the caller's projects.
+ * - `project-set`: objects that apply to a set of projects (every project, by tag, by code: rules,
+ *   gates, policies, trackers, notifiers, sources, tools, reports); the owning service checks the set
+ *   with {@link mayChangeProjectSet} and shows it with {@link touchesProjectSet} / {@link visibleProjectSet}.
+ * - `organisation`: objects of the whole organisation (statuses, deduplication rules, custom fields);
+ *   anyone holding the letter reads them, only a caller whose letter covers every project changes them.
+ * - `unscoped`: settings of the whole organisation (login settings, license, error log); read and
+ *   changed only by a caller whose letter covers every project.
+ * - `grants`: who may do what (users, roles, groups); identity's escalation rule decides.
+ */
+export type ProjectScope = 'project' | 'project-set' | 'organisation' | 'unscoped' | 'grants';
 
 /**
  * One row of the route table: who owns the path, what the caller needs, and the request schemas
@@ -99,6 +115,11 @@ export type RouteHandlers = Record<string, RouteHandler>;
 export function requirePrincipal(input: Pick<HandlerInput, 'principal'>): Principal {
   if (!input.principal) throw new AppError('unauthenticated', 'Missing or invalid token');
   return input.principal;
+}
+
+/** One page of a list filtered in memory (e.g. the objects a caller limited to some projects sees), with its total. */
+export function pageOf<T>(items: readonly T[], q: { page: number; limit: number }): { items: T[]; total: number } {
+  return { items: items.slice((q.page - 1) * q.limit, q.page * q.limit), total: items.length };
 }
 
 /** The list envelope of every service: `{ items, total, page, limit }`. */

@@ -15,6 +15,7 @@ import { clientRefusal, unparsableRequest } from './client-errors';
 import { requestBytes } from './request-bytes';
 import { receiveUpload, removeUpload } from './upload';
 import { observeHttp } from '../observability/http';
+import { assertRouteScope } from '../project-scope';
 
 declare module 'express-serve-static-core' {
   interface Request {
@@ -184,6 +185,8 @@ export function createServiceApp(opts: ServiceAppOptions): express.Express {
     router[route.method](expressPath(route.path), bodyParser, async (req: Request, res, next) => {
       res.locals[ROUTE_LOCAL] = `${route.method.toUpperCase()} ${route.path}`;
       try {
+        // The gateway checked this already; a service holds its own line for calls that reach it directly.
+        if (req.principal) assertRouteScope(req.principal, route.access);
         const params = route.request?.params ? parseOrThrow(route.request.params, req.params, 'params') : req.params;
         const query = route.request?.query ? parseOrThrow(route.request.query, req.query, 'query') : {};
         const rawBody: unknown = req.body === undefined ? {} : req.body;

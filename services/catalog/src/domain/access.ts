@@ -1,4 +1,12 @@
-import { FieldProblem, Principal } from '@bulwark/platform';
+import {
+  FieldProblem,
+  Principal,
+  projectSet,
+  ProjectSet,
+  projectSetIncludes,
+  touchesProjectSet,
+  visibleProjectSet,
+} from '@bulwark/platform';
 
 export type AccessType = 'global' | 'project';
 
@@ -28,17 +36,23 @@ export function resolveAccess(
   return { access: { accessType, projectCodes }, problems };
 }
 
-/** A scoped caller sees global resources and those of at least one of its projects. */
-export function visibleTo(p: Principal, a: Access): boolean {
-  return p.projects === null || a.accessType === 'global' || a.projectCodes.some((c) => p.projects!.includes(c));
+/** The projects a source or tool applies to, as platform's project-set rule reads them: global is every project. */
+export function projectSetOf(a: Access): ProjectSet {
+  return projectSet({ every: a.accessType === 'global', codes: a.projectCodes });
 }
 
-/** A scoped caller changes only project resources that lie wholly within its projects. */
-export function changeableBy(p: Principal, a: Access): boolean {
-  return p.projects === null || (a.accessType === 'project' && a.projectCodes.every((c) => p.projects!.includes(c)));
+/** A scoped caller sees global resources and those of at least one of its projects. */
+export function visibleTo(p: Principal, a: Access): boolean {
+  return touchesProjectSet(p, projectSetOf(a));
+}
+
+/** A source or tool as the caller may see it: of one shared with other projects, only its own codes. */
+export function seenBy<R extends { access: Access }>(p: Principal, r: R): R {
+  const codes = visibleProjectSet(p, projectSetOf(r.access)).codes;
+  return { ...r, access: { accessType: r.access.accessType, projectCodes: [...codes] } };
 }
 
 /** Whether a project's checks may use the resource. */
 export function usableIn(a: Access, projectCode: string): boolean {
-  return a.accessType === 'global' || a.projectCodes.includes(projectCode);
+  return projectSetIncludes(projectSetOf(a), projectCode);
 }

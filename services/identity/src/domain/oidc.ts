@@ -30,6 +30,20 @@ export const SSO_DEFAULTS: SsoSettings = {
   ca_certificate: null,
 };
 
+/**
+ * The roles whose mapping changed between two role mappings: each role a group claim value gains or
+ * loses. A change hands the role to (or takes it from) everyone of that group at their next sign-on.
+ */
+export function changedMappedRoles(before: Record<string, string[]>, after: Record<string, string[]>): string[] {
+  // Keyed by group and role: the same role under another group claim value is another grant.
+  const pairs = (m: Record<string, string[]>) =>
+    new Map(Object.entries(m).flatMap(([group, roles]) => roles.map((r) => [`${group}\u0000${r}`, r] as const)));
+  const was = pairs(before);
+  const is = pairs(after);
+  const changed = [...was].filter(([k]) => !is.has(k)).concat([...is].filter(([k]) => !was.has(k)));
+  return [...new Set(changed.map(([, role]) => role))].sort();
+}
+
 /** What the browser is sent to, and what must be kept (server side) to check the way back. */
 export interface AuthorizationStart {
   url: string;

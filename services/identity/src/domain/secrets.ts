@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { hash, verify, Algorithm } from '@node-rs/argon2';
 import { invalid, FieldProblem } from '@bulwark/platform';
+import { passwordWeakness } from './password-policy';
 
 export async function hashPassword(password: string): Promise<string> {
   return hash(password, { algorithm: Algorithm.Argon2id });
@@ -21,16 +22,24 @@ export async function burnPasswordCheck(password: string): Promise<void> {
   await verifyPassword(await decoy, password);
 }
 
-/** Checks a new password and its confirmation; every problem is named. */
+/**
+ * Checks a new password and its confirmation; every problem is named. `context`: words of the
+ * account (its username), which the password must not be built on.
+ */
 export function checkNewPassword(
   password: string | undefined,
   confirmation: string | undefined,
   minLength: number,
+  context: string[] = [],
 ): string {
   const problems: FieldProblem[] = [];
   if (password === undefined || password === '') problems.push({ field: 'password', problem: 'is required' });
   else if ([...password].length < minLength)
     problems.push({ field: 'password', problem: `must be at least ${minLength} characters` });
+  else {
+    const weakness = passwordWeakness(password, context);
+    if (weakness) problems.push({ field: 'password', problem: weakness });
+  }
   if (password && confirmation === undefined) problems.push({ field: 'password_confirmation', problem: 'is required' });
   else if (password && confirmation !== password)
     problems.push({ field: 'password_confirmation', problem: 'does not match password' });

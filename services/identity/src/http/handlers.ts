@@ -65,7 +65,7 @@ export function identityHandlers({
     testLdap: async ({ body }) => directory.test(body.username),
     ssoAllowed: async () => ({ allowed: await sso.allowed() }),
     getSsoSettings: async () => sso.getSettings(),
-    updateSsoSettings: async ({ body }) => sso.updateSettings(body),
+    updateSsoSettings: async (input) => sso.updateSettings(requirePrincipal(input), input.body),
     ssoLogin: async () => new HttpResponse(302, '', { location: await sso.start(), 'cache-control': 'no-store' }),
     ssoCallback: async ({ query }) => {
       const { person, granted, bound } = await sso.finish(query);
@@ -87,36 +87,34 @@ export function identityHandlers({
     },
     revokeTokens: async (input) => ({ results: await tokens.revokeTokens(requirePrincipal(input), input.body.ids) }),
 
-    createRole: async ({ body }) =>
+    createRole: async (input) =>
       roleView(
-        await roles.createRole(body.role_code, {
-          name: body.role_name,
-          permissions: body.roles,
-          description: body.description ?? '',
-          domainGroup: body.domain_group ?? [],
-          systemScopes: body.system_scopes ?? [],
+        await roles.createRole(requirePrincipal(input), input.body.role_code, {
+          name: input.body.role_name,
+          permissions: input.body.roles,
+          description: input.body.description ?? '',
+          domainGroup: input.body.domain_group ?? [],
+          systemScopes: input.body.system_scopes ?? [],
         }),
       ),
-    listRoles: async ({ query: q }) =>
-      listPage(
-        q,
-        await roles.listRoles({ page: q.page, limit: q.limit, searchId: q.search.id, searchName: q.search.name }),
-        roleView,
-      ),
-    getRole: async ({ params }) => roleView(await roles.getRole(params.role_code)),
-    updateRole: async ({ params, body }) =>
+    listRoles: async (input) =>
+      listPage(input.query, await roles.listRoles(requirePrincipal(input), input.query), roleView),
+    getRole: async (input) => roleView(await roles.getRole(requirePrincipal(input), input.params.role_code)),
+    updateRole: async (input) =>
       roleView(
-        await roles.updateRole(params.role_code, {
-          name: body.role_name,
-          permissions: body.roles,
-          description: body.description,
-          domainGroup: body.domain_group,
-          systemScopes: body.system_scopes,
+        await roles.updateRole(requirePrincipal(input), input.params.role_code, {
+          name: input.body.role_name,
+          permissions: input.body.roles,
+          description: input.body.description,
+          domainGroup: input.body.domain_group,
+          systemScopes: input.body.system_scopes,
         }),
       ),
-    deleteRoles: async ({ body }) => ({ results: await roles.deleteRoles(body.ids, body.detach ?? false) }),
+    deleteRoles: async (input) => ({
+      results: await roles.deleteRoles(requirePrincipal(input), input.body.ids, input.body.detach ?? false),
+    }),
 
-    createUser: async ({ body }) => userView(await users.createUser(body)),
+    createUser: async (input) => userView(await users.createUser(requirePrincipal(input), input.body)),
     listUsers: async ({ query: q }) =>
       listPage(
         q,
@@ -144,21 +142,12 @@ export function identityHandlers({
       results: await users.setUsersDeleted(requirePrincipal(input), input.body.ids, false),
     }),
 
-    createGroup: async ({ body }) => groupView(await groups.create(body)),
-    listGroups: async ({ query: q }) =>
-      listPage(
-        q,
-        await groups.list({
-          page: q.page,
-          limit: q.limit,
-          searchName: q.search.name,
-          searchProjectTags: q.search.project_tags,
-        }),
-        groupView,
-      ),
-    getGroup: async ({ params }) => groupView(await groups.get(params.id)),
-    updateGroup: async ({ params, body }) => groupView(await groups.update(params.id, body)),
-    deleteGroups: async ({ body }) => ({ results: await groups.delete(body.ids) }),
+    createGroup: async (input) => groupView(await groups.create(requirePrincipal(input), input.body)),
+    listGroups: async (input) =>
+      listPage(input.query, await groups.list(requirePrincipal(input), input.query), groupView),
+    getGroup: async (input) => groupView(await groups.get(requirePrincipal(input), input.params.id)),
+    updateGroup: async (input) => groupView(await groups.update(requirePrincipal(input), input.params.id, input.body)),
+    deleteGroups: async (input) => ({ results: await groups.delete(requirePrincipal(input), input.body.ids) }),
 
     listPermissions: async () => ({ keys: PERMISSION_KEYS, letters: PERMISSION_LETTERS }),
     checkPermission: async (input) => {

@@ -99,11 +99,26 @@ export const groupStore = {
     return attachMembers(db, await db<GroupRow>('user_groups').whereIn('id', ids));
   },
 
+  /**
+   * `touching`: only groups of every project, or naming one of these project codes or tags (lower
+   * case), for a caller limited to those projects.
+   */
   async list(
     db: Queryable,
-    q: { page: number; limit: number; searchName?: string; searchProjectTags?: string },
+    q: {
+      page: number;
+      limit: number;
+      searchName?: string;
+      searchProjectTags?: string;
+      touching?: { codes: string[]; tags: string[] };
+    },
   ): Promise<{ items: GroupRecord[]; total: number }> {
     const base = db<GroupRow>('user_groups').where((w) => {
+      if (q.touching)
+        w.whereRaw(
+          '((jsonb_array_length(project_tags) = 0 and jsonb_array_length(project_codes) = 0) or jsonb_exists_any(project_codes, ?::text[]) or project_tags_lower && ?::text[])',
+          [pgArray(q.touching.codes), pgArray(q.touching.tags)],
+        );
       if (q.searchName) w.whereILike('name', containing(q.searchName));
       if (q.searchProjectTags) {
         w.whereRaw('exists (select 1 from jsonb_array_elements_text(user_groups.project_tags) tag where tag ilike ?)', [
@@ -168,6 +183,13 @@ export const groupStore = {
     await db('user_directory_groups').where({ user_id: userId }).delete();
     if (keys.length > 0)
       await db('user_directory_groups').insert([...new Set(keys)].map((key) => ({ user_id: userId, key })));
+  },
+
+  /** The (lower-case) tags these projects carry, from identity's copy of the catalog's tags. */
+  async tagsOf(db: Queryable, codes: string[]): Promise<string[]> {
+    if (codes.length === 0) return [];
+    const rows: { tags: string[] }[] = await db('project_tags').whereIn('code', codes).select('tags');
+    return [...new Set(rows.flatMap((r) => r.tags))].sort();
   },
 
   /** The project codes having one of these (lower-case) tags, per tag. */

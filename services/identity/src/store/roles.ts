@@ -1,4 +1,4 @@
-import { PermissionLetter, Queryable, containing, iso, json } from '@bulwark/platform';
+import { PermissionLetter, Queryable, containing, iso, json, pgArray } from '@bulwark/platform';
 
 export interface RoleRecord {
   code: string;
@@ -87,13 +87,19 @@ export const roleStore = {
     return new Set(rows.map((r) => r.code));
   },
 
+  /** `touching`: only roles of every project or of one of these projects (a caller limited to them). */
   async list(
     db: Queryable,
-    q: { page: number; limit: number; searchId?: string; searchName?: string },
+    q: { page: number; limit: number; searchId?: string; searchName?: string; touching?: string[] },
   ): Promise<{ items: RoleRecord[]; total: number }> {
     const base = db('roles').where((w) => {
       if (q.searchId) w.whereILike('code', containing(q.searchId));
       if (q.searchName) w.whereILike('name', containing(q.searchName));
+      if (q.touching)
+        w.whereRaw(
+          "(not exists (select 1 from jsonb_array_elements_text(roles.system_scopes) s where s like 'project:%') or jsonb_exists_any(roles.system_scopes, ?::text[]))",
+          [pgArray(q.touching.map((code) => `project:${code}`))],
+        );
     });
     const [{ count }] = await base.clone().count<{ count: string }[]>({ count: '*' });
     const rows = await withCounts(db)

@@ -75,6 +75,16 @@ export const tokenStore = {
     await db('api_tokens').where({ id }).whereNull('revoked_at').update({ revoked_at: db.fn.now() });
   },
 
+  /** Revokes every live token of a user; answers the ids it revoked. */
+  async revokeAllOf(db: Queryable, userId: string): Promise<string[]> {
+    const rows: { id: string }[] = await db('api_tokens')
+      .where({ user_id: userId })
+      .whereNull('revoked_at')
+      .update({ revoked_at: db.fn.now() })
+      .returning('id');
+    return rows.map((r) => r.id);
+  },
+
   /** Records use at most once a minute, so authentication stays a read. */
   async touch(db: Queryable, id: string): Promise<void> {
     await db('api_tokens')

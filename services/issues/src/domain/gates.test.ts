@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { compare, evaluateGate, GateCondition, IssueCounts, layerVerdict, Operator } from './gates';
+import { compare, evaluateGate, GateCondition, gateProjects, IssueCounts, layerVerdict, Operator } from './gates';
 
 describe('issues domain: quality gates', () => {
   const counts: IssueCounts = {
@@ -56,5 +56,20 @@ describe('issues domain: quality gates', () => {
       locked: true,
     });
     expect(layerVerdict([], counts).status).to.equal('passed');
+  });
+
+  it('applies a gate to the projects of its layers and, through policies, to the projects carrying their tags', () => {
+    const links = [
+      { qualityGateId: 'g', projectCode: 'web' },
+      { qualityGateId: 'g', projectCode: 'web' },
+      { qualityGateId: 'g', projectCode: 'api' },
+      { qualityGateId: 'other', projectCode: 'billing' },
+    ];
+    const policies = [
+      { projectTags: ['pci'], qualityGates: [{ quality_gate_id: 'g' }] },
+      { projectTags: ['internal'], qualityGates: [{ quality_gate_id: 'other' }] },
+    ];
+    expect(gateProjects('g', links, policies)).to.deep.equal({ every: false, codes: ['web', 'api'], tags: ['pci'] });
+    expect(gateProjects('unlinked', links, policies)).to.deep.equal({ every: false, codes: [], tags: [] });
   });
 });

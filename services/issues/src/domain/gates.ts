@@ -1,3 +1,5 @@
+import { projectSet, type ProjectSet } from '@bulwark/platform';
+
 export type Operator = 'not_greater_than' | 'less_than' | 'not_less_than' | 'greater_than' | 'equal' | 'not_equal';
 export type ConditionType = 'severity' | 'cvss' | 'new_issues' | 'category' | 'cwe' | 'total';
 
@@ -19,6 +21,23 @@ export interface IssueCounts {
   byCwe: Record<string, number>;
   /** Highest CVSS score (one decimal, as text) -> issues. */
   byCvss: Record<string, number>;
+}
+
+/**
+ * The projects a gate applies to: those of the layers it is linked to, and those carrying a tag of a
+ * policy that includes it (which grows with every project given the tag).
+ */
+export function gateProjects(
+  gateId: string,
+  links: readonly { qualityGateId: string; projectCode: string }[],
+  policies: readonly { projectTags: readonly string[]; qualityGates: readonly { quality_gate_id: string }[] }[],
+): ProjectSet {
+  return projectSet({
+    codes: links.filter((l) => l.qualityGateId === gateId).map((l) => l.projectCode),
+    tags: policies
+      .filter((p) => p.qualityGates.some((g) => g.quality_gate_id === gateId))
+      .flatMap((p) => p.projectTags),
+  });
 }
 
 export function compare(measured: number, operator: Operator, value: number): boolean {

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { ruleMatches, RuleParams, RuleSubject } from './rules';
+import { ruleFilterValues, ruleMatches, RuleParams, ruleProjects, RuleSubject } from './rules';
 
 describe('issues domain: security rules', () => {
   const s: RuleSubject = {
@@ -24,4 +24,29 @@ describe('issues domain: security rules', () => {
     ['a project rule of this project', { cve: 'CVE-2024-1', active_for_all: false, project_codes: ['p1'] }, true],
   ];
   for (const [name, params, matches] of table) it(name, () => expect(ruleMatches(params, s)).to.equal(matches));
+
+  it('applies a rule to every project unless active_for_all is false, then to its project_codes', () => {
+    expect(ruleProjects({ cve: 'CVE-1' })).to.include({ every: true });
+    expect(ruleProjects({ active_for_all: true, project_codes: ['a'] })).to.include({ every: true });
+    expect(ruleProjects({ active_for_all: false, project_codes: ['a', 'a', 'b'] })).to.deep.equal({
+      every: false,
+      codes: ['a', 'b'],
+      tags: [],
+    });
+  });
+
+  it('gathers the values rules take per filter, once each', () => {
+    const rule = (author: string, ruleParams: RuleParams) => ({
+      suppressingStatus: 6,
+      expiryStatus: 2,
+      author,
+      ruleParams,
+    });
+    expect(ruleFilterValues([rule('ann', { cve: 'CVE-1', cwe: 79 }), rule('bob', { cve: 'CVE-1' })])).to.deep.include({
+      cve: ['CVE-1'],
+      cwe: ['79'],
+      author: ['ann', 'bob'],
+      suppressingStatus: [6],
+    });
+  });
 });

@@ -1,3 +1,5 @@
+import { projectSet, type ProjectSet } from '@bulwark/platform';
+
 /** The attributes of an issue a security rule looks at. */
 export interface RuleSubject {
   projectCode: string;
@@ -17,6 +19,39 @@ export interface RuleParams {
   cwe?: string | number;
   active_for_all?: boolean;
   project_codes?: string[];
+}
+
+/** A rule covers every project unless `active_for_all` is false; then only its `project_codes`. */
+export function ruleProjects(p: RuleParams): ProjectSet {
+  return projectSet({ every: p.active_for_all !== false, codes: p.project_codes ?? [] });
+}
+
+/** The values a list of rules takes, per filter. */
+export interface RuleFilterValues {
+  suppressingStatus: number[];
+  expiryStatus: number[];
+  instrumentType: string[];
+  toolTypeName: string[];
+  category: string[];
+  cve: string[];
+  cwe: string[];
+  author: string[];
+}
+
+export function ruleFilterValues(
+  rules: { suppressingStatus: number; expiryStatus: number; ruleParams: RuleParams; author: string }[],
+): RuleFilterValues {
+  const uniq = <T>(v: (T | undefined)[]) => [...new Set(v.filter((x): x is T => x !== undefined && x !== ''))].sort();
+  return {
+    suppressingStatus: uniq(rules.map((r) => r.suppressingStatus)),
+    expiryStatus: uniq(rules.map((r) => r.expiryStatus)),
+    instrumentType: uniq(rules.map((r) => r.ruleParams.instrument_type)),
+    toolTypeName: uniq(rules.map((r) => r.ruleParams.tool_type_name)),
+    category: uniq(rules.map((r) => r.ruleParams.category)),
+    cve: uniq(rules.map((r) => r.ruleParams.cve)),
+    cwe: uniq(rules.map((r) => (r.ruleParams.cwe === undefined ? undefined : String(r.ruleParams.cwe)))),
+    author: uniq(rules.map((r) => r.author)),
+  };
 }
 
 export function cweNumber(cwe: string | number | undefined): number | undefined {

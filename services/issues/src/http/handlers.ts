@@ -1,16 +1,15 @@
-import { conflict, Db, HandlersOf, HttpResponse, listPage, notFound, requirePrincipal } from '@bulwark/platform';
+import { Db, HandlersOf, HttpResponse, listPage, requirePrincipal } from '@bulwark/platform';
 import { issuesRoutes } from '@bulwark/contracts';
 import { CyclonedxExports, sarifExport } from '../exports';
-import type { DedupRule } from '../domain/match-key';
+import type { DedupRules } from '../dedup-rules';
+import type { GateConditions } from '../gate-conditions';
 import type { Issues } from '../issues';
+import type { Policies } from '../policies';
 import type { QualityGates } from '../quality-gates';
 import type { SecurityRules } from '../security-rules';
+import type { Statuses } from '../statuses';
 import type { Trackers } from '../trackers';
-import { type GateRecord, gateStore, policyStore } from '../store/gates';
-import type { SortKey } from '../store/issues';
-import { securityRuleStore } from '../store/security-rules';
-import { dedupRuleStore, statusStore } from '../store/settings';
-import type { IssueRecord } from '../store/issues';
+import type { IssueRecord, SortKey } from '../store/issues';
 import {
   commentView,
   conditionView,
@@ -45,11 +44,13 @@ const ruleQuery = ({ filter: f, search }: Parameters<Handlers['securityRuleFilte
   author: search.author,
 });
 
-const dedupInput = (b: Parameters<Handlers['createDedupRule']>[0]['body']) => ({
-  name: b.name,
-  toolName: b.tool_name ?? null,
-  fields: b.fields as DedupRule['fields'],
-  scope: b.scope ?? 'project',
+/** The query of lists of gates and policies: by author, name, and project (a gate's layers' projects, a policy's tags). */
+const authoredQuery = (q: Parameters<Handlers['listPolicies']>[0]['query']) => ({
+  page: q.page,
+  limit: q.limit,
+  author: q.search.author,
+  name: q.search.name,
+  project: q.search.project_name,
 });
 const conditionInput = (b: Parameters<Handlers['createCondition']>[0]['body']) => ({
   qualityGateId: b.quality_gate_id,
@@ -59,24 +60,39 @@ const conditionInput = (b: Parameters<Handlers['createCondition']>[0]['body']) =
   value: b.value,
 });
 
+/** The issues service's use cases, as the composition root wires them. */
+export interface IssuesUseCases {
+  db: Db;
+  issues: Issues;
+  statuses: Statuses;
+  dedupRules: DedupRules;
+  rules: SecurityRules;
+  gates: QualityGates;
+  conditions: GateConditions;
+  policies: Policies;
+  trackers: Trackers;
+  boms: CyclonedxExports;
+}
+
 /** HTTP handlers, keyed by the route table's operation ids: they translate, the services decide. */
-export function issuesHandlers(
-  db: Db,
-  issues: Issues,
-  rules: SecurityRules,
-  gates: QualityGates,
-  trackers: Trackers,
-  boms: CyclonedxExports,
-): Handlers {
+export function issuesHandlers({
+  db,
+  issues,
+  statuses,
+  dedupRules,
+  rules,
+  gates,
+  conditions,
+  policies,
+  trackers,
+  boms,
+}: IssuesUseCases): Handlers {
   /** Issue views with their tickets, read in one query per page. */
   const views = async (rows: IssueRecord[]) => {
     const [names, tickets] = await Promise.all([issues.statusNames(), trackers.ticketsOf(rows.map((r) => r.id))]);
     return rows.map((r) => issueView(r, names, tickets.get(r.id)));
   };
   const one = async (row: IssueRecord) => (await views([row]))[0];
-  const detailedGateView = async (gate: GateRecord) => gateView(await gates.details(gate));
-  const bulk = (ids: string[], done: string[], okStatus: 'deleted') =>
-    ids.map((id) => ({ id, status: done.includes(id) ? okStatus : ('not_found' as const) }));
   return {
     listIssues: async (input) => {
       const q = input.query;
@@ -167,73 +183,52 @@ export function issuesHandlers(
     }),
 
     listStatuses: async ({ query: q }) => ({
-      items: (await statusStore.list(db, { ids: q.filter.id, name: q.search.name, invert: q.filter_inversion })).map(
-        (s) => statusView(s, q.lang),
+      items: (await statuses.list({ ids: q.filter.id, name: q.search.name, invert: q.filter_inversion })).map((s) =>
+        statusView(s, q.lang),
       ),
     }),
     listTransitions: async ({ query: q }) => ({
-      items: (await statusStore.transitions(db, q.filter.from_status_id)).map(transitionView),
+      items: (await statuses.transitions(q.filter.from_status_id)).map(transitionView),
     }),
     createTransition: async ({ body }) =>
-      transitionView(await issues.addTransition(body.from_status_id, body.to_status_id)),
-    deleteTransitions: async ({ body }) => ({
-      results: bulk(body.ids, await statusStore.deleteTransitions(db, body.ids), 'deleted'),
-    }),
+      transitionView(await statuses.addTransition(body.from_status_id, body.to_status_id)),
+    deleteTransitions: async ({ body }) => ({ results: await statuses.deleteTransitions(body.ids) }),
 
     listDedupRules: async ({ query: q }) =>
-      listPage(q, await dedupRuleStore.list(db, { page: q.page, limit: q.limit, name: q.search.name }), dedupRuleView),
-    createDedupRule: async ({ body }) =>
-      dedupRuleView(await dedupRuleStore.insert(db, dedupInput(body)).catch(uniqueTool)),
-    updateDedupRule: async ({ params, body }) => {
-      const row = await dedupRuleStore.update(db, params.id, dedupInput(body)).catch(uniqueTool);
-      if (!row) throw notFound(`Deduplication rule ${params.id}`);
-      return dedupRuleView(row);
-    },
-    deleteDedupRules: async ({ body }) => ({
-      results: bulk(body.ids, await dedupRuleStore.delete(db, body.ids), 'deleted'),
-    }),
+      listPage(q, await dedupRules.list({ page: q.page, limit: q.limit, name: q.search.name }), dedupRuleView),
+    createDedupRule: async ({ body }) => dedupRuleView(await dedupRules.create(body)),
+    updateDedupRule: async ({ params, body }) => dedupRuleView(await dedupRules.update(params.id, body)),
+    deleteDedupRules: async ({ body }) => ({ results: await dedupRules.delete(body.ids) }),
 
     createSecurityRule: async (input) => securityRuleView(await rules.create(requirePrincipal(input), input.body)),
-    listSecurityRules: async ({ query: q }) =>
-      listPage(
+    listSecurityRules: async (input) => {
+      const q = input.query;
+      return listPage(
         q,
-        await securityRuleStore.list(db, { page: q.page, limit: q.limit, ...ruleQuery(q) }),
+        await rules.list(requirePrincipal(input), { page: q.page, limit: q.limit, ...ruleQuery(q) }),
         securityRuleView,
-      ),
-    securityRuleFilterValues: async ({ query: q }) =>
-      securityRuleValuesView(await securityRuleStore.filterValues(db, ruleQuery(q))),
-    getSecurityRule: async ({ params }) => securityRuleView(await rules.get(params.id)),
-    updateSecurityRule: async ({ params, body }) => securityRuleView(await rules.update(params.id, body)),
-    deleteSecurityRules: async ({ body }) => ({
-      results: bulk(body.ids, await securityRuleStore.delete(db, body.ids), 'deleted'),
-    }),
-
-    createQualityGate: async (input) => detailedGateView(await gates.create(requirePrincipal(input), input.body.name)),
-    listQualityGates: async ({ query: q }) => {
-      const page = await gateStore.list(db, {
-        page: q.page,
-        limit: q.limit,
-        author: q.search.author,
-        name: q.search.name,
-        project: q.search.project_name,
-      });
-      return {
-        items: await Promise.all(page.items.map(detailedGateView)),
-        total: page.total,
-        page: q.page,
-        limit: q.limit,
-      };
+      );
     },
-    getQualityGate: async ({ params }) => detailedGateView(await gates.get(params.id)),
-    updateQualityGate: async ({ params, body }) => detailedGateView(await gates.rename(params.id, body.name)),
-    deleteQualityGates: async ({ body }) => ({
-      results: bulk(body.ids, await gateStore.delete(db, body.ids), 'deleted'),
-    }),
-    createCondition: async ({ body }) => conditionView(await gates.addCondition(conditionInput(body))),
-    updateCondition: async ({ params, body }) =>
-      conditionView(await gates.updateCondition(params.id, conditionInput(body))),
-    deleteConditions: async ({ body }) => ({
-      results: bulk(body.ids, await gateStore.deleteConditions(db, body.ids), 'deleted'),
+    securityRuleFilterValues: async (input) =>
+      securityRuleValuesView(await rules.filterValues(requirePrincipal(input), ruleQuery(input.query))),
+    getSecurityRule: async (input) => securityRuleView(await rules.get(requirePrincipal(input), input.params.id)),
+    updateSecurityRule: async (input) =>
+      securityRuleView(await rules.update(requirePrincipal(input), input.params.id, input.body)),
+    deleteSecurityRules: async (input) => ({ results: await rules.delete(requirePrincipal(input), input.body.ids) }),
+
+    listQualityGates: async (input) =>
+      listPage(input.query, await gates.list(requirePrincipal(input), authoredQuery(input.query)), gateView),
+    createQualityGate: async (input) => gateView(await gates.create(requirePrincipal(input), input.body.name)),
+    getQualityGate: async (input) => gateView(await gates.get(requirePrincipal(input), input.params.id)),
+    updateQualityGate: async (input) =>
+      gateView(await gates.rename(requirePrincipal(input), input.params.id, input.body.name)),
+    deleteQualityGates: async (input) => ({ results: await gates.delete(requirePrincipal(input), input.body.ids) }),
+    createCondition: async (input) =>
+      conditionView(await conditions.add(requirePrincipal(input), conditionInput(input.body))),
+    updateCondition: async (input) =>
+      conditionView(await conditions.update(requirePrincipal(input), input.params.id, conditionInput(input.body))),
+    deleteConditions: async (input) => ({
+      results: await conditions.delete(requirePrincipal(input), input.body.ids),
     }),
     linkGatesToLayer: async (input) =>
       layerGateStateView(
@@ -256,50 +251,11 @@ export function issuesHandlers(
     layerGateState: async (input) =>
       layerGateStateView(await gates.layerState(requirePrincipal(input), input.params.layer_id)),
 
-    createPolicy: async (input) => {
-      const b = input.body;
-      await gates.assertGates((b.quality_gates ?? []).map((g) => g.quality_gate_id));
-      return policyView(
-        await policyStore.insert(db, {
-          name: b.name,
-          description: b.description ?? '',
-          author: requirePrincipal(input).username,
-          projectTags: b.project_tags,
-          qualityGates: b.quality_gates ?? [],
-        }),
-      );
-    },
-    listPolicies: async ({ query: q }) =>
-      listPage(
-        q,
-        await policyStore.list(db, {
-          page: q.page,
-          limit: q.limit,
-          author: q.search.author,
-          name: q.search.name,
-          project: q.search.project_name,
-        }),
-        policyView,
-      ),
-    updatePolicy: async ({ params, body: b }) => {
-      await gates.assertGates((b.quality_gates ?? []).map((g) => g.quality_gate_id));
-      const row = await policyStore.update(db, params.id, {
-        name: b.name,
-        description: b.description ?? '',
-        projectTags: b.project_tags,
-        qualityGates: b.quality_gates ?? [],
-      });
-      if (!row) throw notFound(`Policy ${params.id}`);
-      return policyView(row);
-    },
-    deletePolicies: async ({ body }) => ({
-      results: bulk(body.ids, await policyStore.delete(db, body.ids), 'deleted'),
-    }),
+    createPolicy: async (input) => policyView(await policies.create(requirePrincipal(input), input.body)),
+    listPolicies: async (input) =>
+      listPage(input.query, await policies.list(requirePrincipal(input), authoredQuery(input.query)), policyView),
+    updatePolicy: async (input) =>
+      policyView(await policies.update(requirePrincipal(input), input.params.id, input.body)),
+    deletePolicies: async (input) => ({ results: await policies.delete(requirePrincipal(input), input.body.ids) }),
   };
-}
-
-/** One rule per tool (and one default): a second answers 409. */
-function uniqueTool(err: Error & { code?: string }): never {
-  if (err.code === '23505') throw conflict('A deduplication rule for this tool (or the default rule) exists');
-  throw err;
 }

@@ -6,28 +6,29 @@ import { ticketView, trackerView } from './views';
 /** HTTP handlers of task trackers and the tickets of issues: they translate, Trackers decides. */
 export function trackerHandlers(trackers: Trackers): HandlersOf<typeof trackerRoutes> {
   return {
-    createTracker: async ({ body }) => trackerView(await trackers.create(body), 0),
-    listTrackers: async ({ query: q }) => {
-      const page = await trackers.list({ page: q.page, limit: q.limit, name: q.search.name, types: q.filter.type });
-      return {
-        items: page.items.map((t) => trackerView(t.tracker, t.tickets)),
-        total: page.total,
-        page: q.page,
-        limit: q.limit,
-      };
+    createTracker: async (input) => trackerView(await trackers.create(requirePrincipal(input), input.body), 0),
+    listTrackers: async (input) => {
+      const { page, limit, search, filter } = input.query;
+      const found = await trackers.list(requirePrincipal(input), {
+        page,
+        limit,
+        name: search.name,
+        types: filter.type,
+      });
+      return { items: found.items.map((t) => trackerView(t.tracker, t.tickets)), total: found.total, page, limit };
     },
-    getTracker: async ({ params }) => {
-      const tracker = await trackers.get(params.id);
+    getTracker: async (input) => {
+      const tracker = await trackers.get(requirePrincipal(input), input.params.id);
       return trackerView(tracker, await trackers.ticketCount(tracker.id));
     },
-    updateTracker: async ({ params, body }) => {
-      const tracker = await trackers.update(params.id, body);
+    updateTracker: async (input) => {
+      const tracker = await trackers.update(requirePrincipal(input), input.params.id, input.body);
       return trackerView(tracker, await trackers.ticketCount(tracker.id));
     },
     deleteTrackers: async (input) => ({
       results: await trackers.delete(requirePrincipal(input), input.body.ids, input.body.force ?? false),
     }),
-    syncTracker: async ({ params }) => trackers.syncOne(params.id),
+    syncTracker: async (input) => trackers.syncOne(requirePrincipal(input), input.params.id),
     createTickets: async (input) => {
       const { results, tickets } = await trackers.createTickets(
         requirePrincipal(input),

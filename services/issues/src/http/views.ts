@@ -7,7 +7,8 @@ import type { PolicyRecord } from '../store/gates';
 import type { CountGroupRecord, WeekCountsRecord } from '../store/grouped-counts';
 import type { CommentRecord, HistoryRecord } from '../store/history';
 import type { IssueFilter, IssueRecord } from '../store/issues';
-import type { SecurityRuleRecord, SecurityRuleValues } from '../store/security-rules';
+import type { RuleFilterValues } from '../domain/rules';
+import type { SecurityRuleRecord } from '../store/security-rules';
 import type { DedupRuleRecord, StatusRecord, TransitionRecord } from '../store/settings';
 import type { IssueTicket, TicketRecord, TrackerRecord } from '../store/trackers';
 
@@ -206,7 +207,7 @@ export const securityRuleView = (r: SecurityRuleRecord) => ({
   updated_at: r.updatedAt,
 });
 
-export const securityRuleValuesView = (v: SecurityRuleValues) => ({
+export const securityRuleValuesView = (v: RuleFilterValues) => ({
   suppressing_status: v.suppressingStatus,
   expiry_status: v.expiryStatus,
   instrument_type: v.instrumentType,

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { containing, iso, isUuid, json, pgArray, Queryable } from '@bulwark/platform';
+import { containing, iso, isUuid, json, pgArray, Queryable, recordsById } from '@bulwark/platform';
 import type { GateCondition, LinkedGate } from '../domain/gates';
 
 interface GateRow {
@@ -65,11 +65,32 @@ export interface PolicyRecord {
 }
 export type PolicyWrite = Pick<PolicyRecord, 'name' | 'description' | 'projectTags' | 'qualityGates'>;
 
-/** A gate's link to a layer. */
+/** A gate's link to a layer, with the layer's project as the catalog named it when the link was made. */
 export interface GateLinkRecord {
   qualityGateId: string;
   layerId: string;
+  projectCode: string;
   action: string;
+}
+interface GateLinkRow {
+  quality_gate_id: string;
+  layer_id: string;
+  project_code: string;
+  action: string;
+}
+const toLink = (r: GateLinkRow): GateLinkRecord => ({
+  qualityGateId: r.quality_gate_id,
+  layerId: r.layer_id,
+  projectCode: r.project_code,
+  action: r.action,
+});
+
+interface GateQuery {
+  author?: string;
+  name?: string;
+  project?: string;
+  /** Only links to these projects count for `project` (null: every project). */
+  projects?: readonly string[] | null;
 }
 
 /** The verdict of a layer's gates after its last evaluated scan. */
@@ -88,6 +109,22 @@ const toCondition = (r: ConditionRow): GateCondition => ({
   operator: r.operator as GateCondition['operator'],
   value: r.value,
 });
+
+function gatesMatching(db: Queryable, q: GateQuery) {
+  const base = db<GateRow>('quality_gates');
+  if (q.author) base.whereILike('author', containing(q.author));
+  if (q.name) base.whereILike('name', containing(q.name));
+  const { project, projects } = q;
+  if (project)
+    base.whereExists((e) => {
+      e.select(db.raw('1'))
+        .from('gate_links')
+        .whereRaw('gate_links.quality_gate_id = quality_gates.id')
+        .andWhereILike('gate_links.project_code', containing(project));
+      if (projects) e.whereIn('gate_links.project_code', projects);
+    });
+  return base;
+}
 
 export const gateStore = {
   async insert(db: Queryable, name: string, author: string): Promise<GateRecord> {
@@ -108,17 +145,8 @@ export const gateStore = {
     return row && toGateRecord(row);
   },
 
-  async list(db: Queryable, q: { page: number; limit: number; author?: string; name?: string; project?: string }) {
-    const base = db<GateRow>('quality_gates');
-    if (q.author) base.whereILike('author', containing(q.author));
-    if (q.name) base.whereILike('name', containing(q.name));
-    if (q.project)
-      base.whereExists((e) => {
-        e.select(db.raw('1'))
-          .from('gate_links')
-          .whereRaw('gate_links.quality_gate_id = quality_gates.id')
-          .andWhereILike('gate_links.project_code', containing(q.project!));
-      });
+  async list(db: Queryable, q: GateQuery & { page: number; limit: number }) {
+    const base = gatesMatching(db, q);
     const [{ n }] = await base.clone().count({ n: '*' });
     const rows = await base
       .orderBy('name')
@@ -127,6 +155,13 @@ export const gateStore = {
       .limit(q.limit);
     return { items: rows.map(toGateRecord), total: Number(n) };
   },
+
+  /** Every gate the query matches, in the list's order (at most `limit`). */
+  async matching(db: Queryable, q: GateQuery, limit: number): Promise<GateRecord[]> {
+    return (await gatesMatching(db, q).orderBy('name').orderBy('id').limit(limit)).map(toGateRecord);
+  },
+
+  getMany: (db: Queryable, ids: string[]) => recordsById(db, 'quality_gates', ids, toGateRecord),
 
   async delete(db: Queryable, ids: string[]): Promise<string[]> {
     const uuids = ids.filter(isUuid);
@@ -143,12 +178,15 @@ export const gateStore = {
 
   async linksOf(db: Queryable, gateIds: string[]): Promise<GateLinkRecord[]> {
     if (gateIds.length === 0) return [];
-    const rows = await db('gate_links')
-      .whereIn('quality_gate_id', gateIds)
-      .orderBy('layer_id')
-      .select<{ quality_gate_id: string; layer_id: string; action: string }[]>('*');
-    return rows.map((r) => ({ qualityGateId: r.quality_gate_id, layerId: r.layer_id, action: r.action }));
+    return (await db<GateLinkRow>('gate_links').whereIn('quality_gate_id', gateIds).orderBy('layer_id')).map(toLink);
   },
+
+  /** A layer's own links (not those of policies). */
+  async linksOfLayer(db: Queryable, layerId: string): Promise<GateLinkRecord[]> {
+    return (await db<GateLinkRow>('gate_links').where({ layer_id: layerId })).map(toLink);
+  },
+
+  conditionsById: (db: Queryable, ids: string[]) => recordsById(db, 'gate_conditions', ids, toCondition),
 
   async addCondition(db: Queryable, c: Omit<GateCondition, 'id'>): Promise<GateCondition> {
     const [row] = await db<ConditionRow>('gate_conditions')
@@ -278,6 +316,27 @@ const toPolicyRecord = (r: PolicyRow): PolicyRecord => ({
   updatedAt: iso(r.updated_at)!,
 });
 
+interface PolicyQuery {
+  author?: string;
+  name?: string;
+  /** Matches a project tag of the policy. */
+  project?: string;
+  /** Only these tags count for `project` (null: every tag). */
+  tags?: readonly string[] | null;
+}
+
+function policiesMatching(db: Queryable, q: PolicyQuery) {
+  const base = db<PolicyRow>('policies');
+  if (q.author) base.whereILike('author', containing(q.author));
+  if (q.name) base.whereILike('name', containing(q.name));
+  if (q.project)
+    base.whereRaw(
+      `exists (select 1 from unnest(project_tags) t where t ilike ? escape '\\'${q.tags ? ' and t = any(?::text[])' : ''})`,
+      [containing(q.project), ...(q.tags ? [pgArray([...q.tags])] : [])],
+    );
+  return base;
+}
+
 export const policyStore = {
   async insert(db: Queryable, p: PolicyWrite & { author: string }): Promise<PolicyRecord> {
     const [row] = await db('policies')
@@ -307,14 +366,8 @@ export const policyStore = {
     return row ? toPolicyRecord(row) : undefined;
   },
 
-  async list(db: Queryable, q: { page: number; limit: number; author?: string; name?: string; project?: string }) {
-    const base = db<PolicyRow>('policies');
-    if (q.author) base.whereILike('author', containing(q.author));
-    if (q.name) base.whereILike('name', containing(q.name));
-    if (q.project)
-      base.whereRaw("exists (select 1 from unnest(project_tags) t where t ilike ? escape '\\')", [
-        containing(q.project),
-      ]);
+  async list(db: Queryable, q: PolicyQuery & { page: number; limit: number }) {
+    const base = policiesMatching(db, q);
     const [{ n }] = await base.clone().count({ n: '*' });
     const items = (
       await base
@@ -324,6 +377,24 @@ export const policyStore = {
         .limit(q.limit)
     ).map(toPolicyRecord);
     return { items, total: Number(n) };
+  },
+
+  /** Every policy the query matches, in the list's order (at most `limit`). */
+  async matching(db: Queryable, q: PolicyQuery, limit: number): Promise<PolicyRecord[]> {
+    return (await policiesMatching(db, q).orderBy('name').orderBy('id').limit(limit)).map(toPolicyRecord);
+  },
+
+  getMany: (db: Queryable, ids: string[]) => recordsById(db, 'policies', ids, toPolicyRecord),
+
+  /** The policies that apply any of these gates. */
+  async including(db: Queryable, gateIds: string[]): Promise<PolicyRecord[]> {
+    if (gateIds.length === 0) return [];
+    return (
+      await db<PolicyRow>('policies').whereRaw(
+        "exists (select 1 from jsonb_array_elements(quality_gates) g where g->>'quality_gate_id' = any(?::text[]))",
+        [pgArray(gateIds)],
+      )
+    ).map(toPolicyRecord);
   },
 
   /** Policies that apply to a project with these tags. */

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { containing, iso, json, Queryable, isUuid } from '@bulwark/platform';
+import { containing, iso, json, Queryable, isUuid, recordsById } from '@bulwark/platform';
 import type { RuleParams } from '../domain/rules';
 
 interface SecurityRuleRow {
@@ -59,18 +59,6 @@ const toSecurityRuleRecord = (r: SecurityRuleRow): SecurityRuleRecord => ({
   updatedAt: iso(r.updated_at)!,
 });
 
-/** The values the filtered rules take, per filter. */
-export interface SecurityRuleValues {
-  suppressingStatus: number[];
-  expiryStatus: number[];
-  instrumentType: string[];
-  toolTypeName: string[];
-  category: string[];
-  cve: string[];
-  cwe: string[];
-  author: string[];
-}
-
 const columns = (r: SecurityRuleWrite) => ({
   name: r.name,
   rule_params: JSON.stringify(r.ruleParams),
@@ -121,21 +109,12 @@ export const securityRuleStore = {
     return { items, total: Number(n) };
   },
 
-  /** The values the filtered rules take, per filter (at most 10,000 rules read). */
-  async filterValues(db: Queryable, q: SecurityRuleQuery): Promise<SecurityRuleValues> {
-    const rules = (await filtered(db, q).select('*').limit(10000)).map(toSecurityRuleRecord);
-    const uniq = <T>(v: (T | undefined)[]) => [...new Set(v.filter((x): x is T => x !== undefined && x !== ''))].sort();
-    return {
-      suppressingStatus: uniq(rules.map((r) => r.suppressingStatus)),
-      expiryStatus: uniq(rules.map((r) => r.expiryStatus)),
-      instrumentType: uniq(rules.map((r) => r.ruleParams.instrument_type)),
-      toolTypeName: uniq(rules.map((r) => r.ruleParams.tool_type_name)),
-      category: uniq(rules.map((r) => r.ruleParams.category)),
-      cve: uniq(rules.map((r) => r.ruleParams.cve)),
-      cwe: uniq(rules.map((r) => (r.ruleParams.cwe === undefined ? undefined : String(r.ruleParams.cwe)))),
-      author: uniq(rules.map((r) => r.author)),
-    };
+  /** Every rule the query matches, in the list's order (at most `limit`). */
+  async matching(db: Queryable, q: SecurityRuleQuery, limit: number): Promise<SecurityRuleRecord[]> {
+    return (await filtered(db, q).orderBy('created_at', 'desc').orderBy('id').limit(limit)).map(toSecurityRuleRecord);
   },
+
+  getMany: (db: Queryable, ids: string[]) => recordsById(db, 'security_rules', ids, toSecurityRuleRecord),
 
   async get(db: Queryable, id: string): Promise<SecurityRuleRecord | undefined> {
     const row = await db<SecurityRuleRow>('security_rules').where({ id }).first();

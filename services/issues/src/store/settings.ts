@@ -129,6 +129,16 @@ export const dedupRuleStore = {
     return row && toDedupRuleRecord(row);
   },
 
+  /** The rule of this tool (null: the default rule) other than `exceptId`, as the unique index keys it. */
+  async ofTool(db: Queryable, toolName: string | null, exceptId?: string): Promise<DedupRuleRecord | undefined> {
+    const q = db<DedupRuleRow>('dedup_rules').whereRaw("coalesce(lower(tool_name), '') = ?", [
+      (toolName ?? '').toLowerCase(),
+    ]);
+    if (exceptId) q.whereNot('id', exceptId);
+    const row = await q.first();
+    return row && toDedupRuleRecord(row);
+  },
+
   async insert(db: Queryable, r: DedupRuleWrite): Promise<DedupRuleRecord> {
     const [row] = await db('dedup_rules')
       .insert({

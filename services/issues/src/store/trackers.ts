@@ -153,6 +153,18 @@ const toPushRecord = (r: PushRow): PushRecord => ({
   attempts: r.attempts,
 });
 
+interface TrackerQuery {
+  name?: string;
+  types?: string[];
+}
+
+function trackersMatching(db: Queryable, q: TrackerQuery) {
+  const base = db<TrackerRow>('trackers');
+  if (q.name) base.whereILike('name', `%${q.name.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+  if (q.types?.length) base.whereIn('type', q.types);
+  return base;
+}
+
 export const trackerStore = {
   async insert(db: Queryable, t: TrackerInput): Promise<TrackerRecord> {
     const [row] = await db('trackers')
@@ -174,16 +186,22 @@ export const trackerStore = {
     return row ? toTrackerRecord(row) : undefined;
   },
 
-  async list(db: Queryable, q: { page: number; limit: number; name?: string; types?: string[] }) {
-    const base = db<TrackerRow>('trackers');
-    if (q.name) base.whereILike('name', `%${q.name.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
-    if (q.types?.length) base.whereIn('type', q.types);
+  async list(db: Queryable, q: TrackerQuery & { page: number; limit: number }) {
+    const base = trackersMatching(db, q);
     const [{ n }] = await base.clone().count({ n: '*' });
     const rows = await base
       .orderBy([{ column: 'created_at' }, { column: 'id' }])
       .offset((q.page - 1) * q.limit)
       .limit(q.limit);
     return { total: Number(n), items: rows.map(toTrackerRecord) };
+  },
+
+  /** Every tracker the query matches, in the list's order (at most `limit`). */
+  async matching(db: Queryable, q: TrackerQuery, limit: number): Promise<TrackerRecord[]> {
+    const rows = await trackersMatching(db, q)
+      .orderBy([{ column: 'created_at' }, { column: 'id' }])
+      .limit(limit);
+    return rows.map(toTrackerRecord);
   },
 
   async syncable(db: Queryable): Promise<TrackerRecord[]> {

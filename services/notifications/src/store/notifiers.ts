@@ -1,5 +1,5 @@
 import type { WebhookPayloadFormat } from '@bulwark/contracts';
-import { containing, iso, isUuid, pgArray, Queryable, withinProjects } from '@bulwark/platform';
+import { containing, iso, isUuid, pgArray, Queryable, touchingProjects } from '@bulwark/platform';
 
 /** A stored notifier: its token and signing secrets only in sealed form. */
 export interface NotifierRecord {
@@ -111,9 +111,9 @@ export const notifierStore = {
       .update({ ...columns(db, w), updated_at: db.fn.now() });
   },
 
-  async get(db: Queryable, id: string, projects: string[] | null): Promise<NotifierRecord | undefined> {
+  async get(db: Queryable, id: string): Promise<NotifierRecord | undefined> {
     if (!isUuid(id)) return undefined;
-    const row = await withinProjects(db('notifiers').where({ id }), projects).first<NotifierRow | undefined>();
+    const row = await db<NotifierRow>('notifiers').where({ id }).first();
     return row ? toRecord(row) : undefined;
   },
 
@@ -124,8 +124,9 @@ export const notifierStore = {
     return new Map(rows.map((r) => [r.id, toRecord(r)]));
   },
 
+  /** The notifiers touching `projects` (null: every project), by name. */
   async list(db: Queryable, projects: string[] | null, q: { page: number; limit: number; name?: string }) {
-    const base = withinProjects(db('notifiers'), projects);
+    const base = touchingProjects(db('notifiers'), projects);
     if (q.name) base.whereRaw("name ilike ? escape '\\'", [containing(q.name)]);
     const [{ n }] = await base.clone().count<{ n: string | number }[]>({ n: '*' });
     const rows = await base
@@ -137,13 +138,11 @@ export const notifierStore = {
     return { items: rows.map(toRecord), total: Number(n) };
   },
 
-  async deleteMany(db: Queryable, ids: string[], projects: string[] | null): Promise<string[]> {
+  async deleteMany(db: Queryable, ids: string[]): Promise<string[]> {
     const valid = ids.filter(isUuid);
     if (valid.length === 0) return [];
-    const rows: { id: string }[] = await withinProjects(
-      db('notifiers').whereRaw('id = any(?::uuid[])', [pgArray(valid)]),
-      projects,
-    )
+    const rows: { id: string }[] = await db('notifiers')
+      .whereRaw('id = any(?::uuid[])', [pgArray(valid)])
       .delete()
       .returning('id');
     return rows.map((r) => r.id);
