@@ -7,6 +7,25 @@ function setCookies(headers: Headers): Map<string, string> {
 }
 const valueOf = (cookie: string) => cookie.slice(cookie.indexOf('=') + 1, cookie.indexOf(';'));
 
+/** The security headers of every page the gateway serves (the console, Swagger UI); answers the policy. */
+function expectPageHeaders(headers: Headers): string {
+  const csp = headers.get('content-security-policy')!;
+  for (const d of [
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self'",
+    "frame-ancestors 'none'",
+    "object-src 'none'",
+    "base-uri 'none'",
+  ])
+    expect(csp).to.contain(d);
+  expect(csp).not.to.contain('unsafe-inline');
+  expect(headers.get('x-frame-options')).to.equal('DENY');
+  expect(headers.get('x-content-type-options')).to.equal('nosniff');
+  expect(headers.get('referrer-policy')).to.equal('no-referrer');
+  return csp;
+}
+
 export function sessionSuite(t: SystemUnderTest): void {
   const base = () => t.anon.baseUrl;
   const login = async () => {
@@ -171,19 +190,7 @@ export function sessionSuite(t: SystemUnderTest): void {
     expect(page.status).to.equal(200);
     expect(page.headers.get('content-type')).to.contain('text/html');
     const html = await page.text();
-    const csp = page.headers.get('content-security-policy')!;
-    for (const d of [
-      "default-src 'self'",
-      "script-src 'self'",
-      "style-src 'self'",
-      "frame-ancestors 'none'",
-      "object-src 'none'",
-      "base-uri 'none'",
-    ])
-      expect(csp).to.contain(d);
-    expect(csp).not.to.contain('unsafe-inline');
-    expect(page.headers.get('x-content-type-options')).to.equal('nosniff');
-    expect(page.headers.get('referrer-policy')).to.equal('no-referrer');
+    const csp = expectPageHeaders(page.headers);
     expect(page.headers.get('cache-control')).to.equal('no-cache');
     expect(html).not.to.match(/<script(?![^>]*\bsrc=)[^>]*>/);
 
@@ -219,19 +226,7 @@ export function sessionSuite(t: SystemUnderTest): void {
     expect(page.status).to.equal(200);
     const html = await page.text();
     expect(html, 'no inline script').not.to.match(/<script(?![^>]*\bsrc=)[^>]*>/);
-    const csp = page.headers.get('content-security-policy')!;
-    for (const d of [
-      "default-src 'self'",
-      "script-src 'self'",
-      "frame-ancestors 'none'",
-      "object-src 'none'",
-      "base-uri 'none'",
-    ])
-      expect(csp).to.contain(d);
-    expect(csp).not.to.contain('unsafe-inline');
-    expect(page.headers.get('x-frame-options')).to.equal('DENY');
-    expect(page.headers.get('x-content-type-options')).to.equal('nosniff');
-    expect(page.headers.get('referrer-policy')).to.equal('no-referrer');
+    const csp = expectPageHeaders(page.headers);
     const init = await fetch(`${base()}/api/v1/swagger/swagger-initializer.js`);
     expect(init.headers.get('content-security-policy')).to.equal(csp);
     const script = await init.text();

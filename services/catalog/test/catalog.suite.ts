@@ -186,6 +186,17 @@ export function catalogSuite(t: SystemUnderTest): void {
   });
 
   describe('sources', () => {
+    /** A connection test to the locked repository with the source's stored password, which passes only with it. */
+    const expectStoredPasswordWorks = async (sourceId: string, branch: string) => {
+      const test = expectOk(
+        await admin.post('/api/v1/sources-type/1/test', {
+          source_id: sourceId,
+          settings: { url: lockedRepo, branch_name: branch, auth_method: 'Login/Password', login: GIT_USER },
+        }),
+      );
+      expect(test, test.message).to.include({ ok: true });
+    };
+
     it('creates a source whose password is stored but never returned, and gets and lists it', async () => {
       const body = httpSource();
       const created = expectOk(await admin.post('/api/v1/source', body));
@@ -218,13 +229,7 @@ export function catalogSuite(t: SystemUnderTest): void {
         }),
       );
       expect(updated.settings).to.include({ branch_name: 'release', password_set: true });
-      const test = expectOk(
-        await admin.post('/api/v1/sources-type/1/test', {
-          source_id: created.id,
-          settings: { url: lockedRepo, branch_name: 'release', auth_method: 'Login/Password', login: GIT_USER },
-        }),
-      );
-      expect(test, test.message).to.include({ ok: true });
+      await expectStoredPasswordWorks(created.id, 'release');
       const anonymous = expectOk(
         await admin.put(`/api/v1/source/${created.id}`, { settings: { auth_method: 'Anonymous' } }),
       );
@@ -270,13 +275,7 @@ export function catalogSuite(t: SystemUnderTest): void {
         await admin.put(`/api/v1/source/${secure.id}`, { settings: { url: lockedRepo, password: gitPassword } }),
       );
       expect(plain.settings).to.include({ url: lockedRepo, password_set: true });
-      const test = expectOk(
-        await admin.post('/api/v1/sources-type/1/test', {
-          source_id: secure.id,
-          settings: { url: lockedRepo, branch_name: 'main', auth_method: 'Login/Password', login: GIT_USER },
-        }),
-      );
-      expect(test, test.message).to.include({ ok: true });
+      await expectStoredPasswordWorks(secure.id, 'main');
       const anonymous = expectOk(
         await admin.put(`/api/v1/source/${secure.id}`, { settings: { url: appRepo, auth_method: 'Anonymous' } }),
       );

@@ -10,35 +10,33 @@ export interface ClientRefusal {
   warn: boolean;
 }
 
-const bodyProblem = (message: string, problem: string) =>
-  new AppError('invalid_request', message, [{ field: 'body', problem }]);
-
-/** body-parser's (raw-body's) `type` of each error about the request body. */
-const BODY_ERRORS: Record<string, () => ClientRefusal> = {
-  'entity.too.large': () => ({
-    error: new AppError('payload_too_large', 'Request body is too large', [{ field: 'body', problem: 'is too large' }]),
-    warn: true,
-  }),
-  'request.aborted': () => ({
-    error: bodyProblem('Request body was cut short: the client stopped sending it', 'was cut short'),
-    warn: true,
-  }),
-  'request.size.invalid': () => ({
-    error: bodyProblem('Request body is not as long as its Content-Length says', 'does not match Content-Length'),
-    warn: true,
-  }),
-  'entity.parse.failed': () => ({
-    error: bodyProblem('Request body is not valid JSON', 'is not valid JSON'),
-    warn: false,
-  }),
-  'encoding.unsupported': () => ({
-    error: bodyProblem('Unsupported body encoding', 'has an unsupported Content-Encoding'),
-    warn: false,
-  }),
-  'charset.unsupported': () => ({
-    error: bodyProblem('Unsupported body encoding', 'has an unsupported charset'),
-    warn: false,
-  }),
+/**
+ * body-parser's (raw-body's) `type` of each error about the request body: the code, the message,
+ * the problem of the field `body`, and whether it is worth a warning (the client's doing: a body cut
+ * short or too large).
+ */
+const BODY_ERRORS: Record<string, [ErrorCode, string, string, boolean]> = {
+  'entity.too.large': ['payload_too_large', 'Request body is too large', 'is too large', true],
+  'request.aborted': [
+    'invalid_request',
+    'Request body was cut short: the client stopped sending it',
+    'was cut short',
+    true,
+  ],
+  'request.size.invalid': [
+    'invalid_request',
+    'Request body is not as long as its Content-Length says',
+    'does not match Content-Length',
+    true,
+  ],
+  'entity.parse.failed': ['invalid_request', 'Request body is not valid JSON', 'is not valid JSON', false],
+  'encoding.unsupported': [
+    'invalid_request',
+    'Unsupported body encoding',
+    'has an unsupported Content-Encoding',
+    false,
+  ],
+  'charset.unsupported': ['invalid_request', 'Unsupported body encoding', 'has an unsupported charset', false],
 };
 
 /** The error code of each 4xx status a framework layer may raise; any other is `invalid_request`. */
@@ -60,7 +58,10 @@ export function clientRefusal(err: unknown): ClientRefusal | undefined {
   if (typeof err !== 'object' || err === null || err instanceof AppError) return undefined;
   const e = err as { type?: unknown; status?: unknown; expose?: unknown; message?: unknown };
   const body = typeof e.type === 'string' ? BODY_ERRORS[e.type] : undefined;
-  if (body) return body();
+  if (body) {
+    const [code, message, problem, warn] = body;
+    return { error: new AppError(code, message, [{ field: 'body', problem }]), warn };
+  }
   // Express's sendFile when the connection closed before the file was out.
   if ((err as { code?: unknown }).code === 'ECONNABORTED')
     return { error: new AppError('invalid_request', 'The client went away before the answer was sent'), warn: true };
