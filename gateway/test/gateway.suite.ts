@@ -127,6 +127,7 @@ export function gatewaySuite(t: SystemUnderTest): void {
     expect(doc.body.paths['/api/v1/users'].get['x-permission']).to.deep.equal({
       key: 'administration.users',
       letter: 'r',
+      project_scope: 'grants',
     });
     expect(doc.body.paths['/api/v1/users'].get.parameters.map((p: { name: string }) => p.name)).to.include(
       'filter[deleted_only]',
