@@ -12,6 +12,7 @@ const tests = [
   'console/test/**/*.ts',
   '**/src/**/*.test.ts',
   'bench/**/*.ts',
+  'fuzz/**/*.ts',
 ];
 
 export default tseslint.config(

@@ -57,6 +57,8 @@ else
 fi
 # Fuzzing of every operation against the OpenAPI document Bulwark serves (README "Fuzzing").
 FUZZ_SKIP_BUILD=1 bash fuzz/run.sh || failed+=("fuzzing")
+# Raw-HTTP fuzzing: malformed bytes over sockets to the gateway and a service's own port (README "Fuzzing").
+npx tsx fuzz/raw-http.ts || failed+=("raw-HTTP fuzzing")
 
 # Mocha last, so its summary closes the output.
 mocha_status=0

@@ -1,6 +1,28 @@
 import { expect } from 'chai';
+import { ROUTES } from '@bulwark/contracts';
 import { InternalAuth } from '@bulwark/platform';
-import { Api, SystemUnderTest } from '@bulwark/testkit';
+import { Api, SystemUnderTest, type ApiResponse } from '@bulwark/testkit';
+
+/** Each route with a path parameter, the parameters filled with `value` (bytes as they go on the wire). */
+const templatedRoutes = (value: string) =>
+  ROUTES.filter((r) => r.path.includes('{') && !r.gone).map((r) => ({
+    method: r.method.toUpperCase(),
+    path: r.path.replace(/\{[^}]+\}/g, value),
+    service: r.service,
+  }));
+
+/** A 400 in the error model whose only detail names `field`. */
+function refusedNaming(res: ApiResponse, field: string, what: string): void {
+  expect(res.status, `${what}: ${JSON.stringify(res.body)}`).to.equal(400);
+  expect(res.body.error.code, what).to.equal('invalid_request');
+  expect(
+    res.body.error.details.map((d: { field: string }) => d.field),
+    what,
+  ).to.deep.equal([field]);
+}
+
+/** A header value of these bytes (fetch sends each character below U+0100 as one byte). */
+const bytes = (...b: number[]) => String.fromCharCode(...b);
 
 export function gatewaySuite(t: SystemUnderTest): void {
   it('answers /healthz and /readyz with every service ready', async () => {
@@ -51,6 +73,45 @@ export function gatewaySuite(t: SystemUnderTest): void {
     expect(tooLong.body.error.code).to.equal('headers_too_large');
   });
 
+  it('answers a malformed or overlong percent-encoding in the path of every route with a parameter with 400 naming the path, with and without a token', async () => {
+    for (const value of ['%ff', '%C0%AF', '%E0%80%AF', '%ED%A0%80', 'a%', '%zz']) {
+      for (const route of templatedRoutes(value)) {
+        for (const [who, api] of [
+          ['admin', t.admin],
+          ['nobody', t.anon],
+        ] as const)
+          refusedNaming(
+            await api.request(route.method, route.path, route.method === 'GET' ? undefined : {}),
+            'path',
+            `${who} ${route.method} ${route.path}`,
+          );
+      }
+    }
+  });
+
+  it('answers a query or a header that is not UTF-8 with 400 naming it; double encoding is decoded once and valid UTF-8 passes', async () => {
+    for (const query of ['search[name]=%ff', 'search[name]=%C0%80', 'search[name]=50%', '%ff=1'])
+      refusedNaming(await t.admin.get(`/api/v1/projects?${query}`), 'query', query);
+    refusedNaming(await t.anon.get('/api/v1/projects?search[name]=%ff'), 'query', 'without a token');
+    refusedNaming(
+      await t.admin.withHeaders({ 'x-note': bytes(0xff, 0xfe) }).get('/api/v1/projects'),
+      'headers.x-note',
+      'a header of bytes that are not UTF-8',
+    );
+    refusedNaming(
+      await t.anon.withHeaders({ 'x-request-id': bytes(0xc0, 0xaf) }).get('/api/v1/projects'),
+      'headers.x-request-id',
+      'an overlong request id, without a token',
+    );
+    const utf8 = await t.admin
+      .withHeaders({ 'x-note': Buffer.from('caf\u00e9', 'utf8').toString('latin1') })
+      .get('/api/v1/projects?search[name]=%C3%A9');
+    expect(utf8.status, JSON.stringify(utf8.body)).to.equal(200);
+    const doubled = await t.admin.get('/api/v1/project/%252e%252e%252fusers');
+    expect(doubled.status).to.equal(404);
+    expect(doubled.body.error.message).to.contain('%2e%2e%2fusers');
+  });
+
   it('refuses a body over the limit with 413', async () => {
     const big = JSON.stringify({ username: 'admin', password: 'x'.repeat(1024 * 1024 + 10) });
     const res = await t.anon.request('POST', '/api/v1/auth/login', undefined, big);
@@ -66,6 +127,7 @@ export function gatewaySuite(t: SystemUnderTest): void {
     expect(doc.body.paths['/api/v1/users'].get['x-permission']).to.deep.equal({
       key: 'administration.users',
       letter: 'r',
+      project_scope: 'grants',
     });
     expect(doc.body.paths['/api/v1/users'].get.parameters.map((p: { name: string }) => p.name)).to.include(
       'filter[deleted_only]',
@@ -97,6 +159,26 @@ export function directAccessSuite(t: SystemUnderTest): void {
         (await direct.withHeaders({ 'x-bulwark-internal': forged }).get('/api/v1/users')).status,
         service,
       ).to.equal(401);
+    }
+  });
+
+  it('has every service answer a path, query or header that is not UTF-8 with 400 naming it, before it looks for the gateway\u2019s token', async () => {
+    const forged = new InternalAuth('not-the-deployment-secret-but-long-enough', 'gateway').forService();
+    for (const [service, url] of Object.entries(t.sys.services)) {
+      for (const api of [new Api(url), new Api(url).withHeaders({ 'x-bulwark-internal': forged })]) {
+        for (const route of templatedRoutes('%ff').filter((r) => r.service === service))
+          refusedNaming(
+            await api.request(route.method, route.path),
+            'path',
+            `${service}: ${route.method} ${route.path}`,
+          );
+        refusedNaming(await api.get('/api/v1/users?search[username]=%C0%AF'), 'query', service);
+        refusedNaming(
+          await api.withHeaders({ 'x-note': bytes(0xed, 0xa0, 0x80) }).get('/api/v1/users'),
+          'headers.x-note',
+          service,
+        );
+      }
     }
   });
 }

@@ -1,8 +1,14 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
 import http from 'node:http';
+import net from 'node:net';
+import path from 'node:path';
 import { expect } from 'chai';
+import { InternalAuth } from '@bulwark/platform';
 import {
   ADMIN_PASSWORD,
   Api,
+  freePort,
   GitServer,
   RunningSystem,
   startAllModeProcess,
@@ -57,6 +63,28 @@ function rawRequest(
   });
 }
 
+/**
+ * Writes `head` (its `\n` sent as CRLF) and `body` over a TCP connection, one character per byte,
+ * and reads the answer's status and JSON body; with `abort`, goes away after the body, reading nothing.
+ */
+function overSocket(baseUrl: string, head: string, body = '', abort = false): Promise<RawResponse | undefined> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(Number(new URL(baseUrl).port), '127.0.0.1');
+    let text = '';
+    socket.on('data', (d: Buffer) => (text += d.toString('latin1')));
+    socket.on('error', reject);
+    socket.on('close', () => {
+      const status = /^HTTP\/1\.1 (\d{3})/.exec(text);
+      resolve(
+        status ? { status: Number(status[1]), body: JSON.parse(text.slice(text.indexOf('\r\n\r\n') + 4)) } : undefined,
+      );
+    });
+    socket.write(Buffer.from(`${head.replace(/\n/g, '\r\n')}\r\n${body}`, 'latin1'), () => {
+      if (abort) socket.destroy();
+    });
+  });
+}
+
 const fieldsOf = (res: { body: Json }) => (res.body?.error?.details ?? []).map((d: { field: string }) => d.field);
 
 /** A SARIF report of two findings, padded with a property no parser reads to reach `bytes`. */
@@ -83,7 +111,9 @@ function sarifReport(bytes: number, marker: string): Buffer {
  */
 describe('hostile input through the gateway [TARGET=all, the built binary in its own process]', function () {
   this.timeout(300000);
-  let sys: RunningSystem & { alive(): boolean };
+  let sys: RunningSystem & { alive(): boolean; dataDir: string };
+  let identityUrl: string;
+  let internalAuth: InternalAuth;
   let git: GitServer;
   let admin: Api;
   let token: string;
@@ -111,7 +141,11 @@ describe('hostile input through the gateway [TARGET=all, the built binary in its
   };
 
   before(async () => {
-    sys = await startAllModeProcess();
+    // Identity on a known port with a known internal secret: a body can be cut short there directly.
+    const secret = randomBytes(32).toString('hex');
+    internalAuth = new InternalAuth(secret, 'gateway');
+    identityUrl = `http://127.0.0.1:${await freePort()}`;
+    sys = await startAllModeProcess({ IDENTITY_HTTP_PORT: new URL(identityUrl).port, BULWARK_INTERNAL_SECRET: secret });
     git = await startGitServer();
     git.addRepository('app', { 'app.py': 'print(1)\n' });
     token = await sys.api.login('admin', ADMIN_PASSWORD);
@@ -228,6 +262,115 @@ describe('hostile input through the gateway [TARGET=all, the built binary in its
       });
       expect(res.status, JSON.stringify(res.body)).to.equal(413);
       expect(res.body.error.code).to.equal('payload_too_large');
+    });
+  });
+
+  describe('bytes, not schemas: malformed requests over a raw socket', () => {
+    const logLines = () =>
+      fs
+        .readFileSync(path.join(sys.dataDir, 'all.log'), 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as { level: string; message: string; requestId?: string; component: string });
+
+    it('answers a malformed method, path, Content-Length, Transfer-Encoding or chunk with 400 naming the part, and an absurd declared length with 413', async () => {
+      const cases: [string, string, number, string | undefined][] = [
+        ['FOO /api/v1/projects HTTP/1.1\nHost: x\n', '', 400, 'method'],
+        ['GET /api/v1/project/\xff HTTP/1.1\nHost: x\n', '', 400, 'path'],
+        ['GET /api/v1/project/%ff HTTP/1.1\nHost: x\nConnection: close\n', '', 400, 'path'],
+        [
+          `GET /api/v1/project/%C0%AF HTTP/1.1\nHost: x\nAuthorization: Bearer ${token}\nConnection: close\n`,
+          '',
+          400,
+          'path',
+        ],
+        [
+          'POST /api/v1/auth/login HTTP/1.1\nHost: x\nContent-Length: 99999999999999999999\n',
+          '{}',
+          400,
+          'headers.content-length',
+        ],
+        ['POST /api/v1/auth/login HTTP/1.1\nHost: x\nContent-Length: -1\n', '{}', 400, 'headers.content-length'],
+        [
+          'POST /api/v1/auth/login HTTP/1.1\nHost: x\nContent-Length: 2\nContent-Length: 3\n',
+          '{}',
+          400,
+          'headers.content-length',
+        ],
+        [
+          'POST /api/v1/auth/login HTTP/1.1\nHost: x\nTransfer-Encoding: chunked, gzip\n',
+          '',
+          400,
+          'headers.transfer-encoding',
+        ],
+        [
+          'POST /api/v1/auth/login HTTP/1.1\nHost: x\nContent-Type: application/json\nTransfer-Encoding: chunked\n',
+          'zz\r\n{}\r\n0\r\n\r\n',
+          400,
+          'body',
+        ],
+        [
+          `GET /api/v1/projects HTTP/1.1\nHost: x\nAuthorization: Bearer ${token}\nX-Note: \xc3\x28\nConnection: close\n`,
+          '',
+          400,
+          'headers.x-note',
+        ],
+        [
+          'POST /api/v1/auth/login HTTP/1.1\nHost: x\nContent-Type: application/json\nContent-Length: 1000000000\n',
+          '{}',
+          413,
+          undefined,
+        ],
+      ];
+      for (const [head, body, status, field] of cases) {
+        const res = await overSocket(sys.api.baseUrl, head, body);
+        expect(res?.status, head).to.equal(status);
+        if (field) expect(fieldsOf(res!), head).to.deep.equal([field]);
+      }
+    });
+
+    it('passes a request with a Trailer header on without it ending the process', async () => {
+      const name = `trailer-${uniqueSuffix()}`;
+      const body = JSON.stringify({ name });
+      const res = await overSocket(
+        sys.api.baseUrl,
+        `POST /api/v1/quality-gate HTTP/1.1\nHost: x\nAuthorization: Bearer ${token}\nContent-Type: application/json\n` +
+          `Content-Length: ${body.length}\nTrailer: X-Checksum\nTE: trailers\nConnection: close\n`,
+        body,
+      );
+      expect(res?.status, JSON.stringify(res?.body)).to.equal(200);
+      expect(sys.alive()).to.equal(true);
+      expect(ok(await admin.get(`/api/v1/quality-gates?search[name]=${name}`)).total).to.equal(1);
+    });
+
+    it('logs a body its client cut short and an oversized chunked body as warnings, never as a failed request', async () => {
+      const cut = `cut-short-${uniqueSuffix()}`;
+      const over = `oversized-${uniqueSuffix()}`;
+      // Cut short at identity itself, as the gateway passes it on when its caller goes away mid-body.
+      const head =
+        `POST /api/v1/auth/login HTTP/1.1\nHost: x\nX-Request-Id: ${cut}\nContent-Type: application/json\n` +
+        `Content-Length: 100\nx-bulwark-internal: ${internalAuth.forService()}\n`;
+      expect(await overSocket(identityUrl, head, '{"username":"adm', true)).to.equal(undefined);
+      const oversized = await rawRequest(sys.api.baseUrl, {
+        method: 'POST',
+        path: '/api/v1/auth/login',
+        headers: { 'content-type': 'application/json', 'x-request-id': over },
+        chunks: [
+          Buffer.from('{"username":"admin","password":"'),
+          ...Array.from({ length: 20 }, () => Buffer.alloc(64 * 1024, 'x')),
+        ],
+      });
+      expect(oversized.status).to.equal(413);
+      // Identity hears of both (the gateway cuts the oversized body short on its way): its warnings say it has.
+      const deadline = Date.now() + 30000;
+      const warned = (id: string) =>
+        logLines().some((l) => l.requestId === id && l.level === 'warn' && l.component === 'identity.http');
+      while (!(warned(cut) && warned(over))) {
+        if (Date.now() > deadline) throw new Error('identity logged no warning for the cut-short and oversized bodies');
+        await new Promise((r) => setTimeout(r, 200));
+      }
+      const failures = logLines().filter((l) => (l.requestId === cut || l.requestId === over) && l.level === 'error');
+      expect(failures).to.deep.equal([]);
     });
   });
 

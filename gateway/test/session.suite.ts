@@ -7,6 +7,25 @@ function setCookies(headers: Headers): Map<string, string> {
 }
 const valueOf = (cookie: string) => cookie.slice(cookie.indexOf('=') + 1, cookie.indexOf(';'));
 
+/** The security headers of every page the gateway serves (the console, Swagger UI); answers the policy. */
+function expectPageHeaders(headers: Headers): string {
+  const csp = headers.get('content-security-policy')!;
+  for (const d of [
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self'",
+    "frame-ancestors 'none'",
+    "object-src 'none'",
+    "base-uri 'none'",
+  ])
+    expect(csp).to.contain(d);
+  expect(csp).not.to.contain('unsafe-inline');
+  expect(headers.get('x-frame-options')).to.equal('DENY');
+  expect(headers.get('x-content-type-options')).to.equal('nosniff');
+  expect(headers.get('referrer-policy')).to.equal('no-referrer');
+  return csp;
+}
+
 export function sessionSuite(t: SystemUnderTest): void {
   const base = () => t.anon.baseUrl;
   const login = async () => {
@@ -66,6 +85,36 @@ export function sessionSuite(t: SystemUnderTest): void {
       .withHeaders({ cookie: 'bulwark_session=garbage' })
       .put('/api/v1/issues/status', { ids: [] });
     expect(bearer.status).to.equal(400);
+  });
+
+  it('refuses a CSRF value that was not issued with the session beside it: a planted cookie pair, or another session\u2019s value (403)', async () => {
+    const s = await login();
+    const other = await login();
+    const planted = 'planted-by-a-sibling-domain';
+    const attempts: [string, string][] = [
+      [`bulwark_session=${valueOf(s.session)}; bulwark_csrf=${planted}`, planted],
+      [`bulwark_session=${valueOf(s.session)}; bulwark_csrf=${other.body.csrf_token}`, other.body.csrf_token],
+      // The random part of this session's own value with another signature.
+      [
+        `bulwark_session=${valueOf(s.session)}; bulwark_csrf=${s.body.csrf_token.split('.')[0]}.${other.body.csrf_token.split('.')[1]}`,
+        `${s.body.csrf_token.split('.')[0]}.${other.body.csrf_token.split('.')[1]}`,
+      ],
+    ];
+    for (const [cookie, header] of attempts) {
+      const res = await t.anon
+        .withHeaders({ cookie, 'x-csrf-token': header })
+        .post('/api/v1/project', { code: 'csrf-planted', name: 'never created' });
+      expect(res.status, `${cookie}: ${JSON.stringify(res.body)}`).to.equal(403);
+      expect(res.body.error.message).to.contain('X-CSRF-Token');
+    }
+    expect((await t.admin.get('/api/v1/project/csrf-planted')).status).to.equal(404);
+    // Each session's own value still passes, the other's too with its own cookie.
+    for (const own of [s, other]) {
+      const res = await t.anon
+        .withHeaders({ cookie: cookieHeader(own), 'x-csrf-token': own.body.csrf_token })
+        .put('/api/v1/issues/status', { ids: [] });
+      expect(res.status, 'the CSRF check passed and the service validated the body').to.equal(400);
+    }
   });
 
   it('answers a bad login body with 400 naming the field, wrong credentials with 401, never setting cookies', async () => {
@@ -141,19 +190,7 @@ export function sessionSuite(t: SystemUnderTest): void {
     expect(page.status).to.equal(200);
     expect(page.headers.get('content-type')).to.contain('text/html');
     const html = await page.text();
-    const csp = page.headers.get('content-security-policy')!;
-    for (const d of [
-      "default-src 'self'",
-      "script-src 'self'",
-      "style-src 'self'",
-      "frame-ancestors 'none'",
-      "object-src 'none'",
-      "base-uri 'none'",
-    ])
-      expect(csp).to.contain(d);
-    expect(csp).not.to.contain('unsafe-inline');
-    expect(page.headers.get('x-content-type-options')).to.equal('nosniff');
-    expect(page.headers.get('referrer-policy')).to.equal('no-referrer');
+    const csp = expectPageHeaders(page.headers);
     expect(page.headers.get('cache-control')).to.equal('no-cache');
     expect(html).not.to.match(/<script(?![^>]*\bsrc=)[^>]*>/);
 
@@ -182,6 +219,17 @@ export function sessionSuite(t: SystemUnderTest): void {
       expect(res.headers.get('content-type'), p).to.contain('application/json');
     }
     expect((await fetch(`${base()}/healthz`)).headers.get('content-type')).to.contain('application/json');
-    expect((await fetch(`${base()}/api/v1/swagger/index.html`)).headers.get('content-security-policy')).to.equal(null);
+  });
+
+  it('serves Swagger UI with the console\u2019s security headers and a policy of its own files, its initializer a file that keeps no token', async () => {
+    const page = await fetch(`${base()}/api/v1/swagger/index.html`);
+    expect(page.status).to.equal(200);
+    const html = await page.text();
+    expect(html, 'no inline script').not.to.match(/<script(?![^>]*\bsrc=)[^>]*>/);
+    const csp = expectPageHeaders(page.headers);
+    const init = await fetch(`${base()}/api/v1/swagger/swagger-initializer.js`);
+    expect(init.headers.get('content-security-policy')).to.equal(csp);
+    const script = await init.text();
+    expect(script).to.contain('persistAuthorization: false').and.not.to.contain('persistAuthorization: true');
   });
 }

@@ -1,4 +1,3 @@
-import { randomBytes, timingSafeEqual } from 'node:crypto';
 import express, { Request, Response } from 'express';
 import {
   loginBody,
@@ -9,6 +8,7 @@ import {
   SSO_BROWSER_COOKIE,
 } from '@bulwark/contracts';
 import type { Authenticator } from './authenticator';
+import { CsrfValues, sameBytes } from './csrf';
 import {
   AppError,
   CLIENT_IP_HEADER,
@@ -41,19 +41,13 @@ export function readCookies(header: string | undefined): Map<string, string> {
   return out;
 }
 
-const sameBytes = (a: string, b: string) => {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
-};
-
 /**
  * The token of a request and how it came: the bearer header as before, else the session cookie. A
  * cookie is sent by the browser on its own, so an unsafe method it authenticates must also carry the
  * CSRF cookie's value in the CSRF header (a page of another origin can neither read the one nor set
- * the other).
+ * the other), and that value must have been minted for this session's token.
  */
-export function sessionToken(req: Request): string | undefined {
+export function sessionToken(req: Request, csrf: CsrfValues): string | undefined {
   if (req.header('authorization') !== undefined) return undefined;
   const cookies = readCookies(req.header('cookie'));
   const token = cookies.get(SESSION_COOKIE);
@@ -61,15 +55,16 @@ export function sessionToken(req: Request): string | undefined {
   if (!SAFE_METHODS.has(req.method)) {
     const expected = cookies.get(CSRF_COOKIE);
     const given = req.header(CSRF_HEADER);
-    if (!expected || !given || !sameBytes(expected, given))
+    if (!expected || !given || !sameBytes(expected, given) || !csrf.mintedFor(expected, token))
       throw forbidden(
-        `A request authenticated by the session cookie needs the ${CSRF_HEADER} header equal to the ${CSRF_COOKIE} cookie`,
+        `A request authenticated by the session cookie needs the ${CSRF_HEADER} header equal to the ${CSRF_COOKIE} cookie issued with that session`,
       );
   }
   return token;
 }
 
 export interface SessionDeps {
+  csrf: CsrfValues;
   identityUrl: string;
   authenticator: Authenticator;
   internalAuth: InternalAuth;
@@ -103,10 +98,10 @@ export function sessionRouter(deps: SessionDeps): express.Router {
       signal: AbortSignal.timeout(30000),
     });
 
-  /** Keeps a login's token in the session cookie, with a new CSRF value (answered). */
+  /** Keeps a login's token in the session cookie, with a CSRF value minted for it (answered). */
   const setSession = (req: Request, res: Response, login: { access_token: string; expires_at: string }): string => {
     const expires = new Date(login.expires_at);
-    const csrf = randomBytes(32).toString('base64url');
+    const csrf = deps.csrf.mint(login.access_token);
     res.cookie(SESSION_COOKIE, login.access_token, { ...cookieBase(req), httpOnly: true, expires });
     res.cookie(CSRF_COOKIE, csrf, { ...cookieBase(req), httpOnly: false, expires });
     res.setHeader('cache-control', 'no-store');
@@ -186,7 +181,7 @@ export function sessionRouter(deps: SessionDeps): express.Router {
     let token: string | undefined;
     try {
       // The CSRF check of sessionToken: another site cannot end (or probe) this browser's session.
-      token = sessionToken(req);
+      token = sessionToken(req, deps.csrf);
     } catch (err) {
       return next(err);
     }

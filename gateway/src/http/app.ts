@@ -14,12 +14,14 @@ import {
   notFoundHandler,
   observeHttp,
   RateLimiter,
+  requestBytes,
   requestContext,
   RouteSpec,
   sendError,
 } from '@bulwark/platform';
 import { Authenticator } from '../auth/authenticator';
 import type { GatewayConfig } from '../config';
+import { CsrfValues } from '../auth/csrf';
 import { sessionRouter, sessionToken } from '../auth/session';
 import { consoleRouter } from './console';
 import { docsRouter } from './docs';
@@ -50,8 +52,9 @@ const wrap =
   };
 
 /**
- * Every /api/v1 request passes, in order: request id, per-IP rate limit, the route table (404/405/410),
- * authentication (401), per-token rate limit, the route's permission and its project scope (403), the body size limit
+ * Every /api/v1 request passes, in order: request id, the request's bytes (400 for a path, query or
+ * header that is not UTF-8), per-IP rate limit, the route table (404/405/410), authentication (401),
+ * per-token rate limit, the route's permission and its project scope (403), the body size limit
  * (413), and is then proxied to its service with an internal token that vouches for the caller.
  */
 export function createGatewayApp(deps: GatewayDeps): express.Express {
@@ -63,13 +66,16 @@ export function createGatewayApp(deps: GatewayDeps): express.Express {
   app.use(requestContext());
   app.use(healthRoutes(deps.readiness));
   app.use(accessLog(log));
+  app.use(requestBytes());
   app.use(
     '/api',
     wrap(async (req) => deps.perIp.consume(req.ip ?? 'unknown')),
   );
   app.use(docsRouter(deps.version));
+  const csrf = new CsrfValues(deps.internalAuth.derivedKey('csrf'));
   app.use(
     sessionRouter({
+      csrf,
       identityUrl: deps.upstreams.identity,
       authenticator: deps.authenticator,
       internalAuth: deps.internalAuth,
@@ -101,7 +107,7 @@ export function createGatewayApp(deps: GatewayDeps): express.Express {
       const access = route.access;
       handlers.push(
         wrap(async (req) => {
-          const token = sessionToken(req) ?? Authenticator.bearerToken(req.header('authorization'));
+          const token = sessionToken(req, csrf) ?? Authenticator.bearerToken(req.header('authorization'));
           req.principal = await deps.authenticator.authenticate(token);
           await deps.perToken.consume(req.principal.tokenId);
           if (access.kind === 'permission') {
@@ -114,7 +120,7 @@ export function createGatewayApp(deps: GatewayDeps): express.Express {
         }),
       );
     }
-    handlers.push(bodyLimit(route.upload?.maxBytes ?? config.BODY_LIMIT_BYTES), proxyFor(route.service));
+    handlers.push(bodyLimit(route.upload?.maxBytes ?? config.BODY_LIMIT_BYTES, log), proxyFor(route.service));
     router[route.method](expressPath(route.path), ...handlers);
   }
   app.use(router);

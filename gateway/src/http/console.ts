@@ -1,36 +1,17 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import express, { Response } from 'express';
+import express from 'express';
 import { AppError, sendError } from '@bulwark/platform';
+import { pagePolicy, pageSecurityHeaders } from './security-headers';
 
 /**
- * The console's policy: nothing inline, nothing from elsewhere, never framed. The built bundle has
- * no inline script or style, so 'self' is all it needs.
+ * The console's policy: scripts and styles of its own origin only. The built bundle has no inline
+ * script or style, so 'self' is all it needs.
  */
-const CONSOLE_CSP = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data:",
-  "font-src 'self'",
-  "connect-src 'self'",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "frame-ancestors 'none'",
-  "form-action 'self'",
-].join('; ');
+const CONSOLE_CSP = pagePolicy(["script-src 'self'", "style-src 'self'"]);
 
 /** Paths the console never answers, even for a client route: the API and the operational endpoints. */
 const NOT_CONSOLE = /^\/(api|healthz|readyz|metrics)(\/|$)/;
-
-function securityHeaders(res: Response): void {
-  res.setHeader('Content-Security-Policy', CONSOLE_CSP);
-  res.setHeader('X-Content-Type-Options', 'nosniff');
-  res.setHeader('Referrer-Policy', 'no-referrer');
-  res.setHeader('X-Frame-Options', 'DENY');
-  res.setHeader('Cross-Origin-Opener-Policy', 'same-origin');
-  res.setHeader('Permissions-Policy', 'camera=(), microphone=(), geolocation=()');
-}
 
 /** Where the built console is: CONSOLE_DIR, else the @bulwark/console package's dist next to this one. */
 export function findConsoleDir(configured: string | undefined): string | undefined {
@@ -50,10 +31,10 @@ export function findConsoleDir(configured: string | undefined): string | undefin
 export function consoleRouter(dir: string): express.Router {
   const index = path.join(dir, 'index.html');
   const router = express.Router();
+  const headers = pageSecurityHeaders(CONSOLE_CSP);
   router.use((req, res, next) => {
     if (NOT_CONSOLE.test(req.path)) return next('router');
-    securityHeaders(res);
-    next();
+    headers(req, res, next);
   });
   router.use(
     '/assets',

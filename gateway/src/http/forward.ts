@@ -24,7 +24,7 @@ export interface Upstream {
 /** What the route's limit step leaves for the proxy of the same request. */
 interface ForwardState {
   limitBytes: number;
-  /** Refused (body too large): the upstream request is cut on purpose, not failing. */
+  /** Refused (body too large, or not received in time): the upstream request is cut on purpose, not failing. */
   refused: boolean;
 }
 
@@ -32,17 +32,38 @@ const tooLarge = (limit: number) => new AppError('payload_too_large', `Request b
 
 const stateOf = (res: Response) => res.locals.forward as ForwardState | undefined;
 
+/** A body refused for the client's own doing: answered (when it can still be) and logged as a warning, never as a failure. */
+function refuseBody(log: Logger, req: Request, res: Response, error: AppError): void {
+  log.warn('request body refused', {
+    reason: error.message,
+    method: req.method,
+    path: req.path,
+    requestId: req.requestId,
+  });
+  if (res.headersSent) return;
+  res.setHeader('connection', 'close');
+  sendError(res, error);
+}
+
+/**
+ * Headers of one connection, not of the request: they stop here. A caller's `Trailer` passed on
+ * would make Node's client throw once the body ends (trailers need a chunked body), ending the process.
+ */
+const HOP_BY_HOP = ['trailer', 'te', 'keep-alive', 'proxy-connection', 'proxy-authorization', 'upgrade'];
+
+/** Connection errors that say the service is not there, whatever the state of the caller's body. */
+const UPSTREAM_DOWN = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EHOSTUNREACH', 'EAI_AGAIN']);
+
 /**
  * The route's body limit, before the proxy: a declared Content-Length over it is refused at once;
  * the streamed count is checked by the proxy as the body passes. `Expect: 100-continue` was answered
  * by Node already; passed on, it would make Node's client send the upstream request's headers at
  * once, before the internal ones are set, so it stops here.
  */
-export function bodyLimit(limitBytes: number): RequestHandler {
+export function bodyLimit(limitBytes: number, log: Logger): RequestHandler {
   return (req, res, next) => {
     if (Number(req.header('content-length') ?? '0') > limitBytes) {
-      res.setHeader('connection', 'close');
-      sendError(res, tooLarge(limitBytes));
+      refuseBody(log, req, res, tooLarge(limitBytes));
       return;
     }
     delete req.headers.expect;
@@ -52,7 +73,7 @@ export function bodyLimit(limitBytes: number): RequestHandler {
 }
 
 /** Counts the body as it streams to the service: a chunked body meets the same limit as a declared one. */
-function countBody(req: Request, res: Response, upstreamReq: ClientRequest): void {
+function countBody(req: Request, res: Response, upstreamReq: ClientRequest, log: Logger): void {
   const state = stateOf(res);
   if (!state) return;
   let received = 0;
@@ -64,10 +85,7 @@ function countBody(req: Request, res: Response, upstreamReq: ClientRequest): voi
     upstreamReq.destroy();
     // What is still coming is read and dropped until the answer is out, then the connection ends.
     req.resume();
-    if (!res.headersSent) {
-      res.setHeader('connection', 'close');
-      sendError(res, tooLarge(state.limitBytes));
-    }
+    refuseBody(log, req, res, tooLarge(state.limitBytes));
   });
 }
 
@@ -87,13 +105,28 @@ export function proxyTo(upstream: Upstream): RequestHandler {
         proxyReq.setHeader(CLIENT_IP_HEADER, req.ip ?? 'unknown');
         proxyReq.removeHeader('authorization');
         proxyReq.removeHeader('cookie');
+        for (const name of HOP_BY_HOP) proxyReq.removeHeader(name);
         // Attached here, in the tick the proxy pipes the body, so no chunk passes uncounted.
-        countBody(req, res, proxyReq);
+        countBody(req, res, proxyReq, upstream.log);
       },
       error: (err, req, res) => {
         const response = res as Response;
         // A refused body or a client that went away ends the upstream request on purpose.
         if (stateOf(response)?.refused || req.destroyed) return;
+        // The service is there but the caller's body never arrived in full: the caller's time ran out.
+        if (!req.complete && !UPSTREAM_DOWN.has((err as NodeJS.ErrnoException).code ?? '')) {
+          const state = stateOf(response);
+          if (state) state.refused = true;
+          refuseBody(
+            upstream.log,
+            req,
+            response,
+            new AppError('request_timeout', 'The request body was not received in full in time', [
+              { field: 'body', problem: 'was not received in full' },
+            ]),
+          );
+          return;
+        }
         upstream.log.error('upstream failed', {
           service: upstream.service,
           error: errorMessage(err),

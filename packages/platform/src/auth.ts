@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 import { AppError } from './errors';
 
@@ -100,6 +101,14 @@ export class InternalAuth {
       this.cached = { token, until: now + (this.ttlSeconds * 1000) / 2 };
     }
     return this.cached.token;
+  }
+
+  /**
+   * A key for one purpose (signing the gateway's CSRF values): every process of the deployment
+   * derives the same one from the internal secret, and holding it gives nothing of the secret.
+   */
+  derivedKey(purpose: string): Buffer {
+    return createHmac('sha256', this.secret).update(`bulwark derived key: ${purpose}`).digest();
   }
 
   verify(token: string | undefined): InternalClaims {

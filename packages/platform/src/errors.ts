@@ -14,6 +14,7 @@ export type ErrorCode =
   | 'method_not_allowed'
   | 'conflict'
   | 'gone'
+  | 'request_timeout'
   | 'payload_too_large'
   | 'headers_too_large'
   | 'rate_limited'
@@ -33,6 +34,7 @@ const MAPPING: Record<ErrorCode, CodeMapping> = {
   method_not_allowed: { http: 405, grpc: GrpcStatus.UNIMPLEMENTED },
   conflict: { http: 409, grpc: GrpcStatus.FAILED_PRECONDITION },
   gone: { http: 410, grpc: GrpcStatus.UNIMPLEMENTED },
+  request_timeout: { http: 408, grpc: GrpcStatus.DEADLINE_EXCEEDED },
   payload_too_large: { http: 413, grpc: GrpcStatus.RESOURCE_EXHAUSTED },
   headers_too_large: { http: 431, grpc: GrpcStatus.RESOURCE_EXHAUSTED },
   rate_limited: { http: 429, grpc: GrpcStatus.RESOURCE_EXHAUSTED },

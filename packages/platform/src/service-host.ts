@@ -137,12 +137,13 @@ export class ServiceHost implements ServiceData, ErrorRecorder {
       level: internal ? 'error' : 'warning',
       route: answer.route,
       request_id: answer.requestId,
-      // An internal error's text stays in the service's log under the request id; an AppError's is written for callers.
+      // An internal error's text stays in the service's log under the record's request id; an AppError's is
+      // written for callers. The request id may be the caller's own (X-Request-Id), so it stays out of the text.
       message: internal
-        ? `Internal error answering ${where}; the ${this.name} service's log has the details under request id ${answer.requestId ?? 'unknown'}`
+        ? `Internal error answering ${where}; the ${this.name} service's log has the details under this record's request id`
         : `${answer.status} answering ${where}: ${answer.error.message}`,
       message_ru: internal
-        ? `Внутренняя ошибка при ответе на ${where}; подробности в журнале сервиса ${this.name} по идентификатору запроса ${answer.requestId ?? 'неизвестен'}`
+        ? `Внутренняя ошибка при ответе на ${where}; подробности в журнале сервиса ${this.name} по идентификатору запроса этой записи`
         : `Ответ ${answer.status} на ${where}: ${answer.error.message}`,
       details: { status: answer.status },
     });

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import {
+  assertCredentialStaysWith,
   EgressProxy,
-  gitHost,
   invalidField,
   isUuid,
   Logger,
@@ -33,6 +33,11 @@ const sourceEvent = (s: SourceRecord) => ({
   access_type: s.access.accessType,
   project_codes: s.access.projectCodes,
 });
+
+/** Whether the connection after an update still holds a secret the update did not give anew. */
+const keepsStoredSecret = (given: Partial<SourceSettingsInput>, source: SourceRecord, after: SourceConnection) =>
+  (after.password !== null && given.password === undefined && source.passwordSealed !== null) ||
+  (after.sshPrivateKey !== null && given.ssh_private_key === undefined && source.sshKeySealed !== null);
 
 const SOURCES: ResourceLookup<SourceRecord> = { kind: 'source', get: (db, id) => sourceStore.get(db, id) };
 
@@ -133,6 +138,8 @@ export class Sources {
       const type = this.sourceTypeOrThrow(w.source_type_id ?? source.sourceTypeId, 'source_type_id');
       const { connection, problems } = resolveConnection(type, w.settings ?? {}, this.connectionOf(source));
       throwProblems(problems);
+      if (keepsStoredSecret(w.settings ?? {}, source, connection))
+        assertCredentialStaysWith(source.url, connection.url, 'settings.url');
       const access = await this.access.resolve(trx, p, 'source', w, source.access);
       await sourceStore.update(trx, id, {
         name: w.name ?? source.name,
@@ -170,10 +177,8 @@ export class Sources {
     const stored = w.source_id
       ? this.connectionOf(await this.access.changeable(this.data.db, p, w.source_id, SOURCES))
       : undefined;
-    // Stored secrets go only where they already went: never to another host named in the request.
-    if (stored && gitHost(stored.url) !== gitHost(w.settings.url)) {
-      throw invalidField('settings.url', `must point at the host of source ${w.source_id} to use its stored secrets`);
-    }
+    // Stored secrets go only where they already went: never to another scheme, host or port named in the request.
+    if (stored) assertCredentialStaysWith(stored.url, w.settings.url, 'settings.url');
     const secretsOnly = stored
       ? { ...stored, url: w.settings.url, branchName: w.settings.branch_name ?? null }
       : undefined;

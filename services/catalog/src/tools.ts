@@ -1,7 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { invalidField, isUuid, Logger, notFound, Principal, SecretBox, ServiceData } from '@bulwark/platform';
+import {
+  assertCredentialStaysWith,
+  invalidField,
+  isUuid,
+  Logger,
+  notFound,
+  Principal,
+  SecretBox,
+  ServiceData,
+} from '@bulwark/platform';
 import { CATALOG_EVENTS, newEvent, TOOL_TYPES, toolType, ToolType } from '@bulwark/contracts';
 import { BulkStatus, catalogEvent } from './catalog-writes';
 import { seenBy } from './domain/access';
@@ -111,6 +120,9 @@ export class Tools {
           tool.apiTokenSealed ? this.secrets.open(tool.apiTokenSealed) : null,
         );
         throwProblems(resolved.problems);
+        // A stored token kept by an update goes only to the server it was stored for.
+        if (tool.apiTokenSealed && resolved.apiToken !== null && w.settings.api_token === undefined)
+          assertCredentialStaysWith(String(tool.settings.url), String(resolved.settings.url), 'settings.url');
         settings = resolved.settings;
         apiTokenSealed = resolved.apiToken ? this.secrets.seal(resolved.apiToken) : null;
       }

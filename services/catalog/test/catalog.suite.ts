@@ -186,6 +186,17 @@ export function catalogSuite(t: SystemUnderTest): void {
   });
 
   describe('sources', () => {
+    /** A connection test to the locked repository with the source's stored password, which passes only with it. */
+    const expectStoredPasswordWorks = async (sourceId: string, branch: string) => {
+      const test = expectOk(
+        await admin.post('/api/v1/sources-type/1/test', {
+          source_id: sourceId,
+          settings: { url: lockedRepo, branch_name: branch, auth_method: 'Login/Password', login: GIT_USER },
+        }),
+      );
+      expect(test, test.message).to.include({ ok: true });
+    };
+
     it('creates a source whose password is stored but never returned, and gets and lists it', async () => {
       const body = httpSource();
       const created = expectOk(await admin.post('/api/v1/source', body));
@@ -218,13 +229,7 @@ export function catalogSuite(t: SystemUnderTest): void {
         }),
       );
       expect(updated.settings).to.include({ branch_name: 'release', password_set: true });
-      const test = expectOk(
-        await admin.post('/api/v1/sources-type/1/test', {
-          source_id: created.id,
-          settings: { url: lockedRepo, branch_name: 'release', auth_method: 'Login/Password', login: GIT_USER },
-        }),
-      );
-      expect(test, test.message).to.include({ ok: true });
+      await expectStoredPasswordWorks(created.id, 'release');
       const anonymous = expectOk(
         await admin.put(`/api/v1/source/${created.id}`, { settings: { auth_method: 'Anonymous' } }),
       );
@@ -241,6 +246,40 @@ export function catalogSuite(t: SystemUnderTest): void {
         400,
         'settings.url',
       );
+    });
+
+    it('sends stored secrets only to the scheme, host and port they were stored for: a connection test or an update elsewhere is a 400 naming the url', async () => {
+      const stored = new URL(lockedRepo);
+      const secure = expectOk(
+        await admin.post('/api/v1/source', httpSource({}, { url: `https://${stored.host}${stored.pathname}` })),
+      );
+      const elsewhere = [
+        // The same host over plain http, the credentials readable on the wire.
+        `http://${stored.host}${stored.pathname}`,
+        `https://${stored.hostname}:${Number(stored.port) + 1}${stored.pathname}`,
+      ];
+      for (const url of elsewhere) {
+        expectField(
+          await admin.post('/api/v1/sources-type/1/test', {
+            source_id: secure.id,
+            settings: { url, auth_method: 'Login/Password', login: GIT_USER },
+          }),
+          400,
+          'settings.url',
+        );
+        expectField(await admin.put(`/api/v1/source/${secure.id}`, { settings: { url } }), 400, 'settings.url');
+      }
+      expect(expectOk(await admin.get(`/api/v1/source/${secure.id}`)).settings.url).to.equal(secure.settings.url);
+      // Given again, the password may go elsewhere; without a password nothing stored travels.
+      const plain = expectOk(
+        await admin.put(`/api/v1/source/${secure.id}`, { settings: { url: lockedRepo, password: gitPassword } }),
+      );
+      expect(plain.settings).to.include({ url: lockedRepo, password_set: true });
+      await expectStoredPasswordWorks(secure.id, 'main');
+      const anonymous = expectOk(
+        await admin.put(`/api/v1/source/${secure.id}`, { settings: { url: appRepo, auth_method: 'Anonymous' } }),
+      );
+      expect(anonymous.settings).to.include({ url: appRepo, password_set: false });
     });
 
     it('names every bad field: unknown type, missing setting, missing secret, odd transport, unknown key', async () => {
@@ -416,9 +455,18 @@ export function catalogSuite(t: SystemUnderTest): void {
         api_token_set: true,
       });
       const kept = expectOk(
-        await admin.put(`/api/v1/tool/${created.id}`, { settings: { url: 'https://sonar2.example' } }),
+        await admin.put(`/api/v1/tool/${created.id}`, { settings: { url: 'https://sonar.example/sonarqube' } }),
       );
-      expect(kept.settings).to.include({ url: 'https://sonar2.example', api_token_set: true });
+      expect(kept.settings).to.include({ url: 'https://sonar.example/sonarqube', api_token_set: true });
+      // The stored token goes only to the server it was stored for: another one needs it given again.
+      for (const url of ['https://sonar2.example', 'http://sonar.example', 'https://sonar.example:8443'])
+        expectField(await admin.put(`/api/v1/tool/${created.id}`, { settings: { url } }), 400, 'settings.url');
+      const moved = expectOk(
+        await admin.put(`/api/v1/tool/${created.id}`, {
+          settings: { url: 'https://sonar2.example', api_token: 'another-sonar-token' },
+        }),
+      );
+      expect(moved.settings).to.include({ url: 'https://sonar2.example', api_token_set: true });
       expect(expectOk(await admin.get(`/api/v1/tool/${created.id}`)).settings.url).to.equal('https://sonar2.example');
     });
 

@@ -1,5 +1,6 @@
 import {
   AppError,
+  assertCredentialStaysWith,
   ErrorRecorder,
   invalid,
   Logger,
@@ -98,6 +99,9 @@ export class DirectoryLogins {
     const before = await this.current();
     const settings: LdapSettings = { ...before.settings, ...fields };
     const password = newPassword ?? before.password;
+    // The stored bind password goes only to the directories it was stored for.
+    if (newPassword === undefined && before.password && fields.urls)
+      for (const url of settings.urls) assertCredentialStaysWith(before.settings.urls, url, 'urls');
     if (settings.start_tls && settings.urls.some((u) => u.toLowerCase().startsWith('ldaps:'))) {
       throw invalid('Invalid start_tls: ldaps:// is TLS from the start', [
         { field: 'start_tls', problem: 'cannot be used with ldaps:// urls' },

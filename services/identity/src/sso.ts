@@ -1,5 +1,6 @@
 import {
   AppError,
+  assertCredentialStaysWith,
   conflict,
   FieldProblem,
   invalid,
@@ -101,6 +102,9 @@ export class SingleSignOn {
     const before = await this.current();
     const settings: SsoSettings = { ...before.settings, ...fields };
     const secret = newSecret ?? before.secret;
+    // The stored client secret goes only to the provider it was stored for.
+    if (newSecret === undefined && before.secret && settings.issuer && settings.issuer !== before.settings.issuer)
+      assertCredentialStaysWith(before.settings.issuer ?? [], settings.issuer, 'issuer');
     for (const field of ['issuer', 'redirect_uri'] as const) {
       const value = settings[field];
       if (value && !URL.canParse(value))

@@ -100,6 +100,29 @@ export function directorySuite(t: SystemUnderTest): void {
       expect((await put({ timeout_seconds: 5 })).body).to.include({ bind_password_set: true, timeout_seconds: 5 });
     });
 
+    it('keeps the stored bind password for the directories it was stored for: other urls without it are a 400 naming urls', async () => {
+      expect((await put(settingsFor())).status).to.equal(200);
+      const other = ldap.url.replace(/:(\d+)$/, (_, port: string) => `:${Number(port) + 1}`);
+      try {
+        for (const urls of [
+          [other],
+          [ldap.url.replace('ldap://', 'ldaps://')],
+          [ldap.url, 'ldap://directory.example'],
+        ]) {
+          const res = await put({ urls });
+          expect(res.status, JSON.stringify(res.body)).to.equal(400);
+          expect(res.body.error.details.map((d: { field: string }) => d.field)).to.deep.equal(['urls']);
+        }
+        expect((await t.admin.get('/api/v1/ldap/settings')).body.urls).to.deep.equal([ldap.url]);
+        // The same directory, or another with the password given again, is fine.
+        expect((await put({ urls: [ldap.url], timeout_seconds: 6 })).status).to.equal(200);
+        expect((await put({ urls: [other], bind_password: ldap.bindPassword })).status).to.equal(200);
+      } finally {
+        // The tests after this one use the working settings.
+        expect((await put(settingsFor())).status).to.equal(200);
+      }
+    });
+
     it('says allowed only once the service account binds', async () => {
       expect((await t.anon.get('/api/v1/ldap/allowed')).body).to.deep.equal({ allowed: true });
       expect((await put({ bind_password: 'not-the-service-password' })).status).to.equal(200);
@@ -119,14 +142,15 @@ export function directorySuite(t: SystemUnderTest): void {
       expect(await ldapTest({ username: 'bob' })).to.include({ ok: true, stage: 'done' });
     });
 
+    // Each change of urls gives the bind password again: a stored one goes only to the directories it was stored for.
     it('says the server is unreachable: a closed port, or an address the outbound policy refuses', async () => {
-      await put({ urls: ['ldap://127.0.0.1:1'] });
+      await put({ urls: ['ldap://127.0.0.1:1'], bind_password: ldap.bindPassword });
       expect(await ldapTest()).to.deep.equal({
         ok: false,
         stage: 'connect',
         message: 'Host unreachable: could not connect to 127.0.0.1',
       });
-      await put({ urls: ['ldap://169.254.169.254'] });
+      await put({ urls: ['ldap://169.254.169.254'], bind_password: ldap.bindPassword });
       expect(await ldapTest()).to.deep.equal({
         ok: false,
         stage: 'connect',
@@ -135,21 +159,21 @@ export function directorySuite(t: SystemUnderTest): void {
     });
 
     it('tries the next server when one cannot be reached', async () => {
-      await put({ urls: ['ldap://127.0.0.1:1', ldap.url] });
+      await put({ urls: ['ldap://127.0.0.1:1', ldap.url], bind_password: ldap.bindPassword });
       expect(await ldapTest({ username: 'bob' })).to.include({ ok: true });
     });
 
     it('says TLS failed for a certificate it cannot verify, and works with the CA given (ldaps and StartTLS)', async () => {
-      await put({ urls: [ldap.ldapsUrl] });
+      await put({ urls: [ldap.ldapsUrl], bind_password: ldap.bindPassword });
       const failed = await ldapTest();
       expect(failed).to.include({ ok: false, stage: 'tls' });
       expect(failed.message).to.match(/^TLS failure with 127\.0\.0\.1/);
       const ca = fs.readFileSync(ldap.caFile, 'utf8');
-      await put({ urls: [ldap.ldapsUrl], ca_certificate: ca });
+      await put({ urls: [ldap.ldapsUrl], bind_password: ldap.bindPassword, ca_certificate: ca });
       expect(await ldapTest({ username: 'bob' })).to.include({ ok: true });
-      await put({ urls: [ldap.url], start_tls: true, ca_certificate: ca });
+      await put({ urls: [ldap.url], bind_password: ldap.bindPassword, start_tls: true, ca_certificate: ca });
       expect(await ldapTest({ username: 'bob' })).to.include({ ok: true });
-      await put({ urls: [ldap.url], start_tls: true, ca_certificate: null });
+      await put({ urls: [ldap.url], bind_password: ldap.bindPassword, start_tls: true, ca_certificate: null });
       expect(await ldapTest()).to.include({ ok: false, stage: 'tls' });
     });
 

@@ -119,6 +119,27 @@ export function ssoSuite(t: SystemUnderTest): void {
     });
   });
 
+  describe('the stored client secret', () => {
+    it('goes only to the provider it was stored for: another issuer without it is a 400 naming issuer', async () => {
+      expect((await put(complete())).status).to.equal(200);
+      for (const issuer of [
+        provider.issuer.replace('http://', 'https://'),
+        'http://127.0.0.1:1/oidc',
+        'https://login.example.com',
+      ]) {
+        const res = await put({ issuer });
+        expect(res.status, JSON.stringify(res.body)).to.equal(400);
+        expect(res.body.error.details.map((d: { field: string }) => d.field)).to.deep.equal(['issuer']);
+      }
+      expect((await t.admin.get('/api/v1/sso/settings')).body.issuer).to.equal(provider.issuer);
+      const { client_secret: _kept, ...withoutSecret } = complete();
+      expect((await put(withoutSecret)).status, 'the same issuer keeps the stored secret').to.equal(200);
+      const elsewhere = await put({ ...complete(), issuer: 'https://login.example.com' });
+      expect(elsewhere.status, 'another issuer with the secret given again').to.equal(200);
+      expect((await put(complete())).status).to.equal(200);
+    });
+  });
+
   describe('the redirect flow', () => {
     before(async () => {
       expect((await put(complete())).status).to.equal(200);

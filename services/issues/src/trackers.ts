@@ -1,4 +1,5 @@
 import {
+  assertCredentialStaysWith,
   canSeeProject,
   conflict,
   ErrorRecorder,
@@ -8,13 +9,13 @@ import {
   Logger,
   notFound,
   OutboundPolicy,
-  OutboundRefusedError,
   pageOf,
   projectSetIncludes,
   Principal,
   SecretBox,
   ServiceData,
   Trx,
+  unreachableMessage,
 } from '@bulwark/platform';
 import { ISSUE_EVENTS, newEvent, TrackerBody, TrackerCredentials, TrackerType, writeEvents } from '@bulwark/contracts';
 import {
@@ -139,16 +140,17 @@ export class Trackers {
     return trackerInScope(scope, await this.seen(scope, id));
   }
 
-  /** The address must be one the outbound policy lets Bulwark reach, now as at every later call. */
+  /**
+   * The address must be one the outbound policy lets Bulwark reach, now as at every later call. A
+   * refused address and a name that does not resolve get one answer, as every outbound check gives:
+   * the check must not tell which addresses exist behind a name.
+   */
   private async checkUrl(url: string): Promise<void> {
     const host = new URL(url).hostname;
     try {
       await this.policy.resolve(host);
-    } catch (err) {
-      const problem =
-        err instanceof OutboundRefusedError
-          ? 'is an address the outbound address policy does not let Bulwark reach'
-          : 'names a host that does not resolve';
+    } catch {
+      const problem = `cannot be reached (${unreachableMessage(host)})`;
       throw invalid(`Tracker url ${problem}`, [{ field: 'url', problem }]);
     }
   }
@@ -204,6 +206,8 @@ export class Trackers {
       throw invalid('A tracker of another type needs its credentials', [
         { field: 'credentials', problem: `is required when type changes from ${current.type}` },
       ]);
+    // Stored credentials go only where they were stored for: another address needs them given again.
+    if (!b.credentials) assertCredentialStaysWith(current.url, b.url, 'url');
     await this.checkUrl(b.url);
     await this.checkStatuses(b);
     const sealed = b.credentials ? this.secrets.seal(JSON.stringify(b.credentials)) : current.credentialsSealed;

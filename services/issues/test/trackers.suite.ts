@@ -260,6 +260,50 @@ export function trackersSuite(t: SystemUnderTest): void {
         (await t.admin.delete(`/api/v1/tracker/${'0'.repeat(8)}-0000-4000-8000-${'0'.repeat(12)}`)).status,
       ).to.equal(410);
     });
+    it('gives one answer for an address the outbound policy refuses and a name that does not resolve', async () => {
+      const base = { name: 'unreachable', type: 'redmine', credentials: { api_key: 'k' } };
+      const nowhere = `no-such-host-${uniqueSuffix()}.invalid`;
+      /** The answer with the host it names taken out. */
+      const answer = (host: string, body: Json) => JSON.stringify(body.error).replaceAll(host, '<host>');
+      const refused = fails(
+        await t.admin.post('/api/v1/tracker', { ...base, url: 'http://169.254.169.254' }),
+        400,
+        'url',
+      );
+      const unresolvable = fails(
+        await t.admin.post('/api/v1/tracker', { ...base, url: `http://${nowhere}` }),
+        400,
+        'url',
+      );
+      expect(answer('169.254.169.254', refused)).to.equal(answer(nowhere, unresolvable));
+    });
+
+    it('keeps stored credentials for the address they were stored for: an update elsewhere without them is a 400 naming url', async () => {
+      const body = {
+        name: `moving ${uniqueSuffix()}`,
+        type: 'redmine',
+        url: 'http://127.0.0.1:9/redmine',
+        credentials: { api_key: `key-${uniqueSuffix()}` },
+      };
+      const created = ok(await t.admin.post('/api/v1/tracker', body));
+      const { credentials: _c, ...withoutCredentials } = body;
+      for (const url of ['https://127.0.0.1:9/redmine', 'http://127.0.0.1:10/redmine', 'http://localhost:9/redmine'])
+        fails(await t.admin.put(`/api/v1/tracker/${created.id}`, { ...withoutCredentials, url }), 400, 'url');
+      expect(ok(await t.admin.get(`/api/v1/tracker/${created.id}`)).url).to.equal('http://127.0.0.1:9/redmine');
+      // Another path of the same server keeps them; another server takes them given again.
+      expect(
+        ok(
+          await t.admin.put(`/api/v1/tracker/${created.id}`, {
+            ...withoutCredentials,
+            url: 'http://127.0.0.1:9/other',
+          }),
+        ),
+      ).to.include({ url: 'http://127.0.0.1:9/other', has_credentials: true });
+      expect(
+        ok(await t.admin.put(`/api/v1/tracker/${created.id}`, { ...body, url: 'http://127.0.0.1:10/redmine' })),
+      ).to.include({ url: 'http://127.0.0.1:10/redmine', has_credentials: true });
+      ok(await t.admin.delete('/api/v1/trackers', { ids: [created.id], force: true }));
+    });
   });
 
   describe('Redmine, running for real', () => {

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { WebhookPayloadFormat } from '@bulwark/contracts';
 import {
+  assertCredentialStaysWith,
   assertMayChangeProjectSet,
   Db,
   invalid,
@@ -117,12 +118,15 @@ export class Notifiers {
       throw invalid('A token needs its header', [
         { field: 'settings.auth_header_name', problem: 'is required with settings.auth_header_value' },
       ]);
-    // A token left out of an update is kept, unless the header it went with is dropped.
+    // A token left out of an update is kept, unless the header it went with is dropped; kept, it goes
+    // only to the scheme, host and port it was stored for.
     const sealed = s.auth_header_value
       ? this.secrets.seal(s.auth_header_value)
       : s.auth_header_name
         ? (current?.authHeaderValueSealed ?? null)
         : null;
+    if (current?.authHeaderValueSealed && sealed === current.authHeaderValueSealed)
+      assertCredentialStaysWith(current.url, s.url, 'settings.url');
     return {
       name: body.name,
       typeId: body.type_id,

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import http from 'node:http';
 import { expect } from 'chai';
 import { freePort, SystemUnderTest, uniqueSuffix, type Json } from '@bulwark/testkit';
 import { SEMGREP_TOOL_TYPE } from '../../scanning/test/scanning.suite';
@@ -17,6 +18,25 @@ interface LoggedError {
   details: Record<string, unknown>;
 }
 
+/** POSTs a chunked body of `bytes` to the gateway with `requestId`, as a client streaming it does; resolves with the status. */
+function postChunked(baseUrl: string, path: string, requestId: string, bytes: number): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      `${baseUrl}${path}`,
+      { method: 'POST', headers: { 'content-type': 'application/json', 'x-request-id': requestId } },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      },
+    );
+    // The gateway stops reading a body it refused: the answer is what counts.
+    req.on('error', (err) => (req.writableEnded ? undefined : reject(err)));
+    req.write('{"username":"admin","password":"');
+    for (let sent = 0; sent < bytes; sent += 64 * 1024) req.write(Buffer.alloc(64 * 1024, 'x'));
+    req.end('"}');
+  });
+}
+
 /**
  * The error log through the gateway, filled by real failures of several services: a scan whose
  * checkout cannot reach its source (scanning), a webhook to a target the outbound policy refuses,
@@ -29,6 +49,7 @@ export function errorsLogSuite(t: SystemUnderTest): void {
   let scanId: string;
   let notifierId: string;
   const ssoRequestId = `errors-log-sso-${uniqueSuffix()}`;
+  const oversizedRequestId = `errors-log-oversized-${uniqueSuffix()}`;
 
   const ok = (res: { status: number; body: Json }) => {
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
@@ -99,6 +120,9 @@ export function errorsLogSuite(t: SystemUnderTest): void {
       }),
     );
     scanId = ok(await t.admin.post(`/api/v1/check/${check.id}/run`)).scan_result_id;
+    // Refused by the gateway mid-stream, so identity sees its body cut short: the caller's doing, never
+    // a record. Sent first, so identity's records of the tests below come after it on its topic.
+    expect(await postChunked(t.anon.baseUrl, '/api/v1/auth/login', oversizedRequestId, 2 * 1024 * 1024)).to.equal(413);
   });
   after(async () => {
     await receiver?.close();
@@ -156,6 +180,18 @@ export function errorsLogSuite(t: SystemUnderTest): void {
     expect(e).to.include({ level: 'warning', route: 'GET /api/v1/sso/login' });
     expect(e.details).to.include({ status: 503 });
     expect(JSON.stringify(e)).not.to.contain('client-secret-never-logged');
+  });
+
+  it('records no body refused as too large or cut short, and no caller\u2019s request id in any message', async () => {
+    // Identity's record of the 503 above was written after the oversized login was refused: had that
+    // been recorded, it would be here by now.
+    await logged('filter[service]=identity&filter[code]=http.unavailable', (r) => r.request_id === ssoRequestId);
+    const all = ok(await t.admin.get('/api/v1/errors-log?limit=1000')).items as LoggedError[];
+    expect(all.filter((r) => r.request_id === oversizedRequestId)).to.deep.equal([]);
+    for (const r of all) {
+      expect(r.message).not.to.contain(oversizedRequestId).and.not.to.contain(ssoRequestId);
+      expect(r.message_ru).not.to.contain(oversizedRequestId).and.not.to.contain(ssoRequestId);
+    }
   });
 
   it('records a directory that cannot be reached at login, once, without the bind password', async function () {

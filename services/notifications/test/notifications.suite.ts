@@ -355,6 +355,33 @@ export function notificationsSuite(t: SystemUnderTest): void {
     expect((await t.admin.get(`/api/v1/notifier/${n.id}`)).status).to.equal(404);
   });
 
+  it('sends a kept token only to the scheme, host and port it was stored for: another address needs it given again', async function () {
+    this.timeout(30000);
+    const other = await startReceiver();
+    try {
+      const n = ok(await t.admin.post('/api/v1/notifier', webhook({ events: [] })));
+      const { auth_header_value: _kept, ...settings } = webhook().settings;
+      for (const url of [other.url, receiver.url.replace('http://', 'https://')])
+        refused(
+          await t.admin.put(`/api/v1/notifier/${n.id}`, { ...webhook(), settings: { ...settings, url } }),
+          'settings.url',
+        );
+      expect(ok(await t.admin.get(`/api/v1/notifier/${n.id}`)).settings.url).to.equal(receiver.url);
+      const moved = ok(
+        await t.admin.put(`/api/v1/notifier/${n.id}`, {
+          ...webhook(),
+          settings: { ...settings, url: other.url, auth_header_value: 'token-for-the-other-receiver' },
+        }),
+      );
+      expect(moved.settings).to.include({ url: other.url, auth_header_set: true });
+      ok(await t.admin.post(`/api/v1/notifier/${n.id}/test`));
+      expect(other.received.map((r) => r.headers['x-token'])).to.deep.equal(['token-for-the-other-receiver']);
+      ok(await t.admin.delete('/api/v1/notifiers', { ids: [n.id] }));
+    } finally {
+      await other.close();
+    }
+  });
+
   it('sends every body in the layout of its event type\u2019s webhook schema in the served OpenAPI document, with the version GET /event-template shows', async function () {
     this.timeout(60000);
     // Deliveries of this test's own, so it stands alone; those of the tests above are checked as well.

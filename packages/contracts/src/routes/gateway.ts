@@ -39,7 +39,7 @@ export const gatewayRoutes: RouteSpec[] = [
     summary: 'Log in for a browser: the same login as POST /auth/login, the token set as a cookie instead of returned',
     description:
       `Sets ${SESSION_COOKIE} (HttpOnly, SameSite=Strict, Secure over HTTPS), which every route then accepts in place of the Authorization header, ` +
-      `and ${CSRF_COOKIE} (readable by the page): a request with an unsafe method (POST, PUT, PATCH, DELETE) authenticated by the cookie must send its value in ${CSRF_HEADER}, else 403. ` +
+      `and ${CSRF_COOKIE} (readable by the page): a request with an unsafe method (POST, PUT, PATCH, DELETE) authenticated by the cookie must send its value in ${CSRF_HEADER}, else 403; the value is signed for this session's token, so one not issued with the session cookie beside it is refused as well. ` +
       'A request with an Authorization header is authenticated by that header alone. Local and directory (LDAP) users alike; throttled as POST /auth/login.',
     request: { body: loginBody },
     response: sessionResponse,

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
@@ -95,6 +96,33 @@ function postChunked(
     req.on('error', (err) => (req.writableEnded ? undefined : reject(err)));
     for (const c of chunks) req.write(c);
     req.end();
+  });
+}
+
+/**
+ * Writes `head` and `body` (latin1: one character per byte) over a TCP connection and reads the
+ * answer's status and JSON body; with `abort`, goes away after the body instead, answering nothing.
+ */
+function overSocket(
+  url: string,
+  head: string,
+  body = '',
+  abort = false,
+): Promise<{ status: number; body: Json } | undefined> {
+  return new Promise((resolve, reject) => {
+    const { port } = new URL(url);
+    const socket = net.connect(Number(port), '127.0.0.1');
+    let text = '';
+    socket.on('data', (d: Buffer) => (text += d.toString('latin1')));
+    socket.on('error', reject);
+    socket.on('close', () => {
+      const m = /^HTTP\/1\.1 (\d{3})/.exec(text);
+      const at = text.indexOf('\r\n\r\n');
+      resolve(m ? { status: Number(m[1]), body: JSON.parse(text.slice(at + 4)) } : undefined);
+    });
+    socket.write(Buffer.from(`${head.replace(/\n/g, '\r\n')}\r\n${body}`, 'latin1'), () => {
+      if (abort) socket.destroy();
+    });
   });
 }
 
@@ -243,6 +271,46 @@ describe('a service HTTP app', () => {
       status: 200,
       body: { params: { name: 'a' }, body: { text: 'ok' } },
     });
+  });
+
+  it('answers bytes that are not UTF-8 in the path, the query or a header with 400 naming the part, as the router would not', async () => {
+    const token = gateway.forService();
+    const cases: [string, string][] = [
+      [`POST /echo/%ff HTTP/1.1\nHost: x\n${INTERNAL_AUTH_HEADER}: ${token}\nConnection: close\n`, 'path'],
+      [`POST /echo/%C0%AF HTTP/1.1\nHost: x\n${INTERNAL_AUTH_HEADER}: ${token}\nConnection: close\n`, 'path'],
+      [`POST /echo/a?q=%ED%A0%80 HTTP/1.1\nHost: x\n${INTERNAL_AUTH_HEADER}: ${token}\nConnection: close\n`, 'query'],
+      [
+        `POST /echo/a HTTP/1.1\nHost: x\nX-Note: \xff\xfe\n${INTERNAL_AUTH_HEADER}: ${token}\nConnection: close\n`,
+        'headers.x-note',
+      ],
+      // Without the internal token as well: the bytes are looked at first.
+      ['GET /explode/%ff HTTP/1.1\nHost: x\nConnection: close\n', 'path'],
+      ['GET /echo/a HTTP/1.1\nHost: x\nContent-Length: 1e3\nConnection: close\n', 'headers.content-length'],
+      [
+        `POST /echo/a HTTP/1.1\nHost: x\nContent-Type: application/json\nTransfer-Encoding: chunked\n${INTERNAL_AUTH_HEADER}: ${token}\nConnection: close\n\nzz\r\n`,
+        'body',
+      ],
+    ];
+    for (const [head, field] of cases) {
+      const res = await overSocket(server.url, head);
+      expect(res?.status, head).to.equal(400);
+      expect(
+        res?.body.error.details.map((d: { field: string }) => d.field),
+        head,
+      ).to.deep.equal([field]);
+    }
+    expect(serverErrors, 'nothing of this is a server error').to.deep.equal([]);
+  });
+
+  it('takes a body its client cut short as the client\u2019s doing: no 5xx for the error log', async () => {
+    const head = `POST /echo/a HTTP/1.1\nHost: x\nContent-Type: application/json\nContent-Length: 100\n${INTERNAL_AUTH_HEADER}: ${gateway.forService()}\n`;
+    expect(await overSocket(server.url, head, '{"text":"cut', true)).to.equal(undefined);
+    const chunked = `POST /upload HTTP/1.1\nHost: x\nTransfer-Encoding: chunked\n${INTERNAL_AUTH_HEADER}: ${gateway.forService()}\n`;
+    expect(await overSocket(server.url, chunked, '5\r\nabcde\r\n', true)).to.equal(undefined);
+    // Another request answered after both: the aborts were taken by then.
+    const later = await postChunked(`${server.url}/echo/a`, gateway.forService(), [Buffer.from('{"text":"ok"}')]);
+    expect(later.status).to.equal(200);
+    expect(serverErrors).to.deep.equal([]);
   });
 
   it('tells the error log of each 5xx with the route-table path, the code and the request id, never the internal text', async () => {

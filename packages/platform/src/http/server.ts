@@ -1,4 +1,4 @@
-import http from 'node:http';
+import http, { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Readable, type Duplex } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -11,6 +11,8 @@ import { env } from '../config';
 import { createLogger, Logger } from '../logging';
 import { expressPath, HandlerInput, HttpResponse, RouteHandlers, RouteSpec } from './routes';
 import { parseOrThrow } from './validation';
+import { clientRefusal, unparsableRequest } from './client-errors';
+import { requestBytes } from './request-bytes';
 import { receiveUpload, removeUpload } from './upload';
 import { observeHttp } from '../observability/http';
 import { assertRouteScope } from '../project-scope';
@@ -71,21 +73,23 @@ export interface ServerErrorAnswer {
 const ROUTE_LOCAL = 'routeTemplate';
 
 /**
- * Maps anything thrown to the one error body; internals are logged, never sent. `onServerError`
- * hears of each 5xx answer (unless its cause was recorded already), for the service's error log.
+ * Maps anything thrown to the one error body; internals are logged, never sent. A request's own
+ * fault that a framework layer raised (an undecodable path, a body cut short or too large) is the
+ * caller's error, never an internal one. `onServerError` hears of each 5xx answer (unless its cause
+ * was recorded already), for the service's error log.
  */
 export function errorHandler(log: Logger, onServerError?: (answer: ServerErrorAnswer) => void): ErrorRequestHandler {
   return (err, req, res, _next) => {
-    let appError: AppError;
-    const e = err as { type?: string; status?: number; message?: string };
-    if (e?.type === 'entity.too.large') appError = new AppError('payload_too_large', 'Request body is too large');
-    else if (e?.type === 'entity.parse.failed')
-      appError = new AppError('invalid_request', 'Request body is not valid JSON', [
-        { field: 'body', problem: 'is not valid JSON' },
-      ]);
-    else if (e?.type === 'encoding.unsupported' || e?.type === 'charset.unsupported')
-      appError = new AppError('invalid_request', 'Unsupported body encoding');
-    else appError = toAppError(err);
+    const refusal = clientRefusal(err);
+    const appError = refusal?.error ?? toAppError(err);
+    if (refusal?.warn) {
+      log.warn('request refused', {
+        reason: appError.message,
+        method: req.method,
+        path: req.path,
+        requestId: currentRequestId(),
+      });
+    }
     if (appError.code === 'internal') {
       log.error('request failed', {
         error: errorMessage(err),
@@ -163,6 +167,7 @@ export function createServiceApp(opts: ServiceAppOptions): express.Express {
   app.use(requestContext());
   app.use(healthRoutes(opts.readiness));
   app.use(accessLog(log));
+  app.use(requestBytes());
   app.use((req, _res, next) => {
     const claims = opts.internalAuth.verify(req.header(INTERNAL_AUTH_HEADER));
     req.principal = claims.principal;
@@ -244,7 +249,16 @@ async function sendStream(
     for (let next = await pieces.next(); !next.done; next = await pieces.next()) yield next.value;
   }
   await pipeline(Readable.from(rest()), res).catch((err: unknown) => {
-    log.error('streamed response failed', { error: errorMessage(err), requestId: currentRequestId() });
+    // A client that went away mid-transfer is its own doing; anything else failed here.
+    const clientGone = (err as NodeJS.ErrnoException).code === 'ERR_STREAM_PREMATURE_CLOSE';
+    log.log(
+      clientGone ? 'warn' : 'error',
+      clientGone ? 'streamed response cut short by the client' : 'streamed response failed',
+      {
+        error: errorMessage(err),
+        requestId: currentRequestId(),
+      },
+    );
     res.destroy();
   });
 }
@@ -262,19 +276,20 @@ export interface RunningHttpServer {
  */
 export const SERVICE_MAX_HEADER_BYTES = 64 * 1024;
 
-/** What Node would answer a request it cannot parse, in the error shape instead of an empty body. */
-function answerUnparsable(err: NodeJS.ErrnoException, socket: Duplex): void {
-  if (err.code === 'ECONNRESET' || !socket.writable) {
+const parserLog = createLogger('http');
+
+/**
+ * What Node would answer a request it cannot parse, in the error shape instead of an empty body and
+ * naming the part it could not parse. A response already under way on the connection is not
+ * written over: the connection ends instead.
+ */
+function answerUnparsable(err: NodeJS.ErrnoException, socket: Duplex, answering: ServerResponse | undefined): void {
+  if (err.code === 'ECONNRESET' || !socket.writable || answering?.headersSent) {
     socket.destroy();
     return;
   }
-  const error =
-    err.code === 'HPE_HEADER_OVERFLOW'
-      ? new AppError(
-          'headers_too_large',
-          'Request line and headers are too large (a query string this long cannot be taken)',
-        )
-      : new AppError('invalid_request', 'Malformed HTTP request');
+  const error = unparsableRequest(err.code);
+  parserLog.warn('malformed HTTP request', { parserCode: err.code, status: error.httpStatus });
   const body = JSON.stringify(error.toBody());
   socket.end(
     `HTTP/1.1 ${error.httpStatus} ${http.STATUS_CODES[error.httpStatus]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
@@ -291,7 +306,17 @@ export function listen(
 ): Promise<RunningHttpServer> {
   const server = http.createServer({ maxHeaderSize: options.maxHeaderBytes }, app);
   server.keepAliveTimeout = 65000;
-  server.on('clientError', answerUnparsable);
+  // The response in progress on each connection, so a parse error later in its request does not write over it.
+  const answering = new WeakMap<Duplex, ServerResponse>();
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    answering.set(req.socket, res);
+    res.once('finish', () => {
+      if (answering.get(req.socket) === res) answering.delete(req.socket);
+    });
+  });
+  server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) =>
+    answerUnparsable(err, socket, answering.get(socket)),
+  );
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {
