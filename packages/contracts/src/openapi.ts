@@ -16,7 +16,7 @@ Conventions of every service:
 - **Success**: 200 with the resource as JSON; a created resource includes its \`id\` (projects also their \`code\`). Ids of records are strings; times are ISO 8601 UTC.
 - **Lists**: \`{ "items": [...], "total": N, "page": P, "limit": L }\`; \`page\` from 1, \`limit\` default 50, maximum 1000 (above: 400). Unknown query parameters: 400 naming them.
 - **Bulk operations** take \`{ "ids": [...] }\` (projects: \`{ "codes": [...] }\`) and answer per id what was done.
-- **Errors**: \`{ "error": { "code", "message", "details": [ { "field", "problem" } ] } }\`: 400 invalid input (naming every bad field), 401, 403, 404 unknown id, 405 known path with another method (with \`Allow\`), 409 conflict, 410 removed endpoint, 413 body too large, 429 rate limited (with Retry-After), 431 request line and headers above 16 KiB, 500 without internals.
+- **Errors**: \`{ "error": { "code", "message", "details": [ { "field", "problem" } ] } }\`: 400 invalid input (naming every bad field; also a path, query or header whose bytes are not UTF-8 or well-formed percent-encoding, naming the part), 401, 403, 404 unknown id, 405 known path with another method (with \`Allow\`), 408 request not received in full in time, 409 conflict, 410 removed endpoint, 413 body too large, 429 rate limited (with Retry-After), 431 request line and headers above 16 KiB, 500 without internals.
 - **Request id**: \`X-Request-Id\` is accepted or generated, returned, and carried through every service, gRPC call and event.
 `;
 
