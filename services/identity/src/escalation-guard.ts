@@ -33,7 +33,7 @@ export class EscalationGuard {
 
   /** The refusal, if any, to hand out these grants (a role as it will be stored, say); bulk operations answer it per id. */
   refusalToGrant(grants: RoleGrant[], refused: Refused = { kind: 'grant' }): string | undefined {
-    return escalationRefusal(refused, shortfalls(this.held, heldRights(grants)));
+    return escalationRefusal(refused, shortfalls(this.held, heldRights(grants)), this.held.projects);
   }
 
   /** 403 unless the caller holds what these grants give. */

@@ -206,7 +206,7 @@ export function escalationSuite(t: SystemUnderTest): void {
       const other = await grant([B]);
       expect(other.status).to.equal(403);
       expect(other.body.error.message).to.equal(
-        `Granting issues.issues:w on project ${B} requires holding it on project ${B}; you hold it on project ${A}`,
+        `Granting issues.issues:w on a project outside yours requires holding it on a project outside yours; you hold it on project ${A}`,
       );
       expect((await grant([A])).status).to.equal(200);
     });

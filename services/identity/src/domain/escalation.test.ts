@@ -106,6 +106,17 @@ describe('identity: the escalation rule', () => {
     );
   });
 
+  it('names only the projects the caller sees, and counts the others', () => {
+    const missing = shortfalls(
+      heldRights([role('a', { 'issues.issues': ['w'] }, ['A'])]),
+      heldRights([role('abc', { 'issues.issues': ['w'] }, ['A', 'B', 'C'])]),
+    );
+    expect(escalationRefusal({ kind: 'user', action: 'Deleting', username: 'bob' }, missing, ['A'])).to.equal(
+      'Deleting user bob, who holds issues.issues:w on projects A and 2 projects outside yours, requires holding it on projects A and 2 projects outside yours; you hold it on project A',
+    );
+    expect(escalationRefusal({ kind: 'grant' }, missing, ['Z'])).to.contain('on 3 projects outside yours');
+  });
+
   it('reads each letter on its own projects, never the union of the caller’s projects', () => {
     const held = heldRights([
       role('everywhere', { 'catalog.projects': ['r'] }),

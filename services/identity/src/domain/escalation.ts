@@ -14,6 +14,8 @@ export interface HeldRights {
   admin: boolean;
   /** `key:letter` -> the projects it covers. */
   letters: Map<string, ProjectSet>;
+  /** Every project any of the letters covers: the projects whose codes a refusal may name. */
+  projects: ProjectSet;
 }
 
 export type Shortfall =
@@ -29,7 +31,7 @@ export function heldRights(grants: RoleGrant[]): HeldRights {
       letters.set(permission, permission in rights.scopes ? rights.scopes[permission] : rights.projects);
     }
   }
-  return { admin: grants.some((g) => g.code === ADMIN_ROLE), letters };
+  return { admin: grants.some((g) => g.code === ADMIN_ROLE), letters, projects: rights.projects };
 }
 
 function covers(held: ProjectSet | undefined, needed: ProjectSet): boolean {
@@ -60,16 +62,24 @@ export type Refused =
   | { kind: 'grantor'; action: string; what: string }
   | { kind: 'user'; action: string; username: string };
 
-function onProjects(p: ProjectSet): string {
+/** The projects in words, naming only those the caller sees (`seen`); others are counted, never named. */
+function onProjects(p: ProjectSet, seen: ProjectSet): string {
   if (p === null) return 'on every project';
   if (p.length === 0) return 'on no project';
-  return p.length === 1 ? `on project ${p[0]}` : `on projects ${p.join(', ')}`;
+  const named = seen === null ? p : p.filter((c) => seen.includes(c));
+  const hidden = p.length - named.length;
+  const parts = [
+    ...named,
+    ...(hidden === 0 ? [] : [hidden === 1 ? 'a project outside yours' : `${hidden} projects outside yours`]),
+  ];
+  if (parts.length === 1) return named.length === 1 ? `on project ${named[0]}` : `on ${parts[0]}`;
+  return `on projects ${parts.slice(0, -1).join(', ')} and ${parts[parts.length - 1]}`;
 }
 
 const MORE_NAMED = 5;
 
 /** The 403 message naming the first missing permission and its scope (the others by name), or undefined when nothing is missing. */
-export function escalationRefusal(refused: Refused, found: Shortfall[]): string | undefined {
+export function escalationRefusal(refused: Refused, found: Shortfall[], seen: ProjectSet = null): string | undefined {
   if (found.length === 0) return undefined;
   const lead = (what: string) =>
     refused.kind === 'grant'
@@ -81,11 +91,11 @@ export function escalationRefusal(refused: Refused, found: Shortfall[]): string 
     return `${lead('the built-in admin role')} requires holding that role: only administrators give, take or act on it`;
   const letters = found.filter((s): s is Extract<Shortfall, { kind: 'letter' }> => s.kind === 'letter');
   const [first, ...rest] = letters;
-  const held = first.held === undefined ? 'do not hold it' : `hold it ${onProjects(first.held)}`;
+  const held = first.held === undefined ? 'do not hold it' : `hold it ${onProjects(first.held, seen)}`;
   const named = rest.slice(0, MORE_NAMED).map((s) => s.permission);
   const more =
     rest.length === 0
       ? ''
       : ` (also missing: ${named.join(', ')}${rest.length > MORE_NAMED ? ` and ${rest.length - MORE_NAMED} more` : ''})`;
-  return `${lead(`${first.permission} ${onProjects(first.needed)}`)} requires holding it ${onProjects(first.needed)}; you ${held}${more}`;
+  return `${lead(`${first.permission} ${onProjects(first.needed, seen)}`)} requires holding it ${onProjects(first.needed, seen)}; you ${held}${more}`;
 }
