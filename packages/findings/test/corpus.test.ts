@@ -67,6 +67,55 @@ const FORMAT_OF: Record<string, string[]> = {
 };
 
 /**
+ * DefectDojo parsers of the corpus whose formats Bulwark does not read yet: issue #32 adds them (the
+ * corpus gained them after the formats above were written). Their files are left out of the counts
+ * and the agreement rate, and the summary prints how many; a parser listed here that gains a
+ * FORMAT_OF entry, or a corpus parser in neither list, fails the summary, so the list only shrinks.
+ */
+const AWAITING_PARSER = new Set([
+  'anchore_engine',
+  'aqua',
+  'bundler_audit',
+  'cargo_audit',
+  'composer_audit',
+  'cppcheck',
+  'dependency_track',
+  'detect_secrets',
+  'dockle',
+  'ggshield',
+  'gosec',
+  'govulncheck',
+  'hadolint',
+  'hcl_appscan',
+  'invicti',
+  'kubeaudit',
+  'kubebench',
+  'kubescape',
+  'ms_defender',
+  'netsparker',
+  'neuvector',
+  'nexpose',
+  'nmap',
+  'openscap',
+  'pip_audit',
+  'pnpm_audit',
+  'scout_suite',
+  'sonatype',
+  'spdx',
+  'sslyze',
+  'stackhawk',
+  'sysdig_reports',
+  'terrascan',
+  'testssl',
+  'trivy_operator',
+  'trufflehog3',
+  'twistlock',
+  'veracode_sca',
+  'wpscan',
+  'yarn_audit',
+]);
+
+/**
  * Where Bulwark deliberately differs from DefectDojo's count. Every entry is also in the README's
  * agreement table, with the same reason.
  */
@@ -118,7 +167,10 @@ function expectedCount(e: Entry): number | null {
   return detailed ? detailed[1] : e.expected_findings;
 }
 
-const entries: Entry[] = JSON.parse(fs.readFileSync(path.join(DD, 'expected.json'), 'utf8'));
+const corpus: Entry[] = JSON.parse(fs.readFileSync(path.join(DD, 'expected.json'), 'utf8'));
+/** The files of the formats Bulwark reads. */
+const entries = corpus.filter((e) => !AWAITING_PARSER.has(e.parser));
+const awaiting = corpus.filter((e) => AWAITING_PARSER.has(e.parser));
 
 /** A declared format only where the content cannot tell (0 bytes, JSON null): a scanner that found nothing may write that. */
 function declaredFormat(e: Entry): string | undefined {
@@ -196,6 +248,9 @@ describe('DefectDojo corpus', function () {
     console.log(
       `      corpus agreement: ${agreed.length}/${counted.length} files (${rate.toFixed(1)}%) agree without deviation`,
     );
+    console.log(
+      `      [left out] ${awaiting.length} files of ${AWAITING_PARSER.size} formats Bulwark does not read yet (issue #32)`,
+    );
   });
 
   describe('counts and first findings', function () {
@@ -256,6 +311,16 @@ describe('DefectDojo corpus', function () {
   });
 
   describe('summary', function () {
+    it('names every parser of the corpus either as read (FORMAT_OF) or as awaiting its parser (issue #32), never both', function () {
+      for (const parser of new Set(corpus.map((e) => e.parser)))
+        expect(parser in FORMAT_OF !== AWAITING_PARSER.has(parser), parser).to.equal(true);
+      for (const parser of AWAITING_PARSER)
+        expect(
+          corpus.map((e) => e.parser),
+          parser,
+        ).to.include(parser);
+    });
+
     it('detects the format of every non-empty corpus file from its content alone', function () {
       for (const e of counted.filter((x) => !declaredFormat(x) && !DEVIATIONS[x.file]?.error)) {
         expect(FORMAT_OF[e.parser], e.file).to.include(parseReport(path.join(DD, e.file)).format);
