@@ -4,9 +4,11 @@ import { AppError } from './errors';
 import {
   assertMayChangeProjectSet,
   assertRouteScope,
+  bulkRefusal,
   mayChangeProjectSet,
   maySeeProjectSet,
   projectSet,
+  projectSetAccess,
   projectSetIncludes,
   projectSetRefusal,
   touchesProjectSet,
@@ -94,5 +96,20 @@ describe('project scope of organisation-wide objects', () => {
     expect(() => assertRouteScope(scoped, org('r', 'unscoped'))).to.throw(/k:r on every project/);
     expect(() => assertRouteScope(scoped, org('w', 'project'))).not.to.throw();
     expect(() => assertRouteScope(unscoped, org('w', 'unscoped'))).not.to.throw();
+  });
+
+  it('answers one id of a bulk operation: not_found unseen, forbidden with why, or go ahead', () => {
+    const scoped = caller(['a']);
+    expect(bulkRefusal('x', undefined)).to.deep.equal({ id: 'x', status: 'not_found' });
+    expect(bulkRefusal('x', projectSetAccess(scoped, projectSet({ codes: ['b'] }), 'rule x'))).to.deep.equal({
+      id: 'x',
+      status: 'not_found',
+    });
+    const shared = bulkRefusal('x', projectSetAccess(scoped, projectSet({ codes: ['a', 'b'] }), 'rule x'));
+    expect(shared).to.include({ id: 'x', status: 'forbidden' });
+    expect(shared && 'message' in shared ? shared.message : '')
+      .to.contain('rule x')
+      .and.not.contain('b,');
+    expect(bulkRefusal('x', projectSetAccess(scoped, projectSet({ codes: ['a'] }), 'rule x'))).to.equal(undefined);
   });
 });

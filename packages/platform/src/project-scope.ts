@@ -73,6 +73,33 @@ export function maySeeProjectSet(p: Principal, set: ProjectSet, callerTags: read
   return touchesProjectSet(p, set, callerTags) || mayChangeProjectSet(p, set);
 }
 
+/** Whether the caller sees an object of a set and, if it does, why it may not change it (`refusal`). */
+export type ProjectSetAccess = { sees: false } | { sees: true; refusal: string | undefined };
+
+export function projectSetAccess(
+  p: Principal,
+  set: ProjectSet,
+  what: string,
+  callerTags: readonly string[] = [],
+): ProjectSetAccess {
+  return maySeeProjectSet(p, set, callerTags)
+    ? { sees: true, refusal: projectSetRefusal(p, set, what) }
+    : { sees: false };
+}
+
+/**
+ * One id of a bulk operation under project scope: `not_found` for an object that does not exist
+ * (`access` undefined) or that the caller does not see, `forbidden` saying why for one it sees but may
+ * not change, undefined when the operation may go ahead.
+ */
+export function bulkRefusal(
+  id: string,
+  access: ProjectSetAccess | undefined,
+): { id: string; status: 'not_found' } | { id: string; status: 'forbidden'; message: string } | undefined {
+  if (!access?.sees) return { id, status: 'not_found' };
+  return access.refusal ? { id, status: 'forbidden', message: access.refusal } : undefined;
+}
+
 /** The set as the caller may see it: never another project's codes or tags. */
 export function visibleProjectSet(p: Principal, set: ProjectSet, callerTags: readonly string[] = []): ProjectSet {
   if (p.projects === null) return set;

@@ -1,14 +1,14 @@
 import {
   assertMayChangeProjectSet,
+  bulkRefusal,
   canSeeProject,
   FieldProblem,
   hasPermission,
   invalid,
   isUuid,
-  mayChangeProjectSet,
   notFound,
   Principal,
-  projectSetRefusal,
+  projectSetAccess,
   Queryable,
   scopedTo,
   ServiceData,
@@ -110,13 +110,11 @@ export class ResourceAccess {
       for (const id of ids) {
         const record = isUuid(id) ? await how.get(trx, id) : undefined;
         const users = inUse.filter((c) => (how.kind === 'source' ? c.scanSourceId : c.securityToolId) === id);
-        if (!record || !visibleTo(p, record.access)) results.push({ id, status: 'not_found' });
-        else if (!mayChangeProjectSet(p, projectSetOf(record.access)))
-          results.push({
-            id,
-            status: 'forbidden',
-            message: projectSetRefusal(p, projectSetOf(record.access), `${how.kind} ${id}`),
-          });
+        const refused = bulkRefusal(
+          id,
+          record && projectSetAccess(p, projectSetOf(record.access), `${how.kind} ${id}`),
+        );
+        if (!record || refused) results.push(refused ?? { id, status: 'not_found' });
         else if (users.length > 0) results.push({ id, status: 'conflict', message: usedByMessage(users) });
         else {
           await how.remove(trx, id);

@@ -1,4 +1,4 @@
-import type { ObjectAccess } from './caller-scope';
+import { bulkRefusal, ProjectSetAccess } from '@bulwark/platform';
 
 /** The outcome of one id of a bulk delete. */
 export interface DeleteResult {
@@ -21,15 +21,14 @@ export function deleteResults(ids: string[], removed: readonly string[]): Delete
 export async function deleteInScope<T>(
   ids: string[],
   found: Map<string, T>,
-  access: (object: T) => ObjectAccess,
+  access: (object: T) => ProjectSetAccess,
   remove: (ids: string[]) => Promise<string[]>,
 ): Promise<DeleteResult[]> {
   const decided = new Map<string, DeleteResult>();
   for (const id of ids) {
     const object = found.get(id);
-    const a = object === undefined ? ({ sees: false } as const) : access(object);
-    if (!a.sees) decided.set(id, { id, status: 'not_found' });
-    else if (a.refusal) decided.set(id, { id, status: 'forbidden', message: a.refusal });
+    const refused = bulkRefusal(id, object === undefined ? undefined : access(object));
+    if (refused) decided.set(id, refused);
   }
   const removed = deleteResults(ids, await remove([...new Set(ids.filter((id) => !decided.has(id)))]));
   return removed.map((r) => decided.get(r.id) ?? r);

@@ -5,13 +5,11 @@ import {
   maySeeProjectSet,
   Principal,
   ProjectSet,
-  projectSetRefusal,
+  projectSetAccess,
+  ProjectSetAccess,
   unlessNotFound,
   visibleProjectSet,
 } from '@bulwark/platform';
-
-/** Whether the caller sees an object, and may change it (`refusal`: why not). */
-export type ObjectAccess = { sees: false } | { sees: true; refusal: string | undefined };
 
 /**
  * The caller as project scope sees it: its projects and the tags they carry, gathered once per request
@@ -37,8 +35,8 @@ export class CallerScope {
     return canSeeProject(this.principal, code);
   }
 
-  access(set: ProjectSet, what: string): ObjectAccess {
-    return this.sees(set) ? { sees: true, refusal: projectSetRefusal(this.principal, set, what) } : { sees: false };
+  access(set: ProjectSet, what: string): ProjectSetAccess {
+    return projectSetAccess(this.principal, set, what, this.tags);
   }
 
   assertMayChange(set: ProjectSet, what: string): void {

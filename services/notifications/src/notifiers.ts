@@ -3,6 +3,7 @@ import type { WebhookPayloadFormat } from '@bulwark/contracts';
 import {
   assertCredentialStaysWith,
   assertMayChangeProjectSet,
+  bulkRefusal,
   Db,
   invalid,
   isUuid,
@@ -10,7 +11,7 @@ import {
   Principal,
   projectSet,
   ProjectSet,
-  projectSetRefusal,
+  projectSetAccess,
   requestedProjects,
   SecretBox,
   touchesProjectSet,
@@ -230,9 +231,8 @@ export class Notifiers {
     const found = await notifierStore.getMany(this.db, ids.filter(isUuid));
     const outcome = (id: string): NotifierDeletion => {
       const n = found.get(id);
-      if (!n || !touchesProjectSet(principal, projectSetOf(n))) return { id, status: 'not_found' };
-      const refusal = projectSetRefusal(principal, projectSetOf(n), `notifier ${id}`);
-      return refusal ? { id, status: 'forbidden', message: refusal } : { id, status: 'deleted' };
+      const access = n && projectSetAccess(principal, projectSetOf(n), `notifier ${id}`);
+      return bulkRefusal(id, access) ?? { id, status: 'deleted' };
     };
     const results = ids.map(outcome);
     const allowed = results.filter((r) => r.status === 'deleted').map((r) => r.id);

@@ -7,24 +7,24 @@ import { ADMIN_ROLE, effectiveRights, RoleGrant } from './permissions';
  */
 
 /** The projects a permission letter covers: `null` is every project, including projects made later. */
-export type ProjectSet = string[] | null;
+export type LetterProjects = string[] | null;
 
 export interface HeldRights {
   /** Holds the built-in admin role: every key, including keys added later, so only an admin covers it. */
   admin: boolean;
   /** `key:letter` -> the projects it covers. */
-  letters: Map<string, ProjectSet>;
+  letters: Map<string, LetterProjects>;
   /** Every project any of the letters covers: the projects whose codes a refusal may name. */
-  projects: ProjectSet;
+  projects: LetterProjects;
 }
 
 export type Shortfall =
-  { kind: 'admin' } | { kind: 'letter'; permission: string; needed: ProjectSet; held: ProjectSet | undefined };
+  { kind: 'admin' } | { kind: 'letter'; permission: string; needed: LetterProjects; held: LetterProjects | undefined };
 
 /** What a set of grants gives, per permission letter (a caller's own rights, or what a change hands out). */
 export function heldRights(grants: RoleGrant[]): HeldRights {
   const rights = effectiveRights(grants);
-  const letters = new Map<string, ProjectSet>();
+  const letters = new Map<string, LetterProjects>();
   for (const [key, held] of Object.entries(rights.permissions)) {
     for (const letter of held) {
       const permission = `${key}:${letter}`;
@@ -34,7 +34,7 @@ export function heldRights(grants: RoleGrant[]): HeldRights {
   return { admin: grants.some((g) => g.code === ADMIN_ROLE), letters, projects: rights.projects };
 }
 
-function covers(held: ProjectSet | undefined, needed: ProjectSet): boolean {
+function covers(held: LetterProjects | undefined, needed: LetterProjects): boolean {
   if (held === undefined) return false;
   if (held === null) return true;
   if (needed === null) return false;
@@ -63,7 +63,7 @@ export type Refused =
   | { kind: 'user'; action: string; username: string };
 
 /** The projects in words, naming only those the caller sees (`seen`); others are counted, never named. */
-function onProjects(p: ProjectSet, seen: ProjectSet): string {
+function onProjects(p: LetterProjects, seen: LetterProjects): string {
   if (p === null) return 'on every project';
   if (p.length === 0) return 'on no project';
   const named = seen === null ? p : p.filter((c) => seen.includes(c));
@@ -79,7 +79,11 @@ function onProjects(p: ProjectSet, seen: ProjectSet): string {
 const MORE_NAMED = 5;
 
 /** The 403 message naming the first missing permission and its scope (the others by name), or undefined when nothing is missing. */
-export function escalationRefusal(refused: Refused, found: Shortfall[], seen: ProjectSet = null): string | undefined {
+export function escalationRefusal(
+  refused: Refused,
+  found: Shortfall[],
+  seen: LetterProjects = null,
+): string | undefined {
   if (found.length === 0) return undefined;
   const lead = (what: string) =>
     refused.kind === 'grant'
