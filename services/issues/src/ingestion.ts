@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Finding } from '@bulwark/findings';
 import { CatalogClient, Logger, ScanningClient, Trx, unlessNotFound } from '@bulwark/platform';
+import { scanningV1 } from '@bulwark/proto';
 import {
   decodeJson,
   EventPayload,
@@ -12,7 +13,7 @@ import {
 } from '@bulwark/contracts';
 import { DedupRule, matchKey, ruleFor, scopeOf } from './domain/match-key';
 import { KeyedFinding, KnownIssue, planChunk, statusSetByScan } from './domain/chunk-plan';
-import { countIngestion } from './ingestion-metrics';
+import { countIngestion, IngestionRead } from './ingestion-metrics';
 import { OPEN_STATUSES, STATUS, statusOnDetection } from './domain/statuses';
 import type { GateEvaluation } from './gate-evaluation';
 import { HistoryEntry, historyStore } from './store/history';
@@ -62,7 +63,7 @@ export class Ingestion {
     const started = Date.now();
     const ingested = await this.ingest(trx, scan);
     if (!ingested) return;
-    const { summary, basis } = ingested;
+    const { summary, basis, read } = ingested;
     const verdict = await this.gates.evaluateAfterScan(trx, scan);
     await ingestedStore.finish(trx, scan.scan_result_id, summary.findings, summary, verdict, basis);
     await writeEvent(trx, ISSUE_EVENTS.issuesIngested, scan.scan_result_id, {
@@ -72,12 +73,15 @@ export class Ingestion {
       project_code: scan.project_code,
       ...summary,
     });
-    countIngestion(trx, summary.findings, (Date.now() - started) / 1000);
-    this.log.info('scan ingested', { scanId: scan.scan_result_id, ...summary, ms: Date.now() - started });
+    countIngestion(trx, summary.findings, (Date.now() - started) / 1000, read);
+    this.log.info('scan ingested', { scanId: scan.scan_result_id, read, ...summary, ms: Date.now() - started });
   }
 
   /** The issue changes of one scan; undefined when the scan was ingested before (nothing changes). */
-  async ingest(trx: Trx, scan: ScanCompleted): Promise<{ summary: IngestSummary; basis: UnchangedBasis } | undefined> {
+  async ingest(
+    trx: Trx,
+    scan: ScanCompleted,
+  ): Promise<{ summary: IngestSummary; basis: UnchangedBasis; read: IngestionRead } | undefined> {
     // A scan result deleted since (or announced by another installation sharing the bus) has nothing to read.
     const known = await this.scanning.getScan({ scanResultId: scan.scan_result_id }).catch(unlessNotFound);
     if (!known || known.state !== 'completed') {
@@ -129,8 +133,14 @@ export class Ingestion {
         ]),
       )
       .digest('hex');
-    const redetected = await this.redetectUnchanged(trx, ctx, keying, summary);
+    let read: IngestionRead = 'unchanged';
+    let redetected = await this.redetectUnchanged(trx, ctx, keying, summary);
     if (redetected === undefined) {
+      read = 'diff';
+      redetected = await this.ingestDiff(trx, ctx, keying, summary);
+    }
+    if (redetected === undefined) {
+      read = 'findings';
       // The next chunk is read, keyed, matched and encoded while the database writes the previous
       // one, so the database never waits for this process (the writes stay in chunk order).
       let pending: Promise<void> = Promise.resolve();
@@ -138,6 +148,7 @@ export class Ingestion {
         scanResultId: scan.scan_result_id,
         afterSeq: 0,
         chunkSize: this.chunkSize,
+        selection: scanningV1.FindingSelection.FINDING_SELECTION_ALL,
       })) {
         const findings = chunk.findingsJson.map((j) => decodeJson(findingJson, j, 'findings_json'));
         summary.findings += findings.length;
@@ -170,6 +181,7 @@ export class Ingestion {
     return {
       summary,
       basis: { findingsDigest: scan.findings_digest ?? null, keying, issues: redetected ?? ctx.written.size },
+      read,
     };
   }
 
@@ -186,7 +198,7 @@ export class Ingestion {
     keying: string,
     summary: IngestSummary,
   ): Promise<number | undefined> {
-    const { scan, at } = ctx;
+    const { scan } = ctx;
     if (!scan.findings_digest) return undefined;
     const previous = await ingestedStore.previous(trx, scan.check_id, scan.scan_result_id);
     if (
@@ -198,21 +210,7 @@ export class Ingestion {
       return undefined;
     const detected = await issueStore.countDetectedBy(trx, previous.scanId);
     if (detected !== previous.issues) return undefined;
-    // Only these can change status; every other issue is re-detected as it is, set-wise.
-    const issues = await issueStore.redetectionCandidates(trx, scan.project_code, previous.scanId, STATUS.fixed);
-    const changed: IssueStatus[] = [];
-    const history: HistoryEntry[] = [];
-    for (const issue of issues) {
-      // The issue's suppression is the one its last finding carried: the same finding's.
-      const suppression = issue.suppression ?? undefined;
-      const status = statusOnDetection(issue.statusId, suppression);
-      if (status === issue.statusId) continue;
-      changed.push({ id: issue.id, statusId: status });
-      history.push(statusSetByScan(scan.scan_result_id, at, issue.id, issue.statusId, status, suppression));
-      if (status === STATUS.reopen) summary.reopened++;
-    }
-    await issueStore.redetect(trx, previous.scanId, scan.scan_result_id, at, changed);
-    await historyStore.add(trx, history);
+    await this.redetectSetWise(trx, ctx, previous.scanId, new Set(), summary);
     summary.findings = scan.findings_count;
     // As the per-finding path counts: each chunk's distinct keys, all of them existing issues now.
     summary.updated = previous.summary.created + previous.summary.updated;
@@ -222,6 +220,111 @@ export class Ingestion {
       issues: detected,
     });
     return detected;
+  }
+
+  /**
+   * Re-detects every issue scan `previous` detected last but those in `except`, set-wise, with what
+   * the per-finding path would write for the same findings: only the few whose status a detection
+   * changes (Fixed, or suppressed by the report) get their record and history written. Returns how
+   * many issues it re-detected.
+   */
+  private async redetectSetWise(
+    trx: Trx,
+    ctx: ChunkContext,
+    previous: string,
+    except: Set<string>,
+    summary: IngestSummary,
+  ): Promise<number> {
+    const { scan, at } = ctx;
+    const issues = await issueStore.redetectionCandidates(trx, scan.project_code, previous, STATUS.fixed);
+    const changed: IssueStatus[] = [];
+    const history: HistoryEntry[] = [];
+    for (const issue of issues) {
+      if (except.has(issue.id)) continue;
+      // The issue's suppression is the one its last finding carried: the same finding's.
+      const suppression = issue.suppression ?? undefined;
+      const status = statusOnDetection(issue.statusId, suppression);
+      if (status === issue.statusId) continue;
+      changed.push({ id: issue.id, statusId: status });
+      history.push(statusSetByScan(scan.scan_result_id, at, issue.id, issue.statusId, status, suppression));
+      if (status === STATUS.reopen) summary.reopened++;
+    }
+    const redetected = await issueStore.redetect(trx, previous, scan.scan_result_id, at, changed, [...except]);
+    await historyStore.add(trx, history);
+    return redetected;
+  }
+
+  /**
+   * A rescan read as its diff: scanning compared its findings with the check's previous scan by
+   * content and names the findings it added and those of the previous scan it no longer has. When
+   * that previous scan is the one ingested last, keyed the same way, and each issue a vanished
+   * finding detected has lost every finding (so no unchanged finding decides what it shows), the
+   * scan is: the previous scan's other issues re-detected set-wise, then the added findings matched
+   * one by one (a fully vanished issue they match is detected again, the others are left for
+   * `markFixed`). Returns how many issues the scan detected, or undefined when the diff does not
+   * apply (the findings are then read and matched one by one).
+   */
+  private async ingestDiff(
+    trx: Trx,
+    ctx: ChunkContext,
+    keying: string,
+    summary: IngestSummary,
+  ): Promise<number | undefined> {
+    const { scan } = ctx;
+    if (!scan.diff) return undefined;
+    const previous = await ingestedStore.previous(trx, scan.check_id, scan.scan_result_id);
+    if (!previous || previous.scanId !== scan.diff.base_scan_result_id || previous.keying !== keying) return undefined;
+    if ((await issueStore.countDetectedBy(trx, previous.scanId)) !== previous.issues) return undefined;
+    const vanished = this.keyed(
+      ctx,
+      await this.readDiffSide(scan, scanningV1.FindingSelection.FINDING_SELECTION_VANISHED),
+    );
+    const added = await this.readDiffSide(scan, scanningV1.FindingSelection.FINDING_SELECTION_ADDED);
+    const addedKeys = this.keyed(ctx, added);
+    const known = await issueStore.byKeys(trx, scan.project_code, [...vanished.values(), ...addedKeys.values()]);
+    const counts = await issueStore.findingsOf(
+      trx,
+      [...vanished.keys()].flatMap((id) => known.get(id)?.id ?? []),
+    );
+    const except = new Set<string>();
+    for (const [id, gone] of vanished) {
+      const issue = known.get(id);
+      if (!issue || issue.scanId !== previous.scanId || counts.get(issue.id) !== gone.findings) return undefined;
+      except.add(issue.id);
+    }
+    for (const id of addedKeys.keys()) {
+      const issue = known.get(id);
+      if (issue && issue.scanId === previous.scanId && !except.has(issue.id)) return undefined;
+    }
+    const redetected = await this.redetectSetWise(trx, ctx, previous.scanId, except, summary);
+    ctx.lookUp = true;
+    for (let i = 0; i < added.length; i += this.chunkSize) {
+      const write = await this.prepareChunk(trx, ctx, this.keyed(ctx, added.slice(i, i + this.chunkSize)), summary);
+      await write();
+    }
+    summary.findings = scan.findings_count;
+    summary.updated += redetected;
+    this.log.info('rescan ingested as its diff', {
+      scanId: scan.scan_result_id,
+      previous: previous.scanId,
+      added: added.length,
+      vanished: scan.diff.vanished,
+      redetected,
+    });
+    return redetected + ctx.written.size;
+  }
+
+  /** One side of the scan's diff against its base, whole: at most a quarter of a scan's findings (scanning's bound). */
+  private async readDiffSide(scan: ScanCompleted, selection: scanningV1.FindingSelection): Promise<Finding[]> {
+    const findings: Finding[] = [];
+    for await (const chunk of this.scanning.streamFindings({
+      scanResultId: scan.scan_result_id,
+      afterSeq: 0,
+      chunkSize: this.chunkSize,
+      selection,
+    }))
+      for (const j of chunk.findingsJson) findings.push(decodeJson(findingJson, j, 'findings_json'));
+    return findings;
   }
 
   /** The chunk's findings by identity: two findings a rule gives the same identity are one issue (occurrences add up). */
@@ -234,8 +337,10 @@ export class Ingestion {
       const key = matchKey(f, rule);
       const id = `${scope}\u0000${key}`;
       const seen = byKey.get(id);
-      if (seen) seen.occurrences += f.occurrences ?? 1;
-      else byKey.set(id, { finding: f, scope, key, occurrences: f.occurrences ?? 1 });
+      if (seen) {
+        seen.occurrences += f.occurrences ?? 1;
+        seen.findings += 1;
+      } else byKey.set(id, { finding: f, scope, key, occurrences: f.occurrences ?? 1, findings: 1 });
     }
     return byKey;
   }

@@ -22,6 +22,7 @@ import { findingStore, SameImport } from './store/findings';
 import { ScanQuery, ScanRecord, scanStore } from './store/scans';
 import { importKeyOf, ImportSummary } from './scans/report-import';
 import type { ReportParser } from './scans/report-parser';
+import type { RescanDiffSummary } from './scans/rescan-diff';
 import { scanRef, ScanWorker } from './scans/scan-worker';
 
 /** An upload's findings: parsed now (streamed from the file into the store), or reused from the check's scan of the same report. */
@@ -251,14 +252,16 @@ export class Scans {
         state: 'parsing',
         requestedBy: principal.username,
       });
-      let summary: Pick<ImportSummary, 'format' | 'findingsCount' | 'severityCounts' | 'digest'>;
+      let summary: Pick<ImportSummary, 'format' | 'findingsCount' | 'severityCounts' | 'digest'> & {
+        diff?: RescanDiffSummary;
+      };
       if (upload.kind === 'reuse') {
         if (!(await findingStore.reuseImport(trx, id, upload.same, upload.fileName))) throw new ReuseSourceGone();
         summary = upload.same;
       } else {
         summary = await this.parser.store(
           trx,
-          id,
+          { id, checkId: check.id },
           { path: upload.file.path, format: upload.format, name: upload.name },
           upload.field,
           { fileName: upload.fileName, importKey: upload.importKey },
@@ -279,6 +282,7 @@ export class Scans {
         tool_id: check.securityToolId,
         uploaded: true,
         findings_digest: summary.digest,
+        ...(summary.diff ? { diff: summary.diff } : {}),
       });
       return created;
     });

@@ -159,4 +159,23 @@ export const migrations: Migration[] = [
       await db.raw('create index scans_findings_of on scans (findings_of) where findings_of is not null');
     },
   },
+  {
+    name: '0008_rescan_diffs',
+    async up(db) {
+      // A scan's findings by content (one hash each, in sequence order, in one value: read whole to
+      // compare the next scan with it), and what a rescan changed against the check's previous scan,
+      // so the issues service reads only those findings.
+      await db.schema.createTable('scan_content_hashes', (t) => {
+        t.uuid('scan_id').primary().references('scans.id').onDelete('CASCADE');
+        t.binary('hashes').notNullable();
+      });
+      await db.schema.createTable('scan_diffs', (t) => {
+        t.uuid('scan_id').primary().references('scans.id').onDelete('CASCADE');
+        t.uuid('base_scan_id').notNullable().references('scans.id').onDelete('CASCADE');
+        t.specificType('added', 'int[]').notNullable();
+        t.specificType('vanished', 'int[]').notNullable();
+      });
+      await db.raw('create index scan_diffs_base on scan_diffs (base_scan_id)');
+    },
+  },
 ];

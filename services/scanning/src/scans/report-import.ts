@@ -40,11 +40,28 @@ export interface ImportSummary {
   findingsCount: number;
   severityCounts: Record<string, number>;
   /**
-   * sha256 over the sha256 of each finding's JSON, in order: equal digests hand the issues service
-   * equal findings.
+   * sha256 over each finding's content hash, in order: equal digests hand the issues service equal
+   * findings (equal in all it reads: a finding's `detectedAt`, the run's time, is left out).
    */
   digest: string;
+  /** Each finding's content hash ({@link CONTENT_HASH_BYTES} bytes), by sequence number from 1: what a rescan is compared with. */
+  contentHashes: Uint8Array;
   size: number;
+}
+
+/**
+ * Bytes of a finding's content hash: a sha256 of its JSON without `detectedAt`, which scanners set
+ * to the run's start time, so a rescan of unchanged code has the same hashes in new bytes.
+ */
+export const CONTENT_HASH_BYTES = 32;
+
+/** A finding's JSON text and its content's sha256 (the JSON without `detectedAt`), from one stringify. */
+export function findingText(f: Finding): { text: string; contentHash: Buffer } {
+  const { detectedAt, ...content } = f;
+  const contentText = JSON.stringify(content);
+  const text =
+    detectedAt === undefined ? contentText : `${contentText.slice(0, -1)},"detectedAt":${JSON.stringify(detectedAt)}}`;
+  return { text, contentHash: createHash('sha256').update(contentText).digest() };
 }
 
 export type ImportOutcome = { ok: true; report: ImportSummary } | { ok: false; message: string; reason: string };
@@ -123,8 +140,8 @@ export function importReportFile(req: ImportRequest, send: (batch: FindingsBatch
       }
     : undefined;
   const counts = Object.fromEntries(SEVERITIES.map((s) => [s, 0])) as Record<Severity, number>;
-  // One sha256 per finding, by position: findings held for their duplicates arrive out of order.
-  let hashes = Buffer.alloc(32 * 1024);
+  // One content hash per finding, by position: findings held for their duplicates arrive out of order.
+  let hashes = Buffer.alloc(CONTENT_HASH_BYTES * 1024);
   let seqs: number[] = [];
   let json: string[] = [];
   const flush = () => {
@@ -139,17 +156,14 @@ export function importReportFile(req: ImportRequest, send: (batch: FindingsBatch
       req.path,
       { format: req.format === 'auto' ? undefined : req.format, name: req.name ?? path.basename(req.path), prepare },
       (seq, f) => {
-        const text = JSON.stringify(f);
+        const { text, contentHash } = findingText(f);
         counts[f.severity] += 1;
-        if ((seq + 1) * 32 > hashes.length) {
-          const grown = Buffer.alloc(Math.max(hashes.length * 2, (seq + 1) * 32));
+        if ((seq + 1) * CONTENT_HASH_BYTES > hashes.length) {
+          const grown = Buffer.alloc(Math.max(hashes.length * 2, (seq + 1) * CONTENT_HASH_BYTES));
           hashes.copy(grown);
           hashes = grown;
         }
-        createHash('sha256')
-          .update(text)
-          .digest()
-          .copy(hashes, seq * 32);
+        contentHash.copy(hashes, seq * CONTENT_HASH_BYTES);
         // Stored sequence numbers start at 1: the hand-over to the issues service reads those after 0.
         seqs.push(seq + 1);
         json.push(text);
@@ -168,8 +182,9 @@ export function importReportFile(req: ImportRequest, send: (batch: FindingsBatch
       findingsCount: result.count,
       severityCounts: counts,
       digest: createHash('sha256')
-        .update(hashes.subarray(0, result.count * 32))
+        .update(hashes.subarray(0, result.count * CONTENT_HASH_BYTES))
         .digest('hex'),
+      contentHashes: hashes.subarray(0, result.count * CONTENT_HASH_BYTES),
       size: fs.statSync(req.path).size,
     },
   };

@@ -5,6 +5,7 @@ import { AppError, invalid, Queryable } from '@bulwark/platform';
 import { contentTypeOf } from '../domain/report';
 import { findingStore } from '../store/findings';
 import type { FindingsBatch, ImportOutcome, ImportRequest, ImportSummary, ImportTask } from './report-import';
+import { recordRescanDiff, RescanDiffSummary } from './rescan-diff';
 
 /**
  * Parses reports in worker threads: a 100 MB report does not stop the service's event loop, two
@@ -77,15 +78,17 @@ export class ReportParser {
   /**
    * A report file made a scan's findings and stored report inside the caller's transaction: parsed
    * into the findings while its gzip is stored beside them; the first failure stops the other, and
-   * the transaction rolls back whatever was written.
+   * the transaction rolls back whatever was written. The findings are then compared with the check's
+   * previous scan (`diff`).
    */
   async store(
     db: Queryable,
-    scanId: string,
+    scan: { id: string; checkId: string },
     req: ImportRequest,
     field: string,
     file: { fileName?: string; importKey?: string },
-  ): Promise<ImportSummary> {
+  ): Promise<ImportSummary & { diff?: RescanDiffSummary }> {
+    const scanId = scan.id;
     const stop = new AbortController();
     const [parsed, stored] = await Promise.allSettled([
       this.importInto(db, scanId, req, field).catch((err: unknown) => {
@@ -103,7 +106,7 @@ export class ReportParser {
       size: report.size,
       importKey: file.importKey,
     });
-    return report;
+    return { ...report, diff: await recordRescanDiff(db, scan, report.contentHashes) };
   }
 
   close(): Promise<void> {

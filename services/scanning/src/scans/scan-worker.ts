@@ -308,7 +308,7 @@ export class ScanWorker {
     const { report, done } = await this.data.transaction(async (trx) => {
       const report = await this.parser.store(
         trx,
-        scan.id,
+        { id: scan.id, checkId: scan.checkId },
         { path: reportPath, format: type.resultFormat, workspace: src },
         'report',
         { fileName: path.basename(reportPath) },
@@ -334,6 +334,7 @@ export class ScanWorker {
           severity_counts: report.severityCounts,
           tool_id: check.securityToolId,
           findings_digest: report.digest,
+          ...(report.diff ? { diff: report.diff } : {}),
         });
       }
       return { report, done: finished };
