@@ -10,7 +10,11 @@ export interface RescanDiff {
  */
 const MAX_CHANGED_SHARE = 0.25;
 
-function bySeq(hashes: Uint8Array, width: number): Map<string, number> | undefined {
+/**
+ * Each content's sequence number (from 1) in a scan's hashes (`width` bytes each, in sequence order),
+ * keyed by the hash's bytes as a latin1 string; undefined when a content repeats.
+ */
+export function contentIndex(hashes: Uint8Array, width: number): Map<string, number> | undefined {
   const seqs = new Map<string, number>();
   const bytes = Buffer.from(hashes.buffer, hashes.byteOffset, hashes.byteLength);
   for (let i = 0, seq = 1; i < bytes.length; i += width, seq++) {
@@ -30,8 +34,8 @@ function bySeq(hashes: Uint8Array, width: number): Map<string, number> | undefin
  * it (too much changed) or not defined (repeated contents).
  */
 export function compareFindings(previous: Uint8Array, current: Uint8Array, width: number): RescanDiff | undefined {
-  const before = bySeq(previous, width);
-  const now = bySeq(current, width);
+  const before = contentIndex(previous, width);
+  const now = contentIndex(current, width);
   if (!before || !now) return undefined;
   const added: number[] = [];
   for (const [hash, seq] of now) if (!before.has(hash)) added.push(seq);

@@ -2,7 +2,7 @@ import { AppError, Db, isUuid, notFound, ServiceImpl } from '@bulwark/platform';
 import { decodeJson, qualityGateJson } from '@bulwark/contracts';
 import { scanningV1 } from '@bulwark/proto';
 import { checkStore } from '../store/checks';
-import { findingStore } from '../store/findings';
+import { ScanFindings } from '../scans/scan-findings';
 import { rescanDiffStore } from '../store/rescan-diffs';
 import { sbomStore } from '../store/sboms';
 import { scanStore } from '../store/scans';
@@ -21,10 +21,10 @@ export function scanningGrpc(db: Db): ServiceImpl<typeof scanningV1.ScanningServ
     const diff = await rescanDiffStore.diff(db, scanId);
     if (!diff) throw new AppError('conflict', `Scan result ${scanId} has no diff against a previous scan`);
     const added = selection === scanningV1.FindingSelection.FINDING_SELECTION_ADDED;
-    const holder = await findingStore.holder(db, added ? scanId : diff.baseScanId);
+    const findings = await ScanFindings.of(db, added ? scanId : diff.baseScanId);
     const seqs = (added ? diff.added : diff.vanished).filter((seq) => seq > afterSeq);
     for (let i = 0; i < seqs.length; i += size) {
-      const rows = await rescanDiffStore.findingsAt(db, holder, seqs.slice(i, i + size));
+      const rows = await findings.at(seqs.slice(i, i + size));
       if (rows.length) yield { lastSeq: rows[rows.length - 1].seq, findingsJson: rows.map((r) => r.findingJson) };
     }
   }
@@ -55,11 +55,11 @@ export function scanningGrpc(db: Db): ServiceImpl<typeof scanningV1.ScanningServ
         yield* diffSide(scan.id, req.selection, req.afterSeq, size);
         return;
       }
-      const holder = await findingStore.holder(db, scan.id);
-      const last = await findingStore.lastSeq(db, holder);
+      const findings = await ScanFindings.of(db, scan.id);
+      const last = findings.lastSeq;
       // Sequence numbers are dense from 1, so each range holds a full chunk but the last; a gap would only shorten one.
       for (let after = req.afterSeq; after < last; after += size) {
-        const rows = await findingStore.chunk(db, holder, after, size);
+        const rows = await findings.range(after, size);
         if (rows.length) yield { lastSeq: rows[rows.length - 1].seq, findingsJson: rows.map((r) => r.findingJson) };
       }
     },

@@ -178,4 +178,21 @@ export const migrations: Migration[] = [
       await db.raw('create index scan_diffs_base on scan_diffs (base_scan_id)');
     },
   },
+  {
+    name: '0009_finding_refs',
+    async up(db) {
+      // A rescan stores only the findings the check's previous scan did not have; the others are
+      // references to the rows of the scan that stored them (never a chain: always a scan with the
+      // row itself). No cascade on the holder: deleting it alone is refused while a scan references it.
+      await db.schema.createTable('scan_finding_refs', (t) => {
+        t.uuid('scan_id').notNullable().references('scans.id').onDelete('CASCADE');
+        t.uuid('holder_id').notNullable().references('scans.id');
+        t.specificType('scan_seqs', 'int[]').notNullable();
+        t.specificType('holder_seqs', 'int[]').notNullable();
+        t.text('detected_at');
+        t.primary(['scan_id', 'holder_id']);
+      });
+      await db.raw('create index scan_finding_refs_holder on scan_finding_refs (holder_id)');
+    },
+  },
 ];

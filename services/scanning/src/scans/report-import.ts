@@ -13,6 +13,7 @@ import {
   streamImportReport,
 } from '@bulwark/findings';
 import { relativeToWorkspace } from '../domain/report';
+import { contentIndex } from '../domain/rescan-diff';
 
 /** Findings per stored batch: one INSERT statement each, parsed by PostgreSQL from one JSON array. */
 export const FINDINGS_BATCH = 2000;
@@ -27,8 +28,24 @@ export interface ImportRequest {
   workspace?: string;
 }
 
+/** An import compared as it goes with the check's previous scan (the base): its content hashes in sequence order. */
+export interface BasedImportRequest extends ImportRequest {
+  base?: Uint8Array;
+}
+
+/**
+ * The findings of an import that the base scan has already (same content, and the run's `detectedAt`):
+ * they are not stored again but referenced, this import's sequence number beside the base's.
+ */
+export interface BaseReferences {
+  seqs: Int32Array;
+  baseSeqs: Int32Array;
+  /** The `detectedAt` every referenced finding carries in this report (the run's time), null for none. */
+  detectedAt: string | null;
+}
+
 /** An import as the parsing thread receives it: where to send the batches, and the store's progress. */
-export interface ImportTask extends ImportRequest {
+export interface ImportTask extends BasedImportRequest {
   port: MessagePort;
   /** Int32 [0]: batches stored so far; [1]: 1 once the store gave up (the transaction failed). */
   progress: SharedArrayBuffer;
@@ -46,6 +63,8 @@ export interface ImportSummary {
   digest: string;
   /** Each finding's content hash ({@link CONTENT_HASH_BYTES} bytes), by sequence number from 1: what a rescan is compared with. */
   contentHashes: Uint8Array;
+  /** What the base scan holds already (none without a base). */
+  references: BaseReferences;
   size: number;
 }
 
@@ -131,7 +150,7 @@ export function importKeyOf(bytesSha256: string, opts: { format?: string; name?:
  * the parser refuses is an outcome, not an exception (it crosses a thread); batches sent before it
  * was refused are the caller's to discard.
  */
-export function importReportFile(req: ImportRequest, send: (batch: FindingsBatch) => void): ImportOutcome {
+export function importReportFile(req: BasedImportRequest, send: (batch: FindingsBatch) => void): ImportOutcome {
   const realWorkspace = req.workspace ? fs.realpathSync(req.workspace) : undefined;
   const prepare = req.workspace
     ? (f: Finding) => {
@@ -144,6 +163,11 @@ export function importReportFile(req: ImportRequest, send: (batch: FindingsBatch
   let hashes = Buffer.alloc(CONTENT_HASH_BYTES * 1024);
   let seqs: number[] = [];
   let json: string[] = [];
+  const inBase = req.base ? contentIndex(req.base, CONTENT_HASH_BYTES) : undefined;
+  // The run's time: the first finding's. A finding with another time is stored, so a reference never changes one.
+  let runDetectedAt: string | undefined | null = null;
+  const refSeqs: number[] = [];
+  const refBaseSeqs: number[] = [];
   const flush = () => {
     if (seqs.length === 0) return;
     send({ seqs, json: `[${json.join(',')}]` });
@@ -164,6 +188,17 @@ export function importReportFile(req: ImportRequest, send: (batch: FindingsBatch
           hashes = grown;
         }
         contentHash.copy(hashes, seq * CONTENT_HASH_BYTES);
+        if (runDetectedAt === null) runDetectedAt = f.detectedAt;
+        if (inBase && f.detectedAt === runDetectedAt) {
+          const content = contentHash.toString('latin1');
+          const baseSeq = inBase.get(content);
+          if (baseSeq !== undefined) {
+            inBase.delete(content);
+            refSeqs.push(seq + 1);
+            refBaseSeqs.push(baseSeq);
+            return;
+          }
+        }
         // Stored sequence numbers start at 1: the hand-over to the issues service reads those after 0.
         seqs.push(seq + 1);
         json.push(text);
@@ -185,6 +220,11 @@ export function importReportFile(req: ImportRequest, send: (batch: FindingsBatch
         .update(hashes.subarray(0, result.count * CONTENT_HASH_BYTES))
         .digest('hex'),
       contentHashes: hashes.subarray(0, result.count * CONTENT_HASH_BYTES),
+      references: {
+        seqs: Int32Array.from(refSeqs),
+        baseSeqs: Int32Array.from(refBaseSeqs),
+        detectedAt: runDetectedAt ?? null,
+      },
       size: fs.statSync(req.path).size,
     },
   };
