@@ -2,7 +2,13 @@
 // Writes the two benchmark reports into a directory (default: a new temp dir) and prints its path:
 //   sarif-100k.sarif  SARIF 2.1.0, 100,000 results over 300 rules and 4,000 files, with fingerprints
 //   trivy-100k.json   Trivy SchemaVersion 2, 100,000 vulnerabilities over 40 targets
-// Usage: node bench/generate.js [dir] [count]
+// Usage: node bench/generate.js [dir] [count] [variant]
+// A variant writes only a rescan of the SARIF report, as a scanner writes one on every run (its own run id
+// and start time, which the SARIF parser gives every finding as its detection time):
+//   rescan:K   sarif-100k-rescan-K.sarif   the same findings as sarif-100k.sarif, in new bytes
+//   changed:K  sarif-100k-changed-K.sarif  the same, with 1 % changed: a third gone, a third on moved
+//                                          lines, a third new
+// sarif-100k.sarif itself is variant 0.
 'use strict';
 const fs = require('node:fs');
 const os = require('node:os');
@@ -11,6 +17,8 @@ const crypto = require('node:crypto');
 
 const dir = process.argv[2] || fs.mkdtempSync(path.join(os.tmpdir(), 'bulwark-bench-'));
 const count = Number(process.argv[3] || 100000);
+const [variantKind, variantRun] = (process.argv[4] || '').split(':');
+if (variantKind && !['rescan', 'changed'].includes(variantKind)) throw new Error(`unknown variant ${variantKind}`);
 fs.mkdirSync(dir, { recursive: true });
 
 // mulberry32 with a fixed seed keeps runs comparable.
@@ -43,7 +51,18 @@ function writer(file) {
   };
 }
 
-function sarif(file) {
+/** Which of the base results a 1 % change leaves out or moves (every 300th, offset), and how many it adds. */
+const gone = (i) => i % 300 === 0;
+const moved = (i) => i % 300 === 100;
+const added = Math.floor(count / 300);
+
+function sarif(file, run, changed) {
+  const started = new Date(Date.UTC(2026, 0, 1) + run * 3600_000);
+  const invocation = {
+    executionSuccessful: true,
+    startTimeUtc: started.toISOString(),
+    endTimeUtc: new Date(started.getTime() + 95_000).toISOString(),
+  };
   const rules = Array.from({ length: 300 }, (_, i) => ({
     id: `js/rule-${i}`,
     name: `Rule${i}`,
@@ -59,12 +78,13 @@ function sarif(file) {
   }));
   const w = writer(file);
   w.write(
-    `{"$schema":"https://json.schemastore.org/sarif-2.1.0.json","version":"2.1.0","runs":[{"tool":{"driver":{"name":"CodeQL","semanticVersion":"2.15.0","rules":${JSON.stringify(rules)}}},"results":[`,
+    `{"$schema":"https://json.schemastore.org/sarif-2.1.0.json","version":"2.1.0","runs":[{"tool":{"driver":{"name":"CodeQL","semanticVersion":"2.15.0","rules":${JSON.stringify(rules)}}},"automationDetails":{"id":"bench/run-${run}/"},"invocations":[${JSON.stringify(invocation)}],"results":[`,
   );
-  for (let i = 0; i < count; i++) {
+  let written = 0;
+  for (let i = 0; i < count + (changed ? added : 0); i++) {
     const rule = rand(300);
     const fileNo = rand(4000);
-    const line = 1 + rand(2000);
+    const line = 1 + rand(2000) + (changed && moved(i) ? 7 : 0);
     const result = {
       ruleId: `js/rule-${rule}`,
       ruleIndex: rule,
@@ -98,7 +118,9 @@ function sarif(file) {
         },
       ],
     };
-    w.write((i ? ',' : '') + JSON.stringify(result));
+    // A gone result still draws its random numbers, so the others stay as they were.
+    if (changed && i < count && gone(i)) continue;
+    w.write((written++ ? ',' : '') + JSON.stringify(result));
   }
   w.write(']}]}');
   w.close();
@@ -157,6 +179,10 @@ function trivy(file) {
   w.close();
 }
 
-sarif(path.join(dir, 'sarif-100k.sarif'));
-trivy(path.join(dir, 'trivy-100k.json'));
+if (variantKind) {
+  sarif(path.join(dir, `sarif-100k-${variantKind}-${variantRun}.sarif`), Number(variantRun), variantKind === 'changed');
+} else {
+  sarif(path.join(dir, 'sarif-100k.sarif'), 0, false);
+  trivy(path.join(dir, 'trivy-100k.json'));
+}
 console.log(dir);

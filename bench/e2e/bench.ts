@@ -2,7 +2,8 @@
  * End to end through the gateway: a synthetic SARIF report (`bench/generate.js`) uploaded to a check
  * whose layer has a quality gate, timed from the upload request's start until `GET /issues/count`
  * shows every issue of the scan and the scan result carries its gate verdict; then the same report
- * again (all unchanged). Both modes: scaled (separate processes on the PostgreSQL, Kafka and Redis of
+ * again (all unchanged, the same bytes), a rescan (the same findings in new bytes: another run id and
+ * start time) and a rescan with 1 % of the findings changed (gone, new and on moved lines). Both modes: scaled (separate processes on the PostgreSQL, Kafka and Redis of
  * deploy/local/infra.sh) and TARGET=all (one process, embedded). Each run uses a fresh project.
  * Next to the figures: the floor measured in the same run, JSON.parse of the file plus a COPY of its
  * rows into PostgreSQL. Run: `bash bench/e2e/run.sh` (BENCH_MODES, BENCH_RUNS, BENCH_FINDINGS, BENCH_CPU_PROF, BENCH_MEMORY).
@@ -13,22 +14,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { Client } from 'pg';
-import {
-  ADMIN_PASSWORD,
-  Api,
-  infra,
-  type Json,
-  startAllModeProcess,
-  startScaledMode,
-  uniqueSuffix,
-} from '@bulwark/testkit';
+import { ADMIN_PASSWORD, infra, startAllModeProcess, startScaledMode } from '@bulwark/testkit';
+import { newCheck, Upload, uploadAndWait } from './upload';
 
 const MODES = (process.env.BENCH_MODES ?? 'scaled,all').split(',');
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const FINDINGS = Number(process.env.BENCH_FINDINGS ?? 100_000);
 // BENCH_OWN_PROCESS=scanning: those services run in a process of their own (scaled mode), so their memory is told apart.
 const OWN_PROCESS = (process.env.BENCH_OWN_PROCESS ?? '').split(',').filter(Boolean);
-const MANUAL_TOOL_TYPE = 20;
 // The client polls a few times a second with one token for minutes. BENCH_CPU_PROF=<dir>: every
 // process of the system writes a CPU profile there when it stops; BENCH_MEMORY=<dir>: its memory's
 // peaks (bench/e2e/memory.js); BENCH_NODE_OPTIONS: options for every process (V8's heap settings, say).
@@ -54,17 +47,13 @@ const SETTINGS: Record<string, string> = {
 interface Run {
   newS: number;
   unchangedS: number;
+  rescanS: number;
+  changedS: number;
   floorS: number;
   rssGrowthMb: number;
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-function ok<T = Json>(what: string, res: { status: number; body: T }): T {
-  if (res.status !== 200) throw new Error(`${what}: ${res.status} ${JSON.stringify(res.body)}`);
-  return res.body;
-}
 
 /** Resident and peak resident memory of a process, in MB (Linux /proc). */
 function memory(pid: number): { rss: number; hwm: number } {
@@ -105,117 +94,6 @@ async function floor(file: string, pgUrl: string): Promise<number> {
   Readable.from(rows()).pipe(psql.stdin);
   await done;
   return Number(process.hrtime.bigint() - started) / 1e9;
-}
-
-/** A project with a layer gated by "no high severity", a manual tool and a check to upload to. */
-async function newCheck(api: Api): Promise<string> {
-  const code = `e2e-${uniqueSuffix()}`;
-  ok(
-    'project',
-    await api.post('/api/v1/project', { code, name: `Bench ${code}`, description: 'end-to-end benchmark', tags: [] }),
-  );
-  const layer = ok(
-    'layer',
-    await api.post('/api/v1/layer', {
-      name: 'code',
-      description: 'source code',
-      project_code: code,
-      layer_type_id: 1,
-      is_template: false,
-    }),
-  );
-  const source = ok(
-    'source',
-    await api.post('/api/v1/source', {
-      name: `repo ${code}`,
-      description: 'bench',
-      source_type_id: 1,
-      settings: { url: 'http://127.0.0.1:9/bench.git', branch_name: 'main', auth_method: 'Anonymous' },
-    }),
-  );
-  const tool = ok(
-    'tool',
-    await api.post('/api/v1/tool', {
-      description: 'uploaded SARIF',
-      type_id: MANUAL_TOOL_TYPE,
-      settings: { scan_result_lang: 'EN' },
-    }),
-  );
-  const gate = ok('gate', await api.post('/api/v1/quality-gate', { name: `no highs ${code}` }));
-  ok(
-    'condition',
-    await api.post('/api/v1/condition', {
-      quality_gate_id: gate.id,
-      condition_type: 'severity',
-      condition_value: 'high',
-      operator: 'not_greater_than',
-      value: '0',
-    }),
-  );
-  ok(
-    'link',
-    await api.post('/api/v1/quality-gate/link-layer', {
-      layer_id: layer.id,
-      quality_gates: [{ quality_gate_id: gate.id, action: 'inform' }],
-    }),
-  );
-  return ok(
-    'check',
-    await api.post('/api/v1/check', {
-      layer_id: layer.id,
-      security_tool_id: tool.id,
-      scan_source_id: source.id,
-      source_auth: { branch_name: 'main' },
-      run_scan_task: { type: 'manual' },
-    }),
-  ).id;
-}
-
-interface Upload {
-  /** Seconds from the upload request's start until every issue of the scan is visible and its gate verdict stored. */
-  seconds: number;
-  scanId: string;
-  /** Wall clock of the request's start (ms), to place the services' own timestamps on the same line. */
-  startedAt: number;
-  answeredS: number;
-}
-
-async function uploadAndWait(api: Api, token: string, checkId: string, file: string): Promise<Upload> {
-  const startedAt = Date.now();
-  const started = process.hrtime.bigint();
-  const res = await fetch(`${api.baseUrl}/api/v1/check/${checkId}/results?file_name=${path.basename(file)}`, {
-    method: 'POST',
-    headers: {
-      authorization: `Bearer ${token}`,
-      'content-type': 'application/json',
-      'content-length': String(fs.statSync(file).size),
-    },
-    body: Readable.toWeb(fs.createReadStream(file)) as ReadableStream,
-    duplex: 'half',
-  } as RequestInit);
-  const { scan_result_id: id } = ok('upload', { status: res.status, body: await res.json() }) as {
-    scan_result_id: string;
-  };
-  const upload = Number(process.hrtime.bigint() - started) / 1e9;
-  // Distinct findings: the upload merged true duplicates, and each becomes one issue.
-  const expected = ok('scan result', await api.get(`/api/v1/scan-result/${id}`)).findings_count;
-  const deadline = Date.now() + 600000;
-  for (;;) {
-    // The verdict is written in the ingestion's transaction, so it comes first; only then are the
-    // scan's issues counted, a pass over every issue that would otherwise compete with the ingestion
-    // it measures four times a second.
-    const verdict = ok('scan result', await api.get(`/api/v1/scan-result/${id}`)).quality_gate;
-    const count = verdict ? ok('count', await api.get(`/api/v1/issues/count?filter[scan]=${id}`)).count : undefined;
-    if (count === expected) break;
-    if (Date.now() > deadline)
-      throw new Error(`scan ${id}: ${count ?? 'no verdict and unknown'} of ${expected} issues after 10 minutes`);
-    await sleep(250);
-  }
-  const total = Number(process.hrtime.bigint() - started) / 1e9;
-  console.log(
-    `    ${expected} findings: upload answered after ${upload.toFixed(2)} s, issues and verdict after ${total.toFixed(2)} s`,
-  );
-  return { seconds: total, scanId: id, startedAt, answeredS: upload };
 }
 
 async function queryOne<T>(url: string, sql: string, params: unknown[]): Promise<T | undefined> {
@@ -263,7 +141,16 @@ async function phases(env: Record<string, string>, up: Upload): Promise<string> 
   return `      phases (s from the request): answered ${up.answeredS.toFixed(2)}, scan.completed written ${at(completed?.created_at)}, published ${at(completed?.published_at)}, consumer began ${at(consumed?.processed_at)}, verdict at scanning ${at(verdict?.updated_at)}, issues.ingested published ${at(ingested?.published_at)}, seen ${up.seconds.toFixed(2)}`;
 }
 
-async function benchMode(mode: string, file: string, pgUrl: string): Promise<Run[]> {
+interface Reports {
+  /** The report of every new scan, uploaded twice (the second time byte for byte). */
+  base: string;
+  /** The same findings in new bytes. */
+  rescan: string;
+  /** The rescan with 1 % of the findings changed. */
+  changed: string;
+}
+
+async function benchMode(mode: string, reports: Reports, pgUrl: string): Promise<Run[]> {
   const i = infra();
   const t0 = Date.now();
   const sys =
@@ -282,17 +169,19 @@ async function benchMode(mode: string, file: string, pgUrl: string): Promise<Run
     for (let n = 0; n < RUNS; n++) {
       const checkId = await newCheck(api);
       const before = pids.map((p) => memory(p).rss);
-      const fresh = await uploadAndWait(api, token, checkId, file);
-      const unchanged = await uploadAndWait(api, token, checkId, file);
-      if ('env' in sys) for (const up of [fresh, unchanged]) console.log(await phases(sys.env, up));
-      const [newS, unchangedS] = [fresh.seconds, unchanged.seconds];
+      const fresh = await uploadAndWait(api, token, checkId, reports.base);
+      const unchanged = await uploadAndWait(api, token, checkId, reports.base);
+      const rescan = await uploadAndWait(api, token, checkId, reports.rescan);
+      const changed = await uploadAndWait(api, token, checkId, reports.changed);
+      if ('env' in sys) for (const up of [fresh, unchanged, rescan, changed]) console.log(await phases(sys.env, up));
+      const [newS, unchangedS, rescanS, changedS] = [fresh, unchanged, rescan, changed].map((up) => up.seconds);
       // Growth of the peak over the resident size before this run, summed over the processes.
       const growth = pids.map((p, k) => Math.max(0, memory(p).hwm - before[k]));
       const rssGrowthMb = growth.reduce((sum, g) => sum + g, 0);
-      const floorS = await floor(file, pgUrl);
-      runs.push({ newS, unchangedS, floorS, rssGrowthMb });
+      const floorS = await floor(reports.base, pgUrl);
+      runs.push({ newS, unchangedS, rescanS, changedS, floorS, rssGrowthMb });
       console.log(
-        `  run ${n + 1}: new ${newS.toFixed(2)} s, unchanged ${unchangedS.toFixed(2)} s, floor ${floorS.toFixed(2)} s, peak RSS growth ${rssGrowthMb.toFixed(0)} MB (${names.map((m, k) => `${m} ${growth[k].toFixed(0)}`).join(', ')})`,
+        `  run ${n + 1}: new ${newS.toFixed(2)} s, unchanged ${unchangedS.toFixed(2)} s, rescan ${rescanS.toFixed(2)} s, 1 % changed ${changedS.toFixed(2)} s, floor ${floorS.toFixed(2)} s, peak RSS growth ${rssGrowthMb.toFixed(0)} MB (${names.map((m, k) => `${m} ${growth[k].toFixed(0)}`).join(', ')})`,
       );
     }
     return runs;
@@ -309,30 +198,34 @@ async function main() {
     );
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bulwark-e2e-'));
   try {
-    await new Promise<void>((resolve, reject) =>
-      spawn(process.execPath, [path.join(__dirname, '../generate.js'), dir, String(FINDINGS)], {
-        stdio: ['ignore', 'ignore', 'inherit'],
-      }).on('exit', (c) => (c === 0 ? resolve() : reject(new Error(`generate.js exited with ${c}`)))),
-    );
-    const file = path.join(dir, 'sarif-100k.sarif');
+    for (const variant of [[], ['rescan:1'], ['changed:2']])
+      await new Promise<void>((resolve, reject) =>
+        spawn(process.execPath, [path.join(__dirname, '../generate.js'), dir, String(FINDINGS), ...variant], {
+          stdio: ['ignore', 'ignore', 'inherit'],
+        }).on('exit', (c) => (c === 0 ? resolve() : reject(new Error(`generate.js exited with ${c}`)))),
+      );
+    const reports: Reports = {
+      base: path.join(dir, 'sarif-100k.sarif'),
+      rescan: path.join(dir, 'sarif-100k-rescan-1.sarif'),
+      changed: path.join(dir, 'sarif-100k-changed-2.sarif'),
+    };
     console.log(
-      `report: ${(fs.statSync(file).size / 2 ** 20).toFixed(1)} MiB, ${FINDINGS} results; ${RUNS} runs per mode\n`,
+      `report: ${(fs.statSync(reports.base).size / 2 ** 20).toFixed(1)} MiB, ${FINDINGS} results; ${RUNS} runs per mode\n`,
     );
     const table: string[] = [];
     for (const mode of MODES) {
-      const runs = await benchMode(mode, file, i.pgUrl);
-      const [n, u, f] = [
-        median(runs.map((r) => r.newS)),
-        median(runs.map((r) => r.unchangedS)),
-        median(runs.map((r) => r.floorS)),
-      ];
-      const rss = Math.max(...runs.map((r) => r.rssGrowthMb));
+      const runs = await benchMode(mode, reports, i.pgUrl);
+      const [n, u, r, c, f] = (['newS', 'unchangedS', 'rescanS', 'changedS', 'floorS'] as const).map((k) =>
+        median(runs.map((run) => run[k])),
+      );
+      const rss = Math.max(...runs.map((run) => run.rssGrowthMb));
+      const timed = (s: number) => `${s.toFixed(2)} s | ${(s / f).toFixed(1)}`;
       table.push(
-        `| ${mode} | ${n.toFixed(2)} s | ${Math.round(FINDINGS / n)} | ${(n / f).toFixed(1)} | ${u.toFixed(2)} s | ${(u / f).toFixed(1)} | ${f.toFixed(2)} s | ${rss.toFixed(0)} MB |`,
+        `| ${mode} | ${timed(n)} | ${Math.round(FINDINGS / n)} | ${timed(u)} | ${timed(r)} | ${timed(c)} | ${f.toFixed(2)} s | ${rss.toFixed(0)} MB |`,
       );
     }
     console.log(
-      `\n| mode | new: end to end (median) | findings/s | × floor | unchanged: end to end (median) | × floor | floor (median) | peak RSS growth (max) |\n|---|---|---|---|---|---|---|---|\n${table.join('\n')}`,
+      `\n| mode (medians) | new: end to end | × floor | findings/s | unchanged (same bytes) | × floor | rescan (new bytes) | × floor | rescan, 1 % changed | × floor | floor | peak RSS growth (max) |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n${table.join('\n')}`,
     );
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });

@@ -7,11 +7,10 @@
  * directory. Run: `npm run build`, then `eval "$(bash deploy/local/infra.sh env)" && npx tsx bench/issues/http.ts`
  * (BENCH_TOTAL_ISSUES changes the count).
  */
-import fs from 'node:fs';
-import path from 'node:path';
 import knex from 'knex';
-import { ADMIN_PASSWORD, infra, RunningSystem, startAllModeProcess, startScaledMode } from '@bulwark/testkit';
+import { ADMIN_PASSWORD } from '@bulwark/testkit';
 import { fillIssues, p95, QUERIES, settle } from './dataset';
+import { startSystem } from './system';
 
 const MODE = process.env.BENCH_MODE ?? 'scaled';
 const TOTAL_ISSUES = Number(process.env.BENCH_TOTAL_ISSUES ?? (MODE === 'all' ? 200_000 : 1_000_000));
@@ -19,29 +18,8 @@ const RUNS = 40;
 // The benchmark client sends some 1,500 requests a minute with one token.
 const SETTINGS = { RATE_LIMIT_PER_TOKEN_PER_MINUTE: '1000000', LOG_LEVEL: 'warn' };
 
-async function start(): Promise<{ system: RunningSystem; issuesDb: string }> {
-  const i = infra();
-  if (MODE === 'all') {
-    const system = await startAllModeProcess(SETTINGS);
-    const server = path.join(system.dataDir, 'postgres');
-    const password = fs.readFileSync(path.join(server, 'password'), 'utf8').trim();
-    const socket = encodeURIComponent(path.join(server, 'run'));
-    return {
-      system,
-      issuesDb: `postgres://bulwark:${encodeURIComponent(password)}@localhost/bulwark_issues?host=${socket}`,
-    };
-  }
-  if (!i.pgUrl || !i.redisUrl || !i.kafkaBrokers)
-    throw new Error('PostgreSQL, Redis and Kafka are needed: eval "$(bash deploy/local/infra.sh env)"');
-  const system = await startScaledMode(
-    { ...i, pgUrl: i.pgUrl, redisUrl: i.redisUrl, kafkaBrokers: i.kafkaBrokers, scannerPath: i.scannerPath ?? '' },
-    SETTINGS,
-  );
-  return { system, issuesDb: system.env.ISSUES_DATABASE_URL };
-}
-
 async function main() {
-  const { system, issuesDb } = await start();
+  const { system, issuesDb } = await startSystem(MODE, SETTINGS);
   console.log(`${MODE} mode, ${TOTAL_ISSUES} issues`);
   try {
     const db = knex({ client: 'pg', connection: issuesDb });

@@ -20,6 +20,7 @@ import { HistoryEntry, historyStore } from './store/history';
 import { IssueStatus, issueStore, runStatement } from './store/issues';
 import { SecurityRuleRecord, securityRuleStore } from './store/security-rules';
 import { dedupRuleStore, ingestedStore, UnchangedBasis } from './store/settings';
+import { tableStatistics } from './store/table-statistics';
 
 export type ScanCompleted = EventPayload<typeof SCAN_EVENTS.scanCompleted>;
 
@@ -73,8 +74,16 @@ export class Ingestion {
       project_code: scan.project_code,
       ...summary,
     });
+    // Last, so the statistics sample every row this ingestion wrote.
+    const analyzed = await tableStatistics.refreshChangedInBulk(trx);
     countIngestion(trx, summary.findings, (Date.now() - started) / 1000, read);
-    this.log.info('scan ingested', { scanId: scan.scan_result_id, read, ...summary, ms: Date.now() - started });
+    this.log.info('scan ingested', {
+      scanId: scan.scan_result_id,
+      read,
+      ...summary,
+      analyzed,
+      ms: Date.now() - started,
+    });
   }
 
   /** The issue changes of one scan; undefined when the scan was ingested before (nothing changes). */

@@ -1253,6 +1253,11 @@ export function issuesSuite(t: SystemUnderTest): void {
           expect(a).to.have.length(N);
           expect(a).to.deep.equal(b);
           expect((await db('ingested_scans').where('scan_id', scanId).count({ n: '*' }))[0].n).to.equal('1');
+          // Each of the two imports analyzed the issues it wrote before committing (autovacuum's analyses count apart).
+          const { rows } = await db.raw(
+            "select analyze_count from pg_stat_user_tables where relname = 'issue_records' and schemaname = current_schema()",
+          );
+          expect(Number(rows[0].analyze_count)).to.be.at.least(2);
         } finally {
           await db.destroy();
         }

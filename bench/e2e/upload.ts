@@ -1,0 +1,126 @@
+/** Uploads through the gateway as a user does, timed until the scan's issues and gate verdict are visible (bench/e2e, bench/issues). */
+import fs from 'node:fs';
+import { Readable } from 'node:stream';
+import { type Api, type Json, uniqueSuffix } from '@bulwark/testkit';
+
+const MANUAL_TOOL_TYPE = 20;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export function ok<T = Json>(what: string, res: { status: number; body: T }): T {
+  if (res.status !== 200) throw new Error(`${what}: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body;
+}
+
+/** A project with a layer gated by "no high severity", a manual tool and a check to upload to. */
+export async function newCheck(api: Api): Promise<string> {
+  const code = `e2e-${uniqueSuffix()}`;
+  ok(
+    'project',
+    await api.post('/api/v1/project', { code, name: `Bench ${code}`, description: 'end-to-end benchmark', tags: [] }),
+  );
+  const layer = ok(
+    'layer',
+    await api.post('/api/v1/layer', {
+      name: 'code',
+      description: 'source code',
+      project_code: code,
+      layer_type_id: 1,
+      is_template: false,
+    }),
+  );
+  const source = ok(
+    'source',
+    await api.post('/api/v1/source', {
+      name: `repo ${code}`,
+      description: 'bench',
+      source_type_id: 1,
+      settings: { url: 'http://127.0.0.1:9/bench.git', branch_name: 'main', auth_method: 'Anonymous' },
+    }),
+  );
+  const tool = ok(
+    'tool',
+    await api.post('/api/v1/tool', {
+      description: 'uploaded SARIF',
+      type_id: MANUAL_TOOL_TYPE,
+      settings: { scan_result_lang: 'EN' },
+    }),
+  );
+  const gate = ok('gate', await api.post('/api/v1/quality-gate', { name: `no highs ${code}` }));
+  ok(
+    'condition',
+    await api.post('/api/v1/condition', {
+      quality_gate_id: gate.id,
+      condition_type: 'severity',
+      condition_value: 'high',
+      operator: 'not_greater_than',
+      value: '0',
+    }),
+  );
+  ok(
+    'link',
+    await api.post('/api/v1/quality-gate/link-layer', {
+      layer_id: layer.id,
+      quality_gates: [{ quality_gate_id: gate.id, action: 'inform' }],
+    }),
+  );
+  return ok(
+    'check',
+    await api.post('/api/v1/check', {
+      layer_id: layer.id,
+      security_tool_id: tool.id,
+      scan_source_id: source.id,
+      source_auth: { branch_name: 'main' },
+      run_scan_task: { type: 'manual' },
+    }),
+  ).id;
+}
+
+export interface Upload {
+  /** Seconds from the upload request's start until every issue of the scan is visible and its gate verdict stored. */
+  seconds: number;
+  scanId: string;
+  /** Wall clock of the request's start (ms), to place the services' own timestamps on the same line. */
+  startedAt: number;
+  answeredS: number;
+}
+
+/** Every upload carries the same file name, as a pipeline's rescans do (the name is part of the exact-copy key). */
+const UPLOAD_NAME = 'sarif-100k.sarif';
+
+export async function uploadAndWait(api: Api, token: string, checkId: string, file: string): Promise<Upload> {
+  const startedAt = Date.now();
+  const started = process.hrtime.bigint();
+  const res = await fetch(`${api.baseUrl}/api/v1/check/${checkId}/results?file_name=${UPLOAD_NAME}`, {
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${token}`,
+      'content-type': 'application/json',
+      'content-length': String(fs.statSync(file).size),
+    },
+    body: Readable.toWeb(fs.createReadStream(file)) as ReadableStream,
+    duplex: 'half',
+  } as RequestInit);
+  const { scan_result_id: id } = ok('upload', { status: res.status, body: await res.json() }) as {
+    scan_result_id: string;
+  };
+  const upload = Number(process.hrtime.bigint() - started) / 1e9;
+  // Distinct findings: the upload merged true duplicates, and each becomes one issue.
+  const expected = ok('scan result', await api.get(`/api/v1/scan-result/${id}`)).findings_count;
+  const deadline = Date.now() + 600000;
+  for (;;) {
+    // The verdict is written in the ingestion's transaction, so it comes first; only then are the
+    // scan's issues counted, a pass over every issue that would otherwise compete with the ingestion
+    // it measures four times a second.
+    const verdict = ok('scan result', await api.get(`/api/v1/scan-result/${id}`)).quality_gate;
+    const count = verdict ? ok('count', await api.get(`/api/v1/issues/count?filter[scan]=${id}`)).count : undefined;
+    if (count === expected) break;
+    if (Date.now() > deadline)
+      throw new Error(`scan ${id}: ${count ?? 'no verdict and unknown'} of ${expected} issues after 10 minutes`);
+    await sleep(250);
+  }
+  const total = Number(process.hrtime.bigint() - started) / 1e9;
+  console.log(
+    `    ${expected} findings: upload answered after ${upload.toFixed(2)} s, issues and verdict after ${total.toFixed(2)} s`,
+  );
+  return { seconds: total, scanId: id, startedAt, answeredS: upload };
+}
