@@ -25,7 +25,7 @@ import { Policies } from './policies';
 import { QualityGates } from './quality-gates';
 import { SecurityRules } from './security-rules';
 import { Statuses } from './statuses';
-import { trackerUseCases } from './trackers';
+import { trackerUseCases } from './trackers/use-cases';
 
 export const issuesModule: ModuleDefinition = {
   name: 'issues',

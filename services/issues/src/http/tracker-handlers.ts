@@ -1,6 +1,6 @@
 import { HandlersOf, requirePrincipal } from '@bulwark/platform';
 import { trackerRoutes } from '@bulwark/contracts';
-import type { TrackerUseCases } from '../trackers';
+import type { TrackerUseCases } from '../trackers/use-cases';
 import { ticketView, trackerView } from './views';
 
 /** HTTP handlers of task trackers and the tickets of issues: they translate, the tracker use cases decide. */
