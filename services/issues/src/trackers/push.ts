@@ -10,15 +10,9 @@ export interface PushSettings {
   pushMaxAttempts: number;
 }
 
-export interface TrackerPushDeps {
-  data: ServiceData;
-  access: TrackerAccess;
-  settings: PushSettings;
-}
-
 /** The status push from Bulwark to trackers: status changes of linked issues, delivered to their tickets. */
 export class TrackerPush {
-  constructor(private readonly deps: TrackerPushDeps) {}
+  constructor(private readonly deps: { data: ServiceData; access: TrackerAccess; settings: PushSettings }) {}
 
   /** Delivers due status changes of linked issues to their tickets; a failed one is retried with backoff, then given up. */
   async drainPushes(): Promise<number> {

@@ -21,13 +21,6 @@ import { trackerInScope, trackerProjects } from './scope';
 /** At most this many trackers are read for one list of a caller limited to some projects. */
 const READ_CAP = 10000;
 
-export interface TrackerSettingsDeps {
-  data: ServiceData;
-  secrets: SecretBox;
-  policy: OutboundPolicy;
-  access: TrackerAccess;
-}
-
 /**
  * The task trackers themselves: list, read, create, update and delete, with their checks. A tracker
  * applies to the projects it maps (`*`: every project): a caller limited to some projects sees those
@@ -35,7 +28,9 @@ export interface TrackerSettingsDeps {
  * mapping its own projects.
  */
 export class TrackerSettings {
-  constructor(private readonly deps: TrackerSettingsDeps) {}
+  constructor(
+    private readonly deps: { data: ServiceData; secrets: SecretBox; policy: OutboundPolicy; access: TrackerAccess },
+  ) {}
 
   /** How many tickets the tracker's issues are linked to. */
   async ticketCount(id: string): Promise<number> {

@@ -10,14 +10,9 @@ import type { TrackerAccess } from './access';
 
 const SEARCH_CHUNK = 50;
 
-export interface TrackerSyncDeps {
-  data: ServiceData;
-  access: TrackerAccess;
-}
-
 /** The status sync from tracker to Bulwark: a ticket's new status moves its linked issues along the mapping. */
 export class TrackerSync {
-  constructor(private readonly deps: TrackerSyncDeps) {}
+  constructor(private readonly deps: { data: ServiceData; access: TrackerAccess }) {}
 
   /** Reads every ticket's status; a changed one moves its linked issues along the mapping, once. */
   async sync(

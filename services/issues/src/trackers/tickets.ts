@@ -33,14 +33,9 @@ const TICKET_CLAIM_STALE_SECONDS = 15 * 60;
 /** A ticket with the type of its tracker. */
 export type TrackerTicket = TicketRecord & { trackerType: TrackerType };
 
-export interface TrackerTicketsDeps {
-  data: ServiceData;
-  access: TrackerAccess;
-}
-
 /** The tickets of issues: created in a tracker (an issue claimed meanwhile), linked, unlinked, read. */
 export class TrackerTickets {
-  constructor(private readonly deps: TrackerTicketsDeps) {}
+  constructor(private readonly deps: { data: ServiceData; access: TrackerAccess }) {}
 
   private async visibleIssues(principal: Principal, ids: string[]) {
     return new Map(
