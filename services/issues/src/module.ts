@@ -25,7 +25,7 @@ import { Policies } from './policies';
 import { QualityGates } from './quality-gates';
 import { SecurityRules } from './security-rules';
 import { Statuses } from './statuses';
-import { Trackers } from './trackers';
+import { trackerUseCases } from './trackers/use-cases';
 
 export const issuesModule: ModuleDefinition = {
   name: 'issues',
@@ -60,25 +60,25 @@ export const issuesModule: ModuleDefinition = {
       ratePerSecond: config.TRACKERS_RATE_PER_SECOND,
       attempts: 3,
     });
-    const trackers = new Trackers(
-      host,
-      openSecretBox(ctx, 'issues'),
-      readOutboundPolicy(ctx.env),
-      trackerHttp,
-      host.log,
-      host,
-      { pushBatch: 20, pushMaxAttempts: config.TRACKERS_PUSH_MAX_ATTEMPTS },
-    );
+    const trackers = trackerUseCases({
+      data: host,
+      secrets: openSecretBox(ctx, 'issues'),
+      policy: readOutboundPolicy(ctx.env),
+      http: trackerHttp,
+      log: host.log,
+      errors: host,
+      push: { pushBatch: 20, pushMaxAttempts: config.TRACKERS_PUSH_MAX_ATTEMPTS },
+    });
     const trackerSync = new PeriodicTask(
       'tracker status sync',
       config.TRACKERS_SYNC_MS,
-      () => trackers.syncAll(),
+      () => trackers.sync.syncAll(),
       host.log,
     );
     const trackerPush = new PeriodicTask(
       'tracker status push',
       config.TRACKERS_PUSH_POLL_MS,
-      () => trackers.drainPushes(),
+      () => trackers.push.drainPushes(),
       host.log,
     );
     const ingestion = new Ingestion(
@@ -105,7 +105,7 @@ export const issuesModule: ModuleDefinition = {
         gates,
         conditions: new GateConditions(host, gates, scopes),
         policies: new Policies(host, gates, scopes),
-        trackers,
+        tickets: trackers.tickets,
         boms,
       }),
       ...trackerHandlers(trackers),

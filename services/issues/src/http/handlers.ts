@@ -8,7 +8,7 @@ import type { Policies } from '../policies';
 import type { QualityGates } from '../quality-gates';
 import type { SecurityRules } from '../security-rules';
 import type { Statuses } from '../statuses';
-import type { Trackers } from '../trackers';
+import type { TrackerTickets } from '../trackers/tickets';
 import type { IssueRecord, SortKey } from '../store/issues';
 import {
   commentView,
@@ -70,7 +70,7 @@ export interface IssuesUseCases {
   gates: QualityGates;
   conditions: GateConditions;
   policies: Policies;
-  trackers: Trackers;
+  tickets: TrackerTickets;
   boms: CyclonedxExports;
 }
 
@@ -84,13 +84,13 @@ export function issuesHandlers({
   gates,
   conditions,
   policies,
-  trackers,
+  tickets,
   boms,
 }: IssuesUseCases): Handlers {
   /** Issue views with their tickets, read in one query per page. */
   const views = async (rows: IssueRecord[]) => {
-    const [names, tickets] = await Promise.all([issues.statusNames(), trackers.ticketsOf(rows.map((r) => r.id))]);
-    return rows.map((r) => issueView(r, names, tickets.get(r.id)));
+    const [names, linked] = await Promise.all([issues.statusNames(), tickets.ticketsOf(rows.map((r) => r.id))]);
+    return rows.map((r) => issueView(r, names, linked.get(r.id)));
   };
   const one = async (row: IssueRecord) => (await views([row]))[0];
   return {

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type * as K8s from '@kubernetes/client-node' with { 'resolution-mode': 'import' };
-import { ScanJob, toolArgv } from '../scan-runner';
+import type { CliExecution } from '@bulwark/contracts';
+import { ScanCheckout, ScanJob, ScanRunError, toolArgv } from '../scan-runner';
 import {
   CHECKOUT_CONTAINER,
   labelValue,
@@ -13,6 +14,15 @@ import {
   TOOL_LABEL,
 } from './names';
 import { CHECKOUT_SCRIPT, GIT_HOME, SCANNER_SCRIPT } from './scripts';
+
+/** A scan the cluster can run: the tool's command line, and the checkout its Job clones for itself. */
+export type ClusterScan = ScanJob & { checkout: ScanCheckout; exec: CliExecution };
+
+export function clusterScan(job: ScanJob): ClusterScan {
+  if (!job.checkout) throw new ScanRunError('The Kubernetes runner needs the checkout of the source');
+  if (!job.tool.execution) throw new ScanRunError(`${job.tool.name} has no command line to run in a Job`);
+  return { ...job, checkout: job.checkout, exec: job.tool.execution };
+}
 
 /** One scan's Job: its name, the name of its checkout Secret, and the random marker of its report frame. */
 export interface ScanJobRun {
@@ -39,13 +49,12 @@ const SCRATCH_SIZE_LIMIT = '1Gi';
  * every capability dropped, and the deadline covers the checkout and the tool's timeout.
  */
 export function scanJobSpec(
-  job: ScanJob,
+  job: ClusterScan,
   run: ScanJobRun,
   rules: K8s.V1KeyToPath[],
   settings: ScanJobSettings,
 ): K8s.V1Job {
-  const exec = job.tool.execution!;
-  const checkout = job.checkout!;
+  const { exec, checkout } = job;
   const deadline = Math.ceil(job.timeoutMs / 1000) + checkout.timeoutSeconds;
   const labels = {
     [MANAGED_BY]: 'bulwark',

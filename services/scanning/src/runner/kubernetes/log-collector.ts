@@ -7,9 +7,9 @@ export const tail = (text: string, n = 2000) => (text.length > n ? `…${text.sl
 export class LogCollector extends Writable {
   private buffered = '';
   private output = '';
-  private chunks: string[] | undefined;
   frame: { exitCode: number; report?: Buffer } | undefined;
-  private pending: { exitCode: number; report: boolean } | undefined;
+  /** A frame begun: its exit code, and the base64 lines of its report so far. */
+  private pending: { exitCode: number; report: boolean; chunks: string[] } | undefined;
 
   constructor(private readonly marker: string) {
     super();
@@ -34,17 +34,15 @@ export class LogCollector extends Writable {
       if (line === `${this.marker} end`) {
         this.frame = {
           exitCode: this.pending.exitCode,
-          report: this.pending.report ? Buffer.from((this.chunks ?? []).join(''), 'base64') : undefined,
+          report: this.pending.report ? Buffer.from(this.pending.chunks.join(''), 'base64') : undefined,
         };
         this.pending = undefined;
-        this.chunks = undefined;
-      } else if (this.pending.report) this.chunks!.push(line.trim());
+      } else if (this.pending.report) this.pending.chunks.push(line.trim());
       return;
     }
     const start = line.startsWith(`${this.marker} `) ? /^\S+ (report|noreport) (\d+)$/.exec(line) : null;
     if (start) {
-      this.pending = { exitCode: Number(start[2]), report: start[1] === 'report' };
-      this.chunks = [];
+      this.pending = { exitCode: Number(start[2]), report: start[1] === 'report', chunks: [] };
       return;
     }
     this.output = tail(`${this.output}${line}\n`, 8000);

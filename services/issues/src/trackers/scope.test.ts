@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { trackerProjects } from './tracker-scope';
+import { trackerProjects } from './scope';
 
 describe('issues: the projects of a task tracker', () => {
   const mapping = (project_code: string) => ({

@@ -1,6 +1,6 @@
 import { projectSet, ProjectSet } from '@bulwark/platform';
-import type { CallerScope } from './caller-scope';
-import type { TrackerRecord } from './store/trackers';
+import type { CallerScope } from '../caller-scope';
+import type { ProjectMapping, TrackerRecord } from '../store/trackers';
 
 /** The `projects` entry that maps every project without one of its own. */
 const EVERY_PROJECT = '*';
@@ -18,4 +18,11 @@ export function trackerInScope(scope: CallerScope, t: TrackerRecord): TrackerRec
     ...t,
     projects: t.projects.filter((m) => m.project_code === EVERY_PROJECT || scope.seesProject(m.project_code)),
   };
+}
+
+/** The tracker's mapping for a project: the project's own, else the `*` one. */
+export function mappingFor(t: TrackerRecord, projectCode: string): ProjectMapping | undefined {
+  return (
+    t.projects.find((p) => p.project_code === projectCode) ?? t.projects.find((p) => p.project_code === EVERY_PROJECT)
+  );
 }
