@@ -4,7 +4,8 @@ import { Piscina } from 'piscina';
 import { AppError, invalid, Queryable } from '@bulwark/platform';
 import { contentTypeOf } from '../domain/report';
 import { findingStore } from '../store/findings';
-import type { FindingsBatch, ImportOutcome, ImportRequest, ImportSummary, ImportTask } from './report-import';
+import type { FindingsBatch } from '../domain/findings-batch';
+import type { ImportOutcome, ImportRequest, ImportSummary, ImportTask } from './report-import';
 
 /**
  * Parses reports in worker threads: a 100 MB report does not stop the service's event loop, two
