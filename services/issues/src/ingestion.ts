@@ -1,26 +1,20 @@
 import { createHash } from 'node:crypto';
 import type { Finding } from '@bulwark/findings';
-import { CatalogClient, Logger, ScanningClient, Trx, unlessNotFound } from '@bulwark/platform';
-import {
-  decodeJson,
-  EventPayload,
-  findingJson,
-  ISSUE_EVENTS,
-  SCAN_EVENTS,
-  TypedEnvelope,
-  writeEvent,
-} from '@bulwark/contracts';
+import { CatalogClient, Logger, Queryable, ScanningClient, ServiceData, Trx, unlessNotFound } from '@bulwark/platform';
+import { decodeJson, findingJson, ISSUE_EVENTS, SCAN_EVENTS, TypedEnvelope, writeEvent } from '@bulwark/contracts';
 import { DedupRule, matchKey, ruleFor, scopeOf } from './domain/match-key';
 import { KeyedFinding, KnownIssue, planChunk, statusSetByScan } from './domain/chunk-plan';
+import { FindingsSpool } from './findings-spool';
 import { countIngestion } from './ingestion-metrics';
+import type { IngestionInput, ScanCompleted } from './ingestion-input';
 import { OPEN_STATUSES, STATUS, statusOnDetection } from './domain/statuses';
 import type { GateEvaluation } from './gate-evaluation';
 import { HistoryEntry, historyStore } from './store/history';
 import { IssueStatus, issueStore, runStatement } from './store/issues';
 import { SecurityRuleRecord, securityRuleStore } from './store/security-rules';
-import { dedupRuleStore, ingestedStore, UnchangedBasis } from './store/settings';
+import { dedupRuleStore, ingestedStore, PreviousIngestion, UnchangedBasis } from './store/settings';
 
-export type ScanCompleted = EventPayload<typeof SCAN_EVENTS.scanCompleted>;
+type ScanCompletedEvent = TypedEnvelope<typeof SCAN_EVENTS.scanCompleted>;
 
 export interface IngestSummary {
   findings: number;
@@ -44,12 +38,32 @@ interface ChunkContext {
 }
 
 /**
- * Turns a completed scan's findings into issues. It runs as the effect of one idempotent consumer,
- * so the whole scan commits at once with the inbox record: a crash anywhere leaves nothing behind
- * and the redelivered event starts over, ending with exactly the issue set of an uninterrupted run.
+ * Findings become match keys through the dedup rules, the tool's name and the layer: with these
+ * unchanged, the same findings give the same keys.
+ */
+const keyingOf = (dedupRules: DedupRule[], toolName: string, scan: ScanCompleted) =>
+  createHash('sha256')
+    .update(
+      JSON.stringify([
+        [...dedupRules].map((r) => JSON.stringify(r)).sort(),
+        toolName,
+        scan.layer_id,
+        scan.project_code,
+      ]),
+    )
+    .digest('hex');
+
+/**
+ * Turns a completed scan's findings into issues, as an effect of the idempotent consumer in two
+ * phases. `read` gets what the writes need from scanning and the catalog before any transaction
+ * opens (the findings into a spool file); `write` runs in one transaction with the inbox record and
+ * talks to this service's database only, so the whole scan commits at once: a crash anywhere leaves
+ * nothing behind and the redelivered event starts over, ending with exactly the issue set of an
+ * uninterrupted run.
  */
 export class Ingestion {
   constructor(
+    private readonly data: ServiceData,
     private readonly scanning: ScanningClient,
     private readonly catalog: CatalogClient,
     private readonly gates: GateEvaluation,
@@ -57,13 +71,56 @@ export class Ingestion {
     private readonly chunkSize: number,
   ) {}
 
-  async handle(event: TypedEnvelope<typeof SCAN_EVENTS.scanCompleted>, trx: Trx): Promise<void> {
+  /** Undefined for a scan there is nothing to ingest of. */
+  async read(event: ScanCompletedEvent): Promise<IngestionInput | undefined> {
+    const scan = event.payload;
+    // Policies may hold a lock gate: a catalog that cannot answer fails the ingestion (the event is
+    // redelivered), never a verdict without them.
+    const project = await this.catalog.getProject({ code: scan.project_code }).catch(unlessNotFound);
+    // A scan result deleted since (or announced by another installation sharing the bus) has nothing to read.
+    const known = await this.scanning.getScan({ scanResultId: scan.scan_result_id }).catch(unlessNotFound);
+    if (!known || known.state !== 'completed') {
+      this.log.warn('scan.completed for an unknown or incomplete scan result skipped', {
+        scanId: scan.scan_result_id,
+        state: known?.state,
+      });
+      return undefined;
+    }
+    const toolName = scan.tool_name ?? (await this.toolNameOf(scan.tool_id));
+    const keying = keyingOf(await dedupRuleStore.all(this.data.db), toolName, scan);
+    const unchanged = await this.unchangedPrevious(this.data.db, scan, keying);
+    const findings = unchanged
+      ? undefined
+      : await FindingsSpool.fill(
+          this.scanning.streamFindings({ scanResultId: scan.scan_result_id, afterSeq: 0, chunkSize: this.chunkSize }),
+        );
+    return { scan, toolName, projectTags: project?.tags, findings };
+  }
+
+  /**
+   * The catalog's name of a tool, for an event written before scanning carried it. The name picks
+   * the deduplication rule, so match keys depend on it: a catalog that cannot answer fails the
+   * ingestion (the event is redelivered) instead of keying with another rule.
+   */
+  private async toolNameOf(toolId: string): Promise<string> {
+    const tool = toolId
+      ? await this.catalog.getTool({ id: toolId, withSecrets: false }).catch(unlessNotFound)
+      : undefined;
+    return tool?.name ?? '';
+  }
+
+  async release(input: IngestionInput | undefined): Promise<void> {
+    await input?.findings?.remove();
+  }
+
+  async write(event: ScanCompletedEvent, trx: Trx, input: IngestionInput | undefined): Promise<void> {
+    if (!input) return;
     const scan = event.payload;
     const started = Date.now();
-    const ingested = await this.ingest(trx, scan);
+    const ingested = await this.ingest(trx, input);
     if (!ingested) return;
     const { summary, basis } = ingested;
-    const verdict = await this.gates.evaluateAfterScan(trx, scan);
+    const verdict = await this.gates.evaluateAfterScan(trx, scan, input.projectTags);
     await ingestedStore.finish(trx, scan.scan_result_id, summary.findings, summary, verdict, basis);
     await writeEvent(trx, ISSUE_EVENTS.issuesIngested, scan.scan_result_id, {
       scan_result_id: scan.scan_result_id,
@@ -77,16 +134,10 @@ export class Ingestion {
   }
 
   /** The issue changes of one scan; undefined when the scan was ingested before (nothing changes). */
-  async ingest(trx: Trx, scan: ScanCompleted): Promise<{ summary: IngestSummary; basis: UnchangedBasis } | undefined> {
-    // A scan result deleted since (or announced by another installation sharing the bus) has nothing to read.
-    const known = await this.scanning.getScan({ scanResultId: scan.scan_result_id }).catch(unlessNotFound);
-    if (!known || known.state !== 'completed') {
-      this.log.warn('scan.completed for an unknown or incomplete scan result skipped', {
-        scanId: scan.scan_result_id,
-        state: known?.state,
-      });
-      return undefined;
-    }
+  async ingest(
+    trx: Trx,
+    { scan, toolName, findings }: IngestionInput,
+  ): Promise<{ summary: IngestSummary; basis: UnchangedBasis } | undefined> {
     if (
       !(await ingestedStore.claim(trx, {
         scanId: scan.scan_result_id,
@@ -96,11 +147,6 @@ export class Ingestion {
       }))
     )
       return undefined;
-    // The tool's name picks the deduplication rule, so match keys depend on it: a catalog that cannot
-    // answer fails the ingestion (the event is redelivered) instead of keying with another rule.
-    const tool = scan.tool_id
-      ? await this.catalog.getTool({ id: scan.tool_id, withSecrets: false }).catch(unlessNotFound)
-      : undefined;
     const dedupRules = await dedupRuleStore.all(trx);
     const rules = await securityRuleStore.active(trx);
     const at = new Date().toISOString();
@@ -110,38 +156,27 @@ export class Ingestion {
     const ctx: ChunkContext = {
       scan,
       at,
-      toolName: tool?.name ?? '',
+      toolName,
       dedupRules,
       rules,
       written,
       lookUp: await issueStore.anyInProject(trx, scan.project_code),
       ruleByScanner: new Map(),
     };
-    // Findings become match keys through the dedup rules, the tool's name and the layer: with these
-    // unchanged, the same findings give the same keys.
-    const keying = createHash('sha256')
-      .update(
-        JSON.stringify([
-          [...dedupRules].map((r) => JSON.stringify(r)).sort(),
-          ctx.toolName,
-          scan.layer_id,
-          scan.project_code,
-        ]),
-      )
-      .digest('hex');
+    const keying = keyingOf(dedupRules, ctx.toolName, scan);
     const redetected = await this.redetectUnchanged(trx, ctx, keying, summary);
     if (redetected === undefined) {
+      // Read before the transaction as an unchanged re-import that this one no longer finds (a scan
+      // of the check or a dedup rule committed in between): the retry reads the findings.
+      if (!findings)
+        throw new Error(`Scan ${scan.scan_result_id} is no longer an unchanged re-import; its findings are read again`);
       // The next chunk is read, keyed, matched and encoded while the database writes the previous
       // one, so the database never waits for this process (the writes stay in chunk order).
       let pending: Promise<void> = Promise.resolve();
-      for await (const chunk of this.scanning.streamFindings({
-        scanResultId: scan.scan_result_id,
-        afterSeq: 0,
-        chunkSize: this.chunkSize,
-      })) {
-        const findings = chunk.findingsJson.map((j) => decodeJson(findingJson, j, 'findings_json'));
-        summary.findings += findings.length;
-        const keyed = this.keyed(ctx, findings);
+      for await (const chunk of findings.chunks()) {
+        const decoded = chunk.map((j) => decodeJson(findingJson, j, 'findings_json'));
+        summary.findings += decoded.length;
+        const keyed = this.keyed(ctx, decoded);
         // A lookup would queue behind the previous chunk's statements on the transaction's connection anyway.
         if (ctx.lookUp) await pending;
         const write = await this.prepareChunk(trx, ctx, keyed, summary);
@@ -174,6 +209,28 @@ export class Ingestion {
   }
 
   /**
+   * The check's previous ingested scan when this one is an unchanged re-import of it: the same
+   * findings, keyed the same way, and every issue it detected still last detected by it.
+   */
+  private async unchangedPrevious(
+    db: Queryable,
+    scan: ScanCompleted,
+    keying: string,
+  ): Promise<PreviousIngestion | undefined> {
+    if (!scan.findings_digest) return undefined;
+    const previous = await ingestedStore.previous(db, scan.check_id, scan.scan_result_id);
+    if (
+      !previous ||
+      previous.findingsDigest !== scan.findings_digest ||
+      previous.keying !== keying ||
+      previous.issues === null
+    )
+      return undefined;
+    const detected = await issueStore.countDetectedBy(db, previous.scanId);
+    return detected === previous.issues ? previous : undefined;
+  }
+
+  /**
    * An unchanged re-import: the check's previous ingested scan had the same findings, keyed the same
    * way, and every issue it detected is still last detected by it. Then each finding matches exactly
    * the issue it matched then, and the whole scan is a set-wise re-detection of those issues with
@@ -187,17 +244,9 @@ export class Ingestion {
     summary: IngestSummary,
   ): Promise<number | undefined> {
     const { scan, at } = ctx;
-    if (!scan.findings_digest) return undefined;
-    const previous = await ingestedStore.previous(trx, scan.check_id, scan.scan_result_id);
-    if (
-      !previous ||
-      previous.findingsDigest !== scan.findings_digest ||
-      previous.keying !== keying ||
-      previous.issues === null
-    )
-      return undefined;
-    const detected = await issueStore.countDetectedBy(trx, previous.scanId);
-    if (detected !== previous.issues) return undefined;
+    const previous = await this.unchangedPrevious(trx, scan, keying);
+    if (!previous || previous.issues === null) return undefined;
+    const detected = previous.issues;
     // Only these can change status; every other issue is re-detected as it is, set-wise.
     const issues = await issueStore.redetectionCandidates(trx, scan.project_code, previous.scanId, STATUS.fixed);
     const changed: IssueStatus[] = [];

@@ -82,9 +82,10 @@ export const issuesModule: ModuleDefinition = {
       host.log,
     );
     const ingestion = new Ingestion(
+      host,
       scanning.client,
       catalog.client,
-      new GateEvaluation(scanning.client, catalog.client),
+      new GateEvaluation(),
       host.log,
       config.ISSUES_INGEST_CHUNK,
     );
@@ -92,7 +93,11 @@ export const issuesModule: ModuleDefinition = {
     await host.consume(
       'ingestion',
       [TOPICS.scans],
-      onEvents([SCAN_EVENTS.scanCompleted], (event, trx) => ingestion.handle(event, trx)),
+      onEvents([SCAN_EVENTS.scanCompleted], {
+        read: (event) => ingestion.read(event),
+        write: (event, trx, input) => ingestion.write(event, trx, input),
+        release: (input) => ingestion.release(input),
+      }),
     );
     const boms = new CyclonedxExports(host.db, scanning.client, catalog.client, () => issues.statusNames());
     const started = await host.serve(routesOf('issues'), {
