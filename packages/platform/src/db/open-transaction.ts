@@ -12,9 +12,14 @@ const open = new AsyncLocalStorage<true>();
 export function markTransactions(db: Knex): void {
   const transaction = db.transaction.bind(db);
   type Work = (trx: Knex.Transaction) => Promise<unknown> | void;
-  const marked = (work?: Work | null, config?: Knex.TransactionConfig) =>
-    work ? transaction((trx) => open.run(true, () => work(trx)), config) : transaction(work, config);
-  db.transaction = marked as Knex['transaction'];
+  const marked = (work?: Work | Knex.TransactionConfig | null, config?: Knex.TransactionConfig) =>
+    typeof work === 'function'
+      ? transaction((trx) => open.run(true, () => work(trx)), config)
+      : work
+        ? transaction(work)
+        : transaction(undefined, config);
+  // knex defines it read-only (but configurable) on the instance.
+  Object.defineProperty(db, 'transaction', { value: marked as Knex['transaction'] });
 }
 
 /** Runs `work` as a unit of its own: an event handled in-process is not part of the transaction that published it. */
