@@ -276,13 +276,10 @@ export const EVENT_PAYLOADS = {
     findings_count: count,
     severity_counts: z.record(z.string(), count).optional().openapi({ description: 'Findings by severity' }),
     tool_id: z.string(),
-    tool_name: z
-      .string()
-      .optional()
-      .openapi({
-        description:
-          "The tool's name in the catalog when the scan completed (absent in events written before it was added)",
-      }),
+    tool_name: z.string().optional().openapi({
+      description:
+        "The tool's name in the catalog when the scan completed (absent in events written before it was added)",
+    }),
     uploaded: z.boolean().optional().openapi({ description: 'true when the report was uploaded rather than scanned' }),
     findings_digest: z
       .string()
