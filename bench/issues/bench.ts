@@ -77,14 +77,14 @@ async function main() {
   url.pathname = `/bulwark_bench_issues_${Date.now()}`;
   const db = await openDatabase({ service: 'issues-bench', url: url.toString(), dataDir: '/tmp', migrations });
   const log = createLogger('bench');
-  const ingestion = new Ingestion(
-    { db, transaction: (work) => db.transaction(work) },
-    scanning as never,
-    catalog as never,
-    new GateEvaluation(),
+  const ingestion = new Ingestion({
+    db,
+    scanning: scanning as never,
+    catalog: catalog as never,
+    gates: new GateEvaluation(),
     log,
-    Number(process.env.ISSUES_INGEST_CHUNK ?? 2000),
-  );
+    chunkSize: Number(process.env.ISSUES_INGEST_CHUNK ?? 2000),
+  });
   const scan = (id: string, digest?: string): ScanCompleted => ({
     scan_result_id: id,
     check_id: 'check-1',

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Finding } from '@bulwark/findings';
-import { CatalogClient, Logger, Queryable, ScanningClient, ServiceData, Trx, unlessNotFound } from '@bulwark/platform';
+import { CatalogClient, Db, Logger, Queryable, ScanningClient, Trx, unlessNotFound } from '@bulwark/platform';
 import { decodeJson, findingJson, ISSUE_EVENTS, SCAN_EVENTS, TypedEnvelope, writeEvent } from '@bulwark/contracts';
 import { DedupRule, matchKey, ruleFor, scopeOf } from './domain/match-key';
 import { KeyedFinding, KnownIssue, planChunk, statusSetByScan } from './domain/chunk-plan';
@@ -53,6 +53,17 @@ const keyingOf = (dedupRules: DedupRule[], toolName: string, scan: ScanCompleted
     )
     .digest('hex');
 
+export interface IngestionDeps {
+  /** Read before the transaction (the consumer opens it). */
+  db: Db;
+  scanning: ScanningClient;
+  catalog: CatalogClient;
+  gates: GateEvaluation;
+  log: Logger;
+  /** Findings per chunk read from scanning and written at once. */
+  chunkSize: number;
+}
+
 /**
  * Turns a completed scan's findings into issues, as an effect of the idempotent consumer in two
  * phases. `read` gets what the writes need from scanning and the catalog before any transaction
@@ -62,14 +73,21 @@ const keyingOf = (dedupRules: DedupRule[], toolName: string, scan: ScanCompleted
  * uninterrupted run.
  */
 export class Ingestion {
-  constructor(
-    private readonly data: ServiceData,
-    private readonly scanning: ScanningClient,
-    private readonly catalog: CatalogClient,
-    private readonly gates: GateEvaluation,
-    private readonly log: Logger,
-    private readonly chunkSize: number,
-  ) {}
+  private readonly db: Db;
+  private readonly scanning: ScanningClient;
+  private readonly catalog: CatalogClient;
+  private readonly gates: GateEvaluation;
+  private readonly log: Logger;
+  private readonly chunkSize: number;
+
+  constructor(deps: IngestionDeps) {
+    this.db = deps.db;
+    this.scanning = deps.scanning;
+    this.catalog = deps.catalog;
+    this.gates = deps.gates;
+    this.log = deps.log;
+    this.chunkSize = deps.chunkSize;
+  }
 
   /** Undefined for a scan there is nothing to ingest of. */
   async read(event: ScanCompletedEvent): Promise<IngestionInput | undefined> {
@@ -87,8 +105,8 @@ export class Ingestion {
       return undefined;
     }
     const toolName = scan.tool_name ?? (await this.toolNameOf(scan.tool_id));
-    const keying = keyingOf(await dedupRuleStore.all(this.data.db), toolName, scan);
-    const unchanged = await this.unchangedPrevious(this.data.db, scan, keying);
+    const keying = keyingOf(await dedupRuleStore.all(this.db), toolName, scan);
+    const unchanged = await this.unchangedPrevious(this.db, scan, keying);
     const findings = unchanged
       ? undefined
       : await FindingsSpool.fill(

@@ -81,14 +81,14 @@ export const issuesModule: ModuleDefinition = {
       () => trackers.drainPushes(),
       host.log,
     );
-    const ingestion = new Ingestion(
-      host,
-      scanning.client,
-      catalog.client,
-      new GateEvaluation(),
-      host.log,
-      config.ISSUES_INGEST_CHUNK,
-    );
+    const ingestion = new Ingestion({
+      db: host.db,
+      scanning: scanning.client,
+      catalog: catalog.client,
+      gates: new GateEvaluation(),
+      log: host.log,
+      chunkSize: config.ISSUES_INGEST_CHUNK,
+    });
     host.grpc.add(issuesV1.IssuesServiceService, 'bulwark.issues.v1.IssuesService', issuesGrpc(host.db));
     await host.consume(
       'ingestion',

@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import { AppError, createGrpcClient, createLogger, InternalAuth } from '@bulwark/platform';
 import { catalogV1, scanningV1 } from '@bulwark/proto';
-import { DATABASE_BACKENDS, freePort, TestDatabase, testServiceData } from '@bulwark/testkit';
+import { DATABASE_BACKENDS, freePort, TestDatabase } from '@bulwark/testkit';
 import { migrations } from '../src/migrations';
 import { SCAN_EVENTS, TOPICS } from '@bulwark/contracts';
 import { GateEvaluation } from '../src/gate-evaluation';
@@ -25,14 +25,14 @@ describe('quality gates while the catalog is down (embedded PostgreSQL)', functi
       deadlineMs: 1000,
     });
     closeClients = () => [catalog, scanning].forEach((c) => c.close());
-    ingestion = new Ingestion(
-      testServiceData(t.db),
-      scanning.client,
-      catalog.client,
-      new GateEvaluation(),
-      createLogger('issues'),
-      500,
-    );
+    ingestion = new Ingestion({
+      db: t.db,
+      scanning: scanning.client,
+      catalog: catalog.client,
+      gates: new GateEvaluation(),
+      log: createLogger('issues'),
+      chunkSize: 500,
+    });
   });
   after(async () => {
     closeClients?.();
