@@ -98,6 +98,7 @@ const rows: NewIssue[] = Array.from({ length: N }, (_, i) => ({
   knownExploited: false,
   fingerprint: createHash('sha256').update(`f${i}`).digest('hex'),
   occurrences: 1,
+  findings: 1,
   suppression: null,
   securityRuleId: null,
   firstDetectedAt: at,

@@ -286,6 +286,10 @@ export const EVENT_PAYLOADS = {
       .nullable()
       .optional()
       .openapi({ description: 'A digest of the findings: equal digests, equal findings' }),
+    diff: z.object({ base_scan_result_id: z.string(), added: count, vanished: count }).optional().openapi({
+      description:
+        "What this scan changed against the check's previous scan (the base): how many findings it added and how many of the base's it no longer has, read apart with StreamFindings",
+    }),
   }),
   [SCAN_EVENTS.scanFailed]: z.object({ ...scanRef, error: z.string().optional(), reason: z.string().optional() }),
   [SCAN_EVENTS.scanStopped]: z.object({ ...scanRef, by: z.string().optional(), reason: z.string().optional() }),

@@ -8,3 +8,4 @@ export * from './oidc-provider';
 export * from './jira-contract-server';
 export * from './license';
 export * from './users';
+export * from './metrics';

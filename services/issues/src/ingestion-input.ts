@@ -1,3 +1,4 @@
+import type { Finding } from '@bulwark/findings';
 import type { EventPayload, SCAN_EVENTS } from '@bulwark/contracts';
 import type { FindingsSpool } from './findings-spool';
 
@@ -10,6 +11,14 @@ export interface IngestionInput {
   toolName: string;
   /** The project's tags, for the gates of the policies matching them; undefined for a project the catalog does not know. */
   projectTags: string[] | undefined;
-  /** The scan's findings; undefined when the check's previous scan had the same ones (re-detected set-wise). */
+  /** The scan's findings; undefined when it is read as unchanged or as its diff. */
   findings: FindingsSpool | undefined;
+  /** Both sides of the scan's diff with its base, when it is read as its diff. */
+  diff: DiffSides | undefined;
+}
+
+/** A rescan's findings that its base did not have, and the base's that it no longer has (at most a quarter of a scan each, scanning's bound). */
+export interface DiffSides {
+  added: Finding[];
+  vanished: Finding[];
 }

@@ -1,12 +1,13 @@
 import { createHash } from 'node:crypto';
 import type { Finding } from '@bulwark/findings';
 import { CatalogClient, Db, Logger, Queryable, ScanningClient, Trx, unlessNotFound } from '@bulwark/platform';
+import { scanningV1 } from '@bulwark/proto';
 import { decodeJson, findingJson, ISSUE_EVENTS, SCAN_EVENTS, TypedEnvelope, writeEvent } from '@bulwark/contracts';
 import { DedupRule, matchKey, ruleFor, scopeOf } from './domain/match-key';
 import { KeyedFinding, KnownIssue, planChunk, statusSetByScan } from './domain/chunk-plan';
 import { FindingsSpool } from './findings-spool';
-import { countIngestion } from './ingestion-metrics';
-import type { IngestionInput, ScanCompleted } from './ingestion-input';
+import { countIngestion, IngestionRead } from './ingestion-metrics';
+import type { DiffSides, IngestionInput, ScanCompleted } from './ingestion-input';
 import { OPEN_STATUSES, STATUS, statusOnDetection } from './domain/statuses';
 import type { GateEvaluation } from './gate-evaluation';
 import { HistoryEntry, historyStore } from './store/history';
@@ -105,14 +106,29 @@ export class Ingestion {
       return undefined;
     }
     const toolName = scan.tool_name ?? (await this.toolNameOf(scan.tool_id));
-    const keying = keyingOf(await dedupRuleStore.all(this.db), toolName, scan);
-    const unchanged = await this.unchangedPrevious(this.db, scan, keying);
-    const findings = unchanged
-      ? undefined
-      : await FindingsSpool.fill(
-          this.scanning.streamFindings({ scanResultId: scan.scan_result_id, afterSeq: 0, chunkSize: this.chunkSize }),
-        );
-    return { scan, toolName, projectTags: project?.tags, findings };
+    const dedupRules = await dedupRuleStore.all(this.db);
+    const keying = keyingOf(dedupRules, toolName, scan);
+    const input: IngestionInput = { scan, toolName, projectTags: project?.tags, findings: undefined, diff: undefined };
+    // What the transaction will read, decided on the state committed now; it checks again, and a
+    // scan committed in between fails it (the retry decides anew).
+    if (await this.unchangedPrevious(this.db, scan, keying)) return input;
+    if (await this.diffBase(this.db, scan, keying)) {
+      const sides = {
+        vanished: await this.readDiffSide(scan, scanningV1.FindingSelection.FINDING_SELECTION_VANISHED),
+        added: await this.readDiffSide(scan, scanningV1.FindingSelection.FINDING_SELECTION_ADDED),
+      };
+      const ctx = { scan, toolName, dedupRules, ruleByScanner: new Map<string, DedupRule>() };
+      if (await this.diffPlan(this.db, ctx, keying, sides)) return { ...input, diff: sides };
+    }
+    const findings = await FindingsSpool.fill(
+      this.scanning.streamFindings({
+        scanResultId: scan.scan_result_id,
+        afterSeq: 0,
+        chunkSize: this.chunkSize,
+        selection: scanningV1.FindingSelection.FINDING_SELECTION_ALL,
+      }),
+    );
+    return { ...input, findings };
   }
 
   /**
@@ -137,7 +153,7 @@ export class Ingestion {
     const started = Date.now();
     const ingested = await this.ingest(trx, input);
     if (!ingested) return;
-    const { summary, basis } = ingested;
+    const { summary, basis, read } = ingested;
     const verdict = await this.gates.evaluateAfterScan(trx, scan, input.projectTags);
     await ingestedStore.finish(trx, scan.scan_result_id, summary.findings, summary, verdict, basis);
     await writeEvent(trx, ISSUE_EVENTS.issuesIngested, scan.scan_result_id, {
@@ -147,15 +163,15 @@ export class Ingestion {
       project_code: scan.project_code,
       ...summary,
     });
-    countIngestion(trx, summary.findings, (Date.now() - started) / 1000);
-    this.log.info('scan ingested', { scanId: scan.scan_result_id, ...summary, ms: Date.now() - started });
+    countIngestion(trx, summary.findings, (Date.now() - started) / 1000, read);
+    this.log.info('scan ingested', { scanId: scan.scan_result_id, read, ...summary, ms: Date.now() - started });
   }
 
   /** The issue changes of one scan; undefined when the scan was ingested before (nothing changes). */
   async ingest(
     trx: Trx,
-    { scan, toolName, findings }: IngestionInput,
-  ): Promise<{ summary: IngestSummary; basis: UnchangedBasis } | undefined> {
+    { scan, toolName, findings, diff }: IngestionInput,
+  ): Promise<{ summary: IngestSummary; basis: UnchangedBasis; read: IngestionRead } | undefined> {
     if (
       !(await ingestedStore.claim(trx, {
         scanId: scan.scan_result_id,
@@ -182,12 +198,18 @@ export class Ingestion {
       ruleByScanner: new Map(),
     };
     const keying = keyingOf(dedupRules, ctx.toolName, scan);
-    const redetected = await this.redetectUnchanged(trx, ctx, keying, summary);
+    let read: IngestionRead = 'unchanged';
+    let redetected = await this.redetectUnchanged(trx, ctx, keying, summary);
+    if (redetected === undefined && diff) {
+      read = 'diff';
+      redetected = await this.ingestDiff(trx, ctx, keying, summary, diff);
+    }
     if (redetected === undefined) {
-      // Read before the transaction as an unchanged re-import that this one no longer finds (a scan
-      // of the check or a dedup rule committed in between): the retry reads the findings.
+      read = 'findings';
+      // Read before the transaction as an unchanged re-import or a diff that this one no longer
+      // finds (a scan of the check or a dedup rule committed in between): the retry reads anew.
       if (!findings)
-        throw new Error(`Scan ${scan.scan_result_id} is no longer an unchanged re-import; its findings are read again`);
+        throw new Error(`Scan ${scan.scan_result_id} no longer reads as decided before its transaction; read again`);
       // The next chunk is read, keyed, matched and encoded while the database writes the previous
       // one, so the database never waits for this process (the writes stay in chunk order).
       let pending: Promise<void> = Promise.resolve();
@@ -223,6 +245,7 @@ export class Ingestion {
     return {
       summary,
       basis: { findingsDigest: scan.findings_digest ?? null, keying, issues: redetected ?? ctx.written.size },
+      read,
     };
   }
 
@@ -261,25 +284,11 @@ export class Ingestion {
     keying: string,
     summary: IngestSummary,
   ): Promise<number | undefined> {
-    const { scan, at } = ctx;
+    const { scan } = ctx;
     const previous = await this.unchangedPrevious(trx, scan, keying);
     if (!previous || previous.issues === null) return undefined;
     const detected = previous.issues;
-    // Only these can change status; every other issue is re-detected as it is, set-wise.
-    const issues = await issueStore.redetectionCandidates(trx, scan.project_code, previous.scanId, STATUS.fixed);
-    const changed: IssueStatus[] = [];
-    const history: HistoryEntry[] = [];
-    for (const issue of issues) {
-      // The issue's suppression is the one its last finding carried: the same finding's.
-      const suppression = issue.suppression ?? undefined;
-      const status = statusOnDetection(issue.statusId, suppression);
-      if (status === issue.statusId) continue;
-      changed.push({ id: issue.id, statusId: status });
-      history.push(statusSetByScan(scan.scan_result_id, at, issue.id, issue.statusId, status, suppression));
-      if (status === STATUS.reopen) summary.reopened++;
-    }
-    await issueStore.redetect(trx, previous.scanId, scan.scan_result_id, at, changed);
-    await historyStore.add(trx, history);
+    await this.redetectSetWise(trx, ctx, previous.scanId, new Set(), summary);
     summary.findings = scan.findings_count;
     // As the per-finding path counts: each chunk's distinct keys, all of them existing issues now.
     summary.updated = previous.summary.created + previous.summary.updated;
@@ -291,8 +300,141 @@ export class Ingestion {
     return detected;
   }
 
+  /**
+   * Re-detects every issue scan `previous` detected last but those in `except`, set-wise, with what
+   * the per-finding path would write for the same findings: only the few whose status a detection
+   * changes (Fixed, or suppressed by the report) get their record and history written. Returns how
+   * many issues it re-detected.
+   */
+  private async redetectSetWise(
+    trx: Trx,
+    ctx: ChunkContext,
+    previous: string,
+    except: Set<string>,
+    summary: IngestSummary,
+  ): Promise<number> {
+    const { scan, at } = ctx;
+    const issues = await issueStore.redetectionCandidates(trx, scan.project_code, previous, STATUS.fixed);
+    const changed: IssueStatus[] = [];
+    const history: HistoryEntry[] = [];
+    for (const issue of issues) {
+      if (except.has(issue.id)) continue;
+      // The issue's suppression is the one its last finding carried: the same finding's.
+      const suppression = issue.suppression ?? undefined;
+      const status = statusOnDetection(issue.statusId, suppression);
+      if (status === issue.statusId) continue;
+      changed.push({ id: issue.id, statusId: status });
+      history.push(statusSetByScan(scan.scan_result_id, at, issue.id, issue.statusId, status, suppression));
+      if (status === STATUS.reopen) summary.reopened++;
+    }
+    const redetected = await issueStore.redetect(trx, previous, scan.scan_result_id, at, changed, [...except]);
+    await historyStore.add(trx, history);
+    return redetected;
+  }
+
+  /**
+   * A rescan read as its diff: scanning compared its findings with the check's previous scan by
+   * content and names the findings it added and those of the previous scan it no longer has. When
+   * that previous scan is the one ingested last, keyed the same way, and each issue a vanished
+   * finding detected has lost every finding (so no unchanged finding decides what it shows), the
+   * scan is: the previous scan's other issues re-detected set-wise, then the added findings matched
+   * one by one (a fully vanished issue they match is detected again, the others are left for
+   * `markFixed`). Returns how many issues the scan detected, or undefined when the diff does not
+   * apply (the findings are then read and matched one by one).
+   */
+  private async ingestDiff(
+    trx: Trx,
+    ctx: ChunkContext,
+    keying: string,
+    summary: IngestSummary,
+    sides: DiffSides,
+  ): Promise<number | undefined> {
+    const { scan } = ctx;
+    const plan = await this.diffPlan(trx, ctx, keying, sides);
+    if (!plan) return undefined;
+    const redetected = await this.redetectSetWise(trx, ctx, plan.previous, plan.except, summary);
+    ctx.lookUp = true;
+    for (let i = 0; i < sides.added.length; i += this.chunkSize) {
+      const write = await this.prepareChunk(
+        trx,
+        ctx,
+        this.keyed(ctx, sides.added.slice(i, i + this.chunkSize)),
+        summary,
+      );
+      await write();
+    }
+    summary.findings = scan.findings_count;
+    summary.updated += redetected;
+    this.log.info('rescan ingested as its diff', {
+      scanId: scan.scan_result_id,
+      previous: plan.previous,
+      added: sides.added.length,
+      vanished: scan.diff?.vanished,
+      redetected,
+    });
+    return redetected + ctx.written.size;
+  }
+
+  /** The check's previous ingested scan when it is the base of this scan's diff, keyed the same way and still as it left its issues. */
+  private async diffBase(db: Queryable, scan: ScanCompleted, keying: string): Promise<PreviousIngestion | undefined> {
+    if (!scan.diff) return undefined;
+    const previous = await ingestedStore.previous(db, scan.check_id, scan.scan_result_id);
+    if (!previous || previous.scanId !== scan.diff.base_scan_result_id || previous.keying !== keying) return undefined;
+    if ((await issueStore.countDetectedBy(db, previous.scanId)) !== previous.issues) return undefined;
+    return previous;
+  }
+
+  /**
+   * Whether the diff applies (see `ingestDiff`): the previous scan and the issues its vanished
+   * findings detected, which are left out of the set-wise re-detection; undefined when it does not.
+   */
+  private async diffPlan(
+    db: Queryable,
+    ctx: Pick<ChunkContext, 'scan' | 'toolName' | 'dedupRules' | 'ruleByScanner'>,
+    keying: string,
+    sides: DiffSides,
+  ): Promise<{ previous: string; except: Set<string> } | undefined> {
+    const { scan } = ctx;
+    const previous = await this.diffBase(db, scan, keying);
+    if (!previous) return undefined;
+    const vanished = this.keyed(ctx, sides.vanished);
+    const addedKeys = this.keyed(ctx, sides.added);
+    const known = await issueStore.byKeys(db, scan.project_code, [...vanished.values(), ...addedKeys.values()]);
+    const counts = await issueStore.findingsOf(
+      db,
+      [...vanished.keys()].flatMap((id) => known.get(id)?.id ?? []),
+    );
+    const except = new Set<string>();
+    for (const [id, gone] of vanished) {
+      const issue = known.get(id);
+      if (!issue || issue.scanId !== previous.scanId || counts.get(issue.id) !== gone.findings) return undefined;
+      except.add(issue.id);
+    }
+    for (const id of addedKeys.keys()) {
+      const issue = known.get(id);
+      if (issue && issue.scanId === previous.scanId && !except.has(issue.id)) return undefined;
+    }
+    return { previous: previous.scanId, except };
+  }
+
+  /** One side of the scan's diff against its base, whole: at most a quarter of a scan's findings (scanning's bound). */
+  private async readDiffSide(scan: ScanCompleted, selection: scanningV1.FindingSelection): Promise<Finding[]> {
+    const findings: Finding[] = [];
+    for await (const chunk of this.scanning.streamFindings({
+      scanResultId: scan.scan_result_id,
+      afterSeq: 0,
+      chunkSize: this.chunkSize,
+      selection,
+    }))
+      for (const j of chunk.findingsJson) findings.push(decodeJson(findingJson, j, 'findings_json'));
+    return findings;
+  }
+
   /** The chunk's findings by identity: two findings a rule gives the same identity are one issue (occurrences add up). */
-  private keyed(ctx: ChunkContext, findings: Finding[]): Map<string, KeyedFinding> {
+  private keyed(
+    ctx: Pick<ChunkContext, 'scan' | 'toolName' | 'dedupRules' | 'ruleByScanner'>,
+    findings: Finding[],
+  ): Map<string, KeyedFinding> {
     const byKey = new Map<string, KeyedFinding>();
     for (const f of findings) {
       let rule = ctx.ruleByScanner.get(f.tool);
@@ -301,8 +443,10 @@ export class Ingestion {
       const key = matchKey(f, rule);
       const id = `${scope}\u0000${key}`;
       const seen = byKey.get(id);
-      if (seen) seen.occurrences += f.occurrences ?? 1;
-      else byKey.set(id, { finding: f, scope, key, occurrences: f.occurrences ?? 1 });
+      if (seen) {
+        seen.occurrences += f.occurrences ?? 1;
+        seen.findings += 1;
+      } else byKey.set(id, { finding: f, scope, key, occurrences: f.occurrences ?? 1, findings: 1 });
     }
     return byKey;
   }

@@ -41,6 +41,7 @@ export function issue(project: string, n: number, over: Partial<NewIssue> = {}):
     knownExploited: false,
     fingerprint: `fp${n}`,
     occurrences: 1,
+    findings: 1,
     suppression: null,
     securityRuleId: null,
     firstDetectedAt: at,

@@ -4,6 +4,7 @@ import {
   ADMIN_PASSWORD,
   Api,
   GitServer,
+  metricSum,
   requireInfra,
   ScaledSystem,
   startGitServer,
@@ -20,18 +21,6 @@ const SESSION_TIMEOUT_MS = 10000;
 const PARTITIONS = 4;
 const N = 100_000;
 const INGESTION_GROUP = 'issues.ingestion';
-
-/** The sum of a metric's samples in a Prometheus text exposition whose labels include `labels`. */
-function metricSum(text: string, name: string, labels: Record<string, string> = {}): number {
-  let sum = 0;
-  for (const line of text.split('\n')) {
-    const m = /^([a-zA-Z_:][\w:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
-    if (!m || m[1] !== name) continue;
-    const has = Object.fromEntries([...(m[2] ?? '').matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)].map((l) => [l[1], l[2]]));
-    if (Object.entries(labels).every(([k, v]) => has[k] === v)) sum += Number(m[3]);
-  }
-  return sum;
-}
 
 describe(`scale-out: two replicas each of scanning and issues, two gateways, Kafka topics of ${PARTITIONS} partitions [real PostgreSQL, Kafka, Redis]`, function () {
   let sys: ScaledSystem;

@@ -261,7 +261,7 @@ export class Scans {
       } else {
         summary = await this.parser.store(
           trx,
-          id,
+          { id, checkId: check.id },
           { path: upload.file.path, format: upload.format, name: upload.name },
           upload.field,
           { fileName: upload.fileName, importKey: upload.importKey },

@@ -29,7 +29,7 @@ const finding = (over: Partial<Finding> = {}): Finding => ({
 
 const keyed = (key: string, over: Partial<Finding> = {}, occurrences = 1): [string, KeyedFinding] => [
   `scope|${key}`,
-  { finding: finding(over), scope: 'scope', key, occurrences },
+  { finding: finding(over), scope: 'scope', key, occurrences, findings: 1 },
 ];
 
 const rule = (over: Partial<SecurityRuleRecord> = {}): SecurityRuleRecord => ({

@@ -16,6 +16,8 @@ export interface KeyedFinding {
   scope: string;
   key: string;
   occurrences: number;
+  /** How many of the report's findings these are. */
+  findings: number;
 }
 
 export interface PlanContext {
@@ -117,7 +119,7 @@ export function planChunk(
 /** A new issue from its first finding, and the history of a status other than New. */
 export function firstDetection(
   ctx: PlanContext,
-  { finding: f, scope, key, occurrences }: KeyedFinding,
+  { finding: f, scope, key, occurrences, findings }: KeyedFinding,
   issueId: string,
 ): { issue: NewIssue; history?: HistoryEntry } {
   const { scan, at } = ctx;
@@ -191,6 +193,7 @@ export function firstDetection(
     knownExploited: f.knownExploited ?? false,
     fingerprint: f.fingerprint,
     occurrences,
+    findings,
     suppression: f.suppression ?? null,
     securityRuleId: ruleId,
     firstDetectedAt: at,
@@ -206,7 +209,7 @@ export function firstDetection(
  */
 export function redetection(
   ctx: PlanContext,
-  { finding: f, occurrences }: KeyedFinding,
+  { finding: f, occurrences, findings }: KeyedFinding,
   current: KnownIssue,
 ): { detection: Detection; history?: HistoryEntry } {
   const { scan, at } = ctx;
@@ -223,6 +226,7 @@ export function redetection(
     layerId: scan.layer_id,
     newScan,
     occurrences,
+    findings,
     statusId: status,
     severity: f.severity,
     severityRank: SEVERITY_RANK[f.severity] ?? 1,

@@ -389,4 +389,13 @@ export const migrations: Migration[] = [
       );
     },
   },
+  {
+    name: '0011_detection_findings',
+    async up(db) {
+      // How many findings of its last scan detected an issue: a rescan's diff can then tell an issue
+      // whose findings all vanished (fixed unless an added finding detects it) from one that still
+      // has some. Null for issues detected before: a diff touching them reads the whole scan.
+      await db.schema.alterTable('issue_detection_state', (t) => t.integer('findings'));
+    },
+  },
 ];

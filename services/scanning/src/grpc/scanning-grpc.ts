@@ -1,7 +1,8 @@
 import { AppError, Db, isUuid, notFound, ServiceImpl } from '@bulwark/platform';
-import type { scanningV1 } from '@bulwark/proto';
+import { scanningV1 } from '@bulwark/proto';
 import { checkStore } from '../store/checks';
-import { findingStore } from '../store/findings';
+import { ScanFindings } from '../scans/scan-findings';
+import { rescanDiffStore } from '../store/rescan-diffs';
 import { sbomStore } from '../store/sboms';
 import { scanStore } from '../store/scans';
 
@@ -14,6 +15,19 @@ export function scanningGrpc(db: Db): ServiceImpl<typeof scanningV1.ScanningServ
     if (!scan) throw notFound(`Scan result ${id}`);
     return scan;
   };
+  /** One side of a scan's diff against its base: the findings it added (its own) or those of the base it no longer has. */
+  async function* diffSide(scanId: string, selection: scanningV1.FindingSelection, afterSeq: number, size: number) {
+    const diff = await rescanDiffStore.diff(db, scanId);
+    if (!diff) throw new AppError('conflict', `Scan result ${scanId} has no diff against a previous scan`);
+    const added = selection === scanningV1.FindingSelection.FINDING_SELECTION_ADDED;
+    const findings = await ScanFindings.of(db, added ? scanId : diff.baseScanId);
+    const seqs = (added ? diff.added : diff.vanished).filter((seq) => seq > afterSeq);
+    for (let i = 0; i < seqs.length; i += size) {
+      const rows = await findings.at(seqs.slice(i, i + size));
+      if (rows.length) yield { lastSeq: rows[rows.length - 1].seq, findingsJson: rows.map((r) => r.findingJson) };
+    }
+  }
+
   return {
     async checksUsing(req) {
       const found = await checkStore.using(db, {
@@ -36,11 +50,15 @@ export function scanningGrpc(db: Db): ServiceImpl<typeof scanningV1.ScanningServ
       if (scan.state !== 'completed')
         throw new AppError('conflict', `Scan result ${scan.id} is ${scan.state}, not completed`);
       const size = Math.min(MAX_CHUNK, req.chunkSize > 0 ? req.chunkSize : DEFAULT_CHUNK);
-      const holder = await findingStore.holder(db, scan.id);
-      const last = await findingStore.lastSeq(db, holder);
+      if (req.selection !== scanningV1.FindingSelection.FINDING_SELECTION_ALL) {
+        yield* diffSide(scan.id, req.selection, req.afterSeq, size);
+        return;
+      }
+      const findings = await ScanFindings.of(db, scan.id);
+      const last = findings.lastSeq;
       // Sequence numbers are dense from 1, so each range holds a full chunk but the last; a gap would only shorten one.
       for (let after = req.afterSeq; after < last; after += size) {
-        const rows = await findingStore.chunk(db, holder, after, size);
+        const rows = await findings.range(after, size);
         if (rows.length) yield { lastSeq: rows[rows.length - 1].seq, findingsJson: rows.map((r) => r.findingJson) };
       }
     },

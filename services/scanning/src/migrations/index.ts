@@ -159,4 +159,40 @@ export const migrations: Migration[] = [
       await db.raw('create index scans_findings_of on scans (findings_of) where findings_of is not null');
     },
   },
+  {
+    name: '0008_rescan_diffs',
+    async up(db) {
+      // A scan's findings by content (one hash each, in sequence order, in one value: read whole to
+      // compare the next scan with it), and what a rescan changed against the check's previous scan,
+      // so the issues service reads only those findings.
+      await db.schema.createTable('scan_content_hashes', (t) => {
+        t.uuid('scan_id').primary().references('scans.id').onDelete('CASCADE');
+        t.binary('hashes').notNullable();
+      });
+      await db.schema.createTable('scan_diffs', (t) => {
+        t.uuid('scan_id').primary().references('scans.id').onDelete('CASCADE');
+        t.uuid('base_scan_id').notNullable().references('scans.id').onDelete('CASCADE');
+        t.specificType('added', 'int[]').notNullable();
+        t.specificType('vanished', 'int[]').notNullable();
+      });
+      await db.raw('create index scan_diffs_base on scan_diffs (base_scan_id)');
+    },
+  },
+  {
+    name: '0009_finding_refs',
+    async up(db) {
+      // A rescan stores only the findings the check's previous scan did not have; the others are
+      // references to the rows of the scan that stored them (never a chain: always a scan with the
+      // row itself). No cascade on the holder: deleting it alone is refused while a scan references it.
+      await db.schema.createTable('scan_finding_refs', (t) => {
+        t.uuid('scan_id').notNullable().references('scans.id').onDelete('CASCADE');
+        t.uuid('holder_id').notNullable().references('scans.id');
+        t.specificType('scan_seqs', 'int[]').notNullable();
+        t.specificType('holder_seqs', 'int[]').notNullable();
+        t.text('detected_at');
+        t.primary(['scan_id', 'holder_id']);
+      });
+      await db.raw('create index scan_finding_refs_holder on scan_finding_refs (holder_id)');
+    },
+  },
 ];

@@ -14,6 +14,7 @@ import {
 } from '@bulwark/findings';
 import { relativeToWorkspace } from '../domain/report';
 import type { FindingsBatch } from '../domain/findings-batch';
+import { contentIndex } from '../domain/rescan-diff';
 
 /** Findings per stored batch: one INSERT statement each, parsed by PostgreSQL from one JSON array. */
 export const FINDINGS_BATCH = 2000;
@@ -28,8 +29,24 @@ export interface ImportRequest {
   workspace?: string;
 }
 
+/** An import compared as it goes with the check's previous scan (the base): its content hashes in sequence order. */
+export interface BasedImportRequest extends ImportRequest {
+  base?: Uint8Array;
+}
+
+/**
+ * The findings of an import that the base scan has already (same content, and the run's `detectedAt`):
+ * they are not stored again but referenced, this import's sequence number beside the base's.
+ */
+export interface BaseReferences {
+  seqs: Int32Array;
+  baseSeqs: Int32Array;
+  /** The `detectedAt` every referenced finding carries in this report (the run's time), null for none. */
+  detectedAt: string | null;
+}
+
 /** An import as the parsing thread receives it: where to send the batches, and the store's progress. */
-export interface ImportTask extends ImportRequest {
+export interface ImportTask extends BasedImportRequest {
   port: MessagePort;
   /** Int32 [0]: batches stored so far; [1]: 1 once the store gave up (the transaction failed). */
   progress: SharedArrayBuffer;
@@ -41,11 +58,30 @@ export interface ImportSummary {
   findingsCount: number;
   severityCounts: Record<string, number>;
   /**
-   * sha256 over the sha256 of each finding's JSON, in order: equal digests hand the issues service
-   * equal findings.
+   * sha256 over each finding's content hash, in order: equal digests hand the issues service equal
+   * findings (equal in all it reads: a finding's `detectedAt`, the run's time, is left out).
    */
   digest: string;
+  /** Each finding's content hash ({@link CONTENT_HASH_BYTES} bytes), by sequence number from 1: what a rescan is compared with. */
+  contentHashes: Uint8Array;
+  /** What the base scan holds already (none without a base). */
+  references: BaseReferences;
   size: number;
+}
+
+/**
+ * Bytes of a finding's content hash: a sha256 of its JSON without `detectedAt`, which scanners set
+ * to the run's start time, so a rescan of unchanged code has the same hashes in new bytes.
+ */
+export const CONTENT_HASH_BYTES = 32;
+
+/** A finding's JSON text and its content's sha256 (the JSON without `detectedAt`), from one stringify. */
+export function findingText(f: Finding): { text: string; contentHash: Buffer } {
+  const { detectedAt, ...content } = f;
+  const contentText = JSON.stringify(content);
+  const text =
+    detectedAt === undefined ? contentText : `${contentText.slice(0, -1)},"detectedAt":${JSON.stringify(detectedAt)}}`;
+  return { text, contentHash: createHash('sha256').update(contentText).digest() };
 }
 
 export type ImportOutcome = { ok: true; report: ImportSummary } | { ok: false; message: string; reason: string };
@@ -109,7 +145,7 @@ export function importKeyOf(bytesSha256: string, opts: { format?: string; name?:
  * the parser refuses is an outcome, not an exception (it crosses a thread); batches sent before it
  * was refused are the caller's to discard.
  */
-export function importReportFile(req: ImportRequest, send: (batch: FindingsBatch) => void): ImportOutcome {
+export function importReportFile(req: BasedImportRequest, send: (batch: FindingsBatch) => void): ImportOutcome {
   const realWorkspace = req.workspace ? fs.realpathSync(req.workspace) : undefined;
   const prepare = req.workspace
     ? (f: Finding) => {
@@ -118,10 +154,15 @@ export function importReportFile(req: ImportRequest, send: (batch: FindingsBatch
       }
     : undefined;
   const counts = Object.fromEntries(SEVERITIES.map((s) => [s, 0])) as Record<Severity, number>;
-  // One sha256 per finding, by position: findings held for their duplicates arrive out of order.
-  let hashes = Buffer.alloc(32 * 1024);
+  // One content hash per finding, by position: findings held for their duplicates arrive out of order.
+  let hashes = Buffer.alloc(CONTENT_HASH_BYTES * 1024);
   let seqs: number[] = [];
   let json: string[] = [];
+  const inBase = req.base ? contentIndex(req.base, CONTENT_HASH_BYTES) : undefined;
+  // The run's time: the first finding's. A finding with another time is stored, so a reference never changes one.
+  let runDetectedAt: string | undefined | null = null;
+  const refSeqs: number[] = [];
+  const refBaseSeqs: number[] = [];
   const flush = () => {
     if (seqs.length === 0) return;
     send({ seqs, json: `[${json.join(',')}]` });
@@ -134,17 +175,25 @@ export function importReportFile(req: ImportRequest, send: (batch: FindingsBatch
       req.path,
       { format: req.format === 'auto' ? undefined : req.format, name: req.name ?? path.basename(req.path), prepare },
       (seq, f) => {
-        const text = JSON.stringify(f);
+        const { text, contentHash } = findingText(f);
         counts[f.severity] += 1;
-        if ((seq + 1) * 32 > hashes.length) {
-          const grown = Buffer.alloc(Math.max(hashes.length * 2, (seq + 1) * 32));
+        if ((seq + 1) * CONTENT_HASH_BYTES > hashes.length) {
+          const grown = Buffer.alloc(Math.max(hashes.length * 2, (seq + 1) * CONTENT_HASH_BYTES));
           hashes.copy(grown);
           hashes = grown;
         }
-        createHash('sha256')
-          .update(text)
-          .digest()
-          .copy(hashes, seq * 32);
+        contentHash.copy(hashes, seq * CONTENT_HASH_BYTES);
+        if (runDetectedAt === null) runDetectedAt = f.detectedAt;
+        if (inBase && f.detectedAt === runDetectedAt) {
+          const content = contentHash.toString('latin1');
+          const baseSeq = inBase.get(content);
+          if (baseSeq !== undefined) {
+            inBase.delete(content);
+            refSeqs.push(seq + 1);
+            refBaseSeqs.push(baseSeq);
+            return;
+          }
+        }
         // Stored sequence numbers start at 1: the hand-over to the issues service reads those after 0.
         seqs.push(seq + 1);
         json.push(text);
@@ -163,8 +212,14 @@ export function importReportFile(req: ImportRequest, send: (batch: FindingsBatch
       findingsCount: result.count,
       severityCounts: counts,
       digest: createHash('sha256')
-        .update(hashes.subarray(0, result.count * 32))
+        .update(hashes.subarray(0, result.count * CONTENT_HASH_BYTES))
         .digest('hex'),
+      contentHashes: hashes.subarray(0, result.count * CONTENT_HASH_BYTES),
+      references: {
+        seqs: Int32Array.from(refSeqs),
+        baseSeqs: Int32Array.from(refBaseSeqs),
+        detectedAt: runDetectedAt ?? null,
+      },
       size: fs.statSync(req.path).size,
     },
   };

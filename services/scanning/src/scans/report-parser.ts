@@ -5,7 +5,8 @@ import { AppError, invalid, Queryable } from '@bulwark/platform';
 import { contentTypeOf } from '../domain/report';
 import { findingStore } from '../store/findings';
 import type { FindingsBatch } from '../domain/findings-batch';
-import type { ImportOutcome, ImportRequest, ImportSummary, ImportTask } from './report-import';
+import type { BasedImportRequest, ImportOutcome, ImportRequest, ImportSummary, ImportTask } from './report-import';
+import { recordAgainstBase, rescanBase, RescanDiffSummary } from './rescan-diff';
 
 /**
  * Parses reports in worker threads: a 100 MB report does not stop the service's event loop, two
@@ -32,7 +33,7 @@ export class ReportParser {
    * the parser refuses is a 400 naming `field`; whatever was stored before is the transaction's to
    * roll back (the caller fails it), so a scan has all its findings or none.
    */
-  async importInto(db: Queryable, scanId: string, req: ImportRequest, field: string): Promise<ImportSummary> {
+  async importInto(db: Queryable, scanId: string, req: BasedImportRequest, field: string): Promise<ImportSummary> {
     const { port1, port2 } = new MessageChannel();
     const progress = new Int32Array(new SharedArrayBuffer(8));
     let failure: { error: unknown } | undefined;
@@ -78,18 +79,21 @@ export class ReportParser {
   /**
    * A report file made a scan's findings and stored report inside the caller's transaction: parsed
    * into the findings while its gzip is stored beside them; the first failure stops the other, and
-   * the transaction rolls back whatever was written.
+   * the transaction rolls back whatever was written. The findings are compared with the check's
+   * previous scan as they are parsed: those it has already are referenced, not stored (`diff`).
    */
   async store(
     db: Queryable,
-    scanId: string,
+    scan: { id: string; checkId: string },
     req: ImportRequest,
     field: string,
     file: { fileName?: string; importKey?: string },
-  ): Promise<ImportSummary> {
+  ): Promise<ImportSummary & { diff?: RescanDiffSummary }> {
+    const scanId = scan.id;
+    const base = await rescanBase(db, scan);
     const stop = new AbortController();
     const [parsed, stored] = await Promise.allSettled([
-      this.importInto(db, scanId, req, field).catch((err: unknown) => {
+      this.importInto(db, scanId, { ...req, base: base?.hashes }, field).catch((err: unknown) => {
         stop.abort();
         throw err;
       }),
@@ -104,7 +108,7 @@ export class ReportParser {
       size: report.size,
       importKey: file.importKey,
     });
-    return report;
+    return { ...report, diff: await recordAgainstBase(db, scanId, report, base) };
   }
 
   close(): Promise<void> {

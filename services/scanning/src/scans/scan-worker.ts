@@ -304,7 +304,7 @@ export class ScanWorker {
     const { report, done } = await this.data.transaction(async (trx) => {
       const report = await this.parser.store(
         trx,
-        scan.id,
+        { id: scan.id, checkId: scan.checkId },
         { path: reportPath, format: type.resultFormat, workspace: src },
         'report',
         { fileName: path.basename(reportPath) },

@@ -5,6 +5,7 @@ import zlib from 'node:zlib';
 import type { Queryable } from '@bulwark/platform';
 import type { Finding } from '@bulwark/findings';
 import type { FindingsBatch } from '../domain/findings-batch';
+import { findingRefStore } from './finding-refs';
 
 /** A completed scan of the check whose report had the same import key: its findings can be reused. */
 export interface SameImport {
@@ -168,10 +169,7 @@ export const findingStore = {
     scanId: string,
     q: { page: number; limit: number; severity?: string },
   ): Promise<{ items: Finding[]; total: number }> {
-    const base = db<{ scan_id: string; seq: number; severity: string; finding: unknown }>('scan_findings').where(
-      'scan_id',
-      await findingStore.holder(db, scanId),
-    );
+    const base = db.from(findingRefStore.findingsOf(db, await findingStore.holder(db, scanId), 'f'));
     if (q.severity) base.where('severity', q.severity);
     const [{ count }] = await base.clone().count<{ count: string }[]>({ count: '*' });
     const rows: { finding: unknown }[] = await base

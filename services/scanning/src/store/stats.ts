@@ -1,5 +1,6 @@
 import type { Queryable } from '@bulwark/platform';
 import { SEVERITIES } from '@bulwark/findings';
+import { findingRefStore } from './finding-refs';
 import { findingStore } from './findings';
 
 export interface SeverityBreakdown {
@@ -16,12 +17,15 @@ function breakdown(rows: { severity: string; n: string | number }[]): SeverityBr
 /** Findings of `scan` that `other` does not have (by fingerprint), per severity. */
 async function onlyIn(db: Queryable, scan: string, other: string): Promise<SeverityBreakdown> {
   [scan, other] = await Promise.all([findingStore.holder(db, scan), findingStore.holder(db, other)]);
-  const rows = await db('scan_findings as a')
+  const rows = await db
+    .from(findingRefStore.findingsOf(db, scan, 'a'))
     .select('a.severity')
     .count({ n: '*' })
-    .where('a.scan_id', scan)
     .whereNotExists(
-      db('scan_findings as b').select(db.raw('1')).where('b.scan_id', other).whereRaw('b.fingerprint = a.fingerprint'),
+      db
+        .from(findingRefStore.findingsOf(db, other, 'b'))
+        .select(db.raw('1'))
+        .whereRaw('b.fingerprint = a.fingerprint'),
     )
     .groupBy('a.severity');
   return breakdown(rows as { severity: string; n: string }[]);
@@ -29,10 +33,10 @@ async function onlyIn(db: Queryable, scan: string, other: string): Promise<Sever
 
 export const statsStore = {
   async totals(db: Queryable, scan: string): Promise<SeverityBreakdown> {
-    const rows = await db('scan_findings')
+    const rows = await db
+      .from(findingRefStore.findingsOf(db, await findingStore.holder(db, scan), 'f'))
       .select('severity')
       .count({ n: '*' })
-      .where('scan_id', await findingStore.holder(db, scan))
       .groupBy('severity');
     return breakdown(rows as { severity: string; n: string }[]);
   },

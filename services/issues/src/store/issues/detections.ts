@@ -42,12 +42,13 @@ const NEW_ISSUE_COLUMNS = {
   occurrences: 'int',
   suppression: 'jsonb',
   security_rule_id: 'uuid',
+  findings: 'int',
   first_detected_at: 'timestamptz',
   last_detected_at: 'timestamptz',
   updated_at: 'timestamptz',
 } as const;
 /** The columns of issue_detection_state: what each detection rewrites (the rest of an issue is in issue_records). */
-const STATE_COLUMNS = new Set(['scan_id', 'detections', 'last_detected_at', 'updated_at']);
+const STATE_COLUMNS = new Set(['scan_id', 'detections', 'findings', 'last_detected_at', 'updated_at']);
 const RECORD_COLUMNS = Object.keys(NEW_ISSUE_COLUMNS)
   .filter((c) => !STATE_COLUMNS.has(c))
   .join(', ');
@@ -59,6 +60,7 @@ const DETECTION_COLUMNS = {
   layer_id: 'text',
   new_scan: 'boolean',
   occurrences: 'int',
+  findings: 'int',
   status_id: 'int',
   severity: 'text',
   severity_rank: 'smallint',
@@ -67,10 +69,10 @@ const DETECTION_COLUMNS = {
   security_rule_id: 'uuid',
 } as const;
 
-/** What ingestion writes of a new issue. */
-export type NewIssue = Omit<IssueRecord, 'assignee' | 'detections' | 'duplicateOf'>;
+/** What ingestion writes of a new issue; `findings`: how many of the scan's findings detected it. */
+export type NewIssue = Omit<IssueRecord, 'assignee' | 'detections' | 'duplicateOf'> & { findings: number };
 
-type NewIssueRow = Omit<IssueRow, 'assignee' | 'detections' | 'duplicate_of'>;
+type NewIssueRow = Omit<IssueRow, 'assignee' | 'detections' | 'duplicate_of'> & { findings: number };
 
 const toNewIssueRow = (i: NewIssue): NewIssueRow => ({
   id: i.id,
@@ -109,6 +111,7 @@ const toNewIssueRow = (i: NewIssue): NewIssueRow => ({
   occurrences: i.occurrences,
   suppression: i.suppression,
   security_rule_id: i.securityRuleId,
+  findings: i.findings,
   first_detected_at: i.firstDetectedAt,
   last_detected_at: i.lastDetectedAt,
   updated_at: i.updatedAt,
@@ -123,6 +126,8 @@ export interface Detection {
   /** Detections count scans: a second finding of the same scan adds occurrences only. */
   newScan: boolean;
   occurrences: number;
+  /** How many of the scan's findings these are (they add up like occurrences). */
+  findings: number;
   statusId: number;
   severity: string;
   severityRank: number;
@@ -138,6 +143,7 @@ const toDetectionRow = (d: Detection) => ({
   layer_id: d.layerId,
   new_scan: d.newScan,
   occurrences: d.occurrences,
+  findings: d.findings,
   status_id: d.statusId,
   severity: d.severity,
   severity_rank: d.severityRank,
@@ -218,7 +224,7 @@ export const issueDetections = {
     const v = unnestRows(rows.map(toNewIssueRow), NEW_ISSUE_COLUMNS);
     return {
       sql: `with v as (select * from ${v.sql}), records as (insert into issue_records (${RECORD_COLUMNS}) select ${RECORD_COLUMNS} from v)
-        insert into issue_detection_state (issue_id, scan_id, last_detected_at, updated_at) select id, scan_id, last_detected_at, updated_at from v`,
+        insert into issue_detection_state (issue_id, scan_id, findings, last_detected_at, updated_at) select id, scan_id, findings, last_detected_at, updated_at from v`,
       bindings: v.bindings,
     };
   },
@@ -248,7 +254,8 @@ export const issueDetections = {
          from v where i.id = v.id and i.id = any(?::uuid[])
            and (i.check_id, i.layer_id, i.occurrences, i.status_id, i.severity, i.severity_rank, i.start_line, i.suppression, i.security_rule_id) is distinct from
              (v.check_id, v.layer_id, case when v.new_scan then v.occurrences else i.occurrences + v.occurrences end, v.status_id, v.severity, v.severity_rank, v.start_line, v.suppression, v.security_rule_id))
-       update issue_detection_state d set scan_id = v.scan_id, last_detected_at = ?, updated_at = ?, detections = d.detections + case when v.new_scan then 1 else 0 end
+       update issue_detection_state d set scan_id = v.scan_id, last_detected_at = ?, updated_at = ?, detections = d.detections + case when v.new_scan then 1 else 0 end,
+         findings = case when v.new_scan then v.findings else d.findings + v.findings end
        from v where d.issue_id = v.id and d.issue_id = any(?::uuid[])`,
       bindings: [...v.bindings, ids, at, at, ids],
     };
@@ -289,9 +296,17 @@ export const issueDetections = {
    * `detectMany` would write for each, set-wise. Occurrences, severity, line and suppression come from
    * identical findings, so they stay; so do the check and layer (the previous scan is the same
    * check's, keyed for the same layer). `changed` are the issues whose status the detection changes:
-   * only their records are written, every other write is to issue_detection_state.
+   * only their records are written, every other write is to issue_detection_state. `except`: issues
+   * a rescan's diff changed, which are not re-detected set-wise. Returns how many it re-detected.
    */
-  async redetect(db: Queryable, previous: string, scanId: string, at: string, changed: IssueStatus[]): Promise<void> {
+  async redetect(
+    db: Queryable,
+    previous: string,
+    scanId: string,
+    at: string,
+    changed: IssueStatus[],
+    except: string[] = [],
+  ): Promise<number> {
     if (changed.length > 0) {
       const v = unnestRows(
         changed.map((c) => ({ id: c.id, status_id: c.statusId })),
@@ -302,10 +317,21 @@ export const issueDetections = {
         [...v.bindings, pgArray(changed.map((c) => c.id))],
       );
     }
-    await db.raw(
-      'update issue_detection_state set scan_id = ?, last_detected_at = ?, updated_at = ?, detections = detections + 1 where scan_id = ?',
-      [scanId, at, at, previous],
+    const { rowCount } = await db.raw<{ rowCount: number }>(
+      `update issue_detection_state set scan_id = ?, last_detected_at = ?, updated_at = ?, detections = detections + 1
+         where scan_id = ? and issue_id <> all(?::uuid[])`,
+      [scanId, at, at, previous, pgArray(except)],
     );
+    return rowCount;
+  },
+
+  /** How many findings of its last scan detected each issue (null where unknown: detected before this was kept). */
+  async findingsOf(db: Queryable, ids: string[]): Promise<Map<string, number | null>> {
+    if (ids.length === 0) return new Map();
+    const rows: { issue_id: string; findings: number | null }[] = await db('issue_detection_state')
+      .where('issue_id', '=', db.raw('any(?::uuid[])', [pgArray(ids)]))
+      .select('issue_id', 'findings');
+    return new Map(rows.map((r) => [r.issue_id, r.findings]));
   },
 
   /**
