@@ -108,9 +108,9 @@ export async function uploadAndWait(api: Api, token: string, checkId: string, fi
   const expected = ok('scan result', await api.get(`/api/v1/scan-result/${id}`)).findings_count;
   const deadline = Date.now() + 600000;
   for (;;) {
-    // The verdict is written in the ingestion's transaction, so it comes first; only then are the
-    // scan's issues counted, a pass over every issue that would otherwise compete with the ingestion
-    // it measures four times a second.
+    // The verdict reaches the scan result once the ingestion has committed (quality_gate.evaluated),
+    // so it comes first; only then are the scan's issues counted, a pass over every issue that would
+    // otherwise compete with the ingestion it measures four times a second.
     const verdict = ok('scan result', await api.get(`/api/v1/scan-result/${id}`)).quality_gate;
     const count = verdict ? ok('count', await api.get(`/api/v1/issues/count?filter[scan]=${id}`)).count : undefined;
     if (count === expected) break;

@@ -8,7 +8,8 @@ import os from 'node:os';
 import type { Finding } from '@bulwark/findings';
 import { createLogger, openDatabase } from '@bulwark/platform';
 import { SCAN_EVENTS } from '@bulwark/contracts';
-import { Ingestion, ScanCompleted } from '../../services/issues/src/ingestion';
+import { Ingestion } from '../../services/issues/src/ingestion';
+import type { ScanCompleted } from '../../services/issues/src/ingestion-input';
 import { migrations } from '../../services/issues/src/migrations';
 import { GateEvaluation } from '../../services/issues/src/gate-evaluation';
 import { issueStore, SortKey } from '../../services/issues/src/store/issues';
@@ -59,9 +60,6 @@ const scanning = {
       yield { lastSeq: i + chunk.length, findingsJson: chunk.map((f) => JSON.stringify(f)) };
     }
   },
-  async setQualityGate() {
-    return {};
-  },
 };
 const catalog = {
   async getTool() {
@@ -79,14 +77,14 @@ async function main() {
   url.pathname = `/bulwark_bench_issues_${Date.now()}`;
   const db = await openDatabase({ service: 'issues-bench', url: url.toString(), dataDir: '/tmp', migrations });
   const log = createLogger('bench');
-  const gates = new GateEvaluation(scanning as never, catalog as never);
-  const ingestion = new Ingestion(
-    scanning as never,
-    catalog as never,
-    gates,
+  const ingestion = new Ingestion({
+    db,
+    scanning: scanning as never,
+    catalog: catalog as never,
+    gates: new GateEvaluation(),
     log,
-    Number(process.env.ISSUES_INGEST_CHUNK ?? 2000),
-  );
+    chunkSize: Number(process.env.ISSUES_INGEST_CHUNK ?? 2000),
+  });
   const scan = (id: string, digest?: string): ScanCompleted => ({
     scan_result_id: id,
     check_id: 'check-1',
@@ -100,26 +98,30 @@ async function main() {
     const started = process.hrtime.bigint();
     const cpu = process.cpuUsage();
     let backend = '';
-    await db.transaction(async (trx) => {
-      // The CPU time of the transaction's PostgreSQL backend, when the server runs on this machine:
-      // on a shared machine CPU seconds say more than wall time.
-      const pid: number = (await trx.raw('select pg_backend_pid() as pid')).rows[0].pid;
-      const before = backendCpu(pid);
-      await ingestion.handle(
-        {
-          id: randomUUID(),
-          type: SCAN_EVENTS.scanCompleted,
-          topic: 't',
-          key: 'check-1',
-          occurredAt: '',
-          payload: scan(id, digest),
-          headers: {},
-        },
-        trx,
-      );
-      const after = backendCpu(pid);
-      backend = before === undefined || after === undefined ? 'n/a' : `${(after - before).toFixed(2)} s`;
-    });
+    const event = {
+      id: randomUUID(),
+      type: SCAN_EVENTS.scanCompleted,
+      topic: 't',
+      key: 'check-1',
+      occurredAt: '',
+      payload: scan(id, digest),
+      headers: {},
+    };
+    // As the consumer runs it: the reads (the findings spooled) before the transaction, then the writes.
+    const input = await ingestion.read(event);
+    try {
+      await db.transaction(async (trx) => {
+        // The CPU time of the transaction's PostgreSQL backend, when the server runs on this machine:
+        // on a shared machine CPU seconds say more than wall time.
+        const pid: number = (await trx.raw('select pg_backend_pid() as pid')).rows[0].pid;
+        const before = backendCpu(pid);
+        await ingestion.write(event, trx, input);
+        const after = backendCpu(pid);
+        backend = before === undefined || after === undefined ? 'n/a' : `${(after - before).toFixed(2)} s`;
+      });
+    } finally {
+      await ingestion.release(input);
+    }
     const s = Number(process.hrtime.bigint() - started) / 1e9;
     const used = process.cpuUsage(cpu);
     console.log(

@@ -5,6 +5,8 @@ import {
   ERRORS_TOPIC,
   PoisonEvent,
   type ErrorRecordedPayload,
+  type InboxEffect,
+  type InboxWrite,
   type EventEnvelope,
   type NewEvent,
   type Queryable,
@@ -185,7 +187,7 @@ const conditionVerdict = z.object({
   passed: z.boolean(),
 });
 
-/** A layer's quality-gate verdict after a scan, as the issues service stores it and hands it to scanning. */
+/** A layer's quality-gate verdict after a scan, as the issues service stores it and publishes it (scanning keeps it on the scan). */
 export const gateVerdict = z.object({
   status: z.enum(['passed', 'failed']),
   locked: z.boolean(),
@@ -274,6 +276,10 @@ export const EVENT_PAYLOADS = {
     findings_count: count,
     severity_counts: z.record(z.string(), count).optional().openapi({ description: 'Findings by severity' }),
     tool_id: z.string(),
+    tool_name: z.string().optional().openapi({
+      description:
+        "The tool's name in the catalog when the scan completed (absent in events written before it was added)",
+    }),
     uploaded: z.boolean().optional().openapi({ description: 'true when the report was uploaded rather than scanned' }),
     findings_digest: z
       .string()
@@ -381,28 +387,63 @@ export function writeEvent<T extends EventType>(
 /** An event of one of the types `T` as a consumer receives it: the payload parsed with its type's schema. */
 export type TypedEnvelope<T extends EventType> = { [K in T]: EventEnvelope<EventPayload<K>> & { type: K } }[T];
 
+/** A typed consumer effect in two phases (see `InboxEffect`): reads before the transaction, writes in it. */
+export interface TypedInboxEffect<T extends EventType, R> {
+  read(event: TypedEnvelope<T>): Promise<R>;
+  write(event: TypedEnvelope<T>, trx: Trx, read: R): Promise<void>;
+  release?(read: R): Promise<void>;
+}
+
+/** The event parsed by its type's schema; undefined for a type not in `wanted`. */
+function parsedEvent<T extends EventType>(wanted: Set<string>, event: EventEnvelope): TypedEnvelope<T> | undefined {
+  if (!wanted.has(event.type)) return undefined;
+  const schema: z.ZodType = EVENT_PAYLOADS[event.type as T];
+  const parsed = schema.safeParse(event.payload);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => ({ field: i.path.join('.') || 'payload', problem: i.message }));
+    throw new PoisonEvent(
+      `Event ${event.type} (${event.id}) does not match its schema: ${problems.map((p) => `${p.field}: ${p.problem}`).join('; ')}`,
+      problems,
+    );
+  }
+  return { ...event, payload: parsed.data } as TypedEnvelope<T>;
+}
+
 /**
  * A consumer's effect (for `ServiceHost.consume`) that hands `handler` the events of `types`, each
  * with its payload parsed by its schema; other types on the topics are ignored. A payload that does
  * not match its schema never will: it is a poison event, dead-lettered at once with its id and the
- * fields at fault, instead of being retried or reaching the handler half-formed.
+ * fields at fault, instead of being retried or reaching the handler half-formed. Given phases, the
+ * payload is parsed before the reads, and the writes get what the reads returned.
  */
 export function onEvents<T extends EventType>(
   types: readonly T[],
   handler: (event: TypedEnvelope<T>, trx: Trx) => Promise<void>,
-) {
+): InboxWrite;
+export function onEvents<T extends EventType, R>(
+  types: readonly T[],
+  phases: TypedInboxEffect<T, R>,
+): InboxEffect<{ event: TypedEnvelope<T>; read: R } | undefined>;
+export function onEvents<T extends EventType, R>(
+  types: readonly T[],
+  handler: ((event: TypedEnvelope<T>, trx: Trx) => Promise<void>) | TypedInboxEffect<T, R>,
+): InboxWrite | InboxEffect<{ event: TypedEnvelope<T>; read: R } | undefined> {
   const wanted = new Set<string>(types);
-  return async (event: EventEnvelope, trx: Trx): Promise<void> => {
-    if (!wanted.has(event.type)) return;
-    const schema: z.ZodType = EVENT_PAYLOADS[event.type as T];
-    const parsed = schema.safeParse(event.payload);
-    if (!parsed.success) {
-      const problems = parsed.error.issues.map((i) => ({ field: i.path.join('.') || 'payload', problem: i.message }));
-      throw new PoisonEvent(
-        `Event ${event.type} (${event.id}) does not match its schema: ${problems.map((p) => `${p.field}: ${p.problem}`).join('; ')}`,
-        problems,
-      );
-    }
-    await handler({ ...event, payload: parsed.data } as TypedEnvelope<T>, trx);
+  if (typeof handler === 'function')
+    return async (event, trx) => {
+      const typed = parsedEvent<T>(wanted, event);
+      if (typed) await handler(typed, trx);
+    };
+  return {
+    read: async (event) => {
+      const typed = parsedEvent<T>(wanted, event);
+      return typed && { event: typed, read: await handler.read(typed) };
+    },
+    write: async (_event, trx, got) => {
+      if (got) await handler.write(got.event, trx, got.read);
+    },
+    release: async (got) => {
+      if (got) await handler.release?.(got.read);
+    },
   };
 }

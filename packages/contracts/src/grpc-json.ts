@@ -1,6 +1,5 @@
 import { type Finding, SEVERITIES, TOOL_CATEGORIES } from '@bulwark/findings';
 import { invalid } from '@bulwark/platform';
-import { gateVerdict } from './events';
 import { ISSUE_SEVERITIES } from './schemas/issues';
 import { z } from './zod';
 
@@ -15,10 +14,6 @@ import { z } from './zod';
 /** `catalog.v1.Tool.settings_json`: the tool's settings without secrets, as the tool type defines them. */
 export const toolSettingsJson = z.record(z.string(), z.unknown());
 export type ToolSettingsJson = z.infer<typeof toolSettingsJson>;
-
-/** `scanning.v1.SetQualityGateRequest.quality_gate_json`: a layer's verdict after a scan. */
-export const qualityGateJson = gateVerdict;
-export type QualityGateJson = z.infer<typeof qualityGateJson>;
 
 /** `issues.v1.TopIssuesResponse.issues_json`: one open issue of a report's top list. */
 export const topIssueJson = z.object({

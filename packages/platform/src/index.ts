@@ -10,6 +10,7 @@ export * from './module';
 export * from './service-data';
 export * from './service-host';
 export * from './db/database';
+export * from './db/open-transaction';
 export * from './bus/types';
 export * from './bus/delivery';
 export * from './bus/in-process';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { InternalAuth } from './auth';
 import { loadConfig } from './config';
-import { handleOnce } from './bus/inbox';
+import { handleOnce, InboxEffect, InboxWrite } from './bus/inbox';
 import { AppError, errorMessage } from './errors';
 import { ERROR_RECORDED, ErrorRecorder, OperationalError, recordError } from './errors-log';
 import { OutboxRelay } from './bus/outbox';
@@ -71,14 +71,11 @@ export class ServiceHost implements ServiceData, ErrorRecorder {
   }
 
   /**
-   * Runs `effect` once per event id, in one transaction with the inbox record. An event given up
-   * after its last attempt is recorded in the error log.
+   * Runs `effect` once per event id: its reads from other services first, then its writes in one
+   * transaction with the inbox record (`handleOnce`). An event given up after its last attempt is
+   * recorded in the error log.
    */
-  async consume(
-    consumer: string,
-    topics: string[],
-    effect: (event: EventEnvelope, trx: Trx) => Promise<void>,
-  ): Promise<void> {
+  async consume<R>(consumer: string, topics: string[], effect: InboxEffect<R> | InboxWrite): Promise<void> {
     const group = `${this.name}.${consumer}`;
     this.subscriptions.push(
       await this.ctx.bus.subscribe(group, topics, handleOnce(this.db, group, effect), {

@@ -1,24 +1,16 @@
-import { CatalogClient, ScanningClient, Trx, unlessNotFound } from '@bulwark/platform';
-import { ISSUE_EVENTS, QualityGateJson, writeEvent } from '@bulwark/contracts';
+import type { Trx } from '@bulwark/platform';
+import { ISSUE_EVENTS, writeEvent } from '@bulwark/contracts';
 import { LinkedGate, layerVerdict } from './domain/gates';
-import type { ScanCompleted } from './ingestion';
+import type { ScanCompleted } from './ingestion-input';
 import { issueStore } from './store/issues';
 import { gateStore, policyStore } from './store/gates';
 
 /** The verdict of a layer's quality gates after each scan. */
 export class GateEvaluation {
-  constructor(
-    private readonly scanning: ScanningClient,
-    private readonly catalog: CatalogClient,
-  ) {}
-
   /** The gates of a layer: its own links, then those of policies matching its project's tags. */
-  private async gatesFor(trx: Trx, layerId: string, projectCode: string): Promise<LinkedGate[]> {
+  private async gatesFor(trx: Trx, layerId: string, projectTags: string[] | undefined): Promise<LinkedGate[]> {
     const direct = await gateStore.linkedTo(trx, layerId);
-    // Policies may hold a lock gate: a catalog that cannot answer fails the evaluation (and the
-    // ingestion with it, to be retried), never a verdict without them.
-    const project = await this.catalog.getProject({ code: projectCode }).catch(unlessNotFound);
-    const policies = project ? await policyStore.forTags(trx, project.tags) : [];
+    const policies = projectTags ? await policyStore.forTags(trx, projectTags) : [];
     const fromPolicies = policies
       .flatMap((p) => p.qualityGates)
       .map((l) => ({ qualityGateId: l.quality_gate_id, action: l.action }))
@@ -30,11 +22,12 @@ export class GateEvaluation {
   }
 
   /**
-   * Evaluates the layer's gates after a scan's ingestion (in its transaction), stores the verdict on
-   * the scan result and publishes it; null when the layer has no gate.
+   * Evaluates the layer's gates after a scan's ingestion (in its transaction, with the project's tags
+   * read from the catalog before it) and publishes the verdict, from which scanning stores it on the
+   * scan result; null when the layer has no gate.
    */
-  async evaluateAfterScan(trx: Trx, scan: ScanCompleted) {
-    const gates = await this.gatesFor(trx, scan.layer_id, scan.project_code);
+  async evaluateAfterScan(trx: Trx, scan: ScanCompleted, projectTags: string[] | undefined) {
+    const gates = await this.gatesFor(trx, scan.layer_id, projectTags);
     if (gates.length === 0) return null;
     const withCwes = gates.some((g) => g.conditions.some((c) => c.conditionType === 'cwe'));
     const counts = await issueStore.layerCounts(trx, scan.layer_id, scan.scan_result_id, withCwes);
@@ -45,11 +38,6 @@ export class GateEvaluation {
       evaluated_at: new Date().toISOString(),
     };
     await gateStore.setLayerState(trx, scan.layer_id, scan.scan_result_id, verdict.locked, verdict);
-    // Setting the same verdict again is harmless, so a retried ingestion may repeat this call.
-    await this.scanning.setQualityGate({
-      scanResultId: scan.scan_result_id,
-      qualityGateJson: JSON.stringify(verdict satisfies QualityGateJson),
-    });
     await writeEvent(trx, ISSUE_EVENTS.qualityGateEvaluated, scan.scan_result_id, {
       scan_result_id: scan.scan_result_id,
       layer_id: scan.layer_id,

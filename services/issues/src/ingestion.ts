@@ -1,28 +1,22 @@
 import { createHash } from 'node:crypto';
 import type { Finding } from '@bulwark/findings';
-import { CatalogClient, Logger, ScanningClient, Trx, unlessNotFound } from '@bulwark/platform';
+import { CatalogClient, Db, Logger, Queryable, ScanningClient, Trx, unlessNotFound } from '@bulwark/platform';
 import { scanningV1 } from '@bulwark/proto';
-import {
-  decodeJson,
-  EventPayload,
-  findingJson,
-  ISSUE_EVENTS,
-  SCAN_EVENTS,
-  TypedEnvelope,
-  writeEvent,
-} from '@bulwark/contracts';
+import { decodeJson, findingJson, ISSUE_EVENTS, SCAN_EVENTS, TypedEnvelope, writeEvent } from '@bulwark/contracts';
 import { DedupRule, matchKey, ruleFor, scopeOf } from './domain/match-key';
 import { KeyedFinding, KnownIssue, planChunk, statusSetByScan } from './domain/chunk-plan';
+import { FindingsSpool } from './findings-spool';
 import { countIngestion, IngestionRead } from './ingestion-metrics';
+import type { DiffSides, IngestionInput, ScanCompleted } from './ingestion-input';
 import { OPEN_STATUSES, STATUS, statusOnDetection } from './domain/statuses';
 import type { GateEvaluation } from './gate-evaluation';
 import { HistoryEntry, historyStore } from './store/history';
 import { IssueStatus, issueStore, runStatement } from './store/issues';
 import { SecurityRuleRecord, securityRuleStore } from './store/security-rules';
-import { dedupRuleStore, ingestedStore, UnchangedBasis } from './store/settings';
+import { dedupRuleStore, ingestedStore, PreviousIngestion, UnchangedBasis } from './store/settings';
 import { tableStatistics } from './store/table-statistics';
 
-export type ScanCompleted = EventPayload<typeof SCAN_EVENTS.scanCompleted>;
+type ScanCompletedEvent = TypedEnvelope<typeof SCAN_EVENTS.scanCompleted>;
 
 export interface IngestSummary {
   findings: number;
@@ -46,26 +40,122 @@ interface ChunkContext {
 }
 
 /**
- * Turns a completed scan's findings into issues. It runs as the effect of one idempotent consumer,
- * so the whole scan commits at once with the inbox record: a crash anywhere leaves nothing behind
- * and the redelivered event starts over, ending with exactly the issue set of an uninterrupted run.
+ * Findings become match keys through the dedup rules, the tool's name and the layer: with these
+ * unchanged, the same findings give the same keys.
+ */
+const keyingOf = (dedupRules: DedupRule[], toolName: string, scan: ScanCompleted) =>
+  createHash('sha256')
+    .update(
+      JSON.stringify([
+        [...dedupRules].map((r) => JSON.stringify(r)).sort(),
+        toolName,
+        scan.layer_id,
+        scan.project_code,
+      ]),
+    )
+    .digest('hex');
+
+export interface IngestionDeps {
+  /** Read before the transaction (the consumer opens it). */
+  db: Db;
+  scanning: ScanningClient;
+  catalog: CatalogClient;
+  gates: GateEvaluation;
+  log: Logger;
+  /** Findings per chunk read from scanning and written at once. */
+  chunkSize: number;
+}
+
+/**
+ * Turns a completed scan's findings into issues, as an effect of the idempotent consumer in two
+ * phases. `read` gets what the writes need from scanning and the catalog before any transaction
+ * opens (the findings into a spool file); `write` runs in one transaction with the inbox record and
+ * talks to this service's database only, so the whole scan commits at once: a crash anywhere leaves
+ * nothing behind and the redelivered event starts over, ending with exactly the issue set of an
+ * uninterrupted run.
  */
 export class Ingestion {
-  constructor(
-    private readonly scanning: ScanningClient,
-    private readonly catalog: CatalogClient,
-    private readonly gates: GateEvaluation,
-    private readonly log: Logger,
-    private readonly chunkSize: number,
-  ) {}
+  private readonly db: Db;
+  private readonly scanning: ScanningClient;
+  private readonly catalog: CatalogClient;
+  private readonly gates: GateEvaluation;
+  private readonly log: Logger;
+  private readonly chunkSize: number;
 
-  async handle(event: TypedEnvelope<typeof SCAN_EVENTS.scanCompleted>, trx: Trx): Promise<void> {
+  constructor(deps: IngestionDeps) {
+    this.db = deps.db;
+    this.scanning = deps.scanning;
+    this.catalog = deps.catalog;
+    this.gates = deps.gates;
+    this.log = deps.log;
+    this.chunkSize = deps.chunkSize;
+  }
+
+  /** Undefined for a scan there is nothing to ingest of. */
+  async read(event: ScanCompletedEvent): Promise<IngestionInput | undefined> {
+    const scan = event.payload;
+    // Policies may hold a lock gate: a catalog that cannot answer fails the ingestion (the event is
+    // redelivered), never a verdict without them.
+    const project = await this.catalog.getProject({ code: scan.project_code }).catch(unlessNotFound);
+    // A scan result deleted since (or announced by another installation sharing the bus) has nothing to read.
+    const known = await this.scanning.getScan({ scanResultId: scan.scan_result_id }).catch(unlessNotFound);
+    if (!known || known.state !== 'completed') {
+      this.log.warn('scan.completed for an unknown or incomplete scan result skipped', {
+        scanId: scan.scan_result_id,
+        state: known?.state,
+      });
+      return undefined;
+    }
+    const toolName = scan.tool_name ?? (await this.toolNameOf(scan.tool_id));
+    const dedupRules = await dedupRuleStore.all(this.db);
+    const keying = keyingOf(dedupRules, toolName, scan);
+    const input: IngestionInput = { scan, toolName, projectTags: project?.tags, findings: undefined, diff: undefined };
+    // What the transaction will read, decided on the state committed now; it checks again, and a
+    // scan committed in between fails it (the retry decides anew).
+    if (await this.unchangedPrevious(this.db, scan, keying)) return input;
+    if (await this.diffBase(this.db, scan, keying)) {
+      const sides = {
+        vanished: await this.readDiffSide(scan, scanningV1.FindingSelection.FINDING_SELECTION_VANISHED),
+        added: await this.readDiffSide(scan, scanningV1.FindingSelection.FINDING_SELECTION_ADDED),
+      };
+      const ctx = { scan, toolName, dedupRules, ruleByScanner: new Map<string, DedupRule>() };
+      if (await this.diffPlan(this.db, ctx, keying, sides)) return { ...input, diff: sides };
+    }
+    const findings = await FindingsSpool.fill(
+      this.scanning.streamFindings({
+        scanResultId: scan.scan_result_id,
+        afterSeq: 0,
+        chunkSize: this.chunkSize,
+        selection: scanningV1.FindingSelection.FINDING_SELECTION_ALL,
+      }),
+    );
+    return { ...input, findings };
+  }
+
+  /**
+   * The catalog's name of a tool, for an event written before scanning carried it. The name picks
+   * the deduplication rule, so match keys depend on it: a catalog that cannot answer fails the
+   * ingestion (the event is redelivered) instead of keying with another rule.
+   */
+  private async toolNameOf(toolId: string): Promise<string> {
+    const tool = toolId
+      ? await this.catalog.getTool({ id: toolId, withSecrets: false }).catch(unlessNotFound)
+      : undefined;
+    return tool?.name ?? '';
+  }
+
+  async release(input: IngestionInput | undefined): Promise<void> {
+    await input?.findings?.remove();
+  }
+
+  async write(event: ScanCompletedEvent, trx: Trx, input: IngestionInput | undefined): Promise<void> {
+    if (!input) return;
     const scan = event.payload;
     const started = Date.now();
-    const ingested = await this.ingest(trx, scan);
+    const ingested = await this.ingest(trx, input);
     if (!ingested) return;
     const { summary, basis, read } = ingested;
-    const verdict = await this.gates.evaluateAfterScan(trx, scan);
+    const verdict = await this.gates.evaluateAfterScan(trx, scan, input.projectTags);
     await ingestedStore.finish(trx, scan.scan_result_id, summary.findings, summary, verdict, basis);
     await writeEvent(trx, ISSUE_EVENTS.issuesIngested, scan.scan_result_id, {
       scan_result_id: scan.scan_result_id,
@@ -89,17 +179,8 @@ export class Ingestion {
   /** The issue changes of one scan; undefined when the scan was ingested before (nothing changes). */
   async ingest(
     trx: Trx,
-    scan: ScanCompleted,
+    { scan, toolName, findings, diff }: IngestionInput,
   ): Promise<{ summary: IngestSummary; basis: UnchangedBasis; read: IngestionRead } | undefined> {
-    // A scan result deleted since (or announced by another installation sharing the bus) has nothing to read.
-    const known = await this.scanning.getScan({ scanResultId: scan.scan_result_id }).catch(unlessNotFound);
-    if (!known || known.state !== 'completed') {
-      this.log.warn('scan.completed for an unknown or incomplete scan result skipped', {
-        scanId: scan.scan_result_id,
-        state: known?.state,
-      });
-      return undefined;
-    }
     if (
       !(await ingestedStore.claim(trx, {
         scanId: scan.scan_result_id,
@@ -109,11 +190,6 @@ export class Ingestion {
       }))
     )
       return undefined;
-    // The tool's name picks the deduplication rule, so match keys depend on it: a catalog that cannot
-    // answer fails the ingestion (the event is redelivered) instead of keying with another rule.
-    const tool = scan.tool_id
-      ? await this.catalog.getTool({ id: scan.tool_id, withSecrets: false }).catch(unlessNotFound)
-      : undefined;
     const dedupRules = await dedupRuleStore.all(trx);
     const rules = await securityRuleStore.active(trx);
     const at = new Date().toISOString();
@@ -123,45 +199,33 @@ export class Ingestion {
     const ctx: ChunkContext = {
       scan,
       at,
-      toolName: tool?.name ?? '',
+      toolName,
       dedupRules,
       rules,
       written,
       lookUp: await issueStore.anyInProject(trx, scan.project_code),
       ruleByScanner: new Map(),
     };
-    // Findings become match keys through the dedup rules, the tool's name and the layer: with these
-    // unchanged, the same findings give the same keys.
-    const keying = createHash('sha256')
-      .update(
-        JSON.stringify([
-          [...dedupRules].map((r) => JSON.stringify(r)).sort(),
-          ctx.toolName,
-          scan.layer_id,
-          scan.project_code,
-        ]),
-      )
-      .digest('hex');
+    const keying = keyingOf(dedupRules, ctx.toolName, scan);
     let read: IngestionRead = 'unchanged';
     let redetected = await this.redetectUnchanged(trx, ctx, keying, summary);
-    if (redetected === undefined) {
+    if (redetected === undefined && diff) {
       read = 'diff';
-      redetected = await this.ingestDiff(trx, ctx, keying, summary);
+      redetected = await this.ingestDiff(trx, ctx, keying, summary, diff);
     }
     if (redetected === undefined) {
       read = 'findings';
+      // Read before the transaction as an unchanged re-import or a diff that this one no longer
+      // finds (a scan of the check or a dedup rule committed in between): the retry reads anew.
+      if (!findings)
+        throw new Error(`Scan ${scan.scan_result_id} no longer reads as decided before its transaction; read again`);
       // The next chunk is read, keyed, matched and encoded while the database writes the previous
       // one, so the database never waits for this process (the writes stay in chunk order).
       let pending: Promise<void> = Promise.resolve();
-      for await (const chunk of this.scanning.streamFindings({
-        scanResultId: scan.scan_result_id,
-        afterSeq: 0,
-        chunkSize: this.chunkSize,
-        selection: scanningV1.FindingSelection.FINDING_SELECTION_ALL,
-      })) {
-        const findings = chunk.findingsJson.map((j) => decodeJson(findingJson, j, 'findings_json'));
-        summary.findings += findings.length;
-        const keyed = this.keyed(ctx, findings);
+      for await (const chunk of findings.chunks()) {
+        const decoded = chunk.map((j) => decodeJson(findingJson, j, 'findings_json'));
+        summary.findings += decoded.length;
+        const keyed = this.keyed(ctx, decoded);
         // A lookup would queue behind the previous chunk's statements on the transaction's connection anyway.
         if (ctx.lookUp) await pending;
         const write = await this.prepareChunk(trx, ctx, keyed, summary);
@@ -195,6 +259,28 @@ export class Ingestion {
   }
 
   /**
+   * The check's previous ingested scan when this one is an unchanged re-import of it: the same
+   * findings, keyed the same way, and every issue it detected still last detected by it.
+   */
+  private async unchangedPrevious(
+    db: Queryable,
+    scan: ScanCompleted,
+    keying: string,
+  ): Promise<PreviousIngestion | undefined> {
+    if (!scan.findings_digest) return undefined;
+    const previous = await ingestedStore.previous(db, scan.check_id, scan.scan_result_id);
+    if (
+      !previous ||
+      previous.findingsDigest !== scan.findings_digest ||
+      previous.keying !== keying ||
+      previous.issues === null
+    )
+      return undefined;
+    const detected = await issueStore.countDetectedBy(db, previous.scanId);
+    return detected === previous.issues ? previous : undefined;
+  }
+
+  /**
    * An unchanged re-import: the check's previous ingested scan had the same findings, keyed the same
    * way, and every issue it detected is still last detected by it. Then each finding matches exactly
    * the issue it matched then, and the whole scan is a set-wise re-detection of those issues with
@@ -208,17 +294,9 @@ export class Ingestion {
     summary: IngestSummary,
   ): Promise<number | undefined> {
     const { scan } = ctx;
-    if (!scan.findings_digest) return undefined;
-    const previous = await ingestedStore.previous(trx, scan.check_id, scan.scan_result_id);
-    if (
-      !previous ||
-      previous.findingsDigest !== scan.findings_digest ||
-      previous.keying !== keying ||
-      previous.issues === null
-    )
-      return undefined;
-    const detected = await issueStore.countDetectedBy(trx, previous.scanId);
-    if (detected !== previous.issues) return undefined;
+    const previous = await this.unchangedPrevious(trx, scan, keying);
+    if (!previous || previous.issues === null) return undefined;
+    const detected = previous.issues;
     await this.redetectSetWise(trx, ctx, previous.scanId, new Set(), summary);
     summary.findings = scan.findings_count;
     // As the per-finding path counts: each chunk's distinct keys, all of them existing issues now.
@@ -278,21 +356,61 @@ export class Ingestion {
     ctx: ChunkContext,
     keying: string,
     summary: IngestSummary,
+    sides: DiffSides,
   ): Promise<number | undefined> {
     const { scan } = ctx;
+    const plan = await this.diffPlan(trx, ctx, keying, sides);
+    if (!plan) return undefined;
+    const redetected = await this.redetectSetWise(trx, ctx, plan.previous, plan.except, summary);
+    ctx.lookUp = true;
+    for (let i = 0; i < sides.added.length; i += this.chunkSize) {
+      const write = await this.prepareChunk(
+        trx,
+        ctx,
+        this.keyed(ctx, sides.added.slice(i, i + this.chunkSize)),
+        summary,
+      );
+      await write();
+    }
+    summary.findings = scan.findings_count;
+    summary.updated += redetected;
+    this.log.info('rescan ingested as its diff', {
+      scanId: scan.scan_result_id,
+      previous: plan.previous,
+      added: sides.added.length,
+      vanished: scan.diff?.vanished,
+      redetected,
+    });
+    return redetected + ctx.written.size;
+  }
+
+  /** The check's previous ingested scan when it is the base of this scan's diff, keyed the same way and still as it left its issues. */
+  private async diffBase(db: Queryable, scan: ScanCompleted, keying: string): Promise<PreviousIngestion | undefined> {
     if (!scan.diff) return undefined;
-    const previous = await ingestedStore.previous(trx, scan.check_id, scan.scan_result_id);
+    const previous = await ingestedStore.previous(db, scan.check_id, scan.scan_result_id);
     if (!previous || previous.scanId !== scan.diff.base_scan_result_id || previous.keying !== keying) return undefined;
-    if ((await issueStore.countDetectedBy(trx, previous.scanId)) !== previous.issues) return undefined;
-    const vanished = this.keyed(
-      ctx,
-      await this.readDiffSide(scan, scanningV1.FindingSelection.FINDING_SELECTION_VANISHED),
-    );
-    const added = await this.readDiffSide(scan, scanningV1.FindingSelection.FINDING_SELECTION_ADDED);
-    const addedKeys = this.keyed(ctx, added);
-    const known = await issueStore.byKeys(trx, scan.project_code, [...vanished.values(), ...addedKeys.values()]);
+    if ((await issueStore.countDetectedBy(db, previous.scanId)) !== previous.issues) return undefined;
+    return previous;
+  }
+
+  /**
+   * Whether the diff applies (see `ingestDiff`): the previous scan and the issues its vanished
+   * findings detected, which are left out of the set-wise re-detection; undefined when it does not.
+   */
+  private async diffPlan(
+    db: Queryable,
+    ctx: Pick<ChunkContext, 'scan' | 'toolName' | 'dedupRules' | 'ruleByScanner'>,
+    keying: string,
+    sides: DiffSides,
+  ): Promise<{ previous: string; except: Set<string> } | undefined> {
+    const { scan } = ctx;
+    const previous = await this.diffBase(db, scan, keying);
+    if (!previous) return undefined;
+    const vanished = this.keyed(ctx, sides.vanished);
+    const addedKeys = this.keyed(ctx, sides.added);
+    const known = await issueStore.byKeys(db, scan.project_code, [...vanished.values(), ...addedKeys.values()]);
     const counts = await issueStore.findingsOf(
-      trx,
+      db,
       [...vanished.keys()].flatMap((id) => known.get(id)?.id ?? []),
     );
     const except = new Set<string>();
@@ -305,22 +423,7 @@ export class Ingestion {
       const issue = known.get(id);
       if (issue && issue.scanId === previous.scanId && !except.has(issue.id)) return undefined;
     }
-    const redetected = await this.redetectSetWise(trx, ctx, previous.scanId, except, summary);
-    ctx.lookUp = true;
-    for (let i = 0; i < added.length; i += this.chunkSize) {
-      const write = await this.prepareChunk(trx, ctx, this.keyed(ctx, added.slice(i, i + this.chunkSize)), summary);
-      await write();
-    }
-    summary.findings = scan.findings_count;
-    summary.updated += redetected;
-    this.log.info('rescan ingested as its diff', {
-      scanId: scan.scan_result_id,
-      previous: previous.scanId,
-      added: added.length,
-      vanished: scan.diff.vanished,
-      redetected,
-    });
-    return redetected + ctx.written.size;
+    return { previous: previous.scanId, except };
   }
 
   /** One side of the scan's diff against its base, whole: at most a quarter of a scan's findings (scanning's bound). */
@@ -337,7 +440,10 @@ export class Ingestion {
   }
 
   /** The chunk's findings by identity: two findings a rule gives the same identity are one issue (occurrences add up). */
-  private keyed(ctx: ChunkContext, findings: Finding[]): Map<string, KeyedFinding> {
+  private keyed(
+    ctx: Pick<ChunkContext, 'scan' | 'toolName' | 'dedupRules' | 'ruleByScanner'>,
+    findings: Finding[],
+  ): Map<string, KeyedFinding> {
     const byKey = new Map<string, KeyedFinding>();
     for (const f of findings) {
       let rule = ctx.ruleByScanner.get(f.tool);

@@ -81,18 +81,23 @@ export const issuesModule: ModuleDefinition = {
       () => trackers.push.drainPushes(),
       host.log,
     );
-    const ingestion = new Ingestion(
-      scanning.client,
-      catalog.client,
-      new GateEvaluation(scanning.client, catalog.client),
-      host.log,
-      config.ISSUES_INGEST_CHUNK,
-    );
+    const ingestion = new Ingestion({
+      db: host.db,
+      scanning: scanning.client,
+      catalog: catalog.client,
+      gates: new GateEvaluation(),
+      log: host.log,
+      chunkSize: config.ISSUES_INGEST_CHUNK,
+    });
     host.grpc.add(issuesV1.IssuesServiceService, 'bulwark.issues.v1.IssuesService', issuesGrpc(host.db));
     await host.consume(
       'ingestion',
       [TOPICS.scans],
-      onEvents([SCAN_EVENTS.scanCompleted], (event, trx) => ingestion.handle(event, trx)),
+      onEvents([SCAN_EVENTS.scanCompleted], {
+        read: (event) => ingestion.read(event),
+        write: (event, trx, input) => ingestion.write(event, trx, input),
+        release: (input) => ingestion.release(input),
+      }),
     );
     const boms = new CyclonedxExports(host.db, scanning.client, catalog.client, () => issues.statusNames());
     const started = await host.serve(routesOf('issues'), {

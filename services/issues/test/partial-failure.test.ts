@@ -1,18 +1,20 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { expect } from 'chai';
-import { AppError, createGrpcClient, InternalAuth } from '@bulwark/platform';
+import { AppError, createGrpcClient, createLogger, InternalAuth } from '@bulwark/platform';
 import { catalogV1, scanningV1 } from '@bulwark/proto';
 import { DATABASE_BACKENDS, freePort, TestDatabase } from '@bulwark/testkit';
 import { migrations } from '../src/migrations';
-import type { ScanCompleted } from '../src/ingestion';
+import { SCAN_EVENTS, TOPICS } from '@bulwark/contracts';
 import { GateEvaluation } from '../src/gate-evaluation';
+import { Ingestion } from '../src/ingestion';
+import type { ScanCompleted } from '../src/ingestion-input';
 
 // The catalog and scanning are real gRPC clients aimed at a port where nothing listens: the failure
 // a real outage gives, not a stand-in for it.
 describe('quality gates while the catalog is down (embedded PostgreSQL)', function () {
   let t: TestDatabase;
   let closeClients: () => void;
-  let gates: GateEvaluation;
+  let ingestion: Ingestion;
 
   before(async function () {
     t = await DATABASE_BACKENDS[0].open(this, 'issues', migrations);
@@ -23,14 +25,21 @@ describe('quality gates while the catalog is down (embedded PostgreSQL)', functi
       deadlineMs: 1000,
     });
     closeClients = () => [catalog, scanning].forEach((c) => c.close());
-    gates = new GateEvaluation(scanning.client, catalog.client);
+    ingestion = new Ingestion({
+      db: t.db,
+      scanning: scanning.client,
+      catalog: catalog.client,
+      gates: new GateEvaluation(),
+      log: createLogger('issues'),
+      chunkSize: 500,
+    });
   });
   after(async () => {
     closeClients?.();
     await t?.close();
   });
 
-  it('fails the evaluation instead of passing without the policies of the project (which may hold a lock gate)', async () => {
+  it('fails the reads before ingestion instead of evaluating gates without the policies of the project (which may hold a lock gate)', async () => {
     const scan: ScanCompleted = {
       scan_result_id: randomUUID(),
       check_id: randomUUID(),
@@ -41,11 +50,19 @@ describe('quality gates while the catalog is down (embedded PostgreSQL)', functi
     };
     let error: unknown;
     try {
-      await t.db.transaction((trx) => gates.evaluateAfterScan(trx, scan));
+      await ingestion.read({
+        id: randomUUID(),
+        type: SCAN_EVENTS.scanCompleted,
+        topic: TOPICS.scans,
+        key: scan.check_id,
+        occurredAt: new Date().toISOString(),
+        payload: scan,
+        headers: {},
+      });
     } catch (err) {
       error = err;
     }
-    expect(error, 'evaluation must not succeed').to.be.instanceOf(AppError);
+    expect(error, 'the reads must not succeed').to.be.instanceOf(AppError);
     expect((error as AppError).code).to.equal('unavailable');
   });
 });

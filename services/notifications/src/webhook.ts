@@ -2,6 +2,7 @@ import { counter, OUTBOUND_REFUSED, outboundDispatcher, OutboundPolicy, unreacha
 import { WEBHOOK_PAYLOAD_VERSION, WebhookPayloadFormat } from '@bulwark/contracts';
 import { Agent, fetch } from 'undici';
 import { cefLine } from './domain/cef';
+import type { WebhookBody } from './domain/webhook-body';
 import { legacySignature, standardSignature } from './domain/signatures';
 import type { SecurityEventRecord } from './store/events';
 
@@ -30,17 +31,6 @@ export interface WebhookResult {
   duration_ms: number;
   /** The outbound policy refuses the target's address: retrying is pointless. */
   permanent?: boolean;
-}
-
-/** An event as a webhook sends it; the client adds the body layout's version (see the OpenAPI webhooks). */
-export interface WebhookBody {
-  id: string;
-  type: string;
-  occurred_at: string;
-  project_code: string | null;
-  message: string;
-  message_ru: string;
-  data: Record<string, unknown>;
 }
 
 /** A recorded event as its webhooks send it. */

@@ -13,6 +13,7 @@ import { routesOf, TOPICS } from '@bulwark/contracts';
 import { catalogV1, scanningV1 } from '@bulwark/proto';
 import { CatalogGate } from './catalog-client';
 import { Checks } from './checks';
+import { keepGateVerdicts } from './events/gate-verdicts';
 import { copyTemplateChecks } from './events/layer-templates';
 import { readScanningConfig } from './config';
 import { scanningGrpc } from './grpc/scanning-grpc';
@@ -113,7 +114,8 @@ export const scanningModule: ModuleDefinition = {
     const checks = new Checks(host, catalog, secrets);
     const license = identityLicenseGate(ctx, host.auth);
     const scans = new Scans(host, catalog, checks, worker, parser, license);
-    await host.consume('layer-templates', [TOPICS.catalog], copyTemplateChecks(catalog, host.log));
+    await host.consume('layer-templates', [TOPICS.catalog], copyTemplateChecks(host.db, catalog, host.log));
+    await host.consume('gate-verdicts', [TOPICS.issues], keepGateVerdicts());
     host.grpc.add(scanningV1.ScanningServiceService, 'bulwark.scanning.v1.ScanningService', scanningGrpc(host.db));
     const started = await host.serve(
       routesOf('scanning'),

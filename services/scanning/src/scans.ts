@@ -14,16 +14,17 @@ import {
   UploadedFile,
 } from '@bulwark/platform';
 import { SCAN_EVENTS, toolType, writeEvent } from '@bulwark/contracts';
+import type { catalogV1 } from '@bulwark/proto';
 import type { CatalogGate } from './catalog-client';
 import { countUpload } from './scan-metrics';
 import type { Checks } from './checks';
 import { CheckRecord, checkStore } from './store/checks';
 import { findingStore, SameImport } from './store/findings';
 import { ScanQuery, ScanRecord, scanStore } from './store/scans';
-import { importKeyOf, ImportSummary } from './scans/report-import';
+import { importKeyOf } from './scans/report-import';
 import type { ReportParser } from './scans/report-parser';
-import type { RescanDiffSummary } from './scans/rescan-diff';
-import { scanRef, ScanWorker } from './scans/scan-worker';
+import { completeScan, scanRef, StoredReport } from './scans/completion';
+import { ScanWorker } from './scans/scan-worker';
 
 /** An upload's findings: parsed now (streamed from the file into the store), or reused from the check's scan of the same report. */
 type UploadContent =
@@ -52,11 +53,11 @@ export class Scans {
     private readonly license: LicenseGate,
   ) {}
 
-  private async assertRunnable(principal: Principal, check: CheckRecord): Promise<number> {
+  /** The check's tool, when the check may be scanned now. */
+  private async assertRunnable(principal: Principal, check: CheckRecord): Promise<catalogV1.Tool> {
     const layer = await this.catalog.layerFor(principal, check.layerId);
     if (layer.projectArchived) throw conflict(`Project ${check.projectCode} is archived: no scans`);
-    const tool = await this.catalog.tool(check.securityToolId);
-    return tool.typeId;
+    return this.catalog.tool(check.securityToolId);
   }
 
   /**
@@ -113,7 +114,7 @@ export class Scans {
 
   async runCheck(principal: Principal, checkId: string): Promise<ScanRecord> {
     const check = await this.checks.visible(principal, checkId);
-    return this.queue(principal, check, await this.assertRunnable(principal, check));
+    return this.queue(principal, check, (await this.assertRunnable(principal, check)).typeId);
   }
 
   async runLayer(
@@ -195,7 +196,8 @@ export class Scans {
     q: { format?: string; file_name?: string },
   ): Promise<ScanRecord> {
     const check = await this.checks.visible(principal, checkId);
-    const typeId = await this.assertRunnable(principal, check);
+    const tool = await this.assertRunnable(principal, check);
+    const typeId = tool.typeId;
     if (body.size === 0)
       throw invalid('The request body is empty: send the report file as the body', [
         { field: 'body', problem: 'is empty' },
@@ -206,7 +208,7 @@ export class Scans {
     const same = await findingStore.sameImport(this.data.db, check.id, importKey);
     if (same) {
       try {
-        const copied = await this.storeUpload(principal, check, typeId, {
+        const copied = await this.storeUpload(principal, check, tool, {
           kind: 'reuse',
           same,
           fileName: q.file_name ?? `upload.${same.format}`,
@@ -217,7 +219,7 @@ export class Scans {
         if (!(err instanceof ReuseSourceGone)) throw err;
       }
     }
-    const parsed = await this.storeUpload(principal, check, typeId, {
+    const parsed = await this.storeUpload(principal, check, tool, {
       kind: 'parse',
       file: body,
       format: declared,
@@ -233,7 +235,7 @@ export class Scans {
   private storeUpload(
     principal: Principal,
     check: CheckRecord,
-    typeId: number,
+    tool: catalogV1.Tool,
     upload: UploadContent,
   ): Promise<ScanRecord> {
     const id = randomUUID();
@@ -247,14 +249,12 @@ export class Scans {
         layerId: check.layerId,
         projectCode: check.projectCode,
         securityToolId: check.securityToolId,
-        toolTypeId: typeId,
+        toolTypeId: tool.typeId,
         kind: 'upload',
         state: 'parsing',
         requestedBy: principal.username,
       });
-      let summary: Pick<ImportSummary, 'format' | 'findingsCount' | 'severityCounts' | 'digest'> & {
-        diff?: RescanDiffSummary;
-      };
+      let summary: StoredReport;
       if (upload.kind === 'reuse') {
         if (!(await findingStore.reuseImport(trx, id, upload.same, upload.fileName))) throw new ReuseSourceGone();
         summary = upload.same;
@@ -267,24 +267,9 @@ export class Scans {
           { fileName: upload.fileName, importKey: upload.importKey },
         );
       }
-      await scanStore.finish(trx, id, ['parsing'], 'completed', {
-        findingsCount: summary.findingsCount,
-        severityCounts: summary.severityCounts,
-        reportFormat: summary.format,
-        findingsDigest: summary.digest,
-        error: null,
-      });
-      const created = (await scanStore.get(trx, id))!;
-      await writeEvent(trx, SCAN_EVENTS.scanCompleted, created.checkId, {
-        ...scanRef(created),
-        findings_count: summary.findingsCount,
-        severity_counts: summary.severityCounts,
-        tool_id: check.securityToolId,
-        uploaded: true,
-        findings_digest: summary.digest,
-        ...(summary.diff ? { diff: summary.diff } : {}),
-      });
-      return created;
+      const scan = { id, checkId: check.id, layerId: check.layerId, projectCode: check.projectCode };
+      await completeScan(trx, scan, summary, { id: check.securityToolId, name: tool.name }, { uploaded: true });
+      return (await scanStore.get(trx, id))!;
     });
   }
 

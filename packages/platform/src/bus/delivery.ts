@@ -1,5 +1,6 @@
 import { AppError, errorMessage, FieldProblem } from '../errors';
 import type { Logger } from '../logging';
+import { outsideTransaction } from '../db/open-transaction';
 import { runWithContext, requestIdFrom, REQUEST_ID_HEADER } from '../context';
 import { busEventDuration, busEventsHandled } from '../observability/metrics';
 import { extractTrace, Span, SpanKind, SpanStatusCode, startSpan } from '../observability/tracing';
@@ -83,7 +84,7 @@ async function deliverWithRetries(
   let unavailableAttempts = 0;
   for (let attempt = 1; ; attempt++) {
     try {
-      await runWithContext({ requestId, span }, () => handler(event));
+      await outsideTransaction(() => runWithContext({ requestId, span }, () => handler(event)));
       return 'handled';
     } catch (err) {
       // A consumer being stopped keeps the event for its next run instead of giving up on it.

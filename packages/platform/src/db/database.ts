@@ -2,6 +2,7 @@ import knex, { Knex } from 'knex';
 import { createLogger } from '../logging';
 import { acquireEmbeddedPostgres } from './embedded-postgres';
 import { platformMigrations } from './platform-migrations';
+import { markTransactions } from './open-transaction';
 
 export type Db = Knex;
 export type Trx = Knex.Transaction;
@@ -101,6 +102,7 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Db> {
   try {
     await ensurePostgresDatabase(url);
     db = knex({ client: 'pg', connection: url, pool: { min: 0, max: opts.poolMax ?? 10 } });
+    markTransactions(db);
     // knex declares `any`: it resolves to the batch number and the names of the migrations applied.
     const migrate = () =>
       db.migrate.latest({

@@ -3,6 +3,7 @@ import { HealthImplementation } from 'grpc-health-check';
 import CircuitBreaker from 'opossum';
 import { InternalAuth } from '../auth';
 import { runWithContext, requestIdFrom, currentRequestId, REQUEST_ID_HEADER } from '../context';
+import { assertNoOpenTransaction } from '../db/open-transaction';
 import { AppError, errorMessage, isErrorCode, toAppError } from '../errors';
 import { createLogger } from '../logging';
 import { grpcClientDuration, grpcClientHandled, grpcServerDuration, grpcServerHandled } from '../observability/metrics';
@@ -326,6 +327,7 @@ export function createGrpcClient<D extends ServiceDef>(
     const deserialize = md.responseDeserialize;
     if (md.responseStream) {
       client[method] = (req: unknown) => {
+        assertNoOpenTransaction(`${target}${md.path}`);
         const observed = observe(md.path);
         const stream = channel.makeServerStreamRequest(
           md.path,
@@ -351,6 +353,7 @@ export function createGrpcClient<D extends ServiceDef>(
       };
     } else {
       client[method] = (req: unknown) => {
+        assertNoOpenTransaction(`${target}${md.path}`);
         const observed = observe(md.path);
         // Stays UNAVAILABLE when the open breaker refuses the call before it is made.
         let code = grpc.status.UNAVAILABLE;

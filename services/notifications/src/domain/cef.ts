@@ -5,7 +5,7 @@ import {
   SCAN_EVENTS,
   WEBHOOK_PAYLOAD_VERSION,
 } from '@bulwark/contracts';
-import type { WebhookBody } from '../webhook';
+import type { WebhookBody } from './webhook-body';
 
 // An event as one ArcSight Common Event Format (CEF) line, for SIEMs that take CEF over HTTP:
 // CEF:0|Bulwark|Bulwark|<version>|<event type>|<name>|<severity>|<extension>.

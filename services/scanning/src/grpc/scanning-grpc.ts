@@ -1,5 +1,4 @@
 import { AppError, Db, isUuid, notFound, ServiceImpl } from '@bulwark/platform';
-import { decodeJson, qualityGateJson } from '@bulwark/contracts';
 import { scanningV1 } from '@bulwark/proto';
 import { checkStore } from '../store/checks';
 import { ScanFindings } from '../scans/scan-findings';
@@ -83,15 +82,6 @@ export function scanningGrpc(db: Db): ServiceImpl<typeof scanningV1.ScanningServ
 
     async countScansInFlight() {
       return { count: await scanStore.countInFlight(db) };
-    },
-    async setQualityGate(req) {
-      await scanOrThrow(req.scanResultId);
-      await scanStore.setQualityGate(
-        db,
-        req.scanResultId,
-        decodeJson(qualityGateJson, req.qualityGateJson, 'quality_gate_json'),
-      );
-      return {};
     },
 
     async getLayerSbom(req) {

@@ -13,6 +13,7 @@ import {
   streamImportReport,
 } from '@bulwark/findings';
 import { relativeToWorkspace } from '../domain/report';
+import type { FindingsBatch } from '../domain/findings-batch';
 import { contentIndex } from '../domain/rescan-diff';
 
 /** Findings per stored batch: one INSERT statement each, parsed by PostgreSQL from one JSON array. */
@@ -84,12 +85,6 @@ export function findingText(f: Finding): { text: string; contentHash: Buffer } {
 }
 
 export type ImportOutcome = { ok: true; report: ImportSummary } | { ok: false; message: string; reason: string };
-
-/** Findings on their way from the parsing thread to the store: `json` is a JSON array, `seqs` their sequence numbers (from 1). */
-export interface FindingsBatch {
-  seqs: number[];
-  json: string;
-}
 
 /**
  * One import of a report, all at once (tests, tools): parsed, paths made repository-relative before

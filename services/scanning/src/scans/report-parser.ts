@@ -4,14 +4,8 @@ import { Piscina } from 'piscina';
 import { AppError, invalid, Queryable } from '@bulwark/platform';
 import { contentTypeOf } from '../domain/report';
 import { findingStore } from '../store/findings';
-import type {
-  BasedImportRequest,
-  FindingsBatch,
-  ImportOutcome,
-  ImportRequest,
-  ImportSummary,
-  ImportTask,
-} from './report-import';
+import type { FindingsBatch } from '../domain/findings-batch';
+import type { BasedImportRequest, ImportOutcome, ImportRequest, ImportSummary, ImportTask } from './report-import';
 import { recordAgainstBase, rescanBase, RescanDiffSummary } from './rescan-diff';
 
 /**

@@ -26,6 +26,7 @@ import { ScanRecord, scanStore, ScanState } from '../store/scans';
 import { PGID_FILE } from '../runner/local-process';
 import { LEASE_LOST, ScanCheckout, ScanRunError, ScanRunner, SHUTDOWN } from '../runner/scan-runner';
 import type { ReportParser } from './report-parser';
+import { completeScan, scanRef } from './completion';
 import { observeScanRun, ScanRunEnd } from '../scan-metrics';
 
 export interface ScanWorkerOptions {
@@ -59,11 +60,6 @@ interface ScanDirs {
 }
 
 const OWNER_FILE = '.worker-pid';
-
-/** The fields every event of a scan starts with (its key is the check id, so a check's scans keep their order). */
-export function scanRef(scan: Pick<ScanRecord, 'id' | 'checkId' | 'layerId' | 'projectCode'>) {
-  return { scan_result_id: scan.id, check_id: scan.checkId, layer_id: scan.layerId, project_code: scan.projectCode };
-}
 
 /**
  * Takes queued scans from the scanning database and runs them: checkout, scanner, parse, store,
@@ -301,7 +297,7 @@ export class ScanWorker {
   /** Parses the report into the store with its gzip, completes the scan and announces it, in one transaction. */
   private async storeReport(
     scan: ScanRecord,
-    { check, type }: ScanSubject,
+    { check, tool, type }: ScanSubject,
     reportPath: string,
     src: string,
   ): Promise<ScanRunEnd> {
@@ -313,30 +309,13 @@ export class ScanWorker {
         'report',
         { fileName: path.basename(reportPath) },
       );
-      const finished = await scanStore.finish(
+      const finished = await completeScan(
         trx,
-        scan.id,
-        ['parsing'],
-        'completed',
-        {
-          findingsCount: report.findingsCount,
-          severityCounts: report.severityCounts,
-          reportFormat: report.format,
-          findingsDigest: report.digest,
-          error: null,
-        },
-        this.owner,
+        scan,
+        report,
+        { id: check.securityToolId, name: tool.name },
+        { owner: this.owner },
       );
-      if (finished) {
-        await writeEvent(trx, SCAN_EVENTS.scanCompleted, scan.checkId, {
-          ...scanRef(scan),
-          findings_count: report.findingsCount,
-          severity_counts: report.severityCounts,
-          tool_id: check.securityToolId,
-          findings_digest: report.digest,
-          ...(report.diff ? { diff: report.diff } : {}),
-        });
-      }
       return { report, done: finished };
     });
     this.log.info('scan completed', {

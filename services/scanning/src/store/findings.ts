@@ -4,7 +4,7 @@ import { pipeline } from 'node:stream/promises';
 import zlib from 'node:zlib';
 import type { Queryable } from '@bulwark/platform';
 import type { Finding } from '@bulwark/findings';
-import type { FindingsBatch } from '../scans/report-import';
+import type { FindingsBatch } from '../domain/findings-batch';
 import { findingRefStore } from './finding-refs';
 
 /** A completed scan of the check whose report had the same import key: its findings can be reused. */

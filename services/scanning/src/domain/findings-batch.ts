@@ -1,0 +1,5 @@
+/** Findings on their way from the parsing thread to the store: `json` is a JSON array, `seqs` their sequence numbers (from 1). */
+export interface FindingsBatch {
+  seqs: number[];
+  json: string;
+}
