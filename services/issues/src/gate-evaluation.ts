@@ -1,7 +1,7 @@
 import type { Trx } from '@bulwark/platform';
 import { ISSUE_EVENTS, writeEvent } from '@bulwark/contracts';
 import { LinkedGate, layerVerdict } from './domain/gates';
-import type { ScanCompleted } from './ingestion-input';
+import type { ScanCompleted } from './ingestion/input';
 import { issueStore } from './store/issues';
 import { gateStore, policyStore } from './store/gates';
 

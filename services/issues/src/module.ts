@@ -18,7 +18,7 @@ import { issuesHandlers } from './http/handlers';
 import { trackerHandlers } from './http/tracker-handlers';
 import { TrackerHttp } from './integrations/http';
 import { CyclonedxExports } from './exports';
-import { Ingestion } from './ingestion';
+import { Ingestion } from './ingestion/ingestion';
 import { Issues } from './issues';
 import { migrations } from './migrations';
 import { Policies } from './policies';

@@ -14,6 +14,7 @@ import {
   type Json,
 } from '@bulwark/testkit';
 import { MANUAL_TOOL_TYPE, manualCheck, scanSetup } from '../../scanning/test/scanning.suite';
+import { rescanReport } from '../../scanning/test/rescan-report';
 
 interface SemgrepResult {
   rule: string;
@@ -252,55 +253,33 @@ export function issuesSuite(t: SystemUnderTest): void {
 
     it('a rescan in new bytes reads only what changed: the same findings re-detect set-wise, a diff of 1 gone, 1 new and 1 moved leaves exactly what reading every finding would', async function () {
       this.timeout(120000);
+      // A session of its own: its polls would otherwise spend the suite's shared rate limit.
+      const admin = t.admin.as(await t.admin.login('admin', ADMIN_PASSWORD));
       const check = await newCheck();
-      // SARIF whose run start time every finding carries (`detectedAt`), as real rescans differ.
-      const sarif = (started: string, results: { n: number; line: number }[]) =>
-        JSON.stringify({
-          version: '2.1.0',
-          runs: [
-            {
-              tool: { driver: { name: 'CodeQL', rules: [{ id: 'py/path-injection' }] } },
-              invocations: [{ executionSuccessful: true, startTimeUtc: started }],
-              results: results.map(({ n, line }) => ({
-                ruleId: 'py/path-injection',
-                level: 'error',
-                message: { text: `Path from user input (${n})` },
-                locations: [
-                  {
-                    physicalLocation: {
-                      artifactLocation: { uri: `rescan/f${n}.py` },
-                      region: { startLine: line, snippet: { text: `open(base + name${n})` } },
-                    },
-                  },
-                ],
-              })),
-            },
-          ],
-        });
       const send = async (report: string, expected: number) => {
         const scan = ok(
-          await t.admin
+          await admin
             .withHeaders({ 'content-type': 'application/json' })
             .request('POST', `/api/v1/check/${check}/results`, undefined, report),
         ).scan_result_id as string;
         await waitFor(
           `scan ${scan} ingested`,
-          async () => ok(await t.admin.get(`/api/v1/issues/count?filter[scan]=${scan}`)).count === expected,
+          async () => ok(await admin.get(`/api/v1/issues/count?filter[scan]=${scan}`)).count === expected,
         );
         return scan;
       };
       const readAs = (read: string) => serviceMetric(t.sys.services.issues, 'bulwark_ingested_scans_total', { read });
       const results = Array.from({ length: 20 }, (_, n) => ({ n, line: 10 + n }));
-      const first = await send(sarif('2026-11-01T10:00:00Z', results), 20);
+      const first = await send(rescanReport('2026-11-01T10:00:00Z', results, 'rescan'), 20);
       const byFile = async () =>
         new Map<string, Json>(
           (await issuesOf(`filter[check]=${check}`)).items.map((i: Json) => [i.file_path as string, i]),
         );
       const triaged = (await byFile()).get('rescan/f5.py')!;
-      ok(await t.admin.put(`/api/v1/issue/${triaged.id}`, { status_id: 5, comment: 'not reachable' }));
+      ok(await admin.put(`/api/v1/issue/${triaged.id}`, { status_id: 5, comment: 'not reachable' }));
 
       const [unchangedBefore, diffBefore] = [await readAs('unchanged'), await readAs('diff')];
-      const second = await send(sarif('2026-11-02T10:00:00Z', results), 20);
+      const second = await send(rescanReport('2026-11-02T10:00:00Z', results, 'rescan'), 20);
       expect(await readAs('unchanged'), 'the same findings in new bytes re-detect set-wise').to.equal(
         unchangedBefore + 1,
       );
@@ -309,7 +288,7 @@ export function issuesSuite(t: SystemUnderTest): void {
 
       // f0 is gone, f20 is new, f1 moved down a line (its snippet keeps the issue); the rest are as they were.
       const changed = [...results.filter((r) => r.n !== 0 && r.n !== 1), { n: 1, line: 12 }, { n: 20, line: 30 }];
-      const third = await send(sarif('2026-11-03T10:00:00Z', changed), 20);
+      const third = await send(rescanReport('2026-11-03T10:00:00Z', changed, 'rescan'), 20);
       expect(await readAs('diff'), 'the rescan is read as its diff').to.equal(diffBefore + 1);
       const after = await byFile();
       expect(after.size).to.equal(21);
@@ -338,7 +317,7 @@ export function issuesSuite(t: SystemUnderTest): void {
           status_id: n === 5 ? 5 : was.status_id,
         });
       }
-      const history = ok(await t.admin.get(`/api/v1/issue/${after.get('rescan/f0.py')!.id}/history`)).items;
+      const history = ok(await admin.get(`/api/v1/issue/${after.get('rescan/f0.py')!.id}/history`)).items;
       expect(history[0]).to.include({ actor_kind: 'scan', actor: third, field: 'status', new_value: '4' });
     });
 
@@ -1219,8 +1198,8 @@ export function issuesSuite(t: SystemUnderTest): void {
         this.timeout(900000);
         const db = issuesDb();
         try {
-          const crashed = await scanSetup(t, git, 'app', [MANUAL_TOOL_TYPE]);
-          const plain = await scanSetup(t, git, 'app', [MANUAL_TOOL_TYPE]);
+          const crashed = await scanSetup({ ...t, admin }, git, 'app', [MANUAL_TOOL_TYPE]);
+          const plain = await scanSetup({ ...t, admin }, git, 'app', [MANUAL_TOOL_TYPE]);
           const checkOf = async (e: typeof crashed) =>
             ok(
               await admin.post('/api/v1/check', {

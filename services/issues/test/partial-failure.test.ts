@@ -6,8 +6,8 @@ import { DATABASE_BACKENDS, freePort, TestDatabase } from '@bulwark/testkit';
 import { migrations } from '../src/migrations';
 import { SCAN_EVENTS, TOPICS } from '@bulwark/contracts';
 import { GateEvaluation } from '../src/gate-evaluation';
-import { Ingestion } from '../src/ingestion';
-import type { ScanCompleted } from '../src/ingestion-input';
+import { Ingestion } from '../src/ingestion/ingestion';
+import type { ScanCompleted } from '../src/ingestion/input';
 
 // The catalog and scanning are real gRPC clients aimed at a port where nothing listens: the failure
 // a real outage gives, not a stand-in for it.

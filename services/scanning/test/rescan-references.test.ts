@@ -11,32 +11,7 @@ import { recordAgainstBase, rescanBase } from '../src/scans/rescan-diff';
 import { ScanFindings } from '../src/scans/scan-findings';
 import { findingStore } from '../src/store/findings';
 import { statsStore } from '../src/store/stats';
-
-/** A SARIF report whose run start time every finding carries, as scanners write one per run. */
-function sarif(started: string, results: { n: number; line: number }[]): string {
-  return JSON.stringify({
-    version: '2.1.0',
-    runs: [
-      {
-        tool: { driver: { name: 'CodeQL', rules: [{ id: 'py/path-injection' }] } },
-        invocations: [{ executionSuccessful: true, startTimeUtc: started }],
-        results: results.map(({ n, line }) => ({
-          ruleId: 'py/path-injection',
-          level: n % 2 ? 'error' : 'warning',
-          message: { text: `Path from user input (${n})` },
-          locations: [
-            {
-              physicalLocation: {
-                artifactLocation: { uri: `src/f${n}.py` },
-                region: { startLine: line, snippet: { text: `open(base + name${n})` } },
-              },
-            },
-          ],
-        })),
-      },
-    ],
-  });
-}
+import { rescanReport } from './rescan-report';
 
 for (const backend of DATABASE_BACKENDS) {
   describe(`a rescan references the findings its check's previous scan stored, on ${backend.name}`, function () {
@@ -99,9 +74,9 @@ for (const backend of DATABASE_BACKENDS) {
     const results = Array.from({ length: 20 }, (_, n) => ({ n, line: 10 + n }));
     const changed = [...results.filter((r) => r.n > 1), { n: 1, line: 12 }, { n: 20, line: 30 }];
     const reports = {
-      first: sarif('2026-11-01T10:00:00Z', results),
-      again: sarif('2026-11-02T10:00:00Z', results),
-      changed: sarif('2026-11-03T10:00:00Z', changed),
+      first: rescanReport('2026-11-01T10:00:00Z', results),
+      again: rescanReport('2026-11-02T10:00:00Z', results),
+      changed: rescanReport('2026-11-03T10:00:00Z', changed),
     };
 
     it('stores only what changed, hands over exactly the findings of its own report, and never chains references', async () => {
