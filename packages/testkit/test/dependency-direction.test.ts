@@ -126,6 +126,28 @@ describe('dependency direction', () => {
     expect(offenders).to.deep.equal([]);
   });
 
+  it("a service's HTTP handlers and views reach the stores only through the application classes: http/ imports nothing but types from store/", () => {
+    const offenders = workspaces('services').flatMap((w) => {
+      const dir = path.join(ROOT, w.dir, 'src', 'http');
+      if (!fs.existsSync(dir)) return [];
+      return fs
+        .readdirSync(dir)
+        .filter((f) => /\.ts$/.test(f) && !/\.test\.ts$/.test(f))
+        .flatMap((f) =>
+          [
+            ...fs
+              .readFileSync(path.join(dir, f), 'utf8')
+              .matchAll(/^import (type )?\{([^}]*)\} from '\.\.\/store\/[^']+'/gm),
+          ]
+            .filter(
+              ([, typeOnly, names]) => !typeOnly && names.split(',').some((n) => n.trim() && !/^type /.test(n.trim())),
+            )
+            .map(([line]) => `${w.dir}/src/http/${f}: ${line}`),
+        );
+    });
+    expect(offenders).to.deep.equal([]);
+  });
+
   it("a service's source files import each other without cycles", () => {
     const found = workspaces('services').flatMap((w) =>
       cycles(relativeImports(w.dir)).map((c) => `${w.dir}: ${[...c, c[0]].join(' -> ')}`),

@@ -2,7 +2,9 @@ import { ModuleDefinition, openSecretBox, PeriodicTask, readOutboundPolicy, Serv
 import { NOTIFIABLE_EVENTS, onEvents, routesOf, TOPICS } from '@bulwark/contracts';
 import { notificationsV1 } from '@bulwark/proto';
 import { readNotificationsConfig } from './config';
+import { ErrorLog } from './error-log';
 import { notificationsHandlers } from './http/handlers';
+import { SecurityEvents } from './security-events';
 import { migrations } from './migrations';
 import { Notifiers } from './notifiers';
 import { DeliveryWorker } from './deliveries';
@@ -50,7 +52,11 @@ export const notificationsModule: ModuleDefinition = {
     await host.consume('errors-log', [TOPICS.errors], errorLogConsumer(host.log));
     const started = await host.serve(
       routesOf('notifications'),
-      notificationsHandlers(host.db, new Notifiers(host.db, secrets, webhooks, config.NOTIFY_SECRET_ROTATION_HOURS)),
+      notificationsHandlers({
+        notifiers: new Notifiers(host.db, secrets, webhooks, config.NOTIFY_SECRET_ROTATION_HOURS),
+        events: new SecurityEvents(host.db),
+        errors: new ErrorLog(host.db),
+      }),
     );
     delivery.start();
     retention.start();

@@ -48,6 +48,11 @@ export class Checks {
     private readonly secrets: SecretBox,
   ) {}
 
+  /** The latest scan of each of these checks (those with one). */
+  latestScans(checkIds: string[]) {
+    return scanStore.latestFor(this.data.db, checkIds);
+  }
+
   /** A check the caller may see, or 404. */
   async visible(principal: Principal, id: string, db: Queryable = this.data.db): Promise<CheckRecord> {
     const check = await checkStore.get(db, id);

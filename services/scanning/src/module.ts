@@ -119,7 +119,7 @@ export const scanningModule: ModuleDefinition = {
     host.grpc.add(scanningV1.ScanningServiceService, 'bulwark.scanning.v1.ScanningService', scanningGrpc(host.db));
     const started = await host.serve(
       routesOf('scanning'),
-      scanningHandlers(checks, scans, new ScanStats(host.db, checks), new Sboms(host, catalog), host.db),
+      scanningHandlers(checks, scans, new ScanStats(host.db, checks), new Sboms(host, catalog)),
     );
     if (runner instanceof KubernetesJobRunner) {
       // In the background: an unreachable cluster must not keep the API down; runs retry on their own.

@@ -53,4 +53,17 @@ export class Sboms {
     );
     return (await sbomStore.get(this.data.db, id))!;
   }
+
+  list(principal: Principal, q: Omit<Parameters<typeof sbomStore.list>[1], 'projects'>) {
+    return sbomStore.list(this.data.db, { ...q, projects: principal.projects });
+  }
+
+  /** The dependency lists of the layers' latest SBOMs in the caller's projects. */
+  dependencies(principal: Principal, q: Omit<Parameters<typeof sbomStore.dependencies>[1], 'projects'>) {
+    return sbomStore.dependencies(this.data.db, { ...q, projects: principal.projects });
+  }
+
+  dependencyFilters(principal: Principal, layerIds: string[] | undefined) {
+    return sbomStore.filterValues(this.data.db, { layerIds, projects: principal.projects });
+  }
 }

@@ -283,6 +283,16 @@ export class Scans {
     return scanStore.list(this.data.db, { ...q, projects: principal.projects });
   }
 
+  /** A scan result's findings, a page of them. */
+  async findings(principal: Principal, id: string, q: { page: number; limit: number; severity?: string }) {
+    const scan = await this.get(principal, id);
+    return findingStore.page(this.data.db, scan.id, q);
+  }
+
+  filterValues(principal: Principal, q: Omit<Parameters<typeof scanStore.filterValues>[1], 'projects'>) {
+    return scanStore.filterValues(this.data.db, { ...q, projects: principal.projects });
+  }
+
   async report(principal: Principal, id: string) {
     const scan = await this.get(principal, id);
     const report = await findingStore.report(this.data.db, scan.id);

@@ -1,9 +1,10 @@
-import { HandlersOf, HttpResponse, listPage, requirePrincipal, Db } from '@bulwark/platform';
+import { HandlersOf, HttpResponse, listPage, requirePrincipal } from '@bulwark/platform';
 import { notificationsRoutes } from '@bulwark/contracts';
-import { errorsCsv } from '../error-log';
-import { ErrorQuery, errorStore } from '../store/errors';
+import type { ErrorLog } from '../error-log';
 import type { Notifiers } from '../notifiers';
-import { EventQuery, eventStore } from '../store/events';
+import type { SecurityEvents } from '../security-events';
+import type { ErrorQuery } from '../store/errors';
+import type { EventQuery } from '../store/events';
 import {
   errorFiltersView,
   errorView,
@@ -36,7 +37,12 @@ const errorQuery = ({ search, filter }: QueryOf<'errorsCsv'>): ErrorQuery => ({
 const CSV_MAX_ROWS = 100_000;
 
 /** HTTP handlers, keyed by the route table's operation ids: they translate, the services decide. */
-export function notificationsHandlers(db: Db, notifiers: Notifiers): Handlers {
+export function notificationsHandlers(use: {
+  notifiers: Notifiers;
+  events: SecurityEvents;
+  errors: ErrorLog;
+}): Handlers {
+  const { notifiers, events: securityEvents, errors } = use;
   return {
     createNotifier: async (input) => notifierView(await notifiers.create(requirePrincipal(input), input.body)),
     listNotifiers: async (input) =>
@@ -61,32 +67,25 @@ export function notificationsHandlers(db: Db, notifiers: Notifiers): Handlers {
       const q = input.query;
       return listPage(
         q,
-        await eventStore.list(db, requirePrincipal(input).projects, { ...eventQuery(q), page: q.page, limit: q.limit }),
+        await securityEvents.list(requirePrincipal(input), { ...eventQuery(q), page: q.page, limit: q.limit }),
         eventView,
       );
     },
     eventsCsv: async (input) => {
-      const events = await eventStore.newest(
-        db,
-        requirePrincipal(input).projects,
-        eventQuery(input.query),
-        CSV_MAX_ROWS,
-      );
+      const events = await securityEvents.newest(requirePrincipal(input), eventQuery(input.query), CSV_MAX_ROWS);
       return new HttpResponse(200, Buffer.from(eventsCsv(events), 'utf8'), {
         'content-type': 'text/csv; charset=utf-8',
         'content-disposition': 'attachment; filename="events.csv"',
       });
     },
     listErrors: async ({ query: q }) =>
-      listPage(q, await errorStore.list(db, { ...errorQuery(q), page: q.page, limit: q.limit }), errorView),
+      listPage(q, await errors.list({ ...errorQuery(q), page: q.page, limit: q.limit }), errorView),
     errorsCsv: async ({ query }) =>
-      new HttpResponse(200, errorsCsv(db, errorQuery(query)), {
+      new HttpResponse(200, errors.csv(errorQuery(query)), {
         'content-type': 'text/csv; charset=utf-8',
         'content-disposition': 'attachment; filename="errors-log.csv"',
       }),
     errorFilters: async ({ query: q }) =>
-      errorFiltersView(
-        await errorStore.filterValues(db, { from: q.filter.occurred_at_start, to: q.filter.occurred_at_end }),
-      ),
+      errorFiltersView(await errors.filterValues({ from: q.filter.occurred_at_start, to: q.filter.occurred_at_end })),
   };
 }

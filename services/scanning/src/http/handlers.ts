@@ -3,46 +3,19 @@ import { scanningRoutes } from '@bulwark/contracts';
 import type { Checks } from '../checks';
 import type { ScanStats } from '../scan-stats';
 import type { Sboms } from '../sboms';
-import { sbomStore, SbomRecord, DependencyRecord } from '../store/sboms';
 import type { Scans } from '../scans';
-import { CheckRecord } from '../store/checks';
-import { findingStore } from '../store/findings';
-import { scanStore } from '../store/scans';
-import { checkView, scanView } from './views';
+import type { CheckRecord } from '../store/checks';
+import { checkView, dependencyView, sbomView, scanView } from './views';
 
 /** HTTP handlers, keyed by the route table's operation ids: they translate, Checks and Scans decide. */
-const sbomView = (s: SbomRecord) => ({
-  id: s.id,
-  layer_id: s.layerId,
-  project_code: s.projectCode,
-  project_name: s.projectName,
-  format: s.format,
-  file_name: s.fileName,
-  components_count: s.componentsCount,
-  vulnerabilities_count: s.vulnerabilitiesCount,
-  uploaded_by: s.uploadedBy,
-  created_at: s.createdAt,
-});
-const dependencyView = (d: DependencyRecord) => ({
-  name: d.name,
-  version: d.version,
-  type: d.type,
-  purl: d.purl,
-  layer_id: d.layerId,
-  project_code: d.projectCode,
-  project_name: d.projectName,
-  sbom_id: d.sbomId,
-});
-
 export function scanningHandlers(
   checks: Checks,
   scans: Scans,
   stats: ScanStats,
   sboms: Sboms,
-  db: Parameters<typeof scanStore.latestFor>[0],
 ): HandlersOf<typeof scanningRoutes> {
   const full = async (check: CheckRecord) => {
-    const [group, latest] = await Promise.all([checks.groupOf(check), scanStore.latestFor(db, [check.id])]);
+    const [group, latest] = await Promise.all([checks.groupOf(check), checks.latestScans([check.id])]);
     return checkView(check, group, latest.get(check.id));
   };
   return {
@@ -58,10 +31,7 @@ export function scanningHandlers(
         projectCode: q.filter.project_code,
         groupId: q.filter.group_id,
       });
-      const latest = await scanStore.latestFor(
-        db,
-        page.items.map((c) => c.id),
-      );
+      const latest = await checks.latestScans(page.items.map((c) => c.id));
       return listPage(q, page, (c) => checkView(c, undefined, latest.get(c.id)));
     },
     deleteChecks: async (input) => ({ results: await checks.delete(requirePrincipal(input), input.body.ids) }),
@@ -114,12 +84,11 @@ export function scanningHandlers(
       const q = input.query;
       return listPage(
         q,
-        await sbomStore.list(db, {
+        await sboms.list(requirePrincipal(input), {
           page: q.page,
           limit: q.limit,
           projectCode: q.filter.project_code,
           search: q.search,
-          projects: requirePrincipal(input).projects,
         }),
         sbomView,
       );
@@ -128,7 +97,7 @@ export function scanningHandlers(
       const q = input.query;
       return listPage(
         q,
-        await sbomStore.dependencies(db, {
+        await sboms.dependencies(requirePrincipal(input), {
           page: q.page,
           limit: q.limit,
           layerId: q.filter.layer_id,
@@ -136,37 +105,35 @@ export function scanningHandlers(
           projectName: q.search.project_name,
           type: q.search.type,
           version: q.search.version,
-          projects: requirePrincipal(input).projects,
         }),
         dependencyView,
       );
     },
     dependencyFilters: async (input) => {
       const layers = input.query.filter.layer_ids;
-      return sbomStore.filterValues(db, {
-        layerIds: layers === undefined ? undefined : [layers].flat(),
-        projects: requirePrincipal(input).projects,
-      });
+      return sboms.dependencyFilters(requirePrincipal(input), layers === undefined ? undefined : [layers].flat());
     },
     listScanFindings: async (input) => {
       const q = input.query;
-      const scan = await scans.get(requirePrincipal(input), input.params.result_id);
       return listPage(
         q,
-        await findingStore.page(db, scan.id, { page: q.page, limit: q.limit, severity: q.filter.severity }),
+        await scans.findings(requirePrincipal(input), input.params.result_id, {
+          page: q.page,
+          limit: q.limit,
+          severity: q.filter.severity,
+        }),
         (f) => f,
       );
     },
     scanResultFilters: async (input) => {
       const q = input.query;
       const checks = q.filter.checks;
-      return scanStore.filterValues(db, {
+      return scans.filterValues(requirePrincipal(input), {
         checkIds: checks === undefined ? undefined : [checks].flat(),
         createdFrom: q.filter.created_at_start,
         createdTo: q.filter.created_at_end,
         updatedFrom: q.filter.updated_at_start,
         updatedTo: q.filter.updated_at_end,
-        projects: requirePrincipal(input).projects,
       });
     },
     getScanResult: async (input) => scanView(await scans.get(requirePrincipal(input), input.params.result_id)),

@@ -1,5 +1,6 @@
 import type { CheckRecord } from '../store/checks';
 import type { ScanRecord } from '../store/scans';
+import type { DependencyRecord, SbomRecord } from '../store/sboms';
 
 export const scanView = (s: ScanRecord) => ({
   id: s.id,
@@ -42,3 +43,26 @@ export function checkView(c: CheckRecord, group: CheckRecord[] | undefined, last
     updated_at: c.updatedAt,
   };
 }
+
+export const sbomView = (s: SbomRecord) => ({
+  id: s.id,
+  layer_id: s.layerId,
+  project_code: s.projectCode,
+  project_name: s.projectName,
+  format: s.format,
+  file_name: s.fileName,
+  components_count: s.componentsCount,
+  vulnerabilities_count: s.vulnerabilitiesCount,
+  uploaded_by: s.uploadedBy,
+  created_at: s.createdAt,
+});
+export const dependencyView = (d: DependencyRecord) => ({
+  name: d.name,
+  version: d.version,
+  type: d.type,
+  purl: d.purl,
+  layer_id: d.layerId,
+  project_code: d.projectCode,
+  project_name: d.projectName,
+  sbom_id: d.sbomId,
+});
