@@ -62,7 +62,10 @@ for (const backend of DATABASE_BACKENDS) {
         recorded({ code: 'http.internal', message: '=HYPERLINK("http://evil.example","click")', message_ru: '+1+2' }),
       );
       let csv = '';
-      for await (const piece of new ErrorLog(t.db).csv({ services: [service], codes: ['webhook.given_up', 'http.internal'] }))
+      for await (const piece of new ErrorLog(t.db).csv({
+        services: [service],
+        codes: ['webhook.given_up', 'http.internal'],
+      }))
         csv += piece;
       const lines = csv.trimEnd().split('\r\n');
       expect(lines[0]).to.equal('occurred_at,service,level,code,message,message_ru,subject,route,request_id,id');
