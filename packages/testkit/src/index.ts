@@ -9,3 +9,4 @@ export * from './jira-contract-server';
 export * from './license';
 export * from './users';
 export * from './metrics';
+export * from './query-snapshots';

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
+import ts from 'typescript';
 
 const ROOT = path.resolve(__dirname, '../../..');
 const SERVICES = [
@@ -91,6 +92,85 @@ function cycles(graph: Map<string, string[]>): string[][] {
   return [...found.values()];
 }
 
+/** Query-builder methods: `x('checks').where(...)` is a query wherever `x` came from. */
+const BUILDER_METHODS = new Set(
+  (
+    'where andWhere orWhere whereIn whereNot whereNotIn whereNull whereNotNull whereRaw whereExists ' +
+    'select distinct insert update delete del first pluck count sum min max increment decrement ' +
+    'forUpdate forShare skipLocked noWait join leftJoin innerJoin onConflict returning orderBy ' +
+    'groupBy having limit offset modify truncate union with column columns'
+  ).split(' '),
+);
+
+/** Every table the services' and the platform's migrations create. */
+function tables(): Set<string> {
+  const found = new Set<string>();
+  const walk = (d: string) => {
+    for (const e of fs.readdirSync(d, { withFileTypes: true })) {
+      const full = path.join(d, e.name);
+      if (e.isDirectory()) walk(full);
+      else if (/\.ts$/.test(e.name))
+        for (const m of fs.readFileSync(full, 'utf8').matchAll(/createTable\('([a-z_]+)'/g)) found.add(m[1]);
+    }
+  };
+  for (const w of workspaces('services')) walk(path.join(ROOT, w.dir, 'src', 'migrations'));
+  walk(path.join(ROOT, 'packages/platform/src/db'));
+  return found;
+}
+
+/**
+ * The query-builder uses in one source file, as `line: text`: an import of knex, a `.raw(` call, or a
+ * call naming a table (`db('checks')`, `db.from('checks as c')`) chained into a builder method. Syntax
+ * only: the type checker would take minutes over every service.
+ */
+function queryBuilderUses(file: string, source: string, known: Set<string>): string[] {
+  const sf = ts.createSourceFile(file, source, ts.ScriptTarget.Latest, true);
+  const found: string[] = [];
+  const report = (node: ts.Node) =>
+    found.push(`${sf.getLineAndCharacterOfPosition(node.getStart()).line + 1}: ${node.getText().split('\n')[0]}`);
+  const visit = (node: ts.Node) => {
+    if (
+      (ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) &&
+      node.moduleSpecifier &&
+      ts.isStringLiteral(node.moduleSpecifier) &&
+      /^knex(\/|$)/.test(node.moduleSpecifier.text)
+    )
+      report(node);
+    if (ts.isCallExpression(node)) {
+      const callee = node.expression;
+      const first = node.arguments[0];
+      if (ts.isPropertyAccessExpression(callee) && callee.name.text === 'raw') report(node);
+      else if (
+        first &&
+        ts.isStringLiteralLike(first) &&
+        known.has(first.text.split(' ')[0]) &&
+        ts.isPropertyAccessExpression(node.parent) &&
+        node.parent.expression === node &&
+        BUILDER_METHODS.has(node.parent.name.text)
+      )
+        report(node.parent);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(sf);
+  return found;
+}
+
+/** Source files of a service or the gateway outside its `store/` and `migrations/` folders. */
+function filesOutsideStores(dir: string): string[] {
+  const found: string[] = [];
+  const walk = (d: string) => {
+    for (const e of fs.readdirSync(d, { withFileTypes: true })) {
+      const full = path.join(d, e.name);
+      if (e.isDirectory()) {
+        if (e.name !== 'store' && e.name !== 'migrations') walk(full);
+      } else if (/\.ts$/.test(e.name) && !/\.d\.ts$/.test(e.name)) found.push(full);
+    }
+  };
+  walk(path.join(ROOT, dir, 'src'));
+  return found;
+}
+
 /** What a store may import by relative path: other stores and the domain model, nothing that uses stores. */
 const STORE_MAY_IMPORT = /^(store|domain)\//;
 
@@ -145,6 +225,39 @@ describe('dependency direction', () => {
             .map(([line]) => `${w.dir}/src/http/${f}: ${line}`),
         );
     });
+    expect(offenders).to.deep.equal([]);
+  });
+
+  it('the query-builder check finds an import of knex, a raw statement and a table query', () => {
+    const planted = [
+      "import type { Knex } from 'knex';",
+      'export async function f(trx: Knex, id: string) {',
+      "  await trx('checks').where({ id }).forUpdate().first();",
+      "  await trx.from('scans').select('id');",
+      "  await trx.raw('select 1');",
+      "  count('projects', () => 1);",
+      "  createHash('sha256').update(id);",
+      '}',
+    ].join('\n');
+    expect(queryBuilderUses('planted.ts', planted, tables())).to.deep.equal([
+      "1: import type { Knex } from 'knex';",
+      "3: trx('checks').where",
+      "4: trx.from('scans').select",
+      "5: trx.raw('select 1')",
+    ]);
+  });
+
+  it("only a service's store/ (and migrations/) call the query builder: the application and handlers call named store functions", () => {
+    const services = [...workspaces('services'), ...workspaces('.').filter((w) => w.name === '@bulwark/gateway')];
+    const known = tables();
+    expect(known).to.include.keys('checks', 'issues', 'bulwark_outbox');
+    const offenders = services.flatMap((w) =>
+      filesOutsideStores(w.dir).flatMap((file) =>
+        queryBuilderUses(file, fs.readFileSync(file, 'utf8'), known).map(
+          (use) => `${path.relative(ROOT, file)}:${use}`,
+        ),
+      ),
+    );
     expect(offenders).to.deep.equal([]);
   });
 

@@ -158,7 +158,7 @@ export class Checks {
           plan.update.map((u) => u.checkId),
           null,
         );
-        await trx('check_groups').where({ id: groupId }).delete();
+        await checkStore.deleteEmptyGroup(trx, groupId);
       }
       await writeEvents(
         trx,
@@ -219,7 +219,7 @@ export class Checks {
           results.push({ id, status: 'conflict', message: 'a scan is in flight; stop it first' });
           continue;
         }
-        await trx('checks').where({ id }).delete();
+        await checkStore.delete(trx, id);
         if (check.groupId) {
           const left = await checkStore.groupMembers(trx, check.groupId);
           if (left.length < 2) {
@@ -228,7 +228,7 @@ export class Checks {
               left.map((c) => c.id),
               null,
             );
-            await trx('check_groups').where({ id: check.groupId }).delete();
+            await checkStore.deleteEmptyGroup(trx, check.groupId);
           }
         }
         await writeEvent(trx, SCAN_EVENTS.checkDeleted, check.id, { check_id: check.id, group_id: check.groupId });

@@ -1,5 +1,6 @@
 import { counter, Db, gauge, histogram, onScrape } from '@bulwark/platform';
 import { toolType } from '@bulwark/contracts';
+import { scanStore } from './store/scans';
 
 const queueDepth = gauge(
   'bulwark_scan_queue_depth',
@@ -32,11 +33,7 @@ export function observeScanRun(toolTypeId: number, end: ScanRunEnd, seconds: num
 /** Counts the queue at each scrape (two partial indexes make it cheap); returns the stop function. */
 export function observeScanQueue(db: Db): () => void {
   return onScrape(async () => {
-    const rows: { state: string; count: number }[] = await db('scans')
-      .whereIn('state', ['queued', 'running', 'parsing'])
-      .select('state')
-      .count<{ state: string; count: number }[]>({ count: '*' })
-      .groupBy('state');
+    const rows = await scanStore.countInFlightByState(db);
     const count = (...states: string[]) =>
       rows.filter((r) => states.includes(r.state)).reduce((n, r) => n + Number(r.count), 0);
     queueDepth.set(count('queued'));

@@ -79,7 +79,7 @@ export class Scans {
     }
     const limit = max !== undefined ? max : await this.license.limit('scanning_processes');
     const scan = await this.data.transaction(async (trx) => {
-      await trx('checks').where({ id: check.id }).forUpdate().first();
+      await checkStore.getForUpdate(trx, check.id);
       const inflight = await scanStore.inFlightFor(trx, [check.id]);
       if (inflight.length > 0)
         throw conflict(`Check ${check.id} already has scan ${inflight[0].id} ${inflight[0].state}`, [

@@ -140,6 +140,15 @@ export const checkStore = {
     return rows.map((r) => r.id);
   },
 
+  /** Deletes a group whose members have been detached from it. */
+  async deleteEmptyGroup(db: Queryable, id: string): Promise<void> {
+    await db('check_groups').where({ id }).delete();
+  },
+
+  async delete(db: Queryable, id: string): Promise<void> {
+    await db('checks').where({ id }).delete();
+  },
+
   async groupExists(db: Queryable, id: string): Promise<boolean> {
     return Boolean(await db('check_groups').where({ id }).first());
   },

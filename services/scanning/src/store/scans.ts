@@ -138,6 +138,15 @@ export const scanStore = {
     return Number(n);
   },
 
+  /** How many scans are in each in-flight state (states with none are absent). */
+  async countInFlightByState(db: Queryable): Promise<{ state: string; count: number }[]> {
+    return db('scans')
+      .whereIn('state', IN_FLIGHT)
+      .select('state')
+      .count<{ state: string; count: number }[]>({ count: '*' })
+      .groupBy('state');
+  },
+
   /** Which of these scans are still queued or running. */
   async inFlightIds(db: Queryable, ids: string[]): Promise<Set<string>> {
     if (ids.length === 0) return new Set();
