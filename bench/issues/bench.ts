@@ -12,7 +12,7 @@ import { Ingestion } from '../../services/issues/src/ingestion/ingestion';
 import type { ScanCompleted } from '../../services/issues/src/ingestion/input';
 import { migrations } from '../../services/issues/src/migrations';
 import { GateEvaluation } from '../../services/issues/src/gate-evaluation';
-import { issueStore, SortKey } from '../../services/issues/src/store/issues';
+import { issueStore, SortKey } from '../../services/issues/src/store/issues/issue-store';
 import { backendCpu } from '../postgres-backend';
 import { dropDatabase, fillIssues, p95, QUERIES, settle } from './dataset';
 

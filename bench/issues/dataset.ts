@@ -1,7 +1,7 @@
 /** The million-issue data set both issue benchmarks query, and the queries they time. */
 import knex, { Knex } from 'knex';
-import type { IssueFilter } from '../../services/issues/src/store/issues';
-import { issueStore } from '../../services/issues/src/store/issues';
+import type { IssueFilter } from '../../services/issues/src/store/issues/issue-store';
+import { issueStore } from '../../services/issues/src/store/issues/issue-store';
 
 /**
  * Writes `missing` issues of 99 projects in one statement: 300 layers, 1,000 checks, 4 tools, every

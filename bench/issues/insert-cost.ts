@@ -19,7 +19,7 @@ import { pipeline } from 'node:stream/promises';
 import { from as copyFrom } from 'pg-copy-streams';
 import { openDatabase, Trx } from '@bulwark/platform';
 import { migrations } from '../../services/issues/src/migrations';
-import { issueStore, NewIssue } from '../../services/issues/src/store/issues';
+import { issueStore, NewIssue } from '../../services/issues/src/store/issues/issue-store';
 import { backendCpu, copyText } from '../postgres-backend';
 import { dropDatabase } from './dataset';
 

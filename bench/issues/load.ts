@@ -17,7 +17,7 @@ import { promisify } from 'node:util';
 import knex, { Knex } from 'knex';
 import { ADMIN_PASSWORD } from '@bulwark/testkit';
 import { newCheck, uploadAndWait } from '../e2e/upload';
-import { issueStore } from '../../services/issues/src/store/issues';
+import { issueStore } from '../../services/issues/src/store/issues/issue-store';
 import { fillIssues, settle } from './dataset';
 import { startSystem } from './system';
 

@@ -1,5 +1,5 @@
 import type { EventPayload, ISSUE_EVENTS } from '@bulwark/contracts';
-import type { IssueRecord } from './store/issues';
+import type { IssueRecord } from './store/issues/issue-store';
 
 /** The payload of issue.status_changed, built here only: people and trackers change statuses alike. */
 export const statusChanged = (

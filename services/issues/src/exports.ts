@@ -11,7 +11,7 @@ import {
 } from '@bulwark/platform';
 import { cyclonedxSbom, cyclonedxVex, LayerSbom } from './domain/cyclonedx';
 import { mergeRule, SARIF_SCHEMA, sarifResult, sarifRule, SarifRule } from './domain/sarif';
-import { IssueFilter, issueStore } from './store/issues';
+import { IssueFilter, issueStore } from './store/issues/issue-store';
 
 const PAGE = 1000;
 

@@ -2,7 +2,7 @@ import type { Trx } from '@bulwark/platform';
 import { ISSUE_EVENTS, writeEvent } from '@bulwark/contracts';
 import { LinkedGate, layerVerdict } from './domain/gates';
 import type { ScanCompleted } from './ingestion/input';
-import { issueStore } from './store/issues';
+import { issueStore } from './store/issues/issue-store';
 import { gateStore, policyStore } from './store/gates';
 
 /** The verdict of a layer's quality gates after each scan. */

@@ -4,7 +4,7 @@ import { allowedTargets, isAllowedTransition } from './domain/statuses';
 import { statusChanged } from './events';
 import { CountDimension, CountGroupRecord, groupedCounts, WeekCountsRecord } from './store/grouped-counts';
 import { commentStore, historyStore } from './store/history';
-import { IssueFilter, IssueRecord, issueStore, SortKey } from './store/issues';
+import { IssueFilter, IssueRecord, issueStore, SortKey } from './store/issues/issue-store';
 import { statusStore } from './store/settings';
 import { ticketStore } from './store/trackers';
 

@@ -14,7 +14,7 @@ import { CallerScope } from './caller-scope';
 import { cweNumber, ruleFilterValues, RuleParams, ruleProjects } from './domain/rules';
 import { OPEN_STATUSES } from './domain/statuses';
 import { historyStore } from './store/history';
-import { issueStore } from './store/issues';
+import { issueStore } from './store/issues/issue-store';
 import { SecurityRuleQuery, SecurityRuleRecord, securityRuleStore, SecurityRuleWrite } from './store/security-rules';
 import { statusStore } from './store/settings';
 

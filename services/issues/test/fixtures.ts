@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { STATUS } from '../src/domain/statuses';
-import type { NewIssue } from '../src/store/issues';
+import type { NewIssue } from '../src/store/issues/issue-store';
 
 export const at = '2026-01-01T00:00:00.000Z';
 

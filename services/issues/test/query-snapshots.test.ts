@@ -4,7 +4,7 @@ import { committedSnapshot, DATABASE_BACKENDS, QueryCase, querySnapshot, TestDat
 import { encodeCursor } from '../src/domain/cursor';
 import { OPEN_STATUSES, STATUS } from '../src/domain/statuses';
 import { migrations } from '../src/migrations';
-import { IssueFilter, issueStore, runStatement } from '../src/store/issues';
+import { IssueFilter, issueStore, runStatement } from '../src/store/issues/issue-store';
 import { at, issue } from './fixtures';
 
 const QUERIES = path.resolve(__dirname, '../queries');

@@ -6,7 +6,7 @@ import type { Knex } from 'knex';
 import { NOT_COUNTED_STATUSES, STATUS } from '../src/domain/statuses';
 import { migrations } from '../src/migrations';
 import { HistoryEntry, historyStore } from '../src/store/history';
-import { applyFilter, IssueFilter, issueStore } from '../src/store/issues';
+import { applyFilter, IssueFilter, issueStore } from '../src/store/issues/issue-store';
 import { reportQueries } from '../src/store/report-queries';
 import { ingestedStore } from '../src/store/settings';
 import { at, issue } from './fixtures';

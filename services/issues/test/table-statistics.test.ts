@@ -3,7 +3,7 @@ import { expect } from 'chai';
 import { DATABASE_BACKENDS, TestDatabase } from '@bulwark/testkit';
 import type { Knex } from 'knex';
 import { migrations } from '../src/migrations';
-import { issueStore } from '../src/store/issues';
+import { issueStore } from '../src/store/issues/issue-store';
 import { ANALYZE_FLOOR, ANALYZE_FRACTION, tableStatistics } from '../src/store/table-statistics';
 import { issue } from './fixtures';
 

@@ -4,7 +4,7 @@ import { DATABASE_BACKENDS, TestDatabase } from '@bulwark/testkit';
 import { STATUS } from '../src/domain/statuses';
 import { migrations } from '../src/migrations';
 import { historyStore } from '../src/store/history';
-import { issueStore } from '../src/store/issues';
+import { issueStore } from '../src/store/issues/issue-store';
 import { pushStore, ticketStore, trackerStore } from '../src/store/trackers';
 import { at, issue } from './fixtures';
 

@@ -25,7 +25,7 @@ import { ScannerSandbox } from './runner/sandbox';
 import { Sboms } from './sboms';
 import { observeScanQueue } from './scan-metrics';
 import { ScanStats } from './scan-stats';
-import { Scans } from './scans';
+import { Scans } from './scans/scans';
 import { ReportParser } from './scans/report-parser';
 import { ScanWorker } from './scans/scan-worker';
 import { scanStore } from './store/scans';

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Finding, Suppression } from '@bulwark/findings';
 import type { EventPayload, SCAN_EVENTS } from '@bulwark/contracts';
 import type { HistoryEntry } from '../store/history';
-import { type Detection, type IssueMatch, type NewIssue, SEVERITY_RANK } from '../store/issues';
+import { type Detection, type IssueMatch, type NewIssue, SEVERITY_RANK } from '../store/issues/issue-store';
 import type { SecurityRuleRecord } from '../store/security-rules';
 import { ruleMatches } from './rules';
 import { STATUS, statusOnDetection } from './statuses';

@@ -1,5 +1,5 @@
 import type { Suppression } from '@bulwark/findings';
-import type { IssueRecord } from '../store/issues';
+import type { IssueRecord } from '../store/issues/issue-store';
 import { STATUS } from './statuses';
 
 // A layer's dependencies and their vulnerabilities as CycloneDX 1.6 JSON: the SBOM lists the

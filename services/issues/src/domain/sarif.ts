@@ -1,4 +1,4 @@
-import type { IssueRecord } from '../store/issues';
+import type { IssueRecord } from '../store/issues/issue-store';
 import { STATUS } from './statuses';
 
 // Issues as SARIF 2.1.0 (OASIS): what code-scanning dashboards and IDEs read.

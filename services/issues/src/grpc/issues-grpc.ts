@@ -1,7 +1,7 @@
 import { Db, isUuid, ServiceImpl } from '@bulwark/platform';
 import type { issuesV1 } from '@bulwark/proto';
 import { NOT_COUNTED_STATUSES } from '../domain/statuses';
-import { IssueFilter, issueStore } from '../store/issues';
+import { IssueFilter, issueStore } from '../store/issues/issue-store';
 import { reportQueries } from '../store/report-queries';
 import { statusStore } from '../store/settings';
 

@@ -9,7 +9,7 @@ import type { QualityGates } from '../quality-gates';
 import type { SecurityRules } from '../security-rules';
 import type { Statuses } from '../statuses';
 import type { TrackerTickets } from '../trackers/tickets';
-import type { IssueRecord, SortKey } from '../store/issues';
+import type { IssueRecord, SortKey } from '../store/issues/issue-store';
 import {
   commentView,
   conditionView,

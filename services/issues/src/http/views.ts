@@ -6,7 +6,7 @@ import type { GateDetails, LayerGateState } from '../quality-gates';
 import type { PolicyRecord } from '../store/gates';
 import type { CountGroupRecord, WeekCountsRecord } from '../store/grouped-counts';
 import type { CommentRecord, HistoryRecord } from '../store/history';
-import type { IssueFilter, IssueRecord } from '../store/issues';
+import type { IssueFilter, IssueRecord } from '../store/issues/issue-store';
 import type { RuleFilterValues } from '../domain/rules';
 import type { SecurityRuleRecord } from '../store/security-rules';
 import type { DedupRuleRecord, StatusRecord, TransitionRecord } from '../store/settings';

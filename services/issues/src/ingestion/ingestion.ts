@@ -7,7 +7,7 @@ import type { KnownIssue } from '../domain/chunk-plan';
 import { OPEN_STATUSES, STATUS } from '../domain/statuses';
 import type { GateEvaluation } from '../gate-evaluation';
 import { historyStore } from '../store/history';
-import { issueStore } from '../store/issues';
+import { issueStore } from '../store/issues/issue-store';
 import { securityRuleStore } from '../store/security-rules';
 import { dedupRuleStore, ingestedStore, UnchangedBasis } from '../store/settings';
 import { tableStatistics } from '../store/table-statistics';

@@ -4,7 +4,7 @@ import type { Trx } from '@bulwark/platform';
 import { KeyedFinding, KnownIssue, planChunk } from '../domain/chunk-plan';
 import { DedupRule, matchKey, ruleFor, scopeOf } from '../domain/match-key';
 import { historyStore } from '../store/history';
-import { issueStore, runStatement } from '../store/issues';
+import { issueStore, runStatement } from '../store/issues/issue-store';
 import type { SecurityRuleRecord } from '../store/security-rules';
 import type { ScanCompleted } from './input';
 

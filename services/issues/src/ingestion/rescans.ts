@@ -2,7 +2,7 @@ import type { Logger, Queryable, Trx } from '@bulwark/platform';
 import { statusSetByScan } from '../domain/chunk-plan';
 import { STATUS, statusOnDetection } from '../domain/statuses';
 import { HistoryEntry, historyStore } from '../store/history';
-import { IssueStatus, issueStore } from '../store/issues';
+import { IssueStatus, issueStore } from '../store/issues/issue-store';
 import { ingestedStore, PreviousIngestion } from '../store/settings';
 import type { DiffSides, ScanCompleted } from './input';
 import { ChunkContext, IngestSummary, keyFindings, prepareChunk } from './matching';

@@ -1,6 +1,6 @@
 /** The queries behind GET /issues/count/grouped: counts per group of attributes, and the weekly series. */
 import type { Queryable } from '@bulwark/platform';
-import { applyFilter, countSource, IssueFilter, SEVERITY_RANK } from './issues';
+import { applyFilter, countSource, IssueFilter, SEVERITY_RANK } from './issues/issue-store';
 import { reportQueries } from './report-queries';
 
 export type CountDimension = 'severity' | 'status' | 'project_code' | 'tool' | 'category';

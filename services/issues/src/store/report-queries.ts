@@ -2,7 +2,7 @@
 import { iso, pgArray, Queryable } from '@bulwark/platform';
 import type { Knex } from 'knex';
 import { NOT_COUNTED_STATUSES, STATUS } from '../domain/statuses';
-import { applyFilter, IssueFilter, issueStore } from './issues';
+import { applyFilter, IssueFilter, issueStore } from './issues/issue-store';
 
 /** Projects of a report (null: every project); duplicates are left out, as in the summary. */
 function scoped(projects: string[] | null): { sql: string; bindings: string[] } {

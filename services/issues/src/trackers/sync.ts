@@ -4,7 +4,7 @@ import { CallerScope } from '../caller-scope';
 import { bulwarkStatusFor } from '../domain/tickets';
 import { statusChanged } from '../events';
 import { historyStore } from '../store/history';
-import { issueStore } from '../store/issues';
+import { issueStore } from '../store/issues/issue-store';
 import { ticketStore, TicketRecord, TrackerRecord, trackerStore } from '../store/trackers';
 import type { TrackerAccess } from './access';
 

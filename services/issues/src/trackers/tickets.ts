@@ -12,7 +12,7 @@ import {
 import { TrackerType } from '@bulwark/contracts';
 import { groupForTickets, Grouping, renderTicket, TicketIssue } from '../domain/tickets';
 import { historyStore } from '../store/history';
-import { issueStore } from '../store/issues';
+import { issueStore } from '../store/issues/issue-store';
 import { IssueTicket, ticketClaimStore, ticketStore, TicketRecord, TrackerRecord } from '../store/trackers';
 import type { TrackerAccess } from './access';
 import { mappingFor, trackerProjects } from './scope';

@@ -3,7 +3,7 @@ import { scanningRoutes } from '@bulwark/contracts';
 import type { Checks } from '../checks';
 import type { ScanStats } from '../scan-stats';
 import type { Sboms } from '../sboms';
-import type { Scans } from '../scans';
+import type { Scans } from '../scans/scans';
 import type { CheckRecord } from '../store/checks';
 import { checkView, dependencyView, sbomView, scanView } from './views';
 

@@ -15,16 +15,16 @@ import {
 } from '@bulwark/platform';
 import { SCAN_EVENTS, toolType, writeEvent } from '@bulwark/contracts';
 import type { catalogV1 } from '@bulwark/proto';
-import type { CatalogGate } from './catalog-client';
-import { countUpload } from './scan-metrics';
-import type { Checks } from './checks';
-import { CheckRecord, checkStore } from './store/checks';
-import { findingStore, SameImport } from './store/findings';
-import { ScanQuery, ScanRecord, scanStore } from './store/scans';
-import { importKeyOf } from './scans/report-import';
-import type { ReportParser } from './scans/report-parser';
-import { completeScan, scanRef, StoredReport } from './scans/completion';
-import { ScanWorker } from './scans/scan-worker';
+import type { CatalogGate } from '../catalog-client';
+import { countUpload } from '../scan-metrics';
+import type { Checks } from '../checks';
+import { CheckRecord, checkStore } from '../store/checks';
+import { findingStore, SameImport } from '../store/findings';
+import { ScanQuery, ScanRecord, scanStore } from '../store/scans';
+import { importKeyOf } from './report-import';
+import type { ReportParser } from './report-parser';
+import { completeScan, scanRef, StoredReport } from './completion';
+import { ScanWorker } from './scan-worker';
 
 /** An upload's findings: parsed now (streamed from the file into the store), or reused from the check's scan of the same report. */
 type UploadContent =
