@@ -3,7 +3,8 @@ import { ISSUE_EVENTS, writeEvent } from '@bulwark/contracts';
 import { LinkedGate, layerVerdict } from './domain/gates';
 import type { ScanCompleted } from './ingestion/input';
 import { issueStore } from './store/issues/issue-store';
-import { gateStore, policyStore } from './store/gates';
+import { gateStore } from './store/gates';
+import { policyStore } from './store/policies';
 
 /** The verdict of a layer's quality gates after each scan. */
 export class GateEvaluation {

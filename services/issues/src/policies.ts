@@ -2,7 +2,7 @@ import { notFound, pageOf, Principal, projectSet, ServiceData } from '@bulwark/p
 import { deleteInScope } from './bulk-delete';
 import { CallerScope, CallerScopes } from './caller-scope';
 import type { QualityGates } from './quality-gates';
-import { PolicyGate, PolicyRecord, policyStore } from './store/gates';
+import { PolicyGate, PolicyRecord, policyStore } from './store/policies';
 
 export interface PolicyInput {
   name: string;

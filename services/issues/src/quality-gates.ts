@@ -13,7 +13,8 @@ import {
 import { deleteInScope } from './bulk-delete';
 import { CallerScope, CallerScopes } from './caller-scope';
 import { GateCondition, gateProjects, LinkedGate } from './domain/gates';
-import { GateLinkRecord, GateRecord, gateStore, LayerGateStateRecord, policyStore } from './store/gates';
+import { GateLinkRecord, GateRecord, gateStore, LayerGateStateRecord } from './store/gates';
+import { policyStore } from './store/policies';
 
 /** A gate with its conditions and the layers it is linked to (those of the caller's projects). */
 export interface GateDetails {

@@ -3,7 +3,7 @@ import type { IssueFilterParams, TrackerType } from '@bulwark/contracts';
 import type { GateCondition } from '../domain/gates';
 import type { IssueBasicFilterValues, IssueFilterValues } from '../issues';
 import type { GateDetails, LayerGateState } from '../quality-gates';
-import type { PolicyRecord } from '../store/gates';
+import type { PolicyRecord } from '../store/policies';
 import type { CountGroupRecord, WeekCountsRecord } from '../store/grouped-counts';
 import type { CommentRecord, HistoryRecord } from '../store/history';
 import type { IssueFilter, IssueRecord } from '../store/issues/issue-store';

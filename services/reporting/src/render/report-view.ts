@@ -3,6 +3,7 @@
  * draw this one view, so they show the same values in the same order and differ only in styling.
  */
 import { ComplianceCategory, ReportIssue, ReportSnapshot, SEVERITIES, Severity } from '../domain/snapshot';
+import { describePeriod, formatCount, formatDate, formatTimestamp, issueLocation } from './display-text';
 
 export interface ReportColumn {
   label: string;
@@ -77,37 +78,6 @@ export const SEVERITY_COLORS: Record<Severity, string> = {
 
 export function severityOfLabel(label: string): Severity | undefined {
   return SEVERITIES.find((severity) => SEVERITY_LABELS[severity] === label);
-}
-
-/** Timestamps as a reader wants them (UTC to the minute); text that is not a date is shown as it is. */
-function formatTimestamp(value: string): string {
-  const date = new Date(value);
-  return Number.isNaN(date.getTime()) ? value : `${date.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
-}
-
-function formatDate(value: string): string {
-  const date = new Date(value);
-  return Number.isNaN(date.getTime()) ? value : date.toISOString().slice(0, 10);
-}
-
-function formatCount(count: number): string {
-  return count.toLocaleString('en-US');
-}
-
-function issueLocation(issue: ReportIssue): string {
-  if (issue.file_path !== null)
-    return issue.start_line === null ? issue.file_path : `${issue.file_path}:${issue.start_line}`;
-  if (issue.lib_name !== null)
-    return issue.lib_version === null ? issue.lib_name : `${issue.lib_name}@${issue.lib_version}`;
-  return '';
-}
-
-function describePeriod(report: ReportSnapshot['report']): string {
-  const range =
-    report.from === null
-      ? `until ${formatTimestamp(report.to)}`
-      : `${formatTimestamp(report.from)} – ${formatTimestamp(report.to)}`;
-  return `${report.period} (${range})`;
 }
 
 const column = (
