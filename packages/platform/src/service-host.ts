@@ -27,9 +27,16 @@ export interface ServiceHostOptions {
   migrations: Migration[];
   /** Real PostgreSQL URL; absent = embedded PostgreSQL under the data directory. */
   databaseUrl?: string;
+  /** Read with the module's own configuration, before anything starts (`readServiceHostConfig`). */
+  settings: ServiceHostConfig;
 }
 
 const hostConfigSchema = z.object({ BODY_LIMIT_BYTES: bodyLimitSetting() });
+
+export type ServiceHostConfig = z.infer<typeof hostConfigSchema>;
+
+/** The variables every service's host reads: a service module reads them with its own (see `readConfigs`). */
+export const readServiceHostConfig = (e: NodeJS.ProcessEnv): ServiceHostConfig => loadConfig(hostConfigSchema, e);
 
 /** A route's 5xx of one code is recorded at most this often per process. */
 const SERVER_ERROR_RECORD_EVERY_MS = 10_000;
@@ -53,6 +60,7 @@ export class ServiceHost implements ServiceData, ErrorRecorder {
     readonly ctx: ModuleContext,
     readonly name: ServiceName,
     readonly db: Db,
+    private readonly settings: ServiceHostConfig,
   ) {
     this.log = createLogger(name);
     this.auth = ctx.internalAuth(name);
@@ -67,7 +75,18 @@ export class ServiceHost implements ServiceData, ErrorRecorder {
       dataDir: ctx.dataDir,
       migrations: opts.migrations,
     });
-    return new ServiceHost(ctx, opts.name, db);
+    const host = new ServiceHost(ctx, opts.name, db, opts.settings);
+    // Registered first, so it runs last: every client and task of the module is stopped before its database closes.
+    ctx.onStop(async () => {
+      await host.stopSubscriptions();
+      await db.destroy();
+      host.log.info('service stopped');
+    });
+    return host;
+  }
+
+  private async stopSubscriptions(): Promise<void> {
+    for (const s of this.subscriptions.splice(0)) await s.stop();
   }
 
   /**
@@ -165,7 +184,7 @@ export class ServiceHost implements ServiceData, ErrorRecorder {
       handlers,
       internalAuth: this.auth,
       readiness: ready,
-      bodyLimitBytes: loadConfig(hostConfigSchema, this.ctx.env).BODY_LIMIT_BYTES,
+      bodyLimitBytes: this.settings.BODY_LIMIT_BYTES,
       exposeMetrics: this.ctx.metricsOnHttpPorts,
       onServerError: (answer) => this.serverError(answer),
     });
@@ -177,19 +196,14 @@ export class ServiceHost implements ServiceData, ErrorRecorder {
     this.relay.start();
     const grpcHost = this.ctx.bindHost === '0.0.0.0' ? '127.0.0.1' : this.ctx.bindHost;
     this.log.info('service started', { http: http.url, grpc: `${grpcHost}:${grpcPort}` });
-    return {
-      httpUrl: http.url,
-      grpcAddress: `${grpcHost}:${grpcPort}`,
-      ready,
-      stop: async () => {
-        await http.close();
-        await this.grpc.stop();
-        for (const s of this.subscriptions.splice(0)) await s.stop();
-        await this.relay.stop();
-        unobserve();
-        await this.db.destroy();
-        this.log.info('service stopped');
-      },
-    };
+    // One step, in this order: no request or event may arrive once the relay and the metrics are stopped.
+    this.ctx.onStop(async () => {
+      await http.close();
+      await this.grpc.stop();
+      await this.stopSubscriptions();
+      await this.relay.stop();
+      unobserve();
+    });
+    return { httpUrl: http.url, grpcAddress: `${grpcHost}:${grpcPort}`, ready };
   }
 }

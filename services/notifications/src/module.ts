@@ -1,4 +1,11 @@
-import { ModuleDefinition, openSecretBox, PeriodicTask, readOutboundPolicy, ServiceHost } from '@bulwark/platform';
+import {
+  defineModule,
+  openSecretBox,
+  readConfigs,
+  readOutboundPolicy,
+  readServiceHostConfig,
+  ServiceHost,
+} from '@bulwark/platform';
 import { NOTIFIABLE_EVENTS, onEvents, routesOf, TOPICS } from '@bulwark/contracts';
 import { notificationsV1 } from '@bulwark/proto';
 import { readNotificationsConfig } from './config';
@@ -12,35 +19,29 @@ import { errorStore } from './store/errors';
 import { eventStore } from './store/events';
 import { WebhookClient } from './webhook';
 
-export const notificationsModule: ModuleDefinition = {
+export const notificationsModule = defineModule({
   name: 'notifications',
   dependsOn: [],
-  async start(ctx) {
-    const config = readNotificationsConfig(ctx.env);
+  readConfig: (e) =>
+    readConfigs(e, {
+      config: readNotificationsConfig,
+      outbound: readOutboundPolicy,
+      hostSettings: readServiceHostConfig,
+    }),
+  async start(ctx, { config, outbound, hostSettings }) {
     const host = await ServiceHost.open(ctx, {
       name: 'notifications',
       migrations,
       databaseUrl: config.NOTIFICATIONS_DATABASE_URL,
+      settings: hostSettings,
     });
     const secrets = openSecretBox(ctx, 'notifications');
-    const webhooks = new WebhookClient(readOutboundPolicy(ctx.env));
+    const webhooks = new WebhookClient(outbound);
+    ctx.onStop(() => webhooks.close());
     const worker = new DeliveryWorker(host, ctx.cache, secrets, webhooks, host.log, host, {
       batch: config.NOTIFY_BATCH,
       maxAttempts: config.NOTIFY_MAX_ATTEMPTS,
     });
-    const delivery = new PeriodicTask('webhook delivery', config.NOTIFY_POLL_MS, () => worker.drain(), host.log);
-    const retention = new PeriodicTask(
-      'events retention',
-      3_600_000,
-      () => eventStore.purge(host.db, config.NOTIFY_EVENTS_RETENTION_DAYS),
-      host.log,
-    );
-    const errorsRetention = new PeriodicTask(
-      'error log retention',
-      3_600_000,
-      () => errorStore.purge(host.db, config.ERRORS_LOG_RETENTION_DAYS),
-      host.log,
-    );
     host.grpc.add(notificationsV1.NotificationsServiceService, 'bulwark.notifications.v1.NotificationsService', {});
     await host.consume(
       'security-events',
@@ -52,18 +53,9 @@ export const notificationsModule: ModuleDefinition = {
       routesOf('notifications'),
       notificationsHandlers(host.db, new Notifiers(host.db, secrets, webhooks, config.NOTIFY_SECRET_ROTATION_HOURS)),
     );
-    delivery.start();
-    retention.start();
-    errorsRetention.start();
-    return {
-      ...started,
-      stop: async () => {
-        await delivery.stop();
-        await retention.stop();
-        await errorsRetention.stop();
-        await started.stop();
-        await webhooks.close();
-      },
-    };
+    ctx.every('webhook delivery', config.NOTIFY_POLL_MS, () => worker.drain());
+    ctx.every('events retention', 3_600_000, () => eventStore.purge(host.db, config.NOTIFY_EVENTS_RETENTION_DAYS));
+    ctx.every('error log retention', 3_600_000, () => errorStore.purge(host.db, config.ERRORS_LOG_RETENTION_DAYS));
+    return started;
   },
-};
+});
