@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { InternalAuth } from './auth';
-import { loadConfig } from './config';
+import { env as platformEnv, loadConfig, readConfigs } from './config';
 import { handleOnce, InboxEffect, InboxWrite } from './bus/inbox';
 import { AppError, errorMessage } from './errors';
 import { ERROR_RECORDED, ErrorRecorder, OperationalError, recordError } from './errors-log';
@@ -21,22 +21,45 @@ import { createLogger, Logger } from './logging';
 import { observeServiceStores } from './observability/service-metrics';
 import type { ModuleContext, ServiceName, StartedModule } from './module';
 import type { ServiceData } from './service-data';
+import { readOutboundPolicy } from './outbound/policy';
 
-export interface ServiceHostOptions {
+/** What the host of one service reads from the environment, before anything starts (`readServiceConfig`). */
+export interface ServiceHostConfig {
   name: ServiceName;
-  migrations: Migration[];
-  /** Real PostgreSQL URL; absent = embedded PostgreSQL under the data directory. */
+  /** Real PostgreSQL URL (`<SERVICE>_DATABASE_URL`); absent = embedded PostgreSQL under the data directory. */
   databaseUrl?: string;
-  /** Read with the module's own configuration, before anything starts (`readServiceHostConfig`). */
-  settings: ServiceHostConfig;
+  bodyLimitBytes: number;
 }
 
-const hostConfigSchema = z.object({ BODY_LIMIT_BYTES: bodyLimitSetting() });
+type Reader = (env: NodeJS.ProcessEnv) => unknown;
 
-export type ServiceHostConfig = z.infer<typeof hostConfigSchema>;
+/** The host's variables alone, for a service that reads no outbound policy. */
+export function readServiceHostConfig(env: NodeJS.ProcessEnv, name: ServiceName): ServiceHostConfig {
+  const urlKey = `${name.toUpperCase()}_DATABASE_URL`;
+  const config = readConfigs(env, {
+    databaseUrl: (e) => loadConfig(z.object({ [urlKey]: platformEnv.url() }), e)[urlKey],
+    bodyLimitBytes: (e) => loadConfig(z.object({ BODY_LIMIT_BYTES: bodyLimitSetting() }), e).BODY_LIMIT_BYTES,
+  });
+  return { name, ...config };
+}
 
-/** The variables every service's host reads: a service module reads them with its own (see `readConfigs`). */
-export const readServiceHostConfig = (e: NodeJS.ProcessEnv): ServiceHostConfig => loadConfig(hostConfigSchema, e);
+/**
+ * A service module's configuration: its own variables (`config`), the outbound policy and its host's
+ * settings, and any `more` it needs, with every bad variable of them all in one ConfigError.
+ */
+export function readServiceConfig<C, M extends Record<string, Reader> = Record<never, Reader>>(
+  env: NodeJS.ProcessEnv,
+  name: ServiceName,
+  own: (env: NodeJS.ProcessEnv) => C,
+  more?: M,
+) {
+  return readConfigs(env, {
+    ...(more as M),
+    config: own,
+    outbound: readOutboundPolicy,
+    host: (e: NodeJS.ProcessEnv) => readServiceHostConfig(e, name),
+  });
+}
 
 /** A route's 5xx of one code is recorded at most this often per process. */
 const SERVER_ERROR_RECORD_EVERY_MS = 10_000;
@@ -60,7 +83,7 @@ export class ServiceHost implements ServiceData, ErrorRecorder {
     readonly ctx: ModuleContext,
     readonly name: ServiceName,
     readonly db: Db,
-    private readonly settings: ServiceHostConfig,
+    private readonly bodyLimitBytes: number,
   ) {
     this.log = createLogger(name);
     this.auth = ctx.internalAuth(name);
@@ -68,14 +91,9 @@ export class ServiceHost implements ServiceData, ErrorRecorder {
     this.relay = new OutboxRelay(db, ctx.bus, { service: name });
   }
 
-  static async open(ctx: ModuleContext, opts: ServiceHostOptions): Promise<ServiceHost> {
-    const db = await openDatabase({
-      service: opts.name,
-      url: opts.databaseUrl,
-      dataDir: ctx.dataDir,
-      migrations: opts.migrations,
-    });
-    const host = new ServiceHost(ctx, opts.name, db, opts.settings);
+  static async open(ctx: ModuleContext, config: ServiceHostConfig, migrations: Migration[]): Promise<ServiceHost> {
+    const db = await openDatabase({ service: config.name, url: config.databaseUrl, dataDir: ctx.dataDir, migrations });
+    const host = new ServiceHost(ctx, config.name, db, config.bodyLimitBytes);
     // Registered first, so it runs last: every client and task of the module is stopped before its database closes.
     ctx.onStop(async () => {
       await host.stopSubscriptions();
@@ -184,7 +202,7 @@ export class ServiceHost implements ServiceData, ErrorRecorder {
       handlers,
       internalAuth: this.auth,
       readiness: ready,
-      bodyLimitBytes: this.settings.BODY_LIMIT_BYTES,
+      bodyLimitBytes: this.bodyLimitBytes,
       exposeMetrics: this.ctx.metricsOnHttpPorts,
       onServerError: (answer) => this.serverError(answer),
     });

@@ -3,9 +3,7 @@ import {
   EgressProxy,
   identityLicenseGate,
   openSecretBox,
-  readConfigs,
-  readOutboundPolicy,
-  readServiceHostConfig,
+  readServiceConfig,
   ServiceHost,
 } from '@bulwark/platform';
 import { routesOf } from '@bulwark/contracts';
@@ -26,16 +24,10 @@ import { Tools } from './tools';
 export const catalogModule = defineModule({
   name: 'catalog',
   dependsOn: [],
-  readConfig: (e) =>
-    readConfigs(e, { config: readCatalogConfig, outbound: readOutboundPolicy, hostSettings: readServiceHostConfig }),
-  async start(ctx, { config, outbound, hostSettings }) {
+  readConfig: (e) => readServiceConfig(e, 'catalog', readCatalogConfig),
+  async start(ctx, { config, outbound, host: hostConfig }) {
     const secrets = openSecretBox(ctx, 'catalog');
-    const host = await ServiceHost.open(ctx, {
-      name: 'catalog',
-      migrations,
-      databaseUrl: config.CATALOG_DATABASE_URL,
-      settings: hostSettings,
-    });
+    const host = await ServiceHost.open(ctx, hostConfig, migrations);
     const checks = scanningChecksLookup(ctx, host.auth);
     ctx.onStop(() => checks.close());
     const license = identityLicenseGate(ctx, host.auth);

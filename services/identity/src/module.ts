@@ -4,9 +4,7 @@ import {
   GrpcClientHandle,
   loadOrCreateSecret,
   openSecretBox,
-  readConfigs,
-  readOutboundPolicy,
-  readServiceHostConfig,
+  readServiceConfig,
   requireSetting,
   ServiceHost,
 } from '@bulwark/platform';
@@ -35,22 +33,14 @@ export const identityModule = defineModule({
   // The catalog's project tags decide which projects a user group covers (see events/project-tags.ts).
   dependsOn: ['catalog'],
   readConfig: (e, { singleProcess }) =>
-    readConfigs(e, {
-      config: readIdentityConfig,
+    readServiceConfig(e, 'identity', readIdentityConfig, {
       // Replicas must share the signing secret; only the single-process mode may generate its own.
-      sharedJwtSecret: (env) =>
+      sharedJwtSecret: (env: NodeJS.ProcessEnv) =>
         singleProcess ||
         requireSetting(env.IDENTITY_JWT_SECRET, 'IDENTITY_JWT_SECRET', 'when identity runs as its own process'),
-      outbound: readOutboundPolicy,
-      hostSettings: readServiceHostConfig,
     }),
-  async start(ctx, { config, outbound, hostSettings }) {
-    const host = await ServiceHost.open(ctx, {
-      name: 'identity',
-      migrations,
-      databaseUrl: config.IDENTITY_DATABASE_URL,
-      settings: hostSettings,
-    });
+  async start(ctx, { config, outbound, host: hostConfig }) {
+    const host = await ServiceHost.open(ctx, hostConfig, migrations);
     const jwtSecret = config.IDENTITY_JWT_SECRET ?? loadOrCreateSecret(ctx.dataDir, 'identity-jwt');
     const secrets = openSecretBox(ctx, 'identity');
     const directory = new DirectoryLogins(host, secrets, new LdapDirectory(outbound), config, host.log, host);

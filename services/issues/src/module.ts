@@ -1,12 +1,4 @@
-import {
-  createGrpcClient,
-  defineModule,
-  openSecretBox,
-  readConfigs,
-  readOutboundPolicy,
-  readServiceHostConfig,
-  ServiceHost,
-} from '@bulwark/platform';
+import { createGrpcClient, defineModule, openSecretBox, readServiceConfig, ServiceHost } from '@bulwark/platform';
 import { onEvents, routesOf, SCAN_EVENTS, TOPICS } from '@bulwark/contracts';
 import { catalogV1, issuesV1, scanningV1 } from '@bulwark/proto';
 import { CallerScopes } from './caller-scope';
@@ -31,15 +23,9 @@ import { trackerUseCases } from './trackers/use-cases';
 export const issuesModule = defineModule({
   name: 'issues',
   dependsOn: ['catalog', 'scanning'],
-  readConfig: (e) =>
-    readConfigs(e, { config: readIssuesConfig, outbound: readOutboundPolicy, hostSettings: readServiceHostConfig }),
-  async start(ctx, { config, outbound, hostSettings }) {
-    const host = await ServiceHost.open(ctx, {
-      name: 'issues',
-      migrations,
-      databaseUrl: config.ISSUES_DATABASE_URL,
-      settings: hostSettings,
-    });
+  readConfig: (e) => readServiceConfig(e, 'issues', readIssuesConfig),
+  async start(ctx, { config, outbound, host: hostConfig }) {
+    const host = await ServiceHost.open(ctx, hostConfig, migrations);
     const scanning = createGrpcClient(
       scanningV1.ScanningServiceService,
       'scanning',

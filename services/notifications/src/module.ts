@@ -1,11 +1,4 @@
-import {
-  defineModule,
-  openSecretBox,
-  readConfigs,
-  readOutboundPolicy,
-  readServiceHostConfig,
-  ServiceHost,
-} from '@bulwark/platform';
+import { defineModule, openSecretBox, readServiceConfig, ServiceHost } from '@bulwark/platform';
 import { NOTIFIABLE_EVENTS, onEvents, routesOf, TOPICS } from '@bulwark/contracts';
 import { notificationsV1 } from '@bulwark/proto';
 import { readNotificationsConfig } from './config';
@@ -22,19 +15,9 @@ import { WebhookClient } from './webhook';
 export const notificationsModule = defineModule({
   name: 'notifications',
   dependsOn: [],
-  readConfig: (e) =>
-    readConfigs(e, {
-      config: readNotificationsConfig,
-      outbound: readOutboundPolicy,
-      hostSettings: readServiceHostConfig,
-    }),
-  async start(ctx, { config, outbound, hostSettings }) {
-    const host = await ServiceHost.open(ctx, {
-      name: 'notifications',
-      migrations,
-      databaseUrl: config.NOTIFICATIONS_DATABASE_URL,
-      settings: hostSettings,
-    });
+  readConfig: (e) => readServiceConfig(e, 'notifications', readNotificationsConfig),
+  async start(ctx, { config, outbound, host: hostConfig }) {
+    const host = await ServiceHost.open(ctx, hostConfig, migrations);
     const secrets = openSecretBox(ctx, 'notifications');
     const webhooks = new WebhookClient(outbound);
     ctx.onStop(() => webhooks.close());

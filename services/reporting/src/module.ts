@@ -10,14 +10,10 @@ import { Reports } from './reports';
 export const reportingModule = defineModule({
   name: 'reporting',
   dependsOn: ['catalog', 'issues'],
-  readConfig: (e) => readConfigs(e, { config: readReportingConfig, hostSettings: readServiceHostConfig }),
-  async start(ctx, { config, hostSettings }) {
-    const host = await ServiceHost.open(ctx, {
-      name: 'reporting',
-      migrations,
-      databaseUrl: config.REPORTING_DATABASE_URL,
-      settings: hostSettings,
-    });
+  readConfig: (e) =>
+    readConfigs(e, { config: readReportingConfig, host: (env) => readServiceHostConfig(env, 'reporting') }),
+  async start(ctx, { config, host: hostConfig }) {
+    const host = await ServiceHost.open(ctx, hostConfig, migrations);
     const issues = createGrpcClient(issuesV1.IssuesServiceService, 'issues', ctx.peer('issues').grpcAddress, host.auth);
     ctx.onStop(() => issues.close());
     const catalog = createGrpcClient(

@@ -6,9 +6,7 @@ import {
   identityLicenseGate,
   Logger,
   openSecretBox,
-  readConfigs,
-  readOutboundPolicy,
-  readServiceHostConfig,
+  readServiceConfig,
   ServiceHost,
 } from '@bulwark/platform';
 import { routesOf, TOPICS } from '@bulwark/contracts';
@@ -56,15 +54,9 @@ async function openSandbox(
 export const scanningModule = defineModule({
   name: 'scanning',
   dependsOn: ['catalog'],
-  readConfig: (e) =>
-    readConfigs(e, { config: readScanningConfig, outbound: readOutboundPolicy, hostSettings: readServiceHostConfig }),
-  async start(ctx, { config, outbound, hostSettings }) {
-    const host = await ServiceHost.open(ctx, {
-      name: 'scanning',
-      migrations,
-      databaseUrl: config.SCANNING_DATABASE_URL,
-      settings: hostSettings,
-    });
+  readConfig: (e) => readServiceConfig(e, 'scanning', readScanningConfig),
+  async start(ctx, { config, outbound, host: hostConfig }) {
+    const host = await ServiceHost.open(ctx, hostConfig, migrations);
     const secrets = openSecretBox(ctx, 'scanning');
     const catalogClient = createGrpcClient(
       catalogV1.CatalogServiceService,
