@@ -54,7 +54,7 @@ export function readServiceConfig<C, M extends Record<string, Reader> = Record<n
   more?: M,
 ) {
   return readConfigs(env, {
-    ...(more as M),
+    ...more,
     config: own,
     outbound: readOutboundPolicy,
     host: (e: NodeJS.ProcessEnv) => readServiceHostConfig(e, name),
