@@ -14,7 +14,6 @@ export interface ModuleContext {
   readonly bindHost: string;
   readonly bus: EventBus;
   readonly cache: Cache;
-  readonly env: NodeJS.ProcessEnv;
   /** True when `/metrics` is answered on each HTTP port; false when the process serves it on METRICS_PORT. */
   readonly metricsOnHttpPorts: boolean;
   internalAuth(self: string): InternalAuth;

@@ -22,6 +22,7 @@ import { observeServiceStores } from './observability/service-metrics';
 import type { ModuleContext, ServiceName, StartedModule } from './module';
 import type { ServiceData } from './service-data';
 import { readOutboundPolicy } from './outbound/policy';
+import { readMasterKeys } from './crypto';
 
 /** What the host of one service reads from the environment, before anything starts (`readServiceConfig`). */
 export interface ServiceHostConfig {
@@ -44,11 +45,13 @@ export function readServiceHostConfig(env: NodeJS.ProcessEnv, name: ServiceName)
 }
 
 /**
- * A service module's configuration: its own variables (`config`), the outbound policy and its host's
- * settings, and any `more` it needs, with every bad variable of them all in one ConfigError.
+ * A service module's configuration: its own variables (`config`), the outbound policy, its host's
+ * settings, the master keys of its SecretBox and any `more` it needs, with every bad variable of them
+ * all in one ConfigError.
  */
 export function readServiceConfig<C, M extends Record<string, Reader> = Record<never, Reader>>(
   env: NodeJS.ProcessEnv,
+  mode: { singleProcess: boolean },
   name: ServiceName,
   own: (env: NodeJS.ProcessEnv) => C,
   more?: M,
@@ -58,6 +61,7 @@ export function readServiceConfig<C, M extends Record<string, Reader> = Record<n
     config: own,
     outbound: readOutboundPolicy,
     host: (e: NodeJS.ProcessEnv) => readServiceHostConfig(e, name),
+    masterKeys: (e: NodeJS.ProcessEnv) => readMasterKeys(e, mode, name),
   });
 }
 

@@ -202,7 +202,6 @@ export async function startRuntime(environment: NodeJS.ProcessEnv = process.env)
     bindHost: cfg.BULWARK_BIND_HOST,
     bus,
     cache,
-    env: environment,
     metricsOnHttpPorts: cfg.METRICS_PORT === undefined,
     internalAuth: (self) => new InternalAuth(secret, self),
     listenPort(module, kind) {

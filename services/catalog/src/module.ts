@@ -24,9 +24,9 @@ import { Tools } from './tools';
 export const catalogModule = defineModule({
   name: 'catalog',
   dependsOn: [],
-  readConfig: (e) => readServiceConfig(e, 'catalog', readCatalogConfig),
-  async start(ctx, { config, outbound, host: hostConfig }) {
-    const secrets = openSecretBox(ctx, 'catalog');
+  readConfig: (e, mode) => readServiceConfig(e, mode, 'catalog', readCatalogConfig),
+  async start(ctx, { config, outbound, host: hostConfig, masterKeys }) {
+    const secrets = openSecretBox(masterKeys, ctx.dataDir);
     const host = await ServiceHost.open(ctx, hostConfig, migrations);
     const checks = scanningChecksLookup(ctx, host.auth);
     ctx.onStop(() => checks.close());

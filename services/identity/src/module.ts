@@ -33,16 +33,16 @@ export const identityModule = defineModule({
   // The catalog's project tags decide which projects a user group covers (see events/project-tags.ts).
   dependsOn: ['catalog'],
   readConfig: (e, { singleProcess }) =>
-    readServiceConfig(e, 'identity', readIdentityConfig, {
+    readServiceConfig(e, { singleProcess }, 'identity', readIdentityConfig, {
       // Replicas must share the signing secret; only the single-process mode may generate its own.
       sharedJwtSecret: (env: NodeJS.ProcessEnv) =>
         singleProcess ||
         requireSetting(env.IDENTITY_JWT_SECRET, 'IDENTITY_JWT_SECRET', 'when identity runs as its own process'),
     }),
-  async start(ctx, { config, outbound, host: hostConfig }) {
+  async start(ctx, { config, outbound, host: hostConfig, masterKeys }) {
     const host = await ServiceHost.open(ctx, hostConfig, migrations);
     const jwtSecret = config.IDENTITY_JWT_SECRET ?? loadOrCreateSecret(ctx.dataDir, 'identity-jwt');
-    const secrets = openSecretBox(ctx, 'identity');
+    const secrets = openSecretBox(masterKeys, ctx.dataDir);
     const directory = new DirectoryLogins(host, secrets, new LdapDirectory(outbound), config, host.log, host);
     const sso = new SingleSignOn(host, secrets, new OidcClient(outbound), config, host.log);
     const changes = new RightsChanges(host, ctx.cache);

@@ -23,8 +23,8 @@ import { trackerUseCases } from './trackers/use-cases';
 export const issuesModule = defineModule({
   name: 'issues',
   dependsOn: ['catalog', 'scanning'],
-  readConfig: (e) => readServiceConfig(e, 'issues', readIssuesConfig),
-  async start(ctx, { config, outbound, host: hostConfig }) {
+  readConfig: (e, mode) => readServiceConfig(e, mode, 'issues', readIssuesConfig),
+  async start(ctx, { config, outbound, host: hostConfig, masterKeys }) {
     const host = await ServiceHost.open(ctx, hostConfig, migrations);
     const scanning = createGrpcClient(
       scanningV1.ScanningServiceService,
@@ -52,7 +52,7 @@ export const issuesModule = defineModule({
     ctx.onStop(() => trackerHttp.close());
     const trackers = trackerUseCases({
       data: host,
-      secrets: openSecretBox(ctx, 'issues'),
+      secrets: openSecretBox(masterKeys, ctx.dataDir),
       policy: outbound,
       http: trackerHttp,
       log: host.log,

@@ -15,10 +15,10 @@ import { WebhookClient } from './webhook';
 export const notificationsModule = defineModule({
   name: 'notifications',
   dependsOn: [],
-  readConfig: (e) => readServiceConfig(e, 'notifications', readNotificationsConfig),
-  async start(ctx, { config, outbound, host: hostConfig }) {
+  readConfig: (e, mode) => readServiceConfig(e, mode, 'notifications', readNotificationsConfig),
+  async start(ctx, { config, outbound, host: hostConfig, masterKeys }) {
     const host = await ServiceHost.open(ctx, hostConfig, migrations);
-    const secrets = openSecretBox(ctx, 'notifications');
+    const secrets = openSecretBox(masterKeys, ctx.dataDir);
     const webhooks = new WebhookClient(outbound);
     ctx.onStop(() => webhooks.close());
     const worker = new DeliveryWorker(host, ctx.cache, secrets, webhooks, host.log, host, {

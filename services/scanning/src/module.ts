@@ -54,10 +54,10 @@ async function openSandbox(
 export const scanningModule = defineModule({
   name: 'scanning',
   dependsOn: ['catalog'],
-  readConfig: (e) => readServiceConfig(e, 'scanning', readScanningConfig),
-  async start(ctx, { config, outbound, host: hostConfig }) {
+  readConfig: (e, mode) => readServiceConfig(e, mode, 'scanning', readScanningConfig),
+  async start(ctx, { config, outbound, host: hostConfig, masterKeys }) {
     const host = await ServiceHost.open(ctx, hostConfig, migrations);
-    const secrets = openSecretBox(ctx, 'scanning');
+    const secrets = openSecretBox(masterKeys, ctx.dataDir);
     const catalogClient = createGrpcClient(
       catalogV1.CatalogServiceService,
       'catalog',
