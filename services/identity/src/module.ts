@@ -32,11 +32,11 @@ export const identityModule = defineModule({
   name: 'identity',
   // The catalog's project tags decide which projects a user group covers (see events/project-tags.ts).
   dependsOn: ['catalog'],
-  readConfig: (e, { singleProcess }) =>
-    readServiceConfig(e, { singleProcess }, 'identity', readIdentityConfig, {
+  readConfig: (e, mode) =>
+    readServiceConfig(e, mode, 'identity', readIdentityConfig, {
       // Replicas must share the signing secret; only the single-process mode may generate its own.
       sharedJwtSecret: (env: NodeJS.ProcessEnv) =>
-        singleProcess ||
+        mode.singleProcess ||
         requireSetting(env.IDENTITY_JWT_SECRET, 'IDENTITY_JWT_SECRET', 'when identity runs as its own process'),
     }),
   async start(ctx, { config, outbound, host: hostConfig, masterKeys }) {
