@@ -1,4 +1,4 @@
-import { createGrpcClient, createLogger, listen, ModuleDefinition, SERVICE_NAMES } from '@bulwark/platform';
+import { createGrpcClient, createLogger, defineModule, listen, SERVICE_NAMES } from '@bulwark/platform';
 import { BULWARK_VERSION, ROUTES } from '@bulwark/contracts';
 import { identityV1 } from '@bulwark/proto';
 import { Authenticator } from './auth/authenticator';
@@ -6,11 +6,11 @@ import { readGatewayConfig } from './config';
 import { createGatewayApp } from './http/app';
 import { consoleBuilt, findConsoleDir } from './http/console';
 
-export const gatewayModule: ModuleDefinition = {
+export const gatewayModule = defineModule({
   name: 'gateway',
   dependsOn: [...SERVICE_NAMES],
-  async start(ctx) {
-    const config = readGatewayConfig(ctx.env);
+  readConfig: readGatewayConfig,
+  async start(ctx, config) {
     const log = createLogger('gateway');
     const internalAuth = ctx.internalAuth('gateway');
     const identity = createGrpcClient(
@@ -19,6 +19,7 @@ export const gatewayModule: ModuleDefinition = {
       ctx.peer('identity').grpcAddress,
       internalAuth,
     );
+    ctx.onStop(() => identity.close());
     const consoleDir = findConsoleDir(config.CONSOLE_DIR);
     if (!consoleBuilt(consoleDir)) log.warn('console not built: / answers 404', { consoleDir });
     const upstreams = Object.fromEntries(SERVICE_NAMES.map((s) => [s, ctx.peer(s).httpUrl]));
@@ -56,18 +57,13 @@ export const gatewayModule: ModuleDefinition = {
       consoleDir: consoleBuilt(consoleDir) ? consoleDir : undefined,
     });
     const server = await listen(app, config.GATEWAY_HOST, config.PORT);
+    ctx.onStop(() => server.close());
     log.info('gateway listening', {
       url: server.url,
       api: `${server.url}/api/v1`,
       swagger: `${server.url}/api/v1/swagger/index.html`,
       console: `${server.url}/`,
     });
-    return {
-      httpUrl: server.url,
-      stop: async () => {
-        await server.close();
-        identity.close();
-      },
-    };
+    return { httpUrl: server.url };
   },
-};
+});

@@ -24,6 +24,30 @@ export function loadConfig<S extends z.ZodObject>(schema: S, env: NodeJS.Process
   return parsed.data;
 }
 
+type Reader = (env: NodeJS.ProcessEnv) => unknown;
+
+/**
+ * Runs every reader even when one fails, so one ConfigError names every bad variable of them all; a
+ * problem two readers share (a variable both read) is named once.
+ */
+export function readConfigs<R extends Record<string, Reader>>(
+  env: NodeJS.ProcessEnv,
+  readers: R,
+): { [K in keyof R]: ReturnType<R[K]> } {
+  const problems: string[] = [];
+  const values: Record<string, unknown> = {};
+  for (const [key, read] of Object.entries(readers)) {
+    try {
+      values[key] = read(env);
+    } catch (err) {
+      if (!(err instanceof ConfigError)) throw err;
+      problems.push(...err.problems);
+    }
+  }
+  if (problems.length > 0) throw new ConfigError([...new Set(problems)]);
+  return values as { [K in keyof R]: ReturnType<R[K]> };
+}
+
 /** Environment values are strings: these read the common shapes. */
 export const env = {
   port: (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback),

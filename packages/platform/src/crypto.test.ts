@@ -4,7 +4,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 import { ConfigError } from './config';
-import { openSecretBox, parseMasterKey, SecretBox } from './crypto';
+import { openSecretBox, parseMasterKey, readMasterKeys, SecretBox } from './crypto';
+
+/** The box a module gets: its keys read before anything starts, then opened on its data directory. */
+const boxOf = (settings: { singleProcess: boolean; dataDir: string; env: NodeJS.ProcessEnv }, service: string) =>
+  openSecretBox(readMasterKeys(settings.env, settings, service), settings.dataDir);
 
 describe('SecretBox (AES-256-GCM secrets at rest)', () => {
   const key = randomBytes(32);
@@ -55,23 +59,20 @@ describe('SecretBox (AES-256-GCM secrets at rest)', () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'secret-box-'));
     try {
       const configured = key.toString('base64');
-      const sealed = openSecretBox(
-        { singleProcess: false, dataDir, env: { BULWARK_MASTER_KEY: configured } },
-        'catalog',
-      ).seal('s');
+      const sealed = boxOf({ singleProcess: false, dataDir, env: { BULWARK_MASTER_KEY: configured } }, 'catalog').seal(
+        's',
+      );
       expect(new SecretBox(key).open(sealed)).to.equal('s');
-      expect(() => openSecretBox({ singleProcess: false, dataDir, env: {} }, 'catalog')).to.throw(
+      expect(() => boxOf({ singleProcess: false, dataDir, env: {} }, 'catalog')).to.throw(
         ConfigError,
         /BULWARK_MASTER_KEY: required when catalog runs as its own process/,
       );
       expect(() =>
-        openSecretBox({ singleProcess: true, dataDir, env: { BULWARK_MASTER_KEY: 'c2hvcnQ=' } }, 'catalog'),
+        boxOf({ singleProcess: true, dataDir, env: { BULWARK_MASTER_KEY: 'c2hvcnQ=' } }, 'catalog'),
       ).to.throw(ConfigError, /BULWARK_MASTER_KEY must be base64 of 32/);
-      const first = openSecretBox({ singleProcess: true, dataDir, env: {} }, 'catalog');
+      const first = boxOf({ singleProcess: true, dataDir, env: {} }, 'catalog');
       expect(fs.statSync(path.join(dataDir, 'secrets', 'master-key')).mode & 0o777).to.equal(0o600);
-      expect(openSecretBox({ singleProcess: true, dataDir, env: {} }, 'catalog').open(first.seal('again'))).to.equal(
-        'again',
-      );
+      expect(boxOf({ singleProcess: true, dataDir, env: {} }, 'catalog').open(first.seal('again'))).to.equal('again');
     } finally {
       fs.rmSync(dataDir, { recursive: true, force: true });
     }

@@ -74,35 +74,49 @@ export class SecretBox {
   }
 }
 
+/** The configured master keys; `current` absent only in the single-process mode, which generates its own. */
+export interface MasterKeys {
+  current?: Buffer;
+  previous: Buffer[];
+}
+
 /**
- * The deployment's SecretBox: `BULWARK_MASTER_KEY` (and `BULWARK_PREVIOUS_MASTER_KEYS` while rotating).
- * Only the single-process mode may generate its own key into the data directory; processes of a
- * scaled deployment must share one, so there it is required.
+ * `BULWARK_MASTER_KEY` (and `BULWARK_PREVIOUS_MASTER_KEYS` while rotating), checked before anything
+ * starts. Only the single-process mode may generate its own key into the data directory; processes of
+ * a scaled deployment must share one, so there it is required.
  */
-export function openSecretBox(
-  ctx: { singleProcess: boolean; dataDir: string; env: NodeJS.ProcessEnv },
-  service: string,
-): SecretBox {
-  const configured = ctx.env.BULWARK_MASTER_KEY || undefined;
-  if (!configured && !ctx.singleProcess) {
-    throw new ConfigError([
-      `BULWARK_MASTER_KEY: required when ${service} runs as its own process (base64 of 32 bytes)`,
-    ]);
-  }
-  const current = configured ?? loadOrCreateSecret(ctx.dataDir, 'master-key');
-  const previous = (ctx.env.BULWARK_PREVIOUS_MASTER_KEYS ?? '')
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean);
+export function readMasterKeys(env: NodeJS.ProcessEnv, mode: { singleProcess: boolean }, service: string): MasterKeys {
+  const problems: string[] = [];
   const parse = (text: string, name: string) => {
     try {
       return parseMasterKey(text, name);
     } catch (err) {
-      throw new ConfigError([(err as Error).message]);
+      problems.push((err as Error).message);
+      return undefined;
     }
   };
-  return new SecretBox(
-    parse(current, 'BULWARK_MASTER_KEY'),
-    previous.map((k, i) => parse(k, `BULWARK_PREVIOUS_MASTER_KEYS[${i}]`)),
-  );
+  const configured = env.BULWARK_MASTER_KEY || undefined;
+  if (!configured && !mode.singleProcess)
+    problems.push(`BULWARK_MASTER_KEY: required when ${service} runs as its own process (base64 of 32 bytes)`);
+  const current = configured === undefined ? undefined : parse(configured, 'BULWARK_MASTER_KEY');
+  const previous = (env.BULWARK_PREVIOUS_MASTER_KEYS ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .map((k, i) => parse(k, `BULWARK_PREVIOUS_MASTER_KEYS[${i}]`));
+  if (problems.length > 0) throw new ConfigError(problems);
+  return { current, previous: previous.filter((k): k is Buffer => k !== undefined) };
+}
+
+/** The deployment's SecretBox: the configured key, or (single-process mode) the one kept in the data directory. */
+export function openSecretBox(keys: MasterKeys, dataDir: string): SecretBox {
+  if (keys.current) return new SecretBox(keys.current, keys.previous);
+  try {
+    return new SecretBox(
+      parseMasterKey(loadOrCreateSecret(dataDir, 'master-key'), 'BULWARK_MASTER_KEY'),
+      keys.previous,
+    );
+  } catch (err) {
+    throw new ConfigError([(err as Error).message]);
+  }
 }

@@ -7,6 +7,7 @@ export * from './errors-log';
 export * from './license-gate';
 export * from './logging';
 export * from './module';
+export * from './lifecycle';
 export * from './service-data';
 export * from './service-host';
 export * from './db/database';

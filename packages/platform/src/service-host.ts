@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { InternalAuth } from './auth';
-import { loadConfig } from './config';
+import { env as platformEnv, loadConfig, readConfigs } from './config';
 import { handleOnce, InboxEffect, InboxWrite } from './bus/inbox';
 import { AppError, errorMessage } from './errors';
 import { ERROR_RECORDED, ErrorRecorder, OperationalError, recordError } from './errors-log';
@@ -21,15 +21,49 @@ import { createLogger, Logger } from './logging';
 import { observeServiceStores } from './observability/service-metrics';
 import type { ModuleContext, ServiceName, StartedModule } from './module';
 import type { ServiceData } from './service-data';
+import { readOutboundPolicy } from './outbound/policy';
+import { readMasterKeys } from './crypto';
 
-export interface ServiceHostOptions {
+/** What the host of one service reads from the environment, before anything starts (`readServiceConfig`). */
+export interface ServiceHostConfig {
   name: ServiceName;
-  migrations: Migration[];
-  /** Real PostgreSQL URL; absent = embedded PostgreSQL under the data directory. */
+  /** Real PostgreSQL URL (`<SERVICE>_DATABASE_URL`); absent = embedded PostgreSQL under the data directory. */
   databaseUrl?: string;
+  bodyLimitBytes: number;
 }
 
-const hostConfigSchema = z.object({ BODY_LIMIT_BYTES: bodyLimitSetting() });
+type Reader = (env: NodeJS.ProcessEnv) => unknown;
+
+/** The host's variables alone, for a service that reads no outbound policy. */
+export function readServiceHostConfig(env: NodeJS.ProcessEnv, name: ServiceName): ServiceHostConfig {
+  const urlKey = `${name.toUpperCase()}_DATABASE_URL`;
+  const config = readConfigs(env, {
+    databaseUrl: (e) => loadConfig(z.object({ [urlKey]: platformEnv.url() }), e)[urlKey],
+    bodyLimitBytes: (e) => loadConfig(z.object({ BODY_LIMIT_BYTES: bodyLimitSetting() }), e).BODY_LIMIT_BYTES,
+  });
+  return { name, ...config };
+}
+
+/**
+ * A service module's configuration: its own variables (`config`), the outbound policy, its host's
+ * settings, the master keys of its SecretBox and any `more` it needs, with every bad variable of them
+ * all in one ConfigError.
+ */
+export function readServiceConfig<C, M extends Record<string, Reader> = Record<never, Reader>>(
+  env: NodeJS.ProcessEnv,
+  mode: { singleProcess: boolean },
+  name: ServiceName,
+  own: (env: NodeJS.ProcessEnv) => C,
+  more?: M,
+) {
+  return readConfigs(env, {
+    ...more,
+    config: own,
+    outbound: readOutboundPolicy,
+    host: (e: NodeJS.ProcessEnv) => readServiceHostConfig(e, name),
+    masterKeys: (e: NodeJS.ProcessEnv) => readMasterKeys(e, mode, name),
+  });
+}
 
 /** A route's 5xx of one code is recorded at most this often per process. */
 const SERVER_ERROR_RECORD_EVERY_MS = 10_000;
@@ -53,6 +87,7 @@ export class ServiceHost implements ServiceData, ErrorRecorder {
     readonly ctx: ModuleContext,
     readonly name: ServiceName,
     readonly db: Db,
+    private readonly bodyLimitBytes: number,
   ) {
     this.log = createLogger(name);
     this.auth = ctx.internalAuth(name);
@@ -60,14 +95,20 @@ export class ServiceHost implements ServiceData, ErrorRecorder {
     this.relay = new OutboxRelay(db, ctx.bus, { service: name });
   }
 
-  static async open(ctx: ModuleContext, opts: ServiceHostOptions): Promise<ServiceHost> {
-    const db = await openDatabase({
-      service: opts.name,
-      url: opts.databaseUrl,
-      dataDir: ctx.dataDir,
-      migrations: opts.migrations,
+  static async open(ctx: ModuleContext, config: ServiceHostConfig, migrations: Migration[]): Promise<ServiceHost> {
+    const db = await openDatabase({ service: config.name, url: config.databaseUrl, dataDir: ctx.dataDir, migrations });
+    const host = new ServiceHost(ctx, config.name, db, config.bodyLimitBytes);
+    // Registered first, so it runs last: every client and task of the module is stopped before its database closes.
+    ctx.onStop(async () => {
+      await host.stopSubscriptions();
+      await db.destroy();
+      host.log.info('service stopped');
     });
-    return new ServiceHost(ctx, opts.name, db);
+    return host;
+  }
+
+  private async stopSubscriptions(): Promise<void> {
+    for (const s of this.subscriptions.splice(0)) await s.stop();
   }
 
   /**
@@ -165,7 +206,7 @@ export class ServiceHost implements ServiceData, ErrorRecorder {
       handlers,
       internalAuth: this.auth,
       readiness: ready,
-      bodyLimitBytes: loadConfig(hostConfigSchema, this.ctx.env).BODY_LIMIT_BYTES,
+      bodyLimitBytes: this.bodyLimitBytes,
       exposeMetrics: this.ctx.metricsOnHttpPorts,
       onServerError: (answer) => this.serverError(answer),
     });
@@ -177,19 +218,14 @@ export class ServiceHost implements ServiceData, ErrorRecorder {
     this.relay.start();
     const grpcHost = this.ctx.bindHost === '0.0.0.0' ? '127.0.0.1' : this.ctx.bindHost;
     this.log.info('service started', { http: http.url, grpc: `${grpcHost}:${grpcPort}` });
-    return {
-      httpUrl: http.url,
-      grpcAddress: `${grpcHost}:${grpcPort}`,
-      ready,
-      stop: async () => {
-        await http.close();
-        await this.grpc.stop();
-        for (const s of this.subscriptions.splice(0)) await s.stop();
-        await this.relay.stop();
-        unobserve();
-        await this.db.destroy();
-        this.log.info('service stopped');
-      },
-    };
+    // One step, in this order: no request or event may arrive once the relay and the metrics are stopped.
+    this.ctx.onStop(async () => {
+      await http.close();
+      await this.grpc.stop();
+      await this.stopSubscriptions();
+      await this.relay.stop();
+      unobserve();
+    });
+    return { httpUrl: http.url, grpcAddress: `${grpcHost}:${grpcPort}`, ready };
   }
 }

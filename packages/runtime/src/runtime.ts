@@ -14,7 +14,9 @@ import {
   loadOrCreateSecret,
   ModuleContext,
   ModuleDefinition,
+  ModuleLifecycle,
   openCache,
+  readConfigs,
   SERVICE_NAMES,
   ServiceName,
   StartedModule,
@@ -109,6 +111,29 @@ function selectModules(target: string): ModuleDefinition[] {
   return MODULES.filter((m) => names.includes(m.name));
 }
 
+/**
+ * Every selected module's configuration, read before any module starts: one ConfigError names every bad
+ * variable of every module, with the runtime's own `problems`.
+ */
+function readModuleConfigs(
+  selected: ModuleDefinition[],
+  environment: NodeJS.ProcessEnv,
+  singleProcess: boolean,
+  problems: string[],
+): Map<string, unknown> {
+  const readers = Object.fromEntries(
+    selected.map((m) => [m.name, (e: NodeJS.ProcessEnv) => m.readConfig(e, { singleProcess })]),
+  );
+  try {
+    const configs = readConfigs(environment, readers);
+    if (problems.length > 0) throw new ConfigError(problems);
+    return new Map(Object.entries(configs));
+  } catch (err) {
+    if (err instanceof ConfigError) throw new ConfigError([...new Set([...problems, ...err.problems])]);
+    throw err;
+  }
+}
+
 /** Dependencies first; a module whose dependency runs elsewhere simply reaches it over the network. */
 function startOrder(selected: ModuleDefinition[]): ModuleDefinition[] {
   const order: ModuleDefinition[] = [];
@@ -134,8 +159,8 @@ export async function startRuntime(environment: NodeJS.ProcessEnv = process.env)
   if (swept > 0)
     log.warn('removed upload files left in the temporary folder by processes that are gone', { count: swept });
 
+  const problems: string[] = [];
   if (!singleProcess) {
-    const problems: string[] = [];
     if (cfg.KAFKA_BROKERS.length === 0)
       problems.push('KAFKA_BROKERS: required when TARGET is not "all" (processes share events through Kafka)');
     if (!cfg.REDIS_URL)
@@ -149,8 +174,8 @@ export async function startRuntime(environment: NodeJS.ProcessEnv = process.env)
       if ((SERVICE_NAMES as string[]).includes(m.name) && !environment[key])
         problems.push(`${key}: required when ${m.name} runs as its own process`);
     }
-    if (problems.length > 0) throw new ConfigError(problems);
   }
+  const configs = readModuleConfigs(selected, environment, singleProcess, problems);
 
   const secret = cfg.BULWARK_INTERNAL_SECRET ?? loadOrCreateSecret(dataDir, 'internal');
   const bus: EventBus =
@@ -168,14 +193,15 @@ export async function startRuntime(environment: NodeJS.ProcessEnv = process.env)
   const cache = await openCache(cfg.REDIS_URL, cfg.REDIS_PREFIX);
   const tracing = startTracing(cfg);
   const started = new Map<string, StartedModule>();
+  /** Of each module whose start began, in start order: a module that failed halfway is stopped too. */
+  const lifecycles: ModuleLifecycle[] = [];
 
-  const ctx: ModuleContext = {
+  const shared: Omit<ModuleContext, 'onStop' | 'every'> = {
     singleProcess,
     dataDir,
     bindHost: cfg.BULWARK_BIND_HOST,
     bus,
     cache,
-    env: environment,
     metricsOnHttpPorts: cfg.METRICS_PORT === undefined,
     internalAuth: (self) => new InternalAuth(secret, self),
     listenPort(module, kind) {
@@ -200,13 +226,7 @@ export async function startRuntime(environment: NodeJS.ProcessEnv = process.env)
   let metricsServer: MetricsServer | undefined;
   const stopAll = async () => {
     await metricsServer?.close();
-    for (const name of [...started.keys()].reverse()) {
-      try {
-        await started.get(name)!.stop();
-      } catch (err) {
-        log.error('module failed to stop cleanly', { module: name, error: (err as Error).message });
-      }
-    }
+    for (const lifecycle of lifecycles.splice(0).reverse()) await lifecycle.stop();
     started.clear();
     await bus.close().catch(() => undefined);
     await cache.close().catch(() => undefined);
@@ -215,7 +235,14 @@ export async function startRuntime(environment: NodeJS.ProcessEnv = process.env)
 
   try {
     for (const m of order) {
-      started.set(m.name, await m.start(ctx));
+      const lifecycle = new ModuleLifecycle(createLogger(m.name));
+      lifecycles.push(lifecycle);
+      const ctx: ModuleContext = {
+        ...shared,
+        onStop: (step) => lifecycle.onStop(step),
+        every: (name, everyMs, task) => lifecycle.every(name, everyMs, task),
+      };
+      started.set(m.name, await m.start(ctx, configs.get(m.name)));
     }
     await bus.start();
     if (cfg.METRICS_PORT !== undefined) metricsServer = await serveMetrics(cfg.BULWARK_BIND_HOST, cfg.METRICS_PORT);

@@ -1,9 +1,9 @@
 import {
+  defineModule,
   EgressProxy,
   identityLicenseGate,
-  ModuleDefinition,
   openSecretBox,
-  readOutboundPolicy,
+  readServiceConfig,
   ServiceHost,
 } from '@bulwark/platform';
 import { routesOf } from '@bulwark/contracts';
@@ -21,19 +21,22 @@ import { resealStaleSecrets } from './sealed-secrets';
 import { Sources } from './sources';
 import { Tools } from './tools';
 
-export const catalogModule: ModuleDefinition = {
+export const catalogModule = defineModule({
   name: 'catalog',
   dependsOn: [],
-  async start(ctx) {
-    const config = readCatalogConfig(ctx.env);
-    const secrets = openSecretBox(ctx, 'catalog');
-    const host = await ServiceHost.open(ctx, { name: 'catalog', migrations, databaseUrl: config.CATALOG_DATABASE_URL });
+  readConfig: (e, mode) => readServiceConfig(e, mode, 'catalog', readCatalogConfig),
+  async start(ctx, { config, outbound, host: hostConfig, masterKeys }) {
+    const secrets = openSecretBox(masterKeys, ctx.dataDir);
+    const host = await ServiceHost.open(ctx, hostConfig, migrations);
     const checks = scanningChecksLookup(ctx, host.auth);
+    ctx.onStop(() => checks.close());
     const license = identityLicenseGate(ctx, host.auth);
+    ctx.onStop(() => license.close());
     const fields = new CustomFields(host);
     const projects = new Projects(host, fields, license, host.log);
     const layers = new Layers(host, projects, checks);
-    const egress = await EgressProxy.start(readOutboundPolicy(ctx.env));
+    const egress = await EgressProxy.start(outbound);
+    ctx.onStop(() => egress.close());
     const access = new ResourceAccess(host, projects, checks);
     const sources = new Sources(host, access, secrets, egress, config, host.log);
     const tools = new Tools(host, access, secrets, host.log, ctx.dataDir);
@@ -45,18 +48,6 @@ export const catalogModule: ModuleDefinition = {
       'bulwark.catalog.v1.CatalogService',
       catalogGrpc(projects, layers, sources, tools, access),
     );
-    const started = await host.serve(
-      routesOf('catalog'),
-      catalogHandlers({ fields, projects, layers, sources, tools, access }),
-    );
-    return {
-      ...started,
-      stop: async () => {
-        checks.close();
-        license.close();
-        await started.stop();
-        await egress.close();
-      },
-    };
+    return host.serve(routesOf('catalog'), catalogHandlers({ fields, projects, layers, sources, tools, access }));
   },
-};
+});

@@ -1,11 +1,10 @@
 import {
   createGrpcClient,
+  defineModule,
   GrpcClientHandle,
   loadOrCreateSecret,
-  ModuleDefinition,
   openSecretBox,
-  PeriodicTask,
-  readOutboundPolicy,
+  readServiceConfig,
   requireSetting,
   ServiceHost,
 } from '@bulwark/platform';
@@ -29,23 +28,21 @@ import { RightsChanges } from './rights-changes';
 import { Roles } from './roles';
 import { migrations } from './migrations';
 
-export const identityModule: ModuleDefinition = {
+export const identityModule = defineModule({
   name: 'identity',
   // The catalog's project tags decide which projects a user group covers (see events/project-tags.ts).
   dependsOn: ['catalog'],
-  async start(ctx) {
-    const config = readIdentityConfig(ctx.env);
-    const host = await ServiceHost.open(ctx, {
-      name: 'identity',
-      migrations,
-      databaseUrl: config.IDENTITY_DATABASE_URL,
-    });
-    // Replicas must share the signing secret; only the single-process mode may generate its own.
-    const jwtSecret = ctx.singleProcess
-      ? (config.IDENTITY_JWT_SECRET ?? loadOrCreateSecret(ctx.dataDir, 'identity-jwt'))
-      : requireSetting(config.IDENTITY_JWT_SECRET, 'IDENTITY_JWT_SECRET', 'when identity runs as its own process');
-    const secrets = openSecretBox(ctx, 'identity');
-    const outbound = readOutboundPolicy(ctx.env);
+  readConfig: (e, mode) =>
+    readServiceConfig(e, mode, 'identity', readIdentityConfig, {
+      // Replicas must share the signing secret; only the single-process mode may generate its own.
+      sharedJwtSecret: (env: NodeJS.ProcessEnv) =>
+        mode.singleProcess ||
+        requireSetting(env.IDENTITY_JWT_SECRET, 'IDENTITY_JWT_SECRET', 'when identity runs as its own process'),
+    }),
+  async start(ctx, { config, outbound, host: hostConfig, masterKeys }) {
+    const host = await ServiceHost.open(ctx, hostConfig, migrations);
+    const jwtSecret = config.IDENTITY_JWT_SECRET ?? loadOrCreateSecret(ctx.dataDir, 'identity-jwt');
+    const secrets = openSecretBox(masterKeys, ctx.dataDir);
     const directory = new DirectoryLogins(host, secrets, new LdapDirectory(outbound), config, host.log, host);
     const sso = new SingleSignOn(host, secrets, new OidcClient(outbound), config, host.log);
     const changes = new RightsChanges(host, ctx.cache);
@@ -69,6 +66,7 @@ export const identityModule: ModuleDefinition = {
       ctx.peer('catalog').grpcAddress,
       host.auth,
     );
+    ctx.onStop(() => catalog.close());
     let scanning: GrpcClientHandle<typeof scanningV1.ScanningServiceService> | undefined;
     const counts: UsageCounts = {
       projects: async () => (await catalog.client.countProjects({})).count,
@@ -82,17 +80,12 @@ export const identityModule: ModuleDefinition = {
           )).client.countScansInFlight({})
         ).count,
     };
+    ctx.onStop(() => scanning?.close());
     const licensing = new Licensing(
       host,
       readPublicKey(config.LICENSE_PUBLIC_KEY ?? VENDOR_PUBLIC_KEY),
       counts,
       config.LICENSE_EXPIRY_NOTICE_DAYS,
-      host.log,
-    );
-    const expiry = new PeriodicTask(
-      'license expiry check',
-      config.LICENSE_CHECK_INTERVAL_MS,
-      () => licensing.checkExpiry(),
       host.log,
     );
     host.grpc.add(
@@ -117,25 +110,10 @@ export const identityModule: ModuleDefinition = {
     // Projects made before identity listened to the catalog's events: copied once, retried until the catalog answers.
     const copy = copyProjectTags((req) => catalog.client.listProjectTags(req), host, ctx.cache, host.log);
     let copied = false;
-    const copyTask = new PeriodicTask(
-      'copying project tags from the catalog',
-      2000,
-      async () => {
-        if (!copied) copied = await copy();
-      },
-      host.log,
-    );
-    copyTask.start();
-    expiry.start();
-    return {
-      ...started,
-      stop: async () => {
-        await copyTask.stop();
-        await expiry.stop();
-        await started.stop();
-        catalog.close();
-        scanning?.close();
-      },
-    };
+    ctx.every('license expiry check', config.LICENSE_CHECK_INTERVAL_MS, () => licensing.checkExpiry());
+    ctx.every('copying project tags from the catalog', 2000, async () => {
+      if (!copied) copied = await copy();
+    });
+    return started;
   },
-};
+});

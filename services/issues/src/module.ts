@@ -1,11 +1,4 @@
-import {
-  createGrpcClient,
-  ModuleDefinition,
-  openSecretBox,
-  PeriodicTask,
-  readOutboundPolicy,
-  ServiceHost,
-} from '@bulwark/platform';
+import { createGrpcClient, defineModule, openSecretBox, readServiceConfig, ServiceHost } from '@bulwark/platform';
 import { onEvents, routesOf, SCAN_EVENTS, TOPICS } from '@bulwark/contracts';
 import { catalogV1, issuesV1, scanningV1 } from '@bulwark/proto';
 import { CallerScopes } from './caller-scope';
@@ -27,60 +20,45 @@ import { SecurityRules } from './security-rules';
 import { Statuses } from './statuses';
 import { trackerUseCases } from './trackers/use-cases';
 
-export const issuesModule: ModuleDefinition = {
+export const issuesModule = defineModule({
   name: 'issues',
   dependsOn: ['catalog', 'scanning'],
-  async start(ctx) {
-    const config = readIssuesConfig(ctx.env);
-    const host = await ServiceHost.open(ctx, { name: 'issues', migrations, databaseUrl: config.ISSUES_DATABASE_URL });
+  readConfig: (e, mode) => readServiceConfig(e, mode, 'issues', readIssuesConfig),
+  async start(ctx, { config, outbound, host: hostConfig, masterKeys }) {
+    const host = await ServiceHost.open(ctx, hostConfig, migrations);
     const scanning = createGrpcClient(
       scanningV1.ScanningServiceService,
       'scanning',
       ctx.peer('scanning').grpcAddress,
       host.auth,
     );
+    ctx.onStop(() => scanning.close());
     const catalog = createGrpcClient(
       catalogV1.CatalogServiceService,
       'catalog',
       ctx.peer('catalog').grpcAddress,
       host.auth,
     );
+    ctx.onStop(() => catalog.close());
     const scopes = new CallerScopes(catalog.client);
     const gates = new QualityGates(host, catalog.client, scopes);
     const rules = new SecurityRules(host, host.log, config.ISSUES_RULE_EXPIRY_POLL_MS);
     const issues = new Issues(host);
-    const compaction = new PeriodicTask(
-      'issue count compaction',
-      config.ISSUES_COUNT_COMPACT_MS,
-      () => issues.compactCounts(),
-      host.log,
-    );
-    const trackerHttp = new TrackerHttp(readOutboundPolicy(ctx.env), {
+    const trackerHttp = new TrackerHttp(outbound, {
       timeoutMs: config.TRACKERS_TIMEOUT_SECONDS * 1000,
       ratePerSecond: config.TRACKERS_RATE_PER_SECOND,
       attempts: 3,
     });
+    ctx.onStop(() => trackerHttp.close());
     const trackers = trackerUseCases({
       data: host,
-      secrets: openSecretBox(ctx, 'issues'),
-      policy: readOutboundPolicy(ctx.env),
+      secrets: openSecretBox(masterKeys, ctx.dataDir),
+      policy: outbound,
       http: trackerHttp,
       log: host.log,
       errors: host,
       push: { pushBatch: 20, pushMaxAttempts: config.TRACKERS_PUSH_MAX_ATTEMPTS },
     });
-    const trackerSync = new PeriodicTask(
-      'tracker status sync',
-      config.TRACKERS_SYNC_MS,
-      () => trackers.sync.syncAll(),
-      host.log,
-    );
-    const trackerPush = new PeriodicTask(
-      'tracker status push',
-      config.TRACKERS_PUSH_POLL_MS,
-      () => trackers.push.drainPushes(),
-      host.log,
-    );
     const ingestion = new Ingestion({
       db: host.db,
       scanning: scanning.client,
@@ -116,21 +94,10 @@ export const issuesModule: ModuleDefinition = {
       ...trackerHandlers(trackers),
     });
     rules.start();
-    compaction.start();
-    trackerSync.start();
-    trackerPush.start();
-    return {
-      ...started,
-      stop: async () => {
-        await rules.stop();
-        await compaction.stop();
-        await trackerSync.stop();
-        await trackerPush.stop();
-        await started.stop();
-        await trackerHttp.close();
-        scanning.close();
-        catalog.close();
-      },
-    };
+    ctx.onStop(() => rules.stop());
+    ctx.every('issue count compaction', config.ISSUES_COUNT_COMPACT_MS, () => issues.compactCounts());
+    ctx.every('tracker status sync', config.TRACKERS_SYNC_MS, () => trackers.sync.syncAll());
+    ctx.every('tracker status push', config.TRACKERS_PUSH_POLL_MS, () => trackers.push.drainPushes());
+    return started;
   },
-};
+});

@@ -1,4 +1,4 @@
-import { ModuleDefinition, openSecretBox, PeriodicTask, readOutboundPolicy, ServiceHost } from '@bulwark/platform';
+import { defineModule, openSecretBox, readServiceConfig, ServiceHost } from '@bulwark/platform';
 import { NOTIFIABLE_EVENTS, onEvents, routesOf, TOPICS } from '@bulwark/contracts';
 import { notificationsV1 } from '@bulwark/proto';
 import { readNotificationsConfig } from './config';
@@ -14,35 +14,19 @@ import { errorStore } from './store/errors';
 import { eventStore } from './store/events';
 import { WebhookClient } from './webhook';
 
-export const notificationsModule: ModuleDefinition = {
+export const notificationsModule = defineModule({
   name: 'notifications',
   dependsOn: [],
-  async start(ctx) {
-    const config = readNotificationsConfig(ctx.env);
-    const host = await ServiceHost.open(ctx, {
-      name: 'notifications',
-      migrations,
-      databaseUrl: config.NOTIFICATIONS_DATABASE_URL,
-    });
-    const secrets = openSecretBox(ctx, 'notifications');
-    const webhooks = new WebhookClient(readOutboundPolicy(ctx.env));
+  readConfig: (e, mode) => readServiceConfig(e, mode, 'notifications', readNotificationsConfig),
+  async start(ctx, { config, outbound, host: hostConfig, masterKeys }) {
+    const host = await ServiceHost.open(ctx, hostConfig, migrations);
+    const secrets = openSecretBox(masterKeys, ctx.dataDir);
+    const webhooks = new WebhookClient(outbound);
+    ctx.onStop(() => webhooks.close());
     const worker = new DeliveryWorker(host, ctx.cache, secrets, webhooks, host.log, host, {
       batch: config.NOTIFY_BATCH,
       maxAttempts: config.NOTIFY_MAX_ATTEMPTS,
     });
-    const delivery = new PeriodicTask('webhook delivery', config.NOTIFY_POLL_MS, () => worker.drain(), host.log);
-    const retention = new PeriodicTask(
-      'events retention',
-      3_600_000,
-      () => eventStore.purge(host.db, config.NOTIFY_EVENTS_RETENTION_DAYS),
-      host.log,
-    );
-    const errorsRetention = new PeriodicTask(
-      'error log retention',
-      3_600_000,
-      () => errorStore.purge(host.db, config.ERRORS_LOG_RETENTION_DAYS),
-      host.log,
-    );
     host.grpc.add(notificationsV1.NotificationsServiceService, 'bulwark.notifications.v1.NotificationsService', {});
     await host.consume(
       'security-events',
@@ -58,18 +42,9 @@ export const notificationsModule: ModuleDefinition = {
         errors: new ErrorLog(host.db),
       }),
     );
-    delivery.start();
-    retention.start();
-    errorsRetention.start();
-    return {
-      ...started,
-      stop: async () => {
-        await delivery.stop();
-        await retention.stop();
-        await errorsRetention.stop();
-        await started.stop();
-        await webhooks.close();
-      },
-    };
+    ctx.every('webhook delivery', config.NOTIFY_POLL_MS, () => worker.drain());
+    ctx.every('events retention', 3_600_000, () => eventStore.purge(host.db, config.NOTIFY_EVENTS_RETENTION_DAYS));
+    ctx.every('error log retention', 3_600_000, () => errorStore.purge(host.db, config.ERRORS_LOG_RETENTION_DAYS));
+    return started;
   },
-};
+});

@@ -1,12 +1,12 @@
 import path from 'node:path';
 import {
   createGrpcClient,
+  defineModule,
   EgressProxy,
   identityLicenseGate,
   Logger,
-  ModuleDefinition,
   openSecretBox,
-  readOutboundPolicy,
+  readServiceConfig,
   ServiceHost,
 } from '@bulwark/platform';
 import { routesOf, TOPICS } from '@bulwark/contracts';
@@ -51,23 +51,20 @@ async function openSandbox(
   return sandbox;
 }
 
-export const scanningModule: ModuleDefinition = {
+export const scanningModule = defineModule({
   name: 'scanning',
   dependsOn: ['catalog'],
-  async start(ctx) {
-    const config = readScanningConfig(ctx.env);
-    const host = await ServiceHost.open(ctx, {
-      name: 'scanning',
-      migrations,
-      databaseUrl: config.SCANNING_DATABASE_URL,
-    });
-    const secrets = openSecretBox(ctx, 'scanning');
+  readConfig: (e, mode) => readServiceConfig(e, mode, 'scanning', readScanningConfig),
+  async start(ctx, { config, outbound, host: hostConfig, masterKeys }) {
+    const host = await ServiceHost.open(ctx, hostConfig, migrations);
+    const secrets = openSecretBox(masterKeys, ctx.dataDir);
     const catalogClient = createGrpcClient(
       catalogV1.CatalogServiceService,
       'catalog',
       ctx.peer('catalog').grpcAddress,
       host.auth,
     );
+    ctx.onStop(() => catalogClient.close());
     const catalog = new CatalogGate(catalogClient.client);
     const runner =
       config.SCAN_RUNNER === 'kubernetes'
@@ -89,8 +86,10 @@ export const scanningModule: ModuleDefinition = {
             config.SCAN_OUTPUT_LIMIT_BYTES,
             await openSandbox(config, ctx.dataDir, host.log),
           );
-    const egress = await EgressProxy.start(readOutboundPolicy(ctx.env));
+    const egress = await EgressProxy.start(outbound);
+    ctx.onStop(() => egress.close());
     const parser = new ReportParser({ threads: config.REPORT_PARSE_THREADS, memoryMb: config.REPORT_PARSE_MEMORY_MB });
+    ctx.onStop(() => parser.close());
     const worker = new ScanWorker(
       host,
       catalog,
@@ -113,6 +112,7 @@ export const scanningModule: ModuleDefinition = {
     );
     const checks = new Checks(host, catalog, secrets);
     const license = identityLicenseGate(ctx, host.auth);
+    ctx.onStop(() => license.close());
     const scans = new Scans(host, catalog, checks, worker, parser, license);
     await host.consume('layer-templates', [TOPICS.catalog], copyTemplateChecks(host.db, catalog, host.log));
     await host.consume('gate-verdicts', [TOPICS.issues], keepGateVerdicts());
@@ -128,18 +128,8 @@ export const scanningModule: ModuleDefinition = {
         .catch((err) => host.log.warn('reconciling kubernetes scan jobs failed', { error: (err as Error).message }));
     }
     worker.start();
-    const unobserveQueue = observeScanQueue(host.db);
-    return {
-      ...started,
-      stop: async () => {
-        unobserveQueue();
-        await worker.stop();
-        catalogClient.close();
-        license.close();
-        await started.stop();
-        await parser.close();
-        await egress.close();
-      },
-    };
+    ctx.onStop(() => worker.stop());
+    ctx.onStop(observeScanQueue(host.db));
+    return started;
   },
-};
+});
