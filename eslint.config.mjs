@@ -56,6 +56,8 @@ export default tseslint.config(
       // Left for the changes in flight on these files; each entry goes when its change lands.
       'services/scanning/src/checks.ts',
       'services/scanning/src/scans.ts',
+      // Where main has moved scans.ts.
+      'services/scanning/src/scans/scans.ts',
       'services/scanning/src/scans/report-import.ts',
       'packages/runtime/src/runtime.ts',
     ],
