@@ -49,6 +49,21 @@ export default tseslint.config(
     },
   },
   {
+    // Source says with types what cannot be absent (narrowing, required fields, `present()`), not with `!`.
+    files: ['**/src/**/*.ts', '**/src/**/*.tsx'],
+    ignores: [
+      ...tests,
+      // Left for the changes in flight on these files; each entry goes when its change lands.
+      'services/scanning/src/checks.ts',
+      'services/scanning/src/scans.ts',
+      // Where main has moved scans.ts.
+      'services/scanning/src/scans/scans.ts',
+      'services/scanning/src/scans/report-import.ts',
+      'packages/runtime/src/runtime.ts',
+    ],
+    rules: { '@typescript-eslint/no-non-null-assertion': 'error' },
+  },
+  {
     // The test kit (packages/testkit/src) is test code too: it reads the same JSON bodies, and is
     // type-checked through its own tsconfig.json.
     files: ['packages/testkit/src/**/*.ts', ...tests],

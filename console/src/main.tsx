@@ -5,7 +5,9 @@ import { I18nProvider } from './i18n';
 import { RouterProvider } from './router';
 import './styles.css';
 
-createRoot(document.getElementById('root')!).render(
+const root = document.getElementById('root');
+if (!root) throw new Error('index.html has no #root element');
+createRoot(root).render(
   <StrictMode>
     <I18nProvider>
       <RouterProvider>

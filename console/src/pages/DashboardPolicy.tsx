@@ -42,7 +42,7 @@ export function WeeklyTrend() {
           <tbody>
             {trend.data.map((w) => (
               <tr key={w.week_start}>
-                <th scope="row">{day.format(new Date(w.week_start!))}</th>
+                <th scope="row">{w.week_start && day.format(new Date(w.week_start))}</th>
                 <td className="number">{w.new}</td>
                 <td className="number">{w.fixed}</td>
                 <td className="number">{w.open}</td>

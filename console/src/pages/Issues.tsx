@@ -118,6 +118,7 @@ export function IssuesPage() {
   };
   const chips = [...search].filter(([k]) => FILTER_KEYS.has(k));
   const items = list.data?.items ?? [];
+  const nextCursor = list.data?.next_cursor;
   const allChecked = items.length > 0 && items.every((i) => selected.has(i.id));
 
   return (
@@ -253,11 +254,8 @@ export function IssuesPage() {
                 {t('firstPage')}
               </button>
             )}
-            {list.data.next_cursor && (
-              <button
-                type="button"
-                onClick={() => navigate(withParams(search, (p) => p.set('cursor', list.data!.next_cursor!)))}
-              >
+            {nextCursor && (
+              <button type="button" onClick={() => navigate(withParams(search, (p) => p.set('cursor', nextCursor)))}>
                 {t('nextPage')}
               </button>
             )}
@@ -301,7 +299,8 @@ function AddFilter({ onAdd }: { onAdd: (key: string, value: string) => void }) {
   const { statuses } = useSession();
   const [key, setKey] = useState<FilterKey>('filter[severity]');
   const [value, setValue] = useState('');
-  const filter = FILTERS.find((f) => f.key === key)!;
+  // The select offers FILTERS' keys only, so the fallback is never taken.
+  const filter = FILTERS.find((f) => f.key === key) ?? FILTERS[0];
   const submit = (e: FormEvent) => {
     e.preventDefault();
     const v =

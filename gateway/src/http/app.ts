@@ -99,8 +99,9 @@ export function createGatewayApp(deps: GatewayDeps): express.Express {
   for (const route of deps.routes) {
     if (route.service === 'gateway') continue;
     const handlers: express.RequestHandler[] = [];
-    if (route.gone) {
-      router[route.method](expressPath(route.path), (_req, res) => sendError(res, new AppError('gone', route.gone!)));
+    const gone = route.gone;
+    if (gone) {
+      router[route.method](expressPath(route.path), (_req, res) => sendError(res, new AppError('gone', gone)));
       continue;
     }
     if (route.access.kind !== 'public') {

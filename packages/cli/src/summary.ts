@@ -3,7 +3,8 @@ import type { QualityGateVerdict, ScanIssueStats, ScanResult } from './api/types
 const SEVERITY_ORDER = ['critical', 'high', 'medium', 'low', 'info'];
 
 function bySeverity(counts: Record<string, number> | null | undefined): string {
-  const parts = SEVERITY_ORDER.filter((s) => (counts?.[s] ?? 0) > 0).map((s) => `${s} ${counts![s]}`);
+  if (!counts) return '';
+  const parts = SEVERITY_ORDER.filter((s) => (counts[s] ?? 0) > 0).map((s) => `${s} ${counts[s]}`);
   return parts.length ? ` (${parts.join(', ')})` : '';
 }
 

@@ -39,7 +39,7 @@ export async function waitForScans(api: ApiClient, ids: string[], opts: WaitOpti
         opts.out.write(tty ? `\r\x1b[2K${line}${done.has(id) ? '\n' : ''}` : `${line}\n`);
       }
     }
-    if (done.size === ids.length) return ids.map((id) => done.get(id)!);
+    if (done.size === ids.length) return ids.flatMap((id) => done.get(id) ?? []);
     if (Date.now() > deadline)
       throw serverError(
         `gave up waiting after ${opts.timeoutSeconds} s; the scan goes on (bulwark gate --scan-result <id> looks again)`,

@@ -69,6 +69,12 @@ export function num(v: unknown): number | undefined {
   return Number.isFinite(n) ? n : undefined;
 }
 
+/** An EPSS figure when its score is a number; the percentile comes along as it is. */
+export function epssOf(score: unknown, percentile: unknown): { score: number; percentile?: number } | undefined {
+  const n = num(score);
+  return n === undefined ? undefined : { score: n, percentile: num(percentile) };
+}
+
 /** A line number: positive integers only; 0 and negatives mean "no line" in most tools. */
 export function line(v: unknown): number | undefined {
   const n = int(v);

@@ -149,11 +149,10 @@ export function streamImportReport(
       } else {
         const line = f.startLine ?? 0;
         const seen = byLineGroups.get(digest);
-        f.fingerprint = fingerprintOf(
-          key,
-          typeof seen === 'number' || seen === undefined ? 0 : ranks.get(digest)!.get(line)!,
-        );
-        occurrences = typeof seen === 'number' || seen === undefined ? 1 : seen.get(line)!;
+        const single = typeof seen === 'number' || seen === undefined;
+        f.fingerprint = fingerprintOf(key, single ? 0 : ranks.get(digest)?.get(line));
+        // 0: a line pass 1 did not see (the passes disagreed) is held, and emitted at the end.
+        occurrences = single ? 1 : (seen.get(line) ?? 0);
       }
       if (occurrences === 1) {
         emit(next++, f);
@@ -201,7 +200,7 @@ function readReport<T>(
   }
   let stage: string | undefined = declared?.id;
   try {
-    const empty = (): T => consume(declared!.id, () => []);
+    const empty = (format: string): T => consume(format, () => []);
     const head = source.read(0, 4096);
     const kind = sniffKind(head);
     if (!kind) {
@@ -212,7 +211,7 @@ function readReport<T>(
           .trim() === '' &&
         source.size <= head.length
       ) {
-        if (declared?.acceptsEmpty) return empty();
+        if (declared?.acceptsEmpty) return empty(declared.id);
         throw new InputError(
           declared
             ? 'empty file, but this format always writes a document'
@@ -226,7 +225,7 @@ function readReport<T>(
     }
     const doc = readDocument(kind, source, options.jsonLimits ?? DEFAULT_JSON_LIMITS);
     if (doc === null) {
-      if (declared?.acceptsEmpty) return empty();
+      if (declared?.acceptsEmpty) return empty(declared.id);
       throw new InputError(
         'the document is JSON null: no findings, and nothing to tell the tool by; declare the format to accept it',
       );
@@ -234,7 +233,7 @@ function readReport<T>(
     const detected = detectFormats(kind, doc);
     let format: Format;
     if (declared) {
-      if (!detected.includes(declared) && declared.isEmptyReport?.(doc)) return empty();
+      if (!detected.includes(declared) && declared.isEmptyReport?.(doc)) return empty(declared.id);
       if (!detected.includes(declared)) {
         const other = detected[0] ? `; it looks like "${detected[0].id}"` : '';
         throw new InputError(`content does not match the declared format (${declared.title})${other}`);

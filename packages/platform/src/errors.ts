@@ -105,6 +105,20 @@ export function isErrorCode(value: unknown): value is ErrorCode {
   return typeof value === 'string' && value in MAPPING;
 }
 
+/** A record or value the code itself has just written or looked up, found absent: a bug, so a 500, not a 404. */
+export class MissingValueError extends Error {
+  constructor(what: string) {
+    super(`${what} is missing`);
+    this.name = 'MissingValueError';
+  }
+}
+
+/** The value, or a {@link MissingValueError} naming it: for what cannot be absent but a type cannot say so. */
+export function present<T>(value: T | null | undefined, what: string): T {
+  if (value === null || value === undefined) throw new MissingValueError(what);
+  return value;
+}
+
 /** The text of anything thrown, for a log line: `throw undefined` or a string must not make the logging throw. */
 export function errorMessage(err: unknown): string {
   if (err instanceof Error) return err.message;

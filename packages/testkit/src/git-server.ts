@@ -4,6 +4,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import type { Readable } from 'node:stream';
 
 /** Files of a repository: relative path -> content, or a folder to copy. */
 export type RepositoryContent = Record<string, string> | string;
@@ -85,10 +86,10 @@ export interface GitServer {
 const BACKEND = path.join(execFileSync('git', ['--exec-path'], { encoding: 'utf8' }).trim(), 'git-http-backend');
 
 /** Parses the CGI header block of git http-backend and streams the rest as the HTTP response. */
-function relayCgi(child: ReturnType<typeof spawn>, res: http.ServerResponse): void {
+function relayCgi(child: { stdout: Readable }, res: http.ServerResponse): void {
   let head = Buffer.alloc(0);
   let headersDone = false;
-  child.stdout!.on('data', (chunk: Buffer) => {
+  child.stdout.on('data', (chunk: Buffer) => {
     if (headersDone) {
       res.write(chunk);
       return;
@@ -108,7 +109,7 @@ function relayCgi(child: ReturnType<typeof spawn>, res: http.ServerResponse): vo
     res.statusCode = status;
     res.write(head.subarray(end + 4));
   });
-  child.stdout!.on('end', () => {
+  child.stdout.on('end', () => {
     if (!headersDone && !res.headersSent) res.statusCode = 502;
     res.end();
   });

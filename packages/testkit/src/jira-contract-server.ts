@@ -1,5 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { present } from '@bulwark/platform';
 
 /**
  * A contract test server for Jira's REST API, versions 2 and 3, written from the request and answer
@@ -101,7 +102,10 @@ export async function startJiraContractServer(o: {
   const expectedAuth = `Basic ${Buffer.from(`${o.email}:${o.apiToken}`).toString('base64')}`;
 
   const statusView = (id: string) => {
-    const s = STATUSES.find((x) => x.id === id)!;
+    const s = present(
+      STATUSES.find((x) => x.id === id),
+      `status ${id}`,
+    );
     return {
       self: `${base}/rest/api/3/status/${s.id}`,
       id: s.id,

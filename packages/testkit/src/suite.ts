@@ -1,3 +1,4 @@
+import { present } from '@bulwark/platform';
 import { Api } from './http';
 import { requireInfra } from './infra';
 import { ADMIN_PASSWORD, Mode, RunningSystem, startAllMode, startScaledMode } from './system';
@@ -49,6 +50,7 @@ export function describeSystem(suites: Record<string, HttpSuite>): void {
   for (const m of MODES) {
     describe(`through the gateway [${m.label}]`, function () {
       let sys: RunningSystem | undefined;
+      const started = () => present(sys, 'the running system');
       before(async function () {
         this.timeout(180000);
         sys = await m.start(this);
@@ -62,18 +64,18 @@ export function describeSystem(suites: Record<string, HttpSuite>): void {
           // Each suite logs in on its own, so per-token rate limits of one suite do not reach the next.
           let admin: Api | undefined;
           before(async () => {
-            admin = sys!.api.as(await sys!.api.login('admin', ADMIN_PASSWORD));
+            admin = started().api.as(await started().api.login('admin', ADMIN_PASSWORD));
           });
           suite({
             mode: m.mode,
             get sys() {
-              return sys!;
+              return started();
             },
             get admin() {
-              return admin!;
+              return present(admin, 'the admin session');
             },
             get anon() {
-              return sys!.api;
+              return started().api;
             },
           });
         });

@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Kafka, logLevel } from 'kafkajs';
 import { startRuntime } from '@bulwark/runtime';
-import { SERVICE_NAMES, ServiceName } from '@bulwark/platform';
+import { present, SERVICE_NAMES, ServiceName } from '@bulwark/platform';
 import { Balancer, startBalancer } from './balancer';
 import { Api } from './http';
 import { createTestDatabase, Infra, uniqueSuffix } from './infra';
@@ -63,12 +63,13 @@ export async function startAllMode(extraEnv: Record<string, string> = {}): Promi
     ...testSettings(),
     ...extraEnv,
   });
-  const url = runtime.modules.get('gateway')!.httpUrl!;
+  const httpUrlOf = (name: string) => present(runtime.modules.get(name)?.httpUrl, `${name}'s HTTP address`);
+  const url = httpUrlOf('gateway');
   return {
     mode: 'all',
     api: new Api(url),
     gateways: [new Api(url)],
-    services: Object.fromEntries(SERVICE_NAMES.map((s) => [s, runtime.modules.get(s)!.httpUrl!])),
+    services: Object.fromEntries(SERVICE_NAMES.map((s) => [s, httpUrlOf(s)])),
     async stop() {
       await runtime.stop();
       fs.rmSync(dataDir, { recursive: true, force: true });
@@ -183,7 +184,7 @@ export async function startAllModeProcess(
     api: new Api(url),
     gateways: [new Api(url)],
     services: {},
-    pid: child.proc.pid!,
+    pid: present(child.proc.pid, 'the process id'),
     dataDir,
     alive: () => child.proc.exitCode === null && child.proc.signalCode === null,
     async stop() {
@@ -266,7 +267,7 @@ export async function startScaledMode(
     env[`${upper}_DATABASE_URL`] = dbs[idx].url;
     if (replicated.includes(s)) {
       const ports: [number, number][] = [];
-      for (let n = 1; n <= opts.replicas![s]!; n++) {
+      for (let n = 1; n <= (opts.replicas?.[s] ?? 1); n++) {
         const [http, grpc] = [await freePort(), await freePort()];
         ports.push([http, grpc]);
         replicaSpecs[`${s}-${n}`] = {

@@ -1,4 +1,4 @@
-import { conflict, invalid, notFound, Queryable, ServiceData } from '@bulwark/platform';
+import { conflict, invalid, notFound, Queryable, ServiceData, present } from '@bulwark/platform';
 import type { BulkStatus } from './catalog-writes';
 import { fieldValueProblems, FieldType } from './domain/field-values';
 import { fieldStore } from './store/fields';
@@ -27,7 +27,7 @@ export class CustomFields {
         required: w.required ?? false,
         description: w.description ?? '',
       });
-      return (await fieldStore.get(trx, id))!;
+      return present(await fieldStore.get(trx, id), `field ${id}`);
     });
   }
 
@@ -42,7 +42,7 @@ export class CustomFields {
         required: w.required ?? field.required,
         description: w.description ?? field.description,
       });
-      return (await fieldStore.get(trx, id))!;
+      return present(await fieldStore.get(trx, id), `field ${id}`);
     });
   }
 

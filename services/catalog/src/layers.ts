@@ -8,6 +8,7 @@ import {
   Principal,
   Queryable,
   ServiceData,
+  present,
 } from '@bulwark/platform';
 import { CATALOG_EVENTS } from '@bulwark/contracts';
 import { BulkStatus, catalogEvent } from './catalog-writes';
@@ -61,7 +62,7 @@ export class Layers {
       await this.projects.writable(trx, p, w.projectCode);
       const id = randomUUID();
       await layerStore.insert(trx, id, w);
-      const layer = (await layerStore.get(trx, id))!;
+      const layer = present(await layerStore.get(trx, id), `layer ${id}`);
       await catalogEvent(trx, CATALOG_EVENTS.layerCreated, id, layerEvent(layer));
       return layer;
     });
@@ -100,7 +101,7 @@ export class Layers {
         layerTypeId: w.layer_type_id ?? layer.layerTypeId,
         isTemplate: w.is_template ?? layer.isTemplate,
       });
-      const updated = (await layerStore.get(trx, id))!;
+      const updated = present(await layerStore.get(trx, id), `layer ${id}`);
       await catalogEvent(trx, CATALOG_EVENTS.layerUpdated, id, layerEvent(updated));
       return updated;
     });

@@ -12,6 +12,7 @@ import {
   serializeAcrossReplicas,
   ServiceData,
   Trx,
+  present,
 } from '@bulwark/platform';
 import { CATALOG_EVENTS } from '@bulwark/contracts';
 import { BulkStatus, catalogEvent } from './catalog-writes';
@@ -97,7 +98,7 @@ export class Projects {
         tags: [...new Set(w.tags ?? [])],
       });
       await projectStore.setFieldValues(trx, w.code, values);
-      const project = (await projectStore.get(trx, w.code))!;
+      const project = present(await projectStore.get(trx, w.code), `project ${w.code}`);
       await catalogEvent(trx, CATALOG_EVENTS.projectCreated, w.code, projectEvent(project));
       this.log.info('project created', { code: w.code, by: p.username });
       return project;
@@ -141,7 +142,7 @@ export class Projects {
         tags: w.tags ? [...new Set(w.tags)] : project.tags,
       });
       if (w.field_values) await projectStore.setFieldValues(trx, code, w.field_values);
-      const updated = (await projectStore.get(trx, code))!;
+      const updated = present(await projectStore.get(trx, code), `project ${code}`);
       await catalogEvent(trx, CATALOG_EVENTS.projectUpdated, code, {
         ...projectEvent(updated),
         fields: Object.keys(w),

@@ -9,6 +9,7 @@ import {
   Principal,
   SecretBox,
   ServiceData,
+  present,
 } from '@bulwark/platform';
 import { CATALOG_EVENTS, newEvent } from '@bulwark/contracts';
 import { BulkStatus, catalogEvent } from './catalog-writes';
@@ -101,7 +102,7 @@ export class Sources {
         ...this.sealed(connection),
         access,
       });
-      const source = (await sourceStore.get(trx, id))!;
+      const source = present(await sourceStore.get(trx, id), `source ${id}`);
       await catalogEvent(trx, CATALOG_EVENTS.sourceCreated, id, sourceEvent(source));
       this.log.info('source created', {
         id,
@@ -148,7 +149,7 @@ export class Sources {
         ...this.sealed(connection),
         access,
       });
-      const updated = (await sourceStore.get(trx, id))!;
+      const updated = present(await sourceStore.get(trx, id), `source ${id}`);
       await catalogEvent(trx, CATALOG_EVENTS.sourceUpdated, id, { ...sourceEvent(updated), fields: Object.keys(w) });
       this.log.info('source updated', { id, fields: Object.keys(w), by: p.username });
       return updated;

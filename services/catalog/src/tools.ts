@@ -10,6 +10,7 @@ import {
   Principal,
   SecretBox,
   ServiceData,
+  present,
 } from '@bulwark/platform';
 import { CATALOG_EVENTS, newEvent, TOOL_TYPES, toolType, ToolType } from '@bulwark/contracts';
 import { BulkStatus, catalogEvent } from './catalog-writes';
@@ -72,7 +73,7 @@ export class Tools {
         apiTokenSealed: apiToken ? this.secrets.seal(apiToken) : null,
         access,
       });
-      const tool = (await toolStore.get(trx, id))!;
+      const tool = present(await toolStore.get(trx, id), `tool ${id}`);
       await catalogEvent(trx, CATALOG_EVENTS.toolCreated, id, toolEvent(tool));
       this.log.info('tool created', { id, name: tool.name, typeId: type.id, version, by: p.username });
       return tool;
@@ -136,7 +137,7 @@ export class Tools {
         apiTokenSealed,
         access,
       });
-      const updated = (await toolStore.get(trx, id))!;
+      const updated = present(await toolStore.get(trx, id), `tool ${id}`);
       await catalogEvent(trx, CATALOG_EVENTS.toolUpdated, id, { ...toolEvent(updated), fields: Object.keys(w) });
       this.log.info('tool updated', { id, fields: Object.keys(w), by: p.username });
       return updated;

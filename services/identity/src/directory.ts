@@ -120,14 +120,15 @@ export class DirectoryLogins {
   async test(username?: string): Promise<{ ok: boolean; stage: string; message: string }> {
     const { settings, password } = await this.current();
     const missing = DirectoryLogins.missing(settings, password);
-    if (missing.length > 0)
+    // `!password` is among the missing ones; repeated so the type knows.
+    if (missing.length > 0 || !password)
       return {
         ok: false,
         stage: 'settings',
         message: `Settings are incomplete: ${missing.map((p) => p.field).join(', ')} missing`,
       };
     try {
-      return { ok: true, ...(await this.ldap.test(settings, password!, username)) };
+      return { ok: true, ...(await this.ldap.test(settings, password, username)) };
     } catch (err) {
       if (err instanceof LdapFailure) return { ok: false, stage: err.stage, message: err.message };
       throw err;
@@ -137,11 +138,11 @@ export class DirectoryLogins {
   /** Whether a directory user could log in now: enabled, complete, and the service account binds. */
   async allowed(): Promise<boolean> {
     const { settings, password, updatedAt } = await this.current();
-    if (!(await this.configured())) return false;
+    if (!password || !(await this.configured())) return false;
     const key = updatedAt ?? 'seeded';
     if (this.allowedCache?.key === key && Date.now() - this.allowedCache.at < ALLOWED_CACHE_MS)
       return this.allowedCache.allowed;
-    const allowed = await this.ldap.open(settings, password!).then(
+    const allowed = await this.ldap.open(settings, password).then(
       async (client) => {
         await client.unbind().catch(() => undefined);
         return true;
@@ -165,7 +166,9 @@ export class DirectoryLogins {
   async authenticate(username: string, password: string): Promise<DirectoryPerson> {
     const { settings, password: bindPassword } = await this.current();
     try {
-      return await this.ldap.authenticate(settings, bindPassword!, username, password);
+      // Asked only when configured(); settings changed since then leave the directory unusable.
+      if (!bindPassword) throw new LdapFailure('settings', 'Settings are incomplete: bind_password is required');
+      return await this.ldap.authenticate(settings, bindPassword, username, password);
     } catch (err) {
       if (!(err instanceof LdapFailure)) throw err;
       this.log.warn('directory login failed: directory unusable', { stage: err.stage, message: err.message });

@@ -1,5 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import { conflict, Db, FieldProblem, invalid, isUuid, notFound, Principal, Queryable } from '@bulwark/platform';
+import {
+  conflict,
+  Db,
+  FieldProblem,
+  invalid,
+  isUuid,
+  notFound,
+  Principal,
+  Queryable,
+  present,
+} from '@bulwark/platform';
 import { IDENTITY_EVENTS } from '@bulwark/contracts';
 import type { DirectoryLogins } from './directory';
 import { directoryKey } from './domain/groups';
@@ -110,7 +120,7 @@ export class UserGroups {
       const id = randomUUID();
       await groupStore.insert(trx, id, write);
       await identityEvent(trx, IDENTITY_EVENTS.groupCreated, id, { id, name: write.name });
-      return (await groupStore.get(trx, id))!;
+      return present(await groupStore.get(trx, id), `group ${id}`);
     });
   }
 
@@ -171,7 +181,7 @@ export class UserGroups {
       if (before.size > 0 && (await userStore.workingAdminIds(trx, ADMIN_ROLE, directoryLogin)).size === 0)
         throw conflict(LAST_ADMIN_MESSAGE);
       await identityEvent(trx, IDENTITY_EVENTS.groupUpdated, id, { id, fields: Object.keys(input) });
-      return (await groupStore.get(trx, id))!;
+      return present(await groupStore.get(trx, id), `group ${id}`);
     });
   }
 

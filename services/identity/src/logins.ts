@@ -10,6 +10,7 @@ import {
   Principal,
   RateLimiter,
   unauthenticated,
+  present,
 } from '@bulwark/platform';
 import { IDENTITY_EVENTS } from '@bulwark/contracts';
 import type { IdentityConfig } from './config';
@@ -193,17 +194,18 @@ export class Logins {
     return this.changes.commit(async (trx) => {
       const boundCodes = new Set(bound);
       const fields = { displayName: profile.displayName ?? username, email: profile.email };
-      let id = existing?.id;
-      if (!id) {
+      let id: string;
+      if (!existing) {
         await ensureUserRoom(trx);
         id = randomUUID();
         await userStore.insert(trx, id, username, { ...fields, passwordHash: null, activeDirectory: true });
         await userStore.setRoles(trx, id, granted);
         await identityEvent(trx, IDENTITY_EVENTS.userCreated, id, { id, username, roles: granted, directory: true });
       } else {
-        const roles = [...new Set([...existing!.roles.filter((r) => !boundCodes.has(r)), ...granted])].sort();
+        id = existing.id;
+        const roles = [...new Set([...existing.roles.filter((r) => !boundCodes.has(r)), ...granted])].sort();
         await userStore.update(trx, id, fields);
-        const changedRoles = roles.join() !== [...existing!.roles].sort().join();
+        const changedRoles = roles.join() !== [...existing.roles].sort().join();
         if (changedRoles) await userStore.setRoles(trx, id, roles);
         await identityEvent(trx, IDENTITY_EVENTS.userUpdated, id, {
           id,
@@ -212,7 +214,7 @@ export class Logins {
         });
       }
       await groupStore.setDirectoryGroups(trx, id, directoryGroups);
-      return (await userStore.get(trx, id))!;
+      return present(await userStore.get(trx, id), `user ${id}`);
     });
   }
 
@@ -289,7 +291,7 @@ export class Logins {
     return this.changes.commit(async (trx) => {
       await userStore.update(trx, user.id, { passwordHash: hash, needPasswordChange: false, endSessions: true });
       await identityEvent(trx, IDENTITY_EVENTS.userUpdated, user.id, { id: user.id, fields: ['password'] });
-      return (await userStore.get(trx, user.id))!;
+      return present(await userStore.get(trx, user.id), `user ${user.id}`);
     });
   }
 }

@@ -1,4 +1,4 @@
-import { conflict, Db, FieldProblem, invalid, notFound, Principal } from '@bulwark/platform';
+import { conflict, Db, FieldProblem, invalid, notFound, Principal, present } from '@bulwark/platform';
 import { IDENTITY_EVENTS, isPermissionKey } from '@bulwark/contracts';
 import { visibleSystemScopes } from './domain/visibility';
 import { EscalationGuard } from './escalation-guard';
@@ -35,7 +35,7 @@ export class Roles {
       ]);
       await roleStore.insert(trx, code, w);
       await identityEvent(trx, IDENTITY_EVENTS.roleCreated, code, { role_code: code });
-      return (await roleStore.get(trx, code))!;
+      return present(await roleStore.get(trx, code), `role ${code}`);
     });
   }
 
@@ -65,7 +65,7 @@ export class Roles {
       guard.grant([{ code, permissions: next.permissions, systemScopes: next.systemScopes }]);
       await roleStore.update(trx, code, next);
       await identityEvent(trx, IDENTITY_EVENTS.roleUpdated, code, { role_code: code });
-      return (await roleStore.get(trx, code))!;
+      return present(await roleStore.get(trx, code), `role ${code}`);
     });
   }
 

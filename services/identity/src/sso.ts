@@ -135,18 +135,26 @@ export class SingleSignOn {
     return this.getSettings();
   }
 
+  /** The settings and secret when sign-on is enabled and nothing is missing (SingleSignOn.missing's fields). */
+  private static complete(c: { settings: SsoSettings; secret: string | null }) {
+    const { issuer, client_id, redirect_uri } = c.settings;
+    if (!c.settings.enabled || !issuer || !client_id || !redirect_uri || !c.secret) return undefined;
+    return { settings: { ...c.settings, issuer, client_id, redirect_uri }, secret: c.secret };
+  }
+
   private async usable() {
     const c = await this.current();
-    if (!c.settings.enabled || SingleSignOn.missing(c.settings, c.secret).length > 0)
-      throw conflict('Single sign-on is not enabled');
-    return { settings: c.settings, secret: c.secret!, version: c.updatedAt ?? 'seeded' };
+    const complete = SingleSignOn.complete(c);
+    if (!complete) throw conflict('Single sign-on is not enabled');
+    return { ...complete, version: c.updatedAt ?? 'seeded' };
   }
 
   /** Enabled, complete, and the issuer's discovery document answers. */
   async allowed(): Promise<boolean> {
     const c = await this.current();
-    if (!c.settings.enabled || SingleSignOn.missing(c.settings, c.secret).length > 0) return false;
-    return this.oidc.reachable(c.settings, c.secret!, c.updatedAt ?? 'seeded');
+    const complete = SingleSignOn.complete(c);
+    if (!complete) return false;
+    return this.oidc.reachable(complete.settings, complete.secret, c.updatedAt ?? 'seeded');
   }
 
   /** Where to send the browser; the state, nonce and PKCE verifier stay here until the callback. */
@@ -168,18 +176,19 @@ export class SingleSignOn {
         'unauthenticated',
         `The identity provider refused: ${query.error}${query.error_description ? ` (${query.error_description})` : ''}`,
       );
+    const { state } = query;
     const problems: FieldProblem[] = [];
-    if (!query.state) problems.push({ field: 'state', problem: 'is required' });
+    if (!state) problems.push({ field: 'state', problem: 'is required' });
     if (!query.code) problems.push({ field: 'code', problem: 'is required' });
-    if (problems.length > 0)
+    if (problems.length > 0 || !state)
       throw invalid(`Invalid callback: ${problems.map((p) => p.field).join(', ')} missing`, problems);
-    const pending = await this.data.transaction((trx) => ssoPendingStore.take(trx, query.state!, PENDING_SECONDS));
+    const pending = await this.data.transaction((trx) => ssoPendingStore.take(trx, state, PENDING_SECONDS));
     if (!pending)
       throw new AppError(
         'unauthenticated',
         'Unknown, expired or already used state: start again at GET /api/v1/sso/login',
       );
-    const callback = new URL(settings.redirect_uri!);
+    const callback = new URL(settings.redirect_uri);
     for (const [k, v] of Object.entries(query)) if (typeof v === 'string') callback.searchParams.set(k, v);
     let person: SsoPerson;
     try {

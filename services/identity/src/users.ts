@@ -10,6 +10,7 @@ import {
   Principal,
   Queryable,
   serializeAcrossReplicas,
+  present,
 } from '@bulwark/platform';
 import { IDENTITY_EVENTS } from '@bulwark/contracts';
 import { revokeAllTokensOf } from './api-tokens';
@@ -139,7 +140,7 @@ export class Users {
       });
       await userStore.setRoles(trx, id, roles);
       await identityEvent(trx, IDENTITY_EVENTS.userCreated, id, { id, username: input.username, roles });
-      return (await userStore.get(trx, id))!;
+      return present(await userStore.get(trx, id), `user ${id}`);
     });
   }
 
@@ -217,7 +218,7 @@ export class Users {
         id,
         fields: Object.keys(input).filter((k) => k !== 'password_confirmation'),
       });
-      return (await userStore.get(trx, id))!;
+      return present(await userStore.get(trx, id), `user ${id}`);
     });
   }
 

@@ -77,7 +77,7 @@ export class DeliveryWorker {
     }
     const result = await this.webhooks.call(webhookTarget(notifier, this.secrets), webhookBody(event), d.id);
     if (result.delivered) {
-      await deliveryStore.delivered(this.data.db, d.id, result.status!);
+      await deliveryStore.delivered(this.data.db, d.id, result.status);
       return;
     }
     const giveUp = result.permanent === true || d.attempts >= this.opts.maxAttempts;

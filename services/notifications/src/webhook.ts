@@ -24,14 +24,17 @@ export interface WebhookTarget {
   payloadFormat: WebhookPayloadFormat;
 }
 
-export interface WebhookResult {
-  delivered: boolean;
-  status: number | null;
-  error: string | null;
-  duration_ms: number;
-  /** The outbound policy refuses the target's address: retrying is pointless. */
-  permanent?: boolean;
-}
+/** A 2xx answer carries its status; anything else says why it failed. */
+export type WebhookResult =
+  | { delivered: true; status: number; error: null; duration_ms: number }
+  | {
+      delivered: false;
+      status: number | null;
+      error: string;
+      duration_ms: number;
+      /** The outbound policy refuses the target's address: retrying is pointless. */
+      permanent?: boolean;
+    };
 
 /** A recorded event as its webhooks send it. */
 export const webhookBody = (e: SecurityEventRecord): WebhookBody => ({
@@ -96,13 +99,10 @@ export class WebhookClient {
         signal: AbortSignal.timeout(target.timeoutSeconds * 1000),
       });
       await res.body?.cancel();
-      const delivered = res.status >= 200 && res.status < 300;
-      return {
-        delivered,
-        status: res.status,
-        error: delivered ? null : `HTTP ${res.status}`,
-        duration_ms: Date.now() - started,
-      };
+      const duration_ms = Date.now() - started;
+      return res.status >= 200 && res.status < 300
+        ? { delivered: true, status: res.status, error: null, duration_ms }
+        : { delivered: false, status: res.status, error: `HTTP ${res.status}`, duration_ms };
     } catch (err) {
       const e = err as Error & { cause?: { code?: string; message?: string } };
       const code = e.cause?.code ?? '';

@@ -1,4 +1,4 @@
-import { ErrorRecorder, IssuesClient, Logger, ServiceData } from '@bulwark/platform';
+import { ErrorRecorder, IssuesClient, Logger, present, ServiceData } from '@bulwark/platform';
 import { decodeJson, REPORT_EVENTS, topIssueJson, writeEvent } from '@bulwark/contracts';
 import { periodStart } from './domain/period';
 import { buildCompliance, isSeverity, remediationOf } from './domain/compliance';
@@ -109,7 +109,7 @@ async function collectDetails(issues: IssuesClient, listed: ReportIssue[]): Prom
     for (const d of batch.issues) {
       details[d.id] = {
         description: d.description || null,
-        remediation: remediationOf(byId.get(d.id)!),
+        remediation: remediationOf(present(byId.get(d.id), `listed issue ${d.id}`)),
         history: d.history.map((h) => ({
           at: h.at,
           actor: h.actor,

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { conflict, invalid, Principal, ServiceData, UploadedFile } from '@bulwark/platform';
+import { conflict, invalid, Principal, ServiceData, UploadedFile, present } from '@bulwark/platform';
 import { parseReport, ReportParseError } from '@bulwark/findings';
 import type { CatalogGate } from './catalog-client';
 import { sbomStore } from './store/sboms';
@@ -51,7 +51,7 @@ export class Sboms {
         parsed.components,
       ),
     );
-    return (await sbomStore.get(this.data.db, id))!;
+    return present(await sbomStore.get(this.data.db, id), `sbom ${id}`);
   }
 
   list(principal: Principal, q: Omit<Parameters<typeof sbomStore.list>[1], 'projects'>) {

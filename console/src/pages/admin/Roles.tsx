@@ -24,6 +24,7 @@ export function RolesPage() {
   const catalogue = useLoad(() => api<PermissionCatalogue>('GET', '/permissions'), []);
   const mayWrite = can(me, 'administration.roles', 'w');
   const mayDelete = can(me, 'administration.roles', 'd');
+  const loadError = roles.error ?? catalogue.error;
 
   const remove = async (role: Role) => {
     if (!window.confirm(t('confirmRemove', role.role_name))) return;
@@ -51,7 +52,7 @@ export function RolesPage() {
     <AdminPage id="roles-title" title={t('adminRoles')}>
       {mayWrite && catalogue.data && <RoleForm catalogue={catalogue.data} onSaved={roles.reload} />}
       {error && <LoadError error={error} />}
-      {(roles.error ?? catalogue.error) && <LoadError error={(roles.error ?? catalogue.error)!} />}
+      {loadError && <LoadError error={loadError} />}
       {mayDelete && (
         <label className="check">
           <input type="checkbox" checked={detach} onChange={(e) => setDetach(e.target.checked)} />

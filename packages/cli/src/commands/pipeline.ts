@@ -122,15 +122,18 @@ export async function runCommand(args: string[], env: NodeJS.ProcessEnv): Promis
     strict: true,
     options: { ...connection, ...waiting, check: { type: 'string' }, layer: { type: 'string' } },
   });
-  if (Boolean(values.check) === Boolean(values.layer))
-    throw usageError('run needs either --check <check id> or --layer <layer id>');
+  const { check, layer } = values;
+  const oneTarget = () => usageError('run needs either --check <check id> or --layer <layer id>');
+  if (Boolean(check) === Boolean(layer)) throw oneTarget();
   const api = new ApiClient(apiConfig(values, env));
   let started: Started[];
-  if (values.check) {
-    const run = await api.post<RunResponse>(`/api/v1/check/${encodeURIComponent(values.check)}/run`);
-    started = [{ scanResultId: run.scan_result_id, checkId: values.check }];
+  if (check) {
+    const run = await api.post<RunResponse>(`/api/v1/check/${encodeURIComponent(check)}/run`);
+    started = [{ scanResultId: run.scan_result_id, checkId: check }];
   } else {
-    const run = await api.post<LayerRunResponse>(`/api/v1/layer/${encodeURIComponent(values.layer!)}/run`);
+    // Checked above: without a check there is a layer.
+    if (!layer) throw oneTarget();
+    const run = await api.post<LayerRunResponse>(`/api/v1/layer/${encodeURIComponent(layer)}/run`);
     started = run.scan_results.map((r) => ({ scanResultId: r.scan_result_id, checkId: r.check_id }));
   }
   for (const s of started) process.stdout.write(`queued scan ${s.scanResultId} of check ${s.checkId}\n`);

@@ -190,8 +190,9 @@ export function checkTracker(
       message: 'is for Redmine; Jira takes token, or username and password',
     });
   }
-  b.projects?.forEach((p, i) => {
-    if (b.projects!.findIndex((q) => q.project_code === p.project_code) < i)
+  const projects = b.projects;
+  projects?.forEach((p, i) => {
+    if (projects.findIndex((q) => q.project_code === p.project_code) < i)
       ctx.addIssue({
         code: 'custom',
         path: ['projects', i, 'project_code'],

@@ -40,7 +40,11 @@ function delimiterOf(bytes: Buffer): string {
   for (const c of bytes.subarray(0, 1 << 16).toString('utf8')) {
     if (c === '"') quoted = !quoted;
     else if (!quoted && (c === '\n' || c === '\r')) break;
-    else if (!quoted && counts.has(c)) counts.set(c, counts.get(c)! + 1);
+    else if (!quoted) {
+      const n = counts.get(c);
+      if (n !== undefined) counts.set(c, n + 1);
+    }
   }
-  return DELIMITERS.reduce((best, d) => (counts.get(d)! > counts.get(best)! ? d : best));
+  const countOf = (d: string) => counts.get(d) ?? 0;
+  return DELIMITERS.reduce((best, d) => (countOf(d) > countOf(best) ? d : best));
 }

@@ -104,7 +104,7 @@ export const blackduckZip: ZipFormat = {
   kind: 'zip',
   detect: (archive) => entry(archive, 'security') !== undefined,
   parse: (archive, ctx) => {
-    const bytes = archive.read(entry(archive, 'security')!);
+    const bytes = archive.read(entry(archive, 'security') ?? 'security.csv');
     // A project without vulnerabilities gets an empty security report.
     if (bytes.toString('utf8').trim() === '') return [];
     return findings(readCsv(new BufferSource(bytes)).rows, ctx, filePaths(archive));

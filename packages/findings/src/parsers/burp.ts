@@ -27,6 +27,7 @@ function* parse(root: XmlElement, ctx: ParseContext): Generator<Finding> {
       .filter(Boolean)
       .join('\n\n');
     const classifications = childText(issue, 'vulnerabilityClassifications');
+    const serialNumber = childText(issue, 'serialNumber');
     yield ctx.finding({
       tool: 'burp',
       toolCategory: 'dast',
@@ -41,7 +42,7 @@ function* parse(root: XmlElement, ctx: ParseContext): Generator<Finding> {
       mitigation: remediation || undefined,
       locator: `severity:${severity}`,
       endpoints: url ? [{ url, method: request?.attrs.method || undefined }] : [],
-      toolFingerprints: childText(issue, 'serialNumber') ? { serialNumber: childText(issue, 'serialNumber')! } : {},
+      toolFingerprints: serialNumber ? { serialNumber } : {},
     });
   }
 }

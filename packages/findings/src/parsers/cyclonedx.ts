@@ -94,7 +94,7 @@ function* parseBom(bom: Obj, ctx: ParseContext): Generator<Finding> {
         .filter(Boolean)
         .join(', ');
       const local = ref?.replace(/^urn:cdx:[^#]*#/, '');
-      const found = ref ? (byRef.get(ref) ?? byRef.get(local!) ?? fromPurl(local!)) : undefined;
+      const found = ref && local !== undefined ? (byRef.get(ref) ?? byRef.get(local) ?? fromPurl(local)) : undefined;
       const comp = found && versions && !found.version ? { ...found, version: versions } : found;
       const init: FindingInit = {
         tool: str(obj(arr(v.tools)[0]).name) ?? str(obj(v.source).name) ?? 'cyclonedx',

@@ -159,7 +159,7 @@ export const fortifyFpr: ZipFormat = {
   kind: 'zip',
   detect: (archive) => archive.find('audit.fvdl') !== undefined,
   parse: (archive, ctx) => {
-    const fvdl = readXml(new BufferSource(archive.read(archive.find('audit.fvdl')!)));
+    const fvdl = readXml(new BufferSource(archive.read(archive.find('audit.fvdl') ?? 'audit.fvdl')));
     const auditName = archive.find('audit.xml');
     return parseFvdl(fvdl, ctx, auditName ? readXml(new BufferSource(archive.read(auditName))) : undefined);
   },

@@ -1,7 +1,7 @@
 import { InputError } from '../errors';
 import { isArrayLike } from '../io/json';
 import { Finding, FindingInit, SEVERITIES, TOOL_CATEGORIES, ToolCategory } from '../model';
-import { addCvss, arr, cwes, isObj, line, num, obj, severityOf, str, vulnIds } from '../normalize';
+import { addCvss, arr, epssOf, cwes, isObj, line, num, obj, severityOf, str, vulnIds } from '../normalize';
 import { categoryOfTool } from './category';
 import { CsvFormat, each, hasKeys, JsonFormat, ParseContext } from './common';
 
@@ -73,8 +73,8 @@ function toFinding(raw: Record<string, unknown>, index: number, ctx: ParseContex
   addCvss(init, raw.cvssv3, raw.cvssv3_score);
   addCvss(init, raw.cvssv2);
   if (init.cvssScore === undefined && num(raw.cvss_score) !== undefined) init.cvssScore = num(raw.cvss_score);
-  if (num(raw.epss_score) !== undefined)
-    init.epss = { score: num(raw.epss_score)!, percentile: num(raw.epss_percentile) };
+  const epss = epssOf(raw.epss_score, raw.epss_percentile);
+  if (epss) init.epss = epss;
   if (raw.known_exploited === true) init.knownExploited = true;
   return ctx.finding(init);
 }

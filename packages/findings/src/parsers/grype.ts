@@ -1,5 +1,5 @@
 import { Finding, FindingInit } from '../model';
-import { addCvss, arr, cwes, num, obj, severityOf, str, vulnIds } from '../normalize';
+import { addCvss, arr, epssOf, cwes, obj, severityOf, str, vulnIds } from '../normalize';
 import { each, hasKeys, JsonFormat, ParseContext } from './common';
 
 function* parse(doc: unknown, ctx: ParseContext): Generator<Finding> {
@@ -40,7 +40,8 @@ function* parse(doc: unknown, ctx: ParseContext): Generator<Finding> {
       addCvss(init, obj(c).vector, obj(obj(c).metrics).baseScore);
     }
     const epss = obj(arr(v.epss)[0]);
-    if (num(epss.epss) !== undefined) init.epss = { score: num(epss.epss)!, percentile: num(epss.percentile) };
+    const figure = epssOf(epss.epss, epss.percentile);
+    if (figure) init.epss = figure;
     if (arr(v.knownExploited).length) init.knownExploited = true;
     yield ctx.finding(init);
   }

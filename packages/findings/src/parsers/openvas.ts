@@ -1,6 +1,6 @@
 import { Finding, FindingInit, Severity } from '../model';
 import { child, childText, path, XmlElement } from '../io/xml';
-import { addCvss, num, severityOf, severityOfScore, vulnIds } from '../normalize';
+import { addCvss, epssOf, num, severityOf, severityOfScore, vulnIds } from '../normalize';
 import { CsvFormat, ParseContext, XmlFormat } from './common';
 import { serviceUrl } from './locations';
 
@@ -82,10 +82,7 @@ function* parseXml(root: XmlElement, ctx: ParseContext): Generator<Finding> {
       tags: [childText(nvt, 'family')].filter((t): t is string => !!t),
       locator: `port:${port ?? ''}/${protocol ?? ''}`,
       endpoints: [{ url: serviceUrl(host, port, protocol) }],
-      epss:
-        num(childText(epss, 'score')) !== undefined
-          ? { score: num(childText(epss, 'score'))!, percentile: num(childText(epss, 'percentile')) }
-          : undefined,
+      epss: epssOf(childText(epss, 'score'), childText(epss, 'percentile')),
       suppression: threat === 'False Positive' ? { state: 'false_positive', source: 'tool' } : undefined,
       detectedAt: childText(result, 'creation_time'),
     };

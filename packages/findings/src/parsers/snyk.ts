@@ -1,5 +1,5 @@
 import { Finding, FindingInit } from '../model';
-import { addCvss, arr, cwes, num, obj, severityOf, str, vulnIds } from '../normalize';
+import { addCvss, arr, epssOf, cwes, obj, severityOf, str, vulnIds } from '../normalize';
 import { each, hasKeys, isArrayLikeOf, JsonFormat, ParseContext } from './common';
 
 function projects(doc: unknown): unknown[] | Iterable<unknown> {
@@ -43,8 +43,8 @@ function* parse(doc: unknown, ctx: ParseContext): Generator<Finding> {
       addCvss(init, v.CVSSv3, v.cvssScore);
       for (const d of arr(v.cvssDetails)) addCvss(init, obj(d).cvssV3Vector);
       const epss = obj(v.epssDetails);
-      if (num(epss.probability) !== undefined)
-        init.epss = { score: num(epss.probability)!, percentile: num(epss.percentile) };
+      const figure = epssOf(epss.probability, epss.percentile);
+      if (figure) init.epss = figure;
       yield ctx.finding(init);
     }
   }

@@ -27,9 +27,10 @@ function* parse(root: XmlElement, ctx: ParseContext): Generator<Finding> {
         parameter: childText(i, 'param'),
       }));
       // Older reports without <instances> carry one <uri> on the alert itself.
-      if (endpoints.length === 0 && childText(alert, 'uri')) {
+      const uri = childText(alert, 'uri');
+      if (endpoints.length === 0 && uri) {
         endpoints.push({
-          url: childText(alert, 'uri')!,
+          url: uri,
           method: childText(alert, 'method'),
           parameter: childText(alert, 'param'),
         });

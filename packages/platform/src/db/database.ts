@@ -1,4 +1,5 @@
 import knex, { Knex } from 'knex';
+import { present } from '../errors';
 import { createLogger } from '../logging';
 import { acquireEmbeddedPostgres } from './embedded-postgres';
 import { platformMigrations } from './platform-migrations';
@@ -97,7 +98,7 @@ async function withMigrationLock<T>(
 export async function openDatabase(opts: DatabaseOptions): Promise<Db> {
   const log = createLogger(`${opts.service}.db`);
   const embedded = opts.url ? undefined : await acquireEmbeddedPostgres(opts.dataDir);
-  const url = opts.url ?? embedded!.url(`bulwark_${opts.service}`);
+  const url = opts.url ?? present(embedded, 'the embedded PostgreSQL').url(`bulwark_${opts.service}`);
   let db: Db;
   try {
     await ensurePostgresDatabase(url);

@@ -1,7 +1,9 @@
 import type { Knex } from 'knex';
 import type { Queryable } from './database';
 
-/** Timestamps come back as Date from pg; the API speaks ISO 8601 UTC. */
+/** Timestamps come back as Date from pg; the API speaks ISO 8601 UTC. A NOT NULL column gives a string. */
+export function iso(value: Date | string): string;
+export function iso(value: Date | string | null | undefined): string | null;
 export function iso(value: Date | string | null | undefined): string | null {
   if (value === null || value === undefined) return null;
   return new Date(value).toISOString();

@@ -28,13 +28,13 @@ export function problemsOf(error: z.ZodError, prefix: 'body' | 'query' | 'params
 
 interface Visit {
   value: unknown;
-  key?: PropertyKey;
-  parent?: Visit;
+  /** Where the value sits in its parent; the root has none. */
+  step?: { key: PropertyKey; parent: Visit };
 }
 
 function pathOf(visit: Visit): PropertyKey[] {
   const path: PropertyKey[] = [];
-  for (let at: Visit | undefined = visit; at?.parent; at = at.parent) path.push(at.key!);
+  for (let at = visit.step; at; at = at.parent.step) path.push(at.key);
   return path.reverse();
 }
 
@@ -49,19 +49,20 @@ const MAX_NUL_PROBLEMS = 20;
 export function nulProblems(value: unknown, prefix: 'body' | 'query' | 'params'): FieldProblem[] {
   const out: FieldProblem[] = [];
   const pending: Visit[] = [{ value }];
-  while (pending.length > 0 && out.length < MAX_NUL_PROBLEMS) {
-    const visit = pending.pop()!;
+  while (out.length < MAX_NUL_PROBLEMS) {
+    const visit = pending.pop();
+    if (!visit) break;
     const v = visit.value;
     if (typeof v === 'string') {
       if (v.includes('\u0000'))
         out.push({ field: fieldName(prefix, pathOf(visit)), problem: 'must not contain the NUL character (U+0000)' });
     } else if (Array.isArray(v)) {
-      v.forEach((item, i) => pending.push({ value: item, key: i, parent: visit }));
+      v.forEach((item, i) => pending.push({ value: item, step: { key: i, parent: visit } }));
     } else if (typeof v === 'object' && v !== null) {
       for (const [key, item] of Object.entries(v)) {
         if (key.includes('\u0000'))
           out.push({ field: fieldName(prefix, pathOf(visit)), problem: 'has a key with the NUL character (U+0000)' });
-        else pending.push({ value: item, key, parent: visit });
+        else pending.push({ value: item, step: { key, parent: visit } });
       }
     }
   }

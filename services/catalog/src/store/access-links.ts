@@ -11,7 +11,7 @@ export const accessLinks = {
       ? await db<Record<string, string>>(`${kind}_projects`).whereIn(`${kind}_id`, ids).orderBy('project_code')
       : [];
     const out = new Map<string, string[]>(ids.map((id) => [id, []]));
-    for (const r of rows) out.get(r[`${kind}_id`])!.push(r.project_code);
+    for (const r of rows) out.get(r[`${kind}_id`])?.push(r.project_code);
     return out;
   },
 

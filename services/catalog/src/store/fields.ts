@@ -28,8 +28,8 @@ const toRecord = (r: FieldRow): FieldRecord => ({
   type: r.type,
   required: r.required,
   description: r.description,
-  createdAt: iso(r.created_at)!,
-  updatedAt: iso(r.updated_at)!,
+  createdAt: iso(r.created_at),
+  updatedAt: iso(r.updated_at),
 });
 
 export const fieldStore = {

@@ -33,8 +33,8 @@ const toRecord = (r: LayerRow): LayerRecord => ({
   layerTypeId: r.layer_type_id,
   isTemplate: r.is_template,
   templateId: r.template_id,
-  createdAt: iso(r.created_at)!,
-  updatedAt: iso(r.updated_at)!,
+  createdAt: iso(r.created_at),
+  updatedAt: iso(r.updated_at),
 });
 
 export type LayerWrite = Omit<LayerRecord, 'id' | 'createdAt' | 'updatedAt'>;

@@ -66,8 +66,8 @@ async function attachValues(db: Queryable, rows: ProjectRow[]): Promise<ProjectR
     fieldValues: values.filter((v) => v.project_code === r.code).map((v) => ({ fieldId: v.field_id, value: v.value })),
     archivedAt: iso(r.archived_at),
     deletedAt: iso(r.deleted_at),
-    createdAt: iso(r.created_at)!,
-    updatedAt: iso(r.updated_at)!,
+    createdAt: iso(r.created_at),
+    updatedAt: iso(r.updated_at),
   }));
 }
 

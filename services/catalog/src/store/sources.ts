@@ -66,8 +66,8 @@ async function toRecords(db: Queryable, rows: SourceRow[]): Promise<SourceRecord
     passwordSealed: r.password_sealed,
     sshKeySealed: r.ssh_key_sealed,
     access: toAccess(r.access_type, links.get(r.id)),
-    createdAt: iso(r.created_at)!,
-    updatedAt: iso(r.updated_at)!,
+    createdAt: iso(r.created_at),
+    updatedAt: iso(r.updated_at),
   }));
 }
 

@@ -60,8 +60,8 @@ async function toRecords(db: Queryable, rows: ToolRow[]): Promise<ToolRecord[]> 
     settings: r.settings,
     apiTokenSealed: r.api_token_sealed,
     access: toAccess(r.access_type, links.get(r.id)),
-    createdAt: iso(r.created_at)!,
-    updatedAt: iso(r.updated_at)!,
+    createdAt: iso(r.created_at),
+    updatedAt: iso(r.updated_at),
   }));
 }
 

@@ -135,7 +135,8 @@ export class LdapDirectory {
   async open(settings: LdapSettings, bindPassword: string): Promise<Client> {
     if (!settings.bind_dn || settings.urls.length === 0)
       throw new LdapFailure('settings', 'Settings are incomplete: urls and bind_dn are required');
-    let last: LdapFailure | undefined;
+    // The urls are not empty (checked above), so the loop replaces this before it is thrown.
+    let last = new LdapFailure('connect', 'No directory server answered');
     for (const text of settings.urls) {
       const url = URL.canParse(text) ? new URL(text) : undefined;
       if (!url || !/^ldaps?:$/i.test(url.protocol))
@@ -172,7 +173,7 @@ export class LdapDirectory {
         if (last.stage !== 'connect') throw last;
       }
     }
-    throw last!;
+    throw last;
   }
 
   private classify(err: unknown, host: string): LdapFailure {
@@ -249,7 +250,7 @@ export class LdapDirectory {
         if (err instanceof InvalidCredentialsError) throw new DirectoryRefusal('credentials');
         throw err;
       }
-      await client.bind(settings.bind_dn!, bindPassword);
+      await client.bind(requiredSetting(settings, 'bind_dn'), bindPassword);
       // Checked after the password, so only someone who knows it learns that the account is disabled.
       if (settings.disabled_filter) {
         const disabled = await this.search(client, person.dn, {
@@ -280,7 +281,7 @@ export class LdapDirectory {
   /** The one person the user filter finds; none when it finds none or several (an ambiguous filter must not pick one). */
   private async findPerson(client: Client, settings: LdapSettings, username: string): Promise<Entry | undefined> {
     const filter = settings.user_filter.split('{username}').join(escapeValue(username));
-    const entries = await this.search(client, settings.user_search_base!, {
+    const entries = await this.search(client, requiredSetting(settings, 'user_search_base'), {
       scope: 'sub',
       filter,
       sizeLimit: 2,
@@ -294,8 +295,13 @@ export class LdapDirectory {
     return entries.length === 1 ? entries[0] : undefined;
   }
 
-  private async groupSearch(client: Client, settings: LdapSettings, memberFilter: string): Promise<DirectoryGroup[]> {
-    const entries = await this.search(client, settings.group_search_base!, {
+  private async groupSearch(
+    client: Client,
+    settings: LdapSettings,
+    base: string,
+    memberFilter: string,
+  ): Promise<DirectoryGroup[]> {
+    const entries = await this.search(client, base, {
       scope: 'sub',
       filter: `(&${settings.group_filter}${memberFilter})`,
       attributes: ['cn'],
@@ -307,15 +313,16 @@ export class LdapDirectory {
 
   /** Direct groups, and with nesting the groups those are in, up to ten levels, each group once. */
   private async groupsOf(client: Client, settings: LdapSettings, dn: string): Promise<DirectoryGroup[]> {
-    if (!settings.group_search_base) return [];
+    const base = settings.group_search_base;
+    if (!base) return [];
     const attr = settings.group_member_attribute;
     if (settings.nested_groups === 'in_chain')
-      return this.groupSearch(client, settings, `(${attr}:${IN_CHAIN}:=${escapeValue(dn)})`);
+      return this.groupSearch(client, settings, base, `(${attr}:${IN_CHAIN}:=${escapeValue(dn)})`);
     const found = new Map<string, DirectoryGroup>();
     let frontier = [dn];
     for (let level = 0; level < MAX_NESTING && frontier.length > 0; level++) {
       const members = frontier.map((d) => `(${attr}=${escapeValue(d)})`).join('');
-      const groups = await this.groupSearch(client, settings, frontier.length === 1 ? members : `(|${members})`);
+      const groups = await this.groupSearch(client, settings, base, frontier.length === 1 ? members : `(|${members})`);
       frontier = [];
       for (const g of groups) {
         const key = normalizeDn(g.dn);
@@ -327,4 +334,11 @@ export class LdapDirectory {
     }
     return [...found.values()];
   }
+}
+
+/** A setting a bind or search cannot go without, or the 'settings' failure naming it. */
+function requiredSetting(settings: LdapSettings, field: 'bind_dn' | 'user_search_base'): string {
+  const value = settings[field];
+  if (!value) throw new LdapFailure('settings', `Settings are incomplete: ${field} is required`);
+  return value;
 }

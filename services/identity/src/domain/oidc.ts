@@ -17,6 +17,9 @@ export interface SsoSettings {
   ca_certificate: string | null;
 }
 
+/** Settings with what sign-on cannot go without; SingleSignOn uses none before it is complete. */
+export type CompleteSsoSettings = SsoSettings & { issuer: string; client_id: string; redirect_uri: string };
+
 export const SSO_DEFAULTS: SsoSettings = {
   enabled: false,
   issuer: null,
@@ -88,7 +91,7 @@ export class OidcClient {
   constructor(private readonly policy: OutboundPolicy) {}
 
   /** The issuer's configuration (discovery), reused for a minute while the settings stay the same: /sso/allowed stays truthful. */
-  private async configuration(settings: SsoSettings, secret: string, version: string): Promise<Configuration> {
+  private async configuration(settings: CompleteSsoSettings, secret: string, version: string): Promise<Configuration> {
     if (this.discovered?.key === version && Date.now() - this.discovered.at < DISCOVERY_REUSE_MS)
       return this.discovered.config;
     const lib = await openid();
@@ -98,7 +101,7 @@ export class OidcClient {
       NonNullable<Parameters<typeof lib.discovery>[4]>[typeof lib.customFetch]
     >;
     try {
-      const config = await lib.discovery(new URL(settings.issuer!), settings.client_id!, secret, undefined, {
+      const config = await lib.discovery(new URL(settings.issuer), settings.client_id, secret, undefined, {
         execute: settings.allow_insecure_http ? [lib.allowInsecureRequests] : [],
         [lib.customFetch]: customFetch,
         timeout: 10,
@@ -114,14 +117,14 @@ export class OidcClient {
   }
 
   /** Whether the issuer's discovery document answers. */
-  async reachable(settings: SsoSettings, secret: string, version: string): Promise<boolean> {
+  async reachable(settings: CompleteSsoSettings, secret: string, version: string): Promise<boolean> {
     return this.configuration(settings, secret, version).then(
       () => true,
       () => false,
     );
   }
 
-  async start(settings: SsoSettings, secret: string, version: string): Promise<AuthorizationStart> {
+  async start(settings: CompleteSsoSettings, secret: string, version: string): Promise<AuthorizationStart> {
     const config = await this.configuration(settings, secret, version);
     const lib = await openid();
     const codeVerifier = lib.randomPKCECodeVerifier();
@@ -129,7 +132,7 @@ export class OidcClient {
     const nonce = lib.randomNonce();
     const scope = [...new Set(['openid', ...settings.scopes])].join(' ');
     const url = lib.buildAuthorizationUrl(config, {
-      redirect_uri: settings.redirect_uri!,
+      redirect_uri: settings.redirect_uri,
       scope,
       state,
       nonce,
@@ -141,7 +144,7 @@ export class OidcClient {
 
   /** Exchanges the code of the callback URL and reads the person from the checked ID token (and userinfo). */
   async finish(
-    settings: SsoSettings,
+    settings: CompleteSsoSettings,
     secret: string,
     version: string,
     callbackUrl: URL,
@@ -158,7 +161,10 @@ export class OidcClient {
         expectedNonce: pending.nonce,
         idTokenExpected: true,
       });
-      claims = tokens.claims()!;
+      const idToken = tokens.claims();
+      // idTokenExpected makes the grant refuse a response without one; checked so the type knows.
+      if (!idToken) throw new Error('the provider returned no ID token');
+      claims = idToken;
       accessToken = tokens.access_token;
     } catch (err) {
       throw new SsoRefusal(`Single sign-on refused: ${(err as Error).message}`);

@@ -62,8 +62,8 @@ async function attachMembers(db: Queryable, rows: GroupRow[]): Promise<GroupReco
     roles: roles.filter((x) => x.group_id === r.id).map((x) => x.role_code),
     projectTags: json(r.project_tags),
     projectCodes: json(r.project_codes),
-    createdAt: iso(r.created_at)!,
-    updatedAt: iso(r.updated_at)!,
+    createdAt: iso(r.created_at),
+    updatedAt: iso(r.updated_at),
   }));
 }
 

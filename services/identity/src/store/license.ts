@@ -1,5 +1,5 @@
 import type { LicenseDocument } from '@bulwark/contracts';
-import { iso, json, Queryable } from '@bulwark/platform';
+import { iso, json, present, Queryable } from '@bulwark/platform';
 
 export interface InstalledLicense {
   text: string;
@@ -23,7 +23,7 @@ interface LicenseRow {
 export const licenseStore = {
   async installationId(db: Queryable): Promise<string> {
     const row = await db<{ id: number; installation_id: string }>('installation').where({ id: 1 }).first();
-    return row!.installation_id;
+    return present(row, 'the installation row').installation_id;
   },
 
   async get(db: Queryable, opts: { forUpdate?: boolean } = {}): Promise<InstalledLicense | undefined> {
@@ -35,7 +35,7 @@ export const licenseStore = {
       text: row.text,
       document: json(row.document),
       installedBy: row.installed_by,
-      installedAt: iso(row.installed_at)!,
+      installedAt: iso(row.installed_at),
       expiringNoticeDays: row.expiring_notice_days,
       expiredNoticeSent: row.expired_notice_sent,
     };

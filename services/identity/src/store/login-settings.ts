@@ -19,7 +19,7 @@ export const loginSettingsStore = {
   async get(db: Queryable, kind: LoginKind): Promise<LoginSettingsRecord | undefined> {
     const row = await db<LoginSettingsRow>('login_settings').where({ kind }).first();
     if (!row) return undefined;
-    return { settings: json(row.settings), secretSealed: row.secret_sealed, updatedAt: iso(row.updated_at)! };
+    return { settings: json(row.settings), secretSealed: row.secret_sealed, updatedAt: iso(row.updated_at) };
   },
 
   async put(

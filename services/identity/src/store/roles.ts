@@ -36,8 +36,8 @@ function toRecord(r: RoleRow): RoleRecord {
     systemScopes: json(r.system_scopes),
     builtin: r.builtin,
     usersCount: Number(r.users_count ?? 0),
-    createdAt: iso(r.created_at)!,
-    updatedAt: iso(r.updated_at)!,
+    createdAt: iso(r.created_at),
+    updatedAt: iso(r.updated_at),
   };
 }
 

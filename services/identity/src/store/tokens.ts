@@ -25,8 +25,8 @@ const toRecord = (r: TokenRow): TokenRecord => ({
   id: r.id,
   userId: r.user_id,
   name: r.name,
-  expiresAt: iso(r.expires_at)!,
-  createdAt: iso(r.created_at)!,
+  expiresAt: iso(r.expires_at),
+  createdAt: iso(r.created_at),
   lastUsedAt: iso(r.last_used_at),
   revokedAt: iso(r.revoked_at),
 });

@@ -60,9 +60,9 @@ async function attachRoles(db: Queryable, rows: UserRow[]): Promise<UserRecord[]
     needPasswordChange: r.need_password_change,
     activeDirectory: r.active_directory,
     roles: links.filter((l) => l.user_id === r.id).map((l) => l.role_code),
-    sessionsValidAfter: iso(r.sessions_valid_after)!,
-    createdAt: iso(r.created_at)!,
-    updatedAt: iso(r.updated_at)!,
+    sessionsValidAfter: iso(r.sessions_valid_after),
+    createdAt: iso(r.created_at),
+    updatedAt: iso(r.updated_at),
     deletedAt: iso(r.deleted_at),
   }));
 }

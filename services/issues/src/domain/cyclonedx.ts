@@ -165,11 +165,12 @@ const cvssRatings = (i: IssueRecord) =>
 
 /** Where an issue's library is in the SBOM: same name and version, or same name when the issue has no version. */
 function sbomIndex(sbom: LayerSbom | undefined): (name: string, version: string | null) => number | undefined {
+  const components = sbom?.components ?? [];
   const byName = new Map<string, number[]>();
-  sbom?.components.forEach((c, i) => byName.set(c.name, [...(byName.get(c.name) ?? []), i]));
+  components.forEach((c, i) => byName.set(c.name, [...(byName.get(c.name) ?? []), i]));
   return (name, version) => {
     const candidates = byName.get(name) ?? [];
-    return version ? candidates.find((i) => sbom!.components[i].version === version) : candidates[0];
+    return version ? candidates.find((i) => components[i].version === version) : candidates[0];
   };
 }
 

@@ -77,7 +77,8 @@ export function ruleMatches(p: RuleParams, s: RuleSubject): boolean {
     !eq(p.category, s.category)
   )
     return false;
-  if (p.cve && !s.cves.some((c) => c.toLowerCase() === p.cve!.toLowerCase())) return false;
+  const cve = p.cve?.toLowerCase();
+  if (cve && !s.cves.some((c) => c.toLowerCase() === cve)) return false;
   const cwe = cweNumber(p.cwe);
   if (cwe !== undefined && !s.cwes.includes(cwe)) return false;
   return true;

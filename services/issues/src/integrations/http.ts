@@ -76,7 +76,8 @@ export class TrackerHttp {
     notFound?: z.output<S>,
   ): Promise<z.output<S>> {
     const url = new URL(path, base.endsWith('/') ? base : `${base}/`);
-    let lastError: TrackerError | undefined;
+    // Replaced by every attempt (there is at least one): what the last one met is what the caller sees.
+    let lastError = new TrackerError(`${url.host}: no attempt was made`);
     for (let attempt = 1; attempt <= this.options.attempts; attempt++) {
       await this.waitTurn(url.origin);
       let res;
@@ -119,7 +120,7 @@ export class TrackerHttp {
       if (lastError.permanent) throw lastError;
       await this.backoff(attempt, Number(res.headers.get('retry-after')));
     }
-    throw lastError!;
+    throw lastError;
   }
 
   private async backoff(attempt: number, retryAfterSeconds = NaN): Promise<void> {

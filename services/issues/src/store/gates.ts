@@ -20,8 +20,8 @@ const toGateRecord = (r: GateRow): GateRecord => ({
   id: r.id,
   name: r.name,
   author: r.author,
-  createdAt: iso(r.created_at)!,
-  updatedAt: iso(r.updated_at)!,
+  createdAt: iso(r.created_at),
+  updatedAt: iso(r.updated_at),
 });
 interface ConditionRow {
   id: string;
@@ -248,14 +248,12 @@ export const gateStore = {
         (g: { id: string; name: string }) => [g.id, g.name],
       ),
     );
-    return links
-      .filter((l) => names.has(l.qualityGateId))
-      .map((l) => ({
-        id: l.qualityGateId,
-        name: names.get(l.qualityGateId)!,
-        action: l.action,
-        conditions: conditions.filter((c) => c.qualityGateId === l.qualityGateId),
-      }));
+    return links.flatMap((l) => {
+      const name = names.get(l.qualityGateId);
+      if (name === undefined) return [];
+      const gateConditions = conditions.filter((c) => c.qualityGateId === l.qualityGateId);
+      return [{ id: l.qualityGateId, name, action: l.action, conditions: gateConditions }];
+    });
   },
 
   async setLayerState(
@@ -274,7 +272,7 @@ export const gateStore = {
   async layerState(db: Queryable, layerId: string): Promise<LayerGateStateRecord | undefined> {
     const row = await db<LayerGateStateRow>('layer_gate_state').where({ layer_id: layerId }).first();
     return row
-      ? { locked: row.locked, scanId: row.scan_id, verdict: json(row.verdict), updatedAt: iso(row.updated_at)! }
+      ? { locked: row.locked, scanId: row.scan_id, verdict: json(row.verdict), updatedAt: iso(row.updated_at) }
       : undefined;
   },
 };

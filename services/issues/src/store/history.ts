@@ -122,7 +122,7 @@ export const historyStore = {
       total: Number(n),
       items: rows.map((r): HistoryRecord => ({
         id: String(r.id),
-        at: iso(r.at)!,
+        at: iso(r.at),
         actorKind: r.actor_kind,
         actor: r.actor,
         field: r.field,
@@ -140,7 +140,7 @@ export const commentStore = {
     const [created] = await db('issue_comments')
       .insert({ id, issue_id: issueId, author, message })
       .returning<{ created_at: Date }[]>('created_at');
-    return { id, issueId, author, message, createdAt: iso(created.created_at)! };
+    return { id, issueId, author, message, createdAt: iso(created.created_at) };
   },
 
   async list(db: Queryable, issueId: string, q: { page: number; limit: number }) {
@@ -157,7 +157,7 @@ export const commentStore = {
         issueId: r.issue_id,
         author: r.author,
         message: r.message,
-        createdAt: iso(r.created_at)!,
+        createdAt: iso(r.created_at),
       })),
     };
   },

@@ -35,8 +35,8 @@ const toPolicyRecord = (r: PolicyRow): PolicyRecord => ({
   author: r.author,
   projectTags: r.project_tags,
   qualityGates: json<PolicyGate[]>(r.quality_gates),
-  createdAt: iso(r.created_at)!,
-  updatedAt: iso(r.updated_at)!,
+  createdAt: iso(r.created_at),
+  updatedAt: iso(r.updated_at),
 });
 
 interface PolicyQuery {

@@ -154,7 +154,7 @@ export const reportQueries = {
     for (const r of rows) {
       const list = history.get(r.issue_id) ?? [];
       list.push({
-        at: iso(r.at)!,
+        at: iso(r.at),
         actor: r.actor,
         field: r.field,
         oldValue: r.old_value,

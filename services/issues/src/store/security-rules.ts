@@ -55,8 +55,8 @@ const toSecurityRuleRecord = (r: SecurityRuleRow): SecurityRuleRecord => ({
   expiresAt: iso(r.expires_at),
   expired: r.expired,
   author: r.author,
-  createdAt: iso(r.created_at)!,
-  updatedAt: iso(r.updated_at)!,
+  createdAt: iso(r.created_at),
+  updatedAt: iso(r.updated_at),
 });
 
 const columns = (r: SecurityRuleWrite) => ({

@@ -101,8 +101,8 @@ const toDedupRuleRecord = (r: DedupRuleRow): DedupRuleRecord => ({
   toolName: r.tool_name,
   fields: r.fields,
   scope: r.scope,
-  createdAt: iso(r.created_at)!,
-  updatedAt: iso(r.updated_at)!,
+  createdAt: iso(r.created_at),
+  updatedAt: iso(r.updated_at),
 });
 
 export type DedupRuleWrite = Pick<DedupRuleRecord, 'name' | 'toolName' | 'fields'> & { scope: string };

@@ -118,8 +118,8 @@ const toTrackerRecord = (r: TrackerRow): TrackerRecord => ({
   syncEnabled: r.sync_enabled,
   lastSyncAt: iso(r.last_sync_at),
   lastSyncError: r.last_sync_error,
-  createdAt: iso(r.created_at)!,
-  updatedAt: iso(r.updated_at)!,
+  createdAt: iso(r.created_at),
+  updatedAt: iso(r.updated_at),
 });
 
 const trackerColumns = (t: Partial<TrackerInput>) => ({

@@ -8,6 +8,7 @@ import {
   projectSetIncludes,
   ServiceData,
   Trx,
+  present,
 } from '@bulwark/platform';
 import { TrackerType } from '@bulwark/contracts';
 import { groupForTickets, Grouping, renderTicket, TicketIssue } from '../domain/tickets';
@@ -118,7 +119,7 @@ export class TrackerTickets {
     const port = this.deps.access.port(tracker);
     const tickets: { ticket: TrackerTicket; issueIds: string[] }[] = [];
     for (const group of groupForTickets(ready, by)) {
-      const mapping = mappingFor(tracker, group.projectCode)!;
+      const mapping = present(mappingFor(tracker, group.projectCode), `the mapping of project ${group.projectCode}`);
       const issueIds = group.issues.map((i) => i.id);
       const text = renderTicket(group, tracker.fieldTemplates);
       try {
@@ -147,7 +148,7 @@ export class TrackerTickets {
           });
       }
     }
-    return { results: unique.map((id) => results.get(id)!), tickets };
+    return { results: unique.map((id) => present(results.get(id), `the result for issue ${id}`)), tickets };
   }
 
   async createTicket(principal: Principal, issueId: string, trackerId: string): Promise<TrackerTicket> {
@@ -192,7 +193,8 @@ export class TrackerTickets {
         if (before) await ticketStore.dropUnlinked(trx, [before.id]);
       }
     });
-    return (await ticketStore.ofIssues(this.deps.data.db, [issueId])).get(issueId)!;
+    const linked = await ticketStore.ofIssues(this.deps.data.db, [issueId]);
+    return present(linked.get(issueId), `the ticket of issue ${issueId}`);
   }
 
   async unlink(principal: Principal, issueId: string) {

@@ -57,7 +57,7 @@ interface ErrorLogRow {
 
 const toRecord = (r: ErrorLogRow): ErrorLogRecord => ({
   id: r.id,
-  occurredAt: iso(r.occurred_at)!,
+  occurredAt: iso(r.occurred_at),
   service: r.service,
   level: r.level,
   code: r.code,

@@ -37,7 +37,7 @@ const toRecord = (r: SecurityEventRow): SecurityEventRecord => ({
   message: r.message,
   messageRu: r.message_ru,
   data: json(r.data),
-  occurredAt: iso(r.occurred_at)!,
+  occurredAt: iso(r.occurred_at),
 });
 
 function filtered(db: Queryable, projects: string[] | null, q: EventQuery): Knex.QueryBuilder {

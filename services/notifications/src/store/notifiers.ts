@@ -1,5 +1,5 @@
 import type { WebhookPayloadFormat } from '@bulwark/contracts';
-import { containing, iso, isUuid, pgArray, Queryable, touchingProjects } from '@bulwark/platform';
+import { containing, iso, isUuid, pgArray, present, Queryable, touchingProjects } from '@bulwark/platform';
 
 /** A stored notifier: its token and signing secrets only in sealed form. */
 export interface NotifierRecord {
@@ -75,8 +75,8 @@ const toRecord = (r: NotifierRow): NotifierRecord => ({
   allProjects: r.all_projects,
   active: r.active,
   author: r.author,
-  createdAt: iso(r.created_at)!,
-  updatedAt: iso(r.updated_at)!,
+  createdAt: iso(r.created_at),
+  updatedAt: iso(r.updated_at),
 });
 
 const columns = (db: Queryable, w: NotifierWrite) => ({
@@ -163,6 +163,8 @@ export const notifierStore = {
     const out = new Map<string, DeliveryStats>();
     if (ids.length === 0) return out;
     for (const id of ids) out.set(id, { pending: 0, delivered: 0, failed: 0, lastError: null });
+    // The queries below read only these ids.
+    const statsOf = (id: string) => present(out.get(id), `the delivery stats of notifier ${id}`);
     const counts: { notifier_id: string; state: 'pending' | 'delivered' | 'failed'; n: string }[] = await db(
       'deliveries',
     )
@@ -170,14 +172,14 @@ export const notifierStore = {
       .count({ n: '*' })
       .whereRaw('notifier_id = any(?::uuid[])', [pgArray(ids)])
       .groupBy('notifier_id', 'state');
-    for (const c of counts) out.get(c.notifier_id)![c.state] = Number(c.n);
+    for (const c of counts) statsOf(c.notifier_id)[c.state] = Number(c.n);
     const errors = await db('deliveries')
       .distinctOn('notifier_id')
       .select<{ notifier_id: string; last_error: string }[]>('notifier_id', 'last_error')
       .whereRaw('notifier_id = any(?::uuid[])', [pgArray(ids)])
       .whereNotNull('last_error')
       .orderBy([{ column: 'notifier_id' }, { column: 'next_attempt_at', order: 'desc' }]);
-    for (const e of errors) out.get(e.notifier_id)!.lastError = e.last_error;
+    for (const e of errors) statsOf(e.notifier_id).lastError = e.last_error;
     return out;
   },
 };

@@ -111,7 +111,8 @@ export function fontRuns(text: string, bold: boolean): TextRun[] {
   const base = bold ? set.bold : set.regular;
   const runs: TextRun[] = [];
   for (const char of text) {
-    const codePoint = char.codePointAt(0)!;
+    // A string iterates by code point, so no character is empty.
+    const codePoint = char.codePointAt(0) ?? 0;
     const last = runs[runs.length - 1];
     let font = base.name;
     if (last && CLINGING.test(char)) font = last.font;

@@ -82,7 +82,7 @@ const toRecord = (r: ReportRow): ReportRecord => ({
   progress: r.progress,
   error: r.error,
   attempts: r.attempts,
-  createdAt: iso(r.created_at)!,
+  createdAt: iso(r.created_at),
   startedAt: iso(r.started_at),
   finishedAt: iso(r.finished_at),
 });

@@ -107,7 +107,7 @@ export function planCheckUpdate(
     };
   }
 
-  const update = grouped.filter((g) => g.check_id !== undefined).map((g) => ({ checkId: g.check_id!, tag: g.taginfo }));
+  const update = grouped.flatMap((g) => (g.check_id === undefined ? [] : [{ checkId: g.check_id, tag: g.taginfo }]));
   const create = grouped.filter((g) => g.check_id === undefined).map((g) => g.taginfo);
   const detach = groupMembers.filter((id) => !listed.has(id));
   const remaining = update.length + create.length;

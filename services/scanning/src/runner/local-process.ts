@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { findExecutable, runProcess } from '@bulwark/platform';
 import { ScannerSandbox } from './sandbox';
-import { ScanJob, ScanRunError, ScanRunner, ScanRunOutcome, toolArgv } from './scan-runner';
+import { ScanJob, ScanRunError, ScanRunner, ScanRunOutcome, toolArgv, toolExecution } from './scan-runner';
 
 export const PGID_FILE = '.scanner-pgid';
 
@@ -68,7 +68,7 @@ export class LocalProcessRunner implements ScanRunner {
   }
 
   async run(job: ScanJob, signal: AbortSignal): Promise<ScanRunOutcome> {
-    const exec = job.tool.execution!;
+    const exec = toolExecution(job);
     if (this.sandbox.problem) {
       throw new ScanRunError(
         `The scanner sandbox does not work on this server (${this.sandbox.problem}): install bubblewrap (deploy/local/scanners.sh install), or set SCAN_SANDBOX=none to run scanners without it`,

@@ -1,4 +1,4 @@
-import { checkExtraArgs, ToolType } from '@bulwark/contracts';
+import { checkExtraArgs, CliExecution, ToolType } from '@bulwark/contracts';
 
 /** One scan for a runner: which tool, on what, where the report goes, and its limits. */
 export interface ScanJob {
@@ -60,12 +60,18 @@ export interface ScanRunner {
   run(job: ScanJob, signal: AbortSignal): Promise<ScanRunOutcome>;
 }
 
+/** The tool's command line. The worker runs only tools that have one, so its absence is a failure of the scan. */
+export function toolExecution(job: ScanJob): CliExecution {
+  if (!job.tool.execution) throw new ScanRunError(`${job.tool.name} has no command line to run`);
+  return job.tool.execution;
+}
+
 /**
  * The tool's argv with its placeholders filled in. The settings' `extra_args` are checked against the
  * tool type's allow-list once more here, for settings stored before the list existed or written past the API.
  */
 export function toolArgv(job: ScanJob, paths: { workspace: string; resultDir: string; rulesDir: string }): string[] {
-  const exec = job.tool.execution!;
+  const exec = toolExecution(job);
   const refused = checkExtraArgs(exec.extraArgs, job.extraArgs);
   if (refused.length > 0) {
     throw new ScanRunError(

@@ -60,8 +60,8 @@ function toRecord(r: CheckRow): CheckRecord {
     runScanTask: json(r.run_scan_task),
     tag: r.tag_name === null ? null : { tag_name: r.tag_name, ...(r.commit ? { commit: r.commit } : {}) },
     comparison: json(r.comparison),
-    createdAt: iso(r.created_at)!,
-    updatedAt: iso(r.updated_at)!,
+    createdAt: iso(r.created_at),
+    updatedAt: iso(r.updated_at),
   };
 }
 

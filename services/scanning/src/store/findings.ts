@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import zlib from 'node:zlib';
-import type { Queryable } from '@bulwark/platform';
+import { present, type Queryable } from '@bulwark/platform';
 import type { Finding } from '@bulwark/findings';
 import type { FindingsBatch } from '../domain/findings-batch';
 import { findingRefStore } from './finding-refs';
@@ -204,7 +204,7 @@ export const findingStore = {
     async function* gzipped(): AsyncGenerator<Buffer> {
       if (legacy) {
         const stored = await db('scan_reports').where({ scan_id: scanId }).first<{ gzip: Buffer } | undefined>('gzip');
-        yield Buffer.from(stored!.gzip);
+        yield Buffer.from(present(stored, `the report of scan ${scanId}`).gzip);
         return;
       }
       for (let seq = 0; ; seq++) {

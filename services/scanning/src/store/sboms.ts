@@ -37,7 +37,7 @@ const toRecord = (r: SbomRow): SbomRecord => ({
   componentsCount: r.components_count,
   vulnerabilitiesCount: r.vulnerabilities_count,
   uploadedBy: r.uploaded_by,
-  createdAt: iso(r.created_at)!,
+  createdAt: iso(r.created_at),
 });
 
 export interface DependencyRecord {
@@ -119,11 +119,12 @@ export const sbomStore = {
     const base = db('sboms').where((w) => {
       if (q.projectCode) w.where('project_code', q.projectCode);
       if (q.projects) w.whereIn('project_code', q.projects);
-      if (q.search)
+      const search = q.search;
+      if (search)
         w.where((o) => {
-          o.whereILike('file_name', like(q.search!))
-            .orWhereILike('project_name', like(q.search!))
-            .orWhereILike('project_code', like(q.search!));
+          o.whereILike('file_name', like(search))
+            .orWhereILike('project_name', like(search))
+            .orWhereILike('project_code', like(search));
         });
     });
     const [{ count }] = await base.clone().count<{ count: string }[]>({ count: '*' });

@@ -133,7 +133,7 @@ export const toIssueRecord = (r: IssueRow): IssueRecord => ({
   suppression: r.suppression === null ? null : json<Suppression>(r.suppression),
   securityRuleId: r.security_rule_id,
   duplicateOf: r.duplicate_of,
-  firstDetectedAt: iso(r.first_detected_at)!,
-  lastDetectedAt: iso(r.last_detected_at)!,
-  updatedAt: iso(r.updated_at)!,
+  firstDetectedAt: iso(r.first_detected_at),
+  lastDetectedAt: iso(r.last_detected_at),
+  updatedAt: iso(r.updated_at),
 });
