@@ -10,6 +10,7 @@ import {
   Queryable,
   SecretBox,
   ServiceData,
+  present,
 } from '@bulwark/platform';
 import { checkExtraArgs, newEvent, SCAN_EVENTS, toolType, writeEvent, writeEvents } from '@bulwark/contracts';
 import { CatalogGate } from './catalog-client';
@@ -65,32 +66,30 @@ export class Checks {
     const layerId = input.layer_id ?? current?.layerId;
     const toolId = input.security_tool_id ?? current?.securityToolId;
     const sourceId = input.scan_source_id ?? current?.scanSourceId;
-    const missing = [
-      ['layer_id', layerId],
-      ['security_tool_id', toolId],
-      ['scan_source_id', sourceId],
-    ].filter(([, v]) => !v);
-    if (missing.length > 0)
+    if (!layerId || !toolId || !sourceId) {
+      const missing = Object.entries({ layer_id: layerId, security_tool_id: toolId, scan_source_id: sourceId })
+        .filter(([, v]) => !v)
+        .map(([field]) => field);
       throw invalid(
-        `Missing ${missing.map(([f]) => f).join(', ')}`,
-        missing.map(([f]) => ({ field: f as string, problem: 'is required' })),
+        `Missing ${missing.join(', ')}`,
+        missing.map((field) => ({ field, problem: 'is required' })),
       );
-    const layer = await this.catalog.layerFor(principal, layerId!);
+    }
+    const layer = await this.catalog.layerFor(principal, layerId);
     if (input.project_code !== undefined && input.project_code !== layer.projectCode) {
       throw invalid('Invalid project_code: not the layer\u2019s project', [
         { field: 'project_code', problem: `the layer belongs to project ${layer.projectCode}` },
       ]);
     }
     if (layer.projectArchived) throw conflict(`Project ${layer.projectCode} is archived: its checks cannot change`);
-    await this.catalog.assertUsable(layer.projectCode, sourceId!, toolId!);
+    await this.catalog.assertUsable(layer.projectCode, sourceId, toolId);
     const { api_token: token, ...toolSettings } = input.tool_settings ?? current?.toolSettings ?? {};
-    if (Array.isArray(toolSettings.extra_args))
-      await this.assertExtraArgs(toolId!, toolSettings.extra_args as string[]);
+    if (Array.isArray(toolSettings.extra_args)) await this.assertExtraArgs(toolId, toolSettings.extra_args as string[]);
     return {
       layerId: layer.id,
       projectCode: layer.projectCode,
-      securityToolId: toolId!,
-      scanSourceId: sourceId!,
+      securityToolId: toolId,
+      scanSourceId: sourceId,
       toolSettings,
       // A new token replaces the stored one; no token in the request keeps it.
       toolTokenSealed: typeof token === 'string' && token.length > 0 ? this.secrets.seal(token) : undefined,
@@ -127,14 +126,14 @@ export class Checks {
       );
       return ids[0];
     });
-    return (await checkStore.get(this.data.db, id))!;
+    return present(await checkStore.get(this.data.db, id), `check ${id}`);
   }
 
   async update(principal: Principal, id: string, input: CheckInput): Promise<CheckRecord> {
     const current = await this.visible(principal, id);
     const settings = await this.settingsFor(principal, input, current);
     await this.data.transaction(async (trx) => {
-      const path = (await checkStore.getForUpdate(trx, id))!;
+      const path = present(await checkStore.getForUpdate(trx, id), `check ${id}`);
       const members = path.groupId ? (await checkStore.groupMembers(trx, path.groupId)).map((c) => c.id) : [];
       const plan = planned(() =>
         planCheckUpdate({ id: path.id, groupId: path.groupId }, members, input.grouped_checks),
@@ -173,7 +172,7 @@ export class Checks {
         ),
       );
     });
-    return (await checkStore.get(this.data.db, id))!;
+    return present(await checkStore.get(this.data.db, id), `check ${id}`);
   }
 
   async groupOf(check: CheckRecord): Promise<CheckRecord[] | undefined> {
@@ -259,7 +258,7 @@ export class Checks {
       await checkStore.setComparison(trx, id, comparison);
       await writeEvent(trx, SCAN_EVENTS.checkUpdated, check.id, { check_id: check.id, comparison });
     });
-    return (await checkStore.get(this.data.db, id))!;
+    return present(await checkStore.get(this.data.db, id), `check ${id}`);
   }
 
   list(

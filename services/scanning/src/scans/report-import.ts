@@ -147,12 +147,14 @@ export function importKeyOf(bytesSha256: string, opts: { format?: string; name?:
  */
 export function importReportFile(req: BasedImportRequest, send: (batch: FindingsBatch) => void): ImportOutcome {
   const realWorkspace = req.workspace ? fs.realpathSync(req.workspace) : undefined;
-  const prepare = req.workspace
-    ? (f: Finding) => {
-        relativeToWorkspace([f], realWorkspace!);
-        relativeToWorkspace([f], req.workspace!);
-      }
-    : undefined;
+  const workspace = req.workspace;
+  const prepare =
+    workspace && realWorkspace
+      ? (f: Finding) => {
+          relativeToWorkspace([f], realWorkspace);
+          relativeToWorkspace([f], workspace);
+        }
+      : undefined;
   const counts = Object.fromEntries(SEVERITIES.map((s) => [s, 0])) as Record<Severity, number>;
   // One content hash per finding, by position: findings held for their duplicates arrive out of order.
   let hashes = Buffer.alloc(CONTENT_HASH_BYTES * 1024);

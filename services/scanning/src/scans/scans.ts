@@ -12,6 +12,7 @@ import {
   serializeAcrossReplicas,
   ServiceData,
   UploadedFile,
+  present,
 } from '@bulwark/platform';
 import { SCAN_EVENTS, toolType, writeEvent } from '@bulwark/contracts';
 import type { catalogV1 } from '@bulwark/proto';
@@ -101,7 +102,7 @@ export class Scans {
         state: 'queued',
         requestedBy: principal.username,
       });
-      const created = (await scanStore.get(trx, id))!;
+      const created = present(await scanStore.get(trx, id), `scan ${id}`);
       await writeEvent(trx, SCAN_EVENTS.scanQueued, created.checkId, {
         ...scanRef(created),
         requested_by: principal.username,
@@ -139,13 +140,15 @@ export class Scans {
     // A layer whose scans do not all fit under the license's limit queues none of them.
     const max = await this.license.limit('scanning_processes');
     const toQueue = checks.filter(
-      (c) => !inflight.has(c.id) && toolType(typeIds.get(c.securityToolId)!)?.execution,
+      (c) =>
+        !inflight.has(c.id) &&
+        toolType(present(typeIds.get(c.securityToolId), `the type of tool ${c.securityToolId}`))?.execution,
     ).length;
     if (toQueue > 0)
       LicenseGate.ensureRoom('scanning_processes', max, await scanStore.countInFlight(this.data.db), toQueue);
     const results = [];
     for (const check of checks) {
-      const typeId = typeIds.get(check.securityToolId)!;
+      const typeId = present(typeIds.get(check.securityToolId), `the type of tool ${check.securityToolId}`);
       let scan = inflight.get(check.id);
       if (!scan && toolType(typeId)?.execution) {
         try {
@@ -179,7 +182,7 @@ export class Scans {
   private async waitForStop(scanId: string): Promise<ScanRecord> {
     const deadline = Date.now() + 15000;
     for (;;) {
-      const scan = (await scanStore.get(this.data.db, scanId))!;
+      const scan = present(await scanStore.get(this.data.db, scanId), `scan ${scanId}`);
       if (!['queued', 'running', 'parsing'].includes(scan.state) || Date.now() > deadline) return scan;
       await new Promise((r) => setTimeout(r, 100));
     }
@@ -269,7 +272,7 @@ export class Scans {
       }
       const scan = { id, checkId: check.id, layerId: check.layerId, projectCode: check.projectCode };
       await completeScan(trx, scan, summary, { id: check.securityToolId, name: tool.name }, { uploaded: true });
-      return (await scanStore.get(trx, id))!;
+      return present(await scanStore.get(trx, id), `scan ${id}`);
     });
   }
 
