@@ -20,7 +20,7 @@ export class ModuleLifecycle {
 
   /** Starts `task` every `everyMs` now (see PeriodicTask) and stops it, awaiting its run in progress, at stop. */
   every(name: string, everyMs: number, task: () => Promise<unknown>): void {
-    const periodic = new PeriodicTask(name, everyMs, task, this.log);
+    const periodic = new PeriodicTask({ name, everyMs, run: task, log: this.log });
     periodic.start();
     this.onStop(() => periodic.stop());
   }

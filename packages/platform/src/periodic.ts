@@ -9,25 +9,20 @@ export class PeriodicTask {
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
 
-  constructor(
-    private readonly name: string,
-    private readonly everyMs: number,
-    private readonly run: () => Promise<unknown>,
-    private readonly log: Logger,
-  ) {}
+  constructor(private readonly deps: { name: string; everyMs: number; run: () => Promise<unknown>; log: Logger }) {}
 
   start(): void {
     this.timer = setInterval(() => {
       if (this.running) return;
       // Started inside a promise, so a run that throws before its first await is caught like any other.
       this.running = Promise.resolve()
-        .then(() => this.run())
+        .then(() => this.deps.run())
         .then(() => undefined)
         .catch((err: unknown) => {
-          this.log.warn(`${this.name} failed; will retry`, { error: errorMessage(err) });
+          this.deps.log.warn(`${this.deps.name} failed; will retry`, { error: errorMessage(err) });
         })
         .finally(() => (this.running = undefined));
-    }, this.everyMs);
+    }, this.deps.everyMs);
   }
 
   async stop(): Promise<void> {

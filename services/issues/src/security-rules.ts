@@ -57,7 +57,7 @@ export class SecurityRules {
     log: Logger,
     pollMs: number,
   ) {
-    this.expiry = new PeriodicTask('security rule expiry', pollMs, () => this.expireDue(), log);
+    this.expiry = new PeriodicTask({ name: 'security rule expiry', everyMs: pollMs, run: () => this.expireDue(), log });
   }
 
   private async validate(input: SecurityRuleInput): Promise<void> {
