@@ -90,12 +90,12 @@ export const scanningModule = defineModule({
     ctx.onStop(() => egress.close());
     const parser = new ReportParser({ threads: config.REPORT_PARSE_THREADS, memoryMb: config.REPORT_PARSE_MEMORY_MB });
     ctx.onStop(() => parser.close());
-    const worker = new ScanWorker(
-      host,
+    const worker = new ScanWorker({
+      data: host,
       catalog,
       runner,
       parser,
-      {
+      opts: {
         egress,
         concurrency: config.SCAN_CONCURRENCY,
         perToolConcurrency: config.SCAN_CONCURRENCY_PER_TOOL,
@@ -107,13 +107,13 @@ export const scanningModule = defineModule({
         workspaceRoot: config.SCAN_WORKSPACE_DIR,
         rulesDir: config.SCANNER_RULES_DIR,
       },
-      host.log,
-      host,
-    );
+      log: host.log,
+      errors: host,
+    });
     const checks = new Checks(host, catalog, secrets);
     const license = identityLicenseGate(ctx, host.auth);
     ctx.onStop(() => license.close());
-    const scans = new Scans(host, catalog, checks, worker, parser, license);
+    const scans = new Scans({ data: host, catalog, checks, worker, parser, license });
     await host.consume('layer-templates', [TOPICS.catalog], copyTemplateChecks(host.db, catalog, host.log));
     await host.consume('gate-verdicts', [TOPICS.issues], keepGateVerdicts());
     host.grpc.add(scanningV1.ScanningServiceService, 'bulwark.scanning.v1.ScanningService', scanningGrpc(host.db));

@@ -53,30 +53,33 @@ export class ScanWorker {
   private readonly reaper: ScanReaper;
 
   constructor(
-    private readonly data: ServiceData,
-    catalog: CatalogGate,
-    runner: ScanRunner,
-    parser: ReportParser,
-    private readonly opts: ScanWorkerOptions,
-    private readonly log: Logger,
-    errors: ErrorRecorder,
+    private readonly deps: {
+      data: ServiceData;
+      catalog: CatalogGate;
+      runner: ScanRunner;
+      parser: ReportParser;
+      opts: ScanWorkerOptions;
+      log: Logger;
+      errors: ErrorRecorder;
+    },
   ) {
+    const { data, catalog, runner, parser, opts, log, errors } = deps;
     const lease = new ScanLease({ db: data.db, owner: this.owner, leaseSeconds: opts.leaseSeconds });
     this.run = new ScanRun({ data, catalog, runner, parser, lease, opts, owner: this.owner, log, errors });
     this.reaper = new ScanReaper({ data, log, errors, opts });
   }
 
   start(): void {
-    fs.mkdirSync(this.opts.workspaceRoot, { recursive: true, mode: 0o700 });
+    fs.mkdirSync(this.deps.opts.workspaceRoot, { recursive: true, mode: 0o700 });
     this.reaper.killOrphans();
     this.running = true;
     this.loop = this.claimLoop();
-    this.reaping = new PeriodicTask(
-      'scan reaper',
-      Math.max(1000, (this.opts.leaseSeconds * 1000) / 2),
-      () => this.reaper.reap((scanId) => this.active.has(scanId)),
-      this.log,
-    );
+    this.reaping = new PeriodicTask({
+      name: 'scan reaper',
+      everyMs: Math.max(1000, (this.deps.opts.leaseSeconds * 1000) / 2),
+      run: () => this.reaper.reap((scanId) => this.active.has(scanId)),
+      log: this.deps.log,
+    });
     this.reaping.start();
   }
 
@@ -95,12 +98,12 @@ export class ScanWorker {
   private async claimLoop(): Promise<void> {
     while (this.running) {
       let claimed: ScanRecord | undefined;
-      if (this.active.size < this.opts.concurrency) {
+      if (this.active.size < this.deps.opts.concurrency) {
         try {
-          const busy = await scanStore.busyTools(this.data.db, this.opts.perToolConcurrency);
-          claimed = await scanStore.claim(this.data.db, this.owner, this.opts.leaseSeconds, busy);
+          const busy = await scanStore.busyTools(this.deps.data.db, this.deps.opts.perToolConcurrency);
+          claimed = await scanStore.claim(this.deps.data.db, this.owner, this.deps.opts.leaseSeconds, busy);
         } catch (err) {
-          this.log.warn('claiming a scan failed', { error: (err as Error).message });
+          this.deps.log.warn('claiming a scan failed', { error: (err as Error).message });
         }
       }
       if (claimed) {
@@ -124,7 +127,7 @@ export class ScanWorker {
             // execute() ends every scan it can; what escapes it (the workspace cannot be made, the
             // database is gone) leaves the lease to run out, and the scan is claimed again.
             (err) =>
-              this.log.error('scan run failed outside its own error handling', {
+              this.deps.log.error('scan run failed outside its own error handling', {
                 scanId: scan.id,
                 error: errorMessage(err),
               }),
@@ -137,7 +140,7 @@ export class ScanWorker {
         continue;
       }
       await new Promise<void>((resolve) => {
-        const t = setTimeout(resolve, this.opts.pollMs);
+        const t = setTimeout(resolve, this.deps.opts.pollMs);
         this.wake = () => {
           clearTimeout(t);
           resolve();
@@ -154,7 +157,7 @@ export class ScanWorker {
     await this.reaping?.stop();
     await this.loop;
     for (const [id, ctl] of this.active) {
-      this.log.info('releasing a running scan at shutdown', { scanId: id });
+      this.deps.log.info('releasing a running scan at shutdown', { scanId: id });
       ctl.abort(SHUTDOWN);
     }
     const deadline = Date.now() + 10000;

@@ -46,19 +46,21 @@ class ReuseSourceGone extends Error {}
 /** Running, stopping, uploading and reading scans. */
 export class Scans {
   constructor(
-    private readonly data: ServiceData,
-    private readonly catalog: CatalogGate,
-    private readonly checks: Checks,
-    private readonly worker: ScanWorker,
-    private readonly parser: ReportParser,
-    private readonly license: LicenseGate,
+    private readonly deps: {
+      data: ServiceData;
+      catalog: CatalogGate;
+      checks: Checks;
+      worker: ScanWorker;
+      parser: ReportParser;
+      license: LicenseGate;
+    },
   ) {}
 
   /** The check's tool, when the check may be scanned now. */
   private async assertRunnable(principal: Principal, check: CheckRecord): Promise<catalogV1.Tool> {
-    const layer = await this.catalog.layerFor(principal, check.layerId);
+    const layer = await this.deps.catalog.layerFor(principal, check.layerId);
     if (layer.projectArchived) throw conflict(`Project ${check.projectCode} is archived: no scans`);
-    return this.catalog.tool(check.securityToolId);
+    return this.deps.catalog.tool(check.securityToolId);
   }
 
   /**
@@ -78,8 +80,8 @@ export class Scans {
         `The check\u2019s tool (${type?.name ?? typeId}) is not run by Bulwark: upload its reports to POST /api/v1/check/${check.id}/results`,
       );
     }
-    const limit = max !== undefined ? max : await this.license.limit('scanning_processes');
-    const scan = await this.data.transaction(async (trx) => {
+    const limit = max !== undefined ? max : await this.deps.license.limit('scanning_processes');
+    const scan = await this.deps.data.transaction(async (trx) => {
       await checkStore.getForUpdate(trx, check.id);
       const inflight = await scanStore.inFlightFor(trx, [check.id]);
       if (inflight.length > 0)
@@ -109,12 +111,12 @@ export class Scans {
       });
       return created;
     });
-    this.worker.nudge();
+    this.deps.worker.nudge();
     return scan;
   }
 
   async runCheck(principal: Principal, checkId: string): Promise<ScanRecord> {
-    const check = await this.checks.visible(principal, checkId);
+    const check = await this.deps.checks.visible(principal, checkId);
     return this.queue(principal, check, (await this.assertRunnable(principal, check)).typeId);
   }
 
@@ -122,13 +124,13 @@ export class Scans {
     principal: Principal,
     layerId: string,
   ): Promise<{ check_id: string; scan_result_id: string; state: string }[]> {
-    const layer = await this.catalog.layerFor(principal, layerId);
+    const layer = await this.deps.catalog.layerFor(principal, layerId);
     if (layer.projectArchived) throw conflict(`Project ${layer.projectCode} is archived: no scans`);
-    const checks = await checkStore.byLayer(this.data.db, layerId);
+    const checks = await checkStore.byLayer(this.deps.data.db, layerId);
     const inflight = new Map(
       (
         await scanStore.inFlightFor(
-          this.data.db,
+          this.deps.data.db,
           checks.map((c) => c.id),
         )
       ).map((s) => [s.checkId, s]),
@@ -136,16 +138,16 @@ export class Scans {
     // One catalog lookup per tool, not per check.
     const typeIds = new Map<string, number>();
     for (const toolId of new Set(checks.map((c) => c.securityToolId)))
-      typeIds.set(toolId, (await this.catalog.tool(toolId)).typeId);
+      typeIds.set(toolId, (await this.deps.catalog.tool(toolId)).typeId);
     // A layer whose scans do not all fit under the license's limit queues none of them.
-    const max = await this.license.limit('scanning_processes');
+    const max = await this.deps.license.limit('scanning_processes');
     const toQueue = checks.filter(
       (c) =>
         !inflight.has(c.id) &&
         toolType(present(typeIds.get(c.securityToolId), `the type of tool ${c.securityToolId}`))?.execution,
     ).length;
     if (toQueue > 0)
-      LicenseGate.ensureRoom('scanning_processes', max, await scanStore.countInFlight(this.data.db), toQueue);
+      LicenseGate.ensureRoom('scanning_processes', max, await scanStore.countInFlight(this.deps.data.db), toQueue);
     const results = [];
     for (const check of checks) {
       const typeId = present(typeIds.get(check.securityToolId), `the type of tool ${check.securityToolId}`);
@@ -156,7 +158,7 @@ export class Scans {
         } catch (err) {
           // Queued by someone else since the batch read: report that scan. A limit reached meanwhile is the answer.
           if (!(err instanceof AppError && err.code === 'conflict') || err instanceof LicenseLimitReached) throw err;
-          [scan] = await scanStore.inFlightFor(this.data.db, [check.id]);
+          [scan] = await scanStore.inFlightFor(this.deps.data.db, [check.id]);
         }
       }
       if (scan) results.push({ check_id: check.id, scan_result_id: scan.id, state: scan.state });
@@ -166,23 +168,23 @@ export class Scans {
 
   /** Stops the check's queued or running scan; the runner kills the scanner where it runs. */
   async stopCheck(principal: Principal, checkId: string): Promise<ScanRecord> {
-    const check = await this.checks.visible(principal, checkId);
-    const [scan] = await scanStore.inFlightFor(this.data.db, [check.id]);
+    const check = await this.deps.checks.visible(principal, checkId);
+    const [scan] = await scanStore.inFlightFor(this.deps.data.db, [check.id]);
     if (!scan) throw conflict(`Check ${checkId} has no scan queued or running`);
-    await this.data.transaction(async (trx) => {
+    await this.deps.data.transaction(async (trx) => {
       await scanStore.requestStop(trx, scan.id);
       if (await scanStore.finish(trx, scan.id, ['queued'], 'stopped', { error: null }))
         await writeEvent(trx, SCAN_EVENTS.scanStopped, scan.checkId, { ...scanRef(scan), by: principal.username });
     });
     // Here: abort now. Elsewhere: that replica sees stop_requested at its next heartbeat.
-    this.worker.abortLocal(scan.id);
+    this.deps.worker.abortLocal(scan.id);
     return this.waitForStop(scan.id);
   }
 
   private async waitForStop(scanId: string): Promise<ScanRecord> {
     const deadline = Date.now() + 15000;
     for (;;) {
-      const scan = present(await scanStore.get(this.data.db, scanId), `scan ${scanId}`);
+      const scan = present(await scanStore.get(this.deps.data.db, scanId), `scan ${scanId}`);
       if (!['queued', 'running', 'parsing'].includes(scan.state) || Date.now() > deadline) return scan;
       await new Promise((r) => setTimeout(r, 100));
     }
@@ -198,7 +200,7 @@ export class Scans {
     body: UploadedFile,
     q: { format?: string; file_name?: string },
   ): Promise<ScanRecord> {
-    const check = await this.checks.visible(principal, checkId);
+    const check = await this.deps.checks.visible(principal, checkId);
     const tool = await this.assertRunnable(principal, check);
     const typeId = tool.typeId;
     if (body.size === 0)
@@ -208,7 +210,7 @@ export class Scans {
     const declared =
       q.format ?? (toolType(typeId)?.resultFormat === 'auto' ? undefined : toolType(typeId)?.resultFormat);
     const importKey = importKeyOf(body.sha256, { format: declared, name: q.file_name });
-    const same = await findingStore.sameImport(this.data.db, check.id, importKey);
+    const same = await findingStore.sameImport(this.deps.data.db, check.id, importKey);
     if (same) {
       try {
         const copied = await this.storeUpload(principal, check, tool, {
@@ -242,7 +244,7 @@ export class Scans {
     upload: UploadContent,
   ): Promise<ScanRecord> {
     const id = randomUUID();
-    return this.data.transaction(async (trx) => {
+    return this.deps.data.transaction(async (trx) => {
       const inflight = await scanStore.inFlightFor(trx, [check.id]);
       if (inflight.length > 0)
         throw conflict(`Check ${check.id} has scan ${inflight[0].id} ${inflight[0].state}; wait for it or stop it`);
@@ -262,7 +264,7 @@ export class Scans {
         if (!(await findingStore.reuseImport(trx, id, upload.same, upload.fileName))) throw new ReuseSourceGone();
         summary = upload.same;
       } else {
-        summary = await this.parser.store(
+        summary = await this.deps.parser.store(
           trx,
           { id, checkId: check.id },
           { path: upload.file.path, format: upload.format, name: upload.name },
@@ -277,28 +279,28 @@ export class Scans {
   }
 
   async get(principal: Principal, id: string): Promise<ScanRecord> {
-    const scan = isUuid(id) ? await scanStore.get(this.data.db, id) : undefined;
+    const scan = isUuid(id) ? await scanStore.get(this.deps.data.db, id) : undefined;
     if (!scan || !canSeeProject(principal, scan.projectCode)) throw notFound(`Scan result ${id}`);
     return scan;
   }
 
   list(principal: Principal, q: Omit<ScanQuery, 'projects'>) {
-    return scanStore.list(this.data.db, { ...q, projects: principal.projects });
+    return scanStore.list(this.deps.data.db, { ...q, projects: principal.projects });
   }
 
   /** A scan result's findings, a page of them. */
   async findings(principal: Principal, id: string, q: { page: number; limit: number; severity?: string }) {
     const scan = await this.get(principal, id);
-    return findingStore.page(this.data.db, scan.id, q);
+    return findingStore.page(this.deps.data.db, scan.id, q);
   }
 
   filterValues(principal: Principal, q: Omit<Parameters<typeof scanStore.filterValues>[1], 'projects'>) {
-    return scanStore.filterValues(this.data.db, { ...q, projects: principal.projects });
+    return scanStore.filterValues(this.deps.data.db, { ...q, projects: principal.projects });
   }
 
   async report(principal: Principal, id: string) {
     const scan = await this.get(principal, id);
-    const report = await findingStore.report(this.data.db, scan.id);
+    const report = await findingStore.report(this.deps.data.db, scan.id);
     if (!report)
       throw new AppError(
         'not_found',
