@@ -32,17 +32,19 @@ export class DirectoryLogins {
   private readonly lastRecorded = new Map<string, number>();
 
   constructor(
-    private readonly data: ServiceData,
-    private readonly secrets: SecretBox,
-    private readonly ldap: LdapDirectory,
-    private readonly config: IdentityConfig,
-    private readonly log: Logger,
-    private readonly errors: ErrorRecorder,
+    private readonly deps: {
+      data: ServiceData;
+      secrets: SecretBox;
+      ldap: LdapDirectory;
+      config: IdentityConfig;
+      log: Logger;
+      errors: ErrorRecorder;
+    },
   ) {}
 
   /** Settings from the environment, used until settings are saved through the API. */
   private seeded(): { settings: LdapSettings; password: string | null } {
-    const c = this.config;
+    const c = this.deps.config;
     const urls = (c.LDAP_URL ?? '')
       .split(',')
       .map((u) => u.trim())
@@ -62,11 +64,11 @@ export class DirectoryLogins {
   }
 
   private async current(): Promise<{ settings: LdapSettings; password: string | null; updatedAt: string | null }> {
-    const stored = await loginSettingsStore.get(this.data.db, 'ldap');
+    const stored = await loginSettingsStore.get(this.deps.data.db, 'ldap');
     if (!stored) return { ...this.seeded(), updatedAt: null };
     return {
       settings: { ...LDAP_DEFAULTS, ...(stored.settings as Partial<LdapSettings>) },
-      password: stored.secretSealed ? this.secrets.open(stored.secretSealed) : null,
+      password: stored.secretSealed ? this.deps.secrets.open(stored.secretSealed) : null,
       updatedAt: stored.updatedAt,
     };
   }
@@ -110,10 +112,10 @@ export class DirectoryLogins {
     const missing = DirectoryLogins.missing(settings, password);
     if (settings.enabled && missing.length > 0)
       throw invalid(`Directory login cannot be enabled: ${missing.map((p) => p.field).join(', ')} missing`, missing);
-    await this.data.transaction((trx) =>
-      loginSettingsStore.put(trx, 'ldap', { ...settings }, password ? this.secrets.seal(password) : null),
+    await this.deps.data.transaction((trx) =>
+      loginSettingsStore.put(trx, 'ldap', { ...settings }, password ? this.deps.secrets.seal(password) : null),
     );
-    this.log.info('ldap settings changed', { fields: Object.keys(patch), enabled: settings.enabled });
+    this.deps.log.info('ldap settings changed', { fields: Object.keys(patch), enabled: settings.enabled });
     return this.getSettings();
   }
 
@@ -128,7 +130,7 @@ export class DirectoryLogins {
         message: `Settings are incomplete: ${missing.map((p) => p.field).join(', ')} missing`,
       };
     try {
-      return { ok: true, ...(await this.ldap.test(settings, password, username)) };
+      return { ok: true, ...(await this.deps.ldap.test(settings, password, username)) };
     } catch (err) {
       if (err instanceof LdapFailure) return { ok: false, stage: err.stage, message: err.message };
       throw err;
@@ -142,13 +144,13 @@ export class DirectoryLogins {
     const key = updatedAt ?? 'seeded';
     if (this.allowedCache?.key === key && Date.now() - this.allowedCache.at < ALLOWED_CACHE_MS)
       return this.allowedCache.allowed;
-    const allowed = await this.ldap.open(settings, password).then(
+    const allowed = await this.deps.ldap.open(settings, password).then(
       async (client) => {
         await client.unbind().catch(() => undefined);
         return true;
       },
       (err: LdapFailure) => {
-        this.log.warn('ldap not reachable', { stage: err.stage, message: err.message });
+        this.deps.log.warn('ldap not reachable', { stage: err.stage, message: err.message });
         return false;
       },
     );
@@ -168,15 +170,15 @@ export class DirectoryLogins {
     try {
       // Asked only when configured(); settings changed since then leave the directory unusable.
       if (!bindPassword) throw new LdapFailure('settings', 'Settings are incomplete: bind_password is required');
-      return await this.ldap.authenticate(settings, bindPassword, username, password);
+      return await this.deps.ldap.authenticate(settings, bindPassword, username, password);
     } catch (err) {
       if (!(err instanceof LdapFailure)) throw err;
-      this.log.warn('directory login failed: directory unusable', { stage: err.stage, message: err.message });
+      this.deps.log.warn('directory login failed: directory unusable', { stage: err.stage, message: err.message });
       const key = `${err.stage} ${err.message}`;
       if (Date.now() - (this.lastRecorded.get(key) ?? -Infinity) >= RECORD_EVERY_MS) {
         this.lastRecorded.set(key, Date.now());
         // The failure's message names the stage and host, never the bind password (LdapFailure's own rule).
-        await this.errors.recordError({
+        await this.deps.errors.recordError({
           code: 'directory.unreachable',
           level: 'error',
           route: 'POST /api/v1/auth/login',

@@ -81,15 +81,17 @@ export async function userLimitReached(trx: Trx): Promise<LicenseLimitReached | 
  */
 export class Licensing {
   constructor(
-    private readonly data: ServiceData,
-    private readonly publicKey: KeyObject,
-    private readonly counts: UsageCounts,
-    private readonly noticeDays: number[],
-    private readonly log: Logger,
+    private readonly deps: {
+      data: ServiceData;
+      publicKey: KeyObject;
+      counts: UsageCounts;
+      noticeDays: number[];
+      log: Logger;
+    },
   ) {}
 
   private async current(): Promise<InstalledLicense | undefined> {
-    return licenseStore.get(this.data.db);
+    return licenseStore.get(this.deps.data.db);
   }
 
   private static status(doc: LicenseDocument | undefined, now = Date.now()) {
@@ -115,7 +117,7 @@ export class Licensing {
       installed: Boolean(installed),
       id: doc?.id ?? null,
       licensee: doc?.licensee ?? null,
-      installation_id: await licenseStore.installationId(this.data.db),
+      installation_id: await licenseStore.installationId(this.deps.data.db),
       issued_at: doc?.issued_at ?? null,
       installed_at: installed?.installedAt ?? null,
       limits: limitsInForce(doc),
@@ -132,16 +134,16 @@ export class Licensing {
   async install(principal: Principal, text: string) {
     let doc: LicenseDocument;
     try {
-      doc = readLicense(text, this.publicKey);
+      doc = readLicense(text, this.deps.publicKey);
     } catch (err) {
       if (err instanceof LicenseRejected)
         throw invalid(`Invalid license: ${err.message}`, [{ field: 'license', problem: err.message }]);
       throw err;
     }
-    const problem = installProblem(doc, await licenseStore.installationId(this.data.db));
+    const problem = installProblem(doc, await licenseStore.installationId(this.deps.data.db));
     if (problem) throw invalid(`Invalid license: ${problem}`, [{ field: 'license', problem }]);
-    await this.data.transaction((trx) => licenseStore.put(trx, text.trim(), doc, principal.username));
-    this.log.info('license installed', {
+    await this.deps.data.transaction((trx) => licenseStore.put(trx, text.trim(), doc, principal.username));
+    this.deps.log.info('license installed', {
       licenseId: doc.id,
       licensee: doc.licensee,
       edition: doc.edition,
@@ -157,19 +159,23 @@ export class Licensing {
     const doc = (await this.current())?.document;
     const count = (what: string, ask: () => Promise<number>) =>
       ask().catch((err: unknown) => {
-        this.log.warn(`cannot count ${what} for the license environment`, { error: errorMessage(err) });
+        this.deps.log.warn(`cannot count ${what} for the license environment`, { error: errorMessage(err) });
         return null;
       });
     const [projects, scanningProcesses] = await Promise.all([
-      count('projects', () => this.counts.projects()),
-      count('scans in flight', () => this.counts.scanningProcesses()),
+      count('projects', () => this.deps.counts.projects()),
+      count('scans in flight', () => this.deps.counts.scanningProcesses()),
     ]);
     return {
-      installation_id: await licenseStore.installationId(this.data.db),
+      installation_id: await licenseStore.installationId(this.deps.data.db),
       version: BULWARK_VERSION,
       edition: doc && licenseState(doc) !== 'expired' ? doc.edition : COMMUNITY_EDITION,
       limits: limitsInForce(doc),
-      in_use: { projects, users: await userStore.countActive(this.data.db), scanning_processes: scanningProcesses },
+      in_use: {
+        projects,
+        users: await userStore.countActive(this.deps.data.db),
+        scanning_processes: scanningProcesses,
+      },
     };
   }
 
@@ -178,11 +184,11 @@ export class Licensing {
    * through the outbox, with the record that it was sent, so each goes out once across replicas.
    */
   async checkExpiry(): Promise<void> {
-    await this.data.transaction(async (trx) => {
+    await this.deps.data.transaction(async (trx) => {
       const installed = await licenseStore.get(trx, { forUpdate: true });
       if (!installed) return;
       const doc = installed.document;
-      const notice = dueExpiryNotice(doc, installed, this.noticeDays);
+      const notice = dueExpiryNotice(doc, installed, this.deps.noticeDays);
       if (!notice) return;
       const base = { license_id: doc.id, licensee: doc.licensee, edition: doc.edition, expires_at: doc.expires_at };
       if (notice.kind === 'expired') {
@@ -192,7 +198,7 @@ export class Licensing {
         await identityEvent(trx, IDENTITY_EVENTS.licenseExpiring, 'license', { ...base, days_left: notice.daysLeft });
         await licenseStore.noticesSent(trx, { expiringNoticeDays: notice.threshold });
       }
-      this.log.warn(
+      this.deps.log.warn(
         notice.kind === 'expired' ? 'the license has expired: community limits apply' : 'the license expires soon',
         { licenseId: doc.id, expiresAt: doc.expires_at },
       );

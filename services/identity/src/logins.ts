@@ -51,14 +51,17 @@ export class Logins {
   private readonly ipFailures: RateLimiter;
 
   constructor(
-    private readonly db: Db,
-    private readonly changes: RightsChanges,
-    cache: Cache,
-    private readonly config: IdentityConfig,
-    private readonly sessions: SessionTokens,
-    private readonly log: Logger,
-    private readonly directory: DirectoryLogins,
+    private readonly deps: {
+      db: Db;
+      changes: RightsChanges;
+      cache: Cache;
+      config: IdentityConfig;
+      sessions: SessionTokens;
+      log: Logger;
+      directory: DirectoryLogins;
+    },
   ) {
+    const { cache, config } = deps;
     const window = config.LOGIN_FAILURE_WINDOW_SECONDS;
     this.userFailures = cache.rateLimiter({
       keyPrefix: 'login-fail-user',
@@ -80,13 +83,13 @@ export class Logins {
     const userKey = username.toLowerCase();
     await this.userFailures.check(userKey);
     await this.ipFailures.check(clientIp);
-    const user = await userStore.byUsername(this.db, username);
+    const user = await userStore.byUsername(this.deps.db, username);
     const refuse = async (message = 'Invalid username or password') => {
       await Promise.all([
         this.userFailures.consume(userKey).catch(() => undefined),
         this.ipFailures.consume(clientIp).catch(() => undefined),
       ]);
-      this.log.warn('login refused', { username: userKey, clientIp });
+      this.deps.log.warn('login refused', { username: userKey, clientIp });
       return new AppError('unauthenticated', message);
     };
     // A directory user, or a name no local user has, is asked of the directory when one is configured;
@@ -95,10 +98,10 @@ export class Logins {
       await burnPasswordCheck(password);
       throw await refuse();
     }
-    if ((!user || user.activeDirectory) && (await this.directory.configured())) {
+    if ((!user || user.activeDirectory) && (await this.deps.directory.configured())) {
       let person: DirectoryPerson;
       try {
-        person = await this.directory.authenticate(username, password);
+        person = await this.deps.directory.authenticate(username, password);
       } catch (err) {
         if (err instanceof DirectoryRefusal) throw await refuse(err.message);
         throw err;
@@ -119,8 +122,8 @@ export class Logins {
   }
 
   private startSession(user: UserRecord) {
-    const session = this.sessions.issue(user.id, user.sessionsValidAfter);
-    this.log.info('login', { userId: user.id, username: user.username, directory: user.activeDirectory });
+    const session = this.deps.sessions.issue(user.id, user.sessionsValidAfter);
+    this.deps.log.info('login', { userId: user.id, username: user.username, directory: user.activeDirectory });
     return {
       access_token: session.token,
       token_type: 'Bearer' as const,
@@ -142,7 +145,7 @@ export class Logins {
   ): Promise<UserRecord> {
     const keys = ldapGroupKeys(person.groups);
     const held = new Set(keys);
-    const bound = await roleStore.boundToGroups(this.db);
+    const bound = await roleStore.boundToGroups(this.deps.db);
     const granted = bound
       .filter((r) => r.domainGroup.some((entry) => held.has(directoryKey(entry))))
       .map((r) => r.code);
@@ -161,12 +164,12 @@ export class Logins {
    * directory user, with the roles role_mapping grants. A local user of the same name is never taken over.
    */
   async ssoLogin(person: SsoPerson, granted: string[], bound: string[]) {
-    const user = await userStore.byUsername(this.db, person.username);
+    const user = await userStore.byUsername(this.deps.db, person.username);
     if (user?.deletedAt) throw unauthenticated('This user is deleted');
     if (user && !user.activeDirectory) {
       throw conflict(`A local user is named ${person.username}; single sign-on does not log into local users`);
     }
-    const known = await roleStore.existing(this.db, granted);
+    const known = await roleStore.existing(this.deps.db, granted);
     const synced = await this.syncExternalUser(
       user,
       person.username,
@@ -191,7 +194,7 @@ export class Logins {
     bound: string[],
     directoryGroups: string[],
   ): Promise<UserRecord> {
-    return this.changes.commit(async (trx) => {
+    return this.deps.changes.commit(async (trx) => {
       const boundCodes = new Set(bound);
       const fields = { displayName: profile.displayName ?? username, email: profile.email };
       let id: string;
@@ -221,26 +224,27 @@ export class Logins {
   /** Resolves a bearer token into the caller's current rights; every failure is the same 401. */
   async authenticate(token: string): Promise<AuthenticatedCaller> {
     if (token.startsWith(API_TOKEN_PREFIX)) {
-      const record = await tokenStore.byHash(this.db, hashApiToken(token));
+      const record = await tokenStore.byHash(this.deps.db, hashApiToken(token));
       if (!record || record.revokedAt || Date.parse(record.expiresAt) <= Date.now())
         throw unauthenticated('Invalid, expired or revoked token');
-      const user = await userStore.get(this.db, record.userId);
+      const user = await userStore.get(this.deps.db, record.userId);
       if (!user || user.deletedAt) throw unauthenticated('Invalid, expired or revoked token');
-      await tokenStore.touch(this.db, record.id);
+      await tokenStore.touch(this.deps.db, record.id);
       return { principal: await this.principalOf(user, 'api', record.id), expiresAt: record.expiresAt };
     }
-    const claims = this.sessions.verify(token);
+    const claims = this.deps.sessions.verify(token);
     if (!claims) throw unauthenticated('Invalid or expired token');
-    const user = await userStore.get(this.db, claims.userId);
+    const user = await userStore.get(this.deps.db, claims.userId);
     if (!user || user.deletedAt || user.sessionsValidAfter !== claims.sessionsValidAfter)
       throw unauthenticated('Invalid or expired token');
-    if (await revokedSessionStore.isRevoked(this.db, claims.jti)) throw unauthenticated('Invalid or expired token');
+    if (await revokedSessionStore.isRevoked(this.deps.db, claims.jti))
+      throw unauthenticated('Invalid or expired token');
     return { principal: await this.principalOf(user, 'login', claims.jti), expiresAt: claims.expiresAt };
   }
 
   /** The caller's rights, which end in the one project scope of the principal that every service applies. */
   private async principalOf(user: UserRecord, tokenKind: 'login' | 'api', tokenId: string): Promise<Principal> {
-    const rights = effectiveRights(await userGrants(this.db, user));
+    const rights = effectiveRights(await userGrants(this.deps.db, user));
     return {
       userId: user.id,
       username: user.username,
@@ -260,15 +264,15 @@ export class Logins {
   async logout(principal: Principal): Promise<void> {
     if (principal.tokenKind !== 'login')
       throw conflict('An API token is not a login session: revoke it with DELETE /api/v1/tokens');
-    const until = new Date(Date.now() + this.config.LOGIN_TOKEN_TTL_HOURS * 3600 * 1000).toISOString();
-    await this.changes.commit((trx) => revokedSessionStore.revoke(trx, principal.tokenId, until));
-    this.log.info('logout', { userId: principal.userId });
+    const until = new Date(Date.now() + this.deps.config.LOGIN_TOKEN_TTL_HOURS * 3600 * 1000).toISOString();
+    await this.deps.changes.commit((trx) => revokedSessionStore.revoke(trx, principal.tokenId, until));
+    this.deps.log.info('logout', { userId: principal.userId });
   }
 
   async me(principal: Principal) {
-    const user = await userStore.get(this.db, principal.userId);
+    const user = await userStore.get(this.deps.db, principal.userId);
     if (!user) throw notFound('User');
-    const groups = (await groupStore.grantsOf(this.db, user.id)).map((g) => ({ id: g.id, name: g.name }));
+    const groups = (await groupStore.grantsOf(this.deps.db, user.id)).map((g) => ({ id: g.id, name: g.name }));
     return { user, permissions: principal.permissions, projects: principal.projects, groups };
   }
 
@@ -278,7 +282,7 @@ export class Logins {
     password: string,
     confirmation: string,
   ): Promise<UserRecord> {
-    const user = await userStore.get(this.db, principal.userId);
+    const user = await userStore.get(this.deps.db, principal.userId);
     if (!user || user.deletedAt) throw notFound('User');
     if (user.activeDirectory) throw conflict('Directory users change their password in the directory');
     if (!user.passwordHash || !(await verifyPassword(user.passwordHash, current))) {
@@ -286,9 +290,9 @@ export class Logins {
         { field: 'current_password', problem: 'is not the current password' },
       ]);
     }
-    const next = checkNewPassword(password, confirmation, this.config.PASSWORD_MIN_LENGTH, [user.username]);
+    const next = checkNewPassword(password, confirmation, this.deps.config.PASSWORD_MIN_LENGTH, [user.username]);
     const hash = await hashPassword(next);
-    return this.changes.commit(async (trx) => {
+    return this.deps.changes.commit(async (trx) => {
       await userStore.update(trx, user.id, { passwordHash: hash, needPasswordChange: false, endSessions: true });
       await identityEvent(trx, IDENTITY_EVENTS.userUpdated, user.id, { id: user.id, fields: ['password'] });
       return present(await userStore.get(trx, user.id), `user ${user.id}`);

@@ -43,19 +43,26 @@ export const identityModule = defineModule({
     const host = await ServiceHost.open(ctx, hostConfig, migrations);
     const jwtSecret = config.IDENTITY_JWT_SECRET ?? loadOrCreateSecret(ctx.dataDir, 'identity-jwt');
     const secrets = openSecretBox(masterKeys, ctx.dataDir);
-    const directory = new DirectoryLogins(host, secrets, new LdapDirectory(outbound), config, host.log, host);
-    const sso = new SingleSignOn(host, secrets, new OidcClient(outbound), config, host.log);
-    const changes = new RightsChanges(host, ctx.cache);
-    const logins = new Logins(
-      host.db,
-      changes,
-      ctx.cache,
+    const directory = new DirectoryLogins({
+      data: host,
+      secrets,
+      ldap: new LdapDirectory(outbound),
       config,
-      new SessionTokens(jwtSecret, config.LOGIN_TOKEN_TTL_HOURS),
-      host.log,
+      log: host.log,
+      errors: host,
+    });
+    const sso = new SingleSignOn({ data: host, secrets, oidc: new OidcClient(outbound), config, log: host.log });
+    const changes = new RightsChanges(host, ctx.cache);
+    const logins = new Logins({
+      db: host.db,
+      changes,
+      cache: ctx.cache,
+      config,
+      sessions: new SessionTokens(jwtSecret, config.LOGIN_TOKEN_TTL_HOURS),
+      log: host.log,
       directory,
-    );
-    const users = new Users(host.db, changes, config, host.log, directory);
+    });
+    const users = new Users({ db: host.db, changes, config, log: host.log, directory });
     const groups = new UserGroups(host.db, changes, directory);
     await users.bootstrap();
     await host.consume('project-tags', [TOPICS.catalog], keepProjectTags(ctx.cache, host.log));
@@ -81,13 +88,13 @@ export const identityModule = defineModule({
         ).count,
     };
     ctx.onStop(() => scanning?.close());
-    const licensing = new Licensing(
-      host,
-      readPublicKey(config.LICENSE_PUBLIC_KEY ?? VENDOR_PUBLIC_KEY),
+    const licensing = new Licensing({
+      data: host,
+      publicKey: readPublicKey(config.LICENSE_PUBLIC_KEY ?? VENDOR_PUBLIC_KEY),
       counts,
-      config.LICENSE_EXPIRY_NOTICE_DAYS,
-      host.log,
-    );
+      noticeDays: config.LICENSE_EXPIRY_NOTICE_DAYS,
+      log: host.log,
+    });
     host.grpc.add(
       identityV1.IdentityServiceService,
       'bulwark.identity.v1.IdentityService',

@@ -45,15 +45,17 @@ export interface SsoCallbackQuery {
  */
 export class SingleSignOn {
   constructor(
-    private readonly data: ServiceData,
-    private readonly secrets: SecretBox,
-    private readonly oidc: OidcClient,
-    private readonly config: IdentityConfig,
-    private readonly log: Logger,
+    private readonly deps: {
+      data: ServiceData;
+      secrets: SecretBox;
+      oidc: OidcClient;
+      config: IdentityConfig;
+      log: Logger;
+    },
   ) {}
 
   private seeded(): { settings: SsoSettings; secret: string | null } {
-    const c = this.config;
+    const c = this.deps.config;
     return {
       settings: {
         ...SSO_DEFAULTS,
@@ -67,11 +69,11 @@ export class SingleSignOn {
   }
 
   private async current(): Promise<{ settings: SsoSettings; secret: string | null; updatedAt: string | null }> {
-    const stored = await loginSettingsStore.get(this.data.db, 'sso');
+    const stored = await loginSettingsStore.get(this.deps.data.db, 'sso');
     if (!stored) return { ...this.seeded(), updatedAt: null };
     return {
       settings: { ...SSO_DEFAULTS, ...(stored.settings as Partial<SsoSettings>) },
-      secret: stored.secretSealed ? this.secrets.open(stored.secretSealed) : null,
+      secret: stored.secretSealed ? this.deps.secrets.open(stored.secretSealed) : null,
       updatedAt: stored.updatedAt,
     };
   }
@@ -116,7 +118,7 @@ export class SingleSignOn {
       ]);
     }
     const codes = [...new Set(Object.values(settings.role_mapping).flat())];
-    const known = await roleStore.existing(this.data.db, codes);
+    const known = await roleStore.existing(this.deps.data.db, codes);
     const unknown = codes.filter((c) => !known.has(c));
     if (unknown.length > 0)
       throw invalid(
@@ -127,11 +129,11 @@ export class SingleSignOn {
     if (settings.enabled && missing.length > 0)
       throw invalid(`Single sign-on cannot be enabled: ${missing.map((p) => p.field).join(', ')} missing`, missing);
     const remapped = changedMappedRoles(before.settings.role_mapping, settings.role_mapping);
-    await this.data.transaction(async (trx) => {
+    await this.deps.data.transaction(async (trx) => {
       if (remapped.length > 0) await (await EscalationGuard.of(trx, principal)).grantRoles(remapped);
-      await loginSettingsStore.put(trx, 'sso', { ...settings }, secret ? this.secrets.seal(secret) : null);
+      await loginSettingsStore.put(trx, 'sso', { ...settings }, secret ? this.deps.secrets.seal(secret) : null);
     });
-    this.log.info('sso settings changed', { fields: Object.keys(patch), enabled: settings.enabled });
+    this.deps.log.info('sso settings changed', { fields: Object.keys(patch), enabled: settings.enabled });
     return this.getSettings();
   }
 
@@ -154,17 +156,17 @@ export class SingleSignOn {
     const c = await this.current();
     const complete = SingleSignOn.complete(c);
     if (!complete) return false;
-    return this.oidc.reachable(complete.settings, complete.secret, c.updatedAt ?? 'seeded');
+    return this.deps.oidc.reachable(complete.settings, complete.secret, c.updatedAt ?? 'seeded');
   }
 
   /** Where to send the browser; the state, nonce and PKCE verifier stay here until the callback. */
   async start(): Promise<string> {
     const { settings, secret, version } = await this.usable();
-    const started = await this.oidc.start(settings, secret, version).catch((err) => {
+    const started = await this.deps.oidc.start(settings, secret, version).catch((err) => {
       if (err instanceof ProviderUnavailable) throw new AppError('unavailable', err.message);
       throw err;
     });
-    await this.data.transaction((trx) => ssoPendingStore.insert(trx, started));
+    await this.deps.data.transaction((trx) => ssoPendingStore.insert(trx, started));
     return started.url;
   }
 
@@ -182,7 +184,7 @@ export class SingleSignOn {
     if (!query.code) problems.push({ field: 'code', problem: 'is required' });
     if (problems.length > 0 || !state)
       throw invalid(`Invalid callback: ${problems.map((p) => p.field).join(', ')} missing`, problems);
-    const pending = await this.data.transaction((trx) => ssoPendingStore.take(trx, state, PENDING_SECONDS));
+    const pending = await this.deps.data.transaction((trx) => ssoPendingStore.take(trx, state, PENDING_SECONDS));
     if (!pending)
       throw new AppError(
         'unauthenticated',
@@ -192,10 +194,10 @@ export class SingleSignOn {
     for (const [k, v] of Object.entries(query)) if (typeof v === 'string') callback.searchParams.set(k, v);
     let person: SsoPerson;
     try {
-      person = await this.oidc.finish(settings, secret, version, callback, pending);
+      person = await this.deps.oidc.finish(settings, secret, version, callback, pending);
     } catch (err) {
       if (err instanceof SsoRefusal) {
-        this.log.warn('single sign-on refused', { reason: err.message });
+        this.deps.log.warn('single sign-on refused', { reason: err.message });
         throw new AppError('unauthenticated', err.message);
       }
       if (err instanceof ProviderUnavailable) throw new AppError('unavailable', err.message);

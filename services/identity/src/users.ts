@@ -34,16 +34,18 @@ const lastAdminConflict = () => conflict(LAST_ADMIN_MESSAGE);
  */
 export class Users {
   constructor(
-    private readonly db: Db,
-    private readonly changes: RightsChanges,
-    private readonly config: IdentityConfig,
-    private readonly log: Logger,
-    private readonly directory: DirectoryLogins,
+    private readonly deps: {
+      db: Db;
+      changes: RightsChanges;
+      config: IdentityConfig;
+      log: Logger;
+      directory: DirectoryLogins;
+    },
   ) {}
 
   /** The built-in admin role and, on first start, the `admin` user. */
   async bootstrap(): Promise<void> {
-    await this.changes.commit(async (trx) => {
+    await this.deps.changes.commit(async (trx) => {
       await serializeAcrossReplicas(trx, 'identity.bootstrap');
       if (!(await roleStore.get(trx, ADMIN_ROLE))) {
         await roleStore.insert(
@@ -60,13 +62,13 @@ export class Users {
         );
       }
       if (await userStore.byUsername(trx, 'admin')) return;
-      const generated = !this.config.BULWARK_ADMIN_PASSWORD;
-      const password = this.config.BULWARK_ADMIN_PASSWORD ?? randomBytes(12).toString('base64url');
+      const generated = !this.deps.config.BULWARK_ADMIN_PASSWORD;
+      const password = this.deps.config.BULWARK_ADMIN_PASSWORD ?? randomBytes(12).toString('base64url');
       // A weak BULWARK_ADMIN_PASSWORD does not stop the start (deployments set it once and forget it):
       // the admin is asked to change it at the first login instead.
       const weakness = generated ? undefined : passwordWeakness(password, ['admin']);
       if (weakness)
-        this.log.warn('BULWARK_ADMIN_PASSWORD is weak; the admin must change it at the first login', { weakness });
+        this.deps.log.warn('BULWARK_ADMIN_PASSWORD is weak; the admin must change it at the first login', { weakness });
       const id = randomUUID();
       await userStore.insert(trx, id, 'admin', {
         passwordHash: await hashPassword(password),
@@ -77,11 +79,11 @@ export class Users {
       await identityEvent(trx, IDENTITY_EVENTS.userCreated, id, { id, username: 'admin' });
       if (generated) {
         // Printed once, by design: the operator has no other way to learn it. Set BULWARK_ADMIN_PASSWORD to avoid it.
-        this.log.warn('created user "admin" with a generated password; change it after the first login', {
+        this.deps.log.warn('created user "admin" with a generated password; change it after the first login', {
           adminPassword: password,
         });
       } else {
-        this.log.info('created user "admin" with the password from BULWARK_ADMIN_PASSWORD');
+        this.deps.log.info('created user "admin" with the password from BULWARK_ADMIN_PASSWORD');
       }
     });
   }
@@ -118,12 +120,12 @@ export class Users {
     const hash = directory
       ? null
       : await hashPassword(
-          checkNewPassword(input.password, input.password_confirmation, this.config.PASSWORD_MIN_LENGTH, [
+          checkNewPassword(input.password, input.password_confirmation, this.deps.config.PASSWORD_MIN_LENGTH, [
             input.username,
           ]),
         );
     const roles = [...new Set(input.roles ?? [])];
-    return this.changes.commit(async (trx) => {
+    return this.deps.changes.commit(async (trx) => {
       await this.checkRolesExist(trx, roles);
       if (await userStore.byUsername(trx, input.username)) {
         throw conflict(`User ${input.username} already exists`, [{ field: 'username', problem: 'already exists' }]);
@@ -145,7 +147,7 @@ export class Users {
   }
 
   async getUser(id: string): Promise<UserRecord> {
-    const user = isUuid(id) ? await userStore.get(this.db, id) : undefined;
+    const user = isUuid(id) ? await userStore.get(this.deps.db, id) : undefined;
     if (!user) throw notFound(`User ${id}`);
     return user;
   }
@@ -173,7 +175,9 @@ export class Users {
           { field: 'password', problem: 'must be absent for a directory user' },
         ]);
       passwordHash = await hashPassword(
-        checkNewPassword(input.password, input.password_confirmation, this.config.PASSWORD_MIN_LENGTH, [user.username]),
+        checkNewPassword(input.password, input.password_confirmation, this.deps.config.PASSWORD_MIN_LENGTH, [
+          user.username,
+        ]),
       );
     } else if (directory && !user.activeDirectory) {
       passwordHash = null;
@@ -187,14 +191,14 @@ export class Users {
       throw conflict('You cannot remove the admin role from yourself');
     }
     // Read before the transaction: the single-process mode's embedded database has one connection.
-    const directoryLogin = await this.directory.configured();
+    const directoryLogin = await this.deps.directory.configured();
     if (principal.userId === id && directory && !user.activeDirectory && !directoryLogin) {
       throw conflict(
         'You cannot make yourself a directory user while no directory login is configured: you could not log in again',
         [{ field: 'active_directory', problem: 'no directory login is configured (PUT /api/v1/ldap/settings)' }],
       );
     }
-    return this.changes.commit(async (trx) => {
+    return this.deps.changes.commit(async (trx) => {
       await this.checkRolesExist(trx, roles);
       const guard = await EscalationGuard.of(trx, principal);
       await guard.actOn(user, input.password === undefined ? 'Changing' : 'Setting the password of');
@@ -223,8 +227,8 @@ export class Users {
   }
 
   async setUsersDeleted(principal: Principal, ids: string[], deleted: boolean): Promise<BulkStatus[]> {
-    const directoryLogin = await this.directory.configured();
-    return this.changes.commit(async (trx) => {
+    const directoryLogin = await this.deps.directory.configured();
+    return this.deps.changes.commit(async (trx) => {
       if (deleted) await userStore.lockAdministrators(trx, ADMIN_ROLE);
       // Read once; the deletions below take their ids out, so the last one left is refused.
       const admins = deleted ? await this.workingAdmins(trx, directoryLogin) : new Set<string>();
@@ -267,6 +271,6 @@ export class Users {
   }
 
   listUsers(q: Parameters<typeof userStore.list>[1]) {
-    return userStore.list(this.db, q);
+    return userStore.list(this.deps.db, q);
   }
 }
