@@ -33,13 +33,13 @@ export const catalogModule = defineModule({
     const license = identityLicenseGate(ctx, host.auth);
     ctx.onStop(() => license.close());
     const fields = new CustomFields(host);
-    const projects = new Projects(host, fields, license, host.log);
+    const projects = new Projects({ data: host, fields, license, log: host.log });
     const layers = new Layers(host, projects, checks);
     const egress = await EgressProxy.start(outbound);
     ctx.onStop(() => egress.close());
     const access = new ResourceAccess(host, projects, checks);
-    const sources = new Sources(host, access, secrets, egress, config, host.log);
-    const tools = new Tools(host, access, secrets, host.log, ctx.dataDir);
+    const sources = new Sources({ data: host, access, secrets, egress, config, log: host.log });
+    const tools = new Tools({ data: host, access, secrets, log: host.log, dataDir: ctx.dataDir });
     const resealed = await resealStaleSecrets(host, secrets);
     if (resealed > 0)
       host.log.info('sealed secrets again under the current master key', { count: resealed, keyId: secrets.keyId });

@@ -31,12 +31,7 @@ const projectEvent = (p: ProjectRecord) => ({
  * is read-only (409), a deleted one is out of use until restored.
  */
 export class Projects {
-  constructor(
-    private readonly data: ServiceData,
-    private readonly fields: CustomFields,
-    private readonly license: LicenseGate,
-    private readonly log: Logger,
-  ) {}
+  constructor(private readonly deps: { data: ServiceData; fields: CustomFields; license: LicenseGate; log: Logger }) {}
 
   /**
    * Refuses one more project over the license's limit (read before the transaction: it asks
@@ -81,9 +76,9 @@ export class Projects {
   ) {
     if (p.projects !== null) throw forbidden('A user limited to some projects cannot create projects');
     const values = w.field_values ?? [];
-    const max = await this.license.limit('projects');
-    return this.data.transaction(async (trx) => {
-      await this.fields.checkFieldValues(trx, values);
+    const max = await this.deps.license.limit('projects');
+    return this.deps.data.transaction(async (trx) => {
+      await this.deps.fields.checkFieldValues(trx, values);
       // A concurrent create that passes this check meets the unique index: the platform answers 409 too.
       if (await projectStore.codeTaken(trx, w.code)) {
         throw conflict(`Project ${w.code} already exists`, [
@@ -100,25 +95,25 @@ export class Projects {
       await projectStore.setFieldValues(trx, w.code, values);
       const project = present(await projectStore.get(trx, w.code), `project ${w.code}`);
       await catalogEvent(trx, CATALOG_EVENTS.projectCreated, w.code, projectEvent(project));
-      this.log.info('project created', { code: w.code, by: p.username });
+      this.deps.log.info('project created', { code: w.code, by: p.username });
       return project;
     });
   }
 
   countLive() {
-    return projectStore.countLive(this.data.db);
+    return projectStore.countLive(this.deps.data.db);
   }
 
   getProject(p: Principal, code: string) {
-    return this.visible(this.data.db, p, code);
+    return this.visible(this.deps.data.db, p, code);
   }
 
   listProjects(p: Principal, q: Omit<ProjectQuery, 'scope'>) {
-    return projectStore.list(this.data.db, { ...q, scope: p.projects });
+    return projectStore.list(this.deps.data.db, { ...q, scope: p.projects });
   }
 
   filterValues(p: Principal) {
-    return projectStore.filterValues(this.data.db, p.projects);
+    return projectStore.filterValues(this.deps.data.db, p.projects);
   }
 
   async updateProject(
@@ -132,10 +127,10 @@ export class Projects {
       field_values?: { field_id: number; value: string }[];
     },
   ) {
-    return this.data.transaction(async (trx) => {
+    return this.deps.data.transaction(async (trx) => {
       const project = await this.writable(trx, p, code);
       if (w.code !== undefined && w.code !== code) throw invalidField('code', 'is immutable');
-      if (w.field_values) await this.fields.checkFieldValues(trx, w.field_values);
+      if (w.field_values) await this.deps.fields.checkFieldValues(trx, w.field_values);
       await projectStore.update(trx, code, {
         name: w.name ?? project.name,
         description: w.description ?? project.description,
@@ -153,8 +148,8 @@ export class Projects {
 
   async setDeleted(p: Principal, codes: string[], deleted: boolean): Promise<BulkStatus[]> {
     // A restored project counts again towards the license's limit.
-    const max = deleted ? null : await this.license.limit('projects');
-    return this.data.transaction(async (trx) => {
+    const max = deleted ? null : await this.deps.license.limit('projects');
+    return this.deps.data.transaction(async (trx) => {
       const results: BulkStatus[] = [];
       for (const code of codes) {
         const project = canSeeProject(p, code) ? await projectStore.get(trx, code) : undefined;
@@ -178,7 +173,7 @@ export class Projects {
   }
 
   async setArchived(p: Principal, codes: string[], archived: boolean): Promise<BulkStatus[]> {
-    return this.data.transaction(async (trx) => {
+    return this.deps.data.transaction(async (trx) => {
       const results: BulkStatus[] = [];
       for (const code of codes) {
         const project = canSeeProject(p, code) ? await projectStore.get(trx, code) : undefined;
@@ -202,11 +197,11 @@ export class Projects {
   // ---- internal callers (gRPC): services, no project scope
 
   projectTagsForService(afterCode: string, limit: number): Promise<{ code: string; tags: string[] }[]> {
-    return projectStore.tagsAfter(this.data.db, afterCode, Math.min(Math.max(limit, 1), 1000));
+    return projectStore.tagsAfter(this.deps.data.db, afterCode, Math.min(Math.max(limit, 1), 1000));
   }
 
   async projectForService(code: string): Promise<ProjectRecord> {
-    const project = await projectStore.get(this.data.db, code);
+    const project = await projectStore.get(this.deps.data.db, code);
     if (!project || project.deletedAt) throw notFound(`Project ${code}`);
     return project;
   }

@@ -49,12 +49,14 @@ const SOURCES: ResourceLookup<SourceRecord> = { kind: 'source', get: (db, id) =>
  */
 export class Sources {
   constructor(
-    private readonly data: ServiceData,
-    private readonly access: ResourceAccess,
-    private readonly secrets: SecretBox,
-    private readonly egress: EgressProxy,
-    private readonly config: CatalogConfig,
-    private readonly log: Logger,
+    private readonly deps: {
+      data: ServiceData;
+      access: ResourceAccess;
+      secrets: SecretBox;
+      egress: EgressProxy;
+      config: CatalogConfig;
+      log: Logger;
+    },
   ) {}
 
   private sourceTypeOrThrow(id: number, field: string): SourceType {
@@ -69,8 +71,8 @@ export class Sources {
       branchName: s.branchName,
       authMethod: s.authMethod,
       login: s.login,
-      password: s.passwordSealed ? this.secrets.open(s.passwordSealed) : null,
-      sshPrivateKey: s.sshKeySealed ? this.secrets.open(s.sshKeySealed) : null,
+      password: s.passwordSealed ? this.deps.secrets.open(s.passwordSealed) : null,
+      sshPrivateKey: s.sshKeySealed ? this.deps.secrets.open(s.sshKeySealed) : null,
     };
   }
 
@@ -80,8 +82,8 @@ export class Sources {
       branchName: c.branchName,
       authMethod: c.authMethod,
       login: c.login,
-      passwordSealed: c.password ? this.secrets.seal(c.password) : null,
-      sshKeySealed: c.sshPrivateKey ? this.secrets.seal(c.sshPrivateKey) : null,
+      passwordSealed: c.password ? this.deps.secrets.seal(c.password) : null,
+      sshKeySealed: c.sshPrivateKey ? this.deps.secrets.seal(c.sshPrivateKey) : null,
     };
   }
 
@@ -92,8 +94,8 @@ export class Sources {
     const type = this.sourceTypeOrThrow(w.source_type_id, 'source_type_id');
     const { connection, problems } = resolveConnection(type, w.settings);
     throwProblems(problems);
-    return this.data.transaction(async (trx) => {
-      const access = await this.access.resolve(trx, p, 'source', w);
+    return this.deps.data.transaction(async (trx) => {
+      const access = await this.deps.access.resolve(trx, p, 'source', w);
       const id = randomUUID();
       await sourceStore.insert(trx, id, {
         name: w.name,
@@ -104,7 +106,7 @@ export class Sources {
       });
       const source = present(await sourceStore.get(trx, id), `source ${id}`);
       await catalogEvent(trx, CATALOG_EVENTS.sourceCreated, id, sourceEvent(source));
-      this.log.info('source created', {
+      this.deps.log.info('source created', {
         id,
         name: source.name,
         sourceTypeId: type.id,
@@ -116,11 +118,11 @@ export class Sources {
   }
 
   async getSource(p: Principal, id: string) {
-    return seenBy(p, await this.access.visible(this.data.db, p, id, SOURCES));
+    return seenBy(p, await this.deps.access.visible(this.deps.data.db, p, id, SOURCES));
   }
 
   async listSources(p: Principal, q: { page: number; limit: number; searchName?: string; searchSource?: string }) {
-    const page = await sourceStore.list(this.data.db, { ...q, scope: p.projects });
+    const page = await sourceStore.list(this.deps.data.db, { ...q, scope: p.projects });
     return { ...page, items: page.items.map((s) => seenBy(p, s)) };
   }
 
@@ -134,14 +136,14 @@ export class Sources {
       settings?: Partial<SourceSettingsInput>;
     } & AccessInput,
   ) {
-    return this.data.transaction(async (trx) => {
-      const source = await this.access.changeable(trx, p, id, SOURCES);
+    return this.deps.data.transaction(async (trx) => {
+      const source = await this.deps.access.changeable(trx, p, id, SOURCES);
       const type = this.sourceTypeOrThrow(w.source_type_id ?? source.sourceTypeId, 'source_type_id');
       const { connection, problems } = resolveConnection(type, w.settings ?? {}, this.connectionOf(source));
       throwProblems(problems);
       if (keepsStoredSecret(w.settings ?? {}, source, connection))
         assertCredentialStaysWith(source.url, connection.url, 'settings.url');
-      const access = await this.access.resolve(trx, p, 'source', w, source.access);
+      const access = await this.deps.access.resolve(trx, p, 'source', w, source.access);
       await sourceStore.update(trx, id, {
         name: w.name ?? source.name,
         description: w.description ?? source.description,
@@ -151,13 +153,13 @@ export class Sources {
       });
       const updated = present(await sourceStore.get(trx, id), `source ${id}`);
       await catalogEvent(trx, CATALOG_EVENTS.sourceUpdated, id, { ...sourceEvent(updated), fields: Object.keys(w) });
-      this.log.info('source updated', { id, fields: Object.keys(w), by: p.username });
+      this.deps.log.info('source updated', { id, fields: Object.keys(w), by: p.username });
       return updated;
     });
   }
 
   deleteSources(p: Principal, ids: string[]): Promise<BulkStatus[]> {
-    return this.access.deleteUnused(p, ids, {
+    return this.deps.access.deleteUnused(p, ids, {
       ...SOURCES,
       remove: (trx, id) => sourceStore.delete(trx, id),
       deleted: (s, id) => newEvent(CATALOG_EVENTS.sourceDeleted, id, sourceEvent(s)),
@@ -176,7 +178,7 @@ export class Sources {
     const type = sourceType(typeId);
     if (!type) throw notFound(`Source type ${typeId}`);
     const stored = w.source_id
-      ? this.connectionOf(await this.access.changeable(this.data.db, p, w.source_id, SOURCES))
+      ? this.connectionOf(await this.deps.access.changeable(this.deps.data.db, p, w.source_id, SOURCES))
       : undefined;
     // Stored secrets go only where they already went: never to another scheme, host or port named in the request.
     if (stored) assertCredentialStaysWith(stored.url, w.settings.url, 'settings.url');
@@ -188,10 +190,10 @@ export class Sources {
     const result = await probeGit(
       type.transport,
       connection,
-      this.config.CATALOG_GIT_TEST_TIMEOUT_SECONDS * 1000,
-      this.egress,
+      this.deps.config.CATALOG_GIT_TEST_TIMEOUT_SECONDS * 1000,
+      this.deps.egress,
     );
-    this.log.info('source connection tested', {
+    this.deps.log.info('source connection tested', {
       sourceTypeId: typeId,
       ok: result.ok,
       message: result.message,
@@ -206,7 +208,7 @@ export class Sources {
     id: string,
     withSecrets: boolean,
   ): Promise<{ source: SourceRecord; connection?: SourceConnection }> {
-    const source = isUuid(id) ? await sourceStore.get(this.data.db, id) : undefined;
+    const source = isUuid(id) ? await sourceStore.get(this.deps.data.db, id) : undefined;
     if (!source) throw notFound(`Source ${id}`);
     return { source, connection: withSecrets ? this.connectionOf(source) : undefined };
   }

@@ -33,12 +33,13 @@ const TOOLS: ResourceLookup<ToolRecord> = { kind: 'tool', get: (db, id) => toolS
 /** Security tools checks run: a tool type, its version and settings; an API token is sealed like a source's secrets. */
 export class Tools {
   constructor(
-    private readonly data: ServiceData,
-    private readonly access: ResourceAccess,
-    private readonly secrets: SecretBox,
-    private readonly log: Logger,
-    /** The catalog's data directory, which holds the tools' caches. */
-    private readonly dataDir: string,
+    private readonly deps: {
+      data: ServiceData;
+      access: ResourceAccess;
+      secrets: SecretBox;
+      log: Logger;
+      /** The catalog's data directory, which holds the tools' caches. */ dataDir: string;
+    },
   ) {}
 
   private toolTypeOrThrow(id: number): ToolType {
@@ -60,8 +61,8 @@ export class Tools {
     const type = this.toolTypeOrThrow(w.type_id);
     const { settings, apiToken, problems } = resolveToolSettings(type, w.settings, null);
     throwProblems(problems);
-    return this.data.transaction(async (trx) => {
-      const access = await this.access.resolve(trx, p, 'tool', w);
+    return this.deps.data.transaction(async (trx) => {
+      const access = await this.deps.access.resolve(trx, p, 'tool', w);
       const id = randomUUID();
       const version = w.version ?? type.version;
       await toolStore.insert(trx, id, {
@@ -70,18 +71,18 @@ export class Tools {
         typeId: type.id,
         version,
         settings,
-        apiTokenSealed: apiToken ? this.secrets.seal(apiToken) : null,
+        apiTokenSealed: apiToken ? this.deps.secrets.seal(apiToken) : null,
         access,
       });
       const tool = present(await toolStore.get(trx, id), `tool ${id}`);
       await catalogEvent(trx, CATALOG_EVENTS.toolCreated, id, toolEvent(tool));
-      this.log.info('tool created', { id, name: tool.name, typeId: type.id, version, by: p.username });
+      this.deps.log.info('tool created', { id, name: tool.name, typeId: type.id, version, by: p.username });
       return tool;
     });
   }
 
   async getTool(p: Principal, id: string) {
-    return seenBy(p, await this.access.visible(this.data.db, p, id, TOOLS));
+    return seenBy(p, await this.deps.access.visible(this.deps.data.db, p, id, TOOLS));
   }
 
   async listTools(
@@ -100,7 +101,7 @@ export class Tools {
     const typeIds = searchType
       ? TOOL_TYPES.filter((t) => t.name.toLowerCase().includes(searchType.toLowerCase())).map((t) => t.id)
       : undefined;
-    const page = await toolStore.list(this.data.db, { ...rest, typeIds, scope: p.projects });
+    const page = await toolStore.list(this.deps.data.db, { ...rest, typeIds, scope: p.projects });
     return { ...page, items: page.items.map((t) => seenBy(p, t)) };
   }
 
@@ -109,8 +110,8 @@ export class Tools {
     id: string,
     w: { name?: string; description?: string; version?: string; settings?: Record<string, unknown> } & AccessInput,
   ) {
-    return this.data.transaction(async (trx) => {
-      const tool = await this.access.changeable(trx, p, id, TOOLS);
+    return this.deps.data.transaction(async (trx) => {
+      const tool = await this.deps.access.changeable(trx, p, id, TOOLS);
       const type = this.toolTypeOrThrow(tool.typeId);
       let settings = tool.settings;
       let apiTokenSealed = tool.apiTokenSealed;
@@ -118,16 +119,16 @@ export class Tools {
         const resolved = resolveToolSettings(
           type,
           w.settings,
-          tool.apiTokenSealed ? this.secrets.open(tool.apiTokenSealed) : null,
+          tool.apiTokenSealed ? this.deps.secrets.open(tool.apiTokenSealed) : null,
         );
         throwProblems(resolved.problems);
         // A stored token kept by an update goes only to the server it was stored for.
         if (tool.apiTokenSealed && resolved.apiToken !== null && w.settings.api_token === undefined)
           assertCredentialStaysWith(String(tool.settings.url), String(resolved.settings.url), 'settings.url');
         settings = resolved.settings;
-        apiTokenSealed = resolved.apiToken ? this.secrets.seal(resolved.apiToken) : null;
+        apiTokenSealed = resolved.apiToken ? this.deps.secrets.seal(resolved.apiToken) : null;
       }
-      const access = await this.access.resolve(trx, p, 'tool', w, tool.access);
+      const access = await this.deps.access.resolve(trx, p, 'tool', w, tool.access);
       await toolStore.update(trx, id, {
         name: w.name ?? tool.name,
         description: w.description ?? tool.description,
@@ -139,13 +140,13 @@ export class Tools {
       });
       const updated = present(await toolStore.get(trx, id), `tool ${id}`);
       await catalogEvent(trx, CATALOG_EVENTS.toolUpdated, id, { ...toolEvent(updated), fields: Object.keys(w) });
-      this.log.info('tool updated', { id, fields: Object.keys(w), by: p.username });
+      this.deps.log.info('tool updated', { id, fields: Object.keys(w), by: p.username });
       return updated;
     });
   }
 
   deleteTools(p: Principal, ids: string[]): Promise<BulkStatus[]> {
-    return this.access.deleteUnused(p, ids, {
+    return this.deps.access.deleteUnused(p, ids, {
       ...TOOLS,
       remove: (trx, id) => toolStore.delete(trx, id),
       deleted: (t, id) => newEvent(CATALOG_EVENTS.toolDeleted, id, toolEvent(t)),
@@ -154,7 +155,7 @@ export class Tools {
 
   /** Where the catalog keeps a tool's cached data (rule bundles, downloaded databases). */
   toolCacheDir(id: string): string {
-    return path.join(this.dataDir, 'tool-cache', id);
+    return path.join(this.deps.dataDir, 'tool-cache', id);
   }
 
   /**
@@ -162,7 +163,7 @@ export class Tools {
    * the scanning service drops the workspaces it keeps for the tool.
    */
   async cleanupTool(p: Principal, id: string) {
-    await this.access.changeable(this.data.db, p, id, TOOLS);
+    await this.deps.access.changeable(this.deps.data.db, p, id, TOOLS);
     const dir = this.toolCacheDir(id);
     const removed = { files: 0, bytes: 0 };
     if (fs.existsSync(dir)) {
@@ -173,8 +174,8 @@ export class Tools {
       }
       fs.rmSync(dir, { recursive: true, force: true });
     }
-    await this.data.transaction((trx) => catalogEvent(trx, CATALOG_EVENTS.toolCleanedUp, id, { id, removed }));
-    this.log.info('tool cleaned up', { id, ...removed, by: p.username });
+    await this.deps.data.transaction((trx) => catalogEvent(trx, CATALOG_EVENTS.toolCleanedUp, id, { id, removed }));
+    this.deps.log.info('tool cleaned up', { id, ...removed, by: p.username });
     return {
       id,
       removed,
@@ -185,8 +186,11 @@ export class Tools {
   // ---- internal callers (gRPC)
 
   async toolForService(id: string, withSecrets: boolean): Promise<{ tool: ToolRecord; apiToken?: string }> {
-    const tool = isUuid(id) ? await toolStore.get(this.data.db, id) : undefined;
+    const tool = isUuid(id) ? await toolStore.get(this.deps.data.db, id) : undefined;
     if (!tool) throw notFound(`Tool ${id}`);
-    return { tool, apiToken: withSecrets && tool.apiTokenSealed ? this.secrets.open(tool.apiTokenSealed) : undefined };
+    return {
+      tool,
+      apiToken: withSecrets && tool.apiTokenSealed ? this.deps.secrets.open(tool.apiTokenSealed) : undefined,
+    };
   }
 }
