@@ -16,13 +16,15 @@ export class DeliveryWorker {
   private readonly limiters = new Map<number, RateLimiter>();
 
   constructor(
-    private readonly data: ServiceData,
-    private readonly cache: Cache,
-    private readonly secrets: SecretBox,
-    private readonly webhooks: WebhookClient,
-    private readonly log: Logger,
-    private readonly errors: ErrorRecorder,
-    private readonly opts: { batch: number; maxAttempts: number },
+    private readonly deps: {
+      data: ServiceData;
+      cache: Cache;
+      secrets: SecretBox;
+      webhooks: WebhookClient;
+      log: Logger;
+      errors: ErrorRecorder;
+      opts: { batch: number; maxAttempts: number };
+    },
   ) {}
 
   private limiter(perSecond: number): RateLimiter {
@@ -30,7 +32,11 @@ export class DeliveryWorker {
     if (!l)
       this.limiters.set(
         perSecond,
-        (l = this.cache.rateLimiter({ keyPrefix: `notify-rate-${perSecond}`, points: perSecond, windowSeconds: 1 })),
+        (l = this.deps.cache.rateLimiter({
+          keyPrefix: `notify-rate-${perSecond}`,
+          points: perSecond,
+          windowSeconds: 1,
+        })),
       );
     return l;
   }
@@ -38,18 +44,18 @@ export class DeliveryWorker {
   /** Sends what is due until nothing is. */
   async drain(): Promise<void> {
     for (
-      let due = await deliveryStore.claim(this.data.db, this.opts.batch, 120);
+      let due = await deliveryStore.claim(this.deps.data.db, this.deps.opts.batch, 120);
       due.length;
-      due = await deliveryStore.claim(this.data.db, this.opts.batch, 120)
+      due = await deliveryStore.claim(this.deps.data.db, this.deps.opts.batch, 120)
     ) {
       // The batch's notifiers and events in two queries, not two per delivery.
       const [notifiers, events] = await Promise.all([
         notifierStore.getMany(
-          this.data.db,
+          this.deps.data.db,
           due.map((d) => d.notifierId),
         ),
         eventStore.getMany(
-          this.data.db,
+          this.deps.data.db,
           due.map((d) => d.eventId),
         ),
       ]);
@@ -65,26 +71,26 @@ export class DeliveryWorker {
     // Deleted since the claim: the cascade took the delivery too.
     if (!notifier || !event) return;
     if (!notifier.active) {
-      await deliveryStore.attemptFailed(this.data.db, d.id, null, 'notifier is inactive', null);
+      await deliveryStore.attemptFailed(this.deps.data.db, d.id, null, 'notifier is inactive', null);
       return;
     }
     try {
       await this.limiter(notifier.rateLimit).consume(notifier.id);
     } catch (err) {
       if (!(err instanceof AppError) || err.code !== 'rate_limited') throw err;
-      await deliveryStore.postpone(this.data.db, d.id, Number(err.headers['Retry-After'] ?? 1) * 1000);
+      await deliveryStore.postpone(this.deps.data.db, d.id, Number(err.headers['Retry-After'] ?? 1) * 1000);
       return;
     }
-    const result = await this.webhooks.call(webhookTarget(notifier, this.secrets), webhookBody(event), d.id);
+    const result = await this.deps.webhooks.call(webhookTarget(notifier, this.deps.secrets), webhookBody(event), d.id);
     if (result.delivered) {
-      await deliveryStore.delivered(this.data.db, d.id, result.status);
+      await deliveryStore.delivered(this.deps.data.db, d.id, result.status);
       return;
     }
-    const giveUp = result.permanent === true || d.attempts >= this.opts.maxAttempts;
+    const giveUp = result.permanent === true || d.attempts >= this.deps.opts.maxAttempts;
     const error = result.error ?? 'failed';
     if (!giveUp) {
-      await deliveryStore.attemptFailed(this.data.db, d.id, result.status, error, retryDelaySeconds(d.attempts));
-      this.log.warn('webhook delivery failed; will retry', {
+      await deliveryStore.attemptFailed(this.deps.data.db, d.id, result.status, error, retryDelaySeconds(d.attempts));
+      this.deps.log.warn('webhook delivery failed; will retry', {
         notifierId: notifier.id,
         deliveryId: d.id,
         attempt: d.attempts,
@@ -94,9 +100,9 @@ export class DeliveryWorker {
       return;
     }
     // Given up: the delivery's state and its error-log record commit together.
-    await this.data.transaction(async (trx) => {
+    await this.deps.data.transaction(async (trx) => {
       await deliveryStore.attemptFailed(trx, d.id, result.status, error, null);
-      await this.errors.recordError(
+      await this.deps.errors.recordError(
         {
           code: 'webhook.given_up',
           level: 'warning',
@@ -115,7 +121,7 @@ export class DeliveryWorker {
         trx,
       );
     });
-    this.log.warn('webhook delivery given up', {
+    this.deps.log.warn('webhook delivery given up', {
       notifierId: notifier.id,
       deliveryId: d.id,
       attempt: d.attempts,

@@ -23,9 +23,17 @@ export const notificationsModule = defineModule({
     const secrets = openSecretBox(masterKeys, ctx.dataDir);
     const webhooks = new WebhookClient(outbound);
     ctx.onStop(() => webhooks.close());
-    const worker = new DeliveryWorker(host, ctx.cache, secrets, webhooks, host.log, host, {
-      batch: config.NOTIFY_BATCH,
-      maxAttempts: config.NOTIFY_MAX_ATTEMPTS,
+    const worker = new DeliveryWorker({
+      data: host,
+      cache: ctx.cache,
+      secrets,
+      webhooks,
+      log: host.log,
+      errors: host,
+      opts: {
+        batch: config.NOTIFY_BATCH,
+        maxAttempts: config.NOTIFY_MAX_ATTEMPTS,
+      },
     });
     host.grpc.add(notificationsV1.NotificationsServiceService, 'bulwark.notifications.v1.NotificationsService', {});
     await host.consume(
@@ -37,7 +45,12 @@ export const notificationsModule = defineModule({
     const started = await host.serve(
       routesOf('notifications'),
       notificationsHandlers({
-        notifiers: new Notifiers(host.db, secrets, webhooks, config.NOTIFY_SECRET_ROTATION_HOURS),
+        notifiers: new Notifiers({
+          db: host.db,
+          secrets,
+          webhooks,
+          secretRotationHours: config.NOTIFY_SECRET_ROTATION_HOURS,
+        }),
         events: new SecurityEvents(host.db),
         errors: new ErrorLog(host.db),
       }),

@@ -98,10 +98,7 @@ const seenBy = (p: Principal, n: NotifierRecord): NotifierRecord => ({
  */
 export class Notifiers {
   constructor(
-    private readonly db: Db,
-    private readonly secrets: SecretBox,
-    private readonly webhooks: WebhookClient,
-    private readonly secretRotationHours: number,
+    private readonly deps: { db: Db; secrets: SecretBox; webhooks: WebhookClient; secretRotationHours: number },
   ) {}
 
   private scope(principal: Principal, codes: string[]): Pick<NotifierWrite, 'allProjects' | 'projectCodes'> {
@@ -122,7 +119,7 @@ export class Notifiers {
     // A token left out of an update is kept, unless the header it went with is dropped; kept, it goes
     // only to the scheme, host and port it was stored for.
     const sealed = s.auth_header_value
-      ? this.secrets.seal(s.auth_header_value)
+      ? this.deps.secrets.seal(s.auth_header_value)
       : s.auth_header_name
         ? (current?.authHeaderValueSealed ?? null)
         : null;
@@ -159,19 +156,19 @@ export class Notifiers {
     };
     if (!secret) return kept;
     const replaced = kept.signingSecretSealed;
-    if (replaced && this.secrets.open(replaced) === secret) return kept;
-    const rotating = replaced !== null && this.secretRotationHours > 0;
+    if (replaced && this.deps.secrets.open(replaced) === secret) return kept;
+    const rotating = replaced !== null && this.deps.secretRotationHours > 0;
     return {
-      signingSecretSealed: this.secrets.seal(secret),
+      signingSecretSealed: this.deps.secrets.seal(secret),
       previousSigningSecretSealed: rotating ? replaced : null,
       previousSigningSecretExpiresAt: rotating
-        ? new Date(Date.now() + this.secretRotationHours * 3_600_000).toISOString()
+        ? new Date(Date.now() + this.deps.secretRotationHours * 3_600_000).toISOString()
         : null,
     };
   }
 
   private async withDeliveries(n: NotifierRecord): Promise<NotifierWithDeliveries> {
-    const stats = await notifierStore.deliveryStats(this.db, [n.id]);
+    const stats = await notifierStore.deliveryStats(this.deps.db, [n.id]);
     return { notifier: n, deliveries: stats.get(n.id) ?? NO_DELIVERIES };
   }
 
@@ -184,12 +181,12 @@ export class Notifiers {
 
   async create(principal: Principal, body: NotifierBody): Promise<NotifierWithDeliveries> {
     const write = this.changeTo(principal, body);
-    return this.withDeliveries(await notifierStore.insert(this.db, randomUUID(), principal.username, write));
+    return this.withDeliveries(await notifierStore.insert(this.deps.db, randomUUID(), principal.username, write));
   }
 
   /** A notifier touching the caller's projects, whole (404 for the others, as for one that does not exist). */
   private async visible(principal: Principal, id: string): Promise<NotifierRecord> {
-    const n = await notifierStore.get(this.db, id);
+    const n = await notifierStore.get(this.deps.db, id);
     if (!n || !touchesProjectSet(principal, projectSetOf(n))) throw notFound(`Notifier ${id}`);
     return n;
   }
@@ -209,9 +206,9 @@ export class Notifiers {
     principal: Principal,
     q: { page: number; limit: number; name?: string },
   ): Promise<{ items: NotifierWithDeliveries[]; total: number }> {
-    const page = await notifierStore.list(this.db, principal.projects, q);
+    const page = await notifierStore.list(this.deps.db, principal.projects, q);
     const stats = await notifierStore.deliveryStats(
-      this.db,
+      this.deps.db,
       page.items.map((n) => n.id),
     );
     return {
@@ -223,12 +220,12 @@ export class Notifiers {
   /** Both the notifier as it is and as the body makes it must lie within the caller's projects. */
   async update(principal: Principal, id: string, body: NotifierBody): Promise<NotifierWithDeliveries> {
     const current = await this.changeable(principal, id);
-    await notifierStore.update(this.db, id, this.changeTo(principal, body, current));
+    await notifierStore.update(this.deps.db, id, this.changeTo(principal, body, current));
     return this.show(principal, id);
   }
 
   async delete(principal: Principal, ids: string[]): Promise<NotifierDeletion[]> {
-    const found = await notifierStore.getMany(this.db, ids.filter(isUuid));
+    const found = await notifierStore.getMany(this.deps.db, ids.filter(isUuid));
     const outcome = (id: string): NotifierDeletion => {
       const n = found.get(id);
       const access = n && projectSetAccess(principal, projectSetOf(n), `notifier ${id}`);
@@ -236,7 +233,7 @@ export class Notifiers {
     };
     const results = ids.map(outcome);
     const allowed = results.filter((r) => r.status === 'deleted').map((r) => r.id);
-    const deleted = await notifierStore.deleteMany(this.db, allowed);
+    const deleted = await notifierStore.deleteMany(this.deps.db, allowed);
     return results.map((r) =>
       r.status === 'deleted' && !deleted.includes(r.id) ? { id: r.id, status: 'not_found' } : r,
     );
@@ -245,13 +242,13 @@ export class Notifiers {
   async test(principal: Principal, id: string): Promise<WebhookResult> {
     const n = await this.changeable(principal, id);
     const body = testBody(principal.username);
-    return this.webhooks.call(webhookTarget(n, this.secrets), body, body.id);
+    return this.deps.webhooks.call(webhookTarget(n, this.deps.secrets), body, body.id);
   }
 
   /** Settings not saved yet touch no project: any holder of notifications.notifiers x may try them. */
   async testSettings(principal: Principal, s: WebhookSettings): Promise<WebhookResult> {
     const body = testBody(principal.username);
-    return this.webhooks.call(
+    return this.deps.webhooks.call(
       {
         url: s.url,
         timeoutSeconds: s.timeout_seconds,

@@ -124,9 +124,17 @@ for (const backend of DATABASE_BACKENDS) {
       const slow = await notifier('/slow', { rateLimit: 2 });
       const project = `p-${randomUUID().slice(0, 6)}`;
       for (let i = 0; i < 5; i++) await record(event(project));
-      await new DeliveryWorker(data, new MemoryCache(), secrets, webhooks, createLogger('test'), errors, {
-        batch: 20,
-        maxAttempts: 3,
+      await new DeliveryWorker({
+        data,
+        cache: new MemoryCache(),
+        secrets,
+        webhooks,
+        log: createLogger('test'),
+        errors,
+        opts: {
+          batch: 20,
+          maxAttempts: 3,
+        },
       }).drain();
       expect(received.filter((r) => r.path === '/slow')).to.have.length(2);
       expect(await states(slow.id)).to.deep.equal([
@@ -158,9 +166,17 @@ for (const backend of DATABASE_BACKENDS) {
       const down = await notifier('/down');
       const e = event(`p-${randomUUID().slice(0, 6)}`);
       await record(e);
-      await new DeliveryWorker(data, new MemoryCache(), secrets, webhooks, createLogger('test'), errors, {
-        batch: 20,
-        maxAttempts: 1,
+      await new DeliveryWorker({
+        data,
+        cache: new MemoryCache(),
+        secrets,
+        webhooks,
+        log: createLogger('test'),
+        errors,
+        opts: {
+          batch: 20,
+          maxAttempts: 1,
+        },
       }).drain();
       expect(await states(down.id)).to.deep.equal(['failed/1']);
       const row = await t.db('deliveries').where({ notifier_id: down.id }).first();
