@@ -133,19 +133,21 @@ const RETRY_DELAY_SECONDS = 10;
  */
 export class ReportGenerator {
   constructor(
-    private readonly data: ServiceData,
-    private readonly issues: IssuesClient,
-    private readonly log: Logger,
-    private readonly errors: ErrorRecorder,
-    private readonly opts: { leaseSeconds: number; topIssues: number },
+    private readonly deps: {
+      data: ServiceData;
+      issues: IssuesClient;
+      log: Logger;
+      errors: ErrorRecorder;
+      opts: { leaseSeconds: number; topIssues: number };
+    },
   ) {}
 
   /** Generates waiting reports one after another until none is left. */
   async drain(): Promise<void> {
     for (
-      let report = await reportStore.claim(this.data.db, this.opts.leaseSeconds);
+      let report = await reportStore.claim(this.deps.data.db, this.deps.opts.leaseSeconds);
       report;
-      report = await reportStore.claim(this.data.db, this.opts.leaseSeconds)
+      report = await reportStore.claim(this.deps.data.db, this.deps.opts.leaseSeconds)
     ) {
       await this.generate(report);
     }
@@ -170,11 +172,11 @@ export class ReportGenerator {
         : {}),
     };
     try {
-      const snapshot = await collectSnapshot(this.issues, subject, this.opts.topIssues, async (percent) => {
-        if (!(await reportStore.progress(this.data.db, r.id, r.attempts, percent, this.opts.leaseSeconds)))
+      const snapshot = await collectSnapshot(this.deps.issues, subject, this.deps.opts.topIssues, async (percent) => {
+        if (!(await reportStore.progress(this.deps.data.db, r.id, r.attempts, percent, this.deps.opts.leaseSeconds)))
           throw new LeaseLost();
       });
-      await this.data.transaction(async (trx) => {
+      await this.deps.data.transaction(async (trx) => {
         if (!(await reportStore.finish(trx, r.id, r.attempts, { snapshot }))) return;
         await writeEvent(trx, REPORT_EVENTS.reportReady, r.id, {
           id: r.id,
@@ -184,17 +186,21 @@ export class ReportGenerator {
           project_codes: r.projectCodes,
         });
       });
-      this.log.info('report generated', { reportId: r.id, issues: snapshot.totals.issues, ms: Date.now() - started });
+      this.deps.log.info('report generated', {
+        reportId: r.id,
+        issues: snapshot.totals.issues,
+        ms: Date.now() - started,
+      });
     } catch (err) {
       if (err instanceof LeaseLost) return;
       const error = (err as Error).message;
       if (r.attempts < MAX_ATTEMPTS) {
-        this.log.warn('report generation failed; will retry', { reportId: r.id, attempt: r.attempts, error });
-        await reportStore.requeue(this.data.db, r.id, r.attempts, RETRY_DELAY_SECONDS * r.attempts);
+        this.deps.log.warn('report generation failed; will retry', { reportId: r.id, attempt: r.attempts, error });
+        await reportStore.requeue(this.deps.data.db, r.id, r.attempts, RETRY_DELAY_SECONDS * r.attempts);
         return;
       }
-      this.log.error('report generation failed', { reportId: r.id, attempt: r.attempts, error });
-      await this.data.transaction(async (trx) => {
+      this.deps.log.error('report generation failed', { reportId: r.id, attempt: r.attempts, error });
+      await this.deps.data.transaction(async (trx) => {
         if (!(await reportStore.finish(trx, r.id, r.attempts, { error }))) return;
         await writeEvent(trx, REPORT_EVENTS.reportFailed, r.id, {
           id: r.id,
@@ -203,7 +209,7 @@ export class ReportGenerator {
           author: r.author,
           error,
         });
-        await this.errors.recordError(
+        await this.deps.errors.recordError(
           {
             code: 'report.failed',
             level: 'error',

@@ -23,11 +23,22 @@ export const reportingModule = defineModule({
       host.auth,
     );
     ctx.onStop(() => catalog.close());
-    const generator = new ReportGenerator(host, issues.client, host.log, host, {
-      leaseSeconds: config.REPORTING_LEASE_SECONDS,
+    const generator = new ReportGenerator({
+      data: host,
+      issues: issues.client,
+      log: host.log,
+      errors: host,
+      opts: {
+        leaseSeconds: config.REPORTING_LEASE_SECONDS,
+        topIssues: config.REPORTING_TOP_ISSUES,
+      },
+    });
+    const reports = new Reports({
+      db: host.db,
+      issues: issues.client,
+      catalog: catalog.client,
       topIssues: config.REPORTING_TOP_ISSUES,
     });
-    const reports = new Reports(host.db, issues.client, catalog.client, config.REPORTING_TOP_ISSUES);
     host.grpc.add(reportingV1.ReportingServiceService, 'bulwark.reporting.v1.ReportingService', {});
     const started = await host.serve(routesOf('reporting'), reportingHandlers(reports));
     ctx.every('report generation', config.REPORTING_POLL_MS, () => generator.drain());

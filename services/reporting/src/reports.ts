@@ -36,12 +36,7 @@ function rangeEnd(to: string): Date {
  * store's `withinProjects`), since a report's content is the issues of every project it covers.
  */
 export class Reports {
-  constructor(
-    private readonly db: Db,
-    private readonly issues: IssuesClient,
-    private readonly catalog: CatalogClient,
-    private readonly topIssues: number,
-  ) {}
+  constructor(private readonly deps: { db: Db; issues: IssuesClient; catalog: CatalogClient; topIssues: number }) {}
 
   /** The projects a report of `requested` covers for this caller; refuses codes it may not see or that do not exist. */
   private async scope(
@@ -51,7 +46,7 @@ export class Reports {
   ): Promise<{ allProjects: boolean; projectCodes: string[] }> {
     const { allProjects, projectCodes, outside } = requestedProjects(principal, requested);
     const exists = (code: string) =>
-      this.catalog.getProject({ code }).then(
+      this.deps.catalog.getProject({ code }).then(
         () => true,
         (err: unknown) => {
           if (err instanceof AppError && err.code === 'not_found') return false;
@@ -88,7 +83,7 @@ export class Reports {
       throw invalid('The range starts after it ends', [
         { field: 'filter.from', problem: 'must not be after to (default: now)' },
       ]);
-    return reportStore.insert(this.db, {
+    return reportStore.insert(this.deps.db, {
       id: randomUUID(),
       name: body.name,
       type: body.type,
@@ -103,23 +98,23 @@ export class Reports {
   }
 
   async get(principal: Principal, id: string): Promise<ReportRecord> {
-    const row = await reportStore.get(this.db, id, principal.projects);
+    const row = await reportStore.get(this.deps.db, id, principal.projects);
     if (!row) throw notFound(`Report ${id}`);
     return row;
   }
 
   list(principal: Principal, q: { page: number; limit: number; name?: string; state?: string; type?: string }) {
-    return reportStore.list(this.db, principal.projects, q);
+    return reportStore.list(this.deps.db, principal.projects, q);
   }
 
   async rename(principal: Principal, id: string, name: string): Promise<ReportRecord> {
     await this.get(principal, id);
-    await reportStore.rename(this.db, id, name);
+    await reportStore.rename(this.deps.db, id, name);
     return this.get(principal, id);
   }
 
   async delete(principal: Principal, ids: string[]) {
-    const deleted = await reportStore.deleteMany(this.db, ids, principal.projects);
+    const deleted = await reportStore.deleteMany(this.deps.db, ids, principal.projects);
     return ids.map((id) => ({ id, status: deleted.includes(id) ? ('deleted' as const) : ('not_found' as const) }));
   }
 
@@ -127,11 +122,11 @@ export class Reports {
   async download(principal: Principal, id: string, format: ReportFormat): Promise<ReportFile> {
     const report = await this.get(principal, id);
     if (report.state !== 'ready') throw conflict(`Report ${id} is ${report.state}, not ready`);
-    const kept = await reportStore.file(this.db, id, format);
+    const kept = await reportStore.file(this.deps.db, id, format);
     if (kept) return { name: report.name, file: { body: kept, ...reportFileType(format) } };
-    const snapshot = (await reportStore.snapshot(this.db, id)) as ReportSnapshot;
+    const snapshot = (await reportStore.snapshot(this.deps.db, id)) as ReportSnapshot;
     const file = await renderReport(snapshot, format);
-    await reportStore.saveFile(this.db, id, format, file.body);
+    await reportStore.saveFile(this.deps.db, id, format, file.body);
     return { name: report.name, file };
   }
 
@@ -143,7 +138,7 @@ export class Reports {
     const scope = await this.scope(principal, q.projectCodes, 'filter[project_code]');
     const to = q.to ? new Date(q.to) : new Date();
     const snapshot = await collectSnapshot(
-      this.issues,
+      this.deps.issues,
       {
         id: randomUUID(),
         name: 'Summary',
@@ -154,7 +149,7 @@ export class Reports {
         createdAt: to,
         from: q.from ? new Date(q.from) : null,
       },
-      this.topIssues,
+      this.deps.topIssues,
     );
     return { name: 'summary', file: await renderReport(snapshot, q.format) };
   }
