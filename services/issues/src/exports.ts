@@ -60,25 +60,30 @@ export async function* sarifExport(
 /** A layer's CycloneDX documents: its SBOM (kept by scanning) and the VEX of its issues. */
 export class CyclonedxExports {
   constructor(
-    private readonly db: Queryable,
-    private readonly scanning: ScanningClient,
-    private readonly catalog: CatalogClient,
-    private readonly statusNames: () => Promise<Map<number, string>>,
+    private readonly deps: {
+      db: Queryable;
+      scanning: ScanningClient;
+      catalog: CatalogClient;
+      statusNames: () => Promise<Map<number, string>>;
+    },
   ) {}
 
   async layer(principal: Principal, layerId: string, kind: 'sbom' | 'vex') {
     // A layer of a project the caller may not see is as unknown as a missing one.
-    const layer = await this.catalog.getLayer({ id: layerId }).catch(unlessNotFound);
+    const layer = await this.deps.catalog.getLayer({ id: layerId }).catch(unlessNotFound);
     if (!layer || !canSeeProject(principal, layer.projectCode)) throw notFound(`Layer ${layerId}`);
     const info = { id: layer.id, name: layer.name, projectCode: layer.projectCode };
-    const sbom: LayerSbom | undefined = await this.scanning.getLayerSbom({ layerId }).catch(unlessNotFound);
+    const sbom: LayerSbom | undefined = await this.deps.scanning.getLayerSbom({ layerId }).catch(unlessNotFound);
     if (kind === 'sbom') {
       if (!sbom) throw notFound(`An uploaded SBOM of layer ${layerId}`);
       return cyclonedxSbom(info, sbom);
     }
     if (!hasPermission(principal, 'issues.issues', 'r'))
       throw forbidden('Requires permission issues.issues:r for kind=vex');
-    const [issues, names] = await Promise.all([issueStore.layerVulnerabilities(this.db, layerId), this.statusNames()]);
+    const [issues, names] = await Promise.all([
+      issueStore.layerVulnerabilities(this.deps.db, layerId),
+      this.deps.statusNames(),
+    ]);
     return cyclonedxVex(info, sbom, issues, names, new Date());
   }
 }

@@ -77,7 +77,12 @@ export const issuesModule = defineModule({
         release: (input) => ingestion.release(input),
       }),
     );
-    const boms = new CyclonedxExports(host.db, scanning.client, catalog.client, () => issues.statusNames());
+    const boms = new CyclonedxExports({
+      db: host.db,
+      scanning: scanning.client,
+      catalog: catalog.client,
+      statusNames: () => issues.statusNames(),
+    });
     const started = await host.serve(routesOf('issues'), {
       ...issuesHandlers({
         db: host.db,

@@ -53,7 +53,7 @@ describe('task tracker answers are checked before use', function () {
       ratePerSecond: 1000,
       attempts: 1,
     });
-    jira = new JiraTracker(trackerHttp, base, { token: 't' }, 3);
+    jira = new JiraTracker({ http: trackerHttp, base, credentials: { token: 't' }, version: 3 });
     redmine = new RedmineTracker(trackerHttp, base, { api_key: 'k' });
   });
   after(async () => {

@@ -43,13 +43,22 @@ function richText(version: 2 | 3, text: string): unknown {
  */
 export class JiraTracker implements TrackerPort {
   private readonly api: TrackerClient;
+  private readonly base: string;
+  private readonly version: 2 | 3;
 
-  constructor(
-    http: TrackerHttp,
-    private readonly base: string,
-    credentials: TrackerCredentials,
-    private readonly version: 2 | 3,
-  ) {
+  constructor({
+    http,
+    base,
+    credentials,
+    version,
+  }: {
+    http: TrackerHttp;
+    base: string;
+    credentials: TrackerCredentials;
+    version: 2 | 3;
+  }) {
+    this.base = base;
+    this.version = version;
     const headers = credentials.token
       ? { authorization: `Bearer ${credentials.token}` }
       : { authorization: `Basic ${Buffer.from(`${credentials.username}:${credentials.password}`).toString('base64')}` };

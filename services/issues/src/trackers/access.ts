@@ -47,7 +47,7 @@ export class TrackerAccess {
   port(t: TrackerRecord): TrackerPort {
     const credentials = JSON.parse(this.deps.secrets.open(t.credentialsSealed)) as TrackerCredentials;
     return t.type === 'jira'
-      ? new JiraTracker(this.deps.http, t.url, credentials, t.jiraApiVersion)
+      ? new JiraTracker({ http: this.deps.http, base: t.url, credentials, version: t.jiraApiVersion })
       : new RedmineTracker(this.deps.http, t.url, credentials);
   }
 
