@@ -84,6 +84,17 @@ for (const backend of DATABASE_BACKENDS) {
       headers: {},
       payload: { scan_result_id: randomUUID(), project_code: project, findings_count: 1 },
     });
+    /** Delivers what is pending, in batches of 20, giving a delivery up after `maxAttempts`. */
+    const drain = (maxAttempts: number) =>
+      new DeliveryWorker({
+        data,
+        cache: new MemoryCache(),
+        secrets,
+        webhooks,
+        log: createLogger('test'),
+        errors,
+        opts: { batch: 20, maxAttempts },
+      }).drain();
     const record = (e: EventEnvelope) => t.db.transaction((trx) => recordSecurityEvent(e, trx));
     const states = async (notifierId: string) =>
       (await t.db('deliveries').where({ notifier_id: notifierId }).select('state', 'attempts'))
@@ -124,18 +135,7 @@ for (const backend of DATABASE_BACKENDS) {
       const slow = await notifier('/slow', { rateLimit: 2 });
       const project = `p-${randomUUID().slice(0, 6)}`;
       for (let i = 0; i < 5; i++) await record(event(project));
-      await new DeliveryWorker({
-        data,
-        cache: new MemoryCache(),
-        secrets,
-        webhooks,
-        log: createLogger('test'),
-        errors,
-        opts: {
-          batch: 20,
-          maxAttempts: 3,
-        },
-      }).drain();
+      await drain(3);
       expect(received.filter((r) => r.path === '/slow')).to.have.length(2);
       expect(await states(slow.id)).to.deep.equal([
         'delivered/1',
@@ -166,18 +166,7 @@ for (const backend of DATABASE_BACKENDS) {
       const down = await notifier('/down');
       const e = event(`p-${randomUUID().slice(0, 6)}`);
       await record(e);
-      await new DeliveryWorker({
-        data,
-        cache: new MemoryCache(),
-        secrets,
-        webhooks,
-        log: createLogger('test'),
-        errors,
-        opts: {
-          batch: 20,
-          maxAttempts: 1,
-        },
-      }).drain();
+      await drain(1);
       expect(await states(down.id)).to.deep.equal(['failed/1']);
       const row = await t.db('deliveries').where({ notifier_id: down.id }).first();
       expect(row).to.include({ last_status: 500, last_error: 'HTTP 500' });
