@@ -1,27 +1,19 @@
 import { expect } from 'chai';
-import { compareFindings } from './rescan-diff';
+import { boundedDiff, contentIndex } from './rescan-diff';
 
 const hashes = (...contents: number[]) => Uint8Array.from(contents.flatMap((c) => [c, c >> 8]));
 
-describe('compareFindings', () => {
-  it('pairs findings by content whatever their order, and names what was added and what vanished by sequence number', () => {
-    const previous = hashes(...Array.from({ length: 20 }, (_, i) => i + 1));
-    // 1 and 2 are gone, 21 is new, the rest moved around.
-    const current = hashes(21, ...Array.from({ length: 18 }, (_, i) => 20 - i));
-    expect(compareFindings(previous, current, 2)).to.deep.equal({ added: [1], vanished: [1, 2] });
+describe('rescan diffs', () => {
+  it('indexes a scan by content, one sequence number each from 1, and gives up on a repeated content', () => {
+    const index = contentIndex(hashes(7, 9, 11), 2);
+    expect(index && [...index.values()]).to.deep.equal([1, 2, 3]);
+    expect(contentIndex(hashes(1, 1, 2), 2)).to.equal(undefined);
   });
 
-  it('finds nothing changed in the same findings', () => {
-    const same = hashes(...Array.from({ length: 10 }, (_, i) => i + 1));
-    expect(compareFindings(same, same, 2)).to.deep.equal({ added: [], vanished: [] });
-  });
-
-  it('gives up when more than a quarter changed, or a content repeats', () => {
-    expect(compareFindings(hashes(1, 2, 3, 4), hashes(1, 2, 3, 5), 2)).to.equal(undefined);
-    expect(compareFindings(hashes(1, 2, 3, 4, 5, 6, 7, 8), hashes(1, 2, 3, 4, 5, 6, 7, 9), 2)).to.deep.equal({
-      added: [8],
-      vanished: [8],
-    });
-    expect(compareFindings(hashes(1, 1, 2), hashes(1, 2), 2)).to.equal(undefined);
+  it('keeps a diff of at most a quarter of either scan and drops a larger one', () => {
+    const changes = { added: [8], vanished: [8] };
+    expect(boundedDiff(changes, 8, 8)).to.equal(changes);
+    expect(boundedDiff({ added: [4], vanished: [4] }, 4, 4)).to.equal(undefined);
+    expect(boundedDiff({ added: [], vanished: [] }, 10, 10)).to.deep.equal({ added: [], vanished: [] });
   });
 });

@@ -28,19 +28,12 @@ export function contentIndex(hashes: Uint8Array, width: number): Map<string, num
 }
 
 /**
- * Compares a scan's findings with the previous scan's of the same check, set-wise by content hash
- * (`width` bytes each, in sequence order): the order of the report does not matter, a finding whose
- * content changed (a moved line) is one vanished and one added. Undefined when the diff is not worth
- * it (too much changed) or not defined (repeated contents).
+ * A rescan's changes against its base (found set-wise by content as the report was read: the order
+ * does not matter, a finding whose content changed, a moved line, is one vanished and one added),
+ * kept when they are worth a diff; above a quarter of either scan's findings, undefined.
  */
-export function compareFindings(previous: Uint8Array, current: Uint8Array, width: number): RescanDiff | undefined {
-  const before = contentIndex(previous, width);
-  const now = contentIndex(current, width);
-  if (!before || !now) return undefined;
-  const added: number[] = [];
-  for (const [hash, seq] of now) if (!before.has(hash)) added.push(seq);
-  const vanished: number[] = [];
-  for (const [hash, seq] of before) if (!now.has(hash)) vanished.push(seq);
-  if (added.length + vanished.length > Math.max(now.size, before.size) * MAX_CHANGED_SHARE) return undefined;
-  return { added: added.sort((a, b) => a - b), vanished: vanished.sort((a, b) => a - b) };
+export function boundedDiff(changes: RescanDiff, count: number, baseCount: number): RescanDiff | undefined {
+  return changes.added.length + changes.vanished.length > Math.max(count, baseCount) * MAX_CHANGED_SHARE
+    ? undefined
+    : changes;
 }

@@ -14,7 +14,7 @@ import {
 } from '@bulwark/findings';
 import { relativeToWorkspace } from '../domain/report';
 import type { FindingsBatch } from '../domain/findings-batch';
-import { contentIndex } from '../domain/rescan-diff';
+import { contentIndex, RescanDiff } from '../domain/rescan-diff';
 
 /** Findings per stored batch: one INSERT statement each, parsed by PostgreSQL from one JSON array. */
 export const FINDINGS_BATCH = 2000;
@@ -66,6 +66,8 @@ export interface ImportSummary {
   contentHashes: Uint8Array;
   /** What the base scan holds already (none without a base). */
   references: BaseReferences;
+  /** What changed against the base by content, found as the report was read; undefined without a base. */
+  changes: RescanDiff | undefined;
   size: number;
 }
 
@@ -165,6 +167,7 @@ export function importReportFile(req: BasedImportRequest, send: (batch: Findings
   let runDetectedAt: string | undefined | null = null;
   const refSeqs: number[] = [];
   const refBaseSeqs: number[] = [];
+  const added: number[] = [];
   const flush = () => {
     if (seqs.length === 0) return;
     send({ seqs, json: `[${json.join(',')}]` });
@@ -186,14 +189,18 @@ export function importReportFile(req: BasedImportRequest, send: (batch: Findings
         }
         contentHash.copy(hashes, seq * CONTENT_HASH_BYTES);
         if (runDetectedAt === null) runDetectedAt = f.detectedAt;
-        if (inBase && f.detectedAt === runDetectedAt) {
+        if (inBase) {
           const content = contentHash.toString('latin1');
           const baseSeq = inBase.get(content);
-          if (baseSeq !== undefined) {
+          if (baseSeq === undefined) added.push(seq + 1);
+          else {
+            // Claimed once: a second finding with this content is an added one.
             inBase.delete(content);
-            refSeqs.push(seq + 1);
-            refBaseSeqs.push(baseSeq);
-            return;
+            if (f.detectedAt === runDetectedAt) {
+              refSeqs.push(seq + 1);
+              refBaseSeqs.push(baseSeq);
+              return;
+            }
           }
         }
         // Stored sequence numbers start at 1: the hand-over to the issues service reads those after 0.
@@ -221,6 +228,10 @@ export function importReportFile(req: BasedImportRequest, send: (batch: Findings
         seqs: Int32Array.from(refSeqs),
         baseSeqs: Int32Array.from(refBaseSeqs),
         detectedAt: runDetectedAt ?? null,
+      },
+      changes: inBase && {
+        added: added.sort((a, b) => a - b),
+        vanished: [...inBase.values()].sort((a, b) => a - b),
       },
       size: fs.statSync(req.path).size,
     },

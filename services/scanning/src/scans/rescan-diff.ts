@@ -1,5 +1,5 @@
 import type { Queryable } from '@bulwark/platform';
-import { compareFindings } from '../domain/rescan-diff';
+import { boundedDiff } from '../domain/rescan-diff';
 import { FindingRefGroup, findingRefStore } from '../store/finding-refs';
 import { findingStore } from '../store/findings';
 import { rescanDiffStore } from '../store/rescan-diffs';
@@ -69,7 +69,8 @@ export async function recordAgainstBase(
   await rescanDiffStore.saveContentHashes(db, scanId, report.contentHashes);
   if (!base) return undefined;
   await findingRefStore.insert(db, scanId, await holdersOf(db, base, report.references), report.references.detectedAt);
-  const diff = compareFindings(base.hashes, report.contentHashes, CONTENT_HASH_BYTES);
+  const diff =
+    report.changes && boundedDiff(report.changes, report.findingsCount, base.hashes.byteLength / CONTENT_HASH_BYTES);
   if (!diff) return undefined;
   await rescanDiffStore.saveDiff(db, scanId, { baseScanId: base.scanId, ...diff });
   return { base_scan_result_id: base.scanId, added: diff.added.length, vanished: diff.vanished.length };
