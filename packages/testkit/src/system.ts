@@ -77,6 +77,8 @@ export async function startAllMode(extraEnv: Record<string, string> = {}): Promi
   };
 }
 
+const handedOut = new Set<number>();
+
 /**
  * A port free now, below Linux's ephemeral range (32768 and up): a port the kernel handed out for
  * listening is also one it hands out for outgoing connections, and with many processes connecting
@@ -85,12 +87,18 @@ export async function startAllMode(extraEnv: Record<string, string> = {}): Promi
 export async function freePort(): Promise<number> {
   for (;;) {
     const port = 20000 + Math.floor(Math.random() * 12768);
+    // Callers often pick several ports before starting anything: a port free now but already handed
+    // out would be bound twice.
+    if (handedOut.has(port)) continue;
     const free = await new Promise<boolean>((resolve) => {
       const srv = net.createServer();
       srv.once('error', () => resolve(false));
       srv.listen(port, '127.0.0.1', () => srv.close(() => resolve(true)));
     });
-    if (free) return port;
+    if (free) {
+      handedOut.add(port);
+      return port;
+    }
   }
 }
 
