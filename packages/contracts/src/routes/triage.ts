@@ -89,7 +89,8 @@ export const triageRoutes = [
     service,
     tag: 'Risk acceptance',
     access: issuesP('w'),
-    summary: 'Accept the risk of issues of one project, with a reason, until a time; optionally after a second approval',
+    summary:
+      'Accept the risk of issues of one project, with a reason, until a time; optionally after a second approval',
     description:
       'Without approver_id the acceptance holds at once: its issues move to Risk accepted (6). With approver_id (a user other than the requester) ' +
       'it is pending until that user approves (then the issues move) or rejects it. Each issue must be allowed to move to Risk accepted by the ' +

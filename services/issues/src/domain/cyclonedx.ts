@@ -12,7 +12,6 @@ import { STATUS } from './statuses';
 export const CYCLONEDX_SPEC = '1.6';
 const SCHEMA = 'http://cyclonedx.org/schema/bom-1.6.schema.json';
 
-
 export interface SbomComponent {
   name: string;
   version: string;

@@ -67,12 +67,8 @@ export function triageHandlers({
     getRiskAcceptance: async (input) =>
       riskAcceptanceView(await acceptances.get(requirePrincipal(input), input.params.id)),
     approveRiskAcceptance: async (input) =>
-      riskAcceptanceView(
-        await acceptances.decide(requirePrincipal(input), input.params.id, true, input.body.comment),
-      ),
+      riskAcceptanceView(await acceptances.decide(requirePrincipal(input), input.params.id, true, input.body.comment)),
     rejectRiskAcceptance: async (input) =>
-      riskAcceptanceView(
-        await acceptances.decide(requirePrincipal(input), input.params.id, false, input.body.comment),
-      ),
+      riskAcceptanceView(await acceptances.decide(requirePrincipal(input), input.params.id, false, input.body.comment)),
   };
 }

@@ -86,7 +86,9 @@ export const riskAcceptanceStore = {
       approver_id: r.approverId,
       approver: r.approver,
     });
-    await db('risk_acceptance_issues').insert(r.issueIds.map((issueId) => ({ risk_acceptance_id: r.id, issue_id: issueId })));
+    await db('risk_acceptance_issues').insert(
+      r.issueIds.map((issueId) => ({ risk_acceptance_id: r.id, issue_id: issueId })),
+    );
   },
 
   /** One acceptance; `lock` holds it until the transaction ends (a decision or an expiry). */

@@ -191,7 +191,12 @@ export class RiskAcceptances {
       trx,
       issues.filter((i) => i.statusId !== STATUS.riskAccepted),
       STATUS.riskAccepted,
-      { kind: 'user', actor: by, comment: `Risk acceptance ${record.id} until ${record.expiresAt}: ${record.reason}`, at },
+      {
+        kind: 'user',
+        actor: by,
+        comment: `Risk acceptance ${record.id} until ${record.expiresAt}: ${record.reason}`,
+        at,
+      },
     );
   }
 
@@ -216,6 +221,11 @@ export class RiskAcceptances {
       })),
     );
     for (const issue of issues)
-      await writeEvent(trx, ISSUE_EVENTS.issueStatusChanged, issue.id, statusChanged(issue, to, how.actor, how.comment));
+      await writeEvent(
+        trx,
+        ISSUE_EVENTS.issueStatusChanged,
+        issue.id,
+        statusChanged(issue, to, how.actor, how.comment),
+      );
   }
 }

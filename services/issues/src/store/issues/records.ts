@@ -57,7 +57,10 @@ export const issueRecords = {
   },
 
   async update(db: Queryable, id: string, patch: IssuePatch, at: string): Promise<void> {
-    const columns = { ...patchColumns(patch), ...(patch.analysis !== undefined ? { analysis_at: patch.analysis && at } : {}) };
+    const columns = {
+      ...patchColumns(patch),
+      ...(patch.analysis !== undefined ? { analysis_at: patch.analysis && at } : {}),
+    };
     if (Object.keys(columns).length > 0) await db('issue_records').where({ id }).update(columns);
     await db('issue_detection_state').where({ issue_id: id }).update({ updated_at: at });
   },
