@@ -43,16 +43,21 @@ for (const backend of DATABASE_BACKENDS) {
     });
     after(async () => t?.close());
 
-    it('reopens the issues still Risk accepted when the acceptance expires, and leaves the others', async () => {
+    /** A project, its requester and approver, and acceptances on a clock the test moves. */
+    const setUp = () => {
       const project = `p-${randomUUID().slice(0, 8)}`;
-      const requester = person('requester', [project]);
       const approver = person('approver', [project]);
-      let now = new Date('2030-01-01T00:00:00Z');
+      const clock = { now: new Date('2030-01-01T00:00:00Z') };
       const acceptances = new RiskAcceptances({
         data,
         directory: new KnownUsers([{ type: 'user', id: approver.userId, name: 'approver', displayName: '' }]),
-        clock: () => now,
+        clock: () => clock.now,
       });
+      return { project, requester: person('requester', [project]), approver, acceptances, clock };
+    };
+
+    it('reopens the issues still Risk accepted when the acceptance expires, and leaves the others', async () => {
+      const { project, requester, approver, acceptances, clock } = setUp();
       const rows = [1, 2, 3].map((n) => issue(project, n));
       await t.db.transaction((trx) => issueStore.insertMany(trx, rows));
       const [kept, changed, pendingOne] = rows.map((r) => r.id);
@@ -60,22 +65,24 @@ for (const backend of DATABASE_BACKENDS) {
       const accepted = await acceptances.create(requester, {
         issue_ids: [kept, changed],
         reason: 'until the release',
-        expires_at: new Date(now.getTime() + 7 * DAY).toISOString(),
+        expires_at: new Date(clock.now.getTime() + 7 * DAY).toISOString(),
       });
       const pending = await acceptances.create(requester, {
         issue_ids: [pendingOne],
         reason: 'asks for approval',
-        expires_at: new Date(now.getTime() + 3 * DAY).toISOString(),
+        expires_at: new Date(clock.now.getTime() + 3 * DAY).toISOString(),
         approver_id: approver.userId,
       });
       expect([accepted.state, pending.state]).to.deep.equal(['accepted', 'pending']);
       // Someone moves one accepted issue on; expiry must not touch it.
-      await t.db.transaction((trx) => issueStore.update(trx, changed, { statusId: STATUS.fixed }, now.toISOString()));
+      await t.db.transaction((trx) =>
+        issueStore.update(trx, changed, { statusId: STATUS.fixed }, clock.now.toISOString()),
+      );
 
-      now = new Date(now.getTime() + 2 * DAY);
+      clock.now = new Date(clock.now.getTime() + 2 * DAY);
       expect(await acceptances.expireDue(), 'nothing is due yet').to.equal(0);
 
-      now = new Date(now.getTime() + 6 * DAY);
+      clock.now = new Date(clock.now.getTime() + 6 * DAY);
       expect(await acceptances.expireDue()).to.equal(2);
       const status = async (id: string) => (await issueStore.get(t.db, id))?.statusId;
       expect(await status(kept)).to.equal(STATUS.reopen);
@@ -97,30 +104,22 @@ for (const backend of DATABASE_BACKENDS) {
       const again = await acceptances.create(requester, {
         issue_ids: [kept],
         reason: 'once more',
-        expires_at: new Date(now.getTime() + DAY).toISOString(),
+        expires_at: new Date(clock.now.getTime() + DAY).toISOString(),
       });
       expect(again.state).to.equal('accepted');
     });
 
     it('refuses an approval after the acceptance’s time has passed', async () => {
-      const project = `p-${randomUUID().slice(0, 8)}`;
-      const requester = person('requester', [project]);
-      const approver = person('approver', [project]);
-      let now = new Date('2030-01-01T00:00:00Z');
-      const acceptances = new RiskAcceptances({
-        data,
-        directory: new KnownUsers([{ type: 'user', id: approver.userId, name: 'approver', displayName: '' }]),
-        clock: () => now,
-      });
+      const { project, requester, approver, acceptances, clock } = setUp();
       const row = issue(project, 1);
       await t.db.transaction((trx) => issueStore.insertMany(trx, [row]));
       const pending = await acceptances.create(requester, {
         issue_ids: [row.id],
         reason: 'late',
-        expires_at: new Date(now.getTime() + DAY).toISOString(),
+        expires_at: new Date(clock.now.getTime() + DAY).toISOString(),
         approver_id: approver.userId,
       });
-      now = new Date(now.getTime() + 2 * DAY);
+      clock.now = new Date(clock.now.getTime() + 2 * DAY);
       let refusal: unknown;
       await acceptances.decide(approver, pending.id, true).catch((err: unknown) => (refusal = err));
       expect(refusal).to.have.property('code', 'conflict');

@@ -40,7 +40,9 @@ export const assigneeStore = {
     const like = containing(search);
     const users: { id: string; username: string; display_name: string }[] = await db('users')
       .whereNull('deleted_at')
-      .where((w) => w.whereILike('username', like).orWhereILike('display_name', like))
+      .where((w) => {
+        w.whereILike('username', like).orWhereILike('display_name', like);
+      })
       .orderByRaw('lower(username)')
       .limit(limit)
       .select('id', 'username', 'display_name');
