@@ -54,6 +54,9 @@ import type {
   assigneeView,
   riskAcceptanceView,
   RISK_ACCEPTANCE_STATES,
+  TICKET_GROUPINGS,
+  ticketResult,
+  trackerView,
   VEX_JUSTIFICATIONS,
   VEX_RESPONSES,
   VEX_STATES,
@@ -104,6 +107,9 @@ export type ScanComparison = z.infer<typeof scanResultComparison>;
 export type ErrorLogEntry = z.infer<typeof errorView>;
 export type ErrorLogFilters = z.infer<typeof errorLogFilters>;
 export type Assignee = z.infer<typeof assigneeView>;
+export type Tracker = z.infer<typeof trackerView>;
+export type TicketResult = z.infer<typeof ticketResult>;
+export type TicketGrouping = (typeof TICKET_GROUPINGS)[number];
 export type IssueAnalysis = z.infer<typeof analysisView>;
 export type RiskAcceptance = z.infer<typeof riskAcceptanceView>;
 export type RiskAcceptanceState = (typeof RISK_ACCEPTANCE_STATES)[number];

@@ -3,7 +3,16 @@
 import { randomBytes } from 'node:crypto';
 import { expect } from 'chai';
 import { BrowserContext, Page } from 'playwright-core';
-import { Api, ADMIN_PASSWORD, GitServer, type Json, RunningSystem, uniqueSuffix } from '@bulwark/testkit';
+import {
+  Api,
+  ADMIN_PASSWORD,
+  GitServer,
+  type JiraContractServer,
+  type Json,
+  RunningSystem,
+  startJiraContractServer,
+  uniqueSuffix,
+} from '@bulwark/testkit';
 import { semgrepReport } from '../../services/issues/test/issues.suite';
 import { expectAccessible, openBrowser, requireChromium, shot, signIn } from './browser';
 import { startConsoleSystem } from './system';
@@ -19,6 +28,7 @@ const SCREENS = [
 describe('console triage end to end: assign, analyse, comment, accept risk (Chromium through Playwright)', function () {
   let sys: (RunningSystem & { alive(): boolean }) | undefined;
   let git: GitServer | undefined;
+  let jira: JiraContractServer | undefined;
   const contexts: BrowserContext[] = [];
   let admin: Api;
   let code: string;
@@ -58,6 +68,22 @@ describe('console triage end to end: assign, analyse, comment, accept risk (Chro
       checkId,
       env: { code },
     } = await startConsoleSystem());
+    jira = await startJiraContractServer({
+      projects: ['SEC'],
+      issueTypes: ['Task'],
+      email: 'triage@example.com',
+      apiToken: 'triage-token',
+    });
+    ok(
+      await admin.post('/api/v1/tracker', {
+        name: 'Security Jira',
+        type: 'jira',
+        url: jira.url,
+        credentials: { username: 'triage@example.com', password: 'triage-token' },
+        sync_enabled: false,
+        projects: [{ project_code: code, tracker_project: 'SEC', issue_type: 'Task' }],
+      }),
+    );
     const findings = SCREENS.map((_, i) => ({
       rule: `triage.rule.${i}`,
       line: 3 + i,
@@ -92,6 +118,7 @@ describe('console triage end to end: assign, analyse, comment, accept risk (Chro
     this.timeout(60000);
     for (const c of contexts) await c.close();
     await git?.close();
+    await jira?.close();
     await sys?.stop();
   });
 
@@ -210,6 +237,40 @@ describe('console triage end to end: assign, analyse, comment, accept risk (Chro
     await page.getByText(`Assigned: ${SCREENS.length} changed, 0 unchanged`).waitFor();
     await expectAccessible(page, 'bulk assign');
     for (const id of issueIds) expect(ok(await admin.get(`/api/v1/issue/${id}`)).assignee_id).to.equal(approverId);
+  });
+
+  it('creates tracker tickets for a selection and from the issue page, and shows their state on the issue', async function () {
+    this.timeout(120000);
+    const page = await browser();
+    await signIn(page, sys!.api.baseUrl, 'admin', ADMIN_PASSWORD);
+    await view(page, SCREENS[3], `/issues?filter[project_code]=${code}`);
+    await page
+      .locator('tbody tr')
+      .nth(SCREENS.length - 1)
+      .waitFor();
+    await page.locator('tbody input[type="checkbox"]').nth(0).check();
+    await page.locator('tbody input[type="checkbox"]').nth(1).check();
+    const bulk = page.locator('form[aria-label="Задачи для выбранных уязвимостей"]');
+    await bulk.locator('#bulk-group').selectOption('issue');
+    await bulk.locator('button[type="submit"]').click();
+    await bulk.locator('p[role="status"]', { hasText: 'связано уязвимостей 2' }).waitFor();
+    await expectAccessible(page, 'bulk tickets (ru, 390 px)');
+    const all = ok(await admin.get(`/api/v1/issues?filter[project_code]=${code}&limit=10`)).items as Json[];
+    expect(all.filter((i) => i.ticket)).to.have.length(2);
+
+    const without = all.find((i) => !i.ticket)?.id as string;
+    await view(page, SCREENS[0], `/issues/${without}`);
+    const section = page.locator('section[aria-labelledby="ticket-title"]');
+    await section.getByRole('button', { name: 'Create ticket' }).click();
+    await section.getByRole('link', { name: /^SEC-\d+$/ }).waitFor();
+    const ticket = ok(await admin.get(`/api/v1/issue/${without}`)).ticket;
+    expect(ticket).to.include({ tracker_type: 'jira' });
+    expect(await section.getByRole('link', { name: ticket.key }).getAttribute('href')).to.equal(ticket.url);
+    await expectAccessible(page, 'issue ticket');
+
+    await section.getByRole('button', { name: 'Unlink ticket' }).click();
+    await section.getByText('No ticket is linked.').waitFor();
+    expect(ok(await admin.get(`/api/v1/issue/${without}`)).ticket).to.equal(null);
   });
 
   it('met no CSP refusal or script error', () => {

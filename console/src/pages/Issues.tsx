@@ -8,6 +8,7 @@ import { Link, navigate, useLocation } from '../router';
 import { statusName, useSession } from '../session';
 import { StatusChangeForm } from '../status-change';
 import { AssigneeViews, BulkAssign } from './triage/BulkAssign';
+import { BulkTicket } from './triage/BulkTicket';
 import { PendingApprovals } from './triage/RiskAcceptancePanel';
 import type { IssueList, IssueSort, Severity } from '../types';
 
@@ -191,6 +192,7 @@ export function IssuesPage() {
         />
       )}
       {selected.size > 0 && <BulkAssign ids={[...selected]} onDone={() => list.reload()} />}
+      {selected.size > 0 && <BulkTicket ids={[...selected]} onDone={() => list.reload()} />}
       {list.error && <ErrorNote error={list.error} />}
       {list.loading && !list.data && <Loading />}
       {list.data && (

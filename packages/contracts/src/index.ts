@@ -135,6 +135,7 @@ export {
   trackerUpdateBody,
   trackerView,
   ticketView,
+  ticketResult,
   type TrackerType,
   type TrackerCredentials,
   type TrackerBody,

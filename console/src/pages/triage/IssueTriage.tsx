@@ -3,9 +3,10 @@ import type { Issue } from '../../types';
 import { AnalysisForm } from './AnalysisForm';
 import { CommentThread } from './CommentThread';
 import { IssueAssignment } from './IssueAssignment';
+import { IssueTicket } from './IssueTicket';
 import { RiskAcceptancePanel } from './RiskAcceptancePanel';
 
-/** The issue page's triage: assignee, VEX analysis, comments and risk acceptance. */
+/** The issue page's triage: assignee, VEX analysis, comments, risk acceptance and the tracker ticket. */
 export function IssueTriage({ issue, onChange }: { issue: Issue; onChange: () => void }) {
   const { t } = useI18n();
   return (
@@ -15,6 +16,7 @@ export function IssueTriage({ issue, onChange }: { issue: Issue; onChange: () =>
       <AnalysisForm key={issue.analysis?.updated_at ?? 'none'} issue={issue} onChange={onChange} />
       <CommentThread issueId={issue.id} />
       <RiskAcceptancePanel issue={issue} onChange={onChange} />
+      <IssueTicket issue={issue} onChange={onChange} />
     </section>
   );
 }
