@@ -49,6 +49,18 @@ import type {
   securityRuleView,
   WEBHOOK_PAYLOAD_FORMATS,
 } from '@bulwark/contracts';
+import type {
+  analysisView,
+  assigneeView,
+  riskAcceptanceView,
+  RISK_ACCEPTANCE_STATES,
+  TICKET_GROUPINGS,
+  ticketResult,
+  trackerView,
+  VEX_JUSTIFICATIONS,
+  VEX_RESPONSES,
+  VEX_STATES,
+} from '@bulwark/contracts';
 
 export type Issue = z.infer<typeof issueView>;
 export type IssueList = z.infer<typeof issueList>;
@@ -94,6 +106,22 @@ export type SecurityEvent = z.infer<typeof eventView>;
 export type ScanComparison = z.infer<typeof scanResultComparison>;
 export type ErrorLogEntry = z.infer<typeof errorView>;
 export type ErrorLogFilters = z.infer<typeof errorLogFilters>;
+export type Assignee = z.infer<typeof assigneeView>;
+export type Tracker = z.infer<typeof trackerView>;
+export type TicketResult = z.infer<typeof ticketResult>;
+export type TicketGrouping = (typeof TICKET_GROUPINGS)[number];
+export type IssueAnalysis = z.infer<typeof analysisView>;
+export type RiskAcceptance = z.infer<typeof riskAcceptanceView>;
+export type RiskAcceptanceState = (typeof RISK_ACCEPTANCE_STATES)[number];
+export type VexState = (typeof VEX_STATES)[number];
+export type VexJustification = (typeof VEX_JUSTIFICATIONS)[number];
+export type VexResponse = (typeof VEX_RESPONSES)[number];
+export interface IssueComment {
+  id: string;
+  author: string;
+  message: string;
+  created_at: string;
+}
 export interface Page<T> {
   items: T[];
   total: number;

@@ -61,6 +61,8 @@ export class MatrixFixtures {
   reportB = '';
   roleB = '';
   userB = '';
+  /** A risk acceptance of B waiting for B's user to approve it. */
+  pendingAcceptanceB = '';
   groupB = '';
   jira!: JiraContractServer;
   private admins: Api[] = [];
@@ -93,6 +95,7 @@ export class MatrixFixtures {
       this.trackerB,
       this.notifierB,
       this.reportB,
+      this.pendingAcceptanceB,
     ];
   }
 
@@ -139,6 +142,15 @@ export class MatrixFixtures {
     this.reportB = await this.report();
     this.roleB = await this.role({ 'issues.issues': ['r'] }, [`project:${this.b}`]);
     this.userB = await this.user([this.roleB]);
+    this.pendingAcceptanceB = ok(
+      await this.admin.post('/api/v1/risk-acceptance', {
+        issue_ids: [await this.spareIssue()],
+        reason: 'matrix',
+        expires_at: new Date(Date.now() + 7 * 86400000).toISOString(),
+        approver_id: this.userB,
+      }),
+      'risk acceptance',
+    ).id;
     this.groupB = await this.group();
   }
 

@@ -39,6 +39,7 @@ export interface MatrixEntry {
 }
 
 const ZERO = '00000000-0000-4000-8000-000000000000';
+const inAWeek = () => new Date(Date.now() + 7 * 86400000).toISOString();
 const get = (path: (fx: MatrixFixtures) => string, scoped?: Outcome, unscoped?: number | number[]): MatrixEntry => ({
   probe: (fx) => ({ path: path(fx) }),
   scoped,
@@ -535,6 +536,44 @@ export const MATRIX: Record<string, MatrixEntry> = {
     },
     scoped: REFUSED,
   },
+
+  // ---- issues: triage (assignment, analysis, risk acceptance)
+  findAssignees: get(() => '/api/v1/issues/assignees?search=matrix'),
+  assignIssue: send(
+    (fx) => `/api/v1/issue/${fx.issuesB[0]}/assignee`,
+    () => ({ assignee: null }),
+    NOT_FOUND,
+  ),
+  assignIssues: send(
+    () => '/api/v1/issues/assignee',
+    (fx) => ({ ids: [fx.issuesB[0]], assignee: null }),
+    UNKNOWN,
+  ),
+  setIssueAnalysis: send(
+    (fx) => `/api/v1/issue/${fx.issuesB[0]}/analysis`,
+    () => ({ state: 'in_triage' }),
+    NOT_FOUND,
+  ),
+  createRiskAcceptance: send(
+    () => '/api/v1/risk-acceptance',
+    async (fx) => ({ issue_ids: [await fx.spareIssue()], reason: 'matrix', expires_at: inAWeek() }),
+    UNKNOWN,
+  ),
+  listRiskAcceptances: get(() => '/api/v1/risk-acceptances?limit=1000', HIDDEN),
+  getRiskAcceptance: get((fx) => `/api/v1/risk-acceptance/${fx.pendingAcceptanceB}`, NOT_FOUND),
+  // Only the approver it names (B's user) decides: every caller of the matrix is refused, and it stays pending.
+  approveRiskAcceptance: send(
+    (fx) => `/api/v1/risk-acceptance/${fx.pendingAcceptanceB}/approve`,
+    () => ({}),
+    NOT_FOUND,
+    403,
+  ),
+  rejectRiskAcceptance: send(
+    (fx) => `/api/v1/risk-acceptance/${fx.pendingAcceptanceB}/reject`,
+    () => ({}),
+    NOT_FOUND,
+    403,
+  ),
 
   // ---- reports (project-set)
   downloadSummaryReport: get(

@@ -6,6 +6,7 @@ import { Link } from '../router';
 import { statusName, useSession } from '../session';
 import { StatusChangeForm } from '../status-change';
 import { IssueRelations } from './IssueRelations';
+import { IssueTriage } from './triage/IssueTriage';
 import type { Issue, IssueHistoryEntry, Page } from '../types';
 
 export function IssueDetail({ id }: { id: string }) {
@@ -64,6 +65,13 @@ export function IssueDetail({ id }: { id: string }) {
         heading={<h2>{t('changeStatus')}</h2>}
         outcome={(res) => res.results[0]?.message ?? res.results[0]?.status}
         onDone={() => {
+          issue.reload();
+          history.reload();
+        }}
+      />
+      <IssueTriage
+        issue={i}
+        onChange={() => {
           issue.reload();
           history.reload();
         }}

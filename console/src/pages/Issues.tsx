@@ -7,6 +7,9 @@ import { formatDate, MessageKey, useI18n } from '../i18n';
 import { Link, navigate, useLocation } from '../router';
 import { statusName, useSession } from '../session';
 import { StatusChangeForm } from '../status-change';
+import { AssigneeViews, BulkAssign } from './triage/BulkAssign';
+import { BulkTicket } from './triage/BulkTicket';
+import { PendingApprovals } from './triage/RiskAcceptancePanel';
 import type { IssueList, IssueSort, Severity } from '../types';
 
 type FilterKey = keyof typeof issueFilterQuery;
@@ -143,6 +146,8 @@ export function IssuesPage() {
         </Field>
       </div>
       <AddFilter onAdd={(k, v) => navigate(withParams(search, (p) => p.append(k, v)))} />
+      <AssigneeViews search={search} to={(v) => withParams(search, (p) => p.set('filter[assignee]', v))} />
+      <PendingApprovals />
       {chips.length > 0 && (
         <ul className="chips" aria-label={t('filters')}>
           {chips.map(([k, v], i) => (
@@ -186,6 +191,8 @@ export function IssuesPage() {
           onDone={() => list.reload()}
         />
       )}
+      {selected.size > 0 && <BulkAssign ids={[...selected]} onDone={() => list.reload()} />}
+      {selected.size > 0 && <BulkTicket ids={[...selected]} onDone={() => list.reload()} />}
       {list.error && <ErrorNote error={list.error} />}
       {list.loading && !list.data && <Loading />}
       {list.data && (

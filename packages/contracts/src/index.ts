@@ -135,11 +135,28 @@ export {
   trackerUpdateBody,
   trackerView,
   ticketView,
+  ticketResult,
   type TrackerType,
   type TrackerCredentials,
   type TrackerBody,
 } from './schemas/trackers';
 export * from './routes/trackers';
+export {
+  VEX_STATES,
+  VEX_JUSTIFICATIONS,
+  VEX_RESPONSES,
+  ASSIGNEE_TYPES,
+  RISK_ACCEPTANCE_STATES,
+  TRIAGE_TEXT_MAX,
+  assigneeView,
+  analysisView,
+  riskAcceptanceView,
+  type VexState,
+  type VexJustification,
+  type VexResponse,
+  type RiskAcceptanceState,
+} from './schemas/triage';
+export * from './routes/triage';
 export {
   SESSION_COOKIE,
   CSRF_COOKIE,

@@ -8,6 +8,7 @@ import { issuesRoutes } from './routes/issues';
 import { reportingRoutes } from './routes/reporting';
 import { notificationsRoutes } from './routes/notifications';
 import { trackerRoutes } from './routes/trackers';
+import { triageRoutes } from './routes/triage';
 
 /** The one route table: every /api/v1 path, its owner and the permission it needs. */
 export const ROUTES: RouteSpec[] = [
@@ -18,6 +19,7 @@ export const ROUTES: RouteSpec[] = [
   ...scanningRoutes,
   ...issuesRoutes,
   ...trackerRoutes,
+  ...triageRoutes,
   ...reportingRoutes,
   ...notificationsRoutes,
 ];

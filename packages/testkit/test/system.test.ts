@@ -11,6 +11,7 @@ import { scannersSuite } from '../../../services/scanning/test/scanners.suite';
 import { hostileRepositorySuite } from '../../../services/scanning/test/hostile-repository.suite';
 import { issuesSuite } from '../../../services/issues/test/issues.suite';
 import { trackersSuite } from '../../../services/issues/test/trackers.suite';
+import { triageSuite } from '../../../services/issues/test/triage.suite';
 import { issueSettingsScopeSuite } from '../../../services/issues/test/project-scope.suite';
 import { reportingSuite } from '../../../services/reporting/test/reporting.suite';
 import { notificationsSuite } from '../../../services/notifications/test/notifications.suite';
@@ -37,6 +38,7 @@ describeSystem({
   'real scanners end to end': scannersSuite,
   'hostile repository scanned by every CLI tool': hostileRepositorySuite,
   'issues service': issuesSuite,
+  'issue triage (assignment, analysis, risk acceptance)': triageSuite,
   'task trackers (Redmine for real, Jira contract server)': trackersSuite,
   'project scope of issue settings (rules, gates, policies, trackers)': issueSettingsScopeSuite,
   'reporting service': reportingSuite,

@@ -21,6 +21,7 @@ import { SingleSignOn } from './sso';
 import { Users } from './users';
 import { SessionTokens } from './domain/sessions';
 import { identityGrpc } from './grpc/identity-grpc';
+import { Assignees } from './assignees';
 import { identityHandlers } from './http/handlers';
 import { Licensing, readPublicKey, UsageCounts, VENDOR_PUBLIC_KEY } from './license';
 import { Logins } from './logins';
@@ -98,7 +99,7 @@ export const identityModule = defineModule({
     host.grpc.add(
       identityV1.IdentityServiceService,
       'bulwark.identity.v1.IdentityService',
-      identityGrpc(logins, licensing),
+      identityGrpc(logins, licensing, new Assignees(host.db)),
     );
     const started = await host.serve(
       routesOf('identity'),

@@ -1,6 +1,6 @@
 import { createGrpcClient, defineModule, openSecretBox, readServiceConfig, ServiceHost } from '@bulwark/platform';
 import { onEvents, routesOf, SCAN_EVENTS, TOPICS } from '@bulwark/contracts';
-import { catalogV1, issuesV1, scanningV1 } from '@bulwark/proto';
+import { catalogV1, identityV1, issuesV1, scanningV1 } from '@bulwark/proto';
 import { CallerScopes } from './caller-scope';
 import { readIssuesConfig } from './config';
 import { DedupRules } from './dedup-rules';
@@ -19,10 +19,15 @@ import { QualityGates } from './quality-gates';
 import { SecurityRules } from './security-rules';
 import { Statuses } from './statuses';
 import { trackerUseCases } from './trackers/use-cases';
+import { triageHandlers } from './http/triage-handlers';
+import { IssueAnalyses } from './triage/analyses';
+import { IssueAssignments } from './triage/assignments';
+import { IdentityDirectory } from './triage/directory';
+import { RiskAcceptances } from './triage/risk-acceptances';
 
 export const issuesModule = defineModule({
   name: 'issues',
-  dependsOn: ['catalog', 'scanning'],
+  dependsOn: ['catalog', 'scanning', 'identity'],
   readConfig: (e, mode) => readServiceConfig(e, mode, 'issues', readIssuesConfig),
   async start(ctx, { config, outbound, host: hostConfig, masterKeys }) {
     const host = await ServiceHost.open(ctx, hostConfig, migrations);
@@ -40,6 +45,15 @@ export const issuesModule = defineModule({
       host.auth,
     );
     ctx.onStop(() => catalog.close());
+    const identity = createGrpcClient(
+      identityV1.IdentityServiceService,
+      'identity',
+      ctx.peer('identity').grpcAddress,
+      host.auth,
+    );
+    ctx.onStop(() => identity.close());
+    const directory = new IdentityDirectory(identity.client);
+    const acceptances = new RiskAcceptances({ data: host, directory });
     const scopes = new CallerScopes(catalog.client);
     const gates = new QualityGates(host, catalog.client, scopes);
     const rules = new SecurityRules(host, host.log, config.ISSUES_RULE_EXPIRY_POLL_MS);
@@ -97,10 +111,18 @@ export const issuesModule = defineModule({
         boms,
       }),
       ...trackerHandlers(trackers),
+      ...triageHandlers({
+        assignments: new IssueAssignments({ data: host, directory }),
+        analyses: new IssueAnalyses(host),
+        acceptances,
+        issues,
+        tickets: trackers.tickets,
+      }),
     });
     rules.start();
     ctx.onStop(() => rules.stop());
     ctx.every('issue count compaction', config.ISSUES_COUNT_COMPACT_MS, () => issues.compactCounts());
+    ctx.every('risk acceptance expiry', config.ISSUES_RULE_EXPIRY_POLL_MS, () => acceptances.expireDue());
     ctx.every('tracker status sync', config.TRACKERS_SYNC_MS, () => trackers.sync.syncAll());
     ctx.every('tracker status push', config.TRACKERS_PUSH_POLL_MS, () => trackers.push.drainPushes());
     return started;

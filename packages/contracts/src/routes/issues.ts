@@ -115,7 +115,7 @@ export const issuesRoutes = [
     description:
       'kind=sbom: the components of the layer\u2019s latest uploaded SBOM (POST /api/v1/layer/{layer_id}/sbom); its serialNumber is urn:uuid:<the SBOM\u2019s id>. ' +
       'kind=vex (also needs issues.issues:r): one vulnerability per issue of the layer that names a library or a CVE, affecting the SBOM\u2019s component by BOM-Link ' +
-      '(urn:cdx:<SBOM id>/1#<bom-ref>) or a component listed in the VEX when the library is not in the SBOM. analysis.state from the issue\u2019s status: ' +
+      '(urn:cdx:<SBOM id>/1#<bom-ref>) or a component listed in the VEX when the library is not in the SBOM. analysis: the one recorded with PUT /api/v1/issue/{id}/analysis, else from the issue\u2019s status: ' +
       'New, Reopen and custom statuses in_triage; Confirmed exploitable; In progress exploitable with response update; Risk accepted exploitable with response will_not_fix; ' +
       'Fixed resolved; False positive false_positive; Suppressed not_affected (with the report\u2019s own VEX justification when it had one). ' +
       'A layer without an uploaded SBOM answers 404 for kind=sbom; its VEX lists the libraries as its own components.',

@@ -1,5 +1,6 @@
 import { z } from '../zod';
 import { ticketView } from './trackers';
+import { ASSIGNEE_TYPES, analysisView } from './triage';
 import { NestBrackets, int4, isoDateTime, multi, queryBool, queryInt4 } from '../common';
 
 export const text = z.string().min(1).max(255);
@@ -55,7 +56,10 @@ export const issueFilterQuery = {
   }),
   'filter[status]': multi(queryInt4(1)).openapi({ description: 'Status id' }),
   'filter[severity]': multi(z.enum(ISSUE_SEVERITIES)),
-  'filter[assignee]': multi(text),
+  'filter[assignee]': multi(text).openapi({
+    description:
+      'me (issues assigned to the caller as a user), none (unassigned), a user or user group id, or an assignee name; repeat for several',
+  }),
   'filter[category]': multi(text).openapi({ description: 'Issue category: sast, sca, secrets, iac, dast, container' }),
   'filter[cve]': multi(text),
   'filter[cwe]': multi(queryInt4(1)),
@@ -113,7 +117,10 @@ export const issueView = z
     rule_id: z.string().nullable(),
     status_id: z.number().int(),
     status: z.string(),
-    assignee: z.string().nullable(),
+    assignee: z.string().nullable().openapi({ description: 'The assignee\u2019s name (username or user group name)' }),
+    assignee_type: z.enum(ASSIGNEE_TYPES).nullable(),
+    assignee_id: z.string().nullable(),
+    analysis: analysisView.nullable().openapi({ description: 'The CycloneDX VEX analysis recorded for the issue' }),
     cve: z.string().nullable(),
     vulnerability_ids: z.array(z.string()),
     cwes: z.array(z.number().int()),

@@ -52,9 +52,12 @@ describe('gRPC helpers over a real loopback connection', function () {
           expiresAt: '',
         };
       },
-      // Not called here: the service definition has it, so the implementation must too.
+      // Not called here: the service definition has them, so the implementation must too.
       async getLicenseLimits() {
         throw new AppError('not_found', 'No license limits in this test');
+      },
+      async findAssignees() {
+        throw new AppError('not_found', 'No assignees in this test');
       },
     });
     address = `127.0.0.1:${await server.listen('127.0.0.1', 0)}`;

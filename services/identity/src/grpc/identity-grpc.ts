@@ -2,12 +2,17 @@ import type { ServiceImpl } from '@bulwark/platform';
 import { identityV1 } from '@bulwark/proto';
 import type { Logins } from '../logins';
 import type { Licensing } from '../license';
+import type { Assignees } from '../assignees';
 
 export function identityGrpc(
   logins: Logins,
   licensing: Licensing,
+  assignees: Assignees,
 ): ServiceImpl<typeof identityV1.IdentityServiceService> {
   return {
+    async findAssignees(req) {
+      return { assignees: await assignees.find(req.refs, req.search, req.limit) };
+    },
     async getLicenseLimits() {
       const { limits, status } = await licensing.limits();
       return {

@@ -1,4 +1,5 @@
 import type { Suppression } from '@bulwark/findings';
+import { VEX_JUSTIFICATIONS, type VexJustification, type VexResponse, type VexState } from '@bulwark/contracts';
 import type { IssueRecord } from '../store/issues/issue-store';
 import { STATUS } from './statuses';
 
@@ -10,9 +11,6 @@ import { STATUS } from './statuses';
 
 export const CYCLONEDX_SPEC = '1.6';
 const SCHEMA = 'http://cyclonedx.org/schema/bom-1.6.schema.json';
-
-export type VexState = 'resolved' | 'exploitable' | 'in_triage' | 'false_positive' | 'not_affected';
-export type VexResponse = 'will_not_fix' | 'update';
 
 export interface SbomComponent {
   name: string;
@@ -31,6 +29,9 @@ export interface LayerSbom {
 interface Analysis {
   state: VexState;
   response?: VexResponse[];
+  justification?: VexJustification;
+  /** What a person wrote with their analysis. */
+  detail?: string;
 }
 
 /**
@@ -52,17 +53,7 @@ const ANALYSIS: Record<number, Analysis> = {
 
 export const analysisOf = (statusId: number): Analysis => ANALYSIS[statusId] ?? { state: 'in_triage' };
 
-const JUSTIFICATIONS = new Set([
-  'code_not_present',
-  'code_not_reachable',
-  'requires_configuration',
-  'requires_dependency',
-  'requires_environment',
-  'protected_by_compiler',
-  'protected_at_runtime',
-  'protected_at_perimeter',
-  'protected_by_mitigating_control',
-]);
+const JUSTIFICATIONS = new Set<string>(VEX_JUSTIFICATIONS);
 
 /** The suppression the scanner's report carried, when the issue has one. */
 function suppressionOf(i: IssueRecord): Suppression | undefined {
@@ -71,17 +62,25 @@ function suppressionOf(i: IssueRecord): Suppression | undefined {
 }
 
 /**
- * An issue's analysis. Where the scanner's own VEX said not_affected with a CycloneDX justification
+ * An issue's analysis. A person's recorded analysis (PUT /issue/{id}/analysis) is stated as it is.
+ * Otherwise, where the scanner's own VEX said not_affected with a CycloneDX justification
  * (ingestion makes that False positive) and nobody has since decided otherwise (still False positive
  * or Suppressed), the statement keeps that state and justification rather than losing the reason.
  */
-function issueAnalysis(i: IssueRecord): Analysis & { justification?: string } {
+function issueAnalysis(i: IssueRecord): Analysis {
+  if (i.analysis)
+    return {
+      state: i.analysis.state,
+      ...(i.analysis.justification ? { justification: i.analysis.justification } : {}),
+      ...(i.analysis.response.length ? { response: i.analysis.response } : {}),
+      ...(i.analysis.detail ? { detail: i.analysis.detail } : {}),
+    };
   const base = analysisOf(i.statusId);
   const s = suppressionOf(i);
   const notAffected =
     s?.source === 'vex' && s.state === 'not_affected' && s.justification && JUSTIFICATIONS.has(s.justification);
   return notAffected && (base.state === 'false_positive' || base.state === 'not_affected')
-    ? { state: 'not_affected', justification: s.justification }
+    ? { state: 'not_affected', justification: s.justification as VexJustification }
     : base;
 }
 
@@ -209,7 +208,7 @@ export function cyclonedxVex(
   };
   const vulnerabilities = issues.map((i) => {
     const id = i.cve ?? i.ruleId ?? i.vulnerabilityIds[0] ?? i.title;
-    const { state, response, justification } = issueAnalysis(i);
+    const { state, response, justification, detail } = issueAnalysis(i);
     const status = statusNames.get(i.statusId) ?? String(i.statusId);
     const reason = suppressionOf(i)?.justification;
     const ref = affected(i);
@@ -234,7 +233,7 @@ export function cyclonedxVex(
         state,
         ...(justification ? { justification } : {}),
         ...(response ? { response } : {}),
-        detail: `Bulwark status: ${status}${reason ? ` (the report: ${reason})` : ''}`,
+        detail: `${detail ? `${detail}\n` : ''}Bulwark status: ${status}${reason ? ` (the report: ${reason})` : ''}`,
         firstIssued: i.firstDetectedAt,
         lastUpdated: i.updatedAt,
       },

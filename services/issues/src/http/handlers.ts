@@ -20,7 +20,7 @@ import {
   issueBasicFilterView,
   issueFilter,
   issueFilterValuesView,
-  issueView,
+  issueViews,
   layerGateStateView,
   policyView,
   securityRuleValuesView,
@@ -87,11 +87,7 @@ export function issuesHandlers({
   tickets,
   boms,
 }: IssuesUseCases): Handlers {
-  /** Issue views with their tickets, read in one query per page. */
-  const views = async (rows: IssueRecord[]) => {
-    const [names, linked] = await Promise.all([issues.statusNames(), tickets.ticketsOf(rows.map((r) => r.id))]);
-    return rows.map((r) => issueView(r, names, linked.get(r.id)));
-  };
+  const views = (rows: IssueRecord[]) => issueViews(rows, issues, tickets);
   const one = async (row: IssueRecord) => (await views([row]))[0];
   return {
     listIssues: async (input) => {

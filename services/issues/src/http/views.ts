@@ -1,12 +1,14 @@
 import type { Principal } from '@bulwark/platform';
 import type { IssueFilterParams, TrackerType } from '@bulwark/contracts';
 import type { GateCondition } from '../domain/gates';
-import type { IssueBasicFilterValues, IssueFilterValues } from '../issues';
+import type { IssueBasicFilterValues, IssueFilterValues, Issues } from '../issues';
+import type { TrackerTickets } from '../trackers/tickets';
 import type { GateDetails, LayerGateState } from '../quality-gates';
 import type { PolicyRecord } from '../store/policies';
 import type { CountGroupRecord, WeekCountsRecord } from '../store/grouped-counts';
 import type { CommentRecord, HistoryRecord } from '../store/history';
 import type { IssueFilter, IssueRecord } from '../store/issues/issue-store';
+import type { IssueAnalysis } from '../store/issues/rows';
 import type { RuleFilterValues } from '../domain/rules';
 import type { SecurityRuleRecord } from '../store/security-rules';
 import type { DedupRuleRecord, StatusRecord, TransitionRecord } from '../store/settings';
@@ -38,6 +40,7 @@ export function issueFilter(principal: Principal, q: IssueFilterInput): IssueFil
     statuses: q.filter.status,
     severities: q.filter.severity,
     assignees: q.filter.assignee,
+    caller: principal.userId,
     categories: q.filter.category,
     cves: q.filter.cve,
     cwes: q.filter.cwe,
@@ -64,6 +67,25 @@ export function issueFilter(principal: Principal, q: IssueFilterInput): IssueFil
   };
 }
 
+/** Issue views with their tickets, read in one query per page. */
+export async function issueViews(
+  rows: IssueRecord[],
+  issues: Pick<Issues, 'statusNames'>,
+  tickets: Pick<TrackerTickets, 'ticketsOf'>,
+) {
+  const [names, linked] = await Promise.all([issues.statusNames(), tickets.ticketsOf(rows.map((r) => r.id))]);
+  return rows.map((r) => issueView(r, names, linked.get(r.id)));
+}
+
+export const analysisView = (a: IssueAnalysis) => ({
+  state: a.state,
+  justification: a.justification,
+  response: a.response,
+  detail: a.detail,
+  updated_by: a.by,
+  updated_at: a.at,
+});
+
 export function issueView(r: IssueRecord, statusNames: Map<number, string>, ticket: IssueTicket | undefined) {
   return {
     id: r.id,
@@ -82,6 +104,9 @@ export function issueView(r: IssueRecord, statusNames: Map<number, string>, tick
     status_id: r.statusId,
     status: statusNames.get(r.statusId) ?? String(r.statusId),
     assignee: r.assignee,
+    assignee_type: r.assigneeType,
+    assignee_id: r.assigneeId,
+    analysis: r.analysis && analysisView(r.analysis),
     cve: r.cve,
     vulnerability_ids: r.vulnerabilityIds,
     cwes: r.cwes,

@@ -398,4 +398,63 @@ export const migrations: Migration[] = [
       await db.schema.alterTable('issue_detection_state', (t) => t.integer('findings'));
     },
   },
+  {
+    name: '0012_issue_assignee_and_analysis',
+    async up(db) {
+      // An assignee is a user or a user group of the identity service (assignee keeps its name, for
+      // display and the name filter); the analysis is a CycloneDX VEX statement made by a person.
+      // Nullable columns without defaults: adding them rewrites no row.
+      await db.schema.alterTable('issue_records', (t) => {
+        t.text('assignee_type');
+        t.uuid('assignee_id');
+        t.text('analysis_state');
+        t.text('analysis_justification');
+        t.specificType('analysis_response', 'text[]');
+        t.text('analysis_detail');
+        t.text('analysis_by');
+        t.timestamp('analysis_at', { useTz: true });
+      });
+      await db.raw('create index issues_assignee_id on issue_records (assignee_id) where assignee_id is not null');
+      // The view gains the new columns at its end (create or replace keeps the others in place).
+      await db.raw(`create or replace view issues as select
+        r.id, r.project_code, r.scope_id, r.match_key, r.layer_id, r.check_id, d.scan_id, r.first_scan_id, r.tool_id, r.tool_name, r.scanner, r.category,
+        r.title, r.description, r.severity, r.severity_rank, r.rule_id, r.status_id, r.assignee, r.cve, r.vulnerability_ids, r.cwes, r.lib_name, r.lib_version,
+        r.file_path, r.start_line, r.cvss_v2, r.cvss_v3, r.cvss_v4, r.cvss_unknown, r.cvss_max, r.epss, r.known_exploited, r.fingerprint, r.occurrences,
+        d.detections, r.suppression, r.security_rule_id, r.duplicate_of, r.first_detected_at, d.last_detected_at, d.updated_at,
+        r.assignee_type, r.assignee_id, r.analysis_state, r.analysis_justification, r.analysis_response, r.analysis_detail, r.analysis_by, r.analysis_at
+        from issue_records r left join issue_detection_state d on d.issue_id = r.id`);
+    },
+  },
+  {
+    name: '0013_risk_acceptances',
+    async up(db) {
+      // A risk acceptance of issues of one project: requested by one person, optionally approved by a
+      // second, ending at expires_at, when the issues it still holds reopen.
+      await db.schema.createTable('risk_acceptances', (t) => {
+        t.uuid('id').primary();
+        t.text('project_code').notNullable();
+        t.text('state').notNullable();
+        t.text('reason').notNullable();
+        t.text('requested_by').notNullable();
+        t.uuid('requested_by_id').notNullable();
+        t.timestamp('requested_at', { useTz: true }).notNullable();
+        t.timestamp('expires_at', { useTz: true }).notNullable();
+        t.uuid('approver_id');
+        t.text('approver');
+        t.text('decided_by');
+        t.timestamp('decided_at', { useTz: true });
+        t.text('decision_comment');
+      });
+      await db.raw('create index risk_acceptances_project on risk_acceptances (project_code, requested_at desc)');
+      await db.raw(
+        "create index risk_acceptances_due on risk_acceptances (expires_at) where state in ('pending', 'accepted')",
+      );
+      await db.schema.createTable('risk_acceptance_issues', (t) => {
+        t.uuid('risk_acceptance_id').notNullable().references('risk_acceptances.id').onDelete('CASCADE');
+        t.uuid('issue_id').notNullable().references('issue_records.id').onDelete('CASCADE');
+        t.primary(['risk_acceptance_id', 'issue_id']);
+      });
+      await db.raw('create index risk_acceptance_issues_issue on risk_acceptance_issues (issue_id)');
+    },
+  },
 ];

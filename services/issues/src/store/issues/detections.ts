@@ -70,9 +70,20 @@ const DETECTION_COLUMNS = {
 } as const;
 
 /** What ingestion writes of a new issue; `findings`: how many of the scan's findings detected it. */
-export type NewIssue = Omit<IssueRecord, 'assignee' | 'detections' | 'duplicateOf'> & { findings: number };
+export type NewIssue = Omit<
+  IssueRecord,
+  'assignee' | 'detections' | 'duplicateOf' | 'assigneeType' | 'assigneeId' | 'analysis'
+> & { findings: number };
 
-type NewIssueRow = Omit<IssueRow, 'assignee' | 'detections' | 'duplicate_of'> & { findings: number };
+type NewIssueRow = Omit<
+  IssueRow,
+  | 'assignee'
+  | 'detections'
+  | 'duplicate_of'
+  | 'assignee_type'
+  | 'assignee_id'
+  | `analysis_${'state' | 'justification' | 'response' | 'detail' | 'by' | 'at'}`
+> & { findings: number };
 
 const toNewIssueRow = (i: NewIssue): NewIssueRow => ({
   id: i.id,

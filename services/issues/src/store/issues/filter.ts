@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { containing } from '@bulwark/platform';
+import { containing, isUuid } from '@bulwark/platform';
 
 export const SEVERITY_RANK: Record<string, number> = { critical: 5, high: 4, medium: 3, low: 2, info: 1 };
 
@@ -14,7 +14,9 @@ export interface IssueFilter {
   scans?: string[];
   statuses?: number[];
   severities?: string[];
+  /** `me` (the caller as a user: `caller`), `none`, a user or group id, or an assignee name. */
   assignees?: string[];
+  caller?: string;
   categories?: string[];
   cves?: string[];
   cwes?: number[];
@@ -35,6 +37,28 @@ export interface IssueFilter {
 
 /** `(?, ?, ...)` for a list: the values reach the planner, which then knows how selective they are. */
 const inList = (values: readonly unknown[]) => `(${values.map(() => '?').join(', ')})`;
+
+/** Issues assigned to any of these: me, none, an id, or a name. */
+function assigneeCondition(values: string[], caller: string | undefined): [string, unknown[]] {
+  const parts: string[] = [];
+  const bindings: unknown[] = [];
+  const ids = values.filter(isUuid);
+  const names = values.filter((v) => v !== 'me' && v !== 'none' && !isUuid(v));
+  if (values.includes('none')) parts.push('issues.assignee is null');
+  if (values.includes('me') && caller && isUuid(caller)) {
+    parts.push("(issues.assignee_type = 'user' and issues.assignee_id = ?)");
+    bindings.push(caller);
+  }
+  if (ids.length) {
+    parts.push(`issues.assignee_id in ${inList(ids)}`);
+    bindings.push(...ids);
+  }
+  if (names.length) {
+    parts.push(`issues.assignee in ${inList(names)}`);
+    bindings.push(...names);
+  }
+  return [parts.length ? `(${parts.join(' or ')})` : 'false', bindings];
+}
 
 /** The filter's conditions; filter_inversion negates each filter (a NULL attribute counts as not matching). */
 export function applyFilter<Q extends Knex.QueryBuilder>(q: Q, f: IssueFilter): Q {
@@ -57,7 +81,7 @@ export function applyFilter<Q extends Knex.QueryBuilder>(q: Q, f: IssueFilter): 
     'issues.severity_rank',
     f.severities?.map((v) => SEVERITY_RANK[v] ?? 0),
   );
-  oneOf('issues.assignee', f.assignees);
+  if (f.assignees?.length) conds.push(assigneeCondition(f.assignees, f.caller));
   oneOf('issues.category', f.categories);
   oneOf('issues.lib_name', f.libNames);
   oneOf('issues.status_id', f.statuses);

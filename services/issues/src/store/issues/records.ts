@@ -1,10 +1,13 @@
 import { pgArray, Queryable } from '@bulwark/platform';
-import { IssueRecord, IssueRow, toIssueRecord } from './rows';
+import { IssueAnalysis, IssueRecord, IssueRow, toIssueRecord } from './rows';
 
 /** The fields of an issue a person (or a tracker) changes directly. */
 export interface IssuePatch {
   statusId?: number;
   assignee?: string | null;
+  /** A user or group of the identity service; left out by a free-text assignee (PUT /issue/{id}). */
+  assigneeRef?: { type: 'user' | 'group'; id: string } | null;
+  analysis?: Omit<IssueAnalysis, 'at'> | null;
   securityRuleId?: string | null;
   duplicateOf?: string | null;
 }
@@ -12,6 +15,18 @@ export interface IssuePatch {
 const patchColumns = (p: IssuePatch) => ({
   ...(p.statusId !== undefined ? { status_id: p.statusId } : {}),
   ...(p.assignee !== undefined ? { assignee: p.assignee } : {}),
+  ...(p.assigneeRef !== undefined || p.assignee !== undefined
+    ? { assignee_type: p.assigneeRef?.type ?? null, assignee_id: p.assigneeRef?.id ?? null }
+    : {}),
+  ...(p.analysis !== undefined
+    ? {
+        analysis_state: p.analysis?.state ?? null,
+        analysis_justification: p.analysis?.justification ?? null,
+        analysis_response: p.analysis ? pgArray(p.analysis.response) : null,
+        analysis_detail: p.analysis?.detail ?? null,
+        analysis_by: p.analysis?.by ?? null,
+      }
+    : {}),
   ...(p.securityRuleId !== undefined ? { security_rule_id: p.securityRuleId } : {}),
   ...(p.duplicateOf !== undefined ? { duplicate_of: p.duplicateOf } : {}),
 });
@@ -42,9 +57,27 @@ export const issueRecords = {
   },
 
   async update(db: Queryable, id: string, patch: IssuePatch, at: string): Promise<void> {
-    const columns = patchColumns(patch);
+    const columns = {
+      ...patchColumns(patch),
+      ...(patch.analysis !== undefined ? { analysis_at: patch.analysis && at } : {}),
+    };
     if (Object.keys(columns).length > 0) await db('issue_records').where({ id }).update(columns);
     await db('issue_detection_state').where({ issue_id: id }).update({ updated_at: at });
+  },
+
+  /** Gives these issues one assignee (a user or group with its name, or none). */
+  async assignMany(
+    db: Queryable,
+    ids: string[],
+    assignee: { type: 'user' | 'group'; id: string; name: string } | null,
+    at: string,
+  ): Promise<void> {
+    if (ids.length === 0) return;
+    await db.raw(
+      `with changed as (update issue_records set assignee = ?, assignee_type = ?, assignee_id = ? where id = any(?::uuid[]) returning id)
+       update issue_detection_state d set updated_at = ? from changed where d.issue_id = changed.id`,
+      [assignee?.name ?? null, assignee?.type ?? null, assignee?.id ?? null, pgArray(ids), at],
+    );
   },
 
   async deleteMany(db: Queryable, ids: string[]): Promise<string[]> {

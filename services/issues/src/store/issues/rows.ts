@@ -1,5 +1,6 @@
 import type { Suppression } from '@bulwark/findings';
 import { iso, json } from '@bulwark/platform';
+import type { VexJustification, VexResponse, VexState } from '@bulwark/contracts';
 
 /** An issue as the `issues` view returns it (issue_records joined to issue_detection_state). */
 export interface IssueRow {
@@ -45,6 +46,14 @@ export interface IssueRow {
   first_detected_at: Date | string;
   last_detected_at: Date | string;
   updated_at: Date | string;
+  assignee_type: 'user' | 'group' | null;
+  assignee_id: string | null;
+  analysis_state: string | null;
+  analysis_justification: string | null;
+  analysis_response: string[] | null;
+  analysis_detail: string | null;
+  analysis_by: string | null;
+  analysis_at: Date | string | null;
 }
 
 /** An issue as the store returns it: times as ISO 8601 text, the report's suppression parsed. */
@@ -91,7 +100,32 @@ export interface IssueRecord {
   firstDetectedAt: string;
   lastDetectedAt: string;
   updatedAt: string;
+  assigneeType: 'user' | 'group' | null;
+  assigneeId: string | null;
+  analysis: IssueAnalysis | null;
 }
+
+/** A person's CycloneDX VEX analysis of an issue. */
+export interface IssueAnalysis {
+  state: VexState;
+  justification: VexJustification | null;
+  response: VexResponse[];
+  detail: string | null;
+  by: string;
+  at: string;
+}
+
+const toAnalysis = (r: IssueRow): IssueAnalysis | null =>
+  r.analysis_state && r.analysis_by && r.analysis_at
+    ? {
+        state: r.analysis_state as VexState,
+        justification: r.analysis_justification as VexJustification | null,
+        response: (r.analysis_response ?? []) as VexResponse[],
+        detail: r.analysis_detail,
+        by: r.analysis_by,
+        at: iso(r.analysis_at),
+      }
+    : null;
 
 export const toIssueRecord = (r: IssueRow): IssueRecord => ({
   id: r.id,
@@ -136,4 +170,7 @@ export const toIssueRecord = (r: IssueRow): IssueRecord => ({
   firstDetectedAt: iso(r.first_detected_at),
   lastDetectedAt: iso(r.last_detected_at),
   updatedAt: iso(r.updated_at),
+  assigneeType: r.assignee_type ?? null,
+  assigneeId: r.assignee_id ?? null,
+  analysis: toAnalysis(r),
 });

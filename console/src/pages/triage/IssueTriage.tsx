@@ -1,0 +1,22 @@
+import { useI18n } from '../../i18n';
+import type { Issue } from '../../types';
+import { AnalysisForm } from './AnalysisForm';
+import { CommentThread } from './CommentThread';
+import { IssueAssignment } from './IssueAssignment';
+import { IssueTicket } from './IssueTicket';
+import { RiskAcceptancePanel } from './RiskAcceptancePanel';
+
+/** The issue page's triage: assignee, VEX analysis, comments, risk acceptance and the tracker ticket. */
+export function IssueTriage({ issue, onChange }: { issue: Issue; onChange: () => void }) {
+  const { t } = useI18n();
+  return (
+    <section aria-labelledby="triage-title" className="triage">
+      <h2 id="triage-title">{t('triage')}</h2>
+      <IssueAssignment issue={issue} onChange={onChange} />
+      <AnalysisForm key={issue.analysis?.updated_at ?? 'none'} issue={issue} onChange={onChange} />
+      <CommentThread issueId={issue.id} />
+      <RiskAcceptancePanel issue={issue} onChange={onChange} />
+      <IssueTicket issue={issue} onChange={onChange} />
+    </section>
+  );
+}

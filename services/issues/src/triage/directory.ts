@@ -1,0 +1,40 @@
+import type { IdentityClient } from '@bulwark/platform';
+
+export type AssigneeType = 'user' | 'group';
+
+/** A user or user group of the identity service, as an assignee. */
+export interface DirectoryEntry {
+  type: AssigneeType;
+  id: string;
+  name: string;
+  displayName: string;
+}
+
+/** Who exists in the identity service: asked before any transaction that names a person or a group. */
+export interface AssigneeDirectory {
+  find(ref: { type: AssigneeType; id: string }): Promise<DirectoryEntry | undefined>;
+  search(text: string, limit: number): Promise<DirectoryEntry[]>;
+}
+
+const asEntry = (a: { type: string; id: string; name: string; displayName: string }): DirectoryEntry => ({
+  type: a.type === 'group' ? 'group' : 'user',
+  id: a.id,
+  name: a.name,
+  displayName: a.displayName,
+});
+
+/** The directory over identity's gRPC API (FindAssignees). */
+export class IdentityDirectory implements AssigneeDirectory {
+  constructor(private readonly identity: IdentityClient) {}
+
+  async find(ref: { type: AssigneeType; id: string }): Promise<DirectoryEntry | undefined> {
+    const { assignees } = await this.identity.findAssignees({ refs: [ref], search: '', limit: 1 });
+    const found = assignees.find((a) => a.type === ref.type && a.id === ref.id);
+    return found && asEntry(found);
+  }
+
+  async search(text: string, limit: number): Promise<DirectoryEntry[]> {
+    const { assignees } = await this.identity.findAssignees({ refs: [], search: text, limit });
+    return assignees.map(asEntry);
+  }
+}
