@@ -25,6 +25,12 @@ function csrfToken(): string | undefined {
   return undefined;
 }
 
+/**
+ * Whether this browser holds a session: the gateway sets and clears the readable CSRF cookie with the
+ * HttpOnly session cookie, with the same expiry, so without it any authenticated request would answer 401.
+ */
+export const hasSession = () => csrfToken() !== undefined;
+
 /** Called on a 401, so the app can show the sign-in page. */
 let onUnauthenticated: () => void = () => undefined;
 export const setUnauthenticatedHandler = (fn: () => void) => {

@@ -83,5 +83,8 @@ export function compressionSuite(t: SystemUnderTest): void {
     expect(gzip.headers['content-encoding']).to.equal('gzip');
     expect(zlib.gunzipSync(gzip.body).equals(plain.body)).to.equal(true);
     expect(gzip.body.length).to.be.lessThan(plain.body.length);
+    // The console's budget: its entry script at most 90 kB on the wire, in either encoding.
+    expect(br.body.length).to.be.at.most(90 * 1024);
+    expect(gzip.body.length).to.be.at.most(90 * 1024);
   });
 }
