@@ -2,9 +2,10 @@ import { expect } from 'chai';
 import * as core from './core';
 import * as admin from './admin';
 import * as policy from './policy';
+import * as projects from './projects';
 
 // i18n.tsx merges the modules into one dictionary: a key in two modules would silently take one text.
-const MODULES = { core, admin, policy };
+const MODULES = { core, admin, policy, projects };
 
 describe("the console's messages", () => {
   it('name each key in one module only', () => {
