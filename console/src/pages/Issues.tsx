@@ -212,63 +212,65 @@ export function IssuesPage() {
       {list.data && (
         <>
           <p role="status">{t('total', list.data.total)}</p>
-          <table className="grid">
-            <thead>
-              <tr>
-                <th scope="col">
-                  <input
-                    type="checkbox"
-                    aria-label={t('selectAll')}
-                    checked={allChecked}
-                    onChange={() => setSelected(allChecked ? new Set() : new Set(items.map((i) => i.id)))}
-                  />
-                </th>
-                <th scope="col">{t('severity')}</th>
-                <th scope="col">{t('title')}</th>
-                <th scope="col">{t('status')}</th>
-                <th scope="col">{t('project')}</th>
-                <th scope="col">{t('tool')}</th>
-                <th scope="col">{t('location')}</th>
-                <th scope="col">{t('detected')}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {items.map((issue) => (
-                <tr key={issue.id}>
-                  <td>
+          <div className="scroll-box" role="region" aria-label={t('issues')} tabIndex={0}>
+            <table className="grid">
+              <thead>
+                <tr>
+                  <th scope="col">
                     <input
                       type="checkbox"
-                      aria-label={t('select', issue.title)}
-                      checked={selected.has(issue.id)}
-                      onChange={() => {
-                        const next = new Set(selected);
-                        if (next.has(issue.id)) next.delete(issue.id);
-                        else next.add(issue.id);
-                        setSelected(next);
-                      }}
+                      aria-label={t('selectAll')}
+                      checked={allChecked}
+                      onChange={() => setSelected(allChecked ? new Set() : new Set(items.map((i) => i.id)))}
                     />
-                  </td>
-                  <td>
-                    <SeverityBadge severity={issue.severity} />
-                  </td>
-                  <td>
-                    <Link to={`/issues/${issue.id}`}>{issue.title}</Link>
-                  </td>
-                  <td>{statusName(statuses, issue.status_id, lang)}</td>
-                  <td>{issue.project_code}</td>
-                  <td>{issue.tool_name}</td>
-                  <td className="mono">
-                    {issue.file_path
-                      ? `${issue.file_path}${issue.start_line ? `:${issue.start_line}` : ''}`
-                      : issue.lib_name
-                        ? `${issue.lib_name} ${issue.lib_version ?? ''}`
-                        : '—'}
-                  </td>
-                  <td>{formatDate(lang, issue.first_detected_at)}</td>
+                  </th>
+                  <th scope="col">{t('severity')}</th>
+                  <th scope="col">{t('title')}</th>
+                  <th scope="col">{t('status')}</th>
+                  <th scope="col">{t('project')}</th>
+                  <th scope="col">{t('tool')}</th>
+                  <th scope="col">{t('location')}</th>
+                  <th scope="col">{t('detected')}</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
+              </thead>
+              <tbody>
+                {items.map((issue) => (
+                  <tr key={issue.id}>
+                    <td>
+                      <input
+                        type="checkbox"
+                        aria-label={t('select', issue.title)}
+                        checked={selected.has(issue.id)}
+                        onChange={() => {
+                          const next = new Set(selected);
+                          if (next.has(issue.id)) next.delete(issue.id);
+                          else next.add(issue.id);
+                          setSelected(next);
+                        }}
+                      />
+                    </td>
+                    <td>
+                      <SeverityBadge severity={issue.severity} />
+                    </td>
+                    <td>
+                      <Link to={`/issues/${issue.id}`}>{issue.title}</Link>
+                    </td>
+                    <td>{statusName(statuses, issue.status_id, lang)}</td>
+                    <td>{issue.project_code}</td>
+                    <td>{issue.tool_name}</td>
+                    <td className="mono">
+                      {issue.file_path
+                        ? `${issue.file_path}${issue.start_line ? `:${issue.start_line}` : ''}`
+                        : issue.lib_name
+                          ? `${issue.lib_name} ${issue.lib_version ?? ''}`
+                          : '—'}
+                    </td>
+                    <td>{formatDate(lang, issue.first_detected_at)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
           <nav className="pager" aria-label={t('nextPage')}>
             {search.has('cursor') && (
               <button type="button" onClick={() => navigate(withParams(search, (p) => p.delete('cursor')))}>

@@ -148,7 +148,12 @@ function ScanState({ scan }: { scan: ScanResult }) {
     <>
       <span className={`state state-${scan.state}`}>{t(`state_${scan.state}`)}</span> ·{' '}
       {formatDate(lang, scan.created_at)}
-      {scan.state === 'failed' && scan.error && <span className="reason">{t('failedBecause', scan.error)}</span>}
+      {scan.state === 'failed' && scan.error && (
+        <span className="reason">
+          {t('failedBecause')} {/* The scanning service's own words, in English. */}
+          <span lang="en">{scan.error}</span>
+        </span>
+      )}
     </>
   );
 }

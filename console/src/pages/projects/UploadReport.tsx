@@ -73,7 +73,7 @@ export function UploadReport({
         onDrop={drop}
       >
         <label htmlFor={id('file')}>{t('dropOrPick')}</label>
-        <input id={id('file')} type="file" required onChange={(e) => setFile(e.target.files?.[0])} />
+        <input id={id('file')} type="file" onChange={(e) => setFile(e.target.files?.[0])} />
         {file && <span className="muted">{t('chosenFile', file.name, Math.ceil(file.size / 1024))}</span>}
       </div>
       <Field id={id('format')} label={t('reportFormat')}>
