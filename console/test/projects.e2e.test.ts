@@ -205,6 +205,8 @@ describe('console projects: upload, checks, risk at a glance (Chromium through P
     await outcome.getByText('Uploaded: 2 findings, format semgrep').waitFor();
     // The verdict comes once the issues service has taken the findings: the high one fails the lock gate.
     await outcome.getByText('failed · locked').waitFor({ timeout: 30000 });
+    // The verdict is read into the project's risk summary too, without a reload.
+    await page.getByRole('region', { name: 'Risk at a glance' }).getByText('failed · locked').waitFor();
     const scans = ok(await admin.get(`/api/v1/scan-results?filter[check_id]=${manualCheck}`)).items;
     expect(scans).to.have.length(1);
     expect(scans[0]).to.include({ kind: 'upload', report_format: 'semgrep', findings_count: 2 });

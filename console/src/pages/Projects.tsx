@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useCallback, useState } from 'react';
 import { api } from '../api';
 import { splitList, useSave } from '../editing';
 import { ErrorNote, Field, Loading } from '../components';
@@ -10,7 +10,7 @@ import type { Layer, LayerCreate, Page, Project, ProjectCreate, ScanResult } fro
 import { layerTypeName, useCatalog } from './projects/catalog';
 import { LayerChecks } from './projects/LayerChecks';
 import { OpenTrend, ProjectRisk, SeverityCountsRow, VerdictTally } from './projects/ProjectRisk';
-import { newestVerdicts, openBySeverity } from './projects/risk';
+import { newestVerdicts, openBySeverity, TREND_WEEKS } from './projects/risk';
 import './projects/projects.css';
 
 /** Projects a page of the list shows: each row asks for its own trend, so the page stays short. */
@@ -45,7 +45,7 @@ export function ProjectsPage() {
                 <th scope="col">{t('project')}</th>
                 <th scope="col">{t('openBySeverity')}</th>
                 <th scope="col">{t('gatePerLayer')}</th>
-                <th scope="col">{t('openTrend', 8)}</th>
+                <th scope="col">{t('openTrend', TREND_WEEKS)}</th>
                 <th scope="col">{t('tags')}</th>
                 <th scope="col">{t('created')}</th>
               </tr>
@@ -69,7 +69,7 @@ export function ProjectsPage() {
                   <td data-label={t('gatePerLayer')}>
                     {verdicts.error ? '—' : verdicts.data ? <VerdictTally scans={verdictsOf(p.code)} /> : '…'}
                   </td>
-                  <td data-label={t('openTrend', 8)}>
+                  <td data-label={t('openTrend', TREND_WEEKS)}>
                     <OpenTrend code={p.code} />
                   </td>
                   <td data-label={t('tags')}>{p.tags.join(', ') || '—'}</td>
@@ -138,6 +138,9 @@ export function ProjectPage({ code }: { code: string }) {
     [code],
   );
   const catalog = useCatalog();
+  // Counts up with each scan uploaded on the page, so the risk summary follows.
+  const [scans, setScans] = useState(0);
+  const scanned = useCallback(() => setScans((n) => n + 1), []);
   if (project.error) return <ErrorNote error={project.error} />;
   if (!project.data) return <Loading />;
   return (
@@ -149,7 +152,7 @@ export function ProjectPage({ code }: { code: string }) {
         {project.data.name} <span className="muted">({project.data.code})</span>
       </h1>
       {project.data.description && <p>{project.data.description}</p>}
-      {layers.data && <ProjectRisk code={code} layers={layers.data.items} />}
+      {layers.data && <ProjectRisk code={code} layers={layers.data.items} version={scans} />}
       <h2>{t('layers')}</h2>
       {layers.error && <ErrorNote error={layers.error} />}
       {!layers.data ? (
@@ -157,7 +160,7 @@ export function ProjectPage({ code }: { code: string }) {
       ) : layers.data.items.length === 0 ? (
         <p>{t('none')}</p>
       ) : (
-        layers.data.items.map((l) => <LayerChecks key={l.id} layer={l} catalog={catalog.data} />)
+        layers.data.items.map((l) => <LayerChecks key={l.id} layer={l} catalog={catalog.data} onScanned={scanned} />)
       )}
       <NewLayer code={code} onCreated={layers.reload} />
     </section>

@@ -1,4 +1,4 @@
-import { Fragment, useEffect, useState } from 'react';
+import { Fragment, useCallback, useEffect, useState } from 'react';
 import { api } from '../../api';
 import { ErrorNote } from '../../components';
 import { useLoad } from '../../hooks';
@@ -17,7 +17,16 @@ const IN_FLIGHT: readonly ScanResult['state'][] = ['queued', 'running', 'parsing
 /** What a check's row has open below it: its scan history, or the upload of a report. */
 type Panel = { checkId: string; kind: 'history' | 'upload' };
 
-export function LayerChecks({ layer, catalog }: { layer: Layer; catalog: Catalog | undefined }) {
+export function LayerChecks({
+  layer,
+  catalog,
+  onScanned,
+}: {
+  layer: Layer;
+  catalog: Catalog | undefined;
+  /** A scan of the layer completed here (an upload, or its verdict came): the project's risk is read again. */
+  onScanned: () => void;
+}) {
   const { t } = useI18n();
   const checks = useLoad(
     () => api<Page<Check>>('GET', '/checks', undefined, { 'filter[layer_id]': layer.id, limit: 100 }),
@@ -26,6 +35,10 @@ export function LayerChecks({ layer, catalog }: { layer: Layer; catalog: Catalog
   const [message, setMessage] = useState<string>();
   const [panel, setPanel] = useState<Panel>();
   const { reload } = checks;
+  const scanned = useCallback(() => {
+    reload();
+    onScanned();
+  }, [reload, onScanned]);
   const inFlight = checks.data?.items.some((c) => c.last_scan && IN_FLIGHT.includes(c.last_scan.state)) ?? false;
   // Live progress: the layer's checks are read again while one of them scans, and no longer after.
   useEffect(() => {
@@ -114,7 +127,7 @@ export function LayerChecks({ layer, catalog }: { layer: Layer; catalog: Catalog
                       <tr className="panel-row">
                         <td colSpan={4} id={`panel-${c.id}`}>
                           {open === 'upload' ? (
-                            <UploadReport checkId={c.id} label={name} onUploaded={reload} />
+                            <UploadReport checkId={c.id} label={name} onUploaded={scanned} />
                           ) : (
                             <ScanHistory checkId={c.id} label={name} />
                           )}

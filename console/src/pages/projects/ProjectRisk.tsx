@@ -59,13 +59,13 @@ export function VerdictTally({ scans }: { scans: ScanResult[] }) {
   );
 }
 
-/** The project page's risk at a glance: open issues by severity, their trend, and each layer's newest gate verdict. */
-export function ProjectRisk({ code, layers }: { code: string; layers: Layer[] }) {
+/** The project page's risk at a glance: open issues by severity, their trend, and each layer's newest gate verdict; read again when `version` changes. */
+export function ProjectRisk({ code, layers, version }: { code: string; layers: Layer[]; version: number }) {
   const { t, lang } = useI18n();
   const { statuses } = useSession();
-  const counts = useLoad(() => openBySeverity(statuses, code), [code, statuses]);
-  const verdicts = useLoad(() => newestVerdicts(code), [code]);
-  const trend = useLoad(() => openTrend(code), [code]);
+  const counts = useLoad(() => openBySeverity(statuses, code), [code, statuses, version]);
+  const verdicts = useLoad(() => newestVerdicts(code), [code, version]);
+  const trend = useLoad(() => openTrend(code), [code, version]);
   const day = new Intl.DateTimeFormat(lang === 'ru' ? 'ru-RU' : 'en-GB', { dateStyle: 'short' });
   return (
     <section className="card risk" aria-labelledby="risk-title">

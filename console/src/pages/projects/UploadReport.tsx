@@ -99,7 +99,7 @@ export function UploadReport({
         </progress>
       )}
       {step.kind === 'failed' && <UploadError error={step.error} />}
-      {step.kind === 'done' && <UploadOutcome initial={step.scan} />}
+      {step.kind === 'done' && <UploadOutcome initial={step.scan} onVerdict={onUploaded} />}
     </form>
   );
 }
@@ -117,7 +117,7 @@ function UploadError({ error }: { error: Error }) {
 }
 
 /** The uploaded scan: its findings by severity at once, its gate verdict when the issues service has given it. */
-function UploadOutcome({ initial }: { initial: ScanResult }) {
+function UploadOutcome({ initial, onVerdict }: { initial: ScanResult; onVerdict: () => void }) {
   const { t } = useI18n();
   const [scan, setScan] = useState(initial);
   useEffect(() => {
@@ -126,10 +126,18 @@ function UploadOutcome({ initial }: { initial: ScanResult }) {
     const timer = window.setInterval(() => {
       polls += 1;
       if (polls > VERDICT_POLLS) window.clearInterval(timer);
-      else void api<ScanResult>('GET', `/scan-result/${scan.id}`).then(setScan, () => undefined);
+      else
+        void api<ScanResult>('GET', `/scan-result/${scan.id}`).then(
+          (s) => {
+            setScan(s);
+            // The verdict changes the check's row and the project's risk: they are read again.
+            if (s.quality_gate) onVerdict();
+          },
+          () => undefined,
+        );
     }, VERDICT_POLL_MS);
     return () => window.clearInterval(timer);
-  }, [scan.id, scan.state, scan.quality_gate]);
+  }, [scan.id, scan.state, scan.quality_gate, onVerdict]);
   const counts = scan.severity_counts ?? {};
   return (
     <div className="upload-outcome" role="status">
