@@ -2,11 +2,11 @@
 // The functions handed to page.evaluate run in the browser: DOM types for those.
 import { expect } from 'chai';
 import { BrowserContext, Page } from 'playwright-core';
-import { Api, ADMIN_PASSWORD, GitServer, type Json, RunningSystem } from '@bulwark/testkit';
+import { ADMIN_PASSWORD, gateOnHighs, type Json } from '@bulwark/testkit';
 import { semgrepReport } from '../../services/issues/test/issues.suite';
 import * as projectMessages from '../src/messages/projects';
 import { expectAccessible, openBrowser, requireChromium, shot } from './browser';
-import { startConsoleSystem } from './system';
+import { type ConsoleSystem, startConsoleSystem } from './system';
 
 const ok = (res: { status: number; body: Json }) => {
   expect(res.status, JSON.stringify(res.body)).to.equal(200);
@@ -67,17 +67,16 @@ async function expectNoEnglish(page: Page, what: string): Promise<void> {
 }
 
 describe('console projects: upload, checks, risk at a glance (Chromium through Playwright)', function () {
-  let sys: (RunningSystem & { alive(): boolean }) | undefined;
-  let git: GitServer | undefined;
+  let system: ConsoleSystem | undefined;
   let context: BrowserContext | undefined;
   let page: Page;
-  let admin: Api;
   let code: string;
   let layerId: string;
   let manualCheck: string;
   let failedError: string;
   const problems: string[] = [];
-  const base = () => sys!.api.baseUrl;
+  const base = () => system!.sys.api.baseUrl;
+  const admin = () => system!.admin;
   const manualRow = () =>
     page.getByRole('row').filter({ has: page.getByRole('rowheader', { name: new RegExp(`repo ${code} · main$`) }) });
   const failingRow = () =>
@@ -86,51 +85,36 @@ describe('console projects: upload, checks, risk at a glance (Chromium through P
   before(async function () {
     this.timeout(240000);
     requireChromium(this);
-    let env: { code: string; layerId: string };
-    ({ sys, admin, git, env, checkId: manualCheck } = await startConsoleSystem());
-    ({ code, layerId } = env);
+    system = await startConsoleSystem();
+    ({ code, layerId } = system.env);
+    manualCheck = system.checkId;
 
     // A lock gate on the layer, so an upload with a high finding gets a failed verdict.
-    const gate = ok(await admin.post('/api/v1/quality-gate', { name: `No highs ${code}` }));
-    ok(
-      await admin.post('/api/v1/condition', {
-        quality_gate_id: gate.id,
-        condition_type: 'severity',
-        condition_value: 'high',
-        operator: 'not_greater_than',
-        value: '0',
-      }),
-    );
-    ok(
-      await admin.post('/api/v1/quality-gate/link-layer', {
-        layer_id: layerId,
-        quality_gates: [{ quality_gate_id: gate.id, action: 'lock' }],
-      }),
-    );
+    await gateOnHighs(admin(), layerId, `No highs ${code}`, 'lock');
 
     // A runnable check whose source cannot be reached: its scan fails with the API's reason.
     const source = ok(
-      await admin.post('/api/v1/source', {
+      await admin().post('/api/v1/source', {
         name: `unreachable ${code}`,
         source_type_id: 1,
         settings: { url: 'http://127.0.0.1:1/app.git', branch_name: 'main', auth_method: 'Anonymous' },
       }),
     );
     const tool = ok(
-      await admin.post('/api/v1/tool', { description: 'semgrep', type_id: 1, settings: { scan_result_lang: 'EN' } }),
+      await admin().post('/api/v1/tool', { description: 'semgrep', type_id: 1, settings: { scan_result_lang: 'EN' } }),
     );
     const failing = ok(
-      await admin.post('/api/v1/check', {
+      await admin().post('/api/v1/check', {
         layer_id: layerId,
         security_tool_id: tool.id,
         scan_source_id: source.id,
         run_scan_task: { type: 'manual' },
       }),
     );
-    const run = ok(await admin.post(`/api/v1/check/${failing.id}/run`));
+    const run = ok(await admin().post(`/api/v1/check/${failing.id}/run`));
     const deadline = Date.now() + 60000;
     for (;;) {
-      const scan = ok(await admin.get(`/api/v1/scan-result/${run.scan_result_id}`));
+      const scan = ok(await admin().get(`/api/v1/scan-result/${run.scan_result_id}`));
       if (scan.state === 'failed') {
         failedError = scan.error;
         break;
@@ -147,8 +131,8 @@ describe('console projects: upload, checks, risk at a glance (Chromium through P
   after(async function () {
     this.timeout(60000);
     await context?.close();
-    await git?.close();
-    await sys?.stop();
+    await system?.git.close();
+    await system?.sys.stop();
   });
 
   it('sends no request bound to fail before sign-in, then signs in', async () => {
@@ -207,7 +191,7 @@ describe('console projects: upload, checks, risk at a glance (Chromium through P
     await outcome.getByText('failed · locked').waitFor({ timeout: 30000 });
     // The verdict is read into the project's risk summary too, without a reload.
     await page.getByRole('region', { name: 'Risk at a glance' }).getByText('failed · locked').waitFor();
-    const scans = ok(await admin.get(`/api/v1/scan-results?filter[check_id]=${manualCheck}`)).items;
+    const scans = ok(await admin().get(`/api/v1/scan-results?filter[check_id]=${manualCheck}`)).items;
     expect(scans).to.have.length(1);
     expect(scans[0]).to.include({ kind: 'upload', report_format: 'semgrep', findings_count: 2 });
     await shot(page, 'project-upload');
@@ -265,7 +249,7 @@ describe('console projects: upload, checks, risk at a glance (Chromium through P
     await page.goto(`${base()}/projects/${code}`);
     const risk = page.getByRole('region', { name: 'Risk at a glance' });
     const groups = ok(
-      await admin.get(
+      await admin().get(
         `/api/v1/issues/count/grouped?group_by=severity&filter[project_code]=${code}&filter[status]=1&filter[status]=2&filter[status]=3&filter[status]=8`,
       ),
     ).groups as { severity: string; count: number }[];
@@ -277,8 +261,9 @@ describe('console projects: upload, checks, risk at a glance (Chromium through P
       await counts.getByRole('link', { name: `${label} ${g.count}` }).waitFor();
     }
     await risk.getByText('failed · locked').waitFor();
-    const weeks = ok(await admin.get(`/api/v1/issues/count/grouped?group_by=week&weeks=8&filter[project_code]=${code}`))
-      .groups as { open: number }[];
+    const weeks = ok(
+      await admin().get(`/api/v1/issues/count/grouped?group_by=week&weeks=8&filter[project_code]=${code}`),
+    ).groups as { open: number }[];
     await risk.getByRole('img', { name: new RegExp(`: ${weeks.map((w) => w.open).join(', ')}$`) }).waitFor();
     await expectAccessible(page, 'project risk');
 
@@ -296,7 +281,7 @@ describe('console projects: upload, checks, risk at a glance (Chromium through P
   });
 
   it('shows id filters of the issue list by name, and picks a project and a layer by name', async () => {
-    const scan = ok(await admin.get(`/api/v1/scan-results?filter[check_id]=${manualCheck}&limit=1`)).items[0];
+    const scan = ok(await admin().get(`/api/v1/scan-results?filter[check_id]=${manualCheck}&limit=1`)).items[0];
     await page.goto(`${base()}/issues?filter[check]=${manualCheck}&filter[scan]=${scan.id}`);
     const chips = page.getByRole('list', { name: 'Filters' });
     await chips.getByText(new RegExp(`^Check: ${code} · .* · repo ${code} · main$`)).waitFor();

@@ -2,7 +2,7 @@ import { Fragment, useCallback, useEffect, useState } from 'react';
 import { api } from '../../api';
 import { ErrorNote } from '../../components';
 import { useLoad } from '../../hooks';
-import { formatDate, useI18n } from '../../i18n';
+import { formatDate, MessageKey, useI18n } from '../../i18n';
 import { Link } from '../../router';
 import type { Check, Layer, Page, ScanResult } from '../../types';
 import { GateVerdict } from '../Dashboard';
@@ -16,6 +16,11 @@ const IN_FLIGHT: readonly ScanResult['state'][] = ['queued', 'running', 'parsing
 
 /** What a check's row has open below it: its scan history, or the upload of a report. */
 type Panel = { checkId: string; kind: 'history' | 'upload' };
+/** The buttons that open a panel, in their order. */
+const PANELS: [Panel['kind'], MessageKey][] = [
+  ['upload', 'uploadReport'],
+  ['history', 'scanHistory'],
+];
 
 export function LayerChecks({
   layer,
@@ -103,24 +108,18 @@ export function LayerChecks({
                             </button>
                           )
                         )}
-                        <button
-                          type="button"
-                          aria-expanded={open === 'upload'}
-                          aria-controls={open === 'upload' ? `panel-${c.id}` : undefined}
-                          aria-label={`${t('uploadReport')}: ${name}`}
-                          onClick={() => toggle(c.id, 'upload')}
-                        >
-                          {t('uploadReport')}
-                        </button>
-                        <button
-                          type="button"
-                          aria-expanded={open === 'history'}
-                          aria-controls={open === 'history' ? `panel-${c.id}` : undefined}
-                          aria-label={`${t('scanHistory')}: ${name}`}
-                          onClick={() => toggle(c.id, 'history')}
-                        >
-                          {t('scanHistory')}
-                        </button>
+                        {PANELS.map(([kind, label]) => (
+                          <button
+                            key={kind}
+                            type="button"
+                            aria-expanded={open === kind}
+                            aria-controls={open === kind ? `panel-${c.id}` : undefined}
+                            aria-label={`${t(label)}: ${name}`}
+                            onClick={() => toggle(c.id, kind)}
+                          >
+                            {t(label)}
+                          </button>
+                        ))}
                       </td>
                     </tr>
                     {open && (
