@@ -1,7 +1,7 @@
 /** Uploads through the gateway as a user does, timed until the scan's issues and gate verdict are visible (bench/e2e, bench/issues). */
 import fs from 'node:fs';
 import { Readable } from 'node:stream';
-import { type Api, type Json, uniqueSuffix } from '@bulwark/testkit';
+import { type Api, gateOnHighs, type Json, uniqueSuffix } from '@bulwark/testkit';
 
 const MANUAL_TOOL_TYPE = 20;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -45,24 +45,7 @@ export async function newCheck(api: Api): Promise<string> {
       settings: { scan_result_lang: 'EN' },
     }),
   );
-  const gate = ok('gate', await api.post('/api/v1/quality-gate', { name: `no highs ${code}` }));
-  ok(
-    'condition',
-    await api.post('/api/v1/condition', {
-      quality_gate_id: gate.id,
-      condition_type: 'severity',
-      condition_value: 'high',
-      operator: 'not_greater_than',
-      value: '0',
-    }),
-  );
-  ok(
-    'link',
-    await api.post('/api/v1/quality-gate/link-layer', {
-      layer_id: layer.id,
-      quality_gates: [{ quality_gate_id: gate.id, action: 'inform' }],
-    }),
-  );
+  await gateOnHighs(api, layer.id, `no highs ${code}`, 'inform');
   return ok(
     'check',
     await api.post('/api/v1/check', {

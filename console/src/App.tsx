@@ -1,5 +1,5 @@
 import { ComponentType, lazy, ReactNode, Suspense, useCallback, useEffect, useRef, useState } from 'react';
-import { api, ApiError, setUnauthenticatedHandler } from './api';
+import { api, ApiError, hasSession, setUnauthenticatedHandler } from './api';
 import { Lang, useI18n } from './i18n';
 import { Link, useLocation } from './router';
 import { SessionContext, SessionState } from './session';
@@ -16,6 +16,12 @@ export function App() {
   const [phase, setPhase] = useState<Phase>({ kind: 'checking' });
 
   const enter = useCallback(async () => {
+    const signedOut = async () => {
+      await loadChunk(pages.signIn).catch(() => undefined);
+      setPhase({ kind: 'signed-out' });
+    };
+    // No session cookie: every request would answer 401, so none is sent before sign-in.
+    if (!hasSession()) return signedOut();
     try {
       // Asked at once: every page waits for both. A role without issue-status rights still gets a
       // console; status names then show as ids.
@@ -32,8 +38,7 @@ export function App() {
       else setPhase({ kind: 'in', me, statuses });
     } catch (err) {
       if (!(err instanceof ApiError && err.status === 401)) throw err;
-      await loadChunk(pages.signIn).catch(() => undefined);
-      setPhase({ kind: 'signed-out' });
+      await signedOut();
     }
   }, []);
 

@@ -25,6 +25,12 @@ function csrfToken(): string | undefined {
   return undefined;
 }
 
+/**
+ * Whether this browser holds a session: the gateway sets and clears the readable CSRF cookie with the
+ * HttpOnly session cookie, with the same expiry, so without it any authenticated request would answer 401.
+ */
+export const hasSession = () => csrfToken() !== undefined;
+
 /** Called on a 401, so the app can show the sign-in page. */
 let onUnauthenticated: () => void = () => undefined;
 export const setUnauthenticatedHandler = (fn: () => void) => {
@@ -78,3 +84,34 @@ export async function api<T>(
 
 /** A file download through the cookie session: the link is same-origin, so the browser sends the cookie. */
 export const downloadUrl = (path: string, query: Query = {}) => `/api/v1${path}${queryString(query)}`;
+
+/**
+ * A file sent as the raw body of a POST (an upload the API reads as it streams), through
+ * XMLHttpRequest because fetch reports no upload progress: `onProgress` gets the share sent, 0 to 1.
+ */
+export function uploadFile<T>(path: string, file: Blob, query: Query, onProgress: (sent: number) => void): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open('POST', `/api/v1${path}${queryString(query)}`);
+    xhr.setRequestHeader('accept', 'application/json');
+    xhr.setRequestHeader('content-type', file.type || 'application/octet-stream');
+    const csrf = csrfToken();
+    if (csrf) xhr.setRequestHeader(CSRF_HEADER, csrf);
+    xhr.upload.onprogress = (e) => {
+      if (e.lengthComputable) onProgress(e.loaded / e.total);
+    };
+    xhr.onerror = () => reject(new ApiError(0, undefined));
+    xhr.onload = () => {
+      let parsed: unknown;
+      try {
+        parsed = xhr.responseText ? JSON.parse(xhr.responseText) : undefined;
+      } catch {
+        parsed = undefined;
+      }
+      if (xhr.status >= 200 && xhr.status < 300) return resolve(parsed as T);
+      if (xhr.status === 401) onUnauthenticated();
+      reject(new ApiError(xhr.status, parsed as ErrorBody | undefined));
+    };
+    xhr.send(file);
+  });
+}

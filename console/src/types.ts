@@ -28,6 +28,7 @@ import type {
   checkCreateBody,
   sourceView,
   toolView,
+  reportFormats,
 } from '@bulwark/contracts';
 import type {
   conditionBody,
@@ -84,6 +85,7 @@ export type Source = z.infer<typeof sourceView>;
 export type Tool = z.infer<typeof toolView>;
 export type CheckHistory = z.infer<typeof checkHistory>;
 export type ScanResult = z.infer<typeof scanResultView>;
+export type ReportFormats = z.infer<typeof reportFormats>;
 export type Report = z.infer<typeof reportView>;
 export type ReportPeriod = (typeof REPORT_PERIODS)[number];
 export type ReportType = (typeof REPORT_TYPES)[number];

@@ -139,9 +139,10 @@ describe('console end to end (Chromium through Playwright)', function () {
     await page.getByRole('link', { name: 'Issues', exact: true }).click();
     await page.getByRole('heading', { name: 'Issues' }).waitFor();
     await page.getByLabel('Filter', { exact: true }).selectOption('filter[project_code]');
-    await page.getByLabel('Value').fill(code);
+    // The project filter is a picker of names; its chip shows the name too.
+    await page.getByLabel('Value').selectOption(code);
     await page.getByRole('button', { name: 'Add', exact: true }).click();
-    await page.getByText(`Project: ${code}`).waitFor();
+    await page.getByText(`Project: Project ${code} (${code})`).waitFor();
     expect(new URL(page.url()).searchParams.getAll('filter[project_code]')).to.deep.equal([code]);
     await page.getByRole('status').filter({ hasText: '2 issues' }).waitFor();
     const rows = page.locator('table.grid tbody tr');
@@ -223,7 +224,8 @@ describe('console end to end (Chromium through Playwright)', function () {
       expect(check.status, JSON.stringify(check.body)).to.equal(200);
 
       await page.goto(`${sys!.api.baseUrl}/projects/${code}`);
-      const row = page.getByRole('row').filter({ has: page.getByRole('cell', { name: 'silent', exact: true }) });
+      // The check is named by its tool, source and tag.
+      const row = page.getByRole('row').filter({ has: page.getByRole('rowheader', { name: /silent .* · silent$/ }) });
       await row.getByRole('button', { name: 'Run' }).click();
       await page
         .getByRole('status')

@@ -243,12 +243,14 @@ describe('console policy and notifications (Chromium through Playwright)', funct
     await page.getByRole('button', { name: 'Scan history' }).click();
     const form = page.getByRole('form', { name: 'Compare two scans' });
     await form.getByRole('button', { name: 'Compare' }).click();
+    // The comparison shows below its form.
+    const table = page.getByRole('table', { name: 'Comparison' });
     const row = (name: string) =>
-      form
+      table
         .getByRole('row', { name: new RegExp(`^${name.replace(/[()]/g, '\\$&')}`) })
         .locator('td')
         .first();
-    await form.getByRole('table', { name: 'Comparison' }).waitFor();
+    await table.waitFor();
     expect([
       await row('Fixed (only in the earlier)').textContent(),
       await row('New (only in the later)').textContent(),

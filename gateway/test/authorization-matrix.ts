@@ -337,6 +337,7 @@ export const MATRIX: Record<string, MatrixEntry> = {
   getScanResult: get((fx) => `/api/v1/scan-result/${fx.scanB}`, NOT_FOUND),
   listScanFindings: get((fx) => `/api/v1/scan-result/${fx.scanB}/findings`, NOT_FOUND),
   downloadScanReport: get((fx) => `/api/v1/scan-result/${fx.scanB}/report`, NOT_FOUND),
+  listReportFormats: get(() => '/api/v1/scan-report-formats'),
   uploadCheckResults: {
     probe: (fx) => ({
       path: `/api/v1/check/${fx.checkB}/results`,

@@ -9,12 +9,12 @@ import { LockedLayers, WeeklyTrend } from './DashboardPolicy';
 
 export const SEVERITIES = ['critical', 'high', 'medium', 'low', 'info'] as const satisfies readonly Severity[];
 /** The built-in closing statuses (ids documented in the README: Fixed, False positive, Risk accepted, Suppressed); "open" is every other one. */
-const CLOSED_IDS = new Set([4, 5, 6, 7]);
+export const CLOSED_STATUS_IDS = new Set([4, 5, 6, 7]);
 
 export function Dashboard() {
   const { t, lang } = useI18n();
   const { statuses } = useSession();
-  const open = statuses.filter((s) => !CLOSED_IDS.has(s.id)).map((s) => String(s.id));
+  const open = statuses.filter((s) => !CLOSED_STATUS_IDS.has(s.id)).map((s) => String(s.id));
   // One request for both tiles: every issue counted by severity and status together.
   const counts = useLoad(
     () => api<IssueCountGroups>('GET', '/issues/count/grouped', undefined, { group_by: ['severity', 'status'] }),
@@ -90,7 +90,7 @@ export function Dashboard() {
                       <Link to={`/projects/${encodeURIComponent(s.project_code)}`}>{s.project_code}</Link>
                     </td>
                     <td>
-                      {s.state}
+                      {t(`state_${s.state}`)}
                       {s.state === 'running' ? ` ${s.progress}%` : ''}
                     </td>
                     <td>

@@ -11,6 +11,7 @@ import { AssigneeViews, BulkAssign } from './triage/BulkAssign';
 import { BulkTicket } from './triage/BulkTicket';
 import { PendingApprovals } from './triage/RiskAcceptancePanel';
 import type { IssueList, IssueSort, Severity } from '../types';
+import { IdFilter, IdNames, useIdNames } from './issue-filter-names';
 
 type FilterKey = keyof typeof issueFilterQuery;
 
@@ -18,9 +19,9 @@ type FilterKey = keyof typeof issueFilterQuery;
 const FILTERS: {
   key: FilterKey;
   label: MessageKey;
-  input: 'severity' | 'status' | 'exploitability' | 'bool' | 'number' | 'date' | 'text';
+  input: 'severity' | 'status' | 'exploitability' | 'bool' | 'number' | 'date' | 'text' | IdFilter;
 }[] = [
-  { key: 'filter[project_code]', label: 'f_project_code', input: 'text' },
+  { key: 'filter[project_code]', label: 'f_project_code', input: 'project' },
   { key: 'filter[severity]', label: 'f_severity', input: 'severity' },
   { key: 'filter[status]', label: 'f_status', input: 'status' },
   { key: 'filter[tool]', label: 'f_tool', input: 'text' },
@@ -29,9 +30,9 @@ const FILTERS: {
   { key: 'filter[cwe]', label: 'f_cwe', input: 'number' },
   { key: 'filter[assignee]', label: 'f_assignee', input: 'text' },
   { key: 'filter[lib_name]', label: 'f_lib_name', input: 'text' },
-  { key: 'filter[layer]', label: 'f_layer', input: 'text' },
-  { key: 'filter[check]', label: 'f_check', input: 'text' },
-  { key: 'filter[scan]', label: 'f_scan', input: 'text' },
+  { key: 'filter[layer]', label: 'f_layer', input: 'layer' },
+  { key: 'filter[check]', label: 'f_check', input: 'check' },
+  { key: 'filter[scan]', label: 'f_scan', input: 'scan' },
   { key: 'filter[exploitability]', label: 'f_exploitability', input: 'exploitability' },
   { key: 'filter[cvss_min]', label: 'f_cvss_min', input: 'number' },
   { key: 'filter[cvss_max]', label: 'f_cvss_max', input: 'number' },
@@ -47,6 +48,11 @@ const FILTERS: {
   { key: 'search[lib_name]', label: 'f_search_lib_name', input: 'text' },
 ];
 const FILTER_KEYS = new Set<string>(FILTERS.map((f) => f.key));
+const ID_FILTERS = new Set<string>(['project', 'layer', 'check', 'scan'] satisfies IdFilter[]);
+const idFilterOf = (key: string) => {
+  const input = FILTERS.find((f) => f.key === key)?.input;
+  return input && ID_FILTERS.has(input) ? (input as IdFilter) : undefined;
+};
 const SEVERITIES = ['critical', 'high', 'medium', 'low', 'info'] as const satisfies readonly Severity[];
 const SORTS: { value: `${'' | '-'}${IssueSort}`; label: MessageKey }[] = [
   { value: '-first_detected_at', label: 'sortNewest' },
@@ -109,17 +115,28 @@ export function IssuesPage() {
   const [selected, setSelected] = useState<Set<string>>(new Set());
   useEffect(() => setSelected(new Set()), [key]);
 
+  const chips = [...search].filter(([k]) => FILTER_KEYS.has(k));
+  // Id filters show names: of the chips' kinds, and of the kind the add-filter form is picking.
+  const [picking, setPicking] = useState<IdFilter>();
+  const idKinds = chips.flatMap(([k]) => idFilterOf(k) ?? []);
+  const names = useIdNames(
+    picking ? [...idKinds, picking] : idKinds,
+    chips.filter(([k]) => k === 'filter[scan]').map(([, v]) => v),
+    lang,
+    (date) => t('scanOf', date),
+  );
   const label = (k: string, v: string) => {
     const f = FILTERS.find((x) => x.key === k);
-    const value =
-      f?.input === 'status'
+    const kind = idFilterOf(k);
+    const value = kind
+      ? (names[kind]?.get(v) ?? v)
+      : f?.input === 'status'
         ? statusName(statuses, Number(v), lang)
         : f?.input === 'severity'
           ? t(`sev_${v as Severity}`)
           : v;
     return `${f ? t(f.label) : k}: ${value}`;
   };
-  const chips = [...search].filter(([k]) => FILTER_KEYS.has(k));
   const items = list.data?.items ?? [];
   const nextCursor = list.data?.next_cursor;
   const allChecked = items.length > 0 && items.every((i) => selected.has(i.id));
@@ -145,7 +162,11 @@ export function IssuesPage() {
           </select>
         </Field>
       </div>
-      <AddFilter onAdd={(k, v) => navigate(withParams(search, (p) => p.append(k, v)))} />
+      <AddFilter
+        names={names}
+        onPicking={setPicking}
+        onAdd={(k, v) => navigate(withParams(search, (p) => p.append(k, v)))}
+      />
       <AssigneeViews search={search} to={(v) => withParams(search, (p) => p.set('filter[assignee]', v))} />
       <PendingApprovals />
       {chips.length > 0 && (
@@ -198,63 +219,65 @@ export function IssuesPage() {
       {list.data && (
         <>
           <p role="status">{t('total', list.data.total)}</p>
-          <table className="grid">
-            <thead>
-              <tr>
-                <th scope="col">
-                  <input
-                    type="checkbox"
-                    aria-label={t('selectAll')}
-                    checked={allChecked}
-                    onChange={() => setSelected(allChecked ? new Set() : new Set(items.map((i) => i.id)))}
-                  />
-                </th>
-                <th scope="col">{t('severity')}</th>
-                <th scope="col">{t('title')}</th>
-                <th scope="col">{t('status')}</th>
-                <th scope="col">{t('project')}</th>
-                <th scope="col">{t('tool')}</th>
-                <th scope="col">{t('location')}</th>
-                <th scope="col">{t('detected')}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {items.map((issue) => (
-                <tr key={issue.id}>
-                  <td>
+          <div className="scroll-box" role="region" aria-label={t('issues')} tabIndex={0}>
+            <table className="grid">
+              <thead>
+                <tr>
+                  <th scope="col">
                     <input
                       type="checkbox"
-                      aria-label={t('select', issue.title)}
-                      checked={selected.has(issue.id)}
-                      onChange={() => {
-                        const next = new Set(selected);
-                        if (next.has(issue.id)) next.delete(issue.id);
-                        else next.add(issue.id);
-                        setSelected(next);
-                      }}
+                      aria-label={t('selectAll')}
+                      checked={allChecked}
+                      onChange={() => setSelected(allChecked ? new Set() : new Set(items.map((i) => i.id)))}
                     />
-                  </td>
-                  <td>
-                    <SeverityBadge severity={issue.severity} />
-                  </td>
-                  <td>
-                    <Link to={`/issues/${issue.id}`}>{issue.title}</Link>
-                  </td>
-                  <td>{statusName(statuses, issue.status_id, lang)}</td>
-                  <td>{issue.project_code}</td>
-                  <td>{issue.tool_name}</td>
-                  <td className="mono">
-                    {issue.file_path
-                      ? `${issue.file_path}${issue.start_line ? `:${issue.start_line}` : ''}`
-                      : issue.lib_name
-                        ? `${issue.lib_name} ${issue.lib_version ?? ''}`
-                        : '—'}
-                  </td>
-                  <td>{formatDate(lang, issue.first_detected_at)}</td>
+                  </th>
+                  <th scope="col">{t('severity')}</th>
+                  <th scope="col">{t('title')}</th>
+                  <th scope="col">{t('status')}</th>
+                  <th scope="col">{t('project')}</th>
+                  <th scope="col">{t('tool')}</th>
+                  <th scope="col">{t('location')}</th>
+                  <th scope="col">{t('detected')}</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
+              </thead>
+              <tbody>
+                {items.map((issue) => (
+                  <tr key={issue.id}>
+                    <td>
+                      <input
+                        type="checkbox"
+                        aria-label={t('select', issue.title)}
+                        checked={selected.has(issue.id)}
+                        onChange={() => {
+                          const next = new Set(selected);
+                          if (next.has(issue.id)) next.delete(issue.id);
+                          else next.add(issue.id);
+                          setSelected(next);
+                        }}
+                      />
+                    </td>
+                    <td>
+                      <SeverityBadge severity={issue.severity} />
+                    </td>
+                    <td>
+                      <Link to={`/issues/${issue.id}`}>{issue.title}</Link>
+                    </td>
+                    <td>{statusName(statuses, issue.status_id, lang)}</td>
+                    <td>{issue.project_code}</td>
+                    <td>{issue.tool_name}</td>
+                    <td className="mono">
+                      {issue.file_path
+                        ? `${issue.file_path}${issue.start_line ? `:${issue.start_line}` : ''}`
+                        : issue.lib_name
+                          ? `${issue.lib_name} ${issue.lib_version ?? ''}`
+                          : '—'}
+                    </td>
+                    <td>{formatDate(lang, issue.first_detected_at)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
           <nav className="pager" aria-label={t('nextPage')}>
             {search.has('cursor') && (
               <button type="button" onClick={() => navigate(withParams(search, (p) => p.delete('cursor')))}>
@@ -301,7 +324,15 @@ function SearchBox({ initial }: { initial: string }) {
   );
 }
 
-function AddFilter({ onAdd }: { onAdd: (key: string, value: string) => void }) {
+function AddFilter({
+  names,
+  onPicking,
+  onAdd,
+}: {
+  names: IdNames;
+  onPicking: (kind: IdFilter | undefined) => void;
+  onAdd: (key: string, value: string) => void;
+}) {
   const { t, lang } = useI18n();
   const { statuses } = useSession();
   const [key, setKey] = useState<FilterKey>('filter[severity]');
@@ -339,6 +370,7 @@ function AddFilter({ onAdd }: { onAdd: (key: string, value: string) => void }) {
           onChange={(e) => {
             setKey(e.target.value as FilterKey);
             setValue('');
+            onPicking(idFilterOf(e.target.value));
           }}
         >
           {FILTERS.map((f) => (
@@ -354,6 +386,8 @@ function AddFilter({ onAdd }: { onAdd: (key: string, value: string) => void }) {
             options(SEVERITIES.map((s) => [s, t(`sev_${s}`)]))
           ) : filter.input === 'status' ? (
             options(statuses.map((s) => [String(s.id), lang === 'ru' ? s.name_ru : s.name_en]))
+          ) : filter.input === 'project' || filter.input === 'layer' || filter.input === 'check' ? (
+            options([...(names[filter.input] ?? [])])
           ) : filter.input === 'exploitability' ? (
             options([
               ['known_exploited', 'KEV'],

@@ -25,6 +25,7 @@ import { CsrfValues } from '../auth/csrf';
 import { sessionRouter, sessionToken } from '../auth/session';
 import { consoleRouter } from './console';
 import { docsRouter } from './docs';
+import { compressResponses } from './compress';
 import { bodyLimit, proxyTo } from './forward';
 import { methodNotAllowed } from './method-not-allowed';
 
@@ -65,6 +66,7 @@ export function createGatewayApp(deps: GatewayDeps): express.Express {
   app.use(observeHttp('gateway', deps.routes, { exposeMetrics: deps.exposeMetrics }));
   app.use(requestContext());
   app.use(healthRoutes(deps.readiness));
+  app.use(compressResponses());
   app.use(accessLog(log));
   app.use(requestBytes());
   app.use(

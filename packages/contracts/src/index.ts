@@ -81,6 +81,7 @@ export {
   checkView,
   checkHistory,
   scanResultComparison,
+  reportFormats,
   comparisonBody,
   sbomView,
   dependencyView,

@@ -10,3 +10,4 @@ export * from './license';
 export * from './users';
 export * from './metrics';
 export * from './query-snapshots';
+export * from './gates';

@@ -20,6 +20,7 @@ import { licenseSuite } from '../../../services/identity/test/license.suite';
 import { directAccessSuite, gatewaySuite } from '../../../gateway/test/gateway.suite';
 import { authorizationMatrix } from '../../../gateway/test/authorization-matrix.suite';
 import { sessionSuite } from '../../../gateway/test/session.suite';
+import { compressionSuite } from '../../../gateway/test/compression.suite';
 import { cliPipelineSuite } from '../../cli/test/pipeline.suite';
 
 // Every HTTP suite, run once per run mode against one started system.
@@ -27,6 +28,7 @@ describeSystem({
   'gateway behaviour': gatewaySuite,
   'services behind the gateway': directAccessSuite,
   'browser session and console': sessionSuite,
+  'response compression': compressionSuite,
   'identity service': identitySuite,
   'directory login (LDAP)': directorySuite,
   'single sign-on (OIDC)': ssoSuite,

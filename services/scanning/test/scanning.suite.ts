@@ -358,6 +358,23 @@ export function scanningSuite(t: SystemUnderTest): void {
   });
 
   describe('uploads and scan results', () => {
+    it('lists the report formats an upload takes, each usable as ?format=, and refuses an unknown query parameter', async () => {
+      const res = await t.admin.get('/api/v1/scan-report-formats');
+      expect(res.status).to.equal(200);
+      const ids = (res.body.items as { id: string; title: string }[]).map((f) => f.id);
+      expect(ids).to.include.members(['semgrep', 'gitleaks', 'sarif', 'trivy']);
+      expect(new Set(ids).size).to.equal(ids.length);
+      expect(res.body.items.every((f: { title: string }) => f.title.length > 0)).to.equal(true);
+      const check = await create();
+      const named = await t.admin
+        .withHeaders({ 'content-type': 'application/json' })
+        .request('POST', `/api/v1/check/${check.id}/results?format=semgrep`, undefined, SEMGREP_REPORT);
+      expect(named.status, JSON.stringify(named.body)).to.equal(200);
+      const refused = await t.admin.get('/api/v1/scan-report-formats?limit=5');
+      expect(refused.status).to.equal(400);
+      expect(refused.body.error.details[0].field).to.equal('limit');
+    });
+
     it('turns an uploaded report into a completed scan result with findings and a downloadable report', async () => {
       const check = await create();
       const res = await t.admin

@@ -1,6 +1,6 @@
 import type { RouteSpec } from '@bulwark/platform';
 import { z } from '../zod';
-import { bracketQuery, bulkResult, idsBody, isoDateTime, listOf, pageQuery } from '../common';
+import { bracketQuery, bulkResult, idsBody, isoDateTime, listOf, pageQuery, perm } from '../common';
 import {
   checks,
   dependencies,
@@ -22,6 +22,7 @@ import {
   runResponse,
   sbomView,
   dependencyView,
+  reportFormats,
 } from '../schemas/scanning';
 
 const service = 'scanning';
@@ -370,6 +371,17 @@ const scanRoutes = [
     access: results('r'),
     summary: 'The raw report as the scanner wrote it (or as it was uploaded)',
     request: { params: byResult },
+  },
+  {
+    operationId: 'listReportFormats',
+    method: 'get',
+    path: '/api/v1/scan-report-formats',
+    service,
+    tag: 'Scan results',
+    access: perm('scanning.scan_results', 'r', 'organisation'),
+    summary: 'The report formats an upload takes: id (for ?format=) and title, in detection order',
+    request: { query: z.object({}).strict() },
+    response: reportFormats,
   },
   {
     operationId: 'uploadCheckResults',

@@ -7,6 +7,13 @@ export const dependencies = (letter: 'r' | 'w' | 'x' | 'd') => perm('scanning.de
 
 export const results = (letter: 'r' | 'w' | 'x' | 'd') => perm('scanning.scan_results', letter, 'project');
 
+/** The report formats an upload takes, by id (the `format` of an upload) and title: the same catalogue for everyone. */
+export const reportFormats = z
+  .object({
+    items: z.array(z.object({ id: z.string(), title: z.string() }).openapi('ReportFormat')),
+  })
+  .openapi('ReportFormatList');
+
 export const UPLOAD_MAX_BYTES = 100 * 1024 * 1024;
 
 export const tagInfo = z

@@ -1,5 +1,6 @@
 import { HandlersOf, HttpResponse, listPage, requirePrincipal } from '@bulwark/platform';
 import { scanningRoutes } from '@bulwark/contracts';
+import { FORMATS } from '@bulwark/findings';
 import type { Checks } from '../checks';
 import type { ScanStats } from '../scan-stats';
 import type { Sboms } from '../sboms';
@@ -49,6 +50,7 @@ export function scanningHandlers(
       const scan = await scans.stopCheck(requirePrincipal(input), input.params.check_id);
       return { scan_result_id: scan.id, state: scan.state };
     },
+    listReportFormats: async () => ({ items: FORMATS.map((f) => ({ id: f.id, title: f.title })) }),
     uploadCheckResults: async (input) => {
       const scan = await scans.upload(requirePrincipal(input), input.params.check_id, input.body, input.query);
       return { scan_result_id: scan.id, state: scan.state };
