@@ -182,11 +182,15 @@ export async function runStatement(db: Queryable, statement: Statement | undefin
 }
 
 export const issueDetections = {
-  /** The issues of a project with these identities (scope, key), locked for the ingestion that updates them. */
+  /**
+   * The issues of a project with these identities (scope, key), locked for the ingestion that
+   * updates them; `lock: false` reads them only (outside a transaction a lock would end with the statement).
+   */
   async byKeys(
     db: Queryable,
     projectCode: string,
     keys: { scope: string; key: string }[],
+    { lock = true }: { lock?: boolean } = {},
   ): Promise<Map<string, IssueMatch>> {
     const out = new Map<string, IssueMatch>();
     if (keys.length === 0) return out;
@@ -196,7 +200,7 @@ export const issueDetections = {
     const { rows } = await db.raw<{ rows: IssueMatchRow[] }>(
       `select i.*, d.scan_id from ${k.sql} cross join lateral (
            select id, status_id, security_rule_id, scope_id, match_key from issue_records
-           where project_code = ? and scope_id = k.scope and match_key = k.key limit 1 for update
+           where project_code = ? and scope_id = k.scope and match_key = k.key limit 1${lock ? ' for update' : ''}
          ) i join issue_detection_state d on d.issue_id = i.id`,
       [...k.bindings, projectCode],
     );
