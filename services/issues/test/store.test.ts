@@ -107,6 +107,26 @@ for (const backend of DATABASE_BACKENDS) {
       expect((await issueStore.get(t.db, rows[1].id))!.statusId).to.equal(STATUS.fixed);
     });
 
+    it('finds by identity without a lock when asked (the read before an ingestion), and locks otherwise', async () => {
+      const p = `p-${randomUUID().slice(0, 8)}`;
+      const row = issue(p, 1);
+      await issueStore.insertMany(t.db, [row]);
+      const keys = [{ scope: '', key: 'k1' }];
+      await t.db.transaction(async (holder) => {
+        // Another ingestion holds the issue's row lock until this transaction ends.
+        await issueStore.byKeys(holder, p, keys);
+        const read = await issueStore.byKeys(t.db, p, keys, { lock: false });
+        expect(read.get('\u0000k1')?.id).to.equal(row.id);
+        const locking = await t.db
+          .transaction(async (trx) => {
+            await trx.raw("set local lock_timeout = '50ms'");
+            await issueStore.byKeys(trx, p, keys);
+          })
+          .catch((e: unknown) => e);
+        expect(String(locking)).to.match(/lock timeout/);
+      });
+    });
+
     it('filters, inverts, counts and pages by keyset as by offset', async () => {
       const p = `p-${randomUUID().slice(0, 8)}`;
       await issueStore.insertMany(
