@@ -26,7 +26,7 @@ const OWN_PROCESS = (process.env.BENCH_OWN_PROCESS ?? '').split(',').filter(Bool
 // process of the system writes a CPU profile there when it stops; BENCH_MEMORY=<dir>: its memory's
 // peaks (bench/e2e/memory.js); BENCH_NODE_OPTIONS: options for every process (V8's heap settings, say).
 // The processes write into these folders when they exit, so they must exist by then.
-for (const dir of [process.env.BENCH_CPU_PROF, process.env.BENCH_MEMORY])
+for (const dir of [process.env.BENCH_CPU_PROF, process.env.BENCH_MEMORY, process.env.BENCH_LOGS])
   if (dir) fs.mkdirSync(dir, { recursive: true });
 const PRELOADS = [
   ...(process.env.BENCH_CPU_PROF ? [path.join(__dirname, 'profile.js')] : []),
@@ -34,7 +34,8 @@ const PRELOADS = [
 ];
 const SETTINGS: Record<string, string> = {
   RATE_LIMIT_PER_TOKEN_PER_MINUTE: '1000000',
-  LOG_LEVEL: 'warn',
+  // BENCH_LOG_LEVEL=info with BENCH_LOGS=<dir>: the TARGET=all process's log is kept there (the phases of its ingestions).
+  LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
   ...(PRELOADS.length || process.env.BENCH_NODE_OPTIONS
     ? {
         NODE_OPTIONS: [...PRELOADS.map((p) => `--require ${p}`), process.env.BENCH_NODE_OPTIONS ?? ''].join(' ').trim(),
@@ -186,6 +187,8 @@ async function benchMode(mode: string, reports: Reports, pgUrl: string): Promise
     }
     return runs;
   } finally {
+    if (process.env.BENCH_LOGS && 'dataDir' in sys)
+      fs.copyFileSync(path.join(sys.dataDir, 'all.log'), path.join(process.env.BENCH_LOGS, `all-${Date.now()}.log`));
     await sys.stop();
   }
 }

@@ -14,8 +14,12 @@ if (dir) {
   const start = process.memoryUsage();
   const peak = { rss: 0, heapTotal: 0, heapUsed: 0, external: 0, arrayBuffers: 0 };
   let atRssPeak = start;
+  // Every 10th sample with its wall time, to place the peak among the uploads and their phases.
+  const timeline = [];
+  let samples = 0;
   const timer = setInterval(() => {
     const m = process.memoryUsage();
+    if (samples++ % 10 === 0) timeline.push({ at: new Date().toISOString(), rss: mb(m.rss), heapUsed: mb(m.heapUsed) });
     for (const k of Object.keys(peak)) peak[k] = Math.max(peak[k], m[k]);
     if (m.rss >= atRssPeak.rss) atRssPeak = m;
   }, 50);
@@ -39,7 +43,13 @@ if (dir) {
     fs.writeFileSync(
       path.join(dir, `${(process.env.TARGET || 'node').replace(/,/g, '+')}-${process.pid}.memory.json`),
       JSON.stringify(
-        { start: view(start), peak: view(peak), atRssPeak: view(atRssPeak), liveAfterMajorGc: mb(liveAfterMajorGc) },
+        {
+          start: view(start),
+          peak: view(peak),
+          atRssPeak: view(atRssPeak),
+          liveAfterMajorGc: mb(liveAfterMajorGc),
+          timeline,
+        },
         null,
         2,
       ),

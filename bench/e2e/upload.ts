@@ -103,7 +103,7 @@ export async function uploadAndWait(api: Api, token: string, checkId: string, fi
   }
   const total = Number(process.hrtime.bigint() - started) / 1e9;
   console.log(
-    `    ${expected} findings: upload answered after ${upload.toFixed(2)} s, issues and verdict after ${total.toFixed(2)} s`,
+    `    ${new Date(startedAt).toISOString()} ${expected} findings: upload answered after ${upload.toFixed(2)} s, issues and verdict after ${total.toFixed(2)} s`,
   );
   return { seconds: total, scanId: id, startedAt, answeredS: upload };
 }

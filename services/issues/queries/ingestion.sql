@@ -74,13 +74,10 @@ and issue_id <> all($5::uuid[]);
 with gone as (
   select r.id, r.status_id
   from issue_records r
+  join issue_detection_state d on d.issue_id = r.id
   where r.check_id = $1
   and r.status_id = any($2::int[])
-  and not exists (
-    select 1
-    from issue_detection_state d
-    where d.issue_id = r.id
-    and d.scan_id = $3)
+  and d.scan_id <> $3
   for update of r), fixed as (
   update issue_records i
   set status_id = $4

@@ -11,6 +11,7 @@ import { issuesHandlers } from './http/handlers';
 import { trackerHandlers } from './http/tracker-handlers';
 import { TrackerHttp } from './integrations/http';
 import { CyclonedxExports } from './exports';
+import { FindingsSpool } from './ingestion/findings-spool';
 import { Ingestion } from './ingestion/ingestion';
 import { Issues } from './issues';
 import { migrations } from './migrations';
@@ -73,6 +74,8 @@ export const issuesModule = defineModule({
       errors: host,
       push: { pushBatch: 20, pushMaxAttempts: config.TRACKERS_PUSH_MAX_ATTEMPTS },
     });
+    const stale = await FindingsSpool.removeStale();
+    if (stale > 0) host.log.info('findings spools of stopped processes removed', { count: stale });
     const ingestion = new Ingestion({
       db: host.db,
       scanning: scanning.client,

@@ -11,6 +11,13 @@ import { reportQueries } from '../src/store/report-queries';
 import { ingestedStore } from '../src/store/settings';
 import { at, issue } from './fixtures';
 
+/** A node of PostgreSQL's plan as `explain (format json)` gives it. */
+interface PlanNode {
+  'Node Type': string;
+  'Relation Name'?: string;
+  Plans?: PlanNode[];
+}
+
 /** The trend by one pass over every matching issue and its whole status history: what the walk back from the open count must equal. */
 async function trendByFullPass(db: Knex, f: IssueFilter, starts: string[], end: string) {
   const scope = applyFilter(db('issues').select('issues.*'), f).toSQL();
@@ -105,6 +112,74 @@ for (const backend of DATABASE_BACKENDS) {
       expect(first.vulnerabilityIds).to.deep.equal(['CVE-2024-1']);
       expect(first.cwes).to.deep.equal([1]);
       expect((await issueStore.get(t.db, rows[1].id))!.statusId).to.equal(STATUS.fixed);
+    });
+
+    it('finds by identity without a lock when asked (the read before an ingestion), and locks otherwise', async () => {
+      const p = `p-${randomUUID().slice(0, 8)}`;
+      const row = issue(p, 1);
+      await issueStore.insertMany(t.db, [row]);
+      const keys = [{ scope: '', key: 'k1' }];
+      await t.db.transaction(async (holder) => {
+        // Another ingestion holds the issue's row lock until this transaction ends.
+        await issueStore.byKeys(holder, p, keys);
+        const read = await issueStore.byKeys(t.db, p, keys, { lock: false });
+        expect(read.get('\u0000k1')?.id).to.equal(row.id);
+        const locking = await t.db
+          .transaction(async (trx) => {
+            await trx.raw("set local lock_timeout = '50ms'");
+            await issueStore.byKeys(trx, p, keys);
+          })
+          .catch((e: unknown) => e);
+        expect(String(locking)).to.match(/lock timeout/);
+      });
+    });
+
+    it('plans "fixed by this scan" without a nested loop over the detections, whatever the statistics say of a scan being ingested', async () => {
+      // Two checks' scans analyzed, then one re-detected set-wise to a scan the statistics cannot know:
+      // the state in which the anti-join's plan went quadratic (100,000 issues took minutes).
+      const p = `p-${randomUUID().slice(0, 8)}`;
+      const n = 3000;
+      for (const check of ['A', 'B'])
+        await t.db.transaction(async (trx) => {
+          const rows = Array.from({ length: n }, (_, i) =>
+            issue(p, i, { matchKey: `${check}${i}`, checkId: `C${check}-${p}`, scanId: `S${check}-${p}` }),
+          );
+          for (let i = 0; i < n; i += 1000) await issueStore.insertMany(trx, rows.slice(i, i + 1000));
+        });
+      await t.db.raw('analyze issue_records, issue_detection_state');
+      const plan = await t.db.transaction(async (trx) => {
+        await issueStore.redetect(trx, `SB-${p}`, `SB2-${p}`, at, []);
+        // Where hashing costs more (wide, large tables at the bench's scale), the planner joins by
+        // nested loops: the statement must then probe each issue's row by its key, never rescan a
+        // "one row" it estimated from statistics that cannot know this scan.
+        await trx.raw('set local enable_hashjoin = off');
+        await trx.raw('set local enable_mergejoin = off');
+        const statements: { sql: string; bindings: readonly unknown[] }[] = [];
+        const capture = (q: { sql: string; bindings?: readonly unknown[] }) =>
+          statements.push({ sql: q.sql, bindings: q.bindings ?? [] });
+        t.db.on('query', capture);
+        try {
+          await issueStore.markFixed(trx, `CB-${p}`, `SB2-${p}`, [STATUS.new], STATUS.fixed, at);
+        } finally {
+          t.db.off('query', capture);
+        }
+        // Captured in the driver's numbered form; each parameter appears once, in order.
+        const [markFixed] = statements;
+        const { rows } = await trx.raw(
+          `explain (format json) ${markFixed.sql.replace(/\$\d+/g, '?')}`,
+          markFixed.bindings as Knex.RawBinding[],
+        );
+        return rows[0]['QUERY PLAN'][0].Plan as PlanNode;
+      });
+      const seqScansUnderNestedLoops = (node: PlanNode, underLoop = false): string[] => [
+        ...(underLoop && node['Node Type'] === 'Seq Scan' && node['Relation Name'] === 'issue_detection_state'
+          ? [node['Node Type']]
+          : []),
+        ...(node.Plans ?? []).flatMap((c) =>
+          seqScansUnderNestedLoops(c, underLoop || node['Node Type'] === 'Nested Loop'),
+        ),
+      ];
+      expect(seqScansUnderNestedLoops(plan)).to.deep.equal([]);
     });
 
     it('filters, inverts, counts and pages by keyset as by offset', async () => {

@@ -59,6 +59,18 @@ export class Ingestion {
 
   /** Undefined for a scan there is nothing to ingest of. */
   async read(event: ScanCompletedEvent): Promise<IngestionInput | undefined> {
+    const started = Date.now();
+    const input = await this.readInput(event);
+    if (input)
+      this.log.info('scan read for ingestion', {
+        scanId: event.payload.scan_result_id,
+        read: input.findings ? 'findings' : input.diff ? 'diff' : 'unchanged',
+        ms: Date.now() - started,
+      });
+    return input;
+  }
+
+  private async readInput(event: ScanCompletedEvent): Promise<IngestionInput | undefined> {
     const scan = event.payload;
     // Policies may hold a lock gate: a catalog that cannot answer fails the ingestion (the event is
     // redelivered), never a verdict without them.
@@ -85,7 +97,7 @@ export class Ingestion {
         added: await this.readDiffSide(scan, scanningV1.FindingSelection.FINDING_SELECTION_ADDED),
       };
       const ctx = { scan, toolName, dedupRules, ruleByScanner: new Map<string, DedupRule>() };
-      if (await this.rescans.diffPlan(this.db, ctx, keying, sides)) return { ...input, diff: sides };
+      if (await this.rescans.diffPlan(this.db, ctx, keying, sides, { lock: false })) return { ...input, diff: sides };
     }
     const findings = await FindingsSpool.fill(
       this.scanning.streamFindings({

@@ -112,7 +112,7 @@ export class Rescans {
     sides: DiffSides,
   ): Promise<number | undefined> {
     const { scan } = ctx;
-    const plan = await this.diffPlan(trx, ctx, keying, sides);
+    const plan = await this.diffPlan(trx, ctx, keying, sides, { lock: true });
     if (!plan) return undefined;
     const redetected = await this.redetectSetWise(trx, ctx, plan.previous, plan.except, summary);
     ctx.lookUp = true;
@@ -149,19 +149,24 @@ export class Rescans {
   /**
    * Whether the diff applies (see `ingestDiff`): the previous scan and the issues its vanished
    * findings detected, which are left out of the set-wise re-detection; undefined when it does not.
+   * Decided once before the transaction (a plain read: `lock: false`) and again in it, locking the
+   * issues the diff touches.
    */
   async diffPlan(
     db: Queryable,
     ctx: Pick<ChunkContext, 'scan' | 'toolName' | 'dedupRules' | 'ruleByScanner'>,
     keying: string,
     sides: DiffSides,
+    { lock }: { lock: boolean },
   ): Promise<{ previous: string; except: Set<string> } | undefined> {
     const { scan } = ctx;
     const previous = await this.diffBase(db, scan, keying);
     if (!previous) return undefined;
     const vanished = keyFindings(ctx, sides.vanished);
     const addedKeys = keyFindings(ctx, sides.added);
-    const known = await issueStore.byKeys(db, scan.project_code, [...vanished.values(), ...addedKeys.values()]);
+    const known = await issueStore.byKeys(db, scan.project_code, [...vanished.values(), ...addedKeys.values()], {
+      lock,
+    });
     const counts = await issueStore.findingsOf(
       db,
       [...vanished.keys()].flatMap((id) => known.get(id)?.id ?? []),
