@@ -1,6 +1,7 @@
 import { OpenAPIRegistry, OpenApiGeneratorV31, RouteConfig } from '@asteasolutions/zod-to-openapi';
 import type { RouteSpec } from '@bulwark/platform';
 import { errorBody } from './common';
+import { nameInlineObjects, nullableReferences, registerNamedSchemas } from './openapi-components';
 import { PERMISSION_LETTERS } from './permissions';
 import { WEBHOOK_EVENT_DATA, webhookBodySchema } from './webhooks';
 import { z } from './zod';
@@ -46,6 +47,10 @@ export function buildOpenApiDocument(routes: RouteSpec[], version: string): Reco
     description: 'A login JWT from POST /api/v1/auth/login or an API token from POST /api/v1/token',
   });
   registry.register('Error', errorBody);
+  registerNamedSchemas(
+    registry,
+    routes.flatMap((r) => [r.request?.body, r.response].filter((s): s is z.ZodType => s !== undefined)),
+  );
 
   for (const route of routes) {
     const common = Object.entries(ERROR_RESPONSES).filter(([status]) =>
@@ -137,9 +142,12 @@ export function buildOpenApiDocument(routes: RouteSpec[], version: string): Reco
   }
 
   const generator = new OpenApiGeneratorV31(registry.definitions);
-  return generator.generateDocument({
+  const document = generator.generateDocument({
     openapi: '3.1.0',
     info: { title: 'Bulwark API', version, description: `Application security orchestration.\n${CONVENTIONS}` },
     servers: [{ url: '/' }],
-  }) as unknown as Record<string, unknown>;
+  }) as unknown as Parameters<typeof nameInlineObjects>[0];
+  nullableReferences(document);
+  nameInlineObjects(document);
+  return document;
 }
