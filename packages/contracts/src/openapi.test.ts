@@ -58,3 +58,54 @@ describe('the OpenAPI document', () => {
     expect(doc.components.schemas).to.include.keys('CheckToolSettings', 'SourceSettings', 'SourceSettingsView');
   });
 });
+
+describe('the OpenAPI document\u2019s bodies', () => {
+  const operation = (path: string, method = 'get') => doc.paths[path][method] as Record<string, Schema>;
+  const mediaTypes = (path: string, method = 'get') =>
+    Object.keys((operation(path, method).responses['200'] as { content: object }).content);
+
+  it('declares a 200 body with its media types on every operation that answers one', () => {
+    const bare = ROUTES.filter((r) => !r.gone && !r.redirect)
+      .filter((r) => !(operation(r.path, r.method).responses['200'] as Schema).content)
+      .map((r) => r.operationId);
+    expect(bare).to.deep.equal([]);
+  });
+
+  it('declares every format of a report download, the raw report and the exports', () => {
+    const report = [
+      'application/json',
+      'text/csv',
+      'text/html',
+      'application/pdf',
+      'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+    ];
+    expect(mediaTypes('/api/v1/report/{id}/download')).to.deep.equal(report);
+    expect(mediaTypes('/api/v1/report/summary/download')).to.deep.equal(report);
+    const json = (operation('/api/v1/report/{id}/download').responses['200'] as { content: Record<string, Schema> })
+      .content['application/json'].schema;
+    expect(json).to.deep.equal({ $ref: '#/components/schemas/ReportDocument' });
+    expect(mediaTypes('/api/v1/scan-result/{result_id}/report')).to.have.members([
+      'application/xml',
+      'text/csv',
+      'application/json',
+    ]);
+    expect(mediaTypes('/api/v1/issues/export')).to.deep.equal(['application/sarif+json']);
+    expect(mediaTypes('/api/v1/layer/{layer_id}/sbom')).to.deep.equal(['application/vnd.cyclonedx+json']);
+    expect(mediaTypes('/api/v1/events/csv')).to.deep.equal(['text/csv']);
+    expect(mediaTypes('/api/v1/errors-log/csv')).to.deep.equal(['text/csv']);
+  });
+
+  it('takes an upload as bytes or as JSON', () => {
+    for (const r of ROUTES.filter((x) => x.upload)) {
+      const content = (operation(r.path, r.method).requestBody as { content: Record<string, Schema> }).content;
+      expect(content, r.operationId).to.deep.equal({
+        'application/octet-stream': { schema: { type: 'string', format: 'binary' } },
+        'application/json': { schema: { $ref: '#/components/schemas/UploadedJson' } },
+      });
+    }
+  });
+
+  it('declares every field an issue is answered with', () => {
+    expect(doc.components.schemas.Issue.properties).to.include.keys('scanner', 'tool_name', 'ticket');
+  });
+});

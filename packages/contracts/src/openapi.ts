@@ -32,6 +32,44 @@ const ERROR_RESPONSES: Record<number, string> = {
   431: 'Request line and headers too large (above 16 KiB, e.g. a very long query string)',
 };
 
+/** A JSON report sent as JSON (what a generated client's default serializer does with an object). */
+const uploadedJson = z
+  .record(z.string(), z.unknown())
+  .openapi('UploadedJson', {
+    description: 'A report whose top level is a JSON object; any other report goes as bytes',
+  });
+
+/** An upload's body: any bytes, or a JSON report as JSON. */
+function uploadBody(maxBytes: number) {
+  return {
+    content: {
+      'application/octet-stream': { schema: { type: 'string' as const, format: 'binary' } },
+      'application/json': { schema: uploadedJson },
+    },
+    required: true,
+    description: `The file, at most ${maxBytes} bytes, of any content type (XML, CSV and the others as application/octet-stream)`,
+  };
+}
+
+/** The media types of a 200 body: a file's, or the JSON response's. */
+function successContent(route: RouteSpec) {
+  if (route.files)
+    return Object.fromEntries(
+      Object.entries(route.files).map(([type, kind]) => [
+        type,
+        {
+          schema:
+            kind === 'text'
+              ? { type: 'string' as const }
+              : kind === 'binary'
+                ? { type: 'string' as const, format: 'binary', contentMediaType: type }
+                : kind,
+        },
+      ]),
+    );
+  return route.response ? { 'application/json': { schema: route.response } } : undefined;
+}
+
 /** The route's path parameters; a route without a schema for them (a removed one) declares each as a string. */
 function pathParameters(route: RouteSpec): z.ZodObject | undefined {
   if (route.request?.params) return route.request.params;
@@ -49,7 +87,11 @@ export function buildOpenApiDocument(routes: RouteSpec[], version: string): Reco
   registry.register('Error', errorBody);
   registerNamedSchemas(
     registry,
-    routes.flatMap((r) => [r.request?.body, r.response].filter((s): s is z.ZodType => s !== undefined)),
+    routes.flatMap((r) =>
+      [r.request?.body, r.response, ...Object.values(r.files ?? {})].filter(
+        (s): s is z.ZodType => typeof s === 'object',
+      ),
+    ),
   );
 
   for (const route of routes) {
@@ -75,11 +117,7 @@ export function buildOpenApiDocument(routes: RouteSpec[], version: string): Reco
         // A query that maps its keys after validation is documented by the keys it validates.
         query: route.request?.query instanceof z.ZodPipe ? route.request.query.in : route.request?.query,
         body: route.upload
-          ? {
-              content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } },
-              required: true,
-              description: `The file, at most ${route.upload.maxBytes} bytes`,
-            }
+          ? uploadBody(route.upload.maxBytes)
           : route.request?.body
             ? { content: { 'application/json': { schema: route.request.body } }, required: true }
             : undefined,
@@ -97,10 +135,7 @@ export function buildOpenApiDocument(routes: RouteSpec[], version: string): Reco
                   },
                 }
               : {
-                  200: {
-                    description: 'Success',
-                    ...(route.response ? { content: { 'application/json': { schema: route.response } } } : {}),
-                  },
+                  200: { description: 'Success', content: successContent(route) },
                 }),
             ...errors,
           },

@@ -1,4 +1,5 @@
 import type { RouteSpec } from '@bulwark/platform';
+import { z } from '../zod';
 import { loginBody } from '../schemas/identity';
 import {
   SESSION_COOKIE,
@@ -19,6 +20,7 @@ export const gatewayRoutes: RouteSpec[] = [
     tag: 'Documentation',
     access: { kind: 'public' },
     summary: 'This OpenAPI 3.1 document',
+    response: z.record(z.string(), z.unknown()).openapi('OpenApiDocument'),
   },
   {
     operationId: 'swaggerUi',
@@ -28,6 +30,7 @@ export const gatewayRoutes: RouteSpec[] = [
     tag: 'Documentation',
     access: { kind: 'public' },
     summary: 'Interactive API description (Swagger UI)',
+    files: { 'text/html': 'text' },
   },
   {
     operationId: 'createSession',
