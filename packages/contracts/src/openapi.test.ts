@@ -109,3 +109,21 @@ describe('the OpenAPI document\u2019s bodies', () => {
     expect(doc.components.schemas.Issue.properties).to.include.keys('scanner', 'tool_name', 'ticket');
   });
 });
+
+describe('the OpenAPI document\u2019s security, licence and removed operations', () => {
+  it('needs a bearer token unless an operation says otherwise, and says what webhook receivers check', () => {
+    const full = doc as unknown as Schema & { webhooks: Record<string, { post: Schema }> };
+    expect(full.security).to.deep.equal([{ bearer: [] }]);
+    for (const [type, webhook] of Object.entries(full.webhooks))
+      expect(webhook.post.security, type).to.deep.equal([{ webhookSignature: [] }, {}]);
+    expect((full.info as Schema).license).to.deep.equal({ name: 'Apache-2.0', identifier: 'Apache-2.0' });
+  });
+
+  it('marks removed operations deprecated with their 410 only', () => {
+    for (const r of ROUTES.filter((x) => x.gone)) {
+      const operation = doc.paths[r.path][r.method];
+      expect(operation.deprecated, r.operationId).to.equal(true);
+      expect(Object.keys(operation.responses as object), r.operationId).to.deep.equal(['410']);
+    }
+  });
+});

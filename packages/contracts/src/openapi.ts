@@ -33,11 +33,9 @@ const ERROR_RESPONSES: Record<number, string> = {
 };
 
 /** A JSON report sent as JSON (what a generated client's default serializer does with an object). */
-const uploadedJson = z
-  .record(z.string(), z.unknown())
-  .openapi('UploadedJson', {
-    description: 'A report whose top level is a JSON object; any other report goes as bytes',
-  });
+const uploadedJson = z.record(z.string(), z.unknown()).openapi('UploadedJson', {
+  description: 'A report whose top level is a JSON object; any other report goes as bytes',
+});
 
 /** An upload's body: any bytes, or a JSON report as JSON. */
 function uploadBody(maxBytes: number) {
@@ -83,6 +81,13 @@ export function buildOpenApiDocument(routes: RouteSpec[], version: string): Reco
     type: 'http',
     scheme: 'bearer',
     description: 'A login JWT from POST /api/v1/auth/login or an API token from POST /api/v1/token',
+  });
+  const signature = registry.registerComponent('securitySchemes', 'webhookSignature', {
+    type: 'apiKey',
+    in: 'header',
+    name: 'webhook-signature',
+    description:
+      'What a webhook receiver checks (Standard Webhooks): the HMAC-SHA256 of id.timestamp.body with the notifier\u2019s signing secret, sent when it has one; a notifier\u2019s token, when set, goes in the header the notifier names',
   });
   registry.register('Error', errorBody);
   registerNamedSchemas(
@@ -168,6 +173,7 @@ export function buildOpenApiDocument(routes: RouteSpec[], version: string): Reco
       operationId: `webhook_${type.replace(/\W/g, '_')}`,
       summary: kind.summary,
       tags: ['Webhooks'],
+      security: [{ [signature.name]: [] }, {}],
       request: {
         headers: signatureHeaders,
         body: { content: { 'application/json': { schema: webhookBodySchema(type) } }, required: true },
@@ -179,8 +185,15 @@ export function buildOpenApiDocument(routes: RouteSpec[], version: string): Reco
   const generator = new OpenApiGeneratorV31(registry.definitions);
   const document = generator.generateDocument({
     openapi: '3.1.0',
-    info: { title: 'Bulwark API', version, description: `Application security orchestration.\n${CONVENTIONS}` },
+    info: {
+      title: 'Bulwark API',
+      version,
+      description: `Application security orchestration.\n${CONVENTIONS}`,
+      license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
+    },
     servers: [{ url: '/' }],
+    // Every operation says its own (public ones none); this is what a tool assumes of one that does not.
+    security: [{ [bearer.name]: [] }],
   }) as unknown as Parameters<typeof nameInlineObjects>[0];
   nullableReferences(document);
   nameInlineObjects(document);

@@ -10,6 +10,8 @@ import {
   signedOutResponse,
 } from '../schemas/gateway';
 
+const openApiDocument = z.record(z.string(), z.unknown()).openapi('OpenApiDocument');
+
 /** Routes the gateway answers itself. */
 export const gatewayRoutes: RouteSpec[] = [
   {
@@ -20,7 +22,18 @@ export const gatewayRoutes: RouteSpec[] = [
     tag: 'Documentation',
     access: { kind: 'public' },
     summary: 'This OpenAPI 3.1 document',
-    response: z.record(z.string(), z.unknown()).openapi('OpenApiDocument'),
+    description: 'Every operation, removed ones included (deprecated, answering 410).',
+    response: openApiDocument,
+  },
+  {
+    operationId: 'openApiClientDocument',
+    method: 'get',
+    path: '/api/v1/swagger/client.json',
+    service: 'gateway',
+    tag: 'Documentation',
+    access: { kind: 'public' },
+    summary: 'The OpenAPI document to generate clients from: this one without the removed operations',
+    response: openApiDocument,
   },
   {
     operationId: 'swaggerUi',
