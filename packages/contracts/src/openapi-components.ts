@@ -111,10 +111,10 @@ type Usage = 'request' | 'response';
  * Makes every object schema of the document a named component, so that a generator derives no class
  * name of its own (which may collide with a component's, dropping both). An object inside a component
  * is named after its place: component + property (`Check.tool_settings` → `CheckToolSettings`), `Item`
- * for an array's items, the discriminating literal or the position for a union's variants (an allOf's parts stay, being
- * merged into one class); a request
- * or response body written inline after its operation (`createReport` → `CreateReportInput`,
- * `getFoo` → `GetFooResponse`), a webhook's body after the webhook. When the name is taken (after
+ * for an array's items, the discriminating literal or the position for a union's variants (an allOf's
+ * parts stay, being merged into one class); a request or response body written inline after its
+ * operation (`createReport` → `CreateReportInput`, `getFoo` → `GetFooResponse`), a webhook's body
+ * after the webhook. When the name is taken (after
  * the generators' normalisation), `View` (in responses) or `Input` (in requests) is appended; a name
  * still taken is an error: give the schema a name with `.openapi('Name')`.
  */

@@ -1,5 +1,7 @@
 import { z } from '../zod';
 import { isoDateTime } from '../common';
+import { topIssueJson } from '../grpc-json';
+import { ISSUE_SEVERITIES } from './issues';
 
 export const REPORT_TYPES = ['summary', 'detailed', 'compliance', 'trend'] as const;
 
@@ -79,9 +81,8 @@ export const formatQuery = z
   .enum(REPORT_FORMATS)
   .openapi({ description: 'html, csv (the listed open issues), json (the whole report), pdf or docx' });
 
-const severities = ['critical', 'high', 'medium', 'low', 'info'] as const;
 const severityCounts = z
-  .object(Object.fromEntries(severities.map((s) => [s, z.number().int()])))
+  .object(Object.fromEntries(ISSUE_SEVERITIES.map((s) => [s, z.number().int()])))
   .openapi('SeverityCounts');
 
 const complianceCategory = z
@@ -128,28 +129,7 @@ export const reportDocument = z
       z.object({ tool_name: z.string(), category: z.string(), total: z.number().int(), open: z.number().int() }),
     ),
     top_issues: z
-      .array(
-        z
-          .object({
-            id: z.string(),
-            project_code: z.string(),
-            tool_name: z.string(),
-            category: z.string(),
-            title: z.string(),
-            severity: z.enum(severities),
-            status: z.string(),
-            cve: z.string().nullable(),
-            cwes: z.array(z.number().int()),
-            file_path: z.string().nullable(),
-            start_line: z.number().int().nullable(),
-            lib_name: z.string().nullable(),
-            lib_version: z.string().nullable(),
-            cvss: z.number().nullable().openapi({ description: 'Highest CVSS score of any version' }),
-            first_detected_at: isoDateTime,
-            last_detected_at: isoDateTime,
-          })
-          .openapi('ReportIssue'),
-      )
+      .array(topIssueJson.openapi('ReportIssue'))
       .openapi({ description: 'Open issues, most severe first, at most top_issues_limit' }),
     top_issues_limit: z.number().int(),
     details: z
@@ -194,7 +174,7 @@ export const reportDocument = z
           }),
         ),
         fix_times: z.array(
-          z.object({ severity: z.enum(severities), fixed: z.number().int(), mean_days: z.number().nullable() }),
+          z.object({ severity: z.enum(ISSUE_SEVERITIES), fixed: z.number().int(), mean_days: z.number().nullable() }),
         ),
       })
       .optional()
