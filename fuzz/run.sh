@@ -22,17 +22,8 @@ REQUIREMENTS="schemathesis==4.32.5 openapi-spec-validator==0.9.0"
 SEED="${FUZZ_SEED:-20261122}"
 MAX_EXAMPLES="${FUZZ_MAX_EXAMPLES:-25}"
 REPORT_DIR="$(mkdir -p "${FUZZ_REPORT_DIR:-.fuzz-report}" && cd "${FUZZ_REPORT_DIR:-.fuzz-report}" && pwd)"
-venv="${XDG_CACHE_HOME:-$HOME/.cache}/bulwark/schemathesis"
-
-# Installed once per set of pins, outside the clone; the stamp records what the venv holds.
-if [ "$(cat "$venv/.requirements" 2>/dev/null)" != "$REQUIREMENTS" ]; then
-  echo "fuzz: installing $REQUIREMENTS into $venv"
-  rm -rf "$venv"
-  python3 -m venv "$venv"
-  # shellcheck disable=SC2086 # one argument per requirement
-  "$venv/bin/pip" install --quiet --disable-pip-version-check $REQUIREMENTS
-  echo "$REQUIREMENTS" >"$venv/.requirements"
-fi
+# Installed once per set of pins, outside the clone.
+venv=$(bash scripts/python-venv.sh schemathesis "$REQUIREMENTS")
 
 if [ "${FUZZ_SKIP_BUILD:-}" != 1 ]; then npm run build; fi
 

@@ -59,6 +59,9 @@ fi
 FUZZ_SKIP_BUILD=1 bash fuzz/run.sh || failed+=("fuzzing")
 # Raw-HTTP fuzzing: malformed bytes over sockets to the gateway and a service's own port (README "Fuzzing").
 npx tsx fuzz/raw-http.ts || failed+=("raw-HTTP fuzzing")
+# A Python and a TypeScript client generated from the served document run the guide's set-up order;
+# Redocly lints the document (README "Generated clients").
+API_CLIENTS_SKIP_BUILD=1 bash api-clients/run.sh || failed+=("generated clients")
 
 # Mocha last, so its summary closes the output.
 mocha_status=0

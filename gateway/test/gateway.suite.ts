@@ -132,6 +132,19 @@ export function gatewaySuite(t: SystemUnderTest): void {
     expect(doc.body.paths['/api/v1/users'].get.parameters.map((p: { name: string }) => p.name)).to.include(
       'filter[deleted_only]',
     );
+    // The client document: the same operations but the removed ones, which the full one marks deprecated.
+    const client = (await t.anon.get('/api/v1/swagger/client.json')).body;
+    const operations = (d: { paths: Record<string, Record<string, { deprecated?: boolean }>> }) =>
+      Object.entries(d.paths).flatMap(([path, methods]) =>
+        Object.entries(methods).map(([method, o]) => ({ at: `${method} ${path}`, deprecated: o.deprecated === true })),
+      );
+    const removed = operations(doc.body).filter((o) => o.deprecated);
+    expect(removed.length).to.be.greaterThan(0);
+    expect(operations(client).map((o) => o.at)).to.have.members(
+      operations(doc.body)
+        .filter((o) => !o.deprecated)
+        .map((o) => o.at),
+    );
     const ui = await t.anon.get('/api/v1/swagger/index.html');
     expect(ui.status).to.equal(200);
     expect(String(ui.body)).to.contain('swagger-ui');

@@ -4,6 +4,8 @@ import { buildOpenApiDocument, ROUTES } from '@bulwark/contracts';
 import { pagePolicy, pageSecurityHeaders } from './security-headers';
 
 const DOC_PATH = '/api/v1/swagger/doc.json';
+/** The same without the removed operations: a generated client should have no function that can only answer 410. */
+const CLIENT_DOC_PATH = '/api/v1/swagger/client.json';
 // The package's folder, found without requiring its index, which would run the 1.5 MB browser bundle in Node at every start.
 const SWAGGER_UI_DIR = path.dirname(require.resolve('swagger-ui-dist/package.json'));
 
@@ -26,9 +28,16 @@ const INITIALIZER = `window.onload = function () {
 /** The OpenAPI document and Swagger UI, both served from this process (no CDN), the page with the console's security headers. */
 export function docsRouter(version: string): express.Router {
   const document = buildOpenApiDocument(ROUTES, version);
+  const clientDocument = buildOpenApiDocument(
+    ROUTES.filter((r) => !r.gone),
+    version,
+  );
   const router = express.Router();
   router.get(DOC_PATH, (_req, res) => {
     res.json(document);
+  });
+  router.get(CLIENT_DOC_PATH, (_req, res) => {
+    res.json(clientDocument);
   });
   router.use('/api/v1/swagger', pageSecurityHeaders(SWAGGER_CSP));
   router.get('/api/v1/swagger/swagger-initializer.js', (_req, res) => {

@@ -1,6 +1,7 @@
 import { OpenAPIRegistry, OpenApiGeneratorV31, RouteConfig } from '@asteasolutions/zod-to-openapi';
 import type { RouteSpec } from '@bulwark/platform';
 import { errorBody } from './common';
+import { nameInlineObjects, nullableReferences, registerNamedSchemas } from './openapi-components';
 import { PERMISSION_LETTERS } from './permissions';
 import { WEBHOOK_EVENT_DATA, webhookBodySchema } from './webhooks';
 import { z } from './zod';
@@ -31,6 +32,42 @@ const ERROR_RESPONSES: Record<number, string> = {
   431: 'Request line and headers too large (above 16 KiB, e.g. a very long query string)',
 };
 
+/** A JSON report sent as JSON (what a generated client's default serializer does with an object). */
+const uploadedJson = z.record(z.string(), z.unknown()).openapi('UploadedJson', {
+  description: 'A report whose top level is a JSON object; any other report goes as bytes',
+});
+
+/** An upload's body: any bytes, or a JSON report as JSON. */
+function uploadBody(maxBytes: number) {
+  return {
+    content: {
+      'application/octet-stream': { schema: { type: 'string' as const, format: 'binary' } },
+      'application/json': { schema: uploadedJson },
+    },
+    required: true,
+    description: `The file, at most ${maxBytes} bytes, of any content type (XML, CSV and the others as application/octet-stream)`,
+  };
+}
+
+/** The media types of a 200 body: a file's, or the JSON response's. */
+function successContent(route: RouteSpec) {
+  if (route.files)
+    return Object.fromEntries(
+      Object.entries(route.files).map(([type, kind]) => [
+        type,
+        {
+          schema:
+            kind === 'text'
+              ? { type: 'string' as const }
+              : kind === 'binary'
+                ? { type: 'string' as const, format: 'binary', contentMediaType: type }
+                : kind,
+        },
+      ]),
+    );
+  return route.response ? { 'application/json': { schema: route.response } } : undefined;
+}
+
 /** The route's path parameters; a route without a schema for them (a removed one) declares each as a string. */
 function pathParameters(route: RouteSpec): z.ZodObject | undefined {
   if (route.request?.params) return route.request.params;
@@ -45,7 +82,22 @@ export function buildOpenApiDocument(routes: RouteSpec[], version: string): Reco
     scheme: 'bearer',
     description: 'A login JWT from POST /api/v1/auth/login or an API token from POST /api/v1/token',
   });
+  const signature = registry.registerComponent('securitySchemes', 'webhookSignature', {
+    type: 'apiKey',
+    in: 'header',
+    name: 'webhook-signature',
+    description:
+      'What a webhook receiver checks (Standard Webhooks): the HMAC-SHA256 of id.timestamp.body with the notifier\u2019s signing secret, sent when it has one; a notifier\u2019s token, when set, goes in the header the notifier names',
+  });
   registry.register('Error', errorBody);
+  registerNamedSchemas(
+    registry,
+    routes.flatMap((r) =>
+      [r.request?.body, r.response, ...Object.values(r.files ?? {})].filter(
+        (s): s is z.ZodType => typeof s === 'object',
+      ),
+    ),
+  );
 
   for (const route of routes) {
     const common = Object.entries(ERROR_RESPONSES).filter(([status]) =>
@@ -70,11 +122,7 @@ export function buildOpenApiDocument(routes: RouteSpec[], version: string): Reco
         // A query that maps its keys after validation is documented by the keys it validates.
         query: route.request?.query instanceof z.ZodPipe ? route.request.query.in : route.request?.query,
         body: route.upload
-          ? {
-              content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } },
-              required: true,
-              description: `The file, at most ${route.upload.maxBytes} bytes`,
-            }
+          ? uploadBody(route.upload.maxBytes)
           : route.request?.body
             ? { content: { 'application/json': { schema: route.request.body } }, required: true }
             : undefined,
@@ -92,10 +140,7 @@ export function buildOpenApiDocument(routes: RouteSpec[], version: string): Reco
                   },
                 }
               : {
-                  200: {
-                    description: 'Success',
-                    ...(route.response ? { content: { 'application/json': { schema: route.response } } } : {}),
-                  },
+                  200: { description: 'Success', content: successContent(route) },
                 }),
             ...errors,
           },
@@ -128,6 +173,7 @@ export function buildOpenApiDocument(routes: RouteSpec[], version: string): Reco
       operationId: `webhook_${type.replace(/\W/g, '_')}`,
       summary: kind.summary,
       tags: ['Webhooks'],
+      security: [{ [signature.name]: [] }, {}],
       request: {
         headers: signatureHeaders,
         body: { content: { 'application/json': { schema: webhookBodySchema(type) } }, required: true },
@@ -137,9 +183,19 @@ export function buildOpenApiDocument(routes: RouteSpec[], version: string): Reco
   }
 
   const generator = new OpenApiGeneratorV31(registry.definitions);
-  return generator.generateDocument({
+  const document = generator.generateDocument({
     openapi: '3.1.0',
-    info: { title: 'Bulwark API', version, description: `Application security orchestration.\n${CONVENTIONS}` },
+    info: {
+      title: 'Bulwark API',
+      version,
+      description: `Application security orchestration.\n${CONVENTIONS}`,
+      license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
+    },
     servers: [{ url: '/' }],
-  }) as unknown as Record<string, unknown>;
+    // Every operation says its own (public ones none); this is what a tool assumes of one that does not.
+    security: [{ [bearer.name]: [] }],
+  }) as unknown as Parameters<typeof nameInlineObjects>[0];
+  nullableReferences(document);
+  nameInlineObjects(document);
+  return document;
 }

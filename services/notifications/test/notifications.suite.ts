@@ -408,7 +408,11 @@ export function notificationsSuite(t: SystemUnderTest): void {
     const ajv = new Ajv2020({ strict: false, allErrors: true });
     const validators = new Map<string, ReturnType<typeof ajv.compile>>();
     for (const [type, item] of Object.entries<Json>(document.webhooks))
-      validators.set(type, ajv.compile(item.post.requestBody.content['application/json'].schema));
+      // The body is a reference to a component: compiled with the components, which it resolves against.
+      validators.set(
+        type,
+        ajv.compile({ ...item.post.requestBody.content['application/json'].schema, components: document.components }),
+      );
     const template = ok(await t.admin.get('/api/v1/event-template')).items as {
       type: string;
       version: number;

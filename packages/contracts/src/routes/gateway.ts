@@ -1,4 +1,5 @@
 import type { RouteSpec } from '@bulwark/platform';
+import { z } from '../zod';
 import { loginBody } from '../schemas/identity';
 import {
   SESSION_COOKIE,
@@ -8,6 +9,8 @@ import {
   SSO_BROWSER_COOKIE,
   signedOutResponse,
 } from '../schemas/gateway';
+
+const openApiDocument = z.record(z.string(), z.unknown()).openapi('OpenApiDocument');
 
 /** Routes the gateway answers itself. */
 export const gatewayRoutes: RouteSpec[] = [
@@ -19,6 +22,18 @@ export const gatewayRoutes: RouteSpec[] = [
     tag: 'Documentation',
     access: { kind: 'public' },
     summary: 'This OpenAPI 3.1 document',
+    description: 'Every operation, removed ones included (deprecated, answering 410).',
+    response: openApiDocument,
+  },
+  {
+    operationId: 'openApiClientDocument',
+    method: 'get',
+    path: '/api/v1/swagger/client.json',
+    service: 'gateway',
+    tag: 'Documentation',
+    access: { kind: 'public' },
+    summary: 'The OpenAPI document to generate clients from: this one without the removed operations',
+    response: openApiDocument,
   },
   {
     operationId: 'swaggerUi',
@@ -28,6 +43,7 @@ export const gatewayRoutes: RouteSpec[] = [
     tag: 'Documentation',
     access: { kind: 'public' },
     summary: 'Interactive API description (Swagger UI)',
+    files: { 'text/html': 'text' },
   },
   {
     operationId: 'createSession',

@@ -102,6 +102,11 @@ export const issuesRoutes = [
           .strict(),
       ),
     },
+    files: {
+      'application/sarif+json': z
+        .record(z.string(), z.unknown())
+        .openapi('SarifLog', { description: 'A SARIF 2.1.0 log (https://json.schemastore.org/sarif-2.1.0.json)' }),
+    },
   },
   {
     operationId: 'exportLayerCyclonedx',
@@ -124,6 +129,11 @@ export const issuesRoutes = [
       query: z
         .object({ format: z.enum(['cyclonedx']).default('cyclonedx'), kind: z.enum(['sbom', 'vex']).default('sbom') })
         .strict(),
+    },
+    files: {
+      'application/vnd.cyclonedx+json': z.record(z.string(), z.unknown()).openapi('CycloneDxDocument', {
+        description: 'A CycloneDX 1.6 JSON document: an SBOM (kind=sbom) or a VEX (kind=vex)',
+      }),
     },
     errors: { 404: 'The layer is unknown to the caller, or (kind=sbom) it has no uploaded SBOM' },
   },

@@ -162,6 +162,7 @@ export const notificationsRoutes = [
     access: eventsP('r'),
     summary: 'The same events as CSV (at most 100,000 rows)',
     request: { query: bracketQuery(z.object(eventQuery).strict()) },
+    files: { 'text/csv': 'text' },
   },
   {
     operationId: 'listErrors',
@@ -186,6 +187,7 @@ export const notificationsRoutes = [
     access: errorsLogP('r'),
     summary: 'The same errors as CSV, streamed (cells that a spreadsheet would run as formulas are defused)',
     request: { query: bracketQuery(z.object(errorFilters).strict()) },
+    files: { 'text/csv': 'text' },
   },
   {
     operationId: 'errorFilters',

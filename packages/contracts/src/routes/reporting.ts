@@ -2,7 +2,7 @@ import type { RouteSpec } from '@bulwark/platform';
 import { z } from '../zod';
 import { byId } from '../common';
 import { bracketQuery, bulkResult, idsBody, isoDateTime, listOf, multi, pageQuery, perm } from '../common';
-import { REPORT_TYPES, REPORT_STATES, reportFilter, reportView, formatQuery } from '../schemas/reporting';
+import { REPORT_TYPES, REPORT_STATES, reportFilter, reportFiles, reportView, formatQuery } from '../schemas/reporting';
 
 const service = 'reporting';
 const reportsP = (l: 'r' | 'w' | 'x' | 'd') => perm('reporting.reports', l, 'project-set');
@@ -31,6 +31,7 @@ export const reportingRoutes = [
           .strict(),
       ),
     },
+    files: reportFiles,
   },
   {
     operationId: 'createReport',
@@ -130,5 +131,6 @@ export const reportingRoutes = [
     access: reportsP('r'),
     summary: 'The report file in a format; 409 until the report is ready',
     request: { params: byId, query: z.object({ format: formatQuery }).strict() },
+    files: reportFiles,
   },
 ] as const satisfies readonly RouteSpec[];

@@ -370,7 +370,10 @@ const scanRoutes = [
     tag: 'Scan results',
     access: results('r'),
     summary: 'The raw report as the scanner wrote it (or as it was uploaded)',
+    description: 'XML, CSV or JSON by the report\u2019s format; a generated client reads it as text.',
     request: { params: byResult },
+    // Text first: a client generator parses by the first type it knows, and text reads all three.
+    files: { 'application/xml': 'text', 'text/csv': 'text', 'application/json': z.unknown() },
   },
   {
     operationId: 'listReportFormats',

@@ -110,6 +110,9 @@ export const issueView = z
     scan_result_id: z.string(),
     tool_id: z.string(),
     tool_name: z.string(),
+    scanner: z.string().openapi({
+      description: 'The scanner whose report found it, as its findings name it (filter[tool_name] matches it)',
+    }),
     category: z.string(),
     title: z.string(),
     description: z.string().nullable(),

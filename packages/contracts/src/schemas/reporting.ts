@@ -1,5 +1,7 @@
 import { z } from '../zod';
 import { isoDateTime } from '../common';
+import { topIssueJson } from '../grpc-json';
+import { ISSUE_SEVERITIES } from './issues';
 
 export const REPORT_TYPES = ['summary', 'detailed', 'compliance', 'trend'] as const;
 
@@ -78,3 +80,113 @@ export const reportView = z
 export const formatQuery = z
   .enum(REPORT_FORMATS)
   .openapi({ description: 'html, csv (the listed open issues), json (the whole report), pdf or docx' });
+
+const severityCounts = z
+  .object(Object.fromEntries(ISSUE_SEVERITIES.map((s) => [s, z.number().int()])))
+  .openapi('SeverityCounts');
+
+const complianceCategory = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    cwes: z.array(z.number().int()).openapi({ description: 'CWEs of the reported issues that fall in this category' }),
+    total: z.number().int(),
+    open: z.number().int(),
+    open_by_severity: severityCounts,
+  })
+  .openapi('ReportComplianceCategory');
+
+/** The JSON download of a report: the snapshot every format renders, as stored when it was generated. */
+export const reportDocument = z
+  .object({
+    report: z.object({
+      id: z.string(),
+      name: z.string(),
+      type: z.enum(REPORT_TYPES).openapi({ description: 'Which of the optional sections the document has' }),
+      author: z.string(),
+      created_at: isoDateTime,
+      generated_at: isoDateTime,
+      period: z.enum(REPORT_PERIODS),
+      from: isoDateTime.nullable().openapi({ description: 'Start of the period; null for all' }),
+      to: isoDateTime,
+      project_codes: z.array(z.string()).openapi({ description: 'Empty: every project the author may see' }),
+    }),
+    totals: z.object({
+      issues: z.number().int(),
+      open: z.number().int(),
+      by_severity: severityCounts,
+      by_status: z.array(z.object({ status_id: z.number().int(), name: z.string(), count: z.number().int() })),
+    }),
+    projects: z.array(
+      z.object({
+        project_code: z.string(),
+        total: z.number().int(),
+        open: z.number().int(),
+        open_by_severity: severityCounts,
+      }),
+    ),
+    tools: z.array(
+      z.object({ tool_name: z.string(), category: z.string(), total: z.number().int(), open: z.number().int() }),
+    ),
+    top_issues: z
+      .array(topIssueJson.openapi('ReportIssue'))
+      .openapi({ description: 'Open issues, most severe first, at most top_issues_limit' }),
+    top_issues_limit: z.number().int(),
+    details: z
+      .record(
+        z.string(),
+        z.object({
+          description: z.string().nullable(),
+          remediation: z.string(),
+          history: z.array(
+            z.object({
+              at: z.string().openapi({ description: 'ISO 8601 UTC' }),
+              actor: z.string(),
+              field: z.string(),
+              old_value: z.string().nullable(),
+              new_value: z.string().nullable(),
+              comment: z.string().nullable(),
+            }),
+          ),
+        }),
+      )
+      .optional()
+      .openapi({ description: 'detailed: the listed issues\u2019 description, remediation and history, by issue id' }),
+    compliance: z
+      .object({
+        owasp_top10_2021: z.array(complianceCategory),
+        cwe_top25_2024: z.array(complianceCategory),
+        unmapped: z.number().int(),
+        without_cwe: z.number().int(),
+      })
+      .optional()
+      .openapi({ description: 'compliance: issues by OWASP Top 10 2021 and CWE Top 25 (2024) category' }),
+    trend: z
+      .object({
+        interval: z.enum(['day', 'week', 'month']),
+        points: z.array(
+          z.object({
+            start: isoDateTime,
+            end: isoDateTime,
+            opened: z.number().int(),
+            fixed: z.number().int(),
+            open: z.number().int(),
+          }),
+        ),
+        fix_times: z.array(
+          z.object({ severity: z.enum(ISSUE_SEVERITIES), fixed: z.number().int(), mean_days: z.number().nullable() }),
+        ),
+      })
+      .optional()
+      .openapi({ description: 'trend: issues opened, fixed and open per interval, and the mean time to fix' }),
+  })
+  .openapi('ReportDocument');
+
+/** What a report download answers, by format. */
+export const reportFiles = {
+  'application/json': reportDocument,
+  'text/csv': 'text',
+  'text/html': 'text',
+  'application/pdf': 'binary',
+  'application/vnd.openxmlformats-officedocument.wordprocessingml.document': 'binary',
+} as const;

@@ -50,6 +50,11 @@ export interface RouteSpec {
   };
   /** Schema of the 200 body, for the OpenAPI document. */
   response?: z.ZodType;
+  /**
+   * A 200 body that is a file rather than the JSON `response`: its media types (the one a client's
+   * generator should parse first), each with the schema of a JSON kind, or `text` or `binary` (OpenAPI).
+   */
+  files?: Record<string, z.ZodType | 'text' | 'binary'>;
   /** Error statuses this route answers beyond the common ones of its access kind, with when (OpenAPI). */
   errors?: Record<number, string>;
   /** Set on endpoints that answer a redirect (302 with Location) instead of a JSON 200: what it leads to. */
