@@ -58,9 +58,6 @@ import type {
   TICKET_GROUPINGS,
   ticketResult,
   trackerView,
-  VEX_JUSTIFICATIONS,
-  VEX_RESPONSES,
-  VEX_STATES,
 } from '@bulwark/contracts';
 
 export type Issue = z.infer<typeof issueView>;
@@ -115,9 +112,7 @@ export type TicketGrouping = (typeof TICKET_GROUPINGS)[number];
 export type IssueAnalysis = z.infer<typeof analysisView>;
 export type RiskAcceptance = z.infer<typeof riskAcceptanceView>;
 export type RiskAcceptanceState = (typeof RISK_ACCEPTANCE_STATES)[number];
-export type VexState = (typeof VEX_STATES)[number];
-export type VexJustification = (typeof VEX_JUSTIFICATIONS)[number];
-export type VexResponse = (typeof VEX_RESPONSES)[number];
+export type { VexJustification, VexResponse, VexState } from '@bulwark/contracts/vex';
 export interface IssueComment {
   id: string;
   author: string;
