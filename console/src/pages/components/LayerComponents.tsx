@@ -38,7 +38,7 @@ export function LayerComponents({ layerId }: { layerId: string }) {
     setPage(1);
     setName(query.trim());
   };
-  const title = layer.data ? layer.data.name : layerId;
+  const title = layer.data ? t('layerOfProject', layer.data.project_code, layer.data.name) : layerId;
   return (
     <section aria-labelledby="layer-components-title">
       <p className="back-links">

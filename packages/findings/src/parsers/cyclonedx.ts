@@ -164,7 +164,9 @@ function xmlComponent(el: XmlElement): Obj {
     version: childText(el, 'version'),
     purl: childText(el, 'purl'),
     licenses: [
-      ...path(el, 'licenses', 'license').map((l) => ({ license: { id: childText(l, 'id'), name: childText(l, 'name') } })),
+      ...path(el, 'licenses', 'license').map((l) => ({
+        license: { id: childText(l, 'id'), name: childText(l, 'name') },
+      })),
       ...path(el, 'licenses', 'expression').map((e) => ({ expression: e.text })),
     ],
     components: path(el, 'components', 'component').map(xmlComponent),

@@ -199,7 +199,9 @@ export const migrations: Migration[] = [
     name: '0010_dependency_licenses',
     async up(db) {
       // Each component's licences as its SBOM states them (SPDX ids, names or expressions); none for the ones stored before.
-      await db.schema.alterTable('dependencies', (t) => t.specificType('licenses', 'text[]').notNullable().defaultTo('{}'));
+      await db.schema.alterTable('dependencies', (t) =>
+        t.specificType('licenses', 'text[]').notNullable().defaultTo('{}'),
+      );
     },
   },
 ];
