@@ -186,7 +186,7 @@ describe('console: every page on a phone, in English and Russian (Chromium throu
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Components' }).click();
     const sboms = page.getByRole('row').filter({ has: page.getByRole('rowheader', { name: /bom|·/ }) });
     await sboms.first().getByText('bom.json').waitFor();
-    await expectAccessible(page, 'the layers with an SBOM');
+    await expectAccessible(page, 'the uploaded SBOMs');
   });
 
   it('shows the projects and layers a CVE affects, each a link to its issues', async () => {

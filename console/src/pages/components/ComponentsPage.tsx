@@ -5,24 +5,14 @@ import { ErrorNote, Field, Loading } from '../../components';
 import { useLoad } from '../../hooks';
 import { formatDate, useI18n } from '../../i18n';
 import { Link, navigate, useLocation } from '../../router';
-import type { Layer, Page, Sbom } from '../../types';
+import type { Page, Sbom } from '../../types';
 import { CveReach } from './CveReach';
 import { LayerComponents } from './LayerComponents';
+import { useLayers } from './layers';
 import '../projects/projects.css';
 
 /** SBOMs a page of the list shows (several of a layer may be listed: its newest is its component list). */
 const PAGE_SIZE = 25;
-
-/** Every layer the reader may read, by id: SBOMs and issues name a layer by id only. */
-export const useLayers = () =>
-  useLoad(
-    () =>
-      api<Page<Layer>>('GET', '/layers', undefined, { limit: 1000 }).then(
-        (r) => new Map(r.items.map((l) => [l.id, l])),
-        () => new Map<string, Layer>(),
-      ),
-    [],
-  );
 
 /** /components: the layers with an SBOM and a CVE look-up; ?layer= a layer's components; ?cve= a CVE's reach. */
 export function ComponentsPage() {
@@ -46,7 +36,7 @@ function SbomLayers() {
         {t('components')}
       </h1>
       <CveLookup />
-      <h2>{t('layersWithSbom')}</h2>
+      <h2>{t('uploadedSboms')}</h2>
       {sboms.error && <ErrorNote error={sboms.error} />}
       {!sboms.data ? (
         <Loading />

@@ -2,7 +2,7 @@ import { ErrorNote, Loading } from '../../components';
 import { useLoad } from '../../hooks';
 import { useI18n } from '../../i18n';
 import { Link } from '../../router';
-import { useLayers } from './ComponentsPage';
+import { useLayers } from './layers';
 import { cveReach } from './vulnerabilities';
 
 /** The projects and layers whose issues name a CVE, with the components it is found in. */
