@@ -29,6 +29,8 @@ import type {
   sourceView,
   toolView,
   reportFormats,
+  sbomView,
+  dependencyView,
 } from '@bulwark/contracts';
 import type {
   conditionBody,
@@ -82,6 +84,8 @@ export type Source = z.infer<typeof sourceView>;
 export type Tool = z.infer<typeof toolView>;
 export type CheckHistory = z.infer<typeof checkHistory>;
 export type ScanResult = z.infer<typeof scanResultView>;
+export type Sbom = z.infer<typeof sbomView>;
+export type Dependency = z.infer<typeof dependencyView>;
 export type ReportFormats = z.infer<typeof reportFormats>;
 export type Report = z.infer<typeof reportView>;
 export type ReportPeriod = (typeof REPORT_PERIODS)[number];
