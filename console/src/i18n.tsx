@@ -4,9 +4,10 @@ import * as admin from './messages/admin';
 import * as policy from './messages/policy';
 import * as projects from './messages/projects';
 import * as triage from './messages/triage';
+import * as triageList from './messages/triage-list';
 
 /** Each area's messages live in a module of its own under messages/; every module has every language. */
-const MODULES = [core, policy, admin, triage, projects] as const;
+const MODULES = [core, policy, admin, triage, projects, triageList] as const;
 // Distributes over the modules, so a key of any module is a key.
 type KeysOf<M> = M extends { en: infer E } ? keyof E : never;
 type Key = KeysOf<(typeof MODULES)[number]>;

@@ -4,9 +4,10 @@ import * as admin from './admin';
 import * as policy from './policy';
 import * as projects from './projects';
 import * as triage from './triage';
+import * as triageList from './triage-list';
 
 // i18n.tsx merges the modules into one dictionary: a key in two modules would silently take one text.
-const MODULES = { core, admin, policy, triage, projects };
+const MODULES = { core, admin, policy, triage, projects, triageList };
 
 describe("the console's messages", () => {
   it('name each key in one module only', () => {

@@ -6,6 +6,7 @@ import { useLoad } from '../hooks';
 import { useI18n } from '../i18n';
 import { Link } from '../router';
 import { statusName, useSession } from '../session';
+import { DuplicateLinkForm } from './duplicate-link';
 import type { ChangeResult, Issue, IssueList } from '../types';
 
 /**
@@ -19,12 +20,20 @@ export function IssueRelations({ issue, onChange }: { issue: Issue; onChange: ()
     () => api<IssueList>('GET', '/issues', undefined, { 'filter[duplicate_of]': issue.id, limit: 100 }),
     [issue.id],
   );
+  const original = useLoad(
+    () => (issue.duplicate_of ? api<Issue>('GET', `/issue/${issue.duplicate_of}`) : Promise.resolve(undefined)),
+    [issue.duplicate_of],
+  );
   const [error, setError] = useState<Error>();
-  const link = async (id: string, unlink: boolean) => {
+  const [pairing, setPairing] = useState<Issue>();
+  const [note, setNote] = useState<string>();
+  /** Makes `duplicateId` a duplicate of `mainId`, or no longer one (`unlink`). */
+  const link = async (mainId: string, duplicateId: string, unlink: boolean) => {
     setError(undefined);
+    setNote(undefined);
     try {
-      const res = await api<ChangeResult>('POST', `/issue/${issue.id}/duplicates`, {
-        ids: [id],
+      const res = await api<ChangeResult>('POST', `/issue/${mainId}/duplicates`, {
+        ids: [duplicateId],
         ...(unlink ? { unlink } : {}),
       });
       const r = res.results[0];
@@ -32,18 +41,22 @@ export function IssueRelations({ issue, onChange }: { issue: Issue; onChange: ()
       similar.reload();
       duplicates.reload();
       onChange();
+      return true;
     } catch (err) {
       setError(err as Error);
+      return false;
     }
   };
   return (
     <>
       {issue.duplicate_of && (
         <p>
-          {t('duplicateOf')} <Link to={`/issues/${issue.duplicate_of}`}>{issue.duplicate_of}</Link>
+          {t('duplicateOf')}{' '}
+          <Link to={`/issues/${issue.duplicate_of}`}>{original.data?.title ?? issue.duplicate_of}</Link>
         </p>
       )}
       {error && <LoadError error={error} />}
+      {note && <p role="status">{note}</p>}
       <section aria-labelledby="duplicates-title">
         <h2 id="duplicates-title">{t('duplicates')}</h2>
         {duplicates.error ? (
@@ -54,7 +67,7 @@ export function IssueRelations({ issue, onChange }: { issue: Issue; onChange: ()
           <IssueRows
             items={duplicates.data.items}
             action={(i) => (
-              <button type="button" onClick={() => void link(i.id, true)}>
+              <button type="button" onClick={() => void link(issue.id, i.id, true)}>
                 {t('unlinkDuplicate', i.title)}
               </button>
             )}
@@ -72,10 +85,24 @@ export function IssueRelations({ issue, onChange }: { issue: Issue; onChange: ()
             items={similar.data.items}
             action={(i) =>
               i.duplicate_of === issue.id ? null : (
-                <button type="button" onClick={() => void link(i.id, false)}>
-                  {t('markDuplicate', i.title)}
+                <button type="button" aria-expanded={pairing?.id === i.id} onClick={() => setPairing(i)}>
+                  {t('linkDuplicateOf', i.title)}
                 </button>
               )
+            }
+          />
+        )}
+        {pairing && (
+          <DuplicateLinkForm
+            key={pairing.id}
+            issue={issue}
+            other={pairing}
+            onLink={(main, duplicate) =>
+              void link(main.id, duplicate.id, false).then((ok) => {
+                if (!ok) return;
+                setPairing(undefined);
+                setNote(t('duplicateLinked', duplicate.title, main.title));
+              })
             }
           />
         )}
