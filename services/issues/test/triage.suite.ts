@@ -11,26 +11,11 @@ import {
   uniqueSuffix,
   userWithRole,
 } from '@bulwark/testkit';
-import { MANUAL_TOOL_TYPE, manualCheck, scanSetup } from '../../scanning/test/scanning.suite';
+import { MANUAL_TOOL_TYPE, scanSetup } from '../../scanning/test/scanning.suite';
+import { ingestReport } from './uploaded-issues';
 
 const ZERO = '00000000-0000-4000-8000-000000000000';
 const inDays = (days: number) => new Date(Date.now() + days * 86400000).toISOString();
-
-/** A CycloneDX report with vulnerabilities (as Trivy writes it): one issue per CVE, each naming a library. */
-function vulnerabilityReport(cves: string[]): string {
-  const lib = { type: 'library', 'bom-ref': 'lodash@4.17.20', name: 'lodash', version: '4.17.20' };
-  return JSON.stringify({
-    bomFormat: 'CycloneDX',
-    specVersion: '1.5',
-    version: 1,
-    components: [{ ...lib, purl: 'pkg:npm/lodash@4.17.20' }],
-    vulnerabilities: cves.map((id) => ({
-      id,
-      ratings: [{ severity: 'high', score: 7.5, method: 'CVSSv31' }],
-      affects: [{ ref: lib['bom-ref'] }],
-    })),
-  });
-}
 
 /**
  * Triage of issues through the API (issue #29, points 2 and 3): assignment to users and groups,
@@ -63,21 +48,7 @@ export function triageSuite(t: SystemUnderTest): void {
     return detail.problem as string;
   };
 
-  const ingest = async (env: Awaited<ReturnType<typeof scanSetup>>, cves: string[]) => {
-    const check = await manualCheck(t.admin, env);
-    const scan = ok(
-      await t.admin
-        .withHeaders({ 'content-type': 'application/json' })
-        .request('POST', `/api/v1/check/${check}/results`, undefined, vulnerabilityReport(cves)),
-    );
-    const deadline = Date.now() + 30000;
-    for (;;) {
-      const found = ok(await t.admin.get(`/api/v1/issues?limit=1000&filter[scan]=${scan.scan_result_id}`)).items;
-      if (found.length === cves.length) return found as Json[];
-      if (Date.now() > deadline) throw new Error(`scan ${scan.scan_result_id} not ingested`);
-      await new Promise((r) => setTimeout(r, 200));
-    }
-  };
+  const ingest = (env: Awaited<ReturnType<typeof scanSetup>>, cves: string[]) => ingestReport(t, env, cves);
   const member = async (projects: string[]) => {
     const { token } = await userWithRole(t.admin, t.anon, { 'issues.issues': ['r', 'w'] }, projects);
     const api = t.anon.as(token);
