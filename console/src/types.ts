@@ -29,6 +29,7 @@ import type {
   sourceView,
   toolView,
   reportFormats,
+  savedIssueView,
 } from '@bulwark/contracts';
 import type {
   conditionBody,
@@ -68,6 +69,7 @@ export type IssueList = z.infer<typeof issueList>;
 export type IssueCountGroups = z.infer<typeof issueCountGroups>;
 export type IssueStatus = z.infer<typeof statusView>;
 export type IssueHistoryEntry = z.infer<typeof issueHistoryEntry>;
+export type SavedIssueView = z.infer<typeof savedIssueView>;
 export type ChangeResult = z.infer<typeof changeResult>;
 export type Severity = (typeof ISSUE_SEVERITIES)[number];
 export type IssueSort = (typeof ISSUE_SORTS)[number];

@@ -86,3 +86,20 @@ export async function signIn(page: Page, baseUrl: string, username: string, pass
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
 }
+
+/** Each screen a workflow is tried on: both languages, a desktop and a phone's width. */
+export const SCREENS = [
+  { lang: 'en', width: 1400, height: 900 },
+  { lang: 'ru', width: 1400, height: 900 },
+  { lang: 'en', width: 390, height: 844 },
+  { lang: 'ru', width: 390, height: 844 },
+] as const;
+export type Screen = (typeof SCREENS)[number];
+
+/** Shows a page in a language at a width: the language is the one the switch in the header stores. */
+export async function viewAt(page: Page, baseUrl: string, screen: Screen, path: string): Promise<void> {
+  await page.setViewportSize({ width: screen.width, height: screen.height });
+  await page.evaluate((lang) => window.localStorage.setItem('bulwark.lang', lang), screen.lang);
+  await page.goto(`${baseUrl}${path}`);
+  await page.waitForFunction((lang) => document.documentElement.lang === lang, screen.lang);
+}

@@ -14,16 +14,8 @@ import {
   uniqueSuffix,
 } from '@bulwark/testkit';
 import { semgrepReport } from '../../services/issues/test/issues.suite';
-import { expectAccessible, openBrowser, requireChromium, shot, signIn } from './browser';
+import { expectAccessible, openBrowser, requireChromium, Screen, SCREENS, shot, signIn, viewAt } from './browser';
 import { startConsoleSystem } from './system';
-
-/** Each screen the triage is tried on: both languages, a desktop and a phone's width. */
-const SCREENS = [
-  { lang: 'en', width: 1400, height: 900 },
-  { lang: 'ru', width: 1400, height: 900 },
-  { lang: 'en', width: 390, height: 844 },
-  { lang: 'ru', width: 390, height: 844 },
-] as const;
 
 describe('console triage end to end: assign, analyse, comment, accept risk (Chromium through Playwright)', function () {
   let sys: (RunningSystem & { alive(): boolean }) | undefined;
@@ -49,13 +41,7 @@ describe('console triage end to end: assign, analyse, comment, accept risk (Chro
     contexts.push(opened.context);
     return opened.page;
   };
-  /** Shows a page in a language at a width: the language is the one the switch in the header stores. */
-  const view = async (page: Page, screen: (typeof SCREENS)[number], path: string) => {
-    await page.setViewportSize({ width: screen.width, height: screen.height });
-    await page.evaluate((lang) => window.localStorage.setItem('bulwark.lang', lang), screen.lang);
-    await page.goto(`${sys!.api.baseUrl}${path}`);
-    await page.waitForFunction((lang) => document.documentElement.lang === lang, screen.lang);
-  };
+  const view = (page: Page, screen: Screen, path: string) => viewAt(page, sys!.api.baseUrl, screen, path);
 
   before(async function () {
     this.timeout(240000);

@@ -15,6 +15,8 @@ import { IdFilter, IdNames, useIdNames } from './issue-filter-names';
 import { DuplicatesRule } from './issue-list/DuplicatesRule';
 import { ExportView } from './issue-list/ExportView';
 import { Pager } from './issue-list/Pager';
+import { SavedViews } from './issue-list/SavedViews';
+import './issue-list/issue-list.css';
 import { DEFAULT_SORT, SortHeader } from './issue-list/SortHeader';
 import { apiQuery, rememberView, withParams } from './issue-list/view';
 
@@ -185,6 +187,7 @@ export function IssuesPage() {
       <p className="hint">{t('copyLink')}</p>
       <DuplicatesRule search={search} />
       <ExportView search={search} filterKeys={FILTER_KEYS} />
+      <SavedViews search={search} filterKeys={FILTER_KEYS} />
       {selected.size > 0 && (
         <StatusChangeForm
           ids={[...selected]}

@@ -58,7 +58,7 @@ export function IssueHistoryTable({ entries }: { entries: IssueHistoryEntry[] })
   const actor = (h: IssueHistoryEntry) => {
     if (h.actor_kind !== 'scan') return ACTORS[h.actor_kind] ? t(ACTORS[h.actor_kind], h.actor) : h.actor;
     const scan = scans.get(h.actor);
-    if (!scan) return t('scanActor', h.actor);
+    if (!scan) return t('scanActorUnknown');
     const check = checks?.get(scan.check_id);
     const date = formatDate(lang, scan.created_at);
     return check ? t('scanActorCheck', date, check) : t('scanActor', date);

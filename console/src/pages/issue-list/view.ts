@@ -91,3 +91,9 @@ export function lastView(): string {
   const v = window.sessionStorage.getItem(LAST_VIEW);
   return v?.startsWith('/issues') ? v : '/issues';
 }
+
+/** The view as a saved view keeps it: filters, searches, sort, page size and the duplicate choice; not the place in the list. */
+export function savedQuery(search: URLSearchParams, filterKeys: ReadonlySet<string>): string {
+  const kept = new Set([...filterKeys, 'search[title]', 'sort', 'limit', 'duplicates']);
+  return new URLSearchParams([...search].filter(([k]) => kept.has(k))).toString();
+}
