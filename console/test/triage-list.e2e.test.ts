@@ -51,7 +51,7 @@ describe('console issue list for triage: sort, page size, saved views, export, B
     ).scan_result_id as string;
   const issuesOf = async (query = '') =>
     ok(await admin.get(`/api/v1/issues?filter[project_code]=${code}&limit=100${query}`)).items as Json[];
-  const byRule = async (rule: string) => (await issuesOf()).find((i) => i.rule_id === rule) as Json;
+  const byRule = async (rule: string): Promise<Json> => (await issuesOf()).find((i) => i.rule_id === rule);
   const place = (page: Page) => page.locator('.pager p[role="status"]');
 
   before(async function () {
@@ -195,7 +195,7 @@ describe('console issue list for triage: sort, page size, saved views, export, B
     const [csv] = await Promise.all([page.waitForEvent('download'), page.locator('.export a').click()]);
     expect(csv.suggestedFilename()).to.equal('issues.csv');
     const rows = fs
-      .readFileSync((await csv.path())!, 'utf8')
+      .readFileSync(await csv.path(), 'utf8')
       .trimEnd()
       .split('\r\n');
     expect(rows[0]).to.match(/^id,project_code,severity,/);
@@ -207,7 +207,7 @@ describe('console issue list for triage: sort, page size, saved views, export, B
     ).to.deep.equal(mediums);
     await page.locator('#export-format').selectOption('sarif');
     const [sarif] = await Promise.all([page.waitForEvent('download'), page.locator('.export a').click()]);
-    const log = JSON.parse(fs.readFileSync((await sarif.path())!, 'utf8'));
+    const log = JSON.parse(fs.readFileSync(await sarif.path(), 'utf8'));
     expect(log.runs.flatMap((r: Json) => r.results)).to.have.length(mediums.length);
     await expectAccessible(page, 'export (ru, 390 px)');
   });

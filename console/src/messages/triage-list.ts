@@ -3,7 +3,7 @@ export const en = {
   sortBy: 'Sort by {0}',
   sortedAscending: '{0}, ascending',
   sortedDescending: '{0}, descending',
-  pageSize: 'Per page',
+  perPage: 'Per page',
   rangeOf: '{0}–{1} of {2}',
   noneOf: '0 of {0}',
   duplicatesRule:
@@ -56,7 +56,7 @@ export const ru: typeof en = {
   sortBy: 'Сортировать по столбцу «{0}»',
   sortedAscending: '{0}, по возрастанию',
   sortedDescending: '{0}, по убыванию',
-  pageSize: 'На странице',
+  perPage: 'На странице',
   rangeOf: '{0}–{1} из {2}',
   noneOf: '0 из {0}',
   duplicatesRule:

@@ -65,6 +65,7 @@ export function IssueRelations({ issue, onChange }: { issue: Issue; onChange: ()
           <Loading />
         ) : (
           <IssueRows
+            label={t('duplicates')}
             items={duplicates.data.items}
             action={(i) => (
               <button type="button" onClick={() => void link(issue.id, i.id, true)}>
@@ -82,6 +83,7 @@ export function IssueRelations({ issue, onChange }: { issue: Issue; onChange: ()
           <Loading />
         ) : (
           <IssueRows
+            label={t('similarIssues')}
             items={similar.data.items}
             action={(i) =>
               i.duplicate_of === issue.id ? null : (
@@ -111,38 +113,40 @@ export function IssueRelations({ issue, onChange }: { issue: Issue; onChange: ()
   );
 }
 
-function IssueRows({ items, action }: { items: Issue[]; action: (i: Issue) => React.ReactNode }) {
+function IssueRows({ label, items, action }: { label: string; items: Issue[]; action: (i: Issue) => React.ReactNode }) {
   const { t, lang } = useI18n();
   const { statuses } = useSession();
   if (items.length === 0) return <p>{t('none')}</p>;
   return (
-    <table className="grid">
-      <thead>
-        <tr>
-          <th scope="col">{t('title')}</th>
-          <th scope="col">{t('severity')}</th>
-          <th scope="col">{t('status')}</th>
-          <th scope="col">{t('location')}</th>
-          <th scope="col" />
-        </tr>
-      </thead>
-      <tbody>
-        {items.map((i) => (
-          <tr key={i.id}>
-            <td>
-              <Link to={`/issues/${i.id}`}>{i.title}</Link>
-            </td>
-            <td>
-              <SeverityBadge severity={i.severity} />
-            </td>
-            <td>{statusName(statuses, i.status_id, lang)}</td>
-            <td className="mono">
-              {i.file_path ? `${i.file_path}${i.start_line ? `:${i.start_line}` : ''}` : (i.lib_name ?? '—')}
-            </td>
-            <td>{action(i)}</td>
+    <div className="scroll-box" role="region" aria-label={label} tabIndex={0}>
+      <table className="grid">
+        <thead>
+          <tr>
+            <th scope="col">{t('title')}</th>
+            <th scope="col">{t('severity')}</th>
+            <th scope="col">{t('status')}</th>
+            <th scope="col">{t('location')}</th>
+            <th scope="col" />
           </tr>
-        ))}
-      </tbody>
-    </table>
+        </thead>
+        <tbody>
+          {items.map((i) => (
+            <tr key={i.id}>
+              <td>
+                <Link to={`/issues/${i.id}`}>{i.title}</Link>
+              </td>
+              <td>
+                <SeverityBadge severity={i.severity} />
+              </td>
+              <td>{statusName(statuses, i.status_id, lang)}</td>
+              <td className="mono">
+                {i.file_path ? `${i.file_path}${i.start_line ? `:${i.start_line}` : ''}` : (i.lib_name ?? '—')}
+              </td>
+              <td>{action(i)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
   );
 }

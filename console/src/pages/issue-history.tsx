@@ -72,29 +72,31 @@ export function IssueHistoryTable({ entries }: { entries: IssueHistoryEntry[] })
     return c;
   };
   return (
-    <table className="grid">
-      <thead>
-        <tr>
-          <th scope="col">{t('when')}</th>
-          <th scope="col">{t('actor')}</th>
-          <th scope="col">{t('field')}</th>
-          <th scope="col">{t('from')}</th>
-          <th scope="col">{t('to')}</th>
-          <th scope="col">{t('comment')}</th>
-        </tr>
-      </thead>
-      <tbody>
-        {entries.map((h) => (
-          <tr key={h.id}>
-            <td>{formatDate(lang, h.at)}</td>
-            <td>{actor(h)}</td>
-            <td>{FIELDS[h.field] ? t(FIELDS[h.field]) : h.field}</td>
-            <td>{value(h, h.old_value)}</td>
-            <td>{value(h, h.new_value)}</td>
-            <td>{comment(h.comment)}</td>
+    <div className="scroll-box" role="region" aria-label={t('history')} tabIndex={0}>
+      <table className="grid">
+        <thead>
+          <tr>
+            <th scope="col">{t('when')}</th>
+            <th scope="col">{t('actor')}</th>
+            <th scope="col">{t('field')}</th>
+            <th scope="col">{t('from')}</th>
+            <th scope="col">{t('to')}</th>
+            <th scope="col">{t('comment')}</th>
           </tr>
-        ))}
-      </tbody>
-    </table>
+        </thead>
+        <tbody>
+          {entries.map((h) => (
+            <tr key={h.id}>
+              <td>{formatDate(lang, h.at)}</td>
+              <td>{actor(h)}</td>
+              <td>{FIELDS[h.field] ? t(FIELDS[h.field]) : h.field}</td>
+              <td>{value(h, h.old_value)}</td>
+              <td>{value(h, h.new_value)}</td>
+              <td>{comment(h.comment)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
   );
 }

@@ -12,7 +12,7 @@ export function ExportView({ search, filterKeys }: { search: URLSearchParams; fi
   const [format, setFormat] = useState<(typeof EXPORT_FORMATS)[number]>('sarif');
   if (!exportable(search)) return <p className="hint">{t('exportInverted')}</p>;
   return (
-    <div className="inline export" role="group" aria-label={t('exportView')}>
+    <div className="export" role="group" aria-label={t('exportView')}>
       <Field id="export-format" label={t('exportFormat')}>
         <select
           id="export-format"

@@ -34,9 +34,9 @@ export function Pager({
   const place = shown ? t('rangeOf', n(start + 1), n(start + shown), n(total)) : t('noneOf', n(total));
   if (at === 'top')
     return (
-      <div className="pager">
+      <div className="pager list-place">
         <p role="status">{place}</p>
-        <Field id="page-size" label={t('pageSize')}>
+        <Field id="page-size" label={t('perPage')}>
           <select
             id="page-size"
             value={size}
@@ -52,7 +52,7 @@ export function Pager({
       </div>
     );
   return (
-    <div className="pager">
+    <div className="pager list-place">
       <p>{place}</p>
       <nav aria-label={t('paging')}>
         {search.has('cursor') && (

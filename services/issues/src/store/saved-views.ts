@@ -40,7 +40,7 @@ export const savedViewStore = {
       .onConflict(['user_id', 'name'])
       .ignore()
       .returning('*');
-    return row ? toRecord(row as SavedViewRow) : undefined;
+    return row ? toRecord(row) : undefined;
   },
 
   async delete(db: Queryable, userId: string, ids: string[]): Promise<string[]> {
