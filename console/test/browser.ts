@@ -71,6 +71,21 @@ export async function openBrowser(problems: string[]): Promise<{ context: Browse
   return { context, page };
 }
 
+/** The browsers a suite opens, each a fresh profile reporting to `problems`; its after() calls `closeAll`. */
+export function browserPool(problems: string[]) {
+  const contexts: BrowserContext[] = [];
+  return {
+    open: async (): Promise<Page> => {
+      const opened = await openBrowser(problems);
+      contexts.push(opened.context);
+      return opened.page;
+    },
+    closeAll: async () => {
+      for (const c of contexts) await c.close();
+    },
+  };
+}
+
 /** Skips the suite where Chromium is absent, except in CI, where its absence is a broken set-up rather than a reason to pass quietly. */
 export function requireChromium(ctx: Mocha.Context): void {
   if (fs.existsSync(CHROMIUM)) return;

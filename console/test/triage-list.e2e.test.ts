@@ -3,10 +3,19 @@
 import fs from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { expect } from 'chai';
-import { BrowserContext, Page } from 'playwright-core';
-import { Api, ADMIN_PASSWORD, GitServer, type Json, RunningSystem, uniqueSuffix } from '@bulwark/testkit';
+import type { Page } from 'playwright-core';
+import {
+  Api,
+  type ApiResponse,
+  ADMIN_PASSWORD,
+  expectStatus,
+  GitServer,
+  type Json,
+  RunningSystem,
+  uniqueSuffix,
+} from '@bulwark/testkit';
 import { semgrepReport } from '../../services/issues/test/issues.suite';
-import { expectAccessible, openBrowser, requireChromium, Screen, SCREENS, shot, signIn, viewAt } from './browser';
+import { browserPool, expectAccessible, requireChromium, Screen, SCREENS, shot, signIn, viewAt } from './browser';
 import { startConsoleSystem } from './system';
 
 /** Findings beside the pair: more than the smallest page, of three severities. */
@@ -26,21 +35,20 @@ const TOTAL = SPREAD.length + PAIR.length;
 describe('console issue list for triage: sort, page size, saved views, export, Back, history (Chromium through Playwright)', function () {
   let sys: (RunningSystem & { alive(): boolean }) | undefined;
   let git: GitServer | undefined;
-  const contexts: BrowserContext[] = [];
   let admin: Api;
   let code: string;
   let checkId: string;
   const problems: string[] = [];
+  const pool = browserPool(problems);
   const other = { username: `viewer_${uniqueSuffix()}`, password: `Vw-${randomBytes(12).toString('base64url')}-7` };
 
-  const ok = (res: { status: number; body: Json }) => {
-    expect(res.status, JSON.stringify(res.body)).to.equal(200);
-    return res.body;
-  };
-  const browser = async () => {
-    const opened = await openBrowser(problems);
-    contexts.push(opened.context);
-    return opened.page;
+  const ok = (res: ApiResponse) => expectStatus(res, 200);
+  const browser = pool.open;
+  /** A fresh browser signed in as the administrator. */
+  const asAdmin = async () => {
+    const page = await browser();
+    await signIn(page, sys!.api.baseUrl, 'admin', ADMIN_PASSWORD);
+    return page;
   };
   const view = (page: Page, screen: Screen, path: string) => viewAt(page, sys!.api.baseUrl, screen, path);
   const upload = async (findings: Parameters<typeof semgrepReport>[0]) =>
@@ -57,13 +65,9 @@ describe('console issue list for triage: sort, page size, saved views, export, B
   before(async function () {
     this.timeout(240000);
     requireChromium(this);
-    ({
-      sys,
-      admin,
-      git,
-      checkId,
-      env: { code },
-    } = await startConsoleSystem());
+    const started = await startConsoleSystem();
+    ({ sys, admin, git, checkId } = started);
+    code = started.env.code;
     await upload([...PAIR, ...SPREAD]);
     const deadline = Date.now() + 60000;
     while ((await issuesOf()).length !== TOTAL) {
@@ -83,15 +87,14 @@ describe('console issue list for triage: sort, page size, saved views, export, B
 
   after(async function () {
     this.timeout(60000);
-    for (const c of contexts) await c.close();
+    await pool.closeAll();
     await git?.close();
     await sys?.stop();
   });
 
   it('sorts by a column, pages by the chosen size with "1–25 of N" and starts a new page at its top, in both languages at 1400 and 390 px', async function () {
     this.timeout(240000);
-    const page = await browser();
-    await signIn(page, sys!.api.baseUrl, 'admin', ADMIN_PASSWORD);
+    const page = await asAdmin();
     const of = (screen: Screen, a: number, b: number) => `${a}–${b} ${screen.lang === 'ru' ? 'из' : 'of'} ${TOTAL}`;
     for (const screen of SCREENS) {
       const what = `issue list (${screen.lang}, ${screen.width} px)`;
@@ -134,8 +137,7 @@ describe('console issue list for triage: sort, page size, saved views, export, B
 
   it('keeps the view (filters, sort, page) on "Back to issues" and on the browser\u2019s Back', async function () {
     this.timeout(120000);
-    const page = await browser();
-    await signIn(page, sys!.api.baseUrl, 'admin', ADMIN_PASSWORD);
+    const page = await asAdmin();
     await view(page, SCREENS[0], `/issues?filter[project_code]=${code}&sort=status&limit=25`);
     await page.getByRole('button', { name: 'Next page' }).click();
     await place(page)
@@ -159,8 +161,7 @@ describe('console issue list for triage: sort, page size, saved views, export, B
 
   it('saves a view for its user only, and opens it', async function () {
     this.timeout(120000);
-    const page = await browser();
-    await signIn(page, sys!.api.baseUrl, 'admin', ADMIN_PASSWORD);
+    const page = await asAdmin();
     await view(
       page,
       SCREENS[0],
@@ -187,8 +188,7 @@ describe('console issue list for triage: sort, page size, saved views, export, B
 
   it('exports the current view as CSV and SARIF with its filters', async function () {
     this.timeout(120000);
-    const page = await browser();
-    await signIn(page, sys!.api.baseUrl, 'admin', ADMIN_PASSWORD);
+    const page = await asAdmin();
     await view(page, SCREENS[3], `/issues?filter[project_code]=${code}&filter[severity]=medium`);
     const mediums = (await issuesOf('&filter[severity]=medium')).map((i) => i.id).sort();
     await page.locator('#export-format').selectOption('csv');
@@ -214,8 +214,7 @@ describe('console issue list for triage: sort, page size, saved views, export, B
 
   it('links duplicates the way the reader chooses, the more severe staying the original, and counts originals only', async function () {
     this.timeout(120000);
-    const page = await browser();
-    await signIn(page, sys!.api.baseUrl, 'admin', ADMIN_PASSWORD);
+    const page = await asAdmin();
     const [high, low] = [await byRule('pair.high'), await byRule('pair.low')];
     await view(page, SCREENS[0], `/issues/${low.id}`);
     await page.getByRole('button', { name: `Link ${high.title} and this issue as duplicates` }).click();
@@ -245,8 +244,7 @@ describe('console issue list for triage: sort, page size, saved views, export, B
 
   it('shows the history with status names, fields and server comments in the reader\u2019s language, a scan by its date and check', async function () {
     this.timeout(180000);
-    const page = await browser();
-    await signIn(page, sys!.api.baseUrl, 'admin', ADMIN_PASSWORD);
+    const page = await asAdmin();
     const gone = await byRule('list.rule.0');
     // A second report without the first finding: the scan marks its issue Fixed.
     await upload([...PAIR, ...SPREAD.slice(1)]);

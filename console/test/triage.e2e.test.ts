@@ -2,10 +2,12 @@
 // The functions handed to page.evaluate run in the browser: DOM types for those.
 import { randomBytes } from 'node:crypto';
 import { expect } from 'chai';
-import { BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import {
   Api,
+  type ApiResponse,
   ADMIN_PASSWORD,
+  expectStatus,
   GitServer,
   type JiraContractServer,
   type Json,
@@ -14,14 +16,13 @@ import {
   uniqueSuffix,
 } from '@bulwark/testkit';
 import { semgrepReport } from '../../services/issues/test/issues.suite';
-import { expectAccessible, openBrowser, requireChromium, Screen, SCREENS, shot, signIn, viewAt } from './browser';
+import { browserPool, expectAccessible, requireChromium, Screen, SCREENS, shot, signIn, viewAt } from './browser';
 import { startConsoleSystem } from './system';
 
 describe('console triage end to end: assign, analyse, comment, accept risk (Chromium through Playwright)', function () {
   let sys: (RunningSystem & { alive(): boolean }) | undefined;
   let git: GitServer | undefined;
   let jira: JiraContractServer | undefined;
-  const contexts: BrowserContext[] = [];
   let admin: Api;
   let code: string;
   let issueIds: string[] = [];
@@ -31,16 +32,10 @@ describe('console triage end to end: assign, analyse, comment, accept risk (Chro
   };
   let approverId: string;
   const problems: string[] = [];
+  const pool = browserPool(problems);
 
-  const ok = (res: { status: number; body: Json }) => {
-    expect(res.status, JSON.stringify(res.body)).to.equal(200);
-    return res.body;
-  };
-  const browser = async () => {
-    const opened = await openBrowser(problems);
-    contexts.push(opened.context);
-    return opened.page;
-  };
+  const ok = (res: ApiResponse) => expectStatus(res, 200);
+  const browser = pool.open;
   const view = (page: Page, screen: Screen, path: string) => viewAt(page, sys!.api.baseUrl, screen, path);
 
   before(async function () {
@@ -102,7 +97,7 @@ describe('console triage end to end: assign, analyse, comment, accept risk (Chro
 
   after(async function () {
     this.timeout(60000);
-    for (const c of contexts) await c.close();
+    await pool.closeAll();
     await git?.close();
     await jira?.close();
     await sys?.stop();

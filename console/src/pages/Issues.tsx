@@ -126,6 +126,10 @@ export function IssuesPage() {
   const items = list.data?.items ?? [];
   const nextCursor = list.data?.next_cursor;
   const allChecked = items.length > 0 && items.every((i) => selected.has(i.id));
+  const pager = (at: 'top' | 'bottom') =>
+    list.data && (
+      <Pager search={search} shown={items.length} total={list.data.total} nextCursor={nextCursor ?? null} at={at} />
+    );
 
   return (
     <section aria-labelledby="issues-title">
@@ -207,13 +211,7 @@ export function IssuesPage() {
       {list.loading && !list.data && <Loading />}
       {list.data && (
         <>
-          <Pager
-            search={search}
-            shown={items.length}
-            total={list.data.total}
-            nextCursor={nextCursor ?? null}
-            at="top"
-          />
+          {pager('top')}
           <div className="scroll-box" role="region" aria-label={t('issues')} tabIndex={0}>
             <table className="grid">
               <thead>
@@ -273,13 +271,7 @@ export function IssuesPage() {
               </tbody>
             </table>
           </div>
-          <Pager
-            search={search}
-            shown={items.length}
-            total={list.data.total}
-            nextCursor={nextCursor ?? null}
-            at="bottom"
-          />
+          {pager('bottom')}
         </>
       )}
     </section>

@@ -3,14 +3,12 @@ import {
   type Api,
   type ApiResponse,
   expectStatus,
-  GitServer,
+  type GitServer,
   type Json,
-  startGitServer,
-  SystemUnderTest,
+  type SystemUnderTest,
   userWithRole,
 } from '@bulwark/testkit';
-import { MANUAL_TOOL_TYPE, scanSetup } from '../../scanning/test/scanning.suite';
-import { ingestReport } from './uploaded-issues';
+import { appRepository, ingestReport, uploadProject, type UploadProject } from './uploaded-issues';
 
 const ZERO = '00000000-0000-4000-8000-000000000000';
 
@@ -20,7 +18,7 @@ const ZERO = '00000000-0000-4000-8000-000000000000';
  */
 export function issueListSuite(t: SystemUnderTest): void {
   let git: GitServer;
-  let P: Awaited<ReturnType<typeof scanSetup>>;
+  let P: UploadProject;
   let ids: string[];
   let alice: Api;
   let bob: Api;
@@ -37,9 +35,8 @@ export function issueListSuite(t: SystemUnderTest): void {
 
   before(async function () {
     this.timeout(120000);
-    git = await startGitServer();
-    git.addRepository('app', { 'app.py': 'print(1)\n' });
-    P = await scanSetup(t, git, 'app', [MANUAL_TOOL_TYPE]);
+    git = await appRepository();
+    P = await uploadProject(t, git);
     const run = Math.floor(Math.random() * 90000) + 10000;
     ids = (
       await ingestReport(

@@ -6,13 +6,11 @@ import {
   expectStatus,
   GitServer,
   type Json,
-  startGitServer,
   SystemUnderTest,
   uniqueSuffix,
   userWithRole,
 } from '@bulwark/testkit';
-import { MANUAL_TOOL_TYPE, scanSetup } from '../../scanning/test/scanning.suite';
-import { ingestReport } from './uploaded-issues';
+import { appRepository, ingestReport, uploadProject, type UploadProject } from './uploaded-issues';
 
 const ZERO = '00000000-0000-4000-8000-000000000000';
 const inDays = (days: number) => new Date(Date.now() + days * 86400000).toISOString();
@@ -23,8 +21,8 @@ const inDays = (days: number) => new Date(Date.now() + days * 86400000).toISOStr
  */
 export function triageSuite(t: SystemUnderTest): void {
   let git: GitServer;
-  let P: Awaited<ReturnType<typeof scanSetup>>;
-  let Q: Awaited<ReturnType<typeof scanSetup>>;
+  let P: UploadProject;
+  let Q: UploadProject;
   /** Issues of P, by CVE; one issue of Q. */
   const issues = new Map<string, string>();
   let issueQ: string;
@@ -48,7 +46,7 @@ export function triageSuite(t: SystemUnderTest): void {
     return detail.problem as string;
   };
 
-  const ingest = (env: Awaited<ReturnType<typeof scanSetup>>, cves: string[]) => ingestReport(t, env, cves);
+  const ingest = (env: UploadProject, cves: string[]) => ingestReport(t, env, cves);
   const member = async (projects: string[]) => {
     const { token } = await userWithRole(t.admin, t.anon, { 'issues.issues': ['r', 'w'] }, projects);
     const api = t.anon.as(token);
@@ -57,10 +55,9 @@ export function triageSuite(t: SystemUnderTest): void {
 
   before(async function () {
     this.timeout(120000);
-    git = await startGitServer();
-    git.addRepository('app', { 'app.py': 'print(1)\n' });
-    P = await scanSetup(t, git, 'app', [MANUAL_TOOL_TYPE]);
-    Q = await scanSetup(t, git, 'app', [MANUAL_TOOL_TYPE]);
+    git = await appRepository();
+    P = await uploadProject(t, git);
+    Q = await uploadProject(t, git);
     const run = Math.floor(Math.random() * 90000) + 10000;
     const cves = Array.from({ length: 12 }, (_, i) => `CVE-2031-${run}${i}`);
     for (const i of await ingest(P, cves)) issues.set(i.cve, i.id);

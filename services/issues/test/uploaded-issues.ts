@@ -1,5 +1,5 @@
-import { expectStatus, type Json, SystemUnderTest } from '@bulwark/testkit';
-import { manualCheck, scanSetup } from '../../scanning/test/scanning.suite';
+import { expectStatus, type GitServer, type Json, startGitServer, SystemUnderTest } from '@bulwark/testkit';
+import { MANUAL_TOOL_TYPE, manualCheck, scanSetup } from '../../scanning/test/scanning.suite';
 
 /** A CycloneDX report with vulnerabilities (as Trivy writes it): one issue per CVE, each naming a library. */
 export function vulnerabilityReport(cves: string[]): string {
@@ -41,3 +41,14 @@ export async function ingestReport(
     await new Promise((r) => setTimeout(r, 200));
   }
 }
+
+/** The Git server of the projects whose checks take uploaded reports: one repository, `app`. */
+export async function appRepository(): Promise<GitServer> {
+  const git = await startGitServer();
+  git.addRepository('app', { 'app.py': 'print(1)\n' });
+  return git;
+}
+
+/** A project with a layer whose checks take uploaded reports (the Manual tool), on the `app` repository. */
+export const uploadProject = (t: SystemUnderTest, git: GitServer) => scanSetup(t, git, 'app', [MANUAL_TOOL_TYPE]);
+export type UploadProject = Awaited<ReturnType<typeof uploadProject>>;
