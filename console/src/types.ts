@@ -31,6 +31,7 @@ import type {
   reportFormats,
   sbomView,
   dependencyView,
+  savedIssueView,
 } from '@bulwark/contracts';
 import type {
   conditionBody,
@@ -67,6 +68,7 @@ export type IssueList = z.infer<typeof issueList>;
 export type IssueCountGroups = z.infer<typeof issueCountGroups>;
 export type IssueStatus = z.infer<typeof statusView>;
 export type IssueHistoryEntry = z.infer<typeof issueHistoryEntry>;
+export type SavedIssueView = z.infer<typeof savedIssueView>;
 export type ChangeResult = z.infer<typeof changeResult>;
 export type Severity = (typeof ISSUE_SEVERITIES)[number];
 export type IssueSort = (typeof ISSUE_SORTS)[number];

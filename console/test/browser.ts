@@ -145,6 +145,21 @@ export async function openBrowser(problems: string[]): Promise<{ context: Browse
   return { context, page };
 }
 
+/** The browsers a suite opens, each a fresh profile reporting to `problems`; its after() calls `closeAll`. */
+export function browserPool(problems: string[]) {
+  const contexts: BrowserContext[] = [];
+  return {
+    open: async (): Promise<Page> => {
+      const opened = await openBrowser(problems);
+      contexts.push(opened.context);
+      return opened.page;
+    },
+    closeAll: async () => {
+      for (const c of contexts) await c.close();
+    },
+  };
+}
+
 /** Skips the suite where Chromium is absent, except in CI, where its absence is a broken set-up rather than a reason to pass quietly. */
 export function requireChromium(ctx: Mocha.Context): void {
   if (fs.existsSync(CHROMIUM)) return;
@@ -159,4 +174,21 @@ export async function signIn(page: Page, baseUrl: string, username: string, pass
   await page.getByLabel('Password').fill(password);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
+}
+
+/** Each screen a workflow is tried on: both languages, a desktop and a phone's width. */
+export const SCREENS = [
+  { lang: 'en', width: 1400, height: 900 },
+  { lang: 'ru', width: 1400, height: 900 },
+  { lang: 'en', width: 390, height: 844 },
+  { lang: 'ru', width: 390, height: 844 },
+] as const;
+export type Screen = (typeof SCREENS)[number];
+
+/** Shows a page in a language at a width: the language is the one the switch in the header stores. */
+export async function viewAt(page: Page, baseUrl: string, screen: Screen, path: string): Promise<void> {
+  await page.setViewportSize({ width: screen.width, height: screen.height });
+  await page.evaluate((lang) => window.localStorage.setItem('bulwark.lang', lang), screen.lang);
+  await page.goto(`${baseUrl}${path}`);
+  await page.waitForFunction((lang) => document.documentElement.lang === lang, screen.lang);
 }

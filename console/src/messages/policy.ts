@@ -123,7 +123,6 @@ export const en = {
   similarIssues: 'Similar issues',
   duplicates: 'Duplicates of this issue',
   duplicateOf: 'This issue is a duplicate of:',
-  markDuplicate: 'Mark {0} as a duplicate',
   unlinkDuplicate: 'Unlink {0}',
 };
 
@@ -251,6 +250,5 @@ export const ru: Record<keyof typeof en, string> = {
   similarIssues: 'Похожие уязвимости',
   duplicates: 'Дубликаты этой уязвимости',
   duplicateOf: 'Эта уязвимость — дубликат:',
-  markDuplicate: 'Отметить {0} как дубликат',
   unlinkDuplicate: 'Отвязать {0}',
 };

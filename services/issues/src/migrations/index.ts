@@ -457,4 +457,18 @@ export const migrations: Migration[] = [
       await db.raw('create index risk_acceptance_issues_issue on risk_acceptance_issues (issue_id)');
     },
   },
+  {
+    name: '0015_issue_saved_views',
+    async up(db) {
+      // A user's named views of the issue list (the list's query parameters); user ids are identity's.
+      await db.schema.createTable('issue_saved_views', (t) => {
+        t.uuid('id').primary();
+        t.uuid('user_id').notNullable();
+        t.text('name').notNullable();
+        t.text('query').notNullable();
+        t.timestamp('created_at', { useTz: true }).notNullable();
+        t.unique(['user_id', 'name']);
+      });
+    },
+  },
 ];
