@@ -765,7 +765,7 @@ export function issuesSuite(t: SystemUnderTest): void {
       );
       expect(validate(none)).to.equal(true);
       expect(none.runs).to.deep.equal([]);
-      expect((await t.admin.get('/api/v1/issues/export?format=csv')).status).to.equal(400);
+      expect((await t.admin.get('/api/v1/issues/export?format=xlsx')).status).to.equal(400);
       expect((await t.admin.get('/api/v1/issues/export?filter_inversion=true')).status).to.equal(400);
     });
   });
