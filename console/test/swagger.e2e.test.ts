@@ -46,8 +46,10 @@ describe('Swagger UI page (Chromium through Playwright)', function () {
     expect(res?.headers()['content-security-policy']).to.contain("frame-ancestors 'none'");
     await page.locator('.opblock').first().waitFor();
     await page.getByRole('button', { name: 'Authorize' }).first().click();
-    await page.locator('.modal-ux input').first().fill(token);
-    await page.locator('.modal-ux button.authorize').click();
+    // The dialog also lists the webhooks' signature scheme: the bearer scheme's own form takes the token.
+    const bearer = page.locator('.modal-ux form', { hasText: 'bearer (http, Bearer)' });
+    await bearer.locator('input').first().fill(token);
+    await bearer.locator('button.authorize').click();
     expect(await authorizedSchemes(page)).to.have.length(1);
     await shot(page, 'swagger-authorized');
     expect(await page.evaluate(() => ({ local: localStorage.length, session: sessionStorage.length }))).to.deep.equal({
