@@ -142,6 +142,8 @@ export {
   type TrackerBody,
 } from './schemas/trackers';
 export * from './routes/trackers';
+export * from './schemas/intel';
+export * from './routes/intel';
 export {
   VEX_STATES,
   VEX_JUSTIFICATIONS,

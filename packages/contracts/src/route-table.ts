@@ -9,6 +9,7 @@ import { reportingRoutes } from './routes/reporting';
 import { notificationsRoutes } from './routes/notifications';
 import { trackerRoutes } from './routes/trackers';
 import { triageRoutes } from './routes/triage';
+import { intelRoutes } from './routes/intel';
 
 /** The one route table: every /api/v1 path, its owner and the permission it needs. */
 export const ROUTES: RouteSpec[] = [
@@ -20,6 +21,7 @@ export const ROUTES: RouteSpec[] = [
   ...issuesRoutes,
   ...trackerRoutes,
   ...triageRoutes,
+  ...intelRoutes,
   ...reportingRoutes,
   ...notificationsRoutes,
 ];

@@ -12,6 +12,7 @@ import { hostileRepositorySuite } from '../../../services/scanning/test/hostile-
 import { issuesSuite } from '../../../services/issues/test/issues.suite';
 import { trackersSuite } from '../../../services/issues/test/trackers.suite';
 import { triageSuite } from '../../../services/issues/test/triage.suite';
+import { intelSuite } from '../../../services/issues/test/intel.suite';
 import { issueSettingsScopeSuite } from '../../../services/issues/test/project-scope.suite';
 import { reportingSuite } from '../../../services/reporting/test/reporting.suite';
 import { notificationsSuite } from '../../../services/notifications/test/notifications.suite';
@@ -41,6 +42,7 @@ describeSystem({
   'hostile repository scanned by every CLI tool': hostileRepositorySuite,
   'issues service': issuesSuite,
   'issue triage (assignment, analysis, risk acceptance)': triageSuite,
+  'exploit intelligence (EPSS and KEV feeds, enrichment)': intelSuite,
   'task trackers (Redmine for real, Jira contract server)': trackersSuite,
   'project scope of issue settings (rules, gates, policies, trackers)': issueSettingsScopeSuite,
   'reporting service': reportingSuite,

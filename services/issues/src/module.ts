@@ -8,6 +8,9 @@ import { GateConditions } from './gate-conditions';
 import { GateEvaluation } from './gate-evaluation';
 import { issuesGrpc } from './grpc/issues-grpc';
 import { issuesHandlers } from './http/handlers';
+import { intelHandlers } from './http/intel-handlers';
+import { ExploitIntel } from './intel/exploit-intel';
+import { FeedDownloader } from './intel/feed-download';
 import { trackerHandlers } from './http/tracker-handlers';
 import { TrackerHttp } from './integrations/http';
 import { CyclonedxExports } from './exports';
@@ -76,11 +79,22 @@ export const issuesModule = defineModule({
     });
     const stale = await FindingsSpool.removeStale();
     if (stale > 0) host.log.info('findings spools of stopped processes removed', { count: stale });
+    const feedDownloader = new FeedDownloader(outbound, config.INTEL_TIMEOUT_SECONDS * 1000);
+    ctx.onStop(() => feedDownloader.close());
+    const intel = new ExploitIntel({
+      data: host,
+      downloader: feedDownloader,
+      errors: host,
+      log: host.log,
+      limits: { maxBytes: config.INTEL_MAX_BYTES, maxDecompressedBytes: config.INTEL_MAX_DECOMPRESSED_BYTES },
+      defaults: { epssUrl: config.INTEL_EPSS_URL, kevUrl: config.INTEL_KEV_URL },
+    });
     const ingestion = new Ingestion({
       db: host.db,
       scanning: scanning.client,
       catalog: catalog.client,
       gates: new GateEvaluation(),
+      intel,
       log: host.log,
       chunkSize: config.ISSUES_INGEST_CHUNK,
     });
@@ -114,6 +128,7 @@ export const issuesModule = defineModule({
         boms,
       }),
       ...trackerHandlers(trackers),
+      ...intelHandlers(intel),
       ...triageHandlers({
         assignments: new IssueAssignments({ data: host, directory }),
         analyses: new IssueAnalyses(host),
@@ -127,6 +142,7 @@ export const issuesModule = defineModule({
     ctx.every('issue count compaction', config.ISSUES_COUNT_COMPACT_MS, () => issues.compactCounts());
     ctx.every('risk acceptance expiry', config.ISSUES_RULE_EXPIRY_POLL_MS, () => acceptances.expireDue());
     ctx.every('tracker status sync', config.TRACKERS_SYNC_MS, () => trackers.sync.syncAll());
+    ctx.every('exploit intelligence feeds', config.INTEL_POLL_MS, () => intel.syncIfDue());
     ctx.every('tracker status push', config.TRACKERS_PUSH_POLL_MS, () => trackers.push.drainPushes());
     return started;
   },

@@ -135,8 +135,14 @@ export const issueView = z
     cvss_v3: z.number().nullable(),
     cvss_v4: z.number().nullable(),
     cvss_unknown: z.number().nullable(),
-    epss: z.number().nullable(),
-    known_exploited: z.boolean(),
+    epss: z.number().nullable().openapi({
+      description: 'EPSS probability: the FIRST feed\u2019s for the issue\u2019s CVEs (the highest) when loaded, else the scanner\u2019s',
+    }),
+    known_exploited: z.boolean().openapi({
+      description: 'In the CISA KEV catalog (loaded feed), or marked so by the scanner',
+    }),
+    epss_percentile: z.number().nullable().openapi({ description: 'EPSS percentile from the FIRST feed' }),
+    kev_due_date: z.string().nullable().openapi({ description: 'The KEV catalog\u2019s due date (YYYY-MM-DD)' }),
     fingerprint: z.string(),
     occurrences: z.number().int(),
     detections: z.number().int(),

@@ -120,6 +120,8 @@ export function issueView(r: IssueRecord, statusNames: Map<number, string>, tick
     cvss_unknown: r.cvssUnknown,
     epss: r.epss,
     known_exploited: r.knownExploited,
+    epss_percentile: r.epssPercentile,
+    kev_due_date: r.kevDueDate,
     fingerprint: r.fingerprint,
     occurrences: r.occurrences,
     detections: r.detections,

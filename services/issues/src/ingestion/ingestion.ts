@@ -25,6 +25,8 @@ export interface IngestionDeps {
   scanning: ScanningClient;
   catalog: CatalogClient;
   gates: GateEvaluation;
+  /** Gives the scan's issues the exploit intelligence feeds' values, in the ingestion's transaction. */
+  intel: { enrichLayer(trx: Trx, layerId: string): Promise<void> };
   log: Logger;
   /** Findings per chunk read from scanning and written at once. */
   chunkSize: number;
@@ -43,6 +45,7 @@ export class Ingestion {
   private readonly scanning: ScanningClient;
   private readonly catalog: CatalogClient;
   private readonly gates: GateEvaluation;
+  private readonly intel: IngestionDeps['intel'];
   private readonly log: Logger;
   private readonly chunkSize: number;
   private readonly rescans: Rescans;
@@ -52,6 +55,7 @@ export class Ingestion {
     this.scanning = deps.scanning;
     this.catalog = deps.catalog;
     this.gates = deps.gates;
+    this.intel = deps.intel;
     this.log = deps.log;
     this.chunkSize = deps.chunkSize;
     this.rescans = new Rescans({ log: deps.log, chunkSize: deps.chunkSize });
@@ -133,6 +137,8 @@ export class Ingestion {
     const ingested = await this.ingest(trx, input);
     if (!ingested) return;
     const { summary, basis, read } = ingested;
+    // Before the verdict, so gates counting exploited issues see the new ones as such.
+    await this.intel.enrichLayer(trx, scan.layer_id);
     const verdict = await this.gates.evaluateAfterScan(trx, scan, input.projectTags);
     await ingestedStore.finish(trx, scan.scan_result_id, summary.findings, summary, verdict, basis);
     await writeEvent(trx, ISSUE_EVENTS.issuesIngested, scan.scan_result_id, {

@@ -37,6 +37,8 @@ export interface IssueRow {
   cvss_max: number | null;
   epss: number | null;
   known_exploited: boolean;
+  epss_percentile: number | null;
+  kev_due_date: string | null;
   fingerprint: string;
   occurrences: number;
   detections: number;
@@ -91,6 +93,9 @@ export interface IssueRecord {
   cvssMax: number | null;
   epss: number | null;
   knownExploited: boolean;
+  epssPercentile: number | null;
+  /** The KEV catalog's due date (YYYY-MM-DD). */
+  kevDueDate: string | null;
   fingerprint: string;
   occurrences: number;
   detections: number;
@@ -161,6 +166,8 @@ export const toIssueRecord = (r: IssueRow): IssueRecord => ({
   cvssMax: r.cvss_max,
   epss: r.epss,
   knownExploited: r.known_exploited,
+  epssPercentile: r.epss_percentile,
+  kevDueDate: r.kev_due_date,
   fingerprint: r.fingerprint,
   occurrences: r.occurrences,
   detections: r.detections,
