@@ -214,7 +214,9 @@ export function intelSuite(t: SystemUnderTest): void {
     expect(problemOf(await bad('epss', `${epssCsv(epssRows(0.2))}CVE-2020-11111,high,0.5\n`), 'body')).to.match(
       /line 307: epss/,
     );
-    expect(problemOf(await bad('epss', 'cve,epss,percentile\nCVE-2020-11111,0.1,0.2\n'), 'body')).to.contain('score_date');
+    expect(problemOf(await bad('epss', 'cve,epss,percentile\nCVE-2020-11111,0.1,0.2\n'), 'body')).to.contain(
+      'score_date',
+    );
     expect(
       problemOf(
         await bad('kev', '{"catalogVersion":"1","vulnerabilities":[{"cveID":"nope","dateAdded":"2026-01-01"}]}'),

@@ -136,7 +136,8 @@ export const issueView = z
     cvss_v4: z.number().nullable(),
     cvss_unknown: z.number().nullable(),
     epss: z.number().nullable().openapi({
-      description: 'EPSS probability: the FIRST feed\u2019s for the issue\u2019s CVEs (the highest) when loaded, else the scanner\u2019s',
+      description:
+        'EPSS probability: the FIRST feed\u2019s for the issue\u2019s CVEs (the highest) when loaded, else the scanner\u2019s',
     }),
     known_exploited: z.boolean().openapi({
       description: 'In the CISA KEV catalog (loaded feed), or marked so by the scanner',

@@ -118,7 +118,8 @@ export async function readEpss(source: AsyncIterable<Buffer>, limits: FeedLimits
     if (!header) {
       if (line.replace(/\s/g, '') !== 'cve,epss,percentile')
         throw new FeedError(`line ${n}: expected the header cve,epss,percentile`);
-      if (scoreDate === null) throw new FeedError('not an EPSS file: no #model_version…,score_date… line before the header');
+      if (scoreDate === null)
+        throw new FeedError('not an EPSS file: no #model_version…,score_date… line before the header');
       header = true;
       continue;
     }

@@ -72,7 +72,14 @@ const DETECTION_COLUMNS = {
 /** What ingestion writes of a new issue; `findings`: how many of the scan's findings detected it. */
 export type NewIssue = Omit<
   IssueRecord,
-  'assignee' | 'detections' | 'duplicateOf' | 'assigneeType' | 'assigneeId' | 'analysis' | 'epssPercentile' | 'kevDueDate'
+  | 'assignee'
+  | 'detections'
+  | 'duplicateOf'
+  | 'assigneeType'
+  | 'assigneeId'
+  | 'analysis'
+  | 'epssPercentile'
+  | 'kevDueDate'
 > & { findings: number };
 
 type NewIssueRow = Omit<
