@@ -9,6 +9,7 @@ import { GateEvaluation } from './gate-evaluation';
 import { issuesGrpc } from './grpc/issues-grpc';
 import { issuesHandlers } from './http/handlers';
 import { intelHandlers } from './http/intel-handlers';
+import { IssueEnrichment } from './intel/enrichment';
 import { ExploitIntel } from './intel/exploit-intel';
 import { FeedDownloader } from './intel/feed-download';
 import { trackerHandlers } from './http/tracker-handlers';
@@ -81,9 +82,11 @@ export const issuesModule = defineModule({
     if (stale > 0) host.log.info('findings spools of stopped processes removed', { count: stale });
     const feedDownloader = new FeedDownloader(outbound, config.INTEL_TIMEOUT_SECONDS * 1000);
     ctx.onStop(() => feedDownloader.close());
+    const enrichment = new IssueEnrichment();
     const intel = new ExploitIntel({
       data: host,
       downloader: feedDownloader,
+      enrichment,
       errors: host,
       log: host.log,
       limits: { maxBytes: config.INTEL_MAX_BYTES, maxDecompressedBytes: config.INTEL_MAX_DECOMPRESSED_BYTES },
@@ -94,7 +97,7 @@ export const issuesModule = defineModule({
       scanning: scanning.client,
       catalog: catalog.client,
       gates: new GateEvaluation(),
-      intel,
+      intel: enrichment,
       log: host.log,
       chunkSize: config.ISSUES_INGEST_CHUNK,
     });

@@ -6,6 +6,7 @@ import type { DedupRule } from '../domain/match-key';
 import type { KnownIssue } from '../domain/chunk-plan';
 import { OPEN_STATUSES, STATUS } from '../domain/statuses';
 import type { GateEvaluation } from '../gate-evaluation';
+import type { IssueEnrichment } from '../intel/enrichment';
 import { historyStore } from '../store/history';
 import { issueStore } from '../store/issues/issue-store';
 import { securityRuleStore } from '../store/security-rules';
@@ -26,7 +27,7 @@ export interface IngestionDeps {
   catalog: CatalogClient;
   gates: GateEvaluation;
   /** Gives the scan's issues the exploit intelligence feeds' values, in the ingestion's transaction. */
-  intel: { enrichLayer(trx: Trx, layerId: string): Promise<void> };
+  intel: IssueEnrichment;
   log: Logger;
   /** Findings per chunk read from scanning and written at once. */
   chunkSize: number;
