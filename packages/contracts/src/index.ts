@@ -57,6 +57,8 @@ export {
   fieldUpdateBody,
   fieldView,
   projectCreateBody,
+  PROJECT_CRITICALITIES,
+  type ProjectCriticality,
   projectUpdateBody,
   projectView,
   layerCreateBody,

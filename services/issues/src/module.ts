@@ -1,5 +1,5 @@
 import { createGrpcClient, defineModule, openSecretBox, readServiceConfig, ServiceHost } from '@bulwark/platform';
-import { onEvents, routesOf, SCAN_EVENTS, TOPICS } from '@bulwark/contracts';
+import { CATALOG_EVENTS, onEvents, routesOf, SCAN_EVENTS, TOPICS } from '@bulwark/contracts';
 import { catalogV1, identityV1, issuesV1, scanningV1 } from '@bulwark/proto';
 import { CallerScopes } from './caller-scope';
 import { readIssuesConfig } from './config';
@@ -101,6 +101,13 @@ export const issuesModule = defineModule({
       log: host.log,
       chunkSize: config.ISSUES_INGEST_CHUNK,
     });
+    await host.consume(
+      'project-criticality',
+      [TOPICS.catalog],
+      onEvents([CATALOG_EVENTS.projectCreated, CATALOG_EVENTS.projectUpdated], (event, trx) =>
+        enrichment.criticalityChanged(trx, event.payload.code, event.payload.criticality),
+      ),
+    );
     host.grpc.add(issuesV1.IssuesServiceService, 'bulwark.issues.v1.IssuesService', issuesGrpc(host.db));
     await host.consume(
       'ingestion',

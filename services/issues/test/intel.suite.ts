@@ -308,4 +308,70 @@ export function intelSuite(t: SystemUnderTest): void {
       ok(await t.admin.put('/api/v1/intel/settings', { enabled: false }));
     });
   });
+
+  describe('the risk score', () => {
+    const scoreOf = (f: Json) => Math.round(100 * f.impact * f.likelihood * f.criticality_weight);
+
+    it('is explained by its factors, weighs the project\u2019s criticality, filters and sorts', async function () {
+      this.timeout(30000);
+      const before = await byCve();
+      for (const issue of before.values()) expect(issue.risk_score, issue.cve).to.equal(scoreOf(issue.risk_factors));
+      expect(before.get(inBoth).risk_factors).to.deep.include({
+        impact: 0.8,
+        impact_from: 'severity',
+        likelihood: 1,
+        likelihood_from: 'kev',
+        criticality: 'medium',
+        criticality_weight: 0.8,
+      });
+      expect(before.get(inBoth).risk_score).to.equal(64);
+      expect(before.get(epssOnly).risk_factors).to.include({ likelihood_from: 'epss' });
+
+      ok(await t.admin.put(`/api/v1/project/${P.code}`, { criticality: 'critical' }));
+      expect(ok(await t.admin.get(`/api/v1/project/${P.code}`)).criticality).to.equal('critical');
+      const deadline = Date.now() + 20000;
+      while ((await byCve()).get(inBoth).risk_score !== 80) {
+        if (Date.now() > deadline) throw new Error('the project\u2019s criticality did not reach its issues');
+        await new Promise((r) => setTimeout(r, 200));
+      }
+      const after = await byCve();
+      expect(after.get(inBoth).risk_factors).to.include({ criticality: 'critical', criticality_weight: 1 });
+
+      const list = (q: string) =>
+        t.admin.get(`/api/v1/issues?limit=1000&filter[project_code]=${P.code}&${q}`).then((r) => ok(r).items as Json[]);
+      const sorted = await list('sort=-risk_score');
+      const scores = sorted.map((i) => i.risk_score as number);
+      expect(scores).to.deep.equal([...scores].sort((a, b) => b - a));
+      expect(scores[0]).to.equal(80);
+      expect((await list('filter[risk_min]=70')).map((i) => i.risk_score)).to.deep.equal(scores.filter((n) => n >= 70));
+      const page = ok(await t.admin.get(`/api/v1/issues?limit=2&filter[project_code]=${P.code}&sort=-risk_score`));
+      const next = ok(
+        await t.admin.get(
+          `/api/v1/issues?limit=2&filter[project_code]=${P.code}&sort=-risk_score&cursor=${page.next_cursor}`,
+        ),
+      );
+      expect([...page.items, ...next.items].map((i: Json) => i.id)).to.deep.equal(sorted.slice(0, 4).map((i) => i.id));
+      problemOf(await t.admin.get('/api/v1/issues?filter[risk_min]=101'), 'filter[risk_min]');
+      problemOf(await t.admin.put(`/api/v1/project/${P.code}`, { criticality: 'extreme' }), 'criticality');
+    });
+
+    it('has gate conditions on known exploited issues, EPSS and risk score, their thresholds checked', async () => {
+      const gate = ok(await t.admin.post('/api/v1/quality-gate', { name: `exploits ${uniqueSuffix()}` })).id;
+      const condition = (type: string, value: string) =>
+        t.admin.post('/api/v1/condition', {
+          quality_gate_id: gate,
+          condition_type: type,
+          condition_value: value,
+          operator: 'equal',
+          value: 0,
+        });
+      ok(await condition('known_exploited', ''));
+      ok(await condition('epss', '0.5'));
+      ok(await condition('risk_score', '70'));
+      expect(problemOf(await condition('epss', '2'), 'condition_value')).to.equal('must be a number from 0 to 1');
+      expect(problemOf(await condition('risk_score', 'high'), 'condition_value')).to.equal(
+        'must be a number from 0 to 100',
+      );
+    });
+  });
 }

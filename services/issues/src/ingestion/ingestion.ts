@@ -92,7 +92,14 @@ export class Ingestion {
     const toolName = scan.tool_name ?? (await this.toolNameOf(scan.tool_id));
     const dedupRules = await dedupRuleStore.all(this.db);
     const keying = keyingOf(dedupRules, toolName, scan);
-    const input: IngestionInput = { scan, toolName, projectTags: project?.tags, findings: undefined, diff: undefined };
+    const input: IngestionInput = {
+      scan,
+      toolName,
+      projectTags: project?.tags,
+      projectCriticality: project?.criticality,
+      findings: undefined,
+      diff: undefined,
+    };
     // What the transaction will read, decided on the state committed now; it checks again, and a
     // scan committed in between fails it (the retry decides anew).
     if (await this.rescans.unchangedPrevious(this.db, scan, keying)) return input;
@@ -139,6 +146,7 @@ export class Ingestion {
     if (!ingested) return;
     const { summary, basis, read } = ingested;
     // Before the verdict, so gates counting exploited issues see the new ones as such.
+    await this.intel.criticalityAtIngestion(trx, scan.project_code, scan.layer_id, input.projectCriticality);
     await this.intel.enrichLayer(trx, scan.layer_id);
     const verdict = await this.gates.evaluateAfterScan(trx, scan, input.projectTags);
     await ingestedStore.finish(trx, scan.scan_result_id, summary.findings, summary, verdict, basis);

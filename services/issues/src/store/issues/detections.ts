@@ -80,6 +80,8 @@ export type NewIssue = Omit<
   | 'analysis'
   | 'epssPercentile'
   | 'kevDueDate'
+  | 'riskScore'
+  | 'projectCriticality'
 > & { findings: number };
 
 type NewIssueRow = Omit<
@@ -92,6 +94,8 @@ type NewIssueRow = Omit<
   | `analysis_${'state' | 'justification' | 'response' | 'detail' | 'by' | 'at'}`
   | 'epss_percentile'
   | 'kev_due_date'
+  | 'risk_score'
+  | 'project_criticality'
 > & { findings: number };
 
 const toNewIssueRow = (i: NewIssue): NewIssueRow => ({

@@ -1,6 +1,6 @@
 import type { Suppression } from '@bulwark/findings';
 import { iso, json } from '@bulwark/platform';
-import type { VexJustification, VexResponse, VexState } from '@bulwark/contracts';
+import type { ProjectCriticality, VexJustification, VexResponse, VexState } from '@bulwark/contracts';
 
 /** An issue as the `issues` view returns it (issue_records joined to issue_detection_state). */
 export interface IssueRow {
@@ -39,6 +39,8 @@ export interface IssueRow {
   known_exploited: boolean;
   epss_percentile: number | null;
   kev_due_date: string | null;
+  risk_score: number;
+  project_criticality: ProjectCriticality;
   fingerprint: string;
   occurrences: number;
   detections: number;
@@ -96,6 +98,9 @@ export interface IssueRecord {
   epssPercentile: number | null;
   /** The KEV catalog's due date (YYYY-MM-DD). */
   kevDueDate: string | null;
+  /** 0-100 (README "Issues", risk score), computed by the database from the fields below and the project's criticality. */
+  riskScore: number;
+  projectCriticality: ProjectCriticality;
   fingerprint: string;
   occurrences: number;
   detections: number;
@@ -168,6 +173,8 @@ export const toIssueRecord = (r: IssueRow): IssueRecord => ({
   knownExploited: r.known_exploited,
   epssPercentile: r.epss_percentile,
   kevDueDate: r.kev_due_date,
+  riskScore: r.risk_score,
+  projectCriticality: r.project_criticality,
   fingerprint: r.fingerprint,
   occurrences: r.occurrences,
   detections: r.detections,
