@@ -50,7 +50,8 @@ export interface ProjectWrite {
   name: string;
   description: string;
   tags: string[];
-  criticality: ProjectCriticality;
+  /** Left out: medium for a new project, unchanged for an update. */
+  criticality?: ProjectCriticality;
 }
 
 async function attachValues(db: Queryable, rows: ProjectRow[]): Promise<ProjectRecord[]> {
