@@ -83,7 +83,7 @@ async function main() {
     scanning: scanning as never,
     catalog: catalog as never,
     gates: new GateEvaluation(),
-      intel: new IssueEnrichment(),
+    intel: new IssueEnrichment(),
     log,
     chunkSize: Number(process.env.ISSUES_INGEST_CHUNK ?? 2000),
   });

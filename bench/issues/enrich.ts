@@ -64,7 +64,9 @@ async function main() {
         return enrichment.enrichOpen(trx);
       });
       const total = Date.now() - t;
-      console.log(`${label}: load ${loadMs} ms, enrich ${total - loadMs} ms, ${changed} issues changed, total ${total} ms`);
+      console.log(
+        `${label}: load ${loadMs} ms, enrich ${total - loadMs} ms, ${changed} issues changed, total ${total} ms`,
+      );
     };
     await timed('first load (EPSS 300,000 + KEV 1,300)', epssFeed(0, 1), true);
     await db.raw('vacuum analyze issue_records');
