@@ -7,6 +7,7 @@ import {
   startGitServer,
   SystemUnderTest,
   uniqueSuffix,
+  uploadAndIngest,
 } from '@bulwark/testkit';
 import { MANUAL_TOOL_TYPE, manualCheck, scanSetup } from '../../scanning/test/scanning.suite';
 import { epssCsv, FeedServer, fillerCves, kevJson, type EpssRow } from './feed-server';
@@ -67,20 +68,8 @@ export function intelSuite(t: SystemUnderTest): void {
     const items = ok(await t.admin.get(`/api/v1/issues?limit=1000&filter[project_code]=${P.code}`)).items as Json[];
     return new Map(items.map((i) => [(i.vulnerability_ids as string[]).find((v) => v.startsWith('CVE-')) ?? i.cve, i]));
   };
-  const ingest = async (findings: Parameters<typeof report>[0], into = check) => {
-    const scan = ok(
-      await t.admin
-        .withHeaders({ 'content-type': 'application/json' })
-        .request('POST', `/api/v1/check/${into}/results`, undefined, report(findings)),
-    );
-    const deadline = Date.now() + 30000;
-    for (;;) {
-      const found = ok(await t.admin.get(`/api/v1/issues?limit=1000&filter[scan]=${scan.scan_result_id}`)).items;
-      if (found.length === findings.length) return;
-      if (Date.now() > deadline) throw new Error(`scan ${scan.scan_result_id} not ingested`);
-      await new Promise((r) => setTimeout(r, 200));
-    }
-  };
+  const ingest = async (findings: Parameters<typeof report>[0], into = check) =>
+    uploadAndIngest(t.admin, into, report(findings), findings.length);
   const settle = async (urls: { epss_url?: string; kev_url?: string }) =>
     ok(await t.admin.put('/api/v1/intel/settings', urls));
   const sync = async () => ok(await t.admin.post('/api/v1/intel/sync'));
