@@ -9,7 +9,6 @@ import {
   startGitServer,
   SystemUnderTest,
   uniqueSuffix,
-  uploadAndIngest,
   userWithRole,
 } from '@bulwark/testkit';
 import { MANUAL_TOOL_TYPE, manualCheck, scanSetup } from '../../scanning/test/scanning.suite';
@@ -64,8 +63,21 @@ export function triageSuite(t: SystemUnderTest): void {
     return detail.problem as string;
   };
 
-  const ingest = async (env: Awaited<ReturnType<typeof scanSetup>>, cves: string[]) =>
-    uploadAndIngest(t.admin, await manualCheck(t.admin, env), vulnerabilityReport(cves), cves.length);
+  const ingest = async (env: Awaited<ReturnType<typeof scanSetup>>, cves: string[]) => {
+    const check = await manualCheck(t.admin, env);
+    const scan = ok(
+      await t.admin
+        .withHeaders({ 'content-type': 'application/json' })
+        .request('POST', `/api/v1/check/${check}/results`, undefined, vulnerabilityReport(cves)),
+    );
+    const deadline = Date.now() + 30000;
+    for (;;) {
+      const found = ok(await t.admin.get(`/api/v1/issues?limit=1000&filter[scan]=${scan.scan_result_id}`)).items;
+      if (found.length === cves.length) return found as Json[];
+      if (Date.now() > deadline) throw new Error(`scan ${scan.scan_result_id} not ingested`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  };
   const member = async (projects: string[]) => {
     const { token } = await userWithRole(t.admin, t.anon, { 'issues.issues': ['r', 'w'] }, projects);
     const api = t.anon.as(token);
