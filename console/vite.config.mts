@@ -1,4 +1,5 @@
 import { defineConfig } from 'vite';
+import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 
 // Built into dist/ with hashed names under assets/ (the gateway caches those as immutable). No
@@ -6,6 +7,11 @@ import react from '@vitejs/plugin-react';
 // 'unsafe-inline' or data: scripts.
 export default defineConfig({
   plugins: [react()],
+  // Value lists the console shares with the API, from the contracts' dependency-free source module
+  // (the package's entry would bring zod and the route table into the bundle).
+  resolve: {
+    alias: { '@bulwark/contracts/vex': fileURLToPath(new URL('../packages/contracts/src/vex.ts', import.meta.url)) },
+  },
   base: '/',
   build: {
     outDir: 'dist',

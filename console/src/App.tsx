@@ -91,6 +91,7 @@ const pages = {
   issueDetail: () => import('./pages/IssueDetail'),
   projects: () => import('./pages/Projects'),
   reports: () => import('./pages/Reports'),
+  components: () => import('./pages/components/ComponentsPage'),
   gates: () => import('./pages/policy/QualityGates'),
   rules: () => import('./pages/policy/SecurityRules'),
   policies: () => import('./pages/policy/Policies'),
@@ -129,6 +130,7 @@ const IssueDetail = lazyPage(pages.issueDetail, 'IssueDetail');
 const ProjectsPage = lazyPage(pages.projects, 'ProjectsPage');
 const ProjectPage = lazyPage(pages.projects, 'ProjectPage');
 const ReportsPage = lazyPage(pages.reports, 'ReportsPage');
+const ComponentsPage = lazyPage(pages.components, 'ComponentsPage');
 const QualityGatesPage = lazyPage(pages.gates, 'QualityGatesPage');
 const SecurityRulesPage = lazyPage(pages.rules, 'SecurityRulesPage');
 const PoliciesPage = lazyPage(pages.policies, 'PoliciesPage');
@@ -159,6 +161,7 @@ function route(path: string): Route {
   const project = /^\/projects\/([^/]+)$/.exec(path);
   if (project) return { chunk: pages.projects, page: <ProjectPage code={decodeURIComponent(project[1])} /> };
   if (path === '/projects') return { chunk: pages.projects, page: <ProjectsPage /> };
+  if (path === '/components') return { chunk: pages.components, page: <ComponentsPage /> };
   if (path === '/reports') return { chunk: pages.reports, page: <ReportsPage /> };
   if (path === '/policy') return { chunk: pages.gates, page: <QualityGatesPage /> };
   if (path === '/policy/rules') return { chunk: pages.rules, page: <SecurityRulesPage /> };
@@ -201,6 +204,7 @@ function Frame({ children, signedIn }: { children: ReactNode; signedIn?: Session
     ['/', t('navDashboard')],
     ['/issues', t('navIssues')],
     ['/projects', t('navProjects')],
+    ['/components', t('navComponents')],
     ['/reports', t('navReports')],
     ['/policy', t('navPolicy')],
     ['/notifications', t('navNotifications')],

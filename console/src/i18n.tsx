@@ -1,12 +1,7 @@
 import { createContext, ReactNode, useContext, useEffect, useState } from 'react';
-import * as core from './messages/core';
-import * as admin from './messages/admin';
-import * as policy from './messages/policy';
-import * as projects from './messages/projects';
-import * as triage from './messages/triage';
+import { MESSAGE_MODULES } from './messages';
 
-/** Each area's messages live in a module of its own under messages/; every module has every language. */
-const MODULES = [core, policy, admin, triage, projects] as const;
+const MODULES = Object.values(MESSAGE_MODULES);
 // Distributes over the modules, so a key of any module is a key.
 type KeysOf<M> = M extends { en: infer E } ? keyof E : never;
 type Key = KeysOf<(typeof MODULES)[number]>;

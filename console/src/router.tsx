@@ -33,11 +33,14 @@ export function Link({
   children,
   className,
   ariaCurrent,
+  label,
 }: {
   to: string;
   children: ReactNode;
   className?: string;
   ariaCurrent?: boolean;
+  /** An accessible name where the visible text alone would not say where the link goes (a count). */
+  label?: string;
 }) {
   const onClick = (e: MouseEvent<HTMLAnchorElement>) => {
     if (e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
@@ -45,7 +48,13 @@ export function Link({
     navigate(to);
   };
   return (
-    <a href={to} onClick={onClick} className={className} aria-current={ariaCurrent ? 'page' : undefined}>
+    <a
+      href={to}
+      onClick={onClick}
+      className={className}
+      aria-current={ariaCurrent ? 'page' : undefined}
+      aria-label={label}
+    >
       {children}
     </a>
   );

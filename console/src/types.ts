@@ -29,6 +29,9 @@ import type {
   sourceView,
   toolView,
   reportFormats,
+  sbomView,
+  dependencyView,
+  savedIssueView,
 } from '@bulwark/contracts';
 import type {
   conditionBody,
@@ -58,9 +61,6 @@ import type {
   TICKET_GROUPINGS,
   ticketResult,
   trackerView,
-  VEX_JUSTIFICATIONS,
-  VEX_RESPONSES,
-  VEX_STATES,
 } from '@bulwark/contracts';
 
 export type Issue = z.infer<typeof issueView>;
@@ -68,6 +68,7 @@ export type IssueList = z.infer<typeof issueList>;
 export type IssueCountGroups = z.infer<typeof issueCountGroups>;
 export type IssueStatus = z.infer<typeof statusView>;
 export type IssueHistoryEntry = z.infer<typeof issueHistoryEntry>;
+export type SavedIssueView = z.infer<typeof savedIssueView>;
 export type ChangeResult = z.infer<typeof changeResult>;
 export type Severity = (typeof ISSUE_SEVERITIES)[number];
 export type IssueSort = (typeof ISSUE_SORTS)[number];
@@ -85,6 +86,8 @@ export type Source = z.infer<typeof sourceView>;
 export type Tool = z.infer<typeof toolView>;
 export type CheckHistory = z.infer<typeof checkHistory>;
 export type ScanResult = z.infer<typeof scanResultView>;
+export type Sbom = z.infer<typeof sbomView>;
+export type Dependency = z.infer<typeof dependencyView>;
 export type ReportFormats = z.infer<typeof reportFormats>;
 export type Report = z.infer<typeof reportView>;
 export type ReportPeriod = (typeof REPORT_PERIODS)[number];
@@ -115,9 +118,7 @@ export type TicketGrouping = (typeof TICKET_GROUPINGS)[number];
 export type IssueAnalysis = z.infer<typeof analysisView>;
 export type RiskAcceptance = z.infer<typeof riskAcceptanceView>;
 export type RiskAcceptanceState = (typeof RISK_ACCEPTANCE_STATES)[number];
-export type VexState = (typeof VEX_STATES)[number];
-export type VexJustification = (typeof VEX_JUSTIFICATIONS)[number];
-export type VexResponse = (typeof VEX_RESPONSES)[number];
+export type { VexJustification, VexResponse, VexState } from '@bulwark/contracts/vex';
 export interface IssueComment {
   id: string;
   author: string;

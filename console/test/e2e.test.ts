@@ -144,7 +144,7 @@ describe('console end to end (Chromium through Playwright)', function () {
     await page.getByRole('button', { name: 'Add', exact: true }).click();
     await page.getByText(`Project: Project ${code} (${code})`).waitFor();
     expect(new URL(page.url()).searchParams.getAll('filter[project_code]')).to.deep.equal([code]);
-    await page.getByRole('status').filter({ hasText: '2 issues' }).waitFor();
+    await page.getByRole('status').filter({ hasText: '1–2 of 2' }).waitFor();
     const rows = page.locator('table.grid tbody tr');
     expect(await rows.count()).to.equal(2);
     await expectAccessible(page, 'issues');
@@ -152,7 +152,7 @@ describe('console end to end (Chromium through Playwright)', function () {
 
     // A saved link opens the same view.
     await page.goto(page.url());
-    await page.getByRole('status').filter({ hasText: '2 issues' }).waitFor();
+    await page.getByRole('status').filter({ hasText: '1–2 of 2' }).waitFor();
 
     const title = (await rows.first().locator('td a').textContent())!;
     await page.getByLabel(`Select ${title}`).check();

@@ -4,8 +4,7 @@ import { expect } from 'chai';
 import { BrowserContext, Page } from 'playwright-core';
 import { ADMIN_PASSWORD, gateOnHighs, type Json } from '@bulwark/testkit';
 import { semgrepReport } from '../../services/issues/test/issues.suite';
-import * as projectMessages from '../src/messages/projects';
-import { expectAccessible, openBrowser, requireChromium, shot } from './browser';
+import { expectAccessible, expectNoEnglish, expectNoOverflow, openBrowser, requireChromium, shot } from './browser';
 import { type ConsoleSystem, startConsoleSystem } from './system';
 
 const ok = (res: { status: number; body: Json }) => {
@@ -34,37 +33,6 @@ const PICKLE = {
   severity: 'WARNING',
   cwe: 'CWE-502',
 } as const;
-
-/** The page is no wider than the window: nothing scrolls sideways (the message names what sticks out). */
-async function expectNoOverflow(page: Page, what: string): Promise<void> {
-  const { extra, culprits } = await page.evaluate(() => {
-    const width = document.documentElement.clientWidth;
-    const out = Array.from(document.querySelectorAll('main *, header *'))
-      .filter((e) => e.getBoundingClientRect().right > width + 0.5)
-      .filter((e) => !Array.from(e.children).some((c) => c.getBoundingClientRect().right > width + 0.5))
-      .slice(0, 5)
-      .map((e) => `${e.tagName.toLowerCase()}.${e.className} (${Math.round(e.getBoundingClientRect().right)} px)`);
-    return { extra: document.documentElement.scrollWidth - width, culprits: out };
-  });
-  expect(extra, `${what} is ${extra} px wider than the window: ${culprits.join(', ')}`).to.be.at.most(0);
-}
-
-/** The Russian page shows none of this module's English texts (those that differ in Russian and have no placeholder). */
-async function expectNoEnglish(page: Page, what: string): Promise<void> {
-  // Text the server wrote in English is marked lang="en" (a scan's failure reason) and left out.
-  const text = await page.evaluate(() => {
-    const copy = document.body.cloneNode(true) as HTMLElement;
-    for (const e of Array.from(copy.querySelectorAll('[lang="en"]'))) e.remove();
-    return copy.innerText;
-  });
-  const english = Object.entries(projectMessages.en)
-    .filter(
-      ([key, value]) => !/\{\d\}/.test(value) && projectMessages.ru[key as keyof typeof projectMessages.en] !== value,
-    )
-    .map(([, value]) => value)
-    .filter((value) => text.includes(value));
-  expect(english, `English on the Russian ${what}`).to.deep.equal([]);
-}
 
 describe('console projects: upload, checks, risk at a glance (Chromium through Playwright)', function () {
   let system: ConsoleSystem | undefined;

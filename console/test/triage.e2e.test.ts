@@ -2,10 +2,12 @@
 // The functions handed to page.evaluate run in the browser: DOM types for those.
 import { randomBytes } from 'node:crypto';
 import { expect } from 'chai';
-import { BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import {
   Api,
+  type ApiResponse,
   ADMIN_PASSWORD,
+  expectStatus,
   GitServer,
   type JiraContractServer,
   type Json,
@@ -14,22 +16,13 @@ import {
   uniqueSuffix,
 } from '@bulwark/testkit';
 import { semgrepReport } from '../../services/issues/test/issues.suite';
-import { expectAccessible, openBrowser, requireChromium, shot, signIn } from './browser';
+import { browserPool, expectAccessible, requireChromium, Screen, SCREENS, shot, signIn, viewAt } from './browser';
 import { startConsoleSystem } from './system';
-
-/** Each screen the triage is tried on: both languages, a desktop and a phone's width. */
-const SCREENS = [
-  { lang: 'en', width: 1400, height: 900 },
-  { lang: 'ru', width: 1400, height: 900 },
-  { lang: 'en', width: 390, height: 844 },
-  { lang: 'ru', width: 390, height: 844 },
-] as const;
 
 describe('console triage end to end: assign, analyse, comment, accept risk (Chromium through Playwright)', function () {
   let sys: (RunningSystem & { alive(): boolean }) | undefined;
   let git: GitServer | undefined;
   let jira: JiraContractServer | undefined;
-  const contexts: BrowserContext[] = [];
   let admin: Api;
   let code: string;
   let issueIds: string[] = [];
@@ -39,23 +32,11 @@ describe('console triage end to end: assign, analyse, comment, accept risk (Chro
   };
   let approverId: string;
   const problems: string[] = [];
+  const pool = browserPool(problems);
 
-  const ok = (res: { status: number; body: Json }) => {
-    expect(res.status, JSON.stringify(res.body)).to.equal(200);
-    return res.body;
-  };
-  const browser = async () => {
-    const opened = await openBrowser(problems);
-    contexts.push(opened.context);
-    return opened.page;
-  };
-  /** Shows a page in a language at a width: the language is the one the switch in the header stores. */
-  const view = async (page: Page, screen: (typeof SCREENS)[number], path: string) => {
-    await page.setViewportSize({ width: screen.width, height: screen.height });
-    await page.evaluate((lang) => window.localStorage.setItem('bulwark.lang', lang), screen.lang);
-    await page.goto(`${sys!.api.baseUrl}${path}`);
-    await page.waitForFunction((lang) => document.documentElement.lang === lang, screen.lang);
-  };
+  const ok = (res: ApiResponse) => expectStatus(res, 200);
+  const browser = pool.open;
+  const view = (page: Page, screen: Screen, path: string) => viewAt(page, sys!.api.baseUrl, screen, path);
 
   before(async function () {
     this.timeout(240000);
@@ -116,7 +97,7 @@ describe('console triage end to end: assign, analyse, comment, accept risk (Chro
 
   after(async function () {
     this.timeout(60000);
-    for (const c of contexts) await c.close();
+    await pool.closeAll();
     await git?.close();
     await jira?.close();
     await sys?.stop();

@@ -538,6 +538,17 @@ export const MATRIX: Record<string, MatrixEntry> = {
     scoped: REFUSED,
   },
 
+  // ---- issues: saved views (the caller's own; organisation scope)
+  listIssueViews: get(() => '/api/v1/issue-views'),
+  createIssueView: send(
+    () => '/api/v1/issue-views',
+    () => ({ name: `matrix ${randomUUID()}`, query: 'filter%5Bseverity%5D=high&sort=-severity' }),
+  ),
+  deleteIssueViews: send(
+    () => '/api/v1/issue-views',
+    () => ({ ids: [ZERO] }),
+  ),
+
   // ---- issues: triage (assignment, analysis, risk acceptance)
   findAssignees: get(() => '/api/v1/issues/assignees?search=matrix'),
   assignIssue: send(

@@ -129,7 +129,6 @@ export const en = {
   similarIssues: 'Similar issues',
   duplicates: 'Duplicates of this issue',
   duplicateOf: 'This issue is a duplicate of:',
-  markDuplicate: 'Mark {0} as a duplicate',
   unlinkDuplicate: 'Unlink {0}',
 };
 
@@ -263,6 +262,5 @@ export const ru: Record<keyof typeof en, string> = {
   similarIssues: 'Похожие уязвимости',
   duplicates: 'Дубликаты этой уязвимости',
   duplicateOf: 'Эта уязвимость — дубликат:',
-  markDuplicate: 'Отметить {0} как дубликат',
   unlinkDuplicate: 'Отвязать {0}',
 };

@@ -6,6 +6,7 @@ import { Link } from '../router';
 import { statusName, useSession } from '../session';
 import type { IssueCountGroups, Page, ScanResult, Severity } from '../types';
 import { LockedLayers, WeeklyTrend } from './DashboardPolicy';
+import { ORIGINALS_ONLY } from './issue-list/view';
 
 export const SEVERITIES = ['critical', 'high', 'medium', 'low', 'info'] as const satisfies readonly Severity[];
 /** The built-in closing statuses (ids documented in the README: Fixed, False positive, Risk accepted, Suppressed); "open" is every other one. */
@@ -15,9 +16,13 @@ export function Dashboard() {
   const { t, lang } = useI18n();
   const { statuses } = useSession();
   const open = statuses.filter((s) => !CLOSED_STATUS_IDS.has(s.id)).map((s) => String(s.id));
-  // One request for both tiles: every issue counted by severity and status together.
+  // One request for both tiles: every issue counted by severity and status together, originals only (the rule of ORIGINALS_ONLY).
   const counts = useLoad(
-    () => api<IssueCountGroups>('GET', '/issues/count/grouped', undefined, { group_by: ['severity', 'status'] }),
+    () =>
+      api<IssueCountGroups>('GET', '/issues/count/grouped', undefined, {
+        group_by: ['severity', 'status'],
+        ...ORIGINALS_ONLY,
+      }),
     [],
   );
   const sum = (keep: (g: IssueCountGroups['groups'][number]) => boolean) =>
@@ -65,6 +70,7 @@ export function Dashboard() {
         </section>
         <WeeklyTrend />
       </div>
+      <p className="hint">{t('duplicatesRule')}</p>
       <LockedLayers />
       <section aria-labelledby="scans-title">
         <h2 id="scans-title">{t('latestScans')}</h2>

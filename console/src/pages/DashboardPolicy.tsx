@@ -5,6 +5,7 @@ import { useLoad } from '../hooks';
 import { formatDate, useI18n } from '../i18n';
 import { Link } from '../router';
 import type { IssueCountGroups, Layer, Page, ScanResult } from '../types';
+import { ORIGINALS_ONLY } from './issue-list/view';
 
 const WEEKS = 8;
 
@@ -16,9 +17,11 @@ export function WeeklyTrend() {
   const { t, lang } = useI18n();
   const trend = useLoad(
     () =>
-      api<IssueCountGroups>('GET', '/issues/count/grouped', undefined, { group_by: 'week', weeks: WEEKS }).then(
-        (r) => r.groups,
-      ),
+      api<IssueCountGroups>('GET', '/issues/count/grouped', undefined, {
+        group_by: 'week',
+        weeks: WEEKS,
+        ...ORIGINALS_ONLY,
+      }).then((r) => r.groups),
     [],
   );
   const day = new Intl.DateTimeFormat(lang === 'ru' ? 'ru-RU' : 'en-GB', { dateStyle: 'short' });

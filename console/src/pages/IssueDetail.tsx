@@ -5,6 +5,8 @@ import { formatDate, useI18n } from '../i18n';
 import { Link } from '../router';
 import { statusName, useSession } from '../session';
 import { StatusChangeForm } from '../status-change';
+import { IssueHistoryTable } from './issue-history';
+import { lastView } from './issue-list/view';
 import { IssueRelations } from './IssueRelations';
 import { IssueTriage } from './triage/IssueTriage';
 import type { Issue, IssueHistoryEntry, Page } from '../types';
@@ -17,13 +19,17 @@ export function IssueDetail({ id }: { id: string }) {
     () => api<Page<IssueHistoryEntry>>('GET', `/issue/${id}/history`, undefined, { limit: 100 }),
     [id],
   );
+  const reload = () => {
+    issue.reload();
+    history.reload();
+  };
   if (issue.error) return <ErrorNote error={issue.error} />;
   if (!issue.data) return <Loading />;
   const i = issue.data;
   const rows: [string, string][] = [
     [t('status'), statusName(statuses, i.status_id, lang)],
     [t('project'), i.project_code],
-    [t('tool'), i.tool_name],
+    [t('tool'), i.scanner],
     [t('category'), i.category],
     [t('location'), i.file_path ? `${i.file_path}${i.start_line ? `:${i.start_line}` : ''}` : '—'],
     [t('library'), i.lib_name ? `${i.lib_name} ${i.lib_version ?? ''}` : '—'],
@@ -39,7 +45,7 @@ export function IssueDetail({ id }: { id: string }) {
   return (
     <article aria-labelledby="issue-title">
       <p>
-        <Link to="/issues">← {t('back')}</Link>
+        <Link to={lastView()}>← {t('back')}</Link>
       </p>
       <h1 id="issue-title" tabIndex={-1}>
         <SeverityBadge severity={i.severity} /> {i.title}
@@ -63,51 +69,22 @@ export function IssueDetail({ id }: { id: string }) {
         idPrefix="detail"
         className="card inline"
         heading={<h2>{t('changeStatus')}</h2>}
-        outcome={(res) => res.results[0]?.message ?? res.results[0]?.status}
-        onDone={() => {
-          issue.reload();
-          history.reload();
+        outcome={(res) => {
+          const r = res.results[0];
+          return r?.status === 'changed'
+            ? t('statusChanged')
+            : r?.status === 'unchanged'
+              ? t('statusUnchanged')
+              : (r?.message ?? r?.status);
         }}
+        onDone={reload}
       />
-      <IssueTriage
-        issue={i}
-        onChange={() => {
-          issue.reload();
-          history.reload();
-        }}
-      />
-      <IssueRelations issue={i} onChange={issue.reload} />
+      <IssueTriage issue={i} onChange={reload} />
+      <IssueRelations issue={i} onChange={reload} />
       <section aria-labelledby="history-title">
         <h2 id="history-title">{t('history')}</h2>
         {history.error && <ErrorNote error={history.error} />}
-        {history.data && (
-          <table className="grid">
-            <thead>
-              <tr>
-                <th scope="col">{t('when')}</th>
-                <th scope="col">{t('actor')}</th>
-                <th scope="col">{t('field')}</th>
-                <th scope="col">{t('from')}</th>
-                <th scope="col">{t('to')}</th>
-                <th scope="col">{t('comment')}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {history.data.items.map((h) => (
-                <tr key={h.id}>
-                  <td>{formatDate(lang, h.at)}</td>
-                  <td>
-                    {h.actor} ({h.actor_kind})
-                  </td>
-                  <td>{h.field}</td>
-                  <td>{h.old_value ?? '—'}</td>
-                  <td>{h.new_value ?? '—'}</td>
-                  <td>{h.comment ?? ''}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        )}
+        {history.data && <IssueHistoryTable entries={history.data.items} />}
       </section>
     </article>
   );

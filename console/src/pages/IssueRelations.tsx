@@ -6,6 +6,7 @@ import { useLoad } from '../hooks';
 import { useI18n } from '../i18n';
 import { Link } from '../router';
 import { statusName, useSession } from '../session';
+import { DuplicateLinkForm } from './duplicate-link';
 import type { ChangeResult, Issue, IssueList } from '../types';
 
 /**
@@ -19,12 +20,20 @@ export function IssueRelations({ issue, onChange }: { issue: Issue; onChange: ()
     () => api<IssueList>('GET', '/issues', undefined, { 'filter[duplicate_of]': issue.id, limit: 100 }),
     [issue.id],
   );
+  const original = useLoad(
+    () => (issue.duplicate_of ? api<Issue>('GET', `/issue/${issue.duplicate_of}`) : Promise.resolve(undefined)),
+    [issue.duplicate_of],
+  );
   const [error, setError] = useState<Error>();
-  const link = async (id: string, unlink: boolean) => {
+  const [pairing, setPairing] = useState<Issue>();
+  const [note, setNote] = useState<string>();
+  /** Makes `duplicateId` a duplicate of `mainId`, or no longer one (`unlink`). */
+  const link = async (mainId: string, duplicateId: string, unlink: boolean) => {
     setError(undefined);
+    setNote(undefined);
     try {
-      const res = await api<ChangeResult>('POST', `/issue/${issue.id}/duplicates`, {
-        ids: [id],
+      const res = await api<ChangeResult>('POST', `/issue/${mainId}/duplicates`, {
+        ids: [duplicateId],
         ...(unlink ? { unlink } : {}),
       });
       const r = res.results[0];
@@ -32,18 +41,22 @@ export function IssueRelations({ issue, onChange }: { issue: Issue; onChange: ()
       similar.reload();
       duplicates.reload();
       onChange();
+      return true;
     } catch (err) {
       setError(err as Error);
+      return false;
     }
   };
   return (
     <>
       {issue.duplicate_of && (
         <p>
-          {t('duplicateOf')} <Link to={`/issues/${issue.duplicate_of}`}>{issue.duplicate_of}</Link>
+          {t('duplicateOf')}{' '}
+          <Link to={`/issues/${issue.duplicate_of}`}>{original.data?.title ?? issue.duplicate_of}</Link>
         </p>
       )}
       {error && <LoadError error={error} />}
+      {note && <p role="status">{note}</p>}
       <section aria-labelledby="duplicates-title">
         <h2 id="duplicates-title">{t('duplicates')}</h2>
         {duplicates.error ? (
@@ -52,9 +65,10 @@ export function IssueRelations({ issue, onChange }: { issue: Issue; onChange: ()
           <Loading />
         ) : (
           <IssueRows
+            label={t('duplicates')}
             items={duplicates.data.items}
             action={(i) => (
-              <button type="button" onClick={() => void link(i.id, true)}>
+              <button type="button" onClick={() => void link(issue.id, i.id, true)}>
                 {t('unlinkDuplicate', i.title)}
               </button>
             )}
@@ -69,13 +83,28 @@ export function IssueRelations({ issue, onChange }: { issue: Issue; onChange: ()
           <Loading />
         ) : (
           <IssueRows
+            label={t('similarIssues')}
             items={similar.data.items}
             action={(i) =>
               i.duplicate_of === issue.id ? null : (
-                <button type="button" onClick={() => void link(i.id, false)}>
-                  {t('markDuplicate', i.title)}
+                <button type="button" aria-expanded={pairing?.id === i.id} onClick={() => setPairing(i)}>
+                  {t('linkDuplicateOf', i.title)}
                 </button>
               )
+            }
+          />
+        )}
+        {pairing && (
+          <DuplicateLinkForm
+            key={pairing.id}
+            issue={issue}
+            other={pairing}
+            onLink={(main, duplicate) =>
+              void link(main.id, duplicate.id, false).then((ok) => {
+                if (!ok) return;
+                setPairing(undefined);
+                setNote(t('duplicateLinked', duplicate.title, main.title));
+              })
             }
           />
         )}
@@ -84,38 +113,40 @@ export function IssueRelations({ issue, onChange }: { issue: Issue; onChange: ()
   );
 }
 
-function IssueRows({ items, action }: { items: Issue[]; action: (i: Issue) => React.ReactNode }) {
+function IssueRows({ label, items, action }: { label: string; items: Issue[]; action: (i: Issue) => React.ReactNode }) {
   const { t, lang } = useI18n();
   const { statuses } = useSession();
   if (items.length === 0) return <p>{t('none')}</p>;
   return (
-    <table className="grid">
-      <thead>
-        <tr>
-          <th scope="col">{t('title')}</th>
-          <th scope="col">{t('severity')}</th>
-          <th scope="col">{t('status')}</th>
-          <th scope="col">{t('location')}</th>
-          <th scope="col" />
-        </tr>
-      </thead>
-      <tbody>
-        {items.map((i) => (
-          <tr key={i.id}>
-            <td>
-              <Link to={`/issues/${i.id}`}>{i.title}</Link>
-            </td>
-            <td>
-              <SeverityBadge severity={i.severity} />
-            </td>
-            <td>{statusName(statuses, i.status_id, lang)}</td>
-            <td className="mono">
-              {i.file_path ? `${i.file_path}${i.start_line ? `:${i.start_line}` : ''}` : (i.lib_name ?? '—')}
-            </td>
-            <td>{action(i)}</td>
+    <div className="scroll-box" role="region" aria-label={label} tabIndex={0}>
+      <table className="grid">
+        <thead>
+          <tr>
+            <th scope="col">{t('title')}</th>
+            <th scope="col">{t('severity')}</th>
+            <th scope="col">{t('status')}</th>
+            <th scope="col">{t('location')}</th>
+            <th scope="col" />
           </tr>
-        ))}
-      </tbody>
-    </table>
+        </thead>
+        <tbody>
+          {items.map((i) => (
+            <tr key={i.id}>
+              <td>
+                <Link to={`/issues/${i.id}`}>{i.title}</Link>
+              </td>
+              <td>
+                <SeverityBadge severity={i.severity} />
+              </td>
+              <td>{statusName(statuses, i.status_id, lang)}</td>
+              <td className="mono">
+                {i.file_path ? `${i.file_path}${i.start_line ? `:${i.start_line}` : ''}` : (i.lib_name ?? '—')}
+              </td>
+              <td>{action(i)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
   );
 }

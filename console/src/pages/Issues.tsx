@@ -12,6 +12,13 @@ import { BulkTicket } from './triage/BulkTicket';
 import { PendingApprovals } from './triage/RiskAcceptancePanel';
 import type { IssueList, IssueSort, Severity } from '../types';
 import { IdFilter, IdNames, useIdNames } from './issue-filter-names';
+import { DuplicatesRule } from './issue-list/DuplicatesRule';
+import { ExportView } from './issue-list/ExportView';
+import { Pager } from './issue-list/Pager';
+import { SavedViews } from './issue-list/SavedViews';
+import './issue-list/issue-list.css';
+import { DEFAULT_SORT, SortHeader } from './issue-list/SortHeader';
+import { apiQuery, rememberView, withParams } from './issue-list/view';
 
 type FilterKey = keyof typeof issueFilterQuery;
 
@@ -39,7 +46,6 @@ const FILTERS: {
   { key: 'filter[epss_min]', label: 'f_epss_min', input: 'number' },
   { key: 'filter[detected_at_start]', label: 'f_detected_at_start', input: 'date' },
   { key: 'filter[detected_at_end]', label: 'f_detected_at_end', input: 'date' },
-  { key: 'filter[exclude_duplicates]', label: 'f_exclude_duplicates', input: 'bool' },
   { key: 'filter_inversion', label: 'f_filter_inversion', input: 'bool' },
   { key: 'filter[comment_message]', label: 'f_comment_message', input: 'text' },
   { key: 'search[file_path]', label: 'f_search_file_path', input: 'text' },
@@ -62,24 +68,12 @@ const SORTS: { value: `${'' | '-'}${IssueSort}`; label: MessageKey }[] = [
   { value: '-last_detected_at', label: 'sortLastSeen' },
   { value: 'status', label: 'sortStatus' },
 ];
-const PAGE_SIZE = 50;
-
-/** The API query of the view in the address bar: the same parameter names, so a saved link is a saved view. */
-function apiQuery(search: URLSearchParams): Query {
-  const q: Record<string, string[] | string> = { limit: String(PAGE_SIZE) };
-  for (const [key, value] of search) {
-    if (FILTER_KEYS.has(key)) q[key] = [...((q[key] as string[] | undefined) ?? []), value];
-    else if (key === 'search[title]' || key === 'sort' || key === 'cursor') q[key] = value;
-  }
-  return q;
-}
-
 /** The first page asked at the start, alongside who is signed in, for the page to take when it shows. */
 let early: { key: string; list: Promise<IssueList> } | undefined;
 
 /** Asks for the view's first page before the page shows (the start calls it while it waits for the session). */
 export function prefetchIssues(search: URLSearchParams): void {
-  const query = apiQuery(search);
+  const query = apiQuery(search, FILTER_KEYS);
   const list = api<IssueList>('GET', '/issues', undefined, query);
   early = { key: JSON.stringify(query), list };
   // Refused (not signed in yet): nothing to hand over; a sign-in asks again.
@@ -96,24 +90,16 @@ function listOf(key: string, query: Query): Promise<IssueList> {
   return list;
 }
 
-/** The view's address after a change; a changed filter or sort starts from the first page, as the cursor belongs to the old ordering. */
-function withParams(search: URLSearchParams, change: (p: URLSearchParams) => void): string {
-  const next = new URLSearchParams(search);
-  next.delete('cursor');
-  change(next);
-  const s = next.toString();
-  return `/issues${s ? `?${s}` : ''}`;
-}
-
 export function IssuesPage() {
   const { t, lang } = useI18n();
   const { statuses } = useSession();
   const { search } = useLocation();
-  const query = apiQuery(search);
+  const query = apiQuery(search, FILTER_KEYS);
   const key = JSON.stringify(query);
   const list = useLoad(() => listOf(key, query), [key]);
   const [selected, setSelected] = useState<Set<string>>(new Set());
   useEffect(() => setSelected(new Set()), [key]);
+  useEffect(() => rememberView(search), [search]);
 
   const chips = [...search].filter(([k]) => FILTER_KEYS.has(k));
   // Id filters show names: of the chips' kinds, and of the kind the add-filter form is picking.
@@ -140,6 +126,10 @@ export function IssuesPage() {
   const items = list.data?.items ?? [];
   const nextCursor = list.data?.next_cursor;
   const allChecked = items.length > 0 && items.every((i) => selected.has(i.id));
+  const pager = (at: 'top' | 'bottom') =>
+    list.data && (
+      <Pager search={search} shown={items.length} total={list.data.total} nextCursor={nextCursor ?? null} at={at} />
+    );
 
   return (
     <section aria-labelledby="issues-title">
@@ -151,7 +141,7 @@ export function IssuesPage() {
         <Field id="sort" label={t('sort')}>
           <select
             id="sort"
-            value={search.get('sort') ?? '-first_detected_at'}
+            value={search.get('sort') ?? DEFAULT_SORT}
             onChange={(e) => navigate(withParams(search, (p) => p.set('sort', e.target.value)))}
           >
             {SORTS.map((s) => (
@@ -199,6 +189,9 @@ export function IssuesPage() {
         </ul>
       )}
       <p className="hint">{t('copyLink')}</p>
+      <DuplicatesRule search={search} />
+      <ExportView search={search} filterKeys={FILTER_KEYS} />
+      <SavedViews search={search} filterKeys={FILTER_KEYS} />
       {selected.size > 0 && (
         <StatusChangeForm
           ids={[...selected]}
@@ -218,7 +211,7 @@ export function IssuesPage() {
       {list.loading && !list.data && <Loading />}
       {list.data && (
         <>
-          <p role="status">{t('total', list.data.total)}</p>
+          {pager('top')}
           <div className="scroll-box" role="region" aria-label={t('issues')} tabIndex={0}>
             <table className="grid">
               <thead>
@@ -231,13 +224,13 @@ export function IssuesPage() {
                       onChange={() => setSelected(allChecked ? new Set() : new Set(items.map((i) => i.id)))}
                     />
                   </th>
-                  <th scope="col">{t('severity')}</th>
+                  <SortHeader search={search} column="severity" label={t('severity')} first="desc" />
                   <th scope="col">{t('title')}</th>
-                  <th scope="col">{t('status')}</th>
+                  <SortHeader search={search} column="status" label={t('status')} first="asc" />
                   <th scope="col">{t('project')}</th>
                   <th scope="col">{t('tool')}</th>
                   <th scope="col">{t('location')}</th>
-                  <th scope="col">{t('detected')}</th>
+                  <SortHeader search={search} column="first_detected_at" label={t('detected')} first="desc" />
                 </tr>
               </thead>
               <tbody>
@@ -264,7 +257,7 @@ export function IssuesPage() {
                     </td>
                     <td>{statusName(statuses, issue.status_id, lang)}</td>
                     <td>{issue.project_code}</td>
-                    <td>{issue.tool_name}</td>
+                    <td>{issue.scanner}</td>
                     <td className="mono">
                       {issue.file_path
                         ? `${issue.file_path}${issue.start_line ? `:${issue.start_line}` : ''}`
@@ -278,18 +271,7 @@ export function IssuesPage() {
               </tbody>
             </table>
           </div>
-          <nav className="pager" aria-label={t('nextPage')}>
-            {search.has('cursor') && (
-              <button type="button" onClick={() => navigate(withParams(search, (p) => p.delete('cursor')))}>
-                {t('firstPage')}
-              </button>
-            )}
-            {nextCursor && (
-              <button type="button" onClick={() => navigate(withParams(search, (p) => p.set('cursor', nextCursor)))}>
-                {t('nextPage')}
-              </button>
-            )}
-          </nav>
+          {pager('bottom')}
         </>
       )}
     </section>

@@ -162,6 +162,8 @@ export {
   type RiskAcceptanceState,
 } from './schemas/triage';
 export * from './routes/triage';
+export { ISSUE_VIEW_PARAMS, ISSUE_VIEWS_PER_USER, issueViewBody, savedIssueView } from './schemas/issue-views';
+export * from './routes/issue-views';
 export {
   SESSION_COOKIE,
   CSRF_COOKIE,

@@ -89,7 +89,7 @@ describe('the OpenAPI document\u2019s bodies', () => {
       'text/csv',
       'application/json',
     ]);
-    expect(mediaTypes('/api/v1/issues/export')).to.deep.equal(['application/sarif+json']);
+    expect(mediaTypes('/api/v1/issues/export')).to.deep.equal(['application/sarif+json', 'text/csv']);
     expect(mediaTypes('/api/v1/layer/{layer_id}/sbom')).to.deep.equal(['application/vnd.cyclonedx+json']);
     expect(mediaTypes('/api/v1/events/csv')).to.deep.equal(['text/csv']);
     expect(mediaTypes('/api/v1/errors-log/csv')).to.deep.equal(['text/csv']);

@@ -10,6 +10,7 @@ import { notificationsRoutes } from './routes/notifications';
 import { trackerRoutes } from './routes/trackers';
 import { triageRoutes } from './routes/triage';
 import { intelRoutes } from './routes/intel';
+import { issueViewRoutes } from './routes/issue-views';
 
 /** The one route table: every /api/v1 path, its owner and the permission it needs. */
 export const ROUTES: RouteSpec[] = [
@@ -22,6 +23,7 @@ export const ROUTES: RouteSpec[] = [
   ...trackerRoutes,
   ...triageRoutes,
   ...intelRoutes,
+  ...issueViewRoutes,
   ...reportingRoutes,
   ...notificationsRoutes,
 ];

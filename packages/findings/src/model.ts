@@ -100,6 +100,8 @@ export interface Component {
   version?: string;
   purl?: string;
   type?: string;
+  /** SPDX ids, licence names or SPDX expressions, as the SBOM states them. */
+  licenses?: string[];
 }
 
 export interface ParseResult {

@@ -64,6 +64,14 @@ describe('sarif-sdk and cyclonedx-examples', function () {
     expect(r.findings).to.have.length(0);
     expect(r.components.length).to.be.greaterThan(10);
     expect(r.components[0].name).to.be.a('string');
+    expect(r.components.find((c) => c.name === 'framework')?.licenses).to.deep.equal(['MIT']);
+  });
+
+  it('keeps each SBOM component’s licences, as SPDX ids, names or expressions, in JSON and XML alike', function () {
+    const json = parseReport(path.join(CORPUS, 'cyclonedx-examples', 'SBOM__laravel-7.12.0__bom.1.4.json'));
+    const xml = parseReport(path.join(CORPUS, 'cyclonedx-examples', 'SBOM__laravel-7.12.0__bom.1.4.xml'));
+    expect(json.components.map((c) => c.licenses)).to.deep.equal(xml.components.map((c) => c.licenses));
+    expect(json.components.filter((c) => c.licenses?.length)).to.have.length.greaterThan(10);
   });
 
   it('scores CVSS vectors of versions 2.0, 3.0, 3.1 and 4.0 and refuses incomplete ones', function () {

@@ -25,6 +25,8 @@ import { SecurityRules } from './security-rules';
 import { Statuses } from './statuses';
 import { trackerUseCases } from './trackers/use-cases';
 import { triageHandlers } from './http/triage-handlers';
+import { savedViewHandlers } from './http/saved-view-handlers';
+import { SavedViews } from './saved-views';
 import { IssueAnalyses } from './triage/analyses';
 import { IssueAssignments } from './triage/assignments';
 import { IdentityDirectory } from './triage/directory';
@@ -146,6 +148,7 @@ export const issuesModule = defineModule({
         issues,
         tickets: trackers.tickets,
       }),
+      ...savedViewHandlers(new SavedViews(host)),
     });
     rules.start();
     ctx.onStop(() => rules.stop());

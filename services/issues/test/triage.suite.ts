@@ -6,31 +6,14 @@ import {
   expectStatus,
   GitServer,
   type Json,
-  startGitServer,
   SystemUnderTest,
   uniqueSuffix,
   userWithRole,
 } from '@bulwark/testkit';
-import { MANUAL_TOOL_TYPE, manualCheck, scanSetup } from '../../scanning/test/scanning.suite';
+import { appRepository, ingestReport, uploadProject, type UploadProject } from './uploaded-issues';
 
 const ZERO = '00000000-0000-4000-8000-000000000000';
 const inDays = (days: number) => new Date(Date.now() + days * 86400000).toISOString();
-
-/** A CycloneDX report with vulnerabilities (as Trivy writes it): one issue per CVE, each naming a library. */
-function vulnerabilityReport(cves: string[]): string {
-  const lib = { type: 'library', 'bom-ref': 'lodash@4.17.20', name: 'lodash', version: '4.17.20' };
-  return JSON.stringify({
-    bomFormat: 'CycloneDX',
-    specVersion: '1.5',
-    version: 1,
-    components: [{ ...lib, purl: 'pkg:npm/lodash@4.17.20' }],
-    vulnerabilities: cves.map((id) => ({
-      id,
-      ratings: [{ severity: 'high', score: 7.5, method: 'CVSSv31' }],
-      affects: [{ ref: lib['bom-ref'] }],
-    })),
-  });
-}
 
 /**
  * Triage of issues through the API (issue #29, points 2 and 3): assignment to users and groups,
@@ -38,8 +21,8 @@ function vulnerabilityReport(cves: string[]): string {
  */
 export function triageSuite(t: SystemUnderTest): void {
   let git: GitServer;
-  let P: Awaited<ReturnType<typeof scanSetup>>;
-  let Q: Awaited<ReturnType<typeof scanSetup>>;
+  let P: UploadProject;
+  let Q: UploadProject;
   /** Issues of P, by CVE; one issue of Q. */
   const issues = new Map<string, string>();
   let issueQ: string;
@@ -63,21 +46,7 @@ export function triageSuite(t: SystemUnderTest): void {
     return detail.problem as string;
   };
 
-  const ingest = async (env: Awaited<ReturnType<typeof scanSetup>>, cves: string[]) => {
-    const check = await manualCheck(t.admin, env);
-    const scan = ok(
-      await t.admin
-        .withHeaders({ 'content-type': 'application/json' })
-        .request('POST', `/api/v1/check/${check}/results`, undefined, vulnerabilityReport(cves)),
-    );
-    const deadline = Date.now() + 30000;
-    for (;;) {
-      const found = ok(await t.admin.get(`/api/v1/issues?limit=1000&filter[scan]=${scan.scan_result_id}`)).items;
-      if (found.length === cves.length) return found as Json[];
-      if (Date.now() > deadline) throw new Error(`scan ${scan.scan_result_id} not ingested`);
-      await new Promise((r) => setTimeout(r, 200));
-    }
-  };
+  const ingest = (env: UploadProject, cves: string[]) => ingestReport(t, env, cves);
   const member = async (projects: string[]) => {
     const { token } = await userWithRole(t.admin, t.anon, { 'issues.issues': ['r', 'w'] }, projects);
     const api = t.anon.as(token);
@@ -86,10 +55,9 @@ export function triageSuite(t: SystemUnderTest): void {
 
   before(async function () {
     this.timeout(120000);
-    git = await startGitServer();
-    git.addRepository('app', { 'app.py': 'print(1)\n' });
-    P = await scanSetup(t, git, 'app', [MANUAL_TOOL_TYPE]);
-    Q = await scanSetup(t, git, 'app', [MANUAL_TOOL_TYPE]);
+    git = await appRepository();
+    P = await uploadProject(t, git);
+    Q = await uploadProject(t, git);
     const run = Math.floor(Math.random() * 90000) + 10000;
     const cves = Array.from({ length: 12 }, (_, i) => `CVE-2031-${run}${i}`);
     for (const i of await ingest(P, cves)) issues.set(i.cve, i.id);

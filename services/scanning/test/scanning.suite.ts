@@ -581,6 +581,8 @@ export function scanningSuite(t: SystemUnderTest): void {
         `/api/v1/dependencies?filter[layer_id]=${env.layerId}&search[name]=laravel/framework`,
       );
       expect(laravel.body.items[0]).to.include({ name: 'laravel/framework', project_code: env.code });
+      // Each component keeps the licences its SBOM states.
+      expect(laravel.body.items[0].licenses).to.deep.equal(['MIT']);
       const filters = await t.admin.get(`/api/v1/dependencies/filter?filter[layer_ids]=${env.layerId}`);
       expect(filters.body.types).to.include('library');
       expect(filters.body.layer_ids).to.deep.equal([env.layerId]);

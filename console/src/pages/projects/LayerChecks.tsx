@@ -68,6 +68,11 @@ export function LayerChecks({
       <h3 id={`layer-${layer.id}`}>
         {layer.name} <span className="muted">· {layerTypeName(t, layer.layer_type_id, layer.layer_type_name)}</span>
       </h3>
+      <p>
+        <Link to={`/components?layer=${layer.id}`} label={t('layerComponentsLinkOf', layer.name)}>
+          {t('layerComponentsLink')}
+        </Link>
+      </p>
       {message && <p role="status">{message}</p>}
       {checks.error && <ErrorNote error={checks.error} />}
       {checks.data &&

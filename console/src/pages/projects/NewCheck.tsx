@@ -4,7 +4,7 @@ import { ErrorNote, Field } from '../../components';
 import { useSave } from '../../editing';
 import { useI18n } from '../../i18n';
 import type { Check, CheckCreate, Layer } from '../../types';
-import type { Catalog } from './catalog';
+import { type Catalog, toolTypeName } from './catalog';
 
 /** A check from the guide's fields: the layer, a tool, a source and its branch; scans start by hand (Run) or by upload. */
 export function NewCheck({
@@ -44,7 +44,7 @@ export function NewCheck({
           <option value="" />
           {tools.map((x) => (
             <option key={x.id} value={x.id}>
-              {x.name} ({x.type_name})
+              {x.name} ({toolTypeName(t, x)})
             </option>
           ))}
         </select>

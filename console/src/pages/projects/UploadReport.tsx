@@ -79,8 +79,9 @@ export function UploadReport({
       <Field id={id('format')} label={t('reportFormat')}>
         <select id={id('format')} value={format} onChange={(e) => setFormat(e.target.value)}>
           <option value="">{t('detectFormat')}</option>
+          {/* The API's own titles of the formats, in English as they came. */}
           {formats.data?.items.map((f) => (
-            <option key={f.id} value={f.id}>
+            <option key={f.id} value={f.id} lang="en">
               {f.title}
             </option>
           ))}

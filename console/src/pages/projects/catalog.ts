@@ -45,3 +45,7 @@ export const runnable = (check: Check, catalog: Catalog | undefined) =>
 /** The built-in layer types (catalog's domain/layer-types.ts) in the reader's language; any other by its own name. */
 const LAYER_TYPES: Record<number, MessageKey> = { 1: 'layerType_1', 2: 'layerType_2', 3: 'layerType_3' };
 export const layerTypeName = (t: I18n['t'], id: number, name: string) => (LAYER_TYPES[id] ? t(LAYER_TYPES[id]) : name);
+
+/** A tool's type: scanners by their product names, which read alike in every language; the Manual type in the reader's. */
+export const toolTypeName = (t: I18n['t'], tool: Tool) =>
+  tool.kind === 'manual' ? t('toolTypeManual') : tool.type_name;

@@ -2,35 +2,8 @@ import { FormEvent, useState } from 'react';
 import { api } from '../../api';
 import { ErrorNote, Field } from '../../components';
 import { formatDate, useI18n } from '../../i18n';
+import { VEX_JUSTIFICATIONS, VEX_RESPONSES, VEX_STATES } from '@bulwark/contracts/vex';
 import type { Issue, IssueAnalysis, VexJustification, VexResponse, VexState } from '../../types';
-
-// The CycloneDX VEX vocabulary, checked against the API's own lists.
-const STATES = [
-  'in_triage',
-  'exploitable',
-  'not_affected',
-  'false_positive',
-  'resolved',
-  'resolved_with_pedigree',
-] as const satisfies readonly VexState[];
-const JUSTIFICATIONS = [
-  'code_not_present',
-  'code_not_reachable',
-  'requires_configuration',
-  'requires_dependency',
-  'requires_environment',
-  'protected_by_compiler',
-  'protected_at_runtime',
-  'protected_at_perimeter',
-  'protected_by_mitigating_control',
-] as const satisfies readonly VexJustification[];
-const RESPONSES = [
-  'can_not_fix',
-  'will_not_fix',
-  'update',
-  'rollback',
-  'workaround_available',
-] as const satisfies readonly VexResponse[];
 
 /** The issue's analysis in the CycloneDX VEX vocabulary, which the VEX export states. */
 export function AnalysisForm({ issue, onChange }: { issue: Issue; onChange: () => void }) {
@@ -65,7 +38,7 @@ export function AnalysisForm({ issue, onChange }: { issue: Issue; onChange: () =
       <p>{saved ? t('analysisBy', saved.updated_by, formatDate(lang, saved.updated_at)) : t('noAnalysis')}</p>
       <Field id="analysis-state" label={t('analysisState')}>
         <select id="analysis-state" value={state} onChange={(e) => setState(e.target.value as VexState)}>
-          {STATES.map((s) => (
+          {VEX_STATES.map((s) => (
             <option key={s} value={s}>
               {t(`vs_${s}`)}
             </option>
@@ -81,7 +54,7 @@ export function AnalysisForm({ issue, onChange }: { issue: Issue; onChange: () =
           onChange={(e) => setJustification(e.target.value as VexJustification | '')}
         >
           <option value="" />
-          {JUSTIFICATIONS.map((j) => (
+          {VEX_JUSTIFICATIONS.map((j) => (
             <option key={j} value={j}>
               {t(`vj_${j}`)}
             </option>
@@ -93,7 +66,7 @@ export function AnalysisForm({ issue, onChange }: { issue: Issue; onChange: () =
       </Field>
       <fieldset className="checkset">
         <legend>{t('responses')}</legend>
-        {RESPONSES.map((r) => (
+        {VEX_RESPONSES.map((r) => (
           <label key={r}>
             <input
               type="checkbox"

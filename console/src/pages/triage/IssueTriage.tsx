@@ -13,7 +13,9 @@ export function IssueTriage({ issue, onChange }: { issue: Issue; onChange: () =>
     <section aria-labelledby="triage-title" className="triage">
       <h2 id="triage-title">{t('triage')}</h2>
       <IssueAssignment issue={issue} onChange={onChange} />
-      <AnalysisForm key={issue.analysis?.updated_at ?? 'none'} issue={issue} onChange={onChange} />
+      {/* Keyed by the issue, not its analysis: a save reloads the issue, and a new key would unmount the
+          form and its note saying the analysis was saved. */}
+      <AnalysisForm key={issue.id} issue={issue} onChange={onChange} />
       <CommentThread issueId={issue.id} />
       <RiskAcceptancePanel issue={issue} onChange={onChange} />
       <IssueTicket issue={issue} onChange={onChange} />

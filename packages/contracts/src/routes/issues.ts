@@ -88,17 +88,20 @@ export const issuesRoutes = [
     service,
     tag: 'Issues',
     access: issuesP('r'),
-    summary: 'The caller\u2019s issues that match the filters, as a file in a standard format (streamed)',
+    summary: 'The caller\u2019s issues that match the filters, as a file in a standard format: SARIF or CSV (streamed)',
     description:
       'format=sarif: SARIF 2.1.0, one run per tool; rules carry CWE tags (external/cwe/cwe-N) and security-severity; results carry locations, ' +
       'partialFingerprints["bulwark/v1"] (Bulwark\u2019s fingerprint) and an accepted external suppression for False positive, Risk accepted and Suppressed. ' +
+      'format=csv: RFC 4180 CSV with a header row, one issue a row, oldest first (id, project_code, severity, title, status, scanner, tool_name, category, rule_id, ' +
+      'vulnerability_ids, cwes, lib_name, lib_version, file_path, start_line, cvss, epss, known_exploited, assignee, duplicate_of, first_detected_at, last_detected_at); ' +
+      'a cell that a spreadsheet would run as a formula starts with an apostrophe. ' +
       'Every filter of GET /issues applies except filter_inversion.',
     request: {
       query: bracketQuery(
         z
           .object(issueFilterQuery)
           .omit({ filter_inversion: true })
-          .extend({ format: z.enum(['sarif']).default('sarif') })
+          .extend({ format: z.enum(['sarif', 'csv']).default('sarif') })
           .strict(),
       ),
     },
@@ -106,6 +109,7 @@ export const issuesRoutes = [
       'application/sarif+json': z
         .record(z.string(), z.unknown())
         .openapi('SarifLog', { description: 'A SARIF 2.1.0 log (https://json.schemastore.org/sarif-2.1.0.json)' }),
+      'text/csv': 'text',
     },
   },
   {

@@ -306,6 +306,9 @@ export const dependencyView = z
     version: z.string().nullable(),
     type: z.string().nullable(),
     purl: z.string().nullable(),
+    licenses: z.array(z.string()).openapi({
+      description: 'The component\u2019s licences as its SBOM states them: SPDX ids, licence names or SPDX expressions',
+    }),
     layer_id: z.string(),
     project_code: z.string(),
     project_name: z.string(),

@@ -1,31 +1,15 @@
 import { z } from '../zod';
 import { isoDateTime } from '../common';
+import { VEX_JUSTIFICATIONS, VEX_RESPONSES, VEX_STATES } from '../vex';
 
-// The CycloneDX 1.6 VEX vocabulary (bom-1.6.schema.json, vulnerability.analysis): the one definition
-// the analysis of an issue, its API and the VEX export share.
-export const VEX_STATES = [
-  'resolved',
-  'resolved_with_pedigree',
-  'exploitable',
-  'in_triage',
-  'false_positive',
-  'not_affected',
-] as const;
-export const VEX_JUSTIFICATIONS = [
-  'code_not_present',
-  'code_not_reachable',
-  'requires_configuration',
-  'requires_dependency',
-  'requires_environment',
-  'protected_by_compiler',
-  'protected_at_runtime',
-  'protected_at_perimeter',
-  'protected_by_mitigating_control',
-] as const;
-export const VEX_RESPONSES = ['can_not_fix', 'will_not_fix', 'update', 'rollback', 'workaround_available'] as const;
-export type VexState = (typeof VEX_STATES)[number];
-export type VexJustification = (typeof VEX_JUSTIFICATIONS)[number];
-export type VexResponse = (typeof VEX_RESPONSES)[number];
+export {
+  VEX_JUSTIFICATIONS,
+  VEX_RESPONSES,
+  VEX_STATES,
+  type VexJustification,
+  type VexResponse,
+  type VexState,
+} from '../vex';
 
 export const ASSIGNEE_TYPES = ['user', 'group'] as const;
 export const RISK_ACCEPTANCE_STATES = ['pending', 'accepted', 'rejected', 'expired'] as const;

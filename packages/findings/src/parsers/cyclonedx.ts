@@ -32,6 +32,18 @@ function fromPurl(ref: string): Component {
     : { name: ref };
 }
 
+/** A component's licences: each entry is a licence (its SPDX id, else its name) or an SPDX expression. */
+function licensesOf(list: unknown): string[] | undefined {
+  const out: string[] = [];
+  for (const l of each(list)) {
+    const o = obj(l);
+    const license = obj(o.license);
+    const named = str(o.expression) ?? str(license.id) ?? str(license.name);
+    if (named) out.push(named);
+  }
+  return out.length ? out : undefined;
+}
+
 function collectComponents(list: unknown, out: Map<string, Component>, ctx: ParseContext): void {
   for (const c of each(list)) {
     const o = obj(c);
@@ -43,6 +55,7 @@ function collectComponents(list: unknown, out: Map<string, Component>, ctx: Pars
         version: str(o.version),
         purl: str(o.purl),
         type: str(o.type),
+        licenses: licensesOf(o.licenses),
       };
       ctx.components.push(comp);
       const ref = str(o['bom-ref']) ?? str(o.purl);
@@ -150,6 +163,12 @@ function xmlComponent(el: XmlElement): Obj {
     group: childText(el, 'group'),
     version: childText(el, 'version'),
     purl: childText(el, 'purl'),
+    licenses: [
+      ...path(el, 'licenses', 'license').map((l) => ({
+        license: { id: childText(l, 'id'), name: childText(l, 'name') },
+      })),
+      ...path(el, 'licenses', 'expression').map((e) => ({ expression: e.text })),
+    ],
     components: path(el, 'components', 'component').map(xmlComponent),
   };
 }

@@ -1,5 +1,6 @@
 import { Db, HandlersOf, HttpResponse, listPage, requirePrincipal } from '@bulwark/platform';
 import { issuesRoutes } from '@bulwark/contracts';
+import { csvExport } from '../csv-export';
 import { CyclonedxExports, sarifExport } from '../exports';
 import type { DedupRules } from '../dedup-rules';
 import type { GateConditions } from '../gate-conditions';
@@ -102,15 +103,19 @@ export function issuesHandlers({
       });
       return { items: await views(page.items), total, page: q.page, limit: q.limit, next_cursor: page.nextCursor };
     },
-    exportIssues: async (input) =>
-      new HttpResponse(
-        200,
-        sarifExport(db, issueFilter(requirePrincipal(input), input.query), await issues.statusNames()),
-        {
-          'content-type': 'application/sarif+json',
-          'content-disposition': 'attachment; filename="issues.sarif"',
-        },
-      ),
+    exportIssues: async (input) => {
+      const filter = issueFilter(requirePrincipal(input), input.query);
+      const names = await issues.statusNames();
+      return input.query.format === 'csv'
+        ? new HttpResponse(200, csvExport(db, filter, names), {
+            'content-type': 'text/csv; charset=utf-8',
+            'content-disposition': 'attachment; filename="issues.csv"',
+          })
+        : new HttpResponse(200, sarifExport(db, filter, names), {
+            'content-type': 'application/sarif+json',
+            'content-disposition': 'attachment; filename="issues.sarif"',
+          });
+    },
     exportLayerCyclonedx: async (input) =>
       new HttpResponse(
         200,

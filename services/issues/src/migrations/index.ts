@@ -518,6 +518,20 @@ export const migrations: Migration[] = [
     },
   },
   {
+    name: '0015_issue_saved_views',
+    async up(db) {
+      // A user's named views of the issue list (the list's query parameters); user ids are identity's.
+      await db.schema.createTable('issue_saved_views', (t) => {
+        t.uuid('id').primary();
+        t.uuid('user_id').notNullable();
+        t.text('name').notNullable();
+        t.text('query').notNullable();
+        t.timestamp('created_at', { useTz: true }).notNullable();
+        t.unique(['user_id', 'name']);
+      });
+    },
+  },
+  {
     name: '0016_risk_score',
     async up(db) {
       // The project's criticality as the catalog last gave it (at an ingestion), to tell a change.

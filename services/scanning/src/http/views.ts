@@ -61,6 +61,7 @@ export const dependencyView = (d: DependencyRecord) => ({
   version: d.version,
   type: d.type,
   purl: d.purl,
+  licenses: d.licenses,
   layer_id: d.layerId,
   project_code: d.projectCode,
   project_name: d.projectName,

@@ -195,4 +195,13 @@ export const migrations: Migration[] = [
       await db.raw('create index scan_finding_refs_holder on scan_finding_refs (holder_id)');
     },
   },
+  {
+    name: '0010_dependency_licenses',
+    async up(db) {
+      // Each component's licences as its SBOM states them (SPDX ids, names or expressions); none for the ones stored before.
+      await db.schema.alterTable('dependencies', (t) =>
+        t.specificType('licenses', 'text[]').notNullable().defaultTo('{}'),
+      );
+    },
+  },
 ];

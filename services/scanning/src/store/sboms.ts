@@ -45,10 +45,23 @@ export interface DependencyRecord {
   version: string | null;
   type: string | null;
   purl: string | null;
+  licenses: string[];
   layerId: string;
   projectCode: string;
   projectName: string;
   sbomId: string;
+}
+
+interface DependencyRow {
+  name: string;
+  version: string | null;
+  type: string | null;
+  purl: string | null;
+  licenses: string[];
+  layer_id: string;
+  project_code: string;
+  project_name: string;
+  sbom_id: string;
 }
 
 const BATCH = 500;
@@ -80,6 +93,7 @@ export const sbomStore = {
           version: c.version ?? null,
           type: c.type ?? null,
           purl: c.purl ?? null,
+          licenses: c.licenses ?? [],
         })),
       );
     }
@@ -167,11 +181,12 @@ export const sbomStore = {
       .limit(q.limit)
       .offset((q.page - 1) * q.limit);
     return {
-      items: rows.map((r: Record<string, string>) => ({
+      items: rows.map((r: DependencyRow) => ({
         name: r.name,
         version: r.version,
         type: r.type,
         purl: r.purl,
+        licenses: r.licenses,
         layerId: r.layer_id,
         projectCode: r.project_code,
         projectName: r.project_name,

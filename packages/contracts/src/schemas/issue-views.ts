@@ -1,0 +1,31 @@
+import { z } from '../zod';
+import { isoDateTime } from '../common';
+import { issueFilterQuery } from './issues';
+
+/** The parameters a saved view keeps: the filters and searches of GET /issues, its sort and page size, and whether duplicates count. */
+export const ISSUE_VIEW_PARAMS: readonly string[] = [...Object.keys(issueFilterQuery), 'sort', 'limit', 'duplicates'];
+export const ISSUE_VIEW_QUERY_MAX = 4000;
+export const ISSUE_VIEWS_PER_USER = 100;
+
+const viewQuery = z
+  .string()
+  .max(ISSUE_VIEW_QUERY_MAX)
+  .superRefine((q, ctx) => {
+    const unknown = [...new Set([...new URLSearchParams(q).keys()].filter((k) => !ISSUE_VIEW_PARAMS.includes(k)))];
+    if (unknown.length)
+      ctx.addIssue({ code: 'custom', message: `unknown parameters: ${unknown.slice(0, 10).join(', ')}` });
+  })
+  .openapi({
+    description:
+      'The view as URL query parameters without the "?" (as the console\u2019s address has them): filter[...], search[...], filter_inversion, sort, limit, duplicates',
+    example: 'filter%5Bseverity%5D=critical&sort=-severity',
+  });
+
+export const issueViewBody = z
+  .object({ name: z.string().trim().min(1).max(100), query: viewQuery })
+  .strict()
+  .openapi('IssueViewBody');
+
+export const savedIssueView = z
+  .object({ id: z.string(), name: z.string(), query: z.string(), created_at: isoDateTime })
+  .openapi('SavedIssueView');
