@@ -4,12 +4,12 @@ import {
   expectStatus,
   GitServer,
   type Json,
-  startGitServer,
   SystemUnderTest,
   uniqueSuffix,
   uploadAndIngest,
 } from '@bulwark/testkit';
-import { MANUAL_TOOL_TYPE, manualCheck, scanSetup } from '../../scanning/test/scanning.suite';
+import { manualCheck } from '../../scanning/test/scanning.suite';
+import { appRepository, uploadProject, type UploadProject } from './uploaded-issues';
 import { epssCsv, FeedServer, fillerCves, kevJson, type EpssRow } from './feed-server';
 
 /** A generic findings report: one finding per entry, with the scanner's own EPSS and KEV where given. */
@@ -37,7 +37,7 @@ function report(findings: { id: string; aliases?: string[]; epss?: number; kev?:
 export function intelSuite(t: SystemUnderTest): void {
   const feeds = new FeedServer();
   let git: GitServer;
-  let P: Awaited<ReturnType<typeof scanSetup>>;
+  let P: UploadProject;
   let check: string;
   const run = Math.floor(Math.random() * 90000) + 10000;
   const cve = (n: number) => `CVE-2033-${run}${n}`;
@@ -77,9 +77,8 @@ export function intelSuite(t: SystemUnderTest): void {
   before(async function () {
     this.timeout(120000);
     await feeds.start();
-    git = await startGitServer();
-    git.addRepository('app', { 'app.py': 'print(1)\n' });
-    P = await scanSetup(t, git, 'app', [MANUAL_TOOL_TYPE]);
+    git = await appRepository();
+    P = await uploadProject(t, git);
     check = await manualCheck(t.admin, P);
     await ingest([
       { id: inBoth },
