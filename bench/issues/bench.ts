@@ -12,6 +12,7 @@ import { Ingestion } from '../../services/issues/src/ingestion/ingestion';
 import type { ScanCompleted } from '../../services/issues/src/ingestion/input';
 import { migrations } from '../../services/issues/src/migrations';
 import { GateEvaluation } from '../../services/issues/src/gate-evaluation';
+import { IssueEnrichment } from '../../services/issues/src/intel/enrichment';
 import { issueStore, SortKey } from '../../services/issues/src/store/issues/issue-store';
 import { backendCpu } from '../postgres-backend';
 import { dropDatabase, fillIssues, p95, QUERIES, settle } from './dataset';
@@ -82,6 +83,7 @@ async function main() {
     scanning: scanning as never,
     catalog: catalog as never,
     gates: new GateEvaluation(),
+    intel: new IssueEnrichment(),
     log,
     chunkSize: Number(process.env.ISSUES_INGEST_CHUNK ?? 2000),
   });

@@ -634,6 +634,24 @@ export const MATRIX: Record<string, MatrixEntry> = {
   eventTemplate: get(() => '/api/v1/event-template'),
   listEvents: get(() => '/api/v1/events?limit=1000', HIDDEN),
   eventsCsv: get(() => '/api/v1/events/csv', HIDDEN),
+  getIntelSettings: get(() => '/api/v1/intel/settings'),
+  // An invalid body: the matrix must not change the feed settings.
+  updateIntelSettings: send(
+    () => '/api/v1/intel/settings',
+    () => ({ interval_hours: 0 }),
+    undefined,
+    400,
+  ),
+  // The test systems' feed addresses are a closed local port: each feed answers its error, nothing loads.
+  syncIntel: send(
+    () => '/api/v1/intel/sync',
+    () => ({}),
+  ),
+  importIntel: {
+    probe: () => ({ path: '/api/v1/intel/import?feed=kev', raw: { contentType: 'application/json', text: '{}' } }),
+    unscoped: 400,
+  },
+  intelStatus: get(() => '/api/v1/intel/status'),
   listErrors: get(() => '/api/v1/errors-log'),
   errorsCsv: get(() => '/api/v1/errors-log/csv'),
   errorFilters: get(() => '/api/v1/errors-log/filters'),

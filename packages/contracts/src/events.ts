@@ -161,7 +161,14 @@ const licenseRef = {
 /** An update names the fields the request changed. */
 const fields = z.array(z.string());
 
-const project = { code: z.string(), name: z.string(), tags: z.array(z.string()), archived: z.boolean() };
+const project = {
+  code: z.string(),
+  name: z.string(),
+  tags: z.array(z.string()),
+  archived: z.boolean(),
+  // Absent from events written before projects had one (read as medium).
+  criticality: z.enum(['low', 'medium', 'high', 'critical']).optional(),
+};
 const layer = {
   id: z.string(),
   project_code: z.string(),

@@ -57,6 +57,8 @@ export {
   fieldUpdateBody,
   fieldView,
   projectCreateBody,
+  PROJECT_CRITICALITIES,
+  type ProjectCriticality,
   projectUpdateBody,
   projectView,
   layerCreateBody,
@@ -142,6 +144,8 @@ export {
   type TrackerBody,
 } from './schemas/trackers';
 export * from './routes/trackers';
+export * from './schemas/intel';
+export * from './routes/intel';
 export {
   VEX_STATES,
   VEX_JUSTIFICATIONS,

@@ -40,6 +40,10 @@ export const PERMISSION_KEYS: PermissionKey[] = [
   { key: 'notifications.notifiers', description: 'Webhook notifiers; x tests them' },
   { key: 'notifications.events', description: 'Security events and event templates' },
   { key: 'integrations.trackers', description: 'Task tracker integrations' },
+  {
+    key: 'settings.intel',
+    description: 'Exploit intelligence feeds (EPSS, KEV): settings, status; x fetches or imports them',
+  },
 ];
 
 export const ALL_LETTERS: PermissionLetter[] = ['r', 'w', 'x', 'd'];

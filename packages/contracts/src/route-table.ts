@@ -9,6 +9,7 @@ import { reportingRoutes } from './routes/reporting';
 import { notificationsRoutes } from './routes/notifications';
 import { trackerRoutes } from './routes/trackers';
 import { triageRoutes } from './routes/triage';
+import { intelRoutes } from './routes/intel';
 import { issueViewRoutes } from './routes/issue-views';
 
 /** The one route table: every /api/v1 path, its owner and the permission it needs. */
@@ -21,6 +22,7 @@ export const ROUTES: RouteSpec[] = [
   ...issuesRoutes,
   ...trackerRoutes,
   ...triageRoutes,
+  ...intelRoutes,
   ...issueViewRoutes,
   ...reportingRoutes,
   ...notificationsRoutes,

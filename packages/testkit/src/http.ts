@@ -24,10 +24,15 @@ export class Api {
     return new Api(this.baseUrl, this.token, { ...this.extraHeaders, ...headers });
   }
 
-  async request<T = Json>(method: string, path: string, body?: unknown, rawBody?: string): Promise<ApiResponse<T>> {
+  async request<T = Json>(
+    method: string,
+    path: string,
+    body?: unknown,
+    rawBody?: string | Uint8Array,
+  ): Promise<ApiResponse<T>> {
     const headers: Record<string, string> = { ...this.extraHeaders };
     if (this.token) headers.authorization = `Bearer ${this.token}`;
-    let payload: string | undefined = rawBody;
+    let payload: string | Uint8Array | undefined = rawBody;
     if (body !== undefined) payload = JSON.stringify(body);
     if (payload !== undefined) headers['content-type'] ??= 'application/json';
     const res = await fetch(this.baseUrl + path, { method, headers, body: payload });

@@ -11,3 +11,4 @@ export * from './users';
 export * from './metrics';
 export * from './query-snapshots';
 export * from './gates';
+export * from './uploads';

@@ -45,6 +45,14 @@ function testSettings(): Record<string, string> {
     TRACKERS_SYNC_MS: '2000',
     LICENSE_PUBLIC_KEY: TEST_LICENSE_PUBLIC_KEY,
     LICENSE_CHECK_INTERVAL_MS: '1000',
+    // Nothing reaches the internet: the feeds' default addresses are a closed local port until a test
+    // saves its own feed server's; small limits and a short deadline so the refusals are quick to provoke.
+    INTEL_EPSS_URL: 'http://127.0.0.1:9/epss_scores-current.csv.gz',
+    INTEL_KEV_URL: 'http://127.0.0.1:9/known_exploited_vulnerabilities.json',
+    INTEL_POLL_MS: '500',
+    INTEL_TIMEOUT_SECONDS: '2',
+    INTEL_MAX_BYTES: '1048576',
+    INTEL_MAX_DECOMPRESSED_BYTES: '4194304',
     ...(process.env.SCANNER_PATH ? { SCANNER_PATH: process.env.SCANNER_PATH } : {}),
   };
 }

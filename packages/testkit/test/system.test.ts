@@ -12,6 +12,7 @@ import { hostileRepositorySuite } from '../../../services/scanning/test/hostile-
 import { issuesSuite } from '../../../services/issues/test/issues.suite';
 import { trackersSuite } from '../../../services/issues/test/trackers.suite';
 import { triageSuite } from '../../../services/issues/test/triage.suite';
+import { intelSuite } from '../../../services/issues/test/intel.suite';
 import { issueListSuite } from '../../../services/issues/test/issue-list.suite';
 import { issueSettingsScopeSuite } from '../../../services/issues/test/project-scope.suite';
 import { reportingSuite } from '../../../services/reporting/test/reporting.suite';
@@ -42,6 +43,7 @@ describeSystem({
   'hostile repository scanned by every CLI tool': hostileRepositorySuite,
   'issues service': issuesSuite,
   'issue triage (assignment, analysis, risk acceptance)': triageSuite,
+  'exploit intelligence (EPSS and KEV feeds, enrichment)': intelSuite,
   'issue list views, export and duplicates in counts': issueListSuite,
   'task trackers (Redmine for real, Jira contract server)': trackersSuite,
   'project scope of issue settings (rules, gates, policies, trackers)': issueSettingsScopeSuite,

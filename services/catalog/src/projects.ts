@@ -14,7 +14,7 @@ import {
   Trx,
   present,
 } from '@bulwark/platform';
-import { CATALOG_EVENTS } from '@bulwark/contracts';
+import { CATALOG_EVENTS, type ProjectCriticality } from '@bulwark/contracts';
 import { BulkStatus, catalogEvent } from './catalog-writes';
 import type { CustomFields } from './custom-fields';
 import { ProjectQuery, ProjectRecord, projectStore } from './store/projects';
@@ -24,6 +24,7 @@ const projectEvent = (p: ProjectRecord) => ({
   name: p.name,
   tags: p.tags,
   archived: p.archivedAt !== null,
+  criticality: p.criticality,
 });
 
 /**
@@ -71,6 +72,7 @@ export class Projects {
       name: string;
       description?: string;
       tags?: string[];
+      criticality?: ProjectCriticality;
       field_values?: { field_id: number; value: string }[];
     },
   ) {
@@ -91,6 +93,7 @@ export class Projects {
         name: w.name,
         description: w.description ?? '',
         tags: [...new Set(w.tags ?? [])],
+        criticality: w.criticality ?? 'medium',
       });
       await projectStore.setFieldValues(trx, w.code, values);
       const project = present(await projectStore.get(trx, w.code), `project ${w.code}`);
@@ -124,6 +127,7 @@ export class Projects {
       name?: string;
       description?: string;
       tags?: string[];
+      criticality?: ProjectCriticality;
       field_values?: { field_id: number; value: string }[];
     },
   ) {
@@ -135,6 +139,7 @@ export class Projects {
         name: w.name ?? project.name,
         description: w.description ?? project.description,
         tags: w.tags ? [...new Set(w.tags)] : project.tags,
+        criticality: w.criticality ?? project.criticality,
       });
       if (w.field_values) await projectStore.setFieldValues(trx, code, w.field_values);
       const updated = present(await projectStore.get(trx, code), `project ${code}`);

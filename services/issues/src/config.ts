@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { env, loadConfig } from '@bulwark/platform';
+import { DEFAULT_EPSS_URL, DEFAULT_KEV_URL } from '@bulwark/contracts';
 
 export const issuesConfigSchema = z.object({
   ISSUES_DATABASE_URL: env.url(),
@@ -19,6 +20,16 @@ export const issuesConfigSchema = z.object({
   TRACKERS_TIMEOUT_SECONDS: env.int(15, 1),
   /** Attempts of a status push before it is given up (and recorded as an integration failure). */
   TRACKERS_PUSH_MAX_ATTEMPTS: env.int(8, 1),
+  /** Where the EPSS and KEV feeds are fetched from until the settings are saved through the API. */
+  INTEL_EPSS_URL: z.url({ protocol: /^https?$/ }).default(DEFAULT_EPSS_URL),
+  INTEL_KEV_URL: z.url({ protocol: /^https?$/ }).default(DEFAULT_KEV_URL),
+  /** How often a replica looks whether the scheduled feed fetch is due (one replica claims it). */
+  INTEL_POLL_MS: env.int(60000, 100),
+  /** Time limit of one feed download, body included. */
+  INTEL_TIMEOUT_SECONDS: env.int(120, 1),
+  /** Largest feed read (compressed), and largest after gunzip. */
+  INTEL_MAX_BYTES: env.int(33554432, 1024),
+  INTEL_MAX_DECOMPRESSED_BYTES: env.int(268435456, 1024),
 });
 
 export type IssuesConfig = z.infer<typeof issuesConfigSchema>;

@@ -1,6 +1,6 @@
 import type { Trx } from '@bulwark/platform';
 import { ISSUE_EVENTS, writeEvent } from '@bulwark/contracts';
-import { LinkedGate, layerVerdict } from './domain/gates';
+import { EXPLOIT_CONDITIONS, LinkedGate, layerVerdict } from './domain/gates';
 import type { ScanCompleted } from './ingestion/input';
 import { issueStore } from './store/issues/issue-store';
 import { gateStore } from './store/gates';
@@ -31,7 +31,8 @@ export class GateEvaluation {
     const gates = await this.gatesFor(trx, scan.layer_id, projectTags);
     if (gates.length === 0) return null;
     const withCwes = gates.some((g) => g.conditions.some((c) => c.conditionType === 'cwe'));
-    const counts = await issueStore.layerCounts(trx, scan.layer_id, scan.scan_result_id, withCwes);
+    const withExploits = gates.some((g) => g.conditions.some((c) => EXPLOIT_CONDITIONS.includes(c.conditionType)));
+    const counts = await issueStore.layerCounts(trx, scan.layer_id, scan.scan_result_id, withCwes, withExploits);
     const verdict = {
       ...layerVerdict(gates, counts),
       scan_result_id: scan.scan_result_id,

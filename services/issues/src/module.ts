@@ -1,5 +1,5 @@
 import { createGrpcClient, defineModule, openSecretBox, readServiceConfig, ServiceHost } from '@bulwark/platform';
-import { onEvents, routesOf, SCAN_EVENTS, TOPICS } from '@bulwark/contracts';
+import { CATALOG_EVENTS, onEvents, routesOf, SCAN_EVENTS, TOPICS } from '@bulwark/contracts';
 import { catalogV1, identityV1, issuesV1, scanningV1 } from '@bulwark/proto';
 import { CallerScopes } from './caller-scope';
 import { readIssuesConfig } from './config';
@@ -8,6 +8,10 @@ import { GateConditions } from './gate-conditions';
 import { GateEvaluation } from './gate-evaluation';
 import { issuesGrpc } from './grpc/issues-grpc';
 import { issuesHandlers } from './http/handlers';
+import { intelHandlers } from './http/intel-handlers';
+import { IssueEnrichment } from './intel/enrichment';
+import { ExploitIntel } from './intel/exploit-intel';
+import { FeedDownloader } from './intel/feed-download';
 import { trackerHandlers } from './http/tracker-handlers';
 import { TrackerHttp } from './integrations/http';
 import { CyclonedxExports } from './exports';
@@ -78,14 +82,34 @@ export const issuesModule = defineModule({
     });
     const stale = await FindingsSpool.removeStale();
     if (stale > 0) host.log.info('findings spools of stopped processes removed', { count: stale });
+    const feedDownloader = new FeedDownloader(outbound, config.INTEL_TIMEOUT_SECONDS * 1000);
+    ctx.onStop(() => feedDownloader.close());
+    const enrichment = new IssueEnrichment();
+    const intel = new ExploitIntel({
+      data: host,
+      downloader: feedDownloader,
+      enrichment,
+      errors: host,
+      log: host.log,
+      limits: { maxBytes: config.INTEL_MAX_BYTES, maxDecompressedBytes: config.INTEL_MAX_DECOMPRESSED_BYTES },
+      defaults: { epssUrl: config.INTEL_EPSS_URL, kevUrl: config.INTEL_KEV_URL },
+    });
     const ingestion = new Ingestion({
       db: host.db,
       scanning: scanning.client,
       catalog: catalog.client,
       gates: new GateEvaluation(),
+      intel: enrichment,
       log: host.log,
       chunkSize: config.ISSUES_INGEST_CHUNK,
     });
+    await host.consume(
+      'project-criticality',
+      [TOPICS.catalog],
+      onEvents([CATALOG_EVENTS.projectCreated, CATALOG_EVENTS.projectUpdated], (event, trx) =>
+        enrichment.criticalityChanged(trx, event.payload.code, event.payload.criticality),
+      ),
+    );
     host.grpc.add(issuesV1.IssuesServiceService, 'bulwark.issues.v1.IssuesService', issuesGrpc(host.db));
     await host.consume(
       'ingestion',
@@ -116,6 +140,7 @@ export const issuesModule = defineModule({
         boms,
       }),
       ...trackerHandlers(trackers),
+      ...intelHandlers(intel),
       ...triageHandlers({
         assignments: new IssueAssignments({ data: host, directory }),
         analyses: new IssueAnalyses(host),
@@ -130,6 +155,7 @@ export const issuesModule = defineModule({
     ctx.every('issue count compaction', config.ISSUES_COUNT_COMPACT_MS, () => issues.compactCounts());
     ctx.every('risk acceptance expiry', config.ISSUES_RULE_EXPIRY_POLL_MS, () => acceptances.expireDue());
     ctx.every('tracker status sync', config.TRACKERS_SYNC_MS, () => trackers.sync.syncAll());
+    ctx.every('exploit intelligence feeds', config.INTEL_POLL_MS, () => intel.syncIfDue());
     ctx.every('tracker status push', config.TRACKERS_PUSH_POLL_MS, () => trackers.push.drainPushes());
     return started;
   },

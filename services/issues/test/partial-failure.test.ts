@@ -6,6 +6,7 @@ import { DATABASE_BACKENDS, freePort, TestDatabase } from '@bulwark/testkit';
 import { migrations } from '../src/migrations';
 import { SCAN_EVENTS, TOPICS } from '@bulwark/contracts';
 import { GateEvaluation } from '../src/gate-evaluation';
+import { IssueEnrichment } from '../src/intel/enrichment';
 import { Ingestion } from '../src/ingestion/ingestion';
 import type { ScanCompleted } from '../src/ingestion/input';
 
@@ -30,6 +31,7 @@ describe('quality gates while the catalog is down (embedded PostgreSQL)', functi
       scanning: scanning.client,
       catalog: catalog.client,
       gates: new GateEvaluation(),
+      intel: new IssueEnrichment(),
       log: createLogger('issues'),
       chunkSize: 500,
     });

@@ -1,4 +1,4 @@
-import { expectStatus, type GitServer, type Json, startGitServer, SystemUnderTest } from '@bulwark/testkit';
+import { type GitServer, type Json, startGitServer, SystemUnderTest, uploadAndIngest } from '@bulwark/testkit';
 import { MANUAL_TOOL_TYPE, manualCheck, scanSetup } from '../../scanning/test/scanning.suite';
 
 /** A CycloneDX report with vulnerabilities (as Trivy writes it): one issue per CVE, each naming a library. */
@@ -23,23 +23,7 @@ export async function ingestReport(
   env: Awaited<ReturnType<typeof scanSetup>>,
   cves: string[],
 ): Promise<Json[]> {
-  const check = await manualCheck(t.admin, env);
-  const scan = expectStatus(
-    await t.admin
-      .withHeaders({ 'content-type': 'application/json' })
-      .request('POST', `/api/v1/check/${check}/results`, undefined, vulnerabilityReport(cves)),
-    200,
-  );
-  const deadline = Date.now() + 30000;
-  for (;;) {
-    const found = expectStatus(
-      await t.admin.get(`/api/v1/issues?limit=1000&filter[scan]=${scan.scan_result_id}`),
-      200,
-    ).items;
-    if (found.length === cves.length) return found as Json[];
-    if (Date.now() > deadline) throw new Error(`scan ${scan.scan_result_id} not ingested`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
+  return uploadAndIngest(t.admin, await manualCheck(t.admin, env), vulnerabilityReport(cves), cves.length);
 }
 
 /** The Git server of the projects whose checks take uploaded reports: one repository, `app`. */

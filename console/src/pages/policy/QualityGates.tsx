@@ -23,6 +23,9 @@ const CONDITION_TYPES = [
   'category',
   'cwe',
   'total',
+  'known_exploited',
+  'epss',
+  'risk_score',
 ] as const satisfies readonly ConditionType[];
 const OPERATORS = [
   'not_greater_than',

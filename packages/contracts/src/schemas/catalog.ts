@@ -275,12 +275,20 @@ export const fieldValue = z.object({ field_id: int4(1), value: z.string().max(40
 
 export const tags = z.array(z.string().trim().min(1).max(64)).max(100);
 
+/** How much a project's issues weigh in their risk score (README "Issues", risk score). */
+export const PROJECT_CRITICALITIES = ['low', 'medium', 'high', 'critical'] as const;
+export type ProjectCriticality = (typeof PROJECT_CRITICALITIES)[number];
+const criticality = z
+  .enum(PROJECT_CRITICALITIES)
+  .openapi({ description: 'Business criticality, a factor of its issues\u2019 risk score (default medium)' });
+
 export const projectCreateBody = z
   .object({
     code: projectCode,
     name,
     description: description.optional(),
     tags: tags.optional(),
+    criticality: criticality.optional(),
     field_values: z
       .array(fieldValue)
       .max(200)
@@ -296,6 +304,7 @@ export const projectUpdateBody = z
     name: name.optional(),
     description: description.optional(),
     tags: tags.optional(),
+    criticality: criticality.optional(),
     field_values: z.array(fieldValue).max(200).optional().openapi({ description: 'Replaces every field value' }),
   })
   .strict()
@@ -308,6 +317,7 @@ export const projectView = z
     name: z.string(),
     description: z.string(),
     tags: z.array(z.string()),
+    criticality: z.enum(PROJECT_CRITICALITIES),
     field_values: z.array(z.object({ field_id: z.number().int(), value: z.string() })),
     archived: z.boolean(),
     archived_at: isoDateTime.nullable(),

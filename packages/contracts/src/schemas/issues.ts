@@ -14,9 +14,26 @@ export const ISSUE_SEVERITIES = ['critical', 'high', 'medium', 'low', 'info'] as
 /** What GET /issues/count/grouped counts by. */
 export const ISSUE_COUNT_GROUPS = ['severity', 'status', 'project_code', 'tool', 'category', 'week'] as const;
 
-export const ISSUE_SORTS = ['first_detected_at', 'last_detected_at', 'severity', 'cvss', 'status'] as const;
+export const ISSUE_SORTS = [
+  'first_detected_at',
+  'last_detected_at',
+  'severity',
+  'cvss',
+  'status',
+  'risk_score',
+] as const;
 
-export const GATE_CONDITION_TYPES = ['severity', 'cvss', 'new_issues', 'category', 'cwe', 'total'] as const;
+export const GATE_CONDITION_TYPES = [
+  'severity',
+  'cvss',
+  'new_issues',
+  'category',
+  'cwe',
+  'total',
+  'known_exploited',
+  'epss',
+  'risk_score',
+] as const;
 
 export const GATE_OPERATORS = [
   'not_greater_than',
@@ -82,6 +99,13 @@ export const issueFilterQuery = {
   'filter[cvss_min]': num.openapi({ description: 'Highest score of any version' }),
   'filter[cvss_max]': num,
   'filter[epss_min]': z.coerce.number().min(0).max(1).optional(),
+  'filter[risk_min]': z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(100, 'must be at most 100')
+    .optional()
+    .openapi({ description: 'Issues whose risk score (0-100) is at least this' }),
   'filter[comment_message]': issueSearch.openapi({ description: 'Issues with a comment containing this text' }),
   'filter[exclude_duplicates]': queryBool
     .optional()
@@ -135,8 +159,28 @@ export const issueView = z
     cvss_v3: z.number().nullable(),
     cvss_v4: z.number().nullable(),
     cvss_unknown: z.number().nullable(),
-    epss: z.number().nullable(),
-    known_exploited: z.boolean(),
+    epss: z.number().nullable().openapi({
+      description:
+        'EPSS probability: the FIRST feed\u2019s for the issue\u2019s CVEs (the highest) when loaded, else the scanner\u2019s',
+    }),
+    known_exploited: z.boolean().openapi({
+      description: 'In the CISA KEV catalog (loaded feed), or marked so by the scanner',
+    }),
+    epss_percentile: z.number().nullable().openapi({ description: 'EPSS percentile from the FIRST feed' }),
+    kev_due_date: z.string().nullable().openapi({ description: 'The KEV catalog\u2019s due date (YYYY-MM-DD)' }),
+    risk_score: z.number().int().openapi({
+      description: 'round(100 \u00d7 impact \u00d7 likelihood \u00d7 criticality_weight), 0-100 (see risk_factors)',
+    }),
+    risk_factors: z
+      .object({
+        impact: z.number().openapi({ description: 'The highest CVSS over 10, else the severity\u2019s weight' }),
+        impact_from: z.enum(['cvss', 'severity']),
+        likelihood: z.number().openapi({ description: '1 known exploited, else 0.3 + 0.7 \u00d7 EPSS, else 0.5' }),
+        likelihood_from: z.enum(['kev', 'epss', 'none']),
+        criticality: z.enum(['low', 'medium', 'high', 'critical']).openapi({ description: 'The project\u2019s' }),
+        criticality_weight: z.number(),
+      })
+      .openapi('IssueRiskFactors'),
     fingerprint: z.string(),
     occurrences: z.number().int(),
     detections: z.number().int(),
@@ -290,10 +334,15 @@ export const conditionBody = z
   .object({
     quality_gate_id: z.uuid(),
     condition_type: z.enum(GATE_CONDITION_TYPES),
-    condition_value: z.string().max(255).optional().openapi({
-      description:
-        'severity: a severity; cvss: the score threshold; new_issues: a severity or empty (any); category: a category; cwe: 79 or CWE-79; total: empty',
-    }),
+    condition_value: z
+      .string()
+      .max(255)
+      .optional()
+      .openapi({
+        description:
+          'severity: a severity; cvss: the score threshold; new_issues: a severity or empty (any); category: a category; cwe: 79 or CWE-79; total: empty; ' +
+          'known_exploited: empty (issues in CISA KEV); epss: a score from 0 to 1 (issues at or above it); risk_score: 0 to 100 (issues at or above it)',
+      }),
     operator: z.enum(GATE_OPERATORS),
     value: z
       .union([z.string().regex(/^\d+$/, 'must be a whole number'), z.number().int().min(0)])
@@ -301,7 +350,13 @@ export const conditionBody = z
       .pipe(int4(0))
       .openapi({ description: 'The number the measured count is compared with' }),
   })
-  .strict();
+  .strict()
+  .superRefine((c, ctx) => {
+    const range = { epss: 1, risk_score: 100 }[c.condition_type as string];
+    const v = Number(c.condition_value ?? '');
+    if (range !== undefined && (c.condition_value?.trim() === '' || !Number.isFinite(v) || v < 0 || v > range))
+      ctx.addIssue({ code: 'custom', path: ['condition_value'], message: `must be a number from 0 to ${range}` });
+  });
 
 export const conditionView = z
   .object({

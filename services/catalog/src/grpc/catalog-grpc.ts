@@ -24,7 +24,7 @@ export function catalogGrpc(
     },
     async getProject(req) {
       const p = await projects.projectForService(req.code);
-      return { code: p.code, name: p.name, archived: p.archivedAt !== null, tags: p.tags };
+      return { code: p.code, name: p.name, archived: p.archivedAt !== null, tags: p.tags, criticality: p.criticality };
     },
     async getLayer(req) {
       const { layer, project } = await layers.layerForService(req.id);

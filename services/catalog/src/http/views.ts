@@ -72,6 +72,7 @@ export const projectView = (p: ProjectRecord) => ({
   name: p.name,
   description: p.description,
   tags: p.tags,
+  criticality: p.criticality,
   field_values: p.fieldValues.map((v) => ({ field_id: v.fieldId, value: v.value })),
   archived: p.archivedAt !== null,
   archived_at: p.archivedAt,

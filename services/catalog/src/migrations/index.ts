@@ -82,4 +82,11 @@ export const migrations: Migration[] = [
       await db.raw('create index layers_project on layers (project_code, name)');
     },
   },
+  {
+    name: '0002_project_criticality',
+    async up(db) {
+      // A default and not null: existing projects are medium without a rewrite (PostgreSQL 11+).
+      await db.schema.alterTable('projects', (t) => t.text('criticality').notNullable().defaultTo('medium'));
+    },
+  },
 ];

@@ -1,4 +1,5 @@
 import { containing, iso, Queryable } from '@bulwark/platform';
+import type { ProjectCriticality } from '@bulwark/contracts';
 import { countOf } from './rows';
 
 export interface ProjectRecord {
@@ -6,6 +7,7 @@ export interface ProjectRecord {
   name: string;
   description: string;
   tags: string[];
+  criticality: ProjectCriticality;
   fieldValues: { fieldId: number; value: string }[];
   archivedAt: string | null;
   deletedAt: string | null;
@@ -18,6 +20,7 @@ interface ProjectRow {
   name: string;
   description: string;
   tags: string[];
+  criticality: ProjectCriticality;
   archived_at: Date | null;
   deleted_at: Date | null;
   created_at: Date;
@@ -47,6 +50,8 @@ export interface ProjectWrite {
   name: string;
   description: string;
   tags: string[];
+  /** Left out: medium for a new project, unchanged for an update. */
+  criticality?: ProjectCriticality;
 }
 
 async function attachValues(db: Queryable, rows: ProjectRow[]): Promise<ProjectRecord[]> {
@@ -63,6 +68,7 @@ async function attachValues(db: Queryable, rows: ProjectRow[]): Promise<ProjectR
     name: r.name,
     description: r.description,
     tags: r.tags,
+    criticality: r.criticality,
     fieldValues: values.filter((v) => v.project_code === r.code).map((v) => ({ fieldId: v.field_id, value: v.value })),
     archivedAt: iso(r.archived_at),
     deletedAt: iso(r.deleted_at),
@@ -148,13 +154,25 @@ export const projectStore = {
   },
 
   async insert(db: Queryable, code: string, w: ProjectWrite): Promise<void> {
-    await db('projects').insert({ code, name: w.name, description: w.description, tags: JSON.stringify(w.tags) });
+    await db('projects').insert({
+      code,
+      name: w.name,
+      description: w.description,
+      tags: JSON.stringify(w.tags),
+      criticality: w.criticality,
+    });
   },
 
   async update(db: Queryable, code: string, w: ProjectWrite): Promise<void> {
     await db('projects')
       .where({ code })
-      .update({ name: w.name, description: w.description, tags: JSON.stringify(w.tags), updated_at: db.fn.now() });
+      .update({
+        name: w.name,
+        description: w.description,
+        tags: JSON.stringify(w.tags),
+        criticality: w.criticality,
+        updated_at: db.fn.now(),
+      });
   },
 
   async setFieldValues(db: Queryable, code: string, values: { field_id: number; value: string }[]): Promise<void> {

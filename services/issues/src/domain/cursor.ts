@@ -21,6 +21,7 @@ const VALID_VALUE: Record<SortKey, (v: unknown) => boolean> = {
   last_detected_at: isInstant,
   severity: isInt(32767),
   status: isInt(INT4_MAX),
+  risk_score: isInt(100),
   cvss: (v) => typeof v === 'number' && Number.isFinite(v) && v >= -1 && v <= 10,
 };
 

@@ -9,6 +9,11 @@ describe('issues domain: quality gates', () => {
     byCategory: { sast: 4, sca: 2 },
     byCwe: { '79': 2 },
     byCvss: { '9.8': 1, '7.5': 2, '5.0': 3 },
+    exploits: {
+      knownExploited: 2,
+      byEpss: { '0.950': 1, '0.100': 2, '0.001': 3 },
+      byRisk: { '90': 1, '64': 2, '20': 3 },
+    },
   };
   const c = (
     conditionType: GateCondition['conditionType'],
@@ -27,6 +32,11 @@ describe('issues domain: quality gates', () => {
     [c('category', 'SCA', 'not_less_than', 2), 2, true],
     [c('cwe', 'CWE-79', 'not_equal', 2), 2, false],
     [c('total', '', 'not_greater_than', 5), 6, false],
+    [c('known_exploited', '', 'equal', 0), 2, false],
+    [c('epss', '0.1', 'not_greater_than', 3), 3, true],
+    [c('epss', '0.5', 'equal', 0), 1, false],
+    [c('risk_score', '64', 'less_than', 3), 3, false],
+    [c('risk_score', '91', 'equal', 0), 0, true],
   ];
   for (const [cond, measured, passed] of table) {
     it(`${cond.conditionType} ${cond.conditionValue} ${cond.operator} ${cond.value}: measures ${measured}, ${passed ? 'passes' : 'fails'}`, () => {

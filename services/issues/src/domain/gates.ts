@@ -1,7 +1,11 @@
 import { projectSet, type ProjectSet } from '@bulwark/platform';
 
 export type Operator = 'not_greater_than' | 'less_than' | 'not_less_than' | 'greater_than' | 'equal' | 'not_equal';
-export type ConditionType = 'severity' | 'cvss' | 'new_issues' | 'category' | 'cwe' | 'total';
+export type ConditionType =
+  'severity' | 'cvss' | 'new_issues' | 'category' | 'cwe' | 'total' | 'known_exploited' | 'epss' | 'risk_score';
+
+/** The conditions that need the exploit counts of IssueCounts (a second pass over the layer's issues). */
+export const EXPLOIT_CONDITIONS: readonly ConditionType[] = ['known_exploited', 'epss', 'risk_score'];
 
 export interface GateCondition {
   id: string;
@@ -21,7 +25,19 @@ export interface IssueCounts {
   byCwe: Record<string, number>;
   /** Highest CVSS score (one decimal, as text) -> issues. */
   byCvss: Record<string, number>;
+  /** Read only when a gate has an exploit condition (EXPLOIT_CONDITIONS); otherwise empty. */
+  exploits?: ExploitCounts;
 }
+
+/** The counted issues by exploit intelligence: known exploited, by EPSS (three decimals, rounded down), by risk score. */
+export interface ExploitCounts {
+  knownExploited: number;
+  byEpss: Record<string, number>;
+  byRisk: Record<string, number>;
+}
+
+const atLeast = (r: Record<string, number>, threshold: number) =>
+  Object.entries(r).reduce((n, [score, k]) => (Number(score) >= threshold ? n + k : n), 0);
 
 /**
  * The projects a gate applies to: those of the layers it is linked to, and those carrying a tag of a
@@ -73,10 +89,14 @@ export function measure(c: Pick<GateCondition, 'conditionType' | 'conditionValue
       return counts.byCwe[v.replace(/^cwe-/, '')] ?? 0;
     case 'total':
       return counts.total;
-    case 'cvss': {
-      const threshold = Number(v);
-      return Object.entries(counts.byCvss).reduce((n, [score, k]) => (Number(score) >= threshold ? n + k : n), 0);
-    }
+    case 'cvss':
+      return atLeast(counts.byCvss, Number(v));
+    case 'known_exploited':
+      return counts.exploits?.knownExploited ?? 0;
+    case 'epss':
+      return atLeast(counts.exploits?.byEpss ?? {}, Number(v));
+    case 'risk_score':
+      return atLeast(counts.exploits?.byRisk ?? {}, Number(v));
   }
 }
 

@@ -1,6 +1,7 @@
 import type { Principal } from '@bulwark/platform';
 import type { IssueFilterParams, TrackerType } from '@bulwark/contracts';
 import type { GateCondition } from '../domain/gates';
+import { riskFactors } from '../domain/risk';
 import type { IssueBasicFilterValues, IssueFilterValues, Issues } from '../issues';
 import type { TrackerTickets } from '../trackers/tickets';
 import type { GateDetails, LayerGateState } from '../quality-gates';
@@ -52,6 +53,7 @@ export function issueFilter(principal: Principal, q: IssueFilterInput): IssueFil
     lastDetectedTo: q.filter.last_detected_at_end,
     cvss: cvss.filter((c) => c.min !== undefined || c.max !== undefined),
     epssMin: q.filter.epss_min,
+    riskMin: q.filter.risk_min,
     commentMessage: q.filter.comment_message,
     excludeDuplicates: q.filter.exclude_duplicates,
     duplicateOf: q.filter.duplicate_of,
@@ -120,6 +122,10 @@ export function issueView(r: IssueRecord, statusNames: Map<number, string>, tick
     cvss_unknown: r.cvssUnknown,
     epss: r.epss,
     known_exploited: r.knownExploited,
+    epss_percentile: r.epssPercentile,
+    kev_due_date: r.kevDueDate,
+    risk_score: r.riskScore,
+    risk_factors: riskFactors(r),
     fingerprint: r.fingerprint,
     occurrences: r.occurrences,
     detections: r.detections,

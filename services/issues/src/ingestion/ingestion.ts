@@ -6,6 +6,7 @@ import type { DedupRule } from '../domain/match-key';
 import type { KnownIssue } from '../domain/chunk-plan';
 import { OPEN_STATUSES, STATUS } from '../domain/statuses';
 import type { GateEvaluation } from '../gate-evaluation';
+import type { IssueEnrichment } from '../intel/enrichment';
 import { historyStore } from '../store/history';
 import { issueStore } from '../store/issues/issue-store';
 import { securityRuleStore } from '../store/security-rules';
@@ -25,6 +26,8 @@ export interface IngestionDeps {
   scanning: ScanningClient;
   catalog: CatalogClient;
   gates: GateEvaluation;
+  /** Gives the scan's issues the exploit intelligence feeds' values, in the ingestion's transaction. */
+  intel: IssueEnrichment;
   log: Logger;
   /** Findings per chunk read from scanning and written at once. */
   chunkSize: number;
@@ -43,6 +46,7 @@ export class Ingestion {
   private readonly scanning: ScanningClient;
   private readonly catalog: CatalogClient;
   private readonly gates: GateEvaluation;
+  private readonly intel: IngestionDeps['intel'];
   private readonly log: Logger;
   private readonly chunkSize: number;
   private readonly rescans: Rescans;
@@ -52,6 +56,7 @@ export class Ingestion {
     this.scanning = deps.scanning;
     this.catalog = deps.catalog;
     this.gates = deps.gates;
+    this.intel = deps.intel;
     this.log = deps.log;
     this.chunkSize = deps.chunkSize;
     this.rescans = new Rescans({ log: deps.log, chunkSize: deps.chunkSize });
@@ -87,7 +92,14 @@ export class Ingestion {
     const toolName = scan.tool_name ?? (await this.toolNameOf(scan.tool_id));
     const dedupRules = await dedupRuleStore.all(this.db);
     const keying = keyingOf(dedupRules, toolName, scan);
-    const input: IngestionInput = { scan, toolName, projectTags: project?.tags, findings: undefined, diff: undefined };
+    const input: IngestionInput = {
+      scan,
+      toolName,
+      projectTags: project?.tags,
+      projectCriticality: project?.criticality,
+      findings: undefined,
+      diff: undefined,
+    };
     // What the transaction will read, decided on the state committed now; it checks again, and a
     // scan committed in between fails it (the retry decides anew).
     if (await this.rescans.unchangedPrevious(this.db, scan, keying)) return input;
@@ -133,6 +145,9 @@ export class Ingestion {
     const ingested = await this.ingest(trx, input);
     if (!ingested) return;
     const { summary, basis, read } = ingested;
+    // Before the verdict, so gates counting exploited issues see the new ones as such.
+    await this.intel.criticalityAtIngestion(trx, scan.project_code, scan.layer_id, input.projectCriticality);
+    await this.intel.enrichLayer(trx, scan.layer_id);
     const verdict = await this.gates.evaluateAfterScan(trx, scan, input.projectTags);
     await ingestedStore.finish(trx, scan.scan_result_id, summary.findings, summary, verdict, basis);
     await writeEvent(trx, ISSUE_EVENTS.issuesIngested, scan.scan_result_id, {

@@ -11,6 +11,8 @@ export interface IngestionInput {
   toolName: string;
   /** The project's tags, for the gates of the policies matching them; undefined for a project the catalog does not know. */
   projectTags: string[] | undefined;
+  /** The project's criticality as the catalog answered (empty from a catalog before it had one). */
+  projectCriticality?: string;
   /** The scan's findings; undefined when it is read as unchanged or as its diff. */
   findings: FindingsSpool | undefined;
   /** Both sides of the scan's diff with its base, when it is read as its diff. */

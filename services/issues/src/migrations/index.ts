@@ -1,6 +1,19 @@
 import type { Migration } from '@bulwark/platform';
 import { DEFAULT_STATUSES, DEFAULT_TRANSITIONS } from '../domain/statuses';
 
+/**
+ * The columns of the `issues` view from migration 0014 on: the feeds' EPSS and KEV values shown where
+ * they have one, the scanner's otherwise. Later migrations append theirs (create or replace keeps these in place).
+ */
+const VIEW_COLUMNS_0014 = `
+        r.id, r.project_code, r.scope_id, r.match_key, r.layer_id, r.check_id, d.scan_id, r.first_scan_id, r.tool_id, r.tool_name, r.scanner, r.category,
+        r.title, r.description, r.severity, r.severity_rank, r.rule_id, r.status_id, r.assignee, r.cve, r.vulnerability_ids, r.cwes, r.lib_name, r.lib_version,
+        r.file_path, r.start_line, r.cvss_v2, r.cvss_v3, r.cvss_v4, r.cvss_unknown, r.cvss_max, coalesce(r.intel_epss, r.epss) as epss,
+        (r.known_exploited or coalesce(r.intel_known_exploited, false)) as known_exploited, r.fingerprint, r.occurrences,
+        d.detections, r.suppression, r.security_rule_id, r.duplicate_of, r.first_detected_at, d.last_detected_at, d.updated_at,
+        r.assignee_type, r.assignee_id, r.analysis_state, r.analysis_justification, r.analysis_response, r.analysis_detail, r.analysis_by, r.analysis_at,
+        r.intel_epss_percentile as epss_percentile, to_char(r.kev_due_date, 'YYYY-MM-DD') as kev_due_date`;
+
 export const migrations: Migration[] = [
   {
     name: '0001_issues',
@@ -458,6 +471,53 @@ export const migrations: Migration[] = [
     },
   },
   {
+    name: '0014_exploit_intelligence',
+    async up(db) {
+      // At most one row, written by the first change through the API (until then the defaults of the
+      // configuration apply); next_run_at is claimed by the replica that fetches.
+      await db.schema.createTable('intel_settings', (t) => {
+        t.smallint('id').primary();
+        t.boolean('enabled').notNullable();
+        t.text('epss_url').notNullable();
+        t.text('kev_url').notNullable();
+        t.integer('interval_hours').notNullable();
+        t.timestamp('next_run_at', { useTz: true });
+        t.timestamp('updated_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
+      });
+      // What is loaded of each feed, and the last attempt's failure (the data stays the last good one).
+      await db.schema.createTable('intel_feeds', (t) => {
+        t.text('feed').primary();
+        t.integer('records').notNullable().defaultTo(0);
+        t.text('version');
+        t.text('model_version');
+        t.text('origin');
+        t.timestamp('loaded_at', { useTz: true });
+        t.timestamp('attempted_at', { useTz: true });
+        t.text('error');
+      });
+      await db('intel_feeds').insert([{ feed: 'epss' }, { feed: 'kev' }]);
+      // Replaced whole by each load (a new table renamed in place in one transaction).
+      await db.raw(
+        'create table intel_epss (cve text primary key, epss double precision not null, percentile double precision not null)',
+      );
+      await db.raw(
+        'create table intel_kev (cve text primary key, date_added date not null, due_date date, ransomware boolean not null)',
+      );
+      // The feeds' values beside the scanner's own (epss, known_exploited): the view shows the feed's
+      // where it has one and the scanner's otherwise, so neither overwrites the other. Nullable
+      // columns without defaults: adding them rewrites no row.
+      await db.schema.alterTable('issue_records', (t) => {
+        t.double('intel_epss');
+        t.double('intel_epss_percentile');
+        t.boolean('intel_known_exploited');
+        t.date('kev_due_date');
+      });
+      await db.raw(`create or replace view issues as select
+        ${VIEW_COLUMNS_0014}
+        from issue_records r left join issue_detection_state d on d.issue_id = r.id`);
+    },
+  },
+  {
     name: '0015_issue_saved_views',
     async up(db) {
       // A user's named views of the issue list (the list's query parameters); user ids are identity's.
@@ -469,6 +529,34 @@ export const migrations: Migration[] = [
         t.timestamp('created_at', { useTz: true }).notNullable();
         t.unique(['user_id', 'name']);
       });
+    },
+  },
+  {
+    name: '0016_risk_score',
+    async up(db) {
+      // The project's criticality as the catalog last gave it (at an ingestion), to tell a change.
+      await db.schema.createTable('project_criticality', (t) => {
+        t.text('project_code').primary();
+        t.text('criticality').notNullable();
+      });
+      // The risk score (README "Issues", risk score) is computed by PostgreSQL from the row itself, so
+      // every write that changes a factor (an ingestion, a feed, the project's criticality) keeps it
+      // right without a statement of its own. Adding a stored column rewrites issue_records once.
+      await db.schema.alterTable('issue_records', (t) => t.text('project_criticality'));
+      await db.raw(`alter table issue_records add column risk_score smallint not null generated always as (round(100
+        * (case when cvss_max is not null then least(greatest(cvss_max, 0), 10) / 10
+                else case severity_rank when 5 then 1.0 when 4 then 0.8 when 3 then 0.5 when 2 then 0.25 else 0.05 end end)
+        * (case when known_exploited or coalesce(intel_known_exploited, false) then 1.0
+                when coalesce(intel_epss, epss) is not null then 0.3 + 0.7 * least(greatest(coalesce(intel_epss, epss), 0), 1)
+                else 0.5 end)
+        * (case project_criticality when 'critical' then 1.0 when 'high' then 0.9 when 'low' then 0.6 else 0.8 end))::smallint) stored`);
+      // sort=-risk_score pages by keyset, over every project and within one.
+      await db.raw('create index issues_risk on issue_records (risk_score desc, id desc)');
+      await db.raw('create index issues_project_risk on issue_records (project_code, risk_score desc, id desc)');
+      await db.raw(`create or replace view issues as select
+        ${VIEW_COLUMNS_0014},
+        r.risk_score, coalesce(r.project_criticality, 'medium') as project_criticality
+        from issue_records r left join issue_detection_state d on d.issue_id = r.id`);
     },
   },
 ];

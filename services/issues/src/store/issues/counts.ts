@@ -71,7 +71,13 @@ export const issueCounts = {
    * counts per CWE take a second pass over the layer's issues, so they are read only `withCwes`
    * (some gate has a CWE condition); otherwise `byCwe` stays empty.
    */
-  async layerCounts(db: Queryable, layerId: string, scanId: string, withCwes: boolean): Promise<IssueCounts> {
+  async layerCounts(
+    db: Queryable,
+    layerId: string,
+    scanId: string,
+    withCwes: boolean,
+    withExploits = false,
+  ): Promise<IssueCounts> {
     const base = () =>
       db('issues')
         .where('layer_id', layerId)
@@ -101,6 +107,24 @@ export const issueCounts = {
       if (g.cvss !== null) add(counts.byCvss, Number(g.cvss).toFixed(1), n);
     }
     for (const c of cwes) add(counts.byCwe, String(c.cwe), Number(c.n));
+    if (withExploits) {
+      const rows: { kev: boolean; epss: number | null; risk: number; n: string }[] = await base()
+        .select(
+          db.raw('known_exploited as kev'),
+          db.raw('floor(epss::numeric * 1000)::float8 / 1000 as epss'),
+          db.raw('risk_score as risk'),
+        )
+        .count({ n: '*' })
+        .groupByRaw('1, 2, 3');
+      const exploits = { knownExploited: 0, byEpss: {}, byRisk: {} };
+      for (const r of rows) {
+        const n = Number(r.n);
+        if (r.kev) exploits.knownExploited += n;
+        if (r.epss !== null) add(exploits.byEpss, Number(r.epss).toFixed(3), n);
+        add(exploits.byRisk, String(r.risk), n);
+      }
+      counts.exploits = exploits;
+    }
     return counts;
   },
 };

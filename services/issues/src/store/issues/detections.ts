@@ -72,7 +72,16 @@ const DETECTION_COLUMNS = {
 /** What ingestion writes of a new issue; `findings`: how many of the scan's findings detected it. */
 export type NewIssue = Omit<
   IssueRecord,
-  'assignee' | 'detections' | 'duplicateOf' | 'assigneeType' | 'assigneeId' | 'analysis'
+  | 'assignee'
+  | 'detections'
+  | 'duplicateOf'
+  | 'assigneeType'
+  | 'assigneeId'
+  | 'analysis'
+  | 'epssPercentile'
+  | 'kevDueDate'
+  | 'riskScore'
+  | 'projectCriticality'
 > & { findings: number };
 
 type NewIssueRow = Omit<
@@ -83,6 +92,10 @@ type NewIssueRow = Omit<
   | 'assignee_type'
   | 'assignee_id'
   | `analysis_${'state' | 'justification' | 'response' | 'detail' | 'by' | 'at'}`
+  | 'epss_percentile'
+  | 'kev_due_date'
+  | 'risk_score'
+  | 'project_criticality'
 > & { findings: number };
 
 const toNewIssueRow = (i: NewIssue): NewIssueRow => ({

@@ -28,6 +28,7 @@ export interface IssueFilter {
   lastDetectedTo?: string;
   cvss?: { column: 'cvss_v2' | 'cvss_v3' | 'cvss_v4' | 'cvss_unknown' | 'cvss_max'; min?: number; max?: number }[];
   epssMin?: number;
+  riskMin?: number;
   commentMessage?: string;
   excludeDuplicates?: boolean;
   duplicateOf?: string;
@@ -107,6 +108,7 @@ export function applyFilter<Q extends Knex.QueryBuilder>(q: Q, f: IssueFilter): 
     if (r.max !== undefined) conds.push([`issues.${r.column} <= ?`, [r.max]]);
   }
   if (f.epssMin !== undefined) conds.push(['issues.epss >= ?', [f.epssMin]]);
+  if (f.riskMin !== undefined) conds.push(['issues.risk_score >= ?', [f.riskMin]]);
   if (f.commentMessage)
     conds.push([
       "exists (select 1 from issue_comments c where c.issue_id = issues.id and c.message ilike ? escape '\\')",

@@ -11,6 +11,7 @@ const SORT_COLUMN: Record<SortKey, string> = {
   severity: 'severity_rank',
   cvss: 'coalesce(cvss_max, -1)',
   status: 'status_id',
+  risk_score: 'risk_score',
 };
 
 /** A row of a page: the issue and the value it is ordered by (what its cursor carries). */

@@ -1,6 +1,6 @@
 import type { Suppression } from '@bulwark/findings';
 import { iso, json } from '@bulwark/platform';
-import type { VexJustification, VexResponse, VexState } from '@bulwark/contracts';
+import type { ProjectCriticality, VexJustification, VexResponse, VexState } from '@bulwark/contracts';
 
 /** An issue as the `issues` view returns it (issue_records joined to issue_detection_state). */
 export interface IssueRow {
@@ -37,6 +37,10 @@ export interface IssueRow {
   cvss_max: number | null;
   epss: number | null;
   known_exploited: boolean;
+  epss_percentile: number | null;
+  kev_due_date: string | null;
+  risk_score: number;
+  project_criticality: ProjectCriticality;
   fingerprint: string;
   occurrences: number;
   detections: number;
@@ -91,6 +95,12 @@ export interface IssueRecord {
   cvssMax: number | null;
   epss: number | null;
   knownExploited: boolean;
+  epssPercentile: number | null;
+  /** The KEV catalog's due date (YYYY-MM-DD). */
+  kevDueDate: string | null;
+  /** 0-100 (README "Issues", risk score), computed by the database from the fields below and the project's criticality. */
+  riskScore: number;
+  projectCriticality: ProjectCriticality;
   fingerprint: string;
   occurrences: number;
   detections: number;
@@ -161,6 +171,10 @@ export const toIssueRecord = (r: IssueRow): IssueRecord => ({
   cvssMax: r.cvss_max,
   epss: r.epss,
   knownExploited: r.known_exploited,
+  epssPercentile: r.epss_percentile,
+  kevDueDate: r.kev_due_date,
+  riskScore: r.risk_score,
+  projectCriticality: r.project_criticality,
   fingerprint: r.fingerprint,
   occurrences: r.occurrences,
   detections: r.detections,

@@ -1,0 +1,83 @@
+/**
+ * Re-enrichment of a million open issues from the exploit intelligence feeds (issue #30): a fresh
+ * database on the real PostgreSQL, 1,000,000 issues each naming a CVE, then the EPSS feed's 300,000
+ * scores and a KEV catalog of 1,300 loaded as the service loads them (new table, swapped in) and
+ * every open issue enriched in the same transaction; then the same feed again (nothing to write),
+ * and a feed whose scores moved for a tenth of the CVEs.
+ *
+ *   eval "$(bash deploy/local/infra.sh env)"; npx tsx bench/issues/enrich.ts   (BENCH_TOTAL_ISSUES)
+ */
+import { openDatabase } from '@bulwark/platform';
+import { migrations } from '../../services/issues/src/migrations';
+import { IssueEnrichment } from '../../services/issues/src/intel/enrichment';
+import type { EpssFeed, KevFeed } from '../../services/issues/src/intel/feed-formats';
+import { intelStore } from '../../services/issues/src/store/intel';
+import { dropDatabase, fillIssues } from './dataset';
+
+const TOTAL = Number(process.env.BENCH_TOTAL_ISSUES ?? 1_000_000);
+const CVES = 300_000;
+const cveOf = (n: number) => `CVE-2025-${String(10000 + n)}`;
+
+function epssFeed(shift: number, every: number): EpssFeed {
+  const records = Array.from({ length: CVES }, (_, n) => {
+    const base = (n % 1000) / 1000;
+    return { cve: cveOf(n), epss: n % every === 0 ? (base + shift) % 1 : base, percentile: (n % 997) / 997 };
+  });
+  return { modelVersion: 'v2025.03.14', scoreDate: new Date().toISOString(), records };
+}
+
+const kevFeed: KevFeed = {
+  catalogVersion: 'bench',
+  records: Array.from({ length: 1300 }, (_, i) => ({
+    cve: cveOf(i * 211),
+    dateAdded: '2025-01-01',
+    dueDate: '2025-02-01',
+    ransomware: i % 5 === 0,
+  })),
+};
+
+async function main() {
+  const base = process.env.BULWARK_TEST_PG_URL;
+  if (!base) throw new Error('BULWARK_TEST_PG_URL is not set: eval "$(bash deploy/local/infra.sh env)"');
+  const url = new URL(base);
+  url.pathname = `/bulwark_bench_intel_${Date.now()}`;
+  const db = await openDatabase({ service: 'issues-bench', url: url.toString(), dataDir: '/tmp', migrations });
+  const enrichment = new IssueEnrichment();
+  try {
+    let t = Date.now();
+    await fillIssues(db, TOTAL);
+    // Every issue open and naming one of the feed's CVEs (a third also an alias), so every row is re-enriched.
+    await db.raw(
+      `update issue_records set status_id = 1, cve = 'CVE-2025-' || (10000 + abs(hashtext(match_key)) % ${CVES * 1.2}),
+         vulnerability_ids = case when abs(hashtext(id::text)) % 3 = 0 then array['GHSA-x', 'CVE-2025-' || (10000 + abs(hashtext(id::text)) % ${CVES})] else '{}' end`,
+    );
+    await db.raw('vacuum analyze issue_records');
+    console.log(`setup: ${TOTAL} issues in ${Date.now() - t} ms`);
+
+    const timed = async (label: string, feed: EpssFeed, withKev: boolean) => {
+      t = Date.now();
+      let loadMs = 0;
+      const changed = await db.transaction(async (trx) => {
+        await intelStore.replaceEpss(trx, feed, 'import');
+        if (withKev) await intelStore.replaceKev(trx, kevFeed, 'import');
+        loadMs = Date.now() - t;
+        return enrichment.enrichOpen(trx);
+      });
+      const total = Date.now() - t;
+      console.log(
+        `${label}: load ${loadMs} ms, enrich ${total - loadMs} ms, ${changed} issues changed, total ${total} ms`,
+      );
+    };
+    await timed('first load (EPSS 300,000 + KEV 1,300)', epssFeed(0, 1), true);
+    await db.raw('vacuum analyze issue_records');
+    await timed('same feed again (no row written)', epssFeed(0, 1), false);
+    await timed('a tenth of the scores moved', epssFeed(0.25, 10), false);
+  } finally {
+    await dropDatabase(db, base, url);
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
