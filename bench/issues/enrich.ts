@@ -10,7 +10,7 @@
 import { openDatabase } from '@bulwark/platform';
 import { migrations } from '../../services/issues/src/migrations';
 import { IssueEnrichment } from '../../services/issues/src/intel/enrichment';
-import type { EpssFeed, KevFeed } from '../../services/issues/src/intel/feed-formats';
+import type { EpssFeed, KevFeed } from '../../services/issues/src/domain/intel-feeds';
 import { intelStore } from '../../services/issues/src/store/intel';
 import { dropDatabase, fillIssues } from './dataset';
 

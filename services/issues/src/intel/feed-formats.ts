@@ -2,6 +2,7 @@ import readline from 'node:readline';
 import { Readable } from 'node:stream';
 import zlib from 'node:zlib';
 import { z } from 'zod';
+import type { EpssFeed, EpssRecord, KevFeed } from '../domain/intel-feeds';
 
 /** A feed that could not be used: its text says why (the error log and the sync answer show it). */
 export class FeedError extends Error {
@@ -16,28 +17,6 @@ export interface FeedLimits {
   maxBytes: number;
   /** Bytes after gunzip: a small file must not expand into gigabytes. */
   maxDecompressedBytes: number;
-}
-
-export interface EpssRecord {
-  cve: string;
-  epss: number;
-  percentile: number;
-}
-export interface EpssFeed {
-  modelVersion: string | null;
-  scoreDate: string;
-  records: EpssRecord[];
-}
-
-export interface KevRecord {
-  cve: string;
-  dateAdded: string;
-  dueDate: string | null;
-  ransomware: boolean;
-}
-export interface KevFeed {
-  catalogVersion: string;
-  records: KevRecord[];
 }
 
 const CVE = /^CVE-\d{4}-\d{4,}$/;

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { iso, pgArray, Queryable, Trx, unnestRows } from '@bulwark/platform';
-import type { EpssFeed, KevFeed } from '../intel/feed-formats';
+import type { EpssFeed, KevFeed } from '../domain/intel-feeds';
 
 export type FeedName = 'epss' | 'kev';
 
