@@ -1,5 +1,5 @@
 import { canSeeProject, invalid, notFound, Principal, ServiceData, Trx } from '@bulwark/platform';
-import { ISSUE_EVENTS, writeEvent } from '@bulwark/contracts';
+import { ISSUE_EVENTS, newEvent, writeEvents } from '@bulwark/contracts';
 import { historyStore } from '../store/history';
 import { IssueRecord, issueStore } from '../store/issues/issue-store';
 import type { AssigneeDirectory, AssigneeType, DirectoryEntry } from './directory';
@@ -91,13 +91,17 @@ export class IssueAssignments {
         at,
       })),
     );
-    for (const i of changing)
-      await writeEvent(trx, ISSUE_EVENTS.issueUpdated, i.id, {
-        issue_id: i.id,
-        project_code: i.projectCode,
-        assignee: assignee?.name ?? null,
-        by: principal.username,
-      });
+    await writeEvents(
+      trx,
+      changing.map((i) =>
+        newEvent(ISSUE_EVENTS.issueUpdated, i.id, {
+          issue_id: i.id,
+          project_code: i.projectCode,
+          assignee: assignee?.name ?? null,
+          by: principal.username,
+        }),
+      ),
+    );
     return changing.map((i) => i.id);
   }
 }
