@@ -65,11 +65,11 @@ export const issueRecords = {
     await db('issue_detection_state').where({ issue_id: id }).update({ updated_at: at });
   },
 
-  /** Gives these issues one assignee (a user or group with its name, or none). */
+  /** Gives these issues one assignee (a user or group with its name, a free-text name, or none). */
   async assignMany(
     db: Queryable,
     ids: string[],
-    assignee: { type: 'user' | 'group'; id: string; name: string } | null,
+    assignee: { type: 'user' | 'group' | null; id: string | null; name: string } | null,
     at: string,
   ): Promise<void> {
     if (ids.length === 0) return;
