@@ -2,6 +2,7 @@ import { canSeeProject, conflict, Db, invalid, notFound, Principal, ServiceData,
 import { ISSUE_EVENTS, writeEvent } from '@bulwark/contracts';
 import { allowedTargets, isAllowedTransition } from './domain/statuses';
 import { statusChanged } from './events';
+import { recordAssignee } from './triage/assignments';
 import { CountDimension, CountGroupRecord, groupedCounts, WeekCountsRecord } from './store/grouped-counts';
 import { commentStore, historyStore } from './store/history';
 import { IssueFilter, IssueRecord, issueStore, SortKey } from './store/issues/issue-store';
@@ -230,27 +231,14 @@ export class Issues {
           );
         }
       }
-      if (body.assignee !== undefined && body.assignee !== issue.assignee) {
-        await issueStore.update(trx, id, { assignee: body.assignee }, at);
-        await historyStore.add(trx, [
-          {
-            issueId: id,
-            actorKind: 'user',
-            actor: principal.username,
-            field: 'assignee',
-            oldValue: issue.assignee,
-            newValue: body.assignee,
-            comment: body.comment ?? null,
-            at,
-          },
-        ]);
-        await writeEvent(trx, ISSUE_EVENTS.issueUpdated, id, {
-          issue_id: id,
-          project_code: issue.projectCode,
-          assignee: body.assignee,
-          by: principal.username,
-        });
-      }
+      if (body.assignee !== undefined)
+        await recordAssignee(
+          trx,
+          principal.username,
+          [issue],
+          body.assignee === null ? null : { name: body.assignee, type: null, id: null },
+          body.comment,
+        );
       if (body.comment && body.status_id === undefined && body.assignee === undefined)
         await commentStore.add(trx, id, principal.username, body.comment);
     });

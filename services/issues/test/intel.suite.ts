@@ -212,6 +212,10 @@ export function intelSuite(t: SystemUnderTest): void {
       ),
     ).to.contain('vulnerabilities.0.cveID');
     expect(problemOf(await bad('kev', 'not json'), 'body')).to.contain('not JSON');
+    // A date of the right shape that no calendar has is the file's fault, not the server's.
+    expect(problemOf(await bad('kev', kevJson([{ cve: 'CVE-2020-11111', dueDate: '2026-02-30' }])), 'body')).to.contain(
+      'vulnerabilities.0.dueDate',
+    );
     problemOf(await bad('nvd', 'x'), 'feed');
     expect((await byCve()).get(inBoth)).to.include({ epss: 0.45678, known_exploited: true });
   });

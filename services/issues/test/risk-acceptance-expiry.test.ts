@@ -58,9 +58,9 @@ for (const backend of DATABASE_BACKENDS) {
 
     it('reopens the issues still Risk accepted when the acceptance expires, and leaves the others', async () => {
       const { project, requester, approver, acceptances, clock } = setUp();
-      const rows = [1, 2, 3].map((n) => issue(project, n));
+      const rows = [1, 2, 3, 4].map((n) => issue(project, n));
       await t.db.transaction((trx) => issueStore.insertMany(trx, rows));
-      const [kept, changed, pendingOne] = rows.map((r) => r.id);
+      const [kept, changed, pendingOne, another] = rows.map((r) => r.id);
 
       const accepted = await acceptances.create(requester, {
         issue_ids: [kept, changed],
@@ -73,6 +73,12 @@ for (const backend of DATABASE_BACKENDS) {
         expires_at: new Date(clock.now.getTime() + 3 * DAY).toISOString(),
         approver_id: approver.userId,
       });
+      // A second acceptance due in the same expiry run: each acceptance reopens its own issues.
+      await acceptances.create(requester, {
+        issue_ids: [another],
+        reason: 'another reason',
+        expires_at: new Date(clock.now.getTime() + 5 * DAY).toISOString(),
+      });
       expect([accepted.state, pending.state]).to.deep.equal(['accepted', 'pending']);
       // Someone moves one accepted issue on; expiry must not touch it.
       await t.db.transaction((trx) =>
@@ -83,9 +89,20 @@ for (const backend of DATABASE_BACKENDS) {
       expect(await acceptances.expireDue(), 'nothing is due yet').to.equal(0);
 
       clock.now = new Date(clock.now.getTime() + 6 * DAY);
-      expect(await acceptances.expireDue()).to.equal(2);
+      expect(await acceptances.expireDue()).to.equal(3);
       const status = async (id: string) => (await issueStore.get(t.db, id))?.statusId;
       expect(await status(kept)).to.equal(STATUS.reopen);
+      expect(await status(another)).to.equal(STATUS.reopen);
+      const reopened: { key: string }[] = await t
+        .db('bulwark_outbox')
+        .where({ type: 'issue.status_changed' })
+        .whereRaw("payload::jsonb ->> 'to_status_id' = ?", [String(STATUS.reopen)])
+        .whereIn(
+          'key',
+          rows.map((r) => r.id),
+        )
+        .select('key');
+      expect(reopened.map((e) => e.key).sort(), 'one event per reopened issue').to.deep.equal([kept, another].sort());
       expect(await status(changed)).to.equal(STATUS.fixed);
       expect(await status(pendingOne), 'a pending acceptance moved nothing').to.equal(STATUS.new);
       expect((await acceptances.get(requester, accepted.id)).state).to.equal('expired');

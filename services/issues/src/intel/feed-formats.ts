@@ -113,7 +113,14 @@ export async function readEpss(source: AsyncIterable<Buffer>, limits: FeedLimits
   return { modelVersion, scoreDate: new Date(date).toISOString(), records };
 }
 
-const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date YYYY-MM-DD');
+/** A calendar date the database takes: 2026-02-30 or year 0 would fail the load's insert, not the check. */
+const day = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date YYYY-MM-DD')
+  .refine(
+    (v) => v >= '0001' && new Date(`${v}T00:00:00Z`).toISOString().startsWith(v),
+    'must be a date of the calendar',
+  );
 const kevSchema = z.object({
   catalogVersion: z.string().min(1).max(64),
   vulnerabilities: z

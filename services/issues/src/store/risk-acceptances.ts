@@ -143,8 +143,10 @@ export const riskAcceptanceStore = {
       .update({ state: d.state, decided_by: d.by, decided_at: d.at, decision_comment: d.comment });
   },
 
-  async expire(db: Queryable, id: string): Promise<void> {
-    await db('risk_acceptances').where({ id }).update({ state: 'expired' });
+  async expire(db: Queryable, ids: string[]): Promise<void> {
+    await db('risk_acceptances')
+      .whereRaw('id = any(?::uuid[])', [pgArray(ids)])
+      .update({ state: 'expired' });
   },
 
   /** Pending or accepted acceptances whose time has come, locked; a replica skips those another is expiring. */

@@ -1,5 +1,5 @@
 import { canSeeProject, invalid, notFound, Principal, ServiceData, Trx } from '@bulwark/platform';
-import { ISSUE_EVENTS, writeEvent } from '@bulwark/contracts';
+import { ISSUE_EVENTS, newEvent, writeEvents } from '@bulwark/contracts';
 import { historyStore } from '../store/history';
 import { IssueRecord, issueStore } from '../store/issues/issue-store';
 import type { AssigneeDirectory, AssigneeType, DirectoryEntry } from './directory';
@@ -27,7 +27,7 @@ export class IssueAssignments {
     await this.data.transaction(async (trx) => {
       const [issue] = await issueStore.getMany(trx, [id]);
       if (!issue || !canSeeProject(principal, issue.projectCode)) throw notFound(`Issue ${id}`);
-      await this.record(trx, principal, [issue], assignee, comment);
+      await recordAssignee(trx, principal.username, [issue], assignee, comment);
     });
     const issue = await issueStore.get(this.data.db, id);
     if (!issue) throw notFound(`Issue ${id}`);
@@ -47,7 +47,7 @@ export class IssueAssignments {
         throw invalid('Some issues are unknown; nothing was assigned', [
           { field: 'ids', problem: `unknown issues: ${unknown.slice(0, 20).join(', ')}` },
         ]);
-      const changed = new Set(await this.record(trx, principal, found, assignee, comment));
+      const changed = new Set(await recordAssignee(trx, principal.username, found, assignee, comment));
       return ids.map((id) => ({ id, status: changed.has(id) ? ('changed' as const) : ('unchanged' as const) }));
     });
   }
@@ -58,46 +58,64 @@ export class IssueAssignments {
     if (!entry) throw invalid(`No ${ref.type} ${ref.id}`, [{ field, problem: `is not a known ${ref.type}` }]);
     return entry;
   }
+}
 
-  /** Writes the assignee of the issues it changes, with their history and events; answers their ids. */
-  private async record(
-    trx: Trx,
-    principal: Principal,
-    issues: IssueRecord[],
-    assignee: DirectoryEntry | null,
-    comment: string | undefined,
-  ): Promise<string[]> {
-    const changing = issues.filter((i) =>
-      assignee ? i.assigneeId !== assignee.id || i.assigneeType !== assignee.type : i.assignee !== null,
-    );
-    if (!changing.length) return [];
-    const at = new Date().toISOString();
-    await issueStore.assignMany(
-      trx,
-      changing.map((i) => i.id),
-      assignee,
+/** An assignee by name: a user or group of the identity service, or a free-text name (type and id null). */
+export interface AssigneeName {
+  name: string;
+  type: AssigneeType | null;
+  id: string | null;
+}
+
+/**
+ * Writes the assignee of the issues it changes, with their history and events; answers their ids.
+ * Both ways of assigning go through it: this class's, and PUT /issue/{id} with a free-text name.
+ */
+export async function recordAssignee(
+  trx: Trx,
+  by: string,
+  issues: IssueRecord[],
+  assignee: AssigneeName | null,
+  comment: string | undefined,
+): Promise<string[]> {
+  const changing = issues.filter((i) =>
+    !assignee
+      ? i.assignee !== null
+      : assignee.type
+        ? i.assigneeId !== assignee.id || i.assigneeType !== assignee.type
+        : i.assignee !== assignee.name,
+  );
+  if (!changing.length) return [];
+  const at = new Date().toISOString();
+  await issueStore.assignMany(
+    trx,
+    changing.map((i) => i.id),
+    assignee,
+    at,
+  );
+  await historyStore.add(
+    trx,
+    changing.map((i) => ({
+      issueId: i.id,
+      actorKind: 'user' as const,
+      actor: by,
+      field: 'assignee',
+      oldValue: i.assignee,
+      newValue: assignee?.name ?? null,
+      comment: comment || null,
       at,
-    );
-    await historyStore.add(
-      trx,
-      changing.map((i) => ({
-        issueId: i.id,
-        actorKind: 'user' as const,
-        actor: principal.username,
-        field: 'assignee',
-        oldValue: i.assignee,
-        newValue: assignee?.name ?? null,
-        comment: comment || null,
-        at,
-      })),
-    );
-    for (const i of changing)
-      await writeEvent(trx, ISSUE_EVENTS.issueUpdated, i.id, {
+    })),
+  );
+  await writeEvents(
+    trx,
+    changing.map((i) =>
+      newEvent(ISSUE_EVENTS.issueUpdated, i.id, {
         issue_id: i.id,
         project_code: i.projectCode,
         assignee: assignee?.name ?? null,
-        by: principal.username,
-      });
-    return changing.map((i) => i.id);
-  }
+        by,
+      }),
+    ),
+  );
+  return changing.map((i) => i.id);
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { canSeeProject, conflict, forbidden, invalid, notFound, Principal, ServiceData, Trx } from '@bulwark/platform';
-import { ISSUE_EVENTS, writeEvent, type RiskAcceptanceState } from '@bulwark/contracts';
+import { ISSUE_EVENTS, newEvent, writeEvents, type RiskAcceptanceState } from '@bulwark/contracts';
 import { isAllowedTransition, STATUS } from '../domain/statuses';
 import { statusChanged } from '../events';
 import { ActorKind, historyStore } from '../store/history';
@@ -143,20 +143,35 @@ export class RiskAcceptances {
   async expireDue(now = this.clock()): Promise<number> {
     return this.data.transaction(async (trx) => {
       const due = await riskAcceptanceStore.due(trx, now.toISOString(), EXPIRY_BATCH);
-      for (const record of due) {
-        if (record.state === 'accepted') {
-          const held = (await issueStore.getMany(trx, record.issueIds)).filter(
-            (i) => i.statusId === STATUS.riskAccepted,
-          );
-          await this.move(trx, held, STATUS.reopen, {
+      if (!due.length) return 0;
+      // One read of every issue the accepted ones hold; an issue is in at most one active acceptance.
+      const accepted = due.filter((r) => r.state === 'accepted');
+      const held = new Map(
+        (
+          await issueStore.getMany(
+            trx,
+            accepted.flatMap((r) => r.issueIds),
+          )
+        )
+          .filter((i) => i.statusId === STATUS.riskAccepted)
+          .map((i) => [i.id, i]),
+      );
+      for (const record of accepted)
+        await this.move(
+          trx,
+          record.issueIds.flatMap((id) => held.get(id) ?? []),
+          STATUS.reopen,
+          {
             kind: 'system',
             actor: EXPIRY_ACTOR,
             comment: `Risk acceptance ${record.id} expired`,
             at: now.toISOString(),
-          });
-        }
-        await riskAcceptanceStore.expire(trx, record.id);
-      }
+          },
+        );
+      await riskAcceptanceStore.expire(
+        trx,
+        due.map((r) => r.id),
+      );
       return due.length;
     });
   }
@@ -206,7 +221,13 @@ export class RiskAcceptances {
     to: number,
     how: { kind: ActorKind; actor: string; comment: string; at: string },
   ) {
-    for (const issue of issues) await issueStore.update(trx, issue.id, { statusId: to }, how.at);
+    await issueStore.setStatusMany(
+      trx,
+      issues.map((i) => i.id),
+      to,
+      undefined,
+      how.at,
+    );
     await historyStore.add(
       trx,
       issues.map((i) => ({
@@ -220,12 +241,9 @@ export class RiskAcceptances {
         at: how.at,
       })),
     );
-    for (const issue of issues)
-      await writeEvent(
-        trx,
-        ISSUE_EVENTS.issueStatusChanged,
-        issue.id,
-        statusChanged(issue, to, how.actor, how.comment),
-      );
+    await writeEvents(
+      trx,
+      issues.map((i) => newEvent(ISSUE_EVENTS.issueStatusChanged, i.id, statusChanged(i, to, how.actor, how.comment))),
+    );
   }
 }

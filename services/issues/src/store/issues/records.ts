@@ -65,11 +65,11 @@ export const issueRecords = {
     await db('issue_detection_state').where({ issue_id: id }).update({ updated_at: at });
   },
 
-  /** Gives these issues one assignee (a user or group with its name, or none). */
+  /** Gives these issues one assignee (a user or group with its name, a free-text name, or none). */
   async assignMany(
     db: Queryable,
     ids: string[],
-    assignee: { type: 'user' | 'group'; id: string; name: string } | null,
+    assignee: { type: 'user' | 'group' | null; id: string | null; name: string } | null,
     at: string,
   ): Promise<void> {
     if (ids.length === 0) return;
@@ -162,12 +162,20 @@ export const issueRecords = {
     return rows.map(toIssueStatus);
   },
 
-  async setStatusMany(db: Queryable, ids: string[], status: number, ruleId: string | null, at: string): Promise<void> {
+  /** Gives these issues one status in one statement; `ruleId` undefined keeps the suppressing rule each has. */
+  async setStatusMany(
+    db: Queryable,
+    ids: string[],
+    status: number,
+    ruleId: string | null | undefined,
+    at: string,
+  ): Promise<void> {
     if (ids.length === 0) return;
+    const rule = ruleId === undefined ? '' : ', security_rule_id = ?';
     await db.raw(
-      `with changed as (update issue_records set status_id = ?, security_rule_id = ? where id = any(?::uuid[]) returning id)
+      `with changed as (update issue_records set status_id = ?${rule} where id = any(?::uuid[]) returning id)
        update issue_detection_state d set updated_at = ? from changed where d.issue_id = changed.id`,
-      [status, ruleId, pgArray(ids), at],
+      [status, ...(ruleId === undefined ? [] : [ruleId]), pgArray(ids), at],
     );
   },
 };
