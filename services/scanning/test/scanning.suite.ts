@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
@@ -551,6 +551,20 @@ export function scanningSuite(t: SystemUnderTest): void {
       expect([compared.only_in_first.count, compared.only_in_second.count, compared.in_both.count]).to.deep.equal([
         1, 1, 1,
       ]);
+      // The findings themselves: new in b (only it has z), fixed in b (only a has y), paged as any list.
+      const ruleOf = (f: Json) => String(f.ruleId);
+      const added = (await t.admin.get(`/api/v1/scan-result/${b}/findings?filter[not_in]=${a}`)).body;
+      expect([added.total, added.items.map(ruleOf)]).to.deep.equal([1, ['r.z']]);
+      const fixed = (await t.admin.get(`/api/v1/scan-result/${a}/findings?filter[not_in]=${b}&limit=1`)).body;
+      expect([fixed.total, fixed.items.map(ruleOf)]).to.deep.equal([1, ['r.y']]);
+      // c holds a's findings by reference: the same fingerprints, nothing only in either.
+      expect((await t.admin.get(`/api/v1/scan-result/${c}/findings?filter[not_in]=${a}`)).body.total).to.equal(0);
+      field(
+        await t.admin.get(`/api/v1/scan-result/${a}/findings?filter[not_in]=${randomUUID()}`),
+        400,
+        'filter[not_in]',
+      );
+      field(await t.admin.get(`/api/v1/scan-result/${a}/findings?filter[not_in]=nope`), 400, 'filter[not_in]');
       const history = (await t.admin.get(`/api/v1/scan-results/stats/${check.id}`)).body;
       expect(history.items.map((i: Json) => i.scan_result_id)).to.deep.equal([c, b, a]);
     });
