@@ -373,6 +373,12 @@ export function scanningSuite(t: SystemUnderTest): void {
       const refused = await t.admin.get('/api/v1/scan-report-formats?limit=5');
       expect(refused.status).to.equal(400);
       expect(refused.body.error.details[0].field).to.equal('limit');
+      // Odd queries (repeated, bracketed, nested, empty names) are refused the same way, never a 500.
+      for (const odd of ['a=1&a=2', 'filter[x][y]=1', 'x[]=1', '=1', '%ZZ=1', 'format=semgrep&format=sarif']) {
+        const res = await t.admin.get(`/api/v1/scan-report-formats?${odd}`);
+        expect(res.status, `${odd}: ${JSON.stringify(res.body)}`).to.equal(400);
+        expect(res.body.error.details, odd).to.be.an('array').that.is.not.empty;
+      }
     });
 
     it('turns an uploaded report into a completed scan result with findings and a downloadable report', async () => {
