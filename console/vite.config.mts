@@ -10,7 +10,12 @@ export default defineConfig({
   // Value lists the console shares with the API, from the contracts' dependency-free source module
   // (the package's entry would bring zod and the route table into the bundle).
   resolve: {
-    alias: { '@bulwark/contracts/vex': fileURLToPath(new URL('../packages/contracts/src/vex.ts', import.meta.url)) },
+    alias: {
+      '@bulwark/contracts/vex': fileURLToPath(new URL('../packages/contracts/src/vex.ts', import.meta.url)),
+      '@bulwark/contracts/quality-gates': fileURLToPath(
+        new URL('../packages/contracts/src/quality-gates.ts', import.meta.url),
+      ),
+    },
   },
   base: '/',
   build: {

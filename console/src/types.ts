@@ -40,9 +40,6 @@ import type {
   errorView,
   eventView,
   gateView,
-  GATE_ACTIONS,
-  GATE_CONDITION_TYPES,
-  GATE_OPERATORS,
   notifierBody,
   notifierTestResult,
   notifierView,
@@ -96,9 +93,7 @@ export type ErrorBody = z.infer<typeof errorBody>;
 export type QualityGate = z.infer<typeof gateView>;
 export type GateCondition = z.infer<typeof conditionView>;
 export type ConditionBody = z.input<typeof conditionBody>;
-export type ConditionType = (typeof GATE_CONDITION_TYPES)[number];
-export type GateOperator = (typeof GATE_OPERATORS)[number];
-export type GateAction = (typeof GATE_ACTIONS)[number];
+export type { GateConditionType as ConditionType, GateOperator, GateAction } from '@bulwark/contracts/quality-gates';
 export type SecurityRule = z.infer<typeof securityRuleView>;
 export type SecurityRuleBody = z.input<typeof securityRuleBody>;
 export type Policy = z.infer<typeof policyView>;

@@ -9,7 +9,7 @@ import { BrowserContext, Page } from 'playwright-core';
 import { Api, ADMIN_PASSWORD, GitServer, RunningSystem } from '@bulwark/testkit';
 import { semgrepReport } from '../../services/issues/test/issues.suite';
 import { ARTIFACTS, expectAccessible, openBrowser, requireChromium, shot } from './browser';
-import { startConsoleSystem } from './system';
+import { startConsoleSystem, uploadReport, waitUntil } from './system';
 
 describe('console end to end (Chromium through Playwright)', function () {
   let sys: (RunningSystem & { alive(): boolean }) | undefined;
@@ -42,15 +42,11 @@ describe('console end to end (Chromium through Playwright)', function () {
       },
       { rule: 'python.lang.security.eval', line: 9, code: 'eval(data)', severity: 'WARNING', cwe: 'CWE-95' },
     ]);
-    const upload = await admin
-      .withHeaders({ 'content-type': 'application/json' })
-      .request('POST', `/api/v1/check/${checkId}/results`, undefined, report);
-    expect(upload.status, JSON.stringify(upload.body)).to.equal(200);
-    const deadline = Date.now() + 60000;
-    while ((await admin.get(`/api/v1/issues/count?filter[project_code]=${code}`)).body.count !== 2) {
-      if (Date.now() > deadline) throw new Error('the uploaded report was not ingested');
-      await new Promise((r) => setTimeout(r, 250));
-    }
+    await uploadReport(admin, checkId, report);
+    await waitUntil(
+      async () => (await admin.get(`/api/v1/issues/count?filter[project_code]=${code}`)).body.count === 2,
+      () => 'the uploaded report was not ingested',
+    );
 
     ({ context, page } = await openBrowser(problems));
   });

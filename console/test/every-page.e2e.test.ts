@@ -3,7 +3,7 @@
 // English catalogue shows in Russian, axe finds nothing. The components pages are driven here too.
 import { expect } from 'chai';
 import { BrowserContext, Page } from 'playwright-core';
-import { ADMIN_PASSWORD, gateOnHighs, type Json } from '@bulwark/testkit';
+import { ADMIN_PASSWORD, gateOnHighs } from '@bulwark/testkit';
 import { semgrepReport } from '../../services/issues/test/issues.suite';
 import { MESSAGE_MODULES } from '../src/messages';
 import {
@@ -15,12 +15,7 @@ import {
   shot,
   signIn,
 } from './browser';
-import { type ConsoleSystem, startConsoleSystem } from './system';
-
-const ok = (res: { status: number; body: Json }) => {
-  expect(res.status, JSON.stringify(res.body)).to.equal(200);
-  return res.body;
-};
+import { type ConsoleSystem, ok, startConsoleSystem, uploadReport, waitUntil } from './system';
 
 const LOG4SHELL = 'CVE-2021-44228';
 const LODASH_CVE = 'CVE-2021-23337';
@@ -81,23 +76,18 @@ describe('console: every page on a phone, in English and Russian (Chromium throu
     system = await startConsoleSystem();
     ({ code, layerId } = system.env);
     await gateOnHighs(admin(), layerId, `No highs ${code}`, 'lock');
-    const upload = (checkId: string, report: string) =>
-      admin()
-        .withHeaders({ 'content-type': 'application/json' })
-        .request('POST', `/api/v1/check/${checkId}/results`, undefined, report);
-    ok(
-      await upload(
-        system.checkId,
-        semgrepReport([
-          {
-            rule: 'python.lang.security.dangerous-subprocess',
-            line: 4,
-            code: 'subprocess.call(cmd, shell=True)',
-            severity: 'ERROR',
-            cwe: 'CWE-78',
-          },
-        ]),
-      ),
+    await uploadReport(
+      admin(),
+      system.checkId,
+      semgrepReport([
+        {
+          rule: 'python.lang.security.dangerous-subprocess',
+          line: 4,
+          code: 'subprocess.call(cmd, shell=True)',
+          severity: 'ERROR',
+          cwe: 'CWE-78',
+        },
+      ]),
     );
     // The SBOM is the layer's component list; the same document uploaded to a second check makes its vulnerabilities issues.
     ok(await admin().request('POST', `/api/v1/layer/${layerId}/sbom?file_name=bom.json`, undefined, sbom()));
@@ -110,7 +100,7 @@ describe('console: every page on a phone, in English and Russian (Chromium throu
         run_scan_task: { type: 'manual' },
       }),
     );
-    ok(await upload(sca.id, sbom()));
+    await uploadReport(admin(), sca.id, sbom());
     ok(
       await admin().post('/api/v1/notifier', {
         name: `Hook ${code}`,
@@ -119,11 +109,10 @@ describe('console: every page on a phone, in English and Russian (Chromium throu
         project_codes: [code],
       }),
     );
-    const deadline = Date.now() + 60000;
-    while (ok(await admin().get(`/api/v1/issues/count?filter[project_code]=${code}`)).count !== 3) {
-      if (Date.now() > deadline) throw new Error('the uploaded reports were not ingested');
-      await new Promise((r) => setTimeout(r, 250));
-    }
+    await waitUntil(
+      async () => ok(await admin().get(`/api/v1/issues/count?filter[project_code]=${code}`)).count === 3,
+      () => 'the uploaded reports were not ingested',
+    );
     issueId = ok(await admin().get(`/api/v1/issues?filter[cve]=${LOG4SHELL}`)).items[0].id;
     ({ context, page } = await openBrowser(problems));
     await page.setViewportSize({ width: 1400, height: 900 });

@@ -6,7 +6,7 @@ import { Api, ADMIN_PASSWORD, GitServer, type Json, RunningSystem } from '@bulwa
 import { semgrepReport } from '../../services/issues/test/issues.suite';
 import { startReceiver } from '../../services/notifications/test/notifications.suite';
 import { expectAccessible, openBrowser, requireChromium, shot, signIn } from './browser';
-import { ConsoleSystem, startConsoleSystem } from './system';
+import { ConsoleSystem, ok, startConsoleSystem, uploadReport, waitUntil } from './system';
 
 const SUBPROCESS = {
   rule: 'python.lang.security.dangerous-subprocess',
@@ -36,23 +36,14 @@ describe('console policy and notifications (Chromium through Playwright)', funct
   let checkId: string;
   const problems: string[] = [];
 
-  const ok = (res: { status: number; body: Json }) => {
-    expect(res.status, JSON.stringify(res.body)).to.equal(200);
-    return res.body;
-  };
   /** Uploads a Semgrep report to the check and waits until its findings are ingested (the gate verdict is set then). */
   const upload = async (findings: Parameters<typeof semgrepReport>[0]) => {
-    const res = ok(
-      await admin
-        .withHeaders({ 'content-type': 'application/json' })
-        .request('POST', `/api/v1/check/${checkId}/results`, undefined, semgrepReport(findings)),
+    const scanId = await uploadReport(admin, checkId, semgrepReport(findings));
+    await waitUntil(
+      async () => Boolean((await admin.get(`/api/v1/scan-result/${scanId}`)).body.quality_gate),
+      () => 'the uploaded report was not ingested',
     );
-    const deadline = Date.now() + 60000;
-    while (!(await admin.get(`/api/v1/scan-result/${res.scan_result_id}`)).body.quality_gate) {
-      if (Date.now() > deadline) throw new Error('the uploaded report was not ingested');
-      await new Promise((r) => setTimeout(r, 250));
-    }
-    return res.scan_result_id as string;
+    return scanId;
   };
   const gates = async () => ok(await admin.get('/api/v1/quality-gates')).items as Json[];
 
@@ -283,15 +274,12 @@ describe('console policy and notifications (Chromium through Playwright)', funct
       await admin.get(`/api/v1/issues?filter[project_code]=${env.code}&filter[status]=1&limit=1`),
     ).items;
     ok(await admin.put(`/api/v1/issue/${issue.id}`, { status_id: 2, comment: 'to be notified' }));
-    const deadline = Date.now() + 60000;
     let total = 0;
-    while ((total = ok(await admin.get('/api/v1/errors-log?filter[code]=webhook.given_up')).total) === 0) {
-      if (Date.now() > deadline)
-        throw new Error(
-          `no webhook.given_up record; deliveries: ${JSON.stringify(ok(await admin.get(`/api/v1/notifier/${notifier.id}`)).deliveries)}`,
-        );
-      await new Promise((r) => setTimeout(r, 250));
-    }
+    await waitUntil(
+      async () => (total = ok(await admin.get('/api/v1/errors-log?filter[code]=webhook.given_up')).total) > 0,
+      async () =>
+        `no webhook.given_up record; deliveries: ${JSON.stringify(ok(await admin.get(`/api/v1/notifier/${notifier.id}`)).deliveries)}`,
+    );
     await page.getByRole('link', { name: 'Notifications', exact: true }).click();
     await page.getByRole('link', { name: 'Error log' }).click();
     await page.getByRole('heading', { name: 'Error log', level: 1 }).waitFor();

@@ -2,15 +2,10 @@
 // The functions handed to page.evaluate run in the browser: DOM types for those.
 import { expect } from 'chai';
 import { BrowserContext, Page } from 'playwright-core';
-import { ADMIN_PASSWORD, gateOnHighs, type Json } from '@bulwark/testkit';
+import { ADMIN_PASSWORD, gateOnHighs } from '@bulwark/testkit';
 import { semgrepReport } from '../../services/issues/test/issues.suite';
 import { expectAccessible, expectNoEnglish, expectNoOverflow, openBrowser, requireChromium, shot } from './browser';
-import { type ConsoleSystem, startConsoleSystem } from './system';
-
-const ok = (res: { status: number; body: Json }) => {
-  expect(res.status, JSON.stringify(res.body)).to.equal(200);
-  return res.body;
-};
+import { type ConsoleSystem, ok, startConsoleSystem, waitUntil } from './system';
 
 const SHELL = {
   rule: 'python.lang.security.dangerous-subprocess',
@@ -80,16 +75,12 @@ describe('console projects: upload, checks, risk at a glance (Chromium through P
       }),
     );
     const run = ok(await admin().post(`/api/v1/check/${failing.id}/run`));
-    const deadline = Date.now() + 60000;
-    for (;;) {
-      const scan = ok(await admin().get(`/api/v1/scan-result/${run.scan_result_id}`));
-      if (scan.state === 'failed') {
-        failedError = scan.error;
-        break;
-      }
-      if (Date.now() > deadline) throw new Error(`the unreachable check's scan did not fail: ${scan.state}`);
-      await new Promise((r) => setTimeout(r, 250));
-    }
+    const scan = () => admin().get(`/api/v1/scan-result/${run.scan_result_id}`);
+    await waitUntil(
+      async () => ok(await scan()).state === 'failed',
+      async () => `the unreachable check's scan did not fail: ${ok(await scan()).state}`,
+    );
+    failedError = ok(await scan()).error;
     expect(failedError).to.be.a('string').and.not.equal('');
 
     ({ context, page } = await openBrowser(problems));

@@ -2,7 +2,10 @@ import { expect } from 'chai';
 import {
   Api,
   ADMIN_PASSWORD,
+  type ApiResponse,
+  expectStatus,
   GitServer,
+  type Json,
   RunningSystem,
   startAllModeProcess,
   startGitServer,
@@ -42,5 +45,25 @@ export async function startConsoleSystem(): Promise<ConsoleSystem> {
     await git.close();
     await sys.stop();
     throw err;
+  }
+}
+
+/** The body of a 200 answer; otherwise the test fails, showing the body. */
+export const ok = (res: ApiResponse): Json => expectStatus(res, 200);
+
+/** Uploads a report (JSON) to a check over the API: its scan result's id. */
+export const uploadReport = async (admin: Api, checkId: string, report: string): Promise<string> =>
+  ok(
+    await admin
+      .withHeaders({ 'content-type': 'application/json' })
+      .request('POST', `/api/v1/check/${checkId}/results`, undefined, report),
+  ).scan_result_id as string;
+
+/** Asks `done` every 250 ms until it holds: what the services do after an answer (ingesting a report) takes a moment. */
+export async function waitUntil(done: () => Promise<boolean>, failure: () => string | Promise<string>): Promise<void> {
+  const deadline = Date.now() + 60000;
+  while (!(await done())) {
+    if (Date.now() > deadline) throw new Error(await failure());
+    await new Promise((r) => setTimeout(r, 250));
   }
 }

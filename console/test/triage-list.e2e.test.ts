@@ -4,19 +4,10 @@ import fs from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
-import {
-  Api,
-  type ApiResponse,
-  ADMIN_PASSWORD,
-  expectStatus,
-  GitServer,
-  type Json,
-  RunningSystem,
-  uniqueSuffix,
-} from '@bulwark/testkit';
+import { Api, ADMIN_PASSWORD, GitServer, type Json, RunningSystem, uniqueSuffix } from '@bulwark/testkit';
 import { semgrepReport } from '../../services/issues/test/issues.suite';
 import { browserPool, expectAccessible, requireChromium, Screen, SCREENS, shot, signIn, viewAt } from './browser';
-import { startConsoleSystem } from './system';
+import { ok, startConsoleSystem, uploadReport, waitUntil } from './system';
 
 /** Findings beside the pair: more than the smallest page, of three severities. */
 const SPREAD = Array.from({ length: 30 }, (_, i) => ({
@@ -42,7 +33,6 @@ describe('console issue list for triage: sort, page size, saved views, export, B
   const pool = browserPool(problems);
   const other = { username: `viewer_${uniqueSuffix()}`, password: `Vw-${randomBytes(12).toString('base64url')}-7` };
 
-  const ok = (res: ApiResponse) => expectStatus(res, 200);
   const browser = pool.open;
   /** A fresh browser signed in as the administrator. */
   const asAdmin = async () => {
@@ -51,12 +41,8 @@ describe('console issue list for triage: sort, page size, saved views, export, B
     return page;
   };
   const view = (page: Page, screen: Screen, path: string) => viewAt(page, sys!.api.baseUrl, screen, path);
-  const upload = async (findings: Parameters<typeof semgrepReport>[0]) =>
-    ok(
-      await admin
-        .withHeaders({ 'content-type': 'application/json' })
-        .request('POST', `/api/v1/check/${checkId}/results`, undefined, semgrepReport(findings)),
-    ).scan_result_id as string;
+  const upload = (findings: Parameters<typeof semgrepReport>[0]) =>
+    uploadReport(admin, checkId, semgrepReport(findings));
   const issuesOf = async (query = '') =>
     ok(await admin.get(`/api/v1/issues?filter[project_code]=${code}&limit=100${query}`)).items as Json[];
   const byRule = async (rule: string): Promise<Json> => (await issuesOf()).find((i) => i.rule_id === rule);
@@ -69,11 +55,10 @@ describe('console issue list for triage: sort, page size, saved views, export, B
     ({ sys, admin, git, checkId } = started);
     code = started.env.code;
     await upload([...PAIR, ...SPREAD]);
-    const deadline = Date.now() + 60000;
-    while ((await issuesOf()).length !== TOTAL) {
-      if (Date.now() > deadline) throw new Error('the uploaded report was not ingested');
-      await new Promise((r) => setTimeout(r, 250));
-    }
+    await waitUntil(
+      async () => (await issuesOf()).length === TOTAL,
+      () => 'the uploaded report was not ingested',
+    );
     ok(
       await admin.post('/api/v1/user', {
         username: other.username,
@@ -248,11 +233,10 @@ describe('console issue list for triage: sort, page size, saved views, export, B
     const gone = await byRule('list.rule.0');
     // A second report without the first finding: the scan marks its issue Fixed.
     await upload([...PAIR, ...SPREAD.slice(1)]);
-    const deadline = Date.now() + 60000;
-    while (ok(await admin.get(`/api/v1/issue/${gone.id}`)).status_id !== 4) {
-      if (Date.now() > deadline) throw new Error('the second report did not fix the issue');
-      await new Promise((r) => setTimeout(r, 250));
-    }
+    await waitUntil(
+      async () => ok(await admin.get(`/api/v1/issue/${gone.id}`)).status_id === 4,
+      () => 'the second report did not fix the issue',
+    );
     for (const screen of SCREENS) {
       const ru = screen.lang === 'ru';
       await view(page, screen, `/issues/${gone.id}`);

@@ -5,9 +5,7 @@ import { expect } from 'chai';
 import type { Page } from 'playwright-core';
 import {
   Api,
-  type ApiResponse,
   ADMIN_PASSWORD,
-  expectStatus,
   GitServer,
   type JiraContractServer,
   type Json,
@@ -17,7 +15,7 @@ import {
 } from '@bulwark/testkit';
 import { semgrepReport } from '../../services/issues/test/issues.suite';
 import { browserPool, expectAccessible, requireChromium, Screen, SCREENS, shot, signIn, viewAt } from './browser';
-import { startConsoleSystem } from './system';
+import { ok, startConsoleSystem, uploadReport, waitUntil } from './system';
 
 describe('console triage end to end: assign, analyse, comment, accept risk (Chromium through Playwright)', function () {
   let sys: (RunningSystem & { alive(): boolean }) | undefined;
@@ -34,7 +32,6 @@ describe('console triage end to end: assign, analyse, comment, accept risk (Chro
   const problems: string[] = [];
   const pool = browserPool(problems);
 
-  const ok = (res: ApiResponse) => expectStatus(res, 200);
   const browser = pool.open;
   const view = (page: Page, screen: Screen, path: string) => viewAt(page, sys!.api.baseUrl, screen, path);
 
@@ -71,19 +68,15 @@ describe('console triage end to end: assign, analyse, comment, accept risk (Chro
       code: `call_${i}(x)`,
       severity: 'ERROR' as const,
     }));
-    ok(
-      await admin
-        .withHeaders({ 'content-type': 'application/json' })
-        .request('POST', `/api/v1/check/${checkId}/results`, undefined, semgrepReport(findings)),
+    await uploadReport(admin, checkId, semgrepReport(findings));
+    await waitUntil(
+      async () => {
+        const issues = ok(await admin.get(`/api/v1/issues?filter[project_code]=${code}&sort=severity`)).items as Json[];
+        issueIds = issues.map((i) => i.id);
+        return issueIds.length === SCREENS.length;
+      },
+      () => 'the uploaded report was not ingested',
     );
-    const deadline = Date.now() + 60000;
-    while (issueIds.length !== SCREENS.length) {
-      if (Date.now() > deadline) throw new Error('the uploaded report was not ingested');
-      await new Promise((r) => setTimeout(r, 250));
-      issueIds = (ok(await admin.get(`/api/v1/issues?filter[project_code]=${code}&sort=severity`)).items as Json[]).map(
-        (i) => i.id,
-      );
-    }
     approverId = ok(
       await admin.post('/api/v1/user', {
         username: approver.username,

@@ -40,8 +40,6 @@ export const en = {
   findingsN: '{0} findings',
   newFindings: 'Only in the later scan (new): {0}',
   fixedFindings: 'Only in the earlier scan (fixed): {0}',
-  diffPartial:
-    'These scans have more findings than the page reads (5,000 each): the lists show the first; the counts above are complete.',
   andMore: 'and {0} more',
   scanOf: 'scan of {0}',
   chooseProject: 'Choose a project',
@@ -88,8 +86,6 @@ export const ru: Record<keyof typeof en, string> = {
   findingsN: 'находок: {0}',
   newFindings: 'Только в позднем сканировании (новые): {0}',
   fixedFindings: 'Только в раннем сканировании (исправлены): {0}',
-  diffPartial:
-    'В этих сканированиях больше находок, чем читает страница (по 5000): в списках первые из них; числа выше полные.',
   andMore: 'и ещё {0}',
   scanOf: 'сканирование от {0}',
   chooseProject: 'Выберите проект',

@@ -13,7 +13,7 @@ import {
   type TopicSpec,
   type Trx,
 } from '@bulwark/platform';
-import { GATE_CONDITION_TYPES, GATE_OPERATORS } from './schemas/issues';
+import { GATE_ACTIONS, GATE_CONDITION_TYPES, GATE_OPERATORS } from './quality-gates';
 import { comparisonBody } from './schemas/scanning';
 import { z } from './zod';
 
@@ -185,7 +185,7 @@ const conditionVerdict = z.object({
   condition_id: z.string(),
   quality_gate_id: z.string(),
   quality_gate_name: z.string(),
-  action: z.enum(['lock', 'inform']),
+  action: z.enum(GATE_ACTIONS),
   condition_type: z.enum(GATE_CONDITION_TYPES),
   condition_value: z.string(),
   operator: z.enum(GATE_OPERATORS),
@@ -203,7 +203,7 @@ export const gateVerdict = z.object({
       z.object({
         quality_gate_id: z.string(),
         name: z.string(),
-        action: z.enum(['lock', 'inform']),
+        action: z.enum(GATE_ACTIONS),
         status: z.enum(['passed', 'failed']),
       }),
     )

@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseReport, ReportParseError } from '../src';
+import { MAX_LICENSE_CHARS, MAX_LICENSES } from '../src/parsers/cyclonedx';
 import { CORPUS } from './paths';
 
 function rejects(input: string | Buffer, pattern: RegExp, format?: string): ReportParseError {
@@ -133,5 +134,28 @@ describe('bad input', function () {
 
   it('reports a file that cannot be read', function () {
     expect(() => parseReport(path.join(CORPUS, 'no-such-file.json'))).to.throw(ReportParseError, /cannot read file/);
+  });
+
+  it('bounds the licences an SBOM states for a component, and ignores licence entries of the wrong shape', function () {
+    const many = Array.from({ length: 1000 }, (_, i) => ({ license: { id: `L-${i}` } }));
+    const doc = {
+      bomFormat: 'CycloneDX',
+      specVersion: '1.5',
+      components: [
+        { name: 'many', licenses: many },
+        {
+          name: 'long',
+          licenses: [{ expression: 'x'.repeat(1_000_000) }, { expression: 'MIT' }, { expression: 'MIT' }],
+        },
+        { name: 'odd', licenses: [42, 'MIT', { license: 'MIT' }, { license: { id: { nested: true } } }, null] },
+        { name: 'not a list', licenses: { license: { id: 'MIT' } } },
+      ],
+    };
+    const r = parseReport(Buffer.from(JSON.stringify(doc)), { name: 'bom.json' });
+    const of = (name: string) => r.components.find((c) => c.name === name)?.licenses;
+    expect(of('many')).to.deep.equal(many.slice(0, MAX_LICENSES).map((l) => l.license.id));
+    expect(of('long')).to.deep.equal(['x'.repeat(MAX_LICENSE_CHARS), 'MIT']);
+    expect(of('odd')).to.equal(undefined);
+    expect(of('not a list')).to.equal(undefined);
   });
 });

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
@@ -373,6 +373,12 @@ export function scanningSuite(t: SystemUnderTest): void {
       const refused = await t.admin.get('/api/v1/scan-report-formats?limit=5');
       expect(refused.status).to.equal(400);
       expect(refused.body.error.details[0].field).to.equal('limit');
+      // Odd queries (repeated, bracketed, nested, empty names) are refused the same way, never a 500.
+      for (const odd of ['a=1&a=2', 'filter[x][y]=1', 'x[]=1', '=1', '%ZZ=1', 'format=semgrep&format=sarif']) {
+        const res = await t.admin.get(`/api/v1/scan-report-formats?${odd}`);
+        expect(res.status, `${odd}: ${JSON.stringify(res.body)}`).to.equal(400);
+        expect(res.body.error.details, odd).to.be.an('array').that.is.not.empty;
+      }
     });
 
     it('turns an uploaded report into a completed scan result with findings and a downloadable report', async () => {
@@ -551,6 +557,20 @@ export function scanningSuite(t: SystemUnderTest): void {
       expect([compared.only_in_first.count, compared.only_in_second.count, compared.in_both.count]).to.deep.equal([
         1, 1, 1,
       ]);
+      // The findings themselves: new in b (only it has z), fixed in b (only a has y), paged as any list.
+      const ruleOf = (f: Json) => String(f.ruleId);
+      const added = (await t.admin.get(`/api/v1/scan-result/${b}/findings?filter[not_in]=${a}`)).body;
+      expect([added.total, added.items.map(ruleOf)]).to.deep.equal([1, ['r.z']]);
+      const fixed = (await t.admin.get(`/api/v1/scan-result/${a}/findings?filter[not_in]=${b}&limit=1`)).body;
+      expect([fixed.total, fixed.items.map(ruleOf)]).to.deep.equal([1, ['r.y']]);
+      // c holds a's findings by reference: the same fingerprints, nothing only in either.
+      expect((await t.admin.get(`/api/v1/scan-result/${c}/findings?filter[not_in]=${a}`)).body.total).to.equal(0);
+      field(
+        await t.admin.get(`/api/v1/scan-result/${a}/findings?filter[not_in]=${randomUUID()}`),
+        400,
+        'filter[not_in]',
+      );
+      field(await t.admin.get(`/api/v1/scan-result/${a}/findings?filter[not_in]=nope`), 400, 'filter[not_in]');
       const history = (await t.admin.get(`/api/v1/scan-results/stats/${check.id}`)).body;
       expect(history.items.map((i: Json) => i.scan_result_id)).to.deep.equal([c, b, a]);
     });

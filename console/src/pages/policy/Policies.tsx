@@ -5,7 +5,7 @@ import { DeleteButton, deleteIds, LoadError, splitList, useSave } from '../../ed
 import { useLoad } from '../../hooks';
 import { useI18n } from '../../i18n';
 import type { GateAction, Page, Policy, PolicyBody, QualityGate } from '../../types';
-import { GATE_ACTIONS } from './QualityGates';
+import { GATE_ACTIONS } from '@bulwark/contracts/quality-gates';
 import { PolicyTabs } from './tabs';
 
 /** Policies: quality gates applied to every layer of the projects carrying one of the policy's tags. */

@@ -14,28 +14,8 @@ import type {
   Page,
   QualityGate,
 } from '../../types';
+import { GATE_ACTIONS, GATE_CONDITION_TYPES, GATE_OPERATORS } from '@bulwark/contracts/quality-gates';
 import { PolicyTabs } from './tabs';
-
-const CONDITION_TYPES = [
-  'severity',
-  'cvss',
-  'new_issues',
-  'category',
-  'cwe',
-  'total',
-  'known_exploited',
-  'epss',
-  'risk_score',
-] as const satisfies readonly ConditionType[];
-const OPERATORS = [
-  'not_greater_than',
-  'less_than',
-  'not_less_than',
-  'greater_than',
-  'equal',
-  'not_equal',
-] as const satisfies readonly GateOperator[];
-export const GATE_ACTIONS = ['lock', 'inform'] as const satisfies readonly GateAction[];
 
 /** Quality gates: each with its conditions and the layers it is linked to. */
 export function QualityGatesPage() {
@@ -265,7 +245,7 @@ function ConditionForm({
           value={form.condition_type}
           onChange={(e) => setForm({ ...form, condition_type: e.target.value as ConditionType })}
         >
-          {CONDITION_TYPES.map((c) => (
+          {GATE_CONDITION_TYPES.map((c) => (
             <option key={c} value={c}>
               {t(`ct_${c}`)}
             </option>
@@ -287,7 +267,7 @@ function ConditionForm({
           value={form.operator}
           onChange={(e) => setForm({ ...form, operator: e.target.value as GateOperator })}
         >
-          {OPERATORS.map((o) => (
+          {GATE_OPERATORS.map((o) => (
             <option key={o} value={o}>
               {t(`op_${o}`)}
             </option>

@@ -3,14 +3,14 @@ import { api } from '../../api';
 import { Field, SeverityBadge } from '../../components';
 import { LoadError } from '../../editing';
 import { formatDate, useI18n } from '../../i18n';
-import type { CheckHistory, ScanComparison } from '../../types';
+import type { CheckHistory, Page, ScanComparison } from '../../types';
 import { SEVERITIES } from '../Dashboard';
-import { DiffFinding, diffScans, findingPlace, ScanDiff } from './scan-diff';
+import { DiffFinding, diffScans, findingPlace, ScanDiff, SHOWN } from './scan-diff';
 
 /**
  * Two completed scans of a check side by side: the counts the API compares (GET
  * /scan-results/stats/compare: only in the earlier is fixed, only in the later is new, in both is
- * unchanged), and the new and fixed findings themselves, matched by fingerprint as the API matches them.
+ * unchanged), and the new and fixed findings themselves (GET /scan-result/{id}/findings?filter[not_in]=).
  */
 export function CompareScans({ checkId, scans }: { checkId: string; scans: CheckHistory['items'] }) {
   const { t, lang } = useI18n();
@@ -88,33 +88,29 @@ export function CompareScans({ checkId, scans }: { checkId: string; scans: Check
               </tbody>
             </table>
           </div>
-          <FindingList title={t('newFindings', result.diff.added.length)} findings={result.diff.added} />
-          <FindingList title={t('fixedFindings', result.diff.removed.length)} findings={result.diff.removed} />
-          {!result.diff.complete && <p className="muted">{t('diffPartial')}</p>}
+          <FindingList title={t('newFindings', result.diff.added.total)} findings={result.diff.added} />
+          <FindingList title={t('fixedFindings', result.diff.removed.total)} findings={result.diff.removed} />
         </div>
       )}
     </>
   );
 }
 
-/** Shown at most per list; the rest are counted. */
-const SHOWN = 200;
-
-function FindingList({ title, findings }: { title: string; findings: DiffFinding[] }) {
+function FindingList({ title, findings }: { title: string; findings: Page<DiffFinding> }) {
   const { t } = useI18n();
   return (
     <section className="diff-list" aria-label={title}>
       <h4>{title}</h4>
-      {findings.length === 0 ? (
+      {findings.total === 0 ? (
         <p className="muted">{t('none')}</p>
       ) : (
         <ul className="plain">
-          {findings.slice(0, SHOWN).map((f, i) => (
+          {findings.items.map((f, i) => (
             <li key={`${f.fingerprint}#${i}`}>
               <SeverityBadge severity={f.severity} /> {f.title} <span className="mono muted">{findingPlace(f)}</span>
             </li>
           ))}
-          {findings.length > SHOWN && <li className="muted">{t('andMore', findings.length - SHOWN)}</li>}
+          {findings.total > SHOWN && <li className="muted">{t('andMore', findings.total - SHOWN)}</li>}
         </ul>
       )}
     </section>

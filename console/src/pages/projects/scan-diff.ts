@@ -12,39 +12,27 @@ export interface DiffFinding {
   library?: { name: string; version?: string };
 }
 
-/** Pages read per scan at most: a comparison of larger scans lists the first ones and says there are more. */
-const MAX_PAGES = 5;
-const PAGE = 1000;
-
-async function findingsOf(scanId: string): Promise<{ items: DiffFinding[]; complete: boolean }> {
-  const items: DiffFinding[] = [];
-  for (let page = 1; page <= MAX_PAGES; page++) {
-    const r = await api<Page<DiffFinding>>('GET', `/scan-result/${scanId}/findings`, undefined, { page, limit: PAGE });
-    items.push(...r.items);
-    if (items.length >= r.total) return { items, complete: true };
-  }
-  return { items, complete: false };
-}
+/** Findings listed per side; the rest are counted. */
+export const SHOWN = 200;
 
 export interface ScanDiff {
-  /** In the later scan only: new. */
-  added: DiffFinding[];
+  /** In the later scan only: new (the first SHOWN, and how many in all). */
+  added: Page<DiffFinding>;
   /** In the earlier scan only: fixed. */
-  removed: DiffFinding[];
-  /** Both scans were read in full, so the lists are whole. */
-  complete: boolean;
+  removed: Page<DiffFinding>;
 }
 
-/** The findings only one of two scans has, matched by fingerprint as the API's comparison matches them. */
+/** The findings of `scan` whose fingerprint `other` lacks, matched by the API as its comparison matches them. */
+const onlyIn = (scan: string, other: string) =>
+  api<Page<DiffFinding>>('GET', `/scan-result/${scan}/findings`, undefined, {
+    'filter[not_in]': other,
+    limit: SHOWN,
+  });
+
+/** The findings only one of two scans has. */
 export async function diffScans(earlier: string, later: string): Promise<ScanDiff> {
-  const [a, b] = await Promise.all([findingsOf(earlier), findingsOf(later)]);
-  const inA = new Set(a.items.map((f) => f.fingerprint));
-  const inB = new Set(b.items.map((f) => f.fingerprint));
-  return {
-    added: b.items.filter((f) => !inA.has(f.fingerprint)),
-    removed: a.items.filter((f) => !inB.has(f.fingerprint)),
-    complete: a.complete && b.complete,
-  };
+  const [added, removed] = await Promise.all([onlyIn(later, earlier), onlyIn(earlier, later)]);
+  return { added, removed };
 }
 
 /** Where a finding is: its file and line, else its library, else its rule. */

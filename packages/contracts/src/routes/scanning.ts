@@ -353,6 +353,10 @@ const scanRoutes = [
           .object({
             ...pageQuery,
             'filter[severity]': z.enum(['critical', 'high', 'medium', 'low', 'info']).optional(),
+            'filter[not_in]': z.uuid().optional().openapi({
+              description:
+                'Only the findings whose fingerprint this other result (of a project the caller sees) does not have: with the earlier result, the new ones; the other way round, the fixed ones',
+            }),
           })
           .strict(),
       ),

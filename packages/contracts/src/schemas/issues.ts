@@ -2,6 +2,7 @@ import { z } from '../zod';
 import { ticketView } from './trackers';
 import { ASSIGNEE_TYPES, analysisView } from './triage';
 import { NestBrackets, int4, isoDateTime, multi, queryBool, queryInt4 } from '../common';
+import { GATE_ACTIONS, GATE_CONDITION_TYPES, GATE_OPERATORS } from '../quality-gates';
 
 export const text = z.string().min(1).max(255);
 
@@ -23,28 +24,7 @@ export const ISSUE_SORTS = [
   'risk_score',
 ] as const;
 
-export const GATE_CONDITION_TYPES = [
-  'severity',
-  'cvss',
-  'new_issues',
-  'category',
-  'cwe',
-  'total',
-  'known_exploited',
-  'epss',
-  'risk_score',
-] as const;
-
-export const GATE_OPERATORS = [
-  'not_greater_than',
-  'less_than',
-  'not_less_than',
-  'greater_than',
-  'equal',
-  'not_equal',
-] as const;
-
-export const GATE_ACTIONS = ['lock', 'inform'] as const;
+export { GATE_ACTIONS, GATE_CONDITION_TYPES, GATE_OPERATORS };
 
 export const DEDUP_FIELDS = [
   'tool_fingerprint',

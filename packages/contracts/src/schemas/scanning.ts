@@ -1,5 +1,6 @@
 import { z } from '../zod';
 import { isoDateTime, perm } from '../common';
+import { GATE_ACTIONS } from '../quality-gates';
 
 export const checks = (letter: 'r' | 'w' | 'x' | 'd') => perm('scanning.checks', letter, 'project');
 
@@ -152,7 +153,7 @@ export const qualityGateVerdictView = z
       z.object({
         quality_gate_id: z.string(),
         name: z.string(),
-        action: z.enum(['lock', 'inform']),
+        action: z.enum(GATE_ACTIONS),
         status: z.enum(['passed', 'failed']),
       }),
     ),
@@ -161,7 +162,7 @@ export const qualityGateVerdictView = z
         condition_id: z.string(),
         quality_gate_id: z.string(),
         quality_gate_name: z.string(),
-        action: z.enum(['lock', 'inform']),
+        action: z.enum(GATE_ACTIONS),
         condition_type: z.string(),
         condition_value: z.string(),
         operator: z.string(),

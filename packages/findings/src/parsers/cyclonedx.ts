@@ -32,16 +32,24 @@ function fromPurl(ref: string): Component {
     : { name: ref };
 }
 
-/** A component's licences: each entry is a licence (its SPDX id, else its name) or an SPDX expression. */
+/**
+ * Bounds on what an SBOM may state as one component's licences: real ones name a few licences of
+ * tens of characters; a hostile one should not fill every dependency row and listing with megabytes.
+ */
+export const MAX_LICENSES = 16;
+export const MAX_LICENSE_CHARS = 256;
+
+/** A component's licences: each entry is a licence (its SPDX id, else its name) or an SPDX expression, each once. */
 function licensesOf(list: unknown): string[] | undefined {
-  const out: string[] = [];
+  const out = new Set<string>();
   for (const l of each(list)) {
     const o = obj(l);
     const license = obj(o.license);
     const named = str(o.expression) ?? str(license.id) ?? str(license.name);
-    if (named) out.push(named);
+    if (named) out.add(named.slice(0, MAX_LICENSE_CHARS));
+    if (out.size === MAX_LICENSES) break;
   }
-  return out.length ? out : undefined;
+  return out.size ? [...out] : undefined;
 }
 
 function collectComponents(list: unknown, out: Map<string, Component>, ctx: ParseContext): void {

@@ -123,6 +123,7 @@ export function scanningHandlers(
           page: q.page,
           limit: q.limit,
           severity: q.filter.severity,
+          notIn: q.filter.not_in,
         }),
         (f) => f,
       );

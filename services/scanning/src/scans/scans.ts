@@ -288,9 +288,18 @@ export class Scans {
     return scanStore.list(this.deps.data.db, { ...q, projects: principal.projects });
   }
 
-  /** A scan result's findings, a page of them. */
-  async findings(principal: Principal, id: string, q: { page: number; limit: number; severity?: string }) {
+  /** A scan result's findings, a page of them; with `notIn`, only those that other result does not have. */
+  async findings(
+    principal: Principal,
+    id: string,
+    q: { page: number; limit: number; severity?: string; notIn?: string },
+  ) {
     const scan = await this.get(principal, id);
+    if (q.notIn) {
+      const other = isUuid(q.notIn) ? await scanStore.get(this.deps.data.db, q.notIn) : undefined;
+      if (!other || !canSeeProject(principal, other.projectCode))
+        throw invalid(`Scan result ${q.notIn} does not exist`, [{ field: 'filter[not_in]', problem: 'unknown' }]);
+    }
     return findingStore.page(this.deps.data.db, scan.id, q);
   }
 

@@ -80,4 +80,14 @@ export const findingRefStore = {
       [sourceId, sourceId, alias],
     );
   },
+
+  /** Keeps of `query` (over findings aliased `alias`) those whose fingerprint scan `otherSourceId` has none of. */
+  absentFrom<Q extends Knex.QueryBuilder>(db: Queryable, query: Q, alias: string, otherSourceId: string): Q {
+    return query.whereNotExists(
+      db
+        .from(findingRefStore.findingsOf(db, otherSourceId, 'other'))
+        .select(db.raw('1'))
+        .whereRaw('other.fingerprint = ??', [`${alias}.fingerprint`]),
+    ) as Q;
+  },
 };

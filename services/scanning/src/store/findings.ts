@@ -167,10 +167,11 @@ export const findingStore = {
   async page(
     db: Queryable,
     scanId: string,
-    q: { page: number; limit: number; severity?: string },
+    q: { page: number; limit: number; severity?: string; notIn?: string },
   ): Promise<{ items: Finding[]; total: number }> {
     const base = db.from(findingRefStore.findingsOf(db, await findingStore.holder(db, scanId), 'f'));
     if (q.severity) base.where('severity', q.severity);
+    if (q.notIn) findingRefStore.absentFrom(db, base, 'f', await findingStore.holder(db, q.notIn));
     const [{ count }] = await base.clone().count<{ count: string }[]>({ count: '*' });
     const rows: { finding: unknown }[] = await base
       .clone()

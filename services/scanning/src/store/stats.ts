@@ -17,16 +17,10 @@ function breakdown(rows: { severity: string; n: string | number }[]): SeverityBr
 /** Findings of `scan` that `other` does not have (by fingerprint), per severity. */
 async function onlyIn(db: Queryable, scan: string, other: string): Promise<SeverityBreakdown> {
   [scan, other] = await Promise.all([findingStore.holder(db, scan), findingStore.holder(db, other)]);
-  const rows = await db
-    .from(findingRefStore.findingsOf(db, scan, 'a'))
+  const rows = await findingRefStore
+    .absentFrom(db, db.from(findingRefStore.findingsOf(db, scan, 'a')), 'a', other)
     .select('a.severity')
     .count({ n: '*' })
-    .whereNotExists(
-      db
-        .from(findingRefStore.findingsOf(db, other, 'b'))
-        .select(db.raw('1'))
-        .whereRaw('b.fingerprint = a.fingerprint'),
-    )
     .groupBy('a.severity');
   return breakdown(rows as { severity: string; n: string }[]);
 }
