@@ -1,11 +1,11 @@
 // ESLint for the project's own TypeScript: typescript-eslint's recommended type-checked rules. Sources are
 // typed through their workspace's tsconfig.json (found by the project service); tests and benchmarks
 // through tsconfig.tests.json, the project that type-checks them. CI lints everything not ignored below
-// (package.json's "lint" script).
+// (package.json's "lint" script, scripts/lint.mjs: the tests in one process, the rest in another).
 import tseslint from 'typescript-eslint';
 
 /** What tsconfig.tests.json type-checks. */
-const tests = [
+export const tests = [
   'packages/*/test/**/*.ts',
   'services/*/test/**/*.ts',
   'gateway/test/**/*.ts',

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { expect } from 'chai';
 import { SaxesParser } from 'saxes';
 import { parse as parseYaml } from 'yaml';
-import type { Json, SystemUnderTest } from '@bulwark/testkit';
+import { gateOnHighs, type Json, type SystemUnderTest } from '@bulwark/testkit';
 
 const ROOT = path.resolve(__dirname, '..', '..', '..');
 const CLI = path.join(ROOT, 'packages', 'cli', 'dist', 'main.js');
@@ -170,22 +170,7 @@ export function cliPipelineSuite(t: SystemUnderTest): void {
         run_scan_task: { type: 'manual' },
       }),
     ).id;
-    const gate = ok(await t.admin.post('/api/v1/quality-gate', { name: `no high ${code}` }));
-    ok(
-      await t.admin.post('/api/v1/condition', {
-        quality_gate_id: gate.id,
-        condition_type: 'severity',
-        condition_value: 'high',
-        operator: 'not_greater_than',
-        value: 0,
-      }),
-    );
-    ok(
-      await t.admin.post('/api/v1/quality-gate/link-layer', {
-        layer_id: layer.id,
-        quality_gates: [{ quality_gate_id: gate.id, action: 'lock' }],
-      }),
-    );
+    await gateOnHighs(t.admin, layer.id, `no high ${code}`, 'lock');
     const token = ok(
       await t.admin.post('/api/v1/token', {
         name: `ci ${code}`,

@@ -1,6 +1,8 @@
 import { expect } from 'chai';
 import { AppError, parseOrThrow } from '@bulwark/platform';
-import { bracketQuery, z } from './index';
+import { bracketQuery, isoDateTime, z } from './index';
+import { buildOpenApiDocument } from './openapi';
+import { ROUTES } from './route-table';
 
 const query = bracketQuery(
   z
@@ -33,5 +35,36 @@ describe('bracket query keys', () => {
     };
     expect(problems({ 'filter[version]': 'toolong' }).map((p) => p.field)).to.deep.equal(['filter[version]']);
     expect(problems({ 'filter[nope]': 'a' })).to.deep.equal([{ field: 'filter[nope]', problem: 'unknown parameter' }]);
+  });
+});
+
+describe('date-times in the OpenAPI document', () => {
+  it('states with a pattern the offsets and years the validation takes, beside format date-time', () => {
+    const doc = buildOpenApiDocument(ROUTES, 'test') as {
+      paths: Record<
+        string,
+        Record<string, { parameters: { name: string; schema: { format?: string; pattern?: string } }[] }>
+      >;
+    };
+    const documented = doc.paths['/api/v1/errors-log'].get.parameters.find(
+      (p) => p.name === 'filter[occurred_at_start]',
+    );
+    expect(documented?.schema.format).to.equal('date-time');
+    const pattern = new RegExp(documented?.schema.pattern ?? '(?!)');
+    // Each takes `format: date-time`; the pattern must tell apart those the validation refuses.
+    const values = [
+      '2026-01-01T00:00:00Z',
+      '2026-01-01T00:00:00.123456+15:59',
+      '2026-01-01T00:00:00-15:00',
+      '0001-01-01T00:00:00Z',
+      '9999-12-31T23:59:59Z',
+      '2026-01-01T00:00:00z',
+      '2026-01-01T00:00:00+16:00',
+      '2026-01-01T00:00:00-23:59',
+      '0000-06-01T00:00:00Z',
+    ];
+    const byPattern = values.map((v) => pattern.test(v));
+    expect(byPattern).to.deep.equal(values.map((v) => isoDateTime.safeParse(v).success));
+    expect(byPattern.filter(Boolean)).to.have.length(5);
   });
 });

@@ -48,6 +48,11 @@ export function listOf<T extends z.ZodType>(item: T, name: string) {
 const FIRST_INSTANT = Date.parse('0001-01-01T00:00:00Z');
 const LAST_INSTANT = Date.parse('9999-12-31T23:59:59.999Z');
 const OFFSET_HOURS = /([+-])(\d{2}):\d{2}$/;
+/**
+ * What the document states beside `format: date-time`, which also allows a lower-case `z`, year 0000
+ * and offsets up to ±23:59: a year from 0001 and `Z` or an offset within ±15:59.
+ */
+const DATE_TIME_PATTERN = '^(000[1-9]|00[1-9]\\d|0[1-9]\\d{2}|[1-9]\\d{3})-.*(Z|[+-](0\\d|1[0-5]):[0-5]\\d)$';
 
 /**
  * An ISO 8601 date-time with offset that PostgreSQL's timestamptz and JavaScript's Date both read:
@@ -61,7 +66,7 @@ export const isoDateTime = z.iso
     const at = Date.parse(v);
     return Number.isNaN(at) || (at >= FIRST_INSTANT && at <= LAST_INSTANT);
   }, 'must be in the years 0001 to 9999 (UTC)')
-  .openapi({ example: '2026-12-31T23:59:59Z' });
+  .openapi({ example: '2026-12-31T23:59:59Z', pattern: DATE_TIME_PATTERN });
 
 export const idsBody = z
   .object({ ids: z.array(z.string().min(1)).min(1).max(1000) })

@@ -16,7 +16,7 @@ export function className(name: string): string {
 }
 
 /** Python modules are the snake case of the class: names differing only in case share a file. */
-function moduleKey(name: string): string {
+export function moduleKey(name: string): string {
   return className(name).toLowerCase();
 }
 

@@ -1,6 +1,6 @@
 import { getRefId, OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import type { z } from 'zod';
-import { className } from './openapi-class-names';
+import { className, moduleKey } from './openapi-class-names';
 
 type Schema = Record<string, unknown>;
 
@@ -124,18 +124,18 @@ export function nameInlineObjects(doc: {
   webhooks?: Record<string, Record<string, Operation>>;
 }): void {
   const schemas = doc.components.schemas;
-  const taken = new Map(Object.keys(schemas).map((name) => [className(name).toLowerCase(), name]));
+  const taken = new Map(Object.keys(schemas).map((name) => [moduleKey(name), name]));
   const queue: { name: string; usage: Usage }[] = [];
 
   const hoist = (schema: Schema, name: string, usage: Usage): Schema => {
     let chosen = name;
-    if (taken.has(className(chosen).toLowerCase())) chosen = `${name}${usage === 'response' ? 'View' : 'Input'}`;
-    const holder = taken.get(className(chosen).toLowerCase());
+    if (taken.has(moduleKey(chosen))) chosen = `${name}${usage === 'response' ? 'View' : 'Input'}`;
+    const holder = taken.get(moduleKey(chosen));
     if (holder)
       throw new Error(
         `OpenAPI: the object at ${name} needs a name of its own (${chosen} is ${holder}'s); give it one with .openapi('Name')`,
       );
-    taken.set(className(chosen).toLowerCase(), chosen);
+    taken.set(moduleKey(chosen), chosen);
     // The component is the object; a nullable place says so beside the reference.
     const nullable = Array.isArray(schema.type) && schema.type.includes('null');
     if (nullable) schema.type = 'object';

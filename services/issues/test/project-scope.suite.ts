@@ -8,6 +8,7 @@ import {
   startGitServer,
   SystemUnderTest,
   uniqueSuffix,
+  uploadAndIngest,
   userWithRole,
 } from '@bulwark/testkit';
 import { MANUAL_TOOL_TYPE, manualCheck, scanSetup } from '../../scanning/test/scanning.suite';
@@ -69,22 +70,8 @@ export function issueSettingsScopeSuite(t: SystemUnderTest): void {
     layerB = env.layerId;
     ok(await t.admin.put(`/api/v1/project/${B}`, { tags: [tagB] }));
     const check = await manualCheck(t.admin, env);
-    const scan = ok(
-      await t.admin
-        .withHeaders({ 'content-type': 'application/json' })
-        .request(
-          'POST',
-          `/api/v1/check/${check}/results`,
-          undefined,
-          semgrepReport([{ rule: `scope.rule.${run}`, line: 3, code: 'subprocess.call(cmd, shell=True)' }]),
-        ),
-    );
-    const deadline = Date.now() + 30000;
-    while (!issueB) {
-      [issueB] = ok(await t.admin.get(`/api/v1/issues?filter[scan]=${scan.scan_result_id}`)).items;
-      if (Date.now() > deadline) throw new Error('B’s issue was not ingested');
-      if (!issueB) await new Promise((r) => setTimeout(r, 200));
-    }
+    const report = semgrepReport([{ rule: `scope.rule.${run}`, line: 3, code: 'subprocess.call(cmd, shell=True)' }]);
+    [issueB] = await uploadAndIngest(t.admin, check, report, 1);
 
     scoped = t.anon.as((await userWithRole(t.admin, t.anon, settingsEverywhere, [A])).token);
   });
