@@ -49,10 +49,11 @@ export const issueRecords = {
   /**
    * The issues with these ids, their records locked until the transaction ends (every change of an
    * issue locks its record first). Read after the lock, so they are as the last change left them.
+   * Locked in id order, so two changes of overlapping sets wait for each other rather than deadlock.
    */
   async getMany(db: Queryable, ids: string[]): Promise<IssueRecord[]> {
     if (ids.length === 0) return [];
-    await db.raw('select id from issue_records where id = any(?::uuid[]) for update', [pgArray(ids)]);
+    await db.raw('select id from issue_records where id = any(?::uuid[]) order by id for update', [pgArray(ids)]);
     return (await db<IssueRow>('issues').whereRaw('id = any(?::uuid[])', [pgArray(ids)])).map(toIssueRecord);
   },
 
