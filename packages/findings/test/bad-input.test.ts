@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseReport, ReportParseError } from '../src';
-import { MAX_LICENSE_CHARS, MAX_LICENSES } from '../src/parsers/cyclonedx';
+import { MAX_COMPONENT_FIELD_CHARS, MAX_LICENSE_CHARS, MAX_LICENSES } from '../src/parsers/cyclonedx';
 import { CORPUS } from './paths';
 
 function rejects(input: string | Buffer, pattern: RegExp, format?: string): ReportParseError {
@@ -157,5 +157,17 @@ describe('bad input', function () {
     expect(of('long')).to.deep.equal(['x'.repeat(MAX_LICENSE_CHARS), 'MIT']);
     expect(of('odd')).to.equal(undefined);
     expect(of('not a list')).to.equal(undefined);
+  });
+
+  it("cuts an SBOM component's name, group, version, type and purl to a bound the dependency index takes", function () {
+    const long = 'é'.repeat(100_000);
+    const doc = {
+      bomFormat: 'CycloneDX',
+      specVersion: '1.5',
+      components: [{ name: long, group: long, version: long, type: long, purl: long }],
+    };
+    const [c] = parseReport(Buffer.from(JSON.stringify(doc)), { name: 'bom.json' }).components;
+    for (const field of [c.name, c.group, c.version, c.type, c.purl])
+      expect(field).to.equal('é'.repeat(MAX_COMPONENT_FIELD_CHARS));
   });
 });

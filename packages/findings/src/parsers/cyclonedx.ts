@@ -38,6 +38,14 @@ function fromPurl(ref: string): Component {
  */
 export const MAX_LICENSES = 16;
 export const MAX_LICENSE_CHARS = 256;
+/**
+ * A component's name, group, version, type and purl are cut to this many characters: real ones are
+ * short, and "group/name" is a key of the dependencies' btree index, whose entries PostgreSQL refuses
+ * above about 2.7 kB (two fields of 300 characters of up to 4 bytes stay under it).
+ */
+export const MAX_COMPONENT_FIELD_CHARS = 300;
+
+const componentField = (v: unknown) => str(v)?.slice(0, MAX_COMPONENT_FIELD_CHARS);
 
 /** A component's licences: each entry is a licence (its SPDX id, else its name) or an SPDX expression, each once. */
 function licensesOf(list: unknown): string[] | undefined {
@@ -55,14 +63,14 @@ function licensesOf(list: unknown): string[] | undefined {
 function collectComponents(list: unknown, out: Map<string, Component>, ctx: ParseContext): void {
   for (const c of each(list)) {
     const o = obj(c);
-    const name = str(o.name);
+    const name = componentField(o.name);
     if (name) {
       const comp: Component = {
         name,
-        group: str(o.group),
-        version: str(o.version),
-        purl: str(o.purl),
-        type: str(o.type),
+        group: componentField(o.group),
+        version: componentField(o.version),
+        purl: componentField(o.purl),
+        type: componentField(o.type),
         licenses: licensesOf(o.licenses),
       };
       ctx.components.push(comp);
