@@ -13,7 +13,7 @@ export class SavedViews {
 
   async create(principal: Principal, name: string, query: string): Promise<SavedViewRecord> {
     return this.data.transaction(async (trx) => {
-      if ((await savedViewStore.count(trx, principal.userId)) >= ISSUE_VIEWS_PER_USER)
+      if ((await savedViewStore.lockAndCount(trx, principal.userId)) >= ISSUE_VIEWS_PER_USER)
         throw conflict(`At most ${ISSUE_VIEWS_PER_USER} saved views per user`, [
           { field: 'name', problem: `you have ${ISSUE_VIEWS_PER_USER} saved views already: delete one first` },
         ]);

@@ -8,6 +8,7 @@ import {
   type SystemUnderTest,
   userWithRole,
 } from '@bulwark/testkit';
+import { ISSUE_VIEWS_PER_USER } from '@bulwark/contracts';
 import { appRepository, ingestReport, uploadProject, type UploadProject } from './uploaded-issues';
 
 const ZERO = '00000000-0000-4000-8000-000000000000';
@@ -72,6 +73,18 @@ export function issueListSuite(t: SystemUnderTest): void {
         { id: ZERO, status: 'not_found' },
       ]);
       expect(ok(await alice.get('/api/v1/issue-views')).items).to.deep.equal([]);
+    });
+
+    it('stops at the limit per user, also when saves race', async () => {
+      const carol = await reader();
+      const stored = ISSUE_VIEWS_PER_USER - 2;
+      for (let i = 0; i < stored; i++) ok(await carol.post('/api/v1/issue-views', { name: `view ${i}`, query: '' }));
+      // Ten saves at once with room for two: the count and the insert must not interleave.
+      const racing = await Promise.all(
+        Array.from({ length: 10 }, (_, i) => carol.post('/api/v1/issue-views', { name: `racing ${i}`, query: '' })),
+      );
+      expect(racing.map((r) => r.status).sort()).to.deep.equal([200, 200, ...Array(8).fill(409)]);
+      expect(ok(await carol.get('/api/v1/issue-views')).items).to.have.length(ISSUE_VIEWS_PER_USER);
     });
 
     it('refuses a view that is not one, naming the field', async () => {

@@ -28,8 +28,13 @@ export const savedViewStore = {
     return rows.map(toRecord);
   },
 
-  async count(db: Queryable, userId: string): Promise<number> {
-    const row = await db('issue_saved_views').where('user_id', userId).count({ n: '*' }).first<{ n: string }>();
+  /**
+   * Counts the user's views under a transaction-level lock of that user's views, so two saves at
+   * once cannot both see room for one more (call it inside the transaction that adds).
+   */
+  async lockAndCount(trx: Queryable, userId: string): Promise<number> {
+    await trx.raw('select pg_advisory_xact_lock(hashtextextended(?, 0))', [`issue_saved_views:${userId}`]);
+    const row = await trx('issue_saved_views').where('user_id', userId).count({ n: '*' }).first<{ n: string }>();
     return Number(row?.n ?? 0);
   },
 
