@@ -11,7 +11,8 @@ export function identityGrpc(
 ): ServiceImpl<typeof identityV1.IdentityServiceService> {
   return {
     async findAssignees(req) {
-      return { assignees: await assignees.find(req.refs, req.search, req.limit) };
+      const reach = req.projectCode ? { projectCode: req.projectCode, permission: req.permission } : undefined;
+      return { assignees: await assignees.find(req.refs, req.search, req.limit, reach) };
     },
     async getLicenseLimits() {
       const { limits, status } = await licensing.limits();

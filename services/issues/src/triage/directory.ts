@@ -10,9 +10,16 @@ export interface DirectoryEntry {
   displayName: string;
 }
 
+/** A project the person or group must reach, and the permission (`key:letter`) a person must hold there. */
+export interface ProjectReach {
+  projectCode: string;
+  permission: string;
+}
+
 /** Who exists in the identity service: asked before any transaction that names a person or a group. */
 export interface AssigneeDirectory {
-  find(ref: { type: AssigneeType; id: string }): Promise<DirectoryEntry | undefined>;
+  /** The user or group; with `reach`, only when it reaches that project. */
+  find(ref: { type: AssigneeType; id: string }, reach?: ProjectReach): Promise<DirectoryEntry | undefined>;
   search(text: string, limit: number): Promise<DirectoryEntry[]>;
 }
 
@@ -27,14 +34,26 @@ const asEntry = (a: { type: string; id: string; name: string; displayName: strin
 export class IdentityDirectory implements AssigneeDirectory {
   constructor(private readonly identity: IdentityClient) {}
 
-  async find(ref: { type: AssigneeType; id: string }): Promise<DirectoryEntry | undefined> {
-    const { assignees } = await this.identity.findAssignees({ refs: [ref], search: '', limit: 1 });
+  async find(ref: { type: AssigneeType; id: string }, reach?: ProjectReach): Promise<DirectoryEntry | undefined> {
+    const { assignees } = await this.identity.findAssignees({
+      refs: [ref],
+      search: '',
+      limit: 1,
+      projectCode: reach?.projectCode ?? '',
+      permission: reach?.permission ?? '',
+    });
     const found = assignees.find((a) => a.type === ref.type && a.id === ref.id);
     return found && asEntry(found);
   }
 
   async search(text: string, limit: number): Promise<DirectoryEntry[]> {
-    const { assignees } = await this.identity.findAssignees({ refs: [], search: text, limit });
+    const { assignees } = await this.identity.findAssignees({
+      refs: [],
+      search: text,
+      limit,
+      projectCode: '',
+      permission: '',
+    });
     return assignees.map(asEntry);
   }
 }
