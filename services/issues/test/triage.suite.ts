@@ -365,9 +365,8 @@ export function triageSuite(t: SystemUnderTest): void {
           'assignee.id',
         ),
       ).to.contain(Q.code);
-      const ofP = ok(
-        await t.admin.post('/api/v1/group', { name: `triage P ${uniqueSuffix()}`, project_codes: [P.code] }),
-      ).id;
+      const pName = `triage P ${uniqueSuffix()}`;
+      const ofP = ok(await t.admin.post('/api/v1/group', { name: pName, project_codes: [P.code] })).id;
       expect(
         problemOf(await t.admin.put(`${q}/assignee`, { assignee: { type: 'group', id: ofP } }), 'assignee.id'),
       ).to.contain(`does not cover project ${Q.code}`);
@@ -376,13 +375,23 @@ export function triageSuite(t: SystemUnderTest): void {
       expect(
         problemOf(await t.admin.post('/api/v1/risk-acceptance', { ...body, approver_id: triagerId }), 'approver_id'),
       ).to.contain(`may not change the issues of project ${Q.code}`);
-      const { token } = await userWithRole(t.admin, t.anon, { 'issues.issues': ['r'] }, [Q.code]);
+      const { token, username: readerName } = await userWithRole(t.admin, t.anon, { 'issues.issues': ['r'] }, [Q.code]);
       const reader = ok(await t.anon.as(token).get('/api/v1/auth/me')).user.id as string;
       ok(await t.admin.put(`${q}/assignee`, { assignee: { type: 'user', id: reader } }));
       problemOf(await t.admin.post('/api/v1/risk-acceptance', { ...body, approver_id: reader }), 'approver_id');
       expect(ok(await t.admin.get(q)).assignee_id).to.equal(reader);
       ok(await t.admin.put(`${q}/assignee`, { assignee: null }));
-      ok(await t.admin.delete('/api/v1/groups', { ids: [ofP] }));
+      const ofQ = ok(await t.admin.post('/api/v1/group', { name: `${pName} Q`, project_codes: [Q.code] })).id;
+      const found = async (api: Api, search: string) =>
+        (
+          ok(await api.get(`/api/v1/issues/assignees?limit=50&search=${encodeURIComponent(search)}`)).items as Json[]
+        ).map((a) => a.id);
+      expect(await found(triager, pName), 'a P caller finds groups of P only').to.deep.equal([ofP]);
+      expect(await found(t.admin, pName)).to.have.members([ofP, ofQ]);
+      expect(await found(triager, readerName), 'a P caller does not find a user of Q').to.deep.equal([]);
+      expect(await found(t.admin, readerName)).to.deep.equal([reader]);
+      expect(await found(triager, ok(await approver.get('/api/v1/auth/me')).user.username)).to.deep.equal([approverId]);
+      ok(await t.admin.delete('/api/v1/groups', { ids: [ofP, ofQ] }));
     });
   });
 }

@@ -30,7 +30,8 @@ export const triageRoutes = [
     access: perm('issues.issues', 'r', 'organisation'),
     summary: 'Users and user groups whose name contains the search text, to assign issues to',
     description:
-      'Users (by username or display name; deleted ones left out) first, then user groups (by name); at most limit (50).',
+      'Users (by username or display name; deleted ones left out) first, then user groups (by name); at most limit (50). ' +
+      'A caller limited to some projects finds only those reaching one of them: users holding issues.issues r there, groups covering one.',
     request: {
       query: z
         .object({

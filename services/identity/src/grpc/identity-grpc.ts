@@ -11,7 +11,9 @@ export function identityGrpc(
 ): ServiceImpl<typeof identityV1.IdentityServiceService> {
   return {
     async findAssignees(req) {
-      const reach = req.projectCode ? { projectCode: req.projectCode, permission: req.permission } : undefined;
+      const reach = req.projectCodes.length
+        ? { projectCodes: req.projectCodes, permission: req.permission }
+        : undefined;
       return { assignees: await assignees.find(req.refs, req.search, req.limit, reach) };
     },
     async getLicenseLimits() {

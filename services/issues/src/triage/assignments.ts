@@ -19,9 +19,11 @@ export class IssueAssignments {
     this.directory = deps.directory;
   }
 
-  /** Users and groups to choose from, by part of their name. */
-  find(search: string, limit: number): Promise<DirectoryEntry[]> {
-    return this.directory.search(search, limit);
+  /** Users and groups to choose from, by part of their name: for a caller of some projects, those reaching one of them. */
+  async find(principal: Principal, search: string, limit: number): Promise<DirectoryEntry[]> {
+    if (principal.projects === null) return this.directory.search(search, limit);
+    if (principal.projects.length === 0) return [];
+    return this.directory.search(search, limit, { projectCodes: principal.projects, permission: ISSUE_READ });
   }
 
   /** Assigns one issue (null unassigns); answers the issue as it is now. */
@@ -69,7 +71,7 @@ export class IssueAssignments {
     if (!entry)
       throw invalid(`No ${ref.type} ${ref.id}`, [{ field: 'assignee.id', problem: `is not a known ${ref.type}` }]);
     for (const projectCode of projects)
-      if (!(await this.directory.find(ref, { projectCode, permission: ISSUE_READ }))) {
+      if (!(await this.directory.find(ref, { projectCodes: [projectCode], permission: ISSUE_READ }))) {
         const problem = unreached(ref.type, projectCode);
         throw invalid(`The ${ref.type} ${entry.name} ${problem}`, [{ field: 'assignee.id', problem }]);
       }

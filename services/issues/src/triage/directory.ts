@@ -10,17 +10,18 @@ export interface DirectoryEntry {
   displayName: string;
 }
 
-/** A project the person or group must reach, and the permission (`key:letter`) a person must hold there. */
+/** Projects the person or group must reach one of, and the permission (`key:letter`) a person must hold there. */
 export interface ProjectReach {
-  projectCode: string;
+  projectCodes: string[];
   permission: string;
 }
 
 /** Who exists in the identity service: asked before any transaction that names a person or a group. */
 export interface AssigneeDirectory {
-  /** The user or group; with `reach`, only when it reaches that project. */
+  /** The user or group; with `reach`, only when it reaches one of its projects. */
   find(ref: { type: AssigneeType; id: string }, reach?: ProjectReach): Promise<DirectoryEntry | undefined>;
-  search(text: string, limit: number): Promise<DirectoryEntry[]>;
+  /** Users and groups by part of their name; with `reach`, only those reaching one of its projects. */
+  search(text: string, limit: number, reach?: ProjectReach): Promise<DirectoryEntry[]>;
 }
 
 const asEntry = (a: { type: string; id: string; name: string; displayName: string }): DirectoryEntry => ({
@@ -39,20 +40,20 @@ export class IdentityDirectory implements AssigneeDirectory {
       refs: [ref],
       search: '',
       limit: 1,
-      projectCode: reach?.projectCode ?? '',
+      projectCodes: reach?.projectCodes ?? [],
       permission: reach?.permission ?? '',
     });
     const found = assignees.find((a) => a.type === ref.type && a.id === ref.id);
     return found && asEntry(found);
   }
 
-  async search(text: string, limit: number): Promise<DirectoryEntry[]> {
+  async search(text: string, limit: number, reach?: ProjectReach): Promise<DirectoryEntry[]> {
     const { assignees } = await this.identity.findAssignees({
       refs: [],
       search: text,
       limit,
-      projectCode: '',
-      permission: '',
+      projectCodes: reach?.projectCodes ?? [],
+      permission: reach?.permission ?? '',
     });
     return assignees.map(asEntry);
   }
