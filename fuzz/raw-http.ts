@@ -1,6 +1,6 @@
 /**
  * Raw-HTTP fuzzing: malformed request lines, paths, headers and bodies over TCP sockets, against a
- * started Bulwark in TARGET=all (its gateway, and the catalog service's own port, as a caller that
+ * started Bulwark in TARGET=all (its gateway, and each service's own HTTP port, as a caller that
  * reaches a service directly would). Seeded, bounded in requests and time. It fails when any answer
  * is a 5xx, when the process died or no longer answers /healthz, or when the run left a 5xx in the
  * error log or a failed request in the process's log (an aborted body answers nobody, so only the
@@ -26,6 +26,8 @@ const REPORT_DIR = path.resolve(process.env.FUZZ_REPORT_DIR ?? '.fuzz-report');
 /** Connections at once; a request not answered in this time (a body that never ends) is let go. */
 const CONCURRENCY = 8;
 const ANSWER_TIMEOUT_MS = 1000;
+/** The services with an HTTP server of their own, each fuzzed on its port beside the gateway. */
+const SERVICES = ['identity', 'catalog', 'scanning', 'issues', 'reporting', 'notifications'] as const;
 /** Lines of the process's log that say a request failed: errors logged while answering one (with its id). */
 const FAILED_REQUEST_LOG = /"level":"error".*"requestId"/;
 
@@ -39,10 +41,11 @@ interface Failure {
 async function main(): Promise<number> {
   const started = Date.now();
   const internalSecret = randomBytes(32).toString('hex');
-  const catalogPort = await freePort();
+  const servicePorts = new Map<string, number>();
+  for (const service of SERVICES) servicePorts.set(service, await freePort());
   console.log(`fuzz-raw: seed ${SEED}, at most ${MAX_REQUESTS} requests or ${MAX_SECONDS} s; starting TARGET=all`);
   const sys = await startAllModeProcess({
-    CATALOG_HTTP_PORT: String(catalogPort),
+    ...Object.fromEntries(SERVICES.map((s) => [`${s.toUpperCase()}_HTTP_PORT`, String(servicePorts.get(s))])),
     BULWARK_INTERNAL_SECRET: internalSecret,
     RATE_LIMIT_PER_IP_PER_MINUTE: '1000000',
     RATE_LIMIT_PER_TOKEN_PER_MINUTE: '1000000',
@@ -95,7 +98,7 @@ async function main(): Promise<number> {
     ];
     const targets: [number, FuzzTarget][] = [
       [
-        3,
+        6,
         {
           name: 'gateway',
           port: Number(new URL(sys.api.baseUrl).port),
@@ -117,12 +120,12 @@ async function main(): Promise<number> {
             ])(),
         },
       ],
-      [
+      ...SERVICES.map((service): [number, FuzzTarget] => [
         1,
         {
-          name: 'catalog',
-          port: catalogPort,
-          paths: [...ROUTES.filter((r) => r.service === 'catalog').map((r) => r.path), '/healthz', '/readyz'],
+          name: service,
+          port: servicePorts.get(service) ?? 0,
+          paths: [...ROUTES.filter((r) => r.service === service).map((r) => r.path), '/healthz', '/readyz'],
           credentials: (r) =>
             r.weighted<() => string[]>([
               [4, () => [`X-Bulwark-Internal: ${asAdmin()}`]],
@@ -132,7 +135,7 @@ async function main(): Promise<number> {
               ],
             ])(),
         },
-      ],
+      ]),
     ];
 
     const random = new Random(SEED);
@@ -161,7 +164,9 @@ async function main(): Promise<number> {
     const healthy = async (url: string) =>
       (await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(5000) }).catch(() => undefined))?.status === 200;
     const gatewayHealthy = alive && (await healthy(sys.api.baseUrl));
-    const catalogHealthy = alive && (await healthy(`http://127.0.0.1:${catalogPort}`));
+    const unhealthy: string[] = [];
+    for (const [service, port] of servicePorts)
+      if (!(alive && (await healthy(`http://127.0.0.1:${port}`)))) unhealthy.push(service);
     // The error log's records travel through the outbox and the bus: a moment to arrive.
     await new Promise((r) => setTimeout(r, 2000));
     const logged = alive
@@ -182,7 +187,7 @@ async function main(): Promise<number> {
     console.log(
       `fuzz-raw: seed ${SEED}: ${sent} requests in ${seconds} s (${classes}), ${failures.length} answers 5xx or refused, ` +
         `${logged.length} 5xx records in the error log, ${failedLines.length} failed requests in the log, ` +
-        `process alive: ${alive ? 'yes' : 'no'}, /healthz: gateway ${gatewayHealthy ? 'yes' : 'no'}, catalog ${catalogHealthy ? 'yes' : 'no'}`,
+        `process alive: ${alive ? 'yes' : 'no'}, /healthz: gateway ${gatewayHealthy ? 'yes' : 'no'}, services ${unhealthy.length ? `not ${unhealthy.join(', ')}` : 'yes'}`,
     );
     for (const f of failures.slice(0, 10))
       console.log(
@@ -192,7 +197,11 @@ async function main(): Promise<number> {
     for (const e of logged.slice(0, 10)) console.log(`fuzz-raw: error log: ${e.code} ${e.route}`);
     for (const l of failedLines.slice(0, 10)) console.log(`fuzz-raw: log: ${l.slice(0, 600)}`);
     const ok =
-      failures.length === 0 && logged.length === 0 && failedLines.length === 0 && gatewayHealthy && catalogHealthy;
+      failures.length === 0 &&
+      logged.length === 0 &&
+      failedLines.length === 0 &&
+      gatewayHealthy &&
+      unhealthy.length === 0;
     if (!ok) {
       fs.mkdirSync(REPORT_DIR, { recursive: true });
       fs.copyFileSync(logFile, path.join(REPORT_DIR, 'raw-http-server.log'));

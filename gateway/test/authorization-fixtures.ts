@@ -140,7 +140,7 @@ export class MatrixFixtures {
     this.trackerB = await this.tracker();
     this.notifierB = await this.notifier();
     this.reportB = await this.report();
-    this.roleB = await this.role({ 'issues.issues': ['r'] }, [`project:${this.b}`]);
+    this.roleB = await this.role({ 'issues.issues': ['r', 'w'] }, [`project:${this.b}`]);
     this.userB = await this.user([this.roleB]);
     this.pendingAcceptanceB = ok(
       await this.admin.post('/api/v1/risk-acceptance', {

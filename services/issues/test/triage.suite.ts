@@ -333,12 +333,13 @@ export function triageSuite(t: SystemUnderTest): void {
         await triager.post('/api/v1/risk-acceptance', { issue_ids: [issueQ], reason: 'r', expires_at: inDays(1) }),
         'issue_ids',
       );
+      const { id: approverOfQ } = await member([Q.code]);
       const ofQ = ok(
         await t.admin.post('/api/v1/risk-acceptance', {
           issue_ids: [issueQ],
           reason: 'Q only',
           expires_at: inDays(1),
-          approver_id: triagerId,
+          approver_id: approverOfQ,
         }),
       );
       expect((await triager.get(`/api/v1/risk-acceptance/${ofQ.id}`)).status).to.equal(404);
@@ -348,6 +349,49 @@ export function triageSuite(t: SystemUnderTest): void {
       expect(
         ok(await triager.get(`/api/v1/issues?filter[assignee]=none&filter[project_code]=${Q.code}`)).items,
       ).to.deep.equal([]);
+    });
+
+    it('names as assignee or approver only a user who may reach the issue’s project, and a group covering it', async () => {
+      const q = `/api/v1/issue/${issueQ}`;
+      expect(
+        problemOf(await t.admin.put(`${q}/assignee`, { assignee: { type: 'user', id: triagerId } }), 'assignee.id'),
+      ).to.contain(`may not read the issues of project ${Q.code}`);
+      expect(
+        problemOf(
+          await t.admin.put('/api/v1/issues/assignee', {
+            ids: [issue(cve(0)), issueQ],
+            assignee: { type: 'user', id: triagerId },
+          }),
+          'assignee.id',
+        ),
+      ).to.contain(Q.code);
+      const pName = `triage P ${uniqueSuffix()}`;
+      const ofP = ok(await t.admin.post('/api/v1/group', { name: pName, project_codes: [P.code] })).id;
+      expect(
+        problemOf(await t.admin.put(`${q}/assignee`, { assignee: { type: 'group', id: ofP } }), 'assignee.id'),
+      ).to.contain(`does not cover project ${Q.code}`);
+      ok(await t.admin.put(`/api/v1/issue/${issue(cve(0))}/assignee`, { assignee: { type: 'group', id: ofP } }));
+      const body = { issue_ids: [issueQ], reason: 'r', expires_at: inDays(1) };
+      expect(
+        problemOf(await t.admin.post('/api/v1/risk-acceptance', { ...body, approver_id: triagerId }), 'approver_id'),
+      ).to.contain(`may not change the issues of project ${Q.code}`);
+      const { token, username: readerName } = await userWithRole(t.admin, t.anon, { 'issues.issues': ['r'] }, [Q.code]);
+      const reader = ok(await t.anon.as(token).get('/api/v1/auth/me')).user.id as string;
+      ok(await t.admin.put(`${q}/assignee`, { assignee: { type: 'user', id: reader } }));
+      problemOf(await t.admin.post('/api/v1/risk-acceptance', { ...body, approver_id: reader }), 'approver_id');
+      expect(ok(await t.admin.get(q)).assignee_id).to.equal(reader);
+      ok(await t.admin.put(`${q}/assignee`, { assignee: null }));
+      const ofQ = ok(await t.admin.post('/api/v1/group', { name: `${pName} Q`, project_codes: [Q.code] })).id;
+      const found = async (api: Api, search: string) =>
+        (
+          ok(await api.get(`/api/v1/issues/assignees?limit=50&search=${encodeURIComponent(search)}`)).items as Json[]
+        ).map((a) => a.id);
+      expect(await found(triager, pName), 'a P caller finds groups of P only').to.deep.equal([ofP]);
+      expect(await found(t.admin, pName)).to.have.members([ofP, ofQ]);
+      expect(await found(triager, readerName), 'a P caller does not find a user of Q').to.deep.equal([]);
+      expect(await found(t.admin, readerName)).to.deep.equal([reader]);
+      expect(await found(triager, ok(await approver.get('/api/v1/auth/me')).user.username)).to.deep.equal([approverId]);
+      ok(await t.admin.delete('/api/v1/groups', { ids: [ofP, ofQ] }));
     });
   });
 }

@@ -30,7 +30,8 @@ export const triageRoutes = [
     access: perm('issues.issues', 'r', 'organisation'),
     summary: 'Users and user groups whose name contains the search text, to assign issues to',
     description:
-      'Users (by username or display name; deleted ones left out) first, then user groups (by name); at most limit (50).',
+      'Users (by username or display name; deleted ones left out) first, then user groups (by name); at most limit (50). ' +
+      'A caller limited to some projects finds only those reaching one of them: users holding issues.issues r there, groups covering one.',
     request: {
       query: z
         .object({
@@ -50,7 +51,8 @@ export const triageRoutes = [
     access: issuesP('w'),
     summary: 'Assign an issue to a user or a user group (null unassigns); recorded in its history',
     description:
-      'The assignee must exist in the identity service (a user not deleted, or a user group): 400 naming assignee.id otherwise.',
+      'The assignee must exist in the identity service (a user not deleted, or a user group) and reach the issue\u2019s project ' +
+      '(a user holding issues.issues r there, a group covering it): 400 naming assignee.id otherwise.',
     request: { params: byId, body: assignBody },
     response: issueView,
   },
@@ -92,7 +94,8 @@ export const triageRoutes = [
     summary:
       'Accept the risk of issues of one project, with a reason, until a time; optionally after a second approval',
     description:
-      'Without approver_id the acceptance holds at once: its issues move to Risk accepted (6). With approver_id (a user other than the requester) ' +
+      'Without approver_id the acceptance holds at once: its issues move to Risk accepted (6). With approver_id (a user other than the requester ' +
+      'holding issues.issues w on the issues\u2019 project, 400 naming approver_id otherwise) ' +
       'it is pending until that user approves (then the issues move) or rejects it. Each issue must be allowed to move to Risk accepted by the ' +
       'transitions and be in no other pending or accepted acceptance (409 naming issue_ids). At expires_at the issues still Risk accepted reopen (8).',
     request: { body: riskAcceptanceBody },

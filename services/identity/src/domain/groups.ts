@@ -33,6 +33,17 @@ export interface GroupGrantSource {
   projectCodes: string[];
 }
 
+/** The projects a group covers (its codes and the projects having one of its tags); `undefined`: every project. */
+export function groupProjects(
+  g: Pick<GroupGrantSource, 'projectTags' | 'projectCodes'>,
+  taggedProjects: Map<string, string[]>,
+): string[] | undefined {
+  if (g.projectTags.length === 0 && g.projectCodes.length === 0) return undefined;
+  return [
+    ...new Set([...g.projectCodes, ...g.projectTags.flatMap((t) => taggedProjects.get(t.toLowerCase()) ?? [])]),
+  ].sort();
+}
+
 /**
  * The grants a user gets from its groups: every role of every group, limited to the projects the
  * group covers (its project codes and the projects having one of its tags, `taggedProjects` mapping
@@ -45,12 +56,7 @@ export function groupGrants(
 ): RoleGrant[] {
   const grants: RoleGrant[] = [];
   for (const g of groups) {
-    const everywhere = g.projectTags.length === 0 && g.projectCodes.length === 0;
-    const covered = everywhere
-      ? undefined
-      : [
-          ...new Set([...g.projectCodes, ...g.projectTags.flatMap((t) => taggedProjects.get(t.toLowerCase()) ?? [])]),
-        ].sort();
+    const covered = groupProjects(g, taggedProjects);
     for (const code of g.roles) {
       const role = roles.get(code);
       if (role)

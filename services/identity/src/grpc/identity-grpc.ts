@@ -11,7 +11,10 @@ export function identityGrpc(
 ): ServiceImpl<typeof identityV1.IdentityServiceService> {
   return {
     async findAssignees(req) {
-      return { assignees: await assignees.find(req.refs, req.search, req.limit) };
+      const reach = req.projectCodes.length
+        ? { projectCodes: req.projectCodes, permission: req.permission }
+        : undefined;
+      return { assignees: await assignees.find(req.refs, req.search, req.limit, reach) };
     },
     async getLicenseLimits() {
       const { limits, status } = await licensing.limits();

@@ -25,8 +25,8 @@ export function triageHandlers({
   tickets,
 }: TriageUseCases): HandlersOf<typeof triageRoutes> {
   return {
-    findAssignees: async ({ query }) => ({
-      items: (await assignments.find(query.search, query.limit)).map(assigneeView),
+    findAssignees: async (input) => ({
+      items: (await assignments.find(requirePrincipal(input), input.query.search, input.query.limit)).map(assigneeView),
     }),
     assignIssue: async (input) => {
       const issue = await assignments.assign(

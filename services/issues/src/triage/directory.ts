@@ -10,10 +10,18 @@ export interface DirectoryEntry {
   displayName: string;
 }
 
+/** Projects the person or group must reach one of, and the permission (`key:letter`) a person must hold there. */
+export interface ProjectReach {
+  projectCodes: string[];
+  permission: string;
+}
+
 /** Who exists in the identity service: asked before any transaction that names a person or a group. */
 export interface AssigneeDirectory {
-  find(ref: { type: AssigneeType; id: string }): Promise<DirectoryEntry | undefined>;
-  search(text: string, limit: number): Promise<DirectoryEntry[]>;
+  /** The user or group; with `reach`, only when it reaches one of its projects. */
+  find(ref: { type: AssigneeType; id: string }, reach?: ProjectReach): Promise<DirectoryEntry | undefined>;
+  /** Users and groups by part of their name; with `reach`, only those reaching one of its projects. */
+  search(text: string, limit: number, reach?: ProjectReach): Promise<DirectoryEntry[]>;
 }
 
 const asEntry = (a: { type: string; id: string; name: string; displayName: string }): DirectoryEntry => ({
@@ -27,14 +35,26 @@ const asEntry = (a: { type: string; id: string; name: string; displayName: strin
 export class IdentityDirectory implements AssigneeDirectory {
   constructor(private readonly identity: IdentityClient) {}
 
-  async find(ref: { type: AssigneeType; id: string }): Promise<DirectoryEntry | undefined> {
-    const { assignees } = await this.identity.findAssignees({ refs: [ref], search: '', limit: 1 });
+  async find(ref: { type: AssigneeType; id: string }, reach?: ProjectReach): Promise<DirectoryEntry | undefined> {
+    const { assignees } = await this.identity.findAssignees({
+      refs: [ref],
+      search: '',
+      limit: 1,
+      projectCodes: reach?.projectCodes ?? [],
+      permission: reach?.permission ?? '',
+    });
     const found = assignees.find((a) => a.type === ref.type && a.id === ref.id);
     return found && asEntry(found);
   }
 
-  async search(text: string, limit: number): Promise<DirectoryEntry[]> {
-    const { assignees } = await this.identity.findAssignees({ refs: [], search: text, limit });
+  async search(text: string, limit: number, reach?: ProjectReach): Promise<DirectoryEntry[]> {
+    const { assignees } = await this.identity.findAssignees({
+      refs: [],
+      search: text,
+      limit,
+      projectCodes: reach?.projectCodes ?? [],
+      permission: reach?.permission ?? '',
+    });
     return assignees.map(asEntry);
   }
 }

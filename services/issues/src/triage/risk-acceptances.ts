@@ -1,5 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import { canSeeProject, conflict, forbidden, invalid, notFound, Principal, ServiceData, Trx } from '@bulwark/platform';
+import {
+  canSeeProject,
+  conflict,
+  forbidden,
+  invalid,
+  notFound,
+  Principal,
+  Queryable,
+  ServiceData,
+  Trx,
+} from '@bulwark/platform';
 import { ISSUE_EVENTS, newEvent, writeEvents, type RiskAcceptanceState } from '@bulwark/contracts';
 import { isAllowedTransition, STATUS } from '../domain/statuses';
 import { statusChanged } from '../events';
@@ -27,6 +37,8 @@ export interface RiskAcceptanceListQuery {
 }
 
 const EXPIRY_BATCH = 100;
+/** What the approve route asks of its caller on the acceptance's project: the approver must hold it. */
+const APPROVAL_PERMISSION = 'issues.issues:w';
 const EXPIRY_ACTOR = 'risk acceptance';
 
 /**
@@ -49,21 +61,11 @@ export class RiskAcceptances {
     const now = this.clock();
     if (Date.parse(input.expires_at) <= now.getTime())
       throw invalid('expires_at is not in the future', [{ field: 'expires_at', problem: 'must be in the future' }]);
-    const approver = input.approver_id ? await this.approver(principal, input.approver_id) : null;
     const ids = [...new Set(input.issue_ids)];
+    const projectCode = (await this.oneProject(this.data.db, principal, ids))[0].projectCode;
+    const approver = input.approver_id ? await this.approver(principal, input.approver_id, projectCode) : null;
     return this.data.transaction(async (trx) => {
-      const issues = (await issueStore.getMany(trx, ids)).filter((i) => canSeeProject(principal, i.projectCode));
-      const known = new Set(issues.map((i) => i.id));
-      const unknown = ids.filter((id) => !known.has(id));
-      if (unknown.length)
-        throw invalid('Some issues are unknown', [
-          { field: 'issue_ids', problem: `unknown issues: ${unknown.slice(0, 20).join(', ')}` },
-        ]);
-      const projects = new Set(issues.map((i) => i.projectCode));
-      if (projects.size > 1)
-        throw invalid('The issues belong to several projects', [
-          { field: 'issue_ids', problem: 'must all be issues of one project' },
-        ]);
+      const issues = await this.oneProject(trx, principal, ids);
       const busy = await riskAcceptanceStore.activeIssues(trx, ids);
       if (busy.length)
         throw conflict('Some issues are in another pending or accepted risk acceptance', [
@@ -176,13 +178,39 @@ export class RiskAcceptances {
     });
   }
 
-  private async approver(principal: Principal, id: string) {
+  /** The issues, every one visible to the caller and all of one project (400 naming issue_ids otherwise). */
+  private async oneProject(q: Queryable, principal: Principal, ids: string[]): Promise<IssueRecord[]> {
+    const issues = (await issueStore.getMany(q, ids)).filter((i) => canSeeProject(principal, i.projectCode));
+    const known = new Set(issues.map((i) => i.id));
+    const unknown = ids.filter((id) => !known.has(id));
+    if (unknown.length)
+      throw invalid('Some issues are unknown', [
+        { field: 'issue_ids', problem: `unknown issues: ${unknown.slice(0, 20).join(', ')}` },
+      ]);
+    if (new Set(issues.map((i) => i.projectCode)).size > 1)
+      throw invalid('The issues belong to several projects', [
+        { field: 'issue_ids', problem: 'must all be issues of one project' },
+      ]);
+    return issues;
+  }
+
+  /** Another user, who may approve on the issues' project: holds the approval's permission there. */
+  private async approver(principal: Principal, id: string, projectCode: string) {
     if (id === principal.userId)
       throw invalid('The approver is the requester', [
         { field: 'approver_id', problem: 'must be a user other than the requester' },
       ]);
     const user = await this.directory.find({ type: 'user', id });
     if (!user) throw invalid(`No user ${id}`, [{ field: 'approver_id', problem: 'is not a known user' }]);
+    if (
+      !(await this.directory.find(
+        { type: 'user', id },
+        { projectCodes: [projectCode], permission: APPROVAL_PERMISSION },
+      ))
+    ) {
+      const problem = `is a user who may not change the issues of project ${projectCode}, so could not approve`;
+      throw invalid(`The user ${user.name} ${problem}`, [{ field: 'approver_id', problem }]);
+    }
     return user;
   }
 
