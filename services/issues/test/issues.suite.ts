@@ -1161,16 +1161,7 @@ export function issuesSuite(t: SystemUnderTest): void {
         try {
           const crashed = await scanSetup({ ...t, admin }, git, 'app', [MANUAL_TOOL_TYPE]);
           const plain = await scanSetup({ ...t, admin }, git, 'app', [MANUAL_TOOL_TYPE]);
-          const checkOf = async (e: typeof crashed) =>
-            ok(
-              await admin.post('/api/v1/check', {
-                layer_id: e.layerId,
-                security_tool_id: e.tools[0],
-                scan_source_id: e.sourceId,
-                source_auth: { branch_name: 'main' },
-                run_scan_task: { type: 'manual' },
-              }),
-            ).id as string;
+          const checkOf = async (e: typeof crashed) => await manualCheck(admin, e);
 
           const scanId = await bigUpload(await checkOf(crashed));
           // The ingestion is under way once a transaction of the issues database holds written rows.

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { unzipSync, strFromU8 } from 'fflate';
 import { expect } from 'chai';
-import { GitServer, startGitServer, SystemUnderTest, type Json, userWithRole } from '@bulwark/testkit';
+import { GitServer, startGitServer, SystemUnderTest, type Json, userWithRole, manualCheck } from '@bulwark/testkit';
 import { MANUAL_TOOL_TYPE, scanSetup } from '../../scanning/test/scanning.suite';
 import { semgrepReport } from '../../issues/test/issues.suite';
 
@@ -65,15 +65,7 @@ export function reportingSuite(t: SystemUnderTest): void {
     git.addRepository('app', { 'app.py': 'import subprocess\n' });
     const env = await scanSetup(t, git, 'app', [MANUAL_TOOL_TYPE]);
     code = env.code;
-    const check = ok(
-      await t.admin.post('/api/v1/check', {
-        layer_id: env.layerId,
-        security_tool_id: env.tools[0],
-        scan_source_id: env.sourceId,
-        source_auth: { branch_name: 'main' },
-        run_scan_task: { type: 'manual' },
-      }),
-    ).id;
+    const check = await manualCheck(t.admin, env);
     const scan = ok(
       await t.admin
         .withHeaders({ 'content-type': 'application/json' })
