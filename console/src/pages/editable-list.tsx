@@ -57,14 +57,9 @@ export function EditableList<T extends { id: string; name: string }>({
       ) : (
         <table className="grid">
           <thead>
-            <tr>
-              {columns.map((c) => (
-                <th scope="col" key={c}>
-                  {c}
-                </th>
-              ))}
+            <HeadRow columns={columns}>
               <th scope="col" />
-            </tr>
+            </HeadRow>
           </thead>
           <tbody>
             {list.data.items.map((item) => (
@@ -92,13 +87,37 @@ export function EditableList<T extends { id: string; name: string }>({
   );
 }
 
-/** An editing form's save (create for a new record) and, while editing, its cancel. */
-export function SaveButtons({ save, editing, onCancel }: { save: Save; editing: boolean; onCancel: () => void }) {
+/** A table's row of column headings, with any further heading cells after them. */
+export function HeadRow({ columns, children }: { columns: string[]; children?: ReactNode }) {
+  return (
+    <tr>
+      {columns.map((c) => (
+        <th scope="col" key={c}>
+          {c}
+        </th>
+      ))}
+      {children}
+    </tr>
+  );
+}
+
+/** An editing form's save (`createLabel`, by default create, for a new record) and, while editing, its cancel. */
+export function SaveButtons({
+  save,
+  editing,
+  onCancel,
+  createLabel,
+}: {
+  save: Save;
+  editing: boolean;
+  onCancel: () => void;
+  createLabel?: string;
+}) {
   const { t } = useI18n();
   return (
     <>
       <button type="submit" className="primary" disabled={save.busy}>
-        {editing ? t('save') : t('create')}
+        {editing ? t('save') : (createLabel ?? t('create'))}
       </button>
       {editing && (
         <button type="button" onClick={onCancel}>

@@ -7,6 +7,7 @@ import { LoadError, Pager } from '../../editing';
 import { useLoad } from '../../hooks';
 import { useI18n } from '../../i18n';
 import type { Page } from '../../types';
+import { HeadRow } from '../editable-list';
 
 const LIMIT = 50;
 
@@ -78,13 +79,7 @@ export function LogTable<T extends { id: string }, Draft extends { search: strin
           {records.data.items.length > 0 && (
             <table className="grid">
               <thead>
-                <tr>
-                  {columns.map((c) => (
-                    <th scope="col" key={c}>
-                      {c}
-                    </th>
-                  ))}
-                </tr>
+                <HeadRow columns={columns} />
               </thead>
               <tbody>
                 {records.data.items.map((r) => (
