@@ -5,7 +5,7 @@ import { useI18n } from '../../i18n';
 import { useSession } from '../../session';
 import type { LdapSettings, LdapSettingsUpdate, LdapTestResult } from '../../types';
 import { LoadError, splitList } from '../../editing';
-import { SecretField, SettingsForm, useSettingsForm } from './settings-form';
+import { SettingsForm, useSettingsForm } from './settings-form';
 import { can, LINES, SettingsPage } from './shared';
 
 const NESTED = ['none', 'walk', 'in_chain'] as const satisfies readonly LdapSettings['nested_groups'][];
@@ -48,16 +48,18 @@ function DirectoryForm({
   onSaved: () => void;
 }) {
   const { t } = useI18n();
-  const { s, set, save, problems, textField, check, caCertificate } = useSettingsForm('ldap', {
-    ...settings,
-    urls: settings.urls.join('\n'),
-    bind_dn: settings.bind_dn ?? '',
-    user_search_base: settings.user_search_base ?? '',
-    ca_certificate: settings.ca_certificate ?? '',
-    disabled_filter: settings.disabled_filter ?? '',
-    group_search_base: settings.group_search_base ?? '',
-  });
-  const [password, setPassword] = useState('');
+  const { s, set, save, problems, textField, check, caCertificate, secret, setSecret, secretField } = useSettingsForm(
+    'ldap',
+    {
+      ...settings,
+      urls: settings.urls.join('\n'),
+      bind_dn: settings.bind_dn ?? '',
+      user_search_base: settings.user_search_base ?? '',
+      ca_certificate: settings.ca_certificate ?? '',
+      disabled_filter: settings.disabled_filter ?? '',
+      group_search_base: settings.group_search_base ?? '',
+    },
+  );
 
   const submit = save.submit(async () => {
     const text = (v: string) => v.trim() || undefined;
@@ -80,14 +82,26 @@ function DirectoryForm({
       timeout_seconds: s.timeout_seconds,
       page_size: s.page_size,
       // Left out, the stored password stays: the page never has it to send back.
-      ...(password ? { bind_password: password } : {}),
+      ...(secret ? { bind_password: secret } : {}),
     };
     await api<LdapSettings>('PUT', '/ldap/settings', body);
-    setPassword('');
+    setSecret('');
     onSaved();
     return t('saved');
   });
 
+  const count = (key: 'timeout_seconds' | 'page_size', id: string, label: string, max: number) => (
+    <Field id={id} label={label} problem={problems[key]}>
+      <input
+        id={id}
+        type="number"
+        min={1}
+        max={max}
+        value={s[key]}
+        onChange={(e) => set(key, Number(e.target.value))}
+      />
+    </Field>
+  );
   return (
     <SettingsForm labelledBy="directory-title" mayWrite={mayWrite} save={save} onSubmit={submit} saveLabel={t('save')}>
       {check('enabled', t('ldapEnabled'))}
@@ -98,14 +112,11 @@ function DirectoryForm({
       {check('verify_certificate', t('verifyCertificate'))}
       {caCertificate(t('caCertificate'))}
       {textField('bind_dn', t('bindDn'))}
-      <SecretField
-        id="ldap-bind-password"
-        label={t('bindPassword')}
-        problem={problems.bind_password}
-        value={password}
-        onChange={setPassword}
-        hint={settings.bind_password_set ? t('bindPasswordSet') : t('bindPasswordUnset')}
-      />
+      {secretField(
+        'bind_password',
+        t('bindPassword'),
+        settings.bind_password_set ? t('bindPasswordSet') : t('bindPasswordUnset'),
+      )}
       {textField('user_search_base', t('userSearchBase'))}
       {textField('user_filter', t('userFilter'))}
       {textField('disabled_filter', t('disabledFilter'))}
@@ -127,26 +138,8 @@ function DirectoryForm({
       </Field>
       {textField('display_name_attribute', t('displayNameAttribute'))}
       {textField('email_attribute', t('emailAttribute'))}
-      <Field id="ldap-timeout" label={t('timeoutSeconds')} problem={problems.timeout_seconds}>
-        <input
-          id="ldap-timeout"
-          type="number"
-          min={1}
-          max={120}
-          value={s.timeout_seconds}
-          onChange={(e) => set('timeout_seconds', Number(e.target.value))}
-        />
-      </Field>
-      <Field id="ldap-page-size" label={t('pageSize')} problem={problems.page_size}>
-        <input
-          id="ldap-page-size"
-          type="number"
-          min={1}
-          max={5000}
-          value={s.page_size}
-          onChange={(e) => set('page_size', Number(e.target.value))}
-        />
-      </Field>
+      {count('timeout_seconds', 'ldap-timeout', t('timeoutSeconds'), 120)}
+      {count('page_size', 'ldap-page-size', t('pageSize'), 5000)}
     </SettingsForm>
   );
 }

@@ -1,11 +1,10 @@
-import { useState } from 'react';
 import { api } from '../../api';
 import { Field } from '../../components';
 import { useI18n } from '../../i18n';
 import { useSession } from '../../session';
 import type { SsoSettings, SsoSettingsUpdate } from '../../types';
 import { splitList } from '../../editing';
-import { SecretField, SettingsForm, useSettingsForm } from './settings-form';
+import { SettingsForm, useSettingsForm } from './settings-form';
 import { can, LINES, SettingsPage } from './shared';
 
 /** "group = role, role" a line, to and from role_mapping. */
@@ -48,19 +47,21 @@ export function SsoPage() {
 
 function SsoForm({ settings, mayWrite, onSaved }: { settings: SsoSettings; mayWrite: boolean; onSaved: () => void }) {
   const { t } = useI18n();
-  const { s, set, save, problems, textField, check, caCertificate } = useSettingsForm('sso', {
-    enabled: settings.enabled,
-    allow_insecure_http: settings.allow_insecure_http,
-    issuer: settings.issuer ?? '',
-    client_id: settings.client_id ?? '',
-    redirect_uri: settings.redirect_uri ?? '',
-    scopes: settings.scopes.join(' '),
-    groups_claim: settings.groups_claim,
-    role_mapping: mappingText(settings.role_mapping),
-    allowed_email_domains: settings.allowed_email_domains.join(', '),
-    ca_certificate: settings.ca_certificate ?? '',
-  });
-  const [secret, setSecret] = useState('');
+  const { s, set, save, problems, textField, check, caCertificate, secret, setSecret, secretField } = useSettingsForm(
+    'sso',
+    {
+      enabled: settings.enabled,
+      allow_insecure_http: settings.allow_insecure_http,
+      issuer: settings.issuer ?? '',
+      client_id: settings.client_id ?? '',
+      redirect_uri: settings.redirect_uri ?? '',
+      scopes: settings.scopes.join(' '),
+      groups_claim: settings.groups_claim,
+      role_mapping: mappingText(settings.role_mapping),
+      allowed_email_domains: settings.allowed_email_domains.join(', '),
+      ca_certificate: settings.ca_certificate ?? '',
+    },
+  );
 
   const submit = save.submit(async () => {
     const text = (v: string) => v.trim() || undefined;
@@ -90,14 +91,11 @@ function SsoForm({ settings, mayWrite, onSaved }: { settings: SsoSettings; mayWr
       {textField('issuer', t('ssoIssuer'))}
       {check('allow_insecure_http', t('ssoInsecure'))}
       {textField('client_id', t('ssoClientId'))}
-      <SecretField
-        id="sso-client-secret"
-        label={t('ssoClientSecret')}
-        problem={problems.client_secret}
-        value={secret}
-        onChange={setSecret}
-        hint={settings.client_secret_set ? t('ssoSecretSet') : t('ssoSecretUnset')}
-      />
+      {secretField(
+        'client_secret',
+        t('ssoClientSecret'),
+        settings.client_secret_set ? t('ssoSecretSet') : t('ssoSecretUnset'),
+      )}
       {textField('redirect_uri', t('ssoRedirectUri'))}
       {textField('scopes', t('ssoScopes'))}
       {textField('groups_claim', t('ssoGroupsClaim'))}

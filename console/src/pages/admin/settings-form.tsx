@@ -7,11 +7,13 @@ import { LoadError, Save, useSave } from '../../editing';
 type KeysOf<S, V> = { [K in keyof S]: S[K] extends V ? K : never }[keyof S] & string;
 
 /**
- * A settings form's fields (`initial`, text kept as the inputs show it), a setter, its save, and
- * builders of a text input, a checkbox and the CA certificate's text area, with ids `prefix-key`.
+ * A settings form's fields (`initial`, text kept as the inputs show it), a setter, its save, its
+ * write-only secret (empty unless typed anew), and builders of a text input, a checkbox, the CA
+ * certificate's text area and the secret's input, with ids `prefix-key`.
  */
 export function useSettingsForm<S extends { ca_certificate: string }>(prefix: string, initial: S) {
   const [s, setS] = useState(initial);
+  const [secret, setSecret] = useState('');
   const save = useSave();
   const { problems } = save;
   const set = <K extends keyof S>(key: K, value: S[K]) => setS({ ...s, [key]: value });
@@ -45,40 +47,26 @@ export function useSettingsForm<S extends { ca_certificate: string }>(prefix: st
       />
     </Field>
   );
-  return { s, set, save, problems, textField, check, caCertificate };
-}
-
-/** A write-only secret: empty unless typed anew, with a hint whether one is stored. */
-export function SecretField({
-  id,
-  label,
-  problem,
-  value,
-  onChange,
-  hint,
-}: {
-  id: string;
-  label: string;
-  problem: string | undefined;
-  value: string;
-  onChange: (value: string) => void;
-  hint: string;
-}) {
-  return (
-    <Field id={id} label={label} problem={problem}>
-      <input
-        id={id}
-        type="password"
-        autoComplete="new-password"
-        aria-describedby={`${id}-hint`}
-        value={value}
-        onChange={(e) => onChange(e.target.value)}
-      />
-      <span id={`${id}-hint`} className="hint">
-        {hint}
-      </span>
-    </Field>
-  );
+  /** The secret's input (`key` as the API names it), with a hint whether one is stored. */
+  const secretField = (key: string, label: string, hint: string) => {
+    const id = `${prefix}-${key.replaceAll('_', '-')}`;
+    return (
+      <Field id={id} label={label} problem={problems[key]}>
+        <input
+          id={id}
+          type="password"
+          autoComplete="new-password"
+          aria-describedby={`${id}-hint`}
+          value={secret}
+          onChange={(e) => setSecret(e.target.value)}
+        />
+        <span id={`${id}-hint`} className="hint">
+          {hint}
+        </span>
+      </Field>
+    );
+  };
+  return { s, set, save, problems, textField, check, caCertificate, secret, setSecret, secretField };
 }
 
 /** The form of a settings page: read-only without the right to write, its save's outcome under it. */
