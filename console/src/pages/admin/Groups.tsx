@@ -6,7 +6,7 @@ import { useI18n } from '../../i18n';
 import { useSession } from '../../session';
 import type { BulkResult, Group, GroupCreate, Page, Role, User } from '../../types';
 import { LoadError, splitList, usePagedList, useSave } from '../../editing';
-import { AdminPage, can, CheckboxSet, DescribedByFields, LINES, SaveOutcome } from './shared';
+import { AdminPage, can, CheckboxSet, DescribedByFields, LINES, RowActions, SaveOutcome } from './shared';
 
 export function GroupsPage() {
   const { t } = useI18n();
@@ -91,22 +91,13 @@ export function GroupsPage() {
                       : [...g.project_tags.map((tag) => `#${tag}`), ...g.project_codes].join(', ')}
                   </td>
                   <td>
-                    <div className="actions">
-                      {mayWrite && (
-                        <button
-                          type="button"
-                          aria-label={t('editOf', g.name)}
-                          onClick={() => setEditing(editing === g.id ? undefined : g.id)}
-                        >
-                          {t('edit')}
-                        </button>
-                      )}
-                      {mayDelete && (
-                        <button type="button" aria-label={t('removeOf', g.name)} onClick={() => void remove(g)}>
-                          {t('remove')}
-                        </button>
-                      )}
-                    </div>
+                    <RowActions
+                      name={g.name}
+                      mayEdit={mayWrite}
+                      onEdit={() => setEditing(editing === g.id ? undefined : g.id)}
+                      mayRemove={mayDelete}
+                      onRemove={() => void remove(g)}
+                    />
                     {editing === g.id && (
                       <GroupForm
                         group={g}

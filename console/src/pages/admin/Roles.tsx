@@ -6,7 +6,7 @@ import { useI18n } from '../../i18n';
 import { useSession } from '../../session';
 import type { BulkResult, Page, PermissionCatalogue, Role, RoleCreate, RoleUpdate } from '../../types';
 import { LoadError, splitList, usePagedList, useSave } from '../../editing';
-import { AdminPage, can, DescribedByFields, LINES, SaveOutcome, usePermissionName } from './shared';
+import { AdminPage, can, DescribedByFields, LINES, RowActions, SaveOutcome, usePermissionName } from './shared';
 
 const LETTERS = ['r', 'w', 'x', 'd'] as const;
 type Letter = (typeof LETTERS)[number];
@@ -95,22 +95,13 @@ export function RolesPage() {
                   <td>{r.users_count}</td>
                   <td>
                     {!r.builtin && (
-                      <div className="actions">
-                        {mayWrite && (
-                          <button
-                            type="button"
-                            aria-label={t('editOf', r.role_name)}
-                            onClick={() => setEditing(editing === r.id ? undefined : r.id)}
-                          >
-                            {t('edit')}
-                          </button>
-                        )}
-                        {mayDelete && (
-                          <button type="button" aria-label={t('removeOf', r.role_name)} onClick={() => void remove(r)}>
-                            {t('remove')}
-                          </button>
-                        )}
-                      </div>
+                      <RowActions
+                        name={r.role_name}
+                        mayEdit={mayWrite}
+                        onEdit={() => setEditing(editing === r.id ? undefined : r.id)}
+                        mayRemove={mayDelete}
+                        onRemove={() => void remove(r)}
+                      />
                     )}
                     {editing === r.id && catalogue.data && (
                       <RoleForm

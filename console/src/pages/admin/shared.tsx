@@ -183,3 +183,37 @@ export function SaveOutcome({ save, creating }: { save: Save; creating: boolean 
     </>
   );
 }
+
+/** A list row's edit toggle and remove button, each shown only when allowed, then any further buttons. */
+export function RowActions({
+  name,
+  mayEdit,
+  onEdit,
+  mayRemove,
+  onRemove,
+  children,
+}: {
+  name: string;
+  mayEdit: boolean;
+  onEdit: () => void;
+  mayRemove: boolean;
+  onRemove: () => void;
+  children?: ReactNode;
+}) {
+  const { t } = useI18n();
+  return (
+    <div className="actions">
+      {mayEdit && (
+        <button type="button" aria-label={t('editOf', name)} onClick={onEdit}>
+          {t('edit')}
+        </button>
+      )}
+      {mayRemove && (
+        <button type="button" aria-label={t('removeOf', name)} onClick={onRemove}>
+          {t('remove')}
+        </button>
+      )}
+      {children}
+    </div>
+  );
+}
