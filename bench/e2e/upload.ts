@@ -1,7 +1,7 @@
 /** Uploads through the gateway as a user does, timed until the scan's issues and gate verdict are visible (bench/e2e, bench/issues). */
 import fs from 'node:fs';
 import { Readable } from 'node:stream';
-import { type Api, gateOnHighs, type Json, uniqueSuffix } from '@bulwark/testkit';
+import { type Api, gateOnHighs, type Json, manualCheck, projectWithSource, uniqueSuffix } from '@bulwark/testkit';
 
 const MANUAL_TOOL_TYPE = 20;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -13,49 +13,13 @@ export function ok<T = Json>(what: string, res: { status: number; body: T }): T 
 
 /** A project with a layer gated by "no high severity", a manual tool and a check to upload to. */
 export async function newCheck(api: Api): Promise<string> {
-  const code = `e2e-${uniqueSuffix()}`;
-  ok(
-    'project',
-    await api.post('/api/v1/project', { code, name: `Bench ${code}`, description: 'end-to-end benchmark', tags: [] }),
-  );
-  const layer = ok(
-    'layer',
-    await api.post('/api/v1/layer', {
-      name: 'code',
-      description: 'source code',
-      project_code: code,
-      layer_type_id: 1,
-      is_template: false,
-    }),
-  );
-  const source = ok(
-    'source',
-    await api.post('/api/v1/source', {
-      name: `repo ${code}`,
-      description: 'bench',
-      source_type_id: 1,
-      settings: { url: 'http://127.0.0.1:9/bench.git', branch_name: 'main', auth_method: 'Anonymous' },
-    }),
-  );
-  const tool = ok(
-    'tool',
-    await api.post('/api/v1/tool', {
-      description: 'uploaded SARIF',
-      type_id: MANUAL_TOOL_TYPE,
-      settings: { scan_result_lang: 'EN' },
-    }),
-  );
-  await gateOnHighs(api, layer.id, `no highs ${code}`, 'inform');
-  return ok(
-    'check',
-    await api.post('/api/v1/check', {
-      layer_id: layer.id,
-      security_tool_id: tool.id,
-      scan_source_id: source.id,
-      source_auth: { branch_name: 'main' },
-      run_scan_task: { type: 'manual' },
-    }),
-  ).id;
+  const setup = await projectWithSource(api, {
+    code: `e2e-${uniqueSuffix()}`,
+    sourceUrl: 'http://127.0.0.1:9/bench.git',
+    toolTypes: [MANUAL_TOOL_TYPE],
+  });
+  await gateOnHighs(api, setup.layerId, `no highs ${setup.code}`, 'inform');
+  return manualCheck(api, setup);
 }
 
 export interface Upload {

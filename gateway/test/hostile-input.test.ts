@@ -15,6 +15,7 @@ import {
   startGitServer,
   uniqueSuffix,
   type Json,
+  manualCheck,
 } from '@bulwark/testkit';
 import { MANUAL_TOOL_TYPE, scanSetup } from '../../services/scanning/test/scanning.suite';
 
@@ -152,15 +153,7 @@ describe('hostile input through the gateway [TARGET=all, the built binary in its
     admin = sys.api.as(token);
     const env = await scanSetup({ mode: 'all', sys, admin, anon: sys.api }, git, 'app', [MANUAL_TOOL_TYPE]);
     project = env.code;
-    checkId = ok(
-      await admin.post('/api/v1/check', {
-        layer_id: env.layerId,
-        security_tool_id: env.tools[0],
-        scan_source_id: env.sourceId,
-        source_auth: { branch_name: 'main' },
-        run_scan_task: { type: 'manual' },
-      }),
-    ).id;
+    checkId = await manualCheck(admin, env);
     gateId = ok(await admin.post('/api/v1/quality-gate', { name: `gate-${uniqueSuffix()}` })).id;
   });
 

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { expect } from 'chai';
 import { SaxesParser } from 'saxes';
 import { parse as parseYaml } from 'yaml';
-import { gateOnHighs, type Json, type SystemUnderTest } from '@bulwark/testkit';
+import { gateOnHighs, type Json, manualCheck, projectWithSource, type SystemUnderTest } from '@bulwark/testkit';
 
 const ROOT = path.resolve(__dirname, '..', '..', '..');
 const CLI = path.join(ROOT, 'packages', 'cli', 'dist', 'main.js');
@@ -136,41 +136,13 @@ export function cliPipelineSuite(t: SystemUnderTest): void {
     this.timeout(60_000);
     code = `cli-${Math.random().toString(36).slice(2, 8)}`;
     work = fs.mkdtempSync(path.join(os.tmpdir(), 'bulwark-ci-'));
-    ok(await t.admin.post('/api/v1/project', { code, name: `CI ${code}`, description: 'pipeline', tags: ['ci'] }));
-    const layer = ok(
-      await t.admin.post('/api/v1/layer', {
-        name: 'code',
-        description: 'source',
-        project_code: code,
-        layer_type_id: 1,
-        is_template: false,
-      }),
-    );
-    const source = ok(
-      await t.admin.post('/api/v1/source', {
-        name: `repo ${code}`,
-        description: 'ci',
-        source_type_id: 1,
-        settings: { url: 'https://git.example.com/app.git', branch_name: 'main', auth_method: 'Anonymous' },
-      }),
-    );
-    const tool = ok(
-      await t.admin.post('/api/v1/tool', {
-        description: 'Semgrep from CI',
-        type_id: MANUAL_TOOL_TYPE,
-        settings: { scan_result_lang: 'EN' },
-      }),
-    );
-    checkId = ok(
-      await t.admin.post('/api/v1/check', {
-        layer_id: layer.id,
-        security_tool_id: tool.id,
-        scan_source_id: source.id,
-        source_auth: { branch_name: 'main' },
-        run_scan_task: { type: 'manual' },
-      }),
-    ).id;
-    await gateOnHighs(t.admin, layer.id, `no high ${code}`, 'lock');
+    const setup = await projectWithSource(t.admin, {
+      code,
+      sourceUrl: 'https://git.example.com/app.git',
+      toolTypes: [MANUAL_TOOL_TYPE],
+    });
+    checkId = await manualCheck(t.admin, setup);
+    await gateOnHighs(t.admin, setup.layerId, `no high ${code}`, 'lock');
     const token = ok(
       await t.admin.post('/api/v1/token', {
         name: `ci ${code}`,

@@ -12,3 +12,4 @@ export * from './metrics';
 export * from './query-snapshots';
 export * from './gates';
 export * from './uploads';
+export * from './projects';

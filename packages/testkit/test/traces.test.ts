@@ -16,8 +16,9 @@ import {
   startGitServer,
   startScaledMode,
   SystemUnderTest,
+  manualCheck,
 } from '@bulwark/testkit';
-import { MANUAL_TOOL_TYPE, manualCheck, scanSetup } from '../../../services/scanning/test/scanning.suite';
+import { MANUAL_TOOL_TYPE, scanSetup } from '../../../services/scanning/test/scanning.suite';
 import { semgrepReport } from '../../../services/issues/test/issues.suite';
 
 /** One span as OTLP/HTTP JSON carries it (ids in hex). */

@@ -7,6 +7,7 @@ import {
   invalid,
   isUuid,
   notFound,
+  present,
   Principal,
   projectSetAccess,
   Queryable,
@@ -34,9 +35,11 @@ export interface ResourceLookup<R extends { access: Access }> {
   get: (db: Queryable, id: string) => Promise<R | undefined>;
 }
 
-/** How one kind of resource is read, deleted and announced, for the deletion both kinds share. */
-export interface ResourceDeletion<R extends { access: Access }> extends ResourceLookup<R> {
+/** How one kind of resource is read, deleted and announced, for the update and deletion both kinds share. */
+export interface ResourceWrites<R extends { access: Access }> extends ResourceLookup<R> {
   remove: (db: Queryable, id: string) => Promise<unknown>;
+  /** The event that announces an update of the record, naming the fields the request gave. */
+  updated: (record: R, fields: string[]) => TypedEvent;
   /** The event that announces the deletion of the record with this id. */
   deleted: (record: R, id: string) => TypedEvent;
 }
@@ -96,10 +99,22 @@ export class ResourceAccess {
     return record;
   }
 
+  /** The record as an update in `trx` left it, its update announced with the fields the request gave. */
+  async announceUpdate<R extends { access: Access }>(
+    trx: Queryable,
+    id: string,
+    fields: string[],
+    how: ResourceWrites<R>,
+  ): Promise<R> {
+    const updated = present(await how.get(trx, id), `${how.kind} ${id}`);
+    await writeEvents(trx, [how.updated(updated, fields)]);
+    return updated;
+  }
+
   async deleteUnused<R extends { access: Access }>(
     p: Principal,
     ids: string[],
-    how: ResourceDeletion<R>,
+    how: ResourceWrites<R>,
   ): Promise<BulkStatus[]> {
     const known = ids.filter(isUuid);
     const inUse = known.length

@@ -23,7 +23,7 @@ import {
   sourceType,
   SourceType,
 } from './domain/source-types';
-import { AccessInput, ResourceAccess, ResourceLookup, throwProblems } from './resource-access';
+import { AccessInput, ResourceAccess, ResourceWrites, throwProblems } from './resource-access';
 import { SourceRecord, sourceStore } from './store/sources';
 
 const sourceEvent = (s: SourceRecord) => ({
@@ -40,7 +40,13 @@ const keepsStoredSecret = (given: Partial<SourceSettingsInput>, source: SourceRe
   (after.password !== null && given.password === undefined && source.passwordSealed !== null) ||
   (after.sshPrivateKey !== null && given.ssh_private_key === undefined && source.sshKeySealed !== null);
 
-const SOURCES: ResourceLookup<SourceRecord> = { kind: 'source', get: (db, id) => sourceStore.get(db, id) };
+const SOURCES: ResourceWrites<SourceRecord> = {
+  kind: 'source',
+  get: (db, id) => sourceStore.get(db, id),
+  remove: (db, id) => sourceStore.delete(db, id),
+  updated: (r, fields) => newEvent(CATALOG_EVENTS.sourceUpdated, r.id, { ...sourceEvent(r), fields }),
+  deleted: (r, id) => newEvent(CATALOG_EVENTS.sourceDeleted, id, sourceEvent(r)),
+};
 
 /**
  * Git sources checks scan. Their secrets are sealed with the master key before they are stored and
@@ -151,19 +157,14 @@ export class Sources {
         ...this.sealed(connection),
         access,
       });
-      const updated = present(await sourceStore.get(trx, id), `source ${id}`);
-      await catalogEvent(trx, CATALOG_EVENTS.sourceUpdated, id, { ...sourceEvent(updated), fields: Object.keys(w) });
+      const updated = await this.deps.access.announceUpdate(trx, id, Object.keys(w), SOURCES);
       this.deps.log.info('source updated', { id, fields: Object.keys(w), by: p.username });
       return updated;
     });
   }
 
   deleteSources(p: Principal, ids: string[]): Promise<BulkStatus[]> {
-    return this.deps.access.deleteUnused(p, ids, {
-      ...SOURCES,
-      remove: (trx, id) => sourceStore.delete(trx, id),
-      deleted: (s, id) => newEvent(CATALOG_EVENTS.sourceDeleted, id, sourceEvent(s)),
-    });
+    return this.deps.access.deleteUnused(p, ids, SOURCES);
   }
 
   /**

@@ -16,7 +16,7 @@ import { CATALOG_EVENTS, newEvent, TOOL_TYPES, toolType, ToolType } from '@bulwa
 import { BulkStatus, catalogEvent } from './catalog-writes';
 import { seenBy } from './domain/access';
 import { resolveToolSettings } from './domain/tool-settings';
-import { AccessInput, ResourceAccess, ResourceLookup, throwProblems } from './resource-access';
+import { AccessInput, ResourceAccess, ResourceWrites, throwProblems } from './resource-access';
 import { ToolRecord, toolStore } from './store/tools';
 
 const toolEvent = (t: ToolRecord) => ({
@@ -28,7 +28,13 @@ const toolEvent = (t: ToolRecord) => ({
   project_codes: t.access.projectCodes,
 });
 
-const TOOLS: ResourceLookup<ToolRecord> = { kind: 'tool', get: (db, id) => toolStore.get(db, id) };
+const TOOLS: ResourceWrites<ToolRecord> = {
+  kind: 'tool',
+  get: (db, id) => toolStore.get(db, id),
+  remove: (db, id) => toolStore.delete(db, id),
+  updated: (r, fields) => newEvent(CATALOG_EVENTS.toolUpdated, r.id, { ...toolEvent(r), fields }),
+  deleted: (r, id) => newEvent(CATALOG_EVENTS.toolDeleted, id, toolEvent(r)),
+};
 
 /** Security tools checks run: a tool type, its version and settings; an API token is sealed like a source's secrets. */
 export class Tools {
@@ -138,19 +144,14 @@ export class Tools {
         apiTokenSealed,
         access,
       });
-      const updated = present(await toolStore.get(trx, id), `tool ${id}`);
-      await catalogEvent(trx, CATALOG_EVENTS.toolUpdated, id, { ...toolEvent(updated), fields: Object.keys(w) });
+      const updated = await this.deps.access.announceUpdate(trx, id, Object.keys(w), TOOLS);
       this.deps.log.info('tool updated', { id, fields: Object.keys(w), by: p.username });
       return updated;
     });
   }
 
   deleteTools(p: Principal, ids: string[]): Promise<BulkStatus[]> {
-    return this.deps.access.deleteUnused(p, ids, {
-      ...TOOLS,
-      remove: (trx, id) => toolStore.delete(trx, id),
-      deleted: (t, id) => newEvent(CATALOG_EVENTS.toolDeleted, id, toolEvent(t)),
-    });
+    return this.deps.access.deleteUnused(p, ids, TOOLS);
   }
 
   /** Where the catalog keeps a tool's cached data (rule bundles, downloaded databases). */

@@ -92,6 +92,28 @@ export function catalogSuite(t: SystemUnderTest): void {
     ).id;
   }
 
+  /** A project with a layer, an anonymous source of the app repository, a tool and a manual check using them. */
+  async function makeCheck(): Promise<{ c: string; layer: string; source: string; tool: string; check: string }> {
+    const c = await makeProject();
+    const layer = await makeLayer(c);
+    const source = expectOk(
+      await admin.post(
+        '/api/v1/source',
+        httpSource({}, { url: appRepo, auth_method: 'Anonymous', login: undefined, password: undefined }),
+      ),
+    ).id;
+    const tool = expectOk(await admin.post('/api/v1/tool', { type_id: 1, settings: {} })).id;
+    const check = expectOk(
+      await admin.post('/api/v1/check', {
+        layer_id: layer,
+        security_tool_id: tool,
+        scan_source_id: source,
+        run_scan_task: { type: 'manual' },
+      }),
+    ).id;
+    return { c, layer, source, tool, check };
+  }
+
   const httpSource = (extra: Record<string, unknown> = {}, settings: Record<string, unknown> = {}) => ({
     name: `repo ${uniqueSuffix()}`,
     description: 'the app',
@@ -673,23 +695,7 @@ export function catalogSuite(t: SystemUnderTest): void {
     });
 
     it('makes an archived project read-only until it is unarchived: no changes, layers, checks or scans', async () => {
-      const c = await makeProject();
-      const layer = await makeLayer(c);
-      const source = expectOk(
-        await admin.post(
-          '/api/v1/source',
-          httpSource({}, { url: appRepo, auth_method: 'Anonymous', login: undefined, password: undefined }),
-        ),
-      ).id;
-      const tool = expectOk(await admin.post('/api/v1/tool', { type_id: 1, settings: {} })).id;
-      const check = expectOk(
-        await admin.post('/api/v1/check', {
-          layer_id: layer,
-          security_tool_id: tool,
-          scan_source_id: source,
-          run_scan_task: { type: 'manual' },
-        }),
-      ).id;
+      const { c, layer, source, tool, check } = await makeCheck();
       expect(expectOk(await admin.put('/api/v1/projects/archive', { codes: [c] })).results).to.deep.equal([
         { id: c, status: 'archived' },
       ]);
@@ -891,23 +897,7 @@ export function catalogSuite(t: SystemUnderTest): void {
     });
 
     it('refuses to delete a source, a tool or a layer used by a check, naming the check', async () => {
-      const c = await makeProject();
-      const layer = await makeLayer(c);
-      const source = expectOk(
-        await admin.post(
-          '/api/v1/source',
-          httpSource({}, { url: appRepo, auth_method: 'Anonymous', login: undefined, password: undefined }),
-        ),
-      ).id;
-      const tool = expectOk(await admin.post('/api/v1/tool', { type_id: 1, settings: {} })).id;
-      const check = expectOk(
-        await admin.post('/api/v1/check', {
-          layer_id: layer,
-          security_tool_id: tool,
-          scan_source_id: source,
-          run_scan_task: { type: 'manual' },
-        }),
-      );
+      const { layer, source, tool, check } = await makeCheck();
       for (const [path, id] of [
         ['/api/v1/sources', source],
         ['/api/v1/tools', tool],
@@ -915,7 +905,7 @@ export function catalogSuite(t: SystemUnderTest): void {
       ]) {
         const [result] = expectOk(await admin.delete(path, { ids: [id] })).results;
         expect(result.status, path).to.equal('conflict');
-        expect(result.message).to.contain(check.id);
+        expect(result.message).to.contain(check);
       }
       expect((await admin.get(`/api/v1/source/${source}`)).status).to.equal(200);
     });

@@ -1,7 +1,15 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { expect } from 'chai';
 import { COMMUNITY_LIMITS } from '@bulwark/contracts';
-import { ADMIN_PASSWORD, issueTestLicense, SystemUnderTest, uniqueSuffix, type Json } from '@bulwark/testkit';
+import {
+  ADMIN_PASSWORD,
+  issueTestLicense,
+  manualCheck,
+  projectWithSource,
+  SystemUnderTest,
+  uniqueSuffix,
+  type Json,
+} from '@bulwark/testkit';
 import { startReceiver } from '../../notifications/test/notifications.suite';
 import { SEMGREP_TOOL_TYPE } from '../../scanning/test/scanning.suite';
 
@@ -71,40 +79,14 @@ export function licenseSuite(t: SystemUnderTest): void {
         project_codes: [],
       }),
     );
-    ok(await t.admin.post('/api/v1/project', { code, name: `License ${code}`, description: '', tags: [] }));
-    const layer = ok(
-      await t.admin.post('/api/v1/layer', {
-        name: 'code',
-        description: '',
-        project_code: code,
-        layer_type_id: 1,
-        is_template: false,
+    checkId = await manualCheck(
+      t.admin,
+      await projectWithSource(t.admin, {
+        code,
+        sourceUrl: 'https://git.example.test/app.git',
+        toolTypes: [SEMGREP_TOOL_TYPE],
       }),
     );
-    const source = ok(
-      await t.admin.post('/api/v1/source', {
-        name: `src ${code}`,
-        description: '',
-        source_type_id: 1,
-        settings: { url: 'https://git.example.test/app.git', branch_name: 'main', auth_method: 'Anonymous' },
-      }),
-    );
-    const tool = ok(
-      await t.admin.post('/api/v1/tool', {
-        description: `semgrep ${code}`,
-        type_id: SEMGREP_TOOL_TYPE,
-        settings: { scan_result_lang: 'EN' },
-      }),
-    );
-    checkId = ok(
-      await t.admin.post('/api/v1/check', {
-        layer_id: layer.id,
-        security_tool_id: tool.id,
-        scan_source_id: source.id,
-        source_auth: { branch_name: 'main' },
-        run_scan_task: { type: 'manual' },
-      }),
-    ).id;
     userId = ok(
       await t.admin.post('/api/v1/user', {
         username: `licensed${run}`,

@@ -7,8 +7,8 @@ import {
   SystemUnderTest,
   uniqueSuffix,
   uploadAndIngest,
+  manualCheck,
 } from '@bulwark/testkit';
-import { manualCheck } from '../../scanning/test/scanning.suite';
 import { appRepository, uploadProject, type UploadProject } from './uploaded-issues';
 import { epssCsv, FeedServer, fillerCves, kevJson, type EpssRow } from './feed-server';
 

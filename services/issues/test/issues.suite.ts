@@ -12,8 +12,10 @@ import {
   startGitServer,
   SystemUnderTest,
   type Json,
+  userWithRole,
+  manualCheck,
 } from '@bulwark/testkit';
-import { MANUAL_TOOL_TYPE, manualCheck, scanSetup } from '../../scanning/test/scanning.suite';
+import { MANUAL_TOOL_TYPE, scanSetup } from '../../scanning/test/scanning.suite';
 import { rescanReport } from '../../scanning/test/rescan-report';
 
 interface SemgrepResult {
@@ -520,29 +522,8 @@ export function issuesSuite(t: SystemUnderTest): void {
     });
 
     it('hides issues outside the caller\u2019s projects', async () => {
-      const role = `issues-scope-${Date.now()}`;
-      ok(
-        await t.admin.post('/api/v1/role', {
-          role_code: role,
-          role_name: role,
-          roles: { 'issues.issues': ['r'] },
-          system_scopes: ['project:someone-else'],
-        }),
-      );
-      const username = `u${Date.now()}`;
-      ok(
-        await t.admin.post('/api/v1/user', {
-          username,
-          password: 'a-long-password-1',
-          password_confirmation: 'a-long-password-1',
-          display_name: 'x',
-          email: `${username}@example.com`,
-          need_password_change: false,
-          active_directory: false,
-          roles: [role],
-        }),
-      );
-      const scoped = t.anon.as(await t.anon.login(username, 'a-long-password-1'));
+      const { token } = await userWithRole(t.admin, t.anon, { 'issues.issues': ['r'] }, ['someone-else']);
+      const scoped = t.anon.as(token);
       const mine = (await issuesOf(`filter[check]=${check}`)).items[0];
       expect((await scoped.get(`/api/v1/issues?filter[check]=${check}`)).body.total).to.equal(0);
       expect((await scoped.get(`/api/v1/issue/${mine.id}`)).status).to.equal(404);
@@ -681,28 +662,8 @@ export function issuesSuite(t: SystemUnderTest): void {
       expect(statement('CVE-2020-0001').affects).to.deep.equal([{ ref: leftPad['bom-ref'] }]);
 
       // The SBOM needs dependencies; the VEX also shows issues, so it needs issues too.
-      const role = `sbom-only-${Date.now()}`;
-      ok(
-        await t.admin.post('/api/v1/role', {
-          role_code: role,
-          role_name: role,
-          roles: { 'scanning.dependencies': ['r'] },
-        }),
-      );
-      const username = `sbom${Date.now()}`;
-      ok(
-        await t.admin.post('/api/v1/user', {
-          username,
-          password: 'a-long-password-1',
-          password_confirmation: 'a-long-password-1',
-          display_name: 'x',
-          email: `${username}@example.com`,
-          need_password_change: false,
-          active_directory: false,
-          roles: [role],
-        }),
-      );
-      const sbomReader = t.anon.as(await t.anon.login(username, 'a-long-password-1'));
+      const { token } = await userWithRole(t.admin, t.anon, { 'scanning.dependencies': ['r'] });
+      const sbomReader = t.anon.as(token);
       expect((await sbomReader.get(sbomUrl('sbom'))).status).to.equal(200);
       const noIssues = await sbomReader.get(sbomUrl('vex'));
       expect(noIssues.status).to.equal(403);
@@ -1200,16 +1161,7 @@ export function issuesSuite(t: SystemUnderTest): void {
         try {
           const crashed = await scanSetup({ ...t, admin }, git, 'app', [MANUAL_TOOL_TYPE]);
           const plain = await scanSetup({ ...t, admin }, git, 'app', [MANUAL_TOOL_TYPE]);
-          const checkOf = async (e: typeof crashed) =>
-            ok(
-              await admin.post('/api/v1/check', {
-                layer_id: e.layerId,
-                security_tool_id: e.tools[0],
-                scan_source_id: e.sourceId,
-                source_auth: { branch_name: 'main' },
-                run_scan_task: { type: 'manual' },
-              }),
-            ).id as string;
+          const checkOf = async (e: typeof crashed) => await manualCheck(admin, e);
 
           const scanId = await bigUpload(await checkOf(crashed));
           // The ingestion is under way once a transaction of the issues database holds written rows.

@@ -10,8 +10,9 @@ import {
   uniqueSuffix,
   uploadAndIngest,
   userWithRole,
+  manualCheck,
 } from '@bulwark/testkit';
-import { MANUAL_TOOL_TYPE, manualCheck, scanSetup } from '../../scanning/test/scanning.suite';
+import { MANUAL_TOOL_TYPE, scanSetup } from '../../scanning/test/scanning.suite';
 import { semgrepReport } from './issues.suite';
 
 /** Every letter of the issue-settings keys. */

@@ -11,6 +11,7 @@ import {
   startScaledMode,
   SystemUnderTest,
   type Json,
+  manualCheck,
 } from '@bulwark/testkit';
 import { MANUAL_TOOL_TYPE, scanSetup } from '../../scanning/test/scanning.suite';
 import { issueSnapshot, largeReport, semgrepReport } from './issues.suite';
@@ -36,16 +37,6 @@ describe(`scale-out: two replicas each of scanning and issues, two gateways, Kaf
   };
   const metrics = async (process: string) => (await fetch(`${sys.processUrl(process)}/metrics`)).text();
   const ingestedBy = async (process: string) => metricSum(await metrics(process), 'bulwark_ingested_scans_total');
-  const manualCheck = async (e: Awaited<ReturnType<typeof scanSetup>>, via = admin) =>
-    ok(
-      await via.post('/api/v1/check', {
-        layer_id: e.layerId,
-        security_tool_id: e.tools[0],
-        scan_source_id: e.sourceId,
-        source_auth: { branch_name: 'main' },
-        run_scan_task: { type: 'manual' },
-      }),
-    ).id as string;
   const upload = async (checkId: string, report: string, via = admin) =>
     ok(
       await via
@@ -119,7 +110,7 @@ describe(`scale-out: two replicas each of scanning and issues, two gateways, Kaf
     this.timeout(180000);
     const env = await scanSetup(t, git, 'app', [MANUAL_TOOL_TYPE]);
     // Checks are the events' keys: 24 of them land on both replicas' partitions but with odds of 2^-23.
-    const checks = await Promise.all(Array.from({ length: 24 }, () => manualCheck(env)));
+    const checks = await Promise.all(Array.from({ length: 24 }, () => manualCheck(admin, env)));
     const scans = await Promise.all(
       checks.map((c, n) =>
         upload(
@@ -206,7 +197,7 @@ describe(`scale-out: two replicas each of scanning and issues, two gateways, Kaf
       await scanSetup(t, git, 'app', [MANUAL_TOOL_TYPE]),
       await scanSetup(t, git, 'app', [MANUAL_TOOL_TYPE]),
     ];
-    const scanId = await upload(await manualCheck(crashed), big);
+    const scanId = await upload(await manualCheck(admin, crashed), big);
     let victim = '';
     await waitFor(
       'a replica to write the ingestion',
@@ -232,7 +223,7 @@ describe(`scale-out: two replicas each of scanning and issues, two gateways, Kaf
     await sys.startOne(victim);
     await waitFor('the restarted replica back in the group', () => groupSettled(2));
 
-    await ingested(await upload(await manualCheck(plain), big), N);
+    await ingested(await upload(await manualCheck(admin, plain), big), N);
     const [a, b] = [await issueSnapshot(db, crashed.code), await issueSnapshot(db, plain.code)];
     expect(a).to.have.length(N);
     expect(a).to.deep.equal(b);
@@ -243,7 +234,7 @@ describe(`scale-out: two replicas each of scanning and issues, two gateways, Kaf
   it('a replica leaving and joining again rebalances the group without stalling ingestion for a session timeout', async function () {
     this.timeout(300000);
     const env = await scanSetup(t, git, 'app', [MANUAL_TOOL_TYPE]);
-    const checks = await Promise.all(Array.from({ length: 16 }, () => manualCheck(env)));
+    const checks = await Promise.all(Array.from({ length: 16 }, () => manualCheck(admin, env)));
     // One small scan after another, each timed from its upload to its issue, while the group changes.
     const latencies: number[] = [];
     let stop = false;

@@ -9,6 +9,7 @@ import {
   SystemUnderTest,
   uniqueSuffix,
   type Json,
+  manualCheck,
 } from '@bulwark/testkit';
 import { MANUAL_TOOL_TYPE, scanSetup } from '../../scanning/test/scanning.suite';
 import { semgrepReport } from './issues.suite';
@@ -66,15 +67,7 @@ export function trackersSuite(t: SystemUnderTest): void {
 
   /** Uploads a Semgrep report into a new check of the test project; answers the issues it made. */
   const issuesFrom = async (results: { rule: string; line: number; code: string; path: string }[]) => {
-    const check = ok(
-      await t.admin.post('/api/v1/check', {
-        layer_id: env.layerId,
-        security_tool_id: env.tools[0],
-        scan_source_id: env.sourceId,
-        source_auth: { branch_name: 'main' },
-        run_scan_task: { type: 'manual' },
-      }),
-    ).id;
+    const check = await manualCheck(t.admin, env);
     const scan = ok(
       await t.admin
         .withHeaders({ 'content-type': 'application/json' })

@@ -1,5 +1,12 @@
-import { type GitServer, type Json, startGitServer, SystemUnderTest, uploadAndIngest } from '@bulwark/testkit';
-import { MANUAL_TOOL_TYPE, manualCheck, scanSetup } from '../../scanning/test/scanning.suite';
+import {
+  type GitServer,
+  type Json,
+  startGitServer,
+  SystemUnderTest,
+  uploadAndIngest,
+  manualCheck,
+} from '@bulwark/testkit';
+import { MANUAL_TOOL_TYPE, scanSetup } from '../../scanning/test/scanning.suite';
 
 /** A CycloneDX report with vulnerabilities (as Trivy writes it): one issue per CVE, each naming a library. */
 export function vulnerabilityReport(cves: string[]): string {

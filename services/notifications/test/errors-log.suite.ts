@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import { expect } from 'chai';
-import { freePort, SystemUnderTest, uniqueSuffix, type Json } from '@bulwark/testkit';
+import { freePort, manualCheck, projectWithSource, SystemUnderTest, uniqueSuffix, type Json } from '@bulwark/testkit';
 import { SEMGREP_TOOL_TYPE } from '../../scanning/test/scanning.suite';
 import { startReceiver } from './notifications.suite';
 
@@ -78,48 +78,16 @@ export function errorsLogSuite(t: SystemUnderTest): void {
         project_codes: [code],
       }),
     ).id;
-    ok(
-      await t.admin.post('/api/v1/project', { code, name: `Errors ${code}`, description: 'error log tests', tags: [] }),
-    );
-    const layer = ok(
-      await t.admin.post('/api/v1/layer', {
-        name: 'code',
-        description: '',
-        project_code: code,
-        layer_type_id: 1,
-        is_template: false,
-      }),
-    );
     // Nothing listens on this port: the checkout fails.
-    const source = ok(
-      await t.admin.post('/api/v1/source', {
-        name: `gone ${code}`,
-        description: '',
-        source_type_id: 1,
-        settings: {
-          url: `http://127.0.0.1:${await freePort()}/app.git`,
-          branch_name: 'main',
-          auth_method: 'Anonymous',
-        },
+    const check = await manualCheck(
+      t.admin,
+      await projectWithSource(t.admin, {
+        code,
+        sourceUrl: `http://127.0.0.1:${await freePort()}/app.git`,
+        toolTypes: [SEMGREP_TOOL_TYPE],
       }),
     );
-    const tool = ok(
-      await t.admin.post('/api/v1/tool', {
-        description: `semgrep ${code}`,
-        type_id: SEMGREP_TOOL_TYPE,
-        settings: { scan_result_lang: 'EN' },
-      }),
-    );
-    const check = ok(
-      await t.admin.post('/api/v1/check', {
-        layer_id: layer.id,
-        security_tool_id: tool.id,
-        scan_source_id: source.id,
-        source_auth: { branch_name: 'main' },
-        run_scan_task: { type: 'manual' },
-      }),
-    );
-    scanId = ok(await t.admin.post(`/api/v1/check/${check.id}/run`)).scan_result_id;
+    scanId = ok(await t.admin.post(`/api/v1/check/${check}/run`)).scan_result_id;
     // Refused by the gateway mid-stream, so identity sees its body cut short: the caller's doing, never
     // a record. Sent first, so identity's records of the tests below come after it on its topic.
     expect(await postChunked(t.anon.baseUrl, '/api/v1/auth/login', oversizedRequestId, 2 * 1024 * 1024)).to.equal(413);

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import Ajv2020 from 'ajv/dist/2020';
 import { Webhook, WebhookVerificationError } from 'standardwebhooks';
-import { freePort, GitServer, startGitServer, SystemUnderTest, type Json } from '@bulwark/testkit';
+import { freePort, GitServer, startGitServer, SystemUnderTest, type Json, manualCheck } from '@bulwark/testkit';
 import { MANUAL_TOOL_TYPE, scanSetup } from '../../scanning/test/scanning.suite';
 import { semgrepReport } from '../../issues/test/issues.suite';
 
@@ -61,15 +61,7 @@ export function notificationsSuite(t: SystemUnderTest): void {
   };
   /** Uploads a one-finding report to a new check; returns the scan result id. */
   const uploadScan = async (file: string) => {
-    const check = ok(
-      await t.admin.post('/api/v1/check', {
-        layer_id: env.layerId,
-        security_tool_id: env.tools[0],
-        scan_source_id: env.sourceId,
-        source_auth: { branch_name: 'main' },
-        run_scan_task: { type: 'manual' },
-      }),
-    ).id;
+    const check = await manualCheck(t.admin, env);
     const report = semgrepReport([{ rule: 'python.lang.security.eval', line: 3, code: 'eval(x)', path: file }]);
     return ok(
       await t.admin

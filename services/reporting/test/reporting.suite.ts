@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { unzipSync, strFromU8 } from 'fflate';
 import { expect } from 'chai';
-import { GitServer, startGitServer, SystemUnderTest, type Json } from '@bulwark/testkit';
+import { GitServer, startGitServer, SystemUnderTest, type Json, userWithRole, manualCheck } from '@bulwark/testkit';
 import { MANUAL_TOOL_TYPE, scanSetup } from '../../scanning/test/scanning.suite';
 import { semgrepReport } from '../../issues/test/issues.suite';
 
@@ -65,15 +65,7 @@ export function reportingSuite(t: SystemUnderTest): void {
     git.addRepository('app', { 'app.py': 'import subprocess\n' });
     const env = await scanSetup(t, git, 'app', [MANUAL_TOOL_TYPE]);
     code = env.code;
-    const check = ok(
-      await t.admin.post('/api/v1/check', {
-        layer_id: env.layerId,
-        security_tool_id: env.tools[0],
-        scan_source_id: env.sourceId,
-        source_auth: { branch_name: 'main' },
-        run_scan_task: { type: 'manual' },
-      }),
-    ).id;
+    const check = await manualCheck(t.admin, env);
     const scan = ok(
       await t.admin
         .withHeaders({ 'content-type': 'application/json' })
@@ -192,29 +184,8 @@ export function reportingSuite(t: SystemUnderTest): void {
     );
     refused(await t.admin.put(`/api/v1/report/${mine.id}`, { name: 'no data wrapper' }), 400, 'data');
 
-    const role = `reports-${Date.now()}`;
-    ok(
-      await t.admin.post('/api/v1/role', {
-        role_code: role,
-        role_name: role,
-        roles: { 'reporting.reports': ['r', 'x'] },
-        system_scopes: ['project:someone-else'],
-      }),
-    );
-    const username = `r${Date.now()}`;
-    ok(
-      await t.admin.post('/api/v1/user', {
-        username,
-        password: 'a-long-password-1',
-        password_confirmation: 'a-long-password-1',
-        display_name: 'x',
-        email: `${username}@example.com`,
-        need_password_change: false,
-        active_directory: false,
-        roles: [role],
-      }),
-    );
-    const scoped = t.anon.as(await t.anon.login(username, 'a-long-password-1'));
+    const { token } = await userWithRole(t.admin, t.anon, { 'reporting.reports': ['r', 'x'] }, ['someone-else']);
+    const scoped = t.anon.as(token);
     refused(await scoped.get(`/api/v1/report/${mine.id}`), 404);
     refused(await scoped.get(`/api/v1/report/${everything.id}`), 404);
     expect(ok(await scoped.get(`/api/v1/reports?search[name]=${encodeURIComponent(code)}`)).total).to.equal(0);

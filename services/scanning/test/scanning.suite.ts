@@ -2,72 +2,26 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
-import { type Api, GitServer, startGitServer, SystemUnderTest, uniqueSuffix, type Json } from '@bulwark/testkit';
+import {
+  GitServer,
+  projectWithSource,
+  startGitServer,
+  SystemUnderTest,
+  uniqueSuffix,
+  type Json,
+} from '@bulwark/testkit';
 
 export const MANUAL_TOOL_TYPE = 20;
 export const SEMGREP_TOOL_TYPE = 1;
 
-/** A project with a layer, an anonymous Git source and tools, made through the API. */
-export async function scanSetup(t: SystemUnderTest, git: GitServer, repo: string, toolTypes: number[]) {
-  const code = `p-${uniqueSuffix()}`;
-  const ok = (res: { status: number; body: Json }) => {
-    expect(res.status, JSON.stringify(res.body)).to.equal(200);
-    return res.body;
-  };
-  ok(
-    await t.admin.post('/api/v1/project', {
-      code,
-      name: `Project ${code}`,
-      description: 'scanning tests',
-      tags: ['test'],
-    }),
-  );
-  const layer = ok(
-    await t.admin.post('/api/v1/layer', {
-      name: 'code',
-      description: 'source code',
-      project_code: code,
-      layer_type_id: 1,
-      is_template: false,
-    }),
-  );
-  const source = ok(
-    await t.admin.post('/api/v1/source', {
-      name: `repo ${code}`,
-      description: 'fixture',
-      source_type_id: 1,
-      settings: { url: git.urlOf(repo), branch_name: 'main', auth_method: 'Anonymous' },
-    }),
-  );
-  const tools: string[] = [];
-  for (const typeId of toolTypes)
-    tools.push(
-      ok(
-        await t.admin.post('/api/v1/tool', {
-          description: `tool ${typeId}`,
-          type_id: typeId,
-          settings: { scan_result_lang: 'EN' },
-        }),
-      ).id,
-    );
-  return { code, layerId: layer.id as string, sourceId: source.id as string, tools };
-}
-
-/** A check of the setup's first tool and source on a layer (its own by default), run by hand: uploads give its scans. */
-export async function manualCheck(
-  admin: Api,
-  env: Awaited<ReturnType<typeof scanSetup>>,
-  layerId = env.layerId,
-): Promise<string> {
-  const res = await admin.post('/api/v1/check', {
-    layer_id: layerId,
-    security_tool_id: env.tools[0],
-    scan_source_id: env.sourceId,
-    source_auth: { branch_name: 'main' },
-    run_scan_task: { type: 'manual' },
+/** A project tagged `test` with a layer, an anonymous Git source of `repo` and tools, made through the API. */
+export function scanSetup(t: SystemUnderTest, git: GitServer, repo: string, toolTypes: number[]) {
+  return projectWithSource(t.admin, {
+    code: `p-${uniqueSuffix()}`,
+    sourceUrl: git.urlOf(repo),
+    toolTypes,
+    tags: ['test'],
   });
-  expect(res.status, JSON.stringify(res.body)).to.equal(200);
-  return res.body.id as string;
 }
 
 function semgrepReport(results: { rule: string; line: number; code: string }[]): string {

@@ -4,7 +4,8 @@ import { Field } from '../../components';
 import { useI18n } from '../../i18n';
 import { useSession } from '../../session';
 import type { LdapSettings, LdapSettingsUpdate, LdapTestResult } from '../../types';
-import { LoadError, splitList, useSave } from '../../editing';
+import { LoadError, splitList } from '../../editing';
+import { SettingsForm, useSettingsForm } from './settings-form';
 import { can, LINES, SettingsPage } from './shared';
 
 const NESTED = ['none', 'walk', 'in_chain'] as const satisfies readonly LdapSettings['nested_groups'][];
@@ -47,19 +48,18 @@ function DirectoryForm({
   onSaved: () => void;
 }) {
   const { t } = useI18n();
-  const [s, setS] = useState({
-    ...settings,
-    urls: settings.urls.join('\n'),
-    bind_dn: settings.bind_dn ?? '',
-    user_search_base: settings.user_search_base ?? '',
-    ca_certificate: settings.ca_certificate ?? '',
-    disabled_filter: settings.disabled_filter ?? '',
-    group_search_base: settings.group_search_base ?? '',
-  });
-  const [password, setPassword] = useState('');
-  const save = useSave();
-  const { problems } = save;
-  const set = <K extends keyof typeof s>(key: K, value: (typeof s)[K]) => setS({ ...s, [key]: value });
+  const { s, set, save, problems, textField, check, caCertificate, secret, setSecret, secretField } = useSettingsForm(
+    'ldap',
+    {
+      ...settings,
+      urls: settings.urls.join('\n'),
+      bind_dn: settings.bind_dn ?? '',
+      user_search_base: settings.user_search_base ?? '',
+      ca_certificate: settings.ca_certificate ?? '',
+      disabled_filter: settings.disabled_filter ?? '',
+      group_search_base: settings.group_search_base ?? '',
+    },
+  );
 
   const submit = save.submit(async () => {
     const text = (v: string) => v.trim() || undefined;
@@ -82,119 +82,65 @@ function DirectoryForm({
       timeout_seconds: s.timeout_seconds,
       page_size: s.page_size,
       // Left out, the stored password stays: the page never has it to send back.
-      ...(password ? { bind_password: password } : {}),
+      ...(secret ? { bind_password: secret } : {}),
     };
     await api<LdapSettings>('PUT', '/ldap/settings', body);
-    setPassword('');
+    setSecret('');
     onSaved();
     return t('saved');
   });
 
-  const textField = (
-    key:
-      | 'bind_dn'
-      | 'user_search_base'
-      | 'user_filter'
-      | 'disabled_filter'
-      | 'group_search_base'
-      | 'group_filter'
-      | 'group_member_attribute'
-      | 'display_name_attribute'
-      | 'email_attribute',
-    label: string,
-  ) => (
-    <Field id={`ldap-${key}`} label={label} problem={problems[key]}>
-      <input id={`ldap-${key}`} value={s[key]} onChange={(e) => set(key, e.target.value)} />
+  const count = (key: 'timeout_seconds' | 'page_size', id: string, label: string, max: number) => (
+    <Field id={id} label={label} problem={problems[key]}>
+      <input
+        id={id}
+        type="number"
+        min={1}
+        max={max}
+        value={s[key]}
+        onChange={(e) => set(key, Number(e.target.value))}
+      />
     </Field>
   );
-  const check = (key: 'enabled' | 'start_tls' | 'verify_certificate', label: string) => (
-    <label className="check">
-      <input type="checkbox" checked={s[key]} onChange={(e) => set(key, e.target.checked)} />
-      {label}
-    </label>
-  );
   return (
-    <form className="card" onSubmit={submit} aria-labelledby="directory-title">
-      <fieldset disabled={!mayWrite} className="plain">
-        {check('enabled', t('ldapEnabled'))}
-        <Field id="ldap-urls" label={t('ldapUrls')} problem={problems.urls ?? problems['urls.0']}>
-          <textarea id="ldap-urls" rows={2} value={s.urls} onChange={(e) => set('urls', e.target.value)} />
-        </Field>
-        {check('start_tls', t('startTls'))}
-        {check('verify_certificate', t('verifyCertificate'))}
-        <Field id="ldap-ca" label={t('caCertificate')} problem={problems.ca_certificate}>
-          <textarea
-            id="ldap-ca"
-            rows={3}
-            className="mono"
-            value={s.ca_certificate}
-            onChange={(e) => set('ca_certificate', e.target.value)}
-          />
-        </Field>
-        {textField('bind_dn', t('bindDn'))}
-        <Field id="ldap-bind-password" label={t('bindPassword')} problem={problems.bind_password}>
-          <input
-            id="ldap-bind-password"
-            type="password"
-            autoComplete="new-password"
-            aria-describedby="ldap-bind-password-hint"
-            value={password}
-            onChange={(e) => setPassword(e.target.value)}
-          />
-          <span id="ldap-bind-password-hint" className="hint">
-            {settings.bind_password_set ? t('bindPasswordSet') : t('bindPasswordUnset')}
-          </span>
-        </Field>
-        {textField('user_search_base', t('userSearchBase'))}
-        {textField('user_filter', t('userFilter'))}
-        {textField('disabled_filter', t('disabledFilter'))}
-        {textField('group_search_base', t('groupSearchBase'))}
-        {textField('group_filter', t('groupFilter'))}
-        {textField('group_member_attribute', t('groupMemberAttribute'))}
-        <Field id="ldap-nested" label={t('nestedGroups')} problem={problems.nested_groups}>
-          <select
-            id="ldap-nested"
-            value={s.nested_groups}
-            onChange={(e) => set('nested_groups', e.target.value as LdapSettings['nested_groups'])}
-          >
-            {NESTED.map((n) => (
-              <option key={n} value={n}>
-                {t(`nested_${n}`)}
-              </option>
-            ))}
-          </select>
-        </Field>
-        {textField('display_name_attribute', t('displayNameAttribute'))}
-        {textField('email_attribute', t('emailAttribute'))}
-        <Field id="ldap-timeout" label={t('timeoutSeconds')} problem={problems.timeout_seconds}>
-          <input
-            id="ldap-timeout"
-            type="number"
-            min={1}
-            max={120}
-            value={s.timeout_seconds}
-            onChange={(e) => set('timeout_seconds', Number(e.target.value))}
-          />
-        </Field>
-        <Field id="ldap-page-size" label={t('pageSize')} problem={problems.page_size}>
-          <input
-            id="ldap-page-size"
-            type="number"
-            min={1}
-            max={5000}
-            value={s.page_size}
-            onChange={(e) => set('page_size', Number(e.target.value))}
-          />
-        </Field>
-        {mayWrite && (
-          <button type="submit" className="primary" disabled={save.busy}>
-            {t('save')}
-          </button>
-        )}
-      </fieldset>
-      {save.note && <p role="status">{save.note}</p>}
-      {save.error && <LoadError error={save.error} />}
-    </form>
+    <SettingsForm labelledBy="directory-title" mayWrite={mayWrite} save={save} onSubmit={submit} saveLabel={t('save')}>
+      {check('enabled', t('ldapEnabled'))}
+      <Field id="ldap-urls" label={t('ldapUrls')} problem={problems.urls ?? problems['urls.0']}>
+        <textarea id="ldap-urls" rows={2} value={s.urls} onChange={(e) => set('urls', e.target.value)} />
+      </Field>
+      {check('start_tls', t('startTls'))}
+      {check('verify_certificate', t('verifyCertificate'))}
+      {caCertificate(t('caCertificate'))}
+      {textField('bind_dn', t('bindDn'))}
+      {secretField(
+        'bind_password',
+        t('bindPassword'),
+        settings.bind_password_set ? t('bindPasswordSet') : t('bindPasswordUnset'),
+      )}
+      {textField('user_search_base', t('userSearchBase'))}
+      {textField('user_filter', t('userFilter'))}
+      {textField('disabled_filter', t('disabledFilter'))}
+      {textField('group_search_base', t('groupSearchBase'))}
+      {textField('group_filter', t('groupFilter'))}
+      {textField('group_member_attribute', t('groupMemberAttribute'))}
+      <Field id="ldap-nested" label={t('nestedGroups')} problem={problems.nested_groups}>
+        <select
+          id="ldap-nested"
+          value={s.nested_groups}
+          onChange={(e) => set('nested_groups', e.target.value as LdapSettings['nested_groups'])}
+        >
+          {NESTED.map((n) => (
+            <option key={n} value={n}>
+              {t(`nested_${n}`)}
+            </option>
+          ))}
+        </select>
+      </Field>
+      {textField('display_name_attribute', t('displayNameAttribute'))}
+      {textField('email_attribute', t('emailAttribute'))}
+      {count('timeout_seconds', 'ldap-timeout', t('timeoutSeconds'), 120)}
+      {count('page_size', 'ldap-page-size', t('pageSize'), 5000)}
+    </SettingsForm>
   );
 }
 

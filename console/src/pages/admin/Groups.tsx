@@ -6,7 +6,7 @@ import { useI18n } from '../../i18n';
 import { useSession } from '../../session';
 import type { BulkResult, Group, GroupCreate, Page, Role, User } from '../../types';
 import { LoadError, splitList, usePagedList, useSave } from '../../editing';
-import { AdminPage, can, CheckboxSet, LINES } from './shared';
+import { AdminPage, can, CheckboxSet, DescribedByFields, LINES, RowActions, SaveOutcome } from './shared';
 
 export function GroupsPage() {
   const { t } = useI18n();
@@ -91,22 +91,13 @@ export function GroupsPage() {
                       : [...g.project_tags.map((tag) => `#${tag}`), ...g.project_codes].join(', ')}
                   </td>
                   <td>
-                    <div className="actions">
-                      {mayWrite && (
-                        <button
-                          type="button"
-                          aria-label={t('editOf', g.name)}
-                          onClick={() => setEditing(editing === g.id ? undefined : g.id)}
-                        >
-                          {t('edit')}
-                        </button>
-                      )}
-                      {mayDelete && (
-                        <button type="button" aria-label={t('removeOf', g.name)} onClick={() => void remove(g)}>
-                          {t('remove')}
-                        </button>
-                      )}
-                    </div>
+                    <RowActions
+                      name={g.name}
+                      mayEdit={mayWrite}
+                      onEdit={() => setEditing(editing === g.id ? undefined : g.id)}
+                      mayRemove={mayDelete}
+                      onRemove={() => void remove(g)}
+                    />
                     {editing === g.id && (
                       <GroupForm
                         group={g}
@@ -195,28 +186,22 @@ function GroupForm({
       <Field id={`${prefix}-name`} label={t('groupName')} problem={problems.name}>
         <input id={`${prefix}-name`} required maxLength={255} value={name} onChange={(e) => setName(e.target.value)} />
       </Field>
-      <Field id={`${prefix}-description`} label={t('description')} problem={problems.description}>
-        <input
-          id={`${prefix}-description`}
-          maxLength={4000}
-          value={description}
-          onChange={(e) => setDescription(e.target.value)}
-        />
-      </Field>
-      <Field id={`${prefix}-tags`} label={t('projectTags')} problem={problems.project_tags}>
-        <input id={`${prefix}-tags`} value={tags} onChange={(e) => setTags(e.target.value)} />
-      </Field>
-      <Field id={`${prefix}-codes`} label={t('projectCodes')} problem={problems.project_codes}>
-        <input id={`${prefix}-codes`} value={codes} onChange={(e) => setCodes(e.target.value)} />
-      </Field>
-      <Field id={`${prefix}-domain`} label={t('groupDomainGroups')} problem={problems.domain_group}>
-        <textarea
-          id={`${prefix}-domain`}
-          rows={2}
-          value={domainGroups}
-          onChange={(e) => setDomainGroups(e.target.value)}
-        />
-      </Field>
+      <DescribedByFields
+        prefix={prefix}
+        problems={problems}
+        description={description}
+        onDescription={setDescription}
+        domainLabel={t('groupDomainGroups')}
+        domainGroups={domainGroups}
+        onDomainGroups={setDomainGroups}
+      >
+        <Field id={`${prefix}-tags`} label={t('projectTags')} problem={problems.project_tags}>
+          <input id={`${prefix}-tags`} value={tags} onChange={(e) => setTags(e.target.value)} />
+        </Field>
+        <Field id={`${prefix}-codes`} label={t('projectCodes')} problem={problems.project_codes}>
+          <input id={`${prefix}-codes`} value={codes} onChange={(e) => setCodes(e.target.value)} />
+        </Field>
+      </DescribedByFields>
       {userOptions.length > 0 ? (
         <CheckboxSet legend={t('members')} options={userOptions} value={members} onChange={setMembers} />
       ) : (
@@ -225,11 +210,7 @@ function GroupForm({
       {roleOptions.length > 0 && (
         <CheckboxSet legend={t('groupRoles')} options={roleOptions} value={chosenRoles} onChange={setChosenRoles} />
       )}
-      <button type="submit" className="primary" disabled={save.busy}>
-        {group ? t('save') : t('create')}
-      </button>
-      {save.note && <p role="status">{save.note}</p>}
-      {save.error && <LoadError error={save.error} />}
+      <SaveOutcome save={save} creating={!group} />
     </form>
   );
 }

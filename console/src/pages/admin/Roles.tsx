@@ -6,7 +6,7 @@ import { useI18n } from '../../i18n';
 import { useSession } from '../../session';
 import type { BulkResult, Page, PermissionCatalogue, Role, RoleCreate, RoleUpdate } from '../../types';
 import { LoadError, splitList, usePagedList, useSave } from '../../editing';
-import { AdminPage, can, LINES, usePermissionName } from './shared';
+import { AdminPage, can, DescribedByFields, LINES, RowActions, SaveOutcome, usePermissionName } from './shared';
 
 const LETTERS = ['r', 'w', 'x', 'd'] as const;
 type Letter = (typeof LETTERS)[number];
@@ -95,22 +95,13 @@ export function RolesPage() {
                   <td>{r.users_count}</td>
                   <td>
                     {!r.builtin && (
-                      <div className="actions">
-                        {mayWrite && (
-                          <button
-                            type="button"
-                            aria-label={t('editOf', r.role_name)}
-                            onClick={() => setEditing(editing === r.id ? undefined : r.id)}
-                          >
-                            {t('edit')}
-                          </button>
-                        )}
-                        {mayDelete && (
-                          <button type="button" aria-label={t('removeOf', r.role_name)} onClick={() => void remove(r)}>
-                            {t('remove')}
-                          </button>
-                        )}
-                      </div>
+                      <RowActions
+                        name={r.role_name}
+                        mayEdit={mayWrite}
+                        onEdit={() => setEditing(editing === r.id ? undefined : r.id)}
+                        mayRemove={mayDelete}
+                        onRemove={() => void remove(r)}
+                      />
                     )}
                     {editing === r.id && catalogue.data && (
                       <RoleForm
@@ -207,25 +198,19 @@ function RoleForm({ role, catalogue, onSaved }: { role?: Role; catalogue: Permis
             onChange={(e) => setName(e.target.value)}
           />
         </Field>
-        <Field id={`${prefix}-description`} label={t('description')} problem={problems.description}>
-          <input
-            id={`${prefix}-description`}
-            maxLength={4000}
-            value={description}
-            onChange={(e) => setDescription(e.target.value)}
-          />
-        </Field>
-        <Field id={`${prefix}-scopes`} label={t('projectScopes')} problem={problems.system_scopes}>
-          <input id={`${prefix}-scopes`} value={scopes} onChange={(e) => setScopes(e.target.value)} />
-        </Field>
-        <Field id={`${prefix}-domain`} label={t('roleDomainGroups')} problem={problems.domain_group}>
-          <textarea
-            id={`${prefix}-domain`}
-            rows={2}
-            value={domainGroups}
-            onChange={(e) => setDomainGroups(e.target.value)}
-          />
-        </Field>
+        <DescribedByFields
+          prefix={prefix}
+          problems={problems}
+          description={description}
+          onDescription={setDescription}
+          domainLabel={t('roleDomainGroups')}
+          domainGroups={domainGroups}
+          onDomainGroups={setDomainGroups}
+        >
+          <Field id={`${prefix}-scopes`} label={t('projectScopes')} problem={problems.system_scopes}>
+            <input id={`${prefix}-scopes`} value={scopes} onChange={(e) => setScopes(e.target.value)} />
+          </Field>
+        </DescribedByFields>
       </div>
       <table className="grid matrix">
         <caption>{t('permissions')}</caption>
@@ -267,11 +252,7 @@ function RoleForm({ role, catalogue, onSaved }: { role?: Role; catalogue: Permis
           {problems.roles}
         </p>
       )}
-      <button type="submit" className="primary" disabled={save.busy}>
-        {role ? t('save') : t('create')}
-      </button>
-      {save.note && <p role="status">{save.note}</p>}
-      {save.error && <LoadError error={save.error} />}
+      <SaveOutcome save={save} creating={!role} />
     </form>
   );
 }

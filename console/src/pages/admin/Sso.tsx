@@ -1,10 +1,10 @@
-import { useState } from 'react';
 import { api } from '../../api';
 import { Field } from '../../components';
 import { useI18n } from '../../i18n';
 import { useSession } from '../../session';
 import type { SsoSettings, SsoSettingsUpdate } from '../../types';
-import { LoadError, splitList, useSave } from '../../editing';
+import { splitList } from '../../editing';
+import { SettingsForm, useSettingsForm } from './settings-form';
 import { can, LINES, SettingsPage } from './shared';
 
 /** "group = role, role" a line, to and from role_mapping. */
@@ -47,22 +47,21 @@ export function SsoPage() {
 
 function SsoForm({ settings, mayWrite, onSaved }: { settings: SsoSettings; mayWrite: boolean; onSaved: () => void }) {
   const { t } = useI18n();
-  const [s, setS] = useState({
-    enabled: settings.enabled,
-    allow_insecure_http: settings.allow_insecure_http,
-    issuer: settings.issuer ?? '',
-    client_id: settings.client_id ?? '',
-    redirect_uri: settings.redirect_uri ?? '',
-    scopes: settings.scopes.join(' '),
-    groups_claim: settings.groups_claim,
-    role_mapping: mappingText(settings.role_mapping),
-    allowed_email_domains: settings.allowed_email_domains.join(', '),
-    ca_certificate: settings.ca_certificate ?? '',
-  });
-  const [secret, setSecret] = useState('');
-  const save = useSave();
-  const { problems } = save;
-  const set = <K extends keyof typeof s>(key: K, value: (typeof s)[K]) => setS({ ...s, [key]: value });
+  const { s, set, save, problems, textField, check, caCertificate, secret, setSecret, secretField } = useSettingsForm(
+    'sso',
+    {
+      enabled: settings.enabled,
+      allow_insecure_http: settings.allow_insecure_http,
+      issuer: settings.issuer ?? '',
+      client_id: settings.client_id ?? '',
+      redirect_uri: settings.redirect_uri ?? '',
+      scopes: settings.scopes.join(' '),
+      groups_claim: settings.groups_claim,
+      role_mapping: mappingText(settings.role_mapping),
+      allowed_email_domains: settings.allowed_email_domains.join(', '),
+      ca_certificate: settings.ca_certificate ?? '',
+    },
+  );
 
   const submit = save.submit(async () => {
     const text = (v: string) => v.trim() || undefined;
@@ -86,69 +85,30 @@ function SsoForm({ settings, mayWrite, onSaved }: { settings: SsoSettings; mayWr
     return t('saved');
   });
 
-  const textField = (
-    key: 'issuer' | 'client_id' | 'redirect_uri' | 'scopes' | 'groups_claim' | 'allowed_email_domains',
-    label: string,
-  ) => (
-    <Field id={`sso-${key}`} label={label} problem={problems[key]}>
-      <input id={`sso-${key}`} value={s[key]} onChange={(e) => set(key, e.target.value)} />
-    </Field>
-  );
-  const check = (key: 'enabled' | 'allow_insecure_http', label: string) => (
-    <label className="check">
-      <input type="checkbox" checked={s[key]} onChange={(e) => set(key, e.target.checked)} />
-      {label}
-    </label>
-  );
   return (
-    <form className="card" onSubmit={submit} aria-labelledby="sso-title">
-      <fieldset disabled={!mayWrite} className="plain">
-        {check('enabled', t('ssoEnabled'))}
-        {textField('issuer', t('ssoIssuer'))}
-        {check('allow_insecure_http', t('ssoInsecure'))}
-        {textField('client_id', t('ssoClientId'))}
-        <Field id="sso-client-secret" label={t('ssoClientSecret')} problem={problems.client_secret}>
-          <input
-            id="sso-client-secret"
-            type="password"
-            autoComplete="new-password"
-            aria-describedby="sso-client-secret-hint"
-            value={secret}
-            onChange={(e) => setSecret(e.target.value)}
-          />
-          <span id="sso-client-secret-hint" className="hint">
-            {settings.client_secret_set ? t('ssoSecretSet') : t('ssoSecretUnset')}
-          </span>
-        </Field>
-        {textField('redirect_uri', t('ssoRedirectUri'))}
-        {textField('scopes', t('ssoScopes'))}
-        {textField('groups_claim', t('ssoGroupsClaim'))}
-        <Field id="sso-role-mapping" label={t('ssoRoleMapping')} problem={problems.role_mapping}>
-          <textarea
-            id="sso-role-mapping"
-            rows={3}
-            value={s.role_mapping}
-            onChange={(e) => set('role_mapping', e.target.value)}
-          />
-        </Field>
-        {textField('allowed_email_domains', t('ssoEmailDomains'))}
-        <Field id="sso-ca" label={t('caCertificate')} problem={problems.ca_certificate}>
-          <textarea
-            id="sso-ca"
-            rows={3}
-            className="mono"
-            value={s.ca_certificate}
-            onChange={(e) => set('ca_certificate', e.target.value)}
-          />
-        </Field>
-        {mayWrite && (
-          <button type="submit" className="primary" disabled={save.busy}>
-            {t('save')}
-          </button>
-        )}
-      </fieldset>
-      {save.note && <p role="status">{save.note}</p>}
-      {save.error && <LoadError error={save.error} />}
-    </form>
+    <SettingsForm labelledBy="sso-title" mayWrite={mayWrite} save={save} onSubmit={submit} saveLabel={t('save')}>
+      {check('enabled', t('ssoEnabled'))}
+      {textField('issuer', t('ssoIssuer'))}
+      {check('allow_insecure_http', t('ssoInsecure'))}
+      {textField('client_id', t('ssoClientId'))}
+      {secretField(
+        'client_secret',
+        t('ssoClientSecret'),
+        settings.client_secret_set ? t('ssoSecretSet') : t('ssoSecretUnset'),
+      )}
+      {textField('redirect_uri', t('ssoRedirectUri'))}
+      {textField('scopes', t('ssoScopes'))}
+      {textField('groups_claim', t('ssoGroupsClaim'))}
+      <Field id="sso-role-mapping" label={t('ssoRoleMapping')} problem={problems.role_mapping}>
+        <textarea
+          id="sso-role-mapping"
+          rows={3}
+          value={s.role_mapping}
+          onChange={(e) => set('role_mapping', e.target.value)}
+        />
+      </Field>
+      {textField('allowed_email_domains', t('ssoEmailDomains'))}
+      {caCertificate(t('caCertificate'))}
+    </SettingsForm>
   );
 }

@@ -6,7 +6,7 @@ import { useI18n } from '../../i18n';
 import { useSession } from '../../session';
 import type { BulkResult, Page, Role, User, UserCreate, UserUpdate } from '../../types';
 import { LoadError, usePagedList, useSave } from '../../editing';
-import { AdminPage, can, CheckboxSet } from './shared';
+import { AdminPage, can, CheckboxSet, RowActions } from './shared';
 
 export function UsersPage() {
   const { t } = useI18n();
@@ -92,27 +92,15 @@ export function UsersPage() {
                   <td>{u.email ?? '—'}</td>
                   <td>{u.roles.join(', ')}</td>
                   <td>
-                    <div className="actions">
-                      {mayWrite && !u.deleted_at && (
-                        <button
-                          type="button"
-                          aria-label={t('editOf', u.username)}
-                          onClick={() => setEditing(editing === u.id ? undefined : u.id)}
-                        >
-                          {t('edit')}
-                        </button>
-                      )}
-                      {mayDelete && !u.deleted_at && u.id !== me.user.id && (
-                        <button
-                          type="button"
-                          aria-label={t('removeOf', u.username)}
-                          onClick={() =>
-                            window.confirm(t('confirmRemove', u.username)) && void bulk('DELETE', '/users', u)
-                          }
-                        >
-                          {t('remove')}
-                        </button>
-                      )}
+                    <RowActions
+                      name={u.username}
+                      mayEdit={mayWrite && !u.deleted_at}
+                      onEdit={() => setEditing(editing === u.id ? undefined : u.id)}
+                      mayRemove={mayDelete && !u.deleted_at && u.id !== me.user.id}
+                      onRemove={() =>
+                        window.confirm(t('confirmRemove', u.username)) && void bulk('DELETE', '/users', u)
+                      }
+                    >
                       {mayWrite && u.deleted_at && (
                         <button
                           type="button"
@@ -122,7 +110,7 @@ export function UsersPage() {
                           {t('restore')}
                         </button>
                       )}
-                    </div>
+                    </RowActions>
                     {editing === u.id && (
                       <UserForm
                         user={u}

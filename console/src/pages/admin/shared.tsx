@@ -1,7 +1,7 @@
 import { ReactNode } from 'react';
 import { api } from '../../api';
-import { Loading } from '../../components';
-import { LoadError } from '../../editing';
+import { Field, Loading } from '../../components';
+import { LoadError, Save } from '../../editing';
 import { useLoad } from '../../hooks';
 import { formatDate, MessageKey, useI18n } from '../../i18n';
 import { Link, useLocation } from '../../router';
@@ -122,5 +122,98 @@ export function CheckboxSet({
         </label>
       ))}
     </fieldset>
+  );
+}
+
+/** What a role's or a group's form says of itself beside its name: a description and the directory groups that confer it. */
+export function DescribedByFields({
+  prefix,
+  problems,
+  description,
+  onDescription,
+  domainLabel,
+  domainGroups,
+  onDomainGroups,
+  children,
+}: {
+  prefix: string;
+  problems: Record<string, string>;
+  description: string;
+  onDescription: (value: string) => void;
+  domainLabel: string;
+  domainGroups: string;
+  onDomainGroups: (value: string) => void;
+  /** Fields between the description and the directory groups. */
+  children: ReactNode;
+}) {
+  const { t } = useI18n();
+  return (
+    <>
+      <Field id={`${prefix}-description`} label={t('description')} problem={problems.description}>
+        <input
+          id={`${prefix}-description`}
+          maxLength={4000}
+          value={description}
+          onChange={(e) => onDescription(e.target.value)}
+        />
+      </Field>
+      {children}
+      <Field id={`${prefix}-domain`} label={domainLabel} problem={problems.domain_group}>
+        <textarea
+          id={`${prefix}-domain`}
+          rows={2}
+          value={domainGroups}
+          onChange={(e) => onDomainGroups(e.target.value)}
+        />
+      </Field>
+    </>
+  );
+}
+
+/** A create-or-change form's submit (`create` while it makes a new record), then what its last save said. */
+export function SaveOutcome({ save, creating }: { save: Save; creating: boolean }) {
+  const { t } = useI18n();
+  return (
+    <>
+      <button type="submit" className="primary" disabled={save.busy}>
+        {creating ? t('create') : t('save')}
+      </button>
+      {save.note && <p role="status">{save.note}</p>}
+      {save.error && <LoadError error={save.error} />}
+    </>
+  );
+}
+
+/** A list row's edit toggle and remove button, each shown only when allowed, then any further buttons. */
+export function RowActions({
+  name,
+  mayEdit,
+  onEdit,
+  mayRemove,
+  onRemove,
+  children,
+}: {
+  name: string;
+  mayEdit: boolean;
+  onEdit: () => void;
+  mayRemove: boolean;
+  onRemove: () => void;
+  children?: ReactNode;
+}) {
+  const { t } = useI18n();
+  return (
+    <div className="actions">
+      {mayEdit && (
+        <button type="button" aria-label={t('editOf', name)} onClick={onEdit}>
+          {t('edit')}
+        </button>
+      )}
+      {mayRemove && (
+        <button type="button" aria-label={t('removeOf', name)} onClick={onRemove}>
+          {t('remove')}
+        </button>
+      )}
+      {children}
+    </div>
   );
 }

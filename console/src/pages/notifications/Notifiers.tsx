@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import { api } from '../../api';
-import { Field, Loading } from '../../components';
-import { DeleteButton, deleteIds, LoadError, splitList, useSave } from '../../editing';
+import { Field } from '../../components';
+import { splitList, useSave } from '../../editing';
+import { EditableList, EditingForm, SaveButtons, SaveError } from '../editable-list';
 import { useLoad } from '../../hooks';
 import { useI18n } from '../../i18n';
 import type { Notifier, NotifierBody, NotifierTestResult, Page, PayloadFormat } from '../../types';
@@ -24,91 +25,51 @@ export const useEventTypes = () =>
 export function NotifiersPage() {
   const { t } = useI18n();
   const notifiers = useLoad(() => api<Page<Notifier>>('GET', '/notifiers', undefined, { limit: 200 }), []);
-  const [editing, setEditing] = useState<Notifier>();
-  // A new form after each save: a saved one starts empty again (and forgets any secret typed in).
-  const [saved, setSaved] = useState(0);
   return (
     <section aria-labelledby="notifiers-title">
       <h1 id="notifiers-title" tabIndex={-1}>
         {t('notifiers')}
       </h1>
       <NotificationsTabs />
-      <NotifierForm
-        key={editing?.id ?? `new-${saved}`}
-        editing={editing}
-        onDone={() => {
-          setEditing(undefined);
-          setSaved(saved + 1);
-          notifiers.reload();
-        }}
-        onCancel={() => setEditing(undefined)}
+      <EditableList
+        list={notifiers}
+        deletePath="/notifiers"
+        form={(f) => <NotifierForm {...f} />}
+        columns={[t('name'), t('url'), t('eventTypes'), t('deliveries'), t('secrets')]}
+        cells={(n) => (
+          <>
+            <td>
+              {n.name}
+              {!n.active && (
+                <>
+                  {' '}
+                  <span className="muted">({t('inactive')})</span>
+                </>
+              )}
+            </td>
+            <td className="mono">{n.settings.url}</td>
+            <td>{n.events.join(', ') || t('allEvents')}</td>
+            <td>
+              {t('deliveryCounts', n.deliveries.delivered, n.deliveries.pending, n.deliveries.failed)}
+              {n.deliveries.last_error && (
+                <>
+                  <br />
+                  <span className="error">{n.deliveries.last_error}</span>
+                </>
+              )}
+            </td>
+            <td>
+              {[
+                n.settings.auth_header_set && t('tokenSet', n.settings.auth_header_name ?? ''),
+                n.settings.signing_secret_set && t('secretSet'),
+              ]
+                .filter(Boolean)
+                .join(', ') || '—'}
+            </td>
+          </>
+        )}
+        actions={(n) => <TestButton notifier={n} />}
       />
-      {notifiers.error && <LoadError error={notifiers.error} />}
-      {!notifiers.data ? (
-        !notifiers.error && <Loading />
-      ) : notifiers.data.items.length === 0 ? (
-        <p>{t('none')}</p>
-      ) : (
-        <table className="grid">
-          <thead>
-            <tr>
-              <th scope="col">{t('name')}</th>
-              <th scope="col">{t('url')}</th>
-              <th scope="col">{t('eventTypes')}</th>
-              <th scope="col">{t('deliveries')}</th>
-              <th scope="col">{t('secrets')}</th>
-              <th scope="col" />
-            </tr>
-          </thead>
-          <tbody>
-            {notifiers.data.items.map((n) => (
-              <tr key={n.id}>
-                <td>
-                  {n.name}
-                  {!n.active && (
-                    <>
-                      {' '}
-                      <span className="muted">({t('inactive')})</span>
-                    </>
-                  )}
-                </td>
-                <td className="mono">{n.settings.url}</td>
-                <td>{n.events.join(', ') || t('allEvents')}</td>
-                <td>
-                  {t('deliveryCounts', n.deliveries.delivered, n.deliveries.pending, n.deliveries.failed)}
-                  {n.deliveries.last_error && (
-                    <>
-                      <br />
-                      <span className="error">{n.deliveries.last_error}</span>
-                    </>
-                  )}
-                </td>
-                <td>
-                  {[
-                    n.settings.auth_header_set && t('tokenSet', n.settings.auth_header_name ?? ''),
-                    n.settings.signing_secret_set && t('secretSet'),
-                  ]
-                    .filter(Boolean)
-                    .join(', ') || '—'}
-                </td>
-                <td className="actions">
-                  <TestButton notifier={n} />
-                  <button type="button" onClick={() => setEditing(n)}>
-                    {t('editX', n.name)}
-                  </button>
-                  <DeleteButton
-                    what={n.name}
-                    onDelete={async () => {
-                      await deleteIds('/notifiers', [n.id]);
-                      notifiers.reload();
-                    }}
-                  />
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
     </section>
   );
 }
@@ -139,7 +100,7 @@ function TestButton({ notifier }: { notifier: Notifier }) {
   );
 }
 
-function NotifierForm({ editing, onDone, onCancel }: { editing?: Notifier; onDone: () => void; onCancel: () => void }) {
+function NotifierForm({ editing, onDone, onCancel }: EditingForm<Notifier>) {
   const { t } = useI18n();
   const types = useEventTypes();
   const s = editing?.settings;
@@ -267,16 +228,9 @@ function NotifierForm({ editing, onDone, onCancel }: { editing?: Notifier; onDon
           />{' '}
           {t('active')}
         </label>
-        <button type="submit" className="primary" disabled={save.busy}>
-          {editing ? t('save') : t('create')}
-        </button>
-        {editing && (
-          <button type="button" onClick={onCancel}>
-            {t('cancel')}
-          </button>
-        )}
+        <SaveButtons save={save} editing={!!editing} onCancel={onCancel} />
       </div>
-      {save.error && Object.keys(p).length === 0 && <LoadError error={save.error} />}
+      <SaveError save={save} />
     </form>
   );
 }

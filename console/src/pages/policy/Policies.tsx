@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import { api } from '../../api';
-import { Field, Loading } from '../../components';
-import { DeleteButton, deleteIds, LoadError, splitList, useSave } from '../../editing';
+import { Field } from '../../components';
+import { splitList, useSave } from '../../editing';
+import { EditableList, EditingForm, SaveButtons, SaveError } from '../editable-list';
 import { useLoad } from '../../hooks';
 import { useI18n } from '../../i18n';
 import type { GateAction, Page, Policy, PolicyBody, QualityGate } from '../../types';
@@ -16,9 +17,6 @@ export function PoliciesPage() {
     () => api<Page<QualityGate>>('GET', '/quality-gates', undefined, { limit: 200 }).then((r) => r.items),
     [],
   );
-  const [editing, setEditing] = useState<Policy>();
-  // A new form after each save: a saved one starts empty again (and forgets any secret typed in).
-  const [saved, setSaved] = useState(0);
   const gateName = (id: string) => gates.data?.find((g) => g.id === id)?.name ?? id;
   return (
     <section aria-labelledby="policies-title">
@@ -27,84 +25,37 @@ export function PoliciesPage() {
       </h1>
       <PolicyTabs />
       <p className="hint">{t('policiesWhat')}</p>
-      <PolicyForm
-        key={editing?.id ?? `new-${saved}`}
-        editing={editing}
-        gates={gates.data ?? []}
-        onDone={() => {
-          setEditing(undefined);
-          setSaved(saved + 1);
-          policies.reload();
-        }}
-        onCancel={() => setEditing(undefined)}
+      <EditableList
+        list={policies}
+        deletePath="/policies"
+        form={(f) => <PolicyForm {...f} gates={gates.data ?? []} />}
+        columns={[t('name'), t('projectTags'), t('qualityGates'), t('actor')]}
+        cells={(p) => (
+          <>
+            <td>
+              {p.name}
+              {p.description && (
+                <>
+                  <br />
+                  <span className="muted">{p.description}</span>
+                </>
+              )}
+            </td>
+            <td>{p.project_tags.join(', ')}</td>
+            <td>
+              {p.quality_gates
+                .map((g) => `${gateName(g.quality_gate_id)} (${t(`action_${g.action as GateAction}`)})`)
+                .join(', ') || '—'}
+            </td>
+            <td>{p.author}</td>
+          </>
+        )}
       />
-      {policies.error && <LoadError error={policies.error} />}
-      {!policies.data ? (
-        !policies.error && <Loading />
-      ) : policies.data.items.length === 0 ? (
-        <p>{t('none')}</p>
-      ) : (
-        <table className="grid">
-          <thead>
-            <tr>
-              <th scope="col">{t('name')}</th>
-              <th scope="col">{t('projectTags')}</th>
-              <th scope="col">{t('qualityGates')}</th>
-              <th scope="col">{t('actor')}</th>
-              <th scope="col" />
-            </tr>
-          </thead>
-          <tbody>
-            {policies.data.items.map((p) => (
-              <tr key={p.id}>
-                <td>
-                  {p.name}
-                  {p.description && (
-                    <>
-                      <br />
-                      <span className="muted">{p.description}</span>
-                    </>
-                  )}
-                </td>
-                <td>{p.project_tags.join(', ')}</td>
-                <td>
-                  {p.quality_gates
-                    .map((g) => `${gateName(g.quality_gate_id)} (${t(`action_${g.action as GateAction}`)})`)
-                    .join(', ') || '—'}
-                </td>
-                <td>{p.author}</td>
-                <td className="actions">
-                  <button type="button" onClick={() => setEditing(p)}>
-                    {t('editX', p.name)}
-                  </button>
-                  <DeleteButton
-                    what={p.name}
-                    onDelete={async () => {
-                      await deleteIds('/policies', [p.id]);
-                      policies.reload();
-                    }}
-                  />
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
     </section>
   );
 }
 
-function PolicyForm({
-  editing,
-  gates,
-  onDone,
-  onCancel,
-}: {
-  editing?: Policy;
-  gates: QualityGate[];
-  onDone: () => void;
-  onCancel: () => void;
-}) {
+function PolicyForm({ editing, gates, onDone, onCancel }: EditingForm<Policy> & { gates: QualityGate[] }) {
   const { t } = useI18n();
   const [name, setName] = useState(editing?.name ?? '');
   const [description, setDescription] = useState(editing?.description ?? '');
@@ -177,16 +128,9 @@ function PolicyForm({
         ))}
       </fieldset>
       <div className="actions">
-        <button type="submit" className="primary" disabled={save.busy}>
-          {editing ? t('save') : t('create')}
-        </button>
-        {editing && (
-          <button type="button" onClick={onCancel}>
-            {t('cancel')}
-          </button>
-        )}
+        <SaveButtons save={save} editing={!!editing} onCancel={onCancel} />
       </div>
-      {save.error && Object.keys(p).length === 0 && <LoadError error={save.error} />}
+      <SaveError save={save} />
     </form>
   );
 }

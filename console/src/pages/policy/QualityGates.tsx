@@ -15,6 +15,7 @@ import type {
   QualityGate,
 } from '../../types';
 import { GATE_ACTIONS, GATE_CONDITION_TYPES, GATE_OPERATORS } from '@bulwark/contracts/quality-gates';
+import { SaveButtons, SaveError } from '../editable-list';
 import { PolicyTabs } from './tabs';
 
 /** Quality gates: each with its conditions and the layers it is linked to. */
@@ -284,18 +285,11 @@ function ConditionForm({
           onChange={(e) => setForm({ ...form, value: e.target.value })}
         />
       </Field>
-      <button type="submit" className="primary" disabled={save.busy}>
-        {editing ? t('save') : t('addCondition')}
-      </button>
-      {editing && (
-        <button type="button" onClick={onCancel}>
-          {t('cancel')}
-        </button>
-      )}
+      <SaveButtons save={save} editing={!!editing} onCancel={onCancel} createLabel={t('addCondition')} />
       <p className="hint" id={id('hint')}>
         {t(`cv_${form.condition_type}`)}
       </p>
-      {save.error && Object.keys(p).length === 0 && <LoadError error={save.error} />}
+      <SaveError save={save} />
     </form>
   );
 }

@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import { api } from '../../api';
-import { Field, Loading } from '../../components';
-import { DeleteButton, deleteIds, LoadError, splitList, useSave } from '../../editing';
+import { Field } from '../../components';
+import { splitList, useSave } from '../../editing';
+import { EditableList, EditingForm, SaveButtons, SaveError } from '../editable-list';
 import { useLoad } from '../../hooks';
 import { formatDate, useI18n } from '../../i18n';
 import { statusName, useSession } from '../../session';
@@ -15,9 +16,6 @@ export function SecurityRulesPage() {
   const { t, lang } = useI18n();
   const { statuses } = useSession();
   const rules = useLoad(() => api<Page<SecurityRule>>('GET', '/security-rules', undefined, { limit: 200 }), []);
-  const [editing, setEditing] = useState<SecurityRule>();
-  // A new form after each save: a saved one starts empty again (and forgets any secret typed in).
-  const [saved, setSaved] = useState(0);
   const params = (r: SecurityRule) =>
     PARAMS.filter((k) => r.rule_params[k] !== undefined && r.rule_params[k] !== '')
       .map((k) => `${t(`rp_${k}`)}: ${String(r.rule_params[k])}`)
@@ -28,68 +26,30 @@ export function SecurityRulesPage() {
         {t('securityRules')}
       </h1>
       <PolicyTabs />
-      <RuleForm
-        key={editing?.id ?? `new-${saved}`}
-        editing={editing}
-        onDone={() => {
-          setEditing(undefined);
-          setSaved(saved + 1);
-          rules.reload();
-        }}
-        onCancel={() => setEditing(undefined)}
+      <EditableList
+        list={rules}
+        deletePath="/security-rules"
+        form={(f) => <RuleForm {...f} />}
+        columns={[t('name'), t('ruleParams'), t('suppressingStatus'), t('expiryStatus'), t('expiresAt'), t('actor')]}
+        cells={(r) => (
+          <>
+            <td>{r.name}</td>
+            <td>
+              {params(r) || '—'}
+              {r.rule_params.active_for_all === false
+                ? ` · ${t('onlyProjects', ((r.rule_params.project_codes as string[] | undefined) ?? []).join(', '))}`
+                : ''}
+            </td>
+            <td>{statusName(statuses, r.suppressing_status, lang)}</td>
+            <td>{statusName(statuses, r.expiry_status, lang)}</td>
+            <td>
+              {formatDate(lang, r.expires_at)}
+              {r.expired ? ` · ${t('expired')}` : ''}
+            </td>
+            <td>{r.author}</td>
+          </>
+        )}
       />
-      {rules.error && <LoadError error={rules.error} />}
-      {!rules.data ? (
-        !rules.error && <Loading />
-      ) : rules.data.items.length === 0 ? (
-        <p>{t('none')}</p>
-      ) : (
-        <table className="grid">
-          <thead>
-            <tr>
-              <th scope="col">{t('name')}</th>
-              <th scope="col">{t('ruleParams')}</th>
-              <th scope="col">{t('suppressingStatus')}</th>
-              <th scope="col">{t('expiryStatus')}</th>
-              <th scope="col">{t('expiresAt')}</th>
-              <th scope="col">{t('actor')}</th>
-              <th scope="col" />
-            </tr>
-          </thead>
-          <tbody>
-            {rules.data.items.map((r) => (
-              <tr key={r.id}>
-                <td>{r.name}</td>
-                <td>
-                  {params(r) || '—'}
-                  {r.rule_params.active_for_all === false
-                    ? ` · ${t('onlyProjects', ((r.rule_params.project_codes as string[] | undefined) ?? []).join(', '))}`
-                    : ''}
-                </td>
-                <td>{statusName(statuses, r.suppressing_status, lang)}</td>
-                <td>{statusName(statuses, r.expiry_status, lang)}</td>
-                <td>
-                  {formatDate(lang, r.expires_at)}
-                  {r.expired ? ` · ${t('expired')}` : ''}
-                </td>
-                <td>{r.author}</td>
-                <td className="actions">
-                  <button type="button" onClick={() => setEditing(r)}>
-                    {t('editX', r.name)}
-                  </button>
-                  <DeleteButton
-                    what={r.name}
-                    onDelete={async () => {
-                      await deleteIds('/security-rules', [r.id]);
-                      rules.reload();
-                    }}
-                  />
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
     </section>
   );
 }
@@ -105,7 +65,7 @@ const toLocalInput = (iso: string | null) => {
   return new Date(d.getTime() - d.getTimezoneOffset() * 60000).toISOString().slice(0, 16);
 };
 
-function RuleForm({ editing, onDone, onCancel }: { editing?: SecurityRule; onDone: () => void; onCancel: () => void }) {
+function RuleForm({ editing, onDone, onCancel }: EditingForm<SecurityRule>) {
   const { t, lang } = useI18n();
   const { statuses } = useSession();
   // The parameters a rule is shown with are those it was saved with.
@@ -198,15 +158,8 @@ function RuleForm({ editing, onDone, onCancel }: { editing?: SecurityRule; onDon
           onChange={(e) => setForm({ ...form, expires_at: e.target.value })}
         />
       </Field>
-      <button type="submit" className="primary" disabled={save.busy}>
-        {editing ? t('save') : t('create')}
-      </button>
-      {editing && (
-        <button type="button" onClick={onCancel}>
-          {t('cancel')}
-        </button>
-      )}
-      {save.error && Object.keys(p).length === 0 && <LoadError error={save.error} />}
+      <SaveButtons save={save} editing={!!editing} onCancel={onCancel} />
+      <SaveError save={save} />
     </form>
   );
 }

@@ -1,4 +1,5 @@
 import { iso, json, Queryable } from '@bulwark/platform';
+import { newestFirstPage } from './paging';
 import type { TagInfo } from '../domain/check-plan';
 
 export interface CheckSettings {
@@ -170,14 +171,7 @@ export const checkStore = {
       if (q.groupId) w.where('group_id', q.groupId);
       if (q.projects) w.whereIn('project_code', q.projects);
     });
-    const [{ count }] = await base.clone().count<{ count: string }[]>({ count: '*' });
-    const rows = await base
-      .clone()
-      .orderBy('created_at', 'desc')
-      .orderBy('id')
-      .limit(q.limit)
-      .offset((q.page - 1) * q.limit);
-    return { items: rows.map(toRecord), total: Number(count) };
+    return newestFirstPage(base, q, toRecord);
   },
 
   async using(

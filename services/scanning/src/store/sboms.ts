@@ -1,4 +1,5 @@
 import { containing, iso, Queryable } from '@bulwark/platform';
+import { newestFirstPage } from './paging';
 import type { Component } from '@bulwark/findings';
 
 export interface SbomRecord {
@@ -141,14 +142,7 @@ export const sbomStore = {
             .orWhereILike('project_code', like(search));
         });
     });
-    const [{ count }] = await base.clone().count<{ count: string }[]>({ count: '*' });
-    const rows = await base
-      .clone()
-      .orderBy('created_at', 'desc')
-      .orderBy('id')
-      .limit(q.limit)
-      .offset((q.page - 1) * q.limit);
-    return { items: rows.map(toRecord), total: Number(count) };
+    return newestFirstPage(base, q, toRecord);
   },
 
   async dependencies(

@@ -1,4 +1,5 @@
 import { iso, json, Queryable, traceHeaders } from '@bulwark/platform';
+import { newestFirstPage } from './paging';
 
 export type ScanState = 'queued' | 'running' | 'parsing' | 'completed' | 'failed' | 'stopped';
 export const IN_FLIGHT: ScanState[] = ['queued', 'running', 'parsing'];
@@ -179,14 +180,7 @@ export const scanStore = {
       if (q.updatedTo) w.where('updated_at', '<=', q.updatedTo);
       if (q.projects) w.whereIn('project_code', q.projects);
     });
-    const [{ count }] = await base.clone().count<{ count: string }[]>({ count: '*' });
-    const rows = await base
-      .clone()
-      .orderBy('created_at', 'desc')
-      .orderBy('id')
-      .limit(q.limit)
-      .offset((q.page - 1) * q.limit);
-    return { items: rows.map(toRecord), total: Number(count) };
+    return newestFirstPage(base, q, toRecord);
   },
 
   /** Distinct values of the filterable columns among the scans matching `q`. */
