@@ -1,0 +1,23 @@
+/** Longest text kept from one value coming from a scanner or a repository (a title, a path). */
+export const MAX_TEXT = 300;
+
+const ZWSP = '\u200B';
+
+/**
+ * Text from a scanner or a repository as inert Markdown on GitHub and GitLab: every ASCII punctuation
+ * character CommonMark lets escape is escaped (no link, image, emphasis, code, table or HTML can
+ * start), line breaks and control characters become spaces (no new block), and what the platforms
+ * turn into links or notifications after parsing (mentions, issue and merge request references,
+ * bare addresses) is broken by a zero-width space. Bounded to `max` characters.
+ */
+export function escapeMarkdown(text: string, max = MAX_TEXT): string {
+  const flat = text
+    .replace(/[\u0000-\u001f\u007f\u2028\u2029]+/g, ' ')
+    .trim()
+    .slice(0, max);
+  return flat
+    .replace(/[!"#$%&'()*+,\-./:;<=>?@[\\\]^_`{|}~]/g, (c) => `\\${c}`)
+    .replace(/([@#!$%&~^])/g, `$1${ZWSP}`)
+    .replace(/:\\\/\\\//g, `:${ZWSP}\\/\\/`)
+    .replace(/www/gi, (w) => `${w[0]}${ZWSP}${w.slice(1)}`);
+}
