@@ -1,0 +1,69 @@
+import { createHash } from 'node:crypto';
+import { escapeMarkdown } from './markdown';
+
+/** Hidden in the summary comment: how a rescan finds the comment to update instead of adding one. */
+export const SUMMARY_MARKER = '<!-- bulwark:pull-request-summary -->';
+/** Hidden in each review comment: which issue it is about, so a rerun does not post it twice. */
+export const reviewMarker = (issueId: string) => `<!-- bulwark:issue:${issueId.replace(/[^0-9a-f-]/gi, '')} -->`;
+
+/** Most issues listed in each table; the rest are counted and left to the console. */
+export const MAX_LISTED = 50;
+
+export interface DecoratedIssue {
+  id: string;
+  severity: string;
+  title: string;
+  path: string | null;
+  line: number | null;
+}
+
+export interface PullRequestSummary {
+  verdict: 'passed' | 'failed' | 'none';
+  failedConditions: string[];
+  newIssues: DecoratedIssue[];
+  fixedIssues: DecoratedIssue[];
+  consoleUrl: string;
+  /** The pull request's files page on the platform, the base of each file:line link. */
+  diffUrl: string;
+}
+
+/** GitHub's anchor of a file's diff on a pull request's files page: the SHA-256 of its path. */
+export const githubDiffAnchor = (path: string, line: number | null) =>
+  `#diff-${createHash('sha256').update(path).digest('hex')}${line ? `R${line}` : ''}`;
+
+const location = (s: PullRequestSummary, i: DecoratedIssue) => {
+  if (!i.path) return '';
+  const text = escapeMarkdown(i.line ? `${i.path}:${i.line}` : i.path);
+  return `[${text}](${s.diffUrl}${githubDiffAnchor(i.path, i.line)})`;
+};
+
+const table = (s: PullRequestSummary, issues: DecoratedIssue[]) => {
+  const rows = issues
+    .slice(0, MAX_LISTED)
+    .map((i) => `| ${escapeMarkdown(i.severity, 20)} | ${escapeMarkdown(i.title)} | ${location(s, i)} |`);
+  const more = issues.length > MAX_LISTED ? [``, `and ${issues.length - MAX_LISTED} more in the console.`] : [];
+  return ['| Severity | Title | Location |', '| --- | --- | --- |', ...rows, ...more];
+};
+
+const VERDICT = { passed: '✅ Quality gate passed', failed: '❌ Quality gate failed', none: 'No quality gate' };
+
+/**
+ * The one summary comment of a pull request, in Markdown: the verdict with its failed conditions,
+ * the issues new against the base branch's latest scan and those fixed, and the console link. Every
+ * text that came from a scanner or the repository goes through escapeMarkdown.
+ */
+export function renderSummary(s: PullRequestSummary): string {
+  const lines = [SUMMARY_MARKER, `### Bulwark: ${VERDICT[s.verdict]}`, ''];
+  for (const c of s.failedConditions) lines.push(`- ${escapeMarkdown(c)}`);
+  if (s.failedConditions.length) lines.push('');
+  lines.push(`**${s.newIssues.length} new issue(s)** compared with the base branch`, '');
+  if (s.newIssues.length) lines.push(...table(s, s.newIssues), '');
+  lines.push(`**${s.fixedIssues.length} fixed issue(s)**`, '');
+  if (s.fixedIssues.length) lines.push(...table(s, s.fixedIssues), '');
+  lines.push(`[Open in Bulwark](${encodeURI(s.consoleUrl)})`);
+  return lines.join('\n');
+}
+
+/** A review comment on a changed line: one new issue, with its marker. */
+export const renderReviewComment = (i: DecoratedIssue) =>
+  `${reviewMarker(i.id)}\n**Bulwark: ${escapeMarkdown(i.severity, 20)}**: ${escapeMarkdown(i.title)}`;
