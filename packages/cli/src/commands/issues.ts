@@ -1,4 +1,5 @@
 import { csvRecord } from '@bulwark/platform/csv';
+import { escapeMarkdown } from '@bulwark/platform/markdown';
 import { ApiClient, apiConfig } from '../api/client';
 import { Issue, issueLocation } from '../api/types';
 import { parseFlags } from '../args';
@@ -30,10 +31,7 @@ const CSV_COLUMNS: (keyof Issue)[] = [
 function markdown(issues: Issue[], total: number, project: string): string {
   const counts = new Map<string, number>();
   for (const i of issues) counts.set(i.severity, (counts.get(i.severity) ?? 0) + 1);
-  const cell = (s: string | number | null) =>
-    String(s ?? '')
-      .replace(/[\r\n]+/g, ' ')
-      .replace(/[|\\`*_<>[\]]/g, (c) => `\\${c}`);
+  const cell = (s: string | number | null) => escapeMarkdown(String(s ?? ''));
   const lines = [`### Bulwark: ${total} issue(s) in ${cell(project)}`, ''];
   lines.push(['critical', 'high', 'medium', 'low', 'info'].map((s) => `${s}: ${counts.get(s) ?? 0}`).join(' · '), '');
   if (issues.length) {

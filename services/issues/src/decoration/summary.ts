@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { escapeMarkdown } from './markdown';
+import { escapeMarkdown } from '@bulwark/platform/markdown';
 
 /** Hidden in the summary comment: how a rescan finds the comment to update instead of adding one. */
 export const SUMMARY_MARKER = '<!-- bulwark:pull-request-summary -->';

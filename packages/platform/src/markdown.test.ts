@@ -13,7 +13,7 @@ const visible = (html: string) =>
     .replace(/&quot;/g, '"')
     .replace(/&amp;/g, '&');
 
-describe('issues decoration: escapeMarkdown', () => {
+describe('platform: escapeMarkdown', () => {
   const hostile = [
     '[click me](https://evil.example/steal)',
     '![pixel](https://evil.example/p.png)',
