@@ -4,7 +4,7 @@ import { escapeMarkdown, MAX_TEXT } from './markdown';
 
 // GitHub-like rendering: raw HTML allowed and bare addresses linked, as the platforms do.
 const md = new MarkdownIt({ html: true, linkify: true });
-const render = (text: string) => md.renderInline(escapeMarkdown(text));
+const render = (text: string) => md.render(escapeMarkdown(text)).replace(/^<p>|<\/p>\n$/g, '');
 const visible = (html: string) =>
   html
     .replace(/\u200B/g, '')
@@ -27,11 +27,15 @@ describe('platform: escapeMarkdown', () => {
     '`code` **bold** _em_ ~~gone~~ | table |',
     '&lt;b&gt; entity &#64;admin',
     'back\\slash \\[not a link\\](x)',
+    '- not a list',
+    '1. not a list either',
+    '# not a heading',
+    '$x^2$ not math',
   ];
   for (const text of hostile)
     it(`renders as its own text, no link, image or HTML: ${text}`, () => {
       const html = render(text);
-      expect(html).not.to.match(/<(a|img|script|code|strong|em|s)\b/i);
+      expect(html).not.to.match(/<(a|img|script|code|strong|em|s|h1|ul|ol|li)\b/i);
       expect(visible(html)).to.equal(text);
     });
 
@@ -46,6 +50,10 @@ describe('platform: escapeMarkdown', () => {
     const html = md.render(escapeMarkdown('title\n# heading\n\n- item\r\n> quote\u0000'));
     expect(html).not.to.match(/<(h1|ul|li|blockquote)\b/);
     expect(html.match(/<p>/g)).to.have.length(1);
+  });
+
+  it('leaves path characters as they are', () => {
+    expect(escapeMarkdown('src/app-main.py:3')).to.equal('src/app-main.py:3');
   });
 
   it('bounds the length', () => {

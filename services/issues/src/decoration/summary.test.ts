@@ -23,13 +23,13 @@ describe('issues decoration: the pull request summary', () => {
     const body = renderSummary(base);
     expect(body.startsWith(SUMMARY_MARKER)).to.equal(true);
     expect(body).to.contain('❌ Quality gate failed');
-    expect(body).to.contain('- critical issues\\: 2 \\> 0');
+    expect(body).to.contain('- critical issues: 2 \\> 0');
   });
 
   it('links a new issue’s file:line to the line in the pull request’s diff', () => {
     const anchor = createHash('sha256').update('src/app.ts').digest('hex');
     expect(renderSummary(base)).to.contain(
-      `| high | Issue 3 | [src\\/app\\.ts\\:3](https://github.example/acme/shop/pull/7/files#diff-${anchor}R3) |`,
+      `| high | Issue 3 | [src/app.ts:3](https://github.example/acme/shop/pull/7/files#diff-${anchor}R3) |`,
     );
   });
 
