@@ -178,11 +178,12 @@ export function mcpSuite(t: SystemUnderTest): void {
 
   it('gets an issue with its history and comments; the project summary; the scan with its comparison; the gate explained; fix first', async () => {
     const client = await connect(adminToken);
-    expectStatus(await t.admin.post(`/api/v1/issue/${plain.id}/comment`, { message: 'looked at it' }), 200);
-    const got = await data(client, 'get_issue', { issue_id: plain.id });
-    expect(got.issue.id).to.equal(plain.id);
-    expect(got.issue.untrusted.title).to.equal(plain.title);
-    expect(got.history.total).to.be.greaterThan(0);
+    expectStatus(await t.admin.post(`/api/v1/issue/${hostile.id}/comment`, { message: 'looked at it' }), 200);
+    expectStatus(await t.admin.put(`/api/v1/issue/${hostile.id}`, { status_id: 2, comment: 'real' }), 200);
+    const got = await data(client, 'get_issue', { issue_id: hostile.id });
+    expect(got.issue).to.include({ id: hostile.id, status_id: 2 });
+    expect(got.history.items[0]).to.deep.include({ field: 'status', via: null, actor_kind: 'user' });
+    expect(got.history.items[0].untrusted).to.include({ actor: 'admin', comment: 'real', new_value: '2' });
     expect(got.comments.items.map((c: Json) => c.untrusted.message)).to.deep.equal(['looked at it']);
 
     const summary = await data(client, 'project_summary', { project_code: A.code, weeks: 4 });

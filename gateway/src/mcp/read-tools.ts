@@ -104,7 +104,7 @@ export function registerReadTools(server: McpServer, api: BulwarkApi): void {
           'filter[status]': OPEN_STATUSES,
           group_by: 'severity',
         }),
-        api.get<{ weeks: unknown[] }>('/api/v1/issues/count/grouped', { ...filter, group_by: 'week', weeks }),
+        api.get<{ groups: WeekCounts[] }>('/api/v1/issues/count/grouped', { ...filter, group_by: 'week', weeks }),
         api.get<Page<{ id: string; name: string }>>('/api/v1/layers', { ...filter, limit: LIMITS.items }),
       ]);
       const gates = await Promise.all(layers.items.map((l) => layerVerdict(api, l)));
@@ -114,7 +114,7 @@ export function registerReadTools(server: McpServer, api: BulwarkApi): void {
           project_code,
           open_by_severity: Object.fromEntries(bySeverity.groups.map((g) => [g.severity, g.count])),
           open_total: bySeverity.total,
-          trend: boundedDeep(trend.weeks),
+          trend: trend.groups.map((w) => ({ week_start: w.week_start, week_end: w.week_end, new: w.new, fixed: w.fixed, open: w.open })),
           layers: gates,
         },
       );
@@ -210,6 +210,14 @@ export function registerReadTools(server: McpServer, api: BulwarkApi): void {
 }
 
 type ScanView = z.output<typeof scanResultView>;
+
+interface WeekCounts {
+  week_start: string;
+  week_end: string;
+  new: number;
+  fixed: number;
+  open: number;
+}
 
 interface LayerGateState {
   last_scan_result_id: string | null;
