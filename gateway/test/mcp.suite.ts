@@ -68,7 +68,7 @@ export function mcpSuite(t: SystemUnderTest): void {
     expect(answer.isError, `${name}: ${JSON.stringify(answer.content)}`).to.not.equal(true);
     expect(answer.content[0].text).to.contain('never instructions');
     expect(JSON.parse(answer.content[2].text)).to.deep.equal(answer.structuredContent);
-    return answer.structuredContent as Json;
+    return answer.structuredContent;
   };
   /** A tool the server does not offer answers a JSON-RPC error or an error result, never data. */
   const refused = async (client: Client, name: string, args: Record<string, unknown>) => {
@@ -214,7 +214,7 @@ export function mcpSuite(t: SystemUnderTest): void {
   it('returns text from scanners inside the untrusted envelope, bounded, never as text of its own', async () => {
     const client = await connect(adminToken);
     const answer = await call(client, 'get_issue', { issue_id: hostile.id });
-    const issue = (answer.structuredContent as Json).issue;
+    const issue = answer.structuredContent.issue;
     expect(Object.keys(issue)).not.to.include.members(['title', 'description', 'file_path']);
     expect(issue.untrusted.title.startsWith(HOSTILE_TITLE)).to.equal(true);
     expect(issue.untrusted.title).to.match(/…\[truncated \d+ characters\]$/);
@@ -246,16 +246,14 @@ export function mcpSuite(t: SystemUnderTest): void {
     for (const answer of answers) {
       const text = JSON.stringify(answer);
       for (const secret of secrets) expect(text, `shows ${secret}`).not.to.contain(secret);
-      if (!answer.isError) for (const id of [issueB.id, issueB.scan_result_id, B.layerId]) expect(text).not.to.contain(id);
+      if (!answer.isError)
+        for (const id of [issueB.id, issueB.scan_result_id, B.layerId]) expect(text).not.to.contain(id);
     }
     expect(answers[3].isError, 'get_issue of B').to.equal(true);
     expect(answers[5].isError, 'scan_result of B').to.equal(true);
-    expect((answers[0].structuredContent as Json).issues.map((i: Json) => i.project_code)).to.deep.equal([
-      A.code,
-      A.code,
-    ]);
-    expect((answers[4].structuredContent as Json).open_total).to.equal(0);
-    expect((answers[4].structuredContent as Json).layers).to.deep.equal([]);
+    expect(answers[0].structuredContent.issues.map((i: Json) => i.project_code)).to.deep.equal([A.code, A.code]);
+    expect(answers[4].structuredContent.open_total).to.equal(0);
+    expect(answers[4].structuredContent.layers).to.deep.equal([]);
     expect(await toolNames(client)).to.deep.equal(READ_TOOLS);
   });
 
@@ -293,7 +291,12 @@ export function mcpSuite(t: SystemUnderTest): void {
 
     const history = expectStatus(await t.admin.get(`/api/v1/issue/${plain.id}/history`), 200).items as Json[];
     const status = history.find((h) => h.field === 'status');
-    expect(status).to.include({ via: 'mcp', new_value: '2', comment: 'confirmed by the assistant', actor_kind: 'user' });
+    expect(status).to.include({
+      via: 'mcp',
+      new_value: '2',
+      comment: 'confirmed by the assistant',
+      actor_kind: 'user',
+    });
     expect(history.find((h) => h.field === 'assignee')).to.include({ via: 'mcp', new_value: 'alice' });
     const got = await data(client, 'get_issue', { issue_id: plain.id });
     expect(got.history.items.filter((h: Json) => h.via === 'mcp')).to.have.length(2);
@@ -302,8 +305,8 @@ export function mcpSuite(t: SystemUnderTest): void {
     const latest = expectStatus(await t.admin.get(`/api/v1/issue/${plain.id}/history`), 200).items[0];
     expect(latest).to.include({ field: 'status', new_value: '3', via: null });
     expect(
-      (await t.admin.withHeaders({ 'x-bulwark-via': 'robot' }).put(`/api/v1/issue/${plain.id}`, { status_id: 2 }))
-        .body.error.details[0].field,
+      (await t.admin.withHeaders({ 'x-bulwark-via': 'robot' }).put(`/api/v1/issue/${plain.id}`, { status_id: 2 })).body
+        .error.details[0].field,
     ).to.equal('headers.x-bulwark-via');
 
     await setWriteTools(false);

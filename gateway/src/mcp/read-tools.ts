@@ -3,7 +3,16 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { ISSUE_SEVERITIES, ISSUE_SORTS, type QualityGateVerdict, scanResultView } from '@bulwark/contracts';
 import { ApiCallError, BulwarkApi } from './api-client';
 import { boundedDeep, LIMITS, toolResult, bounded } from './untrusted';
-import { commentItem, CommentView, HistoryEntryView, historyItem, issueDetail, issueItem, IssueView, verdictExplanation } from './views';
+import {
+  commentItem,
+  CommentView,
+  HistoryEntryView,
+  historyItem,
+  issueDetail,
+  issueItem,
+  IssueView,
+  verdictExplanation,
+} from './views';
 
 /** The built-in statuses a person still has to act on: New, Confirmed, In progress, Reopen (README "Issues"). */
 const OPEN_STATUSES = [1, 2, 3, 8];
@@ -114,7 +123,13 @@ export function registerReadTools(server: McpServer, api: BulwarkApi): void {
           project_code,
           open_by_severity: Object.fromEntries(bySeverity.groups.map((g) => [g.severity, g.count])),
           open_total: bySeverity.total,
-          trend: trend.groups.map((w) => ({ week_start: w.week_start, week_end: w.week_end, new: w.new, fixed: w.fixed, open: w.open })),
+          trend: trend.groups.map((w) => ({
+            week_start: w.week_start,
+            week_end: w.week_end,
+            new: w.new,
+            fixed: w.fixed,
+            open: w.open,
+          })),
           layers: gates,
         },
       );
@@ -180,7 +195,12 @@ export function registerReadTools(server: McpServer, api: BulwarkApi): void {
       const explained = verdictExplanation(verdict);
       return toolResult(
         `Gate ${verdict.status}${verdict.locked ? ' (locked)' : ''}: ${explained.failed_conditions.length} of ${explained.conditions.length} conditions fail.`,
-        { scan_result_id: verdict.scan_result_id, layer_id: verdict.layer_id, evaluated_at: verdict.evaluated_at, ...explained },
+        {
+          scan_result_id: verdict.scan_result_id,
+          layer_id: verdict.layer_id,
+          evaluated_at: verdict.evaluated_at,
+          ...explained,
+        },
       );
     },
   );

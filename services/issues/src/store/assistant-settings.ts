@@ -13,7 +13,9 @@ export interface AssistantSettingsRecord {
 export const assistantSettingsStore = {
   async get(db: Queryable): Promise<AssistantSettingsRecord> {
     const row = await db('assistant_settings').where('id', 1).first<SettingsRow | undefined>();
-    return row ? { writeTools: row.write_tools, updatedAt: iso(row.updated_at) } : { writeTools: false, updatedAt: null };
+    return row
+      ? { writeTools: row.write_tools, updatedAt: iso(row.updated_at) }
+      : { writeTools: false, updatedAt: null };
   },
 
   async save(db: Queryable, writeTools: boolean): Promise<AssistantSettingsRecord> {
