@@ -634,12 +634,12 @@ export const MATRIX: Record<string, MatrixEntry> = {
   eventTemplate: get(() => '/api/v1/event-template'),
   listEvents: get(() => '/api/v1/events?limit=1000', HIDDEN),
   eventsCsv: get(() => '/api/v1/events/csv', HIDDEN),
-  // ---- AI assistants: the MCP server (any authenticated caller; 406: the matrix's Accept lists no event stream) and its setting
+  // ---- AI assistants: the MCP server (any authenticated caller; 400: the matrix's Accept lists no event stream) and its setting
   mcp: send(
     () => '/api/v1/mcp',
     () => ({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
     undefined,
-    406,
+    400,
   ),
   getAssistantSettings: get(() => '/api/v1/mcp/settings'),
   // An invalid body: the matrix must not enable the write tools the MCP suite expects off.

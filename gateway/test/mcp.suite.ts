@@ -139,12 +139,18 @@ export function mcpSuite(t: SystemUnderTest): void {
     await git?.close();
   });
 
-  it('answers 401 without a token or with a wrong one, before reading the body', async () => {
+  it('answers 401 without a token or with a wrong one, before reading the body; 400 naming a bad Accept or body', async () => {
     const initialize = { jsonrpc: '2.0', id: 1, method: 'initialize', params: {} };
     const headers = { accept: 'application/json, text/event-stream' };
     expect((await t.anon.withHeaders(headers).post('/api/v1/mcp', initialize)).status).to.equal(401);
     expect((await t.anon.as('bwk_wrong').withHeaders(headers).post('/api/v1/mcp', initialize)).status).to.equal(401);
     expect((await t.anon.withHeaders(headers).get('/api/v1/mcp')).status).to.equal(405);
+    // The transport's own refusals come in the API's error shape, naming the field.
+    const admin = t.anon.as(adminToken);
+    const noStream = await admin.withHeaders({ accept: 'application/json' }).post('/api/v1/mcp', initialize);
+    expect(noStream.body.error.details[0].field, JSON.stringify(noStream.body)).to.equal('headers.accept');
+    const notRpc = await admin.withHeaders(headers).post('/api/v1/mcp', { method: 'tools/list' });
+    expect(notRpc.body.error.details[0].field, JSON.stringify(notRpc.body)).to.equal('body');
   });
 
   it('lists the read tools, with input schemas, and no write tool while they are disabled', async () => {

@@ -2,7 +2,8 @@ import express, { Request, Response, NextFunction } from 'express';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { MCP_PATH } from '@bulwark/contracts';
-import type { Logger, RateLimiter } from '@bulwark/platform';
+import { invalid, type Logger, type RateLimiter } from '@bulwark/platform';
+import { z } from 'zod';
 import { Authenticator } from '../auth/authenticator';
 import { BulwarkApi } from './api-client';
 import { registerReadTools } from './read-tools';
@@ -16,6 +17,28 @@ export interface McpEndpointDeps {
   timeoutMs: number;
   version: string;
   log: Logger;
+}
+
+const jsonRpcMessage = z.looseObject({ jsonrpc: z.literal('2.0') });
+const mcpBody = z.union([jsonRpcMessage, z.array(jsonRpcMessage).min(1)]);
+
+/**
+ * What the transport would refuse in JSON-RPC's shape, refused first in Bulwark's (400 naming the
+ * field), so every answer other than the protocol's own follows the API's conventions.
+ */
+function assertMcpRequest(req: Request): void {
+  const accept = req.header('accept') ?? '';
+  if (!accept.includes('application/json') || !accept.includes('text/event-stream'))
+    throw invalid('Accept must list application/json and text/event-stream (MCP Streamable HTTP)', [
+      { field: 'headers.accept', problem: 'must list application/json and text/event-stream' },
+    ]);
+  if (!mcpBody.safeParse(req.body).success)
+    throw invalid('The body must be a JSON-RPC 2.0 message or a batch of them', [
+      {
+        field: 'body',
+        problem: 'must be a JSON-RPC 2.0 message ({"jsonrpc": "2.0", ...}) or a non-empty array of them',
+      },
+    ]);
 }
 
 /** The replica's own address as the caller reached it: a tool's API calls go to the gateway that received the request. */
@@ -47,6 +70,7 @@ export function mcpRouter(deps: McpEndpointDeps): express.Router {
     },
     express.json({ limit: deps.bodyLimitBytes }),
     (req: Request, res: Response, next: NextFunction) => {
+      assertMcpRequest(req);
       serve(deps, req, res).catch(next);
     },
   );

@@ -27,7 +27,9 @@ export const assistantRoutes = [
       'Text that came from scanners or repositories is returned inside an untrusted envelope, truncated per field, with a bounded number of items.',
     request: { body: mcpMessage },
     response: mcpMessage,
-    errors: { 406: 'Accept does not list application/json and text/event-stream' },
+    errors: {
+      400: 'Accept does not list application/json and text/event-stream (headers.accept), or the body is not a JSON-RPC 2.0 message (body)',
+    },
   },
   {
     operationId: 'getAssistantSettings',
