@@ -18,7 +18,7 @@ export const assistantRoutes = [
     access: { kind: 'authenticated' },
     summary: 'Model Context Protocol server (Streamable HTTP) for AI assistants',
     description:
-      'The Model Context Protocol (https://modelcontextprotocol.io, revision 2025-06-18 and earlier ones the SDK accepts) over Streamable HTTP, stateless: ' +
+      'The Model Context Protocol (https://modelcontextprotocol.io; the revisions the official SDK 1.x negotiates, 2024-11-05 to 2025-11-25) over Streamable HTTP, stateless: ' +
       'each POST carries one JSON-RPC message (initialize, tools/list, tools/call, ...) and is answered on its own, so any gateway replica answers it; no session id, no GET stream. ' +
       'Send Accept: application/json, text/event-stream. Authenticated by the Authorization bearer token alone (a login token or an API token; not the browser session). ' +
       'Each tool calls this API with the caller\u2019s token, so it sees and changes exactly what the token may through the API. ' +
