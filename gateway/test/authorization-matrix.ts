@@ -634,6 +634,21 @@ export const MATRIX: Record<string, MatrixEntry> = {
   eventTemplate: get(() => '/api/v1/event-template'),
   listEvents: get(() => '/api/v1/events?limit=1000', HIDDEN),
   eventsCsv: get(() => '/api/v1/events/csv', HIDDEN),
+  // ---- AI assistants: the MCP server (any authenticated caller; 400: the matrix's Accept lists no event stream) and its setting
+  mcp: send(
+    () => '/api/v1/mcp',
+    () => ({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    undefined,
+    400,
+  ),
+  getAssistantSettings: get(() => '/api/v1/mcp/settings'),
+  // An invalid body: the matrix must not enable the write tools the MCP suite expects off.
+  updateAssistantSettings: send(
+    () => '/api/v1/mcp/settings',
+    () => ({ write_tools: 'yes' }),
+    undefined,
+    400,
+  ),
   getIntelSettings: get(() => '/api/v1/intel/settings'),
   // An invalid body: the matrix must not change the feed settings.
   updateIntelSettings: send(

@@ -55,8 +55,12 @@ export function IssueHistoryTable({ entries }: { entries: IssueHistoryEntry[] })
   const checks = useIdNames(scans.size ? ['check'] : [], [], lang, (d) => d).check;
   const value = (h: IssueHistoryEntry, v: string | null) =>
     v === null ? '—' : h.field === 'status' && /^\d+$/.test(v) ? statusName(statuses, Number(v), lang) : v;
+  const person = (h: IssueHistoryEntry) => {
+    const name = ACTORS[h.actor_kind] ? t(ACTORS[h.actor_kind], h.actor) : h.actor;
+    return h.via === 'mcp' ? t('actorViaMcp', name) : name;
+  };
   const actor = (h: IssueHistoryEntry) => {
-    if (h.actor_kind !== 'scan') return ACTORS[h.actor_kind] ? t(ACTORS[h.actor_kind], h.actor) : h.actor;
+    if (h.actor_kind !== 'scan') return person(h);
     const scan = scans.get(h.actor);
     if (!scan) return t('scanActorUnknown');
     const check = checks?.get(scan.check_id);

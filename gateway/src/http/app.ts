@@ -28,6 +28,7 @@ import { docsRouter } from './docs';
 import { compressResponses } from './compress';
 import { bodyLimit, proxyTo } from './forward';
 import { methodNotAllowed } from './method-not-allowed';
+import { mcpRouter } from '../mcp/endpoint';
 
 export interface GatewayDeps {
   config: GatewayConfig;
@@ -96,6 +97,17 @@ export function createGatewayApp(deps: GatewayDeps): express.Express {
     }
     return proxy;
   };
+
+  app.use(
+    mcpRouter({
+      authenticator: deps.authenticator,
+      perToken: deps.perToken,
+      bodyLimitBytes: config.BODY_LIMIT_BYTES,
+      timeoutMs: config.UPSTREAM_TIMEOUT_MS,
+      version: deps.version,
+      log,
+    }),
+  );
 
   const router = express.Router();
   for (const route of deps.routes) {

@@ -164,6 +164,8 @@ export {
 export * from './routes/triage';
 export { ISSUE_VIEW_PARAMS, ISSUE_VIEWS_PER_USER, issueViewBody, savedIssueView } from './schemas/issue-views';
 export * from './routes/issue-views';
+export * from './schemas/assistants';
+export * from './routes/assistants';
 export {
   SESSION_COOKIE,
   CSRF_COOKIE,

@@ -44,6 +44,7 @@ export const PERMISSION_KEYS: PermissionKey[] = [
     key: 'settings.intel',
     description: 'Exploit intelligence feeds (EPSS, KEV): settings, status; x fetches or imports them',
   },
+  { key: 'settings.assistants', description: 'AI assistants (MCP): w enables or disables the write tools' },
 ];
 
 export const ALL_LETTERS: PermissionLetter[] = ['r', 'w', 'x', 'd'];

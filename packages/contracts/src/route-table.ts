@@ -11,6 +11,7 @@ import { trackerRoutes } from './routes/trackers';
 import { triageRoutes } from './routes/triage';
 import { intelRoutes } from './routes/intel';
 import { issueViewRoutes } from './routes/issue-views';
+import { assistantRoutes } from './routes/assistants';
 
 /** The one route table: every /api/v1 path, its owner and the permission it needs. */
 export const ROUTES: RouteSpec[] = [
@@ -24,6 +25,7 @@ export const ROUTES: RouteSpec[] = [
   ...triageRoutes,
   ...intelRoutes,
   ...issueViewRoutes,
+  ...assistantRoutes,
   ...reportingRoutes,
   ...notificationsRoutes,
 ];

@@ -132,6 +132,13 @@ export const INTERNAL_AUTH_HEADER = 'x-bulwark-internal';
 export const CLIENT_IP_HEADER = 'x-bulwark-client-ip';
 
 /**
+ * Names the client that made a request on the caller's behalf (`mcp`: an AI assistant through the
+ * gateway's MCP server). A claim about the caller's own request: it can only mark (and, where its
+ * client is disabled, refuse) the caller's own writes, so it needs no signature.
+ */
+export const VIA_HEADER = 'x-bulwark-via';
+
+/**
  * Bumped by identity after every change to users, roles or tokens. Cached authentications remember
  * the epoch they were made in and are dropped when it moves, so a revocation takes effect at once
  * on every gateway that shares the cache.

@@ -23,6 +23,7 @@ import { directAccessSuite, gatewaySuite } from '../../../gateway/test/gateway.s
 import { authorizationMatrix } from '../../../gateway/test/authorization-matrix.suite';
 import { sessionSuite } from '../../../gateway/test/session.suite';
 import { compressionSuite } from '../../../gateway/test/compression.suite';
+import { mcpSuite } from '../../../gateway/test/mcp.suite';
 import { cliPipelineSuite } from '../../cli/test/pipeline.suite';
 
 // Every HTTP suite, run once per run mode against one started system.
@@ -31,6 +32,7 @@ describeSystem({
   'services behind the gateway': directAccessSuite,
   'browser session and console': sessionSuite,
   'response compression': compressionSuite,
+  'MCP server for AI assistants': mcpSuite,
   'identity service': identitySuite,
   'directory login (LDAP)': directorySuite,
   'single sign-on (OIDC)': ssoSuite,

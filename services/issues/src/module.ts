@@ -9,6 +9,8 @@ import { GateEvaluation } from './gate-evaluation';
 import { issuesGrpc } from './grpc/issues-grpc';
 import { issuesHandlers } from './http/handlers';
 import { intelHandlers } from './http/intel-handlers';
+import { assistantHandlers } from './http/assistant-handlers';
+import { AssistantSettings } from './assistant-settings';
 import { IssueEnrichment } from './intel/enrichment';
 import { ExploitIntel } from './intel/exploit-intel';
 import { FeedDownloader } from './intel/feed-download';
@@ -64,7 +66,8 @@ export const issuesModule = defineModule({
     const scopes = new CallerScopes(catalog.client);
     const gates = new QualityGates(host, catalog.client, scopes);
     const rules = new SecurityRules(host, host.log, config.ISSUES_RULE_EXPIRY_POLL_MS);
-    const issues = new Issues(host);
+    const assistants = new AssistantSettings(host);
+    const issues = new Issues(host, assistants);
     const trackerHttp = new TrackerHttp(outbound, {
       timeoutMs: config.TRACKERS_TIMEOUT_SECONDS * 1000,
       ratePerSecond: config.TRACKERS_RATE_PER_SECOND,
@@ -141,6 +144,7 @@ export const issuesModule = defineModule({
       }),
       ...trackerHandlers(trackers),
       ...intelHandlers(intel),
+      ...assistantHandlers(assistants),
       ...triageHandlers({
         assignments: new IssueAssignments({ data: host, directory }),
         analyses: new IssueAnalyses(host),

@@ -1,4 +1,5 @@
 import { z } from '../zod';
+import { VIA_CLIENTS } from './assistants';
 import { ticketView } from './trackers';
 import { ASSIGNEE_TYPES, analysisView } from './triage';
 import { NestBrackets, int4, isoDateTime, multi, queryBool, queryInt4 } from '../common';
@@ -421,4 +422,8 @@ export const issueHistoryEntry = z.object({
   old_value: z.string().nullable(),
   new_value: z.string().nullable(),
   comment: z.string().nullable(),
+  via: z
+    .enum(VIA_CLIENTS)
+    .nullable()
+    .openapi({ description: 'mcp: the change was made through an AI assistant (the MCP server), by actor' }),
 });

@@ -81,6 +81,8 @@ export interface HandlerInput<P = Record<string, string>, Q = Record<string, unk
   requestId: string;
   /** The client's address as the gateway saw it. */
   clientIp: string;
+  /** The X-Bulwark-Via header as sent: the client acting for the caller (e.g. `mcp`), unchecked. */
+  via: string | undefined;
 }
 
 type Parsed<S, Otherwise> = S extends z.ZodType ? z.output<S> : Otherwise;

@@ -559,4 +559,17 @@ export const migrations: Migration[] = [
         from issue_records r left join issue_detection_state d on d.issue_id = r.id`);
     },
   },
+  {
+    name: '0017_assistants',
+    async up(db) {
+      // At most one row, written by the first change through the API (until then write tools are off).
+      await db.schema.createTable('assistant_settings', (t) => {
+        t.smallint('id').primary();
+        t.boolean('write_tools').notNullable();
+        t.timestamp('updated_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
+      });
+      // The client a person acted through (mcp: an AI assistant); a nullable column without a default rewrites no row.
+      await db.schema.alterTable('issue_history', (t) => t.text('via'));
+    },
+  },
 ];

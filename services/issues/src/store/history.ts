@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { iso, Queryable, unnestRows } from '@bulwark/platform';
+import type { ViaClient } from '@bulwark/contracts';
 
 export type ActorKind = 'user' | 'scan' | 'security_rule' | 'system' | 'tracker';
 
@@ -13,6 +14,8 @@ export interface HistoryEntry {
   newValue: string | null;
   comment: string | null;
   at?: string;
+  /** The client a person acted through (mcp: an AI assistant); absent: directly. */
+  via?: ViaClient | null;
 }
 
 /** A recorded change, with its id and time. */
@@ -25,6 +28,7 @@ export interface HistoryRecord {
   oldValue: string | null;
   newValue: string | null;
   comment: string | null;
+  via: ViaClient | null;
 }
 
 interface HistoryRow {
@@ -36,6 +40,7 @@ interface HistoryRow {
   old_value: string | null;
   new_value: string | null;
   comment: string | null;
+  via: ViaClient | null;
 }
 
 export interface CommentRecord {
@@ -63,6 +68,7 @@ const toEntryRow = (e: HistoryEntry) => ({
   new_value: e.newValue,
   comment: e.comment,
   at: e.at,
+  via: e.via ?? null,
 });
 
 const BATCH = 2000;
@@ -84,10 +90,11 @@ export const historyStore = {
         new_value: 'text',
         comment: 'text',
         at: 'timestamptz',
+        via: 'text',
       });
       await db.raw(
-        `insert into issue_history (issue_id, actor_kind, actor, field, old_value, new_value, comment, at)
-         select issue_id, actor_kind, actor, field, old_value, new_value, comment, coalesce(at, now()) from ${v.sql}`,
+        `insert into issue_history (issue_id, actor_kind, actor, field, old_value, new_value, comment, at, via)
+         select issue_id, actor_kind, actor, field, old_value, new_value, comment, coalesce(at, now()), via from ${v.sql}`,
         v.bindings,
       );
     }
@@ -129,6 +136,7 @@ export const historyStore = {
         oldValue: r.old_value,
         newValue: r.new_value,
         comment: r.comment,
+        via: r.via,
       })),
     };
   },

@@ -1,5 +1,5 @@
 import { canSeeProject, invalid, notFound, Principal, ServiceData, Trx } from '@bulwark/platform';
-import { ISSUE_EVENTS, newEvent, writeEvents } from '@bulwark/contracts';
+import { ISSUE_EVENTS, newEvent, ViaClient, writeEvents } from '@bulwark/contracts';
 import { historyStore } from '../store/history';
 import { IssueRecord, issueStore } from '../store/issues/issue-store';
 import type { AssigneeDirectory, AssigneeType, DirectoryEntry } from './directory';
@@ -103,6 +103,7 @@ export async function recordAssignee(
   issues: IssueRecord[],
   assignee: AssigneeName | null,
   comment: string | undefined,
+  via: ViaClient | null = null,
 ): Promise<string[]> {
   const changing = issues.filter((i) =>
     !assignee
@@ -130,6 +131,7 @@ export async function recordAssignee(
       newValue: assignee?.name ?? null,
       comment: comment || null,
       at,
+      via,
     })),
   );
   await writeEvents(
