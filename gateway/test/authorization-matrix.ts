@@ -316,7 +316,7 @@ export const MATRIX: Record<string, MatrixEntry> = {
   runLayer: send(
     (fx) => `/api/v1/layer/${fx.layerB}/run`,
     () => ({}),
-    UNKNOWN,
+    NOT_FOUND,
   ),
   stopCheck: send(
     (fx) => `/api/v1/check/${fx.checkB}/stop`,
@@ -350,7 +350,7 @@ export const MATRIX: Record<string, MatrixEntry> = {
       path: `/api/v1/layer/${fx.layerB}/sbom`,
       raw: { contentType: 'application/json', text: fx.sbom() },
     }),
-    scoped: UNKNOWN,
+    scoped: NOT_FOUND,
   },
   listSboms: get(() => '/api/v1/sboms?limit=1000', HIDDEN),
   listDependencies: get(() => '/api/v1/dependencies?limit=1000', HIDDEN),
@@ -477,7 +477,7 @@ export const MATRIX: Record<string, MatrixEntry> = {
     (fx) => ({ layer_id: fx.layerB, quality_gate_id: fx.gateB, action: 'inform' }),
     UNKNOWN,
   ),
-  layerGateState: get((fx) => `/api/v1/quality-gate/layer/${fx.layerB}`, UNKNOWN),
+  layerGateState: get((fx) => `/api/v1/quality-gate/layer/${fx.layerB}`, NOT_FOUND),
   createPolicy: send(
     () => '/api/v1/policy',
     (fx) => fx.policyBody(),
@@ -590,7 +590,7 @@ export const MATRIX: Record<string, MatrixEntry> = {
   // ---- reports (project-set)
   downloadSummaryReport: get(
     (fx) => `/api/v1/report/summary/download?format=json&filter[project_code]=${fx.b}`,
-    UNKNOWN,
+    NOT_FOUND,
   ),
   createReport: send(
     () => '/api/v1/report',

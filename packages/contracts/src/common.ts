@@ -7,10 +7,16 @@ export const queryBool = z
   .transform((v) => v === 'true' || v === '1')
   .openapi({ type: 'boolean' });
 
+/**
+ * Most values a multi-valued filter takes. The gateway takes a request line and headers of at most
+ * 16 KiB (431 above): a thousand repeated keys alone do not fit, a hundred do with room for the rest.
+ */
+export const MULTI_MAX_VALUES = 100;
+
 /** Repeated query keys arrive as arrays: a multi-valued filter takes one value or a list, and reads as a list. */
 export const multi = <T extends z.ZodType>(item: T) =>
   z
-    .union([item, z.array(item).max(1000)])
+    .union([item, z.array(item).max(MULTI_MAX_VALUES, `must have at most ${MULTI_MAX_VALUES} values`)])
     .transform((v) => (Array.isArray(v) ? v : [v]) as z.infer<T>[])
     .optional();
 

@@ -215,6 +215,7 @@ export function reportingSuite(t: SystemUnderTest): void {
     expect(future.totals.issues).to.equal(0);
     const pdf = await bytes(`/api/v1/report/summary/download?filter[project_code]=${code}`);
     expect(pdf.body.subarray(0, 5).toString('latin1')).to.equal('%PDF-');
+    refused(await t.admin.get(`/api/v1/report/summary/download?format=json&filter[project_code]=absent-${code}`), 404);
   });
 
   it('refuses a custom range that is malformed, reversed, in the future or mixed with a named period, naming the field', async () => {

@@ -233,13 +233,20 @@ export const ruleParams = z
     category: z.string().max(64).optional().openapi({ description: 'Issue category' }),
     cve: z.string().max(64).optional(),
     cwe: z
-      .union([z.string().max(16), z.number().int()])
+      .union([
+        z.string().max(16).openapi({ pattern: '^(([Cc][Ww][Ee]-)?[1-9][0-9]{0,8})?$' }),
+        z.number().int().openapi({ minimum: 1, maximum: 999_999_999 }),
+      ])
       .optional()
       .openapi({ description: '79 or CWE-79' }),
     active_for_all: z.boolean().optional().openapi({ description: 'true: every project; false: only project_codes' }),
     project_codes: z.array(z.string().min(1).max(64)).max(1000).optional(),
   })
-  .strict();
+  .strict()
+  .openapi({
+    description:
+      'At least one of instrument_type, tool_type_name, category, cve and cwe, not empty; project_codes, not empty, when active_for_all is false',
+  });
 
 export const securityRuleBody = z
   .object({

@@ -124,7 +124,7 @@ export class Scans {
     principal: Principal,
     layerId: string,
   ): Promise<{ check_id: string; scan_result_id: string; state: string }[]> {
-    const layer = await this.deps.catalog.layerFor(principal, layerId);
+    const layer = await this.deps.catalog.layerAt(principal, layerId);
     if (layer.projectArchived) throw conflict(`Project ${layer.projectCode} is archived: no scans`);
     const checks = await checkStore.byLayer(this.deps.data.db, layerId);
     const inflight = new Map(
