@@ -10,6 +10,7 @@ import { notificationsRoutes } from './routes/notifications';
 import { trackerRoutes } from './routes/trackers';
 import { triageRoutes } from './routes/triage';
 import { intelRoutes } from './routes/intel';
+import { slaRoutes } from './routes/sla';
 import { issueViewRoutes } from './routes/issue-views';
 
 /** The one route table: every /api/v1 path, its owner and the permission it needs. */
@@ -23,6 +24,7 @@ export const ROUTES: RouteSpec[] = [
   ...trackerRoutes,
   ...triageRoutes,
   ...intelRoutes,
+  ...slaRoutes,
   ...issueViewRoutes,
   ...reportingRoutes,
   ...notificationsRoutes,
