@@ -65,7 +65,7 @@ export const slaClockStore = {
          where (${DAY_COLUMNS.map((c) => `sla_project_days.${c}`).join(', ')}) is distinct from (${DAY_COLUMNS.map((c) => `excluded.${c}`).join(', ')})
          returning project_code)
        select project_code from removed union select project_code from written`,
-      [...bindings, ...bindings],
+      bindings,
     );
     return rows.map((r) => r.project_code);
   },
