@@ -173,7 +173,7 @@ export function slaSuite(t: SystemUnderTest): void {
   it('announces a breach once to a subscribed webhook; a pause stops the clock and adds its time', async function () {
     this.timeout(60000);
     const i = await bySeverity();
-    const critical = i.get('critical') as Json;
+    const critical: Json = i.get('critical');
     const event = await waitFor('issue.sla_breached', () => breachesOf(critical.id)[0]);
     expect(event.body.data).to.include({ project_code: P.code, severity: 'critical', sla_due_at: critical.sla_due_at });
     ok(await t.admin.put(`/api/v1/issue/${critical.id}`, { status_id: 6, comment: 'accepted for now' }));

@@ -72,7 +72,9 @@ export const slaMigration: Migration = {
         end if;
         return new;
       end $$`);
-    await db.raw('create trigger issue_sla_insert before insert on issue_records for each row execute function issue_sla()');
+    await db.raw(
+      'create trigger issue_sla_insert before insert on issue_records for each row execute function issue_sla()',
+    );
     await db.raw(`create trigger issue_sla_update before update of status_id, severity_rank, known_exploited, intel_known_exploited,
       kev_due_date, first_detected_at, sla_paused, sla_due_at on issue_records for each row execute function issue_sla()`);
     // sort=sla_due_at pages by keyset (issues without a due date last); filter[sla_state] reads the

@@ -20,7 +20,7 @@ export interface SlaBreach {
 export const slaClockStore = {
   /** The tags an ingestion read from the catalog: kept only for a project not known yet (events carry the changes). Whether it was new. */
   async learnProject(db: Queryable, projectCode: string, tags: readonly string[]): Promise<boolean> {
-    const { rowCount } = await db.raw(
+    const { rowCount } = await db.raw<{ rowCount: number | null }>(
       `insert into sla_projects (project_code, tags) values (?, ?::text[])
        on conflict (project_code) do update set tags = excluded.tags where sla_projects.tags is null`,
       [projectCode, pgArray([...tags])],
@@ -30,7 +30,7 @@ export const slaClockStore = {
 
   /** The tags the catalog announced. Whether they changed. */
   async setProjectTags(db: Queryable, projectCode: string, tags: readonly string[]): Promise<boolean> {
-    const { rowCount } = await db.raw(
+    const { rowCount } = await db.raw<{ rowCount: number | null }>(
       `insert into sla_projects (project_code, tags) values (?, ?::text[])
        on conflict (project_code) do update set tags = excluded.tags where sla_projects.tags is distinct from excluded.tags`,
       [projectCode, pgArray([...tags])],
@@ -75,7 +75,7 @@ export const slaClockStore = {
     if (projectCodes.length === 0) return 0;
     const due = `issue_sla_due(project_code, status_id, severity_rank, known_exploited or coalesce(intel_known_exploited, false),
       kev_due_date, first_detected_at, sla_paused)`;
-    const { rowCount } = await db.raw(
+    const { rowCount } = await db.raw<{ rowCount: number | null }>(
       `update issue_records set sla_due_at = ${due} where project_code = any(?::text[]) and sla_due_at is distinct from ${due}`,
       [pgArray([...projectCodes])],
     );

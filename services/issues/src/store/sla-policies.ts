@@ -29,7 +29,10 @@ export interface SlaPolicyRecord {
   createdAt: string;
   updatedAt: string;
 }
-export type SlaPolicyWrite = Pick<SlaPolicyRecord, 'name' | 'projectTags' | 'projectCodes' | 'days' | 'knownExploitedDays'>;
+export type SlaPolicyWrite = Pick<
+  SlaPolicyRecord,
+  'name' | 'projectTags' | 'projectCodes' | 'days' | 'knownExploitedDays'
+>;
 
 const toRecord = (r: SlaPolicyRow): SlaPolicyRecord => ({
   id: r.id,
