@@ -1,15 +1,6 @@
 import { expect } from 'chai';
-import {
-  type Api,
-  type ApiResponse,
-  expectStatus,
-  GitServer,
-  type Json,
-  SystemUnderTest,
-  uniqueSuffix,
-  uploadAndIngest,
-  userWithRole,
-} from '@bulwark/testkit';
+import type { Api, ApiResponse, GitServer, Json, SystemUnderTest } from '@bulwark/testkit';
+import { expectStatus, fieldProblem, uniqueSuffix, uploadAndIngest, userWithRole } from '@bulwark/testkit';
 import { manualCheck } from '../../scanning/test/scanning.suite';
 import { startReceiver } from '../../notifications/test/notifications.suite';
 import { appRepository, uploadProject, type UploadProject } from './uploaded-issues';
@@ -51,12 +42,6 @@ export function slaSuite(t: SystemUnderTest): void {
   let receiver: Awaited<ReturnType<typeof startReceiver>>;
   const run = uniqueSuffix();
   const ok = (res: ApiResponse) => expectStatus(res, 200);
-  const problemOf = (res: ApiResponse, field: string) => {
-    expect(res.status, JSON.stringify(res.body)).to.equal(400);
-    const detail = (res.body.error.details as Json[]).find((d) => d.field === field);
-    expect(detail, `a problem with ${field}: ${JSON.stringify(res.body)}`).to.exist;
-    return detail.problem as string;
-  };
   const policy = (over: Record<string, unknown> = {}) => ({
     name: `sla ${uniqueSuffix()}`,
     project_tags: [],
@@ -122,14 +107,17 @@ export function slaSuite(t: SystemUnderTest): void {
     );
     expect(changed).to.include({ name: `crud2 ${run}`, known_exploited_days: 5 });
     expect(
-      problemOf(await t.admin.post('/api/v1/sla-policy', policy({ days: days({ high: -1 }) })), 'days.high'),
+      fieldProblem(await t.admin.post('/api/v1/sla-policy', policy({ days: days({ high: -1 }) })), 'days.high'),
     ).to.be.a('string');
     const { info: _dropped, ...noInfo } = days();
-    problemOf(await t.admin.post('/api/v1/sla-policy', policy({ days: noInfo })), 'days.info');
-    problemOf(await t.admin.post('/api/v1/sla-policy', policy({ name: '' })), 'name');
-    problemOf(await t.admin.post('/api/v1/sla-policy', policy({ project_codes: 'all' })), 'project_codes');
-    problemOf(await t.admin.post('/api/v1/sla-policy', policy({ known_exploited_days: 1.5 })), 'known_exploited_days');
-    problemOf(
+    fieldProblem(await t.admin.post('/api/v1/sla-policy', policy({ days: noInfo })), 'days.info');
+    fieldProblem(await t.admin.post('/api/v1/sla-policy', policy({ name: '' })), 'name');
+    fieldProblem(await t.admin.post('/api/v1/sla-policy', policy({ project_codes: 'all' })), 'project_codes');
+    fieldProblem(
+      await t.admin.post('/api/v1/sla-policy', policy({ known_exploited_days: 1.5 })),
+      'known_exploited_days',
+    );
+    fieldProblem(
       await t.admin.put(`/api/v1/sla-policy/${created.id}`, policy({ days: days({ low: 100000 }) })),
       'days.low',
     );
@@ -167,7 +155,7 @@ export function slaSuite(t: SystemUnderTest): void {
     expect(
       ok(await t.admin.get(`/api/v1/issues/count?filter[project_code]=${P.code}&filter[sla_state]=breached`)).count,
     ).to.equal(1);
-    problemOf(await t.admin.get('/api/v1/issues?filter[sla_state]=late'), 'filter[sla_state]');
+    fieldProblem(await t.admin.get('/api/v1/issues?filter[sla_state]=late'), 'filter[sla_state]');
   });
 
   it('announces a breach once to a subscribed webhook; a pause stops the clock and adds its time', async function () {

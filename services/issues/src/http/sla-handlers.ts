@@ -19,16 +19,10 @@ export const slaPolicyView = (p: SlaPolicyRecord) => ({
 export function slaHandlers(policies: SlaPolicies): HandlersOf<typeof slaRoutes> {
   return {
     createSlaPolicy: async (input) => slaPolicyView(await policies.create(requirePrincipal(input), input.body)),
-    listSlaPolicies: async (input) =>
-      listPage(
-        input.query,
-        await policies.list(requirePrincipal(input), {
-          page: input.query.page,
-          limit: input.query.limit,
-          name: input.query.search.name,
-        }),
-        slaPolicyView,
-      ),
+    listSlaPolicies: async ({ query, ...input }) => {
+      const page = { page: query.page, limit: query.limit, name: query.search.name };
+      return listPage(query, await policies.list(requirePrincipal(input), page), slaPolicyView);
+    },
     getSlaPolicy: async (input) => slaPolicyView(await policies.get(requirePrincipal(input), input.params.id)),
     updateSlaPolicy: async (input) =>
       slaPolicyView(await policies.update(requirePrincipal(input), input.params.id, input.body)),

@@ -1,5 +1,6 @@
 import { ISSUE_EVENTS, newEvent, writeEvents } from '@bulwark/contracts';
 import type { ServiceData } from '@bulwark/platform';
+import { slaBreached } from '../events';
 import { slaClockStore } from '../store/sla-clock';
 
 /** Issues announced per transaction: a backlog of breaches drains over several runs, each short. */
@@ -21,16 +22,7 @@ export class SlaBreaches {
         const breaches = await slaClockStore.claimBreaches(trx, BATCH);
         await writeEvents(
           trx,
-          breaches.map((b) =>
-            newEvent(ISSUE_EVENTS.issueSlaBreached, b.id, {
-              issue_id: b.id,
-              project_code: b.projectCode,
-              title: b.title,
-              severity: b.severity,
-              known_exploited: b.knownExploited,
-              sla_due_at: b.slaDueAt,
-            }),
-          ),
+          breaches.map((b) => newEvent(ISSUE_EVENTS.issueSlaBreached, b.id, slaBreached(b))),
         );
         return breaches.length;
       });

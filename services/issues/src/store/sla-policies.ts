@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { containing, iso, isUuid, pgArray, Queryable, recordsById } from '@bulwark/platform';
 import type { SlaDays } from '../domain/sla';
+import { pageByName } from './name-pages';
 
 interface SlaPolicyRow {
   id: string;
@@ -80,16 +81,8 @@ export const slaPolicyStore = {
     return row ? toRecord(row) : undefined;
   },
 
-  async list(db: Queryable, q: { name?: string; page: number; limit: number }) {
-    const base = named(db, q.name);
-    const [{ n }] = await base.clone().count({ n: '*' });
-    const rows = await base
-      .orderBy('name')
-      .orderBy('id')
-      .offset((q.page - 1) * q.limit)
-      .limit(q.limit);
-    return { items: rows.map(toRecord), total: Number(n) };
-  },
+  list: (db: Queryable, q: { name?: string; page: number; limit: number }) =>
+    pageByName(named(db, q.name), q, toRecord),
 
   /** Every policy the name matches, in the list's order (at most `limit`). */
   async matching(db: Queryable, q: { name?: string }, limit: number): Promise<SlaPolicyRecord[]> {
