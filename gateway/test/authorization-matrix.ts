@@ -490,6 +490,19 @@ export const MATRIX: Record<string, MatrixEntry> = {
     REFUSED,
   ),
   deletePolicies: bulkDelete('/api/v1/policies', (fx) => fx.policy()),
+  createSlaPolicy: send(
+    () => '/api/v1/sla-policy',
+    (fx) => fx.slaPolicyBody(),
+    FORBIDDEN,
+  ),
+  listSlaPolicies: get(() => '/api/v1/sla-policies?limit=1000', HIDDEN),
+  getSlaPolicy: get((fx) => `/api/v1/sla-policy/${fx.slaPolicyB}`, NOT_FOUND),
+  updateSlaPolicy: send(
+    (fx) => `/api/v1/sla-policy/${fx.slaPolicyB}`,
+    (fx) => fx.slaPolicyBody(),
+    REFUSED,
+  ),
+  deleteSlaPolicies: bulkDelete('/api/v1/sla-policies', (fx) => fx.slaPolicy()),
 
   // ---- task trackers (project-set) and tickets (project)
   createTracker: send(

@@ -146,6 +146,8 @@ export {
 export * from './routes/trackers';
 export * from './schemas/intel';
 export * from './routes/intel';
+export * from './schemas/sla';
+export * from './routes/sla';
 export {
   VEX_STATES,
   VEX_JUSTIFICATIONS,

@@ -36,6 +36,7 @@ export const PERMISSION_KEYS: PermissionKey[] = [
   { key: 'issues.security_rules', description: 'Security rules that suppress issues' },
   { key: 'issues.quality_gates', description: 'Quality gates, conditions and their links to layers' },
   { key: 'issues.policies', description: 'Policies' },
+  { key: 'issues.sla_policies', description: 'SLA policies' },
   { key: 'reporting.reports', description: 'Reports; x generates them' },
   { key: 'notifications.notifiers', description: 'Webhook notifiers; x tests them' },
   { key: 'notifications.events', description: 'Security events and event templates' },

@@ -10,6 +10,7 @@ import { notificationsRoutes } from './routes/notifications';
 import { trackerRoutes } from './routes/trackers';
 import { triageRoutes } from './routes/triage';
 import { intelRoutes } from './routes/intel';
+import { slaRoutes } from './routes/sla';
 import { issueViewRoutes } from './routes/issue-views';
 import { assistantRoutes } from './routes/assistants';
 
@@ -24,6 +25,7 @@ export const ROUTES: RouteSpec[] = [
   ...trackerRoutes,
   ...triageRoutes,
   ...intelRoutes,
+  ...slaRoutes,
   ...issueViewRoutes,
   ...assistantRoutes,
   ...reportingRoutes,

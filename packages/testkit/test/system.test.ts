@@ -13,6 +13,7 @@ import { issuesSuite } from '../../../services/issues/test/issues.suite';
 import { trackersSuite } from '../../../services/issues/test/trackers.suite';
 import { triageSuite } from '../../../services/issues/test/triage.suite';
 import { intelSuite } from '../../../services/issues/test/intel.suite';
+import { slaSuite } from '../../../services/issues/test/sla.suite';
 import { issueListSuite } from '../../../services/issues/test/issue-list.suite';
 import { issueSettingsScopeSuite } from '../../../services/issues/test/project-scope.suite';
 import { reportingSuite } from '../../../services/reporting/test/reporting.suite';
@@ -46,6 +47,7 @@ describeSystem({
   'issues service': issuesSuite,
   'issue triage (assignment, analysis, risk acceptance)': triageSuite,
   'exploit intelligence (EPSS and KEV feeds, enrichment)': intelSuite,
+  'SLA policies (due dates, states, breaches)': slaSuite,
   'issue list views, export and duplicates in counts': issueListSuite,
   'task trackers (Redmine for real, Jira contract server)': trackersSuite,
   'project scope of issue settings (rules, gates, policies, trackers)': issueSettingsScopeSuite,

@@ -29,6 +29,10 @@ import { trackerUseCases } from './trackers/use-cases';
 import { triageHandlers } from './http/triage-handlers';
 import { savedViewHandlers } from './http/saved-view-handlers';
 import { SavedViews } from './saved-views';
+import { slaHandlers } from './http/sla-handlers';
+import { SlaBreaches } from './sla/sla-breaches';
+import { SlaPolicies } from './sla/sla-policies';
+import { SlaProjects } from './sla/sla-projects';
 import { IssueAnalyses } from './triage/analyses';
 import { IssueAssignments } from './triage/assignments';
 import { IdentityDirectory } from './triage/directory';
@@ -88,6 +92,7 @@ export const issuesModule = defineModule({
     const feedDownloader = new FeedDownloader(outbound, config.INTEL_TIMEOUT_SECONDS * 1000);
     ctx.onStop(() => feedDownloader.close());
     const enrichment = new IssueEnrichment();
+    const slaProjects = new SlaProjects();
     const intel = new ExploitIntel({
       data: host,
       downloader: feedDownloader,
@@ -103,6 +108,7 @@ export const issuesModule = defineModule({
       catalog: catalog.client,
       gates: new GateEvaluation(),
       intel: enrichment,
+      sla: slaProjects,
       log: host.log,
       chunkSize: config.ISSUES_INGEST_CHUNK,
     });
@@ -111,6 +117,13 @@ export const issuesModule = defineModule({
       [TOPICS.catalog],
       onEvents([CATALOG_EVENTS.projectCreated, CATALOG_EVENTS.projectUpdated], (event, trx) =>
         enrichment.criticalityChanged(trx, event.payload.code, event.payload.criticality),
+      ),
+    );
+    await host.consume(
+      'sla-projects',
+      [TOPICS.catalog],
+      onEvents([CATALOG_EVENTS.projectCreated, CATALOG_EVENTS.projectUpdated], (event, trx) =>
+        slaProjects.tagsChanged(trx, event.payload.code, event.payload.tags),
       ),
     );
     host.grpc.add(issuesV1.IssuesServiceService, 'bulwark.issues.v1.IssuesService', issuesGrpc(host.db));
@@ -153,11 +166,14 @@ export const issuesModule = defineModule({
         tickets: trackers.tickets,
       }),
       ...savedViewHandlers(new SavedViews(host)),
+      ...slaHandlers(new SlaPolicies(host, scopes)),
     });
     rules.start();
     ctx.onStop(() => rules.stop());
     ctx.every('issue count compaction', config.ISSUES_COUNT_COMPACT_MS, () => issues.compactCounts());
     ctx.every('risk acceptance expiry', config.ISSUES_RULE_EXPIRY_POLL_MS, () => acceptances.expireDue());
+    const breaches = new SlaBreaches(host);
+    ctx.every('SLA breach announcements', config.ISSUES_SLA_POLL_MS, () => breaches.announceDue());
     ctx.every('tracker status sync', config.TRACKERS_SYNC_MS, () => trackers.sync.syncAll());
     ctx.every('exploit intelligence feeds', config.INTEL_POLL_MS, () => intel.syncIfDue());
     ctx.every('tracker status push', config.TRACKERS_PUSH_POLL_MS, () => trackers.push.drainPushes());

@@ -285,6 +285,18 @@ export function reportingSuite(t: SystemUnderTest): void {
           total: 1,
           open: 0,
         });
+        // The SLA section: no policy applies to this project, so every open issue is without an SLA.
+        expect(json.sla.by_severity.map((r: Json) => r.severity)).to.deep.equal([
+          'critical',
+          'high',
+          'medium',
+          'low',
+          'info',
+        ]);
+        expect(json.sla.breached).to.equal(0);
+        expect(json.sla.by_severity.reduce((n: number, r: Json) => n + r.without_sla, 0)).to.equal(
+          json.top_issues.length,
+        );
       }
       if (report.type === 'trend') {
         expect(json.trend.interval).to.equal('day');

@@ -3,6 +3,7 @@ import { VIA_CLIENTS } from './assistants';
 import { ticketView } from './trackers';
 import { ASSIGNEE_TYPES, analysisView } from './triage';
 import { NestBrackets, int4, isoDateTime, multi, queryBool, queryInt4 } from '../common';
+import { SLA_STATES } from './sla';
 import { GATE_ACTIONS, GATE_CONDITION_TYPES, GATE_OPERATORS } from '../quality-gates';
 
 export const text = z.string().min(1).max(255);
@@ -23,6 +24,7 @@ export const ISSUE_SORTS = [
   'cvss',
   'status',
   'risk_score',
+  'sla_due_at',
 ] as const;
 
 export { GATE_ACTIONS, GATE_CONDITION_TYPES, GATE_OPERATORS };
@@ -87,6 +89,9 @@ export const issueFilterQuery = {
     .max(100, 'must be at most 100')
     .optional()
     .openapi({ description: 'Issues whose risk score (0-100) is at least this' }),
+  'filter[sla_state]': multi(z.enum(SLA_STATES)).openapi({
+    description: 'on_track, due_soon (less than a fifth of its time left) or breached (README "Issues", SLAs)',
+  }),
   'filter[comment_message]': issueSearch.openapi({ description: 'Issues with a comment containing this text' }),
   'filter[exclude_duplicates]': queryBool
     .optional()
@@ -162,6 +167,11 @@ export const issueView = z
         criticality_weight: z.number(),
       })
       .openapi('IssueRiskFactors'),
+    sla_due_at: isoDateTime.nullable().openapi({
+      description:
+        'When the applicable SLA policy wants the issue fixed: its first detection plus the days of its severity (a KEV issue: known_exploited_days, or the catalog\u2019s due date when earlier), plus the time it spent Risk accepted or Suppressed. Null when no policy applies, and while it is closed or paused',
+    }),
+    sla_state: z.enum(SLA_STATES).nullable(),
     fingerprint: z.string(),
     occurrences: z.number().int(),
     detections: z.number().int(),
@@ -329,7 +339,7 @@ export const conditionBody = z
       .openapi({
         description:
           'severity: a severity; cvss: the score threshold; new_issues: a severity or empty (any); category: a category; cwe: 79 or CWE-79; total: empty; ' +
-          'known_exploited: empty (issues in CISA KEV); epss: a score from 0 to 1 (issues at or above it); risk_score: 0 to 100 (issues at or above it)',
+          'known_exploited: empty (issues in CISA KEV); epss: a score from 0 to 1 (issues at or above it); risk_score: 0 to 100 (issues at or above it); sla_breached: empty (issues past their SLA due date)',
       }),
     operator: z.enum(GATE_OPERATORS),
     value: z

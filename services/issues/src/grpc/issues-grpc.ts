@@ -74,7 +74,14 @@ export function issuesGrpc(db: Db): ServiceImpl<typeof issuesV1.IssuesServiceSer
       const f = scopeFilter(scope);
       const rows = await reportQueries.countByCwes(db, f.projects, f.detectedFrom, f.detectedTo);
       return {
-        counts: rows.map((r) => ({ cwes: r.cwes, severity: r.severity, open: r.open, library: r.library, count: r.n })),
+        counts: rows.map((r) => ({
+          cwes: r.cwes,
+          severity: r.severity,
+          open: r.open,
+          library: r.library,
+          slaState: r.sla_state,
+          count: r.n,
+        })),
       };
     },
 

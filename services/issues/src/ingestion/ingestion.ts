@@ -7,6 +7,7 @@ import type { KnownIssue } from '../domain/chunk-plan';
 import { OPEN_STATUSES, STATUS } from '../domain/statuses';
 import type { GateEvaluation } from '../gate-evaluation';
 import type { IssueEnrichment } from '../intel/enrichment';
+import type { SlaProjects } from '../sla/sla-projects';
 import { historyStore } from '../store/history';
 import { issueStore } from '../store/issues/issue-store';
 import { securityRuleStore } from '../store/security-rules';
@@ -28,6 +29,8 @@ export interface IngestionDeps {
   gates: GateEvaluation;
   /** Gives the scan's issues the exploit intelligence feeds' values, in the ingestion's transaction. */
   intel: IssueEnrichment;
+  /** Learns the project's tags for the SLA policies, before the scan's issues are written. */
+  sla: SlaProjects;
   log: Logger;
   /** Findings per chunk read from scanning and written at once. */
   chunkSize: number;
@@ -47,6 +50,7 @@ export class Ingestion {
   private readonly catalog: CatalogClient;
   private readonly gates: GateEvaluation;
   private readonly intel: IngestionDeps['intel'];
+  private readonly sla: IngestionDeps['sla'];
   private readonly log: Logger;
   private readonly chunkSize: number;
   private readonly rescans: Rescans;
@@ -57,6 +61,7 @@ export class Ingestion {
     this.catalog = deps.catalog;
     this.gates = deps.gates;
     this.intel = deps.intel;
+    this.sla = deps.sla;
     this.log = deps.log;
     this.chunkSize = deps.chunkSize;
     this.rescans = new Rescans({ log: deps.log, chunkSize: deps.chunkSize });
@@ -142,6 +147,7 @@ export class Ingestion {
     if (!input) return;
     const scan = event.payload;
     const started = Date.now();
+    await this.sla.atIngestion(trx, scan.project_code, input.projectTags);
     const ingested = await this.ingest(trx, input);
     if (!ingested) return;
     const { summary, basis, read } = ingested;

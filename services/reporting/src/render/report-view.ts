@@ -2,7 +2,7 @@
  * The snapshot laid out as the sections a reader sees, in display text. HTML, PDF and DOCX all
  * draw this one view, so they show the same values in the same order and differ only in styling.
  */
-import { ComplianceCategory, ReportIssue, ReportSnapshot, SEVERITIES, Severity } from '../domain/snapshot';
+import { ComplianceCategory, ReportIssue, ReportSnapshot, SEVERITIES, Severity, SlaSection } from '../domain/snapshot';
 import { describePeriod, formatCount, formatDate, formatTimestamp, issueLocation } from './display-text';
 
 export interface ReportColumn {
@@ -160,11 +160,33 @@ function complianceTable(title: string, rows: ComplianceCategory[]): ReportTable
   };
 }
 
+function slaTable(sla: SlaSection): ReportTable {
+  return {
+    title: 'SLA: open issues by due date',
+    columns: [
+      column('Severity', 2),
+      countColumn('On track'),
+      countColumn('Due soon'),
+      countColumn('Breached'),
+      countColumn('Without SLA'),
+    ],
+    rows: sla.by_severity.map((r) => [
+      SEVERITY_LABELS[r.severity],
+      formatCount(r.on_track),
+      formatCount(r.due_soon),
+      formatCount(r.breached),
+      formatCount(r.without_sla),
+    ]),
+    emptyText: '',
+    note: `${formatCount(sla.breached)} open issues past their SLA due date.`,
+  };
+}
+
 function typeSections(snapshot: ReportSnapshot): Pick<ReportView, 'charts' | 'tables' | 'entries'> {
   const charts = summaryCharts(snapshot);
   const tables: ReportTable[] = [];
   const entries: ReportEntry[] = [];
-  const { compliance, trend, details } = snapshot;
+  const { compliance, sla, trend, details } = snapshot;
   if (compliance) {
     charts.push({
       title: 'Open issues by OWASP Top 10 2021 category',
@@ -187,6 +209,7 @@ function typeSections(snapshot: ReportSnapshot): Pick<ReportView, 'charts' | 'ta
       ],
     });
   }
+  if (sla) tables.push(slaTable(sla));
   if (trend) {
     const label = (start: string) => (trend.interval === 'month' ? start.slice(0, 7) : start.slice(0, 10));
     charts.push({
