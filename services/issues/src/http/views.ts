@@ -191,6 +191,7 @@ export const historyView = (h: HistoryRecord) => ({
   old_value: h.oldValue,
   new_value: h.newValue,
   comment: h.comment,
+  reason: h.reason,
 });
 
 export const commentView = (c: CommentRecord) => ({

@@ -241,6 +241,7 @@ export class Ingestion {
         oldValue: String(f.old),
         newValue: String(STATUS.fixed),
         comment: 'Not found by a complete scan of the check that found it',
+        reason: { kind: 'fixed', scan_id: scan.scan_result_id, check_id: scan.check_id },
         at,
       })),
     );

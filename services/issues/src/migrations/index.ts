@@ -559,4 +559,11 @@ export const migrations: Migration[] = [
         from issue_records r left join issue_detection_state d on d.issue_id = r.id`);
     },
   },
+  {
+    name: '0017_history_reason',
+    async up(db) {
+      // Why an ingestion changed a status (README "Issues", history): a structured value beside the comment.
+      await db.schema.alterTable('issue_history', (t) => t.jsonb('reason'));
+    },
+  },
 ];

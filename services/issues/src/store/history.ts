@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { iso, Queryable, unnestRows } from '@bulwark/platform';
+import type { ChangeReason } from '../domain/change-reason';
 
 export type ActorKind = 'user' | 'scan' | 'security_rule' | 'system' | 'tracker';
 
@@ -12,6 +13,8 @@ export interface HistoryEntry {
   oldValue: string | null;
   newValue: string | null;
   comment: string | null;
+  /** Why an ingestion made the change; absent for people's and rules' own changes. */
+  reason?: ChangeReason;
   at?: string;
 }
 
@@ -25,6 +28,7 @@ export interface HistoryRecord {
   oldValue: string | null;
   newValue: string | null;
   comment: string | null;
+  reason: ChangeReason | null;
 }
 
 interface HistoryRow {
@@ -36,6 +40,7 @@ interface HistoryRow {
   old_value: string | null;
   new_value: string | null;
   comment: string | null;
+  reason: ChangeReason | null;
 }
 
 export interface CommentRecord {
@@ -62,6 +67,7 @@ const toEntryRow = (e: HistoryEntry) => ({
   old_value: e.oldValue,
   new_value: e.newValue,
   comment: e.comment,
+  reason: e.reason ? JSON.stringify(e.reason) : null,
   at: e.at,
 });
 
@@ -83,11 +89,12 @@ export const historyStore = {
         old_value: 'text',
         new_value: 'text',
         comment: 'text',
+        reason: 'text',
         at: 'timestamptz',
       });
       await db.raw(
-        `insert into issue_history (issue_id, actor_kind, actor, field, old_value, new_value, comment, at)
-         select issue_id, actor_kind, actor, field, old_value, new_value, comment, coalesce(at, now()) from ${v.sql}`,
+        `insert into issue_history (issue_id, actor_kind, actor, field, old_value, new_value, comment, reason, at)
+         select issue_id, actor_kind, actor, field, old_value, new_value, comment, reason::jsonb, coalesce(at, now()) from ${v.sql}`,
         v.bindings,
       );
     }
@@ -129,6 +136,7 @@ export const historyStore = {
         oldValue: r.old_value,
         newValue: r.new_value,
         comment: r.comment,
+        reason: r.reason,
       })),
     };
   },
