@@ -13,6 +13,7 @@ import { issuesSuite } from '../../../services/issues/test/issues.suite';
 import { trackersSuite } from '../../../services/issues/test/trackers.suite';
 import { triageSuite } from '../../../services/issues/test/triage.suite';
 import { intelSuite } from '../../../services/issues/test/intel.suite';
+import { dryRunSuite } from '../../../services/issues/test/dry-run.suite';
 import { issueListSuite } from '../../../services/issues/test/issue-list.suite';
 import { issueSettingsScopeSuite } from '../../../services/issues/test/project-scope.suite';
 import { reportingSuite } from '../../../services/reporting/test/reporting.suite';
@@ -45,6 +46,7 @@ describeSystem({
   'issue triage (assignment, analysis, risk acceptance)': triageSuite,
   'exploit intelligence (EPSS and KEV feeds, enrichment)': intelSuite,
   'issue list views, export and duplicates in counts': issueListSuite,
+  'upload dry runs and the reasons of ingestion changes': dryRunSuite,
   'task trackers (Redmine for real, Jira contract server)': trackersSuite,
   'project scope of issue settings (rules, gates, policies, trackers)': issueSettingsScopeSuite,
   'reporting service': reportingSuite,

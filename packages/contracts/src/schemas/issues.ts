@@ -412,7 +412,7 @@ export const changeResult = z
   })
   .openapi('IssueChangeResult');
 
-const matchReason = z
+export const matchReason = z
   .union([
     z.object({
       dedup_rule: z.string().nullable().describe('The deduplication rule by its tool name; null: the default rule'),

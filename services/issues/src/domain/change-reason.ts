@@ -15,7 +15,12 @@ export interface MatchReason {
 export type ChangeReason =
   | { kind: 'fixed'; scan_id: string; check_id: string }
   | { kind: 'reopened'; scan_id: string; check_id: string; match: MatchReason | { same_findings_as_scan: string } }
-  | { kind: 'report_suppression'; scan_id: string; state: string; match: MatchReason | { same_findings_as_scan: string } | null }
+  | {
+      kind: 'report_suppression';
+      scan_id: string;
+      state: string;
+      match: MatchReason | { same_findings_as_scan: string } | null;
+    }
   | { kind: 'security_rule'; scan_id: string; rule_id: string; rule_name: string };
 
 export const matchReason = (rule: DedupRule): MatchReason => ({

@@ -65,7 +65,12 @@ export function statusSetByScan(
   const scanId = scan.scan_result_id;
   const reason: ChangeReason =
     to === STATUS.reopen
-      ? { kind: 'reopened', scan_id: scanId, check_id: scan.check_id, match: match ?? { same_findings_as_scan: scanId } }
+      ? {
+          kind: 'reopened',
+          scan_id: scanId,
+          check_id: scan.check_id,
+          match: match ?? { same_findings_as_scan: scanId },
+        }
       : { kind: 'report_suppression', scan_id: scanId, state: suppression?.state ?? '', match };
   return {
     issueId,
