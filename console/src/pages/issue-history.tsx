@@ -40,9 +40,7 @@ function reasonText(r: Reason, t: ReturnType<typeof useI18n>['t']): string {
     }
     case 'report_suppression': {
       const byRule = r.match && rule(r.match);
-      return byRule
-        ? t('hr_suppression_rule', r.scan_id, r.state, ...byRule)
-        : t('hr_suppression', r.scan_id, r.state);
+      return byRule ? t('hr_suppression_rule', r.scan_id, r.state, ...byRule) : t('hr_suppression', r.scan_id, r.state);
     }
     case 'security_rule':
       return t('hr_security_rule', r.rule_name, r.scan_id);

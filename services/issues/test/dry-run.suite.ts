@@ -28,10 +28,10 @@ export function dryRunSuite(t: SystemUnderTest): void {
       .withHeaders({ 'content-type': 'application/json' })
       .request('POST', `/api/v1/check/${checkId}/results?${query}`, undefined, report);
   const cve = () => `CVE-2099-${Math.floor(100000 + Math.random() * 899999)}`;
-  const issueOf = async (checkId: string, id: string) =>
-    (ok(await t.admin.get(`/api/v1/issues?limit=100&filter[check]=${checkId}`)).items as Json[]).find((i) =>
-      (i.vulnerability_ids as string[]).includes(id),
-    ) as Json;
+  const issueOf = async (checkId: string, id: string): Promise<Json> => {
+    const items: Json[] = ok(await t.admin.get(`/api/v1/issues?limit=100&filter[check]=${checkId}`)).items;
+    return items.find((i) => (i.vulnerability_ids as string[]).includes(id));
+  };
   const lastReason = async (issueId: string) =>
     (ok(await t.admin.get(`/api/v1/issue/${issueId}/history`)).items as Json[]).find((h) => h.field === 'status')
       ?.reason;
@@ -100,7 +100,7 @@ export function dryRunSuite(t: SystemUnderTest): void {
       expect(dry.counts).to.deep.equal({ new: 1, unchanged: 1, fixed: 1, reopened: 1, suppressed: 1, duplicate: 1 });
       const example = (kind: string) => {
         expect(dry.examples[kind], kind).to.have.length(1);
-        return dry.examples[kind][0] as Json;
+        return dry.examples[kind][0];
       };
       const match = { dedup_rule: null, fields: ['tool_fingerprint'], scope: 'project' };
       expect(example('new')).to.deep.include({ issue_id: null, severity: 'high', reason: { kind: 'new', match } });
@@ -125,7 +125,7 @@ export function dryRunSuite(t: SystemUnderTest): void {
       const verdict = await (async () => {
         for (const deadline = Date.now() + 30000; Date.now() < deadline;) {
           const scan = ok(await t.admin.get(`/api/v1/scan-result/${scanId}`));
-          if (scan.quality_gate) return scan.quality_gate as Json;
+          if (scan.quality_gate) return scan.quality_gate;
           await new Promise((r) => setTimeout(r, 200));
         }
         throw new Error(`no verdict on scan ${scanId}`);

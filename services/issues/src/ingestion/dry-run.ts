@@ -61,11 +61,17 @@ export class IngestionDryRun {
         findings,
         diff: undefined,
       };
-      return await this.rolledBack(async (trx) => {
+      const outcome = await this.rolledBack(async (trx) => {
         const decided = await this.deps.ingestion.decide(trx, input);
         if (!decided) throw new Error(`Dry run scan ${scan.scan_result_id} was ingested before`);
         return this.outcome(trx, scan, decided);
       });
+      this.deps.log.info('upload dry run answered, its ingestion rolled back', {
+        checkId: scan.check_id,
+        findings: outcome.findings,
+        ...outcome.counts,
+      });
+      return outcome;
     } finally {
       await findings.remove();
     }
