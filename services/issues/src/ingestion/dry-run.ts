@@ -1,5 +1,11 @@
-import { randomUUID } from 'node:crypto';
-import { DRY_RUN_EXAMPLES, DRY_RUN_KINDS, dryRunOutcome } from '@bulwark/contracts';
+import {
+  decodeJson,
+  DRY_RUN_EXAMPLES,
+  DRY_RUN_KINDS,
+  dryRunOutcome,
+  EVENT_PAYLOADS,
+  SCAN_EVENTS,
+} from '@bulwark/contracts';
 import type { z } from 'zod';
 import { CatalogClient, Db, invalid, Logger, Trx, unlessNotFound } from '@bulwark/platform';
 import type { issuesV1 } from '@bulwark/proto';
@@ -33,8 +39,15 @@ export class IngestionDryRun {
   async run(chunks: AsyncIterable<issuesV1.DryRunChunk>): Promise<DryRunOutcome> {
     const iterator = chunks[Symbol.asyncIterator]();
     const first = await iterator.next();
-    const header = first.done ? undefined : first.value.scan;
-    if (!header) throw invalid('A dry run starts with the scan it would make', [{ field: 'scan', problem: 'missing' }]);
+    const scanJson = first.done ? '' : first.value.scanJson;
+    if (!scanJson)
+      throw invalid('A dry run starts with the scan it would make', [{ field: 'scan_json', problem: 'missing' }]);
+    // Read as a first ingestion of all its findings: no digest or diff against an earlier scan.
+    const scan: ScanCompleted = {
+      ...decodeJson(EVENT_PAYLOADS[SCAN_EVENTS.scanCompleted], scanJson, 'scan_json'),
+      findings_digest: undefined,
+      diff: undefined,
+    };
     const findings = await FindingsSpool.fill(
       (async function* () {
         if (!first.done && first.value.findingsJson.length) yield first.value;
@@ -42,20 +55,10 @@ export class IngestionDryRun {
       })(),
     );
     try {
-      const project = await this.deps.catalog.getProject({ code: header.projectCode }).catch(unlessNotFound);
-      const scan: ScanCompleted = {
-        scan_result_id: randomUUID(),
-        check_id: header.checkId,
-        layer_id: header.layerId,
-        project_code: header.projectCode,
-        tool_id: header.toolId,
-        tool_name: header.toolName,
-        findings_count: 0,
-        uploaded: true,
-      };
+      const project = await this.deps.catalog.getProject({ code: scan.project_code }).catch(unlessNotFound);
       const input = {
         scan,
-        toolName: header.toolName,
+        toolName: scan.tool_name ?? '',
         projectTags: project?.tags,
         projectCriticality: project?.criticality,
         findings,

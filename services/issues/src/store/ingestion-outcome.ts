@@ -15,17 +15,7 @@ export interface OutcomeExample {
   reason: ChangeReason | null;
 }
 
-interface OutcomeRow {
-  kind: OutcomeKind;
-  id: string;
-  title: string;
-  severity: string;
-  fingerprint: string;
-  scanner: string;
-  duplicate_of: string | null;
-  reason: ChangeReason | null;
-  total: string;
-}
+type OutcomeRow = Omit<OutcomeExample, 'duplicateOf'> & { duplicate_of: string | null; total: string };
 
 export const ingestionOutcomeStore = {
   /**
@@ -70,16 +60,7 @@ export const ingestionOutcomeStore = {
     for (const r of rows) counts.set(r.kind, Number(r.total));
     return {
       counts,
-      examples: rows.map((r) => ({
-        kind: r.kind,
-        id: r.id,
-        title: r.title,
-        severity: r.severity,
-        fingerprint: r.fingerprint,
-        scanner: r.scanner,
-        duplicateOf: r.duplicate_of,
-        reason: r.reason,
-      })),
+      examples: rows.map(({ duplicate_of: duplicateOf, total: _total, ...r }) => ({ ...r, duplicateOf })),
     };
   },
 };

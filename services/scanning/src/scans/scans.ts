@@ -239,11 +239,14 @@ export class Scans {
     const { check, tool, declared } = await this.uploadTarget(principal, checkId, body, q);
     return this.deps.dryRun.run(
       {
-        checkId: check.id,
-        layerId: check.layerId,
-        projectCode: check.projectCode,
-        toolId: check.securityToolId,
-        toolName: tool.name,
+        scan_result_id: randomUUID(),
+        check_id: check.id,
+        layer_id: check.layerId,
+        project_code: check.projectCode,
+        tool_id: check.securityToolId,
+        tool_name: tool.name,
+        findings_count: 0,
+        uploaded: true,
       },
       { path: body.path, format: declared, name: q.file_name ?? 'upload' },
       q.format ? 'format' : 'body',

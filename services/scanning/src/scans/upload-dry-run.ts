@@ -1,12 +1,12 @@
-import { decodeJson, dryRunOutcome } from '@bulwark/contracts';
+import { decodeJson, dryRunOutcome, EventPayload, SCAN_EVENTS } from '@bulwark/contracts';
 import type { IssuesClient } from '@bulwark/platform';
 import type { issuesV1 } from '@bulwark/proto';
 import type { FindingsBatch } from '../domain/findings-batch';
 import type { ImportRequest } from './report-import';
 import type { ReportParser } from './report-parser';
 
-/** The scan an upload would make, as the issues service's dry run needs it. */
-export type DryRunScan = issuesV1.DryRunScan;
+/** The scan an upload would make, as scan.completed would name it (without findings). */
+export type DryRunScan = EventPayload<typeof SCAN_EVENTS.scanCompleted>;
 
 /**
  * An upload parsed and compared without writing anything (README "Scanning", dry run): the report
@@ -30,7 +30,7 @@ export class UploadDryRun {
 
   /** The scan first, then the findings of each parsed batch: the parser waits while the stream is behind. */
   private async *chunks(scan: DryRunScan, req: ImportRequest, field: string): AsyncGenerator<issuesV1.DryRunChunk> {
-    yield { scan, findingsJson: [] };
+    yield { scanJson: JSON.stringify(scan), findingsJson: [] };
     const pending: { batch: FindingsBatch; taken: () => void }[] = [];
     let wake: (() => void) | undefined;
     let stopped = false;
@@ -53,7 +53,7 @@ export class UploadDryRun {
         const next = pending.shift();
         if (next) {
           yield {
-            scan: undefined,
+            scanJson: '',
             findingsJson: (JSON.parse(next.batch.json) as unknown[]).map((f) => JSON.stringify(f)),
           };
           next.taken();
