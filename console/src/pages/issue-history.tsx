@@ -24,6 +24,29 @@ const COMMENTS: [RegExp, MessageKey][] = [
   [/^Risk acceptance (\S+) until (\S+): (.*)$/s, 'hc_risk_until'],
 ];
 
+type Reason = NonNullable<IssueHistoryEntry['reason']>;
+
+/** Why an ingestion made the change, as one line in the reader's language. */
+function reasonText(r: Reason, t: ReturnType<typeof useI18n>['t']): string {
+  const rule = (m: Extract<Reason, { kind: 'reopened' }>['match']) =>
+    'fields' in m ? [m.dedup_rule ?? t('hr_default_rule'), m.fields.join(', ')] : undefined;
+  switch (r.kind) {
+    case 'fixed':
+      return t('hr_fixed', r.scan_id, r.check_id);
+    case 'reopened': {
+      const byRule = rule(r.match);
+      if (byRule) return t('hr_reopened_rule', r.scan_id, ...byRule);
+      return t('hr_reopened_same', r.scan_id, 'same_findings_as_scan' in r.match ? r.match.same_findings_as_scan : '');
+    }
+    case 'report_suppression': {
+      const byRule = r.match && rule(r.match);
+      return byRule ? t('hr_suppression_rule', r.scan_id, r.state, ...byRule) : t('hr_suppression', r.scan_id, r.state);
+    }
+    case 'security_rule':
+      return t('hr_security_rule', r.rule_name, r.scan_id);
+  }
+}
+
 /** Who made the change, by kind: a scan by its date and check, a rule or tracker by name. */
 const ACTORS: Record<string, MessageKey> = {
   user: 'actor_user',
@@ -96,7 +119,10 @@ export function IssueHistoryTable({ entries }: { entries: IssueHistoryEntry[] })
               <td>{FIELDS[h.field] ? t(FIELDS[h.field]) : h.field}</td>
               <td>{value(h, h.old_value)}</td>
               <td>{value(h, h.new_value)}</td>
-              <td>{comment(h.comment)}</td>
+              <td>
+                {comment(h.comment)}
+                {h.reason && <div className="muted">{reasonText(h.reason, t)}</div>}
+              </td>
             </tr>
           ))}
         </tbody>

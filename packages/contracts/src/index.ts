@@ -145,6 +145,7 @@ export {
 } from './schemas/trackers';
 export * from './routes/trackers';
 export * from './schemas/intel';
+export * from './schemas/dry-run';
 export * from './routes/intel';
 export * from './schemas/sla';
 export * from './routes/sla';

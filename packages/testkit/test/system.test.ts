@@ -14,6 +14,7 @@ import { trackersSuite } from '../../../services/issues/test/trackers.suite';
 import { triageSuite } from '../../../services/issues/test/triage.suite';
 import { intelSuite } from '../../../services/issues/test/intel.suite';
 import { slaSuite } from '../../../services/issues/test/sla.suite';
+import { dryRunSuite } from '../../../services/issues/test/dry-run.suite';
 import { issueListSuite } from '../../../services/issues/test/issue-list.suite';
 import { issueSettingsScopeSuite } from '../../../services/issues/test/project-scope.suite';
 import { reportingSuite } from '../../../services/reporting/test/reporting.suite';
@@ -49,6 +50,7 @@ describeSystem({
   'exploit intelligence (EPSS and KEV feeds, enrichment)': intelSuite,
   'SLA policies (due dates, states, breaches)': slaSuite,
   'issue list views, export and duplicates in counts': issueListSuite,
+  'upload dry runs and the reasons of ingestion changes': dryRunSuite,
   'task trackers (Redmine for real, Jira contract server)': trackersSuite,
   'project scope of issue settings (rules, gates, policies, trackers)': issueSettingsScopeSuite,
   'reporting service': reportingSuite,

@@ -17,6 +17,7 @@ import { FeedDownloader } from './intel/feed-download';
 import { trackerHandlers } from './http/tracker-handlers';
 import { TrackerHttp } from './integrations/http';
 import { CyclonedxExports } from './exports';
+import { IngestionDryRun } from './ingestion/dry-run';
 import { FindingsSpool } from './ingestion/findings-spool';
 import { Ingestion } from './ingestion/ingestion';
 import { Issues } from './issues';
@@ -126,7 +127,8 @@ export const issuesModule = defineModule({
         slaProjects.tagsChanged(trx, event.payload.code, event.payload.tags),
       ),
     );
-    host.grpc.add(issuesV1.IssuesServiceService, 'bulwark.issues.v1.IssuesService', issuesGrpc(host.db));
+    const dryRun = new IngestionDryRun({ db: host.db, catalog: catalog.client, ingestion, log: host.log });
+    host.grpc.add(issuesV1.IssuesServiceService, 'bulwark.issues.v1.IssuesService', issuesGrpc(host.db, dryRun));
     await host.consume(
       'ingestion',
       [TOPICS.scans],

@@ -430,6 +430,36 @@ export const changeResult = z
   })
   .openapi('IssueChangeResult');
 
+export const matchReason = z
+  .union([
+    z.object({
+      dedup_rule: z.string().nullable().describe('The deduplication rule by its tool name; null: the default rule'),
+      fields: z.array(z.string()),
+      scope: z.string(),
+    }),
+    z.object({ same_findings_as_scan: z.string().describe('An unchanged re-import: matched as that scan matched') }),
+  ])
+  .openapi('IssueMatchReason');
+
+/** Why an ingestion changed a status (README "Issues", history). */
+export const changeReason = z
+  .discriminatedUnion('kind', [
+    z.object({
+      kind: z.literal('fixed').describe('Absent from a complete scan of the check that found it'),
+      scan_id: z.string(),
+      check_id: z.string(),
+    }),
+    z.object({ kind: z.literal('reopened'), scan_id: z.string(), check_id: z.string(), match: matchReason }),
+    z.object({
+      kind: z.literal('report_suppression'),
+      scan_id: z.string(),
+      state: z.string(),
+      match: matchReason.nullable(),
+    }),
+    z.object({ kind: z.literal('security_rule'), scan_id: z.string(), rule_id: z.string(), rule_name: z.string() }),
+  ])
+  .openapi('IssueChangeReason');
+
 export const issueHistoryEntry = z.object({
   id: z.string(),
   at: isoDateTime,
@@ -443,4 +473,5 @@ export const issueHistoryEntry = z.object({
     .enum(VIA_CLIENTS)
     .nullable()
     .openapi({ description: 'mcp: the change was made through an AI assistant (the MCP server), by actor' }),
+  reason: changeReason.nullable().describe('Why an ingestion made the change; null for other changes'),
 });

@@ -33,13 +33,17 @@ export interface CallContext {
 export type ServiceImpl<D extends ServiceDef> = {
   [K in keyof D]: D[K]['responseStream'] extends true
     ? (req: Req<D[K]>, ctx: CallContext) => AsyncIterable<Res<D[K]>>
-    : (req: Req<D[K]>, ctx: CallContext) => Promise<Res<D[K]>>;
+    : D[K]['requestStream'] extends true
+      ? (reqs: AsyncIterable<Req<D[K]>>, ctx: CallContext) => Promise<Res<D[K]>>
+      : (req: Req<D[K]>, ctx: CallContext) => Promise<Res<D[K]>>;
 };
 
 export type ServiceClient<D extends ServiceDef> = {
   [K in keyof D]: D[K]['responseStream'] extends true
     ? (req: Req<D[K]>) => AsyncIterable<Res<D[K]>>
-    : (req: Req<D[K]>) => Promise<Res<D[K]>>;
+    : D[K]['requestStream'] extends true
+      ? (reqs: AsyncIterable<Req<D[K]>>) => Promise<Res<D[K]>>
+      : (req: Req<D[K]>) => Promise<Res<D[K]>>;
 };
 
 // Error bodies carry caller text (a project code, a name): a `-bin` key takes any bytes, where a
@@ -132,7 +136,11 @@ export class GrpcServer {
     const handlers: grpc.UntypedServiceImplementation = {};
     for (const [method, md] of Object.entries(def)) {
       const fn = (impl as Record<string, (req: unknown, ctx: CallContext) => unknown>)[method];
-      handlers[method] = md.responseStream ? this.streamHandler(md.path, fn) : this.unaryHandler(md.path, fn);
+      handlers[method] = md.responseStream
+        ? this.streamHandler(md.path, fn)
+        : md.requestStream
+          ? this.requestStreamHandler(md.path, fn)
+          : this.unaryHandler(md.path, fn);
     }
     // grpc-js refuses a service without methods; such a service is still reported by health.
     if (Object.keys(def).length > 0) this.server.addService(def as unknown as grpc.ServiceDefinition, handlers);
@@ -161,29 +169,44 @@ export class GrpcServer {
     path: string,
     fn: (req: unknown, ctx: CallContext) => unknown,
   ): grpc.handleUnaryCall<unknown, unknown> {
-    return (call, callback) => {
-      let requestId: string | undefined;
-      const observed = this.observe(call, path);
-      void (async () => {
-        const c = this.context(call);
-        requestId = c.requestId;
-        return runWithContext({ requestId, span: observed.span }, () => fn(call.request, c.ctx) as Promise<unknown>);
-      })()
-        .then(
-          (res) => {
-            observed.end(grpc.status.OK);
-            callback(null, res);
-          },
-          (err) => {
-            this.logFailure('grpc handler failed', path, err, requestId);
-            const serviceError = toServiceError(err);
-            observed.end(serviceError.code ?? grpc.status.UNKNOWN);
-            callback(serviceError);
-          },
-        )
-        // The answer itself failed (a closed call): nothing is left to tell the caller, only the log.
-        .catch((err) => this.log.error('grpc answer failed', { path, error: errorMessage(err), requestId }));
-    };
+    return (call, callback) => this.answer(call, path, (ctx) => fn(call.request, ctx) as Promise<unknown>, callback);
+  }
+
+  /** A call whose request is a stream (read with back-pressure as the handler iterates it) and whose answer is one message. */
+  private requestStreamHandler(
+    path: string,
+    fn: (reqs: AsyncIterable<unknown>, ctx: CallContext) => unknown,
+  ): grpc.handleClientStreamingCall<unknown, unknown> {
+    return (call, callback) => this.answer(call, path, (ctx) => fn(call, ctx) as Promise<unknown>, callback);
+  }
+
+  private answer(
+    call: { metadata: grpc.Metadata },
+    path: string,
+    run: (ctx: CallContext) => Promise<unknown>,
+    callback: grpc.sendUnaryData<unknown>,
+  ): void {
+    let requestId: string | undefined;
+    const observed = this.observe(call, path);
+    void (async () => {
+      const c = this.context(call);
+      requestId = c.requestId;
+      return runWithContext({ requestId, span: observed.span }, () => run(c.ctx));
+    })()
+      .then(
+        (res) => {
+          observed.end(grpc.status.OK);
+          callback(null, res);
+        },
+        (err) => {
+          this.logFailure('grpc handler failed', path, err, requestId);
+          const serviceError = toServiceError(err);
+          observed.end(serviceError.code ?? grpc.status.UNKNOWN);
+          callback(serviceError);
+        },
+      )
+      // The answer itself failed (a closed call): nothing is left to tell the caller, only the log.
+      .catch((err) => this.log.error('grpc answer failed', { path, error: errorMessage(err), requestId }));
   }
 
   private streamHandler(
@@ -325,7 +348,39 @@ export function createGrpcClient<D extends ServiceDef>(
   for (const [method, md] of Object.entries(def)) {
     const serialize = md.requestSerialize as (v: unknown) => Buffer;
     const deserialize = md.responseDeserialize;
-    if (md.responseStream) {
+    if (md.requestStream && !md.responseStream) {
+      client[method] = (reqs: AsyncIterable<unknown>) => {
+        assertNoOpenTransaction(`${target}${md.path}`);
+        const observed = observe(md.path);
+        let code = grpc.status.UNKNOWN;
+        // Like the findings stream, no deadline: a large report's stream takes as long as it takes.
+        return new Promise((resolve, reject) => {
+          const call = channel.makeClientStreamRequest(
+            md.path,
+            serialize,
+            deserialize,
+            metadata(observed.span),
+            {},
+            (err, res) => {
+              code = err ? err.code : grpc.status.OK;
+              if (err) reject(fromServiceError(err, target));
+              else resolve(res);
+            },
+          );
+          void (async () => {
+            for await (const item of reqs) {
+              if (!call.write(item)) await new Promise((drained) => call.once('drain', drained));
+            }
+            call.end();
+          })().catch((err: unknown) => {
+            // The source failed (a report the parser refuses): the peer drops what it received.
+            call.cancel();
+            code = grpc.status.CANCELLED;
+            reject(err instanceof Error ? err : new Error(errorMessage(err)));
+          });
+        }).finally(() => observed.end(code));
+      };
+    } else if (md.responseStream) {
       client[method] = (req: unknown) => {
         assertNoOpenTransaction(`${target}${md.path}`);
         const observed = observe(md.path);

@@ -1,6 +1,7 @@
 import { Db, isUuid, ServiceImpl } from '@bulwark/platform';
 import type { issuesV1 } from '@bulwark/proto';
 import { NOT_COUNTED_STATUSES } from '../domain/statuses';
+import type { IngestionDryRun } from '../ingestion/dry-run';
 import { IssueFilter, issueStore } from '../store/issues/issue-store';
 import { reportQueries } from '../store/report-queries';
 import { statusStore } from '../store/settings';
@@ -18,8 +19,12 @@ function scopeFilter(scope: issuesV1.IssueScope | undefined): IssueFilter {
   };
 }
 
-export function issuesGrpc(db: Db): ServiceImpl<typeof issuesV1.IssuesServiceService> {
+export function issuesGrpc(db: Db, dryRun: IngestionDryRun): ServiceImpl<typeof issuesV1.IssuesServiceService> {
   return {
+    async dryRunIngestion(chunks) {
+      return { outcomeJson: JSON.stringify(await dryRun.run(chunks)) };
+    },
+
     async summarizeIssues(scope) {
       const [groups, statuses] = await Promise.all([
         issueStore.summarize(db, scopeFilter(scope)),

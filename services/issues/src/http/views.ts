@@ -195,6 +195,7 @@ export const historyView = (h: HistoryRecord) => ({
   new_value: h.newValue,
   comment: h.comment,
   via: h.via,
+  reason: h.reason,
 });
 
 export const commentView = (c: CommentRecord) => ({

@@ -147,14 +147,9 @@ export class Ingestion {
     if (!input) return;
     const scan = event.payload;
     const started = Date.now();
-    await this.sla.atIngestion(trx, scan.project_code, input.projectTags);
-    const ingested = await this.ingest(trx, input);
-    if (!ingested) return;
-    const { summary, basis, read } = ingested;
-    // Before the verdict, so gates counting exploited issues see the new ones as such.
-    await this.intel.criticalityAtIngestion(trx, scan.project_code, scan.layer_id, input.projectCriticality);
-    await this.intel.enrichLayer(trx, scan.layer_id);
-    const verdict = await this.gates.evaluateAfterScan(trx, scan, input.projectTags);
+    const decided = await this.decide(trx, input);
+    if (!decided) return;
+    const { summary, basis, read, verdict } = decided;
     await ingestedStore.finish(trx, scan.scan_result_id, summary.findings, summary, verdict, basis);
     await writeEvent(trx, ISSUE_EVENTS.issuesIngested, scan.scan_result_id, {
       scan_result_id: scan.scan_result_id,
@@ -175,11 +170,28 @@ export class Ingestion {
     });
   }
 
+  /**
+   * Everything an ingestion decides, written in `trx`: the issues and their history, the feeds'
+   * values and the gate verdict. The real ingestion commits it with its events; a dry run
+   * (`IngestionDryRun`) reads it back and rolls it back. Undefined when the scan was ingested before.
+   */
+  async decide(trx: Trx, input: IngestionInput) {
+    const { scan } = input;
+    await this.sla.atIngestion(trx, scan.project_code, input.projectTags);
+    const ingested = await this.ingest(trx, input);
+    if (!ingested) return undefined;
+    // Before the verdict, so gates counting exploited issues see the new ones as such.
+    await this.intel.criticalityAtIngestion(trx, scan.project_code, scan.layer_id, input.projectCriticality);
+    await this.intel.enrichLayer(trx, scan.layer_id);
+    const verdict = await this.gates.evaluateAfterScan(trx, scan, input.projectTags);
+    return { ...ingested, verdict };
+  }
+
   /** The issue changes of one scan; undefined when the scan was ingested before (nothing changes). */
   async ingest(
     trx: Trx,
     { scan, toolName, findings, diff }: IngestionInput,
-  ): Promise<{ summary: IngestSummary; basis: UnchangedBasis; read: IngestionRead } | undefined> {
+  ): Promise<{ summary: IngestSummary; basis: UnchangedBasis; read: IngestionRead; at: string } | undefined> {
     if (
       !(await ingestedStore.claim(trx, {
         scanId: scan.scan_result_id,
@@ -247,6 +259,7 @@ export class Ingestion {
         oldValue: String(f.old),
         newValue: String(STATUS.fixed),
         comment: 'Not found by a complete scan of the check that found it',
+        reason: { kind: 'fixed', scan_id: scan.scan_result_id, check_id: scan.check_id },
         at,
       })),
     );
@@ -254,6 +267,7 @@ export class Ingestion {
       summary,
       basis: { findingsDigest: scan.findings_digest ?? null, keying, issues: redetected ?? ctx.written.size },
       read,
+      at,
     };
   }
 

@@ -561,4 +561,11 @@ export const migrations: Migration[] = [
     },
   },
   slaMigration,
+  {
+    name: '0019_history_reason',
+    async up(db) {
+      // Why an ingestion changed a status (README "Issues", history): a structured value beside the comment.
+      await db.schema.alterTable('issue_history', (t) => t.jsonb('reason'));
+    },
+  },
 ];

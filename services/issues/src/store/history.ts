@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { iso, Queryable, unnestRows } from '@bulwark/platform';
 import type { ViaClient } from '@bulwark/contracts';
+import type { ChangeReason } from '../domain/change-reason';
 
 export type ActorKind = 'user' | 'scan' | 'security_rule' | 'system' | 'tracker';
 
@@ -13,6 +14,8 @@ export interface HistoryEntry {
   oldValue: string | null;
   newValue: string | null;
   comment: string | null;
+  /** Why an ingestion made the change; absent for people's and rules' own changes. */
+  reason?: ChangeReason;
   at?: string;
   /** The client a person acted through (mcp: an AI assistant); absent: directly. */
   via?: ViaClient | null;
@@ -29,6 +32,7 @@ export interface HistoryRecord {
   newValue: string | null;
   comment: string | null;
   via: ViaClient | null;
+  reason: ChangeReason | null;
 }
 
 interface HistoryRow {
@@ -41,6 +45,7 @@ interface HistoryRow {
   new_value: string | null;
   comment: string | null;
   via: ViaClient | null;
+  reason: ChangeReason | null;
 }
 
 export interface CommentRecord {
@@ -67,6 +72,7 @@ const toEntryRow = (e: HistoryEntry) => ({
   old_value: e.oldValue,
   new_value: e.newValue,
   comment: e.comment,
+  reason: e.reason ? JSON.stringify(e.reason) : null,
   at: e.at,
   via: e.via ?? null,
 });
@@ -89,12 +95,13 @@ export const historyStore = {
         old_value: 'text',
         new_value: 'text',
         comment: 'text',
+        reason: 'text',
         at: 'timestamptz',
         via: 'text',
       });
       await db.raw(
-        `insert into issue_history (issue_id, actor_kind, actor, field, old_value, new_value, comment, at, via)
-         select issue_id, actor_kind, actor, field, old_value, new_value, comment, coalesce(at, now()), via from ${v.sql}`,
+        `insert into issue_history (issue_id, actor_kind, actor, field, old_value, new_value, comment, reason, at, via)
+         select issue_id, actor_kind, actor, field, old_value, new_value, comment, reason::jsonb, coalesce(at, now()), via from ${v.sql}`,
         v.bindings,
       );
     }
@@ -137,6 +144,7 @@ export const historyStore = {
         newValue: r.new_value,
         comment: r.comment,
         via: r.via,
+        reason: r.reason,
       })),
     };
   },

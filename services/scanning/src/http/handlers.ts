@@ -52,7 +52,9 @@ export function scanningHandlers(
     },
     listReportFormats: async () => ({ items: FORMATS.map((f) => ({ id: f.id, title: f.title })) }),
     uploadCheckResults: async (input) => {
-      const scan = await scans.upload(requirePrincipal(input), input.params.check_id, input.body, input.query);
+      const { dry_run: dryRun, ...query } = input.query;
+      if (dryRun) return scans.dryRun(requirePrincipal(input), input.params.check_id, input.body, query);
+      const scan = await scans.upload(requirePrincipal(input), input.params.check_id, input.body, query);
       return { scan_result_id: scan.id, state: scan.state };
     },
 
