@@ -352,10 +352,10 @@ export function triageSuite(t: SystemUnderTest): void {
     it('names as assignee or approver only a user who may reach the issue’s project, and a group covering it', async () => {
       const q = `/api/v1/issue/${issueQ}`;
       expect(
-        problemOf(await t.admin.put(`${q}/assignee`, { assignee: { type: 'user', id: triagerId } }), 'assignee.id'),
+        fieldProblem(await t.admin.put(`${q}/assignee`, { assignee: { type: 'user', id: triagerId } }), 'assignee.id'),
       ).to.contain(`may not read the issues of project ${Q.code}`);
       expect(
-        problemOf(
+        fieldProblem(
           await t.admin.put('/api/v1/issues/assignee', {
             ids: [issue(cve(0)), issueQ],
             assignee: { type: 'user', id: triagerId },
@@ -366,17 +366,17 @@ export function triageSuite(t: SystemUnderTest): void {
       const pName = `triage P ${uniqueSuffix()}`;
       const ofP = ok(await t.admin.post('/api/v1/group', { name: pName, project_codes: [P.code] })).id;
       expect(
-        problemOf(await t.admin.put(`${q}/assignee`, { assignee: { type: 'group', id: ofP } }), 'assignee.id'),
+        fieldProblem(await t.admin.put(`${q}/assignee`, { assignee: { type: 'group', id: ofP } }), 'assignee.id'),
       ).to.contain(`does not cover project ${Q.code}`);
       ok(await t.admin.put(`/api/v1/issue/${issue(cve(0))}/assignee`, { assignee: { type: 'group', id: ofP } }));
       const body = { issue_ids: [issueQ], reason: 'r', expires_at: inDays(1) };
       expect(
-        problemOf(await t.admin.post('/api/v1/risk-acceptance', { ...body, approver_id: triagerId }), 'approver_id'),
+        fieldProblem(await t.admin.post('/api/v1/risk-acceptance', { ...body, approver_id: triagerId }), 'approver_id'),
       ).to.contain(`may not change the issues of project ${Q.code}`);
       const { token, username: readerName } = await userWithRole(t.admin, t.anon, { 'issues.issues': ['r'] }, [Q.code]);
       const reader = ok(await t.anon.as(token).get('/api/v1/auth/me')).user.id as string;
       ok(await t.admin.put(`${q}/assignee`, { assignee: { type: 'user', id: reader } }));
-      problemOf(await t.admin.post('/api/v1/risk-acceptance', { ...body, approver_id: reader }), 'approver_id');
+      fieldProblem(await t.admin.post('/api/v1/risk-acceptance', { ...body, approver_id: reader }), 'approver_id');
       expect(ok(await t.admin.get(q)).assignee_id).to.equal(reader);
       ok(await t.admin.put(`${q}/assignee`, { assignee: null }));
       const ofQ = ok(await t.admin.post('/api/v1/group', { name: `${pName} Q`, project_codes: [Q.code] })).id;
