@@ -6,12 +6,12 @@ import {
   gateOnHighs,
   type GitServer,
   type Json,
+  manualCheck,
   SystemUnderTest,
   uniqueSuffix,
   uploadAndIngest,
   userWithRole,
 } from '@bulwark/testkit';
-import { manualCheck } from '../../services/scanning/test/scanning.suite';
 import { appRepository, uploadProject, type UploadProject } from '../../services/issues/test/uploaded-issues';
 
 const READ_TOOLS = ['explain_gate', 'fix_first', 'get_issue', 'project_summary', 'scan_result', 'search_issues'];

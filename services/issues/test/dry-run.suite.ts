@@ -3,12 +3,12 @@ import {
   gateOnHighs,
   type GitServer,
   type Json,
+  manualCheck,
   SystemUnderTest,
   uploadAndIngest,
   userWithRole,
 } from '@bulwark/testkit';
 import { startReceiver } from '../../notifications/test/notifications.suite';
-import { manualCheck } from '../../scanning/test/scanning.suite';
 import { appRepository, uploadProject, type UploadProject, vulnerabilityReport } from './uploaded-issues';
 
 /**

@@ -1,7 +1,6 @@
 import { expect } from 'chai';
 import type { Api, ApiResponse, GitServer, Json, SystemUnderTest } from '@bulwark/testkit';
-import { expectStatus, fieldProblem, uniqueSuffix, uploadAndIngest, userWithRole } from '@bulwark/testkit';
-import { manualCheck } from '../../scanning/test/scanning.suite';
+import { expectStatus, fieldProblem, manualCheck, uniqueSuffix, uploadAndIngest, userWithRole } from '@bulwark/testkit';
 import { startReceiver } from '../../notifications/test/notifications.suite';
 import { appRepository, uploadProject, type UploadProject } from './uploaded-issues';
 
