@@ -2,6 +2,15 @@ import { acunetix360, acunetixXml } from './parsers/acunetix';
 import { bandit } from './parsers/bandit';
 import { blackduckCsv, blackduckZip } from './parsers/blackduck';
 import { burp } from './parsers/burp';
+import { anchoreEngine } from './parsers/anchore-engine';
+import { dockle } from './parsers/dockle';
+import { hadolint } from './parsers/hadolint';
+import { kubeBench } from './parsers/kube-bench';
+import { kubeaudit } from './parsers/kubeaudit';
+import { kubescape } from './parsers/kubescape';
+import { neuvector } from './parsers/neuvector';
+import { terrascan } from './parsers/terrascan';
+import { trivyOperator } from './parsers/trivy-operator';
 import { awsSecurityHub } from './parsers/aws-security-hub';
 import { brakeman } from './parsers/brakeman';
 import { checkmarxJson } from './parsers/checkmarx-json';
@@ -81,6 +90,15 @@ export const FORMATS: readonly Format[] = [
   tfsec,
   awsSecurityHub,
   prowler,
+  anchoreEngine,
+  dockle,
+  hadolint,
+  kubeaudit,
+  kubeBench,
+  kubescape,
+  neuvector,
+  terrascan,
+  trivyOperator,
   genericJson,
   cyclonedxXml,
   zap,

@@ -64,6 +64,15 @@ const FORMAT_OF: Record<string, string[]> = {
   awssecurityhub: ['aws-security-hub'],
   prowler: ['prowler', 'prowler-csv'],
   wiz: ['wiz'],
+  anchore_engine: ['anchore-engine'],
+  dockle: ['dockle'],
+  hadolint: ['hadolint'],
+  kubeaudit: ['kubeaudit'],
+  kubebench: ['kube-bench'],
+  kubescape: ['kubescape'],
+  neuvector: ['neuvector'],
+  terrascan: ['terrascan'],
+  trivy_operator: ['trivy-operator'],
 };
 
 /**
@@ -73,7 +82,6 @@ const FORMAT_OF: Record<string, string[]> = {
  * FORMAT_OF entry, or a corpus parser in neither list, fails the summary, so the list only shrinks.
  */
 const AWAITING_PARSER = new Set([
-  'anchore_engine',
   'aqua',
   'bundler_audit',
   'cargo_audit',
@@ -81,19 +89,13 @@ const AWAITING_PARSER = new Set([
   'cppcheck',
   'dependency_track',
   'detect_secrets',
-  'dockle',
   'ggshield',
   'gosec',
   'govulncheck',
-  'hadolint',
   'hcl_appscan',
   'invicti',
-  'kubeaudit',
-  'kubebench',
-  'kubescape',
   'ms_defender',
   'netsparker',
-  'neuvector',
   'nexpose',
   'nmap',
   'openscap',
@@ -105,9 +107,7 @@ const AWAITING_PARSER = new Set([
   'sslyze',
   'stackhawk',
   'sysdig_reports',
-  'terrascan',
   'testssl',
-  'trivy_operator',
   'trufflehog3',
   'twistlock',
   'veracode_sca',
