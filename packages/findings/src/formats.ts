@@ -11,6 +11,7 @@ import { kubescape } from './parsers/kubescape';
 import { neuvector } from './parsers/neuvector';
 import { terrascan } from './parsers/terrascan';
 import { trivyOperator } from './parsers/trivy-operator';
+import { aqua } from './parsers/aqua';
 import { awsSecurityHub } from './parsers/aws-security-hub';
 import { brakeman } from './parsers/brakeman';
 import { checkmarxJson } from './parsers/checkmarx-json';
@@ -91,6 +92,7 @@ export const FORMATS: readonly Format[] = [
   awsSecurityHub,
   prowler,
   anchoreEngine,
+  aqua,
   dockle,
   hadolint,
   kubeaudit,
