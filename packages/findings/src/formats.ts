@@ -50,6 +50,7 @@ import { nessusXml, tenableCsv } from './parsers/tenable';
 import { spotbugs } from './parsers/spotbugs';
 import { trivy } from './parsers/trivy';
 import { trufflehog } from './parsers/trufflehog';
+import { twistlock, twistlockCsv } from './parsers/twistlock';
 import { veracodeJson, veracodeXml } from './parsers/veracode';
 import { tfsec } from './parsers/tfsec';
 import { wiz } from './parsers/wiz';
@@ -101,6 +102,7 @@ export const FORMATS: readonly Format[] = [
   neuvector,
   terrascan,
   trivyOperator,
+  twistlock,
   genericJson,
   cyclonedxXml,
   zap,
@@ -121,6 +123,7 @@ export const FORMATS: readonly Format[] = [
   qualysCsv,
   blackduckCsv,
   prowlerCsv,
+  twistlockCsv,
   wiz,
   genericCsv,
   fortifyFpr,

@@ -74,6 +74,7 @@ const FORMAT_OF: Record<string, string[]> = {
   neuvector: ['neuvector'],
   terrascan: ['terrascan'],
   trivy_operator: ['trivy-operator'],
+  twistlock: ['twistlock', 'twistlock-csv'],
 };
 
 /**
@@ -109,7 +110,6 @@ const AWAITING_PARSER = new Set([
   'sysdig_reports',
   'testssl',
   'trufflehog3',
-  'twistlock',
   'veracode_sca',
   'wpscan',
   'yarn_audit',
