@@ -9,6 +9,7 @@ import { kubeBench } from './parsers/kube-bench';
 import { kubeaudit } from './parsers/kubeaudit';
 import { kubescape } from './parsers/kubescape';
 import { neuvector } from './parsers/neuvector';
+import { sysdig } from './parsers/sysdig';
 import { terrascan } from './parsers/terrascan';
 import { trivyOperator } from './parsers/trivy-operator';
 import { aqua } from './parsers/aqua';
@@ -123,6 +124,7 @@ export const FORMATS: readonly Format[] = [
   qualysCsv,
   blackduckCsv,
   prowlerCsv,
+  sysdig,
   twistlockCsv,
   wiz,
   genericCsv,
