@@ -44,6 +44,7 @@ import { qualysCsv, qualysXml } from './parsers/qualys';
 import { prowler, prowlerCsv } from './parsers/prowler';
 import { retirejs } from './parsers/retirejs';
 import { sarif } from './parsers/sarif';
+import { scoutSuite } from './parsers/scout-suite';
 import { semgrep } from './parsers/semgrep';
 import { snyk } from './parsers/snyk';
 import { sonarqube } from './parsers/sonarqube';
@@ -101,6 +102,7 @@ export const FORMATS: readonly Format[] = [
   kubeBench,
   kubescape,
   neuvector,
+  scoutSuite,
   terrascan,
   trivyOperator,
   twistlock,
