@@ -15,6 +15,7 @@ import { trivyOperator } from './parsers/trivy-operator';
 import { aqua } from './parsers/aqua';
 import { awsSecurityHub } from './parsers/aws-security-hub';
 import { brakeman } from './parsers/brakeman';
+import { clair } from './parsers/clair';
 import { checkmarxJson } from './parsers/checkmarx-json';
 import { checkmarxOne } from './parsers/checkmarx-one';
 import { checkmarxXml } from './parsers/checkmarx-xml';
@@ -30,6 +31,7 @@ import { gitlabDependencyScanning } from './parsers/gitlab-dep-scan';
 import { gitlabSast } from './parsers/gitlab-sast';
 import { gitleaks } from './parsers/gitleaks';
 import { grype } from './parsers/grype';
+import { harbor } from './parsers/harbor';
 import { horusec } from './parsers/horusec';
 import { jfrogXrayUnified } from './parsers/jfrog-xray';
 import { kics } from './parsers/kics';
@@ -96,8 +98,10 @@ export const FORMATS: readonly Format[] = [
   prowler,
   anchoreEngine,
   aqua,
+  clair,
   dockle,
   hadolint,
+  harbor,
   kubeaudit,
   kubeBench,
   kubescape,
