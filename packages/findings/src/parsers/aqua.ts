@@ -131,7 +131,7 @@ const isV2 = (d: unknown): boolean => {
 export const aqua: JsonFormat = {
   id: 'aqua',
   title:
-    'Aqua Security image scan (scannercli --jsonfile, DevOps export array, API v1 scan result, API v2 vulnerabilities)',
+    'Aqua Security image scan (scannercli --jsonfile, DevOps export array, API v1 scan result, API v2 vulnerabilities; Aqua 4–2022.4)',
   kind: 'json',
   detect: (doc) =>
     isScan(doc) ||
