@@ -245,6 +245,15 @@ describe('container, Kubernetes and cloud formats (issue 32)', function () {
     ]);
   });
 
+  it('accepts what the tools write when they found nothing, with the format declared', function () {
+    expect(parse([], 'hadolint').findings).to.deep.equal([]);
+    expect(parseReport(Buffer.alloc(0), { format: 'kubeaudit' }).findings).to.deep.equal([]);
+    expect(parse({ apiVersion: 'v1', kind: 'List', items: [], metadata: {} }, 'trivy-operator').findings).to.deep.equal(
+      [],
+    );
+    expect(() => parse({ apiVersion: 'v1', kind: 'List', items: [], metadata: {} })).to.throw(ReportParseError);
+  });
+
   it('rejects hostile and malformed input as ReportParseError, never a crash', function () {
     expect(() => parse('scoutsuite_results = {"provider_code": ')).to.throw(ReportParseError);
     expect(() =>

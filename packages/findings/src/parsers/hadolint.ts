@@ -46,5 +46,7 @@ export const hadolint: JsonFormat = {
   title: 'Hadolint JSON (hadolint -f json; 1.x, 2.x)',
   kind: 'json',
   detect: (doc) => isArrayLikeOf(doc, isViolation),
+  // A Dockerfile without violations gives `[]`.
+  isEmptyReport: (doc) => isArrayLikeOf(doc, () => false, true),
   parse,
 };

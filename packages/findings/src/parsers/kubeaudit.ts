@@ -51,6 +51,8 @@ export const kubeaudit: JsonFormat = {
   id: 'kubeaudit',
   title: 'kubeaudit JSON lines (kubeaudit all -p json; 0.11–0.22)',
   kind: 'json',
+  // A cluster without audit results gives no JSON line at all.
+  acceptsEmpty: true,
   detect: (doc) => isResult(doc) || isArrayLikeOf(doc, isResult),
   parse: (doc, ctx) => parse(isResult(doc) ? [doc] : doc, ctx),
 };

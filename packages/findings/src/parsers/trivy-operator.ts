@@ -188,5 +188,7 @@ export const trivyOperator: JsonFormat = {
     isReport(doc) ||
     isArrayLikeOf(doc, isReport) ||
     (hasKeys(doc, 'items', 'kind') && isArrayLikeOf(obj(doc).items, isReport)),
+  // `kubectl get vulnerabilityreports -o json` in a namespace without reports: a List of no items.
+  isEmptyReport: (doc) => hasKeys(doc, 'items', 'kind') && isArrayLikeOf(obj(doc).items, () => false, true),
   parse,
 };
