@@ -219,6 +219,40 @@ describe('container, Kubernetes and cloud formats (issue 32)', function () {
     ]);
   });
 
+  it('reads Kubescape v1 framework reports, one finding per failed control and object across frameworks', function () {
+    const control = {
+      controlID: 'C-0057',
+      name: 'Privileged container',
+      baseScore: 8,
+      ruleReports: [
+        {
+          name: 'rule-privilege-escalation',
+          ruleResponses: [
+            {
+              alertMessage: 'the following pods are defined as privileged: api',
+              alertStatus: 'failed',
+              alertObject: {
+                k8sApiObjects: [{ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'api', namespace: 'prod' } }],
+              },
+            },
+          ],
+        },
+      ],
+    };
+    const r = importReport(
+      Buffer.from(
+        JSON.stringify([
+          { name: 'NSA', controlReports: [control] },
+          { name: 'MITRE', controlReports: [control] },
+        ]),
+      ),
+    );
+    expect(r.format).to.equal('kubescape');
+    expect(r.findings.map((f) => [f.ruleId, f.severity, f.resource?.id, f.occurrences])).to.deep.equal([
+      ['C-0057', 'high', 'prod/Pod/api', 2],
+    ]);
+  });
+
   it('reads Scout Suite results written as bare JSON, one finding per flagged item', function () {
     const r = parse({
       provider_code: 'aws',

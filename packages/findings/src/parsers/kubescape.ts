@@ -1,6 +1,6 @@
 import { Finding, Severity } from '../model';
-import { arr, obj, str } from '../normalize';
-import { each, hasKeys, JsonFormat, ParseContext } from './common';
+import { arr, num, obj, str } from '../normalize';
+import { each, hasKeys, isArrayLikeOf, JsonFormat, ParseContext } from './common';
 
 /** Kubescape's severity from a control's score factor (its own scale: 1–3 low ... 9–10 critical). */
 function severityOfFactor(factor: number | undefined): Severity {
@@ -18,6 +18,10 @@ function severityOfFactor(factor: number | undefined): Severity {
  * where Kubescape scanned files.
  */
 function* parse(doc: unknown, ctx: ParseContext): Generator<Finding> {
+  if (!hasKeys(doc, 'results')) {
+    yield* parseV1(doc, ctx);
+    return;
+  }
   const controls = obj(obj(obj(doc).summaryDetails).controls);
   const objects = new Map<string, Record<string, unknown>>();
   for (const r of each(obj(doc).resources)) {
@@ -67,10 +71,59 @@ function* parse(doc: unknown, ctx: ParseContext): Generator<Finding> {
   }
 }
 
+/**
+ * Kubescape v1 (`kubescape scan framework nsa -f json`, 1.0.x): an array of framework reports whose
+ * control reports hold the failed alerts, each naming the Kubernetes objects it concerns. One finding
+ * per failed control on one object; a control in two frameworks (NSA and MITRE share many) is one
+ * finding, as in v2's results.
+ */
+function* parseV1(doc: unknown, ctx: ParseContext): Generator<Finding> {
+  for (const fw of each(doc)) {
+    const framework = str(obj(fw).name);
+    for (const c of arr(obj(fw).controlReports)) {
+      const control = obj(c);
+      const id = str(control.controlID) ?? str(control.name) ?? 'kubescape';
+      const factor = num(control.baseScore) ?? num(control.scoreFactor);
+      for (const rule of arr(control.ruleReports)) {
+        for (const r of arr(obj(rule).ruleResponses)) {
+          const response = obj(r);
+          if (str(response.alertStatus) && response.alertStatus !== 'failed') continue;
+          for (const o of arr(obj(response.alertObject).k8sApiObjects)) {
+            const meta = obj(obj(o).metadata);
+            const kind = str(obj(o).kind);
+            const name = str(meta.name);
+            const resourceId = [str(meta.namespace), kind, name].filter(Boolean).join('/') || 'cluster';
+            yield ctx.finding({
+              tool: 'kubescape',
+              toolCategory: 'iac',
+              ruleId: id,
+              title: `${id} - ${str(control.name) ?? id}`,
+              description:
+                [str(control.description), str(response.alertMessage), framework && `Framework: ${framework}`]
+                  .filter(Boolean)
+                  .join('\n\n') || undefined,
+              severity: severityOfFactor(factor),
+              toolSeverity: factor === undefined ? undefined : String(factor),
+              tags: ['kubernetes'],
+              references: [`https://hub.armosec.io/docs/${id.toLowerCase()}`],
+              mitigation: str(control.remediation),
+              resource: { id: resourceId, type: kind, name },
+              locator: `${id}\u0000${resourceId}`,
+            });
+          }
+        }
+      }
+    }
+  }
+}
+
+const isFrameworkReport = (f: unknown): boolean => hasKeys(f, 'name', 'controlReports');
+
 export const kubescape: JsonFormat = {
   id: 'kubescape',
-  title: 'Kubescape JSON (kubescape scan --format json; v2, v3)',
+  title: 'Kubescape JSON (kubescape scan --format json; v1 framework reports, v2, v3)',
   kind: 'json',
-  detect: (doc) => hasKeys(doc, 'summaryDetails', 'results') && hasKeys(doc, 'resources'),
+  detect: (doc) =>
+    (hasKeys(doc, 'summaryDetails', 'results') && hasKeys(doc, 'resources')) || isArrayLikeOf(doc, isFrameworkReport),
   parse,
 };
