@@ -1,7 +1,9 @@
 #!/usr/bin/env node
-// Writes the two benchmark reports into a directory (default: a new temp dir) and prints its path:
+// Writes the benchmark reports into a directory (default: a new temp dir) and prints its path:
 //   sarif-100k.sarif  SARIF 2.1.0, 100,000 results over 300 rules and 4,000 files, with fingerprints
 //   trivy-100k.json   Trivy SchemaVersion 2, 100,000 vulnerabilities over 40 targets
+//   twistlock-100k.json            twistcli, 100,000 vulnerabilities over 40 images
+//   trivy-operator-100k.json       Trivy Operator List of 40 VulnerabilityReports, 100,000 in all
 // Usage: node bench/generate.js [dir] [count] [variant]
 // A variant writes only a rescan of the SARIF report, as a scanner writes one on every run (its own run id
 // and start time, which the SARIF parser gives every finding as its detection time):
@@ -179,10 +181,93 @@ function trivy(file) {
   w.close();
 }
 
+/** Per image (Twistlock) or workload (Trivy Operator): 40 of them, count / 40 vulnerabilities each. */
+function perImage(write) {
+  const images = 40;
+  const per = Math.ceil(count / images);
+  let n = 0;
+  for (let i = 0; i < images && n < count; i++) {
+    const vulns = [];
+    for (let j = 0; j < per && n < count; j++, n++)
+      vulns.push({ n, pkg: `pkg-${rand(3000)}`, version: `1.${rand(20)}.${rand(10)}` });
+    write(i, vulns);
+  }
+}
+
+function twistlock(file) {
+  const sev = ['critical', 'high', 'medium', 'low'];
+  const w = writer(file);
+  w.write('{"results":[');
+  perImage((i, vulns) => {
+    w.write(
+      `${i ? ',' : ''}{"id":"sha256:${hex(i, 64)}","name":"registry.example.com/app${i}:1.0","distro":"Debian GNU/Linux 12","complianceDistribution":{"total":0},"compliances":[],"vulnerabilityDistribution":{"total":${vulns.length}},"vulnerabilities":[`,
+    );
+    vulns.forEach((v, j) => {
+      const entry = {
+        id: `CVE-20${10 + rand(14)}-${10000 + v.n}`,
+        status: `fixed in 2.${rand(5)}.0`,
+        cvss: 7.5,
+        vector: 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:N/I:N/A:H',
+        description: `A flaw was found in ${v.pkg}. A crafted payload passed to the merge function can modify the prototype of Object.`,
+        severity: sev[rand(4)],
+        packageName: v.pkg,
+        packageVersion: v.version,
+        link: `https://nvd.nist.gov/vuln/detail/CVE-${v.n}`,
+        riskFactors: ['Has fix', 'Attack vector: network'],
+        packagePath: `/app/node_modules/${v.pkg}/package.json`,
+        discoveredDate: '2024-01-01T00:00:00Z',
+      };
+      w.write((j ? ',' : '') + JSON.stringify(entry));
+    });
+    w.write(']}');
+  });
+  w.write(']}');
+  w.close();
+}
+
+function trivyOperator(file) {
+  const sev = ['CRITICAL', 'HIGH', 'MEDIUM', 'LOW', 'UNKNOWN'];
+  const w = writer(file);
+  w.write('{"apiVersion":"v1","kind":"List","items":[');
+  perImage((i, vulns) => {
+    const labels = {
+      'trivy-operator.resource.kind': 'ReplicaSet',
+      'trivy-operator.resource.name': `app${i}-7d9f`,
+      'trivy-operator.resource.namespace': 'shop',
+      'trivy-operator.container.name': 'app',
+    };
+    w.write(
+      `${i ? ',' : ''}{"apiVersion":"aquasecurity.github.io/v1alpha1","kind":"VulnerabilityReport","metadata":{"name":"replicaset-app${i}-7d9f-app","namespace":"shop","labels":${JSON.stringify(labels)}},"report":{"artifact":{"repository":"app${i}","tag":"1.0"},"registry":{"server":"registry.example.com"},"scanner":{"name":"Trivy","vendor":"Aqua Security","version":"0.50.1"},"vulnerabilities":[`,
+    );
+    vulns.forEach((v, j) => {
+      const entry = {
+        vulnerabilityID: `CVE-20${10 + rand(14)}-${10000 + v.n}`,
+        resource: v.pkg,
+        installedVersion: v.version,
+        fixedVersion: `2.${rand(5)}.0`,
+        severity: sev[rand(5)],
+        score: 7.5,
+        title: `${v.pkg}: prototype pollution in merge function ${v.n % 113}`,
+        primaryLink: `https://avd.aquasec.com/nvd/cve-${v.n}`,
+        links: [],
+        target: `app/node_modules/${v.pkg}/package.json`,
+        class: 'lang-pkgs',
+        packageType: 'npm',
+      };
+      w.write((j ? ',' : '') + JSON.stringify(entry));
+    });
+    w.write(']}}');
+  });
+  w.write(']}');
+  w.close();
+}
+
 if (variantKind) {
   sarif(path.join(dir, `sarif-100k-${variantKind}-${variantRun}.sarif`), Number(variantRun), variantKind === 'changed');
 } else {
   sarif(path.join(dir, 'sarif-100k.sarif'), 0, false);
   trivy(path.join(dir, 'trivy-100k.json'));
+  twistlock(path.join(dir, 'twistlock-100k.json'));
+  trivyOperator(path.join(dir, 'trivy-operator-100k.json'));
 }
 console.log(dir);

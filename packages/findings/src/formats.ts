@@ -2,8 +2,20 @@ import { acunetix360, acunetixXml } from './parsers/acunetix';
 import { bandit } from './parsers/bandit';
 import { blackduckCsv, blackduckZip } from './parsers/blackduck';
 import { burp } from './parsers/burp';
+import { anchoreEngine } from './parsers/anchore-engine';
+import { dockle } from './parsers/dockle';
+import { hadolint } from './parsers/hadolint';
+import { kubeBench } from './parsers/kube-bench';
+import { kubeaudit } from './parsers/kubeaudit';
+import { kubescape } from './parsers/kubescape';
+import { neuvector } from './parsers/neuvector';
+import { sysdig } from './parsers/sysdig';
+import { terrascan } from './parsers/terrascan';
+import { trivyOperator } from './parsers/trivy-operator';
+import { aqua } from './parsers/aqua';
 import { awsSecurityHub } from './parsers/aws-security-hub';
 import { brakeman } from './parsers/brakeman';
+import { clair } from './parsers/clair';
 import { checkmarxJson } from './parsers/checkmarx-json';
 import { checkmarxOne } from './parsers/checkmarx-one';
 import { checkmarxXml } from './parsers/checkmarx-xml';
@@ -19,6 +31,7 @@ import { gitlabDependencyScanning } from './parsers/gitlab-dep-scan';
 import { gitlabSast } from './parsers/gitlab-sast';
 import { gitleaks } from './parsers/gitleaks';
 import { grype } from './parsers/grype';
+import { harbor } from './parsers/harbor';
 import { horusec } from './parsers/horusec';
 import { jfrogXrayUnified } from './parsers/jfrog-xray';
 import { kics } from './parsers/kics';
@@ -33,6 +46,7 @@ import { qualysCsv, qualysXml } from './parsers/qualys';
 import { prowler, prowlerCsv } from './parsers/prowler';
 import { retirejs } from './parsers/retirejs';
 import { sarif } from './parsers/sarif';
+import { scoutSuite } from './parsers/scout-suite';
 import { semgrep } from './parsers/semgrep';
 import { snyk } from './parsers/snyk';
 import { sonarqube } from './parsers/sonarqube';
@@ -40,6 +54,7 @@ import { nessusXml, tenableCsv } from './parsers/tenable';
 import { spotbugs } from './parsers/spotbugs';
 import { trivy } from './parsers/trivy';
 import { trufflehog } from './parsers/trufflehog';
+import { twistlock, twistlockCsv } from './parsers/twistlock';
 import { veracodeJson, veracodeXml } from './parsers/veracode';
 import { tfsec } from './parsers/tfsec';
 import { wiz } from './parsers/wiz';
@@ -81,6 +96,20 @@ export const FORMATS: readonly Format[] = [
   tfsec,
   awsSecurityHub,
   prowler,
+  anchoreEngine,
+  aqua,
+  clair,
+  dockle,
+  hadolint,
+  harbor,
+  kubeaudit,
+  kubeBench,
+  kubescape,
+  neuvector,
+  scoutSuite,
+  terrascan,
+  trivyOperator,
+  twistlock,
   genericJson,
   cyclonedxXml,
   zap,
@@ -101,6 +130,8 @@ export const FORMATS: readonly Format[] = [
   qualysCsv,
   blackduckCsv,
   prowlerCsv,
+  sysdig,
+  twistlockCsv,
   wiz,
   genericCsv,
   fortifyFpr,

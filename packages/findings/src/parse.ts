@@ -5,7 +5,7 @@ import { formatById } from './formats';
 import { detectFormats, DocumentKind, sniffKind } from './detect';
 import { CsvDocument, readCsv } from './io/csv';
 import { DEFAULT_JSON_LIMITS, JsonLimits, readJson } from './io/json';
-import { BufferSource, ByteSource, FileSource } from './io/source';
+import { BufferSource, ByteSource, FileSource, OffsetSource, scriptPrefixLength } from './io/source';
 import { readXml, XmlElement } from './io/xml';
 import { ZipArchive } from './io/zip';
 import { Finding, ParseResult } from './model';
@@ -201,6 +201,8 @@ function readReport<T>(
   let stage: string | undefined = declared?.id;
   try {
     const empty = (format: string): T => consume(format, () => []);
+    const prefix = scriptPrefixLength(source.read(0, 256));
+    if (prefix) source = new OffsetSource(source, prefix);
     const head = source.read(0, 4096);
     const kind = sniffKind(head);
     if (!kind) {
