@@ -4,13 +4,16 @@ import { blackduckCsv, blackduckZip } from './parsers/blackduck';
 import { burp } from './parsers/burp';
 import { awsSecurityHub } from './parsers/aws-security-hub';
 import { brakeman } from './parsers/brakeman';
+import { cargoAudit } from './parsers/cargo-audit';
 import { checkmarxJson } from './parsers/checkmarx-json';
 import { checkmarxOne } from './parsers/checkmarx-one';
 import { checkmarxXml } from './parsers/checkmarx-xml';
 import { checkov } from './parsers/checkov';
 import { Format } from './parsers/common';
+import { composerAudit } from './parsers/composer-audit';
 import { cyclonedxJson, cyclonedxXml } from './parsers/cyclonedx';
 import { dependencyCheck } from './parsers/dependency-check';
+import { detectSecrets } from './parsers/detect-secrets';
 import { eslint } from './parsers/eslint';
 import { fortifyFpr, fortifyFvdl, fortifyXml } from './parsers/fortify';
 import { genericCsv, genericJson } from './parsers/generic';
@@ -18,6 +21,8 @@ import { githubVulnerability } from './parsers/github-vulnerability';
 import { gitlabDependencyScanning } from './parsers/gitlab-dep-scan';
 import { gitlabSast } from './parsers/gitlab-sast';
 import { gitleaks } from './parsers/gitleaks';
+import { gosec } from './parsers/gosec';
+import { govulncheck } from './parsers/govulncheck';
 import { grype } from './parsers/grype';
 import { horusec } from './parsers/horusec';
 import { jfrogXrayUnified } from './parsers/jfrog-xray';
@@ -29,6 +34,7 @@ import { npmAudit } from './parsers/npm-audit';
 import { openvasCsv, openvasXml } from './parsers/openvas';
 import { nuclei } from './parsers/nuclei';
 import { osvScanner } from './parsers/osv-scanner';
+import { pipAudit } from './parsers/pip-audit';
 import { qualysCsv, qualysXml } from './parsers/qualys';
 import { prowler, prowlerCsv } from './parsers/prowler';
 import { retirejs } from './parsers/retirejs';
@@ -81,6 +87,12 @@ export const FORMATS: readonly Format[] = [
   tfsec,
   awsSecurityHub,
   prowler,
+  cargoAudit,
+  composerAudit,
+  detectSecrets,
+  gosec,
+  govulncheck,
+  pipAudit,
   genericJson,
   cyclonedxXml,
   zap,
