@@ -13,6 +13,7 @@ import { Format } from './parsers/common';
 import { composerAudit } from './parsers/composer-audit';
 import { cyclonedxJson, cyclonedxXml } from './parsers/cyclonedx';
 import { dependencyCheck } from './parsers/dependency-check';
+import { dependencyTrack } from './parsers/dependency-track';
 import { detectSecrets } from './parsers/detect-secrets';
 import { eslint } from './parsers/eslint';
 import { fortifyFpr, fortifyFvdl, fortifyXml } from './parsers/fortify';
@@ -35,6 +36,7 @@ import { openvasCsv, openvasXml } from './parsers/openvas';
 import { nuclei } from './parsers/nuclei';
 import { osvScanner } from './parsers/osv-scanner';
 import { pipAudit } from './parsers/pip-audit';
+import { pnpmAudit } from './parsers/pnpm-audit';
 import { qualysCsv, qualysXml } from './parsers/qualys';
 import { prowler, prowlerCsv } from './parsers/prowler';
 import { retirejs } from './parsers/retirejs';
@@ -42,13 +44,17 @@ import { sarif } from './parsers/sarif';
 import { semgrep } from './parsers/semgrep';
 import { snyk } from './parsers/snyk';
 import { sonarqube } from './parsers/sonarqube';
+import { sonatype } from './parsers/sonatype';
+import { spdxJson } from './parsers/spdx';
 import { nessusXml, tenableCsv } from './parsers/tenable';
 import { spotbugs } from './parsers/spotbugs';
 import { trivy } from './parsers/trivy';
 import { trufflehog } from './parsers/trufflehog';
 import { veracodeJson, veracodeXml } from './parsers/veracode';
 import { tfsec } from './parsers/tfsec';
+import { veracodeScaCsv, veracodeScaJson } from './parsers/veracode-sca';
 import { wiz } from './parsers/wiz';
+import { yarnAudit } from './parsers/yarn-audit';
 import { zap } from './parsers/zap';
 
 /** Every format, in detection order: formats with distinctive markers come before looser ones. */
@@ -93,6 +99,13 @@ export const FORMATS: readonly Format[] = [
   gosec,
   govulncheck,
   pipAudit,
+  dependencyTrack,
+  pnpmAudit,
+  sonatype,
+  spdxJson,
+  veracodeScaCsv,
+  veracodeScaJson,
+  yarnAudit,
   genericJson,
   cyclonedxXml,
   zap,

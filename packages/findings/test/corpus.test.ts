@@ -67,10 +67,16 @@ const FORMAT_OF: Record<string, string[]> = {
   // issue #32
   cargo_audit: ['cargo-audit'],
   composer_audit: ['composer-audit'],
+  dependency_track: ['dependency-track'],
   detect_secrets: ['detect-secrets'],
   gosec: ['gosec'],
   govulncheck: ['govulncheck'],
   pip_audit: ['pip-audit'],
+  pnpm_audit: ['pnpm-audit'],
+  sonatype: ['sonatype'],
+  spdx: ['spdx-json'],
+  veracode_sca: ['veracode-sca-json', 'veracode-sca-csv'],
+  yarn_audit: ['yarn-audit'],
 };
 
 /**
@@ -84,7 +90,6 @@ const AWAITING_PARSER = new Set([
   'aqua',
   'bundler_audit',
   'cppcheck',
-  'dependency_track',
   'dockle',
   'ggshield',
   'hadolint',
@@ -99,10 +104,7 @@ const AWAITING_PARSER = new Set([
   'nexpose',
   'nmap',
   'openscap',
-  'pnpm_audit',
   'scout_suite',
-  'sonatype',
-  'spdx',
   'sslyze',
   'stackhawk',
   'sysdig_reports',
@@ -111,9 +113,7 @@ const AWAITING_PARSER = new Set([
   'trivy_operator',
   'trufflehog3',
   'twistlock',
-  'veracode_sca',
   'wpscan',
-  'yarn_audit',
 ]);
 
 /**
@@ -149,6 +149,11 @@ const DEVIATIONS: Record<string, { count?: number; error?: RegExp; reason: strin
     count: 6,
     reason:
       'one finding per QID and host, as for Nessus and OpenVAS: QID 105971 on four hosts is four findings; DefectDojo merges a QID across hosts',
+  },
+  'yarn_audit/yarn_audit_multiple_cwes2.json': {
+    count: 3,
+    reason:
+      'advisory 1064843 affects two installed versions of ansi-regex (3.0.0 and 4.1.0), each upgraded on its own: one finding per advisory and installed version, as for npm audit; DefectDojo merges per advisory',
   },
 };
 
