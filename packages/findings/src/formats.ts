@@ -18,6 +18,7 @@ import { detectSecrets } from './parsers/detect-secrets';
 import { eslint } from './parsers/eslint';
 import { fortifyFpr, fortifyFvdl, fortifyXml } from './parsers/fortify';
 import { genericCsv, genericJson } from './parsers/generic';
+import { ggshield } from './parsers/ggshield';
 import { githubVulnerability } from './parsers/github-vulnerability';
 import { gitlabDependencyScanning } from './parsers/gitlab-dep-scan';
 import { gitlabSast } from './parsers/gitlab-sast';
@@ -50,6 +51,7 @@ import { nessusXml, tenableCsv } from './parsers/tenable';
 import { spotbugs } from './parsers/spotbugs';
 import { trivy } from './parsers/trivy';
 import { trufflehog } from './parsers/trufflehog';
+import { trufflehog3 } from './parsers/trufflehog3';
 import { veracodeJson, veracodeXml } from './parsers/veracode';
 import { tfsec } from './parsers/tfsec';
 import { veracodeScaCsv, veracodeScaJson } from './parsers/veracode-sca';
@@ -106,6 +108,8 @@ export const FORMATS: readonly Format[] = [
   veracodeScaCsv,
   veracodeScaJson,
   yarnAudit,
+  ggshield,
+  trufflehog3,
   genericJson,
   cyclonedxXml,
   zap,
