@@ -1,6 +1,7 @@
 import { acunetix360, acunetixXml } from './parsers/acunetix';
 import { bandit } from './parsers/bandit';
 import { blackduckCsv, blackduckZip } from './parsers/blackduck';
+import { bundlerAudit, bundlerAuditJson } from './parsers/bundler-audit';
 import { burp } from './parsers/burp';
 import { awsSecurityHub } from './parsers/aws-security-hub';
 import { brakeman } from './parsers/brakeman';
@@ -47,6 +48,7 @@ import { snyk } from './parsers/snyk';
 import { sonarqube } from './parsers/sonarqube';
 import { sonatype } from './parsers/sonatype';
 import { spdxJson } from './parsers/spdx';
+import { spdxTagValue } from './parsers/spdx-tag-value';
 import { nessusXml, tenableCsv } from './parsers/tenable';
 import { spotbugs } from './parsers/spotbugs';
 import { trivy } from './parsers/trivy';
@@ -110,6 +112,9 @@ export const FORMATS: readonly Format[] = [
   yarnAudit,
   ggshield,
   trufflehog3,
+  bundlerAudit,
+  bundlerAuditJson,
+  spdxTagValue,
   genericJson,
   cyclonedxXml,
   zap,

@@ -65,6 +65,7 @@ const FORMAT_OF: Record<string, string[]> = {
   prowler: ['prowler', 'prowler-csv'],
   wiz: ['wiz'],
   // issue #32
+  bundler_audit: ['bundler-audit', 'bundler-audit-json'],
   cargo_audit: ['cargo-audit'],
   composer_audit: ['composer-audit'],
   dependency_track: ['dependency-track'],
@@ -75,7 +76,7 @@ const FORMAT_OF: Record<string, string[]> = {
   pip_audit: ['pip-audit'],
   pnpm_audit: ['pnpm-audit'],
   sonatype: ['sonatype'],
-  spdx: ['spdx-json'],
+  spdx: ['spdx-json', 'spdx-tag-value'],
   trufflehog3: ['trufflehog3'],
   veracode_sca: ['veracode-sca-json', 'veracode-sca-csv'],
   yarn_audit: ['yarn-audit'],
@@ -90,7 +91,6 @@ const FORMAT_OF: Record<string, string[]> = {
 const AWAITING_PARSER = new Set([
   'anchore_engine',
   'aqua',
-  'bundler_audit',
   'cppcheck',
   'dockle',
   'hadolint',
