@@ -12,6 +12,7 @@ import { checkmarxXml } from './parsers/checkmarx-xml';
 import { checkov } from './parsers/checkov';
 import { Format } from './parsers/common';
 import { composerAudit } from './parsers/composer-audit';
+import { cppcheck } from './parsers/cppcheck';
 import { cyclonedxJson, cyclonedxXml } from './parsers/cyclonedx';
 import { dependencyCheck } from './parsers/dependency-check';
 import { dependencyTrack } from './parsers/dependency-track';
@@ -115,6 +116,7 @@ export const FORMATS: readonly Format[] = [
   bundlerAudit,
   bundlerAuditJson,
   spdxTagValue,
+  cppcheck,
   genericJson,
   cyclonedxXml,
   zap,

@@ -68,6 +68,7 @@ const FORMAT_OF: Record<string, string[]> = {
   bundler_audit: ['bundler-audit', 'bundler-audit-json'],
   cargo_audit: ['cargo-audit'],
   composer_audit: ['composer-audit'],
+  cppcheck: ['sarif', 'cppcheck'],
   dependency_track: ['dependency-track'],
   detect_secrets: ['detect-secrets'],
   ggshield: ['ggshield'],
@@ -91,7 +92,6 @@ const FORMAT_OF: Record<string, string[]> = {
 const AWAITING_PARSER = new Set([
   'anchore_engine',
   'aqua',
-  'cppcheck',
   'dockle',
   'hadolint',
   'hcl_appscan',
