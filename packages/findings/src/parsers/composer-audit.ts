@@ -3,7 +3,7 @@ import { arr, obj, severityOf, str, vulnIds } from '../normalize';
 import { hasKeys, JsonFormat, ParseContext } from './common';
 
 /**
- * composer audit --format=json: `advisories` maps a package to its advisories (an empty list when
+ * composer audit --format=json; tested with Composer 2.4+: `advisories` maps a package to its advisories (an empty list when
  * there are none, as PHP encodes an empty map). One finding per advisory and package. The report
  * names no installed version, only the affected range. Abandoned packages are not vulnerabilities
  * and are left out.

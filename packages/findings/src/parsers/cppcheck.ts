@@ -49,7 +49,7 @@ function* parse(root: XmlElement, ctx: ParseContext): Generator<Finding> {
 
 export const cppcheck: XmlFormat = {
   id: 'cppcheck',
-  title: 'Cppcheck XML (--xml, format 1 and 2)',
+  title: 'Cppcheck XML (--xml, format 1 and 2); tested with Cppcheck 2.x (its SARIF is read as sarif: 2.17)',
   kind: 'xml',
   detect: (root) =>
     root.name === 'results' &&

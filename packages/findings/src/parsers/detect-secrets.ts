@@ -34,7 +34,7 @@ function* parse(doc: unknown, ctx: ParseContext): Generator<Finding> {
 
 export const detectSecrets: JsonFormat = {
   id: 'detect-secrets',
-  title: 'detect-secrets baseline JSON',
+  title: 'detect-secrets baseline JSON; tested with detect-secrets 1.0.3',
   kind: 'json',
   detect: (doc) => hasKeys(doc, 'plugins_used', 'results'),
   parse,

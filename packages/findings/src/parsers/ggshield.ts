@@ -57,7 +57,7 @@ function* parse(doc: unknown, ctx: ParseContext): Generator<Finding> {
 
 export const ggshield: JsonFormat = {
   id: 'ggshield',
-  title: 'GitGuardian ggshield secret scan --json',
+  title: 'GitGuardian ggshield secret scan --json; tested with ggshield 1.x',
   kind: 'json',
   detect: (doc) =>
     hasKeys(doc, 'id', 'type', 'total_incidents') && ('scans' in obj(doc) || 'entities_with_incidents' in obj(doc)),

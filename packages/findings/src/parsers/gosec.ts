@@ -3,7 +3,7 @@ import { cwes, line, obj, severityOf, str } from '../normalize';
 import { each, hasKeys, JsonFormat, ParseContext } from './common';
 
 /**
- * gosec -fmt=json: one finding per entry of `Issues`. `line` is a string, "79" or a range "79-81".
+ * gosec -fmt=json; tested with gosec 2.x: one finding per entry of `Issues`. `line` is a string, "79" or a range "79-81".
  * Issues gosec reports as suppressed (`nosec` with `-track-suppressions`) keep their suppression.
  */
 function* parse(doc: unknown, ctx: ParseContext): Generator<Finding> {

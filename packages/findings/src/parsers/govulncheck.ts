@@ -115,7 +115,7 @@ const isMessage = (m: unknown): boolean => hasKeys(m, 'config') && hasKeys(obj(m
 
 export const govulncheck: JsonFormat = {
   id: 'govulncheck',
-  title: 'govulncheck -json (1.0+ message stream; 0.x Vulns object)',
+  title: 'govulncheck -json (1.0+ message stream; 0.x Vulns object); tested with govulncheck 0.0.0-2022, 1.0.0, 1.0.1',
   kind: 'json',
   detect: (doc) =>
     isMessage(doc) ||

@@ -3,7 +3,7 @@ import { arr, cwes, obj, severityOf, str, vulnIds } from '../normalize';
 import { each, hasKeys, JsonFormat, ParseContext } from './common';
 
 /**
- * Sonatype Lifecycle (Nexus IQ) raw report JSON (`/api/v2/applications/{id}/reports/{id}/raw`): one
+ * Sonatype Lifecycle (Nexus IQ) raw report JSON; tested with IQ Server API v2 (`/api/v2/applications/{id}/reports/{id}/raw`): one
  * finding per security issue of a component. `severity` is the issue's CVSS score, mapped on the
  * CVSS scale; the threat category (critical, severe, moderate, low) is kept as the tool's word.
  * Licence threats are policy, not vulnerabilities, and are left out.
