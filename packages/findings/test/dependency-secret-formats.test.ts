@@ -77,6 +77,19 @@ describe('dependency, SBOM and secret formats', function () {
     );
   });
 
+  it('reads composer audit advisories written as a list or, with gaps in their keys, as an object', function () {
+    const advisory = { advisoryId: 'PKSA-1', packageName: 'a/b', title: 'XSS', cve: 'CVE-2024-1', severity: 'high' };
+    const r = parse(
+      JSON.stringify({
+        advisories: { 'a/b': { '1': advisory }, 'c/d': [{ ...advisory, packageName: 'c/d' }] },
+        abandoned: [],
+      }),
+    );
+    expect(r.format).to.equal('composer-audit');
+    expect(r.findings.map((f) => f.library?.name)).to.deep.equal(['a/b', 'c/d']);
+    expect(r.findings[0]).to.include({ severity: 'high' });
+  });
+
   it('tells pnpm audit from npm 6 audit by npm’s actions and muted', function () {
     const advisories = {
       '1': {

@@ -10,7 +10,8 @@ import { hasKeys, JsonFormat, ParseContext } from './common';
  */
 function* parse(doc: unknown, ctx: ParseContext): Generator<Finding> {
   for (const [pkg, list] of Object.entries(obj(obj(doc).advisories))) {
-    for (const a of arr(list)) {
+    // A list per package; PHP writes a list with gaps in its keys as an object.
+    for (const a of Array.isArray(list) ? list : Object.values(obj(list))) {
       const adv = obj(a);
       const id = str(adv.advisoryId) ?? str(adv.cve) ?? 'unknown';
       const name = str(adv.packageName) ?? pkg;
