@@ -90,6 +90,70 @@ describe('dependency, SBOM and secret formats', function () {
     expect(r.findings[0]).to.include({ severity: 'high' });
   });
 
+  it('maps severities and states the corpus does not show', function () {
+    const cargo = parse(
+      JSON.stringify({
+        database: {},
+        lockfile: {},
+        vulnerabilities: {
+          list: [
+            {
+              advisory: {
+                id: 'RUSTSEC-2022-0001',
+                aliases: ['CVE-2022-1'],
+                cvss: 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:L/I:N/A:N',
+              },
+              package: { name: 'x', version: '1.0.0' },
+            },
+          ],
+        },
+        warnings: { unmaintained: [{ advisory: { id: 'RUSTSEC-2020-0002' }, package: { name: 'y' } }] },
+      }),
+    );
+    expect(cargo.findings.map((f) => f.severity)).to.deep.equal(['medium']);
+    const gosec = parse(
+      JSON.stringify({
+        Issues: [
+          {
+            severity: 'HIGH',
+            confidence: 'MEDIUM',
+            rule_id: 'G101',
+            details: 'creds',
+            file: 'a.go',
+            line: '79-81',
+            cwe: { id: '798' },
+          },
+        ],
+        Stats: { nosec: 0 },
+      }),
+    );
+    expect(gosec.findings[0]).to.include({ severity: 'high', startLine: 79, endLine: 81 });
+    const baseline = parse(
+      JSON.stringify({
+        plugins_used: [],
+        results: {
+          'a.py': [{ type: 'Secret Keyword', filename: 'a.py', hashed_secret: 'h', line_number: 3, is_secret: false }],
+        },
+      }),
+    );
+    expect(baseline.findings[0].suppression).to.deep.include({ state: 'false_positive' });
+    const dt = parse(
+      JSON.stringify({
+        meta: { application: 'Dependency-Track' },
+        findings: [
+          {
+            component: { name: 'c', version: '1' },
+            vulnerability: { vulnId: 'CVE-2020-1', severity: 'UNASSIGNED' },
+            analysis: { state: 'NOT_AFFECTED', isSuppressed: true },
+            matrix: 'p:c:v',
+          },
+        ],
+      }),
+    );
+    expect(dt.findings[0]).to.include({ severity: 'info' });
+    expect(dt.findings[0].suppression).to.deep.include({ state: 'NOT_AFFECTED' });
+  });
+
   it('tells pnpm audit from npm 6 audit by npm’s actions and muted', function () {
     const advisories = {
       '1': {
