@@ -1,3 +1,4 @@
+import { FORMATS } from '@bulwark/findings';
 import type { RouteSpec } from '@bulwark/platform';
 import { z } from '../zod';
 import { bracketQuery, bulkResult, idsBody, isoDateTime, listOf, pageQuery, perm, queryBool } from '../common';
@@ -399,7 +400,7 @@ const scanRoutes = [
     tag: 'Scan results',
     access: results('w'),
     summary: 'Upload a scanner report for a check; it is processed like a scan (or, with ?dry_run=true, only compared)',
-    description: `With ?dry_run=true nothing is written: the answer (DryRunResult) counts the issues the upload would create (new), detect with their status kept (unchanged), fix, reopen, suppress (a security rule or the report's suppression) and detect as linked duplicates, with up to ${DRY_RUN_EXAMPLES} examples of each and why, and the quality-gate verdict it would give. The request body is the report itself (any content type, at most ${UPLOAD_MAX_BYTES / 1024 / 1024} MiB; 413 above). The format is detected from the content or named by ?format=<id> (see bulwark formats). An unparseable report answers 400 with the parser\u2019s message and leaves no scan result. Any check accepts uploads; for checks of a Manual tool it is the only way in.`,
+    description: `With ?dry_run=true nothing is written: the answer (DryRunResult) counts the issues the upload would create (new), detect with their status kept (unchanged), fix, reopen, suppress (a security rule or the report's suppression) and detect as linked duplicates, with up to ${DRY_RUN_EXAMPLES} examples of each and why, and the quality-gate verdict it would give. The request body is the report itself (any content type, at most ${UPLOAD_MAX_BYTES / 1024 / 1024} MiB; 413 above). The format is detected from the content or named by ?format=<id> (GET /api/v1/scan-report-formats, bulwark formats). Formats, by id, with the tool versions tested: ${FORMATS.map((f) => `${f.id}: ${f.title}`).join('; ')}. An unparseable report answers 400 with the parser\u2019s message and leaves no scan result. Any check accepts uploads; for checks of a Manual tool it is the only way in.`,
     request: {
       params: byCheck,
       query: z

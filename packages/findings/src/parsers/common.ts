@@ -51,7 +51,14 @@ export interface ZipFormat extends FormatBase {
   parse(archive: ZipArchive, ctx: ParseContext): Iterable<Finding>;
 }
 
-export type Format = JsonFormat | XmlFormat | CsvFormat | ZipFormat;
+/** A plain-text report, neither JSON, XML nor CSV; detected by its first 64 KiB, read line by line. */
+export interface TextFormat extends FormatBase {
+  kind: 'text';
+  detect(head: string): boolean;
+  parse(lines: Iterable<string>, ctx: ParseContext): Iterable<Finding>;
+}
+
+export type Format = JsonFormat | XmlFormat | CsvFormat | ZipFormat | TextFormat;
 
 /** Iterates an array whether it is in memory or left in the file; anything else yields nothing. */
 export function* each(v: unknown): Generator<unknown> {

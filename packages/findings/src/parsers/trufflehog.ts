@@ -53,8 +53,9 @@ function* parse(doc: unknown, ctx: ParseContext): Generator<Finding> {
   }
 }
 
+/** v2 records always carry `diff` and `printDiff`; truffleHog3 2.x writes the same records without them. */
 const isRecord = (r: unknown): boolean =>
-  hasKeys(r, 'DetectorName', 'SourceMetadata') || hasKeys(r, 'reason', 'stringsFound');
+  hasKeys(r, 'DetectorName', 'SourceMetadata') || hasKeys(r, 'reason', 'stringsFound', 'printDiff');
 
 export const trufflehog: JsonFormat = {
   id: 'trufflehog',
