@@ -23,6 +23,7 @@ import { horusec } from './parsers/horusec';
 import { jfrogXrayUnified } from './parsers/jfrog-xray';
 import { kics } from './parsers/kics';
 import { niktoJson, niktoXml } from './parsers/nikto';
+import { nmap } from './parsers/nmap';
 import { mend } from './parsers/mend';
 import { mobsf, mobsfscan } from './parsers/mobsf';
 import { npmAudit } from './parsers/npm-audit';
@@ -94,6 +95,7 @@ export const FORMATS: readonly Format[] = [
   openvasXml,
   nessusXml,
   qualysXml,
+  nmap,
   fortifyXml,
   fortifyFvdl,
   openvasCsv,
