@@ -42,8 +42,10 @@ import { spotbugs } from './parsers/spotbugs';
 import { trivy } from './parsers/trivy';
 import { trufflehog } from './parsers/trufflehog';
 import { veracodeJson, veracodeXml } from './parsers/veracode';
+import { testsslCsv, testsslJson } from './parsers/testssl';
 import { tfsec } from './parsers/tfsec';
 import { wiz } from './parsers/wiz';
+import { wpscan } from './parsers/wpscan';
 import { zap } from './parsers/zap';
 
 /** Every format, in detection order: formats with distinctive markers come before looser ones. */
@@ -82,6 +84,8 @@ export const FORMATS: readonly Format[] = [
   tfsec,
   awsSecurityHub,
   prowler,
+  testsslJson,
+  wpscan,
   genericJson,
   cyclonedxXml,
   zap,
@@ -103,6 +107,7 @@ export const FORMATS: readonly Format[] = [
   qualysCsv,
   blackduckCsv,
   prowlerCsv,
+  testsslCsv,
   wiz,
   genericCsv,
   fortifyFpr,

@@ -64,7 +64,9 @@ const FORMAT_OF: Record<string, string[]> = {
   tfsec: ['tfsec'],
   awssecurityhub: ['aws-security-hub'],
   prowler: ['prowler', 'prowler-csv'],
+  testssl: ['testssl-csv', 'testssl-json'],
   wiz: ['wiz'],
+  wpscan: ['wpscan'],
 };
 
 /**
@@ -106,12 +108,10 @@ const AWAITING_PARSER = new Set([
   'stackhawk',
   'sysdig_reports',
   'terrascan',
-  'testssl',
   'trivy_operator',
   'trufflehog3',
   'twistlock',
   'veracode_sca',
-  'wpscan',
   'yarn_audit',
 ]);
 
