@@ -39,6 +39,7 @@ import { snyk } from './parsers/snyk';
 import { sonarqube } from './parsers/sonarqube';
 import { nessusXml, tenableCsv } from './parsers/tenable';
 import { spotbugs } from './parsers/spotbugs';
+import { sslyzeJson, sslyzeXml } from './parsers/sslyze';
 import { trivy } from './parsers/trivy';
 import { trufflehog } from './parsers/trufflehog';
 import { veracodeJson, veracodeXml } from './parsers/veracode';
@@ -84,6 +85,7 @@ export const FORMATS: readonly Format[] = [
   tfsec,
   awsSecurityHub,
   prowler,
+  sslyzeJson,
   testsslJson,
   wpscan,
   genericJson,
@@ -100,6 +102,7 @@ export const FORMATS: readonly Format[] = [
   nessusXml,
   qualysXml,
   nmap,
+  sslyzeXml,
   fortifyXml,
   fortifyFvdl,
   openvasCsv,
