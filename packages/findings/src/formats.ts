@@ -26,6 +26,7 @@ import { niktoJson, niktoXml } from './parsers/nikto';
 import { nmap } from './parsers/nmap';
 import { mend } from './parsers/mend';
 import { mobsf, mobsfscan } from './parsers/mobsf';
+import { msDefenderJson, msDefenderZip } from './parsers/ms-defender';
 import { npmAudit } from './parsers/npm-audit';
 import { openvasCsv, openvasXml } from './parsers/openvas';
 import { nuclei } from './parsers/nuclei';
@@ -39,6 +40,7 @@ import { snyk } from './parsers/snyk';
 import { sonarqube } from './parsers/sonarqube';
 import { nessusXml, tenableCsv } from './parsers/tenable';
 import { spotbugs } from './parsers/spotbugs';
+import { stackhawk } from './parsers/stackhawk';
 import { sslyzeJson, sslyzeXml } from './parsers/sslyze';
 import { trivy } from './parsers/trivy';
 import { trufflehog } from './parsers/trufflehog';
@@ -85,7 +87,9 @@ export const FORMATS: readonly Format[] = [
   tfsec,
   awsSecurityHub,
   prowler,
+  msDefenderJson,
   sslyzeJson,
+  stackhawk,
   testsslJson,
   wpscan,
   genericJson,
@@ -115,6 +119,7 @@ export const FORMATS: readonly Format[] = [
   genericCsv,
   fortifyFpr,
   blackduckZip,
+  msDefenderZip,
 ];
 
 export function formatById(id: string): Format | undefined {
