@@ -22,6 +22,7 @@ import { grype } from './parsers/grype';
 import { horusec } from './parsers/horusec';
 import { jfrogXrayUnified } from './parsers/jfrog-xray';
 import { kics } from './parsers/kics';
+import { nexpose } from './parsers/nexpose';
 import { niktoJson, niktoXml } from './parsers/nikto';
 import { nmap } from './parsers/nmap';
 import { mend } from './parsers/mend';
@@ -105,6 +106,7 @@ export const FORMATS: readonly Format[] = [
   openvasXml,
   nessusXml,
   qualysXml,
+  nexpose,
   nmap,
   sslyzeXml,
   fortifyXml,

@@ -44,6 +44,7 @@ const FORMAT_OF: Record<string, string[]> = {
   // DAST and infrastructure scanners, XML/CSV/archive formats
   acunetix: ['acunetix-xml', 'acunetix360'],
   burp: ['burp'],
+  nexpose: ['nexpose'],
   nikto: ['nikto-xml', 'nikto-json'],
   nmap: ['nmap'],
   spotbugs: ['spotbugs'],
@@ -99,7 +100,6 @@ const AWAITING_PARSER = new Set([
   'kubescape',
   'netsparker',
   'neuvector',
-  'nexpose',
   'openscap',
   'pip_audit',
   'pnpm_audit',
