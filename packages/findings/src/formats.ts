@@ -29,6 +29,7 @@ import { mend } from './parsers/mend';
 import { mobsf, mobsfscan } from './parsers/mobsf';
 import { msDefenderJson, msDefenderZip } from './parsers/ms-defender';
 import { npmAudit } from './parsers/npm-audit';
+import { openscap } from './parsers/openscap';
 import { openvasCsv, openvasXml } from './parsers/openvas';
 import { nuclei } from './parsers/nuclei';
 import { osvScanner } from './parsers/osv-scanner';
@@ -108,6 +109,7 @@ export const FORMATS: readonly Format[] = [
   qualysXml,
   nexpose,
   nmap,
+  openscap,
   sslyzeXml,
   fortifyXml,
   fortifyFvdl,
