@@ -19,6 +19,7 @@ import { gitlabDependencyScanning } from './parsers/gitlab-dep-scan';
 import { gitlabSast } from './parsers/gitlab-sast';
 import { gitleaks } from './parsers/gitleaks';
 import { grype } from './parsers/grype';
+import { hclAppscan } from './parsers/hcl-appscan';
 import { horusec } from './parsers/horusec';
 import { jfrogXrayUnified } from './parsers/jfrog-xray';
 import { kics } from './parsers/kics';
@@ -113,6 +114,7 @@ export const FORMATS: readonly Format[] = [
   sslyzeXml,
   fortifyXml,
   fortifyFvdl,
+  hclAppscan,
   openvasCsv,
   tenableCsv,
   qualysCsv,
