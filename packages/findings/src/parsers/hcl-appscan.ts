@@ -92,6 +92,8 @@ export const hclAppscan: XmlFormat = {
   kind: 'xml',
   detect: (root) =>
     root.name === 'xml-report' &&
-    (/appscan/i.test(root.attrs.name ?? '') || 'xmlExportVersion' in root.attrs || 'AsocXmlExportVersion' in root.attrs),
+    (/appscan/i.test(root.attrs.name ?? '') ||
+      'xmlExportVersion' in root.attrs ||
+      'AsocXmlExportVersion' in root.attrs),
   parse,
 };

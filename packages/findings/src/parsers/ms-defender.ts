@@ -81,7 +81,8 @@ export const msDefenderJson: JsonFormat = {
   detect: (doc) =>
     isPage(doc) &&
     (isVulnerability(first(obj(doc).value)) ||
-      (arr(obj(doc).value).length === 0 && /securitycenter\.(windows|microsoft)\.com/.test(String(obj(doc)['@odata.context'])))),
+      (arr(obj(doc).value).length === 0 &&
+        /securitycenter\.(windows|microsoft)\.com/.test(String(obj(doc)['@odata.context'])))),
   parse: (doc, ctx) => findings(each(obj(doc).value), new Map(), ctx),
 };
 

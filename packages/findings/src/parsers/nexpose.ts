@@ -1,5 +1,5 @@
 import { Finding, FindingInit, Severity } from '../model';
-import { child, children, path, XmlElement } from '../io/xml';
+import { child, path, XmlElement } from '../io/xml';
 import { addCvss, int, vulnIds } from '../normalize';
 import { ParseContext, XmlFormat } from './common';
 import { serviceUrl } from './locations';
@@ -66,7 +66,8 @@ function* parse(root: XmlElement, ctx: ParseContext): Generator<Finding> {
     const host = path(node, 'names', 'name')[0]?.text || node.attrs.address || 'unknown';
     if (!node.attrs.status || node.attrs.status === 'alive') alive.set(host, { url: serviceUrl(host) });
     for (const test of path(node, 'tests', 'test')) {
-      if (FOUND.test(test.attrs.status ?? '')) add(found, (test.attrs.id ?? '').toLowerCase(), serviceUrl(host), test.attrs.key);
+      if (FOUND.test(test.attrs.status ?? ''))
+        add(found, (test.attrs.id ?? '').toLowerCase(), serviceUrl(host), test.attrs.key);
     }
     for (const endpoint of path(node, 'endpoints', 'endpoint')) {
       const protocol = endpoint.attrs.protocol ?? 'tcp';

@@ -74,7 +74,8 @@ function* parse(root: XmlElement, ctx: ParseContext): Generator<Finding> {
         references: children(rule, 'reference')
           .map((r) => r.attrs.href ?? r.text)
           .filter((r) => /^https?:/.test(r)),
-        mitigation: textOf(child(rule, 'fixtext')) || textOf(child(rr, 'fix')) || textOf(child(rule, 'fix')) || undefined,
+        mitigation:
+          textOf(child(rule, 'fixtext')) || textOf(child(rr, 'fix')) || textOf(child(rule, 'fix')) || undefined,
         tags: idents.filter((i) => !cves.includes(i)).map((i) => i.text),
         resource: { id: target, type: 'host', name: target },
         endpoints,

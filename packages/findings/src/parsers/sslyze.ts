@@ -58,7 +58,8 @@ const BSI_TLS12 = new Set(
   ].map((c) => `TLS_${c}`),
 );
 const BSI_TLS13 = new Set(['TLS_AES_128_GCM_SHA256', 'TLS_AES_256_GCM_SHA384', 'TLS_AES_128_CCM_SHA256']);
-const BSI_LINK = 'https://www.bsi.bund.de/EN/Themen/Unternehmen-und-Organisationen/Standards-und-Zertifizierung/Technische-Richtlinien/TR-nach-Thema-sortiert/tr02102/tr02102_node.html';
+const BSI_LINK =
+  'https://www.bsi.bund.de/EN/Themen/Unternehmen-und-Organisationen/Standards-und-Zertifizierung/Technische-Richtlinien/TR-nach-Thema-sortiert/tr02102/tr02102_node.html';
 
 type Protocol = 'SSL 2.0' | 'SSL 3.0' | 'TLS 1.0' | 'TLS 1.1' | 'TLS 1.2' | 'TLS 1.3';
 
@@ -203,7 +204,8 @@ function certificateProblems(info: Record<string, unknown>): string[] {
   const out: string[] = [];
   for (const d of arr(info.certificate_deployments)) {
     const dep = obj(d);
-    if (dep.leaf_certificate_subject_matches_hostname === false) out.push('certificate subject does not match hostname');
+    if (dep.leaf_certificate_subject_matches_hostname === false)
+      out.push('certificate subject does not match hostname');
     for (const r of arr(dep.path_validation_results)) {
       const pv = obj(r);
       const error = str(pv.openssl_error_string) ?? str(pv.validation_error);
@@ -249,7 +251,8 @@ function factsOfJson(results: Record<string, unknown>, host: string, port: strin
       reneg.accepts_client_renegotiation === true ||
       reneg.is_vulnerable_to_client_renegotiation_dos === true ||
       reneg.accepts_client_renegotiation_dos === true,
-    secureRenegotiation: typeof reneg.supports_secure_renegotiation === 'boolean' ? reneg.supports_secure_renegotiation : undefined,
+    secureRenegotiation:
+      typeof reneg.supports_secure_renegotiation === 'boolean' ? reneg.supports_secure_renegotiation : undefined,
     compression: get('tls_compression', 'compression').supports_compression === true,
     accepted,
     certificateProblems: certificateProblems(get('certificate_info', 'certinfo')),

@@ -108,7 +108,9 @@ function* parse(doc: unknown, ctx: ParseContext): Generator<Finding> {
           .join('\n') || undefined,
       severity: 'info',
       confidence: str(i.confidence),
-      references: Object.values(obj(i.references)).flatMap((r) => arr(r).map(String)).filter((r) => /^https?:/.test(r)),
+      references: Object.values(obj(i.references))
+        .flatMap((r) => arr(r).map(String))
+        .filter((r) => /^https?:/.test(r)),
       endpoints: url ? [{ url }] : [],
       detectedAt,
     });
