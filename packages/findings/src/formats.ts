@@ -50,6 +50,7 @@ import { trufflehog } from './parsers/trufflehog';
 import { veracodeJson, veracodeXml } from './parsers/veracode';
 import { testsslCsv, testsslJson } from './parsers/testssl';
 import { tfsec } from './parsers/tfsec';
+import { webinspect } from './parsers/webinspect';
 import { wiz } from './parsers/wiz';
 import { wpscan } from './parsers/wpscan';
 import { zap } from './parsers/zap';
@@ -115,6 +116,7 @@ export const FORMATS: readonly Format[] = [
   fortifyXml,
   fortifyFvdl,
   hclAppscan,
+  webinspect,
   openvasCsv,
   tenableCsv,
   qualysCsv,
