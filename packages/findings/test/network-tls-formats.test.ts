@@ -6,6 +6,13 @@ import { importReport, parseReport, ReportParseError } from '../src';
 const parse = (doc: unknown, format?: string) =>
   parseReport(Buffer.from(typeof doc === 'string' ? doc : JSON.stringify(doc)), { name: 'report', format });
 
+/** A report that must be detected as `format`. */
+function parseAs(format: string, doc: unknown) {
+  const r = parse(doc);
+  expect(r.format, 'detected format').to.equal(format);
+  return r;
+}
+
 const imported = (doc: unknown) =>
   importReport(Buffer.from(typeof doc === 'string' ? doc : JSON.stringify(doc)), { name: 'report' });
 
@@ -223,13 +230,13 @@ describe('network, TLS and DAST formats of issue #32', function () {
 
   describe('OpenSCAP', function () {
     it('reads a bare XCCDF 1.2 TestResult: failed rules only, the rule result\u2019s severity, CVE idents', function () {
-      const r = parse(
+      const r = parseAs(
+        'openscap',
         '<TestResult xmlns="http://checklists.nist.gov/xccdf/1.2" id="xccdf_r"><target>web1</target><target-address>10.0.0.9</target-address>' +
           '<rule-result idref="xccdf_rule_a" severity="high"><result>fail</result><ident system="http://cve.mitre.org">CVE-2024-1</ident></rule-result>' +
           '<rule-result idref="xccdf_rule_b" severity="low"><result>pass</result></rule-result>' +
           '<rule-result idref="xccdf_rule_c"><result>notapplicable</result></rule-result></TestResult>',
       );
-      expect(r.format).to.equal('openscap');
       expect(r.findings).to.have.length(1);
       expect(r.findings[0]).to.include({ ruleId: 'xccdf_rule_a', severity: 'high' });
       expect(r.findings[0].vulnerabilityIds).to.deep.equal(['CVE-2024-1']);
@@ -249,13 +256,13 @@ describe('network, TLS and DAST formats of issue #32', function () {
   });
 
   it('HCL AppScan: a SAST report locates issues at their file and line, its issue type resolved by reference', function () {
-    const r = parse(
+    const r = parseAs(
+      'hcl-appscan',
       '<xml-report name="AppScan Report" technology="SAST" xmlExportVersion="2.8">' +
         '<issue-type-group><item id="SQLi"><name>SQL Injection</name><cwe>89</cwe></item></issue-type-group>' +
         '<issue-group><item id="42"><severity>High</severity><issue-type><ref>SQLi</ref></issue-type>' +
         '<source-file>src/Dao.java</source-file><line>17</line></item></issue-group></xml-report>',
     );
-    expect(r.format).to.equal('hcl-appscan');
     expect(r.findings[0]).to.include({
       title: 'SQL Injection',
       severity: 'high',

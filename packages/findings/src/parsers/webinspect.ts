@@ -32,6 +32,11 @@ function section(issue: XmlElement, ...names: string[]): string | undefined {
   return found.map((s) => childText(s, 'SectionText') ?? '').join('\n') || undefined;
 }
 
+/** Non-empty parts as paragraphs; undefined when none is left. */
+function paragraphs(...parts: (string | undefined)[]): string | undefined {
+  return parts.filter(Boolean).join('\n\n') || undefined;
+}
+
 /** The attacked parameter, from `AttackParamDescriptor` ("parameter=username" or the name alone). */
 function parameterOf(el: XmlElement | undefined): string | undefined {
   const d = childText(el, 'AttackParamDescriptor');
@@ -51,15 +56,10 @@ function toFinding(
     toolCategory: 'dast',
     ruleId: childText(issue, 'VulnerabilityID') ?? childText(issue, 'CheckID'),
     title: childText(issue, 'Name') ?? 'WebInspect issue',
-    description:
-      [
-        where.url && `URL: ${where.url}`,
-        htmlText(section(issue, 'Summary')),
-        htmlText(section(issue, 'Implication')),
-        htmlText(section(issue, 'Execution')),
-      ]
-        .filter(Boolean)
-        .join('\n\n') || undefined,
+    description: paragraphs(
+      where.url && `URL: ${where.url}`,
+      ...['Summary', 'Implication', 'Execution'].map((name) => htmlText(section(issue, name))),
+    ),
     severity: severity(word),
     toolSeverity: word,
     // WebInspect writes the identifier as "CWE ID 89".
