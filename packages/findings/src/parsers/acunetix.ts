@@ -115,6 +115,7 @@ export const acunetixXml: XmlFormat = {
 export const acunetix360: JsonFormat = {
   id: 'acunetix360',
   title: 'Acunetix 360 / Invicti / Netsparker JSON report',
+  testedWith: 'Acunetix 360, Netsparker Enterprise and Invicti Enterprise reports of 2019–2024',
   kind: 'json',
   detect: (doc) => isObj(doc) && isArrayLike(doc.Vulnerabilities) && isObj(doc.Target) && 'Generated' in doc,
   parse: parseJson,

@@ -89,6 +89,7 @@ function* parse(root: XmlElement, ctx: ParseContext): Generator<Finding> {
 export const hclAppscan: XmlFormat = {
   id: 'hcl-appscan',
   title: 'HCL AppScan XML report (Standard, Enterprise, on Cloud; DAST and SAST)',
+  testedWith: 'AppScan XML export 2.7 (DAST), ASoC export 1.7, SAST items',
   kind: 'xml',
   detect: (root) =>
     root.name === 'xml-report' &&

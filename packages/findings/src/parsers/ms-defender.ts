@@ -77,6 +77,7 @@ const entries = (archive: ZipArchive, folder: string): string[] =>
 export const msDefenderJson: JsonFormat = {
   id: 'ms-defender',
   title: 'Microsoft Defender for Endpoint vulnerabilities API JSON',
+  testedWith: 'Defender for Endpoint API machinesVulnerabilities',
   kind: 'json',
   detect: (doc) =>
     isPage(doc) &&
@@ -89,6 +90,7 @@ export const msDefenderJson: JsonFormat = {
 export const msDefenderZip: ZipFormat = {
   id: 'ms-defender-zip',
   title: 'Microsoft Defender for Endpoint export (zip of vulnerabilities/ and machines/ API pages)',
+  testedWith: 'Defender for Endpoint API pages of vulnerabilities and machines',
   kind: 'zip',
   detect: (archive) => entries(archive, 'vulnerabilities').length > 0,
   parse: (archive, ctx) => {

@@ -109,6 +109,7 @@ function* parse(root: XmlElement, ctx: ParseContext): Generator<Finding> {
 export const nmap: XmlFormat = {
   id: 'nmap',
   title: 'Nmap XML (-oX), with vulners NSE script results',
+  testedWith: 'Nmap 6.40 and 7.60 (XML output 1.04), vulners NSE script',
   kind: 'xml',
   detect: (root) => root.name === 'nmaprun',
   parse,

@@ -88,6 +88,7 @@ function* parse(root: XmlElement, ctx: ParseContext): Generator<Finding> {
 export const openscap: XmlFormat = {
   id: 'openscap',
   title: 'OpenSCAP / XCCDF results (Benchmark with TestResult, TestResult, ARF)',
+  testedWith: 'OpenSCAP 1.2.17 results, XCCDF 1.1.3 and 1.2, ARF',
   kind: 'xml',
   detect: (root) =>
     root.name === 'TestResult' ||

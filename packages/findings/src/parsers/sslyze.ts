@@ -324,6 +324,7 @@ function* xmlServers(root: XmlElement): Generator<ServerFacts> {
 export const sslyzeJson: JsonFormat = {
   id: 'sslyze-json',
   title: 'SSLyze JSON (2.x accepted_targets, 3.x/4.x and 5.x+ server_scan_results)',
+  testedWith: 'SSLyze 3.x/4.x JSON; 2.x and 5.x/6.x layouts',
   kind: 'json',
   detect: (doc) =>
     (hasKeys(doc, 'server_scan_results') || hasKeys(doc, 'accepted_targets')) &&
@@ -334,6 +335,7 @@ export const sslyzeJson: JsonFormat = {
 export const sslyzeXml: XmlFormat = {
   id: 'sslyze-xml',
   title: 'SSLyze XML (1.x, 2.x --xml_out)',
+  testedWith: 'SSLyze 1.4.3 and 2.0.6',
   kind: 'xml',
   detect: (root) => root.name === 'document' && ('SSLyzeVersion' in root.attrs || 'SSLyzeWeb' in root.attrs),
   parse: (root, ctx) => findings(xmlServers(root), ctx),

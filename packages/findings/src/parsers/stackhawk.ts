@@ -53,6 +53,7 @@ function* parse(doc: unknown, ctx: ParseContext): Generator<Finding> {
 export const stackhawk: JsonFormat = {
   id: 'stackhawk',
   title: 'StackHawk (HawkScan) scan results JSON',
+  testedWith: 'HawkScan 2.1.1',
   kind: 'json',
   detect: (doc) => hasKeys(doc, 'service', 'scanCompleted') && obj(doc).service === 'StackHawk',
   parse,

@@ -101,6 +101,7 @@ const isRecord = (r: unknown): boolean => hasKeys(r, 'id', 'ip', 'port', 'severi
 export const testsslCsv: CsvFormat = {
   id: 'testssl-csv',
   title: 'testssl.sh CSV (--csvfile)',
+  testedWith: 'testssl.sh 3.0 and 3.1',
   kind: 'csv',
   detect: (header) => ['id', 'fqdn/ip', 'port', 'severity', 'finding'].every((h) => header.includes(h)),
   parse: (rows, ctx) =>
@@ -113,6 +114,7 @@ export const testsslCsv: CsvFormat = {
 export const testsslJson: JsonFormat = {
   id: 'testssl-json',
   title: 'testssl.sh JSON (--jsonfile, --jsonfile-pretty)',
+  testedWith: 'testssl.sh 3.x --jsonfile and --jsonfile-pretty layouts',
   kind: 'json',
   detect: (doc) =>
     isArrayLikeOf(doc, isRecord) || (hasKeys(doc, 'scanResult', 'Invocation') && hasKeys(doc, 'version', 'openssl')),

@@ -115,6 +115,7 @@ const isIssue = (i: XmlElement): boolean => !!child(i, 'VulnerabilityID') || !!c
 export const webinspect: XmlFormat = {
   id: 'webinspect',
   title: 'Fortify WebInspect XML (scan export <Sessions>, findings export <Scan>)',
+  testedWith: 'WebInspect scan and findings exports as documented (no sample report)',
   kind: 'xml',
   detect: (root) =>
     (root.name === 'Sessions' && children(root, 'Session').some((s) => !!child(s, 'URL') || !!child(s, 'Issues'))) ||

@@ -120,6 +120,7 @@ function* parse(doc: unknown, ctx: ParseContext): Generator<Finding> {
 export const wpscan: JsonFormat = {
   id: 'wpscan',
   title: 'WPScan JSON (--format json)',
+  testedWith: 'WPScan 3.5.4, 3.8.15, 3.8.17 (and WPScan API CVSS scores)',
   kind: 'json',
   detect: (doc) =>
     hasKeys(doc, 'banner', 'target_url') &&
