@@ -41,13 +41,18 @@ import { gosec } from './parsers/gosec';
 import { govulncheck } from './parsers/govulncheck';
 import { grype } from './parsers/grype';
 import { harbor } from './parsers/harbor';
+import { hclAppscan } from './parsers/hcl-appscan';
 import { horusec } from './parsers/horusec';
 import { jfrogXrayUnified } from './parsers/jfrog-xray';
 import { kics } from './parsers/kics';
+import { nexpose } from './parsers/nexpose';
 import { niktoJson, niktoXml } from './parsers/nikto';
+import { nmap } from './parsers/nmap';
 import { mend } from './parsers/mend';
 import { mobsf, mobsfscan } from './parsers/mobsf';
+import { msDefenderJson, msDefenderZip } from './parsers/ms-defender';
 import { npmAudit } from './parsers/npm-audit';
+import { openscap } from './parsers/openscap';
 import { openvasCsv, openvasXml } from './parsers/openvas';
 import { nuclei } from './parsers/nuclei';
 import { osvScanner } from './parsers/osv-scanner';
@@ -66,14 +71,19 @@ import { spdxJson } from './parsers/spdx';
 import { spdxTagValue } from './parsers/spdx-tag-value';
 import { nessusXml, tenableCsv } from './parsers/tenable';
 import { spotbugs } from './parsers/spotbugs';
+import { stackhawk } from './parsers/stackhawk';
+import { sslyzeJson, sslyzeXml } from './parsers/sslyze';
 import { trivy } from './parsers/trivy';
 import { trufflehog } from './parsers/trufflehog';
 import { twistlock, twistlockCsv } from './parsers/twistlock';
 import { trufflehog3 } from './parsers/trufflehog3';
 import { veracodeJson, veracodeXml } from './parsers/veracode';
+import { testsslCsv, testsslJson } from './parsers/testssl';
 import { tfsec } from './parsers/tfsec';
 import { veracodeScaCsv, veracodeScaJson } from './parsers/veracode-sca';
+import { webinspect } from './parsers/webinspect';
 import { wiz } from './parsers/wiz';
+import { wpscan } from './parsers/wpscan';
 import { yarnAudit } from './parsers/yarn-audit';
 import { zap } from './parsers/zap';
 
@@ -146,6 +156,11 @@ export const FORMATS: readonly Format[] = [
   bundlerAuditJson,
   spdxTagValue,
   cppcheck,
+  msDefenderJson,
+  sslyzeJson,
+  stackhawk,
+  testsslJson,
+  wpscan,
   genericJson,
   cyclonedxXml,
   zap,
@@ -159,8 +174,14 @@ export const FORMATS: readonly Format[] = [
   openvasXml,
   nessusXml,
   qualysXml,
+  nexpose,
+  nmap,
+  openscap,
+  sslyzeXml,
   fortifyXml,
   fortifyFvdl,
+  hclAppscan,
+  webinspect,
   openvasCsv,
   tenableCsv,
   qualysCsv,
@@ -168,10 +189,12 @@ export const FORMATS: readonly Format[] = [
   prowlerCsv,
   sysdig,
   twistlockCsv,
+  testsslCsv,
   wiz,
   genericCsv,
   fortifyFpr,
   blackduckZip,
+  msDefenderZip,
 ];
 
 export function formatById(id: string): Format | undefined {

@@ -388,7 +388,8 @@ const scanRoutes = [
     service,
     tag: 'Scan results',
     access: perm('scanning.scan_results', 'r', 'organisation'),
-    summary: 'The report formats an upload takes: id (for ?format=) and title, in detection order',
+    summary:
+      'The report formats an upload takes: id (for ?format=), title and the tool versions tested, in detection order',
     request: { query: z.object({}).strict() },
     response: reportFormats,
   },
