@@ -473,5 +473,8 @@ export const issueHistoryEntry = z.object({
     .enum(VIA_CLIENTS)
     .nullable()
     .openapi({ description: 'mcp: the change was made through an AI assistant (the MCP server), by actor' }),
-  reason: changeReason.nullable().describe('Why an ingestion made the change; null for other changes'),
+  // A union with null rather than .nullable(): the generator drops a nullable union's null.
+  reason: z
+    .union([changeReason, z.null()])
+    .openapi({ description: 'Why an ingestion made the change; null for other changes' }),
 });
