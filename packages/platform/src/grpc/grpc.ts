@@ -4,10 +4,11 @@ import CircuitBreaker from 'opossum';
 import { InternalAuth } from '../auth';
 import { runWithContext, requestIdFrom, currentRequestId, REQUEST_ID_HEADER } from '../context';
 import { assertNoOpenTransaction } from '../db/open-transaction';
-import { AppError, errorMessage, isErrorCode, toAppError } from '../errors';
+import { AppError, errorMessage } from '../errors';
+import { metadataCarrier, observedCall } from './observed-call';
+import { fromServiceError, toServiceError } from './service-errors';
 import { createLogger } from '../logging';
-import { grpcClientDuration, grpcClientHandled, grpcServerDuration, grpcServerHandled } from '../observability/metrics';
-import { extractTrace, injectTrace, Span, SpanKind, SpanStatusCode, startSpan } from '../observability/tracing';
+import { extractTrace, injectTrace, Span, SpanKind, startSpan } from '../observability/tracing';
 
 /** The shape ts-proto generates for one method of a service definition. */
 interface MethodDef {
@@ -46,77 +47,7 @@ export type ServiceClient<D extends ServiceDef> = {
       : (req: Req<D[K]>) => Promise<Res<D[K]>>;
 };
 
-// Error bodies carry caller text (a project code, a name): a `-bin` key takes any bytes, where a
-// plain key refuses anything outside printable ASCII (and grpc-js throws, from inside a callback).
-const ERROR_METADATA = 'x-bulwark-error-bin';
 const AUTH_METADATA = 'authorization';
-
-/** Printable ASCII for the status text: every other UTF-16 unit (lone surrogates too) as \uXXXX. */
-function asciiOnly(text: string): string {
-  return text.replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-}
-
-function toServiceError(err: unknown): Partial<grpc.StatusObject> {
-  const appError = toAppError(err);
-  const metadata = new grpc.Metadata();
-  metadata.set(ERROR_METADATA, Buffer.from(JSON.stringify(appError.toBody().error), 'utf8'));
-  return { code: appError.grpcStatus, details: asciiOnly(appError.message), metadata };
-}
-
-function fromServiceError(err: grpc.ServiceError, target: string): AppError {
-  const carried = err.metadata?.get(ERROR_METADATA)?.[0];
-  if (Buffer.isBuffer(carried)) {
-    try {
-      const body = JSON.parse(carried.toString('utf8')) as { code: unknown; message: string; details?: [] };
-      if (isErrorCode(body.code)) return new AppError(body.code, body.message, body.details ?? []);
-    } catch {
-      // Not ours: fall through to the status code.
-    }
-  }
-  if (err.code === grpc.status.UNAVAILABLE || err.code === grpc.status.DEADLINE_EXCEEDED) {
-    return new AppError('unavailable', `${target} is unavailable`);
-  }
-  return new AppError('internal', 'Internal server error');
-}
-
-const codeName = (code: grpc.status) => grpc.status[code] ?? String(code);
-
-/** Metadata as the propagator reads it: the first value of each key. */
-function metadataCarrier(md: grpc.Metadata): Record<string, string> {
-  const carrier: Record<string, string> = {};
-  for (const [key, values] of Object.entries(md.getMap())) carrier[key] = String(values);
-  return carrier;
-}
-
-/** The span and timer of one gRPC call, on either side; `end` records it once with its status code. */
-function observedCall(
-  side: 'server' | 'client',
-  method: string,
-  span: Span,
-  target = '',
-): { span: Span; end(code: grpc.status): void } {
-  const started = process.hrtime.bigint();
-  let ended = false;
-  return {
-    span,
-    end(code) {
-      if (ended) return;
-      ended = true;
-      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-      const name = codeName(code);
-      if (side === 'server') {
-        grpcServerHandled.inc({ method, code: name });
-        grpcServerDuration.observe({ method, code: name }, seconds);
-      } else {
-        grpcClientHandled.inc({ target, method, code: name });
-        grpcClientDuration.observe({ target, method, code: name }, seconds);
-      }
-      span.setAttribute('rpc.grpc.status_code', code);
-      if (code !== grpc.status.OK) span.setStatus({ code: SpanStatusCode.ERROR });
-      span.end();
-    },
-  };
-}
 
 /** A gRPC server whose handlers run with the caller's request id and refuse unauthenticated callers. */
 export class GrpcServer {
