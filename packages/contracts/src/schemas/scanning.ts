@@ -16,10 +16,7 @@ export const reportFormats = z
         .object({
           id: z.string(),
           title: z.string(),
-          tested_with: z
-            .string()
-            .optional()
-            .openapi({ description: 'Tool versions and report layouts it was tested with' }),
+          tested_with: z.string().openapi({ description: 'Tool versions and report layouts it was tested with' }),
         })
         .openapi('ReportFormat'),
     ),

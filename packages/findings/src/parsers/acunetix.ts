@@ -106,6 +106,7 @@ function* parseJson(doc: unknown, ctx: ParseContext): Generator<Finding> {
 export const acunetixXml: XmlFormat = {
   id: 'acunetix-xml',
   title: 'Acunetix XML export (ScanGroup)',
+  testedWith: 'Acunetix ScanGroup XML exports, from corpus samples that carry no tool version',
   kind: 'xml',
   detect: (root) => root.name === 'ScanGroup' && path(root, 'Scan').length > 0,
   isEmptyReport: (doc) => (doc as XmlElement).name === 'ScanGroup',

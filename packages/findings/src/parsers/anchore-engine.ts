@@ -51,7 +51,8 @@ function* parse(doc: unknown, ctx: ParseContext): Generator<Finding> {
 
 export const anchoreEngine: JsonFormat = {
   id: 'anchore-engine',
-  title: 'Anchore Engine image vulnerabilities (anchore-cli --json image vuln; Engine 0.8–1.0, Enterprise API)',
+  title: 'Anchore Engine image vulnerabilities (anchore-cli --json image vuln, Enterprise API)',
+  testedWith: 'Anchore Engine 0.8–1.0 and the Anchore Enterprise API',
   kind: 'json',
   detect: (doc) =>
     hasKeys(doc, 'imageDigest', 'vulnerabilities') || hasKeys(doc, 'vulnerability_type', 'vulnerabilities'),

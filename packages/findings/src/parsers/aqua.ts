@@ -130,8 +130,8 @@ const isV2 = (d: unknown): boolean => {
  */
 export const aqua: JsonFormat = {
   id: 'aqua',
-  title:
-    'Aqua Security image scan (scannercli --jsonfile, DevOps export array, API v1 scan result, API v2 vulnerabilities; Aqua 4–2022.4)',
+  title: 'Aqua Security image scan (scannercli --jsonfile, DevOps export array, API scan result, API vulnerabilities)',
+  testedWith: 'Aqua 4–2022.4: API v1 scan results and API v2 vulnerabilities',
   kind: 'json',
   detect: (doc) =>
     isScan(doc) ||

@@ -126,7 +126,8 @@ function* parseJson(doc: unknown, ctx: ParseContext): Generator<Finding> {
 
 export const bundlerAudit: TextFormat = {
   id: 'bundler-audit',
-  title: 'bundler-audit check text output; tested with bundler-audit 0.6.1, 0.7+',
+  title: 'bundler-audit check text output',
+  testedWith: 'bundler-audit 0.6.1 and 0.7+',
   kind: 'text',
   acceptsEmpty: true,
   detect: (head) =>
@@ -138,7 +139,8 @@ export const bundlerAudit: TextFormat = {
 
 export const bundlerAuditJson: JsonFormat = {
   id: 'bundler-audit-json',
-  title: 'bundler-audit check --format json; tested with bundler-audit 0.9',
+  title: 'bundler-audit check --format json',
+  testedWith: 'bundler-audit 0.9',
   kind: 'json',
   detect: (doc) =>
     hasKeys(doc, 'version', 'created_at', 'results') &&

@@ -41,7 +41,8 @@ function* parse(doc: unknown, ctx: ParseContext): Generator<Finding> {
 
 export const cargoAudit: JsonFormat = {
   id: 'cargo-audit',
-  title: 'cargo audit --json (RustSec); tested with cargo-audit reports of 2021',
+  title: 'cargo audit --json (RustSec)',
+  testedWith: 'cargo-audit reports of 2021',
   kind: 'json',
   detect: (doc) => hasKeys(doc, 'database', 'lockfile', 'vulnerabilities') && hasKeys(obj(doc).vulnerabilities, 'list'),
   parse,

@@ -137,7 +137,8 @@ const isScannerVuln = (v: unknown): boolean => hasKeys(v, 'featurename', 'vulner
 
 export const clair: JsonFormat = {
   id: 'clair',
-  title: 'Clair image scan (Clair v2 layer API, klar JSON, clair-scanner report, Clair v4 vulnerability report)',
+  title: 'Clair image scan (Clair layer API, klar JSON, clair-scanner report, Clair vulnerability report)',
+  testedWith: 'Clair v2 layer API and klar output, clair-scanner, Clair v4 vulnerability report',
   kind: 'json',
   detect: (doc) =>
     hasKeys(doc, 'LayerCount', 'Vulnerabilities') ||

@@ -18,7 +18,7 @@ interface FormatBase {
   /** Tool and report flavour, for `bulwark formats` and the README. */
   title: string;
   /** The tool versions and report layouts the parser was tested with, for `bulwark formats` and the API. */
-  testedWith?: string;
+  testedWith: string;
   /** The tool may write nothing (0 bytes) or JSON `null` when it found nothing. */
   acceptsEmpty?: boolean;
   /**

@@ -47,6 +47,7 @@ function* parse(doc: unknown, ctx: ParseContext): Generator<Finding> {
 export const composerAudit: JsonFormat = {
   id: 'composer-audit',
   title: 'composer audit --format=json',
+  testedWith: 'Composer 2.4+ (the audit command)',
   kind: 'json',
   detect: (doc) => hasKeys(doc, 'advisories', 'abandoned'),
   parse,

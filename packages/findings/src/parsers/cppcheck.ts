@@ -49,7 +49,8 @@ function* parse(root: XmlElement, ctx: ParseContext): Generator<Finding> {
 
 export const cppcheck: XmlFormat = {
   id: 'cppcheck',
-  title: 'Cppcheck XML (--xml, format 1 and 2); tested with Cppcheck 2.x (its SARIF is read as sarif: 2.17)',
+  title: 'Cppcheck XML (--xml)',
+  testedWith: 'Cppcheck 2.x, XML format 1 and 2 (its SARIF, from 2.17, is read as sarif)',
   kind: 'xml',
   detect: (root) =>
     root.name === 'results' &&

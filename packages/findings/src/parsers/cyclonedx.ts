@@ -163,7 +163,8 @@ function* parseBom(bom: Obj, ctx: ParseContext): Generator<Finding> {
 
 export const cyclonedxJson: JsonFormat = {
   id: 'cyclonedx-json',
-  title: 'CycloneDX JSON 1.2–1.6 (SBOM components, vulnerabilities, VEX)',
+  title: 'CycloneDX JSON (SBOM components, vulnerabilities, VEX)',
+  testedWith: 'CycloneDX 1.2–1.6; corpus samples: 1.4',
   kind: 'json',
   detect: (doc) =>
     str(obj(doc).bomFormat) === 'CycloneDX' ||
@@ -245,7 +246,8 @@ function xmlToBom(root: XmlElement): Obj {
 
 export const cyclonedxXml: XmlFormat = {
   id: 'cyclonedx-xml',
-  title: 'CycloneDX XML 1.0–1.6 (SBOM components, vulnerabilities, VEX)',
+  title: 'CycloneDX XML (SBOM components, vulnerabilities, VEX)',
+  testedWith: 'CycloneDX 1.0–1.6; corpus samples: 1.0, 1.2, 1.4',
   kind: 'xml',
   detect: (root) => root.name === 'bom' && /cyclonedx\.org\/schema\/bom/.test(root.attrs.xmlns ?? ''),
   parse: (root, ctx) => parseBom(xmlToBom(root), ctx),

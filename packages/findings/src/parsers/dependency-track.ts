@@ -66,7 +66,8 @@ function* parse(doc: unknown, ctx: ParseContext): Generator<Finding> {
 
 export const dependencyTrack: JsonFormat = {
   id: 'dependency-track',
-  title: 'Dependency-Track finding packaging format (FPF) JSON; tested with Dependency-Track 3.4, 3.8, 4.10',
+  title: 'Dependency-Track finding packaging format (FPF) JSON',
+  testedWith: 'Dependency-Track 3.4, 3.8 and 4.10',
   kind: 'json',
   detect: (doc) => hasKeys(doc, 'meta') && str(obj(obj(doc).meta).application) === 'Dependency-Track',
   parse,

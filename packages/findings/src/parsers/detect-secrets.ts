@@ -34,7 +34,8 @@ function* parse(doc: unknown, ctx: ParseContext): Generator<Finding> {
 
 export const detectSecrets: JsonFormat = {
   id: 'detect-secrets',
-  title: 'detect-secrets baseline JSON; tested with detect-secrets 1.0.3',
+  title: 'detect-secrets baseline JSON',
+  testedWith: 'detect-secrets 1.0.3',
   kind: 'json',
   detect: (doc) => hasKeys(doc, 'plugins_used', 'results'),
   parse,

@@ -34,7 +34,8 @@ function* parse(doc: unknown, ctx: ParseContext): Generator<Finding> {
 
 export const dockle: JsonFormat = {
   id: 'dockle',
-  title: 'Dockle JSON (dockle -f json; 0.2–0.4)',
+  title: 'Dockle JSON (dockle -f json)',
+  testedWith: 'Dockle 0.2–0.4',
   kind: 'json',
   detect: (doc) => hasKeys(doc, 'summary', 'details') && hasKeys(obj(doc).summary, 'fatal', 'warn', 'pass'),
   parse,

@@ -57,7 +57,8 @@ function* parse(doc: unknown, ctx: ParseContext): Generator<Finding> {
 
 export const ggshield: JsonFormat = {
   id: 'ggshield',
-  title: 'GitGuardian ggshield secret scan --json; tested with ggshield 1.x',
+  title: 'GitGuardian ggshield secret scan --json',
+  testedWith: 'ggshield 1.x',
   kind: 'json',
   detect: (doc) =>
     hasKeys(doc, 'id', 'type', 'total_incidents') && ('scans' in obj(doc) || 'entities_with_incidents' in obj(doc)),

@@ -43,6 +43,7 @@ function* parse(doc: unknown, ctx: ParseContext): Generator<Finding> {
 export const gosec: JsonFormat = {
   id: 'gosec',
   title: 'gosec -fmt=json',
+  testedWith: 'gosec JSON, from corpus samples that carry no tool version',
   kind: 'json',
   detect: (doc) => hasKeys(doc, 'Issues', 'Stats') && hasKeys(obj(doc).Stats, 'nosec'),
   parse,

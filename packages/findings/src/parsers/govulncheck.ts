@@ -115,7 +115,8 @@ const isMessage = (m: unknown): boolean => hasKeys(m, 'config') && hasKeys(obj(m
 
 export const govulncheck: JsonFormat = {
   id: 'govulncheck',
-  title: 'govulncheck -json (1.0+ message stream; 0.x Vulns object); tested with govulncheck 0.0.0-2022, 1.0.0, 1.0.1',
+  title: 'govulncheck -json (message stream; older Vulns object)',
+  testedWith: 'govulncheck 0.0.0-2022 (Vulns object), 1.0.0 and 1.0.1 (message stream)',
   kind: 'json',
   detect: (doc) =>
     isMessage(doc) ||

@@ -43,7 +43,8 @@ const isViolation = (v: unknown): boolean =>
 
 export const hadolint: JsonFormat = {
   id: 'hadolint',
-  title: 'Hadolint JSON (hadolint -f json; 1.x, 2.x)',
+  title: 'Hadolint JSON (hadolint -f json)',
+  testedWith: 'Hadolint 1.x and 2.x',
   kind: 'json',
   detect: (doc) => isArrayLikeOf(doc, isViolation),
   // A Dockerfile without violations gives `[]`.

@@ -68,7 +68,8 @@ function* parse(doc: unknown, ctx: ParseContext): Generator<Finding> {
 
 export const harbor: JsonFormat = {
   id: 'harbor',
-  title: 'Harbor vulnerability report (API additions/vulnerabilities, scanner adapter report; Harbor 1.10–2.x)',
+  title: 'Harbor vulnerability report (API additions/vulnerabilities, scanner adapter report)',
+  testedWith: 'Harbor 1.10–2.x',
   kind: 'json',
   detect: (doc) =>
     Object.keys(obj(doc)).some((k) => REPORT_TYPE.test(k) && hasKeys(obj(doc)[k], 'vulnerabilities')) ||

@@ -58,7 +58,8 @@ const isControl = (c: unknown): boolean => hasKeys(c, 'id', 'node_type', 'tests'
 
 export const kubeBench: JsonFormat = {
   id: 'kube-bench',
-  title: 'kube-bench JSON (kube-bench --json; 0.3–0.10, array and {Controls, Totals} layouts)',
+  title: 'kube-bench JSON (kube-bench --json; array and {Controls, Totals} layouts)',
+  testedWith: 'kube-bench 0.3–0.10',
   kind: 'json',
   detect: (doc) =>
     isArrayLikeOf(doc, isControl) ||

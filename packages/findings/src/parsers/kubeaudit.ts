@@ -49,7 +49,8 @@ const isResult = (r: unknown): boolean => hasKeys(r, 'AuditResultName', 'level',
 
 export const kubeaudit: JsonFormat = {
   id: 'kubeaudit',
-  title: 'kubeaudit JSON lines (kubeaudit all -p json; 0.11–0.22)',
+  title: 'kubeaudit JSON lines (kubeaudit all -p json)',
+  testedWith: 'kubeaudit 0.11–0.22',
   kind: 'json',
   // A cluster without audit results gives no JSON line at all.
   acceptsEmpty: true,

@@ -121,7 +121,8 @@ const isFrameworkReport = (f: unknown): boolean => hasKeys(f, 'name', 'controlRe
 
 export const kubescape: JsonFormat = {
   id: 'kubescape',
-  title: 'Kubescape JSON (kubescape scan --format json; v1 framework reports, v2, v3)',
+  title: 'Kubescape JSON (kubescape scan --format json)',
+  testedWith: 'Kubescape v1 framework reports, v2 and v3',
   kind: 'json',
   detect: (doc) =>
     (hasKeys(doc, 'summaryDetails', 'results') && hasKeys(doc, 'resources')) || isArrayLikeOf(doc, isFrameworkReport),

@@ -45,7 +45,8 @@ function* parse(doc: unknown, ctx: ParseContext): Generator<Finding> {
 
 export const neuvector: JsonFormat = {
   id: 'neuvector',
-  title: 'NeuVector image scan report JSON (REST scan/repository, standalone scanner; 4.x, 5.x)',
+  title: 'NeuVector image scan report JSON (REST scan/repository, standalone scanner)',
+  testedWith: 'NeuVector 4.x and 5.x',
   kind: 'json',
   detect: (doc) =>
     hasKeys(doc, 'report') &&

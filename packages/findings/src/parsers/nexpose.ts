@@ -138,7 +138,7 @@ function* parse(root: XmlElement, ctx: ParseContext): Generator<Finding> {
 
 export const nexpose: XmlFormat = {
   id: 'nexpose',
-  title: 'Rapid7 Nexpose / InsightVM XML Export (1.0, 2.0)',
+  title: 'Rapid7 Nexpose / InsightVM XML Export',
   testedWith: 'Nexpose XML Export 1.0 and 2.0',
   kind: 'xml',
   detect: (root) => root.name === 'NexposeReport',

@@ -86,6 +86,7 @@ function isNiktoHost(v: unknown): boolean {
 export const niktoXml: XmlFormat = {
   id: 'nikto-xml',
   title: 'Nikto XML report',
+  testedWith: 'Nikto 2.1.6 (nxmlversion 1.2)',
   kind: 'xml',
   detect: (root) => root.name === 'niktoscan',
   parse: parseXml,
@@ -94,6 +95,7 @@ export const niktoXml: XmlFormat = {
 export const niktoJson: JsonFormat = {
   id: 'nikto-json',
   title: 'Nikto JSON report',
+  testedWith: 'Nikto 2.x JSON, from corpus samples that carry no tool version',
   kind: 'json',
   detect: (doc) => (isArrayLike(doc) ? isArrayLikeOf(doc, isNiktoHost) : isNiktoHost(doc)),
   // Nikto 2.5 writes `[]` for a scan of no reachable host.

@@ -76,7 +76,8 @@ function* parse(doc: unknown, ctx: ParseContext): Generator<Finding> {
 
 export const npmAudit: JsonFormat = {
   id: 'npm-audit',
-  title: 'npm audit --json (npm 6 advisories and npm 7+ auditReportVersion 2)',
+  title: 'npm audit --json (advisories and auditReportVersion layouts)',
+  testedWith: 'npm 6 (advisories) and npm 7+ (auditReportVersion 2)',
   kind: 'json',
   detect: (doc) =>
     hasKeys(doc, 'auditReportVersion', 'vulnerabilities') ||

@@ -57,6 +57,7 @@ function* parse(doc: unknown, ctx: ParseContext): Generator<Finding> {
 export const osvScanner: JsonFormat = {
   id: 'osv-scanner',
   title: 'OSV-Scanner JSON (osv-scanner --format json)',
+  testedWith: 'OSV-Scanner JSON, from corpus samples that carry no tool version',
   kind: 'json',
   acceptsEmpty: true,
   detect: (doc) =>

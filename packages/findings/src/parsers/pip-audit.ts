@@ -38,7 +38,8 @@ const isDependency = (d: unknown): boolean => hasKeys(d, 'name', 'vulns') || has
 
 export const pipAudit: JsonFormat = {
   id: 'pip-audit',
-  title: 'pip-audit -f json (list layout before 2.0, {dependencies, fixes} since); tested with pip-audit 1.x, 2.x',
+  title: 'pip-audit -f json (list and {dependencies, fixes} layouts)',
+  testedWith: 'pip-audit 1.x (list layout) and 2.x ({dependencies, fixes})',
   kind: 'json',
   acceptsEmpty: true,
   isEmptyReport: (doc) => Array.isArray(doc) && doc.length === 0,

@@ -9,7 +9,8 @@ import { obj } from '../normalize';
  */
 export const pnpmAudit: JsonFormat = {
   id: 'pnpm-audit',
-  title: 'pnpm audit --json; tested with pnpm 7 and 8 output',
+  title: 'pnpm audit --json',
+  testedWith: 'pnpm 7 and 8',
   kind: 'json',
   detect: (doc) => hasKeys(doc, 'advisories', 'metadata') && !('actions' in obj(doc)) && !('muted' in obj(doc)),
   parse: (doc, ctx) => advisories(obj(doc), ctx, 'pnpm-audit'),

@@ -85,7 +85,8 @@ function* parse(doc: unknown, ctx: ParseContext): Generator<Finding> {
 
 export const scoutSuite: JsonFormat = {
   id: 'scout-suite',
-  title: 'Scout Suite results (scoutsuite_results_*.js or its JSON; 5.x)',
+  title: 'Scout Suite results (scoutsuite_results_*.js or its JSON)',
+  testedWith: 'Scout Suite 5.x',
   kind: 'json',
   detect: (doc) => hasKeys(doc, 'provider_code', 'services', 'last_run'),
   parse,

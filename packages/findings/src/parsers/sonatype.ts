@@ -52,6 +52,7 @@ function* parse(doc: unknown, ctx: ParseContext): Generator<Finding> {
 export const sonatype: JsonFormat = {
   id: 'sonatype',
   title: 'Sonatype Lifecycle (Nexus IQ) raw report JSON',
+  testedWith: 'Sonatype Lifecycle raw report API, from corpus samples that carry no tool version',
   kind: 'json',
   detect: (doc) => hasKeys(doc, 'components', 'matchSummary'),
   parse,

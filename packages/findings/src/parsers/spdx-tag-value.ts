@@ -46,7 +46,8 @@ function* parse(lines: Iterable<string>, ctx: ParseContext): Generator<Finding> 
 
 export const spdxTagValue: TextFormat = {
   id: 'spdx-tag-value',
-  title: 'SPDX 2.2/2.3 tag-value SBOM (vulnerabilities as advisory references); tested with SPDX 2.3',
+  title: 'SPDX tag-value SBOM (vulnerabilities as advisory references)',
+  testedWith: 'SPDX 2.2 and 2.3; sample: 2.3',
   kind: 'text',
   detect: (head) => /^SPDXVersion:\s*SPDX-2\.\d/m.test(head),
   parse,

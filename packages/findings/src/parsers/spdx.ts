@@ -81,7 +81,8 @@ function* parse(doc: unknown, ctx: ParseContext): Generator<Finding> {
 
 export const spdxJson: JsonFormat = {
   id: 'spdx-json',
-  title: 'SPDX 2.2/2.3 JSON SBOM (vulnerabilities as advisory references); tested with syft 1.50 (SPDX 2.3)',
+  title: 'SPDX JSON SBOM (vulnerabilities as advisory references)',
+  testedWith: 'SPDX 2.2 and 2.3; syft 1.50 output (SPDX 2.3)',
   kind: 'json',
   detect: (doc) => {
     const version = str(obj(doc).spdxVersion);

@@ -323,7 +323,7 @@ function* xmlServers(root: XmlElement): Generator<ServerFacts> {
 
 export const sslyzeJson: JsonFormat = {
   id: 'sslyze-json',
-  title: 'SSLyze JSON (2.x accepted_targets, 3.x/4.x and 5.x+ server_scan_results)',
+  title: 'SSLyze JSON (accepted_targets and server_scan_results layouts)',
   testedWith: 'SSLyze 3.x/4.x JSON; 2.x and 5.x/6.x layouts',
   kind: 'json',
   detect: (doc) =>
@@ -334,7 +334,7 @@ export const sslyzeJson: JsonFormat = {
 
 export const sslyzeXml: XmlFormat = {
   id: 'sslyze-xml',
-  title: 'SSLyze XML (1.x, 2.x --xml_out)',
+  title: 'SSLyze XML (--xml_out)',
   testedWith: 'SSLyze 1.4.3 and 2.0.6',
   kind: 'xml',
   detect: (root) => root.name === 'document' && ('SSLyzeVersion' in root.attrs || 'SSLyzeWeb' in root.attrs),

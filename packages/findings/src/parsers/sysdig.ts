@@ -92,7 +92,8 @@ function* parse(rows: Iterable<Record<string, string>>, ctx: ParseContext): Gene
 
 export const sysdig: CsvFormat = {
   id: 'sysdig',
-  title: 'Sysdig Secure vulnerability report CSV (legacy reporting layout and the 2024+ layout)',
+  title: 'Sysdig Secure vulnerability report CSV (legacy and current reporting layouts)',
+  testedWith: 'Sysdig Secure legacy reporting and the 2024+ report layout',
   kind: 'csv',
   detect: (header) =>
     (header.includes('Vulnerability ID') && header.includes('Package suggested fix') && header.includes('Image ID')) ||

@@ -131,7 +131,8 @@ function* parseCsv(rows: Record<string, string>[], ctx: ParseContext): Generator
 
 export const nessusXml: XmlFormat = {
   id: 'nessus',
-  title: 'Nessus / Tenable XML (.nessus, NessusClientData_v2)',
+  title: 'Nessus / Tenable XML (.nessus)',
+  testedWith: 'NessusClientData_v2 exports, from corpus samples that carry no tool version',
   kind: 'xml',
   detect: (root) => root.name === 'NessusClientData_v2',
   parse: parseXml,
@@ -140,6 +141,7 @@ export const nessusXml: XmlFormat = {
 export const tenableCsv: CsvFormat = {
   id: 'tenable-csv',
   title: 'Nessus / Tenable.io / Tenable.sc CSV export',
+  testedWith: 'Nessus, Tenable.io and Tenable.sc CSV exports, from corpus samples that carry no tool version',
   kind: 'csv',
   detect: (header) =>
     (header.includes('Plugin ID') && header.includes('Host') && header.includes('Risk')) ||

@@ -44,7 +44,8 @@ function* parse(doc: unknown, ctx: ParseContext): Generator<Finding> {
 
 export const terrascan: JsonFormat = {
   id: 'terrascan',
-  title: 'Terrascan JSON (terrascan scan -o json; 1.x)',
+  title: 'Terrascan JSON (terrascan scan -o json)',
+  testedWith: 'Terrascan 1.x',
   kind: 'json',
   detect: (doc) => hasKeys(doc, 'results') && hasKeys(obj(doc).results, 'scan_summary', 'violations'),
   parse,

@@ -182,7 +182,8 @@ const isReport = (r: unknown): boolean =>
 export const trivyOperator: JsonFormat = {
   id: 'trivy-operator',
   title:
-    'Trivy Operator reports (kubectl -o json: VulnerabilityReport, ConfigAudit/RbacAssessment/InfraAssessment, ExposedSecret, ClusterCompliance; operator 0.11–0.2x)',
+    'Trivy Operator reports (kubectl -o json: VulnerabilityReport, ConfigAudit/RbacAssessment/InfraAssessment, ExposedSecret, ClusterCompliance)',
+  testedWith: 'Trivy Operator 0.11–0.2x',
   kind: 'json',
   detect: (doc) =>
     isReport(doc) ||

@@ -59,7 +59,8 @@ const isRecord = (r: unknown): boolean =>
 
 export const trufflehog: JsonFormat = {
   id: 'trufflehog',
-  title: 'TruffleHog v2 and v3 JSON lines (--json)',
+  title: 'TruffleHog JSON lines (--json)',
+  testedWith: 'TruffleHog v2 and v3',
   kind: 'json',
   acceptsEmpty: true,
   detect: (doc) => isRecord(doc) || isArrayLikeOf(doc, isRecord),

@@ -71,7 +71,8 @@ const isLegacy = (r: unknown): boolean =>
 
 export const trufflehog3: JsonFormat = {
   id: 'trufflehog3',
-  title: 'truffleHog3 JSON (2.x and 3.x); tested with truffleHog3 2.0, 3.0',
+  title: 'truffleHog3 JSON',
+  testedWith: 'truffleHog3 2.0 and 3.0',
   kind: 'json',
   acceptsEmpty: true,
   isEmptyReport: (doc) => Array.isArray(doc) && doc.length === 0,

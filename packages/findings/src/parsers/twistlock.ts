@@ -105,8 +105,8 @@ const isImage = (x: unknown): boolean =>
 
 export const twistlock: JsonFormat = {
   id: 'twistlock',
-  title:
-    'Twistlock / Prisma Cloud Compute JSON (twistcli images scan --output-file; API image scans; Twistlock 19–22, Prisma Cloud Compute 22–34)',
+  title: 'Twistlock / Prisma Cloud Compute JSON (twistcli images scan --output-file; API image scans)',
+  testedWith: 'Twistlock 19–22, Prisma Cloud Compute 22–34',
   kind: 'json',
   detect: (doc) => (hasKeys(doc, 'results') && isArrayLikeOf(obj(doc).results, isImage)) || isArrayLikeOf(doc, isImage),
   parse,
@@ -173,8 +173,8 @@ function* parseCsv(rows: Iterable<Record<string, string>>, ctx: ParseContext): G
 
 export const twistlockCsv: CsvFormat = {
   id: 'twistlock-csv',
-  title:
-    'Prisma Cloud Compute (Twistlock) vulnerability CSV export (console Monitor > Vulnerabilities; Prisma Cloud Compute 22–34)',
+  title: 'Prisma Cloud Compute (Twistlock) vulnerability CSV export (console Monitor > Vulnerabilities)',
+  testedWith: 'Prisma Cloud Compute 22–34',
   kind: 'csv',
   detect: (header) => ['CVE ID', 'Compliance ID', 'Packages', 'Fix Status'].every((h) => header.includes(h)),
   parse: parseCsv,

@@ -91,7 +91,8 @@ const isIssue = (i: unknown): boolean => hasKeys(i, 'issue_type', 'library') && 
 
 export const veracodeScaJson: JsonFormat = {
   id: 'veracode-sca-json',
-  title: 'Veracode SCA issues API JSON (srcclr v3); tested with the 2022 API',
+  title: 'Veracode SCA issues API JSON (srcclr)',
+  testedWith: 'srcclr issues API v3 of 2022',
   kind: 'json',
   detect: (doc) => isArrayLikeOf(obj(obj(doc)._embedded).issues, isIssue),
   parse: parseJson,
@@ -99,7 +100,8 @@ export const veracodeScaJson: JsonFormat = {
 
 export const veracodeScaCsv: CsvFormat = {
   id: 'veracode-sca-csv',
-  title: 'Veracode SCA issues CSV export; tested with the 2022 export',
+  title: 'Veracode SCA issues CSV export',
+  testedWith: 'the 2022 export',
   kind: 'csv',
   detect: (header) =>
     ['Issue ID', 'Issue type', 'Library', 'Version in use', 'Coordinate 2'].every((h) => header.includes(h)),

@@ -105,7 +105,8 @@ function isV1Stream(doc: unknown): boolean {
 
 export const yarnAudit: JsonFormat = {
   id: 'yarn-audit',
-  title: 'yarn audit --json (yarn 1 JSON lines, yarn 4 yarn npm audit --json); tested with yarn 1 and yarn 4 output',
+  title: 'yarn audit --json (JSON lines; yarn npm audit --json)',
+  testedWith: 'yarn 1 and yarn 4',
   kind: 'json',
   detect: (doc) => isV1Stream(doc) || isBerry(doc) || isArrayLikeOf(doc, isBerry),
   parse: (doc, ctx) => {
