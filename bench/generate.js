@@ -4,6 +4,8 @@
 //   trivy-100k.json   Trivy SchemaVersion 2, 100,000 vulnerabilities over 40 targets
 //   twistlock-100k.json            twistcli, 100,000 vulnerabilities over 40 images
 //   trivy-operator-100k.json       Trivy Operator List of 40 VulnerabilityReports, 100,000 in all
+//   nmap-100k.xml                  nmap -oX with the vulners script: 100,000 findings, 5 a port
+//                                  (the open port and 4 CVEs), 4 open ports a host
 // Usage: node bench/generate.js [dir] [count] [variant]
 // A variant writes only a rescan of the SARIF report, as a scanner writes one on every run (its own run id
 // and start time, which the SARIF parser gives every finding as its detection time):
@@ -262,6 +264,44 @@ function trivyOperator(file) {
   w.close();
 }
 
+/** Nmap XML as `nmap -sV --script vulners -oX` writes it: per host 4 open ports, each with 4 CVEs. */
+function nmap(file) {
+  const services = [
+    ['22', 'ssh', 'OpenSSH', '8.9p1', 'cpe:/a:openbsd:openssh:8.9p1'],
+    ['80', 'http', 'nginx', '1.18.0', 'cpe:/a:igor_sysoev:nginx:1.18.0'],
+    ['443', 'https', 'nginx', '1.18.0', 'cpe:/a:igor_sysoev:nginx:1.18.0'],
+    ['5432', 'postgresql', 'PostgreSQL DB', '13.4', 'cpe:/a:postgresql:postgresql:13.4'],
+  ];
+  const hosts = Math.ceil(count / (services.length * 5));
+  const w = writer(file);
+  w.write(
+    '<?xml version="1.0" encoding="UTF-8"?>\n<nmaprun scanner="nmap" args="nmap -sV --script vulners -oX out.xml 10.0.0.0/16" start="1700000000" version="7.94" xmloutputversion="1.05">\n',
+  );
+  for (let h = 0; h < hosts; h++) {
+    const ip = `10.0.${Math.floor(h / 250)}.${(h % 250) + 1}`;
+    w.write(
+      `<host starttime="1700000000" endtime="1700000100"><status state="up" reason="syn-ack"/><address addr="${ip}" addrtype="ipv4"/><hostnames><hostname name="host${h}.example.com" type="PTR"/></hostnames><ports>`,
+    );
+    for (const [port, name, product, version, cpe] of services) {
+      let vulns = '';
+      for (let v = 0; v < 4; v++)
+        vulns += `<table><elem key="is_exploit">false</elem><elem key="cvss">${(4 + rand(60) / 10).toFixed(1)}</elem><elem key="id">CVE-20${10 + rand(14)}-${10000 + rand(90000)}</elem><elem key="type">cve</elem></table>`;
+      w.write(
+        `<port protocol="tcp" portid="${port}"><state state="open" reason="syn-ack" reason_ttl="64"/><service name="${name}" product="${product}" version="${version}" method="probed" conf="10"><cpe>${cpe}</cpe></service><script id="vulners" output="${cpe}"><table key="${cpe}">${vulns}</table></script></port>`,
+      );
+    }
+    w.write('</ports></host>\n');
+  }
+  w.write(
+    '<runstats><finished time="1700000500" exit="success"/><hosts up="' +
+      hosts +
+      '" down="0" total="' +
+      hosts +
+      '"/></runstats></nmaprun>\n',
+  );
+  w.close();
+}
+
 if (variantKind) {
   sarif(path.join(dir, `sarif-100k-${variantKind}-${variantRun}.sarif`), Number(variantRun), variantKind === 'changed');
 } else {
@@ -269,5 +309,6 @@ if (variantKind) {
   trivy(path.join(dir, 'trivy-100k.json'));
   twistlock(path.join(dir, 'twistlock-100k.json'));
   trivyOperator(path.join(dir, 'trivy-operator-100k.json'));
+  nmap(path.join(dir, 'nmap-100k.xml'));
 }
 console.log(dir);
