@@ -248,11 +248,14 @@ describe('console issue list for triage: sort, page size, saved views, export, B
       expect(cells[2]).to.equal(ru ? 'Статус' : 'Status');
       expect(cells[3]).to.equal(ru ? 'Новая' : 'New');
       expect(cells[4]).to.equal(ru ? 'Исправлена' : 'Fixed');
+      // The server's comment, then the line saying why the ingestion changed it (issue #30, point 5).
+      const why = (await row.locator('td .muted').textContent()) ?? '';
       expect(cells[5]).to.equal(
-        ru
+        (ru
           ? 'Не найдена полным сканированием проверки, которая её нашла'
-          : 'Not found by a complete scan of the check that found it',
+          : 'Not found by a complete scan of the check that found it') + why,
       );
+      expect(why).to.match(/[0-9a-f]{8}-[0-9a-f]{4}-.* [0-9a-f]{8}-[0-9a-f]{4}-/);
       expect(cells[1]).not.to.match(/[0-9a-f]{8}-[0-9a-f]{4}-/);
 
       await page.locator('#detail-status').selectOption('8');
