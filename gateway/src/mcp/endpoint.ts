@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { Authenticator } from '../auth/authenticator';
 import { BulwarkApi } from './api-client';
 import { registerReadTools } from './read-tools';
-import { registerWriteTools } from './write-tools';
+import { registerWriteTools, WRITE_TOOL_NAMES } from './write-tools';
 
 export interface McpEndpointDeps {
   authenticator: Authenticator;
@@ -21,6 +21,11 @@ export interface McpEndpointDeps {
 
 const jsonRpcMessage = z.looseObject({ jsonrpc: z.literal('2.0') });
 const mcpBody = z.union([jsonRpcMessage, z.array(jsonRpcMessage).min(1)]);
+/** The messages whose answer depends on whether the write tools are on: the tool list, and a write tool's call. */
+const writeToolsMessage = z.union([
+  z.looseObject({ method: z.literal('tools/list') }),
+  z.looseObject({ method: z.literal('tools/call'), params: z.looseObject({ name: z.enum(WRITE_TOOL_NAMES) }) }),
+]);
 
 /**
  * What the transport would refuse in JSON-RPC's shape, refused first in Bulwark's (400 naming the
@@ -93,7 +98,10 @@ async function serve(deps: McpEndpointDeps, req: Request, res: Response): Promis
     },
   );
   registerReadTools(server, api);
-  if (await writeToolsEnabled(api, deps.log)) registerWriteTools(server, api);
+  // Initialization, notifications and read tools' calls (most requests) are answered without the setting's round trip.
+  const messages: unknown[] = Array.isArray(req.body) ? req.body : [req.body];
+  if (messages.some((m) => writeToolsMessage.safeParse(m).success) && (await writeToolsEnabled(api, deps.log)))
+    registerWriteTools(server, api);
   const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   res.on('close', () => {
     transport.close().catch((err: unknown) => deps.log.warn('mcp transport close failed', { error: String(err) }));
@@ -104,7 +112,7 @@ async function serve(deps: McpEndpointDeps, req: Request, res: Response): Promis
 }
 
 /**
- * Read per request with the caller's token, so every replica applies the current setting at once;
+ * Read with the caller's token by each request that needs it, so every replica applies the current setting at once;
  * when it cannot be read the write tools stay off (the issues service refuses an assistant's writes then too).
  */
 async function writeToolsEnabled(api: BulwarkApi, log: Logger): Promise<boolean> {

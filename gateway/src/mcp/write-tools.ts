@@ -4,6 +4,9 @@ import type { BulwarkApi } from './api-client';
 import { toolResult } from './untrusted';
 import { issueItem, IssueView } from './views';
 
+/** The write tools' names: a request naming none of them, and not listing the tools, needs no look at the setting. */
+export const WRITE_TOOL_NAMES = ['change_issue_status', 'assign_issue'] as const;
+
 const issueId = z.uuid().describe('The issue\u2019s id');
 const comment = z.string().trim().min(1).max(4000);
 
@@ -14,7 +17,7 @@ const comment = z.string().trim().min(1).max(4000);
  */
 export function registerWriteTools(server: McpServer, api: BulwarkApi): void {
   server.registerTool(
-    'change_issue_status',
+    WRITE_TOOL_NAMES[0],
     {
       title: 'Change an issue\u2019s status',
       description:
@@ -32,7 +35,7 @@ export function registerWriteTools(server: McpServer, api: BulwarkApi): void {
   );
 
   server.registerTool(
-    'assign_issue',
+    WRITE_TOOL_NAMES[1],
     {
       title: 'Assign an issue',
       description:
