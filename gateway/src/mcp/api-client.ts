@@ -19,13 +19,16 @@ export interface ApiCaller {
   /** The MCP caller's bearer token, carried as it came: the API decides what it may see and do. */
   token: string;
   requestId: string;
+  /** What makes the gateway take the call as the MCP caller's own (its address, X-Bulwark-Via). */
+  innerCallHeaders: Record<string, string>;
   timeoutMs: number;
 }
 
 /**
  * Bulwark's /api/v1 through the gateway, as the MCP caller: the caller's token (so the route's
  * permission and project scope apply exactly as to the caller's own requests), the MCP request's id,
- * and X-Bulwark-Via: mcp (the issues service marks the history and refuses writes when disabled).
+ * its address (the per-IP limit counts the caller's, not the gateway's), and X-Bulwark-Via: mcp (the
+ * issues service marks the history and refuses writes when disabled), both taken only from an inner call.
  */
 export class BulwarkApi {
   constructor(private readonly caller: ApiCaller) {}
@@ -46,6 +49,7 @@ export class BulwarkApi {
         accept: 'application/json',
         [REQUEST_ID_HEADER]: this.caller.requestId,
         [VIA_HEADER]: 'mcp',
+        ...this.caller.innerCallHeaders,
         ...(body === undefined ? {} : { 'content-type': 'application/json' }),
       },
       body: body === undefined ? undefined : JSON.stringify(body),

@@ -5,6 +5,7 @@ import { MCP_PATH } from '@bulwark/contracts';
 import { invalid, type Logger, type RateLimiter } from '@bulwark/platform';
 import { z } from 'zod';
 import { Authenticator } from '../auth/authenticator';
+import type { InnerCalls } from '../http/inner-calls';
 import { BulwarkApi } from './api-client';
 import { registerReadTools } from './read-tools';
 import { registerWriteTools, WRITE_TOOL_NAMES } from './write-tools';
@@ -12,6 +13,7 @@ import { registerWriteTools, WRITE_TOOL_NAMES } from './write-tools';
 export interface McpEndpointDeps {
   authenticator: Authenticator;
   perToken: RateLimiter;
+  innerCalls: InnerCalls;
   bodyLimitBytes: number;
   /** How long one API call of a tool may take. */
   timeoutMs: number;
@@ -88,6 +90,7 @@ async function serve(deps: McpEndpointDeps, req: Request, res: Response): Promis
     // Checked by the authentication step before; the tools carry it to the API as it came.
     token: Authenticator.bearerToken(req.header('authorization')),
     requestId: req.requestId,
+    innerCallHeaders: deps.innerCalls.headersFor(req),
     timeoutMs: deps.timeoutMs,
   });
   const server = new McpServer(

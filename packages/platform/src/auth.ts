@@ -133,8 +133,8 @@ export const CLIENT_IP_HEADER = 'x-bulwark-client-ip';
 
 /**
  * Names the client that made a request on the caller's behalf (`mcp`: an AI assistant through the
- * gateway's MCP server). A claim about the caller's own request: it can only mark (and, where its
- * client is disabled, refuse) the caller's own writes, so it needs no signature.
+ * gateway's MCP server). The gateway passes it on only from its MCP server's own calls and drops it
+ * from every other request, so a caller cannot mark its own change as an assistant's.
  */
 export const VIA_HEADER = 'x-bulwark-via';
 

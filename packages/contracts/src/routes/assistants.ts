@@ -51,7 +51,7 @@ export const assistantRoutes = [
     access: settings('w'),
     summary: 'Enable or disable the MCP server\u2019s write tools',
     description:
-      'While disabled, the issues service also refuses (403) a change sent with X-Bulwark-Via: mcp, so an assistant cannot write by any path.',
+      'While disabled, the issues service also refuses (403) a change the MCP server sends (X-Bulwark-Via: mcp, which the gateway takes from its MCP server alone and drops from any other request).',
     request: { body: assistantSettingsBody },
     response: assistantSettingsView,
   },
