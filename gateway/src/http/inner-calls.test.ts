@@ -47,7 +47,8 @@ describe('the MCP server’s inner calls told apart from outside requests', () =
   it('drops X-Bulwark-Via and a claimed address from any other request, a wrong key of the same length too', async () => {
     const claims = { [CLIENT_IP_HEADER]: '203.0.113.7', [VIA_HEADER]: 'mcp' };
     const wrongKey = 'x'.repeat(innerCalls.headersFor(outer as Request)[INNER_CALL_HEADER].length);
-    for (const extra of [{}, { [INNER_CALL_HEADER]: wrongKey }, { [INNER_CALL_HEADER]: '' }]) {
+    const others: Record<string, string>[] = [{}, { [INNER_CALL_HEADER]: wrongKey }, { [INNER_CALL_HEADER]: '' }];
+    for (const extra of others) {
       const answer = await seen({ ...claims, ...extra });
       expect(answer).to.deep.include({ via: null, innerHeader: null });
       expect(answer.address).to.match(/127\.0\.0\.1$/);
