@@ -15,7 +15,7 @@ export interface SlaBreach {
 /**
  * The SLA clock's data (README "Issues", SLAs): the projects' tags, each project's applicable days
  * (sla_project_days, resolved from the policies set-wise), and the issues' due dates, which the
- * issue_sla trigger of migration 0017 keeps on every write of an issue.
+ * issue_sla trigger of migration 0018 keeps on every write of an issue.
  */
 export const slaClockStore = {
   /** The tags an ingestion read from the catalog: kept only for a project not known yet (events carry the changes). Whether it was new. */
