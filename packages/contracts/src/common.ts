@@ -74,6 +74,12 @@ export const isoDateTime = z.iso
   }, 'must be in the years 0001 to 9999 (UTC)')
   .openapi({ example: '2026-12-31T23:59:59Z', pattern: DATE_TIME_PATTERN });
 
+/** The tags an organisation-wide object (a policy, an SLA policy) applies to projects by. */
+export const policyProjectTags = z
+  .array(z.string().min(1).max(64))
+  .max(100)
+  .openapi({ description: 'Projects carrying any of these tags get the policy' });
+
 export const idsBody = z
   .object({ ids: z.array(z.string().min(1)).min(1).max(1000) })
   .strict()

@@ -90,6 +90,7 @@ export {
   type QualityGateVerdict,
 } from './schemas/scanning';
 export { scanningRoutes } from './routes/scanning';
+export type { GateConditionType, GateOperator } from './quality-gates';
 export {
   ISSUE_SEVERITIES,
   ISSUE_COUNT_GROUPS,

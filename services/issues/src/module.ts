@@ -113,19 +113,14 @@ export const issuesModule = defineModule({
       log: host.log,
       chunkSize: config.ISSUES_INGEST_CHUNK,
     });
+    // What issues knows of a project (catalog_projects): its criticality and its tags, from one event.
     await host.consume(
-      'project-criticality',
+      'catalog-projects',
       [TOPICS.catalog],
-      onEvents([CATALOG_EVENTS.projectCreated, CATALOG_EVENTS.projectUpdated], (event, trx) =>
-        enrichment.criticalityChanged(trx, event.payload.code, event.payload.criticality),
-      ),
-    );
-    await host.consume(
-      'sla-projects',
-      [TOPICS.catalog],
-      onEvents([CATALOG_EVENTS.projectCreated, CATALOG_EVENTS.projectUpdated], (event, trx) =>
-        slaProjects.tagsChanged(trx, event.payload.code, event.payload.tags),
-      ),
+      onEvents([CATALOG_EVENTS.projectCreated, CATALOG_EVENTS.projectUpdated], async (event, trx) => {
+        await enrichment.criticalityChanged(trx, event.payload.code, event.payload.criticality);
+        await slaProjects.tagsChanged(trx, event.payload.code, event.payload.tags);
+      }),
     );
     const dryRun = new IngestionDryRun({ db: host.db, catalog: catalog.client, ingestion, log: host.log });
     host.grpc.add(issuesV1.IssuesServiceService, 'bulwark.issues.v1.IssuesService', issuesGrpc(host.db, dryRun));

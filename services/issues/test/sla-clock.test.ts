@@ -19,7 +19,7 @@ const days = (critical: number | null, high: number | null, low: number | null =
   info: null,
 });
 
-// The SLA clock is the database's (the trigger of migration 0017 and the issues view read now()):
+// The SLA clock is the database's (the trigger of migration 0018 and the issues view read now()):
 // time is injected by moving the issues' stored times back, never waited for.
 for (const backend of DATABASE_BACKENDS) {
   describe(`SLA clock on ${backend.name}`, function () {

@@ -2,7 +2,7 @@ import { z } from '../zod';
 import { VIA_CLIENTS } from './assistants';
 import { ticketView } from './trackers';
 import { ASSIGNEE_TYPES, analysisView } from './triage';
-import { NestBrackets, int4, isoDateTime, multi, queryBool, queryInt4 } from '../common';
+import { NestBrackets, int4, isoDateTime, multi, policyProjectTags, queryBool, queryInt4 } from '../common';
 import { SLA_STATES } from './sla';
 import { GATE_ACTIONS, GATE_CONDITION_TYPES, GATE_OPERATORS } from '../quality-gates';
 
@@ -397,10 +397,7 @@ export const policyBody = z
   .object({
     name: z.string().trim().min(1).max(255),
     description: z.string().max(4000).optional(),
-    project_tags: z
-      .array(z.string().min(1).max(64))
-      .max(100)
-      .openapi({ description: 'Projects carrying any of these tags get the policy' }),
+    project_tags: policyProjectTags,
     quality_gates: gateLinks.optional(),
   })
   .strict();

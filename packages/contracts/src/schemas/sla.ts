@@ -1,5 +1,5 @@
 import { z } from '../zod';
-import { isoDateTime } from '../common';
+import { isoDateTime, policyProjectTags } from '../common';
 
 /** Where an open issue stands against its SLA (README "Issues", SLAs). */
 export const SLA_STATES = ['on_track', 'due_soon', 'breached'] as const;
@@ -23,10 +23,7 @@ export const slaDays = z
 export const slaPolicyBody = z
   .object({
     name: z.string().trim().min(1).max(255),
-    project_tags: z
-      .array(z.string().min(1).max(64))
-      .max(100)
-      .openapi({ description: 'Projects carrying any of these tags get the policy' }),
+    project_tags: policyProjectTags,
     project_codes: z.array(z.string().min(1).max(64)).max(1000).openapi({
       description: 'These projects get the policy; with no tags and no codes, every project does',
     }),

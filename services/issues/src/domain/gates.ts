@@ -1,17 +1,9 @@
+import type { GateConditionType, GateOperator } from '@bulwark/contracts';
 import { projectSet, type ProjectSet } from '@bulwark/platform';
 
-export type Operator = 'not_greater_than' | 'less_than' | 'not_less_than' | 'greater_than' | 'equal' | 'not_equal';
-export type ConditionType =
-  | 'severity'
-  | 'cvss'
-  | 'new_issues'
-  | 'category'
-  | 'cwe'
-  | 'total'
-  | 'known_exploited'
-  | 'epss'
-  | 'risk_score'
-  | 'sla_breached';
+/** The contracts' vocabulary, the one the API validates. */
+export type Operator = GateOperator;
+export type ConditionType = GateConditionType;
 
 /** The conditions that need the exploit counts of IssueCounts (a second pass over the layer's issues). */
 export const EXPLOIT_CONDITIONS: readonly ConditionType[] = ['known_exploited', 'epss', 'risk_score', 'sla_breached'];

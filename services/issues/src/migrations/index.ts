@@ -1,6 +1,7 @@
 import type { Migration } from '@bulwark/platform';
 import { DEFAULT_STATUSES, DEFAULT_TRANSITIONS } from '../domain/statuses';
 import { slaMigration } from './0018-sla';
+import { catalogProjectsMigration } from './0020-catalog-projects';
 import { VIEW_COLUMNS_0014, VIEW_COLUMNS_0016 } from './issues-view';
 
 export const migrations: Migration[] = [
@@ -568,4 +569,5 @@ export const migrations: Migration[] = [
       await db.schema.alterTable('issue_history', (t) => t.jsonb('reason'));
     },
   },
+  catalogProjectsMigration,
 ];

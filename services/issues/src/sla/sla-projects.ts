@@ -1,4 +1,5 @@
 import type { Trx } from '@bulwark/platform';
+import { catalogProjectStore } from '../store/catalog-projects';
 import { slaClockStore } from '../store/sla-clock';
 
 /**
@@ -12,11 +13,11 @@ export class SlaProjects {
 
   /** In an ingestion's transaction, before its issues are written, so that new ones get their due dates as they are inserted. */
   async atIngestion(trx: Trx, projectCode: string, tags: readonly string[] | undefined): Promise<void> {
-    if (await slaClockStore.learnProject(trx, projectCode, tags ?? [])) await this.reapply(trx, projectCode);
+    if (await catalogProjectStore.learnTags(trx, projectCode, tags ?? [])) await this.reapply(trx, projectCode);
   }
 
   /** On the catalog's project.created or project.updated. */
   async tagsChanged(trx: Trx, projectCode: string, tags: readonly string[]): Promise<void> {
-    if (await slaClockStore.setProjectTags(trx, projectCode, tags)) await this.reapply(trx, projectCode);
+    if (await catalogProjectStore.setTags(trx, projectCode, tags)) await this.reapply(trx, projectCode);
   }
 }

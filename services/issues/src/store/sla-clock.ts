@@ -13,31 +13,11 @@ export interface SlaBreach {
 }
 
 /**
- * The SLA clock's data (README "Issues", SLAs): the projects' tags, each project's applicable days
- * (sla_project_days, resolved from the policies set-wise), and the issues' due dates, which the
- * issue_sla trigger of migration 0017 keeps on every write of an issue.
+ * The SLA clock's data (README "Issues", SLAs): each project's applicable days (sla_project_days,
+ * resolved set-wise from the policies and the tags in catalog_projects), and the issues' due dates,
+ * which the issue_sla trigger of migration 0018 keeps on every write of an issue.
  */
 export const slaClockStore = {
-  /** The tags an ingestion read from the catalog: kept only for a project not known yet (events carry the changes). Whether it was new. */
-  async learnProject(db: Queryable, projectCode: string, tags: readonly string[]): Promise<boolean> {
-    const { rowCount } = await db.raw<{ rowCount: number | null }>(
-      `insert into sla_projects (project_code, tags) values (?, ?::text[])
-       on conflict (project_code) do update set tags = excluded.tags where sla_projects.tags is null`,
-      [projectCode, pgArray([...tags])],
-    );
-    return (rowCount ?? 0) > 0;
-  },
-
-  /** The tags the catalog announced. Whether they changed. */
-  async setProjectTags(db: Queryable, projectCode: string, tags: readonly string[]): Promise<boolean> {
-    const { rowCount } = await db.raw<{ rowCount: number | null }>(
-      `insert into sla_projects (project_code, tags) values (?, ?::text[])
-       on conflict (project_code) do update set tags = excluded.tags where sla_projects.tags is distinct from excluded.tags`,
-      [projectCode, pgArray([...tags])],
-    );
-    return (rowCount ?? 0) > 0;
-  },
-
   /**
    * Resolves the applicable days of these projects (every known project when null): the policies
    * naming the project, else those of its tags, else those for every project; each severity takes
@@ -48,7 +28,7 @@ export const slaClockStore = {
     const bindings = projectCodes ? [pgArray([...projectCodes])] : [];
     const cols = DAY_COLUMNS.join(', ');
     const { rows } = await db.raw<{ rows: { project_code: string }[] }>(
-      `with projects as (select project_code, coalesce(tags, '{}') as tags from sla_projects ${only}),
+      `with projects as (select project_code, coalesce(tags, '{}') as tags from catalog_projects ${only}),
        matches as (
          select p.project_code, ${DAY_COLUMNS.map((c) => `s.${c}`).join(', ')},
            case when p.project_code = any(s.project_codes) then 1

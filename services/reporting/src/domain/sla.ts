@@ -1,4 +1,7 @@
+import { SLA_STATES, type SlaState } from '@bulwark/contracts';
 import { SEVERITIES, type Severity, type SlaSection } from './snapshot';
+
+const isSlaState = (s: string): s is SlaState => (SLA_STATES as readonly string[]).includes(s);
 
 /** Open issues of one severity and SLA state ('' without a due date), as the issues service counts them. */
 export interface SlaGroup {
@@ -14,7 +17,7 @@ export function buildSla(groups: SlaGroup[]): SlaSection {
   for (const g of groups) {
     if (!g.open) continue;
     const row = rows[SEVERITIES.indexOf(g.severity)];
-    if (g.slaState === 'on_track' || g.slaState === 'due_soon' || g.slaState === 'breached') row[g.slaState] += g.count;
+    if (isSlaState(g.slaState)) row[g.slaState] += g.count;
     else row.without_sla += g.count;
   }
   return { by_severity: rows, breached: rows.reduce((n, r) => n + r.breached, 0) };
