@@ -2,9 +2,9 @@ import path from 'node:path';
 import {
   createGrpcClient,
   defineModule,
-  GrpcClientHandle,
   EgressProxy,
   identityLicenseGate,
+  lazyPeerClient,
   Logger,
   openSecretBox,
   readServiceConfig,
@@ -115,19 +115,10 @@ export const scanningModule = defineModule({
     const checks = new Checks(host, catalog, secrets);
     const license = identityLicenseGate(ctx, host.auth);
     ctx.onStop(() => license.close());
-    // The issues service starts after this one (it reads scans from here): its address is known at
-    // the first dry run, not now.
-    let issues: GrpcClientHandle<typeof issuesV1.IssuesServiceService> | undefined;
-    ctx.onStop(() => issues?.close());
+    // The issues service starts after this one (it reads scans from here): its client is made at the first dry run.
     const dryRun = new UploadDryRun({
       parser,
-      issues: () =>
-        (issues ??= createGrpcClient(
-          issuesV1.IssuesServiceService,
-          'issues',
-          ctx.peer('issues').grpcAddress,
-          host.auth,
-        )).client,
+      issues: lazyPeerClient(ctx, issuesV1.IssuesServiceService, 'issues', host.auth),
     });
     const scans = new Scans({ data: host, catalog, checks, worker, parser, license, dryRun });
     await host.consume('layer-templates', [TOPICS.catalog], copyTemplateChecks(host.db, catalog, host.log));

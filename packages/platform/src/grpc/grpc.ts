@@ -20,7 +20,7 @@ interface MethodDef {
   responseSerialize: (value: never) => Buffer;
   responseDeserialize: (bytes: Buffer) => unknown;
 }
-type ServiceDef = Record<string, MethodDef>;
+export type ServiceDef = Record<string, MethodDef>;
 
 type Req<M> = M extends { requestDeserialize(b: Buffer): infer R } ? R : never;
 type Res<M> = M extends { responseDeserialize(b: Buffer): infer R } ? R : never;

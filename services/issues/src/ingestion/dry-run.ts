@@ -85,7 +85,12 @@ export class IngestionDryRun {
     scan: ScanCompleted,
     decided: NonNullable<Awaited<ReturnType<Ingestion['decide']>>>,
   ): Promise<DryRunOutcome> {
-    const read = await ingestionOutcomeStore.of(trx, scan.scan_result_id, decided.at, DRY_RUN_EXAMPLES);
+    const read = await ingestionOutcomeStore.of(
+      trx,
+      { id: scan.scan_result_id, projectCode: scan.project_code },
+      decided.at,
+      DRY_RUN_EXAMPLES,
+    );
     const dedupRules = await dedupRuleStore.all(trx);
     const examples = Object.fromEntries(
       DRY_RUN_KINDS.map((k) => [k, [] as DryRunOutcome['examples']['new']]),

@@ -19,14 +19,16 @@ type OutcomeRow = Omit<OutcomeExample, 'duplicateOf'> & { duplicate_of: string |
 
 export const ingestionOutcomeStore = {
   /**
-   * What the ingestion of `scanId` at `at` did, read back inside its own transaction: every issue it
+   * What the ingestion of `scan` at `at` did, read back inside its own transaction: every issue it
    * detected or changed in one kind (a status change by its recorded reason, else new when the scan
    * found it first, duplicate when linked to another, unchanged otherwise), counted, with the first
-   * `limit` of each kind (most severe first). One statement whatever the scan's size.
+   * `limit` of each kind (most severe first). One statement whatever the scan's size; the issues it
+   * detected are looked for among its project's (a scan matches no other project's issues), as
+   * issue_detection_state has no index but its key.
    */
   async of(
     db: Queryable,
-    scanId: string,
+    scan: { id: string; projectCode: string },
     at: string,
     limit: number,
   ): Promise<{ counts: Map<OutcomeKind, number>; examples: OutcomeExample[] }> {
@@ -37,7 +39,10 @@ export const ingestionOutcomeStore = {
        ),
        touched as (
          select coalesce(d.issue_id, c.id) as id, c.reason
-         from (select issue_id from issue_detection_state where scan_id = ?) d full join changed c on c.id = d.issue_id
+         from (
+           select d.issue_id from issue_records r join issue_detection_state d on d.issue_id = r.id
+           where r.project_code = ? and d.scan_id = ?
+         ) d full join changed c on c.id = d.issue_id
        ),
        kinds as (
          select t.id, t.reason, r.title, r.severity, r.severity_rank, r.fingerprint, r.scanner, r.duplicate_of,
@@ -54,7 +59,7 @@ export const ingestionOutcomeStore = {
          from kinds k
        )
        select kind, id, title, severity, fingerprint, scanner, duplicate_of, reason, total from ranked where n <= ? order by kind, n`,
-      [at, scanId, scanId, scanId, limit],
+      [at, scan.id, scan.projectCode, scan.id, scan.id, limit],
     );
     const counts = new Map<OutcomeKind, number>();
     for (const r of rows) counts.set(r.kind, Number(r.total));

@@ -70,11 +70,12 @@ export class IssueAssignments {
     const entry = await this.directory.find(ref);
     if (!entry)
       throw invalid(`No ${ref.type} ${ref.id}`, [{ field: 'assignee.id', problem: `is not a known ${ref.type}` }]);
-    for (const projectCode of projects)
-      if (!(await this.directory.find(ref, { projectCodes: [projectCode], permission: ISSUE_READ }))) {
-        const problem = unreached(ref.type, projectCode);
-        throw invalid(`The ${ref.type} ${entry.name} ${problem}`, [{ field: 'assignee.id', problem }]);
-      }
+    const reached = await this.directory.reached(ref, { projectCodes: projects, permission: ISSUE_READ });
+    const missed = projects.find((p) => !reached.includes(p));
+    if (missed !== undefined) {
+      const problem = unreached(ref.type, missed);
+      throw invalid(`The ${ref.type} ${entry.name} ${problem}`, [{ field: 'assignee.id', problem }]);
+    }
     return entry;
   }
 }
