@@ -225,6 +225,11 @@ export function addCvss(f: Partial<Finding>, vector: unknown, fallbackScore?: un
   }
 }
 
+/** The severity of the finding's CVSS score: of the newest version's vector, else a bare score. */
+export function cvssSeverity(f: Partial<Finding>): Severity | undefined {
+  return severityOf(f.cvssV4?.score ?? f.cvssV3?.score ?? f.cvssV2?.score ?? f.cvssScore);
+}
+
 /** Path as the fingerprint sees it: forward slashes, no scheme, no leading "./". */
 export function normalizePath(p: string): string {
   let s = p.trim().replace(/\\/g, '/');
