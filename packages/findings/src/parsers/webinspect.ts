@@ -1,6 +1,6 @@
-import { Finding, Severity } from '../model';
+import { Finding } from '../model';
 import { child, childText, children, path, XmlElement } from '../io/xml';
-import { cwes, severityOf } from '../normalize';
+import { cwes, severityOf, severityOfLevel } from '../normalize';
 import { ParseContext, XmlFormat } from './common';
 import { siteUrl } from './locations';
 import { htmlLinks, htmlText } from './text';
@@ -15,14 +15,6 @@ import { htmlLinks, htmlText } from './text';
  * critical), or its word. CWEs from `<Classification kind="CWE">`; the `ReportSection`s (Summary,
  * Implication, Execution, Fix, Reference Info) fill description, mitigation and references.
  */
-
-const LEVEL: Severity[] = ['info', 'low', 'medium', 'high', 'critical'];
-
-function severity(text: string | undefined): Severity {
-  const t = text?.trim() ?? '';
-  if (/^[0-4]$/.test(t)) return LEVEL[Number(t)];
-  return severityOf(t) ?? 'info';
-}
 
 /** The text of a named `<ReportSection>` (HTML in WebInspect's exports). */
 function section(issue: XmlElement, ...names: string[]): string | undefined {
@@ -60,7 +52,7 @@ function toFinding(
       where.url && `URL: ${where.url}`,
       ...['Summary', 'Implication', 'Execution'].map((name) => htmlText(section(issue, name))),
     ),
-    severity: severity(word),
+    severity: severityOfLevel(word) ?? severityOf(word) ?? 'info',
     toolSeverity: word,
     // WebInspect writes the identifier as "CWE ID 89".
     cwes: cwes(
