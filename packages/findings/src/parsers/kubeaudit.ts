@@ -40,7 +40,7 @@ function* parse(doc: unknown, ctx: ParseContext): Generator<Finding> {
       mitigation: str(x.msg),
       references: [`https://github.com/Shopify/kubeaudit#auditors`],
       resource: id ? { id, type: kind, name: resourceName } : undefined,
-      locator: `${name}\u0000${container ?? ''}`,
+      locator: `${name}|${container ?? ''}`,
     });
   }
 }

@@ -84,7 +84,7 @@ function* secrets(r: Record<string, unknown>, ctx: ParseContext): Generator<Find
       tags: ['secret', str(x.category)].filter((t): t is string => !!t),
       filePath: target,
       resource,
-      locator: `${rule}\u0000${str(x.match) ?? ''}`,
+      locator: `${rule}|${str(x.match) ?? ''}`,
     });
   }
 }
