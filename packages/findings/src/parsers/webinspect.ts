@@ -2,7 +2,7 @@ import { Finding } from '../model';
 import { child, childText, children, path, XmlElement } from '../io/xml';
 import { cwes, severityOf, severityOfLevel } from '../normalize';
 import { ParseContext, XmlFormat } from './common';
-import { siteUrl } from './locations';
+import { originUrl, siteUrl } from './locations';
 import { htmlLinks, htmlText } from './text';
 
 /**
@@ -78,10 +78,7 @@ function urlOf(el: XmlElement): string | undefined {
   const host = childText(el, 'Host');
   const scheme = childText(el, 'Scheme') ?? 'http';
   const port = childText(el, 'Port');
-  return siteUrl(
-    host ? `${scheme}://${host}${port && port !== (scheme === 'https' ? '443' : '80') ? `:${port}` : ''}` : undefined,
-    childText(el, 'URL'),
-  );
+  return siteUrl(host ? originUrl(scheme, host, port) : undefined, childText(el, 'URL'));
 }
 
 /** The request line's method, from the raw request WebInspect records (`GET /path HTTP/1.1`). */
