@@ -67,6 +67,10 @@ def _head_bytes(request) -> int:
 NAMES_NO_RECORD = re.compile(r"is not a known |^unknown (?!(field|parameter)$)|does not exist|that you can see")
 
 
+# How a 400 refuses a cursor the server did not issue for this list and order.
+NOT_AN_ISSUED_CURSOR = re.compile(r"^is not a cursor of this list in the order ")
+
+
 # How a 400 says that a time is on the wrong side of the time of the request.
 RELATIVE_TO_NOW = re.compile(r"must be in the future|must not be after now")
 
@@ -119,7 +123,13 @@ def filter_failure(context, failure, case, response):
         return False
     # A cursor is valid only as the server issued it (next_cursor, for the same sort): which strings
     # those are is the server's to say, not a schema's; the document states its alphabet and says so.
-    if response.status_code == 400 and "cursor" in (case.query or {}) and _problem_fields(response) == {"cursor"}:
+    # Only that refusal: a cursor refused for its length or type is the document and server disagreeing.
+    if (
+        response.status_code == 400
+        and "cursor" in (case.query or {})
+        and _problem_fields(response) == {"cursor"}
+        and _every_problem(response, NOT_AN_ISSUED_CURSOR)
+    ):
         return False
     return True
 

@@ -1,4 +1,5 @@
 import { hash } from 'node:crypto';
+import { boundedComponent } from './components';
 import { InputError, ReportParseError } from './errors';
 import { computeFingerprints, fingerprintBase, fingerprintOf } from './fingerprint';
 import { formatById } from './formats';
@@ -69,7 +70,7 @@ export function parseReport(input: string | Buffer, options: ParseOptions = {}):
     const ctx = new ParseContext(format);
     const findings = [...parse(ctx)].map(withoutNul);
     computeFingerprints(findings);
-    return { format, findings, components: ctx.components.map(withoutNul) };
+    return { format, findings, components: ctx.components.map((c) => withoutNul(boundedComponent(c))) };
   });
 }
 

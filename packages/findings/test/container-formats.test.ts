@@ -1,5 +1,7 @@
 import { expect } from 'chai';
+import * as path from 'node:path';
 import { importReport, parseReport, ReportParseError } from '../src';
+import { CORPUS } from './paths';
 
 const parse = (doc: unknown, format?: string) =>
   parseReport(Buffer.from(typeof doc === 'string' ? doc : JSON.stringify(doc)), { format });
@@ -301,5 +303,26 @@ describe('container, Kubernetes and cloud formats (issue 32)', function () {
       }).findings,
     ).to.deep.equal([]);
     expect(parse({ imageDigest: 'x', vulnerabilities: [null, 'x', 3] }).findings).to.have.length(3);
+  });
+
+  it('joins the parts of a compound locator with "|": a NUL there became U+FFFD and cost a copy of every finding', function () {
+    const corpus = (file: string) => parseReport(path.join(CORPUS, 'defectdojo', file)).findings;
+    const terrascan = parse({
+      results: {
+        violations: [{ rule_id: 'AC_AWS_0214', severity: 'HIGH', resource_name: 'b', resource_type: 'aws_s3_bucket' }],
+        scan_summary: {},
+      },
+    }).findings;
+    const byFormat = {
+      kubeaudit: corpus('kubeaudit/kubeaudit.json'),
+      kubescape: corpus('kubescape/with_a_failure.json'),
+      terrascan,
+      'trivy-operator': corpus('trivy_operator/exposedsecretreport_single_vuln.json'),
+    };
+    for (const [format, findings] of Object.entries(byFormat)) {
+      expect(findings, format).to.not.be.empty;
+      for (const f of findings) expect(f.locator, format).to.match(/^[^\u0000\ufffd]+\|[^\u0000\ufffd]*$/);
+    }
+    expect(terrascan[0].locator).to.equal('AC_AWS_0214|aws_s3_bucket.b');
   });
 });

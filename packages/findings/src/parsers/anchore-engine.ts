@@ -1,6 +1,7 @@
 import { Finding } from '../model';
-import { addCvss, arr, obj, severityOf, str, vulnIds } from '../normalize';
+import { addCvss, arr, obj, str } from '../normalize';
 import { each, hasKeys, JsonFormat, ParseContext } from './common';
+import { packageVulnerability } from './package-vulnerability';
 
 /** Anchore Engine writes "None" for an absent fix, CPE or path. */
 const value = (v: unknown): string | undefined => (str(v) === 'None' ? undefined : str(v));
@@ -23,18 +24,21 @@ function* parse(doc: unknown, ctx: ParseContext): Generator<Finding> {
     const init = ctx.finding({
       tool: 'anchore-engine',
       toolCategory: 'container',
-      ruleId: id,
+      ...packageVulnerability({
+        id,
+        aliases: arr(v.nvd_data).map((n) => obj(n).id),
+        name,
+        version,
+        fixedVersion: fix,
+        ecosystem: str(v.package_type),
+        severity: sev,
+      }),
       title: `${id} in ${name}${version ? `:${version}` : ''}`,
       description: [str(v.feed_group) && `Feed: ${String(v.feed_group)}`, image && `Image: ${image}`]
         .filter(Boolean)
         .join('\n'),
-      severity: severityOf(sev) ?? 'info',
-      toolSeverity: sev,
       tags: [str(v.package_type)].filter((t): t is string => !!t),
-      vulnerabilityIds: vulnIds([id, ...arr(v.nvd_data).map((n) => obj(n).id)]),
       references: [str(v.url)].filter((u): u is string => !!u),
-      mitigation: fix ? `Upgrade to ${fix}` : undefined,
-      library: { name, version, fixedVersion: fix, ecosystem: str(v.package_type) },
       filePath: value(v.package_path),
     });
     for (const d of [...arr(v.nvd_data), ...arr(v.vendor_data)]) {

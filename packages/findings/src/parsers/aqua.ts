@@ -1,6 +1,7 @@
 import { Finding, FindingInit } from '../model';
-import { addCvss, arr, obj, severityOf, str, vulnIds } from '../normalize';
+import { addCvss, arr, obj, str } from '../normalize';
 import { each, first, hasKeys, isArrayLikeOf, JsonFormat, ParseContext } from './common';
+import { packageVulnerability } from './package-vulnerability';
 
 interface Image {
   name?: string;
@@ -33,20 +34,23 @@ function vulnerability(
   const name = str(pkg.name) ?? str(v.file) ?? 'unknown';
   const version = str(pkg.version);
   const fixed = str(v.fix_version);
-  const sev = severityWord(v);
+  const pkgVuln = packageVulnerability({
+    id,
+    name,
+    version,
+    fixedVersion: fixed,
+    ecosystem: str(pkg.format),
+    severity: severityWord(v),
+  });
   const init: FindingInit = {
     tool: 'aqua',
     toolCategory: 'container',
-    ruleId: id,
+    ...pkgVuln,
     title: `${id} - ${name}${version ? ` (${version})` : ''}`,
     description: str(v.description),
-    severity: severityOf(sev) ?? 'info',
-    toolSeverity: sev,
     tags: [str(pkg.format)].filter((t): t is string => !!t),
-    vulnerabilityIds: vulnIds([id]),
     references: [str(v.nvd_url), str(v.vendor_url), str(v.url)].filter((u): u is string => !!u),
-    mitigation: str(v.solution) ?? (fixed ? `Upgrade to ${fixed}` : undefined),
-    library: { name, version, fixedVersion: fixed, ecosystem: str(pkg.format) },
+    mitigation: str(v.solution) ?? pkgVuln.mitigation,
     filePath: str(pkg.path),
     resource: imageResource(image),
     detectedAt: str(v.first_found_date),

@@ -1,5 +1,5 @@
 import { Finding, FindingInit } from '../model';
-import { addCvss, obj, severityOf, str, vulnIds } from '../normalize';
+import { addCvss, cvssSeverity, obj, severityOf, str, vulnIds } from '../normalize';
 import { each, hasKeys, isArrayLikeOf, JsonFormat, ParseContext, TextFormat } from './common';
 
 /**
@@ -43,8 +43,7 @@ function advisoryFinding(a: Advisory, ctx: ParseContext): Finding {
   };
   // The JSON gives CVSS base scores without vectors.
   addCvss(init, undefined, a.cvssV3 ?? a.cvssV2);
-  if (!criticalityOf(a.criticality) && init.cvssScore !== undefined)
-    init.severity = severityOf(init.cvssScore) ?? 'medium';
+  if (!criticalityOf(a.criticality)) init.severity = cvssSeverity(init) ?? 'medium';
   return ctx.finding(init);
 }
 

@@ -1,5 +1,5 @@
 import { Finding, FindingInit } from '../model';
-import { addCvss, arr, obj, severityOf, str, vulnIds } from '../normalize';
+import { addCvss, arr, cvssSeverity, obj, str, vulnIds } from '../normalize';
 import { each, hasKeys, JsonFormat, ParseContext } from './common';
 
 /**
@@ -33,8 +33,7 @@ function* parse(doc: unknown, ctx: ParseContext): Generator<Finding> {
       filePath: 'Cargo.lock',
     };
     addCvss(init, a.cvss);
-    const score = init.cvssV3?.score ?? init.cvssV4?.score ?? init.cvssV2?.score;
-    if (score !== undefined) init.severity = severityOf(score) ?? init.severity;
+    init.severity = cvssSeverity(init) ?? init.severity;
     yield ctx.finding(init);
   }
 }

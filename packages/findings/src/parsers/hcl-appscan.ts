@@ -1,6 +1,6 @@
-import { Finding, FindingInit, Severity } from '../model';
+import { Finding, FindingInit } from '../model';
 import { child, childText, children, XmlElement } from '../io/xml';
-import { addCvss, cwes, line, severityOf, vulnIds } from '../normalize';
+import { addCvss, cwes, line, severityOf, severityOfLevel, vulnIds } from '../normalize';
 import { ParseContext, XmlFormat } from './common';
 
 /**
@@ -14,8 +14,6 @@ import { ParseContext, XmlFormat } from './common';
  * severity id (0 informational to 4 critical), else informational. DAST issues are located at their
  * URL with the method and entity (parameter); SAST issues at their source file and line.
  */
-
-const LEVEL: Severity[] = ['info', 'low', 'medium', 'high', 'critical'];
 
 type Groups = Map<string, XmlElement>;
 
@@ -44,9 +42,7 @@ function* parse(root: XmlElement, ctx: ParseContext): Generator<Finding> {
     const threat = ref(item, 'threat-class', 'threat-class-group');
     const fix = ref(item, 'remediation', 'fix-recommendation-group');
     const word = childText(item, 'severity');
-    const level = Number(childText(item, 'severity-id'));
-    const severity =
-      severityOf(word) ?? (Number.isInteger(level) && level >= 0 && level <= 4 ? LEVEL[level] : undefined) ?? 'info';
+    const severity = severityOf(word) ?? severityOfLevel(childText(item, 'severity-id')) ?? 'info';
     const urlText = childText(url.item, 'name') ?? url.text;
     const parameter = childText(entity.item, 'name') ?? entity.text;
     const file = childText(item, 'source-file') ?? childText(item, 'location');

@@ -1,9 +1,6 @@
-import { Finding, Severity } from '../model';
-import { obj, str } from '../normalize';
+import { Finding } from '../model';
+import { obj, severityOf, str } from '../normalize';
 import { each, hasKeys, isArrayLikeOf, JsonFormat, ParseContext } from './common';
-
-/** kubeaudit's logrus levels. */
-const LEVELS: Record<string, Severity> = { error: 'high', warning: 'medium', info: 'info' };
 
 /** The fields of a record that are not the audit's own details. */
 const COMMON = new Set(['AuditResultName', 'level', 'msg', 'time']);
@@ -34,13 +31,14 @@ function* parse(doc: unknown, ctx: ParseContext): Generator<Finding> {
         .map(([k, v]) => `${k}: ${String(v)}`)
         .concat(str(x.msg) ? [`msg: ${String(x.msg)}`] : [])
         .join('\n'),
-      severity: LEVELS[level.toLowerCase()] ?? 'info',
+      // kubeaudit's logrus levels error, warning and info read as the common words do.
+      severity: severityOf(level) ?? 'info',
       toolSeverity: level,
       tags: ['kubernetes'],
       mitigation: str(x.msg),
       references: [`https://github.com/Shopify/kubeaudit#auditors`],
       resource: id ? { id, type: kind, name: resourceName } : undefined,
-      locator: `${name}\u0000${container ?? ''}`,
+      locator: `${name}|${container ?? ''}`,
     });
   }
 }

@@ -65,7 +65,7 @@ function* parse(doc: unknown, ctx: ParseContext): Generator<Finding> {
         references: [`https://hub.armosec.io/docs/${id.toLowerCase()}`],
         filePath: file || undefined,
         resource: { id: resourceId, type: kind, name },
-        locator: `${id}\u0000${resourceId}`,
+        locator: `${id}|${resourceId}`,
       });
     }
   }
@@ -108,7 +108,7 @@ function* parseV1(doc: unknown, ctx: ParseContext): Generator<Finding> {
               references: [`https://hub.armosec.io/docs/${id.toLowerCase()}`],
               mitigation: str(control.remediation),
               resource: { id: resourceId, type: kind, name },
-              locator: `${id}\u0000${resourceId}`,
+              locator: `${id}|${resourceId}`,
             });
           }
         }

@@ -67,12 +67,15 @@ const isPage = (doc: unknown): boolean => hasKeys(doc, 'value');
 
 const isVulnerability = (v: unknown): boolean => hasKeys(v, 'cveId', 'machineId');
 
-function readPage(archive: ZipArchive, name: string): unknown {
-  return obj(readJson(new BufferSource(archive.read(name)))).value;
+/** The records of the API pages in one folder of the export, a page at a time. */
+function* records(archive: ZipArchive, folder: 'machines' | 'vulnerabilities'): Generator<unknown> {
+  for (const name of entries(archive, folder)) yield* each(obj(readJson(new BufferSource(archive.read(name)))).value);
 }
 
-const entries = (archive: ZipArchive, folder: string): string[] =>
-  archive.names.filter((n) => new RegExp(`(^|/)${folder}/[^/]+\\.json$`, 'i').test(n));
+const entries = (archive: ZipArchive, folder: string): string[] => {
+  const page = new RegExp(`(^|/)${folder}/[^/]+\\.json$`, 'i');
+  return archive.names.filter((n) => page.test(n));
+};
 
 export const msDefenderJson: JsonFormat = {
   id: 'ms-defender',
@@ -95,13 +98,10 @@ export const msDefenderZip: ZipFormat = {
   detect: (archive) => entries(archive, 'vulnerabilities').length > 0,
   parse: (archive, ctx) => {
     const machines: Machines = new Map();
-    for (const name of entries(archive, 'machines')) {
-      for (const m of arr(readPage(archive, name))) {
-        const id = isObj(m) ? str(m.id) : undefined;
-        if (id && isObj(m)) machines.set(id, m);
-      }
+    for (const m of records(archive, 'machines')) {
+      const id = isObj(m) ? str(m.id) : undefined;
+      if (id && isObj(m)) machines.set(id, m);
     }
-    const records = entries(archive, 'vulnerabilities').flatMap((name) => arr(readPage(archive, name)));
-    return findings(records, machines, ctx);
+    return findings(records(archive, 'vulnerabilities'), machines, ctx);
   },
 };

@@ -1,6 +1,7 @@
 import { Finding } from '../model';
-import { addCvss, arr, obj, severityOf, str, vulnIds } from '../normalize';
+import { addCvss, arr, obj, str } from '../normalize';
 import { each, hasKeys, JsonFormat, ParseContext } from './common';
+import { packageVulnerability } from './package-vulnerability';
 
 /**
  * NeuVector image scan report (REST `POST /v1/scan/repository` response and the standalone scanner's
@@ -22,18 +23,13 @@ function* parse(doc: unknown, ctx: ParseContext): Generator<Finding> {
     const init = ctx.finding({
       tool: 'neuvector',
       toolCategory: 'container',
-      ruleId: id,
+      ...packageVulnerability({ id, aliases: arr(v.cves), name, version, fixedVersion: fixed, severity: sev }),
       title: `${id} in ${name}${version ? `:${version}` : ''}`,
       description: str(v.description),
-      severity: severityOf(sev) ?? 'info',
-      toolSeverity: sev,
       tags: [v.in_base_image === true ? 'base-image' : undefined, ...arr(v.tags).map(str)].filter(
         (t): t is string => !!t,
       ),
-      vulnerabilityIds: vulnIds([id, ...arr(v.cves)]),
       references: [str(v.link)].filter((u): u is string => !!u),
-      mitigation: fixed ? `Upgrade to ${fixed}` : undefined,
-      library: { name, version, fixedVersion: fixed },
       filePath: str(v.file_name),
       resource: image ? { id: `${image}${tag ? `:${tag}` : ''}`, type: 'container-image' } : undefined,
     });

@@ -1,6 +1,6 @@
 import { Finding, FindingInit } from '../model';
 import { child, children, path, XmlElement } from '../io/xml';
-import { addCvss, severityOfScore, num, vulnIds } from '../normalize';
+import { addCvss, num, severityOf, vulnIds } from '../normalize';
 import { ParseContext, XmlFormat } from './common';
 import { serviceUrl } from './locations';
 
@@ -65,7 +65,7 @@ function* parse(root: XmlElement, ctx: ParseContext): Generator<Finding> {
               ]
                 .filter(Boolean)
                 .join('\n'),
-              severity: (score !== undefined ? severityOfScore(score) : undefined) ?? 'info',
+              severity: severityOf(score) ?? 'info',
               toolSeverity: e.cvss,
               vulnerabilityIds: vulnIds([e.id]),
               references: [`https://vulners.com/${e.type ?? 'cve'}/${e.id}`],

@@ -1,7 +1,8 @@
 import { InputError } from '../errors';
 import { CloudResource, Finding, FindingInit } from '../model';
-import { addCvss, severityOf, str, vulnIds } from '../normalize';
+import { addCvss, str } from '../normalize';
 import { CsvFormat, ParseContext } from './common';
+import { packageVulnerability } from './package-vulnerability';
 
 /** A vulnerability id as Sysdig writes it: CVE-…, GHSA-…, ALAS-…, never free text. */
 const VULN_ID = /^[A-Za-z][A-Za-z0-9]*(-[A-Za-z0-9.:_]+)+$/;
@@ -55,7 +56,7 @@ function* parse(rows: Iterable<Record<string, string>>, ctx: ParseContext): Gene
     const init: FindingInit = {
       tool: 'sysdig',
       toolCategory: 'container',
-      ruleId: id,
+      ...packageVulnerability({ id, name, version, fixedVersion: fixed, ecosystem: type, severity: sev }),
       title: `${id} - ${name}${version ? ` ${version}` : ''}`,
       description:
         [
@@ -65,8 +66,6 @@ function* parse(rows: Iterable<Record<string, string>>, ctx: ParseContext): Gene
         ]
           .filter(Boolean)
           .join('\n') || undefined,
-      severity: severityOf(sev) ?? 'info',
-      toolSeverity: sev,
       tags: [
         `PackageName:${name}`,
         version && `PackageVersion:${version}`,
@@ -74,10 +73,7 @@ function* parse(rows: Iterable<Record<string, string>>, ctx: ParseContext): Gene
         type && `PackageType:${type}`,
         /^true$/i.test(cell(row, 'Public Exploit') ?? '') ? 'public-exploit' : undefined,
       ].filter((t): t is string => !!t),
-      vulnerabilityIds: vulnIds([id]),
       references: [cell(row, 'Vuln link')].filter((u): u is string => !!u),
-      mitigation: fixed ? `Upgrade to ${fixed}` : undefined,
-      library: { name, version, fixedVersion: fixed, ecosystem: type },
       filePath: cell(row, 'Package path', 'Package Path'),
       resource: resourceOf(row, image),
       suppression: /^true$/i.test(cell(row, 'Risk accepted', 'Risk Accepted') ?? '')

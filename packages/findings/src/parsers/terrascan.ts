@@ -35,7 +35,7 @@ function* parse(doc: unknown, ctx: ParseContext): Generator<Finding> {
         filePath: str(x.file),
         startLine: line(x.line),
         // One policy on one resource is one finding wherever its line moves.
-        locator: `${ruleId}\u0000${resource}`,
+        locator: `${ruleId}|${resource}`,
         suppression: skipped ? { state: 'ignored', source: 'tool' } : undefined,
       });
     }

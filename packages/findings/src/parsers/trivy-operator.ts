@@ -1,6 +1,7 @@
 import { CloudResource, Finding } from '../model';
-import { addCvss, arr, obj, severityOf, str, vulnIds } from '../normalize';
+import { addCvss, arr, obj, severityOf, str } from '../normalize';
 import { each, hasKeys, isArrayLikeOf, JsonFormat, ParseContext } from './common';
+import { packageVulnerability } from './package-vulnerability';
 
 /** The report kinds Trivy Operator writes whose `report.checks` are configuration checks. */
 const CHECK_KINDS = new Set([
@@ -41,19 +42,21 @@ function* vulnerabilities(r: Record<string, unknown>, ctx: ParseContext): Genera
     const init = ctx.finding({
       tool: 'trivy-operator',
       toolCategory: 'container',
-      ruleId: id,
+      ...packageVulnerability({
+        id,
+        name,
+        version,
+        fixedVersion: fixed,
+        ecosystem: str(x.packageType),
+        severity: sev,
+      }),
       title: `${id} ${name} ${version ?? ''}`.trim(),
       description:
         [str(x.title), str(x.description), image && `Image: ${image}${tag ? `:${tag}` : ''}`]
           .filter(Boolean)
           .join('\n\n') || undefined,
-      severity: severityOf(sev) ?? 'info',
-      toolSeverity: sev,
       tags: [str(x.packageType), str(x.class)].filter((t): t is string => !!t),
-      vulnerabilityIds: vulnIds([id]),
       references: [str(x.primaryLink), ...arr(x.links).map(str)].filter((u): u is string => !!u),
-      mitigation: fixed ? `Upgrade to ${fixed}` : undefined,
-      library: { name, version, fixedVersion: fixed, ecosystem: str(x.packageType) },
       filePath: str(x.target) ?? str(x.pkgPath),
       resource,
     });
@@ -81,7 +84,7 @@ function* secrets(r: Record<string, unknown>, ctx: ParseContext): Generator<Find
       tags: ['secret', str(x.category)].filter((t): t is string => !!t),
       filePath: target,
       resource,
-      locator: `${rule}\u0000${str(x.match) ?? ''}`,
+      locator: `${rule}|${str(x.match) ?? ''}`,
     });
   }
 }

@@ -1,8 +1,8 @@
-import { Finding, Severity } from '../model';
+import { Finding } from '../model';
 import { child, childText, children, path, XmlElement } from '../io/xml';
-import { cwes, severityOf } from '../normalize';
+import { cwes, severityOf, severityOfLevel } from '../normalize';
 import { ParseContext, XmlFormat } from './common';
-import { siteUrl } from './locations';
+import { originUrl, siteUrl } from './locations';
 import { htmlLinks, htmlText } from './text';
 
 /**
@@ -15,14 +15,6 @@ import { htmlLinks, htmlText } from './text';
  * critical), or its word. CWEs from `<Classification kind="CWE">`; the `ReportSection`s (Summary,
  * Implication, Execution, Fix, Reference Info) fill description, mitigation and references.
  */
-
-const LEVEL: Severity[] = ['info', 'low', 'medium', 'high', 'critical'];
-
-function severity(text: string | undefined): Severity {
-  const t = text?.trim() ?? '';
-  if (/^[0-4]$/.test(t)) return LEVEL[Number(t)];
-  return severityOf(t) ?? 'info';
-}
 
 /** The text of a named `<ReportSection>` (HTML in WebInspect's exports). */
 function section(issue: XmlElement, ...names: string[]): string | undefined {
@@ -60,7 +52,7 @@ function toFinding(
       where.url && `URL: ${where.url}`,
       ...['Summary', 'Implication', 'Execution'].map((name) => htmlText(section(issue, name))),
     ),
-    severity: severity(word),
+    severity: severityOfLevel(word) ?? severityOf(word) ?? 'info',
     toolSeverity: word,
     // WebInspect writes the identifier as "CWE ID 89".
     cwes: cwes(
@@ -86,10 +78,7 @@ function urlOf(el: XmlElement): string | undefined {
   const host = childText(el, 'Host');
   const scheme = childText(el, 'Scheme') ?? 'http';
   const port = childText(el, 'Port');
-  return siteUrl(
-    host ? `${scheme}://${host}${port && port !== (scheme === 'https' ? '443' : '80') ? `:${port}` : ''}` : undefined,
-    childText(el, 'URL'),
-  );
+  return siteUrl(host ? originUrl(scheme, host, port) : undefined, childText(el, 'URL'));
 }
 
 /** The request line's method, from the raw request WebInspect records (`GET /path HTTP/1.1`). */

@@ -1,5 +1,5 @@
 import { Finding, FindingInit } from '../model';
-import { addCvss, arr, isObj, num, obj, severityOfScore, str, vulnIds } from '../normalize';
+import { addCvss, arr, isObj, num, obj, severityOf, str, vulnIds } from '../normalize';
 import { hasKeys, JsonFormat, ParseContext } from './common';
 import { siteUrl } from './locations';
 
@@ -79,7 +79,7 @@ function* parse(doc: unknown, ctx: ParseContext): Generator<Finding> {
           ]
             .filter(Boolean)
             .join('\n') || undefined,
-        severity: (score !== undefined ? severityOfScore(score) : undefined) ?? 'medium',
+        severity: severityOf(score) ?? 'medium',
         toolSeverity: str(cvss.score),
         vulnerabilityIds: vulnIds(arr(refs.cve).map((id) => `CVE-${String(id).replace(/^CVE-/i, '')}`)),
         references: arr(refs.url).map(String),
