@@ -1,8 +1,6 @@
 /** The issue list built for triage (sort, page size, saved views, export, the duplicate rule) and the issue page's history, in every language. */
 export const en = {
   sortBy: 'Sort by {0}',
-  sortedAscending: '{0}, ascending',
-  sortedDescending: '{0}, descending',
   perPage: 'Per page',
   rangeOf: '{0}–{1} of {2}',
   noneOf: '0 of {0}',
@@ -21,7 +19,6 @@ export const en = {
   savedViewName: 'Name of this view',
   saveView: 'Save view',
   viewSaved: 'View “{0}” saved',
-  deleteView: 'Delete view {0}',
   noSavedViews: 'No saved views yet.',
   paging: 'Pages',
   statusChanged: 'Status changed.',
@@ -63,8 +60,6 @@ export const en = {
 
 export const ru: typeof en = {
   sortBy: 'Сортировать по столбцу «{0}»',
-  sortedAscending: '{0}, по возрастанию',
-  sortedDescending: '{0}, по убыванию',
   perPage: 'На странице',
   rangeOf: '{0}–{1} из {2}',
   noneOf: '0 из {0}',
@@ -83,7 +78,6 @@ export const ru: typeof en = {
   savedViewName: 'Название представления',
   saveView: 'Сохранить представление',
   viewSaved: 'Представление «{0}» сохранено',
-  deleteView: 'Удалить представление {0}',
   noSavedViews: 'Сохранённых представлений пока нет.',
   paging: 'Страницы',
   statusChanged: 'Статус изменён.',
