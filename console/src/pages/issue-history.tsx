@@ -25,25 +25,34 @@ const COMMENTS: [RegExp, MessageKey][] = [
 ];
 
 type Reason = NonNullable<IssueHistoryEntry['reason']>;
+type Match = Extract<Reason, { kind: 'reopened' }>['match'];
+type Translate = ReturnType<typeof useI18n>['t'];
 
-/** Why an ingestion made the change, as one line in the reader's language. */
-function reasonText(r: Reason, t: ReturnType<typeof useI18n>['t']): string {
-  const rule = (m: Extract<Reason, { kind: 'reopened' }>['match']) =>
-    'fields' in m ? [m.dedup_rule ?? t('hr_default_rule'), m.fields.join(', ')] : undefined;
+/** The scans a reason names: the one that made the change and, for an unchanged re-import, the one it matched as. */
+const reasonScans = (r: Reason) =>
+  r.kind === 'reopened' && 'same_findings_as_scan' in r.match
+    ? [r.scan_id, r.match.same_findings_as_scan]
+    : [r.scan_id];
+
+/** Why an ingestion made the change, as one line in the reader's language, each scan by its date and check. */
+function reasonText(r: Reason, t: Translate, scan: (id: string) => string): string {
+  const byRule = (m: Extract<Match, { fields: string[] }>) => [
+    m.dedup_rule ?? t('hr_default_rule'),
+    m.fields.join(', '),
+  ];
   switch (r.kind) {
     case 'fixed':
-      return t('hr_fixed', r.scan_id, r.check_id);
-    case 'reopened': {
-      const byRule = rule(r.match);
-      if (byRule) return t('hr_reopened_rule', r.scan_id, ...byRule);
-      return t('hr_reopened_same', r.scan_id, 'same_findings_as_scan' in r.match ? r.match.same_findings_as_scan : '');
-    }
-    case 'report_suppression': {
-      const byRule = r.match && rule(r.match);
-      return byRule ? t('hr_suppression_rule', r.scan_id, r.state, ...byRule) : t('hr_suppression', r.scan_id, r.state);
-    }
+      return t('hr_fixed', scan(r.scan_id));
+    case 'reopened':
+      return 'fields' in r.match
+        ? t('hr_reopened_rule', scan(r.scan_id), ...byRule(r.match))
+        : t('hr_reopened_same', scan(r.scan_id), scan(r.match.same_findings_as_scan));
+    case 'report_suppression':
+      return r.match && 'fields' in r.match
+        ? t('hr_suppression_rule', scan(r.scan_id), r.state, ...byRule(r.match))
+        : t('hr_suppression', scan(r.scan_id), r.state);
     case 'security_rule':
-      return t('hr_security_rule', r.rule_name, r.scan_id);
+      return t('hr_security_rule', r.rule_name, scan(r.scan_id));
   }
 }
 
@@ -55,10 +64,17 @@ const ACTORS: Record<string, MessageKey> = {
   system: 'actor_system',
 };
 
-/** The scans among the actors, each by its date and check id, once each. */
+/** The scans among the actors and the reasons, each by its date and check id, once each. */
 function useScans(entries: IssueHistoryEntry[]): Map<string, ScanResult> {
   const [scans, setScans] = useState(new Map<string, ScanResult>());
-  const ids = [...new Set(entries.filter((h) => h.actor_kind === 'scan').map((h) => h.actor))];
+  const ids = [
+    ...new Set(
+      entries.flatMap((h) => [
+        ...(h.actor_kind === 'scan' ? [h.actor] : []),
+        ...(h.reason ? reasonScans(h.reason) : []),
+      ]),
+    ),
+  ];
   const key = ids.join(',');
   useEffect(() => {
     for (const id of ids)
@@ -82,13 +98,17 @@ export function IssueHistoryTable({ entries }: { entries: IssueHistoryEntry[] })
     const name = ACTORS[h.actor_kind] ? t(ACTORS[h.actor_kind], h.actor) : h.actor;
     return h.via === 'mcp' ? t('actorViaMcp', name) : name;
   };
-  const actor = (h: IssueHistoryEntry) => {
-    if (h.actor_kind !== 'scan') return person(h);
-    const scan = scans.get(h.actor);
-    if (!scan) return t('scanActorUnknown');
+  /** A scan as its date and, once the checks are read, its check's name; never its id. */
+  const scanWhen = (id: string) => {
+    const scan = scans.get(id);
+    if (!scan) return t('scanDateUnknown');
     const check = checks?.get(scan.check_id);
     const date = formatDate(lang, scan.created_at);
-    return check ? t('scanActorCheck', date, check) : t('scanActor', date);
+    return check ? `${date} (${check})` : date;
+  };
+  const actor = (h: IssueHistoryEntry) => {
+    if (h.actor_kind !== 'scan') return person(h);
+    return scans.has(h.actor) ? t('scanActor', scanWhen(h.actor)) : t('scanActorUnknown');
   };
   const comment = (c: string | null) => {
     if (!c) return '';
@@ -121,7 +141,7 @@ export function IssueHistoryTable({ entries }: { entries: IssueHistoryEntry[] })
               <td>{value(h, h.new_value)}</td>
               <td>
                 {comment(h.comment)}
-                {h.reason && <div className="muted">{reasonText(h.reason, t)}</div>}
+                {h.reason && <div className="muted">{reasonText(h.reason, t, scanWhen)}</div>}
               </td>
             </tr>
           ))}
