@@ -104,9 +104,12 @@ export async function typescriptSetupOrder(
     }),
   );
 
-  const run = ok(
+  const uploaded = ok(
     await client.POST('/api/v1/check/{check_id}/results', { params: { path: { check_id: check.id } }, body: report }),
   );
+  // The answer is the scan, or a dry run's outcome when ?dry_run=true was sent (not here).
+  if ('dry_run' in uploaded) throw new Error('an upload without dry_run answered as a dry run');
+  const run = uploaded;
   const scan = await until(
     'the scan\u2019s completion',
     async () =>

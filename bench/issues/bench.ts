@@ -13,6 +13,7 @@ import type { ScanCompleted } from '../../services/issues/src/ingestion/input';
 import { migrations } from '../../services/issues/src/migrations';
 import { GateEvaluation } from '../../services/issues/src/gate-evaluation';
 import { IssueEnrichment } from '../../services/issues/src/intel/enrichment';
+import { SlaProjects } from '../../services/issues/src/sla/sla-projects';
 import { issueStore, SortKey } from '../../services/issues/src/store/issues/issue-store';
 import { backendCpu } from '../postgres-backend';
 import { dropDatabase, fillIssues, p95, QUERIES, settle } from './dataset';
@@ -84,6 +85,7 @@ async function main() {
     catalog: catalog as never,
     gates: new GateEvaluation(),
     intel: new IssueEnrichment(),
+    sla: new SlaProjects(),
     log,
     chunkSize: Number(process.env.ISSUES_INGEST_CHUNK ?? 2000),
   });

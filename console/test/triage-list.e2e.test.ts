@@ -240,20 +240,29 @@ describe('console issue list for triage: sort, page size, saved views, export, B
     for (const screen of SCREENS) {
       const ru = screen.lang === 'ru';
       await view(page, screen, `/issues/${gone.id}`);
+      // The scan actor once its date and check are read: "scan of <date> (<project> · <check>)".
       const row = page.locator('section[aria-labelledby="history-title"] tbody tr', {
-        hasText: ru ? /сканирование от \d/ : /scan of \d/,
+        hasText: ru ? /сканирование от \d[^()]*\(.+ · .+\)/ : /scan of \d[^()]*\(.+ · .+\)/,
       });
       await row.waitFor();
       const cells = await row.locator('td').allTextContents();
       expect(cells[2]).to.equal(ru ? 'Статус' : 'Status');
       expect(cells[3]).to.equal(ru ? 'Новая' : 'New');
       expect(cells[4]).to.equal(ru ? 'Исправлена' : 'Fixed');
+      // The server's comment, then the line saying why the ingestion changed it (issue #30, point 5).
+      const why = (await row.locator('td .muted').textContent()) ?? '';
       expect(cells[5]).to.equal(
-        ru
+        (ru
           ? 'Не найдена полным сканированием проверки, которая её нашла'
-          : 'Not found by a complete scan of the check that found it',
+          : 'Not found by a complete scan of the check that found it') + why,
       );
-      expect(cells[1]).not.to.match(/[0-9a-f]{8}-[0-9a-f]{4}-/);
+      // The reason names the scan as the actor cell does, by its date and check, never by an id.
+      const scan = cells[1].replace(ru ? /^сканирование от / : /^scan of /, '');
+      expect(scan).to.match(/^\d.* \(.+ · .+\)$/);
+      expect(why).to.equal(
+        ru ? `Причина: отсутствует в сканировании от ${scan}` : `Why: absent from the scan of ${scan}`,
+      );
+      expect(why + cells[1]).not.to.match(/[0-9a-f]{8}-[0-9a-f]{4}-/);
 
       await page.locator('#detail-status').selectOption('8');
       await page.locator('form:has(#detail-status) button[type="submit"]').click();

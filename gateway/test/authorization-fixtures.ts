@@ -56,6 +56,7 @@ export class MatrixFixtures {
   gateB = '';
   conditionB = '';
   policyB = '';
+  slaPolicyB = '';
   trackerB = '';
   notifierB = '';
   reportB = '';
@@ -92,6 +93,7 @@ export class MatrixFixtures {
       this.ruleB,
       this.gateB,
       this.policyB,
+      this.slaPolicyB,
       this.trackerB,
       this.notifierB,
       this.reportB,
@@ -137,6 +139,7 @@ export class MatrixFixtures {
     this.gateB = await this.gate();
     this.conditionB = ok(await this.admin.post('/api/v1/condition', this.conditionBody(this.gateB)), 'condition').id;
     this.policyB = await this.policy();
+    this.slaPolicyB = await this.slaPolicy();
     this.trackerB = await this.tracker();
     this.notifierB = await this.notifier();
     this.reportB = await this.report();
@@ -285,6 +288,19 @@ export class MatrixFixtures {
   }
   async policy(): Promise<string> {
     return ok(await this.admin.post('/api/v1/policy', this.policyBody()), 'policy').id;
+  }
+
+  slaPolicyBody() {
+    return {
+      name: `sla ${uniqueSuffix()}`,
+      project_tags: [],
+      project_codes: [this.b],
+      days: { critical: 7, high: 30, medium: 90, low: null, info: null },
+      known_exploited_days: null,
+    };
+  }
+  async slaPolicy(): Promise<string> {
+    return ok(await this.admin.post('/api/v1/sla-policy', this.slaPolicyBody()), 'SLA policy').id;
   }
 
   trackerBody(codes: string[]) {

@@ -316,7 +316,7 @@ export const MATRIX: Record<string, MatrixEntry> = {
   runLayer: send(
     (fx) => `/api/v1/layer/${fx.layerB}/run`,
     () => ({}),
-    UNKNOWN,
+    NOT_FOUND,
   ),
   stopCheck: send(
     (fx) => `/api/v1/check/${fx.checkB}/stop`,
@@ -350,7 +350,7 @@ export const MATRIX: Record<string, MatrixEntry> = {
       path: `/api/v1/layer/${fx.layerB}/sbom`,
       raw: { contentType: 'application/json', text: fx.sbom() },
     }),
-    scoped: UNKNOWN,
+    scoped: NOT_FOUND,
   },
   listSboms: get(() => '/api/v1/sboms?limit=1000', HIDDEN),
   listDependencies: get(() => '/api/v1/dependencies?limit=1000', HIDDEN),
@@ -477,7 +477,7 @@ export const MATRIX: Record<string, MatrixEntry> = {
     (fx) => ({ layer_id: fx.layerB, quality_gate_id: fx.gateB, action: 'inform' }),
     UNKNOWN,
   ),
-  layerGateState: get((fx) => `/api/v1/quality-gate/layer/${fx.layerB}`, UNKNOWN),
+  layerGateState: get((fx) => `/api/v1/quality-gate/layer/${fx.layerB}`, NOT_FOUND),
   createPolicy: send(
     () => '/api/v1/policy',
     (fx) => fx.policyBody(),
@@ -490,6 +490,19 @@ export const MATRIX: Record<string, MatrixEntry> = {
     REFUSED,
   ),
   deletePolicies: bulkDelete('/api/v1/policies', (fx) => fx.policy()),
+  createSlaPolicy: send(
+    () => '/api/v1/sla-policy',
+    (fx) => fx.slaPolicyBody(),
+    FORBIDDEN,
+  ),
+  listSlaPolicies: get(() => '/api/v1/sla-policies?limit=1000', HIDDEN),
+  getSlaPolicy: get((fx) => `/api/v1/sla-policy/${fx.slaPolicyB}`, NOT_FOUND),
+  updateSlaPolicy: send(
+    (fx) => `/api/v1/sla-policy/${fx.slaPolicyB}`,
+    (fx) => fx.slaPolicyBody(),
+    REFUSED,
+  ),
+  deleteSlaPolicies: bulkDelete('/api/v1/sla-policies', (fx) => fx.slaPolicy()),
 
   // ---- task trackers (project-set) and tickets (project)
   createTracker: send(
@@ -590,7 +603,7 @@ export const MATRIX: Record<string, MatrixEntry> = {
   // ---- reports (project-set)
   downloadSummaryReport: get(
     (fx) => `/api/v1/report/summary/download?format=json&filter[project_code]=${fx.b}`,
-    UNKNOWN,
+    NOT_FOUND,
   ),
   createReport: send(
     () => '/api/v1/report',
@@ -634,6 +647,21 @@ export const MATRIX: Record<string, MatrixEntry> = {
   eventTemplate: get(() => '/api/v1/event-template'),
   listEvents: get(() => '/api/v1/events?limit=1000', HIDDEN),
   eventsCsv: get(() => '/api/v1/events/csv', HIDDEN),
+  // ---- AI assistants: the MCP server (any authenticated caller; 400: the matrix's Accept lists no event stream) and its setting
+  mcp: send(
+    () => '/api/v1/mcp',
+    () => ({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    undefined,
+    400,
+  ),
+  getAssistantSettings: get(() => '/api/v1/mcp/settings'),
+  // An invalid body: the matrix must not enable the write tools the MCP suite expects off.
+  updateAssistantSettings: send(
+    () => '/api/v1/mcp/settings',
+    () => ({ write_tools: 'yes' }),
+    undefined,
+    400,
+  ),
   getIntelSettings: get(() => '/api/v1/intel/settings'),
   // An invalid body: the matrix must not change the feed settings.
   updateIntelSettings: send(

@@ -42,7 +42,6 @@ export const en = {
   fixedFindings: 'Only in the earlier scan (fixed): {0}',
   andMore: 'and {0} more',
   scanOf: 'scan of {0}',
-  chooseProject: 'Choose a project',
 };
 
 export const ru: Record<keyof typeof en, string> = {
@@ -88,5 +87,4 @@ export const ru: Record<keyof typeof en, string> = {
   fixedFindings: 'Только в раннем сканировании (исправлены): {0}',
   andMore: 'и ещё {0}',
   scanOf: 'сканирование от {0}',
-  chooseProject: 'Выберите проект',
 };

@@ -21,6 +21,7 @@ import {
   REQUEST_ID_HEADER,
   sendError,
 } from '@bulwark/platform';
+import { clientAddress } from '../http/inner-calls';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 const MAX_COOKIE_HEADER = 8192;
@@ -92,7 +93,7 @@ export function sessionRouter(deps: SessionDeps): express.Router {
         ...(init.body === undefined ? {} : { 'content-type': 'application/json' }),
         [INTERNAL_AUTH_HEADER]: init.as ?? deps.internalAuth.forService(),
         [REQUEST_ID_HEADER]: req.requestId,
-        [CLIENT_IP_HEADER]: req.ip ?? 'unknown',
+        [CLIENT_IP_HEADER]: clientAddress(req),
       },
       body: init.body === undefined ? undefined : JSON.stringify(init.body),
       signal: AbortSignal.timeout(30000),

@@ -28,6 +28,8 @@ import { docsRouter } from './docs';
 import { compressResponses } from './compress';
 import { bodyLimit, proxyTo } from './forward';
 import { methodNotAllowed } from './method-not-allowed';
+import { mcpRouter } from '../mcp/endpoint';
+import { clientAddress, InnerCalls } from './inner-calls';
 
 export interface GatewayDeps {
   config: GatewayConfig;
@@ -53,7 +55,7 @@ const wrap =
   };
 
 /**
- * Every /api/v1 request passes, in order: request id, the request's bytes (400 for a path, query or
+ * Every /api/v1 request passes, in order: request id, the MCP server's inner calls told apart (./inner-calls), the request's bytes (400 for a path, query or
  * header that is not UTF-8), per-IP rate limit, the route table (404/405/410), authentication (401),
  * per-token rate limit, the route's permission and its project scope (403), the body size limit
  * (413), and is then proxied to its service with an internal token that vouches for the caller.
@@ -65,13 +67,15 @@ export function createGatewayApp(deps: GatewayDeps): express.Express {
   if (config.GATEWAY_TRUST_PROXY) app.set('trust proxy', config.GATEWAY_TRUST_PROXY);
   app.use(observeHttp('gateway', deps.routes, { exposeMetrics: deps.exposeMetrics }));
   app.use(requestContext());
+  const innerCalls = new InnerCalls();
+  app.use(innerCalls.recognise());
   app.use(healthRoutes(deps.readiness));
   app.use(compressResponses());
   app.use(accessLog(log));
   app.use(requestBytes());
   app.use(
     '/api',
-    wrap(async (req) => deps.perIp.consume(req.ip ?? 'unknown')),
+    wrap(async (req) => deps.perIp.consume(clientAddress(req))),
   );
   app.use(docsRouter(deps.version));
   const csrf = new CsrfValues(deps.internalAuth.derivedKey('csrf'));
@@ -96,6 +100,18 @@ export function createGatewayApp(deps: GatewayDeps): express.Express {
     }
     return proxy;
   };
+
+  app.use(
+    mcpRouter({
+      authenticator: deps.authenticator,
+      perToken: deps.perToken,
+      innerCalls,
+      bodyLimitBytes: config.BODY_LIMIT_BYTES,
+      timeoutMs: config.UPSTREAM_TIMEOUT_MS,
+      version: deps.version,
+      log,
+    }),
+  );
 
   const router = express.Router();
   for (const route of deps.routes) {

@@ -1,6 +1,7 @@
 import type { ClientRequest } from 'node:http';
 import type { Request, RequestHandler, Response } from 'express';
 import { createProxyMiddleware } from 'http-proxy-middleware';
+import { clientAddress } from './inner-calls';
 import {
   AppError,
   CLIENT_IP_HEADER,
@@ -102,7 +103,7 @@ export function proxyTo(upstream: Upstream): RequestHandler {
           req.principal ? upstream.internalAuth.forPrincipal(req.principal) : upstream.internalAuth.forService(),
         );
         proxyReq.setHeader(REQUEST_ID_HEADER, req.requestId);
-        proxyReq.setHeader(CLIENT_IP_HEADER, req.ip ?? 'unknown');
+        proxyReq.setHeader(CLIENT_IP_HEADER, clientAddress(req));
         proxyReq.removeHeader('authorization');
         proxyReq.removeHeader('cookie');
         for (const name of HOP_BY_HOP) proxyReq.removeHeader(name);

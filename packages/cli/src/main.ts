@@ -99,7 +99,8 @@ async function main(argv: string[]): Promise<number> {
   try {
     if (api) return await api(args, process.env);
     if (command === 'parse') parseCommand(args);
-    else if (command === 'formats') writeLines(FORMATS.map((f) => `${f.id.padEnd(18)} ${f.title}`));
+    else if (command === 'formats')
+      writeLines(FORMATS.map((f) => `${f.id.padEnd(18)} ${f.title} (tested with ${f.testedWith})`));
     else if (command === '--help' || command === '-h' || command === 'help') process.stdout.write(`${USAGE}\n`);
     else throw usageError(command ? `unknown command "${command}"` : 'missing command');
     return EXIT.ok;

@@ -37,6 +37,7 @@ describe('bulwark CLI', function () {
       'generic-csv',
     ]);
     expect(ids.length).to.be.at.least(20);
+    expect(r.stdout).to.match(/^nmap\s+Nmap XML.*\(tested with Nmap 6\.40 and 7\.60/m);
   });
 
   it('counts the distinct findings of one import', function () {

@@ -7,10 +7,16 @@ export const queryBool = z
   .transform((v) => v === 'true' || v === '1')
   .openapi({ type: 'boolean' });
 
+/**
+ * Most values a multi-valued filter takes. The gateway takes a request line and headers of at most
+ * 16 KiB (431 above): a thousand repeated keys alone do not fit, a hundred do with room for the rest.
+ */
+export const MULTI_MAX_VALUES = 100;
+
 /** Repeated query keys arrive as arrays: a multi-valued filter takes one value or a list, and reads as a list. */
 export const multi = <T extends z.ZodType>(item: T) =>
   z
-    .union([item, z.array(item).max(1000)])
+    .union([item, z.array(item).max(MULTI_MAX_VALUES, `must have at most ${MULTI_MAX_VALUES} values`)])
     .transform((v) => (Array.isArray(v) ? v : [v]) as z.infer<T>[])
     .optional();
 
@@ -67,6 +73,12 @@ export const isoDateTime = z.iso
     return Number.isNaN(at) || (at >= FIRST_INSTANT && at <= LAST_INSTANT);
   }, 'must be in the years 0001 to 9999 (UTC)')
   .openapi({ example: '2026-12-31T23:59:59Z', pattern: DATE_TIME_PATTERN });
+
+/** The tags an organisation-wide object (a policy, an SLA policy) applies to projects by. */
+export const policyProjectTags = z
+  .array(z.string().min(1).max(64))
+  .max(100)
+  .openapi({ description: 'Projects carrying any of these tags get the policy' });
 
 export const idsBody = z
   .object({ ids: z.array(z.string().min(1)).min(1).max(1000) })

@@ -100,6 +100,8 @@ export const ISSUE_EVENTS = {
   issuesIngested: 'issues.ingested',
   issueUpdated: 'issue.updated',
   issueStatusChanged: 'issue.status_changed',
+  /** An open issue passed its SLA due date: once per issue and breach. */
+  issueSlaBreached: 'issue.sla_breached',
   issuesDeleted: 'issues.deleted',
   /** { scan_result_id, layer_id, project_code, verdict: { status, locked, conditions } } */
   qualityGateEvaluated: 'quality_gate.evaluated',
@@ -322,6 +324,14 @@ export const EVENT_PAYLOADS = {
     to_status_id: z.number().int(),
     by: z.string(),
     comment: z.string().nullable(),
+  }),
+  [ISSUE_EVENTS.issueSlaBreached]: z.object({
+    issue_id: z.string(),
+    project_code: z.string(),
+    title: z.string(),
+    severity: z.string(),
+    known_exploited: z.boolean(),
+    sla_due_at: z.string(),
   }),
   [ISSUE_EVENTS.issuesDeleted]: z.object({ ids: z.array(z.string()), by: z.string() }),
   [ISSUE_EVENTS.qualityGateEvaluated]: z.object({

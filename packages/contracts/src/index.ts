@@ -90,6 +90,7 @@ export {
   type QualityGateVerdict,
 } from './schemas/scanning';
 export { scanningRoutes } from './routes/scanning';
+export type { GateConditionType, GateOperator } from './quality-gates';
 export {
   ISSUE_SEVERITIES,
   ISSUE_COUNT_GROUPS,
@@ -145,7 +146,10 @@ export {
 } from './schemas/trackers';
 export * from './routes/trackers';
 export * from './schemas/intel';
+export * from './schemas/dry-run';
 export * from './routes/intel';
+export * from './schemas/sla';
+export * from './routes/sla';
 export {
   VEX_STATES,
   VEX_JUSTIFICATIONS,
@@ -164,6 +168,8 @@ export {
 export * from './routes/triage';
 export { ISSUE_VIEW_PARAMS, ISSUE_VIEWS_PER_USER, issueViewBody, savedIssueView } from './schemas/issue-views';
 export * from './routes/issue-views';
+export * from './schemas/assistants';
+export * from './routes/assistants';
 export {
   SESSION_COOKIE,
   CSRF_COOKIE,

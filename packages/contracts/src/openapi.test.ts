@@ -1,3 +1,4 @@
+import { FORMATS } from '@bulwark/findings';
 import { expect } from 'chai';
 import { buildOpenApiDocument } from './openapi';
 import { ROUTES } from './route-table';
@@ -27,6 +28,14 @@ function inlineObjects(node: unknown, at: string, root: boolean): string[] {
 }
 
 describe('the OpenAPI document', () => {
+  it('lists every report format, with the tool versions tested, in the upload description', () => {
+    const description = String(doc.paths['/api/v1/check/{check_id}/results'].post.description);
+    for (const f of FORMATS) expect(description).to.include(`${f.id}: ${f.title} (tested with ${f.testedWith})`);
+    expect(description).to.include(
+      'govulncheck: govulncheck -json (message stream; older Vulns object) (tested with govulncheck 0.0.0-2022',
+    );
+  });
+
   it('names every object of a body, a response or a component as a component', () => {
     const places = [
       ...Object.entries(doc.components.schemas).flatMap(([name, schema]) =>

@@ -1,7 +1,8 @@
 import { OpenAPIRegistry, OpenApiGeneratorV31, RouteConfig } from '@asteasolutions/zod-to-openapi';
 import type { RouteSpec } from '@bulwark/platform';
-import { errorBody } from './common';
+import { errorBody, MULTI_MAX_VALUES } from './common';
 import { nameInlineObjects, nullableReferences, registerNamedSchemas } from './openapi-components';
+import { nulFreeRequests } from './openapi-nul';
 import { PERMISSION_LETTERS } from './permissions';
 import { WEBHOOK_EVENT_DATA, webhookBodySchema } from './webhooks';
 import { z } from './zod';
@@ -15,7 +16,7 @@ Conventions of every service:
   .join(', ')}.
 - **Project scope** (\`x-permission.project_scope\` on each operation): a role limited to some projects gives its letters on those only. \`project\`: objects of one project; another project's answers 404 and lists leave it out. \`project-set\`: objects that apply to a set of projects (every project, by tag, by code); a limited caller sees those touching its projects (with only its own projects' codes and tags) and changes one only when the set lies within its projects, never one for every project or by tag (403). \`organisation\`: objects of the whole organisation; reading needs the letter, changing needs it on every project (403). \`unscoped\`: organisation settings, read and changed only with the letter on every project. \`grants\`: users, roles and groups; a caller grants, and acts on users who hold, only rights it holds itself on the same projects (403 naming the missing permission), and only administrators give or take the \`admin\` role.
 - **Success**: 200 with the resource as JSON; a created resource includes its \`id\` (projects also their \`code\`). Ids of records are strings; times are ISO 8601 UTC.
-- **Lists**: \`{ "items": [...], "total": N, "page": P, "limit": L }\`; \`page\` from 1, \`limit\` default 50, maximum 1000 (above: 400). Unknown query parameters: 400 naming them.
+- **Lists**: \`{ "items": [...], "total": N, "page": P, "limit": L }\`; \`page\` from 1, \`limit\` default 50, maximum 1000 (above: 400). Unknown query parameters: 400 naming them. A multi-valued filter (the parameter repeated) takes at most ${MULTI_MAX_VALUES} values; the request line and headers together take at most 16 KiB (431 above).
 - **Bulk operations** take \`{ "ids": [...] }\` (projects: \`{ "codes": [...] }\`) and answer per id what was done.
 - **Errors**: \`{ "error": { "code", "message", "details": [ { "field", "problem" } ] } }\`: 400 invalid input (naming every bad field; also a path, query or header whose bytes are not UTF-8 or well-formed percent-encoding, naming the part), 401, 403, 404 unknown id, 405 known path with another method (with \`Allow\`), 408 request not received in full in time, 409 conflict, 410 removed endpoint, 413 body too large, 429 rate limited (with Retry-After), 431 request line and headers above 16 KiB, 500 without internals.
 - **Request id**: \`X-Request-Id\` is accepted or generated, returned, and carried through every service, gRPC call and event.
@@ -197,5 +198,6 @@ export function buildOpenApiDocument(routes: RouteSpec[], version: string): Reco
   }) as unknown as Parameters<typeof nameInlineObjects>[0];
   nullableReferences(document);
   nameInlineObjects(document);
+  nulFreeRequests(document);
   return document;
 }

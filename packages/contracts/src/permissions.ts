@@ -36,6 +36,7 @@ export const PERMISSION_KEYS: PermissionKey[] = [
   { key: 'issues.security_rules', description: 'Security rules that suppress issues' },
   { key: 'issues.quality_gates', description: 'Quality gates, conditions and their links to layers' },
   { key: 'issues.policies', description: 'Policies' },
+  { key: 'issues.sla_policies', description: 'SLA policies' },
   { key: 'reporting.reports', description: 'Reports; x generates them' },
   { key: 'notifications.notifiers', description: 'Webhook notifiers; x tests them' },
   { key: 'notifications.events', description: 'Security events and event templates' },
@@ -44,6 +45,7 @@ export const PERMISSION_KEYS: PermissionKey[] = [
     key: 'settings.intel',
     description: 'Exploit intelligence feeds (EPSS, KEV): settings, status; x fetches or imports them',
   },
+  { key: 'settings.assistants', description: 'AI assistants (MCP): w enables or disables the write tools' },
 ];
 
 export const ALL_LETTERS: PermissionLetter[] = ['r', 'w', 'x', 'd'];

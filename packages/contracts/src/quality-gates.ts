@@ -11,6 +11,7 @@ export const GATE_CONDITION_TYPES = [
   'known_exploited',
   'epss',
   'risk_score',
+  'sla_breached',
 ] as const;
 
 export const GATE_OPERATORS = [

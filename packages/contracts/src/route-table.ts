@@ -10,7 +10,9 @@ import { notificationsRoutes } from './routes/notifications';
 import { trackerRoutes } from './routes/trackers';
 import { triageRoutes } from './routes/triage';
 import { intelRoutes } from './routes/intel';
+import { slaRoutes } from './routes/sla';
 import { issueViewRoutes } from './routes/issue-views';
+import { assistantRoutes } from './routes/assistants';
 
 /** The one route table: every /api/v1 path, its owner and the permission it needs. */
 export const ROUTES: RouteSpec[] = [
@@ -23,7 +25,9 @@ export const ROUTES: RouteSpec[] = [
   ...trackerRoutes,
   ...triageRoutes,
   ...intelRoutes,
+  ...slaRoutes,
   ...issueViewRoutes,
+  ...assistantRoutes,
   ...reportingRoutes,
   ...notificationsRoutes,
 ];

@@ -37,6 +37,10 @@ export const WEBHOOK_EVENT_DATA: Record<string, { summary: string; data: z.ZodOb
     summary: 'Someone changed an issue\u2019s status',
     data: EVENT_PAYLOADS[ISSUE_EVENTS.issueStatusChanged],
   },
+  [ISSUE_EVENTS.issueSlaBreached]: {
+    summary: 'An open issue passed its SLA due date (sent once per issue and breach)',
+    data: EVENT_PAYLOADS[ISSUE_EVENTS.issueSlaBreached],
+  },
   [REPORT_EVENTS.reportReady]: {
     summary: 'A report is generated and can be downloaded',
     data: EVENT_PAYLOADS[REPORT_EVENTS.reportReady],

@@ -1,13 +1,17 @@
 import { InputError } from './errors';
 import { CsvDocument } from './io/csv';
+import { TextDocument } from './io/text';
 import { XmlElement } from './io/xml';
 import { isZip, ZipArchive } from './io/zip';
 import { Format } from './parsers/common';
 import { FORMATS } from './formats';
 
-export type DocumentKind = 'json' | 'xml' | 'csv' | 'zip';
+export type DocumentKind = 'json' | 'xml' | 'csv' | 'zip' | 'text';
 
-/** The kind of document from its first bytes (a zip signature; else after a BOM and whitespace). */
+/**
+ * The kind of document from its first bytes (a zip signature; else after a BOM and whitespace).
+ * Undefined for anything else, which may still be a text report (see `TextDocument`).
+ */
 export function sniffKind(head: Buffer): DocumentKind | undefined {
   if (isZip(head)) return 'zip';
   let i = head.length >= 3 && head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf ? 3 : 0;
@@ -33,6 +37,7 @@ export function detectFormats(kind: DocumentKind, doc: unknown): Format[] {
       if (f.kind === 'json') return f.detect(doc);
       if (f.kind === 'xml') return f.detect(doc as XmlElement);
       if (f.kind === 'zip') return f.detect(doc as ZipArchive);
+      if (f.kind === 'text') return f.detect((doc as TextDocument).head);
       return f.detect((doc as CsvDocument).header);
     } catch (e) {
       if (e instanceof InputError) throw e;

@@ -43,6 +43,14 @@ export function severityOf(word: unknown): Severity | undefined {
   return SEVERITY_WORDS[w];
 }
 
+const LEVELS: readonly Severity[] = ['info', 'low', 'medium', 'high', 'critical'];
+
+/** A severity level 0–4 (0 informational … 4 critical), as Nessus, WebInspect and AppScan number them. */
+export function severityOfLevel(level: unknown): Severity | undefined {
+  const t = typeof level === 'number' ? String(level) : typeof level === 'string' ? level.trim() : '';
+  return /^[0-4]$/.test(t) ? LEVELS[Number(t)] : undefined;
+}
+
 /** CVSS qualitative rating (FIRST v3/v4 scale). */
 export function severityOfScore(score: number): Severity | undefined {
   if (!Number.isFinite(score) || score < 0 || score > 10) return undefined;
@@ -223,6 +231,11 @@ export function addCvss(f: Partial<Finding>, vector: unknown, fallbackScore?: un
     const s = num(fallbackScore);
     if (s !== undefined && s >= 0 && s <= 10) f.cvssScore ??= s;
   }
+}
+
+/** The severity of the finding's CVSS score: of the newest version's vector, else a bare score. */
+export function cvssSeverity(f: Partial<Finding>): Severity | undefined {
+  return severityOf(f.cvssV4?.score ?? f.cvssV3?.score ?? f.cvssV2?.score ?? f.cvssScore);
 }
 
 /** Path as the fingerprint sees it: forward slashes, no scheme, no leading "./". */

@@ -1,11 +1,13 @@
 import { hash } from 'node:crypto';
+import { boundedComponent } from './components';
 import { InputError, ReportParseError } from './errors';
 import { computeFingerprints, fingerprintBase, fingerprintOf } from './fingerprint';
 import { formatById } from './formats';
 import { detectFormats, DocumentKind, sniffKind } from './detect';
 import { CsvDocument, readCsv } from './io/csv';
 import { DEFAULT_JSON_LIMITS, JsonLimits, readJson } from './io/json';
-import { BufferSource, ByteSource, FileSource } from './io/source';
+import { BufferSource, ByteSource, FileSource, OffsetSource, scriptPrefixLength } from './io/source';
+import { TextDocument } from './io/text';
 import { readXml, XmlElement } from './io/xml';
 import { ZipArchive } from './io/zip';
 import { Finding, ParseResult } from './model';
@@ -24,6 +26,7 @@ function readDocument(kind: DocumentKind, source: ByteSource, limits: JsonLimits
   if (kind === 'json') return readJson(source, limits);
   if (kind === 'xml') return readXml(source);
   if (kind === 'zip') return new ZipArchive(source);
+  if (kind === 'text') return new TextDocument(source);
   return readCsv(source);
 }
 
@@ -31,6 +34,7 @@ function runParser(format: Format, doc: unknown, ctx: ParseContext): Iterable<Fi
   if (format.kind === 'json') return format.parse(doc, ctx);
   if (format.kind === 'xml') return format.parse(doc as XmlElement, ctx);
   if (format.kind === 'zip') return format.parse(doc as ZipArchive, ctx);
+  if (format.kind === 'text') return format.parse((doc as TextDocument).lines(), ctx);
   return format.parse((doc as CsvDocument).rows, ctx);
 }
 
@@ -66,7 +70,7 @@ export function parseReport(input: string | Buffer, options: ParseOptions = {}):
     const ctx = new ParseContext(format);
     const findings = [...parse(ctx)].map(withoutNul);
     computeFingerprints(findings);
-    return { format, findings, components: ctx.components.map(withoutNul) };
+    return { format, findings, components: ctx.components.map((c) => withoutNul(boundedComponent(c))) };
   });
 }
 
@@ -201,8 +205,10 @@ function readReport<T>(
   let stage: string | undefined = declared?.id;
   try {
     const empty = (format: string): T => consume(format, () => []);
+    const prefix = scriptPrefixLength(source.read(0, 256));
+    if (prefix) source = new OffsetSource(source, prefix);
     const head = source.read(0, 4096);
-    const kind = sniffKind(head);
+    let kind = sniffKind(head);
     if (!kind) {
       if (
         head
@@ -218,7 +224,8 @@ function readReport<T>(
             : 'empty file: there is no content to detect a format from',
         );
       }
-      throw new InputError('unrecognized content: not JSON, XML, CSV or a zip archive');
+      // Anything else may be a plain-text report; if no text format takes it, it is unrecognized content.
+      kind = 'text';
     }
     if (kind === 'xml' && /^(\uFEFF)?\s*(<!doctype html|<html[\s>])/i.test(head.toString('utf8'))) {
       throw new InputError('an HTML page, not a machine-readable report: export the JSON or XML report from the tool');
@@ -240,6 +247,9 @@ function readReport<T>(
       }
       format = declared;
     } else {
+      if (!detected[0] && kind === 'text') {
+        throw new InputError('unrecognized content: not JSON, XML, CSV, a zip archive or a known text report');
+      }
       if (!detected[0])
         throw new InputError(`unrecognized ${kind.toUpperCase()} report: no known format matches its structure`);
       format = detected[0];

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseReport, ReportParseError } from '../src';
-import { MAX_COMPONENT_FIELD_CHARS, MAX_LICENSE_CHARS, MAX_LICENSES } from '../src/parsers/cyclonedx';
+import { MAX_COMPONENT_FIELD_CHARS, MAX_LICENSE_CHARS, MAX_LICENSES } from '../src/components';
 import { CORPUS } from './paths';
 
 function rejects(input: string | Buffer, pattern: RegExp, format?: string): ReportParseError {
@@ -169,5 +169,34 @@ describe('bad input', function () {
     const [c] = parseReport(Buffer.from(JSON.stringify(doc)), { name: 'bom.json' }).components;
     for (const field of [c.name, c.group, c.version, c.type, c.purl])
       expect(field).to.equal('é'.repeat(MAX_COMPONENT_FIELD_CHARS));
+  });
+
+  it('cuts the components of an SPDX SBOM, JSON or tag-value, to the same bounds as CycloneDX', function () {
+    const long = 'é'.repeat(100_000);
+    const json = {
+      spdxVersion: 'SPDX-2.3',
+      SPDXID: 'SPDXRef-DOCUMENT',
+      packages: [
+        {
+          SPDXID: 'SPDXRef-p',
+          name: long,
+          versionInfo: long,
+          licenseConcluded: 'x'.repeat(1_000_000),
+          externalRefs: [{ referenceCategory: 'PACKAGE-MANAGER', referenceType: 'purl', referenceLocator: long }],
+        },
+      ],
+    };
+    const tagValue = [
+      'SPDXVersion: SPDX-2.3',
+      `PackageName: ${long}`,
+      `PackageVersion: ${long}`,
+      ...Array.from({ length: 1000 }, (_, i) => `PackageLicenseDeclared: L-${i}`),
+    ].join('\n');
+    const [fromJson] = parseReport(Buffer.from(JSON.stringify(json)), { name: 'sbom.spdx.json' }).components;
+    const [fromText] = parseReport(Buffer.from(tagValue), { name: 'sbom.spdx' }).components;
+    for (const field of [fromJson.name, fromJson.version, fromJson.purl, fromText.name, fromText.version])
+      expect(field).to.equal('é'.repeat(MAX_COMPONENT_FIELD_CHARS));
+    expect(fromJson.licenses).to.deep.equal(['x'.repeat(MAX_LICENSE_CHARS)]);
+    expect(fromText.licenses).to.have.length(MAX_LICENSES);
   });
 });

@@ -132,6 +132,13 @@ export const INTERNAL_AUTH_HEADER = 'x-bulwark-internal';
 export const CLIENT_IP_HEADER = 'x-bulwark-client-ip';
 
 /**
+ * Names the client that made a request on the caller's behalf (`mcp`: an AI assistant through the
+ * gateway's MCP server). The gateway passes it on only from its MCP server's own calls and drops it
+ * from every other request, so a caller cannot mark its own change as an assistant's.
+ */
+export const VIA_HEADER = 'x-bulwark-via';
+
+/**
  * Bumped by identity after every change to users, roles or tokens. Cached authentications remember
  * the epoch they were made in and are dropped when it moves, so a revocation takes effect at once
  * on every gateway that shares the cache.

@@ -21,6 +21,7 @@ export * from './bus/inbox';
 export * from './cache/cache';
 export * from './grpc/grpc';
 export * from './grpc/clients';
+export * from './grpc/peer-client';
 export * from './http/routes';
 export * from './http/server';
 export * from './http/request-bytes';

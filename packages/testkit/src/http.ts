@@ -87,6 +87,14 @@ export class Api {
   }
 }
 
+/** What a 400 says of `field` (the error's details name it); otherwise fails the test, showing the body. */
+export function fieldProblem(res: ApiResponse, field: string): string {
+  const details = res.status === 400 ? (res.body?.error?.details as Json[] | undefined) : undefined;
+  const detail = details?.find((d) => d.field === field);
+  if (!detail) throw new Error(`expected a 400 naming ${field}, got ${res.status}: ${JSON.stringify(res.body)}`);
+  return detail.problem as string;
+}
+
 /** The body of an answer that must have `status`; otherwise fails the test, showing the body. */
 export function expectStatus(res: ApiResponse, status: number): Json {
   if (res.status !== status) throw new Error(`expected HTTP ${status}, got ${res.status}: ${JSON.stringify(res.body)}`);

@@ -1,4 +1,4 @@
-import type { Api, Json } from './http';
+import { type Api, type ApiResponse, expectStatus } from './http';
 
 /** What {@link projectWithSource} made: the project's code, its layer, its source and one tool a type. */
 export interface ProjectSetup {
@@ -8,10 +8,8 @@ export interface ProjectSetup {
   tools: string[];
 }
 
-function must(what: string, res: { status: number; body: Json }): Json {
-  if (res.status !== 200) throw new Error(`${what}: ${res.status} ${JSON.stringify(res.body)}`);
-  return res.body;
-}
+/** The body of a 200 answer; otherwise fails, showing the body. */
+const ok = (res: ApiResponse) => expectStatus(res, 200);
 
 /**
  * A project `code` (with `tags`) with a layer, an anonymous Git source at `sourceUrl` and a tool of
@@ -22,12 +20,8 @@ export async function projectWithSource(
   o: { code: string; sourceUrl: string; toolTypes: number[]; tags?: string[] },
 ): Promise<ProjectSetup> {
   const { code } = o;
-  must(
-    'project',
-    await admin.post('/api/v1/project', { code, name: `Project ${code}`, description: '', tags: o.tags ?? [] }),
-  );
-  const layer = must(
-    'layer',
+  ok(await admin.post('/api/v1/project', { code, name: `Project ${code}`, description: '', tags: o.tags ?? [] }));
+  const layer = ok(
     await admin.post('/api/v1/layer', {
       name: 'code',
       description: 'source code',
@@ -36,8 +30,7 @@ export async function projectWithSource(
       is_template: false,
     }),
   );
-  const source = must(
-    'source',
+  const source = ok(
     await admin.post('/api/v1/source', {
       name: `repo ${code}`,
       description: '',
@@ -48,8 +41,7 @@ export async function projectWithSource(
   const tools: string[] = [];
   for (const typeId of o.toolTypes)
     tools.push(
-      must(
-        'tool',
+      ok(
         await admin.post('/api/v1/tool', {
           description: `tool ${typeId}`,
           type_id: typeId,
@@ -62,8 +54,7 @@ export async function projectWithSource(
 
 /** A check of the setup's first tool and source on a layer (its own by default), run by hand: uploads give its scans. */
 export async function manualCheck(admin: Api, env: ProjectSetup, layerId = env.layerId): Promise<string> {
-  return must(
-    'check',
+  return ok(
     await admin.post('/api/v1/check', {
       layer_id: layerId,
       security_tool_id: env.tools[0],

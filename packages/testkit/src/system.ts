@@ -50,6 +50,8 @@ function testSettings(): Record<string, string> {
     INTEL_EPSS_URL: 'http://127.0.0.1:9/epss_scores-current.csv.gz',
     INTEL_KEV_URL: 'http://127.0.0.1:9/known_exploited_vulnerabilities.json',
     INTEL_POLL_MS: '500',
+    // SLA breaches are looked for every half second, so a test sees one announced soon after it happens.
+    ISSUES_SLA_POLL_MS: '500',
     INTEL_TIMEOUT_SECONDS: '2',
     INTEL_MAX_BYTES: '1048576',
     INTEL_MAX_DECOMPRESSED_BYTES: '4194304',

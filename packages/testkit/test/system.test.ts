@@ -13,6 +13,8 @@ import { issuesSuite } from '../../../services/issues/test/issues.suite';
 import { trackersSuite } from '../../../services/issues/test/trackers.suite';
 import { triageSuite } from '../../../services/issues/test/triage.suite';
 import { intelSuite } from '../../../services/issues/test/intel.suite';
+import { slaSuite } from '../../../services/issues/test/sla.suite';
+import { dryRunSuite } from '../../../services/issues/test/dry-run.suite';
 import { issueListSuite } from '../../../services/issues/test/issue-list.suite';
 import { issueSettingsScopeSuite } from '../../../services/issues/test/project-scope.suite';
 import { reportingSuite } from '../../../services/reporting/test/reporting.suite';
@@ -23,6 +25,7 @@ import { directAccessSuite, gatewaySuite } from '../../../gateway/test/gateway.s
 import { authorizationMatrix } from '../../../gateway/test/authorization-matrix.suite';
 import { sessionSuite } from '../../../gateway/test/session.suite';
 import { compressionSuite } from '../../../gateway/test/compression.suite';
+import { mcpSuite } from '../../../gateway/test/mcp.suite';
 import { cliPipelineSuite } from '../../cli/test/pipeline.suite';
 
 // Every HTTP suite, run once per run mode against one started system.
@@ -31,6 +34,7 @@ describeSystem({
   'services behind the gateway': directAccessSuite,
   'browser session and console': sessionSuite,
   'response compression': compressionSuite,
+  'MCP server for AI assistants': mcpSuite,
   'identity service': identitySuite,
   'directory login (LDAP)': directorySuite,
   'single sign-on (OIDC)': ssoSuite,
@@ -44,7 +48,9 @@ describeSystem({
   'issues service': issuesSuite,
   'issue triage (assignment, analysis, risk acceptance)': triageSuite,
   'exploit intelligence (EPSS and KEV feeds, enrichment)': intelSuite,
+  'SLA policies (due dates, states, breaches)': slaSuite,
   'issue list views, export and duplicates in counts': issueListSuite,
+  'upload dry runs and the reasons of ingestion changes': dryRunSuite,
   'task trackers (Redmine for real, Jira contract server)': trackersSuite,
   'project scope of issue settings (rules, gates, policies, trackers)': issueSettingsScopeSuite,
   'reporting service': reportingSuite,

@@ -20,18 +20,22 @@ export class Assignees {
 
   /**
    * Those of the refs that exist; an empty search with no refs finds nobody. With `reach`, only those
-   * reaching one of its projects (a search then reads its most matches and keeps `limit` of those).
+   * reaching one of its projects, each with those it reaches (a search then reads its most matches
+   * and keeps `limit` of those).
    */
   async find(
     refs: { type: string; id: string }[],
     search: string,
     limit: number,
     reach?: ProjectReach,
-  ): Promise<AssigneeRecord[]> {
+  ): Promise<(AssigneeRecord & { reachedProjectCodes: string[] })[]> {
     const found = await this.existing(refs, search, reach ? MAX_MATCHES : limit);
-    if (!reach) return found;
-    const reaching = await Promise.all(found.map((a) => this.reaches(a, reach)));
-    return found.filter((_, i) => reaching[i]).slice(0, refs.length ? undefined : limit);
+    if (!reach) return found.map((a) => ({ ...a, reachedProjectCodes: [] }));
+    const reached = await Promise.all(found.map((a) => this.reached(a, reach)));
+    return found
+      .map((a, i) => ({ ...a, reachedProjectCodes: reached[i] ?? [] }))
+      .filter((a) => a.reachedProjectCodes.length)
+      .slice(0, refs.length ? undefined : limit);
   }
 
   private existing(refs: { type: string; id: string }[], search: string, limit: number): Promise<AssigneeRecord[]> {
@@ -46,19 +50,21 @@ export class Assignees {
   }
 
   /**
-   * A user reaches a project when its roles and groups give it the permission there; a group when it
-   * covers the project (a group hands its roles out only on the projects it covers).
+   * The projects of `projectCodes` the assignee reaches: a user those where its roles and groups
+   * give it the permission; a group those it covers (a group hands its roles out only there).
    */
-  private async reaches(assignee: AssigneeRecord, { projectCodes, permission }: ProjectReach): Promise<boolean> {
+  private async reached(assignee: AssigneeRecord, { projectCodes, permission }: ProjectReach): Promise<string[]> {
+    let reachable: string[] | null | undefined;
     if (assignee.type === 'user') {
       const user = await userStore.get(this.db, assignee.id);
-      if (!user) return false;
-      const held = heldRights(await userGrants(this.db, user)).letters.get(permission);
-      return held === null || (held !== undefined && held.some((p) => projectCodes.includes(p)));
+      if (!user) return [];
+      reachable = heldRights(await userGrants(this.db, user)).letters.get(permission);
+    } else {
+      const group = await groupStore.get(this.db, assignee.id);
+      if (!group) return [];
+      reachable = groupProjects(group, await groupStore.projectsTagged(this.db, group.projectTags)) ?? null;
     }
-    const group = await groupStore.get(this.db, assignee.id);
-    if (!group) return false;
-    const covered = groupProjects(group, await groupStore.projectsTagged(this.db, group.projectTags));
-    return covered === undefined || covered.some((p) => projectCodes.includes(p));
+    // null: every project; undefined: none.
+    return reachable === null ? projectCodes : projectCodes.filter((p) => reachable?.includes(p));
   }
 }

@@ -1,7 +1,7 @@
 import {
   createGrpcClient,
   defineModule,
-  GrpcClientHandle,
+  lazyPeerClient,
   loadOrCreateSecret,
   openSecretBox,
   readServiceConfig,
@@ -67,7 +67,6 @@ export const identityModule = defineModule({
     const groups = new UserGroups(host.db, changes, directory);
     await users.bootstrap();
     await host.consume('project-tags', [TOPICS.catalog], keepProjectTags(ctx.cache, host.log));
-    // Scanning may start after identity (it asks identity for the limits): its client is made at first use.
     const catalog = createGrpcClient(
       catalogV1.CatalogServiceService,
       'catalog',
@@ -75,20 +74,12 @@ export const identityModule = defineModule({
       host.auth,
     );
     ctx.onStop(() => catalog.close());
-    let scanning: GrpcClientHandle<typeof scanningV1.ScanningServiceService> | undefined;
+    // Scanning may start after identity (it asks identity for the limits): its client is made at first use.
+    const scanning = lazyPeerClient(ctx, scanningV1.ScanningServiceService, 'scanning', host.auth);
     const counts: UsageCounts = {
       projects: async () => (await catalog.client.countProjects({})).count,
-      scanningProcesses: async () =>
-        (
-          await (scanning ??= createGrpcClient(
-            scanningV1.ScanningServiceService,
-            'scanning',
-            ctx.peer('scanning').grpcAddress,
-            host.auth,
-          )).client.countScansInFlight({})
-        ).count,
+      scanningProcesses: async () => (await scanning().countScansInFlight({})).count,
     };
-    ctx.onStop(() => scanning?.close());
     const licensing = new Licensing({
       data: host,
       publicKey: readPublicKey(config.LICENSE_PUBLIC_KEY ?? VENDOR_PUBLIC_KEY),

@@ -8,6 +8,8 @@ export const issuesConfigSchema = z.object({
   ISSUES_INGEST_CHUNK: env.int(2000, 100),
   /** How often expired security rules and risk acceptances are looked for. */
   ISSUES_RULE_EXPIRY_POLL_MS: env.int(5000, 100),
+  /** How often issues past their SLA due date are looked for, to announce each breach once (issue.sla_breached). */
+  ISSUES_SLA_POLL_MS: env.int(60000, 100),
   /** How often the appended count changes (issue_counts) are folded into one row per group. */
   ISSUES_COUNT_COMPACT_MS: env.int(30000, 100),
   /** How often ticket statuses are read from each task tracker with sync enabled. */

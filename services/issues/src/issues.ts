@@ -1,5 +1,6 @@
 import { canSeeProject, conflict, Db, invalid, notFound, Principal, ServiceData, Trx, isUuid } from '@bulwark/platform';
-import { ISSUE_EVENTS, writeEvent } from '@bulwark/contracts';
+import { ISSUE_EVENTS, ViaClient, writeEvent } from '@bulwark/contracts';
+import type { AssistantSettings } from './assistant-settings';
 import { allowedTargets, isAllowedTransition } from './domain/statuses';
 import { statusChanged } from './events';
 import { recordAssignee } from './triage/assignments';
@@ -33,7 +34,10 @@ export type IssueBasicFilterValues = Pick<IssueFilterValues, 'statuses' | 'sever
 
 /** Reading and changing issues on behalf of a caller, within the caller's projects. */
 export class Issues {
-  constructor(private readonly data: ServiceData) {}
+  constructor(
+    private readonly data: ServiceData,
+    private readonly assistants: AssistantSettings,
+  ) {}
 
   async visible(principal: Principal, id: string, db: Db | Trx = this.data.db): Promise<IssueRecord> {
     const issue = await issueStore.get(db, id);
@@ -179,6 +183,7 @@ export class Issues {
     to: number,
     comment: string | undefined,
     at: string,
+    via: ViaClient | null,
   ): Promise<ChangeStatus> {
     if (issue.statusId === to) return 'unchanged';
     const transitions = await this.transitions(trx);
@@ -194,6 +199,7 @@ export class Issues {
         newValue: String(to),
         comment: comment ?? null,
         at,
+        via,
       },
     ]);
     await writeEvent(
@@ -214,14 +220,16 @@ export class Issues {
     principal: Principal,
     id: string,
     body: { assignee?: string | null; status_id?: number; comment?: string },
+    via: ViaClient | null = null,
   ): Promise<IssueRecord> {
     await this.data.transaction(async (trx) => {
+      await this.assistants.assertMayWrite(trx, via);
       const [issue] = await issueStore.getMany(trx, [id]);
       if (!issue || !canSeeProject(principal, issue.projectCode)) throw notFound(`Issue ${id}`);
       const at = new Date().toISOString();
       if (body.status_id !== undefined) {
         await this.statusExists(trx, body.status_id);
-        const result = await this.changeStatus(trx, principal, issue, body.status_id, body.comment, at);
+        const result = await this.changeStatus(trx, principal, issue, body.status_id, body.comment, at, via);
         if (result === 'conflict') {
           const allowed = allowedTargets(await this.transitions(trx), issue.statusId);
           const names = await this.statusNames(trx);
@@ -238,6 +246,7 @@ export class Issues {
           [issue],
           body.assignee === null ? null : { name: body.assignee, type: null, id: null },
           body.comment,
+          via,
         );
       if (body.comment && body.status_id === undefined && body.assignee === undefined)
         await commentStore.add(trx, id, principal.username, body.comment);
@@ -250,8 +259,10 @@ export class Issues {
     ids: string[],
     to: number,
     comment?: string,
+    via: ViaClient | null = null,
   ): Promise<{ id: string; status: ChangeStatus; message?: string }[]> {
     return this.data.transaction(async (trx) => {
+      await this.assistants.assertMayWrite(trx, via);
       await this.statusExists(trx, to);
       const found = new Map(
         (await issueStore.getMany(trx, ids))
@@ -267,7 +278,7 @@ export class Issues {
           out.push({ id, status: 'not_found' });
           continue;
         }
-        const status = await this.changeStatus(trx, principal, issue, to, comment, at);
+        const status = await this.changeStatus(trx, principal, issue, to, comment, at, via);
         if (status === 'changed') issue.statusId = to;
         out.push(
           status === 'conflict'

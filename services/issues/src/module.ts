@@ -9,12 +9,15 @@ import { GateEvaluation } from './gate-evaluation';
 import { issuesGrpc } from './grpc/issues-grpc';
 import { issuesHandlers } from './http/handlers';
 import { intelHandlers } from './http/intel-handlers';
+import { assistantHandlers } from './http/assistant-handlers';
+import { AssistantSettings } from './assistant-settings';
 import { IssueEnrichment } from './intel/enrichment';
 import { ExploitIntel } from './intel/exploit-intel';
 import { FeedDownloader } from './intel/feed-download';
 import { trackerHandlers } from './http/tracker-handlers';
 import { TrackerHttp } from './integrations/http';
 import { CyclonedxExports } from './exports';
+import { IngestionDryRun } from './ingestion/dry-run';
 import { FindingsSpool } from './ingestion/findings-spool';
 import { Ingestion } from './ingestion/ingestion';
 import { Issues } from './issues';
@@ -27,6 +30,10 @@ import { trackerUseCases } from './trackers/use-cases';
 import { triageHandlers } from './http/triage-handlers';
 import { savedViewHandlers } from './http/saved-view-handlers';
 import { SavedViews } from './saved-views';
+import { slaHandlers } from './http/sla-handlers';
+import { SlaBreaches } from './sla/sla-breaches';
+import { SlaPolicies } from './sla/sla-policies';
+import { SlaProjects } from './sla/sla-projects';
 import { IssueAnalyses } from './triage/analyses';
 import { IssueAssignments } from './triage/assignments';
 import { IdentityDirectory } from './triage/directory';
@@ -64,7 +71,8 @@ export const issuesModule = defineModule({
     const scopes = new CallerScopes(catalog.client);
     const gates = new QualityGates(host, catalog.client, scopes);
     const rules = new SecurityRules(host, host.log, config.ISSUES_RULE_EXPIRY_POLL_MS);
-    const issues = new Issues(host);
+    const assistants = new AssistantSettings(host);
+    const issues = new Issues(host, assistants);
     const trackerHttp = new TrackerHttp(outbound, {
       timeoutMs: config.TRACKERS_TIMEOUT_SECONDS * 1000,
       ratePerSecond: config.TRACKERS_RATE_PER_SECOND,
@@ -85,6 +93,7 @@ export const issuesModule = defineModule({
     const feedDownloader = new FeedDownloader(outbound, config.INTEL_TIMEOUT_SECONDS * 1000);
     ctx.onStop(() => feedDownloader.close());
     const enrichment = new IssueEnrichment();
+    const slaProjects = new SlaProjects();
     const intel = new ExploitIntel({
       data: host,
       downloader: feedDownloader,
@@ -100,17 +109,21 @@ export const issuesModule = defineModule({
       catalog: catalog.client,
       gates: new GateEvaluation(),
       intel: enrichment,
+      sla: slaProjects,
       log: host.log,
       chunkSize: config.ISSUES_INGEST_CHUNK,
     });
+    // What issues knows of a project (catalog_projects): its criticality and its tags, from one event.
     await host.consume(
-      'project-criticality',
+      'catalog-projects',
       [TOPICS.catalog],
-      onEvents([CATALOG_EVENTS.projectCreated, CATALOG_EVENTS.projectUpdated], (event, trx) =>
-        enrichment.criticalityChanged(trx, event.payload.code, event.payload.criticality),
-      ),
+      onEvents([CATALOG_EVENTS.projectCreated, CATALOG_EVENTS.projectUpdated], async (event, trx) => {
+        await enrichment.criticalityChanged(trx, event.payload.code, event.payload.criticality);
+        await slaProjects.tagsChanged(trx, event.payload.code, event.payload.tags);
+      }),
     );
-    host.grpc.add(issuesV1.IssuesServiceService, 'bulwark.issues.v1.IssuesService', issuesGrpc(host.db));
+    const dryRun = new IngestionDryRun({ db: host.db, catalog: catalog.client, ingestion, log: host.log });
+    host.grpc.add(issuesV1.IssuesServiceService, 'bulwark.issues.v1.IssuesService', issuesGrpc(host.db, dryRun));
     await host.consume(
       'ingestion',
       [TOPICS.scans],
@@ -141,6 +154,7 @@ export const issuesModule = defineModule({
       }),
       ...trackerHandlers(trackers),
       ...intelHandlers(intel),
+      ...assistantHandlers(assistants),
       ...triageHandlers({
         assignments: new IssueAssignments({ data: host, directory }),
         analyses: new IssueAnalyses(host),
@@ -149,11 +163,14 @@ export const issuesModule = defineModule({
         tickets: trackers.tickets,
       }),
       ...savedViewHandlers(new SavedViews(host)),
+      ...slaHandlers(new SlaPolicies(host, scopes)),
     });
     rules.start();
     ctx.onStop(() => rules.stop());
     ctx.every('issue count compaction', config.ISSUES_COUNT_COMPACT_MS, () => issues.compactCounts());
     ctx.every('risk acceptance expiry', config.ISSUES_RULE_EXPIRY_POLL_MS, () => acceptances.expireDue());
+    const breaches = new SlaBreaches(host);
+    ctx.every('SLA breach announcements', config.ISSUES_SLA_POLL_MS, () => breaches.announceDue());
     ctx.every('tracker status sync', config.TRACKERS_SYNC_MS, () => trackers.sync.syncAll());
     ctx.every('exploit intelligence feeds', config.INTEL_POLL_MS, () => intel.syncIfDue());
     ctx.every('tracker status push', config.TRACKERS_PUSH_POLL_MS, () => trackers.push.drainPushes());

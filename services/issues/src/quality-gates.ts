@@ -150,7 +150,7 @@ export class QualityGates {
     });
   }
 
-  /** The layer as the caller may see it; unknown and invisible layers are named in a 400 alike. */
+  /** The layer a body names, as the caller may see it; unknown and invisible layers are named in a 400 alike. */
   private async layer(principal: Principal, layerId: string) {
     const layer = await this.catalog.getLayer({ id: layerId }).catch(unlessNotFound);
     if (!layer || !canSeeProject(principal, layer.projectCode))
@@ -187,11 +187,17 @@ export class QualityGates {
       }
       await gateStore.setLinks(trx, layerId, layer.projectCode, links, replace);
     });
-    return this.layerState(principal, layerId);
+    return this.gateState(layerId);
   }
 
+  /** A layer named in the path: an unknown or invisible one answers 404, as any addressed record does. */
   async layerState(principal: Principal, layerId: string): Promise<LayerGateState> {
-    await this.layer(principal, layerId);
+    const layer = await this.catalog.getLayer({ id: layerId }).catch(unlessNotFound);
+    if (!layer || !canSeeProject(principal, layer.projectCode)) throw notFound(`Layer ${layerId}`);
+    return this.gateState(layerId);
+  }
+
+  private async gateState(layerId: string): Promise<LayerGateState> {
     const gates = await gateStore.linkedTo(this.data.db, layerId);
     const state = await gateStore.layerState(this.data.db, layerId);
     return { layerId, gates, state };

@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import {
   type ApiResponse,
   expectStatus,
+  fieldProblem,
   GitServer,
   type Json,
   SystemUnderTest,
@@ -58,12 +59,6 @@ export function intelSuite(t: SystemUnderTest): void {
   ];
 
   const ok = (res: ApiResponse) => expectStatus(res, 200);
-  const problemOf = (res: ApiResponse, field: string) => {
-    expect(res.status, JSON.stringify(res.body)).to.equal(400);
-    const detail = (res.body.error.details as Json[]).find((d) => d.field === field);
-    expect(detail, `a problem with ${field}: ${JSON.stringify(res.body)}`).to.exist;
-    return detail.problem as string;
-  };
   const byCve = async () => {
     const items = ok(await t.admin.get(`/api/v1/issues?limit=1000&filter[project_code]=${P.code}`)).items as Json[];
     return new Map(items.map((i) => [(i.vulnerability_ids as string[]).find((v) => v.startsWith('CVE-')) ?? i.cve, i]));
@@ -100,18 +95,18 @@ export function intelSuite(t: SystemUnderTest): void {
     expect(settings).to.include({ enabled: false, interval_hours: 24 });
     expect(settings.epss_url).to.match(/^http:\/\/127\.0\.0\.1:9\//);
     expect(
-      problemOf(await t.admin.put('/api/v1/intel/settings', { epss_url: 'ftp://feeds.example/e.csv' }), 'epss_url'),
+      fieldProblem(await t.admin.put('/api/v1/intel/settings', { epss_url: 'ftp://feeds.example/e.csv' }), 'epss_url'),
     ).to.be.a('string');
     expect(
-      problemOf(
+      fieldProblem(
         await t.admin.put('/api/v1/intel/settings', { kev_url: 'https://u:p@feeds.example/k.json' }),
         'kev_url',
       ),
     ).to.contain('credentials');
-    expect(problemOf(await t.admin.put('/api/v1/intel/settings', { interval_hours: 0 }), 'interval_hours')).to.contain(
-      'at least 1',
-    );
-    expect(problemOf(await t.admin.put('/api/v1/intel/settings', { enabled: 'yes' }), 'enabled')).to.be.a('string');
+    expect(
+      fieldProblem(await t.admin.put('/api/v1/intel/settings', { interval_hours: 0 }), 'interval_hours'),
+    ).to.contain('at least 1');
+    expect(fieldProblem(await t.admin.put('/api/v1/intel/settings', { enabled: 'yes' }), 'enabled')).to.be.a('string');
     expect(ok(await t.admin.get('/api/v1/intel/settings')).enabled).to.equal(false);
   });
 
@@ -199,24 +194,24 @@ export function intelSuite(t: SystemUnderTest): void {
       t.admin
         .withHeaders({ 'content-type': 'text/csv' })
         .request('POST', `/api/v1/intel/import?feed=${feed}`, undefined, text);
-    expect(problemOf(await bad('epss', `${epssCsv(epssRows(0.2))}CVE-2020-11111,high,0.5\n`), 'body')).to.match(
+    expect(fieldProblem(await bad('epss', `${epssCsv(epssRows(0.2))}CVE-2020-11111,high,0.5\n`), 'body')).to.match(
       /line 307: epss/,
     );
-    expect(problemOf(await bad('epss', 'cve,epss,percentile\nCVE-2020-11111,0.1,0.2\n'), 'body')).to.contain(
+    expect(fieldProblem(await bad('epss', 'cve,epss,percentile\nCVE-2020-11111,0.1,0.2\n'), 'body')).to.contain(
       'score_date',
     );
     expect(
-      problemOf(
+      fieldProblem(
         await bad('kev', '{"catalogVersion":"1","vulnerabilities":[{"cveID":"nope","dateAdded":"2026-01-01"}]}'),
         'body',
       ),
     ).to.contain('vulnerabilities.0.cveID');
-    expect(problemOf(await bad('kev', 'not json'), 'body')).to.contain('not JSON');
+    expect(fieldProblem(await bad('kev', 'not json'), 'body')).to.contain('not JSON');
     // A date of the right shape that no calendar has is the file's fault, not the server's.
-    expect(problemOf(await bad('kev', kevJson([{ cve: 'CVE-2020-11111', dueDate: '2026-02-30' }])), 'body')).to.contain(
-      'vulnerabilities.0.dueDate',
-    );
-    problemOf(await bad('nvd', 'x'), 'feed');
+    expect(
+      fieldProblem(await bad('kev', kevJson([{ cve: 'CVE-2020-11111', dueDate: '2026-02-30' }])), 'body'),
+    ).to.contain('vulnerabilities.0.dueDate');
+    fieldProblem(await bad('nvd', 'x'), 'feed');
     expect((await byCve()).get(inBoth)).to.include({ epss: 0.45678, known_exploited: true });
   });
 
@@ -343,8 +338,8 @@ export function intelSuite(t: SystemUnderTest): void {
         ),
       );
       expect([...page.items, ...next.items].map((i: Json) => i.id)).to.deep.equal(sorted.slice(0, 4).map((i) => i.id));
-      problemOf(await t.admin.get('/api/v1/issues?filter[risk_min]=101'), 'filter[risk_min]');
-      problemOf(await t.admin.put(`/api/v1/project/${P.code}`, { criticality: 'extreme' }), 'criticality');
+      fieldProblem(await t.admin.get('/api/v1/issues?filter[risk_min]=101'), 'filter[risk_min]');
+      fieldProblem(await t.admin.put(`/api/v1/project/${P.code}`, { criticality: 'extreme' }), 'criticality');
     });
 
     it('has gate conditions on known exploited issues, EPSS and risk score, their thresholds checked', async () => {
@@ -360,8 +355,8 @@ export function intelSuite(t: SystemUnderTest): void {
       ok(await condition('known_exploited', ''));
       ok(await condition('epss', '0.5'));
       ok(await condition('risk_score', '70'));
-      expect(problemOf(await condition('epss', '2'), 'condition_value')).to.equal('must be a number from 0 to 1');
-      expect(problemOf(await condition('risk_score', 'high'), 'condition_value')).to.equal(
+      expect(fieldProblem(await condition('epss', '2'), 'condition_value')).to.equal('must be a number from 0 to 1');
+      expect(fieldProblem(await condition('risk_score', 'high'), 'condition_value')).to.equal(
         'must be a number from 0 to 100',
       );
     });

@@ -7,6 +7,7 @@ import { migrations } from '../src/migrations';
 import { SCAN_EVENTS, TOPICS } from '@bulwark/contracts';
 import { GateEvaluation } from '../src/gate-evaluation';
 import { IssueEnrichment } from '../src/intel/enrichment';
+import { SlaProjects } from '../src/sla/sla-projects';
 import { Ingestion } from '../src/ingestion/ingestion';
 import type { ScanCompleted } from '../src/ingestion/input';
 
@@ -32,6 +33,7 @@ describe('quality gates while the catalog is down (embedded PostgreSQL)', functi
       catalog: catalog.client,
       gates: new GateEvaluation(),
       intel: new IssueEnrichment(),
+      sla: new SlaProjects(),
       log: createLogger('issues'),
       chunkSize: 500,
     });

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { randomUUID } from 'node:crypto';
 import {
   type Api,
   type ApiResponse,
@@ -261,6 +262,12 @@ export function issueSettingsScopeSuite(t: SystemUnderTest): void {
       expect(
         ok(await t.admin.get(`/api/v1/quality-gate/layer/${layerB}`)).quality_gates.map((g: Json) => g.quality_gate_id),
       ).to.not.include(mine.id);
+    });
+
+    it('answers 404 for the gate state of B’s layer, as for a layer that does not exist', async () => {
+      status(await scoped.get(`/api/v1/quality-gate/layer/${layerB}`), 404);
+      status(await t.admin.get(`/api/v1/quality-gate/layer/${randomUUID()}`), 404);
+      ok(await scoped.get(`/api/v1/quality-gate/layer/${layerA}`));
     });
 
     it('manages gates within A: create, link to A’s layer, conditions, rename, unlink, delete', async () => {

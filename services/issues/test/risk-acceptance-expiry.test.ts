@@ -6,7 +6,7 @@ import { STATUS } from '../src/domain/statuses';
 import { migrations } from '../src/migrations';
 import { historyStore } from '../src/store/history';
 import { issueStore } from '../src/store/issues/issue-store';
-import type { AssigneeDirectory, DirectoryEntry } from '../src/triage/directory';
+import type { AssigneeDirectory, DirectoryEntry, ProjectReach } from '../src/triage/directory';
 import { RiskAcceptances } from '../src/triage/risk-acceptances';
 import { issue } from './fixtures';
 
@@ -17,6 +17,10 @@ class KnownUsers implements AssigneeDirectory {
   constructor(private readonly users: DirectoryEntry[]) {}
   find(ref: { type: string; id: string }) {
     return Promise.resolve(this.users.find((u) => u.type === ref.type && u.id === ref.id));
+  }
+  /** Every user of this test reaches every project: expiry, not reach, is what it tests. */
+  async reached(ref: { type: string; id: string }, reach: ProjectReach) {
+    return (await this.find(ref)) ? reach.projectCodes : [];
   }
   search() {
     return Promise.resolve(this.users);

@@ -4,6 +4,7 @@ import {
   type Api,
   type ApiResponse,
   expectStatus,
+  fieldProblem,
   GitServer,
   type Json,
   SystemUnderTest,
@@ -39,12 +40,6 @@ export function triageSuite(t: SystemUnderTest): void {
     return id;
   };
   /** The 400's detail for a field. */
-  const problemOf = (res: ApiResponse, field: string) => {
-    expect(res.status, JSON.stringify(res.body)).to.equal(400);
-    const detail = (res.body.error.details as Json[]).find((d) => d.field === field);
-    expect(detail, `a problem with ${field}: ${JSON.stringify(res.body)}`).to.exist;
-    return detail.problem as string;
-  };
 
   const ingest = (env: UploadProject, cves: string[]) => ingestReport(t, env, cves);
   const member = async (projects: string[]) => {
@@ -113,26 +108,26 @@ export function triageSuite(t: SystemUnderTest): void {
     it('refuses an assignee that does not exist or is malformed, naming the field', async () => {
       const one = issue(cve(0));
       expect(
-        problemOf(
+        fieldProblem(
           await triager.put(`/api/v1/issue/${one}/assignee`, { assignee: { type: 'user', id: ZERO } }),
           'assignee.id',
         ),
       ).to.contain('not a known user');
       expect(
-        problemOf(
+        fieldProblem(
           await triager.put(`/api/v1/issue/${one}/assignee`, { assignee: { type: 'group', id: approverId } }),
           'assignee.id',
         ),
       ).to.contain('not a known group');
-      problemOf(
+      fieldProblem(
         await triager.put(`/api/v1/issue/${one}/assignee`, { assignee: { type: 'team', id: ZERO } }),
         'assignee.type',
       );
-      problemOf(
+      fieldProblem(
         await triager.put(`/api/v1/issue/${one}/assignee`, { assignee: { type: 'user', id: 'bob' } }),
         'assignee.id',
       );
-      problemOf(await triager.put(`/api/v1/issue/${one}/assignee`, {}), 'assignee');
+      fieldProblem(await triager.put(`/api/v1/issue/${one}/assignee`, {}), 'assignee');
     });
 
     it('assigns many issues in one request, all or nothing within the caller’s projects', async () => {
@@ -145,7 +140,7 @@ export function triageSuite(t: SystemUnderTest): void {
 
       const mixed = [issue(cve(4)), issueQ];
       expect(
-        problemOf(
+        fieldProblem(
           await triager.put('/api/v1/issues/assignee', { ids: mixed, assignee: { type: 'user', id: triagerId } }),
           'ids',
         ),
@@ -154,7 +149,7 @@ export function triageSuite(t: SystemUnderTest): void {
         null,
       );
       expect(ok(await t.admin.get(`/api/v1/issue/${issueQ}`)).assignee_id).to.equal(null);
-      problemOf(await triager.put('/api/v1/issues/assignee', { ids: [], assignee: null }), 'ids');
+      fieldProblem(await triager.put('/api/v1/issues/assignee', { ids: [], assignee: null }), 'ids');
     });
   });
 
@@ -190,12 +185,15 @@ export function triageSuite(t: SystemUnderTest): void {
     it('refuses a justification without not_affected and values outside the CycloneDX vocabulary', async () => {
       const url = `/api/v1/issue/${issue(cve(5))}/analysis`;
       expect(
-        problemOf(await triager.put(url, { state: 'exploitable', justification: 'code_not_present' }), 'justification'),
+        fieldProblem(
+          await triager.put(url, { state: 'exploitable', justification: 'code_not_present' }),
+          'justification',
+        ),
       ).to.contain('not_affected');
-      problemOf(await triager.put(url, { state: 'fixed' }), 'state');
-      problemOf(await triager.put(url, { state: 'exploitable', response: ['update', 'update'] }), 'response');
-      problemOf(await triager.put(url, { state: 'exploitable', response: ['patch'] }), 'response[0]');
-      problemOf(await triager.put(url, { state: 'in_triage', detail: 'x'.repeat(4001) }), 'detail');
+      fieldProblem(await triager.put(url, { state: 'fixed' }), 'state');
+      fieldProblem(await triager.put(url, { state: 'exploitable', response: ['update', 'update'] }), 'response');
+      fieldProblem(await triager.put(url, { state: 'exploitable', response: ['patch'] }), 'response[0]');
+      fieldProblem(await triager.put(url, { state: 'in_triage', detail: 'x'.repeat(4001) }), 'detail');
     });
 
     it('keeps a hostile comment as text and refuses one that is too long', async () => {
@@ -205,8 +203,8 @@ export function triageSuite(t: SystemUnderTest): void {
       const [comment] = ok(await approver.get(`/api/v1/issue/${id}/comments`)).items;
       expect(comment.message).to.equal(hostile);
       expect(comment.author).to.be.a('string');
-      problemOf(await triager.post(`/api/v1/issue/${id}/comment`, { message: 'x'.repeat(4001) }), 'message');
-      problemOf(await triager.post(`/api/v1/issue/${id}/comment`, { message: '   ' }), 'message');
+      fieldProblem(await triager.post(`/api/v1/issue/${id}/comment`, { message: 'x'.repeat(4001) }), 'message');
+      fieldProblem(await triager.post(`/api/v1/issue/${id}/comment`, { message: '   ' }), 'message');
     });
   });
 
@@ -292,17 +290,17 @@ export function triageSuite(t: SystemUnderTest): void {
     it('refuses bad requests naming the field: the requester as approver, an unknown user, the past, two projects', async () => {
       const body = { issue_ids: [issue(cve(11))], reason: 'r', expires_at: inDays(1) };
       expect(
-        problemOf(await triager.post('/api/v1/risk-acceptance', { ...body, approver_id: triagerId }), 'approver_id'),
+        fieldProblem(await triager.post('/api/v1/risk-acceptance', { ...body, approver_id: triagerId }), 'approver_id'),
       ).to.contain('other than the requester');
       expect(
-        problemOf(await triager.post('/api/v1/risk-acceptance', { ...body, approver_id: ZERO }), 'approver_id'),
+        fieldProblem(await triager.post('/api/v1/risk-acceptance', { ...body, approver_id: ZERO }), 'approver_id'),
       ).to.contain('not a known user');
-      problemOf(await triager.post('/api/v1/risk-acceptance', { ...body, expires_at: inDays(-1) }), 'expires_at');
-      problemOf(await triager.post('/api/v1/risk-acceptance', { ...body, expires_at: 'tomorrow' }), 'expires_at');
-      problemOf(await triager.post('/api/v1/risk-acceptance', { ...body, reason: '' }), 'reason');
-      problemOf(await triager.post('/api/v1/risk-acceptance', { ...body, issue_ids: [] }), 'issue_ids');
+      fieldProblem(await triager.post('/api/v1/risk-acceptance', { ...body, expires_at: inDays(-1) }), 'expires_at');
+      fieldProblem(await triager.post('/api/v1/risk-acceptance', { ...body, expires_at: 'tomorrow' }), 'expires_at');
+      fieldProblem(await triager.post('/api/v1/risk-acceptance', { ...body, reason: '' }), 'reason');
+      fieldProblem(await triager.post('/api/v1/risk-acceptance', { ...body, issue_ids: [] }), 'issue_ids');
       expect(
-        problemOf(
+        fieldProblem(
           await t.admin.post('/api/v1/risk-acceptance', { ...body, issue_ids: [issue(cve(11)), issueQ] }),
           'issue_ids',
         ),
@@ -329,7 +327,7 @@ export function triageSuite(t: SystemUnderTest): void {
       expect((await triager.put(`${q}/analysis`, { state: 'in_triage' })).status).to.equal(404);
       expect((await triager.post(`${q}/comment`, { message: 'hi' })).status).to.equal(404);
       expect((await triager.get(`${q}/comments`)).status).to.equal(404);
-      problemOf(
+      fieldProblem(
         await triager.post('/api/v1/risk-acceptance', { issue_ids: [issueQ], reason: 'r', expires_at: inDays(1) }),
         'issue_ids',
       );
@@ -354,10 +352,10 @@ export function triageSuite(t: SystemUnderTest): void {
     it('names as assignee or approver only a user who may reach the issue’s project, and a group covering it', async () => {
       const q = `/api/v1/issue/${issueQ}`;
       expect(
-        problemOf(await t.admin.put(`${q}/assignee`, { assignee: { type: 'user', id: triagerId } }), 'assignee.id'),
+        fieldProblem(await t.admin.put(`${q}/assignee`, { assignee: { type: 'user', id: triagerId } }), 'assignee.id'),
       ).to.contain(`may not read the issues of project ${Q.code}`);
       expect(
-        problemOf(
+        fieldProblem(
           await t.admin.put('/api/v1/issues/assignee', {
             ids: [issue(cve(0)), issueQ],
             assignee: { type: 'user', id: triagerId },
@@ -368,17 +366,17 @@ export function triageSuite(t: SystemUnderTest): void {
       const pName = `triage P ${uniqueSuffix()}`;
       const ofP = ok(await t.admin.post('/api/v1/group', { name: pName, project_codes: [P.code] })).id;
       expect(
-        problemOf(await t.admin.put(`${q}/assignee`, { assignee: { type: 'group', id: ofP } }), 'assignee.id'),
+        fieldProblem(await t.admin.put(`${q}/assignee`, { assignee: { type: 'group', id: ofP } }), 'assignee.id'),
       ).to.contain(`does not cover project ${Q.code}`);
       ok(await t.admin.put(`/api/v1/issue/${issue(cve(0))}/assignee`, { assignee: { type: 'group', id: ofP } }));
       const body = { issue_ids: [issueQ], reason: 'r', expires_at: inDays(1) };
       expect(
-        problemOf(await t.admin.post('/api/v1/risk-acceptance', { ...body, approver_id: triagerId }), 'approver_id'),
+        fieldProblem(await t.admin.post('/api/v1/risk-acceptance', { ...body, approver_id: triagerId }), 'approver_id'),
       ).to.contain(`may not change the issues of project ${Q.code}`);
       const { token, username: readerName } = await userWithRole(t.admin, t.anon, { 'issues.issues': ['r'] }, [Q.code]);
       const reader = ok(await t.anon.as(token).get('/api/v1/auth/me')).user.id as string;
       ok(await t.admin.put(`${q}/assignee`, { assignee: { type: 'user', id: reader } }));
-      problemOf(await t.admin.post('/api/v1/risk-acceptance', { ...body, approver_id: reader }), 'approver_id');
+      fieldProblem(await t.admin.post('/api/v1/risk-acceptance', { ...body, approver_id: reader }), 'approver_id');
       expect(ok(await t.admin.get(q)).assignee_id).to.equal(reader);
       ok(await t.admin.put(`${q}/assignee`, { assignee: null }));
       const ofQ = ok(await t.admin.post('/api/v1/group', { name: `${pName} Q`, project_codes: [Q.code] })).id;

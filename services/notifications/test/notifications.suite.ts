@@ -336,6 +336,7 @@ export function notificationsSuite(t: SystemUnderTest): void {
       'issues.ingested',
       'quality_gate.evaluated',
       'issue.status_changed',
+      'issue.sla_breached',
       'report.ready',
       'report.failed',
       'license.expiring',

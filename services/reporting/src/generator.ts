@@ -2,6 +2,7 @@ import { ErrorRecorder, IssuesClient, Logger, present, ServiceData } from '@bulw
 import { decodeJson, REPORT_EVENTS, topIssueJson, writeEvent } from '@bulwark/contracts';
 import { periodStart } from './domain/period';
 import { buildCompliance, isSeverity, remediationOf } from './domain/compliance';
+import { buildSla } from './domain/sla';
 import type { IssueDetail, ReportIssue, ReportSnapshot } from './domain/snapshot';
 import { buildTrend, trendRange } from './domain/trend';
 import { buildSnapshot } from './domain/summary';
@@ -63,15 +64,16 @@ export async function collectSnapshot(
   if (s.type === 'detailed') snapshot.details = await collectDetails(issues, snapshot.top_issues);
   if (s.type === 'compliance') {
     const { counts } = await issues.countByCwes(scope);
-    snapshot.compliance = buildCompliance(
-      counts.map((c) => ({
-        cwes: c.cwes,
-        severity: isSeverity(c.severity) ? c.severity : 'info',
-        open: c.open,
-        library: c.library,
-        count: Number(c.count),
-      })),
-    );
+    const groups = counts.map((c) => ({
+      cwes: c.cwes,
+      severity: isSeverity(c.severity) ? c.severity : ('info' as const),
+      open: c.open,
+      library: c.library,
+      slaState: c.slaState,
+      count: Number(c.count),
+    }));
+    snapshot.compliance = buildCompliance(groups);
+    snapshot.sla = buildSla(groups);
   }
   if (s.type === 'trend') {
     const range = trendRange(from, to);

@@ -38,11 +38,14 @@ function rangeEnd(to: string): Date {
 export class Reports {
   constructor(private readonly deps: { db: Db; issues: IssuesClient; catalog: CatalogClient; topIssues: number }) {}
 
-  /** The projects a report of `requested` covers for this caller; refuses codes it may not see or that do not exist. */
+  /**
+   * The projects a report of `requested` covers for this caller; codes it may not see or that do not
+   * exist are refused with `refusal` of them.
+   */
   private async scope(
     principal: Principal,
     requested: string[],
-    field: string,
+    refusal: (codes: string[]) => AppError,
   ): Promise<{ allProjects: boolean; projectCodes: string[] }> {
     const { allProjects, projectCodes, outside } = requestedProjects(principal, requested);
     const exists = (code: string) =>
@@ -57,10 +60,7 @@ export class Reports {
     const visible = requested.length === 0 ? [] : projectCodes.filter((c) => !outside.includes(c));
     const found = await Promise.all(visible.map(exists));
     const problems = [...outside, ...visible.filter((_, i) => !found[i])];
-    if (problems.length)
-      throw invalid(`Unknown project ${problems.join(', ')}`, [
-        { field, problem: `has no project ${problems.join(', ')} that you can see` },
-      ]);
+    if (problems.length) throw refusal(problems);
     return { allProjects, projectCodes };
   }
 
@@ -72,7 +72,12 @@ export class Reports {
       filter: { period: ReportPeriod; project_code: string[]; from?: string; to?: string };
     },
   ): Promise<ReportRecord> {
-    const scope = await this.scope(principal, body.filter.project_code, 'filter.project_code');
+    // A body naming a project it may not see: 400 naming the field.
+    const scope = await this.scope(principal, body.filter.project_code, (codes) =>
+      invalid(`Unknown project ${codes.join(', ')}`, [
+        { field: 'filter.project_code', problem: `has no project ${codes.join(', ')} that you can see` },
+      ]),
+    );
     const now = new Date();
     const { from, to } = body.filter;
     const custom = from !== undefined || to !== undefined;
@@ -135,7 +140,8 @@ export class Reports {
     principal: Principal,
     q: { format: ReportFormat; projectCodes: string[]; from?: string; to?: string },
   ): Promise<ReportFile> {
-    const scope = await this.scope(principal, q.projectCodes, 'filter[project_code]');
+    // Projects a download addresses: one it may not see answers 404, as if it did not exist.
+    const scope = await this.scope(principal, q.projectCodes, (codes) => notFound(`Project ${codes.join(', ')}`));
     const to = q.to ? new Date(q.to) : new Date();
     const snapshot = await collectSnapshot(
       this.deps.issues,

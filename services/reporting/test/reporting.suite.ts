@@ -215,6 +215,7 @@ export function reportingSuite(t: SystemUnderTest): void {
     expect(future.totals.issues).to.equal(0);
     const pdf = await bytes(`/api/v1/report/summary/download?filter[project_code]=${code}`);
     expect(pdf.body.subarray(0, 5).toString('latin1')).to.equal('%PDF-');
+    refused(await t.admin.get(`/api/v1/report/summary/download?format=json&filter[project_code]=absent-${code}`), 404);
   });
 
   it('refuses a custom range that is malformed, reversed, in the future or mixed with a named period, naming the field', async () => {
@@ -284,6 +285,18 @@ export function reportingSuite(t: SystemUnderTest): void {
           total: 1,
           open: 0,
         });
+        // The SLA section: no policy applies to this project, so every open issue is without an SLA.
+        expect(json.sla.by_severity.map((r: Json) => r.severity)).to.deep.equal([
+          'critical',
+          'high',
+          'medium',
+          'low',
+          'info',
+        ]);
+        expect(json.sla.breached).to.equal(0);
+        expect(json.sla.by_severity.reduce((n: number, r: Json) => n + r.without_sla, 0)).to.equal(
+          json.top_issues.length,
+        );
       }
       if (report.type === 'trend') {
         expect(json.trend.interval).to.equal('day');

@@ -1,4 +1,12 @@
-import { canSeeProject, CatalogClient, FieldProblem, invalid, Principal, unlessNotFound } from '@bulwark/platform';
+import {
+  canSeeProject,
+  CatalogClient,
+  FieldProblem,
+  invalid,
+  notFound,
+  Principal,
+  unlessNotFound,
+} from '@bulwark/platform';
 import type { catalogV1 } from '@bulwark/proto';
 
 /**
@@ -8,10 +16,18 @@ import type { catalogV1 } from '@bulwark/proto';
 export class CatalogGate {
   constructor(private readonly catalog: CatalogClient) {}
 
+  /** The layer a body names: one missing or that the caller may not see is a 400 naming the field. */
   async layerFor(principal: Principal, layerId: string, field = 'layer_id'): Promise<catalogV1.Layer> {
     const layer = await this.catalog.getLayer({ id: layerId }).catch(unlessNotFound);
     if (!layer || !canSeeProject(principal, layer.projectCode))
       throw invalid(`Unknown ${field}`, [{ field, problem: 'is not a known layer' }]);
+    return layer;
+  }
+
+  /** The layer a path addresses: one missing or that the caller may not see answers 404 alike. */
+  async layerAt(principal: Principal, layerId: string): Promise<catalogV1.Layer> {
+    const layer = await this.catalog.getLayer({ id: layerId }).catch(unlessNotFound);
+    if (!layer || !canSeeProject(principal, layer.projectCode)) throw notFound(`Layer ${layerId}`);
     return layer;
   }
 

@@ -4,13 +4,14 @@ import {
   defineModule,
   EgressProxy,
   identityLicenseGate,
+  lazyPeerClient,
   Logger,
   openSecretBox,
   readServiceConfig,
   ServiceHost,
 } from '@bulwark/platform';
 import { routesOf, TOPICS } from '@bulwark/contracts';
-import { catalogV1, scanningV1 } from '@bulwark/proto';
+import { catalogV1, issuesV1, scanningV1 } from '@bulwark/proto';
 import { CatalogGate } from './catalog-client';
 import { Checks } from './checks';
 import { keepGateVerdicts } from './events/gate-verdicts';
@@ -28,6 +29,7 @@ import { ScanStats } from './scan-stats';
 import { Scans } from './scans/scans';
 import { ReportParser } from './scans/report-parser';
 import { ScanWorker } from './scans/scan-worker';
+import { UploadDryRun } from './scans/upload-dry-run';
 import { scanStore } from './store/scans';
 
 /** The local runner's scanner sandbox, probed once: a scan fails with the reason when it does not work. */
@@ -113,7 +115,12 @@ export const scanningModule = defineModule({
     const checks = new Checks(host, catalog, secrets);
     const license = identityLicenseGate(ctx, host.auth);
     ctx.onStop(() => license.close());
-    const scans = new Scans({ data: host, catalog, checks, worker, parser, license });
+    // The issues service starts after this one (it reads scans from here): its client is made at the first dry run.
+    const dryRun = new UploadDryRun({
+      parser,
+      issues: lazyPeerClient(ctx, issuesV1.IssuesServiceService, 'issues', host.auth),
+    });
+    const scans = new Scans({ data: host, catalog, checks, worker, parser, license, dryRun });
     await host.consume('layer-templates', [TOPICS.catalog], copyTemplateChecks(host.db, catalog, host.log));
     await host.consume('gate-verdicts', [TOPICS.issues], keepGateVerdicts());
     host.grpc.add(scanningV1.ScanningServiceService, 'bulwark.scanning.v1.ScanningService', scanningGrpc(host.db));

@@ -14,7 +14,7 @@ export class Sboms {
   ) {}
 
   async upload(principal: Principal, layerId: string, body: UploadedFile, fileName: string | undefined) {
-    const layer = await this.catalog.layerFor(principal, layerId);
+    const layer = await this.catalog.layerAt(principal, layerId);
     if (layer.projectArchived) throw conflict(`Project ${layer.projectCode} is archived`);
     if (body.size === 0)
       throw invalid('The request body is empty: send the CycloneDX SBOM as the body', [

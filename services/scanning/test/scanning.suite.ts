@@ -319,6 +319,12 @@ export function scanningSuite(t: SystemUnderTest): void {
       expect(ids).to.include.members(['semgrep', 'gitleaks', 'sarif', 'trivy']);
       expect(new Set(ids).size).to.equal(ids.length);
       expect(res.body.items.every((f: { title: string }) => f.title.length > 0)).to.equal(true);
+      // Every format states the tool versions it was tested with.
+      expect(
+        res.body.items.every(
+          (f: { tested_with: unknown }) => typeof f.tested_with === 'string' && f.tested_with !== '',
+        ),
+      ).to.equal(true);
       const check = await create();
       const named = await t.admin
         .withHeaders({ 'content-type': 'application/json' })

@@ -103,7 +103,7 @@ function DirectoryForm({
     </Field>
   );
   return (
-    <SettingsForm labelledBy="directory-title" mayWrite={mayWrite} save={save} onSubmit={submit} saveLabel={t('save')}>
+    <SettingsForm labelledBy="directory-title" mayWrite={mayWrite} save={save} onSubmit={submit}>
       {check('enabled', t('ldapEnabled'))}
       <Field id="ldap-urls" label={t('ldapUrls')} problem={problems.urls ?? problems['urls.0']}>
         <textarea id="ldap-urls" rows={2} value={s.urls} onChange={(e) => set('urls', e.target.value)} />

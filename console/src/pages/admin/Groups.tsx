@@ -6,7 +6,16 @@ import { useI18n } from '../../i18n';
 import { useSession } from '../../session';
 import type { BulkResult, Group, GroupCreate, Page, Role, User } from '../../types';
 import { LoadError, splitList, usePagedList, useSave } from '../../editing';
-import { AdminPage, can, CheckboxSet, DescribedByFields, LINES, RowActions, SaveOutcome } from './shared';
+import {
+  AdminPage,
+  can,
+  CheckboxSet,
+  DescribedByFields,
+  roleOptions,
+  RowActions,
+  SaveOutcome,
+  useDescribedBy,
+} from './shared';
 
 export function GroupsPage() {
   const { t } = useI18n();
@@ -135,35 +144,32 @@ function GroupForm({
   const { t } = useI18n();
   const prefix = group ? `group-${group.id}` : 'new-group';
   const [name, setName] = useState(group?.name ?? '');
-  const [description, setDescription] = useState(group?.description ?? '');
   const [members, setMembers] = useState<string[]>(group?.users.map((u) => u.id) ?? []);
   const [chosenRoles, setChosenRoles] = useState<string[]>(group?.roles ?? []);
   const [tags, setTags] = useState((group?.project_tags ?? []).join(', '));
   const [codes, setCodes] = useState((group?.project_codes ?? []).join(', '));
-  const [domainGroups, setDomainGroups] = useState((group?.domain_group ?? []).join('\n'));
+  const described = useDescribedBy(group);
   const save = useSave();
   const { problems } = save;
 
   const submit = save.submit(async () => {
     const body: GroupCreate = {
       name,
-      description,
+      ...described.body,
       user_ids: members,
       roles: chosenRoles,
       project_tags: splitList(tags),
       project_codes: splitList(codes),
-      domain_group: splitList(domainGroups, LINES),
     };
     if (group) await api<Group>('PUT', `/group/${group.id}`, body);
     else {
       await api<Group>('POST', '/group', body);
       setName('');
-      setDescription('');
+      described.clear();
       setMembers([]);
       setChosenRoles([]);
       setTags('');
       setCodes('');
-      setDomainGroups('');
     }
     onSaved();
     return t('saved');
@@ -175,10 +181,7 @@ function GroupForm({
       .filter((m) => !users.some((u) => u.id === m.id))
       .map((m) => ({ value: m.id, label: m.username })),
   ];
-  const roleOptions = [
-    ...roles.map((r) => ({ value: r.role_code, label: `${r.role_name} (${r.role_code})` })),
-    ...chosenRoles.filter((c) => !roles.some((r) => r.role_code === c)).map((c) => ({ value: c, label: c })),
-  ];
+  const offeredRoles = roleOptions(roles, chosenRoles);
   const label = group ? t('editOf', group.name) : t('newGroup');
   return (
     <form className="card inline" onSubmit={submit} aria-label={label}>
@@ -186,15 +189,7 @@ function GroupForm({
       <Field id={`${prefix}-name`} label={t('groupName')} problem={problems.name}>
         <input id={`${prefix}-name`} required maxLength={255} value={name} onChange={(e) => setName(e.target.value)} />
       </Field>
-      <DescribedByFields
-        prefix={prefix}
-        problems={problems}
-        description={description}
-        onDescription={setDescription}
-        domainLabel={t('groupDomainGroups')}
-        domainGroups={domainGroups}
-        onDomainGroups={setDomainGroups}
-      >
+      <DescribedByFields prefix={prefix} problems={problems} domainLabel={t('groupDomainGroups')} fields={described}>
         <Field id={`${prefix}-tags`} label={t('projectTags')} problem={problems.project_tags}>
           <input id={`${prefix}-tags`} value={tags} onChange={(e) => setTags(e.target.value)} />
         </Field>
@@ -207,8 +202,8 @@ function GroupForm({
       ) : (
         <p className="hint">{t('noUsersRight')}</p>
       )}
-      {roleOptions.length > 0 && (
-        <CheckboxSet legend={t('groupRoles')} options={roleOptions} value={chosenRoles} onChange={setChosenRoles} />
+      {offeredRoles.length > 0 && (
+        <CheckboxSet legend={t('groupRoles')} options={offeredRoles} value={chosenRoles} onChange={setChosenRoles} />
       )}
       <SaveOutcome save={save} creating={!group} />
     </form>

@@ -6,7 +6,15 @@ import { useI18n } from '../../i18n';
 import { useSession } from '../../session';
 import type { BulkResult, Page, PermissionCatalogue, Role, RoleCreate, RoleUpdate } from '../../types';
 import { LoadError, splitList, usePagedList, useSave } from '../../editing';
-import { AdminPage, can, DescribedByFields, LINES, RowActions, SaveOutcome, usePermissionName } from './shared';
+import {
+  AdminPage,
+  can,
+  DescribedByFields,
+  RowActions,
+  SaveOutcome,
+  useDescribedBy,
+  usePermissionName,
+} from './shared';
 
 const LETTERS = ['r', 'w', 'x', 'd'] as const;
 type Letter = (typeof LETTERS)[number];
@@ -132,11 +140,10 @@ function RoleForm({ role, catalogue, onSaved }: { role?: Role; catalogue: Permis
   const prefix = role ? `role-${role.id}` : 'new-role';
   const [code, setCode] = useState('');
   const [name, setName] = useState(role?.role_name ?? '');
-  const [description, setDescription] = useState(role?.description ?? '');
+  const described = useDescribedBy(role);
   const [scopes, setScopes] = useState(
     (role?.system_scopes ?? []).map((s) => s.slice(PROJECT_SCOPE.length)).join(', '),
   );
-  const [domainGroups, setDomainGroups] = useState((role?.domain_group ?? []).join('\n'));
   const [grants, setGrants] = useState<Grants>(role?.roles ?? {});
   const save = useSave();
   const { problems } = save;
@@ -153,19 +160,17 @@ function RoleForm({ role, catalogue, onSaved }: { role?: Role; catalogue: Permis
     const roles = Object.fromEntries(Object.entries(grants).filter(([, letters]) => letters.length > 0));
     const fields = {
       role_name: name,
-      description,
+      ...described.body,
       roles,
       system_scopes: splitList(scopes).map((c) => `${PROJECT_SCOPE}${c}`),
-      domain_group: splitList(domainGroups, LINES),
     };
     if (role) await api<Role>('PUT', `/role/${encodeURIComponent(role.role_code)}`, fields satisfies RoleUpdate);
     else {
       await api<Role>('POST', '/role', { role_code: code, ...fields } satisfies RoleCreate);
       setCode('');
       setName('');
-      setDescription('');
+      described.clear();
       setScopes('');
-      setDomainGroups('');
       setGrants({});
     }
     onSaved();
@@ -198,15 +203,7 @@ function RoleForm({ role, catalogue, onSaved }: { role?: Role; catalogue: Permis
             onChange={(e) => setName(e.target.value)}
           />
         </Field>
-        <DescribedByFields
-          prefix={prefix}
-          problems={problems}
-          description={description}
-          onDescription={setDescription}
-          domainLabel={t('roleDomainGroups')}
-          domainGroups={domainGroups}
-          onDomainGroups={setDomainGroups}
-        >
+        <DescribedByFields prefix={prefix} problems={problems} domainLabel={t('roleDomainGroups')} fields={described}>
           <Field id={`${prefix}-scopes`} label={t('projectScopes')} problem={problems.system_scopes}>
             <input id={`${prefix}-scopes`} value={scopes} onChange={(e) => setScopes(e.target.value)} />
           </Field>

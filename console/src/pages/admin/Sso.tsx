@@ -86,7 +86,7 @@ function SsoForm({ settings, mayWrite, onSaved }: { settings: SsoSettings; mayWr
   });
 
   return (
-    <SettingsForm labelledBy="sso-title" mayWrite={mayWrite} save={save} onSubmit={submit} saveLabel={t('save')}>
+    <SettingsForm labelledBy="sso-title" mayWrite={mayWrite} save={save} onSubmit={submit}>
       {check('enabled', t('ssoEnabled'))}
       {textField('issuer', t('ssoIssuer'))}
       {check('allow_insecure_http', t('ssoInsecure'))}

@@ -6,7 +6,7 @@ import { useI18n } from '../../i18n';
 import { useSession } from '../../session';
 import type { BulkResult, Page, Role, User, UserCreate, UserUpdate } from '../../types';
 import { LoadError, usePagedList, useSave } from '../../editing';
-import { AdminPage, can, CheckboxSet, RowActions } from './shared';
+import { AdminPage, can, CheckboxSet, roleOptions, RowActions } from './shared';
 
 export function UsersPage() {
   const { t } = useI18n();
@@ -184,11 +184,7 @@ function UserForm({ user, roles, onSaved }: { user?: User; roles: Role[]; onSave
     return t('saved');
   });
 
-  // The roles offered: the readable list, plus any the user holds that it does not show.
-  const options = [
-    ...roles.map((r) => ({ value: r.role_code, label: `${r.role_name} (${r.role_code})` })),
-    ...chosen.filter((c) => !roles.some((r) => r.role_code === c)).map((c) => ({ value: c, label: c })),
-  ];
+  const options = roleOptions(roles, chosen);
   const label = user ? t('editOf', user.username) : t('newUser');
   return (
     <form className="card inline" onSubmit={submit} aria-label={label}>

@@ -3,6 +3,7 @@
 import { ReactNode, useState } from 'react';
 import { Field } from '../../components';
 import { LoadError, Save, useSave } from '../../editing';
+import { useI18n } from '../../i18n';
 
 type KeysOf<S, V> = { [K in keyof S]: S[K] extends V ? K : never }[keyof S] & string;
 
@@ -75,23 +76,22 @@ export function SettingsForm({
   mayWrite,
   save,
   onSubmit,
-  saveLabel,
   children,
 }: {
   labelledBy: string;
   mayWrite: boolean;
   save: Save;
   onSubmit: ReturnType<Save['submit']>;
-  saveLabel: string;
   children: ReactNode;
 }) {
+  const { t } = useI18n();
   return (
     <form className="card" onSubmit={onSubmit} aria-labelledby={labelledBy}>
       <fieldset disabled={!mayWrite} className="plain">
         {children}
         {mayWrite && (
           <button type="submit" className="primary" disabled={save.busy}>
-            {saveLabel}
+            {t('save')}
           </button>
         )}
       </fieldset>

@@ -1,13 +1,13 @@
-import { ReactNode } from 'react';
+import { ReactNode, useState } from 'react';
 import { api } from '../../api';
 import { Field, Loading } from '../../components';
-import { LoadError, Save } from '../../editing';
+import { LoadError, Save, splitList } from '../../editing';
 import { useLoad } from '../../hooks';
 import { formatDate, MessageKey, useI18n } from '../../i18n';
 import { Link, useLocation } from '../../router';
 import { useSession } from '../../session';
 import { en as adminMessages } from '../../messages/admin';
-import type { Me } from '../../types';
+import type { Me, Role } from '../../types';
 
 type Letter = 'r' | 'w' | 'x' | 'd';
 
@@ -125,24 +125,41 @@ export function CheckboxSet({
   );
 }
 
+/** The roles a form offers: the readable list, plus any already chosen that the list does not show. */
+export const roleOptions = (roles: Role[], chosen: string[]) => [
+  ...roles.map((r) => ({ value: r.role_code, label: `${r.role_name} (${r.role_code})` })),
+  ...chosen.filter((c) => !roles.some((r) => r.role_code === c)).map((c) => ({ value: c, label: c })),
+];
+
+/** A role's or a group's description and directory groups as its form edits them (one group a line), and as the API takes them. */
+export function useDescribedBy(record?: { description: string; domain_group: string[] }) {
+  const [description, setDescription] = useState(record?.description ?? '');
+  const [domainGroups, setDomainGroups] = useState((record?.domain_group ?? []).join('\n'));
+  return {
+    description,
+    setDescription,
+    domainGroups,
+    setDomainGroups,
+    body: { description, domain_group: splitList(domainGroups, LINES) },
+    clear: () => {
+      setDescription('');
+      setDomainGroups('');
+    },
+  };
+}
+
 /** What a role's or a group's form says of itself beside its name: a description and the directory groups that confer it. */
 export function DescribedByFields({
   prefix,
   problems,
-  description,
-  onDescription,
   domainLabel,
-  domainGroups,
-  onDomainGroups,
+  fields,
   children,
 }: {
   prefix: string;
   problems: Record<string, string>;
-  description: string;
-  onDescription: (value: string) => void;
   domainLabel: string;
-  domainGroups: string;
-  onDomainGroups: (value: string) => void;
+  fields: ReturnType<typeof useDescribedBy>;
   /** Fields between the description and the directory groups. */
   children: ReactNode;
 }) {
@@ -153,8 +170,8 @@ export function DescribedByFields({
         <input
           id={`${prefix}-description`}
           maxLength={4000}
-          value={description}
-          onChange={(e) => onDescription(e.target.value)}
+          value={fields.description}
+          onChange={(e) => fields.setDescription(e.target.value)}
         />
       </Field>
       {children}
@@ -162,8 +179,8 @@ export function DescribedByFields({
         <textarea
           id={`${prefix}-domain`}
           rows={2}
-          value={domainGroups}
-          onChange={(e) => onDomainGroups(e.target.value)}
+          value={fields.domainGroups}
+          onChange={(e) => fields.setDomainGroups(e.target.value)}
         />
       </Field>
     </>

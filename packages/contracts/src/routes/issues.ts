@@ -73,7 +73,11 @@ export const issuesRoutes = [
                 `must be one of ${ISSUE_SORTS.join(', ')}, with an optional "-"`,
               )
               .optional(),
-            cursor: z.string().max(512).optional(),
+            cursor: z.string().max(512).optional().openapi({
+              pattern: '^[A-Za-z0-9_-]+$',
+              description:
+                'Opaque: the next_cursor of the previous page, with the same sort; any other value answers 400 naming cursor',
+            }),
             ...issueFilterQuery,
           })
           .strict(),

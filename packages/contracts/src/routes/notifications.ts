@@ -112,7 +112,13 @@ export const notificationsRoutes = [
     access: notifiersP('x'),
     summary: 'Send a notifier.test event with settings not saved yet (id 1: webhook)',
     request: {
-      params: z.object({ id: z.coerce.number().int().pipe(z.literal(WEBHOOK_NOTIFIER_TYPE)) }),
+      params: z.object({
+        id: z.coerce
+          .number()
+          .int()
+          .pipe(z.literal(WEBHOOK_NOTIFIER_TYPE))
+          .openapi({ type: 'integer', enum: [WEBHOOK_NOTIFIER_TYPE], description: 'The notifier type: 1, webhook' }),
+      }),
       body: z.object({ settings: webhookSettings }).strict(),
     },
     response: notifierTestResult,

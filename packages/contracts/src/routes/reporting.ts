@@ -18,7 +18,8 @@ export const reportingRoutes = [
     access: reportsP('x'),
     summary: 'Earlier interface: a summary report generated on the spot and downloaded',
     description:
-      'filter[created_at_start] and filter[created_at_end] bound the issues\u2019 first detection. The report is not stored.',
+      'filter[created_at_start] and filter[created_at_end] bound the issues\u2019 first detection. The report is not stored. ' +
+      'A filter[project_code] that does not exist or that the caller cannot see answers 404.',
     request: {
       query: bracketQuery(
         z

@@ -1,6 +1,8 @@
+import { FORMATS } from '@bulwark/findings';
 import type { RouteSpec } from '@bulwark/platform';
 import { z } from '../zod';
-import { bracketQuery, bulkResult, idsBody, isoDateTime, listOf, pageQuery, perm } from '../common';
+import { bracketQuery, bulkResult, idsBody, isoDateTime, listOf, pageQuery, perm, queryBool } from '../common';
+import { DRY_RUN_EXAMPLES, dryRunResponse } from '../schemas/dry-run';
 import {
   checks,
   dependencies,
@@ -386,7 +388,8 @@ const scanRoutes = [
     service,
     tag: 'Scan results',
     access: perm('scanning.scan_results', 'r', 'organisation'),
-    summary: 'The report formats an upload takes: id (for ?format=) and title, in detection order',
+    summary:
+      'The report formats an upload takes: id (for ?format=), title and the tool versions tested, in detection order',
     request: { query: z.object({}).strict() },
     response: reportFormats,
   },
@@ -397,14 +400,24 @@ const scanRoutes = [
     service,
     tag: 'Scan results',
     access: results('w'),
-    summary: 'Upload a scanner report for a check; it is processed like a scan',
-    description: `The request body is the report itself (any content type, at most ${UPLOAD_MAX_BYTES / 1024 / 1024} MiB; 413 above). The format is detected from the content or named by ?format=<id> (see bulwark formats). An unparseable report answers 400 with the parser\u2019s message and leaves no scan result. Any check accepts uploads; for checks of a Manual tool it is the only way in.`,
+    summary: 'Upload a scanner report for a check; it is processed like a scan (or, with ?dry_run=true, only compared)',
+    description: `With ?dry_run=true nothing is written: the answer (DryRunResult) counts the issues the upload would create (new), detect with their status kept (unchanged), fix, reopen, suppress (a security rule or the report's suppression) and detect as linked duplicates, with up to ${DRY_RUN_EXAMPLES} examples of each and why, and the quality-gate verdict it would give. The request body is the report itself (any content type, at most ${UPLOAD_MAX_BYTES / 1024 / 1024} MiB; 413 above). The format is detected from the content or named by ?format=<id> (GET /api/v1/scan-report-formats, bulwark formats). Formats, by id, with the tool versions tested: ${FORMATS.map((f) => `${f.id}: ${f.title} (tested with ${f.testedWith})`).join('; ')}. An unparseable report answers 400 with the parser\u2019s message and leaves no scan result. Any check accepts uploads; for checks of a Manual tool it is the only way in.`,
     request: {
       params: byCheck,
-      query: z.object({ format: z.string().max(64).optional(), file_name: z.string().max(255).optional() }).strict(),
+      query: z
+        .object({
+          format: z.string().max(64).optional(),
+          file_name: z.string().max(255).optional(),
+          dry_run: queryBool
+            .optional()
+            .describe(
+              'true: parse and compare only, writing nothing (no scan result, no issue, no event); answers what the upload would do',
+            ),
+        })
+        .strict(),
     },
     upload: { maxBytes: UPLOAD_MAX_BYTES },
-    response: runResponse,
+    response: z.union([runResponse, dryRunResponse]),
   },
 ] as const satisfies readonly RouteSpec[];
 

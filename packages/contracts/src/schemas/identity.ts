@@ -217,6 +217,8 @@ export const ldapFields = {
   user_filter: ldapFilter
     .refine((f) => f.includes('{username}'), 'must contain {username}')
     .openapi({
+      // Both checks as one pattern: a filter in parentheses that contains {username}.
+      pattern: '^\\([\\s\\S]*\\{username\\}[\\s\\S]*\\)$',
       description:
         'Finds the person; {username} is replaced by the escaped login name. E.g. (&(objectClass=person)(sAMAccountName={username}))',
     }),

@@ -1,7 +1,9 @@
 import { z } from '../zod';
+import { VIA_CLIENTS } from './assistants';
 import { ticketView } from './trackers';
 import { ASSIGNEE_TYPES, analysisView } from './triage';
-import { NestBrackets, int4, isoDateTime, multi, queryBool, queryInt4 } from '../common';
+import { NestBrackets, int4, isoDateTime, multi, policyProjectTags, queryBool, queryInt4 } from '../common';
+import { SLA_STATES } from './sla';
 import { GATE_ACTIONS, GATE_CONDITION_TYPES, GATE_OPERATORS } from '../quality-gates';
 
 export const text = z.string().min(1).max(255);
@@ -22,6 +24,7 @@ export const ISSUE_SORTS = [
   'cvss',
   'status',
   'risk_score',
+  'sla_due_at',
 ] as const;
 
 export { GATE_ACTIONS, GATE_CONDITION_TYPES, GATE_OPERATORS };
@@ -86,6 +89,9 @@ export const issueFilterQuery = {
     .max(100, 'must be at most 100')
     .optional()
     .openapi({ description: 'Issues whose risk score (0-100) is at least this' }),
+  'filter[sla_state]': multi(z.enum(SLA_STATES)).openapi({
+    description: 'on_track, due_soon (less than a fifth of its time left) or breached (README "Issues", SLAs)',
+  }),
   'filter[comment_message]': issueSearch.openapi({ description: 'Issues with a comment containing this text' }),
   'filter[exclude_duplicates]': queryBool
     .optional()
@@ -161,6 +167,11 @@ export const issueView = z
         criticality_weight: z.number(),
       })
       .openapi('IssueRiskFactors'),
+    sla_due_at: isoDateTime.nullable().openapi({
+      description:
+        'When the applicable SLA policy wants the issue fixed: its first detection plus the days of its severity (a KEV issue: known_exploited_days, or the catalog\u2019s due date when earlier), plus the time it spent Risk accepted or Suppressed. Null when no policy applies, and while it is closed or paused',
+    }),
+    sla_state: z.enum(SLA_STATES).nullable(),
     fingerprint: z.string(),
     occurrences: z.number().int(),
     detections: z.number().int(),
@@ -232,13 +243,20 @@ export const ruleParams = z
     category: z.string().max(64).optional().openapi({ description: 'Issue category' }),
     cve: z.string().max(64).optional(),
     cwe: z
-      .union([z.string().max(16), z.number().int()])
+      .union([
+        z.string().max(16).openapi({ pattern: '^(([Cc][Ww][Ee]-)?[1-9][0-9]{0,8})?$' }),
+        z.number().int().openapi({ minimum: 1, maximum: 999_999_999 }),
+      ])
       .optional()
       .openapi({ description: '79 or CWE-79' }),
     active_for_all: z.boolean().optional().openapi({ description: 'true: every project; false: only project_codes' }),
     project_codes: z.array(z.string().min(1).max(64)).max(1000).optional(),
   })
-  .strict();
+  .strict()
+  .openapi({
+    description:
+      'At least one of instrument_type, tool_type_name, category, cve and cwe, not empty; project_codes, not empty, when active_for_all is false',
+  });
 
 export const securityRuleBody = z
   .object({
@@ -321,7 +339,7 @@ export const conditionBody = z
       .openapi({
         description:
           'severity: a severity; cvss: the score threshold; new_issues: a severity or empty (any); category: a category; cwe: 79 or CWE-79; total: empty; ' +
-          'known_exploited: empty (issues in CISA KEV); epss: a score from 0 to 1 (issues at or above it); risk_score: 0 to 100 (issues at or above it)',
+          'known_exploited: empty (issues in CISA KEV); epss: a score from 0 to 1 (issues at or above it); risk_score: 0 to 100 (issues at or above it); sla_breached: empty (issues past their SLA due date)',
       }),
     operator: z.enum(GATE_OPERATORS),
     value: z
@@ -379,10 +397,7 @@ export const policyBody = z
   .object({
     name: z.string().trim().min(1).max(255),
     description: z.string().max(4000).optional(),
-    project_tags: z
-      .array(z.string().min(1).max(64))
-      .max(100)
-      .openapi({ description: 'Projects carrying any of these tags get the policy' }),
+    project_tags: policyProjectTags,
     quality_gates: gateLinks.optional(),
   })
   .strict();
@@ -412,6 +427,36 @@ export const changeResult = z
   })
   .openapi('IssueChangeResult');
 
+export const matchReason = z
+  .union([
+    z.object({
+      dedup_rule: z.string().nullable().describe('The deduplication rule by its tool name; null: the default rule'),
+      fields: z.array(z.string()),
+      scope: z.string(),
+    }),
+    z.object({ same_findings_as_scan: z.string().describe('An unchanged re-import: matched as that scan matched') }),
+  ])
+  .openapi('IssueMatchReason');
+
+/** Why an ingestion changed a status (README "Issues", history). */
+export const changeReason = z
+  .discriminatedUnion('kind', [
+    z.object({
+      kind: z.literal('fixed').describe('Absent from a complete scan of the check that found it'),
+      scan_id: z.string(),
+      check_id: z.string(),
+    }),
+    z.object({ kind: z.literal('reopened'), scan_id: z.string(), check_id: z.string(), match: matchReason }),
+    z.object({
+      kind: z.literal('report_suppression'),
+      scan_id: z.string(),
+      state: z.string(),
+      match: matchReason.nullable(),
+    }),
+    z.object({ kind: z.literal('security_rule'), scan_id: z.string(), rule_id: z.string(), rule_name: z.string() }),
+  ])
+  .openapi('IssueChangeReason');
+
 export const issueHistoryEntry = z.object({
   id: z.string(),
   at: isoDateTime,
@@ -421,4 +466,12 @@ export const issueHistoryEntry = z.object({
   old_value: z.string().nullable(),
   new_value: z.string().nullable(),
   comment: z.string().nullable(),
+  via: z
+    .enum(VIA_CLIENTS)
+    .nullable()
+    .openapi({ description: 'mcp: the change was made through an AI assistant (the MCP server), by actor' }),
+  // A union with null rather than .nullable(): the generator drops a nullable union's null.
+  reason: z
+    .union([changeReason, z.null()])
+    .openapi({ description: 'Why an ingestion made the change; null for other changes' }),
 });

@@ -15,6 +15,7 @@ export const NOTIFIABLE_EVENTS = [
   ISSUE_EVENTS.issuesIngested,
   ISSUE_EVENTS.qualityGateEvaluated,
   ISSUE_EVENTS.issueStatusChanged,
+  ISSUE_EVENTS.issueSlaBreached,
   REPORT_EVENTS.reportReady,
   REPORT_EVENTS.reportFailed,
   IDENTITY_EVENTS.licenseExpiring,

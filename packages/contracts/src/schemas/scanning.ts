@@ -8,10 +8,18 @@ export const dependencies = (letter: 'r' | 'w' | 'x' | 'd') => perm('scanning.de
 
 export const results = (letter: 'r' | 'w' | 'x' | 'd') => perm('scanning.scan_results', letter, 'project');
 
-/** The report formats an upload takes, by id (the `format` of an upload) and title: the same catalogue for everyone. */
+/** The report formats an upload takes, by id (the `format` of an upload), title and the tool versions tested: the same catalogue for everyone. */
 export const reportFormats = z
   .object({
-    items: z.array(z.object({ id: z.string(), title: z.string() }).openapi('ReportFormat')),
+    items: z.array(
+      z
+        .object({
+          id: z.string(),
+          title: z.string(),
+          tested_with: z.string().openapi({ description: 'Tool versions and report layouts it was tested with' }),
+        })
+        .openapi('ReportFormat'),
+    ),
   })
   .openapi('ReportFormatList');
 

@@ -61,7 +61,7 @@ export const analysisBody = z
   .object({
     state: z.enum(VEX_STATES),
     justification: z.enum(VEX_JUSTIFICATIONS).nullable().optional(),
-    response: z.array(z.enum(VEX_RESPONSES)).max(VEX_RESPONSES.length).optional(),
+    response: z.array(z.enum(VEX_RESPONSES)).max(VEX_RESPONSES.length).optional().openapi({ uniqueItems: true }),
     detail: z.string().max(TRIAGE_TEXT_MAX).nullable().optional(),
   })
   .strict()

@@ -48,3 +48,29 @@ export function bomLength(source: ByteSource): number {
   const head = source.read(0, 3);
   return head.length === 3 && head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf ? 3 : 0;
 }
+
+/**
+ * Scout Suite writes its results as a script its HTML report loads: `scoutsuite_results =` and then
+ * the JSON document. The length of that prefix (0 for any other file), so the JSON can be read past it.
+ */
+export function scriptPrefixLength(head: Buffer): number {
+  const m = /^(?:\uFEFF)?\s*scoutsuite_results\s*=\s*/.exec(head.toString('utf8'));
+  return m ? Buffer.byteLength(m[0]) : 0;
+}
+
+/** The bytes of another source from `offset` on. */
+export class OffsetSource implements ByteSource {
+  readonly size: number;
+  constructor(
+    private readonly inner: ByteSource,
+    private readonly offset: number,
+  ) {
+    this.size = Math.max(0, inner.size - offset);
+  }
+  read(position: number, length: number): Buffer {
+    return this.inner.read(this.offset + position, Math.min(length, this.size - position));
+  }
+  close(): void {
+    this.inner.close();
+  }
+}

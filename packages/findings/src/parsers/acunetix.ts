@@ -57,7 +57,11 @@ function* parseXml(root: XmlElement, ctx: ParseContext): Generator<Finding> {
 
 const SUPPRESSED_STATES = /falsepositive|acceptedrisk|ignored/i;
 
-/** Acunetix 360 / Invicti (Netsparker) JSON: `{Generated, Target, Vulnerabilities}`. */
+/**
+ * Acunetix 360, Invicti and Netsparker (Invicti's former name) JSON: `{Generated, Target,
+ * Vulnerabilities}`. The three products of one vendor write one structure, and the same report
+ * bytes come from either (only the product named in the texts differs), so they are one format.
+ */
 function* parseJson(doc: unknown, ctx: ParseContext): Generator<Finding> {
   for (const v of each(obj(doc).Vulnerabilities)) {
     const vuln = obj(v);
@@ -102,6 +106,7 @@ function* parseJson(doc: unknown, ctx: ParseContext): Generator<Finding> {
 export const acunetixXml: XmlFormat = {
   id: 'acunetix-xml',
   title: 'Acunetix XML export (ScanGroup)',
+  testedWith: 'Acunetix ScanGroup XML exports, from corpus samples that carry no tool version',
   kind: 'xml',
   detect: (root) => root.name === 'ScanGroup' && path(root, 'Scan').length > 0,
   isEmptyReport: (doc) => (doc as XmlElement).name === 'ScanGroup',
@@ -110,7 +115,8 @@ export const acunetixXml: XmlFormat = {
 
 export const acunetix360: JsonFormat = {
   id: 'acunetix360',
-  title: 'Acunetix 360 / Invicti JSON report',
+  title: 'Acunetix 360 / Invicti / Netsparker JSON report',
+  testedWith: 'Acunetix 360, Netsparker Enterprise and Invicti Enterprise reports of 2019–2024',
   kind: 'json',
   detect: (doc) => isObj(doc) && isArrayLike(doc.Vulnerabilities) && isObj(doc.Target) && 'Generated' in doc,
   parse: parseJson,

@@ -98,6 +98,7 @@ const isAsff = (f: unknown): boolean =>
 export const awsSecurityHub: JsonFormat = {
   id: 'aws-security-hub',
   title: 'AWS Security Hub findings JSON (ASFF: get-findings export, EventBridge event)',
+  testedWith: 'ASFF SchemaVersion 2018-10-08 (get-findings exports and EventBridge events)',
   kind: 'json',
   detect: (doc) => isAsff(first(findingsOf(doc))),
   isEmptyReport: (doc) =>

@@ -43,6 +43,7 @@ function* parse(doc: unknown, ctx: ParseContext): Generator<Finding> {
 export const bandit: JsonFormat = {
   id: 'bandit',
   title: 'Bandit JSON (bandit -f json)',
+  testedWith: 'Bandit JSON of 2020–2021 releases, from corpus samples that carry no tool version',
   kind: 'json',
   detect: (doc) => hasKeys(doc, 'results', 'metrics') && hasKeys(obj(obj(doc).metrics)._totals, 'loc'),
   parse,

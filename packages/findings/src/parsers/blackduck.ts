@@ -68,6 +68,7 @@ function isSecurityHeader(header: string[]): boolean {
 export const blackduckCsv: CsvFormat = {
   id: 'blackduck-csv',
   title: 'Black Duck vulnerability report CSV',
+  testedWith: 'Black Duck vulnerability report CSV, from corpus samples that carry no tool version',
   kind: 'csv',
   detect: isSecurityHeader,
   parse: (rows, ctx) => findings(rows, ctx),
@@ -101,6 +102,7 @@ function filePaths(archive: ZipArchive): Paths {
 export const blackduckZip: ZipFormat = {
   id: 'blackduck-zip',
   title: 'Black Duck report archive (zip of CSV reports)',
+  testedWith: 'Black Duck report archives, from corpus samples that carry no tool version',
   kind: 'zip',
   detect: (archive) => entry(archive, 'security') !== undefined,
   parse: (archive, ctx) => {

@@ -44,6 +44,7 @@ function* parse(doc: unknown, ctx: ParseContext): Generator<Finding> {
 export const brakeman: JsonFormat = {
   id: 'brakeman',
   title: 'Brakeman JSON (brakeman -f json)',
+  testedWith: 'Brakeman 4.7.2',
   kind: 'json',
   detect: (doc) =>
     hasKeys(doc, 'scan_info', 'warnings') &&

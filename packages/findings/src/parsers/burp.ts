@@ -50,6 +50,7 @@ function* parse(root: XmlElement, ctx: ParseContext): Generator<Finding> {
 export const burp: XmlFormat = {
   id: 'burp',
   title: 'Burp Suite XML issues export',
+  testedWith: 'Burp Suite 1.6.05 and 2020.12.1',
   kind: 'xml',
   detect: (root) =>
     root.name === 'issues' &&

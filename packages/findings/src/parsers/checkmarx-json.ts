@@ -49,6 +49,7 @@ function* parse(doc: unknown, ctx: ParseContext): Generator<Finding> {
 export const checkmarxJson: JsonFormat = {
   id: 'checkmarx-json',
   title: 'Checkmarx SAST JSON report (scanResults.sast)',
+  testedWith: 'Checkmarx SAST JSON reports, from corpus samples that carry no tool version',
   kind: 'json',
   detect: (doc) => hasKeys(doc, 'reportHeader', 'scanResults') && hasKeys(obj(obj(doc).scanResults).sast, 'languages'),
   parse,

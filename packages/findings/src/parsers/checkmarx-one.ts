@@ -125,6 +125,7 @@ function* parse(doc: unknown, ctx: ParseContext): Generator<Finding> {
 export const checkmarxOne: JsonFormat = {
   id: 'checkmarx-one',
   title: 'Checkmarx One JSON (scans API results, scan report, GitLab-style export)',
+  testedWith: 'Checkmarx One API results and reports, from corpus samples that carry no tool version',
   kind: 'json',
   detect: (doc) =>
     (hasKeys(doc, 'results', 'totalCount') && (hasKeys(doc, 'scanID') || hasKeys(doc, 'scanId'))) ||

@@ -46,6 +46,7 @@ function* parse(root: XmlElement, ctx: ParseContext): Generator<Finding> {
 export const checkmarxXml: XmlFormat = {
   id: 'checkmarx-xml',
   title: 'Checkmarx SAST XML (CxXMLResults)',
+  testedWith: 'CxSAST 8.6.0 HF1',
   kind: 'xml',
   detect: (root) => root.name === 'CxXMLResults',
   parse,

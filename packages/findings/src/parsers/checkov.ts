@@ -42,6 +42,7 @@ const isReport = (r: unknown): boolean => hasKeys(r, 'check_type', 'results');
 export const checkov: JsonFormat = {
   id: 'checkov',
   title: 'Checkov JSON (checkov -o json)',
+  testedWith: 'Checkov 1.0.467 and 2.0.209',
   kind: 'json',
   detect: (doc) => isReport(doc) || isArrayLikeOf(doc, isReport),
   // With nothing to check Checkov writes only its summary, or an empty list.

@@ -17,6 +17,8 @@ interface FormatBase {
   id: string;
   /** Tool and report flavour, for `bulwark formats` and the README. */
   title: string;
+  /** The tool versions and report layouts the parser was tested with, for `bulwark formats` and the API. */
+  testedWith: string;
   /** The tool may write nothing (0 bytes) or JSON `null` when it found nothing. */
   acceptsEmpty?: boolean;
   /**
@@ -51,7 +53,14 @@ export interface ZipFormat extends FormatBase {
   parse(archive: ZipArchive, ctx: ParseContext): Iterable<Finding>;
 }
 
-export type Format = JsonFormat | XmlFormat | CsvFormat | ZipFormat;
+/** A plain-text report, neither JSON, XML nor CSV; detected by its first 64 KiB, read line by line. */
+export interface TextFormat extends FormatBase {
+  kind: 'text';
+  detect(head: string): boolean;
+  parse(lines: Iterable<string>, ctx: ParseContext): Iterable<Finding>;
+}
+
+export type Format = JsonFormat | XmlFormat | CsvFormat | ZipFormat | TextFormat;
 
 /** Iterates an array whether it is in memory or left in the file; anything else yields nothing. */
 export function* each(v: unknown): Generator<unknown> {

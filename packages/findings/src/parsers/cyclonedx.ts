@@ -1,6 +1,7 @@
 import { Component, Finding, FindingInit, Severity } from '../model';
 import { XmlElement, child, childText, path } from '../io/xml';
 import { addCvss, arr, cwes, num, obj, severityOf, str, vulnIds } from '../normalize';
+import { MAX_COMPONENT_FIELD_CHARS, MAX_LICENSE_CHARS, MAX_LICENSES } from '../components';
 import { each, hasKeys, JsonFormat, ParseContext, XmlFormat } from './common';
 
 type Obj = Record<string, unknown>;
@@ -32,19 +33,7 @@ function fromPurl(ref: string): Component {
     : { name: ref };
 }
 
-/**
- * Bounds on what an SBOM may state as one component's licences: real ones name a few licences of
- * tens of characters; a hostile one should not fill every dependency row and listing with megabytes.
- */
-export const MAX_LICENSES = 16;
-export const MAX_LICENSE_CHARS = 256;
-/**
- * A component's name, group, version, type and purl are cut to this many characters: real ones are
- * short, and "group/name" is a key of the dependencies' btree index, whose entries PostgreSQL refuses
- * above about 2.7 kB (two fields of 300 characters of up to 4 bytes stay under it).
- */
-export const MAX_COMPONENT_FIELD_CHARS = 300;
-
+// Cut here as well as in parse.ts: a vulnerability's title and library are read from its component.
 const componentField = (v: unknown) => str(v)?.slice(0, MAX_COMPONENT_FIELD_CHARS);
 
 /** A component's licences: each entry is a licence (its SPDX id, else its name) or an SPDX expression, each once. */
@@ -163,7 +152,8 @@ function* parseBom(bom: Obj, ctx: ParseContext): Generator<Finding> {
 
 export const cyclonedxJson: JsonFormat = {
   id: 'cyclonedx-json',
-  title: 'CycloneDX JSON 1.2–1.6 (SBOM components, vulnerabilities, VEX)',
+  title: 'CycloneDX JSON (SBOM components, vulnerabilities, VEX)',
+  testedWith: 'CycloneDX 1.2–1.6; corpus samples: 1.4',
   kind: 'json',
   detect: (doc) =>
     str(obj(doc).bomFormat) === 'CycloneDX' ||
@@ -245,7 +235,8 @@ function xmlToBom(root: XmlElement): Obj {
 
 export const cyclonedxXml: XmlFormat = {
   id: 'cyclonedx-xml',
-  title: 'CycloneDX XML 1.0–1.6 (SBOM components, vulnerabilities, VEX)',
+  title: 'CycloneDX XML (SBOM components, vulnerabilities, VEX)',
+  testedWith: 'CycloneDX 1.0–1.6; corpus samples: 1.0, 1.2, 1.4',
   kind: 'xml',
   detect: (root) => root.name === 'bom' && /cyclonedx\.org\/schema\/bom/.test(root.attrs.xmlns ?? ''),
   parse: (root, ctx) => parseBom(xmlToBom(root), ctx),

@@ -136,6 +136,7 @@ function* parse(root: XmlElement, ctx: ParseContext): Generator<Finding> {
 export const dependencyCheck: XmlFormat = {
   id: 'dependency-check',
   title: 'OWASP Dependency-Check XML report',
+  testedWith: 'OWASP Dependency-Check 6.5.3 and older reports, from corpus samples',
   kind: 'xml',
   detect: (root) => root.name === 'analysis' && /dependency-check/i.test(root.attrs.xmlns ?? ''),
   parse,

@@ -29,6 +29,7 @@ function* parse(doc: unknown, ctx: ParseContext): Generator<Finding> {
 export const eslint: JsonFormat = {
   id: 'eslint',
   title: 'ESLint JSON formatter (eslint -f json)',
+  testedWith: 'ESLint json formatter output (the format carries no version)',
   kind: 'json',
   detect: (doc) => isArrayLikeOf(doc, (f) => hasKeys(f, 'filePath', 'messages')),
   parse,

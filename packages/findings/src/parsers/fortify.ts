@@ -50,6 +50,7 @@ function* parse(root: XmlElement, ctx: ParseContext): Generator<Finding> {
 export const fortifyXml: XmlFormat = {
   id: 'fortify-xml',
   title: 'Fortify report XML (ReportDefinition)',
+  testedWith: 'Fortify SCA report XML, from corpus samples that carry no tool version',
   kind: 'xml',
   detect: (root) => root.name === 'ReportDefinition',
   parse,
@@ -147,6 +148,7 @@ function* parseFvdl(fvdl: XmlElement, ctx: ParseContext, audit?: XmlElement): Ge
 export const fortifyFvdl: XmlFormat = {
   id: 'fortify-fvdl',
   title: 'Fortify FVDL XML (audit.fvdl)',
+  testedWith: 'Fortify SCA FVDL, from corpus samples that carry no tool version',
   kind: 'xml',
   detect: (root) => root.name === 'FVDL',
   parse: (root, ctx) => parseFvdl(root, ctx),
@@ -156,6 +158,7 @@ export const fortifyFvdl: XmlFormat = {
 export const fortifyFpr: ZipFormat = {
   id: 'fortify-fpr',
   title: 'Fortify project results (.fpr archive)',
+  testedWith: 'Fortify SCA .fpr archives holding audit.fvdl, from corpus samples',
   kind: 'zip',
   detect: (archive) => archive.find('audit.fvdl') !== undefined,
   parse: (archive, ctx) => {

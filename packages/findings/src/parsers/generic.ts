@@ -88,6 +88,7 @@ function* parseJson(doc: unknown, ctx: ParseContext): Generator<Finding> {
 export const genericJson: JsonFormat = {
   id: 'generic-json',
   title: 'Bulwark generic findings JSON ({"findings": [...]}, DefectDojo-compatible fields)',
+  testedWith: 'Bulwark generic findings JSON; DefectDojo Generic Findings Import fields',
   kind: 'json',
   detect: (doc) =>
     hasKeys(doc, 'findings') &&
@@ -138,6 +139,7 @@ function* parseCsv(rows: Record<string, string>[], ctx: ParseContext): Generator
 export const genericCsv: CsvFormat = {
   id: 'generic-csv',
   title: 'Bulwark generic findings CSV (Title, Severity, Description, ... columns)',
+  testedWith: 'Bulwark generic findings CSV; DefectDojo Generic Findings Import columns',
   kind: 'csv',
   detect: (header) => ['title', 'severity', 'description'].every((c) => header.some((h) => key(h) === c)),
   parse: parseCsv,

@@ -23,7 +23,8 @@ function* parse(doc: unknown, ctx: ParseContext): Generator<Finding> {
 
 export const gitlabDependencyScanning: JsonFormat = {
   id: 'gitlab-dependency-scanning',
-  title: 'GitLab dependency scanning and container scanning report JSON (schema 2.x–15.x)',
+  title: 'GitLab dependency scanning and container scanning report JSON',
+  testedWith: 'GitLab security report schema 2.x–15.x',
   kind: 'json',
   detect: (doc) => ['dependency_scanning', 'container_scanning'].includes(gitlabReportType(doc) ?? ''),
   isEmptyReport: isEmptyGitlabReport,

@@ -24,7 +24,8 @@ function* parse(doc: unknown, ctx: ParseContext): Generator<Finding> {
 
 export const gitlabSast: JsonFormat = {
   id: 'gitlab-sast',
-  title: 'GitLab SAST and secret detection report JSON (gl-sast-report.json, schema 2.x–15.x)',
+  title: 'GitLab SAST and secret detection report JSON (gl-sast-report.json)',
+  testedWith: 'GitLab security report schema 2.x–15.x',
   kind: 'json',
   detect: (doc) => ['sast', 'secret_detection'].includes(gitlabReportType(doc) ?? ''),
   isEmptyReport: isEmptyGitlabReport,

@@ -45,7 +45,8 @@ function* parse(doc: unknown, ctx: ParseContext): Generator<Finding> {
 
 export const gitleaks: JsonFormat = {
   id: 'gitleaks',
-  title: 'Gitleaks JSON (v7 and v8 report)',
+  title: 'Gitleaks JSON report',
+  testedWith: 'Gitleaks v7 and v8',
   kind: 'json',
   acceptsEmpty: true,
   isEmptyReport: (doc) => Array.isArray(doc) && doc.length === 0,

@@ -50,6 +50,7 @@ function* parse(doc: unknown, ctx: ParseContext): Generator<Finding> {
 export const grype: JsonFormat = {
   id: 'grype',
   title: 'Anchore Grype JSON (grype -o json)',
+  testedWith: 'Grype 0.7.0, 0.24.0 and 0.28.0',
   kind: 'json',
   detect: (doc) =>
     hasKeys(doc, 'matches', 'descriptor') || (hasKeys(doc, 'matches', 'source') && hasKeys(obj(doc).distro)),

@@ -46,6 +46,7 @@ const isAnalysisVulnerability = (a: unknown): boolean =>
 export const horusec: JsonFormat = {
   id: 'horusec',
   title: 'Horusec JSON (horusec start -o json)',
+  testedWith: 'Horusec v2.6.3 and v2.7.1',
   kind: 'json',
   detect: (doc) =>
     hasKeys(doc, 'analysisVulnerabilities') &&

@@ -76,7 +76,8 @@ const isXrayRow = (r: unknown): boolean =>
 
 export const jfrogXrayUnified: JsonFormat = {
   id: 'jfrog-xray-unified',
-  title: 'JFrog Xray unified vulnerabilities report JSON (Xray 3+, total_rows/rows)',
+  title: 'JFrog Xray unified vulnerabilities report JSON (total_rows/rows)',
+  testedWith: 'Xray 3 and later',
   kind: 'json',
   detect: (doc) =>
     hasKeys(doc, 'total_rows', 'rows') &&

@@ -40,6 +40,7 @@ function* parse(doc: unknown, ctx: ParseContext): Generator<Finding> {
 export const kics: JsonFormat = {
   id: 'kics',
   title: 'KICS JSON (kics scan --report-formats json)',
+  testedWith: 'KICS JSON, from corpus samples that carry no tool version',
   kind: 'json',
   detect: (doc) =>
     hasKeys(doc, 'queries') &&

@@ -15,3 +15,10 @@ export function siteUrl(site: string | undefined, path?: string): string | undef
   if (!path) return base;
   return `${base.replace(/\/+$/, '')}/${path.replace(/^\/+/, '')}`;
 }
+
+const DEFAULT_PORTS: Record<string, string> = { http: '80', https: '443' };
+
+/** `scheme://host:port`, the port left out where it is the scheme's default (or not stated). */
+export function originUrl(scheme: string, host: string, port?: string): string {
+  return `${scheme}://${host}${port && port !== DEFAULT_PORTS[scheme] ? `:${port}` : ''}`;
+}

@@ -96,7 +96,8 @@ const isMendVulnerability = (v: unknown): boolean =>
 
 export const mend: JsonFormat = {
   id: 'mend',
-  title: 'Mend (WhiteSource) SCA JSON: vulnerabilities export, Unified Agent scan report, Platform API 3.0 findings',
+  title: 'Mend (WhiteSource) SCA JSON: vulnerabilities export, Unified Agent scan report, Platform API findings',
+  testedWith: 'Mend Platform API 3.0; vulnerabilities exports and Unified Agent reports, from corpus samples',
   kind: 'json',
   detect: (doc) => {
     const o = obj(doc);

@@ -211,7 +211,8 @@ function* parseScan(doc: unknown, ctx: ParseContext): Generator<Finding> {
 
 export const mobsf: JsonFormat = {
   id: 'mobsf',
-  title: 'MobSF static analysis report JSON (api/v1/report_json; Android and iOS)',
+  title: 'MobSF static analysis report JSON (REST API report_json; Android and iOS)',
+  testedWith: 'MobSF v3.1.9 and v3.7.9 beta (api/v1/report_json)',
   kind: 'json',
   detect: (doc) =>
     hasKeys(doc, 'md5') &&
@@ -223,6 +224,7 @@ export const mobsf: JsonFormat = {
 export const mobsfscan: JsonFormat = {
   id: 'mobsfscan',
   title: 'mobsfscan JSON (mobsfscan --json)',
+  testedWith: 'mobsfscan 0.0.6',
   kind: 'json',
   detect: (doc) =>
     hasKeys(doc, 'results') &&

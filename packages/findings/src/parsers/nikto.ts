@@ -3,7 +3,7 @@ import { childText, path, XmlElement } from '../io/xml';
 import { isArrayLike } from '../io/json';
 import { isObj, obj, shorten, str } from '../normalize';
 import { each, first, isArrayLikeOf, JsonFormat, ParseContext, XmlFormat } from './common';
-import { siteUrl } from './locations';
+import { originUrl, siteUrl } from './locations';
 
 /**
  * Nikto XML (`-Format xml`, nxmlversion 1.1 and 1.2) and JSON (`-Format json`). Nikto assigns no
@@ -58,7 +58,7 @@ function* parseJson(doc: unknown, ctx: ParseContext): Generator<Finding> {
     const name = str(h.host) ?? str(h.ip);
     const port = str(h.port);
     const scheme = port === '443' || port === '8443' ? 'https' : 'http';
-    const site = name ? `${scheme}://${name}${port && port !== '80' && port !== '443' ? `:${port}` : ''}` : undefined;
+    const site = name ? originUrl(scheme, name, port) : undefined;
     for (const v of each(h.vulnerabilities)) {
       const vuln = obj(v);
       const refs = str(vuln.references);
@@ -86,6 +86,7 @@ function isNiktoHost(v: unknown): boolean {
 export const niktoXml: XmlFormat = {
   id: 'nikto-xml',
   title: 'Nikto XML report',
+  testedWith: 'Nikto 2.1.6 (nxmlversion 1.2)',
   kind: 'xml',
   detect: (root) => root.name === 'niktoscan',
   parse: parseXml,
@@ -94,6 +95,7 @@ export const niktoXml: XmlFormat = {
 export const niktoJson: JsonFormat = {
   id: 'nikto-json',
   title: 'Nikto JSON report',
+  testedWith: 'Nikto 2.x JSON, from corpus samples that carry no tool version',
   kind: 'json',
   detect: (doc) => (isArrayLike(doc) ? isArrayLikeOf(doc, isNiktoHost) : isNiktoHost(doc)),
   // Nikto 2.5 writes `[]` for a scan of no reachable host.

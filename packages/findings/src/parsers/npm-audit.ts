@@ -3,15 +3,15 @@ import { addCvss, arr, cwes, isObj, obj, severityOf, str, vulnIds } from '../nor
 import { hasKeys, JsonFormat, ParseContext } from './common';
 import { InputError } from '../errors';
 
-/** npm 6 and older: `advisories`, one finding per advisory and affected version. */
-function* legacy(doc: Record<string, unknown>, ctx: ParseContext): Generator<Finding> {
+/** npm 6 and older (and pnpm audit): `advisories`, one finding per advisory and affected version. */
+export function* advisories(doc: Record<string, unknown>, ctx: ParseContext, tool = 'npm-audit'): Generator<Finding> {
   for (const adv of Object.values(obj(doc.advisories))) {
     const a = obj(adv);
     const sev = str(a.severity) ?? 'info';
     for (const f of arr(a.findings)) {
       const paths = arr(obj(f).paths).map(String);
       yield ctx.finding({
-        tool: 'npm-audit',
+        tool,
         toolCategory: 'sca',
         ruleId: str(a.id),
         title: `${str(a.title) ?? 'Advisory'} in ${str(a.module_name) ?? 'package'}`,
@@ -71,16 +71,18 @@ function* parse(doc: unknown, ctx: ParseContext): Generator<Finding> {
     const e = obj(o.error);
     throw new InputError(`npm audit report contains errors: ${str(e.code) ?? ''} ${str(e.summary) ?? ''}`.trim());
   }
-  yield* 'auditReportVersion' in o ? v2(o, ctx) : legacy(o, ctx);
+  yield* 'auditReportVersion' in o ? v2(o, ctx) : advisories(o, ctx);
 }
 
 export const npmAudit: JsonFormat = {
   id: 'npm-audit',
-  title: 'npm audit --json (npm 6 advisories and npm 7+ auditReportVersion 2)',
+  title: 'npm audit --json (advisories and auditReportVersion layouts)',
+  testedWith: 'npm 6 (advisories) and npm 7+ (auditReportVersion 2)',
   kind: 'json',
   detect: (doc) =>
     hasKeys(doc, 'auditReportVersion', 'vulnerabilities') ||
-    hasKeys(doc, 'advisories', 'metadata') ||
+    // pnpm audit writes `advisories` and `metadata` only; npm 6 adds `actions` and `muted`.
+    hasKeys(doc, 'advisories', 'metadata', 'actions') ||
     (hasKeys(doc, 'error') &&
       Object.keys(obj(doc)).length === 1 &&
       /^E[A-Z]+$/.test(str(obj(obj(doc).error).code) ?? '')),

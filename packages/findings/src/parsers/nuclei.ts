@@ -63,6 +63,7 @@ const isResult = (r: unknown): boolean =>
 export const nuclei: JsonFormat = {
   id: 'nuclei',
   title: 'Nuclei JSON lines (-jsonl) or JSON export',
+  testedWith: 'Nuclei JSON lines and JSON exports, from corpus samples that carry no tool version',
   kind: 'json',
   acceptsEmpty: true,
   detect: (doc) => isResult(doc) || isArrayLikeOf(doc, isResult),

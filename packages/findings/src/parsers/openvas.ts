@@ -129,6 +129,7 @@ function* parseCsv(rows: Record<string, string>[], ctx: ParseContext): Generator
 export const openvasXml: XmlFormat = {
   id: 'openvas-xml',
   title: 'Greenbone / OpenVAS XML report',
+  testedWith: 'Greenbone GVM 9.0 and 22.6 reports',
   kind: 'xml',
   detect: (doc) => {
     const root = reportOf(doc);
@@ -141,6 +142,7 @@ export const openvasXml: XmlFormat = {
 export const openvasCsv: CsvFormat = {
   id: 'openvas-csv',
   title: 'Greenbone / OpenVAS CSV results',
+  testedWith: 'Greenbone CSV results exports, from corpus samples that carry no tool version',
   kind: 'csv',
   detect: (header) => header.includes('NVT OID') || (header.includes('NVT Name') && header.includes('IP')),
   parse: parseCsv,

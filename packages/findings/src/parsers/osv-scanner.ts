@@ -1,5 +1,5 @@
 import { Finding, FindingInit } from '../model';
-import { addCvss, arr, cwes, obj, severityOf, str, vulnIds } from '../normalize';
+import { addCvss, arr, cvssSeverity, cwes, obj, severityOf, str, vulnIds } from '../normalize';
 import { each, first, hasKeys, JsonFormat, ParseContext } from './common';
 
 /** osv-scanner lists aliases of one vulnerability separately and clusters them in `groups`. */
@@ -46,8 +46,7 @@ function* parse(doc: unknown, ctx: ParseContext): Generator<Finding> {
         };
         for (const m of members) for (const s of arr(m.severity)) addCvss(init, obj(s).score);
         // Unscored records (e.g. malicious-package entries) stay low unless the database gives a word.
-        const scored = init.cvssV4?.score ?? init.cvssV3?.score ?? init.cvssV2?.score;
-        init.severity = (scored !== undefined ? severityOf(scored) : undefined) ?? severityOf(dbSeverity) ?? 'low';
+        init.severity = cvssSeverity(init) ?? severityOf(dbSeverity) ?? 'low';
         yield ctx.finding(init);
       }
     }
@@ -57,6 +56,7 @@ function* parse(doc: unknown, ctx: ParseContext): Generator<Finding> {
 export const osvScanner: JsonFormat = {
   id: 'osv-scanner',
   title: 'OSV-Scanner JSON (osv-scanner --format json)',
+  testedWith: 'OSV-Scanner JSON, from corpus samples that carry no tool version',
   kind: 'json',
   acceptsEmpty: true,
   detect: (doc) =>

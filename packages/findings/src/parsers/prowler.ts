@@ -124,7 +124,8 @@ const isV3 = (x: unknown): boolean => hasKeys(x, 'CheckID', 'Status', 'StatusExt
 
 export const prowler: JsonFormat = {
   id: 'prowler',
-  title: 'Prowler JSON (v4 OCSF, v3 JSON)',
+  title: 'Prowler JSON (OCSF and native JSON)',
+  testedWith: 'Prowler v3 (JSON) and v4 (OCSF)',
   kind: 'json',
   detect: (doc) => isArrayLikeOf(doc, (x) => isOcsf(x) || isV3(x)),
   isEmptyReport: (doc) => Array.isArray(doc) && doc.length === 0,
@@ -166,7 +167,8 @@ function* parseCsv(rows: Record<string, string>[], ctx: ParseContext): Generator
 
 export const prowlerCsv: CsvFormat = {
   id: 'prowler-csv',
-  title: 'Prowler CSV (v3 and v4, `;`-separated)',
+  title: 'Prowler CSV (`;`-separated)',
+  testedWith: 'Prowler v3 and v4',
   kind: 'csv',
   detect: (header) => ['CHECK_ID', 'STATUS', 'STATUS_EXTENDED', 'SEVERITY'].every((c) => header.includes(c)),
   parse: parseCsv,

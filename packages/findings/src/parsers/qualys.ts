@@ -179,6 +179,7 @@ function* parseXml(root: XmlElement, ctx: ParseContext): Generator<Finding> {
 export const qualysCsv: CsvFormat = {
   id: 'qualys-csv',
   title: 'Qualys VM CSV (scan / host detection report, monthly PCI report)',
+  testedWith: 'Qualys VM CSV reports, from corpus samples that carry no tool version',
   kind: 'csv',
   detect: (header) => header.includes('QID') && (header.includes('Title') || header.includes('VULN TITLE')),
   parse: parseCsv,
@@ -187,6 +188,7 @@ export const qualysCsv: CsvFormat = {
 export const qualysXml: XmlFormat = {
   id: 'qualys-xml',
   title: 'Qualys VM XML (asset data report, scan report)',
+  testedWith: 'Qualys VM XML reports, from corpus samples that carry no tool version',
   kind: 'xml',
   detect: (root) =>
     root.name === 'ASSET_DATA_REPORT' ||

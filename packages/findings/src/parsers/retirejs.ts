@@ -46,6 +46,7 @@ const isFileEntry = (f: unknown): boolean => hasKeys(f, 'file', 'results') || ha
 export const retirejs: JsonFormat = {
   id: 'retirejs',
   title: 'Retire.js JSON (retire --outputformat json)',
+  testedWith: 'Retire.js JSON, from corpus samples that carry no tool version',
   kind: 'json',
   detect: (doc) =>
     (hasKeys(doc, 'version', 'data') && (hasKeys(doc, 'start') || hasKeys(doc, 'time'))) ||

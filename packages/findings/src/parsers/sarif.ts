@@ -263,7 +263,8 @@ function* parse(doc: unknown, ctx: ParseContext): Generator<Finding> {
 
 export const sarif: JsonFormat = {
   id: 'sarif',
-  title: 'SARIF 2.1.0 (and 2.0.0 drafts), any tool',
+  title: 'SARIF, any tool',
+  testedWith: 'SARIF 2.1.0 and 2.0.0 drafts, corpus samples of several tools',
   kind: 'json',
   detect: (doc) =>
     hasKeys(doc, 'runs') && (/^2\./.test(str(obj(doc).version) ?? '') || /sarif/i.test(str(obj(doc).$schema) ?? '')),

@@ -44,6 +44,7 @@ function* parse(doc: unknown, ctx: ParseContext): Generator<Finding> {
 export const semgrep: JsonFormat = {
   id: 'semgrep',
   title: 'Semgrep JSON (semgrep --json)',
+  testedWith: 'Semgrep --json, from corpus samples that carry no tool version',
   kind: 'json',
   detect: (doc) =>
     hasKeys(doc, 'results', 'errors') && (hasKeys(doc, 'paths') || hasKeys(doc, 'version') || isSemgrepResults(doc)),

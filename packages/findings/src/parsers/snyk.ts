@@ -56,6 +56,7 @@ const isProject = (p: unknown): boolean =>
 export const snyk: JsonFormat = {
   id: 'snyk',
   title: 'Snyk Open Source and Container JSON (snyk test --json)',
+  testedWith: 'Snyk CLI snyk test --json, from corpus samples that carry no tool version',
   kind: 'json',
   detect: (doc) => isProject(doc) || isArrayLikeOf(doc, isProject),
   parse,

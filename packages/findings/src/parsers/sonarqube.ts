@@ -94,6 +94,7 @@ function* issues(doc: Obj, ctx: ParseContext): Generator<Finding> {
 export const sonarqube: JsonFormat = {
   id: 'sonarqube',
   title: 'SonarQube issues JSON (api/issues/search, api/hotspots/search, sonar-report JSON)',
+  testedWith: 'SonarQube Web API issues and hotspots search, sonar-report JSON, from corpus samples',
   kind: 'json',
   detect: (doc) =>
     (hasKeys(doc, 'issues') &&

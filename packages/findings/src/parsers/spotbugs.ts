@@ -54,6 +54,7 @@ function* parse(root: XmlElement, ctx: ParseContext): Generator<Finding> {
 export const spotbugs: XmlFormat = {
   id: 'spotbugs',
   title: 'SpotBugs / FindBugs XML (incl. Find Security Bugs)',
+  testedWith: 'SpotBugs 4.2.0',
   kind: 'xml',
   detect: (root) => root.name === 'BugCollection',
   parse,

@@ -1,20 +1,16 @@
 import { Finding, FindingInit, Severity } from '../model';
 import { childText, children, path, XmlElement } from '../io/xml';
-import { addCvss, cwes, severityOf, vulnIds } from '../normalize';
+import { addCvss, cwes, severityOf, severityOfLevel, vulnIds } from '../normalize';
 import { CsvFormat, ParseContext, XmlFormat } from './common';
 import { serviceUrl } from './locations';
-
-/** Nessus severity numbers 0–4: informational, low, medium, high, critical. */
-const LEVEL: Severity[] = ['info', 'low', 'medium', 'high', 'critical'];
 
 /** A Nessus severity word ("None" is informational) or level number. */
 function nessusSeverity(...values: (string | undefined)[]): Severity | undefined {
   for (const v of values) {
     const t = v?.trim();
     if (!t) continue;
-    if (/^[0-4]$/.test(t)) return LEVEL[Number(t)];
     if (/^none$/i.test(t)) return 'info';
-    const s = severityOf(t);
+    const s = severityOfLevel(t) ?? severityOf(t);
     if (s) return s;
   }
   return undefined;
@@ -131,7 +127,8 @@ function* parseCsv(rows: Record<string, string>[], ctx: ParseContext): Generator
 
 export const nessusXml: XmlFormat = {
   id: 'nessus',
-  title: 'Nessus / Tenable XML (.nessus, NessusClientData_v2)',
+  title: 'Nessus / Tenable XML (.nessus)',
+  testedWith: 'NessusClientData_v2 exports, from corpus samples that carry no tool version',
   kind: 'xml',
   detect: (root) => root.name === 'NessusClientData_v2',
   parse: parseXml,
@@ -140,6 +137,7 @@ export const nessusXml: XmlFormat = {
 export const tenableCsv: CsvFormat = {
   id: 'tenable-csv',
   title: 'Nessus / Tenable.io / Tenable.sc CSV export',
+  testedWith: 'Nessus, Tenable.io and Tenable.sc CSV exports, from corpus samples that carry no tool version',
   kind: 'csv',
   detect: (header) =>
     (header.includes('Plugin ID') && header.includes('Host') && header.includes('Risk')) ||

@@ -45,6 +45,7 @@ const isResult = (r: unknown): boolean => hasKeys(r, 'rule_id', 'location') && h
 export const tfsec: JsonFormat = {
   id: 'tfsec',
   title: 'tfsec JSON (tfsec --format json; current and legacy rule ids)',
+  testedWith: 'tfsec JSON, current and legacy rule ids, from corpus samples that carry no tool version',
   kind: 'json',
   // With nothing found tfsec writes `{"results": null}`.
   detect: (doc) =>

@@ -134,7 +134,8 @@ function* parse(doc: unknown, ctx: ParseContext): Generator<Finding> {
 
 export const trivy: JsonFormat = {
   id: 'trivy',
-  title: 'Trivy JSON (image, filesystem, config, Kubernetes; legacy and SchemaVersion 2)',
+  title: 'Trivy JSON (image, filesystem, config, Kubernetes)',
+  testedWith: 'Trivy legacy (unversioned) and SchemaVersion 2 reports',
   kind: 'json',
   acceptsEmpty: true,
   detect: (doc) =>

@@ -53,12 +53,14 @@ function* parse(doc: unknown, ctx: ParseContext): Generator<Finding> {
   }
 }
 
+/** v2 records always carry `diff` and `printDiff`; truffleHog3 2.x writes the same records without them. */
 const isRecord = (r: unknown): boolean =>
-  hasKeys(r, 'DetectorName', 'SourceMetadata') || hasKeys(r, 'reason', 'stringsFound');
+  hasKeys(r, 'DetectorName', 'SourceMetadata') || hasKeys(r, 'reason', 'stringsFound', 'printDiff');
 
 export const trufflehog: JsonFormat = {
   id: 'trufflehog',
-  title: 'TruffleHog v2 and v3 JSON lines (--json)',
+  title: 'TruffleHog JSON lines (--json)',
+  testedWith: 'TruffleHog v2 and v3',
   kind: 'json',
   acceptsEmpty: true,
   detect: (doc) => isRecord(doc) || isArrayLikeOf(doc, isRecord),

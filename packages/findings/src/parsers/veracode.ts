@@ -170,6 +170,7 @@ function isVeracodeFinding(v: unknown): boolean {
 export const veracodeXml: XmlFormat = {
   id: 'veracode-xml',
   title: 'Veracode detailed report XML',
+  testedWith: 'Veracode detailed report XML, from corpus samples',
   kind: 'xml',
   detect: (root) => root.name === 'detailedreport',
   parse: parseXml,
@@ -178,6 +179,7 @@ export const veracodeXml: XmlFormat = {
 export const veracodeJson: JsonFormat = {
   id: 'veracode-json',
   title: 'Veracode REST API findings JSON',
+  testedWith: 'Veracode findings REST API JSON, from corpus samples',
   kind: 'json',
   detect: (doc) => isObj(doc) && isArrayLikeOf(doc.findings ?? obj(doc._embedded).findings, isVeracodeFinding),
   // The API's page without findings: HAL links and paging, no `_embedded`.

@@ -100,6 +100,7 @@ function* parse(rows: Record<string, string>[], ctx: ParseContext): Generator<Fi
 export const wiz: CsvFormat = {
   id: 'wiz',
   title: 'Wiz CSV (issues export; vulnerability findings export)',
+  testedWith: 'Wiz issues and vulnerability findings CSV exports, from corpus samples that carry no tool version',
   kind: 'csv',
   detect: (header) =>
     ['Issue ID', 'Title', 'Severity', 'Resource external ID'].every((c) => header.includes(c)) ||

@@ -66,6 +66,7 @@ function* parse(root: XmlElement, ctx: ParseContext): Generator<Finding> {
 export const zap: XmlFormat = {
   id: 'zap',
   title: 'OWASP ZAP XML report (traditional and xml-plus)',
+  testedWith: 'ZAP 2.9.0 and 2.11.1 (traditional XML); xml-plus report D-2021-03-29',
   kind: 'xml',
   detect: (root) => root.name === 'OWASPZAPReport',
   parse,

@@ -135,8 +135,9 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Db> {
 
 /**
  * Makes the rest of `trx` run in one process at a time across every replica on this database (a
- * transaction-level advisory lock, released at commit): for start-up work such as seeding, where
- * two replicas starting together would both find nothing and both insert.
+ * transaction-level advisory lock on `name`, released at commit): for start-up work such as seeding,
+ * where two replicas starting together would both find nothing and both insert, and for a count
+ * checked against a limit before an insert, where two requests at once would both see room.
  */
 export async function serializeAcrossReplicas(trx: Trx, name: string): Promise<void> {
   await trx.raw('select pg_advisory_xact_lock(hashtext(?))', [name]);

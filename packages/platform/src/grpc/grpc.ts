@@ -4,10 +4,11 @@ import CircuitBreaker from 'opossum';
 import { InternalAuth } from '../auth';
 import { runWithContext, requestIdFrom, currentRequestId, REQUEST_ID_HEADER } from '../context';
 import { assertNoOpenTransaction } from '../db/open-transaction';
-import { AppError, errorMessage, isErrorCode, toAppError } from '../errors';
+import { AppError, errorMessage } from '../errors';
+import { metadataCarrier, observedCall } from './observed-call';
+import { fromServiceError, toServiceError } from './service-errors';
 import { createLogger } from '../logging';
-import { grpcClientDuration, grpcClientHandled, grpcServerDuration, grpcServerHandled } from '../observability/metrics';
-import { extractTrace, injectTrace, Span, SpanKind, SpanStatusCode, startSpan } from '../observability/tracing';
+import { extractTrace, injectTrace, Span, SpanKind, startSpan } from '../observability/tracing';
 
 /** The shape ts-proto generates for one method of a service definition. */
 interface MethodDef {
@@ -19,7 +20,7 @@ interface MethodDef {
   responseSerialize: (value: never) => Buffer;
   responseDeserialize: (bytes: Buffer) => unknown;
 }
-type ServiceDef = Record<string, MethodDef>;
+export type ServiceDef = Record<string, MethodDef>;
 
 type Req<M> = M extends { requestDeserialize(b: Buffer): infer R } ? R : never;
 type Res<M> = M extends { responseDeserialize(b: Buffer): infer R } ? R : never;
@@ -33,86 +34,20 @@ export interface CallContext {
 export type ServiceImpl<D extends ServiceDef> = {
   [K in keyof D]: D[K]['responseStream'] extends true
     ? (req: Req<D[K]>, ctx: CallContext) => AsyncIterable<Res<D[K]>>
-    : (req: Req<D[K]>, ctx: CallContext) => Promise<Res<D[K]>>;
+    : D[K]['requestStream'] extends true
+      ? (reqs: AsyncIterable<Req<D[K]>>, ctx: CallContext) => Promise<Res<D[K]>>
+      : (req: Req<D[K]>, ctx: CallContext) => Promise<Res<D[K]>>;
 };
 
 export type ServiceClient<D extends ServiceDef> = {
   [K in keyof D]: D[K]['responseStream'] extends true
     ? (req: Req<D[K]>) => AsyncIterable<Res<D[K]>>
-    : (req: Req<D[K]>) => Promise<Res<D[K]>>;
+    : D[K]['requestStream'] extends true
+      ? (reqs: AsyncIterable<Req<D[K]>>) => Promise<Res<D[K]>>
+      : (req: Req<D[K]>) => Promise<Res<D[K]>>;
 };
 
-// Error bodies carry caller text (a project code, a name): a `-bin` key takes any bytes, where a
-// plain key refuses anything outside printable ASCII (and grpc-js throws, from inside a callback).
-const ERROR_METADATA = 'x-bulwark-error-bin';
 const AUTH_METADATA = 'authorization';
-
-/** Printable ASCII for the status text: every other UTF-16 unit (lone surrogates too) as \uXXXX. */
-function asciiOnly(text: string): string {
-  return text.replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-}
-
-function toServiceError(err: unknown): Partial<grpc.StatusObject> {
-  const appError = toAppError(err);
-  const metadata = new grpc.Metadata();
-  metadata.set(ERROR_METADATA, Buffer.from(JSON.stringify(appError.toBody().error), 'utf8'));
-  return { code: appError.grpcStatus, details: asciiOnly(appError.message), metadata };
-}
-
-function fromServiceError(err: grpc.ServiceError, target: string): AppError {
-  const carried = err.metadata?.get(ERROR_METADATA)?.[0];
-  if (Buffer.isBuffer(carried)) {
-    try {
-      const body = JSON.parse(carried.toString('utf8')) as { code: unknown; message: string; details?: [] };
-      if (isErrorCode(body.code)) return new AppError(body.code, body.message, body.details ?? []);
-    } catch {
-      // Not ours: fall through to the status code.
-    }
-  }
-  if (err.code === grpc.status.UNAVAILABLE || err.code === grpc.status.DEADLINE_EXCEEDED) {
-    return new AppError('unavailable', `${target} is unavailable`);
-  }
-  return new AppError('internal', 'Internal server error');
-}
-
-const codeName = (code: grpc.status) => grpc.status[code] ?? String(code);
-
-/** Metadata as the propagator reads it: the first value of each key. */
-function metadataCarrier(md: grpc.Metadata): Record<string, string> {
-  const carrier: Record<string, string> = {};
-  for (const [key, values] of Object.entries(md.getMap())) carrier[key] = String(values);
-  return carrier;
-}
-
-/** The span and timer of one gRPC call, on either side; `end` records it once with its status code. */
-function observedCall(
-  side: 'server' | 'client',
-  method: string,
-  span: Span,
-  target = '',
-): { span: Span; end(code: grpc.status): void } {
-  const started = process.hrtime.bigint();
-  let ended = false;
-  return {
-    span,
-    end(code) {
-      if (ended) return;
-      ended = true;
-      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-      const name = codeName(code);
-      if (side === 'server') {
-        grpcServerHandled.inc({ method, code: name });
-        grpcServerDuration.observe({ method, code: name }, seconds);
-      } else {
-        grpcClientHandled.inc({ target, method, code: name });
-        grpcClientDuration.observe({ target, method, code: name }, seconds);
-      }
-      span.setAttribute('rpc.grpc.status_code', code);
-      if (code !== grpc.status.OK) span.setStatus({ code: SpanStatusCode.ERROR });
-      span.end();
-    },
-  };
-}
 
 /** A gRPC server whose handlers run with the caller's request id and refuse unauthenticated callers. */
 export class GrpcServer {
@@ -132,7 +67,11 @@ export class GrpcServer {
     const handlers: grpc.UntypedServiceImplementation = {};
     for (const [method, md] of Object.entries(def)) {
       const fn = (impl as Record<string, (req: unknown, ctx: CallContext) => unknown>)[method];
-      handlers[method] = md.responseStream ? this.streamHandler(md.path, fn) : this.unaryHandler(md.path, fn);
+      handlers[method] = md.responseStream
+        ? this.streamHandler(md.path, fn)
+        : md.requestStream
+          ? this.requestStreamHandler(md.path, fn)
+          : this.unaryHandler(md.path, fn);
     }
     // grpc-js refuses a service without methods; such a service is still reported by health.
     if (Object.keys(def).length > 0) this.server.addService(def as unknown as grpc.ServiceDefinition, handlers);
@@ -161,29 +100,44 @@ export class GrpcServer {
     path: string,
     fn: (req: unknown, ctx: CallContext) => unknown,
   ): grpc.handleUnaryCall<unknown, unknown> {
-    return (call, callback) => {
-      let requestId: string | undefined;
-      const observed = this.observe(call, path);
-      void (async () => {
-        const c = this.context(call);
-        requestId = c.requestId;
-        return runWithContext({ requestId, span: observed.span }, () => fn(call.request, c.ctx) as Promise<unknown>);
-      })()
-        .then(
-          (res) => {
-            observed.end(grpc.status.OK);
-            callback(null, res);
-          },
-          (err) => {
-            this.logFailure('grpc handler failed', path, err, requestId);
-            const serviceError = toServiceError(err);
-            observed.end(serviceError.code ?? grpc.status.UNKNOWN);
-            callback(serviceError);
-          },
-        )
-        // The answer itself failed (a closed call): nothing is left to tell the caller, only the log.
-        .catch((err) => this.log.error('grpc answer failed', { path, error: errorMessage(err), requestId }));
-    };
+    return (call, callback) => this.answer(call, path, (ctx) => fn(call.request, ctx) as Promise<unknown>, callback);
+  }
+
+  /** A call whose request is a stream (read with back-pressure as the handler iterates it) and whose answer is one message. */
+  private requestStreamHandler(
+    path: string,
+    fn: (reqs: AsyncIterable<unknown>, ctx: CallContext) => unknown,
+  ): grpc.handleClientStreamingCall<unknown, unknown> {
+    return (call, callback) => this.answer(call, path, (ctx) => fn(call, ctx) as Promise<unknown>, callback);
+  }
+
+  private answer(
+    call: { metadata: grpc.Metadata },
+    path: string,
+    run: (ctx: CallContext) => Promise<unknown>,
+    callback: grpc.sendUnaryData<unknown>,
+  ): void {
+    let requestId: string | undefined;
+    const observed = this.observe(call, path);
+    void (async () => {
+      const c = this.context(call);
+      requestId = c.requestId;
+      return runWithContext({ requestId, span: observed.span }, () => run(c.ctx));
+    })()
+      .then(
+        (res) => {
+          observed.end(grpc.status.OK);
+          callback(null, res);
+        },
+        (err) => {
+          this.logFailure('grpc handler failed', path, err, requestId);
+          const serviceError = toServiceError(err);
+          observed.end(serviceError.code ?? grpc.status.UNKNOWN);
+          callback(serviceError);
+        },
+      )
+      // The answer itself failed (a closed call): nothing is left to tell the caller, only the log.
+      .catch((err) => this.log.error('grpc answer failed', { path, error: errorMessage(err), requestId }));
   }
 
   private streamHandler(
@@ -325,7 +279,39 @@ export function createGrpcClient<D extends ServiceDef>(
   for (const [method, md] of Object.entries(def)) {
     const serialize = md.requestSerialize as (v: unknown) => Buffer;
     const deserialize = md.responseDeserialize;
-    if (md.responseStream) {
+    if (md.requestStream && !md.responseStream) {
+      client[method] = (reqs: AsyncIterable<unknown>) => {
+        assertNoOpenTransaction(`${target}${md.path}`);
+        const observed = observe(md.path);
+        let code = grpc.status.UNKNOWN;
+        // Like the findings stream, no deadline: a large report's stream takes as long as it takes.
+        return new Promise((resolve, reject) => {
+          const call = channel.makeClientStreamRequest(
+            md.path,
+            serialize,
+            deserialize,
+            metadata(observed.span),
+            {},
+            (err, res) => {
+              code = err ? err.code : grpc.status.OK;
+              if (err) reject(fromServiceError(err, target));
+              else resolve(res);
+            },
+          );
+          void (async () => {
+            for await (const item of reqs) {
+              if (!call.write(item)) await new Promise((drained) => call.once('drain', drained));
+            }
+            call.end();
+          })().catch((err: unknown) => {
+            // The source failed (a report the parser refuses): the peer drops what it received.
+            call.cancel();
+            code = grpc.status.CANCELLED;
+            reject(err instanceof Error ? err : new Error(errorMessage(err)));
+          });
+        }).finally(() => observed.end(code));
+      };
+    } else if (md.responseStream) {
       client[method] = (req: unknown) => {
         assertNoOpenTransaction(`${target}${md.path}`);
         const observed = observe(md.path);

@@ -81,6 +81,8 @@ export interface HandlerInput<P = Record<string, string>, Q = Record<string, unk
   requestId: string;
   /** The client's address as the gateway saw it. */
   clientIp: string;
+  /** The X-Bulwark-Via header: the client acting for the caller (`mcp`), set only by the gateway's MCP server. */
+  via: string | undefined;
 }
 
 type Parsed<S, Otherwise> = S extends z.ZodType ? z.output<S> : Otherwise;

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { Readable, type Duplex } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import express, { ErrorRequestHandler, Request, RequestHandler } from 'express';
-import { CLIENT_IP_HEADER, InternalAuth, INTERNAL_AUTH_HEADER, Principal } from '../auth';
+import { CLIENT_IP_HEADER, InternalAuth, INTERNAL_AUTH_HEADER, Principal, VIA_HEADER } from '../auth';
 import { runWithContext, requestIdFrom, REQUEST_ID_HEADER, currentRequestId } from '../context';
 import { AppError, errorMessage, toAppError } from '../errors';
 import { isRecorded } from '../errors-log';
@@ -204,6 +204,7 @@ export function createServiceApp(opts: ServiceAppOptions): express.Express {
           principal: req.principal,
           requestId: req.requestId,
           clientIp,
+          via: req.header(VIA_HEADER),
         };
         // The input is what this route's own schemas parsed, the type its handler was written against.
         const result = await handler(input as never).finally(() => removeUpload(req.uploaded));

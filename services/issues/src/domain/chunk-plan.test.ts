@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import type { Finding } from '@bulwark/findings';
 import { KeyedFinding, KnownIssue, planChunk, PlanContext } from './chunk-plan';
+import { DEFAULT_RULE } from './match-key';
 import { STATUS } from './statuses';
 import type { SecurityRuleRecord } from '../store/security-rules';
 
@@ -29,7 +30,7 @@ const finding = (over: Partial<Finding> = {}): Finding => ({
 
 const keyed = (key: string, over: Partial<Finding> = {}, occurrences = 1): [string, KeyedFinding] => [
   `scope|${key}`,
-  { finding: finding(over), scope: 'scope', key, occurrences, findings: 1 },
+  { finding: finding(over), scope: 'scope', key, occurrences, findings: 1, rule: DEFAULT_RULE },
 ];
 
 const rule = (over: Partial<SecurityRuleRecord> = {}): SecurityRuleRecord => ({
@@ -114,6 +115,7 @@ describe('issues: planning a chunk of findings', () => {
         oldValue: String(STATUS.new),
         newValue: String(STATUS.riskAccepted),
         comment: 'Security rule No SQL injection in demo',
+        reason: { kind: 'security_rule', scan_id: SCAN, rule_id: 'rule-1', rule_name: 'No SQL injection in demo' },
         at: AT,
       },
     ]);

@@ -4,6 +4,8 @@ import type { EventPayload, SCAN_EVENTS } from '@bulwark/contracts';
 import type { HistoryEntry } from '../store/history';
 import { type Detection, type IssueMatch, type NewIssue, SEVERITY_RANK } from '../store/issues/issue-store';
 import type { SecurityRuleRecord } from '../store/security-rules';
+import { ChangeReason, matchReason, MatchReason } from './change-reason';
+import type { DedupRule } from './match-key';
 import { ruleMatches } from './rules';
 import { STATUS, statusOnDetection } from './statuses';
 
@@ -18,6 +20,8 @@ export interface KeyedFinding {
   occurrences: number;
   /** How many of the report's findings these are. */
   findings: number;
+  /** The deduplication rule that keyed it. */
+  rule: DedupRule;
 }
 
 export interface PlanContext {
@@ -50,13 +54,24 @@ const score = (c?: { score?: number }) => (c?.score === undefined ? null : c.sco
  * report's suppression asked for (`from` is null for a new issue).
  */
 export function statusSetByScan(
-  scanId: string,
+  scan: { scan_result_id: string; check_id: string },
   at: string,
   issueId: string,
   from: number | null,
   to: number,
   suppression: Suppression | undefined,
+  match: MatchReason | { same_findings_as_scan: string } | null,
 ): HistoryEntry {
+  const scanId = scan.scan_result_id;
+  const reason: ChangeReason =
+    to === STATUS.reopen
+      ? {
+          kind: 'reopened',
+          scan_id: scanId,
+          check_id: scan.check_id,
+          match: match ?? { same_findings_as_scan: scanId },
+        }
+      : { kind: 'report_suppression', scan_id: scanId, state: suppression?.state ?? '', match };
   return {
     issueId,
     actorKind: 'scan',
@@ -65,6 +80,7 @@ export function statusSetByScan(
     oldValue: from === null ? null : String(from),
     newValue: String(to),
     comment: to === STATUS.reopen ? 'Detected again after it was fixed' : `Report suppression: ${suppression?.state}`,
+    reason,
     at,
   };
 }
@@ -149,11 +165,12 @@ export function firstDetection(
         oldValue: String(STATUS.new),
         newValue: String(status),
         comment: `Security rule ${rule.name}`,
+        reason: { kind: 'security_rule', scan_id: scan.scan_result_id, rule_id: rule.id, rule_name: rule.name },
         at,
       };
     }
   } else {
-    history = statusSetByScan(scan.scan_result_id, at, issueId, null, status, f.suppression);
+    history = statusSetByScan(scan, at, issueId, null, status, f.suppression, null);
   }
   const cvss = [score(f.cvssV2), score(f.cvssV3), score(f.cvssV4), f.cvssScore ?? null].filter(
     (s): s is number => s !== null,
@@ -209,7 +226,7 @@ export function firstDetection(
  */
 export function redetection(
   ctx: PlanContext,
-  { finding: f, occurrences, findings }: KeyedFinding,
+  { finding: f, occurrences, findings, rule }: KeyedFinding,
   current: KnownIssue,
 ): { detection: Detection; history?: HistoryEntry } {
   const { scan, at } = ctx;
@@ -218,7 +235,7 @@ export function redetection(
   const history =
     status === current.statusId
       ? undefined
-      : statusSetByScan(scan.scan_result_id, at, current.id, current.statusId, status, f.suppression);
+      : statusSetByScan(scan, at, current.id, current.statusId, status, f.suppression, matchReason(rule));
   const detection: Detection = {
     id: current.id,
     scanId: scan.scan_result_id,

@@ -22,6 +22,7 @@ const VALID_VALUE: Record<SortKey, (v: unknown) => boolean> = {
   severity: isInt(32767),
   status: isInt(INT4_MAX),
   risk_score: isInt(100),
+  sla_due_at: isInstant,
   cvss: (v) => typeof v === 'number' && Number.isFinite(v) && v >= -1 && v <= 10,
 };
 

@@ -11,6 +11,7 @@ describe('issues domain: quality gates', () => {
     byCvss: { '9.8': 1, '7.5': 2, '5.0': 3 },
     exploits: {
       knownExploited: 2,
+      slaBreached: 4,
       byEpss: { '0.950': 1, '0.100': 2, '0.001': 3 },
       byRisk: { '90': 1, '64': 2, '20': 3 },
     },
@@ -37,6 +38,8 @@ describe('issues domain: quality gates', () => {
     [c('epss', '0.5', 'equal', 0), 1, false],
     [c('risk_score', '64', 'less_than', 3), 3, false],
     [c('risk_score', '91', 'equal', 0), 0, true],
+    [c('sla_breached', '', 'not_greater_than', 3), 4, false],
+    [c('sla_breached', '', 'less_than', 5), 4, true],
   ];
   for (const [cond, measured, passed] of table) {
     it(`${cond.conditionType} ${cond.conditionValue} ${cond.operator} ${cond.value}: measures ${measured}, ${passed ? 'passes' : 'fails'}`, () => {

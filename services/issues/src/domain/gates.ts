@@ -1,11 +1,12 @@
+import type { GateConditionType, GateOperator } from '@bulwark/contracts';
 import { projectSet, type ProjectSet } from '@bulwark/platform';
 
-export type Operator = 'not_greater_than' | 'less_than' | 'not_less_than' | 'greater_than' | 'equal' | 'not_equal';
-export type ConditionType =
-  'severity' | 'cvss' | 'new_issues' | 'category' | 'cwe' | 'total' | 'known_exploited' | 'epss' | 'risk_score';
+/** The contracts' vocabulary, the one the API validates. */
+export type Operator = GateOperator;
+export type ConditionType = GateConditionType;
 
 /** The conditions that need the exploit counts of IssueCounts (a second pass over the layer's issues). */
-export const EXPLOIT_CONDITIONS: readonly ConditionType[] = ['known_exploited', 'epss', 'risk_score'];
+export const EXPLOIT_CONDITIONS: readonly ConditionType[] = ['known_exploited', 'epss', 'risk_score', 'sla_breached'];
 
 export interface GateCondition {
   id: string;
@@ -29,9 +30,10 @@ export interface IssueCounts {
   exploits?: ExploitCounts;
 }
 
-/** The counted issues by exploit intelligence: known exploited, by EPSS (three decimals, rounded down), by risk score. */
+/** The counted issues by exploit intelligence: known exploited, by EPSS (three decimals, rounded down), by risk score; and past their SLA due date. */
 export interface ExploitCounts {
   knownExploited: number;
+  slaBreached: number;
   byEpss: Record<string, number>;
   byRisk: Record<string, number>;
 }
@@ -97,6 +99,8 @@ export function measure(c: Pick<GateCondition, 'conditionType' | 'conditionValue
       return atLeast(counts.exploits?.byEpss ?? {}, Number(v));
     case 'risk_score':
       return atLeast(counts.exploits?.byRisk ?? {}, Number(v));
+    case 'sla_breached':
+      return counts.exploits?.slaBreached ?? 0;
   }
 }
 

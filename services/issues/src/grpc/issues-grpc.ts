@@ -1,6 +1,7 @@
 import { Db, isUuid, ServiceImpl } from '@bulwark/platform';
 import type { issuesV1 } from '@bulwark/proto';
 import { NOT_COUNTED_STATUSES } from '../domain/statuses';
+import type { IngestionDryRun } from '../ingestion/dry-run';
 import { IssueFilter, issueStore } from '../store/issues/issue-store';
 import { reportQueries } from '../store/report-queries';
 import { statusStore } from '../store/settings';
@@ -18,8 +19,12 @@ function scopeFilter(scope: issuesV1.IssueScope | undefined): IssueFilter {
   };
 }
 
-export function issuesGrpc(db: Db): ServiceImpl<typeof issuesV1.IssuesServiceService> {
+export function issuesGrpc(db: Db, dryRun: IngestionDryRun): ServiceImpl<typeof issuesV1.IssuesServiceService> {
   return {
+    async dryRunIngestion(chunks) {
+      return { outcomeJson: JSON.stringify(await dryRun.run(chunks)) };
+    },
+
     async summarizeIssues(scope) {
       const [groups, statuses] = await Promise.all([
         issueStore.summarize(db, scopeFilter(scope)),
@@ -74,7 +79,14 @@ export function issuesGrpc(db: Db): ServiceImpl<typeof issuesV1.IssuesServiceSer
       const f = scopeFilter(scope);
       const rows = await reportQueries.countByCwes(db, f.projects, f.detectedFrom, f.detectedTo);
       return {
-        counts: rows.map((r) => ({ cwes: r.cwes, severity: r.severity, open: r.open, library: r.library, count: r.n })),
+        counts: rows.map((r) => ({
+          cwes: r.cwes,
+          severity: r.severity,
+          open: r.open,
+          library: r.library,
+          slaState: r.sla_state,
+          count: r.n,
+        })),
       };
     },
 

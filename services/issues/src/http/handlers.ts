@@ -1,5 +1,6 @@
 import { Db, HandlersOf, HttpResponse, listPage, requirePrincipal } from '@bulwark/platform';
 import { issuesRoutes } from '@bulwark/contracts';
+import { AssistantSettings } from '../assistant-settings';
 import { csvExport } from '../csv-export';
 import { CyclonedxExports, sarifExport } from '../exports';
 import type { DedupRules } from '../dedup-rules';
@@ -150,10 +151,12 @@ export function issuesHandlers({
         input.body.ids,
         input.body.status_id,
         input.body.comment,
+        AssistantSettings.via(input.via),
       ),
     }),
     getIssue: async (input) => one(await issues.visible(requirePrincipal(input), input.params.id)),
-    updateIssue: async (input) => one(await issues.update(requirePrincipal(input), input.params.id, input.body)),
+    updateIssue: async (input) =>
+      one(await issues.update(requirePrincipal(input), input.params.id, input.body, AssistantSettings.via(input.via))),
     issueHistory: async (input) => {
       const q = input.query;
       return listPage(

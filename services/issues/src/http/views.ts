@@ -54,6 +54,7 @@ export function issueFilter(principal: Principal, q: IssueFilterInput): IssueFil
     cvss: cvss.filter((c) => c.min !== undefined || c.max !== undefined),
     epssMin: q.filter.epss_min,
     riskMin: q.filter.risk_min,
+    slaStates: q.filter.sla_state,
     commentMessage: q.filter.comment_message,
     excludeDuplicates: q.filter.exclude_duplicates,
     duplicateOf: q.filter.duplicate_of,
@@ -126,6 +127,8 @@ export function issueView(r: IssueRecord, statusNames: Map<number, string>, tick
     kev_due_date: r.kevDueDate,
     risk_score: r.riskScore,
     risk_factors: riskFactors(r),
+    sla_due_at: r.slaDueAt,
+    sla_state: r.slaState,
     fingerprint: r.fingerprint,
     occurrences: r.occurrences,
     detections: r.detections,
@@ -191,6 +194,8 @@ export const historyView = (h: HistoryRecord) => ({
   old_value: h.oldValue,
   new_value: h.newValue,
   comment: h.comment,
+  via: h.via,
+  reason: h.reason,
 });
 
 export const commentView = (c: CommentRecord) => ({

@@ -7,6 +7,7 @@ import type { KnownIssue } from '../domain/chunk-plan';
 import { OPEN_STATUSES, STATUS } from '../domain/statuses';
 import type { GateEvaluation } from '../gate-evaluation';
 import type { IssueEnrichment } from '../intel/enrichment';
+import type { SlaProjects } from '../sla/sla-projects';
 import { historyStore } from '../store/history';
 import { issueStore } from '../store/issues/issue-store';
 import { securityRuleStore } from '../store/security-rules';
@@ -28,6 +29,8 @@ export interface IngestionDeps {
   gates: GateEvaluation;
   /** Gives the scan's issues the exploit intelligence feeds' values, in the ingestion's transaction. */
   intel: IssueEnrichment;
+  /** Learns the project's tags for the SLA policies, before the scan's issues are written. */
+  sla: SlaProjects;
   log: Logger;
   /** Findings per chunk read from scanning and written at once. */
   chunkSize: number;
@@ -47,6 +50,7 @@ export class Ingestion {
   private readonly catalog: CatalogClient;
   private readonly gates: GateEvaluation;
   private readonly intel: IngestionDeps['intel'];
+  private readonly sla: IngestionDeps['sla'];
   private readonly log: Logger;
   private readonly chunkSize: number;
   private readonly rescans: Rescans;
@@ -57,6 +61,7 @@ export class Ingestion {
     this.catalog = deps.catalog;
     this.gates = deps.gates;
     this.intel = deps.intel;
+    this.sla = deps.sla;
     this.log = deps.log;
     this.chunkSize = deps.chunkSize;
     this.rescans = new Rescans({ log: deps.log, chunkSize: deps.chunkSize });
@@ -142,13 +147,9 @@ export class Ingestion {
     if (!input) return;
     const scan = event.payload;
     const started = Date.now();
-    const ingested = await this.ingest(trx, input);
-    if (!ingested) return;
-    const { summary, basis, read } = ingested;
-    // Before the verdict, so gates counting exploited issues see the new ones as such.
-    await this.intel.criticalityAtIngestion(trx, scan.project_code, scan.layer_id, input.projectCriticality);
-    await this.intel.enrichLayer(trx, scan.layer_id);
-    const verdict = await this.gates.evaluateAfterScan(trx, scan, input.projectTags);
+    const decided = await this.decide(trx, input);
+    if (!decided) return;
+    const { summary, basis, read, verdict } = decided;
     await ingestedStore.finish(trx, scan.scan_result_id, summary.findings, summary, verdict, basis);
     await writeEvent(trx, ISSUE_EVENTS.issuesIngested, scan.scan_result_id, {
       scan_result_id: scan.scan_result_id,
@@ -169,11 +170,28 @@ export class Ingestion {
     });
   }
 
+  /**
+   * Everything an ingestion decides, written in `trx`: the issues and their history, the feeds'
+   * values and the gate verdict. The real ingestion commits it with its events; a dry run
+   * (`IngestionDryRun`) reads it back and rolls it back. Undefined when the scan was ingested before.
+   */
+  async decide(trx: Trx, input: IngestionInput) {
+    const { scan } = input;
+    await this.sla.atIngestion(trx, scan.project_code, input.projectTags);
+    const ingested = await this.ingest(trx, input);
+    if (!ingested) return undefined;
+    // Before the verdict, so gates counting exploited issues see the new ones as such.
+    await this.intel.criticalityAtIngestion(trx, scan.project_code, scan.layer_id, input.projectCriticality);
+    await this.intel.enrichLayer(trx, scan.layer_id);
+    const verdict = await this.gates.evaluateAfterScan(trx, scan, input.projectTags);
+    return { ...ingested, verdict };
+  }
+
   /** The issue changes of one scan; undefined when the scan was ingested before (nothing changes). */
   async ingest(
     trx: Trx,
     { scan, toolName, findings, diff }: IngestionInput,
-  ): Promise<{ summary: IngestSummary; basis: UnchangedBasis; read: IngestionRead } | undefined> {
+  ): Promise<{ summary: IngestSummary; basis: UnchangedBasis; read: IngestionRead; at: string } | undefined> {
     if (
       !(await ingestedStore.claim(trx, {
         scanId: scan.scan_result_id,
@@ -241,6 +259,7 @@ export class Ingestion {
         oldValue: String(f.old),
         newValue: String(STATUS.fixed),
         comment: 'Not found by a complete scan of the check that found it',
+        reason: { kind: 'fixed', scan_id: scan.scan_result_id, check_id: scan.check_id },
         at,
       })),
     );
@@ -248,6 +267,7 @@ export class Ingestion {
       summary,
       basis: { findingsDigest: scan.findings_digest ?? null, keying, issues: redetected ?? ctx.written.size },
       read,
+      at,
     };
   }
 

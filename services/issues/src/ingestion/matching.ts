@@ -62,7 +62,7 @@ export function keyFindings(
     if (seen) {
       seen.occurrences += f.occurrences ?? 1;
       seen.findings += 1;
-    } else byKey.set(id, { finding: f, scope, key, occurrences: f.occurrences ?? 1, findings: 1 });
+    } else byKey.set(id, { finding: f, scope, key, occurrences: f.occurrences ?? 1, findings: 1, rule });
   }
   return byKey;
 }

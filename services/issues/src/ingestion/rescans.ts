@@ -86,7 +86,9 @@ export class Rescans {
       const status = statusOnDetection(issue.statusId, suppression);
       if (status === issue.statusId) continue;
       changed.push({ id: issue.id, statusId: status });
-      history.push(statusSetByScan(scan.scan_result_id, at, issue.id, issue.statusId, status, suppression));
+      history.push(
+        statusSetByScan(scan, at, issue.id, issue.statusId, status, suppression, { same_findings_as_scan: previous }),
+      );
       if (status === STATUS.reopen) summary.reopened++;
     }
     const redetected = await issueStore.redetect(trx, previous, scan.scan_result_id, at, changed, [...except]);

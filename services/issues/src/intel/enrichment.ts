@@ -2,7 +2,7 @@ import { PROJECT_CRITICALITIES, type ProjectCriticality } from '@bulwark/contrac
 import type { Trx } from '@bulwark/platform';
 import { OPEN_STATUSES } from '../domain/statuses';
 import { intelStore } from '../store/intel';
-import { projectCriticalityStore } from '../store/project-criticality';
+import { catalogProjectStore } from '../store/catalog-projects';
 
 const criticalityOf = (value: string | undefined): ProjectCriticality | undefined =>
   PROJECT_CRITICALITIES.find((c) => c === value);
@@ -30,16 +30,16 @@ export class IssueEnrichment {
    */
   async criticalityAtIngestion(trx: Trx, projectCode: string, layerId: string, fromCatalog?: string): Promise<void> {
     const read = criticalityOf(fromCatalog);
-    if (read) await projectCriticalityStore.learn(trx, projectCode, read);
-    const criticality = await projectCriticalityStore.of(trx, projectCode);
-    await projectCriticalityStore.applyToIssues(trx, projectCode, criticality, layerId);
+    if (read) await catalogProjectStore.learnCriticality(trx, projectCode, read);
+    const criticality = await catalogProjectStore.criticalityOf(trx, projectCode);
+    await catalogProjectStore.applyCriticalityToIssues(trx, projectCode, criticality, layerId);
   }
 
   /** On the catalog's project.created or project.updated: every issue of the project (an event before criticality existed changes nothing). */
   async criticalityChanged(trx: Trx, projectCode: string, value: string | undefined): Promise<void> {
     const criticality = criticalityOf(value);
     if (!criticality) return;
-    await projectCriticalityStore.set(trx, projectCode, criticality);
-    await projectCriticalityStore.applyToIssues(trx, projectCode, criticality);
+    await catalogProjectStore.setCriticality(trx, projectCode, criticality);
+    await catalogProjectStore.applyCriticalityToIssues(trx, projectCode, criticality);
   }
 }

@@ -1,18 +1,8 @@
 import type { Migration } from '@bulwark/platform';
 import { DEFAULT_STATUSES, DEFAULT_TRANSITIONS } from '../domain/statuses';
-
-/**
- * The columns of the `issues` view from migration 0014 on: the feeds' EPSS and KEV values shown where
- * they have one, the scanner's otherwise. Later migrations append theirs (create or replace keeps these in place).
- */
-const VIEW_COLUMNS_0014 = `
-        r.id, r.project_code, r.scope_id, r.match_key, r.layer_id, r.check_id, d.scan_id, r.first_scan_id, r.tool_id, r.tool_name, r.scanner, r.category,
-        r.title, r.description, r.severity, r.severity_rank, r.rule_id, r.status_id, r.assignee, r.cve, r.vulnerability_ids, r.cwes, r.lib_name, r.lib_version,
-        r.file_path, r.start_line, r.cvss_v2, r.cvss_v3, r.cvss_v4, r.cvss_unknown, r.cvss_max, coalesce(r.intel_epss, r.epss) as epss,
-        (r.known_exploited or coalesce(r.intel_known_exploited, false)) as known_exploited, r.fingerprint, r.occurrences,
-        d.detections, r.suppression, r.security_rule_id, r.duplicate_of, r.first_detected_at, d.last_detected_at, d.updated_at,
-        r.assignee_type, r.assignee_id, r.analysis_state, r.analysis_justification, r.analysis_response, r.analysis_detail, r.analysis_by, r.analysis_at,
-        r.intel_epss_percentile as epss_percentile, to_char(r.kev_due_date, 'YYYY-MM-DD') as kev_due_date`;
+import { slaMigration } from './0018-sla';
+import { catalogProjectsMigration } from './0020-catalog-projects';
+import { VIEW_COLUMNS_0014, VIEW_COLUMNS_0016 } from './issues-view';
 
 export const migrations: Migration[] = [
   {
@@ -554,9 +544,30 @@ export const migrations: Migration[] = [
       await db.raw('create index issues_risk on issue_records (risk_score desc, id desc)');
       await db.raw('create index issues_project_risk on issue_records (project_code, risk_score desc, id desc)');
       await db.raw(`create or replace view issues as select
-        ${VIEW_COLUMNS_0014},
-        r.risk_score, coalesce(r.project_criticality, 'medium') as project_criticality
+        ${VIEW_COLUMNS_0016}
         from issue_records r left join issue_detection_state d on d.issue_id = r.id`);
     },
   },
+  {
+    name: '0017_assistants',
+    async up(db) {
+      // At most one row, written by the first change through the API (until then write tools are off).
+      await db.schema.createTable('assistant_settings', (t) => {
+        t.smallint('id').primary();
+        t.boolean('write_tools').notNullable();
+        t.timestamp('updated_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
+      });
+      // The client a person acted through (mcp: an AI assistant); a nullable column without a default rewrites no row.
+      await db.schema.alterTable('issue_history', (t) => t.text('via'));
+    },
+  },
+  slaMigration,
+  {
+    name: '0019_history_reason',
+    async up(db) {
+      // Why an ingestion changed a status (README "Issues", history): a structured value beside the comment.
+      await db.schema.alterTable('issue_history', (t) => t.jsonb('reason'));
+    },
+  },
+  catalogProjectsMigration,
 ];

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { containing, iso, isUuid, json, Queryable, recordsById } from '@bulwark/platform';
 import type { GateCondition, LinkedGate } from '../domain/gates';
+import { pageByName } from './name-pages';
 
 interface GateRow {
   id: string;
@@ -119,16 +120,8 @@ export const gateStore = {
     return row && toGateRecord(row);
   },
 
-  async list(db: Queryable, q: GateQuery & { page: number; limit: number }) {
-    const base = gatesMatching(db, q);
-    const [{ n }] = await base.clone().count({ n: '*' });
-    const rows = await base
-      .orderBy('name')
-      .orderBy('id')
-      .offset((q.page - 1) * q.limit)
-      .limit(q.limit);
-    return { items: rows.map(toGateRecord), total: Number(n) };
-  },
+  list: (db: Queryable, q: GateQuery & { page: number; limit: number }) =>
+    pageByName(gatesMatching(db, q), q, toGateRecord),
 
   /** Every gate the query matches, in the list's order (at most `limit`). */
   async matching(db: Queryable, q: GateQuery, limit: number): Promise<GateRecord[]> {

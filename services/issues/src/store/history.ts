@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { iso, Queryable, unnestRows } from '@bulwark/platform';
+import type { ViaClient } from '@bulwark/contracts';
+import type { ChangeReason } from '../domain/change-reason';
 
 export type ActorKind = 'user' | 'scan' | 'security_rule' | 'system' | 'tracker';
 
@@ -12,7 +14,11 @@ export interface HistoryEntry {
   oldValue: string | null;
   newValue: string | null;
   comment: string | null;
+  /** Why an ingestion made the change; absent for people's and rules' own changes. */
+  reason?: ChangeReason;
   at?: string;
+  /** The client a person acted through (mcp: an AI assistant); absent: directly. */
+  via?: ViaClient | null;
 }
 
 /** A recorded change, with its id and time. */
@@ -25,6 +31,8 @@ export interface HistoryRecord {
   oldValue: string | null;
   newValue: string | null;
   comment: string | null;
+  via: ViaClient | null;
+  reason: ChangeReason | null;
 }
 
 interface HistoryRow {
@@ -36,6 +44,8 @@ interface HistoryRow {
   old_value: string | null;
   new_value: string | null;
   comment: string | null;
+  via: ViaClient | null;
+  reason: ChangeReason | null;
 }
 
 export interface CommentRecord {
@@ -62,7 +72,9 @@ const toEntryRow = (e: HistoryEntry) => ({
   old_value: e.oldValue,
   new_value: e.newValue,
   comment: e.comment,
+  reason: e.reason ? JSON.stringify(e.reason) : null,
   at: e.at,
+  via: e.via ?? null,
 });
 
 const BATCH = 2000;
@@ -83,11 +95,13 @@ export const historyStore = {
         old_value: 'text',
         new_value: 'text',
         comment: 'text',
+        reason: 'text',
         at: 'timestamptz',
+        via: 'text',
       });
       await db.raw(
-        `insert into issue_history (issue_id, actor_kind, actor, field, old_value, new_value, comment, at)
-         select issue_id, actor_kind, actor, field, old_value, new_value, comment, coalesce(at, now()) from ${v.sql}`,
+        `insert into issue_history (issue_id, actor_kind, actor, field, old_value, new_value, comment, reason, at, via)
+         select issue_id, actor_kind, actor, field, old_value, new_value, comment, reason::jsonb, coalesce(at, now()), via from ${v.sql}`,
         v.bindings,
       );
     }
@@ -129,6 +143,8 @@ export const historyStore = {
         oldValue: r.old_value,
         newValue: r.new_value,
         comment: r.comment,
+        via: r.via,
+        reason: r.reason,
       })),
     };
   },

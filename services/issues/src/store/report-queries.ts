@@ -17,12 +17,20 @@ export const reportQueries = {
   async countByCwes(db: Queryable, projects: string[] | null, detectedFrom?: string, detectedTo?: string) {
     const scope = scoped(projects);
     const { rows } = await db.raw<{
-      rows: { cwes: number[] | null; severity: string; open: boolean; library: boolean; n: string }[];
+      rows: {
+        cwes: number[] | null;
+        severity: string;
+        open: boolean;
+        library: boolean;
+        sla_state: string;
+        n: string;
+      }[];
     }>(
-      `select i.cwes, i.severity, not (i.status_id = any(?::int[])) as open, i.lib_name is not null as library, count(*) as n
+      `select i.cwes, i.severity, not (i.status_id = any(?::int[])) as open, i.lib_name is not null as library,
+         coalesce(i.sla_state, '') as sla_state, count(*) as n
        from (${scope.sql}) i
        where (?::timestamptz is null or i.first_detected_at >= ?::timestamptz) and (?::timestamptz is null or i.first_detected_at <= ?::timestamptz)
-       group by 1, 2, 3, 4`,
+       group by 1, 2, 3, 4, 5`,
       [
         pgArray(NOT_COUNTED_STATUSES),
         ...scope.bindings,

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { iso, isUuid, Queryable } from '@bulwark/platform';
+import { iso, isUuid, Queryable, serializeAcrossReplicas, Trx } from '@bulwark/platform';
 
 interface SavedViewRow {
   id: string;
@@ -32,8 +32,8 @@ export const savedViewStore = {
    * Counts the user's views under a transaction-level lock of that user's views, so two saves at
    * once cannot both see room for one more (call it inside the transaction that adds).
    */
-  async lockAndCount(trx: Queryable, userId: string): Promise<number> {
-    await trx.raw('select pg_advisory_xact_lock(hashtextextended(?, 0))', [`issue_saved_views:${userId}`]);
+  async lockAndCount(trx: Trx, userId: string): Promise<number> {
+    await serializeAcrossReplicas(trx, `issue_saved_views:${userId}`);
     const row = await trx('issue_saved_views').where('user_id', userId).count({ n: '*' }).first<{ n: string }>();
     return Number(row?.n ?? 0);
   },

@@ -1,5 +1,5 @@
 import { canSeeProject, invalid, notFound, Principal, ServiceData, Trx } from '@bulwark/platform';
-import { ISSUE_EVENTS, newEvent, writeEvents } from '@bulwark/contracts';
+import { ISSUE_EVENTS, newEvent, ViaClient, writeEvents } from '@bulwark/contracts';
 import { historyStore } from '../store/history';
 import { IssueRecord, issueStore } from '../store/issues/issue-store';
 import type { AssigneeDirectory, AssigneeType, DirectoryEntry } from './directory';
@@ -70,11 +70,12 @@ export class IssueAssignments {
     const entry = await this.directory.find(ref);
     if (!entry)
       throw invalid(`No ${ref.type} ${ref.id}`, [{ field: 'assignee.id', problem: `is not a known ${ref.type}` }]);
-    for (const projectCode of projects)
-      if (!(await this.directory.find(ref, { projectCodes: [projectCode], permission: ISSUE_READ }))) {
-        const problem = unreached(ref.type, projectCode);
-        throw invalid(`The ${ref.type} ${entry.name} ${problem}`, [{ field: 'assignee.id', problem }]);
-      }
+    const reached = await this.directory.reached(ref, { projectCodes: projects, permission: ISSUE_READ });
+    const missed = projects.find((p) => !reached.includes(p));
+    if (missed !== undefined) {
+      const problem = unreached(ref.type, missed);
+      throw invalid(`The ${ref.type} ${entry.name} ${problem}`, [{ field: 'assignee.id', problem }]);
+    }
     return entry;
   }
 }
@@ -103,6 +104,7 @@ export async function recordAssignee(
   issues: IssueRecord[],
   assignee: AssigneeName | null,
   comment: string | undefined,
+  via: ViaClient | null = null,
 ): Promise<string[]> {
   const changing = issues.filter((i) =>
     !assignee
@@ -130,6 +132,7 @@ export async function recordAssignee(
       newValue: assignee?.name ?? null,
       comment: comment || null,
       at,
+      via,
     })),
   );
   await writeEvents(

@@ -18,8 +18,10 @@ export interface ProjectReach {
 
 /** Who exists in the identity service: asked before any transaction that names a person or a group. */
 export interface AssigneeDirectory {
-  /** The user or group; with `reach`, only when it reaches one of its projects. */
-  find(ref: { type: AssigneeType; id: string }, reach?: ProjectReach): Promise<DirectoryEntry | undefined>;
+  /** The user or group, when it exists. */
+  find(ref: { type: AssigneeType; id: string }): Promise<DirectoryEntry | undefined>;
+  /** Those of `reach`'s projects the user or group reaches (none when it does not exist), in one call. */
+  reached(ref: { type: AssigneeType; id: string }, reach: ProjectReach): Promise<string[]>;
   /** Users and groups by part of their name; with `reach`, only those reaching one of its projects. */
   search(text: string, limit: number, reach?: ProjectReach): Promise<DirectoryEntry[]>;
 }
@@ -35,7 +37,16 @@ const asEntry = (a: { type: string; id: string; name: string; displayName: strin
 export class IdentityDirectory implements AssigneeDirectory {
   constructor(private readonly identity: IdentityClient) {}
 
-  async find(ref: { type: AssigneeType; id: string }, reach?: ProjectReach): Promise<DirectoryEntry | undefined> {
+  async find(ref: { type: AssigneeType; id: string }): Promise<DirectoryEntry | undefined> {
+    const found = await this.findRef(ref);
+    return found && asEntry(found);
+  }
+
+  async reached(ref: { type: AssigneeType; id: string }, reach: ProjectReach): Promise<string[]> {
+    return (await this.findRef(ref, reach))?.reachedProjectCodes ?? [];
+  }
+
+  private async findRef(ref: { type: AssigneeType; id: string }, reach?: ProjectReach) {
     const { assignees } = await this.identity.findAssignees({
       refs: [ref],
       search: '',
@@ -43,8 +54,7 @@ export class IdentityDirectory implements AssigneeDirectory {
       projectCodes: reach?.projectCodes ?? [],
       permission: reach?.permission ?? '',
     });
-    const found = assignees.find((a) => a.type === ref.type && a.id === ref.id);
-    return found && asEntry(found);
+    return assignees.find((a) => a.type === ref.type && a.id === ref.id);
   }
 
   async search(text: string, limit: number, reach?: ProjectReach): Promise<DirectoryEntry[]> {

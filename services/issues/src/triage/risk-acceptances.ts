@@ -203,10 +203,12 @@ export class RiskAcceptances {
     const user = await this.directory.find({ type: 'user', id });
     if (!user) throw invalid(`No user ${id}`, [{ field: 'approver_id', problem: 'is not a known user' }]);
     if (
-      !(await this.directory.find(
-        { type: 'user', id },
-        { projectCodes: [projectCode], permission: APPROVAL_PERMISSION },
-      ))
+      !(
+        await this.directory.reached(
+          { type: 'user', id },
+          { projectCodes: [projectCode], permission: APPROVAL_PERMISSION },
+        )
+      ).length
     ) {
       const problem = `is a user who may not change the issues of project ${projectCode}, so could not approve`;
       throw invalid(`The user ${user.name} ${problem}`, [{ field: 'approver_id', problem }]);

@@ -33,6 +33,8 @@ function severityOf(type: string, data: Data): number {
       return num(data.created) + num(data.reopened) > 0 ? 6 : 3;
     case SCAN_EVENTS.scanFailed:
       return 5;
+    case ISSUE_EVENTS.issueSlaBreached:
+      return 7;
     case NOTIFIER_TEST_EVENT:
       return 0;
     default:

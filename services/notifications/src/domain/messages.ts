@@ -105,6 +105,21 @@ const KINDS: { [T in NotifiableEvent]: EventKind<EventPayload<T>> } = {
       `Уязвимость ${p.issue_id} проекта ${p.project_code}: статус ${p.from_status_id} → ${p.to_status_id}, изменил ${p.by}`,
     ],
   },
+  [ISSUE_EVENTS.issueSlaBreached]: {
+    description: 'An open issue passed its SLA due date (sent once per issue and breach)',
+    example: {
+      issue_id: 'c2f0…',
+      project_code: 'shop',
+      title: 'SQL injection in /search',
+      severity: 'critical',
+      known_exploited: false,
+      sla_due_at: '2026-01-15T09:30:00.000Z',
+    },
+    message: (p) => [
+      `Issue ${p.issue_id} of project ${p.project_code} (${p.severity}) passed its SLA due date ${p.sla_due_at}`,
+      `Уязвимость ${p.issue_id} проекта ${p.project_code} (${p.severity}) не исправлена в срок SLA ${p.sla_due_at}`,
+    ],
+  },
   [REPORT_EVENTS.reportReady]: {
     description: 'A report is generated and can be downloaded',
     example: { id: '4b9a…', name: 'Weekly summary', type: 'summary', author: 'alice', project_codes: ['shop'] },

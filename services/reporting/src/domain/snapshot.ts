@@ -59,6 +59,8 @@ export interface ReportSnapshot {
   details?: Record<string, IssueDetail>;
   /** compliance: issues by OWASP Top 10 2021 and CWE Top 25 (2024) category. */
   compliance?: ComplianceSection;
+  /** compliance (reports generated since SLAs exist): open issues by severity and SLA state. */
+  sla?: SlaSection;
   /** trend: issues opened, fixed and open per interval of the period, and the mean time to fix. */
   trend?: TrendSection;
 }
@@ -94,6 +96,12 @@ export interface ComplianceSection {
   /** Issues with a CWE that no OWASP category maps, and issues with no CWE at all. */
   unmapped: number;
   without_cwe: number;
+}
+
+export interface SlaSection {
+  by_severity: { severity: Severity; on_track: number; due_soon: number; breached: number; without_sla: number }[];
+  /** Open issues past their SLA due date. */
+  breached: number;
 }
 
 export interface TrendPoint {

@@ -6,7 +6,7 @@
 import * as echarts from 'echarts';
 import { Resvg } from '@resvg/resvg-js';
 import { trueTypeFontPaths } from './fonts';
-import type { ReportChart } from './report-view';
+import type { ReportChart } from './view-model';
 
 /** The family named in the SVG; the PDF maps it to its embedded font and resvg to DejaVu Sans. */
 export const CHART_FONT = 'DejaVu Sans';

@@ -22,16 +22,8 @@ import { directionRuns, rightToLeftParagraph } from './bidi';
 import { chartPng, chartSvg } from './charts';
 import { IDENTIFIER } from './wrap';
 import { ReportSnapshot } from '../domain/snapshot';
-import {
-  buildReportView,
-  ReportChart,
-  ReportColumn,
-  ReportEntry,
-  ReportField,
-  ReportTable,
-  SEVERITY_COLORS,
-  severityOfLabel,
-} from './report-view';
+import { buildReportView, SEVERITY_COLORS, severityOfLabel } from './report-view';
+import type { ReportChart, ReportColumn, ReportEntry, ReportField, ReportTable } from './view-model';
 
 /** Page measures are in twips (1/1440 inch). */
 const A4_SHORT_SIDE = 11906;

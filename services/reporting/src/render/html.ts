@@ -5,14 +5,8 @@
 import { ReportSnapshot, SEVERITIES } from '../domain/snapshot';
 import { chartSvg } from './charts';
 import { IDENTIFIER } from './wrap';
-import {
-  buildReportView,
-  ReportEntry,
-  ReportField,
-  ReportTable,
-  SEVERITY_COLORS,
-  severityOfLabel,
-} from './report-view';
+import { buildReportView, SEVERITY_COLORS, severityOfLabel } from './report-view';
+import type { ReportEntry, ReportField, ReportTable } from './view-model';
 
 const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 

@@ -9,15 +9,8 @@ import { ReportSnapshot } from '../domain/snapshot';
 import { chartSvg } from './charts';
 import { BOLD_FONT, pdfFonts, REGULAR_FONT } from './fonts';
 import { Doc, drawLine, layout, Line, lineWidth, measure, Style } from './pdf-text';
-import {
-  buildReportView,
-  ReportColumn,
-  ReportEntry,
-  ReportTable,
-  ReportView,
-  SEVERITY_COLORS,
-  severityOfLabel,
-} from './report-view';
+import { buildReportView, SEVERITY_COLORS, severityOfLabel } from './report-view';
+import type { ReportColumn, ReportEntry, ReportTable, ReportView } from './view-model';
 
 export interface PdfOptions {
   /** Deflate the page contents; off only to let tests read the raw page text. */

@@ -2,62 +2,9 @@
  * The snapshot laid out as the sections a reader sees, in display text. HTML, PDF and DOCX all
  * draw this one view, so they show the same values in the same order and differ only in styling.
  */
-import { ComplianceCategory, ReportIssue, ReportSnapshot, SEVERITIES, Severity } from '../domain/snapshot';
+import { ComplianceCategory, ReportIssue, ReportSnapshot, SEVERITIES, Severity, SlaSection } from '../domain/snapshot';
 import { describePeriod, formatCount, formatDate, formatTimestamp, issueLocation } from './display-text';
-
-export interface ReportColumn {
-  label: string;
-  /**
-   * Relative width, for the formats that size columns themselves (PDF, DOCX): a unit is about
-   * ten characters, and a table wider than the page shrinks its columns in proportion.
-   */
-  weight: number;
-  align: 'left' | 'right';
-  /** The cells are severity labels, which the formats colour. */
-  severity: boolean;
-  /** Where text that does not fit is cut, in formats that cut it: a path's end names the file and line. */
-  cut: 'start' | 'end';
-}
-
-export interface ReportTable {
-  title: string;
-  columns: ReportColumn[];
-  rows: string[][];
-  /** Shown instead of the table when it has no rows. */
-  emptyText: string;
-  /** A line under the table, or null. */
-  note: string | null;
-}
-
-export interface ReportField {
-  label: string;
-  value: string;
-}
-
-export interface ReportChart {
-  title: string;
-  kind: 'pie' | 'bar' | 'hbar' | 'line';
-  categories: string[];
-  series: { name: string; values: number[]; color?: string; colors?: string[] }[];
-}
-
-/** One issue of a detailed report, shown as a block rather than a table row. */
-export interface ReportEntry {
-  title: string;
-  fields: ReportField[];
-  /** Longer texts (description, remediation), shown in full. */
-  paragraphs: ReportField[];
-  history: ReportTable | null;
-}
-
-export interface ReportView {
-  title: string;
-  details: ReportField[];
-  totals: ReportField[];
-  charts: ReportChart[];
-  tables: ReportTable[];
-  entries: ReportEntry[];
-}
+import type { ReportColumn, ReportTable, ReportChart, ReportEntry, ReportView } from './view-model';
 
 const SEVERITY_LABELS: Record<Severity, string> = {
   critical: 'Critical',
@@ -160,11 +107,33 @@ function complianceTable(title: string, rows: ComplianceCategory[]): ReportTable
   };
 }
 
+function slaTable(sla: SlaSection): ReportTable {
+  return {
+    title: 'SLA: open issues by due date',
+    columns: [
+      column('Severity', 2),
+      countColumn('On track'),
+      countColumn('Due soon'),
+      countColumn('Breached'),
+      countColumn('Without SLA'),
+    ],
+    rows: sla.by_severity.map((r) => [
+      SEVERITY_LABELS[r.severity],
+      formatCount(r.on_track),
+      formatCount(r.due_soon),
+      formatCount(r.breached),
+      formatCount(r.without_sla),
+    ]),
+    emptyText: '',
+    note: `${formatCount(sla.breached)} open issues past their SLA due date.`,
+  };
+}
+
 function typeSections(snapshot: ReportSnapshot): Pick<ReportView, 'charts' | 'tables' | 'entries'> {
   const charts = summaryCharts(snapshot);
   const tables: ReportTable[] = [];
   const entries: ReportEntry[] = [];
-  const { compliance, trend, details } = snapshot;
+  const { compliance, sla, trend, details } = snapshot;
   if (compliance) {
     charts.push({
       title: 'Open issues by OWASP Top 10 2021 category',
@@ -187,6 +156,7 @@ function typeSections(snapshot: ReportSnapshot): Pick<ReportView, 'charts' | 'ta
       ],
     });
   }
+  if (sla) tables.push(slaTable(sla));
   if (trend) {
     const label = (start: string) => (trend.interval === 'month' ? start.slice(0, 7) : start.slice(0, 10));
     charts.push({

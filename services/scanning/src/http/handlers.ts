@@ -50,9 +50,13 @@ export function scanningHandlers(
       const scan = await scans.stopCheck(requirePrincipal(input), input.params.check_id);
       return { scan_result_id: scan.id, state: scan.state };
     },
-    listReportFormats: async () => ({ items: FORMATS.map((f) => ({ id: f.id, title: f.title })) }),
+    listReportFormats: async () => ({
+      items: FORMATS.map((f) => ({ id: f.id, title: f.title, tested_with: f.testedWith })),
+    }),
     uploadCheckResults: async (input) => {
-      const scan = await scans.upload(requirePrincipal(input), input.params.check_id, input.body, input.query);
+      const { dry_run: dryRun, ...query } = input.query;
+      if (dryRun) return scans.dryRun(requirePrincipal(input), input.params.check_id, input.body, query);
+      const scan = await scans.upload(requirePrincipal(input), input.params.check_id, input.body, query);
       return { scan_result_id: scan.id, state: scan.state };
     },
 

@@ -33,7 +33,20 @@ export class ReportParser {
    * the parser refuses is a 400 naming `field`; whatever was stored before is the transaction's to
    * roll back (the caller fails it), so a scan has all its findings or none.
    */
-  async importInto(db: Queryable, scanId: string, req: BasedImportRequest, field: string): Promise<ImportSummary> {
+  importInto(db: Queryable, scanId: string, req: BasedImportRequest, field: string): Promise<ImportSummary> {
+    return this.parse(req, field, (batch) => findingStore.insertBatch(db, scanId, batch));
+  }
+
+  /**
+   * Parses the report file, handing each batch to `consume` in order; the parser runs at most two
+   * batches ahead of the last one `consume` finished, so memory stays bounded. A report the parser
+   * refuses is a 400 naming `field`; a failing `consume` stops the parse and is thrown.
+   */
+  async parse(
+    req: BasedImportRequest,
+    field: string,
+    consume: (batch: FindingsBatch) => Promise<void>,
+  ): Promise<ImportSummary> {
     const { port1, port2 } = new MessageChannel();
     const progress = new Int32Array(new SharedArrayBuffer(8));
     let failure: { error: unknown } | undefined;
@@ -42,7 +55,7 @@ export class ReportParser {
       storing = storing.then(async () => {
         if (failure) return;
         try {
-          await findingStore.insertBatch(db, scanId, batch);
+          await consume(batch);
           Atomics.add(progress, 0, 1);
         } catch (error) {
           failure = { error };

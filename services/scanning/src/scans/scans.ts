@@ -26,6 +26,7 @@ import { importKeyOf } from './report-import';
 import type { ReportParser } from './report-parser';
 import { completeScan, scanRef, StoredReport } from './completion';
 import { ScanWorker } from './scan-worker';
+import type { UploadDryRun } from './upload-dry-run';
 
 /** An upload's findings: parsed now (streamed from the file into the store), or reused from the check's scan of the same report. */
 type UploadContent =
@@ -53,6 +54,7 @@ export class Scans {
       worker: ScanWorker;
       parser: ReportParser;
       license: LicenseGate;
+      dryRun: UploadDryRun;
     },
   ) {}
 
@@ -124,7 +126,7 @@ export class Scans {
     principal: Principal,
     layerId: string,
   ): Promise<{ check_id: string; scan_result_id: string; state: string }[]> {
-    const layer = await this.deps.catalog.layerFor(principal, layerId);
+    const layer = await this.deps.catalog.layerAt(principal, layerId);
     if (layer.projectArchived) throw conflict(`Project ${layer.projectCode} is archived: no scans`);
     const checks = await checkStore.byLayer(this.deps.data.db, layerId);
     const inflight = new Map(
@@ -200,15 +202,7 @@ export class Scans {
     body: UploadedFile,
     q: { format?: string; file_name?: string },
   ): Promise<ScanRecord> {
-    const check = await this.deps.checks.visible(principal, checkId);
-    const tool = await this.assertRunnable(principal, check);
-    const typeId = tool.typeId;
-    if (body.size === 0)
-      throw invalid('The request body is empty: send the report file as the body', [
-        { field: 'body', problem: 'is empty' },
-      ]);
-    const declared =
-      q.format ?? (toolType(typeId)?.resultFormat === 'auto' ? undefined : toolType(typeId)?.resultFormat);
+    const { check, tool, declared } = await this.uploadTarget(principal, checkId, body, q);
     const importKey = importKeyOf(body.sha256, { format: declared, name: q.file_name });
     const same = await findingStore.sameImport(this.deps.data.db, check.id, importKey);
     if (same) {
@@ -235,6 +229,47 @@ export class Scans {
     });
     countUpload('parsed');
     return parsed;
+  }
+
+  /**
+   * What the upload would do, written nowhere: the same checks as an upload (the caller's check, a
+   * tool that takes reports, a body), then the report parsed and handed to the issues service's dry run.
+   */
+  async dryRun(principal: Principal, checkId: string, body: UploadedFile, q: { format?: string; file_name?: string }) {
+    const { check, tool, declared } = await this.uploadTarget(principal, checkId, body, q);
+    return this.deps.dryRun.run(
+      {
+        scan_result_id: randomUUID(),
+        check_id: check.id,
+        layer_id: check.layerId,
+        project_code: check.projectCode,
+        tool_id: check.securityToolId,
+        tool_name: tool.name,
+        findings_count: 0,
+        uploaded: true,
+      },
+      { path: body.path, format: declared, name: q.file_name ?? 'upload' },
+      q.format ? 'format' : 'body',
+    );
+  }
+
+  /** The check an upload goes to, its tool and the report's declared format, or the error that refuses it. */
+  private async uploadTarget(
+    principal: Principal,
+    checkId: string,
+    body: UploadedFile,
+    q: { format?: string },
+  ): Promise<{ check: CheckRecord; tool: catalogV1.Tool; declared: string | undefined }> {
+    const check = await this.deps.checks.visible(principal, checkId);
+    const tool = await this.assertRunnable(principal, check);
+    const typeId = tool.typeId;
+    if (body.size === 0)
+      throw invalid('The request body is empty: send the report file as the body', [
+        { field: 'body', problem: 'is empty' },
+      ]);
+    const declared =
+      q.format ?? (toolType(typeId)?.resultFormat === 'auto' ? undefined : toolType(typeId)?.resultFormat);
+    return { check, tool, declared };
   }
 
   private storeUpload(

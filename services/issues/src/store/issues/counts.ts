@@ -108,18 +108,20 @@ export const issueCounts = {
     }
     for (const c of cwes) add(counts.byCwe, String(c.cwe), Number(c.n));
     if (withExploits) {
-      const rows: { kev: boolean; epss: number | null; risk: number; n: string }[] = await base()
+      const rows: { kev: boolean; epss: number | null; risk: number; breached: boolean; n: string }[] = await base()
         .select(
           db.raw('known_exploited as kev'),
           db.raw('floor(epss::numeric * 1000)::float8 / 1000 as epss'),
           db.raw('risk_score as risk'),
+          db.raw("sla_state = 'breached' as breached"),
         )
         .count({ n: '*' })
-        .groupByRaw('1, 2, 3');
-      const exploits = { knownExploited: 0, byEpss: {}, byRisk: {} };
+        .groupByRaw('1, 2, 3, 4');
+      const exploits = { knownExploited: 0, slaBreached: 0, byEpss: {}, byRisk: {} };
       for (const r of rows) {
         const n = Number(r.n);
         if (r.kev) exploits.knownExploited += n;
+        if (r.breached) exploits.slaBreached += n;
         if (r.epss !== null) add(exploits.byEpss, Number(r.epss).toFixed(3), n);
         add(exploits.byRisk, String(r.risk), n);
       }

@@ -82,6 +82,8 @@ export type NewIssue = Omit<
   | 'kevDueDate'
   | 'riskScore'
   | 'projectCriticality'
+  | 'slaDueAt'
+  | 'slaState'
 > & { findings: number };
 
 type NewIssueRow = Omit<
@@ -96,6 +98,8 @@ type NewIssueRow = Omit<
   | 'kev_due_date'
   | 'risk_score'
   | 'project_criticality'
+  | 'sla_due_at'
+  | 'sla_state'
 > & { findings: number };
 
 const toNewIssueRow = (i: NewIssue): NewIssueRow => ({

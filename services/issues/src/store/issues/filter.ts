@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { containing, isUuid } from '@bulwark/platform';
+import type { SlaState } from '@bulwark/contracts';
 
 export const SEVERITY_RANK: Record<string, number> = { critical: 5, high: 4, medium: 3, low: 2, info: 1 };
 
@@ -29,6 +30,7 @@ export interface IssueFilter {
   cvss?: { column: 'cvss_v2' | 'cvss_v3' | 'cvss_v4' | 'cvss_unknown' | 'cvss_max'; min?: number; max?: number }[];
   epssMin?: number;
   riskMin?: number;
+  slaStates?: SlaState[];
   commentMessage?: string;
   excludeDuplicates?: boolean;
   duplicateOf?: string;
@@ -59,6 +61,21 @@ function assigneeCondition(values: string[], caller: string | undefined): [strin
     bindings.push(...names);
   }
   return [parts.length ? `(${parts.join(' or ')})` : 'false', bindings];
+}
+
+/**
+ * Issues in these SLA states (the view's sla_state, one definition), with the range of sla_due_at
+ * they lie in, which the index issues_sla_open reads instead of every issue.
+ */
+function slaStateCondition(states: SlaState[]): [string, unknown[]] {
+  const breached = states.includes('breached');
+  const range =
+    states.length === 1 && breached
+      ? 'issues.sla_due_at <= now()'
+      : breached
+        ? 'issues.sla_due_at is not null'
+        : 'issues.sla_due_at > now()';
+  return [`(${range} and issues.sla_state in ${inList(states)})`, [...states]];
 }
 
 /** The filter's conditions; filter_inversion negates each filter (a NULL attribute counts as not matching). */
@@ -109,6 +126,7 @@ export function applyFilter<Q extends Knex.QueryBuilder>(q: Q, f: IssueFilter): 
   }
   if (f.epssMin !== undefined) conds.push(['issues.epss >= ?', [f.epssMin]]);
   if (f.riskMin !== undefined) conds.push(['issues.risk_score >= ?', [f.riskMin]]);
+  if (f.slaStates?.length) conds.push(slaStateCondition(f.slaStates));
   if (f.commentMessage)
     conds.push([
       "exists (select 1 from issue_comments c where c.issue_id = issues.id and c.message ilike ? escape '\\')",

@@ -12,6 +12,8 @@ const SORT_COLUMN: Record<SortKey, string> = {
   cvss: 'coalesce(cvss_max, -1)',
   status: 'status_id',
   risk_score: 'risk_score',
+  // Issues without a due date last (the index issues_sla_due orders by the same expression).
+  sla_due_at: "coalesce(issues.sla_due_at, '9999-12-31T00:00:00Z'::timestamptz)",
 };
 
 /** A row of a page: the issue and the value it is ordered by (what its cursor carries). */

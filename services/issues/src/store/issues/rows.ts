@@ -1,6 +1,6 @@
 import type { Suppression } from '@bulwark/findings';
 import { iso, json } from '@bulwark/platform';
-import type { ProjectCriticality, VexJustification, VexResponse, VexState } from '@bulwark/contracts';
+import type { ProjectCriticality, SlaState, VexJustification, VexResponse, VexState } from '@bulwark/contracts';
 
 /** An issue as the `issues` view returns it (issue_records joined to issue_detection_state). */
 export interface IssueRow {
@@ -41,6 +41,8 @@ export interface IssueRow {
   kev_due_date: string | null;
   risk_score: number;
   project_criticality: ProjectCriticality;
+  sla_due_at: Date | string | null;
+  sla_state: SlaState | null;
   fingerprint: string;
   occurrences: number;
   detections: number;
@@ -101,6 +103,9 @@ export interface IssueRecord {
   /** 0-100 (README "Issues", risk score), computed by the database from the fields below and the project's criticality. */
   riskScore: number;
   projectCriticality: ProjectCriticality;
+  /** When the applicable SLA policy wants it fixed (README "Issues", SLAs); null when none applies, closed or paused. */
+  slaDueAt: string | null;
+  slaState: SlaState | null;
   fingerprint: string;
   occurrences: number;
   detections: number;
@@ -175,6 +180,8 @@ export const toIssueRecord = (r: IssueRow): IssueRecord => ({
   kevDueDate: r.kev_due_date,
   riskScore: r.risk_score,
   projectCriticality: r.project_criticality,
+  slaDueAt: r.sla_due_at === null ? null : iso(r.sla_due_at),
+  slaState: r.sla_state,
   fingerprint: r.fingerprint,
   occurrences: r.occurrences,
   detections: r.detections,
