@@ -5,7 +5,7 @@ import { gateCommand, runCommand, uploadCommand } from './commands/pipeline';
 import { CliError, EXIT, usageError } from './errors';
 
 const USAGE = `usage:
-  bulwark upload --check <id> <report> [--format <id>] [--wait] [--fail-on-gate] [--junit <file>] [--stop-on-cancel] [--timeout <s>]
+  bulwark upload --check <id> <report> [--format <id>] [--pull-request <n>] [--wait] [--fail-on-gate] [--junit <file>] [--stop-on-cancel] [--timeout <s>]
   bulwark run (--check <id> | --layer <id>) [--wait] [--fail-on-gate] [--junit <file>] [--stop-on-cancel] [--timeout <s>]
   bulwark gate --scan-result <id> [--junit <file>] [--timeout <s>]
   bulwark issues --project <code> [--severity <s>]... [--status <id>]... [--layer <id>] [--scan <id>] [--format json|csv|markdown|sarif] [--max <n>]

@@ -299,6 +299,18 @@ export const EVENT_PAYLOADS = {
       description:
         "What this scan changed against the check's previous scan (the base): how many findings it added and how many of the base's it no longer has, read apart with StreamFindings",
     }),
+    pull_request: z
+      .object({
+        number: z.number().int().positive(),
+        head_sha: z.string().nullable(),
+        base_branch: z.string().nullable(),
+        source_id: z.string(),
+      })
+      .optional()
+      .openapi({
+        description:
+          "The pull or merge request an upload was of, in the repository of the check's source (source_id): where the verdict is posted",
+      }),
   }),
   [SCAN_EVENTS.scanFailed]: z.object({ ...scanRef, error: z.string().optional(), reason: z.string().optional() }),
   [SCAN_EVENTS.scanStopped]: z.object({ ...scanRef, by: z.string().optional(), reason: z.string().optional() }),

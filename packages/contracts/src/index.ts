@@ -65,6 +65,10 @@ export {
   layerUpdateBody,
   layerInstantiateBody,
   layerView,
+  DECORATION_PLATFORMS,
+  REVIEW_MIN_SEVERITIES,
+  type ReviewMinSeverity,
+  type SourceDecorationBody,
 } from './schemas/catalog';
 export * from './routes/catalog';
 export * from './scanner-args';

@@ -18,6 +18,7 @@ import { Layers } from './layers';
 import { Projects } from './projects';
 import { ResourceAccess } from './resource-access';
 import { resealStaleSecrets } from './sealed-secrets';
+import { SourceDecorations } from './source-decorations';
 import { Sources } from './sources';
 import { Tools } from './tools';
 
@@ -39,6 +40,7 @@ export const catalogModule = defineModule({
     ctx.onStop(() => egress.close());
     const access = new ResourceAccess(host, projects, checks);
     const sources = new Sources({ data: host, access, secrets, egress, config, log: host.log });
+    const decorations = new SourceDecorations({ data: host, access, secrets, policy: outbound, log: host.log });
     const tools = new Tools({ data: host, access, secrets, log: host.log, dataDir: ctx.dataDir });
     const resealed = await resealStaleSecrets(host, secrets);
     if (resealed > 0)
@@ -46,8 +48,11 @@ export const catalogModule = defineModule({
     host.grpc.add(
       catalogV1.CatalogServiceService,
       'bulwark.catalog.v1.CatalogService',
-      catalogGrpc(projects, layers, sources, tools, access),
+      catalogGrpc(projects, layers, sources, decorations, tools, access),
     );
-    return host.serve(routesOf('catalog'), catalogHandlers({ fields, projects, layers, sources, tools, access }));
+    return host.serve(
+      routesOf('catalog'),
+      catalogHandlers({ fields, projects, layers, sources, decorations, tools, access }),
+    );
   },
 });

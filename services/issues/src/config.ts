@@ -22,6 +22,12 @@ export const issuesConfigSchema = z.object({
   TRACKERS_TIMEOUT_SECONDS: env.int(15, 1),
   /** Attempts of a status push before it is given up (and recorded as an integration failure). */
   TRACKERS_PUSH_MAX_ATTEMPTS: env.int(8, 1),
+  /** How often pull request decorations waiting for delivery are looked for. */
+  ISSUES_DECORATION_POLL_MS: env.int(2000, 100),
+  /** Attempts of a pull request decoration before it is given up (and recorded in the error log). */
+  ISSUES_DECORATION_MAX_ATTEMPTS: env.int(8, 1),
+  /** The console's address as people open it: the link in each pull request comment. */
+  ISSUES_CONSOLE_URL: z.url({ protocol: /^https?$/ }).default('http://localhost:8080'),
   /** Where the EPSS and KEV feeds are fetched from until the settings are saved through the API. */
   INTEL_EPSS_URL: z.url({ protocol: /^https?$/ }).default(DEFAULT_EPSS_URL),
   INTEL_KEV_URL: z.url({ protocol: /^https?$/ }).default(DEFAULT_KEV_URL),

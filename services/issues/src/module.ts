@@ -1,8 +1,16 @@
-import { createGrpcClient, defineModule, openSecretBox, readServiceConfig, ServiceHost } from '@bulwark/platform';
+import {
+  createGrpcClient,
+  defineModule,
+  openSecretBox,
+  outboundDispatcher,
+  readServiceConfig,
+  ServiceHost,
+} from '@bulwark/platform';
 import { CATALOG_EVENTS, onEvents, routesOf, SCAN_EVENTS, TOPICS } from '@bulwark/contracts';
 import { catalogV1, identityV1, issuesV1, scanningV1 } from '@bulwark/proto';
 import { CallerScopes } from './caller-scope';
 import { readIssuesConfig } from './config';
+import { PullRequestDecorations } from './decoration/deliveries';
 import { DedupRules } from './dedup-rules';
 import { GateConditions } from './gate-conditions';
 import { GateEvaluation } from './gate-evaluation';
@@ -174,6 +182,21 @@ export const issuesModule = defineModule({
     ctx.every('tracker status sync', config.TRACKERS_SYNC_MS, () => trackers.sync.syncAll());
     ctx.every('exploit intelligence feeds', config.INTEL_POLL_MS, () => intel.syncIfDue());
     ctx.every('tracker status push', config.TRACKERS_PUSH_POLL_MS, () => trackers.push.drainPushes());
+    const decorationDispatcher = outboundDispatcher(outbound);
+    ctx.onStop(() => decorationDispatcher.close());
+    const decorations = new PullRequestDecorations({
+      data: host,
+      catalog: catalog.client,
+      dispatcher: decorationDispatcher,
+      errors: host,
+      log: host.log,
+      settings: {
+        batch: 10,
+        maxAttempts: config.ISSUES_DECORATION_MAX_ATTEMPTS,
+        consoleUrl: config.ISSUES_CONSOLE_URL,
+      },
+    });
+    ctx.every('pull request decoration', config.ISSUES_DECORATION_POLL_MS, () => decorations.deliverDue());
     return started;
   },
 });

@@ -4,6 +4,7 @@ import { ApiClient, apiConfig } from '../api/client';
 import { parseFlags } from '../args';
 import type { LayerRunResponse, RunResponse, ScanIssueStats, ScanResult } from '../api/types';
 import { CliError, EXIT, usageError } from '../errors';
+import { pullRequestOfRun } from '../pull-request';
 import { junitReport } from '../junit';
 import { scanSummary } from '../summary';
 import { waitForScans } from '../wait';
@@ -90,14 +91,23 @@ async function settle(
   return code;
 }
 
-/** bulwark upload --check <id> <report> [--format <id>] [--wait] [--fail-on-gate] */
+/**
+ * bulwark upload --check <id> <report> [--format <id>] [--pull-request <n>] [--wait] [--fail-on-gate]: the
+ * pull request is the flag's, else the one the CI's variables name (pull-request.ts).
+ */
 export async function uploadCommand(args: string[], env: NodeJS.ProcessEnv): Promise<number> {
   const { values, positionals } = parseFlags(
     {
       args,
       strict: true,
       allowPositionals: true,
-      options: { ...connection, ...waiting, check: { type: 'string' }, format: { type: 'string' } },
+      options: {
+        ...connection,
+        ...waiting,
+        check: { type: 'string' },
+        format: { type: 'string' },
+        'pull-request': { type: 'string' },
+      },
     },
     1,
   );
@@ -106,6 +116,12 @@ export async function uploadCommand(args: string[], env: NodeJS.ProcessEnv): Pro
   const file = positionals[0];
   const query = new URLSearchParams({ file_name: path.basename(file) });
   if (values.format) query.set('format', values.format);
+  const pullRequest = pullRequestOfRun(values['pull-request'], env);
+  if (pullRequest) {
+    query.set('pull_request[number]', String(pullRequest.number));
+    if (pullRequest.head_sha) query.set('pull_request[head_sha]', pullRequest.head_sha);
+    if (pullRequest.base_branch) query.set('pull_request[base_branch]', pullRequest.base_branch);
+  }
   const run = await api.upload<RunResponse>(
     `/api/v1/check/${encodeURIComponent(values.check)}/results?${query.toString()}`,
     file,

@@ -1,7 +1,17 @@
 import { FORMATS } from '@bulwark/findings';
 import type { RouteSpec } from '@bulwark/platform';
 import { z } from '../zod';
-import { bracketQuery, bulkResult, idsBody, isoDateTime, listOf, pageQuery, perm, queryBool } from '../common';
+import {
+  bracketQuery,
+  bulkResult,
+  idsBody,
+  isoDateTime,
+  listOf,
+  pageQuery,
+  perm,
+  queryBool,
+  queryInt4,
+} from '../common';
 import { DRY_RUN_EXAMPLES, dryRunResponse } from '../schemas/dry-run';
 import {
   checks,
@@ -404,17 +414,31 @@ const scanRoutes = [
     description: `With ?dry_run=true nothing is written: the answer (DryRunResult) counts the issues the upload would create (new), detect with their status kept (unchanged), fix, reopen, suppress (a security rule or the report's suppression) and detect as linked duplicates, with up to ${DRY_RUN_EXAMPLES} examples of each and why, and the quality-gate verdict it would give. The request body is the report itself (any content type, at most ${UPLOAD_MAX_BYTES / 1024 / 1024} MiB; 413 above). The format is detected from the content or named by ?format=<id> (GET /api/v1/scan-report-formats, bulwark formats). Formats, by id, with the tool versions tested: ${FORMATS.map((f) => `${f.id}: ${f.title} (tested with ${f.testedWith})`).join('; ')}. An unparseable report answers 400 with the parser\u2019s message and leaves no scan result. Any check accepts uploads; for checks of a Manual tool it is the only way in.`,
     request: {
       params: byCheck,
-      query: z
-        .object({
-          format: z.string().max(64).optional(),
-          file_name: z.string().max(255).optional(),
-          dry_run: queryBool
-            .optional()
-            .describe(
-              'true: parse and compare only, writing nothing (no scan result, no issue, no event); answers what the upload would do',
-            ),
-        })
-        .strict(),
+      query: bracketQuery(
+        z
+          .object({
+            format: z.string().max(64).optional(),
+            file_name: z.string().max(255).optional(),
+            dry_run: queryBool
+              .optional()
+              .describe(
+                'true: parse and compare only, writing nothing (no scan result, no issue, no event); answers what the upload would do',
+              ),
+            'pull_request[number]': queryInt4(1).optional().openapi({
+              description:
+                'The pull (GitHub) or merge (GitLab) request this report is of: once the quality gate has its verdict, the check\u2019s source gets it on the request when the source has decoration set (PUT /api/v1/source/{source_id}/decoration)',
+            }),
+            'pull_request[head_sha]': z
+              .string()
+              .regex(/^[0-9a-fA-F]{40}$/, 'must be a full commit hash')
+              .optional()
+              .openapi({ description: 'The pull request\u2019s head commit, which gets the commit status' }),
+            'pull_request[base_branch]': z.string().min(1).max(255).optional().openapi({
+              description: 'The branch the pull request merges into',
+            }),
+          })
+          .strict(),
+      ),
     },
     upload: { maxBytes: UPLOAD_MAX_BYTES },
     response: z.union([runResponse, dryRunResponse]),

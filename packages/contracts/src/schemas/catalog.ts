@@ -1,5 +1,6 @@
 import { z } from '../zod';
 import { int4, isoDateTime } from '../common';
+import { ISSUE_SEVERITIES } from './issues';
 
 export const SCOPE_NOTE =
   'A caller whose roles are limited to some projects gets 404 for anything outside them, as if it did not exist.';
@@ -151,6 +152,53 @@ export const sourceTestResult = z
     branches: z.array(z.string()).optional(),
   })
   .openapi('SourceTestResult');
+
+/** Where pull request decoration of a source's repository goes: today GitHub (REST). */
+export const DECORATION_PLATFORMS = ['github'] as const;
+/** The least severity of a new issue that gets a review comment; none: no review comments. */
+export const REVIEW_MIN_SEVERITIES = [...ISSUE_SEVERITIES, 'none'] as const;
+export type ReviewMinSeverity = (typeof REVIEW_MIN_SEVERITIES)[number];
+
+export const sourceDecorationBody = z
+  .object({
+    enabled: z.boolean().openapi({ description: 'false stops decoration and keeps the settings and token' }),
+    platform: z.enum(DECORATION_PLATFORMS),
+    api_url: z
+      .url({ protocol: /^https?$/ })
+      .max(2048)
+      .refine((u) => !/^[a-z]+:\/\/[^/]*@/i.test(u), 'must not carry credentials (give the token in token)')
+      .openapi({
+        description:
+          'The platform\u2019s REST API address (https://api.github.com, or https://host/api/v3 for GitHub Enterprise Server); it must be one the outbound address policy lets Bulwark reach',
+      }),
+    token: z.string().min(1).max(4096).optional().openapi({
+      description:
+        'A token that may comment on pull requests and set commit statuses; stored encrypted, never returned. Required the first time; absent later keeps the stored one',
+    }),
+    review_min_severity: z
+      .enum([...ISSUE_SEVERITIES, 'none'])
+      .optional()
+      .openapi({
+        description:
+          'New issues at or above this severity also get a review comment on their changed line; none (the default): no review comments',
+      }),
+  })
+  .strict()
+  .openapi('SourceDecorationUpdate');
+
+export type SourceDecorationBody = z.infer<typeof sourceDecorationBody>;
+
+export const sourceDecorationView = z
+  .object({
+    source_id: z.string(),
+    enabled: z.boolean(),
+    platform: z.enum(DECORATION_PLATFORMS),
+    api_url: z.string(),
+    token_set: z.boolean(),
+    review_min_severity: z.enum(REVIEW_MIN_SEVERITIES),
+    updated_at: isoDateTime,
+  })
+  .openapi('SourceDecoration');
 
 export const settingDescription = z.object({
   name: z.string(),

@@ -2,6 +2,7 @@ import dns from 'node:dns';
 import { BlockList, isIP, LookupFunction } from 'node:net';
 import { z } from 'zod';
 import { loadConfig } from '../config';
+import { invalid } from '../errors';
 
 /**
  * Where a connection that a user steers (a source URL, a webhook) must never go: this host, link-local
@@ -163,4 +164,19 @@ export class OutboundPolicy {
 export function readOutboundPolicy(e: NodeJS.ProcessEnv): OutboundPolicy {
   const config = loadConfig(outboundConfigSchema, e);
   return new OutboundPolicy({ allow: config.OUTBOUND_ALLOW_CIDRS, deny: config.OUTBOUND_DENY_CIDRS });
+}
+
+/**
+ * A user-given address must be one the policy lets Bulwark reach, now as at every later call: a 400
+ * naming `field` otherwise. A refused address and a name that does not resolve get one answer, as every
+ * outbound check gives: the check must not tell which addresses exist behind a name.
+ */
+export async function assertReachable(policy: OutboundPolicy, url: string, field: string, what: string): Promise<void> {
+  const host = new URL(url).hostname;
+  try {
+    await policy.resolve(host);
+  } catch {
+    const problem = `cannot be reached (${unreachableMessage(host)})`;
+    throw invalid(`${what} ${problem}`, [{ field, problem }]);
+  }
 }

@@ -4,6 +4,7 @@ import { catalogV1 } from '@bulwark/proto';
 import type { Layers } from '../layers';
 import type { Projects } from '../projects';
 import type { ResourceAccess } from '../resource-access';
+import type { SourceDecorations } from '../source-decorations';
 import type { Sources } from '../sources';
 import type { Tools } from '../tools';
 
@@ -15,6 +16,7 @@ export function catalogGrpc(
   projects: Projects,
   layers: Layers,
   sources: Sources,
+  decorations: SourceDecorations,
   tools: Tools,
   access: ResourceAccess,
 ): ServiceImpl<typeof catalogV1.CatalogServiceService> {
@@ -52,6 +54,9 @@ export function catalogGrpc(
         accessType: source.access.accessType,
         projectCodes: source.access.projectCodes,
       };
+    },
+    async getSourceDecoration(req) {
+      return decorations.forService(req.sourceId);
     },
     async getTool(req) {
       const { tool, apiToken } = await tools.toolForService(req.id, req.withSecrets);

@@ -7,9 +7,10 @@ import type { CustomFields } from '../custom-fields';
 import type { Layers } from '../layers';
 import type { Projects } from '../projects';
 import type { ResourceAccess } from '../resource-access';
+import type { SourceDecorations } from '../source-decorations';
 import type { Sources } from '../sources';
 import type { Tools } from '../tools';
-import { fieldView, layerView, projectView, sourceTypeView, sourceView, toolView } from './views';
+import { fieldView, layerView, projectView, sourceDecorationView, sourceTypeView, sourceView, toolView } from './views';
 
 /** A fixed registry as one list page. */
 const registryPage = <T, V>(q: { page: number; limit: number }, all: T[], view: (t: T) => V) =>
@@ -21,6 +22,7 @@ export interface CatalogUseCases {
   projects: Projects;
   layers: Layers;
   sources: Sources;
+  decorations: SourceDecorations;
   tools: Tools;
   access: ResourceAccess;
 }
@@ -31,6 +33,7 @@ export function catalogHandlers({
   projects,
   layers,
   sources,
+  decorations,
   tools,
   access,
 }: CatalogUseCases): HandlersOf<typeof catalogRoutes> {
@@ -55,6 +58,10 @@ export function catalogHandlers({
     updateSource: async (input) =>
       sourceView(await sources.updateSource(requirePrincipal(input), input.params.source_id, input.body)),
     deleteSources: async (input) => ({ results: await sources.deleteSources(requirePrincipal(input), input.body.ids) }),
+    getSourceDecoration: async (input) =>
+      sourceDecorationView(await decorations.get(requirePrincipal(input), input.params.source_id)),
+    setSourceDecoration: async (input) =>
+      sourceDecorationView(await decorations.set(requirePrincipal(input), input.params.source_id, input.body)),
     testSourceConnection: async (input) =>
       sources.testSource(requirePrincipal(input), input.params.type_id, input.body),
 

@@ -1,6 +1,7 @@
 import { SOURCE_TYPES, sourceType } from '../domain/source-types';
 import { layerType } from '../domain/layer-types';
 import { toolType } from '@bulwark/contracts';
+import type { DecorationRecord } from '../store/decorations';
 import type { FieldRecord } from '../store/fields';
 import type { LayerRecord } from '../store/layers';
 import type { ProjectRecord } from '../store/projects';
@@ -27,6 +28,17 @@ export const sourceView = (s: SourceRecord) => ({
   project_codes: s.access.projectCodes,
   created_at: s.createdAt,
   updated_at: s.updatedAt,
+});
+
+/** Never the token: only whether one is stored. */
+export const sourceDecorationView = (d: DecorationRecord) => ({
+  source_id: d.sourceId,
+  enabled: d.enabled,
+  platform: d.platform,
+  api_url: d.apiUrl,
+  token_set: d.tokenSealed.length > 0,
+  review_min_severity: d.reviewMinSeverity,
+  updated_at: d.updatedAt,
 });
 
 export const sourceTypeView = (t: (typeof SOURCE_TYPES)[number]) => ({

@@ -89,4 +89,20 @@ export const migrations: Migration[] = [
       await db.schema.alterTable('projects', (t) => t.text('criticality').notNullable().defaultTo('medium'));
     },
   },
+  {
+    name: '0003_source_decorations',
+    async up(db) {
+      // One row per source whose repository's pull requests get the gate verdict (README "Pull request decoration").
+      await db.schema.createTable('source_decorations', (t) => {
+        t.uuid('source_id').primary().references('sources.id').onDelete('CASCADE');
+        t.boolean('enabled').notNullable();
+        t.text('platform').notNullable();
+        t.text('api_url').notNullable();
+        // Sealed with the master key (SecretBox): never stored or returned in clear.
+        t.text('token_sealed').notNullable();
+        t.text('review_min_severity').notNullable();
+        t.timestamp('updated_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
+      });
+    },
+  },
 ];

@@ -22,6 +22,9 @@ export interface PullRequestSummary {
   failedConditions: string[];
   newIssues: DecoratedIssue[];
   fixedIssues: DecoratedIssue[];
+  /** How many there are when the lists hold only the first ones (by severity); the lists' lengths otherwise. */
+  newTotal?: number;
+  fixedTotal?: number;
   consoleUrl: string;
   /** The pull request's files page on the platform, the base of each file:line link. */
   diffUrl: string;
@@ -37,11 +40,11 @@ const location = (s: PullRequestSummary, i: DecoratedIssue) => {
   return `[${text}](${s.diffUrl}${githubDiffAnchor(i.path, i.line)})`;
 };
 
-const table = (s: PullRequestSummary, issues: DecoratedIssue[]) => {
+const table = (s: PullRequestSummary, issues: DecoratedIssue[], total: number) => {
   const rows = issues
     .slice(0, MAX_LISTED)
     .map((i) => `| ${escapeMarkdown(i.severity, 20)} | ${escapeMarkdown(i.title)} | ${location(s, i)} |`);
-  const more = issues.length > MAX_LISTED ? [``, `and ${issues.length - MAX_LISTED} more in the console.`] : [];
+  const more = total > rows.length ? [``, `and ${total - rows.length} more in the console.`] : [];
   return ['| Severity | Title | Location |', '| --- | --- | --- |', ...rows, ...more];
 };
 
@@ -49,17 +52,19 @@ const VERDICT = { passed: '✅ Quality gate passed', failed: '❌ Quality gate f
 
 /**
  * The one summary comment of a pull request, in Markdown: the verdict with its failed conditions,
- * the issues new against the base branch's latest scan and those fixed, and the console link. Every
+ * the issues this scan found first and those it fixed (against the check's previous scan), and the console link. Every
  * text that came from a scanner or the repository goes through escapeMarkdown.
  */
 export function renderSummary(s: PullRequestSummary): string {
   const lines = [SUMMARY_MARKER, `### Bulwark: ${VERDICT[s.verdict]}`, ''];
   for (const c of s.failedConditions) lines.push(`- ${escapeMarkdown(c)}`);
   if (s.failedConditions.length) lines.push('');
-  lines.push(`**${s.newIssues.length} new issue(s)** compared with the base branch`, '');
-  if (s.newIssues.length) lines.push(...table(s, s.newIssues), '');
-  lines.push(`**${s.fixedIssues.length} fixed issue(s)**`, '');
-  if (s.fixedIssues.length) lines.push(...table(s, s.fixedIssues), '');
+  const newTotal = s.newTotal ?? s.newIssues.length;
+  const fixedTotal = s.fixedTotal ?? s.fixedIssues.length;
+  lines.push(`**${newTotal} new issue(s)** since the check's previous scan`, '');
+  if (newTotal) lines.push(...table(s, s.newIssues, newTotal), '');
+  lines.push(`**${fixedTotal} fixed issue(s)**`, '');
+  if (fixedTotal) lines.push(...table(s, s.fixedIssues, fixedTotal), '');
   lines.push(`[Open in Bulwark](${encodeURI(s.consoleUrl)})`);
   return lines.join('\n');
 }

@@ -10,6 +10,7 @@ import type { IssueEnrichment } from '../intel/enrichment';
 import type { SlaProjects } from '../sla/sla-projects';
 import { historyStore } from '../store/history';
 import { issueStore } from '../store/issues/issue-store';
+import { pullRequestDecorationStore } from '../store/pull-request-decorations';
 import { securityRuleStore } from '../store/security-rules';
 import { dedupRuleStore, ingestedStore, UnchangedBasis } from '../store/settings';
 import { tableStatistics } from '../store/table-statistics';
@@ -151,6 +152,18 @@ export class Ingestion {
     if (!decided) return;
     const { summary, basis, read, verdict } = decided;
     await ingestedStore.finish(trx, scan.scan_result_id, summary.findings, summary, verdict, basis);
+    // Delivered after this commits, outside any transaction (PullRequestDecorations).
+    if (scan.pull_request)
+      await pullRequestDecorationStore.enqueue(trx, {
+        scanId: scan.scan_result_id,
+        checkId: scan.check_id,
+        projectCode: scan.project_code,
+        sourceId: scan.pull_request.source_id,
+        prNumber: scan.pull_request.number,
+        headSha: scan.pull_request.head_sha,
+        baseBranch: scan.pull_request.base_branch,
+        verdict,
+      });
     await writeEvent(trx, ISSUE_EVENTS.issuesIngested, scan.scan_result_id, {
       scan_result_id: scan.scan_result_id,
       check_id: scan.check_id,

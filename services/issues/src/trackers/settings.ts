@@ -1,5 +1,6 @@
 import {
   assertCredentialStaysWith,
+  assertReachable,
   invalid,
   isUuid,
   notFound,
@@ -8,7 +9,6 @@ import {
   Principal,
   SecretBox,
   ServiceData,
-  unreachableMessage,
 } from '@bulwark/platform';
 import { TrackerBody } from '@bulwark/contracts';
 import { CallerScope } from '../caller-scope';
@@ -61,21 +61,6 @@ export class TrackerSettings {
     return trackerInScope(scope, await this.deps.access.seen(scope, id));
   }
 
-  /**
-   * The address must be one the outbound policy lets Bulwark reach, now as at every later call. A
-   * refused address and a name that does not resolve get one answer, as every outbound check gives:
-   * the check must not tell which addresses exist behind a name.
-   */
-  private async checkUrl(url: string): Promise<void> {
-    const host = new URL(url).hostname;
-    try {
-      await this.deps.policy.resolve(host);
-    } catch {
-      const problem = `cannot be reached (${unreachableMessage(host)})`;
-      throw invalid(`Tracker url ${problem}`, [{ field: 'url', problem }]);
-    }
-  }
-
   private async checkStatuses(b: TrackerBody): Promise<void> {
     const known = new Set((await statusStore.list(this.deps.data.db)).map((s) => s.id));
     const problems = [
@@ -114,7 +99,7 @@ export class TrackerSettings {
 
   async create(principal: Principal, b: TrackerBody): Promise<TrackerRecord> {
     new CallerScope(principal).assertMayChange(trackerProjects(b.projects ?? []), 'this tracker');
-    await this.checkUrl(b.url);
+    await assertReachable(this.deps.policy, b.url, 'url', 'Tracker url');
     await this.checkStatuses(b);
     return trackerStore.insert(this.deps.data.db, this.input(b, this.deps.secrets.seal(JSON.stringify(b.credentials))));
   }
@@ -129,7 +114,7 @@ export class TrackerSettings {
       ]);
     // Stored credentials go only where they were stored for: another address needs them given again.
     if (!b.credentials) assertCredentialStaysWith(current.url, b.url, 'url');
-    await this.checkUrl(b.url);
+    await assertReachable(this.deps.policy, b.url, 'url', 'Tracker url');
     await this.checkStatuses(b);
     const sealed = b.credentials ? this.deps.secrets.seal(JSON.stringify(b.credentials)) : current.credentialsSealed;
     const row = await trackerStore.update(this.deps.data.db, id, this.input(b, sealed));

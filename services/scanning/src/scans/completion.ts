@@ -1,6 +1,7 @@
 import type { Trx } from '@bulwark/platform';
 import { SCAN_EVENTS, writeEvent } from '@bulwark/contracts';
 import { ScanRecord, scanStore } from '../store/scans';
+import type { PullRequestOfScan } from './pull-request';
 import type { ImportSummary } from './report-import';
 import type { RescanDiffSummary } from './rescan-diff';
 
@@ -26,7 +27,7 @@ export async function completeScan(
   scan: Pick<ScanRecord, 'id' | 'checkId' | 'layerId' | 'projectCode'>,
   report: StoredReport,
   tool: { id: string; name: string },
-  how: { uploaded?: true; owner?: string } = {},
+  how: { uploaded?: true; owner?: string; pullRequest?: PullRequestOfScan } = {},
 ): Promise<boolean> {
   const finished = await scanStore.finish(
     trx,
@@ -52,6 +53,7 @@ export async function completeScan(
     ...(how.uploaded ? { uploaded: true } : {}),
     findings_digest: report.digest,
     ...(report.diff ? { diff: report.diff } : {}),
+    ...(how.pullRequest ? { pull_request: how.pullRequest } : {}),
   });
   return true;
 }

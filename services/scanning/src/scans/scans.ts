@@ -22,6 +22,7 @@ import type { Checks } from '../checks';
 import { CheckRecord, checkStore } from '../store/checks';
 import { findingStore, SameImport } from '../store/findings';
 import { ScanQuery, ScanRecord, scanStore } from '../store/scans';
+import { PullRequestOfUpload, pullRequestOf, PullRequestQuery } from './pull-request';
 import { importKeyOf } from './report-import';
 import type { ReportParser } from './report-parser';
 import { completeScan, scanRef, StoredReport } from './completion';
@@ -200,33 +201,42 @@ export class Scans {
     principal: Principal,
     checkId: string,
     body: UploadedFile,
-    q: { format?: string; file_name?: string },
+    q: { format?: string; file_name?: string; pull_request?: PullRequestQuery },
   ): Promise<ScanRecord> {
+    const pullRequest = pullRequestOf(q.pull_request);
     const { check, tool, declared } = await this.uploadTarget(principal, checkId, body, q);
     const importKey = importKeyOf(body.sha256, { format: declared, name: q.file_name });
     const same = await findingStore.sameImport(this.deps.data.db, check.id, importKey);
     if (same) {
       try {
-        const copied = await this.storeUpload(principal, check, tool, {
-          kind: 'reuse',
-          same,
-          fileName: q.file_name ?? `upload.${same.format}`,
-        });
+        const copied = await this.storeUpload(
+          principal,
+          check,
+          tool,
+          { kind: 'reuse', same, fileName: q.file_name ?? `upload.${same.format}` },
+          pullRequest,
+        );
         countUpload('copied');
         return copied;
       } catch (err) {
         if (!(err instanceof ReuseSourceGone)) throw err;
       }
     }
-    const parsed = await this.storeUpload(principal, check, tool, {
-      kind: 'parse',
-      file: body,
-      format: declared,
-      name: q.file_name ?? 'upload',
-      field: q.format ? 'format' : 'body',
-      importKey,
-      fileName: q.file_name,
-    });
+    const parsed = await this.storeUpload(
+      principal,
+      check,
+      tool,
+      {
+        kind: 'parse',
+        file: body,
+        format: declared,
+        name: q.file_name ?? 'upload',
+        field: q.format ? 'format' : 'body',
+        importKey,
+        fileName: q.file_name,
+      },
+      pullRequest,
+    );
     countUpload('parsed');
     return parsed;
   }
@@ -277,6 +287,7 @@ export class Scans {
     check: CheckRecord,
     tool: catalogV1.Tool,
     upload: UploadContent,
+    pullRequest: PullRequestOfUpload | undefined,
   ): Promise<ScanRecord> {
     const id = randomUUID();
     return this.deps.data.transaction(async (trx) => {
@@ -308,7 +319,16 @@ export class Scans {
         );
       }
       const scan = { id, checkId: check.id, layerId: check.layerId, projectCode: check.projectCode };
-      await completeScan(trx, scan, summary, { id: check.securityToolId, name: tool.name }, { uploaded: true });
+      await completeScan(
+        trx,
+        scan,
+        summary,
+        { id: check.securityToolId, name: tool.name },
+        {
+          uploaded: true,
+          pullRequest: pullRequest && { ...pullRequest, source_id: check.scanSourceId },
+        },
+      );
       return present(await scanStore.get(trx, id), `scan ${id}`);
     });
   }

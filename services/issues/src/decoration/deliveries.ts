@@ -1,0 +1,153 @@
+import { CatalogClient, errorMessage, ErrorRecorder, Logger, ServiceData, unlessNotFound } from '@bulwark/platform';
+import { ISSUE_SEVERITIES } from '@bulwark/contracts';
+import type { Dispatcher } from 'undici';
+import { pushBackoffSeconds } from '../domain/tickets';
+import { OPEN_STATUSES, STATUS } from '../domain/statuses';
+import { DecorationRecord, pullRequestDecorationStore, StoredVerdict } from '../store/pull-request-decorations';
+import { CommitState, GitHubDecorator, PullRequestRef } from './github';
+import { githubRepository } from './repository';
+import { DecoratedIssue, MAX_LISTED, renderReviewComment, renderSummary, reviewMarker } from './summary';
+
+export interface DecorationSettings {
+  batch: number;
+  maxAttempts: number;
+  /** The console's address, the base of the link in each comment. */
+  consoleUrl: string;
+}
+
+/** Most review comments one scan posts: more would bury the pull request. */
+const MAX_REVIEW_COMMENTS = 20;
+
+const failedConditions = (v: StoredVerdict | null) =>
+  (v?.conditions ?? [])
+    .filter((c) => !c.passed)
+    .map(
+      (c) =>
+        `${c.quality_gate_name}: ${c.condition_type}${c.condition_value ? ` ${c.condition_value}` : ''} is ${c.measured}, must be ${c.operator.replace(/_/g, ' ')} ${c.value}`,
+    );
+
+const commitState = (v: StoredVerdict | null): CommitState => (v?.status === 'failed' ? 'failure' : 'success');
+
+/** Whether an issue of `severity` is at or above `least` (none: no issue is). */
+const atLeast = (severity: string, least: string) => {
+  const rank = (s: string) => ISSUE_SEVERITIES.indexOf(s as (typeof ISSUE_SEVERITIES)[number]);
+  return least !== 'none' && rank(severity) >= 0 && rank(severity) <= rank(least);
+};
+
+/** Thrown for a source whose decoration cannot work as set: retrying would not help. */
+class DecorationUnusable extends Error {}
+
+/**
+ * Delivers the pull request decorations that ingestion queued (an outbox): each outside any
+ * transaction, at least once, retried with backoff while the platform refuses or cannot be reached,
+ * and given up after `maxAttempts` (recorded in the error log). The platform's answers never touch the
+ * scan or its gate; a rerun finds its comments by their markers, so a delivery repeated changes nothing.
+ */
+export class PullRequestDecorations {
+  constructor(
+    private readonly deps: {
+      data: ServiceData;
+      catalog: CatalogClient;
+      /** Every call to a platform goes through it: the outbound address policy. */
+      dispatcher: Dispatcher;
+      errors: ErrorRecorder;
+      log: Logger;
+      settings: DecorationSettings;
+    },
+  ) {}
+
+  /** Delivers the due decorations; answers how many were tried. */
+  async deliverDue(): Promise<number> {
+    const { data, settings } = this.deps;
+    await pullRequestDecorationStore.supersede(data.db);
+    const due = await pullRequestDecorationStore.claim(data.db, settings.batch, 120);
+    for (const d of due) await this.deliverOne(d);
+    return due.length;
+  }
+
+  private async deliverOne(d: DecorationRecord): Promise<void> {
+    const { data, settings } = this.deps;
+    try {
+      const outcome = await this.decorate(d);
+      await pullRequestDecorationStore.done(data.db, d.id, outcome);
+      this.deps.log.info('pull request decorated', { scanId: d.scanId, pullRequest: d.prNumber, outcome });
+    } catch (err) {
+      const giveUp = err instanceof DecorationUnusable || d.attempts >= settings.maxAttempts;
+      this.recordFailure(d, err, giveUp);
+      await pullRequestDecorationStore.failed(
+        data.db,
+        d.id,
+        errorMessage(err),
+        giveUp ? null : pushBackoffSeconds(d.attempts),
+      );
+    }
+  }
+
+  /** Posts the summary, the commit status and the review comments; answers the outcome to store. */
+  private async decorate(d: DecorationRecord): Promise<string> {
+    const { data, catalog, settings } = this.deps;
+    const source = await catalog.getSourceDecoration({ sourceId: d.sourceId }).catch(unlessNotFound);
+    if (!source) return 'not_configured';
+    const repository = githubRepository(source.repositoryUrl);
+    if (!repository) throw new DecorationUnusable('the source URL names no owner/repository');
+    const [newIssues, fixedIssues] = await Promise.all([
+      pullRequestDecorationStore.newIssues(data.db, d, OPEN_STATUSES, MAX_LISTED),
+      pullRequestDecorationStore.fixedIssues(data.db, d, STATUS.fixed, MAX_LISTED),
+    ]);
+    const pr: PullRequestRef = { ...repository, number: d.prNumber, headSha: d.headSha ?? '' };
+    const consoleUrl = `${settings.consoleUrl.replace(/\/+$/, '')}/projects/${encodeURIComponent(d.projectCode)}`;
+    const github = await GitHubDecorator.connect(source.apiUrl, source.token, this.deps.dispatcher);
+    await github.upsertSummary(
+      pr,
+      renderSummary({
+        verdict: d.verdict?.status ?? 'none',
+        failedConditions: failedConditions(d.verdict),
+        newIssues: newIssues.listed,
+        fixedIssues: fixedIssues.listed,
+        newTotal: newIssues.total,
+        fixedTotal: fixedIssues.total,
+        consoleUrl,
+        diffUrl: `${repository.webUrl}/pull/${d.prNumber}/files`,
+      }),
+    );
+    // Without the head commit there is no commit to give a status or review comments to.
+    if (!d.headSha) return 'commented';
+    const failed = failedConditions(d.verdict);
+    await github.setStatus(
+      pr,
+      commitState(d.verdict),
+      d.verdict?.status === 'failed' ? `Quality gate failed: ${failed.join('; ')}` : 'Quality gate passed',
+      consoleUrl,
+    );
+    const reviewed = newIssues.listed
+      .filter((i): i is DecoratedIssue & { path: string; line: number } => i.path !== null && i.line !== null)
+      .filter((i) => atLeast(i.severity, source.reviewMinSeverity))
+      .slice(0, MAX_REVIEW_COMMENTS)
+      .map((i) => ({ marker: reviewMarker(i.id), body: renderReviewComment(i), path: i.path, line: i.line }));
+    if (reviewed.length) await github.addReviewComments(pr, reviewed);
+    return 'decorated';
+  }
+
+  private recordFailure(d: DecorationRecord, err: unknown, gaveUp: boolean): void {
+    const reason = errorMessage(err);
+    this.deps.log.warn('pull request decoration failed', {
+      event: 'integration_failure',
+      integration: 'pull_request_decoration',
+      scanId: d.scanId,
+      sourceId: d.sourceId,
+      pullRequest: d.prNumber,
+      attempts: d.attempts,
+      gave_up: gaveUp,
+      error: reason,
+    });
+    // Written at once and never thrown (see ErrorRecorder): a failing error log must not stop the deliveries.
+    void this.deps.errors.recordError({
+      code: gaveUp ? 'decoration.gave_up' : 'decoration.failed',
+      level: gaveUp ? 'error' : 'warning',
+      message: `Pull request #${d.prNumber} of source ${d.sourceId}: the verdict of scan ${d.scanId} was not posted${gaveUp ? ' and will not be retried' : ''}: ${reason}`,
+      message_ru: `Pull request #${d.prNumber} источника ${d.sourceId}: вердикт сканирования ${d.scanId} не опубликован${gaveUp ? ', повторов больше не будет' : ''}: ${reason}`,
+      subject: d.sourceId,
+      details: { scan_id: d.scanId, pull_request: d.prNumber, attempts: d.attempts },
+    });
+  }
+}
