@@ -52,6 +52,8 @@ function testSettings(): Record<string, string> {
     INTEL_POLL_MS: '500',
     // SLA breaches are looked for every half second, so a test sees one announced soon after it happens.
     ISSUES_SLA_POLL_MS: '500',
+    // Pull request decorations are looked for every half second, so a test sees a comment soon after the verdict.
+    ISSUES_DECORATION_POLL_MS: '500',
     INTEL_TIMEOUT_SECONDS: '2',
     INTEL_MAX_BYTES: '1048576',
     INTEL_MAX_DECOMPRESSED_BYTES: '4194304',

@@ -51,9 +51,9 @@ const table = (s: PullRequestSummary, issues: DecoratedIssue[], total: number) =
 const VERDICT = { passed: '✅ Quality gate passed', failed: '❌ Quality gate failed', none: 'No quality gate' };
 
 /**
- * The one summary comment of a pull request, in Markdown: the verdict with its failed conditions,
- * the issues this scan found first and those it fixed (against the check's previous scan), and the console link. Every
- * text that came from a scanner or the repository goes through escapeMarkdown.
+ * The one summary comment of a pull request, in Markdown: the verdict with its failed conditions, the
+ * issues this scan found first or reopened and those it fixed (against the check's previous scan), and
+ * the console link. Every text that came from a scanner or the repository goes through escapeMarkdown.
  */
 export function renderSummary(s: PullRequestSummary): string {
   const lines = [SUMMARY_MARKER, `### Bulwark: ${VERDICT[s.verdict]}`, ''];

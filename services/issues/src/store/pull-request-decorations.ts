@@ -146,12 +146,13 @@ export const pullRequestDecorationStore = {
       );
   },
 
-  /** The open issues the scan found first: what the pull request brings. */
+  /** The open issues the scan found first or reopened: what the pull request brings. */
   newIssues(db: Queryable, d: Pick<DecorationRecord, 'checkId' | 'scanId'>, openStatuses: number[], limit: number) {
     return issuesWhere(
       db,
-      'r.check_id = ? and r.first_scan_id = ? and r.status_id = any(?::int[]) and r.duplicate_of is null',
-      [d.checkId, d.scanId, pgArray(openStatuses)],
+      `r.check_id = ? and r.status_id = any(?::int[]) and r.duplicate_of is null and (r.first_scan_id = ? or exists
+        (select 1 from issue_history h where h.issue_id = r.id and h.reason->>'kind' = 'reopened' and h.reason->>'scan_id' = ?))`,
+      [d.checkId, pgArray(openStatuses), d.scanId, d.scanId],
       limit,
     );
   },

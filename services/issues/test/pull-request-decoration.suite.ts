@@ -1,0 +1,244 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { expect } from 'chai';
+import {
+  expectStatus,
+  fieldProblem,
+  gateOnHighs,
+  type Json,
+  manualCheck,
+  projectWithSource,
+  type ProjectSetup,
+  type SystemUnderTest,
+  uniqueSuffix,
+  userWithRole,
+} from '@bulwark/testkit';
+import { SUMMARY_MARKER } from '../src/decoration/summary';
+import { type GitHubContractServer, startGitHubContractServer } from './github-contract-server';
+
+const CLI = path.resolve(__dirname, '..', '..', '..', 'packages', 'cli', 'dist', 'main.js');
+const MANUAL_TOOL_TYPE = 20;
+const PR = 7;
+const HOSTILE_TITLE = 'SQLi [click](https://evil.example) @admin <img src=x onerror=alert(1)>';
+const HOSTILE_PATH = 'src/<b>db</b>.py';
+
+/** Semgrep-like SARIF with one high finding a line, each titled with a hostile text. */
+function hostileReport(lines: number[]): string {
+  const rule = 'python.sqli';
+  return JSON.stringify({
+    version: '2.1.0',
+    runs: [
+      {
+        tool: {
+          driver: {
+            name: 'Semgrep OSS',
+            rules: [
+              {
+                id: rule,
+                name: rule,
+                shortDescription: { text: HOSTILE_TITLE },
+                defaultConfiguration: { level: 'error' },
+                properties: { 'security-severity': '7.5' },
+              },
+            ],
+          },
+        },
+        results: lines.map((line) => ({
+          ruleId: rule,
+          level: 'error',
+          message: { text: HOSTILE_TITLE },
+          locations: [
+            {
+              physicalLocation: {
+                artifactLocation: { uri: HOSTILE_PATH },
+                region: { startLine: line, snippet: { text: `query(x${line})` } },
+              },
+            },
+          ],
+        })),
+      },
+    ],
+  });
+}
+
+/**
+ * `bulwark upload` as a GitHub Actions job of a pull_request event runs it: the pull request comes
+ * from the event file. Spawned, not run synchronously: in the one-process mode Bulwark answers from
+ * this very process.
+ */
+function uploadFromGitHubActions(env: Record<string, string>, report: string, headSha: string): Promise<number | null> {
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'bulwark-pr-'));
+  fs.writeFileSync(path.join(work, 'report.sarif'), report);
+  fs.writeFileSync(
+    path.join(work, 'event.json'),
+    JSON.stringify({ pull_request: { number: PR, head: { sha: headSha }, base: { ref: 'main' } } }),
+  );
+  const args = [CLI, 'upload', '--check', env.BULWARK_CHECK_ID, path.join(work, 'report.sarif')];
+  return new Promise<number | null>((resolve, reject) => {
+    const child = spawn(process.execPath, args, {
+      env: {
+        PATH: process.env.PATH ?? '',
+        ...env,
+        GITHUB_ACTIONS: 'true',
+        GITHUB_EVENT_PATH: path.join(work, 'event.json'),
+        GITHUB_REF: `refs/pull/${PR}/merge`,
+        GITHUB_SHA: 'f'.repeat(40),
+      },
+      stdio: 'ignore',
+    });
+    child.on('error', reject);
+    child.on('close', resolve);
+  }).finally(() => fs.rmSync(work, { recursive: true, force: true }));
+}
+
+/**
+ * Pull request decoration through the product: a source's decoration settings, an upload naming its
+ * pull request, and the verdict on the pull request of a contract server that checks every request
+ * against GitHub's OpenAPI description (github-contract-server.ts).
+ */
+export function pullRequestDecorationSuite(t: SystemUnderTest): void {
+  let github: GitHubContractServer;
+  let env: ProjectSetup;
+  let check: string;
+
+  const sha = (c: string) => c.repeat(40);
+  const upload = async (report: string, headSha: string) => {
+    const query = `pull_request[number]=${PR}&pull_request[head_sha]=${headSha}&pull_request[base_branch]=main`;
+    const res = await t.admin
+      .withHeaders({ 'content-type': 'application/json' })
+      .request('POST', `/api/v1/check/${check}/results?${query}`, undefined, report);
+    return expectStatus(res, 200).scan_result_id as string;
+  };
+  /** Waits until the pull request's summary comment satisfies `done`. */
+  const summaryWhen = async (done: (body: string) => boolean): Promise<{ id: number; body: string }> => {
+    const deadline = Date.now() + 60000;
+    for (;;) {
+      const comments = github.issueComments.get(PR) ?? [];
+      const summary = comments.find((c) => c.body.includes(SUMMARY_MARKER));
+      if (summary && done(summary.body)) return summary;
+      if (Date.now() > deadline) throw new Error(`no such summary comment: ${JSON.stringify(comments)}`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  };
+  const decoration = (body: Json, sourceId = env.sourceId, api = t.admin) =>
+    api.request('PUT', `/api/v1/source/${sourceId}/decoration`, body);
+
+  before(async function () {
+    this.timeout(60000);
+    github = await startGitHubContractServer();
+    github.diffLines.add(`${HOSTILE_PATH}:12`);
+    env = await projectWithSource(t.admin, {
+      code: `PRD${uniqueSuffix()}`.slice(0, 32),
+      sourceUrl: 'https://github.example/acme/shop.git',
+      toolTypes: [MANUAL_TOOL_TYPE],
+    });
+    await gateOnHighs(t.admin, env.layerId, `pull requests ${env.code}`, 'lock');
+    check = await manualCheck(t.admin, env);
+  });
+  after(async () => {
+    await github?.close();
+  });
+  afterEach(() => expect(github.violations).to.deep.equal([]));
+
+  it('keeps a source’s decoration settings with the token sealed: never answered, kept only for the same address', async () => {
+    const first = { enabled: true, platform: 'github', api_url: github.url };
+    expect(fieldProblem(await decoration(first), 'token')).to.contain('required');
+    const saved = expectStatus(await decoration({ ...first, token: github.token, review_min_severity: 'high' }), 200);
+    expect(saved).to.deep.include({ enabled: true, platform: 'github', token_set: true, review_min_severity: 'high' });
+    const read = expectStatus(await t.admin.get(`/api/v1/source/${env.sourceId}/decoration`), 200);
+    for (const body of [saved, read]) expect(JSON.stringify(body)).not.to.contain(github.token);
+    // The stored token does not follow the address to another host; the outbound policy refuses the metadata address.
+    expect(fieldProblem(await decoration({ ...first, api_url: 'http://127.0.0.1:1/' }), 'api_url')).to.be.a('string');
+    expect(
+      fieldProblem(await decoration({ ...first, api_url: 'http://169.254.169.254/', token: 't' }), 'api_url'),
+    ).to.contain('cannot be reached');
+    expect(fieldProblem(await decoration({ ...first, platform: 'bitbucket' }), 'platform')).to.be.a('string');
+    expect(expectStatus(await decoration(first), 200).token_set).to.equal(true);
+  });
+
+  it('lets only those who may change the source set its decoration', async () => {
+    const reader = await userWithRole(t.admin, t.anon, { 'catalog.sources': ['r'] });
+    const res = await decoration(
+      { enabled: true, platform: 'github', api_url: github.url, token: 'x' },
+      env.sourceId,
+      t.admin.as(reader.token),
+    );
+    expect(res.status).to.equal(403);
+    expect(
+      expectStatus(await t.admin.as(reader.token).get(`/api/v1/source/${env.sourceId}/decoration`), 200).token_set,
+    ).to.equal(true);
+  });
+
+  it('refuses a head commit without the pull request’s number, naming the field', async () => {
+    const res = await t.admin
+      .withHeaders({ 'content-type': 'application/json' })
+      .request('POST', `/api/v1/check/${check}/results?pull_request[head_sha]=${sha('a')}`, undefined, '{}');
+    expect(fieldProblem(res, 'pull_request[number]')).to.contain('required');
+  });
+
+  it('posts the verdict as one escaped summary comment, the commit status and a review comment', async function () {
+    this.timeout(90000);
+    await upload(hostileReport([12, 40]), sha('a'));
+    const summary = await summaryWhen((b) => b.includes('Quality gate failed'));
+    expect(summary.body).to.contain('**2 new issue(s)**');
+    expect(summary.body).not.to.contain('[click](https://evil');
+    expect(summary.body).not.to.match(/[^\\]<(img|b)\b/);
+    expect(summary.body).not.to.contain('@admin');
+    expect(summary.body).to.contain(`/projects/${env.code}`);
+    const deadline = Date.now() + 30000;
+    while ((github.reviewComments.get(PR) ?? []).length === 0 && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 200));
+    expect(github.statuses.at(-1)).to.deep.include({
+      sha: sha('a'),
+      state: 'failure',
+      context: 'bulwark/quality-gate',
+    });
+    // One review comment: line 40 is outside the diff, which GitHub refuses.
+    const reviews = github.reviewComments.get(PR) ?? [];
+    expect(reviews.map((r) => `${r.path}:${r.line}`)).to.deep.equal([`${HOSTILE_PATH}:12`]);
+    expect(reviews[0].body).not.to.match(/[^\\]<img/);
+  });
+
+  it('updates the same comment in place on a rescan uploaded by the CLI in GitHub Actions, never adding a second', async function () {
+    this.timeout(90000);
+    const before = await summaryWhen(() => true);
+    const token = expectStatus(
+      await t.admin.post('/api/v1/token', {
+        name: `ci ${env.code}`,
+        expires_at: new Date(Date.now() + 86_400_000).toISOString(),
+      }),
+      200,
+    ).token as string;
+    const ci = { BULWARK_URL: t.admin.baseUrl, BULWARK_TOKEN: token, BULWARK_CHECK_ID: check };
+    expect(await uploadFromGitHubActions(ci, hostileReport([]), sha('b'))).to.equal(0);
+    const after = await summaryWhen((b) => b.includes('Quality gate passed'));
+    expect(after.id).to.equal(before.id);
+    expect(after.body).to.contain('**2 fixed issue(s)**');
+    expect(github.issueComments.get(PR)).to.have.length(1);
+    expect(github.statuses.at(-1)).to.deep.include({ sha: sha('b'), state: 'success' });
+    expect(github.reviewComments.get(PR)).to.have.length(1);
+  });
+
+  it('retries while GitHub refuses, leaving the scan and its gate as they are, and posts when it is back', async function () {
+    this.timeout(120000);
+    github.refusing = true;
+    const refusedFrom = github.requests.length;
+    const scan = await upload(hostileReport([13]), sha('c'));
+    const deadline = Date.now() + 60000;
+    while (github.requests.length === refusedFrom && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 200));
+    expect(github.requests.length).to.be.greaterThan(refusedFrom);
+    const result = expectStatus(await t.admin.get(`/api/v1/scan-result/${scan}`), 200);
+    expect(result.state).to.equal('completed');
+    const gate = expectStatus(await t.admin.get(`/api/v1/quality-gate/layer/${env.layerId}`), 200);
+    expect(JSON.stringify(gate)).to.contain('failed');
+    expect((await summaryWhen(() => true)).body).to.contain('Quality gate passed');
+    github.refusing = false;
+    const posted = await summaryWhen((b) => b.includes('Quality gate failed'));
+    expect(posted.body).to.contain('**1 new issue(s)**');
+    expect(github.issueComments.get(PR)).to.have.length(1);
+    expect(github.statuses.at(-1)).to.deep.include({ sha: sha('c'), state: 'failure' });
+  });
+}
