@@ -191,6 +191,13 @@ export const MATRIX: Record<string, MatrixEntry> = {
     REFUSED,
   ),
   deleteSources: bulkDelete('/api/v1/sources', (fx) => fx.source([fx.b])),
+  // B's source has no decoration until the unscoped probe of setSourceDecoration sets one.
+  getSourceDecoration: get((fx) => `/api/v1/source/${fx.sourceB}/decoration`, NOT_FOUND, [200, 404]),
+  setSourceDecoration: send(
+    (fx) => `/api/v1/source/${fx.sourceB}/decoration`,
+    () => ({ enabled: false, platform: 'github', api_url: 'http://127.0.0.1:9', token: 'matrix' }),
+    REFUSED,
+  ),
   testSourceConnection: send(
     () => '/api/v1/sources-type/1/test',
     (fx) => ({ source_id: fx.sourceB, settings: { url: 'http://127.0.0.1:9/matrix.git' } }),
