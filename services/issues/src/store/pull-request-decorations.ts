@@ -1,5 +1,4 @@
 import { json, pgArray, Queryable } from '@bulwark/platform';
-import type { DecoratedIssue } from '../decoration/summary';
 
 /** The gate's verdict as ingestion stored it: what the comment and the commit status say. */
 export interface StoredVerdict {
@@ -44,6 +43,15 @@ interface DecorationRow {
   attempts: number;
 }
 
+/** An issue as a pull request's comment shows it. */
+export interface IssueOfScan {
+  id: string;
+  severity: string;
+  title: string;
+  path: string | null;
+  line: number | null;
+}
+
 interface IssueRow {
   id: string;
   severity: string;
@@ -52,7 +60,7 @@ interface IssueRow {
   start_line: number | null;
 }
 
-const toIssue = (r: IssueRow): DecoratedIssue => ({
+const toIssue = (r: IssueRow): IssueOfScan => ({
   id: r.id,
   severity: r.severity,
   title: r.title,
@@ -62,7 +70,7 @@ const toIssue = (r: IssueRow): DecoratedIssue => ({
 
 /** Issues of one scan, the first `limit` by severity, and how many there are. */
 export interface IssuesOfScan {
-  listed: DecoratedIssue[];
+  listed: IssueOfScan[];
   total: number;
 }
 
