@@ -13,6 +13,7 @@ import {
   type ProjectSetup,
   type SystemUnderTest,
   uniqueSuffix,
+  uploadAndIngest,
   userWithRole,
 } from '@bulwark/testkit';
 import { SUMMARY_MARKER } from '../src/decoration/summary';
@@ -25,7 +26,7 @@ const HOSTILE_TITLE = 'SQLi [click](https://evil.example) @admin <img src=x oner
 const HOSTILE_PATH = 'src/<b>db</b>.py';
 
 /** Semgrep-like SARIF with one high finding a line, each titled with a hostile text. */
-function hostileReport(lines: number[]): string {
+function hostileReport(lines: number[], file = HOSTILE_PATH): string {
   const rule = 'python.sqli';
   return JSON.stringify({
     version: '2.1.0',
@@ -52,7 +53,7 @@ function hostileReport(lines: number[]): string {
           locations: [
             {
               physicalLocation: {
-                artifactLocation: { uri: HOSTILE_PATH },
+                artifactLocation: { uri: file },
                 region: { startLine: line, snippet: { text: `query(x${line})` } },
               },
             },
@@ -136,6 +137,8 @@ export function pullRequestDecorationSuite(t: SystemUnderTest): void {
     });
     await gateOnHighs(t.admin, env.layerId, `pull requests ${env.code}`, 'lock');
     check = await manualCheck(t.admin, env);
+    // The base branch's scan, before the pull request: its one issue is what the pull request fixes.
+    await uploadAndIngest(t.admin, check, hostileReport([50], 'src/base.py'), 1);
   });
   after(async () => {
     await github?.close();
@@ -183,6 +186,8 @@ export function pullRequestDecorationSuite(t: SystemUnderTest): void {
     await upload(hostileReport([12, 40]), sha('a'));
     const summary = await summaryWhen((b) => b.includes('Quality gate failed'));
     expect(summary.body).to.contain('**2 new issue(s)**');
+    expect(summary.body).to.contain('**1 fixed issue(s)**');
+    expect(summary.body).to.contain('src/base.py:50');
     expect(summary.body).not.to.contain('[click](https://evil');
     expect(summary.body).not.to.match(/[^\\]<(img|b)\b/);
     expect(summary.body).not.to.contain('@admin');
@@ -215,7 +220,9 @@ export function pullRequestDecorationSuite(t: SystemUnderTest): void {
     expect(await uploadFromGitHubActions(ci, hostileReport([]), sha('b'))).to.equal(0);
     const after = await summaryWhen((b) => b.includes('Quality gate passed'));
     expect(after.id).to.equal(before.id);
-    expect(after.body).to.contain('**2 fixed issue(s)**');
+    // What the pull request brought and removed again is neither new nor fixed; the base's issue stays fixed.
+    expect(after.body).to.contain('**0 new issue(s)**');
+    expect(after.body).to.contain('**1 fixed issue(s)**');
     expect(github.issueComments.get(PR)).to.have.length(1);
     expect(github.statuses.at(-1)).to.deep.include({ sha: sha('b'), state: 'success' });
     expect(github.reviewComments.get(PR)).to.have.length(1);
@@ -232,6 +239,7 @@ export function pullRequestDecorationSuite(t: SystemUnderTest): void {
     expect(github.requests.length).to.be.greaterThan(refusedFrom);
     const result = expectStatus(await t.admin.get(`/api/v1/scan-result/${scan}`), 200);
     expect(result.state).to.equal('completed');
+    expect(result.pull_request).to.deep.equal({ number: PR, head_sha: sha('c'), base_branch: 'main' });
     const gate = expectStatus(await t.admin.get(`/api/v1/quality-gate/layer/${env.layerId}`), 200);
     expect(JSON.stringify(gate)).to.contain('failed');
     expect((await summaryWhen(() => true)).body).to.contain('Quality gate passed');

@@ -206,6 +206,13 @@ export const scanResultView = z
     quality_gate: qualityGateVerdictView
       .nullable()
       .openapi({ description: 'Set once the findings are ingested; null before' }),
+    pull_request: z
+      .object({ number: z.number().int(), head_sha: z.string().nullable(), base_branch: z.string().nullable() })
+      .nullable()
+      .optional()
+      .openapi({
+        description: 'The pull or merge request an upload was of (its pull_request query); null for the rest',
+      }),
     created_at: isoDateTime,
     updated_at: isoDateTime,
     started_at: isoDateTime.nullable(),

@@ -52,8 +52,8 @@ const VERDICT = { passed: '✅ Quality gate passed', failed: '❌ Quality gate f
 
 /**
  * The one summary comment of a pull request, in Markdown: the verdict with its failed conditions, the
- * issues this scan found first or reopened and those it fixed (against the check's previous scan), and
- * the console link. Every text that came from a scanner or the repository goes through escapeMarkdown.
+ * open issues the pull request's scans brought and those they fixed, and the console link. Every text
+ * that came from a scanner or the repository goes through escapeMarkdown.
  */
 export function renderSummary(s: PullRequestSummary): string {
   const lines = [SUMMARY_MARKER, `### Bulwark: ${VERDICT[s.verdict]}`, ''];
@@ -61,7 +61,7 @@ export function renderSummary(s: PullRequestSummary): string {
   if (s.failedConditions.length) lines.push('');
   const newTotal = s.newTotal ?? s.newIssues.length;
   const fixedTotal = s.fixedTotal ?? s.fixedIssues.length;
-  lines.push(`**${newTotal} new issue(s)** since the check's previous scan`, '');
+  lines.push(`**${newTotal} new issue(s)** in this pull request`, '');
   if (newTotal) lines.push(...table(s, s.newIssues, newTotal), '');
   lines.push(`**${fixedTotal} fixed issue(s)**`, '');
   if (fixedTotal) lines.push(...table(s, s.fixedIssues, fixedTotal), '');

@@ -88,6 +88,11 @@ async function issuesWhere(
   return { listed: rows.map(toIssue), total: Number(rows[0]?.total ?? 0) };
 }
 
+/** The scans of one pull request: those decorated for the same source and number (bindings: source id, number). */
+const PR_SCANS = 'select scan_id from pull_request_decorations where source_id = ? and pr_number = ?';
+
+type PullRequestOf = Pick<DecorationRecord, 'checkId' | 'sourceId' | 'prNumber'>;
+
 export const pullRequestDecorationStore = {
   /** Written by the scan's ingestion: once per scan (a redelivered event adds nothing). */
   async enqueue(db: Queryable, w: DecorationWrite): Promise<void> {
@@ -154,24 +159,29 @@ export const pullRequestDecorationStore = {
       );
   },
 
-  /** The open issues the scan found first or reopened: what the pull request brings. */
-  newIssues(db: Queryable, d: Pick<DecorationRecord, 'checkId' | 'scanId'>, openStatuses: number[], limit: number) {
+  /**
+   * The open issues the pull request brought: found first or reopened by one of its scans (those
+   * decorated for the same source and number), so a later push keeps listing what an earlier one
+   * brought.
+   */
+  newIssues(db: Queryable, d: PullRequestOf, openStatuses: number[], limit: number) {
     return issuesWhere(
       db,
-      `r.check_id = ? and r.status_id = any(?::int[]) and r.duplicate_of is null and (r.first_scan_id = ? or exists
-        (select 1 from issue_history h where h.issue_id = r.id and h.reason->>'kind' = 'reopened' and h.reason->>'scan_id' = ?))`,
-      [d.checkId, pgArray(openStatuses), d.scanId, d.scanId],
+      `r.check_id = ? and r.status_id = any(?::int[]) and r.duplicate_of is null and (r.first_scan_id in (${PR_SCANS})
+        or exists (select 1 from issue_history h where h.issue_id = r.id and h.reason->>'kind' = 'reopened'
+          and h.reason->>'scan_id' in (${PR_SCANS})))`,
+      [d.checkId, pgArray(openStatuses), d.sourceId, d.prNumber, d.sourceId, d.prNumber],
       limit,
     );
   },
 
-  /** The issues the scan's ingestion set fixed (their history names the scan). */
-  fixedIssues(db: Queryable, d: Pick<DecorationRecord, 'checkId' | 'scanId'>, fixed: number, limit: number) {
+  /** The issues one of the pull request's scans set fixed that were there before it (not brought by it). */
+  fixedIssues(db: Queryable, d: PullRequestOf, fixed: number, limit: number) {
     return issuesWhere(
       db,
-      `r.check_id = ? and r.status_id = ? and exists (select 1 from issue_history h
-        where h.issue_id = r.id and h.reason->>'kind' = 'fixed' and h.reason->>'scan_id' = ?)`,
-      [d.checkId, fixed, d.scanId],
+      `r.check_id = ? and r.status_id = ? and r.first_scan_id not in (${PR_SCANS}) and exists (select 1 from
+        issue_history h where h.issue_id = r.id and h.reason->>'kind' = 'fixed' and h.reason->>'scan_id' in (${PR_SCANS}))`,
+      [d.checkId, fixed, d.sourceId, d.prNumber, d.sourceId, d.prNumber],
       limit,
     );
   },

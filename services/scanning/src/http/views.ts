@@ -18,6 +18,7 @@ export const scanView = (s: ScanRecord) => ({
   severity_counts: s.severityCounts,
   report_format: s.reportFormat,
   quality_gate: s.qualityGate,
+  pull_request: s.pullRequest,
   created_at: s.createdAt,
   updated_at: s.updatedAt,
   started_at: s.startedAt,

@@ -204,4 +204,11 @@ export const migrations: Migration[] = [
       );
     },
   },
+  {
+    name: '0011_scan_pull_request',
+    async up(db) {
+      // The pull request an upload was of ({ number, head_sha, base_branch }); null for the rest, without a rewrite.
+      await db.schema.alterTable('scans', (t) => t.jsonb('pull_request'));
+    },
+  },
 ];

@@ -1,7 +1,7 @@
 import type { Trx } from '@bulwark/platform';
 import { SCAN_EVENTS, writeEvent } from '@bulwark/contracts';
 import { ScanRecord, scanStore } from '../store/scans';
-import type { PullRequestOfScan } from './pull-request';
+import type { PullRequestOfScan } from '../domain/pull-request';
 import type { ImportSummary } from './report-import';
 import type { RescanDiffSummary } from './rescan-diff';
 

@@ -22,7 +22,7 @@ import type { Checks } from '../checks';
 import { CheckRecord, checkStore } from '../store/checks';
 import { findingStore, SameImport } from '../store/findings';
 import { ScanQuery, ScanRecord, scanStore } from '../store/scans';
-import { PullRequestOfUpload, pullRequestOf, PullRequestQuery } from './pull-request';
+import { PullRequestOfUpload, pullRequestOf, PullRequestQuery } from '../domain/pull-request';
 import { importKeyOf } from './report-import';
 import type { ReportParser } from './report-parser';
 import { completeScan, scanRef, StoredReport } from './completion';
@@ -304,6 +304,7 @@ export class Scans {
         kind: 'upload',
         state: 'parsing',
         requestedBy: principal.username,
+        pullRequest: pullRequest ?? null,
       });
       let summary: StoredReport;
       if (upload.kind === 'reuse') {

@@ -1,4 +1,5 @@
 import { iso, json, Queryable, traceHeaders } from '@bulwark/platform';
+import type { PullRequestOfUpload } from '../domain/pull-request';
 import { newestFirstPage } from './paging';
 
 export type ScanState = 'queued' | 'running' | 'parsing' | 'completed' | 'failed' | 'stopped';
@@ -30,6 +31,8 @@ export interface ScanRecord {
   finishedAt: string | null;
   /** W3C traceparent of the work that queued the scan: the scan's run continues that trace. */
   traceparent: string | null;
+  /** The pull request an upload was of. */
+  pullRequest: PullRequestOfUpload | null;
 }
 
 interface ScanRow {
@@ -57,6 +60,7 @@ interface ScanRow {
   started_at: Date | null;
   finished_at: Date | null;
   traceparent: string | null;
+  pull_request: unknown;
 }
 
 const toRecord = (r: ScanRow): ScanRecord => ({
@@ -84,12 +88,14 @@ const toRecord = (r: ScanRow): ScanRecord => ({
   startedAt: iso(r.started_at),
   finishedAt: iso(r.finished_at),
   traceparent: r.traceparent,
+  pullRequest: r.pull_request === null ? null : json<PullRequestOfUpload>(r.pull_request),
 });
 
 export type NewScan = Pick<
   ScanRecord,
   'id' | 'checkId' | 'layerId' | 'projectCode' | 'securityToolId' | 'toolTypeId' | 'kind' | 'state' | 'requestedBy'
->;
+> &
+  Partial<Pick<ScanRecord, 'pullRequest'>>;
 
 export interface ScanQuery {
   page: number;
@@ -119,6 +125,7 @@ export const scanStore = {
       state: s.state,
       requested_by: s.requestedBy,
       traceparent: traceHeaders().traceparent ?? null,
+      pull_request: s.pullRequest ? JSON.stringify(s.pullRequest) : null,
     });
   },
 
