@@ -1,4 +1,5 @@
 import type { Migration } from '@bulwark/platform';
+import { retryQueueColumns } from './retry-queue-columns';
 
 /**
  * Pull request decorations waiting to be delivered: one per scan uploaded with a pull request,
@@ -19,12 +20,7 @@ export const pullRequestDecorationsMigration: Migration = {
       t.text('base_branch');
       // The gate's verdict as evaluated at ingestion; null when the layer has no gate.
       t.jsonb('verdict');
-      t.integer('attempts').notNullable().defaultTo(0);
-      t.timestamp('next_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
-      t.timestamp('done_at', { useTz: true });
-      t.text('outcome');
-      t.text('last_error');
-      t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
+      retryQueueColumns(t, db);
     });
     await db.raw(
       'create index pull_request_decorations_due on pull_request_decorations (next_at) where done_at is null',

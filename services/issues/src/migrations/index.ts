@@ -4,6 +4,7 @@ import { slaMigration } from './0018-sla';
 import { catalogProjectsMigration } from './0020-catalog-projects';
 import { pullRequestDecorationsMigration } from './0021-pull-request-decorations';
 import { VIEW_COLUMNS_0014, VIEW_COLUMNS_0016 } from './issues-view';
+import { retryQueueColumns } from './retry-queue-columns';
 
 export const migrations: Migration[] = [
   {
@@ -316,12 +317,7 @@ export const migrations: Migration[] = [
         t.uuid('issue_id').notNullable();
         t.integer('to_status').notNullable();
         t.text('actor').notNullable();
-        t.integer('attempts').notNullable().defaultTo(0);
-        t.timestamp('next_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
-        t.timestamp('done_at', { useTz: true });
-        t.text('outcome');
-        t.text('last_error');
-        t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
+        retryQueueColumns(t, db);
       });
       await db.raw('create index tracker_pushes_due on tracker_pushes (next_at) where done_at is null');
     },

@@ -1,4 +1,5 @@
 import { json, pgArray, Queryable } from '@bulwark/platform';
+import { retryQueue } from './retry-queue';
 
 /** The gate's verdict as ingestion stored it: what the comment and the commit status say. */
 export interface StoredVerdict {
@@ -51,6 +52,19 @@ export interface IssueOfScan {
   path: string | null;
   line: number | null;
 }
+
+const toRecord = (r: DecorationRow): DecorationRecord => ({
+  id: r.id,
+  scanId: r.scan_id,
+  checkId: r.check_id,
+  projectCode: r.project_code,
+  sourceId: r.source_id,
+  prNumber: r.pr_number,
+  headSha: r.head_sha,
+  baseBranch: r.base_branch,
+  verdict: r.verdict === null ? null : json<StoredVerdict>(r.verdict),
+  attempts: r.attempts,
+});
 
 interface IssueRow {
   id: string;
@@ -123,41 +137,11 @@ export const pullRequestDecorationStore = {
     );
   },
 
-  /** Takes due decorations for `leaseSeconds` (another process skips them meanwhile), oldest first. */
-  async claim(db: Queryable, batch: number, leaseSeconds: number): Promise<DecorationRecord[]> {
-    const { rows } = await db.raw<{ rows: DecorationRow[] }>(
-      `update pull_request_decorations set next_at = now() + make_interval(secs => ?), attempts = attempts + 1
-       where id in (select id from pull_request_decorations where done_at is null and next_at <= now() order by id limit ? for update skip locked)
-       returning id::text, scan_id, check_id, project_code, source_id, pr_number, head_sha, base_branch, verdict, attempts`,
-      [leaseSeconds, batch],
-    );
-    return rows.map((r) => ({
-      id: r.id,
-      scanId: r.scan_id,
-      checkId: r.check_id,
-      projectCode: r.project_code,
-      sourceId: r.source_id,
-      prNumber: r.pr_number,
-      headSha: r.head_sha,
-      baseBranch: r.base_branch,
-      verdict: r.verdict === null ? null : json<StoredVerdict>(r.verdict),
-      attempts: r.attempts,
-    }));
-  },
-
-  async done(db: Queryable, id: string, outcome: string): Promise<void> {
-    await db('pull_request_decorations').where({ id }).update({ done_at: db.fn.now(), outcome, last_error: null });
-  },
-
-  async failed(db: Queryable, id: string, error: string, retryInSeconds: number | null): Promise<void> {
-    await db('pull_request_decorations')
-      .where({ id })
-      .update(
-        retryInSeconds === null
-          ? { done_at: db.fn.now(), outcome: 'gave_up', last_error: error }
-          : { next_at: db.raw('now() + make_interval(secs => ?)', [retryInSeconds]), last_error: error },
-      );
-  },
+  ...retryQueue(
+    'pull_request_decorations',
+    'id::text, scan_id, check_id, project_code, source_id, pr_number, head_sha, base_branch, verdict, attempts',
+    toRecord,
+  ),
 
   /**
    * The open issues the pull request brought: found first or reopened by one of its scans (those

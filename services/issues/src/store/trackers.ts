@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { iso, json, pgArray, Queryable } from '@bulwark/platform';
 import type { TrackerType } from '@bulwark/contracts';
 import type { StatusMapping } from '../domain/tickets';
+import { retryQueue } from './retry-queue';
 
 export interface ProjectMapping {
   project_code: string;
@@ -339,32 +340,12 @@ export const ticketStore = {
   },
 };
 
-export const pushStore = {
-  /** Takes due pushes for `leaseSeconds` (another process skips them meanwhile), oldest first. */
-  async claim(db: Queryable, batch: number, leaseSeconds: number): Promise<PushRecord[]> {
-    const { rows } = await db.raw<{ rows: PushRow[] }>(
-      `update tracker_pushes set next_at = now() + make_interval(secs => ?), attempts = attempts + 1
-       where id in (select id from tracker_pushes where done_at is null and next_at <= now() order by id limit ? for update skip locked)
-       returning id::text, ticket_id, issue_id, to_status, actor, attempts`,
-      [leaseSeconds, batch],
-    );
-    return rows.map(toPushRecord);
-  },
-
-  async done(db: Queryable, id: string, outcome: string): Promise<void> {
-    await db('tracker_pushes').where({ id }).update({ done_at: db.fn.now(), outcome, last_error: null });
-  },
-
-  async failed(db: Queryable, id: string, error: string, retryInSeconds: number | null): Promise<void> {
-    await db('tracker_pushes')
-      .where({ id })
-      .update(
-        retryInSeconds === null
-          ? { done_at: db.fn.now(), outcome: 'gave_up', last_error: error }
-          : { next_at: db.raw('now() + make_interval(secs => ?)', [retryInSeconds]), last_error: error },
-      );
-  },
-};
+/** Status changes of linked issues waiting for their tickets. */
+export const pushStore = retryQueue(
+  'tracker_pushes',
+  'id::text, ticket_id, issue_id, to_status, actor, attempts',
+  toPushRecord,
+);
 
 export const ticketClaimStore = {
   /**
