@@ -123,6 +123,15 @@ export function pullRequestDecorationSuite(t: SystemUnderTest): void {
       await new Promise((r) => setTimeout(r, 200));
     }
   };
+  /** Waits until `done` holds: the status and review comments follow the summary comment. */
+  const until = async (what: string, done: () => boolean): Promise<void> => {
+    const deadline = Date.now() + 30000;
+    while (!done()) {
+      if (Date.now() > deadline) throw new Error(`never: ${what}`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  };
+  const statusOf = (headSha: string) => github.statuses.find((st) => st.sha === headSha);
   const decoration = (body: Json, sourceId = env.sourceId, api = t.admin) =>
     api.request('PUT', `/api/v1/source/${sourceId}/decoration`, body);
 
@@ -192,14 +201,8 @@ export function pullRequestDecorationSuite(t: SystemUnderTest): void {
     expect(summary.body).not.to.match(/[^\\]<(img|b)\b/);
     expect(summary.body).not.to.contain('@admin');
     expect(summary.body).to.contain(`/projects/${env.code}`);
-    const deadline = Date.now() + 30000;
-    while ((github.reviewComments.get(PR) ?? []).length === 0 && Date.now() < deadline)
-      await new Promise((r) => setTimeout(r, 200));
-    expect(github.statuses.at(-1)).to.deep.include({
-      sha: sha('a'),
-      state: 'failure',
-      context: 'bulwark/quality-gate',
-    });
+    await until('a review comment', () => (github.reviewComments.get(PR) ?? []).length > 0);
+    expect(statusOf(sha('a'))).to.deep.include({ state: 'failure', context: 'bulwark/quality-gate' });
     // One review comment: line 40 is outside the diff, which GitHub refuses.
     const reviews = github.reviewComments.get(PR) ?? [];
     expect(reviews.map((r) => `${r.path}:${r.line}`)).to.deep.equal([`${HOSTILE_PATH}:12`]);
@@ -224,7 +227,8 @@ export function pullRequestDecorationSuite(t: SystemUnderTest): void {
     expect(after.body).to.contain('**0 new issue(s)**');
     expect(after.body).to.contain('**1 fixed issue(s)**');
     expect(github.issueComments.get(PR)).to.have.length(1);
-    expect(github.statuses.at(-1)).to.deep.include({ sha: sha('b'), state: 'success' });
+    await until('the status of the rescan', () => statusOf(sha('b')) !== undefined);
+    expect(statusOf(sha('b'))).to.deep.include({ state: 'success' });
     expect(github.reviewComments.get(PR)).to.have.length(1);
   });
 
@@ -233,9 +237,7 @@ export function pullRequestDecorationSuite(t: SystemUnderTest): void {
     github.refusing = true;
     const refusedFrom = github.requests.length;
     const scan = await upload(hostileReport([13]), sha('c'));
-    const deadline = Date.now() + 60000;
-    while (github.requests.length === refusedFrom && Date.now() < deadline)
-      await new Promise((r) => setTimeout(r, 200));
+    await until('a refused request', () => github.requests.length > refusedFrom);
     expect(github.requests.length).to.be.greaterThan(refusedFrom);
     const result = expectStatus(await t.admin.get(`/api/v1/scan-result/${scan}`), 200);
     expect(result.state).to.equal('completed');
@@ -247,6 +249,7 @@ export function pullRequestDecorationSuite(t: SystemUnderTest): void {
     const posted = await summaryWhen((b) => b.includes('Quality gate failed'));
     expect(posted.body).to.contain('**1 new issue(s)**');
     expect(github.issueComments.get(PR)).to.have.length(1);
-    expect(github.statuses.at(-1)).to.deep.include({ sha: sha('c'), state: 'failure' });
+    await until('the status once GitHub is back', () => statusOf(sha('c')) !== undefined);
+    expect(statusOf(sha('c'))).to.deep.include({ state: 'failure' });
   });
 }
