@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import { DATABASE_BACKENDS, TestDatabase } from '@bulwark/testkit';
 import { migrations } from '../src/migrations';
+import { decorationStore } from '../src/store/decorations';
 import { fieldStore } from '../src/store/fields';
 import { layerStore } from '../src/store/layers';
 import { projectStore } from '../src/store/projects';
@@ -128,6 +129,27 @@ for (const backend of DATABASE_BACKENDS) {
       expect(await versions({ searchUrl: 'SONAR-OLD' })).to.deep.equal(['9.9']);
       expect(await versions({ typeIds: [1] })).to.deep.equal([]);
       expect((await sealedStore.all(t.db)).filter((s) => s.table === 'sources').length).to.be.greaterThan(2);
+    });
+
+    it('keeps one decoration a source, its token among the sealed values a key rotation seals again, gone with the source', async () => {
+      const id = randomUUID();
+      await sourceStore.insert(t.db, id, source('decorated', { accessType: 'global', projectCodes: [] }));
+      const write = {
+        enabled: true,
+        platform: 'github' as const,
+        apiUrl: 'https://api.github.com',
+        tokenSealed: 'sealed-1',
+        reviewMinSeverity: 'high' as const,
+      };
+      await decorationStore.put(t.db, id, write);
+      await decorationStore.put(t.db, id, { ...write, enabled: false });
+      expect(await decorationStore.get(t.db, id)).to.deep.include({ enabled: false, tokenSealed: 'sealed-1' });
+      const sealed = (await sealedStore.all(t.db)).find((v) => v.table === 'source_decorations' && v.id === id);
+      if (!sealed) throw new Error('the decoration token is not among the sealed values');
+      await sealedStore.replace(t.db, sealed, 'sealed-2');
+      expect((await decorationStore.get(t.db, id))?.tokenSealed).to.equal('sealed-2');
+      await sourceStore.delete(t.db, id);
+      expect(await decorationStore.get(t.db, id)).to.equal(undefined);
     });
 
     it('lists layers of live projects in scope, by project and template flag', async () => {
