@@ -1,7 +1,7 @@
 import { CatalogClient, errorMessage, ErrorRecorder, Logger, ServiceData, unlessNotFound } from '@bulwark/platform';
 import { ISSUE_SEVERITIES } from '@bulwark/contracts';
 import type { Dispatcher } from 'undici';
-import { pushBackoffSeconds } from '../domain/tickets';
+import { retryBackoffSeconds } from '../domain/retry-backoff';
 import { OPEN_STATUSES, STATUS } from '../domain/statuses';
 import { DecorationRecord, pullRequestDecorationStore, StoredVerdict } from '../store/pull-request-decorations';
 import { CommitState, GitHubDecorator, PullRequestRef } from './github';
@@ -78,7 +78,7 @@ export class PullRequestDecorations {
         data.db,
         d.id,
         errorMessage(err),
-        giveUp ? null : pushBackoffSeconds(d.attempts),
+        giveUp ? null : retryBackoffSeconds(d.attempts),
       );
     }
   }
@@ -116,7 +116,11 @@ export class PullRequestDecorations {
     await github.setStatus(
       pr,
       commitState(d.verdict),
-      d.verdict?.status === 'failed' ? `Quality gate failed: ${failed.join('; ')}` : 'Quality gate passed',
+      d.verdict === null
+        ? 'No quality gate'
+        : d.verdict.status === 'failed'
+          ? `Quality gate failed: ${failed.join('; ')}`
+          : 'Quality gate passed',
       consoleUrl,
     );
     const reviewed = newIssues.listed

@@ -1,13 +1,5 @@
 import { expect } from 'chai';
-import {
-  bulwarkStatusFor,
-  groupForTickets,
-  pushBackoffSeconds,
-  pushFor,
-  renderTicket,
-  StatusMapping,
-  TicketIssue,
-} from './tickets';
+import { bulwarkStatusFor, groupForTickets, pushFor, renderTicket, StatusMapping, TicketIssue } from './tickets';
 import { STATUS } from './statuses';
 
 const issue = (id: string, over: Partial<TicketIssue> = {}): TicketIssue => ({
@@ -108,8 +100,5 @@ describe('issues domain: status sync with a tracker', () => {
       status: 'In Progress',
       comment: 'Bulwark issue i1 is now Reopen (by alice).',
     });
-  });
-  it('backs off 5 s doubling, at most an hour', () => {
-    expect([1, 2, 3, 12, 30].map(pushBackoffSeconds)).to.deep.equal([5, 10, 20, 3600, 3600]);
   });
 });

@@ -124,8 +124,3 @@ export function pushFor(
   if (toStatus === STATUS.fixed || toStatus === STATUS.reopen) return { kind: 'comment', comment };
   return { kind: 'none' };
 }
-
-/** Seconds before the next attempt of a failed push: 5 s doubling, at most an hour. */
-export function pushBackoffSeconds(attempts: number): number {
-  return Math.min(5 * 2 ** Math.max(0, attempts - 1), 3600);
-}

@@ -1,5 +1,6 @@
 import { errorMessage, ServiceData } from '@bulwark/platform';
-import { pushBackoffSeconds, pushFor } from '../domain/tickets';
+import { retryBackoffSeconds } from '../domain/retry-backoff';
+import { pushFor } from '../domain/tickets';
 import { TrackerError } from '../integrations/port';
 import { statusStore } from '../store/settings';
 import { pushStore, ticketStore, trackerStore } from '../store/trackers';
@@ -46,7 +47,7 @@ export class TrackerPush {
         const permanent = err instanceof TrackerError && err.permanent && err.status !== 429;
         const giveUp = permanent || p.attempts >= settings.pushMaxAttempts;
         access.failure(tracker, 'push', err, { ticket_key: ticket.key, issue_ids: [p.issueId], gave_up: giveUp });
-        await pushStore.failed(data.db, p.id, errorMessage(err), giveUp ? null : pushBackoffSeconds(p.attempts));
+        await pushStore.failed(data.db, p.id, errorMessage(err), giveUp ? null : retryBackoffSeconds(p.attempts));
       }
     }
     return pushes.length;
