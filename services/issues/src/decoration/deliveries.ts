@@ -60,6 +60,7 @@ export class PullRequestDecorations {
   async deliverDue(): Promise<number> {
     const { data, settings } = this.deps;
     await pullRequestDecorationStore.supersede(data.db);
+    // A delivery outliving its lease may be made twice; the markers make the second change nothing.
     const due = await pullRequestDecorationStore.claim(data.db, settings.batch, 120);
     for (const d of due) await this.deliverOne(d);
     return due.length;
