@@ -1,4 +1,4 @@
-import { iso, pgArray, Queryable } from '@bulwark/platform';
+import { iso, pgArray, Queryable, queryPage } from '@bulwark/platform';
 import type { RiskAcceptanceState } from '@bulwark/contracts';
 
 export interface RiskAcceptanceRecord {
@@ -112,14 +112,11 @@ export const riskAcceptanceStore = {
             .where('issue_id', q.issueId),
         );
     });
-    const [{ count }] = await base.clone().count<{ count: string }[]>({ count: '*' });
-    const rows = await base
-      .clone()
-      .orderBy('requested_at', 'desc')
-      .orderBy('id')
-      .limit(q.limit)
-      .offset((q.page - 1) * q.limit);
-    return { items: await withIssues(db, rows), total: Number(count) };
+    const { rows, total } = await queryPage<RiskAcceptanceRow>(base, q, [
+      { column: 'requested_at', order: 'desc' },
+      { column: 'id' },
+    ]);
+    return { items: await withIssues(db, rows), total };
   },
 
   /** Of these issues, those already held by a pending or accepted acceptance. */
