@@ -2,6 +2,7 @@ import type { Migration } from '@bulwark/platform';
 import { DEFAULT_STATUSES, DEFAULT_TRANSITIONS } from '../domain/statuses';
 import { slaMigration } from './0018-sla';
 import { catalogProjectsMigration } from './0020-catalog-projects';
+import { riskAcceptanceRevocationMigration } from './0021-risk-acceptance-revocation';
 import { VIEW_COLUMNS_0014, VIEW_COLUMNS_0016 } from './issues-view';
 
 export const migrations: Migration[] = [
@@ -570,4 +571,5 @@ export const migrations: Migration[] = [
     },
   },
   catalogProjectsMigration,
+  riskAcceptanceRevocationMigration,
 ];
