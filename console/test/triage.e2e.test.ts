@@ -180,6 +180,26 @@ describe('console triage end to end: assign, analyse, comment, accept risk (Chro
     }
   });
 
+  it('revokes an accepted acceptance on the issue page: the issue reopens, and the item says who revoked it and why', async function () {
+    this.timeout(120000);
+    const page = await browser();
+    await signIn(page, sys!.api.baseUrl, approver.username, approver.password);
+    for (const n of [0, 3]) {
+      const screen = SCREENS[n];
+      await view(page, screen, `/issues/${issueIds[n]}`);
+      const item = page.locator('section[aria-labelledby="acceptance-title"] li', {
+        hasText: `behind the gateway ${n}`,
+      });
+      await item.locator('input').fill(`the gateway rule was removed ${n}`);
+      await item.locator('button', { hasText: screen.lang === 'ru' ? 'Отозвать' : 'Revoke' }).click();
+      await item.locator('strong', { hasText: screen.lang === 'ru' ? 'Отозвано' : 'Revoked' }).waitFor();
+      await item.locator('p', { hasText: `${approver.username}: the gateway rule was removed ${n}` }).waitFor();
+      expect(await item.locator('button').count(), 'nothing left to decide or revoke').to.equal(0);
+      await expectAccessible(page, `revoked (${screen.lang}, ${screen.width} px)`);
+      expect(ok(await admin.get(`/api/v1/issue/${issueIds[n]}`)).status_id).to.equal(8);
+    }
+  });
+
   it('offers the assigned-to-me and unassigned views on the list, and assigns the selected issues at once', async function () {
     this.timeout(120000);
     const page = await browser();

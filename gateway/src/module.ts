@@ -1,4 +1,4 @@
-import { createGrpcClient, createLogger, defineModule, listen, SERVICE_NAMES } from '@bulwark/platform';
+import { createLogger, defineModule, listen, peerClient, SERVICE_NAMES } from '@bulwark/platform';
 import { BULWARK_VERSION, ROUTES } from '@bulwark/contracts';
 import { identityV1 } from '@bulwark/proto';
 import { Authenticator } from './auth/authenticator';
@@ -13,13 +13,7 @@ export const gatewayModule = defineModule({
   async start(ctx, config) {
     const log = createLogger('gateway');
     const internalAuth = ctx.internalAuth('gateway');
-    const identity = createGrpcClient(
-      identityV1.IdentityServiceService,
-      'identity',
-      ctx.peer('identity').grpcAddress,
-      internalAuth,
-    );
-    ctx.onStop(() => identity.close());
+    const identity = peerClient(ctx, identityV1.IdentityServiceService, 'identity', internalAuth);
     const consoleDir = findConsoleDir(config.CONSOLE_DIR);
     if (!consoleBuilt(consoleDir)) log.warn('console not built: / answers 404', { consoleDir });
     const upstreams = Object.fromEntries(SERVICE_NAMES.map((s) => [s, ctx.peer(s).httpUrl]));
@@ -27,7 +21,7 @@ export const gatewayModule = defineModule({
       config,
       routes: ROUTES,
       upstreams,
-      authenticator: new Authenticator(identity.client, ctx.cache, config.AUTH_CACHE_SECONDS),
+      authenticator: new Authenticator(identity, ctx.cache, config.AUTH_CACHE_SECONDS),
       internalAuth,
       perIp: ctx.cache.rateLimiter({
         keyPrefix: 'rl-ip',

@@ -606,6 +606,15 @@ export const MATRIX: Record<string, MatrixEntry> = {
     NOT_FOUND,
     403,
   ),
+  // Each probe revokes an acceptance of its own, which B's administrator made for a spare issue.
+  revokeRiskAcceptance: {
+    probe: async (fx) => {
+      const body = { issue_ids: [await fx.spareIssue()], reason: 'matrix', expires_at: inAWeek() };
+      const acceptance = ok(await fx.admin.post('/api/v1/risk-acceptance', body), 'risk acceptance');
+      return { path: `/api/v1/risk-acceptance/${acceptance.id}/revoke`, body: {} };
+    },
+    scoped: NOT_FOUND,
+  },
 
   // ---- reports (project-set)
   downloadSummaryReport: get(

@@ -1,7 +1,7 @@
 import { identityV1 } from '@bulwark/proto';
 import type { InternalAuth } from './auth';
 import { AppError } from './errors';
-import { createGrpcClient, GrpcClientHandle } from './grpc/grpc';
+import { lazyPeerClient } from './grpc/peer-client';
 import type { ModuleContext } from './module';
 
 /** The limits in force: a key's most allowed, null for unlimited. */
@@ -33,13 +33,7 @@ export class LicenseGate {
   constructor(
     private readonly fetch: () => Promise<LimitsInForce>,
     private readonly ttlMs = 10_000,
-    private readonly release: () => void = () => undefined,
   ) {}
-
-  /** Releases what `fetch` holds (identity's channel). */
-  close(): void {
-    this.release();
-  }
 
   async limit(key: string): Promise<number | null> {
     if (!this.cached || Date.now() - this.cached.at >= this.ttlMs) {
@@ -74,18 +68,6 @@ export function limitsFromAnswer(answer: {
 
 /** The gate of a service that creates licensed things, asking identity; its client is made at first use, as identity may start later. */
 export function identityLicenseGate(ctx: ModuleContext, auth: InternalAuth): LicenseGate {
-  let identity: GrpcClientHandle<typeof identityV1.IdentityServiceService> | undefined;
-  return new LicenseGate(
-    async () => {
-      identity ??= createGrpcClient(
-        identityV1.IdentityServiceService,
-        'identity',
-        ctx.peer('identity').grpcAddress,
-        auth,
-      );
-      return limitsFromAnswer(await identity.client.getLicenseLimits({}));
-    },
-    undefined,
-    () => identity?.close(),
-  );
+  const identity = lazyPeerClient(ctx, identityV1.IdentityServiceService, 'identity', auth);
+  return new LicenseGate(async () => limitsFromAnswer(await identity().getLicenseLimits({})));
 }

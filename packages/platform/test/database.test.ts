@@ -4,12 +4,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 import {
+  countOf,
   enqueueEvents,
   InProcessBus,
   Migration,
   openDatabase,
   OutboxRelay,
   pgArray,
+  queryPage,
   unnestRows,
 } from '@bulwark/platform';
 import { DATABASE_BACKENDS, TestDatabase } from '@bulwark/testkit';
@@ -126,6 +128,29 @@ for (const backend of DATABASE_BACKENDS) {
           )
         ).rows[0].n,
       ).to.equal(0);
+    });
+
+    it('pages a list without repeating or skipping rows that tie, and counts every row whatever the columns (queryPage)', async () => {
+      await t.db.schema.dropTableIfExists('paged');
+      await t.db.schema.createTable('paged', (table) => {
+        table.integer('id').primary();
+        table.text('name').notNullable();
+      });
+      // Seven rows, five of them tied on name: only the id at the end of the order keeps pages apart.
+      const names = ['b', 'a', 'a', 'a', 'a', 'a', 'c'];
+      await t.db('paged').insert(names.map((name, i) => ({ id: 7 - i, name })));
+      const base = t.db('paged').select('name', 'id').where('id', '>', 0);
+      const seen: number[] = [];
+      for (let page = 1; page <= 4; page++) {
+        const { rows, total } = await queryPage<{ id: number; name: string }>(base, { page, limit: 2 }, [
+          { column: 'name', order: 'desc' },
+          { column: 'id' },
+        ]);
+        expect(total).to.equal(7);
+        seen.push(...rows.map((r) => r.id));
+      }
+      expect(seen).to.deep.equal([1, 7, 2, 3, 4, 5, 6]);
+      expect(await countOf(base.clone().orderBy('name'))).to.equal(7);
     });
   });
 }

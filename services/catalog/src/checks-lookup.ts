@@ -1,4 +1,4 @@
-import { AppError, createGrpcClient, GrpcClientHandle, InternalAuth, ModuleContext } from '@bulwark/platform';
+import { AppError, InternalAuth, lazyPeerClient, ModuleContext } from '@bulwark/platform';
 import { scanningV1 } from '@bulwark/proto';
 
 export interface CheckRef {
@@ -11,7 +11,6 @@ export interface CheckRef {
 /** Which checks use given sources, tools or layers: checks belong to the scanning service. */
 export interface ChecksLookup {
   using(req: { sourceIds?: string[]; toolIds?: string[]; layerIds?: string[] }): Promise<CheckRef[]>;
-  close(): void;
 }
 
 /**
@@ -19,17 +18,11 @@ export interface ChecksLookup {
  * catalog. When scanning cannot answer nothing is deleted (503): an unknown answer is not "unused".
  */
 export function scanningChecksLookup(ctx: ModuleContext, auth: InternalAuth): ChecksLookup {
-  let handle: GrpcClientHandle<typeof scanningV1.ScanningServiceService> | undefined;
+  const scanning = lazyPeerClient(ctx, scanningV1.ScanningServiceService, 'scanning', auth);
   return {
     async using(req) {
-      handle ??= createGrpcClient(
-        scanningV1.ScanningServiceService,
-        'scanning',
-        ctx.peer('scanning').grpcAddress,
-        auth,
-      );
       try {
-        const res = await handle.client.checksUsing({
+        const res = await scanning().checksUsing({
           sourceIds: req.sourceIds ?? [],
           toolIds: req.toolIds ?? [],
           layerIds: req.layerIds ?? [],
@@ -42,9 +35,6 @@ export function scanningChecksLookup(ctx: ModuleContext, auth: InternalAuth): Ch
           'Cannot tell whether checks use it: the scanning service did not answer; nothing was deleted',
         );
       }
-    },
-    close() {
-      handle?.close();
     },
   };
 }

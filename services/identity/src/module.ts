@@ -1,9 +1,9 @@
 import {
-  createGrpcClient,
   defineModule,
   lazyPeerClient,
   loadOrCreateSecret,
   openSecretBox,
+  peerClient,
   readServiceConfig,
   requireSetting,
   ServiceHost,
@@ -67,17 +67,11 @@ export const identityModule = defineModule({
     const groups = new UserGroups(host.db, changes, directory);
     await users.bootstrap();
     await host.consume('project-tags', [TOPICS.catalog], keepProjectTags(ctx.cache, host.log));
-    const catalog = createGrpcClient(
-      catalogV1.CatalogServiceService,
-      'catalog',
-      ctx.peer('catalog').grpcAddress,
-      host.auth,
-    );
-    ctx.onStop(() => catalog.close());
+    const catalog = peerClient(ctx, catalogV1.CatalogServiceService, 'catalog', host.auth);
     // Scanning may start after identity (it asks identity for the limits): its client is made at first use.
     const scanning = lazyPeerClient(ctx, scanningV1.ScanningServiceService, 'scanning', host.auth);
     const counts: UsageCounts = {
-      projects: async () => (await catalog.client.countProjects({})).count,
+      projects: async () => (await catalog.countProjects({})).count,
       scanningProcesses: async () => (await scanning().countScansInFlight({})).count,
     };
     const licensing = new Licensing({
@@ -107,7 +101,7 @@ export const identityModule = defineModule({
     );
 
     // Projects made before identity listened to the catalog's events: copied once, retried until the catalog answers.
-    const copy = copyProjectTags((req) => catalog.client.listProjectTags(req), host, ctx.cache, host.log);
+    const copy = copyProjectTags((req) => catalog.listProjectTags(req), host, ctx.cache, host.log);
     let copied = false;
     ctx.every('license expiry check', config.LICENSE_CHECK_INTERVAL_MS, () => licensing.checkExpiry());
     ctx.every('copying project tags from the catalog', 2000, async () => {

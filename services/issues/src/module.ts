@@ -1,8 +1,8 @@
 import {
-  createGrpcClient,
   defineModule,
   openSecretBox,
   outboundDispatcher,
+  peerClient,
   readServiceConfig,
   ServiceHost,
 } from '@bulwark/platform';
@@ -53,31 +53,13 @@ export const issuesModule = defineModule({
   readConfig: (e, mode) => readServiceConfig(e, mode, 'issues', readIssuesConfig),
   async start(ctx, { config, outbound, host: hostConfig, masterKeys }) {
     const host = await ServiceHost.open(ctx, hostConfig, migrations);
-    const scanning = createGrpcClient(
-      scanningV1.ScanningServiceService,
-      'scanning',
-      ctx.peer('scanning').grpcAddress,
-      host.auth,
-    );
-    ctx.onStop(() => scanning.close());
-    const catalog = createGrpcClient(
-      catalogV1.CatalogServiceService,
-      'catalog',
-      ctx.peer('catalog').grpcAddress,
-      host.auth,
-    );
-    ctx.onStop(() => catalog.close());
-    const identity = createGrpcClient(
-      identityV1.IdentityServiceService,
-      'identity',
-      ctx.peer('identity').grpcAddress,
-      host.auth,
-    );
-    ctx.onStop(() => identity.close());
-    const directory = new IdentityDirectory(identity.client);
+    const scanning = peerClient(ctx, scanningV1.ScanningServiceService, 'scanning', host.auth);
+    const catalog = peerClient(ctx, catalogV1.CatalogServiceService, 'catalog', host.auth);
+    const identity = peerClient(ctx, identityV1.IdentityServiceService, 'identity', host.auth);
+    const directory = new IdentityDirectory(identity);
     const acceptances = new RiskAcceptances({ data: host, directory });
-    const scopes = new CallerScopes(catalog.client);
-    const gates = new QualityGates(host, catalog.client, scopes);
+    const scopes = new CallerScopes(catalog);
+    const gates = new QualityGates(host, catalog, scopes);
     const rules = new SecurityRules(host, host.log, config.ISSUES_RULE_EXPIRY_POLL_MS);
     const assistants = new AssistantSettings(host);
     const issues = new Issues(host, assistants);
@@ -113,8 +95,8 @@ export const issuesModule = defineModule({
     });
     const ingestion = new Ingestion({
       db: host.db,
-      scanning: scanning.client,
-      catalog: catalog.client,
+      scanning,
+      catalog,
       gates: new GateEvaluation(),
       intel: enrichment,
       sla: slaProjects,
@@ -130,7 +112,7 @@ export const issuesModule = defineModule({
         await slaProjects.tagsChanged(trx, event.payload.code, event.payload.tags);
       }),
     );
-    const dryRun = new IngestionDryRun({ db: host.db, catalog: catalog.client, ingestion, log: host.log });
+    const dryRun = new IngestionDryRun({ db: host.db, catalog: catalog, ingestion, log: host.log });
     host.grpc.add(issuesV1.IssuesServiceService, 'bulwark.issues.v1.IssuesService', issuesGrpc(host.db, dryRun));
     await host.consume(
       'ingestion',
@@ -143,8 +125,8 @@ export const issuesModule = defineModule({
     );
     const boms = new CyclonedxExports({
       db: host.db,
-      scanning: scanning.client,
-      catalog: catalog.client,
+      scanning,
+      catalog,
       statusNames: () => issues.statusNames(),
     });
     const started = await host.serve(routesOf('issues'), {
@@ -186,7 +168,7 @@ export const issuesModule = defineModule({
     ctx.onStop(() => decorationDispatcher.close());
     const decorations = new PullRequestDecorations({
       data: host,
-      catalog: catalog.client,
+      catalog,
       dispatcher: decorationDispatcher,
       errors: host,
       log: host.log,

@@ -54,7 +54,7 @@ export function triageSuite(t: SystemUnderTest): void {
     P = await uploadProject(t, git);
     Q = await uploadProject(t, git);
     const run = Math.floor(Math.random() * 90000) + 10000;
-    const cves = Array.from({ length: 12 }, (_, i) => `CVE-2031-${run}${i}`);
+    const cves = Array.from({ length: 14 }, (_, i) => `CVE-2031-${run}${i}`);
     for (const i of await ingest(P, cves)) issues.set(i.cve, i.id);
     [{ id: issueQ }] = await ingest(Q, [`CVE-2032-${run}`]);
     ({ api: triager, id: triagerId } = await member([P.code]));
@@ -307,6 +307,56 @@ export function triageSuite(t: SystemUnderTest): void {
       ).to.contain('one project');
     });
 
+    it('revokes an accepted acceptance, reopening its issues, and withdraws a pending one; each once', async () => {
+      const ids = [issue(cve(12)), issue(cve(13))];
+      const held = ok(
+        await triager.post('/api/v1/risk-acceptance', {
+          issue_ids: ids,
+          reason: 'until the release',
+          expires_at: inDays(30),
+        }),
+      );
+      const approverName = ok(await approver.get('/api/v1/auth/me')).user.username as string;
+      const revoked = ok(
+        await approver.post(`/api/v1/risk-acceptance/${held.id}/revoke`, { comment: 'the WAF rule was removed' }),
+      );
+      expect(revoked).to.include({
+        state: 'revoked',
+        revoked_by: approverName,
+        revocation_comment: 'the WAF rule was removed',
+        decided_by: null,
+      });
+      expect(Date.parse(revoked.revoked_at)).to.be.closeTo(Date.now(), 600000);
+      for (const id of ids) {
+        expect(ok(await t.admin.get(`/api/v1/issue/${id}`)).status_id).to.equal(8);
+        const [entry] = ok(await t.admin.get(`/api/v1/issue/${id}/history`)).items;
+        expect(entry).to.include({ field: 'status', old_value: '6', new_value: '8', actor: approverName });
+        expect(entry.comment).to.equal(`Risk acceptance ${held.id} revoked: the WAF rule was removed`);
+      }
+      expect((await triager.post(`/api/v1/risk-acceptance/${held.id}/revoke`, {})).status, 'twice').to.equal(409);
+
+      // Revoked, it holds the issues no more: a new request may name them, and its requester may withdraw it.
+      const pending = ok(
+        await triager.post('/api/v1/risk-acceptance', {
+          issue_ids: [ids[0]],
+          reason: 'again',
+          expires_at: inDays(3),
+          approver_id: approverId,
+        }),
+      );
+      expect(ok(await triager.post(`/api/v1/risk-acceptance/${pending.id}/revoke`, {}))).to.include({
+        state: 'revoked',
+        revocation_comment: null,
+      });
+      expect(ok(await t.admin.get(`/api/v1/issue/${ids[0]}`)).status_id, 'a pending one moved nothing').to.equal(8);
+      expect((await approver.post(`/api/v1/risk-acceptance/${pending.id}/approve`, {})).status).to.equal(409);
+      expect(
+        ok(await triager.get(`/api/v1/risk-acceptances?filter[state]=revoked&filter[issue]=${ids[0]}`)).items.map(
+          (a: Json) => a.id,
+        ),
+      ).to.have.members([held.id, pending.id]);
+    });
+
     it('refuses an issue whose status may not move to Risk accepted', async () => {
       const id = issue(cve(11));
       ok(await t.admin.put(`/api/v1/issue/${id}`, { status_id: 4 }));
@@ -342,6 +392,7 @@ export function triageSuite(t: SystemUnderTest): void {
       );
       expect((await triager.get(`/api/v1/risk-acceptance/${ofQ.id}`)).status).to.equal(404);
       expect((await triager.post(`/api/v1/risk-acceptance/${ofQ.id}/approve`, {})).status).to.equal(404);
+      expect((await triager.post(`/api/v1/risk-acceptance/${ofQ.id}/revoke`, {})).status).to.equal(404);
       const listed = ok(await triager.get('/api/v1/risk-acceptances?limit=1000')).items as Json[];
       expect(listed.map((a) => a.project_code)).to.not.include(Q.code);
       expect(

@@ -1,4 +1,4 @@
-import { createGrpcClient, defineModule, readConfigs, readServiceHostConfig, ServiceHost } from '@bulwark/platform';
+import { defineModule, peerClient, readConfigs, readServiceHostConfig, ServiceHost } from '@bulwark/platform';
 import { routesOf } from '@bulwark/contracts';
 import { catalogV1, issuesV1, reportingV1 } from '@bulwark/proto';
 import { readReportingConfig } from './config';
@@ -14,18 +14,11 @@ export const reportingModule = defineModule({
     readConfigs(e, { config: readReportingConfig, host: (env) => readServiceHostConfig(env, 'reporting') }),
   async start(ctx, { config, host: hostConfig }) {
     const host = await ServiceHost.open(ctx, hostConfig, migrations);
-    const issues = createGrpcClient(issuesV1.IssuesServiceService, 'issues', ctx.peer('issues').grpcAddress, host.auth);
-    ctx.onStop(() => issues.close());
-    const catalog = createGrpcClient(
-      catalogV1.CatalogServiceService,
-      'catalog',
-      ctx.peer('catalog').grpcAddress,
-      host.auth,
-    );
-    ctx.onStop(() => catalog.close());
+    const issues = peerClient(ctx, issuesV1.IssuesServiceService, 'issues', host.auth);
+    const catalog = peerClient(ctx, catalogV1.CatalogServiceService, 'catalog', host.auth);
     const generator = new ReportGenerator({
       data: host,
-      issues: issues.client,
+      issues,
       log: host.log,
       errors: host,
       opts: {
@@ -35,8 +28,8 @@ export const reportingModule = defineModule({
     });
     const reports = new Reports({
       db: host.db,
-      issues: issues.client,
-      catalog: catalog.client,
+      issues,
+      catalog,
       topIssues: config.REPORTING_TOP_ISSUES,
     });
     host.grpc.add(reportingV1.ReportingServiceService, 'bulwark.reporting.v1.ReportingService', {});

@@ -1,12 +1,12 @@
 import path from 'node:path';
 import {
-  createGrpcClient,
   defineModule,
   EgressProxy,
   identityLicenseGate,
   lazyPeerClient,
   Logger,
   openSecretBox,
+  peerClient,
   readServiceConfig,
   ServiceHost,
 } from '@bulwark/platform';
@@ -60,14 +60,7 @@ export const scanningModule = defineModule({
   async start(ctx, { config, outbound, host: hostConfig, masterKeys }) {
     const host = await ServiceHost.open(ctx, hostConfig, migrations);
     const secrets = openSecretBox(masterKeys, ctx.dataDir);
-    const catalogClient = createGrpcClient(
-      catalogV1.CatalogServiceService,
-      'catalog',
-      ctx.peer('catalog').grpcAddress,
-      host.auth,
-    );
-    ctx.onStop(() => catalogClient.close());
-    const catalog = new CatalogGate(catalogClient.client);
+    const catalog = new CatalogGate(peerClient(ctx, catalogV1.CatalogServiceService, 'catalog', host.auth));
     const runner =
       config.SCAN_RUNNER === 'kubernetes'
         ? new KubernetesJobRunner(
@@ -114,7 +107,6 @@ export const scanningModule = defineModule({
     });
     const checks = new Checks(host, catalog, secrets);
     const license = identityLicenseGate(ctx, host.auth);
-    ctx.onStop(() => license.close());
     // The issues service starts after this one (it reads scans from here): its client is made at the first dry run.
     const dryRun = new UploadDryRun({
       parser,

@@ -6,19 +6,23 @@ import { formatDate, useI18n } from '../../i18n';
 import { Link } from '../../router';
 import { useSession } from '../../session';
 import type { Assignee, Issue, Page, RiskAcceptance } from '../../types';
+import { can } from '../admin/shared';
 import { AssigneePicker } from './AssigneePicker';
 
 /** The end of a chosen day (local time), as the API's ISO 8601 time. */
 const endOfDay = (day: string) => new Date(`${day}T23:59:59`).toISOString();
 const inDays = (n: number) => new Date(Date.now() + n * 86400000).toISOString().slice(0, 10);
 
-/** One acceptance: its state, who asked and until when, and Approve / Reject for the approver it names. */
+/**
+ * One acceptance: its state, who asked and until when, Approve / Reject for the approver it names, and
+ * Revoke while it is pending or accepted for whoever may change the project's issues.
+ */
 function AcceptanceItem({ acceptance: a, onChange }: { acceptance: RiskAcceptance; onChange: () => void }) {
   const { t, lang } = useI18n();
   const { me } = useSession();
   const [comment, setComment] = useState('');
   const [error, setError] = useState<Error>();
-  const decide = async (verdict: 'approve' | 'reject') => {
+  const decide = async (verdict: 'approve' | 'reject' | 'revoke') => {
     setError(undefined);
     try {
       await api('POST', `/risk-acceptance/${a.id}/${verdict}`, comment.trim() ? { comment: comment.trim() } : {});
@@ -28,6 +32,7 @@ function AcceptanceItem({ acceptance: a, onChange }: { acceptance: RiskAcceptanc
     }
   };
   const mine = a.state === 'pending' && a.approver_id === me.user.id;
+  const revocable = (a.state === 'pending' || a.state === 'accepted') && can(me, 'issues.issues', 'w');
   return (
     <li className="card">
       <p>
@@ -42,7 +47,13 @@ function AcceptanceItem({ acceptance: a, onChange }: { acceptance: RiskAcceptanc
           {a.decision_comment ? `: ${a.decision_comment}` : ''}
         </p>
       )}
-      {mine && (
+      {a.revoked_by && (
+        <p>
+          {t('revokedBy', a.revoked_by)}
+          {a.revocation_comment ? `: ${a.revocation_comment}` : ''}
+        </p>
+      )}
+      {(mine || revocable) && (
         <div className="inline">
           <Field id={`decision-${a.id}`} label={t('decisionComment')}>
             <input
@@ -52,12 +63,21 @@ function AcceptanceItem({ acceptance: a, onChange }: { acceptance: RiskAcceptanc
               onChange={(e) => setComment(e.target.value)}
             />
           </Field>
-          <button type="button" className="primary" onClick={() => void decide('approve')}>
-            {t('approve')}
-          </button>
-          <button type="button" onClick={() => void decide('reject')}>
-            {t('reject')}
-          </button>
+          {mine && (
+            <>
+              <button type="button" className="primary" onClick={() => void decide('approve')}>
+                {t('approve')}
+              </button>
+              <button type="button" onClick={() => void decide('reject')}>
+                {t('reject')}
+              </button>
+            </>
+          )}
+          {revocable && (
+            <button type="button" onClick={() => void decide('revoke')}>
+              {t('revoke')}
+            </button>
+          )}
         </div>
       )}
       {error && <ErrorNote error={error} />}

@@ -164,4 +164,20 @@ export const triageRoutes = [
     request: { params: byId, body: decisionBody },
     response: riskAcceptanceView,
   },
+  {
+    operationId: 'revokeRiskAcceptance',
+    method: 'post',
+    path: '/api/v1/risk-acceptance/{id}/revoke',
+    service,
+    tag: 'Risk acceptance',
+    access: issuesP('w'),
+    summary: 'End a pending or accepted risk acceptance before its time: the issues it still holds reopen',
+    description:
+      'Any caller who may change the issues of the acceptance\u2019s project may revoke it (the requester withdrawing a request, a ' +
+      'team ending an acceptance early): its state becomes revoked, with revoked_by, revoked_at and the comment as revocation_comment; the ' +
+      'approver\u2019s decision stays as it was. Of an accepted one, the issues still Risk accepted (6) reopen (8), as at its expiry, each ' +
+      'change in the issue\u2019s history. One neither pending nor accepted answers 409; one of another project 404.',
+    request: { params: byId, body: decisionBody },
+    response: riskAcceptanceView,
+  },
 ] as const satisfies readonly RouteSpec[];

@@ -12,7 +12,7 @@ export {
 } from '../vex';
 
 export const ASSIGNEE_TYPES = ['user', 'group'] as const;
-export const RISK_ACCEPTANCE_STATES = ['pending', 'accepted', 'rejected', 'expired'] as const;
+export const RISK_ACCEPTANCE_STATES = ['pending', 'accepted', 'rejected', 'expired', 'revoked'] as const;
 export type RiskAcceptanceState = (typeof RISK_ACCEPTANCE_STATES)[number];
 
 /** The longest comment, reason or analysis detail a person writes. */
@@ -112,6 +112,9 @@ export const riskAcceptanceView = z
     decided_by: z.string().nullable(),
     decided_at: isoDateTime.nullable(),
     decision_comment: z.string().nullable(),
+    revoked_by: z.string().nullable(),
+    revoked_at: isoDateTime.nullable(),
+    revocation_comment: z.string().nullable(),
     issue_ids: z.array(z.string()),
   })
   .openapi('RiskAcceptance');

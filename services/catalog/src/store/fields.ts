@@ -1,6 +1,5 @@
-import { iso, Queryable } from '@bulwark/platform';
+import { countOf, iso, Queryable, queryPage } from '@bulwark/platform';
 import type { FieldType } from '../domain/field-values';
-import { countOf } from './rows';
 
 export interface FieldRecord {
   id: number;
@@ -44,12 +43,7 @@ export const fieldStore = {
 
   async list(db: Queryable, q: { page: number; limit: number }): Promise<{ items: FieldRecord[]; total: number }> {
     const base = db<FieldRow>('fields');
-    const total = await countOf(base);
-    const rows = await base
-      .clone()
-      .orderBy('id')
-      .limit(q.limit)
-      .offset((q.page - 1) * q.limit);
+    const { rows, total } = await queryPage<FieldRow>(base, q, [{ column: 'id' }]);
     return { items: rows.map(toRecord), total };
   },
 

@@ -1,5 +1,4 @@
-import { containing, iso, Queryable } from '@bulwark/platform';
-import { countOf } from './rows';
+import { containing, iso, Queryable, queryPage } from '@bulwark/platform';
 
 export interface LayerRecord {
   id: string;
@@ -64,12 +63,11 @@ export const layerStore = {
         if (q.isTemplate !== undefined) w.where('is_template', q.isTemplate);
         if (q.searchName) w.whereILike('name', containing(q.searchName));
       });
-    const total = await countOf(base);
-    const rows = await base
-      .clone()
-      .orderBy([{ column: 'project_code' }, { column: 'name' }, { column: 'id' }])
-      .limit(q.limit)
-      .offset((q.page - 1) * q.limit);
+    const { rows, total } = await queryPage<LayerRow>(base, q, [
+      { column: 'project_code' },
+      { column: 'name' },
+      { column: 'id' },
+    ]);
     return { items: rows.map(toRecord), total };
   },
 

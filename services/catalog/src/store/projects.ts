@@ -1,6 +1,5 @@
-import { containing, iso, Queryable } from '@bulwark/platform';
+import { containing, iso, Queryable, queryPage } from '@bulwark/platform';
 import type { ProjectCriticality } from '@bulwark/contracts';
-import { countOf } from './rows';
 
 export interface ProjectRecord {
   code: string;
@@ -119,12 +118,7 @@ export const projectStore = {
           containing(q.searchTag),
         ]);
     });
-    const total = await countOf(base);
-    const rows = await base
-      .clone()
-      .orderBy('code')
-      .limit(q.limit)
-      .offset((q.page - 1) * q.limit);
+    const { rows, total } = await queryPage<ProjectRow>(base, q, [{ column: 'code' }]);
     return { items: await attachValues(db, rows), total };
   },
 

@@ -1,8 +1,7 @@
-import { containing, iso, Queryable } from '@bulwark/platform';
+import { containing, iso, Queryable, queryPage } from '@bulwark/platform';
 import type { Access } from '../domain/access';
 import type { SourceAuthMethod } from '../domain/source-types';
 import { accessLinks, toAccess } from './access-links';
-import { countOf } from './rows';
 
 /** A stored source: secrets only in sealed form. */
 export interface SourceRecord {
@@ -101,12 +100,7 @@ export const sourceStore = {
     });
     accessLinks.whereVisible(db, 'source', base, q.scope);
     if (q.usableIn) accessLinks.whereUsableIn(db, 'source', base, q.usableIn);
-    const total = await countOf(base);
-    const rows = await base
-      .clone()
-      .orderBy([{ column: 'name' }, { column: 'id' }])
-      .limit(q.limit)
-      .offset((q.page - 1) * q.limit);
+    const { rows, total } = await queryPage<SourceRow>(base, q, [{ column: 'name' }, { column: 'id' }]);
     return { items: await toRecords(db, rows), total };
   },
 

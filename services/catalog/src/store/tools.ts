@@ -1,7 +1,6 @@
-import { containing, iso, Queryable } from '@bulwark/platform';
+import { containing, iso, Queryable, queryPage } from '@bulwark/platform';
 import type { Access } from '../domain/access';
 import { accessLinks, toAccess } from './access-links';
-import { countOf } from './rows';
 
 /** A stored tool: settings without secrets, the api_token only in sealed form. */
 export interface ToolRecord {
@@ -95,12 +94,11 @@ export const toolStore = {
     });
     accessLinks.whereVisible(db, 'tool', base, q.scope);
     if (q.usableIn) accessLinks.whereUsableIn(db, 'tool', base, q.usableIn);
-    const total = await countOf(base);
-    const rows = await base
-      .clone()
-      .orderBy([{ column: 'name' }, { column: 'version' }, { column: 'id' }])
-      .limit(q.limit)
-      .offset((q.page - 1) * q.limit);
+    const { rows, total } = await queryPage<ToolRow>(base, q, [
+      { column: 'name' },
+      { column: 'version' },
+      { column: 'id' },
+    ]);
     return { items: await toRecords(db, rows), total };
   },
 

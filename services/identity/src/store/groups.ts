@@ -1,4 +1,4 @@
-import { containing, iso, json, pgArray, Queryable } from '@bulwark/platform';
+import { containing, iso, json, pgArray, Queryable, queryPage } from '@bulwark/platform';
 import { directoryKey } from '../domain/groups';
 
 export interface GroupRecord {
@@ -126,13 +126,8 @@ export const groupStore = {
         ]);
       }
     });
-    const [{ count }] = await base.clone().count<{ count: string }[]>({ count: '*' });
-    const rows = await base
-      .clone()
-      .orderByRaw('lower(name)')
-      .limit(q.limit)
-      .offset((q.page - 1) * q.limit);
-    return { items: await attachMembers(db, rows), total: Number(count) };
+    const { rows, total } = await queryPage<GroupRow>(base, q, [{ column: db.raw('lower(name)') }]);
+    return { items: await attachMembers(db, rows), total };
   },
 
   async insert(db: Queryable, id: string, w: GroupWrite): Promise<void> {

@@ -1,4 +1,4 @@
-import { PermissionLetter, Queryable, containing, iso, json, pgArray } from '@bulwark/platform';
+import { containing, countOf, iso, json, PermissionLetter, pgArray, Queryable } from '@bulwark/platform';
 
 export interface RoleRecord {
   code: string;
@@ -101,13 +101,13 @@ export const roleStore = {
           [pgArray(q.touching.map((code) => `project:${code}`))],
         );
     });
-    const [{ count }] = await base.clone().count<{ count: string }[]>({ count: '*' });
+    const total = await countOf(base);
     const rows = await withCounts(db)
       .whereIn('roles.code', base.clone().select('code'))
       .orderBy('roles.code')
       .limit(q.limit)
       .offset((q.page - 1) * q.limit);
-    return { items: rows.map(toRecord), total: Number(count) };
+    return { items: rows.map(toRecord), total };
   },
 
   async insert(db: Queryable, code: string, w: RoleWrite, builtin = false): Promise<void> {

@@ -1,4 +1,4 @@
-import { Queryable, iso } from '@bulwark/platform';
+import { iso, Queryable, queryPage } from '@bulwark/platform';
 
 export interface TokenRecord {
   id: string;
@@ -62,13 +62,11 @@ export const tokenStore = {
   ): Promise<{ items: TokenRecord[]; total: number }> {
     const base = db<TokenRow>('api_tokens').where({ user_id: userId });
     if (!q.includeRevoked) base.whereNull('revoked_at');
-    const [{ count }] = await base.clone().count<{ count: string }[]>({ count: '*' });
-    const rows = await base
-      .clone()
-      .orderBy('created_at', 'desc')
-      .limit(q.limit)
-      .offset((q.page - 1) * q.limit);
-    return { items: rows.map(toRecord), total: Number(count) };
+    const { rows, total } = await queryPage<TokenRow>(base, q, [
+      { column: 'created_at', order: 'desc' },
+      { column: 'id' },
+    ]);
+    return { items: rows.map(toRecord), total };
   },
 
   async revoke(db: Queryable, id: string): Promise<void> {

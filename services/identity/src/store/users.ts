@@ -1,4 +1,4 @@
-import { Queryable, containing, iso } from '@bulwark/platform';
+import { containing, iso, Queryable, queryPage } from '@bulwark/platform';
 
 export interface UserRecord {
   id: string;
@@ -100,13 +100,8 @@ export const userStore = {
       if (q.searchDisplayName) w.whereILike('display_name', containing(q.searchDisplayName));
       if (q.searchEmail) w.whereILike('email', containing(q.searchEmail));
     });
-    const [{ count }] = await base.clone().count<{ count: string }[]>({ count: '*' });
-    const rows = await base
-      .clone()
-      .orderBy('username')
-      .limit(q.limit)
-      .offset((q.page - 1) * q.limit);
-    return { items: await attachRoles(db, rows), total: Number(count) };
+    const { rows, total } = await queryPage<UserRow>(base, q, [{ column: 'username' }]);
+    return { items: await attachRoles(db, rows), total };
   },
 
   async insert(db: Queryable, id: string, username: string, w: UserWrite): Promise<void> {

@@ -70,5 +70,7 @@ export function triageHandlers({
       riskAcceptanceView(await acceptances.decide(requirePrincipal(input), input.params.id, true, input.body.comment)),
     rejectRiskAcceptance: async (input) =>
       riskAcceptanceView(await acceptances.decide(requirePrincipal(input), input.params.id, false, input.body.comment)),
+    revokeRiskAcceptance: async (input) =>
+      riskAcceptanceView(await acceptances.revoke(requirePrincipal(input), input.params.id, input.body.comment)),
   };
 }

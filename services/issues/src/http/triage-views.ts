@@ -22,5 +22,8 @@ export const riskAcceptanceView = (r: RiskAcceptanceRecord) => ({
   decided_by: r.decidedBy,
   decided_at: r.decidedAt,
   decision_comment: r.decisionComment,
+  revoked_by: r.revokedBy,
+  revoked_at: r.revokedAt,
+  revocation_comment: r.revocationComment,
   issue_ids: r.issueIds,
 });

@@ -2,7 +2,8 @@ import type { Migration } from '@bulwark/platform';
 import { DEFAULT_STATUSES, DEFAULT_TRANSITIONS } from '../domain/statuses';
 import { slaMigration } from './0018-sla';
 import { catalogProjectsMigration } from './0020-catalog-projects';
-import { pullRequestDecorationsMigration } from './0021-pull-request-decorations';
+import { riskAcceptanceRevocationMigration } from './0021-risk-acceptance-revocation';
+import { pullRequestDecorationsMigration } from './0022-pull-request-decorations';
 import { VIEW_COLUMNS_0014, VIEW_COLUMNS_0016 } from './issues-view';
 import { retryQueueColumns } from './retry-queue-columns';
 
@@ -567,5 +568,6 @@ export const migrations: Migration[] = [
     },
   },
   catalogProjectsMigration,
+  riskAcceptanceRevocationMigration,
   pullRequestDecorationsMigration,
 ];

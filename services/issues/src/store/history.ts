@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { iso, Queryable, unnestRows } from '@bulwark/platform';
+import { iso, Queryable, queryPage, unnestRows } from '@bulwark/platform';
 import type { ViaClient } from '@bulwark/contracts';
 import type { ChangeReason } from '../domain/change-reason';
 
@@ -123,17 +123,12 @@ export const historyStore = {
     const base = db('issue_history').where('issue_id', issueId);
     if (q.users?.length) base.whereIn('actor', q.users).andWhere('actor_kind', 'user');
     if (q.kinds?.length) base.whereIn('actor_kind', q.kinds);
-    const [{ n }] = await base.clone().count({ n: '*' });
-    const rows = await base
-      .orderBy([
-        { column: 'at', order: 'desc' },
-        { column: 'id', order: 'desc' },
-      ])
-      .offset((q.page - 1) * q.limit)
-      .limit(q.limit)
-      .select<HistoryRow[]>('*');
+    const { rows, total } = await queryPage<HistoryRow>(base, q, [
+      { column: 'at', order: 'desc' },
+      { column: 'id', order: 'desc' },
+    ]);
     return {
-      total: Number(n),
+      total,
       items: rows.map((r): HistoryRecord => ({
         id: String(r.id),
         at: iso(r.at),
@@ -160,14 +155,12 @@ export const commentStore = {
   },
 
   async list(db: Queryable, issueId: string, q: { page: number; limit: number }) {
-    const [{ n }] = await db('issue_comments').where('issue_id', issueId).count({ n: '*' });
-    const rows = await db<CommentRow>('issue_comments')
-      .where('issue_id', issueId)
-      .orderBy([{ column: 'created_at' }, { column: 'id' }])
-      .offset((q.page - 1) * q.limit)
-      .limit(q.limit);
+    const { rows, total } = await queryPage<CommentRow>(db('issue_comments').where('issue_id', issueId), q, [
+      { column: 'created_at' },
+      { column: 'id' },
+    ]);
     return {
-      total: Number(n),
+      total,
       items: rows.map((r): CommentRecord => ({
         id: r.id,
         issueId: r.issue_id,

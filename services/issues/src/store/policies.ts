@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { containing, iso, isUuid, json, pgArray, Queryable, recordsById } from '@bulwark/platform';
+import { containing, iso, isUuid, json, pgArray, Queryable, queryPage, recordsById } from '@bulwark/platform';
 
 /** A quality gate a policy applies, as the policy's JSON document (and the API) holds it. */
 export interface PolicyGate {
@@ -91,15 +91,8 @@ export const policyStore = {
 
   async list(db: Queryable, q: PolicyQuery & { page: number; limit: number }) {
     const base = policiesMatching(db, q);
-    const [{ n }] = await base.clone().count({ n: '*' });
-    const items = (
-      await base
-        .orderBy('name')
-        .orderBy('id')
-        .offset((q.page - 1) * q.limit)
-        .limit(q.limit)
-    ).map(toPolicyRecord);
-    return { items, total: Number(n) };
+    const { rows, total } = await queryPage<PolicyRow>(base, q, [{ column: 'name' }, { column: 'id' }]);
+    return { items: rows.map(toPolicyRecord), total };
   },
 
   /** Every policy the query matches, in the list's order (at most `limit`). */

@@ -1,4 +1,4 @@
-import { iso, pgArray, Queryable } from '@bulwark/platform';
+import { iso, pgArray, Queryable, queryPage } from '@bulwark/platform';
 import type { RiskAcceptanceState } from '@bulwark/contracts';
 
 export interface RiskAcceptanceRecord {
@@ -15,6 +15,9 @@ export interface RiskAcceptanceRecord {
   decidedBy: string | null;
   decidedAt: string | null;
   decisionComment: string | null;
+  revokedBy: string | null;
+  revokedAt: string | null;
+  revocationComment: string | null;
   issueIds: string[];
 }
 
@@ -32,6 +35,9 @@ interface RiskAcceptanceRow {
   decided_by: string | null;
   decided_at: Date | null;
   decision_comment: string | null;
+  revoked_by: string | null;
+  revoked_at: Date | null;
+  revocation_comment: string | null;
 }
 
 export interface RiskAcceptanceQuery {
@@ -68,12 +74,21 @@ async function withIssues(db: Queryable, rows: RiskAcceptanceRow[]): Promise<Ris
     decidedBy: r.decided_by,
     decidedAt: r.decided_at && iso(r.decided_at),
     decisionComment: r.decision_comment,
+    revokedBy: r.revoked_by,
+    revokedAt: r.revoked_at && iso(r.revoked_at),
+    revocationComment: r.revocation_comment,
     issueIds: issues.get(r.id) ?? [],
   }));
 }
 
 export const riskAcceptanceStore = {
-  async insert(db: Queryable, r: Omit<RiskAcceptanceRecord, 'decidedBy' | 'decidedAt' | 'decisionComment'>) {
+  async insert(
+    db: Queryable,
+    r: Omit<
+      RiskAcceptanceRecord,
+      'decidedBy' | 'decidedAt' | 'decisionComment' | 'revokedBy' | 'revokedAt' | 'revocationComment'
+    >,
+  ) {
     await db('risk_acceptances').insert({
       id: r.id,
       project_code: r.projectCode,
@@ -112,14 +127,11 @@ export const riskAcceptanceStore = {
             .where('issue_id', q.issueId),
         );
     });
-    const [{ count }] = await base.clone().count<{ count: string }[]>({ count: '*' });
-    const rows = await base
-      .clone()
-      .orderBy('requested_at', 'desc')
-      .orderBy('id')
-      .limit(q.limit)
-      .offset((q.page - 1) * q.limit);
-    return { items: await withIssues(db, rows), total: Number(count) };
+    const { rows, total } = await queryPage<RiskAcceptanceRow>(base, q, [
+      { column: 'requested_at', order: 'desc' },
+      { column: 'id' },
+    ]);
+    return { items: await withIssues(db, rows), total };
   },
 
   /** Of these issues, those already held by a pending or accepted acceptance. */
@@ -141,6 +153,13 @@ export const riskAcceptanceStore = {
     await db('risk_acceptances')
       .where({ id })
       .update({ state: d.state, decided_by: d.by, decided_at: d.at, decision_comment: d.comment });
+  },
+
+  /** Ended before its time by `by`; the approver's decision stays as it was. */
+  async revoke(db: Queryable, id: string, r: { by: string; at: string; comment: string | null }): Promise<void> {
+    await db('risk_acceptances')
+      .where({ id })
+      .update({ state: 'revoked', revoked_by: r.by, revoked_at: r.at, revocation_comment: r.comment });
   },
 
   async expire(db: Queryable, ids: string[]): Promise<void> {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { containing, iso, json, Queryable, isUuid, recordsById } from '@bulwark/platform';
+import { containing, iso, isUuid, json, Queryable, queryPage, recordsById } from '@bulwark/platform';
 import type { RuleParams } from '../domain/rules';
 
 interface SecurityRuleRow {
@@ -98,15 +98,11 @@ export const securityRuleStore = {
 
   async list(db: Queryable, q: SecurityRuleQuery & { page: number; limit: number }) {
     const base = filtered(db, q);
-    const [{ n }] = await base.clone().count({ n: '*' });
-    const items = (
-      await base
-        .orderBy('created_at', 'desc')
-        .orderBy('id')
-        .offset((q.page - 1) * q.limit)
-        .limit(q.limit)
-    ).map(toSecurityRuleRecord);
-    return { items, total: Number(n) };
+    const { rows, total } = await queryPage<SecurityRuleRow>(base, q, [
+      { column: 'created_at', order: 'desc' },
+      { column: 'id' },
+    ]);
+    return { items: rows.map(toSecurityRuleRecord), total };
   },
 
   /** Every rule the query matches, in the list's order (at most `limit`). */

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { containing, iso, isUuid, pgArray, Queryable } from '@bulwark/platform';
+import { containing, iso, isUuid, pgArray, Queryable, queryPage } from '@bulwark/platform';
 import type { DedupRule } from '../domain/match-key';
 
 interface StatusRow {
@@ -116,12 +116,8 @@ export const dedupRuleStore = {
   async list(db: Queryable, q: { page: number; limit: number; name?: string }) {
     const base = db<DedupRuleRow>('dedup_rules');
     if (q.name) base.whereILike('name', containing(q.name));
-    const [{ n }] = await base.clone().count({ n: '*' });
-    const rows = await base
-      .orderBy('name')
-      .offset((q.page - 1) * q.limit)
-      .limit(q.limit);
-    return { items: rows.map(toDedupRuleRecord), total: Number(n) };
+    const { rows, total } = await queryPage<DedupRuleRow>(base, q, [{ column: 'name' }, { column: 'id' }]);
+    return { items: rows.map(toDedupRuleRecord), total };
   },
 
   async get(db: Queryable, id: string): Promise<DedupRuleRecord | undefined> {

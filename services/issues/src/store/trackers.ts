@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { iso, json, pgArray, Queryable } from '@bulwark/platform';
+import { iso, json, pgArray, Queryable, queryPage } from '@bulwark/platform';
 import type { TrackerType } from '@bulwark/contracts';
 import type { StatusMapping } from '../domain/tickets';
 import { retryQueue } from './retry-queue';
@@ -189,12 +189,8 @@ export const trackerStore = {
 
   async list(db: Queryable, q: TrackerQuery & { page: number; limit: number }) {
     const base = trackersMatching(db, q);
-    const [{ n }] = await base.clone().count({ n: '*' });
-    const rows = await base
-      .orderBy([{ column: 'created_at' }, { column: 'id' }])
-      .offset((q.page - 1) * q.limit)
-      .limit(q.limit);
-    return { total: Number(n), items: rows.map(toTrackerRecord) };
+    const { rows, total } = await queryPage<TrackerRow>(base, q, [{ column: 'created_at' }, { column: 'id' }]);
+    return { total, items: rows.map(toTrackerRecord) };
   },
 
   /** Every tracker the query matches, in the list's order (at most `limit`). */

@@ -86,6 +86,9 @@ export class RiskAcceptances {
         decidedBy: null,
         decidedAt: null,
         decisionComment: null,
+        revokedBy: null,
+        revokedAt: null,
+        revocationComment: null,
         issueIds: ids,
       };
       await riskAcceptanceStore.insert(trx, record);
@@ -137,6 +140,31 @@ export class RiskAcceptances {
         at,
         comment: comment?.trim() || null,
       });
+    });
+    return this.get(principal, id);
+  }
+
+  /**
+   * Ends a pending or accepted acceptance before its time, by anyone who may change its project's
+   * issues (the route's permission): of an accepted one, the issues still Risk accepted reopen.
+   */
+  async revoke(principal: Principal, id: string, comment?: string): Promise<RiskAcceptanceRecord> {
+    await this.data.transaction(async (trx) => {
+      const record = await this.get(principal, id, trx);
+      if (record.state !== 'pending' && record.state !== 'accepted')
+        throw conflict(`The risk acceptance is ${record.state}, neither pending nor accepted`);
+      const at = this.clock().toISOString();
+      const why = comment?.trim() || null;
+      if (record.state === 'accepted') {
+        const held = (await issueStore.getMany(trx, record.issueIds)).filter((i) => i.statusId === STATUS.riskAccepted);
+        await this.move(trx, held, STATUS.reopen, {
+          kind: 'user',
+          actor: principal.username,
+          comment: `Risk acceptance ${record.id} revoked${why ? `: ${why}` : ''}`,
+          at,
+        });
+      }
+      await riskAcceptanceStore.revoke(trx, id, { by: principal.username, at, comment: why });
     });
     return this.get(principal, id);
   }

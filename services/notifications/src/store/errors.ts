@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { containing, ErrorDetails, ErrorLevel, iso, json, pgArray, Queryable } from '@bulwark/platform';
+import { containing, ErrorDetails, ErrorLevel, iso, json, pgArray, Queryable, queryPage } from '@bulwark/platform';
 
 /** One record of the error log, under the id of the bus event that carried it. */
 export interface ErrorLogRecord {
@@ -113,14 +113,11 @@ export const errorStore = {
 
   async list(db: Queryable, q: ErrorQuery & { page: number; limit: number }) {
     const base = filtered(db, q);
-    const [{ n }] = await base.clone().count<{ n: string | number }[]>({ n: '*' });
-    const rows = await base
-      .select<ErrorLogRow[]>('*')
-      .orderBy('occurred_at', 'desc')
-      .orderBy('id', 'desc')
-      .offset((q.page - 1) * q.limit)
-      .limit(q.limit);
-    return { items: rows.map(toRecord), total: Number(n) };
+    const { rows, total } = await queryPage<ErrorLogRow>(base, q, [
+      { column: 'occurred_at', order: 'desc' },
+      { column: 'id', order: 'desc' },
+    ]);
+    return { items: rows.map(toRecord), total };
   },
 
   /** One page of the newest-first order after `after` (keyset: as fast deep in the log as at its start). */

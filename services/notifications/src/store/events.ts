@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { containing, iso, json, pgArray, Queryable } from '@bulwark/platform';
+import { containing, iso, json, pgArray, Queryable, queryPage } from '@bulwark/platform';
 
 /** One event of the events log. */
 export interface SecurityEventRecord {
@@ -91,14 +91,11 @@ export const eventStore = {
 
   async list(db: Queryable, projects: string[] | null, q: EventQuery & { page: number; limit: number }) {
     const base = filtered(db, projects, q);
-    const [{ n }] = await base.clone().count<{ n: string | number }[]>({ n: '*' });
-    const rows = await base
-      .select<SecurityEventRow[]>('*')
-      .orderBy('occurred_at', 'desc')
-      .orderBy('id', 'desc')
-      .offset((q.page - 1) * q.limit)
-      .limit(q.limit);
-    return { items: rows.map(toRecord), total: Number(n) };
+    const { rows, total } = await queryPage<SecurityEventRow>(base, q, [
+      { column: 'occurred_at', order: 'desc' },
+      { column: 'id', order: 'desc' },
+    ]);
+    return { items: rows.map(toRecord), total };
   },
 
   async newest(db: Queryable, projects: string[] | null, q: EventQuery, limit: number): Promise<SecurityEventRecord[]> {

@@ -1,5 +1,5 @@
 import type { WebhookPayloadFormat } from '@bulwark/contracts';
-import { containing, iso, isUuid, pgArray, present, Queryable, touchingProjects } from '@bulwark/platform';
+import { containing, iso, isUuid, pgArray, present, Queryable, queryPage, touchingProjects } from '@bulwark/platform';
 
 /** A stored notifier: its token and signing secrets only in sealed form. */
 export interface NotifierRecord {
@@ -128,14 +128,8 @@ export const notifierStore = {
   async list(db: Queryable, projects: string[] | null, q: { page: number; limit: number; name?: string }) {
     const base = touchingProjects(db('notifiers'), projects);
     if (q.name) base.whereRaw("name ilike ? escape '\\'", [containing(q.name)]);
-    const [{ n }] = await base.clone().count<{ n: string | number }[]>({ n: '*' });
-    const rows = await base
-      .select<NotifierRow[]>('*')
-      .orderBy('name')
-      .orderBy('id')
-      .offset((q.page - 1) * q.limit)
-      .limit(q.limit);
-    return { items: rows.map(toRecord), total: Number(n) };
+    const { rows, total } = await queryPage<NotifierRow>(base, q, [{ column: 'name' }, { column: 'id' }]);
+    return { items: rows.map(toRecord), total };
   },
 
   async deleteMany(db: Queryable, ids: string[]): Promise<string[]> {

@@ -1,4 +1,4 @@
-import { containing, iso, isUuid, json, pgArray, Queryable, withinProjects } from '@bulwark/platform';
+import { containing, iso, isUuid, json, pgArray, Queryable, queryPage, withinProjects } from '@bulwark/platform';
 import type { ReportSnapshot } from '../domain/snapshot';
 
 export type ReportState = 'queued' | 'running' | 'ready' | 'failed';
@@ -124,14 +124,11 @@ export const reportStore = {
     if (q.name) base.whereRaw("name ilike ? escape '\\'", [containing(q.name)]);
     if (q.state) base.where('state', q.state);
     if (q.type) base.where('type', q.type);
-    const [{ n }] = await base.clone().count<{ n: string | number }[]>({ n: '*' });
-    const rows = await base
-      .select<ReportRow[]>(COLUMNS)
-      .orderBy('created_at', 'desc')
-      .orderBy('id', 'desc')
-      .offset((q.page - 1) * q.limit)
-      .limit(q.limit);
-    return { items: rows.map(toRecord), total: Number(n) };
+    const { rows, total } = await queryPage<ReportRow>(base.select(COLUMNS), q, [
+      { column: 'created_at', order: 'desc' },
+      { column: 'id', order: 'desc' },
+    ]);
+    return { items: rows.map(toRecord), total };
   },
 
   async rename(db: Queryable, id: string, name: string): Promise<void> {

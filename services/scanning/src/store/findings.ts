@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import zlib from 'node:zlib';
-import { present, type Queryable } from '@bulwark/platform';
+import { present, type Queryable, queryPage } from '@bulwark/platform';
 import type { Finding } from '@bulwark/findings';
 import type { FindingsBatch } from '../domain/findings-batch';
 import { findingRefStore } from './finding-refs';
@@ -172,15 +172,10 @@ export const findingStore = {
     const base = db.from(findingRefStore.findingsOf(db, await findingStore.holder(db, scanId), 'f'));
     if (q.severity) base.where('severity', q.severity);
     if (q.notIn) findingRefStore.absentFrom(db, base, 'f', await findingStore.holder(db, q.notIn));
-    const [{ count }] = await base.clone().count<{ count: string }[]>({ count: '*' });
-    const rows: { finding: unknown }[] = await base
-      .clone()
-      .orderBy('seq')
-      .limit(q.limit)
-      .offset((q.page - 1) * q.limit);
+    const { rows, total } = await queryPage<{ finding: unknown }>(base, q, [{ column: 'seq' }]);
     return {
       items: rows.map((r) => (typeof r.finding === 'string' ? JSON.parse(r.finding) : r.finding) as Finding),
-      total: Number(count),
+      total,
     };
   },
 

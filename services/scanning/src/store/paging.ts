@@ -1,3 +1,4 @@
+import { queryPage } from '@bulwark/platform';
 import type { Knex } from 'knex';
 
 /**
@@ -9,12 +10,6 @@ export async function newestFirstPage<Row extends object, T>(
   q: { page: number; limit: number },
   toRecord: (row: Row) => T,
 ): Promise<{ items: T[]; total: number }> {
-  const [{ count }] = await base.clone().count<{ count: string }[]>({ count: '*' });
-  const rows = (await base
-    .clone()
-    .orderBy('created_at', 'desc')
-    .orderBy('id')
-    .limit(q.limit)
-    .offset((q.page - 1) * q.limit)) as Row[];
-  return { items: rows.map(toRecord), total: Number(count) };
+  const { rows, total } = await queryPage<Row>(base, q, [{ column: 'created_at', order: 'desc' }, { column: 'id' }]);
+  return { items: rows.map(toRecord), total };
 }

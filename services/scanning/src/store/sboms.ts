@@ -1,4 +1,4 @@
-import { containing, iso, Queryable } from '@bulwark/platform';
+import { containing, iso, Queryable, queryPage } from '@bulwark/platform';
 import { newestFirstPage } from './paging';
 import type { Component } from '@bulwark/findings';
 
@@ -166,16 +166,13 @@ export const sbomStore = {
       if (q.type) w.whereILike('type', like(q.type));
       if (q.version) w.whereILike('version', like(q.version));
     });
-    const [{ count }] = await base.clone().count<{ count: string }[]>({ count: '*' });
-    const rows = await base
-      .clone()
-      .orderBy('name')
-      .orderBy('version')
-      .orderBy('id')
-      .limit(q.limit)
-      .offset((q.page - 1) * q.limit);
+    const { rows, total } = await queryPage<DependencyRow>(base, q, [
+      { column: 'name' },
+      { column: 'version' },
+      { column: 'id' },
+    ]);
     return {
-      items: rows.map((r: DependencyRow) => ({
+      items: rows.map((r) => ({
         name: r.name,
         version: r.version,
         type: r.type,
@@ -186,7 +183,7 @@ export const sbomStore = {
         projectName: r.project_name,
         sbomId: r.sbom_id,
       })),
-      total: Number(count),
+      total,
     };
   },
 

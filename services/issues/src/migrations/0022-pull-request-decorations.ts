@@ -7,7 +7,7 @@ import { retryQueueColumns } from './retry-queue-columns';
  * outside any transaction and retried with backoff until the platform takes it.
  */
 export const pullRequestDecorationsMigration: Migration = {
-  name: '0021_pull_request_decorations',
+  name: '0022_pull_request_decorations',
   async up(db) {
     await db.schema.createTable('pull_request_decorations', (t) => {
       t.bigIncrements('id');
