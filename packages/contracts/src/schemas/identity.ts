@@ -124,13 +124,16 @@ export const username = z
   .max(128)
   .regex(/^[A-Za-z0-9_.@-]+$/, 'may contain only letters, digits and "_", ".", "@", "-"');
 
+/** An e-mail address as zod's check takes it, which the document states with the same regex (format email is wider). */
+export const emailAddress = z.email().max(320).openapi({ pattern: z.regexes.email.source });
+
 export const userCreateBody = z
   .object({
     username,
     password: z.string().max(1024).optional().openapi({ description: 'Required unless active_directory is true' }),
     password_confirmation: z.string().max(1024).optional(),
     display_name: z.string().max(255).optional(),
-    email: z.email().max(320).optional(),
+    email: emailAddress.optional(),
     need_password_change: z.boolean().optional(),
     active_directory: z.boolean().optional(),
     roles: z.array(z.string().min(1)).max(100).optional().openapi({ description: 'Role codes' }),
@@ -143,7 +146,7 @@ export const userUpdateBody = z
     password: z.string().max(1024).optional(),
     password_confirmation: z.string().max(1024).optional(),
     display_name: z.string().max(255).optional(),
-    email: z.email().max(320).nullable().optional(),
+    email: emailAddress.nullable().optional(),
     need_password_change: z.boolean().optional(),
     active_directory: z.boolean().optional(),
     roles: z.array(z.string().min(1)).max(100).optional(),
