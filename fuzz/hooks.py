@@ -64,7 +64,10 @@ def _head_bytes(request) -> int:
 
 # How a 400 names a value that is well formed but names no record the caller can see (README
 # "Authorization model": a body naming one answers 400 naming the field).
-NAMES_NO_RECORD = re.compile(r"is not a known |^unknown (?!(field|parameter)$)|does not exist|that you can see")
+NAMES_NO_RECORD = re.compile(
+    r"is not a known |^unknown (?!(field|parameter)$)|does not exist|that you can see"
+    r"|^is not a scan result of this check$|^is not the id of a user: "
+)
 
 
 # How a 400 refuses a cursor the server did not issue for this list and order.

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { AppError, parseOrThrow } from '@bulwark/platform';
-import { bracketQuery, isoDateTime, z } from './index';
+import { bracketQuery, isoDateTime, nonBlank, NOT_BLANK_PATTERN, WEB_URL_PATTERN, webUrl, z } from './index';
 import { buildOpenApiDocument } from './openapi';
 import { ROUTES } from './route-table';
 
@@ -66,5 +66,36 @@ describe('date-times in the OpenAPI document', () => {
     const byPattern = values.map((v) => pattern.test(v));
     expect(byPattern).to.deep.equal(values.map((v) => isoDateTime.safeParse(v).success));
     expect(byPattern.filter(Boolean)).to.have.length(5);
+  });
+});
+
+describe('what the document says of text and web addresses, beside what validation takes', () => {
+  const samples = ['a', ' a ', '\u00a0', ' ', '\t\n', '\ufeff', '\u3000x', 'x\u0000', ''];
+
+  it('says text is not blank exactly when trimmed text of 1 character or more is taken', () => {
+    const pattern = new RegExp(NOT_BLANK_PATTERN);
+    const schema = nonBlank(10);
+    for (const s of samples.filter((v) => !v.includes('\u0000')))
+      expect(pattern.test(s), JSON.stringify(s)).to.equal(schema.safeParse(s).success);
+    expect(pattern.test('x\u0000')).to.equal(false);
+  });
+
+  it('says of a web address only what z.url with http(s) takes', () => {
+    const pattern = new RegExp(WEB_URL_PATTERN);
+    const urls = [
+      'https://example.com',
+      'HTTP://a.b:8080/p/q',
+      'http://x/',
+      'ldaps://dc1.example.com:636',
+      'ftp://example.com',
+      'http://1.2.3.999',
+      'http://',
+    ];
+    for (const url of urls.filter((u) => pattern.test(u))) expect(webUrl().safeParse(url).success, url).to.equal(true);
+    expect(urls.filter((u) => pattern.test(u))).to.deep.equal([
+      'https://example.com',
+      'HTTP://a.b:8080/p/q',
+      'http://x/',
+    ]);
   });
 });

@@ -156,3 +156,27 @@ export function bracketQuery<S extends z.ZodObject>(flat: S) {
 
 /** Path parameters of a route addressing one record by its id. */
 export const byId = z.object({ id: z.uuid() });
+
+/**
+ * An http(s) URL of a host name (not an IP address) and a path, which the WHATWG parser behind z.url
+ * takes: what the document says of web addresses, narrower than their `format: uri`, which allows
+ * any scheme.
+ */
+export const WEB_URL_PATTERN =
+  "^[Hh][Tt][Tt][Pp][Ss]?://([A-Za-z0-9-]+\\.)*[A-Za-z][A-Za-z0-9-]*(:[0-9]{1,4})?(/[A-Za-z0-9._~!$&'()*+,;=:@/-]*)?$";
+
+/** An http or https URL. */
+export function webUrl() {
+  return z.url({ protocol: /^https?$/ }).openapi({ pattern: WEB_URL_PATTERN });
+}
+
+/** The whitespace String.prototype.trim removes, spelled out so that every regex engine reads the same set. */
+const TRIMMED = '\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff';
+
+/** A string with a character besides that whitespace, and no NUL (which every request's strings lack). */
+export const NOT_BLANK_PATTERN = `^[^\\u0000]*[^\\u0000${TRIMMED}][^\\u0000]*$`;
+
+/** Text that is not blank: trimmed, then 1 to `max` characters; the document states that it is not blank. */
+export function nonBlank(max: number) {
+  return z.string().trim().min(1).max(max).openapi({ pattern: NOT_BLANK_PATTERN });
+}

@@ -26,6 +26,7 @@ export {
   ldapTestResult,
   ssoSettingsBody,
   ssoSettingsView,
+  ADMIN_GROUP_PROBLEM,
   groupCreateBody,
   groupUpdateBody,
   groupView,

@@ -218,3 +218,16 @@ function componentUsages(doc: {
     }
   return usage;
 }
+
+/**
+ * The generator writes a tuple (`z.tuple([a, b])`) as its `prefixItems` alone, which any shorter or
+ * longer array satisfies; a tuple without a rest element has exactly those items. (The route table's
+ * tuples have no optional elements.)
+ */
+export function closedTuples(doc: Schema): void {
+  walk(doc, (schema) => {
+    if (!Array.isArray(schema.prefixItems) || 'items' in schema) return;
+    schema.minItems = schema.prefixItems.length;
+    schema.maxItems = schema.prefixItems.length;
+  });
+}

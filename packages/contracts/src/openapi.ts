@@ -1,7 +1,7 @@
 import { OpenAPIRegistry, OpenApiGeneratorV31, RouteConfig } from '@asteasolutions/zod-to-openapi';
 import type { RouteSpec } from '@bulwark/platform';
 import { errorBody, MULTI_MAX_VALUES } from './common';
-import { nameInlineObjects, nullableReferences, registerNamedSchemas } from './openapi-components';
+import { closedTuples, nameInlineObjects, nullableReferences, registerNamedSchemas } from './openapi-components';
 import { nulFreeRequests } from './openapi-nul';
 import { PERMISSION_LETTERS } from './permissions';
 import { WEBHOOK_EVENT_DATA, webhookBodySchema } from './webhooks';
@@ -197,6 +197,7 @@ export function buildOpenApiDocument(routes: RouteSpec[], version: string): Reco
     security: [{ [bearer.name]: [] }],
   }) as unknown as Parameters<typeof nameInlineObjects>[0];
   nullableReferences(document);
+  closedTuples(document);
   nameInlineObjects(document);
   nulFreeRequests(document);
   return document;

@@ -48,6 +48,9 @@ export const PERMISSION_KEYS: PermissionKey[] = [
   { key: 'settings.assistants', description: 'AI assistants (MCP): w enables or disables the write tools' },
 ];
 
+/** The built-in role that holds every permission on every project. */
+export const ADMIN_ROLE = 'admin';
+
 export const ALL_LETTERS: PermissionLetter[] = ['r', 'w', 'x', 'd'];
 
 export function isPermissionKey(key: string): boolean {

@@ -1,4 +1,5 @@
 import { z } from './zod';
+import { webUrl } from './common';
 import { checkExtraArgs, describeExtraArgs, ExtraArgsAllowList, POSITIVE_INT, RELATIVE_GLOB } from './scanner-args';
 
 /**
@@ -140,10 +141,7 @@ const ESLINT_ARGS: ExtraArgsAllowList = {
 const serverSettings = z
   .object({
     ...common,
-    url: z
-      .url({ protocol: /^https?$/ })
-      .max(2048)
-      .openapi({ description: 'Address of the remote product (http or https)' }),
+    url: webUrl().max(2048).openapi({ description: 'Address of the remote product (http or https)' }),
     auth_method: z.literal('Api Token').default('Api Token'),
     api_token: z.string().min(1).max(4096).openapi({ description: 'Stored encrypted, never returned' }),
     project_key: z.string().max(512).optional(),

@@ -10,7 +10,7 @@ import {
   Queryable,
   present,
 } from '@bulwark/platform';
-import { IDENTITY_EVENTS } from '@bulwark/contracts';
+import { ADMIN_GROUP_PROBLEM, IDENTITY_EVENTS } from '@bulwark/contracts';
 import type { DirectoryLogins } from './directory';
 import { directoryKey } from './domain/groups';
 import { visibleGroupProjects } from './domain/visibility';
@@ -76,11 +76,7 @@ export class UserGroups {
     }
     const roles = w.roles ?? [];
     if (roles.includes(ADMIN_ROLE) && (w.projectTags.length > 0 || w.projectCodes.length > 0)) {
-      problems.push({
-        field: 'roles',
-        problem:
-          'the built-in admin role holds every permission on every project: a group that grants it must name neither project_tags nor project_codes',
-      });
+      problems.push({ field: 'roles', problem: ADMIN_GROUP_PROBLEM });
     }
     if (problems.length > 0)
       throw invalid(`Invalid group: ${problems.map((p) => `${p.field} ${p.problem}`).join('; ')}`, problems);

@@ -70,15 +70,6 @@ export class SecurityRules {
       throw invalid('Invalid rule_params.cwe', [
         { field: 'rule_params.cwe', problem: 'must be a CWE number such as 79 or CWE-79' },
       ]);
-    if (![p.instrument_type, p.tool_type_name, p.category, p.cve, p.cwe].some((v) => v !== undefined && v !== '')) {
-      throw invalid('A rule needs at least one parameter', [
-        { field: 'rule_params', problem: 'needs instrument_type, tool_type_name, category, cve or cwe' },
-      ]);
-    }
-    if (p.active_for_all === false && !(p.project_codes ?? []).length)
-      throw invalid('Invalid rule_params.project_codes', [
-        { field: 'rule_params.project_codes', problem: 'is required when active_for_all is false' },
-      ]);
   }
 
   /** Gives the rule's open matching issues its suppressing status, each change in their history. */

@@ -111,11 +111,8 @@ export class Notifiers {
   }
 
   private input(principal: Principal, body: NotifierBody, current?: NotifierRecord): NotifierWrite {
+    // The contract's validation has refused a token without its header.
     const s = body.settings;
-    if (s.auth_header_value && !s.auth_header_name)
-      throw invalid('A token needs its header', [
-        { field: 'settings.auth_header_name', problem: 'is required with settings.auth_header_value' },
-      ]);
     // A token left out of an update is kept, unless the header it went with is dropped; kept, it goes
     // only to the scheme, host and port it was stored for.
     const sealed = s.auth_header_value

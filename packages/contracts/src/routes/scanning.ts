@@ -49,7 +49,7 @@ const scanRoutes = [
     access: checks('w'),
     summary: 'Create a check; more than one tag creates a group of checks, one per tag',
     description:
-      'The tool and source must be usable in the layer\u2019s project (access types), and the project not archived (409). check_group_id is never accepted.',
+      'The tool and source must be usable in the layer\u2019s project (access types), and the project not archived (409). check_group_id is not a field of creation (400): group membership changes only through PUT /check/{check_id}.',
     request: { body: checkCreateBody },
     response: checkView,
   },

@@ -1,5 +1,5 @@
 import { z } from '../zod';
-import { int4, isoDateTime } from '../common';
+import { int4, isoDateTime, nonBlank } from '../common';
 import { ISSUE_SEVERITIES } from './issues';
 
 export const SCOPE_NOTE =
@@ -18,7 +18,7 @@ export const projectCode = z
   .regex(PROJECT_CODE, 'must be 1-64 letters, digits, "_", "." or "-", starting with a letter or digit')
   .openapi({ description: 'Unique, stable, URL-safe project code', example: 'web-shop' });
 
-export const name = z.string().trim().min(1).max(255);
+export const name = nonBlank(255);
 
 export const description = z.string().max(4000);
 
@@ -243,7 +243,7 @@ export const toolUpdateBody = z
   .object({
     name: name.optional(),
     description: description.optional(),
-    version: z.string().trim().min(1).max(64).optional(),
+    version: nonBlank(64).optional(),
     settings: z
       .record(z.string(), z.unknown())
       .optional()
@@ -321,7 +321,7 @@ export const fieldView = z
 
 export const fieldValue = z.object({ field_id: int4(1), value: z.string().max(4000) }).strict();
 
-export const tags = z.array(z.string().trim().min(1).max(64)).max(100);
+export const tags = z.array(nonBlank(64)).max(100);
 
 /** How much a project's issues weigh in their risk score (README "Issues", risk score). */
 export const PROJECT_CRITICALITIES = ['low', 'medium', 'high', 'critical'] as const;

@@ -1,6 +1,7 @@
 import { z } from '../zod';
-import { isoDateTime } from '../common';
-import { ALL_LETTERS } from '../permissions';
+import { isoDateTime, nonBlank } from '../common';
+import { emptyWhenContains, propertyNames, withFieldRules } from '../field-rules';
+import { ADMIN_ROLE, ALL_LETTERS, PERMISSION_KEYS } from '../permissions';
 
 export const password = z.string().min(1).max(1024);
 
@@ -25,7 +26,7 @@ export const loginResponse = z
 
 export const tokenBody = z
   .object({
-    name: z.string().trim().min(1).max(255),
+    name: nonBlank(255),
     expires_at: isoDateTime.openapi({ description: 'ISO 8601 UTC date-time in the future' }),
   })
   .strict()
@@ -66,9 +67,11 @@ export const systemScope = z
   .openapi({ description: 'A project the role is limited to, as "project:<project_code>"' });
 
 export const roleFields = {
-  role_name: z.string().trim().min(1).max(255),
+  role_name: nonBlank(255),
   roles: z.record(z.string(), z.array(letter)).openapi({
     description: 'Permission key -> letters (r, w, x, d)',
+    // Validation refuses any other key (the identity service, from the same catalogue).
+    ...propertyNames(PERMISSION_KEYS.map((k) => k.key)),
     example: { 'administration.users': ['r', 'w'] },
   }),
   description: z.string().max(4000).optional(),
@@ -121,13 +124,16 @@ export const username = z
   .max(128)
   .regex(/^[A-Za-z0-9_.@-]+$/, 'may contain only letters, digits and "_", ".", "@", "-"');
 
+/** An e-mail address as zod's check takes it, which the document states with the same regex (format email is wider). */
+export const emailAddress = z.email().max(320).openapi({ pattern: z.regexes.email.source });
+
 export const userCreateBody = z
   .object({
     username,
     password: z.string().max(1024).optional().openapi({ description: 'Required unless active_directory is true' }),
     password_confirmation: z.string().max(1024).optional(),
     display_name: z.string().max(255).optional(),
-    email: z.email().max(320).optional(),
+    email: emailAddress.optional(),
     need_password_change: z.boolean().optional(),
     active_directory: z.boolean().optional(),
     roles: z.array(z.string().min(1)).max(100).optional().openapi({ description: 'Role codes' }),
@@ -140,7 +146,7 @@ export const userUpdateBody = z
     password: z.string().max(1024).optional(),
     password_confirmation: z.string().max(1024).optional(),
     display_name: z.string().max(255).optional(),
-    email: z.email().max(320).nullable().optional(),
+    email: emailAddress.nullable().optional(),
     need_password_change: z.boolean().optional(),
     active_directory: z.boolean().optional(),
     roles: z.array(z.string().min(1)).max(100).optional(),
@@ -180,7 +186,7 @@ export const ldapUrl = z
   .regex(/^ldaps?:\/\/[^\s/?#]+\/?$/, 'must be ldap://host[:port] or ldaps://host[:port]')
   .openapi({ example: 'ldaps://dc1.example.com:636' });
 
-export const dn = z.string().trim().min(1).max(1024);
+export const dn = nonBlank(1024);
 
 export const ldapFilter = z
   .string()
@@ -312,7 +318,7 @@ export const ssoFields = {
     description: 'Issuer URL; its /.well-known/openid-configuration is read (discovery)',
     example: 'https://login.example.com/realms/main',
   }),
-  client_id: z.string().trim().min(1).max(512),
+  client_id: nonBlank(512),
   client_secret: z.string().min(1).max(4096).openapi({ description: 'Write-only: sealed at rest, never returned' }),
   redirect_uri: httpUrl.openapi({
     description: 'This deployment\u2019s public address of GET /api/v1/sso/callback, as registered at the provider',
@@ -372,7 +378,7 @@ export const ssoSettingsView = z
 
 // ---- user groups
 
-export const projectTag = z.string().trim().min(1).max(64);
+export const projectTag = nonBlank(64);
 
 export const groupProjectCode = z
   .string()
@@ -381,10 +387,10 @@ export const groupProjectCode = z
     'must be a project code: 1-64 letters, digits, "_", "." or "-", starting with a letter or digit',
   );
 
-export const directoryEntry = z.string().trim().min(1).max(512);
+export const directoryEntry = nonBlank(512);
 
 export const groupFields = {
-  name: z.string().trim().min(1).max(255).openapi({ description: 'Unique, in any case' }),
+  name: nonBlank(255).openapi({ description: 'Unique, in any case' }),
   description: z.string().max(4000),
   user_ids: z.array(z.string().min(1).max(64)).max(1000).openapi({ description: 'Users who are members, by id' }),
   domain_group: z
@@ -408,18 +414,24 @@ export const groupFields = {
   }),
 };
 
-export const groupCreateBody = z
-  .object({
-    name: groupFields.name,
-    description: groupFields.description.optional(),
-    user_ids: groupFields.user_ids.optional(),
-    domain_group: groupFields.domain_group.optional(),
-    roles: groupFields.roles.optional(),
-    project_tags: groupFields.project_tags.optional(),
-    project_codes: groupFields.project_codes.optional(),
-  })
-  .strict()
-  .openapi('GroupCreate');
+/** What the identity service also checks of a group after an update merges it with the stored one. */
+export const ADMIN_GROUP_PROBLEM =
+  'the built-in admin role holds every permission on every project: a group that grants it must name neither project_tags nor project_codes';
+
+export const groupCreateBody = withFieldRules(
+  z
+    .object({
+      name: groupFields.name,
+      description: groupFields.description.optional(),
+      user_ids: groupFields.user_ids.optional(),
+      domain_group: groupFields.domain_group.optional(),
+      roles: groupFields.roles.optional(),
+      project_tags: groupFields.project_tags.optional(),
+      project_codes: groupFields.project_codes.optional(),
+    })
+    .strict(),
+  [emptyWhenContains(['project_tags', 'project_codes'], 'roles', ADMIN_ROLE, ADMIN_GROUP_PROBLEM)],
+).openapi('GroupCreate');
 
 export const groupUpdateBody = z
   .object(

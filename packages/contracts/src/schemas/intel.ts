@@ -1,5 +1,5 @@
 import { z } from '../zod';
-import { isoDateTime } from '../common';
+import { isoDateTime, webUrl } from '../common';
 
 export const INTEL_FEEDS = ['epss', 'kev'] as const;
 
@@ -10,8 +10,7 @@ export const DEFAULT_KEV_URL = 'https://www.cisa.gov/sites/default/files/feeds/k
 /** The largest feed file an import takes (the EPSS file is about 2 MB gzipped, KEV about 1.5 MB). */
 export const INTEL_IMPORT_MAX_BYTES = 64 << 20;
 
-const feedUrl = z
-  .url({ protocol: /^https?$/ })
+const feedUrl = webUrl()
   .max(2048)
   .refine((u) => !/^[a-z]+:\/\/[^/]*@/i.test(u), 'must not carry credentials');
 

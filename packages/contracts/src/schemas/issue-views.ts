@@ -1,5 +1,5 @@
 import { z } from '../zod';
-import { isoDateTime } from '../common';
+import { isoDateTime, nonBlank } from '../common';
 import { issueFilterQuery } from './issues';
 
 /** The parameters a saved view keeps: the filters and searches of GET /issues, its sort and page size, and whether duplicates count. */
@@ -22,7 +22,7 @@ const viewQuery = z
   });
 
 export const issueViewBody = z
-  .object({ name: z.string().trim().min(1).max(100), query: viewQuery })
+  .object({ name: nonBlank(100), query: viewQuery })
   .strict()
   .openapi('IssueViewBody');
 

@@ -2,8 +2,19 @@ import { z } from '../zod';
 import { VIA_CLIENTS } from './assistants';
 import { ticketView } from './trackers';
 import { ASSIGNEE_TYPES, analysisView } from './triage';
-import { NestBrackets, int4, isoDateTime, multi, policyProjectTags, queryBool, queryInt4 } from '../common';
+import {
+  INT4_MAX,
+  NestBrackets,
+  int4,
+  isoDateTime,
+  multi,
+  nonBlank,
+  policyProjectTags,
+  queryBool,
+  queryInt4,
+} from '../common';
 import { SLA_STATES } from './sla';
+import { atLeastOne, nonEmptyWhen, patternByValue, withFieldRules } from '../field-rules';
 import { GATE_ACTIONS, GATE_CONDITION_TYPES, GATE_OPERATORS } from '../quality-gates';
 
 export const text = z.string().min(1).max(255);
@@ -232,35 +243,43 @@ export const transitionView = z
   .object({ id: z.string(), from_status_id: z.number().int(), to_status_id: z.number().int() })
   .openapi('IssueStatusTransition');
 
-export const ruleParams = z
-  .object({
-    instrument_type: z
-      .string()
-      .max(64)
-      .optional()
-      .openapi({ description: 'Tool category: sast, sca, secrets, iac, dast, container' }),
-    tool_type_name: z.string().max(255).optional().openapi({ description: 'Tool name (case-insensitive)' }),
-    category: z.string().max(64).optional().openapi({ description: 'Issue category' }),
-    cve: z.string().max(64).optional(),
-    cwe: z
-      .union([
-        z.string().max(16).openapi({ pattern: '^(([Cc][Ww][Ee]-)?[1-9][0-9]{0,8})?$' }),
-        z.number().int().openapi({ minimum: 1, maximum: 999_999_999 }),
-      ])
-      .optional()
-      .openapi({ description: '79 or CWE-79' }),
-    active_for_all: z.boolean().optional().openapi({ description: 'true: every project; false: only project_codes' }),
-    project_codes: z.array(z.string().min(1).max(64)).max(1000).optional(),
-  })
-  .strict()
-  .openapi({
-    description:
-      'At least one of instrument_type, tool_type_name, category, cve and cwe, not empty; project_codes, not empty, when active_for_all is false',
-  });
+export const ruleParams = withFieldRules(
+  z
+    .object({
+      instrument_type: z
+        .string()
+        .max(64)
+        .optional()
+        .openapi({ description: 'Tool category: sast, sca, secrets, iac, dast, container' }),
+      tool_type_name: z.string().max(255).optional().openapi({ description: 'Tool name (case-insensitive)' }),
+      category: z.string().max(64).optional().openapi({ description: 'Issue category' }),
+      cve: z.string().max(64).optional(),
+      cwe: z
+        .union([
+          z.string().max(16).openapi({ pattern: '^([Cc][Ww][Ee]-)?[1-9][0-9]{0,8}$' }),
+          z.number().int().openapi({ minimum: 1, maximum: 999_999_999 }),
+        ])
+        .optional()
+        .openapi({ description: '79 or CWE-79' }),
+      active_for_all: z.boolean().optional().openapi({ description: 'true: every project; false: only project_codes' }),
+      project_codes: z.array(z.string().min(1).max(64)).max(1000).optional(),
+    })
+    .strict(),
+  [
+    atLeastOne(
+      ['instrument_type', 'tool_type_name', 'category', 'cve', 'cwe'],
+      'needs instrument_type, tool_type_name, category, cve or cwe',
+    ),
+    nonEmptyWhen('project_codes', 'active_for_all', false, 'is required when active_for_all is false'),
+  ],
+).openapi({
+  description:
+    'At least one of instrument_type, tool_type_name, category, cve and cwe, not empty; project_codes, not empty, when active_for_all is false',
+});
 
 export const securityRuleBody = z
   .object({
-    name: z.string().trim().min(1).max(255),
+    name: nonBlank(255),
     rule_params: ruleParams,
     suppressing_status: int4(1),
     expiry_status: int4(1),
@@ -300,7 +319,7 @@ export const ruleFilterQuery = {
 
 export const dedupRuleBody = z
   .object({
-    name: z.string().trim().min(1).max(255),
+    name: nonBlank(255),
     tool_name: z.string().min(1).max(255).nullable().optional().openapi({
       description: 'Tool the rule applies to (case-insensitive); absent or null: every tool without its own rule',
     }),
@@ -328,33 +347,40 @@ export const dedupRuleView = z
   })
   .openapi('DeduplicateRule');
 
-export const conditionBody = z
-  .object({
-    quality_gate_id: z.uuid(),
-    condition_type: z.enum(GATE_CONDITION_TYPES),
-    condition_value: z
-      .string()
-      .max(255)
-      .optional()
-      .openapi({
-        description:
-          'severity: a severity; cvss: the score threshold; new_issues: a severity or empty (any); category: a category; cwe: 79 or CWE-79; total: empty; ' +
-          'known_exploited: empty (issues in CISA KEV); epss: a score from 0 to 1 (issues at or above it); risk_score: 0 to 100 (issues at or above it); sla_breached: empty (issues past their SLA due date)',
-      }),
-    operator: z.enum(GATE_OPERATORS),
-    value: z
-      .union([z.string().regex(/^\d+$/, 'must be a whole number'), z.number().int().min(0)])
-      .transform((v) => Number(v))
-      .pipe(int4(0))
-      .openapi({ description: 'The number the measured count is compared with' }),
-  })
-  .strict()
-  .superRefine((c, ctx) => {
-    const range = { epss: 1, risk_score: 100 }[c.condition_type as string];
-    const v = Number(c.condition_value ?? '');
-    if (range !== undefined && (c.condition_value?.trim() === '' || !Number.isFinite(v) || v < 0 || v > range))
-      ctx.addIssue({ code: 'custom', path: ['condition_value'], message: `must be a number from 0 to ${range}` });
-  });
+/** Thresholds of the conditions on a score: a decimal number in the score's range. */
+const SCORE_THRESHOLDS = {
+  epss: { pattern: /^0*(\.[0-9]+|0(\.[0-9]*)?|1(\.0*)?)$/, message: 'must be a number from 0 to 1' },
+  risk_score: { pattern: /^0*([0-9]{1,2}(\.[0-9]*)?|\.[0-9]+|100(\.0*)?)$/, message: 'must be a number from 0 to 100' },
+};
+
+export const conditionBody = withFieldRules(
+  z
+    .object({
+      quality_gate_id: z.uuid(),
+      condition_type: z.enum(GATE_CONDITION_TYPES),
+      condition_value: z
+        .string()
+        .max(255)
+        .optional()
+        .openapi({
+          description:
+            'severity: a severity; cvss: the score threshold; new_issues: a severity or empty (any); category: a category; cwe: 79 or CWE-79; total: empty; ' +
+            'known_exploited: empty (issues in CISA KEV); epss: a score from 0 to 1 (issues at or above it); risk_score: 0 to 100 (issues at or above it); sla_breached: empty (issues past their SLA due date)',
+        }),
+      operator: z.enum(GATE_OPERATORS),
+      value: z
+        .union([
+          // The document states a subset of the digits int4 takes: at most nine after any zeros.
+          z.string().regex(/^\d+$/, 'must be a whole number').openapi({ pattern: '^0*[0-9]{1,9}$' }),
+          z.number().int().min(0).openapi({ maximum: INT4_MAX }),
+        ])
+        .transform((v) => Number(v))
+        .pipe(int4(0))
+        .openapi({ description: 'The number the measured count is compared with' }),
+    })
+    .strict(),
+  [patternByValue('condition_value', 'condition_type', SCORE_THRESHOLDS)],
+);
 
 export const conditionView = z
   .object({
@@ -395,7 +421,7 @@ export const gateLinks = z
 
 export const policyBody = z
   .object({
-    name: z.string().trim().min(1).max(255),
+    name: nonBlank(255),
     description: z.string().max(4000).optional(),
     project_tags: policyProjectTags,
     quality_gates: gateLinks.optional(),

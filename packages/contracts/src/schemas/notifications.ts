@@ -1,7 +1,8 @@
 import { z } from '../zod';
 import { ERROR_LEVELS } from '@bulwark/platform';
-import { isoDateTime, multi } from '../common';
+import { isoDateTime, multi, nonBlank, webUrl } from '../common';
 import { IDENTITY_EVENTS, ISSUE_EVENTS, REPORT_EVENTS, SCAN_EVENTS } from '../events';
+import { requiredWith, withFieldRules } from '../field-rules';
 import { standardSecretProblem } from '../webhook-secret';
 import { WEBHOOK_PAYLOAD_FORMATS } from '../webhooks';
 
@@ -22,12 +23,9 @@ export const NOTIFIABLE_EVENTS = [
   IDENTITY_EVENTS.licenseExpired,
 ] as const;
 
-export const webhookSettings = z
+const webhookFields = z
   .object({
-    url: z
-      .url({ protocol: /^https?$/ })
-      .max(2048)
-      .openapi({ description: 'Target address (http or https); events are POSTed to it as JSON' }),
+    url: webUrl().max(2048).openapi({ description: 'Target address (http or https); events are POSTed to it as JSON' }),
     rate_limit: z
       .number()
       .int()
@@ -69,9 +67,13 @@ export const webhookSettings = z
   })
   .strict();
 
+export const webhookSettings = withFieldRules(webhookFields, [
+  requiredWith('auth_header_name', 'auth_header_value', 'is required with settings.auth_header_value'),
+]);
+
 export const notifierBody = z
   .object({
-    name: z.string().trim().min(1).max(255),
+    name: nonBlank(255),
     type_id: z.literal(WEBHOOK_NOTIFIER_TYPE).default(WEBHOOK_NOTIFIER_TYPE).openapi({ description: '1: webhook' }),
     settings: webhookSettings,
     events: z

@@ -1,5 +1,5 @@
 import { z } from '../zod';
-import { isoDateTime, perm } from '../common';
+import { isoDateTime, perm, nonBlank } from '../common';
 import { GATE_ACTIONS } from '../quality-gates';
 
 export const checks = (letter: 'r' | 'w' | 'x' | 'd') => perm('scanning.checks', letter, 'project');
@@ -27,7 +27,7 @@ export const UPLOAD_MAX_BYTES = 100 * 1024 * 1024;
 
 export const tagInfo = z
   .object({
-    tag_name: z.string().trim().min(1).max(255).openapi({ description: 'Branch, tag or image name, by source type' }),
+    tag_name: nonBlank(255).openapi({ description: 'Branch, tag or image name, by source type' }),
     commit: z
       .string()
       .regex(/^[0-9a-fA-F]{7,64}$/, 'must be a commit hash')
@@ -111,13 +111,8 @@ export const checkCreateBody = z
           .array(tagInfo)
           .max(100)
           .optional()
-          .openapi({ description: 'More than one tag creates a group: one check per tag' }),
-        check_group_id: z
-          .never({
-            error: 'is never accepted on creation; group membership changes only through PUT /check/{check_id}',
-          })
-          .optional()
-          .openapi({ type: 'null', description: 'Never accepted on creation (400)' }),
+          // The scanning service refuses a tag repeated (tag_name and commit): the items are distinct.
+          .openapi({ description: 'More than one tag creates a group: one check per tag', uniqueItems: true }),
       })
       .strict(),
   )

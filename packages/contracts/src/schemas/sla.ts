@@ -1,5 +1,5 @@
 import { z } from '../zod';
-import { isoDateTime, policyProjectTags } from '../common';
+import { isoDateTime, policyProjectTags, nonBlank } from '../common';
 
 /** Where an open issue stands against its SLA (README "Issues", SLAs). */
 export const SLA_STATES = ['on_track', 'due_soon', 'breached'] as const;
@@ -22,7 +22,7 @@ export const slaDays = z
 
 export const slaPolicyBody = z
   .object({
-    name: z.string().trim().min(1).max(255),
+    name: nonBlank(255),
     project_tags: policyProjectTags,
     project_codes: z.array(z.string().min(1).max(64)).max(1000).openapi({
       description: 'These projects get the policy; with no tags and no codes, every project does',

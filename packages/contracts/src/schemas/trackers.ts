@@ -1,5 +1,5 @@
 import { z } from '../zod';
-import { int4, isoDateTime } from '../common';
+import { int4, isoDateTime, nonBlank, webUrl } from '../common';
 
 export const TRACKER_TYPES = ['redmine', 'jira'] as const;
 
@@ -27,7 +27,7 @@ export const TEMPLATE_PLACEHOLDERS = [
   'issues',
 ] as const;
 
-export const name255 = z.string().trim().min(1).max(255);
+export const name255 = nonBlank(255);
 
 export const placeholderProblem = (text: string) => {
   const unknown = [...text.matchAll(/\{\{\s*([^}]*?)\s*\}\}/g)]
@@ -146,8 +146,7 @@ export const fieldTemplates = z
 export const trackerFields = {
   name: name255,
   type: z.enum(TRACKER_TYPES),
-  url: z
-    .url({ protocol: /^https?$/ })
+  url: webUrl()
     .max(2048)
     .refine((u) => !/^[a-z]+:\/\/[^/]*@/i.test(u), 'must not carry credentials (give them in credentials)')
     .openapi({

@@ -1,5 +1,6 @@
 import { z } from '../zod';
 import { isoDateTime } from '../common';
+import { allowedOnlyWhen, withFieldRules } from '../field-rules';
 import { VEX_JUSTIFICATIONS, VEX_RESPONSES, VEX_STATES } from '../vex';
 
 export {
@@ -57,21 +58,21 @@ export const bulkAssignResult = z
   })
   .openapi('BulkAssignResult');
 
-export const analysisBody = z
-  .object({
-    state: z.enum(VEX_STATES),
-    justification: z.enum(VEX_JUSTIFICATIONS).nullable().optional(),
-    response: z.array(z.enum(VEX_RESPONSES)).max(VEX_RESPONSES.length).optional().openapi({ uniqueItems: true }),
-    detail: z.string().max(TRIAGE_TEXT_MAX).nullable().optional(),
-  })
-  .strict()
-  .superRefine((b, ctx) => {
-    // CycloneDX gives a justification only to not_affected.
-    if (b.justification && b.state !== 'not_affected')
-      ctx.addIssue({ code: 'custom', path: ['justification'], message: 'is allowed only with state not_affected' });
-    if (b.response && new Set(b.response).size !== b.response.length)
-      ctx.addIssue({ code: 'custom', path: ['response'], message: 'must not repeat a value' });
-  });
+export const analysisBody = withFieldRules(
+  z
+    .object({
+      state: z.enum(VEX_STATES),
+      justification: z.enum(VEX_JUSTIFICATIONS).nullable().optional(),
+      response: z.array(z.enum(VEX_RESPONSES)).max(VEX_RESPONSES.length).optional().openapi({ uniqueItems: true }),
+      detail: z.string().max(TRIAGE_TEXT_MAX).nullable().optional(),
+    })
+    .strict(),
+  // CycloneDX gives a justification only to not_affected.
+  [allowedOnlyWhen('justification', 'state', ['not_affected'], 'is allowed only with state not_affected')],
+).superRefine((b, ctx) => {
+  if (b.response && new Set(b.response).size !== b.response.length)
+    ctx.addIssue({ code: 'custom', path: ['response'], message: 'must not repeat a value' });
+});
 
 export const analysisView = z
   .object({

@@ -1,7 +1,7 @@
 import type { PermissionLetter } from '@bulwark/platform';
-import { ALL_LETTERS, PERMISSION_KEYS } from '@bulwark/contracts';
+import { ADMIN_ROLE, ALL_LETTERS, PERMISSION_KEYS } from '@bulwark/contracts';
 
-export const ADMIN_ROLE = 'admin';
+export { ADMIN_ROLE };
 
 export const LAST_ADMIN_MESSAGE =
   'This change would leave no administrator who can log in; make another user an administrator first';
