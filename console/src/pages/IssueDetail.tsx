@@ -5,6 +5,7 @@ import { formatDate, useI18n } from '../i18n';
 import { Link } from '../router';
 import { statusName, useSession } from '../session';
 import { StatusChangeForm } from '../status-change';
+import { IssueIntel } from './intel/IssueIntel';
 import { IssueHistoryTable } from './issue-history';
 import { lastView } from './issue-list/view';
 import { IssueRelations } from './IssueRelations';
@@ -58,6 +59,7 @@ export function IssueDetail({ id }: { id: string }) {
           </div>
         ))}
       </dl>
+      <IssueIntel issue={i} />
       {i.description && (
         <section aria-labelledby="desc-title">
           <h2 id="desc-title">{t('description')}</h2>
