@@ -1,4 +1,4 @@
-/** Exploit intelligence (EPSS, CISA KEV), SLAs, the risk score and the Fix first view, in every language. */
+/** Exploit intelligence (EPSS, CISA KEV), SLAs, the risk score, the Fix first view and an upload's dry run, in every language. */
 export const en = {
   fixFirstHint:
     'Open issues, the riskiest first: the risk score weighs severity (or CVSS), EPSS, CISA KEV and the project’s criticality. A status filter replaces the open statuses.',
@@ -36,6 +36,26 @@ export const en = {
   crit_medium: 'medium',
   crit_high: 'high',
   crit_critical: 'critical',
+  dryRun: 'Dry run',
+  dryRunTitle: 'What this upload would do',
+  dryRunWritten: 'Nothing was written: {0} findings compared with the issues they would meet.',
+  dryRunGate: 'Quality gate it would give',
+  dryRunExamples: 'First examples',
+  dr_new: 'New',
+  dr_unchanged: 'Unchanged',
+  dr_fixed: 'Fixed',
+  dr_reopened: 'Reopened',
+  dr_suppressed: 'Suppressed',
+  dr_duplicate: 'Duplicates',
+  drMatched: 'matched by the {0} deduplication rule on {1}',
+  drSameFindings: 'matched as an earlier scan matched',
+  why_new: 'No issue matched on {0}',
+  why_unchanged: 'Status stays; {0}',
+  why_duplicate: 'A linked duplicate; {0}',
+  why_fixed: 'Absent from this report',
+  why_reopened: 'Detected again; {0}',
+  why_report_suppression: 'The report suppresses it ({0})',
+  why_security_rule: 'Security rule {0}',
 };
 
 export const ru: Record<keyof typeof en, string> = {
@@ -75,4 +95,24 @@ export const ru: Record<keyof typeof en, string> = {
   crit_medium: 'средняя',
   crit_high: 'высокая',
   crit_critical: 'критическая',
+  dryRun: 'Пробный прогон',
+  dryRunTitle: 'Что сделала бы эта загрузка',
+  dryRunWritten: 'Ничего не записано: {0} находок сравнены с уязвимостями, с которыми они совпали бы.',
+  dryRunGate: 'Вердикт шлюза качества',
+  dryRunExamples: 'Первые примеры',
+  dr_new: 'Новые',
+  dr_unchanged: 'Без изменений',
+  dr_fixed: 'Исправлены',
+  dr_reopened: 'Открыты повторно',
+  dr_suppressed: 'Подавлены',
+  dr_duplicate: 'Дубликаты',
+  drMatched: 'совпадение по правилу дедупликации {0} по полям {1}',
+  drSameFindings: 'совпадение, как у одного из прошлых сканирований',
+  why_new: 'Ни одна уязвимость не совпала по полям {0}',
+  why_unchanged: 'Статус не меняется; {0}',
+  why_duplicate: 'Связанный дубликат; {0}',
+  why_fixed: 'Отсутствует в этом отчёте',
+  why_reopened: 'Обнаружена снова; {0}',
+  why_report_suppression: 'Подавлена самим отчётом ({0})',
+  why_security_rule: 'Правило безопасности {0}',
 };
