@@ -2,10 +2,10 @@
 // The functions handed to page.evaluate run in the browser: DOM types for those.
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
-import { ADMIN_PASSWORD, type Json, RunningSystem, GitServer, Api, uniqueSuffix } from '@bulwark/testkit';
+import { ADMIN_PASSWORD, type Api, type Json, uniqueSuffix } from '@bulwark/testkit';
 import { epssCsv, kevJson } from '../../services/issues/test/feed-server';
 import { browserPool, expectAccessible, expectNoEnglish, requireChromium, shot, signIn, viewAt } from './browser';
-import { ok, startConsoleSystem, uploadReport, waitUntil } from './system';
+import { type ConsoleSystem, ok, startConsoleSystem, stopConsoleSystem, uploadReport, waitUntil } from './system';
 
 interface Finding {
   title: string;
@@ -35,8 +35,7 @@ const report = (findings: Finding[]) =>
  * and the upload form show of them.
  */
 describe('console exploit intelligence, SLAs, Fix first and the dry run (Chromium through Playwright)', function () {
-  let sys: (RunningSystem & { alive(): boolean }) | undefined;
-  let git: GitServer | undefined;
+  let system: ConsoleSystem | undefined;
   let admin: Api;
   let code: string;
   let checkId: string;
@@ -53,12 +52,13 @@ describe('console exploit intelligence, SLAs, Fix first and the dry run (Chromiu
   const FIRST = [KEV, EPSS, SCANNER, QUIET, DISMISSED];
   const KEV_DUE = '2026-12-18';
 
+  const base = () => system!.sys.api.baseUrl;
   const issuesOf = async (query = '') =>
     ok(await admin.get(`/api/v1/issues?filter[project_code]=${code}&limit=100${query}`)).items as Json[];
   const byTitle = async (title: string): Promise<Json> => (await issuesOf()).find((i) => i.title === title);
   const asAdmin = async () => {
     const page = await pool.open();
-    await signIn(page, sys!.api.baseUrl, 'admin', ADMIN_PASSWORD);
+    await signIn(page, base(), 'admin', ADMIN_PASSWORD);
     return page;
   };
   const row = (page: Page, title: string) =>
@@ -68,9 +68,9 @@ describe('console exploit intelligence, SLAs, Fix first and the dry run (Chromiu
   before(async function () {
     this.timeout(240000);
     requireChromium(this);
-    const started = await startConsoleSystem();
-    ({ sys, admin, git, checkId } = started);
-    code = started.env.code;
+    system = await startConsoleSystem();
+    ({ admin, checkId } = system);
+    code = system.env.code;
     ok(
       await admin.post('/api/v1/sla-policy', {
         name: `sla ${uniqueSuffix()}`,
@@ -120,15 +120,13 @@ describe('console exploit intelligence, SLAs, Fix first and the dry run (Chromiu
 
   after(async function () {
     this.timeout(60000);
-    await pool.closeAll();
-    await git?.close();
-    await sys?.stop();
+    await stopConsoleSystem(system, pool.closeAll);
   });
 
   it('shows risk, KEV with its due date, EPSS with its percentile and the SLA state on the list, and filters by SLA state', async function () {
     this.timeout(120000);
     const page = await asAdmin();
-    await page.goto(`${sys!.api.baseUrl}/issues?filter[project_code]=${code}`);
+    await page.goto(`${base()}/issues?filter[project_code]=${code}`);
     const kev = row(page, KEV.title);
     await kev.getByText('In CISA’s Known Exploited Vulnerabilities catalog').waitFor({ state: 'attached' });
     await kev.getByText('KEV due 18 Dec 2026').waitFor();
@@ -161,7 +159,7 @@ describe('console exploit intelligence, SLAs, Fix first and the dry run (Chromiu
     const page = await asAdmin();
     const issue = await byTitle(KEV.title);
     for (const lang of ['en', 'ru'] as const) {
-      await viewAt(page, sys!.api.baseUrl, { lang, width: 390, height: 844 }, `/issues/${issue.id}`);
+      await viewAt(page, base(), { lang, width: 390, height: 844 }, `/issues/${issue.id}`);
       const section = page.getByRole('region', { name: lang === 'en' ? 'Exploitation and SLA' : 'Эксплуатация и SLA' });
       await section.waitFor();
       expect(await section.locator('.risk-score').textContent()).to.equal(String(issue.risk_score));
@@ -209,7 +207,7 @@ describe('console exploit intelligence, SLAs, Fix first and the dry run (Chromiu
     expect(await titles(page)).to.deep.equal([EPSS.title]);
 
     // A status filter replaces the open statuses: the dismissed issue shows when asked for.
-    await page.goto(`${sys!.api.baseUrl}/fix-first?filter[status]=5`);
+    await page.goto(`${base()}/fix-first?filter[status]=5`);
     await page.waitForFunction(() => document.querySelectorAll('table.grid tbody tr').length === 1);
     expect(await titles(page)).to.deep.equal([DISMISSED.title]);
   });
@@ -228,7 +226,7 @@ describe('console exploit intelligence, SLAs, Fix first and the dry run (Chromiu
     );
     expect(expected.counts).to.include({ new: 1, unchanged: 2 });
 
-    await page.goto(`${sys!.api.baseUrl}/projects/${code}`);
+    await page.goto(`${base()}/projects/${code}`);
     await page
       .getByRole('button', { name: /^Upload report/ })
       .first()

@@ -1,6 +1,7 @@
 import { ReactNode } from 'react';
 import { formatDate, useI18n } from '../../i18n';
 import type { Issue } from '../../types';
+import { Facts } from '../facts';
 import { formatDay, formatPercent, KevBadge, SlaBadge } from './IntelBadges';
 
 /** The issue page's exploitation and SLA facts: the risk score with its factors, EPSS, KEV and the SLA. */
@@ -40,14 +41,7 @@ export function IssueIntel({ issue: i }: { issue: Issue }) {
   return (
     <section aria-labelledby="intel-title">
       <h2 id="intel-title">{t('intelTitle')}</h2>
-      <dl className="facts">
-        {rows.map(([k, v]) => (
-          <div key={k}>
-            <dt>{k}</dt>
-            <dd>{v}</dd>
-          </div>
-        ))}
-      </dl>
+      <Facts rows={rows} />
     </section>
   );
 }
