@@ -195,6 +195,12 @@ describe('console exploit intelligence, SLAs, Fix first and the dry run (Chromiu
     const risks = (await page.locator('table.grid tbody td.risk-score').allTextContents()).map(Number);
     expect(risks).to.deep.equal([...risks].sort((a, b) => b - a));
     expect(risks[0]).to.be.greaterThan(risks[risks.length - 1]);
+    // The export takes the view as shown: the open statuses, not the dismissed issue's.
+    const exported = new URL(
+      (await page.getByRole('group', { name: 'Export this view' }).getByRole('link').getAttribute('href')) ?? '',
+      base(),
+    );
+    expect(exported.searchParams.getAll('filter[status]')).to.deep.equal(['1', '2', '3', '8']);
     await expectAccessible(page, 'Fix first');
     await shot(page, 'intel-fix-first');
 

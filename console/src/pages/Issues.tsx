@@ -76,21 +76,18 @@ const SORTS: { value: `${'' | '-'}${IssueSort}`; label: MessageKey }[] = [
 ];
 
 /**
- * The API query of a list: the address's view and, on Fix first, the riskiest first unless another
- * sort is chosen, and the open statuses unless a status filter (or inverted filters, which would
- * turn them into the closed ones) is given.
+ * The view Fix first shows: the address's, with the riskiest first and the open statuses where it
+ * names no sort or status filter (nor inverts its filters, which would make them the closed ones).
+ * The list, the export and a saved view all take it, so each holds what the page shows.
  */
-function listQuery(search: URLSearchParams, fixFirst: boolean, statuses: IssueStatus[]): Query {
-  const query = apiQuery(search, FILTER_KEYS);
-  if (!fixFirst) return query;
-  const open = statuses.filter((s) => !CLOSED_STATUS_IDS.has(s.id)).map((s) => String(s.id));
-  const inverted = search.get('filter_inversion') === 'true';
-  return {
-    ...query,
-    sort: query.sort ?? defaultSort(true),
-    ...(query['filter[status]'] || inverted ? {} : { 'filter[status]': open }),
-  };
+function fixFirstView(search: URLSearchParams, statuses: IssueStatus[]): URLSearchParams {
+  const view = new URLSearchParams(search);
+  if (!view.has('sort')) view.set('sort', defaultSort(true));
+  if (!view.has('filter[status]') && view.get('filter_inversion') !== 'true')
+    for (const s of statuses) if (!CLOSED_STATUS_IDS.has(s.id)) view.append('filter[status]', String(s.id));
+  return view;
 }
+
 /** The first page asked at the start, alongside who is signed in, for the page to take when it shows. */
 let early: { key: string; list: Promise<IssueList> } | undefined;
 
@@ -118,7 +115,8 @@ export function IssuesPage({ fixFirst = false }: { fixFirst?: boolean }) {
   const { t, lang } = useI18n();
   const { statuses } = useSession();
   const { search } = useLocation();
-  const query = listQuery(search, fixFirst, statuses);
+  const view = fixFirst ? fixFirstView(search, statuses) : search;
+  const query = apiQuery(view, FILTER_KEYS);
   const key = JSON.stringify(query);
   const list = useLoad(() => listOf(key, query), [key]);
   const [selected, setSelected] = useState<Set<string>>(new Set());
@@ -217,8 +215,8 @@ export function IssuesPage({ fixFirst = false }: { fixFirst?: boolean }) {
       )}
       <p className="hint">{t('copyLink')}</p>
       <DuplicatesRule search={search} />
-      <ExportView search={search} filterKeys={FILTER_KEYS} />
-      <SavedViews search={search} filterKeys={FILTER_KEYS} />
+      <ExportView search={view} filterKeys={FILTER_KEYS} />
+      <SavedViews search={view} filterKeys={FILTER_KEYS} />
       {selected.size > 0 && (
         <StatusChangeForm
           ids={[...selected]}
