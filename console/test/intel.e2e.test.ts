@@ -168,7 +168,7 @@ describe('console exploit intelligence, SLAs, Fix first and the dry run (Chromiu
       );
       if (lang === 'en') {
         await section
-          .getByText('impact 1 (severity) × likelihood 1 (KEV) × project criticality 0.8 (medium)')
+          .getByText('impact 1 (severity) × likelihood 1 (KEV) × 0.8 (a medium-criticality project)')
           .waitFor();
         await section.getByText('91.23% · percentile 99%').waitFor();
         await section.getByText('18 Dec 2026').waitFor();
