@@ -158,6 +158,7 @@ function route(path: string): Route {
       loadChunk(pages.issues).then((m) => m.prefetchIssues(new URLSearchParams(window.location.search)));
     return { chunk: pages.issues, page: <IssuesPage />, early };
   }
+  if (path === '/fix-first') return { chunk: pages.issues, page: <IssuesPage key="fix-first" fixFirst /> };
   const project = /^\/projects\/([^/]+)$/.exec(path);
   if (project) return { chunk: pages.projects, page: <ProjectPage code={decodeURIComponent(project[1])} /> };
   if (path === '/projects') return { chunk: pages.projects, page: <ProjectsPage /> };
@@ -203,6 +204,7 @@ function Frame({ children, signedIn }: { children: ReactNode; signedIn?: Session
   const nav: [string, string][] = [
     ['/', t('navDashboard')],
     ['/issues', t('navIssues')],
+    ['/fix-first', t('navFixFirst')],
     ['/projects', t('navProjects')],
     ['/components', t('navComponents')],
     ['/reports', t('navReports')],

@@ -1,10 +1,12 @@
 import { createContext, ReactNode, useContext, useEffect, useState } from 'react';
 import { MESSAGE_MODULES } from './messages';
+import type { LAZY_MESSAGE_MODULES } from './messages/lazy';
 
 const MODULES = Object.values(MESSAGE_MODULES);
 // Distributes over the modules, so a key of any module is a key.
 type KeysOf<M> = M extends { en: infer E } ? keyof E : never;
-type Key = KeysOf<(typeof MODULES)[number]>;
+// The keys of the messages page chunks bring (see `addMessages`), typed here without their text.
+type Key = KeysOf<(typeof MODULES)[number]> | KeysOf<(typeof LAZY_MESSAGE_MODULES)[keyof typeof LAZY_MESSAGE_MODULES]>;
 
 export type Lang = 'en' | 'ru';
 export type MessageKey = Key;
@@ -13,6 +15,15 @@ const DICTS = {
   ru: Object.assign({}, ...MODULES.map((m) => m.ru)) as Record<Key, string>,
 };
 const STORAGE_KEY = 'bulwark.lang';
+
+/**
+ * Adds the messages a page chunk brings: they stay out of the entry script, which has a size budget
+ * (gateway compression suite). The chunk adds them when it loads, before any of its pages renders.
+ */
+export function addMessages(m: { en: Record<string, string>; ru: Record<string, string> }): void {
+  Object.assign(DICTS.en, m.en);
+  Object.assign(DICTS.ru, m.ru);
+}
 
 export interface I18n {
   lang: Lang;

@@ -32,6 +32,8 @@ import type {
   sbomView,
   dependencyView,
   savedIssueView,
+  dryRunResponse,
+  DRY_RUN_KINDS,
 } from '@bulwark/contracts';
 import type {
   conditionBody,
@@ -69,6 +71,8 @@ export type SavedIssueView = z.infer<typeof savedIssueView>;
 export type ChangeResult = z.infer<typeof changeResult>;
 export type Severity = (typeof ISSUE_SEVERITIES)[number];
 export type IssueSort = (typeof ISSUE_SORTS)[number];
+export type DryRunResult = z.infer<typeof dryRunResponse>;
+export type DryRunKind = (typeof DRY_RUN_KINDS)[number];
 export type LoginRequest = z.input<typeof loginBody>;
 export type Session = z.infer<typeof sessionResponse>;
 export type Me = z.infer<typeof meResponse>;

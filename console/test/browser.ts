@@ -6,6 +6,7 @@ import path from 'node:path';
 import { expect } from 'chai';
 import { BrowserContext, chromium, Page } from 'playwright-core';
 import { MESSAGE_MODULES } from '../src/messages';
+import { LAZY_MESSAGE_MODULES } from '../src/messages/lazy';
 
 /** Debian's Chromium (deploy/local/infra.sh install puts it there in CI); nothing is downloaded. */
 export const CHROMIUM = '/usr/bin/chromium';
@@ -66,7 +67,10 @@ const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
  * its placeholders standing for any text. A message whose own words are too few to tell (such as
  * "{0} · {1}") is left out.
  */
-const ENGLISH_CATALOGUE: { text: string; pattern: RegExp }[] = Object.values(MESSAGE_MODULES).flatMap((m) => {
+const ENGLISH_CATALOGUE: { text: string; pattern: RegExp }[] = Object.values({
+  ...MESSAGE_MODULES,
+  ...LAZY_MESSAGE_MODULES,
+}).flatMap((m) => {
   const ru = m.ru as Record<string, string>;
   return Object.entries(m.en as Record<string, string>)
     .filter(([key, text]) => ru[key] !== text && text.replace(/\{\d\}/g, '').replace(/[^A-Za-z]/g, '').length >= 2)

@@ -201,6 +201,7 @@ describe('console: every page on a phone, in English and Russian (Chromium throu
   const routes = (): [string, string][] => [
     ['dashboard', '/'],
     ['issue list', '/issues'],
+    ['fix first', '/fix-first'],
     ['issue detail', `/issues/${issueId}`],
     ['projects', '/projects'],
     ['project', `/projects/${code}`],

@@ -48,6 +48,16 @@ export async function startConsoleSystem(): Promise<ConsoleSystem> {
   }
 }
 
+/** Stops what a suite started: its browsers first, then the Git server and the system. */
+export async function stopConsoleSystem(
+  system: ConsoleSystem | undefined,
+  closeBrowsers: () => Promise<void>,
+): Promise<void> {
+  await closeBrowsers();
+  await system?.git.close();
+  await system?.sys.stop();
+}
+
 /** The body of a 200 answer; otherwise the test fails, showing the body. */
 export const ok = (res: ApiResponse): Json => expectStatus(res, 200);
 

@@ -1,7 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
-import { MESSAGE_MODULES as MODULES } from '.';
+import { MESSAGE_MODULES } from '.';
+import { LAZY_MESSAGE_MODULES } from './lazy';
+
+// The entry's modules and those the page chunks add: one dictionary once loaded, so one set of rules.
+const MODULES = { ...MESSAGE_MODULES, ...LAZY_MESSAGE_MODULES };
 
 /** The console's code outside the messages, as one text. */
 function consoleCode(): string {

@@ -116,7 +116,8 @@ export function Dashboard() {
   );
 }
 
-export function GateVerdict({ scan }: { scan: ScanResult }) {
+/** A scan's gate verdict (or a dry run's, which has only the verdict). */
+export function GateVerdict({ scan }: { scan: Pick<ScanResult, 'quality_gate'> }) {
   const { t } = useI18n();
   const v = scan.quality_gate;
   if (!v) return <span className="muted">{t('noVerdict')}</span>;

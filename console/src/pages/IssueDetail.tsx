@@ -5,6 +5,8 @@ import { formatDate, useI18n } from '../i18n';
 import { Link } from '../router';
 import { statusName, useSession } from '../session';
 import { StatusChangeForm } from '../status-change';
+import { Facts } from './facts';
+import { IssueIntel } from './intel/IssueIntel';
 import { IssueHistoryTable } from './issue-history';
 import { lastView } from './issue-list/view';
 import { IssueRelations } from './IssueRelations';
@@ -50,14 +52,8 @@ export function IssueDetail({ id }: { id: string }) {
       <h1 id="issue-title" tabIndex={-1}>
         <SeverityBadge severity={i.severity} /> {i.title}
       </h1>
-      <dl className="facts">
-        {rows.map(([k, v]) => (
-          <div key={k}>
-            <dt>{k}</dt>
-            <dd>{v}</dd>
-          </div>
-        ))}
-      </dl>
+      <Facts rows={rows} />
+      <IssueIntel issue={i} />
       {i.description && (
         <section aria-labelledby="desc-title">
           <h2 id="desc-title">{t('description')}</h2>

@@ -1,24 +1,25 @@
 import { FormEvent, useEffect, useState } from 'react';
 import type { issueFilterQuery } from '@bulwark/contracts';
 import { api, Query } from '../api';
-import { ErrorNote, Field, Loading, SeverityBadge } from '../components';
+import { ErrorNote, Field, Loading } from '../components';
 import { useLoad } from '../hooks';
-import { formatDate, MessageKey, useI18n } from '../i18n';
-import { Link, navigate, useLocation } from '../router';
+import { MessageKey, useI18n } from '../i18n';
+import { navigate, useLocation } from '../router';
 import { statusName, useSession } from '../session';
 import { StatusChangeForm } from '../status-change';
 import { AssigneeViews, BulkAssign } from './triage/BulkAssign';
 import { BulkTicket } from './triage/BulkTicket';
 import { PendingApprovals } from './triage/RiskAcceptancePanel';
-import type { IssueList, IssueSort, Severity } from '../types';
+import type { Issue, IssueList, IssueSort, IssueStatus, Severity } from '../types';
+import { CLOSED_STATUS_IDS } from './Dashboard';
 import { IdFilter, IdNames, useIdNames } from './issue-filter-names';
 import { DuplicatesRule } from './issue-list/DuplicatesRule';
 import { ExportView } from './issue-list/ExportView';
 import { Pager } from './issue-list/Pager';
 import { SavedViews } from './issue-list/SavedViews';
 import './issue-list/issue-list.css';
-import { DEFAULT_SORT, SortHeader } from './issue-list/SortHeader';
-import { apiQuery, rememberView, withParams } from './issue-list/view';
+import { IssueTable } from './issue-list/IssueTable';
+import { apiQuery, defaultSort, FIX_FIRST_PATH, rememberView, withParams } from './issue-list/view';
 
 type FilterKey = keyof typeof issueFilterQuery;
 
@@ -26,7 +27,7 @@ type FilterKey = keyof typeof issueFilterQuery;
 const FILTERS: {
   key: FilterKey;
   label: MessageKey;
-  input: 'severity' | 'status' | 'exploitability' | 'bool' | 'number' | 'date' | 'text' | IdFilter;
+  input: 'severity' | 'status' | 'exploitability' | 'sla' | 'bool' | 'number' | 'date' | 'text' | IdFilter;
 }[] = [
   { key: 'filter[project_code]', label: 'f_project_code', input: 'project' },
   { key: 'filter[severity]', label: 'f_severity', input: 'severity' },
@@ -44,6 +45,8 @@ const FILTERS: {
   { key: 'filter[cvss_min]', label: 'f_cvss_min', input: 'number' },
   { key: 'filter[cvss_max]', label: 'f_cvss_max', input: 'number' },
   { key: 'filter[epss_min]', label: 'f_epss_min', input: 'number' },
+  { key: 'filter[risk_min]', label: 'f_risk_min', input: 'number' },
+  { key: 'filter[sla_state]', label: 'f_sla_state', input: 'sla' },
   { key: 'filter[detected_at_start]', label: 'f_detected_at_start', input: 'date' },
   { key: 'filter[detected_at_end]', label: 'f_detected_at_end', input: 'date' },
   { key: 'filter_inversion', label: 'f_filter_inversion', input: 'bool' },
@@ -60,6 +63,7 @@ const idFilterOf = (key: string) => {
   return input && ID_FILTERS.has(input) ? (input as IdFilter) : undefined;
 };
 const SEVERITIES = ['critical', 'high', 'medium', 'low', 'info'] as const satisfies readonly Severity[];
+const SLA_STATES = ['on_track', 'due_soon', 'breached'] as const satisfies readonly NonNullable<Issue['sla_state']>[];
 const SORTS: { value: `${'' | '-'}${IssueSort}`; label: MessageKey }[] = [
   { value: '-first_detected_at', label: 'sortNewest' },
   { value: 'first_detected_at', label: 'sortOldest' },
@@ -67,7 +71,23 @@ const SORTS: { value: `${'' | '-'}${IssueSort}`; label: MessageKey }[] = [
   { value: '-cvss', label: 'sortCvss' },
   { value: '-last_detected_at', label: 'sortLastSeen' },
   { value: 'status', label: 'sortStatus' },
+  { value: '-risk_score', label: 'sortRisk' },
+  { value: 'sla_due_at', label: 'sortSlaDue' },
 ];
+
+/**
+ * The view Fix first shows: the address's, with the riskiest first and the open statuses where it
+ * names no sort or status filter (nor inverts its filters, which would make them the closed ones).
+ * The list, the export and a saved view all take it, so each holds what the page shows.
+ */
+function fixFirstView(search: URLSearchParams, statuses: IssueStatus[]): URLSearchParams {
+  const view = new URLSearchParams(search);
+  if (!view.has('sort')) view.set('sort', defaultSort(true));
+  if (!view.has('filter[status]') && view.get('filter_inversion') !== 'true')
+    for (const s of statuses) if (!CLOSED_STATUS_IDS.has(s.id)) view.append('filter[status]', String(s.id));
+  return view;
+}
+
 /** The first page asked at the start, alongside who is signed in, for the page to take when it shows. */
 let early: { key: string; list: Promise<IssueList> } | undefined;
 
@@ -90,11 +110,13 @@ function listOf(key: string, query: Query): Promise<IssueList> {
   return list;
 }
 
-export function IssuesPage() {
+/** The issue list, or with `fixFirst` the Fix first view: open issues, the riskiest first, with the same filters. */
+export function IssuesPage({ fixFirst = false }: { fixFirst?: boolean }) {
   const { t, lang } = useI18n();
   const { statuses } = useSession();
   const { search } = useLocation();
-  const query = apiQuery(search, FILTER_KEYS);
+  const view = fixFirst ? fixFirstView(search, statuses) : search;
+  const query = apiQuery(view, FILTER_KEYS);
   const key = JSON.stringify(query);
   const list = useLoad(() => listOf(key, query), [key]);
   const [selected, setSelected] = useState<Set<string>>(new Set());
@@ -120,12 +142,14 @@ export function IssuesPage() {
         ? statusName(statuses, Number(v), lang)
         : f?.input === 'severity'
           ? t(`sev_${v as Severity}`)
-          : v;
+          : f?.input === 'sla' && (SLA_STATES as readonly string[]).includes(v)
+            ? t(`sla_${v as (typeof SLA_STATES)[number]}`)
+            : v;
     return `${f ? t(f.label) : k}: ${value}`;
   };
   const items = list.data?.items ?? [];
   const nextCursor = list.data?.next_cursor;
-  const allChecked = items.length > 0 && items.every((i) => selected.has(i.id));
+  const title = fixFirst ? t('navFixFirst') : t('issues');
   const pager = (at: 'top' | 'bottom') =>
     list.data && (
       <Pager search={search} shown={items.length} total={list.data.total} nextCursor={nextCursor ?? null} at={at} />
@@ -134,14 +158,15 @@ export function IssuesPage() {
   return (
     <section aria-labelledby="issues-title">
       <h1 id="issues-title" tabIndex={-1}>
-        {t('issues')}
+        {title}
       </h1>
+      {fixFirst && <p className="hint">{t('fixFirstHint')}</p>}
       <div className="toolbar">
         <SearchBox initial={search.get('search[title]') ?? ''} />
         <Field id="sort" label={t('sort')}>
           <select
             id="sort"
-            value={search.get('sort') ?? DEFAULT_SORT}
+            value={search.get('sort') ?? defaultSort(fixFirst)}
             onChange={(e) => navigate(withParams(search, (p) => p.set('sort', e.target.value)))}
           >
             {SORTS.map((s) => (
@@ -182,7 +207,7 @@ export function IssuesPage() {
             </li>
           ))}
           <li>
-            <button type="button" className="link" onClick={() => navigate('/issues')}>
+            <button type="button" className="link" onClick={() => navigate(fixFirst ? FIX_FIRST_PATH : '/issues')}>
               {t('clearFilters')}
             </button>
           </li>
@@ -190,8 +215,8 @@ export function IssuesPage() {
       )}
       <p className="hint">{t('copyLink')}</p>
       <DuplicatesRule search={search} />
-      <ExportView search={search} filterKeys={FILTER_KEYS} />
-      <SavedViews search={search} filterKeys={FILTER_KEYS} />
+      <ExportView search={view} filterKeys={FILTER_KEYS} />
+      <SavedViews search={view} filterKeys={FILTER_KEYS} />
       {selected.size > 0 && (
         <StatusChangeForm
           ids={[...selected]}
@@ -212,65 +237,14 @@ export function IssuesPage() {
       {list.data && (
         <>
           {pager('top')}
-          <div className="scroll-box" role="region" aria-label={t('issues')} tabIndex={0}>
-            <table className="grid">
-              <thead>
-                <tr>
-                  <th scope="col">
-                    <input
-                      type="checkbox"
-                      aria-label={t('selectAll')}
-                      checked={allChecked}
-                      onChange={() => setSelected(allChecked ? new Set() : new Set(items.map((i) => i.id)))}
-                    />
-                  </th>
-                  <SortHeader search={search} column="severity" label={t('severity')} first="desc" />
-                  <th scope="col">{t('title')}</th>
-                  <SortHeader search={search} column="status" label={t('status')} first="asc" />
-                  <th scope="col">{t('project')}</th>
-                  <th scope="col">{t('tool')}</th>
-                  <th scope="col">{t('location')}</th>
-                  <SortHeader search={search} column="first_detected_at" label={t('detected')} first="desc" />
-                </tr>
-              </thead>
-              <tbody>
-                {items.map((issue) => (
-                  <tr key={issue.id}>
-                    <td>
-                      <input
-                        type="checkbox"
-                        aria-label={t('select', issue.title)}
-                        checked={selected.has(issue.id)}
-                        onChange={() => {
-                          const next = new Set(selected);
-                          if (next.has(issue.id)) next.delete(issue.id);
-                          else next.add(issue.id);
-                          setSelected(next);
-                        }}
-                      />
-                    </td>
-                    <td>
-                      <SeverityBadge severity={issue.severity} />
-                    </td>
-                    <td>
-                      <Link to={`/issues/${issue.id}`}>{issue.title}</Link>
-                    </td>
-                    <td>{statusName(statuses, issue.status_id, lang)}</td>
-                    <td>{issue.project_code}</td>
-                    <td>{issue.scanner}</td>
-                    <td className="mono">
-                      {issue.file_path
-                        ? `${issue.file_path}${issue.start_line ? `:${issue.start_line}` : ''}`
-                        : issue.lib_name
-                          ? `${issue.lib_name} ${issue.lib_version ?? ''}`
-                          : '—'}
-                    </td>
-                    <td>{formatDate(lang, issue.first_detected_at)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <IssueTable
+            items={items}
+            search={search}
+            fixFirst={fixFirst}
+            label={title}
+            selected={selected}
+            onSelect={setSelected}
+          />
           {pager('bottom')}
         </>
       )}
@@ -370,6 +344,8 @@ function AddFilter({
             options(statuses.map((s) => [String(s.id), lang === 'ru' ? s.name_ru : s.name_en]))
           ) : filter.input === 'project' || filter.input === 'layer' || filter.input === 'check' ? (
             options([...(names[filter.input] ?? [])])
+          ) : filter.input === 'sla' ? (
+            options(SLA_STATES.map((s) => [s, t(`sla_${s}`)]))
           ) : filter.input === 'exploitability' ? (
             options([
               ['known_exploited', 'KEV'],

@@ -1,9 +1,7 @@
 import type { IssueSort } from '../../types';
 import { useI18n } from '../../i18n';
 import { navigate } from '../../router';
-import { withParams } from './view';
-
-export const DEFAULT_SORT = '-first_detected_at';
+import { defaultSort, withParams } from './view';
 
 /**
  * A column header that sorts the list by its column (the API's `sort`): a first click sorts in the
@@ -14,14 +12,16 @@ export function SortHeader({
   column,
   label,
   first,
+  fixFirst,
 }: {
   search: URLSearchParams;
   column: IssueSort;
   label: string;
   first: 'asc' | 'desc';
+  fixFirst: boolean;
 }) {
   const { t } = useI18n();
-  const sort = search.get('sort') ?? DEFAULT_SORT;
+  const sort = search.get('sort') ?? defaultSort(fixFirst);
   const current = sort.replace(/^-/, '') === column ? (sort.startsWith('-') ? 'desc' : 'asc') : undefined;
   const next = current ? (current === 'asc' ? 'desc' : 'asc') : first;
   return (

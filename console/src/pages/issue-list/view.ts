@@ -68,28 +68,38 @@ export function exportHref(search: URLSearchParams, keys: ReadonlySet<string>, f
 /** Whether the export can take the view's filters: not inverted ones. */
 export const exportable = (search: URLSearchParams) => search.get('filter_inversion') !== 'true';
 
-/** The view's address after a change; a changed filter or sort starts from the first page, as the cursor belongs to the old ordering. */
+/** The lists of issues: every issue, and Fix first (open issues, the riskiest first), with the same filters. */
+export const FIX_FIRST_PATH = '/fix-first';
+const listPath = () => (window.location.pathname === FIX_FIRST_PATH ? FIX_FIRST_PATH : '/issues');
+
+/** The sort of a list whose address names none: the newest first, or the riskiest first on Fix first. */
+export const defaultSort = (fixFirst: boolean) => (fixFirst ? '-risk_score' : '-first_detected_at');
+
+/**
+ * The view's address after a change, on the list it is on; a changed filter or sort starts from the
+ * first page, as the cursor belongs to the old ordering.
+ */
 export function withParams(search: URLSearchParams, change: (p: URLSearchParams) => void): string {
   const next = new URLSearchParams(search);
   next.delete('cursor');
   next.delete('from');
   change(next);
   const s = next.toString();
-  return `/issues${s ? `?${s}` : ''}`;
+  return `${listPath()}${s ? `?${s}` : ''}`;
 }
 
 const LAST_VIEW = 'bulwark.issues.view';
 
-/** Remembers the list's view (filters, sort, page) for "Back to issues" from an issue. */
+/** Remembers the list's view (which list, filters, sort, page) for "Back to issues" from an issue. */
 export function rememberView(search: URLSearchParams): void {
   const s = search.toString();
-  window.sessionStorage.setItem(LAST_VIEW, `/issues${s ? `?${s}` : ''}`);
+  window.sessionStorage.setItem(LAST_VIEW, `${listPath()}${s ? `?${s}` : ''}`);
 }
 
 /** The list's last view in this tab, or the list itself. */
 export function lastView(): string {
   const v = window.sessionStorage.getItem(LAST_VIEW);
-  return v?.startsWith('/issues') ? v : '/issues';
+  return v && /^\/(issues|fix-first)([?]|$)/.test(v) ? v : '/issues';
 }
 
 /** The view as a saved view keeps it: filters, searches, sort, page size and the duplicate choice; not the place in the list. */

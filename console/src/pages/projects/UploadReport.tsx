@@ -4,12 +4,14 @@ import { ErrorNote, Field, SeverityBadge } from '../../components';
 import { useLoad } from '../../hooks';
 import { useI18n } from '../../i18n';
 import { Link } from '../../router';
-import type { ReportFormats, ScanResult, Severity } from '../../types';
+import type { DryRunResult, ReportFormats, ScanResult, Severity } from '../../types';
 import { GateVerdict, SEVERITIES } from '../Dashboard';
+import { DryRunOutcome } from './DryRunOutcome';
 
 type Step =
   | { kind: 'choosing' }
   | { kind: 'sending'; sent: number }
+  | { kind: 'compared'; result: DryRunResult }
   | { kind: 'done'; scan: ScanResult }
   | { kind: 'failed'; error: Error };
 
@@ -20,7 +22,8 @@ const VERDICT_POLLS = 40;
 /**
  * A report uploaded to a check (POST /check/{id}/results): dropped or picked, its format detected by
  * the API or chosen from the formats it takes, with the bytes sent shown as they go; then the scan's
- * findings and, once the issues service has judged them, the quality-gate verdict.
+ * findings and, once the issues service has judged them, the quality-gate verdict. A dry run first
+ * (`?dry_run=true`) shows what the upload would do and writes nothing.
  */
 export function UploadReport({
   checkId,
@@ -39,17 +42,30 @@ export function UploadReport({
   const [step, setStep] = useState<Step>({ kind: 'choosing' });
   const id = (f: string) => `upload-${checkId}-${f}`;
 
+  const send = async <T,>(chosen: File, dryRun: boolean): Promise<T> => {
+    setStep({ kind: 'sending', sent: 0 });
+    const query = {
+      file_name: chosen.name.slice(0, 255),
+      ...(format ? { format } : {}),
+      ...(dryRun ? { dry_run: 'true' } : {}),
+    };
+    return uploadFile<T>(`/check/${checkId}/results`, chosen, query, (sent) => setStep({ kind: 'sending', sent }));
+  };
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     if (!file) return;
-    setStep({ kind: 'sending', sent: 0 });
     try {
-      const query = { file_name: file.name.slice(0, 255), ...(format ? { format } : {}) };
-      const run = await uploadFile<{ scan_result_id: string }>(`/check/${checkId}/results`, file, query, (sent) =>
-        setStep({ kind: 'sending', sent }),
-      );
+      const run = await send<{ scan_result_id: string }>(file, false);
       setStep({ kind: 'done', scan: await api<ScanResult>('GET', `/scan-result/${run.scan_result_id}`) });
       onUploaded();
+    } catch (err) {
+      setStep({ kind: 'failed', error: err as Error });
+    }
+  };
+  const dryRun = async () => {
+    if (!file) return;
+    try {
+      setStep({ kind: 'compared', result: await send<DryRunResult>(file, true) });
     } catch (err) {
       setStep({ kind: 'failed', error: err as Error });
     }
@@ -87,6 +103,9 @@ export function UploadReport({
           ))}
         </select>
       </Field>
+      <button type="button" onClick={() => void dryRun()} disabled={!file || step.kind === 'sending'}>
+        {t('dryRun')}
+      </button>{' '}
       <button type="submit" className="primary" disabled={!file || step.kind === 'sending'}>
         {t('upload')}
       </button>
@@ -100,6 +119,7 @@ export function UploadReport({
         </progress>
       )}
       {step.kind === 'failed' && <UploadError error={step.error} />}
+      {step.kind === 'compared' && <DryRunOutcome result={step.result} id={id('dry-run')} />}
       {step.kind === 'done' && <UploadOutcome initial={step.scan} onVerdict={onUploaded} />}
     </form>
   );
