@@ -432,9 +432,12 @@ const scanRoutes = [
               .string()
               .regex(/^[0-9a-fA-F]{40}$/, 'must be a full commit hash')
               .optional()
-              .openapi({ description: 'The pull request\u2019s head commit, which gets the commit status' }),
+              .openapi({
+                description:
+                  'The pull request\u2019s head commit, which gets the commit status; only with pull_request[number]',
+              }),
             'pull_request[base_branch]': z.string().min(1).max(255).optional().openapi({
-              description: 'The branch the pull request merges into',
+              description: 'The branch the pull request merges into; only with pull_request[number]',
             }),
           })
           .strict(),
