@@ -75,7 +75,7 @@ function AcceptanceItem({ acceptance: a, onChange }: { acceptance: RiskAcceptanc
           )}
           {revocable && (
             <button type="button" onClick={() => void decide('revoke')}>
-              {t('revoke')}
+              {t('revokeAcceptance')}
             </button>
           )}
         </div>
