@@ -1,6 +1,5 @@
 /** The administration pages (users, roles, API tokens, user groups, directory settings) and single sign-on, in every language. */
 export const en = {
-  navAdmin: 'Administration',
   adminNav: 'Administration sections',
   adminUsers: 'Users',
   adminRoles: 'Roles',
@@ -13,7 +12,6 @@ export const en = {
   removeOf: 'Delete {0}',
   confirmRemove: 'Delete {0}? This cannot be undone here.',
   saved: 'Saved.',
-  actions: 'Actions',
   // users
   newUser: 'New user',
   displayName: 'Display name',
@@ -24,7 +22,6 @@ export const en = {
   directoryUser: 'Directory (LDAP) user: signs in with the directory password',
   searchUsers: 'Search by username',
   showDeleted: 'Show deleted users',
-  deleted: 'deleted',
   restore: 'Restore',
   restoreOf: 'Restore {0}',
   resetPassword: 'New password (empty: unchanged)',
@@ -128,8 +125,6 @@ export const en = {
   ssoComplete: 'Complete: every setting a sign-on needs is there.',
   ssoIncomplete: 'Incomplete: a sign-on needs the issuer, client id, client secret and redirect URI.',
   // single sign-on on the sign-in page
-  signInSso: 'Sign in with SSO',
-  ssoFailed: 'Single sign-on failed: {0}',
   // permission names (the catalogue of GET /api/v1/permissions)
   'perm_settings.authentication': 'Sign-in settings (LDAP, single sign-on)',
   'perm_administration.roles': 'Roles',
@@ -158,7 +153,6 @@ export const en = {
 };
 
 export const ru: Record<keyof typeof en, string> = {
-  navAdmin: 'Администрирование',
   adminNav: 'Разделы администрирования',
   adminUsers: 'Пользователи',
   adminRoles: 'Роли',
@@ -171,7 +165,6 @@ export const ru: Record<keyof typeof en, string> = {
   removeOf: 'Удалить {0}',
   confirmRemove: 'Удалить {0}? Здесь это не отменить.',
   saved: 'Сохранено.',
-  actions: 'Действия',
   newUser: 'Новый пользователь',
   displayName: 'Отображаемое имя',
   email: 'Эл. почта',
@@ -181,7 +174,6 @@ export const ru: Record<keyof typeof en, string> = {
   directoryUser: 'Пользователь каталога (LDAP): входит с паролем каталога',
   searchUsers: 'Поиск по имени пользователя',
   showDeleted: 'Показать удалённых',
-  deleted: 'удалён',
   restore: 'Восстановить',
   restoreOf: 'Восстановить {0}',
   resetPassword: 'Новый пароль (пусто — без изменений)',
@@ -279,8 +271,6 @@ export const ru: Record<keyof typeof en, string> = {
   ssoInsecure: 'Разрешить издателя по http:// (только для тестов)',
   ssoComplete: 'Настройки полны: всё, что нужно для входа, задано.',
   ssoIncomplete: 'Настройки неполны: нужны издатель, идентификатор и секрет клиента, адрес возврата.',
-  signInSso: 'Войти через SSO',
-  ssoFailed: 'Единый вход не удался: {0}',
   'perm_settings.authentication': 'Настройки входа (LDAP, единый вход)',
   'perm_administration.roles': 'Роли',
   'perm_administration.users': 'Пользователи и чужие токены',

@@ -169,6 +169,11 @@ export const en = {
   sev_medium: 'Medium',
   sev_low: 'Low',
   sev_info: 'Info',
+  navAdmin: 'Administration',
+  actions: 'Actions',
+  deleted: 'deleted',
+  signInSso: 'Sign in with SSO',
+  ssoFailed: 'Single sign-on failed: {0}',
 };
 
 export const ru: Record<keyof typeof en, string> = {
@@ -341,4 +346,9 @@ export const ru: Record<keyof typeof en, string> = {
   sev_medium: 'Средняя',
   sev_low: 'Низкая',
   sev_info: 'Информационная',
+  navAdmin: 'Администрирование',
+  actions: 'Действия',
+  deleted: 'удалён',
+  signInSso: 'Войти через SSO',
+  ssoFailed: 'Единый вход не удался: {0}',
 };

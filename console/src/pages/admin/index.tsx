@@ -1,3 +1,4 @@
+import './admin-messages';
 import { useEffect } from 'react';
 import { useI18n } from '../../i18n';
 import { navigate } from '../../router';
