@@ -1,6 +1,7 @@
 import type { Queryable } from '@bulwark/platform';
 import { LEASE_LOST } from '../runner/scan-runner';
-import { ScanRecord, scanStore, ScanState } from '../store/scans';
+import type { ScanRecord, ScanState } from '../store/scans';
+import { scanLeaseStore } from '../store/scan-leases';
 
 /** A run that must end now: its scan was stopped, or its lease went to another worker. */
 export class Stopped extends Error {}
@@ -20,7 +21,7 @@ export class ScanLease {
     stage: string,
     state?: ScanState,
   ): Promise<void> {
-    const beat = await scanStore.heartbeat(this.deps.db, scan.id, this.deps.owner, this.deps.leaseSeconds, {
+    const beat = await scanLeaseStore.heartbeat(this.deps.db, scan.id, this.deps.owner, this.deps.leaseSeconds, {
       progress,
       stage,
       state,
@@ -35,7 +36,7 @@ export class ScanLease {
   keep(scan: ScanRecord, ctl: AbortController): NodeJS.Timeout {
     return setInterval(
       () => {
-        void scanStore
+        void scanLeaseStore
           .heartbeat(this.deps.db, scan.id, this.deps.owner, this.deps.leaseSeconds)
           .then((beat) => {
             if (!beat.owned || beat.stopRequested) ctl.abort(beat.owned ? undefined : LEASE_LOST);

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { ErrorRecorder, Logger, processAlive, ServiceData } from '@bulwark/platform';
 import { SCAN_EVENTS, writeEvent } from '@bulwark/contracts';
 import { scanStore } from '../store/scans';
+import { scanLeaseStore } from '../store/scan-leases';
 import { PGID_FILE } from '../runner/local-process';
 import { scanRef } from './completion';
 import { OWNER_FILE } from './scan-run';
@@ -44,11 +45,11 @@ export class ScanReaper {
 
   /** Requeues scans whose worker vanished, or fails them after the last attempt. */
   async reap(isRunningHere: (scanId: string) => boolean): Promise<void> {
-    for (const scan of await scanStore.expiredLeases(this.deps.data.db)) {
+    for (const scan of await scanLeaseStore.expiredLeases(this.deps.data.db)) {
       if (isRunningHere(scan.id)) continue;
       await this.deps.data.transaction(async (trx) => {
         if (scan.attempts < this.deps.opts.maxAttempts && !scan.stopRequested) {
-          if (await scanStore.requeue(trx, scan.id)) {
+          if (await scanLeaseStore.requeue(trx, scan.id)) {
             this.deps.log.warn('scan requeued: its worker stopped renewing the lease', {
               scanId: scan.id,
               attempts: scan.attempts,

@@ -7,6 +7,7 @@ import type { catalogV1 } from '@bulwark/proto';
 import type { CatalogGate } from '../catalog-client';
 import { CheckRecord, checkStore } from '../store/checks';
 import { ScanRecord, scanStore } from '../store/scans';
+import { scanLeaseStore } from '../store/scan-leases';
 import { LEASE_LOST, ScanCheckout, ScanRunError, ScanRunner, SHUTDOWN } from '../runner/scan-runner';
 import type { ScanRunEnd } from '../scan-metrics';
 import type { ReportParser } from './report-parser';
@@ -195,7 +196,7 @@ export class ScanRun {
     }
     if (ctl.signal.reason === SHUTDOWN) {
       await this.deps.data.transaction(async (trx) => {
-        if (await scanStore.release(trx, scan.id, this.deps.owner))
+        if (await scanLeaseStore.release(trx, scan.id, this.deps.owner))
           await writeEvent(trx, SCAN_EVENTS.scanQueued, scan.checkId, {
             ...scanRef(scan),
             reason: 'service shutting down',

@@ -15,7 +15,8 @@ import {
 } from '@bulwark/platform';
 import { toolType } from '@bulwark/contracts';
 import type { CatalogGate } from '../catalog-client';
-import { ScanRecord, scanStore } from '../store/scans';
+import type { ScanRecord } from '../store/scans';
+import { scanLeaseStore } from '../store/scan-leases';
 import { SHUTDOWN, ScanRunner } from '../runner/scan-runner';
 import { observeScanRun } from '../scan-metrics';
 import type { ReportParser } from './report-parser';
@@ -100,8 +101,8 @@ export class ScanWorker {
       let claimed: ScanRecord | undefined;
       if (this.active.size < this.deps.opts.concurrency) {
         try {
-          const busy = await scanStore.busyTools(this.deps.data.db, this.deps.opts.perToolConcurrency);
-          claimed = await scanStore.claim(this.deps.data.db, this.owner, this.deps.opts.leaseSeconds, busy);
+          const busy = await scanLeaseStore.busyTools(this.deps.data.db, this.deps.opts.perToolConcurrency);
+          claimed = await scanLeaseStore.claim(this.deps.data.db, this.owner, this.deps.opts.leaseSeconds, busy);
         } catch (err) {
           this.deps.log.warn('claiming a scan failed', { error: (err as Error).message });
         }

@@ -35,7 +35,7 @@ export interface ScanRecord {
   pullRequest: PullRequestOfUpload | null;
 }
 
-interface ScanRow {
+export interface ScanRow {
   id: string;
   check_id: string;
   layer_id: string;
@@ -63,7 +63,7 @@ interface ScanRow {
   pull_request: unknown;
 }
 
-const toRecord = (r: ScanRow): ScanRecord => ({
+export const toScanRecord = (r: ScanRow): ScanRecord => ({
   id: r.id,
   checkId: r.check_id,
   layerId: r.layer_id,
@@ -131,13 +131,13 @@ export const scanStore = {
 
   async get(db: Queryable, id: string): Promise<ScanRecord | undefined> {
     const row = await db<ScanRow>('scans').where({ id }).first();
-    return row ? toRecord(row) : undefined;
+    return row ? toScanRecord(row) : undefined;
   },
 
   async inFlightFor(db: Queryable, checkIds: string[]): Promise<ScanRecord[]> {
     if (checkIds.length === 0) return [];
     const rows = await db<ScanRow>('scans').whereIn('check_id', checkIds).whereIn('state', IN_FLIGHT);
-    return rows.map(toRecord);
+    return rows.map(toScanRecord);
   },
 
   /** Scans in flight across the deployment (queued, running or parsing): what the license's scanning_processes limit counts. */
@@ -171,7 +171,7 @@ export const scanStore = {
       .distinctOn('check_id')
       .whereIn('check_id', checkIds)
       .orderBy([{ column: 'check_id' }, { column: 'created_at', order: 'desc' }]);
-    return new Map(rows.map((r) => [r.check_id, toRecord(r)]));
+    return new Map(rows.map((r) => [r.check_id, toScanRecord(r)]));
   },
 
   async list(db: Queryable, q: ScanQuery): Promise<{ items: ScanRecord[]; total: number }> {
@@ -187,7 +187,7 @@ export const scanStore = {
       if (q.updatedTo) w.where('updated_at', '<=', q.updatedTo);
       if (q.projects) w.whereIn('project_code', q.projects);
     });
-    return newestFirstPage(base, q, toRecord);
+    return newestFirstPage(base, q, toScanRecord);
   },
 
   /** Distinct values of the filterable columns among the scans matching `q`. */
@@ -241,63 +241,6 @@ export const scanStore = {
     };
   },
 
-  /**
-   * Claims the oldest queued scan whose tool is under its concurrency limit, with a lease. SKIP LOCKED
-   * lets several workers (and processes) claim in parallel without taking the same scan.
-   */
-  async claim(
-    db: Queryable,
-    owner: string,
-    leaseSeconds: number,
-    busyTools: string[],
-  ): Promise<ScanRecord | undefined> {
-    const rows = await db('scans')
-      .whereIn(
-        'id',
-        db('scans')
-          .select('id')
-          .where({ state: 'queued', kind: 'scan', stop_requested: false })
-          .whereNotIn('security_tool_id', busyTools.length > 0 ? busyTools : ['00000000-0000-0000-0000-000000000000'])
-          .orderBy('created_at')
-          .limit(1)
-          .forUpdate()
-          .skipLocked(),
-      )
-      .update({
-        state: 'running',
-        stage: 'starting',
-        lease_owner: owner,
-        lease_until: db.raw(`now() + (? * interval '1 second')`, [leaseSeconds]),
-        attempts: db.raw('attempts + 1'),
-        started_at: db.fn.now(),
-        updated_at: db.fn.now(),
-      })
-      .returning<ScanRow[]>('*');
-    return rows[0] ? toRecord(rows[0]) : undefined;
-  },
-
-  /** Extends the lease and records progress; false when the scan is no longer this worker's. */
-  async heartbeat(
-    db: Queryable,
-    id: string,
-    owner: string,
-    leaseSeconds: number,
-    progress?: { progress: number; stage: string; state?: ScanState },
-  ): Promise<{ owned: boolean; stopRequested: boolean }> {
-    const rows: { stop_requested: boolean }[] = await db('scans')
-      .where({ id, lease_owner: owner })
-      .whereIn('state', ['running', 'parsing'])
-      .update({
-        lease_until: db.raw(`now() + (? * interval '1 second')`, [leaseSeconds]),
-        updated_at: db.fn.now(),
-        ...(progress
-          ? { progress: progress.progress, stage: progress.stage, ...(progress.state ? { state: progress.state } : {}) }
-          : {}),
-      })
-      .returning('stop_requested');
-    return { owned: rows.length > 0, stopRequested: rows[0]?.stop_requested ?? false };
-  },
-
   /** Moves a scan to a final state; only from a state in `from`, so a late writer cannot undo a stop. */
   async finish(
     db: Queryable,
@@ -346,55 +289,5 @@ export const scanStore = {
 
   async requestStop(db: Queryable, id: string): Promise<void> {
     await db('scans').where({ id }).update({ stop_requested: true, updated_at: db.fn.now() });
-  },
-
-  /** Scans whose worker stopped renewing its lease (crash, kill): requeued while attempts remain, else failed. */
-  async expiredLeases(db: Queryable): Promise<ScanRecord[]> {
-    const rows = await db('scans').whereIn('state', ['running', 'parsing']).where('lease_until', '<', db.fn.now());
-    return rows.map(toRecord);
-  },
-
-  async requeue(db: Queryable, id: string): Promise<boolean> {
-    const n = await db('scans')
-      .where({ id })
-      .whereIn('state', ['running', 'parsing'])
-      .where('lease_until', '<', db.fn.now())
-      .update({
-        state: 'queued',
-        stage: null,
-        progress: 0,
-        lease_owner: null,
-        lease_until: null,
-        started_at: null,
-        updated_at: db.fn.now(),
-      });
-    return n > 0;
-  },
-
-  /** Hands a scan this worker holds back to the queue (graceful shutdown). */
-  async release(db: Queryable, id: string, owner: string): Promise<boolean> {
-    const n = await db('scans')
-      .where({ id, lease_owner: owner })
-      .whereIn('state', ['running', 'parsing'])
-      .update({
-        state: 'queued',
-        stage: null,
-        progress: 0,
-        lease_owner: null,
-        lease_until: null,
-        started_at: null,
-        attempts: db.raw('greatest(attempts - 1, 0)'),
-        updated_at: db.fn.now(),
-      });
-    return n > 0;
-  },
-
-  async busyTools(db: Queryable, limitPerTool: number): Promise<string[]> {
-    const rows: { security_tool_id: string }[] = await db('scans')
-      .select('security_tool_id')
-      .whereIn('state', ['running', 'parsing'])
-      .groupBy('security_tool_id')
-      .havingRaw('count(*) >= ?', [limitPerTool]);
-    return rows.map((r) => r.security_tool_id);
   },
 };
