@@ -1,6 +1,16 @@
 import type { Queryable } from '@bulwark/platform';
 import { ScanRecord, ScanRow, ScanState, toScanRecord } from './scans';
 
+/** A scan handed back to the queue, as if never started: its worker's lease and progress gone. */
+const BACK_IN_QUEUE = {
+  state: 'queued',
+  stage: null,
+  progress: 0,
+  lease_owner: null,
+  lease_until: null,
+  started_at: null,
+} as const;
+
 /**
  * The leases of scans in work: a worker claims a queued scan and renews its lease while it runs; the
  * reaper requeues or fails the scans whose worker stopped renewing it (crash, kill).
@@ -74,15 +84,7 @@ export const scanLeaseStore = {
       .where({ id })
       .whereIn('state', ['running', 'parsing'])
       .where('lease_until', '<', db.fn.now())
-      .update({
-        state: 'queued',
-        stage: null,
-        progress: 0,
-        lease_owner: null,
-        lease_until: null,
-        started_at: null,
-        updated_at: db.fn.now(),
-      });
+      .update({ ...BACK_IN_QUEUE, updated_at: db.fn.now() });
     return n > 0;
   },
 
@@ -91,16 +93,7 @@ export const scanLeaseStore = {
     const n = await db('scans')
       .where({ id, lease_owner: owner })
       .whereIn('state', ['running', 'parsing'])
-      .update({
-        state: 'queued',
-        stage: null,
-        progress: 0,
-        lease_owner: null,
-        lease_until: null,
-        started_at: null,
-        attempts: db.raw('greatest(attempts - 1, 0)'),
-        updated_at: db.fn.now(),
-      });
+      .update({ ...BACK_IN_QUEUE, attempts: db.raw('greatest(attempts - 1, 0)'), updated_at: db.fn.now() });
     return n > 0;
   },
 
