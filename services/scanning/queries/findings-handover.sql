@@ -45,7 +45,7 @@ from "scans"
 where "id" = $1
 limit $2;
 
-select count(*) as "count"
+select count(*) as "n"
 from (
   select seq, fingerprint, severity, finding
   from scan_findings
