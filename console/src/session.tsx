@@ -20,3 +20,7 @@ export const statusName = (statuses: IssueStatus[], id: number, lang: 'en' | 'ru
   const s = statuses.find((x) => x.id === id);
   return s ? (lang === 'ru' ? s.name_ru : s.name_en) : String(id);
 };
+
+/** Whether the signed-in user holds a permission key with a letter (the pages hide what the API would refuse). */
+export const can = (me: Me, key: string, letter: 'r' | 'w' | 'x' | 'd') =>
+  me.permissions[key]?.includes(letter) ?? false;

@@ -2,11 +2,11 @@ import { FormEvent, useState } from 'react';
 import { api } from '../../api';
 import { Field } from '../../components';
 import { useI18n } from '../../i18n';
-import { useSession } from '../../session';
+import { can, useSession } from '../../session';
 import type { LdapSettings, LdapSettingsUpdate, LdapTestResult } from '../../types';
 import { LoadError, splitList } from '../../editing';
 import { SettingsForm, useSettingsForm } from './settings-form';
-import { can, LINES, SettingsPage } from './shared';
+import { LINES, SettingsPage } from './shared';
 
 const NESTED = ['none', 'walk', 'in_chain'] as const satisfies readonly LdapSettings['nested_groups'][];
 

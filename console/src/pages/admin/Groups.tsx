@@ -3,12 +3,11 @@ import { api } from '../../api';
 import { Field, Loading } from '../../components';
 import { useLoad } from '../../hooks';
 import { useI18n } from '../../i18n';
-import { useSession } from '../../session';
+import { can, useSession } from '../../session';
 import type { BulkResult, Group, GroupCreate, Page, Role, User } from '../../types';
 import { LoadError, splitList, usePagedList, useSave } from '../../editing';
 import {
   AdminPage,
-  can,
   CheckboxSet,
   DescribedByFields,
   roleOptions,

@@ -3,18 +3,10 @@ import { api } from '../../api';
 import { Field, Loading } from '../../components';
 import { useLoad } from '../../hooks';
 import { useI18n } from '../../i18n';
-import { useSession } from '../../session';
+import { can, useSession } from '../../session';
 import type { BulkResult, Page, PermissionCatalogue, Role, RoleCreate, RoleUpdate } from '../../types';
 import { LoadError, splitList, usePagedList, useSave } from '../../editing';
-import {
-  AdminPage,
-  can,
-  DescribedByFields,
-  RowActions,
-  SaveOutcome,
-  useDescribedBy,
-  usePermissionName,
-} from './shared';
+import { AdminPage, DescribedByFields, RowActions, SaveOutcome, useDescribedBy, usePermissionName } from './shared';
 
 const LETTERS = ['r', 'w', 'x', 'd'] as const;
 type Letter = (typeof LETTERS)[number];

@@ -1,11 +1,11 @@
 import { api } from '../../api';
 import { Field } from '../../components';
 import { useI18n } from '../../i18n';
-import { useSession } from '../../session';
+import { can, useSession } from '../../session';
 import type { SsoSettings, SsoSettingsUpdate } from '../../types';
 import { splitList } from '../../editing';
 import { SettingsForm, useSettingsForm } from './settings-form';
-import { can, LINES, SettingsPage } from './shared';
+import { LINES, SettingsPage } from './shared';
 
 /** "group = role, role" a line, to and from role_mapping. */
 const mappingText = (mapping: Record<string, string[]>) =>

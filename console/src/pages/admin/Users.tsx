@@ -3,10 +3,10 @@ import { api } from '../../api';
 import { Field, Loading } from '../../components';
 import { useLoad } from '../../hooks';
 import { useI18n } from '../../i18n';
-import { useSession } from '../../session';
+import { can, useSession } from '../../session';
 import type { BulkResult, Page, Role, User, UserCreate, UserUpdate } from '../../types';
 import { LoadError, usePagedList, useSave } from '../../editing';
-import { AdminPage, can, CheckboxSet, roleOptions, RowActions } from './shared';
+import { AdminPage, CheckboxSet, roleOptions, RowActions } from './shared';
 
 export function UsersPage() {
   const { t } = useI18n();

@@ -5,14 +5,9 @@ import { LoadError, Save, splitList } from '../../editing';
 import { useLoad } from '../../hooks';
 import { formatDate, MessageKey, useI18n } from '../../i18n';
 import { Link, useLocation } from '../../router';
-import { useSession } from '../../session';
+import { can, useSession } from '../../session';
 import { en as adminMessages } from '../../messages/admin';
-import type { Me, Role } from '../../types';
-
-type Letter = 'r' | 'w' | 'x' | 'd';
-
-/** Whether the signed-in user holds a permission key with a letter (the pages hide what the API would refuse). */
-export const can = (me: Me, key: string, letter: Letter) => me.permissions[key]?.includes(letter) ?? false;
+import type { Role } from '../../types';
 
 /** The administration sections, each with the permission that lets one read it (API tokens: every user has their own). */
 export const SECTIONS: { path: string; label: MessageKey; needs?: string }[] = [

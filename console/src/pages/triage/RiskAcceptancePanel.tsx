@@ -4,9 +4,8 @@ import { ErrorNote, Field, Loading } from '../../components';
 import { useLoad } from '../../hooks';
 import { formatDate, useI18n } from '../../i18n';
 import { Link } from '../../router';
-import { useSession } from '../../session';
+import { can, useSession } from '../../session';
 import type { Assignee, Issue, Page, RiskAcceptance } from '../../types';
-import { can } from '../admin/shared';
 import { AssigneePicker } from './AssigneePicker';
 
 /** The end of a chosen day (local time), as the API's ISO 8601 time. */
