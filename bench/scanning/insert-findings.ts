@@ -43,8 +43,13 @@ interface Stored {
 
 function findingsOf(file: string): Stored[] {
   const out: Stored[] = [];
-  streamImportReport(file, { name: path.basename(file) }, (seq, f) =>
-    out.push({ seq: seq + 1, json: JSON.stringify(f), fingerprint: f.fingerprint, severity: f.severity }),
+  streamImportReport(
+    file,
+    { name: path.basename(file) },
+    {
+      found: (seq, f, json) =>
+        out.push({ seq: seq + 1, json: json.text, fingerprint: f.fingerprint, severity: f.severity }),
+    },
   );
   return out;
 }

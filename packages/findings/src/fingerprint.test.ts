@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { importReport, mergeDuplicates, parseReport } from './index';
+import { findingJson, importReport, mergeDuplicates, parseReport, streamImportReport } from './index';
 
 function semgrep(results: { line: number; code: string; rule?: string; path?: string }[]): Buffer {
   return Buffer.from(
@@ -67,6 +67,34 @@ describe('fingerprints', function () {
     );
     expect(merged).to.have.length(1);
     expect(merged[0].occurrences).to.equal(2);
+  });
+
+  it('read once, amend a streamed finding whose group a later line or duplicate changed', function () {
+    const report = semgrep([
+      { line: 30, code: 'eval(x)' },
+      { line: 5, code: 'eval(z)' },
+      { line: 10, code: 'eval(x)' },
+      { line: 30, code: 'eval(x)' },
+      { line: 20, code: 'eval(x)' },
+    ]);
+    const streamed: string[] = [];
+    const amended: number[] = [];
+    streamImportReport(
+      report,
+      {},
+      {
+        found: (seq, _f, json) => (streamed[seq] = json.text),
+        amended: (seq, _f, json) => {
+          amended.push(seq);
+          streamed[seq] = json.text;
+        },
+      },
+    );
+    // Line 30 was handed over first as rank 0; lines 10 and 20 rank below it, and its duplicate merged in.
+    expect(amended).to.deep.equal([0]);
+    const expected = importReport(report).findings;
+    expect(expected[0].occurrences).to.equal(2);
+    expect(streamed).to.deep.equal(expected.map((f) => findingJson(f).text));
   });
 
   it('use package coordinates for dependencies, not file lines', function () {

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash as oneShot } from 'node:crypto';
 import { Finding } from './model';
 import { normalizePath } from './normalize';
 
@@ -95,5 +95,5 @@ export function fingerprintOf(key: string, rank: number | undefined): string {
 }
 
 function hash(s: string): string {
-  return createHash('sha256').update(s).digest('hex');
+  return oneShot('sha256', s, 'hex');
 }

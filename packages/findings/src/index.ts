@@ -2,6 +2,7 @@ export * from './model';
 export { ReportParseError } from './errors';
 export { countReport, parseReport, ParseOptions, streamImportReport } from './parse';
 export { countDistinct, mergeDuplicates, mergeInto } from './merge';
+export { findingJson, FindingJson, ImportSink } from './one-pass-import';
 export { computeFingerprints, fingerprintBase } from './fingerprint';
 export { FORMATS, formatById } from './formats';
 export { sniffKind, detectFormats } from './detect';

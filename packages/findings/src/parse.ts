@@ -1,7 +1,6 @@
-import { hash } from 'node:crypto';
 import { boundedComponent } from './components';
 import { InputError, ReportParseError } from './errors';
-import { computeFingerprints, fingerprintBase, fingerprintOf } from './fingerprint';
+import { computeFingerprints } from './fingerprint';
 import { formatById } from './formats';
 import { detectFormats, DocumentKind, sniffKind } from './detect';
 import { CsvDocument, readCsv } from './io/csv';
@@ -11,7 +10,8 @@ import { TextDocument } from './io/text';
 import { readXml, XmlElement } from './io/xml';
 import { ZipArchive } from './io/zip';
 import { Finding, ParseResult } from './model';
-import { countDistinct, mergeInto } from './merge';
+import { countDistinct } from './merge';
+import { ImportSink, OnePassImport } from './one-pass-import';
 import { Format, ParseContext } from './parsers/common';
 
 export interface ParseOptions {
@@ -82,102 +82,31 @@ export function countReport(input: string | Buffer, options: ParseOptions = {}):
   }));
 }
 
-/** Occurrences of the findings of one fingerprint group: per start line for findings told apart by line. */
-type Occurrences = number | Map<number, number>;
-
 /**
- * What `importReport` yields, with bounded memory: the report is read twice (a large JSON array
- * element by element from the file each time, see io/json.ts), and no list of all findings is ever
- * built. The first pass keeps, per fingerprint base key (as a digest), how often each start line
- * occurs: that is all a fingerprint's ordinal and the merge of duplicates need. The second pass
- * fingerprints each finding, hands a finding without duplicates to `emit` at once, and holds one with
- * duplicates until its last duplicate was merged into it. `seq` is the finding's position in
- * `importReport`'s result, so findings come in that order except the held ones. `prepare` runs on
- * each finding before it is fingerprinted (after NUL characters were replaced), in both passes.
+ * What `importReport` yields, read once with bounded memory (a large JSON array element by element
+ * from the file, see io/json.ts; no list of all findings is ever built), handed to `sink` as it
+ * goes: see OnePassImport for which findings are final at once and which are amended at the end.
+ * `prepare` runs on each finding before it is fingerprinted (after NUL characters were replaced).
  */
 export function streamImportReport(
   input: string | Buffer,
   options: ParseOptions & { prepare?: (f: Finding) => void },
-  emit: (seq: number, finding: Finding) => void,
+  sink: ImportSink,
 ): { format: string; count: number } {
   return readReport(input, options, (format, parse) => {
-    const read = function* () {
-      for (const found of parse(new ParseContext(format))) {
+    const found = new OnePassImport(sink);
+    try {
+      for (const parsed of parse(new ParseContext(format))) {
         // withoutNul copies every object; a finding without NUL characters is kept as the parser made it.
-        const f = hasNul(found) ? withoutNul(found) : found;
+        const f = hasNul(parsed) ? withoutNul(parsed) : parsed;
         options.prepare?.(f);
-        const { key, byLine } = fingerprintBase(f);
-        yield { f, key, byLine, digest: hash('sha256', key, 'base64') };
+        found.add(f);
       }
-    };
-    // Pass 1: occurrences per group (by line, or in all) and per start line.
-    const byLineGroups = new Map<string, Occurrences>();
-    const plainGroups = new Map<string, number>();
-    for (const { f, byLine, digest } of read()) {
-      if (!byLine) {
-        plainGroups.set(digest, (plainGroups.get(digest) ?? 0) + 1);
-        continue;
-      }
-      const line = f.startLine ?? 0;
-      const seen = byLineGroups.get(digest);
-      // One line seen once, the common case, is kept as the line itself (encoded as -line - 1).
-      if (seen === undefined) byLineGroups.set(digest, -line - 1);
-      else if (typeof seen === 'number')
-        byLineGroups.set(
-          digest,
-          new Map(
-            seen === -line - 1
-              ? [[line, 2]]
-              : [
-                  [-seen - 1, 1],
-                  [line, 1],
-                ],
-          ),
-        );
-      else seen.set(line, (seen.get(line) ?? 0) + 1);
+    } catch (err) {
+      found.abandon();
+      throw err;
     }
-    // The rank of each line among its group's distinct lines.
-    const ranks = new Map<string, Map<number, number>>();
-    for (const [digest, seen] of byLineGroups) {
-      if (typeof seen === 'number') continue;
-      ranks.set(digest, new Map([...seen.keys()].sort((a, b) => a - b).map((line, rank) => [line, rank])));
-    }
-    // Pass 2: fingerprints, duplicates merged into the first of their fingerprint.
-    const held = new Map<string, { seq: number; kept: Finding; left: number }>();
-    let next = 0;
-    for (const { f, key, byLine, digest } of read()) {
-      let occurrences: number;
-      if (!byLine) {
-        f.fingerprint = fingerprintOf(key, undefined);
-        occurrences = plainGroups.get(digest) ?? 1;
-      } else {
-        const line = f.startLine ?? 0;
-        const seen = byLineGroups.get(digest);
-        const single = typeof seen === 'number' || seen === undefined;
-        f.fingerprint = fingerprintOf(key, single ? 0 : ranks.get(digest)?.get(line));
-        // 0: a line pass 1 did not see (the passes disagreed) is held, and emitted at the end.
-        occurrences = single ? 1 : (seen.get(line) ?? 0);
-      }
-      if (occurrences === 1) {
-        emit(next++, f);
-        continue;
-      }
-      const first = held.get(f.fingerprint);
-      if (!first) {
-        // Merging appends to the kept finding's endpoints: an array of its own, whatever the parser shares.
-        f.endpoints = [...f.endpoints];
-        held.set(f.fingerprint, { seq: next++, kept: f, left: occurrences - 1 });
-        continue;
-      }
-      mergeInto(first.kept, f);
-      if (--first.left === 0) {
-        held.delete(f.fingerprint);
-        emit(first.seq, first.kept);
-      }
-    }
-    // Only if the two passes disagreed (they read the same bytes with the same code): what is held is still complete.
-    for (const { seq, kept } of held.values()) emit(seq, kept);
-    return { format, count: next };
+    return { format, count: found.finish() };
   });
 }
 

@@ -2,7 +2,15 @@ import { expect } from 'chai';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { cwes as toCwes } from '../src/normalize';
-import { countReport, Finding, importReport, parseReport, ReportParseError, streamImportReport } from '../src';
+import {
+  countReport,
+  Finding,
+  findingJson,
+  importReport,
+  parseReport,
+  ReportParseError,
+  streamImportReport,
+} from '../src';
 import { CORPUS } from './paths';
 
 const DD = path.join(CORPUS, 'defectdojo');
@@ -227,31 +235,60 @@ function compareFirst(f: Finding, expected: Record<string, unknown>, file: strin
 }
 
 /**
- * The findings of `streamImportReport` in their order, read with large JSON arrays left in the file
- * from 1 KiB on, so the corpus's JSON reports take the path a 100 MB report takes.
+ * The findings of `streamImportReport` in their order, as JSON (what the stores keep), read with large
+ * JSON arrays left in the file from 1 KiB on, so the corpus's JSON reports take the path a 100 MB
+ * report takes. Both ways of handing them over must give `importReport`'s result: amended as they
+ * stream, and settled at the end.
  */
-function streamed(file: string, format?: string): { format: string; findings: Finding[] } {
-  const bySeq: Finding[] = [];
+function streamed(file: string, format?: string): { format: string; findings: unknown[] } {
+  const jsonLimits = {
+    lazyArrayBytes: 1024,
+    maxDepth: 128,
+    maxStringBytes: 16 << 20,
+    maxSkeletonBytes: 64 << 20,
+    chunkBytes: 4096,
+  };
+  const asStreamed: string[] = [];
+  const amended = new Set<number>();
   const r = streamImportReport(
     file,
+    { format, jsonLimits },
     {
-      format,
-      jsonLimits: {
-        lazyArrayBytes: 1024,
-        maxDepth: 128,
-        maxStringBytes: 16 << 20,
-        maxSkeletonBytes: 64 << 20,
-        chunkBytes: 4096,
+      found: (seq, f, json) => {
+        expect(asStreamed[seq], `seq ${seq} found once`).to.equal(undefined);
+        expect(json.text).to.equal(findingJson(f).text);
+        asStreamed[seq] = json.text;
+      },
+      amended: (seq, f, json) => {
+        expect(asStreamed[seq], `seq ${seq} amended after it was found`).to.be.a('string');
+        expect(amended.has(seq), `seq ${seq} amended once`).to.equal(false);
+        expect(f.severity).to.equal((JSON.parse(asStreamed[seq]) as Finding).severity);
+        amended.add(seq);
+        asStreamed[seq] = json.text;
       },
     },
-    (seq, f) => {
-      expect(bySeq[seq], `seq ${seq} emitted once`).to.equal(undefined);
-      bySeq[seq] = f;
+  );
+  const settled: string[] = [];
+  streamImportReport(
+    file,
+    { format, jsonLimits },
+    {
+      found: (seq, _f, json) => {
+        expect(seq, 'settled findings come in order').to.equal(settled.length);
+        settled.push(json.text);
+      },
     },
   );
-  expect(bySeq.length).to.equal(r.count);
-  return { format: r.format, findings: bySeq };
+  expect(asStreamed.length).to.equal(r.count);
+  expect(settled, 'settled at the end, in order').to.deep.equal(asStreamed);
+  return { format: r.format, findings: asStreamed.map((text) => JSON.parse(text) as unknown) };
 }
+
+/** An import's findings as JSON, as `streamed` gives them. */
+const asJson = (r: { format: string; findings: Finding[] }) => ({
+  format: r.format,
+  findings: r.findings.map((f) => JSON.parse(findingJson(f).text) as unknown),
+});
 
 const counted = corpus.filter((e) => expectedCount(e) !== null);
 const agreed: string[] = [];
@@ -279,7 +316,9 @@ describe('DefectDojo corpus', function () {
         const want = deviation?.count ?? expectedCount(e);
         expect(findings.length, `${e.file} count`).to.equal(want);
         expect(countReport(file, { format: declaredFormat(e) }).count, `${e.file} streamed count`).to.equal(want);
-        expect(streamed(file, declaredFormat(e)), `${e.file} streamed import`).to.deep.equal({ format, findings });
+        expect(streamed(file, declaredFormat(e)), `${e.file} streamed import`).to.deep.equal(
+          asJson({ format, findings }),
+        );
         const second = SECOND_SCAN_TYPE[e.file];
         if (e.first_finding && findings.length) {
           compareFirst(
@@ -326,7 +365,7 @@ describe('DefectDojo corpus', function () {
       it(`${e.file}`, function () {
         const imported = importReport(path.join(DD, e.file));
         expect(imported.findings.length).to.be.greaterThan(0);
-        expect(streamed(path.join(DD, e.file))).to.deep.equal(imported);
+        expect(streamed(path.join(DD, e.file))).to.deep.equal(asJson(imported));
       });
     }
   });

@@ -115,5 +115,35 @@ for (const backend of DATABASE_BACKENDS) {
       const versus = await statsStore.versus(t.db, third.id, first.id);
       expect([versus.new.count, versus.fixed.count, versus.unchanged.count]).to.deep.equal([1, 1, 19]);
     });
+
+    it('hands over what parsing alone gives when later findings of a group change the first one (its ordinal, merged duplicates)', async () => {
+      // a.py's group: the first finding (line 30) is handed over at once, then a lower line (10)
+      // changes its ordinal and a duplicate at 30 merges into it; b.py's first finding keeps rank 0.
+      const grouped = (lines: number[]) => [
+        ...lines.map((line, n) => ({ n: 100 + n, line, file: 'a.py' })),
+        { n: 200, line: 5, file: 'b.py' },
+        { n: 201, line: 9, file: 'b.py' },
+        // Enough others for the change below to stay a diff (at most a quarter changed).
+        ...Array.from({ length: 30 }, (_, n) => ({ n, line: 10 + n })),
+      ];
+      const own = {
+        first: rescanReport('2026-11-04T10:00:00Z', grouped([30, 10, 30, 20]), 'grouped'),
+        again: rescanReport('2026-11-05T10:00:00Z', grouped([30, 10, 30, 20]), 'grouped'),
+        shifted: rescanReport('2026-11-06T10:00:00Z', grouped([30, 10, 30, 20, 1]), 'grouped'),
+      };
+      const first = await scan(own.first);
+      expect(await handedOver(first.id)).to.deep.equal(parsedAlone(own.first));
+      const again = await scan(own.again);
+      expect(again.diff, 'the same findings in new bytes').to.deep.equal({
+        base_scan_result_id: first.id,
+        added: 0,
+        vanished: 0,
+      });
+      expect(await handedOver(again.id)).to.deep.equal(parsedAlone(own.again));
+      const shifted = await scan(own.shifted);
+      // Line 1 shifts every rank of a.py's group: three findings changed, one added.
+      expect(shifted.diff).to.deep.equal({ base_scan_result_id: again.id, added: 4, vanished: 3 });
+      expect(await handedOver(shifted.id)).to.deep.equal(parsedAlone(own.shifted));
+    });
   });
 }

@@ -1,7 +1,11 @@
-/** One result of {@link rescanReport}: finding `n` (its own file under `dir`) at `line`. */
+/**
+ * One result of {@link rescanReport}: finding `n` at `line`, in a file of its own under `dir` unless
+ * `file` names one (the results of one file share a fingerprint group: their snippets differ only in digits).
+ */
 export interface RescanResult {
   n: number;
   line: number;
+  file?: string;
 }
 
 /**
@@ -16,14 +20,14 @@ export function rescanReport(started: string, results: RescanResult[], dir = 'sr
       {
         tool: { driver: { name: 'CodeQL', rules: [{ id: 'py/path-injection' }] } },
         invocations: [{ executionSuccessful: true, startTimeUtc: started }],
-        results: results.map(({ n, line }) => ({
+        results: results.map(({ n, line, file }) => ({
           ruleId: 'py/path-injection',
           level: n % 2 ? 'error' : 'warning',
           message: { text: `Path from user input (${n})` },
           locations: [
             {
               physicalLocation: {
-                artifactLocation: { uri: `${dir}/f${n}.py` },
+                artifactLocation: { uri: `${dir}/${file ?? `f${n}.py`}` },
                 region: { startLine: line, snippet: { text: `open(base + name${n})` } },
               },
             },

@@ -2,4 +2,6 @@
 export interface FindingsBatch {
   seqs: number[];
   json: string;
+  /** Final forms of findings a batch before gave: each replaces the row stored at its sequence number, if any. */
+  replaces?: true;
 }

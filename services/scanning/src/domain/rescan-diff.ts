@@ -37,3 +37,34 @@ export function boundedDiff(changes: RescanDiff, count: number, baseCount: numbe
     ? undefined
     : changes;
 }
+
+/**
+ * An import's findings paired with its base's by content as they come, each base content with one
+ * finding (a second finding with that content is an added one). A finding amended once the report
+ * was read gives its claim back before its new content is paired.
+ */
+export class BaseClaims {
+  private readonly claimedBy = new Map<string, number>();
+
+  constructor(private readonly index: Map<string, number>) {}
+
+  /** The base's sequence number of `content`, now claimed by `seq`; undefined when added. */
+  claim(content: string, seq: number): number | undefined {
+    const baseSeq = this.index.get(content);
+    if (baseSeq === undefined || this.claimedBy.has(content)) return undefined;
+    this.claimedBy.set(content, seq);
+    return baseSeq;
+  }
+
+  /** Gives back what `seq` claimed with `content`, if it did. */
+  release(content: string, seq: number): void {
+    if (this.claimedBy.get(content) === seq) this.claimedBy.delete(content);
+  }
+
+  /** The base's findings no finding of the import claimed, by sequence number. */
+  unclaimed(): number[] {
+    const out: number[] = [];
+    for (const [content, baseSeq] of this.index) if (!this.claimedBy.has(content)) out.push(baseSeq);
+    return out.sort((a, b) => a - b);
+  }
+}

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, hash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { MessagePort } from 'node:worker_threads';
@@ -14,7 +14,7 @@ import {
 } from '@bulwark/findings';
 import { relativeToWorkspace } from '../domain/report';
 import type { FindingsBatch } from '../domain/findings-batch';
-import { contentIndex, RescanDiff } from '../domain/rescan-diff';
+import { BaseClaims, contentIndex, RescanDiff } from '../domain/rescan-diff';
 
 /** Findings per stored batch: one INSERT statement each, parsed by PostgreSQL from one JSON array. */
 export const FINDINGS_BATCH = 2000;
@@ -27,6 +27,11 @@ export interface ImportRequest {
   name?: string;
   /** The scan's checkout: paths inside it become repository-relative before fingerprinting. */
   workspace?: string;
+  /**
+   * Each finding handed over once, in order, after the report was read: for a consumer that cannot
+   * replace a finding it was given (a dry run streams them on to the issues service).
+   */
+  settled?: boolean;
 }
 
 /** An import compared as it goes with the check's previous scan (the base): its content hashes in sequence order. */
@@ -76,15 +81,6 @@ export interface ImportSummary {
  * to the run's start time, so a rescan of unchanged code has the same hashes in new bytes.
  */
 export const CONTENT_HASH_BYTES = 32;
-
-/** A finding's JSON text and its content's sha256 (the JSON without `detectedAt`), from one stringify. */
-export function findingText(f: Finding): { text: string; contentHash: Buffer } {
-  const { detectedAt, ...content } = f;
-  const contentText = JSON.stringify(content);
-  const text =
-    detectedAt === undefined ? contentText : `${contentText.slice(0, -1)},"detectedAt":${JSON.stringify(detectedAt)}}`;
-  return { text, contentHash: createHash('sha256').update(contentText).digest() };
-}
 
 export type ImportOutcome = { ok: true; report: ImportSummary } | { ok: false; message: string; reason: string };
 
@@ -141,11 +137,12 @@ export function importKeyOf(bytesSha256: string, opts: { format?: string; name?:
 }
 
 /**
- * Parses a report file and hands its findings to `send` in batches of FINDINGS_BATCH, in the order
- * `importScanReport` returns them (a finding with duplicates later in the report comes once they are
- * merged, with its own position); neither the report nor all findings are ever in memory. A report
- * the parser refuses is an outcome, not an exception (it crosses a thread); batches sent before it
- * was refused are the caller's to discard.
+ * Parses a report file and hands its findings to `send` in batches of FINDINGS_BATCH as it reads
+ * (see OnePassImport): a finding that the rest of the report changed is sent again at the end in a
+ * batch that `replaces` it; neither the report nor all findings are ever in memory. With `settled`,
+ * each finding is sent once, in order, after the report was read. A report the parser refuses is an
+ * outcome, not an exception (it crosses a thread); batches sent before it was refused are the
+ * caller's to discard.
  */
 export function importReportFile(req: BasedImportRequest, send: (batch: FindingsBatch) => void): ImportOutcome {
   const realWorkspace = req.workspace ? fs.realpathSync(req.workspace) : undefined;
@@ -158,62 +155,72 @@ export function importReportFile(req: BasedImportRequest, send: (batch: Findings
         }
       : undefined;
   const counts = Object.fromEntries(SEVERITIES.map((s) => [s, 0])) as Record<Severity, number>;
-  // One content hash per finding, by position: findings held for their duplicates arrive out of order.
+  // One content hash per finding, by position: findings of groups settled at the end arrive out of order.
   let hashes = Buffer.alloc(CONTENT_HASH_BYTES * 1024);
-  let seqs: number[] = [];
-  let json: string[] = [];
-  const inBase = req.base ? contentIndex(req.base, CONTENT_HASH_BYTES) : undefined;
+  const index = req.base ? contentIndex(req.base, CONTENT_HASH_BYTES) : undefined;
+  const claims = index && new BaseClaims(index);
   // The run's time: the first finding's. A finding with another time is stored, so a reference never changes one.
   let runDetectedAt: string | undefined | null = null;
-  const refSeqs: number[] = [];
-  const refBaseSeqs: number[] = [];
-  const added: number[] = [];
-  const flush = () => {
-    if (seqs.length === 0) return;
-    send({ seqs, json: `[${json.join(',')}]` });
-    seqs = [];
-    json = [];
+  const references = new Map<number, number>();
+  const added = new Set<number>();
+  const batches = { found: new PendingBatch(), replacing: new PendingBatch() };
+  const flush = (which: PendingBatch, replaces: boolean) => {
+    const batch = which.take();
+    if (batch) send(replaces ? { ...batch, replaces } : batch);
+  };
+  /** Records a finding's content at `seq` and pairs it with the base: whether it is to be stored. */
+  const record = (seq: number, f: Finding, content: string, reference: boolean): boolean => {
+    if ((seq + 1) * CONTENT_HASH_BYTES > hashes.length) {
+      const grown = Buffer.alloc(Math.max(hashes.length * 2, (seq + 1) * CONTENT_HASH_BYTES));
+      hashes.copy(grown);
+      hashes = grown;
+    }
+    const contentHash = hash('sha256', content, 'buffer');
+    contentHash.copy(hashes, seq * CONTENT_HASH_BYTES);
+    if (!claims) return true;
+    const baseSeq = claims.claim(contentHash.toString('latin1'), seq);
+    if (baseSeq === undefined) {
+      added.add(seq + 1);
+      return true;
+    }
+    if (!reference || f.detectedAt !== runDetectedAt) return true;
+    references.set(seq, baseSeq);
+    return false;
   };
   let result: { format: string; count: number };
   try {
     result = streamImportReport(
       req.path,
       { format: req.format === 'auto' ? undefined : req.format, name: req.name ?? path.basename(req.path), prepare },
-      (seq, f) => {
-        const { text, contentHash } = findingText(f);
-        counts[f.severity] += 1;
-        if ((seq + 1) * CONTENT_HASH_BYTES > hashes.length) {
-          const grown = Buffer.alloc(Math.max(hashes.length * 2, (seq + 1) * CONTENT_HASH_BYTES));
-          hashes.copy(grown);
-          hashes = grown;
-        }
-        contentHash.copy(hashes, seq * CONTENT_HASH_BYTES);
-        if (runDetectedAt === null) runDetectedAt = f.detectedAt;
-        if (inBase) {
-          const content = contentHash.toString('latin1');
-          const baseSeq = inBase.get(content);
-          if (baseSeq === undefined) added.push(seq + 1);
-          else {
-            // Claimed once: a second finding with this content is an added one.
-            inBase.delete(content);
-            if (f.detectedAt === runDetectedAt) {
-              refSeqs.push(seq + 1);
-              refBaseSeqs.push(baseSeq);
-              return;
-            }
-          }
-        }
-        // Stored sequence numbers start at 1: the hand-over to the issues service reads those after 0.
-        seqs.push(seq + 1);
-        json.push(text);
-        if (seqs.length >= FINDINGS_BATCH) flush();
+      {
+        found: (seq, f, json) => {
+          counts[f.severity] += 1;
+          if (runDetectedAt === null) runDetectedAt = f.detectedAt;
+          // Stored sequence numbers start at 1: the hand-over to the issues service reads those after 0.
+          if (record(seq, f, json.content, true) && batches.found.add(seq + 1, json.text) >= FINDINGS_BATCH)
+            flush(batches.found, false);
+        },
+        amended: req.settled
+          ? undefined
+          : (seq, f, json) => {
+              claims?.release(hashes.toString('latin1', seq * CONTENT_HASH_BYTES, (seq + 1) * CONTENT_HASH_BYTES), seq);
+              added.delete(seq + 1);
+              references.delete(seq);
+              // Stored, whatever the base has: the row a batch sent before may hold its first form.
+              record(seq, f, json.content, false);
+              // A replacement follows the row it replaces.
+              flush(batches.found, false);
+              if (batches.replacing.add(seq + 1, json.text) >= FINDINGS_BATCH) flush(batches.replacing, true);
+            },
       },
     );
-    flush();
+    flush(batches.found, false);
+    flush(batches.replacing, true);
   } catch (err) {
     if (err instanceof ReportParseError) return { ok: false, message: err.message, reason: err.reason };
     throw err;
   }
+  const referenced = [...references].sort((a, b) => a[0] - b[0]);
   return {
     ok: true,
     report: {
@@ -225,15 +232,36 @@ export function importReportFile(req: BasedImportRequest, send: (batch: Findings
         .digest('hex'),
       contentHashes: hashes.subarray(0, result.count * CONTENT_HASH_BYTES),
       references: {
-        seqs: Int32Array.from(refSeqs),
-        baseSeqs: Int32Array.from(refBaseSeqs),
+        seqs: Int32Array.from(referenced, ([seq]) => seq + 1),
+        baseSeqs: Int32Array.from(referenced, ([, baseSeq]) => baseSeq),
         detectedAt: runDetectedAt ?? null,
       },
-      changes: inBase && {
-        added: added.sort((a, b) => a - b),
-        vanished: [...inBase.values()].sort((a, b) => a - b),
+      changes: claims && {
+        added: [...added].sort((a, b) => a - b),
+        vanished: claims.unclaimed(),
       },
       size: fs.statSync(req.path).size,
     },
   };
+}
+
+/** Findings gathered for one batch. */
+class PendingBatch {
+  private seqs: number[] = [];
+  private json: string[] = [];
+
+  /** Adds a finding; the answer is the batch's size. */
+  add(seq: number, text: string): number {
+    this.seqs.push(seq);
+    this.json.push(text);
+    return this.seqs.length;
+  }
+
+  take(): FindingsBatch | undefined {
+    if (this.seqs.length === 0) return undefined;
+    const batch = { seqs: this.seqs, json: `[${this.json.join(',')}]` };
+    this.seqs = [];
+    this.json = [];
+    return batch;
+  }
 }

@@ -36,7 +36,7 @@ export class UploadDryRun {
     let stopped = false;
     let ended: { error?: unknown } | undefined;
     const parsing = this.deps.parser
-      .parse(req, field, (batch) => {
+      .parse({ ...req, settled: true }, field, (batch) => {
         if (stopped) return Promise.reject(new Error('the dry run stopped reading'));
         return new Promise<void>((taken) => {
           pending.push({ batch, taken });

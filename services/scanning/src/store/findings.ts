@@ -24,7 +24,8 @@ export const findingStore = {
   async insertBatch(db: Queryable, scanId: string, batch: FindingsBatch): Promise<void> {
     await db.raw(
       `insert into scan_findings (scan_id, seq, fingerprint, severity, finding)
-       select ?, (?::int[])[t.n], t.f->>'fingerprint', t.f->>'severity', t.f from jsonb_array_elements(?::jsonb) with ordinality as t(f, n)`,
+       select ?, (?::int[])[t.n], t.f->>'fingerprint', t.f->>'severity', t.f from jsonb_array_elements(?::jsonb) with ordinality as t(f, n)
+       ${batch.replaces ? 'on conflict (scan_id, seq) do update set fingerprint = excluded.fingerprint, severity = excluded.severity, finding = excluded.finding' : ''}`,
       [scanId, `{${batch.seqs.join(',')}}`, batch.json],
     );
   },
