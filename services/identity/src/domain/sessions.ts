@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createSecretKey, KeyObject, randomUUID } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 
 const ISSUER = 'bulwark-identity';
@@ -12,15 +12,20 @@ export interface SessionClaims {
 
 /** Login JWTs: signed and checked only by identity; the gateway asks identity about every new token. */
 export class SessionTokens {
+  /** Made once (see InternalAuth's key): jsonwebtoken tries a string as a PEM key on every call. */
+  private readonly key: KeyObject;
+
   constructor(
-    private readonly secret: string,
+    secret: string,
     private readonly ttlHours: number,
-  ) {}
+  ) {
+    this.key = createSecretKey(Buffer.from(secret, 'utf8'));
+  }
 
   issue(userId: string, sessionsValidAfter: string): { token: string; expiresAt: string; jti: string } {
     const jti = randomUUID();
     const expiresAt = new Date(Math.floor(Date.now() / 1000 + this.ttlHours * 3600) * 1000);
-    const token = jwt.sign({ sv: sessionsValidAfter, typ: 'login' }, this.secret, {
+    const token = jwt.sign({ sv: sessionsValidAfter, typ: 'login' }, this.key, {
       algorithm: 'HS256',
       issuer: ISSUER,
       subject: userId,
@@ -33,7 +38,7 @@ export class SessionTokens {
   /** The claims and expiry of a valid token; undefined for anything else (bad signature, expired, not ours). */
   verify(token: string): (SessionClaims & { expiresAt: string }) | undefined {
     try {
-      const c = jwt.verify(token, this.secret, { algorithms: ['HS256'], issuer: ISSUER }) as jwt.JwtPayload;
+      const c = jwt.verify(token, this.key, { algorithms: ['HS256'], issuer: ISSUER }) as jwt.JwtPayload;
       if (
         c.typ !== 'login' ||
         typeof c.sub !== 'string' ||
