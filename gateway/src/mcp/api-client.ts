@@ -1,4 +1,4 @@
-import { REQUEST_ID_HEADER, VIA_HEADER } from '@bulwark/platform';
+import { readErrorBody, REQUEST_ID_HEADER, VIA_HEADER } from '@bulwark/platform';
 
 /** A query string's values: arrays repeat the parameter, undefined leaves it out. */
 export type QueryValues = Record<string, string | number | boolean | (string | number)[] | undefined>;
@@ -56,9 +56,8 @@ export class BulwarkApi {
       signal: AbortSignal.timeout(this.caller.timeoutMs),
     });
     const text = await res.text();
-    const parsed = parseJson(text);
-    if (!res.ok) throw new ApiCallError(res.status, errorMessage(parsed) ?? res.statusText);
-    return parsed as T;
+    if (!res.ok) throw new ApiCallError(res.status, readErrorBody(text)?.message ?? res.statusText);
+    return parseJson(text) as T;
   }
 }
 
@@ -78,10 +77,4 @@ function parseJson(text: string): unknown {
   } catch {
     return undefined;
   }
-}
-
-function errorMessage(body: unknown): string | undefined {
-  if (typeof body !== 'object' || body === null || !('error' in body)) return undefined;
-  const error = (body as { error: { message?: unknown } }).error;
-  return typeof error?.message === 'string' ? error.message : undefined;
 }

@@ -40,6 +40,7 @@ export * from './outbound/credential-origin';
 export * from './periodic';
 export * from './last-resort';
 export * from './csv';
+export * from './error-body';
 export * from './observability/metrics';
 export * from './observability/tracing';
 export * from './observability/http';

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
+import { readErrorBody } from '@bulwark/platform/error-body';
 import { serverError, usageError } from '../errors';
 import type { Issue } from './types';
 
@@ -23,11 +24,6 @@ export function apiConfig(flags: { url?: string; token?: string }, env: NodeJS.P
   }
   if (!/^https?:$/.test(parsed.protocol)) throw usageError(`BULWARK_URL must be http or https: ${url}`);
   return { url: parsed.toString().replace(/\/+$/, ''), token };
-}
-
-/** The error body every Bulwark answer carries on failure. */
-interface ErrorBody {
-  error?: { code?: string; message?: string; details?: { field: string; problem: string }[] };
 }
 
 const REQUEST_TIMEOUT_MS = 60_000;
@@ -114,14 +110,10 @@ export class ApiClient {
     }
     const text = await res.text();
     if (res.ok) return text;
-    let parsed: ErrorBody = {};
-    try {
-      parsed = JSON.parse(text) as ErrorBody;
-    } catch {
-      // Not Bulwark's JSON (a proxy's page): the status says enough.
-    }
-    const message = parsed.error?.message ?? `HTTP ${res.status}`;
-    const fields = parsed.error?.details?.map((d) => `${d.field} ${d.problem}`).join('; ');
+    // Not Bulwark's error body (a proxy's page): the status says enough.
+    const error = readErrorBody(text);
+    const message = error?.message ?? `HTTP ${res.status}`;
+    const fields = error?.details?.map((d) => `${d.field} ${d.problem}`).join('; ');
     const full = `${method} ${pathAndQuery.split('?')[0]}${what ? ` (${what})` : ''}: ${message}${fields && !message.includes(fields) ? ` (${fields})` : ''}`;
     if (res.status === 401) throw usageError(`the API token was refused: ${message}`);
     if (res.status === 403) throw usageError(`the API token may not do this: ${message}`);
