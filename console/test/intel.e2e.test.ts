@@ -4,7 +4,16 @@ import { expect } from 'chai';
 import type { Page } from 'playwright-core';
 import { ADMIN_PASSWORD, type Api, type Json, uniqueSuffix } from '@bulwark/testkit';
 import { epssCsv, kevJson } from '../../services/issues/test/feed-server';
-import { browserPool, expectAccessible, expectNoEnglish, requireChromium, shot, signIn, viewAt } from './browser';
+import {
+  browserPool,
+  expectAccessible,
+  expectNoEnglish,
+  readmeShot,
+  requireChromium,
+  shot,
+  signIn,
+  viewAt,
+} from './browser';
 import {
   type ConsoleSystem,
   issuesDatabase,
@@ -271,6 +280,15 @@ describe('console exploit intelligence, SLAs, Fix first and the dry run (Chromiu
       if (lang === 'ru') await expectNoEnglish(page, 'issue page with an issue due soon');
       await expectAccessible(page, `issue page with an issue due soon (${lang})`);
     }
+
+    // The README's screenshots: Fix first's rows in all three SLA states, and an issue page's exploitation and SLA.
+    await viewAt(page, base(), { lang: 'en', width: 1400, height: 900 }, `/fix-first?filter[project_code]=${code}`);
+    await row(page, QUIET.title).locator('.badge.sla-due_soon').waitFor();
+    await readmeShot(page.locator('table.grid'), 'console-fix-first');
+    await viewAt(page, base(), { lang: 'en', width: 1400, height: 900 }, `/issues/${(await byTitle(KEV.title)).id}`);
+    const exploitation = page.getByRole('region', { name: 'Exploitation and SLA' });
+    await exploitation.getByText('91.23% · percentile 99%').waitFor();
+    await readmeShot(exploitation, 'console-issue-sla');
   });
 
   it('shows a dry run’s counts and examples before the upload, writing nothing, then uploads for real', async function () {
@@ -318,6 +336,7 @@ describe('console exploit intelligence, SLAs, Fix first and the dry run (Chromiu
       .waitFor();
     await expectAccessible(page, 'upload form with a dry run');
     await shot(page, 'intel-dry-run');
+    await readmeShot(form, 'console-dry-run');
     expect((await issuesOf()).length, 'the dry run wrote no issue').to.equal(before);
 
     await form.getByRole('button', { name: 'Upload', exact: true }).click();
