@@ -53,7 +53,7 @@ export interface CountSource {
 export function countSource(db: Queryable, f: IssueFilter, columns: readonly string[] = []): CountSource {
   const table = countedByGroups(f, columns) ? 'issue_counts' : 'issues';
   return {
-    table: db({ issues: table }),
+    table: table === 'issues' ? db('issues') : db({ issues: 'issue_counts' }),
     summed: table === 'issue_counts',
     filter: (q) => applyFilter(q, f, table),
   };
