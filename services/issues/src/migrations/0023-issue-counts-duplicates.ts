@@ -9,12 +9,12 @@ const OF_ISSUE =
  * issue_counts keeps whether its issues are duplicates, so that a count of originals (the rule every
  * count follows: duplicates are not separate issues) sums groups as any other count does instead of
  * visiting every matching issue. The triggers write the new column; the counts are made again from
- * the issues, which the table lock keeps still meanwhile.
+ * the issues (issue_records, under the issues view), which the table lock keeps still meanwhile.
  */
 export const issueCountsDuplicatesMigration: Migration = {
   name: '0023_issue_counts_duplicates',
   async up(db) {
-    await db.raw('lock table issues in share row exclusive mode');
+    await db.raw('lock table issue_records in share row exclusive mode');
     await db.raw('alter table issue_counts add column duplicate boolean not null default false');
     const body = {
       insert: `select ${GROUP}, count(*) from (select ${OF_ISSUE} from new_issues) i group by ${GROUP}`,
@@ -29,7 +29,7 @@ export const issueCountsDuplicatesMigration: Migration = {
         end $$`);
     await db.raw('delete from issue_counts');
     await db.raw(
-      `insert into issue_counts (${GROUP}, n) select ${GROUP}, count(*) from (select ${OF_ISSUE} from issues) i group by ${GROUP}`,
+      `insert into issue_counts (${GROUP}, n) select ${GROUP}, count(*) from (select ${OF_ISSUE} from issue_records) i group by ${GROUP}`,
     );
   },
 };
