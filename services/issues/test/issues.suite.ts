@@ -107,6 +107,17 @@ export function issuesSuite(t: SystemUnderTest): void {
     return res.body;
   };
   const newCheck = (layerId = env.layerId) => manualCheck(t.admin, env, layerId);
+  /** A layer of its own in the suite's project (its id), for counts no other test's issues reach. */
+  const newLayer = async (name: string, description: string) =>
+    ok(
+      await t.admin.post('/api/v1/layer', {
+        name,
+        description,
+        project_code: env.code,
+        layer_type_id: 1,
+        is_template: false,
+      }),
+    ).id as string;
   const issuesOf = async (query: string) => ok(await t.admin.get(`/api/v1/issues?limit=1000&${query}`));
 
   /** Uploads a report and waits until the issues service has ingested it (asynchronously, through the bus). */
@@ -523,15 +534,7 @@ export function issuesSuite(t: SystemUnderTest): void {
 
     it('counts a CVE\u2019s reach and a layer\u2019s libraries per group on the server, past the 1,000 issues a page holds', async function () {
       this.timeout(120000);
-      const layer = ok(
-        await t.admin.post('/api/v1/layer', {
-          name: 'many libraries',
-          description: 'grouped counts',
-          project_code: env.code,
-          layer_type_id: 1,
-          is_template: false,
-        }),
-      ).id as string;
+      const layer = await newLayer('many libraries', 'grouped counts');
       const cve = `CVE-2099-${String(Math.floor(Math.random() * 900000) + 100000)}`;
       // 1,050 issues naming the CVE: 30 libraries in 35 versions each, and one more CVE beside them.
       const component = (i: number) => ({ name: `lib-${i % 30}`, version: `1.0.${Math.floor(i / 30)}` });
@@ -618,15 +621,7 @@ export function issuesSuite(t: SystemUnderTest): void {
     it('exports a layer\u2019s dependencies as a CycloneDX 1.6 SBOM and their vulnerabilities as a VEX the CycloneDX library validates, analysis.state from each issue\u2019s status', async function () {
       this.timeout(90000);
       const validator = new Validation.JsonStrictValidator(Spec.Version.v1dot6);
-      const layer = ok(
-        await t.admin.post('/api/v1/layer', {
-          name: 'dependencies',
-          description: 'sbom export',
-          project_code: env.code,
-          layer_type_id: 1,
-          is_template: false,
-        }),
-      ).id as string;
+      const layer = await newLayer('dependencies', 'sbom export');
       const sbomUrl = (kind: string) => `/api/v1/layer/${layer}/sbom?format=cyclonedx&kind=${kind}`;
       expect((await t.admin.get(sbomUrl('sbom'))).status, 'no SBOM uploaded yet').to.equal(404);
 
