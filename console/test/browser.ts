@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
-import { BrowserContext, chromium, Page } from 'playwright-core';
+import { BrowserContext, chromium, Locator, Page } from 'playwright-core';
 import { MESSAGE_MODULES } from '../src/messages';
 import { LAZY_MESSAGE_MODULES } from '../src/messages/lazy';
 
@@ -118,6 +118,15 @@ export async function expectNoEnglish(page: Page, what: string): Promise<void> {
 
 export const shot = (page: Page, name: string) =>
   page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: true });
+
+/** Where the README's screenshots are taken to; scripts/readme-shots.sh makes them small and puts them in docs/images. */
+export const README_SHOTS = path.join(ARTIFACTS, 'readme');
+
+/** A screenshot for the README: what the screen shows of a page (not the whole page), or one element. */
+export async function readmeShot(target: Page | Locator, name: string): Promise<void> {
+  fs.mkdirSync(README_SHOTS, { recursive: true });
+  await target.screenshot({ path: path.join(README_SHOTS, `${name}.png`) });
+}
 
 /**
  * A fresh browser profile on one page. Any CSP refusal or script error is pushed to `problems`, which

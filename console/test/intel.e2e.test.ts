@@ -4,8 +4,25 @@ import { expect } from 'chai';
 import type { Page } from 'playwright-core';
 import { ADMIN_PASSWORD, type Api, type Json, uniqueSuffix } from '@bulwark/testkit';
 import { epssCsv, kevJson } from '../../services/issues/test/feed-server';
-import { browserPool, expectAccessible, expectNoEnglish, requireChromium, shot, signIn, viewAt } from './browser';
-import { type ConsoleSystem, ok, startConsoleSystem, stopConsoleSystem, uploadReport, waitUntil } from './system';
+import {
+  browserPool,
+  expectAccessible,
+  expectNoEnglish,
+  readmeShot,
+  requireChromium,
+  shot,
+  signIn,
+  viewAt,
+} from './browser';
+import {
+  type ConsoleSystem,
+  issuesDatabase,
+  ok,
+  startConsoleSystem,
+  stopConsoleSystem,
+  uploadReport,
+  waitUntil,
+} from './system';
 
 interface Finding {
   title: string;
@@ -218,6 +235,62 @@ describe('console exploit intelligence, SLAs, Fix first and the dry run (Chromiu
     expect(await titles(page)).to.deep.equal([DISMISSED.title]);
   });
 
+  it('shows Due soon once less than a fifth of an issue’s SLA time is left, on the list and the issue page, in both languages', async function () {
+    this.timeout(120000);
+    // An issue's SLA time runs from its first detection, which the issues service dates at ingestion
+    // (a report's detectedAt is no run time for every format: a CycloneDX one gives the CVE's
+    // publication): Quiet is made first detected 3,000 of its 3,650 days ago in the database, and
+    // PostgreSQL's own SLA trigger gives it its due date, 650 days ahead.
+    const db = issuesDatabase(system!);
+    try {
+      const quiet = await byTitle(QUIET.title);
+      await db('issue_records')
+        .where('id', quiet.id)
+        .update({ first_detected_at: db.raw("now() - interval '3000 days'") });
+    } finally {
+      await db.destroy();
+    }
+    const aged = await byTitle(QUIET.title);
+    expect(aged.sla_state).to.equal('due_soon');
+    expect(
+      ok(await admin.get(`/api/v1/issues?filter[project_code]=${code}&filter[sla_state]=due_soon`)).items.map(
+        (i: Json) => i.title,
+      ),
+    ).to.deep.equal([QUIET.title]);
+
+    const page = await asAdmin();
+    await page.goto(`${base()}/issues?filter[project_code]=${code}`);
+    expect(await row(page, QUIET.title).locator('.badge.sla-due_soon').textContent()).to.equal('Due soon');
+    expect(await row(page, EPSS.title).locator('.badge.sla-on_track').textContent()).to.equal('On track');
+    await page.locator('#filter-key').selectOption('filter[sla_state]');
+    await page.locator('#filter-value').selectOption('due_soon');
+    await page.getByRole('form', { name: 'Add a filter' }).getByRole('button', { name: 'Add' }).click();
+    await page.getByRole('list', { name: 'Filters' }).getByText('SLA state: Due soon').waitFor();
+    await page.waitForFunction(() => document.querySelectorAll('table.grid tbody tr').length === 1);
+    expect(await titles(page)).to.deep.equal([QUIET.title]);
+    await expectAccessible(page, 'issue list with an issue due soon');
+
+    for (const lang of ['en', 'ru'] as const) {
+      await viewAt(page, base(), { lang, width: 390, height: 844 }, `/issues/${aged.id}`);
+      const section = page.getByRole('region', { name: lang === 'en' ? 'Exploitation and SLA' : 'Эксплуатация и SLA' });
+      await section.waitFor();
+      expect(await section.locator('.badge.sla-due_soon').textContent()).to.equal(
+        lang === 'en' ? 'Due soon' : 'Срок близок',
+      );
+      if (lang === 'ru') await expectNoEnglish(page, 'issue page with an issue due soon');
+      await expectAccessible(page, `issue page with an issue due soon (${lang})`);
+    }
+
+    // The README's screenshots: Fix first's rows in all three SLA states, and an issue page's exploitation and SLA.
+    await viewAt(page, base(), { lang: 'en', width: 1400, height: 900 }, `/fix-first?filter[project_code]=${code}`);
+    await row(page, QUIET.title).locator('.badge.sla-due_soon').waitFor();
+    await readmeShot(page.locator('table.grid'), 'console-fix-first');
+    await viewAt(page, base(), { lang: 'en', width: 1400, height: 900 }, `/issues/${(await byTitle(KEV.title)).id}`);
+    const exploitation = page.getByRole('region', { name: 'Exploitation and SLA' });
+    await exploitation.getByText('91.23% · percentile 99%').waitFor();
+    await readmeShot(exploitation, 'console-issue-sla');
+  });
+
   it('shows a dry run’s counts and examples before the upload, writing nothing, then uploads for real', async function () {
     this.timeout(180000);
     const page = await asAdmin();
@@ -263,6 +336,7 @@ describe('console exploit intelligence, SLAs, Fix first and the dry run (Chromiu
       .waitFor();
     await expectAccessible(page, 'upload form with a dry run');
     await shot(page, 'intel-dry-run');
+    await readmeShot(form, 'console-dry-run');
     expect((await issuesOf()).length, 'the dry run wrote no issue').to.equal(before);
 
     await form.getByRole('button', { name: 'Upload', exact: true }).click();

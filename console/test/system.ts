@@ -1,4 +1,7 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { expect } from 'chai';
+import knex, { type Knex } from 'knex';
 import {
   Api,
   ADMIN_PASSWORD,
@@ -15,7 +18,7 @@ import { MANUAL_TOOL_TYPE, scanSetup } from '../../services/scanning/test/scanni
 
 /** What the console's suites drive: TARGET=all, the admin over the API, and a project whose layer has a check taking uploaded reports. */
 export interface ConsoleSystem {
-  sys: RunningSystem & { alive(): boolean };
+  sys: RunningSystem & { alive(): boolean; dataDir: string };
   admin: Api;
   git: GitServer;
   env: Awaited<ReturnType<typeof scanSetup>>;
@@ -46,6 +49,22 @@ export async function startConsoleSystem(): Promise<ConsoleSystem> {
     await sys.stop();
     throw err;
   }
+}
+
+/**
+ * The issues service's database of the system (the embedded PostgreSQL, through the socket in its data
+ * directory): for the state a test cannot reach in its run time, such as an issue first detected
+ * years ago. The caller destroys it.
+ */
+export function issuesDatabase(system: ConsoleSystem): Knex {
+  const server = path.join(system.sys.dataDir, 'postgres');
+  const password = fs.readFileSync(path.join(server, 'password'), 'utf8').trim();
+  const socket = encodeURIComponent(path.join(server, 'run'));
+  return knex({
+    client: 'pg',
+    connection: `postgres://bulwark:${encodeURIComponent(password)}@localhost/bulwark_issues?host=${socket}`,
+    pool: { min: 0, max: 1 },
+  });
 }
 
 /** Stops what a suite started: its browsers first, then the Git server and the system. */

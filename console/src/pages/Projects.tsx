@@ -78,6 +78,7 @@ export function ProjectsPage() {
               ))}
             </tbody>
           </table>
+          <p className="hint">{t('duplicatesRule')}</p>
           {pages > 1 && (
             <nav className="pager" aria-label={t('pages')}>
               <button type="button" disabled={page <= 1} onClick={() => setPage(page - 1)}>

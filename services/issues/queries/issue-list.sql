@@ -88,6 +88,14 @@ and issues.severity_rank in ($3)
 and issues.status_id in ($4, $5, $6, $7)
 limit $8;
 
+-- count: two projects, open originals (issue_counts)
+select coalesce(sum(n), 0) as n
+from "issue_counts" as "issues"
+where issues.project_code in ($1, $2)
+and issues.status_id in ($3, $4, $5, $6)
+and not issues.duplicate
+limit $7;
+
 -- count: two projects, by layer and title (the issues)
 select count(*) as "n"
 from "issues"

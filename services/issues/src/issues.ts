@@ -58,8 +58,8 @@ export class Issues {
   }
 
   /**
-   * The matching issues per group (severity, status, project, tool, category), or new, fixed and open
-   * per week up to now when grouped by week, which takes no other dimension.
+   * The matching issues per group (severity, status, project, tool, category, layer, library, version,
+   * CVE), or new, fixed and open per week up to now when grouped by week, which takes no other dimension.
    */
   async countGrouped(
     filter: IssueFilter,

@@ -107,6 +107,17 @@ export function issuesSuite(t: SystemUnderTest): void {
     return res.body;
   };
   const newCheck = (layerId = env.layerId) => manualCheck(t.admin, env, layerId);
+  /** A layer of its own in the suite's project (its id), for counts no other test's issues reach. */
+  const newLayer = async (name: string, description: string) =>
+    ok(
+      await t.admin.post('/api/v1/layer', {
+        name,
+        description,
+        project_code: env.code,
+        layer_type_id: 1,
+        is_template: false,
+      }),
+    ).id as string;
   const issuesOf = async (query: string) => ok(await t.admin.get(`/api/v1/issues?limit=1000&${query}`));
 
   /** Uploads a report and waits until the issues service has ingested it (asynchronously, through the bus). */
@@ -521,6 +532,76 @@ export function issuesSuite(t: SystemUnderTest): void {
       }
     });
 
+    it('counts a CVE\u2019s reach and a layer\u2019s libraries per group on the server, past the 1,000 issues a page holds', async function () {
+      this.timeout(120000);
+      const layer = await newLayer('many libraries', 'grouped counts');
+      const cve = `CVE-2099-${String(Math.floor(Math.random() * 900000) + 100000)}`;
+      // 1,050 issues naming the CVE: 30 libraries in 35 versions each, and one more CVE beside them.
+      const component = (i: number) => ({ name: `lib-${i % 30}`, version: `1.0.${Math.floor(i / 30)}` });
+      const components = Array.from({ length: 1050 }, (_, i) => ({
+        type: 'library',
+        'bom-ref': `c${i}`,
+        ...component(i),
+      }));
+      const vulnerabilities = [
+        ...components.map((c) => ({ id: cve, ratings: [{ severity: 'high' }], affects: [{ ref: c['bom-ref'] }] })),
+        { id: 'CVE-2099-0002', ratings: [{ severity: 'low' }], affects: [{ ref: 'c0' }] },
+      ];
+      const check = await newCheck(layer);
+      const scan = ok(
+        await t.admin
+          .withHeaders({ 'content-type': 'application/json' })
+          .request(
+            'POST',
+            `/api/v1/check/${check}/results`,
+            undefined,
+            JSON.stringify({ bomFormat: 'CycloneDX', specVersion: '1.5', version: 1, components, vulnerabilities }),
+          ),
+      );
+      await waitFor(
+        'the SCA issues',
+        async () => ok(await t.admin.get(`/api/v1/issues/count?filter[scan]=${scan.scan_result_id}`)).count === 1051,
+        90000,
+      );
+      const grouped = async (query: string) => ok(await t.admin.get(`/api/v1/issues/count/grouped?${query}`));
+      // A page of the list holds at most 1,000 of them: what the console once aggregated.
+      const page = ok(await t.admin.get(`/api/v1/issues?limit=1000&filter[cve]=${cve}`));
+      expect(page.items).to.have.length(1000);
+      expect(page.total).to.equal(1050);
+
+      const reach = await grouped(
+        `group_by=project_code&group_by=layer_id&group_by=lib_name&filter[cve]=${cve}&filter[exclude_duplicates]=true`,
+      );
+      expect(reach.total).to.equal(1050);
+      expect(reach.groups).to.have.length(30);
+      for (const g of reach.groups) expect(g).to.include({ project_code: env.code, layer_id: layer, count: 35 });
+      expect(reach.groups.map((g: Json) => g.lib_name)).to.include.members(['lib-0', 'lib-29']);
+
+      const ofLibrary = await grouped(
+        `group_by=lib_name&group_by=lib_version&group_by=cve&group_by=severity&filter[layer]=${layer}&filter[lib_name]=lib-0`,
+      );
+      expect(ofLibrary.total).to.equal(36);
+      expect(ofLibrary.groups[0]).to.deep.equal({
+        count: 1,
+        severity: 'high',
+        lib_name: 'lib-0',
+        lib_version: '1.0.0',
+        cve,
+      });
+      expect(ofLibrary.groups.filter((g: Json) => g.cve === 'CVE-2099-0002')).to.deep.equal([
+        { count: 1, severity: 'low', lib_name: 'lib-0', lib_version: '1.0.0', cve: 'CVE-2099-0002' },
+      ]);
+
+      // A duplicate is no separate issue: originals-only counts leave it out, as the list does.
+      const [original, duplicate] = (await issuesOf(`filter[layer]=${layer}&filter[lib_name]=lib-1`)).items as Json[];
+      ok(await t.admin.post(`/api/v1/issue/${original.id}/duplicates`, { ids: [duplicate.id] }));
+      const originals = await grouped(`group_by=layer_id&filter[cve]=${cve}&filter[exclude_duplicates]=true`);
+      expect(originals.groups).to.deep.equal([{ count: 1049, layer_id: layer }]);
+      expect(
+        ok(await t.admin.get(`/api/v1/issues?limit=1&filter[cve]=${cve}&filter[exclude_duplicates]=true`)).total,
+      ).to.equal(1049);
+    });
+
     it('hides issues outside the caller\u2019s projects', async () => {
       const { token } = await userWithRole(t.admin, t.anon, { 'issues.issues': ['r'] }, ['someone-else']);
       const scoped = t.anon.as(token);
@@ -540,15 +621,7 @@ export function issuesSuite(t: SystemUnderTest): void {
     it('exports a layer\u2019s dependencies as a CycloneDX 1.6 SBOM and their vulnerabilities as a VEX the CycloneDX library validates, analysis.state from each issue\u2019s status', async function () {
       this.timeout(90000);
       const validator = new Validation.JsonStrictValidator(Spec.Version.v1dot6);
-      const layer = ok(
-        await t.admin.post('/api/v1/layer', {
-          name: 'dependencies',
-          description: 'sbom export',
-          project_code: env.code,
-          layer_type_id: 1,
-          is_template: false,
-        }),
-      ).id as string;
+      const layer = await newLayer('dependencies', 'sbom export');
       const sbomUrl = (kind: string) => `/api/v1/layer/${layer}/sbom?format=cyclonedx&kind=${kind}`;
       expect((await t.admin.get(sbomUrl('sbom'))).status, 'no SBOM uploaded yet').to.equal(404);
 

@@ -66,6 +66,10 @@ const listCases: QueryCase[] = [
     run: (db) => issueStore.count(db, { ...twoProjects, severities: ['high'], statuses: OPEN_STATUSES }),
   },
   {
+    name: 'count: two projects, open originals (issue_counts)',
+    run: (db) => issueStore.count(db, { ...twoProjects, statuses: OPEN_STATUSES, excludeDuplicates: true }),
+  },
+  {
     name: 'count: two projects, by layer and title (the issues)',
     run: (db) => issueStore.count(db, { ...twoProjects, layers: ['L1'], search: { title: 'sql' } }),
   },

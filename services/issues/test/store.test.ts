@@ -6,6 +6,7 @@ import type { Knex } from 'knex';
 import { NOT_COUNTED_STATUSES, STATUS } from '../src/domain/statuses';
 import { migrations } from '../src/migrations';
 import { HistoryEntry, historyStore } from '../src/store/history';
+import { COUNT_GROUP_COLUMNS } from '../src/store/issues/counts';
 import { applyFilter, IssueFilter, issueStore } from '../src/store/issues/issue-store';
 import { reportQueries } from '../src/store/report-queries';
 import { ingestedStore } from '../src/store/settings';
@@ -210,7 +211,7 @@ for (const backend of DATABASE_BACKENDS) {
       expect(await issueStore.distinct(t.db, base, 'cwes', true)).to.deep.equal([1, 2, 3, 4, 5]);
     });
 
-    it('counts from issue_counts exactly what counting the rows gives, through inserts, updates, deletes and compaction', async () => {
+    it('counts from issue_counts exactly what counting the rows gives, through inserts, updates, deletes, duplicate links and compaction', async () => {
       const projects = ['a', 'b', 'c'].map((x) => `p-${x}-${randomUUID().slice(0, 8)}`);
       const tools = ['Semgrep', 'Trivy', 'Gitleaks'];
       const severities = ['critical', 'high', 'medium', 'low', 'info'];
@@ -263,6 +264,10 @@ for (const backend of DATABASE_BACKENDS) {
         t.db,
         rows.filter((_, n) => n % 11 === 0).map((r) => r.id),
       );
+      // Duplicates linked, some of them unlinked again: originals-only counts follow both.
+      const linked = rows.filter((_, n) => n % 11 !== 0 && n % 6 === 5);
+      for (const r of linked) await issueStore.update(t.db, r.id, { duplicateOf: rows[1].id }, at);
+      for (const r of linked.slice(0, 5)) await issueStore.update(t.db, r.id, { duplicateOf: null }, at);
       const filters = [
         { projects },
         { projects, severities: ['critical'] },
@@ -271,6 +276,9 @@ for (const backend of DATABASE_BACKENDS) {
         { projects: [projects[0], projects[2]], scanners: ['Gitleaks'], invert: true },
         { projects, projectCodes: [projects[1]], statuses: [STATUS.falsePositive], invert: true },
         { projects, toolIds: ['T1'], severities: ['info'] },
+        { projects, excludeDuplicates: true },
+        { projects, severities: ['critical', 'high'], statuses: [STATUS.new, STATUS.reopen], excludeDuplicates: true },
+        { projects, scanners: ['Trivy'], excludeDuplicates: true, invert: true },
       ];
       const check = async () => {
         for (const f of filters) {
@@ -282,14 +290,17 @@ for (const backend of DATABASE_BACKENDS) {
       };
       await check();
       expect(await issueStore.count(t.db, { projects })).to.equal(300 - 28);
+      expect(await issueStore.count(t.db, { projects, excludeDuplicates: true })).to.equal(
+        300 - 28 - linked.length + 5,
+      );
       const before = Number((await t.db('issue_counts').whereIn('project_code', projects).count({ n: '*' }))[0].n);
       await issueStore.compactCounts(t.db);
       const after = await t
         .db('issue_counts')
         .whereIn('project_code', projects)
-        .select('project_code', 'tool_name', 'scanner', 'tool_id', 'category', 'severity_rank', 'status_id')
+        .select(COUNT_GROUP_COLUMNS)
         .count({ n: '*' })
-        .groupBy('project_code', 'tool_name', 'scanner', 'tool_id', 'category', 'severity_rank', 'status_id');
+        .groupBy(COUNT_GROUP_COLUMNS);
       expect(after.every((g: { n?: string | number }) => Number(g.n) === 1)).to.equal(true);
       expect(after.length).to.be.lessThan(before);
       await check();

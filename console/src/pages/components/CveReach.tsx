@@ -21,11 +21,11 @@ export function CveReach({ cve }: { cve: string }) {
       {found.error && <ErrorNote error={found.error} />}
       {!found.data ? (
         <Loading />
-      ) : found.data.reach.length === 0 ? (
+      ) : found.data.length === 0 ? (
         <p>{t('cveNotFound', cve)}</p>
       ) : (
         <>
-          {found.data.read < found.data.total && <p>{t('cveFirst', found.data.read, found.data.total)}</p>}
+          <p>{t('cveOriginals')}</p>
           <table className="grid stack cve-reach" aria-labelledby="cve-title">
             <thead>
               <tr>
@@ -36,7 +36,7 @@ export function CveReach({ cve }: { cve: string }) {
               </tr>
             </thead>
             <tbody>
-              {found.data.reach.map((r) => {
+              {found.data.map((r) => {
                 const layer = layers.data?.get(r.layerId)?.name ?? r.layerId.slice(0, 8);
                 const issues = `/issues?filter[cve]=${encodeURIComponent(cve)}&filter[layer]=${r.layerId}`;
                 return (

@@ -7,10 +7,14 @@ import { useI18n } from '../../i18n';
 import { Link } from '../../router';
 import type { Dependency, Layer, Page } from '../../types';
 import { componentTypeName } from './component-types';
-import { issuesOfComponent, vulnerabilitiesOf } from './vulnerabilities';
+import { vulnerabilitiesOf, vulnerabilitiesOfComponent } from './vulnerabilities';
 
 /** Components a page shows: each page asks for the vulnerabilities of its own components. */
 const PAGE_SIZE = 50;
+
+/** The issue list of a layer's issues naming a library, of one severity (those naming no CVE among them). */
+const withoutCve = (layerId: string, libName: string, severity: string) =>
+  `/issues?filter[layer]=${layerId}&filter[lib_name]=${encodeURIComponent(libName)}&filter[severity]=${severity}`;
 
 /** A layer's components (its newest SBOM's), with their licences and the vulnerabilities its issues name. */
 export function LayerComponents({ layerId }: { layerId: string }) {
@@ -77,7 +81,7 @@ export function LayerComponents({ layerId }: { layerId: string }) {
             </thead>
             <tbody>
               {deps.data.items.map((d) => {
-                const issues = vulns.data ? issuesOfComponent(vulns.data, d.name, d.version) : [];
+                const groups = vulns.data ? vulnerabilitiesOfComponent(vulns.data, d.name, d.version) : [];
                 return (
                   <tr key={`${d.name}@${d.version ?? ''}:${d.purl ?? ''}`}>
                     <th scope="row" data-label={t('component')}>
@@ -91,17 +95,19 @@ export function LayerComponents({ layerId }: { layerId: string }) {
                     <td data-label={t('vulnerabilities')}>
                       {!vulns.data ? (
                         '…'
-                      ) : issues.length === 0 ? (
+                      ) : groups.length === 0 ? (
                         <span className="muted">{t('noVulnerabilities')}</span>
                       ) : (
                         <ul className="plain vulns">
-                          {issues.map((i) => (
-                            <li key={i.id}>
-                              <SeverityBadge severity={i.severity} />{' '}
-                              {i.cve ? (
-                                <Link to={`/components?cve=${encodeURIComponent(i.cve)}`}>{i.cve}</Link>
+                          {groups.map((g) => (
+                            <li key={g.cve ?? g.severity}>
+                              <SeverityBadge severity={g.severity} />{' '}
+                              {g.cve ? (
+                                <Link to={`/components?cve=${encodeURIComponent(g.cve)}`}>{g.cve}</Link>
                               ) : (
-                                <Link to={`/issues/${i.id}`}>{i.title}</Link>
+                                <Link to={withoutCve(layerId, g.libName, g.severity)}>
+                                  {t('issuesWithoutCve', g.count)}
+                                </Link>
                               )}
                             </li>
                           ))}

@@ -126,6 +126,7 @@ export function ProjectRisk({ code, layers, version }: { code: string; layers: L
           )}
         </div>
       </div>
+      <p className="hint">{t('duplicatesRule')}</p>
     </section>
   );
 }

@@ -1,6 +1,7 @@
 import { api } from '../../api';
 import type { IssueCountGroups, IssueStatus, Page, ScanResult, Severity } from '../../types';
 import { CLOSED_STATUS_IDS } from '../Dashboard';
+import { ORIGINALS_ONLY } from '../issue-list/view';
 
 export const TREND_WEEKS = 8;
 
@@ -10,7 +11,7 @@ export const openStatusIds = (statuses: IssueStatus[]) =>
 
 export type SeverityCounts = Partial<Record<Severity, number>>;
 
-/** Open issues by severity for each project, in one request (projects without open issues are absent). */
+/** Open issues (originals only) by severity for each project, in one request (projects without open issues are absent). */
 export async function openBySeverity(
   statuses: IssueStatus[],
   projectCode?: string,
@@ -18,6 +19,7 @@ export async function openBySeverity(
   const r = await api<IssueCountGroups>('GET', '/issues/count/grouped', undefined, {
     group_by: ['project_code', 'severity'],
     'filter[status]': openStatusIds(statuses),
+    ...ORIGINALS_ONLY,
     ...(projectCode ? { 'filter[project_code]': projectCode } : {}),
   });
   const out = new Map<string, SeverityCounts>();
@@ -30,12 +32,13 @@ export async function openBySeverity(
   return out;
 }
 
-/** Open issues at the end of each of the last eight weeks, oldest first (the dashboard's trend, for one project). */
+/** Open issues (originals only) at the end of each of the last eight weeks, oldest first (the dashboard's trend, for one project). */
 export const openTrend = (projectCode: string) =>
   api<IssueCountGroups>('GET', '/issues/count/grouped', undefined, {
     group_by: 'week',
     weeks: TREND_WEEKS,
     'filter[project_code]': projectCode,
+    ...ORIGINALS_ONLY,
   }).then((r) => r.groups);
 
 /**

@@ -167,10 +167,11 @@ export const issuesRoutes = [
       'How many issues match the filters, per group: by severity, status, project, tool or category, or new, fixed and open per week',
     description:
       'Takes the filters of GET /api/v1/issues/count, the same project scope and the same permission. ' +
-      'group_by (repeat for several: severity, status, project_code, tool, category) counts the matching issues per combination of those values: ' +
-      'one group per combination that has issues (none with a count of 0), most severe first, then by status id, then by the other values alphabetically; ' +
-      'the counts add up to total, which is what GET /api/v1/issues/count answers for the same filters. Filters on project, tool, scanner, category, severity ' +
-      'and status read the precomputed counts as /issues/count does. ' +
+      'group_by (repeat for several: severity, status, project_code, tool, category, layer_id, lib_name, lib_version, cve) counts the matching issues per combination of those values: ' +
+      'one group per combination that has issues (none with a count of 0), most severe first, then by status id, then by the other values alphabetically ' +
+      '(an issue without a library, version or CVE in a group whose value is null, after the others); ' +
+      'the counts add up to total, which is what GET /api/v1/issues/count answers for the same filters. Filters on project, tool, scanner, category, severity, ' +
+      'status and filter[exclude_duplicates], grouped by the first five, read the precomputed counts as /issues/count does. ' +
       'group_by=week (alone; combined with another value it answers 400 naming group_by) is a series of `weeks` consecutive seven-day weeks, oldest first, ' +
       'the last ending at the time of the request: for each, new is the matching issues first detected in it, fixed the changes of a matching issue to Fixed in it, ' +
       'and open the matching issues in an open status (not Fixed, False positive, Risk accepted or Suppressed) at its end, from their status history: ' +

@@ -26,7 +26,18 @@ export const num = z.coerce.number().min(0).max(100).optional();
 export const ISSUE_SEVERITIES = ['critical', 'high', 'medium', 'low', 'info'] as const;
 
 /** What GET /issues/count/grouped counts by. */
-export const ISSUE_COUNT_GROUPS = ['severity', 'status', 'project_code', 'tool', 'category', 'week'] as const;
+export const ISSUE_COUNT_GROUPS = [
+  'severity',
+  'status',
+  'project_code',
+  'tool',
+  'category',
+  'layer_id',
+  'lib_name',
+  'lib_version',
+  'cve',
+  'week',
+] as const;
 
 export const ISSUE_SORTS = [
   'first_detected_at',
@@ -222,6 +233,10 @@ export const issueCountGroups = z
           project_code: z.string().optional(),
           tool: z.string().optional(),
           category: z.string().optional(),
+          layer_id: z.string().optional(),
+          lib_name: z.string().nullable().optional(),
+          lib_version: z.string().nullable().optional(),
+          cve: z.string().nullable().optional(),
           count: z.number().int().optional().openapi({ description: 'Issues of the group (not with week)' }),
           week_start: isoDateTime.optional(),
           week_end: isoDateTime.optional(),

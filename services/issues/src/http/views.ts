@@ -175,6 +175,10 @@ export const countGroupView = (g: CountGroupRecord) => ({
   ...(g.projectCode !== undefined ? { project_code: g.projectCode } : {}),
   ...(g.tool !== undefined ? { tool: g.tool } : {}),
   ...(g.category !== undefined ? { category: g.category } : {}),
+  ...(g.layerId !== undefined ? { layer_id: g.layerId } : {}),
+  ...(g.libName !== undefined ? { lib_name: g.libName } : {}),
+  ...(g.libVersion !== undefined ? { lib_version: g.libVersion } : {}),
+  ...(g.cve !== undefined ? { cve: g.cve } : {}),
 });
 
 export const weekCountsView = (w: WeekCountsRecord) => ({

@@ -1,30 +1,58 @@
 /** The queries behind GET /issues/count/grouped: counts per group of attributes, and the weekly series. */
 import type { Queryable } from '@bulwark/platform';
-import { applyFilter, countSource, IssueFilter, SEVERITY_RANK } from './issues/issue-store';
+import { countSource, IssueFilter, SEVERITY_RANK } from './issues/issue-store';
 import { reportQueries } from './report-queries';
 
-export type CountDimension = 'severity' | 'status' | 'project_code' | 'tool' | 'category';
+export type CountDimension =
+  'severity' | 'status' | 'project_code' | 'tool' | 'category' | 'layer_id' | 'lib_name' | 'lib_version' | 'cve';
 
-/** Each dimension's column, kept by both issues and issue_counts, and its order in the answer. */
+/**
+ * Each dimension's column and its order in the answer; the first five are kept by issue_counts too,
+ * the others only by the issues, whose rows a count by them groups.
+ */
 const COLUMNS: Record<CountDimension, { column: string; order: 'asc' | 'desc' }> = {
   severity: { column: 'severity_rank', order: 'desc' },
   status: { column: 'status_id', order: 'asc' },
   project_code: { column: 'project_code', order: 'asc' },
   tool: { column: 'tool_name', order: 'asc' },
   category: { column: 'category', order: 'asc' },
+  layer_id: { column: 'layer_id', order: 'asc' },
+  lib_name: { column: 'lib_name', order: 'asc' },
+  lib_version: { column: 'lib_version', order: 'asc' },
+  cve: { column: 'cve', order: 'asc' },
 };
 const SEVERITY_OF_RANK = new Map(Object.entries(SEVERITY_RANK).map(([name, rank]) => [rank, name]));
 const WEEK_MS = 7 * 24 * 3600 * 1000;
 
-/** A group of issues by the requested dimensions (those not requested are absent) and how many it holds. */
+/**
+ * A group of issues by the requested dimensions (those not requested are absent) and how many it
+ * holds; a library, version or CVE the group's issues do not name is null.
+ */
 export interface CountGroupRecord {
   severity?: string;
   statusId?: number;
   projectCode?: string;
   tool?: string;
   category?: string;
+  layerId?: string;
+  libName?: string | null;
+  libVersion?: string | null;
+  cve?: string | null;
   count: number;
 }
+
+/** Where each dimension's value goes in a group. */
+const FIELDS: Record<CountDimension, keyof CountGroupRecord> = {
+  severity: 'severity',
+  status: 'statusId',
+  project_code: 'projectCode',
+  tool: 'tool',
+  category: 'category',
+  layer_id: 'layerId',
+  lib_name: 'libName',
+  lib_version: 'libVersion',
+  cve: 'cve',
+};
 
 /** New, fixed and open issues of a week. */
 export interface WeekCountsRecord {
@@ -45,13 +73,17 @@ export const groupedCounts = {
       .sort((a, b) => Object.keys(COLUMNS).indexOf(a) - Object.keys(COLUMNS).indexOf(b))
       .map((d) => ({ dimension: d, ...COLUMNS[d] }));
     const selected = columns.map((c) => `issues.${c.column}`);
-    const { table, summed } = countSource(db, f);
+    const { table, summed, filter } = countSource(
+      db,
+      f,
+      columns.map((c) => c.column),
+    );
     const q = summed
-      ? applyFilter(table.select(selected).select(db.raw('sum(n) as n')), f)
+      ? filter(table.select(selected).select(db.raw('sum(n) as n')))
           .groupBy(selected)
           .havingRaw('sum(n) <> 0')
-      : applyFilter(table.select(selected).count({ n: '*' }), f).groupBy(selected);
-    const rows: Record<string, string | number>[] = await q.orderByRaw(
+      : filter(table.select(selected).count({ n: '*' })).groupBy(selected);
+    const rows: Record<string, string | number | null>[] = await q.orderByRaw(
       columns.map((c) => `issues.${c.column} ${c.order}`).join(', '),
     );
     return rows.map((row) => {
@@ -60,8 +92,7 @@ export const groupedCounts = {
         const value = row[c.column];
         if (c.dimension === 'severity') group.severity = SEVERITY_OF_RANK.get(Number(value)) ?? String(value);
         else if (c.dimension === 'status') group.statusId = Number(value);
-        else if (c.dimension === 'project_code') group.projectCode = String(value);
-        else group[c.dimension] = String(value);
+        else Object.assign(group, { [FIELDS[c.dimension]]: value === null ? null : String(value) });
       }
       return group;
     });

@@ -1,6 +1,7 @@
 import { iso, pgArray, Queryable } from '@bulwark/platform';
 import { NOT_COUNTED_STATUSES } from '../../domain/statuses';
-import { applyFilter, IssueFilter } from './filter';
+import { countSource } from './counts';
+import { applyFilter, IssueFilter, SEVERITY_RANK } from './filter';
 import { IssueRecord, IssueRow, toIssueRecord } from './rows';
 
 interface SummaryRow {
@@ -21,6 +22,11 @@ export interface SummaryRecord {
   statusId: number;
   count: number;
 }
+
+/** A summary group as issue_counts keeps it: the severity by rank. */
+type RankedSummaryRow = Omit<SummaryRow, 'severity'> & { severity_rank: number };
+
+const SEVERITY_OF_RANK = Object.fromEntries(Object.entries(SEVERITY_RANK).map(([name, rank]) => [rank, name]));
 
 const toSummaryRecord = (r: SummaryRow): SummaryRecord => ({
   projectCode: r.project_code,
@@ -68,17 +74,19 @@ export const issueAggregates = {
     return Object.fromEntries(rows.map((r) => [r.bucket, Number(r.n)]));
   },
 
-  /** Issue counts of a report's scope by project, tool, category, severity and status (duplicates left out). */
+  /**
+   * Issue counts of a report's scope by project, tool, category, severity and status (duplicates left
+   * out), summed from issue_counts when the scope's filters are ones it keeps.
+   */
   async summarize(db: Queryable, f: IssueFilter): Promise<SummaryRecord[]> {
-    const rows = await applyFilter(
-      db('issues')
-        .select('project_code', 'tool_name', 'category', 'severity', 'status_id')
-        .count<SummaryRow[]>({ n: '*' }),
-      { ...f, excludeDuplicates: true },
-    )
-      .groupBy('project_code', 'tool_name', 'category', 'severity', 'status_id')
-      .orderBy(['project_code', 'tool_name', 'category', 'severity', 'status_id']);
-    return rows.map(toSummaryRecord);
+    const columns = ['project_code', 'tool_name', 'category', 'severity_rank', 'status_id'];
+    const { table, summed, filter } = countSource(db, { ...f, excludeDuplicates: true }, columns);
+    const selected = columns.map((c) => `issues.${c}`);
+    const rows = (await filter(table.select(selected).select(db.raw(summed ? 'sum(n) as n' : 'count(*) as n')))
+      .groupBy(selected)
+      .havingRaw(summed ? 'sum(n) <> 0' : 'true')
+      .orderBy(selected)) as RankedSummaryRow[];
+    return rows.map(({ severity_rank, ...r }) => toSummaryRecord({ ...r, severity: SEVERITY_OF_RANK[severity_rank] }));
   },
 
   /** A report's open issues, most severe first, then highest CVSS, then newest (duplicates left out). */

@@ -14,26 +14,11 @@ const COUNTED_FILTERS = new Set([
   'severities',
   'statuses',
   'categories',
+  'excludeDuplicates',
   'invert',
 ]);
-const unset = (v: unknown) =>
-  v === undefined ||
-  v === false ||
-  (Array.isArray(v) && v.length === 0) ||
-  (typeof v === 'object' && v !== null && !Array.isArray(v) && Object.values(v).every((x) => !x));
-const countedByGroups = (f: IssueFilter) => Object.entries(f).every(([k, v]) => COUNTED_FILTERS.has(k) || unset(v));
-
-/**
- * The table a count of the filter's issues reads, under the name `issues`: issue_counts, whose group
- * counts are summed (`summed`), when every filter is on a column it keeps; otherwise the issues, whose
- * rows are counted. The filter's conditions are the very same either way, so are its semantics.
- */
-export function countSource(db: Queryable, f: IssueFilter): { table: Knex.QueryBuilder; summed: boolean } {
-  return countedByGroups(f)
-    ? { table: db({ issues: 'issue_counts' }), summed: true }
-    : { table: db('issues'), summed: false };
-}
-const COUNT_GROUP_COLUMNS = [
+/** The columns of issue_counts' groups: an issue's own, and whether it is a duplicate. */
+export const COUNT_GROUP_COLUMNS = [
   'project_code',
   'tool_name',
   'scanner',
@@ -41,15 +26,46 @@ const COUNT_GROUP_COLUMNS = [
   'category',
   'severity_rank',
   'status_id',
+  'duplicate',
 ];
+const unset = (v: unknown) =>
+  v === undefined ||
+  v === false ||
+  (Array.isArray(v) && v.length === 0) ||
+  (typeof v === 'object' && v !== null && !Array.isArray(v) && Object.values(v).every((x) => !x));
+const countedByGroups = (f: IssueFilter, columns: readonly string[]) =>
+  Object.entries(f).every(([k, v]) => COUNTED_FILTERS.has(k) || unset(v)) &&
+  columns.every((c) => COUNT_GROUP_COLUMNS.includes(c));
+
+/** The table a count reads, under the name `issues`, and how the filter applies to it. */
+export interface CountSource {
+  table: Knex.QueryBuilder;
+  /** The table is issue_counts: a count is the sum of its groups' `n`. */
+  summed: boolean;
+  filter: <Q extends Knex.QueryBuilder>(q: Q) => Q;
+}
+
+/**
+ * The table a count of the filter's issues (grouped by these columns) reads: issue_counts, whose
+ * group counts are summed, when every filter and column is one it keeps; otherwise the issues, whose
+ * rows are counted. The filter's conditions are the very same either way, so are its semantics.
+ */
+export function countSource(db: Queryable, f: IssueFilter, columns: readonly string[] = []): CountSource {
+  const table = countedByGroups(f, columns) ? 'issue_counts' : 'issues';
+  return {
+    table: table === 'issues' ? db('issues') : db({ issues: 'issue_counts' }),
+    summed: table === 'issue_counts',
+    filter: (q) => applyFilter(q, f, table),
+  };
+}
 const COUNT_GROUP = COUNT_GROUP_COLUMNS.join(', ');
 const groupOf = (alias: string) => `(${COUNT_GROUP_COLUMNS.map((c) => `${alias}.${c}`).join(', ')})`;
 
 export const issueCounts = {
   /** The statement of a count, from the table {@link countSource} picks. */
   countQuery(db: Queryable, f: IssueFilter): Knex.QueryBuilder {
-    const { table, summed } = countSource(db, f);
-    return applyFilter(summed ? table.select(db.raw('coalesce(sum(n), 0) as n')) : table.count({ n: '*' }), f);
+    const { table, summed, filter } = countSource(db, f);
+    return filter(summed ? table.select(db.raw('coalesce(sum(n), 0) as n')) : table.count({ n: '*' }));
   },
 
   /** Folds the appended count changes into one row per group (concurrent writers keep appending). */

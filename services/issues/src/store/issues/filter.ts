@@ -78,8 +78,20 @@ function slaStateCondition(states: SlaState[]): [string, unknown[]] {
   return [`(${range} and issues.sla_state in ${inList(states)})`, [...states]];
 }
 
+/**
+ * What a query's `issues` are: the issues themselves, or issue_counts' groups, which keep whether an
+ * issue is a duplicate (`duplicate`) rather than of which issue.
+ */
+export type FilteredTable = 'issues' | 'issue_counts';
+
+/** An original (not linked as a duplicate), the one rule every count of originals follows, on either table. */
+const ORIGINAL: Record<FilteredTable, string> = {
+  issues: 'issues.duplicate_of is null',
+  issue_counts: 'not issues.duplicate',
+};
+
 /** The filter's conditions; filter_inversion negates each filter (a NULL attribute counts as not matching). */
-export function applyFilter<Q extends Knex.QueryBuilder>(q: Q, f: IssueFilter): Q {
+export function applyFilter<Q extends Knex.QueryBuilder>(q: Q, f: IssueFilter, table: FilteredTable = 'issues'): Q {
   if (f.projects !== null) {
     if (f.projects.length === 0) q.whereRaw('false');
     else q.whereRaw(`issues.project_code in ${inList(f.projects)}`, f.projects);
@@ -132,7 +144,7 @@ export function applyFilter<Q extends Knex.QueryBuilder>(q: Q, f: IssueFilter): 
       "exists (select 1 from issue_comments c where c.issue_id = issues.id and c.message ilike ? escape '\\')",
       [containing(f.commentMessage)],
     ]);
-  if (f.excludeDuplicates) conds.push(['issues.duplicate_of is null', []]);
+  if (f.excludeDuplicates) conds.push([ORIGINAL[table], []]);
   if (f.duplicateOf) conds.push(['issues.duplicate_of = ?', [f.duplicateOf]]);
   for (const [sql, bindings] of conds)
     q.whereRaw(f.invert ? `not coalesce((${sql}), false)` : sql, bindings as Knex.RawBinding[]);
