@@ -1,11 +1,17 @@
 import { expect } from 'chai';
 import { OutboundPolicy, outboundDispatcher, readOutboundPolicy } from '@bulwark/platform';
 import type { Agent } from 'undici';
-import { GitHubDecorator, PullRequestRef, STATUS_CONTEXT } from '../src/decoration/github';
+import { GitHubDecorator } from '../src/decoration/github';
+import { PullRequestRef, STATUS_CONTEXT } from '../src/decoration/platform';
 import { renderReviewComment, renderSummary, reviewMarker, SUMMARY_MARKER } from '../src/decoration/summary';
 import { GitHubContractServer, startGitHubContractServer } from './github-contract-server';
 
-const pr: PullRequestRef = { owner: 'acme', repo: 'shop', number: 7, headSha: 'a'.repeat(40) };
+const pr: PullRequestRef = {
+  repository: 'acme/shop',
+  webUrl: 'https://github.example/acme/shop',
+  number: 7,
+  headSha: 'a'.repeat(40),
+};
 const hostile = {
   id: '5d0f1c1e-0000-4000-8000-000000000001',
   severity: 'High',
@@ -20,7 +26,7 @@ const summary = (verdict: 'passed' | 'failed', newIssues = [hostile]) =>
     newIssues,
     fixedIssues: [],
     consoleUrl: 'https://bulwark.example/projects/SHOP/scans/1',
-    diffUrl: 'https://github.example/acme/shop/pull/7/files',
+    diffLink: (path: string) => `https://github.example/acme/shop/pull/7/files#${encodeURIComponent(path)}`,
   });
 
 describe('pull request decoration on GitHub (contract server checking GitHub OpenAPI)', function () {

@@ -15,7 +15,8 @@ const base = {
   newIssues: [issue(3)],
   fixedIssues: [issue(4, null)],
   consoleUrl: 'https://bulwark.example/scans/1',
-  diffUrl: 'https://github.example/acme/shop/pull/7/files',
+  diffLink: (path: string, line: number | null) =>
+    `https://github.example/acme/shop/pull/7/files#diff-${createHash('sha256').update(path).digest('hex')}R${line}`,
 };
 
 describe('issues decoration: the pull request summary', () => {
