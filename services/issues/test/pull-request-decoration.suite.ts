@@ -17,53 +17,12 @@ import {
   userWithRole,
 } from '@bulwark/testkit';
 import { SUMMARY_MARKER } from '../src/decoration/summary';
+import { commentWhen, HOSTILE_PATH, hostileReport, until } from './decoration-fixtures';
 import { type GitHubContractServer, startGitHubContractServer } from './github-contract-server';
 
 const CLI = path.resolve(__dirname, '..', '..', '..', 'packages', 'cli', 'dist', 'main.js');
 const MANUAL_TOOL_TYPE = 20;
 const PR = 7;
-const HOSTILE_TITLE = 'SQLi [click](https://evil.example) @admin <img src=x onerror=alert(1)>';
-const HOSTILE_PATH = 'src/<b>db</b>.py';
-
-/** Semgrep-like SARIF with one high finding a line, each titled with a hostile text. */
-function hostileReport(lines: number[], file = HOSTILE_PATH): string {
-  const rule = 'python.sqli';
-  return JSON.stringify({
-    version: '2.1.0',
-    runs: [
-      {
-        tool: {
-          driver: {
-            name: 'Semgrep OSS',
-            rules: [
-              {
-                id: rule,
-                name: rule,
-                shortDescription: { text: HOSTILE_TITLE },
-                defaultConfiguration: { level: 'error' },
-                properties: { 'security-severity': '7.5' },
-              },
-            ],
-          },
-        },
-        results: lines.map((line) => ({
-          ruleId: rule,
-          level: 'error',
-          message: { text: HOSTILE_TITLE },
-          locations: [
-            {
-              physicalLocation: {
-                artifactLocation: { uri: file },
-                region: { startLine: line, snippet: { text: `query(x${line})` } },
-              },
-            },
-          ],
-        })),
-      },
-    ],
-  });
-}
-
 /**
  * `bulwark upload` as a GitHub Actions job of a pull_request event runs it: the pull request comes
  * from the event file. Spawned, not run synchronously: in the one-process mode Bulwark answers from
@@ -113,24 +72,8 @@ export function pullRequestDecorationSuite(t: SystemUnderTest): void {
     return expectStatus(res, 200).scan_result_id as string;
   };
   /** Waits until the pull request's summary comment satisfies `done`. */
-  const summaryWhen = async (done: (body: string) => boolean): Promise<{ id: number; body: string }> => {
-    const deadline = Date.now() + 60000;
-    for (;;) {
-      const comments = github.issueComments.get(PR) ?? [];
-      const summary = comments.find((c) => c.body.includes(SUMMARY_MARKER));
-      if (summary && done(summary.body)) return summary;
-      if (Date.now() > deadline) throw new Error(`no such summary comment: ${JSON.stringify(comments)}`);
-      await new Promise((r) => setTimeout(r, 200));
-    }
-  };
-  /** Waits until `done` holds: the status and review comments follow the summary comment. */
-  const until = async (what: string, done: () => boolean): Promise<void> => {
-    const deadline = Date.now() + 30000;
-    while (!done()) {
-      if (Date.now() > deadline) throw new Error(`never: ${what}`);
-      await new Promise((r) => setTimeout(r, 200));
-    }
-  };
+  const summaryWhen = (done: (body: string) => boolean) =>
+    commentWhen(() => github.issueComments.get(PR) ?? [], SUMMARY_MARKER, done);
   const statusOf = (headSha: string) => github.statuses.find((st) => st.sha === headSha);
   const decoration = (body: Json, sourceId = env.sourceId, api = t.admin) =>
     api.request('PUT', `/api/v1/source/${sourceId}/decoration`, body);

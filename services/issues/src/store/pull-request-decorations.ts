@@ -109,9 +109,12 @@ async function issuesWhere(
 const DETECTED_BY_SCAN = `select coalesce(array_agg(d.issue_id), '{}') from issue_detection_state d
   join issue_records r on r.id = d.issue_id where r.check_id = ? and d.scan_id = ?`;
 
-/** The issue sets a pull request's comment compares (bindings: decoration id, check id). */
-const PR_SET = '(select issue_ids from pull_request_decorations where id = ?)';
-const BASE_SET = '(select issue_ids from branch_scans where check_id = ?)';
+/**
+ * The issue sets a pull request's comment compares (bindings: decoration id, check id): arrays, so
+ * `any(...)` reads them as one value and not as a subquery's rows; empty when there is none.
+ */
+const PR_SET = "coalesce((select issue_ids from pull_request_decorations where id = ?), '{}')";
+const BASE_SET = "coalesce((select issue_ids from branch_scans where check_id = ?), '{}')";
 
 /** The check's latest scan outside any pull request, which the comment compares with. */
 export interface BaseScan {
