@@ -49,8 +49,8 @@ const VERDICT = { passed: '✅ Quality gate passed', failed: '❌ Quality gate f
 
 /**
  * The one summary comment of a pull request, in Markdown: the verdict with its failed conditions, the
- * open issues the pull request's scans brought and those they fixed, and the console link. Every text
- * that came from a scanner or the repository goes through escapeMarkdown.
+ * new and fixed issues against the base branch's latest scan (or that there is none), and the console
+ * link. Every text that came from a scanner or the repository goes through escapeMarkdown.
  */
 export function renderSummary(s: PullRequestSummary): string {
   const lines = [SUMMARY_MARKER, `### Bulwark: ${VERDICT[s.verdict]}`, ''];
