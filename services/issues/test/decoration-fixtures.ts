@@ -1,3 +1,6 @@
+import { expect } from 'chai';
+import { type Api, expectStatus } from '@bulwark/testkit';
+
 /** What the decoration suites share: hostile findings, and waiting for what a platform received. */
 
 export const HOSTILE_TITLE = 'SQLi [click](https://evil.example) @admin <img src=x onerror=alert(1)>';
@@ -67,4 +70,62 @@ export async function commentWhen<C extends { body: string }>(
     60000,
   );
   return found as C;
+}
+
+/** A contract server as the refusal case drives it. */
+interface RefusablePlatform {
+  refusing: boolean;
+  requests: string[];
+}
+
+/**
+ * A platform that refuses: the upload's scan completes with its pull request and the layer's gate
+ * fails as without decoration, the summary keeps what it said before (`before`); once the platform
+ * answers again the summary says `after` (still one comment) and the head commit gets `state`.
+ */
+export async function refusedThenPosted(
+  api: Api,
+  platform: RefusablePlatform,
+  c: {
+    upload: () => Promise<string>;
+    layerId: string;
+    pullRequest: { number: number; head_sha: string; base_branch: string };
+    summaries: () => { body: string }[];
+    before: string;
+    after: string[];
+    statusOfHead: () => { state: string } | undefined;
+    state: string;
+  },
+): Promise<void> {
+  platform.refusing = true;
+  const refusedFrom = platform.requests.length;
+  const scan = await c.upload();
+  await until('a refused request', () => platform.requests.length > refusedFrom);
+  const result = expectStatus(await api.get(`/api/v1/scan-result/${scan}`), 200);
+  expect(result.state).to.equal('completed');
+  expect(result.pull_request).to.deep.equal(c.pullRequest);
+  const gate = expectStatus(await api.get(`/api/v1/quality-gate/layer/${c.layerId}`), 200);
+  expect(JSON.stringify(gate)).to.contain('failed');
+  expect(c.summaries().map((s) => s.body.includes(c.before))).to.deep.equal([true]);
+  platform.refusing = false;
+  await until('the summary once the platform is back', () =>
+    c.summaries().some((s) => c.after.every((text) => s.body.includes(text))),
+  );
+  expect(c.summaries()).to.have.length(1);
+  await until('the status once the platform is back', () => c.statusOfHead() !== undefined);
+  expect(c.statusOfHead()).to.deep.include({ state: c.state });
+}
+
+/**
+ * The summary of a request that brought two hostile findings and fixed the base's one: the counts,
+ * the base's issue listed as fixed, the console link, and nothing the hostile texts tried to add.
+ */
+export function expectTwoNewOneFixedEscaped(body: string, projectCode: string): void {
+  expect(body).to.contain('**2 new issue(s)**');
+  expect(body).to.contain('**1 fixed issue(s)**');
+  expect(body).to.contain('src/base.py:50');
+  expect(body).not.to.contain('[click](https://evil');
+  expect(body).not.to.match(/[^\\]<(img|b)\b/);
+  expect(body).not.to.contain('@admin');
+  expect(body).to.contain(`/projects/${projectCode}`);
 }

@@ -11,7 +11,14 @@ import {
   uploadAndIngest,
 } from '@bulwark/testkit';
 import { SUMMARY_MARKER } from '../src/decoration/summary';
-import { commentWhen, HOSTILE_PATH, hostileReport, until } from './decoration-fixtures';
+import {
+  commentWhen,
+  expectTwoNewOneFixedEscaped,
+  HOSTILE_PATH,
+  hostileReport,
+  refusedThenPosted,
+  until,
+} from './decoration-fixtures';
 import { type GitLabContractServer, startGitLabContractServer } from './gitlab-contract-server';
 
 const MANUAL_TOOL_TYPE = 20;
@@ -97,14 +104,8 @@ export function mergeRequestDecorationSuite(t: SystemUnderTest): void {
     const note = await noteWhen((b) => b.includes('Compared with the latest scan of main'));
     expect(note.id).to.equal(first.id);
     expect(gitlab.notes.get(MR)).to.have.length(1);
-    expect(note.body).to.contain('**2 new issue(s)**');
-    expect(note.body).to.contain('**1 fixed issue(s)**');
-    expect(note.body).to.contain('src/base.py:50');
+    expectTwoNewOneFixedEscaped(note.body, env.code);
     expect(note.body).to.contain('/group/sub/shop/-/merge_requests/7/diffs#');
-    expect(note.body).not.to.contain('[click](https://evil');
-    expect(note.body).not.to.match(/[^\\]<(img|b)\b/);
-    expect(note.body).not.to.contain('@admin');
-    expect(note.body).to.contain(`/projects/${env.code}`);
     // One discussion: line 40 is outside the diff, which GitLab refuses.
     await until('a discussion', () => (gitlab.discussions.get(MR) ?? []).length > 0);
     const discussions = gitlab.discussions.get(MR) ?? [];
@@ -130,23 +131,17 @@ export function mergeRequestDecorationSuite(t: SystemUnderTest): void {
 
   it('retries while GitLab refuses, leaving the scan and its gate as they are, and posts when it is back', async function () {
     this.timeout(120000);
-    gitlab.refusing = true;
     gitlab.diffRefs = { ...gitlab.diffRefs, head_sha: sha('c') };
-    const refusedFrom = gitlab.requests.length;
-    const scan = await upload(check, hostileReport([13]), MR, sha('c'));
-    await until('a refused request', () => gitlab.requests.length > refusedFrom);
-    const result = expectStatus(await t.admin.get(`/api/v1/scan-result/${scan}`), 200);
-    expect(result.state).to.equal('completed');
-    expect(result.pull_request).to.deep.equal({ number: MR, head_sha: sha('c'), base_branch: 'main' });
-    const gate = expectStatus(await t.admin.get(`/api/v1/quality-gate/layer/${env.layerId}`), 200);
-    expect(JSON.stringify(gate)).to.contain('failed');
-    expect((await noteWhen(() => true)).body).to.contain('**2 new issue(s)**');
-    gitlab.refusing = false;
-    const posted = await noteWhen((b) => b.includes('**1 new issue(s)**'));
-    expect(posted.body).to.contain('**1 fixed issue(s)**');
-    expect(gitlab.notes.get(MR)).to.have.length(1);
-    await until('the status once GitLab is back', () => statusesOf(sha('c')).length > 0);
-    expect(statusesOf(sha('c'))[0]).to.deep.include({ state: 'failed' });
+    await refusedThenPosted(t.admin, gitlab, {
+      upload: () => upload(check, hostileReport([13]), MR, sha('c')),
+      layerId: env.layerId,
+      pullRequest: { number: MR, head_sha: sha('c'), base_branch: 'main' },
+      summaries: () => (gitlab.notes.get(MR) ?? []).filter((n) => n.body.includes(SUMMARY_MARKER)),
+      before: '**2 new issue(s)**',
+      after: ['**1 new issue(s)**', '**1 fixed issue(s)**'],
+      statusOfHead: () => statusesOf(sha('c'))[0],
+      state: 'failed',
+    });
   });
 
   it('posts nothing for a source without decoration settings, and does not keep its verdict to post later', async function () {
