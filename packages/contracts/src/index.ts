@@ -67,6 +67,7 @@ export {
   layerInstantiateBody,
   layerView,
   DECORATION_PLATFORMS,
+  type DecorationPlatformName,
   REVIEW_MIN_SEVERITIES,
   type ReviewMinSeverity,
   type SourceDecorationBody,

@@ -17,6 +17,7 @@ import { slaSuite } from '../../../services/issues/test/sla.suite';
 import { dryRunSuite } from '../../../services/issues/test/dry-run.suite';
 import { issueListSuite } from '../../../services/issues/test/issue-list.suite';
 import { issueSettingsScopeSuite } from '../../../services/issues/test/project-scope.suite';
+import { mergeRequestDecorationSuite } from '../../../services/issues/test/merge-request-decoration.suite';
 import { pullRequestDecorationSuite } from '../../../services/issues/test/pull-request-decoration.suite';
 import { reportingSuite } from '../../../services/reporting/test/reporting.suite';
 import { notificationsSuite } from '../../../services/notifications/test/notifications.suite';
@@ -54,6 +55,7 @@ describeSystem({
   'upload dry runs and the reasons of ingestion changes': dryRunSuite,
   'task trackers (Redmine for real, Jira contract server)': trackersSuite,
   'pull request decoration (GitHub contract server)': pullRequestDecorationSuite,
+  'merge request decoration (GitLab contract server)': mergeRequestDecorationSuite,
   'project scope of issue settings (rules, gates, policies, trackers)': issueSettingsScopeSuite,
   'reporting service': reportingSuite,
   'notifications service': notificationsSuite,

@@ -10,7 +10,7 @@ import {
   SecretBox,
   ServiceData,
 } from '@bulwark/platform';
-import type { ReviewMinSeverity, SourceDecorationBody } from '@bulwark/contracts';
+import type { DecorationPlatformName, ReviewMinSeverity, SourceDecorationBody } from '@bulwark/contracts';
 import type { ResourceAccess, ResourceLookup } from './resource-access';
 import { DecorationRecord, decorationStore } from './store/decorations';
 import { SourceRecord, sourceStore } from './store/sources';
@@ -19,7 +19,7 @@ const SOURCES: ResourceLookup<SourceRecord> = { kind: 'source', get: (db, id) =>
 
 /** What another service needs to decorate a pull request of the source's repository: the token opened. */
 export interface DecorationForService {
-  platform: 'github';
+  platform: DecorationPlatformName;
   apiUrl: string;
   token: string;
   reviewMinSeverity: ReviewMinSeverity;

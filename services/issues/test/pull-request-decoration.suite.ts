@@ -17,53 +17,19 @@ import {
   userWithRole,
 } from '@bulwark/testkit';
 import { SUMMARY_MARKER } from '../src/decoration/summary';
+import {
+  commentWhen,
+  expectTwoNewOneFixedEscaped,
+  HOSTILE_PATH,
+  hostileReport,
+  until,
+  refusedThenPosted,
+} from './decoration-fixtures';
 import { type GitHubContractServer, startGitHubContractServer } from './github-contract-server';
 
 const CLI = path.resolve(__dirname, '..', '..', '..', 'packages', 'cli', 'dist', 'main.js');
 const MANUAL_TOOL_TYPE = 20;
 const PR = 7;
-const HOSTILE_TITLE = 'SQLi [click](https://evil.example) @admin <img src=x onerror=alert(1)>';
-const HOSTILE_PATH = 'src/<b>db</b>.py';
-
-/** Semgrep-like SARIF with one high finding a line, each titled with a hostile text. */
-function hostileReport(lines: number[], file = HOSTILE_PATH): string {
-  const rule = 'python.sqli';
-  return JSON.stringify({
-    version: '2.1.0',
-    runs: [
-      {
-        tool: {
-          driver: {
-            name: 'Semgrep OSS',
-            rules: [
-              {
-                id: rule,
-                name: rule,
-                shortDescription: { text: HOSTILE_TITLE },
-                defaultConfiguration: { level: 'error' },
-                properties: { 'security-severity': '7.5' },
-              },
-            ],
-          },
-        },
-        results: lines.map((line) => ({
-          ruleId: rule,
-          level: 'error',
-          message: { text: HOSTILE_TITLE },
-          locations: [
-            {
-              physicalLocation: {
-                artifactLocation: { uri: file },
-                region: { startLine: line, snippet: { text: `query(x${line})` } },
-              },
-            },
-          ],
-        })),
-      },
-    ],
-  });
-}
-
 /**
  * `bulwark upload` as a GitHub Actions job of a pull_request event runs it: the pull request comes
  * from the event file. Spawned, not run synchronously: in the one-process mode Bulwark answers from
@@ -113,24 +79,8 @@ export function pullRequestDecorationSuite(t: SystemUnderTest): void {
     return expectStatus(res, 200).scan_result_id as string;
   };
   /** Waits until the pull request's summary comment satisfies `done`. */
-  const summaryWhen = async (done: (body: string) => boolean): Promise<{ id: number; body: string }> => {
-    const deadline = Date.now() + 60000;
-    for (;;) {
-      const comments = github.issueComments.get(PR) ?? [];
-      const summary = comments.find((c) => c.body.includes(SUMMARY_MARKER));
-      if (summary && done(summary.body)) return summary;
-      if (Date.now() > deadline) throw new Error(`no such summary comment: ${JSON.stringify(comments)}`);
-      await new Promise((r) => setTimeout(r, 200));
-    }
-  };
-  /** Waits until `done` holds: the status and review comments follow the summary comment. */
-  const until = async (what: string, done: () => boolean): Promise<void> => {
-    const deadline = Date.now() + 30000;
-    while (!done()) {
-      if (Date.now() > deadline) throw new Error(`never: ${what}`);
-      await new Promise((r) => setTimeout(r, 200));
-    }
-  };
+  const summaryWhen = (done: (body: string) => boolean) =>
+    commentWhen(() => github.issueComments.get(PR) ?? [], SUMMARY_MARKER, done);
   const statusOf = (headSha: string) => github.statuses.find((st) => st.sha === headSha);
   const decoration = (body: Json, sourceId = env.sourceId, api = t.admin) =>
     api.request('PUT', `/api/v1/source/${sourceId}/decoration`, body);
@@ -194,13 +144,7 @@ export function pullRequestDecorationSuite(t: SystemUnderTest): void {
     this.timeout(90000);
     await upload(hostileReport([12, 40]), sha('a'));
     const summary = await summaryWhen((b) => b.includes('Quality gate failed'));
-    expect(summary.body).to.contain('**2 new issue(s)**');
-    expect(summary.body).to.contain('**1 fixed issue(s)**');
-    expect(summary.body).to.contain('src/base.py:50');
-    expect(summary.body).not.to.contain('[click](https://evil');
-    expect(summary.body).not.to.match(/[^\\]<(img|b)\b/);
-    expect(summary.body).not.to.contain('@admin');
-    expect(summary.body).to.contain(`/projects/${env.code}`);
+    expectTwoNewOneFixedEscaped(summary.body, env.code);
     await until('a review comment', () => (github.reviewComments.get(PR) ?? []).length > 0);
     expect(statusOf(sha('a'))).to.deep.include({ state: 'failure', context: 'bulwark/quality-gate' });
     // One review comment: line 40 is outside the diff, which GitHub refuses.
@@ -234,22 +178,15 @@ export function pullRequestDecorationSuite(t: SystemUnderTest): void {
 
   it('retries while GitHub refuses, leaving the scan and its gate as they are, and posts when it is back', async function () {
     this.timeout(120000);
-    github.refusing = true;
-    const refusedFrom = github.requests.length;
-    const scan = await upload(hostileReport([13]), sha('c'));
-    await until('a refused request', () => github.requests.length > refusedFrom);
-    expect(github.requests.length).to.be.greaterThan(refusedFrom);
-    const result = expectStatus(await t.admin.get(`/api/v1/scan-result/${scan}`), 200);
-    expect(result.state).to.equal('completed');
-    expect(result.pull_request).to.deep.equal({ number: PR, head_sha: sha('c'), base_branch: 'main' });
-    const gate = expectStatus(await t.admin.get(`/api/v1/quality-gate/layer/${env.layerId}`), 200);
-    expect(JSON.stringify(gate)).to.contain('failed');
-    expect((await summaryWhen(() => true)).body).to.contain('Quality gate passed');
-    github.refusing = false;
-    const posted = await summaryWhen((b) => b.includes('Quality gate failed'));
-    expect(posted.body).to.contain('**1 new issue(s)**');
-    expect(github.issueComments.get(PR)).to.have.length(1);
-    await until('the status once GitHub is back', () => statusOf(sha('c')) !== undefined);
-    expect(statusOf(sha('c'))).to.deep.include({ state: 'failure' });
+    await refusedThenPosted(t.admin, github, {
+      upload: () => upload(hostileReport([13]), sha('c')),
+      layerId: env.layerId,
+      pullRequest: { number: PR, head_sha: sha('c'), base_branch: 'main' },
+      summaries: () => (github.issueComments.get(PR) ?? []).filter((c) => c.body.includes(SUMMARY_MARKER)),
+      before: 'Quality gate passed',
+      after: ['Quality gate failed', '**1 new issue(s)**'],
+      statusOfHead: () => statusOf(sha('c')),
+      state: 'failure',
+    });
   });
 }

@@ -153,8 +153,9 @@ export const sourceTestResult = z
   })
   .openapi('SourceTestResult');
 
-/** Where pull request decoration of a source's repository goes: today GitHub (REST). */
-export const DECORATION_PLATFORMS = ['github'] as const;
+/** Where pull request decoration of a source's repository goes: GitHub or GitLab (REST). */
+export const DECORATION_PLATFORMS = ['github', 'gitlab'] as const;
+export type DecorationPlatformName = (typeof DECORATION_PLATFORMS)[number];
 /** The least severity of a new issue that gets a review comment; none: no review comments. */
 export const REVIEW_MIN_SEVERITIES = [...ISSUE_SEVERITIES, 'none'] as const;
 export type ReviewMinSeverity = (typeof REVIEW_MIN_SEVERITIES)[number];
@@ -169,11 +170,11 @@ export const sourceDecorationBody = z
       .refine((u) => !/^[a-z]+:\/\/[^/]*@/i.test(u), 'must not carry credentials (give the token in token)')
       .openapi({
         description:
-          'The platform\u2019s REST API address (https://api.github.com, or https://host/api/v3 for GitHub Enterprise Server); it must be one the outbound address policy lets Bulwark reach',
+          'The platform\u2019s REST API address (https://api.github.com, or https://host/api/v3 for GitHub Enterprise Server; https://gitlab.com/api/v4 or https://host/api/v4 for GitLab); it must be one the outbound address policy lets Bulwark reach',
       }),
     token: z.string().min(1).max(4096).optional().openapi({
       description:
-        'A token that may comment on pull requests and set commit statuses; stored encrypted, never returned. Required the first time; absent later keeps the stored one',
+        'A token that may comment on pull (merge) requests and set commit statuses (on GitLab, a token with the api scope); stored encrypted, never returned. Required the first time; absent later keeps the stored one',
     }),
     review_min_severity: z
       .enum([...ISSUE_SEVERITIES, 'none'])

@@ -1,11 +1,11 @@
 import { iso, Queryable } from '@bulwark/platform';
-import type { ReviewMinSeverity } from '@bulwark/contracts';
+import type { DecorationPlatformName, ReviewMinSeverity } from '@bulwark/contracts';
 
 /** A source's pull request decoration as stored: the token only in sealed form. */
 export interface DecorationRecord {
   sourceId: string;
   enabled: boolean;
-  platform: 'github';
+  platform: DecorationPlatformName;
   apiUrl: string;
   tokenSealed: string;
   reviewMinSeverity: ReviewMinSeverity;
@@ -15,7 +15,7 @@ export interface DecorationRecord {
 interface DecorationRow {
   source_id: string;
   enabled: boolean;
-  platform: 'github';
+  platform: DecorationPlatformName;
   api_url: string;
   token_sealed: string;
   review_min_severity: ReviewMinSeverity;

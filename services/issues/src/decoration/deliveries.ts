@@ -2,11 +2,19 @@ import { CatalogClient, errorMessage, ErrorRecorder, Logger, ServiceData, unless
 import { ISSUE_SEVERITIES } from '@bulwark/contracts';
 import type { Dispatcher } from 'undici';
 import { retryBackoffSeconds } from '../domain/retry-backoff';
-import { OPEN_STATUSES, STATUS } from '../domain/statuses';
+import { OPEN_STATUSES } from '../domain/statuses';
 import { DecorationRecord, pullRequestDecorationStore, StoredVerdict } from '../store/pull-request-decorations';
-import { CommitState, GitHubDecorator, PullRequestRef } from './github';
-import { githubRepository } from './repository';
-import { DecoratedIssue, MAX_LISTED, renderReviewComment, renderSummary, reviewMarker } from './summary';
+import type { GateState, PullRequestRef } from './platform';
+import { connectPlatform, isPlatformName } from './platforms';
+import { repositoryOf } from './repository';
+import {
+  DecoratedIssue,
+  MAX_LISTED,
+  PullRequestSummary,
+  renderReviewComment,
+  renderSummary,
+  reviewMarker,
+} from './summary';
 
 export interface DecorationSettings {
   batch: number;
@@ -26,13 +34,16 @@ const failedConditions = (v: StoredVerdict | null) =>
         `${c.quality_gate_name}: ${c.condition_type}${c.condition_value ? ` ${c.condition_value}` : ''} is ${c.measured}, must be ${c.operator.replace(/_/g, ' ')} ${c.value}`,
     );
 
-const commitState = (v: StoredVerdict | null): CommitState => (v?.status === 'failed' ? 'failure' : 'success');
+const gateState = (v: StoredVerdict | null): GateState => (v?.status === 'failed' ? 'failure' : 'success');
 
 /** Whether an issue of `severity` is at or above `least` (none: no issue is). */
 const atLeast = (severity: string, least: string) => {
   const rank = (s: string) => ISSUE_SEVERITIES.indexOf(s as (typeof ISSUE_SEVERITIES)[number]);
   return least !== 'none' && rank(severity) >= 0 && rank(severity) <= rank(least);
 };
+
+/** The new and fixed issues of a summary, and what they were compared with. */
+type Comparison = Pick<PullRequestSummary, 'base' | 'newIssues' | 'fixedIssues' | 'newTotal' | 'fixedTotal'>;
 
 /** Thrown for a source whose decoration cannot work as set: retrying would not help. */
 class DecorationUnusable extends Error {}
@@ -86,37 +97,37 @@ export class PullRequestDecorations {
 
   /** Posts the summary, the commit status and the review comments; answers the outcome to store. */
   private async decorate(d: DecorationRecord): Promise<string> {
-    const { data, catalog, settings } = this.deps;
+    const { catalog, settings } = this.deps;
     const source = await catalog.getSourceDecoration({ sourceId: d.sourceId }).catch(unlessNotFound);
     if (!source) return 'not_configured';
-    const repository = githubRepository(source.repositoryUrl);
-    if (!repository) throw new DecorationUnusable('the source URL names no owner/repository');
-    const [newIssues, fixedIssues] = await Promise.all([
-      pullRequestDecorationStore.newIssues(data.db, d, OPEN_STATUSES, MAX_LISTED),
-      pullRequestDecorationStore.fixedIssues(data.db, d, STATUS.fixed, MAX_LISTED),
-    ]);
-    const pr: PullRequestRef = { ...repository, number: d.prNumber, headSha: d.headSha ?? '' };
+    if (!isPlatformName(source.platform)) throw new DecorationUnusable(`unknown platform ${source.platform}`);
+    const repository = repositoryOf(source.repositoryUrl, source.platform);
+    if (!repository) throw new DecorationUnusable('the source URL names no repository path');
+    const pr: PullRequestRef = {
+      repository: repository.path,
+      webUrl: repository.webUrl,
+      number: d.prNumber,
+      headSha: d.headSha ?? '',
+    };
     const consoleUrl = `${settings.consoleUrl.replace(/\/+$/, '')}/projects/${encodeURIComponent(d.projectCode)}`;
-    const github = await GitHubDecorator.connect(source.apiUrl, source.token, this.deps.dispatcher);
-    await github.upsertSummary(
+    const platform = await connectPlatform(source.platform, source.apiUrl, source.token, this.deps.dispatcher);
+    const compared = await this.compareWithBase(d);
+    const failed = failedConditions(d.verdict);
+    await platform.upsertSummary(
       pr,
       renderSummary({
         verdict: d.verdict?.status ?? 'none',
-        failedConditions: failedConditions(d.verdict),
-        newIssues: newIssues.listed,
-        fixedIssues: fixedIssues.listed,
-        newTotal: newIssues.total,
-        fixedTotal: fixedIssues.total,
+        failedConditions: failed,
+        ...compared,
         consoleUrl,
-        diffUrl: `${repository.webUrl}/pull/${d.prNumber}/files`,
+        diffLink: (path, line) => platform.diffLink(pr, path, line),
       }),
     );
     // Without the head commit there is no commit to give a status or review comments to.
     if (!d.headSha) return 'commented';
-    const failed = failedConditions(d.verdict);
-    await github.setStatus(
+    await platform.setStatus(
       pr,
-      commitState(d.verdict),
+      gateState(d.verdict),
       d.verdict === null
         ? 'No quality gate'
         : d.verdict.status === 'failed'
@@ -124,13 +135,35 @@ export class PullRequestDecorations {
           : 'Quality gate passed',
       consoleUrl,
     );
-    const reviewed = newIssues.listed
+    const reviewed = compared.newIssues
       .filter((i): i is DecoratedIssue & { path: string; line: number } => i.path !== null && i.line !== null)
       .filter((i) => atLeast(i.severity, source.reviewMinSeverity))
       .slice(0, MAX_REVIEW_COMMENTS)
       .map((i) => ({ marker: reviewMarker(i.id), body: renderReviewComment(i), path: i.path, line: i.line }));
-    if (reviewed.length) await github.addReviewComments(pr, reviewed);
+    if (reviewed.length) await platform.addReviewComments(pr, reviewed);
     return 'decorated';
+  }
+
+  /**
+   * The new and fixed issues against the base: the latest scan of the same check outside any pull
+   * request. None without such a scan: the comment says so rather than guess.
+   */
+  private async compareWithBase(d: DecorationRecord): Promise<Comparison> {
+    const { data } = this.deps;
+    const branch = d.baseBranch ?? 'the base branch';
+    const baseScan = await pullRequestDecorationStore.baseScan(data.db, d.checkId);
+    if (!baseScan) return { base: { branch, scanned: false }, newIssues: [], fixedIssues: [] };
+    const [newIssues, fixedIssues] = await Promise.all([
+      pullRequestDecorationStore.newIssues(data.db, d, OPEN_STATUSES, MAX_LISTED),
+      pullRequestDecorationStore.fixedIssues(data.db, d, MAX_LISTED),
+    ]);
+    return {
+      base: { branch, scanned: true },
+      newIssues: newIssues.listed,
+      fixedIssues: fixedIssues.listed,
+      newTotal: newIssues.total,
+      fixedTotal: fixedIssues.total,
+    };
   }
 
   private recordFailure(d: DecorationRecord, err: unknown, gaveUp: boolean): void {

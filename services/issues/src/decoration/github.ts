@@ -1,34 +1,23 @@
 // `@octokit/rest` is an ES module and this service CommonJS: its types by attribute, its code by import().
 import type { Octokit } from '@octokit/rest' with { 'resolution-mode': 'import' };
+import { createHash } from 'node:crypto';
 import type { Dispatcher } from 'undici';
 import { fetch as undiciFetch } from 'undici';
+import { DecorationPlatform, GateState, PullRequestRef, ReviewComment, STATUS_CONTEXT } from './platform';
 import { SUMMARY_MARKER } from './summary';
 
-export interface PullRequestRef {
-  owner: string;
-  repo: string;
-  number: number;
-  headSha: string;
-}
-
-export interface ReviewComment {
-  marker: string;
-  body: string;
-  path: string;
-  line: number;
-}
-
-export type CommitState = 'success' | 'failure' | 'pending' | 'error';
-
-/** The status context on the head commit, the same on every scan so a rescan replaces its state. */
-export const STATUS_CONTEXT = 'bulwark/quality-gate';
+/** The owner and name of a GitHub repository path (`owner/repo`). */
+const ownerRepo = (pr: PullRequestRef) => {
+  const [owner, repo] = pr.repository.split('/');
+  return { owner, repo };
+};
 
 /**
  * Decorates GitHub pull requests through the REST API (`@octokit/rest`): every call goes through the
  * given dispatcher (the outbound address policy) to the configured API address with the source's
  * token; redirects are not followed so the token reaches only that address.
  */
-export class GitHubDecorator {
+export class GitHubDecorator implements DecorationPlatform {
   private constructor(private readonly octokit: Octokit) {}
 
   static async connect(apiUrl: string, token: string, dispatcher: Dispatcher): Promise<GitHubDecorator> {
@@ -48,23 +37,27 @@ export class GitHubDecorator {
     return new GitHubDecorator(octokit);
   }
 
-  /** Creates the summary comment, or updates the one carrying the marker; answers its id. */
+  /** The pull request's files page anchors a file by the SHA-256 of its path, a line by R<line>. */
+  diffLink(pr: PullRequestRef, path: string, line: number | null): string {
+    const anchor = `#diff-${createHash('sha256').update(path).digest('hex')}${line ? `R${line}` : ''}`;
+    return `${pr.webUrl}/pull/${pr.number}/files${anchor}`;
+  }
+
   async upsertSummary(pr: PullRequestRef, body: string): Promise<number> {
-    const where = { owner: pr.owner, repo: pr.repo, issue_number: pr.number };
+    const where = { ...ownerRepo(pr), issue_number: pr.number };
     const comments = await this.octokit.paginate(this.octokit.rest.issues.listComments, { ...where, per_page: 100 });
     const existing = comments.find((c) => c.body?.includes(SUMMARY_MARKER));
     if (existing) {
       if (existing.body !== body)
-        await this.octokit.rest.issues.updateComment({ owner: pr.owner, repo: pr.repo, comment_id: existing.id, body });
+        await this.octokit.rest.issues.updateComment({ ...ownerRepo(pr), comment_id: existing.id, body });
       return existing.id;
     }
     return (await this.octokit.rest.issues.createComment({ ...where, body })).data.id;
   }
 
-  async setStatus(pr: PullRequestRef, state: CommitState, description: string, targetUrl: string): Promise<void> {
+  async setStatus(pr: PullRequestRef, state: GateState, description: string, targetUrl: string): Promise<void> {
     await this.octokit.rest.repos.createCommitStatus({
-      owner: pr.owner,
-      repo: pr.repo,
+      ...ownerRepo(pr),
       sha: pr.headSha,
       state,
       context: STATUS_CONTEXT,
@@ -73,12 +66,8 @@ export class GitHubDecorator {
     });
   }
 
-  /**
-   * Posts the review comments whose marker no comment of the pull request carries yet; one the
-   * platform refuses (a line outside the diff) is skipped, the others still go. Answers how many went.
-   */
   async addReviewComments(pr: PullRequestRef, comments: ReviewComment[]): Promise<number> {
-    const where = { owner: pr.owner, repo: pr.repo, pull_number: pr.number };
+    const where = { ...ownerRepo(pr), pull_number: pr.number };
     const existing = await this.octokit.paginate(this.octokit.rest.pulls.listReviewComments, {
       ...where,
       per_page: 100,

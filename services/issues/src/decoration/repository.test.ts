@@ -1,14 +1,24 @@
 import { expect } from 'chai';
-import { githubRepository } from './repository';
+import { repositoryOf } from './repository';
 
 describe('issues decoration: the repository of a source URL', () => {
   it('reads owner and name from https, ssh and scp-like URLs', () => {
-    const shop = { owner: 'acme', repo: 'shop', webUrl: 'https://github.com/acme/shop' };
-    expect(githubRepository('https://github.com/acme/shop.git')).to.deep.equal(shop);
-    expect(githubRepository('https://github.com/acme/shop/')).to.deep.equal(shop);
-    expect(githubRepository('ssh://git@github.com/acme/shop.git')).to.deep.equal(shop);
-    expect(githubRepository('git@github.com:acme/shop.git')).to.deep.equal(shop);
-    expect(githubRepository('http://127.0.0.1:3000/acme/shop.git')?.webUrl).to.equal('http://127.0.0.1:3000/acme/shop');
+    const shop = { path: 'acme/shop', webUrl: 'https://github.com/acme/shop' };
+    expect(repositoryOf('https://github.com/acme/shop.git', 'github')).to.deep.equal(shop);
+    expect(repositoryOf('https://github.com/acme/shop/', 'github')).to.deep.equal(shop);
+    expect(repositoryOf('ssh://git@github.com/acme/shop.git', 'github')).to.deep.equal(shop);
+    expect(repositoryOf('git@github.com:acme/shop.git', 'github')).to.deep.equal(shop);
+    expect(repositoryOf('http://127.0.0.1:3000/acme/shop.git', 'github')?.webUrl).to.equal(
+      'http://127.0.0.1:3000/acme/shop',
+    );
+  });
+
+  it('reads a GitLab project under nested groups', () => {
+    expect(repositoryOf('https://gitlab.example/group/sub/shop.git', 'gitlab')).to.deep.equal({
+      path: 'group/sub/shop',
+      webUrl: 'https://gitlab.example/group/sub/shop',
+    });
+    expect(repositoryOf('git@gitlab.example:group/shop.git', 'gitlab')?.path).to.equal('group/shop');
   });
 
   it('answers undefined for a path that is not owner/name or a name that could leave it', () => {
@@ -20,6 +30,8 @@ describe('issues decoration: the repository of a source URL', () => {
       'file:///srv/acme/shop.git',
       'not a url',
     ])
-      expect(githubRepository(url), url).to.equal(undefined);
+      expect(repositoryOf(url, 'github'), url).to.equal(undefined);
+    for (const url of ['https://gitlab.example/shop', 'https://gitlab.example/group/../shop'])
+      expect(repositoryOf(url, 'gitlab'), url).to.equal(undefined);
   });
 });

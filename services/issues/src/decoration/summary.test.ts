@@ -15,7 +15,8 @@ const base = {
   newIssues: [issue(3)],
   fixedIssues: [issue(4, null)],
   consoleUrl: 'https://bulwark.example/scans/1',
-  diffUrl: 'https://github.example/acme/shop/pull/7/files',
+  diffLink: (path: string, line: number | null) =>
+    `https://github.example/acme/shop/pull/7/files#diff-${createHash('sha256').update(path).digest('hex')}R${line}`,
 };
 
 describe('issues decoration: the pull request summary', () => {
@@ -52,5 +53,19 @@ describe('issues decoration: the pull request summary', () => {
   it('marks a review comment with its issue id, and nothing else can enter the marker', () => {
     expect(renderReviewComment(issue(3))).to.contain(reviewMarker(issue(3).id));
     expect(reviewMarker('x --> <img src=x>')).to.equal('<!-- bulwark:issue:--c -->');
+  });
+
+  it('says there is no scan of the base branch to compare with instead of listing, the branch name escaped', () => {
+    const body = renderSummary({ ...base, base: { branch: 'main [x](https://evil.example)', scanned: false } });
+    expect(body).to.contain('No scan of main \\[x\\]');
+    expect(body).not.to.contain('[x](https://evil');
+    expect(body).not.to.contain('new issue(s)');
+    expect(body.endsWith('[Open in Bulwark](https://bulwark.example/scans/1)')).to.equal(true);
+  });
+
+  it('names the base branch the lists are compared with', () => {
+    const body = renderSummary({ ...base, base: { branch: 'main', scanned: true } });
+    expect(body).to.contain('Compared with the latest scan of main.');
+    expect(body).to.contain('**1 new issue(s)**');
   });
 });

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { escapeMarkdown } from '@bulwark/platform/markdown';
 
 /** Hidden in the summary comment: how a rescan finds the comment to update instead of adding one. */
@@ -26,18 +25,16 @@ export interface PullRequestSummary {
   newTotal?: number;
   fixedTotal?: number;
   consoleUrl: string;
-  /** The pull request's files page on the platform, the base of each file:line link. */
-  diffUrl: string;
+  /** The link of a file (and line) in the request's diff, as the platform anchors it. */
+  diffLink: (path: string, line: number | null) => string;
+  /** What the lists compare with: the base branch, and whether it has a scan (no lists when not). */
+  base?: { branch: string; scanned: boolean };
 }
-
-/** GitHub's anchor of a file's diff on a pull request's files page: the SHA-256 of its path. */
-export const githubDiffAnchor = (path: string, line: number | null) =>
-  `#diff-${createHash('sha256').update(path).digest('hex')}${line ? `R${line}` : ''}`;
 
 const location = (s: PullRequestSummary, i: DecoratedIssue) => {
   if (!i.path) return '';
   const text = escapeMarkdown(i.line ? `${i.path}:${i.line}` : i.path);
-  return `[${text}](${s.diffUrl}${githubDiffAnchor(i.path, i.line)})`;
+  return `[${text}](${s.diffLink(i.path, i.line)})`;
 };
 
 const table = (s: PullRequestSummary, issues: DecoratedIssue[], total: number) => {
@@ -52,21 +49,33 @@ const VERDICT = { passed: '✅ Quality gate passed', failed: '❌ Quality gate f
 
 /**
  * The one summary comment of a pull request, in Markdown: the verdict with its failed conditions, the
- * open issues the pull request's scans brought and those they fixed, and the console link. Every text
- * that came from a scanner or the repository goes through escapeMarkdown.
+ * new and fixed issues against the base branch's latest scan (or that there is none), and the console
+ * link. Every text that came from a scanner or the repository goes through escapeMarkdown.
  */
 export function renderSummary(s: PullRequestSummary): string {
   const lines = [SUMMARY_MARKER, `### Bulwark: ${VERDICT[s.verdict]}`, ''];
   for (const c of s.failedConditions) lines.push(`- ${escapeMarkdown(c)}`);
   if (s.failedConditions.length) lines.push('');
+  const branch = s.base && escapeMarkdown(s.base.branch, 255);
+  if (s.base && !s.base.scanned)
+    lines.push(`No scan of ${branch} to compare with: new and fixed issues are listed once ${branch} has one.`, '');
+  else {
+    if (s.base) lines.push(`Compared with the latest scan of ${branch}.`, '');
+    lines.push(...issueLists(s));
+  }
+  lines.push(`[Open in Bulwark](${encodeURI(s.consoleUrl)})`);
+  return lines.join('\n');
+}
+
+function issueLists(s: PullRequestSummary): string[] {
+  const lines: string[] = [];
   const newTotal = s.newTotal ?? s.newIssues.length;
   const fixedTotal = s.fixedTotal ?? s.fixedIssues.length;
   lines.push(`**${newTotal} new issue(s)** in this pull request`, '');
   if (newTotal) lines.push(...table(s, s.newIssues, newTotal), '');
   lines.push(`**${fixedTotal} fixed issue(s)**`, '');
   if (fixedTotal) lines.push(...table(s, s.fixedIssues, fixedTotal), '');
-  lines.push(`[Open in Bulwark](${encodeURI(s.consoleUrl)})`);
-  return lines.join('\n');
+  return lines;
 }
 
 /** A review comment on a changed line: one new issue, with its marker. */

@@ -150,7 +150,7 @@ export class Ingestion {
     const started = Date.now();
     const decided = await this.decide(trx, input);
     if (!decided) return;
-    const { summary, basis, read, verdict } = decided;
+    const { summary, basis, read, verdict, at } = decided;
     await ingestedStore.finish(trx, scan.scan_result_id, summary.findings, summary, verdict, basis);
     // Delivered after this commits, outside any transaction (PullRequestDecorations).
     if (scan.pull_request)
@@ -164,6 +164,8 @@ export class Ingestion {
         baseBranch: scan.pull_request.base_branch,
         verdict,
       });
+    // A scan outside any pull request is the base its check's pull requests are compared with.
+    else await pullRequestDecorationStore.recordBranchScan(trx, scan.check_id, scan.scan_result_id, at);
     await writeEvent(trx, ISSUE_EVENTS.issuesIngested, scan.scan_result_id, {
       scan_result_id: scan.scan_result_id,
       check_id: scan.check_id,

@@ -5,6 +5,7 @@ import { catalogProjectsMigration } from './0020-catalog-projects';
 import { riskAcceptanceRevocationMigration } from './0021-risk-acceptance-revocation';
 import { pullRequestDecorationsMigration } from './0022-pull-request-decorations';
 import { issueCountsDuplicatesMigration } from './0023-issue-counts-duplicates';
+import { baseBranchScansMigration } from './0024-base-branch-scans';
 import { VIEW_COLUMNS_0014, VIEW_COLUMNS_0016 } from './issues-view';
 import { retryQueueColumns } from './retry-queue-columns';
 
@@ -572,4 +573,5 @@ export const migrations: Migration[] = [
   riskAcceptanceRevocationMigration,
   pullRequestDecorationsMigration,
   issueCountsDuplicatesMigration,
+  baseBranchScansMigration,
 ];

@@ -102,16 +102,37 @@ async function issuesWhere(
   return { listed: rows.map(toIssue), total: Number(rows[0]?.total ?? 0) };
 }
 
-/** The scans of one pull request: those decorated for the same source and number (bindings: source id, number). */
-const PR_SCANS = 'select scan_id from pull_request_decorations where source_id = ? and pr_number = ?';
+/**
+ * The issues a scan detected, read right after its ingestion: those of its check whose last detection
+ * it is (ingestion sets every other open issue of the check fixed). Bindings: check id, scan id.
+ */
+const DETECTED_BY_SCAN = `select coalesce(array_agg(d.issue_id), '{}') from issue_detection_state d
+  join issue_records r on r.id = d.issue_id where r.check_id = ? and d.scan_id = ?`;
 
-type PullRequestOf = Pick<DecorationRecord, 'checkId' | 'sourceId' | 'prNumber'>;
+/**
+ * The issue sets a pull request's comment compares (bindings: decoration id, check id): arrays, so
+ * `any(...)` reads them as one value and not as a subquery's rows; empty when there is none.
+ */
+const PR_SET = "coalesce((select issue_ids from pull_request_decorations where id = ?), '{}')";
+const BASE_SET = "coalesce((select issue_ids from branch_scans where check_id = ?), '{}')";
+
+/** The check's latest scan outside any pull request, which the comment compares with. */
+export interface BaseScan {
+  scanId: string;
+  ingestedAt: string;
+}
+
+type Compared = Pick<DecorationRecord, 'id' | 'checkId'>;
 
 export const pullRequestDecorationStore = {
-  /** Written by the scan's ingestion: once per scan (a redelivered event adds nothing). */
+  /**
+   * Written by the scan's ingestion, with the issues it detected: once per scan (a redelivered event
+   * adds nothing).
+   */
   async enqueue(db: Queryable, w: DecorationWrite): Promise<void> {
     await db('pull_request_decorations')
       .insert({
+        issue_ids: db.raw(`(${DETECTED_BY_SCAN})`, [w.checkId, w.scanId]),
         scan_id: w.scanId,
         check_id: w.checkId,
         project_code: w.projectCode,
@@ -137,35 +158,46 @@ export const pullRequestDecorationStore = {
     );
   },
 
+  /** Written by the ingestion of a scan outside any pull request: the issues it detected, the check's base from now on. */
+  async recordBranchScan(db: Queryable, checkId: string, scanId: string, at: string): Promise<void> {
+    await db.raw(
+      `insert into branch_scans (check_id, scan_id, issue_ids, ingested_at) values (?, ?, (${DETECTED_BY_SCAN}), ?)
+       on conflict (check_id) do update set scan_id = excluded.scan_id, issue_ids = excluded.issue_ids,
+         ingested_at = excluded.ingested_at`,
+      [checkId, scanId, checkId, scanId, at],
+    );
+  },
+
+  async baseScan(db: Queryable, checkId: string): Promise<BaseScan | undefined> {
+    const { rows } = await db.raw<{ rows: { scan_id: string; ingested_at: Date }[] }>(
+      'select scan_id, ingested_at from branch_scans where check_id = ?',
+      [checkId],
+    );
+    return rows[0] && { scanId: rows[0].scan_id, ingestedAt: new Date(rows[0].ingested_at).toISOString() };
+  },
+
   ...retryQueue(
     'pull_request_decorations',
     'id::text, scan_id, check_id, project_code, source_id, pr_number, head_sha, base_branch, verdict, attempts',
     toRecord,
   ),
 
-  /**
-   * The open issues the pull request brought: found first or reopened by one of its scans (those
-   * decorated for the same source and number), so a later push keeps listing what an earlier one
-   * brought.
-   */
-  newIssues(db: Queryable, d: PullRequestOf, openStatuses: number[], limit: number) {
+  /** The open issues the pull request's scan detected that the base scan did not. */
+  newIssues(db: Queryable, d: Compared, openStatuses: number[], limit: number) {
     return issuesWhere(
       db,
-      `r.check_id = ? and r.status_id = any(?::int[]) and r.duplicate_of is null and (r.first_scan_id in (${PR_SCANS})
-        or exists (select 1 from issue_history h where h.issue_id = r.id and h.reason->>'kind' = 'reopened'
-          and h.reason->>'scan_id' in (${PR_SCANS})))`,
-      [d.checkId, pgArray(openStatuses), d.sourceId, d.prNumber, d.sourceId, d.prNumber],
+      `r.id = any(${PR_SET}) and not r.id = any(${BASE_SET}) and r.status_id = any(?::int[]) and r.duplicate_of is null`,
+      [d.id, d.checkId, pgArray(openStatuses)],
       limit,
     );
   },
 
-  /** The issues one of the pull request's scans set fixed that were there before it (not brought by it). */
-  fixedIssues(db: Queryable, d: PullRequestOf, fixed: number, limit: number) {
+  /** The issues the base scan detected that the pull request's scan no longer does. */
+  fixedIssues(db: Queryable, d: Compared, limit: number) {
     return issuesWhere(
       db,
-      `r.check_id = ? and r.status_id = ? and r.first_scan_id not in (${PR_SCANS}) and exists (select 1 from
-        issue_history h where h.issue_id = r.id and h.reason->>'kind' = 'fixed' and h.reason->>'scan_id' in (${PR_SCANS}))`,
-      [d.checkId, fixed, d.sourceId, d.prNumber, d.sourceId, d.prNumber],
+      `r.id = any(${BASE_SET}) and not r.id = any(${PR_SET}) and r.duplicate_of is null`,
+      [d.checkId, d.id],
       limit,
     );
   },
