@@ -2,11 +2,13 @@
  * Re-enrichment of a million open issues from the exploit intelligence feeds (issue #30): a fresh
  * database on the real PostgreSQL, 1,000,000 issues each naming a CVE, then the EPSS feed's 300,000
  * scores and a KEV catalog of 1,300 loaded as the service loads them (new table, swapped in) and
- * every open issue enriched in the same transaction; then the same feed again (nothing to write),
- * and a feed whose scores moved for a tenth of the CVEs.
+ * the open issues naming a CVE whose values changed enriched in the same transaction; then, BENCH_RUNS
+ * times, the same feed again (nothing to write), a feed whose scores moved for a tenth of the CVEs,
+ * and the first feed again (the tenth moved back).
  *
- *   eval "$(bash deploy/local/infra.sh env)"; npx tsx bench/issues/enrich.ts   (BENCH_TOTAL_ISSUES)
+ *   eval "$(bash deploy/local/infra.sh env)"; npx tsx bench/issues/enrich.ts   (BENCH_TOTAL_ISSUES, BENCH_RUNS)
  */
+import os from 'node:os';
 import { openDatabase } from '@bulwark/platform';
 import { migrations } from '../../services/issues/src/migrations';
 import { IssueEnrichment } from '../../services/issues/src/intel/enrichment';
@@ -16,6 +18,12 @@ import { dropDatabase, fillIssues } from './dataset';
 
 const TOTAL = Number(process.env.BENCH_TOTAL_ISSUES ?? 1_000_000);
 const CVES = 300_000;
+const RUNS = Number(process.env.BENCH_RUNS ?? 3);
+const loadAverage = () =>
+  os
+    .loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ');
 const cveOf = (n: number) => `CVE-2025-${String(10000 + n)}`;
 
 function epssFeed(shift: number, every: number): EpssFeed {
@@ -68,10 +76,16 @@ async function main() {
         `${label}: load ${loadMs} ms, enrich ${total - loadMs} ms, ${changed} issues changed, total ${total} ms`,
       );
     };
+    console.log(`load average ${loadAverage()}`);
     await timed('first load (EPSS 300,000 + KEV 1,300)', epssFeed(0, 1), true);
     await db.raw('vacuum analyze issue_records');
-    await timed('same feed again (no row written)', epssFeed(0, 1), false);
-    await timed('a tenth of the scores moved', epssFeed(0.25, 10), false);
+    for (let run = 1; run <= RUNS; run++) {
+      await timed(`same feed again (no row written), run ${run}`, epssFeed(0, 1), false);
+      // Each run moves a tenth of the scores from the feed before it (and the last one back).
+      await timed(`a tenth of the scores moved, run ${run}`, epssFeed(0.25 * run, 10), false);
+      await timed(`the tenth moved back, run ${run}`, epssFeed(0, 1), false);
+    }
+    console.log(`load average ${loadAverage()}`);
   } finally {
     await dropDatabase(db, base, url);
   }
