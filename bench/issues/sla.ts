@@ -8,24 +8,17 @@
  *
  *   eval "$(bash deploy/local/infra.sh env)"; npx tsx bench/issues/sla.ts   (BENCH_TOTAL_ISSUES, BENCH_RUNS)
  */
-import os from 'node:os';
-import { openDatabase, Trx } from '@bulwark/platform';
+import type { Trx } from '@bulwark/platform';
 import type { SlaDays } from '../../services/issues/src/domain/sla';
 import type { KevFeed } from '../../services/issues/src/domain/intel-feeds';
 import { IssueEnrichment } from '../../services/issues/src/intel/enrichment';
-import { migrations } from '../../services/issues/src/migrations';
 import { intelStore } from '../../services/issues/src/store/intel';
 import { slaClockStore } from '../../services/issues/src/store/sla-clock';
 import { slaPolicyStore, SlaPolicyWrite } from '../../services/issues/src/store/sla-policies';
-import { dropDatabase, fillIssues } from './dataset';
+import { fillIssues, loadAverage, runBench } from './dataset';
 
 const TOTAL = Number(process.env.BENCH_TOTAL_ISSUES ?? 1_000_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
-const loadAverage = () =>
-  os
-    .loadavg()
-    .map((l) => l.toFixed(1))
-    .join(' ');
 const days = (high: number, critical = 7): SlaDays => ({ critical, high, medium: 90, low: 180, info: 365 });
 const everyProject = (high: number): SlaPolicyWrite => ({
   name: 'every project',
@@ -49,73 +42,58 @@ const kevFeed = (moved: number): KevFeed => ({
   })),
 });
 
-async function main() {
-  const base = process.env.BULWARK_TEST_PG_URL;
-  if (!base) throw new Error('BULWARK_TEST_PG_URL is not set: eval "$(bash deploy/local/infra.sh env)"');
-  const url = new URL(base);
-  url.pathname = `/bulwark_bench_sla_${Date.now()}`;
-  const db = await openDatabase({ service: 'issues-bench', url: url.toString(), dataDir: '/tmp', migrations });
+runBench('sla', async (db) => {
   const enrichment = new IssueEnrichment();
-  try {
-    let t = Date.now();
-    await fillIssues(db, TOTAL);
-    // The projects as the catalog's events leave them: every other one tagged internet-facing.
-    await db.raw(`insert into catalog_projects (project_code, tags)
+  let t = Date.now();
+  await fillIssues(db, TOTAL);
+  // The projects as the catalog's events leave them: every other one tagged internet-facing.
+  await db.raw(`insert into catalog_projects (project_code, tags)
       select 'proj-' || p, case when p % 2 = 0 then array['internet-facing'] else '{}' end from generate_series(0, 98) p`);
-    await db.raw('vacuum analyze issue_records');
-    console.log(`setup: ${TOTAL} issues in ${Date.now() - t} ms; load average ${loadAverage()}`);
+  await db.raw('vacuum analyze issue_records');
+  console.log(`setup: ${TOTAL} issues in ${Date.now() - t} ms; load average ${loadAverage()}`);
 
-    const timed = async (label: string, work: (trx: Trx) => Promise<unknown>) => {
-      t = Date.now();
-      const redated = await db.transaction(async (trx) => {
-        await work(trx);
-        return slaClockStore.applyToIssues(trx, await slaClockStore.resolve(trx, null));
-      });
-      console.log(`${label}: ${Date.now() - t} ms, ${redated} issues re-dated`);
-    };
-    let policyId = '';
-    await timed('first policy, every project', async (trx) => {
-      policyId = (await slaPolicyStore.insert(trx, { ...everyProject(30), author: 'bench' })).id;
+  const timed = async (label: string, work: (trx: Trx) => Promise<unknown>) => {
+    t = Date.now();
+    const redated = await db.transaction(async (trx) => {
+      await work(trx);
+      return slaClockStore.applyToIssues(trx, await slaClockStore.resolve(trx, null));
     });
-    await db.raw('vacuum analyze issue_records');
-    for (let run = 1; run <= RUNS; run++) {
-      await timed(`high 30 → 14 days, run ${run}`, (trx) => slaPolicyStore.update(trx, policyId, everyProject(14)));
-      await timed(`high 14 → 30 days, run ${run}`, (trx) => slaPolicyStore.update(trx, policyId, everyProject(30)));
-      await timed(`the policy saved unchanged, run ${run}`, (trx) =>
-        slaPolicyStore.update(trx, policyId, everyProject(30)),
-      );
-    }
-    await timed('a tag policy: critical 3 days in the internet-facing half', (trx) =>
-      slaPolicyStore.insert(trx, {
-        name: 'internet-facing',
-        projectTags: ['internet-facing'],
-        projectCodes: [],
-        days: days(30, 3),
-        knownExploitedDays: 14,
-        author: 'bench',
-      }),
+    console.log(`${label}: ${Date.now() - t} ms, ${redated} issues re-dated`);
+  };
+  let policyId = '';
+  await timed('first policy, every project', async (trx) => {
+    policyId = (await slaPolicyStore.insert(trx, { ...everyProject(30), author: 'bench' })).id;
+  });
+  await db.raw('vacuum analyze issue_records');
+  for (let run = 1; run <= RUNS; run++) {
+    await timed(`high 30 → 14 days, run ${run}`, (trx) => slaPolicyStore.update(trx, policyId, everyProject(14)));
+    await timed(`high 14 → 30 days, run ${run}`, (trx) => slaPolicyStore.update(trx, policyId, everyProject(30)));
+    await timed(`the policy saved unchanged, run ${run}`, (trx) =>
+      slaPolicyStore.update(trx, policyId, everyProject(30)),
     );
-
-    const kev = async (label: string, feed: KevFeed) => {
-      t = Date.now();
-      const changed = await db.transaction(async (trx) => {
-        await intelStore.replaceKev(trx, feed, 'import');
-        return enrichment.enrichOpen(trx);
-      });
-      console.log(`${label}: ${Date.now() - t} ms, ${changed} issues changed`);
-    };
-    await kev('KEV first load (1,300 CVEs)', kevFeed(0));
-    for (let run = 1; run <= RUNS; run++) {
-      await kev(`KEV: a tenth of the due dates moved earlier, run ${run}`, kevFeed(run));
-      await kev(`KEV: moved back, run ${run}`, kevFeed(0));
-    }
-    console.log(`load average ${loadAverage()}`);
-  } finally {
-    await dropDatabase(db, base, url);
   }
-}
+  await timed('a tag policy: critical 3 days in the internet-facing half', (trx) =>
+    slaPolicyStore.insert(trx, {
+      name: 'internet-facing',
+      projectTags: ['internet-facing'],
+      projectCodes: [],
+      days: days(30, 3),
+      knownExploitedDays: 14,
+      author: 'bench',
+    }),
+  );
 
-main().catch((err) => {
-  console.error(err);
-  process.exit(1);
+  const kev = async (label: string, feed: KevFeed) => {
+    t = Date.now();
+    const changed = await db.transaction(async (trx) => {
+      await intelStore.replaceKev(trx, feed, 'import');
+      return enrichment.enrichOpen(trx);
+    });
+    console.log(`${label}: ${Date.now() - t} ms, ${changed} issues changed`);
+  };
+  await kev('KEV first load (1,300 CVEs)', kevFeed(0));
+  for (let run = 1; run <= RUNS; run++) {
+    await kev(`KEV: a tenth of the due dates moved earlier, run ${run}`, kevFeed(run));
+    await kev(`KEV: moved back, run ${run}`, kevFeed(0));
+  }
 });
