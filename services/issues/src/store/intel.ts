@@ -209,22 +209,26 @@ export const intelStore = {
    * written. Returns how many issues changed.
    */
   async enrich(db: Queryable, scope: EnrichScope, openStatuses: number[]): Promise<number> {
-    let where: string;
+    const names = 'i.status_id = any(?::int[]) and (i.cve is not null or cardinality(i.vulnerability_ids) > 0)';
+    let issues: string;
     const bindings = [pgArray(openStatuses)];
     if (scope.kind === 'layer') {
-      where = 'i.layer_id = ?';
+      issues = `select i.id, i.cve, i.vulnerability_ids from issue_records i where ${names} and i.layer_id = ?`;
       bindings.push(scope.layerId);
     } else {
       await db.raw(CREATE_CHANGED);
-      // Through the issues_cves index: only the issues naming a changed CVE are read.
-      where = `issue_cves(i.cve, i.vulnerability_ids) && (select coalesce(array_agg(cve), '{}') from ${CHANGED})`;
+      // Its size for the plan: a few CVEs changed on most days, every one at a first load.
+      await db.raw(`analyze ${CHANGED}`);
+      // Each changed CVE's issues through the issues_cves index, one probe per CVE (an overlap with
+      // the array of every changed CVE would compare each issue's ids with all of them).
+      issues = `select i.id, i.cve, i.vulnerability_ids from ${CHANGED} c
+        join issue_records i on issue_cves(i.cve, i.vulnerability_ids) @> array[c.cve] where ${names} group by i.id`;
     }
+    // Materialized, so that the values are computed for these issues only, not for every issue before a join.
     const { rowCount } = await db.raw<{ rowCount: number }>(
-      `with intel as (
-         select i.id, x.epss, x.percentile, x.kev, x.due
-         from issue_records i cross join lateral issue_intel(i.cve, i.vulnerability_ids) x
-         where i.status_id = any(?::int[]) and ${where}
-           and (i.cve is not null or cardinality(i.vulnerability_ids) > 0))
+      `with issues as materialized (${issues}),
+       intel as (select s.id, x.epss, x.percentile, x.kev, x.due
+         from issues s cross join lateral issue_intel(s.cve, s.vulnerability_ids) x)
        update issue_records r
        set intel_epss = intel.epss, intel_epss_percentile = intel.percentile,
            intel_known_exploited = intel.kev, kev_due_date = intel.due
