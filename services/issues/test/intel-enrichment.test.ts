@@ -20,7 +20,7 @@ const kevRecord = (cve: string, dueDate: string): KevRecord => ({
   ransomware: false,
 });
 
-// A feed load re-enriches only the open issues naming a CVE whose values changed (migration 0023):
+// A feed load re-enriches only the open issues naming a CVE whose values changed (migration 0024):
 // what every open issue shows must still be what a re-enrichment of all of them would give.
 for (const backend of DATABASE_BACKENDS) {
   describe(`re-enrichment of the CVEs a feed load changed on ${backend.name}`, function () {

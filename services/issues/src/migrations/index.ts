@@ -4,7 +4,7 @@ import { slaMigration } from './0018-sla';
 import { catalogProjectsMigration } from './0020-catalog-projects';
 import { riskAcceptanceRevocationMigration } from './0021-risk-acceptance-revocation';
 import { pullRequestDecorationsMigration } from './0022-pull-request-decorations';
-import { intelEnrichmentByCveMigration } from './0023-intel-enrichment-by-cve';
+import { intelEnrichmentByCveMigration } from './0024-intel-enrichment-by-cve';
 import { VIEW_COLUMNS_0014, VIEW_COLUMNS_0016 } from './issues-view';
 import { retryQueueColumns } from './retry-queue-columns';
 

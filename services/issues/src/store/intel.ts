@@ -204,7 +204,7 @@ export const intelStore = {
   /**
    * Gives the open issues in `scope` that name a CVE (as `cve` or among their vulnerability ids) the
    * feeds' values, in one statement: the highest EPSS score and percentile of their CVEs, whether
-   * any is in KEV and its earliest due date (issue_intel of migration 0023: each issue's values from
+   * any is in KEV and its earliest due date (issue_intel of migration 0024: each issue's values from
    * its own few ids, no grouping of every issue's); rows whose values are already these are not
    * written. Returns how many issues changed.
    */

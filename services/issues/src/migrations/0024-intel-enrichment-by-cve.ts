@@ -12,7 +12,7 @@ const OPEN = OPEN_STATUSES.join(', ');
  * trigger gives it the current values as it reopens, before the SLA trigger reads them.
  */
 export const intelEnrichmentByCveMigration: Migration = {
-  name: '0023_intel_enrichment_by_cve',
+  name: '0024_intel_enrichment_by_cve',
   async up(db) {
     // An issue's ids as the feeds spell them (upper case): its CVE and its aliases. Computed for every
     // row an ingestion writes (the index below), so in one pass over the array's text instead of a
