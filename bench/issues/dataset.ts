@@ -1,5 +1,8 @@
 /** The million-issue data set both issue benchmarks query, and the queries they time. */
+import os from 'node:os';
 import knex, { Knex } from 'knex';
+import { openDatabase } from '@bulwark/platform';
+import { migrations } from '../../services/issues/src/migrations';
 import type { IssueFilter } from '../../services/issues/src/store/issues/issue-store';
 import { issueStore } from '../../services/issues/src/store/issues/issue-store';
 
@@ -59,6 +62,37 @@ export const QUERIES: { label: string; filter: IssueFilter; query: string }[] = 
       'filter[project_code]=proj-1&filter[project_code]=proj-2&filter[project_code]=proj-3&filter[severity]=high&filter[status]=1&filter[category]=sast',
   },
 ];
+
+/**
+ * Runs a benchmark in a fresh database named after it on the real PostgreSQL of deploy/local/infra.sh
+ * (the issues service's migrations applied), prints the load average at its end and drops the database.
+ */
+export function runBench(name: string, work: (db: Knex) => Promise<void>): void {
+  const run = async () => {
+    const base = process.env.BULWARK_TEST_PG_URL;
+    if (!base) throw new Error('BULWARK_TEST_PG_URL is not set: eval "$(bash deploy/local/infra.sh env)"');
+    const url = new URL(base);
+    url.pathname = `/bulwark_bench_${name}_${Date.now()}`;
+    const db = await openDatabase({ service: 'issues-bench', url: url.toString(), dataDir: '/tmp', migrations });
+    try {
+      await work(db);
+      console.log(`load average ${loadAverage()}`);
+    } finally {
+      await dropDatabase(db, base, url);
+    }
+  };
+  run().catch((err) => {
+    console.error(err);
+    process.exit(1);
+  });
+}
+
+/** The machine's load averages over 1, 5 and 15 minutes, as the figures in bench/README.md give them. */
+export const loadAverage = () =>
+  os
+    .loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ');
 
 /** Closes the benchmark's database and drops it, through a connection to `base` (the server's own database). */
 export async function dropDatabase(db: Knex, base: string, url: URL): Promise<void> {

@@ -2,20 +2,20 @@
  * Re-enrichment of a million open issues from the exploit intelligence feeds (issue #30): a fresh
  * database on the real PostgreSQL, 1,000,000 issues each naming a CVE, then the EPSS feed's 300,000
  * scores and a KEV catalog of 1,300 loaded as the service loads them (new table, swapped in) and
- * every open issue enriched in the same transaction; then the same feed again (nothing to write),
- * and a feed whose scores moved for a tenth of the CVEs.
+ * the open issues naming a CVE whose values changed enriched in the same transaction; then, BENCH_RUNS
+ * times, the same feed again (nothing to write), a feed whose scores moved for a tenth of the CVEs,
+ * and the first feed again (the tenth moved back).
  *
- *   eval "$(bash deploy/local/infra.sh env)"; npx tsx bench/issues/enrich.ts   (BENCH_TOTAL_ISSUES)
+ *   eval "$(bash deploy/local/infra.sh env)"; npx tsx bench/issues/enrich.ts   (BENCH_TOTAL_ISSUES, BENCH_RUNS)
  */
-import { openDatabase } from '@bulwark/platform';
-import { migrations } from '../../services/issues/src/migrations';
 import { IssueEnrichment } from '../../services/issues/src/intel/enrichment';
 import type { EpssFeed, KevFeed } from '../../services/issues/src/domain/intel-feeds';
 import { intelStore } from '../../services/issues/src/store/intel';
-import { dropDatabase, fillIssues } from './dataset';
+import { fillIssues, loadAverage, runBench } from './dataset';
 
 const TOTAL = Number(process.env.BENCH_TOTAL_ISSUES ?? 1_000_000);
 const CVES = 300_000;
+const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const cveOf = (n: number) => `CVE-2025-${String(10000 + n)}`;
 
 function epssFeed(shift: number, every: number): EpssFeed {
@@ -36,48 +36,39 @@ const kevFeed: KevFeed = {
   })),
 };
 
-async function main() {
-  const base = process.env.BULWARK_TEST_PG_URL;
-  if (!base) throw new Error('BULWARK_TEST_PG_URL is not set: eval "$(bash deploy/local/infra.sh env)"');
-  const url = new URL(base);
-  url.pathname = `/bulwark_bench_intel_${Date.now()}`;
-  const db = await openDatabase({ service: 'issues-bench', url: url.toString(), dataDir: '/tmp', migrations });
+runBench('intel', async (db) => {
   const enrichment = new IssueEnrichment();
-  try {
-    let t = Date.now();
-    await fillIssues(db, TOTAL);
-    // Every issue open and naming one of the feed's CVEs (a third also an alias), so every row is re-enriched.
-    await db.raw(
-      `update issue_records set status_id = 1, cve = 'CVE-2025-' || (10000 + abs(hashtext(match_key)) % ${CVES * 1.2}),
+  let t = Date.now();
+  await fillIssues(db, TOTAL);
+  // Every issue open and naming one of the feed's CVEs (a third also an alias), so every row is re-enriched.
+  await db.raw(
+    `update issue_records set status_id = 1, cve = 'CVE-2025-' || (10000 + abs(hashtext(match_key)) % ${CVES * 1.2}),
          vulnerability_ids = case when abs(hashtext(id::text)) % 3 = 0 then array['GHSA-x', 'CVE-2025-' || (10000 + abs(hashtext(id::text)) % ${CVES})] else '{}' end`,
+  );
+  await db.raw('vacuum analyze issue_records');
+  console.log(`setup: ${TOTAL} issues in ${Date.now() - t} ms`);
+
+  const timed = async (label: string, feed: EpssFeed, withKev: boolean) => {
+    t = Date.now();
+    let loadMs = 0;
+    const changed = await db.transaction(async (trx) => {
+      await intelStore.replaceEpss(trx, feed, 'import');
+      if (withKev) await intelStore.replaceKev(trx, kevFeed, 'import');
+      loadMs = Date.now() - t;
+      return enrichment.enrichOpen(trx);
+    });
+    const total = Date.now() - t;
+    console.log(
+      `${label}: load ${loadMs} ms, enrich ${total - loadMs} ms, ${changed} issues changed, total ${total} ms`,
     );
-    await db.raw('vacuum analyze issue_records');
-    console.log(`setup: ${TOTAL} issues in ${Date.now() - t} ms`);
-
-    const timed = async (label: string, feed: EpssFeed, withKev: boolean) => {
-      t = Date.now();
-      let loadMs = 0;
-      const changed = await db.transaction(async (trx) => {
-        await intelStore.replaceEpss(trx, feed, 'import');
-        if (withKev) await intelStore.replaceKev(trx, kevFeed, 'import');
-        loadMs = Date.now() - t;
-        return enrichment.enrichOpen(trx);
-      });
-      const total = Date.now() - t;
-      console.log(
-        `${label}: load ${loadMs} ms, enrich ${total - loadMs} ms, ${changed} issues changed, total ${total} ms`,
-      );
-    };
-    await timed('first load (EPSS 300,000 + KEV 1,300)', epssFeed(0, 1), true);
-    await db.raw('vacuum analyze issue_records');
-    await timed('same feed again (no row written)', epssFeed(0, 1), false);
-    await timed('a tenth of the scores moved', epssFeed(0.25, 10), false);
-  } finally {
-    await dropDatabase(db, base, url);
+  };
+  console.log(`load average ${loadAverage()}`);
+  await timed('first load (EPSS 300,000 + KEV 1,300)', epssFeed(0, 1), true);
+  await db.raw('vacuum analyze issue_records');
+  for (let run = 1; run <= RUNS; run++) {
+    await timed(`same feed again (no row written), run ${run}`, epssFeed(0, 1), false);
+    // Each run moves a tenth of the scores from the feed before it (and the last one back).
+    await timed(`a tenth of the scores moved, run ${run}`, epssFeed(0.25 * run, 10), false);
+    await timed(`the tenth moved back, run ${run}`, epssFeed(0, 1), false);
   }
-}
-
-main().catch((err) => {
-  console.error(err);
-  process.exit(1);
 });

@@ -5,12 +5,13 @@
  * run on this machine; on a shared machine the CPU figure is the one to compare):
  *
  * - `chunked`: what ingestion does, 2,000 rows per `insert … select from unnest(arrays)`;
+ * - `chunked without …`: the same with the SLA trigger or the index on the issues' CVEs dropped;
  * - `copy+merge`: a COPY of every row into a temporary table, then one `insert … select`;
  * - `copy+merge without …`: the same with parts of the schema dropped inside the transaction, which
  *   is rolled back (the cost of each index and of the count trigger, by difference).
  *
  * Run: `npx tsx bench/issues/insert-cost.ts` after `eval "$(bash deploy/local/infra.sh env)"`
- * (BENCH_FINDINGS, BENCH_VARIANTS: a comma-separated subset of the labels' keys below).
+ * (BENCH_FINDINGS, BENCH_CVE_EVERY, BENCH_VARIANTS: a comma-separated subset of the labels' keys below).
  */
 import { createHash, randomUUID } from 'node:crypto';
 import os from 'node:os';
@@ -24,6 +25,8 @@ import { backendCpu, copyText } from '../postgres-backend';
 import { dropDatabase } from './dataset';
 
 const N = Number(process.env.BENCH_FINDINGS ?? 100_000);
+/** Every how many rows one names a CVE (10: a mixed upload; 1: a dependency scan's, every row). */
+const CVE_EVERY = Number(process.env.BENCH_CVE_EVERY ?? 10);
 const SEVERITIES = ['critical', 'high', 'medium', 'low', 'info'];
 
 const INDEXES = {
@@ -45,9 +48,17 @@ const INDEXES = {
   ],
   gin: ['drop index issues_cwes'],
   trigger: ['drop trigger issues_counted_insert on issue_records'],
+  sla: ['drop trigger issue_sla_insert on issue_records'],
+  cves: ['drop index issues_cves'],
 };
 const VARIANTS: Record<string, { label: string; drop?: string[]; chunked?: boolean }> = {
   chunked: { label: 'chunked (ingestion today): insert … select from unnest, 2,000 rows each', chunked: true },
+  'no-sla': { label: 'chunked without the SLA trigger (issue_sla_insert)', drop: INDEXES.sla, chunked: true },
+  'no-cves': {
+    label: "chunked without the index on the issues' CVEs (issues_cves)",
+    drop: INDEXES.cves,
+    chunked: true,
+  },
   copy: { label: 'copy+merge: COPY into a temporary table, one insert … select' },
   'no-trigger': { label: 'copy+merge without the count trigger', drop: INDEXES.trigger },
   'no-gin': { label: 'copy+merge without the GIN index on cwes', drop: INDEXES.gin },
@@ -82,8 +93,8 @@ const rows: NewIssue[] = Array.from({ length: N }, (_, i) => ({
   severityRank: 5 - (i % 5),
   ruleId: `rule.${i % 300}`,
   statusId: 1,
-  cve: i % 10 === 0 ? `CVE-2025-${10000 + (i % 5000)}` : null,
-  vulnerabilityIds: i % 10 === 0 ? [`CVE-2025-${10000 + (i % 5000)}`] : [],
+  cve: i % CVE_EVERY === 0 ? `CVE-2025-${10000 + (i % 5000)}` : null,
+  vulnerabilityIds: i % CVE_EVERY === 0 ? [`CVE-2025-${10000 + (i % 5000)}`] : [],
   cwes: [79 + (i % 40)],
   libName: null,
   libVersion: null,
@@ -140,6 +151,9 @@ async function main() {
   url.pathname = `/bulwark_bench_insert_${Date.now()}`;
   const db = await openDatabase({ service: 'issues-bench', url: url.toString(), dataDir: '/tmp', migrations });
   try {
+    // The project has SLA days, so the issue_sla trigger dates every row as it would in production.
+    await db.raw(`insert into sla_project_days (project_code, days_critical, days_high, days_medium, days_low, days_info,
+      known_exploited_days) values ('bench', 7, 30, 90, 180, 365, 14)`);
     console.log(
       `load average ${os
         .loadavg()

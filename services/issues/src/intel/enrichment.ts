@@ -9,13 +9,17 @@ const criticalityOf = (value: string | undefined): ProjectCriticality | undefine
 
 /**
  * Gives issues what their risk score depends on besides their own fields, set-wise: the exploit
- * intelligence feeds' values (every open issue when a feed changed, the open issues of a scan's
- * layer when it was ingested; nothing before any feed is loaded) and their project's criticality.
+ * intelligence feeds' values (the open issues naming a CVE whose values a feed load changed, the
+ * open issues of a scan's layer when it was ingested; nothing before any feed is loaded) and their
+ * project's criticality.
  */
 export class IssueEnrichment {
-  /** In a feed load's transaction: how many open issues changed. */
+  /**
+   * In a feed load's transaction, after the loads: the open issues naming a CVE whose values the
+   * loads changed (every other open issue holds the current values already); how many changed.
+   */
   enrichOpen(trx: Trx): Promise<number> {
-    return intelStore.enrich(trx, { kind: 'open' }, OPEN_STATUSES);
+    return intelStore.enrich(trx, { kind: 'changed' }, OPEN_STATUSES);
   }
 
   /** In an ingestion's transaction. */

@@ -6,6 +6,7 @@ import { riskAcceptanceRevocationMigration } from './0021-risk-acceptance-revoca
 import { pullRequestDecorationsMigration } from './0022-pull-request-decorations';
 import { issueCountsDuplicatesMigration } from './0023-issue-counts-duplicates';
 import { baseBranchScansMigration } from './0024-base-branch-scans';
+import { intelEnrichmentByCveMigration } from './0025-intel-enrichment-by-cve';
 import { VIEW_COLUMNS_0014, VIEW_COLUMNS_0016 } from './issues-view';
 import { retryQueueColumns } from './retry-queue-columns';
 
@@ -574,4 +575,5 @@ export const migrations: Migration[] = [
   pullRequestDecorationsMigration,
   issueCountsDuplicatesMigration,
   baseBranchScansMigration,
+  intelEnrichmentByCveMigration,
 ];

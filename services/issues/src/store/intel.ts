@@ -67,10 +67,14 @@ const toFeedState = (r: FeedRow): FeedStateRecord => ({
 const LOAD_BATCH = 10_000;
 
 /**
- * Which issues an enrichment covers: the open ones of the whole organisation (a feed changed), or
- * the open ones of one layer (its scan was just ingested: the issues it detected are among them).
+ * Which issues an enrichment covers: the open ones naming a CVE whose feed values the loads of this
+ * transaction changed (the others hold the current values already), or the open ones of one layer
+ * (its scan was just ingested: the issues it detected are among them).
  */
-export type EnrichScope = { kind: 'open' } | { kind: 'layer'; layerId: string };
+export type EnrichScope = { kind: 'changed' } | { kind: 'layer'; layerId: string };
+
+/** The CVEs whose feed values this transaction's loads changed (added, removed or moved), for the enrichment after them. */
+const CHANGED = 'intel_changed_cves';
 
 export const intelStore = {
   /** The saved settings; undefined until the first change through the API. */
@@ -131,6 +135,7 @@ export const intelStore = {
   /**
    * Replaces the EPSS table whole: a new table is filled in batches and renamed in place of the old
    * one in the caller's transaction, after the feed's row is locked (two loads at once take turns).
+   * The CVEs whose values differ between the two are noted for `enrich`'s `changed` scope.
    */
   async replaceEpss(trx: Trx, feed: EpssFeed, origin: string): Promise<void> {
     await lockFeed(trx, 'epss');
@@ -149,6 +154,7 @@ export const intelStore = {
         v.bindings,
       );
     }
+    await noteChanges(trx, table, 'intel_epss', 'n.epss <> o.epss or n.percentile <> o.percentile');
     await swap(trx, table, 'intel_epss');
     await trx('intel_feeds').where({ feed: 'epss' }).update({
       records: feed.records.length,
@@ -181,6 +187,8 @@ export const intelStore = {
         v.bindings,
       );
     }
+    // The catalog's date added and ransomware use are not issue fields: only a due date changes an issue.
+    await noteChanges(trx, table, 'intel_kev', 'n.due_date is distinct from o.due_date');
     await swap(trx, table, 'intel_kev');
     await trx('intel_feeds').where({ feed: 'kev' }).update({
       records: feed.records.length,
@@ -194,42 +202,60 @@ export const intelStore = {
   },
 
   /**
-   * Gives the issues in `scope` that name a CVE (as `cve` or among their vulnerability ids) the
+   * Gives the open issues in `scope` that name a CVE (as `cve` or among their vulnerability ids) the
    * feeds' values, in one statement: the highest EPSS score and percentile of their CVEs, whether
-   * any is in KEV and its earliest due date. Rows whose values are already these are not written.
-   * Returns how many issues changed.
+   * any is in KEV and its earliest due date (issue_intel of migration 0025: each issue's values from
+   * its own few ids, no grouping of every issue's); rows whose values are already these are not
+   * written. Returns how many issues changed.
    */
   async enrich(db: Queryable, scope: EnrichScope, openStatuses: number[]): Promise<number> {
-    const where = scope.kind === 'layer' ? 'and i.layer_id = ?' : '';
-    const bindings = scope.kind === 'layer' ? [pgArray(openStatuses), scope.layerId] : [pgArray(openStatuses)];
+    const names = 'i.status_id = any(?::int[]) and (i.cve is not null or cardinality(i.vulnerability_ids) > 0)';
+    let issues: string;
+    const bindings = [pgArray(openStatuses)];
+    if (scope.kind === 'layer') {
+      issues = `select i.id, i.cve, i.vulnerability_ids from issue_records i where ${names} and i.layer_id = ?`;
+      bindings.push(scope.layerId);
+    } else {
+      await db.raw(CREATE_CHANGED);
+      // Its size for the plan: a few CVEs changed on most days, every one at a first load.
+      await db.raw(`analyze ${CHANGED}`);
+      // Each changed CVE's issues through the issues_cves index, one probe per CVE (an overlap with
+      // the array of every changed CVE would compare each issue's ids with all of them).
+      issues = `select i.id, i.cve, i.vulnerability_ids from ${CHANGED} c
+        join issue_records i on issue_cves(i.cve, i.vulnerability_ids) @> array[c.cve] where ${names} group by i.id`;
+    }
+    // Materialized, so that the values are computed for these issues only, not for every issue before a join.
     const { rowCount } = await db.raw<{ rowCount: number }>(
-      `with intel as (
-         select i.id, max(e.epss) as epss, max(e.percentile) as percentile,
-                bool_or(k.cve is not null) as kev, min(k.due_date) as due
-         from issue_records i
-         cross join lateral unnest(i.vulnerability_ids || i.cve) as v(cve)
-         left join intel_epss e on e.cve = upper(v.cve)
-         left join intel_kev k on k.cve = upper(v.cve)
-         where i.status_id = any(?::int[]) ${where}
-           and (i.cve is not null or cardinality(i.vulnerability_ids) > 0)
-         group by i.id)
+      `with issues as materialized (${issues}),
+       intel as (select s.id, x.epss, x.percentile, x.kev, x.due
+         from issues s cross join lateral issue_intel(s.cve, s.vulnerability_ids) x)
        update issue_records r
        set intel_epss = intel.epss, intel_epss_percentile = intel.percentile,
-           intel_known_exploited = nullif(intel.kev, false), kev_due_date = intel.due
+           intel_known_exploited = intel.kev, kev_due_date = intel.due
        from intel
        where r.id = intel.id
-         and (r.intel_epss is distinct from intel.epss
-           or r.intel_epss_percentile is distinct from intel.percentile
-           or r.intel_known_exploited is distinct from nullif(intel.kev, false)
-           or r.kev_due_date is distinct from intel.due)`,
+         and (r.intel_epss, r.intel_epss_percentile, r.intel_known_exploited, r.kev_due_date)
+           is distinct from (intel.epss, intel.percentile, intel.kev, intel.due)`,
       bindings,
     );
+    if (scope.kind === 'changed') await db.raw(`truncate ${CHANGED}`);
     return rowCount;
   },
 };
 
 async function lockFeed(trx: Trx, feed: FeedName): Promise<void> {
   await trx.raw('select feed from intel_feeds where feed = ? for update', [feed]);
+}
+
+const CREATE_CHANGED = `create temporary table if not exists ${CHANGED} (cve text primary key) on commit drop`;
+
+/** Notes the CVEs whose values differ between the loaded table `next` and the current `table` (`n` and `o` in `differs`). */
+async function noteChanges(trx: Trx, next: string, table: string, differs: string): Promise<void> {
+  await trx.raw(CREATE_CHANGED);
+  await trx.raw(
+    `insert into ${CHANGED} (cve) select coalesce(n.cve, o.cve) from ${next} n full join ${table} o on o.cve = n.cve
+     where n.cve is null or o.cve is null or ${differs} on conflict (cve) do nothing`,
+  );
 }
 
 async function swap(trx: Trx, next: string, table: string): Promise<void> {
