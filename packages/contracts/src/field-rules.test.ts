@@ -13,6 +13,7 @@ import {
 } from './field-rules';
 import { LICENSE_FORM_PROBLEM, readLicense } from './license';
 import { buildOpenApiDocument } from './openapi';
+import { toolCreateBody } from './schemas/catalog';
 import { userCreateBody } from './schemas/identity';
 import { reportFilter } from './schemas/reporting';
 import { trackerBody, trackerUpdateBody } from './schemas/trackers';
@@ -207,6 +208,24 @@ describe('bodies whose rules are stated: the validation and the document agree',
         { period: 'custom', to: '2026-01-01' },
         { period: 'week', from: '2026-01-01' },
         { from: '1969-12-31' },
+      ],
+    );
+  });
+
+  it('a new tool (or source): project codes by its access type', () => {
+    const tool = { type_id: 1, settings: {} };
+    expectBoth(
+      toolCreateBody,
+      'ToolCreate',
+      [
+        tool,
+        { ...tool, access_type: 'global', project_codes: [] },
+        { ...tool, access_type: 'project', project_codes: ['web'] },
+      ],
+      [
+        { ...tool, project_codes: ['web'] },
+        { ...tool, access_type: 'project' },
+        { ...tool, access_type: 'project', project_codes: [] },
       ],
     );
   });
