@@ -1,5 +1,5 @@
 import { z } from '../zod';
-import { isoDateTime, nonBlank, NOT_BLANK_PATTERN } from '../common';
+import { isoDateTime, nonBlank, NOT_BLANK_PATTERN, WEB_URL_PATTERN } from '../common';
 import { emptyWhenContains, FieldRule, propertyNames, requiredWith, withFieldRules } from '../field-rules';
 import { ADMIN_ROLE, ALL_LETTERS, PERMISSION_KEYS } from '../permissions';
 
@@ -221,7 +221,7 @@ export const userView = z
 export const ldapUrl = z
   .string()
   .max(2048)
-  .regex(/^ldaps?:\/\/[^\s/?#]+\/?$/, 'must be ldap://host[:port] or ldaps://host[:port]')
+  .regex(/^ldaps?:\/\/[^\s\u0000/?#]+\/?$/, 'must be ldap://host[:port] or ldaps://host[:port]')
   .openapi({ example: 'ldaps://dc1.example.com:636' });
 
 export const dn = nonBlank(1024);
@@ -231,7 +231,7 @@ export const ldapFilter = z
   .trim()
   .min(3)
   .max(2048)
-  .regex(/^\([\s\S]*\)$/, 'must be an LDAP filter in parentheses');
+  .regex(/^\([^\u0000]*\)$/, 'must be an LDAP filter in parentheses');
 
 export const attribute = z
   .string()
@@ -339,16 +339,21 @@ export const ldapTestResult = z
 
 // ---- single sign-on (OIDC) settings
 
+/** The identity service also parses it (URL.canParse): the document states the web addresses that always parse. */
 export const httpUrl = z
   .string()
   .max(2048)
-  .regex(/^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/, 'must be an http(s) URL without query or fragment');
+  .regex(/^https?:\/\/[^\s\u0000/?#]+(\/[^\s\u0000?#]*)?$/, 'must be an http(s) URL without query or fragment')
+  .openapi({ pattern: WEB_URL_PATTERN.replace('[Hh][Tt][Tt][Pp][Ss]?', 'https?') });
 
 export const emailDomain = z
   .string()
   .min(1)
   .max(253)
   .regex(/^[a-z0-9.-]+\.[a-z]{2,}$/, 'must be a domain such as example.com');
+
+/** The groups role_mapping names: zod-to-openapi leaves a record's key schema out, so the document states it here. */
+const GROUP_NAMES: Record<string, unknown> = { propertyNames: { minLength: 1, maxLength: 512 } };
 
 export const ssoFields = {
   enabled: z.boolean().openapi({ description: 'Whether single sign-on is offered' }),
@@ -367,13 +372,11 @@ export const ssoFields = {
     .min(1)
     .max(20)
     .openapi({ description: 'Scopes asked for; openid is always added' }),
-  groups_claim: z
-    .string()
-    .trim()
-    .min(1)
-    .max(128)
-    .openapi({ description: 'The claim (of the ID token or userinfo) that lists the person\u2019s groups' }),
+  groups_claim: nonBlank(128).openapi({
+    description: 'The claim (of the ID token or userinfo) that lists the person\u2019s groups',
+  }),
   role_mapping: z.record(z.string().min(1).max(512), z.array(z.string().min(1).max(64)).max(100)).openapi({
+    ...GROUP_NAMES,
     description: 'Group (a value of groups_claim) -> role codes granted to its members at each single sign-on',
     example: { 'appsec-admins': ['admin'] },
   }),

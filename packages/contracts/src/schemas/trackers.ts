@@ -91,18 +91,10 @@ export const projectMapping = z
       .min(1)
       .max(64)
       .openapi({ description: 'A Bulwark project code, or * for every project without its own entry' }),
-    tracker_project: z
-      .string()
-      .trim()
-      .min(1)
-      .max(255)
-      .openapi({ description: 'Redmine project identifier or Jira project key' }),
-    issue_type: z
-      .string()
-      .trim()
-      .min(1)
-      .max(255)
-      .openapi({ description: 'Redmine tracker name (Bug) or Jira issue type name (Task, Bug)' }),
+    tracker_project: nonBlank(255).openapi({ description: 'Redmine project identifier or Jira project key' }),
+    issue_type: nonBlank(255).openapi({
+      description: 'Redmine tracker name (Bug) or Jira issue type name (Task, Bug)',
+    }),
   })
   .strict();
 
@@ -137,7 +129,7 @@ export const fieldTemplates = z
       .optional()
       .openapi({ description: 'Ticket text, same placeholders; {{issues}} lists every issue of the ticket' }),
     labels: z
-      .array(z.string().regex(/^[^\s]{1,255}$/, 'must be one word without spaces'))
+      .array(z.string().regex(/^[^\s\u0000]{1,255}$/, 'must be one word without spaces'))
       .max(20)
       .optional()
       .openapi({ description: 'Jira labels' }),
