@@ -39,7 +39,7 @@ const rangeOfPeriod: FieldRule = {
   },
   schema: {
     if: { properties: { period: { const: 'custom' } }, required: ['period'] },
-    then: { required: ['from'] },
+    then: { properties: { from: {} }, required: ['from'] },
     else: {
       if: { properties: { period: { not: { const: 'all' } } }, required: ['period'] },
       then: { properties: { from: false, to: false } },

@@ -159,7 +159,8 @@ export const trackerFields = {
     .openapi({ description: 'Poll the tracker for ticket statuses on the schedule (default true)' }),
 };
 
-const LOGIN = ['username', 'password'];
+/** An object that has these keys (each named in properties too, as linters of the document ask). */
+const having = (...keys: string[]) => ({ properties: Object.fromEntries(keys.map((k) => [k, {}])), required: keys });
 
 /**
  * The credentials a tracker's type takes: Redmine an API key, or a login and password; Jira a token,
@@ -182,10 +183,10 @@ function credentialsOfType(create: boolean): FieldRule {
     },
     schema: {
       if: { properties: { type: { const: 'redmine' } }, required: ['type'] },
-      then: { properties: { credentials: { anyOf: [{ required: ['api_key'] }, { required: LOGIN }] } }, ...given },
+      then: { properties: { credentials: { anyOf: [having('api_key'), having('username', 'password')] } }, ...given },
       else: {
         properties: {
-          credentials: { anyOf: [{ required: ['token'] }, { required: LOGIN }], not: { required: ['api_key'] } },
+          credentials: { anyOf: [having('token'), having('username', 'password')], not: having('api_key') },
         },
         ...given,
       },
