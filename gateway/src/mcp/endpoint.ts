@@ -1,7 +1,7 @@
 import express, { Request, Response, NextFunction } from 'express';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { MCP_PATH } from '@bulwark/contracts';
+import { MCP_PATH, mcpMessage } from '@bulwark/contracts';
 import { invalid, type Logger, type RateLimiter } from '@bulwark/platform';
 import { z } from 'zod';
 import { Authenticator } from '../auth/authenticator';
@@ -21,8 +21,6 @@ export interface McpEndpointDeps {
   log: Logger;
 }
 
-const jsonRpcMessage = z.looseObject({ jsonrpc: z.literal('2.0') });
-const mcpBody = z.union([jsonRpcMessage, z.array(jsonRpcMessage).min(1)]);
 /** The messages whose answer depends on whether the write tools are on: the tool list, and a write tool's call. */
 const writeToolsMessage = z.union([
   z.looseObject({ method: z.literal('tools/list') }),
@@ -39,7 +37,7 @@ function assertMcpRequest(req: Request): void {
     throw invalid('Accept must list application/json and text/event-stream (MCP Streamable HTTP)', [
       { field: 'headers.accept', problem: 'must list application/json and text/event-stream' },
     ]);
-  if (!mcpBody.safeParse(req.body).success)
+  if (!mcpMessage.safeParse(req.body).success)
     throw invalid('The body must be a JSON-RPC 2.0 message or a batch of them', [
       {
         field: 'body',

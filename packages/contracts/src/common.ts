@@ -171,7 +171,7 @@ export function webUrl() {
 }
 
 /** The whitespace String.prototype.trim removes, spelled out so that every regex engine reads the same set. */
-const TRIMMED = '\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff';
+export const TRIMMED = '\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff';
 
 /** A string with a character besides that whitespace, and no NUL (which every request's strings lack). */
 export const NOT_BLANK_PATTERN = `^[^\\u0000]*[^\\u0000${TRIMMED}][^\\u0000]*$`;

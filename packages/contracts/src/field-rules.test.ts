@@ -1,3 +1,4 @@
+import { generateKeyPairSync } from 'node:crypto';
 import Ajv2020 from 'ajv/dist/2020';
 import { expect } from 'chai';
 import {
@@ -10,7 +11,12 @@ import {
   requiredWith,
   withFieldRules,
 } from './field-rules';
+import { LICENSE_FORM_PROBLEM, readLicense } from './license';
 import { buildOpenApiDocument } from './openapi';
+import { toolCreateBody } from './schemas/catalog';
+import { userCreateBody } from './schemas/identity';
+import { reportFilter } from './schemas/reporting';
+import { trackerBody, trackerUpdateBody } from './schemas/trackers';
 import { ROUTES } from './route-table';
 import { z } from './zod';
 
@@ -117,5 +123,128 @@ describe('field rules in the OpenAPI document', () => {
     expect(schemas.GroupCreate).to.include.keys('if', 'then');
     expect(schemas.RoleCreateRoles).to.have.nested.property('propertyNames.enum').that.includes('catalog.sources');
     expect(schemas.CheckCreate).not.to.have.nested.property('properties.check_group_id');
+  });
+});
+
+describe('bodies whose rules are stated: the validation and the document agree', () => {
+  const components = (buildOpenApiDocument(ROUTES, 'test') as { components: object }).components;
+  // Formats (email, uri) are patterns or checks of their own here; ajv would only warn of them.
+  const bodies = new Ajv2020({ strict: false, validateFormats: false });
+  const stated = (name: string) => bodies.compile({ $ref: `#/components/schemas/${name}`, components });
+  const expectBoth = (schema: z.ZodType, name: string, accepted: object[], refused: object[]) => {
+    const validate = stated(name);
+    for (const value of accepted)
+      expect({ value, checked: schema.safeParse(value).success, stated: validate(value) }).to.include({
+        checked: true,
+        stated: true,
+      });
+    for (const value of refused)
+      expect({ value, checked: schema.safeParse(value).success, stated: validate(value) }).to.include({
+        checked: false,
+        stated: false,
+      });
+  };
+
+  it('a new user: a local password and its confirmation, none for a directory user', () => {
+    const password = 'correct horse battery';
+    expectBoth(
+      userCreateBody,
+      'UserCreate',
+      [
+        { username: 'u', password, password_confirmation: password },
+        { username: 'u', active_directory: true },
+        { username: 'u', active_directory: false, password, password_confirmation: 'typed differently' },
+      ],
+      [
+        { username: 'u' },
+        { username: 'u', active_directory: false },
+        { username: 'u', password },
+        { username: 'u', active_directory: true, password, password_confirmation: password },
+      ],
+    );
+  });
+
+  it('a tracker: the credentials its type takes', () => {
+    const base = { name: 't', url: 'https://tracker.example.com' };
+    expectBoth(
+      trackerBody,
+      'TrackerCreate',
+      [
+        { ...base, type: 'redmine', credentials: { api_key: 'k' } },
+        { ...base, type: 'redmine', credentials: { username: 'u', password: 'p' } },
+        { ...base, type: 'jira', credentials: { token: 't' } },
+        { ...base, type: 'jira', credentials: { username: 'u', password: 'p' } },
+      ],
+      [
+        base,
+        { ...base, type: 'redmine' },
+        { ...base, type: 'redmine', credentials: { token: 't' } },
+        { ...base, type: 'redmine', credentials: { username: 'u' } },
+        { ...base, type: 'jira', credentials: { api_key: 'k' } },
+        { ...base, type: 'jira', credentials: { token: 't', api_key: 'k' } },
+      ],
+    );
+    expectBoth(
+      trackerUpdateBody,
+      'TrackerUpdate',
+      [{ ...base, type: 'jira' }],
+      [{ ...base, type: 'jira', credentials: { password: 'p' } }],
+    );
+  });
+
+  it('a report filter: a custom period with its start, a range only with period custom or all, from 1970 on', () => {
+    expectBoth(
+      reportFilter,
+      'CreateReportInputFilter',
+      [
+        {},
+        { period: 'custom', from: '2026-01-01' },
+        { period: 'all', to: '2026-01-01T00:00:00Z' },
+        { from: '1970-01-02' },
+        { period: 'week' },
+      ],
+      [
+        { period: 'custom' },
+        { period: 'custom', to: '2026-01-01' },
+        { period: 'week', from: '2026-01-01' },
+        { from: '1969-12-31' },
+      ],
+    );
+  });
+
+  it('a new tool (or source): project codes by its access type', () => {
+    const tool = { type_id: 1, settings: {} };
+    expectBoth(
+      toolCreateBody,
+      'ToolCreate',
+      [
+        tool,
+        { ...tool, access_type: 'global', project_codes: [] },
+        { ...tool, access_type: 'project', project_codes: ['web'] },
+      ],
+      [
+        { ...tool, project_codes: ['web'] },
+        { ...tool, access_type: 'project' },
+        { ...tool, access_type: 'project', project_codes: [] },
+      ],
+    );
+  });
+
+  it('a license: its form', () => {
+    const install = ROUTES.find((r) => r.operationId === 'installLicense')?.request?.body as z.ZodType;
+    expectBoth(
+      install,
+      'LicenseInstall',
+      [{ license: 'BWL1.e30.c2ln' }, { license: ' BWL1.a b.c \n' }],
+      [
+        { license: 'BWL1.a.' },
+        { license: 'BWL1.a. ' },
+        { license: 'BWL1..c' },
+        { license: 'BWL1.a.b.c' },
+        { license: 'x' },
+      ],
+    );
+    for (const license of ['BWL1.a.', 'BWL1.a. ', 'BWL1..c', 'BWL1.a.b.c', 'x'])
+      expect(() => readLicense(license, generateKeyPairSync('ed25519').publicKey)).to.throw(LICENSE_FORM_PROBLEM);
   });
 });

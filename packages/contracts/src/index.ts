@@ -27,6 +27,7 @@ export {
   ssoSettingsBody,
   ssoSettingsView,
   ADMIN_GROUP_PROBLEM,
+  PASSWORD_LEAST_LENGTH,
   groupCreateBody,
   groupUpdateBody,
   groupView,

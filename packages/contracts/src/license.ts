@@ -1,5 +1,5 @@
 import { createPublicKey, KeyObject, sign, verify } from 'node:crypto';
-import { int4, isoDateTime } from './common';
+import { int4, isoDateTime, TRIMMED } from './common';
 import { z } from './zod';
 
 /**
@@ -53,6 +53,12 @@ export const licenseDocument = z
 
 export type LicenseDocument = z.infer<typeof licenseDocument>;
 
+/** The form readLicense reads, trimmed: BWL1, a document and a signature, joined by dots, neither empty. */
+export const LICENSE_FORM = new RegExp(
+  `^[${TRIMMED}]*${LICENSE_PREFIX}\\.[^.\\u0000]+\\.[^.\\u0000]*[^.\\u0000${TRIMMED}][${TRIMMED}]*$`,
+);
+export const LICENSE_FORM_PROBLEM = `not a license: expected ${LICENSE_PREFIX}.<document>.<signature>`;
+
 /** Why a license text was refused, for the 400 answer. */
 export class LicenseRejected extends Error {}
 
@@ -77,7 +83,7 @@ export function signLicense(doc: LicenseDocument, privateKey: KeyObject | string
 export function readLicense(text: string, publicKey: KeyObject | string): LicenseDocument {
   const parts = text.trim().split('.');
   if (parts.length !== 3 || parts[0] !== LICENSE_PREFIX || !parts[1] || !parts[2])
-    throw new LicenseRejected(`not a license: expected ${LICENSE_PREFIX}.<document>.<signature>`);
+    throw new LicenseRejected(LICENSE_FORM_PROBLEM);
   const body = Buffer.from(parts[1], 'base64url');
   const signature = Buffer.from(parts[2], 'base64url');
   const key = typeof publicKey === 'string' ? createPublicKey(publicKey) : publicKey;

@@ -31,6 +31,11 @@ function stateNulFree(doc: Document, schema: unknown, seen: Set<string>): void {
     return stateNulFree(doc, doc.components?.schemas?.[name], seen);
   }
   if (statesNoCharacters(node)) node.pattern = NUL_FREE_PATTERN;
+  // The keys of an object that takes any (a record) are strings of the request too.
+  if (node.type === 'object' && node.additionalProperties !== false) {
+    const names = (node.propertyNames ?? {}) as Schema;
+    if (statesNoCharacters({ type: 'string', ...names })) node.propertyNames = { ...names, pattern: NUL_FREE_PATTERN };
+  }
   for (const key of ['anyOf', 'oneOf', 'allOf', 'prefixItems', 'items', 'additionalProperties'])
     stateNulFree(doc, node[key], seen);
   if (node.properties && typeof node.properties === 'object') stateNulFree(doc, Object.values(node.properties), seen);

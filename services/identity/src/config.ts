@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { env, loadConfig } from '@bulwark/platform';
+import { PASSWORD_LEAST_LENGTH } from '@bulwark/contracts';
 
 export const identityConfigSchema = z.object({
   IDENTITY_DATABASE_URL: env.url(),
@@ -10,7 +11,7 @@ export const identityConfigSchema = z.object({
     .positive()
     .max(24 * 30)
     .default(9),
-  PASSWORD_MIN_LENGTH: env.int(12, 8),
+  PASSWORD_MIN_LENGTH: env.int(12, PASSWORD_LEAST_LENGTH),
   /** Failed logins allowed per username, and per client IP, within the window. */
   LOGIN_MAX_FAILURES_PER_USER: env.int(5, 1),
   LOGIN_MAX_FAILURES_PER_IP: env.int(30, 1),

@@ -208,8 +208,8 @@ export const identityRoutes = [
     request: {
       query: z
         .object({
-          code: z.string().max(4096).optional(),
-          state: z.string().max(512).optional(),
+          code: z.string().max(4096).optional().openapi({ description: 'Required unless error is given' }),
+          state: z.string().max(512).optional().openapi({ description: 'Required unless error is given' }),
           iss: z.string().max(2048).optional(),
           session_state: z.string().max(512).optional(),
           error: z.string().max(256).optional(),

@@ -1,7 +1,7 @@
 import type { RouteSpec } from '@bulwark/platform';
 import { z } from '../zod';
 import { perm } from '../common';
-import { COMMUNITY_LIMITS } from '../license';
+import { COMMUNITY_LIMITS, LICENSE_FORM, LICENSE_FORM_PROBLEM } from '../license';
 import { limitsView, licenseStatusView, licenseView } from '../schemas/license';
 
 /** Identity owns the license: it holds the installation id, counts users, and every gateway already asks it about each caller. */
@@ -34,7 +34,14 @@ export const licenseRoutes = [
       'The license text is BWL1.<document>.<Ed25519 signature>, as the vendor issues it. A bad signature, an expired license or one for another installation answers 400 and nothing is stored.',
     request: {
       body: z
-        .object({ license: z.string().min(1).max(16384).openapi({ description: 'The license text from the vendor' }) })
+        .object({
+          license: z
+            .string()
+            .min(1)
+            .max(16384)
+            .regex(LICENSE_FORM, LICENSE_FORM_PROBLEM)
+            .openapi({ description: 'The license text from the vendor' }),
+        })
         .strict()
         .openapi('LicenseInstall'),
     },

@@ -25,9 +25,9 @@ export const assistantSettingsView = z
   })
   .openapi('AssistantSettings');
 
-const jsonRpcMessage = z.record(z.string(), z.unknown()).openapi('JsonRpcMessage', {
+const jsonRpcMessage = z.looseObject({ jsonrpc: z.literal('2.0') }).openapi('JsonRpcMessage', {
   description: 'A JSON-RPC 2.0 request, notification or response of the Model Context Protocol',
 });
 
-/** A JSON-RPC 2.0 message of the Model Context Protocol, or a batch of them. */
-export const mcpMessage = z.union([jsonRpcMessage, z.array(jsonRpcMessage)]).openapi('McpMessage');
+/** A JSON-RPC 2.0 message of the Model Context Protocol, or a batch of them: what the gateway's MCP endpoint checks. */
+export const mcpMessage = z.union([jsonRpcMessage, z.array(jsonRpcMessage).min(1)]).openapi('McpMessage');

@@ -1,5 +1,6 @@
 import { z } from '../zod';
 import { int4, isoDateTime, nonBlank } from '../common';
+import { FieldRule, withFieldRules } from '../field-rules';
 import { ISSUE_SEVERITIES } from './issues';
 
 export const SCOPE_NOTE =
@@ -34,6 +35,28 @@ export const accessFields = {
   }),
 };
 
+/**
+ * A new source's or tool's access: "project" lists at least one project, "global" (the default) none.
+ * An update merges with the stored access, which the catalog checks.
+ */
+export const accessOnCreation: FieldRule = {
+  problem: (v) => {
+    const codes = Array.isArray(v.project_codes) ? v.project_codes : [];
+    if (v.access_type === 'project')
+      return codes.length === 0
+        ? { field: 'project_codes', message: 'must list at least one project when access_type is "project"' }
+        : undefined;
+    return codes.length > 0
+      ? { field: 'project_codes', message: 'must be empty when access_type is "global"' }
+      : undefined;
+  },
+  schema: {
+    if: { properties: { access_type: { const: 'project' } }, required: ['access_type'] },
+    then: { properties: { project_codes: { minItems: 1 } }, required: ['project_codes'] },
+    else: { properties: { project_codes: { maxItems: 0 } } },
+  },
+};
+
 export const accessView = { access_type: z.enum(ACCESS_TYPES), project_codes: z.array(z.string()) };
 
 export const codesBody = z
@@ -58,12 +81,9 @@ export const branchName = z
 
 export const sourceSettings = z
   .object({
-    url: z
-      .string()
-      .trim()
-      .min(1)
-      .max(2048)
-      .openapi({ description: 'http(s):// for Git over HTTP(S); ssh://… or user@host:path for Git over SSH' }),
+    url: nonBlank(2048).openapi({
+      description: 'http(s):// for Git over HTTP(S); ssh://… or user@host:path for Git over SSH',
+    }),
     branch_name: branchName
       .optional()
       .openapi({ description: 'Branch to scan; the repository\u2019s default branch when absent' }),
@@ -86,16 +106,18 @@ export const sourceSettings = z
   .strict()
   .openapi('SourceSettings');
 
-export const sourceCreateBody = z
-  .object({
-    name,
-    description: description.optional(),
-    source_type_id: int4(1),
-    settings: sourceSettings,
-    ...accessFields,
-  })
-  .strict()
-  .openapi('SourceCreate');
+export const sourceCreateBody = withFieldRules(
+  z
+    .object({
+      name,
+      description: description.optional(),
+      source_type_id: int4(1),
+      settings: sourceSettings,
+      ...accessFields,
+    })
+    .strict(),
+  [accessOnCreation],
+).openapi('SourceCreate');
 
 export const sourceUpdateBody = z
   .object({
@@ -220,25 +242,23 @@ export const sourceTypeView = z
 
 // ---- tools
 
-export const toolCreateBody = z
-  .object({
-    name: name.optional().openapi({ description: 'Defaults to the tool type\u2019s name and version' }),
-    description: description.optional(),
-    type_id: int4(1),
-    version: z
-      .string()
-      .trim()
-      .min(1)
-      .max(64)
-      .optional()
-      .openapi({ description: 'Version of this integration; defaults to the type\u2019s version' }),
-    settings: z
-      .record(z.string(), z.unknown())
-      .openapi({ description: 'Validated per tool type (GET /api/v1/tool-types)' }),
-    ...accessFields,
-  })
-  .strict()
-  .openapi('ToolCreate');
+export const toolCreateBody = withFieldRules(
+  z
+    .object({
+      name: name.optional().openapi({ description: 'Defaults to the tool type\u2019s name and version' }),
+      description: description.optional(),
+      type_id: int4(1),
+      version: nonBlank(64)
+        .optional()
+        .openapi({ description: 'Version of this integration; defaults to the type\u2019s version' }),
+      settings: z
+        .record(z.string(), z.unknown())
+        .openapi({ description: 'Validated per tool type (GET /api/v1/tool-types)' }),
+      ...accessFields,
+    })
+    .strict(),
+  [accessOnCreation],
+).openapi('ToolCreate');
 
 export const toolUpdateBody = z
   .object({

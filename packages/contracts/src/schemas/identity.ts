@@ -1,6 +1,6 @@
 import { z } from '../zod';
-import { isoDateTime, nonBlank } from '../common';
-import { emptyWhenContains, propertyNames, withFieldRules } from '../field-rules';
+import { isoDateTime, nonBlank, NOT_BLANK_PATTERN, WEB_URL_PATTERN } from '../common';
+import { emptyWhenContains, FieldRule, propertyNames, requiredWith, withFieldRules } from '../field-rules';
 import { ADMIN_ROLE, ALL_LETTERS, PERMISSION_KEYS } from '../permissions';
 
 export const password = z.string().min(1).max(1024);
@@ -127,37 +127,75 @@ export const username = z
 /** An e-mail address as zod's check takes it, which the document states with the same regex (format email is wider). */
 export const emailAddress = z.email().max(320).openapi({ pattern: z.regexes.email.source });
 
-export const userCreateBody = z
-  .object({
-    username,
-    password: z.string().max(1024).optional().openapi({ description: 'Required unless active_directory is true' }),
-    password_confirmation: z.string().max(1024).optional(),
-    display_name: z.string().max(255).optional(),
-    email: emailAddress.optional(),
-    need_password_change: z.boolean().optional(),
-    active_directory: z.boolean().optional(),
-    roles: z.array(z.string().min(1)).max(100).optional().openapi({ description: 'Role codes' }),
-  })
-  .strict()
-  .openapi('UserCreate');
+/** The least PASSWORD_MIN_LENGTH can be set to: every new local password has at least this many characters. */
+export const PASSWORD_LEAST_LENGTH = 8;
 
-export const userUpdateBody = z
-  .object({
-    password: z.string().max(1024).optional(),
-    password_confirmation: z.string().max(1024).optional(),
-    display_name: z.string().max(255).optional(),
-    email: emailAddress.nullable().optional(),
-    need_password_change: z.boolean().optional(),
-    active_directory: z.boolean().optional(),
-    roles: z.array(z.string().min(1)).max(100).optional(),
-  })
-  .strict()
-  .openapi('UserUpdate');
+/**
+ * A new local password. The password policy checks it in the identity service: at least
+ * PASSWORD_MIN_LENGTH characters (12 by default, never fewer than PASSWORD_LEAST_LENGTH), not blank,
+ * and not easily guessed. The document states the part every deployment enforces.
+ */
+const newPassword = z
+  .string()
+  .max(1024)
+  .openapi({
+    minLength: PASSWORD_LEAST_LENGTH,
+    pattern: NOT_BLANK_PATTERN,
+    description: `At least PASSWORD_MIN_LENGTH characters (12 by default; never fewer than ${PASSWORD_LEAST_LENGTH}), not blank, and not a common or easily guessed password (zxcvbn score 3 or more)`,
+  });
+
+/** password_confirmation must come with a password (and equal it: the identity service checks that). */
+const confirmed = requiredWith('password_confirmation', 'password', 'is required');
+
+/** A new user has a local password unless it is a directory user, which has none. */
+const localPasswordUnlessDirectory: FieldRule = {
+  problem: (v) => {
+    if (v.active_directory === true)
+      return v.password ? { field: 'password', message: 'must be absent when active_directory is true' } : undefined;
+    return v.password === undefined || v.password === '' ? { field: 'password', message: 'is required' } : undefined;
+  },
+  schema: {
+    if: { properties: { active_directory: { const: true } }, required: ['active_directory'] },
+    then: { properties: { password: { maxLength: 0 } } },
+    else: { properties: { password: { minLength: 1 } }, required: ['password'] },
+  },
+};
+
+export const userCreateBody = withFieldRules(
+  z
+    .object({
+      username,
+      password: newPassword.optional().openapi({ description: 'Required unless active_directory is true' }),
+      password_confirmation: z.string().max(1024).optional(),
+      display_name: z.string().max(255).optional(),
+      email: emailAddress.optional(),
+      need_password_change: z.boolean().optional(),
+      active_directory: z.boolean().optional(),
+      roles: z.array(z.string().min(1)).max(100).optional().openapi({ description: 'Role codes' }),
+    })
+    .strict(),
+  [confirmed, localPasswordUnlessDirectory],
+).openapi('UserCreate');
+
+export const userUpdateBody = withFieldRules(
+  z
+    .object({
+      password: newPassword.optional(),
+      password_confirmation: z.string().max(1024).optional(),
+      display_name: z.string().max(255).optional(),
+      email: emailAddress.nullable().optional(),
+      need_password_change: z.boolean().optional(),
+      active_directory: z.boolean().optional(),
+      roles: z.array(z.string().min(1)).max(100).optional(),
+    })
+    .strict(),
+  [confirmed],
+).openapi('UserUpdate');
 
 export const passwordChangeBody = z
   .object({
     current_password: z.string().min(1).max(1024),
-    password: z.string().max(1024),
+    password: newPassword,
     password_confirmation: z.string().max(1024),
   })
   .strict()
@@ -183,7 +221,7 @@ export const userView = z
 export const ldapUrl = z
   .string()
   .max(2048)
-  .regex(/^ldaps?:\/\/[^\s/?#]+\/?$/, 'must be ldap://host[:port] or ldaps://host[:port]')
+  .regex(/^ldaps?:\/\/[^\s\u0000/?#]+\/?$/, 'must be ldap://host[:port] or ldaps://host[:port]')
   .openapi({ example: 'ldaps://dc1.example.com:636' });
 
 export const dn = nonBlank(1024);
@@ -193,7 +231,7 @@ export const ldapFilter = z
   .trim()
   .min(3)
   .max(2048)
-  .regex(/^\([\s\S]*\)$/, 'must be an LDAP filter in parentheses');
+  .regex(/^\([^\u0000]*\)$/, 'must be an LDAP filter in parentheses');
 
 export const attribute = z
   .string()
@@ -301,16 +339,21 @@ export const ldapTestResult = z
 
 // ---- single sign-on (OIDC) settings
 
+/** The identity service also parses it (URL.canParse): the document states the web addresses that always parse. */
 export const httpUrl = z
   .string()
   .max(2048)
-  .regex(/^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/, 'must be an http(s) URL without query or fragment');
+  .regex(/^https?:\/\/[^\s\u0000/?#]+(\/[^\s\u0000?#]*)?$/, 'must be an http(s) URL without query or fragment')
+  .openapi({ pattern: WEB_URL_PATTERN.replace('[Hh][Tt][Tt][Pp][Ss]?', 'https?') });
 
 export const emailDomain = z
   .string()
   .min(1)
   .max(253)
   .regex(/^[a-z0-9.-]+\.[a-z]{2,}$/, 'must be a domain such as example.com');
+
+/** The groups role_mapping names: zod-to-openapi leaves a record's key schema out, so the document states it here. */
+const GROUP_NAMES: Record<string, unknown> = { propertyNames: { minLength: 1, maxLength: 512 } };
 
 export const ssoFields = {
   enabled: z.boolean().openapi({ description: 'Whether single sign-on is offered' }),
@@ -329,13 +372,11 @@ export const ssoFields = {
     .min(1)
     .max(20)
     .openapi({ description: 'Scopes asked for; openid is always added' }),
-  groups_claim: z
-    .string()
-    .trim()
-    .min(1)
-    .max(128)
-    .openapi({ description: 'The claim (of the ID token or userinfo) that lists the person\u2019s groups' }),
+  groups_claim: nonBlank(128).openapi({
+    description: 'The claim (of the ID token or userinfo) that lists the person\u2019s groups',
+  }),
   role_mapping: z.record(z.string().min(1).max(512), z.array(z.string().min(1).max(64)).max(100)).openapi({
+    ...GROUP_NAMES,
     description: 'Group (a value of groups_claim) -> role codes granted to its members at each single sign-on',
     example: { 'appsec-admins': ['admin'] },
   }),

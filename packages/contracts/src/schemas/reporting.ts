@@ -1,5 +1,6 @@
 import { z } from '../zod';
 import { isoDateTime } from '../common';
+import { FieldRule, withFieldRules } from '../field-rules';
 import { topIssueJson } from '../grpc-json';
 import { ISSUE_SEVERITIES } from './issues';
 
@@ -16,42 +17,66 @@ export const projectCodes = z.array(z.string().min(1).max(64)).max(1000);
 
 export const RANGE_FLOOR = Date.UTC(1970, 0, 1);
 
-/** A day (the range then covers it whole) or an instant. */
-export const rangeBound = z.union([z.iso.date(), isoDateTime]);
+/**
+ * A year the range floor lets through whatever the offset: 1970 from its second day on (an offset can
+ * put an instant of 1970-01-01 before the floor), then any later year. Stated in the document; the
+ * check below compares the instant itself.
+ */
+const FROM_THE_FLOOR =
+  '^(?:(?:197[1-9]|19[89]\\d|[2-9]\\d{3})-|1970-(?:0[2-9]|1[0-2])-|1970-01-(?:0[2-9]|[12]\\d|3[01]))';
 
-export const reportFilter = z
-  .object({
-    period: z.enum(REPORT_PERIODS).default('all').openapi({
-      description:
-        'Issues first detected in this period before the report was created; all: any time; custom: from filter.from to filter.to',
-    }),
-    project_code: projectCodes
-      .default([])
-      .openapi({ description: 'Projects to report on; empty: every project the caller may see' }),
-    from: rangeBound.optional().openapi({
-      description:
-        'Start of a custom range: an ISO 8601 date (from 00:00 UTC) or a date-time with offset, 1970 or later; with period custom or omitted',
-    }),
-    to: rangeBound.optional().openapi({
-      description: 'End of a custom range (a date includes that whole day); default: when the report is created',
-    }),
-  })
-  .strict()
-  .superRefine((f, ctx) => {
-    const hasRange = f.from !== undefined || f.to !== undefined;
-    if (f.period === 'custom' && f.from === undefined)
-      ctx.addIssue({ code: 'custom', path: ['from'], message: 'is required when period is custom' });
-    if (hasRange && f.period !== 'custom' && f.period !== 'all')
-      ctx.addIssue({ code: 'custom', path: ['period'], message: 'must be custom (or omitted) with from or to' });
-    if (f.from !== undefined && f.to !== undefined && Date.parse(f.from) > Date.parse(f.to))
-      ctx.addIssue({ code: 'custom', path: ['to'], message: 'must not be before from' });
-    // Issues are never older than this; earlier years (even year 0, which PostgreSQL has no room for) are typos.
-    for (const key of ['from', 'to'] as const) {
-      const value = f[key];
-      if (value !== undefined && Date.parse(value) < RANGE_FLOOR)
-        ctx.addIssue({ code: 'custom', path: [key], message: 'must be 1970-01-01 or later' });
-    }
-  });
+/** A day (the range then covers it whole) or an instant. */
+export const rangeBound = z.union([z.iso.date(), isoDateTime]).openapi({ pattern: FROM_THE_FLOOR });
+
+/** A custom period needs its start; a period other than custom or all (the default) takes no range. */
+const rangeOfPeriod: FieldRule = {
+  problem: (f) => {
+    if (f.period === 'custom')
+      return f.from === undefined ? { field: 'from', message: 'is required when period is custom' } : undefined;
+    return (f.from !== undefined || f.to !== undefined) && f.period !== 'all'
+      ? { field: 'period', message: 'must be custom (or omitted) with from or to' }
+      : undefined;
+  },
+  schema: {
+    if: { properties: { period: { const: 'custom' } }, required: ['period'] },
+    then: { properties: { from: {} }, required: ['from'] },
+    else: {
+      if: { properties: { period: { not: { const: 'all' } } }, required: ['period'] },
+      then: { properties: { from: false, to: false } },
+    },
+  },
+};
+
+export const reportFilter = withFieldRules(
+  z
+    .object({
+      period: z.enum(REPORT_PERIODS).default('all').openapi({
+        description:
+          'Issues first detected in this period before the report was created; all: any time; custom: from filter.from to filter.to',
+      }),
+      project_code: projectCodes
+        .default([])
+        .openapi({ description: 'Projects to report on; empty: every project the caller may see' }),
+      from: rangeBound.optional().openapi({
+        description:
+          'Start of a custom range: an ISO 8601 date (from 00:00 UTC) or a date-time with offset, 1970 or later; with period custom or omitted',
+      }),
+      to: rangeBound.optional().openapi({
+        description: 'End of a custom range (a date includes that whole day); default: when the report is created',
+      }),
+    })
+    .strict(),
+  [rangeOfPeriod],
+).superRefine((f, ctx) => {
+  if (f.from !== undefined && f.to !== undefined && Date.parse(f.from) > Date.parse(f.to))
+    ctx.addIssue({ code: 'custom', path: ['to'], message: 'must not be before from' });
+  // Issues are never older than this; earlier years (even year 0, which PostgreSQL has no room for) are typos.
+  for (const key of ['from', 'to'] as const) {
+    const value = f[key];
+    if (value !== undefined && Date.parse(value) < RANGE_FLOOR)
+      ctx.addIssue({ code: 'custom', path: [key], message: 'must be 1970-01-01 or later' });
+  }
+});
 
 export const reportView = z
   .object({

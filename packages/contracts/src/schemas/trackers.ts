@@ -1,5 +1,6 @@
 import { z } from '../zod';
 import { int4, isoDateTime, nonBlank, webUrl } from '../common';
+import { FieldRule, withFieldRules } from '../field-rules';
 
 export const TRACKER_TYPES = ['redmine', 'jira'] as const;
 
@@ -90,18 +91,10 @@ export const projectMapping = z
       .min(1)
       .max(64)
       .openapi({ description: 'A Bulwark project code, or * for every project without its own entry' }),
-    tracker_project: z
-      .string()
-      .trim()
-      .min(1)
-      .max(255)
-      .openapi({ description: 'Redmine project identifier or Jira project key' }),
-    issue_type: z
-      .string()
-      .trim()
-      .min(1)
-      .max(255)
-      .openapi({ description: 'Redmine tracker name (Bug) or Jira issue type name (Task, Bug)' }),
+    tracker_project: nonBlank(255).openapi({ description: 'Redmine project identifier or Jira project key' }),
+    issue_type: nonBlank(255).openapi({
+      description: 'Redmine tracker name (Bug) or Jira issue type name (Task, Bug)',
+    }),
   })
   .strict();
 
@@ -136,7 +129,7 @@ export const fieldTemplates = z
       .optional()
       .openapi({ description: 'Ticket text, same placeholders; {{issues}} lists every issue of the ticket' }),
     labels: z
-      .array(z.string().regex(/^[^\s]{1,255}$/, 'must be one word without spaces'))
+      .array(z.string().regex(/^[^\s\u0000]{1,255}$/, 'must be one word without spaces'))
       .max(20)
       .optional()
       .openapi({ description: 'Jira labels' }),
@@ -166,51 +159,60 @@ export const trackerFields = {
     .openapi({ description: 'Poll the tracker for ticket statuses on the schedule (default true)' }),
 };
 
-export function checkTracker(
-  b: { type?: string; credentials?: TrackerCredentials; projects?: { project_code: string }[] },
-  ctx: z.RefinementCtx,
-  create: boolean,
-) {
-  const c = b.credentials;
-  if (!c) {
-    if (create) ctx.addIssue({ code: 'custom', path: ['credentials'], message: 'is required' });
-  } else if (b.type === 'redmine' && !c.api_key && !(c.username && c.password)) {
-    ctx.addIssue({ code: 'custom', path: ['credentials'], message: 'Redmine needs api_key, or username and password' });
-  } else if (b.type === 'jira' && !c.token && !(c.username && c.password)) {
-    ctx.addIssue({
-      code: 'custom',
-      path: ['credentials'],
-      message: 'Jira needs token, or username and password (API token)',
-    });
-  } else if (b.type === 'jira' && c.api_key) {
-    ctx.addIssue({
-      code: 'custom',
-      path: ['credentials', 'api_key'],
-      message: 'is for Redmine; Jira takes token, or username and password',
-    });
-  }
-  const projects = b.projects;
-  projects?.forEach((p, i) => {
-    if (projects.findIndex((q) => q.project_code === p.project_code) < i)
-      ctx.addIssue({
-        code: 'custom',
-        path: ['projects', i, 'project_code'],
-        message: 'repeats a project listed before',
-      });
-  });
+/** An object that has these keys (each named in properties too, as linters of the document ask). */
+const having = (...keys: string[]) => ({ properties: Object.fromEntries(keys.map((k) => [k, {}])), required: keys });
+
+/**
+ * The credentials a tracker's type takes: Redmine an API key, or a login and password; Jira a token,
+ * or a login and an API token as password, never an API key. Required on creation; an update that
+ * leaves them out keeps the stored ones.
+ */
+function credentialsOfType(create: boolean): FieldRule {
+  const given = create ? { required: ['credentials'] } : {};
+  return {
+    problem: (b) => {
+      const c = b.credentials as TrackerCredentials | undefined;
+      if (!c) return create ? { field: 'credentials', message: 'is required' } : undefined;
+      if (b.type === 'redmine' && !c.api_key && !(c.username && c.password))
+        return { field: 'credentials', message: 'Redmine needs api_key, or username and password' };
+      if (b.type === 'jira' && !c.token && !(c.username && c.password))
+        return { field: 'credentials', message: 'Jira needs token, or username and password (API token)' };
+      if (b.type === 'jira' && c.api_key)
+        return { field: 'credentials.api_key', message: 'is for Redmine; Jira takes token, or username and password' };
+      return undefined;
+    },
+    schema: {
+      if: { properties: { type: { const: 'redmine' } }, required: ['type'] },
+      then: { properties: { credentials: { anyOf: [having('api_key'), having('username', 'password')] } }, ...given },
+      else: {
+        properties: {
+          credentials: { anyOf: [having('token'), having('username', 'password')], not: having('api_key') },
+        },
+        ...given,
+      },
+    },
+  };
 }
 
-export const trackerBody = z
-  .object({ ...trackerFields, credentials: credentials.optional() })
-  .strict()
-  .superRefine((b, ctx) => checkTracker(b, ctx, true))
-  .openapi('TrackerCreate');
+/** A project is mapped once: stated nowhere (uniqueItems compares whole items, not one property of them). */
+const projectsOnce: FieldRule = {
+  problem: (b) => {
+    const codes = ((b.projects ?? []) as { project_code: string }[]).map((p) => p.project_code);
+    const i = codes.findIndex((code, at) => codes.indexOf(code) < at);
+    return i < 0 ? undefined : { field: `projects[${i}].project_code`, message: 'repeats a project listed before' };
+  },
+  schema: {},
+};
 
-export const trackerUpdateBody = z
-  .object({ ...trackerFields, credentials: credentials.optional() })
-  .strict()
-  .superRefine((b, ctx) => checkTracker(b, ctx, false))
-  .openapi('TrackerUpdate');
+export const trackerBody = withFieldRules(
+  z.object({ ...trackerFields, credentials: credentials.optional() }).strict(),
+  [credentialsOfType(true), projectsOnce],
+).openapi('TrackerCreate');
+
+export const trackerUpdateBody = withFieldRules(
+  z.object({ ...trackerFields, credentials: credentials.optional() }).strict(),
+  [credentialsOfType(false), projectsOnce],
+).openapi('TrackerUpdate');
 
 export type TrackerBody = z.infer<typeof trackerBody>;
 

@@ -1,5 +1,5 @@
 import { z } from '../zod';
-import { isoDateTime } from '../common';
+import { isoDateTime, nonBlank } from '../common';
 import { allowedOnlyWhen, withFieldRules } from '../field-rules';
 import { VEX_JUSTIFICATIONS, VEX_RESPONSES, VEX_STATES } from '../vex';
 
@@ -18,7 +18,7 @@ export type RiskAcceptanceState = (typeof RISK_ACCEPTANCE_STATES)[number];
 
 /** The longest comment, reason or analysis detail a person writes. */
 export const TRIAGE_TEXT_MAX = 4000;
-const triageText = z.string().trim().min(1).max(TRIAGE_TEXT_MAX);
+const triageText = nonBlank(TRIAGE_TEXT_MAX);
 
 export const assigneeRef = z
   .object({
