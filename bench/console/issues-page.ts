@@ -44,7 +44,8 @@ async function openView(page: Page, url: string): Promise<number> {
   await page.locator('table.grid tbody tr').first().waitFor();
   await page
     .getByRole('status')
-    .filter({ hasText: /issues/ })
+    // The list's place and total: "1–50 of 1,000,000".
+    .filter({ hasText: /^[\d,]+–[\d,]+ of [\d,]+$/ })
     .waitFor();
   await page.locator('table.grid tbody tr a').first().focus();
   return performance.now() - t0;
