@@ -96,6 +96,12 @@ and issues.status_id in ($3, $4, $5, $6)
 and not issues.duplicate
 limit $7;
 
+-- count: as a signed-in user lists them, by severity (issue_counts)
+select coalesce(sum(n), 0) as n
+from "issue_counts" as "issues"
+where issues.severity_rank in ($1)
+limit $2;
+
 -- count: two projects, by layer and title (the issues)
 select count(*) as "n"
 from "issues"

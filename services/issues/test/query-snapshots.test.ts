@@ -70,6 +70,10 @@ const listCases: QueryCase[] = [
     run: (db) => issueStore.count(db, { ...twoProjects, statuses: OPEN_STATUSES, excludeDuplicates: true }),
   },
   {
+    name: 'count: as a signed-in user lists them, by severity (issue_counts)',
+    run: (db) => issueStore.count(db, { ...admin, caller: ISSUE, severities: ['high'] }),
+  },
+  {
     name: 'count: two projects, by layer and title (the issues)',
     run: (db) => issueStore.count(db, { ...twoProjects, layers: ['L1'], search: { title: 'sql' } }),
   },

@@ -33,8 +33,13 @@ const unset = (v: unknown) =>
   v === false ||
   (Array.isArray(v) && v.length === 0) ||
   (typeof v === 'object' && v !== null && !Array.isArray(v) && Object.values(v).every((x) => !x));
+/**
+ * Not conditions of their own: `caller` only says who `assignees: ['me']` is. Every request carries
+ * it, so counting it as a filter sent every listed page's total to the issues' rows.
+ */
+const PARAMETERS = new Set(['caller']);
 const countedByGroups = (f: IssueFilter, columns: readonly string[]) =>
-  Object.entries(f).every(([k, v]) => COUNTED_FILTERS.has(k) || unset(v)) &&
+  Object.entries(f).every(([k, v]) => COUNTED_FILTERS.has(k) || PARAMETERS.has(k) || unset(v)) &&
   columns.every((c) => COUNT_GROUP_COLUMNS.includes(c));
 
 /** The table a count reads, under the name `issues`, and how the filter applies to it. */
