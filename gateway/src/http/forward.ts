@@ -1,4 +1,5 @@
-import type { ClientRequest } from 'node:http';
+import http, { type ClientRequest } from 'node:http';
+import https from 'node:https';
 import type { Request, RequestHandler, Response } from 'express';
 import { createProxyMiddleware } from 'http-proxy-middleware';
 import { clientAddress } from './inner-calls';
@@ -92,8 +93,13 @@ function countBody(req: Request, res: Response, upstreamReq: ClientRequest, log:
 
 /** The proxy to one service: the caller's credentials stop here, the internal token vouches for the caller. */
 export function proxyTo(upstream: Upstream): RequestHandler {
+  // Without an agent of its own the proxy opens a connection per request and closes it again.
+  // Services keep connections for 65 s and say so; the agent retires a socket before that.
+  const agentOptions = { keepAlive: true, scheduling: 'lifo' } as const;
+  const agent = upstream.url.startsWith('https:') ? new https.Agent(agentOptions) : new http.Agent(agentOptions);
   return createProxyMiddleware<Request, Response>({
     target: upstream.url,
+    agent,
     changeOrigin: false,
     proxyTimeout: upstream.timeoutMs,
     on: {
