@@ -2,7 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import { DATABASE_BACKENDS, TestDatabase } from '@bulwark/testkit';
 import { migrations } from '../src/migrations';
+import { issueStore, runStatement } from '../src/store/issues/issue-store';
 import { DecorationWrite, pullRequestDecorationStore as store } from '../src/store/pull-request-decorations';
+import { at, issue } from './fixtures';
 
 for (const backend of DATABASE_BACKENDS) {
   describe(`pull request decoration store on ${backend.name}`, function () {
@@ -53,6 +55,32 @@ for (const backend of DATABASE_BACKENDS) {
       await store.done(t.db, id(done.scanId), 'decorated');
       const again = await mine();
       expect(again.map((d) => [d.scanId, d.attempts])).to.deep.equal([[retried.scanId, 2]]);
+    });
+
+    it("takes the base scan's detected issues only when a pull request scan of its check comes, and keeps them until the next base", async () => {
+      const check = randomUUID();
+      const project = `P-${check}`;
+      const [a, b] = [1, 2].map((n) => issue(project, n, { checkId: check, scanId: 'B1', firstScanId: 'B1' }));
+      await runStatement(t.db, issueStore.insertStatement([a, b]));
+      const baseSet = async () => {
+        const row = await t.db('branch_scans').where({ check_id: check }).first<{ issue_ids: string[] | null }>();
+        return row?.issue_ids ? [...row.issue_ids].sort() : row?.issue_ids;
+      };
+      await store.recordBranchScan(t.db, check, 'B1', at);
+      expect(await baseSet()).to.equal(null);
+      await store.keepBaseSet(t.db, check);
+      expect(await baseSet()).to.deep.equal([a.id, b.id].sort());
+      // The pull request scan's ingestion moves detections to it; the set taken before stays.
+      await t.db('issue_detection_state').where({ issue_id: a.id }).update({ scan_id: 'PR1' });
+      await store.keepBaseSet(t.db, check);
+      expect(await baseSet()).to.deep.equal([a.id, b.id].sort());
+      expect((await store.baseScan(t.db, check))?.scanId).to.equal('B1');
+      // A new scan of the branch is the base from now on: its set is taken anew, when needed.
+      await t.db('issue_detection_state').where({ issue_id: b.id }).update({ scan_id: 'B2' });
+      await store.recordBranchScan(t.db, check, 'B2', at);
+      expect(await baseSet()).to.equal(null);
+      await store.keepBaseSet(t.db, check);
+      expect(await baseSet()).to.deep.equal([b.id]);
     });
   });
 }

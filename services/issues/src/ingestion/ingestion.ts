@@ -148,6 +148,8 @@ export class Ingestion {
     if (!input) return;
     const scan = event.payload;
     const started = Date.now();
+    // The base's detections are about to be replaced by this pull request scan's: its set is taken first.
+    if (scan.pull_request) await pullRequestDecorationStore.keepBaseSet(trx, scan.check_id);
     const decided = await this.decide(trx, input);
     if (!decided) return;
     const { summary, basis, read, verdict, at } = decided;

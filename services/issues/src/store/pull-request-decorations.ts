@@ -103,11 +103,13 @@ async function issuesWhere(
 }
 
 /**
- * The issues a scan detected, read right after its ingestion: those of its check whose last detection
- * it is (ingestion sets every other open issue of the check fixed). Bindings: check id, scan id.
+ * The issues a scan detected, while no later scan of its check was ingested: those of its check
+ * whose last detection it is (ingestion sets every other open issue of the check fixed). The check
+ * and the scan are SQL expressions: `?` for bindings, or columns.
  */
-const DETECTED_BY_SCAN = `select coalesce(array_agg(d.issue_id), '{}') from issue_detection_state d
-  join issue_records r on r.id = d.issue_id where r.check_id = ? and d.scan_id = ?`;
+const detectedByScan = (check: string, scan: string) =>
+  `select coalesce(array_agg(d.issue_id), '{}') from issue_detection_state d
+  join issue_records r on r.id = d.issue_id where r.check_id = ${check} and d.scan_id = ${scan}`;
 
 /**
  * The issue sets a pull request's comment compares (bindings: decoration id, check id): arrays, so
@@ -132,7 +134,7 @@ export const pullRequestDecorationStore = {
   async enqueue(db: Queryable, w: DecorationWrite): Promise<void> {
     await db('pull_request_decorations')
       .insert({
-        issue_ids: db.raw(`(${DETECTED_BY_SCAN})`, [w.checkId, w.scanId]),
+        issue_ids: db.raw(`(${detectedByScan('?', '?')})`, [w.checkId, w.scanId]),
         scan_id: w.scanId,
         check_id: w.checkId,
         project_code: w.projectCode,
@@ -158,13 +160,30 @@ export const pullRequestDecorationStore = {
     );
   },
 
-  /** Written by the ingestion of a scan outside any pull request: the issues it detected, the check's base from now on. */
+  /**
+   * Written by the ingestion of a scan outside any pull request: the check's base from now on. Its
+   * detected issues are taken only when a pull request scan of the check comes ({@link keepBaseSet}).
+   */
   async recordBranchScan(db: Queryable, checkId: string, scanId: string, at: string): Promise<void> {
     await db.raw(
-      `insert into branch_scans (check_id, scan_id, issue_ids, ingested_at) values (?, ?, (${DETECTED_BY_SCAN}), ?)
-       on conflict (check_id) do update set scan_id = excluded.scan_id, issue_ids = excluded.issue_ids,
+      `insert into branch_scans (check_id, scan_id, issue_ids, ingested_at) values (?, ?, null, ?)
+       on conflict (check_id) do update set scan_id = excluded.scan_id, issue_ids = null,
          ingested_at = excluded.ingested_at`,
-      [checkId, scanId, checkId, scanId, at],
+      [checkId, scanId, at],
+    );
+  },
+
+  /**
+   * Takes the issues the check's base scan detected, if not taken yet: written by a pull request
+   * scan's ingestion before it writes detections of its own. Until then the check's detections are
+   * still the base scan's (scans of one check are ingested one at a time, and every scan after the
+   * base is a pull request's, which takes the set first).
+   */
+  async keepBaseSet(db: Queryable, checkId: string): Promise<void> {
+    await db.raw(
+      `update branch_scans b set issue_ids = (${detectedByScan('b.check_id', 'b.scan_id')})
+       where b.check_id = ? and b.issue_ids is null`,
+      [checkId],
     );
   },
 
