@@ -7,7 +7,7 @@ import { pullRequestDecorationsMigration } from './0022-pull-request-decorations
 import { issueCountsDuplicatesMigration } from './0023-issue-counts-duplicates';
 import { baseBranchScansMigration } from './0024-base-branch-scans';
 import { intelEnrichmentByCveMigration } from './0025-intel-enrichment-by-cve';
-import { branchScanSetsOnDemandMigration } from './0026-branch-scan-sets-on-demand';
+import { branchScanSetsOnDemandMigration } from './0027-branch-scan-sets-on-demand';
 import { VIEW_COLUMNS_0014, VIEW_COLUMNS_0016 } from './issues-view';
 import { retryQueueColumns } from './retry-queue-columns';
 

@@ -6,7 +6,7 @@ import type { Migration } from '@bulwark/platform';
  * 100,000 issues an array of 100,000 ids written in its transaction, for checks no pull request uses.
  */
 export const branchScanSetsOnDemandMigration: Migration = {
-  name: '0026_branch_scan_sets_on_demand',
+  name: '0027_branch_scan_sets_on_demand',
   async up(db) {
     await db.schema.alterTable('branch_scans', (t) => t.specificType('issue_ids', 'uuid[]').nullable().alter());
   },
