@@ -186,8 +186,10 @@ cmd_start() {
   command -v git >/dev/null || die "git is needed by Gitea"
   local pid port log="$DIR/server.log" password
   if pid="$(gitea_pid)"; then kill -TERM "$pid" 2>/dev/null || true; sleep 1; fi
-  # A fresh data directory each start, as the Redmine of infra.sh: no state left from another run.
+  # A fresh data directory each start, as the Redmine of infra.sh: no state left from another run;
+  # only this user reads it (the token, the secrets of app.ini).
   rm -rf "$DIR"
+  umask 077
   mkdir -p "$DIR/data" "$DIR/log"
   port="$(free_port)"
   write_config "$port"
@@ -196,8 +198,12 @@ cmd_start() {
   password="$(head -c 18 /dev/urandom | od -An -tx1 | tr -d ' \n')"
   "${gitea[@]}" admin user create --username "$ADMIN_USER" --email "$ADMIN_EMAIL" --password "$password" \
     --admin --must-change-password=false >>"$DIR/setup.log" 2>&1 || { log_tail "$DIR/setup.log"; die "creating the admin failed"; }
-  (umask 077 && "${gitea[@]}" admin user generate-access-token --username "$ADMIN_USER" --token-name bulwark-tests \
-    --scopes all --raw >"$DIR/token" 2>>"$DIR/setup.log") || { log_tail "$DIR/setup.log"; die "creating the token failed"; }
+  # The CLI's own log lines (a warning when run as root) come on stdout too: the token is the line of 40 hex digits.
+  "${gitea[@]}" admin user generate-access-token --username "$ADMIN_USER" --token-name bulwark-tests \
+    --scopes all --raw >"$DIR/token.out" 2>>"$DIR/setup.log" || { log_tail "$DIR/setup.log"; die "creating the token failed"; }
+  { grep -E '^[0-9a-f]{40}$' "$DIR/token.out" || true; } | tail -n1 >"$DIR/token"
+  rm -f "$DIR/token.out"
+  [ -s "$DIR/token" ] || die "gitea admin user generate-access-token printed no token"
   printf '%s\n' "$port" >"$DIR/port"
   : >"$log"
   # shellcheck disable=SC2016 # $$ is the inner shell's pid
