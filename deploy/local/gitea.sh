@@ -25,10 +25,12 @@ GITEA_MODULE=code.gitea.io/gitea
 GITEA_TAGS="sqlite sqlite_unlock_notify"
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd -P)"
-INFRA="${BULWARK_INFRA_DIR:-$ROOT/.infra}"
-DIR="$INFRA/gitea"
-CACHE="${BULWARK_GITEA_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/bulwark-gitea}"
-BUILD="$CACHE/$GITEA_VERSION"
+# This checkout's running Gitea: its configuration, data, logs, port and token.
+DIR="${BULWARK_INFRA_DIR:-$ROOT/.infra}/gitea"
+# The build, outside the checkout: once a machine, one folder a version.
+BUILD="${BULWARK_GITEA_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/bulwark-gitea}/$GITEA_VERSION"
+CACHE="$(dirname "$BUILD")"
+# The module's source, kept: the binary reads its templates and locale files (STATIC_ROOT_PATH).
 SRC="$BUILD/src"
 BIN="$BUILD/gitea"
 TIMEOUT="${BULWARK_INFRA_TIMEOUT:-90}"
@@ -209,16 +211,18 @@ cmd_start() {
   # shellcheck disable=SC2016 # $$ is the inner shell's pid
   (cd "$DIR" && exec setsid bash -c 'echo $$ >"$0"; exec "$@"' "$DIR/gitea.pid" "$BIN" web --config "$DIR/app.ini" --work-path "$DIR") \
     </dev/null >>"$log" 2>&1 8>&- &
+  wait_ready "$port" "$log"
+  say "up on $HOST:$port (admin $ADMIN_USER)"
+}
+
+# Waits until the token reads the admin; fails when Gitea exits first or after TIMEOUT seconds.
+wait_ready() {
   local deadline=$((SECONDS + TIMEOUT))
-  until gitea_ok; do
-    if ((SECONDS >= deadline)); then
-      log_tail "$log"
-      die "not ready on $HOST:$port after ${TIMEOUT}s"
-    fi
-    if [ -s "$DIR/gitea.pid" ] && ! gitea_pid >/dev/null; then log_tail "$log"; die "gitea exited during startup"; fi
+  while ! gitea_ok; do
+    [ ! -s "$DIR/gitea.pid" ] || gitea_pid >/dev/null || { log_tail "$2"; die "gitea exited during startup"; }
+    ((SECONDS < deadline)) || { log_tail "$2"; die "not ready on $HOST:$1 after ${TIMEOUT}s"; }
     sleep 0.5
   done
-  say "up on $HOST:$port (admin $ADMIN_USER)"
 }
 
 cmd_stop() {
