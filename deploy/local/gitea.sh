@@ -3,7 +3,7 @@
 # comments and commit statuses, so Bulwark's GitHub platform code posts to it unchanged. Built from the
 # Go module proxy (the one place its source is reachable from here), run on 127.0.0.1 with SQLite.
 #
-#   gitea.sh install   build Gitea once into the cache below (idempotent; about 5 min of 2 cores)
+#   gitea.sh install   build Gitea once into the cache below (idempotent; about 7 min of CPU)
 #   gitea.sh start     install if needed, start it on a free local port with a fresh data directory
 #                      under <repo>/.infra/gitea, an admin user and an access token; wait until it answers
 #   gitea.sh stop      stop it
