@@ -2,8 +2,9 @@
 # Builds everything and runs every test suite once: the chart validation, the image build and test,
 # the API fuzzing and the mocha suites. Real PostgreSQL, Redis and Kafka come from
 # BULWARK_TEST_* variables when set (CI), else from deploy/local/infra.sh, which this script starts
-# and stops again. Where they cannot run, the suites that need them are left out and listed as
-# "[left out]"; under CI=true that is a failure instead.
+# and stops again; a real Gitea likewise from BULWARK_TEST_GITEA_*, else deploy/local/gitea.sh.
+# Where they cannot run, the suites that need them are left out and listed as "[left out]"; under
+# CI=true that is a failure instead.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -35,8 +36,10 @@ if [ -z "${SCANNER_PATH:-}" ]; then
   fi
 fi
 
+started_gitea=0
 stop_infra() {
   if [ "$started_infra" = 1 ] && [ "${BULWARK_KEEP_INFRA:-}" != 1 ]; then bash deploy/local/infra.sh stop >.infra/stop.log 2>&1 || true; fi
+  if [ "$started_gitea" = 1 ] && [ "${BULWARK_KEEP_INFRA:-}" != 1 ]; then bash deploy/local/gitea.sh stop >>.infra/stop.log 2>&1 || true; fi
 }
 trap stop_infra EXIT
 
@@ -62,6 +65,21 @@ npx tsx fuzz/raw-http.ts || failed+=("raw-HTTP fuzzing")
 # A Python and a TypeScript client generated from the served document run the guide's set-up order;
 # Redocly lints the document (README "Generated clients").
 API_CLIENTS_SKIP_BUILD=1 bash api-clients/run.sh || failed+=("generated clients")
+
+# A real Gitea for the pull request decoration suite, started last because building it takes
+# minutes the first time on a machine (deploy/local/gitea.sh; CI starts that build in the background
+# at its beginning, and `start` waits for it here).
+if [ -z "${BULWARK_TEST_GITEA_URL:-}" ]; then
+  mkdir -p .infra
+  if bash deploy/local/gitea.sh start; then
+    started_gitea=1
+    eval "$(bash deploy/local/gitea.sh env)"
+  elif [ "${CI:-}" = "true" ]; then
+    failed+=("Gitea (deploy/local/gitea.sh start)")
+  else
+    echo "test: Gitea could not be built or started here: the Gitea decoration suite is left out ([left out] below)."
+  fi
+fi
 
 # Mocha last, so its summary closes the output.
 mocha_status=0

@@ -10,9 +10,10 @@ export interface Balancer {
  * What a Kubernetes Service does for the replicas of one service, on one host: each new TCP
  * connection goes to the next replica in turn, skipping one that refuses it (a killed process).
  * Connections are balanced, not requests, as with a ClusterIP: a kept-alive connection stays on its
- * replica until it ends.
+ * replica until it ends. `port` 0 (the default) takes a free one; a given one starts it again at an
+ * address it had, as a server coming back would.
  */
-export async function startBalancer(backends: string[]): Promise<Balancer> {
+export async function startBalancer(backends: string[], port = 0): Promise<Balancer> {
   let next = 0;
   const sockets = new Set<net.Socket>();
   const track = (s: net.Socket) => {
@@ -39,7 +40,7 @@ export async function startBalancer(backends: string[]): Promise<Balancer> {
     client.on('error', () => undefined);
     connect(client, backends.length);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
   return {
     address: `127.0.0.1:${(server.address() as net.AddressInfo).port}`,
     async close() {

@@ -13,3 +13,4 @@ export * from './query-snapshots';
 export * from './gates';
 export * from './uploads';
 export * from './projects';
+export * from './balancer';

@@ -16,6 +16,19 @@ export interface Infra {
   ldap?: LdapServer;
   /** The Redmine task tracker that `deploy/local/infra.sh` starts. */
   redmine?: RedmineServer;
+  /** The Gitea that `deploy/local/gitea.sh` builds and starts. */
+  gitea?: GiteaServer;
+}
+
+/** The Gitea of `deploy/local/gitea.sh`: its address and an access token of its admin (all scopes). */
+export interface GiteaServer {
+  url: string;
+  token: string;
+}
+
+function giteaServer(e: NodeJS.ProcessEnv): GiteaServer | undefined {
+  if (!e.BULWARK_TEST_GITEA_URL || !e.BULWARK_TEST_GITEA_TOKEN) return undefined;
+  return { url: e.BULWARK_TEST_GITEA_URL, token: e.BULWARK_TEST_GITEA_TOKEN };
 }
 
 /** The Redmine of `deploy/local/infra.sh`: REST API on, an admin API key, a seeded project. */
@@ -68,12 +81,13 @@ export function infra(): Infra {
     scannerPath: process.env.SCANNER_PATH || undefined,
     ldap: ldapServer(process.env),
     redmine: redmineServer(process.env),
+    gitea: giteaServer(process.env),
   };
 }
 
 export const inCI = () => process.env.CI === 'true' || process.env.CI === '1';
 
-export type InfraNeed = 'postgres' | 'redis' | 'kafka' | 'scanners' | 'ldap' | 'redmine';
+export type InfraNeed = 'postgres' | 'redis' | 'kafka' | 'scanners' | 'ldap' | 'redmine' | 'gitea';
 
 const VARS: Record<InfraNeed, keyof Infra> = {
   postgres: 'pgUrl',
@@ -82,6 +96,7 @@ const VARS: Record<InfraNeed, keyof Infra> = {
   scanners: 'scannerPath',
   ldap: 'ldap',
   redmine: 'redmine',
+  gitea: 'gitea',
 };
 const ENV_NAMES: Record<InfraNeed, string> = {
   postgres: 'BULWARK_TEST_PG_URL',
@@ -90,6 +105,7 @@ const ENV_NAMES: Record<InfraNeed, string> = {
   scanners: 'SCANNER_PATH',
   ldap: 'BULWARK_TEST_LDAP_URL',
   redmine: 'BULWARK_TEST_REDMINE_URL',
+  gitea: 'BULWARK_TEST_GITEA_URL',
 };
 const HOW: Record<InfraNeed, string> = {
   postgres: 'bash deploy/local/infra.sh start',
@@ -98,6 +114,7 @@ const HOW: Record<InfraNeed, string> = {
   scanners: 'bash deploy/local/scanners.sh install',
   ldap: 'bash deploy/local/infra.sh start slapd',
   redmine: 'bash deploy/local/infra.sh start redmine',
+  gitea: 'bash deploy/local/gitea.sh start',
 };
 
 /** Call in a `before` hook: skips the suite (locally) or fails it (CI) when a needed server is not configured. */

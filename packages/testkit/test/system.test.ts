@@ -18,6 +18,7 @@ import { dryRunSuite } from '../../../services/issues/test/dry-run.suite';
 import { issueListSuite } from '../../../services/issues/test/issue-list.suite';
 import { issueSettingsScopeSuite } from '../../../services/issues/test/project-scope.suite';
 import { mergeRequestDecorationSuite } from '../../../services/issues/test/merge-request-decoration.suite';
+import { giteaDecorationSuite } from '../../../services/issues/test/gitea-decoration.suite';
 import { pullRequestDecorationSuite } from '../../../services/issues/test/pull-request-decoration.suite';
 import { reportingSuite } from '../../../services/reporting/test/reporting.suite';
 import { notificationsSuite } from '../../../services/notifications/test/notifications.suite';
@@ -54,6 +55,7 @@ describeSystem({
   'issue list views, export and duplicates in counts': issueListSuite,
   'upload dry runs and the reasons of ingestion changes': dryRunSuite,
   'task trackers (Redmine for real, Jira contract server)': trackersSuite,
+  'pull request decoration (Gitea for real)': giteaDecorationSuite,
   'pull request decoration (GitHub contract server)': pullRequestDecorationSuite,
   'merge request decoration (GitLab contract server)': mergeRequestDecorationSuite,
   'project scope of issue settings (rules, gates, policies, trackers)': issueSettingsScopeSuite,
