@@ -190,7 +190,8 @@ async function benchMode(mode: string, reports: Reports, pgUrl: string): Promise
       const before = pids.map((p) => memory(p).rss);
       const cpuBefore = pids.map(cpuSeconds);
       const fresh = await uploadAndWait(api, token, checkId, reports.base);
-      const newCpuS = pids.reduce((sum, p, k) => sum + cpuSeconds(p) - cpuBefore[k], 0);
+      const cpu = pids.map((p, k) => cpuSeconds(p) - cpuBefore[k]);
+      const newCpuS = cpu.reduce((sum, s) => sum + s, 0);
       const others = ONLY_NEW
         ? []
         : [
@@ -209,7 +210,7 @@ async function benchMode(mode: string, reports: Reports, pgUrl: string): Promise
         ? ''
         : `unchanged ${unchangedS.toFixed(2)} s, rescan ${rescanS.toFixed(2)} s, 1 % changed ${changedS.toFixed(2)} s, `;
       console.log(
-        `  run ${n + 1} (load ${os.loadavg()[0].toFixed(1)}): new ${newS.toFixed(2)} s (${newCpuS.toFixed(1)} CPU-s), ${laterCases}floor ${floorS.toFixed(2)} s, peak RSS growth ${rssGrowthMb.toFixed(0)} MB (${names.map((m, k) => `${m} ${growth[k].toFixed(0)}`).join(', ')})`,
+        `  run ${n + 1} (load ${os.loadavg()[0].toFixed(1)}): new ${newS.toFixed(2)} s (${newCpuS.toFixed(1)} CPU-s: ${names.map((m, k) => `${m} ${cpu[k].toFixed(1)}`).join(', ')}), ${laterCases}floor ${floorS.toFixed(2)} s, peak RSS growth ${rssGrowthMb.toFixed(0)} MB (${names.map((m, k) => `${m} ${growth[k].toFixed(0)}`).join(', ')})`,
       );
     }
     return runs;
