@@ -6,7 +6,7 @@
  * start time) and a rescan with 1 % of the findings changed (gone, new and on moved lines). Both modes: scaled (separate processes on the PostgreSQL, Kafka and Redis of
  * deploy/local/infra.sh) and TARGET=all (one process, embedded). Each run uses a fresh project.
  * Next to the figures: the floor measured in the same run, JSON.parse of the file plus a COPY of its
- * rows into PostgreSQL. Run: `bash bench/e2e/run.sh` (BENCH_MODES, BENCH_RUNS, BENCH_FINDINGS, BENCH_CPU_PROF, BENCH_MEMORY).
+ * rows into PostgreSQL. Run: `bash bench/e2e/run.sh` (BENCH_MODES, BENCH_RUNS, BENCH_FINDINGS, BENCH_CASES, BENCH_CPU_PROF, BENCH_MEMORY, BENCH_ENV).
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
