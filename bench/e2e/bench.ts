@@ -6,7 +6,7 @@
  * start time) and a rescan with 1 % of the findings changed (gone, new and on moved lines). Both modes: scaled (separate processes on the PostgreSQL, Kafka and Redis of
  * deploy/local/infra.sh) and TARGET=all (one process, embedded). Each run uses a fresh project.
  * Next to the figures: the floor measured in the same run, JSON.parse of the file plus a COPY of its
- * rows into PostgreSQL. Run: `bash bench/e2e/run.sh` (BENCH_MODES, BENCH_RUNS, BENCH_FINDINGS, BENCH_CPU_PROF, BENCH_MEMORY).
+ * rows into PostgreSQL. Run: `bash bench/e2e/run.sh` (BENCH_MODES, BENCH_RUNS, BENCH_FINDINGS, BENCH_CASES, BENCH_CPU_PROF, BENCH_MEMORY, BENCH_ENV).
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -20,6 +20,8 @@ import { newCheck, Upload, uploadAndWait } from './upload';
 const MODES = (process.env.BENCH_MODES ?? 'scaled,all').split(',');
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const FINDINGS = Number(process.env.BENCH_FINDINGS ?? 100_000);
+// BENCH_CASES=new: only the new scan's upload (the memory target is about one upload, not four).
+const ONLY_NEW = process.env.BENCH_CASES === 'new';
 // BENCH_OWN_PROCESS=scanning: those services run in a process of their own (scaled mode), so their memory is told apart.
 const OWN_PROCESS = (process.env.BENCH_OWN_PROCESS ?? '').split(',').filter(Boolean);
 // The client polls a few times a second with one token for minutes. BENCH_CPU_PROF=<dir>: every
@@ -41,6 +43,13 @@ const SETTINGS: Record<string, string> = {
         NODE_OPTIONS: [...PRELOADS.map((p) => `--require ${p}`), process.env.BENCH_NODE_OPTIONS ?? ''].join(' ').trim(),
       }
     : {}),
+  // BENCH_ENV='NAME=value NAME=value': more environment for every process (MALLOC_ARENA_MAX, say).
+  ...Object.fromEntries(
+    (process.env.BENCH_ENV ?? '')
+      .split(' ')
+      .filter(Boolean)
+      .map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]),
+  ),
   ...(process.env.BENCH_CPU_PROF ? { BENCH_CPU_PROF_DIR: path.resolve(process.env.BENCH_CPU_PROF) } : {}),
   ...(process.env.BENCH_MEMORY ? { BENCH_MEMORY_DIR: path.resolve(process.env.BENCH_MEMORY) } : {}),
 };
@@ -52,6 +61,8 @@ interface Run {
   changedS: number;
   floorS: number;
   rssGrowthMb: number;
+  /** CPU seconds of the system's processes (every thread, not the databases) during the new scan's upload and ingestion. */
+  newCpuS: number;
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -61,6 +72,13 @@ function memory(pid: number): { rss: number; hwm: number } {
   const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
   const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
   return { rss: kb('VmRSS') / 1024, hwm: kb('VmHWM') / 1024 };
+}
+
+/** CPU seconds a process has used, user and system, all its threads (Linux /proc, clock ticks of 1/100 s). */
+function cpuSeconds(pid: number): number {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
 /** JSON.parse of the file, then its results as rows COPYed into a temporary table (psql, one session). */
@@ -170,19 +188,29 @@ async function benchMode(mode: string, reports: Reports, pgUrl: string): Promise
     for (let n = 0; n < RUNS; n++) {
       const checkId = await newCheck(api);
       const before = pids.map((p) => memory(p).rss);
+      const cpuBefore = pids.map(cpuSeconds);
       const fresh = await uploadAndWait(api, token, checkId, reports.base);
-      const unchanged = await uploadAndWait(api, token, checkId, reports.base);
-      const rescan = await uploadAndWait(api, token, checkId, reports.rescan);
-      const changed = await uploadAndWait(api, token, checkId, reports.changed);
-      if ('env' in sys) for (const up of [fresh, unchanged, rescan, changed]) console.log(await phases(sys.env, up));
-      const [newS, unchangedS, rescanS, changedS] = [fresh, unchanged, rescan, changed].map((up) => up.seconds);
+      const cpu = pids.map((p, k) => cpuSeconds(p) - cpuBefore[k]);
+      const newCpuS = cpu.reduce((sum, s) => sum + s, 0);
+      const others = ONLY_NEW
+        ? []
+        : [
+            await uploadAndWait(api, token, checkId, reports.base),
+            await uploadAndWait(api, token, checkId, reports.rescan),
+            await uploadAndWait(api, token, checkId, reports.changed),
+          ];
+      if ('env' in sys) for (const up of [fresh, ...others]) console.log(await phases(sys.env, up));
+      const [newS, unchangedS, rescanS, changedS] = [fresh, ...others].map((up) => up.seconds);
       // Growth of the peak over the resident size before this run, summed over the processes.
       const growth = pids.map((p, k) => Math.max(0, memory(p).hwm - before[k]));
       const rssGrowthMb = growth.reduce((sum, g) => sum + g, 0);
       const floorS = await floor(reports.base, pgUrl);
-      runs.push({ newS, unchangedS, rescanS, changedS, floorS, rssGrowthMb });
+      runs.push({ newS, unchangedS, rescanS, changedS, floorS, rssGrowthMb, newCpuS });
+      const laterCases = ONLY_NEW
+        ? ''
+        : `unchanged ${unchangedS.toFixed(2)} s, rescan ${rescanS.toFixed(2)} s, 1 % changed ${changedS.toFixed(2)} s, `;
       console.log(
-        `  run ${n + 1}: new ${newS.toFixed(2)} s, unchanged ${unchangedS.toFixed(2)} s, rescan ${rescanS.toFixed(2)} s, 1 % changed ${changedS.toFixed(2)} s, floor ${floorS.toFixed(2)} s, peak RSS growth ${rssGrowthMb.toFixed(0)} MB (${names.map((m, k) => `${m} ${growth[k].toFixed(0)}`).join(', ')})`,
+        `  run ${n + 1} (load ${os.loadavg()[0].toFixed(1)}): new ${newS.toFixed(2)} s (${newCpuS.toFixed(1)} CPU-s: ${names.map((m, k) => `${m} ${cpu[k].toFixed(1)}`).join(', ')}), ${laterCases}floor ${floorS.toFixed(2)} s, peak RSS growth ${rssGrowthMb.toFixed(0)} MB (${names.map((m, k) => `${m} ${growth[k].toFixed(0)}`).join(', ')})`,
       );
     }
     return runs;
@@ -201,7 +229,7 @@ async function main() {
     );
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bulwark-e2e-'));
   try {
-    for (const variant of [[], ['rescan:1'], ['changed:2']])
+    for (const variant of ONLY_NEW ? [[]] : [[], ['rescan:1'], ['changed:2']])
       await new Promise<void>((resolve, reject) =>
         spawn(process.execPath, [path.join(__dirname, '../generate.js'), dir, String(FINDINGS), ...variant], {
           stdio: ['ignore', 'ignore', 'inherit'],
@@ -218,17 +246,17 @@ async function main() {
     const table: string[] = [];
     for (const mode of MODES) {
       const runs = await benchMode(mode, reports, i.pgUrl);
-      const [n, u, r, c, f] = (['newS', 'unchangedS', 'rescanS', 'changedS', 'floorS'] as const).map((k) =>
-        median(runs.map((run) => run[k])),
+      const [n, u, r, c, f, cpu] = (['newS', 'unchangedS', 'rescanS', 'changedS', 'floorS', 'newCpuS'] as const).map(
+        (k) => median(runs.map((run) => run[k])),
       );
       const rss = Math.max(...runs.map((run) => run.rssGrowthMb));
-      const timed = (s: number) => `${s.toFixed(2)} s | ${(s / f).toFixed(1)}`;
+      const timed = (s: number) => (s === undefined ? '— | —' : `${s.toFixed(2)} s | ${(s / f).toFixed(1)}`);
       table.push(
-        `| ${mode} | ${timed(n)} | ${Math.round(FINDINGS / n)} | ${timed(u)} | ${timed(r)} | ${timed(c)} | ${f.toFixed(2)} s | ${rss.toFixed(0)} MB |`,
+        `| ${mode} | ${timed(n)} | ${cpu.toFixed(1)} s | ${Math.round(FINDINGS / n)} | ${timed(u)} | ${timed(r)} | ${timed(c)} | ${f.toFixed(2)} s | ${rss.toFixed(0)} MB |`,
       );
     }
     console.log(
-      `\n| mode (medians) | new: end to end | × floor | findings/s | unchanged (same bytes) | × floor | rescan (new bytes) | × floor | rescan, 1 % changed | × floor | floor | peak RSS growth (max) |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n${table.join('\n')}`,
+      `\n| mode (medians) | new: end to end | × floor | new: CPU | findings/s | unchanged (same bytes) | × floor | rescan (new bytes) | × floor | rescan, 1 % changed | × floor | floor | peak RSS growth (max) |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|\n${table.join('\n')}`,
     );
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });

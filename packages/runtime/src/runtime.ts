@@ -33,6 +33,7 @@ import { issuesModule } from '@bulwark/issues';
 import { reportingModule } from '@bulwark/reporting';
 import { notificationsModule } from '@bulwark/notifications';
 import { MetricsServer, serveMetrics } from './metrics-server';
+import { limitHeapGrowth } from './heap-growth';
 
 /** Every module this binary can run, in no particular order: `dependsOn` decides the start order. */
 export const MODULES: ModuleDefinition[] = [
@@ -69,6 +70,8 @@ const runtimeSchema = z
     /** Key prefix in Redis, so several deployments can share one server. */
     REDIS_PREFIX: z.string().default('bulwark:'),
     SHUTDOWN_TIMEOUT_MS: env.int(20000, 1000),
+    /** Heap growth past the live set before V8 collects again, in percent; 0 = V8's own choice (see heap-growth.ts). */
+    HEAP_GROWTH_PERCENT: env.int(100, 0),
     /**
      * A port of its own for `/metrics` (one per process, never the gateway's public port); unset =
      * `/metrics` is answered on every HTTP port of the process, next to `/healthz`.
@@ -152,6 +155,7 @@ function startOrder(selected: ModuleDefinition[]): ModuleDefinition[] {
 export async function startRuntime(environment: NodeJS.ProcessEnv = process.env): Promise<Runtime> {
   const log = createLogger('runtime');
   const cfg = loadConfig(runtimeSchema, environment);
+  limitHeapGrowth(cfg.HEAP_GROWTH_PERCENT);
   const selected = selectModules(cfg.TARGET);
   const singleProcess = cfg.TARGET === 'all';
   const dataDir = path.resolve(cfg.BULWARK_DATA_DIR);
