@@ -1,4 +1,5 @@
 import { projectSet, type ProjectSet } from '@bulwark/platform';
+import { STATUS } from './statuses';
 
 /** Days from the first detection to the due date, per severity (null: no SLA for that severity). */
 export interface SlaDays {
@@ -17,6 +18,14 @@ export function slaPolicyProjects(p: { projectTags: readonly string[]; projectCo
     tags: p.projectTags,
   });
 }
+
+/** Statuses without a due date: closed, or paused (README "Issues", SLAs). */
+export const UNDATED_STATUSES: readonly number[] = [
+  STATUS.fixed,
+  STATUS.falsePositive,
+  STATUS.riskAccepted,
+  STATUS.suppressed,
+];
 
 /** A project's applicable days as resolved from the policies (sla_project_days). */
 export interface SlaProjectDays extends SlaDays {
@@ -56,7 +65,8 @@ export function slaRedates({ projectCode, before, after }: SlaDaysChange): SlaRe
   return RANKS.flatMap(([severity, severityRank]): SlaRedate[] => {
     if (!before || !after || before[severity] !== after[severity])
       return [{ projectCode, severityRank, knownExploitedOnly: false }];
-    if (before.knownExploited !== after.knownExploited) return [{ projectCode, severityRank, knownExploitedOnly: true }];
+    if (before.knownExploited !== after.knownExploited)
+      return [{ projectCode, severityRank, knownExploitedOnly: true }];
     return [];
   });
 }

@@ -1,7 +1,7 @@
 import type { Migration } from '@bulwark/platform';
-import { STATUS } from '../domain/statuses';
+import { UNDATED_STATUSES } from '../domain/sla';
 
-const UNDATED = [STATUS.fixed, STATUS.falsePositive, STATUS.riskAccepted, STATUS.suppressed].join(', ');
+const UNDATED = UNDATED_STATUSES.join(', ');
 const FACTORS = [
   'status_id',
   'severity_rank',
@@ -14,8 +14,9 @@ const FACTORS = [
 
 /**
  * SLA re-dating by what changed (issue #30, bench/README "SLA re-dating at scale"): a policy change
- * re-dates only the open issues of the severities whose days changed, computing their dates in its
- * own statement from the project's days row, and the issue_sla trigger no longer computes them again.
+ * re-dates only the open issues of the severities whose days changed (found through the index on
+ * (project_code, status_id, severity_rank) of migration 0001, no new one), computing their dates in
+ * its own statement from the project's days row; the issue_sla trigger no longer computes them again.
  */
 export const slaRedateByChangeMigration: Migration = {
   name: '0026_sla_redate_by_change',

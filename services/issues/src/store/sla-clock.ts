@@ -1,11 +1,14 @@
 import { pgArray, Queryable } from '@bulwark/platform';
-import { SlaDaysChange, SlaProjectDays, slaRedates } from '../domain/sla';
-import { OPEN_STATUSES } from '../domain/statuses';
+import { SlaDaysChange, SlaProjectDays, slaRedates, UNDATED_STATUSES } from '../domain/sla';
+import { DEFAULT_STATUSES } from '../domain/statuses';
 
 const DAY_COLUMNS = ['days_critical', 'days_high', 'days_medium', 'days_low', 'days_info', 'known_exploited_days'];
 const KNOWN_EXPLOITED = 'r.known_exploited or coalesce(r.intel_known_exploited, false)';
-/** The statuses whose issues have a due date (issue_sla_due): the issue list's index on (project, status, severity) finds a severity's. */
-const DATED_STATUSES = OPEN_STATUSES;
+/**
+ * The statuses whose issues have a due date, named so that the index on (project_code, status_id,
+ * severity_rank) of migration 0001 finds a project's open issues of one severity.
+ */
+const DATED_STATUSES = DEFAULT_STATUSES.map((s) => s.id).filter((id) => !UNDATED_STATUSES.includes(id));
 
 interface DaysRow {
   days_critical: number | null;
@@ -38,8 +41,9 @@ export interface SlaBreach {
 
 /**
  * The SLA clock's data (README "Issues", SLAs): each project's applicable days (sla_project_days,
- * resolved set-wise from the policies and the tags in catalog_projects), and the issues' due dates,
- * which the issue_sla trigger of migration 0018 keeps on every write of an issue.
+ * resolved set-wise from the policies and the tags in catalog_projects), and the issues' due dates:
+ * re-dated here when days change, kept by the issue_sla trigger (migrations 0018, 0026) on every
+ * other write that changes a factor of the date.
  */
 export const slaClockStore = {
   /**
@@ -74,14 +78,19 @@ export const slaClockStore = {
        from changed c left join previous b on b.project_code = c.project_code left join resolved r on r.project_code = c.project_code`,
       bindings,
     );
-    return rows.map((r) => ({ projectCode: r.project_code, before: projectDays(r.before), after: projectDays(r.after) }));
+    return rows.map((r) => ({
+      projectCode: r.project_code,
+      before: projectDays(r.before),
+      after: projectDays(r.after),
+    }));
   },
 
   /**
-   * Gives the open issues whose days changed their due dates anew, only rows whose date changes
-   * written: the statement computes each date from the project's days row (issue_sla_due_by) and
-   * clears the breach announced when the date moved ahead, as the issue_sla trigger does for other
-   * writes. Computed from the row being written, so a concurrent change of the issue is seen.
+   * Gives the open issues whose days changed (slaRedates) their due dates anew, writing only the rows
+   * whose date moves: the statement computes each date once, from the project's days row
+   * (issue_sla_due_by, inlined), and clears the breach announced when the date moved ahead, as the
+   * issue_sla trigger does on other writes (it does not fire on this one). Computed from the row being
+   * written, so a concurrent change of the issue is seen.
    */
   async applyToIssues(db: Queryable, changes: readonly SlaDaysChange[]): Promise<number> {
     const redates = changes.flatMap(slaRedates);
