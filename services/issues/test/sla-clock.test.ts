@@ -50,7 +50,7 @@ for (const backend of DATABASE_BACKENDS) {
     after(async () => t?.close());
 
     const code = () => `p-${randomUUID().slice(0, 8)}`;
-    const policy = (p: { codes?: string[]; tags?: string[]; days: ReturnType<typeof days>; kev?: number | null }) =>
+    const policy = (p: { codes?: string[]; tags?: string[]; days: SlaDays; kev?: number | null }) =>
       data.transaction(async (trx) => {
         await slaPolicyStore.insert(trx, {
           name: `sla ${randomUUID()}`,
@@ -242,7 +242,7 @@ for (const backend of DATABASE_BACKENDS) {
         const i = await view(id);
         return i.slaDueAt && Math.round((new Date(i.slaDueAt).getTime() - new Date(i.firstDetectedAt).getTime()) / DAY);
       };
-      const update = (set: string, bindings: unknown[] = []) =>
+      const update = (set: string, bindings: string[] = []) =>
         t.db.raw(`update issue_records set ${set} where id = ?`, [...bindings, id]);
       expect(await dueDays()).to.equal(20);
       // A factor written with a date of the writer's own: the trigger's date stands.
