@@ -1,6 +1,7 @@
 import { pgArray, Queryable } from '@bulwark/platform';
 import { SlaDaysChange, SlaProjectDays, slaRedates, UNDATED_STATUSES } from '../domain/sla';
 import { DEFAULT_STATUSES } from '../domain/statuses';
+import { SlaDaysRow, slaDaysOf } from './sla-policies';
 
 const DAY_COLUMNS = ['days_critical', 'days_high', 'days_medium', 'days_low', 'days_info', 'known_exploited_days'];
 const KNOWN_EXPLOITED = 'r.known_exploited or coalesce(r.intel_known_exploited, false)';
@@ -10,24 +11,8 @@ const KNOWN_EXPLOITED = 'r.known_exploited or coalesce(r.intel_known_exploited, 
  */
 const DATED_STATUSES = DEFAULT_STATUSES.map((s) => s.id).filter((id) => !UNDATED_STATUSES.includes(id));
 
-interface DaysRow {
-  days_critical: number | null;
-  days_high: number | null;
-  days_medium: number | null;
-  days_low: number | null;
-  days_info: number | null;
-  known_exploited_days: number | null;
-}
-
-const projectDays = (r: DaysRow | null): SlaProjectDays | null =>
-  r && {
-    critical: r.days_critical,
-    high: r.days_high,
-    medium: r.days_medium,
-    low: r.days_low,
-    info: r.days_info,
-    knownExploited: r.known_exploited_days,
-  };
+const projectDays = (r: SlaDaysRow | null): SlaProjectDays | null =>
+  r && { ...slaDaysOf(r), knownExploited: r.known_exploited_days };
 
 /** An issue that has just passed its due date, as issue.sla_breached announces it. */
 export interface SlaBreach {
@@ -55,7 +40,9 @@ export const slaClockStore = {
     const only = projectCodes ? 'where project_code = any(?::text[])' : '';
     const bindings = projectCodes ? [pgArray([...projectCodes])] : [];
     const cols = DAY_COLUMNS.join(', ');
-    const { rows } = await db.raw<{ rows: { project_code: string; before: DaysRow | null; after: DaysRow | null }[] }>(
+    const { rows } = await db.raw<{
+      rows: { project_code: string; before: SlaDaysRow | null; after: SlaDaysRow | null }[];
+    }>(
       `with projects as (select project_code, coalesce(tags, '{}') as tags from catalog_projects ${only}),
        previous as (select * from sla_project_days where project_code in (select project_code from projects)),
        matches as (
