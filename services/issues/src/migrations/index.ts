@@ -7,6 +7,7 @@ import { pullRequestDecorationsMigration } from './0022-pull-request-decorations
 import { issueCountsDuplicatesMigration } from './0023-issue-counts-duplicates';
 import { baseBranchScansMigration } from './0024-base-branch-scans';
 import { intelEnrichmentByCveMigration } from './0025-intel-enrichment-by-cve';
+import { slaRedateByChangeMigration } from './0026-sla-redate-by-change';
 import { branchScanSetsOnDemandMigration } from './0027-branch-scan-sets-on-demand';
 import { VIEW_COLUMNS_0014, VIEW_COLUMNS_0016 } from './issues-view';
 import { retryQueueColumns } from './retry-queue-columns';
@@ -577,5 +578,6 @@ export const migrations: Migration[] = [
   issueCountsDuplicatesMigration,
   baseBranchScansMigration,
   intelEnrichmentByCveMigration,
+  slaRedateByChangeMigration,
   branchScanSetsOnDemandMigration,
 ];

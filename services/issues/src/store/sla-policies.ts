@@ -3,18 +3,30 @@ import { containing, iso, isUuid, pgArray, Queryable, recordsById } from '@bulwa
 import type { SlaDays } from '../domain/sla';
 import { pageByName } from './name-pages';
 
-interface SlaPolicyRow {
-  id: string;
-  name: string;
-  author: string;
-  project_tags: string[];
-  project_codes: string[];
+/** The day columns of a policy, and of a project's resolved days (sla_project_days). */
+export interface SlaDaysRow {
   days_critical: number | null;
   days_high: number | null;
   days_medium: number | null;
   days_low: number | null;
   days_info: number | null;
   known_exploited_days: number | null;
+}
+
+export const slaDaysOf = (r: SlaDaysRow): SlaDays => ({
+  critical: r.days_critical,
+  high: r.days_high,
+  medium: r.days_medium,
+  low: r.days_low,
+  info: r.days_info,
+});
+
+interface SlaPolicyRow extends SlaDaysRow {
+  id: string;
+  name: string;
+  author: string;
+  project_tags: string[];
+  project_codes: string[];
   created_at: Date;
   updated_at: Date;
 }
@@ -41,7 +53,7 @@ const toRecord = (r: SlaPolicyRow): SlaPolicyRecord => ({
   author: r.author,
   projectTags: r.project_tags,
   projectCodes: r.project_codes,
-  days: { critical: r.days_critical, high: r.days_high, medium: r.days_medium, low: r.days_low, info: r.days_info },
+  days: slaDaysOf(r),
   knownExploitedDays: r.known_exploited_days,
   createdAt: iso(r.created_at),
   updatedAt: iso(r.updated_at),
