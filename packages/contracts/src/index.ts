@@ -78,6 +78,7 @@ export * from './scanner-args';
 export * from './webhook-secret';
 export * from './webhooks';
 export * from './tool-types';
+export * from './source-types';
 export {
   UPLOAD_MAX_BYTES,
   tagInfo,
