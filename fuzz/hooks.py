@@ -257,12 +257,14 @@ TOOL_UPDATE = "PUT /api/v1/tool/{tool_id}"
 
 
 def _settings_per_type(document: dict, body: str, key: str) -> dict:
-    """{type id: the schema of its settings} from the if/then of a create body's schema."""
+    """{type id: the schema of its settings} from the if/then/else chain of a create body's schema."""
     per_type = {}
-    for branch in document["components"]["schemas"][body].get("allOf", []):
+    branch = document["components"]["schemas"][body]["allOf"][0]
+    while branch:
         condition = branch["if"]["properties"][key]
         for type_id in condition.get("enum", [condition.get("const")]):
             per_type[type_id] = branch["then"]["properties"]["settings"]
+        branch = branch.get("else")
     return per_type
 
 
@@ -272,7 +274,7 @@ def _fits(document: dict, schema: dict, value) -> bool:
 
 def _settings_the_body_does_not_decide(label: str, case, detail: dict) -> bool:
     field = str(detail.get("field", ""))
-    if label not in (SOURCE_TEST, SOURCE_UPDATE, TOOL_UPDATE) or not (field == "settings" or field.startswith("settings.")):
+    if label not in (SOURCE_TEST, SOURCE_UPDATE, TOOL_UPDATE) or field.split(".")[0] != "settings":
         return False
     body = case.body if isinstance(case.body, dict) else {}
     settings = body.get("settings")
@@ -283,7 +285,8 @@ def _settings_the_body_does_not_decide(label: str, case, detail: dict) -> bool:
         schema = _settings_per_type(document, "SourceCreate", "source_type_id").get(type_id)
         return schema is None or not _fits(document, schema, settings)
     if label == TOOL_UPDATE:
-        return not all(_fits(document, s, settings) for s in _settings_per_type(document, "ToolCreate", "type_id").values())
+        per_type = _settings_per_type(document, "ToolCreate", "type_id")
+        return not all(_fits(document, schema, settings) for schema in per_type.values())
     # Whether Login/Password is asked for, and with which login and password, the update and the
     # stored source decide together (a login or password left out keeps the stored one).
     return (

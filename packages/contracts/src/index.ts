@@ -41,7 +41,6 @@ export {
   PROJECT_CODE,
   projectCode,
   ACCESS_TYPES,
-  SOURCE_AUTH_METHODS,
   sourceSettings,
   sourceCreateBody,
   sourceUpdateBody,

@@ -7,7 +7,8 @@ import { z } from './zod';
  * and which settings it takes. The catalog lists and validates from it; the OpenAPI document states
  * each type's settings from the same schemas (`settingsByType`).
  */
-export type SourceAuthMethod = 'Login/Password' | 'Anonymous' | 'SSH key';
+export const SOURCE_AUTH_METHODS = ['Login/Password', 'Anonymous', 'SSH key'] as const;
+export type SourceAuthMethod = (typeof SOURCE_AUTH_METHODS)[number];
 export type GitTransport = 'http' | 'ssh';
 
 export interface SettingSpec {

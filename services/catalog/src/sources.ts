@@ -16,7 +16,7 @@ import { BulkStatus, catalogEvent } from './catalog-writes';
 import type { CatalogConfig } from './config';
 import { seenBy } from './domain/access';
 import { probeGit, ProbeResult } from './domain/git-probe';
-import { resolveConnection, SourceConnection, SourceSettingsInput } from './domain/source-types';
+import { resolveConnection, SourceConnection, SourceSettingsInput } from './domain/source-connection';
 import { AccessInput, ResourceAccess, ResourceWrites, throwProblems } from './resource-access';
 import { SourceRecord, sourceStore } from './store/sources';
 

@@ -2,7 +2,7 @@ import { getRefId } from '@asteasolutions/zod-to-openapi';
 import { z } from '../zod';
 import { int4, isoDateTime, nonBlank } from '../common';
 import { FieldRule, schemaPerType, withFieldRules } from '../field-rules';
-import { branchSetting, GIT_URL_PATTERN, SOURCE_TYPES } from '../source-types';
+import { branchSetting, GIT_URL_PATTERN, SOURCE_AUTH_METHODS, SOURCE_TYPES } from '../source-types';
 import { TOOL_TYPES } from '../tool-types';
 import { ISSUE_SEVERITIES } from './issues';
 
@@ -84,7 +84,6 @@ export const sourceTypeId = int4(1).openapi({
 const sourceSettingsNames = (which: 'schema' | 'changes') =>
   SOURCE_TYPES.map((t) => `${getRefId(t[which]) ?? ''} (${t.id})`).join(', ');
 
-export const SOURCE_AUTH_METHODS = ['Login/Password', 'Anonymous', 'SSH key'] as const;
 
 export const sourceSettings = z
   .object({
