@@ -111,15 +111,22 @@ export function httpAuthMethod(s: { auth_method?: string; login?: string; passwo
 }
 
 const LOGIN_PASSWORD = 'Login/Password';
-const filled = (field: string) => ({ required: [field], properties: { [field]: { minLength: 1 } } });
+/**
+ * A login or password given, not empty, while auth_method is not Anonymous (the only other method
+ * of the type, so: absent, or Login/Password).
+ */
+const asksWith = (field: string) => ({
+  required: [field],
+  properties: { [field]: { minLength: 1 }, auth_method: { not: { const: 'Anonymous' } } },
+});
 
 /** Login/Password asked for (given, or by a login or password without auth_method) needs both, not empty. */
 const CREDENTIALS_SCHEMA: Record<string, unknown> = {
   if: {
     anyOf: [
       { required: ['auth_method'], properties: { auth_method: { const: LOGIN_PASSWORD } } },
-      { not: { required: ['auth_method'] }, ...filled('login') },
-      { not: { required: ['auth_method'] }, ...filled('password') },
+      asksWith('login'),
+      asksWith('password'),
     ],
   },
   then: { required: ['login', 'password'], properties: { login: { minLength: 1 }, password: { minLength: 1 } } },

@@ -84,7 +84,6 @@ export const sourceTypeId = int4(1).openapi({
 const sourceSettingsNames = (which: 'schema' | 'changes') =>
   SOURCE_TYPES.map((t) => `${getRefId(t[which]) ?? ''} (${t.id})`).join(', ');
 
-
 export const sourceSettings = z
   .object({
     url: nonBlank(2048).openapi({
