@@ -18,6 +18,8 @@ import { userCreateBody } from './schemas/identity';
 import { reportFilter } from './schemas/reporting';
 import { trackerBody, trackerUpdateBody } from './schemas/trackers';
 import { ROUTES } from './route-table';
+import { sourceType } from './source-types';
+import { toolType } from './tool-types';
 import { z } from './zod';
 
 const ajv = new Ajv2020({ strict: false });
@@ -246,5 +248,91 @@ describe('bodies whose rules are stated: the validation and the document agree',
     );
     for (const license of ['BWL1.a.', 'BWL1.a. ', 'BWL1..c', 'BWL1.a.b.c', 'x'])
       expect(() => readLicense(license, generateKeyPairSync('ed25519').publicKey)).to.throw(LICENSE_FORM_PROBLEM);
+  });
+
+  const KEY = '-----BEGIN OPENSSH PRIVATE KEY-----\nb3Blbg==\n-----END OPENSSH PRIVATE KEY-----';
+
+  it('a source\u2019s settings as its type takes them: the schema the catalog checks them with', () => {
+    const http = { url: 'https://git.example.com/app.git' };
+    expectBoth(
+      sourceType(1)!.schema,
+      'GitHttpSourceSettings',
+      [
+        http,
+        { ...http, auth_method: 'Anonymous', login: '' },
+        { ...http, auth_method: 'Anonymous', login: 'bob' },
+        { ...http, login: 'bob', password: 'pw' },
+        { ...http, auth_method: 'Login/Password', login: 'bob', password: 'pw', branch_name: 'main' },
+        { ...http, login: '', password: '' },
+      ],
+      [
+        {},
+        { url: 'ssh://git@git.example.com/app.git' },
+        { url: 'git@git.example.com:app.git' },
+        { ...http, auth_method: 'SSH key' },
+        { ...http, auth_method: 'Login/Password', login: 'bob' },
+        { ...http, login: 'bob' },
+        { ...http, password: 'pw' },
+        { ...http, login: '', password: 'pw' },
+      ],
+    );
+    const ssh = { url: 'git@git.example.com:org/app.git', ssh_private_key: KEY };
+    expectBoth(
+      sourceType(2)!.schema,
+      'GitSshSourceSettings',
+      [ssh, { ...ssh, url: 'ssh://git@git.example.com:2222/org/app.git', auth_method: 'SSH key', login: 'ignored' }],
+      [
+        { url: ssh.url },
+        { ...ssh, url: 'https://git.example.com/app.git' },
+        { ...ssh, ssh_private_key: 'not a key' },
+        { ...ssh, auth_method: 'Anonymous' },
+      ],
+    );
+    expectBoth(
+      sourceType(2)!.changes,
+      'GitSshSourceSettingsChanges',
+      [{}, { branch_name: 'dev' }],
+      [{ url: 'https://git.example.com/app.git' }],
+    );
+  });
+
+  it('a new source: the settings of the type it names', () => {
+    const validate = stated('SourceCreate');
+    const source = (source_type_id: number, settings: object) => ({ name: 's', source_type_id, settings });
+    const http = { url: 'https://git.example.com/app.git' };
+    const ssh = { url: 'git@git.example.com:org/app.git', ssh_private_key: KEY };
+    expect([validate(source(1, http)), validate(source(2, ssh))]).to.deep.equal([true, true]);
+    expect([validate(source(1, ssh)), validate(source(2, http))]).to.deep.equal([false, false]);
+    const update = stated('SourceUpdate');
+    expect([update({ source_type_id: 2, settings: { branch_name: 'x' } }), update({ settings: http })]).to.deep.equal([
+      true,
+      true,
+    ]);
+    expect(update({ source_type_id: 2, settings: http })).to.equal(false);
+  });
+
+  it('a tool\u2019s settings as its type takes them, and a new tool the settings of the type it names', () => {
+    expectBoth(
+      toolType(1)!.settings,
+      'SemgrepToolSettings',
+      [{}, { extra_args: ['--severity=ERROR', '--exclude=tests/**'] }, { url: 'dropped', resources: { cpu: '1' } }],
+      [{ extra_args: ['--config=x'] }, { extra_args: ['--exclude=../x'] }, { project_key: 'k' }],
+    );
+    const server = { url: 'https://sonar.example.com', api_token: 't' };
+    expectBoth(
+      toolType(10)!.settings,
+      'ServerToolSettings',
+      [server, { ...server, auth_method: 'Api Token', project_key: 'k' }],
+      [{ url: server.url }, { ...server, url: 'ftp://sonar.example.com' }, { ...server, extra_args: [] }],
+    );
+    const validate = stated('ToolCreate');
+    const sonar = { ...server, project_key: 'k' };
+    expect([10, 11, 20, 1].map((type_id) => validate({ type_id, settings: sonar }))).to.deep.equal([
+      true,
+      true,
+      false,
+      false,
+    ]);
+    expect(validate({ type_id: 20, settings: { format: 'sarif' } })).to.equal(true);
   });
 });

@@ -1,3 +1,4 @@
+import { getRefId } from '@asteasolutions/zod-to-openapi';
 import type { z } from 'zod';
 
 type JsonSchema = Record<string, unknown>;
@@ -106,6 +107,32 @@ export function patternByValue(
 /** The keys of a record, each one of `names`: for a z.record whose keys a service checks against the same list. */
 export function propertyNames(names: string[]): JsonSchema {
   return { propertyNames: { enum: names } };
+}
+
+/** A reference to a schema the document holds as a component (one named with `.openapi('Name')`). */
+export function componentRef(schema: z.ZodType): JsonSchema {
+  const name = getRefId(schema);
+  if (!name) throw new Error("componentRef: the schema has no name; give it one with .openapi('Name')");
+  return { $ref: `#/components/schemas/${name}` };
+}
+
+/**
+ * `field` as the type that `key` names takes it: `if` key is a type's id `then` field is the type's
+ * named schema, `else` the next type (types sharing one schema in one branch). A chain rather than
+ * an allOf of independent if/then: the ids exclude each other, so both say the same, and a fuzzer
+ * rewriting each if/then as two branches meets 2^n combinations of an allOf, n of a chain. Keywords
+ * only: the service checks `field` with the same schema once it knows the type (an update's stored
+ * one, when it names none).
+ */
+export function schemaPerType(key: string, field: string, types: { id: number; schema: z.ZodType }[]): JsonSchema {
+  const ids = new Map<z.ZodType, number[]>();
+  for (const { id, schema } of types) ids.set(schema, [...(ids.get(schema) ?? []), id]);
+  const chain = ([[schema, of], ...rest]: [z.ZodType, number[]][]): JsonSchema => ({
+    if: { properties: { [key]: of.length === 1 ? { const: of[0] } : { enum: of } }, required: [key] },
+    then: { properties: { [field]: componentRef(schema) } },
+    ...(rest.length > 0 ? { else: chain(rest) } : {}),
+  });
+  return { allOf: [chain([...ids])] };
 }
 
 /** Keywords of several rules as one schema: at most one of them a conditional (if). */

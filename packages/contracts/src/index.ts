@@ -41,7 +41,6 @@ export {
   PROJECT_CODE,
   projectCode,
   ACCESS_TYPES,
-  SOURCE_AUTH_METHODS,
   sourceSettings,
   sourceCreateBody,
   sourceUpdateBody,
@@ -78,6 +77,7 @@ export * from './scanner-args';
 export * from './webhook-secret';
 export * from './webhooks';
 export * from './tool-types';
+export * from './source-types';
 export {
   UPLOAD_MAX_BYTES,
   tagInfo,

@@ -36,7 +36,8 @@ function stateNulFree(doc: Document, schema: unknown, seen: Set<string>): void {
     const names = (node.propertyNames ?? {}) as Schema;
     if (statesNoCharacters({ type: 'string', ...names })) node.propertyNames = { ...names, pattern: NUL_FREE_PATTERN };
   }
-  for (const key of ['anyOf', 'oneOf', 'allOf', 'prefixItems', 'items', 'additionalProperties'])
+  // then and else: a body's settings per type are components referred to only from there.
+  for (const key of ['anyOf', 'oneOf', 'allOf', 'then', 'else', 'prefixItems', 'items', 'additionalProperties'])
     stateNulFree(doc, node[key], seen);
   if (node.properties && typeof node.properties === 'object') stateNulFree(doc, Object.values(node.properties), seen);
 }

@@ -4,6 +4,7 @@ import { errorBody, MULTI_MAX_VALUES } from './common';
 import { closedTuples, nameInlineObjects, nullableReferences, registerNamedSchemas } from './openapi-components';
 import { nulFreeRequests } from './openapi-nul';
 import { PERMISSION_LETTERS } from './permissions';
+import { SETTINGS_PER_TYPE } from './schemas/catalog';
 import { WEBHOOK_EVENT_DATA, webhookBodySchema } from './webhooks';
 import { z } from './zod';
 
@@ -91,14 +92,15 @@ export function buildOpenApiDocument(routes: RouteSpec[], version: string): Reco
       'What a webhook receiver checks (Standard Webhooks): the HMAC-SHA256 of id.timestamp.body with the notifier\u2019s signing secret, sent when it has one; a notifier\u2019s token, when set, goes in the header the notifier names',
   });
   registry.register('Error', errorBody);
-  registerNamedSchemas(
-    registry,
-    routes.flatMap((r) =>
+  registerNamedSchemas(registry, [
+    ...routes.flatMap((r) =>
       [r.request?.body, r.response, ...Object.values(r.files ?? {})].filter(
         (s): s is z.ZodType => typeof s === 'object',
       ),
     ),
-  );
+    // Referred to by name from the bodies' if/then, not reached through their properties.
+    ...SETTINGS_PER_TYPE,
+  ]);
 
   for (const route of routes) {
     const common = Object.entries(ERROR_RESPONSES).filter(([status]) =>

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { checkExtraArgs, toolType, TOOL_TYPES } from './index';
+import { checkExtraArgs, extraArgPattern, toolType, TOOL_TYPES } from './index';
 
 const allowOf = (name: string) => TOOL_TYPES.find((t) => t.name === name)!.execution!.extraArgs;
 
@@ -81,5 +81,22 @@ describe('extra_args allow-lists of the CLI tool types', () => {
         expect(checkExtraArgs(t.execution!.extraArgs, [flag, '/x']), `${t.name} ${flag}`).to.have.length(1);
       }
     }
+  });
+
+  it('states each argument it takes alone as a pattern, and only arguments it takes', () => {
+    const items = ['--severity=ERROR', '--exclude=tests/**', '--quiet', '--ignore-nosec', '--skip-path=modules/legacy'];
+    const others = ['--severity', 'ERROR', '--exclude=../x', '--exclude=/x', '--exclude=-x', '--exclude=a/../b', '-s'];
+    const others2 = ['--timeout=-1', '--config=x', '--quiet=1', 'x', '--exclude=..', '--exclude=a/..'];
+    for (const t of TOOL_TYPES.filter((x) => x.execution)) {
+      const pattern = new RegExp(extraArgPattern(t.execution!.extraArgs));
+      for (const arg of [...items, ...others, ...others2]) {
+        if (pattern.test(arg))
+          expect(checkExtraArgs(t.execution!.extraArgs, [arg]), `${t.name} ${arg}`).to.deep.equal([]);
+      }
+      for (const arg of [...others, ...others2]) expect(pattern.test(arg), `${t.name} ${arg}`).to.equal(false);
+    }
+    expect(new RegExp(extraArgPattern(allowOf('Semgrep'))).test('--severity=ERROR')).to.equal(true);
+    expect(new RegExp(extraArgPattern(allowOf('Bandit'))).test('--ignore-nosec')).to.equal(true);
+    expect(new RegExp(extraArgPattern(allowOf('Checkov'))).test('--skip-path=modules/legacy')).to.equal(true);
   });
 });

@@ -7,7 +7,7 @@
 export type ExtraArgsAllowList = Record<string, true | RegExp>;
 
 /** A path or glob inside the workspace, relative, without `..`: for excludes, which only narrow a scan. */
-export const RELATIVE_GLOB = /^(?!\/)(?!.*(^|\/)\.\.(\/|$))[\w.*?{}\[\],/@+-]{1,200}$/;
+export const RELATIVE_GLOB = /^(?!\/)(?!(.*\/)?\.\.(\/|$))[\w.*?{}\[\],/@+-]{1,200}$/;
 export const POSITIVE_INT = /^[1-9]\d{0,6}$/;
 
 export interface ExtraArgProblem {
@@ -21,6 +21,29 @@ export const describeExtraArgs = (allow: ExtraArgsAllowList) =>
   Object.entries(allow)
     .map(([flag, shape]) => (shape === true ? flag : `${flag} <${shape.source}>`))
     .join(', ');
+
+/**
+ * One argument the allow-list takes on its own, as a pattern: a flag without a value, or
+ * `--flag=value` (not starting with "-"). What the document states of each item: the form of a value
+ * in the next argument (`--severity ERROR`, `-x path`) depends on its neighbour, which no item's
+ * schema can say, so it is accepted without being stated.
+ */
+export function extraArgPattern(allow: ExtraArgsAllowList): string {
+  const forms = Object.entries(allow).flatMap(([flag, shape]) => {
+    if (shape === true) return [escaped(flag)];
+    if (!flag.startsWith('--')) return [];
+    const { source } = shape;
+    // Embedded after the flag, a start anchor inside the shape would no longer mean the value's start.
+    if (!source.startsWith('^') || !source.endsWith('$') || /[^\\[]\^/.test(source))
+      throw new Error(
+        `extraArgPattern: ${flag}'s shape must be anchored at both ends, and at its start only once: ${source}`,
+      );
+    return [`${escaped(flag)}=(?!-)(${source.slice(1, -1)})`];
+  });
+  return forms.length > 0 ? `^(${forms.join('|')})$` : '^(?!)$';
+}
+
+const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** The problems of `args` under `allow`, one per refused argument; none when every argument is allowed. */
 export function checkExtraArgs(allow: ExtraArgsAllowList, args: readonly string[]): ExtraArgProblem[] {

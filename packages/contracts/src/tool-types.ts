@@ -1,6 +1,13 @@
 import { z } from './zod';
 import { webUrl } from './common';
-import { checkExtraArgs, describeExtraArgs, ExtraArgsAllowList, POSITIVE_INT, RELATIVE_GLOB } from './scanner-args';
+import {
+  checkExtraArgs,
+  describeExtraArgs,
+  ExtraArgsAllowList,
+  extraArgPattern,
+  POSITIVE_INT,
+  RELATIVE_GLOB,
+} from './scanner-args';
 
 /**
  * The tool-type registry: the one place that says, per tool type, what kind it is, which settings it
@@ -58,8 +65,10 @@ const common = {
   resources: z
     .object({ cpu: z.string().max(32).optional(), memory: z.string().max(32).optional() })
     .strict()
-    .optional()
-    .openapi({ description: 'Kubernetes resources of the scan Job, e.g. { "cpu": "1", "memory": "1Gi" }' }),
+    .openapi('ToolResources', {
+      description: 'Kubernetes resources of the scan Job, e.g. { "cpu": "1", "memory": "1Gi" }',
+    })
+    .optional(),
 };
 
 /**
@@ -78,13 +87,18 @@ const droppedConnection = {
 export const SECRET_TOOL_SETTINGS = ['api_token'] as const;
 
 /** Settings of a CLI tool: `extra_args` only from the tool type's allow-list, each refused one named. */
-const cliSettings = (allow: ExtraArgsAllowList) =>
+const cliSettings = (name: string, allow: ExtraArgsAllowList) =>
   z
     .object({
       ...common,
       ...droppedConnection,
       extra_args: z
-        .array(z.string().max(512))
+        .array(
+          z
+            .string()
+            .max(512)
+            .openapi({ pattern: extraArgPattern(allow) }),
+        )
         .max(50)
         .superRefine((args, ctx) => {
           for (const p of checkExtraArgs(allow, args))
@@ -92,10 +106,11 @@ const cliSettings = (allow: ExtraArgsAllowList) =>
         })
         .optional()
         .openapi({
-          description: `Arguments added to the tool's command line, from this list only: ${describeExtraArgs(allow) || 'none'}`,
+          description: `Arguments added to the tool's command line, from this list only: ${describeExtraArgs(allow) || 'none'}. A value goes after "=" or as the next argument; the pattern of an item states the first form`,
         }),
     })
-    .strict();
+    .strict()
+    .openapi(`${name}ToolSettings`, { description: `The settings of a tool run on its command line (${name})` });
 
 const SEMGREP_ARGS: ExtraArgsAllowList = {
   '--severity': /^(INFO|WARNING|ERROR)$/,
@@ -146,10 +161,12 @@ const serverSettings = z
     api_token: z.string().min(1).max(4096).openapi({ description: 'Stored encrypted, never returned' }),
     project_key: z.string().max(512).optional(),
   })
-  .strict();
+  .strict()
+  .openapi('ServerToolSettings', { description: 'The settings of a tool on a server (SonarQube, Dependency-Track)' });
 const manualSettings = z
   .object({ scan_result_lang: common.scan_result_lang, ...droppedConnection, format: z.string().max(64).optional() })
-  .strict();
+  .strict()
+  .openapi('ManualToolSettings', { description: 'The settings of a tool whose results are uploaded' });
 
 export const TOOL_TYPES: ToolType[] = [
   {
@@ -160,7 +177,7 @@ export const TOOL_TYPES: ToolType[] = [
     category: 'sast',
     resultFormat: 'semgrep',
     description: 'Semgrep with the rules shipped with Bulwark (no rules registry at run time)',
-    settings: cliSettings(SEMGREP_ARGS),
+    settings: cliSettings('Semgrep', SEMGREP_ARGS),
     execution: {
       binary: 'semgrep',
       image: 'semgrep/semgrep:1.180.0',
@@ -193,7 +210,7 @@ export const TOOL_TYPES: ToolType[] = [
     category: 'secrets',
     resultFormat: 'gitleaks',
     description: 'Gitleaks secret scanning of the checked-out tree',
-    settings: cliSettings(GITLEAKS_ARGS),
+    settings: cliSettings('Gitleaks', GITLEAKS_ARGS),
     execution: {
       binary: 'gitleaks',
       image: 'zricethezav/gitleaks:v8.30.1',
@@ -229,7 +246,7 @@ export const TOOL_TYPES: ToolType[] = [
     category: 'sast',
     resultFormat: 'bandit',
     description: 'Bandit for Python code',
-    settings: cliSettings(BANDIT_ARGS),
+    settings: cliSettings('Bandit', BANDIT_ARGS),
     execution: {
       binary: 'bandit',
       image: 'ghcr.io/pycqa/bandit/bandit:latest',
@@ -260,7 +277,7 @@ export const TOOL_TYPES: ToolType[] = [
     category: 'iac',
     resultFormat: 'checkov',
     description: 'Checkov for infrastructure as code',
-    settings: cliSettings(CHECKOV_ARGS),
+    settings: cliSettings('Checkov', CHECKOV_ARGS),
     execution: {
       binary: 'checkov',
       image: 'bridgecrew/checkov:3.3.30',
@@ -297,7 +314,7 @@ export const TOOL_TYPES: ToolType[] = [
     category: 'sast',
     resultFormat: 'sarif',
     description: 'ESLint with eslint-plugin-security, SARIF output',
-    settings: cliSettings(ESLINT_ARGS),
+    settings: cliSettings('Eslint', ESLINT_ARGS),
     execution: {
       binary: 'eslint',
       image: 'node:20-alpine',

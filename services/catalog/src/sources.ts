@@ -11,18 +11,12 @@ import {
   ServiceData,
   present,
 } from '@bulwark/platform';
-import { CATALOG_EVENTS, newEvent } from '@bulwark/contracts';
+import { CATALOG_EVENTS, newEvent, sourceType, SourceType } from '@bulwark/contracts';
 import { BulkStatus, catalogEvent } from './catalog-writes';
 import type { CatalogConfig } from './config';
 import { seenBy } from './domain/access';
 import { probeGit, ProbeResult } from './domain/git-probe';
-import {
-  resolveConnection,
-  SourceConnection,
-  SourceSettingsInput,
-  sourceType,
-  SourceType,
-} from './domain/source-types';
+import { resolveConnection, SourceConnection, SourceSettingsInput } from './domain/source-connection';
 import { AccessInput, ResourceAccess, ResourceWrites, throwProblems } from './resource-access';
 import { SourceRecord, sourceStore } from './store/sources';
 

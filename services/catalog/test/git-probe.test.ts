@@ -8,7 +8,8 @@ import { expect } from 'chai';
 import { EgressProxy, OutboundPolicy } from '@bulwark/platform';
 import { GitServer, startGitServer, freePort } from '@bulwark/testkit';
 import { probeGit } from '../src/domain/git-probe';
-import { resolveConnection, SourceConnection, sourceType } from '../src/domain/source-types';
+import { sourceType } from '@bulwark/contracts';
+import { resolveConnection, SourceConnection } from '../src/domain/source-connection';
 
 const HTTP = sourceType(1)!;
 const SSH = sourceType(2)!;

@@ -31,6 +31,7 @@ import {
   layerView,
   catalogSearch,
 } from '../schemas/catalog';
+import { SOURCE_TYPES } from '../source-types';
 
 const service = 'catalog';
 
@@ -151,7 +152,10 @@ export const catalogRoutes = [
     summary: 'Test a connection: contacts the repository (git ls-remote) with a time limit',
     description:
       'Answers 200 with ok false and a message for a refused authentication, an unknown branch, an unreachable host or a time-out, and a URL that is not a Git repository. A host not reached (an address the outbound policy refuses, an unknown name, a closed or filtered port) always answers "Host unreachable: could not connect to <host>". Only http(s) and ssh URLs are accepted (400 otherwise).',
-    request: { params: z.object({ type_id: queryInt4(1) }), body: sourceTestBody },
+    request: {
+      params: z.object({ type_id: queryInt4(1).openapi({ enum: SOURCE_TYPES.map((t) => t.id) }) }),
+      body: sourceTestBody,
+    },
     response: sourceTestResult,
   },
   {

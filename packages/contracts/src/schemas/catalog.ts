@@ -1,6 +1,9 @@
+import { getRefId } from '@asteasolutions/zod-to-openapi';
 import { z } from '../zod';
 import { int4, isoDateTime, nonBlank } from '../common';
-import { FieldRule, withFieldRules } from '../field-rules';
+import { FieldRule, schemaPerType, withFieldRules } from '../field-rules';
+import { branchSetting, GIT_URL_PATTERN, SOURCE_AUTH_METHODS, SOURCE_TYPES } from '../source-types';
+import { TOOL_TYPES } from '../tool-types';
 import { ISSUE_SEVERITIES } from './issues';
 
 export const SCOPE_NOTE =
@@ -68,25 +71,26 @@ export const idParam = (key: string) => z.object({ [key]: z.string().min(1).max(
 
 // ---- sources
 
-export const SOURCE_AUTH_METHODS = ['Login/Password', 'Anonymous', 'SSH key'] as const;
+/**
+ * A source type's id: the document lists the registry's (the catalog refuses another, naming it, with
+ * the same registry).
+ */
+export const sourceTypeId = int4(1).openapi({
+  enum: SOURCE_TYPES.map((t) => t.id),
+  description: 'GET /api/v1/source-types',
+});
 
-export const branchName = z
-  .string()
-  .min(1)
-  .max(255)
-  .regex(
-    /^(?!-)[A-Za-z0-9._\/-]+$/,
-    'must be a branch name (letters, digits, "_", ".", "/", "-"; not starting with "-")',
-  );
+/** Each source type's settings schema by name, with its type id. */
+const sourceSettingsNames = (which: 'schema' | 'changes') =>
+  SOURCE_TYPES.map((t) => `${getRefId(t[which]) ?? ''} (${t.id})`).join(', ');
 
 export const sourceSettings = z
   .object({
     url: nonBlank(2048).openapi({
+      pattern: GIT_URL_PATTERN,
       description: 'http(s):// for Git over HTTP(S); ssh://… or user@host:path for Git over SSH',
     }),
-    branch_name: branchName
-      .optional()
-      .openapi({ description: 'Branch to scan; the repository\u2019s default branch when absent' }),
+    branch_name: branchSetting,
     auth_method: z
       .enum(SOURCE_AUTH_METHODS)
       .optional()
@@ -111,27 +115,38 @@ export const sourceCreateBody = withFieldRules(
     .object({
       name,
       description: description.optional(),
-      source_type_id: int4(1),
+      source_type_id: sourceTypeId,
       settings: sourceSettings,
       ...accessFields,
     })
     .strict(),
   [accessOnCreation],
-).openapi('SourceCreate');
+)
+  .openapi(schemaPerType('source_type_id', 'settings', SOURCE_TYPES))
+  .openapi('SourceCreate', { description: `settings as the source type takes them: ${sourceSettingsNames('schema')}` });
 
 export const sourceUpdateBody = z
   .object({
     name: name.optional(),
     description: description.optional(),
-    source_type_id: int4(1).optional(),
-    settings: sourceSettings
-      .partial()
-      .optional()
-      .openapi({ description: 'Changed settings only; a secret left out keeps the stored one' }),
+    source_type_id: sourceTypeId.optional(),
+    settings: sourceSettings.partial().optional().openapi({
+      description:
+        'Changed settings only; a secret left out keeps the stored one. Each as the source type takes it (source_type_id, else the stored type); with the stored ones they make the settings of the type',
+    }),
     ...accessFields,
   })
   .strict()
-  .openapi('SourceUpdate');
+  .openapi(
+    schemaPerType(
+      'source_type_id',
+      'settings',
+      SOURCE_TYPES.map((t) => ({ id: t.id, schema: t.changes })),
+    ),
+  )
+  .openapi('SourceUpdate', {
+    description: `settings as the source type takes them: ${sourceSettingsNames('changes')}`,
+  });
 
 export const sourceView = z
   .object({
@@ -164,7 +179,9 @@ export const sourceTestBody = z
       .openapi({ description: 'A stored source whose secrets fill in those left out of settings' }),
   })
   .strict()
-  .openapi('SourceTest');
+  .openapi('SourceTest', {
+    description: `settings as the source type of the path takes them: ${sourceSettingsNames('schema')}; secrets left out come from source_id`,
+  });
 
 export const sourceTestResult = z
   .object({
@@ -242,23 +259,45 @@ export const sourceTypeView = z
 
 // ---- tools
 
+/** Each tool type's settings schema by name, with the type ids that take it. */
+const toolSettingsNames = [...new Set(TOOL_TYPES.map((t) => t.settings))]
+  .map((schema) => {
+    const ids = TOOL_TYPES.filter((t) => t.settings === schema).map((t) => t.id);
+    return `${getRefId(schema) ?? ''} (${ids.join(', ')})`;
+  })
+  .join(', ');
+
+/** The named settings schemas the create and update bodies refer to per type: components of the document. */
+export const SETTINGS_PER_TYPE: z.ZodType[] = [
+  ...SOURCE_TYPES.flatMap((t) => [t.schema, t.changes]),
+  ...new Set(TOOL_TYPES.map((t) => t.settings)),
+];
+
 export const toolCreateBody = withFieldRules(
   z
     .object({
       name: name.optional().openapi({ description: 'Defaults to the tool type\u2019s name and version' }),
       description: description.optional(),
-      type_id: int4(1),
+      type_id: int4(1).openapi({ enum: TOOL_TYPES.map((t) => t.id), description: 'GET /api/v1/tool-types' }),
       version: nonBlank(64)
         .optional()
         .openapi({ description: 'Version of this integration; defaults to the type\u2019s version' }),
-      settings: z
-        .record(z.string(), z.unknown())
-        .openapi({ description: 'Validated per tool type (GET /api/v1/tool-types)' }),
+      settings: z.record(z.string(), z.unknown()).openapi({
+        description: `As the tool type takes them (GET /api/v1/tool-types): ${toolSettingsNames}`,
+      }),
       ...accessFields,
     })
     .strict(),
   [accessOnCreation],
-).openapi('ToolCreate');
+)
+  .openapi(
+    schemaPerType(
+      'type_id',
+      'settings',
+      TOOL_TYPES.map((t) => ({ id: t.id, schema: t.settings })),
+    ),
+  )
+  .openapi('ToolCreate');
 
 export const toolUpdateBody = z
   .object({
@@ -268,7 +307,9 @@ export const toolUpdateBody = z
     settings: z
       .record(z.string(), z.unknown())
       .optional()
-      .openapi({ description: 'Replaces the settings; an api_token left out keeps the stored one' }),
+      .openapi({
+        description: `Replaces the settings; an api_token left out keeps the stored one. As the tool\u2019s type takes them: ${toolSettingsNames}`,
+      }),
     ...accessFields,
   })
   .strict()

@@ -1,5 +1,6 @@
 import { EgressProxy, GitSession, gitHost, unreachableMessage } from '@bulwark/platform';
-import { GitTransport, SourceConnection } from './source-types';
+import type { GitTransport } from '@bulwark/contracts';
+import { SourceConnection } from './source-connection';
 
 export interface ProbeResult {
   ok: boolean;

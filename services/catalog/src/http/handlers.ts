@@ -1,7 +1,6 @@
 import { HandlersOf, listPage, requirePrincipal } from '@bulwark/platform';
-import { catalogRoutes, TOOL_TYPES } from '@bulwark/contracts';
+import { catalogRoutes, SOURCE_TYPES, TOOL_TYPES } from '@bulwark/contracts';
 import { LAYER_TYPES } from '../domain/layer-types';
-import { SOURCE_TYPES } from '../domain/source-types';
 import { describeToolSettings } from '../domain/tool-settings';
 import type { CustomFields } from '../custom-fields';
 import type { Layers } from '../layers';

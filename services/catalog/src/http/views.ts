@@ -1,6 +1,5 @@
-import { SOURCE_TYPES, sourceType } from '../domain/source-types';
 import { layerType } from '../domain/layer-types';
-import { toolType } from '@bulwark/contracts';
+import { SOURCE_TYPES, sourceType, toolType } from '@bulwark/contracts';
 import type { DecorationRecord } from '../store/decorations';
 import type { FieldRecord } from '../store/fields';
 import type { LayerRecord } from '../store/layers';

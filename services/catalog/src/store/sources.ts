@@ -1,6 +1,6 @@
 import { containing, iso, Queryable, queryPage } from '@bulwark/platform';
 import type { Access } from '../domain/access';
-import type { SourceAuthMethod } from '../domain/source-types';
+import type { SourceAuthMethod } from '@bulwark/contracts';
 import { accessLinks, toAccess } from './access-links';
 
 /** A stored source: secrets only in sealed form. */
