@@ -30,6 +30,8 @@ export class ReportParser {
   private readonly pool: Piscina;
   /** Threads for larger reports, ended as soon as their parse is. */
   private readonly largePool: Piscina;
+  /** The two pools share REPORT_PARSE_THREADS: parses beyond it wait here, not in a second pool's threads. */
+  private readonly threads: ParseSlots;
 
   constructor(opts: { threads: number; memoryMb: number }) {
     const pool = (idleTimeout: number) =>
@@ -42,6 +44,7 @@ export class ReportParser {
       });
     this.pool = pool(30_000);
     this.largePool = pool(0);
+    this.threads = new ParseSlots(opts.threads);
   }
 
   /**
@@ -83,7 +86,8 @@ export class ReportParser {
     let outcome: ImportOutcome;
     try {
       const task: ImportTask = { ...req, port: port2, progress: progress.buffer };
-      outcome = (await (await this.poolFor(req.path)).run(task, { transferList: [port2] as never })) as ImportOutcome;
+      const pool = await this.poolFor(req.path);
+      outcome = (await this.threads.run(() => pool.run(task, { transferList: [port2] as never }))) as ImportOutcome;
     } catch (err) {
       await storing;
       if (failure) throw failure.error;
@@ -151,5 +155,26 @@ export class ReportParser {
 
   async close(): Promise<void> {
     await Promise.all([this.pool.close(), this.largePool.close()]);
+  }
+}
+
+/** At most `size` parses at once, over both pools; the others wait their turn in order. */
+class ParseSlots {
+  private running = 0;
+  private readonly waiting: (() => void)[] = [];
+
+  constructor(private readonly size: number) {}
+
+  async run<T>(parse: () => Promise<T>): Promise<T> {
+    if (this.running >= this.size) await new Promise<void>((resume) => this.waiting.push(resume));
+    else this.running += 1;
+    try {
+      return await parse();
+    } finally {
+      // A slot passes straight to the next waiting parse, so none can overtake it.
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.running -= 1;
+    }
   }
 }
