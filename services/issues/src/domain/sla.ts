@@ -1,4 +1,5 @@
 import { projectSet, type ProjectSet } from '@bulwark/platform';
+import { SEVERITY_RANK } from './severities';
 import { STATUS } from './statuses';
 
 /** Days from the first detection to the due date, per severity (null: no SLA for that severity). */
@@ -47,13 +48,8 @@ export interface SlaRedate {
   knownExploitedOnly: boolean;
 }
 
-const RANKS: readonly [keyof SlaDays, number][] = [
-  ['critical', 5],
-  ['high', 4],
-  ['medium', 3],
-  ['low', 2],
-  ['info', 1],
-];
+// SlaDays has a field per severity, named as the ranks are.
+const RANKS = Object.entries(SEVERITY_RANK) as [keyof SlaDays, number][];
 
 /**
  * The issues a change of a project's days can re-date, and no others: an issue's date reads its

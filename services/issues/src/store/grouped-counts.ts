@@ -1,6 +1,7 @@
 /** The queries behind GET /issues/count/grouped: counts per group of attributes, and the weekly series. */
 import type { Queryable } from '@bulwark/platform';
-import { countSource, IssueFilter, SEVERITY_RANK } from './issues/issue-store';
+import { severityOfRank } from '../domain/severities';
+import { countSource, IssueFilter } from './issues/issue-store';
 import { reportQueries } from './report-queries';
 
 export type CountDimension =
@@ -21,7 +22,6 @@ const COLUMNS: Record<CountDimension, { column: string; order: 'asc' | 'desc' }>
   lib_version: { column: 'lib_version', order: 'asc' },
   cve: { column: 'cve', order: 'asc' },
 };
-const SEVERITY_OF_RANK = new Map(Object.entries(SEVERITY_RANK).map(([name, rank]) => [rank, name]));
 const WEEK_MS = 7 * 24 * 3600 * 1000;
 
 /**
@@ -90,7 +90,7 @@ export const groupedCounts = {
       const group: CountGroupRecord = { count: Number(row.n) };
       for (const c of columns) {
         const value = row[c.column];
-        if (c.dimension === 'severity') group.severity = SEVERITY_OF_RANK.get(Number(value)) ?? String(value);
+        if (c.dimension === 'severity') group.severity = severityOfRank(Number(value)) ?? String(value);
         else if (c.dimension === 'status') group.statusId = Number(value);
         else Object.assign(group, { [FIELDS[c.dimension]]: value === null ? null : String(value) });
       }

@@ -1,7 +1,8 @@
 import { iso, pgArray, Queryable } from '@bulwark/platform';
 import { NOT_COUNTED_STATUSES } from '../../domain/statuses';
 import { countSource } from './counts';
-import { applyFilter, IssueFilter, SEVERITY_RANK } from './filter';
+import { severityOfRank } from '../../domain/severities';
+import { applyFilter, IssueFilter } from './filter';
 import { IssueRecord, IssueRow, toIssueRecord } from './rows';
 
 interface SummaryRow {
@@ -25,8 +26,6 @@ export interface SummaryRecord {
 
 /** A summary group as issue_counts keeps it: the severity by rank. */
 type RankedSummaryRow = Omit<SummaryRow, 'severity'> & { severity_rank: number };
-
-const SEVERITY_OF_RANK = Object.fromEntries(Object.entries(SEVERITY_RANK).map(([name, rank]) => [rank, name]));
 
 const toSummaryRecord = (r: SummaryRow): SummaryRecord => ({
   projectCode: r.project_code,
@@ -86,7 +85,9 @@ export const issueAggregates = {
       .groupBy(selected)
       .havingRaw(summed ? 'sum(n) <> 0' : 'true')
       .orderBy(selected)) as RankedSummaryRow[];
-    return rows.map(({ severity_rank, ...r }) => toSummaryRecord({ ...r, severity: SEVERITY_OF_RANK[severity_rank] }));
+    return rows.map(({ severity_rank, ...r }) =>
+      toSummaryRecord({ ...r, severity: severityOfRank(severity_rank) ?? String(severity_rank) }),
+    );
   },
 
   /** A report's open issues, most severe first, then highest CVSS, then newest (duplicates left out). */

@@ -1,8 +1,7 @@
 import type { Knex } from 'knex';
 import { containing, isUuid } from '@bulwark/platform';
 import type { SlaState } from '@bulwark/contracts';
-
-export const SEVERITY_RANK: Record<string, number> = { critical: 5, high: 4, medium: 3, low: 2, info: 1 };
+import { SEVERITY_RANK } from '../../domain/severities';
 
 export interface IssueFilter {
   projects: string[] | null;

@@ -11,7 +11,7 @@ import { issueRecords } from './records';
 export type { IssueRecord } from './rows';
 export type { IssuePatch, IssueStatus } from './records';
 export type { SummaryRecord } from './aggregates';
-export { applyFilter, SEVERITY_RANK, type IssueFilter } from './filter';
+export { applyFilter, type IssueFilter } from './filter';
 export { countSource } from './counts';
 export {
   runStatement,
