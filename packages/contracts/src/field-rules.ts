@@ -110,7 +110,7 @@ export function propertyNames(names: string[]): JsonSchema {
 }
 
 /** A reference to a schema the document holds as a component (one named with `.openapi('Name')`). */
-export function componentRef(schema: z.ZodType): JsonSchema {
+function componentRef(schema: z.ZodType): JsonSchema {
   const name = getRefId(schema);
   if (!name) throw new Error("componentRef: the schema has no name; give it one with .openapi('Name')");
   return { $ref: `#/components/schemas/${name}` };

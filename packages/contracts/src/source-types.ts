@@ -5,7 +5,7 @@ import { z } from './zod';
 /**
  * The source-type registry: the one place that says, per source type, how its repository is reached
  * and which settings it takes. The catalog lists and validates from it; the OpenAPI document states
- * each type's settings from the same schemas (`settingsByType`).
+ * each type's settings from the same schemas (`schemaPerType`).
  */
 export const SOURCE_AUTH_METHODS = ['Login/Password', 'Anonymous', 'SSH key'] as const;
 export type SourceAuthMethod = (typeof SOURCE_AUTH_METHODS)[number];
@@ -36,7 +36,7 @@ export interface SourceType {
  * Only the transports a type names: http(s) or ssh. Anything else (file://, ext::, git://, local
  * paths) is refused, so a connection test cannot be turned against the server itself.
  */
-export function urlProblem(transport: GitTransport, value: string): string | undefined {
+function urlProblem(transport: GitTransport, value: string): string | undefined {
   if (transport === 'ssh') {
     if (isSshUrl(value) && !value.startsWith('ssh://')) return undefined;
     let parsed: URL;

@@ -75,7 +75,7 @@ export const idParam = (key: string) => z.object({ [key]: z.string().min(1).max(
  * A source type's id: the document lists the registry's (the catalog refuses another, naming it, with
  * the same registry).
  */
-export const sourceTypeId = int4(1).openapi({
+const sourceTypeId = int4(1).openapi({
   enum: SOURCE_TYPES.map((t) => t.id),
   description: 'GET /api/v1/source-types',
 });

@@ -1,5 +1,6 @@
-import { FieldProblem, problemsOf } from '@bulwark/platform';
+import type { FieldProblem } from '@bulwark/platform';
 import { httpAuthMethod, SourceAuthMethod, SourceType } from '@bulwark/contracts';
+import { settingsProblems } from './tool-settings';
 
 /** A source's connection with its secrets in plain text; only the domain and the probe see it. */
 export interface SourceConnection {
@@ -44,9 +45,7 @@ export function resolveConnection(
     ssh_private_key: input.ssh_private_key ?? given(stored?.sshPrivateKey),
   };
   const parsed = type.schema.safeParse(settings);
-  const problems = parsed.success
-    ? []
-    : problemsOf(parsed.error, 'body').map((p) => ({ field: `settings.${p.field}`, problem: p.problem }));
+  const problems = parsed.success ? [] : settingsProblems(parsed.error);
   const authMethod = type.transport === 'ssh' ? 'SSH key' : httpAuthMethod(settings);
   const connection: SourceConnection = {
     url: settings.url ?? '',

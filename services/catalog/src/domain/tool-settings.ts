@@ -1,4 +1,5 @@
 import { FieldProblem, problemsOf } from '@bulwark/platform';
+import type { ZodError } from 'zod';
 import { DROPPED_LOCAL_TOOL_SETTINGS, SECRET_TOOL_SETTINGS, ToolType } from '@bulwark/contracts';
 
 /** Each setting a type accepts: required when absence does not parse, ignored when the catalog drops it. */
@@ -28,15 +29,19 @@ export function resolveToolSettings(
   if (type.kind === 'server' && candidate.api_token === undefined && storedToken) candidate.api_token = storedToken;
   const parsed = type.settings.safeParse(candidate);
   if (!parsed.success) {
-    const problems = problemsOf(parsed.error, 'body').map((p) => ({
-      field: p.field === 'body' ? 'settings' : `settings.${p.field}`,
-      problem: p.problem,
-    }));
-    return { settings: {}, apiToken: null, problems };
+    return { settings: {}, apiToken: null, problems: settingsProblems(parsed.error) };
   }
   const settings: Record<string, unknown> = { ...parsed.data };
   if (type.kind !== 'server') for (const key of DROPPED_LOCAL_TOOL_SETTINGS) delete settings[key];
   const apiToken = typeof settings.api_token === 'string' ? settings.api_token : null;
   for (const key of SECRET_TOOL_SETTINGS) delete settings[key];
   return { settings, apiToken, problems: [] };
+}
+
+/** The problems of a `settings` object, named as the body names them (the object itself: `settings`). */
+export function settingsProblems(error: ZodError): FieldProblem[] {
+  return problemsOf(error, 'body').map((p) => ({
+    field: p.field === 'body' ? 'settings' : `settings.${p.field}`,
+    problem: p.problem,
+  }));
 }
