@@ -48,7 +48,11 @@ const SETTINGS: Record<string, string> = {
     (process.env.BENCH_ENV ?? '')
       .split(' ')
       .filter(Boolean)
-      .map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]),
+      .map((kv) => {
+        const m = /^(\w+)=(.*)$/.exec(kv);
+        if (!m) throw new Error(`BENCH_ENV: "${kv}" is not NAME=value`);
+        return [m[1], m[2]];
+      }),
   ),
   ...(process.env.BENCH_CPU_PROF ? { BENCH_CPU_PROF_DIR: path.resolve(process.env.BENCH_CPU_PROF) } : {}),
   ...(process.env.BENCH_MEMORY ? { BENCH_MEMORY_DIR: path.resolve(process.env.BENCH_MEMORY) } : {}),

@@ -187,7 +187,8 @@ cmd_start() {
   cmd_install
   command -v git >/dev/null || die "git is needed by Gitea"
   local pid port log="$DIR/server.log" password
-  if pid="$(gitea_pid)"; then kill -TERM "$pid" 2>/dev/null || true; sleep 1; fi
+  # A Gitea of this checkout that runs but does not answer: stopped (and waited for) before its folder goes.
+  if gitea_pid >/dev/null; then cmd_stop; fi
   # A fresh data directory each start, as the Redmine of infra.sh: no state left from another run;
   # only this user reads it (the token, the secrets of app.ini).
   rm -rf "$DIR"

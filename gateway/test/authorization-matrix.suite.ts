@@ -136,7 +136,7 @@ export function authorizationMatrix(t: SystemUnderTest): void {
 
 /**
  * A matrix caller: a new session of the same user every 100 requests, so the gateway's per-token
- * rate limit (1,200 a minute in test systems) never answers for the route under test.
+ * rate limit (TEST_LIMITS in test systems) never answers for the route under test.
  */
 class Caller {
   private uses = 0;

@@ -40,7 +40,14 @@ export async function startBalancer(backends: string[], port = 0): Promise<Balan
     client.on('error', () => undefined);
     connect(client, backends.length);
   });
-  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  // A port asked for may have been taken meanwhile (a test reopening its address): that fails, never hangs.
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
   return {
     address: `127.0.0.1:${(server.address() as net.AddressInfo).port}`,
     async close() {

@@ -17,10 +17,9 @@ import {
 } from '@bulwark/testkit';
 import { STATUS_CONTEXT } from '../src/decoration/platform';
 import { SUMMARY_MARKER } from '../src/decoration/summary';
+import { MANUAL_TOOL_TYPE } from '../../scanning/test/scanning.suite';
 import { expectTwoNewOneFixedEscaped, HOSTILE_TITLE, hostileReport } from './decoration-fixtures';
 import { type GiteaComment, GiteaPullRequest, type GiteaStatus } from './gitea-repository';
-
-const MANUAL_TOOL_TYPE = 20;
 
 /** Polls `read` until `done` holds of its answer; answers that. */
 async function eventually<T>(what: string, read: () => Promise<T>, done: (v: T) => boolean, timeoutMs = 60000) {
