@@ -434,7 +434,8 @@ kafka_format() {
   local id
   [ -s "$KAFKA_DIR/cluster.id" ] ||
     head -c 16 /dev/urandom | base64 | tr '+/' '-_' | cut -c1-22 >"$KAFKA_DIR/cluster.id"
-  id="$(cat "$KAFKA_DIR/cluster.id")"
+  # A base64url id may start with "-", which the storage tool takes for an option (Kafka's own ids never do).
+  id="$(sed 's/^-/A/' "$KAFKA_DIR/cluster.id")"
   say "kafka: formatting storage (cluster id $id)"
   if ! java -Xmx256m -XX:TieredStopAtLevel=1 \
       -Dlog4j2.configurationFile="$KAFKA_SRC/tools-log4j2.properties" \
