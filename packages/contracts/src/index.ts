@@ -76,6 +76,7 @@ export * from './routes/catalog';
 export * from './scanner-args';
 export * from './webhook-secret';
 export * from './webhooks';
+export * from './setting-specs';
 export * from './tool-types';
 export * from './source-types';
 export {

@@ -1,5 +1,6 @@
 import { isSshUrl } from '@bulwark/platform';
 import { nonBlank, WEB_URL_PATTERN } from './common';
+import { describeSettings, SettingSpec } from './setting-specs';
 import { z } from './zod';
 
 /**
@@ -11,20 +12,13 @@ export const SOURCE_AUTH_METHODS = ['Login/Password', 'Anonymous', 'SSH key'] as
 export type SourceAuthMethod = (typeof SOURCE_AUTH_METHODS)[number];
 export type GitTransport = 'http' | 'ssh';
 
-export interface SettingSpec {
-  name: string;
-  required: boolean;
-  secret: boolean;
-  description: string;
-}
-
 export interface SourceType {
   id: number;
   name: string;
   description: string;
   transport: GitTransport;
   authMethods: SourceAuthMethod[];
-  /** What GET /api/v1/source-types lists. */
+  /** What GET /api/v1/source-types lists, read from `schema`'s fields. */
   settings: SettingSpec[];
   /** The settings a source of this type is stored with (given over the stored ones on an update). */
   schema: z.ZodType;
@@ -100,6 +94,8 @@ const login = z.string().max(255);
 const password = z.string().max(4096);
 const sshPrivateKey = z.string().max(16384);
 const ignoredBy = (name: string) => ({ description: `Accepted and ignored by ${name}` });
+/** Settings stored encrypted and never returned. */
+const SECRET_SOURCE_SETTINGS = ['password', 'ssh_private_key'];
 
 /** A key as ssh-keygen or OpenSSL writes it. */
 const PRIVATE_KEY = /-----BEGIN [A-Z ]*PRIVATE KEY-----/;
@@ -153,6 +149,13 @@ const authMethod = (methods: SourceAuthMethod[], typeName: string) =>
     error: () => `must be one of ${methods.join(', ')} for ${typeName}`,
   });
 
+// A source's settings keep one shape across types: each type accepts the others' fields and ignores them.
+const ignoredByHttp = { ssh_private_key: sshPrivateKey.optional().openapi(ignoredBy(GIT_HTTP)) };
+const ignoredBySsh = {
+  login: login.optional().openapi(ignoredBy(GIT_SSH)),
+  password: password.optional().openapi(ignoredBy(GIT_SSH)),
+};
+
 const gitHttpFields = z
   .object({
     url: gitUrl('http', 'http:// or https:// address of the repository, without credentials'),
@@ -164,7 +167,7 @@ const gitHttpFields = z
     password: password
       .optional()
       .openapi({ description: 'Required with Login/Password; stored encrypted, never returned' }),
-    ssh_private_key: sshPrivateKey.optional().openapi(ignoredBy(GIT_HTTP)),
+    ...ignoredByHttp,
   })
   .strict();
 
@@ -172,9 +175,10 @@ const gitSshFields = z
   .object({
     url: gitUrl('ssh', 'ssh://user@host[:port]/path or user@host:path'),
     branch_name: branchSetting,
-    auth_method: authMethod(SSH_METHODS, GIT_SSH).optional(),
-    login: login.optional().openapi(ignoredBy(GIT_SSH)),
-    password: password.optional().openapi(ignoredBy(GIT_SSH)),
+    auth_method: authMethod(SSH_METHODS, GIT_SSH)
+      .optional()
+      .openapi({ description: 'SSH key, the only method of this type' }),
+    ...ignoredBySsh,
     ssh_private_key: z
       .string({ error: (issue) => (issue.input === undefined ? 'is required for Git over SSH' : undefined) })
       .max(16384)
@@ -182,14 +186,6 @@ const gitSshFields = z
       .openapi({ description: 'OpenSSH private key without passphrase; stored encrypted, never returned' }),
   })
   .strict();
-
-const url = (description: string): SettingSpec => ({ name: 'url', required: true, secret: false, description });
-const branch: SettingSpec = {
-  name: 'branch_name',
-  required: false,
-  secret: false,
-  description: 'Branch to scan; the default branch when absent',
-};
 
 export const SOURCE_TYPES: SourceType[] = [
   {
@@ -199,23 +195,10 @@ export const SOURCE_TYPES: SourceType[] = [
     authMethods: HTTP_METHODS,
     description:
       'A Git repository over smart HTTP(S), anonymous or with login and password (or access token as password)',
-    settings: [
-      url('http:// or https:// address of the repository, without credentials'),
-      branch,
-      {
-        name: 'auth_method',
-        required: false,
-        secret: false,
-        description: 'Login/Password or Anonymous; Login/Password when a login is given',
-      },
-      { name: 'login', required: false, secret: false, description: 'Required with Login/Password' },
-      {
-        name: 'password',
-        required: false,
-        secret: true,
-        description: 'Required with Login/Password; stored encrypted, never returned',
-      },
-    ],
+    settings: describeSettings(gitHttpFields, {
+      secret: SECRET_SOURCE_SETTINGS,
+      ignored: Object.keys(ignoredByHttp),
+    }),
     schema: withCredentialsRule(gitHttpFields).openapi('GitHttpSourceSettings', {
       description: `The settings of a ${GIT_HTTP} source (source_type_id 1)`,
     }),
@@ -229,17 +212,7 @@ export const SOURCE_TYPES: SourceType[] = [
     transport: 'ssh',
     authMethods: SSH_METHODS,
     description: 'A Git repository over SSH with a private key (the host key is trusted on first use)',
-    settings: [
-      url('ssh://user@host[:port]/path or user@host:path'),
-      branch,
-      { name: 'auth_method', required: false, secret: false, description: 'SSH key' },
-      {
-        name: 'ssh_private_key',
-        required: true,
-        secret: true,
-        description: 'OpenSSH private key without passphrase; stored encrypted, never returned',
-      },
-    ],
+    settings: describeSettings(gitSshFields, { secret: SECRET_SOURCE_SETTINGS, ignored: Object.keys(ignoredBySsh) }),
     schema: gitSshFields.openapi('GitSshSourceSettings', {
       description: `The settings of a ${GIT_SSH} source (source_type_id 2)`,
     }),

@@ -1,5 +1,6 @@
 import { z } from './zod';
 import { webUrl } from './common';
+import { describeSettings } from './setting-specs';
 import {
   checkExtraArgs,
   describeExtraArgs,
@@ -85,6 +86,13 @@ const droppedConnection = {
 
 /** Settings stored encrypted and never returned. */
 export const SECRET_TOOL_SETTINGS = ['api_token'] as const;
+
+/** What `GET /tool-types` lists of a type's settings. */
+export const toolSettingSpecs = (type: Pick<ToolType, 'kind' | 'settings'>) =>
+  describeSettings(type.settings, {
+    secret: SECRET_TOOL_SETTINGS,
+    ignored: type.kind === 'server' ? [] : DROPPED_LOCAL_TOOL_SETTINGS,
+  });
 
 /** Settings of a CLI tool: `extra_args` only from the tool type's allow-list, each refused one named. */
 const cliSettings = (name: string, allow: ExtraArgsAllowList) =>

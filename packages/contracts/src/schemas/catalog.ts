@@ -240,12 +240,17 @@ export const sourceDecorationView = z
   })
   .openapi('SourceDecoration');
 
-export const settingDescription = z.object({
-  name: z.string(),
-  required: z.boolean(),
-  secret: z.boolean(),
-  description: z.string(),
-});
+export const settingDescription = z
+  .object({
+    name: z.string(),
+    required: z.boolean(),
+    secret: z.boolean(),
+    ignored: z
+      .boolean()
+      .openapi({ description: 'Accepted, so one settings shape fits every type, and not used by this one' }),
+    description: z.string(),
+  })
+  .openapi('SettingDescription');
 
 export const sourceTypeView = z
   .object({
@@ -343,7 +348,7 @@ export const toolTypeView = z
     category: z.string(),
     result_format: z.string(),
     description: z.string(),
-    settings: z.array(settingDescription.extend({ ignored: z.boolean() })),
+    settings: z.array(settingDescription),
   })
   .openapi('ToolType');
 

@@ -2,20 +2,6 @@ import { FieldProblem, problemsOf } from '@bulwark/platform';
 import type { ZodError } from 'zod';
 import { DROPPED_LOCAL_TOOL_SETTINGS, SECRET_TOOL_SETTINGS, ToolType } from '@bulwark/contracts';
 
-/** Each setting a type accepts: required when absence does not parse, ignored when the catalog drops it. */
-export function describeToolSettings(type: ToolType) {
-  return Object.entries(type.settings.shape).map(([name, schema]) => {
-    const ignored = type.kind !== 'server' && (DROPPED_LOCAL_TOOL_SETTINGS as readonly string[]).includes(name);
-    return {
-      name,
-      required: !ignored && !(schema as { safeParse(v: unknown): { success: boolean } }).safeParse(undefined).success,
-      secret: (SECRET_TOOL_SETTINGS as readonly string[]).includes(name),
-      ignored,
-      description: (schema as { description?: string }).description ?? '',
-    };
-  });
-}
-
 /**
  * Settings checked against the tool type's schema. A stored api_token fills in one left out; cli and
  * manual tools drop the connection settings they accept. The secret comes back apart from the rest.

@@ -1,7 +1,6 @@
 import { HandlersOf, listPage, requirePrincipal } from '@bulwark/platform';
-import { catalogRoutes, SOURCE_TYPES, TOOL_TYPES } from '@bulwark/contracts';
+import { catalogRoutes, SOURCE_TYPES, TOOL_TYPES, toolSettingSpecs } from '@bulwark/contracts';
 import { LAYER_TYPES } from '../domain/layer-types';
-import { describeToolSettings } from '../domain/tool-settings';
 import type { CustomFields } from '../custom-fields';
 import type { Layers } from '../layers';
 import type { Projects } from '../projects';
@@ -74,7 +73,7 @@ export function catalogHandlers({
         category: t.category,
         result_format: t.resultFormat,
         description: t.description,
-        settings: describeToolSettings(t),
+        settings: toolSettingSpecs(t),
       })),
     createTool: async (input) => toolView(await tools.createTool(requirePrincipal(input), input.body)),
     listTools: async (input) => {
