@@ -354,7 +354,9 @@ export class Scans {
     if (q.notIn) {
       const other = isUuid(q.notIn) ? await scanStore.get(this.deps.data.db, q.notIn) : undefined;
       if (!other || !canSeeProject(principal, other.projectCode))
-        throw invalid(`Scan result ${q.notIn} does not exist`, [{ field: 'filter[not_in]', problem: 'unknown' }]);
+        throw invalid(`Scan result ${q.notIn} does not exist`, [
+          { field: 'filter[not_in]', problem: 'is not a known scan result' },
+        ]);
     }
     return findingStore.page(this.deps.data.db, scan.id, q);
   }
