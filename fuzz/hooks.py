@@ -5,8 +5,8 @@
    /tokens with its id) is pointed at an id that does not exist instead: otherwise one generated
    request could delete, demote or lock out the only admin, or revoke the token it calls with, and
    every later request would answer 401/403, testing nothing.
-2. The operations whose body must be a real file (an exploit-intelligence feed, a CycloneDX SBOM)
-   get a small real one as their valid data.
+2. Valid data names records that exist and carries what a client would send (fuzz/valid_data.py:
+   the records fuzz/seed.py made, real files, a signed license, the current password).
 3. The positive-data check (valid data by the document must be accepted) is spared the rules that
    OpenAPI cannot state, and only those (`filter_failure`, SPARED): each with the reason no schema
    states it, recognised by the operation, the field and the problem the 400 names.
@@ -22,8 +22,18 @@ import threading
 from typing import NamedTuple
 from urllib.parse import urlsplit
 
-import jsonschema
 import schemathesis
+from valid_data import (
+    CHECK_WRITES,
+    SOURCE_TEST,
+    SOURCE_UPDATE,
+    TOOL_UPDATE,
+    fits,
+    follow_password_change,
+    make_valid,
+    settings_per_type,
+)
+from valid_data import label as _label
 
 OWN_IDS = {os.environ["FUZZ_OWN_USER_ID"], os.environ["FUZZ_OWN_TOKEN_ID"]}
 TALLY_FILE = os.environ["FUZZ_TALLY_FILE"]
@@ -47,45 +57,10 @@ def _positive(case) -> bool:
     return meta is not None and meta.generation.mode.is_positive
 
 
-def _label(case) -> str:
-    return f"{case.operation.method.upper()} {case.operation.path}"
-
-
-# Small real files for the operations whose body must be one: no schema can state a file format
-# (the document says which format each takes). The data is made here, not taken from a corpus.
-KEV_CATALOG = {
-    "catalogVersion": "2026.11.29",
-    "vulnerabilities": [{"cveID": "CVE-2021-44228", "dateAdded": "2021-12-10", "dueDate": "2021-12-24"}],
-}
-EPSS_FILE = (
-    b"#model_version:v2025.03.14,score_date:2026-11-28T00:00:00+0000\n"
-    b"cve,epss,percentile\nCVE-2021-44228,0.97,0.99\n"
-)
-CYCLONEDX_SBOM = {
-    "bomFormat": "CycloneDX",
-    "specVersion": "1.5",
-    "version": 1,
-    "components": [{"type": "library", "name": "left-pad", "version": "1.3.0", "purl": "pkg:npm/left-pad@1.3.0"}],
-}
-
-
-def _real_file(case):
-    """(media type, body) of a real file for an operation that takes one, or None."""
-    label = _label(case)
-    if label == "POST /api/v1/intel/import":
-        feed = (case.query or {}).get("feed")
-        return ("application/json", KEV_CATALOG) if feed == "kev" else ("application/octet-stream", EPSS_FILE)
-    if label == "POST /api/v1/layer/{layer_id}/sbom":
-        return "application/json", CYCLONEDX_SBOM
-    return None
-
-
 @schemathesis.hook
 def before_call(context, case, kwargs):
     if _positive(case):
-        real = _real_file(case)
-        if real is not None:
-            case.media_type, case.body = real
+        make_valid(case)
     if case.method.upper() == "GET":
         return
     params = case.path_parameters or {}
@@ -116,6 +91,8 @@ def _head_bytes(request) -> int:
 NAMES_NO_RECORD = re.compile(
     r"is not a known |^unknown (?!(field|parameter)$)|does not exist|that you can see"
     r"|^is not a scan result of this check$|^is not the id of a user: "
+    # A ticket's key names a ticket of the tracker, outside Bulwark.
+    r"|^names no ticket of this tracker$"
 )
 
 
@@ -181,6 +158,7 @@ SPARED = (
         r"^repeats a project listed before$",
     ),
     Spared(PROJECT_WRITES, r"field_values\[\d+\]\.field_id", r'^custom field ".*" is given twice$'),
+    Spared(CHECK_WRITES, r"grouped_checks\[\d+\]\.taginfo", r"^repeats the tag of element \d+$"),
     # Custom fields are records: a value fits the type of the stored field it names, and a field
     # stored as required must be given.
     Spared(PROJECT_WRITES, r"field_values\[\d+\]\.value", r'\(custom field ".*", type \w+\)$'),
@@ -251,25 +229,6 @@ def _password_above_floor(label: str, case, detail: dict) -> bool:
 # body names one (sources; a tool keeps its type). There, a refused setting is spared only when the
 # settings do not fit what the document states of that type (the test) or of every type (a tool's
 # update), and an update of a source only for a setting the stored ones decide.
-SOURCE_TEST = "POST /api/v1/sources-type/{type_id}/test"
-SOURCE_UPDATE = "PUT /api/v1/source/{source_id}"
-TOOL_UPDATE = "PUT /api/v1/tool/{tool_id}"
-
-
-def _settings_per_type(document: dict, body: str, key: str) -> dict:
-    """{type id: the schema of its settings} from the if/then/else chain of a create body's schema."""
-    per_type = {}
-    branch = document["components"]["schemas"][body]["allOf"][0]
-    while branch:
-        condition = branch["if"]["properties"][key]
-        for type_id in condition.get("enum", [condition.get("const")]):
-            per_type[type_id] = branch["then"]["properties"]["settings"]
-        branch = branch.get("else")
-    return per_type
-
-
-def _fits(document: dict, schema: dict, value) -> bool:
-    return jsonschema.Draft202012Validator({**schema, "components": document["components"]}).is_valid(value)
 
 
 def _settings_the_body_does_not_decide(label: str, case, detail: dict) -> bool:
@@ -282,11 +241,11 @@ def _settings_the_body_does_not_decide(label: str, case, detail: dict) -> bool:
     if label == SOURCE_TEST:
         type_id = (case.path_parameters or {}).get("type_id")
         type_id = int(type_id) if isinstance(type_id, str) and type_id.isdigit() else type_id
-        schema = _settings_per_type(document, "SourceCreate", "source_type_id").get(type_id)
-        return schema is None or not _fits(document, schema, settings)
+        # Positive data names a type the document lists, so the chain has its schema.
+        return not fits(document, settings_per_type(document, "SourceCreate", "source_type_id")[type_id], settings)
     if label == TOOL_UPDATE:
-        per_type = _settings_per_type(document, "ToolCreate", "type_id")
-        return not all(_fits(document, schema, settings) for schema in per_type.values())
+        per_type = settings_per_type(document, "ToolCreate", "type_id")
+        return not all(fits(document, schema, settings) for schema in per_type.values())
     # Whether Login/Password is asked for, and with which login and password, the update and the
     # stored source decide together (a login or password left out keeps the stored one).
     return (
@@ -369,6 +328,7 @@ def after_call(context, case, response):
     global _requests
     label = f"{case.operation.method.upper()} {case.operation.path}"
     status = response.status_code
+    follow_password_change(case, response)
     with _lock:
         _requests += 1
         key = f"{status // 100}xx"
@@ -388,3 +348,4 @@ def _write_tally():
         }
     with open(TALLY_FILE, "w", encoding="utf-8") as out:
         json.dump(tally, out, indent=2, sort_keys=True)
+

@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
 # Fuzzes the whole HTTP API with schemathesis against the OpenAPI document Bulwark serves.
 #
-# Starts Bulwark (TARGET=all, embedded defaults, fresh data directory), logs in as admin and runs
-# every operation of the served document with a fixed seed and a bounded number of examples.
+# Starts Bulwark (TARGET=all, embedded defaults, fresh data directory), logs in as admin, makes the
+# records valid requests name (fuzz/seed.py; fuzz/valid_data.py puts them into the requests generated
+# as valid) and runs every operation of the served document with a fixed seed and a bounded number
+# of examples.
 # Fails when any response has status 5xx, when a response does not conform to the document (status
 # code, content type, schema), when data valid by the document is refused (positive_data_acceptance;
 # fuzz/schemathesis.toml and the filter_failure hook of fuzz/hooks.py say where and why it is not
-# applied), or when the process is not alive and answering /healthz at the end.
+# applied), when an operation mostly refuses its valid data (the validation_mismatch warning), or
+# when the process is not alive and answering /healthz at the end.
 #
 #   bash fuzz/run.sh                       # after npm install; builds first
 #   FUZZ_MAX_EXAMPLES=50 FUZZ_SEED=7 bash fuzz/run.sh
@@ -31,11 +34,14 @@ if [ "${FUZZ_SKIP_BUILD:-}" != 1 ]; then npm run build; fi
 
 data_dir=$(mktemp -d /tmp/bulwark-fuzz-XXXXXX)
 server_pid=
+jira_pid=
 stop_server() {
-  if [ -n "$server_pid" ] && kill -0 "$server_pid" 2>/dev/null; then
-    kill "$server_pid"
-    wait "$server_pid" 2>/dev/null || true
-  fi
+  for pid in $server_pid $jira_pid; do
+    if kill -0 "$pid" 2>/dev/null; then
+      kill "$pid"
+      wait "$pid" 2>/dev/null || true
+    fi
+  done
   rm -rf "$data_dir"
 }
 trap stop_server EXIT
@@ -46,8 +52,13 @@ base="http://127.0.0.1:$port"
 admin_password="fuzz-$(od -An -N12 -tx1 /dev/urandom | tr -d ' \n')"
 
 # Rate limits high enough that the fuzzer tests the API rather than the limiter (429 stays documented).
+# As the test systems do, it trusts the test vendor key (so a valid license can be given) and lets
+# outbound connections reach this machine (so a tracker's or platform's address can name a server
+# that answers: this Bulwark).
+license_public_key=$(npx tsx scripts/license.ts --test-public-key)
 BULWARK_DATA_DIR="$data_dir" PORT="$port" BULWARK_ADMIN_PASSWORD="$admin_password" \
   RATE_LIMIT_PER_IP_PER_MINUTE=1000000 RATE_LIMIT_PER_TOKEN_PER_MINUTE=1000000 LOG_LEVEL="${LOG_LEVEL:-error}" \
+  LICENSE_PUBLIC_KEY="$license_public_key" OUTBOUND_ALLOW_CIDRS=127.0.0.1/32 \
   node packages/runtime/dist/main.js >"$REPORT_DIR/server.log" 2>&1 &
 server_pid=$!
 
@@ -73,6 +84,18 @@ created=$(curl -sf -X POST "$base/api/v1/token" -H "Authorization: Bearer $login
 token=$("$venv/bin/python" -c 'import json, sys; print(json.load(sys.stdin)["token"])' <<<"$created")
 own_token_id=$("$venv/bin/python" -c 'import json, sys; print(json.load(sys.stdin)["id"])' <<<"$created")
 
+# The records valid data names (fuzz/seed.py), and a license signed for this installation. The
+# seeded tracker is a Jira: the tests' contract server, so that a ticket's key can name a ticket.
+# One process (node with tsx's loader, not npx), so that stopping it stops the server.
+node --import tsx fuzz/jira.ts >"$data_dir/jira.url" 2>"$REPORT_DIR/jira.log" &
+jira_pid=$!
+for _ in $(seq 1 60); do [ -s "$data_dir/jira.url" ] && break; sleep 0.5; done
+[ -s "$data_dir/jira.url" ] || { echo "fuzz: the Jira contract server did not start; see $REPORT_DIR/jira.log" >&2; exit 1; }
+"$venv/bin/python" fuzz/seed.py "$base" "$token" "$(cat "$data_dir/jira.url")" >"$REPORT_DIR/seed.json"
+installation=$(curl -sf "$base/api/v1/license" -H "Authorization: Bearer $token" |
+  "$venv/bin/python" -c 'import json, sys; print(json.load(sys.stdin)["installation_id"])')
+npx tsx scripts/license.ts --installation "$installation" --edition enterprise >"$REPORT_DIR/license.txt"
+
 curl -sf "$base/api/v1/swagger/doc.json" >"$REPORT_DIR/openapi.json"
 "$venv/bin/openapi-spec-validator" "$REPORT_DIR/openapi.json"
 
@@ -84,6 +107,7 @@ hooks_dir="$PWD/fuzz"
 # (gh-106905, "AST constructor recursion depth mismatch"), a crash of the fuzzer, not of Bulwark.
 st_status=0
 (cd "$REPORT_DIR" && PYTHONPATH="$hooks_dir" SCHEMATHESIS_HOOKS=hooks FUZZ_OWN_USER_ID="$own_user_id" FUZZ_OWN_TOKEN_ID="$own_token_id" FUZZ_TALLY_FILE="$REPORT_DIR/tally.json" \
+  FUZZ_TOKEN="$token" FUZZ_SEED_FILE="$REPORT_DIR/seed.json" FUZZ_LICENSE_FILE="$REPORT_DIR/license.txt" FUZZ_ADMIN_PASSWORD="$admin_password" \
   "$venv/bin/st" --config-file "$hooks_dir/schemathesis.toml" run "$base/api/v1/swagger/doc.json" \
   --header "Authorization: Bearer $token" \
   --max-examples "$MAX_EXAMPLES" --seed "$SEED" --workers 1 --request-timeout 30 \
