@@ -7,14 +7,15 @@ import { isoTimestamp } from './iso-timestamps';
 const throughDate = (text: string) => iso(pg.types.getTypeParser(1184, 'text')(text) as Date);
 
 describe('isoTimestamp (a timestamptz straight from its text)', () => {
-  it("writes what the driver's Date wrote, to the millisecond, for every fraction of a second", () => {
-    // Every millisecond, and the fractions whose `1000 * parseFloat` falls just short of it (.029 is 28.999...).
-    for (let ms = 0; ms < 1000; ms++)
-      for (const micros of ['', '0', '000', '001', '500', '999']) {
-        const fraction = `.${String(ms).padStart(3, '0')}${micros}`.replace(/0+$/, '').replace(/\.$/, '');
-        const text = `2026-11-29 23:59:59${fraction}+00`;
-        expect(isoTimestamp(text), text).to.equal(throughDate(text));
-      }
+  it("writes what the driver's Date wrote for every fraction of a second PostgreSQL writes (six digits at most)", () => {
+    const different: string[] = [];
+    for (let micros = 0; micros < 1_000_000; micros++) {
+      // PostgreSQL leaves the fraction's trailing zeros out, and the point too when nothing is left.
+      const fraction = `.${String(micros).padStart(6, '0')}`.replace(/\.?0+$/, '');
+      const text = `2026-11-29 23:59:59${fraction}+00`;
+      if (isoTimestamp(text) !== throughDate(text)) different.push(text);
+    }
+    expect(different).to.deep.equal([]);
   });
 
   it('writes the same as the driver for other years, time zones and eras', () => {

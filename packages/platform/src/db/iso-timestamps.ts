@@ -10,16 +10,14 @@ const UTC_TEXT = /^(\d{4}-\d\d-\d\d) (\d\d:\d\d:\d\d)(\.\d+)?\+00$/;
 
 /**
  * A timestamptz as the API writes it (`Date.toISOString()`), straight from PostgreSQL's text: what the
- * driver's parse into a Date and `iso()` would give, without the Date. The milliseconds are computed as
- * the driver computes them (`1000 * parseFloat(fraction)`, truncated by `Date.UTC`), so the text is the
- * same to the last digit. Any other text (another time zone, years beyond four digits, infinity) takes
- * the driver's parse.
+ * driver's parse into a Date and `iso()` would give, without the Date. The milliseconds are the
+ * fraction's first three digits, which is what the driver's parse keeps of PostgreSQL's six. Any other
+ * text (another time zone, years beyond four digits, infinity) takes the driver's parse.
  */
 export function isoTimestamp(text: string): string {
   const m = UTC_TEXT.exec(text);
   if (!m) return (driverParser(TIMESTAMPTZ, 'text')(text) as Date).toISOString();
-  const ms = m[3] ? Math.trunc(1000 * parseFloat(m[3])) : 0;
-  return `${m[1]}T${m[2]}.${String(ms).padStart(3, '0')}Z`;
+  return `${m[1]}T${m[2]}.${(m[3] ?? '.').slice(1, 4).padEnd(3, '0')}Z`;
 }
 
 /**
