@@ -30,6 +30,7 @@ export * from './http/validation';
 export * from './secrets';
 export * from './crypto';
 export * from './db/rows';
+export * from './db/iso-timestamps';
 export * from './db/pages';
 export * from './process';
 export * from './git';

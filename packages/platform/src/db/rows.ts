@@ -1,12 +1,19 @@
 import type { Knex } from 'knex';
 import type { Queryable } from './database';
 
-/** Timestamps come back as Date from pg; the API speaks ISO 8601 UTC. A NOT NULL column gives a string. */
+/** The text `Date.toISOString()` writes. */
+const ISO_TEXT = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
+
+/**
+ * Timestamps come back as Date from pg (or as this text already, from a statement read with
+ * `ISO_TIMESTAMPS`); the API speaks ISO 8601 UTC. A NOT NULL column gives a string.
+ */
 export function iso(value: Date | string): string;
 export function iso(value: Date | string | null | undefined): string | null;
 export function iso(value: Date | string | null | undefined): string | null {
   if (value === null || value === undefined) return null;
-  return new Date(value).toISOString();
+  if (value instanceof Date) return value.toISOString();
+  return ISO_TEXT.test(value) ? value : new Date(value).toISOString();
 }
 
 /** jsonb comes back parsed from both drivers, but stays tolerant of text. */

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { Queryable } from '@bulwark/platform';
+import { ISO_TIMESTAMPS, Queryable } from '@bulwark/platform';
 import { decodeCursor, encodeCursor, SortKey } from '../../domain/cursor';
 import { applyFilter, IssueFilter } from './filter';
 import { IssueRecord, IssueRow, toIssueRecord } from './rows';
@@ -55,14 +55,15 @@ export const issuePages = {
     f: IssueFilter,
     o: { page: number; limit: number; sort: SortKey; desc: boolean; cursor?: string },
   ): Promise<{ items: IssueRecord[]; nextCursor: string | null }> {
-    const rows = await issuePages.listQuery(db, f, o);
+    // The page's times (its sort value too) go to the API and the cursor as ISO text: read as that
+    // text, not parsed into Dates only to be written back.
+    const rows = await issuePages.listQuery(db, f, o).options({ types: ISO_TIMESTAMPS });
     const last = rows[rows.length - 1];
-    const sortValue = (v: unknown) => (v instanceof Date ? v.toISOString() : (v as number));
     return {
       items: rows.map(toIssueRecord),
       nextCursor:
         rows.length === o.limit && last
-          ? encodeCursor({ sort: o.sort, desc: o.desc, value: sortValue(last.sort_value), id: last.id })
+          ? encodeCursor({ sort: o.sort, desc: o.desc, value: last.sort_value as string | number, id: last.id })
           : null,
     };
   },
