@@ -85,23 +85,24 @@ export function patternByValue(
   key: string,
   patterns: Record<string, { pattern: RegExp; message: string }>,
 ): FieldRule {
-  const entries = Object.entries(patterns);
-  const chain = (i: number): JsonSchema => {
-    const [value, { pattern }] = entries[i];
-    return {
-      if: { properties: { [key]: { const: value } }, required: [key] },
-      then: { properties: { [field]: { pattern: pattern.source } }, required: [field] },
-      ...(i + 1 < entries.length ? { else: chain(i + 1) } : {}),
-    };
-  };
   return {
     problem: (v) => {
       const rule = patterns[v[key] as string];
       if (!rule) return undefined;
       return typeof v[field] === 'string' && rule.pattern.test(v[field]) ? undefined : { field, message: rule.message };
     },
-    schema: chain(0),
+    schema: ifChain(
+      Object.entries(patterns).map(([value, { pattern }]) => ({
+        if: { properties: { [key]: { const: value } }, required: [key] },
+        then: { properties: { [field]: { pattern: pattern.source } }, required: [field] },
+      })),
+    ),
   };
+}
+
+/** Branches as one if/then/else chain: the first whose `if` holds applies its `then`. */
+function ifChain([first, ...rest]: { if: JsonSchema; then: JsonSchema }[]): JsonSchema {
+  return { ...first, ...(rest.length > 0 ? { else: ifChain(rest) } : {}) };
 }
 
 /** The keys of a record, each one of `names`: for a z.record whose keys a service checks against the same list. */
@@ -127,12 +128,11 @@ function componentRef(schema: z.ZodType): JsonSchema {
 export function schemaPerType(key: string, field: string, types: { id: number; schema: z.ZodType }[]): JsonSchema {
   const ids = new Map<z.ZodType, number[]>();
   for (const { id, schema } of types) ids.set(schema, [...(ids.get(schema) ?? []), id]);
-  const chain = ([[schema, of], ...rest]: [z.ZodType, number[]][]): JsonSchema => ({
+  const branches = [...ids].map(([schema, of]) => ({
     if: { properties: { [key]: of.length === 1 ? { const: of[0] } : { enum: of } }, required: [key] },
     then: { properties: { [field]: componentRef(schema) } },
-    ...(rest.length > 0 ? { else: chain(rest) } : {}),
-  });
-  return { allOf: [chain([...ids])] };
+  }));
+  return { allOf: [ifChain(branches)] };
 }
 
 /** Keywords of several rules as one schema: at most one of them a conditional (if). */
