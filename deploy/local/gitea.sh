@@ -85,9 +85,11 @@ cmd_install() {
   command -v go >/dev/null || die "go is needed to build Gitea (from the Go module proxy)"
   command -v gcc >/dev/null || die "gcc is needed to build Gitea's SQLite driver (cgo)"
   export GOMODCACHE="${GOMODCACHE:-$CACHE/gomod}" GOCACHE="${GOCACHE:-$CACHE/gocache}" GOFLAGS=-buildvcs=false
+  # Each go step is bounded: a proxy that stops answering fails the build instead of holding the lock.
+  local limit="${GITEA_BUILD_TIMEOUT:-1800}"
   local start=$SECONDS dir
   say "go mod download $GITEA_MODULE@v$GITEA_VERSION"
-  dir="$(go mod download -json "$GITEA_MODULE@v$GITEA_VERSION" | sed -n 's/^\t"Dir": "\(.*\)",$/\1/p')"
+  dir="$(timeout "$limit" go mod download -json "$GITEA_MODULE@v$GITEA_VERSION" | sed -n 's/^\t"Dir": "\(.*\)",$/\1/p')"
   [ -d "$dir" ] || die "go mod download gave no source folder for $GITEA_MODULE@v$GITEA_VERSION"
   # The module cache is read-only; the build writes beside the source (and Gitea serves its locale
   # files and templates from it, STATIC_ROOT_PATH).
@@ -97,9 +99,10 @@ cmd_install() {
   chmod -R u+w "$BUILD/src.tmp"
   mv "$BUILD/src.tmp" "$SRC"
   say "go mod download (Gitea's dependencies)"
-  (cd "$SRC" && go mod download)
+  (cd "$SRC" && timeout "$limit" go mod download) || die "go mod download failed or took over $limit s"
   say "go build -tags \"$GITEA_TAGS\" (a few minutes)"
-  (cd "$SRC" && CGO_ENABLED=1 go build -tags "$GITEA_TAGS" -ldflags "-s -w -X main.Version=$GITEA_VERSION" -o "$BIN.tmp" .)
+  (cd "$SRC" && CGO_ENABLED=1 timeout "$limit" go build -tags "$GITEA_TAGS" -ldflags "-s -w -X main.Version=$GITEA_VERSION" -o "$BIN.tmp" .) ||
+    die "go build failed or took over $limit s"
   mv "$BIN.tmp" "$BIN"
   built || die "the built $BIN does not say it is version $GITEA_VERSION"
   say "built gitea $GITEA_VERSION in $((SECONDS - start)) s"
