@@ -326,7 +326,7 @@ def filter_failure(context, failure, case, response):
 @schemathesis.hook
 def after_call(context, case, response):
     global _requests
-    label = f"{case.operation.method.upper()} {case.operation.path}"
+    label = _label(case)
     status = response.status_code
     follow_password_change(case, response)
     with _lock:

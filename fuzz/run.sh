@@ -78,7 +78,7 @@ own_user_id=$(curl -sf "$base/api/v1/auth/me" -H "Authorization: Bearer $login_t
   "$venv/bin/python" -c 'import json, sys; print(json.load(sys.stdin)["user"]["id"])')
 # The fuzzer calls with an API token, not the login token: a generated POST /auth/logout ends a login
 # session (and every later request would answer 401, testing nothing), while an API token gets its 409.
-expires_at=$("$venv/bin/python" -c 'import datetime; print((datetime.datetime.now(datetime.timezone.utc) + datetime.timedelta(days=1)).strftime("%Y-%m-%dT%H:%M:%SZ"))')
+expires_at=$(PYTHONPATH=fuzz "$venv/bin/python" -c 'import api; print(api.in_days(1))')
 created=$(curl -sf -X POST "$base/api/v1/token" -H "Authorization: Bearer $login_token" -H 'Content-Type: application/json' \
   -d "{\"name\":\"fuzz\",\"expires_at\":\"$expires_at\"}")
 token=$("$venv/bin/python" -c 'import json, sys; print(json.load(sys.stdin)["token"])' <<<"$created")
@@ -87,6 +87,7 @@ own_token_id=$("$venv/bin/python" -c 'import json, sys; print(json.load(sys.stdi
 # The records valid data names (fuzz/seed.py), and a license signed for this installation. The
 # seeded tracker is a Jira: the tests' contract server, so that a ticket's key can name a ticket.
 # One process (node with tsx's loader, not npx), so that stopping it stops the server.
+export FUZZ_JIRA_EMAIL=fuzz@example.com FUZZ_JIRA_TOKEN="jira-$(od -An -N12 -tx1 /dev/urandom | tr -d ' \n')"
 node --import tsx fuzz/jira.ts >"$data_dir/jira.url" 2>"$REPORT_DIR/jira.log" &
 jira_pid=$!
 for _ in $(seq 1 60); do [ -s "$data_dir/jira.url" ] && break; sleep 0.5; done

@@ -8,27 +8,22 @@ reach the operation's logic instead of its "not found".
     python fuzz/seed.py BASE_URL TOKEN JIRA_URL > seed.json
 
 JIRA_URL is a Jira (fuzz/jira.ts starts the tests' contract server) with project SEC and issue type
-Task, for the seeded tracker.
+Task, for the seeded tracker, whose account is FUZZ_JIRA_EMAIL and FUZZ_JIRA_TOKEN.
 """
 
-import datetime
 import json
+import os
 import sys
 import time
-import urllib.request
+
+import api
 
 base, token, jira = sys.argv[1], sys.argv[2], sys.argv[3]
 CODE = "fuzz-seed"
 
 
-def call(method: str, path: str, body=None, content_type: str = "application/json"):
-    data = body if isinstance(body, bytes) else None if body is None else json.dumps(body).encode()
-    request = urllib.request.Request(f"{base}/api/v1{path}", data=data, method=method)
-    request.add_header("Authorization", f"Bearer {token}")
-    if data is not None:
-        request.add_header("Content-Type", content_type)
-    with urllib.request.urlopen(request, timeout=60) as response:
-        return json.load(response)
+def call(method: str, path: str, body=None):
+    return api.call(base, token, method, path, body)
 
 
 def sarif(results: int) -> bytes:
@@ -101,12 +96,9 @@ while True:
     if time.monotonic() > deadline:
         sys.exit(f"seed: the seeded scan {result} was not ingested within 120 s")
     time.sleep(0.5)
-expires_at = (datetime.datetime.now(datetime.timezone.utc) + datetime.timedelta(days=30)).strftime(
-    "%Y-%m-%dT%H:%M:%SZ"
-)
 # The last issue is accepted, so the acceptance's own operations have a record; the others stay open.
 acceptance = call(
-    "POST", "/risk-acceptance", {"issue_ids": [issues[-1]], "reason": "fuzz seed", "expires_at": expires_at}
+    "POST", "/risk-acceptance", {"issue_ids": [issues[-1]], "reason": "fuzz seed", "expires_at": api.in_days(30)}
 )
 tracker = call(
     "POST",
@@ -115,7 +107,8 @@ tracker = call(
         "name": "fuzz seed",
         "type": "jira",
         "url": jira,
-        "credentials": {"username": "fuzz@example.com", "password": "fuzz-seed"},
+        # The account fuzz/jira.ts's server takes (fuzz/run.sh gives both the same).
+        "credentials": {"username": os.environ["FUZZ_JIRA_EMAIL"], "password": os.environ["FUZZ_JIRA_TOKEN"]},
         "projects": [{"project_code": CODE, "tracker_project": "SEC", "issue_type": "Task"}],
     },
 )

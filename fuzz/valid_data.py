@@ -9,9 +9,10 @@ import datetime
 import json
 import os
 import secrets
-import urllib.request
 
 import jsonschema
+
+import api
 
 SOURCE_TEST = "POST /api/v1/sources-type/{type_id}/test"
 SOURCE_UPDATE = "PUT /api/v1/source/{source_id}"
@@ -118,16 +119,9 @@ FIELD_VALUES = {
 }
 
 
-def _api_get(path: str):
-    request = urllib.request.Request(f"{SEED['base_url']}/api/v1{path}")
-    request.add_header("Authorization", f"Bearer {TOKEN}")
-    with urllib.request.urlopen(request, timeout=30) as response:
-        return json.load(response)
-
-
 def _field_values() -> list:
     """A value for every custom field defined now (the run's own requests define fields, required ones too)."""
-    fields = _api_get("/fields?limit=1000")["items"]
+    fields = api.call(SEED["base_url"], TOKEN, "GET", "/fields?limit=1000")["items"]
     return [{"field_id": f["id"], "value": FIELD_VALUES[f["type"]]} for f in fields]
 
 
@@ -135,10 +129,6 @@ def _access(body: dict):
     """project_codes as access_type wants them; the seeded sources and tools are global when the body names none."""
     if "project_codes" in body or body.get("access_type") == "project":
         body["project_codes"] = [SEED["project_code"]] if body.get("access_type") == "project" else []
-
-
-def _in_days(days: int) -> str:
-    return (datetime.datetime.now(datetime.timezone.utc) + datetime.timedelta(days=days)).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def _range_until_now(filter_: dict):
@@ -149,12 +139,13 @@ def _range_until_now(filter_: dict):
             times[key] = datetime.datetime.fromisoformat(str(filter_.get(key)))
         except ValueError:
             pass
-    now = datetime.datetime.now(datetime.timezone.utc)
-    end = min(times.get("to", now), now) if times.get("to", now).tzinfo else now
+    to = times.get("to")
+    # A time without a zone cannot be compared with one that has it; such a value is moved too.
+    end = min(to, api.now()) if to is not None and to.tzinfo else api.now()
     if "to" in times:
-        filter_["to"] = end.strftime("%Y-%m-%dT%H:%M:%SZ")
+        filter_["to"] = end.strftime(api.TIME_FORMAT)
     if "from" in times and (not times["from"].tzinfo or times["from"] > end):
-        filter_["from"] = end.strftime("%Y-%m-%dT%H:%M:%SZ")
+        filter_["from"] = end.strftime(api.TIME_FORMAT)
 
 
 def _real_values(case):
@@ -199,7 +190,7 @@ def _real_values(case):
         if "key" in body:
             body["key"] = SEED["ticket_key"]
     if op == "POST /api/v1/risk-acceptance":
-        body["expires_at"] = _in_days(30)
+        body["expires_at"] = api.in_days(30)
         body.pop("approver_id", None)
     if op == "PUT /api/v1/issues/assignee":
         body["ids"] = SEED["issue_ids"][:1]
